@@ -1,0 +1,136 @@
+/** Evidence bundles: the upstream reader corpus, the pinned determinism values, and our writer. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { sha256Hex } from '../src/core/binding.js';
+import { readBundleFile, DEFAULT_BUNDLE_LIMITS } from '../src/read/bundle.js';
+import { bundleParts, buildBundle, gzip, tar } from './support/bundle-writer.js';
+import { decision, record, json, surface, targetHash } from './support/corpus.js';
+import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
+
+afterEach(cleanup);
+const corpus = (name: string) => path.join(UPSTREAM, 'bundles/reader-corpus', name);
+const read = (p: string, limits = DEFAULT_BUNDLE_LIMITS) => readBundleFile(p, path.basename(p), limits);
+async function reject(p: string, limits = DEFAULT_BUNDLE_LIMITS): Promise<string> {
+  const r = await read(p, limits);
+  expect(r.run).toBeNull();
+  expect(r.findings).toHaveLength(1);
+  expect(r.findings[0]).toMatchObject({ severity: 'error', code: 'invalid_artifact', line: 1, column: 1 });
+  return r.findings[0]!.message;
+}
+
+describe('upstream bundles', () => {
+  it.each(['test-bundle.tar.gz', 'demo-bundle.tar.gz'])('%s verifies and contributes no calls (with a notice)', async (name) => {
+    const r = await read(path.join(UPSTREAM, 'bundles', name));
+    expect(r.run).toMatchObject({ decisions: [] });
+    expect(r.findings.map((f) => f.code)).toEqual(['no_decisions']);
+  });
+  it.each(['valid-single-event.tar.gz', 'valid-three-events.tar.gz'])('%s verifies', async (name) => {
+    expect((await read(corpus(name))).run).not.toBeNull();
+  });
+  it.each([
+    ['digest-mutated.tar.gz', /events\.ndjson sha256 does not match the manifest/],
+    ['payload-mutated.tar.gz', /events\.ndjson sha256 does not match the manifest/],
+    ['run-root-mutated.tar.gz', /run root recomputes to sha256:[0-9a-f]{64} but the manifest run_root says/],
+    ['duplicate-member.tar.gz', /duplicate member "events\.ndjson"/],
+    ['unexpected-member.tar.gz', /unexpected member "extra\.txt"/],
+    ['manifest-only.tar.gz', /missing member events\.ndjson/],
+    ['wrong-member-order.tar.gz', /member order: events\.ndjson comes before manifest\.json/],
+    ['oversize-line.tar.gz', /line 4 is not strict JSON/],
+    ['truncated-gzip-header.tar.gz', /gzip stream is truncated/],
+    ['truncated-half.tar.gz', /truncated/],
+    ['high-ratio-gzip.tar.gz', /decompression ratio exceeds/],
+    ['pax-header-past-decode-ceiling.tar.gz', /PAX header of 5242880 bytes is past the 65536-byte decode ceiling/],
+  ])('%s is rejected, naming the rule', async (name, why) => {
+    expect(await reject(corpus(name))).toMatch(why);
+  });
+  it('oversize-line.tar.gz names the line limit when the limit is the fixture generator\'s (8 KiB)', async () => {
+    expect(await reject(corpus('oversize-line.tar.gz'), { ...DEFAULT_BUNDLE_LIMITS, maxLineBytes: 8192 })).toMatch(/line 4 is over the 8192-byte line limit/);
+  });
+});
+
+describe('bundle writer', () => {
+  it('reproduces the upstream determinism pins', () => {
+    const parts = bundleParts({
+      runId: 'run_golden_test_12345',
+      source: 'urn:assay:determinism-test',
+      time: '2023-11-14T22:13:20Z',
+      producer: { name: 'assay-evidence-test', version: '0.1.0-test', git: 'abc1234' },
+      events: [{ type: 'assay.determinism.test', data: { seq: 0, message: 'This is a deterministic test event', nested: { z_field: 3, a_field: 1, m_field: 2 } } }],
+    });
+    expect(sha256Hex(parts.events)).toBe('2c338577727ae79d1e4e0c64fb7f924951da3264ac3667caa0476e56c51e5917');
+    expect(parts.runRoot).toBe('sha256:736ad83b9382697228ab6d7ef6e2821f96d9a29ff7ac2adeacbec076d10c5535');
+    // The pinned manifest hash assumes upstream's producer block; ours differs only there.
+    expect(JSON.parse(parts.manifest)).toMatchObject({ run_root: parts.runRoot, bundle_id: parts.runRoot, event_count: 1, schema_version: 1 });
+  });
+
+  const target = { provider: 'github', owner: 'org', repo: 'prod-repo', key_title_hash: targetHash('github_key_title', 'ci-key') };
+  const write = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target, claim: 'verified' });
+  const spec = { runId: 'run_x', events: [{ type: 'assay.session.started', data: {} }, { type: 'assay.tool_decision_surface.v0', data: surface([write]) }] };
+
+  it('a bundle with decision events is one run, verified through the gate', async () => {
+    const dir = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': buildBundle(spec).gz, '.assay/audit/a.json': json(record('github', '1', write)) });
+    const r = await gate(dir);
+    expect(r.ok).toBe(true);
+    expect(r.calls).toMatchObject([{ artifact: '.assay/runs/b.tar.gz', member: 'events.ndjson', line: 2, level: 'verified' }]);
+  });
+
+  it('a mismatched record does not verify a bundled call', async () => {
+    const other = decision({ tool: 'x', verb: 'create', resourceType: 'github_deploy_key', target: { ...target, repo: 'other' } });
+    const dir = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': buildBundle(spec).gz, '.assay/audit/a.json': json(record('github', '1', other)) });
+    const r = await gate(dir);
+    expect(r.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['record_unmatched', 'verified_not_reproduced']);
+  });
+
+  it('a bundle tampered after hashing is rejected and contributes no calls; other files still verify', async () => {
+    const b = buildBundle(spec);
+    const tampered = b.events.replace('"prod-repo"', '"prod-rep0"');
+    const gz = gzip(tar([{ name: 'manifest.json', data: b.manifest }, { name: 'events.ndjson', data: tampered }]));
+    const dir = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': gz, '.assay/runs/ok.json': json(surface([write])), '.assay/audit/a.json': json(record('github', '1', write)) });
+    const r = await gate(dir);
+    expect(r.findings.filter((f) => f.severity === 'error')).toMatchObject([{ code: 'invalid_artifact', file: '.assay/runs/b.tar.gz', message: expect.stringMatching(/sha256 does not match the manifest/) }]);
+    expect(r.calls).toMatchObject([{ artifact: '.assay/runs/ok.json', level: 'verified' }]);
+  });
+
+  it.each([
+    ['a link member', [{ name: 'manifest.json', data: '', type: '2', linkname: '/etc/passwd' }], /link member/],
+    ['a device member', [{ name: 'manifest.json', data: '', type: '3' }], /device/],
+    ['a directory member', [{ name: 'dir/', data: '', type: '5' }], /directory member/],
+    ['an absolute path', [{ name: '/manifest.json', data: '{}' }], /absolute/],
+    ['a path with ..', [{ name: '../manifest.json', data: '{}' }], /contains "\.\."/],
+    ['a global PAX header', [{ name: 'pax', data: '11 path=x\n', type: 'g' }], /global PAX/],
+  ])('rejects %s', async (_n, entries, why) => {
+    const p = path.join(tempDir(), 'b.tar.gz');
+    writeFileSync(p, gzip(tar(entries)));
+    expect(await reject(p)).toMatch(why);
+  });
+
+  it('rejects a bad gzip trailer, trailing garbage, bad checksums and event-level rule breaks', async () => {
+    const dir = tempDir();
+    const good = buildBundle(spec).gz;
+    const crc = Buffer.from(good);
+    crc[crc.length - 6]! ^= 0xff;
+    writeFileSync(path.join(dir, 'crc.tar.gz'), crc);
+    expect(await reject(path.join(dir, 'crc.tar.gz'))).toMatch(/CRC32|corrupt/);
+    const raw = tar([{ name: 'manifest.json', data: buildBundle(spec).manifest }, { name: 'events.ndjson', data: buildBundle(spec).events }]);
+    raw[148] = 0x39; // break the first header's checksum
+    writeFileSync(path.join(dir, 'sum.tar.gz'), gzipSync(raw));
+    expect(await reject(path.join(dir, 'sum.tar.gz'))).toMatch(/checksum/);
+    const seqBroken = buildBundle(spec);
+    const events = seqBroken.events.replace('"assayseq":1', '"assayseq":2');
+    const manifest = JSON.parse(seqBroken.manifest);
+    manifest.files['events.ndjson'] = { path: 'events.ndjson', bytes: Buffer.byteLength(events), sha256: sha256Hex(events) };
+    writeFileSync(path.join(dir, 'seq.tar.gz'), gzip(tar([{ name: 'manifest.json', data: JSON.stringify(manifest) }, { name: 'events.ndjson', data: events }])));
+    expect(await reject(path.join(dir, 'seq.tar.gz'))).toMatch(/assayseq must be 1/);
+  });
+
+  it('stops a gzip bomb at the decompressed limit', async () => {
+    const p = path.join(tempDir(), 'bomb.tar.gz');
+    const b = buildBundle(spec);
+    const body = tar([{ name: 'manifest.json', data: b.manifest }, { name: 'events.ndjson', data: b.events }]);
+    writeFileSync(p, gzipSync(Buffer.concat([body, Buffer.alloc(64 * 1024 * 1024)]), { level: 9 }));
+    expect(await reject(p, { ...DEFAULT_BUNDLE_LIMITS, maxRatio: 1e9, maxDecompressedBytes: 8 * 1024 * 1024 })).toMatch(/decompressed size exceeds/);
+    expect(await reject(p)).toMatch(/decompression ratio exceeds/);
+  });
+});

@@ -1,0 +1,98 @@
+/** The bundled CLI (dist/cli.js) as a real process, on the demo corpora and the upstream fixtures. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import { cleanup, cli, cliJson, ROOT, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
+
+afterEach(cleanup);
+const reportSchema = JSON.parse(readFileSync(path.join(ROOT, 'schemas/report.schema.json'), 'utf8'));
+const validateReport = new Ajv({ strict: false }).compile(reportSchema);
+
+describe('dist/cli.js', () => {
+  it('passes the demo corpus and shows every level', () => {
+    const { code, report } = cliJson([], path.join(ROOT, 'fixtures/demo'));
+    expect(code).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(new Set(report.calls.map((c) => c.level))).toEqual(new Set(['verified', 'observed_confirmed', 'asserted']));
+    expect(report.totals).toMatchObject({ calls: 9, verified: 4, observed_confirmed: 1, asserted: 4, errors: 0 });
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    // ordered by artifact, then index
+    const keys = report.calls.map((c) => `${c.artifact}#${String(c.index).padStart(3, '0')}`);
+    expect(keys).toEqual([...keys].sort());
+    expect(report.calls.find((c) => c.artifact.endsWith('.tar.gz') && c.level === 'verified')).toMatchObject({ member: 'events.ndjson', line: 2 });
+  });
+
+  it('fails the tampered demo with record_inconsistent and verified_not_reproduced', () => {
+    const { code, report } = cliJson(['-C', 'fixtures/demo-failing'], ROOT);
+    expect(code).toBe(1);
+    expect(report.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['record_inconsistent', 'verified_not_reproduced', 'verified_not_reproduced']);
+    expect(validateReport(report)).toBe(true);
+  });
+
+  it('upstream: verified.json + mismatch record fails at the right lines', () => {
+    const { code, report } = cliJson(['--runs', 'side_effect/verified.json', '--audit', 'side_effect/audit_record_mismatch.json'], UPSTREAM);
+    expect(code).toBe(1);
+    expect(report.findings.map((f) => [f.code, f.file, f.line])).toEqual([
+      ['record_unmatched', 'side_effect/audit_record_mismatch.json', 1],
+      ['verified_not_reproduced', 'side_effect/verified.json', 4],
+    ]);
+  });
+
+  it('accepts globs and repeated flags', () => {
+    const { code, report } = cliJson(['--runs', 'side_effect/v*.json', '--runs', 'tool_decisions/*allow.json', '--audit', 'side_effect/audit_record_github_*.json'], UPSTREAM);
+    expect(code).toBe(0);
+    expect(report.calls.map((c) => c.artifact)).toEqual([
+      'side_effect/verified.json',
+      'tool_decisions/github_deploy_key_allow.json',
+      'tool_decisions/slack_add_member_allow.json',
+      'tool_decisions/workspace_admin_allow.json',
+    ]);
+  });
+
+  it('table format: one line per call, findings by severity, totals; no colour off a TTY', () => {
+    const r = cli(['verify', '--format', 'table'], path.join(ROOT, 'fixtures/demo-failing'));
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('\u001b[');
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^LEVEL\s+CLAIMED\s+TOOL\s+LOCATION$/);
+    expect(lines[1]).toMatch(/^asserted\s+verified\s+github\.add_deploy_key\s+\.assay\/runs\/2026-11-25-incident\.json:4$/);
+    expect(r.stdout).toMatch(/Errors \(3\)[\s\S]*record_inconsistent/);
+    expect(r.stdout).toMatch(/FAIL {2}3 call\(s\) in 1 run\(s\): 0 verified, 0 observed_confirmed, 3 asserted/);
+  });
+
+  it('--output writes the report to a file', () => {
+    const dir = tempDir();
+    const out = path.join(dir, 'report.json');
+    const r = cli(['verify', '--output', out], path.join(ROOT, 'fixtures/demo'));
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).ok).toBe(true);
+    expect(r.stderr).toMatch(/PASS; report written/);
+  });
+
+  it('usage errors exit 2 with one clear line and the usage', () => {
+    for (const args of [['verify', '--format', 'xml'], ['frobnicate'], ['verify', '--nope'], []]) {
+      const r = cli(args, ROOT);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.split('\n')[0]).toMatch(/^receipt-gate: /);
+      expect(r.stderr).toContain('Usage: receipt-gate verify');
+    }
+    const help = cli(['--help'], ROOT);
+    expect(help.code).toBe(0);
+    for (const flag of ['--runs', '--audit', '--format', '--output', '--allow-unmatched-records', '--strict-observed', 'Exit status']) expect(help.stdout).toContain(flag);
+  });
+
+  it('an empty workspace fails with no_artifacts', () => {
+    const { code, report } = cliJson([], tempDir());
+    expect(code).toBe(1);
+    expect(report.findings.map((f) => f.code)).toContain('no_artifacts');
+  });
+
+  it('inputs outside the working directory are refused', () => {
+    const dir = writeFiles(tempDir(), { 'ws/.assay/runs/a.json': readFileSync(path.join(UPSTREAM, 'side_effect/asserted.json')) });
+    const { code, report } = cliJson(['--runs', '../*.json', '--runs', '.assay/runs'], path.join(dir, 'ws'));
+    expect(code).toBe(1);
+    expect(report.findings.find((f) => f.code === 'invalid_artifact')!.message).toMatch(/outside the workspace/);
+    expect(report.calls).toHaveLength(1);
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { demoCorpus, failingCorpus } from './support/corpus.js';
+import { ROOT, writeFiles } from './support/workspace.js';
+
+const corpora = { 'fixtures/demo': demoCorpus, 'fixtures/demo-failing': failingCorpus };
+
+describe('committed demo corpora are reproducible from the builders', () => {
+  for (const [dir, build] of Object.entries(corpora)) {
+    it(dir, () => {
+      const files = build();
+      if (process.env['UPDATE_FIXTURES'] === '1') writeFiles(path.join(ROOT, dir), files);
+      for (const [rel, data] of files) {
+        const p = path.join(ROOT, dir, rel);
+        expect(existsSync(p), `${dir}/${rel} is committed`).toBe(true);
+        expect(Buffer.compare(readFileSync(p), Buffer.from(data)), `${dir}/${rel} matches its builder`).toBe(0);
+      }
+    });
+  }
+});

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { LineIndex, parseStrict, pathKey, scan } from '../src/read/strict-json.js';
+
+const opts = { maxDepth: 64 };
+const err = (text: string) => {
+  const r = scan(text, opts);
+  if (r.ok) throw new Error(`accepted: ${text}`);
+  const { line, column } = new LineIndex(text).locate(r.offset);
+  return { line, column, message: r.message };
+};
+
+describe('strict JSON scanner', () => {
+  it('rejects duplicate keys after unescaping, at the second key', () => {
+    expect(err('{"a":1,\n  "\\u0061":2}')).toEqual({ line: 2, column: 3, message: 'duplicate key "a"' });
+    expect(err('{"x":{"k":1,"k":2}}').message).toBe('duplicate key "k"');
+  });
+  it('finds duplicates among many keys', () => {
+    const keys = Array.from({ length: 100_000 }, (_, i) => `"k${i}":${i}`);
+    expect(scan(`{${keys.join(',')}}`, opts).ok).toBe(true);
+    expect(err(`{${keys.join(',')},"k99999":0}`).message).toBe('duplicate key "k99999"');
+  });
+  it('rejects lone surrogates in strings and keys, accepts pairs', () => {
+    expect(err('{"a":"\\ud800"}').message).toMatch(/lone UTF-16 surrogate/);
+    expect(err('{"\\udc00":1}').message).toMatch(/lone UTF-16 surrogate/);
+    expect(err('["\\ud83d\\u0041"]').message).toMatch(/lone UTF-16 surrogate/);
+    expect(scan('["\\ud83d\\ude00", "😀"]', opts).ok).toBe(true);
+  });
+  it('rejects nesting deeper than the limit without recursion trouble', () => {
+    expect(scan('['.repeat(64) + ']'.repeat(64), opts).ok).toBe(true);
+    expect(err('['.repeat(65) + ']'.repeat(65)).message).toBe('nesting deeper than 64 levels');
+    expect(err('['.repeat(100_000)).column).toBe(65);
+  });
+  it('rejects a BOM, trailing garbage, truncation, control characters and bad numbers', () => {
+    expect(err('\ufeff{}').message).toMatch(/byte-order mark/);
+    expect(err('{} x').message).toMatch(/after the JSON value/);
+    expect(err('{"a":').message).toMatch(/truncated/);
+    expect(err('{"a":"b\n"}').message).toMatch(/control character U\+000A/);
+    expect(err('[01]').message).toMatch(/leading zeros/);
+    expect(err('[1e400]').message).toMatch(/out of range/);
+    expect(err('[-1e400]').message).toMatch(/out of range/);
+    expect(err(`[1${'0'.repeat(400)}]`).message).toMatch(/out of range/);
+    expect(err('[NaN]').message).toMatch(/expected a value/);
+    expect(err("{'a':1}").message).toMatch(/expected a string key/);
+  });
+  it('keeps __proto__ an ordinary own key', () => {
+    const r = parseStrict('{"__proto__":{"polluted":true}}', opts);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(Object.keys(r.value as object)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+  it('records where the elements of selected arrays start', () => {
+    const text = '{"observed_tool_decisions":[\n {"a":1},\n  {"b":2}\n], "x":[1]}';
+    const r = scan(text, { maxDepth: 64, collect: [['observed_tool_decisions']] });
+    expect(r.ok && r.elements.get(pathKey(['observed_tool_decisions']))!.map((o) => new LineIndex(text).locate(o))).toEqual([
+      { line: 2, column: 2 },
+      { line: 3, column: 3 },
+    ]);
+  });
+  it('agrees with JSON.parse on everything JSON.parse accepts that has no duplicate keys or lone surrogates', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 10 }), (v) => {
+        const text = JSON.stringify(v);
+        const r = parseStrict(text, opts);
+        expect(r.ok).toBe(true);
+        if (r.ok) expect(r.value).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300, seed: 42 },
+    );
+  });
+  it('never accepts what JSON.parse rejects', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (text) => {
+        let parses = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          parses = false;
+        }
+        if (!parses) expect(scan(text, opts).ok).toBe(false);
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
+  });
+});

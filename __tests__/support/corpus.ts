@@ -1,0 +1,166 @@
+/**
+ * Builders for realistic artifacts (decisions, surfaces, audit records, bundles) and the two demo
+ * corpora under fixtures/. The fixtures test regenerates the corpora and compares them byte for
+ * byte with the committed files (UPDATE_FIXTURES=1 rewrites them).
+ */
+import { binding, sha256Hex } from '../../src/core/binding.js';
+import { project } from '../../src/core/projection.js';
+import type { JsonObject, Level } from '../../src/core/model.js';
+import { buildBundle } from './bundle-writer.js';
+
+/** Target hashes as upstream makes them: sha256("assay.tool_target.v0:<domain>:" + lowercase(trim(value))). */
+export const targetHash = (domain: string, value: string): string =>
+  `sha256:${sha256Hex(`assay.tool_target.v0:${domain}:${value.trim().toLowerCase()}`)}`;
+
+export interface DecisionSpec {
+  readonly tool: string;
+  readonly verb: string | null;
+  readonly resourceType: string | null;
+  readonly target: Record<string, unknown> | null;
+  readonly status?: string;
+  readonly asserted?: boolean;
+  readonly effect?: 'allow' | 'deny';
+  /** The claimed level; `legacy` writes only side_effect_verified (no block). */
+  readonly claim?: Level | 'legacy-verified' | 'none';
+  /** Override the claimed digest (default: the recomputed subject digest for claims above asserted). */
+  readonly digest?: string | null;
+}
+
+export function subjectDigest(d: JsonObject): string {
+  const p = project(d);
+  if (p.kind !== 'subject') throw new Error(`no subject: ${p.reason}`);
+  return p.digest;
+}
+
+export function decision(s: DecisionSpec): JsonObject {
+  const asserted = s.asserted ?? true;
+  const claim = s.claim ?? 'asserted';
+  const base: Record<string, unknown> = {
+    server: { id: s.tool.split('.')[0], transport: 'mcp', declared_manifest_digest: `sha256:${'1'.repeat(64)}` },
+    tool: { name: s.tool, category: s.resourceType },
+    classification: s.resourceType ? 'classified' : 'unclassified',
+    action: { class: s.resourceType ? 'privileged_admin_action' : 'unclassified', verb: s.verb, resource_type: s.resourceType, target: s.target },
+    decision: { effect: s.effect ?? 'allow', source: 'assay-mcp-server', rule_id: `tool.${s.tool}.${s.effect ?? 'allow'}`, enforced: true },
+  };
+  const response: Record<string, unknown> = { status: s.status ?? (s.effect === 'deny' ? 'blocked' : 'success'), side_effect_asserted: asserted, side_effect_verified: claim === 'verified' || claim === 'legacy-verified' };
+  if (claim !== 'legacy-verified' && claim !== 'none') {
+    const digest = s.digest !== undefined ? s.digest : claim === 'asserted' ? null : subjectDigest(base as JsonObject);
+    response['side_effect'] = {
+      asserted,
+      level: claim,
+      verification_source: claim === 'asserted' ? null : claim === 'observed_confirmed' ? 'observed_read_followup' : 'provider_audit_import',
+      verification_subject_digest: digest,
+    };
+  }
+  base['response'] = response;
+  base['redaction'] = { arguments_redacted: true, secret_material_stored: false };
+  return base as JsonObject;
+}
+
+export function surface(decisions: readonly JsonObject[]): JsonObject {
+  return {
+    schema: 'assay.tool_decision_surface.v0',
+    observed_tool_decisions: decisions,
+    non_claims: ['does not prove SaaS-side persistence without external audit evidence'],
+  };
+}
+
+/** An audit record that binds `d` (or another subject), with a correct digest unless told otherwise. */
+export function record(provider: string, recordId: string, d: JsonObject, opts: { digest?: string; editTarget?: Record<string, unknown> } = {}): JsonObject {
+  const p = project(d);
+  if (p.kind !== 'subject') throw new Error(`no subject: ${p.reason}`);
+  const subject = { action_class: p.subject.action_class, verb: p.subject.verb, target: { ...p.subject.target } };
+  const b = binding(subject);
+  if (!b.ok) throw new Error(b.reason);
+  if (opts.editTarget) Object.assign(subject.target, opts.editTarget); // tampering after the digest was made
+  return {
+    schema: 'assay.provider_audit_record.v0',
+    provider,
+    record_id: recordId,
+    subject,
+    binding_digest: opts.digest ?? b.digest,
+    non_claims: ['imported from a provider audit export; Assay did not query the provider'],
+  };
+}
+
+export const event = (type: string, data: unknown, seq: number, runId = 'run_demo'): JsonObject => ({
+  specversion: '1.0', type, source: 'urn:assay:mcp-proxy', id: `${runId}:${seq}`, time: '2026-11-12T09:00:00Z', datacontenttype: 'application/json', data,
+});
+
+export const json = (v: unknown): string => JSON.stringify(v, null, 2) + '\n';
+export const ndjson = (vs: readonly unknown[]): string => vs.map((v) => JSON.stringify(v)).join('\n') + '\n';
+
+// ── the demo corpora ───────────────────────────────────────────────────────────────────────────
+
+const gh = (repo: string, key: string) => ({ provider: 'github', owner: 'acme', repo, key_title_hash: targetHash('github_key_title', key), read_only: false });
+const ws = 'T024BE7LD';
+const slackTarget = (principal: string, channel = 'C02ONBOARD') => ({
+  provider: 'slack',
+  workspace_id_hash: targetHash('slack_workspace', ws),
+  channel_id_hash: targetHash('slack_channel', channel),
+  principal_hash: targetHash('slack_principal', principal),
+});
+const roleTarget = (principal: string, role: string) => ({
+  provider: 'workspace',
+  workspace_id_hash: targetHash('slack_workspace', ws),
+  principal_hash: targetHash('slack_principal', principal),
+  role,
+});
+
+/** Files of the passing demo (paths relative to fixtures/demo). */
+export function demoCorpus(): Map<string, string | Buffer> {
+  const files = new Map<string, string | Buffer>();
+  // Run 1: rotate deploy keys. One verified by the GitHub audit log, one confirmed by a later read.
+  const addPayments = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('payments-api', 'deploy-2026-11'), claim: 'verified' });
+  const addBilling = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('billing-worker', 'deploy-2026-11'), claim: 'observed_confirmed' });
+  const readBilling = decision({ tool: 'github.get_deploy_key', verb: 'get', resourceType: 'github_deploy_key', target: { ...gh('billing-worker', 'deploy-2026-11'), read_only: true }, asserted: false });
+  const denied = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('infra-secrets', 'deploy-2026-11'), asserted: false, effect: 'deny' });
+  files.set('.assay/runs/2026-11-03-rotate-deploy-keys.json', json(surface([addPayments, addBilling, readBilling, denied])));
+
+  // Run 2: onboarding, an Assay event log (NDJSON). Other event kinds are skipped with a notice.
+  const addAda = decision({ tool: 'slack.add_member', verb: 'add', resourceType: 'workspace_member', target: slackTarget('U0ADA'), claim: 'none' });
+  const grantAda = decision({ tool: 'workspace.grant_admin', verb: 'grant', resourceType: 'workspace_role', target: roleTarget('U0ADA', 'admin'), claim: 'verified' });
+  const addGrace = decision({ tool: 'slack.add_member', verb: 'add', resourceType: 'workspace_member', target: slackTarget('U0GRACE') });
+  files.set('.assay/runs/2026-11-12-onboarding.ndjson', ndjson([
+    event('assay.enforcement_decision.v0', { rule_id: 'tool.slack.add_member.allow', effect: 'allow' }, 0, 'run_onboarding'),
+    event('assay.tool_decision_surface.v0', surface([addAda, grantAda]), 1, 'run_onboarding'),
+    event('assay.tool_decision_surface.v0', surface([addGrace]), 2, 'run_onboarding'),
+  ]));
+
+  // Run 3: a release run recorded as an Assay evidence bundle.
+  const addRelease = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('release-bot', 'release-2026-11'), claim: 'verified' });
+  const unknown = decision({ tool: 'misc.do_thing', verb: null, resourceType: null, target: null });
+  files.set('.assay/runs/2026-11-20-release.tar.gz', buildBundle({
+    runId: 'run_release_2026_11_20',
+    source: 'urn:assay:mcp-proxy',
+    time: '2026-11-20T16:30:00Z',
+    events: [
+      { type: 'assay.session.started', data: { agent: 'release-bot' } },
+      { type: 'assay.tool_decision_surface.v0', data: surface([addRelease, unknown]) },
+    ],
+  }).gz);
+
+  files.set('.assay/audit/github/2026-11.json', json([
+    record('github', 'github-audit-8842211', addPayments),
+    record('github', 'github-audit-8842957', addRelease),
+  ]));
+  files.set('.assay/audit/slack/2026-11.ndjson', ndjson([
+    record('slack', 'slack-audit-Ev0A1', addAda),
+    record('workspace', 'slack-admin-Ev0A2', grantAda),
+  ]));
+  return files;
+}
+
+/** Files of the failing demo: one tampered record, one claimed `verified` without its record. */
+export function failingCorpus(): Map<string, string | Buffer> {
+  const files = new Map<string, string | Buffer>();
+  const tampered = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('payments-api', 'hotfix-key'), claim: 'verified' });
+  const unbacked = decision({ tool: 'workspace.grant_admin', verb: 'grant', resourceType: 'workspace_role', target: roleTarget('U0MALLORY', 'owner'), claim: 'verified' });
+  const fine = decision({ tool: 'slack.add_member', verb: 'add', resourceType: 'workspace_member', target: slackTarget('U0GRACE') });
+  files.set('.assay/runs/2026-11-25-incident.json', json(surface([tampered, unbacked, fine])));
+  files.set('.assay/audit/github/2026-11.json', json([
+    // The repo was edited after the provider's digest was computed.
+    record('github', 'github-audit-9001', tampered, { editTarget: { repo: 'payments-api-shadow' } }),
+  ]));
+  return files;
+}

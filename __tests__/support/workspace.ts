@@ -1,0 +1,58 @@
+/** Temporary workspaces for tests: write files, run the gate in-process or as the bundled CLI. */
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { runGate, DEFAULT_SETTINGS, type Settings } from '../../src/gate.js';
+import type { Report } from '../../src/core/report.js';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const CLI = path.join(ROOT, 'dist/cli.js');
+export const ACTION = path.join(ROOT, 'dist/index.js');
+export const UPSTREAM = path.join(ROOT, 'fixtures/upstream');
+
+const made: string[] = [];
+export function tempDir(): string {
+  const d = mkdtempSync(path.join(tmpdir(), 'receipt-gate-'));
+  made.push(d);
+  return d;
+}
+export function cleanup(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint8Array> | Record<string, string | Uint8Array>): string {
+  const entries = files instanceof Map ? [...files.entries()] : Object.entries(files);
+  for (const [rel, data] of entries) {
+    const p = path.join(dir, rel);
+    mkdirSync(path.dirname(p), { recursive: true });
+    writeFileSync(p, data);
+  }
+  return dir;
+}
+
+export function gate(cwd: string, over: Partial<Settings> = {}): Promise<Report> {
+  return runGate({ ...DEFAULT_SETTINGS, cwd, workspace: cwd, ...over });
+}
+
+export interface Proc {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Proc {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env['PATH'], ...env }, maxBuffer: 256 * 1024 * 1024 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function cliJson(args: readonly string[], cwd: string): { code: number | null; report: Report; stderr: string } {
+  const r = cli(['verify', '--format', 'json', ...args], cwd);
+  let report: Report;
+  try {
+    report = JSON.parse(r.stdout) as Report;
+  } catch {
+    throw new Error(`CLI did not print JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  }
+  return { code: r.code, report, stderr: r.stderr };
+}

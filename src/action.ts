@@ -1,0 +1,1 @@
+import "./cli-main.js"; console.log("action placeholder");

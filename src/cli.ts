@@ -1,0 +1,17 @@
+/** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
+import { main } from './cli-main.js';
+
+async function run(): Promise<void> {
+  try {
+    const r = await main(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
+    if (r.stdout) process.stdout.write(r.stdout);
+    if (r.stderr) process.stderr.write(r.stderr);
+    process.exitCode = r.code;
+  } catch (e) {
+    // A bug, never an input problem: say so plainly and fail closed.
+    process.stderr.write(`receipt-gate: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await run();

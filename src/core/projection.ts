@@ -1,0 +1,61 @@
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+import { binding } from './binding.js';
+import type { JsonObject } from './model.js';
+
+export const BOUND_TARGET_FIELDS: { readonly [actionClass: string]: readonly string[] } = Object.freeze({
+  github_deploy_key: ['owner', 'repo', 'key_title_hash'],
+  workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+  workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
+});
+
+export interface CallSubject {
+  readonly action_class: string;
+  readonly verb: string;
+  readonly target: JsonObject;
+}
+
+export type Projection =
+  | { readonly kind: 'subject'; readonly subject: CallSubject; readonly digest: string }
+  | { readonly kind: 'none'; readonly reason: string };
+
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Narrow a target to its class's bound fields; the result is a fresh null-prototype-free literal built key by key. */
+export function narrowTarget(actionClass: string, target: JsonObject): JsonObject | undefined {
+  const fields = hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
+  if (!fields) return undefined;
+  const out: { [k: string]: unknown } = {};
+  for (const f of fields) if (hasOwn(target, f)) out[f] = target[f];
+  return out;
+}
+
+export function project(decision: JsonObject): Projection {
+  const action = decision['action'];
+  if (!isObject(action)) return { kind: 'none', reason: 'action is not an object' };
+  const actionClass = action['resource_type'];
+  const verb = action['verb'];
+  const target = action['target'];
+  if (typeof actionClass !== 'string') return { kind: 'none', reason: 'action.resource_type is not a string' };
+  if (typeof verb !== 'string') return { kind: 'none', reason: 'action.verb is not a string' };
+  if (!isObject(target)) return { kind: 'none', reason: 'action.target is not an object' };
+  const narrowed = narrowTarget(actionClass, target);
+  if (!narrowed) return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+  if (Object.keys(narrowed).length === 0) {
+    return { kind: 'none', reason: `target has none of the bound fields (${BOUND_TARGET_FIELDS[actionClass]!.join(', ')})` };
+  }
+  const subject: CallSubject = { action_class: actionClass, verb, target: narrowed };
+  const b = binding(subject);
+  if (!b.ok) return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
+  return { kind: 'subject', subject, digest: b.digest };
+}
+
+/** The narrowed target alone, canonical: two calls touch the same thing when these are equal. */
+export function targetKey(subject: CallSubject): string {
+  const b = binding({ action_class: subject.action_class, target: subject.target });
+  return b.ok ? b.digest : '';
+}

@@ -1,0 +1,42 @@
+/**
+ * Audit records before allocation (§3): internal consistency, then identity. Each record leaves
+ * here with an outcome that carries its reason; only `usable` records can ever bind a call.
+ */
+import { binding } from './binding.js';
+import type { RecordInput } from './model.js';
+
+export type RecordCheck =
+  | { readonly outcome: 'usable'; readonly recomputed: string }
+  | { readonly outcome: 'inconsistent'; readonly recomputed: string | null; readonly reason: string }
+  | { readonly outcome: 'duplicate'; readonly recomputed: string; readonly first: RecordInput };
+
+export interface CheckedRecord {
+  readonly input: RecordInput;
+  readonly check: RecordCheck;
+}
+
+export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {
+  const seen = new Map<string, RecordInput>();
+  return records.map((input): CheckedRecord => {
+    const { record } = input;
+    const b = binding(record.subject);
+    const identity = JSON.stringify([record.provider, record.record_id]);
+    const first = seen.get(identity);
+    if (!first) seen.set(identity, input);
+    if (!b.ok) {
+      return { input, check: { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` } };
+    }
+    if (b.digest !== record.binding_digest) {
+      return {
+        input,
+        check: {
+          outcome: 'inconsistent',
+          recomputed: b.digest,
+          reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
+        },
+      };
+    }
+    if (first) return { input, check: { outcome: 'duplicate', recomputed: b.digest, first } };
+    return { input, check: { outcome: 'usable', recomputed: b.digest } };
+  });
+}

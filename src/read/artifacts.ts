@@ -1,0 +1,213 @@
+/**
+ * Bytes of one run artifact or audit export → located decisions and records, plus findings.
+ * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
+ * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
+ * so half a run is not a run); an audit export loses only the records that are broken.
+ */
+import { finding } from '../core/verify.js';
+import type { AuditRecord, DecisionInput, Finding, JsonObject, Location, RecordInput, RunInput } from '../core/model.js';
+import { LineIndex, parseStrict, pathKey } from './strict-json.js';
+import { classify, type Kind } from './classify.js';
+import { checkDecision, checkRecord } from './shapes.js';
+import { decodeUtf8, byteLocation } from './utf8.js';
+
+export interface ReadLimits {
+  /** Largest artifact file read, in bytes. */
+  readonly maxFileBytes: number;
+  /** Largest NDJSON line, in bytes. */
+  readonly maxLineBytes: number;
+  /** Deepest JSON nesting. */
+  readonly maxDepth: number;
+  /** Findings reported per file before the rest are counted in one line. */
+  readonly maxFindingsPerFile: number;
+}
+
+export const DEFAULT_LIMITS: ReadLimits = {
+  maxFileBytes: 64 * 1024 * 1024,
+  maxLineBytes: 8 * 1024 * 1024,
+  maxDepth: 64,
+  maxFindingsPerFile: 20,
+};
+
+export type Format = 'json' | 'ndjson';
+export const formatOf = (path: string): Format | null =>
+  /\.json$/i.test(path) ? 'json' : /\.(ndjson|jsonl)$/i.test(path) ? 'ndjson' : null;
+
+export interface FileRead {
+  /** The run this file is, or null (not a run, or rejected). */
+  readonly run: RunInput | null;
+  readonly records: readonly RecordInput[];
+  readonly findings: readonly Finding[];
+}
+
+const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']] as const;
+const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) } as const;
+const ROOT_KEY = pathKey([]);
+
+/** One JSON document inside a file: the whole file, or one NDJSON line. */
+interface Doc {
+  readonly value: unknown;
+  readonly start: number;
+  readonly elements: ReadonlyMap<string, readonly number[]>;
+}
+
+/** Collects findings for one file, capped, and turns offsets into locations. */
+class FileReport {
+  readonly findings: Finding[] = [];
+  private errors = 0;
+  private suppressed = 0;
+  private readonly skipped = new Map<string, number>();
+  private firstSkip: Location | null = null;
+  lines: LineIndex | null = null;
+
+  constructor(readonly file: string, private readonly limits: ReadLimits) {}
+
+  at(offset: number): Location {
+    const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
+    return { file: this.file, line, column };
+  }
+
+  get failed(): boolean {
+    return this.errors > 0;
+  }
+
+  error(loc: Location, message: string): void {
+    this.errors++;
+    if (this.findings.length >= this.limits.maxFindingsPerFile) {
+      this.suppressed++;
+      return;
+    }
+    this.findings.push(finding('error', 'invalid_artifact', loc, message));
+  }
+
+  skip(loc: Location, name: string): void {
+    this.firstSkip ??= loc;
+    this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
+  }
+
+  close(): Finding[] {
+    if (this.suppressed > 0) {
+      this.findings.push(finding('error', 'invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+    }
+    if (this.firstSkip) {
+      const total = [...this.skipped.values()].reduce((a, b) => a + b, 0);
+      const kinds = [...this.skipped.entries()].sort().map(([k, n]) => `${k} ×${n}`).join(', ');
+      this.findings.push(finding('notice', 'skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
+    }
+    return this.findings;
+  }
+}
+
+/** Decode and split a file into strict-JSON documents; problems go to `fr`. */
+function documents(bytes: Uint8Array, format: Format, fr: FileReport, limits: ReadLimits): Doc[] {
+  if (bytes.length > limits.maxFileBytes) {
+    fr.error({ file: fr.file, line: 1, column: 1 }, `file is ${bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+    return [];
+  }
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    const { line, column } = byteLocation(bytes, decoded.offset);
+    fr.error({ file: fr.file, line, column }, `invalid UTF-8 at byte ${decoded.offset}`);
+    return [];
+  }
+  const text = decoded.text;
+  fr.lines = new LineIndex(text);
+  const opts = { maxDepth: limits.maxDepth, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
+  const docs: Doc[] = [];
+  const parse = (start: number, end: number): void => {
+    const r = parseStrict(text, opts, start, end);
+    if (r.ok) docs.push({ value: r.value, start, elements: r.elements });
+    else fr.error(fr.at(r.offset), r.message);
+  };
+  if (format === 'json') {
+    parse(0, text.length);
+    return docs;
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    fr.error(fr.at(0), 'byte-order mark (U+FEFF) is not allowed');
+    return docs;
+  }
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf('\n', start);
+    const next = end === -1 ? text.length : end + 1;
+    if (end === -1) end = text.length;
+    if (end > start && text.charCodeAt(end - 1) === 13) end--;
+    if (end - start > limits.maxLineBytes / 3 && Buffer.byteLength(text.slice(start, end)) > limits.maxLineBytes) {
+      fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+    } else if (/\S/.test(text.slice(start, Math.min(end, start + 64))) || end - start > 64) {
+      parse(start, end);
+    }
+    start = next;
+  }
+  return docs;
+}
+
+function readSurface(payload: JsonObject, via: 'schema' | 'event', doc: Doc, fr: FileReport, out: DecisionInput[]): void {
+  const list = payload['observed_tool_decisions'];
+  if (!Array.isArray(list)) {
+    fr.error(fr.at(doc.start), 'observed_tool_decisions is not an array');
+    return;
+  }
+  if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== 'assay.tool_decision_surface.v0') {
+    fr.error(fr.at(doc.start), `event data has schema ${JSON.stringify(payload['schema'])}, expected assay.tool_decision_surface.v0`);
+    return;
+  }
+  const offsets = doc.elements.get(SURFACE_KEY[via]) ?? [];
+  list.forEach((decision: unknown, j) => {
+    const loc = fr.at(offsets[j] ?? doc.start);
+    const shape = checkDecision(decision);
+    if (!shape.ok) fr.error(loc, `decision ${out.length}: ${shape.reason}`);
+    out.push({ loc, index: out.length, decision: decision as JsonObject });
+  });
+}
+
+function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileReport, out: RecordInput[]): void {
+  const shape = checkRecord(kind.payload);
+  if (!shape.ok) fr.error(loc, `audit record: ${shape.reason}`);
+  else out.push({ loc, record: kind.payload as unknown as AuditRecord });
+}
+
+/** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
+export function readRunFile(file: string, bytes: Uint8Array, format: Format, limits: ReadLimits = DEFAULT_LIMITS): FileRead {
+  const fr = new FileReport(file, limits);
+  const decisions: DecisionInput[] = [];
+  let surfaces = 0;
+  for (const doc of documents(bytes, format, fr, limits)) {
+    const loc = fr.at(doc.start);
+    const k = classify(doc.value);
+    if (k.kind === 'error') fr.error(loc, k.reason);
+    else if (k.kind === 'other') fr.skip(loc, k.name);
+    else if (k.kind === 'record') fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+    else {
+      surfaces++;
+      readSurface(k.payload, k.via, doc, fr, decisions);
+    }
+  }
+  if (fr.failed && fr.findings[0]) {
+    const first = fr.findings[0];
+    fr.findings[0] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
+  }
+  const findings = fr.close();
+  const run = !fr.failed && surfaces > 0 ? { artifact: file, decisions } : null;
+  return { run, records: [], findings };
+}
+
+/** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
+export function readAuditFile(file: string, bytes: Uint8Array, format: Format, limits: ReadLimits = DEFAULT_LIMITS): FileRead {
+  const fr = new FileReport(file, limits);
+  const records: RecordInput[] = [];
+  for (const doc of documents(bytes, format, fr, limits)) {
+    const items: [unknown, number][] = Array.isArray(doc.value) && format === 'json'
+      ? doc.value.map((v: unknown, j): [unknown, number] => [v, doc.elements.get(ROOT_KEY)?.[j] ?? doc.start])
+      : [[doc.value, doc.start]];
+    for (const [value, offset] of items) {
+      const loc = fr.at(offset);
+      const k = classify(value);
+      if (k.kind === 'error') fr.error(loc, k.reason);
+      else if (k.kind === 'other') fr.skip(loc, k.name);
+      else if (k.kind === 'surface') fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+      else readRecord(k, loc, fr, records);
+    }
+  }
+  return { run: null, records, findings: fr.close() };
+}

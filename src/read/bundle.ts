@@ -1,0 +1,295 @@
+/**
+ * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
+ * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
+ * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
+ * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
+ * one `invalid_artifact` finding naming the rule, and contributes nothing.
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createGunzip } from 'node:zlib';
+import { finding } from '../core/verify.js';
+import { jcs, sha256Hex } from '../core/binding.js';
+import { isObject } from '../core/projection.js';
+import type { DecisionInput, Finding, JsonObject } from '../core/model.js';
+import { parseStrict, pathKey } from './strict-json.js';
+import { members, TarError, type ByteSource } from './tar.js';
+import { decodeUtf8 } from './utf8.js';
+import { checkDecision } from './shapes.js';
+import { SURFACE } from './classify.js';
+import type { FileRead } from './artifacts.js';
+
+export interface BundleLimits {
+  readonly maxCompressedBytes: number;
+  readonly maxDecompressedBytes: number;
+  /** Decompressed/compressed ratio allowed once past 1 MiB decompressed. */
+  readonly maxRatio: number;
+  readonly maxManifestBytes: number;
+  readonly maxEventsBytes: number;
+  readonly maxEvents: number;
+  readonly maxLineBytes: number;
+  readonly maxPathBytes: number;
+  readonly maxMetaBytes: number;
+  readonly maxDepth: number;
+}
+
+const MiB = 1024 * 1024;
+export const DEFAULT_BUNDLE_LIMITS: BundleLimits = {
+  maxCompressedBytes: 100 * MiB,
+  maxDecompressedBytes: 1024 * MiB,
+  maxRatio: 200,
+  maxManifestBytes: 10 * MiB,
+  maxEventsBytes: 500 * MiB,
+  maxEvents: 100_000,
+  maxLineBytes: 1 * MiB,
+  maxPathBytes: 256,
+  maxMetaBytes: 64 * 1024,
+  maxDepth: 64,
+};
+
+/** A bundle rule was broken; the message names it. */
+export class BundleError extends Error {}
+
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** A pull source over the gunzip stream that enforces the decompression limits. */
+class GunzipSource implements ByteSource {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  private total = 0;
+  private done = false;
+  private readonly it: AsyncIterator<Buffer>;
+
+  constructor(stream: AsyncIterable<Buffer>, private readonly compressed: number, private readonly limits: BundleLimits) {
+    this.it = stream[Symbol.asyncIterator]();
+  }
+
+  private async fill(): Promise<boolean> {
+    if (this.done) return false;
+    const r = await this.it.next();
+    if (r.done) {
+      this.done = true;
+      return false;
+    }
+    this.total += r.value.length;
+    if (this.total > this.limits.maxDecompressedBytes) {
+      throw new BundleError(`decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
+    }
+    if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
+      throw new BundleError(`decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+    }
+    this.chunks.push(r.value);
+    this.buffered += r.value.length;
+    return true;
+  }
+
+  async read(n: number): Promise<Buffer> {
+    while (this.buffered < n && (await this.fill()));
+    const take = Math.min(n, this.buffered);
+    const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    const out = all.subarray(0, take);
+    const rest = all.subarray(take);
+    this.chunks = rest.length > 0 ? [rest] : [];
+    this.buffered = rest.length;
+    return out;
+  }
+
+  /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
+  async drain(): Promise<boolean> {
+    let zeros = true;
+    const check = (b: Buffer): void => {
+      if (zeros) for (let i = 0; i < b.length; i++) if (b[i] !== 0) { zeros = false; break; }
+    };
+    for (const c of this.chunks) check(c);
+    this.chunks = [];
+    this.buffered = 0;
+    while (await this.fill()) {
+      for (const c of this.chunks) check(c);
+      this.chunks = [];
+      this.buffered = 0;
+    }
+    return zeros;
+  }
+}
+
+function gzipReason(e: NodeJS.ErrnoException): string {
+  const m = e.message ?? '';
+  if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m)) return 'gzip stream is truncated (it ends before its trailer)';
+  if (/incorrect header check|unknown compression/i.test(m)) return 'not a gzip stream (bad gzip header)';
+  if (/incorrect data check/i.test(m)) return 'gzip CRC32 trailer does not match the data';
+  if (/incorrect length check/i.test(m)) return 'gzip size trailer does not match the data';
+  return `gzip stream is corrupt (${m})`;
+}
+
+interface Manifest {
+  readonly runId: string;
+  readonly eventCount: number;
+  readonly runRoot: string;
+  readonly bundleId: string;
+  readonly eventsSha256: string;
+  readonly eventsBytes: number;
+}
+
+function readManifest(bytes: Buffer, limits: BundleLimits): Manifest {
+  const d = decodeUtf8(bytes);
+  if (!d.ok) throw new BundleError(`manifest.json is not valid UTF-8 (byte ${d.offset})`);
+  const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
+  if (!r.ok) throw new BundleError(`manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
+  const m = r.value;
+  if (!isObject(m)) throw new BundleError('manifest.json is not a JSON object');
+  if (m['schema_version'] !== 1) throw new BundleError(`manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+  const runId = m['run_id'];
+  const eventCount = m['event_count'];
+  const runRoot = m['run_root'];
+  const bundleId = m['bundle_id'];
+  if (typeof runId !== 'string') throw new BundleError('manifest run_id is not a string');
+  if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0) throw new BundleError('manifest event_count is not a non-negative integer');
+  if (typeof runRoot !== 'string' || !DIGEST.test(runRoot)) throw new BundleError('manifest run_root is not a sha256:<hex> digest');
+  if (typeof bundleId !== 'string' || !DIGEST.test(bundleId)) throw new BundleError('manifest bundle_id is not a sha256:<hex> digest');
+  const files = m['files'];
+  const ev = isObject(files) ? files['events.ndjson'] : undefined;
+  if (!isObject(ev)) throw new BundleError('manifest files["events.ndjson"] is missing or not an object');
+  const sha = ev['sha256'];
+  const size = ev['bytes'];
+  if (typeof ev['path'] !== 'string') throw new BundleError('manifest files["events.ndjson"].path is not a string');
+  if (typeof sha !== 'string') throw new BundleError('manifest files["events.ndjson"].sha256 is not a string');
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) throw new BundleError('manifest files["events.ndjson"].bytes is not a non-negative integer');
+  const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
+  return { runId, eventCount, runRoot, bundleId, eventsSha256, eventsBytes: size };
+}
+
+const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'] as const;
+
+/** Check every event's envelope, sequence and content hash; return the decisions it carries. */
+function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimits): DecisionInput[] {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) throw new BundleError('events.ndjson starts with a byte-order mark');
+  const d = decodeUtf8(bytes);
+  if (!d.ok) throw new BundleError(`events.ndjson is not valid UTF-8 (byte ${d.offset})`);
+  const text = d.text;
+  const root = createHash('sha256');
+  const decisions: DecisionInput[] = [];
+  let seq = 0;
+  let source: string | undefined;
+  const surfacePath = pathKey(['data', 'observed_tool_decisions']);
+  for (let start = 0, line = 1; start < text.length; line++) {
+    let end = text.indexOf('\n', start);
+    const next = end === -1 ? text.length : end + 1;
+    if (end === -1) end = text.length;
+    if (end > start && text.charCodeAt(end - 1) === 13) end--;
+    const where = `events.ndjson line ${line}`;
+    if (end === start) throw new BundleError(`${where} is blank`);
+    if (Buffer.byteLength(text.slice(start, end)) > limits.maxLineBytes) throw new BundleError(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
+    if (seq >= limits.maxEvents) throw new BundleError(`more than ${limits.maxEvents} events`);
+    const r = parseStrict(text, { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] }, start, end);
+    if (!r.ok) throw new BundleError(`${where} is not strict JSON: ${r.message}`);
+    const e = r.value;
+    if (!isObject(e)) throw new BundleError(`${where} is not a JSON object`);
+    if (e['specversion'] !== '1.0') throw new BundleError(`${where}: specversion must be "1.0"`);
+    for (const k of STRINGS) if (typeof e[k] !== 'string') throw new BundleError(`${where}: ${k} must be a string`);
+    const src = e['source'];
+    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':')) throw new BundleError(`${where}: source must be a string containing ':' and not starting with it`);
+    if (source !== undefined && src !== source) throw new BundleError(`${where}: source differs from the first event's`);
+    source = src;
+    if (e['assayrunid'] !== m.runId) throw new BundleError(`${where}: assayrunid does not equal the manifest run_id`);
+    if (m.runId.includes(':')) throw new BundleError('run_id contains ":"');
+    if (e['assayseq'] !== seq) throw new BundleError(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
+    if (e['id'] !== `${m.runId}:${seq}`) throw new BundleError(`${where}: id must be "${m.runId}:${seq}"`);
+    if (typeof e['time'] !== 'string' || !RFC3339.test(e['time'])) throw new BundleError(`${where}: time is not an RFC 3339 timestamp`);
+    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean') throw new BundleError(`${where}: assaypii and assaysecrets must be booleans`);
+    const subject = e['subject'];
+    if (subject !== undefined && subject !== null && typeof subject !== 'string') throw new BundleError(`${where}: subject must be a string`);
+    const covered: { [k: string]: unknown } = { specversion: e['specversion'], type: e['type'], datacontenttype: e['datacontenttype'], data: e['data'] };
+    if (typeof subject === 'string') covered['subject'] = subject;
+    const c = jcs(covered);
+    if (!c.ok) throw new BundleError(`${where}: event cannot be canonicalized (${c.reason})`);
+    const contentHash = `sha256:${sha256Hex(c.text)}`;
+    if (e['assaycontenthash'] !== contentHash) throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
+    root.update(contentHash + '\n');
+    if (e['type'] === SURFACE) {
+      const data = e['data'];
+      const list = isObject(data) ? data['observed_tool_decisions'] : undefined;
+      if (!Array.isArray(list)) throw new BundleError(`${where}: ${SURFACE} event data has no observed_tool_decisions array`);
+      const offsets = r.elements.get(surfacePath) ?? [];
+      list.forEach((decision: unknown, j) => {
+        const column = (offsets[j] ?? start) - start + 1;
+        const shape = checkDecision(decision);
+        if (!shape.ok) throw new BundleError(`${where}: decision ${decisions.length}: ${shape.reason}`);
+        decisions.push({ loc: { file, line, column, member: 'events.ndjson' }, index: decisions.length, decision: decision as JsonObject });
+      });
+    } else if (typeof e['type'] === 'string' && e['type'].startsWith('assay.tool_decision_surface.')) {
+      throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE})`);
+    }
+    seq++;
+    start = next;
+  }
+  if (seq === 0) throw new BundleError('events.ndjson holds no events (a bundle needs at least one)');
+  if (seq !== m.eventCount) throw new BundleError(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+  const runRoot = `sha256:${root.digest('hex')}`;
+  if (runRoot !== m.runRoot) throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
+  if (m.bundleId !== m.runRoot) throw new BundleError('manifest bundle_id does not equal the run root');
+  return decisions;
+}
+
+/** Verify a bundle; throws BundleError naming the broken rule. */
+export async function verifyBundle(path: string, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<DecisionInput[]> {
+  const size = statSync(path).size;
+  if (size > limits.maxCompressedBytes) throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit`);
+  const gunzip = createGunzip();
+  const input = createReadStream(path);
+  input.on('error', (e) => gunzip.destroy(e));
+  input.pipe(gunzip);
+  const src = new GunzipSource(gunzip, size, limits);
+  try {
+    let manifest: Manifest | undefined;
+    let decisions: DecisionInput[] | undefined;
+    for await (const m of members(src, limits)) {
+      if (!manifest && decisions === undefined) {
+        if (m.path !== 'manifest.json') {
+          throw new BundleError(m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+        }
+        manifest = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+      } else if (manifest && decisions === undefined) {
+        if (m.path !== 'events.ndjson') {
+          throw new BundleError(m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+        }
+        if (m.size !== manifest.eventsBytes) throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+        const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
+        if (`sha256:${sha256Hex(bytes)}` !== manifest.eventsSha256) throw new BundleError('events.ndjson sha256 does not match the manifest');
+        decisions = readEvents(bytes, manifest, file, limits);
+      } else {
+        throw new BundleError(m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+      }
+    }
+    if (!(await src.drain())) throw new BundleError('data after the end of the tar archive');
+    if (!manifest) throw new BundleError('missing member manifest.json');
+    if (decisions === undefined) throw new BundleError('missing member events.ndjson');
+    return decisions;
+  } catch (e) {
+    if (e instanceof BundleError) throw e;
+    if (e instanceof TarError) throw new BundleError(e.message);
+    const err = e as NodeJS.ErrnoException;
+    if (typeof err.code === 'string' && err.code.startsWith('Z_')) throw new BundleError(gzipReason(err));
+    if (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR') throw new BundleError(`cannot read file: ${err.code}`);
+    throw e;
+  } finally {
+    input.destroy();
+    gunzip.destroy();
+  }
+}
+
+export async function readBundleFile(path: string, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<FileRead> {
+  const at = { file, line: 1, column: 1 };
+  let decisions: DecisionInput[];
+  try {
+    decisions = await verifyBundle(path, file, limits);
+  } catch (e) {
+    if (!(e instanceof BundleError)) throw e;
+    const f: Finding = finding('error', 'invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
+    return { run: null, records: [], findings: [f] };
+  }
+  const findings: Finding[] = decisions.length === 0
+    ? [finding('notice', 'no_decisions', at, 'evidence bundle verified; it holds no assay.tool_decision_surface.v0 events, so it contributes no calls')]
+    : [];
+  return { run: { artifact: file, decisions }, records: [], findings };
+}

@@ -1,0 +1,160 @@
+/**
+ * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
+ * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
+ * resolves outside it, are errors; links to directories are not descended (no cycles).
+ */
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { finding } from '../core/verify.js';
+import type { Finding } from '../core/model.js';
+
+export const ARTIFACT_PATTERN = /\.(json|jsonl|ndjson|tar\.gz)$/i;
+/** Directories a walk never enters unless named explicitly. */
+const PRUNED = new Set(['.git', 'node_modules']);
+const MAX_ENTRIES = 500_000;
+
+export interface FoundFile {
+  /** Absolute path. */
+  readonly path: string;
+  /** Relative to the working directory, with / separators: the name used in every report. */
+  readonly rel: string;
+}
+
+export interface Discovery {
+  readonly files: readonly FoundFile[];
+  readonly findings: readonly Finding[];
+}
+
+const toPosix = (p: string): string => p.split(path.sep).join('/');
+const inside = (root: string, p: string): boolean => {
+  const r = path.relative(root, p);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+};
+
+/**
+ * @param inputs   paths, directories or globs, relative to `cwd`
+ * @param cwd      the working directory (names in reports are relative to it)
+ * @param workspace nothing outside this directory is read
+ */
+export function discover(inputs: readonly string[], cwd: string, workspace: string): Discovery {
+  const findings: Finding[] = [];
+  const found = new Map<string, FoundFile>();
+  let realWorkspace: string;
+  try {
+    realWorkspace = realpathSync(workspace);
+  } catch {
+    realWorkspace = path.resolve(workspace);
+  }
+  const where = (input: string) => ({ file: input, line: 1, column: 1 });
+  const add = (abs: string): void => {
+    const rel = toPosix(path.relative(cwd, abs));
+    if (!found.has(rel)) found.set(rel, { path: abs, rel });
+  };
+  let entries = 0;
+  /** Walk `dir`, calling `take` for each regular file (or in-workspace link to one). */
+  const walk = (dir: string, input: string, take: (abs: string) => void): void => {
+    const stack = [dir];
+    while (stack.length > 0) {
+      const d = stack.pop()!;
+      let list;
+      try {
+        list = readdirSync(d, { withFileTypes: true });
+      } catch (e) {
+        findings.push(finding('error', 'invalid_artifact', where(toPosix(path.relative(cwd, d)) || '.'), `cannot read directory: ${(e as Error).message}`));
+        continue;
+      }
+      for (const ent of list) {
+        if (++entries > MAX_ENTRIES) {
+          findings.push(finding('error', 'invalid_artifact', where(input), `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+          return;
+        }
+        const abs = path.join(d, ent.name);
+        if (ent.isDirectory()) {
+          if (!PRUNED.has(ent.name)) stack.push(abs);
+        } else if (ent.isFile()) {
+          take(abs);
+        } else if (ent.isSymbolicLink()) {
+          link(abs, take);
+        }
+      }
+    }
+  };
+  const link = (abs: string, take: (abs: string) => void): void => {
+    const rel = toPosix(path.relative(cwd, abs));
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      findings.push(finding('error', 'invalid_artifact', where(rel), 'broken symbolic link'));
+      return;
+    }
+    if (!inside(realWorkspace, real)) {
+      findings.push(finding('error', 'invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+      return;
+    }
+    let st;
+    try {
+      st = statSync(real);
+    } catch {
+      return;
+    }
+    if (st.isFile()) take(abs);
+    else findings.push(finding('notice', 'no_match', where(rel), 'symbolic link to a directory; not descended'));
+  };
+
+  for (const raw of inputs) {
+    const input = raw.trim();
+    if (input === '') continue;
+    const scan = picomatch.scan(input);
+    const base = path.resolve(cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(workspace, base)) {
+      findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is outside the workspace (${workspace}); not read`));
+      continue;
+    }
+    let st;
+    try {
+      st = lstatSync(base);
+    } catch {
+      findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
+      continue;
+    }
+    const before = found.size;
+    if (st.isSymbolicLink()) {
+      let real = '';
+      try {
+        real = realpathSync(base);
+      } catch {
+        /* reported below */
+      }
+      if (!real || !inside(realWorkspace, real)) {
+        findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is a symbolic link that points outside the workspace; not followed`));
+        continue;
+      }
+      st = statSync(real);
+    }
+    if (scan.isGlob) {
+      const match = picomatch(toPosix(path.relative(cwd, path.resolve(cwd, input))), { dot: true });
+      let ignored = 0;
+      walk(base, input, (abs) => {
+        const rel = toPosix(path.relative(cwd, abs));
+        if (!match(rel)) return;
+        if (ARTIFACT_PATTERN.test(rel)) add(abs);
+        else ignored++;
+      });
+      if (ignored > 0) findings.push(finding('notice', 'no_match', where(input), `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
+    } else if (st.isDirectory()) {
+      walk(base, input, (abs) => {
+        if (ARTIFACT_PATTERN.test(abs)) add(abs);
+      });
+    } else if (st.isFile()) {
+      add(base);
+    } else {
+      findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is not a regular file or directory`));
+      continue;
+    }
+    if (found.size === before) findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no artifact file`));
+  }
+  const files = [...found.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { files, findings };
+}

@@ -1,0 +1,29 @@
+/**
+ * Shape validation against the JSON Schemas committed under `schemas/` (the same files users point
+ * their editors at), compiled once with ajv. Returns the first problem as "path: message".
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import surfaceSchema from '../../schemas/tool-decision-surface.schema.json' with { type: 'json' };
+import recordSchema from '../../schemas/provider-audit-record.schema.json' with { type: 'json' };
+
+const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false, validateSchema: false });
+ajv.addSchema(surfaceSchema);
+const decision = ajv.getSchema(`${surfaceSchema.$id}#/$defs/decision`) as ValidateFunction;
+const record = ajv.compile(recordSchema);
+
+export type ShapeCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+function describe(errors: ErrorObject[] | null | undefined): string {
+  const e = errors?.[0];
+  if (!e) return 'does not match its schema';
+  const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the object';
+  if (e.keyword === 'const' || e.keyword === 'enum') {
+    return `${where} must be ${JSON.stringify((e.params as { allowedValue?: unknown; allowedValues?: unknown }).allowedValue ?? (e.params as { allowedValues?: unknown }).allowedValues)}`;
+  }
+  return `${where} ${e.message ?? 'is invalid'}`;
+}
+
+const checker = (fn: ValidateFunction) => (value: unknown): ShapeCheck => (fn(value) ? { ok: true } : { ok: false, reason: describe(fn.errors) });
+
+export const checkDecision = checker(decision);
+export const checkRecord = checker(record);

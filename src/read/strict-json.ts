@@ -1,0 +1,368 @@
+/**
+ * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
+ *
+ * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
+ * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
+ * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
+ * start. Values are then taken from JSON.parse, which is only ever given text that passed the scan
+ * (so it never sees deep nesting, and `__proto__` is an ordinary own key).
+ */
+
+export interface ScanOptions {
+  /** Containers nested deeper than this are rejected (the root container is depth 1). */
+  readonly maxDepth: number;
+  /**
+   * Key paths of arrays whose element start offsets are wanted, e.g. ['observed_tool_decisions'];
+   * the empty path is the root array.
+   */
+  readonly collect?: readonly (readonly string[])[];
+}
+
+export type ScanResult =
+  | { readonly ok: true; readonly elements: ReadonlyMap<string, readonly number[]> }
+  | { readonly ok: false; readonly offset: number; readonly message: string };
+
+export type StrictParse =
+  | { readonly ok: true; readonly value: unknown; readonly elements: ReadonlyMap<string, readonly number[]> }
+  | { readonly ok: false; readonly offset: number; readonly message: string };
+
+/** The key under which `elements` holds a path's offsets. */
+export const pathKey = (path: readonly string[]): string => JSON.stringify(path);
+
+const enum C {
+  TAB = 9, LF = 10, CR = 13, SPACE = 32, QUOTE = 34, PLUS = 43, COMMA = 44, MINUS = 45, DOT = 46,
+  ZERO = 48, NINE = 57, COLON = 58, UPPER_E = 69, LBRACKET = 91, BACKSLASH = 92, RBRACKET = 93,
+  LOWER_E = 101, LBRACE = 123, RBRACE = 125,
+}
+
+class ScanError {
+  constructor(readonly offset: number, readonly message: string) {}
+}
+
+const SMALL_KEYS = 12;
+const describe = (s: string): string => {
+  const j = JSON.stringify(s);
+  return j.length > 80 ? j.slice(0, 77) + '…"' : j;
+};
+
+/** Validate `text[start, end)` as one strict JSON value. */
+export function scan(text: string, options: ScanOptions, start = 0, end = text.length): ScanResult {
+  try {
+    return { ok: true, elements: new Scanner(text, start, end, options).run() };
+  } catch (e) {
+    if (e instanceof ScanError) return { ok: false, offset: e.offset, message: e.message };
+    throw e;
+  }
+}
+
+/** scan, then JSON.parse the same bytes. */
+export function parseStrict(text: string, options: ScanOptions, start = 0, end = text.length): StrictParse {
+  const r = scan(text, options, start, end);
+  if (!r.ok) return r;
+  const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+  return { ok: true, value: JSON.parse(slice), elements: r.elements };
+}
+
+class Scanner {
+  private i: number;
+  private depth = 0;
+  /** Per depth: 1 for an object, 2 for an array. */
+  private readonly kinds: Uint8Array;
+  /** Per depth, reused: the keys seen in the open object (a list while small, then a set). */
+  private readonly keyLists: string[][] = [];
+  private readonly keySets: (Set<string> | null)[] = [];
+  /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
+  private readonly paths: (string[] | null)[] = [];
+  private readonly collecting: (number[] | null)[] = [];
+  private readonly wanted: Map<string, number[]> = new Map();
+  private readonly maxPath: number;
+  private lastKey = '';
+
+  constructor(private readonly s: string, start: number, private readonly end: number, private readonly o: ScanOptions) {
+    this.i = start;
+    this.kinds = new Uint8Array(o.maxDepth + 2);
+    let maxPath = -1;
+    for (const p of o.collect ?? []) {
+      this.wanted.set(pathKey(p), []);
+      maxPath = Math.max(maxPath, p.length);
+    }
+    this.maxPath = maxPath;
+  }
+
+  run(): Map<string, number[]> {
+    const { s, end } = this;
+    if (this.i < end && s.charCodeAt(this.i) === 0xfeff) throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
+    this.ws();
+    if (this.i >= end) throw new ScanError(this.i, 'empty input: expected a JSON value');
+    this.value();
+    for (;;) {
+      if (this.depth === 0) {
+        this.ws();
+        if (this.i < end) throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
+        return this.wanted;
+      }
+      this.ws();
+      const c = this.i < end ? s.charCodeAt(this.i) : -1;
+      const inObject = this.kinds[this.depth] === 1;
+      if (c === C.COMMA) {
+        this.i++;
+        if (inObject) this.key();
+        else this.element();
+      } else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
+        this.i++;
+        this.depth--;
+      } else {
+        throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
+      }
+    }
+  }
+
+  private what(): string {
+    if (this.i >= this.end) return 'the end of the input (truncated?)';
+    const ch = this.s.codePointAt(this.i)!;
+    return ch < 0x20 || ch === 0x7f ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}` : `'${String.fromCodePoint(ch)}'`;
+  }
+
+  private ws(): void {
+    const { s, end } = this;
+    let i = this.i;
+    while (i < end) {
+      const c = s.charCodeAt(i);
+      if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB) i++;
+      else break;
+    }
+    this.i = i;
+  }
+
+  /** An array element starts here (after '[' or ','). */
+  private element(): void {
+    this.ws();
+    const col = this.collecting[this.depth];
+    if (col) col.push(this.i);
+    this.value();
+  }
+
+  /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
+  private value(): void {
+    this.ws();
+    const { s, end } = this;
+    if (this.i >= end) throw new ScanError(this.i, 'unexpected end of input: expected a value (truncated?)');
+    const c = s.charCodeAt(this.i);
+    if (c === C.LBRACE || c === C.LBRACKET) {
+      this.open(c === C.LBRACE ? 1 : 2);
+      return;
+    }
+    if (c === C.QUOTE) {
+      this.string();
+      return;
+    }
+    if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE)) {
+      this.number();
+      return;
+    }
+    for (const lit of ['true', 'false', 'null']) {
+      if (s.startsWith(lit, this.i) && this.i + lit.length <= end) {
+        this.i += lit.length;
+        return;
+      }
+    }
+    throw new ScanError(this.i, `unexpected ${this.what()}: expected a value`);
+  }
+
+  private open(kind: 1 | 2): void {
+    const parentDepth = this.depth;
+    if (parentDepth >= this.o.maxDepth) {
+      throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
+    }
+    const d = ++this.depth;
+    this.kinds[d] = kind;
+    this.i++;
+    // Path bookkeeping only as deep as some requested path goes.
+    let path: string[] | null = null;
+    if (d - 1 <= this.maxPath) {
+      if (d === 1) path = [];
+      else {
+        const parent = this.paths[d - 1];
+        if (parent && this.kinds[d - 1] === 1) path = [...parent, this.lastKey];
+      }
+    }
+    this.paths[d] = path;
+    this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
+    this.ws();
+    const close = kind === 1 ? C.RBRACE : C.RBRACKET;
+    if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
+      this.i++;
+      this.depth--;
+      return;
+    }
+    if (kind === 1) {
+      const list = this.keyLists[d];
+      if (list) list.length = 0;
+      else this.keyLists[d] = [];
+      this.keySets[d]?.clear();
+      this.key();
+    } else {
+      this.element();
+    }
+  }
+
+  /** An object member starts here: key, colon, then its value. */
+  private key(): void {
+    this.ws();
+    if (this.i >= this.end || this.s.charCodeAt(this.i) !== C.QUOTE) {
+      throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
+    }
+    const at = this.i;
+    const key = this.string(true)!;
+    const d = this.depth;
+    const list = this.keyLists[d]!;
+    let set = this.keySets[d] ?? null;
+    if (set && set.size > 0) {
+      if (set.has(key)) throw new ScanError(at, `duplicate key ${describe(key)}`);
+      set.add(key);
+    } else {
+      if (list.includes(key)) throw new ScanError(at, `duplicate key ${describe(key)}`);
+      list.push(key);
+      if (list.length > SMALL_KEYS) {
+        if (!set) this.keySets[d] = set = new Set();
+        for (const k of list) set.add(k);
+      }
+    }
+    this.lastKey = key;
+    this.ws();
+    if (this.i >= this.end || this.s.charCodeAt(this.i) !== C.COLON) {
+      throw new ScanError(this.i, `expected ':' after key ${describe(key)} but found ${this.what()}`);
+    }
+    this.i++;
+    this.value();
+  }
+
+  /** A string starts at the quote. Returns the decoded text when asked (keys). */
+  private string(decode = false): string | undefined {
+    const { s, end } = this;
+    const start = this.i;
+    let i = start + 1;
+    let escaped = false;
+    for (;;) {
+      if (i >= end) throw new ScanError(start, 'unterminated string (truncated?)');
+      const c = s.charCodeAt(i);
+      if (c === C.QUOTE) break;
+      if (c === C.BACKSLASH) {
+        escaped = true;
+        i = this.escape(i);
+        continue;
+      }
+      if (c < 0x20) throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
+      if (c >= 0xd800 && c <= 0xdfff) {
+        // Raw surrogates only arrive in pairs from a UTF-8 decode; check anyway.
+        const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && n >= 0xdc00 && n <= 0xdfff) {
+          i += 2;
+          continue;
+        }
+        throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+      }
+      i++;
+    }
+    this.i = i + 1;
+    if (!decode) return undefined;
+    return escaped ? (JSON.parse(s.slice(start, i + 1)) as string) : s.slice(start + 1, i);
+  }
+
+  /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
+  private escape(i: number): number {
+    const { s, end } = this;
+    if (i + 1 >= end) throw new ScanError(i, 'unterminated escape (truncated?)');
+    const e = s.charCodeAt(i + 1);
+    if (e !== 117 /* u */) {
+      if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) return i + 2;
+      throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
+    }
+    const u = this.hex4(i + 2);
+    if (u >= 0xdc00 && u <= 0xdfff) throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
+    if (u >= 0xd800 && u <= 0xdbff) {
+      if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
+        throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+      }
+      const low = this.hex4(i + 8);
+      if (low < 0xdc00 || low > 0xdfff) throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+      return i + 12;
+    }
+    return i + 6;
+  }
+
+  private hex4(at: number): number {
+    if (at + 4 > this.end) throw new ScanError(at - 2, 'truncated \\u escape');
+    let v = 0;
+    for (let k = 0; k < 4; k++) {
+      const c = this.s.charCodeAt(at + k);
+      const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+      if (d < 0) throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
+      v = v * 16 + d;
+    }
+    return v;
+  }
+
+  private number(): void {
+    const { s, end } = this;
+    const start = this.i;
+    let i = start;
+    if (s.charCodeAt(i) === C.MINUS) i++;
+    const digits = (): number => {
+      const from = i;
+      while (i < end) {
+        const c = s.charCodeAt(i);
+        if (c < C.ZERO || c > C.NINE) break;
+        i++;
+      }
+      return i - from;
+    };
+    if (i < end && s.charCodeAt(i) === C.ZERO) {
+      i++;
+      if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE) throw new ScanError(start, 'numbers must not have leading zeros');
+    } else if (digits() === 0) {
+      throw new ScanError(start, 'invalid number: expected a digit');
+    }
+    let exp = false;
+    if (i < end && s.charCodeAt(i) === C.DOT) {
+      i++;
+      if (digits() === 0) throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
+    }
+    const e = i < end ? s.charCodeAt(i) : 0;
+    if (e === C.LOWER_E || e === C.UPPER_E) {
+      exp = true;
+      i++;
+      const sign = i < end ? s.charCodeAt(i) : 0;
+      if (sign === C.PLUS || sign === C.MINUS) i++;
+      if (digits() === 0) throw new ScanError(i, 'invalid number: expected a digit in the exponent');
+    }
+    this.i = i;
+    if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
+      throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
+    }
+  }
+}
+
+/** 1-based line and column (in UTF-16 code units) of offsets in one text, computed lazily. */
+export class LineIndex {
+  private starts: number[] | null = null;
+  constructor(private readonly text: string) {}
+
+  locate(offset: number): { line: number; column: number } {
+    if (!this.starts) {
+      const starts = [0];
+      const t = this.text;
+      for (let i = t.indexOf('\n'); i !== -1; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.starts = starts;
+    }
+    const starts = this.starts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+  }
+}

@@ -1,0 +1,54 @@
+/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly offset: number };
+
+export function decodeUtf8(bytes: Uint8Array): Decoded {
+  try {
+    return { ok: true, text: decoder.decode(bytes) };
+  } catch {
+    return { ok: false, offset: firstInvalidUtf8(bytes) };
+  }
+}
+
+/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let n: number;
+    let min: number;
+    let cp: number;
+    if (c >= 0xc2 && c <= 0xdf) [n, min, cp] = [1, 0x80, c & 0x1f];
+    else if (c >= 0xe0 && c <= 0xef) [n, min, cp] = [2, 0x800, c & 0x0f];
+    else if (c >= 0xf0 && c <= 0xf4) [n, min, cp] = [3, 0x10000, c & 0x07];
+    else return i;
+    if (i + n >= b.length) return i;
+    for (let k = 1; k <= n; k++) {
+      const cc = b[i + k]!;
+      if ((cc & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += n + 1;
+  }
+  return b.length;
+}
+
+/** 1-based line and column (in bytes) of a byte offset. */
+export function byteLocation(b: Uint8Array, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < b.length; i++) {
+    if (b[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}

@@ -1,0 +1,54 @@
+/** The terminal report: one line per call, findings grouped by severity, totals. */
+import type { Report } from '../core/report.js';
+import type { Severity } from '../core/model.js';
+import { clip, visible, where } from './text.js';
+
+export interface TableStyle {
+  readonly color: boolean;
+}
+
+const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 } as const;
+type Paint = (name: keyof typeof CODES, s: string) => string;
+
+const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'notice'];
+const LEVEL_COLOR = { verified: 'green', observed_confirmed: 'cyan', asserted: 'yellow' } as const;
+const SEVERITY_COLOR = { error: 'red', warning: 'yellow', notice: 'dim' } as const;
+
+export function renderTable(report: Report, style: TableStyle): string {
+  const paint: Paint = style.color ? (n, s) => `\u001b[${CODES[n]}m${s}\u001b[0m` : (_n, s) => s;
+  const out: string[] = [];
+  const t = report.totals;
+  if (report.calls.length > 0) {
+    const rows = report.calls.map((c) => ({
+      level: c.level,
+      claimed: c.claimed_level,
+      tool: clip(visible(c.tool ?? '(no tool name)'), 40),
+      loc: visible(where({ file: c.artifact, line: c.line, member: c.member ?? undefined })),
+    }));
+    const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
+    out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${pad('TOOL', toolWidth)}  LOCATION`));
+    for (const r of rows) {
+      out.push(`${paint(LEVEL_COLOR[r.level], pad(r.level, 19))}  ${pad(r.claimed, 19)}  ${pad(r.tool, toolWidth)}  ${r.loc}`);
+    }
+  } else {
+    out.push('No calls.');
+  }
+  for (const sev of SEVERITIES) {
+    const fs = report.findings.filter((f) => f.severity === sev);
+    if (fs.length === 0) continue;
+    out.push('', paint(SEVERITY_COLOR[sev], paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
+    for (const f of fs) {
+      out.push(`  ${paint(SEVERITY_COLOR[sev], f.code)}  ${visible(where(f))}`);
+      out.push(`    ${clip(visible(f.message), 2000)}`);
+    }
+  }
+  out.push('');
+  const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
+  out.push(
+    `${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted`,
+    `      ${t.records} audit record(s): ${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate`,
+    `      ${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`,
+  );
+  return out.join('\n') + '\n';
+}

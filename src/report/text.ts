@@ -1,0 +1,24 @@
+/** Making untrusted text safe to print: control characters escaped, length bounded. */
+
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+export function visible(s: string): string {
+  return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+export function clip(s: string, max: number, marker = '…'): string {
+  if (s.length <= max) return s;
+  let cut = Math.max(0, max - marker.length);
+  const c = s.charCodeAt(cut - 1);
+  if (c >= 0xd800 && c <= 0xdbff) cut--;
+  return s.slice(0, cut) + marker;
+}
+
+/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
+export function where(l: { file: string; line: number; column?: number; member?: string }): string {
+  const col = l.column !== undefined ? `:${l.column}` : '';
+  return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
+}
