@@ -5803,6 +5803,5380 @@ function escapeJsonPtr(str) {
 
 /***/ }),
 
+/***/ 4006:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const pico = __nccwpck_require__(8016);
+const utils = __nccwpck_require__(4059);
+
+function picomatch(glob, options, returnState = false) {
+  // default to os.platform()
+  if (options && (options.windows === null || options.windows === undefined)) {
+    // don't mutate the original options object
+    options = { ...options, windows: utils.isWindows() };
+  }
+
+  return pico(glob, options, returnState);
+}
+
+Object.assign(picomatch, pico);
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 5595:
+/***/ ((module) => {
+
+
+
+const WIN_SLASH = '\\\\/';
+const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+/**
+ * Posix glob regex
+ */
+
+const DOT_LITERAL = '\\.';
+const PLUS_LITERAL = '\\+';
+const QMARK_LITERAL = '\\?';
+const SLASH_LITERAL = '\\/';
+const ONE_CHAR = '(?=.)';
+const QMARK = '[^/]';
+const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+const NO_DOT = `(?!${DOT_LITERAL})`;
+const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+const STAR = `${QMARK}*?`;
+const SEP = '/';
+
+const POSIX_CHARS = {
+  DOT_LITERAL,
+  PLUS_LITERAL,
+  QMARK_LITERAL,
+  SLASH_LITERAL,
+  ONE_CHAR,
+  QMARK,
+  END_ANCHOR,
+  DOTS_SLASH,
+  NO_DOT,
+  NO_DOTS,
+  NO_DOT_SLASH,
+  NO_DOTS_SLASH,
+  QMARK_NO_DOT,
+  STAR,
+  START_ANCHOR,
+  SEP
+};
+
+/**
+ * Windows glob regex
+ */
+
+const WINDOWS_CHARS = {
+  ...POSIX_CHARS,
+
+  SLASH_LITERAL: `[${WIN_SLASH}]`,
+  QMARK: WIN_NO_SLASH,
+  STAR: `${WIN_NO_SLASH}*?`,
+  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+  NO_DOT: `(?!${DOT_LITERAL})`,
+  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+  SEP: '\\'
+};
+
+/**
+ * POSIX Bracket Regex
+ */
+
+const POSIX_REGEX_SOURCE = {
+  __proto__: null,
+  alnum: 'a-zA-Z0-9',
+  alpha: 'a-zA-Z',
+  ascii: '\\x00-\\x7F',
+  blank: ' \\t',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '\\x21-\\x7E',
+  lower: 'a-z',
+  print: '\\x20-\\x7E ',
+  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+  space: ' \\t\\r\\n\\v\\f',
+  upper: 'A-Z',
+  word: 'A-Za-z0-9_',
+  xdigit: 'A-Fa-f0-9'
+};
+
+module.exports = {
+  DEFAULT_MAX_EXTGLOB_RECURSION,
+  MAX_LENGTH: 1024 * 64,
+  POSIX_REGEX_SOURCE,
+
+  // regular expressions
+  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+  // Replace globs with equivalent patterns to reduce parsing time.
+  REPLACEMENTS: {
+    __proto__: null,
+    '***': '*',
+    '**/**': '**',
+    '**/**/**': '**'
+  },
+
+  // Digits
+  CHAR_0: 48, /* 0 */
+  CHAR_9: 57, /* 9 */
+
+  // Alphabet chars.
+  CHAR_UPPERCASE_A: 65, /* A */
+  CHAR_LOWERCASE_A: 97, /* a */
+  CHAR_UPPERCASE_Z: 90, /* Z */
+  CHAR_LOWERCASE_Z: 122, /* z */
+
+  CHAR_LEFT_PARENTHESES: 40, /* ( */
+  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+  CHAR_ASTERISK: 42, /* * */
+
+  // Non-alphabetic chars.
+  CHAR_AMPERSAND: 38, /* & */
+  CHAR_AT: 64, /* @ */
+  CHAR_BACKWARD_SLASH: 92, /* \ */
+  CHAR_CARRIAGE_RETURN: 13, /* \r */
+  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+  CHAR_COLON: 58, /* : */
+  CHAR_COMMA: 44, /* , */
+  CHAR_DOT: 46, /* . */
+  CHAR_DOUBLE_QUOTE: 34, /* " */
+  CHAR_EQUAL: 61, /* = */
+  CHAR_EXCLAMATION_MARK: 33, /* ! */
+  CHAR_FORM_FEED: 12, /* \f */
+  CHAR_FORWARD_SLASH: 47, /* / */
+  CHAR_GRAVE_ACCENT: 96, /* ` */
+  CHAR_HASH: 35, /* # */
+  CHAR_HYPHEN_MINUS: 45, /* - */
+  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+  CHAR_LINE_FEED: 10, /* \n */
+  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+  CHAR_PERCENT: 37, /* % */
+  CHAR_PLUS: 43, /* + */
+  CHAR_QUESTION_MARK: 63, /* ? */
+  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+  CHAR_SEMICOLON: 59, /* ; */
+  CHAR_SINGLE_QUOTE: 39, /* ' */
+  CHAR_SPACE: 32, /*   */
+  CHAR_TAB: 9, /* \t */
+  CHAR_UNDERSCORE: 95, /* _ */
+  CHAR_VERTICAL_LINE: 124, /* | */
+  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+  /**
+   * Create EXTGLOB_CHARS
+   */
+
+  extglobChars(chars) {
+    return {
+      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+      '?': { type: 'qmark', open: '(?:', close: ')?' },
+      '+': { type: 'plus', open: '(?:', close: ')+' },
+      '*': { type: 'star', open: '(?:', close: ')*' },
+      '@': { type: 'at', open: '(?:', close: ')' }
+    };
+  },
+
+  /**
+   * Create GLOB_CHARS
+   */
+
+  globChars(win32) {
+    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+  }
+};
+
+
+/***/ }),
+
+/***/ 8265:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(4059);
+
+/**
+ * Constants
+ */
+
+const {
+  MAX_LENGTH,
+  POSIX_REGEX_SOURCE,
+  REGEX_NON_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_BACKREF,
+  REPLACEMENTS
+} = constants;
+
+/**
+ * Helpers
+ */
+
+const expandRange = (args, options) => {
+  if (typeof options.expandRange === 'function') {
+    return options.expandRange(...args, options);
+  }
+
+  args.sort();
+  const value = `[${args.join('-')}]`;
+
+  try {
+    /* eslint-disable-next-line no-new */
+    new RegExp(value);
+  } catch (ex) {
+    return args.map(v => utils.escapeRegex(v)).join('..');
+  }
+
+  return value;
+};
+
+/**
+ * Create the message for a syntax error
+ */
+
+const syntaxError = (type, char) => {
+  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+};
+
+const splitTopLevel = input => {
+  const parts = [];
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let value = '';
+  let escaped = false;
+
+  for (const ch of input) {
+    if (escaped === true) {
+      value += ch;
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      value += ch;
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      value += ch;
+      continue;
+    }
+
+    if (quote === 0) {
+      if (ch === '[') {
+        bracket++;
+      } else if (ch === ']' && bracket > 0) {
+        bracket--;
+      } else if (bracket === 0) {
+        if (ch === '(') {
+          paren++;
+        } else if (ch === ')' && paren > 0) {
+          paren--;
+        } else if (ch === '|' && paren === 0) {
+          parts.push(value);
+          value = '';
+          continue;
+        }
+      }
+    }
+
+    value += ch;
+  }
+
+  parts.push(value);
+  return parts;
+};
+
+const isPlainBranch = branch => {
+  let escaped = false;
+
+  for (const ch of branch) {
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (/[?*+@!()[\]{}]/.test(ch)) {
+      return false;
+    }
+  }
+
+  return true;
+};
+
+const normalizeSimpleBranch = branch => {
+  let value = branch.trim();
+  let changed = true;
+
+  while (changed === true) {
+    changed = false;
+
+    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+      value = value.slice(2, -1);
+      changed = true;
+    }
+  }
+
+  if (!isPlainBranch(value)) {
+    return;
+  }
+
+  return value.replace(/\\(.)/g, '$1');
+};
+
+const hasRepeatedCharPrefixOverlap = branches => {
+  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+  for (let i = 0; i < values.length; i++) {
+    for (let j = i + 1; j < values.length; j++) {
+      const a = values[i];
+      const b = values[j];
+      const char = a[0];
+
+      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+        continue;
+      }
+
+      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+        return true;
+      }
+    }
+  }
+
+  return false;
+};
+
+const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+    return;
+  }
+
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let escaped = false;
+
+  for (let i = 1; i < pattern.length; i++) {
+    const ch = pattern[i];
+
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      continue;
+    }
+
+    if (quote === 1) {
+      continue;
+    }
+
+    if (ch === '[') {
+      bracket++;
+      continue;
+    }
+
+    if (ch === ']' && bracket > 0) {
+      bracket--;
+      continue;
+    }
+
+    if (bracket > 0) {
+      continue;
+    }
+
+    if (ch === '(') {
+      paren++;
+      continue;
+    }
+
+    if (ch === ')') {
+      paren--;
+
+      if (paren === 0) {
+        if (requireEnd === true && i !== pattern.length - 1) {
+          return;
+        }
+
+        return {
+          type: pattern[0],
+          body: pattern.slice(2, i),
+          end: i
+        };
+      }
+    }
+  }
+};
+
+const buildCharClassStar = chars => {
+  const source = chars.length === 1
+    ? utils.escapeRegex(chars[0])
+    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+  return `${source}*`;
+};
+
+const getStarExtglobSequenceChars = pattern => {
+  let index = 0;
+  const chars = [];
+
+  while (index < pattern.length) {
+    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+    if (!match || match.type !== '*') {
+      return;
+    }
+
+    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+    if (branches.length !== 1) {
+      return;
+    }
+
+    const branch = normalizeSimpleBranch(branches[0]);
+    if (!branch || branch.length !== 1) {
+      return;
+    }
+
+    chars.push(branch);
+    index += match.end + 1;
+  }
+
+  if (chars.length < 1) {
+    return;
+  }
+
+  return chars;
+};
+
+const repeatedExtglobRecursion = pattern => {
+  let depth = 0;
+  let value = pattern.trim();
+  let match = parseRepeatedExtglob(value);
+
+  while (match) {
+    depth++;
+    value = match.body.trim();
+    match = parseRepeatedExtglob(value);
+  }
+
+  return depth;
+};
+
+const analyzeRepeatedExtglob = (body, options) => {
+  if (options.maxExtglobRecursion === false) {
+    return { risky: false };
+  }
+
+  const max =
+    typeof options.maxExtglobRecursion === 'number'
+      ? options.maxExtglobRecursion
+      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+  if (branches.length > 1) {
+    if (
+      branches.some(branch => branch === '') ||
+      branches.some(branch => /^[*?]+$/.test(branch)) ||
+      hasRepeatedCharPrefixOverlap(branches)
+    ) {
+      return { risky: true };
+    }
+  }
+
+  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+  // characters we can emit one flat, ReDoS-safe character class that preserves the
+  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+  // every branch but the first.
+  const safeChars = [];
+  let sawStarSequence = false;
+  let combinable = true;
+
+  for (const branch of branches) {
+    const chars = getStarExtglobSequenceChars(branch);
+    if (chars) {
+      sawStarSequence = true;
+      safeChars.push(...chars);
+      continue;
+    }
+
+    const literal = normalizeSimpleBranch(branch);
+    if (literal && literal.length === 1) {
+      safeChars.push(literal);
+      continue;
+    }
+
+    combinable = false;
+
+    if (repeatedExtglobRecursion(branch) > max) {
+      return { risky: true };
+    }
+  }
+
+  if (sawStarSequence) {
+    return combinable
+      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+      : { risky: true };
+  }
+
+  return { risky: false };
+};
+
+/**
+ * Parse the given input string.
+ * @param {String} input
+ * @param {Object} options
+ * @return {Object}
+ */
+
+const parse = (input, options) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected a string');
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+  let len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+  const tokens = [bos];
+
+  const capture = opts.capture ? '' : '?:';
+
+  // create constants based on platform, for windows or posix
+  const PLATFORM_CHARS = constants.globChars(opts.windows);
+  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+  const {
+    DOT_LITERAL,
+    PLUS_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOT_SLASH,
+    NO_DOTS_SLASH,
+    QMARK,
+    QMARK_NO_DOT,
+    STAR,
+    START_ANCHOR
+  } = PLATFORM_CHARS;
+
+  const globstar = opts => {
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const nodot = opts.dot ? '' : NO_DOT;
+  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+  let star = opts.bash === true ? globstar(opts) : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  // minimatch options support
+  if (typeof opts.noext === 'boolean') {
+    opts.noextglob = opts.noext;
+  }
+
+  const state = {
+    input,
+    index: -1,
+    start: 0,
+    dot: opts.dot === true,
+    consumed: '',
+    output: '',
+    prefix: '',
+    backtrack: false,
+    negated: false,
+    brackets: 0,
+    braces: 0,
+    parens: 0,
+    quotes: 0,
+    globstar: false,
+    tokens
+  };
+
+  input = utils.removePrefix(input, state);
+  len = input.length;
+
+  const extglobs = [];
+  const braces = [];
+  const stack = [];
+  let prev = bos;
+  let value;
+
+  /**
+   * Tokenizing helpers
+   */
+
+  const eos = () => state.index === len - 1;
+  const peek = state.peek = (n = 1) => input[state.index + n];
+  const advance = state.advance = () => input[++state.index] || '';
+  const remaining = () => input.slice(state.index + 1);
+  const consume = (value = '', num = 0) => {
+    state.consumed += value;
+    state.index += num;
+  };
+
+  const append = token => {
+    state.output += token.output != null ? token.output : token.value;
+    consume(token.value);
+  };
+
+  const negate = () => {
+    let count = 1;
+
+    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+      advance();
+      state.start++;
+      count++;
+    }
+
+    if (count % 2 === 0) {
+      return false;
+    }
+
+    state.negated = true;
+    state.start++;
+    return true;
+  };
+
+  const increment = type => {
+    state[type]++;
+    stack.push(type);
+  };
+
+  const decrement = type => {
+    state[type]--;
+    stack.pop();
+  };
+
+  /**
+   * Push tokens onto the tokens array. This helper speeds up
+   * tokenizing by 1) helping us avoid backtracking as much as possible,
+   * and 2) helping us avoid creating extra tokens when consecutive
+   * characters are plain text. This improves performance and simplifies
+   * lookbehinds.
+   */
+
+  const push = tok => {
+    if (prev.type === 'globstar') {
+      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+        state.output = state.output.slice(0, -prev.output.length);
+        prev.type = 'star';
+        prev.value = '*';
+        prev.output = star;
+        state.output += prev.output;
+      }
+    }
+
+    if (extglobs.length && tok.type !== 'paren') {
+      extglobs[extglobs.length - 1].inner += tok.value;
+    }
+
+    if (tok.value || tok.output) append(tok);
+    if (prev && prev.type === 'text' && tok.type === 'text') {
+      prev.output = (prev.output || prev.value) + tok.value;
+      prev.value += tok.value;
+      return;
+    }
+
+    tok.prev = prev;
+    tokens.push(tok);
+    prev = tok;
+  };
+
+  const extglobOpen = (type, value) => {
+    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+    token.prev = prev;
+    token.parens = state.parens;
+    token.output = state.output;
+    token.startIndex = state.index;
+    token.tokensIndex = tokens.length;
+    const output = (opts.capture ? '(' : '') + token.open;
+
+    increment('parens');
+    push({ type, value, output: state.output ? '' : ONE_CHAR });
+    push({ type: 'paren', extglob: true, value: advance(), output });
+    extglobs.push(token);
+  };
+
+  const extglobClose = token => {
+    const literal = input.slice(token.startIndex, state.index + 1);
+    const body = input.slice(token.startIndex + 2, state.index);
+    const analysis = analyzeRepeatedExtglob(body, opts);
+
+    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+      const safeOutput = analysis.safeOutput
+        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+        : undefined;
+      const open = tokens[token.tokensIndex];
+
+      open.type = 'text';
+      open.value = literal;
+      open.output = safeOutput || utils.escapeRegex(literal);
+
+      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+        tokens[i].value = '';
+        tokens[i].output = '';
+        delete tokens[i].suffix;
+      }
+
+      state.output = token.output + open.output;
+      state.backtrack = true;
+
+      push({ type: 'paren', extglob: true, value, output: '' });
+      decrement('parens');
+      return;
+    }
+
+    let output = token.close + (opts.capture ? ')' : '');
+    let rest;
+
+    if (token.type === 'negate') {
+      let extglobStar = star;
+
+      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+        extglobStar = globstar(opts);
+      }
+
+      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+        output = token.close = `)$))${extglobStar}`;
+      }
+
+      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+        // In this case, we need to parse the string and use it in the output of the original pattern.
+        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+        //
+        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+        output = token.close = `)${expression})${extglobStar})`;
+      }
+
+      if (token.prev.type === 'bos') {
+        state.negatedExtglob = true;
+      }
+    }
+
+    push({ type: 'paren', extglob: true, value, output });
+    decrement('parens');
+  };
+
+  /**
+   * Fast paths
+   */
+
+  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+    let backslashes = false;
+
+    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+      if (first === '\\') {
+        backslashes = true;
+        return m;
+      }
+
+      if (first === '?') {
+        if (esc) {
+          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        if (index === 0) {
+          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        return QMARK.repeat(chars.length);
+      }
+
+      if (first === '.') {
+        return DOT_LITERAL.repeat(chars.length);
+      }
+
+      if (first === '*') {
+        if (esc) {
+          return esc + first + (rest ? star : '');
+        }
+        return star;
+      }
+      return esc ? m : `\\${m}`;
+    });
+
+    if (backslashes === true) {
+      if (opts.unescape === true) {
+        output = output.replace(/\\/g, '');
+      } else {
+        output = output.replace(/\\+/g, m => {
+          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+        });
+      }
+    }
+
+    if (output === input && opts.contains === true) {
+      state.output = input;
+      return state;
+    }
+
+    state.output = utils.wrapOutput(output, state, options);
+    return state;
+  }
+
+  /**
+   * Tokenize input until we reach end-of-string
+   */
+
+  while (!eos()) {
+    value = advance();
+
+    if (value === '\u0000') {
+      continue;
+    }
+
+    /**
+     * Escaped characters
+     */
+
+    if (value === '\\') {
+      const next = peek();
+
+      if (next === '/' && opts.bash !== true) {
+        continue;
+      }
+
+      if (next === '.' || next === ';') {
+        continue;
+      }
+
+      if (!next) {
+        value += '\\';
+        push({ type: 'text', value });
+        continue;
+      }
+
+      // collapse slashes to reduce potential for exploits
+      const match = /^\\+/.exec(remaining());
+      let slashes = 0;
+
+      if (match && match[0].length > 2) {
+        slashes = match[0].length;
+        state.index += slashes;
+        if (slashes % 2 !== 0) {
+          value += '\\';
+        }
+      }
+
+      if (opts.unescape === true) {
+        value = advance();
+      } else {
+        value += advance();
+      }
+
+      if (state.brackets === 0) {
+        push({ type: 'text', value });
+        continue;
+      }
+    }
+
+    /**
+     * If we're inside a regex character class, continue
+     * until we reach the closing bracket.
+     */
+
+    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+      if (opts.posix !== false && value === ':') {
+        const inner = prev.value.slice(1);
+        if (inner.includes('[')) {
+          prev.posix = true;
+
+          if (inner.includes(':')) {
+            const idx = prev.value.lastIndexOf('[');
+            const pre = prev.value.slice(0, idx);
+            const rest = prev.value.slice(idx + 2);
+            const posix = POSIX_REGEX_SOURCE[rest];
+            if (posix) {
+              prev.value = pre + posix;
+              state.backtrack = true;
+              advance();
+
+              if (!bos.output && tokens.indexOf(prev) === 1) {
+                bos.output = ONE_CHAR;
+              }
+              continue;
+            }
+          }
+        }
+      }
+
+      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+        value = `\\${value}`;
+      }
+
+      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+        value = `\\${value}`;
+      }
+
+      if (opts.posix === true && value === '!' && prev.value === '[') {
+        value = '^';
+      }
+
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * If we're inside a quoted string, continue
+     * until we reach the closing double quote.
+     */
+
+    if (state.quotes === 1 && value !== '"') {
+      value = utils.escapeRegex(value);
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * Double quotes
+     */
+
+    if (value === '"') {
+      state.quotes = state.quotes === 1 ? 0 : 1;
+      if (opts.keepQuotes === true) {
+        push({ type: 'text', value });
+      }
+      continue;
+    }
+
+    /**
+     * Parentheses
+     */
+
+    if (value === '(') {
+      increment('parens');
+      push({ type: 'paren', value });
+      continue;
+    }
+
+    if (value === ')') {
+      if (state.parens === 0 && opts.strictBrackets === true) {
+        throw new SyntaxError(syntaxError('opening', '('));
+      }
+
+      const extglob = extglobs[extglobs.length - 1];
+      if (extglob && state.parens === extglob.parens + 1) {
+        extglobClose(extglobs.pop());
+        continue;
+      }
+
+      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+      decrement('parens');
+      continue;
+    }
+
+    /**
+     * Square brackets
+     */
+
+    if (value === '[') {
+      if (opts.nobracket === true || !remaining().includes(']')) {
+        if (opts.nobracket !== true && opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('closing', ']'));
+        }
+
+        value = `\\${value}`;
+      } else {
+        increment('brackets');
+      }
+
+      push({ type: 'bracket', value });
+      continue;
+    }
+
+    if (value === ']') {
+      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      if (state.brackets === 0) {
+        if (opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('opening', '['));
+        }
+
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      decrement('brackets');
+
+      const prevValue = prev.value.slice(1);
+      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+        value = `/${value}`;
+      }
+
+      prev.value += value;
+      append({ value });
+
+      // when literal brackets are explicitly disabled
+      // assume we should match with a regex character class
+      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+        continue;
+      }
+
+      const escaped = utils.escapeRegex(prev.value);
+      state.output = state.output.slice(0, -prev.value.length);
+
+      // when literal brackets are explicitly enabled
+      // assume we should escape the brackets to match literal characters
+      if (opts.literalBrackets === true) {
+        state.output += escaped;
+        prev.value = escaped;
+        continue;
+      }
+
+      // when the user specifies nothing, try to match both
+      prev.value = `(${capture}${escaped}|${prev.value})`;
+      state.output += prev.value;
+      continue;
+    }
+
+    /**
+     * Braces
+     */
+
+    if (value === '{' && opts.nobrace !== true) {
+      increment('braces');
+
+      const open = {
+        type: 'brace',
+        value,
+        output: '(',
+        outputIndex: state.output.length,
+        tokensIndex: state.tokens.length
+      };
+
+      braces.push(open);
+      push(open);
+      continue;
+    }
+
+    if (value === '}') {
+      const brace = braces[braces.length - 1];
+
+      if (opts.nobrace === true || !brace) {
+        push({ type: 'text', value, output: value });
+        continue;
+      }
+
+      let output = ')';
+
+      if (brace.dots === true) {
+        const arr = tokens.slice();
+        const range = [];
+
+        for (let i = arr.length - 1; i >= 0; i--) {
+          tokens.pop();
+          if (arr[i].type === 'brace') {
+            break;
+          }
+          if (arr[i].type !== 'dots') {
+            range.unshift(arr[i].value);
+          }
+        }
+
+        output = expandRange(range, opts);
+        state.backtrack = true;
+      }
+
+      if (brace.comma !== true && brace.dots !== true) {
+        const out = state.output.slice(0, brace.outputIndex);
+        const toks = state.tokens.slice(brace.tokensIndex);
+        brace.value = brace.output = '\\{';
+        value = output = '\\}';
+        state.output = out;
+        for (const t of toks) {
+          state.output += (t.output || t.value);
+        }
+      }
+
+      push({ type: 'brace', value, output });
+      decrement('braces');
+      braces.pop();
+      continue;
+    }
+
+    /**
+     * Pipes
+     */
+
+    if (value === '|') {
+      if (extglobs.length > 0) {
+        extglobs[extglobs.length - 1].conditions++;
+      }
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Commas
+     */
+
+    if (value === ',') {
+      let output = value;
+
+      const brace = braces[braces.length - 1];
+      if (brace && stack[stack.length - 1] === 'braces') {
+        brace.comma = true;
+        output = '|';
+      }
+
+      push({ type: 'comma', value, output });
+      continue;
+    }
+
+    /**
+     * Slashes
+     */
+
+    if (value === '/') {
+      // if the beginning of the glob is "./", advance the start
+      // to the current index, and don't add the "./" characters
+      // to the state. This greatly simplifies lookbehinds when
+      // checking for BOS characters like "!" and "." (not "./")
+      if (prev.type === 'dot' && state.index === state.start + 1) {
+        state.start = state.index + 1;
+        state.consumed = '';
+        state.output = '';
+        tokens.pop();
+        prev = bos; // reset "prev" to the first token
+        continue;
+      }
+
+      push({ type: 'slash', value, output: SLASH_LITERAL });
+      continue;
+    }
+
+    /**
+     * Dots
+     */
+
+    if (value === '.') {
+      if (state.braces > 0 && prev.type === 'dot') {
+        if (prev.value === '.') prev.output = DOT_LITERAL;
+        const brace = braces[braces.length - 1];
+        prev.type = 'dots';
+        prev.output += value;
+        prev.value += value;
+        brace.dots = true;
+        continue;
+      }
+
+      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+        push({ type: 'text', value, output: DOT_LITERAL });
+        continue;
+      }
+
+      push({ type: 'dot', value, output: DOT_LITERAL });
+      continue;
+    }
+
+    /**
+     * Question marks
+     */
+
+    if (value === '?') {
+      const isGroup = prev && prev.value === '(';
+      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('qmark', value);
+        continue;
+      }
+
+      if (prev && prev.type === 'paren') {
+        const next = peek();
+        let output = value;
+
+        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+          output = `\\${value}`;
+        }
+
+        push({ type: 'text', value, output });
+        continue;
+      }
+
+      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+        continue;
+      }
+
+      push({ type: 'qmark', value, output: QMARK });
+      continue;
+    }
+
+    /**
+     * Exclamation
+     */
+
+    if (value === '!') {
+      if (opts.noextglob !== true && peek() === '(') {
+        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+          extglobOpen('negate', value);
+          continue;
+        }
+      }
+
+      if (opts.nonegate !== true && state.index === 0) {
+        negate();
+        continue;
+      }
+    }
+
+    /**
+     * Plus
+     */
+
+    if (value === '+') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('plus', value);
+        continue;
+      }
+
+      if ((prev && prev.value === '(') || opts.regex === false) {
+        push({ type: 'plus', value, output: PLUS_LITERAL });
+        continue;
+      }
+
+      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+        push({ type: 'plus', value });
+        continue;
+      }
+
+      push({ type: 'plus', value: PLUS_LITERAL });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value === '@') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        push({ type: 'at', extglob: true, value, output: '' });
+        continue;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value !== '*') {
+      if (value === '$' || value === '^') {
+        value = `\\${value}`;
+      }
+
+      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+      if (match) {
+        value += match[0];
+        state.index += match[0].length;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Stars
+     */
+
+    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+      prev.type = 'star';
+      prev.star = true;
+      prev.value += value;
+      prev.output = star;
+      state.backtrack = true;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    let rest = remaining();
+    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+      extglobOpen('star', value);
+      continue;
+    }
+
+    if (prev.type === 'star') {
+      if (opts.noglobstar === true) {
+        consume(value);
+        continue;
+      }
+
+      const prior = prev.prev;
+      const before = prior.prev;
+      const isStart = prior.type === 'slash' || prior.type === 'bos';
+      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      // strip consecutive `/**/`
+      while (rest.slice(0, 3) === '/**') {
+        const after = input[state.index + 4];
+        if (after && after !== '/') {
+          break;
+        }
+        rest = rest.slice(3);
+        consume('/**', 3);
+      }
+
+      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+      // parent path, except in negated extglobs where that would change the exclusion semantics.
+      const isEnd = eos() || (
+        state.parens > 0
+        && rest === ')'.repeat(state.parens)
+        && !extglobs.some(extglob => extglob.type === 'negate')
+      );
+
+      if (prior.type === 'bos' && eos()) {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = globstar(opts);
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+        prev.value += value;
+        state.globstar = true;
+        state.output += prior.output + prev.output;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+        const end = rest[1] !== void 0 ? '|$' : '';
+
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+        prev.value += value;
+
+        state.output += prior.output + prev.output;
+        state.globstar = true;
+
+        consume(value + advance());
+
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      if (prior.type === 'bos' && rest[0] === '/') {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value + advance());
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      // remove single star from output
+      state.output = state.output.slice(0, -prev.output.length);
+
+      // reset previous token to globstar
+      prev.type = 'globstar';
+      prev.output = globstar(opts);
+      prev.value += value;
+
+      // reset output with globstar
+      state.output += prev.output;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    const token = { type: 'star', value, output: star };
+
+    if (opts.bash === true) {
+      token.output = '.*?';
+      if (prev.type === 'bos' || prev.type === 'slash') {
+        token.output = nodot + token.output;
+      }
+      push(token);
+      continue;
+    }
+
+    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+      token.output = value;
+      push(token);
+      continue;
+    }
+
+    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+      if (prev.type === 'dot') {
+        state.output += NO_DOT_SLASH;
+        prev.output += NO_DOT_SLASH;
+
+      } else if (opts.dot === true) {
+        state.output += NO_DOTS_SLASH;
+        prev.output += NO_DOTS_SLASH;
+
+      } else {
+        state.output += nodot;
+        prev.output += nodot;
+      }
+
+      if (peek() !== '*') {
+        state.output += ONE_CHAR;
+        prev.output += ONE_CHAR;
+      }
+    }
+
+    push(token);
+  }
+
+  while (state.brackets > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+    state.output = utils.escapeLast(state.output, '[');
+    decrement('brackets');
+  }
+
+  while (state.parens > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+    state.output = utils.escapeLast(state.output, '(');
+    decrement('parens');
+  }
+
+  while (state.braces > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+    state.output = utils.escapeLast(state.output, '{');
+    decrement('braces');
+  }
+
+  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+  }
+
+  // rebuild the output if we had to backtrack at any point
+  if (state.backtrack === true) {
+    state.output = '';
+
+    for (const token of state.tokens) {
+      state.output += token.output != null ? token.output : token.value;
+
+      if (token.suffix) {
+        state.output += token.suffix;
+      }
+    }
+  }
+
+  return state;
+};
+
+/**
+ * Fast paths for creating regular expressions for common glob patterns.
+ * This can significantly speed up processing and has very little downside
+ * impact when none of the fast paths match.
+ */
+
+parse.fastpaths = (input, options) => {
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+  const len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  // create constants based on platform, for windows or posix
+  const {
+    DOT_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOTS,
+    NO_DOTS_SLASH,
+    STAR,
+    START_ANCHOR
+  } = constants.globChars(opts.windows);
+
+  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+  const capture = opts.capture ? '' : '?:';
+  const state = { negated: false, prefix: '' };
+  let star = opts.bash === true ? '.*?' : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  const globstar = opts => {
+    if (opts.noglobstar === true) return star;
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const create = str => {
+    switch (str) {
+      case '*':
+        return `${nodot}${ONE_CHAR}${star}`;
+
+      case '.*':
+        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*.*':
+        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*/*':
+        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+      case '**':
+        return nodot + globstar(opts);
+
+      case '**/*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+      case '**/*.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '**/.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      default: {
+        const match = /^(.*?)\.(\w+)$/.exec(str);
+        if (!match) return;
+
+        const source = create(match[1]);
+        if (!source) return;
+
+        return source + DOT_LITERAL + match[2];
+      }
+    }
+  };
+
+  const output = utils.removePrefix(input, state);
+  let source = create(output);
+
+  if (source && opts.strictSlashes !== true) {
+    source += `${SLASH_LITERAL}?`;
+  }
+
+  return source;
+};
+
+module.exports = parse;
+
+
+/***/ }),
+
+/***/ 8016:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const scan = __nccwpck_require__(1781);
+const parse = __nccwpck_require__(8265);
+const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(5595);
+const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+/**
+ * Creates a matcher function from one or more glob patterns. The
+ * returned function takes a string to match as its first argument,
+ * and returns true if the string is a match. The returned matcher
+ * function also takes a boolean as the second argument that, when true,
+ * returns an object with additional information.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch(glob[, options]);
+ *
+ * const isMatch = picomatch('*.!(*a)');
+ * console.log(isMatch('a.a')); //=> false
+ * console.log(isMatch('a.b')); //=> true
+ *
+ * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+ * const picomatch = require('picomatch/posix');
+ * // the same API, defaulting to posix paths
+ * const isMatch = picomatch('a/*');
+ * console.log(isMatch('a\\b')); //=> false
+ * console.log(isMatch('a/b')); //=> true
+ *
+ * // you can still configure the matcher function to accept windows paths
+ * const isMatch = picomatch('a/*', { options: windows });
+ * console.log(isMatch('a\\b')); //=> true
+ * console.log(isMatch('a/b')); //=> true
+ * ```
+ * @name picomatch
+ * @param {String|Array} `globs` One or more glob patterns.
+ * @param {Object=} `options`
+ * @return {Function=} Returns a matcher function.
+ * @api public
+ */
+
+const picomatch = (glob, options, returnState = false) => {
+  if (Array.isArray(glob)) {
+    const fns = glob.map(input => picomatch(input, options, returnState));
+    const arrayMatcher = str => {
+      for (const isMatch of fns) {
+        const state = isMatch(str);
+        if (state) return state;
+      }
+      return false;
+    };
+    return arrayMatcher;
+  }
+
+  const isState = isObject(glob) && glob.tokens && glob.input;
+
+  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+    throw new TypeError('Expected pattern to be a non-empty string');
+  }
+
+  const opts = options || {};
+  const posix = opts.windows;
+  const regex = isState
+    ? picomatch.compileRe(glob, options)
+    : picomatch.makeRe(glob, options, false, true);
+
+  const state = regex.state;
+  delete regex.state;
+
+  let isIgnored = () => false;
+  if (opts.ignore) {
+    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+  }
+
+  const matcher = (input, returnObject = false) => {
+    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+    if (typeof opts.onResult === 'function') {
+      opts.onResult(result);
+    }
+
+    if (isMatch === false) {
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (isIgnored(input)) {
+      if (typeof opts.onIgnore === 'function') {
+        opts.onIgnore(result);
+      }
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (typeof opts.onMatch === 'function') {
+      opts.onMatch(result);
+    }
+    return returnObject ? result : true;
+  };
+
+  if (returnState) {
+    matcher.state = state;
+  }
+
+  return matcher;
+};
+
+/**
+ * Test `input` with the given `regex`. This is used by the main
+ * `picomatch()` function to test the input string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.test(input, regex[, options]);
+ *
+ * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+ * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp} `regex`
+ * @return {Object} Returns an object with matching info.
+ * @api public
+ */
+
+picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected input to be a string');
+  }
+
+  if (input === '') {
+    return { isMatch: false, output: '' };
+  }
+
+  const opts = options || {};
+  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+  let match = input === glob;
+  let output = (match && format) ? format(input) : input;
+
+  if (match === false) {
+    output = format ? format(input) : input;
+    match = output === glob;
+  }
+
+  if (match === false || opts.capture === true) {
+    if (opts.matchBase === true || opts.basename === true) {
+      match = picomatch.matchBase(input, regex, options, posix);
+    } else {
+      match = regex.exec(output);
+    }
+  }
+
+  return { isMatch: Boolean(match), match, output };
+};
+
+/**
+ * Match the basename of a filepath.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.matchBase(input, glob[, options]);
+ * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+ * @return {Boolean}
+ * @api public
+ */
+
+picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+  return regex.test(utils.basename(input, { windows: posix }));
+};
+
+/**
+ * Returns true if **any** of the given glob `patterns` match the specified `string`.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.isMatch(string, patterns[, options]);
+ *
+ * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+ * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+ * ```
+ * @param {String|Array} str The string to test.
+ * @param {String|Array} patterns One or more glob patterns to use for matching.
+ * @param {Object} [options] See available [options](#options).
+ * @return {Boolean} Returns true if any patterns match `str`
+ * @api public
+ */
+
+picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+/**
+ * Parse a glob pattern to create the source string for a regular
+ * expression.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const result = picomatch.parse(pattern[, options]);
+ * ```
+ * @param {String} `pattern`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+ * @api public
+ */
+
+picomatch.parse = (pattern, options) => {
+  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+  return parse(pattern, { ...options, fastpaths: false });
+};
+
+/**
+ * Scan a glob pattern to separate the pattern into segments.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.scan(input[, options]);
+ *
+ * const result = picomatch.scan('!./foo/*.js');
+ * console.log(result);
+ * { prefix: '!./',
+ *   input: '!./foo/*.js',
+ *   start: 3,
+ *   base: 'foo',
+ *   glob: '*.js',
+ *   isBrace: false,
+ *   isBracket: false,
+ *   isGlob: true,
+ *   isExtglob: false,
+ *   isGlobstar: false,
+ *   negated: true }
+ * ```
+ * @param {String} `input` Glob pattern to scan.
+ * @param {Object} `options`
+ * @return {Object} Returns an object with
+ * @api public
+ */
+
+picomatch.scan = (input, options) => scan(input, options);
+
+/**
+ * Compile a regular expression from the `state` object returned by the
+ * [parse()](#parse) method.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const state = picomatch.parse('*.js');
+ * // picomatch.compileRe(state[, options]);
+ *
+ * console.log(picomatch.compileRe(state));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {Object} `state`
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+ * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+  if (returnOutput === true) {
+    return state.output;
+  }
+
+  const opts = options || {};
+  const prepend = opts.contains ? '' : '^';
+  const append = opts.contains ? '' : '$';
+
+  let source = `${prepend}(?:${state.output})${append}`;
+  if (state && state.negated === true) {
+    source = `^(?!${source}).*$`;
+  }
+
+  const regex = picomatch.toRegex(source, options);
+  if (returnState === true) {
+    regex.state = state;
+  }
+
+  return regex;
+};
+
+/**
+ * Create a regular expression from a parsed glob pattern.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.makeRe(state[, options]);
+ *
+ * const result = picomatch.makeRe('*.js');
+ * console.log(result);
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `state` The object returned from the `.parse` method.
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+ * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+ * @return {RegExp} Returns a regex created from the given pattern.
+ * @api public
+ */
+
+picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+  if (!input || typeof input !== 'string') {
+    throw new TypeError('Expected a non-empty string');
+  }
+
+  let parsed = { negated: false, fastpaths: true };
+
+  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+    parsed.output = parse.fastpaths(input, options);
+  }
+
+  if (!parsed.output) {
+    parsed = parse(input, options);
+  }
+
+  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+};
+
+/**
+ * Create a regular expression from the given regex source string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.toRegex(source[, options]);
+ *
+ * const { output } = picomatch.parse('*.js');
+ * console.log(picomatch.toRegex(output));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `source` Regular expression source string.
+ * @param {Object} `options`
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.toRegex = (source, options) => {
+  try {
+    const opts = options || {};
+    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+  } catch (err) {
+    if (options && options.debug === true) throw err;
+    return /$^/;
+  }
+};
+
+/**
+ * Picomatch constants.
+ * @return {Object}
+ */
+
+picomatch.constants = constants;
+
+/**
+ * Expose "picomatch"
+ */
+
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 1781:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const utils = __nccwpck_require__(4059);
+const {
+  CHAR_ASTERISK,             /* * */
+  CHAR_AT,                   /* @ */
+  CHAR_BACKWARD_SLASH,       /* \ */
+  CHAR_COMMA,                /* , */
+  CHAR_DOT,                  /* . */
+  CHAR_EXCLAMATION_MARK,     /* ! */
+  CHAR_FORWARD_SLASH,        /* / */
+  CHAR_LEFT_CURLY_BRACE,     /* { */
+  CHAR_LEFT_PARENTHESES,     /* ( */
+  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+  CHAR_PLUS,                 /* + */
+  CHAR_QUESTION_MARK,        /* ? */
+  CHAR_RIGHT_CURLY_BRACE,    /* } */
+  CHAR_RIGHT_PARENTHESES,    /* ) */
+  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+} = __nccwpck_require__(5595);
+
+const isPathSeparator = code => {
+  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+};
+
+const depth = token => {
+  if (token.isPrefix !== true) {
+    token.depth = token.isGlobstar ? Infinity : 1;
+  }
+};
+
+/**
+ * Quickly scans a glob pattern and returns an object with a handful of
+ * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+ * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+ * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+ *
+ * ```js
+ * const pm = require('picomatch');
+ * console.log(pm.scan('foo/bar/*.js'));
+ * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+ * ```
+ * @param {String} `str`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with tokens and regex source string.
+ * @api public
+ */
+
+const scan = (input, options) => {
+  const opts = options || {};
+
+  const length = input.length - 1;
+  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+  const slashes = [];
+  const tokens = [];
+  const parts = [];
+
+  let str = input;
+  let index = -1;
+  let start = 0;
+  let lastIndex = 0;
+  let isBrace = false;
+  let isBracket = false;
+  let isGlob = false;
+  let isExtglob = false;
+  let isGlobstar = false;
+  let braceEscaped = false;
+  let backslashes = false;
+  let negated = false;
+  let negatedExtglob = false;
+  let finished = false;
+  let braces = 0;
+  let prev;
+  let code;
+  let token = { value: '', depth: 0, isGlob: false };
+
+  const eos = () => index >= length;
+  const peek = () => str.charCodeAt(index + 1);
+  const advance = () => {
+    prev = code;
+    return str.charCodeAt(++index);
+  };
+
+  while (index < length) {
+    code = advance();
+    let next;
+
+    if (code === CHAR_BACKWARD_SLASH) {
+      backslashes = token.backslashes = true;
+      code = advance();
+
+      if (code === CHAR_LEFT_CURLY_BRACE) {
+        braceEscaped = true;
+      }
+      continue;
+    }
+
+    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+      braces++;
+
+      while (eos() !== true && (code = advance())) {
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          continue;
+        }
+
+        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (braceEscaped !== true && code === CHAR_COMMA) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (code === CHAR_RIGHT_CURLY_BRACE) {
+          braces--;
+
+          if (braces === 0) {
+            braceEscaped = false;
+            isBrace = token.isBrace = true;
+            finished = true;
+            break;
+          }
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (code === CHAR_FORWARD_SLASH) {
+      slashes.push(index);
+      tokens.push(token);
+      token = { value: '', depth: 0, isGlob: false };
+
+      if (finished === true) continue;
+      if (prev === CHAR_DOT && index === (start + 1)) {
+        start += 2;
+        continue;
+      }
+
+      lastIndex = index + 1;
+      continue;
+    }
+
+    if (opts.noext !== true) {
+      const isExtglobChar = code === CHAR_PLUS
+        || code === CHAR_AT
+        || code === CHAR_ASTERISK
+        || code === CHAR_QUESTION_MARK
+        || code === CHAR_EXCLAMATION_MARK;
+
+      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+        isGlob = token.isGlob = true;
+        isExtglob = token.isExtglob = true;
+        finished = true;
+        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+          negatedExtglob = true;
+        }
+
+        if (scanToEnd === true) {
+          let parens = 0;
+
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+
+            if (code === CHAR_LEFT_PARENTHESES) {
+              parens++;
+              continue;
+            }
+
+            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+              finished = true;
+              break;
+            }
+          }
+          continue;
+        }
+        break;
+      }
+    }
+
+    if (code === CHAR_ASTERISK) {
+      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_QUESTION_MARK) {
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+      while (eos() !== true && (next = advance())) {
+        if (next === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+          isBracket = token.isBracket = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          break;
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+      negated = token.negated = true;
+      start++;
+      continue;
+    }
+
+    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+      isGlob = token.isGlob = true;
+
+      if (scanToEnd === true) {
+        let parens = 1;
+
+        while (eos() !== true && (code = advance())) {
+          if (code === CHAR_BACKWARD_SLASH) {
+            backslashes = token.backslashes = true;
+            advance();
+            continue;
+          }
+
+          if (code === CHAR_LEFT_PARENTHESES) {
+            parens++;
+            continue;
+          }
+
+          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+            finished = true;
+            break;
+          }
+        }
+        continue;
+      }
+      break;
+    }
+
+    if (isGlob === true) {
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+  }
+
+  if (opts.noext === true) {
+    isExtglob = false;
+    isGlob = false;
+  }
+
+  let base = str;
+  let prefix = '';
+  let glob = '';
+
+  if (start > 0) {
+    prefix = str.slice(0, start);
+    str = str.slice(start);
+    lastIndex -= start;
+  }
+
+  if (base && isGlob === true && lastIndex > 0) {
+    base = str.slice(0, lastIndex);
+    glob = str.slice(lastIndex);
+  } else if (isGlob === true) {
+    base = '';
+    glob = str;
+  } else {
+    base = str;
+  }
+
+  if (base && base !== '' && base !== '/' && base !== str) {
+    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+      base = base.slice(0, -1);
+    }
+  }
+
+  if (opts.unescape === true) {
+    if (glob) glob = utils.removeBackslashes(glob);
+
+    if (base && backslashes === true) {
+      base = utils.removeBackslashes(base);
+    }
+  }
+
+  const state = {
+    prefix,
+    input,
+    start,
+    base,
+    glob,
+    isBrace,
+    isBracket,
+    isGlob,
+    isExtglob,
+    isGlobstar,
+    negated,
+    negatedExtglob
+  };
+
+  if (opts.tokens === true) {
+    state.maxDepth = 0;
+    if (!isPathSeparator(code)) {
+      tokens.push(token);
+    }
+    state.tokens = tokens;
+  }
+
+  if (opts.parts === true || opts.tokens === true) {
+    let prevIndex;
+
+    for (let idx = 0; idx < slashes.length; idx++) {
+      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+      const i = slashes[idx];
+      const value = input.slice(n, i);
+      if (opts.tokens) {
+        if (idx === 0 && start !== 0) {
+          tokens[idx].isPrefix = true;
+          tokens[idx].value = prefix;
+        } else {
+          tokens[idx].value = value;
+        }
+        depth(tokens[idx]);
+        state.maxDepth += tokens[idx].depth;
+      }
+      if (i >= start) {
+        parts.push(value);
+        prevIndex = i;
+      }
+    }
+
+    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+    const value = input.slice(n);
+    parts.push(value);
+
+    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+      tokens[tokens.length - 1].value = value;
+      depth(tokens[tokens.length - 1]);
+      state.maxDepth += tokens[tokens.length - 1].depth;
+    }
+
+    state.slashes = slashes;
+    state.parts = parts;
+  }
+
+  return state;
+};
+
+module.exports = scan;
+
+
+/***/ }),
+
+/***/ 4059:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+/*global navigator*/
+
+
+const {
+  REGEX_BACKSLASH,
+  REGEX_REMOVE_BACKSLASH,
+  REGEX_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_GLOBAL
+} = __nccwpck_require__(5595);
+
+exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+exports.isWindows = () => {
+  if (typeof navigator !== 'undefined' && navigator.platform) {
+    const platform = navigator.platform.toLowerCase();
+    return platform === 'win32' || platform === 'windows';
+  }
+
+  if (typeof process !== 'undefined' && process.platform) {
+    return process.platform === 'win32';
+  }
+
+  return false;
+};
+
+exports.removeBackslashes = str => {
+  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+    return match === '\\' ? '' : match;
+  });
+};
+
+exports.escapeLast = (input, char, lastIdx) => {
+  const idx = input.lastIndexOf(char, lastIdx);
+  if (idx === -1) return input;
+  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+};
+
+exports.removePrefix = (input, state = {}) => {
+  let output = input;
+  if (output.startsWith('./')) {
+    output = output.slice(2);
+    state.prefix = './';
+  }
+  return output;
+};
+
+exports.wrapOutput = (input, state = {}, options = {}) => {
+  const prepend = options.contains ? '' : '^';
+  const append = options.contains ? '' : '$';
+
+  let output = `${prepend}(?:${input})${append}`;
+  if (state.negated === true) {
+    output = `(?:^(?!${output}).*$)`;
+  }
+  return output;
+};
+
+exports.basename = (path, { windows } = {}) => {
+  const segs = path.split(windows ? /[\\/]/ : '/');
+  const last = segs[segs.length - 1];
+
+  if (last === '') {
+    return segs[segs.length - 2];
+  }
+
+  return last;
+};
+
+
+/***/ }),
+
+/***/ 487:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Cs: () => (/* binding */ runAction)
+});
+
+// UNUSED EXPORTS: VERSION, WORKFLOW_COMMANDS_PER_LEVEL, emitWorkflowCommands, readSettings
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
+function serializeString (value) {
+  if (!value.isWellFormed()) {
+    throw new Error('Lone surrogate is not allowed');
+  }
+  return JSON.stringify(value);
+}
+
+function serializePrimitive (value) {
+  switch (typeof value) {
+    case 'number':
+      if (isNaN(value)) {
+        throw new Error('NaN is not allowed');
+      }
+      if (!isFinite(value)) {
+        throw new Error('Infinity is not allowed');
+      }
+      // For finite numbers String(value) would give identical output, but
+      // JSON.stringify benchmarks faster on V8.
+      return JSON.stringify(value);
+    case 'string':
+      return serializeString(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      // null, or values JSON.stringify maps to undefined (undefined,
+      // functions, symbols).
+      return JSON.stringify(value);
+  }
+}
+
+// Resolves a value to either its serialized primitive form (a string — or
+// undefined, for values JSON.stringify drops) or a frame describing the
+// container to descend into. Callers distinguish the two cases with
+// `typeof result !== 'object'`.
+//
+// toJSON results are unwrapped here, and the wrapper objects stay in `seen`
+// until the resolved subtree is fully serialized, so cycles introduced via
+// toJSON are still detected.
+function enterValue (value, seen) {
+  let wrappers = null;
+  while (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
+    if (seen.has(value)) {
+      throw new Error('Circular reference detected');
+    }
+    seen.add(value);
+    (wrappers ??= []).push(value);
+    value = value.toJSON();
+  }
+
+  // Boxed Number/String/Boolean objects serialize as their primitive values,
+  // mirroring how JSON.stringify treats them.
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+    value = value.valueOf();
+  }
+
+  if (value === null || typeof value !== 'object') {
+    if (wrappers !== null) {
+      for (const wrapper of wrappers) seen.delete(wrapper);
+    }
+    return serializePrimitive(value);
+  }
+
+  if (seen.has(value)) {
+    throw new Error('Circular reference detected');
+  }
+  seen.add(value);
+
+  return {
+    container: value,
+    // null marks an array frame; object frames carry their sorted keys.
+    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
+    // order JCS requires.
+    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
+    // Next child to serialize; the frame resumes here after a nested
+    // container's subtree completes.
+    index: 0,
+    // Whether no member has been emitted yet (controls comma placement).
+    first: true,
+    // toJSON wrappers to release from `seen` when this frame completes.
+    wrappers
+  };
+}
+
+function canonicalize (object) {
+  if (object === null || typeof object !== 'object') {
+    return serializePrimitive(object);
+  }
+
+  const seen = new Set();
+  const root = enterValue(object, seen);
+  if (typeof root !== 'object') {
+    // A toJSON chain resolved the input to a primitive.
+    return root;
+  }
+
+  let result = root.keys === null ? '[' : '{';
+  const stack = [root];
+
+  // Depth-first serialization with an explicit stack instead of recursion, so
+  // nesting depth is bounded by heap size rather than call-stack size. The top
+  // frame is the container currently being serialized: primitive children are
+  // appended inline, while a nested container pushes a new frame and jumps
+  // back to the outer loop. Because frame.index was already advanced, the
+  // parent resumes at its next child once the subtree is done. Opening
+  // brackets are emitted when a frame is pushed, closing brackets when it
+  // completes.
+  outer:
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    const container = frame.container;
+
+    // keys === null marks an array frame; otherwise keys holds the object's
+    // sorted property names. Either way the iteration counter lives on the
+    // frame itself (frame.index), so when a frame is resumed after a nested
+    // container completes, the while condition continues at the first
+    // unserialized child instead of restarting from the beginning.
+    if (frame.keys === null) {
+      while (frame.index < container.length) {
+        const i = frame.index++;
+        if (i > 0) {
+          result += ',';
+        }
+        const element = container[i];
+        // Inside arrays, JSON.stringify serializes values with no JSON
+        // representation (undefined, symbols, functions) as null.
+        const value = element === undefined || typeof element === 'symbol' || typeof element === 'function' ? null : element;
+        if (value === null || typeof value !== 'object') {
+          result += serializePrimitive(value);
+          continue;
+        }
+        const child = enterValue(value, seen);
+        if (typeof child !== 'object') {
+          // A toJSON chain resolved the child to an already-serialized
+          // primitive — or, when child is undefined, to a value with no JSON
+          // representation, which becomes null inside arrays.
+          result += child === undefined ? 'null' : child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += ']';
+    } else {
+      const keys = frame.keys;
+      while (frame.index < keys.length) {
+        const key = keys[frame.index++];
+        const value = container[key];
+        // Inside objects, JSON.stringify omits properties whose value has no
+        // JSON representation (undefined, symbols, functions).
+        if (value === undefined || typeof value === 'symbol' || typeof value === 'function') {
+          continue;
+        }
+        if (value === null || typeof value !== 'object') {
+          // Commas are tracked with a flag rather than the key index: a
+          // skipped key must not leave a stray comma behind.
+          if (frame.first) {
+            frame.first = false;
+          } else {
+            result += ',';
+          }
+          result += serializeString(key) + ':' + serializePrimitive(value);
+          continue;
+        }
+        // The child must be resolved before the key is emitted: a toJSON
+        // returning a value with no JSON representation drops the whole
+        // property.
+        const child = enterValue(value, seen);
+        if (child === undefined) {
+          continue;
+        }
+        if (frame.first) {
+          frame.first = false;
+        } else {
+          result += ',';
+        }
+        result += serializeString(key) + ':';
+        if (typeof child !== 'object') {
+          result += child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += '}';
+    }
+
+    // Frame complete. The container leaves `seen` so that a later, sibling
+    // reference to the same object is not mistaken for a cycle.
+    seen.delete(container);
+    if (frame.wrappers !== null) {
+      for (const wrapper of frame.wrappers) seen.delete(wrapper);
+    }
+    stack.pop();
+  }
+
+  return result;
+}
+
+;// CONCATENATED MODULE: ./src/core/binding.ts
+/**
+ * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
+ * canonical form. The one place in the gate where a digest is made.
+ */
+
+
+const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+/** RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. */
+function jcs(value) {
+    try {
+        const text = canonicalize(value);
+        if (text === undefined)
+            return { ok: false, reason: 'value has no JSON representation' };
+        return { ok: true, text };
+    }
+    catch (err) {
+        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+}
+function sha256Hex(text) {
+    return (0,external_node_crypto_.hash)('sha256', text, 'hex');
+}
+/** binding(subject) as the semantics document defines it. */
+function binding(subject) {
+    const c = jcs(subject);
+    return c.ok ? { ok: true, digest: 'sha256:' + sha256Hex(c.text) } : c;
+}
+
+;// CONCATENATED MODULE: ./src/core/records.ts
+/**
+ * Audit records before allocation (§3): internal consistency, then identity. Each record leaves
+ * here with an outcome that carries its reason; only `usable` records can ever bind a call.
+ */
+
+function checkRecords(records) {
+    const seen = new Map();
+    return records.map((input) => {
+        const { record } = input;
+        const b = binding(record.subject);
+        const identity = JSON.stringify([record.provider, record.record_id]);
+        const first = seen.get(identity);
+        if (!first)
+            seen.set(identity, input);
+        if (!b.ok) {
+            return { input, check: { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` } };
+        }
+        if (b.digest !== record.binding_digest) {
+            return {
+                input,
+                check: {
+                    outcome: 'inconsistent',
+                    recomputed: b.digest,
+                    reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
+                },
+            };
+        }
+        if (first)
+            return { input, check: { outcome: 'duplicate', recomputed: b.digest, first } };
+        return { input, check: { outcome: 'usable', recomputed: b.digest } };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/projection.ts
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+
+const BOUND_TARGET_FIELDS = Object.freeze({
+    github_deploy_key: ['owner', 'repo', 'key_title_hash'],
+    workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+    workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
+});
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Narrow a target to its class's bound fields; the result is a fresh null-prototype-free literal built key by key. */
+function narrowTarget(actionClass, target) {
+    const fields = hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
+    if (!fields)
+        return undefined;
+    const out = {};
+    for (const f of fields)
+        if (hasOwn(target, f))
+            out[f] = target[f];
+    return out;
+}
+function project(decision) {
+    const action = decision['action'];
+    if (!isObject(action))
+        return { kind: 'none', reason: 'action is not an object' };
+    const actionClass = action['resource_type'];
+    const verb = action['verb'];
+    const target = action['target'];
+    if (typeof actionClass !== 'string')
+        return { kind: 'none', reason: 'action.resource_type is not a string' };
+    if (typeof verb !== 'string')
+        return { kind: 'none', reason: 'action.verb is not a string' };
+    if (!isObject(target))
+        return { kind: 'none', reason: 'action.target is not an object' };
+    const narrowed = narrowTarget(actionClass, target);
+    if (!narrowed)
+        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+    if (Object.keys(narrowed).length === 0) {
+        return { kind: 'none', reason: `target has none of the bound fields (${BOUND_TARGET_FIELDS[actionClass].join(', ')})` };
+    }
+    const subject = { action_class: actionClass, verb, target: narrowed };
+    const b = binding(subject);
+    if (!b.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
+    return { kind: 'subject', subject, digest: b.digest };
+}
+/** The narrowed target alone, canonical: two calls touch the same thing when these are equal. */
+function targetKey(subject) {
+    const b = binding({ action_class: subject.action_class, target: subject.target });
+    return b.ok ? b.digest : '';
+}
+
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const levelRank = (l) => LEVELS.indexOf(l);
+
+;// CONCATENATED MODULE: ./src/core/claims.ts
+/**
+ * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
+ * for consistency and later compared with what the evidence earns; they never earn anything.
+ */
+
+
+const EXPECTED_SOURCE = {
+    asserted: null,
+    observed_confirmed: 'observed_read_followup',
+    verified: 'provider_audit_import',
+};
+const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+function readClaim(decision) {
+    const response = decision['response'];
+    if (!isObject(response))
+        return { kind: 'invalid', reason: 'response is not an object' };
+    const asserted = response['side_effect_asserted'];
+    if (typeof asserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
+    const legacyVerified = response['side_effect_verified'];
+    if (has(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
+    }
+    const problems = [];
+    if (!has(response, 'side_effect')) {
+        const level = legacyVerified === true ? 'verified' : 'asserted';
+        if (level !== 'asserted' && !asserted)
+            problems.push(`claims "${level}" while side_effect_asserted is false`);
+        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems };
+    }
+    const block = response['side_effect'];
+    if (!isObject(block))
+        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
+    const blockAsserted = block['asserted'];
+    const level = block['level'];
+    if (typeof blockAsserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
+    if (typeof level !== 'string' || !LEVELS.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
+    }
+    const claimed = level;
+    const source = has(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = has(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    if (digestValue !== null && typeof digestValue !== 'string') {
+        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
+    }
+    if (blockAsserted !== asserted) {
+        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
+    }
+    const expected = EXPECTED_SOURCE[claimed];
+    if (source !== expected) {
+        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
+    }
+    if (claimed === 'asserted' && digestValue !== null) {
+        problems.push('an "asserted" claim carries a verification_subject_digest');
+    }
+    if (has(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
+    }
+    if (claimed !== 'asserted' && !asserted) {
+        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
+    }
+    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems };
+}
+
+;// CONCATENATED MODULE: ./src/core/report.ts
+const REPORT_SCHEMA = 'receipt-gate.report.v1';
+
+;// CONCATENATED MODULE: ./src/core/verify.ts
+/**
+ * verify(evidence, options) → Report: the whole contract of `spec/verification-semantics.md`
+ * as one pure function. No I/O: readers hand in located values, reporters render the result.
+ *
+ * Every call starts at `asserted`. `verified` is reachable only through `allocate` (a usable record
+ * whose binding equals the call's recomputed subject), `observed_confirmed` only through
+ * `confirmingRead` (a later successful read of the same target in the same run).
+ */
+
+
+
+
+
+const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
+const verify_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
+const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
+function finding(severity, code, loc, message) {
+    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+}
+function compareFindings(a, b) {
+    return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
+}
+function eligibility(decision, projection, claim) {
+    if (!claim.asserted)
+        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
+    const d = decision['decision'];
+    if (isObject(d) && d['effect'] === 'deny')
+        return { ok: false, reason: 'the call was denied (decision.effect is "deny")' };
+    if (projection.kind === 'none')
+        return { ok: false, reason: `the call has no subject: ${projection.reason}` };
+    const action = decision['action'];
+    const target = action['target'];
+    const p = Object.prototype.hasOwnProperty.call(target, 'provider') ? target['provider'] : null;
+    if (p !== null && typeof p !== 'string')
+        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
+    return { ok: true, digest: projection.digest, provider: p };
+}
+function toolName(decision) {
+    const tool = decision['tool'];
+    return isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null;
+}
+/** One-to-one allocation of usable records to calls: claimed-`verified` calls first, then the rest. */
+function allocate(calls, records) {
+    const buckets = new Map();
+    for (const r of records) {
+        if (r.check.outcome !== 'usable')
+            continue;
+        const b = buckets.get(r.check.recomputed);
+        if (b)
+            b.recs.push(r);
+        else
+            buckets.set(r.check.recomputed, { recs: [r], next: 0 });
+    }
+    const used = new Set();
+    const serve = (call) => {
+        if (!call.eligibility.ok)
+            return;
+        const bucket = buckets.get(call.eligibility.digest);
+        if (!bucket)
+            return;
+        while (bucket.next < bucket.recs.length && used.has(bucket.recs[bucket.next]))
+            bucket.next++;
+        const provider = call.eligibility.provider;
+        for (let i = bucket.next; i < bucket.recs.length; i++) {
+            const r = bucket.recs[i];
+            if (used.has(r) || (provider !== null && r.input.record.provider !== provider))
+                continue;
+            used.add(r);
+            call.record = r;
+            return;
+        }
+    };
+    for (const c of calls)
+        if (c.claim.level === 'verified')
+            serve(c);
+    for (const c of calls)
+        if (c.claim.level !== 'verified')
+            serve(c);
+}
+/** For each eligible call of a run, the first later successful read of the same target with another verb. */
+function confirmReads(run) {
+    // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
+    const reads = new Map(); // target key → verb → earliest later read
+    for (let i = run.length - 1; i >= 0; i--) {
+        const call = run[i];
+        const p = call.projection;
+        if (p.kind !== 'subject')
+            continue;
+        const key = targetKey(p.subject);
+        if (call.eligibility.ok) {
+            const verbs = reads.get(key);
+            if (verbs) {
+                let best = null;
+                for (const [verb, read] of verbs)
+                    if (verb !== p.subject.verb && (!best || read.index < best.index))
+                        best = read;
+                call.confirmedBy = best;
+            }
+        }
+        const response = call.input.decision['response'];
+        if (READ_VERBS.has(p.subject.verb) && isObject(response) && response['status'] === 'success') {
+            let verbs = reads.get(key);
+            if (!verbs)
+                reads.set(key, (verbs = new Map()));
+            verbs.set(p.subject.verb, call.input);
+        }
+    }
+}
+function earned(call) {
+    return call.record ? 'verified' : call.confirmedBy ? 'observed_confirmed' : 'asserted';
+}
+const at = (d) => `line ${d.loc.line}`;
+const recordName = (r) => `record ${JSON.stringify(r.input.record.record_id)} (${r.input.record.provider}) at ${r.input.loc.file}:${r.input.loc.line}`;
+function push(m, k, v) {
+    const xs = m.get(k);
+    if (xs)
+        xs.push(v);
+    else
+        m.set(k, [v]);
+}
+function buildIndex(calls, records) {
+    const recordsByDigest = new Map();
+    for (const r of records) {
+        push(recordsByDigest, r.input.record.binding_digest, r);
+        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
+            push(recordsByDigest, r.check.recomputed, r);
+    }
+    const holders = new Map();
+    const callsByDigest = new Map();
+    const firstByClassVerb = new Map();
+    for (const c of calls) {
+        if (c.record)
+            holders.set(c.record, c);
+        if (c.projection.kind !== 'subject')
+            continue;
+        push(callsByDigest, c.projection.digest, c);
+        const cv = JSON.stringify([c.projection.subject.action_class, c.projection.subject.verb]);
+        if (!firstByClassVerb.has(cv))
+            firstByClassVerb.set(cv, c);
+    }
+    return { recordsByDigest, holders, callsByDigest, firstByClassVerb };
+}
+/** Why a call that wanted a record did not get one, in terms a reviewer can act on. */
+function whyNoRecord(call, ix) {
+    if (!call.eligibility.ok)
+        return call.eligibility.reason;
+    const digest = call.eligibility.digest;
+    const same = ix.recordsByDigest.get(digest) ?? [];
+    if (same.length === 0)
+        return `no audit record binds its subject ${digest}`;
+    const parts = same.map((r) => {
+        if (r.check.outcome === 'inconsistent')
+            return `${recordName(r)} declares this binding but is inconsistent`;
+        if (r.check.outcome === 'duplicate')
+            return `${recordName(r)} is a duplicate`;
+        const holder = ix.holders.get(r);
+        if (holder)
+            return `${recordName(r)} already verifies ${holder.run.artifact} decision ${holder.input.index} (${at(holder.input)})`;
+        return `${recordName(r)} is from provider "${r.input.record.provider}", the call targets "${call.eligibility.ok ? call.eligibility.provider : ''}"`;
+    });
+    return `no unused audit record binds its subject ${digest}: ${parts.join('; ')}`;
+}
+function levelReason(call, level, ix) {
+    if (level === 'verified')
+        return `bound by ${recordName(call.record)}`;
+    const noRecord = whyNoRecord(call, ix);
+    if (level === 'observed_confirmed')
+        return `confirmed by a later read at ${at(call.confirmedBy)}; not verified: ${noRecord}`;
+    if (!call.eligibility.ok)
+        return call.eligibility.reason;
+    return `${noRecord}; no later successful read of the same target in this run`;
+}
+/** Why a usable record bound no call: the nearest call of the same class and verb, and where it differs. */
+function whyUnmatched(r, ix) {
+    const digest = r.input.record.binding_digest;
+    const withSubject = ix.callsByDigest.get(digest) ?? [];
+    const c = withSubject.find((x) => x.eligibility.ok);
+    if (c) {
+        const holder = c.record;
+        if (c.eligibility.ok && c.eligibility.provider !== null && c.eligibility.provider !== r.input.record.provider) {
+            return `its subject matches ${c.run.artifact} decision ${c.input.index} (${at(c.input)}) but the call targets provider "${c.eligibility.provider}", not "${r.input.record.provider}"`;
+        }
+        return `every call with its subject is already verified (${c.run.artifact} decision ${c.input.index} by ${holder ? recordName(holder) : 'another record'}): one audit entry vouches for one call only`;
+    }
+    const { action_class, verb, target } = r.input.record.subject;
+    const ineligible = withSubject[0];
+    if (ineligible && !ineligible.eligibility.ok) {
+        return `its subject matches ${ineligible.run.artifact} decision ${ineligible.input.index} (${at(ineligible.input)}), which cannot be verified: ${ineligible.eligibility.reason}`;
+    }
+    const near = ix.firstByClassVerb.get(JSON.stringify([action_class, verb]));
+    if (near && near.projection.kind === 'subject') {
+        const t = near.projection.subject.target;
+        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
+        const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
+        return `no call has its subject ${verify_short(digest)}; nearest is ${near.run.artifact} decision ${near.input.index} (${at(near.input)}), whose target differs in ${differ.join(', ') || 'field order or types'}`;
+    }
+    return `no call has its subject ${verify_short(digest)} (no ${JSON.stringify(action_class)} call with verb ${JSON.stringify(verb)} at all)`;
+}
+function verify(evidence, options) {
+    const findings = [...evidence.findings];
+    const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
+    const records = checkRecords([...evidence.records].sort((a, b) => byLocation(a.loc, b.loc)));
+    const calls = [];
+    const perRun = [];
+    for (const run of runs) {
+        const own = [];
+        for (const input of run.decisions) {
+            const reading = readClaim(input.decision);
+            let claim;
+            if (reading.kind === 'invalid') {
+                findings.push(finding('error', 'invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`));
+                claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
+            }
+            else {
+                claim = reading.claim;
+                for (const why of reading.inconsistencies)
+                    findings.push(finding('error', 'inconsistent_claim', input.loc, `decision ${input.index}: ${why}`));
+            }
+            const projection = project(input.decision);
+            const call = {
+                run, input, tool: toolName(input.decision), projection, claim,
+                eligibility: reading.kind === 'invalid' ? { ok: false, reason: reading.reason } : eligibility(input.decision, projection, claim),
+                record: null, confirmedBy: null,
+            };
+            own.push(call);
+            calls.push(call);
+        }
+        perRun.push(own);
+    }
+    allocate(calls, records);
+    for (const own of perRun)
+        confirmReads(own);
+    const ix = buildIndex(calls, records);
+    const callReports = calls.map((call) => {
+        const level = earned(call);
+        const { claim, input } = call;
+        const subject = call.projection.kind === 'subject' ? call.projection.digest : null;
+        const where = `${call.tool ?? 'decision'} (decision ${input.index})`;
+        if (claim.level === 'verified') {
+            if (level !== 'verified') {
+                findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix)}`));
+            }
+            else if (!claim.legacy && claim.digest !== subject) {
+                findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+            }
+        }
+        else if (claim.level === 'observed_confirmed') {
+            const strictness = options.strictObserved ? 'error' : 'warning';
+            if (!call.confirmedBy) {
+                const why = call.eligibility.ok ? 'no later successful read of the same target exists in this run' : call.eligibility.reason;
+                findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`));
+            }
+            else if (claim.digest !== subject) {
+                findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`));
+            }
+        }
+        if (levelRank(level) > levelRank(claim.level)) {
+            findings.push(finding('notice', 'under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+        }
+        const r = call.record?.input;
+        return {
+            artifact: call.run.artifact, index: input.index, line: input.loc.line, column: input.loc.column, member: input.loc.member ?? null,
+            tool: call.tool, asserted: claim.asserted, claimed_level: claim.level, level, subject_digest: subject,
+            record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
+            reason: levelReason(call, level, ix),
+        };
+    });
+    const recordReports = records.map((r) => {
+        const { record, loc } = r.input;
+        const holder = ix.holders.get(r);
+        let outcome;
+        const name = `record ${JSON.stringify(record.record_id)} (${record.provider})`;
+        switch (r.check.outcome) {
+            case 'inconsistent':
+                outcome = 'inconsistent';
+                findings.push(finding('error', 'record_inconsistent', loc, `${name}: ${r.check.reason}`));
+                break;
+            case 'duplicate':
+                outcome = 'duplicate';
+                findings.push(finding('error', 'duplicate_record', loc, `${name} repeats the record at ${r.check.first.loc.file}:${r.check.first.loc.line}; one audit entry may vouch for one call only`));
+                break;
+            case 'usable':
+                outcome = holder ? 'bound' : 'unmatched';
+                if (!holder) {
+                    findings.push(finding(options.allowUnmatchedRecords ? 'warning' : 'error', 'record_unmatched', loc, `${name} binds no call: ${whyUnmatched(r, ix)}`));
+                }
+        }
+        return {
+            file: loc.file, line: loc.line, column: loc.column, provider: record.provider, record_id: record.record_id, outcome,
+            binding_digest: record.binding_digest, recomputed_digest: r.check.recomputed,
+            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+        };
+    });
+    findings.sort(compareFindings);
+    const tally = (xs, key) => {
+        const out = {};
+        for (const x of xs)
+            out[key(x)] = (out[key(x)] ?? 0) + 1;
+        return out;
+    };
+    const levels = tally(callReports, (c) => c.level);
+    const outcomes = tally(recordReports, (r) => r.outcome);
+    const severities = tally(findings, (f) => f.severity);
+    const totals = {
+        artifacts: runs.length,
+        calls: callReports.length,
+        verified: levels.verified ?? 0,
+        observed_confirmed: levels.observed_confirmed ?? 0,
+        asserted: levels.asserted ?? 0,
+        records: recordReports.length,
+        bound: outcomes.bound ?? 0,
+        unmatched: outcomes.unmatched ?? 0,
+        inconsistent: outcomes.inconsistent ?? 0,
+        duplicate: outcomes.duplicate ?? 0,
+        errors: severities.error ?? 0,
+        warnings: severities.warning ?? 0,
+        notices: severities.notice ?? 0,
+    };
+    return { schema: REPORT_SCHEMA, ok: totals.errors === 0, calls: callReports, records: recordReports, findings, totals };
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/read/discover.ts
+/**
+ * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
+ * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
+ * resolves outside it, are errors; links to directories are not descended (no cycles).
+ */
+
+
+
+
+const ARTIFACT_PATTERN = /\.(json|jsonl|ndjson|tar\.gz)$/i;
+/** Directories a walk never enters unless named explicitly. */
+const PRUNED = new Set(['.git', 'node_modules']);
+const MAX_ENTRIES = 500_000;
+const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
+const inside = (root, p) => {
+    const r = external_node_path_default().relative(root, p);
+    return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
+};
+/**
+ * @param inputs   paths, directories or globs, relative to `cwd`
+ * @param cwd      the working directory (names in reports are relative to it)
+ * @param workspace nothing outside this directory is read
+ */
+function discover(inputs, cwd, workspace) {
+    const findings = [];
+    const found = new Map();
+    let realWorkspace;
+    try {
+        realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
+    }
+    catch {
+        realWorkspace = external_node_path_default().resolve(workspace);
+    }
+    const where = (input) => ({ file: input, line: 1, column: 1 });
+    const add = (abs) => {
+        const rel = toPosix(external_node_path_default().relative(cwd, abs));
+        if (!found.has(rel))
+            found.set(rel, { path: abs, rel });
+    };
+    let entries = 0;
+    /** Walk `dir`, calling `take` for each regular file (or in-workspace link to one). */
+    const walk = (dir, input, take) => {
+        const stack = [dir];
+        while (stack.length > 0) {
+            const d = stack.pop();
+            let list;
+            try {
+                list = (0,external_node_fs_.readdirSync)(d, { withFileTypes: true });
+            }
+            catch (e) {
+                findings.push(finding('error', 'invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, d)) || '.'), `cannot read directory: ${e.message}`));
+                continue;
+            }
+            for (const ent of list) {
+                if (++entries > MAX_ENTRIES) {
+                    findings.push(finding('error', 'invalid_artifact', where(input), `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+                    return;
+                }
+                const abs = external_node_path_default().join(d, ent.name);
+                if (ent.isDirectory()) {
+                    if (!PRUNED.has(ent.name))
+                        stack.push(abs);
+                }
+                else if (ent.isFile()) {
+                    take(abs);
+                }
+                else if (ent.isSymbolicLink()) {
+                    link(abs, take);
+                }
+            }
+        }
+    };
+    const link = (abs, take) => {
+        const rel = toPosix(external_node_path_default().relative(cwd, abs));
+        let real;
+        try {
+            real = (0,external_node_fs_.realpathSync)(abs);
+        }
+        catch {
+            findings.push(finding('error', 'invalid_artifact', where(rel), 'broken symbolic link'));
+            return;
+        }
+        if (!inside(realWorkspace, real)) {
+            findings.push(finding('error', 'invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+            return;
+        }
+        let st;
+        try {
+            st = (0,external_node_fs_.statSync)(real);
+        }
+        catch {
+            return;
+        }
+        if (st.isFile())
+            take(abs);
+        else
+            findings.push(finding('notice', 'no_match', where(rel), 'symbolic link to a directory; not descended'));
+    };
+    for (const raw of inputs) {
+        const input = raw.trim();
+        if (input === '')
+            continue;
+        const scan = picomatch_default().scan(input);
+        const base = external_node_path_default().resolve(cwd, scan.isGlob ? scan.base || '.' : input);
+        if (!inside(workspace, base)) {
+            findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is outside the workspace (${workspace}); not read`));
+            continue;
+        }
+        let st;
+        try {
+            st = (0,external_node_fs_.lstatSync)(base);
+        }
+        catch {
+            findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
+            continue;
+        }
+        const before = found.size;
+        if (st.isSymbolicLink()) {
+            let real = '';
+            try {
+                real = (0,external_node_fs_.realpathSync)(base);
+            }
+            catch {
+                /* reported below */
+            }
+            if (!real || !inside(realWorkspace, real)) {
+                findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is a symbolic link that points outside the workspace; not followed`));
+                continue;
+            }
+            st = (0,external_node_fs_.statSync)(real);
+        }
+        if (scan.isGlob) {
+            const match = picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, input))), { dot: true });
+            let ignored = 0;
+            walk(base, input, (abs) => {
+                const rel = toPosix(external_node_path_default().relative(cwd, abs));
+                if (!match(rel))
+                    return;
+                if (ARTIFACT_PATTERN.test(rel))
+                    add(abs);
+                else
+                    ignored++;
+            });
+            if (ignored > 0)
+                findings.push(finding('notice', 'no_match', where(input), `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
+        }
+        else if (st.isDirectory()) {
+            walk(base, input, (abs) => {
+                if (ARTIFACT_PATTERN.test(abs))
+                    add(abs);
+            });
+        }
+        else if (st.isFile()) {
+            add(base);
+        }
+        else {
+            findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is not a regular file or directory`));
+            continue;
+        }
+        if (found.size === before)
+            findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no artifact file`));
+    }
+    const files = [...found.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    return { files, findings };
+}
+
+;// CONCATENATED MODULE: ./src/read/strict-json.ts
+/**
+ * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
+ *
+ * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
+ * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
+ * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
+ * start. Values are then taken from JSON.parse, which is only ever given text that passed the scan
+ * (so it never sees deep nesting, and `__proto__` is an ordinary own key).
+ */
+/** The key under which `elements` holds a path's offsets. */
+const pathKey = (path) => JSON.stringify(path);
+var C;
+(function (C) {
+    C[C["TAB"] = 9] = "TAB";
+    C[C["LF"] = 10] = "LF";
+    C[C["CR"] = 13] = "CR";
+    C[C["SPACE"] = 32] = "SPACE";
+    C[C["QUOTE"] = 34] = "QUOTE";
+    C[C["PLUS"] = 43] = "PLUS";
+    C[C["COMMA"] = 44] = "COMMA";
+    C[C["MINUS"] = 45] = "MINUS";
+    C[C["DOT"] = 46] = "DOT";
+    C[C["ZERO"] = 48] = "ZERO";
+    C[C["NINE"] = 57] = "NINE";
+    C[C["COLON"] = 58] = "COLON";
+    C[C["UPPER_E"] = 69] = "UPPER_E";
+    C[C["LBRACKET"] = 91] = "LBRACKET";
+    C[C["BACKSLASH"] = 92] = "BACKSLASH";
+    C[C["RBRACKET"] = 93] = "RBRACKET";
+    C[C["LOWER_E"] = 101] = "LOWER_E";
+    C[C["LBRACE"] = 123] = "LBRACE";
+    C[C["RBRACE"] = 125] = "RBRACE";
+})(C || (C = {}));
+class ScanError {
+    offset;
+    message;
+    constructor(offset, message) {
+        this.offset = offset;
+        this.message = message;
+    }
+}
+const SMALL_KEYS = 12;
+const describe = (s) => {
+    const j = JSON.stringify(s);
+    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
+};
+/** Validate `text[start, end)` as one strict JSON value. */
+function scan(text, options, start = 0, end = text.length) {
+    try {
+        return { ok: true, elements: new Scanner(text, start, end, options).run() };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, offset: e.offset, message: e.message };
+        throw e;
+    }
+}
+/** scan, then JSON.parse the same bytes. */
+function parseStrict(text, options, start = 0, end = text.length) {
+    const r = scan(text, options, start, end);
+    if (!r.ok)
+        return r;
+    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+    return { ok: true, value: JSON.parse(slice), elements: r.elements };
+}
+class Scanner {
+    s;
+    end;
+    o;
+    i;
+    depth = 0;
+    /** Per depth: 1 for an object, 2 for an array. */
+    kinds;
+    /** Per depth, reused: the keys seen in the open object (a list while small, then a set). */
+    keyLists = [];
+    keySets = [];
+    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
+    paths = [];
+    collecting = [];
+    wanted = new Map();
+    maxPath;
+    lastKey = '';
+    constructor(s, start, end, o) {
+        this.s = s;
+        this.end = end;
+        this.o = o;
+        this.i = start;
+        this.kinds = new Uint8Array(o.maxDepth + 2);
+        let maxPath = -1;
+        for (const p of o.collect ?? []) {
+            this.wanted.set(pathKey(p), []);
+            maxPath = Math.max(maxPath, p.length);
+        }
+        this.maxPath = maxPath;
+    }
+    run() {
+        const { s, end } = this;
+        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
+            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
+        this.ws();
+        if (this.i >= end)
+            throw new ScanError(this.i, 'empty input: expected a JSON value');
+        this.value();
+        for (;;) {
+            if (this.depth === 0) {
+                this.ws();
+                if (this.i < end)
+                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
+                return this.wanted;
+            }
+            this.ws();
+            const c = this.i < end ? s.charCodeAt(this.i) : -1;
+            const inObject = this.kinds[this.depth] === 1;
+            if (c === C.COMMA) {
+                this.i++;
+                if (inObject)
+                    this.key();
+                else
+                    this.element();
+            }
+            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
+                this.i++;
+                this.depth--;
+            }
+            else {
+                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
+            }
+        }
+    }
+    what() {
+        if (this.i >= this.end)
+            return 'the end of the input (truncated?)';
+        const ch = this.s.codePointAt(this.i);
+        return ch < 0x20 || ch === 0x7f ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}` : `'${String.fromCodePoint(ch)}'`;
+    }
+    ws() {
+        const { s, end } = this;
+        let i = this.i;
+        while (i < end) {
+            const c = s.charCodeAt(i);
+            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
+                i++;
+            else
+                break;
+        }
+        this.i = i;
+    }
+    /** An array element starts here (after '[' or ','). */
+    element() {
+        this.ws();
+        const col = this.collecting[this.depth];
+        if (col)
+            col.push(this.i);
+        this.value();
+    }
+    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
+    value() {
+        this.ws();
+        const { s, end } = this;
+        if (this.i >= end)
+            throw new ScanError(this.i, 'unexpected end of input: expected a value (truncated?)');
+        const c = s.charCodeAt(this.i);
+        if (c === C.LBRACE || c === C.LBRACKET) {
+            this.open(c === C.LBRACE ? 1 : 2);
+            return;
+        }
+        if (c === C.QUOTE) {
+            this.string();
+            return;
+        }
+        if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE)) {
+            this.number();
+            return;
+        }
+        for (const lit of ['true', 'false', 'null']) {
+            if (s.startsWith(lit, this.i) && this.i + lit.length <= end) {
+                this.i += lit.length;
+                return;
+            }
+        }
+        throw new ScanError(this.i, `unexpected ${this.what()}: expected a value`);
+    }
+    open(kind) {
+        const parentDepth = this.depth;
+        if (parentDepth >= this.o.maxDepth) {
+            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
+        }
+        const d = ++this.depth;
+        this.kinds[d] = kind;
+        this.i++;
+        // Path bookkeeping only as deep as some requested path goes.
+        let path = null;
+        if (d - 1 <= this.maxPath) {
+            if (d === 1)
+                path = [];
+            else {
+                const parent = this.paths[d - 1];
+                if (parent && this.kinds[d - 1] === 1)
+                    path = [...parent, this.lastKey];
+            }
+        }
+        this.paths[d] = path;
+        this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
+        this.ws();
+        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
+        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
+            this.i++;
+            this.depth--;
+            return;
+        }
+        if (kind === 1) {
+            const list = this.keyLists[d];
+            if (list)
+                list.length = 0;
+            else
+                this.keyLists[d] = [];
+            this.keySets[d]?.clear();
+            this.key();
+        }
+        else {
+            this.element();
+        }
+    }
+    /** An object member starts here: key, colon, then its value. */
+    key() {
+        this.ws();
+        if (this.i >= this.end || this.s.charCodeAt(this.i) !== C.QUOTE) {
+            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
+        }
+        const at = this.i;
+        const key = this.string(true);
+        const d = this.depth;
+        const list = this.keyLists[d];
+        let set = this.keySets[d] ?? null;
+        if (set && set.size > 0) {
+            if (set.has(key))
+                throw new ScanError(at, `duplicate key ${describe(key)}`);
+            set.add(key);
+        }
+        else {
+            if (list.includes(key))
+                throw new ScanError(at, `duplicate key ${describe(key)}`);
+            list.push(key);
+            if (list.length > SMALL_KEYS) {
+                if (!set)
+                    this.keySets[d] = set = new Set();
+                for (const k of list)
+                    set.add(k);
+            }
+        }
+        this.lastKey = key;
+        this.ws();
+        if (this.i >= this.end || this.s.charCodeAt(this.i) !== C.COLON) {
+            throw new ScanError(this.i, `expected ':' after key ${describe(key)} but found ${this.what()}`);
+        }
+        this.i++;
+        this.value();
+    }
+    /** A string starts at the quote. Returns the decoded text when asked (keys). */
+    string(decode = false) {
+        const { s, end } = this;
+        const start = this.i;
+        let i = start + 1;
+        let escaped = false;
+        for (;;) {
+            if (i >= end)
+                throw new ScanError(start, 'unterminated string (truncated?)');
+            const c = s.charCodeAt(i);
+            if (c === C.QUOTE)
+                break;
+            if (c === C.BACKSLASH) {
+                escaped = true;
+                i = this.escape(i);
+                continue;
+            }
+            if (c < 0x20)
+                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
+            if (c >= 0xd800 && c <= 0xdfff) {
+                // Raw surrogates only arrive in pairs from a UTF-8 decode; check anyway.
+                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
+                if (c <= 0xdbff && n >= 0xdc00 && n <= 0xdfff) {
+                    i += 2;
+                    continue;
+                }
+                throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+            }
+            i++;
+        }
+        this.i = i + 1;
+        if (!decode)
+            return undefined;
+        return escaped ? JSON.parse(s.slice(start, i + 1)) : s.slice(start + 1, i);
+    }
+    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
+    escape(i) {
+        const { s, end } = this;
+        if (i + 1 >= end)
+            throw new ScanError(i, 'unterminated escape (truncated?)');
+        const e = s.charCodeAt(i + 1);
+        if (e !== 117 /* u */) {
+            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
+                return i + 2;
+            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
+        }
+        const u = this.hex4(i + 2);
+        if (u >= 0xdc00 && u <= 0xdfff)
+            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
+        if (u >= 0xd800 && u <= 0xdbff) {
+            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            }
+            const low = this.hex4(i + 8);
+            if (low < 0xdc00 || low > 0xdfff)
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            return i + 12;
+        }
+        return i + 6;
+    }
+    hex4(at) {
+        if (at + 4 > this.end)
+            throw new ScanError(at - 2, 'truncated \\u escape');
+        let v = 0;
+        for (let k = 0; k < 4; k++) {
+            const c = this.s.charCodeAt(at + k);
+            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+            if (d < 0)
+                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
+            v = v * 16 + d;
+        }
+        return v;
+    }
+    number() {
+        const { s, end } = this;
+        const start = this.i;
+        let i = start;
+        if (s.charCodeAt(i) === C.MINUS)
+            i++;
+        const digits = () => {
+            const from = i;
+            while (i < end) {
+                const c = s.charCodeAt(i);
+                if (c < C.ZERO || c > C.NINE)
+                    break;
+                i++;
+            }
+            return i - from;
+        };
+        if (i < end && s.charCodeAt(i) === C.ZERO) {
+            i++;
+            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
+                throw new ScanError(start, 'numbers must not have leading zeros');
+        }
+        else if (digits() === 0) {
+            throw new ScanError(start, 'invalid number: expected a digit');
+        }
+        let exp = false;
+        if (i < end && s.charCodeAt(i) === C.DOT) {
+            i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
+        }
+        const e = i < end ? s.charCodeAt(i) : 0;
+        if (e === C.LOWER_E || e === C.UPPER_E) {
+            exp = true;
+            i++;
+            const sign = i < end ? s.charCodeAt(i) : 0;
+            if (sign === C.PLUS || sign === C.MINUS)
+                i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
+        }
+        this.i = i;
+        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
+            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
+        }
+    }
+}
+/** 1-based line and column (in UTF-16 code units) of offsets in one text, computed lazily. */
+class LineIndex {
+    text;
+    starts = null;
+    constructor(text) {
+        this.text = text;
+    }
+    locate(offset) {
+        if (!this.starts) {
+            const starts = [0];
+            const t = this.text;
+            for (let i = t.indexOf('\n'); i !== -1; i = t.indexOf('\n', i + 1))
+                starts.push(i + 1);
+            this.starts = starts;
+        }
+        const starts = this.starts;
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (starts[mid] <= offset)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return { line: lo + 1, column: offset - starts[lo] + 1 };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/classify.ts
+/**
+ * What a JSON object is. Export folders and run logs legitimately hold other Assay artifacts, which
+ * are skipped with a notice; but another *version* of a kind we read is an error, never a skip, so
+ * renaming `.v0` to `.v1` cannot hide a record or a run from the gate.
+ */
+
+const SURFACE = 'assay.tool_decision_surface.v0';
+const RECORD = 'assay.provider_audit_record.v0';
+const family = (name) => name.replace(/\.v\d+$/, '');
+function byName(name, payload, via) {
+    for (const [known, kind] of [[SURFACE, 'surface'], [RECORD, 'record']]) {
+        if (name === known) {
+            if (!isObject(payload))
+                return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
+            return { kind, payload, via };
+        }
+        if (family(name) === family(known))
+            return { kind: 'error', reason: `unsupported version "${name}" (this gate reads ${known})` };
+    }
+    return { kind: 'other', name };
+}
+/** An object with a string `schema` is named by it; an evidence event (no `schema`, a string `type`) by its type. */
+function classify(value) {
+    if (!isObject(value)) {
+        return { kind: 'error', reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
+    }
+    const schema = value['schema'];
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (schema !== undefined)
+        return { kind: 'error', reason: '"schema" is not a string' };
+    const type = value['type'];
+    if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(value, 'data')) {
+        if (family(type) === family(SURFACE) || family(type) === family(RECORD)) {
+            return byName(type, value['data'], 'event');
+        }
+        return { kind: 'other', name: type };
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
+}
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __nccwpck_require__(2463);
+;// CONCATENATED MODULE: ./schemas/tool-decision-surface.schema.json
+const tool_decision_surface_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/tool-decision-surface.schema.json","title":"assay.tool_decision_surface.v0","description":"An Assay tool-decision surface: the privileged tool calls one agent run made, as recorded by the MCP proxy. receipt-gate reads the fields described here; other fields are allowed and ignored.","type":"object","required":["schema","observed_tool_decisions"],"properties":{"schema":{"const":"assay.tool_decision_surface.v0"},"observed_tool_decisions":{"type":"array","items":{"$ref":"#/$defs/decision"}},"non_claims":{"type":"array","items":{"type":"string"}}},"$defs":{"decision":{"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"]},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"type":"string"}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\\"success\\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}}}}');
+;// CONCATENATED MODULE: ./schemas/provider-audit-record.schema.json
+const provider_audit_record_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider\'s own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record\'s identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}}}}');
+;// CONCATENATED MODULE: ./src/read/shapes.ts
+/**
+ * Shape validation against the JSON Schemas committed under `schemas/` (the same files users point
+ * their editors at), compiled once with ajv. Returns the first problem as "path: message".
+ */
+
+
+
+const shapes_ajv = new ajv.Ajv({ allErrors: false, strict: true, strictTypes: false, validateSchema: false });
+shapes_ajv.addSchema(tool_decision_surface_schema_namespaceObject);
+const decision = shapes_ajv.getSchema(`${tool_decision_surface_schema_namespaceObject.$id}#/$defs/decision`);
+const record = shapes_ajv.compile(provider_audit_record_schema_namespaceObject);
+function shapes_describe(errors) {
+    const e = errors?.[0];
+    if (!e)
+        return 'does not match its schema';
+    const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the object';
+    if (e.keyword === 'const' || e.keyword === 'enum') {
+        return `${where} must be ${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)}`;
+    }
+    return `${where} ${e.message ?? 'is invalid'}`;
+}
+const checker = (fn) => (value) => (fn(value) ? { ok: true } : { ok: false, reason: shapes_describe(fn.errors) });
+const checkDecision = checker(decision);
+const checkRecord = checker(record);
+
+;// CONCATENATED MODULE: ./src/read/utf8.ts
+/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+function decodeUtf8(bytes) {
+    try {
+        return { ok: true, text: decoder.decode(bytes) };
+    }
+    catch {
+        return { ok: false, offset: firstInvalidUtf8(bytes) };
+    }
+}
+/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(b) {
+    let i = 0;
+    while (i < b.length) {
+        const c = b[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        let n;
+        let min;
+        let cp;
+        if (c >= 0xc2 && c <= 0xdf)
+            [n, min, cp] = [1, 0x80, c & 0x1f];
+        else if (c >= 0xe0 && c <= 0xef)
+            [n, min, cp] = [2, 0x800, c & 0x0f];
+        else if (c >= 0xf0 && c <= 0xf4)
+            [n, min, cp] = [3, 0x10000, c & 0x07];
+        else
+            return i;
+        if (i + n >= b.length)
+            return i;
+        for (let k = 1; k <= n; k++) {
+            const cc = b[i + k];
+            if ((cc & 0xc0) !== 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += n + 1;
+    }
+    return b.length;
+}
+/** 1-based line and column (in bytes) of a byte offset. */
+function byteLocation(b, offset) {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset && i < b.length; i++) {
+        if (b[i] === 0x0a) {
+            line++;
+            lineStart = i + 1;
+        }
+    }
+    return { line, column: offset - lineStart + 1 };
+}
+
+;// CONCATENATED MODULE: ./src/read/artifacts.ts
+/**
+ * Bytes of one run artifact or audit export → located decisions and records, plus findings.
+ * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
+ * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
+ * so half a run is not a run); an audit export loses only the records that are broken.
+ */
+
+
+
+
+
+const DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 * 1024,
+    maxLineBytes: 8 * 1024 * 1024,
+    maxDepth: 64,
+    maxFindingsPerFile: 20,
+};
+const formatOf = (path) => /\.json$/i.test(path) ? 'json' : /\.(ndjson|jsonl)$/i.test(path) ? 'ndjson' : null;
+const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
+const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
+const ROOT_KEY = pathKey([]);
+/** Collects findings for one file, capped, and turns offsets into locations. */
+class FileReport {
+    file;
+    limits;
+    findings = [];
+    errors = 0;
+    suppressed = 0;
+    skipped = new Map();
+    firstSkip = null;
+    lines = null;
+    constructor(file, limits) {
+        this.file = file;
+        this.limits = limits;
+    }
+    at(offset) {
+        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
+        return { file: this.file, line, column };
+    }
+    get failed() {
+        return this.errors > 0;
+    }
+    error(loc, message) {
+        this.errors++;
+        if (this.findings.length >= this.limits.maxFindingsPerFile) {
+            this.suppressed++;
+            return;
+        }
+        this.findings.push(finding('error', 'invalid_artifact', loc, message));
+    }
+    skip(loc, name) {
+        this.firstSkip ??= loc;
+        this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
+    }
+    close() {
+        if (this.suppressed > 0) {
+            this.findings.push(finding('error', 'invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+        }
+        if (this.firstSkip) {
+            const total = [...this.skipped.values()].reduce((a, b) => a + b, 0);
+            const kinds = [...this.skipped.entries()].sort().map(([k, n]) => `${k} ×${n}`).join(', ');
+            this.findings.push(finding('notice', 'skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
+        }
+        return this.findings;
+    }
+}
+/** Decode and split a file into strict-JSON documents; problems go to `fr`. */
+function documents(bytes, format, fr, limits) {
+    if (bytes.length > limits.maxFileBytes) {
+        fr.error({ file: fr.file, line: 1, column: 1 }, `file is ${bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+        return [];
+    }
+    const decoded = decodeUtf8(bytes);
+    if (!decoded.ok) {
+        const { line, column } = byteLocation(bytes, decoded.offset);
+        fr.error({ file: fr.file, line, column }, `invalid UTF-8 at byte ${decoded.offset}`);
+        return [];
+    }
+    const text = decoded.text;
+    fr.lines = new LineIndex(text);
+    const opts = { maxDepth: limits.maxDepth, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
+    const docs = [];
+    const parse = (start, end) => {
+        const r = parseStrict(text, opts, start, end);
+        if (r.ok)
+            docs.push({ value: r.value, start, elements: r.elements });
+        else
+            fr.error(fr.at(r.offset), r.message);
+    };
+    if (format === 'json') {
+        parse(0, text.length);
+        return docs;
+    }
+    if (text.charCodeAt(0) === 0xfeff) {
+        fr.error(fr.at(0), 'byte-order mark (U+FEFF) is not allowed');
+        return docs;
+    }
+    for (let start = 0; start < text.length;) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        if (end - start > limits.maxLineBytes / 3 && Buffer.byteLength(text.slice(start, end)) > limits.maxLineBytes) {
+            fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+        }
+        else if (/\S/.test(text.slice(start, Math.min(end, start + 64))) || end - start > 64) {
+            parse(start, end);
+        }
+        start = next;
+    }
+    return docs;
+}
+function readSurface(payload, via, doc, fr, out) {
+    const list = payload['observed_tool_decisions'];
+    if (!Array.isArray(list)) {
+        fr.error(fr.at(doc.start), 'observed_tool_decisions is not an array');
+        return;
+    }
+    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== 'assay.tool_decision_surface.v0') {
+        fr.error(fr.at(doc.start), `event data has schema ${JSON.stringify(payload['schema'])}, expected assay.tool_decision_surface.v0`);
+        return;
+    }
+    const offsets = doc.elements.get(SURFACE_KEY[via]) ?? [];
+    list.forEach((decision, j) => {
+        const loc = fr.at(offsets[j] ?? doc.start);
+        const shape = checkDecision(decision);
+        if (!shape.ok)
+            fr.error(loc, `decision ${out.length}: ${shape.reason}`);
+        out.push({ loc, index: out.length, decision: decision });
+    });
+}
+function readRecord(kind, loc, fr, out) {
+    const shape = checkRecord(kind.payload);
+    if (!shape.ok)
+        fr.error(loc, `audit record: ${shape.reason}`);
+    else
+        out.push({ loc, record: kind.payload });
+}
+/** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
+function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
+    const fr = new FileReport(file, limits);
+    const decisions = [];
+    let surfaces = 0;
+    for (const doc of documents(bytes, format, fr, limits)) {
+        const loc = fr.at(doc.start);
+        const k = classify(doc.value);
+        if (k.kind === 'error')
+            fr.error(loc, k.reason);
+        else if (k.kind === 'other')
+            fr.skip(loc, k.name);
+        else if (k.kind === 'record')
+            fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+        else {
+            surfaces++;
+            readSurface(k.payload, k.via, doc, fr, decisions);
+        }
+    }
+    if (fr.failed && fr.findings[0]) {
+        const first = fr.findings[0];
+        fr.findings[0] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
+    }
+    const findings = fr.close();
+    const run = !fr.failed && surfaces > 0 ? { artifact: file, decisions } : null;
+    return { run, records: [], findings };
+}
+/** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
+function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS) {
+    const fr = new FileReport(file, limits);
+    const records = [];
+    for (const doc of documents(bytes, format, fr, limits)) {
+        const items = Array.isArray(doc.value) && format === 'json'
+            ? doc.value.map((v, j) => [v, doc.elements.get(ROOT_KEY)?.[j] ?? doc.start])
+            : [[doc.value, doc.start]];
+        for (const [value, offset] of items) {
+            const loc = fr.at(offset);
+            const k = classify(value);
+            if (k.kind === 'error')
+                fr.error(loc, k.reason);
+            else if (k.kind === 'other')
+                fr.skip(loc, k.name);
+            else if (k.kind === 'surface')
+                fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+            else
+                readRecord(k, loc, fr, records);
+        }
+    }
+    return { run: null, records, findings: fr.close() };
+}
+
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+;// CONCATENATED MODULE: ./src/read/tar.ts
+/**
+ * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
+ * local PAX and GNU long-name headers, and refuses everything an evidence bundle never contains:
+ * links, devices, directories, global PAX headers, oversized metadata. Failures are TarError values
+ * whose message names the rule.
+ */
+class TarError extends Error {
+}
+const BLOCK = 512;
+const isZero = (b) => {
+    for (let i = 0; i < b.length; i++)
+        if (b[i] !== 0)
+            return false;
+    return true;
+};
+const cstring = (b, start, len) => {
+    const end = b.indexOf(0, start);
+    return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
+};
+function octal(b, start, len, what) {
+    if ((b[start] & 0x80) !== 0) {
+        // GNU base-256: only sizes that fit in a double are meaningful here.
+        let v = 0;
+        for (let i = start + 1; i < start + len; i++)
+            v = v * 256 + b[i];
+        if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
+            throw new TarError(`tar header ${what} field is out of range`);
+        return v;
+    }
+    const s = b.toString('latin1', start, start + len).replace(/[\0 ]+$/, '').replace(/^ +/, '');
+    if (s === '')
+        return 0;
+    if (!/^[0-7]+$/.test(s))
+        throw new TarError(`tar header ${what} field is not octal`);
+    return parseInt(s, 8);
+}
+function checksumOk(h) {
+    const declared = octal(h, 148, 8, 'checksum');
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++)
+        sum += i >= 148 && i < 156 ? 32 : h[i];
+    return sum === declared;
+}
+const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
+/** Parse PAX records "len key=value\n" and return the `path` record if any. */
+function paxPath(data) {
+    let i = 0;
+    let path;
+    while (i < data.length) {
+        const sp = data.indexOf(0x20, i);
+        if (sp === -1)
+            throw new TarError('malformed PAX header record');
+        const len = Number(data.toString('latin1', i, sp));
+        if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
+            throw new TarError('malformed PAX header record length');
+        const rec = data.toString('utf8', sp + 1, i + len - 1);
+        const eq = rec.indexOf('=');
+        if (eq === -1)
+            throw new TarError('malformed PAX header record');
+        const key = rec.slice(0, eq);
+        if (key === 'path')
+            path = rec.slice(eq + 1);
+        if (key === 'linkpath')
+            throw new TarError('PAX linkpath record: links are not allowed in a bundle');
+        if (key === 'size')
+            throw new TarError('PAX size record is not supported in a bundle');
+        i += len;
+    }
+    return path;
+}
+async function* members(src, limits) {
+    let longName;
+    let consumed = true;
+    for (;;) {
+        if (!consumed)
+            throw new TarError('internal: member data not consumed');
+        const h = await src.read(BLOCK);
+        if (h.length === 0) {
+            if (longName !== undefined)
+                throw new TarError('tar archive ends after an extended header (truncated)');
+            return; // EOF at a header boundary: tolerated like the end marker
+        }
+        if (h.length < BLOCK)
+            throw new TarError('tar archive is truncated inside a header');
+        if (isZero(h)) {
+            if (longName !== undefined)
+                throw new TarError('tar archive ends after an extended header');
+            return;
+        }
+        if (!checksumOk(h))
+            throw new TarError('tar header checksum does not match (corrupt or not a tar archive)');
+        const type = String.fromCharCode(h[156]);
+        const size = octal(h, 124, 12, 'size');
+        const magic = h.toString('latin1', 257, 263);
+        const ustar = magic === 'ustar\0' || magic === 'ustar ';
+        let name = cstring(h, 0, 100);
+        const prefix = ustar && magic === 'ustar\0' ? cstring(h, 345, 155) : '';
+        if (prefix)
+            name = `${prefix}/${name}`;
+        if (type === 'x' || type === 'L') {
+            if (size > limits.maxMetaBytes) {
+                throw new TarError(`${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+            }
+            const data = await src.read(size + padding(size));
+            if (data.length < size + padding(size))
+                throw new TarError('tar archive is truncated inside an extended header');
+            const body = data.subarray(0, size);
+            longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
+            continue;
+        }
+        if (type === 'g')
+            throw new TarError('global PAX header member is not allowed in a bundle');
+        if (type === '1' || type === '2' || type === 'K')
+            throw new TarError(`link member "${name}" is not allowed in a bundle`);
+        if (type === '3' || type === '4' || type === '6')
+            throw new TarError(`device or FIFO member "${name}" is not allowed in a bundle`);
+        if (type === '5')
+            throw new TarError(`directory member "${name}" is not allowed in a bundle`);
+        if (type !== '0' && type !== '\0' && type !== '7')
+            throw new TarError(`tar member "${name}" has unsupported type '${type}'`);
+        const path = longName ?? name;
+        longName = undefined;
+        if (Buffer.byteLength(path) > limits.maxPathBytes)
+            throw new TarError(`tar member path is longer than ${limits.maxPathBytes} bytes`);
+        if (path.startsWith('/'))
+            throw new TarError(`tar member path "${path}" is absolute`);
+        if (path.split('/').includes('..'))
+            throw new TarError(`tar member path "${path}" contains ".."`);
+        consumed = false;
+        yield {
+            path,
+            size,
+            data: async (maxBytes, what) => {
+                if (size > maxBytes)
+                    throw new TarError(`${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
+                const buf = await src.read(size + padding(size));
+                if (buf.length < size + padding(size))
+                    throw new TarError(`tar archive is truncated inside ${what}`);
+                consumed = true;
+                return buf.subarray(0, size);
+            },
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle.ts
+/**
+ * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
+ * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
+ * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
+ * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
+ * one `invalid_artifact` finding naming the rule, and contributes nothing.
+ */
+
+
+
+
+
+
+
+
+
+
+
+const MiB = 1024 * 1024;
+const DEFAULT_BUNDLE_LIMITS = {
+    maxCompressedBytes: 100 * MiB,
+    maxDecompressedBytes: 1024 * MiB,
+    maxRatio: 200,
+    maxManifestBytes: 10 * MiB,
+    maxEventsBytes: 500 * MiB,
+    maxEvents: 100_000,
+    maxLineBytes: 1 * MiB,
+    maxPathBytes: 256,
+    maxMetaBytes: 64 * 1024,
+    maxDepth: 64,
+};
+/** A bundle rule was broken; the message names it. */
+class BundleError extends Error {
+}
+const DIGEST = /^sha256:[0-9a-f]{64}$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+/** A pull source over the gunzip stream that enforces the decompression limits. */
+class GunzipSource {
+    compressed;
+    limits;
+    chunks = [];
+    buffered = 0;
+    total = 0;
+    done = false;
+    it;
+    constructor(stream, compressed, limits) {
+        this.compressed = compressed;
+        this.limits = limits;
+        this.it = stream[Symbol.asyncIterator]();
+    }
+    async fill() {
+        if (this.done)
+            return false;
+        const r = await this.it.next();
+        if (r.done) {
+            this.done = true;
+            return false;
+        }
+        this.total += r.value.length;
+        if (this.total > this.limits.maxDecompressedBytes) {
+            throw new BundleError(`decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
+        }
+        if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
+            throw new BundleError(`decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+        }
+        this.chunks.push(r.value);
+        this.buffered += r.value.length;
+        return true;
+    }
+    async read(n) {
+        while (this.buffered < n && (await this.fill()))
+            ;
+        const take = Math.min(n, this.buffered);
+        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+        const out = all.subarray(0, take);
+        const rest = all.subarray(take);
+        this.chunks = rest.length > 0 ? [rest] : [];
+        this.buffered = rest.length;
+        return out;
+    }
+    /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
+    async drain() {
+        let zeros = true;
+        const check = (b) => {
+            if (zeros)
+                for (let i = 0; i < b.length; i++)
+                    if (b[i] !== 0) {
+                        zeros = false;
+                        break;
+                    }
+        };
+        for (const c of this.chunks)
+            check(c);
+        this.chunks = [];
+        this.buffered = 0;
+        while (await this.fill()) {
+            for (const c of this.chunks)
+                check(c);
+            this.chunks = [];
+            this.buffered = 0;
+        }
+        return zeros;
+    }
+}
+function gzipReason(e) {
+    const m = e.message ?? '';
+    if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
+        return 'gzip stream is truncated (it ends before its trailer)';
+    if (/incorrect header check|unknown compression/i.test(m))
+        return 'not a gzip stream (bad gzip header)';
+    if (/incorrect data check/i.test(m))
+        return 'gzip CRC32 trailer does not match the data';
+    if (/incorrect length check/i.test(m))
+        return 'gzip size trailer does not match the data';
+    return `gzip stream is corrupt (${m})`;
+}
+function readManifest(bytes, limits) {
+    const d = decodeUtf8(bytes);
+    if (!d.ok)
+        throw new BundleError(`manifest.json is not valid UTF-8 (byte ${d.offset})`);
+    const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
+    if (!r.ok)
+        throw new BundleError(`manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
+    const m = r.value;
+    if (!isObject(m))
+        throw new BundleError('manifest.json is not a JSON object');
+    if (m['schema_version'] !== 1)
+        throw new BundleError(`manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+    const runId = m['run_id'];
+    const eventCount = m['event_count'];
+    const runRoot = m['run_root'];
+    const bundleId = m['bundle_id'];
+    if (typeof runId !== 'string')
+        throw new BundleError('manifest run_id is not a string');
+    if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
+        throw new BundleError('manifest event_count is not a non-negative integer');
+    if (typeof runRoot !== 'string' || !DIGEST.test(runRoot))
+        throw new BundleError('manifest run_root is not a sha256:<hex> digest');
+    if (typeof bundleId !== 'string' || !DIGEST.test(bundleId))
+        throw new BundleError('manifest bundle_id is not a sha256:<hex> digest');
+    const files = m['files'];
+    const ev = isObject(files) ? files['events.ndjson'] : undefined;
+    if (!isObject(ev))
+        throw new BundleError('manifest files["events.ndjson"] is missing or not an object');
+    const sha = ev['sha256'];
+    const size = ev['bytes'];
+    if (typeof ev['path'] !== 'string')
+        throw new BundleError('manifest files["events.ndjson"].path is not a string');
+    if (typeof sha !== 'string')
+        throw new BundleError('manifest files["events.ndjson"].sha256 is not a string');
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
+        throw new BundleError('manifest files["events.ndjson"].bytes is not a non-negative integer');
+    const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
+    return { runId, eventCount, runRoot, bundleId, eventsSha256, eventsBytes: size };
+}
+const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
+/** Check every event's envelope, sequence and content hash; return the decisions it carries. */
+function readEvents(bytes, m, file, limits) {
+    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        throw new BundleError('events.ndjson starts with a byte-order mark');
+    const d = decodeUtf8(bytes);
+    if (!d.ok)
+        throw new BundleError(`events.ndjson is not valid UTF-8 (byte ${d.offset})`);
+    const text = d.text;
+    const root = (0,external_node_crypto_.createHash)('sha256');
+    const decisions = [];
+    let seq = 0;
+    let source;
+    const surfacePath = pathKey(['data', 'observed_tool_decisions']);
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        const where = `events.ndjson line ${line}`;
+        if (end === start)
+            throw new BundleError(`${where} is blank`);
+        if (Buffer.byteLength(text.slice(start, end)) > limits.maxLineBytes)
+            throw new BundleError(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
+        if (seq >= limits.maxEvents)
+            throw new BundleError(`more than ${limits.maxEvents} events`);
+        const r = parseStrict(text, { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] }, start, end);
+        if (!r.ok)
+            throw new BundleError(`${where} is not strict JSON: ${r.message}`);
+        const e = r.value;
+        if (!isObject(e))
+            throw new BundleError(`${where} is not a JSON object`);
+        if (e['specversion'] !== '1.0')
+            throw new BundleError(`${where}: specversion must be "1.0"`);
+        for (const k of STRINGS)
+            if (typeof e[k] !== 'string')
+                throw new BundleError(`${where}: ${k} must be a string`);
+        const src = e['source'];
+        if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
+            throw new BundleError(`${where}: source must be a string containing ':' and not starting with it`);
+        if (source !== undefined && src !== source)
+            throw new BundleError(`${where}: source differs from the first event's`);
+        source = src;
+        if (e['assayrunid'] !== m.runId)
+            throw new BundleError(`${where}: assayrunid does not equal the manifest run_id`);
+        if (m.runId.includes(':'))
+            throw new BundleError('run_id contains ":"');
+        if (e['assayseq'] !== seq)
+            throw new BundleError(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
+        if (e['id'] !== `${m.runId}:${seq}`)
+            throw new BundleError(`${where}: id must be "${m.runId}:${seq}"`);
+        if (typeof e['time'] !== 'string' || !RFC3339.test(e['time']))
+            throw new BundleError(`${where}: time is not an RFC 3339 timestamp`);
+        if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+            throw new BundleError(`${where}: assaypii and assaysecrets must be booleans`);
+        const subject = e['subject'];
+        if (subject !== undefined && subject !== null && typeof subject !== 'string')
+            throw new BundleError(`${where}: subject must be a string`);
+        const covered = { specversion: e['specversion'], type: e['type'], datacontenttype: e['datacontenttype'], data: e['data'] };
+        if (typeof subject === 'string')
+            covered['subject'] = subject;
+        const c = jcs(covered);
+        if (!c.ok)
+            throw new BundleError(`${where}: event cannot be canonicalized (${c.reason})`);
+        const contentHash = `sha256:${sha256Hex(c.text)}`;
+        if (e['assaycontenthash'] !== contentHash)
+            throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
+        root.update(contentHash + '\n');
+        if (e['type'] === SURFACE) {
+            const data = e['data'];
+            const list = isObject(data) ? data['observed_tool_decisions'] : undefined;
+            if (!Array.isArray(list))
+                throw new BundleError(`${where}: ${SURFACE} event data has no observed_tool_decisions array`);
+            const offsets = r.elements.get(surfacePath) ?? [];
+            list.forEach((decision, j) => {
+                const column = (offsets[j] ?? start) - start + 1;
+                const shape = checkDecision(decision);
+                if (!shape.ok)
+                    throw new BundleError(`${where}: decision ${decisions.length}: ${shape.reason}`);
+                decisions.push({ loc: { file, line, column, member: 'events.ndjson' }, index: decisions.length, decision: decision });
+            });
+        }
+        else if (typeof e['type'] === 'string' && e['type'].startsWith('assay.tool_decision_surface.')) {
+            throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE})`);
+        }
+        seq++;
+        start = next;
+    }
+    if (seq === 0)
+        throw new BundleError('events.ndjson holds no events (a bundle needs at least one)');
+    if (seq !== m.eventCount)
+        throw new BundleError(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+    const runRoot = `sha256:${root.digest('hex')}`;
+    if (runRoot !== m.runRoot)
+        throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
+    if (m.bundleId !== m.runRoot)
+        throw new BundleError('manifest bundle_id does not equal the run root');
+    return decisions;
+}
+/** Verify a bundle; throws BundleError naming the broken rule. */
+async function verifyBundle(path, file, limits = DEFAULT_BUNDLE_LIMITS) {
+    const size = (0,external_node_fs_.statSync)(path).size;
+    if (size > limits.maxCompressedBytes)
+        throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit`);
+    const gunzip = (0,external_node_zlib_namespaceObject.createGunzip)();
+    const input = (0,external_node_fs_.createReadStream)(path);
+    input.on('error', (e) => gunzip.destroy(e));
+    input.pipe(gunzip);
+    const src = new GunzipSource(gunzip, size, limits);
+    try {
+        let manifest;
+        let decisions;
+        for await (const m of members(src, limits)) {
+            if (!manifest && decisions === undefined) {
+                if (m.path !== 'manifest.json') {
+                    throw new BundleError(m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+                }
+                manifest = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+            }
+            else if (manifest && decisions === undefined) {
+                if (m.path !== 'events.ndjson') {
+                    throw new BundleError(m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+                }
+                if (m.size !== manifest.eventsBytes)
+                    throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+                const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
+                if (`sha256:${sha256Hex(bytes)}` !== manifest.eventsSha256)
+                    throw new BundleError('events.ndjson sha256 does not match the manifest');
+                decisions = readEvents(bytes, manifest, file, limits);
+            }
+            else {
+                throw new BundleError(m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+            }
+        }
+        if (!(await src.drain()))
+            throw new BundleError('data after the end of the tar archive');
+        if (!manifest)
+            throw new BundleError('missing member manifest.json');
+        if (decisions === undefined)
+            throw new BundleError('missing member events.ndjson');
+        return decisions;
+    }
+    catch (e) {
+        if (e instanceof BundleError)
+            throw e;
+        if (e instanceof TarError)
+            throw new BundleError(e.message);
+        const err = e;
+        if (typeof err.code === 'string' && err.code.startsWith('Z_'))
+            throw new BundleError(gzipReason(err));
+        if (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR')
+            throw new BundleError(`cannot read file: ${err.code}`);
+        throw e;
+    }
+    finally {
+        input.destroy();
+        gunzip.destroy();
+    }
+}
+async function readBundleFile(path, file, limits = DEFAULT_BUNDLE_LIMITS) {
+    const at = { file, line: 1, column: 1 };
+    let decisions;
+    try {
+        decisions = await verifyBundle(path, file, limits);
+    }
+    catch (e) {
+        if (!(e instanceof BundleError))
+            throw e;
+        const f = finding('error', 'invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
+        return { run: null, records: [], findings: [f] };
+    }
+    const findings = decisions.length === 0
+        ? [finding('notice', 'no_decisions', at, 'evidence bundle verified; it holds no assay.tool_decision_surface.v0 events, so it contributes no calls')]
+        : [];
+    return { run: { artifact: file, decisions }, records: [], findings };
+}
+
+;// CONCATENATED MODULE: ./src/gate.ts
+/**
+ * The seam both entries call: settings → files → readers → verify → Report.
+ * All file I/O of a verification happens here and in read/; the core never touches a file.
+ */
+
+
+
+
+
+
+const DEFAULT_SETTINGS = {
+    runs: ['.assay/runs'],
+    audit: ['.assay/audit'],
+    allowUnmatchedRecords: false,
+    strictObserved: false,
+    limits: DEFAULT_LIMITS,
+};
+async function readOne(file, role, limits) {
+    const where = { file: file.rel, line: 1, column: 1 };
+    const fail = (message) => ({ run: null, records: [], findings: [finding('error', 'invalid_artifact', where, message)] });
+    if (/\.tar\.gz$/i.test(file.rel)) {
+        if (role === 'audit')
+            return fail('evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson');
+        return readBundleFile(file.path, file.rel);
+    }
+    const format = formatOf(file.rel);
+    if (!format)
+        return fail('unsupported file type: expected .json, .jsonl, .ndjson or .tar.gz');
+    let bytes;
+    try {
+        const size = (0,external_node_fs_.statSync)(file.path).size;
+        if (size > limits.maxFileBytes)
+            return fail(`file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+        bytes = (0,external_node_fs_.readFileSync)(file.path);
+    }
+    catch (e) {
+        return fail(`cannot read file: ${e.code ?? e.message}`);
+    }
+    return role === 'runs' ? readRunFile(file.rel, bytes, format, limits) : readAuditFile(file.rel, bytes, format, limits);
+}
+/** Read every input file into located evidence. Files are read one at a time; none is held after it is read. */
+async function collect(settings) {
+    const findings = [];
+    const runs = [];
+    const records = [];
+    const workspace = external_node_path_default().resolve(settings.workspace);
+    const cwd = external_node_path_default().resolve(settings.cwd);
+    for (const role of ['runs', 'audit']) {
+        const d = discover(settings[role], cwd, workspace);
+        findings.push(...d.findings);
+        if (role === 'runs' && d.files.length === 0) {
+            findings.push(finding('error', 'no_artifacts', { file: settings.runs.join(', ') || '(none)', line: 1, column: 1 }, `the run-artifact inputs (${settings.runs.join(', ')}) matched no .json, .jsonl, .ndjson or .tar.gz file: a gate that sees nothing must not pass`));
+        }
+        for (const f of d.files) {
+            const r = await readOne(f, role, settings.limits);
+            for (const x of r.findings)
+                findings.push(x);
+            if (r.run)
+                runs.push(r.run);
+            for (const x of r.records)
+                records.push(x);
+        }
+    }
+    return { runs, records, findings };
+}
+async function runGate(settings) {
+    return verify(await collect(settings), settings);
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
+/** Turning user-supplied strings (CLI flags, action inputs) into typed settings, with one clear message per mistake. */
+class UsageError extends Error {
+}
+const UNITS = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+/** "64MiB", "512k", "1048576" → bytes. */
+function parseSize(name, value) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? UNITS[m[2].toLowerCase()] : undefined;
+    if (!m || unit === undefined)
+        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+    const bytes = Math.floor(Number(m[1]) * unit);
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+        throw new UsageError(`${name}: "${value}" is out of range`);
+    return bytes;
+}
+/** YAML 1.2 core booleans, as @actions/core reads them. */
+function parseBool(name, value) {
+    const v = value.trim();
+    if (['true', 'True', 'TRUE'].includes(v))
+        return true;
+    if (['false', 'False', 'FALSE', ''].includes(v))
+        return false;
+    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
+}
+function parseChoice(name, value, choices) {
+    const v = value.trim();
+    if (choices.includes(v))
+        return v;
+    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
+}
+/** Newline- or comma-separated list, blanks dropped. */
+function parseList(value) {
+    return value.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+;// CONCATENATED MODULE: ./src/github.ts
+/**
+ * The only network code in receipt-gate: a small GitHub REST client for reporting (never for
+ * verification), and the run's context read from the runner's environment. Built on fetch so tests
+ * can point GITHUB_API_URL at a local server or inject a fetch.
+ */
+
+
+function restClient(baseUrl, token, fetchImpl = fetch) {
+    const base = baseUrl.replace(/\/+$/, '');
+    return {
+        async request(method, path, body) {
+            const res = await fetchImpl(`${base}${path}`, {
+                method,
+                headers: {
+                    accept: 'application/vnd.github+json',
+                    authorization: `Bearer ${token}`,
+                    'content-type': 'application/json',
+                    'user-agent': 'receipt-gate',
+                    'x-github-api-version': '2022-11-28',
+                },
+                body: body === undefined ? undefined : JSON.stringify(body),
+                signal: AbortSignal.timeout(30_000),
+            });
+            const text = await res.text();
+            let data = text;
+            try {
+                data = text ? JSON.parse(text) : null;
+            }
+            catch {
+                /* keep the text */
+            }
+            return { status: res.status, data };
+        },
+    };
+}
+const str = (v) => (typeof v === 'string' && v !== '' ? v : null);
+function readContext(env, cwd) {
+    const [owner, repo] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
+    let event = null;
+    const eventPath = env['GITHUB_EVENT_PATH'];
+    if (eventPath) {
+        try {
+            event = JSON.parse((0,external_node_fs_.readFileSync)(eventPath, 'utf8'));
+        }
+        catch {
+            event = null; // no event context: annotations go to GITHUB_SHA
+        }
+    }
+    const e = isObject(event) ? event : {};
+    const pr = isObject(e['pull_request']) ? e['pull_request'] : null;
+    const head = pr && isObject(pr['head']) ? str(pr['head']['sha']) : null;
+    const mg = isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
+    const wr = isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
+    return {
+        owner: str(owner),
+        repo: str(repo),
+        headSha: head ?? mg ?? wr ?? str(env['GITHUB_SHA']),
+        eventName: env['GITHUB_EVENT_NAME'] ?? '',
+        serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
+        apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
+        workspace: env['GITHUB_WORKSPACE'] ?? cwd,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/report/text.ts
+/** Making untrusted text safe to print: control characters escaped, length bounded. */
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+function visible(s) {
+    return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+function clip(s, max, marker = '…') {
+    if (s.length <= max)
+        return s;
+    let cut = Math.max(0, max - marker.length);
+    const c = s.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff)
+        cut--;
+    return s.slice(0, cut) + marker;
+}
+/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
+function where(l) {
+    const col = l.column !== undefined ? `:${l.column}` : '';
+    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/annotations.ts
+/**
+ * Annotations: one per call at its decision line (earned level, claimed level, tool, and the reason
+ * when something failed there), plus one per finding that is not about a call (records, invalid
+ * artifacts). Shared by the Checks API reporter and the workflow-command reporter; most important first.
+ */
+
+
+const LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' };
+const RANK = { failure: 0, warning: 1, notice: 2 };
+/** A report path (relative to the working directory) as a repository path. */
+function repoPath(prefix, file) {
+    return external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix || '.', file)).replace(/^\.\//, '');
+}
+const locKey = (file, line, column, member) => `${file}\0${line}\0${column}\0${member ?? ''}`;
+/**
+ * @param prefix the working directory relative to the repository root ('' when they are the same)
+ */
+function buildAnnotations(report, prefix) {
+    const byCall = new Map();
+    for (const c of report.calls)
+        byCall.set(locKey(c.artifact, c.line, c.column, c.member), []);
+    const loose = [];
+    for (const f of report.findings) {
+        const attached = byCall.get(locKey(f.file, f.line, f.column, f.member));
+        if (attached)
+            attached.push(f);
+        else
+            loose.push(f);
+    }
+    const out = [];
+    // A location inside a bundle cannot be shown on the binary file: point at line 1 and say where.
+    const place = (file, line, column, member) => member ? { path: repoPath(prefix, file), line: 1, column: null, inside: `${member}:${line}:${column}: ` } : { path: repoPath(prefix, file), line, column, inside: '' };
+    for (const c of report.calls) {
+        const fs = byCall.get(locKey(c.artifact, c.line, c.column, c.member));
+        const worst = fs.reduce((acc, f) => (RANK[LEVEL[f.severity]] < RANK[acc] ? LEVEL[f.severity] : acc), 'notice');
+        const p = place(c.artifact, c.line, c.column, c.member);
+        const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
+        const lines = [`${p.inside}Earned level: ${c.level}; claimed: ${c.claimed_level}; tool: ${visible(c.tool ?? '(none)')}.`, `Why: ${visible(c.reason)}`];
+        for (const f of fs)
+            lines.push(`${f.code}: ${visible(f.message)}`);
+        out.push({ path: p.path, line: p.line, column: p.column, level: worst, title: `${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, message: lines.join('\n') });
+    }
+    for (const f of loose) {
+        const p = place(f.file, f.line, f.column, f.member);
+        out.push({ path: p.path, line: p.line, column: p.column, level: LEVEL[f.severity], title: f.code, message: p.inside + visible(f.message) });
+    }
+    return out.sort((a, b) => RANK[a.level] - RANK[b.level] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+}
+
+;// CONCATENATED MODULE: ./src/report/check-run.ts
+
+const ANNOTATIONS_PER_REQUEST = 50;
+const LIMITS = { title: 255, message: 64 * 1024, summary: 65_535, text: 65_535 };
+const MARKER = ' … [trimmed by receipt-gate]';
+/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
+function clipBytes(s, max) {
+    if (Buffer.byteLength(s) <= max)
+        return s;
+    const room = max - Buffer.byteLength(MARKER);
+    let lo = 0;
+    let hi = Math.min(s.length, room);
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (Buffer.byteLength(clip(s, mid, '')) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return clip(s, lo, '') + MARKER;
+}
+const toApi = (a) => ({
+    path: a.path,
+    start_line: a.line,
+    end_line: a.line,
+    ...(a.column !== null ? { start_column: a.column, end_column: a.column } : {}),
+    annotation_level: a.level,
+    title: clip(a.title, LIMITS.title, '…'),
+    message: clipBytes(a.message, LIMITS.message),
+});
+async function publishCheckRun(api, t, output, annotations) {
+    const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
+    const out = { title: clip(output.title, LIMITS.title, '…'), summary: clipBytes(output.summary, LIMITS.summary) };
+    const batches = [];
+    for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST)
+        batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+    if (batches.length === 0)
+        batches.push([]);
+    let id = t.checkRunId;
+    let requests = 0;
+    let posted = 0;
+    for (const batch of batches) {
+        const body = { output: { ...out, annotations: batch.map(toApi) } };
+        let res;
+        try {
+            if (id === null) {
+                Object.assign(body, { name: t.name, head_sha: t.headSha, status: 'completed', conclusion: t.conclusion, completed_at: new Date().toISOString() });
+                res = await api.request('POST', base, body);
+            }
+            else {
+                res = await api.request('PATCH', `${base}/${id}`, body);
+            }
+        }
+        catch (e) {
+            return { ok: false, status: null, message: e.message, posted };
+        }
+        requests++;
+        if (res.status < 200 || res.status >= 300) {
+            const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data ? String(res.data.message) : `HTTP ${res.status}`;
+            return { ok: false, status: res.status, message: msg, posted };
+        }
+        if (id === null) {
+            const got = res.data?.id;
+            if (typeof got !== 'number')
+                return { ok: false, status: res.status, message: 'the API did not return a check run id', posted };
+            id = got;
+        }
+        posted += batch.length;
+    }
+    return { ok: true, id: id, requests };
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+const SUMMARY_BUDGET = 1024 * 1024 - 16 * 1024;
+/** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
+function md(s) {
+    return visible(s).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+const ICON = { error: '❌', warning: '⚠️', notice: 'ℹ️' };
+const LEVEL_ICON = { verified: '🟢', observed_confirmed: '🔵', asserted: '⚪' };
+function summary_link(ctx, file, line, member) {
+    const p = repoPath(ctx.prefix, file);
+    const label = md(member ? `${p}!${member}:${line}` : `${p}:${line}`);
+    if (!ctx.blobBase)
+        return label;
+    const url = `${ctx.blobBase}/${p.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
+    return `[${label}](${url})`;
+}
+function renderSummary(report, ctx) {
+    const t = report.totals;
+    const head = [
+        report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed',
+        '',
+        `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`,
+        '',
+        '| level | calls |',
+        '|---|---:|',
+        `| ${LEVEL_ICON.verified} verified | ${t.verified} |`,
+        `| ${LEVEL_ICON.observed_confirmed} observed_confirmed | ${t.observed_confirmed} |`,
+        `| ${LEVEL_ICON.asserted} asserted | ${t.asserted} |`,
+        '',
+        `Audit records: ${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate.`,
+        '',
+    ];
+    const findingRows = report.findings.map((f) => `- ${ICON[f.severity]} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`);
+    const callRows = report.calls.map((c) => `| ${LEVEL_ICON[c.level]} ${c.level} | ${c.claimed_level} | ${md(clip(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`);
+    const parts = [];
+    let used = Buffer.byteLength(head.join('\n'));
+    let trimmed = 0;
+    const reserve = 1024;
+    const section = (title, rows) => {
+        if (rows.length === 0)
+            return;
+        const titleText = title.join('\n') + '\n';
+        if (used + Buffer.byteLength(titleText) + reserve > ctx.budgetBytes) {
+            trimmed += rows.length;
+            return;
+        }
+        parts.push(titleText);
+        used += Buffer.byteLength(titleText);
+        for (const [i, row] of rows.entries()) {
+            const n = Buffer.byteLength(row) + 1;
+            if (used + n + reserve > ctx.budgetBytes) {
+                trimmed += rows.length - i;
+                break;
+            }
+            parts.push(row + '\n');
+            used += n;
+        }
+        parts.push('\n');
+    };
+    section(['### Findings', ''], findingRows);
+    section(['### Calls', '', '| earned | claimed | tool | location |', '|---|---|---|---|'], callRows);
+    if (trimmed > 0) {
+        parts.push(`> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`);
+    }
+    return { markdown: head.join('\n') + '\n' + parts.join(''), trimmed };
+}
+
+;// CONCATENATED MODULE: ./src/report/sarif.ts
+
+
+const RULES = {
+    invalid_artifact: { level: 'error', text: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.' },
+    record_inconsistent: { level: 'error', text: "An audit record's subject does not hash to its binding_digest: it was edited after it was made." },
+    duplicate_record: { level: 'error', text: 'The same (provider, record_id) appears twice; one audit entry may vouch for one call only.' },
+    record_unmatched: { level: 'error', text: 'A consistent audit record binds no recorded call.' },
+    verified_not_reproduced: { level: 'error', text: 'A call claims verified, but no committed audit record reproduces its binding.' },
+    observed_confirmed_not_reproduced: { level: 'warning', text: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.' },
+    inconsistent_claim: { level: 'error', text: "A call's claim contradicts itself (level, source, digest, asserted flags)." },
+    no_artifacts: { level: 'error', text: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.' },
+    skipped_object: { level: 'notice', text: 'Objects of other artifact kinds were skipped.' },
+    under_claimed: { level: 'notice', text: 'A call earned a higher level than it claims.' },
+    no_decisions: { level: 'notice', text: 'An evidence bundle verified but holds no tool decisions.' },
+    no_match: { level: 'notice', text: 'An input path or glob matched no file.' },
+};
+const SARIF_LEVEL = { error: 'error', warning: 'warning', notice: 'note' };
+function renderSarif(report, prefix, version) {
+    const codes = [...new Set(report.findings.map((f) => f.code))].sort();
+    const rules = codes.map((code) => ({
+        id: code,
+        name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
+        shortDescription: { text: RULES[code].text },
+        defaultConfiguration: { level: SARIF_LEVEL[RULES[code].level] },
+        helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
+    }));
+    const results = report.findings.map((f) => {
+        const uri = repoPath(prefix, f.file);
+        return {
+            ruleId: f.code,
+            ruleIndex: codes.indexOf(f.code),
+            level: SARIF_LEVEL[f.severity],
+            message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
+            locations: [{ physicalLocation: { artifactLocation: { uri, uriBaseId: '%SRCROOT%' }, region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column } } }],
+            partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
+        };
+    });
+    const sarif = {
+        $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+        version: '2.1.0',
+        runs: [{ tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } }, results }],
+    };
+    return JSON.stringify(sarif, null, 2) + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/report/json.ts
+
+function renderJson(report) {
+    return JSON.stringify(report, null, 2) + '\n';
+}
+function reportDigest(json) {
+    return `sha256:${sha256Hex(json)}`;
+}
+
+;// CONCATENATED MODULE: ./src/action-main.ts
+/**
+ * The GitHub Action: inputs → settings → runGate → reporters (report file, SARIF, annotations,
+ * job summary) → outputs → the gate. Reporting problems (a read-only token, an API outage) degrade
+ * to workflow commands and never change the verdict; only the report's `ok` fails the step.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+const VERSION = '0.1.0';
+const WORKFLOW_COMMANDS_PER_LEVEL = 10;
+/** Validate every input up front; a bad value is one UsageError naming the input. */
+function readSettings(input, ctx, env) {
+    const workspace = external_node_path_default().resolve(ctx.workspace);
+    const wdInput = input('working-directory') || '.';
+    const cwd = external_node_path_default().resolve(workspace, wdInput);
+    const rel = external_node_path_default().relative(workspace, cwd);
+    if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+        throw new UsageError(`working-directory: "${wdInput}" is outside the workspace`);
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_.statSync)(cwd).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new UsageError(`working-directory: "${wdInput}" is not a directory`);
+    const checkRunId = input('check-run-id');
+    if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId))
+        throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
+    const checkName = input('check-name') || 'side-effect receipts';
+    if (checkName.length > 255)
+        throw new UsageError('check-name: longer than 255 characters');
+    const file = (name) => {
+        const v = input(name);
+        return v === '' ? null : external_node_path_default().resolve(workspace, v);
+    };
+    const runs = parseList(input('runs'));
+    const audit = parseList(input('audit'));
+    const maxFile = input('max-file-size');
+    const maxLine = input('max-line-size');
+    return {
+        gate: {
+            runs: runs.length > 0 ? runs : DEFAULT_SETTINGS.runs,
+            audit: audit.length > 0 ? audit : DEFAULT_SETTINGS.audit,
+            cwd,
+            workspace,
+            allowUnmatchedRecords: parseBool('allow-unmatched-records', input('allow-unmatched-records')),
+            strictObserved: parseBool('strict-observed', input('strict-observed')),
+            limits: {
+                ...DEFAULT_LIMITS,
+                ...(maxFile ? { maxFileBytes: parseSize('max-file-size', maxFile) } : {}),
+                ...(maxLine ? { maxLineBytes: parseSize('max-line-size', maxLine) } : {}),
+            },
+        },
+        annotations: parseChoice('annotations', input('annotations') || 'auto', ['auto', 'check-run', 'workflow-commands', 'off']),
+        checkRunId: checkRunId === '' ? null : Number(checkRunId),
+        checkName,
+        token: input('github-token'),
+        summary: parseBool('summary', input('summary') || 'true'),
+        sarifFile: file('sarif-file'),
+        reportFile: file('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_.tmpdir)(), 'receipt-gate', 'report.json'),
+        prefix: rel.split((external_node_path_default()).sep).join('/'),
+    };
+}
+/** Workflow commands: at most 10 per level (most important first), then one notice for the rest. */
+function emitWorkflowCommands(annotations, sink) {
+    const shown = { failure: 0, warning: 0, notice: 0 };
+    let hidden = 0;
+    for (const a of annotations) {
+        if (shown[a.level] >= WORKFLOW_COMMANDS_PER_LEVEL) {
+            hidden++;
+            continue;
+        }
+        shown[a.level]++;
+        const props = { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
+        if (a.level === 'failure')
+            sink.error(a.message, props);
+        else if (a.level === 'warning')
+            sink.warning(a.message, props);
+        else
+            sink.notice(a.message, props);
+    }
+    if (hidden > 0) {
+        sink.notice(`${hidden} more annotation(s) not shown: workflow commands show at most ${WORKFLOW_COMMANDS_PER_LEVEL} per level. The job summary lists every call and finding.`, { title: 'receipt-gate: more annotations' });
+    }
+    return hidden;
+}
+async function annotate(core, s, ctx, report, annotations, api) {
+    if (s.annotations === 'off')
+        return;
+    const canApi = s.annotations !== 'workflow-commands' && api !== null && ctx.owner && ctx.repo && ctx.headSha;
+    if (canApi) {
+        const summary = renderSummary(report, { prefix: s.prefix, blobBase: blobBase(ctx), reportFile: s.reportFile, budgetBytes: 60_000 }).markdown;
+        const t = report.totals;
+        const r = await publishCheckRun(api, {
+            owner: ctx.owner, repo: ctx.repo, headSha: ctx.headSha, name: s.checkName, checkRunId: s.checkRunId, conclusion: report.ok ? 'success' : 'failure',
+        }, { title: `${report.ok ? 'Passed' : 'Failed'}: ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted; ${t.errors} error(s)`, summary }, annotations);
+        if (r.ok) {
+            core.info(`receipt-gate: ${annotations.length} annotation(s) on check run ${r.id} (${r.requests} request(s))`);
+            return;
+        }
+        const why = r.status === 403 ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)' : `the Checks API failed (${r.status ?? 'network'}: ${r.message})`;
+        core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${annotations.length - r.posted} annotation(s) not yet posted` : ''}.`);
+        emitWorkflowCommands(annotations.slice(r.posted), core);
+        return;
+    }
+    if (s.annotations === 'check-run')
+        core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
+    emitWorkflowCommands(annotations, core);
+}
+const blobBase = (ctx) => ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
+function write(file, text) {
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,external_node_fs_.writeFileSync)(file, text);
+}
+async function runAction(core, env = process.env, makeApi = restClient) {
+    const ctx = readContext(env, process.cwd());
+    let s;
+    try {
+        s = readSettings((name) => core.input(name), ctx, env);
+    }
+    catch (e) {
+        if (e instanceof UsageError) {
+            core.setFailed(`receipt-gate: invalid input ${e.message}`);
+            return;
+        }
+        throw e;
+    }
+    const report = await runGate(s.gate);
+    const json = renderJson(report);
+    write(s.reportFile, json);
+    const t = report.totals;
+    core.setOutput('result', report.ok ? 'pass' : 'fail');
+    core.setOutput('calls', t.calls);
+    core.setOutput('verified', t.verified);
+    core.setOutput('observed-confirmed', t.observed_confirmed);
+    core.setOutput('asserted', t.asserted);
+    core.setOutput('errors', t.errors);
+    core.setOutput('warnings', t.warnings);
+    core.setOutput('report-file', s.reportFile);
+    core.setOutput('report-digest', reportDigest(json));
+    if (s.sarifFile) {
+        write(s.sarifFile, renderSarif(report, s.prefix, VERSION));
+        core.setOutput('sarif-file', s.sarifFile);
+    }
+    else {
+        core.setOutput('sarif-file', '');
+    }
+    const annotations = buildAnnotations(report, s.prefix);
+    const api = s.token ? makeApi(ctx.apiUrl, s.token) : null;
+    await annotate(core, s, ctx, report, annotations, api);
+    const summaryFile = env['GITHUB_STEP_SUMMARY'];
+    if (s.summary && summaryFile) {
+        const { markdown } = renderSummary(report, { prefix: s.prefix, blobBase: blobBase(ctx), reportFile: s.reportFile, budgetBytes: SUMMARY_BUDGET });
+        (0,external_node_fs_.appendFileSync)(summaryFile, markdown);
+    }
+    core.info(`receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted; ${t.errors} error(s), ${t.warnings} warning(s)`);
+    if (!report.ok)
+        core.setFailed(`receipt-gate: the gate failed with ${t.errors} error(s); see the annotations and the job summary.`);
+}
+
+
+/***/ }),
+
+/***/ 2929:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(487);
+/* harmony import */ var _runner_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4813);
+/** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
+
+
+const runner = new _runner_js__WEBPACK_IMPORTED_MODULE_1__/* .Runner */ .by();
+try {
+    await (0,_action_main_js__WEBPACK_IMPORTED_MODULE_0__/* .runAction */ .Cs)(runner);
+}
+catch (e) {
+    // A bug, never an input problem: fail closed with a plain message; the stack goes to the debug log.
+    runner.debug(e?.stack ?? String(e));
+    runner.setFailed(`receipt-gate: internal error: ${e?.message ?? String(e)}`);
+}
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 4813:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   by: () => (/* binding */ Runner)
+/* harmony export */ });
+/* unused harmony exports escapeData, escapeProperty */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8161);
+/* harmony import */ var node_os__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_os__WEBPACK_IMPORTED_MODULE_2__);
+/**
+ * The slice of the Actions runner protocol this action needs: inputs from INPUT_* variables,
+ * outputs through the GITHUB_OUTPUT file, workflow commands on stdout, the exit code. Written out
+ * (about what @actions/core does) to keep dist/index.js small and its cold start short.
+ */
+
+
+
+/** Escaping of workflow-command data: nothing in it can end the command or start another. */
+const escapeData = (s) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const escapeProperty = (s) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+class Runner {
+    env;
+    out;
+    constructor(env = process.env, out = (l) => process.stdout.write(l + node_os__WEBPACK_IMPORTED_MODULE_2__.EOL)) {
+        this.env = env;
+        this.out = out;
+    }
+    /** As @actions/core: INPUT_<NAME> with spaces as underscores, upper-cased, trimmed. */
+    input(name) {
+        return (this.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+    }
+    setOutput(name, value) {
+        const file = this.env['GITHUB_OUTPUT'];
+        const v = String(value);
+        if (file) {
+            const delimiter = `ghadelimiter_${(0,node_crypto__WEBPACK_IMPORTED_MODULE_1__.randomUUID)()}`;
+            if (name.includes(delimiter) || v.includes(delimiter))
+                throw new Error('output delimiter collision');
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.appendFileSync)(file, `${name}<<${delimiter}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}${v}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}${delimiter}${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}`);
+        }
+        else {
+            this.out(`${node_os__WEBPACK_IMPORTED_MODULE_2__.EOL}::set-output name=${escapeProperty(name)}::${escapeData(v)}`);
+        }
+    }
+    command(kind, message, props = {}) {
+        const p = [];
+        if (props.title !== undefined)
+            p.push(`title=${escapeProperty(props.title)}`);
+        if (props.file !== undefined)
+            p.push(`file=${escapeProperty(props.file)}`);
+        if (props.startLine !== undefined)
+            p.push(`line=${props.startLine}`);
+        if (props.startColumn !== undefined)
+            p.push(`col=${props.startColumn}`);
+        this.out(`::${kind}${p.length ? ' ' + p.join(',') : ''}::${escapeData(message)}`);
+    }
+    error(message, props) {
+        this.command('error', message, props);
+    }
+    warning(message, props) {
+        this.command('warning', message, props);
+    }
+    notice(message, props) {
+        this.command('notice', message, props);
+    }
+    debug(message) {
+        this.command('debug', message);
+    }
+    info(message) {
+        this.out(escapeData(message).replace(/^::/, ':\u200b:'));
+    }
+    setFailed(message) {
+        process.exitCode = 1;
+        this.error(message);
+    }
+}
+
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 8161:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+
+/***/ }),
+
 /***/ 4352:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
@@ -7656,2043 +13030,109 @@ module.exports = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/dra
 /******/ /* webpack/runtime/asset-relocator-loader */
 /******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
 /******/ 
+/******/ /* webpack/runtime/async module */
+/******/ (() => {
+/******/ 	var webpackQueues = typeof Symbol === "function" ? Symbol("webpack queues") : "__webpack_queues__";
+/******/ 	var webpackExports = typeof Symbol === "function" ? Symbol("webpack exports") : "__webpack_exports__";
+/******/ 	var webpackError = typeof Symbol === "function" ? Symbol("webpack error") : "__webpack_error__";
+/******/ 	var resolveQueue = (queue) => {
+/******/ 		if(queue && queue.d < 1) {
+/******/ 			queue.d = 1;
+/******/ 			queue.forEach((fn) => (fn.r--));
+/******/ 			queue.forEach((fn) => (fn.r-- ? fn.r++ : fn()));
+/******/ 		}
+/******/ 	}
+/******/ 	var wrapDeps = (deps) => (deps.map((dep) => {
+/******/ 		if(dep !== null && typeof dep === "object") {
+/******/ 			if(dep[webpackQueues]) return dep;
+/******/ 			if(dep.then) {
+/******/ 				var queue = [];
+/******/ 				queue.d = 0;
+/******/ 				dep.then((r) => {
+/******/ 					obj[webpackExports] = r;
+/******/ 					resolveQueue(queue);
+/******/ 				}, (e) => {
+/******/ 					obj[webpackError] = e;
+/******/ 					resolveQueue(queue);
+/******/ 				});
+/******/ 				var obj = {};
+/******/ 				obj[webpackQueues] = (fn) => (fn(queue));
+/******/ 				return obj;
+/******/ 			}
+/******/ 		}
+/******/ 		var ret = {};
+/******/ 		ret[webpackQueues] = x => {};
+/******/ 		ret[webpackExports] = dep;
+/******/ 		return ret;
+/******/ 	}));
+/******/ 	__nccwpck_require__.a = (module, body, hasAwait) => {
+/******/ 		var queue;
+/******/ 		hasAwait && ((queue = []).d = -1);
+/******/ 		var depQueues = new Set();
+/******/ 		var exports = module.exports;
+/******/ 		var currentDeps;
+/******/ 		var outerResolve;
+/******/ 		var reject;
+/******/ 		var promise = new Promise((resolve, rej) => {
+/******/ 			reject = rej;
+/******/ 			outerResolve = resolve;
+/******/ 		});
+/******/ 		promise[webpackExports] = exports;
+/******/ 		promise[webpackQueues] = (fn) => (queue && fn(queue), depQueues.forEach(fn), promise["catch"](x => {}));
+/******/ 		module.exports = promise;
+/******/ 		body((deps) => {
+/******/ 			currentDeps = wrapDeps(deps);
+/******/ 			var fn;
+/******/ 			var getResult = () => (currentDeps.map((d) => {
+/******/ 				if(d[webpackError]) throw d[webpackError];
+/******/ 				return d[webpackExports];
+/******/ 			}))
+/******/ 			var promise = new Promise((resolve) => {
+/******/ 				fn = () => (resolve(getResult));
+/******/ 				fn.r = 0;
+/******/ 				var fnQueue = (q) => (q !== queue && !depQueues.has(q) && (depQueues.add(q), q && !q.d && (fn.r++, q.push(fn))));
+/******/ 				currentDeps.map((dep) => (dep[webpackQueues](fnQueue)));
+/******/ 			});
+/******/ 			return fn.r ? promise : getResult();
+/******/ 		}, (err) => ((err ? reject(promise[webpackError] = err) : outerResolve(exports)), resolveQueue(queue)));
+/******/ 		queue && queue.d < 0 && (queue.d = 0);
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
 /************************************************************************/
-var __webpack_exports__ = {};
-
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./src/core/binding.ts
-/**
- * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
- * canonical form. The one place in the gate where a digest is made.
- */
-
-
-const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
-/** RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. */
-function binding_jcs(value) {
-    try {
-        const text = canonicalize(value);
-        if (text === undefined)
-            return { ok: false, reason: 'value has no JSON representation' };
-        return { ok: true, text };
-    }
-    catch (err) {
-        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
-    }
-}
-function binding_sha256Hex(text) {
-    return hash('sha256', text, 'hex');
-}
-/** binding(subject) as the semantics document defines it. */
-function binding_binding(subject) {
-    const c = binding_jcs(subject);
-    return c.ok ? { ok: true, digest: 'sha256:' + binding_sha256Hex(c.text) } : c;
-}
-
-;// CONCATENATED MODULE: ./src/core/records.ts
-/**
- * Audit records before allocation (§3): internal consistency, then identity. Each record leaves
- * here with an outcome that carries its reason; only `usable` records can ever bind a call.
- */
-
-function records_checkRecords(records) {
-    const seen = new Map();
-    return records.map((input) => {
-        const { record } = input;
-        const b = binding(record.subject);
-        const identity = JSON.stringify([record.provider, record.record_id]);
-        const first = seen.get(identity);
-        if (!first)
-            seen.set(identity, input);
-        if (!b.ok) {
-            return { input, check: { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` } };
-        }
-        if (b.digest !== record.binding_digest) {
-            return {
-                input,
-                check: {
-                    outcome: 'inconsistent',
-                    recomputed: b.digest,
-                    reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
-                },
-            };
-        }
-        if (first)
-            return { input, check: { outcome: 'duplicate', recomputed: b.digest, first } };
-        return { input, check: { outcome: 'usable', recomputed: b.digest } };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/core/projection.ts
-/**
- * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
- * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
- */
-
-const BOUND_TARGET_FIELDS = Object.freeze({
-    github_deploy_key: ['owner', 'repo', 'key_title_hash'],
-    workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
-    workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
-});
-const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-const projection_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Narrow a target to its class's bound fields; the result is a fresh null-prototype-free literal built key by key. */
-function narrowTarget(actionClass, target) {
-    const fields = hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
-    if (!fields)
-        return undefined;
-    const out = {};
-    for (const f of fields)
-        if (hasOwn(target, f))
-            out[f] = target[f];
-    return out;
-}
-function projection_project(decision) {
-    const action = decision['action'];
-    if (!projection_isObject(action))
-        return { kind: 'none', reason: 'action is not an object' };
-    const actionClass = action['resource_type'];
-    const verb = action['verb'];
-    const target = action['target'];
-    if (typeof actionClass !== 'string')
-        return { kind: 'none', reason: 'action.resource_type is not a string' };
-    if (typeof verb !== 'string')
-        return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!projection_isObject(target))
-        return { kind: 'none', reason: 'action.target is not an object' };
-    const narrowed = narrowTarget(actionClass, target);
-    if (!narrowed)
-        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
-    if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${BOUND_TARGET_FIELDS[actionClass].join(', ')})` };
-    }
-    const subject = { action_class: actionClass, verb, target: narrowed };
-    const b = binding(subject);
-    if (!b.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
-    return { kind: 'subject', subject, digest: b.digest };
-}
-/** The narrowed target alone, canonical: two calls touch the same thing when these are equal. */
-function projection_targetKey(subject) {
-    const b = binding({ action_class: subject.action_class, target: subject.target });
-    return b.ok ? b.digest : '';
-}
-
-;// CONCATENATED MODULE: ./src/core/claims.ts
-/**
- * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
- * for consistency and later compared with what the evidence earns; they never earn anything.
- */
-
-
-const EXPECTED_SOURCE = {
-    asserted: null,
-    observed_confirmed: 'observed_read_followup',
-    verified: 'provider_audit_import',
-};
-const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-function claims_readClaim(decision) {
-    const response = decision['response'];
-    if (!isObject(response))
-        return { kind: 'invalid', reason: 'response is not an object' };
-    const asserted = response['side_effect_asserted'];
-    if (typeof asserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
-    const legacyVerified = response['side_effect_verified'];
-    if (has(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
-        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
-    }
-    const problems = [];
-    if (!has(response, 'side_effect')) {
-        const level = legacyVerified === true ? 'verified' : 'asserted';
-        if (level !== 'asserted' && !asserted)
-            problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems };
-    }
-    const block = response['side_effect'];
-    if (!isObject(block))
-        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
-    const blockAsserted = block['asserted'];
-    const level = block['level'];
-    if (typeof blockAsserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
-    if (typeof level !== 'string' || !LEVELS.includes(level)) {
-        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
-    }
-    const claimed = level;
-    const source = has(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = has(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
-    if (digestValue !== null && typeof digestValue !== 'string') {
-        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
-    }
-    if (blockAsserted !== asserted) {
-        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
-    }
-    const expected = EXPECTED_SOURCE[claimed];
-    if (source !== expected) {
-        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
-    }
-    if (claimed === 'asserted' && digestValue !== null) {
-        problems.push('an "asserted" claim carries a verification_subject_digest');
-    }
-    if (has(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
-        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
-    }
-    if (claimed !== 'asserted' && !asserted) {
-        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
-    }
-    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems };
-}
-
-;// CONCATENATED MODULE: ./src/core/verify.ts
-/**
- * verify(evidence, options) → Report: the whole contract of `spec/verification-semantics.md`
- * as one pure function. No I/O: readers hand in located values, reporters render the result.
- *
- * Every call starts at `asserted`. `verified` is reachable only through `allocate` (a usable record
- * whose binding equals the call's recomputed subject), `observed_confirmed` only through
- * `confirmingRead` (a later successful read of the same target in the same run).
- */
-
-
-
-
-
-const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
-const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
-const verify_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
-const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
-function verify_finding(severity, code, loc, message) {
-    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
-}
-function compareFindings(a, b) {
-    return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
-}
-function eligibility(decision, projection, claim) {
-    if (!claim.asserted)
-        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
-    const d = decision['decision'];
-    if (isObject(d) && d['effect'] === 'deny')
-        return { ok: false, reason: 'the call was denied (decision.effect is "deny")' };
-    if (projection.kind === 'none')
-        return { ok: false, reason: `the call has no subject: ${projection.reason}` };
-    const action = decision['action'];
-    const target = action['target'];
-    const p = Object.prototype.hasOwnProperty.call(target, 'provider') ? target['provider'] : null;
-    if (p !== null && typeof p !== 'string')
-        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
-    return { ok: true, digest: projection.digest, provider: p };
-}
-function toolName(decision) {
-    const tool = decision['tool'];
-    return isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null;
-}
-/** One-to-one allocation of usable records to calls: claimed-`verified` calls first, then the rest. */
-function allocate(calls, records) {
-    const buckets = new Map();
-    for (const r of records) {
-        if (r.check.outcome !== 'usable')
-            continue;
-        const b = buckets.get(r.check.recomputed);
-        if (b)
-            b.recs.push(r);
-        else
-            buckets.set(r.check.recomputed, { recs: [r], next: 0 });
-    }
-    const used = new Set();
-    const serve = (call) => {
-        if (!call.eligibility.ok)
-            return;
-        const bucket = buckets.get(call.eligibility.digest);
-        if (!bucket)
-            return;
-        while (bucket.next < bucket.recs.length && used.has(bucket.recs[bucket.next]))
-            bucket.next++;
-        const provider = call.eligibility.provider;
-        for (let i = bucket.next; i < bucket.recs.length; i++) {
-            const r = bucket.recs[i];
-            if (used.has(r) || (provider !== null && r.input.record.provider !== provider))
-                continue;
-            used.add(r);
-            call.record = r;
-            return;
-        }
-    };
-    for (const c of calls)
-        if (c.claim.level === 'verified')
-            serve(c);
-    for (const c of calls)
-        if (c.claim.level !== 'verified')
-            serve(c);
-}
-/** For each eligible call of a run, the first later successful read of the same target with another verb. */
-function confirmReads(run) {
-    // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
-    const reads = new Map(); // target key → verb → earliest later read
-    for (let i = run.length - 1; i >= 0; i--) {
-        const call = run[i];
-        const p = call.projection;
-        if (p.kind !== 'subject')
-            continue;
-        const key = targetKey(p.subject);
-        if (call.eligibility.ok) {
-            const verbs = reads.get(key);
-            if (verbs) {
-                let best = null;
-                for (const [verb, read] of verbs)
-                    if (verb !== p.subject.verb && (!best || read.index < best.index))
-                        best = read;
-                call.confirmedBy = best;
-            }
-        }
-        const response = call.input.decision['response'];
-        if (READ_VERBS.has(p.subject.verb) && isObject(response) && response['status'] === 'success') {
-            let verbs = reads.get(key);
-            if (!verbs)
-                reads.set(key, (verbs = new Map()));
-            verbs.set(p.subject.verb, call.input);
-        }
-    }
-}
-function earned(call) {
-    return call.record ? 'verified' : call.confirmedBy ? 'observed_confirmed' : 'asserted';
-}
-const at = (d) => `line ${d.loc.line}`;
-const recordName = (r) => `record ${JSON.stringify(r.input.record.record_id)} (${r.input.record.provider}) at ${r.input.loc.file}:${r.input.loc.line}`;
-function push(m, k, v) {
-    const xs = m.get(k);
-    if (xs)
-        xs.push(v);
-    else
-        m.set(k, [v]);
-}
-function buildIndex(calls, records) {
-    const recordsByDigest = new Map();
-    for (const r of records) {
-        push(recordsByDigest, r.input.record.binding_digest, r);
-        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
-            push(recordsByDigest, r.check.recomputed, r);
-    }
-    const holders = new Map();
-    const callsByDigest = new Map();
-    const firstByClassVerb = new Map();
-    for (const c of calls) {
-        if (c.record)
-            holders.set(c.record, c);
-        if (c.projection.kind !== 'subject')
-            continue;
-        push(callsByDigest, c.projection.digest, c);
-        const cv = JSON.stringify([c.projection.subject.action_class, c.projection.subject.verb]);
-        if (!firstByClassVerb.has(cv))
-            firstByClassVerb.set(cv, c);
-    }
-    return { recordsByDigest, holders, callsByDigest, firstByClassVerb };
-}
-/** Why a call that wanted a record did not get one, in terms a reviewer can act on. */
-function whyNoRecord(call, ix) {
-    if (!call.eligibility.ok)
-        return call.eligibility.reason;
-    const digest = call.eligibility.digest;
-    const same = ix.recordsByDigest.get(digest) ?? [];
-    if (same.length === 0)
-        return `no audit record binds its subject ${digest}`;
-    const parts = same.map((r) => {
-        if (r.check.outcome === 'inconsistent')
-            return `${recordName(r)} declares this binding but is inconsistent`;
-        if (r.check.outcome === 'duplicate')
-            return `${recordName(r)} is a duplicate`;
-        const holder = ix.holders.get(r);
-        if (holder)
-            return `${recordName(r)} already verifies ${holder.run.artifact} decision ${holder.input.index} (${at(holder.input)})`;
-        return `${recordName(r)} is from provider "${r.input.record.provider}", the call targets "${call.eligibility.ok ? call.eligibility.provider : ''}"`;
-    });
-    return `no unused audit record binds its subject ${digest}: ${parts.join('; ')}`;
-}
-function levelReason(call, level, ix) {
-    if (level === 'verified')
-        return `bound by ${recordName(call.record)}`;
-    const noRecord = whyNoRecord(call, ix);
-    if (level === 'observed_confirmed')
-        return `confirmed by a later read at ${at(call.confirmedBy)}; not verified: ${noRecord}`;
-    if (!call.eligibility.ok)
-        return call.eligibility.reason;
-    return `${noRecord}; no later successful read of the same target in this run`;
-}
-/** Why a usable record bound no call: the nearest call of the same class and verb, and where it differs. */
-function whyUnmatched(r, ix) {
-    const digest = r.input.record.binding_digest;
-    const withSubject = ix.callsByDigest.get(digest) ?? [];
-    const c = withSubject.find((x) => x.eligibility.ok);
-    if (c) {
-        const holder = c.record;
-        if (c.eligibility.ok && c.eligibility.provider !== null && c.eligibility.provider !== r.input.record.provider) {
-            return `its subject matches ${c.run.artifact} decision ${c.input.index} (${at(c.input)}) but the call targets provider "${c.eligibility.provider}", not "${r.input.record.provider}"`;
-        }
-        return `every call with its subject is already verified (${c.run.artifact} decision ${c.input.index} by ${holder ? recordName(holder) : 'another record'}): one audit entry vouches for one call only`;
-    }
-    const { action_class, verb, target } = r.input.record.subject;
-    const ineligible = withSubject[0];
-    if (ineligible && !ineligible.eligibility.ok) {
-        return `its subject matches ${ineligible.run.artifact} decision ${ineligible.input.index} (${at(ineligible.input)}), which cannot be verified: ${ineligible.eligibility.reason}`;
-    }
-    const near = ix.firstByClassVerb.get(JSON.stringify([action_class, verb]));
-    if (near && near.projection.kind === 'subject') {
-        const t = near.projection.subject.target;
-        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
-        const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
-        return `no call has its subject ${verify_short(digest)}; nearest is ${near.run.artifact} decision ${near.input.index} (${at(near.input)}), whose target differs in ${differ.join(', ') || 'field order or types'}`;
-    }
-    return `no call has its subject ${verify_short(digest)} (no ${JSON.stringify(action_class)} call with verb ${JSON.stringify(verb)} at all)`;
-}
-function verify_verify(evidence, options) {
-    const findings = [...evidence.findings];
-    const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
-    const records = checkRecords([...evidence.records].sort((a, b) => byLocation(a.loc, b.loc)));
-    const calls = [];
-    const perRun = [];
-    for (const run of runs) {
-        const own = [];
-        for (const input of run.decisions) {
-            const reading = readClaim(input.decision);
-            let claim;
-            if (reading.kind === 'invalid') {
-                findings.push(verify_finding('error', 'invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`));
-                claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
-            }
-            else {
-                claim = reading.claim;
-                for (const why of reading.inconsistencies)
-                    findings.push(verify_finding('error', 'inconsistent_claim', input.loc, `decision ${input.index}: ${why}`));
-            }
-            const projection = project(input.decision);
-            const call = {
-                run, input, tool: toolName(input.decision), projection, claim,
-                eligibility: reading.kind === 'invalid' ? { ok: false, reason: reading.reason } : eligibility(input.decision, projection, claim),
-                record: null, confirmedBy: null,
-            };
-            own.push(call);
-            calls.push(call);
-        }
-        perRun.push(own);
-    }
-    allocate(calls, records);
-    for (const own of perRun)
-        confirmReads(own);
-    const ix = buildIndex(calls, records);
-    const callReports = calls.map((call) => {
-        const level = earned(call);
-        const { claim, input } = call;
-        const subject = call.projection.kind === 'subject' ? call.projection.digest : null;
-        const where = `${call.tool ?? 'decision'} (decision ${input.index})`;
-        if (claim.level === 'verified') {
-            if (level !== 'verified') {
-                findings.push(verify_finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix)}`));
-            }
-            else if (!claim.legacy && claim.digest !== subject) {
-                findings.push(verify_finding('error', 'verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
-            }
-        }
-        else if (claim.level === 'observed_confirmed') {
-            const strictness = options.strictObserved ? 'error' : 'warning';
-            if (!call.confirmedBy) {
-                const why = call.eligibility.ok ? 'no later successful read of the same target exists in this run' : call.eligibility.reason;
-                findings.push(verify_finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`));
-            }
-            else if (claim.digest !== subject) {
-                findings.push(verify_finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`));
-            }
-        }
-        if (levelRank(level) > levelRank(claim.level)) {
-            findings.push(verify_finding('notice', 'under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
-        }
-        const r = call.record?.input;
-        return {
-            artifact: call.run.artifact, index: input.index, line: input.loc.line, column: input.loc.column, member: input.loc.member ?? null,
-            tool: call.tool, asserted: claim.asserted, claimed_level: claim.level, level, subject_digest: subject,
-            record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
-            reason: levelReason(call, level, ix),
-        };
-    });
-    const recordReports = records.map((r) => {
-        const { record, loc } = r.input;
-        const holder = ix.holders.get(r);
-        let outcome;
-        const name = `record ${JSON.stringify(record.record_id)} (${record.provider})`;
-        switch (r.check.outcome) {
-            case 'inconsistent':
-                outcome = 'inconsistent';
-                findings.push(verify_finding('error', 'record_inconsistent', loc, `${name}: ${r.check.reason}`));
-                break;
-            case 'duplicate':
-                outcome = 'duplicate';
-                findings.push(verify_finding('error', 'duplicate_record', loc, `${name} repeats the record at ${r.check.first.loc.file}:${r.check.first.loc.line}; one audit entry may vouch for one call only`));
-                break;
-            case 'usable':
-                outcome = holder ? 'bound' : 'unmatched';
-                if (!holder) {
-                    findings.push(verify_finding(options.allowUnmatchedRecords ? 'warning' : 'error', 'record_unmatched', loc, `${name} binds no call: ${whyUnmatched(r, ix)}`));
-                }
-        }
-        return {
-            file: loc.file, line: loc.line, column: loc.column, provider: record.provider, record_id: record.record_id, outcome,
-            binding_digest: record.binding_digest, recomputed_digest: r.check.recomputed,
-            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
-        };
-    });
-    findings.sort(compareFindings);
-    const tally = (xs, key) => {
-        const out = {};
-        for (const x of xs)
-            out[key(x)] = (out[key(x)] ?? 0) + 1;
-        return out;
-    };
-    const levels = tally(callReports, (c) => c.level);
-    const outcomes = tally(recordReports, (r) => r.outcome);
-    const severities = tally(findings, (f) => f.severity);
-    const totals = {
-        artifacts: runs.length,
-        calls: callReports.length,
-        verified: levels.verified ?? 0,
-        observed_confirmed: levels.observed_confirmed ?? 0,
-        asserted: levels.asserted ?? 0,
-        records: recordReports.length,
-        bound: outcomes.bound ?? 0,
-        unmatched: outcomes.unmatched ?? 0,
-        inconsistent: outcomes.inconsistent ?? 0,
-        duplicate: outcomes.duplicate ?? 0,
-        errors: severities.error ?? 0,
-        warnings: severities.warning ?? 0,
-        notices: severities.notice ?? 0,
-    };
-    return { schema: REPORT_SCHEMA, ok: totals.errors === 0, calls: callReports, records: recordReports, findings, totals };
-}
-
-;// CONCATENATED MODULE: ./src/read/discover.ts
-/**
- * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
- * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
- * resolves outside it, are errors; links to directories are not descended (no cycles).
- */
-
-
-
-
-const ARTIFACT_PATTERN = /\.(json|jsonl|ndjson|tar\.gz)$/i;
-/** Directories a walk never enters unless named explicitly. */
-const PRUNED = new Set(['.git', 'node_modules']);
-const MAX_ENTRIES = 500_000;
-const toPosix = (p) => p.split(path.sep).join('/');
-const inside = (root, p) => {
-    const r = path.relative(root, p);
-    return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
-};
-/**
- * @param inputs   paths, directories or globs, relative to `cwd`
- * @param cwd      the working directory (names in reports are relative to it)
- * @param workspace nothing outside this directory is read
- */
-function discover_discover(inputs, cwd, workspace) {
-    const findings = [];
-    const found = new Map();
-    let realWorkspace;
-    try {
-        realWorkspace = realpathSync(workspace);
-    }
-    catch {
-        realWorkspace = path.resolve(workspace);
-    }
-    const where = (input) => ({ file: input, line: 1, column: 1 });
-    const add = (abs) => {
-        const rel = toPosix(path.relative(cwd, abs));
-        if (!found.has(rel))
-            found.set(rel, { path: abs, rel });
-    };
-    let entries = 0;
-    /** Walk `dir`, calling `take` for each regular file (or in-workspace link to one). */
-    const walk = (dir, input, take) => {
-        const stack = [dir];
-        while (stack.length > 0) {
-            const d = stack.pop();
-            let list;
-            try {
-                list = readdirSync(d, { withFileTypes: true });
-            }
-            catch (e) {
-                findings.push(finding('error', 'invalid_artifact', where(toPosix(path.relative(cwd, d)) || '.'), `cannot read directory: ${e.message}`));
-                continue;
-            }
-            for (const ent of list) {
-                if (++entries > MAX_ENTRIES) {
-                    findings.push(finding('error', 'invalid_artifact', where(input), `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
-                    return;
-                }
-                const abs = path.join(d, ent.name);
-                if (ent.isDirectory()) {
-                    if (!PRUNED.has(ent.name))
-                        stack.push(abs);
-                }
-                else if (ent.isFile()) {
-                    take(abs);
-                }
-                else if (ent.isSymbolicLink()) {
-                    link(abs, take);
-                }
-            }
-        }
-    };
-    const link = (abs, take) => {
-        const rel = toPosix(path.relative(cwd, abs));
-        let real;
-        try {
-            real = realpathSync(abs);
-        }
-        catch {
-            findings.push(finding('error', 'invalid_artifact', where(rel), 'broken symbolic link'));
-            return;
-        }
-        if (!inside(realWorkspace, real)) {
-            findings.push(finding('error', 'invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
-            return;
-        }
-        let st;
-        try {
-            st = statSync(real);
-        }
-        catch {
-            return;
-        }
-        if (st.isFile())
-            take(abs);
-        else
-            findings.push(finding('notice', 'no_match', where(rel), 'symbolic link to a directory; not descended'));
-    };
-    for (const raw of inputs) {
-        const input = raw.trim();
-        if (input === '')
-            continue;
-        const scan = picomatch.scan(input);
-        const base = path.resolve(cwd, scan.isGlob ? scan.base || '.' : input);
-        if (!inside(workspace, base)) {
-            findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is outside the workspace (${workspace}); not read`));
-            continue;
-        }
-        let st;
-        try {
-            st = lstatSync(base);
-        }
-        catch {
-            findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
-            continue;
-        }
-        const before = found.size;
-        if (st.isSymbolicLink()) {
-            let real = '';
-            try {
-                real = realpathSync(base);
-            }
-            catch {
-                /* reported below */
-            }
-            if (!real || !inside(realWorkspace, real)) {
-                findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is a symbolic link that points outside the workspace; not followed`));
-                continue;
-            }
-            st = statSync(real);
-        }
-        if (scan.isGlob) {
-            const match = picomatch(toPosix(path.relative(cwd, path.resolve(cwd, input))), { dot: true });
-            let ignored = 0;
-            walk(base, input, (abs) => {
-                const rel = toPosix(path.relative(cwd, abs));
-                if (!match(rel))
-                    return;
-                if (ARTIFACT_PATTERN.test(rel))
-                    add(abs);
-                else
-                    ignored++;
-            });
-            if (ignored > 0)
-                findings.push(finding('notice', 'no_match', where(input), `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
-        }
-        else if (st.isDirectory()) {
-            walk(base, input, (abs) => {
-                if (ARTIFACT_PATTERN.test(abs))
-                    add(abs);
-            });
-        }
-        else if (st.isFile()) {
-            add(base);
-        }
-        else {
-            findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is not a regular file or directory`));
-            continue;
-        }
-        if (found.size === before)
-            findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no artifact file`));
-    }
-    const files = [...found.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-    return { files, findings };
-}
-
-;// CONCATENATED MODULE: ./src/read/strict-json.ts
-/**
- * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
- *
- * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
- * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
- * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
- * start. Values are then taken from JSON.parse, which is only ever given text that passed the scan
- * (so it never sees deep nesting, and `__proto__` is an ordinary own key).
- */
-/** The key under which `elements` holds a path's offsets. */
-const strict_json_pathKey = (path) => JSON.stringify(path);
-var C;
-(function (C) {
-    C[C["TAB"] = 9] = "TAB";
-    C[C["LF"] = 10] = "LF";
-    C[C["CR"] = 13] = "CR";
-    C[C["SPACE"] = 32] = "SPACE";
-    C[C["QUOTE"] = 34] = "QUOTE";
-    C[C["PLUS"] = 43] = "PLUS";
-    C[C["COMMA"] = 44] = "COMMA";
-    C[C["MINUS"] = 45] = "MINUS";
-    C[C["DOT"] = 46] = "DOT";
-    C[C["ZERO"] = 48] = "ZERO";
-    C[C["NINE"] = 57] = "NINE";
-    C[C["COLON"] = 58] = "COLON";
-    C[C["UPPER_E"] = 69] = "UPPER_E";
-    C[C["LBRACKET"] = 91] = "LBRACKET";
-    C[C["BACKSLASH"] = 92] = "BACKSLASH";
-    C[C["RBRACKET"] = 93] = "RBRACKET";
-    C[C["LOWER_E"] = 101] = "LOWER_E";
-    C[C["LBRACE"] = 123] = "LBRACE";
-    C[C["RBRACE"] = 125] = "RBRACE";
-})(C || (C = {}));
-class ScanError {
-    offset;
-    message;
-    constructor(offset, message) {
-        this.offset = offset;
-        this.message = message;
-    }
-}
-const SMALL_KEYS = 12;
-const describe = (s) => {
-    const j = JSON.stringify(s);
-    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
-};
-/** Validate `text[start, end)` as one strict JSON value. */
-function scan(text, options, start = 0, end = text.length) {
-    try {
-        return { ok: true, elements: new Scanner(text, start, end, options).run() };
-    }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, offset: e.offset, message: e.message };
-        throw e;
-    }
-}
-/** scan, then JSON.parse the same bytes. */
-function strict_json_parseStrict(text, options, start = 0, end = text.length) {
-    const r = scan(text, options, start, end);
-    if (!r.ok)
-        return r;
-    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
-    return { ok: true, value: JSON.parse(slice), elements: r.elements };
-}
-class Scanner {
-    s;
-    end;
-    o;
-    i;
-    depth = 0;
-    /** Per depth: 1 for an object, 2 for an array. */
-    kinds;
-    /** Per depth, reused: the keys seen in the open object (a list while small, then a set). */
-    keyLists = [];
-    keySets = [];
-    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
-    paths = [];
-    collecting = [];
-    wanted = new Map();
-    maxPath;
-    lastKey = '';
-    constructor(s, start, end, o) {
-        this.s = s;
-        this.end = end;
-        this.o = o;
-        this.i = start;
-        this.kinds = new Uint8Array(o.maxDepth + 2);
-        let maxPath = -1;
-        for (const p of o.collect ?? []) {
-            this.wanted.set(strict_json_pathKey(p), []);
-            maxPath = Math.max(maxPath, p.length);
-        }
-        this.maxPath = maxPath;
-    }
-    run() {
-        const { s, end } = this;
-        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
-            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
-        this.ws();
-        if (this.i >= end)
-            throw new ScanError(this.i, 'empty input: expected a JSON value');
-        this.value();
-        for (;;) {
-            if (this.depth === 0) {
-                this.ws();
-                if (this.i < end)
-                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
-                return this.wanted;
-            }
-            this.ws();
-            const c = this.i < end ? s.charCodeAt(this.i) : -1;
-            const inObject = this.kinds[this.depth] === 1;
-            if (c === C.COMMA) {
-                this.i++;
-                if (inObject)
-                    this.key();
-                else
-                    this.element();
-            }
-            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
-                this.i++;
-                this.depth--;
-            }
-            else {
-                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
-            }
-        }
-    }
-    what() {
-        if (this.i >= this.end)
-            return 'the end of the input (truncated?)';
-        const ch = this.s.codePointAt(this.i);
-        return ch < 0x20 || ch === 0x7f ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}` : `'${String.fromCodePoint(ch)}'`;
-    }
-    ws() {
-        const { s, end } = this;
-        let i = this.i;
-        while (i < end) {
-            const c = s.charCodeAt(i);
-            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
-                i++;
-            else
-                break;
-        }
-        this.i = i;
-    }
-    /** An array element starts here (after '[' or ','). */
-    element() {
-        this.ws();
-        const col = this.collecting[this.depth];
-        if (col)
-            col.push(this.i);
-        this.value();
-    }
-    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
-    value() {
-        this.ws();
-        const { s, end } = this;
-        if (this.i >= end)
-            throw new ScanError(this.i, 'unexpected end of input: expected a value (truncated?)');
-        const c = s.charCodeAt(this.i);
-        if (c === C.LBRACE || c === C.LBRACKET) {
-            this.open(c === C.LBRACE ? 1 : 2);
-            return;
-        }
-        if (c === C.QUOTE) {
-            this.string();
-            return;
-        }
-        if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE)) {
-            this.number();
-            return;
-        }
-        for (const lit of ['true', 'false', 'null']) {
-            if (s.startsWith(lit, this.i) && this.i + lit.length <= end) {
-                this.i += lit.length;
-                return;
-            }
-        }
-        throw new ScanError(this.i, `unexpected ${this.what()}: expected a value`);
-    }
-    open(kind) {
-        const parentDepth = this.depth;
-        if (parentDepth >= this.o.maxDepth) {
-            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
-        }
-        const d = ++this.depth;
-        this.kinds[d] = kind;
-        this.i++;
-        // Path bookkeeping only as deep as some requested path goes.
-        let path = null;
-        if (d - 1 <= this.maxPath) {
-            if (d === 1)
-                path = [];
-            else {
-                const parent = this.paths[d - 1];
-                if (parent && this.kinds[d - 1] === 1)
-                    path = [...parent, this.lastKey];
-            }
-        }
-        this.paths[d] = path;
-        this.collecting[d] = kind === 2 && path ? (this.wanted.get(strict_json_pathKey(path)) ?? null) : null;
-        this.ws();
-        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
-        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
-            this.i++;
-            this.depth--;
-            return;
-        }
-        if (kind === 1) {
-            const list = this.keyLists[d];
-            if (list)
-                list.length = 0;
-            else
-                this.keyLists[d] = [];
-            this.keySets[d]?.clear();
-            this.key();
-        }
-        else {
-            this.element();
-        }
-    }
-    /** An object member starts here: key, colon, then its value. */
-    key() {
-        this.ws();
-        if (this.i >= this.end || this.s.charCodeAt(this.i) !== C.QUOTE) {
-            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
-        }
-        const at = this.i;
-        const key = this.string(true);
-        const d = this.depth;
-        const list = this.keyLists[d];
-        let set = this.keySets[d] ?? null;
-        if (set && set.size > 0) {
-            if (set.has(key))
-                throw new ScanError(at, `duplicate key ${describe(key)}`);
-            set.add(key);
-        }
-        else {
-            if (list.includes(key))
-                throw new ScanError(at, `duplicate key ${describe(key)}`);
-            list.push(key);
-            if (list.length > SMALL_KEYS) {
-                if (!set)
-                    this.keySets[d] = set = new Set();
-                for (const k of list)
-                    set.add(k);
-            }
-        }
-        this.lastKey = key;
-        this.ws();
-        if (this.i >= this.end || this.s.charCodeAt(this.i) !== C.COLON) {
-            throw new ScanError(this.i, `expected ':' after key ${describe(key)} but found ${this.what()}`);
-        }
-        this.i++;
-        this.value();
-    }
-    /** A string starts at the quote. Returns the decoded text when asked (keys). */
-    string(decode = false) {
-        const { s, end } = this;
-        const start = this.i;
-        let i = start + 1;
-        let escaped = false;
-        for (;;) {
-            if (i >= end)
-                throw new ScanError(start, 'unterminated string (truncated?)');
-            const c = s.charCodeAt(i);
-            if (c === C.QUOTE)
-                break;
-            if (c === C.BACKSLASH) {
-                escaped = true;
-                i = this.escape(i);
-                continue;
-            }
-            if (c < 0x20)
-                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
-            if (c >= 0xd800 && c <= 0xdfff) {
-                // Raw surrogates only arrive in pairs from a UTF-8 decode; check anyway.
-                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
-                if (c <= 0xdbff && n >= 0xdc00 && n <= 0xdfff) {
-                    i += 2;
-                    continue;
-                }
-                throw new ScanError(i, 'lone UTF-16 surrogate in a string');
-            }
-            i++;
-        }
-        this.i = i + 1;
-        if (!decode)
-            return undefined;
-        return escaped ? JSON.parse(s.slice(start, i + 1)) : s.slice(start + 1, i);
-    }
-    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
-    escape(i) {
-        const { s, end } = this;
-        if (i + 1 >= end)
-            throw new ScanError(i, 'unterminated escape (truncated?)');
-        const e = s.charCodeAt(i + 1);
-        if (e !== 117 /* u */) {
-            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
-                return i + 2;
-            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
-        }
-        const u = this.hex4(i + 2);
-        if (u >= 0xdc00 && u <= 0xdfff)
-            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
-        if (u >= 0xd800 && u <= 0xdbff) {
-            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
-                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
-            }
-            const low = this.hex4(i + 8);
-            if (low < 0xdc00 || low > 0xdfff)
-                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
-            return i + 12;
-        }
-        return i + 6;
-    }
-    hex4(at) {
-        if (at + 4 > this.end)
-            throw new ScanError(at - 2, 'truncated \\u escape');
-        let v = 0;
-        for (let k = 0; k < 4; k++) {
-            const c = this.s.charCodeAt(at + k);
-            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
-            if (d < 0)
-                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
-            v = v * 16 + d;
-        }
-        return v;
-    }
-    number() {
-        const { s, end } = this;
-        const start = this.i;
-        let i = start;
-        if (s.charCodeAt(i) === C.MINUS)
-            i++;
-        const digits = () => {
-            const from = i;
-            while (i < end) {
-                const c = s.charCodeAt(i);
-                if (c < C.ZERO || c > C.NINE)
-                    break;
-                i++;
-            }
-            return i - from;
-        };
-        if (i < end && s.charCodeAt(i) === C.ZERO) {
-            i++;
-            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
-                throw new ScanError(start, 'numbers must not have leading zeros');
-        }
-        else if (digits() === 0) {
-            throw new ScanError(start, 'invalid number: expected a digit');
-        }
-        let exp = false;
-        if (i < end && s.charCodeAt(i) === C.DOT) {
-            i++;
-            if (digits() === 0)
-                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
-        }
-        const e = i < end ? s.charCodeAt(i) : 0;
-        if (e === C.LOWER_E || e === C.UPPER_E) {
-            exp = true;
-            i++;
-            const sign = i < end ? s.charCodeAt(i) : 0;
-            if (sign === C.PLUS || sign === C.MINUS)
-                i++;
-            if (digits() === 0)
-                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
-        }
-        this.i = i;
-        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
-            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
-        }
-    }
-}
-/** 1-based line and column (in UTF-16 code units) of offsets in one text, computed lazily. */
-class strict_json_LineIndex {
-    text;
-    starts = null;
-    constructor(text) {
-        this.text = text;
-    }
-    locate(offset) {
-        if (!this.starts) {
-            const starts = [0];
-            const t = this.text;
-            for (let i = t.indexOf('\n'); i !== -1; i = t.indexOf('\n', i + 1))
-                starts.push(i + 1);
-            this.starts = starts;
-        }
-        const starts = this.starts;
-        let lo = 0;
-        let hi = starts.length - 1;
-        while (lo < hi) {
-            const mid = (lo + hi + 1) >> 1;
-            if (starts[mid] <= offset)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        return { line: lo + 1, column: offset - starts[lo] + 1 };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/read/classify.ts
-/**
- * What a JSON object is. Export folders and run logs legitimately hold other Assay artifacts, which
- * are skipped with a notice; but another *version* of a kind we read is an error, never a skip, so
- * renaming `.v0` to `.v1` cannot hide a record or a run from the gate.
- */
-
-const classify_SURFACE = 'assay.tool_decision_surface.v0';
-const RECORD = 'assay.provider_audit_record.v0';
-const family = (name) => name.replace(/\.v\d+$/, '');
-function byName(name, payload, via) {
-    for (const [known, kind] of [[classify_SURFACE, 'surface'], [RECORD, 'record']]) {
-        if (name === known) {
-            if (!isObject(payload))
-                return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
-            return { kind, payload, via };
-        }
-        if (family(name) === family(known))
-            return { kind: 'error', reason: `unsupported version "${name}" (this gate reads ${known})` };
-    }
-    return { kind: 'other', name };
-}
-/** An object with a string `schema` is named by it; an evidence event (no `schema`, a string `type`) by its type. */
-function classify_classify(value) {
-    if (!isObject(value)) {
-        return { kind: 'error', reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
-    }
-    const schema = value['schema'];
-    if (typeof schema === 'string')
-        return byName(schema, value, 'schema');
-    if (schema !== undefined)
-        return { kind: 'error', reason: '"schema" is not a string' };
-    const type = value['type'];
-    if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(value, 'data')) {
-        if (family(type) === family(classify_SURFACE) || family(type) === family(RECORD)) {
-            return byName(type, value['data'], 'event');
-        }
-        return { kind: 'other', name: type };
-    }
-    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
-}
-
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var ajv = __nccwpck_require__(2463);
-;// CONCATENATED MODULE: ./schemas/tool-decision-surface.schema.json
-const tool_decision_surface_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/tool-decision-surface.schema.json","title":"assay.tool_decision_surface.v0","description":"An Assay tool-decision surface: the privileged tool calls one agent run made, as recorded by the MCP proxy. receipt-gate reads the fields described here; other fields are allowed and ignored.","type":"object","required":["schema","observed_tool_decisions"],"properties":{"schema":{"const":"assay.tool_decision_surface.v0"},"observed_tool_decisions":{"type":"array","items":{"$ref":"#/$defs/decision"}},"non_claims":{"type":"array","items":{"type":"string"}}},"$defs":{"decision":{"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"]},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"type":"string"}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\\"success\\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}}}}');
-;// CONCATENATED MODULE: ./schemas/provider-audit-record.schema.json
-const provider_audit_record_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider\'s own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record\'s identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}}}}');
-;// CONCATENATED MODULE: ./src/read/shapes.ts
-/**
- * Shape validation against the JSON Schemas committed under `schemas/` (the same files users point
- * their editors at), compiled once with ajv. Returns the first problem as "path: message".
- */
-
-
-
-const shapes_ajv = new ajv.Ajv({ allErrors: false, strict: true, strictTypes: false, validateSchema: false });
-shapes_ajv.addSchema(tool_decision_surface_schema_namespaceObject);
-const decision = shapes_ajv.getSchema(`${tool_decision_surface_schema_namespaceObject.$id}#/$defs/decision`);
-const record = shapes_ajv.compile(provider_audit_record_schema_namespaceObject);
-function shapes_describe(errors) {
-    const e = errors?.[0];
-    if (!e)
-        return 'does not match its schema';
-    const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the object';
-    if (e.keyword === 'const' || e.keyword === 'enum') {
-        return `${where} must be ${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)}`;
-    }
-    return `${where} ${e.message ?? 'is invalid'}`;
-}
-const checker = (fn) => (value) => (fn(value) ? { ok: true } : { ok: false, reason: shapes_describe(fn.errors) });
-const shapes_checkDecision = checker(decision);
-const shapes_checkRecord = checker(record);
-
-;// CONCATENATED MODULE: ./src/read/utf8.ts
-/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-function utf8_decodeUtf8(bytes) {
-    try {
-        return { ok: true, text: decoder.decode(bytes) };
-    }
-    catch {
-        return { ok: false, offset: firstInvalidUtf8(bytes) };
-    }
-}
-/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
-function firstInvalidUtf8(b) {
-    let i = 0;
-    while (i < b.length) {
-        const c = b[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        let n;
-        let min;
-        let cp;
-        if (c >= 0xc2 && c <= 0xdf)
-            [n, min, cp] = [1, 0x80, c & 0x1f];
-        else if (c >= 0xe0 && c <= 0xef)
-            [n, min, cp] = [2, 0x800, c & 0x0f];
-        else if (c >= 0xf0 && c <= 0xf4)
-            [n, min, cp] = [3, 0x10000, c & 0x07];
-        else
-            return i;
-        if (i + n >= b.length)
-            return i;
-        for (let k = 1; k <= n; k++) {
-            const cc = b[i + k];
-            if ((cc & 0xc0) !== 0x80)
-                return i;
-            cp = (cp << 6) | (cc & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
-        i += n + 1;
-    }
-    return b.length;
-}
-/** 1-based line and column (in bytes) of a byte offset. */
-function utf8_byteLocation(b, offset) {
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < offset && i < b.length; i++) {
-        if (b[i] === 0x0a) {
-            line++;
-            lineStart = i + 1;
-        }
-    }
-    return { line, column: offset - lineStart + 1 };
-}
-
-;// CONCATENATED MODULE: ./src/read/artifacts.ts
-/**
- * Bytes of one run artifact or audit export → located decisions and records, plus findings.
- * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
- * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
- * so half a run is not a run); an audit export loses only the records that are broken.
- */
-
-
-
-
-
-const artifacts_DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 * 1024,
-    maxLineBytes: 8 * 1024 * 1024,
-    maxDepth: 64,
-    maxFindingsPerFile: 20,
-};
-const artifacts_formatOf = (path) => /\.json$/i.test(path) ? 'json' : /\.(ndjson|jsonl)$/i.test(path) ? 'ndjson' : null;
-const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
-const SURFACE_KEY = { schema: strict_json_pathKey(SURFACE_PATHS[0]), event: strict_json_pathKey(SURFACE_PATHS[1]) };
-const ROOT_KEY = strict_json_pathKey([]);
-/** Collects findings for one file, capped, and turns offsets into locations. */
-class FileReport {
-    file;
-    limits;
-    findings = [];
-    errors = 0;
-    suppressed = 0;
-    skipped = new Map();
-    firstSkip = null;
-    lines = null;
-    constructor(file, limits) {
-        this.file = file;
-        this.limits = limits;
-    }
-    at(offset) {
-        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
-        return { file: this.file, line, column };
-    }
-    get failed() {
-        return this.errors > 0;
-    }
-    error(loc, message) {
-        this.errors++;
-        if (this.findings.length >= this.limits.maxFindingsPerFile) {
-            this.suppressed++;
-            return;
-        }
-        this.findings.push(finding('error', 'invalid_artifact', loc, message));
-    }
-    skip(loc, name) {
-        this.firstSkip ??= loc;
-        this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
-    }
-    close() {
-        if (this.suppressed > 0) {
-            this.findings.push(finding('error', 'invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
-        }
-        if (this.firstSkip) {
-            const total = [...this.skipped.values()].reduce((a, b) => a + b, 0);
-            const kinds = [...this.skipped.entries()].sort().map(([k, n]) => `${k} ×${n}`).join(', ');
-            this.findings.push(finding('notice', 'skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
-        }
-        return this.findings;
-    }
-}
-/** Decode and split a file into strict-JSON documents; problems go to `fr`. */
-function documents(bytes, format, fr, limits) {
-    if (bytes.length > limits.maxFileBytes) {
-        fr.error({ file: fr.file, line: 1, column: 1 }, `file is ${bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
-        return [];
-    }
-    const decoded = decodeUtf8(bytes);
-    if (!decoded.ok) {
-        const { line, column } = byteLocation(bytes, decoded.offset);
-        fr.error({ file: fr.file, line, column }, `invalid UTF-8 at byte ${decoded.offset}`);
-        return [];
-    }
-    const text = decoded.text;
-    fr.lines = new LineIndex(text);
-    const opts = { maxDepth: limits.maxDepth, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
-    const docs = [];
-    const parse = (start, end) => {
-        const r = parseStrict(text, opts, start, end);
-        if (r.ok)
-            docs.push({ value: r.value, start, elements: r.elements });
-        else
-            fr.error(fr.at(r.offset), r.message);
-    };
-    if (format === 'json') {
-        parse(0, text.length);
-        return docs;
-    }
-    if (text.charCodeAt(0) === 0xfeff) {
-        fr.error(fr.at(0), 'byte-order mark (U+FEFF) is not allowed');
-        return docs;
-    }
-    for (let start = 0; start < text.length;) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
-        if (end - start > limits.maxLineBytes / 3 && Buffer.byteLength(text.slice(start, end)) > limits.maxLineBytes) {
-            fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
-        }
-        else if (/\S/.test(text.slice(start, Math.min(end, start + 64))) || end - start > 64) {
-            parse(start, end);
-        }
-        start = next;
-    }
-    return docs;
-}
-function readSurface(payload, via, doc, fr, out) {
-    const list = payload['observed_tool_decisions'];
-    if (!Array.isArray(list)) {
-        fr.error(fr.at(doc.start), 'observed_tool_decisions is not an array');
-        return;
-    }
-    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== 'assay.tool_decision_surface.v0') {
-        fr.error(fr.at(doc.start), `event data has schema ${JSON.stringify(payload['schema'])}, expected assay.tool_decision_surface.v0`);
-        return;
-    }
-    const offsets = doc.elements.get(SURFACE_KEY[via]) ?? [];
-    list.forEach((decision, j) => {
-        const loc = fr.at(offsets[j] ?? doc.start);
-        const shape = checkDecision(decision);
-        if (!shape.ok)
-            fr.error(loc, `decision ${out.length}: ${shape.reason}`);
-        out.push({ loc, index: out.length, decision: decision });
-    });
-}
-function readRecord(kind, loc, fr, out) {
-    const shape = checkRecord(kind.payload);
-    if (!shape.ok)
-        fr.error(loc, `audit record: ${shape.reason}`);
-    else
-        out.push({ loc, record: kind.payload });
-}
-/** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
-function artifacts_readRunFile(file, bytes, format, limits = artifacts_DEFAULT_LIMITS) {
-    const fr = new FileReport(file, limits);
-    const decisions = [];
-    let surfaces = 0;
-    for (const doc of documents(bytes, format, fr, limits)) {
-        const loc = fr.at(doc.start);
-        const k = classify(doc.value);
-        if (k.kind === 'error')
-            fr.error(loc, k.reason);
-        else if (k.kind === 'other')
-            fr.skip(loc, k.name);
-        else if (k.kind === 'record')
-            fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
-        else {
-            surfaces++;
-            readSurface(k.payload, k.via, doc, fr, decisions);
-        }
-    }
-    if (fr.failed && fr.findings[0]) {
-        const first = fr.findings[0];
-        fr.findings[0] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
-    }
-    const findings = fr.close();
-    const run = !fr.failed && surfaces > 0 ? { artifact: file, decisions } : null;
-    return { run, records: [], findings };
-}
-/** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
-function artifacts_readAuditFile(file, bytes, format, limits = artifacts_DEFAULT_LIMITS) {
-    const fr = new FileReport(file, limits);
-    const records = [];
-    for (const doc of documents(bytes, format, fr, limits)) {
-        const items = Array.isArray(doc.value) && format === 'json'
-            ? doc.value.map((v, j) => [v, doc.elements.get(ROOT_KEY)?.[j] ?? doc.start])
-            : [[doc.value, doc.start]];
-        for (const [value, offset] of items) {
-            const loc = fr.at(offset);
-            const k = classify(value);
-            if (k.kind === 'error')
-                fr.error(loc, k.reason);
-            else if (k.kind === 'other')
-                fr.skip(loc, k.name);
-            else if (k.kind === 'surface')
-                fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
-            else
-                readRecord(k, loc, fr, records);
-        }
-    }
-    return { run: null, records, findings: fr.close() };
-}
-
-;// CONCATENATED MODULE: external "node:zlib"
-const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-;// CONCATENATED MODULE: ./src/read/bundle.ts
-/**
- * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
- * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
- * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
- * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
- * one `invalid_artifact` finding naming the rule, and contributes nothing.
- */
-
-
-
-
-
-
-
-
-
-
-
-const MiB = 1024 * 1024;
-const DEFAULT_BUNDLE_LIMITS = {
-    maxCompressedBytes: 100 * MiB,
-    maxDecompressedBytes: 1024 * MiB,
-    maxRatio: 200,
-    maxManifestBytes: 10 * MiB,
-    maxEventsBytes: 500 * MiB,
-    maxEvents: 100_000,
-    maxLineBytes: 1 * MiB,
-    maxPathBytes: 256,
-    maxMetaBytes: 64 * 1024,
-    maxDepth: 64,
-};
-/** A bundle rule was broken; the message names it. */
-class BundleError extends (/* unused pure expression or super */ null && (Error)) {
-}
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-/** A pull source over the gunzip stream that enforces the decompression limits. */
-class GunzipSource {
-    compressed;
-    limits;
-    chunks = [];
-    buffered = 0;
-    total = 0;
-    done = false;
-    it;
-    constructor(stream, compressed, limits) {
-        this.compressed = compressed;
-        this.limits = limits;
-        this.it = stream[Symbol.asyncIterator]();
-    }
-    async fill() {
-        if (this.done)
-            return false;
-        const r = await this.it.next();
-        if (r.done) {
-            this.done = true;
-            return false;
-        }
-        this.total += r.value.length;
-        if (this.total > this.limits.maxDecompressedBytes) {
-            throw new BundleError(`decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
-        }
-        if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
-            throw new BundleError(`decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
-        }
-        this.chunks.push(r.value);
-        this.buffered += r.value.length;
-        return true;
-    }
-    async read(n) {
-        while (this.buffered < n && (await this.fill()))
-            ;
-        const take = Math.min(n, this.buffered);
-        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
-        const out = all.subarray(0, take);
-        const rest = all.subarray(take);
-        this.chunks = rest.length > 0 ? [rest] : [];
-        this.buffered = rest.length;
-        return out;
-    }
-    /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
-    async drain() {
-        let zeros = true;
-        const check = (b) => {
-            if (zeros)
-                for (let i = 0; i < b.length; i++)
-                    if (b[i] !== 0) {
-                        zeros = false;
-                        break;
-                    }
-        };
-        for (const c of this.chunks)
-            check(c);
-        this.chunks = [];
-        this.buffered = 0;
-        while (await this.fill()) {
-            for (const c of this.chunks)
-                check(c);
-            this.chunks = [];
-            this.buffered = 0;
-        }
-        return zeros;
-    }
-}
-function gzipReason(e) {
-    const m = e.message ?? '';
-    if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
-        return 'gzip stream is truncated (it ends before its trailer)';
-    if (/incorrect header check|unknown compression/i.test(m))
-        return 'not a gzip stream (bad gzip header)';
-    if (/incorrect data check/i.test(m))
-        return 'gzip CRC32 trailer does not match the data';
-    if (/incorrect length check/i.test(m))
-        return 'gzip size trailer does not match the data';
-    return `gzip stream is corrupt (${m})`;
-}
-function readManifest(bytes, limits) {
-    const d = decodeUtf8(bytes);
-    if (!d.ok)
-        throw new BundleError(`manifest.json is not valid UTF-8 (byte ${d.offset})`);
-    const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-    if (!r.ok)
-        throw new BundleError(`manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
-    const m = r.value;
-    if (!isObject(m))
-        throw new BundleError('manifest.json is not a JSON object');
-    if (m['schema_version'] !== 1)
-        throw new BundleError(`manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
-    const runId = m['run_id'];
-    const eventCount = m['event_count'];
-    const runRoot = m['run_root'];
-    const bundleId = m['bundle_id'];
-    if (typeof runId !== 'string')
-        throw new BundleError('manifest run_id is not a string');
-    if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
-        throw new BundleError('manifest event_count is not a non-negative integer');
-    if (typeof runRoot !== 'string' || !DIGEST.test(runRoot))
-        throw new BundleError('manifest run_root is not a sha256:<hex> digest');
-    if (typeof bundleId !== 'string' || !DIGEST.test(bundleId))
-        throw new BundleError('manifest bundle_id is not a sha256:<hex> digest');
-    const files = m['files'];
-    const ev = isObject(files) ? files['events.ndjson'] : undefined;
-    if (!isObject(ev))
-        throw new BundleError('manifest files["events.ndjson"] is missing or not an object');
-    const sha = ev['sha256'];
-    const size = ev['bytes'];
-    if (typeof ev['path'] !== 'string')
-        throw new BundleError('manifest files["events.ndjson"].path is not a string');
-    if (typeof sha !== 'string')
-        throw new BundleError('manifest files["events.ndjson"].sha256 is not a string');
-    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
-        throw new BundleError('manifest files["events.ndjson"].bytes is not a non-negative integer');
-    const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    return { runId, eventCount, runRoot, bundleId, eventsSha256, eventsBytes: size };
-}
-const STRINGS = (/* unused pure expression or super */ null && (['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit']));
-/** Check every event's envelope, sequence and content hash; return the decisions it carries. */
-function readEvents(bytes, m, file, limits) {
-    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        throw new BundleError('events.ndjson starts with a byte-order mark');
-    const d = decodeUtf8(bytes);
-    if (!d.ok)
-        throw new BundleError(`events.ndjson is not valid UTF-8 (byte ${d.offset})`);
-    const text = d.text;
-    const root = createHash('sha256');
-    const decisions = [];
-    let seq = 0;
-    let source;
-    const surfacePath = pathKey(['data', 'observed_tool_decisions']);
-    for (let start = 0, line = 1; start < text.length; line++) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
-        const where = `events.ndjson line ${line}`;
-        if (end === start)
-            throw new BundleError(`${where} is blank`);
-        if (Buffer.byteLength(text.slice(start, end)) > limits.maxLineBytes)
-            throw new BundleError(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
-        if (seq >= limits.maxEvents)
-            throw new BundleError(`more than ${limits.maxEvents} events`);
-        const r = parseStrict(text, { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] }, start, end);
-        if (!r.ok)
-            throw new BundleError(`${where} is not strict JSON: ${r.message}`);
-        const e = r.value;
-        if (!isObject(e))
-            throw new BundleError(`${where} is not a JSON object`);
-        if (e['specversion'] !== '1.0')
-            throw new BundleError(`${where}: specversion must be "1.0"`);
-        for (const k of STRINGS)
-            if (typeof e[k] !== 'string')
-                throw new BundleError(`${where}: ${k} must be a string`);
-        const src = e['source'];
-        if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
-            throw new BundleError(`${where}: source must be a string containing ':' and not starting with it`);
-        if (source !== undefined && src !== source)
-            throw new BundleError(`${where}: source differs from the first event's`);
-        source = src;
-        if (e['assayrunid'] !== m.runId)
-            throw new BundleError(`${where}: assayrunid does not equal the manifest run_id`);
-        if (m.runId.includes(':'))
-            throw new BundleError('run_id contains ":"');
-        if (e['assayseq'] !== seq)
-            throw new BundleError(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
-        if (e['id'] !== `${m.runId}:${seq}`)
-            throw new BundleError(`${where}: id must be "${m.runId}:${seq}"`);
-        if (typeof e['time'] !== 'string' || !RFC3339.test(e['time']))
-            throw new BundleError(`${where}: time is not an RFC 3339 timestamp`);
-        if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
-            throw new BundleError(`${where}: assaypii and assaysecrets must be booleans`);
-        const subject = e['subject'];
-        if (subject !== undefined && subject !== null && typeof subject !== 'string')
-            throw new BundleError(`${where}: subject must be a string`);
-        const covered = { specversion: e['specversion'], type: e['type'], datacontenttype: e['datacontenttype'], data: e['data'] };
-        if (typeof subject === 'string')
-            covered['subject'] = subject;
-        const c = jcs(covered);
-        if (!c.ok)
-            throw new BundleError(`${where}: event cannot be canonicalized (${c.reason})`);
-        const contentHash = `sha256:${sha256Hex(c.text)}`;
-        if (e['assaycontenthash'] !== contentHash)
-            throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
-        root.update(contentHash + '\n');
-        if (e['type'] === SURFACE) {
-            const data = e['data'];
-            const list = isObject(data) ? data['observed_tool_decisions'] : undefined;
-            if (!Array.isArray(list))
-                throw new BundleError(`${where}: ${SURFACE} event data has no observed_tool_decisions array`);
-            const offsets = r.elements.get(surfacePath) ?? [];
-            list.forEach((decision, j) => {
-                const column = (offsets[j] ?? start) - start + 1;
-                const shape = checkDecision(decision);
-                if (!shape.ok)
-                    throw new BundleError(`${where}: decision ${decisions.length}: ${shape.reason}`);
-                decisions.push({ loc: { file, line, column, member: 'events.ndjson' }, index: decisions.length, decision: decision });
-            });
-        }
-        else if (typeof e['type'] === 'string' && e['type'].startsWith('assay.tool_decision_surface.')) {
-            throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE})`);
-        }
-        seq++;
-        start = next;
-    }
-    if (seq === 0)
-        throw new BundleError('events.ndjson holds no events (a bundle needs at least one)');
-    if (seq !== m.eventCount)
-        throw new BundleError(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
-    const runRoot = `sha256:${root.digest('hex')}`;
-    if (runRoot !== m.runRoot)
-        throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
-    if (m.bundleId !== m.runRoot)
-        throw new BundleError('manifest bundle_id does not equal the run root');
-    return decisions;
-}
-/** Verify a bundle; throws BundleError naming the broken rule. */
-async function verifyBundle(path, file, limits = DEFAULT_BUNDLE_LIMITS) {
-    const size = statSync(path).size;
-    if (size > limits.maxCompressedBytes)
-        throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit`);
-    const gunzip = createGunzip();
-    const input = createReadStream(path);
-    input.on('error', (e) => gunzip.destroy(e));
-    input.pipe(gunzip);
-    const src = new GunzipSource(gunzip, size, limits);
-    try {
-        let manifest;
-        let decisions;
-        for await (const m of members(src, limits)) {
-            if (!manifest && decisions === undefined) {
-                if (m.path !== 'manifest.json') {
-                    throw new BundleError(m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
-                }
-                manifest = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
-            }
-            else if (manifest && decisions === undefined) {
-                if (m.path !== 'events.ndjson') {
-                    throw new BundleError(m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
-                }
-                if (m.size !== manifest.eventsBytes)
-                    throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
-                const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-                if (`sha256:${sha256Hex(bytes)}` !== manifest.eventsSha256)
-                    throw new BundleError('events.ndjson sha256 does not match the manifest');
-                decisions = readEvents(bytes, manifest, file, limits);
-            }
-            else {
-                throw new BundleError(m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
-            }
-        }
-        if (!(await src.drain()))
-            throw new BundleError('data after the end of the tar archive');
-        if (!manifest)
-            throw new BundleError('missing member manifest.json');
-        if (decisions === undefined)
-            throw new BundleError('missing member events.ndjson');
-        return decisions;
-    }
-    catch (e) {
-        if (e instanceof BundleError)
-            throw e;
-        if (e instanceof TarError)
-            throw new BundleError(e.message);
-        const err = e;
-        if (typeof err.code === 'string' && err.code.startsWith('Z_'))
-            throw new BundleError(gzipReason(err));
-        if (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR')
-            throw new BundleError(`cannot read file: ${err.code}`);
-        throw e;
-    }
-    finally {
-        input.destroy();
-        gunzip.destroy();
-    }
-}
-async function bundle_readBundleFile(path, file, limits = DEFAULT_BUNDLE_LIMITS) {
-    const at = { file, line: 1, column: 1 };
-    let decisions;
-    try {
-        decisions = await verifyBundle(path, file, limits);
-    }
-    catch (e) {
-        if (!(e instanceof BundleError))
-            throw e;
-        const f = finding('error', 'invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
-        return { run: null, records: [], findings: [f] };
-    }
-    const findings = decisions.length === 0
-        ? [finding('notice', 'no_decisions', at, 'evidence bundle verified; it holds no assay.tool_decision_surface.v0 events, so it contributes no calls')]
-        : [];
-    return { run: { artifact: file, decisions }, records: [], findings };
-}
-
-;// CONCATENATED MODULE: ./src/gate.ts
-/**
- * The seam both entries call: settings → files → readers → verify → Report.
- * All file I/O of a verification happens here and in read/; the core never touches a file.
- */
-
-
-
-
-
-
-const gate_DEFAULT_SETTINGS = {
-    runs: ['.assay/runs'],
-    audit: ['.assay/audit'],
-    allowUnmatchedRecords: false,
-    strictObserved: false,
-    limits: artifacts_DEFAULT_LIMITS,
-};
-async function readOne(file, role, limits) {
-    const where = { file: file.rel, line: 1, column: 1 };
-    const fail = (message) => ({ run: null, records: [], findings: [finding('error', 'invalid_artifact', where, message)] });
-    if (/\.tar\.gz$/i.test(file.rel)) {
-        if (role === 'audit')
-            return fail('evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson');
-        return readBundleFile(file.path, file.rel);
-    }
-    const format = formatOf(file.rel);
-    if (!format)
-        return fail('unsupported file type: expected .json, .jsonl, .ndjson or .tar.gz');
-    let bytes;
-    try {
-        const size = statSync(file.path).size;
-        if (size > limits.maxFileBytes)
-            return fail(`file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
-        bytes = readFileSync(file.path);
-    }
-    catch (e) {
-        return fail(`cannot read file: ${e.code ?? e.message}`);
-    }
-    return role === 'runs' ? readRunFile(file.rel, bytes, format, limits) : readAuditFile(file.rel, bytes, format, limits);
-}
-/** Read every input file into located evidence. Files are read one at a time; none is held after it is read. */
-async function collect(settings) {
-    const findings = [];
-    const runs = [];
-    const records = [];
-    const workspace = path.resolve(settings.workspace);
-    const cwd = path.resolve(settings.cwd);
-    for (const role of ['runs', 'audit']) {
-        const d = discover(settings[role], cwd, workspace);
-        findings.push(...d.findings);
-        if (role === 'runs' && d.files.length === 0) {
-            findings.push(finding('error', 'no_artifacts', { file: settings.runs.join(', ') || '(none)', line: 1, column: 1 }, `the run-artifact inputs (${settings.runs.join(', ')}) matched no .json, .jsonl, .ndjson or .tar.gz file: a gate that sees nothing must not pass`));
-        }
-        for (const f of d.files) {
-            const r = await readOne(f, role, settings.limits);
-            for (const x of r.findings)
-                findings.push(x);
-            if (r.run)
-                runs.push(r.run);
-            for (const x of r.records)
-                records.push(x);
-        }
-    }
-    return { runs, records, findings };
-}
-async function gate_runGate(settings) {
-    return verify(await collect(settings), settings);
-}
-
-;// CONCATENATED MODULE: ./src/settings.ts
-/** Turning user-supplied strings (CLI flags, action inputs) into typed settings, with one clear message per mistake. */
-class settings_UsageError extends (/* unused pure expression or super */ null && (Error)) {
-}
-const UNITS = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
-/** "64MiB", "512k", "1048576" → bytes. */
-function settings_parseSize(name, value) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? UNITS[m[2].toLowerCase()] : undefined;
-    if (!m || unit === undefined)
-        throw new settings_UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
-    const bytes = Math.floor(Number(m[1]) * unit);
-    if (!Number.isSafeInteger(bytes) || bytes < 1)
-        throw new settings_UsageError(`${name}: "${value}" is out of range`);
-    return bytes;
-}
-/** YAML 1.2 core booleans, as @actions/core reads them. */
-function parseBool(name, value) {
-    const v = value.trim();
-    if (['true', 'True', 'TRUE'].includes(v))
-        return true;
-    if (['false', 'False', 'FALSE', ''].includes(v))
-        return false;
-    throw new settings_UsageError(`${name}: "${value}" is not a boolean (true or false)`);
-}
-function settings_parseChoice(name, value, choices) {
-    const v = value.trim();
-    if (choices.includes(v))
-        return v;
-    throw new settings_UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
-}
-/** Newline- or comma-separated list, blanks dropped. */
-function parseList(value) {
-    return value.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== '');
-}
-
-;// CONCATENATED MODULE: ./src/report/table.ts
-
-const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
-const pad = (s, n) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
-const SEVERITIES = (/* unused pure expression or super */ null && (['error', 'warning', 'notice']));
-const LEVEL_COLOR = { verified: 'green', observed_confirmed: 'cyan', asserted: 'yellow' };
-const SEVERITY_COLOR = { error: 'red', warning: 'yellow', notice: 'dim' };
-function table_renderTable(report, style) {
-    const paint = style.color ? (n, s) => `\u001b[${CODES[n]}m${s}\u001b[0m` : (_n, s) => s;
-    const out = [];
-    const t = report.totals;
-    if (report.calls.length > 0) {
-        const rows = report.calls.map((c) => ({
-            level: c.level,
-            claimed: c.claimed_level,
-            tool: clip(visible(c.tool ?? '(no tool name)'), 40),
-            loc: visible(where({ file: c.artifact, line: c.line, member: c.member ?? undefined })),
-        }));
-        const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
-        out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${pad('TOOL', toolWidth)}  LOCATION`));
-        for (const r of rows) {
-            out.push(`${paint(LEVEL_COLOR[r.level], pad(r.level, 19))}  ${pad(r.claimed, 19)}  ${pad(r.tool, toolWidth)}  ${r.loc}`);
-        }
-    }
-    else {
-        out.push('No calls.');
-    }
-    for (const sev of SEVERITIES) {
-        const fs = report.findings.filter((f) => f.severity === sev);
-        if (fs.length === 0)
-            continue;
-        out.push('', paint(SEVERITY_COLOR[sev], paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
-        for (const f of fs) {
-            out.push(`  ${paint(SEVERITY_COLOR[sev], f.code)}  ${visible(where(f))}`);
-            out.push(`    ${clip(visible(f.message), 2000)}`);
-        }
-    }
-    out.push('');
-    const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
-    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted`, `      ${t.records} audit record(s): ${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate`, `      ${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`);
-    return out.join('\n') + '\n';
-}
-
-;// CONCATENATED MODULE: ./src/report/json.ts
-
-function json_renderJson(report) {
-    return JSON.stringify(report, null, 2) + '\n';
-}
-function reportDigest(json) {
-    return `sha256:${sha256Hex(json)}`;
-}
-
-;// CONCATENATED MODULE: ./src/cli-main.ts
-/**
- * The CLI's logic, free of process globals so tests can call it: argv → settings → runGate →
- * table or JSON → exit code (0 passed, 1 failed, 2 usage error).
- */
-
-
-
-
-
-
-
-
-const USAGE = (/* unused pure expression or super */ null && (`Usage: receipt-gate verify [options]
-
-Recomputes every side-effect receipt binding from committed bytes and fails
-when a record mismatches or a claimed level cannot be reproduced.
-
-Options:
-  --runs PATH|GLOB          run artifacts (.json surfaces, .ndjson/.jsonl logs,
-                            .tar.gz evidence bundles); repeatable.
-                            Default: .assay/runs
-  --audit PATH|GLOB         provider audit exports (.json, .ndjson, .jsonl);
-                            repeatable. Default: .assay/audit
-                            A directory means every *.json, *.jsonl, *.ndjson
-                            and *.tar.gz beneath it.
-  --format table|json       output format. Default: table on a terminal,
-                            json otherwise
-  --output FILE             write the report to FILE instead of stdout
-  --allow-unmatched-records an audit record bound to no call is a warning,
-                            not an error
-  --strict-observed         an unreproduced observed_confirmed claim is an
-                            error, not a warning
-  -C, --working-directory DIR
-                            run as if started in DIR (inputs and reported
-                            paths are relative to it; nothing outside it is read)
-  --max-file-size SIZE      largest artifact read (default 64MiB)
-  --max-line-size SIZE      largest NDJSON line (default 8MiB)
-  -h, --help                show this help
-
-Exit status: 0 the gate passed, 1 it failed, 2 usage error.
-Colour only on a terminal; set NO_COLOR to turn it off.
-`));
-function parseCli(argv, isTTY, cwd) {
-    let parsed;
-    try {
-        parsed = parseArgs({
-            args: [...argv],
-            allowPositionals: true,
-            strict: true,
-            options: {
-                runs: { type: 'string', multiple: true },
-                audit: { type: 'string', multiple: true },
-                format: { type: 'string' },
-                output: { type: 'string' },
-                'allow-unmatched-records': { type: 'boolean' },
-                'strict-observed': { type: 'boolean' },
-                'working-directory': { type: 'string', short: 'C' },
-                'max-file-size': { type: 'string' },
-                'max-line-size': { type: 'string' },
-                help: { type: 'boolean', short: 'h' },
-            },
-        });
-    }
-    catch (e) {
-        throw new UsageError(e.message);
-    }
-    const v = parsed.values;
-    if (v.help)
-        return 'help';
-    const [command, ...rest] = parsed.positionals;
-    if (command === 'help')
-        return 'help';
-    if (command !== 'verify')
-        throw new UsageError(command === undefined ? 'missing command: verify' : `unknown command "${command}"`);
-    if (rest.length > 0)
-        throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
-    const dir = path.resolve(cwd, v['working-directory'] ?? '.');
-    const output = v.output ?? null;
-    return {
-        runs: v.runs ?? DEFAULT_SETTINGS.runs,
-        audit: v.audit ?? DEFAULT_SETTINGS.audit,
-        cwd: dir,
-        workspace: dir,
-        allowUnmatchedRecords: v['allow-unmatched-records'] ?? false,
-        strictObserved: v['strict-observed'] ?? false,
-        limits: {
-            ...DEFAULT_LIMITS,
-            ...(v['max-file-size'] !== undefined ? { maxFileBytes: parseSize('--max-file-size', v['max-file-size']) } : {}),
-            ...(v['max-line-size'] !== undefined ? { maxLineBytes: parseSize('--max-line-size', v['max-line-size']) } : {}),
-        },
-        format: v.format !== undefined ? parseChoice('--format', v.format, ['table', 'json']) : isTTY && output === null ? 'table' : 'json',
-        output: output === null ? null : path.resolve(cwd, output),
-    };
-}
-async function main(argv, env, isTTY, cwd) {
-    let settings;
-    try {
-        settings = parseCli(argv, isTTY, cwd);
-    }
-    catch (e) {
-        if (e instanceof UsageError)
-            return { code: 2, stdout: '', stderr: `receipt-gate: ${e.message}\n\n${USAGE}` };
-        throw e;
-    }
-    if (settings === 'help')
-        return { code: 0, stdout: USAGE, stderr: '' };
-    const report = await runGate(settings);
-    const color = settings.format === 'table' && isTTY && settings.output === null && !env['NO_COLOR'];
-    const text = settings.format === 'json' ? renderJson(report) : renderTable(report, { color });
-    const code = report.ok ? 0 : 1;
-    if (settings.output) {
-        try {
-            writeFileSync(settings.output, text);
-        }
-        catch (e) {
-            return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${settings.output}: ${e.message}\n` };
-        }
-        return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${settings.output}\n` };
-    }
-    return { code, stdout: text, stderr: '' };
-}
-
-;// CONCATENATED MODULE: ./src/action.ts
-
-console.log("action placeholder");
-
+/******/ 
+/******/ // startup
+/******/ // Load entry module and return exports
+/******/ // This entry module used 'module' so it can't be inlined
+/******/ var __webpack_exports__ = __nccwpck_require__(2929);
+/******/ __webpack_exports__ = await __webpack_exports__;
+/******/ 

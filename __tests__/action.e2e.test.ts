@@ -1,0 +1,174 @@
+/** dist/index.js as the runner starts it, against a recording HTTP server on 127.0.0.1. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cpSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sha256Hex } from '../src/core/binding.js';
+import { cleanup, ROOT, tempDir, writeFiles } from './support/workspace.js';
+import { forbidden, HEAD_SHA, MERGE_SHA, runAction } from './support/action-harness.js';
+import { decision, json, record, surface, targetHash } from './support/corpus.js';
+
+afterEach(cleanup);
+
+const demo = (): string => {
+  const ws = tempDir();
+  cpSync(path.join(ROOT, 'fixtures/demo'), ws, { recursive: true });
+  return ws;
+};
+
+const key = (i: number) => ({ provider: 'github', owner: 'acme', repo: `repo-${i}`, key_title_hash: targetHash('github_key_title', `k${i}`) });
+const call = (i: number, claim: 'asserted' | 'verified' = 'asserted', tool = 'github.add_deploy_key') =>
+  decision({ tool, verb: 'create', resourceType: 'github_deploy_key', target: key(i), claim });
+
+/** 120 calls: 1 verified, 19 claiming verified without a record (failures), 100 asserted. */
+function corpus120(dir = ''): string {
+  const ws = tempDir();
+  const calls = [call(0, 'verified'), ...Array.from({ length: 19 }, (_, i) => call(i + 1, 'verified')), ...Array.from({ length: 100 }, (_, i) => call(i + 100))];
+  writeFiles(ws, { [path.join(dir, '.assay/runs/big.json')]: json(surface(calls)), [path.join(dir, '.assay/audit/a.json')]: json(record('github', 'r0', calls[0]!)) });
+  return ws;
+}
+
+const commands = (stdout: string, kind: string) => stdout.split(/\r?\n/).filter((l) => l.startsWith(`::${kind} `) || l.startsWith(`::${kind}::`));
+
+describe('dist/index.js on a pull request', () => {
+  it('passes the demo, writes outputs, report and summary, and annotates through the Checks API', async () => {
+    const ws = demo();
+    const r = await runAction({ workspace: ws });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs).toMatchObject({ result: 'pass', calls: '9', verified: '4', 'observed-confirmed': '1', asserted: '4', errors: '0', warnings: '0', 'sarif-file': '' });
+    const report = readFileSync(r.outputs['report-file']!);
+    expect(r.outputs['report-digest']).toBe(`sha256:${sha256Hex(report)}`);
+    expect(JSON.parse(report.toString()).ok).toBe(true);
+    expect(r.requests).toHaveLength(1);
+    const [post] = r.requests;
+    expect(post).toMatchObject({ method: 'POST', url: '/repos/acme/agents/check-runs' });
+    expect(post!.headers['authorization']).toBe('Bearer ghs_test_token');
+    expect(post!.body).toMatchObject({ name: 'side-effect receipts', head_sha: HEAD_SHA, status: 'completed', conclusion: 'success' });
+    const anns = post!.body.output.annotations;
+    expect(anns).toHaveLength(10); // 9 calls + the skipped-object notice (under_claimed rides on its call)
+    expect(anns).toContainEqual(expect.objectContaining({ path: '.assay/runs/2026-11-03-rotate-deploy-keys.json', start_line: 4, annotation_level: 'notice', title: 'verified · github.add_deploy_key' }));
+    expect(r.summary).toContain('## ✅ receipt-gate: passed');
+    expect(r.summary).toContain(`https://github.com/acme/agents/blob/${HEAD_SHA}/.assay/runs/2026-11-03-rotate-deploy-keys.json#L4`);
+    expect(commands(r.stdout, 'error')).toEqual([]);
+  });
+
+  it('sends 120 annotations as 50 + 50 + 20, failures first, with the right lines and levels', async () => {
+    const r = await runAction({ workspace: corpus120() });
+    expect(r.code).toBe(1);
+    expect(r.outputs['result']).toBe('fail');
+    expect(r.requests.map((q) => [q.method, q.url, q.body.output.annotations.length])).toEqual([
+      ['POST', '/repos/acme/agents/check-runs', 50],
+      ['PATCH', '/repos/acme/agents/check-runs/4242', 50],
+      ['PATCH', '/repos/acme/agents/check-runs/4242', 20],
+    ]);
+    expect(r.requests[0]!.body.conclusion).toBe('failure');
+    const all = r.requests.flatMap((q) => q.body.output.annotations);
+    expect(all.slice(0, 19).every((a: any) => a.annotation_level === 'failure')).toBe(true);
+    expect(all.slice(19).every((a: any) => a.annotation_level === 'notice')).toBe(true);
+    const lines = readFileSync(path.join(corpus120(), '.assay/runs/big.json'), 'utf8').split('\n');
+    for (const a of all) expect(lines[a.start_line - 1]!.trim()).toBe('{');
+    const failing = all.find((a: any) => a.annotation_level === 'failure');
+    expect(failing.message).toMatch(/verified_not_reproduced: .*no audit record binds its subject/);
+    expect(commands(r.stdout, 'error')).toEqual(['::error::receipt-gate: the gate failed with 19 error(s); see the annotations and the job summary.']);
+  });
+
+  it('uses the job\'s own check run when check-run-id is given', async () => {
+    const r = await runAction({ workspace: corpus120(), inputs: { 'check-run-id': '987654' } });
+    expect(r.requests.map((q) => [q.method, q.url])).toEqual(Array(3).fill(['PATCH', '/repos/acme/agents/check-runs/987654']));
+    expect(r.requests[0]!.body.conclusion).toBeUndefined();
+  });
+
+  it('falls back to workflow commands on 403, says so once, and never fails the step for it', async () => {
+    const r = await runAction({ workspace: demo(), responder: forbidden });
+    expect(r.code).toBe(0);
+    const warnings = commands(r.stdout, 'warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/403.*falling back to workflow commands/);
+    expect(commands(r.stdout, 'notice').length).toBeGreaterThan(0);
+    expect(r.stdout).toContain('::notice title=verified · github.add_deploy_key,file=.assay/runs/2026-11-03-rotate-deploy-keys.json,line=4,col=5::');
+  });
+
+  it('with no token: workflow commands only, at most 10 per level, then one notice for the rest', async () => {
+    const r = await runAction({ workspace: corpus120(), token: '' });
+    expect(r.requests).toEqual([]);
+    expect(commands(r.stdout, 'error')).toHaveLength(10 + 1); // 10 annotations + the gate's own failure
+    const notices = commands(r.stdout, 'notice');
+    expect(notices).toHaveLength(11);
+    expect(notices.at(-1)).toMatch(/^::notice title=receipt-gate%3A more annotations::100 more annotation\(s\) not shown/);
+    expect(r.summary).toContain('## ❌ receipt-gate: failed');
+  });
+
+  it('annotations: off posts nothing; workflow-commands never calls the API', async () => {
+    const off = await runAction({ workspace: demo(), inputs: { annotations: 'off' } });
+    expect(off.requests).toEqual([]);
+    expect(commands(off.stdout, 'notice')).toEqual([]);
+    const wc = await runAction({ workspace: demo(), inputs: { annotations: 'workflow-commands' } });
+    expect(wc.requests).toEqual([]);
+    expect(commands(wc.stdout, 'notice')).toHaveLength(10);
+  });
+
+  it('annotates repository-relative paths when working-directory is set', async () => {
+    const ws = corpus120('agents/prod');
+    const r = await runAction({ workspace: ws, inputs: { 'working-directory': 'agents/prod', 'sarif-file': 'out/receipts.sarif' } });
+    const all = r.requests.flatMap((q) => q.body.output.annotations);
+    expect(new Set(all.map((a: any) => a.path))).toEqual(new Set(['agents/prod/.assay/runs/big.json']));
+    const sarif = JSON.parse(readFileSync(path.join(ws, 'out/receipts.sarif'), 'utf8'));
+    expect(r.outputs['sarif-file']).toBe(path.join(ws, 'out/receipts.sarif'));
+    expect(sarif.version).toBe('2.1.0');
+    expect(sarif.runs[0].tool.driver.rules.map((x: any) => x.id)).toEqual(['verified_not_reproduced']);
+    expect(sarif.runs[0].results).toHaveLength(19);
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: 'agents/prod/.assay/runs/big.json', uriBaseId: '%SRCROOT%' });
+    const again = await runAction({ workspace: ws, inputs: { 'working-directory': 'agents/prod', 'sarif-file': 'out/receipts2.sarif' } });
+    const sarif2 = JSON.parse(readFileSync(path.join(ws, 'out/receipts2.sarif'), 'utf8'));
+    expect(sarif2.runs[0].results.map((x: any) => x.partialFingerprints)).toEqual(sarif.runs[0].results.map((x: any) => x.partialFingerprints));
+    expect(again.outputs['report-digest']).toBe(r.outputs['report-digest']);
+  });
+
+  it('on a push (no pull request) annotations go to the pushed commit', async () => {
+    const r = await runAction({ workspace: demo(), event: { name: 'push', payload: { ref: 'refs/tags/v1.2.0' } } });
+    expect(r.requests[0]!.body.head_sha).toBe(MERGE_SHA);
+    expect(r.code).toBe(0);
+  });
+
+  it('merge_group annotates the merge group head', async () => {
+    const r = await runAction({ workspace: demo(), event: { name: 'merge_group', payload: { merge_group: { head_sha: 'c'.repeat(40) } } } });
+    expect(r.requests[0]!.body.head_sha).toBe('c'.repeat(40));
+  });
+
+  it.each([
+    ['annotations', 'sometimes', /invalid input annotations: "sometimes" must be one of auto, check-run, workflow-commands, off/],
+    ['strict-observed', 'yes', /invalid input strict-observed: "yes" is not a boolean/],
+    ['check-run-id', 'abc', /invalid input check-run-id/],
+    ['working-directory', '../elsewhere', /invalid input working-directory: "..\/elsewhere" is outside the workspace/],
+    ['max-file-size', 'lots', /invalid input max-file-size/],
+  ])('a bad %s fails with one clear message naming it', async (name, value, why) => {
+    const r = await runAction({ workspace: demo(), inputs: { [name]: value } });
+    expect(r.code).toBe(1);
+    const errors = commands(r.stdout, 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(why);
+    expect(r.requests).toEqual([]);
+  });
+
+  it('trims a summary that would pass 1 MiB, and says where the full report is', async () => {
+    const ws = tempDir();
+    const calls = Array.from({ length: 12_000 }, (_, i) => call(i, 'asserted', `github.add_deploy_key.${'x'.repeat(60)}`));
+    writeFiles(ws, { '.assay/runs/huge.json': json(surface(calls)) });
+    const r = await runAction({ workspace: ws, token: '' });
+    expect(r.code).toBe(0);
+    expect(Buffer.byteLength(r.summary)).toBeLessThan(1024 * 1024);
+    expect(r.summary).toMatch(/> Summary trimmed: \d+ more row\(s\) not shown\. The full report is in `.*report\.json`/);
+    expect(JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8')).calls).toHaveLength(12_000);
+  });
+
+  it('escapes workflow-command sequences and control characters from artifacts', async () => {
+    const ws = tempDir();
+    const evil = 'x\n::error::pwned%0A\u001b[31m@org/team';
+    writeFiles(ws, { '.assay/runs/e.json': json(surface([call(1, 'verified', evil)])) });
+    const r = await runAction({ workspace: ws, token: '' });
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('::error::pwned'))).toEqual([]);
+    const line = commands(r.stdout, 'error').find((l) => l.includes('title='))!;
+    expect(line).toContain('x\\u000a%3A%3Aerror%3A%3Apwned%250A\\u001b[31m@org/team');
+    expect(r.summary).not.toContain('@org');
+    expect(r.summary).toContain('&#64;org/team');
+  });
+});

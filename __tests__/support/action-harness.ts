@@ -1,0 +1,118 @@
+/**
+ * Runs dist/index.js exactly as the Actions runner does: INPUT_* variables, GITHUB_OUTPUT and
+ * GITHUB_STEP_SUMMARY files, an event payload at GITHUB_EVENT_PATH, and GITHUB_API_URL pointing at
+ * a real HTTP server on 127.0.0.1 that records every request.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { ACTION, tempDir } from './workspace.js';
+
+export interface Recorded {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: any;
+}
+
+export type Responder = (req: Recorded, n: number) => { status: number; body: unknown };
+
+export const okResponder: Responder = (req) =>
+  req.method === 'POST' ? { status: 201, body: { id: 4242 } } : { status: 200, body: { id: Number(req.url.split('/').pop()) } };
+export const forbidden: Responder = () => ({ status: 403, body: { message: 'Resource not accessible by integration' } });
+
+export interface ActionRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly requests: readonly Recorded[];
+  readonly outputs: Record<string, string>;
+  readonly summary: string;
+}
+
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i]!);
+    if (!m) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
+    out[m[1]!] = value.join('\n');
+  }
+  return out;
+}
+
+export interface RunOptions {
+  readonly workspace: string;
+  readonly inputs?: Record<string, string>;
+  readonly event?: { name: string; payload: unknown };
+  readonly responder?: Responder;
+  readonly token?: string;
+  readonly env?: Record<string, string>;
+}
+
+export const HEAD_SHA = 'a'.repeat(40);
+export const MERGE_SHA = 'b'.repeat(40);
+export const prEvent = { name: 'pull_request', payload: { pull_request: { number: 7, head: { sha: HEAD_SHA } } } };
+
+export async function runAction(o: RunOptions): Promise<ActionRun> {
+  const requests: Recorded[] = [];
+  const responder = o.responder ?? okResponder;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : null };
+      requests.push(rec);
+      const r = responder(rec, requests.length);
+      res.writeHead(r.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(r.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const tmp = tempDir();
+  const files = { output: path.join(tmp, 'output'), summary: path.join(tmp, 'summary.md'), event: path.join(tmp, 'event.json') };
+  writeFileSync(files.output, '');
+  writeFileSync(files.summary, '');
+  const event = o.event ?? prEvent;
+  writeFileSync(files.event, JSON.stringify(event.payload));
+  mkdirSync(path.join(tmp, 'runner-temp'));
+  const inputs: Record<string, string> = {
+    runs: '.assay/runs', audit: '.assay/audit', 'allow-unmatched-records': 'false', 'strict-observed': 'false', annotations: 'auto',
+    'check-run-id': '', 'check-name': 'side-effect receipts', 'github-token': o.token ?? 'ghs_test_token', summary: 'true',
+    'sarif-file': '', 'report-file': '', 'working-directory': '.', ...o.inputs,
+  };
+  const env: Record<string, string> = {
+    PATH: process.env['PATH'] ?? '',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_WORKSPACE: o.workspace,
+    GITHUB_REPOSITORY: 'acme/agents',
+    GITHUB_SHA: MERGE_SHA,
+    GITHUB_EVENT_NAME: event.name,
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_API_URL: `http://127.0.0.1:${port}`,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    RUNNER_TEMP: path.join(tmp, 'runner-temp'),
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    ...o.env,
+  };
+  const child = spawn(process.execPath, [ACTION], { cwd: o.workspace, env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return {
+    code, stdout, stderr, requests,
+    outputs: parseOutputs(readFileSync(files.output, 'utf8')),
+    summary: existsSync(files.summary) ? readFileSync(files.summary, 'utf8') : '',
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Annotations: one per call at its decision line (earned level, claimed level, tool, and the reason
+ * when something failed there), plus one per finding that is not about a call (records, invalid
+ * artifacts). Shared by the Checks API reporter and the workflow-command reporter; most important first.
+ */
+import path from 'node:path';
+import type { Report } from '../core/report.js';
+import type { Finding, Severity } from '../core/model.js';
+import { visible } from './text.js';
+
+export type AnnotationLevel = 'failure' | 'warning' | 'notice';
+
+export interface Annotation {
+  /** Repository-relative, / separators. */
+  readonly path: string;
+  readonly line: number;
+  readonly column: number | null;
+  readonly level: AnnotationLevel;
+  readonly title: string;
+  readonly message: string;
+}
+
+const LEVEL: { readonly [S in Severity]: AnnotationLevel } = { error: 'failure', warning: 'warning', notice: 'notice' };
+const RANK: { readonly [L in AnnotationLevel]: number } = { failure: 0, warning: 1, notice: 2 };
+
+/** A report path (relative to the working directory) as a repository path. */
+export function repoPath(prefix: string, file: string): string {
+  return path.posix.normalize(path.posix.join(prefix || '.', file)).replace(/^\.\//, '');
+}
+
+const locKey = (file: string, line: number, column: number, member: string | null | undefined): string => `${file}\0${line}\0${column}\0${member ?? ''}`;
+
+/**
+ * @param prefix the working directory relative to the repository root ('' when they are the same)
+ */
+export function buildAnnotations(report: Report, prefix: string): Annotation[] {
+  const byCall = new Map<string, Finding[]>();
+  for (const c of report.calls) byCall.set(locKey(c.artifact, c.line, c.column, c.member), []);
+  const loose: Finding[] = [];
+  for (const f of report.findings) {
+    const attached = byCall.get(locKey(f.file, f.line, f.column, f.member));
+    if (attached) attached.push(f);
+    else loose.push(f);
+  }
+  const out: Annotation[] = [];
+  // A location inside a bundle cannot be shown on the binary file: point at line 1 and say where.
+  const place = (file: string, line: number, column: number, member: string | null | undefined) =>
+    member ? { path: repoPath(prefix, file), line: 1, column: null, inside: `${member}:${line}:${column}: ` } : { path: repoPath(prefix, file), line, column, inside: '' };
+
+  for (const c of report.calls) {
+    const fs = byCall.get(locKey(c.artifact, c.line, c.column, c.member))!;
+    const worst = fs.reduce<AnnotationLevel>((acc, f) => (RANK[LEVEL[f.severity]] < RANK[acc] ? LEVEL[f.severity] : acc), 'notice');
+    const p = place(c.artifact, c.line, c.column, c.member);
+    const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
+    const lines = [`${p.inside}Earned level: ${c.level}; claimed: ${c.claimed_level}; tool: ${visible(c.tool ?? '(none)')}.`, `Why: ${visible(c.reason)}`];
+    for (const f of fs) lines.push(`${f.code}: ${visible(f.message)}`);
+    out.push({ path: p.path, line: p.line, column: p.column, level: worst, title: `${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, message: lines.join('\n') });
+  }
+  for (const f of loose) {
+    const p = place(f.file, f.line, f.column, f.member);
+    out.push({ path: p.path, line: p.line, column: p.column, level: LEVEL[f.severity], title: f.code, message: p.inside + visible(f.message) });
+  }
+  return out.sort((a, b) => RANK[a.level] - RANK[b.level] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+}

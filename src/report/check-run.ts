@@ -1,0 +1,92 @@
+/**
+ * Annotations and the summary through the Checks API: on the job's own check run when its id is
+ * given, else on a check run this action creates. 50 annotations per request (create, then update
+ * to append); titles, messages and texts trimmed to the API's limits with a visible marker.
+ */
+import type { GitHubApi } from '../github.js';
+import type { Annotation } from './annotations.js';
+import { clip } from './text.js';
+
+export const ANNOTATIONS_PER_REQUEST = 50;
+export const LIMITS = { title: 255, message: 64 * 1024, summary: 65_535, text: 65_535 } as const;
+const MARKER = ' … [trimmed by receipt-gate]';
+
+/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
+export function clipBytes(s: string, max: number): string {
+  if (Buffer.byteLength(s) <= max) return s;
+  const room = max - Buffer.byteLength(MARKER);
+  let lo = 0;
+  let hi = Math.min(s.length, room);
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (Buffer.byteLength(clip(s, mid, '')) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return clip(s, lo, '') + MARKER;
+}
+
+export interface CheckRunTarget {
+  readonly owner: string;
+  readonly repo: string;
+  readonly headSha: string;
+  readonly name: string;
+  /** The job's own check run; null to create one. */
+  readonly checkRunId: number | null;
+  readonly conclusion: 'success' | 'failure';
+}
+
+export interface CheckOutput {
+  readonly title: string;
+  readonly summary: string;
+}
+
+export type CheckRunResult =
+  | { readonly ok: true; readonly id: number; readonly requests: number }
+  | { readonly ok: false; readonly status: number | null; readonly message: string; readonly posted: number };
+
+const toApi = (a: Annotation) => ({
+  path: a.path,
+  start_line: a.line,
+  end_line: a.line,
+  ...(a.column !== null ? { start_column: a.column, end_column: a.column } : {}),
+  annotation_level: a.level,
+  title: clip(a.title, LIMITS.title, '…'),
+  message: clipBytes(a.message, LIMITS.message),
+});
+
+export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output: CheckOutput, annotations: readonly Annotation[]): Promise<CheckRunResult> {
+  const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
+  const out = { title: clip(output.title, LIMITS.title, '…'), summary: clipBytes(output.summary, LIMITS.summary) };
+  const batches: Annotation[][] = [];
+  for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  if (batches.length === 0) batches.push([]);
+  let id = t.checkRunId;
+  let requests = 0;
+  let posted = 0;
+  for (const batch of batches) {
+    const body: Record<string, unknown> = { output: { ...out, annotations: batch.map(toApi) } };
+    let res;
+    try {
+      if (id === null) {
+        Object.assign(body, { name: t.name, head_sha: t.headSha, status: 'completed', conclusion: t.conclusion, completed_at: new Date().toISOString() });
+        res = await api.request('POST', base, body);
+      } else {
+        res = await api.request('PATCH', `${base}/${id}`, body);
+      }
+    } catch (e) {
+      return { ok: false, status: null, message: (e as Error).message, posted };
+    }
+    requests++;
+    if (res.status < 200 || res.status >= 300) {
+      const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data ? String((res.data as { message: unknown }).message) : `HTTP ${res.status}`;
+      return { ok: false, status: res.status, message: msg, posted };
+    }
+    if (id === null) {
+      const got = (res.data as { id?: unknown } | null)?.id;
+      if (typeof got !== 'number') return { ok: false, status: res.status, message: 'the API did not return a check run id', posted };
+      id = got;
+    }
+    posted += batch.length;
+  }
+  return { ok: true, id: id!, requests };
+}
