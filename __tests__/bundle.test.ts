@@ -4,14 +4,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { sha256Hex } from '../src/core/binding.js';
-import { readBundleFile, DEFAULT_BUNDLE_LIMITS } from '../src/read/bundle.js';
+import { readBundle, DEFAULT_BUNDLE_LIMITS } from '../src/read/bundle.js';
 import { bundleParts, buildBundle, gzip, tar } from './support/bundle-writer.js';
 import { decision, record, json, surface, targetHash } from './support/corpus.js';
 import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
 
 afterEach(cleanup);
 const corpus = (name: string) => path.join(UPSTREAM, 'bundles/reader-corpus', name);
-const read = (p: string, limits = DEFAULT_BUNDLE_LIMITS) => readBundleFile(p, path.basename(p), limits);
+const read = (p: string, limits = DEFAULT_BUNDLE_LIMITS) => readBundle({ path: p }, path.basename(p), limits);
 async function reject(p: string, limits = DEFAULT_BUNDLE_LIMITS): Promise<string> {
   const r = await read(p, limits);
   expect(r.run).toBeNull();

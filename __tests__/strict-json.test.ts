@@ -84,3 +84,45 @@ describe('strict JSON scanner', () => {
     );
   });
 });
+
+describe('object size limit', () => {
+  it('rejects an object with more members than maxKeys, at the first member past it', () => {
+    const keys = Array.from({ length: 20 }, (_, i) => `"k${i}":${i}`);
+    expect(scan(`{${keys.join(',')}}`, { maxDepth: 64, maxKeys: 20 }).ok).toBe(true);
+    const r = scan(`{${keys.join(',')},"x":1}`, { maxDepth: 64, maxKeys: 20 });
+    expect(r.ok ? null : r.message).toBe('object has more than 20 members');
+  });
+  it('reuses per-depth key sets correctly across sibling objects', () => {
+    const obj = (p: string) => `{${Array.from({ length: 30 }, (_, i) => `"${p}${i}":0`).join(',')}}`;
+    expect(scan(`[${obj('a')},${obj('a')},${obj('b')}]`, { maxDepth: 64 }).ok).toBe(true);
+    const dup = `[${obj('a')},{${Array.from({ length: 30 }, (_, i) => `"c${i}":0`).join(',')},"c29":1}]`;
+    expect(scan(dup, { maxDepth: 64 }).ok).toBe(false);
+  });
+});
+
+describe('trusted mode (after JSON.parse accepted the text) agrees with the full scan', () => {
+  const KEYS = ['"a"', '"\\u0061"', '"b"', '"ab"', '"ba"', '"side_effect_asserted"', '"side_effect_verified"', '"x\\"y"', '"\\ud800"', '"\\ud83d\\ude00"', '"😀"', '"__proto__"'];
+  const STRINGS = ['"v"', '"\\\\"', '"\\udc00"', '"a\\nb"', '"\\ud83d\\ude00"', '"é"'];
+  const { value } = fc.letrec<{ value: string }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.constantFrom(...STRINGS, '1', '-0.5e3', '1e400', 'true', 'null'),
+      fc.array(fc.tuple(fc.constantFrom(...KEYS), tie('value')), { maxLength: 20 }).map((ms) => `{${ms.map(([k, v]) => `${k}:${v}`).join(',')}}`),
+      fc.array(tie('value'), { maxLength: 5 }).map((xs) => `[${xs.join(', ')}]`),
+    ),
+  }));
+  it('same verdict, same error location and message, same element offsets', () => {
+    fc.assert(
+      fc.property(value, fc.boolean(), (text, pretty) => {
+        const t = pretty ? `\n  ${text}\n` : text;
+        const o = { maxDepth: 64, maxKeys: 30, collect: [[], ['a']] };
+        const full = scan(t, o);
+        const fast = parseStrict(t, o);
+        expect(fast.ok).toBe(full.ok);
+        if (!full.ok && !fast.ok) expect({ offset: fast.offset, message: fast.message }).toEqual({ offset: full.offset, message: full.message });
+        if (full.ok && fast.ok) expect([...fast.elements]).toEqual([...full.elements]);
+      }),
+      { numRuns: 3000, seed: 99 },
+    );
+  });
+});

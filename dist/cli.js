@@ -8308,7 +8308,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 1997:
+/***/ 5970:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8742,6 +8742,8 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
 const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
+/** Names from artifacts are untrusted and unbounded: messages quote at most 200 characters of one. */
+const clipName = (s) => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
 const verify_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
 function finding(severity, code, loc, message) {
@@ -8840,7 +8842,7 @@ function earned(call) {
     return call.record ? 'verified' : call.confirmedBy ? 'observed_confirmed' : 'asserted';
 }
 const at = (d) => `line ${d.loc.line}`;
-const recordName = (r) => `record ${JSON.stringify(r.input.record.record_id)} (${r.input.record.provider}) at ${r.input.loc.file}:${r.input.loc.line}`;
+const recordName = (r) => `record ${JSON.stringify(clipName(r.input.record.record_id))} (${clipName(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
 function push(m, k, v) {
     const xs = m.get(k);
     if (xs)
@@ -8965,7 +8967,7 @@ function verify(evidence, options) {
         const level = earned(call);
         const { claim, input } = call;
         const subject = call.projection.kind === 'subject' ? call.projection.digest : null;
-        const where = `${call.tool ?? 'decision'} (decision ${input.index})`;
+        const where = `${call.tool === null ? 'decision' : clipName(call.tool)} (decision ${input.index})`;
         if (claim.level === 'verified') {
             if (level !== 'verified') {
                 findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix)}`));
@@ -8999,7 +9001,7 @@ function verify(evidence, options) {
         const { record, loc } = r.input;
         const holder = ix.holders.get(r);
         let outcome;
-        const name = `record ${JSON.stringify(record.record_id)} (${record.provider})`;
+        const name = `record ${JSON.stringify(clipName(record.record_id))} (${clipName(record.provider)})`;
         switch (r.check.outcome) {
             case 'inconsistent':
                 outcome = 'inconsistent';
@@ -9261,15 +9263,17 @@ class ScanError {
         this.message = message;
     }
 }
-const SMALL_KEYS = 12;
 const describe = (s) => {
     const j = JSON.stringify(s);
     return j.length > 80 ? j.slice(0, 77) + '…"' : j;
 };
-/** Validate `text[start, end)` as one strict JSON value. */
+/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
 function scan(text, options, start = 0, end = text.length) {
+    return runScanner(new Scanner(text, start, end, options, false));
+}
+function runScanner(scanner) {
     try {
-        return { ok: true, elements: new Scanner(text, start, end, options).run() };
+        return { ok: true, elements: scanner.run() };
     }
     catch (e) {
         if (e instanceof ScanError)
@@ -9277,43 +9281,94 @@ function scan(text, options, start = 0, end = text.length) {
         throw e;
     }
 }
-/** scan, then JSON.parse the same bytes. */
+const wellFormed = (s) => s.isWellFormed();
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ */
 function parseStrict(text, options, start = 0, end = text.length) {
-    const r = scan(text, options, start, end);
-    if (!r.ok)
-        return r;
     const slice = start === 0 && end === text.length ? text : text.slice(start, end);
-    return { ok: true, value: JSON.parse(slice), elements: r.elements };
+    let value;
+    try {
+        value = JSON.parse(slice);
+    }
+    catch (e) {
+        const r = scan(text, options, start, end);
+        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+        return r.ok ? { ok: false, offset: start, message: e.message } : r;
+    }
+    const r = runScanner(new Scanner(text, start, end, options, wellFormed(slice)));
+    return r.ok ? { ok: true, value, elements: r.elements } : r;
 }
+/**
+ * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
+ * collision only costs a comparison of the two decoded keys.
+ */
+function keyHash(s, a, b) {
+    const n = b - a;
+    if (n === 0)
+        return 0;
+    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
+}
+/** Members remembered per open object before switching to a Set of decoded keys. */
+const SMALL = 16;
 class Scanner {
     s;
     end;
     o;
+    trusted;
     i;
     depth = 0;
     /** Per depth: 1 for an object, 2 for an array. */
     kinds;
-    /** Per depth, reused: the keys seen in the open object (a list while small, then a set). */
-    keyLists = [];
-    keySets = [];
+    /**
+     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
+     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
+     */
+    counts;
+    starts;
+    ends;
+    hashes;
+    escapes;
+    sets = [];
     /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
     paths = [];
     collecting = [];
     wanted = new Map();
     maxPath;
+    maxKeys;
+    /** The last key read, decoded: only kept while path bookkeeping needs it. */
     lastKey = '';
-    constructor(s, start, end, o) {
+    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
+    escaped = false;
+    hash = 0;
+    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
+    nextBackslash = -2;
+    /**
+     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
+     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
+     */
+    constructor(s, start, end, o, trusted) {
         this.s = s;
         this.end = end;
         this.o = o;
+        this.trusted = trusted;
         this.i = start;
-        this.kinds = new Uint8Array(o.maxDepth + 2);
+        const depths = o.maxDepth + 2;
+        this.kinds = new Uint8Array(depths);
+        this.counts = new Int32Array(depths);
+        this.starts = new Int32Array(depths * SMALL);
+        this.ends = new Int32Array(depths * SMALL);
+        this.hashes = new Int32Array(depths * SMALL);
+        this.escapes = new Uint8Array(depths * SMALL);
         let maxPath = -1;
         for (const p of o.collect ?? []) {
             this.wanted.set(pathKey(p), []);
             maxPath = Math.max(maxPath, p.length);
         }
         this.maxPath = maxPath;
+        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
     }
     run() {
         const { s, end } = this;
@@ -9379,28 +9434,26 @@ class Scanner {
     value() {
         this.ws();
         const { s, end } = this;
-        if (this.i >= end)
-            throw new ScanError(this.i, 'unexpected end of input: expected a value (truncated?)');
-        const c = s.charCodeAt(this.i);
-        if (c === C.LBRACE || c === C.LBRACKET) {
-            this.open(c === C.LBRACE ? 1 : 2);
-            return;
-        }
-        if (c === C.QUOTE) {
-            this.string();
-            return;
-        }
-        if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE)) {
+        const i = this.i;
+        if (i >= end)
+            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
+        const c = s.charCodeAt(i);
+        if (c === C.QUOTE)
+            this.skipString();
+        else if (c === C.LBRACE)
+            this.open(1);
+        else if (c === C.LBRACKET)
+            this.open(2);
+        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
             this.number();
-            return;
-        }
-        for (const lit of ['true', 'false', 'null']) {
-            if (s.startsWith(lit, this.i) && this.i + lit.length <= end) {
-                this.i += lit.length;
-                return;
-            }
-        }
-        throw new ScanError(this.i, `unexpected ${this.what()}: expected a value`);
+        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
+            this.i = i + 4;
+        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
+            this.i = i + 5;
+        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
+            this.i = i + 4;
+        else
+            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
     }
     open(kind) {
         const parentDepth = this.depth;
@@ -9411,8 +9464,8 @@ class Scanner {
         this.kinds[d] = kind;
         this.i++;
         // Path bookkeeping only as deep as some requested path goes.
-        let path = null;
         if (d - 1 <= this.maxPath) {
+            let path = null;
             if (d === 1)
                 path = [];
             else {
@@ -9420,9 +9473,13 @@ class Scanner {
                 if (parent && this.kinds[d - 1] === 1)
                     path = [...parent, this.lastKey];
             }
+            this.paths[d] = path;
+            this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
         }
-        this.paths[d] = path;
-        this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
+        else {
+            this.paths[d] = null;
+            this.collecting[d] = null;
+        }
         this.ws();
         const close = kind === 1 ? C.RBRACE : C.RBRACKET;
         if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
@@ -9431,57 +9488,111 @@ class Scanner {
             return;
         }
         if (kind === 1) {
-            const list = this.keyLists[d];
-            if (list)
-                list.length = 0;
-            else
-                this.keyLists[d] = [];
-            this.keySets[d]?.clear();
+            this.counts[d] = 0;
             this.key();
         }
         else {
             this.element();
         }
     }
+    sameRaw(a, b, a2, b2) {
+        if (b - a !== b2 - a2)
+            return false;
+        const { s } = this;
+        for (let k = 0; k < b - a; k++)
+            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
+                return false;
+        return true;
+    }
+    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
+    decoded(a, b) {
+        const raw = this.s.slice(a - 1, b + 1);
+        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+    }
     /** An object member starts here: key, colon, then its value. */
     key() {
         this.ws();
-        if (this.i >= this.end || this.s.charCodeAt(this.i) !== C.QUOTE) {
+        const { s } = this;
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
             throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
         }
         const at = this.i;
-        const key = this.string(true);
+        this.string();
+        const a = at + 1;
+        const b = this.i - 1;
         const d = this.depth;
-        const list = this.keyLists[d];
-        let set = this.keySets[d] ?? null;
-        if (set && set.size > 0) {
+        const n = this.counts[d];
+        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
+        let key = null;
+        let h = this.hash;
+        if (this.escaped) {
+            key = this.decoded(a, b);
+            h = keyHash(key, 0, key.length);
+        }
+        if (n < SMALL) {
+            const base = d * SMALL;
+            for (let k = 0; k < n; k++) {
+                if (this.hashes[base + k] !== h)
+                    continue;
+                const a2 = this.starts[base + k];
+                const b2 = this.ends[base + k];
+                // Unescaped keys are compared in place; an escaped one on either side is decoded.
+                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
+                if (same)
+                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
+            }
+            this.starts[base + n] = a;
+            this.ends[base + n] = b;
+            this.hashes[base + n] = h;
+            this.escapes[base + n] = this.escaped ? 1 : 0;
+        }
+        else {
+            let set = this.sets[d];
+            if (n === SMALL) {
+                // Switch to a set: decode the first SMALL keys once.
+                if (set)
+                    set.clear();
+                else
+                    this.sets[d] = set = new Set();
+                const base = d * SMALL;
+                for (let k = 0; k < SMALL; k++)
+                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
+            }
+            key ??= this.decoded(a, b);
             if (set.has(key))
                 throw new ScanError(at, `duplicate key ${describe(key)}`);
             set.add(key);
         }
-        else {
-            if (list.includes(key))
-                throw new ScanError(at, `duplicate key ${describe(key)}`);
-            list.push(key);
-            if (list.length > SMALL_KEYS) {
-                if (!set)
-                    this.keySets[d] = set = new Set();
-                for (const k of list)
-                    set.add(k);
-            }
-        }
-        this.lastKey = key;
+        if (n + 1 > this.maxKeys)
+            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
+        this.counts[d] = n + 1;
+        if (d <= this.maxPath)
+            this.lastKey = key ?? this.decoded(a, b);
         this.ws();
-        if (this.i >= this.end || this.s.charCodeAt(this.i) !== C.COLON) {
-            throw new ScanError(this.i, `expected ':' after key ${describe(key)} but found ${this.what()}`);
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
+            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
         }
         this.i++;
         this.value();
     }
-    /** A string starts at the quote. Returns the decoded text when asked (keys). */
-    string(decode = false) {
+    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
+    quickEnd(start) {
+        const q = this.s.indexOf('"', start + 1);
+        if (this.nextBackslash !== -1 && this.nextBackslash < start)
+            this.nextBackslash = this.s.indexOf('\\', start);
+        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
+    }
+    /** A string starts at the quote; moves past it and says whether it held an escape. */
+    skipString() {
         const { s, end } = this;
         const start = this.i;
+        if (this.trusted) {
+            const q = this.quickEnd(start);
+            if (q !== -1) {
+                this.i = q + 1;
+                return false;
+            }
+        }
         let i = start + 1;
         let escaped = false;
         for (;;) {
@@ -9490,28 +9601,31 @@ class Scanner {
             const c = s.charCodeAt(i);
             if (c === C.QUOTE)
                 break;
+            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
+                i++;
+                continue;
+            }
             if (c === C.BACKSLASH) {
                 escaped = true;
                 i = this.escape(i);
-                continue;
             }
-            if (c < 0x20)
+            else if (c < 0x20)
                 throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
-            if (c >= 0xd800 && c <= 0xdfff) {
-                // Raw surrogates only arrive in pairs from a UTF-8 decode; check anyway.
+            else {
                 const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
-                if (c <= 0xdbff && n >= 0xdc00 && n <= 0xdfff) {
-                    i += 2;
-                    continue;
-                }
-                throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
+                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+                i += 2;
             }
-            i++;
         }
         this.i = i + 1;
-        if (!decode)
-            return undefined;
-        return escaped ? JSON.parse(s.slice(start, i + 1)) : s.slice(start + 1, i);
+        return escaped;
+    }
+    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
+    string() {
+        const start = this.i;
+        this.escaped = this.skipString();
+        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
     }
     /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
     escape(i) {
@@ -9671,7 +9785,7 @@ function classify(value) {
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schemas/tool-decision-surface.schema.json
-const tool_decision_surface_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/tool-decision-surface.schema.json","title":"assay.tool_decision_surface.v0","description":"An Assay tool-decision surface: the privileged tool calls one agent run made, as recorded by the MCP proxy. receipt-gate reads the fields described here; other fields are allowed and ignored.","type":"object","required":["schema","observed_tool_decisions"],"properties":{"schema":{"const":"assay.tool_decision_surface.v0"},"observed_tool_decisions":{"type":"array","items":{"$ref":"#/$defs/decision"}},"non_claims":{"type":"array","items":{"type":"string"}}},"$defs":{"decision":{"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"]},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"type":"string"}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\\"success\\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}}}}');
+const tool_decision_surface_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/tool-decision-surface.schema.json","title":"assay.tool_decision_surface.v0","description":"An Assay tool-decision surface: the privileged tool calls one agent run made, as recorded by the MCP proxy. receipt-gate reads the fields described here; other fields are allowed and ignored.","type":"object","required":["schema","observed_tool_decisions"],"properties":{"schema":{"const":"assay.tool_decision_surface.v0"},"observed_tool_decisions":{"type":"array","items":{"$ref":"#/$defs/decision"}},"non_claims":{"type":"array","items":{"type":"string"}}},"$defs":{"decision":{"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"type":"string"}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\\"success\\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}}}}');
 ;// CONCATENATED MODULE: ./schemas/provider-audit-record.schema.json
 const provider_audit_record_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider\'s own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record\'s identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}}}}');
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
@@ -9774,6 +9888,7 @@ const DEFAULT_LIMITS = {
     maxFileBytes: 64 * 1024 * 1024,
     maxLineBytes: 8 * 1024 * 1024,
     maxDepth: 64,
+    maxKeys: 10_000,
     maxFindingsPerFile: 20,
 };
 const formatOf = (path) => /\.json$/i.test(path) ? 'json' : /\.(ndjson|jsonl)$/i.test(path) ? 'ndjson' : null;
@@ -9839,7 +9954,7 @@ function documents(bytes, format, fr, limits) {
     }
     const text = decoded.text;
     fr.lines = new LineIndex(text);
-    const opts = { maxDepth: limits.maxDepth, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
     const docs = [];
     const parse = (start, end) => {
         const r = parseStrict(text, opts, start, end);
@@ -9950,6 +10065,8 @@ function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS) {
     return { run: null, records, findings: fr.close() };
 }
 
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 ;// CONCATENATED MODULE: ./src/read/tar.ts
@@ -10106,6 +10223,7 @@ async function* members(src, limits) {
  * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
  * one `invalid_artifact` finding naming the rule, and contributes nothing.
  */
+
 
 
 
@@ -10356,12 +10474,21 @@ function readEvents(bytes, m, file, limits) {
     return decisions;
 }
 /** Verify a bundle; throws BundleError naming the broken rule. */
-async function verifyBundle(path, file, limits = DEFAULT_BUNDLE_LIMITS) {
-    const size = (0,external_node_fs_namespaceObject.statSync)(path).size;
-    if (size > limits.maxCompressedBytes)
-        throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit`);
+async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
+    let size;
+    let input;
+    try {
+        size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
+        if (size > limits.maxCompressedBytes)
+            throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit`);
+        input = 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]);
+    }
+    catch (e) {
+        if (e instanceof BundleError)
+            throw e;
+        throw new BundleError(`cannot read file: ${e.code ?? e.message}`);
+    }
     const gunzip = (0,external_node_zlib_namespaceObject.createGunzip)();
-    const input = (0,external_node_fs_namespaceObject.createReadStream)(path);
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
     const src = new GunzipSource(gunzip, size, limits);
@@ -10406,7 +10533,7 @@ async function verifyBundle(path, file, limits = DEFAULT_BUNDLE_LIMITS) {
         const err = e;
         if (typeof err.code === 'string' && err.code.startsWith('Z_'))
             throw new BundleError(gzipReason(err));
-        if (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR')
+        if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
             throw new BundleError(`cannot read file: ${err.code}`);
         throw e;
     }
@@ -10415,11 +10542,11 @@ async function verifyBundle(path, file, limits = DEFAULT_BUNDLE_LIMITS) {
         gunzip.destroy();
     }
 }
-async function readBundleFile(path, file, limits = DEFAULT_BUNDLE_LIMITS) {
+async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     const at = { file, line: 1, column: 1 };
     let decisions;
     try {
-        decisions = await verifyBundle(path, file, limits);
+        decisions = await verifyBundle(source, file, limits);
     }
     catch (e) {
         if (!(e instanceof BundleError))
@@ -10451,17 +10578,27 @@ const DEFAULT_SETTINGS = {
     strictObserved: false,
     limits: DEFAULT_LIMITS,
 };
-async function readOne(file, role, limits) {
-    const where = { file: file.rel, line: 1, column: 1 };
-    const fail = (message) => ({ run: null, records: [], findings: [finding('error', 'invalid_artifact', where, message)] });
-    if (/\.tar\.gz$/i.test(file.rel)) {
-        if (role === 'audit')
-            return fail('evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson');
-        return readBundleFile(file.path, file.rel);
-    }
-    const format = formatOf(file.rel);
+const failure = (rel, message) => ({ run: null, records: [], findings: [finding('error', 'invalid_artifact', { file: rel, line: 1, column: 1 }, message)] });
+const isBundle = (rel) => /\.tar\.gz$/i.test(rel);
+/** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
+async function readArtifact(rel, role, bytes, limits) {
+    if (isBundle(rel))
+        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel);
+    const format = formatOf(rel);
     if (!format)
-        return fail('unsupported file type: expected .json, .jsonl, .ndjson or .tar.gz');
+        return failure(rel, UNSUPPORTED);
+    return role === 'runs' ? readRunFile(rel, bytes, format, limits) : readAuditFile(rel, bytes, format, limits);
+}
+const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
+const UNSUPPORTED = 'unsupported file type: expected .json, .jsonl, .ndjson or .tar.gz';
+async function readOne(file, role, limits) {
+    const fail = (message) => failure(file.rel, message);
+    if (isBundle(file.rel)) {
+        // Streamed from disk: a bundle is never held whole beyond its events.
+        return role === 'audit' ? fail(BUNDLE_IN_AUDIT) : readBundle({ path: file.path }, file.rel);
+    }
+    if (!formatOf(file.rel))
+        return fail(UNSUPPORTED);
     let bytes;
     try {
         const size = (0,external_node_fs_namespaceObject.statSync)(file.path).size;
@@ -10472,7 +10609,7 @@ async function readOne(file, role, limits) {
     catch (e) {
         return fail(`cannot read file: ${e.code ?? e.message}`);
     }
-    return role === 'runs' ? readRunFile(file.rel, bytes, format, limits) : readAuditFile(file.rel, bytes, format, limits);
+    return readArtifact(file.rel, role, bytes, limits);
 }
 /** Read every input file into located evidence. Files are read one at a time; none is held after it is read. */
 async function collect(settings) {
@@ -10561,6 +10698,23 @@ function clip(s, max, marker = '…') {
 function where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';
     return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
+}
+const MARKER = ' … [trimmed by receipt-gate]';
+/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
+function clipBytes(s, max) {
+    if (Buffer.byteLength(s) <= max)
+        return s;
+    const room = max - Buffer.byteLength(MARKER);
+    let lo = 0;
+    let hi = Math.min(s.length, room);
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (Buffer.byteLength(clip(s, mid, '')) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return clip(s, lo, '') + MARKER;
 }
 
 ;// CONCATENATED MODULE: ./src/report/table.ts
@@ -10745,7 +10899,7 @@ async function main(argv, env, isTTY, cwd) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1997);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5970);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {

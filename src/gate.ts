@@ -9,7 +9,7 @@ import type { Evidence, Finding, RecordInput, RunInput, VerifyOptions } from './
 import type { Report } from './core/report.js';
 import { discover, type FoundFile } from './read/discover.js';
 import { DEFAULT_LIMITS, formatOf, readAuditFile, readRunFile, type FileRead, type ReadLimits } from './read/artifacts.js';
-import { readBundleFile } from './read/bundle.js';
+import { readBundle } from './read/bundle.js';
 
 export interface Settings extends VerifyOptions {
   /** Run-artifact inputs: paths, directories or globs relative to `cwd`. */
@@ -31,17 +31,29 @@ export const DEFAULT_SETTINGS = {
   limits: DEFAULT_LIMITS,
 } as const;
 
-type Role = 'runs' | 'audit';
+export type Role = 'runs' | 'audit';
+
+const failure = (rel: string, message: string): FileRead => ({ run: null, records: [], findings: [finding('error', 'invalid_artifact', { file: rel, line: 1, column: 1 }, message)] });
+const isBundle = (rel: string): boolean => /\.tar\.gz$/i.test(rel);
+
+/** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
+export async function readArtifact(rel: string, role: Role, bytes: Uint8Array, limits: ReadLimits): Promise<FileRead> {
+  if (isBundle(rel)) return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel);
+  const format = formatOf(rel);
+  if (!format) return failure(rel, UNSUPPORTED);
+  return role === 'runs' ? readRunFile(rel, bytes, format, limits) : readAuditFile(rel, bytes, format, limits);
+}
+
+const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
+const UNSUPPORTED = 'unsupported file type: expected .json, .jsonl, .ndjson or .tar.gz';
 
 async function readOne(file: FoundFile, role: Role, limits: ReadLimits): Promise<FileRead> {
-  const where = { file: file.rel, line: 1, column: 1 };
-  const fail = (message: string): FileRead => ({ run: null, records: [], findings: [finding('error', 'invalid_artifact', where, message)] });
-  if (/\.tar\.gz$/i.test(file.rel)) {
-    if (role === 'audit') return fail('evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson');
-    return readBundleFile(file.path, file.rel);
+  const fail = (message: string): FileRead => failure(file.rel, message);
+  if (isBundle(file.rel)) {
+    // Streamed from disk: a bundle is never held whole beyond its events.
+    return role === 'audit' ? fail(BUNDLE_IN_AUDIT) : readBundle({ path: file.path }, file.rel);
   }
-  const format = formatOf(file.rel);
-  if (!format) return fail('unsupported file type: expected .json, .jsonl, .ndjson or .tar.gz');
+  if (!formatOf(file.rel)) return fail(UNSUPPORTED);
   let bytes: Buffer;
   try {
     const size = statSync(file.path).size;
@@ -50,7 +62,7 @@ async function readOne(file: FoundFile, role: Role, limits: ReadLimits): Promise
   } catch (e) {
     return fail(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  return role === 'runs' ? readRunFile(file.rel, bytes, format, limits) : readAuditFile(file.rel, bytes, format, limits);
+  return readArtifact(file.rel, role, bytes, limits);
 }
 
 /** Read every input file into located evidence. Files are read one at a time; none is held after it is read. */

@@ -29,6 +29,8 @@ interface Call {
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const byLocation = (a: Location, b: Location): number => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
+/** Names from artifacts are untrusted and unbounded: messages quote at most 200 characters of one. */
+const clipName = (s: string): string => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
 const short = (d: string): string => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 const SEVERITY_RANK: { readonly [S in Severity]: number } = { error: 0, warning: 1, notice: 2 };
 
@@ -117,7 +119,7 @@ function earned(call: Call): Level {
 
 const at = (d: DecisionInput): string => `line ${d.loc.line}`;
 const recordName = (r: CheckedRecord): string =>
-  `record ${JSON.stringify(r.input.record.record_id)} (${r.input.record.provider}) at ${r.input.loc.file}:${r.input.loc.line}`;
+  `record ${JSON.stringify(clipName(r.input.record.record_id))} (${clipName(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
 
 /** Lookups for explanations, built once so that explaining stays linear in calls + records. */
 interface Index {
@@ -246,7 +248,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     const level = earned(call);
     const { claim, input } = call;
     const subject = call.projection.kind === 'subject' ? call.projection.digest : null;
-    const where = `${call.tool ?? 'decision'} (decision ${input.index})`;
+    const where = `${call.tool === null ? 'decision' : clipName(call.tool)} (decision ${input.index})`;
     if (claim.level === 'verified') {
       if (level !== 'verified') {
         findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix)}`));
@@ -278,7 +280,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     const { record, loc } = r.input;
     const holder = ix.holders.get(r);
     let outcome: RecordReport['outcome'];
-    const name = `record ${JSON.stringify(record.record_id)} (${record.provider})`;
+    const name = `record ${JSON.stringify(clipName(record.record_id))} (${clipName(record.provider)})`;
     switch (r.check.outcome) {
       case 'inconsistent':
         outcome = 'inconsistent';

@@ -18,6 +18,8 @@ export interface ReadLimits {
   readonly maxLineBytes: number;
   /** Deepest JSON nesting. */
   readonly maxDepth: number;
+  /** Most members in one JSON object. */
+  readonly maxKeys: number;
   /** Findings reported per file before the rest are counted in one line. */
   readonly maxFindingsPerFile: number;
 }
@@ -26,6 +28,7 @@ export const DEFAULT_LIMITS: ReadLimits = {
   maxFileBytes: 64 * 1024 * 1024,
   maxLineBytes: 8 * 1024 * 1024,
   maxDepth: 64,
+  maxKeys: 10_000,
   maxFindingsPerFile: 20,
 };
 
@@ -112,7 +115,7 @@ function documents(bytes: Uint8Array, format: Format, fr: FileReport, limits: Re
   }
   const text = decoded.text;
   fr.lines = new LineIndex(text);
-  const opts = { maxDepth: limits.maxDepth, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
+  const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
   const docs: Doc[] = [];
   const parse = (start: number, end: number): void => {
     const r = parseStrict(text, opts, start, end);

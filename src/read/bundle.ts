@@ -6,6 +6,7 @@
  * one `invalid_artifact` finding naming the rule, and contributes nothing.
  */
 import { createReadStream, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { createGunzip } from 'node:zlib';
 import { finding } from '../core/verify.js';
@@ -231,12 +232,22 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
   return decisions;
 }
 
+/** The bytes of a bundle: a file on disk (streamed) or a buffer already in memory. */
+export type BundleSource = { readonly path: string } | { readonly bytes: Uint8Array };
+
 /** Verify a bundle; throws BundleError naming the broken rule. */
-export async function verifyBundle(path: string, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<DecisionInput[]> {
-  const size = statSync(path).size;
-  if (size > limits.maxCompressedBytes) throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit`);
+export async function verifyBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<DecisionInput[]> {
+  let size: number;
+  let input: Readable;
+  try {
+    size = 'path' in source ? statSync(source.path).size : source.bytes.length;
+    if (size > limits.maxCompressedBytes) throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit`);
+    input = 'path' in source ? createReadStream(source.path) : Readable.from([Buffer.from(source.bytes)]);
+  } catch (e) {
+    if (e instanceof BundleError) throw e;
+    throw new BundleError(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
   const gunzip = createGunzip();
-  const input = createReadStream(path);
   input.on('error', (e) => gunzip.destroy(e));
   input.pipe(gunzip);
   const src = new GunzipSource(gunzip, size, limits);
@@ -270,7 +281,7 @@ export async function verifyBundle(path: string, file: string, limits: BundleLim
     if (e instanceof TarError) throw new BundleError(e.message);
     const err = e as NodeJS.ErrnoException;
     if (typeof err.code === 'string' && err.code.startsWith('Z_')) throw new BundleError(gzipReason(err));
-    if (err.code === 'ENOENT' || err.code === 'EACCES' || err.code === 'EISDIR') throw new BundleError(`cannot read file: ${err.code}`);
+    if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) throw new BundleError(`cannot read file: ${err.code}`);
     throw e;
   } finally {
     input.destroy();
@@ -278,11 +289,11 @@ export async function verifyBundle(path: string, file: string, limits: BundleLim
   }
 }
 
-export async function readBundleFile(path: string, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<FileRead> {
+export async function readBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<FileRead> {
   const at = { file, line: 1, column: 1 };
   let decisions: DecisionInput[];
   try {
-    decisions = await verifyBundle(path, file, limits);
+    decisions = await verifyBundle(source, file, limits);
   } catch (e) {
     if (!(e instanceof BundleError)) throw e;
     const f: Finding = finding('error', 'invalid_artifact', at, `evidence bundle rejected: ${e.message}`);

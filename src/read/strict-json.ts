@@ -16,6 +16,8 @@ export interface ScanOptions {
    * the empty path is the root array.
    */
   readonly collect?: readonly (readonly string[])[];
+  /** Objects with more members than this are rejected (unlimited when absent). */
+  readonly maxKeys?: number;
 }
 
 export type ScanResult =
@@ -39,54 +41,109 @@ class ScanError {
   constructor(readonly offset: number, readonly message: string) {}
 }
 
-const SMALL_KEYS = 12;
 const describe = (s: string): string => {
   const j = JSON.stringify(s);
   return j.length > 80 ? j.slice(0, 77) + '…"' : j;
 };
 
-/** Validate `text[start, end)` as one strict JSON value. */
+/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
 export function scan(text: string, options: ScanOptions, start = 0, end = text.length): ScanResult {
+  return runScanner(new Scanner(text, start, end, options, false));
+}
+
+function runScanner(scanner: Scanner): ScanResult {
   try {
-    return { ok: true, elements: new Scanner(text, start, end, options).run() };
+    return { ok: true, elements: scanner.run() };
   } catch (e) {
     if (e instanceof ScanError) return { ok: false, offset: e.offset, message: e.message };
     throw e;
   }
 }
 
-/** scan, then JSON.parse the same bytes. */
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ */
 export function parseStrict(text: string, options: ScanOptions, start = 0, end = text.length): StrictParse {
-  const r = scan(text, options, start, end);
-  if (!r.ok) return r;
   const slice = start === 0 && end === text.length ? text : text.slice(start, end);
-  return { ok: true, value: JSON.parse(slice), elements: r.elements };
+  let value: unknown;
+  try {
+    value = JSON.parse(slice);
+  } catch (e) {
+    const r = scan(text, options, start, end);
+    // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+    return r.ok ? { ok: false, offset: start, message: (e as Error).message } : r;
+  }
+  const r = runScanner(new Scanner(text, start, end, options, wellFormed(slice)));
+  return r.ok ? { ok: true, value, elements: r.elements } : r;
 }
+
+/**
+ * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
+ * collision only costs a comparison of the two decoded keys.
+ */
+function keyHash(s: string, a: number, b: number): number {
+  const n = b - a;
+  if (n === 0) return 0;
+  return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
+}
+
+/** Members remembered per open object before switching to a Set of decoded keys. */
+const SMALL = 16;
 
 class Scanner {
   private i: number;
   private depth = 0;
   /** Per depth: 1 for an object, 2 for an array. */
   private readonly kinds: Uint8Array;
-  /** Per depth, reused: the keys seen in the open object (a list while small, then a set). */
-  private readonly keyLists: string[][] = [];
-  private readonly keySets: (Set<string> | null)[] = [];
+  /**
+   * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
+   * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
+   */
+  private readonly counts: Int32Array;
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly hashes: Int32Array;
+  private readonly escapes: Uint8Array;
+  private readonly sets: (Set<string> | null)[] = [];
   /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
   private readonly paths: (string[] | null)[] = [];
   private readonly collecting: (number[] | null)[] = [];
   private readonly wanted: Map<string, number[]> = new Map();
   private readonly maxPath: number;
+  private readonly maxKeys: number;
+  /** The last key read, decoded: only kept while path bookkeeping needs it. */
   private lastKey = '';
+  /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
+  private escaped = false;
+  private hash = 0;
 
-  constructor(private readonly s: string, start: number, private readonly end: number, private readonly o: ScanOptions) {
+  /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
+  private nextBackslash = -2;
+
+  /**
+   * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
+   * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
+   */
+  constructor(private readonly s: string, start: number, private readonly end: number, private readonly o: ScanOptions, private readonly trusted: boolean) {
     this.i = start;
-    this.kinds = new Uint8Array(o.maxDepth + 2);
+    const depths = o.maxDepth + 2;
+    this.kinds = new Uint8Array(depths);
+    this.counts = new Int32Array(depths);
+    this.starts = new Int32Array(depths * SMALL);
+    this.ends = new Int32Array(depths * SMALL);
+    this.hashes = new Int32Array(depths * SMALL);
+    this.escapes = new Uint8Array(depths * SMALL);
     let maxPath = -1;
     for (const p of o.collect ?? []) {
       this.wanted.set(pathKey(p), []);
       maxPath = Math.max(maxPath, p.length);
     }
     this.maxPath = maxPath;
+    this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
   }
 
   run(): Map<string, number[]> {
@@ -146,27 +203,17 @@ class Scanner {
   private value(): void {
     this.ws();
     const { s, end } = this;
-    if (this.i >= end) throw new ScanError(this.i, 'unexpected end of input: expected a value (truncated?)');
-    const c = s.charCodeAt(this.i);
-    if (c === C.LBRACE || c === C.LBRACKET) {
-      this.open(c === C.LBRACE ? 1 : 2);
-      return;
-    }
-    if (c === C.QUOTE) {
-      this.string();
-      return;
-    }
-    if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE)) {
-      this.number();
-      return;
-    }
-    for (const lit of ['true', 'false', 'null']) {
-      if (s.startsWith(lit, this.i) && this.i + lit.length <= end) {
-        this.i += lit.length;
-        return;
-      }
-    }
-    throw new ScanError(this.i, `unexpected ${this.what()}: expected a value`);
+    const i = this.i;
+    if (i >= end) throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
+    const c = s.charCodeAt(i);
+    if (c === C.QUOTE) this.skipString();
+    else if (c === C.LBRACE) this.open(1);
+    else if (c === C.LBRACKET) this.open(2);
+    else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE)) this.number();
+    else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i)) this.i = i + 4;
+    else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i)) this.i = i + 5;
+    else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i)) this.i = i + 4;
+    else throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
   }
 
   private open(kind: 1 | 2): void {
@@ -178,16 +225,19 @@ class Scanner {
     this.kinds[d] = kind;
     this.i++;
     // Path bookkeeping only as deep as some requested path goes.
-    let path: string[] | null = null;
     if (d - 1 <= this.maxPath) {
+      let path: string[] | null = null;
       if (d === 1) path = [];
       else {
         const parent = this.paths[d - 1];
         if (parent && this.kinds[d - 1] === 1) path = [...parent, this.lastKey];
       }
+      this.paths[d] = path;
+      this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
+    } else {
+      this.paths[d] = null;
+      this.collecting[d] = null;
     }
-    this.paths[d] = path;
-    this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
     this.ws();
     const close = kind === 1 ? C.RBRACE : C.RBRACKET;
     if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
@@ -196,77 +246,131 @@ class Scanner {
       return;
     }
     if (kind === 1) {
-      const list = this.keyLists[d];
-      if (list) list.length = 0;
-      else this.keyLists[d] = [];
-      this.keySets[d]?.clear();
+      this.counts[d] = 0;
       this.key();
     } else {
       this.element();
     }
   }
 
+  private sameRaw(a: number, b: number, a2: number, b2: number): boolean {
+    if (b - a !== b2 - a2) return false;
+    const { s } = this;
+    for (let k = 0; k < b - a; k++) if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k)) return false;
+    return true;
+  }
+
+  /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
+  private decoded(a: number, b: number): string {
+    const raw = this.s.slice(a - 1, b + 1);
+    return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+  }
+
   /** An object member starts here: key, colon, then its value. */
   private key(): void {
     this.ws();
-    if (this.i >= this.end || this.s.charCodeAt(this.i) !== C.QUOTE) {
+    const { s } = this;
+    if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
       throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
     }
     const at = this.i;
-    const key = this.string(true)!;
+    this.string();
+    const a = at + 1;
+    const b = this.i - 1;
     const d = this.depth;
-    const list = this.keyLists[d]!;
-    let set = this.keySets[d] ?? null;
-    if (set && set.size > 0) {
-      if (set.has(key)) throw new ScanError(at, `duplicate key ${describe(key)}`);
-      set.add(key);
-    } else {
-      if (list.includes(key)) throw new ScanError(at, `duplicate key ${describe(key)}`);
-      list.push(key);
-      if (list.length > SMALL_KEYS) {
-        if (!set) this.keySets[d] = set = new Set();
-        for (const k of list) set.add(k);
-      }
+    const n = this.counts[d]!;
+    // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
+    let key: string | null = null;
+    let h = this.hash;
+    if (this.escaped) {
+      key = this.decoded(a, b);
+      h = keyHash(key, 0, key.length);
     }
-    this.lastKey = key;
+    if (n < SMALL) {
+      const base = d * SMALL;
+      for (let k = 0; k < n; k++) {
+        if (this.hashes[base + k] !== h) continue;
+        const a2 = this.starts[base + k]!;
+        const b2 = this.ends[base + k]!;
+        // Unescaped keys are compared in place; an escaped one on either side is decoded.
+        const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
+        if (same) throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
+      }
+      this.starts[base + n] = a;
+      this.ends[base + n] = b;
+      this.hashes[base + n] = h;
+      this.escapes[base + n] = this.escaped ? 1 : 0;
+    } else {
+      let set = this.sets[d];
+      if (n === SMALL) {
+        // Switch to a set: decode the first SMALL keys once.
+        if (set) set.clear();
+        else this.sets[d] = set = new Set();
+        const base = d * SMALL;
+        for (let k = 0; k < SMALL; k++) set.add(this.decoded(this.starts[base + k]!, this.ends[base + k]!));
+      }
+      key ??= this.decoded(a, b);
+      if (set!.has(key)) throw new ScanError(at, `duplicate key ${describe(key)}`);
+      set!.add(key);
+    }
+    if (n + 1 > this.maxKeys) throw new ScanError(at, `object has more than ${this.maxKeys} members`);
+    this.counts[d] = n + 1;
+    if (d <= this.maxPath) this.lastKey = key ?? this.decoded(a, b);
     this.ws();
-    if (this.i >= this.end || this.s.charCodeAt(this.i) !== C.COLON) {
-      throw new ScanError(this.i, `expected ':' after key ${describe(key)} but found ${this.what()}`);
+    if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
+      throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
     }
     this.i++;
     this.value();
   }
 
-  /** A string starts at the quote. Returns the decoded text when asked (keys). */
-  private string(decode = false): string | undefined {
+  /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
+  private quickEnd(start: number): number {
+    const q = this.s.indexOf('"', start + 1);
+    if (this.nextBackslash !== -1 && this.nextBackslash < start) this.nextBackslash = this.s.indexOf('\\', start);
+    return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
+  }
+
+  /** A string starts at the quote; moves past it and says whether it held an escape. */
+  private skipString(): boolean {
     const { s, end } = this;
     const start = this.i;
+    if (this.trusted) {
+      const q = this.quickEnd(start);
+      if (q !== -1) {
+        this.i = q + 1;
+        return false;
+      }
+    }
     let i = start + 1;
     let escaped = false;
     for (;;) {
       if (i >= end) throw new ScanError(start, 'unterminated string (truncated?)');
       const c = s.charCodeAt(i);
       if (c === C.QUOTE) break;
+      if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
+        i++;
+        continue;
+      }
       if (c === C.BACKSLASH) {
         escaped = true;
         i = this.escape(i);
-        continue;
-      }
-      if (c < 0x20) throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
-      if (c >= 0xd800 && c <= 0xdfff) {
-        // Raw surrogates only arrive in pairs from a UTF-8 decode; check anyway.
+      } else if (c < 0x20) throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
+      else {
         const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
-        if (c <= 0xdbff && n >= 0xdc00 && n <= 0xdfff) {
-          i += 2;
-          continue;
-        }
-        throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+        if (c > 0xdbff || n < 0xdc00 || n > 0xdfff) throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+        i += 2;
       }
-      i++;
     }
     this.i = i + 1;
-    if (!decode) return undefined;
-    return escaped ? (JSON.parse(s.slice(start, i + 1)) as string) : s.slice(start + 1, i);
+    return escaped;
+  }
+
+  /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
+  private string(): void {
+    const start = this.i;
+    this.escaped = this.skipString();
+    this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
   }
 
   /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */

@@ -6,7 +6,11 @@
 import path from 'node:path';
 import type { Report } from '../core/report.js';
 import type { Finding, Severity } from '../core/model.js';
-import { visible } from './text.js';
+import { clip, clipBytes, visible } from './text.js';
+
+/** The Checks API's limits, applied to every annotation whichever way it is sent. */
+export const TITLE_MAX = 255;
+export const MESSAGE_MAX_BYTES = 64 * 1024;
 
 export type AnnotationLevel = 'failure' | 'warning' | 'notice';
 
@@ -52,13 +56,13 @@ export function buildAnnotations(report: Report, prefix: string): Annotation[] {
     const worst = fs.reduce<AnnotationLevel>((acc, f) => (RANK[LEVEL[f.severity]] < RANK[acc] ? LEVEL[f.severity] : acc), 'notice');
     const p = place(c.artifact, c.line, c.column, c.member);
     const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
-    const lines = [`${p.inside}Earned level: ${c.level}; claimed: ${c.claimed_level}; tool: ${visible(c.tool ?? '(none)')}.`, `Why: ${visible(c.reason)}`];
+    const lines = [`${p.inside}Earned level: ${c.level}; claimed: ${c.claimed_level}; tool: ${visible(clip(c.tool ?? '(none)', 1000))}.`, `Why: ${visible(c.reason)}`];
     for (const f of fs) lines.push(`${f.code}: ${visible(f.message)}`);
-    out.push({ path: p.path, line: p.line, column: p.column, level: worst, title: `${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, message: lines.join('\n') });
+    out.push({ path: p.path, line: p.line, column: p.column, level: worst, title: clip(`${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX), message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES) });
   }
   for (const f of loose) {
     const p = place(f.file, f.line, f.column, f.member);
-    out.push({ path: p.path, line: p.line, column: p.column, level: LEVEL[f.severity], title: f.code, message: p.inside + visible(f.message) });
+    out.push({ path: p.path, line: p.line, column: p.column, level: LEVEL[f.severity], title: f.code, message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES) });
   }
   return out.sort((a, b) => RANK[a.level] - RANK[b.level] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
 }

@@ -5,25 +5,10 @@
  */
 import type { GitHubApi } from '../github.js';
 import type { Annotation } from './annotations.js';
-import { clip } from './text.js';
+import { clip, clipBytes } from './text.js';
 
 export const ANNOTATIONS_PER_REQUEST = 50;
 export const LIMITS = { title: 255, message: 64 * 1024, summary: 65_535, text: 65_535 } as const;
-const MARKER = ' … [trimmed by receipt-gate]';
-
-/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
-export function clipBytes(s: string, max: number): string {
-  if (Buffer.byteLength(s) <= max) return s;
-  const room = max - Buffer.byteLength(MARKER);
-  let lo = 0;
-  let hi = Math.min(s.length, room);
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (Buffer.byteLength(clip(s, mid, '')) <= room) lo = mid;
-    else hi = mid - 1;
-  }
-  return clip(s, lo, '') + MARKER;
-}
 
 export interface CheckRunTarget {
   readonly owner: string;

@@ -22,3 +22,19 @@ export function where(l: { file: string; line: number; column?: number; member?:
   const col = l.column !== undefined ? `:${l.column}` : '';
   return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
 }
+
+const MARKER = ' … [trimmed by receipt-gate]';
+
+/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
+export function clipBytes(s: string, max: number): string {
+  if (Buffer.byteLength(s) <= max) return s;
+  const room = max - Buffer.byteLength(MARKER);
+  let lo = 0;
+  let hi = Math.min(s.length, room);
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (Buffer.byteLength(clip(s, mid, '')) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  return clip(s, lo, '') + MARKER;
+}

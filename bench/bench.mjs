@@ -1,0 +1,109 @@
+// npm run bench [-- --sizes 10000,100000] [-- --million]
+// End-to-end benchmark of the bundled CLI against a floor measured in the same run, plus cold
+// start, bundle size and the strict reader against JSON.parse. Prints ratios, not absolute claims.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync, copyFileSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir, cpus, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import ncc from '@vercel/ncc';
+import { generate } from './corpus.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '10000,100000' }, million: { type: 'boolean', default: false }, repeat: { type: 'string', default: '3' } } });
+const sizes = values.sizes.split(',').map(Number);
+if (values.million) sizes.push(1_000_000);
+const repeat = Number(values.repeat);
+const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-bench-'));
+const RSS_HOOK = 'data:text/javascript,process.on("exit",()=>process.stderr.write("\\nMAXRSS="+process.resourceUsage().maxRSS+"\\n"))';
+const MiB = 1024 * 1024;
+
+function timed(args, cwd = root) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--import', RSS_HOOK, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * MiB });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const rss = Number(/MAXRSS=(\d+)/.exec(r.stderr)?.[1] ?? 0) * 1024;
+  return { ms, rss, status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+const mb = (b) => `${(b / MiB).toFixed(1)} MiB`;
+
+console.log(`receipt-gate benchmark — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB`);
+console.log(`dist/index.js ${mb(statSync(path.join(root, 'dist/index.js')).size)}, dist/cli.js ${mb(statSync(path.join(root, 'dist/cli.js')).size)}\n`);
+
+const rows = [];
+for (const n of sizes) {
+  const dir = path.join(tmp, `n${n}`);
+  const c = generate(dir, n);
+  const floor = [];
+  const gate = [];
+  let gateRun;
+  for (let i = 0; i < repeat; i++) {
+    const f = timed([path.join(root, 'bench/floor.mjs'), c.runs, c.audit]);
+    if (f.status !== 0) throw new Error(`floor failed: ${f.stderr}`);
+    floor.push(f);
+    gateRun = timed([path.join(root, 'dist/cli.js'), 'verify', '-C', dir, '--runs', 'runs', '--audit', 'audit', '--format', 'json', '--output', path.join(tmp, 'report.json')]);
+    if (gateRun.status !== 1) throw new Error(`gate exited ${gateRun.status} (expected 1: the corpus has mismatches): ${gateRun.stderr}`);
+    gate.push(gateRun);
+  }
+  const report = JSON.parse(readFileSync(path.join(tmp, 'report.json'), 'utf8'));
+  const row = {
+    n: c.calls, records: c.records, files: c.files, bytes: c.bytes,
+    floor: median(floor.map((x) => x.ms)), gate: median(gate.map((x) => x.ms)),
+    floorRss: median(floor.map((x) => x.rss)), gateRss: median(gate.map((x) => x.rss)),
+    verified: report.totals.verified, errors: report.totals.errors,
+  };
+  rows.push(row);
+  rmSync(dir, { recursive: true, force: true });
+  console.log(`N=${row.n}: ${row.files} files, ${mb(row.bytes)} on disk, ${row.records} records → ${row.verified} verified, ${row.errors} errors`);
+  console.log(`  floor ${fmt(row.floor)} (RSS ${mb(row.floorRss)}) | gate ${fmt(row.gate)} (RSS ${mb(row.gateRss)}) | gate/floor ${(row.gate / row.floor).toFixed(2)}× | ${Math.round(row.n / (row.gate / 1000)).toLocaleString('en')} calls/s | RSS/corpus ${(row.gateRss / row.bytes).toFixed(2)}×`);
+}
+const t10 = rows.find((r) => r.n === 10_000);
+const t100 = rows.find((r) => r.n === 100_000);
+if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.gate).toFixed(2)}, floor ${(t100.floor / t10.floor).toFixed(2)}`);
+
+// Cold start on a one-call corpus.
+const one = path.join(tmp, 'one');
+mkdirSync(path.join(one, '.assay/runs'), { recursive: true });
+copyFileSync(path.join(root, 'fixtures/upstream/side_effect/asserted.json'), path.join(one, '.assay/runs/asserted.json'));
+const env = { ...process.env, GITHUB_WORKSPACE: one, RUNNER_TEMP: tmp, GITHUB_OUTPUT: path.join(tmp, 'out'), 'INPUT_GITHUB-TOKEN': '' };
+writeFileSync(env.GITHUB_OUTPUT, '');
+const cold = (args, e) => {
+  const xs = [];
+  for (let i = 0; i < 11; i++) {
+    const t0 = process.hrtime.bigint();
+    spawnSync(process.execPath, args, { cwd: one, env: e, encoding: 'utf8' });
+    xs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return median(xs);
+};
+const bare = cold(['-e', '0'], process.env);
+console.log(`\ncold start, one-call corpus (median of 11): node -e 0 ${fmt(bare)} | dist/cli.js ${fmt(cold([path.join(root, 'dist/cli.js'), 'verify'], process.env))} | dist/index.js ${fmt(cold([path.join(root, 'dist/index.js')], env))}`);
+
+// The strict reader against JSON.parse on the same bytes (and jsonc-parser's visit()).
+const out = path.join(tmp, 'strict');
+const { code } = await ncc(path.join(root, 'src/read/strict-json.ts'), { quiet: true, minify: false });
+mkdirSync(out, { recursive: true });
+writeFileSync(path.join(out, 'strict.mjs'), code);
+const { scan } = await import(path.join(out, 'strict.mjs'));
+const { visit } = await import('jsonc-parser');
+const big = path.join(tmp, 'big');
+generate(big, 8000, 7);
+const decisions = readdirSync(path.join(big, 'runs')).filter((f) => f.endsWith('.json')).sort().flatMap((f) => JSON.parse(readFileSync(path.join(big, 'runs', f), 'utf8')).observed_tool_decisions);
+const text = JSON.stringify({ schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: decisions }, null, 2);
+const bench = (fn) => {
+  const xs = [];
+  for (let i = 0; i < 15; i++) {
+    const t0 = process.hrtime.bigint();
+    fn();
+    xs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return median(xs);
+};
+const opts = { maxDepth: 64, maxKeys: 10000, collect: [['observed_tool_decisions']] };
+const parse = bench(() => JSON.parse(text));
+const scanOnly = bench(() => scan(text, opts));
+const visitOnly = bench(() => visit(text, {}));
+console.log(`\nstrict reader on ${mb(Buffer.byteLength(text))} of pretty JSON (median of 15): JSON.parse ${parse.toFixed(1)} ms | scan ${scanOnly.toFixed(1)} ms | strict reader (scan + JSON.parse) ${((scanOnly + parse) / parse).toFixed(2)}× JSON.parse | jsonc-parser visit() alone ${(visitOnly / parse).toFixed(2)}× JSON.parse`);
+rmSync(tmp, { recursive: true, force: true });

@@ -1,0 +1,6 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm run fuzz`: the fuzz properties only, with FUZZ_RUNS cases each and random seeds.
+export default defineConfig({
+  test: { include: ['__tests__/fuzz.test.ts'], testTimeout: 3_600_000, hookTimeout: 60_000, pool: 'forks' },
+});
