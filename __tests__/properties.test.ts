@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { verify } from '../src/core/verify.js';
 import { binding } from '../src/core/binding.js';
-import type { AuditRecord, Evidence, RecordInput, RunInput } from '../src/core/model.js';
+import type { AuditRecord, Evidence, JsonObject, RecordInput, RunInput } from '../src/core/model.js';
 import { decision, record, targetHash } from './support/corpus.js';
+import { prepareDecision } from '../src/core/decision.js';
 
 const options = { allowUnmatchedRecords: false, strictObserved: false };
 const REPOS = ['a', 'b', 'c'];
@@ -31,11 +32,12 @@ const arbRecord = fc.record({
   return record(r.provider, r.id, d, r.tamper ? { editTarget: { owner: 'evil' } } : {}) as unknown as AuditRecord;
 });
 
-const arbEvidence: fc.Arbitrary<Evidence> = fc.record({
+const arbEvidence: fc.Arbitrary<Evidence & { raw: JsonObject[][] }> = fc.record({
   runs: fc.array(fc.array(arbDecision, { maxLength: 6 }), { maxLength: 4 }),
   records: fc.array(fc.array(arbRecord, { maxLength: 4 }), { maxLength: 3 }),
 }).map(({ runs, records }) => ({
-  runs: runs.map((ds, i): RunInput => ({ artifact: `runs/${i}.json`, decisions: ds.map((decision, index) => ({ loc: { file: `runs/${i}.json`, line: index + 1, column: 1 }, index, decision })) })),
+  runs: runs.map((ds, i): RunInput => ({ artifact: `runs/${i}.json`, decisions: ds.map((decision, index) => prepareDecision({ file: `runs/${i}.json`, line: index + 1, column: 1 }, index, decision)) })),
+  raw: runs,
   records: records.flatMap((rs, i) => rs.map((record, j): RecordInput => ({ loc: { file: `audit/${i}.json`, line: j + 1, column: 1 }, record }))),
   findings: [],
 }));
@@ -75,8 +77,9 @@ describe('core invariants', () => {
     fc.assert(fc.property(arbEvidence, (ev) => {
       const r = verify(ev, options);
       for (const c of r.calls) {
-        const run = ev.runs.find((x) => x.artifact === c.artifact)!;
-        const d = run.decisions[c.index]!.decision as any;
+        const runNo = ev.runs.findIndex((x) => x.artifact === c.artifact);
+        const raw = ev.raw[runNo]!;
+        const d = raw[c.index] as any;
         if (c.level !== 'asserted') {
           expect(d.response.side_effect_asserted).toBe(true);
           expect(d.decision.effect).not.toBe('deny');
@@ -87,7 +90,7 @@ describe('core invariants', () => {
           if (typeof p === 'string') expect(c.record!.provider).toBe(p);
         }
         if (c.level === 'observed_confirmed') {
-          const later = run.decisions.slice(c.index + 1).map((x) => x.decision as any);
+          const later = raw.slice(c.index + 1) as any[];
           expect(later.some((x) => x.response.status === 'success' && ['get', 'list'].includes(x.action.verb) && x.action.verb !== d.action.verb && x.action.target.repo === d.action.target.repo)).toBe(true);
         }
       }
@@ -110,7 +113,7 @@ describe('core invariants', () => {
       fc.pre(value !== original);
       if (mutateRecord) rec.subject.target[field] = value;
       else (d as any).action.target[field] = value;
-      const r = verify({ runs: [{ artifact: 'r', decisions: [{ loc: { file: 'r', line: 1, column: 1 }, index: 0, decision: d }] }], records: [{ loc: { file: 'a', line: 1, column: 1 }, record: rec }], findings: [] }, options);
+      const r = verify({ runs: [{ artifact: 'r', decisions: [prepareDecision({ file: 'r', line: 1, column: 1 }, 0, d)] }], records: [{ loc: { file: 'a', line: 1, column: 1 }, record: rec }], findings: [] }, options);
       expect(r.calls[0]!.level).toBe('asserted');
       expect(r.ok).toBe(false);
       expect(r.records[0]!.outcome).toBe(mutateRecord ? 'inconsistent' : 'unmatched');

@@ -8308,7 +8308,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 5970:
+/***/ 5865:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8549,13 +8549,13 @@ function jcs(value) {
         return { ok: false, reason: err instanceof Error ? err.message : String(err) };
     }
 }
-function binding_sha256Hex(text) {
+function sha256Hex(text) {
     return (0,external_node_crypto_namespaceObject.hash)('sha256', text, 'hex');
 }
 /** binding(subject) as the semantics document defines it. */
 function binding(subject) {
     const c = jcs(subject);
-    return c.ok ? { ok: true, digest: 'sha256:' + binding_sha256Hex(c.text) } : c;
+    return c.ok ? { ok: true, digest: 'sha256:' + sha256Hex(c.text) } : c;
 }
 
 ;// CONCATENATED MODULE: ./src/core/records.ts
@@ -8592,135 +8592,9 @@ function checkRecords(records) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/core/projection.ts
-/**
- * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
- * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
- */
-
-const BOUND_TARGET_FIELDS = Object.freeze({
-    github_deploy_key: ['owner', 'repo', 'key_title_hash'],
-    workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
-    workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
-});
-const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Narrow a target to its class's bound fields; the result is a fresh null-prototype-free literal built key by key. */
-function narrowTarget(actionClass, target) {
-    const fields = hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
-    if (!fields)
-        return undefined;
-    const out = {};
-    for (const f of fields)
-        if (hasOwn(target, f))
-            out[f] = target[f];
-    return out;
-}
-function project(decision) {
-    const action = decision['action'];
-    if (!isObject(action))
-        return { kind: 'none', reason: 'action is not an object' };
-    const actionClass = action['resource_type'];
-    const verb = action['verb'];
-    const target = action['target'];
-    if (typeof actionClass !== 'string')
-        return { kind: 'none', reason: 'action.resource_type is not a string' };
-    if (typeof verb !== 'string')
-        return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!isObject(target))
-        return { kind: 'none', reason: 'action.target is not an object' };
-    const narrowed = narrowTarget(actionClass, target);
-    if (!narrowed)
-        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
-    if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${BOUND_TARGET_FIELDS[actionClass].join(', ')})` };
-    }
-    const subject = { action_class: actionClass, verb, target: narrowed };
-    const b = binding(subject);
-    if (!b.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
-    return { kind: 'subject', subject, digest: b.digest };
-}
-/** The narrowed target alone, canonical: two calls touch the same thing when these are equal. */
-function targetKey(subject) {
-    const b = binding({ action_class: subject.action_class, target: subject.target });
-    return b.ok ? b.digest : '';
-}
-
 ;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * The vocabulary of the gate, shared by readers, core and reporters.
- * Values here are plain data: locations travel with them from the reader to the finding.
- */
 const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
 const levelRank = (l) => LEVELS.indexOf(l);
-
-;// CONCATENATED MODULE: ./src/core/claims.ts
-/**
- * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
- * for consistency and later compared with what the evidence earns; they never earn anything.
- */
-
-
-const EXPECTED_SOURCE = {
-    asserted: null,
-    observed_confirmed: 'observed_read_followup',
-    verified: 'provider_audit_import',
-};
-const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-function readClaim(decision) {
-    const response = decision['response'];
-    if (!isObject(response))
-        return { kind: 'invalid', reason: 'response is not an object' };
-    const asserted = response['side_effect_asserted'];
-    if (typeof asserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
-    const legacyVerified = response['side_effect_verified'];
-    if (has(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
-        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
-    }
-    const problems = [];
-    if (!has(response, 'side_effect')) {
-        const level = legacyVerified === true ? 'verified' : 'asserted';
-        if (level !== 'asserted' && !asserted)
-            problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems };
-    }
-    const block = response['side_effect'];
-    if (!isObject(block))
-        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
-    const blockAsserted = block['asserted'];
-    const level = block['level'];
-    if (typeof blockAsserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
-    if (typeof level !== 'string' || !LEVELS.includes(level)) {
-        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
-    }
-    const claimed = level;
-    const source = has(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = has(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
-    if (digestValue !== null && typeof digestValue !== 'string') {
-        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
-    }
-    if (blockAsserted !== asserted) {
-        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
-    }
-    const expected = EXPECTED_SOURCE[claimed];
-    if (source !== expected) {
-        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
-    }
-    if (claimed === 'asserted' && digestValue !== null) {
-        problems.push('an "asserted" claim carries a verification_subject_digest');
-    }
-    if (has(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
-        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
-    }
-    if (claimed !== 'asserted' && !asserted) {
-        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
-    }
-    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems };
-}
 
 ;// CONCATENATED MODULE: ./src/core/report.ts
 const REPORT_SCHEMA = 'receipt-gate.report.v1';
@@ -8737,8 +8611,6 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
 
 
-
-
 const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
@@ -8752,24 +8624,17 @@ function finding(severity, code, loc, message) {
 function compareFindings(a, b) {
     return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
 }
-function eligibility(decision, projection, claim) {
+function eligibility(input, claim) {
     if (!claim.asserted)
         return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
-    const d = decision['decision'];
-    if (isObject(d) && d['effect'] === 'deny')
+    if (input.denied)
         return { ok: false, reason: 'the call was denied (decision.effect is "deny")' };
-    if (projection.kind === 'none')
-        return { ok: false, reason: `the call has no subject: ${projection.reason}` };
-    const action = decision['action'];
-    const target = action['target'];
-    const p = Object.prototype.hasOwnProperty.call(target, 'provider') ? target['provider'] : null;
-    if (p !== null && typeof p !== 'string')
+    const p = input.projection;
+    if (p.kind === 'none')
+        return { ok: false, reason: `the call has no subject: ${p.reason}` };
+    if (input.provider !== null && typeof input.provider !== 'string')
         return { ok: false, reason: 'action.target.provider is neither a string nor null' };
-    return { ok: true, digest: projection.digest, provider: p };
-}
-function toolName(decision) {
-    const tool = decision['tool'];
-    return isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null;
+    return { ok: true, digest: p.digest, provider: input.provider };
 }
 /** One-to-one allocation of usable records to calls: claimed-`verified` calls first, then the rest. */
 function allocate(calls, records) {
@@ -8818,7 +8683,7 @@ function confirmReads(run) {
         const p = call.projection;
         if (p.kind !== 'subject')
             continue;
-        const key = targetKey(p.subject);
+        const key = p.targetKey;
         if (call.eligibility.ok) {
             const verbs = reads.get(key);
             if (verbs) {
@@ -8829,8 +8694,7 @@ function confirmReads(run) {
                 call.confirmedBy = best;
             }
         }
-        const response = call.input.decision['response'];
-        if (READ_VERBS.has(p.subject.verb) && isObject(response) && response['status'] === 'success') {
+        if (READ_VERBS.has(p.subject.verb) && call.input.succeeded) {
             let verbs = reads.get(key);
             if (!verbs)
                 reads.set(key, (verbs = new Map()));
@@ -8843,6 +8707,53 @@ function earned(call) {
 }
 const at = (d) => `line ${d.loc.line}`;
 const recordName = (r) => `record ${JSON.stringify(clipName(r.input.record.record_id))} (${clipName(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
+/**
+ * Lookups for explanations, built once so that explaining stays linear in calls + records; the
+ * call-side maps only when a record went unmatched.
+ */
+class Index {
+    calls;
+    /** Records whose recomputed or declared binding is the key. */
+    recordsByDigest = new Map();
+    holders = new Map();
+    byDigest = null;
+    byClassVerb = null;
+    constructor(calls, records) {
+        this.calls = calls;
+        for (const r of records) {
+            push(this.recordsByDigest, r.input.record.binding_digest, r);
+            if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
+                push(this.recordsByDigest, r.check.recomputed, r);
+        }
+        for (const c of calls)
+            if (c.record)
+                this.holders.set(c.record, c);
+    }
+    build() {
+        this.byDigest = new Map();
+        this.byClassVerb = new Map();
+        for (const c of this.calls) {
+            if (c.projection.kind !== 'subject')
+                continue;
+            push(this.byDigest, c.projection.digest, c);
+            const cv = JSON.stringify([c.projection.subject.action_class, c.projection.subject.verb]);
+            if (!this.byClassVerb.has(cv))
+                this.byClassVerb.set(cv, c);
+        }
+    }
+    /** Calls by the digest of their subject (eligible or not). */
+    callsWith(digest) {
+        if (!this.byDigest)
+            this.build();
+        return this.byDigest.get(digest) ?? [];
+    }
+    /** The first call of an action class and verb. */
+    firstOf(actionClass, verb) {
+        if (!this.byClassVerb)
+            this.build();
+        return this.byClassVerb.get(JSON.stringify([actionClass, verb]));
+    }
+}
 function push(m, k, v) {
     const xs = m.get(k);
     if (xs)
@@ -8850,36 +8761,15 @@ function push(m, k, v) {
     else
         m.set(k, [v]);
 }
-function buildIndex(calls, records) {
-    const recordsByDigest = new Map();
-    for (const r of records) {
-        push(recordsByDigest, r.input.record.binding_digest, r);
-        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
-            push(recordsByDigest, r.check.recomputed, r);
-    }
-    const holders = new Map();
-    const callsByDigest = new Map();
-    const firstByClassVerb = new Map();
-    for (const c of calls) {
-        if (c.record)
-            holders.set(c.record, c);
-        if (c.projection.kind !== 'subject')
-            continue;
-        push(callsByDigest, c.projection.digest, c);
-        const cv = JSON.stringify([c.projection.subject.action_class, c.projection.subject.verb]);
-        if (!firstByClassVerb.has(cv))
-            firstByClassVerb.set(cv, c);
-    }
-    return { recordsByDigest, holders, callsByDigest, firstByClassVerb };
-}
 /** Why a call that wanted a record did not get one, in terms a reviewer can act on. */
-function whyNoRecord(call, ix) {
+function whyNoRecord(call, ix, showDigest) {
     if (!call.eligibility.ok)
         return call.eligibility.reason;
     const digest = call.eligibility.digest;
+    const subject = showDigest ? `its subject ${digest}` : 'its subject';
     const same = ix.recordsByDigest.get(digest) ?? [];
     if (same.length === 0)
-        return `no audit record binds its subject ${digest}`;
+        return `no audit record binds ${subject}`;
     const parts = same.map((r) => {
         if (r.check.outcome === 'inconsistent')
             return `${recordName(r)} declares this binding but is inconsistent`;
@@ -8890,12 +8780,12 @@ function whyNoRecord(call, ix) {
             return `${recordName(r)} already verifies ${holder.run.artifact} decision ${holder.input.index} (${at(holder.input)})`;
         return `${recordName(r)} is from provider "${r.input.record.provider}", the call targets "${call.eligibility.ok ? call.eligibility.provider : ''}"`;
     });
-    return `no unused audit record binds its subject ${digest}: ${parts.join('; ')}`;
+    return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
 }
 function levelReason(call, level, ix) {
     if (level === 'verified')
         return `bound by ${recordName(call.record)}`;
-    const noRecord = whyNoRecord(call, ix);
+    const noRecord = whyNoRecord(call, ix, false);
     if (level === 'observed_confirmed')
         return `confirmed by a later read at ${at(call.confirmedBy)}; not verified: ${noRecord}`;
     if (!call.eligibility.ok)
@@ -8905,7 +8795,7 @@ function levelReason(call, level, ix) {
 /** Why a usable record bound no call: the nearest call of the same class and verb, and where it differs. */
 function whyUnmatched(r, ix) {
     const digest = r.input.record.binding_digest;
-    const withSubject = ix.callsByDigest.get(digest) ?? [];
+    const withSubject = ix.callsWith(digest);
     const c = withSubject.find((x) => x.eligibility.ok);
     if (c) {
         const holder = c.record;
@@ -8919,7 +8809,7 @@ function whyUnmatched(r, ix) {
     if (ineligible && !ineligible.eligibility.ok) {
         return `its subject matches ${ineligible.run.artifact} decision ${ineligible.input.index} (${at(ineligible.input)}), which cannot be verified: ${ineligible.eligibility.reason}`;
     }
-    const near = ix.firstByClassVerb.get(JSON.stringify([action_class, verb]));
+    const near = ix.firstOf(action_class, verb);
     if (near && near.projection.kind === 'subject') {
         const t = near.projection.subject.target;
         const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
@@ -8937,7 +8827,7 @@ function verify(evidence, options) {
     for (const run of runs) {
         const own = [];
         for (const input of run.decisions) {
-            const reading = readClaim(input.decision);
+            const reading = input.claim;
             let claim;
             if (reading.kind === 'invalid') {
                 findings.push(finding('error', 'invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`));
@@ -8948,10 +8838,9 @@ function verify(evidence, options) {
                 for (const why of reading.inconsistencies)
                     findings.push(finding('error', 'inconsistent_claim', input.loc, `decision ${input.index}: ${why}`));
             }
-            const projection = project(input.decision);
             const call = {
-                run, input, tool: toolName(input.decision), projection, claim,
-                eligibility: reading.kind === 'invalid' ? { ok: false, reason: reading.reason } : eligibility(input.decision, projection, claim),
+                run, input, tool: input.tool, projection: input.projection, claim,
+                eligibility: reading.kind === 'invalid' ? { ok: false, reason: reading.reason } : eligibility(input, claim),
                 record: null, confirmedBy: null,
             };
             own.push(call);
@@ -8962,7 +8851,7 @@ function verify(evidence, options) {
     allocate(calls, records);
     for (const own of perRun)
         confirmReads(own);
-    const ix = buildIndex(calls, records);
+    const ix = new Index(calls, records);
     const callReports = calls.map((call) => {
         const level = earned(call);
         const { claim, input } = call;
@@ -8970,7 +8859,7 @@ function verify(evidence, options) {
         const where = `${call.tool === null ? 'decision' : clipName(call.tool)} (decision ${input.index})`;
         if (claim.level === 'verified') {
             if (level !== 'verified') {
-                findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix)}`));
+                findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix, true)}`));
             }
             else if (!claim.legacy && claim.digest !== subject) {
                 findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
@@ -9221,6 +9110,151 @@ function discover(inputs, cwd, workspace) {
     return { files, findings };
 }
 
+;// CONCATENATED MODULE: ./src/core/projection.ts
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+
+const BOUND_TARGET_FIELDS = Object.freeze({
+    github_deploy_key: ['owner', 'repo', 'key_title_hash'],
+    workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+    workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
+});
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
+function narrowTarget(actionClass, target) {
+    const fields = hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
+    if (!fields)
+        return undefined;
+    const out = {};
+    for (const f of fields)
+        if (hasOwn(target, f))
+            out[f] = target[f];
+    return out;
+}
+function project(decision) {
+    const action = decision['action'];
+    if (!isObject(action))
+        return { kind: 'none', reason: 'action is not an object' };
+    const actionClass = action['resource_type'];
+    const verb = action['verb'];
+    const target = action['target'];
+    if (typeof actionClass !== 'string')
+        return { kind: 'none', reason: 'action.resource_type is not a string' };
+    if (typeof verb !== 'string')
+        return { kind: 'none', reason: 'action.verb is not a string' };
+    if (!isObject(target))
+        return { kind: 'none', reason: 'action.target is not an object' };
+    const narrowed = narrowTarget(actionClass, target);
+    if (!narrowed)
+        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+    if (Object.keys(narrowed).length === 0) {
+        return { kind: 'none', reason: `target has none of the bound fields (${BOUND_TARGET_FIELDS[actionClass].join(', ')})` };
+    }
+    const subject = { action_class: actionClass, verb, target: narrowed };
+    const c = jcs(subject);
+    if (!c.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${c.reason}` };
+    // JCS orders keys action_class, target, verb: the text before ',"verb":<verb>}' is the target key.
+    const targetKey = c.text.slice(0, c.text.length - ',"verb":'.length - JSON.stringify(verb).length - 1);
+    return { kind: 'subject', subject, digest: 'sha256:' + sha256Hex(c.text), targetKey };
+}
+
+;// CONCATENATED MODULE: ./src/core/claims.ts
+/**
+ * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
+ * for consistency and later compared with what the evidence earns; they never earn anything.
+ */
+
+
+const EXPECTED_SOURCE = {
+    asserted: null,
+    observed_confirmed: 'observed_read_followup',
+    verified: 'provider_audit_import',
+};
+const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+function readClaim(decision) {
+    const response = decision['response'];
+    if (!isObject(response))
+        return { kind: 'invalid', reason: 'response is not an object' };
+    const asserted = response['side_effect_asserted'];
+    if (typeof asserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
+    const legacyVerified = response['side_effect_verified'];
+    if (has(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
+    }
+    const problems = [];
+    if (!has(response, 'side_effect')) {
+        const level = legacyVerified === true ? 'verified' : 'asserted';
+        if (level !== 'asserted' && !asserted)
+            problems.push(`claims "${level}" while side_effect_asserted is false`);
+        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems };
+    }
+    const block = response['side_effect'];
+    if (!isObject(block))
+        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
+    const blockAsserted = block['asserted'];
+    const level = block['level'];
+    if (typeof blockAsserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
+    if (typeof level !== 'string' || !LEVELS.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
+    }
+    const claimed = level;
+    const source = has(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = has(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    if (digestValue !== null && typeof digestValue !== 'string') {
+        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
+    }
+    if (blockAsserted !== asserted) {
+        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
+    }
+    const expected = EXPECTED_SOURCE[claimed];
+    if (source !== expected) {
+        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
+    }
+    if (claimed === 'asserted' && digestValue !== null) {
+        problems.push('an "asserted" claim carries a verification_subject_digest');
+    }
+    if (has(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
+    }
+    if (claimed !== 'asserted' && !asserted) {
+        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
+    }
+    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision.ts
+/**
+ * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
+ * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
+ */
+
+
+function prepareDecision(loc, index, decision) {
+    const tool = decision['tool'];
+    const d = decision['decision'];
+    const action = decision['action'];
+    const target = isObject(action) ? action['target'] : undefined;
+    const p = isObject(target) && Object.prototype.hasOwnProperty.call(target, 'provider') ? target['provider'] : null;
+    const response = decision['response'];
+    return {
+        loc,
+        index,
+        tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        claim: readClaim(decision),
+        projection: project(decision),
+        denied: isObject(d) && d['effect'] === 'deny',
+        provider: p === null || typeof p === 'string' ? p : { invalid: true },
+        succeeded: isObject(response) && response['status'] === 'success',
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/read/strict-json.ts
 /**
  * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
@@ -9313,6 +9347,20 @@ function keyHash(s, a, b) {
 }
 /** Members remembered per open object before switching to a Set of decoded keys. */
 const SMALL = 16;
+let shared = null;
+function tables(depths) {
+    if (!shared || shared.kinds.length < depths) {
+        shared = {
+            kinds: new Uint8Array(depths),
+            counts: new Int32Array(depths),
+            starts: new Int32Array(depths * SMALL),
+            ends: new Int32Array(depths * SMALL),
+            hashes: new Int32Array(depths * SMALL),
+            escapes: new Uint8Array(depths * SMALL),
+        };
+    }
+    return shared;
+}
 class Scanner {
     s;
     end;
@@ -9355,13 +9403,13 @@ class Scanner {
         this.o = o;
         this.trusted = trusted;
         this.i = start;
-        const depths = o.maxDepth + 2;
-        this.kinds = new Uint8Array(depths);
-        this.counts = new Int32Array(depths);
-        this.starts = new Int32Array(depths * SMALL);
-        this.ends = new Int32Array(depths * SMALL);
-        this.hashes = new Int32Array(depths * SMALL);
-        this.escapes = new Uint8Array(depths * SMALL);
+        const t = tables(o.maxDepth + 2);
+        this.kinds = t.kinds;
+        this.counts = t.counts;
+        this.starts = t.starts;
+        this.ends = t.ends;
+        this.hashes = t.hashes;
+        this.escapes = t.escapes;
         let maxPath = -1;
         for (const p of o.collect ?? []) {
             this.wanted.set(pathKey(p), []);
@@ -9814,16 +9862,16 @@ const checker = (fn) => (value) => (fn(value) ? { ok: true } : { ok: false, reas
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
 
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
 ;// CONCATENATED MODULE: ./src/read/utf8.ts
 /** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
 function decodeUtf8(bytes) {
-    try {
-        return { ok: true, text: decoder.decode(bytes) };
-    }
-    catch {
+    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
         return { ok: false, offset: firstInvalidUtf8(bytes) };
-    }
+    return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
 }
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
 function firstInvalidUtf8(b) {
@@ -9884,6 +9932,7 @@ function byteLocation(b, offset) {
 
 
 
+
 const DEFAULT_LIMITS = {
     maxFileBytes: 64 * 1024 * 1024,
     maxLineBytes: 8 * 1024 * 1024,
@@ -9905,6 +9954,8 @@ class FileReport {
     skipped = new Map();
     firstSkip = null;
     lines = null;
+    /** Decisions seen so far in this run (their indexes). */
+    decisions = 0;
     constructor(file, limits) {
         this.file = file;
         this.limits = limits;
@@ -10001,10 +10052,13 @@ function readSurface(payload, via, doc, fr, out) {
     const offsets = doc.elements.get(SURFACE_KEY[via]) ?? [];
     list.forEach((decision, j) => {
         const loc = fr.at(offsets[j] ?? doc.start);
+        const index = fr.decisions++;
         const shape = checkDecision(decision);
+        // A decision that breaks its shape rejects the run; the rest are still checked and reported.
         if (!shape.ok)
-            fr.error(loc, `decision ${out.length}: ${shape.reason}`);
-        out.push({ loc, index: out.length, decision: decision });
+            fr.error(loc, `decision ${index}: ${shape.reason}`);
+        else
+            out.push(prepareDecision(loc, index, decision));
     });
 }
 function readRecord(kind, loc, fr, out) {
@@ -10235,6 +10289,7 @@ async function* members(src, limits) {
 
 
 
+
 const MiB = 1024 * 1024;
 const DEFAULT_BUNDLE_LIMITS = {
     maxCompressedBytes: 100 * MiB,
@@ -10438,7 +10493,7 @@ function readEvents(bytes, m, file, limits) {
         const c = jcs(covered);
         if (!c.ok)
             throw new BundleError(`${where}: event cannot be canonicalized (${c.reason})`);
-        const contentHash = `sha256:${binding_sha256Hex(c.text)}`;
+        const contentHash = `sha256:${sha256Hex(c.text)}`;
         if (e['assaycontenthash'] !== contentHash)
             throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
         root.update(contentHash + '\n');
@@ -10453,7 +10508,7 @@ function readEvents(bytes, m, file, limits) {
                 const shape = checkDecision(decision);
                 if (!shape.ok)
                     throw new BundleError(`${where}: decision ${decisions.length}: ${shape.reason}`);
-                decisions.push({ loc: { file, line, column, member: 'events.ndjson' }, index: decisions.length, decision: decision });
+                decisions.push(prepareDecision({ file, line, column, member: 'events.ndjson' }, decisions.length, decision));
             });
         }
         else if (typeof e['type'] === 'string' && e['type'].startsWith('assay.tool_decision_surface.')) {
@@ -10509,7 +10564,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
                 if (m.size !== manifest.eventsBytes)
                     throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
                 const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-                if (`sha256:${binding_sha256Hex(bytes)}` !== manifest.eventsSha256)
+                if (`sha256:${sha256Hex(bytes)}` !== manifest.eventsSha256)
                     throw new BundleError('events.ndjson sha256 does not match the manifest');
                 decisions = readEvents(bytes, manifest, file, limits);
             }
@@ -10761,12 +10816,56 @@ function renderTable(report, style) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/json.ts
+/**
+ * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
+ * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
+ * with its digest computed on the way, so a release can attach both.
+ */
 
-function renderJson(report) {
-    return JSON.stringify(report, null, 2) + '\n';
+
+
+const CHUNK = 1 << 20;
+/** The report's text in pieces of about 1 MiB. */
+function* jsonChunks(report) {
+    let buf = `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)}`;
+    const lists = [['calls', report.calls], ['records', report.records], ['findings', report.findings]];
+    for (const [name, items] of lists) {
+        buf += `,\n  "${name}": [`;
+        for (let i = 0; i < items.length; i++) {
+            buf += `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
+            if (buf.length >= CHUNK) {
+                yield buf;
+                buf = '';
+            }
+        }
+        buf += items.length > 0 ? '\n  ]' : ']';
+    }
+    yield buf + '\n}\n';
 }
-function reportDigest(json) {
-    return `sha256:${sha256Hex(json)}`;
+function renderJson(report) {
+    let s = '';
+    for (const c of jsonChunks(report))
+        s += c;
+    return s;
+}
+/** Write the report to `file` in chunks; returns the sha256 digest of exactly the bytes written. */
+function writeJson(report, file) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+    try {
+        for (const chunk of jsonChunks(report)) {
+            const bytes = Buffer.from(chunk, 'utf8');
+            h.update(bytes);
+            let off = 0;
+            while (off < bytes.length)
+                off += (0,external_node_fs_namespaceObject.writeSync)(fd, bytes, off);
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    return `sha256:${h.digest('hex')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/cli-main.ts
@@ -10878,18 +10977,20 @@ async function main(argv, env, isTTY, cwd) {
         return { code: 0, stdout: USAGE, stderr: '' };
     const report = await runGate(settings);
     const color = settings.format === 'table' && isTTY && settings.output === null && !env['NO_COLOR'];
-    const text = settings.format === 'json' ? renderJson(report) : renderTable(report, { color });
     const code = report.ok ? 0 : 1;
     if (settings.output) {
         try {
-            (0,external_node_fs_namespaceObject.writeFileSync)(settings.output, text);
+            if (settings.format === 'json')
+                writeJson(report, settings.output);
+            else
+                (0,external_node_fs_namespaceObject.writeFileSync)(settings.output, renderTable(report, { color: false }));
         }
         catch (e) {
             return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${settings.output}: ${e.message}\n` };
         }
         return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${settings.output}\n` };
     }
-    return { code, stdout: text, stderr: '' };
+    return { code, stdout: settings.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
 }
 
 
@@ -10899,7 +11000,7 @@ async function main(argv, env, isTTY, cwd) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5970);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5865);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {

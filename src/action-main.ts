@@ -14,7 +14,7 @@ import { buildAnnotations, type Annotation, type AnnotationLevel } from './repor
 import { publishCheckRun } from './report/check-run.js';
 import { renderSummary, SUMMARY_BUDGET } from './report/summary.js';
 import { renderSarif } from './report/sarif.js';
-import { renderJson, reportDigest } from './report/json.js';
+import { writeJson } from './report/json.js';
 import type { Report } from './core/report.js';
 import { Runner } from './runner.js';
 
@@ -151,8 +151,7 @@ export async function runAction(core: Runner, env: NodeJS.ProcessEnv = process.e
     throw e;
   }
   const report = await runGate(s.gate);
-  const json = renderJson(report);
-  write(s.reportFile, json);
+  const digest = writeJson(report, s.reportFile);
   const t = report.totals;
   core.setOutput('result', report.ok ? 'pass' : 'fail');
   core.setOutput('calls', t.calls);
@@ -162,7 +161,7 @@ export async function runAction(core: Runner, env: NodeJS.ProcessEnv = process.e
   core.setOutput('errors', t.errors);
   core.setOutput('warnings', t.warnings);
   core.setOutput('report-file', s.reportFile);
-  core.setOutput('report-digest', reportDigest(json));
+  core.setOutput('report-digest', digest);
   if (s.sarifFile) {
     write(s.sarifFile, renderSarif(report, s.prefix, VERSION));
     core.setOutput('sarif-file', s.sarifFile);

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { runGate, DEFAULT_SETTINGS, type Settings } from './gate.js';
 import { parseChoice, parseSize, UsageError } from './settings.js';
 import { renderTable } from './report/table.js';
-import { renderJson } from './report/json.js';
+import { renderJson, writeJson } from './report/json.js';
 import { DEFAULT_LIMITS } from './read/artifacts.js';
 
 export const USAGE = `Usage: receipt-gate verify [options]
@@ -112,16 +112,16 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTT
   if (settings === 'help') return { code: 0, stdout: USAGE, stderr: '' };
   const report = await runGate(settings);
   const color = settings.format === 'table' && isTTY && settings.output === null && !env['NO_COLOR'];
-  const text = settings.format === 'json' ? renderJson(report) : renderTable(report, { color });
   const code = report.ok ? 0 : 1;
   if (settings.output) {
     try {
-      writeFileSync(settings.output, text);
+      if (settings.format === 'json') writeJson(report, settings.output);
+      else writeFileSync(settings.output, renderTable(report, { color: false }));
     } catch (e) {
       return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${settings.output}: ${(e as Error).message}\n` };
     }
     return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${settings.output}\n` };
   }
-  return { code, stdout: text, stderr: '' };
+  return { code, stdout: settings.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
 }
 

@@ -1,3 +1,6 @@
+import type { ClaimReading } from './claims.js';
+import type { Projection } from './projection.js';
+
 /**
  * The vocabulary of the gate, shared by readers, core and reporters.
  * Values here are plain data: locations travel with them from the reader to the finding.
@@ -42,12 +45,23 @@ export interface Finding extends Location {
 /** A JSON object as produced by JSON.parse (never copied, never spread). */
 export type JsonObject = { readonly [key: string]: unknown };
 
-/** One recorded tool decision, as read from a run artifact (shape already validated). */
+/**
+ * One recorded tool decision, reduced by `prepareDecision` (core/decision.ts) to what verification
+ * reads, so the parsed object can be dropped as soon as its file is read.
+ */
 export interface DecisionInput {
   readonly loc: Location;
   /** 0-based position among the run's decisions. */
   readonly index: number;
-  readonly decision: JsonObject;
+  readonly tool: string | null;
+  readonly claim: ClaimReading;
+  readonly projection: Projection;
+  /** decision.effect is "deny". */
+  readonly denied: boolean;
+  /** action.target.provider: a string, null (absent or null), or invalid (present, neither). */
+  readonly provider: string | null | { readonly invalid: true };
+  /** response.status is "success" (what a confirming read needs). */
+  readonly succeeded: boolean;
 }
 
 /** One run: a file (surface, NDJSON log or bundle) and its decisions in order. */

@@ -3,7 +3,7 @@
  * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
  * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
  */
-import { binding } from './binding.js';
+import { jcs, sha256Hex } from './binding.js';
 import type { JsonObject } from './model.js';
 
 export const BOUND_TARGET_FIELDS: { readonly [actionClass: string]: readonly string[] } = Object.freeze({
@@ -19,13 +19,19 @@ export interface CallSubject {
 }
 
 export type Projection =
-  | { readonly kind: 'subject'; readonly subject: CallSubject; readonly digest: string }
+  | {
+      readonly kind: 'subject';
+      readonly subject: CallSubject;
+      readonly digest: string;
+      /** Canonical {action_class, target} without the verb: two calls touch the same thing when these are equal. */
+      readonly targetKey: string;
+    }
   | { readonly kind: 'none'; readonly reason: string };
 
 const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Narrow a target to its class's bound fields; the result is a fresh null-prototype-free literal built key by key. */
+/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
 export function narrowTarget(actionClass: string, target: JsonObject): JsonObject | undefined {
   const fields = hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
   if (!fields) return undefined;
@@ -49,13 +55,9 @@ export function project(decision: JsonObject): Projection {
     return { kind: 'none', reason: `target has none of the bound fields (${BOUND_TARGET_FIELDS[actionClass]!.join(', ')})` };
   }
   const subject: CallSubject = { action_class: actionClass, verb, target: narrowed };
-  const b = binding(subject);
-  if (!b.ok) return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
-  return { kind: 'subject', subject, digest: b.digest };
-}
-
-/** The narrowed target alone, canonical: two calls touch the same thing when these are equal. */
-export function targetKey(subject: CallSubject): string {
-  const b = binding({ action_class: subject.action_class, target: subject.target });
-  return b.ok ? b.digest : '';
+  const c = jcs(subject);
+  if (!c.ok) return { kind: 'none', reason: `subject cannot be canonicalized: ${c.reason}` };
+  // JCS orders keys action_class, target, verb: the text before ',"verb":<verb>}' is the target key.
+  const targetKey = c.text.slice(0, c.text.length - ',"verb":'.length - JSON.stringify(verb).length - 1);
+  return { kind: 'subject', subject, digest: 'sha256:' + sha256Hex(c.text), targetKey };
 }

@@ -7,8 +7,8 @@
  * `confirmingRead` (a later successful read of the same target in the same run).
  */
 import { checkRecords, type CheckedRecord } from './records.js';
-import { readClaim, type Claim } from './claims.js';
-import { isObject, project, targetKey, type Projection } from './projection.js';
+import type { Claim } from './claims.js';
+import type { Projection } from './projection.js';
 import { levelRank, type DecisionInput, type Evidence, type Finding, type FindingCode, type Level, type Location, type RunInput, type Severity, type VerifyOptions } from './model.js';
 import { REPORT_SCHEMA, type CallReport, type RecordReport, type Report, type Totals } from './report.js';
 
@@ -42,21 +42,13 @@ export function compareFindings(a: Finding, b: Finding): number {
   return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
 }
 
-function eligibility(decision: DecisionInput['decision'], projection: Projection, claim: Claim): Eligibility {
+function eligibility(input: DecisionInput, claim: Claim): Eligibility {
   if (!claim.asserted) return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
-  const d = decision['decision'];
-  if (isObject(d) && d['effect'] === 'deny') return { ok: false, reason: 'the call was denied (decision.effect is "deny")' };
-  if (projection.kind === 'none') return { ok: false, reason: `the call has no subject: ${projection.reason}` };
-  const action = decision['action'] as Record<string, unknown>;
-  const target = action['target'] as Record<string, unknown>;
-  const p = Object.prototype.hasOwnProperty.call(target, 'provider') ? target['provider'] : null;
-  if (p !== null && typeof p !== 'string') return { ok: false, reason: 'action.target.provider is neither a string nor null' };
-  return { ok: true, digest: projection.digest, provider: p };
-}
-
-function toolName(decision: DecisionInput['decision']): string | null {
-  const tool = decision['tool'];
-  return isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null;
+  if (input.denied) return { ok: false, reason: 'the call was denied (decision.effect is "deny")' };
+  const p = input.projection;
+  if (p.kind === 'none') return { ok: false, reason: `the call has no subject: ${p.reason}` };
+  if (input.provider !== null && typeof input.provider !== 'string') return { ok: false, reason: 'action.target.provider is neither a string nor null' };
+  return { ok: true, digest: p.digest, provider: input.provider };
 }
 
 /** One-to-one allocation of usable records to calls: claimed-`verified` calls first, then the rest. */
@@ -95,7 +87,7 @@ function confirmReads(run: readonly Call[]): void {
     const call = run[i]!;
     const p = call.projection;
     if (p.kind !== 'subject') continue;
-    const key = targetKey(p.subject);
+    const key = p.targetKey;
     if (call.eligibility.ok) {
       const verbs = reads.get(key);
       if (verbs) {
@@ -104,8 +96,7 @@ function confirmReads(run: readonly Call[]): void {
         call.confirmedBy = best;
       }
     }
-    const response = call.input.decision['response'];
-    if (READ_VERBS.has(p.subject.verb) && isObject(response) && response['status'] === 'success') {
+    if (READ_VERBS.has(p.subject.verb) && call.input.succeeded) {
       let verbs = reads.get(key);
       if (!verbs) reads.set(key, (verbs = new Map()));
       verbs.set(p.subject.verb, call.input);
@@ -121,15 +112,47 @@ const at = (d: DecisionInput): string => `line ${d.loc.line}`;
 const recordName = (r: CheckedRecord): string =>
   `record ${JSON.stringify(clipName(r.input.record.record_id))} (${clipName(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
 
-/** Lookups for explanations, built once so that explaining stays linear in calls + records. */
-interface Index {
+/**
+ * Lookups for explanations, built once so that explaining stays linear in calls + records; the
+ * call-side maps only when a record went unmatched.
+ */
+class Index {
   /** Records whose recomputed or declared binding is the key. */
-  readonly recordsByDigest: ReadonlyMap<string, readonly CheckedRecord[]>;
-  readonly holders: ReadonlyMap<CheckedRecord, Call>;
+  readonly recordsByDigest = new Map<string, CheckedRecord[]>();
+  readonly holders = new Map<CheckedRecord, Call>();
+  private byDigest: Map<string, Call[]> | null = null;
+  private byClassVerb: Map<string, Call> | null = null;
+
+  constructor(private readonly calls: readonly Call[], records: readonly CheckedRecord[]) {
+    for (const r of records) {
+      push(this.recordsByDigest, r.input.record.binding_digest, r);
+      if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest) push(this.recordsByDigest, r.check.recomputed, r);
+    }
+    for (const c of calls) if (c.record) this.holders.set(c.record, c);
+  }
+
+  private build(): void {
+    this.byDigest = new Map();
+    this.byClassVerb = new Map();
+    for (const c of this.calls) {
+      if (c.projection.kind !== 'subject') continue;
+      push(this.byDigest, c.projection.digest, c);
+      const cv = JSON.stringify([c.projection.subject.action_class, c.projection.subject.verb]);
+      if (!this.byClassVerb.has(cv)) this.byClassVerb.set(cv, c);
+    }
+  }
+
   /** Calls by the digest of their subject (eligible or not). */
-  readonly callsByDigest: ReadonlyMap<string, readonly Call[]>;
-  /** The first call of each action class and verb. */
-  readonly firstByClassVerb: ReadonlyMap<string, Call>;
+  callsWith(digest: string): readonly Call[] {
+    if (!this.byDigest) this.build();
+    return this.byDigest!.get(digest) ?? [];
+  }
+
+  /** The first call of an action class and verb. */
+  firstOf(actionClass: string, verb: string): Call | undefined {
+    if (!this.byClassVerb) this.build();
+    return this.byClassVerb!.get(JSON.stringify([actionClass, verb]));
+  }
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
@@ -138,31 +161,13 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   else m.set(k, [v]);
 }
 
-function buildIndex(calls: readonly Call[], records: readonly CheckedRecord[]): Index {
-  const recordsByDigest = new Map<string, CheckedRecord[]>();
-  for (const r of records) {
-    push(recordsByDigest, r.input.record.binding_digest, r);
-    if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest) push(recordsByDigest, r.check.recomputed, r);
-  }
-  const holders = new Map<CheckedRecord, Call>();
-  const callsByDigest = new Map<string, Call[]>();
-  const firstByClassVerb = new Map<string, Call>();
-  for (const c of calls) {
-    if (c.record) holders.set(c.record, c);
-    if (c.projection.kind !== 'subject') continue;
-    push(callsByDigest, c.projection.digest, c);
-    const cv = JSON.stringify([c.projection.subject.action_class, c.projection.subject.verb]);
-    if (!firstByClassVerb.has(cv)) firstByClassVerb.set(cv, c);
-  }
-  return { recordsByDigest, holders, callsByDigest, firstByClassVerb };
-}
-
 /** Why a call that wanted a record did not get one, in terms a reviewer can act on. */
-function whyNoRecord(call: Call, ix: Index): string {
+function whyNoRecord(call: Call, ix: Index, showDigest: boolean): string {
   if (!call.eligibility.ok) return call.eligibility.reason;
   const digest = call.eligibility.digest;
+  const subject = showDigest ? `its subject ${digest}` : 'its subject';
   const same = ix.recordsByDigest.get(digest) ?? [];
-  if (same.length === 0) return `no audit record binds its subject ${digest}`;
+  if (same.length === 0) return `no audit record binds ${subject}`;
   const parts = same.map((r) => {
     if (r.check.outcome === 'inconsistent') return `${recordName(r)} declares this binding but is inconsistent`;
     if (r.check.outcome === 'duplicate') return `${recordName(r)} is a duplicate`;
@@ -170,12 +175,12 @@ function whyNoRecord(call: Call, ix: Index): string {
     if (holder) return `${recordName(r)} already verifies ${holder.run.artifact} decision ${holder.input.index} (${at(holder.input)})`;
     return `${recordName(r)} is from provider "${r.input.record.provider}", the call targets "${call.eligibility.ok ? call.eligibility.provider : ''}"`;
   });
-  return `no unused audit record binds its subject ${digest}: ${parts.join('; ')}`;
+  return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
 }
 
 function levelReason(call: Call, level: Level, ix: Index): string {
   if (level === 'verified') return `bound by ${recordName(call.record!)}`;
-  const noRecord = whyNoRecord(call, ix);
+  const noRecord = whyNoRecord(call, ix, false);
   if (level === 'observed_confirmed') return `confirmed by a later read at ${at(call.confirmedBy!)}; not verified: ${noRecord}`;
   if (!call.eligibility.ok) return call.eligibility.reason;
   return `${noRecord}; no later successful read of the same target in this run`;
@@ -184,7 +189,7 @@ function levelReason(call: Call, level: Level, ix: Index): string {
 /** Why a usable record bound no call: the nearest call of the same class and verb, and where it differs. */
 function whyUnmatched(r: CheckedRecord, ix: Index): string {
   const digest = r.input.record.binding_digest;
-  const withSubject = ix.callsByDigest.get(digest) ?? [];
+  const withSubject = ix.callsWith(digest);
   const c = withSubject.find((x) => x.eligibility.ok);
   if (c) {
     const holder = c.record;
@@ -198,7 +203,7 @@ function whyUnmatched(r: CheckedRecord, ix: Index): string {
   if (ineligible && !ineligible.eligibility.ok) {
     return `its subject matches ${ineligible.run.artifact} decision ${ineligible.input.index} (${at(ineligible.input)}), which cannot be verified: ${ineligible.eligibility.reason}`;
   }
-  const near = ix.firstByClassVerb.get(JSON.stringify([action_class, verb]));
+  const near = ix.firstOf(action_class, verb);
   if (near && near.projection.kind === 'subject') {
     const t = near.projection.subject.target;
     const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
@@ -218,7 +223,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   for (const run of runs) {
     const own: Call[] = [];
     for (const input of run.decisions) {
-      const reading = readClaim(input.decision);
+      const reading = input.claim;
       let claim: Claim;
       if (reading.kind === 'invalid') {
         findings.push(finding('error', 'invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`));
@@ -227,10 +232,9 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
         claim = reading.claim;
         for (const why of reading.inconsistencies) findings.push(finding('error', 'inconsistent_claim', input.loc, `decision ${input.index}: ${why}`));
       }
-      const projection = project(input.decision);
       const call: Call = {
-        run, input, tool: toolName(input.decision), projection, claim,
-        eligibility: reading.kind === 'invalid' ? { ok: false, reason: reading.reason } : eligibility(input.decision, projection, claim),
+        run, input, tool: input.tool, projection: input.projection, claim,
+        eligibility: reading.kind === 'invalid' ? { ok: false, reason: reading.reason } : eligibility(input, claim),
         record: null, confirmedBy: null,
       };
       own.push(call);
@@ -242,7 +246,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   allocate(calls, records);
   for (const own of perRun) confirmReads(own);
 
-  const ix = buildIndex(calls, records);
+  const ix = new Index(calls, records);
 
   const callReports: CallReport[] = calls.map((call) => {
     const level = earned(call);
@@ -251,7 +255,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     const where = `${call.tool === null ? 'decision' : clipName(call.tool)} (decision ${input.index})`;
     if (claim.level === 'verified') {
       if (level !== 'verified') {
-        findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix)}`));
+        findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix, true)}`));
       } else if (!claim.legacy && claim.digest !== subject) {
         findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
       }

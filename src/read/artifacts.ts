@@ -5,6 +5,7 @@
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
 import { finding } from '../core/verify.js';
+import { prepareDecision } from '../core/decision.js';
 import type { AuditRecord, DecisionInput, Finding, JsonObject, Location, RecordInput, RunInput } from '../core/model.js';
 import { LineIndex, parseStrict, pathKey } from './strict-json.js';
 import { classify, type Kind } from './classify.js';
@@ -62,6 +63,8 @@ class FileReport {
   private readonly skipped = new Map<string, number>();
   private firstSkip: Location | null = null;
   lines: LineIndex | null = null;
+  /** Decisions seen so far in this run (their indexes). */
+  decisions = 0;
 
   constructor(readonly file: string, private readonly limits: ReadLimits) {}
 
@@ -158,9 +161,11 @@ function readSurface(payload: JsonObject, via: 'schema' | 'event', doc: Doc, fr:
   const offsets = doc.elements.get(SURFACE_KEY[via]) ?? [];
   list.forEach((decision: unknown, j) => {
     const loc = fr.at(offsets[j] ?? doc.start);
+    const index = fr.decisions++;
     const shape = checkDecision(decision);
-    if (!shape.ok) fr.error(loc, `decision ${out.length}: ${shape.reason}`);
-    out.push({ loc, index: out.length, decision: decision as JsonObject });
+    // A decision that breaks its shape rejects the run; the rest are still checked and reported.
+    if (!shape.ok) fr.error(loc, `decision ${index}: ${shape.reason}`);
+    else out.push(prepareDecision(loc, index, decision as JsonObject));
   });
 }
 

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { createGunzip } from 'node:zlib';
 import { finding } from '../core/verify.js';
+import { prepareDecision } from '../core/decision.js';
 import { jcs, sha256Hex } from '../core/binding.js';
 import { isObject } from '../core/projection.js';
 import type { DecisionInput, Finding, JsonObject } from '../core/model.js';
@@ -216,7 +217,7 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
         const column = (offsets[j] ?? start) - start + 1;
         const shape = checkDecision(decision);
         if (!shape.ok) throw new BundleError(`${where}: decision ${decisions.length}: ${shape.reason}`);
-        decisions.push({ loc: { file, line, column, member: 'events.ndjson' }, index: decisions.length, decision: decision as JsonObject });
+        decisions.push(prepareDecision({ file, line, column, member: 'events.ndjson' }, decisions.length, decision as JsonObject));
       });
     } else if (typeof e['type'] === 'string' && e['type'].startsWith('assay.tool_decision_surface.')) {
       throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE})`);

@@ -94,6 +94,33 @@ function keyHash(s: string, a: number, b: number): number {
 /** Members remembered per open object before switching to a Set of decoded keys. */
 const SMALL = 16;
 
+/**
+ * Per-depth tables, shared by every scan: a scan is synchronous and never nested, and every slot a
+ * scan reads it has written first, so reusing them saves an allocation per NDJSON line.
+ */
+interface Tables {
+  readonly kinds: Uint8Array;
+  readonly counts: Int32Array;
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly hashes: Int32Array;
+  readonly escapes: Uint8Array;
+}
+let shared: Tables | null = null;
+function tables(depths: number): Tables {
+  if (!shared || shared.kinds.length < depths) {
+    shared = {
+      kinds: new Uint8Array(depths),
+      counts: new Int32Array(depths),
+      starts: new Int32Array(depths * SMALL),
+      ends: new Int32Array(depths * SMALL),
+      hashes: new Int32Array(depths * SMALL),
+      escapes: new Uint8Array(depths * SMALL),
+    };
+  }
+  return shared;
+}
+
 class Scanner {
   private i: number;
   private depth = 0;
@@ -130,13 +157,13 @@ class Scanner {
    */
   constructor(private readonly s: string, start: number, private readonly end: number, private readonly o: ScanOptions, private readonly trusted: boolean) {
     this.i = start;
-    const depths = o.maxDepth + 2;
-    this.kinds = new Uint8Array(depths);
-    this.counts = new Int32Array(depths);
-    this.starts = new Int32Array(depths * SMALL);
-    this.ends = new Int32Array(depths * SMALL);
-    this.hashes = new Int32Array(depths * SMALL);
-    this.escapes = new Uint8Array(depths * SMALL);
+    const t = tables(o.maxDepth + 2);
+    this.kinds = t.kinds;
+    this.counts = t.counts;
+    this.starts = t.starts;
+    this.ends = t.ends;
+    this.hashes = t.hashes;
+    this.escapes = t.escapes;
     let maxPath = -1;
     for (const p of o.collect ?? []) {
       this.wanted.set(pathKey(p), []);

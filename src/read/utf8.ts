@@ -1,15 +1,13 @@
 /** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
 
-const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+import { isUtf8 } from 'node:buffer';
 
 export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly offset: number };
 
+/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
 export function decodeUtf8(bytes: Uint8Array): Decoded {
-  try {
-    return { ok: true, text: decoder.decode(bytes) };
-  } catch {
-    return { ok: false, offset: firstInvalidUtf8(bytes) };
-  }
+  if (!isUtf8(bytes)) return { ok: false, offset: firstInvalidUtf8(bytes) };
+  return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
 }
 
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */

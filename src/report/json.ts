@@ -1,11 +1,53 @@
-/** The JSON report (schemas/report.schema.json) and its digest, which a release can attach. */
+/**
+ * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
+ * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
+ * with its digest computed on the way, so a release can attach both.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 import type { Report } from '../core/report.js';
-import { sha256Hex } from '../core/binding.js';
 
-export function renderJson(report: Report): string {
-  return JSON.stringify(report, null, 2) + '\n';
+const CHUNK = 1 << 20;
+
+/** The report's text in pieces of about 1 MiB. */
+export function* jsonChunks(report: Report): Generator<string> {
+  let buf = `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)}`;
+  const lists = [['calls', report.calls], ['records', report.records], ['findings', report.findings]] as const;
+  for (const [name, items] of lists) {
+    buf += `,\n  "${name}": [`;
+    for (let i = 0; i < items.length; i++) {
+      buf += `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
+      if (buf.length >= CHUNK) {
+        yield buf;
+        buf = '';
+      }
+    }
+    buf += items.length > 0 ? '\n  ]' : ']';
+  }
+  yield buf + '\n}\n';
 }
 
-export function reportDigest(json: string): string {
-  return `sha256:${sha256Hex(json)}`;
+export function renderJson(report: Report): string {
+  let s = '';
+  for (const c of jsonChunks(report)) s += c;
+  return s;
+}
+
+/** Write the report to `file` in chunks; returns the sha256 digest of exactly the bytes written. */
+export function writeJson(report: Report, file: string): string {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const h = createHash('sha256');
+  const fd = openSync(file, 'w');
+  try {
+    for (const chunk of jsonChunks(report)) {
+      const bytes = Buffer.from(chunk, 'utf8');
+      h.update(bytes);
+      let off = 0;
+      while (off < bytes.length) off += writeSync(fd, bytes, off);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return `sha256:${h.digest('hex')}`;
 }

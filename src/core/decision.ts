@@ -1,0 +1,26 @@
+/**
+ * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
+ * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
+ */
+import { readClaim } from './claims.js';
+import { isObject, project } from './projection.js';
+import type { DecisionInput, JsonObject, Location } from './model.js';
+
+export function prepareDecision(loc: Location, index: number, decision: JsonObject): DecisionInput {
+  const tool = decision['tool'];
+  const d = decision['decision'];
+  const action = decision['action'];
+  const target = isObject(action) ? action['target'] : undefined;
+  const p = isObject(target) && Object.prototype.hasOwnProperty.call(target, 'provider') ? target['provider'] : null;
+  const response = decision['response'];
+  return {
+    loc,
+    index,
+    tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+    claim: readClaim(decision),
+    projection: project(decision),
+    denied: isObject(d) && d['effect'] === 'deny',
+    provider: p === null || typeof p === 'string' ? p : { invalid: true },
+    succeeded: isObject(response) && response['status'] === 'success',
+  };
+}
