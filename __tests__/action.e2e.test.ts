@@ -172,3 +172,21 @@ describe('dist/index.js on a pull request', () => {
     expect(r.summary).toContain('&#64;org/team');
   });
 });
+
+describe('dist/index.js edge cases', () => {
+  it('a partial API failure falls back only for what was not posted; input findings never go to the Checks API', async () => {
+    const ws = corpus120();
+    const r = await runAction({ workspace: ws, inputs: { audit: '.assay/audit\nmissing-dir' }, responder: (req, n) => (n === 2 ? { status: 502, body: { message: 'Bad gateway' } } : req.method === 'POST' ? { status: 201, body: { id: 9 } } : { status: 200, body: {} }) });
+    expect(r.requests.map((q) => q.method)).toEqual(['POST', 'PATCH']);
+    expect(r.requests.flatMap((q) => q.body.output.annotations).every((a: any) => typeof a.path === 'string' && a.path.length > 0)).toBe(true);
+    expect(commands(r.stdout, 'warning')[0]).toMatch(/Checks API failed \(502: Bad gateway\); falling back to workflow commands for the 70 annotation\(s\) not yet posted/);
+    expect(r.summary).toContain('no_match');
+  });
+
+  it('no run artifacts: the step fails and says why, with no file to annotate', async () => {
+    const r = await runAction({ workspace: tempDir(), token: '' });
+    expect(r.code).toBe(1);
+    expect(r.outputs['result']).toBe('fail');
+    expect(commands(r.stdout, 'error').some((l) => l.startsWith('::error title=no_artifacts::'))).toBe(true);
+  });
+});

@@ -86,24 +86,13 @@ const out = path.join(tmp, 'strict');
 const { code } = await ncc(path.join(root, 'src/read/strict-json.ts'), { quiet: true, minify: false });
 mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'strict.mjs'), code);
-const { scan } = await import(path.join(out, 'strict.mjs'));
-const { visit } = await import('jsonc-parser');
 const big = path.join(tmp, 'big');
 generate(big, 8000, 7);
 const decisions = readdirSync(path.join(big, 'runs')).filter((f) => f.endsWith('.json')).sort().flatMap((f) => JSON.parse(readFileSync(path.join(big, 'runs', f), 'utf8')).observed_tool_decisions);
-const text = JSON.stringify({ schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: decisions }, null, 2);
-const bench = (fn) => {
-  const xs = [];
-  for (let i = 0; i < 15; i++) {
-    const t0 = process.hrtime.bigint();
-    fn();
-    xs.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return median(xs);
-};
-const opts = { maxDepth: 64, maxKeys: 10000, collect: [['observed_tool_decisions']] };
-const parse = bench(() => JSON.parse(text));
-const scanOnly = bench(() => scan(text, opts));
-const visitOnly = bench(() => visit(text, {}));
-console.log(`\nstrict reader on ${mb(Buffer.byteLength(text))} of pretty JSON (median of 15): JSON.parse ${parse.toFixed(1)} ms | scan ${scanOnly.toFixed(1)} ms | strict reader (scan + JSON.parse) ${((scanOnly + parse) / parse).toFixed(2)}× JSON.parse | jsonc-parser visit() alone ${(visitOnly / parse).toFixed(2)}× JSON.parse`);
+const sample = path.join(tmp, 'sample.json');
+writeFileSync(sample, JSON.stringify({ schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: decisions }, null, 2));
+const sr = spawnSync(process.execPath, [path.join(root, 'bench/strict.mjs'), path.join(out, 'strict.mjs'), sample], { cwd: root, encoding: 'utf8' });
+if (sr.status !== 0) throw new Error(sr.stderr);
+const t = JSON.parse(sr.stdout);
+console.log(`\nstrict reader on ${mb(statSync(sample).size)} of pretty JSON (fresh process, median of 21): JSON.parse ${t.parse.toFixed(1)} ms | strict reader (JSON.parse + trusted scan) ${t.strict.toFixed(1)} ms = ${(t.strict / t.parse).toFixed(2)}× JSON.parse | full validating scan alone (error path) ${(t.full / t.parse).toFixed(2)}× | jsonc-parser visit() alone ${(t.jsonc / t.parse).toFixed(2)}×`);
 rmSync(tmp, { recursive: true, force: true });

@@ -8977,9 +8977,13 @@ function discover(inputs, cwd, workspace) {
     catch {
         realWorkspace = external_node_path_default().resolve(workspace);
     }
-    const where = (input) => ({ file: input, line: 1, column: 1 });
+    const where = (rel) => ({ file: rel, line: 1, column: 1 });
+    /** A finding about an input as the user gave it (not a file in the repository). */
+    const about = (severity, code, input, message) => ({ ...finding(severity, code, where(input), message), input: true });
+    let matched = 0;
     const add = (abs) => {
         const rel = toPosix(external_node_path_default().relative(cwd, abs));
+        matched++;
         if (!found.has(rel))
             found.set(rel, { path: abs, rel });
     };
@@ -8999,7 +9003,7 @@ function discover(inputs, cwd, workspace) {
             }
             for (const ent of list) {
                 if (++entries > MAX_ENTRIES) {
-                    findings.push(finding('error', 'invalid_artifact', where(input), `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+                    findings.push(about('error', 'invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
                     return;
                 }
                 const abs = external_node_path_default().join(d, ent.name);
@@ -9049,7 +9053,7 @@ function discover(inputs, cwd, workspace) {
         const scan = picomatch_default().scan(input);
         const base = external_node_path_default().resolve(cwd, scan.isGlob ? scan.base || '.' : input);
         if (!inside(workspace, base)) {
-            findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is outside the workspace (${workspace}); not read`));
+            findings.push(about('error', 'invalid_artifact', input, `"${input}" is outside the workspace (${workspace}); not read`));
             continue;
         }
         let st;
@@ -9057,10 +9061,10 @@ function discover(inputs, cwd, workspace) {
             st = (0,external_node_fs_namespaceObject.lstatSync)(base);
         }
         catch {
-            findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
+            findings.push(about('notice', 'no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
             continue;
         }
-        const before = found.size;
+        matched = 0;
         if (st.isSymbolicLink()) {
             let real = '';
             try {
@@ -9070,7 +9074,7 @@ function discover(inputs, cwd, workspace) {
                 /* reported below */
             }
             if (!real || !inside(realWorkspace, real)) {
-                findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is a symbolic link that points outside the workspace; not followed`));
+                findings.push(about('error', 'invalid_artifact', input, `"${input}" is a symbolic link that points outside the workspace; not followed`));
                 continue;
             }
             st = (0,external_node_fs_namespaceObject.statSync)(real);
@@ -9088,7 +9092,7 @@ function discover(inputs, cwd, workspace) {
                     ignored++;
             });
             if (ignored > 0)
-                findings.push(finding('notice', 'no_match', where(input), `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
+                findings.push(about('notice', 'no_match', input, `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
         }
         else if (st.isDirectory()) {
             walk(base, input, (abs) => {
@@ -9100,11 +9104,11 @@ function discover(inputs, cwd, workspace) {
             add(base);
         }
         else {
-            findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is not a regular file or directory`));
+            findings.push(about('error', 'invalid_artifact', input, `"${input}" is not a regular file or directory`));
             continue;
         }
-        if (found.size === before)
-            findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no artifact file`));
+        if (matched === 0)
+            findings.push(about('notice', 'no_match', input, `"${input}" matched no artifact file`));
     }
     const files = [...found.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
     return { files, findings };
@@ -10677,7 +10681,10 @@ async function collect(settings) {
         const d = discover(settings[role], cwd, workspace);
         findings.push(...d.findings);
         if (role === 'runs' && d.files.length === 0) {
-            findings.push(finding('error', 'no_artifacts', { file: settings.runs.join(', ') || '(none)', line: 1, column: 1 }, `the run-artifact inputs (${settings.runs.join(', ')}) matched no .json, .jsonl, .ndjson or .tar.gz file: a gate that sees nothing must not pass`));
+            findings.push({
+                ...finding('error', 'no_artifacts', { file: settings.runs.join(', ') || '(none)', line: 1, column: 1 }, `the run-artifact inputs (${settings.runs.join(', ')}) matched no .json, .jsonl, .ndjson or .tar.gz file: a gate that sees nothing must not pass`),
+                input: true,
+            });
         }
         for (const f of d.files) {
             const r = await readOne(f, role, settings.limits);

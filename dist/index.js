@@ -8976,9 +8976,13 @@ function discover(inputs, cwd, workspace) {
     catch {
         realWorkspace = external_node_path_default().resolve(workspace);
     }
-    const where = (input) => ({ file: input, line: 1, column: 1 });
+    const where = (rel) => ({ file: rel, line: 1, column: 1 });
+    /** A finding about an input as the user gave it (not a file in the repository). */
+    const about = (severity, code, input, message) => ({ ...finding(severity, code, where(input), message), input: true });
+    let matched = 0;
     const add = (abs) => {
         const rel = toPosix(external_node_path_default().relative(cwd, abs));
+        matched++;
         if (!found.has(rel))
             found.set(rel, { path: abs, rel });
     };
@@ -8998,7 +9002,7 @@ function discover(inputs, cwd, workspace) {
             }
             for (const ent of list) {
                 if (++entries > MAX_ENTRIES) {
-                    findings.push(finding('error', 'invalid_artifact', where(input), `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+                    findings.push(about('error', 'invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
                     return;
                 }
                 const abs = external_node_path_default().join(d, ent.name);
@@ -9048,7 +9052,7 @@ function discover(inputs, cwd, workspace) {
         const scan = picomatch_default().scan(input);
         const base = external_node_path_default().resolve(cwd, scan.isGlob ? scan.base || '.' : input);
         if (!inside(workspace, base)) {
-            findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is outside the workspace (${workspace}); not read`));
+            findings.push(about('error', 'invalid_artifact', input, `"${input}" is outside the workspace (${workspace}); not read`));
             continue;
         }
         let st;
@@ -9056,10 +9060,10 @@ function discover(inputs, cwd, workspace) {
             st = (0,external_node_fs_.lstatSync)(base);
         }
         catch {
-            findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
+            findings.push(about('notice', 'no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
             continue;
         }
-        const before = found.size;
+        matched = 0;
         if (st.isSymbolicLink()) {
             let real = '';
             try {
@@ -9069,7 +9073,7 @@ function discover(inputs, cwd, workspace) {
                 /* reported below */
             }
             if (!real || !inside(realWorkspace, real)) {
-                findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is a symbolic link that points outside the workspace; not followed`));
+                findings.push(about('error', 'invalid_artifact', input, `"${input}" is a symbolic link that points outside the workspace; not followed`));
                 continue;
             }
             st = (0,external_node_fs_.statSync)(real);
@@ -9087,7 +9091,7 @@ function discover(inputs, cwd, workspace) {
                     ignored++;
             });
             if (ignored > 0)
-                findings.push(finding('notice', 'no_match', where(input), `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
+                findings.push(about('notice', 'no_match', input, `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
         }
         else if (st.isDirectory()) {
             walk(base, input, (abs) => {
@@ -9099,11 +9103,11 @@ function discover(inputs, cwd, workspace) {
             add(base);
         }
         else {
-            findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is not a regular file or directory`));
+            findings.push(about('error', 'invalid_artifact', input, `"${input}" is not a regular file or directory`));
             continue;
         }
-        if (found.size === before)
-            findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no artifact file`));
+        if (matched === 0)
+            findings.push(about('notice', 'no_match', input, `"${input}" matched no artifact file`));
     }
     const files = [...found.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
     return { files, findings };
@@ -10676,7 +10680,10 @@ async function collect(settings) {
         const d = discover(settings[role], cwd, workspace);
         findings.push(...d.findings);
         if (role === 'runs' && d.files.length === 0) {
-            findings.push(finding('error', 'no_artifacts', { file: settings.runs.join(', ') || '(none)', line: 1, column: 1 }, `the run-artifact inputs (${settings.runs.join(', ')}) matched no .json, .jsonl, .ndjson or .tar.gz file: a gate that sees nothing must not pass`));
+            findings.push({
+                ...finding('error', 'no_artifacts', { file: settings.runs.join(', ') || '(none)', line: 1, column: 1 }, `the run-artifact inputs (${settings.runs.join(', ')}) matched no .json, .jsonl, .ndjson or .tar.gz file: a gate that sees nothing must not pass`),
+                input: true,
+            });
         }
         for (const f of d.files) {
             const r = await readOne(f, role, settings.limits);
@@ -10883,10 +10890,15 @@ function buildAnnotations(report, prefix) {
         out.push({ path: p.path, line: p.line, column: p.column, level: worst, title: clip(`${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX), message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES) });
     }
     for (const f of loose) {
+        if (f.input) {
+            out.push({ path: null, line: 0, column: null, level: LEVEL[f.severity], title: f.code, message: clipBytes(`${visible(f.file)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES) });
+            continue;
+        }
         const p = place(f.file, f.line, f.column, f.member);
         out.push({ path: p.path, line: p.line, column: p.column, level: LEVEL[f.severity], title: f.code, message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES) });
     }
-    return out.sort((a, b) => RANK[a.level] - RANK[b.level] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+    const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+    return out.sort((a, b) => RANK[a.level] - RANK[b.level] || byPath(a.path, b.path) || a.line - b.line);
 }
 
 ;// CONCATENATED MODULE: ./src/report/check-run.ts
@@ -10905,9 +10917,11 @@ const toApi = (a) => ({
 async function publishCheckRun(api, t, output, annotations) {
     const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
     const out = { title: clip(output.title, LIMITS.title, '…'), summary: clipBytes(output.summary, LIMITS.summary) };
+    // The API needs a file for every annotation; findings about inputs are in the summary instead.
+    const located = annotations.filter((a) => a.path !== null);
     const batches = [];
-    for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST)
-        batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+    for (let i = 0; i < located.length; i += ANNOTATIONS_PER_REQUEST)
+        batches.push(located.slice(i, i + ANNOTATIONS_PER_REQUEST));
     if (batches.length === 0)
         batches.push([]);
     let id = t.checkRunId;
@@ -10926,17 +10940,17 @@ async function publishCheckRun(api, t, output, annotations) {
             }
         }
         catch (e) {
-            return { ok: false, status: null, message: e.message, posted };
+            return { ok: false, status: null, message: e.message, posted, unposted: located.slice(posted) };
         }
         requests++;
         if (res.status < 200 || res.status >= 300) {
             const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data ? String(res.data.message) : `HTTP ${res.status}`;
-            return { ok: false, status: res.status, message: msg, posted };
+            return { ok: false, status: res.status, message: msg, posted, unposted: located.slice(posted) };
         }
         if (id === null) {
             const got = res.data?.id;
             if (typeof got !== 'number')
-                return { ok: false, status: res.status, message: 'the API did not return a check run id', posted };
+                return { ok: false, status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) };
             id = got;
         }
         posted += batch.length;
@@ -11197,7 +11211,7 @@ function emitWorkflowCommands(annotations, sink) {
             continue;
         }
         shown[a.level]++;
-        const props = { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
+        const props = a.path === null ? { title: a.title } : { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
         if (a.level === 'failure')
             sink.error(a.message, props);
         else if (a.level === 'warning')
@@ -11225,8 +11239,8 @@ async function annotate(core, s, ctx, report, annotations, api) {
             return;
         }
         const why = r.status === 403 ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)' : `the Checks API failed (${r.status ?? 'network'}: ${r.message})`;
-        core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${annotations.length - r.posted} annotation(s) not yet posted` : ''}.`);
-        emitWorkflowCommands(annotations.slice(r.posted), core);
+        core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${r.unposted.length} annotation(s) not yet posted` : ''}.`);
+        emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core);
         return;
     }
     if (s.annotations === 'check-run')

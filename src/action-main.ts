@@ -97,7 +97,7 @@ export function emitWorkflowCommands(annotations: readonly Annotation[], sink: P
       continue;
     }
     shown[a.level]++;
-    const props = { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
+    const props = a.path === null ? { title: a.title } : { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
     if (a.level === 'failure') sink.error(a.message, props);
     else if (a.level === 'warning') sink.warning(a.message, props);
     else sink.notice(a.message, props);
@@ -122,8 +122,8 @@ async function annotate(core: Runner, s: ActionSettings, ctx: RunContext, report
       return;
     }
     const why = r.status === 403 ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)' : `the Checks API failed (${r.status ?? 'network'}: ${r.message})`;
-    core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${annotations.length - r.posted} annotation(s) not yet posted` : ''}.`);
-    emitWorkflowCommands(annotations.slice(r.posted), core);
+    core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${r.unposted.length} annotation(s) not yet posted` : ''}.`);
+    emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core);
     return;
   }
   if (s.annotations === 'check-run') core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');

@@ -76,8 +76,11 @@ export async function collect(settings: Settings): Promise<Evidence> {
     const d = discover(settings[role], cwd, workspace);
     findings.push(...d.findings);
     if (role === 'runs' && d.files.length === 0) {
-      findings.push(finding('error', 'no_artifacts', { file: settings.runs.join(', ') || '(none)', line: 1, column: 1 },
-        `the run-artifact inputs (${settings.runs.join(', ')}) matched no .json, .jsonl, .ndjson or .tar.gz file: a gate that sees nothing must not pass`));
+      findings.push({
+        ...finding('error', 'no_artifacts', { file: settings.runs.join(', ') || '(none)', line: 1, column: 1 },
+          `the run-artifact inputs (${settings.runs.join(', ')}) matched no .json, .jsonl, .ndjson or .tar.gz file: a gate that sees nothing must not pass`),
+        input: true,
+      });
     }
     for (const f of d.files) {
       const r = await readOne(f, role, settings.limits);

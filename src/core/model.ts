@@ -40,6 +40,8 @@ export interface Finding extends Location {
   readonly severity: Severity;
   readonly code: FindingCode;
   readonly message: string;
+  /** About an input as given (a path or glob, in `file`), not a place in a committed file. */
+  readonly input?: true;
 }
 
 /** A JSON object as produced by JSON.parse (never copied, never spread). */

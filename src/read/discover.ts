@@ -46,9 +46,14 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
   } catch {
     realWorkspace = path.resolve(workspace);
   }
-  const where = (input: string) => ({ file: input, line: 1, column: 1 });
+  const where = (rel: string) => ({ file: rel, line: 1, column: 1 });
+  /** A finding about an input as the user gave it (not a file in the repository). */
+  const about = (severity: Finding['severity'], code: Finding['code'], input: string, message: string): Finding =>
+    ({ ...finding(severity, code, where(input), message), input: true });
+  let matched = 0;
   const add = (abs: string): void => {
     const rel = toPosix(path.relative(cwd, abs));
+    matched++;
     if (!found.has(rel)) found.set(rel, { path: abs, rel });
   };
   let entries = 0;
@@ -66,7 +71,7 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
       }
       for (const ent of list) {
         if (++entries > MAX_ENTRIES) {
-          findings.push(finding('error', 'invalid_artifact', where(input), `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+          findings.push(about('error', 'invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
           return;
         }
         const abs = path.join(d, ent.name);
@@ -109,17 +114,17 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
     const scan = picomatch.scan(input);
     const base = path.resolve(cwd, scan.isGlob ? scan.base || '.' : input);
     if (!inside(workspace, base)) {
-      findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is outside the workspace (${workspace}); not read`));
+      findings.push(about('error', 'invalid_artifact', input, `"${input}" is outside the workspace (${workspace}); not read`));
       continue;
     }
     let st;
     try {
       st = lstatSync(base);
     } catch {
-      findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
+      findings.push(about('notice', 'no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
       continue;
     }
-    const before = found.size;
+    matched = 0;
     if (st.isSymbolicLink()) {
       let real = '';
       try {
@@ -128,7 +133,7 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
         /* reported below */
       }
       if (!real || !inside(realWorkspace, real)) {
-        findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is a symbolic link that points outside the workspace; not followed`));
+        findings.push(about('error', 'invalid_artifact', input, `"${input}" is a symbolic link that points outside the workspace; not followed`));
         continue;
       }
       st = statSync(real);
@@ -142,7 +147,7 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
         if (ARTIFACT_PATTERN.test(rel)) add(abs);
         else ignored++;
       });
-      if (ignored > 0) findings.push(finding('notice', 'no_match', where(input), `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
+      if (ignored > 0) findings.push(about('notice', 'no_match', input, `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
     } else if (st.isDirectory()) {
       walk(base, input, (abs) => {
         if (ARTIFACT_PATTERN.test(abs)) add(abs);
@@ -150,10 +155,10 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
     } else if (st.isFile()) {
       add(base);
     } else {
-      findings.push(finding('error', 'invalid_artifact', where(input), `"${input}" is not a regular file or directory`));
+      findings.push(about('error', 'invalid_artifact', input, `"${input}" is not a regular file or directory`));
       continue;
     }
-    if (found.size === before) findings.push(finding('notice', 'no_match', where(input), `"${input}" matched no artifact file`));
+    if (matched === 0) findings.push(about('notice', 'no_match', input, `"${input}" matched no artifact file`));
   }
   const files = [...found.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   return { files, findings };

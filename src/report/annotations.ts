@@ -15,8 +15,8 @@ export const MESSAGE_MAX_BYTES = 64 * 1024;
 export type AnnotationLevel = 'failure' | 'warning' | 'notice';
 
 export interface Annotation {
-  /** Repository-relative, / separators. */
-  readonly path: string;
+  /** Repository-relative, / separators; null for a finding about an input rather than a file. */
+  readonly path: string | null;
   readonly line: number;
   readonly column: number | null;
   readonly level: AnnotationLevel;
@@ -61,8 +61,13 @@ export function buildAnnotations(report: Report, prefix: string): Annotation[] {
     out.push({ path: p.path, line: p.line, column: p.column, level: worst, title: clip(`${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX), message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES) });
   }
   for (const f of loose) {
+    if (f.input) {
+      out.push({ path: null, line: 0, column: null, level: LEVEL[f.severity], title: f.code, message: clipBytes(`${visible(f.file)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES) });
+      continue;
+    }
     const p = place(f.file, f.line, f.column, f.member);
     out.push({ path: p.path, line: p.line, column: p.column, level: LEVEL[f.severity], title: f.code, message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES) });
   }
-  return out.sort((a, b) => RANK[a.level] - RANK[b.level] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line);
+  const byPath = (a: string | null, b: string | null): number => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+  return out.sort((a, b) => RANK[a.level] - RANK[b.level] || byPath(a.path, b.path) || a.line - b.line);
 }

@@ -27,9 +27,9 @@ export interface CheckOutput {
 
 export type CheckRunResult =
   | { readonly ok: true; readonly id: number; readonly requests: number }
-  | { readonly ok: false; readonly status: number | null; readonly message: string; readonly posted: number };
+  | { readonly ok: false; readonly status: number | null; readonly message: string; readonly posted: number; readonly unposted: readonly Annotation[] };
 
-const toApi = (a: Annotation) => ({
+const toApi = (a: Annotation & { path: string }) => ({
   path: a.path,
   start_line: a.line,
   end_line: a.line,
@@ -42,8 +42,10 @@ const toApi = (a: Annotation) => ({
 export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output: CheckOutput, annotations: readonly Annotation[]): Promise<CheckRunResult> {
   const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
   const out = { title: clip(output.title, LIMITS.title, '…'), summary: clipBytes(output.summary, LIMITS.summary) };
-  const batches: Annotation[][] = [];
-  for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+  // The API needs a file for every annotation; findings about inputs are in the summary instead.
+  const located = annotations.filter((a): a is Annotation & { path: string } => a.path !== null);
+  const batches: (Annotation & { path: string })[][] = [];
+  for (let i = 0; i < located.length; i += ANNOTATIONS_PER_REQUEST) batches.push(located.slice(i, i + ANNOTATIONS_PER_REQUEST));
   if (batches.length === 0) batches.push([]);
   let id = t.checkRunId;
   let requests = 0;
@@ -59,16 +61,16 @@ export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output:
         res = await api.request('PATCH', `${base}/${id}`, body);
       }
     } catch (e) {
-      return { ok: false, status: null, message: (e as Error).message, posted };
+      return { ok: false, status: null, message: (e as Error).message, posted, unposted: located.slice(posted) };
     }
     requests++;
     if (res.status < 200 || res.status >= 300) {
       const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data ? String((res.data as { message: unknown }).message) : `HTTP ${res.status}`;
-      return { ok: false, status: res.status, message: msg, posted };
+      return { ok: false, status: res.status, message: msg, posted, unposted: located.slice(posted) };
     }
     if (id === null) {
       const got = (res.data as { id?: unknown } | null)?.id;
-      if (typeof got !== 'number') return { ok: false, status: res.status, message: 'the API did not return a check run id', posted };
+      if (typeof got !== 'number') return { ok: false, status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) };
       id = got;
     }
     posted += batch.length;
