@@ -8308,7 +8308,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 5865:
+/***/ 6141:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -10619,24 +10619,16 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     return { run: { artifact: file, decisions }, records: [], findings };
 }
 
-;// CONCATENATED MODULE: ./src/gate.ts
+;// CONCATENATED MODULE: ./src/read/files.ts
 /**
- * The seam both entries call: settings → files → readers → verify → Report.
- * All file I/O of a verification happens here and in read/; the core never touches a file.
+ * One artifact file → what it contributes (a run, records, findings), by its name and role. Runs
+ * on the main thread or in a reader worker (read/pool.ts); either way the file is read once and
+ * nothing of it is kept but the prepared decisions and records.
  */
 
 
 
 
-
-
-const DEFAULT_SETTINGS = {
-    runs: ['.assay/runs'],
-    audit: ['.assay/audit'],
-    allowUnmatchedRecords: false,
-    strictObserved: false,
-    limits: DEFAULT_LIMITS,
-};
 const failure = (rel, message) => ({ run: null, records: [], findings: [finding('error', 'invalid_artifact', { file: rel, line: 1, column: 1 }, message)] });
 const isBundle = (rel) => /\.tar\.gz$/i.test(rel);
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
@@ -10670,13 +10662,37 @@ async function readOne(file, role, limits) {
     }
     return readArtifact(file.rel, role, bytes, limits);
 }
-/** Read every input file into located evidence. Files are read one at a time; none is held after it is read. */
+
+;// CONCATENATED MODULE: ./src/gate.ts
+/**
+ * The seam both entries call: settings → files → readers → verify → Report.
+ * All file I/O of a verification happens here and in read/; the core never touches a file.
+ */
+
+
+
+
+
+const DEFAULT_SETTINGS = {
+    runs: ['.assay/runs'],
+    audit: ['.assay/audit'],
+    allowUnmatchedRecords: false,
+    strictObserved: false,
+    limits: DEFAULT_LIMITS,
+};
+
+/**
+ * Read every input file into located evidence, one file at a time: each is read once and dropped
+ * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
+ * did not pay on two cores: see BENCHMARKS.md.)
+ */
 async function collect(settings) {
     const findings = [];
     const runs = [];
     const records = [];
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
+    const tasks = [];
     for (const role of ['runs', 'audit']) {
         const d = discover(settings[role], cwd, workspace);
         findings.push(...d.findings);
@@ -10686,15 +10702,17 @@ async function collect(settings) {
                 input: true,
             });
         }
-        for (const f of d.files) {
-            const r = await readOne(f, role, settings.limits);
-            for (const x of r.findings)
-                findings.push(x);
-            if (r.run)
-                runs.push(r.run);
-            for (const x of r.records)
-                records.push(x);
-        }
+        for (const file of d.files)
+            tasks.push({ file, role });
+    }
+    for (const { file, role } of tasks) {
+        const r = await readOne(file, role, settings.limits);
+        for (const x of r.findings)
+            findings.push(x);
+        if (r.run)
+            runs.push(r.run);
+        for (const x of r.records)
+            records.push(x);
     }
     return { runs, records, findings };
 }
@@ -11007,7 +11025,7 @@ async function main(argv, env, isTTY, cwd) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5865);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6141);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
