@@ -8735,7 +8735,7 @@ class Index {
             if (c.projection.kind !== 'subject')
                 continue;
             push(this.byDigest, c.projection.digest, c);
-            const cv = JSON.stringify([c.projection.subject.action_class, c.projection.subject.verb]);
+            const cv = `${c.projection.subject.action_class}\u0000${c.projection.subject.verb}`;
             if (!this.byClassVerb.has(cv))
                 this.byClassVerb.set(cv, c);
         }
@@ -8750,7 +8750,7 @@ class Index {
     firstOf(actionClass, verb) {
         if (!this.byClassVerb)
             this.build();
-        return this.byClassVerb.get(JSON.stringify([actionClass, verb]));
+        return this.byClassVerb.get(`${actionClass}\u0000${verb}`);
     }
 }
 function push(m, k, v) {
@@ -11103,20 +11103,26 @@ function renderSarif(report, prefix, version) {
 const CHUNK = 1 << 20;
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report) {
-    let buf = `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)}`;
+    // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
+    let parts = [`{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)}`];
+    let size = 0;
     const lists = [['calls', report.calls], ['records', report.records], ['findings', report.findings]];
     for (const [name, items] of lists) {
-        buf += `,\n  "${name}": [`;
+        parts.push(`,\n  "${name}": [`);
         for (let i = 0; i < items.length; i++) {
-            buf += `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
-            if (buf.length >= CHUNK) {
-                yield buf;
-                buf = '';
+            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
+            parts.push(line);
+            size += line.length;
+            if (size >= CHUNK) {
+                yield parts.join('');
+                parts = [];
+                size = 0;
             }
         }
-        buf += items.length > 0 ? '\n  ]' : ']';
+        parts.push(items.length > 0 ? '\n  ]' : ']');
     }
-    yield buf + '\n}\n';
+    parts.push('\n}\n');
+    yield parts.join('');
 }
 function renderJson(report) {
     let s = '';

@@ -137,7 +137,7 @@ class Index {
     for (const c of this.calls) {
       if (c.projection.kind !== 'subject') continue;
       push(this.byDigest, c.projection.digest, c);
-      const cv = JSON.stringify([c.projection.subject.action_class, c.projection.subject.verb]);
+      const cv = `${c.projection.subject.action_class}\u0000${c.projection.subject.verb}`;
       if (!this.byClassVerb.has(cv)) this.byClassVerb.set(cv, c);
     }
   }
@@ -151,7 +151,7 @@ class Index {
   /** The first call of an action class and verb. */
   firstOf(actionClass: string, verb: string): Call | undefined {
     if (!this.byClassVerb) this.build();
-    return this.byClassVerb!.get(JSON.stringify([actionClass, verb]));
+    return this.byClassVerb!.get(`${actionClass}\u0000${verb}`);
   }
 }
 

@@ -1,0 +1,90 @@
+/** Reporters as pure functions: rendered outputs for a known report, and GitHub's limits. */
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { buildAnnotations } from '../src/report/annotations.js';
+import { clipBytes, visible } from '../src/report/text.js';
+import { publishCheckRun, LIMITS } from '../src/report/check-run.js';
+import { renderSummary, md } from '../src/report/summary.js';
+import { renderTable } from '../src/report/table.js';
+import { renderSarif } from '../src/report/sarif.js';
+import { main } from '../src/cli-main.js';
+import type { GitHubApi } from '../src/github.js';
+import type { Report } from '../src/core/report.js';
+import { gate, ROOT } from './support/workspace.js';
+
+const demo = (): Promise<Report> => gate(path.join(ROOT, 'fixtures/demo-failing'));
+
+describe('text safety', () => {
+  it('escapes control and bidi characters, and clips on a character boundary with a marker', () => {
+    expect(visible('a\nb\u001b[31m\u202e')).toBe('a\\u000ab\\u001b[31m\\u202e');
+    const clipped = clipBytes('é'.repeat(100), 50);
+    expect(Buffer.byteLength(clipped)).toBeLessThanOrEqual(50);
+    expect(clipped).toMatch(/^é+ … \[trimmed by receipt-gate\]$/);
+    expect(md('[x](http://e) @team `c` <b>|')).not.toMatch(/[[\]()@`<>|]/);
+  });
+});
+
+describe('check run payloads', () => {
+  it('trims titles, messages and the summary to the API limits', async () => {
+    const bodies: any[] = [];
+    const api: GitHubApi = { request: async (_m, _p, body) => (bodies.push(body), { status: 201, data: { id: 1 } }) };
+    const big = 'x'.repeat(200 * 1024);
+    const r = await publishCheckRun(api, { owner: 'o', repo: 'r', headSha: 'a'.repeat(40), name: 'n', checkRunId: null, conclusion: 'success' },
+      { title: 't'.repeat(1000), summary: big }, [{ path: 'f.json', line: 1, column: null, level: 'notice', title: 'T'.repeat(1000), message: big }]);
+    expect(r.ok).toBe(true);
+    const out = bodies[0].output;
+    expect(out.title.length).toBeLessThanOrEqual(LIMITS.title);
+    expect(Buffer.byteLength(out.summary)).toBeLessThanOrEqual(LIMITS.summary);
+    expect(out.summary).toMatch(/trimmed by receipt-gate\]$/);
+    expect(out.annotations[0].title.length).toBeLessThanOrEqual(255);
+    expect(Buffer.byteLength(out.annotations[0].message)).toBeLessThanOrEqual(64 * 1024);
+  });
+});
+
+describe('rendered outputs for the failing demo', () => {
+  it('annotations: one per call, failures first, reasons included', async () => {
+    const anns = buildAnnotations(await demo(), 'fixtures/demo-failing');
+    expect(anns.map((a) => [a.level, a.path, a.line, a.title])).toEqual([
+      ['failure', 'fixtures/demo-failing/.assay/audit/github/2026-11.json', 2, 'record_inconsistent'],
+      ['failure', 'fixtures/demo-failing/.assay/runs/2026-11-25-incident.json', 4, 'asserted (claimed verified) · github.add_deploy_key'],
+      ['failure', 'fixtures/demo-failing/.assay/runs/2026-11-25-incident.json', 49, 'asserted (claimed verified) · workspace.grant_admin'],
+      ['notice', 'fixtures/demo-failing/.assay/runs/2026-11-25-incident.json', 93, 'asserted · slack.add_member'],
+    ]);
+    expect(anns[1]!.message).toMatch(/^Earned level: asserted; claimed: verified; tool: github\.add_deploy_key\.\nWhy: .*\nverified_not_reproduced: /);
+  });
+
+  it('summary: banner, totals, findings before calls, links at the head commit', async () => {
+    const { markdown, trimmed } = renderSummary(await demo(), { prefix: '', blobBase: 'https://github.com/o/r/blob/abc', reportFile: null, budgetBytes: 1 << 20 });
+    expect(trimmed).toBe(0);
+    expect(markdown.startsWith('## ❌ receipt-gate: failed\n')).toBe(true);
+    expect(markdown.indexOf('### Findings')).toBeLessThan(markdown.indexOf('### Calls'));
+    expect(markdown).toContain('| ⚪ asserted | verified | github.add&#95;deploy&#95;key | [.assay/runs/2026-11-25-incident.json&#58;4](https://github.com/o/r/blob/abc/.assay/runs/2026-11-25-incident.json#L4) |');
+  });
+
+  it('table: colour only when asked, NO_COLOR respected by the CLI', async () => {
+    const report = await demo();
+    expect(renderTable(report, { color: true })).toContain('\u001b[');
+    expect(renderTable(report, { color: false })).not.toContain('\u001b[');
+    const tty = await main(['verify', '-C', 'fixtures/demo-failing'], {}, true, ROOT);
+    expect(tty.stdout).toContain('\u001b[');
+    const noColor = await main(['verify', '-C', 'fixtures/demo-failing'], { NO_COLOR: '1' }, true, ROOT);
+    expect(noColor.stdout).not.toContain('\u001b[');
+    expect(noColor.stdout).toMatch(/^LEVEL/);
+  });
+
+  it('SARIF: one rule per code, results with repo-relative locations', async () => {
+    const sarif = JSON.parse(renderSarif(await demo(), 'x', '0.1.0'));
+    expect(sarif.runs[0].tool.driver.rules.map((r: any) => r.id)).toEqual(['record_inconsistent', 'verified_not_reproduced']);
+    expect(sarif.runs[0].results.map((r: any) => [r.ruleId, r.level, r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine])).toEqual([
+      ['record_inconsistent', 'error', 'x/.assay/audit/github/2026-11.json', 2],
+      ['verified_not_reproduced', 'error', 'x/.assay/runs/2026-11-25-incident.json', 4],
+      ['verified_not_reproduced', 'error', 'x/.assay/runs/2026-11-25-incident.json', 49],
+    ]);
+  });
+
+  it('the report does not depend on the order inputs are given in', async () => {
+    const a = await main(['verify', '--format', 'json', '--runs', 'side_effect', '--runs', 'tool_decisions', '--audit', 'side_effect/audit_record_github_deploy_key.json'], {}, false, path.join(ROOT, 'fixtures/upstream'));
+    const b = await main(['verify', '--format', 'json', '--runs', 'tool_decisions', '--runs', 'side_effect', '--audit', 'side_effect/audit_record_github_deploy_key.json'], {}, false, path.join(ROOT, 'fixtures/upstream'));
+    expect(b.stdout).toBe(a.stdout);
+  });
+});
