@@ -133,3 +133,17 @@ describe('bundle writer', () => {
     expect(await reject(p)).toMatch(/decompression ratio exceeds/);
   });
 });
+
+describe('findings inside bundles', () => {
+  it('name the member and line, and ride on the call annotation', async () => {
+    const { buildAnnotations } = await import('../src/report/annotations.js');
+    const target = { provider: 'github', owner: 'org', repo: 'r', key_title_hash: targetHash('github_key_title', 'k') };
+    const w = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target, claim: 'verified' });
+    const dir = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': buildBundle({ runId: 'r1', events: [{ type: 'assay.tool_decision_surface.v0', data: surface([w]) }] }).gz });
+    const r = await gate(dir);
+    const f = r.findings.find((x) => x.code === 'verified_not_reproduced')!;
+    expect(f).toMatchObject({ file: '.assay/runs/b.tar.gz', member: 'events.ndjson', line: 1 });
+    const anns = buildAnnotations(r, '');
+    expect(anns.filter((a) => a.level === 'failure')).toMatchObject([{ path: '.assay/runs/b.tar.gz', line: 1, message: expect.stringMatching(/^events\.ndjson:1:\d+: Earned level: asserted[\s\S]*verified_not_reproduced/) }]);
+  });
+});

@@ -109,3 +109,19 @@ describe('hostile input through dist/cli.js', () => {
     expect(maxRssKiB * 1024).toBeLessThan(1.5 * 1024 * MiB);
   });
 });
+
+describe('symbolic links above the inputs', () => {
+  it('a working directory or input reached through a link that leaves the workspace is refused', async () => {
+    const { gate } = await import('./support/workspace.js');
+    const root = tempDir();
+    const ws = path.join(root, 'ws');
+    mkdirSync(path.join(root, 'elsewhere/.assay/runs'), { recursive: true });
+    writeFileSync(path.join(root, 'elsewhere/.assay/runs/a.json'), validSurface);
+    mkdirSync(ws);
+    symlinkSync(path.join(root, 'elsewhere'), path.join(ws, 'link'));
+    const r = await gate(path.join(ws, 'link'), { workspace: ws });
+    expect(r.calls).toEqual([]);
+    expect(r.findings.find((f) => f.severity === 'error' && f.code === 'invalid_artifact')!.message).toMatch(/resolves \(through a symbolic link\) to outside the workspace/);
+    expect(r.ok).toBe(false);
+  });
+});

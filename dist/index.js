@@ -8605,7 +8605,7 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
  *
  * Every call starts at `asserted`. `verified` is reachable only through `allocate` (a usable record
  * whose binding equals the call's recomputed subject), `observed_confirmed` only through
- * `confirmingRead` (a later successful read of the same target in the same run).
+ * `confirmReads` (a later successful read of the same target in the same run).
  */
 
 
@@ -8618,7 +8618,8 @@ const clipName = (s) => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
 const verify_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
 function finding(severity, code, loc, message) {
-    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+    const f = { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+    return loc.member === undefined ? f : { ...f, member: loc.member };
 }
 function compareFindings(a, b) {
     return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
@@ -9064,20 +9065,20 @@ function discover(inputs, cwd, workspace) {
             continue;
         }
         matched = 0;
-        if (st.isSymbolicLink()) {
-            let real = '';
-            try {
-                real = (0,external_node_fs_.realpathSync)(base);
-            }
-            catch {
-                /* reported below */
-            }
-            if (!real || !inside(realWorkspace, real)) {
-                findings.push(about('error', 'invalid_artifact', input, `"${input}" is a symbolic link that points outside the workspace; not followed`));
-                continue;
-            }
-            st = (0,external_node_fs_.statSync)(real);
+        // Lexically inside is not enough: the input, or any directory above it, may be a link out.
+        let real = '';
+        try {
+            real = (0,external_node_fs_.realpathSync)(base);
         }
+        catch {
+            /* a broken link: reported below */
+        }
+        if (!real || !inside(realWorkspace, real)) {
+            findings.push(about('error', 'invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+            continue;
+        }
+        if (st.isSymbolicLink())
+            st = (0,external_node_fs_.statSync)(real);
         if (scan.isGlob) {
             const match = picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, input))), { dot: true });
             let ignored = 0;

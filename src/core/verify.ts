@@ -4,7 +4,7 @@
  *
  * Every call starts at `asserted`. `verified` is reachable only through `allocate` (a usable record
  * whose binding equals the call's recomputed subject), `observed_confirmed` only through
- * `confirmingRead` (a later successful read of the same target in the same run).
+ * `confirmReads` (a later successful read of the same target in the same run).
  */
 import { checkRecords, type CheckedRecord } from './records.js';
 import type { Claim } from './claims.js';
@@ -35,7 +35,8 @@ const short = (d: string): string => (d.length > 20 ? `${d.slice(0, 15)}…${d.s
 const SEVERITY_RANK: { readonly [S in Severity]: number } = { error: 0, warning: 1, notice: 2 };
 
 export function finding(severity: Severity, code: FindingCode, loc: Location, message: string): Finding {
-  return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+  const f: Finding = { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+  return loc.member === undefined ? f : { ...f, member: loc.member };
 }
 
 export function compareFindings(a: Finding, b: Finding): number {

@@ -125,19 +125,18 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
       continue;
     }
     matched = 0;
-    if (st.isSymbolicLink()) {
-      let real = '';
-      try {
-        real = realpathSync(base);
-      } catch {
-        /* reported below */
-      }
-      if (!real || !inside(realWorkspace, real)) {
-        findings.push(about('error', 'invalid_artifact', input, `"${input}" is a symbolic link that points outside the workspace; not followed`));
-        continue;
-      }
-      st = statSync(real);
+    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
+    let real = '';
+    try {
+      real = realpathSync(base);
+    } catch {
+      /* a broken link: reported below */
     }
+    if (!real || !inside(realWorkspace, real)) {
+      findings.push(about('error', 'invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+      continue;
+    }
+    if (st.isSymbolicLink()) st = statSync(real);
     if (scan.isGlob) {
       const match = picomatch(toPosix(path.relative(cwd, path.resolve(cwd, input))), { dot: true });
       let ignored = 0;
