@@ -96,3 +96,23 @@ describe('dist/cli.js', () => {
     expect(report.calls).toHaveLength(1);
   });
 });
+
+describe('dist/cli.js on the bundle fixtures', () => {
+  const dir = path.join(ROOT, 'fixtures/bundles');
+  it('verified-call.tar.gz + its audit export: verified, the read stays asserted', () => {
+    const { code, report } = cliJson(['--runs', 'verified-call.tar.gz', '--audit', 'verified-call.audit.json'], dir);
+    expect(code).toBe(0);
+    expect(report.calls.map((c) => [c.level, c.member, c.line])).toEqual([['verified', 'events.ndjson', 2], ['asserted', 'events.ndjson', 2]]);
+  });
+  it('with a record for another target: verified_not_reproduced and record_unmatched', () => {
+    const { code, report } = cliJson(['--runs', 'verified-call.tar.gz', '--audit', 'mismatched-record.audit.json'], dir);
+    expect(code).toBe(1);
+    expect(report.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['record_unmatched', 'verified_not_reproduced']);
+  });
+  it('tampered after hashing: rejected, naming the rule, no calls', () => {
+    const { code, report } = cliJson(['--runs', 'tampered-after-hashing.tar.gz', '--audit', 'verified-call.audit.json'], dir);
+    expect(code).toBe(1);
+    expect(report.calls).toEqual([]);
+    expect(report.findings.find((f) => f.code === 'invalid_artifact')!.message).toBe('evidence bundle rejected: events.ndjson sha256 does not match the manifest');
+  });
+});

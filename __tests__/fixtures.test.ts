@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { demoCorpus, failingCorpus } from './support/corpus.js';
+import { bundleCorpus, demoCorpus, failingCorpus } from './support/corpus.js';
 import { ROOT, writeFiles } from './support/workspace.js';
 
-const corpora = { 'fixtures/demo': demoCorpus, 'fixtures/demo-failing': failingCorpus };
+const corpora = { 'fixtures/demo': demoCorpus, 'fixtures/demo-failing': failingCorpus, 'fixtures/bundles': bundleCorpus };
 
 describe('committed demo corpora are reproducible from the builders', () => {
   for (const [dir, build] of Object.entries(corpora)) {

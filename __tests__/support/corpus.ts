@@ -6,7 +6,7 @@
 import { binding, sha256Hex } from '../../src/core/binding.js';
 import { project } from '../../src/core/projection.js';
 import type { JsonObject, Level } from '../../src/core/model.js';
-import { buildBundle } from './bundle-writer.js';
+import { buildBundle, gzip, tar } from './bundle-writer.js';
 
 /** Target hashes as upstream makes them: sha256("assay.tool_target.v0:<domain>:" + lowercase(trim(value))). */
 export const targetHash = (domain: string, value: string): string =>
@@ -162,5 +162,33 @@ export function failingCorpus(): Map<string, string | Buffer> {
     // The repo was edited after the provider's digest was computed.
     record('github', 'github-audit-9001', tampered, { editTarget: { repo: 'payments-api-shadow' } }),
   ]));
+  return files;
+}
+
+/**
+ * Evidence bundles that carry decision surfaces (fixtures/bundles): one whose call the audit export
+ * verifies, the same with a record for another target, and one whose events were edited after the
+ * manifest hashed them.
+ */
+export function bundleCorpus(): Map<string, string | Buffer> {
+  const files = new Map<string, string | Buffer>();
+  const write = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('payments-api', 'bundle-key'), claim: 'verified' });
+  const read = decision({ tool: 'github.get_deploy_key', verb: 'get', resourceType: 'github_deploy_key', target: { ...gh('payments-api', 'bundle-key'), read_only: true }, asserted: false });
+  const spec = {
+    runId: 'run_bundle_fixture',
+    source: 'urn:assay:mcp-proxy',
+    time: '2026-11-21T08:00:00Z',
+    events: [
+      { type: 'assay.session.started', data: { agent: 'deploy-bot' } },
+      { type: 'assay.tool_decision_surface.v0', data: surface([write, read]) },
+    ],
+  };
+  const bundle = buildBundle(spec);
+  files.set('verified-call.tar.gz', bundle.gz);
+  files.set('verified-call.audit.json', json(record('github', 'github-audit-bundle-1', write)));
+  const other = decision({ tool: 'x', verb: 'create', resourceType: 'github_deploy_key', target: gh('payments-api-old', 'bundle-key') });
+  files.set('mismatched-record.audit.json', json(record('github', 'github-audit-bundle-2', other)));
+  const edited = bundle.events.replace('"payments-api"', '"payments-apj"'); // same length: only the hash can tell
+  files.set('tampered-after-hashing.tar.gz', gzip(tar([{ name: 'manifest.json', data: bundle.manifest }, { name: 'events.ndjson', data: edited }])));
   return files;
 }
