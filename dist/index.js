@@ -8591,6 +8591,63 @@ function checkRecords(records) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/projection.ts
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+
+const BOUND_TARGET_FIELDS = Object.freeze({
+    github_deploy_key: ['owner', 'repo', 'key_title_hash'],
+    workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+    workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
+});
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
+function narrowTarget(actionClass, target) {
+    const fields = hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
+    if (!fields)
+        return undefined;
+    const out = {};
+    for (const f of fields)
+        if (hasOwn(target, f))
+            out[f] = target[f];
+    return out;
+}
+function project(decision) {
+    const action = decision['action'];
+    if (!isObject(action))
+        return { kind: 'none', reason: 'action is not an object' };
+    const actionClass = action['resource_type'];
+    const verb = action['verb'];
+    const target = action['target'];
+    if (typeof actionClass !== 'string')
+        return { kind: 'none', reason: 'action.resource_type is not a string' };
+    if (typeof verb !== 'string')
+        return { kind: 'none', reason: 'action.verb is not a string' };
+    if (!isObject(target))
+        return { kind: 'none', reason: 'action.target is not an object' };
+    const narrowed = narrowTarget(actionClass, target);
+    if (!narrowed)
+        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+    if (Object.keys(narrowed).length === 0) {
+        return { kind: 'none', reason: `target has none of the bound fields (${BOUND_TARGET_FIELDS[actionClass].join(', ')})` };
+    }
+    const subject = { action_class: actionClass, verb, target: narrowed };
+    const c = jcs(subject);
+    if (!c.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${c.reason}` };
+    return { kind: 'subject', subject, digest: 'sha256:' + sha256Hex(c.text) };
+}
+/** Canonical {action_class, target}, without the verb: two calls touch the same thing when these are equal. */
+function targetKey(subject) {
+    const c = jcs({ action_class: subject.action_class, target: subject.target });
+    // The subject was canonicalized once already, so this cannot fail; keep the types honest anyway.
+    return c.ok ? c.text : `\u0000${subject.action_class}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/model.ts
 const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
 const levelRank = (l) => LEVELS.indexOf(l);
@@ -8607,6 +8664,7 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
  * whose binding equals the call's recomputed subject), `observed_confirmed` only through
  * `confirmReads` (a later successful read of the same target in the same run).
  */
+
 
 
 
@@ -8676,6 +8734,9 @@ function allocate(calls, records) {
 }
 /** For each eligible call of a run, the first later successful read of the same target with another verb. */
 function confirmReads(run) {
+    const isRead = (c) => c.projection.kind === 'subject' && READ_VERBS.has(c.projection.subject.verb) && c.input.succeeded;
+    if (!run.some(isRead))
+        return;
     // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
     const reads = new Map(); // target key → verb → earliest later read
     for (let i = run.length - 1; i >= 0; i--) {
@@ -8683,7 +8744,10 @@ function confirmReads(run) {
         const p = call.projection;
         if (p.kind !== 'subject')
             continue;
-        const key = p.targetKey;
+        const read = isRead(call);
+        if (!read && (reads.size === 0 || !call.eligibility.ok))
+            continue;
+        const key = targetKey(p.subject);
         if (call.eligibility.ok) {
             const verbs = reads.get(key);
             if (verbs) {
@@ -8694,7 +8758,7 @@ function confirmReads(run) {
                 call.confirmedBy = best;
             }
         }
-        if (READ_VERBS.has(p.subject.verb) && call.input.succeeded) {
+        if (read) {
             let verbs = reads.get(key);
             if (!verbs)
                 reads.set(key, (verbs = new Map()));
@@ -9114,59 +9178,6 @@ function discover(inputs, cwd, workspace) {
     return { files, findings };
 }
 
-;// CONCATENATED MODULE: ./src/core/projection.ts
-/**
- * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
- * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
- */
-
-const BOUND_TARGET_FIELDS = Object.freeze({
-    github_deploy_key: ['owner', 'repo', 'key_title_hash'],
-    workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
-    workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
-});
-const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
-function narrowTarget(actionClass, target) {
-    const fields = hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
-    if (!fields)
-        return undefined;
-    const out = {};
-    for (const f of fields)
-        if (hasOwn(target, f))
-            out[f] = target[f];
-    return out;
-}
-function project(decision) {
-    const action = decision['action'];
-    if (!isObject(action))
-        return { kind: 'none', reason: 'action is not an object' };
-    const actionClass = action['resource_type'];
-    const verb = action['verb'];
-    const target = action['target'];
-    if (typeof actionClass !== 'string')
-        return { kind: 'none', reason: 'action.resource_type is not a string' };
-    if (typeof verb !== 'string')
-        return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!isObject(target))
-        return { kind: 'none', reason: 'action.target is not an object' };
-    const narrowed = narrowTarget(actionClass, target);
-    if (!narrowed)
-        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
-    if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${BOUND_TARGET_FIELDS[actionClass].join(', ')})` };
-    }
-    const subject = { action_class: actionClass, verb, target: narrowed };
-    const c = jcs(subject);
-    if (!c.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${c.reason}` };
-    // JCS orders keys action_class, target, verb: the text before ',"verb":<verb>}' is the target key.
-    const targetKey = c.text.slice(0, c.text.length - ',"verb":'.length - JSON.stringify(verb).length - 1);
-    return { kind: 'subject', subject, digest: 'sha256:' + sha256Hex(c.text), targetKey };
-}
-
 ;// CONCATENATED MODULE: ./src/core/claims.ts
 /**
  * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
@@ -9180,6 +9191,8 @@ const EXPECTED_SOURCE = {
     verified: 'provider_audit_import',
 };
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+/** Most claims are consistent: share one empty list rather than keep one per call. */
+const NONE = Object.freeze([]);
 function readClaim(decision) {
     const response = decision['response'];
     if (!isObject(response))
@@ -9196,7 +9209,7 @@ function readClaim(decision) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
             problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems };
+        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
     }
     const block = response['side_effect'];
     if (!isObject(block))
@@ -9230,7 +9243,7 @@ function readClaim(decision) {
     if (claimed !== 'asserted' && !asserted) {
         problems.push(`claims "${claimed}" while side_effect_asserted is false`);
     }
-    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems };
+    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems.length ? problems : NONE };
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision.ts
@@ -10069,8 +10082,11 @@ function readRecord(kind, loc, fr, out) {
     const shape = checkRecord(kind.payload);
     if (!shape.ok)
         fr.error(loc, `audit record: ${shape.reason}`);
-    else
-        out.push({ loc, record: kind.payload });
+    else {
+        // Keep only what verification reads (never a spread of the parsed object).
+        const r = kind.payload;
+        out.push({ loc, record: { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest } });
+    }
 }
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
 function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {

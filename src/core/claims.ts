@@ -26,6 +26,8 @@ const EXPECTED_SOURCE: { readonly [L in Level]: string | null } = {
 };
 
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+/** Most claims are consistent: share one empty list rather than keep one per call. */
+const NONE: readonly string[] = Object.freeze([]);
 
 export function readClaim(decision: JsonObject): ClaimReading {
   const response = decision['response'];
@@ -41,7 +43,7 @@ export function readClaim(decision: JsonObject): ClaimReading {
   if (!has(response, 'side_effect')) {
     const level: Level = legacyVerified === true ? 'verified' : 'asserted';
     if (level !== 'asserted' && !asserted) problems.push(`claims "${level}" while side_effect_asserted is false`);
-    return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems };
+    return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
   }
 
   const block = response['side_effect'];
@@ -75,5 +77,5 @@ export function readClaim(decision: JsonObject): ClaimReading {
   if (claimed !== 'asserted' && !asserted) {
     problems.push(`claims "${claimed}" while side_effect_asserted is false`);
   }
-  return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems };
+  return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems.length ? problems : NONE };
 }

@@ -23,8 +23,6 @@ export type Projection =
       readonly kind: 'subject';
       readonly subject: CallSubject;
       readonly digest: string;
-      /** Canonical {action_class, target} without the verb: two calls touch the same thing when these are equal. */
-      readonly targetKey: string;
     }
   | { readonly kind: 'none'; readonly reason: string };
 
@@ -57,7 +55,12 @@ export function project(decision: JsonObject): Projection {
   const subject: CallSubject = { action_class: actionClass, verb, target: narrowed };
   const c = jcs(subject);
   if (!c.ok) return { kind: 'none', reason: `subject cannot be canonicalized: ${c.reason}` };
-  // JCS orders keys action_class, target, verb: the text before ',"verb":<verb>}' is the target key.
-  const targetKey = c.text.slice(0, c.text.length - ',"verb":'.length - JSON.stringify(verb).length - 1);
-  return { kind: 'subject', subject, digest: 'sha256:' + sha256Hex(c.text), targetKey };
+  return { kind: 'subject', subject, digest: 'sha256:' + sha256Hex(c.text) };
+}
+
+/** Canonical {action_class, target}, without the verb: two calls touch the same thing when these are equal. */
+export function targetKey(subject: CallSubject): string {
+  const c = jcs({ action_class: subject.action_class, target: subject.target });
+  // The subject was canonicalized once already, so this cannot fail; keep the types honest anyway.
+  return c.ok ? c.text : `\u0000${subject.action_class}`;
 }

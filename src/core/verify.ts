@@ -8,7 +8,7 @@
  */
 import { checkRecords, type CheckedRecord } from './records.js';
 import type { Claim } from './claims.js';
-import type { Projection } from './projection.js';
+import { targetKey, type Projection } from './projection.js';
 import { levelRank, type DecisionInput, type Evidence, type Finding, type FindingCode, type Level, type Location, type RunInput, type Severity, type VerifyOptions } from './model.js';
 import { REPORT_SCHEMA, type CallReport, type RecordReport, type Report, type Totals } from './report.js';
 
@@ -82,13 +82,17 @@ function allocate(calls: readonly Call[], records: readonly CheckedRecord[]): vo
 
 /** For each eligible call of a run, the first later successful read of the same target with another verb. */
 function confirmReads(run: readonly Call[]): void {
+  const isRead = (c: Call): boolean => c.projection.kind === 'subject' && READ_VERBS.has(c.projection.subject.verb) && c.input.succeeded;
+  if (!run.some(isRead)) return;
   // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
   const reads = new Map<string, Map<string, DecisionInput>>(); // target key → verb → earliest later read
   for (let i = run.length - 1; i >= 0; i--) {
     const call = run[i]!;
     const p = call.projection;
     if (p.kind !== 'subject') continue;
-    const key = p.targetKey;
+    const read = isRead(call);
+    if (!read && (reads.size === 0 || !call.eligibility.ok)) continue;
+    const key = targetKey(p.subject);
     if (call.eligibility.ok) {
       const verbs = reads.get(key);
       if (verbs) {
@@ -97,7 +101,7 @@ function confirmReads(run: readonly Call[]): void {
         call.confirmedBy = best;
       }
     }
-    if (READ_VERBS.has(p.subject.verb) && call.input.succeeded) {
+    if (read) {
       let verbs = reads.get(key);
       if (!verbs) reads.set(key, (verbs = new Map()));
       verbs.set(p.subject.verb, call.input);

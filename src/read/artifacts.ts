@@ -172,7 +172,11 @@ function readSurface(payload: JsonObject, via: 'schema' | 'event', doc: Doc, fr:
 function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileReport, out: RecordInput[]): void {
   const shape = checkRecord(kind.payload);
   if (!shape.ok) fr.error(loc, `audit record: ${shape.reason}`);
-  else out.push({ loc, record: kind.payload as unknown as AuditRecord });
+  else {
+    // Keep only what verification reads (never a spread of the parsed object).
+    const r = kind.payload as unknown as AuditRecord;
+    out.push({ loc, record: { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest } });
+  }
 }
 
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
