@@ -190,3 +190,15 @@ describe('dist/index.js edge cases', () => {
     expect(commands(r.stdout, 'error').some((l) => l.startsWith('::error title=no_artifacts::'))).toBe(true);
   });
 });
+
+describe('max-annotations', () => {
+  it('caps what goes through the Checks API, failures first, and says how many were left out', async () => {
+    const r = await runAction({ workspace: corpus120(), inputs: { 'max-annotations': '60' } });
+    expect(r.requests.map((q) => q.body.output.annotations.length)).toEqual([50, 10]);
+    const all = r.requests.flatMap((q) => q.body.output.annotations);
+    expect(all.filter((a: any) => a.annotation_level === 'failure')).toHaveLength(19);
+    expect(r.requests[0]!.body.output.summary).toMatch(/^> 60 more annotation\(s\) were not posted \(max-annotations: 60\)/);
+    const bad = await runAction({ workspace: corpus120(), inputs: { 'max-annotations': 'many' } });
+    expect(commands(bad.stdout, 'error')[0]).toMatch(/invalid input max-annotations: "many" is not a whole number/);
+  });
+});

@@ -10772,6 +10772,13 @@ function parseChoice(name, value, choices) {
 function parseList(value) {
     return value.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== '');
 }
+/** A whole number ≥ 0. */
+function parseCount(name, value) {
+    const v = value.trim();
+    if (!/^\d{1,9}$/.test(v))
+        throw new UsageError(`${name}: "${value}" is not a whole number`);
+    return Number(v);
+}
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
 /** Making untrusted text safe to print: control characters escaped, length bounded. */

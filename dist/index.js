@@ -10771,6 +10771,13 @@ function parseChoice(name, value, choices) {
 function parseList(value) {
     return value.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== '');
 }
+/** A whole number ≥ 0. */
+function parseCount(name, value) {
+    const v = value.trim();
+    if (!/^\d{1,9}$/.test(v))
+        throw new UsageError(`${name}: "${value}" is not a whole number`);
+    return Number(v);
+}
 
 ;// CONCATENATED MODULE: ./src/github.ts
 /**
@@ -11237,6 +11244,7 @@ function readSettings(input, ctx, env) {
         checkName,
         token: input('github-token'),
         summary: parseBool('summary', input('summary') || 'true'),
+        maxAnnotations: parseCount('max-annotations', input('max-annotations') || '5000'),
         sarifFile: file('sarif-file'),
         reportFile: file('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_.tmpdir)(), 'receipt-gate', 'report.json'),
         prefix: rel.split((external_node_path_default()).sep).join('/'),
@@ -11270,13 +11278,18 @@ async function annotate(core, s, ctx, report, annotations, api) {
         return;
     const canApi = s.annotations !== 'workflow-commands' && api !== null && ctx.owner && ctx.repo && ctx.headSha;
     if (canApi) {
-        const summary = renderSummary(report, { prefix: s.prefix, blobBase: blobBase(ctx), reportFile: s.reportFile, budgetBytes: 60_000 }).markdown;
+        // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
+        const located = annotations.filter((a) => a.path !== null);
+        const sent = located.slice(0, s.maxAnnotations);
+        const capped = located.length - sent.length;
+        const note = capped > 0 ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n` : '';
+        const summary = note + renderSummary(report, { prefix: s.prefix, blobBase: blobBase(ctx), reportFile: s.reportFile, budgetBytes: 60_000 }).markdown;
         const t = report.totals;
         const r = await publishCheckRun(api, {
             owner: ctx.owner, repo: ctx.repo, headSha: ctx.headSha, name: s.checkName, checkRunId: s.checkRunId, conclusion: report.ok ? 'success' : 'failure',
-        }, { title: `${report.ok ? 'Passed' : 'Failed'}: ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted; ${t.errors} error(s)`, summary }, annotations);
+        }, { title: `${report.ok ? 'Passed' : 'Failed'}: ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted; ${t.errors} error(s)`, summary }, sent);
         if (r.ok) {
-            core.info(`receipt-gate: ${annotations.length} annotation(s) on check run ${r.id} (${r.requests} request(s))`);
+            core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${r.id} (${r.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
             return;
         }
         const why = r.status === 403 ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)' : `the Checks API failed (${r.status ?? 'network'}: ${r.message})`;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runGate, DEFAULT_SETTINGS, type Settings } from './gate.js';
 import { DEFAULT_LIMITS } from './read/artifacts.js';
-import { parseBool, parseChoice, parseList, parseSize, UsageError } from './settings.js';
+import { parseBool, parseChoice, parseCount, parseList, parseSize, UsageError } from './settings.js';
 import { readContext, restClient, type GitHubApi, type RunContext } from './github.js';
 import { buildAnnotations, type Annotation, type AnnotationLevel } from './report/annotations.js';
 import { publishCheckRun } from './report/check-run.js';
@@ -30,6 +30,8 @@ export interface ActionSettings {
   readonly checkName: string;
   readonly token: string;
   readonly summary: boolean;
+  /** Most annotations sent through the Checks API (failures first). */
+  readonly maxAnnotations: number;
   readonly sarifFile: string | null;
   readonly reportFile: string;
   /** Working directory relative to the repository root ('' when the same). */
@@ -81,6 +83,7 @@ export function readSettings(input: (name: string) => string, ctx: RunContext, e
     checkName,
     token: input('github-token'),
     summary: parseBool('summary', input('summary') || 'true'),
+    maxAnnotations: parseCount('max-annotations', input('max-annotations') || '5000'),
     sarifFile: file('sarif-file'),
     reportFile: file('report-file') ?? path.join(env['RUNNER_TEMP'] || tmpdir(), 'receipt-gate', 'report.json'),
     prefix: rel.split(path.sep).join('/'),
@@ -112,13 +115,18 @@ async function annotate(core: Runner, s: ActionSettings, ctx: RunContext, report
   if (s.annotations === 'off') return;
   const canApi = s.annotations !== 'workflow-commands' && api !== null && ctx.owner && ctx.repo && ctx.headSha;
   if (canApi) {
-    const summary = renderSummary(report, { prefix: s.prefix, blobBase: blobBase(ctx), reportFile: s.reportFile, budgetBytes: 60_000 }).markdown;
+    // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
+    const located = annotations.filter((a) => a.path !== null);
+    const sent = located.slice(0, s.maxAnnotations);
+    const capped = located.length - sent.length;
+    const note = capped > 0 ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n` : '';
+    const summary = note + renderSummary(report, { prefix: s.prefix, blobBase: blobBase(ctx), reportFile: s.reportFile, budgetBytes: 60_000 }).markdown;
     const t = report.totals;
     const r = await publishCheckRun(api, {
       owner: ctx.owner!, repo: ctx.repo!, headSha: ctx.headSha!, name: s.checkName, checkRunId: s.checkRunId, conclusion: report.ok ? 'success' : 'failure',
-    }, { title: `${report.ok ? 'Passed' : 'Failed'}: ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted; ${t.errors} error(s)`, summary }, annotations);
+    }, { title: `${report.ok ? 'Passed' : 'Failed'}: ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted; ${t.errors} error(s)`, summary }, sent);
     if (r.ok) {
-      core.info(`receipt-gate: ${annotations.length} annotation(s) on check run ${r.id} (${r.requests} request(s))`);
+      core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${r.id} (${r.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
       return;
     }
     const why = r.status === 403 ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)' : `the Checks API failed (${r.status ?? 'network'}: ${r.message})`;

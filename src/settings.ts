@@ -32,3 +32,10 @@ export function parseChoice<T extends string>(name: string, value: string, choic
 export function parseList(value: string): string[] {
   return value.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== '');
 }
+
+/** A whole number ≥ 0. */
+export function parseCount(name: string, value: string): number {
+  const v = value.trim();
+  if (!/^\d{1,9}$/.test(v)) throw new UsageError(`${name}: "${value}" is not a whole number`);
+  return Number(v);
+}
