@@ -287,3 +287,15 @@ describe('inputs', () => {
     expect(codes(r, 'warning')).toEqual(['record_unmatched']);
   });
 });
+
+describe('nothing is dropped silently', () => {
+  it('an empty NDJSON run file and an empty audit export each say so', async () => {
+    const r = await run({ 'empty.ndjson': '', 'ok.json': json(surface([write()])) }, { 'none.ndjson': '\n\n', 'empty.json': '[]' });
+    expect(r.findings.filter((f) => f.severity === 'notice').map((f) => [f.code, f.file])).toEqual([
+      ['no_records', '.assay/audit/empty.json'],
+      ['no_records', '.assay/audit/none.ndjson'],
+      ['no_decisions', '.assay/runs/empty.ndjson'],
+    ]);
+    expect(r.ok).toBe(true);
+  });
+});

@@ -9982,6 +9982,12 @@ class FileReport {
         const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
         return { file: this.file, line, column };
     }
+    get skippedAny() {
+        return this.firstSkip !== null;
+    }
+    notice(code, message) {
+        this.findings.push(finding('notice', code, { file: this.file, line: 1, column: 1 }, message));
+    }
     get failed() {
         return this.errors > 0;
     }
@@ -10112,6 +10118,9 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
         const first = fr.findings[0];
         fr.findings[0] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
     }
+    // Nothing is dropped silently: a readable file with nothing to verify says so.
+    if (!fr.failed && surfaces === 0 && !fr.skippedAny)
+        fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
     const findings = fr.close();
     const run = !fr.failed && surfaces > 0 ? { artifact: file, decisions } : null;
     return { run, records: [], findings };
@@ -10137,6 +10146,8 @@ function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS) {
                 readRecord(k, loc, fr, records);
         }
     }
+    if (!fr.failed && records.length === 0 && !fr.skippedAny)
+        fr.notice('no_records', 'no audit record in this file');
     return { run: null, records, findings: fr.close() };
 }
 

@@ -9981,6 +9981,12 @@ class FileReport {
         const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
         return { file: this.file, line, column };
     }
+    get skippedAny() {
+        return this.firstSkip !== null;
+    }
+    notice(code, message) {
+        this.findings.push(finding('notice', code, { file: this.file, line: 1, column: 1 }, message));
+    }
     get failed() {
         return this.errors > 0;
     }
@@ -10111,6 +10117,9 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
         const first = fr.findings[0];
         fr.findings[0] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
     }
+    // Nothing is dropped silently: a readable file with nothing to verify says so.
+    if (!fr.failed && surfaces === 0 && !fr.skippedAny)
+        fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
     const findings = fr.close();
     const run = !fr.failed && surfaces > 0 ? { artifact: file, decisions } : null;
     return { run, records: [], findings };
@@ -10136,6 +10145,8 @@ function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS) {
                 readRecord(k, loc, fr, records);
         }
     }
+    if (!fr.failed && records.length === 0 && !fr.skippedAny)
+        fr.notice('no_records', 'no audit record in this file');
     return { run: null, records, findings: fr.close() };
 }
 
@@ -11083,7 +11094,8 @@ const RULES = {
     no_artifacts: { level: 'error', text: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.' },
     skipped_object: { level: 'notice', text: 'Objects of other artifact kinds were skipped.' },
     under_claimed: { level: 'notice', text: 'A call earned a higher level than it claims.' },
-    no_decisions: { level: 'notice', text: 'An evidence bundle verified but holds no tool decisions.' },
+    no_decisions: { level: 'notice', text: 'A run artifact (or a verified evidence bundle) holds no tool decisions.' },
+    no_records: { level: 'notice', text: 'An audit export holds no audit record.' },
     no_match: { level: 'notice', text: 'An input path or glob matched no file.' },
 };
 const SARIF_LEVEL = { error: 'error', warning: 'warning', notice: 'note' };

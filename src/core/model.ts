@@ -25,6 +25,7 @@ export type FindingCode =
   | 'skipped_object'
   | 'under_claimed'
   | 'no_decisions'
+  | 'no_records'
   | 'no_match';
 
 /** A place in a committed file. Lines and columns are 1-based. */

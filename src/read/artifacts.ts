@@ -73,6 +73,14 @@ class FileReport {
     return { file: this.file, line, column };
   }
 
+  get skippedAny(): boolean {
+    return this.firstSkip !== null;
+  }
+
+  notice(code: 'no_decisions' | 'no_records', message: string): void {
+    this.findings.push(finding('notice', code, { file: this.file, line: 1, column: 1 }, message));
+  }
+
   get failed(): boolean {
     return this.errors > 0;
   }
@@ -199,6 +207,8 @@ export function readRunFile(file: string, bytes: Uint8Array, format: Format, lim
     const first = fr.findings[0];
     fr.findings[0] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
   }
+  // Nothing is dropped silently: a readable file with nothing to verify says so.
+  if (!fr.failed && surfaces === 0 && !fr.skippedAny) fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
   const findings = fr.close();
   const run = !fr.failed && surfaces > 0 ? { artifact: file, decisions } : null;
   return { run, records: [], findings };
@@ -221,5 +231,6 @@ export function readAuditFile(file: string, bytes: Uint8Array, format: Format, l
       else readRecord(k, loc, fr, records);
     }
   }
+  if (!fr.failed && records.length === 0 && !fr.skippedAny) fr.notice('no_records', 'no audit record in this file');
   return { run: null, records, findings: fr.close() };
 }

@@ -18,7 +18,8 @@ export const RULES: { readonly [C in FindingCode]: { readonly level: Severity; r
   no_artifacts: { level: 'error', text: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.' },
   skipped_object: { level: 'notice', text: 'Objects of other artifact kinds were skipped.' },
   under_claimed: { level: 'notice', text: 'A call earned a higher level than it claims.' },
-  no_decisions: { level: 'notice', text: 'An evidence bundle verified but holds no tool decisions.' },
+  no_decisions: { level: 'notice', text: 'A run artifact (or a verified evidence bundle) holds no tool decisions.' },
+  no_records: { level: 'notice', text: 'An audit export holds no audit record.' },
   no_match: { level: 'notice', text: 'An input path or glob matched no file.' },
 };
 
