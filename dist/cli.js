@@ -8883,6 +8883,68 @@ function whyUnmatched(r, ix) {
     }
     return `no call has its subject ${verify_short(digest)} (no ${JSON.stringify(action_class)} call with verb ${JSON.stringify(verb)} at all)`;
 }
+/** A call's verdict: its earned level and reason, and the findings its claim earns. */
+function judgeCall(call, ix, options, findings) {
+    const level = earned(call);
+    const { claim, input } = call;
+    const subject = call.projection.kind === 'subject' ? call.projection.digest : null;
+    const where = `${call.tool === null ? 'decision' : clipName(call.tool)} (decision ${input.index})`;
+    if (claim.level === 'verified') {
+        if (level !== 'verified') {
+            findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix, true)}`));
+        }
+        else if (!claim.legacy && claim.digest !== subject) {
+            findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+        }
+    }
+    else if (claim.level === 'observed_confirmed') {
+        const strictness = options.strictObserved ? 'error' : 'warning';
+        if (!call.confirmedBy) {
+            const why = call.eligibility.ok ? 'no later successful read of the same target exists in this run' : call.eligibility.reason;
+            findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`));
+        }
+        else if (claim.digest !== subject) {
+            findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`));
+        }
+    }
+    if (levelRank(level) > levelRank(claim.level)) {
+        findings.push(finding('notice', 'under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+    }
+    const r = call.record?.input;
+    return {
+        artifact: call.run.artifact, index: input.index, line: input.loc.line, column: input.loc.column, member: input.loc.member ?? null,
+        tool: call.tool, asserted: claim.asserted, claimed_level: claim.level, level, subject_digest: subject,
+        record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
+        reason: levelReason(call, level, ix),
+    };
+}
+/** A record's outcome, and the finding for every record that does not bind a call. */
+function judgeRecord(r, ix, options, findings) {
+    const { record, loc } = r.input;
+    const holder = ix.holders.get(r);
+    let outcome;
+    const name = `record ${JSON.stringify(clipName(record.record_id))} (${clipName(record.provider)})`;
+    switch (r.check.outcome) {
+        case 'inconsistent':
+            outcome = 'inconsistent';
+            findings.push(finding('error', 'record_inconsistent', loc, `${name}: ${r.check.reason}`));
+            break;
+        case 'duplicate':
+            outcome = 'duplicate';
+            findings.push(finding('error', 'duplicate_record', loc, `${name} repeats the record at ${r.check.first.loc.file}:${r.check.first.loc.line}; one audit entry may vouch for one call only`));
+            break;
+        case 'usable':
+            outcome = holder ? 'bound' : 'unmatched';
+            if (!holder) {
+                findings.push(finding(options.allowUnmatchedRecords ? 'warning' : 'error', 'record_unmatched', loc, `${name} binds no call: ${whyUnmatched(r, ix)}`));
+            }
+    }
+    return {
+        file: loc.file, line: loc.line, column: loc.column, provider: record.provider, record_id: record.record_id, outcome,
+        binding_digest: record.binding_digest, recomputed_digest: r.check.recomputed,
+        call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+    };
+}
 function verify(evidence, options) {
     const findings = [...evidence.findings];
     const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
@@ -8917,66 +8979,8 @@ function verify(evidence, options) {
     for (const own of perRun)
         confirmReads(own);
     const ix = new Index(calls, records);
-    const callReports = calls.map((call) => {
-        const level = earned(call);
-        const { claim, input } = call;
-        const subject = call.projection.kind === 'subject' ? call.projection.digest : null;
-        const where = `${call.tool === null ? 'decision' : clipName(call.tool)} (decision ${input.index})`;
-        if (claim.level === 'verified') {
-            if (level !== 'verified') {
-                findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix, true)}`));
-            }
-            else if (!claim.legacy && claim.digest !== subject) {
-                findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
-            }
-        }
-        else if (claim.level === 'observed_confirmed') {
-            const strictness = options.strictObserved ? 'error' : 'warning';
-            if (!call.confirmedBy) {
-                const why = call.eligibility.ok ? 'no later successful read of the same target exists in this run' : call.eligibility.reason;
-                findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`));
-            }
-            else if (claim.digest !== subject) {
-                findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`));
-            }
-        }
-        if (levelRank(level) > levelRank(claim.level)) {
-            findings.push(finding('notice', 'under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
-        }
-        const r = call.record?.input;
-        return {
-            artifact: call.run.artifact, index: input.index, line: input.loc.line, column: input.loc.column, member: input.loc.member ?? null,
-            tool: call.tool, asserted: claim.asserted, claimed_level: claim.level, level, subject_digest: subject,
-            record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
-            reason: levelReason(call, level, ix),
-        };
-    });
-    const recordReports = records.map((r) => {
-        const { record, loc } = r.input;
-        const holder = ix.holders.get(r);
-        let outcome;
-        const name = `record ${JSON.stringify(clipName(record.record_id))} (${clipName(record.provider)})`;
-        switch (r.check.outcome) {
-            case 'inconsistent':
-                outcome = 'inconsistent';
-                findings.push(finding('error', 'record_inconsistent', loc, `${name}: ${r.check.reason}`));
-                break;
-            case 'duplicate':
-                outcome = 'duplicate';
-                findings.push(finding('error', 'duplicate_record', loc, `${name} repeats the record at ${r.check.first.loc.file}:${r.check.first.loc.line}; one audit entry may vouch for one call only`));
-                break;
-            case 'usable':
-                outcome = holder ? 'bound' : 'unmatched';
-                if (!holder) {
-                    findings.push(finding(options.allowUnmatchedRecords ? 'warning' : 'error', 'record_unmatched', loc, `${name} binds no call: ${whyUnmatched(r, ix)}`));
-                }
-        }
-        return {
-            file: loc.file, line: loc.line, column: loc.column, provider: record.provider, record_id: record.record_id, outcome,
-            binding_digest: record.binding_digest, recomputed_digest: r.check.recomputed,
-            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
-        };
-    });
+    const callReports = calls.map((call) => judgeCall(call, ix, options, findings));
+    const recordReports = records.map((r) => judgeRecord(r, ix, options, findings));
     findings.sort(compareFindings);
     const tally = (xs, key) => {
         const out = {};

@@ -218,6 +218,67 @@ function whyUnmatched(r: CheckedRecord, ix: Index): string {
   return `no call has its subject ${short(digest)} (no ${JSON.stringify(action_class)} call with verb ${JSON.stringify(verb)} at all)`;
 }
 
+/** A call's verdict: its earned level and reason, and the findings its claim earns. */
+function judgeCall(call: Call, ix: Index, options: VerifyOptions, findings: Finding[]): CallReport {
+  const level = earned(call);
+  const { claim, input } = call;
+  const subject = call.projection.kind === 'subject' ? call.projection.digest : null;
+  const where = `${call.tool === null ? 'decision' : clipName(call.tool)} (decision ${input.index})`;
+  if (claim.level === 'verified') {
+    if (level !== 'verified') {
+      findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix, true)}`));
+    } else if (!claim.legacy && claim.digest !== subject) {
+      findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+    }
+  } else if (claim.level === 'observed_confirmed') {
+    const strictness: Severity = options.strictObserved ? 'error' : 'warning';
+    if (!call.confirmedBy) {
+      const why = call.eligibility.ok ? 'no later successful read of the same target exists in this run' : call.eligibility.reason;
+      findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`));
+    } else if (claim.digest !== subject) {
+      findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`));
+    }
+  }
+  if (levelRank(level) > levelRank(claim.level)) {
+    findings.push(finding('notice', 'under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+  }
+  const r = call.record?.input;
+  return {
+    artifact: call.run.artifact, index: input.index, line: input.loc.line, column: input.loc.column, member: input.loc.member ?? null,
+    tool: call.tool, asserted: claim.asserted, claimed_level: claim.level, level, subject_digest: subject,
+    record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
+    reason: levelReason(call, level, ix),
+  };
+}
+
+/** A record's outcome, and the finding for every record that does not bind a call. */
+function judgeRecord(r: CheckedRecord, ix: Index, options: VerifyOptions, findings: Finding[]): RecordReport {
+  const { record, loc } = r.input;
+  const holder = ix.holders.get(r);
+  let outcome: RecordReport['outcome'];
+  const name = `record ${JSON.stringify(clipName(record.record_id))} (${clipName(record.provider)})`;
+  switch (r.check.outcome) {
+    case 'inconsistent':
+      outcome = 'inconsistent';
+      findings.push(finding('error', 'record_inconsistent', loc, `${name}: ${r.check.reason}`));
+      break;
+    case 'duplicate':
+      outcome = 'duplicate';
+      findings.push(finding('error', 'duplicate_record', loc, `${name} repeats the record at ${r.check.first.loc.file}:${r.check.first.loc.line}; one audit entry may vouch for one call only`));
+      break;
+    case 'usable':
+      outcome = holder ? 'bound' : 'unmatched';
+      if (!holder) {
+        findings.push(finding(options.allowUnmatchedRecords ? 'warning' : 'error', 'record_unmatched', loc, `${name} binds no call: ${whyUnmatched(r, ix)}`));
+      }
+  }
+  return {
+    file: loc.file, line: loc.line, column: loc.column, provider: record.provider, record_id: record.record_id, outcome,
+    binding_digest: record.binding_digest, recomputed_digest: r.check.recomputed,
+    call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+  };
+}
+
 export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const findings: Finding[] = [...evidence.findings];
   const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
@@ -253,64 +314,8 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
 
   const ix = new Index(calls, records);
 
-  const callReports: CallReport[] = calls.map((call) => {
-    const level = earned(call);
-    const { claim, input } = call;
-    const subject = call.projection.kind === 'subject' ? call.projection.digest : null;
-    const where = `${call.tool === null ? 'decision' : clipName(call.tool)} (decision ${input.index})`;
-    if (claim.level === 'verified') {
-      if (level !== 'verified') {
-        findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix, true)}`));
-      } else if (!claim.legacy && claim.digest !== subject) {
-        findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
-      }
-    } else if (claim.level === 'observed_confirmed') {
-      const strictness: Severity = options.strictObserved ? 'error' : 'warning';
-      if (!call.confirmedBy) {
-        const why = call.eligibility.ok ? 'no later successful read of the same target exists in this run' : call.eligibility.reason;
-        findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`));
-      } else if (claim.digest !== subject) {
-        findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`));
-      }
-    }
-    if (levelRank(level) > levelRank(claim.level)) {
-      findings.push(finding('notice', 'under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
-    }
-    const r = call.record?.input;
-    return {
-      artifact: call.run.artifact, index: input.index, line: input.loc.line, column: input.loc.column, member: input.loc.member ?? null,
-      tool: call.tool, asserted: claim.asserted, claimed_level: claim.level, level, subject_digest: subject,
-      record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
-      reason: levelReason(call, level, ix),
-    };
-  });
-
-  const recordReports: RecordReport[] = records.map((r) => {
-    const { record, loc } = r.input;
-    const holder = ix.holders.get(r);
-    let outcome: RecordReport['outcome'];
-    const name = `record ${JSON.stringify(clipName(record.record_id))} (${clipName(record.provider)})`;
-    switch (r.check.outcome) {
-      case 'inconsistent':
-        outcome = 'inconsistent';
-        findings.push(finding('error', 'record_inconsistent', loc, `${name}: ${r.check.reason}`));
-        break;
-      case 'duplicate':
-        outcome = 'duplicate';
-        findings.push(finding('error', 'duplicate_record', loc, `${name} repeats the record at ${r.check.first.loc.file}:${r.check.first.loc.line}; one audit entry may vouch for one call only`));
-        break;
-      case 'usable':
-        outcome = holder ? 'bound' : 'unmatched';
-        if (!holder) {
-          findings.push(finding(options.allowUnmatchedRecords ? 'warning' : 'error', 'record_unmatched', loc, `${name} binds no call: ${whyUnmatched(r, ix)}`));
-        }
-    }
-    return {
-      file: loc.file, line: loc.line, column: loc.column, provider: record.provider, record_id: record.record_id, outcome,
-      binding_digest: record.binding_digest, recomputed_digest: r.check.recomputed,
-      call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
-    };
-  });
+  const callReports = calls.map((call) => judgeCall(call, ix, options, findings));
+  const recordReports = records.map((r) => judgeRecord(r, ix, options, findings));
 
   findings.sort(compareFindings);
   const tally = <T, K extends string>(xs: readonly T[], key: (x: T) => K): Record<K, number> => {
