@@ -1,0 +1,67 @@
+/** Inputs → files: directories, globs, de-duplication, pruning, order, and the workspace boundary. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { discover } from '../src/read/discover.js';
+import { cleanup, tempDir, writeFiles } from './support/workspace.js';
+
+afterEach(cleanup);
+
+function tree(): string {
+  return writeFiles(tempDir(), {
+    'a/one.json': '{}', 'a/two.ndjson': '', 'a/three.jsonl': '', 'a/bundle.tar.gz': '', 'a/readme.md': '',
+    'a/deep/er/four.json': '{}', 'a/.hidden/five.json': '{}', 'a/node_modules/x.json': '{}', 'a/.git/y.json': '{}',
+    'b/B.json': '{}', 'b/a.json': '{}',
+  });
+}
+const rels = (d: ReturnType<typeof discover>) => d.files.map((f) => f.rel);
+
+describe('discover', () => {
+  it('a directory means every artifact beneath it (dot-directories included, .git and node_modules pruned), sorted by code unit', () => {
+    const ws = tree();
+    expect(rels(discover(['a', 'b'], ws, ws))).toEqual(['a/.hidden/five.json', 'a/bundle.tar.gz', 'a/deep/er/four.json', 'a/one.json', 'a/three.jsonl', 'a/two.ndjson', 'b/B.json', 'b/a.json']);
+  });
+
+  it('globs match relative to the working directory; other file types are counted in a notice, not read', () => {
+    const ws = tree();
+    const d = discover(['a/**/*', 'b/*.json'], ws, ws);
+    expect(rels(d)).toContain('a/deep/er/four.json');
+    expect(rels(d)).not.toContain('a/readme.md');
+    expect(d.findings).toMatchObject([{ severity: 'notice', code: 'no_match', input: true, message: expect.stringMatching(/matched 1 file\(s\) that are not/) }]);
+  });
+
+  it('a file named twice is read once; an input that matches nothing is a notice', () => {
+    const ws = tree();
+    const d = discover(['b/a.json', 'b', 'nope', 'b/*.yaml'], ws, ws);
+    expect(rels(d)).toEqual(['b/B.json', 'b/a.json']);
+    expect(d.findings.map((f) => [f.code, f.file])).toEqual([['no_match', 'nope'], ['no_match', 'b/*.yaml']]);
+  });
+
+  it('nothing outside the workspace: paths, globs, links', () => {
+    const root = tempDir();
+    const ws = path.join(root, 'ws');
+    mkdirSync(path.join(ws, 'runs'), { recursive: true });
+    writeFileSync(path.join(root, 'secret.json'), '{}');
+    symlinkSync(path.join(root, 'secret.json'), path.join(ws, 'runs', 'leak.json'));
+    symlinkSync(root, path.join(ws, 'runs', 'up'));
+    const d = discover(['runs', '../secret.json', '../*.json', path.join(root, 'secret.json')], ws, ws);
+    expect(rels(d)).toEqual([]);
+    expect(d.findings.filter((f) => f.severity === 'error').map((f) => f.message)).toEqual([
+      'symbolic link points outside the workspace; not followed',
+      'symbolic link points outside the workspace; not followed',
+      '"../secret.json" is outside the workspace (' + ws + '); not read',
+      '"../*.json" is outside the workspace (' + ws + '); not read',
+      `"${path.join(root, 'secret.json')}" is outside the workspace (${ws}); not read`,
+    ]);
+  });
+
+  it('links inside the workspace are read; links to directories are not descended', () => {
+    const ws = tree();
+    symlinkSync(path.join(ws, 'b/a.json'), path.join(ws, 'a/link.json'));
+    symlinkSync(path.join(ws, 'b'), path.join(ws, 'a/linkdir'));
+    const d = discover(['a'], ws, ws);
+    expect(rels(d)).toContain('a/link.json');
+    expect(rels(d).some((r) => r.startsWith('a/linkdir'))).toBe(false);
+    expect(d.findings).toMatchObject([{ code: 'no_match', file: 'a/linkdir', message: 'symbolic link to a directory; not descended' }]);
+  });
+});
