@@ -8826,6 +8826,7 @@ function push(m, k, v) {
     else
         m.set(k, [v]);
 }
+const NO_RECORD = 'no audit record binds its subject';
 /** Why a call that wanted a record did not get one, in terms a reviewer can act on. */
 function whyNoRecord(call, ix, showDigest) {
     if (!call.eligibility.ok)
@@ -8834,7 +8835,7 @@ function whyNoRecord(call, ix, showDigest) {
     const subject = showDigest ? `its subject ${digest}` : 'its subject';
     const same = ix.recordsByDigest.get(digest) ?? [];
     if (same.length === 0)
-        return `no audit record binds ${subject}`;
+        return showDigest ? `no audit record binds ${subject}` : NO_RECORD;
     const parts = same.map((r) => {
         if (r.check.outcome === 'inconsistent')
             return `${recordName(r)} declares this binding but is inconsistent`;
@@ -8847,15 +8848,17 @@ function whyNoRecord(call, ix, showDigest) {
     });
     return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
 }
+/** The most common reason, shared rather than rebuilt for every asserted call. */
+const NO_EVIDENCE = 'no audit record binds its subject; no later successful read of the same target in this run';
 function levelReason(call, level, ix) {
     if (level === 'verified')
         return `bound by ${recordName(call.record)}`;
+    if (level === 'asserted' && !call.eligibility.ok)
+        return call.eligibility.reason;
     const noRecord = whyNoRecord(call, ix, false);
     if (level === 'observed_confirmed')
         return `confirmed by a later read at ${at(call.confirmedBy)}; not verified: ${noRecord}`;
-    if (!call.eligibility.ok)
-        return call.eligibility.reason;
-    return `${noRecord}; no later successful read of the same target in this run`;
+    return noRecord === NO_RECORD ? NO_EVIDENCE : `${noRecord}; no later successful read of the same target in this run`;
 }
 /** Why a usable record bound no call: the nearest call of the same class and verb, and where it differs. */
 function whyUnmatched(r, ix) {
@@ -10923,9 +10926,11 @@ function writeJson(report, file) {
     (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
     const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+    const scratch = Buffer.allocUnsafe(4 * CHUNK);
     try {
         for (const chunk of jsonChunks(report)) {
-            const bytes = Buffer.from(chunk, 'utf8');
+            // Encode into one reused buffer when the chunk surely fits (UTF-8 needs at most 3 bytes per unit).
+            const bytes = chunk.length * 3 <= scratch.length ? scratch.subarray(0, scratch.write(chunk, 'utf8')) : Buffer.from(chunk, 'utf8');
             h.update(bytes);
             let off = 0;
             while (off < bytes.length)

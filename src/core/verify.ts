@@ -166,13 +166,15 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   else m.set(k, [v]);
 }
 
+const NO_RECORD = 'no audit record binds its subject';
+
 /** Why a call that wanted a record did not get one, in terms a reviewer can act on. */
 function whyNoRecord(call: Call, ix: Index, showDigest: boolean): string {
   if (!call.eligibility.ok) return call.eligibility.reason;
   const digest = call.eligibility.digest;
   const subject = showDigest ? `its subject ${digest}` : 'its subject';
   const same = ix.recordsByDigest.get(digest) ?? [];
-  if (same.length === 0) return `no audit record binds ${subject}`;
+  if (same.length === 0) return showDigest ? `no audit record binds ${subject}` : NO_RECORD;
   const parts = same.map((r) => {
     if (r.check.outcome === 'inconsistent') return `${recordName(r)} declares this binding but is inconsistent`;
     if (r.check.outcome === 'duplicate') return `${recordName(r)} is a duplicate`;
@@ -183,12 +185,15 @@ function whyNoRecord(call: Call, ix: Index, showDigest: boolean): string {
   return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
 }
 
+/** The most common reason, shared rather than rebuilt for every asserted call. */
+const NO_EVIDENCE = 'no audit record binds its subject; no later successful read of the same target in this run';
+
 function levelReason(call: Call, level: Level, ix: Index): string {
   if (level === 'verified') return `bound by ${recordName(call.record!)}`;
+  if (level === 'asserted' && !call.eligibility.ok) return call.eligibility.reason;
   const noRecord = whyNoRecord(call, ix, false);
   if (level === 'observed_confirmed') return `confirmed by a later read at ${at(call.confirmedBy!)}; not verified: ${noRecord}`;
-  if (!call.eligibility.ok) return call.eligibility.reason;
-  return `${noRecord}; no later successful read of the same target in this run`;
+  return noRecord === NO_RECORD ? NO_EVIDENCE : `${noRecord}; no later successful read of the same target in this run`;
 }
 
 /** Why a usable record bound no call: the nearest call of the same class and verb, and where it differs. */

@@ -45,9 +45,11 @@ export function writeJson(report: Report, file: string): string {
   mkdirSync(path.dirname(file), { recursive: true });
   const h = createHash('sha256');
   const fd = openSync(file, 'w');
+  const scratch = Buffer.allocUnsafe(4 * CHUNK);
   try {
     for (const chunk of jsonChunks(report)) {
-      const bytes = Buffer.from(chunk, 'utf8');
+      // Encode into one reused buffer when the chunk surely fits (UTF-8 needs at most 3 bytes per unit).
+      const bytes = chunk.length * 3 <= scratch.length ? scratch.subarray(0, scratch.write(chunk, 'utf8')) : Buffer.from(chunk, 'utf8');
       h.update(bytes);
       let off = 0;
       while (off < bytes.length) off += writeSync(fd, bytes, off);
