@@ -20,11 +20,15 @@ export function renderTable(report: Report, style: TableStyle): string {
   const out: string[] = [];
   const t = report.totals;
   if (report.calls.length > 0) {
+    // file:line, with the column only where calls share a line (an NDJSON surface line holds many).
+    const lineKey = (c: Report['calls'][number]): string => `${c.artifact}\u0000${c.member ?? ''}\u0000${c.line}`;
+    const perLine = new Map<string, number>();
+    for (const c of report.calls) perLine.set(lineKey(c), (perLine.get(lineKey(c)) ?? 0) + 1);
     const rows = report.calls.map((c) => ({
       level: c.level,
       claimed: c.claimed_level,
       tool: clip(visible(c.tool ?? '(no tool name)'), 40),
-      loc: visible(where({ file: c.artifact, line: c.line, member: c.member ?? undefined })),
+      loc: visible(where({ file: c.artifact, line: c.line, member: c.member ?? undefined, ...(perLine.get(lineKey(c))! > 1 ? { column: c.column } : {}) })),
     }));
     const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
     out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${pad('TOOL', toolWidth)}  LOCATION`));
