@@ -10022,36 +10022,40 @@ class FileReport {
         return this.findings;
     }
 }
-/** Decode and split a file into strict-JSON documents; problems go to `fr`. */
-function documents(bytes, format, fr, limits) {
+/**
+ * Decode and split a file into strict-JSON documents, one at a time (a generator: an NDJSON file's
+ * parsed lines are never all held at once); problems go to `fr`.
+ */
+function* documents(bytes, format, fr, limits) {
     if (bytes.length > limits.maxFileBytes) {
         fr.error({ file: fr.file, line: 1, column: 1 }, `file is ${bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
-        return [];
+        return;
     }
     const decoded = decodeUtf8(bytes);
     if (!decoded.ok) {
         const { line, column } = byteLocation(bytes, decoded.offset);
         fr.error({ file: fr.file, line, column }, `invalid UTF-8 at byte ${decoded.offset}`);
-        return [];
+        return;
     }
     const text = decoded.text;
     fr.lines = new LineIndex(text);
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
-    const docs = [];
     const parse = (start, end) => {
         const r = parseStrict(text, opts, start, end);
         if (r.ok)
-            docs.push({ value: r.value, start, elements: r.elements });
-        else
-            fr.error(fr.at(r.offset), r.message);
+            return { value: r.value, start, elements: r.elements };
+        fr.error(fr.at(r.offset), r.message);
+        return null;
     };
     if (format === 'json') {
-        parse(0, text.length);
-        return docs;
+        const doc = parse(0, text.length);
+        if (doc)
+            yield doc;
+        return;
     }
     if (text.charCodeAt(0) === 0xfeff) {
         fr.error(fr.at(0), 'byte-order mark (U+FEFF) is not allowed');
-        return docs;
+        return;
     }
     for (let start = 0; start < text.length;) {
         let end = text.indexOf('\n', start);
@@ -10064,11 +10068,12 @@ function documents(bytes, format, fr, limits) {
             fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
         }
         else if (/\S/.test(text.slice(start, Math.min(end, start + 64))) || end - start > 64) {
-            parse(start, end);
+            const doc = parse(start, end);
+            if (doc)
+                yield doc;
         }
         start = next;
     }
-    return docs;
 }
 function readSurface(payload, via, doc, fr, out) {
     const list = payload['observed_tool_decisions'];
