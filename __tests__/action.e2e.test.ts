@@ -202,3 +202,14 @@ describe('max-annotations', () => {
     expect(commands(bad.stdout, 'error')[0]).toMatch(/invalid input max-annotations: "many" is not a whole number/);
   });
 });
+
+describe('network failure while reporting', () => {
+  it('an unreachable API falls back to workflow commands and never changes the verdict', async () => {
+    const r = await runAction({ workspace: demo(), env: { GITHUB_API_URL: 'http://127.0.0.1:9' } });
+    expect(r.code).toBe(0);
+    expect(r.requests).toEqual([]);
+    expect(commands(r.stdout, 'warning')[0]).toMatch(/the Checks API failed \(network: .*\); falling back to workflow commands/);
+    expect(commands(r.stdout, 'notice').length).toBeGreaterThan(0);
+    expect(r.outputs['result']).toBe('pass');
+  });
+});
