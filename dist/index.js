@@ -8307,7 +8307,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 4674:
+/***/ 5650:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9944,6 +9944,28 @@ function byteLocation(b, offset) {
     return { line, column: offset - lineStart + 1 };
 }
 
+;// CONCATENATED MODULE: ./src/read/lines.ts
+/**
+ * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
+ * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
+ */
+function* lines(text) {
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        yield { line, start, end };
+        start = next;
+    }
+}
+/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
+function overBytes(text, start, end, maxBytes) {
+    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
+}
+
 ;// CONCATENATED MODULE: ./src/read/artifacts.ts
 /**
  * Bytes of one run artifact or audit export → located decisions and records, plus findings.
@@ -9951,6 +9973,7 @@ function byteLocation(b, offset) {
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
+
 
 
 
@@ -10056,14 +10079,8 @@ function* documents(bytes, format, fr, limits) {
         fr.error(fr.at(0), 'byte-order mark (U+FEFF) is not allowed');
         return;
     }
-    for (let start = 0; start < text.length;) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
-        if (end - start > limits.maxLineBytes / 3 && Buffer.byteLength(text.slice(start, end)) > limits.maxLineBytes) {
+    for (const { start, end } of lines(text)) {
+        if (overBytes(text, start, end, limits.maxLineBytes)) {
             fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
         }
         else if (/\S/.test(text.slice(start, Math.min(end, start + 64))) || end - start > 64) {
@@ -10071,7 +10088,6 @@ function* documents(bytes, format, fr, limits) {
             if (doc)
                 yield doc;
         }
-        start = next;
     }
 }
 function readSurface(payload, via, doc, fr, out) {
@@ -10333,6 +10349,7 @@ async function* members(src, limits) {
 
 
 
+
 const MiB = 1024 * 1024;
 const DEFAULT_BUNDLE_LIMITS = {
     maxCompressedBytes: 100 * MiB,
@@ -10484,21 +10501,16 @@ function readEvents(bytes, m, file, limits) {
     let seq = 0;
     let source;
     const surfacePath = pathKey(['data', 'observed_tool_decisions']);
-    for (let start = 0, line = 1; start < text.length; line++) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
+    const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
+    for (const { line, start, end } of lines(text)) {
         const where = `events.ndjson line ${line}`;
         if (end === start)
             throw new BundleError(`${where} is blank`);
-        if (Buffer.byteLength(text.slice(start, end)) > limits.maxLineBytes)
+        if (overBytes(text, start, end, limits.maxLineBytes))
             throw new BundleError(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
             throw new BundleError(`more than ${limits.maxEvents} events`);
-        const r = parseStrict(text, { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] }, start, end);
+        const r = parseStrict(text, opts, start, end);
         if (!r.ok)
             throw new BundleError(`${where} is not strict JSON: ${r.message}`);
         const e = r.value;
@@ -10558,7 +10570,6 @@ function readEvents(bytes, m, file, limits) {
             throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE})`);
         }
         seq++;
-        start = next;
     }
     if (seq === 0)
         throw new BundleError('events.ndjson holds no events (a bundle needs at least one)');
@@ -11384,7 +11395,7 @@ async function runAction(core, env = process.env, makeApi = restClient) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4674);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5650);
 /* harmony import */ var _runner_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4813);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 

@@ -11,6 +11,7 @@ import { LineIndex, parseStrict, pathKey } from './strict-json.js';
 import { classify, type Kind } from './classify.js';
 import { checkDecision, checkRecord } from './shapes.js';
 import { decodeUtf8, byteLocation } from './utf8.js';
+import { lines, overBytes } from './lines.js';
 
 export interface ReadLimits {
   /** Largest artifact file read, in bytes. */
@@ -145,18 +146,13 @@ function* documents(bytes: Uint8Array, format: Format, fr: FileReport, limits: R
     fr.error(fr.at(0), 'byte-order mark (U+FEFF) is not allowed');
     return;
   }
-  for (let start = 0; start < text.length; ) {
-    let end = text.indexOf('\n', start);
-    const next = end === -1 ? text.length : end + 1;
-    if (end === -1) end = text.length;
-    if (end > start && text.charCodeAt(end - 1) === 13) end--;
-    if (end - start > limits.maxLineBytes / 3 && Buffer.byteLength(text.slice(start, end)) > limits.maxLineBytes) {
+  for (const { start, end } of lines(text)) {
+    if (overBytes(text, start, end, limits.maxLineBytes)) {
       fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
     } else if (/\S/.test(text.slice(start, Math.min(end, start + 64))) || end - start > 64) {
       const doc = parse(start, end);
       if (doc) yield doc;
     }
-    start = next;
   }
 }
 

@@ -17,6 +17,7 @@ import type { DecisionInput, Finding, JsonObject } from '../core/model.js';
 import { parseStrict, pathKey } from './strict-json.js';
 import { members, TarError, type ByteSource } from './tar.js';
 import { decodeUtf8 } from './utf8.js';
+import { lines, overBytes } from './lines.js';
 import { checkDecision } from './shapes.js';
 import { SURFACE } from './classify.js';
 import type { FileRead } from './artifacts.js';
@@ -174,16 +175,13 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
   let seq = 0;
   let source: string | undefined;
   const surfacePath = pathKey(['data', 'observed_tool_decisions']);
-  for (let start = 0, line = 1; start < text.length; line++) {
-    let end = text.indexOf('\n', start);
-    const next = end === -1 ? text.length : end + 1;
-    if (end === -1) end = text.length;
-    if (end > start && text.charCodeAt(end - 1) === 13) end--;
+  const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
+  for (const { line, start, end } of lines(text)) {
     const where = `events.ndjson line ${line}`;
     if (end === start) throw new BundleError(`${where} is blank`);
-    if (Buffer.byteLength(text.slice(start, end)) > limits.maxLineBytes) throw new BundleError(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
+    if (overBytes(text, start, end, limits.maxLineBytes)) throw new BundleError(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
     if (seq >= limits.maxEvents) throw new BundleError(`more than ${limits.maxEvents} events`);
-    const r = parseStrict(text, { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] }, start, end);
+    const r = parseStrict(text, opts, start, end);
     if (!r.ok) throw new BundleError(`${where} is not strict JSON: ${r.message}`);
     const e = r.value;
     if (!isObject(e)) throw new BundleError(`${where} is not a JSON object`);
@@ -223,7 +221,6 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
       throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE})`);
     }
     seq++;
-    start = next;
   }
   if (seq === 0) throw new BundleError('events.ndjson holds no events (a bundle needs at least one)');
   if (seq !== m.eventCount) throw new BundleError(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
