@@ -10158,8 +10158,9 @@ function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS) {
     const fr = new FileReport(file, limits);
     const records = [];
     for (const doc of documents(bytes, format, fr, limits)) {
+        const offsets = doc.elements.get(ROOT_KEY) ?? [];
         const items = Array.isArray(doc.value) && format === 'json'
-            ? doc.value.map((v, j) => [v, doc.elements.get(ROOT_KEY)?.[j] ?? doc.start])
+            ? doc.value.map((v, j) => [v, offsets[j] ?? doc.start])
             : [[doc.value, doc.start]];
         for (const [value, offset] of items) {
             const loc = fr.at(offset);
@@ -10467,6 +10468,8 @@ function readManifest(bytes, limits) {
     const bundleId = m['bundle_id'];
     if (typeof runId !== 'string')
         throw new BundleError('manifest run_id is not a string');
+    if (runId.includes(':'))
+        throw new BundleError('manifest run_id contains ":" (event ids are run_id:seq)');
     if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
         throw new BundleError('manifest event_count is not a non-negative integer');
     if (typeof runRoot !== 'string' || !DIGEST.test(runRoot))
@@ -10530,8 +10533,6 @@ function readEvents(bytes, m, file, limits) {
         source = src;
         if (e['assayrunid'] !== m.runId)
             throw new BundleError(`${where}: assayrunid does not equal the manifest run_id`);
-        if (m.runId.includes(':'))
-            throw new BundleError('run_id contains ":"');
         if (e['assayseq'] !== seq)
             throw new BundleError(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
         if (e['id'] !== `${m.runId}:${seq}`)
@@ -10672,9 +10673,8 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 
 ;// CONCATENATED MODULE: ./src/read/files.ts
 /**
- * One artifact file → what it contributes (a run, records, findings), by its name and role. Runs
- * on the main thread or in a reader worker (read/pool.ts); either way the file is read once and
- * nothing of it is kept but the prepared decisions and records.
+ * One artifact file → what it contributes (a run, records, findings), by its name and role. The
+ * file is read once and nothing of it is kept but the prepared decisions and records.
  */
 
 
@@ -10743,7 +10743,6 @@ async function collect(settings) {
     const records = [];
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
-    const tasks = [];
     for (const role of ['runs', 'audit']) {
         const d = discover(settings[role], cwd, workspace);
         findings.push(...d.findings);
@@ -10753,17 +10752,15 @@ async function collect(settings) {
                 input: true,
             });
         }
-        for (const file of d.files)
-            tasks.push({ file, role });
-    }
-    for (const { file, role } of tasks) {
-        const r = await readOne(file, role, settings.limits);
-        for (const x of r.findings)
-            findings.push(x);
-        if (r.run)
-            runs.push(r.run);
-        for (const x of r.records)
-            records.push(x);
+        for (const file of d.files) {
+            const r = await readOne(file, role, settings.limits);
+            for (const x of r.findings)
+                findings.push(x);
+            if (r.run)
+                runs.push(r.run);
+            for (const x of r.records)
+                records.push(x);
+        }
     }
     return { runs, records, findings };
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { verify, finding } from './core/verify.js';
 import type { Evidence, Finding, RecordInput, RunInput, VerifyOptions } from './core/model.js';
 import type { Report } from './core/report.js';
-import { discover, type FoundFile } from './read/discover.js';
+import { discover } from './read/discover.js';
 import { readOne, type Role } from './read/files.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './read/artifacts.js';
 
@@ -44,7 +44,6 @@ export async function collect(settings: Settings): Promise<Evidence> {
   const records: RecordInput[] = [];
   const workspace = path.resolve(settings.workspace);
   const cwd = path.resolve(settings.cwd);
-  const tasks: { file: FoundFile; role: Role }[] = [];
   for (const role of ['runs', 'audit'] as const) {
     const d = discover(settings[role], cwd, workspace);
     findings.push(...d.findings);
@@ -55,13 +54,12 @@ export async function collect(settings: Settings): Promise<Evidence> {
         input: true,
       });
     }
-    for (const file of d.files) tasks.push({ file, role });
-  }
-  for (const { file, role } of tasks) {
-    const r = await readOne(file, role, settings.limits);
-    for (const x of r.findings) findings.push(x);
-    if (r.run) runs.push(r.run);
-    for (const x of r.records) records.push(x);
+    for (const file of d.files) {
+      const r = await readOne(file, role, settings.limits);
+      for (const x of r.findings) findings.push(x);
+      if (r.run) runs.push(r.run);
+      for (const x of r.records) records.push(x);
+    }
   }
   return { runs, records, findings };
 }

@@ -219,8 +219,9 @@ export function readAuditFile(file: string, bytes: Uint8Array, format: Format, l
   const fr = new FileReport(file, limits);
   const records: RecordInput[] = [];
   for (const doc of documents(bytes, format, fr, limits)) {
+    const offsets = doc.elements.get(ROOT_KEY) ?? [];
     const items: [unknown, number][] = Array.isArray(doc.value) && format === 'json'
-      ? doc.value.map((v: unknown, j): [unknown, number] => [v, doc.elements.get(ROOT_KEY)?.[j] ?? doc.start])
+      ? doc.value.map((v: unknown, j): [unknown, number] => [v, offsets[j] ?? doc.start])
       : [[doc.value, doc.start]];
     for (const [value, offset] of items) {
       const loc = fr.at(offset);

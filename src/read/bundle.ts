@@ -147,6 +147,7 @@ function readManifest(bytes: Buffer, limits: BundleLimits): Manifest {
   const runRoot = m['run_root'];
   const bundleId = m['bundle_id'];
   if (typeof runId !== 'string') throw new BundleError('manifest run_id is not a string');
+  if (runId.includes(':')) throw new BundleError('manifest run_id contains ":" (event ids are run_id:seq)');
   if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0) throw new BundleError('manifest event_count is not a non-negative integer');
   if (typeof runRoot !== 'string' || !DIGEST.test(runRoot)) throw new BundleError('manifest run_root is not a sha256:<hex> digest');
   if (typeof bundleId !== 'string' || !DIGEST.test(bundleId)) throw new BundleError('manifest bundle_id is not a sha256:<hex> digest');
@@ -192,7 +193,6 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
     if (source !== undefined && src !== source) throw new BundleError(`${where}: source differs from the first event's`);
     source = src;
     if (e['assayrunid'] !== m.runId) throw new BundleError(`${where}: assayrunid does not equal the manifest run_id`);
-    if (m.runId.includes(':')) throw new BundleError('run_id contains ":"');
     if (e['assayseq'] !== seq) throw new BundleError(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
     if (e['id'] !== `${m.runId}:${seq}`) throw new BundleError(`${where}: id must be "${m.runId}:${seq}"`);
     if (typeof e['time'] !== 'string' || !RFC3339.test(e['time'])) throw new BundleError(`${where}: time is not an RFC 3339 timestamp`);

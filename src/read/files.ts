@@ -1,7 +1,6 @@
 /**
- * One artifact file → what it contributes (a run, records, findings), by its name and role. Runs
- * on the main thread or in a reader worker (read/pool.ts); either way the file is read once and
- * nothing of it is kept but the prepared decisions and records.
+ * One artifact file → what it contributes (a run, records, findings), by its name and role. The
+ * file is read once and nothing of it is kept but the prepared decisions and records.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { finding } from '../core/verify.js';
