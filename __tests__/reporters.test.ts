@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { buildAnnotations } from '../src/report/annotations.js';
 import { clipBytes, visible } from '../src/report/text.js';
-import { publishCheckRun, LIMITS } from '../src/report/check-run.js';
+import { publishCheckRun } from '../src/report/check-run.js';
+import { CHECKS_API } from '../src/report/limits.js';
 import { renderSummary, md } from '../src/report/summary.js';
 import { renderTable } from '../src/report/table.js';
 import { renderSarif } from '../src/report/sarif.js';
@@ -33,8 +34,8 @@ describe('check run payloads', () => {
       { title: 't'.repeat(1000), summary: big }, [{ path: 'f.json', line: 1, column: null, level: 'notice', title: 'T'.repeat(1000), message: big }]);
     expect(r.ok).toBe(true);
     const out = bodies[0].output;
-    expect(out.title.length).toBeLessThanOrEqual(LIMITS.title);
-    expect(Buffer.byteLength(out.summary)).toBeLessThanOrEqual(LIMITS.summary);
+    expect(out.title.length).toBeLessThanOrEqual(CHECKS_API.title);
+    expect(Buffer.byteLength(out.summary)).toBeLessThanOrEqual(CHECKS_API.summaryBytes);
     expect(out.summary).toMatch(/trimmed by receipt-gate\]$/);
     expect(out.annotations[0].title.length).toBeLessThanOrEqual(255);
     expect(Buffer.byteLength(out.annotations[0].message)).toBeLessThanOrEqual(64 * 1024);
@@ -50,7 +51,11 @@ describe('rendered outputs for the failing demo', () => {
       ['failure', 'fixtures/demo-failing/.assay/runs/2026-11-25-incident.json', 49, 'asserted (claimed verified) · workspace.grant_admin'],
       ['notice', 'fixtures/demo-failing/.assay/runs/2026-11-25-incident.json', 93, 'asserted · slack.add_member'],
     ]);
-    expect(anns[1]!.message).toMatch(/^Earned level: asserted; claimed: verified; tool: github\.add_deploy_key\.\nWhy: .*\nverified_not_reproduced: /);
+    // The claim's finding says why verified was not reached; the level's own reason is not repeated,
+    // and nothing about confirming reads (which concern no verified claim) is said.
+    expect(anns[1]!.message).toMatch(/^Earned level: asserted; claimed: verified; tool: github\.add_deploy_key\.\nverified_not_reproduced: [^\n]+$/);
+    expect(anns[1]!.message).not.toMatch(/later successful read/);
+    expect(anns.find((a) => a.title.startsWith('asserted · slack'))!.message).toMatch(/\nWhy: /);
   });
 
   it('summary: banner, totals, findings before calls, links at the head commit', async () => {

@@ -8308,24 +8308,22 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 9051:
+/***/ 3289:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  iW: () => (/* binding */ main)
+  i: () => (/* binding */ main)
 });
 
-// UNUSED EXPORTS: USAGE, parseCli
+// UNUSED EXPORTS: USAGE
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
@@ -8532,10 +8530,12 @@ function canonicalize (object) {
 ;// CONCATENATED MODULE: ./src/core/binding.ts
 /**
  * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
- * canonical form. The one place in the gate where a digest is made.
+ * canonical form. The one place in the gate where a subject digest is made and the one pattern a
+ * digest must match; a binding is recomputed from committed bytes, never fetched.
  */
 
 
+/** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
 const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 /** RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. */
 function jcs(value) {
@@ -8552,10 +8552,12 @@ function jcs(value) {
 function sha256Hex(text) {
     return (0,external_node_crypto_namespaceObject.hash)('sha256', text, 'hex');
 }
+/** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
+const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
 /** binding(subject) as the semantics document defines it. */
 function binding(subject) {
     const c = jcs(subject);
-    return c.ok ? { ok: true, digest: 'sha256:' + sha256Hex(c.text) } : c;
+    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
 }
 
 ;// CONCATENATED MODULE: ./src/core/records.ts
@@ -8592,6 +8594,143 @@ function checkRecords(records) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/findings.ts
+const FINDINGS = {
+    invalid_artifact: {
+        severity: 'error',
+        title: 'Invalid artifact',
+        help: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.',
+    },
+    record_inconsistent: {
+        severity: 'error',
+        title: 'Audit record inconsistent',
+        help: "An audit record's subject does not hash to its binding_digest: it was edited after it was made.",
+    },
+    duplicate_record: {
+        severity: 'error',
+        title: 'Duplicate audit record',
+        help: 'The same (provider, record_id) appears twice; one audit entry may vouch for one call only.',
+    },
+    record_unmatched: {
+        severity: 'error',
+        option: 'allow-unmatched-records makes it a warning',
+        title: 'Audit record binds no call',
+        help: 'A consistent audit record binds no recorded call.',
+    },
+    verified_not_reproduced: {
+        severity: 'error',
+        title: 'verified claim not reproduced',
+        help: 'A call claims verified, but no committed audit record reproduces its binding.',
+    },
+    observed_confirmed_not_reproduced: {
+        severity: 'warning',
+        option: 'strict-observed makes it an error',
+        title: 'observed_confirmed claim not reproduced',
+        help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+    },
+    inconsistent_claim: {
+        severity: 'error',
+        title: 'Inconsistent claim',
+        help: "A call's claim contradicts itself (level, source, digest, asserted flags).",
+    },
+    no_artifacts: {
+        severity: 'error',
+        title: 'No run artifacts',
+        help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+    },
+    under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+    skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.' },
+    no_decisions: {
+        severity: 'notice',
+        title: 'No decisions',
+        help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
+    },
+    no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.' },
+    no_match: { severity: 'notice', title: 'Input matched nothing', help: 'An input path or glob matched no file.' },
+};
+const FINDING_CODES = Object.keys(FINDINGS);
+/** A finding at a location; `severity` only for the codes whose severity an option changes. */
+function finding(code, loc, message, severity = FINDINGS[code].severity) {
+    if (loc.member === undefined)
+        return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
+}
+/** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
+function inputFinding(code, input, message) {
+    return { severity: FINDINGS[code].severity, code, file: input, line: 1, column: 1, message, input: true };
+}
+const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
+function compareFindings(a, b) {
+    return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
+}
+/**
+ * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
+ * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
+ */
+function quote(s, max = 200) {
+    if (s.length <= max)
+        return s;
+    let cut = max - 1;
+    const c = s.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff)
+        cut--;
+    return `${s.slice(0, cut)}…`;
+}
+
+;// CONCATENATED MODULE: ./src/core/allocation.ts
+/**
+ * @param claimants in artifact then decision order; null for a call that cannot be verified
+ * @returns for each claimant, the record allocated to it, or null
+ */
+function allocate(claimants, records) {
+    const buckets = new Map();
+    for (const r of records) {
+        if (r.check.outcome !== 'usable')
+            continue;
+        const b = buckets.get(r.check.recomputed);
+        if (b)
+            b.recs.push(r);
+        else
+            buckets.set(r.check.recomputed, { recs: [r], next: 0 });
+    }
+    const used = new Set();
+    const out = claimants.map(() => null);
+    const serve = (i) => {
+        const c = claimants[i];
+        const bucket = buckets.get(c.digest);
+        if (!bucket)
+            return;
+        // Records before `next` are all used: skip them once, not once per call.
+        while (bucket.next < bucket.recs.length && used.has(bucket.recs[bucket.next]))
+            bucket.next++;
+        for (let j = bucket.next; j < bucket.recs.length; j++) {
+            const r = bucket.recs[j];
+            if (used.has(r) || (c.provider !== null && r.input.record.provider !== c.provider))
+                continue;
+            used.add(r);
+            out[i] = r;
+            return;
+        }
+    };
+    for (let i = 0; i < claimants.length; i++)
+        if (claimants[i]?.claimsVerified)
+            serve(i);
+    for (let i = 0; i < claimants.length; i++)
+        if (claimants[i] && !claimants[i].claimsVerified)
+            serve(i);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/json.ts
+/**
+ * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
+ * object check every reader and the core use. Parsed objects are never copied or spread.
+ */
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
@@ -8599,16 +8738,17 @@ function checkRecords(records) {
  * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
  */
 
+
 const BOUND_TARGET_FIELDS = Object.freeze({
     github_deploy_key: ['owner', 'repo', 'key_title_hash'],
     workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
     workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
 });
-const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The bound fields of an action class, or undefined when the class has no binding rule. */
+const boundFields = (actionClass) => hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
 /** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
 function narrowTarget(actionClass, target) {
-    const fields = hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
+    const fields = boundFields(actionClass);
     if (!fields)
         return undefined;
     const out = {};
@@ -8634,13 +8774,13 @@ function project(decision) {
     if (!narrowed)
         return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
     if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${BOUND_TARGET_FIELDS[actionClass].join(', ')})` };
+        return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
     }
     const subject = { action_class: actionClass, verb, target: narrowed };
-    const c = jcs(subject);
-    if (!c.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${c.reason}` };
-    return { kind: 'subject', subject, digest: 'sha256:' + sha256Hex(c.text) };
+    const b = binding(subject);
+    if (!b.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
+    return { kind: 'subject', subject, digest: b.digest };
 }
 /** Canonical {action_class, target}, without the verb: two calls touch the same thing when these are equal. */
 function targetKey(subject) {
@@ -8649,40 +8789,21 @@ function targetKey(subject) {
     return c.ok ? c.text : `\u0000${subject.action_class}`;
 }
 
-;// CONCATENATED MODULE: ./src/core/model.ts
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const levelRank = (l) => LEVELS.indexOf(l);
-
-;// CONCATENATED MODULE: ./src/core/report.ts
-const REPORT_SCHEMA = 'receipt-gate.report.v1';
-
-;// CONCATENATED MODULE: ./src/core/verify.ts
+;// CONCATENATED MODULE: ./src/core/ladder.ts
 /**
- * verify(evidence, options) → Report: the whole contract of `spec/verification-semantics.md`
- * as one pure function. No I/O: readers hand in located values, reporters render the result.
- *
- * Every call starts at `asserted`. `verified` is reachable only through `allocate` (a usable record
- * whose binding equals the call's recomputed subject), `observed_confirmed` only through
- * `confirmReads` (a later successful read of the same target in the same run).
+ * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
+ * here. Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
+ * with a record the allocation gave it, `observed_confirmed` only with a later successful read of
+ * the same target in the same run. Nothing else promotes a call, and nothing downstream searches
+ * again: explanations read the reasons made here.
  */
 
 
 
-
 const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
-const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
-/** Names from artifacts are untrusted and unbounded: messages quote at most 200 characters of one. */
-const clipName = (s) => (s.length > 200 ? `${s.slice(0, 199)}…` : s);
-const verify_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
-const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
-function finding(severity, code, loc, message) {
-    const f = { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
-    return loc.member === undefined ? f : { ...f, member: loc.member };
-}
-function compareFindings(a, b) {
-    return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
-}
+/** Records a reason names before it counts the rest. */
+const SNAGS_LISTED = 3;
+/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
 function eligibility(input, claim) {
     if (!claim.asserted)
         return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
@@ -8695,54 +8816,16 @@ function eligibility(input, claim) {
         return { ok: false, reason: 'action.target.provider is neither a string nor null' };
     return { ok: true, digest: p.digest, provider: input.provider };
 }
-/** One-to-one allocation of usable records to calls: claimed-`verified` calls first, then the rest. */
-function allocate(calls, records) {
-    const buckets = new Map();
-    for (const r of records) {
-        if (r.check.outcome !== 'usable')
-            continue;
-        const b = buckets.get(r.check.recomputed);
-        if (b)
-            b.recs.push(r);
-        else
-            buckets.set(r.check.recomputed, { recs: [r], next: 0 });
-    }
-    const used = new Set();
-    const serve = (call) => {
-        if (!call.eligibility.ok)
-            return;
-        const bucket = buckets.get(call.eligibility.digest);
-        if (!bucket)
-            return;
-        while (bucket.next < bucket.recs.length && used.has(bucket.recs[bucket.next]))
-            bucket.next++;
-        const provider = call.eligibility.provider;
-        for (let i = bucket.next; i < bucket.recs.length; i++) {
-            const r = bucket.recs[i];
-            if (used.has(r) || (provider !== null && r.input.record.provider !== provider))
-                continue;
-            used.add(r);
-            call.record = r;
-            return;
-        }
-    };
-    for (const c of calls)
-        if (c.claim.level === 'verified')
-            serve(c);
-    for (const c of calls)
-        if (c.claim.level !== 'verified')
-            serve(c);
-}
-/** For each eligible call of a run, the first later successful read of the same target with another verb. */
-function confirmReads(run) {
-    const isRead = (c) => c.projection.kind === 'subject' && READ_VERBS.has(c.projection.subject.verb) && c.input.succeeded;
+/** For each eligible call of one run, the first later successful read of the same target with another verb. */
+function confirmations(run, out) {
+    const isRead = (c) => c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded;
     if (!run.some(isRead))
         return;
     // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
     const reads = new Map(); // target key → verb → earliest later read
     for (let i = run.length - 1; i >= 0; i--) {
         const call = run[i];
-        const p = call.projection;
+        const p = call.input.projection;
         if (p.kind !== 'subject')
             continue;
         const read = isRead(call);
@@ -8751,13 +8834,13 @@ function confirmReads(run) {
         const key = targetKey(p.subject);
         if (call.eligibility.ok) {
             const verbs = reads.get(key);
-            if (verbs) {
-                let best = null;
-                for (const [verb, read] of verbs)
-                    if (verb !== p.subject.verb && (!best || read.index < best.index))
-                        best = read;
-                call.confirmedBy = best;
-            }
+            let best = null;
+            if (verbs)
+                for (const [verb, r] of verbs)
+                    if (verb !== p.subject.verb && (!best || r.index < best.index))
+                        best = r;
+            if (best)
+                out.set(call, best);
         }
         if (read) {
             let verbs = reads.get(key);
@@ -8767,58 +8850,6 @@ function confirmReads(run) {
         }
     }
 }
-function earned(call) {
-    return call.record ? 'verified' : call.confirmedBy ? 'observed_confirmed' : 'asserted';
-}
-const at = (d) => `line ${d.loc.line}`;
-const recordName = (r) => `record ${JSON.stringify(clipName(r.input.record.record_id))} (${clipName(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
-/**
- * Lookups for explanations, built once so that explaining stays linear in calls + records; the
- * call-side maps only when a record went unmatched.
- */
-class Index {
-    calls;
-    /** Records whose recomputed or declared binding is the key. */
-    recordsByDigest = new Map();
-    holders = new Map();
-    byDigest = null;
-    byClassVerb = null;
-    constructor(calls, records) {
-        this.calls = calls;
-        for (const r of records) {
-            push(this.recordsByDigest, r.input.record.binding_digest, r);
-            if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
-                push(this.recordsByDigest, r.check.recomputed, r);
-        }
-        for (const c of calls)
-            if (c.record)
-                this.holders.set(c.record, c);
-    }
-    build() {
-        this.byDigest = new Map();
-        this.byClassVerb = new Map();
-        for (const c of this.calls) {
-            if (c.projection.kind !== 'subject')
-                continue;
-            push(this.byDigest, c.projection.digest, c);
-            const cv = `${c.projection.subject.action_class}\u0000${c.projection.subject.verb}`;
-            if (!this.byClassVerb.has(cv))
-                this.byClassVerb.set(cv, c);
-        }
-    }
-    /** Calls by the digest of their subject (eligible or not). */
-    callsWith(digest) {
-        if (!this.byDigest)
-            this.build();
-        return this.byDigest.get(digest) ?? [];
-    }
-    /** The first call of an action class and verb. */
-    firstOf(actionClass, verb) {
-        if (!this.byClassVerb)
-            this.build();
-        return this.byClassVerb.get(`${actionClass}\u0000${verb}`);
-    }
-}
 function push(m, k, v) {
     const xs = m.get(k);
     if (xs)
@@ -8826,171 +8857,400 @@ function push(m, k, v) {
     else
         m.set(k, [v]);
 }
-const NO_RECORD = 'no audit record binds its subject';
-/** Why a call that wanted a record did not get one, in terms a reviewer can act on. */
-function whyNoRecord(call, ix, showDigest) {
-    if (!call.eligibility.ok)
-        return call.eligibility.reason;
-    const digest = call.eligibility.digest;
-    const subject = showDigest ? `its subject ${digest}` : 'its subject';
-    const same = ix.recordsByDigest.get(digest) ?? [];
-    if (same.length === 0)
-        return showDigest ? `no audit record binds ${subject}` : NO_RECORD;
-    const parts = same.map((r) => {
-        if (r.check.outcome === 'inconsistent')
-            return `${recordName(r)} declares this binding but is inconsistent`;
-        if (r.check.outcome === 'duplicate')
-            return `${recordName(r)} is a duplicate`;
-        const holder = ix.holders.get(r);
-        if (holder)
-            return `${recordName(r)} already verifies ${holder.run.artifact} decision ${holder.input.index} (${at(holder.input)})`;
-        return `${recordName(r)} is from provider "${r.input.record.provider}", the call targets "${call.eligibility.ok ? call.eligibility.provider : ''}"`;
+/**
+ * Allocate records, find confirming reads, and return what every call earned and what became of
+ * every record, each with its reason.
+ * @param runs the calls of each run, in artifact then decision order
+ */
+function climb(runs, records) {
+    const calls = runs.flat();
+    const claimants = calls.map((c) => c.eligibility.ok ? { digest: c.eligibility.digest, provider: c.eligibility.provider, claimsVerified: c.claim.level === 'verified' } : null);
+    const allocated = allocate(claimants, records);
+    const holders = new Map();
+    allocated.forEach((r, i) => r && holders.set(r, calls[i]));
+    const confirmed = new Map();
+    for (const run of runs)
+        confirmations(run, confirmed);
+    const snags = snagIndex(records, holders);
+    const outcomes = calls.map((call, i) => {
+        const record = allocated[i];
+        if (record)
+            return { level: 'verified', record };
+        const e = call.eligibility;
+        if (!e.ok)
+            return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
+        const notVerified = snags(e.digest, e.provider);
+        const read = confirmed.get(call);
+        return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
     });
-    return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
-}
-/** The most common reason, shared rather than rebuilt for every asserted call. */
-const NO_EVIDENCE = 'no audit record binds its subject; no later successful read of the same target in this run';
-function levelReason(call, level, ix) {
-    if (level === 'verified')
-        return `bound by ${recordName(call.record)}`;
-    if (level === 'asserted' && !call.eligibility.ok)
-        return call.eligibility.reason;
-    const noRecord = whyNoRecord(call, ix, false);
-    if (level === 'observed_confirmed')
-        return `confirmed by a later read at ${at(call.confirmedBy)}; not verified: ${noRecord}`;
-    return noRecord === NO_RECORD ? NO_EVIDENCE : `${noRecord}; no later successful read of the same target in this run`;
-}
-/** Why a usable record bound no call: the nearest call of the same class and verb, and where it differs. */
-function whyUnmatched(r, ix) {
-    const digest = r.input.record.binding_digest;
-    const withSubject = ix.callsWith(digest);
-    const c = withSubject.find((x) => x.eligibility.ok);
-    if (c) {
-        const holder = c.record;
-        if (c.eligibility.ok && c.eligibility.provider !== null && c.eligibility.provider !== r.input.record.provider) {
-            return `its subject matches ${c.run.artifact} decision ${c.input.index} (${at(c.input)}) but the call targets provider "${c.eligibility.provider}", not "${r.input.record.provider}"`;
+    const unmatched = unmatchedIndex(calls, allocated);
+    const verdicts = records.map((r) => {
+        switch (r.check.outcome) {
+            case 'inconsistent':
+                return { outcome: 'inconsistent', record: r, reason: r.check.reason };
+            case 'duplicate':
+                return { outcome: 'duplicate', record: r, first: r.check.first };
+            case 'usable': {
+                const holder = holders.get(r);
+                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+            }
         }
-        return `every call with its subject is already verified (${c.run.artifact} decision ${c.input.index} by ${holder ? recordName(holder) : 'another record'}): one audit entry vouches for one call only`;
+    });
+    return { outcomes, records: verdicts };
+}
+/**
+ * Why no record served a call with this digest and provider: computed once per (digest, provider),
+ * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
+ * of calls share one subject.
+ */
+function snagIndex(records, holders) {
+    const byDigest = new Map();
+    for (const r of records) {
+        push(byDigest, r.input.record.binding_digest, r);
+        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
+            push(byDigest, r.check.recomputed, r);
     }
-    const { action_class, verb, target } = r.input.record.subject;
-    const ineligible = withSubject[0];
-    if (ineligible && !ineligible.eligibility.ok) {
-        return `its subject matches ${ineligible.run.artifact} decision ${ineligible.input.index} (${at(ineligible.input)}), which cannot be verified: ${ineligible.eligibility.reason}`;
-    }
-    const near = ix.firstOf(action_class, verb);
-    if (near && near.projection.kind === 'subject') {
-        const t = near.projection.subject.target;
+    const cache = new Map();
+    return (digest, provider) => {
+        const key = `${digest}\u0000${provider ?? ''}`;
+        const hit = cache.get(key);
+        if (hit)
+            return hit;
+        const listed = [];
+        const more = new Map();
+        for (const record of byDigest.get(digest) ?? []) {
+            let snag;
+            if (record.check.outcome === 'inconsistent')
+                snag = { kind: 'inconsistent', record };
+            else if (record.check.outcome === 'duplicate')
+                snag = { kind: 'duplicate', record };
+            else {
+                const holder = holders.get(record);
+                // An unused usable record of this digest was refused for its provider (the only other reason).
+                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+            }
+            if (listed.length < SNAGS_LISTED)
+                listed.push(snag);
+            else
+                more.set(snag.kind, (more.get(snag.kind) ?? 0) + 1);
+        }
+        const out = { kind: 'no_record', digest, snags: listed, more };
+        cache.set(key, out);
+        return out;
+    };
+}
+/** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
+function unmatchedIndex(calls, allocated) {
+    let byDigest = null;
+    let nearest = null;
+    return (r) => {
+        if (!byDigest) {
+            byDigest = new Map();
+            calls.forEach((c, i) => c.input.projection.kind === 'subject' && push(byDigest, c.input.projection.digest, i));
+        }
+        const digest = r.input.record.binding_digest;
+        const same = byDigest.get(digest);
+        if (same) {
+            let otherProvider = null;
+            let ineligible = null;
+            let verified = null;
+            for (const i of same) {
+                const c = calls[i];
+                const e = c.eligibility;
+                if (!e.ok)
+                    ineligible ??= c;
+                else if (allocated[i])
+                    verified ??= { call: c, record: allocated[i] };
+                else if (e.provider !== null && e.provider !== r.input.record.provider)
+                    otherProvider ??= c;
+            }
+            return { kind: 'same_subject', otherProvider, ineligible, verified };
+        }
+        nearest ??= new NearestIndex(calls);
+        const { action_class, verb, target } = r.input.record.subject;
+        const near = nearest.find(action_class, verb, target);
+        if (!near)
+            return { kind: 'no_call', actionClass: action_class, verb };
+        const t = near.input.projection.subject.target;
         const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
         const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
-        return `no call has its subject ${verify_short(digest)}; nearest is ${near.run.artifact} decision ${near.input.index} (${at(near.input)}), whose target differs in ${differ.join(', ') || 'field order or types'}`;
-    }
-    return `no call has its subject ${verify_short(digest)} (no ${JSON.stringify(action_class)} call with verb ${JSON.stringify(verb)} at all)`;
+        return { kind: 'nearest', call: near, differ };
+    };
 }
-/** A call's verdict: its earned level and reason, and the findings its claim earns. */
-function judgeCall(call, ix, options, findings) {
-    const level = earned(call);
+const popcount = (m) => (m === 0 ? 0 : (m & 1) + popcount(m >>> 1));
+/**
+ * The nearest call to a record's subject among calls of the same class and verb: the fewest
+ * differing bound fields, ties to the first in order. For each call and each subset of its class's
+ * bound fields (at most 2³), the first call with those values is remembered, so a query is a few
+ * lookups rather than a scan of every call.
+ */
+class NearestIndex {
+    first = new Map();
+    constructor(calls) {
+        calls.forEach((call, order) => {
+            const p = call.input.projection;
+            if (p.kind !== 'subject')
+                return;
+            const fields = boundFields(p.subject.action_class);
+            for (let mask = 0; mask < 1 << fields.length; mask++) {
+                const k = this.key(p.subject.action_class, p.subject.verb, fields, mask, p.subject.target);
+                if (!this.first.has(k))
+                    this.first.set(k, { call, order });
+            }
+        });
+    }
+    key(actionClass, verb, fields, mask, target) {
+        const parts = [actionClass, verb, String(mask)];
+        fields.forEach((f, i) => {
+            if (mask & (1 << i))
+                parts.push(hasOwn(target, f) ? JSON.stringify(target[f]) ?? 'undefined' : '\u0001');
+        });
+        return parts.join('\u0000');
+    }
+    find(actionClass, verb, target) {
+        const fields = boundFields(actionClass);
+        if (!fields)
+            return null;
+        for (let equal = fields.length; equal >= 0; equal--) {
+            let best = null;
+            for (let mask = 0; mask < 1 << fields.length; mask++) {
+                if (popcount(mask) !== equal)
+                    continue;
+                const hit = this.first.get(this.key(actionClass, verb, fields, mask, target));
+                if (hit && (!best || hit.order < best.order))
+                    best = hit;
+            }
+            if (best)
+                return best.call;
+        }
+        return null;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/report.ts
+const REPORT_SCHEMA = 'receipt-gate.report.v1';
+
+;// CONCATENATED MODULE: ./src/core/explain.ts
+/**
+ * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
+ * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
+ * names at most a few records, so no message grows with the input.
+ */
+
+const at = (d) => `line ${d.loc.line}`;
+const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
+/** `record "id" (provider) at file:line` */
+const recordName = (r) => `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
+/** `artifact decision N (line L)` */
+const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
+/** How a call is named in its own findings: its tool (or "decision") and its index. */
+const callTitle = (c) => `${c.input.tool === null ? 'decision' : quote(c.input.tool)} (decision ${c.input.index})`;
+const NO_READ = 'no later successful read of the same target in this run';
+const NO_RECORD = 'no audit record binds its subject';
+/** The most common reason, shared rather than rebuilt for every asserted call. */
+const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
+function snagText(s) {
+    switch (s.kind) {
+        case 'inconsistent':
+            return `${recordName(s.record)} declares this binding but is inconsistent`;
+        case 'duplicate':
+            return `${recordName(s.record)} is a duplicate`;
+        case 'taken':
+            return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
+        case 'other_provider':
+            return `${recordName(s.record)} is from provider "${quote(s.record.input.record.provider)}", the call targets "${quote(s.callProvider)}"`;
+    }
+}
+const MORE = {
+    taken: 'already verify other calls',
+    inconsistent: 'inconsistent',
+    duplicate: 'duplicates',
+    other_provider: 'from another provider',
+};
+/** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
+function noRecordText(n, showDigest) {
+    const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
+    if (n.snags.length === 0)
+        return `no audit record binds ${subject}`;
+    const parts = n.snags.map(snagText);
+    const rest = [...n.more.entries()];
+    if (rest.length > 0) {
+        const total = rest.reduce((a, [, k]) => a + k, 0);
+        const kinds = rest.length === 1 ? `all ${MORE[rest[0][0]]}` : rest.map(([k, v]) => `${v} ${MORE[k]}`).join(', ');
+        parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
+    }
+    return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
+}
+const notVerifiedText = (n, showDigest) => (n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest));
+/** Why a call earned exactly its level. */
+function outcomeText(o) {
+    switch (o.level) {
+        case 'verified':
+            return `bound by ${recordName(o.record)}`;
+        case 'observed_confirmed':
+            return `confirmed by a later read at ${at(o.read)}; not verified: ${noRecordText(o.notVerified, false)}`;
+        case 'asserted':
+            if (o.why.kind === 'ineligible')
+                return o.why.reason;
+            return o.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(o.why, false)}; ${NO_READ}`;
+    }
+}
+const fieldList = (fields) => {
+    if (fields.length === 0)
+        return 'field order or types';
+    const shown = fields.slice(0, 10).map((k) => quote(k, 60));
+    return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
+};
+/** Why a usable record bound no call. */
+function unmatchedText(u, record) {
+    const provider = quote(record.input.record.provider);
+    switch (u.kind) {
+        case 'same_subject': {
+            if (!u.otherProvider && !u.ineligible && u.verified) {
+                return `every call with its subject is already verified (${u.verified.call.run.artifact} decision ${u.verified.call.input.index} by ${recordName(u.verified.record)}): one audit entry vouches for one call only`;
+            }
+            const parts = [];
+            if (u.otherProvider && u.otherProvider.eligibility.ok) {
+                parts.push(`its subject matches ${callName(u.otherProvider)} but the call targets provider "${quote(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
+            }
+            if (u.ineligible)
+                parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
+            if (u.verified)
+                parts.push(`${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`);
+            return parts.join('; ');
+        }
+        case 'nearest':
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}`;
+        case 'no_call':
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(u.actionClass))} call with verb ${JSON.stringify(quote(u.verb))} at all)`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const levelRank = (l) => LEVELS.indexOf(l);
+
+;// CONCATENATED MODULE: ./src/core/verdicts.ts
+/**
+ * Verdicts (§6): what each call's claim and each record's fate mean for the gate. A call's findings
+ * compare its claim with its outcome and give only the reasons that concern that claim; a record
+ * that does not bind a call is always reported with its reason.
+ */
+
+
+
+/** A call's report line, and the findings its claim earns. */
+function judgeCall(call, outcome, options, findings) {
     const { claim, input } = call;
-    const subject = call.projection.kind === 'subject' ? call.projection.digest : null;
-    const where = `${call.tool === null ? 'decision' : clipName(call.tool)} (decision ${input.index})`;
+    const level = outcome.level;
+    const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
+    const where = callTitle(call);
     if (claim.level === 'verified') {
-        if (level !== 'verified') {
-            findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNoRecord(call, ix, true)}`));
+        if (outcome.level !== 'verified') {
+            const why = outcome.level === 'observed_confirmed' ? noRecordText(outcome.notVerified, true) : notVerifiedText(outcome.why, true);
+            findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
         }
         else if (!claim.legacy && claim.digest !== subject) {
-            findings.push(finding('error', 'verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+            findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
         }
     }
     else if (claim.level === 'observed_confirmed') {
-        const strictness = options.strictObserved ? 'error' : 'warning';
-        if (!call.confirmedBy) {
-            const why = call.eligibility.ok ? 'no later successful read of the same target exists in this run' : call.eligibility.reason;
-            findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`));
+        const severity = options.strictObserved ? 'error' : 'warning';
+        if (outcome.level === 'asserted') {
+            const why = outcome.why.kind === 'ineligible' ? outcome.why.reason : 'no later successful read of the same target exists in this run';
+            findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
         }
-        else if (claim.digest !== subject) {
-            findings.push(finding(strictness, 'observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`));
+        else if (outcome.level === 'observed_confirmed' && claim.digest !== subject) {
+            findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`, severity));
         }
     }
     if (levelRank(level) > levelRank(claim.level)) {
-        findings.push(finding('notice', 'under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+        findings.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
     }
-    const r = call.record?.input;
+    const r = outcome.level === 'verified' ? outcome.record.input : null;
     return {
         artifact: call.run.artifact, index: input.index, line: input.loc.line, column: input.loc.column, member: input.loc.member ?? null,
-        tool: call.tool, asserted: claim.asserted, claimed_level: claim.level, level, subject_digest: subject,
+        tool: input.tool, asserted: claim.asserted, claimed_level: claim.level, level, subject_digest: subject,
         record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
-        reason: levelReason(call, level, ix),
+        reason: outcomeText(outcome),
     };
 }
-/** A record's outcome, and the finding for every record that does not bind a call. */
-function judgeRecord(r, ix, options, findings) {
-    const { record, loc } = r.input;
-    const holder = ix.holders.get(r);
-    let outcome;
-    const name = `record ${JSON.stringify(clipName(record.record_id))} (${clipName(record.provider)})`;
-    switch (r.check.outcome) {
+/** A record's report line, and the finding for every record that does not bind a call. */
+function judgeRecord(v, options, findings) {
+    const { record, loc } = v.record.input;
+    const name = `record ${JSON.stringify(quote(record.record_id))} (${quote(record.provider)})`;
+    switch (v.outcome) {
         case 'inconsistent':
-            outcome = 'inconsistent';
-            findings.push(finding('error', 'record_inconsistent', loc, `${name}: ${r.check.reason}`));
+            findings.push(finding('record_inconsistent', loc, `${name}: ${v.reason}`));
             break;
         case 'duplicate':
-            outcome = 'duplicate';
-            findings.push(finding('error', 'duplicate_record', loc, `${name} repeats the record at ${r.check.first.loc.file}:${r.check.first.loc.line}; one audit entry may vouch for one call only`));
+            findings.push(finding('duplicate_record', loc, `${name} repeats the record at ${v.first.loc.file}:${v.first.loc.line}; one audit entry may vouch for one call only`));
             break;
-        case 'usable':
-            outcome = holder ? 'bound' : 'unmatched';
-            if (!holder) {
-                findings.push(finding(options.allowUnmatchedRecords ? 'warning' : 'error', 'record_unmatched', loc, `${name} binds no call: ${whyUnmatched(r, ix)}`));
-            }
+        case 'unmatched':
+            findings.push(finding('record_unmatched', loc, `${name} binds no call: ${unmatchedText(v.why, v.record)}`, options.allowUnmatchedRecords ? 'warning' : 'error'));
+            break;
+        case 'bound':
+            break;
     }
+    const holder = v.outcome === 'bound' ? v.call : null;
     return {
-        file: loc.file, line: loc.line, column: loc.column, provider: record.provider, record_id: record.record_id, outcome,
-        binding_digest: record.binding_digest, recomputed_digest: r.check.recomputed,
+        file: loc.file, line: loc.line, column: loc.column, provider: record.provider, record_id: record.record_id, outcome: v.outcome,
+        binding_digest: record.binding_digest, recomputed_digest: v.record.check.recomputed,
         call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
     };
 }
+
+;// CONCATENATED MODULE: ./src/core/verify.ts
+/**
+ * verify(evidence, options) → Report: the whole contract of docs/verification-semantics.md as one
+ * pure function, and the only path from evidence to a verdict. No I/O: readers hand in located
+ * values, reporters render the result. The rules live in their own modules: the binding
+ * (binding.ts, projection.ts), claims (claims.ts), records (records.ts), the allocation
+ * (allocation.ts), the ladder (ladder.ts) and the verdicts (verdicts.ts).
+ */
+
+
+
+
+
+const verify_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** The calls of one run, with the findings their claims make on their own (shape, consistency). */
+function callsOf(run, findings) {
+    return run.decisions.map((input) => {
+        const reading = input.claim;
+        if (reading.kind === 'invalid') {
+            findings.push(finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`));
+            const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
+            return { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
+        }
+        for (const why of reading.inconsistencies)
+            findings.push(finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`));
+        return { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
+    });
+}
+function tally(xs, key) {
+    const out = {};
+    for (const x of xs)
+        out[key(x)] = (out[key(x)] ?? 0) + 1;
+    return out;
+}
 function verify(evidence, options) {
     const findings = [...evidence.findings];
-    const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
+    const runs = [...evidence.runs].sort((a, b) => verify_cmp(a.artifact, b.artifact));
     const records = checkRecords([...evidence.records].sort((a, b) => byLocation(a.loc, b.loc)));
-    const calls = [];
-    const perRun = [];
-    for (const run of runs) {
-        const own = [];
-        for (const input of run.decisions) {
-            const reading = input.claim;
-            let claim;
-            if (reading.kind === 'invalid') {
-                findings.push(finding('error', 'invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`));
-                claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
-            }
-            else {
-                claim = reading.claim;
-                for (const why of reading.inconsistencies)
-                    findings.push(finding('error', 'inconsistent_claim', input.loc, `decision ${input.index}: ${why}`));
-            }
-            const call = {
-                run, input, tool: input.tool, projection: input.projection, claim,
-                eligibility: reading.kind === 'invalid' ? { ok: false, reason: reading.reason } : eligibility(input, claim),
-                record: null, confirmedBy: null,
-            };
-            own.push(call);
-            calls.push(call);
-        }
-        perRun.push(own);
-    }
-    allocate(calls, records);
-    for (const own of perRun)
-        confirmReads(own);
-    const ix = new Index(calls, records);
-    const callReports = calls.map((call) => judgeCall(call, ix, options, findings));
-    const recordReports = records.map((r) => judgeRecord(r, ix, options, findings));
+    const perRun = runs.map((run) => callsOf(run, findings));
+    const calls = perRun.flat();
+    const climbed = climb(perRun, records);
+    const callReports = calls.map((call, i) => judgeCall(call, climbed.outcomes[i], options, findings));
+    const recordReports = climbed.records.map((v) => judgeRecord(v, options, findings));
     findings.sort(compareFindings);
-    const tally = (xs, key) => {
-        const out = {};
-        for (const x of xs)
-            out[key(x)] = (out[key(x)] ?? 0) + 1;
-        return out;
-    };
     const levels = tally(callReports, (c) => c.level);
     const outcomes = tally(recordReports, (r) => r.outcome);
     const severities = tally(findings, (f) => f.severity);
@@ -9015,6 +9275,24 @@ function verify(evidence, options) {
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/read/formats.ts
+const EXTENSIONS = [
+    { ext: '.json', format: 'json' },
+    { ext: '.jsonl', format: 'ndjson' },
+    { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.tar.gz', format: 'bundle' },
+];
+/** ".json, .jsonl, .ndjson or .tar.gz" */
+const EXTENSION_LIST = `${EXTENSIONS.slice(0, -1).map((e) => e.ext).join(', ')} or ${EXTENSIONS.at(-1).ext}`;
+/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
+function formatOf(file) {
+    const lower = file.toLowerCase();
+    for (const { ext, format } of EXTENSIONS)
+        if (lower.endsWith(ext))
+            return format;
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/read/discover.ts
 /**
  * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
@@ -9025,7 +9303,7 @@ var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 
 
 
-const ARTIFACT_PATTERN = /\.(json|jsonl|ndjson|tar\.gz)$/i;
+
 /** Directories a walk never enters unless named explicitly. */
 const PRUNED = new Set(['.git', 'node_modules']);
 const MAX_ENTRIES = 500_000;
@@ -9050,8 +9328,6 @@ function discover(inputs, cwd, workspace) {
         realWorkspace = external_node_path_default().resolve(workspace);
     }
     const where = (rel) => ({ file: rel, line: 1, column: 1 });
-    /** A finding about an input as the user gave it (not a file in the repository). */
-    const about = (severity, code, input, message) => ({ ...finding(severity, code, where(input), message), input: true });
     let matched = 0;
     const add = (abs) => {
         const rel = toPosix(external_node_path_default().relative(cwd, abs));
@@ -9070,12 +9346,12 @@ function discover(inputs, cwd, workspace) {
                 list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
             }
             catch (e) {
-                findings.push(finding('error', 'invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, d)) || '.'), `cannot read directory: ${e.message}`));
+                findings.push(finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, d)) || '.'), `cannot read directory: ${e.message}`));
                 continue;
             }
             for (const ent of list) {
                 if (++entries > MAX_ENTRIES) {
-                    findings.push(about('error', 'invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+                    findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
                     return;
                 }
                 const abs = external_node_path_default().join(d, ent.name);
@@ -9099,11 +9375,11 @@ function discover(inputs, cwd, workspace) {
             real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
         }
         catch {
-            findings.push(finding('error', 'invalid_artifact', where(rel), 'broken symbolic link'));
+            findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
             return;
         }
         if (!inside(realWorkspace, real)) {
-            findings.push(finding('error', 'invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+            findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
             return;
         }
         let st;
@@ -9116,7 +9392,7 @@ function discover(inputs, cwd, workspace) {
         if (st.isFile())
             take(abs);
         else
-            findings.push(finding('notice', 'no_match', where(rel), 'symbolic link to a directory; not descended'));
+            findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
     };
     for (const raw of inputs) {
         const input = raw.trim();
@@ -9125,7 +9401,7 @@ function discover(inputs, cwd, workspace) {
         const scan = picomatch_default().scan(input);
         const base = external_node_path_default().resolve(cwd, scan.isGlob ? scan.base || '.' : input);
         if (!inside(workspace, base)) {
-            findings.push(about('error', 'invalid_artifact', input, `"${input}" is outside the workspace (${workspace}); not read`));
+            findings.push(inputFinding('invalid_artifact', input, `"${input}" is outside the workspace (${workspace}); not read`));
             continue;
         }
         let st;
@@ -9133,7 +9409,7 @@ function discover(inputs, cwd, workspace) {
             st = (0,external_node_fs_namespaceObject.lstatSync)(base);
         }
         catch {
-            findings.push(about('notice', 'no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
+            findings.push(inputFinding('no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
             continue;
         }
         matched = 0;
@@ -9146,7 +9422,7 @@ function discover(inputs, cwd, workspace) {
             /* a broken link: reported below */
         }
         if (!real || !inside(realWorkspace, real)) {
-            findings.push(about('error', 'invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+            findings.push(inputFinding('invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
             continue;
         }
         if (st.isSymbolicLink())
@@ -9158,17 +9434,17 @@ function discover(inputs, cwd, workspace) {
                 const rel = toPosix(external_node_path_default().relative(cwd, abs));
                 if (!match(rel))
                     return;
-                if (ARTIFACT_PATTERN.test(rel))
+                if (formatOf(rel) !== null)
                     add(abs);
                 else
                     ignored++;
             });
             if (ignored > 0)
-                findings.push(about('notice', 'no_match', input, `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
+                findings.push(inputFinding('no_match', input, `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
         }
         else if (st.isDirectory()) {
             walk(base, input, (abs) => {
-                if (ARTIFACT_PATTERN.test(abs))
+                if (formatOf(abs) !== null)
                     add(abs);
             });
         }
@@ -9176,108 +9452,14 @@ function discover(inputs, cwd, workspace) {
             add(base);
         }
         else {
-            findings.push(about('error', 'invalid_artifact', input, `"${input}" is not a regular file or directory`));
+            findings.push(inputFinding('invalid_artifact', input, `"${input}" is not a regular file or directory`));
             continue;
         }
         if (matched === 0)
-            findings.push(about('notice', 'no_match', input, `"${input}" matched no artifact file`));
+            findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`));
     }
     const files = [...found.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
     return { files, findings };
-}
-
-;// CONCATENATED MODULE: ./src/core/claims.ts
-/**
- * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
- * for consistency and later compared with what the evidence earns; they never earn anything.
- */
-
-
-const EXPECTED_SOURCE = {
-    asserted: null,
-    observed_confirmed: 'observed_read_followup',
-    verified: 'provider_audit_import',
-};
-const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
-/** Most claims are consistent: share one empty list rather than keep one per call. */
-const NONE = Object.freeze([]);
-function readClaim(decision) {
-    const response = decision['response'];
-    if (!isObject(response))
-        return { kind: 'invalid', reason: 'response is not an object' };
-    const asserted = response['side_effect_asserted'];
-    if (typeof asserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
-    const legacyVerified = response['side_effect_verified'];
-    if (has(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
-        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
-    }
-    const problems = [];
-    if (!has(response, 'side_effect')) {
-        const level = legacyVerified === true ? 'verified' : 'asserted';
-        if (level !== 'asserted' && !asserted)
-            problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
-    }
-    const block = response['side_effect'];
-    if (!isObject(block))
-        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
-    const blockAsserted = block['asserted'];
-    const level = block['level'];
-    if (typeof blockAsserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
-    if (typeof level !== 'string' || !LEVELS.includes(level)) {
-        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
-    }
-    const claimed = level;
-    const source = has(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = has(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
-    if (digestValue !== null && typeof digestValue !== 'string') {
-        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
-    }
-    if (blockAsserted !== asserted) {
-        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
-    }
-    const expected = EXPECTED_SOURCE[claimed];
-    if (source !== expected) {
-        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
-    }
-    if (claimed === 'asserted' && digestValue !== null) {
-        problems.push('an "asserted" claim carries a verification_subject_digest');
-    }
-    if (has(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
-        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
-    }
-    if (claimed !== 'asserted' && !asserted) {
-        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
-    }
-    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems.length ? problems : NONE };
-}
-
-;// CONCATENATED MODULE: ./src/core/decision.ts
-/**
- * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
- * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
- */
-
-
-function prepareDecision(loc, index, decision) {
-    const tool = decision['tool'];
-    const d = decision['decision'];
-    const action = decision['action'];
-    const target = isObject(action) ? action['target'] : undefined;
-    const p = isObject(target) && Object.prototype.hasOwnProperty.call(target, 'provider') ? target['provider'] : null;
-    const response = decision['response'];
-    return {
-        loc,
-        index,
-        tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
-        claim: readClaim(decision),
-        projection: project(decision),
-        denied: isObject(d) && d['effect'] === 'deny',
-        provider: p === null || typeof p === 'string' ? p : { invalid: true },
-        succeeded: isObject(response) && response['status'] === 'success',
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/read/strict-json.ts
@@ -9820,11 +10002,10 @@ class LineIndex {
  * renaming `.v0` to `.v1` cannot hide a record or a run from the gate.
  */
 
-const SURFACE = 'assay.tool_decision_surface.v0';
-const RECORD = 'assay.provider_audit_record.v0';
+
 const family = (name) => name.replace(/\.v\d+$/, '');
 function byName(name, payload, via) {
-    for (const [known, kind] of [[SURFACE, 'surface'], [RECORD, 'record']]) {
+    for (const [known, kind] of [[SURFACE_SCHEMA, 'surface'], [RECORD_SCHEMA, 'record']]) {
         if (name === known) {
             if (!isObject(payload))
                 return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
@@ -9846,8 +10027,8 @@ function classify(value) {
     if (schema !== undefined)
         return { kind: 'error', reason: '"schema" is not a string' };
     const type = value['type'];
-    if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(value, 'data')) {
-        if (family(type) === family(SURFACE) || family(type) === family(RECORD)) {
+    if (typeof type === 'string' && hasOwn(value, 'data')) {
+        if (family(type) === family(SURFACE_SCHEMA) || family(type) === family(RECORD_SCHEMA)) {
             return byName(type, value['data'], 'event');
         }
         return { kind: 'other', name: type };
@@ -9886,6 +10067,246 @@ function shapes_describe(errors) {
 const checker = (fn) => (value) => (fn(value) ? { ok: true } : { ok: false, reason: shapes_describe(fn.errors) });
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
+
+;// CONCATENATED MODULE: ./src/core/claims.ts
+/**
+ * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
+ * for consistency and later compared with what the evidence earns; they never earn anything.
+ */
+
+
+const EXPECTED_SOURCE = {
+    asserted: null,
+    observed_confirmed: 'observed_read_followup',
+    verified: 'provider_audit_import',
+};
+/** Most claims are consistent: share one empty list rather than keep one per call. */
+const NONE = Object.freeze([]);
+function readClaim(decision) {
+    const response = decision['response'];
+    if (!isObject(response))
+        return { kind: 'invalid', reason: 'response is not an object' };
+    const asserted = response['side_effect_asserted'];
+    if (typeof asserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
+    const legacyVerified = response['side_effect_verified'];
+    if (hasOwn(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
+    }
+    const problems = [];
+    if (!hasOwn(response, 'side_effect')) {
+        const level = legacyVerified === true ? 'verified' : 'asserted';
+        if (level !== 'asserted' && !asserted)
+            problems.push(`claims "${level}" while side_effect_asserted is false`);
+        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
+    }
+    const block = response['side_effect'];
+    if (!isObject(block))
+        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
+    const blockAsserted = block['asserted'];
+    const level = block['level'];
+    if (typeof blockAsserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
+    if (typeof level !== 'string' || !LEVELS.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
+    }
+    const claimed = level;
+    const source = hasOwn(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = hasOwn(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    if (digestValue !== null && typeof digestValue !== 'string') {
+        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
+    }
+    if (blockAsserted !== asserted) {
+        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
+    }
+    const expected = EXPECTED_SOURCE[claimed];
+    if (source !== expected) {
+        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
+    }
+    if (claimed === 'asserted' && digestValue !== null) {
+        problems.push('an "asserted" claim carries a verification_subject_digest');
+    }
+    if (hasOwn(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
+    }
+    if (claimed !== 'asserted' && !asserted) {
+        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
+    }
+    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems.length ? problems : NONE };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision.ts
+/**
+ * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
+ * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
+ */
+
+
+
+function prepareDecision(loc, index, decision) {
+    const tool = decision['tool'];
+    const d = decision['decision'];
+    const action = decision['action'];
+    const target = isObject(action) ? action['target'] : undefined;
+    const p = isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
+    const response = decision['response'];
+    return {
+        loc,
+        index,
+        tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        claim: readClaim(decision),
+        projection: project(decision),
+        denied: isObject(d) && d['effect'] === 'deny',
+        provider: p === null || typeof p === 'string' ? p : { invalid: true },
+        succeeded: isObject(response) && response['status'] === 'success',
+    };
+}
+
+;// CONCATENATED MODULE: ./src/read/surface.ts
+/**
+ * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
+ * line, an evidence event in a log or a bundle): the array check, the event-data schema rule, and
+ * each decision's shape, location and index. Problems go to `fail`; valid decisions are prepared
+ * (reduced to what verification reads) as they are read.
+ */
+
+
+
+/** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
+class RunDecisions {
+    decisions = [];
+    seen = 0;
+}
+/**
+ * @param payload  the surface object (the document itself, or an event's `data`)
+ * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
+ * @param locate   the location of decision j of this surface (null: the surface's own location)
+ * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
+ *                 not, takes the next index
+ * @returns false when the surface itself is unusable (then nothing was appended)
+ */
+function readSurface(payload, via, locate, run, fail) {
+    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
+        const found = JSON.stringify(payload['schema']);
+        const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
+        fail(locate(null), version
+            ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
+            : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`);
+        return false;
+    }
+    const list = payload['observed_tool_decisions'];
+    if (!Array.isArray(list)) {
+        fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+        return false;
+    }
+    list.forEach((decision, j) => {
+        const loc = locate(j);
+        const index = run.seen++;
+        const shape = checkDecision(decision);
+        // A decision that breaks its shape rejects the run; the rest are still checked and reported.
+        if (!shape.ok)
+            fail(loc, `decision ${index}: ${shape.reason}`);
+        else
+            run.decisions.push(prepareDecision(loc, index, decision));
+    });
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
+/**
+ * Settings with one home: the typed settings of a verification, the defaults of every option in one
+ * table (the action's `action.yml` declares the same defaults; a test compares them), and the
+ * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
+ * message per mistake. Nothing below the entries reads argv or the environment.
+ */
+class UsageError extends Error {
+}
+/**
+ * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
+ * flags of the same name use the same defaults).
+ */
+const DEFAULTS = {
+    runs: '.assay/runs',
+    audit: '.assay/audit',
+    'allow-unmatched-records': 'false',
+    'strict-observed': 'false',
+    annotations: 'auto',
+    'check-run-id': '',
+    'check-name': 'side-effect receipts',
+    'github-token': '${{ github.token }}',
+    summary: 'true',
+    'sarif-file': '',
+    'report-file': '',
+    'working-directory': '.',
+    'max-annotations': '5000',
+    'max-file-size': '64MiB',
+    'max-line-size': '8MiB',
+};
+const UNITS = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+/** "64MiB", "512k", "1048576" → bytes. */
+function parseSize(name, value) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? UNITS[m[2].toLowerCase()] : undefined;
+    if (!m || unit === undefined)
+        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+    const bytes = Math.floor(Number(m[1]) * unit);
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+        throw new UsageError(`${name}: "${value}" is out of range`);
+    return bytes;
+}
+/** YAML 1.2 core booleans, as @actions/core reads them. */
+function parseBool(name, value) {
+    const v = value.trim();
+    if (['true', 'True', 'TRUE'].includes(v))
+        return true;
+    if (['false', 'False', 'FALSE', ''].includes(v))
+        return false;
+    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
+}
+function parseChoice(name, value, choices) {
+    const v = value.trim();
+    if (choices.includes(v))
+        return v;
+    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
+}
+/** Newline- or comma-separated list, blanks dropped. */
+function parseList(value) {
+    return value.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== '');
+}
+/** A whole number ≥ 0. */
+function parseCount(name, value) {
+    const v = value.trim();
+    if (!/^\d{1,9}$/.test(v))
+        throw new UsageError(`${name}: "${value}" is not a whole number`);
+    return Number(v);
+}
+const DEFAULT_LIMITS = {
+    maxFileBytes: parseSize('max-file-size', DEFAULTS['max-file-size']),
+    maxLineBytes: parseSize('max-line-size', DEFAULTS['max-line-size']),
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+};
+/** The verification settings with every default, for a working directory (tests and entries start here). */
+function defaultSettings(cwd) {
+    return {
+        runs: parseList(DEFAULTS.runs),
+        audit: parseList(DEFAULTS.audit),
+        cwd,
+        workspace: cwd,
+        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
+        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
+        limits: DEFAULT_LIMITS,
+    };
+}
+/** Limits with the two that users set (each undefined: the default). */
+function readLimits(maxFileSize, maxLineSize, prefix = '') {
+    return {
+        ...DEFAULT_LIMITS,
+        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : DEFAULT_LIMITS.maxFileBytes,
+        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : DEFAULT_LIMITS.maxLineBytes,
+    };
+}
 
 ;// CONCATENATED MODULE: external "node:buffer"
 const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
@@ -9981,14 +10402,7 @@ function overBytes(text, start, end, maxBytes) {
 
 
 
-const DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 * 1024,
-    maxLineBytes: 8 * 1024 * 1024,
-    maxDepth: 64,
-    maxKeys: 10_000,
-    maxFindingsPerFile: 20,
-};
-const formatOf = (path) => /\.json$/i.test(path) ? 'json' : /\.(ndjson|jsonl)$/i.test(path) ? 'ndjson' : null;
+
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
 const ROOT_KEY = pathKey([]);
@@ -10002,8 +10416,6 @@ class FileReport {
     skipped = new Map();
     firstSkip = null;
     lines = null;
-    /** Decisions seen so far in this run (their indexes). */
-    decisions = 0;
     constructor(file, limits) {
         this.file = file;
         this.limits = limits;
@@ -10016,7 +10428,7 @@ class FileReport {
         return this.firstSkip !== null;
     }
     notice(code, message) {
-        this.findings.push(finding('notice', code, { file: this.file, line: 1, column: 1 }, message));
+        this.findings.push(finding(code, { file: this.file, line: 1, column: 1 }, message));
     }
     get failed() {
         return this.errors > 0;
@@ -10027,7 +10439,7 @@ class FileReport {
             this.suppressed++;
             return;
         }
-        this.findings.push(finding('error', 'invalid_artifact', loc, message));
+        this.findings.push(finding('invalid_artifact', loc, message));
     }
     skip(loc, name) {
         this.firstSkip ??= loc;
@@ -10035,12 +10447,12 @@ class FileReport {
     }
     close() {
         if (this.suppressed > 0) {
-            this.findings.push(finding('error', 'invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+            this.findings.push(finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
         }
         if (this.firstSkip) {
             const total = [...this.skipped.values()].reduce((a, b) => a + b, 0);
             const kinds = [...this.skipped.entries()].sort().map(([k, n]) => `${k} ×${n}`).join(', ');
-            this.findings.push(finding('notice', 'skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
+            this.findings.push(finding('skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
         }
         return this.findings;
     }
@@ -10091,28 +10503,6 @@ function* documents(bytes, format, fr, limits) {
         }
     }
 }
-function readSurface(payload, via, doc, fr, out) {
-    const list = payload['observed_tool_decisions'];
-    if (!Array.isArray(list)) {
-        fr.error(fr.at(doc.start), 'observed_tool_decisions is not an array');
-        return;
-    }
-    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== 'assay.tool_decision_surface.v0') {
-        fr.error(fr.at(doc.start), `event data has schema ${JSON.stringify(payload['schema'])}, expected assay.tool_decision_surface.v0`);
-        return;
-    }
-    const offsets = doc.elements.get(SURFACE_KEY[via]) ?? [];
-    list.forEach((decision, j) => {
-        const loc = fr.at(offsets[j] ?? doc.start);
-        const index = fr.decisions++;
-        const shape = checkDecision(decision);
-        // A decision that breaks its shape rejects the run; the rest are still checked and reported.
-        if (!shape.ok)
-            fr.error(loc, `decision ${index}: ${shape.reason}`);
-        else
-            out.push(prepareDecision(loc, index, decision));
-    });
-}
 function readRecord(kind, loc, fr, out) {
     const shape = checkRecord(kind.payload);
     if (!shape.ok)
@@ -10126,7 +10516,7 @@ function readRecord(kind, loc, fr, out) {
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
 function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
     const fr = new FileReport(file, limits);
-    const decisions = [];
+    const run = new RunDecisions();
     let surfaces = 0;
     for (const doc of documents(bytes, format, fr, limits)) {
         const loc = fr.at(doc.start);
@@ -10139,7 +10529,8 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
             fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
         else {
             surfaces++;
-            readSurface(k.payload, k.via, doc, fr, decisions);
+            const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
+            readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : offsets[j] ?? doc.start), run, (at, message) => fr.error(at, message));
         }
     }
     if (fr.failed && fr.findings[0]) {
@@ -10150,8 +10541,7 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
     if (!fr.failed && surfaces === 0 && !fr.skippedAny)
         fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
     const findings = fr.close();
-    const run = !fr.failed && surfaces > 0 ? { artifact: file, decisions } : null;
-    return { run, records: [], findings };
+    return { run: !fr.failed && surfaces > 0 ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS) {
@@ -10351,7 +10741,6 @@ async function* members(src, limits) {
 
 
 
-
 const MiB = 1024 * 1024;
 const DEFAULT_BUNDLE_LIMITS = {
     maxCompressedBytes: 100 * MiB,
@@ -10365,10 +10754,13 @@ const DEFAULT_BUNDLE_LIMITS = {
     maxMetaBytes: 64 * 1024,
     maxDepth: 64,
 };
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+function bundleLimits(read) {
+    return { ...DEFAULT_BUNDLE_LIMITS, maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes) };
+}
 /** A bundle rule was broken; the message names it. */
 class BundleError extends Error {
 }
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 class GunzipSource {
@@ -10472,9 +10864,9 @@ function readManifest(bytes, limits) {
         throw new BundleError('manifest run_id contains ":" (event ids are run_id:seq)');
     if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
         throw new BundleError('manifest event_count is not a non-negative integer');
-    if (typeof runRoot !== 'string' || !DIGEST.test(runRoot))
+    if (typeof runRoot !== 'string' || !DIGEST_PATTERN.test(runRoot))
         throw new BundleError('manifest run_root is not a sha256:<hex> digest');
-    if (typeof bundleId !== 'string' || !DIGEST.test(bundleId))
+    if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
         throw new BundleError('manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
     const ev = isObject(files) ? files['events.ndjson'] : undefined;
@@ -10501,7 +10893,7 @@ function readEvents(bytes, m, file, limits) {
         throw new BundleError(`events.ndjson is not valid UTF-8 (byte ${d.offset})`);
     const text = d.text;
     const root = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    const decisions = [];
+    const run = new RunDecisions();
     let seq = 0;
     let source;
     const surfacePath = pathKey(['data', 'observed_tool_decisions']);
@@ -10550,26 +10942,22 @@ function readEvents(bytes, m, file, limits) {
         const c = jcs(covered);
         if (!c.ok)
             throw new BundleError(`${where}: event cannot be canonicalized (${c.reason})`);
-        const contentHash = `sha256:${sha256Hex(c.text)}`;
+        const contentHash = sha256Digest(c.text);
         if (e['assaycontenthash'] !== contentHash)
             throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
         root.update(contentHash + '\n');
-        if (e['type'] === SURFACE) {
+        if (e['type'] === SURFACE_SCHEMA) {
             const data = e['data'];
-            const list = isObject(data) ? data['observed_tool_decisions'] : undefined;
-            if (!Array.isArray(list))
-                throw new BundleError(`${where}: ${SURFACE} event data has no observed_tool_decisions array`);
+            if (!isObject(data))
+                throw new BundleError(`${where}: ${SURFACE_SCHEMA} event data has no observed_tool_decisions array`);
             const offsets = r.elements.get(surfacePath) ?? [];
-            list.forEach((decision, j) => {
-                const column = (offsets[j] ?? start) - start + 1;
-                const shape = checkDecision(decision);
-                if (!shape.ok)
-                    throw new BundleError(`${where}: decision ${decisions.length}: ${shape.reason}`);
-                decisions.push(prepareDecision({ file, line, column, member: 'events.ndjson' }, decisions.length, decision));
+            const locate = (j) => ({ file, line, column: (j === null ? start : offsets[j] ?? start) - start + 1, member: 'events.ndjson' });
+            readSurface(data, 'event', locate, run, (_at, message) => {
+                throw new BundleError(`${where}: ${message}`);
             });
         }
         else if (typeof e['type'] === 'string' && e['type'].startsWith('assay.tool_decision_surface.')) {
-            throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE})`);
+            throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE_SCHEMA})`);
         }
         seq++;
     }
@@ -10582,7 +10970,7 @@ function readEvents(bytes, m, file, limits) {
         throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
     if (m.bundleId !== m.runRoot)
         throw new BundleError('manifest bundle_id does not equal the run root');
-    return decisions;
+    return run.decisions;
 }
 /** Verify a bundle; throws BundleError naming the broken rule. */
 async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
@@ -10591,7 +10979,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     try {
         size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
-            throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit`);
+            throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`);
         input = 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]);
     }
     catch (e) {
@@ -10620,7 +11008,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
                 if (m.size !== manifest.eventsBytes)
                     throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
                 const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-                if (`sha256:${sha256Hex(bytes)}` !== manifest.eventsSha256)
+                if (sha256Digest(bytes) !== manifest.eventsSha256)
                     throw new BundleError('events.ndjson sha256 does not match the manifest');
                 decisions = readEvents(bytes, manifest, file, limits);
             }
@@ -10662,11 +11050,11 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     catch (e) {
         if (!(e instanceof BundleError))
             throw e;
-        const f = finding('error', 'invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
+        const f = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
         return { run: null, records: [], findings: [f] };
     }
     const findings = decisions.length === 0
-        ? [finding('notice', 'no_decisions', at, 'evidence bundle verified; it holds no assay.tool_decision_surface.v0 events, so it contributes no calls')]
+        ? [finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`)]
         : [];
     return { run: { artifact: file, decisions }, records: [], findings };
 }
@@ -10680,24 +11068,25 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 
 
 
-const failure = (rel, message) => ({ run: null, records: [], findings: [finding('error', 'invalid_artifact', { file: rel, line: 1, column: 1 }, message)] });
-const isBundle = (rel) => /\.tar\.gz$/i.test(rel);
+
+const failure = (rel, message) => ({ run: null, records: [], findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)] });
+const isBundle = (rel) => formatOf(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
 async function readArtifact(rel, role, bytes, limits) {
     if (isBundle(rel))
-        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel);
+        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
     const format = formatOf(rel);
-    if (!format)
+    if (!format || format === 'bundle')
         return failure(rel, UNSUPPORTED);
     return role === 'runs' ? readRunFile(rel, bytes, format, limits) : readAuditFile(rel, bytes, format, limits);
 }
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
-const UNSUPPORTED = 'unsupported file type: expected .json, .jsonl, .ndjson or .tar.gz';
+const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
 async function readOne(file, role, limits) {
     const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
-        return role === 'audit' ? fail(BUNDLE_IN_AUDIT) : readBundle({ path: file.path }, file.rel);
+        return role === 'audit' ? fail(BUNDLE_IN_AUDIT) : readBundle({ path: file.path }, file.rel, bundleLimits(limits));
     }
     if (!formatOf(file.rel))
         return fail(UNSUPPORTED);
@@ -10724,13 +11113,6 @@ async function readOne(file, role, limits) {
 
 
 
-const DEFAULT_SETTINGS = {
-    runs: ['.assay/runs'],
-    audit: ['.assay/audit'],
-    allowUnmatchedRecords: false,
-    strictObserved: false,
-    limits: DEFAULT_LIMITS,
-};
 
 /**
  * Read every input file into located evidence, one file at a time: each is read once and dropped
@@ -10747,10 +11129,7 @@ async function collect(settings) {
         const d = discover(settings[role], cwd, workspace);
         findings.push(...d.findings);
         if (role === 'runs' && d.files.length === 0) {
-            findings.push({
-                ...finding('error', 'no_artifacts', { file: settings.runs.join(', ') || '(none)', line: 1, column: 1 }, `the run-artifact inputs (${settings.runs.join(', ')}) matched no .json, .jsonl, .ndjson or .tar.gz file: a gate that sees nothing must not pass`),
-                input: true,
-            });
+            findings.push(inputFinding('no_artifacts', settings.runs.join(', ') || '(none)', `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
         }
         for (const file of d.files) {
             const r = await readOne(file, role, settings.limits);
@@ -10768,51 +11147,109 @@ async function runGate(settings) {
     return verify(await collect(settings), settings);
 }
 
-;// CONCATENATED MODULE: ./src/settings.ts
-/** Turning user-supplied strings (CLI flags, action inputs) into typed settings, with one clear message per mistake. */
-class UsageError extends Error {
-}
-const UNITS = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
-/** "64MiB", "512k", "1048576" → bytes. */
-function parseSize(name, value) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? UNITS[m[2].toLowerCase()] : undefined;
-    if (!m || unit === undefined)
-        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
-    const bytes = Math.floor(Number(m[1]) * unit);
-    if (!Number.isSafeInteger(bytes) || bytes < 1)
-        throw new UsageError(`${name}: "${value}" is out of range`);
-    return bytes;
-}
-/** YAML 1.2 core booleans, as @actions/core reads them. */
-function parseBool(name, value) {
-    const v = value.trim();
-    if (['true', 'True', 'TRUE'].includes(v))
-        return true;
-    if (['false', 'False', 'FALSE', ''].includes(v))
-        return false;
-    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
-}
-function parseChoice(name, value, choices) {
-    const v = value.trim();
-    if (choices.includes(v))
-        return v;
-    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
-}
-/** Newline- or comma-separated list, blanks dropped. */
-function parseList(value) {
-    return value.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== '');
-}
-/** A whole number ≥ 0. */
-function parseCount(name, value) {
-    const v = value.trim();
-    if (!/^\d{1,9}$/.test(v))
-        throw new UsageError(`${name}: "${value}" is not a whole number`);
-    return Number(v);
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./src/cli-args.ts
+/**
+ * The CLI's surface: argv → one typed command with its settings. Every flag's default comes from
+ * the settings table (settings.ts); a mistake is one UsageError naming the flag.
+ */
+
+
+
+const USAGE = `Usage: receipt-gate verify [options]
+
+Recomputes every side-effect receipt binding from committed bytes and fails
+when a record mismatches or a claimed level cannot be reproduced.
+
+Options:
+  --runs PATH|GLOB          run artifacts (.json surfaces, .ndjson/.jsonl logs,
+                            .tar.gz evidence bundles); repeatable.
+                            Default: .assay/runs
+  --audit PATH|GLOB         provider audit exports (.json, .ndjson, .jsonl);
+                            repeatable. Default: .assay/audit
+                            A directory means every *.json, *.jsonl, *.ndjson
+                            and *.tar.gz beneath it.
+  --format table|json       output format. Default: table on a terminal,
+                            json otherwise
+  --output FILE             write the report to FILE instead of stdout
+  --allow-unmatched-records an audit record bound to no call is a warning,
+                            not an error
+  --strict-observed         an unreproduced observed_confirmed claim is an
+                            error, not a warning
+  -C, --working-directory DIR
+                            run as if started in DIR (inputs and reported
+                            paths are relative to it; nothing outside it is read)
+  --max-file-size SIZE      largest artifact read (default 64MiB)
+  --max-line-size SIZE      largest NDJSON line (default 8MiB)
+  -h, --help                show this help
+
+Exit status: 0 the gate passed, 1 it failed, 2 usage error.
+Colour only on a terminal; set NO_COLOR to turn it off.
+`;
+/**
+ * @param isTTY whether stdout is a terminal (the default format depends on it)
+ * @param cwd   the process's working directory (relative paths resolve against it)
+ */
+function parseCli(argv, isTTY, cwd) {
+    let parsed;
+    try {
+        parsed = (0,external_node_util_namespaceObject.parseArgs)({
+            args: [...argv],
+            allowPositionals: true,
+            strict: true,
+            options: {
+                runs: { type: 'string', multiple: true },
+                audit: { type: 'string', multiple: true },
+                format: { type: 'string' },
+                output: { type: 'string' },
+                'allow-unmatched-records': { type: 'boolean' },
+                'strict-observed': { type: 'boolean' },
+                'working-directory': { type: 'string', short: 'C' },
+                'max-file-size': { type: 'string' },
+                'max-line-size': { type: 'string' },
+                help: { type: 'boolean', short: 'h' },
+            },
+        });
+    }
+    catch (e) {
+        throw new UsageError(e.message);
+    }
+    const v = parsed.values;
+    if (v.help)
+        return { command: 'help' };
+    const [command, ...rest] = parsed.positionals;
+    if (command === 'help')
+        return { command: 'help' };
+    if (command !== 'verify')
+        throw new UsageError(command === undefined ? 'missing command: verify' : `unknown command "${command}"`);
+    if (rest.length > 0)
+        throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
+    const dir = external_node_path_default().resolve(cwd, v['working-directory'] ?? '.');
+    const output = v.output ?? null;
+    const defaults = defaultSettings(dir);
+    return {
+        command: 'verify',
+        settings: {
+            ...defaults,
+            runs: v.runs ?? defaults.runs,
+            audit: v.audit ?? defaults.audit,
+            allowUnmatchedRecords: v['allow-unmatched-records'] ?? defaults.allowUnmatchedRecords,
+            strictObserved: v['strict-observed'] ?? defaults.strictObserved,
+            limits: readLimits(v['max-file-size'], v['max-line-size'], '--'),
+        },
+        format: v.format !== undefined ? parseChoice('--format', v.format, ['table', 'json']) : isTTY && output === null ? 'table' : 'json',
+        output: output === null ? null : external_node_path_default().resolve(cwd, output),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
-/** Making untrusted text safe to print: control characters escaped, length bounded. */
+/** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
+const levelCounts = (t) => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted`;
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 duplicate" */
+const recordCounts = (t) => `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate`;
+/** "0 error(s), 0 warning(s), 2 notice(s)" */
+const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 // C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
@@ -10896,7 +11333,7 @@ function renderTable(report, style) {
     }
     out.push('');
     const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
-    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted`, `      ${t.records} audit record(s): ${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate`, `      ${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`);
+    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`, `      ${t.records} audit record(s): ${recordCounts(t)}`, `      ${findingCounts(t)}`);
     return out.join('\n') + '\n';
 }
 
@@ -10963,8 +11400,8 @@ function writeJson(report, file) {
 
 ;// CONCATENATED MODULE: ./src/cli-main.ts
 /**
- * The CLI's logic, free of process globals so tests can call it: argv → settings → runGate →
- * table or JSON → exit code (0 passed, 1 failed, 2 usage error).
+ * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
+ * runGate → table or JSON → exit code (0 passed, 1 failed, 2 usage error).
  */
 
 
@@ -10973,117 +11410,34 @@ function writeJson(report, file) {
 
 
 
-
-const USAGE = `Usage: receipt-gate verify [options]
-
-Recomputes every side-effect receipt binding from committed bytes and fails
-when a record mismatches or a claimed level cannot be reproduced.
-
-Options:
-  --runs PATH|GLOB          run artifacts (.json surfaces, .ndjson/.jsonl logs,
-                            .tar.gz evidence bundles); repeatable.
-                            Default: .assay/runs
-  --audit PATH|GLOB         provider audit exports (.json, .ndjson, .jsonl);
-                            repeatable. Default: .assay/audit
-                            A directory means every *.json, *.jsonl, *.ndjson
-                            and *.tar.gz beneath it.
-  --format table|json       output format. Default: table on a terminal,
-                            json otherwise
-  --output FILE             write the report to FILE instead of stdout
-  --allow-unmatched-records an audit record bound to no call is a warning,
-                            not an error
-  --strict-observed         an unreproduced observed_confirmed claim is an
-                            error, not a warning
-  -C, --working-directory DIR
-                            run as if started in DIR (inputs and reported
-                            paths are relative to it; nothing outside it is read)
-  --max-file-size SIZE      largest artifact read (default 64MiB)
-  --max-line-size SIZE      largest NDJSON line (default 8MiB)
-  -h, --help                show this help
-
-Exit status: 0 the gate passed, 1 it failed, 2 usage error.
-Colour only on a terminal; set NO_COLOR to turn it off.
-`;
-function parseCli(argv, isTTY, cwd) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_namespaceObject.parseArgs)({
-            args: [...argv],
-            allowPositionals: true,
-            strict: true,
-            options: {
-                runs: { type: 'string', multiple: true },
-                audit: { type: 'string', multiple: true },
-                format: { type: 'string' },
-                output: { type: 'string' },
-                'allow-unmatched-records': { type: 'boolean' },
-                'strict-observed': { type: 'boolean' },
-                'working-directory': { type: 'string', short: 'C' },
-                'max-file-size': { type: 'string' },
-                'max-line-size': { type: 'string' },
-                help: { type: 'boolean', short: 'h' },
-            },
-        });
-    }
-    catch (e) {
-        throw new UsageError(e.message);
-    }
-    const v = parsed.values;
-    if (v.help)
-        return 'help';
-    const [command, ...rest] = parsed.positionals;
-    if (command === 'help')
-        return 'help';
-    if (command !== 'verify')
-        throw new UsageError(command === undefined ? 'missing command: verify' : `unknown command "${command}"`);
-    if (rest.length > 0)
-        throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
-    const dir = external_node_path_default().resolve(cwd, v['working-directory'] ?? '.');
-    const output = v.output ?? null;
-    return {
-        runs: v.runs ?? DEFAULT_SETTINGS.runs,
-        audit: v.audit ?? DEFAULT_SETTINGS.audit,
-        cwd: dir,
-        workspace: dir,
-        allowUnmatchedRecords: v['allow-unmatched-records'] ?? false,
-        strictObserved: v['strict-observed'] ?? false,
-        limits: {
-            ...DEFAULT_LIMITS,
-            ...(v['max-file-size'] !== undefined ? { maxFileBytes: parseSize('--max-file-size', v['max-file-size']) } : {}),
-            ...(v['max-line-size'] !== undefined ? { maxLineBytes: parseSize('--max-line-size', v['max-line-size']) } : {}),
-        },
-        format: v.format !== undefined ? parseChoice('--format', v.format, ['table', 'json']) : isTTY && output === null ? 'table' : 'json',
-        output: output === null ? null : external_node_path_default().resolve(cwd, output),
-    };
-}
 async function main(argv, env, isTTY, cwd) {
-    let settings;
+    let cmd;
     try {
-        settings = parseCli(argv, isTTY, cwd);
+        cmd = parseCli(argv, isTTY, cwd);
     }
     catch (e) {
         if (e instanceof UsageError)
             return { code: 2, stdout: '', stderr: `receipt-gate: ${e.message}\n\n${USAGE}` };
         throw e;
     }
-    if (settings === 'help')
+    if (cmd.command === 'help')
         return { code: 0, stdout: USAGE, stderr: '' };
-    const report = await runGate(settings);
-    const color = settings.format === 'table' && isTTY && settings.output === null && !env['NO_COLOR'];
+    const report = await runGate(cmd.settings);
+    const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
     const code = report.ok ? 0 : 1;
-    if (settings.output) {
+    if (cmd.output) {
         try {
-            if (settings.format === 'json')
-                writeJson(report, settings.output);
+            if (cmd.format === 'json')
+                writeJson(report, cmd.output);
             else
-                (0,external_node_fs_namespaceObject.writeFileSync)(settings.output, renderTable(report, { color: false }));
+                (0,external_node_fs_namespaceObject.writeFileSync)(cmd.output, renderTable(report, { color: false }));
         }
         catch (e) {
-            return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${settings.output}: ${e.message}\n` };
+            return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${cmd.output}: ${e.message}\n` };
         }
-        return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${settings.output}\n` };
+        return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${cmd.output}\n` };
     }
-    return { code, stdout: settings.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
+    return { code, stdout: cmd.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
 }
 
 
@@ -11093,12 +11447,12 @@ async function main(argv, env, isTTY, cwd) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9051);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3289);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
     try {
-        const r = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
+        const r = await (0,_cli_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
         if (r.stdout)
             process.stdout.write(r.stdout);
         if (r.stderr)

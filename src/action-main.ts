@@ -3,113 +3,25 @@
  * job summary) → outputs → the gate. Reporting problems (a read-only token, an API outage) degrade
  * to workflow commands and never change the verdict; only the report's `ok` fails the step.
  */
-import { appendFileSync, mkdirSync, writeFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runGate, DEFAULT_SETTINGS, type Settings } from './gate.js';
-import { DEFAULT_LIMITS } from './read/artifacts.js';
-import { parseBool, parseChoice, parseCount, parseList, parseSize, UsageError } from './settings.js';
+import { runGate } from './gate.js';
+import { UsageError } from './settings.js';
+import { readSettings, type ActionSettings } from './action-inputs.js';
 import { readContext, restClient, type GitHubApi, type RunContext } from './github.js';
-import { buildAnnotations, type Annotation, type AnnotationLevel } from './report/annotations.js';
+import { buildAnnotations, type Annotation } from './report/annotations.js';
+import { emitWorkflowCommands } from './report/workflow-commands.js';
+import { levelCounts } from './report/text.js';
 import { publishCheckRun } from './report/check-run.js';
 import { renderSummary, SUMMARY_BUDGET } from './report/summary.js';
 import { renderSarif } from './report/sarif.js';
 import { writeJson } from './report/json.js';
 import type { Report } from './core/report.js';
-import { Runner } from './runner.js';
+import type { Runner } from './runner.js';
+
+export { readSettings, emitWorkflowCommands };
 
 export const VERSION = '0.1.0';
-export const WORKFLOW_COMMANDS_PER_LEVEL = 10;
-
-export type AnnotationMode = 'auto' | 'check-run' | 'workflow-commands' | 'off';
-
-export interface ActionSettings {
-  readonly gate: Settings;
-  readonly annotations: AnnotationMode;
-  readonly checkRunId: number | null;
-  readonly checkName: string;
-  readonly token: string;
-  readonly summary: boolean;
-  /** Most annotations sent through the Checks API (failures first). */
-  readonly maxAnnotations: number;
-  readonly sarifFile: string | null;
-  readonly reportFile: string;
-  /** Working directory relative to the repository root ('' when the same). */
-  readonly prefix: string;
-}
-
-/** Validate every input up front; a bad value is one UsageError naming the input. */
-export function readSettings(input: (name: string) => string, ctx: RunContext, env: NodeJS.ProcessEnv): ActionSettings {
-  const workspace = path.resolve(ctx.workspace);
-  const wdInput = input('working-directory') || '.';
-  const cwd = path.resolve(workspace, wdInput);
-  const rel = path.relative(workspace, cwd);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError(`working-directory: "${wdInput}" is outside the workspace`);
-  let isDir = false;
-  try {
-    isDir = statSync(cwd).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new UsageError(`working-directory: "${wdInput}" is not a directory`);
-  const checkRunId = input('check-run-id');
-  if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
-  const checkName = input('check-name') || 'side-effect receipts';
-  if (checkName.length > 255) throw new UsageError('check-name: longer than 255 characters');
-  const file = (name: string): string | null => {
-    const v = input(name);
-    return v === '' ? null : path.resolve(workspace, v);
-  };
-  const runs = parseList(input('runs'));
-  const audit = parseList(input('audit'));
-  const maxFile = input('max-file-size');
-  const maxLine = input('max-line-size');
-  return {
-    gate: {
-      runs: runs.length > 0 ? runs : DEFAULT_SETTINGS.runs,
-      audit: audit.length > 0 ? audit : DEFAULT_SETTINGS.audit,
-      cwd,
-      workspace,
-      allowUnmatchedRecords: parseBool('allow-unmatched-records', input('allow-unmatched-records')),
-      strictObserved: parseBool('strict-observed', input('strict-observed')),
-      limits: {
-        ...DEFAULT_LIMITS,
-        ...(maxFile ? { maxFileBytes: parseSize('max-file-size', maxFile) } : {}),
-        ...(maxLine ? { maxLineBytes: parseSize('max-line-size', maxLine) } : {}),
-      },
-    },
-    annotations: parseChoice('annotations', input('annotations') || 'auto', ['auto', 'check-run', 'workflow-commands', 'off'] as const),
-    checkRunId: checkRunId === '' ? null : Number(checkRunId),
-    checkName,
-    token: input('github-token'),
-    summary: parseBool('summary', input('summary') || 'true'),
-    maxAnnotations: parseCount('max-annotations', input('max-annotations') || '5000'),
-    sarifFile: file('sarif-file'),
-    reportFile: file('report-file') ?? path.join(env['RUNNER_TEMP'] || tmpdir(), 'receipt-gate', 'report.json'),
-    prefix: rel.split(path.sep).join('/'),
-  };
-}
-
-/** Workflow commands: at most 10 per level (most important first), then one notice for the rest. */
-export function emitWorkflowCommands(annotations: readonly Annotation[], sink: Pick<Runner, 'error' | 'warning' | 'notice'>): number {
-  const shown: Record<AnnotationLevel, number> = { failure: 0, warning: 0, notice: 0 };
-  let hidden = 0;
-  for (const a of annotations) {
-    if (shown[a.level] >= WORKFLOW_COMMANDS_PER_LEVEL) {
-      hidden++;
-      continue;
-    }
-    shown[a.level]++;
-    const props = a.path === null ? { title: a.title } : { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
-    if (a.level === 'failure') sink.error(a.message, props);
-    else if (a.level === 'warning') sink.warning(a.message, props);
-    else sink.notice(a.message, props);
-  }
-  if (hidden > 0) {
-    sink.notice(`${hidden} more annotation(s) not shown: workflow commands show at most ${WORKFLOW_COMMANDS_PER_LEVEL} per level. The job summary lists every call and finding.`, { title: 'receipt-gate: more annotations' });
-  }
-  return hidden;
-}
 
 async function annotate(core: Runner, s: ActionSettings, ctx: RunContext, report: Report, annotations: readonly Annotation[], api: GitHubApi | null): Promise<void> {
   if (s.annotations === 'off') return;
@@ -186,6 +98,6 @@ export async function runAction(core: Runner, env: NodeJS.ProcessEnv = process.e
     const { markdown } = renderSummary(report, { prefix: s.prefix, blobBase: blobBase(ctx), reportFile: s.reportFile, budgetBytes: SUMMARY_BUDGET });
     appendFileSync(summaryFile, markdown);
   }
-  core.info(`receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted; ${t.errors} error(s), ${t.warnings} warning(s)`);
+  core.info(`receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${levelCounts(t)}; ${t.errors} error(s), ${t.warnings} warning(s)`);
   if (!report.ok) core.setFailed(`receipt-gate: the gate failed with ${t.errors} error(s); see the annotations and the job summary.`);
 }

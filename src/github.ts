@@ -4,7 +4,7 @@
  * can point GITHUB_API_URL at a local server or inject a fetch.
  */
 import { readFileSync } from 'node:fs';
-import { isObject } from './core/projection.js';
+import { isObject } from './core/json.js';
 
 export interface ApiResponse {
   readonly status: number;

@@ -7,12 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { EOL } from 'node:os';
 
-export interface AnnotationProperties {
-  readonly title?: string;
-  readonly file?: string;
-  readonly startLine?: number;
-  readonly startColumn?: number;
-}
+import type { AnnotationProperties } from './report/workflow-commands.js';
 
 /** Escaping of workflow-command data: nothing in it can end the command or start another. */
 export const escapeData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

@@ -1,6 +1,66 @@
-/** Turning user-supplied strings (CLI flags, action inputs) into typed settings, with one clear message per mistake. */
+/**
+ * Settings with one home: the typed settings of a verification, the defaults of every option in one
+ * table (the action's `action.yml` declares the same defaults; a test compares them), and the
+ * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
+ * message per mistake. Nothing below the entries reads argv or the environment.
+ */
 
 export class UsageError extends Error {}
+
+/** Limits on what a reader accepts; exceeding one is a located invalid_artifact, never a crash. */
+export interface ReadLimits {
+  /** Largest artifact file read, in bytes (for an evidence bundle: its compressed size). */
+  readonly maxFileBytes: number;
+  /** Largest NDJSON line, in bytes. */
+  readonly maxLineBytes: number;
+  /** Deepest JSON nesting. */
+  readonly maxDepth: number;
+  /** Most members in one JSON object. */
+  readonly maxKeys: number;
+  /** Findings reported per file before the rest are counted in one line. */
+  readonly maxFindingsPerFile: number;
+}
+
+/** What one verification reads and how it judges (the settings both entries build). */
+export interface Settings {
+  /** Run-artifact inputs: paths, directories or globs relative to `cwd`. */
+  readonly runs: readonly string[];
+  /** Audit-export inputs. */
+  readonly audit: readonly string[];
+  /** Working directory: inputs and report paths are relative to it. */
+  readonly cwd: string;
+  /** Nothing outside this directory is read. */
+  readonly workspace: string;
+  /** `record_unmatched` becomes a warning. */
+  readonly allowUnmatchedRecords: boolean;
+  /** `observed_confirmed_not_reproduced` becomes an error. */
+  readonly strictObserved: boolean;
+  readonly limits: ReadLimits;
+}
+
+/**
+ * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
+ * flags of the same name use the same defaults).
+ */
+export const DEFAULTS = {
+  runs: '.assay/runs',
+  audit: '.assay/audit',
+  'allow-unmatched-records': 'false',
+  'strict-observed': 'false',
+  annotations: 'auto',
+  'check-run-id': '',
+  'check-name': 'side-effect receipts',
+  'github-token': '${{ github.token }}',
+  summary: 'true',
+  'sarif-file': '',
+  'report-file': '',
+  'working-directory': '.',
+  'max-annotations': '5000',
+  'max-file-size': '64MiB',
+  'max-line-size': '8MiB',
+} as const;
+
+export type OptionName = keyof typeof DEFAULTS;
 
 const UNITS: { readonly [u: string]: number } = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
 
@@ -38,4 +98,34 @@ export function parseCount(name: string, value: string): number {
   const v = value.trim();
   if (!/^\d{1,9}$/.test(v)) throw new UsageError(`${name}: "${value}" is not a whole number`);
   return Number(v);
+}
+
+export const DEFAULT_LIMITS: ReadLimits = {
+  maxFileBytes: parseSize('max-file-size', DEFAULTS['max-file-size']),
+  maxLineBytes: parseSize('max-line-size', DEFAULTS['max-line-size']),
+  maxDepth: 64,
+  maxKeys: 10_000,
+  maxFindingsPerFile: 20,
+};
+
+/** The verification settings with every default, for a working directory (tests and entries start here). */
+export function defaultSettings(cwd: string): Settings {
+  return {
+    runs: parseList(DEFAULTS.runs),
+    audit: parseList(DEFAULTS.audit),
+    cwd,
+    workspace: cwd,
+    allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
+    strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
+    limits: DEFAULT_LIMITS,
+  };
+}
+
+/** Limits with the two that users set (each undefined: the default). */
+export function readLimits(maxFileSize: string | undefined, maxLineSize: string | undefined, prefix = ''): ReadLimits {
+  return {
+    ...DEFAULT_LIMITS,
+    maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : DEFAULT_LIMITS.maxFileBytes,
+    maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : DEFAULT_LIMITS.maxLineBytes,
+  };
 }

@@ -5,9 +5,9 @@
  */
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { readArtifact, type Role } from '../../src/gate.js';
+import { readArtifact, type Role } from '../../src/read/files.js';
 import { verify } from '../../src/core/verify.js';
-import { DEFAULT_LIMITS } from '../../src/read/artifacts.js';
+import { DEFAULT_LIMITS } from '../../src/settings.js';
 import type { Finding, RecordInput, RunInput } from '../../src/core/model.js';
 import type { Report } from '../../src/core/report.js';
 import { buildBundle } from './bundle-writer.js';

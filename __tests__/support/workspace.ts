@@ -3,7 +3,8 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { runGate, DEFAULT_SETTINGS, type Settings } from '../../src/gate.js';
+import { runGate } from '../../src/gate.js';
+import { defaultSettings, type Settings } from '../../src/settings.js';
 import type { Report } from '../../src/core/report.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -32,7 +33,7 @@ export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint
 }
 
 export function gate(cwd: string, over: Partial<Settings> = {}): Promise<Report> {
-  return runGate({ ...DEFAULT_SETTINGS, cwd, workspace: cwd, ...over });
+  return runGate({ ...defaultSettings(cwd), ...over });
 }
 
 export interface Proc {

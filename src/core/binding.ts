@@ -1,6 +1,7 @@
 /**
  * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
- * canonical form. The one place in the gate where a digest is made.
+ * canonical form. The one place in the gate where a subject digest is made and the one pattern a
+ * digest must match; a binding is recomputed from committed bytes, never fetched.
  */
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
@@ -8,6 +9,7 @@ import canonicalize from 'canonicalize';
 export type Canonical = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
 export type Binding = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly reason: string };
 
+/** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
 /** RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. */
@@ -25,8 +27,11 @@ export function sha256Hex(text: string | Uint8Array): string {
   return hash('sha256', text, 'hex');
 }
 
+/** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
+export const sha256Digest = (text: string | Uint8Array): string => `sha256:${sha256Hex(text)}`;
+
 /** binding(subject) as the semantics document defines it. */
 export function binding(subject: unknown): Binding {
   const c = jcs(subject);
-  return c.ok ? { ok: true, digest: 'sha256:' + sha256Hex(c.text) } : c;
+  return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
 }

@@ -2,8 +2,8 @@
  * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
  * for consistency and later compared with what the evidence earns; they never earn anything.
  */
-import { isObject } from './projection.js';
-import { LEVELS, type JsonObject, type Level } from './model.js';
+import { hasOwn as has, isObject, type JsonObject } from './json.js';
+import { LEVELS, type Level } from './model.js';
 
 export interface Claim {
   /** response.side_effect_asserted */
@@ -25,7 +25,6 @@ const EXPECTED_SOURCE: { readonly [L in Level]: string | null } = {
   verified: 'provider_audit_import',
 };
 
-const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 /** Most claims are consistent: share one empty list rather than keep one per call. */
 const NONE: readonly string[] = Object.freeze([]);
 

@@ -3,15 +3,16 @@
  * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
  */
 import { readClaim } from './claims.js';
-import { isObject, project } from './projection.js';
-import type { DecisionInput, JsonObject, Location } from './model.js';
+import { project } from './projection.js';
+import { hasOwn, isObject, type JsonObject } from './json.js';
+import type { DecisionInput, Location } from './model.js';
 
 export function prepareDecision(loc: Location, index: number, decision: JsonObject): DecisionInput {
   const tool = decision['tool'];
   const d = decision['decision'];
   const action = decision['action'];
   const target = isObject(action) ? action['target'] : undefined;
-  const p = isObject(target) && Object.prototype.hasOwnProperty.call(target, 'provider') ? target['provider'] : null;
+  const p = isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
   const response = decision['response'];
   return {
     loc,

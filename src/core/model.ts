@@ -1,32 +1,23 @@
 import type { ClaimReading } from './claims.js';
 import type { Projection } from './projection.js';
+import type { Finding } from './findings.js';
+import type { JsonObject } from './json.js';
 
 /**
  * The vocabulary of the gate, shared by readers, core and reporters.
  * Values here are plain data: locations travel with them from the reader to the finding.
  */
 
+/** The artifact kinds this gate reads: the one place their names are written. */
+export const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+export const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+
 export type Level = 'asserted' | 'observed_confirmed' | 'verified';
 export const LEVELS: readonly Level[] = ['asserted', 'observed_confirmed', 'verified'];
 export const levelRank = (l: Level): number => LEVELS.indexOf(l);
 
-export type Severity = 'error' | 'warning' | 'notice';
-
-export type FindingCode =
-  | 'invalid_artifact'
-  | 'record_inconsistent'
-  | 'duplicate_record'
-  | 'record_unmatched'
-  | 'verified_not_reproduced'
-  | 'observed_confirmed_not_reproduced'
-  | 'inconsistent_claim'
-  | 'no_artifacts'
-  // notices (never fail the gate)
-  | 'skipped_object'
-  | 'under_claimed'
-  | 'no_decisions'
-  | 'no_records'
-  | 'no_match';
+export type { Finding, FindingCode, Severity } from './findings.js';
+export type { JsonObject } from './json.js';
 
 /** A place in a committed file. Lines and columns are 1-based. */
 export interface Location {
@@ -36,17 +27,6 @@ export interface Location {
   /** For a location inside an archive (an evidence bundle): the member that line and column refer to. */
   readonly member?: string;
 }
-
-export interface Finding extends Location {
-  readonly severity: Severity;
-  readonly code: FindingCode;
-  readonly message: string;
-  /** About an input as given (a path or glob, in `file`), not a place in a committed file. */
-  readonly input?: true;
-}
-
-/** A JSON object as produced by JSON.parse (never copied, never spread). */
-export type JsonObject = { readonly [key: string]: unknown };
 
 /**
  * One recorded tool decision, reduced by `prepareDecision` (core/decision.ts) to what verification
@@ -80,7 +60,7 @@ export interface RecordInput {
 }
 
 export interface AuditRecord {
-  readonly schema: 'assay.provider_audit_record.v0';
+  readonly schema: typeof RECORD_SCHEMA;
   readonly provider: string;
   readonly record_id: string;
   readonly subject: { readonly action_class: string; readonly verb: string; readonly target: JsonObject };

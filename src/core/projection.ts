@@ -3,14 +3,18 @@
  * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
  * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
  */
-import { jcs, sha256Hex } from './binding.js';
-import type { JsonObject } from './model.js';
+import { binding, jcs } from './binding.js';
+import { hasOwn, isObject, type JsonObject } from './json.js';
 
 export const BOUND_TARGET_FIELDS: { readonly [actionClass: string]: readonly string[] } = Object.freeze({
   github_deploy_key: ['owner', 'repo', 'key_title_hash'],
   workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
   workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
 });
+
+/** The bound fields of an action class, or undefined when the class has no binding rule. */
+export const boundFields = (actionClass: string): readonly string[] | undefined =>
+  hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
 
 export interface CallSubject {
   readonly action_class: string;
@@ -19,19 +23,12 @@ export interface CallSubject {
 }
 
 export type Projection =
-  | {
-      readonly kind: 'subject';
-      readonly subject: CallSubject;
-      readonly digest: string;
-    }
+  | { readonly kind: 'subject'; readonly subject: CallSubject; readonly digest: string }
   | { readonly kind: 'none'; readonly reason: string };
-
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
 export function narrowTarget(actionClass: string, target: JsonObject): JsonObject | undefined {
-  const fields = hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
+  const fields = boundFields(actionClass);
   if (!fields) return undefined;
   const out: { [k: string]: unknown } = {};
   for (const f of fields) if (hasOwn(target, f)) out[f] = target[f];
@@ -50,12 +47,12 @@ export function project(decision: JsonObject): Projection {
   const narrowed = narrowTarget(actionClass, target);
   if (!narrowed) return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
   if (Object.keys(narrowed).length === 0) {
-    return { kind: 'none', reason: `target has none of the bound fields (${BOUND_TARGET_FIELDS[actionClass]!.join(', ')})` };
+    return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass)!.join(', ')})` };
   }
   const subject: CallSubject = { action_class: actionClass, verb, target: narrowed };
-  const c = jcs(subject);
-  if (!c.ok) return { kind: 'none', reason: `subject cannot be canonicalized: ${c.reason}` };
-  return { kind: 'subject', subject, digest: 'sha256:' + sha256Hex(c.text) };
+  const b = binding(subject);
+  if (!b.ok) return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
+  return { kind: 'subject', subject, digest: b.digest };
 }
 
 /** Canonical {action_class, target}, without the verb: two calls touch the same thing when these are equal. */

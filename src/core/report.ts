@@ -1,5 +1,6 @@
 /** The report: the one value every reporter renders. Its JSON form is `schemas/report.schema.json`. */
-import type { Finding, Level } from './model.js';
+import type { Finding } from './findings.js';
+import type { Level } from './model.js';
 
 export const REPORT_SCHEMA = 'receipt-gate.report.v1';
 

@@ -4,39 +4,17 @@
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
-import { finding } from '../core/verify.js';
-import { prepareDecision } from '../core/decision.js';
-import type { AuditRecord, DecisionInput, Finding, JsonObject, Location, RecordInput, RunInput } from '../core/model.js';
+import { finding, type Finding } from '../core/findings.js';
+import type { AuditRecord, Location, RecordInput, RunInput } from '../core/model.js';
 import { LineIndex, parseStrict, pathKey } from './strict-json.js';
 import { classify, type Kind } from './classify.js';
-import { checkDecision, checkRecord } from './shapes.js';
+import { checkRecord } from './shapes.js';
+import { readSurface, RunDecisions } from './surface.js';
+import type { Format } from './formats.js';
+import { DEFAULT_LIMITS, type ReadLimits } from '../settings.js';
 import { decodeUtf8, byteLocation } from './utf8.js';
 import { lines, overBytes } from './lines.js';
 
-export interface ReadLimits {
-  /** Largest artifact file read, in bytes. */
-  readonly maxFileBytes: number;
-  /** Largest NDJSON line, in bytes. */
-  readonly maxLineBytes: number;
-  /** Deepest JSON nesting. */
-  readonly maxDepth: number;
-  /** Most members in one JSON object. */
-  readonly maxKeys: number;
-  /** Findings reported per file before the rest are counted in one line. */
-  readonly maxFindingsPerFile: number;
-}
-
-export const DEFAULT_LIMITS: ReadLimits = {
-  maxFileBytes: 64 * 1024 * 1024,
-  maxLineBytes: 8 * 1024 * 1024,
-  maxDepth: 64,
-  maxKeys: 10_000,
-  maxFindingsPerFile: 20,
-};
-
-export type Format = 'json' | 'ndjson';
-export const formatOf = (path: string): Format | null =>
-  /\.json$/i.test(path) ? 'json' : /\.(ndjson|jsonl)$/i.test(path) ? 'ndjson' : null;
 
 export interface FileRead {
   /** The run this file is, or null (not a run, or rejected). */
@@ -64,8 +42,6 @@ class FileReport {
   private readonly skipped = new Map<string, number>();
   private firstSkip: Location | null = null;
   lines: LineIndex | null = null;
-  /** Decisions seen so far in this run (their indexes). */
-  decisions = 0;
 
   constructor(readonly file: string, private readonly limits: ReadLimits) {}
 
@@ -79,7 +55,7 @@ class FileReport {
   }
 
   notice(code: 'no_decisions' | 'no_records', message: string): void {
-    this.findings.push(finding('notice', code, { file: this.file, line: 1, column: 1 }, message));
+    this.findings.push(finding(code, { file: this.file, line: 1, column: 1 }, message));
   }
 
   get failed(): boolean {
@@ -92,7 +68,7 @@ class FileReport {
       this.suppressed++;
       return;
     }
-    this.findings.push(finding('error', 'invalid_artifact', loc, message));
+    this.findings.push(finding('invalid_artifact', loc, message));
   }
 
   skip(loc: Location, name: string): void {
@@ -102,12 +78,12 @@ class FileReport {
 
   close(): Finding[] {
     if (this.suppressed > 0) {
-      this.findings.push(finding('error', 'invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+      this.findings.push(finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
     }
     if (this.firstSkip) {
       const total = [...this.skipped.values()].reduce((a, b) => a + b, 0);
       const kinds = [...this.skipped.entries()].sort().map(([k, n]) => `${k} ×${n}`).join(', ');
-      this.findings.push(finding('notice', 'skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
+      this.findings.push(finding('skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
     }
     return this.findings;
   }
@@ -117,7 +93,7 @@ class FileReport {
  * Decode and split a file into strict-JSON documents, one at a time (a generator: an NDJSON file's
  * parsed lines are never all held at once); problems go to `fr`.
  */
-function* documents(bytes: Uint8Array, format: Format, fr: FileReport, limits: ReadLimits): Generator<Doc> {
+function* documents(bytes: Uint8Array, format: TextFormat, fr: FileReport, limits: ReadLimits): Generator<Doc> {
   if (bytes.length > limits.maxFileBytes) {
     fr.error({ file: fr.file, line: 1, column: 1 }, `file is ${bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
     return;
@@ -156,26 +132,7 @@ function* documents(bytes: Uint8Array, format: Format, fr: FileReport, limits: R
   }
 }
 
-function readSurface(payload: JsonObject, via: 'schema' | 'event', doc: Doc, fr: FileReport, out: DecisionInput[]): void {
-  const list = payload['observed_tool_decisions'];
-  if (!Array.isArray(list)) {
-    fr.error(fr.at(doc.start), 'observed_tool_decisions is not an array');
-    return;
-  }
-  if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== 'assay.tool_decision_surface.v0') {
-    fr.error(fr.at(doc.start), `event data has schema ${JSON.stringify(payload['schema'])}, expected assay.tool_decision_surface.v0`);
-    return;
-  }
-  const offsets = doc.elements.get(SURFACE_KEY[via]) ?? [];
-  list.forEach((decision: unknown, j) => {
-    const loc = fr.at(offsets[j] ?? doc.start);
-    const index = fr.decisions++;
-    const shape = checkDecision(decision);
-    // A decision that breaks its shape rejects the run; the rest are still checked and reported.
-    if (!shape.ok) fr.error(loc, `decision ${index}: ${shape.reason}`);
-    else out.push(prepareDecision(loc, index, decision as JsonObject));
-  });
-}
+type TextFormat = Exclude<Format, 'bundle'>;
 
 function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileReport, out: RecordInput[]): void {
   const shape = checkRecord(kind.payload);
@@ -188,9 +145,9 @@ function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileRepo
 }
 
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
-export function readRunFile(file: string, bytes: Uint8Array, format: Format, limits: ReadLimits = DEFAULT_LIMITS): FileRead {
+export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat, limits: ReadLimits = DEFAULT_LIMITS): FileRead {
   const fr = new FileReport(file, limits);
-  const decisions: DecisionInput[] = [];
+  const run = new RunDecisions();
   let surfaces = 0;
   for (const doc of documents(bytes, format, fr, limits)) {
     const loc = fr.at(doc.start);
@@ -200,7 +157,8 @@ export function readRunFile(file: string, bytes: Uint8Array, format: Format, lim
     else if (k.kind === 'record') fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
     else {
       surfaces++;
-      readSurface(k.payload, k.via, doc, fr, decisions);
+      const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
+      readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : offsets[j] ?? doc.start), run, (at, message) => fr.error(at, message));
     }
   }
   if (fr.failed && fr.findings[0]) {
@@ -210,12 +168,11 @@ export function readRunFile(file: string, bytes: Uint8Array, format: Format, lim
   // Nothing is dropped silently: a readable file with nothing to verify says so.
   if (!fr.failed && surfaces === 0 && !fr.skippedAny) fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
   const findings = fr.close();
-  const run = !fr.failed && surfaces > 0 ? { artifact: file, decisions } : null;
-  return { run, records: [], findings };
+  return { run: !fr.failed && surfaces > 0 ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
 }
 
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
-export function readAuditFile(file: string, bytes: Uint8Array, format: Format, limits: ReadLimits = DEFAULT_LIMITS): FileRead {
+export function readAuditFile(file: string, bytes: Uint8Array, format: TextFormat, limits: ReadLimits = DEFAULT_LIMITS): FileRead {
   const fr = new FileReport(file, limits);
   const records: RecordInput[] = [];
   for (const doc of documents(bytes, format, fr, limits)) {

@@ -9,18 +9,17 @@ import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { createGunzip } from 'node:zlib';
-import { finding } from '../core/verify.js';
-import { prepareDecision } from '../core/decision.js';
-import { jcs, sha256Hex } from '../core/binding.js';
-import { isObject } from '../core/projection.js';
-import type { DecisionInput, Finding, JsonObject } from '../core/model.js';
+import { finding, type Finding } from '../core/findings.js';
+import { DIGEST_PATTERN as DIGEST, jcs, sha256Digest } from '../core/binding.js';
+import { isObject } from '../core/json.js';
+import { SURFACE_SCHEMA as SURFACE, type DecisionInput } from '../core/model.js';
 import { parseStrict, pathKey } from './strict-json.js';
 import { members, TarError, type ByteSource } from './tar.js';
 import { decodeUtf8 } from './utf8.js';
 import { lines, overBytes } from './lines.js';
-import { checkDecision } from './shapes.js';
-import { SURFACE } from './classify.js';
+import { readSurface, RunDecisions } from './surface.js';
 import type { FileRead } from './artifacts.js';
+import type { ReadLimits } from '../settings.js';
 
 export interface BundleLimits {
   readonly maxCompressedBytes: number;
@@ -50,10 +49,14 @@ export const DEFAULT_BUNDLE_LIMITS: BundleLimits = {
   maxDepth: 64,
 };
 
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+export function bundleLimits(read: ReadLimits): BundleLimits {
+  return { ...DEFAULT_BUNDLE_LIMITS, maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes) };
+}
+
 /** A bundle rule was broken; the message names it. */
 export class BundleError extends Error {}
 
-const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** A pull source over the gunzip stream that enforces the decompression limits. */
@@ -172,7 +175,7 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
   if (!d.ok) throw new BundleError(`events.ndjson is not valid UTF-8 (byte ${d.offset})`);
   const text = d.text;
   const root = createHash('sha256');
-  const decisions: DecisionInput[] = [];
+  const run = new RunDecisions();
   let seq = 0;
   let source: string | undefined;
   const surfacePath = pathKey(['data', 'observed_tool_decisions']);
@@ -203,19 +206,16 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
     if (typeof subject === 'string') covered['subject'] = subject;
     const c = jcs(covered);
     if (!c.ok) throw new BundleError(`${where}: event cannot be canonicalized (${c.reason})`);
-    const contentHash = `sha256:${sha256Hex(c.text)}`;
+    const contentHash = sha256Digest(c.text);
     if (e['assaycontenthash'] !== contentHash) throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
     root.update(contentHash + '\n');
     if (e['type'] === SURFACE) {
       const data = e['data'];
-      const list = isObject(data) ? data['observed_tool_decisions'] : undefined;
-      if (!Array.isArray(list)) throw new BundleError(`${where}: ${SURFACE} event data has no observed_tool_decisions array`);
+      if (!isObject(data)) throw new BundleError(`${where}: ${SURFACE} event data has no observed_tool_decisions array`);
       const offsets = r.elements.get(surfacePath) ?? [];
-      list.forEach((decision: unknown, j) => {
-        const column = (offsets[j] ?? start) - start + 1;
-        const shape = checkDecision(decision);
-        if (!shape.ok) throw new BundleError(`${where}: decision ${decisions.length}: ${shape.reason}`);
-        decisions.push(prepareDecision({ file, line, column, member: 'events.ndjson' }, decisions.length, decision as JsonObject));
+      const locate = (j: number | null) => ({ file, line, column: (j === null ? start : offsets[j] ?? start) - start + 1, member: 'events.ndjson' });
+      readSurface(data, 'event', locate, run, (_at, message) => {
+        throw new BundleError(`${where}: ${message}`);
       });
     } else if (typeof e['type'] === 'string' && e['type'].startsWith('assay.tool_decision_surface.')) {
       throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE})`);
@@ -227,7 +227,7 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
   const runRoot = `sha256:${root.digest('hex')}`;
   if (runRoot !== m.runRoot) throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
   if (m.bundleId !== m.runRoot) throw new BundleError('manifest bundle_id does not equal the run root');
-  return decisions;
+  return run.decisions;
 }
 
 /** The bytes of a bundle: a file on disk (streamed) or a buffer already in memory. */
@@ -239,7 +239,7 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
   let input: Readable;
   try {
     size = 'path' in source ? statSync(source.path).size : source.bytes.length;
-    if (size > limits.maxCompressedBytes) throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit`);
+    if (size > limits.maxCompressedBytes) throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`);
     input = 'path' in source ? createReadStream(source.path) : Readable.from([Buffer.from(source.bytes)]);
   } catch (e) {
     if (e instanceof BundleError) throw e;
@@ -264,7 +264,7 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
         }
         if (m.size !== manifest.eventsBytes) throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
         const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-        if (`sha256:${sha256Hex(bytes)}` !== manifest.eventsSha256) throw new BundleError('events.ndjson sha256 does not match the manifest');
+        if (sha256Digest(bytes) !== manifest.eventsSha256) throw new BundleError('events.ndjson sha256 does not match the manifest');
         decisions = readEvents(bytes, manifest, file, limits);
       } else {
         throw new BundleError(m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
@@ -294,11 +294,11 @@ export async function readBundle(source: BundleSource, file: string, limits: Bun
     decisions = await verifyBundle(source, file, limits);
   } catch (e) {
     if (!(e instanceof BundleError)) throw e;
-    const f: Finding = finding('error', 'invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
+    const f: Finding = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
     return { run: null, records: [], findings: [f] };
   }
   const findings: Finding[] = decisions.length === 0
-    ? [finding('notice', 'no_decisions', at, 'evidence bundle verified; it holds no assay.tool_decision_surface.v0 events, so it contributes no calls')]
+    ? [finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`)]
     : [];
   return { run: { artifact: file, decisions }, records: [], findings };
 }

@@ -3,11 +3,8 @@
  * are skipped with a notice; but another *version* of a kind we read is an error, never a skip, so
  * renaming `.v0` to `.v1` cannot hide a record or a run from the gate.
  */
-import { isObject } from '../core/projection.js';
-import type { JsonObject } from '../core/model.js';
-
-export const SURFACE = 'assay.tool_decision_surface.v0';
-export const RECORD = 'assay.provider_audit_record.v0';
+import { hasOwn, isObject, type JsonObject } from '../core/json.js';
+import { RECORD_SCHEMA as RECORD, SURFACE_SCHEMA as SURFACE } from '../core/model.js';
 
 export type Kind =
   | { readonly kind: 'surface'; readonly payload: JsonObject; readonly via: 'schema' | 'event' }
@@ -37,7 +34,7 @@ export function classify(value: unknown): Kind {
   if (typeof schema === 'string') return byName(schema, value, 'schema');
   if (schema !== undefined) return { kind: 'error', reason: '"schema" is not a string' };
   const type = value['type'];
-  if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(value, 'data')) {
+  if (typeof type === 'string' && hasOwn(value, 'data')) {
     if (family(type) === family(SURFACE) || family(type) === family(RECORD)) {
       return byName(type, value['data'], 'event');
     }

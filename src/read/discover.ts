@@ -6,10 +6,9 @@
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { finding } from '../core/verify.js';
-import type { Finding } from '../core/model.js';
+import { finding, inputFinding, type Finding } from '../core/findings.js';
+import { EXTENSION_LIST, formatOf } from './formats.js';
 
-export const ARTIFACT_PATTERN = /\.(json|jsonl|ndjson|tar\.gz)$/i;
 /** Directories a walk never enters unless named explicitly. */
 const PRUNED = new Set(['.git', 'node_modules']);
 const MAX_ENTRIES = 500_000;
@@ -47,9 +46,6 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
     realWorkspace = path.resolve(workspace);
   }
   const where = (rel: string) => ({ file: rel, line: 1, column: 1 });
-  /** A finding about an input as the user gave it (not a file in the repository). */
-  const about = (severity: Finding['severity'], code: Finding['code'], input: string, message: string): Finding =>
-    ({ ...finding(severity, code, where(input), message), input: true });
   let matched = 0;
   const add = (abs: string): void => {
     const rel = toPosix(path.relative(cwd, abs));
@@ -66,12 +62,12 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
       try {
         list = readdirSync(d, { withFileTypes: true });
       } catch (e) {
-        findings.push(finding('error', 'invalid_artifact', where(toPosix(path.relative(cwd, d)) || '.'), `cannot read directory: ${(e as Error).message}`));
+        findings.push(finding('invalid_artifact', where(toPosix(path.relative(cwd, d)) || '.'), `cannot read directory: ${(e as Error).message}`));
         continue;
       }
       for (const ent of list) {
         if (++entries > MAX_ENTRIES) {
-          findings.push(about('error', 'invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+          findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
           return;
         }
         const abs = path.join(d, ent.name);
@@ -91,11 +87,11 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
     try {
       real = realpathSync(abs);
     } catch {
-      findings.push(finding('error', 'invalid_artifact', where(rel), 'broken symbolic link'));
+      findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
       return;
     }
     if (!inside(realWorkspace, real)) {
-      findings.push(finding('error', 'invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+      findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
       return;
     }
     let st;
@@ -105,7 +101,7 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
       return;
     }
     if (st.isFile()) take(abs);
-    else findings.push(finding('notice', 'no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
   };
 
   for (const raw of inputs) {
@@ -114,14 +110,14 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
     const scan = picomatch.scan(input);
     const base = path.resolve(cwd, scan.isGlob ? scan.base || '.' : input);
     if (!inside(workspace, base)) {
-      findings.push(about('error', 'invalid_artifact', input, `"${input}" is outside the workspace (${workspace}); not read`));
+      findings.push(inputFinding('invalid_artifact', input, `"${input}" is outside the workspace (${workspace}); not read`));
       continue;
     }
     let st;
     try {
       st = lstatSync(base);
     } catch {
-      findings.push(about('notice', 'no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
+      findings.push(inputFinding('no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
       continue;
     }
     matched = 0;
@@ -133,7 +129,7 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
       /* a broken link: reported below */
     }
     if (!real || !inside(realWorkspace, real)) {
-      findings.push(about('error', 'invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+      findings.push(inputFinding('invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
       continue;
     }
     if (st.isSymbolicLink()) st = statSync(real);
@@ -143,21 +139,21 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
       walk(base, input, (abs) => {
         const rel = toPosix(path.relative(cwd, abs));
         if (!match(rel)) return;
-        if (ARTIFACT_PATTERN.test(rel)) add(abs);
+        if (formatOf(rel) !== null) add(abs);
         else ignored++;
       });
-      if (ignored > 0) findings.push(about('notice', 'no_match', input, `"${input}" matched ${ignored} file(s) that are not .json, .jsonl, .ndjson or .tar.gz; not read`));
+      if (ignored > 0) findings.push(inputFinding('no_match', input, `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     } else if (st.isDirectory()) {
       walk(base, input, (abs) => {
-        if (ARTIFACT_PATTERN.test(abs)) add(abs);
+        if (formatOf(abs) !== null) add(abs);
       });
     } else if (st.isFile()) {
       add(base);
     } else {
-      findings.push(about('error', 'invalid_artifact', input, `"${input}" is not a regular file or directory`));
+      findings.push(inputFinding('invalid_artifact', input, `"${input}" is not a regular file or directory`));
       continue;
     }
-    if (matched === 0) findings.push(about('notice', 'no_match', input, `"${input}" matched no artifact file`));
+    if (matched === 0) findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`));
   }
   const files = [...found.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   return { files, findings };

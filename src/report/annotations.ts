@@ -5,12 +5,13 @@
  */
 import path from 'node:path';
 import type { Report } from '../core/report.js';
-import type { Finding, Severity } from '../core/model.js';
+import type { Finding, Severity } from '../core/findings.js';
 import { clip, clipBytes, visible } from './text.js';
+import { CHECKS_API } from './limits.js';
 
 /** The Checks API's limits, applied to every annotation whichever way it is sent. */
-export const TITLE_MAX = 255;
-export const MESSAGE_MAX_BYTES = 64 * 1024;
+const TITLE_MAX = CHECKS_API.title;
+const MESSAGE_MAX_BYTES = CHECKS_API.messageBytes;
 
 export type AnnotationLevel = 'failure' | 'warning' | 'notice';
 
@@ -24,6 +25,7 @@ export interface Annotation {
   readonly message: string;
 }
 
+const CLAIM_CODES: ReadonlySet<string> = new Set(['verified_not_reproduced', 'observed_confirmed_not_reproduced']);
 const LEVEL: { readonly [S in Severity]: AnnotationLevel } = { error: 'failure', warning: 'warning', notice: 'notice' };
 const RANK: { readonly [L in AnnotationLevel]: number } = { failure: 0, warning: 1, notice: 2 };
 
@@ -56,7 +58,10 @@ export function buildAnnotations(report: Report, prefix: string): Annotation[] {
     const worst = fs.reduce<AnnotationLevel>((acc, f) => (RANK[LEVEL[f.severity]] < RANK[acc] ? LEVEL[f.severity] : acc), 'notice');
     const p = place(c.artifact, c.line, c.column, c.member);
     const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
-    const lines = [`${p.inside}Earned level: ${c.level}; claimed: ${c.claimed_level}; tool: ${visible(clip(c.tool ?? '(none)', 1000))}.`, `Why: ${visible(c.reason)}`];
+    const lines = [`${p.inside}Earned level: ${c.level}; claimed: ${c.claimed_level}; tool: ${visible(clip(c.tool ?? '(none)', 1000))}.`];
+    // A finding about the claim says why the claimed level was not reached; the level's own reason
+    // would repeat it and add what does not concern the claim.
+    if (c.level === c.claimed_level || !fs.some((f) => CLAIM_CODES.has(f.code))) lines.push(`Why: ${visible(c.reason)}`);
     for (const f of fs) lines.push(`${f.code}: ${visible(f.message)}`);
     out.push({ path: p.path, line: p.line, column: p.column, level: worst, title: clip(`${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX), message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES) });
   }

@@ -6,9 +6,9 @@
 import type { GitHubApi } from '../github.js';
 import type { Annotation } from './annotations.js';
 import { clip, clipBytes } from './text.js';
+import { CHECKS_API } from './limits.js';
 
-export const ANNOTATIONS_PER_REQUEST = 50;
-export const LIMITS = { title: 255, message: 64 * 1024, summary: 65_535, text: 65_535 } as const;
+const ANNOTATIONS_PER_REQUEST = CHECKS_API.annotationsPerRequest;
 
 export interface CheckRunTarget {
   readonly owner: string;
@@ -35,13 +35,13 @@ const toApi = (a: Annotation & { path: string }) => ({
   end_line: a.line,
   ...(a.column !== null ? { start_column: a.column, end_column: a.column } : {}),
   annotation_level: a.level,
-  title: clip(a.title, LIMITS.title, '…'),
-  message: clipBytes(a.message, LIMITS.message),
+  title: clip(a.title, CHECKS_API.title, '…'),
+  message: clipBytes(a.message, CHECKS_API.messageBytes),
 });
 
 export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output: CheckOutput, annotations: readonly Annotation[]): Promise<CheckRunResult> {
   const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
-  const out = { title: clip(output.title, LIMITS.title, '…'), summary: clipBytes(output.summary, LIMITS.summary) };
+  const out = { title: clip(output.title, CHECKS_API.title, '…'), summary: clipBytes(output.summary, CHECKS_API.summaryBytes) };
   // The API needs a file for every annotation; findings about inputs are in the summary instead.
   const located = annotations.filter((a): a is Annotation & { path: string } => a.path !== null);
   const batches: (Annotation & { path: string })[][] = [];

@@ -4,9 +4,10 @@
  * when rows must be cut, a line says how many and where the full report is.
  */
 import type { Report } from '../core/report.js';
-import type { Finding, Severity } from '../core/model.js';
+import type { Finding, Severity } from '../core/findings.js';
 import { repoPath } from './annotations.js';
-import { clip, visible } from './text.js';
+import { clip, findingCounts, recordCounts, visible } from './text.js';
+import { STEP_SUMMARY_BYTES } from './limits.js';
 
 export interface SummaryContext {
   /** Working directory relative to the repository root. */
@@ -18,7 +19,7 @@ export interface SummaryContext {
   readonly budgetBytes: number;
 }
 
-export const SUMMARY_BUDGET = 1024 * 1024 - 16 * 1024;
+export const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
 
 /** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
 export function md(s: string): string {
@@ -41,7 +42,7 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
   const head: string[] = [
     report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed',
     '',
-    `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`,
+    `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
     '',
     '| level | calls |',
     '|---|---:|',
@@ -49,7 +50,7 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     `| ${LEVEL_ICON.observed_confirmed} observed_confirmed | ${t.observed_confirmed} |`,
     `| ${LEVEL_ICON.asserted} asserted | ${t.asserted} |`,
     '',
-    `Audit records: ${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate.`,
+    `Audit records: ${recordCounts(t)}.`,
     '',
   ];
   const findingRows = report.findings.map((f: Finding) => `- ${ICON[f.severity]} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`);

@@ -1,7 +1,7 @@
 /** The terminal report: one line per call, findings grouped by severity, totals. */
 import type { Report } from '../core/report.js';
-import type { Severity } from '../core/model.js';
-import { clip, visible, where } from './text.js';
+import type { Severity } from '../core/findings.js';
+import { clip, findingCounts, levelCounts, recordCounts, visible, where } from './text.js';
 
 export interface TableStyle {
   readonly color: boolean;
@@ -50,9 +50,9 @@ export function renderTable(report: Report, style: TableStyle): string {
   out.push('');
   const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
   out.push(
-    `${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted`,
-    `      ${t.records} audit record(s): ${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate`,
-    `      ${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`,
+    `${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`,
+    `      ${t.records} audit record(s): ${recordCounts(t)}`,
+    `      ${findingCounts(t)}`,
   );
   return out.join('\n') + '\n';
 }

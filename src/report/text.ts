@@ -1,4 +1,14 @@
-/** Making untrusted text safe to print: control characters escaped, length bounded. */
+/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
+import type { Totals } from '../core/report.js';
+
+/** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
+export const levelCounts = (t: Totals): string => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted`;
+
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 duplicate" */
+export const recordCounts = (t: Totals): string => `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate`;
+
+/** "0 error(s), 0 warning(s), 2 notice(s)" */
+export const findingCounts = (t: Totals): string => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 
 // C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;

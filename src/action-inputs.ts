@@ -1,0 +1,80 @@
+/**
+ * The action's inputs → one typed settings object, in the manner of actions/checkout's input
+ * helper: every input read once, its default taken from the settings table (the same default
+ * `action.yml` declares; a test compares them), and validated before anything runs. A bad value is
+ * one UsageError naming the input.
+ */
+import { statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RunContext } from './github.js';
+import { DEFAULTS, parseBool, parseChoice, parseCount, parseList, readLimits, UsageError, type OptionName, type Settings } from './settings.js';
+
+export type AnnotationMode = 'auto' | 'check-run' | 'workflow-commands' | 'off';
+
+export interface ActionSettings {
+  readonly gate: Settings;
+  readonly annotations: AnnotationMode;
+  readonly checkRunId: number | null;
+  readonly checkName: string;
+  readonly token: string;
+  readonly summary: boolean;
+  /** Most annotations sent through the Checks API (failures first). */
+  readonly maxAnnotations: number;
+  readonly sarifFile: string | null;
+  readonly reportFile: string;
+  /** Working directory relative to the repository root ('' when the same). */
+  readonly prefix: string;
+}
+
+/**
+ * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
+ *   local run may not, so an empty value means the default here too, except for github-token)
+ */
+export function readSettings(input: (name: string) => string, ctx: RunContext, env: NodeJS.ProcessEnv): ActionSettings {
+  const get = (name: OptionName): string => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
+  const workspace = path.resolve(ctx.workspace);
+  const wdInput = get('working-directory');
+  const cwd = path.resolve(workspace, wdInput);
+  const rel = path.relative(workspace, cwd);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError(`working-directory: "${wdInput}" is outside the workspace`);
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`working-directory: "${wdInput}" is not a directory`);
+  const checkRunId = get('check-run-id');
+  if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) {
+    throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
+  }
+  const checkName = get('check-name');
+  if (checkName.length > 255) throw new UsageError('check-name: longer than 255 characters');
+  const file = (name: OptionName): string | null => {
+    const v = get(name);
+    return v === '' ? null : path.resolve(workspace, v);
+  };
+  const runs = parseList(get('runs'));
+  const audit = parseList(get('audit'));
+  return {
+    gate: {
+      runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
+      audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
+      cwd,
+      workspace,
+      allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
+      strictObserved: parseBool('strict-observed', get('strict-observed')),
+      limits: readLimits(get('max-file-size'), get('max-line-size')),
+    },
+    annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off'] as const),
+    checkRunId: checkRunId === '' ? null : Number(checkRunId),
+    checkName,
+    token: get('github-token'),
+    summary: parseBool('summary', get('summary')),
+    maxAnnotations: parseCount('max-annotations', get('max-annotations')),
+    sarifFile: file('sarif-file'),
+    reportFile: file('report-file') ?? path.join(env['RUNNER_TEMP'] || tmpdir(), 'receipt-gate', 'report.json'),
+    prefix: rel.split(path.sep).join('/'),
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * The allocation of audit records to calls (§5): one to one, across all artifacts, a record only to
+ * a call whose recomputed subject digest it binds and whose provider (when the call names one) it
+ * carries. Two passes: first the calls that claim `verified` (a scarce record goes to the call that
+ * claims it), then the rest; each pass in artifact then decision order.
+ */
+import type { CheckedRecord } from './records.js';
+
+/** A call that may receive a record: its subject digest and the provider it names (or null). */
+export interface Claimant {
+  readonly digest: string;
+  readonly provider: string | null;
+  readonly claimsVerified: boolean;
+}
+
+/**
+ * @param claimants in artifact then decision order; null for a call that cannot be verified
+ * @returns for each claimant, the record allocated to it, or null
+ */
+export function allocate(claimants: readonly (Claimant | null)[], records: readonly CheckedRecord[]): (CheckedRecord | null)[] {
+  const buckets = new Map<string, { readonly recs: CheckedRecord[]; next: number }>();
+  for (const r of records) {
+    if (r.check.outcome !== 'usable') continue;
+    const b = buckets.get(r.check.recomputed);
+    if (b) b.recs.push(r);
+    else buckets.set(r.check.recomputed, { recs: [r], next: 0 });
+  }
+  const used = new Set<CheckedRecord>();
+  const out: (CheckedRecord | null)[] = claimants.map(() => null);
+  const serve = (i: number): void => {
+    const c = claimants[i]!;
+    const bucket = buckets.get(c.digest);
+    if (!bucket) return;
+    // Records before `next` are all used: skip them once, not once per call.
+    while (bucket.next < bucket.recs.length && used.has(bucket.recs[bucket.next]!)) bucket.next++;
+    for (let j = bucket.next; j < bucket.recs.length; j++) {
+      const r = bucket.recs[j]!;
+      if (used.has(r) || (c.provider !== null && r.input.record.provider !== c.provider)) continue;
+      used.add(r);
+      out[i] = r;
+      return;
+    }
+  };
+  for (let i = 0; i < claimants.length; i++) if (claimants[i]?.claimsVerified) serve(i);
+  for (let i = 0; i < claimants.length; i++) if (claimants[i] && !claimants[i]!.claimsVerified) serve(i);
+  return out;
+}

@@ -1,0 +1,105 @@
+/**
+ * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
+ * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
+ * names at most a few records, so no message grows with the input.
+ */
+import { quote } from './findings.js';
+import type { Call, NoRecord, NotVerified, Outcome, Snag, SnagKind, Unmatched } from './ladder.js';
+import type { CheckedRecord } from './records.js';
+import type { DecisionInput } from './model.js';
+
+const at = (d: DecisionInput): string => `line ${d.loc.line}`;
+const short = (d: string): string => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
+
+/** `record "id" (provider) at file:line` */
+export const recordName = (r: CheckedRecord): string =>
+  `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
+
+/** `artifact decision N (line L)` */
+const callName = (c: Call): string => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
+
+/** How a call is named in its own findings: its tool (or "decision") and its index. */
+export const callTitle = (c: Call): string => `${c.input.tool === null ? 'decision' : quote(c.input.tool)} (decision ${c.input.index})`;
+
+const NO_READ = 'no later successful read of the same target in this run';
+const NO_RECORD = 'no audit record binds its subject';
+/** The most common reason, shared rather than rebuilt for every asserted call. */
+const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
+
+function snagText(s: Snag): string {
+  switch (s.kind) {
+    case 'inconsistent':
+      return `${recordName(s.record)} declares this binding but is inconsistent`;
+    case 'duplicate':
+      return `${recordName(s.record)} is a duplicate`;
+    case 'taken':
+      return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
+    case 'other_provider':
+      return `${recordName(s.record)} is from provider "${quote(s.record.input.record.provider)}", the call targets "${quote(s.callProvider)}"`;
+  }
+}
+
+const MORE: { readonly [K in SnagKind]: string } = {
+  taken: 'already verify other calls',
+  inconsistent: 'inconsistent',
+  duplicate: 'duplicates',
+  other_provider: 'from another provider',
+};
+
+/** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
+export function noRecordText(n: NoRecord, showDigest: boolean): string {
+  const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
+  if (n.snags.length === 0) return `no audit record binds ${subject}`;
+  const parts = n.snags.map(snagText);
+  const rest = [...n.more.entries()];
+  if (rest.length > 0) {
+    const total = rest.reduce((a, [, k]) => a + k, 0);
+    const kinds = rest.length === 1 ? `all ${MORE[rest[0]![0]]}` : rest.map(([k, v]) => `${v} ${MORE[k]}`).join(', ');
+    parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
+  }
+  return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
+}
+
+export const notVerifiedText = (n: NotVerified, showDigest: boolean): string => (n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest));
+
+/** Why a call earned exactly its level. */
+export function outcomeText(o: Outcome): string {
+  switch (o.level) {
+    case 'verified':
+      return `bound by ${recordName(o.record)}`;
+    case 'observed_confirmed':
+      return `confirmed by a later read at ${at(o.read)}; not verified: ${noRecordText(o.notVerified, false)}`;
+    case 'asserted':
+      if (o.why.kind === 'ineligible') return o.why.reason;
+      return o.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(o.why, false)}; ${NO_READ}`;
+  }
+}
+
+const fieldList = (fields: readonly string[]): string => {
+  if (fields.length === 0) return 'field order or types';
+  const shown = fields.slice(0, 10).map((k) => quote(k, 60));
+  return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
+};
+
+/** Why a usable record bound no call. */
+export function unmatchedText(u: Unmatched, record: CheckedRecord): string {
+  const provider = quote(record.input.record.provider);
+  switch (u.kind) {
+    case 'same_subject': {
+      if (!u.otherProvider && !u.ineligible && u.verified) {
+        return `every call with its subject is already verified (${u.verified.call.run.artifact} decision ${u.verified.call.input.index} by ${recordName(u.verified.record)}): one audit entry vouches for one call only`;
+      }
+      const parts: string[] = [];
+      if (u.otherProvider && u.otherProvider.eligibility.ok) {
+        parts.push(`its subject matches ${callName(u.otherProvider)} but the call targets provider "${quote(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
+      }
+      if (u.ineligible) parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
+      if (u.verified) parts.push(`${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`);
+      return parts.join('; ');
+    }
+    case 'nearest':
+      return `no call has its subject ${short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}`;
+    case 'no_call':
+      return `no call has its subject ${short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(u.actionClass))} call with verb ${JSON.stringify(quote(u.verb))} at all)`;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The findings catalogue: every code the gate can report, its default severity, a title and help
+ * text. SARIF rules, the README's findings table (compared by a test) and the reporters read it
+ * here; a finding is made only through `finding()`, with the location it is about.
+ */
+import type { Location } from './model.js';
+
+export type Severity = 'error' | 'warning' | 'notice';
+
+export interface CatalogueEntry {
+  readonly severity: Severity;
+  /** The option that changes the severity, when one does. */
+  readonly option?: string;
+  readonly title: string;
+  readonly help: string;
+}
+
+export const FINDINGS = {
+  invalid_artifact: {
+    severity: 'error',
+    title: 'Invalid artifact',
+    help: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.',
+  },
+  record_inconsistent: {
+    severity: 'error',
+    title: 'Audit record inconsistent',
+    help: "An audit record's subject does not hash to its binding_digest: it was edited after it was made.",
+  },
+  duplicate_record: {
+    severity: 'error',
+    title: 'Duplicate audit record',
+    help: 'The same (provider, record_id) appears twice; one audit entry may vouch for one call only.',
+  },
+  record_unmatched: {
+    severity: 'error',
+    option: 'allow-unmatched-records makes it a warning',
+    title: 'Audit record binds no call',
+    help: 'A consistent audit record binds no recorded call.',
+  },
+  verified_not_reproduced: {
+    severity: 'error',
+    title: 'verified claim not reproduced',
+    help: 'A call claims verified, but no committed audit record reproduces its binding.',
+  },
+  observed_confirmed_not_reproduced: {
+    severity: 'warning',
+    option: 'strict-observed makes it an error',
+    title: 'observed_confirmed claim not reproduced',
+    help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+  },
+  inconsistent_claim: {
+    severity: 'error',
+    title: 'Inconsistent claim',
+    help: "A call's claim contradicts itself (level, source, digest, asserted flags).",
+  },
+  no_artifacts: {
+    severity: 'error',
+    title: 'No run artifacts',
+    help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+  },
+  under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+  skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.' },
+  no_decisions: {
+    severity: 'notice',
+    title: 'No decisions',
+    help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
+  },
+  no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.' },
+  no_match: { severity: 'notice', title: 'Input matched nothing', help: 'An input path or glob matched no file.' },
+} as const satisfies { readonly [code: string]: CatalogueEntry };
+
+export type FindingCode = keyof typeof FINDINGS;
+export const FINDING_CODES = Object.keys(FINDINGS) as readonly FindingCode[];
+
+export interface Finding extends Location {
+  readonly severity: Severity;
+  readonly code: FindingCode;
+  readonly message: string;
+  /** About an input as given (a path or glob, in `file`), not a place in a committed file. */
+  readonly input?: true;
+}
+
+/** A finding at a location; `severity` only for the codes whose severity an option changes. */
+export function finding(code: FindingCode, loc: Location, message: string, severity: Severity = FINDINGS[code].severity): Finding {
+  if (loc.member === undefined) return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+  return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
+}
+
+/** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
+export function inputFinding(code: FindingCode, input: string, message: string): Finding {
+  return { severity: FINDINGS[code].severity, code, file: input, line: 1, column: 1, message, input: true };
+}
+
+const SEVERITY_RANK: { readonly [S in Severity]: number } = { error: 0, warning: 1, notice: 2 };
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export const byLocation = (a: Location, b: Location): number => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
+}
+
+/**
+ * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
+ * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
+ */
+export function quote(s: string, max = 200): string {
+  if (s.length <= max) return s;
+  let cut = max - 1;
+  const c = s.charCodeAt(cut - 1);
+  if (c >= 0xd800 && c <= 0xdbff) cut--;
+  return `${s.slice(0, cut)}…`;
+}

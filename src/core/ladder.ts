@@ -1,0 +1,288 @@
+/**
+ * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
+ * here. Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
+ * with a record the allocation gave it, `observed_confirmed` only with a later successful read of
+ * the same target in the same run. Nothing else promotes a call, and nothing downstream searches
+ * again: explanations read the reasons made here.
+ */
+import { allocate, type Claimant } from './allocation.js';
+import type { Claim } from './claims.js';
+import type { CheckedRecord } from './records.js';
+import { boundFields, targetKey } from './projection.js';
+import { hasOwn, type JsonObject } from './json.js';
+import type { DecisionInput, RecordInput, RunInput } from './model.js';
+
+export const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
+
+/** Records a reason names before it counts the rest. */
+export const SNAGS_LISTED = 3;
+
+export type Eligibility =
+  | { readonly ok: true; readonly digest: string; readonly provider: string | null }
+  | { readonly ok: false; readonly reason: string };
+
+/** One recorded call: immutable; what it earned is its Outcome, never a field set later. */
+export interface Call {
+  readonly run: RunInput;
+  readonly input: DecisionInput;
+  readonly claim: Claim;
+  readonly eligibility: Eligibility;
+}
+
+/** Why a record whose binding is the call's subject digest did not verify the call. */
+export type Snag =
+  | { readonly kind: 'inconsistent'; readonly record: CheckedRecord }
+  | { readonly kind: 'duplicate'; readonly record: CheckedRecord }
+  | { readonly kind: 'taken'; readonly record: CheckedRecord; readonly holder: Call }
+  | { readonly kind: 'other_provider'; readonly record: CheckedRecord; readonly callProvider: string };
+
+export type SnagKind = Snag['kind'];
+
+/** An eligible call got no record: the records of its subject that exist, and why each did not serve. */
+export interface NoRecord {
+  readonly kind: 'no_record';
+  readonly digest: string;
+  /** At most SNAGS_LISTED, in record order. */
+  readonly snags: readonly Snag[];
+  /** The snags not listed, counted by kind. */
+  readonly more: ReadonlyMap<SnagKind, number>;
+}
+
+export type NotVerified = { readonly kind: 'ineligible'; readonly reason: string } | NoRecord;
+
+export type Outcome =
+  | { readonly level: 'verified'; readonly record: CheckedRecord }
+  | { readonly level: 'observed_confirmed'; readonly read: DecisionInput; readonly notVerified: NoRecord }
+  /** Ineligible, or eligible with no record and no later read of the same target. */
+  | { readonly level: 'asserted'; readonly why: NotVerified };
+
+/** Why a usable record bound no call. */
+export type Unmatched =
+  | {
+      readonly kind: 'same_subject';
+      /** The first call with this subject that names another provider. */
+      readonly otherProvider: Call | null;
+      /** The first call with this subject that cannot be verified at all. */
+      readonly ineligible: (Call & { readonly eligibility: { readonly ok: false } }) | null;
+      /** The first call with this subject that another record verifies, and that record. */
+      readonly verified: { readonly call: Call; readonly record: CheckedRecord } | null;
+    }
+  | { readonly kind: 'nearest'; readonly call: Call; readonly differ: readonly string[] }
+  | { readonly kind: 'no_call'; readonly actionClass: string; readonly verb: string };
+
+export type RecordVerdict =
+  | { readonly outcome: 'bound'; readonly record: CheckedRecord; readonly call: Call }
+  | { readonly outcome: 'unmatched'; readonly record: CheckedRecord; readonly why: Unmatched }
+  | { readonly outcome: 'inconsistent'; readonly record: CheckedRecord; readonly reason: string }
+  | { readonly outcome: 'duplicate'; readonly record: CheckedRecord; readonly first: RecordInput };
+
+/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
+export function eligibility(input: DecisionInput, claim: Claim): Eligibility {
+  if (!claim.asserted) return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
+  if (input.denied) return { ok: false, reason: 'the call was denied (decision.effect is "deny")' };
+  const p = input.projection;
+  if (p.kind === 'none') return { ok: false, reason: `the call has no subject: ${p.reason}` };
+  if (input.provider !== null && typeof input.provider !== 'string') return { ok: false, reason: 'action.target.provider is neither a string nor null' };
+  return { ok: true, digest: p.digest, provider: input.provider };
+}
+
+/** For each eligible call of one run, the first later successful read of the same target with another verb. */
+function confirmations(run: readonly Call[], out: Map<Call, DecisionInput>): void {
+  const isRead = (c: Call): boolean => c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded;
+  if (!run.some(isRead)) return;
+  // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
+  const reads = new Map<string, Map<string, DecisionInput>>(); // target key → verb → earliest later read
+  for (let i = run.length - 1; i >= 0; i--) {
+    const call = run[i]!;
+    const p = call.input.projection;
+    if (p.kind !== 'subject') continue;
+    const read = isRead(call);
+    if (!read && (reads.size === 0 || !call.eligibility.ok)) continue;
+    const key = targetKey(p.subject);
+    if (call.eligibility.ok) {
+      const verbs = reads.get(key);
+      let best: DecisionInput | null = null;
+      if (verbs) for (const [verb, r] of verbs) if (verb !== p.subject.verb && (!best || r.index < best.index)) best = r;
+      if (best) out.set(call, best);
+    }
+    if (read) {
+      let verbs = reads.get(key);
+      if (!verbs) reads.set(key, (verbs = new Map()));
+      verbs.set(p.subject.verb, call.input);
+    }
+  }
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const xs = m.get(k);
+  if (xs) xs.push(v);
+  else m.set(k, [v]);
+}
+
+export interface Climb {
+  /** One outcome per call, in the order of `calls`. */
+  readonly outcomes: readonly Outcome[];
+  /** One verdict per record, in the order of `records`. */
+  readonly records: readonly RecordVerdict[];
+}
+
+/**
+ * Allocate records, find confirming reads, and return what every call earned and what became of
+ * every record, each with its reason.
+ * @param runs the calls of each run, in artifact then decision order
+ */
+export function climb(runs: readonly (readonly Call[])[], records: readonly CheckedRecord[]): Climb {
+  const calls = runs.flat();
+  const claimants = calls.map((c): Claimant | null =>
+    c.eligibility.ok ? { digest: c.eligibility.digest, provider: c.eligibility.provider, claimsVerified: c.claim.level === 'verified' } : null,
+  );
+  const allocated = allocate(claimants, records);
+  const holders = new Map<CheckedRecord, Call>();
+  allocated.forEach((r, i) => r && holders.set(r, calls[i]!));
+  const confirmed = new Map<Call, DecisionInput>();
+  for (const run of runs) confirmations(run, confirmed);
+
+  const snags = snagIndex(records, holders);
+  const outcomes = calls.map((call, i): Outcome => {
+    const record = allocated[i];
+    if (record) return { level: 'verified', record };
+    const e = call.eligibility;
+    if (!e.ok) return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
+    const notVerified = snags(e.digest, e.provider);
+    const read = confirmed.get(call);
+    return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
+  });
+
+  const unmatched = unmatchedIndex(calls, allocated);
+  const verdicts = records.map((r): RecordVerdict => {
+    switch (r.check.outcome) {
+      case 'inconsistent':
+        return { outcome: 'inconsistent', record: r, reason: r.check.reason };
+      case 'duplicate':
+        return { outcome: 'duplicate', record: r, first: r.check.first };
+      case 'usable': {
+        const holder = holders.get(r);
+        return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+      }
+    }
+  });
+  return { outcomes, records: verdicts };
+}
+
+/**
+ * Why no record served a call with this digest and provider: computed once per (digest, provider),
+ * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
+ * of calls share one subject.
+ */
+function snagIndex(records: readonly CheckedRecord[], holders: ReadonlyMap<CheckedRecord, Call>): (digest: string, provider: string | null) => NoRecord {
+  const byDigest = new Map<string, CheckedRecord[]>();
+  for (const r of records) {
+    push(byDigest, r.input.record.binding_digest, r);
+    if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest) push(byDigest, r.check.recomputed, r);
+  }
+  const cache = new Map<string, NoRecord>();
+  return (digest, provider) => {
+    const key = `${digest}\u0000${provider ?? ''}`;
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const listed: Snag[] = [];
+    const more = new Map<SnagKind, number>();
+    for (const record of byDigest.get(digest) ?? []) {
+      let snag: Snag;
+      if (record.check.outcome === 'inconsistent') snag = { kind: 'inconsistent', record };
+      else if (record.check.outcome === 'duplicate') snag = { kind: 'duplicate', record };
+      else {
+        const holder = holders.get(record);
+        // An unused usable record of this digest was refused for its provider (the only other reason).
+        snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+      }
+      if (listed.length < SNAGS_LISTED) listed.push(snag);
+      else more.set(snag.kind, (more.get(snag.kind) ?? 0) + 1);
+    }
+    const out: NoRecord = { kind: 'no_record', digest, snags: listed, more };
+    cache.set(key, out);
+    return out;
+  };
+}
+
+/** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
+function unmatchedIndex(calls: readonly Call[], allocated: readonly (CheckedRecord | null)[]): (r: CheckedRecord) => Unmatched {
+  let byDigest: Map<string, number[]> | null = null;
+  let nearest: NearestIndex | null = null;
+  return (r) => {
+    if (!byDigest) {
+      byDigest = new Map();
+      calls.forEach((c, i) => c.input.projection.kind === 'subject' && push(byDigest!, c.input.projection.digest, i));
+    }
+    const digest = r.input.record.binding_digest;
+    const same = byDigest.get(digest);
+    if (same) {
+      let otherProvider: Call | null = null;
+      let ineligible: (Call & { eligibility: { ok: false } }) | null = null;
+      let verified: { call: Call; record: CheckedRecord } | null = null;
+      for (const i of same) {
+        const c = calls[i]!;
+        const e = c.eligibility;
+        if (!e.ok) ineligible ??= c as Call & { eligibility: { ok: false } };
+        else if (allocated[i]) verified ??= { call: c, record: allocated[i]! };
+        else if (e.provider !== null && e.provider !== r.input.record.provider) otherProvider ??= c;
+      }
+      return { kind: 'same_subject', otherProvider, ineligible, verified };
+    }
+    nearest ??= new NearestIndex(calls);
+    const { action_class, verb, target } = r.input.record.subject;
+    const near = nearest.find(action_class, verb, target);
+    if (!near) return { kind: 'no_call', actionClass: action_class, verb };
+    const t = (near.input.projection as { subject: { target: JsonObject } }).subject.target;
+    const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
+    const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
+    return { kind: 'nearest', call: near, differ };
+  };
+}
+
+const popcount = (m: number): number => (m === 0 ? 0 : (m & 1) + popcount(m >>> 1));
+
+/**
+ * The nearest call to a record's subject among calls of the same class and verb: the fewest
+ * differing bound fields, ties to the first in order. For each call and each subset of its class's
+ * bound fields (at most 2³), the first call with those values is remembered, so a query is a few
+ * lookups rather than a scan of every call.
+ */
+class NearestIndex {
+  private readonly first = new Map<string, { call: Call; order: number }>();
+
+  constructor(calls: readonly Call[]) {
+    calls.forEach((call, order) => {
+      const p = call.input.projection;
+      if (p.kind !== 'subject') return;
+      const fields = boundFields(p.subject.action_class)!;
+      for (let mask = 0; mask < 1 << fields.length; mask++) {
+        const k = this.key(p.subject.action_class, p.subject.verb, fields, mask, p.subject.target);
+        if (!this.first.has(k)) this.first.set(k, { call, order });
+      }
+    });
+  }
+
+  private key(actionClass: string, verb: string, fields: readonly string[], mask: number, target: JsonObject): string {
+    const parts = [actionClass, verb, String(mask)];
+    fields.forEach((f, i) => {
+      if (mask & (1 << i)) parts.push(hasOwn(target, f) ? JSON.stringify(target[f]) ?? 'undefined' : '\u0001');
+    });
+    return parts.join('\u0000');
+  }
+
+  find(actionClass: string, verb: string, target: JsonObject): Call | null {
+    const fields = boundFields(actionClass);
+    if (!fields) return null;
+    for (let equal = fields.length; equal >= 0; equal--) {
+      let best: { call: Call; order: number } | null = null;
+      for (let mask = 0; mask < 1 << fields.length; mask++) {
+        if (popcount(mask) !== equal) continue;
+        const hit = this.first.get(this.key(actionClass, verb, fields, mask, target));
+        if (hit && (!best || hit.order < best.order)) best = hit;
+      }
+      if (best) return best.call;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
+ * line, an evidence event in a log or a bundle): the array check, the event-data schema rule, and
+ * each decision's shape, location and index. Problems go to `fail`; valid decisions are prepared
+ * (reduced to what verification reads) as they are read.
+ */
+import { prepareDecision } from '../core/decision.js';
+import { isObject, type JsonObject } from '../core/json.js';
+import { SURFACE_SCHEMA, type DecisionInput, type Location } from '../core/model.js';
+import { checkDecision } from './shapes.js';
+
+export type SurfaceVia = 'schema' | 'event';
+
+/** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
+export class RunDecisions {
+  readonly decisions: DecisionInput[] = [];
+  seen = 0;
+}
+
+/**
+ * @param payload  the surface object (the document itself, or an event's `data`)
+ * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
+ * @param locate   the location of decision j of this surface (null: the surface's own location)
+ * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
+ *                 not, takes the next index
+ * @returns false when the surface itself is unusable (then nothing was appended)
+ */
+export function readSurface(
+  payload: JsonObject,
+  via: SurfaceVia,
+  locate: (j: number | null) => Location,
+  run: RunDecisions,
+  fail: (loc: Location, message: string) => void,
+): boolean {
+  if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
+    const found = JSON.stringify(payload['schema']);
+    const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
+    fail(locate(null), version
+      ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
+      : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`);
+    return false;
+  }
+  const list = payload['observed_tool_decisions'];
+  if (!Array.isArray(list)) {
+    fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+    return false;
+  }
+  list.forEach((decision: unknown, j) => {
+    const loc = locate(j);
+    const index = run.seen++;
+    const shape = checkDecision(decision);
+    // A decision that breaks its shape rejects the run; the rest are still checked and reported.
+    if (!shape.ok) fail(loc, `decision ${index}: ${shape.reason}`);
+    else run.decisions.push(prepareDecision(loc, index, decision as JsonObject));
+  });
+  return true;
+}
