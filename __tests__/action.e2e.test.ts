@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sha256Hex } from '../src/core/binding.js';
 import { cleanup, ROOT, tempDir, writeFiles } from './support/workspace.js';
 import { forbidden, HEAD_SHA, MERGE_SHA, runAction } from './support/action-harness.js';
-import { decision, json, record, surface, targetHash } from './support/corpus.js';
+import { decision, deployKey, json, record, surface } from './support/corpus.js';
 
 afterEach(cleanup);
 
@@ -15,15 +15,22 @@ const demo = (): string => {
   return ws;
 };
 
-const key = (i: number) => ({ provider: 'github', owner: 'acme', repo: `repo-${i}`, key_title_hash: targetHash('github_key_title', `k${i}`) });
+const key = (i: number) => deployKey({ owner: 'acme', repo: `repo-${i}`, title: `k${i}` });
 const call = (i: number, claim: 'asserted' | 'verified' = 'asserted', tool = 'github.add_deploy_key') =>
   decision({ tool, verb: 'create', resourceType: 'github_deploy_key', target: key(i), claim });
 
 /** 120 calls: 1 verified, 19 claiming verified without a record (failures), 100 asserted. */
 function corpus120(dir = ''): string {
   const ws = tempDir();
-  const calls = [call(0, 'verified'), ...Array.from({ length: 19 }, (_, i) => call(i + 1, 'verified')), ...Array.from({ length: 100 }, (_, i) => call(i + 100))];
-  writeFiles(ws, { [path.join(dir, '.assay/runs/big.json')]: json(surface(calls)), [path.join(dir, '.assay/audit/a.json')]: json(record('github', 'r0', calls[0]!)) });
+  const calls = [
+    call(0, 'verified'),
+    ...Array.from({ length: 19 }, (_, i) => call(i + 1, 'verified')),
+    ...Array.from({ length: 100 }, (_, i) => call(i + 100)),
+  ];
+  writeFiles(ws, {
+    [path.join(dir, '.assay/runs/big.json')]: json(surface(calls)),
+    [path.join(dir, '.assay/audit/a.json')]: json(record('github', 'r0', calls[0]!)),
+  });
   return ws;
 }
 
@@ -34,7 +41,16 @@ describe('dist/index.js on a pull request', () => {
     const ws = demo();
     const r = await runAction({ workspace: ws });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.outputs).toMatchObject({ result: 'pass', calls: '9', verified: '4', 'observed-confirmed': '1', asserted: '4', errors: '0', warnings: '0', 'sarif-file': '' });
+    expect(r.outputs).toMatchObject({
+      result: 'pass',
+      calls: '9',
+      verified: '4',
+      'observed-confirmed': '1',
+      asserted: '4',
+      errors: '0',
+      warnings: '0',
+      'sarif-file': '',
+    });
     const report = readFileSync(r.outputs['report-file']!);
     expect(r.outputs['report-digest']).toBe(`sha256:${sha256Hex(report)}`);
     expect(JSON.parse(report.toString()).ok).toBe(true);
@@ -45,7 +61,14 @@ describe('dist/index.js on a pull request', () => {
     expect(post!.body).toMatchObject({ name: 'side-effect receipts', head_sha: HEAD_SHA, status: 'completed', conclusion: 'success' });
     const anns = post!.body.output.annotations;
     expect(anns).toHaveLength(10); // 9 calls + the skipped-object notice (under_claimed rides on its call)
-    expect(anns).toContainEqual(expect.objectContaining({ path: '.assay/runs/2026-11-03-rotate-deploy-keys.json', start_line: 4, annotation_level: 'notice', title: 'verified · github.add_deploy_key' }));
+    expect(anns).toContainEqual(
+      expect.objectContaining({
+        path: '.assay/runs/2026-11-03-rotate-deploy-keys.json',
+        start_line: 4,
+        annotation_level: 'notice',
+        title: 'verified · github.add_deploy_key',
+      }),
+    );
     expect(r.summary).toContain('## ✅ receipt-gate: passed');
     expect(r.summary).toContain(`https://github.com/acme/agents/blob/${HEAD_SHA}/.assay/runs/2026-11-03-rotate-deploy-keys.json#L4`);
     expect(commands(r.stdout, 'error')).toEqual([]);
@@ -71,7 +94,7 @@ describe('dist/index.js on a pull request', () => {
     expect(commands(r.stdout, 'error')).toEqual(['::error::receipt-gate: the gate failed with 19 error(s); see the annotations and the job summary.']);
   });
 
-  it('uses the job\'s own check run when check-run-id is given', async () => {
+  it("uses the job's own check run when check-run-id is given", async () => {
     const r = await runAction({ workspace: corpus120(), inputs: { 'check-run-id': '987654' } });
     expect(r.requests.map((q) => [q.method, q.url])).toEqual(Array(3).fill(['PATCH', '/repos/acme/agents/check-runs/987654']));
     expect(r.requests[0]!.body.conclusion).toBeUndefined();
@@ -116,7 +139,10 @@ describe('dist/index.js on a pull request', () => {
     expect(sarif.version).toBe('2.1.0');
     expect(sarif.runs[0].tool.driver.rules.map((x: any) => x.id)).toEqual(['verified_not_reproduced']);
     expect(sarif.runs[0].results).toHaveLength(19);
-    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: 'agents/prod/.assay/runs/big.json', uriBaseId: '%SRCROOT%' });
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({
+      uri: 'agents/prod/.assay/runs/big.json',
+      uriBaseId: '%SRCROOT%',
+    });
     const again = await runAction({ workspace: ws, inputs: { 'working-directory': 'agents/prod', 'sarif-file': 'out/receipts2.sarif' } });
     const sarif2 = JSON.parse(readFileSync(path.join(ws, 'out/receipts2.sarif'), 'utf8'));
     expect(sarif2.runs[0].results.map((x: any) => x.partialFingerprints)).toEqual(sarif.runs[0].results.map((x: any) => x.partialFingerprints));
@@ -176,10 +202,17 @@ describe('dist/index.js on a pull request', () => {
 describe('dist/index.js edge cases', () => {
   it('a partial API failure falls back only for what was not posted; input findings never go to the Checks API', async () => {
     const ws = corpus120();
-    const r = await runAction({ workspace: ws, inputs: { audit: '.assay/audit\nmissing-dir' }, responder: (req, n) => (n === 2 ? { status: 502, body: { message: 'Bad gateway' } } : req.method === 'POST' ? { status: 201, body: { id: 9 } } : { status: 200, body: {} }) });
+    const r = await runAction({
+      workspace: ws,
+      inputs: { audit: '.assay/audit\nmissing-dir' },
+      responder: (req, n) =>
+        n === 2 ? { status: 502, body: { message: 'Bad gateway' } } : req.method === 'POST' ? { status: 201, body: { id: 9 } } : { status: 200, body: {} },
+    });
     expect(r.requests.map((q) => q.method)).toEqual(['POST', 'PATCH']);
     expect(r.requests.flatMap((q) => q.body.output.annotations).every((a: any) => typeof a.path === 'string' && a.path.length > 0)).toBe(true);
-    expect(commands(r.stdout, 'warning')[0]).toMatch(/Checks API failed \(502: Bad gateway\); falling back to workflow commands for the 70 annotation\(s\) not yet posted/);
+    expect(commands(r.stdout, 'warning')[0]).toMatch(
+      /Checks API failed \(502: Bad gateway\); falling back to workflow commands for the 70 annotation\(s\) not yet posted/,
+    );
     expect(r.summary).toContain('no_match');
   });
 

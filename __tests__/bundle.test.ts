@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { sha256Hex } from '../src/core/binding.js';
 import { readBundle, DEFAULT_BUNDLE_LIMITS } from '../src/read/bundle.js';
 import { bundleParts, buildBundle, gzip, tar } from './support/bundle-writer.js';
-import { decision, record, json, surface, targetHash } from './support/corpus.js';
+import { decision, deployKey, record, json, surface } from './support/corpus.js';
 import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
 
 afterEach(cleanup);
@@ -45,7 +45,7 @@ describe('upstream bundles', () => {
   ])('%s is rejected, naming the rule', async (name, why) => {
     expect(await reject(corpus(name))).toMatch(why);
   });
-  it('oversize-line.tar.gz names the line limit when the limit is the fixture generator\'s (8 KiB)', async () => {
+  it("oversize-line.tar.gz names the line limit when the limit is the fixture generator's (8 KiB)", async () => {
     expect(await reject(corpus('oversize-line.tar.gz'), { ...DEFAULT_BUNDLE_LIMITS, maxLineBytes: 8192 })).toMatch(/line 4 is over the 8192-byte line limit/);
   });
 });
@@ -57,16 +57,24 @@ describe('bundle writer', () => {
       source: 'urn:assay:determinism-test',
       time: '2023-11-14T22:13:20Z',
       producer: { name: 'assay-evidence-test', version: '0.1.0-test', git: 'abc1234' },
-      events: [{ type: 'assay.determinism.test', data: { seq: 0, message: 'This is a deterministic test event', nested: { z_field: 3, a_field: 1, m_field: 2 } } }],
+      events: [
+        { type: 'assay.determinism.test', data: { seq: 0, message: 'This is a deterministic test event', nested: { z_field: 3, a_field: 1, m_field: 2 } } },
+      ],
     });
     expect(sha256Hex(parts.events)).toBe('2c338577727ae79d1e4e0c64fb7f924951da3264ac3667caa0476e56c51e5917');
     expect(parts.runRoot).toBe('sha256:736ad83b9382697228ab6d7ef6e2821f96d9a29ff7ac2adeacbec076d10c5535');
     expect(sha256Hex(parts.manifest)).toBe('1412325ee64c94de98d21ed26750d23c26f71c47c4d156d70dfd6110da7541fa');
   });
 
-  const target = { provider: 'github', owner: 'org', repo: 'prod-repo', key_title_hash: targetHash('github_key_title', 'ci-key') };
+  const target = deployKey();
   const write = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target, claim: 'verified' });
-  const spec = { runId: 'run_x', events: [{ type: 'assay.session.started', data: {} }, { type: 'assay.tool_decision_surface.v0', data: surface([write]) }] };
+  const spec = {
+    runId: 'run_x',
+    events: [
+      { type: 'assay.session.started', data: {} },
+      { type: 'assay.tool_decision_surface.v0', data: surface([write]) },
+    ],
+  };
 
   it('a bundle with decision events is one run, verified through the gate', async () => {
     const dir = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': buildBundle(spec).gz, '.assay/audit/a.json': json(record('github', '1', write)) });
@@ -85,10 +93,21 @@ describe('bundle writer', () => {
   it('a bundle tampered after hashing is rejected and contributes no calls; other files still verify', async () => {
     const b = buildBundle(spec);
     const tampered = b.events.replace('"prod-repo"', '"prod-rep0"');
-    const gz = gzip(tar([{ name: 'manifest.json', data: b.manifest }, { name: 'events.ndjson', data: tampered }]));
-    const dir = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': gz, '.assay/runs/ok.json': json(surface([write])), '.assay/audit/a.json': json(record('github', '1', write)) });
+    const gz = gzip(
+      tar([
+        { name: 'manifest.json', data: b.manifest },
+        { name: 'events.ndjson', data: tampered },
+      ]),
+    );
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/b.tar.gz': gz,
+      '.assay/runs/ok.json': json(surface([write])),
+      '.assay/audit/a.json': json(record('github', '1', write)),
+    });
     const r = await gate(dir);
-    expect(r.findings.filter((f) => f.severity === 'error')).toMatchObject([{ code: 'invalid_artifact', file: '.assay/runs/b.tar.gz', message: expect.stringMatching(/sha256 does not match the manifest/) }]);
+    expect(r.findings.filter((f) => f.severity === 'error')).toMatchObject([
+      { code: 'invalid_artifact', file: '.assay/runs/b.tar.gz', message: expect.stringMatching(/sha256 does not match the manifest/) },
+    ]);
     expect(r.calls).toMatchObject([{ artifact: '.assay/runs/ok.json', level: 'verified' }]);
   });
 
@@ -112,7 +131,10 @@ describe('bundle writer', () => {
     crc[crc.length - 6]! ^= 0xff;
     writeFileSync(path.join(dir, 'crc.tar.gz'), crc);
     expect(await reject(path.join(dir, 'crc.tar.gz'))).toMatch(/CRC32|corrupt/);
-    const raw = tar([{ name: 'manifest.json', data: buildBundle(spec).manifest }, { name: 'events.ndjson', data: buildBundle(spec).events }]);
+    const raw = tar([
+      { name: 'manifest.json', data: buildBundle(spec).manifest },
+      { name: 'events.ndjson', data: buildBundle(spec).events },
+    ]);
     raw[148] = 0x39; // break the first header's checksum
     writeFileSync(path.join(dir, 'sum.tar.gz'), gzipSync(raw));
     expect(await reject(path.join(dir, 'sum.tar.gz'))).toMatch(/checksum/);
@@ -120,14 +142,25 @@ describe('bundle writer', () => {
     const events = seqBroken.events.replace('"assayseq":1', '"assayseq":2');
     const manifest = JSON.parse(seqBroken.manifest);
     manifest.files['events.ndjson'] = { path: 'events.ndjson', bytes: Buffer.byteLength(events), sha256: sha256Hex(events) };
-    writeFileSync(path.join(dir, 'seq.tar.gz'), gzip(tar([{ name: 'manifest.json', data: JSON.stringify(manifest) }, { name: 'events.ndjson', data: events }])));
+    writeFileSync(
+      path.join(dir, 'seq.tar.gz'),
+      gzip(
+        tar([
+          { name: 'manifest.json', data: JSON.stringify(manifest) },
+          { name: 'events.ndjson', data: events },
+        ]),
+      ),
+    );
     expect(await reject(path.join(dir, 'seq.tar.gz'))).toMatch(/assayseq must be 1/);
   });
 
   it('stops a gzip bomb at the decompressed limit', async () => {
     const p = path.join(tempDir(), 'bomb.tar.gz');
     const b = buildBundle(spec);
-    const body = tar([{ name: 'manifest.json', data: b.manifest }, { name: 'events.ndjson', data: b.events }]);
+    const body = tar([
+      { name: 'manifest.json', data: b.manifest },
+      { name: 'events.ndjson', data: b.events },
+    ]);
     writeFileSync(p, gzipSync(Buffer.concat([body, Buffer.alloc(64 * 1024 * 1024)]), { level: 9 }));
     expect(await reject(p, { ...DEFAULT_BUNDLE_LIMITS, maxRatio: 1e9, maxDecompressedBytes: 8 * 1024 * 1024 })).toMatch(/decompressed size exceeds/);
     expect(await reject(p)).toMatch(/decompression ratio exceeds/);
@@ -137,13 +170,17 @@ describe('bundle writer', () => {
 describe('findings inside bundles', () => {
   it('name the member and line, and ride on the call annotation', async () => {
     const { buildAnnotations } = await import('../src/report/annotations.js');
-    const target = { provider: 'github', owner: 'org', repo: 'r', key_title_hash: targetHash('github_key_title', 'k') };
+    const target = deployKey({ repo: 'r', title: 'k' });
     const w = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target, claim: 'verified' });
-    const dir = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': buildBundle({ runId: 'r1', events: [{ type: 'assay.tool_decision_surface.v0', data: surface([w]) }] }).gz });
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/b.tar.gz': buildBundle({ runId: 'r1', events: [{ type: 'assay.tool_decision_surface.v0', data: surface([w]) }] }).gz,
+    });
     const r = await gate(dir);
     const f = r.findings.find((x) => x.code === 'verified_not_reproduced')!;
     expect(f).toMatchObject({ file: '.assay/runs/b.tar.gz', member: 'events.ndjson', line: 1 });
     const anns = buildAnnotations(r, '');
-    expect(anns.filter((a) => a.level === 'failure')).toMatchObject([{ path: '.assay/runs/b.tar.gz', line: 1, message: expect.stringMatching(/^events\.ndjson:1:\d+: Earned level: asserted[\s\S]*verified_not_reproduced/) }]);
+    expect(anns.filter((a) => a.level === 'failure')).toMatchObject([
+      { path: '.assay/runs/b.tar.gz', line: 1, message: expect.stringMatching(/^events\.ndjson:1:\d+: Earned level: asserted[\s\S]*verified_not_reproduced/) },
+    ]);
   });
 });

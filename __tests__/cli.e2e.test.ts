@@ -26,7 +26,11 @@ describe('dist/cli.js', () => {
   it('fails the tampered demo with record_inconsistent and verified_not_reproduced', () => {
     const { code, report } = cliJson(['-C', 'fixtures/demo-failing'], ROOT);
     expect(code).toBe(1);
-    expect(report.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['record_inconsistent', 'verified_not_reproduced', 'verified_not_reproduced']);
+    expect(report.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual([
+      'record_inconsistent',
+      'verified_not_reproduced',
+      'verified_not_reproduced',
+    ]);
     expect(validateReport(report)).toBe(true);
   });
 
@@ -40,7 +44,10 @@ describe('dist/cli.js', () => {
   });
 
   it('accepts globs and repeated flags', () => {
-    const { code, report } = cliJson(['--runs', 'side_effect/v*.json', '--runs', 'tool_decisions/*allow.json', '--audit', 'side_effect/audit_record_github_*.json'], UPSTREAM);
+    const { code, report } = cliJson(
+      ['--runs', 'side_effect/v*.json', '--runs', 'tool_decisions/*allow.json', '--audit', 'side_effect/audit_record_github_*.json'],
+      UPSTREAM,
+    );
     expect(code).toBe(0);
     expect(report.calls.map((c) => c.artifact)).toEqual([
       'side_effect/verified.json',
@@ -79,7 +86,8 @@ describe('dist/cli.js', () => {
     }
     const help = cli(['--help'], ROOT);
     expect(help.code).toBe(0);
-    for (const flag of ['--runs', '--audit', '--format', '--output', '--allow-unmatched-records', '--strict-observed', 'Exit status']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--runs', '--audit', '--format', '--output', '--allow-unmatched-records', '--strict-observed', 'Exit status'])
+      expect(help.stdout).toContain(flag);
   });
 
   it('an empty workspace fails with no_artifacts', () => {
@@ -102,7 +110,10 @@ describe('dist/cli.js on the bundle fixtures', () => {
   it('verified-call.tar.gz + its audit export: verified, the read stays asserted', () => {
     const { code, report } = cliJson(['--runs', 'verified-call.tar.gz', '--audit', 'verified-call.audit.json'], dir);
     expect(code).toBe(0);
-    expect(report.calls.map((c) => [c.level, c.member, c.line])).toEqual([['verified', 'events.ndjson', 2], ['asserted', 'events.ndjson', 2]]);
+    expect(report.calls.map((c) => [c.level, c.member, c.line])).toEqual([
+      ['verified', 'events.ndjson', 2],
+      ['asserted', 'events.ndjson', 2],
+    ]);
   });
   it('with a record for another target: verified_not_reproduced and record_unmatched', () => {
     const { code, report } = cliJson(['--runs', 'verified-call.tar.gz', '--audit', 'mismatched-record.audit.json'], dir);
@@ -113,6 +124,8 @@ describe('dist/cli.js on the bundle fixtures', () => {
     const { code, report } = cliJson(['--runs', 'tampered-after-hashing.tar.gz', '--audit', 'verified-call.audit.json'], dir);
     expect(code).toBe(1);
     expect(report.calls).toEqual([]);
-    expect(report.findings.find((f) => f.code === 'invalid_artifact')!.message).toBe('evidence bundle rejected: events.ndjson sha256 does not match the manifest');
+    expect(report.findings.find((f) => f.code === 'invalid_artifact')!.message).toBe(
+      'evidence bundle rejected: events.ndjson sha256 does not match the manifest',
+    );
   });
 });

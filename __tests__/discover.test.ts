@@ -9,9 +9,17 @@ afterEach(cleanup);
 
 function tree(): string {
   return writeFiles(tempDir(), {
-    'a/one.json': '{}', 'a/two.ndjson': '', 'a/three.jsonl': '', 'a/bundle.tar.gz': '', 'a/readme.md': '',
-    'a/deep/er/four.json': '{}', 'a/.hidden/five.json': '{}', 'a/node_modules/x.json': '{}', 'a/.git/y.json': '{}',
-    'b/B.json': '{}', 'b/a.json': '{}',
+    'a/one.json': '{}',
+    'a/two.ndjson': '',
+    'a/three.jsonl': '',
+    'a/bundle.tar.gz': '',
+    'a/readme.md': '',
+    'a/deep/er/four.json': '{}',
+    'a/.hidden/five.json': '{}',
+    'a/node_modules/x.json': '{}',
+    'a/.git/y.json': '{}',
+    'b/B.json': '{}',
+    'b/a.json': '{}',
   });
 }
 const rels = (d: ReturnType<typeof discover>) => d.files.map((f) => f.rel);
@@ -19,7 +27,16 @@ const rels = (d: ReturnType<typeof discover>) => d.files.map((f) => f.rel);
 describe('discover', () => {
   it('a directory means every artifact beneath it (dot-directories included, .git and node_modules pruned), sorted by code unit', () => {
     const ws = tree();
-    expect(rels(discover(['a', 'b'], ws, ws))).toEqual(['a/.hidden/five.json', 'a/bundle.tar.gz', 'a/deep/er/four.json', 'a/one.json', 'a/three.jsonl', 'a/two.ndjson', 'b/B.json', 'b/a.json']);
+    expect(rels(discover(['a', 'b'], ws, ws))).toEqual([
+      'a/.hidden/five.json',
+      'a/bundle.tar.gz',
+      'a/deep/er/four.json',
+      'a/one.json',
+      'a/three.jsonl',
+      'a/two.ndjson',
+      'b/B.json',
+      'b/a.json',
+    ]);
   });
 
   it('globs match relative to the working directory; other file types are counted in a notice, not read', () => {
@@ -27,14 +44,19 @@ describe('discover', () => {
     const d = discover(['a/**/*', 'b/*.json'], ws, ws);
     expect(rels(d)).toContain('a/deep/er/four.json');
     expect(rels(d)).not.toContain('a/readme.md');
-    expect(d.findings).toMatchObject([{ severity: 'notice', code: 'no_match', input: true, message: expect.stringMatching(/matched 1 file\(s\) that are not/) }]);
+    expect(d.findings).toMatchObject([
+      { severity: 'notice', code: 'no_match', input: true, message: expect.stringMatching(/matched 1 file\(s\) that are not/) },
+    ]);
   });
 
   it('a file named twice is read once; an input that matches nothing is a notice', () => {
     const ws = tree();
     const d = discover(['b/a.json', 'b', 'nope', 'b/*.yaml'], ws, ws);
     expect(rels(d)).toEqual(['b/B.json', 'b/a.json']);
-    expect(d.findings.map((f) => [f.code, f.file])).toEqual([['no_match', 'nope'], ['no_match', 'b/*.yaml']]);
+    expect(d.findings.map((f) => [f.code, f.file])).toEqual([
+      ['no_match', 'nope'],
+      ['no_match', 'b/*.yaml'],
+    ]);
   });
 
   it('nothing outside the workspace: paths, globs, links', () => {

@@ -28,33 +28,42 @@ const withFile = (i: number, bytes: Buffer): Corpus => new Map([...corpus, [name
 
 describe('fuzzing the pipeline on the demo corpus', () => {
   it('byte mutations of any file (bundles included): no crash, no new verified', async () => {
-    await fc.assert(fc.asyncProperty(fc.nat(), arbByteOps, async (i, ops) => {
-      const rel = names[i % names.length]!;
-      const mutated = await verifyCorpus(withFile(i, mutateBytes(corpus.get(rel)!, ops)));
-      assertNoNewVerified(original, mutated);
-    }), params);
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), arbByteOps, async (i, ops) => {
+        const rel = names[i % names.length]!;
+        const mutated = await verifyCorpus(withFile(i, mutateBytes(corpus.get(rel)!, ops)));
+        assertNoNewVerified(original, mutated);
+      }),
+      params,
+    );
   });
 
   it('structure mutations of runs, events and records (bundles re-hashed, so still valid): no crash, no new verified', async () => {
-    await fc.assert(fc.asyncProperty(fc.nat(), fc.nat(), arbStructOp, async (i, doc, op) => {
-      const rel = names[i % names.length]!;
-      const mutated = await verifyCorpus(withFile(i, mutateStructure(rel, corpus.get(rel)!, doc, op)));
-      assertNoNewVerified(original, mutated);
-    }), params);
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.nat(), arbStructOp, async (i, doc, op) => {
+        const rel = names[i % names.length]!;
+        const mutated = await verifyCorpus(withFile(i, mutateStructure(rel, corpus.get(rel)!, doc, op)));
+        assertNoNewVerified(original, mutated);
+      }),
+      params,
+    );
   });
 
   it('the strict parser never throws and never accepts what JSON.parse rejects', () => {
     const json = JSON.stringify(JSON.parse(corpus.get(names.find((n) => n.endsWith('.json'))!)!.toString()));
-    fc.assert(fc.property(arbByteOps, (ops) => {
-      const text = mutateBytes(Buffer.from(json), ops).toString('latin1');
-      const r = parseStrict(text, { maxDepth: 64 });
-      let ok = true;
-      try {
-        JSON.parse(text);
-      } catch {
-        ok = false;
-      }
-      if (!ok) expect(r.ok).toBe(false);
-    }), params);
+    fc.assert(
+      fc.property(arbByteOps, (ops) => {
+        const text = mutateBytes(Buffer.from(json), ops).toString('latin1');
+        const r = parseStrict(text, { maxDepth: 64 });
+        let ok = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          ok = false;
+        }
+        if (!ok) expect(r.ok).toBe(false);
+      }),
+      params,
+    );
   });
 });

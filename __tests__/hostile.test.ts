@@ -8,10 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, symlinkSync, writeFileSync, ftruncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { CLI, cleanup, tempDir, writeFiles } from './support/workspace.js';
-import { decision, json, ndjson, record, surface, targetHash } from './support/corpus.js';
+import { decision, deployKey, json, record, surface } from './support/corpus.js';
 import type { Report } from '../src/core/report.js';
 
-const target = { provider: 'github', owner: 'acme', repo: 'api', key_title_hash: targetHash('github_key_title', 'k') };
+const target = deployKey({ owner: 'acme', repo: 'api', title: 'k' });
 const good = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target, claim: 'verified' });
 const validSurface = json(surface([good]));
 const MiB = 1024 * 1024;
@@ -37,11 +37,18 @@ beforeAll(() => {
   writeFileSync(path.join(outside, 'secret.json'), validSurface);
   const r = (n: string) => `.assay/runs/${n}`;
   const deep = '{"schema":"assay.tool_decision_surface.v0","observed_tool_decisions":[' + '['.repeat(100_000);
-  const manyKeys = '{"schema":"assay.tool_decision_surface.v0","x":{' + Array.from({ length: 100_000 }, (_, i) => `"k${i}":${i}`).join(',') + '},"observed_tool_decisions":[]}';
+  const manyKeys =
+    '{"schema":"assay.tool_decision_surface.v0","x":{' +
+    Array.from({ length: 100_000 }, (_, i) => `"k${i}":${i}`).join(',') +
+    '},"observed_tool_decisions":[]}';
   const evilTool = decision({ tool: 'x'.repeat(10 * MiB), verb: 'create', resourceType: 'github_deploy_key', target });
   writeFiles(ws, {
     [r('ok.json')]: validSurface,
-    [r('bad-utf8.json')]: Buffer.concat([Buffer.from('{\n  "schema": "assay.tool_decision_surface.v0",\n  "x": "'), Buffer.from([0xc3, 0x28]), Buffer.from('",\n  "observed_tool_decisions": []\n}\n')]),
+    [r('bad-utf8.json')]: Buffer.concat([
+      Buffer.from('{\n  "schema": "assay.tool_decision_surface.v0",\n  "x": "'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('",\n  "observed_tool_decisions": []\n}\n'),
+    ]),
     [r('deep.json')]: deep,
     [r('many-keys.json')]: manyKeys,
     [r('huge-number.json')]: '{"schema":"assay.tool_decision_surface.v0","observed_tool_decisions":[],\n "n": 1e400}',
@@ -51,15 +58,32 @@ beforeAll(() => {
     [r('lone.json')]: '{"schema":"assay.tool_decision_surface.v0","observed_tool_decisions":[],"s":"\\udead"}',
     [r('bom.json')]: '\ufeff' + validSurface,
     [r('tool-10mb.json')]: json(surface([evilTool])),
-    [r('line-100mb.ndjson')]: `${JSON.stringify(surface([]))}\n{"schema":"assay.tool_decision_surface.v0","pad":"${'a'.repeat(100 * MiB)}","observed_tool_decisions":[]}\n`,
+    [r('line-100mb.ndjson')]:
+      `${JSON.stringify(surface([]))}\n{"schema":"assay.tool_decision_surface.v0","pad":"${'a'.repeat(100 * MiB)}","observed_tool_decisions":[]}\n`,
     '.assay/audit/a.json': json(record('github', '1', good)),
   });
   sparse(path.join(ws, r('huge-1gib.json')), 1024 * MiB);
   symlinkSync(path.join(outside, 'secret.json'), path.join(ws, r('link-out.json')));
-  const p = spawnSync(process.execPath, [
-    '--import', 'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS="+process.resourceUsage().maxRSS+"\\n"))',
-    CLI, 'verify', '--format', 'json', '--runs', '.assay/runs', '--runs', '../outside/*.json', '--runs', '/etc/passwd', '--max-file-size', '128MiB',
-  ], { cwd: ws, encoding: 'utf8', maxBuffer: 512 * MiB, timeout: 120_000 });
+  const p = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS="+process.resourceUsage().maxRSS+"\\n"))',
+      CLI,
+      'verify',
+      '--format',
+      'json',
+      '--runs',
+      '.assay/runs',
+      '--runs',
+      '../outside/*.json',
+      '--runs',
+      '/etc/passwd',
+      '--max-file-size',
+      '128MiB',
+    ],
+    { cwd: ws, encoding: 'utf8', maxBuffer: 512 * MiB, timeout: 120_000 },
+  );
   stderr = p.stderr;
   maxRssKiB = Number(/MAXRSS=(\d+)/.exec(p.stderr)?.[1]);
   expect(p.status, p.stderr).toBe(1);
@@ -121,7 +145,9 @@ describe('symbolic links above the inputs', () => {
     symlinkSync(path.join(root, 'elsewhere'), path.join(ws, 'link'));
     const r = await gate(path.join(ws, 'link'), { workspace: ws });
     expect(r.calls).toEqual([]);
-    expect(r.findings.find((f) => f.severity === 'error' && f.code === 'invalid_artifact')!.message).toMatch(/resolves \(through a symbolic link\) to outside the workspace/);
+    expect(r.findings.find((f) => f.severity === 'error' && f.code === 'invalid_artifact')!.message).toMatch(
+      /resolves \(through a symbolic link\) to outside the workspace/,
+    );
     expect(r.ok).toBe(false);
   });
 });

@@ -4,43 +4,67 @@ import fc from 'fast-check';
 import { verify } from '../src/core/verify.js';
 import { binding } from '../src/core/binding.js';
 import type { AuditRecord, Evidence, JsonObject, RecordInput, RunInput } from '../src/core/model.js';
-import { decision, record, targetHash } from './support/corpus.js';
+import { decision, deployKey, record } from './support/corpus.js';
 import { prepareDecision } from '../src/core/decision.js';
 
 const options = { allowUnmatchedRecords: false, strictObserved: false };
 const REPOS = ['a', 'b', 'c'];
-const target = (repo: string, provider: string | undefined) => ({ ...(provider ? { provider } : {}), owner: 'org', repo, key_title_hash: targetHash('github_key_title', 'k') });
+const target = (repo: string, provider: string | undefined) => deployKey({ provider: provider ?? null, repo, title: 'k' });
 
-const arbDecision = fc.record({
-  repo: fc.constantFrom(...REPOS),
-  verb: fc.constantFrom('create', 'delete', 'get', 'list'),
-  provider: fc.constantFrom('github', 'gitlab', undefined),
-  asserted: fc.boolean(),
-  claim: fc.constantFrom('asserted', 'observed_confirmed', 'verified', 'legacy-verified', 'none') as fc.Arbitrary<'asserted' | 'observed_confirmed' | 'verified' | 'legacy-verified' | 'none'>,
-  status: fc.constantFrom('success', 'error'),
-  effect: fc.constantFrom('allow', 'deny') as fc.Arbitrary<'allow' | 'deny'>,
-}).map((d) => decision({ tool: 'github.x', verb: d.verb, resourceType: 'github_deploy_key', target: target(d.repo, d.provider), asserted: d.asserted, claim: d.claim, status: d.status, effect: d.effect }));
+const arbDecision = fc
+  .record({
+    repo: fc.constantFrom(...REPOS),
+    verb: fc.constantFrom('create', 'delete', 'get', 'list'),
+    provider: fc.constantFrom('github', 'gitlab', undefined),
+    asserted: fc.boolean(),
+    claim: fc.constantFrom('asserted', 'observed_confirmed', 'verified', 'legacy-verified', 'none') as fc.Arbitrary<
+      'asserted' | 'observed_confirmed' | 'verified' | 'legacy-verified' | 'none'
+    >,
+    status: fc.constantFrom('success', 'error'),
+    effect: fc.constantFrom('allow', 'deny') as fc.Arbitrary<'allow' | 'deny'>,
+  })
+  .map((d) =>
+    decision({
+      tool: 'github.x',
+      verb: d.verb,
+      resourceType: 'github_deploy_key',
+      target: target(d.repo, d.provider),
+      asserted: d.asserted,
+      claim: d.claim,
+      status: d.status,
+      effect: d.effect,
+    }),
+  );
 
-const arbRecord = fc.record({
-  repo: fc.constantFrom(...REPOS),
-  verb: fc.constantFrom('create', 'delete', 'get'),
-  provider: fc.constantFrom('github', 'gitlab'),
-  id: fc.constantFrom('1', '2', '3', '4', '5', '6'),
-  tamper: fc.constantFrom(false, false, false, true),
-}).map((r) => {
-  const d = decision({ tool: 't', verb: r.verb, resourceType: 'github_deploy_key', target: target(r.repo, undefined) });
-  return record(r.provider, r.id, d, r.tamper ? { editTarget: { owner: 'evil' } } : {}) as unknown as AuditRecord;
-});
+const arbRecord = fc
+  .record({
+    repo: fc.constantFrom(...REPOS),
+    verb: fc.constantFrom('create', 'delete', 'get'),
+    provider: fc.constantFrom('github', 'gitlab'),
+    id: fc.constantFrom('1', '2', '3', '4', '5', '6'),
+    tamper: fc.constantFrom(false, false, false, true),
+  })
+  .map((r) => {
+    const d = decision({ tool: 't', verb: r.verb, resourceType: 'github_deploy_key', target: target(r.repo, undefined) });
+    return record(r.provider, r.id, d, r.tamper ? { editTarget: { owner: 'evil' } } : {}) as unknown as AuditRecord;
+  });
 
-const arbEvidence: fc.Arbitrary<Evidence & { raw: JsonObject[][] }> = fc.record({
-  runs: fc.array(fc.array(arbDecision, { maxLength: 6 }), { maxLength: 4 }),
-  records: fc.array(fc.array(arbRecord, { maxLength: 4 }), { maxLength: 3 }),
-}).map(({ runs, records }) => ({
-  runs: runs.map((ds, i): RunInput => ({ artifact: `runs/${i}.json`, decisions: ds.map((decision, index) => prepareDecision({ file: `runs/${i}.json`, line: index + 1, column: 1 }, index, decision)) })),
-  raw: runs,
-  records: records.flatMap((rs, i) => rs.map((record, j): RecordInput => ({ loc: { file: `audit/${i}.json`, line: j + 1, column: 1 }, record }))),
-  findings: [],
-}));
+const arbEvidence: fc.Arbitrary<Evidence & { raw: JsonObject[][] }> = fc
+  .record({
+    runs: fc.array(fc.array(arbDecision, { maxLength: 6 }), { maxLength: 4 }),
+    records: fc.array(fc.array(arbRecord, { maxLength: 4 }), { maxLength: 3 }),
+  })
+  .map(({ runs, records }) => ({
+    runs: runs.map(
+      (ds, i): RunInput => ({
+        artifact: `runs/${i}.json`,
+        decisions: ds.map((decision, index) => prepareDecision({ file: `runs/${i}.json`, line: index + 1, column: 1 }, index, decision)),
+      }),
+    ),
+    raw: runs,
+    records: records.flatMap((rs, i) => rs.map((record, j): RecordInput => ({ loc: { file: `audit/${i}.json`, line: j + 1, column: 1 }, record }))),
+    findings: [],
+  }));
 
 const shuffled = <T>(xs: readonly T[], seed: number): T[] => {
   const out = [...xs];
@@ -57,83 +81,112 @@ const RUNS = Number(process.env['PROPERTY_RUNS'] ?? 300);
 
 describe('core invariants', () => {
   it('a record binds at most one call, and only a call whose recomputed subject it binds', () => {
-    fc.assert(fc.property(arbEvidence, (ev) => {
-      const r = verify(ev, options);
-      const used = new Map<string, number>();
-      for (const c of r.calls) {
-        if (!c.record) continue;
-        const k = `${c.record.file}:${c.record.line}`;
-        used.set(k, (used.get(k) ?? 0) + 1);
-        const rec = ev.records.find((x) => `${x.loc.file}:${x.loc.line}` === k)!.record;
-        expect(binding(rec.subject)).toEqual({ ok: true, digest: c.subject_digest });
-        expect(rec.binding_digest).toBe(c.subject_digest);
-      }
-      for (const n of used.values()) expect(n).toBe(1);
-      expect(r.records.filter((x) => x.outcome === 'bound')).toHaveLength(used.size);
-    }), { numRuns: RUNS, seed: 1 });
+    fc.assert(
+      fc.property(arbEvidence, (ev) => {
+        const r = verify(ev, options);
+        const used = new Map<string, number>();
+        for (const c of r.calls) {
+          if (!c.record) continue;
+          const k = `${c.record.file}:${c.record.line}`;
+          used.set(k, (used.get(k) ?? 0) + 1);
+          const rec = ev.records.find((x) => `${x.loc.file}:${x.loc.line}` === k)!.record;
+          expect(binding(rec.subject)).toEqual({ ok: true, digest: c.subject_digest });
+          expect(rec.binding_digest).toBe(c.subject_digest);
+        }
+        for (const n of used.values()) expect(n).toBe(1);
+        expect(r.records.filter((x) => x.outcome === 'bound')).toHaveLength(used.size);
+      }),
+      { numRuns: RUNS, seed: 1 },
+    );
   });
 
   it('nothing earns more than its evidence', () => {
-    fc.assert(fc.property(arbEvidence, (ev) => {
-      const r = verify(ev, options);
-      for (const c of r.calls) {
-        const runNo = ev.runs.findIndex((x) => x.artifact === c.artifact);
-        const raw = ev.raw[runNo]!;
-        const d = raw[c.index] as any;
-        if (c.level !== 'asserted') {
-          expect(d.response.side_effect_asserted).toBe(true);
-          expect(d.decision.effect).not.toBe('deny');
-          expect(c.subject_digest).not.toBeNull();
+    fc.assert(
+      fc.property(arbEvidence, (ev) => {
+        const r = verify(ev, options);
+        for (const c of r.calls) {
+          const runNo = ev.runs.findIndex((x) => x.artifact === c.artifact);
+          const raw = ev.raw[runNo]!;
+          const d = raw[c.index] as any;
+          if (c.level !== 'asserted') {
+            expect(d.response.side_effect_asserted).toBe(true);
+            expect(d.decision.effect).not.toBe('deny');
+            expect(c.subject_digest).not.toBeNull();
+          }
+          if (c.level === 'verified') {
+            const p = d.action.target.provider;
+            if (typeof p === 'string') expect(c.record!.provider).toBe(p);
+          }
+          if (c.level === 'observed_confirmed') {
+            const later = raw.slice(c.index + 1) as any[];
+            expect(
+              later.some(
+                (x) =>
+                  x.response.status === 'success' &&
+                  ['get', 'list'].includes(x.action.verb) &&
+                  x.action.verb !== d.action.verb &&
+                  x.action.target.repo === d.action.target.repo,
+              ),
+            ).toBe(true);
+          }
         }
-        if (c.level === 'verified') {
-          const p = d.action.target.provider;
-          if (typeof p === 'string') expect(c.record!.provider).toBe(p);
+        // Every claim above what was earned fails (or warns for observed_confirmed).
+        for (const c of r.calls) {
+          if (c.claimed_level === 'verified' && c.level !== 'verified') {
+            expect(r.findings.some((f) => f.code === 'verified_not_reproduced' && f.file === c.artifact && f.line === c.line)).toBe(true);
+            expect(r.ok).toBe(false);
+          }
         }
-        if (c.level === 'observed_confirmed') {
-          const later = raw.slice(c.index + 1) as any[];
-          expect(later.some((x) => x.response.status === 'success' && ['get', 'list'].includes(x.action.verb) && x.action.verb !== d.action.verb && x.action.target.repo === d.action.target.repo)).toBe(true);
-        }
-      }
-      // Every claim above what was earned fails (or warns for observed_confirmed).
-      for (const c of r.calls) {
-        if (c.claimed_level === 'verified' && c.level !== 'verified') {
-          expect(r.findings.some((f) => f.code === 'verified_not_reproduced' && f.file === c.artifact && f.line === c.line)).toBe(true);
-          expect(r.ok).toBe(false);
-        }
-      }
-    }), { numRuns: RUNS, seed: 2 });
+      }),
+      { numRuns: RUNS, seed: 2 },
+    );
   });
 
   it('a mutated subject never binds', () => {
     const fields = ['owner', 'repo', 'key_title_hash'] as const;
-    fc.assert(fc.property(fc.constantFrom(...fields), fc.string({ minLength: 1, maxLength: 8 }), fc.boolean(), (field, value, mutateRecord) => {
-      const d = decision({ tool: 't', verb: 'create', resourceType: 'github_deploy_key', target: target('a', 'github'), claim: 'verified' });
-      const rec = record('github', '1', d) as any;
-      const original = (d as any).action.target[field];
-      fc.pre(value !== original);
-      if (mutateRecord) rec.subject.target[field] = value;
-      else (d as any).action.target[field] = value;
-      const r = verify({ runs: [{ artifact: 'r', decisions: [prepareDecision({ file: 'r', line: 1, column: 1 }, 0, d)] }], records: [{ loc: { file: 'a', line: 1, column: 1 }, record: rec }], findings: [] }, options);
-      expect(r.calls[0]!.level).toBe('asserted');
-      expect(r.ok).toBe(false);
-      expect(r.records[0]!.outcome).toBe(mutateRecord ? 'inconsistent' : 'unmatched');
-    }), { numRuns: RUNS, seed: 3 });
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), fc.string({ minLength: 1, maxLength: 8 }), fc.boolean(), (field, value, mutateRecord) => {
+        const d = decision({ tool: 't', verb: 'create', resourceType: 'github_deploy_key', target: target('a', 'github'), claim: 'verified' });
+        const rec = record('github', '1', d) as any;
+        const original = (d as any).action.target[field];
+        fc.pre(value !== original);
+        if (mutateRecord) rec.subject.target[field] = value;
+        else (d as any).action.target[field] = value;
+        const r = verify(
+          {
+            runs: [{ artifact: 'r', decisions: [prepareDecision({ file: 'r', line: 1, column: 1 }, 0, d)] }],
+            records: [{ loc: { file: 'a', line: 1, column: 1 }, record: rec }],
+            findings: [],
+          },
+          options,
+        );
+        expect(r.calls[0]!.level).toBe('asserted');
+        expect(r.ok).toBe(false);
+        expect(r.records[0]!.outcome).toBe(mutateRecord ? 'inconsistent' : 'unmatched');
+      }),
+      { numRuns: RUNS, seed: 3 },
+    );
   });
 
   it('the result does not depend on the order files are listed in', () => {
-    fc.assert(fc.property(arbEvidence, fc.integer({ min: 1, max: 1_000_000 }), (ev, seed) => {
-      const a = verify(ev, options);
-      const b = verify({ runs: shuffled(ev.runs, seed), records: shuffled(ev.records, seed + 1), findings: [] }, options);
-      expect(b).toEqual(a);
-    }), { numRuns: RUNS, seed: 4 });
+    fc.assert(
+      fc.property(arbEvidence, fc.integer({ min: 1, max: 1_000_000 }), (ev, seed) => {
+        const a = verify(ev, options);
+        const b = verify({ runs: shuffled(ev.runs, seed), records: shuffled(ev.records, seed + 1), findings: [] }, options);
+        expect(b).toEqual(a);
+      }),
+      { numRuns: RUNS, seed: 4 },
+    );
   });
 
   it('claim digests never come from the claim: a verified call always carries the recomputed digest', () => {
-    fc.assert(fc.property(arbEvidence, (ev) => {
-      for (const c of verify(ev, options).calls) {
-        if (c.level === 'verified') expect(c.subject_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
-      }
-    }), { numRuns: RUNS, seed: 5 });
+    fc.assert(
+      fc.property(arbEvidence, (ev) => {
+        for (const c of verify(ev, options).calls) {
+          if (c.level === 'verified') expect(c.subject_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+        }
+      }),
+      { numRuns: RUNS, seed: 5 },
+    );
   });
 });
-

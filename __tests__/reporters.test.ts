@@ -28,10 +28,19 @@ describe('text safety', () => {
 describe('check run payloads', () => {
   it('trims titles, messages and the summary to the API limits', async () => {
     const bodies: any[] = [];
-    const api: GitHubApi = { request: async (_m, _p, body) => (bodies.push(body), { status: 201, data: { id: 1 } }) };
+    const api: GitHubApi = {
+      request: async (_m, _p, body) => {
+        bodies.push(body);
+        return { status: 201, data: { id: 1 } };
+      },
+    };
     const big = 'x'.repeat(200 * 1024);
-    const r = await publishCheckRun(api, { owner: 'o', repo: 'r', headSha: 'a'.repeat(40), name: 'n', checkRunId: null, conclusion: 'success' },
-      { title: 't'.repeat(1000), summary: big }, [{ path: 'f.json', line: 1, column: null, level: 'notice', title: 'T'.repeat(1000), message: big }]);
+    const r = await publishCheckRun(
+      api,
+      { owner: 'o', repo: 'r', headSha: 'a'.repeat(40), name: 'n', checkRunId: null, conclusion: 'success' },
+      { title: 't'.repeat(1000), summary: big },
+      [{ path: 'f.json', line: 1, column: null, level: 'notice', title: 'T'.repeat(1000), message: big }],
+    );
     expect(r.ok).toBe(true);
     const out = bodies[0].output;
     expect(out.title.length).toBeLessThanOrEqual(CHECKS_API.title);
@@ -59,11 +68,18 @@ describe('rendered outputs for the failing demo', () => {
   });
 
   it('summary: banner, totals, findings before calls, links at the head commit', async () => {
-    const { markdown, trimmed } = renderSummary(await demo(), { prefix: '', blobBase: 'https://github.com/o/r/blob/abc', reportFile: null, budgetBytes: 1 << 20 });
+    const { markdown, trimmed } = renderSummary(await demo(), {
+      prefix: '',
+      blobBase: 'https://github.com/o/r/blob/abc',
+      reportFile: null,
+      budgetBytes: 1 << 20,
+    });
     expect(trimmed).toBe(0);
     expect(markdown.startsWith('## ❌ receipt-gate: failed\n')).toBe(true);
     expect(markdown.indexOf('### Findings')).toBeLessThan(markdown.indexOf('### Calls'));
-    expect(markdown).toContain('| ⚪ asserted | verified | github.add&#95;deploy&#95;key | [.assay/runs/2026-11-25-incident.json&#58;4](https://github.com/o/r/blob/abc/.assay/runs/2026-11-25-incident.json#L4) |');
+    expect(markdown).toContain(
+      '| ⚪ asserted | verified | github.add&#95;deploy&#95;key | [.assay/runs/2026-11-25-incident.json&#58;4](https://github.com/o/r/blob/abc/.assay/runs/2026-11-25-incident.json#L4) |',
+    );
   });
 
   it('table: colour only when asked, NO_COLOR respected by the CLI', async () => {
@@ -80,7 +96,14 @@ describe('rendered outputs for the failing demo', () => {
   it('SARIF: one rule per code, results with repo-relative locations', async () => {
     const sarif = JSON.parse(renderSarif(await demo(), 'x', '0.1.0'));
     expect(sarif.runs[0].tool.driver.rules.map((r: any) => r.id)).toEqual(['record_inconsistent', 'verified_not_reproduced']);
-    expect(sarif.runs[0].results.map((r: any) => [r.ruleId, r.level, r.locations[0].physicalLocation.artifactLocation.uri, r.locations[0].physicalLocation.region.startLine])).toEqual([
+    expect(
+      sarif.runs[0].results.map((r: any) => [
+        r.ruleId,
+        r.level,
+        r.locations[0].physicalLocation.artifactLocation.uri,
+        r.locations[0].physicalLocation.region.startLine,
+      ]),
+    ).toEqual([
       ['record_inconsistent', 'error', 'x/.assay/audit/github/2026-11.json', 2],
       ['verified_not_reproduced', 'error', 'x/.assay/runs/2026-11-25-incident.json', 4],
       ['verified_not_reproduced', 'error', 'x/.assay/runs/2026-11-25-incident.json', 49],
@@ -88,8 +111,18 @@ describe('rendered outputs for the failing demo', () => {
   });
 
   it('the report does not depend on the order inputs are given in', async () => {
-    const a = await main(['verify', '--format', 'json', '--runs', 'side_effect', '--runs', 'tool_decisions', '--audit', 'side_effect/audit_record_github_deploy_key.json'], {}, false, path.join(ROOT, 'fixtures/upstream'));
-    const b = await main(['verify', '--format', 'json', '--runs', 'tool_decisions', '--runs', 'side_effect', '--audit', 'side_effect/audit_record_github_deploy_key.json'], {}, false, path.join(ROOT, 'fixtures/upstream'));
+    const a = await main(
+      ['verify', '--format', 'json', '--runs', 'side_effect', '--runs', 'tool_decisions', '--audit', 'side_effect/audit_record_github_deploy_key.json'],
+      {},
+      false,
+      path.join(ROOT, 'fixtures/upstream'),
+    );
+    const b = await main(
+      ['verify', '--format', 'json', '--runs', 'tool_decisions', '--runs', 'side_effect', '--audit', 'side_effect/audit_record_github_deploy_key.json'],
+      {},
+      false,
+      path.join(ROOT, 'fixtures/upstream'),
+    );
     expect(b.stdout).toBe(a.stdout);
   });
 });

@@ -6,26 +6,31 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
-import { decision, event, json, ndjson, record, surface, targetHash } from './support/corpus.js';
+import { addKey, deployKey, event, getKey, json, ndjson, record, surface, targetHash, type DecisionSpec } from './support/corpus.js';
 import type { Report } from '../src/core/report.js';
 
 afterEach(cleanup);
 
 const up = (rel: string): string => readFileSync(path.join(UPSTREAM, rel), 'utf8');
-const codes = (r: Report, severity = 'error') => r.findings.filter((f) => f.severity === severity).map((f) => f.code).sort();
+const codes = (r: Report, severity = 'error') =>
+  r.findings
+    .filter((f) => f.severity === severity)
+    .map((f) => f.code)
+    .sort();
 const levels = (r: Report) => r.calls.map((c) => c.level);
 
 async function run(runs: Record<string, string>, audit: Record<string, string> = {}, opts = {}) {
   const dir = tempDir();
-  writeFiles(dir, Object.fromEntries([...Object.entries(runs).map(([k, v]) => [`.assay/runs/${k}`, v]), ...Object.entries(audit).map(([k, v]) => [`.assay/audit/${k}`, v])]));
+  writeFiles(
+    dir,
+    Object.fromEntries([...Object.entries(runs).map(([k, v]) => [`.assay/runs/${k}`, v]), ...Object.entries(audit).map(([k, v]) => [`.assay/audit/${k}`, v])]),
+  );
   return gate(dir, opts);
 }
 
-const key = (repo = 'prod-repo') => ({ provider: 'github', owner: 'org', repo, key_title_hash: targetHash('github_key_title', 'ci-key'), read_only: false });
-const write = (over: Partial<Parameters<typeof decision>[0]> = {}) =>
-  decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: key(), ...over });
-const read = (over: Partial<Parameters<typeof decision>[0]> = {}) =>
-  decision({ tool: 'github.get_deploy_key', verb: 'get', resourceType: 'github_deploy_key', target: key(), asserted: false, ...over });
+const key = (repo = 'prod-repo') => deployKey({ repo, readOnly: false });
+const write = (over: Partial<DecisionSpec> = {}) => addKey({ target: key(), ...over });
+const read = (over: Partial<DecisionSpec> = {}) => getKey({ target: key(), ...over });
 
 describe('upstream fixture conclusions', () => {
   it('the upstream target hash recipe gives the documented key-title hash', () => {
@@ -35,7 +40,15 @@ describe('upstream fixture conclusions', () => {
   it('verified.json + its record: passes, verified, digest sha256:31f2007b…4ec3', async () => {
     const r = await run({ 'verified.json': up('side_effect/verified.json') }, { 'r.json': up('side_effect/audit_record_github_deploy_key.json') });
     expect(r.ok).toBe(true);
-    expect(r.calls).toMatchObject([{ level: 'verified', claimed_level: 'verified', subject_digest: 'sha256:31f2007b91477601789c8803c3e32912a8a4510851cc55397d49a65bbc5e4ec3', record: { record_id: 'audit-log-entry-9931', file: '.assay/audit/r.json', line: 1 }, line: 4 }]);
+    expect(r.calls).toMatchObject([
+      {
+        level: 'verified',
+        claimed_level: 'verified',
+        subject_digest: 'sha256:31f2007b91477601789c8803c3e32912a8a4510851cc55397d49a65bbc5e4ec3',
+        record: { record_id: 'audit-log-entry-9931', file: '.assay/audit/r.json', line: 1 },
+        line: 4,
+      },
+    ]);
     expect(r.records).toMatchObject([{ outcome: 'bound', recomputed_digest: r.records[0]!.binding_digest }]);
   });
 
@@ -76,7 +89,15 @@ describe('upstream fixture conclusions', () => {
   });
 
   it('the seven classifier outputs all pass and none claims above asserted', async () => {
-    const names = ['github_deploy_key_allow', 'github_deploy_key_deny', 'github_deploy_key_incomplete', 'redacted_and_sanitized', 'slack_add_member_allow', 'unknown_tool_observed', 'workspace_admin_allow'];
+    const names = [
+      'github_deploy_key_allow',
+      'github_deploy_key_deny',
+      'github_deploy_key_incomplete',
+      'redacted_and_sanitized',
+      'slack_add_member_allow',
+      'unknown_tool_observed',
+      'workspace_admin_allow',
+    ];
     const r = await run(Object.fromEntries(names.map((n) => [`${n}.json`, up(`tool_decisions/${n}.json`)])));
     expect(r.ok).toBe(true);
     expect(r.calls).toHaveLength(7);
@@ -157,7 +178,10 @@ describe('cases the upstream verifier exercises', () => {
 
   it('two copies of one record cannot verify two calls: duplicate_record', async () => {
     const rr = record('github', 'a', write());
-    const r = await run({ 'r.json': json(surface([write({ claim: 'verified' }), write({ claim: 'verified' })])) }, { 'one.json': json(rr), 'two.json': json(rr) });
+    const r = await run(
+      { 'r.json': json(surface([write({ claim: 'verified' }), write({ claim: 'verified' })])) },
+      { 'one.json': json(rr), 'two.json': json(rr) },
+    );
     expect(levels(r)).toEqual(['verified', 'asserted']);
     expect(codes(r)).toEqual(['duplicate_record', 'verified_not_reproduced']);
     expect(r.findings.find((f) => f.code === 'duplicate_record')).toMatchObject({ file: '.assay/audit/two.json' });
@@ -186,7 +210,10 @@ describe('cases the upstream verifier exercises', () => {
 
 describe('claims', () => {
   it('a claimed digest that differs from the recomputed binding is verified_not_reproduced', async () => {
-    const r = await run({ 'r.json': json(surface([write({ claim: 'verified', digest: `sha256:${'a'.repeat(64)}` })])) }, { 'r.json': json(record('github', 'a', write())) });
+    const r = await run(
+      { 'r.json': json(surface([write({ claim: 'verified', digest: `sha256:${'a'.repeat(64)}` })])) },
+      { 'r.json': json(record('github', 'a', write())) },
+    );
     expect(levels(r)).toEqual(['verified']);
     expect(codes(r)).toEqual(['verified_not_reproduced']);
   });
@@ -203,7 +230,13 @@ describe('claims', () => {
     ['side_effect.asserted differs', (d: any) => (d.response.side_effect.asserted = false)],
     ['wrong verification_source', (d: any) => (d.response.side_effect.verification_source = 'observed_read_followup')],
     ['side_effect_verified contradicts the level', (d: any) => (d.response.side_effect_verified = false)],
-    ['above asserted while not asserting', (d: any) => { d.response.side_effect_asserted = false; d.response.side_effect.asserted = false; }],
+    [
+      'above asserted while not asserting',
+      (d: any) => {
+        d.response.side_effect_asserted = false;
+        d.response.side_effect.asserted = false;
+      },
+    ],
   ])('inconsistent_claim: %s', async (_n, mutate) => {
     const d = JSON.parse(JSON.stringify(write({ claim: 'verified' })));
     mutate(d);
@@ -239,10 +272,13 @@ describe('inputs', () => {
   });
 
   it('other artifact kinds are skipped with a notice; another version of ours is an error', async () => {
-    const r = await run({
-      'e.json': json({ schema: 'assay.enforcement_decision.v0', x: 1 }),
-      'log.ndjson': ndjson([event('assay.session.started', {}, 0), event('assay.tool_decision_surface.v0', surface([write()]), 1)]),
-    }, { 'a.json': json({ ...record('github', 'a', write()), schema: 'assay.provider_audit_record.v2' }) });
+    const r = await run(
+      {
+        'e.json': json({ schema: 'assay.enforcement_decision.v0', x: 1 }),
+        'log.ndjson': ndjson([event('assay.session.started', {}, 0), event('assay.tool_decision_surface.v0', surface([write()]), 1)]),
+      },
+      { 'a.json': json({ ...record('github', 'a', write()), schema: 'assay.provider_audit_record.v2' }) },
+    );
     expect(codes(r)).toEqual(['invalid_artifact']);
     expect(r.findings.find((f) => f.severity === 'error')!.message).toMatch(/unsupported version "assay.provider_audit_record.v2"/);
     expect(codes(r, 'notice')).toEqual(['skipped_object', 'skipped_object']);
@@ -264,7 +300,10 @@ describe('inputs', () => {
   });
 
   it('a malformed file invalidates that file only', async () => {
-    const r = await run({ 'bad.json': '{"schema": "assay.tool_decision_surface.v0", "observed_tool_decisions": [' , 'good.json': json(surface([write({ claim: 'verified' })])) }, { 'r.json': json(record('github', 'a', write())) });
+    const r = await run(
+      { 'bad.json': '{"schema": "assay.tool_decision_surface.v0", "observed_tool_decisions": [', 'good.json': json(surface([write({ claim: 'verified' })])) },
+      { 'r.json': json(record('github', 'a', write())) },
+    );
     expect(codes(r)).toEqual(['invalid_artifact']);
     expect(r.findings[0]).toMatchObject({ file: '.assay/runs/bad.json', line: 1 });
     expect(r.calls).toMatchObject([{ artifact: '.assay/runs/good.json', level: 'verified' }]);
@@ -273,16 +312,25 @@ describe('inputs', () => {
   it('audit exports: arrays and NDJSON, a broken record is reported and the rest still bind', async () => {
     const a = write({ target: key('a') });
     const b = write({ target: key('b') });
-    const r = await run({ 'r.json': json(surface([a, b])) }, {
-      'x.ndjson': ndjson([record('github', '1', a), { schema: 'assay.provider_audit_record.v0', provider: 'github' }]),
-      'y.json': json([record('github', '2', b)]),
-    });
+    const r = await run(
+      { 'r.json': json(surface([a, b])) },
+      {
+        'x.ndjson': ndjson([record('github', '1', a), { schema: 'assay.provider_audit_record.v0', provider: 'github' }]),
+        'y.json': json([record('github', '2', b)]),
+      },
+    );
     expect(levels(r)).toEqual(['verified', 'verified']);
-    expect(r.findings.filter((f) => f.severity === 'error')).toMatchObject([{ code: 'invalid_artifact', file: '.assay/audit/x.ndjson', line: 2, message: expect.stringMatching(/record_id/) }]);
+    expect(r.findings.filter((f) => f.severity === 'error')).toMatchObject([
+      { code: 'invalid_artifact', file: '.assay/audit/x.ndjson', line: 2, message: expect.stringMatching(/record_id/) },
+    ]);
   });
 
   it('--allow-unmatched-records downgrades record_unmatched to a warning', async () => {
-    const r = await run({ 'r.json': json(surface([write()])) }, { 'r.json': json(record('github', '1', write({ target: key('zzz') }))) }, { allowUnmatchedRecords: true });
+    const r = await run(
+      { 'r.json': json(surface([write()])) },
+      { 'r.json': json(record('github', '1', write({ target: key('zzz') }))) },
+      { allowUnmatchedRecords: true },
+    );
     expect(r.ok).toBe(true);
     expect(codes(r, 'warning')).toEqual(['record_unmatched']);
   });

@@ -101,7 +101,20 @@ describe('object size limit', () => {
 });
 
 describe('trusted mode (after JSON.parse accepted the text) agrees with the full scan', () => {
-  const KEYS = ['"a"', '"\\u0061"', '"b"', '"ab"', '"ba"', '"side_effect_asserted"', '"side_effect_verified"', '"x\\"y"', '"\\ud800"', '"\\ud83d\\ude00"', '"😀"', '"__proto__"'];
+  const KEYS = [
+    '"a"',
+    '"\\u0061"',
+    '"b"',
+    '"ab"',
+    '"ba"',
+    '"side_effect_asserted"',
+    '"side_effect_verified"',
+    '"x\\"y"',
+    '"\\ud800"',
+    '"\\ud83d\\ude00"',
+    '"😀"',
+    '"__proto__"',
+  ];
   const STRINGS = ['"v"', '"\\\\"', '"\\udc00"', '"a\\nb"', '"\\ud83d\\ude00"', '"é"'];
   const { value } = fc.letrec<{ value: string }>((tie) => ({
     value: fc.oneof(

@@ -10,7 +10,9 @@ import ncc from '@vercel/ncc';
 import { generate } from './corpus.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '10000,100000' }, million: { type: 'boolean', default: false }, repeat: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { sizes: { type: 'string', default: '10000,100000' }, million: { type: 'boolean', default: false }, repeat: { type: 'string', default: '3' } },
+});
 const sizes = values.sizes.split(',').map(Number);
 if (values.million) sizes.push(1_000_000);
 const repeat = Number(values.repeat);
@@ -43,7 +45,20 @@ for (const n of sizes) {
     const f = timed([path.join(root, 'bench/floor.mjs'), c.runs, c.audit]);
     if (f.status !== 0) throw new Error(`floor failed: ${f.stderr}`);
     floor.push(f);
-    gateRun = timed([path.join(root, 'dist/cli.js'), 'verify', '-C', dir, '--runs', 'runs', '--audit', 'audit', '--format', 'json', '--output', path.join(tmp, 'report.json')]);
+    gateRun = timed([
+      path.join(root, 'dist/cli.js'),
+      'verify',
+      '-C',
+      dir,
+      '--runs',
+      'runs',
+      '--audit',
+      'audit',
+      '--format',
+      'json',
+      '--output',
+      path.join(tmp, 'report.json'),
+    ]);
     if (gateRun.status !== 1) throw new Error(`gate exited ${gateRun.status} (expected 1: the corpus has mismatches): ${gateRun.stderr}`);
     gate.push(gateRun);
   }
@@ -54,15 +69,23 @@ for (const n of sizes) {
   closeSync(fd);
   const report = { totals: JSON.parse(/"totals": (\{[^\n]*\})/.exec(head.toString('utf8'))[1]) };
   const row = {
-    n: c.calls, records: c.records, files: c.files, bytes: c.bytes,
-    floor: median(floor.map((x) => x.ms)), gate: median(gate.map((x) => x.ms)),
-    floorRss: median(floor.map((x) => x.rss)), gateRss: median(gate.map((x) => x.rss)),
-    verified: report.totals.verified, errors: report.totals.errors,
+    n: c.calls,
+    records: c.records,
+    files: c.files,
+    bytes: c.bytes,
+    floor: median(floor.map((x) => x.ms)),
+    gate: median(gate.map((x) => x.ms)),
+    floorRss: median(floor.map((x) => x.rss)),
+    gateRss: median(gate.map((x) => x.rss)),
+    verified: report.totals.verified,
+    errors: report.totals.errors,
   };
   rows.push(row);
   rmSync(dir, { recursive: true, force: true });
   console.log(`N=${row.n}: ${row.files} files, ${mb(row.bytes)} on disk, ${row.records} records → ${row.verified} verified, ${row.errors} errors`);
-  console.log(`  floor ${fmt(row.floor)} (RSS ${mb(row.floorRss)}) | gate ${fmt(row.gate)} (RSS ${mb(row.gateRss)}) | gate/floor ${(row.gate / row.floor).toFixed(2)}× | ${Math.round(row.n / (row.gate / 1000)).toLocaleString('en')} calls/s | RSS/corpus ${(row.gateRss / row.bytes).toFixed(2)}×`);
+  console.log(
+    `  floor ${fmt(row.floor)} (RSS ${mb(row.floorRss)}) | gate ${fmt(row.gate)} (RSS ${mb(row.gateRss)}) | gate/floor ${(row.gate / row.floor).toFixed(2)}× | ${Math.round(row.n / (row.gate / 1000)).toLocaleString('en')} calls/s | RSS/corpus ${(row.gateRss / row.bytes).toFixed(2)}×`,
+  );
 }
 const t10 = rows.find((r) => r.n === 10_000);
 const t100 = rows.find((r) => r.n === 100_000);
@@ -84,7 +107,9 @@ const cold = (args, e) => {
   return median(xs);
 };
 const bare = cold(['-e', '0'], process.env);
-console.log(`\ncold start, one-call corpus (median of 11): node -e 0 ${fmt(bare)} | dist/cli.js ${fmt(cold([path.join(root, 'dist/cli.js'), 'verify'], process.env))} | dist/index.js ${fmt(cold([path.join(root, 'dist/index.js')], env))}`);
+console.log(
+  `\ncold start, one-call corpus (median of 11): node -e 0 ${fmt(bare)} | dist/cli.js ${fmt(cold([path.join(root, 'dist/cli.js'), 'verify'], process.env))} | dist/index.js ${fmt(cold([path.join(root, 'dist/index.js')], env))}`,
+);
 
 // The strict reader against JSON.parse on the same bytes (and jsonc-parser's visit()).
 const out = path.join(tmp, 'strict');
@@ -93,11 +118,16 @@ mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'strict.mjs'), code);
 const big = path.join(tmp, 'big');
 generate(big, 8000, 7);
-const decisions = readdirSync(path.join(big, 'runs')).filter((f) => f.endsWith('.json')).sort().flatMap((f) => JSON.parse(readFileSync(path.join(big, 'runs', f), 'utf8')).observed_tool_decisions);
+const decisions = readdirSync(path.join(big, 'runs'))
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .flatMap((f) => JSON.parse(readFileSync(path.join(big, 'runs', f), 'utf8')).observed_tool_decisions);
 const sample = path.join(tmp, 'sample.json');
 writeFileSync(sample, JSON.stringify({ schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: decisions }, null, 2));
 const sr = spawnSync(process.execPath, [path.join(root, 'bench/strict.mjs'), path.join(out, 'strict.mjs'), sample], { cwd: root, encoding: 'utf8' });
 if (sr.status !== 0) throw new Error(sr.stderr);
 const t = JSON.parse(sr.stdout);
-console.log(`\nstrict reader on ${mb(statSync(sample).size)} of pretty JSON (fresh process, median of 21): JSON.parse ${t.parse.toFixed(1)} ms | strict reader (JSON.parse + trusted scan) ${t.strict.toFixed(1)} ms = ${(t.strict / t.parse).toFixed(2)}× JSON.parse | full validating scan alone (error path) ${(t.full / t.parse).toFixed(2)}× | jsonc-parser visit() alone ${(t.jsonc / t.parse).toFixed(2)}×`);
+console.log(
+  `\nstrict reader on ${mb(statSync(sample).size)} of pretty JSON (fresh process, median of 21): JSON.parse ${t.parse.toFixed(1)} ms | strict reader (JSON.parse + trusted scan) ${t.strict.toFixed(1)} ms = ${(t.strict / t.parse).toFixed(2)}× JSON.parse | full validating scan alone (error path) ${(t.full / t.parse).toFixed(2)}× | jsonc-parser visit() alone ${(t.jsonc / t.parse).toFixed(2)}×`,
+);
 rmSync(tmp, { recursive: true, force: true });

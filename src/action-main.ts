@@ -23,7 +23,14 @@ export { readSettings, emitWorkflowCommands };
 
 export const VERSION = '0.1.0';
 
-async function annotate(core: Runner, s: ActionSettings, ctx: RunContext, report: Report, annotations: readonly Annotation[], api: GitHubApi | null): Promise<void> {
+async function annotate(
+  core: Runner,
+  s: ActionSettings,
+  ctx: RunContext,
+  report: Report,
+  annotations: readonly Annotation[],
+  api: GitHubApi | null,
+): Promise<void> {
   if (s.annotations === 'off') return;
   const canApi = s.annotations !== 'workflow-commands' && api !== null && ctx.owner && ctx.repo && ctx.headSha;
   if (canApi) {
@@ -31,22 +38,44 @@ async function annotate(core: Runner, s: ActionSettings, ctx: RunContext, report
     const located = annotations.filter((a) => a.path !== null);
     const sent = located.slice(0, s.maxAnnotations);
     const capped = located.length - sent.length;
-    const note = capped > 0 ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n` : '';
+    const note =
+      capped > 0
+        ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
+        : '';
     const summary = note + renderSummary(report, { prefix: s.prefix, blobBase: blobBase(ctx), reportFile: s.reportFile, budgetBytes: 60_000 }).markdown;
     const t = report.totals;
-    const r = await publishCheckRun(api, {
-      owner: ctx.owner!, repo: ctx.repo!, headSha: ctx.headSha!, name: s.checkName, checkRunId: s.checkRunId, conclusion: report.ok ? 'success' : 'failure',
-    }, { title: `${report.ok ? 'Passed' : 'Failed'}: ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted; ${t.errors} error(s)`, summary }, sent);
+    const r = await publishCheckRun(
+      api,
+      {
+        owner: ctx.owner!,
+        repo: ctx.repo!,
+        headSha: ctx.headSha!,
+        name: s.checkName,
+        checkRunId: s.checkRunId,
+        conclusion: report.ok ? 'success' : 'failure',
+      },
+      {
+        title: `${report.ok ? 'Passed' : 'Failed'}: ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted; ${t.errors} error(s)`,
+        summary,
+      },
+      sent,
+    );
     if (r.ok) {
-      core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${r.id} (${r.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
+      core.info(
+        `receipt-gate: ${sent.length} annotation(s) on check run ${r.id} (${r.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`,
+      );
       return;
     }
-    const why = r.status === 403 ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)' : `the Checks API failed (${r.status ?? 'network'}: ${r.message})`;
+    const why =
+      r.status === 403
+        ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
+        : `the Checks API failed (${r.status ?? 'network'}: ${r.message})`;
     core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${r.unposted.length} annotation(s) not yet posted` : ''}.`);
     emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core);
     return;
   }
-  if (s.annotations === 'check-run') core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
+  if (s.annotations === 'check-run')
+    core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
   emitWorkflowCommands(annotations, core);
 }
 
@@ -58,7 +87,11 @@ function write(file: string, text: string): void {
   writeFileSync(file, text);
 }
 
-export async function runAction(core: Runner, env: NodeJS.ProcessEnv = process.env, makeApi: (url: string, token: string) => GitHubApi = restClient): Promise<void> {
+export async function runAction(
+  core: Runner,
+  env: NodeJS.ProcessEnv = process.env,
+  makeApi: (url: string, token: string) => GitHubApi = restClient,
+): Promise<void> {
   const ctx = readContext(env, process.cwd());
   let s: ActionSettings;
   try {

@@ -29,8 +29,13 @@ export async function collect(settings: Settings): Promise<Evidence> {
     const d = discover(settings[role], cwd, workspace);
     findings.push(...d.findings);
     if (role === 'runs' && d.files.length === 0) {
-      findings.push(inputFinding('no_artifacts', settings.runs.join(', ') || '(none)',
-        `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
+      findings.push(
+        inputFinding(
+          'no_artifacts',
+          settings.runs.join(', ') || '(none)',
+          `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`,
+        ),
+      );
     }
     for (const file of d.files) {
       const r = await readOne(file, role, settings.limits);

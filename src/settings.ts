@@ -50,6 +50,7 @@ export const DEFAULTS = {
   annotations: 'auto',
   'check-run-id': '',
   'check-name': 'side-effect receipts',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
   'github-token': '${{ github.token }}',
   summary: 'true',
   'sarif-file': '',
@@ -62,7 +63,19 @@ export const DEFAULTS = {
 
 export type OptionName = keyof typeof DEFAULTS;
 
-const UNITS: { readonly [u: string]: number } = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const UNITS: { readonly [u: string]: number } = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
 
 /** "64MiB", "512k", "1048576" → bytes. */
 export function parseSize(name: string, value: string): number {
@@ -90,7 +103,10 @@ export function parseChoice<T extends string>(name: string, value: string, choic
 
 /** Newline- or comma-separated list, blanks dropped. */
 export function parseList(value: string): string[] {
-  return value.split(/[\n,]/).map((s) => s.trim()).filter((s) => s !== '');
+  return value
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** A whole number ≥ 0. */

@@ -83,9 +83,19 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
   writeFileSync(files.event, JSON.stringify(event.payload));
   mkdirSync(path.join(tmp, 'runner-temp'));
   const inputs: Record<string, string> = {
-    runs: '.assay/runs', audit: '.assay/audit', 'allow-unmatched-records': 'false', 'strict-observed': 'false', annotations: 'auto',
-    'check-run-id': '', 'check-name': 'side-effect receipts', 'github-token': o.token ?? 'ghs_test_token', summary: 'true',
-    'sarif-file': '', 'report-file': '', 'working-directory': '.', ...o.inputs,
+    runs: '.assay/runs',
+    audit: '.assay/audit',
+    'allow-unmatched-records': 'false',
+    'strict-observed': 'false',
+    annotations: 'auto',
+    'check-run-id': '',
+    'check-name': 'side-effect receipts',
+    'github-token': o.token ?? 'ghs_test_token',
+    summary: 'true',
+    'sarif-file': '',
+    'report-file': '',
+    'working-directory': '.',
+    ...o.inputs,
   };
   const env: Record<string, string> = {
     PATH: process.env['PATH'] ?? '',
@@ -111,7 +121,10 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return {
-    code, stdout, stderr, requests,
+    code,
+    stdout,
+    stderr,
+    requests,
     outputs: parseOutputs(readFileSync(files.output, 'utf8')),
     summary: existsSync(files.summary) ? readFileSync(files.summary, 'utf8') : '',
   };

@@ -45,23 +45,31 @@ export function bundleParts(spec: BundleSpec): { events: string; manifest: strin
   const lines: string[] = [];
   const hashes: string[] = [];
   spec.events.forEach((ev, seq) => {
-    const base = { specversion: '1.0', type: ev.type, datacontenttype: 'application/json', data: ev.data, ...(ev.subject !== undefined ? { subject: ev.subject } : {}) };
+    const base = {
+      specversion: '1.0',
+      type: ev.type,
+      datacontenttype: 'application/json',
+      data: ev.data,
+      ...(ev.subject !== undefined ? { subject: ev.subject } : {}),
+    };
     const hash = contentHash(base);
     hashes.push(hash);
-    lines.push(canon({
-      ...base,
-      source: spec.source ?? 'urn:assay:receipt-gate-fixtures',
-      id: `${spec.runId}:${seq}`,
-      time: spec.time ?? '2026-11-01T12:00:00Z',
-      assayrunid: spec.runId,
-      assayseq: seq,
-      assayproducer: producer.name,
-      assayproducerversion: producer.version,
-      assaygit: producer.git,
-      assaypii: false,
-      assaysecrets: false,
-      assaycontenthash: hash,
-    }) + '\n');
+    lines.push(
+      canon({
+        ...base,
+        source: spec.source ?? 'urn:assay:receipt-gate-fixtures',
+        id: `${spec.runId}:${seq}`,
+        time: spec.time ?? '2026-11-01T12:00:00Z',
+        assayrunid: spec.runId,
+        assayseq: seq,
+        assayproducer: producer.name,
+        assayproducerversion: producer.version,
+        assaygit: producer.git,
+        assaypii: false,
+        assaysecrets: false,
+        assaycontenthash: hash,
+      }) + '\n',
+    );
   });
   const events = lines.join('');
   const runRoot = `sha256:${sha256Hex(hashes.map((h) => h + '\n').join(''))}`;
@@ -129,5 +137,15 @@ export const gzip = (b: Buffer): Buffer => gzipSync(b, { level: 9 });
 
 export function buildBundle(spec: BundleSpec): BuiltBundle {
   const { events, manifest, runRoot } = bundleParts(spec);
-  return { events, manifest, runRoot, gz: gzip(tar([{ name: 'manifest.json', data: manifest }, { name: 'events.ndjson', data: events }])) };
+  return {
+    events,
+    manifest,
+    runRoot,
+    gz: gzip(
+      tar([
+        { name: 'manifest.json', data: manifest },
+        { name: 'events.ndjson', data: events },
+      ]),
+    ),
+  };
 }

@@ -9,8 +9,7 @@ import type { JsonObject, Level } from '../../src/core/model.js';
 import { buildBundle, gzip, tar } from './bundle-writer.js';
 
 /** Target hashes as upstream makes them: sha256("assay.tool_target.v0:<domain>:" + lowercase(trim(value))). */
-export const targetHash = (domain: string, value: string): string =>
-  `sha256:${sha256Hex(`assay.tool_target.v0:${domain}:${value.trim().toLowerCase()}`)}`;
+export const targetHash = (domain: string, value: string): string => `sha256:${sha256Hex(`assay.tool_target.v0:${domain}:${value.trim().toLowerCase()}`)}`;
 
 export interface DecisionSpec {
   readonly tool: string;
@@ -42,7 +41,11 @@ export function decision(s: DecisionSpec): JsonObject {
     action: { class: s.resourceType ? 'privileged_admin_action' : 'unclassified', verb: s.verb, resource_type: s.resourceType, target: s.target },
     decision: { effect: s.effect ?? 'allow', source: 'assay-mcp-server', rule_id: `tool.${s.tool}.${s.effect ?? 'allow'}`, enforced: true },
   };
-  const response: Record<string, unknown> = { status: s.status ?? (s.effect === 'deny' ? 'blocked' : 'success'), side_effect_asserted: asserted, side_effect_verified: claim === 'verified' || claim === 'legacy-verified' };
+  const response: Record<string, unknown> = {
+    status: s.status ?? (s.effect === 'deny' ? 'blocked' : 'success'),
+    side_effect_asserted: asserted,
+    side_effect_verified: claim === 'verified' || claim === 'legacy-verified',
+  };
   if (claim !== 'legacy-verified' && claim !== 'none') {
     const digest = s.digest !== undefined ? s.digest : claim === 'asserted' ? null : subjectDigest(base as JsonObject);
     response['side_effect'] = {
@@ -56,6 +59,33 @@ export function decision(s: DecisionSpec): JsonObject {
   base['redaction'] = { arguments_redacted: true, secret_material_stored: false };
   return base as JsonObject;
 }
+
+/** A github_deploy_key target: owner, repo and the key title's hash, with the request's provider (null: none). */
+export interface KeySpec {
+  readonly owner?: string;
+  readonly repo?: string;
+  readonly title?: string;
+  readonly provider?: string | null;
+  readonly readOnly?: boolean;
+}
+
+export function deployKey(k: KeySpec = {}): Record<string, unknown> {
+  const t: Record<string, unknown> = {};
+  if (k.provider !== null) t['provider'] = k.provider ?? 'github';
+  t['owner'] = k.owner ?? 'org';
+  t['repo'] = k.repo ?? 'prod-repo';
+  t['key_title_hash'] = targetHash('github_key_title', k.title ?? 'ci-key');
+  if (k.readOnly !== undefined) t['read_only'] = k.readOnly;
+  return t;
+}
+
+/** A github.add_deploy_key call (create), asserting its side effect. */
+export const addKey = (over: Partial<DecisionSpec> = {}): JsonObject =>
+  decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: deployKey(), ...over });
+
+/** A github.get_deploy_key read (get), asserting nothing. */
+export const getKey = (over: Partial<DecisionSpec> = {}): JsonObject =>
+  decision({ tool: 'github.get_deploy_key', verb: 'get', resourceType: 'github_deploy_key', target: deployKey(), asserted: false, ...over });
 
 export function surface(decisions: readonly JsonObject[]): JsonObject {
   return {
@@ -84,7 +114,13 @@ export function record(provider: string, recordId: string, d: JsonObject, opts: 
 }
 
 export const event = (type: string, data: unknown, seq: number, runId = 'run_demo'): JsonObject => ({
-  specversion: '1.0', type, source: 'urn:assay:mcp-proxy', id: `${runId}:${seq}`, time: '2026-11-12T09:00:00Z', datacontenttype: 'application/json', data,
+  specversion: '1.0',
+  type,
+  source: 'urn:assay:mcp-proxy',
+  id: `${runId}:${seq}`,
+  time: '2026-11-12T09:00:00Z',
+  datacontenttype: 'application/json',
+  data,
 });
 
 export const json = (v: unknown): string => JSON.stringify(v, null, 2) + '\n';
@@ -92,7 +128,7 @@ export const ndjson = (vs: readonly unknown[]): string => vs.map((v) => JSON.str
 
 // ── the demo corpora ───────────────────────────────────────────────────────────────────────────
 
-const gh = (repo: string, key: string) => ({ provider: 'github', owner: 'acme', repo, key_title_hash: targetHash('github_key_title', key), read_only: false });
+const gh = (repo: string, title: string) => deployKey({ owner: 'acme', repo, title, readOnly: false });
 const ws = 'T024BE7LD';
 const slackTarget = (principal: string, channel = 'C02ONBOARD') => ({
   provider: 'slack',
@@ -111,57 +147,112 @@ const roleTarget = (principal: string, role: string) => ({
 export function demoCorpus(): Map<string, string | Buffer> {
   const files = new Map<string, string | Buffer>();
   // Run 1: rotate deploy keys. One verified by the GitHub audit log, one confirmed by a later read.
-  const addPayments = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('payments-api', 'deploy-2026-11'), claim: 'verified' });
-  const addBilling = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('billing-worker', 'deploy-2026-11'), claim: 'observed_confirmed' });
-  const readBilling = decision({ tool: 'github.get_deploy_key', verb: 'get', resourceType: 'github_deploy_key', target: { ...gh('billing-worker', 'deploy-2026-11'), read_only: true }, asserted: false });
-  const denied = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('infra-secrets', 'deploy-2026-11'), asserted: false, effect: 'deny' });
+  const addPayments = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('payments-api', 'deploy-2026-11'),
+    claim: 'verified',
+  });
+  const addBilling = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('billing-worker', 'deploy-2026-11'),
+    claim: 'observed_confirmed',
+  });
+  const readBilling = decision({
+    tool: 'github.get_deploy_key',
+    verb: 'get',
+    resourceType: 'github_deploy_key',
+    target: { ...gh('billing-worker', 'deploy-2026-11'), read_only: true },
+    asserted: false,
+  });
+  const denied = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('infra-secrets', 'deploy-2026-11'),
+    asserted: false,
+    effect: 'deny',
+  });
   files.set('.assay/runs/2026-11-03-rotate-deploy-keys.json', json(surface([addPayments, addBilling, readBilling, denied])));
 
   // Run 2: onboarding, an Assay event log (NDJSON). Other event kinds are skipped with a notice.
   const addAda = decision({ tool: 'slack.add_member', verb: 'add', resourceType: 'workspace_member', target: slackTarget('U0ADA'), claim: 'none' });
-  const grantAda = decision({ tool: 'workspace.grant_admin', verb: 'grant', resourceType: 'workspace_role', target: roleTarget('U0ADA', 'admin'), claim: 'verified' });
+  const grantAda = decision({
+    tool: 'workspace.grant_admin',
+    verb: 'grant',
+    resourceType: 'workspace_role',
+    target: roleTarget('U0ADA', 'admin'),
+    claim: 'verified',
+  });
   const addGrace = decision({ tool: 'slack.add_member', verb: 'add', resourceType: 'workspace_member', target: slackTarget('U0GRACE') });
-  files.set('.assay/runs/2026-11-12-onboarding.ndjson', ndjson([
-    event('assay.enforcement_decision.v0', { rule_id: 'tool.slack.add_member.allow', effect: 'allow' }, 0, 'run_onboarding'),
-    event('assay.tool_decision_surface.v0', surface([addAda, grantAda]), 1, 'run_onboarding'),
-    event('assay.tool_decision_surface.v0', surface([addGrace]), 2, 'run_onboarding'),
-  ]));
+  files.set(
+    '.assay/runs/2026-11-12-onboarding.ndjson',
+    ndjson([
+      event('assay.enforcement_decision.v0', { rule_id: 'tool.slack.add_member.allow', effect: 'allow' }, 0, 'run_onboarding'),
+      event('assay.tool_decision_surface.v0', surface([addAda, grantAda]), 1, 'run_onboarding'),
+      event('assay.tool_decision_surface.v0', surface([addGrace]), 2, 'run_onboarding'),
+    ]),
+  );
 
   // Run 3: a release run recorded as an Assay evidence bundle.
-  const addRelease = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('release-bot', 'release-2026-11'), claim: 'verified' });
+  const addRelease = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('release-bot', 'release-2026-11'),
+    claim: 'verified',
+  });
   const unknown = decision({ tool: 'misc.do_thing', verb: null, resourceType: null, target: null });
-  files.set('.assay/runs/2026-11-20-release.tar.gz', buildBundle({
-    runId: 'run_release_2026_11_20',
-    source: 'urn:assay:mcp-proxy',
-    time: '2026-11-20T16:30:00Z',
-    events: [
-      { type: 'assay.session.started', data: { agent: 'release-bot' } },
-      { type: 'assay.tool_decision_surface.v0', data: surface([addRelease, unknown]) },
-    ],
-  }).gz);
+  files.set(
+    '.assay/runs/2026-11-20-release.tar.gz',
+    buildBundle({
+      runId: 'run_release_2026_11_20',
+      source: 'urn:assay:mcp-proxy',
+      time: '2026-11-20T16:30:00Z',
+      events: [
+        { type: 'assay.session.started', data: { agent: 'release-bot' } },
+        { type: 'assay.tool_decision_surface.v0', data: surface([addRelease, unknown]) },
+      ],
+    }).gz,
+  );
 
-  files.set('.assay/audit/github/2026-11.json', json([
-    record('github', 'github-audit-8842211', addPayments),
-    record('github', 'github-audit-8842957', addRelease),
-  ]));
-  files.set('.assay/audit/slack/2026-11.ndjson', ndjson([
-    record('slack', 'slack-audit-Ev0A1', addAda),
-    record('workspace', 'slack-admin-Ev0A2', grantAda),
-  ]));
+  files.set(
+    '.assay/audit/github/2026-11.json',
+    json([record('github', 'github-audit-8842211', addPayments), record('github', 'github-audit-8842957', addRelease)]),
+  );
+  files.set('.assay/audit/slack/2026-11.ndjson', ndjson([record('slack', 'slack-audit-Ev0A1', addAda), record('workspace', 'slack-admin-Ev0A2', grantAda)]));
   return files;
 }
 
 /** Files of the failing demo: one tampered record, one claimed `verified` without its record. */
 export function failingCorpus(): Map<string, string | Buffer> {
   const files = new Map<string, string | Buffer>();
-  const tampered = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('payments-api', 'hotfix-key'), claim: 'verified' });
-  const unbacked = decision({ tool: 'workspace.grant_admin', verb: 'grant', resourceType: 'workspace_role', target: roleTarget('U0MALLORY', 'owner'), claim: 'verified' });
+  const tampered = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('payments-api', 'hotfix-key'),
+    claim: 'verified',
+  });
+  const unbacked = decision({
+    tool: 'workspace.grant_admin',
+    verb: 'grant',
+    resourceType: 'workspace_role',
+    target: roleTarget('U0MALLORY', 'owner'),
+    claim: 'verified',
+  });
   const fine = decision({ tool: 'slack.add_member', verb: 'add', resourceType: 'workspace_member', target: slackTarget('U0GRACE') });
   files.set('.assay/runs/2026-11-25-incident.json', json(surface([tampered, unbacked, fine])));
-  files.set('.assay/audit/github/2026-11.json', json([
-    // The repo was edited after the provider's digest was computed.
-    record('github', 'github-audit-9001', tampered, { editTarget: { repo: 'payments-api-shadow' } }),
-  ]));
+  files.set(
+    '.assay/audit/github/2026-11.json',
+    json([
+      // The repo was edited after the provider's digest was computed.
+      record('github', 'github-audit-9001', tampered, { editTarget: { repo: 'payments-api-shadow' } }),
+    ]),
+  );
   return files;
 }
 
@@ -172,8 +263,20 @@ export function failingCorpus(): Map<string, string | Buffer> {
  */
 export function bundleCorpus(): Map<string, string | Buffer> {
   const files = new Map<string, string | Buffer>();
-  const write = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('payments-api', 'bundle-key'), claim: 'verified' });
-  const read = decision({ tool: 'github.get_deploy_key', verb: 'get', resourceType: 'github_deploy_key', target: { ...gh('payments-api', 'bundle-key'), read_only: true }, asserted: false });
+  const write = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('payments-api', 'bundle-key'),
+    claim: 'verified',
+  });
+  const read = decision({
+    tool: 'github.get_deploy_key',
+    verb: 'get',
+    resourceType: 'github_deploy_key',
+    target: { ...gh('payments-api', 'bundle-key'), read_only: true },
+    asserted: false,
+  });
   const spec = {
     runId: 'run_bundle_fixture',
     source: 'urn:assay:mcp-proxy',
@@ -189,6 +292,14 @@ export function bundleCorpus(): Map<string, string | Buffer> {
   const other = decision({ tool: 'x', verb: 'create', resourceType: 'github_deploy_key', target: gh('payments-api-old', 'bundle-key') });
   files.set('mismatched-record.audit.json', json(record('github', 'github-audit-bundle-2', other)));
   const edited = bundle.events.replace('"payments-api"', '"payments-apj"'); // same length: only the hash can tell
-  files.set('tampered-after-hashing.tar.gz', gzip(tar([{ name: 'manifest.json', data: bundle.manifest }, { name: 'events.ndjson', data: edited }])));
+  files.set(
+    'tampered-after-hashing.tar.gz',
+    gzip(
+      tar([
+        { name: 'manifest.json', data: bundle.manifest },
+        { name: 'events.ndjson', data: edited },
+      ]),
+    ),
+  );
   return files;
 }

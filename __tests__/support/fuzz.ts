@@ -42,7 +42,11 @@ export function assertNoNewVerified(original: Report, mutated: Report): void {
 
 export type ByteOp = { kind: 'flip' | 'set' | 'insert' | 'delete' | 'truncate'; at: number; byte: number };
 export const arbByteOps = fc.array(
-  fc.record({ kind: fc.constantFrom('flip', 'set', 'insert', 'delete', 'truncate') as fc.Arbitrary<ByteOp['kind']>, at: fc.double({ min: 0, max: 1, noNaN: true }), byte: fc.integer({ min: 0, max: 255 }) }),
+  fc.record({
+    kind: fc.constantFrom('flip', 'set', 'insert', 'delete', 'truncate') as fc.Arbitrary<ByteOp['kind']>,
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    byte: fc.integer({ min: 0, max: 255 }),
+  }),
   { minLength: 1, maxLength: 4 },
 );
 
@@ -50,7 +54,7 @@ export function mutateBytes(b: Buffer, ops: readonly ByteOp[]): Buffer {
   let out = Buffer.from(b);
   for (const op of ops) {
     const i = Math.min(out.length, Math.floor(op.at * out.length));
-    if (op.kind === 'flip' && i < out.length) out[i]! ^= 1 << op.byte % 8;
+    if (op.kind === 'flip' && i < out.length) out[i]! ^= 1 << (op.byte % 8);
     else if (op.kind === 'set' && i < out.length) out[i] = op.byte;
     else if (op.kind === 'insert') out = Buffer.concat([out.subarray(0, i), Buffer.from([op.byte]), out.subarray(i)]);
     else if (op.kind === 'delete' && i < out.length) out = Buffer.concat([out.subarray(0, i), out.subarray(i + 1)]);
@@ -89,7 +93,8 @@ export function mutateValue(root: unknown, op: StructOp): unknown {
   if (parent === null) return op.kind === 'replace' ? op.value : root;
   if (op.kind === 'replace') parent[key] = op.value;
   else if (op.kind === 'delete') Array.isArray(parent) ? parent.splice(key as number, 1) : delete parent[key];
-  else if (op.kind === 'duplicate') Array.isArray(parent) ? parent.splice(key as number, 0, JSON.parse(JSON.stringify(node))) : (parent[`${String(key)}_copy`] = node);
+  else if (op.kind === 'duplicate')
+    Array.isArray(parent) ? parent.splice(key as number, 0, JSON.parse(JSON.stringify(node))) : (parent[`${String(key)}_copy`] = node);
   else if (op.kind === 'rename' && !Array.isArray(parent)) {
     const v = parent[key];
     delete parent[key];
@@ -106,10 +111,19 @@ export function mutateStructure(rel: string, bytes: Buffer, docIndex: number, op
     const eventsHeader = 512 + Math.ceil(manifestSize / 512) * 512;
     const manifest = JSON.parse(tar.toString('utf8', 512, 512 + manifestSize));
     const eventsSize = parseInt(tar.toString('latin1', eventsHeader + 124, eventsHeader + 135), 8);
-    const events = tar.toString('utf8', eventsHeader + 512, eventsHeader + 512 + eventsSize).trim().split('\n').map((l) => JSON.parse(l));
+    const events = tar
+      .toString('utf8', eventsHeader + 512, eventsHeader + 512 + eventsSize)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const i = docIndex % events.length;
     events[i].data = mutateValue(events[i].data, op);
-    return buildBundle({ runId: manifest.run_id, source: events[0].source, time: events[0].time, events: events.map((e: any) => ({ type: e.type, data: e.data })) }).gz;
+    return buildBundle({
+      runId: manifest.run_id,
+      source: events[0].source,
+      time: events[0].time,
+      events: events.map((e: any) => ({ type: e.type, data: e.data })),
+    }).gz;
   }
   const text = bytes.toString('utf8');
   if (rel.endsWith('.json')) return Buffer.from(JSON.stringify(mutateValue(JSON.parse(text), op), null, 2));

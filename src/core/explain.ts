@@ -90,11 +90,14 @@ export function unmatchedText(u: Unmatched, record: CheckedRecord): string {
         return `every call with its subject is already verified (${u.verified.call.run.artifact} decision ${u.verified.call.input.index} by ${recordName(u.verified.record)}): one audit entry vouches for one call only`;
       }
       const parts: string[] = [];
-      if (u.otherProvider && u.otherProvider.eligibility.ok) {
-        parts.push(`its subject matches ${callName(u.otherProvider)} but the call targets provider "${quote(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
+      if (u.otherProvider?.eligibility.ok) {
+        parts.push(
+          `its subject matches ${callName(u.otherProvider)} but the call targets provider "${quote(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`,
+        );
       }
       if (u.ineligible) parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
-      if (u.verified) parts.push(`${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`);
+      if (u.verified)
+        parts.push(`${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`);
       return parts.join('; ');
     }
     case 'nearest':

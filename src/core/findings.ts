@@ -9,8 +9,8 @@ export type Severity = 'error' | 'warning' | 'notice';
 
 export interface CatalogueEntry {
   readonly severity: Severity;
-  /** The option that changes the severity, when one does. */
-  readonly option?: string;
+  /** The option that changes the severity, when one does, and to what. */
+  readonly option?: { readonly name: string; readonly severity: Severity };
   readonly title: string;
   readonly help: string;
 }
@@ -33,7 +33,7 @@ export const FINDINGS = {
   },
   record_unmatched: {
     severity: 'error',
-    option: 'allow-unmatched-records makes it a warning',
+    option: { name: 'allow-unmatched-records', severity: 'warning' },
     title: 'Audit record binds no call',
     help: 'A consistent audit record binds no recorded call.',
   },
@@ -44,7 +44,7 @@ export const FINDINGS = {
   },
   observed_confirmed_not_reproduced: {
     severity: 'warning',
-    option: 'strict-observed makes it an error',
+    option: { name: 'strict-observed', severity: 'error' },
     title: 'observed_confirmed claim not reproduced',
     help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
   },

@@ -8,4 +8,4 @@ export type JsonObject = { readonly [key: string]: unknown };
 
 export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+export const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);

@@ -17,9 +17,7 @@ export const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'read', '
 /** Records a reason names before it counts the rest. */
 export const SNAGS_LISTED = 3;
 
-export type Eligibility =
-  | { readonly ok: true; readonly digest: string; readonly provider: string | null }
-  | { readonly ok: false; readonly reason: string };
+export type Eligibility = { readonly ok: true; readonly digest: string; readonly provider: string | null } | { readonly ok: false; readonly reason: string };
 
 /** One recorded call: immutable; what it earned is its Outcome, never a field set later. */
 export interface Call {
@@ -138,7 +136,9 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
   );
   const allocated = allocate(claimants, records);
   const holders = new Map<CheckedRecord, Call>();
-  allocated.forEach((r, i) => r && holders.set(r, calls[i]!));
+  allocated.forEach((r, i) => {
+    if (r) holders.set(r, calls[i]!);
+  });
   const confirmed = new Map<Call, DecisionInput>();
   for (const run of runs) confirmations(run, confirmed);
 
@@ -155,16 +155,10 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
 
   const unmatched = unmatchedIndex(calls, allocated);
   const verdicts = records.map((r): RecordVerdict => {
-    switch (r.check.outcome) {
-      case 'inconsistent':
-        return { outcome: 'inconsistent', record: r, reason: r.check.reason };
-      case 'duplicate':
-        return { outcome: 'duplicate', record: r, first: r.check.first };
-      case 'usable': {
-        const holder = holders.get(r);
-        return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
-      }
-    }
+    if (r.check.outcome === 'inconsistent') return { outcome: 'inconsistent', record: r, reason: r.check.reason };
+    if (r.check.outcome === 'duplicate') return { outcome: 'duplicate', record: r, first: r.check.first };
+    const holder = holders.get(r);
+    return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
   });
   return { outcomes, records: verdicts };
 }
@@ -212,7 +206,9 @@ function unmatchedIndex(calls: readonly Call[], allocated: readonly (CheckedReco
   return (r) => {
     if (!byDigest) {
       byDigest = new Map();
-      calls.forEach((c, i) => c.input.projection.kind === 'subject' && push(byDigest!, c.input.projection.digest, i));
+      calls.forEach((c, i) => {
+        if (c.input.projection.kind === 'subject') push(byDigest!, c.input.projection.digest, i);
+      });
     }
     const digest = r.input.record.binding_digest;
     const same = byDigest.get(digest);
@@ -266,7 +262,7 @@ class NearestIndex {
   private key(actionClass: string, verb: string, fields: readonly string[], mask: number, target: JsonObject): string {
     const parts = [actionClass, verb, String(mask)];
     fields.forEach((f, i) => {
-      if (mask & (1 << i)) parts.push(hasOwn(target, f) ? JSON.stringify(target[f]) ?? 'undefined' : '\u0001');
+      if (mask & (1 << i)) parts.push(hasOwn(target, f) ? (JSON.stringify(target[f]) ?? 'undefined') : '\u0001');
     });
     return parts.join('\u0000');
   }

@@ -20,7 +20,9 @@ export function judgeCall(call: Call, outcome: Outcome, options: VerifyOptions, 
       const why = outcome.level === 'observed_confirmed' ? noRecordText(outcome.notVerified, true) : notVerifiedText(outcome.why, true);
       findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
     } else if (!claim.legacy && claim.digest !== subject) {
-      findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+      findings.push(
+        finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`),
+      );
     }
   } else if (claim.level === 'observed_confirmed') {
     const severity = options.strictObserved ? 'error' : 'warning';
@@ -28,7 +30,14 @@ export function judgeCall(call: Call, outcome: Outcome, options: VerifyOptions, 
       const why = outcome.why.kind === 'ineligible' ? outcome.why.reason : 'no later successful read of the same target exists in this run';
       findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
     } else if (outcome.level === 'observed_confirmed' && claim.digest !== subject) {
-      findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`, severity));
+      findings.push(
+        finding(
+          'observed_confirmed_not_reproduced',
+          input.loc,
+          `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`,
+          severity,
+        ),
+      );
     }
   }
   if (levelRank(level) > levelRank(claim.level)) {
@@ -36,8 +45,16 @@ export function judgeCall(call: Call, outcome: Outcome, options: VerifyOptions, 
   }
   const r = outcome.level === 'verified' ? outcome.record.input : null;
   return {
-    artifact: call.run.artifact, index: input.index, line: input.loc.line, column: input.loc.column, member: input.loc.member ?? null,
-    tool: input.tool, asserted: claim.asserted, claimed_level: claim.level, level, subject_digest: subject,
+    artifact: call.run.artifact,
+    index: input.index,
+    line: input.loc.line,
+    column: input.loc.column,
+    member: input.loc.member ?? null,
+    tool: input.tool,
+    asserted: claim.asserted,
+    claimed_level: claim.level,
+    level,
+    subject_digest: subject,
     record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
     reason: outcomeText(outcome),
   };
@@ -52,20 +69,28 @@ export function judgeRecord(v: RecordVerdict, options: VerifyOptions, findings: 
       findings.push(finding('record_inconsistent', loc, `${name}: ${v.reason}`));
       break;
     case 'duplicate':
-      findings.push(finding('duplicate_record', loc, `${name} repeats the record at ${v.first.loc.file}:${v.first.loc.line}; one audit entry may vouch for one call only`));
+      findings.push(
+        finding('duplicate_record', loc, `${name} repeats the record at ${v.first.loc.file}:${v.first.loc.line}; one audit entry may vouch for one call only`),
+      );
       break;
     case 'unmatched':
-      findings.push(finding('record_unmatched', loc, `${name} binds no call: ${unmatchedText(v.why, v.record)}`, options.allowUnmatchedRecords ? 'warning' : 'error'));
+      findings.push(
+        finding('record_unmatched', loc, `${name} binds no call: ${unmatchedText(v.why, v.record)}`, options.allowUnmatchedRecords ? 'warning' : 'error'),
+      );
       break;
     case 'bound':
       break;
   }
   const holder = v.outcome === 'bound' ? v.call : null;
   return {
-    file: loc.file, line: loc.line, column: loc.column, provider: record.provider, record_id: record.record_id, outcome: v.outcome,
-    binding_digest: record.binding_digest, recomputed_digest: v.record.check.recomputed,
+    file: loc.file,
+    line: loc.line,
+    column: loc.column,
+    provider: record.provider,
+    record_id: record.record_id,
+    outcome: v.outcome,
+    binding_digest: record.binding_digest,
+    recomputed_digest: v.record.check.recomputed,
     call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
   };
 }
-
-

@@ -15,7 +15,6 @@ import { DEFAULT_LIMITS, type ReadLimits } from '../settings.js';
 import { decodeUtf8, byteLocation } from './utf8.js';
 import { lines, overBytes } from './lines.js';
 
-
 export interface FileRead {
   /** The run this file is, or null (not a run, or rejected). */
   readonly run: RunInput | null;
@@ -43,7 +42,10 @@ class FileReport {
   private firstSkip: Location | null = null;
   lines: LineIndex | null = null;
 
-  constructor(readonly file: string, private readonly limits: ReadLimits) {}
+  constructor(
+    readonly file: string,
+    private readonly limits: ReadLimits,
+  ) {}
 
   at(offset: number): Location {
     const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
@@ -82,7 +84,10 @@ class FileReport {
     }
     if (this.firstSkip) {
       const total = [...this.skipped.values()].reduce((a, b) => a + b, 0);
-      const kinds = [...this.skipped.entries()].sort().map(([k, n]) => `${k} ×${n}`).join(', ');
+      const kinds = [...this.skipped.entries()]
+        .sort()
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ');
       this.findings.push(finding('skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
     }
     return this.findings;
@@ -158,7 +163,13 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     else {
       surfaces++;
       const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
-      readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : offsets[j] ?? doc.start), run, (at, message) => fr.error(at, message));
+      readSurface(
+        k.payload,
+        k.via,
+        (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)),
+        run,
+        (at, message) => fr.error(at, message),
+      );
     }
   }
   if (fr.failed && fr.findings[0]) {
@@ -177,9 +188,10 @@ export function readAuditFile(file: string, bytes: Uint8Array, format: TextForma
   const records: RecordInput[] = [];
   for (const doc of documents(bytes, format, fr, limits)) {
     const offsets = doc.elements.get(ROOT_KEY) ?? [];
-    const items: [unknown, number][] = Array.isArray(doc.value) && format === 'json'
-      ? doc.value.map((v: unknown, j): [unknown, number] => [v, offsets[j] ?? doc.start])
-      : [[doc.value, doc.start]];
+    const items: [unknown, number][] =
+      Array.isArray(doc.value) && format === 'json'
+        ? doc.value.map((v: unknown, j): [unknown, number] => [v, offsets[j] ?? doc.start])
+        : [[doc.value, doc.start]];
     for (const [value, offset] of items) {
       const loc = fr.at(offset);
       const k = classify(value);

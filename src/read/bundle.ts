@@ -67,7 +67,11 @@ class GunzipSource implements ByteSource {
   private done = false;
   private readonly it: AsyncIterator<Buffer>;
 
-  constructor(stream: AsyncIterable<Buffer>, private readonly compressed: number, private readonly limits: BundleLimits) {
+  constructor(
+    stream: AsyncIterable<Buffer>,
+    private readonly compressed: number,
+    private readonly limits: BundleLimits,
+  ) {
     this.it = stream[Symbol.asyncIterator]();
   }
 
@@ -83,7 +87,9 @@ class GunzipSource implements ByteSource {
       throw new BundleError(`decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
     }
     if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
-      throw new BundleError(`decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+      throw new BundleError(
+        `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`,
+      );
     }
     this.chunks.push(r.value);
     this.buffered += r.value.length;
@@ -105,7 +111,12 @@ class GunzipSource implements ByteSource {
   async drain(): Promise<boolean> {
     let zeros = true;
     const check = (b: Buffer): void => {
-      if (zeros) for (let i = 0; i < b.length; i++) if (b[i] !== 0) { zeros = false; break; }
+      if (zeros)
+        for (let i = 0; i < b.length; i++)
+          if (b[i] !== 0) {
+            zeros = false;
+            break;
+          }
     };
     for (const c of this.chunks) check(c);
     this.chunks = [];
@@ -151,7 +162,8 @@ function readManifest(bytes: Buffer, limits: BundleLimits): Manifest {
   const bundleId = m['bundle_id'];
   if (typeof runId !== 'string') throw new BundleError('manifest run_id is not a string');
   if (runId.includes(':')) throw new BundleError('manifest run_id contains ":" (event ids are run_id:seq)');
-  if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0) throw new BundleError('manifest event_count is not a non-negative integer');
+  if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
+    throw new BundleError('manifest event_count is not a non-negative integer');
   if (typeof runRoot !== 'string' || !DIGEST.test(runRoot)) throw new BundleError('manifest run_root is not a sha256:<hex> digest');
   if (typeof bundleId !== 'string' || !DIGEST.test(bundleId)) throw new BundleError('manifest bundle_id is not a sha256:<hex> digest');
   const files = m['files'];
@@ -161,7 +173,8 @@ function readManifest(bytes: Buffer, limits: BundleLimits): Manifest {
   const size = ev['bytes'];
   if (typeof ev['path'] !== 'string') throw new BundleError('manifest files["events.ndjson"].path is not a string');
   if (typeof sha !== 'string') throw new BundleError('manifest files["events.ndjson"].sha256 is not a string');
-  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) throw new BundleError('manifest files["events.ndjson"].bytes is not a non-negative integer');
+  if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
+    throw new BundleError('manifest files["events.ndjson"].bytes is not a non-negative integer');
   const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
   return { runId, eventCount, runRoot, bundleId, eventsSha256, eventsBytes: size };
 }
@@ -192,14 +205,16 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
     if (e['specversion'] !== '1.0') throw new BundleError(`${where}: specversion must be "1.0"`);
     for (const k of STRINGS) if (typeof e[k] !== 'string') throw new BundleError(`${where}: ${k} must be a string`);
     const src = e['source'];
-    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':')) throw new BundleError(`${where}: source must be a string containing ':' and not starting with it`);
+    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
+      throw new BundleError(`${where}: source must be a string containing ':' and not starting with it`);
     if (source !== undefined && src !== source) throw new BundleError(`${where}: source differs from the first event's`);
     source = src;
     if (e['assayrunid'] !== m.runId) throw new BundleError(`${where}: assayrunid does not equal the manifest run_id`);
     if (e['assayseq'] !== seq) throw new BundleError(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
     if (e['id'] !== `${m.runId}:${seq}`) throw new BundleError(`${where}: id must be "${m.runId}:${seq}"`);
     if (typeof e['time'] !== 'string' || !RFC3339.test(e['time'])) throw new BundleError(`${where}: time is not an RFC 3339 timestamp`);
-    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean') throw new BundleError(`${where}: assaypii and assaysecrets must be booleans`);
+    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+      throw new BundleError(`${where}: assaypii and assaysecrets must be booleans`);
     const subject = e['subject'];
     if (subject !== undefined && subject !== null && typeof subject !== 'string') throw new BundleError(`${where}: subject must be a string`);
     const covered: { [k: string]: unknown } = { specversion: e['specversion'], type: e['type'], datacontenttype: e['datacontenttype'], data: e['data'] };
@@ -213,7 +228,7 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
       const data = e['data'];
       if (!isObject(data)) throw new BundleError(`${where}: ${SURFACE} event data has no observed_tool_decisions array`);
       const offsets = r.elements.get(surfacePath) ?? [];
-      const locate = (j: number | null) => ({ file, line, column: (j === null ? start : offsets[j] ?? start) - start + 1, member: 'events.ndjson' });
+      const locate = (j: number | null) => ({ file, line, column: (j === null ? start : (offsets[j] ?? start)) - start + 1, member: 'events.ndjson' });
       readSurface(data, 'event', locate, run, (_at, message) => {
         throw new BundleError(`${where}: ${message}`);
       });
@@ -239,7 +254,10 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
   let input: Readable;
   try {
     size = 'path' in source ? statSync(source.path).size : source.bytes.length;
-    if (size > limits.maxCompressedBytes) throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`);
+    if (size > limits.maxCompressedBytes)
+      throw new BundleError(
+        `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`,
+      );
     input = 'path' in source ? createReadStream(source.path) : Readable.from([Buffer.from(source.bytes)]);
   } catch (e) {
     if (e instanceof BundleError) throw e;
@@ -255,19 +273,29 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
     for await (const m of members(src, limits)) {
       if (!manifest && decisions === undefined) {
         if (m.path !== 'manifest.json') {
-          throw new BundleError(m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+          throw new BundleError(
+            m.path === 'events.ndjson'
+              ? 'member order: events.ndjson comes before manifest.json'
+              : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
+          );
         }
         manifest = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
       } else if (manifest && decisions === undefined) {
         if (m.path !== 'events.ndjson') {
-          throw new BundleError(m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+          throw new BundleError(
+            m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
+          );
         }
         if (m.size !== manifest.eventsBytes) throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
         const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
         if (sha256Digest(bytes) !== manifest.eventsSha256) throw new BundleError('events.ndjson sha256 does not match the manifest');
         decisions = readEvents(bytes, manifest, file, limits);
       } else {
-        throw new BundleError(m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+        throw new BundleError(
+          m.path === 'events.ndjson' || m.path === 'manifest.json'
+            ? `duplicate member "${m.path}"`
+            : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
+        );
       }
     }
     if (!(await src.drain())) throw new BundleError('data after the end of the tar archive');
@@ -297,8 +325,7 @@ export async function readBundle(source: BundleSource, file: string, limits: Bun
     const f: Finding = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
     return { run: null, records: [], findings: [f] };
   }
-  const findings: Finding[] = decisions.length === 0
-    ? [finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`)]
-    : [];
+  const findings: Finding[] =
+    decisions.length === 0 ? [finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`)] : [];
   return { run: { artifact: file, decisions }, records: [], findings };
 }

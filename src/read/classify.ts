@@ -15,7 +15,10 @@ export type Kind =
 const family = (name: string): string => name.replace(/\.v\d+$/, '');
 
 function byName(name: string, payload: unknown, via: 'schema' | 'event'): Kind {
-  for (const [known, kind] of [[SURFACE, 'surface'], [RECORD, 'record']] as const) {
+  for (const [known, kind] of [
+    [SURFACE, 'surface'],
+    [RECORD, 'record'],
+  ] as const) {
     if (name === known) {
       if (!isObject(payload)) return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
       return { kind, payload, via };
@@ -28,7 +31,10 @@ function byName(name: string, payload: unknown, via: 'schema' | 'event'): Kind {
 /** An object with a string `schema` is named by it; an evidence event (no `schema`, a string `type`) by its type. */
 export function classify(value: unknown): Kind {
   if (!isObject(value)) {
-    return { kind: 'error', reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}` };
+    return {
+      kind: 'error',
+      reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+    };
   }
   const schema = value['schema'];
   if (typeof schema === 'string') return byName(schema, value, 'schema');

@@ -12,7 +12,11 @@ import type { FoundFile } from './discover.js';
 
 export type Role = 'runs' | 'audit';
 
-const failure = (rel: string, message: string): FileRead => ({ run: null, records: [], findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)] });
+const failure = (rel: string, message: string): FileRead => ({
+  run: null,
+  records: [],
+  findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+});
 const isBundle = (rel: string): boolean => formatOf(rel) === 'bundle';
 
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
@@ -43,4 +47,3 @@ export async function readOne(file: FoundFile, role: Role, limits: ReadLimits): 
   }
   return readArtifact(file.rel, role, bytes, limits);
 }
-

@@ -12,7 +12,9 @@ export const EXTENSIONS: readonly { readonly ext: string; readonly format: Forma
 ];
 
 /** ".json, .jsonl, .ndjson or .tar.gz" */
-export const EXTENSION_LIST = `${EXTENSIONS.slice(0, -1).map((e) => e.ext).join(', ')} or ${EXTENSIONS.at(-1)!.ext}`;
+export const EXTENSION_LIST = `${EXTENSIONS.slice(0, -1)
+  .map((e) => e.ext)
+  .join(', ')} or ${EXTENSIONS.at(-1)!.ext}`;
 
 /** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
 export function formatOf(file: string): Format | null {

@@ -23,7 +23,10 @@ function describe(errors: ErrorObject[] | null | undefined): string {
   return `${where} ${e.message ?? 'is invalid'}`;
 }
 
-const checker = (fn: ValidateFunction) => (value: unknown): ShapeCheck => (fn(value) ? { ok: true } : { ok: false, reason: describe(fn.errors) });
+const checker =
+  (fn: ValidateFunction) =>
+  (value: unknown): ShapeCheck =>
+    fn(value) ? { ok: true } : { ok: false, reason: describe(fn.errors) };
 
 export const checkDecision = checker(decision);
 export const checkRecord = checker(record);

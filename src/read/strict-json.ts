@@ -31,14 +31,33 @@ export type StrictParse =
 /** The key under which `elements` holds a path's offsets. */
 export const pathKey = (path: readonly string[]): string => JSON.stringify(path);
 
-const enum C {
-  TAB = 9, LF = 10, CR = 13, SPACE = 32, QUOTE = 34, PLUS = 43, COMMA = 44, MINUS = 45, DOT = 46,
-  ZERO = 48, NINE = 57, COLON = 58, UPPER_E = 69, LBRACKET = 91, BACKSLASH = 92, RBRACKET = 93,
-  LOWER_E = 101, LBRACE = 123, RBRACE = 125,
+enum C {
+  TAB = 9,
+  LF = 10,
+  CR = 13,
+  SPACE = 32,
+  QUOTE = 34,
+  PLUS = 43,
+  COMMA = 44,
+  MINUS = 45,
+  DOT = 46,
+  ZERO = 48,
+  NINE = 57,
+  COLON = 58,
+  UPPER_E = 69,
+  LBRACKET = 91,
+  BACKSLASH = 92,
+  RBRACKET = 93,
+  LOWER_E = 101,
+  LBRACE = 123,
+  RBRACE = 125,
 }
 
 class ScanError {
-  constructor(readonly offset: number, readonly message: string) {}
+  constructor(
+    readonly offset: number,
+    readonly message: string,
+  ) {}
 }
 
 const describe = (s: string): string => {
@@ -155,7 +174,13 @@ class Scanner {
    * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
    * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
    */
-  constructor(private readonly s: string, start: number, private readonly end: number, private readonly o: ScanOptions, private readonly trusted: boolean) {
+  constructor(
+    private readonly s: string,
+    start: number,
+    private readonly end: number,
+    private readonly o: ScanOptions,
+    private readonly trusted: boolean,
+  ) {
     this.i = start;
     const t = tables(o.maxDepth + 2);
     this.kinds = t.kinds;

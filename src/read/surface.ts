@@ -5,7 +5,7 @@
  * (reduced to what verification reads) as they are read.
  */
 import { prepareDecision } from '../core/decision.js';
-import { isObject, type JsonObject } from '../core/json.js';
+import type { JsonObject } from '../core/json.js';
 import { SURFACE_SCHEMA, type DecisionInput, type Location } from '../core/model.js';
 import { checkDecision } from './shapes.js';
 
@@ -35,9 +35,12 @@ export function readSurface(
   if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
     const found = JSON.stringify(payload['schema']);
     const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
-    fail(locate(null), version
-      ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
-      : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`);
+    fail(
+      locate(null),
+      version
+        ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
+        : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`,
+    );
     return false;
   }
   const list = payload['observed_tool_decisions'];

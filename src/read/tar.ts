@@ -43,7 +43,10 @@ function octal(b: Buffer, start: number, len: number, what: string): number {
     if ((b[start]! & 0x7f) !== 0 || !Number.isSafeInteger(v)) throw new TarError(`tar header ${what} field is out of range`);
     return v;
   }
-  const s = b.toString('latin1', start, start + len).replace(/[\0 ]+$/, '').replace(/^ +/, '');
+  const s = b
+    .toString('latin1', start, start + len)
+    .replace(/[\0 ]+$/, '')
+    .replace(/^ +/, '');
   if (s === '') return 0;
   if (!/^[0-7]+$/.test(s)) throw new TarError(`tar header ${what} field is not octal`);
   return parseInt(s, 8);

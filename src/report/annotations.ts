@@ -51,7 +51,9 @@ export function buildAnnotations(report: Report, prefix: string): Annotation[] {
   const out: Annotation[] = [];
   // A location inside a bundle cannot be shown on the binary file: point at line 1 and say where.
   const place = (file: string, line: number, column: number, member: string | null | undefined) =>
-    member ? { path: repoPath(prefix, file), line: 1, column: null, inside: `${member}:${line}:${column}: ` } : { path: repoPath(prefix, file), line, column, inside: '' };
+    member
+      ? { path: repoPath(prefix, file), line: 1, column: null, inside: `${member}:${line}:${column}: ` }
+      : { path: repoPath(prefix, file), line, column, inside: '' };
 
   for (const c of report.calls) {
     const fs = byCall.get(locKey(c.artifact, c.line, c.column, c.member))!;
@@ -63,15 +65,36 @@ export function buildAnnotations(report: Report, prefix: string): Annotation[] {
     // would repeat it and add what does not concern the claim.
     if (c.level === c.claimed_level || !fs.some((f) => CLAIM_CODES.has(f.code))) lines.push(`Why: ${visible(c.reason)}`);
     for (const f of fs) lines.push(`${f.code}: ${visible(f.message)}`);
-    out.push({ path: p.path, line: p.line, column: p.column, level: worst, title: clip(`${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX), message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES) });
+    out.push({
+      path: p.path,
+      line: p.line,
+      column: p.column,
+      level: worst,
+      title: clip(`${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
+      message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
+    });
   }
   for (const f of loose) {
     if (f.input) {
-      out.push({ path: null, line: 0, column: null, level: LEVEL[f.severity], title: f.code, message: clipBytes(`${visible(f.file)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES) });
+      out.push({
+        path: null,
+        line: 0,
+        column: null,
+        level: LEVEL[f.severity],
+        title: f.code,
+        message: clipBytes(`${visible(f.file)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
+      });
       continue;
     }
     const p = place(f.file, f.line, f.column, f.member);
-    out.push({ path: p.path, line: p.line, column: p.column, level: LEVEL[f.severity], title: f.code, message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES) });
+    out.push({
+      path: p.path,
+      line: p.line,
+      column: p.column,
+      level: LEVEL[f.severity],
+      title: f.code,
+      message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES),
+    });
   }
   const byPath = (a: string | null, b: string | null): number => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
   return out.sort((a, b) => RANK[a.level] - RANK[b.level] || byPath(a.path, b.path) || a.line - b.line);

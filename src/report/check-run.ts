@@ -65,12 +65,14 @@ export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output:
     }
     requests++;
     if (res.status < 200 || res.status >= 300) {
-      const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data ? String((res.data as { message: unknown }).message) : `HTTP ${res.status}`;
+      const msg =
+        typeof res.data === 'object' && res.data !== null && 'message' in res.data ? String((res.data as { message: unknown }).message) : `HTTP ${res.status}`;
       return { ok: false, status: res.status, message: msg, posted, unposted: located.slice(posted) };
     }
     if (id === null) {
       const got = (res.data as { id?: unknown } | null)?.id;
-      if (typeof got !== 'number') return { ok: false, status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) };
+      if (typeof got !== 'number')
+        return { ok: false, status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) };
       id = got;
     }
     posted += batch.length;

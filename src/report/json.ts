@@ -15,7 +15,11 @@ export function* jsonChunks(report: Report): Generator<string> {
   // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
   let parts: string[] = [`{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)}`];
   let size = 0;
-  const lists = [['calls', report.calls], ['records', report.records], ['findings', report.findings]] as const;
+  const lists = [
+    ['calls', report.calls],
+    ['records', report.records],
+    ['findings', report.findings],
+  ] as const;
   for (const [name, items] of lists) {
     parts.push(`,\n  "${name}": [`);
     for (let i = 0; i < items.length; i++) {

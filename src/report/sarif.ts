@@ -7,7 +7,6 @@ import { FINDINGS } from '../core/findings.js';
 import { sha256Hex } from '../core/binding.js';
 import { repoPath } from './annotations.js';
 
-
 const SARIF_LEVEL = { error: 'error', warning: 'warning', notice: 'note' } as const;
 
 export function renderSarif(report: Report, prefix: string, version: string): string {
@@ -27,7 +26,14 @@ export function renderSarif(report: Report, prefix: string, version: string): st
       ruleIndex: codes.indexOf(f.code),
       level: SARIF_LEVEL[f.severity],
       message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
-      locations: [{ physicalLocation: { artifactLocation: { uri, uriBaseId: '%SRCROOT%' }, region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column } } }],
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
+            region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column },
+          },
+        },
+      ],
       partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
     };
   });

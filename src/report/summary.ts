@@ -53,8 +53,12 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     `Audit records: ${recordCounts(t)}.`,
     '',
   ];
-  const findingRows = report.findings.map((f: Finding) => `- ${ICON[f.severity]} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`);
-  const callRows = report.calls.map((c) => `| ${LEVEL_ICON[c.level]} ${c.level} | ${c.claimed_level} | ${md(clip(c.tool ?? '(none)', 100))} | ${link(ctx, c.artifact, c.line, c.member)} |`);
+  const findingRows = report.findings.map(
+    (f: Finding) => `- ${ICON[f.severity]} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`,
+  );
+  const callRows = report.calls.map(
+    (c) => `| ${LEVEL_ICON[c.level]} ${c.level} | ${c.claimed_level} | ${md(clip(c.tool ?? '(none)', 100))} | ${link(ctx, c.artifact, c.line, c.member)} |`,
+  );
 
   const parts: string[] = [];
   let used = Buffer.byteLength(head.join('\n'));
@@ -83,7 +87,9 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
   section(['### Findings', ''], findingRows);
   section(['### Calls', '', '| earned | claimed | tool | location |', '|---|---|---|---|'], callRows);
   if (trimmed > 0) {
-    parts.push(`> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`);
+    parts.push(
+      `> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`,
+    );
   }
   return { markdown: head.join('\n') + '\n' + parts.join(''), trimmed };
 }

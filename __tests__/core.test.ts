@@ -1,0 +1,228 @@
+/**
+ * The pure core, module by module: claims, records, the allocation, the ladder and its explanations.
+ * Test names state the rule they guard, in the semantics document's words.
+ */
+import { describe, expect, it } from 'vitest';
+import { readClaim } from '../src/core/claims.js';
+import { checkRecords } from '../src/core/records.js';
+import { allocate } from '../src/core/allocation.js';
+import { climb, eligibility, SNAGS_LISTED, type Call } from '../src/core/ladder.js';
+import { outcomeText } from '../src/core/explain.js';
+import { verify } from '../src/core/verify.js';
+import { FINDINGS, finding, quote } from '../src/core/findings.js';
+import type { RecordInput } from '../src/core/model.js';
+import { addKey, deployKey, getKey, record } from './support/corpus.js';
+import { evidence, OPTIONS } from './support/evidence.js';
+
+const claimOf = (response: Record<string, unknown>) => readClaim({ response });
+
+describe('claims (§4)', () => {
+  it('without a side_effect block the claim is verified exactly when side_effect_verified is true (a legacy claim)', () => {
+    expect(claimOf({ side_effect_asserted: true, side_effect_verified: true })).toMatchObject({
+      kind: 'claim',
+      claim: { level: 'verified', legacy: true, digest: null },
+    });
+    expect(claimOf({ side_effect_asserted: true })).toMatchObject({ kind: 'claim', claim: { level: 'asserted', legacy: false } });
+  });
+
+  it('side_effect_asserted that is not a boolean is an invalid artifact, not a claim', () => {
+    expect(claimOf({ side_effect_asserted: 'yes' })).toEqual({ kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' });
+    expect(readClaim({})).toEqual({ kind: 'invalid', reason: 'response is not an object' });
+  });
+
+  it('a block with an unknown level is invalid', () => {
+    expect(claimOf({ side_effect_asserted: true, side_effect: { asserted: true, level: 'trusted' } })).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('every contradiction in a block is listed as an inconsistency', () => {
+    const r = claimOf({
+      side_effect_asserted: false,
+      side_effect_verified: false,
+      side_effect: { asserted: true, level: 'verified', verification_source: 'observed_read_followup', verification_subject_digest: null },
+    });
+    expect(r.kind).toBe('claim');
+    if (r.kind !== 'claim') return;
+    expect(r.inconsistencies).toEqual([
+      'side_effect.asserted (true) differs from side_effect_asserted (false)',
+      'verification_source "observed_read_followup" does not fit level "verified" (expected "provider_audit_import")',
+      'side_effect_verified (false) contradicts level "verified"',
+      'claims "verified" while side_effect_asserted is false',
+    ]);
+  });
+
+  it('an asserted block carrying a digest is inconsistent', () => {
+    const r = claimOf({ side_effect_asserted: true, side_effect: { asserted: true, level: 'asserted', verification_subject_digest: 'sha256:00' } });
+    expect(r.kind === 'claim' && r.inconsistencies).toEqual(['an "asserted" claim carries a verification_subject_digest']);
+  });
+});
+
+const located = (rs: readonly Record<string, unknown>[]): RecordInput[] =>
+  rs.map((r, i) => ({ loc: { file: 'a.json', line: i + 1, column: 1 }, record: r as unknown as RecordInput['record'] }));
+
+describe('records (§3)', () => {
+  it('a record whose subject does not hash to its binding_digest is inconsistent, whatever else it is', () => {
+    const r = record('github', '1', addKey(), { editTarget: { repo: 'other' } });
+    const [c] = checkRecords(located([r]));
+    expect(c!.check).toMatchObject({ outcome: 'inconsistent' });
+    expect(c!.check.outcome === 'inconsistent' && c!.check.reason).toMatch(/^subject recomputes to sha256:[0-9a-f]{64} but binding_digest says sha256:/);
+  });
+
+  it('the second record with one (provider, record_id) is a duplicate and names the first', () => {
+    const r = record('github', '1', addKey());
+    const checked = checkRecords(located([r, r, record('gitlab', '1', addKey())]));
+    expect(checked.map((c) => c.check.outcome)).toEqual(['usable', 'duplicate', 'usable']);
+    expect(checked[1]!.check.outcome === 'duplicate' && checked[1]!.check.first.loc.line).toBe(1);
+  });
+});
+
+describe('the allocation (§5)', () => {
+  const usable = (n: number, provider = 'github') => checkRecords(located(Array.from({ length: n }, (_, i) => record(provider, `r${i}`, addKey()))));
+  const digest = (usable(1)[0]!.check as { recomputed: string }).recomputed;
+
+  it('gives each record to one call only, claimed-verified calls first', () => {
+    const got = allocate(
+      [
+        { digest, provider: null, claimsVerified: false },
+        { digest, provider: null, claimsVerified: true },
+      ],
+      usable(1),
+    );
+    expect(got.map((r) => r?.input.record.record_id ?? null)).toEqual([null, 'r0']);
+  });
+
+  it('never gives a record of another provider to a call that names one', () => {
+    const got = allocate(
+      [
+        { digest, provider: 'gitlab', claimsVerified: true },
+        { digest, provider: 'github', claimsVerified: false },
+      ],
+      usable(1),
+    );
+    expect(got.map((r) => r?.input.record.record_id ?? null)).toEqual([null, 'r0']);
+  });
+
+  it('skips calls that cannot be verified (null) and records that are not usable', () => {
+    const recs = checkRecords(located([record('github', 'x', addKey(), { editTarget: { repo: 'z' } })]));
+    expect(allocate([null, { digest, provider: null, claimsVerified: true }], recs)).toEqual([null, null]);
+  });
+});
+
+/** The calls of one run, as verify() builds them. */
+function callsOf(ds: readonly ReturnType<typeof addKey>[]): Call[] {
+  const run = evidence({ 'r.json': ds }).runs[0]!;
+  return run.decisions.map((input) => {
+    const c = input.claim;
+    if (c.kind !== 'claim') throw new Error('test decision has an invalid claim');
+    return { run, input, claim: c.claim, eligibility: eligibility(input, c.claim) };
+  });
+}
+
+describe('the ladder (§5)', () => {
+  it('verified is reached only with the record the allocation gave, and carries that record', () => {
+    const calls = callsOf([addKey({ claim: 'verified' })]);
+    const { outcomes, records } = climb([calls], checkRecords(located([record('github', '1', addKey())])));
+    expect(outcomes[0]).toMatchObject({ level: 'verified', record: { input: { record: { record_id: '1' } } } });
+    expect(records[0]).toMatchObject({ outcome: 'bound', call: calls[0] });
+  });
+
+  it('observed_confirmed carries the read that confirmed it and why it was not verified', () => {
+    const calls = callsOf([addKey(), getKey()]);
+    const { outcomes } = climb([calls], []);
+    expect(outcomes[0]).toMatchObject({ level: 'observed_confirmed', read: { index: 1 }, notVerified: { kind: 'no_record', snags: [] } });
+    expect(outcomeText(outcomes[0]!)).toBe('confirmed by a later read at line 14; not verified: no audit record binds its subject');
+  });
+
+  it('a read earlier in the run, a failed read or a read of another target confirms nothing', () => {
+    const calls = callsOf([getKey(), addKey(), getKey({ status: 'error' }), getKey({ target: deployKey({ repo: 'other' }) })]);
+    const { outcomes } = climb([calls], []);
+    expect(outcomes[1]).toEqual({ level: 'asserted', why: { kind: 'no_record', digest: expect.any(String), snags: [], more: new Map() } });
+  });
+
+  it('a call that asserts nothing, a denied call and a call with no subject are asserted with the reason they cannot climb', () => {
+    const calls = callsOf([addKey({ asserted: false }), addKey({ effect: 'deny' }), addKey({ resourceType: null })]);
+    const { outcomes } = climb([calls], checkRecords(located([record('github', '1', addKey())])));
+    expect(outcomes.map((o) => o.level === 'asserted' && o.why.kind === 'ineligible' && o.why.reason)).toEqual([
+      'the call does not assert a side effect (side_effect_asserted is false)',
+      'the call was denied (decision.effect is "deny")',
+      'the call has no subject: action.resource_type is not a string',
+    ]);
+  });
+
+  it(`a reason names at most ${SNAGS_LISTED} records and counts the rest by kind`, () => {
+    const calls = callsOf(Array.from({ length: 6 }, () => addKey()));
+    const recs = checkRecords(located(Array.from({ length: 5 }, (_, i) => record('github', `r${i}`, addKey()))));
+    const { outcomes } = climb([calls], recs);
+    const last = outcomes[5]!;
+    expect(last.level).toBe('asserted');
+    expect(outcomeText(last)).toMatch(
+      /already verifies runs\/r\.json decision 2 \(line 24\); … and 2 more record\(s\) for this subject, all already verify other calls; no later successful read/,
+    );
+  });
+});
+
+describe("explanations read the ladder's reasons (the three cases of issue 8)", () => {
+  it('an unmatched record is not explained as "every call already verified" when a call with its subject targets another provider', () => {
+    const r = verify(
+      evidence({ 'r.json': [addKey(), addKey({ target: deployKey({ provider: 'gitlab' }) })] }, [
+        record('github', '1', addKey()),
+        record('github', '2', addKey()),
+      ]),
+      OPTIONS,
+    );
+    expect(r.calls.map((c) => c.level)).toEqual(['verified', 'asserted']);
+    expect(r.calls[1]!.reason).toContain('is from provider "github", the call targets "gitlab"');
+    const unmatched = r.findings.find((f) => f.code === 'record_unmatched')!;
+    expect(unmatched.message).not.toContain('every call with its subject is already verified');
+    expect(unmatched.message).toBe(
+      'record "2" (github) binds no call: its subject matches runs/r.json decision 1 (line 14) but the call targets provider "gitlab", not "github"; ' +
+        'runs/r.json decision 0 (line 4) is already verified by record "1" (github) at audit/a.json:1 (one audit entry vouches for one call only)',
+    );
+  });
+
+  it('"nearest" is the call with the fewest differing bound fields, ties to the first', () => {
+    const far = addKey({ target: deployKey({ owner: 'acme', repo: 'payments-api', title: 'hotfix-key' }) });
+    const near = addKey({ target: deployKey({ repo: 'prod-repo' }) });
+    const tie = addKey({ target: deployKey({ repo: 'prod-repo-2' }) });
+    const r = verify(
+      evidence({ 'a.json': [far], 'b.json': [near, tie] }, [record('github', 'm', addKey({ target: deployKey({ repo: 'other-repo' }) }))]),
+      OPTIONS,
+    );
+    expect(r.findings.find((f) => f.code === 'record_unmatched')!.message).toMatch(
+      /nearest is runs\/b\.json decision 0 \(line 4\), whose target differs in repo$/,
+    );
+  });
+
+  it('a verified_not_reproduced finding gives only the reason the verified claim failed', () => {
+    const r = verify(evidence({ 'r.json': [addKey({ claim: 'verified' })] }), OPTIONS);
+    const f = r.findings.find((x) => x.code === 'verified_not_reproduced')!;
+    expect(f.message).toMatch(/^github\.add_deploy_key \(decision 0\) claims verified, but no audit record binds its subject sha256:[0-9a-f]{64}$/);
+  });
+
+  it('a record of a class and verb no call has says so', () => {
+    const r = verify(evidence({ 'r.json': [addKey()] }, [record('github', 'x', addKey({ verb: 'delete' }))]), OPTIONS);
+    expect(r.findings.find((f) => f.code === 'record_unmatched')!.message).toMatch(/\(no "github_deploy_key" call with verb "delete" at all\)$/);
+  });
+});
+
+describe('findings', () => {
+  it('every code has a severity, a title and help text', () => {
+    for (const [code, e] of Object.entries(FINDINGS)) {
+      expect(['error', 'warning', 'notice'], code).toContain(e.severity);
+      expect(e.title.length, code).toBeGreaterThan(3);
+      expect(e.help.length, code).toBeGreaterThan(10);
+    }
+  });
+
+  it('a finding takes its severity from the catalogue unless an option changes it', () => {
+    expect(finding('no_match', { file: 'f', line: 1, column: 1 }, 'm').severity).toBe('notice');
+    expect(finding('record_unmatched', { file: 'f', line: 1, column: 1 }, 'm', 'warning').severity).toBe('warning');
+  });
+
+  it('quoted untrusted text is clipped at a code-point boundary', () => {
+    const s = `${'a'.repeat(198)}😀😀`;
+    const q = quote(s);
+    expect(q.length).toBeLessThanOrEqual(200);
+    expect(q).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(q.endsWith('…')).toBe(true);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * Settings with one home: the parsers, the defaults table against action.yml and the README, the
+ * findings catalogue against the README, and both entries' mapping of their surface onto settings.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { DEFAULT_LIMITS, DEFAULTS, defaultSettings, parseBool, parseChoice, parseCount, parseList, parseSize, UsageError } from '../src/settings.js';
+import { parseCli } from '../src/cli-args.js';
+import { readSettings } from '../src/action-inputs.js';
+import { FINDINGS } from '../src/core/findings.js';
+import { readContext } from '../src/github.js';
+import { ROOT } from './support/workspace.js';
+
+const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+describe('parsers', () => {
+  it('sizes take binary units, case-insensitively, and refuse anything else naming the option', () => {
+    expect(parseSize('x', '64MiB')).toBe(64 * 1024 * 1024);
+    expect(parseSize('x', '512k')).toBe(512 * 1024);
+    expect(parseSize('x', ' 1048576 ')).toBe(1048576);
+    expect(parseSize('x', '1.5 KiB')).toBe(1536);
+    expect(() => parseSize('max-file-size', '64 parsecs')).toThrow(new UsageError('max-file-size: "64 parsecs" is not a size (e.g. 64MiB, 512KiB, 1048576)'));
+    expect(() => parseSize('x', '0')).toThrow(/out of range/);
+    expect(() => parseSize('x', '99999999999G')).toThrow(/out of range/);
+  });
+
+  it('booleans are the YAML 1.2 core ones; empty is false', () => {
+    expect(['true', 'True', 'TRUE'].map((v) => parseBool('b', v))).toEqual([true, true, true]);
+    expect(['false', 'False', 'FALSE', ''].map((v) => parseBool('b', v))).toEqual([false, false, false, false]);
+    expect(() => parseBool('summary', 'yes')).toThrow('summary: "yes" is not a boolean (true or false)');
+  });
+
+  it('choices, counts and lists', () => {
+    expect(parseChoice('a', ' off ', ['auto', 'off'] as const)).toBe('off');
+    expect(() => parseChoice('annotations', 'all', ['auto', 'off'] as const)).toThrow('annotations: "all" must be one of auto, off');
+    expect(parseCount('n', '5000')).toBe(5000);
+    expect(() => parseCount('max-annotations', '-1')).toThrow(/not a whole number/);
+    expect(parseList('a, b\n\n c,')).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('one table of defaults', () => {
+  const action = parseYaml(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
+
+  it('action.yml declares exactly the inputs of the settings table, with the same defaults', () => {
+    expect(Object.keys(action.inputs).sort()).toEqual(Object.keys(DEFAULTS).sort());
+    for (const [name, input] of Object.entries(action.inputs)) expect(String(input.default ?? ''), name).toBe(DEFAULTS[name as keyof typeof DEFAULTS]);
+  });
+
+  it("the README's inputs table lists every input with its default", () => {
+    for (const [name, value] of Object.entries(DEFAULTS)) {
+      const row = new RegExp(`^\\| \`${name}\` \\| ([^|]+) \\|`, 'm').exec(readme);
+      expect(row, name).not.toBeNull();
+      expect(row![1]!.trim(), name).toBe(value === '' ? 'empty' : `\`${value}\``);
+    }
+  });
+
+  it("the limits the readers apply by default are the table's", () => {
+    expect(DEFAULT_LIMITS.maxFileBytes).toBe(parseSize('', DEFAULTS['max-file-size']));
+    expect(DEFAULT_LIMITS.maxLineBytes).toBe(parseSize('', DEFAULTS['max-line-size']));
+  });
+});
+
+describe("the README's findings table is the catalogue", () => {
+  it('one row per code, with its severity and help text', () => {
+    for (const [code, e] of Object.entries(FINDINGS)) {
+      const severity = 'option' in e ? `${e.severity} (${e.option.severity} with \`${e.option.name}\`)` : e.severity;
+      expect(readme, code).toContain(`| \`${code}\` | ${severity} | ${e.help} |`);
+    }
+    const rows = readme.match(/^\| `[a-z_]+` \| (error|warning|notice)/gm) ?? [];
+    expect(rows.length).toBe(Object.keys(FINDINGS).length);
+  });
+});
+
+describe('the entries map their surface onto the same settings', () => {
+  const ctx = readContext({ GITHUB_WORKSPACE: ROOT }, ROOT);
+
+  it('an action run with no inputs set and a CLI run with no flags verify the same way', () => {
+    const fromAction = readSettings(() => '', ctx, {}).gate;
+    const fromCli = parseCli(['verify'], false, ROOT);
+    expect(fromCli.command).toBe('verify');
+    expect(fromCli.command === 'verify' && fromCli.settings).toEqual(fromAction);
+    expect(fromAction).toEqual(defaultSettings(ROOT));
+  });
+
+  it('the action refuses a bad input by name, before anything runs', () => {
+    const input = (bad: Record<string, string>) => (name: string) => bad[name] ?? '';
+    expect(() => readSettings(input({ 'max-file-size': 'big' }), ctx, {})).toThrow('max-file-size: "big" is not a size');
+    expect(() => readSettings(input({ 'working-directory': '../..' }), ctx, {})).toThrow(/working-directory: "\.\.\/\.\." is outside the workspace/);
+    expect(() => readSettings(input({ 'check-run-id': 'abc' }), ctx, {})).toThrow(/^check-run-id: "abc" is not a check run id/);
+    expect(() => readSettings(input({ annotations: 'loud' }), ctx, {})).toThrow(/^annotations: "loud" must be one of/);
+  });
+
+  it('the CLI refuses a bad flag by name', () => {
+    expect(() => parseCli(['verify', '--max-line-size', 'x'], false, ROOT)).toThrow('--max-line-size: "x" is not a size');
+    expect(() => parseCli(['verify', '--format', 'xml'], false, ROOT)).toThrow('--format: "xml" must be one of table, json');
+    expect(() => parseCli(['check'], false, ROOT)).toThrow('unknown command "check"');
+    expect(parseCli(['verify', '--runs', 'a', '--runs', 'b', '-C', 'fixtures'], true, ROOT)).toMatchObject({
+      settings: { runs: ['a', 'b'], cwd: path.join(ROOT, 'fixtures') },
+      format: 'table',
+    });
+  });
+});

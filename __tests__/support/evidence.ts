@@ -1,0 +1,17 @@
+/** Evidence for the pure core, built in memory (no files): runs of decisions and audit records, located. */
+import { prepareDecision } from '../../src/core/decision.js';
+import type { AuditRecord, Evidence, JsonObject, RecordInput, RunInput } from '../../src/core/model.js';
+
+/** Each run is `runs/<name>` with decision i at line 10·i + 4; records are `audit/a.json` line i + 1. */
+export function evidence(runs: Record<string, readonly JsonObject[]>, records: readonly JsonObject[] = []): Evidence {
+  return {
+    runs: Object.entries(runs).map(([name, ds]): RunInput => {
+      const artifact = `runs/${name}`;
+      return { artifact, decisions: ds.map((d, i) => prepareDecision({ file: artifact, line: 10 * i + 4, column: 5 }, i, d)) };
+    }),
+    records: records.map((r, i): RecordInput => ({ loc: { file: 'audit/a.json', line: i + 1, column: 1 }, record: r as unknown as AuditRecord })),
+    findings: [],
+  };
+}
+
+export const OPTIONS = { allowUnmatchedRecords: false, strictObserved: false } as const;
