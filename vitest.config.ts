@@ -6,6 +6,5 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    globalSetup: ['__tests__/support/global-setup.ts'],
   },
 });

@@ -46,7 +46,10 @@ describe('dist/index.js on a pull request', () => {
       calls: '9',
       verified: '4',
       'observed-confirmed': '1',
-      asserted: '4',
+      asserted: '2',
+      'no-effect': '2',
+      'weakest-level': 'asserted',
+      'policy-unmet': '0',
       errors: '0',
       warnings: '0',
       'sarif-file': '',
@@ -60,7 +63,9 @@ describe('dist/index.js on a pull request', () => {
     expect(post!.headers['authorization']).toBe('Bearer ghs_test_token');
     expect(post!.body).toMatchObject({ name: 'side-effect receipts', head_sha: HEAD_SHA, status: 'completed', conclusion: 'success' });
     const anns = post!.body.output.annotations;
-    expect(anns).toHaveLength(10); // 9 calls + the skipped-object notice (under_claimed rides on its call)
+    // 7 calls that assert a side effect + the skipped-object notice (under_claimed rides on its call);
+    // the 2 calls that assert nothing have no rung and no annotation.
+    expect(anns).toHaveLength(8);
     expect(anns).toContainEqual(
       expect.objectContaining({
         path: '.assay/runs/2026-11-03-rotate-deploy-keys.json',
@@ -126,7 +131,7 @@ describe('dist/index.js on a pull request', () => {
     expect(commands(off.stdout, 'notice')).toEqual([]);
     const wc = await runAction({ workspace: demo(), inputs: { annotations: 'workflow-commands' } });
     expect(wc.requests).toEqual([]);
-    expect(commands(wc.stdout, 'notice')).toHaveLength(10);
+    expect(commands(wc.stdout, 'notice')).toHaveLength(8);
   });
 
   it('annotates repository-relative paths when working-directory is set', async () => {

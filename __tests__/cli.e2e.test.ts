@@ -14,8 +14,9 @@ describe('dist/cli.js', () => {
     const { code, report } = cliJson([], path.join(ROOT, 'fixtures/demo'));
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
-    expect(new Set(report.calls.map((c) => c.level))).toEqual(new Set(['verified', 'observed_confirmed', 'asserted']));
-    expect(report.totals).toMatchObject({ calls: 9, verified: 4, observed_confirmed: 1, asserted: 4, errors: 0 });
+    expect(new Set(report.calls.map((c) => c.level))).toEqual(new Set(['verified', 'observed_confirmed', 'asserted', null]));
+    expect(report.totals).toMatchObject({ calls: 9, verified: 4, observed_confirmed: 1, asserted: 2, no_effect: 2, weakest_level: 'asserted', errors: 0 });
+    expect(report.runs.map((r) => r.weakest_level)).toEqual(['observed_confirmed', 'asserted', 'asserted']);
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
     // ordered by artifact, then index
     const keys = report.calls.map((c) => `${c.artifact}#${String(c.index).padStart(3, '0')}`);
@@ -77,12 +78,12 @@ describe('dist/cli.js', () => {
     expect(r.stderr).toMatch(/PASS; report written/);
   });
 
-  it('usage errors exit 2 with one clear line and the usage', () => {
+  it('usage errors exit 2 with one clear line and where to find the usage', () => {
     for (const args of [['verify', '--format', 'xml'], ['frobnicate'], ['verify', '--nope'], []]) {
       const r = cli(args, ROOT);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.split('\n')[0]).toMatch(/^receipt-gate: /);
-      expect(r.stderr).toContain('Usage: receipt-gate verify');
+      expect(r.stderr).toContain("Run 'receipt-gate --help'");
     }
     const help = cli(['--help'], ROOT);
     expect(help.code).toBe(0);
@@ -107,12 +108,12 @@ describe('dist/cli.js', () => {
 
 describe('dist/cli.js on the bundle fixtures', () => {
   const dir = path.join(ROOT, 'fixtures/bundles');
-  it('verified-call.tar.gz + its audit export: verified, the read stays asserted', () => {
+  it('verified-call.tar.gz + its audit export: verified, the read has no rung', () => {
     const { code, report } = cliJson(['--runs', 'verified-call.tar.gz', '--audit', 'verified-call.audit.json'], dir);
     expect(code).toBe(0);
     expect(report.calls.map((c) => [c.level, c.member, c.line])).toEqual([
       ['verified', 'events.ndjson', 2],
-      ['asserted', 'events.ndjson', 2],
+      [null, 'events.ndjson', 2],
     ]);
   });
   it('with a record for another target: verified_not_reproduced and record_unmatched', () => {

@@ -57,7 +57,12 @@ describe('claims (§4)', () => {
 });
 
 const located = (rs: readonly Record<string, unknown>[]): RecordInput[] =>
-  rs.map((r, i) => ({ loc: { file: 'a.json', line: i + 1, column: 1 }, record: r as unknown as RecordInput['record'] }));
+  rs.map((r, i) => ({
+    loc: { file: 'a.json', line: i + 1, column: 1 },
+    record: r as unknown as RecordInput['record'],
+    signer: null,
+    trust: { kind: 'unchecked' },
+  }));
 
 describe('records (§3)', () => {
   it('a record whose subject does not hash to its binding_digest is inconsistent, whatever else it is', () => {
@@ -138,11 +143,12 @@ describe('the ladder (§5)', () => {
     expect(outcomes[1]).toEqual({ level: 'asserted', why: { kind: 'no_record', digest: expect.any(String), snags: [], more: new Map() } });
   });
 
-  it('a call that asserts nothing, a denied call and a call with no subject are asserted with the reason they cannot climb', () => {
+  it('a call that asserts nothing carries no rung; a denied call and a call with no subject stay asserted with the reason they cannot climb', () => {
     const calls = callsOf([addKey({ asserted: false }), addKey({ effect: 'deny' }), addKey({ resourceType: null })]);
     const { outcomes } = climb([calls], checkRecords(located([record('github', '1', addKey())])));
-    expect(outcomes.map((o) => o.level === 'asserted' && o.why.kind === 'ineligible' && o.why.reason)).toEqual([
-      'the call does not assert a side effect (side_effect_asserted is false)',
+    expect(outcomes[0]).toEqual({ level: null });
+    expect(outcomeText(outcomes[0]!)).toMatch(/asserts no side effect .* no rung/);
+    expect(outcomes.slice(1).map((o) => o.level === 'asserted' && o.why.kind === 'ineligible' && o.why.reason)).toEqual([
       'the call was denied (decision.effect is "deny")',
       'the call has no subject: action.resource_type is not a string',
     ]);

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { bundleCorpus, demoCorpus, failingCorpus } from './support/corpus.js';
+import { bundleCorpus, demoCorpus, failingCorpus, signedCorpus, signedFailingCorpus } from './support/corpus.js';
 import { ROOT, writeFiles } from './support/workspace.js';
 
-const corpora = { 'fixtures/demo': demoCorpus, 'fixtures/demo-failing': failingCorpus, 'fixtures/bundles': bundleCorpus };
+const corpora = {
+  'fixtures/demo': demoCorpus,
+  'fixtures/demo-failing': failingCorpus,
+  'fixtures/bundles': bundleCorpus,
+  'fixtures/demo-signed': signedCorpus,
+  'fixtures/demo-signed-failing': signedFailingCorpus,
+};
 
 describe('committed demo corpora are reproducible from the builders', () => {
   for (const [dir, build] of Object.entries(corpora)) {

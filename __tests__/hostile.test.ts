@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, symlinkSync, writeFileSync, ftruncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { CLI, cleanup, tempDir, writeFiles } from './support/workspace.js';
+import { cleanup, distFile, tempDir, writeFiles } from './support/workspace.js';
 import { decision, deployKey, json, record, surface } from './support/corpus.js';
 import type { Report } from '../src/core/report.js';
 
@@ -69,7 +69,7 @@ beforeAll(() => {
     [
       '--import',
       'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS="+process.resourceUsage().maxRSS+"\\n"))',
-      CLI,
+      distFile('cli.js'),
       'verify',
       '--format',
       'json',

@@ -62,7 +62,9 @@ const arbEvidence: fc.Arbitrary<Evidence & { raw: JsonObject[][] }> = fc
       }),
     ),
     raw: runs,
-    records: records.flatMap((rs, i) => rs.map((record, j): RecordInput => ({ loc: { file: `audit/${i}.json`, line: j + 1, column: 1 }, record }))),
+    records: records.flatMap((rs, i) =>
+      rs.map((record, j): RecordInput => ({ loc: { file: `audit/${i}.json`, line: j + 1, column: 1 }, record, signer: null, trust: { kind: 'unchecked' } })),
+    ),
     findings: [],
   }));
 
@@ -108,7 +110,9 @@ describe('core invariants', () => {
           const runNo = ev.runs.findIndex((x) => x.artifact === c.artifact);
           const raw = ev.raw[runNo]!;
           const d = raw[c.index] as any;
-          if (c.level !== 'asserted') {
+          // No rung exactly when the call asserts no side effect.
+          expect(c.level === null).toBe(d.response.side_effect_asserted === false);
+          if (c.level !== 'asserted' && c.level !== null) {
             expect(d.response.side_effect_asserted).toBe(true);
             expect(d.decision.effect).not.toBe('deny');
             expect(c.subject_digest).not.toBeNull();
@@ -155,7 +159,7 @@ describe('core invariants', () => {
         const r = verify(
           {
             runs: [{ artifact: 'r', decisions: [prepareDecision({ file: 'r', line: 1, column: 1 }, 0, d)] }],
-            records: [{ loc: { file: 'a', line: 1, column: 1 }, record: rec }],
+            records: [{ loc: { file: 'a', line: 1, column: 1 }, record: rec, signer: null, trust: { kind: 'unchecked' } }],
             findings: [],
           },
           options,

@@ -75,11 +75,13 @@ describe('rendered outputs for the failing demo', () => {
       budgetBytes: 1 << 20,
     });
     expect(trimmed).toBe(0);
-    expect(markdown.startsWith('## ❌ receipt-gate: failed\n')).toBe(true);
+    expect(markdown.startsWith('## ❌ receipt-gate: failed · weakest rung: asserted\n')).toBe(true);
     expect(markdown.indexOf('### Findings')).toBeLessThan(markdown.indexOf('### Calls'));
     expect(markdown).toContain(
-      '| ⚪ asserted | verified | github.add&#95;deploy&#95;key | [.assay/runs/2026-11-25-incident.json&#58;4](https://github.com/o/r/blob/abc/.assay/runs/2026-11-25-incident.json#L4) |',
+      '| ❌ ⚪ asserted | verified | github.add&#95;deploy&#95;key | [.assay/runs/2026-11-25-incident.json&#58;4](https://github.com/o/r/blob/abc/.assay/runs/2026-11-25-incident.json#L4) |',
     );
+    // failing rows carry the marker and come first; the call with no failure comes last, unmarked
+    expect(markdown).toMatch(/\| ⚪ asserted \| asserted \| slack\.add&#95;member \| [^\n]+\|\n\n?$/);
   });
 
   it('table: colour only when asked, NO_COLOR respected by the CLI', async () => {

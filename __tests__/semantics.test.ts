@@ -101,7 +101,10 @@ describe('upstream fixture conclusions', () => {
     const r = await run(Object.fromEntries(names.map((n) => [`${n}.json`, up(`tool_decisions/${n}.json`)])));
     expect(r.ok).toBe(true);
     expect(r.calls).toHaveLength(7);
-    expect(r.calls.every((c) => c.claimed_level === 'asserted' && c.level === 'asserted')).toBe(true);
+    // A call that asserts nothing (the denied and incomplete ones) has no rung; the rest stay asserted.
+    expect(r.calls.every((c) => (c.asserted ? c.claimed_level === 'asserted' && c.level === 'asserted' : c.claimed_level === null && c.level === null))).toBe(
+      true,
+    );
     expect(r.findings.filter((f) => f.code !== 'no_match')).toEqual([]);
   });
 });
@@ -124,9 +127,11 @@ describe('cases the upstream verifier exercises', () => {
     expect(r.findings.find((f) => f.code === 'verified_not_reproduced')!.message).toMatch(/declares this binding but is inconsistent/);
   });
 
-  it('side_effect_asserted: false is never promoted, even when a record binds its shape', async () => {
+  it('a call that asserted nothing carries no rung, and is never promoted even when a record binds its shape', async () => {
     const r = await run({ 'd.json': json(surface([write({ asserted: false })])) }, { 'r.json': up('side_effect/audit_record_github_deploy_key.json') });
-    expect(levels(r)).toEqual(['asserted']);
+    expect(levels(r)).toEqual([null]);
+    expect(r.calls[0]).toMatchObject({ claimed_level: null, required_level: null });
+    expect(r.totals).toMatchObject({ no_effect: 1, asserted: 0, weakest_level: null });
     expect(codes(r)).toEqual(['record_unmatched']);
     expect(r.findings[0]!.message).toMatch(/cannot be verified: the call does not assert a side effect/);
   });
@@ -153,21 +158,22 @@ describe('cases the upstream verifier exercises', () => {
 
   it('a later read of a different target does not confirm a write; a read of the same target does', async () => {
     const other = await run({ 'r.json': json(surface([write({ claim: 'observed_confirmed' }), read({ target: key('other-repo') })])) });
-    expect(levels(other)).toEqual(['asserted', 'asserted']);
+    expect(levels(other)).toEqual(['asserted', null]);
+    // The read asserts nothing (no rung), yet it confirms the write.
     const same = await run({ 'r.json': json(surface([write({ claim: 'observed_confirmed' }), read()])) });
-    expect(levels(same)).toEqual(['observed_confirmed', 'asserted']);
+    expect(levels(same)).toEqual(['observed_confirmed', null]);
     expect(same.findings.filter((f) => f.code !== 'no_match')).toEqual([]);
   });
 
   it('an earlier read, a failed read, or a read in another run does not confirm', async () => {
-    expect(levels(await run({ 'r.json': json(surface([read(), write()])) }))).toEqual(['asserted', 'asserted']);
-    expect(levels(await run({ 'r.json': json(surface([write(), read({ status: 'error' })])) }))).toEqual(['asserted', 'asserted']);
-    expect(levels(await run({ 'a.json': json(surface([write()])), 'b.json': json(surface([read()])) }))).toEqual(['asserted', 'asserted']);
+    expect(levels(await run({ 'r.json': json(surface([read(), write()])) }))).toEqual([null, 'asserted']);
+    expect(levels(await run({ 'r.json': json(surface([write(), read({ status: 'error' })])) }))).toEqual(['asserted', null]);
+    expect(levels(await run({ 'a.json': json(surface([write()])), 'b.json': json(surface([read()])) }))).toEqual(['asserted', null]);
   });
 
   it('a read never overwrites verified', async () => {
     const r = await run({ 'r.json': json(surface([write({ claim: 'verified' }), read()])) }, { 'r.json': json(record('github', 'a', write())) });
-    expect(levels(r)).toEqual(['verified', 'asserted']);
+    expect(levels(r)).toEqual(['verified', null]);
   });
 
   it('two identical asserting calls and one record: exactly one is verified (the one that claims it)', async () => {

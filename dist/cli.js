@@ -8308,7 +8308,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 3289:
+/***/ 4634:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8562,8 +8562,9 @@ function binding(subject) {
 
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
- * Audit records before allocation (§3): internal consistency, then identity. Each record leaves
- * here with an outcome that carries its reason; only `usable` records can ever bind a call.
+ * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
+ * trust (when trusted keys are configured), identity. Each record leaves here with an outcome that
+ * carries its reason; only `usable` records can ever bind a call.
  */
 
 function checkRecords(records) {
@@ -8588,6 +8589,8 @@ function checkRecords(records) {
                 },
             };
         }
+        if (input.trust.kind === 'untrusted')
+            return { input, check: { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason } };
         if (first)
             return { input, check: { outcome: 'duplicate', recomputed: b.digest, first } };
         return { input, check: { outcome: 'usable', recomputed: b.digest } };
@@ -8616,6 +8619,16 @@ const FINDINGS = {
         option: { name: 'allow-unmatched-records', severity: 'warning' },
         title: 'Audit record binds no call',
         help: 'A consistent audit record binds no recorded call.',
+    },
+    record_untrusted: {
+        severity: 'error',
+        title: 'Audit record not from a trusted signer',
+        help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
+    },
+    policy_unmet: {
+        severity: 'error',
+        title: 'Required level not reached',
+        help: 'A required level (--require / require) is above the level the call earned.',
     },
     verified_not_reproduced: {
         severity: 'error',
@@ -8792,7 +8805,8 @@ function targetKey(subject) {
 ;// CONCATENATED MODULE: ./src/core/ladder.ts
 /**
  * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
- * here. Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
+ * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
+ * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
  * with a record the allocation gave it, `observed_confirmed` only with a later successful read of
  * the same target in the same run. Nothing else promotes a call, and nothing downstream searches
  * again: explanations read the reasons made here.
@@ -8876,6 +8890,8 @@ function climb(runs, records) {
         confirmations(run, confirmed);
     const snags = snagIndex(records, holders);
     const outcomes = calls.map((call, i) => {
+        if (!call.claim.asserted)
+            return { level: null };
         const record = allocated[i];
         if (record)
             return { level: 'verified', record };
@@ -8892,6 +8908,8 @@ function climb(runs, records) {
             return { outcome: 'inconsistent', record: r, reason: r.check.reason };
         if (r.check.outcome === 'duplicate')
             return { outcome: 'duplicate', record: r, first: r.check.first };
+        if (r.check.outcome === 'untrusted')
+            return { outcome: 'untrusted', record: r, reason: r.check.reason };
         const holder = holders.get(r);
         return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
     });
@@ -8923,6 +8941,8 @@ function snagIndex(records, holders) {
                 snag = { kind: 'inconsistent', record };
             else if (record.check.outcome === 'duplicate')
                 snag = { kind: 'duplicate', record };
+            else if (record.check.outcome === 'untrusted')
+                snag = { kind: 'untrusted', record, reason: record.check.reason };
             else {
                 const holder = holders.get(record);
                 // An unused usable record of this digest was refused for its provider (the only other reason).
@@ -9029,6 +9049,67 @@ class NearestIndex {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const levelRank = (l) => LEVELS.indexOf(l);
+
+;// CONCATENATED MODULE: ./src/core/policy.ts
+/**
+ * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
+ * with SELECTOR one of `*`, `CLASS`, `CLASS:VERB`; the most specific rule that matches a call
+ * applies. A rule applies to calls that assert a side effect and were not denied; by default there
+ * are none and the gate enforces honesty only.
+ */
+
+const NO_POLICY = { rules: [] };
+const NAME = /^[A-Za-z0-9_.-]+$/;
+/** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
+function parsePolicy(texts) {
+    const rules = [];
+    const seen = new Set();
+    for (const text of texts) {
+        const t = text.trim();
+        const eq = t.indexOf('=');
+        if (eq < 0)
+            return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
+        const selector = t.slice(0, eq).trim();
+        const level = t.slice(eq + 1).trim();
+        const parts = selector.split(':');
+        const wellFormed = selector === '*' || (parts.length <= 2 && parts.every((p) => NAME.test(p)));
+        if (!wellFormed)
+            return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
+        if (!LEVELS.includes(level))
+            return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
+        if (seen.has(selector))
+            return { ok: false, reason: `"${t}": a second rule for ${selector}` };
+        seen.add(selector);
+        rules.push({ selector, level: level });
+    }
+    return { ok: true, policy: { rules } };
+}
+/** The rule for a call of this class and verb (null when it has none), the most specific first. */
+function ruleFor(policy, actionClass, verb) {
+    if (policy.rules.length === 0)
+        return null;
+    const find = (s) => policy.rules.find((r) => r.selector === s);
+    if (actionClass !== null) {
+        const exact = verb !== null ? find(`${actionClass}:${verb}`) : undefined;
+        if (exact)
+            return exact;
+        const cls = find(actionClass);
+        if (cls)
+            return cls;
+    }
+    return find('*') ?? null;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report.ts
 const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
@@ -9043,10 +9124,18 @@ const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
 const recordName = (r) => `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
+/** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
+function signedBy(r) {
+    const { signer, trust } = r.input;
+    if (trust.kind === 'trusted')
+        return `, signed by trusted signer ${signer}`;
+    return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
+}
 /** `artifact decision N (line L)` */
 const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
 /** How a call is named in its own findings: its tool (or "decision") and its index. */
 const callTitle = (c) => `${c.input.tool === null ? 'decision' : quote(c.input.tool)} (decision ${c.input.index})`;
+const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
 const NO_READ = 'no later successful read of the same target in this run';
 const NO_RECORD = 'no audit record binds its subject';
 /** The most common reason, shared rather than rebuilt for every asserted call. */
@@ -9057,6 +9146,8 @@ function snagText(s) {
             return `${recordName(s.record)} declares this binding but is inconsistent`;
         case 'duplicate':
             return `${recordName(s.record)} is a duplicate`;
+        case 'untrusted':
+            return `${recordName(s.record)} is not from a trusted signer (${s.reason})`;
         case 'taken':
             return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
         case 'other_provider':
@@ -9067,6 +9158,7 @@ const MORE = {
     taken: 'already verify other calls',
     inconsistent: 'inconsistent',
     duplicate: 'duplicates',
+    untrusted: 'not from a trusted signer',
     other_provider: 'from another provider',
 };
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
@@ -9087,8 +9179,10 @@ const notVerifiedText = (n, showDigest) => (n.kind === 'ineligible' ? n.reason :
 /** Why a call earned exactly its level. */
 function outcomeText(o) {
     switch (o.level) {
+        case null:
+            return NO_EFFECT;
         case 'verified':
-            return `bound by ${recordName(o.record)}`;
+            return `bound by ${recordName(o.record)}${signedBy(o.record)}`;
         case 'observed_confirmed':
             return `confirmed by a later read at ${at(o.read)}; not verified: ${noRecordText(o.notVerified, false)}`;
         case 'asserted':
@@ -9128,53 +9222,61 @@ function unmatchedText(u, record) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * The vocabulary of the gate, shared by readers, core and reporters.
- * Values here are plain data: locations travel with them from the reader to the finding.
- */
-/** The artifact kinds this gate reads: the one place their names are written. */
-const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const levelRank = (l) => LEVELS.indexOf(l);
-
 ;// CONCATENATED MODULE: ./src/core/verdicts.ts
 /**
- * Verdicts (§6): what each call's claim and each record's fate mean for the gate. A call's findings
- * compare its claim with its outcome and give only the reasons that concern that claim; a record
- * that does not bind a call is always reported with its reason.
+ * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
+ * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
+ * only the reasons that concern that claim; a record that does not bind a call is always reported
+ * with its reason.
  */
 
 
 
-/** A call's report line, and the findings its claim earns. */
-function judgeCall(call, outcome, options, findings) {
+const verdicts_NO_READ = 'no later successful read of the same target exists in this run';
+/** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
+function whyNotReached(outcome, needed) {
+    switch (outcome.level) {
+        case null:
+        case 'verified':
+            return outcomeText(outcome);
+        case 'observed_confirmed':
+            return noRecordText(outcome.notVerified, true);
+        case 'asserted':
+            if (outcome.why.kind === 'ineligible')
+                return outcome.why.reason;
+            return needed === 'verified' ? notVerifiedText(outcome.why, true) : verdicts_NO_READ;
+    }
+}
+/** A call's report line, and the findings its claim and its required level earn. */
+function judgeCall(call, outcome, rule, options, findings) {
     const { claim, input } = call;
     const level = outcome.level;
     const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
     const where = callTitle(call);
-    if (claim.level === 'verified') {
-        if (outcome.level !== 'verified') {
-            const why = outcome.level === 'observed_confirmed' ? noRecordText(outcome.notVerified, true) : notVerifiedText(outcome.why, true);
-            findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
+    if (level !== null) {
+        if (claim.level === 'verified') {
+            if (level !== 'verified') {
+                findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+            }
+            else if (!claim.legacy && claim.digest !== subject) {
+                findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+            }
         }
-        else if (!claim.legacy && claim.digest !== subject) {
-            findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+        else if (claim.level === 'observed_confirmed') {
+            const severity = options.strictObserved ? 'error' : 'warning';
+            if (level === 'asserted') {
+                findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${whyNotReached(outcome, 'observed_confirmed')}`, severity));
+            }
+            else if (level === 'observed_confirmed' && claim.digest !== subject) {
+                findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`, severity));
+            }
         }
-    }
-    else if (claim.level === 'observed_confirmed') {
-        const severity = options.strictObserved ? 'error' : 'warning';
-        if (outcome.level === 'asserted') {
-            const why = outcome.why.kind === 'ineligible' ? outcome.why.reason : 'no later successful read of the same target exists in this run';
-            findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+        if (levelRank(level) > levelRank(claim.level)) {
+            findings.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
         }
-        else if (outcome.level === 'observed_confirmed' && claim.digest !== subject) {
-            findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`, severity));
+        if (rule && levelRank(level) < levelRank(rule.level)) {
+            findings.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`));
         }
-    }
-    if (levelRank(level) > levelRank(claim.level)) {
-        findings.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
     }
     const r = outcome.level === 'verified' ? outcome.record.input : null;
     return {
@@ -9185,8 +9287,9 @@ function judgeCall(call, outcome, options, findings) {
         member: input.loc.member ?? null,
         tool: input.tool,
         asserted: claim.asserted,
-        claimed_level: claim.level,
+        claimed_level: level === null ? null : claim.level,
         level,
+        required_level: rule?.level ?? null,
         subject_digest: subject,
         record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
         reason: outcomeText(outcome),
@@ -9194,11 +9297,14 @@ function judgeCall(call, outcome, options, findings) {
 }
 /** A record's report line, and the finding for every record that does not bind a call. */
 function judgeRecord(v, options, findings) {
-    const { record, loc } = v.record.input;
+    const { record, loc, signer } = v.record.input;
     const name = `record ${JSON.stringify(quote(record.record_id))} (${quote(record.provider)})`;
     switch (v.outcome) {
         case 'inconsistent':
             findings.push(finding('record_inconsistent', loc, `${name}: ${v.reason}`));
+            break;
+        case 'untrusted':
+            findings.push(finding('record_untrusted', loc, `${name} is not from a trusted signer: ${v.reason}; it verifies no call`));
             break;
         case 'duplicate':
             findings.push(finding('duplicate_record', loc, `${name} repeats the record at ${v.first.loc.file}:${v.first.loc.line}; one audit entry may vouch for one call only`));
@@ -9219,6 +9325,8 @@ function judgeRecord(v, options, findings) {
         outcome: v.outcome,
         binding_digest: record.binding_digest,
         recomputed_digest: v.record.check.recomputed,
+        signer,
+        untrusted: v.outcome === 'untrusted' ? v.reason : null,
         call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
     };
 }
@@ -9229,8 +9337,10 @@ function judgeRecord(v, options, findings) {
  * pure function, and the only path from evidence to a verdict. No I/O: readers hand in located
  * values, reporters render the result. The rules live in their own modules: the binding
  * (binding.ts, projection.ts), claims (claims.ts), records (records.ts), the allocation
- * (allocation.ts), the ladder (ladder.ts) and the verdicts (verdicts.ts).
+ * (allocation.ts), the ladder (ladder.ts), required levels (policy.ts) and the verdicts (verdicts.ts).
  */
+
+
 
 
 
@@ -9257,17 +9367,35 @@ function tally(xs, key) {
         out[key(x)] = (out[key(x)] ?? 0) + 1;
     return out;
 }
+/** The weakest level among calls that assert a side effect (§9); null when none does. */
+function weakest(calls) {
+    let w = null;
+    for (const c of calls)
+        if (c.level !== null && (w === null || levelRank(c.level) < levelRank(w)))
+            w = c.level;
+    return w;
+}
 function verify(evidence, options) {
+    const policy = options.policy ?? NO_POLICY;
     const findings = [...evidence.findings];
     const runs = [...evidence.runs].sort((a, b) => verify_cmp(a.artifact, b.artifact));
     const records = checkRecords([...evidence.records].sort((a, b) => byLocation(a.loc, b.loc)));
     const perRun = runs.map((run) => callsOf(run, findings));
     const calls = perRun.flat();
     const climbed = climb(perRun, records);
-    const callReports = calls.map((call, i) => judgeCall(call, climbed.outcomes[i], options, findings));
+    const callReports = calls.map((call, i) => {
+        // A rule applies to calls that assert a side effect and were not denied (§7).
+        const rule = call.claim.asserted && !call.input.denied ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
+        return judgeCall(call, climbed.outcomes[i], rule, options, findings);
+    });
     const recordReports = climbed.records.map((v) => judgeRecord(v, options, findings));
+    let offset = 0;
+    const runReports = perRun.map((own, i) => {
+        const mine = callReports.slice(offset, (offset += own.length));
+        return { artifact: runs[i].artifact, calls: mine.length, weakest_level: weakest(mine) };
+    });
     findings.sort(compareFindings);
-    const levels = tally(callReports, (c) => c.level);
+    const levels = tally(callReports, (c) => c.level ?? 'no_effect');
     const outcomes = tally(recordReports, (r) => r.outcome);
     const severities = tally(findings, (f) => f.severity);
     const totals = {
@@ -9276,16 +9404,29 @@ function verify(evidence, options) {
         verified: levels.verified ?? 0,
         observed_confirmed: levels.observed_confirmed ?? 0,
         asserted: levels.asserted ?? 0,
+        no_effect: levels.no_effect ?? 0,
+        weakest_level: weakest(callReports),
+        policy_unmet: findings.filter((f) => f.code === 'policy_unmet').length,
         records: recordReports.length,
         bound: outcomes.bound ?? 0,
         unmatched: outcomes.unmatched ?? 0,
         inconsistent: outcomes.inconsistent ?? 0,
+        untrusted: outcomes.untrusted ?? 0,
         duplicate: outcomes.duplicate ?? 0,
         errors: severities.error ?? 0,
         warnings: severities.warning ?? 0,
         notices: severities.notice ?? 0,
     };
-    return { schema: REPORT_SCHEMA, ok: totals.errors === 0, calls: callReports, records: recordReports, findings, totals };
+    return {
+        schema: REPORT_SCHEMA,
+        ok: totals.errors === 0,
+        policy: { rules: policy.rules, trusted_signers: evidence.trustedSigners ?? [] },
+        runs: runReports,
+        calls: callReports,
+        records: recordReports,
+        findings,
+        totals,
+    };
 }
 
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
@@ -10065,7 +10206,7 @@ var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schemas/tool-decision-surface.schema.json
 const tool_decision_surface_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/tool-decision-surface.schema.json","title":"assay.tool_decision_surface.v0","description":"An Assay tool-decision surface: the privileged tool calls one agent run made, as recorded by the MCP proxy. receipt-gate reads the fields described here; other fields are allowed and ignored.","type":"object","required":["schema","observed_tool_decisions"],"properties":{"schema":{"const":"assay.tool_decision_surface.v0"},"observed_tool_decisions":{"type":"array","items":{"$ref":"#/$defs/decision"}},"non_claims":{"type":"array","items":{"type":"string"}}},"$defs":{"decision":{"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"type":"string"}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\\"success\\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}}}}');
 ;// CONCATENATED MODULE: ./schemas/provider-audit-record.schema.json
-const provider_audit_record_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider\'s own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record\'s identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}}}}');
+const provider_audit_record_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider\'s own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record\'s identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}},"signature":{"type":"object","description":"Optional: an Ed25519 signature by the export job over the DSSE PAE of JCS(this record without signature); see docs/records-provenance.md.","required":["version","algorithm","payload_type","signed_payload_digest","key_id","signature","signed_at"],"additionalProperties":false,"properties":{"version":{"const":1},"algorithm":{"const":"ed25519"},"payload_type":{"const":"application/vnd.assay.provider-audit-record+json;v=0"},"signed_payload_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"key_id":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 of the signer\'s public key (SubjectPublicKeyInfo DER)."},"signature":{"type":"string","description":"base64 of the 64-byte Ed25519 signature"},"signed_at":{"type":"string","description":"RFC 3339 UTC time"}}}}}');
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 /**
  * Shape validation against the JSON Schemas committed under `schemas/` (the same files users point
@@ -10091,6 +10232,101 @@ function shapes_describe(errors) {
 const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: shapes_describe(fn.errors) };
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
+
+;// CONCATENATED MODULE: ./src/sign/signature.ts
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member, byte for byte. The
+ * signed payload P is the UTF-8 of JCS(the record without its `signature` member), so every other
+ * member is covered; the Ed25519 signature is over the DSSE v1 pre-authentication encoding
+ * PAE(payload_type, P). Making and checking a signature both live here; the gate's trust check and
+ * the signing tools (keygen, sign, import --sign-key) share it. No I/O.
+ */
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The `signature` member's shape: the seven members with their types and values, nothing else. */
+function readSignatureMember(v) {
+    if (!isObject(v))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(v))
+        if (!MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of MEMBERS)
+        if (!hasOwn(v, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (v['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (v['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (v['payload_type'] !== PAYLOAD_TYPE)
+        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const d = v[k];
+        if (typeof d !== 'string' || !DIGEST_PATTERN.test(d))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = v['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || !BASE64.test(sig) || Buffer.from(sig, 'base64').length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = v['signed_at'];
+    if (typeof at !== 'string' || !RFC3339_UTC.test(at) || Number.isNaN(Date.parse(at)))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    return { ok: true, member: v };
+}
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return jcs(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const t = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
+}
+/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
+function keyIdOf(publicKey) {
+    return `sha256:${(0,external_node_crypto_namespaceObject.createHash)('sha256')
+        .update(publicKey.export({ type: 'spki', format: 'der' }))
+        .digest('hex')}`;
+}
+/** The signature member for payload P, signed with an Ed25519 private key. */
+function signPayload(payload, privateKey, publicKey, signedAt) {
+    const p = Buffer.from(payload, 'utf8');
+    return {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: sha256Digest(p),
+        key_id: keyIdOf(publicKey),
+        signature: (0,external_node_crypto_namespaceObject.sign)(null, pae(PAYLOAD_TYPE, p), privateKey).toString('base64'),
+        signed_at: signedAt,
+    };
+}
+/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
+function checkTrust(member, payload, keys) {
+    if (!member || payload === undefined)
+        return { ok: false, reason: 'unsigned' };
+    const key = keys.get(member.key_id);
+    if (!key)
+        return { ok: false, reason: `unknown signer ${member.key_id}` };
+    const p = Buffer.from(payload, 'utf8');
+    if (sha256Digest(p) !== member.signed_payload_digest)
+        return { ok: false, reason: 'payload digest differs' };
+    const ok = (0,external_node_crypto_namespaceObject.verify)(null, pae(PAYLOAD_TYPE, p), key, Buffer.from(member.signature, 'base64'));
+    return ok ? { ok: true } : { ok: false, reason: 'signature does not verify' };
+}
 
 ;// CONCATENATED MODULE: ./src/core/claims.ts
 /**
@@ -10180,6 +10416,8 @@ function prepareDecision(loc, index, decision) {
         tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
         claim: readClaim(decision),
         projection: project(decision),
+        actionClass: isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
         denied: isObject(d) && d['effect'] === 'deny',
         provider: p === null || typeof p === 'string' ? p : { invalid: true },
         succeeded: isObject(response) && response['status'] === 'success',
@@ -10236,6 +10474,68 @@ function readSurface(payload, via, locate, run, fail) {
     return true;
 }
 
+;// CONCATENATED MODULE: ./src/sign/keys.ts
+/**
+ * Ed25519 keys for signed records: public keys (PEM SPKI blocks) that the gate trusts, the private
+ * key an export job signs with, and new key pairs. Parsing returns a reason instead of throwing, so
+ * each entry can name the input that was wrong.
+ */
+
+
+const BLOCK = /-----BEGIN ([A-Z ]+)-----[\s\S]*?-----END \1-----/g;
+/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
+function parsePublicKeys(pem) {
+    const keys = [];
+    const blocks = pem.match(BLOCK) ?? [];
+    if (blocks.length === 0)
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const rest = pem.replace(BLOCK, '').trim();
+    if (rest !== '')
+        return { ok: false, reason: 'text outside the PEM blocks' };
+    for (const [i, block] of blocks.entries()) {
+        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
+        if (!block.startsWith('-----BEGIN PUBLIC KEY-----'))
+            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
+        let key;
+        try {
+            key = (0,external_node_crypto_namespaceObject.createPublicKey)({ key: block, format: 'pem' });
+        }
+        catch (e) {
+            return { ok: false, reason: `${where}does not parse (${e.message})` };
+        }
+        if (key.asymmetricKeyType !== 'ed25519')
+            return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
+        keys.push(key);
+    }
+    return { ok: true, value: keys };
+}
+/** Trusted keys by key_id (a key given twice counts once). */
+function trustedKeys(keys) {
+    return new Map(keys.map((k) => [keyIdOf(k), k]));
+}
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+function parsePrivateKey(pem) {
+    let privateKey;
+    try {
+        privateKey = (0,external_node_crypto_namespaceObject.createPrivateKey)({ key: pem, format: 'pem' });
+    }
+    catch (e) {
+        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_namespaceObject.createPublicKey)(privateKey) } };
+}
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+function newKeyPair() {
+    const { privateKey, publicKey } = (0,external_node_crypto_namespaceObject.generateKeyPairSync)('ed25519');
+    return {
+        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        keyId: keyIdOf(publicKey),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/settings.ts
 /**
  * Settings with one home: the typed settings of a verification, the defaults of every option in one
@@ -10243,6 +10543,8 @@ function readSurface(payload, via, locate, run, fail) {
  * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
  * message per mistake. Nothing below the entries reads argv or the environment.
  */
+
+
 class UsageError extends Error {
 }
 /**
@@ -10266,6 +10568,8 @@ const DEFAULTS = {
     'max-annotations': '5000',
     'max-file-size': '64MiB',
     'max-line-size': '8MiB',
+    require: '',
+    'trusted-keys': '',
 };
 const UNITS = {
     '': 1,
@@ -10337,7 +10641,32 @@ function defaultSettings(cwd) {
         allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
         strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
         limits: DEFAULT_LIMITS,
+        policy: NO_POLICY,
+        trustedKeys: null,
     };
+}
+/** Required-level rules, each a usage error naming the rule when it is wrong. */
+function readPolicy(name, rules) {
+    const p = parsePolicy(rules);
+    if (!p.ok)
+        throw new UsageError(`${name}: ${p.reason}`);
+    return p.policy;
+}
+/**
+ * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
+ * each text came from, for the message when one does not parse. None: null (no trust configured).
+ */
+function readTrustedKeys(sources) {
+    if (sources.length === 0)
+        return null;
+    const keys = [];
+    for (const s of sources) {
+        const parsed = parsePublicKeys(s.pem);
+        if (!parsed.ok)
+            throw new UsageError(`${s.name}: ${parsed.reason}`);
+        keys.push(...parsed.value);
+    }
+    return trustedKeys(keys);
 }
 /** Limits with the two that users set (each undefined: the default). */
 function readLimits(maxFileSize, maxLineSize, prefix = '') {
@@ -10435,6 +10764,8 @@ function overBytes(text, start, end, maxBytes) {
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
+
+
 
 
 
@@ -10546,15 +10877,35 @@ function* documents(bytes, format, fr, limits) {
         }
     }
 }
-function readRecord(kind, loc, fr, out) {
+function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
-    if (!shape.ok)
+    if (!shape.ok) {
         fr.error(loc, `audit record: ${shape.reason}`);
-    else {
-        // Keep only what verification reads (never a spread of the parsed object).
-        const r = kind.payload;
-        out.push({ loc, record: { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest } });
+        return;
     }
+    const signed = hasOwn(kind.payload, 'signature');
+    const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
+    // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
+    if (signature && !signature.ok) {
+        fr.error(loc, `audit record: ${signature.reason}`);
+        return;
+    }
+    let payload;
+    if (signed || options.payloads) {
+        const p = payloadOf(kind.payload);
+        if (!p.ok) {
+            fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
+            return;
+        }
+        payload = p.text;
+    }
+    // Keep only what verification reads (never a spread of the parsed object).
+    const r = kind.payload;
+    const record = { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest };
+    const input = signature?.ok
+        ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload, trust: { kind: 'unchecked' } }
+        : { loc, record, signer: null, ...(payload !== undefined ? { payload } : {}), trust: { kind: 'unchecked' } };
+    out.push(input);
 }
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
 function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
@@ -10587,7 +10938,7 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
     return { run: !fr.failed && surfaces > 0 ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
-function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS) {
+function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS, options = {}) {
     const fr = new FileReport(file, limits);
     const records = [];
     for (const doc of documents(bytes, format, fr, limits)) {
@@ -10605,7 +10956,7 @@ function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS) {
             else if (k.kind === 'surface')
                 fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
             else
-                readRecord(k, loc, fr, records);
+                readRecord(k, loc, fr, records, options);
         }
     }
     if (!fr.failed && records.length === 0 && !fr.skippedAny)
@@ -10626,7 +10977,7 @@ const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
  */
 class TarError extends Error {
 }
-const BLOCK = 512;
+const tar_BLOCK = 512;
 const isZero = (b) => {
     for (let i = 0; i < b.length; i++)
         if (b[i] !== 0)
@@ -10660,11 +11011,11 @@ function octal(b, start, len, what) {
 function checksumOk(h) {
     const declared = octal(h, 148, 8, 'checksum');
     let sum = 0;
-    for (let i = 0; i < BLOCK; i++)
+    for (let i = 0; i < tar_BLOCK; i++)
         sum += i >= 148 && i < 156 ? 32 : h[i];
     return sum === declared;
 }
-const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
+const padding = (size) => (tar_BLOCK - (size % tar_BLOCK)) % tar_BLOCK;
 /** Parse PAX records "len key=value\n" and return the `path` record if any. */
 function paxPath(data) {
     let i = 0;
@@ -10697,13 +11048,13 @@ async function* members(src, limits) {
     for (;;) {
         if (!consumed)
             throw new TarError('internal: member data not consumed');
-        const h = await src.read(BLOCK);
+        const h = await src.read(tar_BLOCK);
         if (h.length === 0) {
             if (longName !== undefined)
                 throw new TarError('tar archive ends after an extended header (truncated)');
             return; // EOF at a header boundary: tolerated like the end marker
         }
-        if (h.length < BLOCK)
+        if (h.length < tar_BLOCK)
             throw new TarError('tar archive is truncated inside a header');
         if (isZero(h)) {
             if (longName !== undefined)
@@ -11155,11 +11506,24 @@ async function readOne(file, role, limits) {
     return readArtifact(file.rel, role, bytes, limits);
 }
 
+;// CONCATENATED MODULE: ./src/sign/trust.ts
+
+/** Records with their trust decided and their signed payloads dropped (they are not needed past here). */
+function applyTrust(records, keys) {
+    return records.map((r) => {
+        if (!keys)
+            return { loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } };
+        const c = checkTrust(r.signature ?? null, r.payload, keys);
+        return { loc: r.loc, record: r.record, signer: r.signer, trust: c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason } };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/gate.ts
 /**
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
+
 
 
 
@@ -11193,7 +11557,8 @@ async function collect(settings) {
                 records.push(x);
         }
     }
-    return { runs, records, findings };
+    const keys = settings.trustedKeys;
+    return { runs, records: applyTrust(records, keys), findings, trustedSigners: keys ? [...keys.keys()].sort() : [] };
 }
 async function runGate(settings) {
     return verify(await collect(settings), settings);
@@ -11204,17 +11569,23 @@ const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 ;// CONCATENATED MODULE: ./src/cli-args.ts
 /**
  * The CLI's surface: argv → one typed command with its settings. Every flag's default comes from
- * the settings table (settings.ts); a mistake is one UsageError naming the flag.
+ * the settings table (settings.ts); a mistake is one UsageError naming the flag. Reading a key file
+ * named by a flag happens here, so a key that does not parse is a usage error naming the file.
  */
 
 
 
-const USAGE = `Usage: receipt-gate verify [options]
 
-Recomputes every side-effect receipt binding from committed bytes and fails
-when a record mismatches or a claimed level cannot be reproduced.
+const USAGE = `Usage: receipt-gate <command> [options]
 
-Options:
+Commands:
+  verify    recompute every side-effect receipt binding from committed bytes and
+            fail when a record mismatches, a claim cannot be reproduced or a
+            required level is not reached
+  keygen    write a new Ed25519 key pair for signing audit records
+  sign      sign audit records with an export job's private key
+
+receipt-gate verify [options]
   --runs PATH|GLOB          run artifacts (.json surfaces, .ndjson/.jsonl logs,
                             .tar.gz evidence bundles); repeatable.
                             Default: .assay/runs
@@ -11222,6 +11593,13 @@ Options:
                             repeatable. Default: .assay/audit
                             A directory means every *.json, *.jsonl, *.ndjson
                             and *.tar.gz beneath it.
+  --require SELECTOR=LEVEL  a required level; SELECTOR is *, CLASS or
+                            CLASS:VERB, LEVEL asserted, observed_confirmed or
+                            verified (e.g. github_deploy_key:create=verified);
+                            repeatable, the most specific rule applies
+  --trusted-key FILE        PEM public key(s) of trusted record signers
+                            (Ed25519, SPKI; relative to -C); repeatable. With
+                            any, every record must be signed by one of them
   --format table|json       output format. Default: table on a terminal,
                             json otherwise
   --output FILE             write the report to FILE instead of stdout
@@ -11234,72 +11612,151 @@ Options:
                             paths are relative to it; nothing outside it is read)
   --max-file-size SIZE      largest artifact read (default 64MiB)
   --max-line-size SIZE      largest NDJSON line (default 8MiB)
+
+receipt-gate keygen --out PREFIX
+  writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem
+  (SPKI), and prints the key_id
+
+receipt-gate sign --key FILE --output FILE [--signed-at TIME] INPUT...
+  reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with
+  the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1,
+  nothing written) any input that is invalid or a record whose binding does not
+  recompute
+
   -h, --help                show this help
 
-Exit status: 0 the gate passed, 1 it failed, 2 usage error.
-Colour only on a terminal; set NO_COLOR to turn it off.
+Exit status: 0 the gate passed (or the command succeeded), 1 it failed,
+2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.
 `;
+const VERIFY = {
+    runs: { type: 'string', multiple: true },
+    audit: { type: 'string', multiple: true },
+    require: { type: 'string', multiple: true },
+    'trusted-key': { type: 'string', multiple: true },
+    format: { type: 'string' },
+    output: { type: 'string' },
+    'allow-unmatched-records': { type: 'boolean' },
+    'strict-observed': { type: 'boolean' },
+    'working-directory': { type: 'string', short: 'C' },
+    'max-file-size': { type: 'string' },
+    'max-line-size': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+};
+const KEYGEN = { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
+const SIGN = {
+    key: { type: 'string' },
+    output: { type: 'string' },
+    'signed-at': { type: 'string' },
+    'max-file-size': { type: 'string' },
+    'max-line-size': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+};
+const COMMANDS = { verify: VERIFY, keygen: KEYGEN, sign: SIGN };
+function parse(argv, options) {
+    try {
+        return (0,external_node_util_namespaceObject.parseArgs)({ args: [...argv], allowPositionals: true, strict: true, options });
+    }
+    catch (e) {
+        throw new UsageError(e.message);
+    }
+}
+/** The text of a file a flag names; a file that cannot be read is a usage error naming it. */
+function readNamed(flag, file) {
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch (e) {
+        throw new UsageError(`${flag} ${file}: cannot read (${e.code ?? e.message})`);
+    }
+}
+const cli_args_RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 /**
  * @param isTTY whether stdout is a terminal (the default format depends on it)
  * @param cwd   the process's working directory (relative paths resolve against it)
  */
 function parseCli(argv, isTTY, cwd) {
-    let parsed;
-    try {
-        parsed = (0,external_node_util_namespaceObject.parseArgs)({
-            args: [...argv],
-            allowPositionals: true,
-            strict: true,
-            options: {
-                runs: { type: 'string', multiple: true },
-                audit: { type: 'string', multiple: true },
-                format: { type: 'string' },
-                output: { type: 'string' },
-                'allow-unmatched-records': { type: 'boolean' },
-                'strict-observed': { type: 'boolean' },
-                'working-directory': { type: 'string', short: 'C' },
-                'max-file-size': { type: 'string' },
-                'max-line-size': { type: 'string' },
-                help: { type: 'boolean', short: 'h' },
-            },
-        });
+    // The command comes first, as in git: `receipt-gate verify --runs …`.
+    const command = argv[0];
+    if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
+        if (command !== undefined)
+            return { command: 'help' };
+        throw new UsageError('missing command: verify, keygen or sign');
     }
-    catch (e) {
-        throw new UsageError(e.message);
-    }
+    if (command.startsWith('-'))
+        throw new UsageError(`the command comes first (verify, keygen or sign), before "${command}"`);
+    const options = COMMANDS[command];
+    if (!options)
+        throw new UsageError(`unknown command "${command}"`);
+    const parsed = parse(argv, options);
     const v = parsed.values;
-    if (v.help)
+    const str = (k) => v[k];
+    const list = (k) => v[k];
+    if (v['help'])
         return { command: 'help' };
-    const [command, ...rest] = parsed.positionals;
-    if (command === 'help')
-        return { command: 'help' };
-    if (command !== 'verify')
-        throw new UsageError(command === undefined ? 'missing command: verify' : `unknown command "${command}"`);
+    const rest = parsed.positionals.slice(1);
+    if (command === 'keygen') {
+        if (rest.length > 0)
+            throw new UsageError(`keygen: unexpected argument "${rest[0]}"`);
+        const out = str('out');
+        if (!out)
+            throw new UsageError('keygen: --out PREFIX is required');
+        return { command: 'keygen', prefix: external_node_path_default().resolve(cwd, out) };
+    }
+    if (command === 'sign') {
+        const key = str('key');
+        const output = str('output');
+        if (!key)
+            throw new UsageError('sign: --key FILE is required');
+        if (!output)
+            throw new UsageError('sign: --output FILE is required');
+        if (rest.length === 0)
+            throw new UsageError('sign: at least one INPUT file of audit records is required');
+        const signedAt = str('signed-at') ?? null;
+        if (signedAt !== null && (!cli_args_RFC3339_UTC.test(signedAt) || Number.isNaN(Date.parse(signedAt)))) {
+            throw new UsageError(`--signed-at: "${signedAt}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
+        }
+        return {
+            command: 'sign',
+            key: external_node_path_default().resolve(cwd, key),
+            output: external_node_path_default().resolve(cwd, output),
+            inputs: rest.map((f) => external_node_path_default().resolve(cwd, f)),
+            signedAt,
+            limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
+        };
+    }
     if (rest.length > 0)
         throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
-    const dir = external_node_path_default().resolve(cwd, v['working-directory'] ?? '.');
-    const output = v.output ?? null;
+    const dir = external_node_path_default().resolve(cwd, str('working-directory') ?? '.');
+    const output = str('output') ?? null;
     const defaults = defaultSettings(dir);
+    const keyFiles = list('trusted-key') ?? [];
     return {
         command: 'verify',
         settings: {
             ...defaults,
-            runs: v.runs ?? defaults.runs,
-            audit: v.audit ?? defaults.audit,
+            runs: list('runs') ?? defaults.runs,
+            audit: list('audit') ?? defaults.audit,
             allowUnmatchedRecords: v['allow-unmatched-records'] ?? defaults.allowUnmatchedRecords,
             strictObserved: v['strict-observed'] ?? defaults.strictObserved,
-            limits: readLimits(v['max-file-size'], v['max-line-size'], '--'),
+            limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
+            policy: readPolicy('--require', list('require') ?? []),
+            // Key files are inputs: relative to the working directory, as the runs and audit exports are.
+            trustedKeys: readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', external_node_path_default().resolve(dir, f)) }))),
         },
-        format: v.format !== undefined ? parseChoice('--format', v.format, ['table', 'json']) : isTTY && output === null ? 'table' : 'json',
+        format: str('format') !== undefined ? parseChoice('--format', str('format'), ['table', 'json']) : isTTY && output === null ? 'table' : 'json',
         output: output === null ? null : external_node_path_default().resolve(cwd, output),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
 /** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
-const levelCounts = (t) => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted`;
+const levelCounts = (t) => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted, ${t.no_effect} no_effect`;
+/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
+const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
+/** A level for people: the rung, or "—" for a call that asserts no side effect. */
+const rung = (l) => l ?? '—';
 /** "4 bound, 0 unmatched, 0 inconsistent, 0 duplicate" */
-const recordCounts = (t) => `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate`;
+const recordCounts = (t) => `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.untrusted} untrusted, ${t.duplicate} duplicate`;
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 // C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
@@ -11360,14 +11817,19 @@ function renderTable(report, style) {
             perLine.set(lineKey(c), (perLine.get(lineKey(c)) ?? 0) + 1);
         const rows = report.calls.map((c) => ({
             level: c.level,
-            claimed: c.claimed_level,
+            claimed: rung(c.claimed_level),
+            required: rung(c.required_level),
             tool: clip(visible(c.tool ?? '(no tool name)'), 40),
             loc: visible(where({ file: c.artifact, line: c.line, member: c.member ?? undefined, ...(perLine.get(lineKey(c)) > 1 ? { column: c.column } : {}) })),
         }));
         const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
-        out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${pad('TOOL', toolWidth)}  LOCATION`));
+        // The REQUIRED column only when a policy is in effect.
+        const policy = report.policy.rules.length > 0;
+        const req = (s) => (policy ? `${pad(s, 19)}  ` : '');
+        out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
         for (const r of rows) {
-            out.push(`${paint(LEVEL_COLOR[r.level], pad(r.level, 19))}  ${pad(r.claimed, 19)}  ${pad(r.tool, toolWidth)}  ${r.loc}`);
+            const level = r.level === null ? pad(rung(null), 19) : paint(LEVEL_COLOR[r.level], pad(r.level, 19));
+            out.push(`${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
         }
     }
     else {
@@ -11385,7 +11847,7 @@ function renderTable(report, style) {
     }
     out.push('');
     const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
-    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`, `      ${t.records} audit record(s): ${recordCounts(t)}`, `      ${findingCounts(t)}`);
+    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`, `      ${t.records} audit record(s): ${recordCounts(t)}`, `      ${findingCounts(t)}`, `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`);
     return out.join('\n') + '\n';
 }
 
@@ -11402,9 +11864,12 @@ const CHUNK = 1 << 20;
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report) {
     // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
-    let parts = [`{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)}`];
+    let parts = [
+        `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
+    ];
     let size = 0;
     const lists = [
+        ['runs', report.runs],
         ['calls', report.calls],
         ['records', report.records],
         ['findings', report.findings],
@@ -11454,11 +11919,103 @@ function writeJson(report, file) {
     return `sha256:${h.digest('hex')}`;
 }
 
+;// CONCATENATED MODULE: ./src/sign/tools.ts
+/**
+ * The signing tools of an export job: `keygen` (a new Ed25519 key pair) and `sign` (audit records,
+ * signed, as NDJSON). Both fail closed: keygen never overwrites a file, sign writes nothing unless
+ * every input is valid and every record's binding recomputes, and its output appears only whole
+ * (written to a temporary file, then renamed).
+ */
+
+
+
+
+
+
+
+const tools_where = (f) => `${f.file}:${f.line}:${f.column}: ${f.message}`;
+/** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
+function keygen(prefix) {
+    const keyFile = `${prefix}.key.pem`;
+    const pubFile = `${prefix}.pub.pem`;
+    for (const f of [keyFile, pubFile])
+        if ((0,external_node_fs_namespaceObject.existsSync)(f))
+            return { ok: false, errors: [`${f} exists; keygen never overwrites a key`] };
+    const pair = newKeyPair();
+    try {
+        // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
+        (0,external_node_fs_namespaceObject.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
+        (0,external_node_fs_namespaceObject.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
+    }
+    catch (e) {
+        return { ok: false, errors: [`cannot write the key pair: ${e.message}`] };
+    }
+    return { ok: true, message: `${pair.keyId}\n` };
+}
+/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
+function writeWhole(file, text) {
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
+    try {
+        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    try {
+        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+    }
+    catch (e) {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        throw e;
+    }
+}
+/**
+ * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
+ * and return the NDJSON text (one signed record per line, in input then record order).
+ */
+function signRecords(keyPem, inputs, limits, signedAt) {
+    const key = parsePrivateKey(keyPem);
+    if (!key.ok)
+        return { ok: false, errors: [`--key ${key.reason}`] };
+    const errors = [];
+    const records = [];
+    for (const input of inputs) {
+        const format = formatOf(input.name);
+        if (format !== 'json' && format !== 'ndjson') {
+            errors.push(`${input.name}: not an audit export (.json, .jsonl or .ndjson)`);
+            continue;
+        }
+        const r = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
+        for (const f of r.findings)
+            if (f.severity === 'error')
+                errors.push(tools_where(f));
+        if (r.records.length === 0 && !r.findings.some((f) => f.severity === 'error'))
+            errors.push(`${input.name}: no audit record to sign`);
+        records.push(...r.records);
+    }
+    const lines = [];
+    for (const r of records) {
+        const b = binding(r.record.subject);
+        if (!b.ok || b.digest !== r.record.binding_digest) {
+            errors.push(`${r.loc.file}:${r.loc.line}:${r.loc.column}: record ${JSON.stringify(r.record.record_id.slice(0, 200))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`);
+            continue;
+        }
+        const sig = signPayload(r.payload, key.value.privateKey, key.value.publicKey, signedAt);
+        // P is canonical JSON of a non-empty object: append the signature member before its closing brace.
+        lines.push(`${r.payload.slice(0, -1)},"signature":${JSON.stringify(sig)}}`);
+    }
+    if (errors.length > 0)
+        return { ok: false, errors };
+    return { ok: true, message: lines.join('\n') + '\n' };
+}
+
 ;// CONCATENATED MODULE: ./src/cli-main.ts
 /**
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
- * runGate → table or JSON → exit code (0 passed, 1 failed, 2 usage error).
+ * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
+
 
 
 
@@ -11473,11 +12030,66 @@ async function main(argv, env, isTTY, cwd) {
     }
     catch (e) {
         if (e instanceof UsageError)
-            return { code: 2, stdout: '', stderr: `receipt-gate: ${e.message}\n\n${USAGE}` };
+            return { code: 2, stdout: '', stderr: `receipt-gate: ${e.message}\nRun 'receipt-gate --help' for the commands and their options.\n` };
         throw e;
     }
-    if (cmd.command === 'help')
-        return { code: 0, stdout: USAGE, stderr: '' };
+    switch (cmd.command) {
+        case 'help':
+            return { code: 0, stdout: USAGE, stderr: '' };
+        case 'keygen': {
+            const r = keygen(cmd.prefix);
+            return r.ok
+                ? {
+                    code: 0,
+                    stdout: r.message,
+                    stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (keep it secret: the export job's secrets) and ${cmd.prefix}.pub.pem\n`,
+                }
+                : { code: 1, stdout: '', stderr: r.errors.map((e) => `receipt-gate: keygen: ${e}\n`).join('') };
+        }
+        case 'sign':
+            return sign(cmd);
+        case 'verify':
+            return cli_main_verify(cmd, env, isTTY);
+    }
+}
+function sign(cmd) {
+    let keyPem;
+    try {
+        keyPem = (0,external_node_fs_namespaceObject.readFileSync)(cmd.key, 'utf8');
+    }
+    catch (e) {
+        return {
+            code: 2,
+            stdout: '',
+            stderr: `receipt-gate: sign: --key ${cmd.key}: cannot read (${e.code ?? e.message})\n`,
+        };
+    }
+    const inputs = [];
+    for (const file of cmd.inputs) {
+        try {
+            inputs.push({ name: file, bytes: (0,external_node_fs_namespaceObject.readFileSync)(file) });
+        }
+        catch (e) {
+            return {
+                code: 1,
+                stdout: '',
+                stderr: `receipt-gate: sign: ${file}: cannot read (${e.code ?? e.message}); nothing written\n`,
+            };
+        }
+    }
+    const r = signRecords(keyPem, inputs, cmd.limits, cmd.signedAt ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+    if (!r.ok)
+        return { code: 1, stdout: '', stderr: `${r.errors.map((e) => `receipt-gate: sign: ${e}\n`).join('')}receipt-gate: sign: nothing written\n` };
+    try {
+        writeWhole(cmd.output, r.message);
+    }
+    catch (e) {
+        return { code: 1, stdout: '', stderr: `receipt-gate: sign: cannot write ${cmd.output}: ${e.message}; nothing written\n` };
+    }
+    const n = r.message.split('\n').length - 1;
+    return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
+}
+async function cli_main_verify(cmd, env, isTTY) {
     const report = await runGate(cmd.settings);
     const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
     const code = report.ok ? 0 : 1;
@@ -11503,7 +12115,7 @@ async function main(argv, env, isTTY, cwd) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3289);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4634);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {

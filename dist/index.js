@@ -8307,7 +8307,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 3614:
+/***/ 1897:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8552,17 +8552,18 @@ function sha256Hex(text) {
     return (0,external_node_crypto_.hash)('sha256', text, 'hex');
 }
 /** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
-const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+const binding_sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
 /** binding(subject) as the semantics document defines it. */
 function binding(subject) {
     const c = jcs(subject);
-    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+    return c.ok ? { ok: true, digest: binding_sha256Digest(c.text) } : c;
 }
 
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
- * Audit records before allocation (§3): internal consistency, then identity. Each record leaves
- * here with an outcome that carries its reason; only `usable` records can ever bind a call.
+ * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
+ * trust (when trusted keys are configured), identity. Each record leaves here with an outcome that
+ * carries its reason; only `usable` records can ever bind a call.
  */
 
 function checkRecords(records) {
@@ -8587,6 +8588,8 @@ function checkRecords(records) {
                 },
             };
         }
+        if (input.trust.kind === 'untrusted')
+            return { input, check: { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason } };
         if (first)
             return { input, check: { outcome: 'duplicate', recomputed: b.digest, first } };
         return { input, check: { outcome: 'usable', recomputed: b.digest } };
@@ -8615,6 +8618,16 @@ const FINDINGS = {
         option: { name: 'allow-unmatched-records', severity: 'warning' },
         title: 'Audit record binds no call',
         help: 'A consistent audit record binds no recorded call.',
+    },
+    record_untrusted: {
+        severity: 'error',
+        title: 'Audit record not from a trusted signer',
+        help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
+    },
+    policy_unmet: {
+        severity: 'error',
+        title: 'Required level not reached',
+        help: 'A required level (--require / require) is above the level the call earned.',
     },
     verified_not_reproduced: {
         severity: 'error',
@@ -8791,7 +8804,8 @@ function targetKey(subject) {
 ;// CONCATENATED MODULE: ./src/core/ladder.ts
 /**
  * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
- * here. Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
+ * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
+ * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
  * with a record the allocation gave it, `observed_confirmed` only with a later successful read of
  * the same target in the same run. Nothing else promotes a call, and nothing downstream searches
  * again: explanations read the reasons made here.
@@ -8875,6 +8889,8 @@ function climb(runs, records) {
         confirmations(run, confirmed);
     const snags = snagIndex(records, holders);
     const outcomes = calls.map((call, i) => {
+        if (!call.claim.asserted)
+            return { level: null };
         const record = allocated[i];
         if (record)
             return { level: 'verified', record };
@@ -8891,6 +8907,8 @@ function climb(runs, records) {
             return { outcome: 'inconsistent', record: r, reason: r.check.reason };
         if (r.check.outcome === 'duplicate')
             return { outcome: 'duplicate', record: r, first: r.check.first };
+        if (r.check.outcome === 'untrusted')
+            return { outcome: 'untrusted', record: r, reason: r.check.reason };
         const holder = holders.get(r);
         return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
     });
@@ -8922,6 +8940,8 @@ function snagIndex(records, holders) {
                 snag = { kind: 'inconsistent', record };
             else if (record.check.outcome === 'duplicate')
                 snag = { kind: 'duplicate', record };
+            else if (record.check.outcome === 'untrusted')
+                snag = { kind: 'untrusted', record, reason: record.check.reason };
             else {
                 const holder = holders.get(record);
                 // An unused usable record of this digest was refused for its provider (the only other reason).
@@ -9028,6 +9048,67 @@ class NearestIndex {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const levelRank = (l) => LEVELS.indexOf(l);
+
+;// CONCATENATED MODULE: ./src/core/policy.ts
+/**
+ * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
+ * with SELECTOR one of `*`, `CLASS`, `CLASS:VERB`; the most specific rule that matches a call
+ * applies. A rule applies to calls that assert a side effect and were not denied; by default there
+ * are none and the gate enforces honesty only.
+ */
+
+const policy_NO_POLICY = { rules: [] };
+const NAME = /^[A-Za-z0-9_.-]+$/;
+/** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
+function parsePolicy(texts) {
+    const rules = [];
+    const seen = new Set();
+    for (const text of texts) {
+        const t = text.trim();
+        const eq = t.indexOf('=');
+        if (eq < 0)
+            return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
+        const selector = t.slice(0, eq).trim();
+        const level = t.slice(eq + 1).trim();
+        const parts = selector.split(':');
+        const wellFormed = selector === '*' || (parts.length <= 2 && parts.every((p) => NAME.test(p)));
+        if (!wellFormed)
+            return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
+        if (!LEVELS.includes(level))
+            return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
+        if (seen.has(selector))
+            return { ok: false, reason: `"${t}": a second rule for ${selector}` };
+        seen.add(selector);
+        rules.push({ selector, level: level });
+    }
+    return { ok: true, policy: { rules } };
+}
+/** The rule for a call of this class and verb (null when it has none), the most specific first. */
+function ruleFor(policy, actionClass, verb) {
+    if (policy.rules.length === 0)
+        return null;
+    const find = (s) => policy.rules.find((r) => r.selector === s);
+    if (actionClass !== null) {
+        const exact = verb !== null ? find(`${actionClass}:${verb}`) : undefined;
+        if (exact)
+            return exact;
+        const cls = find(actionClass);
+        if (cls)
+            return cls;
+    }
+    return find('*') ?? null;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report.ts
 const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
@@ -9042,10 +9123,18 @@ const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
 const recordName = (r) => `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
+/** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
+function signedBy(r) {
+    const { signer, trust } = r.input;
+    if (trust.kind === 'trusted')
+        return `, signed by trusted signer ${signer}`;
+    return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
+}
 /** `artifact decision N (line L)` */
 const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
 /** How a call is named in its own findings: its tool (or "decision") and its index. */
 const callTitle = (c) => `${c.input.tool === null ? 'decision' : quote(c.input.tool)} (decision ${c.input.index})`;
+const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
 const NO_READ = 'no later successful read of the same target in this run';
 const NO_RECORD = 'no audit record binds its subject';
 /** The most common reason, shared rather than rebuilt for every asserted call. */
@@ -9056,6 +9145,8 @@ function snagText(s) {
             return `${recordName(s.record)} declares this binding but is inconsistent`;
         case 'duplicate':
             return `${recordName(s.record)} is a duplicate`;
+        case 'untrusted':
+            return `${recordName(s.record)} is not from a trusted signer (${s.reason})`;
         case 'taken':
             return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
         case 'other_provider':
@@ -9066,6 +9157,7 @@ const MORE = {
     taken: 'already verify other calls',
     inconsistent: 'inconsistent',
     duplicate: 'duplicates',
+    untrusted: 'not from a trusted signer',
     other_provider: 'from another provider',
 };
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
@@ -9086,8 +9178,10 @@ const notVerifiedText = (n, showDigest) => (n.kind === 'ineligible' ? n.reason :
 /** Why a call earned exactly its level. */
 function outcomeText(o) {
     switch (o.level) {
+        case null:
+            return NO_EFFECT;
         case 'verified':
-            return `bound by ${recordName(o.record)}`;
+            return `bound by ${recordName(o.record)}${signedBy(o.record)}`;
         case 'observed_confirmed':
             return `confirmed by a later read at ${at(o.read)}; not verified: ${noRecordText(o.notVerified, false)}`;
         case 'asserted':
@@ -9127,53 +9221,61 @@ function unmatchedText(u, record) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * The vocabulary of the gate, shared by readers, core and reporters.
- * Values here are plain data: locations travel with them from the reader to the finding.
- */
-/** The artifact kinds this gate reads: the one place their names are written. */
-const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const levelRank = (l) => LEVELS.indexOf(l);
-
 ;// CONCATENATED MODULE: ./src/core/verdicts.ts
 /**
- * Verdicts (§6): what each call's claim and each record's fate mean for the gate. A call's findings
- * compare its claim with its outcome and give only the reasons that concern that claim; a record
- * that does not bind a call is always reported with its reason.
+ * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
+ * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
+ * only the reasons that concern that claim; a record that does not bind a call is always reported
+ * with its reason.
  */
 
 
 
-/** A call's report line, and the findings its claim earns. */
-function judgeCall(call, outcome, options, findings) {
+const verdicts_NO_READ = 'no later successful read of the same target exists in this run';
+/** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
+function whyNotReached(outcome, needed) {
+    switch (outcome.level) {
+        case null:
+        case 'verified':
+            return outcomeText(outcome);
+        case 'observed_confirmed':
+            return noRecordText(outcome.notVerified, true);
+        case 'asserted':
+            if (outcome.why.kind === 'ineligible')
+                return outcome.why.reason;
+            return needed === 'verified' ? notVerifiedText(outcome.why, true) : verdicts_NO_READ;
+    }
+}
+/** A call's report line, and the findings its claim and its required level earn. */
+function judgeCall(call, outcome, rule, options, findings) {
     const { claim, input } = call;
     const level = outcome.level;
     const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
     const where = callTitle(call);
-    if (claim.level === 'verified') {
-        if (outcome.level !== 'verified') {
-            const why = outcome.level === 'observed_confirmed' ? noRecordText(outcome.notVerified, true) : notVerifiedText(outcome.why, true);
-            findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
+    if (level !== null) {
+        if (claim.level === 'verified') {
+            if (level !== 'verified') {
+                findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+            }
+            else if (!claim.legacy && claim.digest !== subject) {
+                findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+            }
         }
-        else if (!claim.legacy && claim.digest !== subject) {
-            findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+        else if (claim.level === 'observed_confirmed') {
+            const severity = options.strictObserved ? 'error' : 'warning';
+            if (level === 'asserted') {
+                findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${whyNotReached(outcome, 'observed_confirmed')}`, severity));
+            }
+            else if (level === 'observed_confirmed' && claim.digest !== subject) {
+                findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`, severity));
+            }
         }
-    }
-    else if (claim.level === 'observed_confirmed') {
-        const severity = options.strictObserved ? 'error' : 'warning';
-        if (outcome.level === 'asserted') {
-            const why = outcome.why.kind === 'ineligible' ? outcome.why.reason : 'no later successful read of the same target exists in this run';
-            findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+        if (levelRank(level) > levelRank(claim.level)) {
+            findings.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
         }
-        else if (outcome.level === 'observed_confirmed' && claim.digest !== subject) {
-            findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`, severity));
+        if (rule && levelRank(level) < levelRank(rule.level)) {
+            findings.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`));
         }
-    }
-    if (levelRank(level) > levelRank(claim.level)) {
-        findings.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
     }
     const r = outcome.level === 'verified' ? outcome.record.input : null;
     return {
@@ -9184,8 +9286,9 @@ function judgeCall(call, outcome, options, findings) {
         member: input.loc.member ?? null,
         tool: input.tool,
         asserted: claim.asserted,
-        claimed_level: claim.level,
+        claimed_level: level === null ? null : claim.level,
         level,
+        required_level: rule?.level ?? null,
         subject_digest: subject,
         record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
         reason: outcomeText(outcome),
@@ -9193,11 +9296,14 @@ function judgeCall(call, outcome, options, findings) {
 }
 /** A record's report line, and the finding for every record that does not bind a call. */
 function judgeRecord(v, options, findings) {
-    const { record, loc } = v.record.input;
+    const { record, loc, signer } = v.record.input;
     const name = `record ${JSON.stringify(quote(record.record_id))} (${quote(record.provider)})`;
     switch (v.outcome) {
         case 'inconsistent':
             findings.push(finding('record_inconsistent', loc, `${name}: ${v.reason}`));
+            break;
+        case 'untrusted':
+            findings.push(finding('record_untrusted', loc, `${name} is not from a trusted signer: ${v.reason}; it verifies no call`));
             break;
         case 'duplicate':
             findings.push(finding('duplicate_record', loc, `${name} repeats the record at ${v.first.loc.file}:${v.first.loc.line}; one audit entry may vouch for one call only`));
@@ -9218,6 +9324,8 @@ function judgeRecord(v, options, findings) {
         outcome: v.outcome,
         binding_digest: record.binding_digest,
         recomputed_digest: v.record.check.recomputed,
+        signer,
+        untrusted: v.outcome === 'untrusted' ? v.reason : null,
         call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
     };
 }
@@ -9228,8 +9336,10 @@ function judgeRecord(v, options, findings) {
  * pure function, and the only path from evidence to a verdict. No I/O: readers hand in located
  * values, reporters render the result. The rules live in their own modules: the binding
  * (binding.ts, projection.ts), claims (claims.ts), records (records.ts), the allocation
- * (allocation.ts), the ladder (ladder.ts) and the verdicts (verdicts.ts).
+ * (allocation.ts), the ladder (ladder.ts), required levels (policy.ts) and the verdicts (verdicts.ts).
  */
+
+
 
 
 
@@ -9256,17 +9366,35 @@ function tally(xs, key) {
         out[key(x)] = (out[key(x)] ?? 0) + 1;
     return out;
 }
+/** The weakest level among calls that assert a side effect (§9); null when none does. */
+function weakest(calls) {
+    let w = null;
+    for (const c of calls)
+        if (c.level !== null && (w === null || levelRank(c.level) < levelRank(w)))
+            w = c.level;
+    return w;
+}
 function verify(evidence, options) {
+    const policy = options.policy ?? policy_NO_POLICY;
     const findings = [...evidence.findings];
     const runs = [...evidence.runs].sort((a, b) => verify_cmp(a.artifact, b.artifact));
     const records = checkRecords([...evidence.records].sort((a, b) => byLocation(a.loc, b.loc)));
     const perRun = runs.map((run) => callsOf(run, findings));
     const calls = perRun.flat();
     const climbed = climb(perRun, records);
-    const callReports = calls.map((call, i) => judgeCall(call, climbed.outcomes[i], options, findings));
+    const callReports = calls.map((call, i) => {
+        // A rule applies to calls that assert a side effect and were not denied (§7).
+        const rule = call.claim.asserted && !call.input.denied ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
+        return judgeCall(call, climbed.outcomes[i], rule, options, findings);
+    });
     const recordReports = climbed.records.map((v) => judgeRecord(v, options, findings));
+    let offset = 0;
+    const runReports = perRun.map((own, i) => {
+        const mine = callReports.slice(offset, (offset += own.length));
+        return { artifact: runs[i].artifact, calls: mine.length, weakest_level: weakest(mine) };
+    });
     findings.sort(compareFindings);
-    const levels = tally(callReports, (c) => c.level);
+    const levels = tally(callReports, (c) => c.level ?? 'no_effect');
     const outcomes = tally(recordReports, (r) => r.outcome);
     const severities = tally(findings, (f) => f.severity);
     const totals = {
@@ -9275,16 +9403,29 @@ function verify(evidence, options) {
         verified: levels.verified ?? 0,
         observed_confirmed: levels.observed_confirmed ?? 0,
         asserted: levels.asserted ?? 0,
+        no_effect: levels.no_effect ?? 0,
+        weakest_level: weakest(callReports),
+        policy_unmet: findings.filter((f) => f.code === 'policy_unmet').length,
         records: recordReports.length,
         bound: outcomes.bound ?? 0,
         unmatched: outcomes.unmatched ?? 0,
         inconsistent: outcomes.inconsistent ?? 0,
+        untrusted: outcomes.untrusted ?? 0,
         duplicate: outcomes.duplicate ?? 0,
         errors: severities.error ?? 0,
         warnings: severities.warning ?? 0,
         notices: severities.notice ?? 0,
     };
-    return { schema: REPORT_SCHEMA, ok: totals.errors === 0, calls: callReports, records: recordReports, findings, totals };
+    return {
+        schema: REPORT_SCHEMA,
+        ok: totals.errors === 0,
+        policy: { rules: policy.rules, trusted_signers: evidence.trustedSigners ?? [] },
+        runs: runReports,
+        calls: callReports,
+        records: recordReports,
+        findings,
+        totals,
+    };
 }
 
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
@@ -10064,7 +10205,7 @@ var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schemas/tool-decision-surface.schema.json
 const tool_decision_surface_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/tool-decision-surface.schema.json","title":"assay.tool_decision_surface.v0","description":"An Assay tool-decision surface: the privileged tool calls one agent run made, as recorded by the MCP proxy. receipt-gate reads the fields described here; other fields are allowed and ignored.","type":"object","required":["schema","observed_tool_decisions"],"properties":{"schema":{"const":"assay.tool_decision_surface.v0"},"observed_tool_decisions":{"type":"array","items":{"$ref":"#/$defs/decision"}},"non_claims":{"type":"array","items":{"type":"string"}}},"$defs":{"decision":{"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"type":"string"}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\\"success\\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}}}}');
 ;// CONCATENATED MODULE: ./schemas/provider-audit-record.schema.json
-const provider_audit_record_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider\'s own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record\'s identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}}}}');
+const provider_audit_record_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider\'s own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record\'s identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}},"signature":{"type":"object","description":"Optional: an Ed25519 signature by the export job over the DSSE PAE of JCS(this record without signature); see docs/records-provenance.md.","required":["version","algorithm","payload_type","signed_payload_digest","key_id","signature","signed_at"],"additionalProperties":false,"properties":{"version":{"const":1},"algorithm":{"const":"ed25519"},"payload_type":{"const":"application/vnd.assay.provider-audit-record+json;v=0"},"signed_payload_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"key_id":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 of the signer\'s public key (SubjectPublicKeyInfo DER)."},"signature":{"type":"string","description":"base64 of the 64-byte Ed25519 signature"},"signed_at":{"type":"string","description":"RFC 3339 UTC time"}}}}}');
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 /**
  * Shape validation against the JSON Schemas committed under `schemas/` (the same files users point
@@ -10090,6 +10231,101 @@ function shapes_describe(errors) {
 const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: shapes_describe(fn.errors) };
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
+
+;// CONCATENATED MODULE: ./src/sign/signature.ts
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member, byte for byte. The
+ * signed payload P is the UTF-8 of JCS(the record without its `signature` member), so every other
+ * member is covered; the Ed25519 signature is over the DSSE v1 pre-authentication encoding
+ * PAE(payload_type, P). Making and checking a signature both live here; the gate's trust check and
+ * the signing tools (keygen, sign, import --sign-key) share it. No I/O.
+ */
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The `signature` member's shape: the seven members with their types and values, nothing else. */
+function readSignatureMember(v) {
+    if (!isObject(v))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(v))
+        if (!MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of MEMBERS)
+        if (!hasOwn(v, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (v['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (v['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (v['payload_type'] !== PAYLOAD_TYPE)
+        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const d = v[k];
+        if (typeof d !== 'string' || !DIGEST_PATTERN.test(d))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = v['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || !BASE64.test(sig) || Buffer.from(sig, 'base64').length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = v['signed_at'];
+    if (typeof at !== 'string' || !RFC3339_UTC.test(at) || Number.isNaN(Date.parse(at)))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    return { ok: true, member: v };
+}
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return jcs(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const t = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
+}
+/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
+function signature_keyIdOf(publicKey) {
+    return `sha256:${(0,external_node_crypto_.createHash)('sha256')
+        .update(publicKey.export({ type: 'spki', format: 'der' }))
+        .digest('hex')}`;
+}
+/** The signature member for payload P, signed with an Ed25519 private key. */
+function signPayload(payload, privateKey, publicKey, signedAt) {
+    const p = Buffer.from(payload, 'utf8');
+    return {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: sha256Digest(p),
+        key_id: signature_keyIdOf(publicKey),
+        signature: edSign(null, pae(PAYLOAD_TYPE, p), privateKey).toString('base64'),
+        signed_at: signedAt,
+    };
+}
+/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
+function checkTrust(member, payload, keys) {
+    if (!member || payload === undefined)
+        return { ok: false, reason: 'unsigned' };
+    const key = keys.get(member.key_id);
+    if (!key)
+        return { ok: false, reason: `unknown signer ${member.key_id}` };
+    const p = Buffer.from(payload, 'utf8');
+    if (binding_sha256Digest(p) !== member.signed_payload_digest)
+        return { ok: false, reason: 'payload digest differs' };
+    const ok = (0,external_node_crypto_.verify)(null, pae(PAYLOAD_TYPE, p), key, Buffer.from(member.signature, 'base64'));
+    return ok ? { ok: true } : { ok: false, reason: 'signature does not verify' };
+}
 
 ;// CONCATENATED MODULE: ./src/core/claims.ts
 /**
@@ -10179,6 +10415,8 @@ function prepareDecision(loc, index, decision) {
         tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
         claim: readClaim(decision),
         projection: project(decision),
+        actionClass: isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
         denied: isObject(d) && d['effect'] === 'deny',
         provider: p === null || typeof p === 'string' ? p : { invalid: true },
         succeeded: isObject(response) && response['status'] === 'success',
@@ -10235,6 +10473,68 @@ function readSurface(payload, via, locate, run, fail) {
     return true;
 }
 
+;// CONCATENATED MODULE: ./src/sign/keys.ts
+/**
+ * Ed25519 keys for signed records: public keys (PEM SPKI blocks) that the gate trusts, the private
+ * key an export job signs with, and new key pairs. Parsing returns a reason instead of throwing, so
+ * each entry can name the input that was wrong.
+ */
+
+
+const BLOCK = /-----BEGIN ([A-Z ]+)-----[\s\S]*?-----END \1-----/g;
+/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
+function parsePublicKeys(pem) {
+    const keys = [];
+    const blocks = pem.match(BLOCK) ?? [];
+    if (blocks.length === 0)
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const rest = pem.replace(BLOCK, '').trim();
+    if (rest !== '')
+        return { ok: false, reason: 'text outside the PEM blocks' };
+    for (const [i, block] of blocks.entries()) {
+        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
+        if (!block.startsWith('-----BEGIN PUBLIC KEY-----'))
+            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
+        let key;
+        try {
+            key = (0,external_node_crypto_.createPublicKey)({ key: block, format: 'pem' });
+        }
+        catch (e) {
+            return { ok: false, reason: `${where}does not parse (${e.message})` };
+        }
+        if (key.asymmetricKeyType !== 'ed25519')
+            return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
+        keys.push(key);
+    }
+    return { ok: true, value: keys };
+}
+/** Trusted keys by key_id (a key given twice counts once). */
+function trustedKeys(keys) {
+    return new Map(keys.map((k) => [signature_keyIdOf(k), k]));
+}
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+function parsePrivateKey(pem) {
+    let privateKey;
+    try {
+        privateKey = createPrivateKey({ key: pem, format: 'pem' });
+    }
+    catch (e) {
+        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+    return { ok: true, value: { privateKey, publicKey: createPublicKey(privateKey) } };
+}
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+function newKeyPair() {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    return {
+        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        keyId: keyIdOf(publicKey),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/settings.ts
 /**
  * Settings with one home: the typed settings of a verification, the defaults of every option in one
@@ -10242,6 +10542,8 @@ function readSurface(payload, via, locate, run, fail) {
  * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
  * message per mistake. Nothing below the entries reads argv or the environment.
  */
+
+
 class UsageError extends Error {
 }
 /**
@@ -10265,6 +10567,8 @@ const DEFAULTS = {
     'max-annotations': '5000',
     'max-file-size': '64MiB',
     'max-line-size': '8MiB',
+    require: '',
+    'trusted-keys': '',
 };
 const UNITS = {
     '': 1,
@@ -10336,7 +10640,32 @@ function defaultSettings(cwd) {
         allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
         strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
         limits: DEFAULT_LIMITS,
+        policy: NO_POLICY,
+        trustedKeys: null,
     };
+}
+/** Required-level rules, each a usage error naming the rule when it is wrong. */
+function readPolicy(name, rules) {
+    const p = parsePolicy(rules);
+    if (!p.ok)
+        throw new UsageError(`${name}: ${p.reason}`);
+    return p.policy;
+}
+/**
+ * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
+ * each text came from, for the message when one does not parse. None: null (no trust configured).
+ */
+function readTrustedKeys(sources) {
+    if (sources.length === 0)
+        return null;
+    const keys = [];
+    for (const s of sources) {
+        const parsed = parsePublicKeys(s.pem);
+        if (!parsed.ok)
+            throw new UsageError(`${s.name}: ${parsed.reason}`);
+        keys.push(...parsed.value);
+    }
+    return trustedKeys(keys);
 }
 /** Limits with the two that users set (each undefined: the default). */
 function readLimits(maxFileSize, maxLineSize, prefix = '') {
@@ -10434,6 +10763,8 @@ function overBytes(text, start, end, maxBytes) {
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
+
+
 
 
 
@@ -10545,15 +10876,35 @@ function* documents(bytes, format, fr, limits) {
         }
     }
 }
-function readRecord(kind, loc, fr, out) {
+function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
-    if (!shape.ok)
+    if (!shape.ok) {
         fr.error(loc, `audit record: ${shape.reason}`);
-    else {
-        // Keep only what verification reads (never a spread of the parsed object).
-        const r = kind.payload;
-        out.push({ loc, record: { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest } });
+        return;
     }
+    const signed = hasOwn(kind.payload, 'signature');
+    const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
+    // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
+    if (signature && !signature.ok) {
+        fr.error(loc, `audit record: ${signature.reason}`);
+        return;
+    }
+    let payload;
+    if (signed || options.payloads) {
+        const p = payloadOf(kind.payload);
+        if (!p.ok) {
+            fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
+            return;
+        }
+        payload = p.text;
+    }
+    // Keep only what verification reads (never a spread of the parsed object).
+    const r = kind.payload;
+    const record = { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest };
+    const input = signature?.ok
+        ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload, trust: { kind: 'unchecked' } }
+        : { loc, record, signer: null, ...(payload !== undefined ? { payload } : {}), trust: { kind: 'unchecked' } };
+    out.push(input);
 }
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
 function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
@@ -10586,7 +10937,7 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
     return { run: !fr.failed && surfaces > 0 ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
-function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS) {
+function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS, options = {}) {
     const fr = new FileReport(file, limits);
     const records = [];
     for (const doc of documents(bytes, format, fr, limits)) {
@@ -10604,7 +10955,7 @@ function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS) {
             else if (k.kind === 'surface')
                 fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
             else
-                readRecord(k, loc, fr, records);
+                readRecord(k, loc, fr, records, options);
         }
     }
     if (!fr.failed && records.length === 0 && !fr.skippedAny)
@@ -10625,7 +10976,7 @@ const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
  */
 class TarError extends Error {
 }
-const BLOCK = 512;
+const tar_BLOCK = 512;
 const isZero = (b) => {
     for (let i = 0; i < b.length; i++)
         if (b[i] !== 0)
@@ -10659,11 +11010,11 @@ function octal(b, start, len, what) {
 function checksumOk(h) {
     const declared = octal(h, 148, 8, 'checksum');
     let sum = 0;
-    for (let i = 0; i < BLOCK; i++)
+    for (let i = 0; i < tar_BLOCK; i++)
         sum += i >= 148 && i < 156 ? 32 : h[i];
     return sum === declared;
 }
-const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
+const padding = (size) => (tar_BLOCK - (size % tar_BLOCK)) % tar_BLOCK;
 /** Parse PAX records "len key=value\n" and return the `path` record if any. */
 function paxPath(data) {
     let i = 0;
@@ -10696,13 +11047,13 @@ async function* members(src, limits) {
     for (;;) {
         if (!consumed)
             throw new TarError('internal: member data not consumed');
-        const h = await src.read(BLOCK);
+        const h = await src.read(tar_BLOCK);
         if (h.length === 0) {
             if (longName !== undefined)
                 throw new TarError('tar archive ends after an extended header (truncated)');
             return; // EOF at a header boundary: tolerated like the end marker
         }
-        if (h.length < BLOCK)
+        if (h.length < tar_BLOCK)
             throw new TarError('tar archive is truncated inside a header');
         if (isZero(h)) {
             if (longName !== undefined)
@@ -10987,7 +11338,7 @@ function readEvents(bytes, m, file, limits) {
         const c = jcs(covered);
         if (!c.ok)
             throw new BundleError(`${where}: event cannot be canonicalized (${c.reason})`);
-        const contentHash = sha256Digest(c.text);
+        const contentHash = binding_sha256Digest(c.text);
         if (e['assaycontenthash'] !== contentHash)
             throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
         root.update(contentHash + '\n');
@@ -11055,7 +11406,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
                 if (m.size !== manifest.eventsBytes)
                     throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
                 const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-                if (sha256Digest(bytes) !== manifest.eventsSha256)
+                if (binding_sha256Digest(bytes) !== manifest.eventsSha256)
                     throw new BundleError('events.ndjson sha256 does not match the manifest');
                 decisions = readEvents(bytes, manifest, file, limits);
             }
@@ -11154,11 +11505,24 @@ async function readOne(file, role, limits) {
     return readArtifact(file.rel, role, bytes, limits);
 }
 
+;// CONCATENATED MODULE: ./src/sign/trust.ts
+
+/** Records with their trust decided and their signed payloads dropped (they are not needed past here). */
+function applyTrust(records, keys) {
+    return records.map((r) => {
+        if (!keys)
+            return { loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } };
+        const c = checkTrust(r.signature ?? null, r.payload, keys);
+        return { loc: r.loc, record: r.record, signer: r.signer, trust: c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason } };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/gate.ts
 /**
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
+
 
 
 
@@ -11192,7 +11556,8 @@ async function collect(settings) {
                 records.push(x);
         }
     }
-    return { runs, records, findings };
+    const keys = settings.trustedKeys;
+    return { runs, records: applyTrust(records, keys), findings, trustedSigners: keys ? [...keys.keys()].sort() : [] };
 }
 async function runGate(settings) {
     return verify(await collect(settings), settings);
@@ -11254,6 +11619,9 @@ function readSettings(input, ctx, env) {
             allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
             strictObserved: parseBool('strict-observed', get('strict-observed')),
             limits: readLimits(get('max-file-size'), get('max-line-size')),
+            policy: readPolicy('require', parseList(get('require'))),
+            // PEM text, typically from a repository variable, so a pull request cannot change it.
+            trustedKeys: get('trusted-keys').trim() === '' ? null : readTrustedKeys([{ name: 'trusted-keys', pem: get('trusted-keys') }]),
         },
         annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off']),
         checkRunId: checkRunId === '' ? null : Number(checkRunId),
@@ -11334,9 +11702,13 @@ function readContext(env, cwd) {
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
 /** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
-const levelCounts = (t) => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted`;
+const levelCounts = (t) => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted, ${t.no_effect} no_effect`;
+/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
+const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
+/** A level for people: the rung, or "—" for a call that asserts no side effect. */
+const rung = (l) => l ?? '—';
 /** "4 bound, 0 unmatched, 0 inconsistent, 0 duplicate" */
-const recordCounts = (t) => `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate`;
+const recordCounts = (t) => `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.untrusted} untrusted, ${t.duplicate} duplicate`;
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 // C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
@@ -11410,7 +11782,8 @@ const STEP_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
 /** The Checks API's limits, applied to every annotation whichever way it is sent. */
 const TITLE_MAX = CHECKS_API.title;
 const MESSAGE_MAX_BYTES = CHECKS_API.messageBytes;
-const CLAIM_CODES = new Set(['verified_not_reproduced', 'observed_confirmed_not_reproduced']);
+/** Findings that say why a call's level fell short of what it claims or must reach. */
+const SHORTFALL_CODES = new Set(['verified_not_reproduced', 'observed_confirmed_not_reproduced', 'policy_unmet']);
 const LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' };
 const RANK = { failure: 0, warning: 1, notice: 2 };
 /** A report path (relative to the working directory) as a repository path. */
@@ -11440,13 +11813,19 @@ function buildAnnotations(report, prefix) {
         : { path: repoPath(prefix, file), line, column, inside: '' };
     for (const c of report.calls) {
         const fs = byCall.get(locKey(c.artifact, c.line, c.column, c.member));
+        // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
+        if (c.level === null && fs.length === 0)
+            continue;
         const worst = fs.reduce((acc, f) => (RANK[LEVEL[f.severity]] < RANK[acc] ? LEVEL[f.severity] : acc), 'notice');
         const p = place(c.artifact, c.line, c.column, c.member);
         const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
-        const lines = [`${p.inside}Earned level: ${c.level}; claimed: ${c.claimed_level}; tool: ${visible(clip(c.tool ?? '(none)', 1000))}.`];
-        // A finding about the claim says why the claimed level was not reached; the level's own reason
+        const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
+        const lines = [
+            `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${visible(clip(c.tool ?? '(none)', 1000))}.`,
+        ];
+        // A finding about the shortfall says why the level was not reached; the level's own reason
         // would repeat it and add what does not concern the claim.
-        if (c.level === c.claimed_level || !fs.some((f) => CLAIM_CODES.has(f.code)))
+        if (!fs.some((f) => SHORTFALL_CODES.has(f.code)))
             lines.push(`Why: ${visible(c.reason)}`);
         for (const f of fs)
             lines.push(`${f.code}: ${visible(f.message)}`);
@@ -11455,7 +11834,7 @@ function buildAnnotations(report, prefix) {
             line: p.line,
             column: p.column,
             level: worst,
-            title: clip(`${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
+            title: clip(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
             message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
         });
     }
@@ -11572,6 +11951,7 @@ async function publishCheckRun(api, t, output, annotations) {
 
 
 
+
 const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
 /** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
 function md(s) {
@@ -11587,10 +11967,21 @@ function summary_link(ctx, file, line, member) {
     const url = `${ctx.blobBase}/${p.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
     return `[${label}](${url})`;
 }
+/** The policy in effect, in the summary's head. */
+function policyLines(report) {
+    const rules = report.policy.rules;
+    if (rules.length === 0)
+        return ['Policy: none (honesty only: no level is required).', ''];
+    const t = report.totals;
+    return [
+        `Policy: ${rules.map((r) => `\`${r.selector}=${r.level}\``).join(', ')} · ${t.policy_unmet === 0 ? 'every call meets it' : `**${t.policy_unmet} call(s) below it**`}.`,
+        '',
+    ];
+}
 function renderSummary(report, ctx) {
     const t = report.totals;
     const head = [
-        report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed',
+        report.ok ? `## ✅ receipt-gate: passed · ${weakestRung(t)}` : `## ❌ receipt-gate: failed · ${weakestRung(t)}`,
         '',
         `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
         '',
@@ -11599,12 +11990,28 @@ function renderSummary(report, ctx) {
         `| ${LEVEL_ICON.verified} verified | ${t.verified} |`,
         `| ${LEVEL_ICON.observed_confirmed} observed_confirmed | ${t.observed_confirmed} |`,
         `| ${LEVEL_ICON.asserted} asserted | ${t.asserted} |`,
+        `| — no rung (asserts no side effect) | ${t.no_effect} |`,
         '',
-        `Audit records: ${recordCounts(t)}.`,
+        `Audit records: ${recordCounts(t)}.${report.policy.trusted_signers.length > 0 ? ` Trusted signers: ${report.policy.trusted_signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
         '',
+        ...policyLines(report),
     ];
     const findingRows = report.findings.map((f) => `- ${ICON[f.severity]} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`);
-    const callRows = report.calls.map((c) => `| ${LEVEL_ICON[c.level]} ${c.level} | ${c.claimed_level} | ${md(clip(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`);
+    // Calls below their required level first, then calls with other failures, then the rest.
+    const failing = new Set(report.findings.filter((f) => f.severity === 'error').map((f) => `${f.file}\0${f.member ?? ''}\0${f.line}\0${f.column}`));
+    const rank = (c) => {
+        const key = `${c.artifact}\0${c.member ?? ''}\0${c.line}\0${c.column}`;
+        if (c.required_level !== null && c.level !== null && LEVELS.indexOf(c.level) < LEVELS.indexOf(c.required_level))
+            return 0;
+        return failing.has(key) ? 1 : 2;
+    };
+    const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
+    const policy = report.policy.rules.length > 0;
+    const callRows = ordered.map(({ c, r }) => {
+        const mark = r < 2 ? '❌ ' : '';
+        const level = c.level === null ? rung(null) : `${LEVEL_ICON[c.level]} ${c.level}`;
+        return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
+    });
     const parts = [];
     let used = Buffer.byteLength(head.join('\n'));
     let trimmed = 0;
@@ -11631,7 +12038,12 @@ function renderSummary(report, ctx) {
         parts.push('\n');
     };
     section(['### Findings', ''], findingRows);
-    section(['### Calls', '', '| earned | claimed | tool | location |', '|---|---|---|---|'], callRows);
+    section([
+        '### Calls',
+        '',
+        policy ? '| earned | claimed | required | tool | location |' : '| earned | claimed | tool | location |',
+        policy ? '|---|---|---|---|---|' : '|---|---|---|---|',
+    ], callRows);
     if (trimmed > 0) {
         parts.push(`> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`);
     }
@@ -11692,9 +12104,12 @@ const CHUNK = 1 << 20;
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report) {
     // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
-    let parts = [`{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)}`];
+    let parts = [
+        `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
+    ];
     let size = 0;
     const lists = [
+        ['runs', report.runs],
         ['calls', report.calls],
         ['records', report.records],
         ['findings', report.findings],
@@ -11831,6 +12246,9 @@ async function runAction(core, env = process.env, makeApi = restClient) {
     core.setOutput('verified', t.verified);
     core.setOutput('observed-confirmed', t.observed_confirmed);
     core.setOutput('asserted', t.asserted);
+    core.setOutput('no-effect', t.no_effect);
+    core.setOutput('weakest-level', t.weakest_level ?? '');
+    core.setOutput('policy-unmet', t.policy_unmet);
     core.setOutput('errors', t.errors);
     core.setOutput('warnings', t.warnings);
     core.setOutput('report-file', s.reportFile);
@@ -11862,7 +12280,7 @@ async function runAction(core, env = process.env, makeApi = restClient) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3614);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1897);
 /* harmony import */ var _runner_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4813);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 

@@ -8,7 +8,19 @@ import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunContext } from './github.js';
-import { DEFAULTS, parseBool, parseChoice, parseCount, parseList, readLimits, UsageError, type OptionName, type Settings } from './settings.js';
+import {
+  DEFAULTS,
+  parseBool,
+  parseChoice,
+  parseCount,
+  parseList,
+  readLimits,
+  readPolicy,
+  readTrustedKeys,
+  UsageError,
+  type OptionName,
+  type Settings,
+} from './settings.js';
 
 export type AnnotationMode = 'auto' | 'check-run' | 'workflow-commands' | 'off';
 
@@ -66,6 +78,9 @@ export function readSettings(input: (name: string) => string, ctx: RunContext, e
       allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
       strictObserved: parseBool('strict-observed', get('strict-observed')),
       limits: readLimits(get('max-file-size'), get('max-line-size')),
+      policy: readPolicy('require', parseList(get('require'))),
+      // PEM text, typically from a repository variable, so a pull request cannot change it.
+      trustedKeys: get('trusted-keys').trim() === '' ? null : readTrustedKeys([{ name: 'trusted-keys', pem: get('trusted-keys') }]),
     },
     annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off'] as const),
     checkRunId: checkRunId === '' ? null : Number(checkRunId),

@@ -111,6 +111,9 @@ export async function runAction(
   core.setOutput('verified', t.verified);
   core.setOutput('observed-confirmed', t.observed_confirmed);
   core.setOutput('asserted', t.asserted);
+  core.setOutput('no-effect', t.no_effect);
+  core.setOutput('weakest-level', t.weakest_level ?? '');
+  core.setOutput('policy-unmet', t.policy_unmet);
   core.setOutput('errors', t.errors);
   core.setOutput('warnings', t.warnings);
   core.setOutput('report-file', s.reportFile);

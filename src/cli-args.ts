@@ -1,17 +1,23 @@
 /**
  * The CLI's surface: argv → one typed command with its settings. Every flag's default comes from
- * the settings table (settings.ts); a mistake is one UsageError naming the flag.
+ * the settings table (settings.ts); a mistake is one UsageError naming the flag. Reading a key file
+ * named by a flag happens here, so a key that does not parse is a usage error naming the file.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { defaultSettings, parseChoice, readLimits, UsageError, type Settings } from './settings.js';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { defaultSettings, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
 
-export const USAGE = `Usage: receipt-gate verify [options]
+export const USAGE = `Usage: receipt-gate <command> [options]
 
-Recomputes every side-effect receipt binding from committed bytes and fails
-when a record mismatches or a claimed level cannot be reproduced.
+Commands:
+  verify    recompute every side-effect receipt binding from committed bytes and
+            fail when a record mismatches, a claim cannot be reproduced or a
+            required level is not reached
+  keygen    write a new Ed25519 key pair for signing audit records
+  sign      sign audit records with an export job's private key
 
-Options:
+receipt-gate verify [options]
   --runs PATH|GLOB          run artifacts (.json surfaces, .ndjson/.jsonl logs,
                             .tar.gz evidence bundles); repeatable.
                             Default: .assay/runs
@@ -19,6 +25,13 @@ Options:
                             repeatable. Default: .assay/audit
                             A directory means every *.json, *.jsonl, *.ndjson
                             and *.tar.gz beneath it.
+  --require SELECTOR=LEVEL  a required level; SELECTOR is *, CLASS or
+                            CLASS:VERB, LEVEL asserted, observed_confirmed or
+                            verified (e.g. github_deploy_key:create=verified);
+                            repeatable, the most specific rule applies
+  --trusted-key FILE        PEM public key(s) of trusted record signers
+                            (Ed25519, SPKI; relative to -C); repeatable. With
+                            any, every record must be signed by one of them
   --format table|json       output format. Default: table on a terminal,
                             json otherwise
   --output FILE             write the report to FILE instead of stdout
@@ -31,10 +44,21 @@ Options:
                             paths are relative to it; nothing outside it is read)
   --max-file-size SIZE      largest artifact read (default 64MiB)
   --max-line-size SIZE      largest NDJSON line (default 8MiB)
+
+receipt-gate keygen --out PREFIX
+  writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem
+  (SPKI), and prints the key_id
+
+receipt-gate sign --key FILE --output FILE [--signed-at TIME] INPUT...
+  reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with
+  the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1,
+  nothing written) any input that is invalid or a record whose binding does not
+  recompute
+
   -h, --help                show this help
 
-Exit status: 0 the gate passed, 1 it failed, 2 usage error.
-Colour only on a terminal; set NO_COLOR to turn it off.
+Exit status: 0 the gate passed (or the command succeeded), 1 it failed,
+2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.
 `;
 
 export interface VerifyCommand {
@@ -45,55 +69,137 @@ export interface VerifyCommand {
   readonly output: string | null;
 }
 
-export type CliCommand = VerifyCommand | { readonly command: 'help' };
+export interface KeygenCommand {
+  readonly command: 'keygen';
+  /** Absolute path prefix: PREFIX.key.pem and PREFIX.pub.pem. */
+  readonly prefix: string;
+}
+
+export interface SignCommand {
+  readonly command: 'sign';
+  /** Absolute paths. */
+  readonly key: string;
+  readonly output: string;
+  readonly inputs: readonly string[];
+  readonly signedAt: string | null;
+  readonly limits: ReadLimits;
+}
+
+export type CliCommand = VerifyCommand | KeygenCommand | SignCommand | { readonly command: 'help' };
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+const VERIFY: Options = {
+  runs: { type: 'string', multiple: true },
+  audit: { type: 'string', multiple: true },
+  require: { type: 'string', multiple: true },
+  'trusted-key': { type: 'string', multiple: true },
+  format: { type: 'string' },
+  output: { type: 'string' },
+  'allow-unmatched-records': { type: 'boolean' },
+  'strict-observed': { type: 'boolean' },
+  'working-directory': { type: 'string', short: 'C' },
+  'max-file-size': { type: 'string' },
+  'max-line-size': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+const KEYGEN: Options = { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
+const SIGN: Options = {
+  key: { type: 'string' },
+  output: { type: 'string' },
+  'signed-at': { type: 'string' },
+  'max-file-size': { type: 'string' },
+  'max-line-size': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+const COMMANDS: { readonly [c: string]: Options } = { verify: VERIFY, keygen: KEYGEN, sign: SIGN };
+
+function parse(argv: readonly string[], options: Options) {
+  try {
+    return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+/** The text of a file a flag names; a file that cannot be read is a usage error naming it. */
+function readNamed(flag: string, file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${flag} ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
+const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 /**
  * @param isTTY whether stdout is a terminal (the default format depends on it)
  * @param cwd   the process's working directory (relative paths resolve against it)
  */
 export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): CliCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        runs: { type: 'string', multiple: true },
-        audit: { type: 'string', multiple: true },
-        format: { type: 'string' },
-        output: { type: 'string' },
-        'allow-unmatched-records': { type: 'boolean' },
-        'strict-observed': { type: 'boolean' },
-        'working-directory': { type: 'string', short: 'C' },
-        'max-file-size': { type: 'string' },
-        'max-line-size': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
+  // The command comes first, as in git: `receipt-gate verify --runs …`.
+  const command = argv[0];
+  if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
+    if (command !== undefined) return { command: 'help' };
+    throw new UsageError('missing command: verify, keygen or sign');
   }
-  const v = parsed.values;
-  if (v.help) return { command: 'help' };
-  const [command, ...rest] = parsed.positionals;
-  if (command === 'help') return { command: 'help' };
-  if (command !== 'verify') throw new UsageError(command === undefined ? 'missing command: verify' : `unknown command "${command}"`);
+  if (command.startsWith('-')) throw new UsageError(`the command comes first (verify, keygen or sign), before "${command}"`);
+  const options = COMMANDS[command];
+  if (!options) throw new UsageError(`unknown command "${command}"`);
+  const parsed = parse(argv, options);
+  const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  const str = (k: string): string | undefined => v[k] as string | undefined;
+  const list = (k: string): string[] | undefined => v[k] as string[] | undefined;
+  if (v['help']) return { command: 'help' };
+  const rest = parsed.positionals.slice(1);
+
+  if (command === 'keygen') {
+    if (rest.length > 0) throw new UsageError(`keygen: unexpected argument "${rest[0]}"`);
+    const out = str('out');
+    if (!out) throw new UsageError('keygen: --out PREFIX is required');
+    return { command: 'keygen', prefix: path.resolve(cwd, out) };
+  }
+
+  if (command === 'sign') {
+    const key = str('key');
+    const output = str('output');
+    if (!key) throw new UsageError('sign: --key FILE is required');
+    if (!output) throw new UsageError('sign: --output FILE is required');
+    if (rest.length === 0) throw new UsageError('sign: at least one INPUT file of audit records is required');
+    const signedAt = str('signed-at') ?? null;
+    if (signedAt !== null && (!RFC3339_UTC.test(signedAt) || Number.isNaN(Date.parse(signedAt)))) {
+      throw new UsageError(`--signed-at: "${signedAt}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
+    }
+    return {
+      command: 'sign',
+      key: path.resolve(cwd, key),
+      output: path.resolve(cwd, output),
+      inputs: rest.map((f) => path.resolve(cwd, f)),
+      signedAt,
+      limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
+    };
+  }
+
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
-  const dir = path.resolve(cwd, v['working-directory'] ?? '.');
-  const output = v.output ?? null;
+  const dir = path.resolve(cwd, str('working-directory') ?? '.');
+  const output = str('output') ?? null;
   const defaults = defaultSettings(dir);
+  const keyFiles = list('trusted-key') ?? [];
   return {
     command: 'verify',
     settings: {
       ...defaults,
-      runs: v.runs ?? defaults.runs,
-      audit: v.audit ?? defaults.audit,
-      allowUnmatchedRecords: v['allow-unmatched-records'] ?? defaults.allowUnmatchedRecords,
-      strictObserved: v['strict-observed'] ?? defaults.strictObserved,
-      limits: readLimits(v['max-file-size'], v['max-line-size'], '--'),
+      runs: list('runs') ?? defaults.runs,
+      audit: list('audit') ?? defaults.audit,
+      allowUnmatchedRecords: (v['allow-unmatched-records'] as boolean | undefined) ?? defaults.allowUnmatchedRecords,
+      strictObserved: (v['strict-observed'] as boolean | undefined) ?? defaults.strictObserved,
+      limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
+      policy: readPolicy('--require', list('require') ?? []),
+      // Key files are inputs: relative to the working directory, as the runs and audit exports are.
+      trustedKeys: readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', path.resolve(dir, f)) }))),
     },
-    format: v.format !== undefined ? parseChoice('--format', v.format, ['table', 'json'] as const) : isTTY && output === null ? 'table' : 'json',
+    format: str('format') !== undefined ? parseChoice('--format', str('format')!, ['table', 'json'] as const) : isTTY && output === null ? 'table' : 'json',
     output: output === null ? null : path.resolve(cwd, output),
   };
 }

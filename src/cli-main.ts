@@ -1,13 +1,14 @@
 /**
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
- * runGate → table or JSON → exit code (0 passed, 1 failed, 2 usage error).
+ * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { runGate } from './gate.js';
 import { UsageError } from './settings.js';
-import { parseCli, USAGE, type CliCommand } from './cli-args.js';
+import { parseCli, USAGE, type CliCommand, type SignCommand, type VerifyCommand } from './cli-args.js';
 import { renderTable } from './report/table.js';
 import { renderJson, writeJson } from './report/json.js';
+import { keygen, signRecords, writeWhole } from './sign/tools.js';
 
 export { USAGE };
 
@@ -22,10 +23,65 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTT
   try {
     cmd = parseCli(argv, isTTY, cwd);
   } catch (e) {
-    if (e instanceof UsageError) return { code: 2, stdout: '', stderr: `receipt-gate: ${e.message}\n\n${USAGE}` };
+    if (e instanceof UsageError)
+      return { code: 2, stdout: '', stderr: `receipt-gate: ${e.message}\nRun 'receipt-gate --help' for the commands and their options.\n` };
     throw e;
   }
-  if (cmd.command === 'help') return { code: 0, stdout: USAGE, stderr: '' };
+  switch (cmd.command) {
+    case 'help':
+      return { code: 0, stdout: USAGE, stderr: '' };
+    case 'keygen': {
+      const r = keygen(cmd.prefix);
+      return r.ok
+        ? {
+            code: 0,
+            stdout: r.message,
+            stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (keep it secret: the export job's secrets) and ${cmd.prefix}.pub.pem\n`,
+          }
+        : { code: 1, stdout: '', stderr: r.errors.map((e) => `receipt-gate: keygen: ${e}\n`).join('') };
+    }
+    case 'sign':
+      return sign(cmd);
+    case 'verify':
+      return verify(cmd, env, isTTY);
+  }
+}
+
+function sign(cmd: SignCommand): CliOutcome {
+  let keyPem: string;
+  try {
+    keyPem = readFileSync(cmd.key, 'utf8');
+  } catch (e) {
+    return {
+      code: 2,
+      stdout: '',
+      stderr: `receipt-gate: sign: --key ${cmd.key}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`,
+    };
+  }
+  const inputs: { name: string; bytes: Uint8Array }[] = [];
+  for (const file of cmd.inputs) {
+    try {
+      inputs.push({ name: file, bytes: readFileSync(file) });
+    } catch (e) {
+      return {
+        code: 1,
+        stdout: '',
+        stderr: `receipt-gate: sign: ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing written\n`,
+      };
+    }
+  }
+  const r = signRecords(keyPem, inputs, cmd.limits, cmd.signedAt ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+  if (!r.ok) return { code: 1, stdout: '', stderr: `${r.errors.map((e) => `receipt-gate: sign: ${e}\n`).join('')}receipt-gate: sign: nothing written\n` };
+  try {
+    writeWhole(cmd.output, r.message);
+  } catch (e) {
+    return { code: 1, stdout: '', stderr: `receipt-gate: sign: cannot write ${cmd.output}: ${(e as Error).message}; nothing written\n` };
+  }
+  const n = r.message.split('\n').length - 1;
+  return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
+}
+
+async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean): Promise<CliOutcome> {
   const report = await runGate(cmd.settings);
   const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
   const code = report.ok ? 0 : 1;

@@ -11,6 +11,7 @@ import { discover } from './read/discover.js';
 import { readOne } from './read/files.js';
 import { EXTENSION_LIST } from './read/formats.js';
 import type { Settings } from './settings.js';
+import { applyTrust } from './sign/trust.js';
 
 export type { Settings };
 
@@ -44,7 +45,8 @@ export async function collect(settings: Settings): Promise<Evidence> {
       for (const x of r.records) records.push(x);
     }
   }
-  return { runs, records, findings };
+  const keys = settings.trustedKeys;
+  return { runs, records: applyTrust(records, keys), findings, trustedSigners: keys ? [...keys.keys()].sort() : [] };
 }
 
 export async function runGate(settings: Settings): Promise<Report> {

@@ -5,6 +5,10 @@
  * message per mistake. Nothing below the entries reads argv or the environment.
  */
 
+import { NO_POLICY, parsePolicy, type Policy } from './core/policy.js';
+import { parsePublicKeys, trustedKeys } from './sign/keys.js';
+import type { TrustedKeys } from './sign/signature.js';
+
 export class UsageError extends Error {}
 
 /** Limits on what a reader accepts; exceeding one is a located invalid_artifact, never a crash. */
@@ -36,6 +40,10 @@ export interface Settings {
   /** `observed_confirmed_not_reproduced` becomes an error. */
   readonly strictObserved: boolean;
   readonly limits: ReadLimits;
+  /** Required levels (§7); no rules: honesty only. */
+  readonly policy: Policy;
+  /** Trusted signers (§8), each key parsed once; null: none configured (signatures not needed). */
+  readonly trustedKeys: TrustedKeys | null;
 }
 
 /**
@@ -59,6 +67,8 @@ export const DEFAULTS = {
   'max-annotations': '5000',
   'max-file-size': '64MiB',
   'max-line-size': '8MiB',
+  require: '',
+  'trusted-keys': '',
 } as const;
 
 export type OptionName = keyof typeof DEFAULTS;
@@ -134,7 +144,31 @@ export function defaultSettings(cwd: string): Settings {
     allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
     strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
     limits: DEFAULT_LIMITS,
+    policy: NO_POLICY,
+    trustedKeys: null,
   };
+}
+
+/** Required-level rules, each a usage error naming the rule when it is wrong. */
+export function readPolicy(name: string, rules: readonly string[]): Policy {
+  const p = parsePolicy(rules);
+  if (!p.ok) throw new UsageError(`${name}: ${p.reason}`);
+  return p.policy;
+}
+
+/**
+ * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
+ * each text came from, for the message when one does not parse. None: null (no trust configured).
+ */
+export function readTrustedKeys(sources: readonly { readonly name: string; readonly pem: string }[]): TrustedKeys | null {
+  if (sources.length === 0) return null;
+  const keys = [];
+  for (const s of sources) {
+    const parsed = parsePublicKeys(s.pem);
+    if (!parsed.ok) throw new UsageError(`${s.name}: ${parsed.reason}`);
+    keys.push(...parsed.value);
+  }
+  return trustedKeys(keys);
 }
 
 /** Limits with the two that users set (each undefined: the default). */

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { ACTION, tempDir } from './workspace.js';
+import { distFile, tempDir } from './workspace.js';
 
 export interface Recorded {
   readonly method: string;
@@ -113,7 +113,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     ...o.env,
   };
-  const child = spawn(process.execPath, [ACTION], { cwd: o.workspace, env });
+  const child = spawn(process.execPath, [distFile('index.js')], { cwd: o.workspace, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));

@@ -7,6 +7,10 @@ import { binding, sha256Hex } from '../../src/core/binding.js';
 import { project } from '../../src/core/projection.js';
 import type { JsonObject, Level } from '../../src/core/model.js';
 import { buildBundle, gzip, tar } from './bundle-writer.js';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { payloadOf, signPayload } from '../../src/sign/signature.js';
 
 /** Target hashes as upstream makes them: sha256("assay.tool_target.v0:<domain>:" + lowercase(trim(value))). */
 export const targetHash = (domain: string, value: string): string => `sha256:${sha256Hex(`assay.tool_target.v0:${domain}:${value.trim().toLowerCase()}`)}`;
@@ -301,5 +305,114 @@ export function bundleCorpus(): Map<string, string | Buffer> {
       ]),
     ),
   );
+  return files;
+}
+
+// ── signed records ─────────────────────────────────────────────────────────────────────────────
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
+
+/** A deterministic Ed25519 key from a 32-byte seed (PKCS#8 DER prefix + seed). */
+export function seededKey(seed: number): { privateKey: KeyObject; publicKey: KeyObject; pem: string } {
+  const der = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(Array.from({ length: 32 }, (_, i) => (seed + i) & 0xff))]);
+  const privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+  const publicKey = createPublicKey(privateKey);
+  return { privateKey, publicKey, pem: publicKey.export({ type: 'spki', format: 'pem' }) as string };
+}
+
+/** The throwaway test signer of docs/records-provenance.md (seed 0x01 … 0x20), as committed under fixtures/signed/. */
+export function testSigner(): { privateKey: KeyObject; publicKey: KeyObject; pem: string } {
+  const privateKey = createPrivateKey(readFileSync(path.join(FIXTURES, 'signed/test-signer.key.pem'), 'utf8'));
+  const publicKey = createPublicKey(privateKey);
+  return { privateKey, publicKey, pem: publicKey.export({ type: 'spki', format: 'pem' }) as string };
+}
+
+/** `rec` with a signature member over its payload (the record is ours: built by these builders). */
+export function signed(rec: JsonObject, key: { privateKey: KeyObject; publicKey: KeyObject }, signedAt = '2026-11-30T12:00:00Z'): JsonObject {
+  const p = payloadOf(rec);
+  if (!p.ok) throw new Error(p.reason);
+  return { ...rec, signature: signPayload(p.text, key.privateKey, key.publicKey, signedAt) };
+}
+
+/** The policy both signed demos are checked with (README: "deploy keys must be verified, Slack admin changes at least observed"). */
+export const SIGNED_DEMO_POLICY = ['github_deploy_key:create=verified', 'workspace_role=observed_confirmed'] as const;
+
+/**
+ * A signed, policy-checked demo that passes: every deploy key added is verified by a record the
+ * trusted export job signed; the admin grant is confirmed by a later read.
+ */
+export function signedCorpus(): Map<string, string | Buffer> {
+  const files = new Map<string, string | Buffer>();
+  const key = testSigner();
+  const addKeyCall = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('payments-api', 'deploy-2026-12'),
+    claim: 'verified',
+  });
+  const readKey = decision({
+    tool: 'github.get_deploy_key',
+    verb: 'get',
+    resourceType: 'github_deploy_key',
+    target: { ...gh('payments-api', 'deploy-2026-12'), read_only: true },
+    asserted: false,
+  });
+  const grant = decision({
+    tool: 'workspace.grant_admin',
+    verb: 'grant',
+    resourceType: 'workspace_role',
+    target: roleTarget('U0ADA', 'admin'),
+    claim: 'observed_confirmed',
+  });
+  const readRole = decision({ tool: 'workspace.get_role', verb: 'get', resourceType: 'workspace_role', target: roleTarget('U0ADA', 'admin'), asserted: false });
+  const invite = decision({ tool: 'slack.add_member', verb: 'add', resourceType: 'workspace_member', target: slackTarget('U0ADA') });
+  files.set('.assay/runs/2026-12-01-rotate.json', json(surface([addKeyCall, readKey, grant, readRole, invite])));
+  files.set('.assay/audit/github/2026-12.ndjson', ndjson([signed(record('github', 'github-audit:Qm9ndXNEb2NJZDEyMw', addKeyCall), key)]));
+  files.set('trusted-signer.pub.pem', key.pem);
+  return files;
+}
+
+/**
+ * The same run with what a forger can commit: a deploy key whose "verified" record was signed by
+ * a key the gate does not trust, an unsigned record, and a deploy key added with no evidence at all.
+ */
+export function signedFailingCorpus(): Map<string, string | Buffer> {
+  const files = new Map<string, string | Buffer>();
+  const key = testSigner();
+  const forger = seededKey(0x21);
+  const genuine = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('payments-api', 'deploy-2026-12'),
+    claim: 'verified',
+  });
+  const forged = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('infra-secrets', 'backdoor'),
+    claim: 'verified',
+  });
+  const unsignedCall = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('billing-worker', 'deploy-2026-12'),
+    claim: 'verified',
+  });
+  const bare = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('release-bot', 'deploy-2026-12') });
+  const grant = decision({ tool: 'workspace.grant_admin', verb: 'grant', resourceType: 'workspace_role', target: roleTarget('U0MALLORY', 'owner') });
+  files.set('.assay/runs/2026-12-02-incident.json', json(surface([genuine, forged, unsignedCall, bare, grant])));
+  files.set(
+    '.assay/audit/github/2026-12.ndjson',
+    ndjson([
+      signed(record('github', 'github-audit:Z2VudWluZQ', genuine), key),
+      signed(record('github', 'github-audit:Zm9yZ2Vk', forged), forger),
+      record('github', 'github-audit:dW5zaWduZWQ', unsignedCall),
+    ]),
+  );
+  files.set('trusted-signer.pub.pem', key.pem);
   return files;
 }

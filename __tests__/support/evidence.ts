@@ -9,7 +9,14 @@ export function evidence(runs: Record<string, readonly JsonObject[]>, records: r
       const artifact = `runs/${name}`;
       return { artifact, decisions: ds.map((d, i) => prepareDecision({ file: artifact, line: 10 * i + 4, column: 5 }, i, d)) };
     }),
-    records: records.map((r, i): RecordInput => ({ loc: { file: 'audit/a.json', line: i + 1, column: 1 }, record: r as unknown as AuditRecord })),
+    records: records.map(
+      (r, i): RecordInput => ({
+        loc: { file: 'audit/a.json', line: i + 1, column: 1 },
+        record: r as unknown as AuditRecord,
+        signer: null,
+        trust: { kind: 'unchecked' },
+      }),
+    ),
     findings: [],
   };
 }

@@ -6,10 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { runGate } from '../../src/gate.js';
 import { defaultSettings, type Settings } from '../../src/settings.js';
 import type { Report } from '../../src/core/report.js';
+import { distFile } from './fresh-dist.js';
+
+export { distFile };
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-export const CLI = path.join(ROOT, 'dist/cli.js');
-export const ACTION = path.join(ROOT, 'dist/index.js');
 export const UPSTREAM = path.join(ROOT, 'fixtures/upstream');
 
 const made: string[] = [];
@@ -43,7 +44,12 @@ export interface Proc {
 }
 
 export function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Proc {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env['PATH'], ...env }, maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [distFile('cli.js'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'], ...env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

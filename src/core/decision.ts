@@ -20,6 +20,8 @@ export function prepareDecision(loc: Location, index: number, decision: JsonObje
     tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
     claim: readClaim(decision),
     projection: project(decision),
+    actionClass: isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+    verb: isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
     denied: isObject(d) && d['effect'] === 'deny',
     provider: p === null || typeof p === 'string' ? p : { invalid: true },
     succeeded: isObject(response) && response['status'] === 'success',

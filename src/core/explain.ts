@@ -15,12 +15,20 @@ const short = (d: string): string => (d.length > 20 ? `${d.slice(0, 15)}…${d.s
 export const recordName = (r: CheckedRecord): string =>
   `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
 
+/** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
+function signedBy(r: CheckedRecord): string {
+  const { signer, trust } = r.input;
+  if (trust.kind === 'trusted') return `, signed by trusted signer ${signer}`;
+  return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
+}
+
 /** `artifact decision N (line L)` */
 const callName = (c: Call): string => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
 
 /** How a call is named in its own findings: its tool (or "decision") and its index. */
 export const callTitle = (c: Call): string => `${c.input.tool === null ? 'decision' : quote(c.input.tool)} (decision ${c.input.index})`;
 
+const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
 const NO_READ = 'no later successful read of the same target in this run';
 const NO_RECORD = 'no audit record binds its subject';
 /** The most common reason, shared rather than rebuilt for every asserted call. */
@@ -32,6 +40,8 @@ function snagText(s: Snag): string {
       return `${recordName(s.record)} declares this binding but is inconsistent`;
     case 'duplicate':
       return `${recordName(s.record)} is a duplicate`;
+    case 'untrusted':
+      return `${recordName(s.record)} is not from a trusted signer (${s.reason})`;
     case 'taken':
       return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
     case 'other_provider':
@@ -43,6 +53,7 @@ const MORE: { readonly [K in SnagKind]: string } = {
   taken: 'already verify other calls',
   inconsistent: 'inconsistent',
   duplicate: 'duplicates',
+  untrusted: 'not from a trusted signer',
   other_provider: 'from another provider',
 };
 
@@ -65,8 +76,10 @@ export const notVerifiedText = (n: NotVerified, showDigest: boolean): string => 
 /** Why a call earned exactly its level. */
 export function outcomeText(o: Outcome): string {
   switch (o.level) {
+    case null:
+      return NO_EFFECT;
     case 'verified':
-      return `bound by ${recordName(o.record)}`;
+      return `bound by ${recordName(o.record)}${signedBy(o.record)}`;
     case 'observed_confirmed':
       return `confirmed by a later read at ${at(o.read)}; not verified: ${noRecordText(o.notVerified, false)}`;
     case 'asserted':

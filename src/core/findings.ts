@@ -37,6 +37,16 @@ export const FINDINGS = {
     title: 'Audit record binds no call',
     help: 'A consistent audit record binds no recorded call.',
   },
+  record_untrusted: {
+    severity: 'error',
+    title: 'Audit record not from a trusted signer',
+    help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
+  },
+  policy_unmet: {
+    severity: 'error',
+    title: 'Required level not reached',
+    help: 'A required level (--require / require) is above the level the call earned.',
+  },
   verified_not_reproduced: {
     severity: 'error',
     title: 'verified claim not reproduced',

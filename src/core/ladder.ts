@@ -1,6 +1,7 @@
 /**
  * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
- * here. Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
+ * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
+ * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
  * with a record the allocation gave it, `observed_confirmed` only with a later successful read of
  * the same target in the same run. Nothing else promotes a call, and nothing downstream searches
  * again: explanations read the reasons made here.
@@ -31,6 +32,7 @@ export interface Call {
 export type Snag =
   | { readonly kind: 'inconsistent'; readonly record: CheckedRecord }
   | { readonly kind: 'duplicate'; readonly record: CheckedRecord }
+  | { readonly kind: 'untrusted'; readonly record: CheckedRecord; readonly reason: string }
   | { readonly kind: 'taken'; readonly record: CheckedRecord; readonly holder: Call }
   | { readonly kind: 'other_provider'; readonly record: CheckedRecord; readonly callProvider: string };
 
@@ -49,6 +51,8 @@ export interface NoRecord {
 export type NotVerified = { readonly kind: 'ineligible'; readonly reason: string } | NoRecord;
 
 export type Outcome =
+  /** The call asserts no side effect: no rung (§5). */
+  | { readonly level: null }
   | { readonly level: 'verified'; readonly record: CheckedRecord }
   | { readonly level: 'observed_confirmed'; readonly read: DecisionInput; readonly notVerified: NoRecord }
   /** Ineligible, or eligible with no record and no later read of the same target. */
@@ -72,6 +76,7 @@ export type RecordVerdict =
   | { readonly outcome: 'bound'; readonly record: CheckedRecord; readonly call: Call }
   | { readonly outcome: 'unmatched'; readonly record: CheckedRecord; readonly why: Unmatched }
   | { readonly outcome: 'inconsistent'; readonly record: CheckedRecord; readonly reason: string }
+  | { readonly outcome: 'untrusted'; readonly record: CheckedRecord; readonly reason: string }
   | { readonly outcome: 'duplicate'; readonly record: CheckedRecord; readonly first: RecordInput };
 
 /** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
@@ -144,6 +149,7 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
 
   const snags = snagIndex(records, holders);
   const outcomes = calls.map((call, i): Outcome => {
+    if (!call.claim.asserted) return { level: null };
     const record = allocated[i];
     if (record) return { level: 'verified', record };
     const e = call.eligibility;
@@ -157,6 +163,7 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
   const verdicts = records.map((r): RecordVerdict => {
     if (r.check.outcome === 'inconsistent') return { outcome: 'inconsistent', record: r, reason: r.check.reason };
     if (r.check.outcome === 'duplicate') return { outcome: 'duplicate', record: r, first: r.check.first };
+    if (r.check.outcome === 'untrusted') return { outcome: 'untrusted', record: r, reason: r.check.reason };
     const holder = holders.get(r);
     return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
   });
@@ -185,6 +192,7 @@ function snagIndex(records: readonly CheckedRecord[], holders: ReadonlyMap<Check
       let snag: Snag;
       if (record.check.outcome === 'inconsistent') snag = { kind: 'inconsistent', record };
       else if (record.check.outcome === 'duplicate') snag = { kind: 'duplicate', record };
+      else if (record.check.outcome === 'untrusted') snag = { kind: 'untrusted', record, reason: record.check.reason };
       else {
         const holder = holders.get(record);
         // An unused usable record of this digest was refused for its provider (the only other reason).

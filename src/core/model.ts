@@ -2,6 +2,8 @@ import type { ClaimReading } from './claims.js';
 import type { Projection } from './projection.js';
 import type { Finding } from './findings.js';
 import type { JsonObject } from './json.js';
+import type { SignatureMember } from '../sign/signature.js';
+import type { Policy } from './policy.js';
 
 /**
  * The vocabulary of the gate, shared by readers, core and reporters.
@@ -39,6 +41,9 @@ export interface DecisionInput {
   readonly tool: string | null;
   readonly claim: ClaimReading;
   readonly projection: Projection;
+  /** action.resource_type and action.verb when they are strings (what policy rules select on). */
+  readonly actionClass: string | null;
+  readonly verb: string | null;
   /** decision.effect is "deny". */
   readonly denied: boolean;
   /** action.target.provider: a string, null (absent or null), or invalid (present, neither). */
@@ -53,10 +58,23 @@ export interface RunInput {
   readonly decisions: readonly DecisionInput[];
 }
 
-/** One provider audit record, as read from an export (shape already validated). */
+/**
+ * Whether a record's signer is trusted (§8), decided at the edge where the trusted keys are
+ * (src/sign/trust.ts): `unchecked` when no trusted keys are configured.
+ */
+export type Trust = { readonly kind: 'unchecked' } | { readonly kind: 'trusted' } | { readonly kind: 'untrusted'; readonly reason: string };
+
+/** One provider audit record, as read from an export (shape and signature shape already validated). */
 export interface RecordInput {
   readonly loc: Location;
   readonly record: AuditRecord;
+  /** The key_id of its well-formed `signature` member, or null when unsigned. */
+  readonly signer: string | null;
+  /** The well-formed signature member, kept only until its trust is checked. */
+  readonly signature?: SignatureMember;
+  /** P: the canonical text of the record without its signature; kept for signed records until their trust is checked, and when a reader is asked (signing). */
+  readonly payload?: string;
+  readonly trust: Trust;
 }
 
 export interface AuditRecord {
@@ -73,6 +91,8 @@ export interface Evidence {
   readonly records: readonly RecordInput[];
   /** Problems found while reading (invalid artifacts, skipped objects, no artifacts). */
   readonly findings: readonly Finding[];
+  /** The key_ids of the trusted signers the records were checked against (empty: none configured). */
+  readonly trustedSigners?: readonly string[];
 }
 
 export interface VerifyOptions {
@@ -80,4 +100,6 @@ export interface VerifyOptions {
   readonly allowUnmatchedRecords: boolean;
   /** `observed_confirmed_not_reproduced` becomes an error. */
   readonly strictObserved: boolean;
+  /** Required levels (§7); none: honesty only. */
+  readonly policy?: Policy;
 }

@@ -1,6 +1,7 @@
 /**
- * Audit records before allocation (§3): internal consistency, then identity. Each record leaves
- * here with an outcome that carries its reason; only `usable` records can ever bind a call.
+ * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
+ * trust (when trusted keys are configured), identity. Each record leaves here with an outcome that
+ * carries its reason; only `usable` records can ever bind a call.
  */
 import { binding } from './binding.js';
 import type { RecordInput } from './model.js';
@@ -8,6 +9,7 @@ import type { RecordInput } from './model.js';
 export type RecordCheck =
   | { readonly outcome: 'usable'; readonly recomputed: string }
   | { readonly outcome: 'inconsistent'; readonly recomputed: string | null; readonly reason: string }
+  | { readonly outcome: 'untrusted'; readonly recomputed: string; readonly reason: string }
   | { readonly outcome: 'duplicate'; readonly recomputed: string; readonly first: RecordInput };
 
 export interface CheckedRecord {
@@ -36,6 +38,7 @@ export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {
         },
       };
     }
+    if (input.trust.kind === 'untrusted') return { input, check: { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason } };
     if (first) return { input, check: { outcome: 'duplicate', recomputed: b.digest, first } };
     return { input, check: { outcome: 'usable', recomputed: b.digest } };
   });

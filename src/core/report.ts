@@ -1,6 +1,7 @@
 /** The report: the one value every reporter renders. Its JSON form is `schemas/report.schema.json`. */
 import type { Finding } from './findings.js';
 import type { Level } from './model.js';
+import type { Rule } from './policy.js';
 
 export const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
@@ -13,15 +14,19 @@ export interface CallReport {
   readonly member: string | null;
   readonly tool: string | null;
   readonly asserted: boolean;
-  readonly claimed_level: Level;
-  readonly level: Level;
+  /** null: the call asserts no side effect (no rung). */
+  readonly claimed_level: Level | null;
+  /** What the committed evidence earns; null: no rung. */
+  readonly level: Level | null;
+  /** What the policy requires of this call, or null. */
+  readonly required_level: Level | null;
   readonly subject_digest: string | null;
   readonly record: { readonly file: string; readonly line: number; readonly provider: string; readonly record_id: string } | null;
   /** Why the call earned exactly this level. */
   readonly reason: string;
 }
 
-export type RecordOutcome = 'bound' | 'unmatched' | 'inconsistent' | 'duplicate';
+export type RecordOutcome = 'bound' | 'unmatched' | 'inconsistent' | 'untrusted' | 'duplicate';
 
 export interface RecordReport {
   readonly file: string;
@@ -32,7 +37,18 @@ export interface RecordReport {
   readonly outcome: RecordOutcome;
   readonly binding_digest: string;
   readonly recomputed_digest: string | null;
+  /** The key_id of the record's signature, or null when unsigned. */
+  readonly signer: string | null;
+  /** For an untrusted record: why (unsigned, unknown signer …, payload digest differs, signature does not verify). */
+  readonly untrusted: string | null;
   readonly call: { readonly artifact: string; readonly index: number; readonly line: number } | null;
+}
+
+/** One run: how many calls, and the weakest level earned by a call that asserts a side effect. */
+export interface RunReport {
+  readonly artifact: string;
+  readonly calls: number;
+  readonly weakest_level: Level | null;
 }
 
 export interface Totals {
@@ -41,10 +57,17 @@ export interface Totals {
   readonly verified: number;
   readonly observed_confirmed: number;
   readonly asserted: number;
+  /** Calls that assert no side effect (no rung). */
+  readonly no_effect: number;
+  /** The weakest level earned across every call that asserts a side effect; null when none does. */
+  readonly weakest_level: Level | null;
+  /** Calls below their required level. */
+  readonly policy_unmet: number;
   readonly records: number;
   readonly bound: number;
   readonly unmatched: number;
   readonly inconsistent: number;
+  readonly untrusted: number;
   readonly duplicate: number;
   readonly errors: number;
   readonly warnings: number;
@@ -54,6 +77,9 @@ export interface Totals {
 export interface Report {
   readonly schema: typeof REPORT_SCHEMA;
   readonly ok: boolean;
+  /** The required-level rules in effect (empty: honesty only). */
+  readonly policy: { readonly rules: readonly Rule[]; readonly trusted_signers: readonly string[] };
+  readonly runs: readonly RunReport[];
   readonly calls: readonly CallReport[];
   readonly records: readonly RecordReport[];
   readonly findings: readonly Finding[];

@@ -9,6 +9,8 @@ import type { AuditRecord, Location, RecordInput, RunInput } from '../core/model
 import { LineIndex, parseStrict, pathKey } from './strict-json.js';
 import { classify, type Kind } from './classify.js';
 import { checkRecord } from './shapes.js';
+import { hasOwn } from '../core/json.js';
+import { payloadOf, readSignatureMember } from '../sign/signature.js';
 import { readSurface, RunDecisions } from './surface.js';
 import type { Format } from './formats.js';
 import { DEFAULT_LIMITS, type ReadLimits } from '../settings.js';
@@ -139,14 +141,41 @@ function* documents(bytes: Uint8Array, format: TextFormat, fr: FileReport, limit
 
 type TextFormat = Exclude<Format, 'bundle'>;
 
-function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileReport, out: RecordInput[]): void {
+/** What a reader of audit exports keeps besides what verification reads. */
+export interface RecordReadOptions {
+  /** Keep every record's payload P (the signing tools sign it); signed records keep theirs anyway. */
+  readonly payloads?: boolean;
+}
+
+function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileReport, out: RecordInput[], options: RecordReadOptions): void {
   const shape = checkRecord(kind.payload);
-  if (!shape.ok) fr.error(loc, `audit record: ${shape.reason}`);
-  else {
-    // Keep only what verification reads (never a spread of the parsed object).
-    const r = kind.payload as unknown as AuditRecord;
-    out.push({ loc, record: { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest } });
+  if (!shape.ok) {
+    fr.error(loc, `audit record: ${shape.reason}`);
+    return;
   }
+  const signed = hasOwn(kind.payload, 'signature');
+  const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
+  // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
+  if (signature && !signature.ok) {
+    fr.error(loc, `audit record: ${signature.reason}`);
+    return;
+  }
+  let payload: string | undefined;
+  if (signed || options.payloads) {
+    const p = payloadOf(kind.payload);
+    if (!p.ok) {
+      fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
+      return;
+    }
+    payload = p.text;
+  }
+  // Keep only what verification reads (never a spread of the parsed object).
+  const r = kind.payload as unknown as AuditRecord;
+  const record: AuditRecord = { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest };
+  const input: RecordInput = signature?.ok
+    ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload, trust: { kind: 'unchecked' } }
+    : { loc, record, signer: null, ...(payload !== undefined ? { payload } : {}), trust: { kind: 'unchecked' } };
+  out.push(input);
 }
 
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
@@ -183,7 +212,13 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
 }
 
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
-export function readAuditFile(file: string, bytes: Uint8Array, format: TextFormat, limits: ReadLimits = DEFAULT_LIMITS): FileRead {
+export function readAuditFile(
+  file: string,
+  bytes: Uint8Array,
+  format: TextFormat,
+  limits: ReadLimits = DEFAULT_LIMITS,
+  options: RecordReadOptions = {},
+): FileRead {
   const fr = new FileReport(file, limits);
   const records: RecordInput[] = [];
   for (const doc of documents(bytes, format, fr, limits)) {
@@ -198,7 +233,7 @@ export function readAuditFile(file: string, bytes: Uint8Array, format: TextForma
       if (k.kind === 'error') fr.error(loc, k.reason);
       else if (k.kind === 'other') fr.skip(loc, k.name);
       else if (k.kind === 'surface') fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
-      else readRecord(k, loc, fr, records);
+      else readRecord(k, loc, fr, records, options);
     }
   }
   if (!fr.failed && records.length === 0 && !fr.skippedAny) fr.notice('no_records', 'no audit record in this file');

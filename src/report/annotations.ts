@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Report } from '../core/report.js';
 import type { Finding, Severity } from '../core/findings.js';
-import { clip, clipBytes, visible } from './text.js';
+import { clip, clipBytes, rung, visible } from './text.js';
 import { CHECKS_API } from './limits.js';
 
 /** The Checks API's limits, applied to every annotation whichever way it is sent. */
@@ -25,7 +25,8 @@ export interface Annotation {
   readonly message: string;
 }
 
-const CLAIM_CODES: ReadonlySet<string> = new Set(['verified_not_reproduced', 'observed_confirmed_not_reproduced']);
+/** Findings that say why a call's level fell short of what it claims or must reach. */
+const SHORTFALL_CODES: ReadonlySet<string> = new Set(['verified_not_reproduced', 'observed_confirmed_not_reproduced', 'policy_unmet']);
 const LEVEL: { readonly [S in Severity]: AnnotationLevel } = { error: 'failure', warning: 'warning', notice: 'notice' };
 const RANK: { readonly [L in AnnotationLevel]: number } = { failure: 0, warning: 1, notice: 2 };
 
@@ -57,20 +58,25 @@ export function buildAnnotations(report: Report, prefix: string): Annotation[] {
 
   for (const c of report.calls) {
     const fs = byCall.get(locKey(c.artifact, c.line, c.column, c.member))!;
+    // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
+    if (c.level === null && fs.length === 0) continue;
     const worst = fs.reduce<AnnotationLevel>((acc, f) => (RANK[LEVEL[f.severity]] < RANK[acc] ? LEVEL[f.severity] : acc), 'notice');
     const p = place(c.artifact, c.line, c.column, c.member);
     const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
-    const lines = [`${p.inside}Earned level: ${c.level}; claimed: ${c.claimed_level}; tool: ${visible(clip(c.tool ?? '(none)', 1000))}.`];
-    // A finding about the claim says why the claimed level was not reached; the level's own reason
+    const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
+    const lines = [
+      `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${visible(clip(c.tool ?? '(none)', 1000))}.`,
+    ];
+    // A finding about the shortfall says why the level was not reached; the level's own reason
     // would repeat it and add what does not concern the claim.
-    if (c.level === c.claimed_level || !fs.some((f) => CLAIM_CODES.has(f.code))) lines.push(`Why: ${visible(c.reason)}`);
+    if (!fs.some((f) => SHORTFALL_CODES.has(f.code))) lines.push(`Why: ${visible(c.reason)}`);
     for (const f of fs) lines.push(`${f.code}: ${visible(f.message)}`);
     out.push({
       path: p.path,
       line: p.line,
       column: p.column,
       level: worst,
-      title: clip(`${c.level}${claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
+      title: clip(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
       message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
     });
   }

@@ -13,9 +13,12 @@ const CHUNK = 1 << 20;
 /** The report's text in pieces of about 1 MiB. */
 export function* jsonChunks(report: Report): Generator<string> {
   // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
-  let parts: string[] = [`{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)}`];
+  let parts: string[] = [
+    `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
+  ];
   let size = 0;
   const lists = [
+    ['runs', report.runs],
     ['calls', report.calls],
     ['records', report.records],
     ['findings', report.findings],

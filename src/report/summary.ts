@@ -4,9 +4,10 @@
  * when rows must be cut, a line says how many and where the full report is.
  */
 import type { Report } from '../core/report.js';
+import { LEVELS } from '../core/model.js';
 import type { Finding, Severity } from '../core/findings.js';
 import { repoPath } from './annotations.js';
-import { clip, findingCounts, recordCounts, visible } from './text.js';
+import { clip, findingCounts, recordCounts, rung, visible, weakestRung } from './text.js';
 import { STEP_SUMMARY_BYTES } from './limits.js';
 
 export interface SummaryContext {
@@ -37,10 +38,21 @@ function link(ctx: SummaryContext, file: string, line: number, member: string | 
   return `[${label}](${url})`;
 }
 
+/** The policy in effect, in the summary's head. */
+function policyLines(report: Report): string[] {
+  const rules = report.policy.rules;
+  if (rules.length === 0) return ['Policy: none (honesty only: no level is required).', ''];
+  const t = report.totals;
+  return [
+    `Policy: ${rules.map((r) => `\`${r.selector}=${r.level}\``).join(', ')} · ${t.policy_unmet === 0 ? 'every call meets it' : `**${t.policy_unmet} call(s) below it**`}.`,
+    '',
+  ];
+}
+
 export function renderSummary(report: Report, ctx: SummaryContext): { markdown: string; trimmed: number } {
   const t = report.totals;
   const head: string[] = [
-    report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed',
+    report.ok ? `## ✅ receipt-gate: passed · ${weakestRung(t)}` : `## ❌ receipt-gate: failed · ${weakestRung(t)}`,
     '',
     `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
     '',
@@ -49,16 +61,29 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     `| ${LEVEL_ICON.verified} verified | ${t.verified} |`,
     `| ${LEVEL_ICON.observed_confirmed} observed_confirmed | ${t.observed_confirmed} |`,
     `| ${LEVEL_ICON.asserted} asserted | ${t.asserted} |`,
+    `| — no rung (asserts no side effect) | ${t.no_effect} |`,
     '',
-    `Audit records: ${recordCounts(t)}.`,
+    `Audit records: ${recordCounts(t)}.${report.policy.trusted_signers.length > 0 ? ` Trusted signers: ${report.policy.trusted_signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
     '',
+    ...policyLines(report),
   ];
   const findingRows = report.findings.map(
     (f: Finding) => `- ${ICON[f.severity]} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`,
   );
-  const callRows = report.calls.map(
-    (c) => `| ${LEVEL_ICON[c.level]} ${c.level} | ${c.claimed_level} | ${md(clip(c.tool ?? '(none)', 100))} | ${link(ctx, c.artifact, c.line, c.member)} |`,
-  );
+  // Calls below their required level first, then calls with other failures, then the rest.
+  const failing = new Set(report.findings.filter((f) => f.severity === 'error').map((f) => `${f.file}\0${f.member ?? ''}\0${f.line}\0${f.column}`));
+  const rank = (c: Report['calls'][number]): number => {
+    const key = `${c.artifact}\0${c.member ?? ''}\0${c.line}\0${c.column}`;
+    if (c.required_level !== null && c.level !== null && LEVELS.indexOf(c.level) < LEVELS.indexOf(c.required_level)) return 0;
+    return failing.has(key) ? 1 : 2;
+  };
+  const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
+  const policy = report.policy.rules.length > 0;
+  const callRows = ordered.map(({ c, r }) => {
+    const mark = r < 2 ? '❌ ' : '';
+    const level = c.level === null ? rung(null) : `${LEVEL_ICON[c.level]} ${c.level}`;
+    return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${link(ctx, c.artifact, c.line, c.member)} |`;
+  });
 
   const parts: string[] = [];
   let used = Buffer.byteLength(head.join('\n'));
@@ -85,7 +110,15 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     parts.push('\n');
   };
   section(['### Findings', ''], findingRows);
-  section(['### Calls', '', '| earned | claimed | tool | location |', '|---|---|---|---|'], callRows);
+  section(
+    [
+      '### Calls',
+      '',
+      policy ? '| earned | claimed | required | tool | location |' : '| earned | claimed | tool | location |',
+      policy ? '|---|---|---|---|---|' : '|---|---|---|---|',
+    ],
+    callRows,
+  );
   if (trimmed > 0) {
     parts.push(
       `> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`,

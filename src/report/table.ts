@@ -1,7 +1,7 @@
 /** The terminal report: one line per call, findings grouped by severity, totals. */
 import type { Report } from '../core/report.js';
 import type { Severity } from '../core/findings.js';
-import { clip, findingCounts, levelCounts, recordCounts, visible, where } from './text.js';
+import { clip, findingCounts, levelCounts, recordCounts, rung, visible, weakestRung, where } from './text.js';
 
 export interface TableStyle {
   readonly color: boolean;
@@ -26,14 +26,19 @@ export function renderTable(report: Report, style: TableStyle): string {
     for (const c of report.calls) perLine.set(lineKey(c), (perLine.get(lineKey(c)) ?? 0) + 1);
     const rows = report.calls.map((c) => ({
       level: c.level,
-      claimed: c.claimed_level,
+      claimed: rung(c.claimed_level),
+      required: rung(c.required_level),
       tool: clip(visible(c.tool ?? '(no tool name)'), 40),
       loc: visible(where({ file: c.artifact, line: c.line, member: c.member ?? undefined, ...(perLine.get(lineKey(c))! > 1 ? { column: c.column } : {}) })),
     }));
     const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
-    out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${pad('TOOL', toolWidth)}  LOCATION`));
+    // The REQUIRED column only when a policy is in effect.
+    const policy = report.policy.rules.length > 0;
+    const req = (s: string): string => (policy ? `${pad(s, 19)}  ` : '');
+    out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
     for (const r of rows) {
-      out.push(`${paint(LEVEL_COLOR[r.level], pad(r.level, 19))}  ${pad(r.claimed, 19)}  ${pad(r.tool, toolWidth)}  ${r.loc}`);
+      const level = r.level === null ? pad(rung(null), 19) : paint(LEVEL_COLOR[r.level], pad(r.level, 19));
+      out.push(`${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
     }
   } else {
     out.push('No calls.');
@@ -53,6 +58,7 @@ export function renderTable(report: Report, style: TableStyle): string {
     `${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`,
     `      ${t.records} audit record(s): ${recordCounts(t)}`,
     `      ${findingCounts(t)}`,
+    `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`,
   );
   return out.join('\n') + '\n';
 }

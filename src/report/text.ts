@@ -2,10 +2,19 @@
 import type { Totals } from '../core/report.js';
 
 /** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
-export const levelCounts = (t: Totals): string => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted`;
+export const levelCounts = (t: Totals): string =>
+  `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted, ${t.no_effect} no_effect`;
+
+/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
+export const weakestRung = (t: Totals): string =>
+  t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
+
+/** A level for people: the rung, or "—" for a call that asserts no side effect. */
+export const rung = (l: string | null): string => l ?? '—';
 
 /** "4 bound, 0 unmatched, 0 inconsistent, 0 duplicate" */
-export const recordCounts = (t: Totals): string => `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.duplicate} duplicate`;
+export const recordCounts = (t: Totals): string =>
+  `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.untrusted} untrusted, ${t.duplicate} duplicate`;
 
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 export const findingCounts = (t: Totals): string => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;

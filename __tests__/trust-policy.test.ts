@@ -1,0 +1,436 @@
+/**
+ * Issue 9: no rung without a claim, required levels, trusted signers and the signing tools, on the
+ * shared test vector, the signed demos and generated records.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import path from 'node:path';
+import { verify } from '../src/core/verify.js';
+import { parsePolicy, ruleFor } from '../src/core/policy.js';
+import { LEVELS, levelRank, type Level } from '../src/core/model.js';
+import { applyTrust } from '../src/sign/trust.js';
+import { keyIdOf, pae, PAYLOAD_TYPE, payloadOf } from '../src/sign/signature.js';
+import { parsePublicKeys, trustedKeys } from '../src/sign/keys.js';
+import { readAuditFile } from '../src/read/artifacts.js';
+import { addKey, deployKey, getKey, record, SIGNED_DEMO_POLICY, seededKey, signed, testSigner } from './support/corpus.js';
+import { evidence, OPTIONS } from './support/evidence.js';
+import { cleanup, cli, cliJson, gate, ROOT, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
+import type { Report } from '../src/core/report.js';
+
+afterEach(cleanup);
+
+const SIGNED = path.join(ROOT, 'fixtures/signed');
+const vectorText = readFileSync(path.join(SIGNED, 'audit_record_github_deploy_key.signed.json'), 'utf8');
+const vector = JSON.parse(vectorText);
+const TEST_KEY_ID = 'sha256:646d6be49d9f0048f94f67749eca35156eed4f7a7be18e4fc4a94bfd44e300b0';
+const codes = (r: Report) =>
+  r.findings
+    .filter((f) => f.severity === 'error')
+    .map((f) => f.code)
+    .sort();
+
+/** A workspace with upstream's verified.json and the given audit export; verified with the given keys. */
+async function withRecord(text: string, keys: readonly string[] = [readFileSync(path.join(SIGNED, 'test-signer.pub.pem'), 'utf8')]) {
+  const dir = writeFiles(tempDir(), {
+    '.assay/runs/verified.json': readFileSync(path.join(UPSTREAM, 'side_effect/verified.json')),
+    '.assay/audit/r.json': text,
+  });
+  if (keys.length === 0) return gate(dir);
+  const p = parsePublicKeys(keys.join('\n'));
+  if (!p.ok) throw new Error(p.reason);
+  return gate(dir, { trustedKeys: trustedKeys(p.value) });
+}
+
+describe('the shared test vector (docs/records-provenance.md)', () => {
+  it('P, the PAE and the key id reproduce byte for byte', () => {
+    const p = payloadOf(vector);
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(`sha256:${createHash('sha256').update(p.text).digest('hex')}`).toBe('sha256:980d69cb1e391a5f1d50a44a6448e9284e18ecdae5b28676f79eb161a76e160b');
+    expect(
+      createHash('sha256')
+        .update(pae(PAYLOAD_TYPE, Buffer.from(p.text)))
+        .digest('hex'),
+    ).toBe('5dec5570fd699512837b9837755c7faee2fff261c8d8362534eba91d999aa6d1');
+    expect(keyIdOf(testSigner().publicKey)).toBe(TEST_KEY_ID);
+  });
+
+  it('with the test signer trusted, the signed record verifies verified.json and names its signer', async () => {
+    const r = await withRecord(vectorText);
+    expect(r.ok).toBe(true);
+    expect(r.calls[0]!.level).toBe('verified');
+    expect(r.calls[0]!.reason).toContain(`signed by trusted signer ${TEST_KEY_ID}`);
+    expect(r.records[0]).toMatchObject({ outcome: 'bound', signer: TEST_KEY_ID, untrusted: null });
+    expect(r.policy.trusted_signers).toEqual([TEST_KEY_ID]);
+  });
+
+  it('with any other key trusted, it is record_untrusted (unknown signer) and verifies nothing', async () => {
+    const r = await withRecord(vectorText, [seededKey(0x40).pem]);
+    expect(codes(r)).toEqual(['record_untrusted', 'verified_not_reproduced']);
+    expect(r.records[0]).toMatchObject({ outcome: 'untrusted', untrusted: `unknown signer ${TEST_KEY_ID}` });
+  });
+
+  it('with no trusted keys, a well-formed signature is reported and not checked', async () => {
+    const r = await withRecord(vectorText, []);
+    expect(r.ok).toBe(true);
+    expect(r.records[0]).toMatchObject({ outcome: 'bound', signer: TEST_KEY_ID });
+    expect(r.calls[0]!.reason).toContain(`signed by key_id ${TEST_KEY_ID}, not checked: no trusted keys`);
+  });
+
+  it('`sign` with the test key reproduces its signature byte for byte, and writes nothing for an inconsistent record', () => {
+    const dir = tempDir();
+    const out = path.join(dir, 'signed.ndjson');
+    const r = cli(
+      [
+        'sign',
+        '--key',
+        path.join(SIGNED, 'test-signer.key.pem'),
+        '--output',
+        out,
+        '--signed-at',
+        '2026-11-30T12:00:00Z',
+        path.join(UPSTREAM, 'side_effect/audit_record_github_deploy_key.json'),
+      ],
+      ROOT,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const line = JSON.parse(readFileSync(out, 'utf8'));
+    expect(line.signature).toEqual(vector.signature);
+    const bad = JSON.parse(readFileSync(path.join(UPSTREAM, 'side_effect/audit_record_github_deploy_key.json'), 'utf8'));
+    bad.subject.target.repo = 'other';
+    const badFile = path.join(dir, 'bad.json');
+    writeFileSync(badFile, JSON.stringify(bad));
+    const out2 = path.join(dir, 'never.ndjson');
+    const r2 = cli(
+      [
+        'sign',
+        '--key',
+        path.join(SIGNED, 'test-signer.key.pem'),
+        '--output',
+        out2,
+        path.join(UPSTREAM, 'side_effect/audit_record_github_deploy_key.json'),
+        badFile,
+      ],
+      ROOT,
+    );
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toMatch(/bad\.json:1:1: record "audit-log-entry-9931": binding_digest does not recompute/);
+    expect(r2.stderr).toMatch(/nothing written/);
+    expect(existsSync(out2)).toBe(false);
+  });
+});
+
+describe('tampering with a signed record', () => {
+  const tampered = (edit: (r: any) => void): string => {
+    const r = JSON.parse(vectorText);
+    edit(r);
+    return JSON.stringify(r);
+  };
+
+  it.each([
+    ['a covered member (non_claims)', (r: any) => r.non_claims.push('added later'), 'payload digest differs'],
+    ['the record id', (r: any) => (r.record_id = 'audit-log-entry-9932'), 'payload digest differs'],
+    ['the provider', (r: any) => (r.provider = 'github-enterprise'), 'payload digest differs'],
+    ['the signed payload digest', (r: any) => (r.signature.signed_payload_digest = `sha256:${'0'.repeat(64)}`), 'payload digest differs'],
+    ['the key id', (r: any) => (r.signature.key_id = `sha256:${'1'.repeat(64)}`), `unknown signer sha256:${'1'.repeat(64)}`],
+    ['the signature', (r: any) => (r.signature.signature = Buffer.alloc(64, 7).toString('base64')), 'signature does not verify'],
+    [
+      'the digest and the covered member together',
+      (r: any) => {
+        r.non_claims = [];
+        const { signature, ...rest } = r;
+        r.signature.signed_payload_digest = `sha256:${createHash('sha256')
+          .update(payloadOf(rest).ok ? (payloadOf(rest) as { text: string }).text : '')
+          .digest('hex')}`;
+        void signature;
+      },
+      'signature does not verify',
+    ],
+  ])('%s → record_untrusted with the exact reason', async (_name, edit, reason) => {
+    const r = await withRecord(tampered(edit));
+    expect(r.records[0]).toMatchObject({ outcome: 'untrusted', untrusted: reason });
+    expect(r.calls[0]!.level).toBe('asserted');
+    expect(codes(r)).toContain('record_untrusted');
+  });
+
+  it('an edited subject is record_inconsistent first (binding before trust)', async () => {
+    const r = await withRecord(tampered((x) => (x.subject.target.repo = 'other-repo')));
+    expect(r.records[0]!.outcome).toBe('inconsistent');
+  });
+
+  it('an unsigned record is record_untrusted (unsigned) once keys are trusted', async () => {
+    const r = await withRecord(readFileSync(path.join(UPSTREAM, 'side_effect/audit_record_github_deploy_key.json'), 'utf8'));
+    expect(r.records[0]).toMatchObject({ outcome: 'untrusted', untrusted: 'unsigned', signer: null });
+  });
+
+  it.each([
+    ['version 2', (s: any) => (s.version = 2)],
+    ['another algorithm', (s: any) => (s.algorithm = 'rsa')],
+    ['another payload type', (s: any) => (s.payload_type = 'application/json')],
+    ['a member missing', (s: any) => delete s.signed_at],
+    ['an extra member', (s: any) => (s.comment = 'hi')],
+    ['a short signature', (s: any) => (s.signature = 'AAAA')],
+    ['a local time', (s: any) => (s.signed_at = '2026-11-30T12:00:00+01:00')],
+    ['an upper-case key id', (s: any) => (s.key_id = s.key_id.toUpperCase())],
+    [
+      'empty',
+      (s: any) => {
+        for (const k of Object.keys(s)) delete s[k];
+      },
+    ],
+  ])('a malformed signature member (%s) is invalid_artifact, with or without keys', async (_name, edit) => {
+    const text = tampered((r) => edit(r.signature));
+    for (const keys of [[], [readFileSync(path.join(SIGNED, 'test-signer.pub.pem'), 'utf8')]]) {
+      const r = await withRecord(text, keys);
+      expect(r.records).toEqual([]);
+      expect(r.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({ file: '.assay/audit/r.json', line: 1, column: 1 });
+      expect(r.ok).toBe(false);
+    }
+  });
+});
+
+describe('trusted signers: properties', () => {
+  it('a record signed by a key that is not trusted never verifies any call', () => {
+    const trusted = seededKey(1);
+    const arb = fc.record({
+      repo: fc.constantFrom('a', 'b', 'c'),
+      seed: fc.integer({ min: 2, max: 250 }),
+      signer: fc.constantFrom('trusted', 'other', 'none'),
+      claim: fc.constantFrom('asserted', 'verified') as fc.Arbitrary<'asserted' | 'verified'>,
+      tamper: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(arb, { minLength: 1, maxLength: 6 }), (specs) => {
+        const calls = specs.map((s) => addKey({ target: deployKey({ repo: s.repo }), claim: s.claim }));
+        const records = specs.map((s, i) => {
+          const rec = record('github', `r${i}`, addKey({ target: deployKey({ repo: s.repo }) }));
+          if (s.signer === 'none') return rec;
+          const out = signed(rec, s.signer === 'trusted' ? trusted : seededKey(s.seed));
+          return s.tamper ? { ...out, non_claims: ['edited after signing'] } : out;
+        });
+        const ev = evidence({ 'r.json': calls }, []);
+        const parsed = records.map((rec, i) => {
+          const r = readAuditFile(`audit/${i}.json`, Buffer.from(JSON.stringify(rec)), 'json');
+          return r.records[0]!;
+        });
+        const report = verify({ ...ev, records: applyTrust(parsed, trustedKeys([trusted.publicKey])) }, OPTIONS);
+        for (const rr of report.records) {
+          const spec = specs[Number(rr.record_id.slice(1))]!;
+          if (rr.outcome === 'bound') {
+            expect(spec.signer).toBe('trusted');
+            expect(spec.tamper).toBe(false);
+          }
+        }
+      }),
+      { numRuns: 200, seed: 9 },
+    );
+  });
+});
+
+describe('no rung without a claim (§5)', () => {
+  it('a read that asserts nothing has no rung, is counted as no_effect, gets no annotation, and still confirms a write', () => {
+    const r = verify(evidence({ 'r.json': [addKey({ claim: 'observed_confirmed' }), getKey()] }), OPTIONS);
+    expect(r.calls.map((c) => [c.level, c.claimed_level])).toEqual([
+      ['observed_confirmed', 'observed_confirmed'],
+      [null, null],
+    ]);
+    expect(r.totals).toMatchObject({ no_effect: 1, asserted: 0, weakest_level: 'observed_confirmed' });
+    expect(r.runs).toEqual([{ artifact: 'runs/r.json', calls: 2, weakest_level: 'observed_confirmed' }]);
+  });
+
+  it('the weakest rung is null when no call asserts a side effect, and one strong call never raises it', () => {
+    expect(verify(evidence({ 'r.json': [getKey()] }), OPTIONS).totals.weakest_level).toBeNull();
+    const r = verify(
+      evidence({ 'a.json': [addKey({ claim: 'verified' })], 'b.json': [addKey({ target: deployKey({ repo: 'x' }) })] }, [
+        record('github', '1', addKey({ claim: 'verified' })),
+      ]),
+      OPTIONS,
+    );
+    expect(r.runs.map((x) => x.weakest_level)).toEqual(['verified', 'asserted']);
+    expect(r.totals.weakest_level).toBe('asserted');
+  });
+});
+
+describe('required levels (§7)', () => {
+  const policy = (...rules: string[]) => {
+    const p = parsePolicy(rules);
+    if (!p.ok) throw new Error(p.reason);
+    return p.policy;
+  };
+
+  it('a malformed rule, an unknown level or two rules for one selector is refused by name', () => {
+    expect(parsePolicy(['github_deploy_key'])).toEqual({
+      ok: false,
+      reason: '"github_deploy_key" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)',
+    });
+    expect(parsePolicy(['*=trusted'])).toMatchObject({ ok: false, reason: '"*=trusted": the level must be one of asserted, observed_confirmed, verified' });
+    expect(parsePolicy(['a:b:c=verified'])).toMatchObject({ ok: false, reason: '"a:b:c=verified": the selector must be *, CLASS or CLASS:VERB' });
+    expect(parsePolicy(['x=verified', ' x = asserted'])).toMatchObject({ ok: false, reason: '" x = asserted": a second rule for x'.replace('" x', '"x') });
+    const r = cli(['verify', '--require', 'github_deploy_key=sure'], ROOT);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^receipt-gate: --require: "github_deploy_key=sure": the level must be one of/);
+  });
+
+  it('the most specific rule applies: CLASS:VERB over CLASS over *', () => {
+    const p = policy('*=asserted', 'github_deploy_key=observed_confirmed', 'github_deploy_key:create=verified');
+    expect(ruleFor(p, 'github_deploy_key', 'create')?.level).toBe('verified');
+    expect(ruleFor(p, 'github_deploy_key', 'delete')?.level).toBe('observed_confirmed');
+    expect(ruleFor(p, 'workspace_role', 'grant')?.level).toBe('asserted');
+    expect(ruleFor(p, null, null)?.level).toBe('asserted');
+    expect(ruleFor(policy('github_deploy_key=verified'), 'workspace_role', 'grant')).toBeNull();
+  });
+
+  it('a call below its requirement is policy_unmet at its decision, with the reason it earned no more; denied calls and calls that assert nothing are outside every rule', () => {
+    const ev = evidence({
+      'r.json': [
+        addKey({ target: deployKey({ repo: 'z' }) }),
+        addKey({ effect: 'deny', status: 'blocked' }),
+        getKey(),
+        addKey({ target: deployKey({ repo: 'y' }) }),
+        getKey({ target: deployKey({ repo: 'y' }) }),
+      ],
+    });
+    const r = verify(ev, { ...OPTIONS, policy: policy('github_deploy_key:create=verified', 'github_deploy_key=observed_confirmed', '*=verified') });
+    expect(r.calls.map((c) => c.required_level)).toEqual(['verified', null, null, 'verified', null]);
+    const unmet = r.findings.filter((f) => f.code === 'policy_unmet');
+    expect(unmet.map((f) => [f.line, f.message])).toEqual([
+      [
+        4,
+        expect.stringMatching(
+          /^github\.add_deploy_key \(decision 0\): github_deploy_key:create requires verified; earned asserted: no audit record binds its subject sha256:[0-9a-f]{64}$/,
+        ),
+      ],
+      [
+        34,
+        expect.stringMatching(
+          /^github\.add_deploy_key \(decision 3\): github_deploy_key:create requires verified; earned observed_confirmed: no audit record binds its subject sha256:/,
+        ),
+      ],
+    ]);
+    expect(r.ok).toBe(false);
+    expect(r.totals.policy_unmet).toBe(2);
+    expect(r.policy.rules).toHaveLength(3);
+  });
+
+  it('an observed_confirmed requirement names the missing read, not the missing record', () => {
+    const r = verify(evidence({ 'r.json': [addKey()] }), { ...OPTIONS, policy: policy('github_deploy_key=observed_confirmed') });
+    expect(r.findings.find((f) => f.code === 'policy_unmet')!.message).toMatch(
+      /requires observed_confirmed; earned asserted: no later successful read of the same target exists in this run$/,
+    );
+  });
+
+  it('policy never passes a call below its requirement (property)', () => {
+    const arbLevel = fc.constantFrom(...LEVELS);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            repo: fc.constantFrom('a', 'b'),
+            claim: fc.constantFrom('asserted', 'verified') as fc.Arbitrary<'asserted' | 'verified'>,
+            read: fc.boolean(),
+            rec: fc.boolean(),
+            asserted: fc.boolean(),
+          }),
+          { maxLength: 6 },
+        ),
+        fc.option(arbLevel, { nil: undefined }),
+        fc.option(arbLevel, { nil: undefined }),
+        (specs, star, cls) => {
+          const ds = specs.flatMap((s) => [
+            addKey({ target: deployKey({ repo: s.repo }), claim: s.asserted ? s.claim : 'none', asserted: s.asserted }),
+            ...(s.read ? [getKey({ target: deployKey({ repo: s.repo }) })] : []),
+          ]);
+          const recs = specs.filter((s) => s.rec).map((s, i) => record('github', `r${i}`, addKey({ target: deployKey({ repo: s.repo }) })));
+          const rules = [...(star ? [`*=${star}`] : []), ...(cls ? [`github_deploy_key=${cls}`] : [])];
+          const r = verify(evidence({ 'r.json': ds }, recs), { ...OPTIONS, policy: policy(...rules) });
+          for (const c of r.calls) {
+            if (c.required_level !== null && c.level !== null && levelRank(c.level) < levelRank(c.required_level as Level)) {
+              expect(r.ok).toBe(false);
+              expect(r.findings.some((f) => f.code === 'policy_unmet' && f.line === c.line && f.column === c.column)).toBe(true);
+            }
+            if (c.level === null) expect(c.required_level).toBeNull();
+          }
+        },
+      ),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+});
+
+describe('keys and signing tools', () => {
+  it('keygen writes a PKCS#8 key (mode 0600) and an SPKI public key, prints the key_id, and never overwrites', () => {
+    const dir = tempDir();
+    const prefix = path.join(dir, 'export');
+    const r = cli(['keygen', '--out', prefix], ROOT);
+    expect(r.code, r.stderr).toBe(0);
+    const pub = readFileSync(`${prefix}.pub.pem`, 'utf8');
+    expect(readFileSync(`${prefix}.key.pem`, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    if (process.platform !== 'win32') expect(statSync(`${prefix}.key.pem`).mode & 0o777).toBe(0o600);
+    const parsed = parsePublicKeys(pub);
+    expect(parsed.ok && keyIdOf(parsed.value[0]!)).toBe(r.stdout.trim());
+    const before = readFileSync(`${prefix}.key.pem`, 'utf8');
+    const again = cli(['keygen', '--out', prefix], ROOT);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/exists; keygen never overwrites a key/);
+    expect(readFileSync(`${prefix}.key.pem`, 'utf8')).toBe(before);
+  });
+
+  it('a trusted key that does not parse, is private or is not Ed25519 is a usage error naming it', () => {
+    const dir = tempDir();
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    writeFiles(dir, { 'rsa.pem': rsa, 'junk.pem': 'hello', 'private.pem': readFileSync(path.join(SIGNED, 'test-signer.key.pem')) });
+    expect(cli(['verify', '-C', dir, '--trusted-key', 'rsa.pem'], ROOT).stderr).toMatch(
+      /^receipt-gate: --trusted-key rsa\.pem: is a rsa key; only Ed25519 keys sign records/,
+    );
+    expect(cli(['verify', '-C', dir, '--trusted-key', 'junk.pem'], ROOT).stderr).toMatch(/^receipt-gate: --trusted-key junk\.pem: no PEM "PUBLIC KEY" block/);
+    expect(cli(['verify', '-C', dir, '--trusted-key', 'private.pem'], ROOT).stderr).toMatch(
+      /not a "PUBLIC KEY" block \(a private key must never be given as a trusted key\)/,
+    );
+    expect(cli(['verify', '-C', dir, '--trusted-key', 'none.pem'], ROOT)).toMatchObject({ code: 2 });
+  });
+
+  it('sign refuses an invalid input and writes nothing', () => {
+    const dir = writeFiles(tempDir(), { 'dup.json': '{"schema":"assay.provider_audit_record.v0","schema":"x"}' });
+    const r = cli(['sign', '--key', path.join(SIGNED, 'test-signer.key.pem'), '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'dup.json')], ROOT);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/dup\.json:1:\d+: duplicate key/);
+    expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
+  });
+});
+
+describe('the signed demos', () => {
+  const args = ['--trusted-key', 'trusted-signer.pub.pem', ...SIGNED_DEMO_POLICY.flatMap((r) => ['--require', r])];
+
+  it('fixtures/demo-signed passes: every deploy key verified by a trusted signer, the admin grant observed', () => {
+    const { code, report } = cliJson(['-C', path.join(ROOT, 'fixtures/demo-signed'), ...args], ROOT);
+    expect(code).toBe(0);
+    expect(report.totals).toMatchObject({
+      verified: 1,
+      observed_confirmed: 1,
+      asserted: 1,
+      no_effect: 2,
+      policy_unmet: 0,
+      untrusted: 0,
+      weakest_level: 'asserted',
+    });
+  });
+
+  it('fixtures/demo-signed-failing fails: a forged signer, an unsigned record, a deploy key and an admin grant below the policy', () => {
+    const { code, report } = cliJson(['-C', path.join(ROOT, 'fixtures/demo-signed-failing'), ...args], ROOT);
+    expect(code).toBe(1);
+    expect(report.records.map((r) => [r.outcome, r.untrusted])).toEqual([
+      ['bound', null],
+      ['untrusted', expect.stringMatching(/^unknown signer sha256:/)],
+      ['untrusted', 'unsigned'],
+    ]);
+    expect(report.totals).toMatchObject({ policy_unmet: 4, untrusted: 2 });
+  });
+
+  it('without the trusted key the forged demo would pass honesty checks: exactly what trusted signers close', () => {
+    const { report } = cliJson(['-C', path.join(ROOT, 'fixtures/demo-signed-failing')], ROOT);
+    expect(report.totals.verified).toBe(3);
+    expect(report.findings.filter((f) => f.severity === 'error')).toEqual([]);
+  });
+});
