@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sha256Hex } from '../src/core/binding.js';
 import { cleanup, ROOT, tempDir, writeFiles } from './support/workspace.js';
 import { forbidden, HEAD_SHA, MERGE_SHA, runAction } from './support/action-harness.js';
-import { decision, deployKey, json, record, surface } from './support/corpus.js';
+import { decision, deployKey, json, record, SIGNED_DEMO_POLICY, surface } from './support/corpus.js';
 
 afterEach(cleanup);
 
@@ -171,6 +171,12 @@ describe('dist/index.js on a pull request', () => {
     ['check-run-id', 'abc', /invalid input check-run-id/],
     ['working-directory', '../elsewhere', /invalid input working-directory: "..\/elsewhere" is outside the workspace/],
     ['max-file-size', 'lots', /invalid input max-file-size/],
+    ['require', 'github_deploy_key=always', /invalid input require: "github_deploy_key=always": the level must be one of/],
+    [
+      'trusted-keys',
+      '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8g\n-----END PRIVATE KEY-----',
+      /invalid input trusted-keys: not a "PUBLIC KEY" block/,
+    ],
   ])('a bad %s fails with one clear message naming it', async (name, value, why) => {
     const r = await runAction({ workspace: demo(), inputs: { [name]: value } });
     expect(r.code).toBe(1);
@@ -178,6 +184,26 @@ describe('dist/index.js on a pull request', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(why);
     expect(r.requests).toEqual([]);
+  });
+
+  it('require and trusted-keys: the signed demo passes with its policy and signer; the forged one fails and says why', async () => {
+    const inputs = (dir: string) => ({
+      require: SIGNED_DEMO_POLICY.join('\n'),
+      'trusted-keys': readFileSync(path.join(ROOT, dir, 'trusted-signer.pub.pem'), 'utf8'),
+    });
+    const ok = tempDir();
+    cpSync(path.join(ROOT, 'fixtures/demo-signed'), ok, { recursive: true });
+    const pass = await runAction({ workspace: ok, inputs: inputs('fixtures/demo-signed') });
+    expect(pass.code, pass.stdout).toBe(0);
+    expect(pass.outputs).toMatchObject({ result: 'pass', 'policy-unmet': '0', 'weakest-level': 'asserted', verified: '1' });
+    const bad = tempDir();
+    cpSync(path.join(ROOT, 'fixtures/demo-signed-failing'), bad, { recursive: true });
+    const fail = await runAction({ workspace: bad, inputs: inputs('fixtures/demo-signed-failing') });
+    expect(fail.code).toBe(1);
+    expect(fail.outputs).toMatchObject({ result: 'fail', 'policy-unmet': '4' });
+    const summary = fail.summary;
+    expect(summary).toContain('Policy: `github_deploy_key:create=verified`, `workspace_role=observed_confirmed` · **4 call(s) below it**');
+    expect(summary).toMatch(/Trusted signers: `sha256:646d6be49d9f…`/);
   });
 
   it('trims a summary that would pass 1 MiB, and says where the full report is', async () => {

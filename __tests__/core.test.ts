@@ -3,6 +3,8 @@
  * Test names state the rule they guard, in the semantics document's words.
  */
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import { readClaim } from '../src/core/claims.js';
 import { checkRecords } from '../src/core/records.js';
 import { allocate } from '../src/core/allocation.js';
@@ -202,6 +204,24 @@ describe("explanations read the ladder's reasons (the three cases of issue 8)", 
     const r = verify(evidence({ 'r.json': [addKey({ claim: 'verified' })] }), OPTIONS);
     const f = r.findings.find((x) => x.code === 'verified_not_reproduced')!;
     expect(f.message).toMatch(/^github\.add_deploy_key \(decision 0\) claims verified, but no audit record binds its subject sha256:[0-9a-f]{64}$/);
+  });
+
+  it('a record whose target carries more than the bound fields is nearest to the call equal on all of them', () => {
+    const rec = record('github', 'x', addKey());
+    const subject = rec['subject'] as { target: Record<string, unknown> };
+    subject.target['provider'] = 'github';
+    const { binding } = { binding: (s: unknown) => `sha256:${createHash('sha256').update(canonicalize(s)!).digest('hex')}` };
+    const extra = { ...rec, binding_digest: binding(subject) };
+    const r = verify(
+      evidence({ 'r.json': [addKey({ target: deployKey({ repo: 'near' }) }), addKey({ claim: 'verified' })] }, [
+        record('github', 'y', addKey({ claim: 'verified' })),
+        extra,
+      ]),
+      OPTIONS,
+    );
+    expect(r.findings.find((f) => f.code === 'record_unmatched')!.message).toMatch(
+      /nearest is runs\/r\.json decision 1 \(line 14\), whose target differs in provider$/,
+    );
   });
 
   it('a record of a class and verb no call has says so', () => {

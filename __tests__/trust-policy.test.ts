@@ -400,6 +400,32 @@ describe('keys and signing tools', () => {
   });
 });
 
+describe('signature checks off the main thread (dist/ as a real process)', () => {
+  it('600 signed records checked on the thread pool reach the same verdicts as the inline check', async () => {
+    const key = seededKey(3);
+    const other = seededKey(4);
+    const n = 600;
+    const calls = Array.from({ length: n }, (_, i) => addKey({ target: deployKey({ repo: `r${i}` }), claim: 'verified' }));
+    const recs = calls.map((c, i) => {
+      const rec = record('github', `id-${i}`, c);
+      if (i === 17) return signed(rec, other);
+      const out = signed(rec, key);
+      return i === 401 ? { ...out, non_claims: ['edited after signing'] } : out;
+    });
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/r.json': JSON.stringify({ schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: calls }),
+      '.assay/audit/a.ndjson': recs.map((r) => JSON.stringify(r)).join('\n'),
+      'k.pem': key.pem,
+    });
+    const viaWorkers = cliJson(['-C', dir, '--trusted-key', 'k.pem'], ROOT).report;
+    const inline = await gate(dir, { trustedKeys: trustedKeys([key.publicKey]) });
+    expect(viaWorkers.records).toEqual(inline.records);
+    expect(viaWorkers.totals).toMatchObject({ verified: n - 2, untrusted: 2 });
+    expect(viaWorkers.records[17]!.untrusted).toBe(`unknown signer ${keyIdOf(other.publicKey)}`);
+    expect(viaWorkers.records[401]!.untrusted).toBe('payload digest differs');
+  });
+});
+
 describe('the signed demos', () => {
   const args = ['--trusted-key', 'trusted-signer.pub.pem', ...SIGNED_DEMO_POLICY.flatMap((r) => ['--require', r])];
 

@@ -91,6 +91,45 @@ const t10 = rows.find((r) => r.n === 10_000);
 const t100 = rows.find((r) => r.n === 100_000);
 if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.gate).toFixed(2)}, floor ${(t100.floor / t10.floor).toFixed(2)}`);
 
+// Signed records: the same corpus with every record signed, verified with its key trusted, against
+// the unsigned corpus, alternately in the same run (the signature checks run in worker threads).
+{
+  const n = Math.min(100_000, Math.max(...sizes));
+  const plain = generate(path.join(tmp, 'plain'), n);
+  const sig = generate(path.join(tmp, 'signed'), n, 42, { signed: true });
+  const args = (c, extra) => [
+    path.join(root, 'dist/cli.js'),
+    'verify',
+    '-C',
+    path.dirname(c.runs),
+    '--runs',
+    'runs',
+    '--audit',
+    'audit',
+    ...extra,
+    '--format',
+    'json',
+    '--output',
+    path.join(tmp, 'sreport.json'),
+  ];
+  const u = [];
+  const sgn = [];
+  for (let i = 0; i < repeat; i++) {
+    const a = timed(args(plain, []));
+    const b = timed(args(sig, ['--trusted-key', sig.trustedKey]));
+    if (a.status !== 1 || b.status !== 1) throw new Error(`signed bench: exits ${a.status}/${b.status}: ${b.stderr}`);
+    u.push(a);
+    sgn.push(b);
+  }
+  const um = median(u.map((x) => x.ms));
+  const sm = median(sgn.map((x) => x.ms));
+  console.log(
+    `\nsigned records, N=${n} (${sig.records} records, each signed; median of ${repeat}): unsigned ${fmt(um)} | signed, key trusted ${fmt(sm)} | signed/unsigned ${(sm / um).toFixed(2)}× | RSS ${mb(median(u.map((x) => x.rss)))} → ${mb(median(sgn.map((x) => x.rss)))}`,
+  );
+  rmSync(path.join(tmp, 'plain'), { recursive: true, force: true });
+  rmSync(path.join(tmp, 'signed'), { recursive: true, force: true });
+}
+
 // Cold start on a one-call corpus.
 const one = path.join(tmp, 'one');
 mkdirSync(path.join(one, '.assay/runs'), { recursive: true });

@@ -3,7 +3,7 @@
 // export files, 1% of them mismatched, and follow-up reads that confirm some writes.
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 const sha = (s) => createHash('sha256').update(s).digest('hex');
@@ -90,13 +90,43 @@ function decision(c, target, verb, tool, { asserted, level, digest }) {
   };
 }
 
-/** Writes the corpus under dir; returns counts. `calls` counts every decision (writes and reads). */
-export function generate(dir, calls, seed = 42) {
+// Signed records (docs/records-provenance.md): Ed25519 over the DSSE PAE of JCS(record), with a
+// deterministic key from a fixed seed, so the signed corpus is the same bytes every run.
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+function benchKey() {
+  const der = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.alloc(32, 0x5a)]);
+  const privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+  const publicKey = createPublicKey(privateKey);
+  return { privateKey, pem: publicKey.export({ type: 'spki', format: 'pem' }), keyId: `sha256:${sha(publicKey.export({ type: 'spki', format: 'der' }))}` };
+}
+function signRecord(rec, key) {
+  const p = Buffer.from(canonicalize(rec), 'utf8');
+  const t = Buffer.from(PAYLOAD_TYPE);
+  const pae = Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `), t, Buffer.from(` ${p.length} `), p]);
+  rec.signature = {
+    version: 1,
+    algorithm: 'ed25519',
+    payload_type: PAYLOAD_TYPE,
+    signed_payload_digest: `sha256:${sha(p)}`,
+    key_id: key.keyId,
+    signature: sign(null, pae, key.privateKey).toString('base64'),
+    signed_at: '2026-11-30T12:00:00Z',
+  };
+  return rec;
+}
+
+/**
+ * Writes the corpus under dir; returns counts. `calls` counts every decision (writes and reads).
+ * With `signed`, every record is signed and the public key is written to dir/trusted.pub.pem.
+ */
+export function generate(dir, calls, seed = 42, { signed = false } = {}) {
   rmSync(dir, { recursive: true, force: true });
   const runsDir = path.join(dir, 'runs');
   const auditDir = path.join(dir, 'audit');
   mkdirSync(runsDir, { recursive: true });
   mkdirSync(auditDir, { recursive: true });
+  const key = signed ? benchKey() : null;
+  if (key) writeFileSync(path.join(dir, 'trusted.pub.pem'), key.pem);
   const rand = rng(seed);
   const PER_RUN = 200;
   const PER_EXPORT = 500;
@@ -131,14 +161,15 @@ export function generate(dir, calls, seed = 42) {
         decisions.push(decision(c, target, c.verb, c.tool, { asserted: true, level: 'verified', digest }));
         const mismatch = rand() < 0.01;
         const recSubject = mismatch ? subjectOf(c, { ...target, repo: 'elsewhere', role: 'viewer', principal_hash: th('slack_principal', 'nobody') }) : subject;
-        pending.push({
+        const rec = {
           schema: 'assay.provider_audit_record.v0',
           provider: c.provider,
           record_id: `rec-${i}`,
           subject: recSubject,
           binding_digest: `sha256:${sha(canonicalize(recSubject))}`,
           non_claims: ['imported from a provider audit export'],
-        });
+        };
+        pending.push(key ? signRecord(rec, key) : rec);
         records++;
       } else if (r < 0.76 && decisions.length + 1 < n) {
         decisions.push(decision(c, target, c.verb, c.tool, { asserted: true, level: 'observed_confirmed', digest }));
@@ -175,5 +206,13 @@ export function generate(dir, calls, seed = 42) {
     flushRecords(false);
   }
   flushRecords(true);
-  return { calls: made, records, files, bytes, runs: path.join(dir, 'runs'), audit: path.join(dir, 'audit') };
+  return {
+    calls: made,
+    records,
+    files,
+    bytes,
+    runs: path.join(dir, 'runs'),
+    audit: path.join(dir, 'audit'),
+    trustedKey: key ? path.join(dir, 'trusted.pub.pem') : null,
+  };
 }

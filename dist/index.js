@@ -8307,7 +8307,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 1897:
+/***/ 4424:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8813,6 +8813,7 @@ function targetKey(subject) {
 
 
 
+
 const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 /** Records a reason names before it counts the rest. */
 const SNAGS_LISTED = 3;
@@ -8987,9 +8988,13 @@ function unmatchedIndex(calls, allocated) {
             }
             return { kind: 'same_subject', otherProvider, ineligible, verified };
         }
-        nearest ??= new NearestIndex(calls);
         const { action_class, verb, target } = r.input.record.subject;
-        const near = nearest.find(action_class, verb, target);
+        // A record whose target carries more than the bound fields may still equal a call on all of them.
+        const narrowed = narrowTarget(action_class, target);
+        const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
+        const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
+        nearest ??= exact === undefined ? new NearestIndex(calls) : null;
+        const near = exact !== undefined ? calls[exact] : nearest.find(action_class, verb, target);
         if (!near)
             return { kind: 'no_call', actionClass: action_class, verb };
         const t = near.input.projection.subject.target;
@@ -8998,53 +9003,121 @@ function unmatchedIndex(calls, allocated) {
         return { kind: 'nearest', call: near, differ };
     };
 }
-const popcount = (m) => (m === 0 ? 0 : (m & 1) + popcount(m >>> 1));
 /**
- * The nearest call to a record's subject among calls of the same class and verb: the fewest
- * differing bound fields, ties to the first in order. For each call and each subset of its class's
- * bound fields (at most 2³), the first call with those values is remembered, so a query is a few
- * lookups rather than a scan of every call.
+ * The nearest call to a record's subject among calls of the same class and verb: the most equal
+ * bound fields (so the fewest differing), ties to the first in order. Built once, when the first
+ * record needs it: per class and verb, each bound field's values are interned to small numbers,
+ * and the first call with each value of one field and each pair of values of two fields is
+ * remembered under a numeric key, so a query is a few lookups and the index holds no new strings.
  */
 class NearestIndex {
-    first = new Map();
+    calls;
+    groups = new Map();
     constructor(calls) {
+        this.calls = calls;
         calls.forEach((call, order) => {
             const p = call.input.projection;
             if (p.kind !== 'subject')
                 return;
-            const fields = boundFields(p.subject.action_class);
-            for (let mask = 0; mask < 1 << fields.length; mask++) {
-                const k = this.key(p.subject.action_class, p.subject.verb, fields, mask, p.subject.target);
-                if (!this.first.has(k))
-                    this.first.set(k, { call, order });
-            }
+            const key = `${p.subject.action_class}\u0000${p.subject.verb}`;
+            let g = this.groups.get(key);
+            if (!g)
+                this.groups.set(key, (g = new Group(boundFields(p.subject.action_class), order)));
+            g.add(p.subject.target, order);
         });
-    }
-    key(actionClass, verb, fields, mask, target) {
-        const parts = [actionClass, verb, String(mask)];
-        fields.forEach((f, i) => {
-            if (mask & (1 << i))
-                parts.push(hasOwn(target, f) ? (JSON.stringify(target[f]) ?? 'undefined') : '\u0001');
-        });
-        return parts.join('\u0000');
     }
     find(actionClass, verb, target) {
-        const fields = boundFields(actionClass);
-        if (!fields)
-            return null;
-        for (let equal = fields.length; equal >= 0; equal--) {
-            let best = null;
-            for (let mask = 0; mask < 1 << fields.length; mask++) {
-                if (popcount(mask) !== equal)
-                    continue;
-                const hit = this.first.get(this.key(actionClass, verb, fields, mask, target));
-                if (hit && (!best || hit.order < best.order))
-                    best = hit;
+        const g = this.groups.get(`${actionClass}\u0000${verb}`);
+        const order = g?.nearest(target);
+        return order === undefined ? null : this.calls[order];
+    }
+}
+/** Interned value ids are below 2^21, so a pair of them is one exact number (2^42). */
+const ID_LIMIT = 2 ** 21;
+class Group {
+    fields;
+    first;
+    /** Per bound field: value → id (0: absent). String values are their own keys (no copy). */
+    ids;
+    /** Per bound field: value id → first call. */
+    singles;
+    /** Per pair of bound fields (i < j): id_i · 2^21 + id_j → first call. */
+    pairs;
+    pairIndex = [];
+    /** Past ID_LIMIT distinct values the index stops growing; queries then fall back to the first call. */
+    full = false;
+    constructor(fields, first) {
+        this.fields = fields;
+        this.first = first;
+        this.ids = fields.map(() => new Map());
+        this.singles = fields.map(() => new Map());
+        for (let i = 0; i < fields.length; i++)
+            for (let j = i + 1; j < fields.length; j++)
+                this.pairIndex.push([i, j]);
+        this.pairs = this.pairIndex.map(() => new Map());
+    }
+    valueKey(target, f) {
+        if (!hasOwn(target, f))
+            return undefined;
+        const v = target[f];
+        return typeof v === 'string' ? v : `\u0001${JSON.stringify(v)}`;
+    }
+    id(i, target, intern) {
+        const k = this.valueKey(target, this.fields[i]);
+        if (k === undefined)
+            return 0;
+        const m = this.ids[i];
+        let id = m.get(k);
+        if (id === undefined && intern) {
+            if (m.size + 1 >= ID_LIMIT) {
+                this.full = true;
+                return undefined;
             }
-            if (best)
-                return best.call;
+            m.set(k, (id = m.size + 1));
         }
-        return null;
+        return id;
+    }
+    add(target, order) {
+        if (this.full)
+            return;
+        const ids = [];
+        for (let i = 0; i < this.fields.length; i++) {
+            const id = this.id(i, target, true);
+            if (id === undefined)
+                return;
+            ids.push(id);
+            if (!this.singles[i].has(id))
+                this.singles[i].set(id, order);
+        }
+        this.pairIndex.forEach(([i, j], p) => {
+            const k = ids[i] * ID_LIMIT + ids[j];
+            if (!this.pairs[p].has(k))
+                this.pairs[p].set(k, order);
+        });
+    }
+    /** The first call with the most bound fields equal to the target's (a record's whole subject never equals a call's here). */
+    nearest(target) {
+        const ids = this.fields.map((_, i) => this.id(i, target, false));
+        let best;
+        this.pairIndex.forEach(([i, j], p) => {
+            const a = ids[i];
+            const b = ids[j];
+            if (a === undefined || b === undefined)
+                return;
+            const hit = this.pairs[p].get(a * ID_LIMIT + b);
+            if (hit !== undefined && (best === undefined || hit < best))
+                best = hit;
+        });
+        if (best !== undefined)
+            return best;
+        ids.forEach((a, i) => {
+            if (a === undefined)
+                return;
+            const hit = this.singles[i].get(a);
+            if (hit !== undefined && (best === undefined || hit < best))
+                best = hit;
+        });
+        return best ?? this.first;
     }
 }
 
@@ -10313,8 +10386,8 @@ function signPayload(payload, privateKey, publicKey, signedAt) {
         signed_at: signedAt,
     };
 }
-/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
-function checkTrust(member, payload, keys) {
+/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
+function precheck(member, payload, keys) {
     if (!member || payload === undefined)
         return { ok: false, reason: 'unsigned' };
     const key = keys.get(member.key_id);
@@ -10323,8 +10396,20 @@ function checkTrust(member, payload, keys) {
     const p = Buffer.from(payload, 'utf8');
     if (binding_sha256Digest(p) !== member.signed_payload_digest)
         return { ok: false, reason: 'payload digest differs' };
-    const ok = (0,external_node_crypto_.verify)(null, pae(PAYLOAD_TYPE, p), key, Buffer.from(member.signature, 'base64'));
-    return ok ? { ok: true } : { ok: false, reason: 'signature does not verify' };
+    return { data: pae(PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
+}
+const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
+/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
+function signature_checkTrust(member, payload, keys) {
+    const p = precheck(member, payload, keys);
+    return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
+}
+/** The same check, with the Ed25519 verification on libuv's thread pool (the main thread goes on). */
+function checkTrustAsync(member, payload, keys) {
+    const p = precheck(member, payload, keys);
+    if ('ok' in p)
+        return Promise.resolve(p);
+    return new Promise((resolve, reject) => (0,external_node_crypto_.verify)(null, p.data, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(verdict(ok)))));
 }
 
 ;// CONCATENATED MODULE: ./src/core/claims.ts
@@ -11507,14 +11592,78 @@ async function readOne(file, role, limits) {
 
 ;// CONCATENATED MODULE: ./src/sign/trust.ts
 
-/** Records with their trust decided and their signed payloads dropped (they are not needed past here). */
+/** A record with its trust decided and its signed payload dropped (not needed past here). */
+const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
+/** Records with their trust decided, inline. */
 function applyTrust(records, keys) {
     return records.map((r) => {
         if (!keys)
-            return { loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } };
+            return withTrust(r, { kind: 'unchecked' });
         const c = checkTrust(r.signature ?? null, r.payload, keys);
-        return { loc: r.loc, record: r.record, signer: r.signer, trust: c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason } };
+        return withTrust(r, c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason });
     });
+}
+
+;// CONCATENATED MODULE: ./src/sign/pool.ts
+
+
+const WINDOW = 4096;
+/** Trust for records as they are read: `add` each audit file's records, `finish` after the runs are read. */
+class TrustPool {
+    keys;
+    records = [];
+    trust = [];
+    next = 0;
+    inFlight = 0;
+    failed = null;
+    idle = null;
+    constructor(keys) {
+        this.keys = keys;
+    }
+    add(records) {
+        for (const r of records)
+            this.records.push(r);
+        this.pump();
+    }
+    /** Start checks until the window is full. */
+    pump() {
+        const keys = this.keys;
+        while (this.next < this.records.length && this.inFlight < WINDOW) {
+            const i = this.next++;
+            const r = this.records[i];
+            if (!keys) {
+                this.trust[i] = { kind: 'unchecked' };
+                continue;
+            }
+            this.inFlight++;
+            checkTrustAsync(r.signature ?? null, r.payload, keys).then((c) => {
+                this.trust[i] = c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason };
+                this.done();
+            }, (e) => {
+                this.failed ??= e;
+                this.done();
+            });
+        }
+    }
+    done() {
+        this.inFlight--;
+        this.pump();
+        if (this.inFlight === 0 && this.next >= this.records.length)
+            this.idle?.();
+    }
+    /** Let finished checks be collected (and new ones start) between files read synchronously. */
+    yield() {
+        return this.inFlight > 0 ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
+    }
+    /** Every record with its trust decided, in the order added. */
+    async finish() {
+        this.pump();
+        if (this.inFlight > 0)
+            await new Promise((resolve) => (this.idle = resolve));
+        if (this.failed)
+            throw this.failed;
+        return this.records.map((r, i) => withTrust(r, this.trust[i]));
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/gate.ts
@@ -11537,10 +11686,12 @@ function applyTrust(records, keys) {
 async function collect(settings) {
     const findings = [];
     const runs = [];
-    const records = [];
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
-    for (const role of ['runs', 'audit']) {
+    const keys = settings.trustedKeys;
+    // Audit exports first: their signatures are checked in workers while the runs are read.
+    const trust = new TrustPool(keys);
+    for (const role of ['audit', 'runs']) {
         const d = discover(settings[role], cwd, workspace);
         findings.push(...d.findings);
         if (role === 'runs' && d.files.length === 0) {
@@ -11552,12 +11703,11 @@ async function collect(settings) {
                 findings.push(x);
             if (r.run)
                 runs.push(r.run);
-            for (const x of r.records)
-                records.push(x);
+            trust.add(r.records);
+            await trust.yield();
         }
     }
-    const keys = settings.trustedKeys;
-    return { runs, records: applyTrust(records, keys), findings, trustedSigners: keys ? [...keys.keys()].sort() : [] };
+    return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [] };
 }
 async function runGate(settings) {
     return verify(await collect(settings), settings);
@@ -12280,7 +12430,7 @@ async function runAction(core, env = process.env, makeApi = restClient) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1897);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4424);
 /* harmony import */ var _runner_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4813);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 

@@ -5,13 +5,13 @@
 import path from 'node:path';
 import { verify } from './core/verify.js';
 import { inputFinding, type Finding } from './core/findings.js';
-import type { Evidence, RecordInput, RunInput } from './core/model.js';
+import type { Evidence, RunInput } from './core/model.js';
 import type { Report } from './core/report.js';
 import { discover } from './read/discover.js';
 import { readOne } from './read/files.js';
 import { EXTENSION_LIST } from './read/formats.js';
 import type { Settings } from './settings.js';
-import { applyTrust } from './sign/trust.js';
+import { TrustPool } from './sign/pool.js';
 
 export type { Settings };
 
@@ -23,10 +23,12 @@ export type { Settings };
 export async function collect(settings: Settings): Promise<Evidence> {
   const findings: Finding[] = [];
   const runs: RunInput[] = [];
-  const records: RecordInput[] = [];
   const workspace = path.resolve(settings.workspace);
   const cwd = path.resolve(settings.cwd);
-  for (const role of ['runs', 'audit'] as const) {
+  const keys = settings.trustedKeys;
+  // Audit exports first: their signatures are checked in workers while the runs are read.
+  const trust = new TrustPool(keys);
+  for (const role of ['audit', 'runs'] as const) {
     const d = discover(settings[role], cwd, workspace);
     findings.push(...d.findings);
     if (role === 'runs' && d.files.length === 0) {
@@ -42,11 +44,11 @@ export async function collect(settings: Settings): Promise<Evidence> {
       const r = await readOne(file, role, settings.limits);
       for (const x of r.findings) findings.push(x);
       if (r.run) runs.push(r.run);
-      for (const x of r.records) records.push(x);
+      trust.add(r.records);
+      await trust.yield();
     }
   }
-  const keys = settings.trustedKeys;
-  return { runs, records: applyTrust(records, keys), findings, trustedSigners: keys ? [...keys.keys()].sort() : [] };
+  return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [] };
 }
 
 export async function runGate(settings: Settings): Promise<Report> {

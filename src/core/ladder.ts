@@ -9,7 +9,8 @@
 import { allocate, type Claimant } from './allocation.js';
 import type { Claim } from './claims.js';
 import type { CheckedRecord } from './records.js';
-import { boundFields, targetKey } from './projection.js';
+import { binding } from './binding.js';
+import { boundFields, narrowTarget, targetKey } from './projection.js';
 import { hasOwn, type JsonObject } from './json.js';
 import type { DecisionInput, RecordInput, RunInput } from './model.js';
 
@@ -233,9 +234,13 @@ function unmatchedIndex(calls: readonly Call[], allocated: readonly (CheckedReco
       }
       return { kind: 'same_subject', otherProvider, ineligible, verified };
     }
-    nearest ??= new NearestIndex(calls);
     const { action_class, verb, target } = r.input.record.subject;
-    const near = nearest.find(action_class, verb, target);
+    // A record whose target carries more than the bound fields may still equal a call on all of them.
+    const narrowed = narrowTarget(action_class, target);
+    const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
+    const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
+    nearest ??= exact === undefined ? new NearestIndex(calls) : null;
+    const near = exact !== undefined ? calls[exact]! : nearest!.find(action_class, verb, target);
     if (!near) return { kind: 'no_call', actionClass: action_class, verb };
     const t = (near.input.projection as { subject: { target: JsonObject } }).subject.target;
     const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
@@ -244,49 +249,111 @@ function unmatchedIndex(calls: readonly Call[], allocated: readonly (CheckedReco
   };
 }
 
-const popcount = (m: number): number => (m === 0 ? 0 : (m & 1) + popcount(m >>> 1));
-
 /**
- * The nearest call to a record's subject among calls of the same class and verb: the fewest
- * differing bound fields, ties to the first in order. For each call and each subset of its class's
- * bound fields (at most 2³), the first call with those values is remembered, so a query is a few
- * lookups rather than a scan of every call.
+ * The nearest call to a record's subject among calls of the same class and verb: the most equal
+ * bound fields (so the fewest differing), ties to the first in order. Built once, when the first
+ * record needs it: per class and verb, each bound field's values are interned to small numbers,
+ * and the first call with each value of one field and each pair of values of two fields is
+ * remembered under a numeric key, so a query is a few lookups and the index holds no new strings.
  */
 class NearestIndex {
-  private readonly first = new Map<string, { call: Call; order: number }>();
+  private readonly groups = new Map<string, Group>();
 
-  constructor(calls: readonly Call[]) {
+  constructor(private readonly calls: readonly Call[]) {
     calls.forEach((call, order) => {
       const p = call.input.projection;
       if (p.kind !== 'subject') return;
-      const fields = boundFields(p.subject.action_class)!;
-      for (let mask = 0; mask < 1 << fields.length; mask++) {
-        const k = this.key(p.subject.action_class, p.subject.verb, fields, mask, p.subject.target);
-        if (!this.first.has(k)) this.first.set(k, { call, order });
-      }
+      const key = `${p.subject.action_class}\u0000${p.subject.verb}`;
+      let g = this.groups.get(key);
+      if (!g) this.groups.set(key, (g = new Group(boundFields(p.subject.action_class)!, order)));
+      g.add(p.subject.target, order);
     });
-  }
-
-  private key(actionClass: string, verb: string, fields: readonly string[], mask: number, target: JsonObject): string {
-    const parts = [actionClass, verb, String(mask)];
-    fields.forEach((f, i) => {
-      if (mask & (1 << i)) parts.push(hasOwn(target, f) ? (JSON.stringify(target[f]) ?? 'undefined') : '\u0001');
-    });
-    return parts.join('\u0000');
   }
 
   find(actionClass: string, verb: string, target: JsonObject): Call | null {
-    const fields = boundFields(actionClass);
-    if (!fields) return null;
-    for (let equal = fields.length; equal >= 0; equal--) {
-      let best: { call: Call; order: number } | null = null;
-      for (let mask = 0; mask < 1 << fields.length; mask++) {
-        if (popcount(mask) !== equal) continue;
-        const hit = this.first.get(this.key(actionClass, verb, fields, mask, target));
-        if (hit && (!best || hit.order < best.order)) best = hit;
+    const g = this.groups.get(`${actionClass}\u0000${verb}`);
+    const order = g?.nearest(target);
+    return order === undefined ? null : this.calls[order]!;
+  }
+}
+
+/** Interned value ids are below 2^21, so a pair of them is one exact number (2^42). */
+const ID_LIMIT = 2 ** 21;
+
+class Group {
+  /** Per bound field: value → id (0: absent). String values are their own keys (no copy). */
+  private readonly ids: Map<unknown, number>[];
+  /** Per bound field: value id → first call. */
+  private readonly singles: Map<number, number>[];
+  /** Per pair of bound fields (i < j): id_i · 2^21 + id_j → first call. */
+  private readonly pairs: Map<number, number>[];
+  private readonly pairIndex: (readonly [number, number])[] = [];
+  /** Past ID_LIMIT distinct values the index stops growing; queries then fall back to the first call. */
+  private full = false;
+
+  constructor(
+    private readonly fields: readonly string[],
+    private readonly first: number,
+  ) {
+    this.ids = fields.map(() => new Map());
+    this.singles = fields.map(() => new Map());
+    for (let i = 0; i < fields.length; i++) for (let j = i + 1; j < fields.length; j++) this.pairIndex.push([i, j]);
+    this.pairs = this.pairIndex.map(() => new Map());
+  }
+
+  private valueKey(target: JsonObject, f: string): unknown {
+    if (!hasOwn(target, f)) return undefined;
+    const v = target[f];
+    return typeof v === 'string' ? v : `\u0001${JSON.stringify(v)}`;
+  }
+
+  private id(i: number, target: JsonObject, intern: boolean): number | undefined {
+    const k = this.valueKey(target, this.fields[i]!);
+    if (k === undefined) return 0;
+    const m = this.ids[i]!;
+    let id = m.get(k);
+    if (id === undefined && intern) {
+      if (m.size + 1 >= ID_LIMIT) {
+        this.full = true;
+        return undefined;
       }
-      if (best) return best.call;
+      m.set(k, (id = m.size + 1));
     }
-    return null;
+    return id;
+  }
+
+  add(target: JsonObject, order: number): void {
+    if (this.full) return;
+    const ids: number[] = [];
+    for (let i = 0; i < this.fields.length; i++) {
+      const id = this.id(i, target, true);
+      if (id === undefined) return;
+      ids.push(id);
+      if (!this.singles[i]!.has(id)) this.singles[i]!.set(id, order);
+    }
+    this.pairIndex.forEach(([i, j], p) => {
+      const k = ids[i]! * ID_LIMIT + ids[j]!;
+      if (!this.pairs[p]!.has(k)) this.pairs[p]!.set(k, order);
+    });
+  }
+
+  /** The first call with the most bound fields equal to the target's (a record's whole subject never equals a call's here). */
+  nearest(target: JsonObject): number {
+    const ids = this.fields.map((_, i) => this.id(i, target, false));
+    let best: number | undefined;
+    this.pairIndex.forEach(([i, j], p) => {
+      const a = ids[i];
+      const b = ids[j];
+      if (a === undefined || b === undefined) return;
+      const hit = this.pairs[p]!.get(a * ID_LIMIT + b);
+      if (hit !== undefined && (best === undefined || hit < best)) best = hit;
+    });
+    if (best !== undefined) return best;
+    ids.forEach((a, i) => {
+      if (a === undefined) return;
+      const hit = this.singles[i]!.get(a);
+      if (hit !== undefined && (best === undefined || hit < best)) best = hit;
+    });
+    return best ?? this.first;
   }
 }

@@ -3,14 +3,17 @@
  * exactly its payload; without, signatures are not needed (a well-formed one is reported as
  * unchecked). Runs at the edge, where the keys are; the core reads only the verdict.
  */
-import type { RecordInput } from '../core/model.js';
+import type { RecordInput, Trust } from '../core/model.js';
 import { checkTrust, type TrustedKeys } from './signature.js';
 
-/** Records with their trust decided and their signed payloads dropped (they are not needed past here). */
+/** A record with its trust decided and its signed payload dropped (not needed past here). */
+export const withTrust = (r: RecordInput, trust: Trust): RecordInput => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
+
+/** Records with their trust decided, inline. */
 export function applyTrust(records: readonly RecordInput[], keys: TrustedKeys | null): RecordInput[] {
   return records.map((r): RecordInput => {
-    if (!keys) return { loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } };
+    if (!keys) return withTrust(r, { kind: 'unchecked' });
     const c = checkTrust(r.signature ?? null, r.payload, keys);
-    return { loc: r.loc, record: r.record, signer: r.signer, trust: c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason } };
+    return withTrust(r, c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason });
   });
 }
