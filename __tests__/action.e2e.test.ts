@@ -63,9 +63,9 @@ describe('dist/index.js on a pull request', () => {
     expect(post!.headers['authorization']).toBe('Bearer ghs_test_token');
     expect(post!.body).toMatchObject({ name: 'side-effect receipts', head_sha: HEAD_SHA, status: 'completed', conclusion: 'success' });
     const anns = post!.body.output.annotations;
-    // 7 calls that assert a side effect + the skipped-object notice (under_claimed rides on its call);
-    // the 2 calls that assert nothing have no rung and no annotation.
-    expect(anns).toHaveLength(8);
+    // 7 calls that assert a side effect + 2 skipped-object notices (the NDJSON log's and the
+    // bundle's; under_claimed rides on its call); the 2 calls that assert nothing have no annotation.
+    expect(anns).toHaveLength(9);
     expect(anns).toContainEqual(
       expect.objectContaining({
         path: '.assay/runs/2026-11-03-rotate-deploy-keys.json',
@@ -131,7 +131,7 @@ describe('dist/index.js on a pull request', () => {
     expect(commands(off.stdout, 'notice')).toEqual([]);
     const wc = await runAction({ workspace: demo(), inputs: { annotations: 'workflow-commands' } });
     expect(wc.requests).toEqual([]);
-    expect(commands(wc.stdout, 'notice')).toHaveLength(8);
+    expect(commands(wc.stdout, 'notice')).toHaveLength(9);
   });
 
   it('annotates repository-relative paths when working-directory is set', async () => {

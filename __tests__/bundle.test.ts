@@ -21,11 +21,15 @@ async function reject(p: string, limits = DEFAULT_BUNDLE_LIMITS): Promise<string
 }
 
 describe('upstream bundles', () => {
-  it.each(['test-bundle.tar.gz', 'demo-bundle.tar.gz'])('%s verifies and contributes no calls (with a notice)', async (name) => {
-    const r = await read(path.join(UPSTREAM, 'bundles', name));
-    expect(r.run).toMatchObject({ decisions: [] });
-    expect(r.findings.map((f) => f.code)).toEqual(['no_decisions']);
-  });
+  it.each(['test-bundle.tar.gz', 'demo-bundle.tar.gz'])(
+    '%s verifies and contributes no calls (with notices: its other events, and no decisions)',
+    async (name) => {
+      const r = await read(path.join(UPSTREAM, 'bundles', name));
+      expect(r.run).toMatchObject({ decisions: [] });
+      expect(r.findings.map((f) => f.code)).toEqual(['skipped_object', 'no_decisions']);
+      expect(r.findings[0]).toMatchObject({ member: 'events.ndjson', message: expect.stringMatching(/^skipped \d+ object\(s\) of other kinds: /) });
+    },
+  );
   it.each(['valid-single-event.tar.gz', 'valid-three-events.tar.gz'])('%s verifies', async (name) => {
     expect((await read(corpus(name))).run).not.toBeNull();
   });

@@ -61,6 +61,10 @@ beforeAll(() => {
     [r('line-100mb.ndjson')]:
       `${JSON.stringify(surface([]))}\n{"schema":"assay.tool_decision_surface.v0","pad":"${'a'.repeat(100 * MiB)}","observed_tool_decisions":[]}\n`,
     '.assay/audit/a.json': json(record('github', '1', good)),
+    // 1.6 million tiny decisions (60 MB, inside every file and line limit): past the per-run limit.
+    [r('tiny-decisions.ndjson')]: Array.from({ length: 40 }, () =>
+      JSON.stringify(surface(Array.from({ length: 40_000 }, () => ({ response: { side_effect_asserted: true } })))),
+    ).join('\n'),
   });
   sparse(path.join(ws, r('huge-1gib.json')), 1024 * MiB);
   symlinkSync(path.join(outside, 'secret.json'), path.join(ws, r('link-out.json')));
@@ -113,6 +117,7 @@ describe('hostile input through dist/cli.js', () => {
     ['huge-1gib.json', 1, 1, /over the 134217728-byte limit/],
     ['line-100mb.ndjson', 2, 1, /line is over the 8388608-byte limit/],
     ['link-out.json', 1, 1, /symbolic link points outside the workspace; not followed/],
+    ['tiny-decisions.ndjson', 3, expect.any(Number), /the run holds more than 100000 decisions \(the limit per run\)/],
   ])('%s → invalid_artifact at %s:%s', (name, line, column, why) => {
     const f = errorFor(`.assay/runs/${name}`);
     expect(f, name).toMatchObject({ code: 'invalid_artifact', line, column });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ncc from '@vercel/ncc';
 import { generate } from './corpus.mjs';
+import { bundle, ndjsonLog } from './shapes.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -128,6 +129,62 @@ if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.
   );
   rmSync(path.join(tmp, 'plain'), { recursive: true, force: true });
   rmSync(path.join(tmp, 'signed'), { recursive: true, force: true });
+}
+
+// Shapes that were quadratic before (issue 12): each against a same-run parse floor, at N and 10 N.
+{
+  const base = values.million ? 25_000 : 10_000;
+  const cases = [
+    ['NDJSON log, no escapes', (d, n) => ndjsonLog(d, n, false)],
+    ['NDJSON log, one escape per line', (d, n) => ndjsonLog(d, n, true)],
+    ['evidence bundle', (d, n) => bundle(d, n)],
+  ];
+  console.log('\nshapes (median of 3; floor = JSON.parse of every line, and content hashes for the bundle):');
+  for (const [name, make] of cases) {
+    const t = {};
+    for (const n of [base, base * 10]) {
+      const dir = path.join(tmp, `shape-${n}`);
+      make(dir, n);
+      const floorArgs =
+        name === 'evidence bundle'
+          ? [
+              '-e',
+              `import('${path.join(root, 'bench/shapes.mjs').replace(/\\/g, '/')}').then((m) => m.bundleFloor(${JSON.stringify(path.join(dir, 'runs/run.tar.gz'))}, (f) => require('node:fs').readFileSync(f)))`,
+            ]
+          : [path.join(root, 'bench/floor.mjs'), path.join(dir, 'runs'), path.join(dir, 'audit')];
+      const f = [];
+      const g = [];
+      for (let i = 0; i < 3; i++) {
+        const fr = timed(floorArgs);
+        if (fr.status !== 0) throw new Error(`shape floor failed: ${fr.stderr}`);
+        f.push(fr.ms);
+        const gr = timed([
+          path.join(root, 'dist/cli.js'),
+          'verify',
+          '-C',
+          dir,
+          '--runs',
+          'runs',
+          '--audit',
+          'audit',
+          '--format',
+          'json',
+          '--output',
+          path.join(tmp, 'shape.json'),
+        ]);
+        if (gr.status !== 0) throw new Error(`shape gate exited ${gr.status}: ${gr.stderr}`);
+        g.push(gr.ms);
+      }
+      t[n] = { floor: median(f), gate: median(g) };
+      rmSync(dir, { recursive: true, force: true });
+      console.log(
+        `  ${name}, ${n.toLocaleString('en')} lines: floor ${fmt(t[n].floor)} | gate ${fmt(t[n].gate)} | gate/floor ${(t[n].gate / t[n].floor).toFixed(2)}×`,
+      );
+    }
+    console.log(
+      `  ${name}: t(${(base * 10).toLocaleString('en')})/t(${base.toLocaleString('en')}) gate ${(t[base * 10].gate / t[base].gate).toFixed(2)}, floor ${(t[base * 10].floor / t[base].floor).toFixed(2)}`,
+    );
+  }
 }
 
 // Cold start on a one-call corpus.

@@ -8726,12 +8726,15 @@ function allocate(claimants, records) {
             return;
         }
     };
-    for (let i = 0; i < claimants.length; i++)
-        if (claimants[i]?.claimsVerified)
-            serve(i);
-    for (let i = 0; i < claimants.length; i++)
-        if (claimants[i] && !claimants[i].claimsVerified)
-            serve(i);
+    for (const claimsVerified of [true, false]) {
+        for (const named of [true, false]) {
+            for (let i = 0; i < claimants.length; i++) {
+                const c = claimants[i];
+                if (c && c.claimsVerified === claimsVerified && (c.provider !== null) === named)
+                    serve(i);
+            }
+        }
+    }
     return out;
 }
 
@@ -8832,7 +8835,8 @@ function eligibility(input, claim) {
 }
 /** For each eligible call of one run, the first later successful read of the same target with another verb. */
 function confirmations(run, out) {
-    const isRead = (c) => c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded;
+    // A denied read never confirms anything (§5), whatever status it reports.
+    const isRead = (c) => c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded && !c.input.denied;
     if (!run.some(isRead))
         return;
     // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
@@ -9539,6 +9543,22 @@ function formatOf(file) {
 const PRUNED = new Set(['.git', 'node_modules']);
 const MAX_ENTRIES = 500_000;
 const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
+/** What kind of special file a path is, for messages. */
+function special(p) {
+    try {
+        const st = (0,external_node_fs_.statSync)(p);
+        if (st.isFIFO())
+            return 'a FIFO';
+        if (st.isSocket())
+            return 'a socket';
+        if (st.isCharacterDevice() || st.isBlockDevice())
+            return 'a device';
+    }
+    catch {
+        return 'unreadable';
+    }
+    return 'a special file';
+}
 const inside = (root, p) => {
     const r = external_node_path_default().relative(root, p);
     return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
@@ -9596,6 +9616,10 @@ function discover(inputs, cwd, workspace) {
                 else if (ent.isSymbolicLink()) {
                     link(abs, take);
                 }
+                else if (formatOf(ent.name) !== null) {
+                    // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
+                    findings.push(finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, abs))), `not a regular file (${special(abs)}); not read`));
+                }
             }
         }
     };
@@ -9622,8 +9646,10 @@ function discover(inputs, cwd, workspace) {
         }
         if (st.isFile())
             take(abs);
-        else
+        else if (st.isDirectory())
             findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
+        else if (formatOf(abs) !== null)
+            findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
     };
     for (const raw of inputs) {
         const input = raw.trim();
@@ -9758,6 +9784,10 @@ const wellFormed = (s) => s.isWellFormed();
  * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
  * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
  * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
  */
 function parseStrict(text, options, start = 0, end = text.length) {
     const slice = start === 0 && end === text.length ? text : text.slice(start, end);
@@ -9766,12 +9796,20 @@ function parseStrict(text, options, start = 0, end = text.length) {
         value = JSON.parse(slice);
     }
     catch (e) {
-        const r = scan(text, options, start, end);
+        const r = scan(slice, options);
         // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-        return r.ok ? { ok: false, offset: start, message: e.message } : r;
+        return r.ok ? { ok: false, offset: start, message: e.message } : { ok: false, offset: r.offset + start, message: r.message };
     }
-    const r = runScanner(new Scanner(text, start, end, options, wellFormed(slice)));
-    return r.ok ? { ok: true, value, elements: r.elements } : r;
+    const r = runScanner(new Scanner(slice, 0, slice.length, options, wellFormed(slice)));
+    if (!r.ok)
+        return { ok: false, offset: r.offset + start, message: r.message };
+    return { ok: true, value, elements: start === 0 ? r.elements : shifted(r.elements, start) };
+}
+function shifted(elements, by) {
+    const out = new Map();
+    for (const [k, v] of elements)
+        out.set(k, v.map((o) => o + by));
+    return out;
 }
 /**
  * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
@@ -10228,29 +10266,41 @@ class LineIndex {
 
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
- * What a JSON object is. Export folders and run logs legitimately hold other Assay artifacts, which
- * are skipped with a notice; but another *version* of a kind we read is an error, never a skip, so
- * renaming `.v0` to `.v1` cannot hide a record or a run from the gate.
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
  */
 
 
-const family = (name) => name.replace(/\.v\d+$/, '');
-function byName(name, payload, via) {
-    for (const [known, kind] of [
-        [SURFACE_SCHEMA, 'surface'],
-        [RECORD_SCHEMA, 'record'],
-    ]) {
-        if (name === known) {
-            if (!isObject(payload))
-                return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
-            return { kind, payload, via };
-        }
-        if (family(name) === family(known))
-            return { kind: 'error', reason: `unsupported version "${name}" (this gate reads ${known})` };
-    }
-    return { kind: 'other', name };
+
+const KNOWN = [
+    [SURFACE_SCHEMA, 'surface'],
+    [RECORD_SCHEMA, 'record'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const n = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (n.startsWith(k[0].replace(/\.v0$/, '')))
+            return k;
+    return null;
 }
-/** An object with a string `schema` is named by it; an evidence event (no `schema`, a string `type`) by its type. */
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: quote(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return { kind: 'error', reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)` };
+    }
+    if (!isObject(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
+    return { kind, payload, via };
+}
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
     if (!isObject(value)) {
         return {
@@ -10259,16 +10309,25 @@ function classify(value) {
         };
     }
     const schema = value['schema'];
+    const type = value['type'];
+    const event = typeof type === 'string' && hasOwn(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string' };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
+            };
+        }
+        return { kind: 'other', name: quote(type, 120) };
+    }
     if (typeof schema === 'string')
         return byName(schema, value, 'schema');
-    if (schema !== undefined)
-        return { kind: 'error', reason: '"schema" is not a string' };
-    const type = value['type'];
-    if (typeof type === 'string' && hasOwn(value, 'data')) {
-        if (family(type) === family(SURFACE_SCHEMA) || family(type) === family(RECORD_SCHEMA)) {
-            return byName(type, value['data'], 'event');
-        }
-        return { kind: 'other', name: type };
+    if (event) {
+        const k = byName(type, value['data'], 'event');
+        return k;
     }
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
 }
@@ -10276,7 +10335,7 @@ function classify(value) {
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __nccwpck_require__(2463);
 ;// CONCATENATED MODULE: ./schemas/tool-decision-surface.schema.json
-const tool_decision_surface_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/tool-decision-surface.schema.json","title":"assay.tool_decision_surface.v0","description":"An Assay tool-decision surface: the privileged tool calls one agent run made, as recorded by the MCP proxy. receipt-gate reads the fields described here; other fields are allowed and ignored.","type":"object","required":["schema","observed_tool_decisions"],"properties":{"schema":{"const":"assay.tool_decision_surface.v0"},"observed_tool_decisions":{"type":"array","items":{"$ref":"#/$defs/decision"}},"non_claims":{"type":"array","items":{"type":"string"}}},"$defs":{"decision":{"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"type":"string"}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\\"success\\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}}}}');
+const tool_decision_surface_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/tool-decision-surface.schema.json","title":"assay.tool_decision_surface.v0","description":"An Assay tool-decision surface: the privileged tool calls one agent run made, as recorded by the MCP proxy. receipt-gate reads the fields described here; other fields are allowed and ignored.","type":"object","required":["schema","observed_tool_decisions"],"properties":{"schema":{"const":"assay.tool_decision_surface.v0"},"observed_tool_decisions":{"type":"array","items":{"$ref":"#/$defs/decision"}},"non_claims":{"type":"array","items":{"type":"string"}}},"$defs":{"decision":{"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"enum":["allow","deny"],"description":"Exactly allow or deny when present: a denied call is never promoted and never confirms another."}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\\"success\\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}}}}');
 ;// CONCATENATED MODULE: ./schemas/provider-audit-record.schema.json
 const provider_audit_record_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider\'s own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record\'s identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}},"signature":{"type":"object","description":"Optional: an Ed25519 signature by the export job over the DSSE PAE of JCS(this record without signature); see docs/records-provenance.md.","required":["version","algorithm","payload_type","signed_payload_digest","key_id","signature","signed_at"],"additionalProperties":false,"properties":{"version":{"const":1},"algorithm":{"const":"ed25519"},"payload_type":{"const":"application/vnd.assay.provider-audit-record+json;v=0"},"signed_payload_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"key_id":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 of the signer\'s public key (SubjectPublicKeyInfo DER)."},"signature":{"type":"string","description":"base64 of the 64-byte Ed25519 signature"},"signed_at":{"type":"string","description":"RFC 3339 UTC time"}}}}}');
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
@@ -10518,10 +10577,18 @@ function prepareDecision(loc, index, decision) {
 
 
 
+
 /** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
 class RunDecisions {
+    max;
     decisions = [];
     seen = 0;
+    /** Past the limit: the run is rejected (one error said), and no further decision is read. */
+    full = false;
+    /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
+    constructor(max) {
+        this.max = max;
+    }
 }
 /**
  * @param payload  the surface object (the document itself, or an event's `data`)
@@ -10533,7 +10600,7 @@ class RunDecisions {
  */
 function readSurface(payload, via, locate, run, fail) {
     if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
-        const found = JSON.stringify(payload['schema']);
+        const found = JSON.stringify(typeof payload['schema'] === 'string' ? quote(payload['schema'], 120) : payload['schema']);
         const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
         fail(locate(null), version
             ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
@@ -10543,6 +10610,14 @@ function readSurface(payload, via, locate, run, fail) {
     const list = payload['observed_tool_decisions'];
     if (!Array.isArray(list)) {
         fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+        return false;
+    }
+    if (run.full)
+        return false;
+    if (run.seen + list.length > run.max) {
+        // One located error, and nothing of the surface is prepared: memory stays bounded by the limit.
+        run.full = true;
+        fail(locate(Math.max(0, run.max - run.seen)), `the run holds more than ${run.max} decisions (the limit per run); it is not read`);
         return false;
     }
     list.forEach((decision, j) => {
@@ -10714,6 +10789,7 @@ const DEFAULT_LIMITS = {
     maxDepth: 64,
     maxKeys: 10_000,
     maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
 };
 /** The verification settings with every default, for a working directory (tests and entries start here). */
 function defaultSettings(cwd) {
@@ -10861,6 +10937,16 @@ function overBytes(text, start, end, maxBytes) {
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
 const ROOT_KEY = pathKey([]);
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+function skippedFinding(at, skipped) {
+    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const all = [...skipped.entries()].sort();
+    const kinds = all
+        .slice(0, 20)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
 /** Collects findings for one file, capped, and turns offsets into locations. */
 class FileReport {
     file;
@@ -10904,16 +10990,19 @@ class FileReport {
         if (this.suppressed > 0) {
             this.findings.push(finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
         }
-        if (this.firstSkip) {
-            const total = [...this.skipped.values()].reduce((a, b) => a + b, 0);
-            const kinds = [...this.skipped.entries()]
-                .sort()
-                .map(([k, n]) => `${k} ×${n}`)
-                .join(', ');
-            this.findings.push(finding('skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
-        }
+        if (this.firstSkip)
+            this.findings.push(skippedFinding(this.firstSkip, this.skipped));
         return this.findings;
     }
+}
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
 }
 /**
  * Decode and split a file into strict-JSON documents, one at a time (a generator: an NDJSON file's
@@ -10954,7 +11043,8 @@ function* documents(bytes, format, fr, limits) {
         if (overBytes(text, start, end, limits.maxLineBytes)) {
             fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
         }
-        else if (/\S/.test(text.slice(start, Math.min(end, start + 64))) || end - start > 64) {
+        else if (!blank(text, start, end)) {
+            // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
             const doc = parse(start, end);
             if (doc)
                 yield doc;
@@ -10994,7 +11084,7 @@ function readRecord(kind, loc, fr, out, options) {
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
 function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
     const fr = new FileReport(file, limits);
-    const run = new RunDecisions();
+    const run = new RunDecisions(limits.maxDecisions);
     let surfaces = 0;
     for (const doc of documents(bytes, format, fr, limits)) {
         const loc = fr.at(doc.start);
@@ -11059,6 +11149,7 @@ const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
  * links, devices, directories, global PAX headers, oversized metadata. Failures are TarError values
  * whose message names the rule.
  */
+
 class TarError extends Error {
 }
 const tar_BLOCK = 512;
@@ -11169,13 +11260,13 @@ async function* members(src, limits) {
         if (type === 'g')
             throw new TarError('global PAX header member is not allowed in a bundle');
         if (type === '1' || type === '2' || type === 'K')
-            throw new TarError(`link member "${name}" is not allowed in a bundle`);
+            throw new TarError(`link member "${quote(name)}" is not allowed in a bundle`);
         if (type === '3' || type === '4' || type === '6')
-            throw new TarError(`device or FIFO member "${name}" is not allowed in a bundle`);
+            throw new TarError(`device or FIFO member "${quote(name)}" is not allowed in a bundle`);
         if (type === '5')
-            throw new TarError(`directory member "${name}" is not allowed in a bundle`);
+            throw new TarError(`directory member "${quote(name)}" is not allowed in a bundle`);
         if (type !== '0' && type !== '\0' && type !== '7')
-            throw new TarError(`tar member "${name}" has unsupported type '${type}'`);
+            throw new TarError(`tar member "${quote(name)}" has unsupported type '${type}'`);
         const path = longName ?? name;
         longName = undefined;
         if (Buffer.byteLength(path) > limits.maxPathBytes)
@@ -11222,6 +11313,9 @@ async function* members(src, limits) {
 
 
 
+
+
+
 const MiB = 1024 * 1024;
 const DEFAULT_BUNDLE_LIMITS = {
     maxCompressedBytes: 100 * MiB,
@@ -11234,10 +11328,15 @@ const DEFAULT_BUNDLE_LIMITS = {
     maxPathBytes: 256,
     maxMetaBytes: 64 * 1024,
     maxDepth: 64,
+    maxDecisions: DEFAULT_LIMITS.maxDecisions,
 };
 /** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
 function bundleLimits(read) {
-    return { ...DEFAULT_BUNDLE_LIMITS, maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes) };
+    return {
+        ...DEFAULT_BUNDLE_LIMITS,
+        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+        maxDecisions: read.maxDecisions,
+    };
 }
 /** A bundle rule was broken; the message names it. */
 class BundleError extends Error {
@@ -11365,7 +11464,6 @@ function readManifest(bytes, limits) {
     return { runId, eventCount, runRoot, bundleId, eventsSha256, eventsBytes: size };
 }
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
-/** Check every event's envelope, sequence and content hash; return the decisions it carries. */
 function readEvents(bytes, m, file, limits) {
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
         throw new BundleError('events.ndjson starts with a byte-order mark');
@@ -11374,7 +11472,8 @@ function readEvents(bytes, m, file, limits) {
         throw new BundleError(`events.ndjson is not valid UTF-8 (byte ${d.offset})`);
     const text = d.text;
     const root = (0,external_node_crypto_.createHash)('sha256');
-    const run = new RunDecisions();
+    const run = new RunDecisions(limits.maxDecisions);
+    const skipped = new Map();
     let seq = 0;
     let source;
     const surfacePath = pathKey(['data', 'observed_tool_decisions']);
@@ -11427,18 +11526,20 @@ function readEvents(bytes, m, file, limits) {
         if (e['assaycontenthash'] !== contentHash)
             throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
         root.update(contentHash + '\n');
-        if (e['type'] === SURFACE_SCHEMA) {
-            const data = e['data'];
-            if (!isObject(data))
-                throw new BundleError(`${where}: ${SURFACE_SCHEMA} event data has no observed_tool_decisions array`);
+        // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
+        const k = classify(e);
+        if (k.kind === 'error')
+            throw new BundleError(`${where}: ${k.reason}`);
+        if (k.kind === 'surface') {
             const offsets = r.elements.get(surfacePath) ?? [];
             const locate = (j) => ({ file, line, column: (j === null ? start : (offsets[j] ?? start)) - start + 1, member: 'events.ndjson' });
-            readSurface(data, 'event', locate, run, (_at, message) => {
+            readSurface(k.payload, 'event', locate, run, (_at, message) => {
                 throw new BundleError(`${where}: ${message}`);
             });
         }
-        else if (typeof e['type'] === 'string' && e['type'].startsWith('assay.tool_decision_surface.')) {
-            throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE_SCHEMA})`);
+        else {
+            const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.name;
+            skipped.set(name, (skipped.get(name) ?? 0) + 1);
         }
         seq++;
     }
@@ -11451,7 +11552,7 @@ function readEvents(bytes, m, file, limits) {
         throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
     if (m.bundleId !== m.runRoot)
         throw new BundleError('manifest bundle_id does not equal the run root');
-    return run.decisions;
+    return { decisions: run.decisions, skipped };
 }
 /** Verify a bundle; throws BundleError naming the broken rule. */
 async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
@@ -11528,9 +11629,9 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 }
 async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     const at = { file, line: 1, column: 1 };
-    let decisions;
+    let events;
     try {
-        decisions = await verifyBundle(source, file, limits);
+        events = await verifyBundle(source, file, limits);
     }
     catch (e) {
         if (!(e instanceof BundleError))
@@ -11538,7 +11639,12 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         const f = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
         return { run: null, records: [], findings: [f] };
     }
-    const findings = decisions.length === 0 ? [finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`)] : [];
+    const { decisions, skipped } = events;
+    const findings = [];
+    if (skipped.size > 0)
+        findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
+    if (decisions.length === 0)
+        findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
     return { run: { artifact: file, decisions }, records: [], findings };
 }
 

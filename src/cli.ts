@@ -14,4 +14,8 @@ async function run(): Promise<void> {
   }
 }
 
+// A reader that stops early (`| head`) is not an error of the gate: stop writing, keep the exit status.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+});
 await run();

@@ -23,6 +23,8 @@ export interface ReadLimits {
   readonly maxKeys: number;
   /** Findings reported per file before the rest are counted in one line. */
   readonly maxFindingsPerFile: number;
+  /** Decisions in one run (a file or a bundle): what bounds the memory one run can take. */
+  readonly maxDecisions: number;
 }
 
 /** What one verification reads and how it judges (the settings both entries build). */
@@ -132,6 +134,7 @@ export const DEFAULT_LIMITS: ReadLimits = {
   maxDepth: 64,
   maxKeys: 10_000,
   maxFindingsPerFile: 20,
+  maxDecisions: 100_000,
 };
 
 /** The verification settings with every default, for a working directory (tests and entries start here). */

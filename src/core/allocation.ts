@@ -2,7 +2,11 @@
  * The allocation of audit records to calls (§5): one to one, across all artifacts, a record only to
  * a call whose recomputed subject digest it binds and whose provider (when the call names one) it
  * carries. Two passes: first the calls that claim `verified` (a scarce record goes to the call that
- * claims it), then the rest; each pass in artifact then decision order.
+ * claims it), then the rest; each pass in artifact then decision order, calls that name a provider
+ * before calls that name none. A call that names a provider can take only that provider's records,
+ * one that names none can take any: serving the constrained first makes each pass a maximum
+ * matching (a call that could only take a `github` record is never starved by one that could take
+ * any).
  */
 import type { CheckedRecord } from './records.js';
 
@@ -41,7 +45,13 @@ export function allocate(claimants: readonly (Claimant | null)[], records: reado
       return;
     }
   };
-  for (let i = 0; i < claimants.length; i++) if (claimants[i]?.claimsVerified) serve(i);
-  for (let i = 0; i < claimants.length; i++) if (claimants[i] && !claimants[i]!.claimsVerified) serve(i);
+  for (const claimsVerified of [true, false]) {
+    for (const named of [true, false]) {
+      for (let i = 0; i < claimants.length; i++) {
+        const c = claimants[i];
+        if (c && c.claimsVerified === claimsVerified && (c.provider !== null) === named) serve(i);
+      }
+    }
+  }
   return out;
 }

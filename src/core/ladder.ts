@@ -92,7 +92,9 @@ export function eligibility(input: DecisionInput, claim: Claim): Eligibility {
 
 /** For each eligible call of one run, the first later successful read of the same target with another verb. */
 function confirmations(run: readonly Call[], out: Map<Call, DecisionInput>): void {
-  const isRead = (c: Call): boolean => c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded;
+  // A denied read never confirms anything (§5), whatever status it reports.
+  const isRead = (c: Call): boolean =>
+    c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded && !c.input.denied;
   if (!run.some(isRead)) return;
   // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
   const reads = new Map<string, Map<string, DecisionInput>>(); // target key → verb → earliest later read

@@ -35,6 +35,18 @@ interface Doc {
   readonly elements: ReadonlyMap<string, readonly number[]>;
 }
 
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+export function skippedFinding(at: Location, skipped: ReadonlyMap<string, number>): Finding {
+  const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+  const all = [...skipped.entries()].sort();
+  const kinds =
+    all
+      .slice(0, 20)
+      .map(([k, n]) => `${k} ×${n}`)
+      .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+  return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
+
 /** Collects findings for one file, capped, and turns offsets into locations. */
 class FileReport {
   readonly findings: Finding[] = [];
@@ -84,16 +96,18 @@ class FileReport {
     if (this.suppressed > 0) {
       this.findings.push(finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
     }
-    if (this.firstSkip) {
-      const total = [...this.skipped.values()].reduce((a, b) => a + b, 0);
-      const kinds = [...this.skipped.entries()]
-        .sort()
-        .map(([k, n]) => `${k} ×${n}`)
-        .join(', ');
-      this.findings.push(finding('skipped_object', this.firstSkip, `skipped ${total} object(s) of other kinds: ${kinds}`));
-    }
+    if (this.firstSkip) this.findings.push(skippedFinding(this.firstSkip, this.skipped));
     return this.findings;
   }
+}
+
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return true;
 }
 
 /**
@@ -132,7 +146,8 @@ function* documents(bytes: Uint8Array, format: TextFormat, fr: FileReport, limit
   for (const { start, end } of lines(text)) {
     if (overBytes(text, start, end, limits.maxLineBytes)) {
       fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
-    } else if (/\S/.test(text.slice(start, Math.min(end, start + 64))) || end - start > 64) {
+    } else if (!blank(text, start, end)) {
+      // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
       const doc = parse(start, end);
       if (doc) yield doc;
     }
@@ -181,7 +196,7 @@ function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileRepo
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
 export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat, limits: ReadLimits = DEFAULT_LIMITS): FileRead {
   const fr = new FileReport(file, limits);
-  const run = new RunDecisions();
+  const run = new RunDecisions(limits.maxDecisions);
   let surfaces = 0;
   for (const doc of documents(bytes, format, fr, limits)) {
     const loc = fr.at(doc.start);

@@ -12,14 +12,15 @@ import { createGunzip } from 'node:zlib';
 import { finding, type Finding } from '../core/findings.js';
 import { DIGEST_PATTERN as DIGEST, jcs, sha256Digest } from '../core/binding.js';
 import { isObject } from '../core/json.js';
-import { SURFACE_SCHEMA as SURFACE, type DecisionInput } from '../core/model.js';
+import { RECORD_SCHEMA, SURFACE_SCHEMA as SURFACE, type DecisionInput } from '../core/model.js';
 import { parseStrict, pathKey } from './strict-json.js';
 import { members, TarError, type ByteSource } from './tar.js';
 import { decodeUtf8 } from './utf8.js';
 import { lines, overBytes } from './lines.js';
 import { readSurface, RunDecisions } from './surface.js';
-import type { FileRead } from './artifacts.js';
-import type { ReadLimits } from '../settings.js';
+import { skippedFinding, type FileRead } from './artifacts.js';
+import { classify } from './classify.js';
+import { DEFAULT_LIMITS, type ReadLimits } from '../settings.js';
 
 export interface BundleLimits {
   readonly maxCompressedBytes: number;
@@ -33,6 +34,8 @@ export interface BundleLimits {
   readonly maxPathBytes: number;
   readonly maxMetaBytes: number;
   readonly maxDepth: number;
+  /** Decisions in the bundle's run. */
+  readonly maxDecisions: number;
 }
 
 const MiB = 1024 * 1024;
@@ -47,11 +50,16 @@ export const DEFAULT_BUNDLE_LIMITS: BundleLimits = {
   maxPathBytes: 256,
   maxMetaBytes: 64 * 1024,
   maxDepth: 64,
+  maxDecisions: DEFAULT_LIMITS.maxDecisions,
 };
 
 /** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
 export function bundleLimits(read: ReadLimits): BundleLimits {
-  return { ...DEFAULT_BUNDLE_LIMITS, maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes) };
+  return {
+    ...DEFAULT_BUNDLE_LIMITS,
+    maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+    maxDecisions: read.maxDecisions,
+  };
 }
 
 /** A bundle rule was broken; the message names it. */
@@ -182,13 +190,20 @@ function readManifest(bytes: Buffer, limits: BundleLimits): Manifest {
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'] as const;
 
 /** Check every event's envelope, sequence and content hash; return the decisions it carries. */
-function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimits): DecisionInput[] {
+interface Events {
+  readonly decisions: DecisionInput[];
+  /** Events of other kinds, by kind. */
+  readonly skipped: ReadonlyMap<string, number>;
+}
+
+function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimits): Events {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) throw new BundleError('events.ndjson starts with a byte-order mark');
   const d = decodeUtf8(bytes);
   if (!d.ok) throw new BundleError(`events.ndjson is not valid UTF-8 (byte ${d.offset})`);
   const text = d.text;
   const root = createHash('sha256');
-  const run = new RunDecisions();
+  const run = new RunDecisions(limits.maxDecisions);
+  const skipped = new Map<string, number>();
   let seq = 0;
   let source: string | undefined;
   const surfacePath = pathKey(['data', 'observed_tool_decisions']);
@@ -224,16 +239,18 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
     const contentHash = sha256Digest(c.text);
     if (e['assaycontenthash'] !== contentHash) throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
     root.update(contentHash + '\n');
-    if (e['type'] === SURFACE) {
-      const data = e['data'];
-      if (!isObject(data)) throw new BundleError(`${where}: ${SURFACE} event data has no observed_tool_decisions array`);
+    // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
+    const k = classify(e);
+    if (k.kind === 'error') throw new BundleError(`${where}: ${k.reason}`);
+    if (k.kind === 'surface') {
       const offsets = r.elements.get(surfacePath) ?? [];
       const locate = (j: number | null) => ({ file, line, column: (j === null ? start : (offsets[j] ?? start)) - start + 1, member: 'events.ndjson' });
-      readSurface(data, 'event', locate, run, (_at, message) => {
+      readSurface(k.payload, 'event', locate, run, (_at, message) => {
         throw new BundleError(`${where}: ${message}`);
       });
-    } else if (typeof e['type'] === 'string' && e['type'].startsWith('assay.tool_decision_surface.')) {
-      throw new BundleError(`${where}: unsupported version "${e['type']}" (this gate reads ${SURFACE})`);
+    } else {
+      const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.name;
+      skipped.set(name, (skipped.get(name) ?? 0) + 1);
     }
     seq++;
   }
@@ -242,14 +259,14 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
   const runRoot = `sha256:${root.digest('hex')}`;
   if (runRoot !== m.runRoot) throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
   if (m.bundleId !== m.runRoot) throw new BundleError('manifest bundle_id does not equal the run root');
-  return run.decisions;
+  return { decisions: run.decisions, skipped };
 }
 
 /** The bytes of a bundle: a file on disk (streamed) or a buffer already in memory. */
 export type BundleSource = { readonly path: string } | { readonly bytes: Uint8Array };
 
 /** Verify a bundle; throws BundleError naming the broken rule. */
-export async function verifyBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<DecisionInput[]> {
+export async function verifyBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<Events> {
   let size: number;
   let input: Readable;
   try {
@@ -269,7 +286,7 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
   const src = new GunzipSource(gunzip, size, limits);
   try {
     let manifest: Manifest | undefined;
-    let decisions: DecisionInput[] | undefined;
+    let decisions: Events | undefined;
     for await (const m of members(src, limits)) {
       if (!manifest && decisions === undefined) {
         if (m.path !== 'manifest.json') {
@@ -317,15 +334,17 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
 
 export async function readBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<FileRead> {
   const at = { file, line: 1, column: 1 };
-  let decisions: DecisionInput[];
+  let events: Events;
   try {
-    decisions = await verifyBundle(source, file, limits);
+    events = await verifyBundle(source, file, limits);
   } catch (e) {
     if (!(e instanceof BundleError)) throw e;
     const f: Finding = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
     return { run: null, records: [], findings: [f] };
   }
-  const findings: Finding[] =
-    decisions.length === 0 ? [finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`)] : [];
+  const { decisions, skipped } = events;
+  const findings: Finding[] = [];
+  if (skipped.size > 0) findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
+  if (decisions.length === 0) findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`));
   return { run: { artifact: file, decisions }, records: [], findings };
 }

@@ -1,10 +1,13 @@
 /**
- * What a JSON object is. Export folders and run logs legitimately hold other Assay artifacts, which
- * are skipped with a notice; but another *version* of a kind we read is an error, never a skip, so
- * renaming `.v0` to `.v1` cannot hide a record or a run from the gate.
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
  */
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
-import { RECORD_SCHEMA as RECORD, SURFACE_SCHEMA as SURFACE } from '../core/model.js';
+import { quote } from '../core/findings.js';
+import { RECORD_SCHEMA, SURFACE_SCHEMA } from '../core/model.js';
 
 export type Kind =
   | { readonly kind: 'surface'; readonly payload: JsonObject; readonly via: 'schema' | 'event' }
@@ -12,23 +15,31 @@ export type Kind =
   | { readonly kind: 'other'; readonly name: string }
   | { readonly kind: 'error'; readonly reason: string };
 
-const family = (name: string): string => name.replace(/\.v\d+$/, '');
+const KNOWN = [
+  [SURFACE_SCHEMA, 'surface'],
+  [RECORD_SCHEMA, 'record'],
+] as const;
 
-function byName(name: string, payload: unknown, via: 'schema' | 'event'): Kind {
-  for (const [known, kind] of [
-    [SURFACE, 'surface'],
-    [RECORD, 'record'],
-  ] as const) {
-    if (name === known) {
-      if (!isObject(payload)) return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
-      return { kind, payload, via };
-    }
-    if (family(name) === family(known)) return { kind: 'error', reason: `unsupported version "${name}" (this gate reads ${known})` };
-  }
-  return { kind: 'other', name };
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name: string): (typeof KNOWN)[number] | null {
+  const n = name.trim().toLowerCase();
+  for (const k of KNOWN) if (n.startsWith(k[0].replace(/\.v0$/, ''))) return k;
+  return null;
 }
 
-/** An object with a string `schema` is named by it; an evidence event (no `schema`, a string `type`) by its type. */
+function byName(name: string, payload: unknown, via: 'schema' | 'event'): Kind {
+  const k = familyOf(name);
+  if (!k) return { kind: 'other', name: quote(name, 120) };
+  const [known, kind] = k;
+  if (name !== known) {
+    const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+    return { kind: 'error', reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)` };
+  }
+  if (!isObject(payload)) return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
+  return { kind, payload, via };
+}
+
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 export function classify(value: unknown): Kind {
   if (!isObject(value)) {
     return {
@@ -37,14 +48,23 @@ export function classify(value: unknown): Kind {
     };
   }
   const schema = value['schema'];
-  if (typeof schema === 'string') return byName(schema, value, 'schema');
-  if (schema !== undefined) return { kind: 'error', reason: '"schema" is not a string' };
   const type = value['type'];
-  if (typeof type === 'string' && hasOwn(value, 'data')) {
-    if (family(type) === family(SURFACE) || family(type) === family(RECORD)) {
-      return byName(type, value['data'], 'event');
+  const event = typeof type === 'string' && hasOwn(value, 'data');
+  if (schema !== undefined && typeof schema !== 'string') return { kind: 'error', reason: '"schema" is not a string' };
+  if (typeof schema === 'string' && event) {
+    // Both named: fine only when they cannot disagree about whether this is something we read.
+    if (familyOf(schema) || familyOf(type)) {
+      return {
+        kind: 'error',
+        reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
+      };
     }
-    return { kind: 'other', name: type };
+    return { kind: 'other', name: quote(type, 120) };
+  }
+  if (typeof schema === 'string') return byName(schema, value, 'schema');
+  if (event) {
+    const k = byName(type, value['data'], 'event');
+    return k;
   }
   return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
 }

@@ -26,6 +26,19 @@ export interface Discovery {
 }
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
+
+/** What kind of special file a path is, for messages. */
+function special(p: string): string {
+  try {
+    const st = statSync(p);
+    if (st.isFIFO()) return 'a FIFO';
+    if (st.isSocket()) return 'a socket';
+    if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  } catch {
+    return 'unreadable';
+  }
+  return 'a special file';
+}
 const inside = (root: string, p: string): boolean => {
   const r = path.relative(root, p);
   return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
@@ -77,6 +90,9 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
           take(abs);
         } else if (ent.isSymbolicLink()) {
           link(abs, take);
+        } else if (formatOf(ent.name) !== null) {
+          // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
+          findings.push(finding('invalid_artifact', where(toPosix(path.relative(cwd, abs))), `not a regular file (${special(abs)}); not read`));
         }
       }
     }
@@ -101,7 +117,9 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
       return;
     }
     if (st.isFile()) take(abs);
-    else findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else if (st.isDirectory()) findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else if (formatOf(abs) !== null)
+      findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
   };
 
   for (const raw of inputs) {

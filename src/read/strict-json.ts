@@ -85,6 +85,10 @@ const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): bo
  * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
  * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
  * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
  */
 export function parseStrict(text: string, options: ScanOptions, start = 0, end = text.length): StrictParse {
   const slice = start === 0 && end === text.length ? text : text.slice(start, end);
@@ -92,12 +96,23 @@ export function parseStrict(text: string, options: ScanOptions, start = 0, end =
   try {
     value = JSON.parse(slice);
   } catch (e) {
-    const r = scan(text, options, start, end);
+    const r = scan(slice, options);
     // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-    return r.ok ? { ok: false, offset: start, message: (e as Error).message } : r;
+    return r.ok ? { ok: false, offset: start, message: (e as Error).message } : { ok: false, offset: r.offset + start, message: r.message };
   }
-  const r = runScanner(new Scanner(text, start, end, options, wellFormed(slice)));
-  return r.ok ? { ok: true, value, elements: r.elements } : r;
+  const r = runScanner(new Scanner(slice, 0, slice.length, options, wellFormed(slice)));
+  if (!r.ok) return { ok: false, offset: r.offset + start, message: r.message };
+  return { ok: true, value, elements: start === 0 ? r.elements : shifted(r.elements, start) };
+}
+
+function shifted(elements: ReadonlyMap<string, readonly number[]>, by: number): ReadonlyMap<string, readonly number[]> {
+  const out = new Map<string, number[]>();
+  for (const [k, v] of elements)
+    out.set(
+      k,
+      v.map((o) => o + by),
+    );
+  return out;
 }
 
 /**

@@ -8,6 +8,7 @@ import { prepareDecision } from '../core/decision.js';
 import type { JsonObject } from '../core/json.js';
 import { SURFACE_SCHEMA, type DecisionInput, type Location } from '../core/model.js';
 import { checkDecision } from './shapes.js';
+import { quote } from '../core/findings.js';
 
 export type SurfaceVia = 'schema' | 'event';
 
@@ -15,6 +16,10 @@ export type SurfaceVia = 'schema' | 'event';
 export class RunDecisions {
   readonly decisions: DecisionInput[] = [];
   seen = 0;
+  /** Past the limit: the run is rejected (one error said), and no further decision is read. */
+  full = false;
+  /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
+  constructor(readonly max: number) {}
 }
 
 /**
@@ -33,7 +38,7 @@ export function readSurface(
   fail: (loc: Location, message: string) => void,
 ): boolean {
   if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
-    const found = JSON.stringify(payload['schema']);
+    const found = JSON.stringify(typeof payload['schema'] === 'string' ? quote(payload['schema'], 120) : payload['schema']);
     const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
     fail(
       locate(null),
@@ -46,6 +51,13 @@ export function readSurface(
   const list = payload['observed_tool_decisions'];
   if (!Array.isArray(list)) {
     fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+    return false;
+  }
+  if (run.full) return false;
+  if (run.seen + list.length > run.max) {
+    // One located error, and nothing of the surface is prepared: memory stays bounded by the limit.
+    run.full = true;
+    fail(locate(Math.max(0, run.max - run.seen)), `the run holds more than ${run.max} decisions (the limit per run); it is not read`);
     return false;
   }
   list.forEach((decision: unknown, j) => {

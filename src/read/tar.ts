@@ -4,6 +4,7 @@
  * links, devices, directories, global PAX headers, oversized metadata. Failures are TarError values
  * whose message names the rule.
  */
+import { quote } from '../core/findings.js';
 
 export class TarError extends Error {}
 
@@ -117,10 +118,10 @@ export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerat
       continue;
     }
     if (type === 'g') throw new TarError('global PAX header member is not allowed in a bundle');
-    if (type === '1' || type === '2' || type === 'K') throw new TarError(`link member "${name}" is not allowed in a bundle`);
-    if (type === '3' || type === '4' || type === '6') throw new TarError(`device or FIFO member "${name}" is not allowed in a bundle`);
-    if (type === '5') throw new TarError(`directory member "${name}" is not allowed in a bundle`);
-    if (type !== '0' && type !== '\0' && type !== '7') throw new TarError(`tar member "${name}" has unsupported type '${type}'`);
+    if (type === '1' || type === '2' || type === 'K') throw new TarError(`link member "${quote(name)}" is not allowed in a bundle`);
+    if (type === '3' || type === '4' || type === '6') throw new TarError(`device or FIFO member "${quote(name)}" is not allowed in a bundle`);
+    if (type === '5') throw new TarError(`directory member "${quote(name)}" is not allowed in a bundle`);
+    if (type !== '0' && type !== '\0' && type !== '7') throw new TarError(`tar member "${quote(name)}" has unsupported type '${type}'`);
     const path = longName ?? name;
     longName = undefined;
     if (Buffer.byteLength(path) > limits.maxPathBytes) throw new TarError(`tar member path is longer than ${limits.maxPathBytes} bytes`);

@@ -1,0 +1,194 @@
+/**
+ * Issue 12: fail closed at scale and at the edges. Each class the adversarial review found is a
+ * test here: near misses refused, blank lines exact, one classifier for logs and bundles, bounded
+ * reasons and reports, the decision limit per run, the allocation a maximum matching, denied calls
+ * confirming nothing, and the gate's own output strict JSON.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { verify } from '../src/core/verify.js';
+import { parseStrict } from '../src/read/strict-json.js';
+import { renderJson } from '../src/report/json.js';
+import { DEFAULT_LIMITS } from '../src/settings.js';
+import { addKey, decision, deployKey, event, getKey, json, ndjson, record, surface } from './support/corpus.js';
+import { buildBundle } from './support/bundle-writer.js';
+import { evidence, OPTIONS } from './support/evidence.js';
+import { cleanup, gate, tempDir, writeFiles } from './support/workspace.js';
+import type { Report } from '../src/core/report.js';
+
+afterEach(cleanup);
+
+const errors = (r: Report) => r.findings.filter((f) => f.severity === 'error');
+async function runs(files: Record<string, string | Uint8Array>, audit: Record<string, string> = {}): Promise<Report> {
+  const dir = tempDir();
+  writeFiles(
+    dir,
+    Object.fromEntries([...Object.entries(files).map(([k, v]) => [`.assay/runs/${k}`, v]), ...Object.entries(audit).map(([k, v]) => [`.assay/audit/${k}`, v])]),
+  );
+  return gate(dir);
+}
+
+describe('near misses are refused, never skipped (§1)', () => {
+  const claim = addKey({ claim: 'verified' });
+  it.each([
+    'assay.tool_decision_surface.V0',
+    'assay.tool_decision_surface.v0.1',
+    'assay.tool_decision_surface.v0 ',
+    ' Assay.Tool_Decision_Surface.v0',
+    'assay.tool_decision_surface.v1',
+  ])('a surface whose schema is %j is invalid_artifact, so its verified claim cannot slip past', async (schema) => {
+    const r = await runs({ 'r.json': json({ schema, observed_tool_decisions: [claim] }) });
+    expect(r.ok).toBe(false);
+    expect(errors(r)).toEqual([expect.objectContaining({ code: 'invalid_artifact', file: '.assay/runs/r.json', line: 1, column: 1 })]);
+    expect(errors(r)[0]!.message).toMatch(/unsupported version|not exactly the kind/);
+  });
+
+  it('a tampered record renamed …record.V0 is refused, not skipped', async () => {
+    const rec = record('github', 'x', addKey(), { editTarget: { repo: 'evil' } });
+    const r = await runs({ 'r.json': json(surface([addKey()])) }, { 'a.json': json({ ...rec, schema: 'assay.provider_audit_record.V0' }) });
+    expect(errors(r).map((f) => f.code)).toEqual(['invalid_artifact']);
+  });
+
+  it('an NDJSON evidence event of type surface with a stray top-level schema of another kind is ambiguous: an error', async () => {
+    const e = { ...event('assay.tool_decision_surface.v0', surface([claim]), 0), schema: 'assay.enforcement_decision.v0' };
+    const r = await runs({ 'r.ndjson': ndjson([e]) });
+    expect(errors(r)[0]!.message).toMatch(
+      /^ambiguous: an evidence event of type "assay\.tool_decision_surface\.v0" with a top-level schema "assay\.enforcement_decision\.v0"/,
+    );
+  });
+
+  it('a bundle surface event whose data.schema is …surface.v1 is refused, as the same event in a log is', async () => {
+    const data = { ...surface([claim]), schema: 'assay.tool_decision_surface.v1' };
+    const gz = buildBundle({ runId: 'r', source: 'urn:a:b', time: '2026-11-01T00:00:00Z', events: [{ type: 'assay.tool_decision_surface.v0', data }] }).gz;
+    const r = await runs({ 'b.tar.gz': gz, 'l.ndjson': ndjson([event('assay.tool_decision_surface.v0', data, 0)]) });
+    const msgs = errors(r).map((f) => `${f.file}: ${f.message}`);
+    expect(msgs).toEqual([
+      expect.stringMatching(
+        /^\.assay\/runs\/b\.tar\.gz: evidence bundle rejected: events\.ndjson line 1: event data has schema "assay\.tool_decision_surface\.v1": unsupported version/,
+      ),
+      expect.stringMatching(/^\.assay\/runs\/l\.ndjson: event data has schema "assay\.tool_decision_surface\.v1": unsupported version/),
+    ]);
+  });
+
+  it.each([
+    ['a BOM', '\uFEFF'],
+    ['U+00A0', '\u00A0'],
+    ['U+2028', '\u2028'],
+  ])('an NDJSON line holding only %s is an error, not a blank line', async (_n, ch) => {
+    const r = await runs({ 'r.ndjson': `${JSON.stringify(surface([addKey()]))}\n${ch}\n` });
+    expect(errors(r)).toEqual([expect.objectContaining({ code: 'invalid_artifact', line: 2 })]);
+  });
+
+  it('lines of spaces and tabs (and a final CR) are blank', async () => {
+    const r = await runs({ 'r.ndjson': `${JSON.stringify(surface([addKey()]))}\r\n \t \r\n\n` });
+    expect(r.ok).toBe(true);
+    expect(r.calls).toHaveLength(1);
+  });
+});
+
+describe('§5: effect values, denied calls, the maximum matching', () => {
+  it('decision.effect other than allow or deny is invalid_artifact', async () => {
+    const d = addKey();
+    (d['decision'] as Record<string, unknown>)['effect'] = 'Deny';
+    const r = await runs({ 'r.json': json(surface([d])) });
+    expect(errors(r)[0]).toMatchObject({ code: 'invalid_artifact', line: 4 });
+    expect(errors(r)[0]!.message).toMatch(/decision\.effect must be \["allow","deny"\]/);
+  });
+
+  it('a denied read never confirms a write, even when it says success', () => {
+    const r = verify(evidence({ 'r.json': [addKey({ claim: 'observed_confirmed' }), getKey({ effect: 'deny', status: 'success' })] }), OPTIONS);
+    expect(r.calls[0]!.level).toBe('asserted');
+    expect(r.findings.map((f) => f.code)).toContain('observed_confirmed_not_reproduced');
+  });
+
+  it('within a pass, a call that names a provider is served before one that names none (a maximum matching)', () => {
+    // The first call could take any record; the second only a github one. One github record, one gitlab.
+    const any = addKey({ target: deployKey({ provider: null }) });
+    const github = addKey();
+    const r = verify(evidence({ 'r.json': [any, github] }, [record('github', 'g', addKey()), record('gitlab', 'l', addKey())]), OPTIONS);
+    expect(r.calls.map((c) => c.record?.provider ?? null)).toEqual(['gitlab', 'github']);
+    expect(r.ok).toBe(true);
+  });
+});
+
+describe('bounded output', () => {
+  it('5 000 identical calls and 2 500 records for their subject: passes, with short reasons and a linear report', () => {
+    const calls = Array.from({ length: 5000 }, () => addKey());
+    const recs = Array.from({ length: 2500 }, (_, i) => record('github', `r${i}`, addKey()));
+    const r = verify(evidence({ 'r.json': calls }, recs), OPTIONS);
+    expect(r.ok).toBe(true);
+    expect(r.totals).toMatchObject({ verified: 2500, asserted: 2500 });
+    const longest = Math.max(...r.calls.map((c) => c.reason.length));
+    expect(longest).toBeLessThan(1200);
+    expect(r.calls.at(-1)!.reason).toMatch(/… and 2497 more record\(s\) for this subject, all already verify other calls/);
+    expect(renderJson(r).length).toBeLessThan(5000 * 1500);
+  });
+
+  it('a record whose provider is 1 MB long is quoted clipped, however many reasons name it', () => {
+    const huge = 'p'.repeat(1 << 20);
+    const calls = Array.from({ length: 400 }, () => addKey());
+    const r = verify(evidence({ 'r.json': calls }, [record(huge, 'x', addKey())]), OPTIONS);
+    for (const c of r.calls) expect(c.reason.length).toBeLessThan(1000);
+    for (const f of r.findings) expect(f.message.length).toBeLessThan(1000);
+  });
+
+  it('a tool name clipped inside a surrogate pair never makes the report break strict JSON', () => {
+    const name = `${'a'.repeat(199)}😀${'b'.repeat(10)}`;
+    const r = verify(evidence({ 'r.json': [addKey({ tool: name, claim: 'verified' })] }), OPTIONS);
+    const text = renderJson(r);
+    expect(parseStrict(text, { maxDepth: 64 }).ok).toBe(true);
+    expect(r.findings[0]!.message).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+});
+
+describe('bounded memory: decisions per run', () => {
+  const tiny = { response: { side_effect_asserted: true } };
+  const limit = DEFAULT_LIMITS.maxDecisions;
+
+  it(`a run with more than ${limit} decisions is one located invalid_artifact, and contributes nothing`, async () => {
+    const per = 30_000;
+    const lines = Array.from({ length: 4 }, () => JSON.stringify(surface(Array.from({ length: per }, () => tiny))));
+    const r = await runs({ 'r.ndjson': lines.join('\n') });
+    expect(r.calls).toEqual([]);
+    expect(errors(r)).toEqual([expect.objectContaining({ code: 'invalid_artifact', file: '.assay/runs/r.ndjson', line: 4 })]);
+    expect(errors(r)[0]!.message).toMatch(new RegExp(`more than ${limit} decisions`));
+  });
+
+  it('so is a bundle whose events hold more', async () => {
+    // Distinct tool names keep the bundle under the 200:1 decompression ratio.
+    const name = (i: number) => createHash('sha256').update(String(i)).digest('hex').slice(0, 12);
+    const events = Array.from({ length: 9 }, (_, e) => ({
+      type: 'assay.tool_decision_surface.v0',
+      data: surface(Array.from({ length: 12_000 }, (_, i) => ({ tool: { name: name(e * 12_000 + i) }, response: { side_effect_asserted: true } }))),
+    }));
+    const gz = buildBundle({ runId: 'r', source: 'urn:a:b', time: '2026-11-01T00:00:00Z', events }).gz;
+    const r = await runs({ 'b.tar.gz': gz });
+    expect(errors(r)[0]!.message).toMatch(/^evidence bundle rejected: events\.ndjson line 9: the run holds more than 100000 decisions/);
+  });
+});
+
+describe('special files', () => {
+  it.skipIf(process.platform === 'win32')(
+    'a symbolic link to a FIFO is "not a regular file", never "a link to a directory"; a FIFO named like an artifact is reported',
+    async () => {
+      const dir = tempDir();
+      writeFiles(dir, { '.assay/runs/ok.json': json(surface([addKey()])) });
+      mkdirSync(path.join(dir, 'pipes'));
+      execFileSync('mkfifo', [path.join(dir, 'pipes/p')]);
+      execFileSync('mkfifo', [path.join(dir, '.assay/runs/pipe.ndjson')]);
+      symlinkSync(path.join(dir, 'pipes/p'), path.join(dir, '.assay/runs/link.json'));
+      const r = await gate(dir);
+      const msgs = errors(r).map((f) => `${f.file}: ${f.message}`);
+      expect(msgs).toEqual([
+        '.assay/runs/link.json: symbolic link to something that is not a regular file (a FIFO); not read',
+        '.assay/runs/pipe.ndjson: not a regular file (a FIFO); not read',
+      ]);
+      expect(r.calls).toHaveLength(1);
+    },
+  );
+});
+
+void decision;

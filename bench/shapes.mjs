@@ -1,0 +1,122 @@
+// Shapes that were quadratic (issue 12): an NDJSON run log of N ordinary events (no backslash
+// anywhere), the same with one withEscape per line, and an evidence bundle of N events, each measured
+// end to end through dist/cli.js against a floor that parses the same lines in the same run, at N
+// and 10 N (the scaling row: 10× the lines should cost ≤ 11× the time).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { gzipSync, gunzipSync } from 'node:zlib';
+import path from 'node:path';
+import canonicalize from 'canonicalize';
+
+const sha = (s) => createHash('sha256').update(s).digest('hex');
+
+function decision(i, withEscape) {
+  return {
+    tool: { name: withEscape ? 'github.add\\u005fdeploy_key' : 'github.add_deploy_key' },
+    action: {
+      verb: 'create',
+      resource_type: 'github_deploy_key',
+      target: { provider: 'github', owner: `org${i % 97}`, repo: `repo-${i}`, key_title_hash: `sha256:${sha(`k${i}`)}` },
+    },
+    decision: { effect: 'allow' },
+    response: { status: 'success', side_effect_asserted: true },
+  };
+}
+
+/** NDJSON log of n surface events, one decision each; with `withEscape`, one JSON withEscape per line. */
+export function ndjsonLog(dir, n, withEscape) {
+  mkdirSync(path.join(dir, 'runs'), { recursive: true });
+  mkdirSync(path.join(dir, 'audit'), { recursive: true });
+  const lines = [];
+  for (let i = 0; i < n; i++) {
+    const e = { type: 'assay.tool_decision_surface.v0', data: { schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: [decision(i, false)] } };
+    const line = JSON.stringify(e);
+    lines.push(withEscape ? line.replace('github.add_deploy_key', 'github.add\\u005fdeploy_key') : line);
+  }
+  writeFileSync(path.join(dir, 'runs', 'log.ndjson'), `${lines.join('\n')}\n`);
+}
+
+function tarEntry(name, data) {
+  const h = Buffer.alloc(512);
+  h.write(name, 0);
+  h.write('0000644\0', 100);
+  h.write('0000000\0', 108);
+  h.write('0000000\0', 116);
+  h.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
+  h.write('00000000000\0', 136);
+  h.write('        ', 148);
+  h.write('0', 156);
+  h.write('ustar\0', 257);
+  h.write('00', 263);
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+  return Buffer.concat([h, data, Buffer.alloc((512 - (data.length % 512)) % 512)]);
+}
+
+/** An Assay evidence bundle of n surface events (valid: hashes, run root, manifest). */
+export function bundle(dir, n) {
+  mkdirSync(path.join(dir, 'runs'), { recursive: true });
+  mkdirSync(path.join(dir, 'audit'), { recursive: true });
+  const runId = 'run_bench';
+  const lines = [];
+  const root = createHash('sha256');
+  for (let i = 0; i < n; i++) {
+    const covered = {
+      specversion: '1.0',
+      type: 'assay.tool_decision_surface.v0',
+      datacontenttype: 'application/json',
+      data: { schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: [decision(i, false)] },
+    };
+    const contentHash = `sha256:${sha(canonicalize(covered))}`;
+    root.update(`${contentHash}\n`);
+    lines.push(
+      canonicalize({
+        ...covered,
+        source: 'urn:assay:bench',
+        id: `${runId}:${i}`,
+        time: '2026-11-01T00:00:00Z',
+        assayrunid: runId,
+        assayseq: i,
+        assayproducer: 'bench',
+        assayproducerversion: '1',
+        assaygit: 'abc',
+        assaypii: false,
+        assaysecrets: false,
+        assaycontenthash: contentHash,
+      }),
+    );
+  }
+  const events = Buffer.from(`${lines.join('\n')}\n`);
+  const runRoot = `sha256:${root.digest('hex')}`;
+  const manifest = Buffer.from(
+    canonicalize({
+      schema_version: 1,
+      run_id: runId,
+      event_count: n,
+      run_root: runRoot,
+      bundle_id: runRoot,
+      files: { 'events.ndjson': { path: 'events.ndjson', sha256: `sha256:${sha(events)}`, bytes: events.length } },
+    }),
+  );
+  writeFileSync(
+    path.join(dir, 'runs', 'run.tar.gz'),
+    gzipSync(Buffer.concat([tarEntry('manifest.json', manifest), tarEntry('events.ndjson', events), Buffer.alloc(1024)])),
+  );
+}
+
+/** The floor for a bundle: gunzip, split, JSON.parse every line and recompute its content hash. */
+export function bundleFloor(file, read) {
+  const raw = gunzipSync(read(file));
+  const size = Number.parseInt(raw.subarray(512 + 124, 512 + 135).toString(), 8);
+  const mlen = Number.parseInt(raw.subarray(124, 135).toString(), 8);
+  const start = 512 + Math.ceil(mlen / 512) * 512 + 512;
+  for (const line of raw
+    .subarray(start, start + size)
+    .toString('utf8')
+    .split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line);
+    sha(canonicalize({ specversion: e.specversion, type: e.type, datacontenttype: e.datacontenttype, data: e.data }));
+  }
+}
