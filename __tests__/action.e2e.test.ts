@@ -60,7 +60,7 @@ describe('dist/index.js on a pull request', () => {
     expect(r.requests).toHaveLength(1);
     const [post] = r.requests;
     expect(post).toMatchObject({ method: 'POST', url: '/repos/acme/agents/check-runs' });
-    expect(post!.headers['authorization']).toBe('Bearer ghs_test_token');
+    expect(post!.headers['authorization']).toBe('token ghs_test_token');
     expect(post!.body).toMatchObject({ name: 'side-effect receipts', head_sha: HEAD_SHA, status: 'completed', conclusion: 'success' });
     const anns = post!.body.output.annotations;
     // 7 calls that assert a side effect + 2 skipped-object notices (the NDJSON log's and the
@@ -184,6 +184,8 @@ describe('dist/index.js on a pull request', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(why);
     expect(r.requests).toEqual([]);
+    // `if: always()` steps can tell a misconfigured gate from a failed one.
+    expect(r.outputs['result']).toBe('error');
   });
 
   it('require and trusted-keys: the signed demo passes with its policy and signer; the forged one fails and says why', async () => {
@@ -231,15 +233,16 @@ describe('dist/index.js on a pull request', () => {
 });
 
 describe('dist/index.js edge cases', () => {
-  it('a partial API failure falls back only for what was not posted; input findings never go to the Checks API', async () => {
+  it('a 5xx is retried; one that persists falls back only for what was not posted; input findings never go to the Checks API', async () => {
     const ws = corpus120();
     const r = await runAction({
       workspace: ws,
       inputs: { audit: '.assay/audit\nmissing-dir' },
       responder: (req, n) =>
-        n === 2 ? { status: 502, body: { message: 'Bad gateway' } } : req.method === 'POST' ? { status: 201, body: { id: 9 } } : { status: 200, body: {} },
+        n >= 2 ? { status: 502, body: { message: 'Bad gateway' } } : req.method === 'POST' ? { status: 201, body: { id: 9 } } : { status: 200, body: {} },
     });
-    expect(r.requests.map((q) => q.method)).toEqual(['POST', 'PATCH']);
+    // The PATCH is tried once and retried twice (plugin-retry), then the rest falls back.
+    expect(r.requests.map((q) => q.method)).toEqual(['POST', 'PATCH', 'PATCH', 'PATCH']);
     expect(r.requests.flatMap((q) => q.body.output.annotations).every((a: any) => typeof a.path === 'string' && a.path.length > 0)).toBe(true);
     expect(commands(r.stdout, 'warning')[0]).toMatch(
       /Checks API failed \(502: Bad gateway\); falling back to workflow commands for the 70 annotation\(s\) not yet posted/,
@@ -268,6 +271,57 @@ describe('max-annotations', () => {
 });
 
 describe('network failure while reporting', () => {
+  it('a secondary rate limit (403 or 429) and a plain 429 are retried after their Retry-After, then the annotations arrive', async () => {
+    const secondary = 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.';
+    for (const [status, message] of [
+      [403, secondary],
+      [429, secondary],
+      [429, 'Too many requests'],
+    ] as const) {
+      const r = await runAction({
+        workspace: demo(),
+        responder: (req, n) =>
+          n === 1
+            ? { status, body: { message }, headers: { 'retry-after': '1' } }
+            : req.method === 'POST'
+              ? { status: 201, body: { id: 77 } }
+              : { status: 200, body: {} },
+      });
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.requests.map((q) => q.method)).toEqual(['POST', 'POST']);
+      expect(r.stdout).toMatch(/rate limit( \(429\))? on POST \/repos\/acme\/agents\/check-runs; retrying after 1 s as GitHub asks/);
+      expect(commands(r.stdout, 'warning')).toEqual([]);
+    }
+  });
+
+  it('a rate limit that asks for longer than the bounded wait falls back at once, never failing the step', async () => {
+    const t0 = Date.now();
+    const r = await runAction({
+      workspace: demo(),
+      responder: () => ({ status: 403, body: { message: 'You have exceeded a secondary rate limit.' }, headers: { 'retry-after': '3600' } }),
+    });
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(r.code).toBe(0);
+    expect(r.requests).toHaveLength(1);
+    expect(r.stdout).toMatch(/not waiting 3600 s more/);
+    expect(commands(r.stdout, 'warning')[0]).toMatch(/falling back to workflow commands/);
+  });
+
+  it('a job summary that cannot be written is a warning, never a different verdict', async () => {
+    const r = await runAction({ workspace: demo(), env: { GITHUB_STEP_SUMMARY: tempDir() } });
+    expect(r.code).toBe(0);
+    expect(r.outputs['result']).toBe('pass');
+    expect(commands(r.stdout, 'warning')).toContainEqual(expect.stringMatching(/the job summary could not be written/));
+  });
+
+  it('goes through the proxy in HTTPS_PROXY / HTTP_PROXY (self-hosted runners)', async () => {
+    const r = await runAction({ workspace: demo(), proxy: true });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.proxied).toBeGreaterThan(0);
+    expect(r.requests.map((q) => q.method)).toEqual(['POST']);
+    expect(commands(r.stdout, 'warning')).toEqual([]);
+  });
+
   it('an unreachable API falls back to workflow commands and never changes the verdict', async () => {
     const r = await runAction({ workspace: demo(), env: { GITHUB_API_URL: 'http://127.0.0.1:9' } });
     expect(r.code).toBe(0);

@@ -44,6 +44,11 @@ describe('parsers', () => {
 describe('one table of defaults', () => {
   const action = parseYaml(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
 
+  it("action.yml's description fits the Marketplace (under 125 characters)", () => {
+    const meta = parseYaml(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { description: string };
+    expect(meta.description.length).toBeLessThan(125);
+  });
+
   it('action.yml declares exactly the inputs of the settings table, with the same defaults', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(Object.keys(DEFAULTS).sort());
     for (const [name, input] of Object.entries(action.inputs)) expect(String(input.default ?? ''), name).toBe(DEFAULTS[name as keyof typeof DEFAULTS]);
@@ -66,7 +71,7 @@ describe('one table of defaults', () => {
 describe("the README's findings table is the catalogue", () => {
   it('one row per code, with its severity and help text', () => {
     for (const [code, e] of Object.entries(FINDINGS)) {
-      const severity = 'option' in e ? `${e.severity} (${e.option.severity} with \`${e.option.name}\`)` : e.severity;
+      const severity = 'option' in e ? `${e.severity} (${e.option.severity} ${e.option.when})` : e.severity;
       expect(readme, code).toContain(`| \`${code}\` | ${severity} | ${e.help} |`);
     }
     const rows = readme.match(/^\| `[a-z_]+` \| (error|warning|notice)/gm) ?? [];

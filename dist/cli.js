@@ -8308,7 +8308,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 3113:
+/***/ 4349:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8616,7 +8616,7 @@ const FINDINGS = {
     },
     record_unmatched: {
         severity: 'error',
-        option: { name: 'allow-unmatched-records', severity: 'warning' },
+        option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
         title: 'Audit record binds no call',
         help: 'A consistent audit record binds no recorded call.',
     },
@@ -8637,7 +8637,7 @@ const FINDINGS = {
     },
     observed_confirmed_not_reproduced: {
         severity: 'warning',
-        option: { name: 'strict-observed', severity: 'error' },
+        option: { when: 'with `strict-observed`', severity: 'error' },
         title: 'observed_confirmed claim not reproduced',
         help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
     },
@@ -8659,7 +8659,12 @@ const FINDINGS = {
         help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
     },
     no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.' },
-    no_match: { severity: 'notice', title: 'Input matched nothing', help: 'An input path or glob matched no file.' },
+    no_match: {
+        severity: 'notice',
+        option: { when: 'for an input given explicitly', severity: 'error' },
+        title: 'Input matched nothing',
+        help: 'An input path or glob matched no file.',
+    },
 };
 const FINDING_CODES = Object.keys(FINDINGS);
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
@@ -8669,8 +8674,8 @@ function finding(code, loc, message, severity = FINDINGS[code].severity) {
     return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
 }
 /** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
-function inputFinding(code, input, message) {
-    return { severity: FINDINGS[code].severity, code, file: input, line: 1, column: 1, message, input: true };
+function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
+    return { severity, code, file: input, line: 1, column: 1, message, input: true };
 }
 const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
@@ -9568,8 +9573,17 @@ const inside = (root, p) => {
  * @param inputs   paths, directories or globs, relative to `cwd`
  * @param cwd      the working directory (names in reports are relative to it)
  * @param workspace nothing outside this directory is read
+ * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
+ *
+ * An input that starts with `!` is a glob that excludes what it matches from the others' files.
  */
-function discover(inputs, cwd, workspace) {
+function discover(all, cwd, workspace, explicit = false) {
+    const inputs = all.filter((i) => !i.trim().startsWith('!'));
+    const excludes = all
+        .map((i) => i.trim())
+        .filter((i) => i.startsWith('!'))
+        .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
+    const noMatch = explicit ? 'error' : 'notice';
     const findings = [];
     const found = new Map();
     let realWorkspace;
@@ -9667,7 +9681,7 @@ function discover(inputs, cwd, workspace) {
             st = (0,external_node_fs_namespaceObject.lstatSync)(base);
         }
         catch {
-            findings.push(inputFinding('no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
+            findings.push(inputFinding('no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`, noMatch));
             continue;
         }
         matched = 0;
@@ -9714,9 +9728,9 @@ function discover(inputs, cwd, workspace) {
             continue;
         }
         if (matched === 0)
-            findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`));
+            findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`, noMatch));
     }
-    const files = [...found.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    const files = [...found.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
     return { files, findings };
 }
 
@@ -10725,7 +10739,7 @@ const DEFAULTS = {
     'sarif-file': '',
     'report-file': '',
     'working-directory': '.',
-    'max-annotations': '5000',
+    'max-annotations': '1000',
     'max-file-size': '64MiB',
     'max-line-size': '8MiB',
     require: '',
@@ -10770,12 +10784,26 @@ function parseChoice(name, value, choices) {
         return v;
     throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
 }
-/** Newline- or comma-separated list, blanks dropped. */
+/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
 function parseList(value) {
-    return value
-        .split(/[\n,]/)
-        .map((s) => s.trim())
-        .filter((s) => s !== '');
+    const out = [];
+    let depth = 0;
+    let cur = '';
+    for (const ch of value) {
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        if (ch === '\n' || (ch === ',' && depth === 0)) {
+            out.push(cur);
+            cur = '';
+            depth = 0;
+        }
+        else
+            cur += ch;
+    }
+    out.push(cur);
+    return out.map((s) => s.trim()).filter((s) => s !== '');
 }
 /** A whole number ≥ 0. */
 function parseCount(name, value) {
@@ -10797,6 +10825,7 @@ function defaultSettings(cwd) {
     return {
         runs: parseList(DEFAULTS.runs),
         audit: parseList(DEFAULTS.audit),
+        explicit: { runs: false, audit: false },
         cwd,
         workspace: cwd,
         allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
@@ -11317,6 +11346,7 @@ async function* members(src, limits) {
 
 
 
+
 const MiB = 1024 * 1024;
 const DEFAULT_BUNDLE_LIMITS = {
     maxCompressedBytes: 100 * MiB,
@@ -11338,6 +11368,32 @@ function bundleLimits(read) {
         maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
         maxDecisions: read.maxDecisions,
     };
+}
+/** The archive is another kind of Assay artifact, named by its manifest's `schema`: skipped with a notice. */
+class OtherArchive extends Error {
+    kind;
+    constructor(kind) {
+        super(kind);
+        this.kind = kind;
+    }
+}
+/** A manifest `schema` of another kind is a skip; a near miss of ours is an error, never a skip. */
+function otherKind(schema) {
+    const k = classify({ schema, observed_tool_decisions: [] });
+    if (k.kind === 'other')
+        throw new OtherArchive(k.name);
+    throw new BundleError(k.kind === 'error'
+        ? `the archive's manifest names ${JSON.stringify(quote(schema, 120))}: ${k.reason}`
+        : `the archive's manifest names ${schema}, which is not an archive`);
+}
+/** A first member that is JSON with a `schema` names the archive's kind; anything else is not a bundle. */
+function otherArchive(bytes, limits) {
+    const d = decodeUtf8(bytes);
+    if (!d.ok)
+        return;
+    const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
+    if (r.ok && isObject(r.value) && typeof r.value['schema'] === 'string')
+        otherKind(r.value['schema']);
 }
 /** A bundle rule was broken; the message names it. */
 class BundleError extends Error {
@@ -11433,6 +11489,8 @@ function readManifest(bytes, limits) {
     const m = r.value;
     if (!isObject(m))
         throw new BundleError('manifest.json is not a JSON object');
+    if (typeof m['schema'] === 'string' && !('schema_version' in m))
+        otherKind(m['schema']);
     if (m['schema_version'] !== 1)
         throw new BundleError(`manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
     const runId = m['run_id'];
@@ -11579,6 +11637,10 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         let decisions;
         for await (const m of members(src, limits)) {
             if (!manifest && decisions === undefined) {
+                if (m.path !== 'manifest.json' && m.path.endsWith('.json') && m.path !== 'events.ndjson') {
+                    // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
+                    otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                }
                 if (m.path !== 'manifest.json') {
                     throw new BundleError(m.path === 'events.ndjson'
                         ? 'member order: events.ndjson comes before manifest.json'
@@ -11635,6 +11697,10 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         events = await verifyBundle(source, file, limits);
     }
     catch (e) {
+        if (e instanceof OtherArchive) {
+            const f = finding('skipped_object', at, `skipped an archive of another kind: ${e.kind} (not an evidence bundle; it contributes no calls)`);
+            return { run: null, records: [], findings: [f] };
+        }
         if (!(e instanceof BundleError))
             throw e;
         const f = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
@@ -11799,7 +11865,7 @@ async function collect(settings) {
     // Audit exports first: their signatures are checked in workers while the runs are read.
     const trust = new TrustPool(keys);
     for (const role of ['audit', 'runs']) {
-        const d = discover(settings[role], cwd, workspace);
+        const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false);
         findings.push(...d.findings);
         if (role === 'runs' && d.files.length === 0) {
             findings.push(inputFinding('no_artifacts', settings.runs.join(', ') || '(none)', `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
@@ -11880,6 +11946,7 @@ receipt-gate sign --key FILE --output FILE [--signed-at TIME] INPUT...
   recompute
 
   -h, --help                show this help
+  -V, --version             print the version
 
 Exit status: 0 the gate passed (or the command succeeded), 1 it failed,
 2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.
@@ -11925,6 +11992,14 @@ function readNamed(flag, file) {
         throw new UsageError(`${flag} ${file}: cannot read (${e.code ?? e.message})`);
     }
 }
+function isDirectory(p) {
+    try {
+        return (0,external_node_fs_namespaceObject.statSync)(p).isDirectory();
+    }
+    catch {
+        return false;
+    }
+}
 const cli_args_RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 /**
  * @param isTTY whether stdout is a terminal (the default format depends on it)
@@ -11933,6 +12008,8 @@ const cli_args_RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$
 function parseCli(argv, isTTY, cwd) {
     // The command comes first, as in git: `receipt-gate verify --runs …`.
     const command = argv[0];
+    if (command === '--version' || command === '-V' || command === 'version')
+        return { command: 'version' };
     if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
         if (command !== undefined)
             return { command: 'help' };
@@ -11983,6 +12060,8 @@ function parseCli(argv, isTTY, cwd) {
     if (rest.length > 0)
         throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
     const dir = external_node_path_default().resolve(cwd, str('working-directory') ?? '.');
+    if (!isDirectory(dir))
+        throw new UsageError(`-C/--working-directory: "${str('working-directory')}" is not a directory`);
     const output = str('output') ?? null;
     const defaults = defaultSettings(dir);
     const keyFiles = list('trusted-key') ?? [];
@@ -11992,6 +12071,7 @@ function parseCli(argv, isTTY, cwd) {
             ...defaults,
             runs: list('runs') ?? defaults.runs,
             audit: list('audit') ?? defaults.audit,
+            explicit: { runs: list('runs') !== undefined, audit: list('audit') !== undefined },
             allowUnmatchedRecords: v['allow-unmatched-records'] ?? defaults.allowUnmatchedRecords,
             strictObserved: v['strict-observed'] ?? defaults.strictObserved,
             limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
@@ -12266,11 +12346,16 @@ function signRecords(keyPem, inputs, limits, signedAt) {
     return { ok: true, message: lines.join('\n') + '\n' };
 }
 
+;// CONCATENATED MODULE: ./src/version.ts
+/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
+const VERSION = '0.2.0';
+
 ;// CONCATENATED MODULE: ./src/cli-main.ts
 /**
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
+
 
 
 
@@ -12292,6 +12377,8 @@ async function main(argv, env, isTTY, cwd) {
     switch (cmd.command) {
         case 'help':
             return { code: 0, stdout: USAGE, stderr: '' };
+        case 'version':
+            return { code: 0, stdout: `receipt-gate ${VERSION}\n`, stderr: '' };
         case 'keygen': {
             const r = keygen(cmd.prefix);
             return r.ok
@@ -12371,7 +12458,7 @@ async function cli_main_verify(cmd, env, isTTY) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3113);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4349);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {

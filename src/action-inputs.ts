@@ -73,6 +73,7 @@ export function readSettings(input: (name: string) => string, ctx: RunContext, e
     gate: {
       runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
       audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
+      explicit: { runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs, audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit },
       cwd,
       workspace,
       allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),

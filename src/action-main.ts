@@ -1,38 +1,46 @@
 /**
  * The GitHub Action: inputs → settings → runGate → reporters (report file, SARIF, annotations,
- * job summary) → outputs → the gate. Reporting problems (a read-only token, an API outage) degrade
- * to workflow commands and never change the verdict; only the report's `ok` fails the step.
+ * job summary) → outputs → the gate. Runner protocol through @actions/core; the Checks API through
+ * Octokit (github.ts), loaded only when used. Reporting problems (a read-only token, an API outage,
+ * a summary that cannot be written) degrade and never change the verdict; only the report's `ok`
+ * fails the step.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import * as actionsCore from '@actions/core';
 import { runGate } from './gate.js';
 import { UsageError } from './settings.js';
 import { readSettings, type ActionSettings } from './action-inputs.js';
-import { readContext, restClient, type GitHubApi, type RunContext } from './github.js';
+import { octokitApi, readContext, type GitHubApi, type RunContext } from './github.js';
 import { buildAnnotations, type Annotation } from './report/annotations.js';
 import { emitWorkflowCommands } from './report/workflow-commands.js';
-import { levelCounts } from './report/text.js';
+import { levelCounts, visible } from './report/text.js';
 import { publishCheckRun } from './report/check-run.js';
-import { renderSummary, SUMMARY_BUDGET } from './report/summary.js';
+import { renderSummary, SUMMARY_BUDGET, type SummaryContext } from './report/summary.js';
 import { renderSarif } from './report/sarif.js';
 import { writeJson } from './report/json.js';
 import type { Report } from './core/report.js';
-import type { Runner } from './runner.js';
+import { VERSION } from './version.js';
 
-export { readSettings, emitWorkflowCommands };
+export { readSettings, emitWorkflowCommands, VERSION };
 
-export const VERSION = '0.1.0';
+/** The slice of @actions/core the action uses (tests may pass their own). */
+export type Core = Pick<typeof actionsCore, 'getInput' | 'setOutput' | 'setFailed' | 'error' | 'warning' | 'notice' | 'info' | 'debug' | 'summary'>;
+
+/** Messages from the API or the system, as one inert log line (never a workflow command). */
+const line = (s: string): string => visible(s).replace(/^::/, ':\u200b:');
 
 async function annotate(
-  core: Runner,
+  core: Core,
   s: ActionSettings,
   ctx: RunContext,
   report: Report,
   annotations: readonly Annotation[],
-  api: GitHubApi | null,
+  api: () => Promise<GitHubApi>,
+  summary: SummaryContext,
 ): Promise<void> {
   if (s.annotations === 'off') return;
-  const canApi = s.annotations !== 'workflow-commands' && api !== null && ctx.owner && ctx.repo && ctx.headSha;
+  const canApi = s.annotations !== 'workflow-commands' && s.token !== '' && ctx.owner && ctx.repo && ctx.headSha;
   if (canApi) {
     // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
     const located = annotations.filter((a) => a.path !== null);
@@ -42,21 +50,13 @@ async function annotate(
       capped > 0
         ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
         : '';
-    const summary = note + renderSummary(report, { prefix: s.prefix, blobBase: blobBase(ctx), reportFile: s.reportFile, budgetBytes: 60_000 }).markdown;
     const t = report.totals;
     const r = await publishCheckRun(
-      api,
+      await api(),
+      { owner: ctx.owner!, repo: ctx.repo!, headSha: ctx.headSha!, name: s.checkName, checkRunId: s.checkRunId, conclusion: report.ok ? 'success' : 'failure' },
       {
-        owner: ctx.owner!,
-        repo: ctx.repo!,
-        headSha: ctx.headSha!,
-        name: s.checkName,
-        checkRunId: s.checkRunId,
-        conclusion: report.ok ? 'success' : 'failure',
-      },
-      {
-        title: `${report.ok ? 'Passed' : 'Failed'}: ${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted; ${t.errors} error(s)`,
-        summary,
+        title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
+        summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
       },
       sent,
     );
@@ -69,7 +69,7 @@ async function annotate(
     const why =
       r.status === 403
         ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
-        : `the Checks API failed (${r.status ?? 'network'}: ${r.message})`;
+        : `the Checks API failed (${r.status ?? 'network'}: ${line(r.message)})`;
     core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${r.unposted.length} annotation(s) not yet posted` : ''}.`);
     emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core);
     return;
@@ -87,17 +87,15 @@ function write(file: string, text: string): void {
   writeFileSync(file, text);
 }
 
-export async function runAction(
-  core: Runner,
-  env: NodeJS.ProcessEnv = process.env,
-  makeApi: (url: string, token: string) => GitHubApi = restClient,
-): Promise<void> {
+export async function runAction(core: Core = actionsCore, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const ctx = readContext(env, process.cwd());
   let s: ActionSettings;
   try {
-    s = readSettings((name) => core.input(name), ctx, env);
+    s = readSettings((name) => core.getInput(name), ctx, env);
   } catch (e) {
     if (e instanceof UsageError) {
+      // `if: always()` steps can tell a misconfigured gate from a failed one.
+      core.setOutput('result', 'error');
       core.setFailed(`receipt-gate: invalid input ${e.message}`);
       return;
     }
@@ -125,14 +123,25 @@ export async function runAction(
     core.setOutput('sarif-file', '');
   }
 
+  const summary: SummaryContext = {
+    prefix: s.prefix,
+    blobBase: blobBase(ctx),
+    reportFile: s.reportFile,
+    budgetBytes: SUMMARY_BUDGET,
+    commit: ctx.headSha,
+    inputs: { runs: s.gate.runs, audit: s.gate.audit },
+    reportDigest: digest,
+  };
   const annotations = buildAnnotations(report, s.prefix);
-  const api = s.token ? makeApi(ctx.apiUrl, s.token) : null;
-  await annotate(core, s, ctx, report, annotations, api);
+  await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary);
 
-  const summaryFile = env['GITHUB_STEP_SUMMARY'];
-  if (s.summary && summaryFile) {
-    const { markdown } = renderSummary(report, { prefix: s.prefix, blobBase: blobBase(ctx), reportFile: s.reportFile, budgetBytes: SUMMARY_BUDGET });
-    appendFileSync(summaryFile, markdown);
+  if (s.summary && env['GITHUB_STEP_SUMMARY']) {
+    try {
+      await core.summary.addRaw(renderSummary(report, summary).markdown).write();
+    } catch (e) {
+      // A summary that cannot be written never changes the verdict.
+      core.warning(`receipt-gate: the job summary could not be written (${line((e as Error).message)}); the report is in ${s.reportFile}.`);
+    }
   }
   core.info(`receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${levelCounts(t)}; ${t.errors} error(s), ${t.warnings} warning(s)`);
   if (!report.ok) core.setFailed(`receipt-gate: the gate failed with ${t.errors} error(s); see the annotations and the job summary.`);

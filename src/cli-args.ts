@@ -3,7 +3,7 @@
  * the settings table (settings.ts); a mistake is one UsageError naming the flag. Reading a key file
  * named by a flag happens here, so a key that does not parse is a usage error naming the file.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { defaultSettings, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
@@ -56,6 +56,7 @@ receipt-gate sign --key FILE --output FILE [--signed-at TIME] INPUT...
   recompute
 
   -h, --help                show this help
+  -V, --version             print the version
 
 Exit status: 0 the gate passed (or the command succeeded), 1 it failed,
 2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.
@@ -85,7 +86,7 @@ export interface SignCommand {
   readonly limits: ReadLimits;
 }
 
-export type CliCommand = VerifyCommand | KeygenCommand | SignCommand | { readonly command: 'help' };
+export type CliCommand = VerifyCommand | KeygenCommand | SignCommand | { readonly command: 'help' } | { readonly command: 'version' };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -131,6 +132,14 @@ function readNamed(flag: string, file: string): string {
   }
 }
 
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 /**
@@ -140,6 +149,7 @@ const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): CliCommand {
   // The command comes first, as in git: `receipt-gate verify --runs …`.
   const command = argv[0];
+  if (command === '--version' || command === '-V' || command === 'version') return { command: 'version' };
   if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
     if (command !== undefined) return { command: 'help' };
     throw new UsageError('missing command: verify, keygen or sign');
@@ -183,6 +193,7 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
 
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
   const dir = path.resolve(cwd, str('working-directory') ?? '.');
+  if (!isDirectory(dir)) throw new UsageError(`-C/--working-directory: "${str('working-directory')}" is not a directory`);
   const output = str('output') ?? null;
   const defaults = defaultSettings(dir);
   const keyFiles = list('trusted-key') ?? [];
@@ -192,6 +203,7 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
       ...defaults,
       runs: list('runs') ?? defaults.runs,
       audit: list('audit') ?? defaults.audit,
+      explicit: { runs: list('runs') !== undefined, audit: list('audit') !== undefined },
       allowUnmatchedRecords: (v['allow-unmatched-records'] as boolean | undefined) ?? defaults.allowUnmatchedRecords,
       strictObserved: (v['strict-observed'] as boolean | undefined) ?? defaults.strictObserved,
       limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),

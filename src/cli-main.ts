@@ -9,6 +9,7 @@ import { parseCli, USAGE, type CliCommand, type SignCommand, type VerifyCommand 
 import { renderTable } from './report/table.js';
 import { renderJson, writeJson } from './report/json.js';
 import { keygen, signRecords, writeWhole } from './sign/tools.js';
+import { VERSION } from './version.js';
 
 export { USAGE };
 
@@ -30,6 +31,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTT
   switch (cmd.command) {
     case 'help':
       return { code: 0, stdout: USAGE, stderr: '' };
+    case 'version':
+      return { code: 0, stdout: `receipt-gate ${VERSION}\n`, stderr: '' };
     case 'keygen': {
       const r = keygen(cmd.prefix);
       return r.ok

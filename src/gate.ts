@@ -29,7 +29,7 @@ export async function collect(settings: Settings): Promise<Evidence> {
   // Audit exports first: their signatures are checked in workers while the runs are read.
   const trust = new TrustPool(keys);
   for (const role of ['audit', 'runs'] as const) {
-    const d = discover(settings[role], cwd, workspace);
+    const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false);
     findings.push(...d.findings);
     if (role === 'runs' && d.files.length === 0) {
       findings.push(

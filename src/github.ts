@@ -1,7 +1,10 @@
 /**
- * The only network code in receipt-gate: a small GitHub REST client for reporting (never for
- * verification), and the run's context read from the runner's environment. Built on fetch so tests
- * can point GITHUB_API_URL at a local server or inject a fetch.
+ * The only network code in receipt-gate: the GitHub API for reporting (never for verification),
+ * and the run's context read from the runner's environment. The client is @actions/github's Octokit
+ * (proxy from HTTPS_PROXY / NO_PROXY, GHES from GITHUB_API_URL) with @octokit/plugin-throttling (a
+ * secondary-rate-limit 403 or 429 and an exhausted primary limit are retried after the time GitHub
+ * asks for) and @octokit/plugin-retry (5xx retried with backoff), all within a bounded total wait.
+ * It is imported only when a run reports through the API, so a run that does not pays nothing.
  */
 import { readFileSync } from 'node:fs';
 import { isObject } from './core/json.js';
@@ -11,34 +14,69 @@ export interface ApiResponse {
   readonly data: unknown;
 }
 
+/** What the reporters need of the API: one request, answered with a status (errors included). */
 export interface GitHubApi {
   request(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<ApiResponse>;
 }
 
-export function restClient(baseUrl: string, token: string, fetchImpl: typeof fetch = fetch): GitHubApi {
-  const base = baseUrl.replace(/\/+$/, '');
+/** Longest total time spent waiting for rate limits before giving up (then: workflow commands). */
+export const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
+/** Retries of one request after a rate limit, and after a 5xx. */
+export const MAX_RETRIES = 2;
+
+/** An Octokit-backed client; `log` hears every wait, so the step's log says why it paused. */
+export async function octokitApi(token: string, log: (message: string) => void): Promise<GitHubApi> {
+  const [{ getOctokit }, { defaults }, { retry }, { throttling }] = await Promise.all([
+    import('@actions/github'),
+    import('@actions/github/lib/utils'),
+    import('@octokit/plugin-retry'),
+    import('@octokit/plugin-throttling'),
+  ]);
+  let waited = 0;
+  const wait = (kind: string) => (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number) => {
+    if (retryCount >= MAX_RETRIES || waited + retryAfter > MAX_RATE_LIMIT_WAIT_SECONDS) {
+      log(
+        `receipt-gate: ${kind} on ${options.method} ${options.url}; not waiting ${retryAfter} s more (${waited} s already, at most ${MAX_RATE_LIMIT_WAIT_SECONDS} s)`,
+      );
+      return false;
+    }
+    waited += retryAfter;
+    log(`receipt-gate: ${kind} on ${options.method} ${options.url}; retrying after ${retryAfter} s as GitHub asks`);
+    return true;
+  };
+  const octokit = getOctokit(
+    token,
+    {
+      userAgent: 'receipt-gate',
+      throttle: { onRateLimit: wait('rate limit'), onSecondaryRateLimit: wait('secondary rate limit') },
+      // 429 is the throttling plugin's (and ours, below), never plugin-retry's blind backoff.
+      retry: { retries: MAX_RETRIES, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+      // Keep the toolkit's proxy-aware fetch and agent (HTTPS_PROXY, NO_PROXY): only add a timeout.
+      request: { ...defaults.request, timeout: 30_000 },
+    },
+    retry,
+    throttling,
+  );
+  const once = async (method: string, path: string, body: unknown): Promise<ApiResponse & { retryAfter?: number }> => {
+    try {
+      const r = await octokit.request(`${method} ${path}`, { ...(isObject(body) ? body : {}), headers: { 'x-github-api-version': '2022-11-28' } });
+      return { status: r.status, data: r.data };
+    } catch (e) {
+      const err = e as { status?: unknown; response?: { data?: unknown; headers?: Record<string, string | undefined> }; message?: string };
+      // An answer from GitHub is a status; no answer at all (refused, reset, timed out) is a network error.
+      if (typeof err.status !== 'number' || err.status < 400 || !err.response) throw e;
+      const after = Number(err.response.headers?.['retry-after']);
+      return { status: err.status, data: err.response.data ?? { message: err.message }, ...(Number.isFinite(after) ? { retryAfter: after } : {}) };
+    }
+  };
   return {
     async request(method, path, body) {
-      const res = await fetchImpl(`${base}${path}`, {
-        method,
-        headers: {
-          accept: 'application/vnd.github+json',
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'user-agent': 'receipt-gate',
-          'x-github-api-version': '2022-11-28',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(30_000),
-      });
-      const text = await res.text();
-      let data: unknown = text;
-      try {
-        data = text ? JSON.parse(text) : null;
-      } catch {
-        /* keep the text */
+      // A 429 the throttling plugin did not take (no "secondary rate" message): wait what it asks, bounded.
+      for (let attempt = 0; ; attempt++) {
+        const r = await once(method, path, body);
+        if (r.status !== 429 || !wait('rate limit (429)')(r.retryAfter ?? 60, { method, url: path }, null, attempt)) return r;
+        await new Promise((resolve) => setTimeout(resolve, (r.retryAfter ?? 60) * 1000));
       }
-      return { status: res.status, data };
     },
   };
 }

@@ -33,6 +33,11 @@ export interface Settings {
   readonly runs: readonly string[];
   /** Audit-export inputs. */
   readonly audit: readonly string[];
+  /**
+   * Whether each set of inputs was given explicitly (not the default): an explicit input that matches
+   * nothing is an error (a typo must not pass silently); the defaults may be absent.
+   */
+  readonly explicit?: { readonly runs: boolean; readonly audit: boolean };
   /** Working directory: inputs and report paths are relative to it. */
   readonly cwd: string;
   /** Nothing outside this directory is read. */
@@ -66,7 +71,7 @@ export const DEFAULTS = {
   'sarif-file': '',
   'report-file': '',
   'working-directory': '.',
-  'max-annotations': '5000',
+  'max-annotations': '1000',
   'max-file-size': '64MiB',
   'max-line-size': '8MiB',
   require: '',
@@ -113,12 +118,22 @@ export function parseChoice<T extends string>(name: string, value: string, choic
   throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
 }
 
-/** Newline- or comma-separated list, blanks dropped. */
+/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
 export function parseList(value: string): string[] {
-  return value
-    .split(/[\n,]/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of value) {
+    if (ch === '{') depth++;
+    else if (ch === '}' && depth > 0) depth--;
+    if (ch === '\n' || (ch === ',' && depth === 0)) {
+      out.push(cur);
+      cur = '';
+      depth = 0;
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out.map((s) => s.trim()).filter((s) => s !== '');
 }
 
 /** A whole number ≥ 0. */
@@ -142,6 +157,7 @@ export function defaultSettings(cwd: string): Settings {
   return {
     runs: parseList(DEFAULTS.runs),
     audit: parseList(DEFAULTS.audit),
+    explicit: { runs: false, audit: false },
     cwd,
     workspace: cwd,
     allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),

@@ -3,7 +3,8 @@
  * GITHUB_STEP_SUMMARY files, an event payload at GITHUB_EVENT_PATH, and GITHUB_API_URL pointing at
  * a real HTTP server on 127.0.0.1 that records every request.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,7 @@ export interface Recorded {
   readonly body: any;
 }
 
-export type Responder = (req: Recorded, n: number) => { status: number; body: unknown };
+export type Responder = (req: Recorded, n: number) => { status: number; body: unknown; headers?: Record<string, string> };
 
 export const okResponder: Responder = (req) =>
   req.method === 'POST' ? { status: 201, body: { id: 4242 } } : { status: 200, body: { id: Number(req.url.split('/').pop()) } };
@@ -28,6 +29,8 @@ export interface ActionRun {
   readonly stdout: string;
   readonly stderr: string;
   readonly requests: readonly Recorded[];
+  /** Connections the forward proxy saw (with `proxy`). */
+  readonly proxied: number;
   readonly outputs: Record<string, string>;
   readonly summary: string;
 }
@@ -52,6 +55,8 @@ export interface RunOptions {
   readonly responder?: Responder;
   readonly token?: string;
   readonly env?: Record<string, string>;
+  /** Route the API through a forward proxy on loopback (HTTPS_PROXY / HTTP_PROXY); its hits are counted. */
+  readonly proxy?: boolean;
 }
 
 export const HEAD_SHA = 'a'.repeat(40);
@@ -69,12 +74,36 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
       const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : null };
       requests.push(rec);
       const r = responder(rec, requests.length);
-      res.writeHead(r.status, { 'content-type': 'application/json' });
+      res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
       res.end(JSON.stringify(r.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  // A forward proxy on loopback: CONNECT tunnels and absolute-form requests both go to the API server,
+  // whatever host the client asked for (it never resolves a name itself).
+  let proxied = 0;
+  const proxy = createServer((req, res) => {
+    proxied++;
+    const up = httpRequest({ host: '127.0.0.1', port, method: req.method, path: new URL(req.url ?? '/', 'http://x').pathname, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    req.pipe(up);
+  });
+  proxy.on('connect', (_req, socket, head) => {
+    proxied++;
+    const up = connect(port, '127.0.0.1', () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      up.write(head);
+      up.pipe(socket);
+      socket.pipe(up);
+    });
+    up.on('error', () => socket.destroy());
+    socket.on('error', () => up.destroy());
+  });
+  if (o.proxy) await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const proxyUrl = o.proxy ? `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` : '';
   const tmp = tempDir();
   const files = { output: path.join(tmp, 'output'), summary: path.join(tmp, 'summary.md'), event: path.join(tmp, 'event.json') };
   writeFileSync(files.output, '');
@@ -105,7 +134,8 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     GITHUB_SHA: MERGE_SHA,
     GITHUB_EVENT_NAME: event.name,
     GITHUB_EVENT_PATH: files.event,
-    GITHUB_API_URL: `http://127.0.0.1:${port}`,
+    GITHUB_API_URL: o.proxy ? `http://api.github.test:${port}` : `http://127.0.0.1:${port}`,
+    ...(o.proxy ? { HTTPS_PROXY: proxyUrl, HTTP_PROXY: proxyUrl, https_proxy: proxyUrl, http_proxy: proxyUrl } : {}),
     GITHUB_SERVER_URL: 'https://github.com',
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
@@ -120,11 +150,13 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (o.proxy) await new Promise<void>((resolve) => proxy.close(() => resolve()));
   return {
     code,
     stdout,
     stderr,
     requests,
+    proxied,
     outputs: parseOutputs(readFileSync(files.output, 'utf8')),
     summary: existsSync(files.summary) ? readFileSync(files.summary, 'utf8') : '',
   };

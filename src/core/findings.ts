@@ -9,8 +9,8 @@ export type Severity = 'error' | 'warning' | 'notice';
 
 export interface CatalogueEntry {
   readonly severity: Severity;
-  /** The option that changes the severity, when one does, and to what. */
-  readonly option?: { readonly name: string; readonly severity: Severity };
+  /** What changes the severity, when something does, and to what ("with `strict-observed`"). */
+  readonly option?: { readonly when: string; readonly severity: Severity };
   readonly title: string;
   readonly help: string;
 }
@@ -33,7 +33,7 @@ export const FINDINGS = {
   },
   record_unmatched: {
     severity: 'error',
-    option: { name: 'allow-unmatched-records', severity: 'warning' },
+    option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
     title: 'Audit record binds no call',
     help: 'A consistent audit record binds no recorded call.',
   },
@@ -54,7 +54,7 @@ export const FINDINGS = {
   },
   observed_confirmed_not_reproduced: {
     severity: 'warning',
-    option: { name: 'strict-observed', severity: 'error' },
+    option: { when: 'with `strict-observed`', severity: 'error' },
     title: 'observed_confirmed claim not reproduced',
     help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
   },
@@ -76,7 +76,12 @@ export const FINDINGS = {
     help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
   },
   no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.' },
-  no_match: { severity: 'notice', title: 'Input matched nothing', help: 'An input path or glob matched no file.' },
+  no_match: {
+    severity: 'notice',
+    option: { when: 'for an input given explicitly', severity: 'error' },
+    title: 'Input matched nothing',
+    help: 'An input path or glob matched no file.',
+  },
 } as const satisfies { readonly [code: string]: CatalogueEntry };
 
 export type FindingCode = keyof typeof FINDINGS;
@@ -97,8 +102,8 @@ export function finding(code: FindingCode, loc: Location, message: string, sever
 }
 
 /** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
-export function inputFinding(code: FindingCode, input: string, message: string): Finding {
-  return { severity: FINDINGS[code].severity, code, file: input, line: 1, column: 1, message, input: true };
+export function inputFinding(code: FindingCode, input: string, message: string, severity: Severity = FINDINGS[code].severity): Finding {
+  return { severity, code, file: input, line: 1, column: 1, message, input: true };
 }
 
 const SEVERITY_RANK: { readonly [S in Severity]: number } = { error: 0, warning: 1, notice: 2 };

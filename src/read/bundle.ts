@@ -20,6 +20,7 @@ import { lines, overBytes } from './lines.js';
 import { readSurface, RunDecisions } from './surface.js';
 import { skippedFinding, type FileRead } from './artifacts.js';
 import { classify } from './classify.js';
+import { quote } from '../core/findings.js';
 import { DEFAULT_LIMITS, type ReadLimits } from '../settings.js';
 
 export interface BundleLimits {
@@ -60,6 +61,32 @@ export function bundleLimits(read: ReadLimits): BundleLimits {
     maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
     maxDecisions: read.maxDecisions,
   };
+}
+
+/** The archive is another kind of Assay artifact, named by its manifest's `schema`: skipped with a notice. */
+export class OtherArchive extends Error {
+  constructor(readonly kind: string) {
+    super(kind);
+  }
+}
+
+/** A manifest `schema` of another kind is a skip; a near miss of ours is an error, never a skip. */
+function otherKind(schema: string): never {
+  const k = classify({ schema, observed_tool_decisions: [] });
+  if (k.kind === 'other') throw new OtherArchive(k.name);
+  throw new BundleError(
+    k.kind === 'error'
+      ? `the archive's manifest names ${JSON.stringify(quote(schema, 120))}: ${k.reason}`
+      : `the archive's manifest names ${schema}, which is not an archive`,
+  );
+}
+
+/** A first member that is JSON with a `schema` names the archive's kind; anything else is not a bundle. */
+function otherArchive(bytes: Buffer, limits: BundleLimits): void {
+  const d = decodeUtf8(bytes);
+  if (!d.ok) return;
+  const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
+  if (r.ok && isObject(r.value) && typeof r.value['schema'] === 'string') otherKind(r.value['schema']);
 }
 
 /** A bundle rule was broken; the message names it. */
@@ -163,6 +190,7 @@ function readManifest(bytes: Buffer, limits: BundleLimits): Manifest {
   if (!r.ok) throw new BundleError(`manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
   const m = r.value;
   if (!isObject(m)) throw new BundleError('manifest.json is not a JSON object');
+  if (typeof m['schema'] === 'string' && !('schema_version' in m)) otherKind(m['schema']);
   if (m['schema_version'] !== 1) throw new BundleError(`manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
   const runId = m['run_id'];
   const eventCount = m['event_count'];
@@ -289,6 +317,10 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
     let decisions: Events | undefined;
     for await (const m of members(src, limits)) {
       if (!manifest && decisions === undefined) {
+        if (m.path !== 'manifest.json' && m.path.endsWith('.json') && m.path !== 'events.ndjson') {
+          // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
+          otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+        }
         if (m.path !== 'manifest.json') {
           throw new BundleError(
             m.path === 'events.ndjson'
@@ -338,6 +370,10 @@ export async function readBundle(source: BundleSource, file: string, limits: Bun
   try {
     events = await verifyBundle(source, file, limits);
   } catch (e) {
+    if (e instanceof OtherArchive) {
+      const f = finding('skipped_object', at, `skipped an archive of another kind: ${e.kind} (not an evidence bundle; it contributes no calls)`);
+      return { run: null, records: [], findings: [f] };
+    }
     if (!(e instanceof BundleError)) throw e;
     const f: Finding = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
     return { run: null, records: [], findings: [f] };

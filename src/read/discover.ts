@@ -48,8 +48,17 @@ const inside = (root: string, p: string): boolean => {
  * @param inputs   paths, directories or globs, relative to `cwd`
  * @param cwd      the working directory (names in reports are relative to it)
  * @param workspace nothing outside this directory is read
+ * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
+ *
+ * An input that starts with `!` is a glob that excludes what it matches from the others' files.
  */
-export function discover(inputs: readonly string[], cwd: string, workspace: string): Discovery {
+export function discover(all: readonly string[], cwd: string, workspace: string, explicit = false): Discovery {
+  const inputs = all.filter((i) => !i.trim().startsWith('!'));
+  const excludes = all
+    .map((i) => i.trim())
+    .filter((i) => i.startsWith('!'))
+    .map((i) => picomatch(toPosix(path.relative(cwd, path.resolve(cwd, i.slice(1)))), { dot: true }));
+  const noMatch = explicit ? 'error' : 'notice';
   const findings: Finding[] = [];
   const found = new Map<string, FoundFile>();
   let realWorkspace: string;
@@ -135,7 +144,9 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
     try {
       st = lstatSync(base);
     } catch {
-      findings.push(inputFinding('no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`));
+      findings.push(
+        inputFinding('no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`, noMatch),
+      );
       continue;
     }
     matched = 0;
@@ -171,8 +182,8 @@ export function discover(inputs: readonly string[], cwd: string, workspace: stri
       findings.push(inputFinding('invalid_artifact', input, `"${input}" is not a regular file or directory`));
       continue;
     }
-    if (matched === 0) findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`));
+    if (matched === 0) findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`, noMatch));
   }
-  const files = [...found.values()].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const files = [...found.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   return { files, findings };
 }

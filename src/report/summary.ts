@@ -18,6 +18,12 @@ export interface SummaryContext {
   /** Where the full JSON report was written, for the trimmed line. */
   readonly reportFile: string | null;
   readonly budgetBytes: number;
+  /** The commit verified (the banner names it), when known. */
+  readonly commit?: string | null;
+  /** The inputs as given, named in the banner. */
+  readonly inputs?: { readonly runs: readonly string[]; readonly audit: readonly string[] };
+  /** sha256 of the JSON report, named in the banner. */
+  readonly reportDigest?: string;
 }
 
 export const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
@@ -38,6 +44,16 @@ function link(ctx: SummaryContext, file: string, line: number, member: string | 
   return `[${label}](${url})`;
 }
 
+/** What was verified, where: the commit, the inputs as given, the report's digest. */
+function bannerLines(ctx: SummaryContext): string[] {
+  const parts: string[] = [];
+  // md() makes every character inert, so nothing here goes in a code span (entities would show).
+  if (ctx.commit) parts.push(`commit ${md(ctx.commit.slice(0, 40))}`);
+  if (ctx.inputs) parts.push(`runs ${ctx.inputs.runs.map(md).join(', ')}`, `audit ${ctx.inputs.audit.map(md).join(', ')}`);
+  if (ctx.reportDigest) parts.push(`report ${md(ctx.reportDigest)}`);
+  return parts.length > 0 ? [`Verified ${parts.join(' · ')}.`, ''] : [];
+}
+
 /** The policy in effect, in the summary's head. */
 function policyLines(report: Report): string[] {
   const rules = report.policy.rules;
@@ -56,6 +72,7 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     '',
     `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
     '',
+    ...bannerLines(ctx),
     '| level | calls |',
     '|---|---:|',
     `| ${LEVEL_ICON.verified} verified | ${t.verified} |`,

@@ -6,13 +6,9 @@
 import type { Annotation, AnnotationLevel } from './annotations.js';
 import { WORKFLOW_COMMANDS_PER_LEVEL } from './limits.js';
 
-export interface AnnotationProperties {
-  readonly title?: string;
-  readonly file?: string;
-  readonly startLine?: number;
-  readonly startColumn?: number;
-}
+import type { AnnotationProperties } from '@actions/core';
 
+/** @actions/core's error, warning and notice (escaping is theirs). */
 export interface CommandSink {
   error(message: string, props?: AnnotationProperties): void;
   warning(message: string, props?: AnnotationProperties): void;

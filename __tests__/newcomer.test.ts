@@ -1,0 +1,72 @@
+/** What a newcomer tripped on (issue 11): each a test through the real CLI or the real readers. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseList } from '../src/settings.js';
+import { VERSION } from '../src/version.js';
+import { addKey, json, surface } from './support/corpus.js';
+import { gzip, tar } from './support/bundle-writer.js';
+import { cleanup, cli, cliJson, gate, ROOT, tempDir, writeFiles } from './support/workspace.js';
+
+afterEach(cleanup);
+
+describe('the CLI', () => {
+  it('-C with a missing directory is a usage error naming it', () => {
+    const r = cli(['verify', '-C', 'no/such/dir'], ROOT);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^receipt-gate: -C\/--working-directory: "no\/such\/dir" is not a directory/);
+  });
+
+  it('--version prints the version package.json declares', () => {
+    const r = cli(['--version'], ROOT);
+    expect(r).toMatchObject({ code: 0, stdout: `receipt-gate ${VERSION}\n` });
+    expect(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version).toBe(VERSION);
+  });
+
+  it('an explicitly given --runs or --audit that matches nothing is an error; the absent defaults are not', () => {
+    const dir = writeFiles(tempDir(), { '.assay/runs/r.json': json(surface([addKey()])) });
+    expect(cliJson(['-C', dir], ROOT).code).toBe(0); // no .assay/audit: a notice only
+    const typo = cliJson(['-C', dir, '--audit', '.assay/audti'], ROOT);
+    expect(typo.code).toBe(1);
+    expect(typo.report.findings).toContainEqual(expect.objectContaining({ severity: 'error', code: 'no_match', file: '.assay/audti' }));
+  });
+});
+
+describe('inputs', () => {
+  it('brace globs keep their commas; ! patterns exclude', async () => {
+    expect(parseList('.assay/{runs,more}/**, other\n!.assay/runs/old/**')).toEqual(['.assay/{runs,more}/**', 'other', '!.assay/runs/old/**']);
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/a.json': json(surface([addKey()])),
+      '.assay/more/b.json': json(surface([addKey()])),
+      '.assay/runs/old/c.json': json(surface([addKey()])),
+    });
+    const r = await gate(dir, { runs: parseList('.assay/{runs,more}/**\n!.assay/runs/old/**') });
+    expect(r.runs.map((x) => x.artifact)).toEqual(['.assay/more/b.json', '.assay/runs/a.json']);
+  });
+
+  it('an Assay runner archive is skipped with a notice naming its kind, not reported as a broken bundle', async () => {
+    const manifest = JSON.stringify({ schema: 'assay.runner.archive_manifest.v0', runs: [] });
+    const gz = gzip(
+      tar([
+        { name: 'manifest.json', data: manifest },
+        { name: 'runs/x.json', data: '{}' },
+      ]),
+    );
+    const other = gzip(tar([{ name: 'archive.json', data: manifest }]));
+    const dir = writeFiles(tempDir(), { '.assay/runs/a.tar.gz': gz, '.assay/runs/b.tar.gz': other, '.assay/runs/ok.json': json(surface([addKey()])) });
+    const r = await gate(dir);
+    expect(r.ok).toBe(true);
+    expect(r.findings.filter((f) => f.code === 'skipped_object').map((f) => `${f.file}: ${f.message}`)).toEqual([
+      '.assay/runs/a.tar.gz: skipped an archive of another kind: assay.runner.archive_manifest.v0 (not an evidence bundle; it contributes no calls)',
+      '.assay/runs/b.tar.gz: skipped an archive of another kind: assay.runner.archive_manifest.v0 (not an evidence bundle; it contributes no calls)',
+    ]);
+  });
+
+  it('an archive whose manifest claims a near miss of our kinds is refused, never skipped', async () => {
+    const gz = gzip(tar([{ name: 'manifest.json', data: JSON.stringify({ schema: 'assay.tool_decision_surface.V0' }) }]));
+    const r = await gate(writeFiles(tempDir(), { '.assay/runs/a.tar.gz': gz }));
+    expect(r.findings.find((f) => f.severity === 'error')!.message).toMatch(
+      /^evidence bundle rejected: the archive's manifest names "assay\.tool_decision_surface\.V0": not exactly the kind/,
+    );
+  });
+});
