@@ -8308,7 +8308,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 4349:
+/***/ 4024:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9279,6 +9279,18 @@ const fieldList = (fields) => {
     const shown = fields.slice(0, 10).map((k) => quote(k, 60));
     return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
 };
+/** Whether the nearest call differs from the record only in the letter case of owner or repo. */
+function caseOnly(u, record) {
+    const p = u.call.input.projection;
+    if (p.kind !== 'subject' || u.differ.length === 0)
+        return false;
+    const a = p.subject.target;
+    const b = record.input.record.subject.target;
+    return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
+        typeof a[k] === 'string' &&
+        typeof b[k] === 'string' &&
+        a[k].toLowerCase() === b[k].toLowerCase());
+}
 /** Why a usable record bound no call. */
 function unmatchedText(u, record) {
     const provider = quote(record.input.record.provider);
@@ -9298,7 +9310,7 @@ function unmatchedText(u, record) {
             return parts.join('; ');
         }
         case 'nearest':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}`;
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}${caseOnly(u, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
         case 'no_call':
             return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(u.actionClass))} call with verb ${JSON.stringify(quote(u.verb))} at all)`;
     }
@@ -11888,12 +11900,374 @@ async function runGate(settings) {
 
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./src/import/target-hash.ts
+/**
+ * The target hash the agent side computes (docs/importers.md): H(domain, value) =
+ * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
+ * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
+ * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
+ * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
+ */
+
+const DOMAINS = ['github_key_title', 'slack_workspace', 'slack_channel', 'slack_principal', 'workspace', 'workspace_principal'];
+const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
+const normalize = (value) => value.replace(TRIM, '').toLowerCase();
+const targetHash = (domain, value) => sha256Digest(`assay.tool_target.v0:${domain}:${normalize(value)}`);
+/** A plain label as the agent side writes it. */
+const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
+
+;// CONCATENATED MODULE: ./src/import/exports.ts
+/**
+ * Provider export files → located JSON entries, with the gate's strict reader and limits: gzip
+ * (streaming exports) decompressed up to max-file-size, strict UTF-8 and JSON, an array, one object,
+ * an object with a list member (Slack's `{"entries": [...]}`), or NDJSON. Never a network call.
+ */
+
+
+
+
+
+const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+/**
+ * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
+ */
+function readExport(name, raw, limits, listKey) {
+    const errors = [];
+    let bytes = raw;
+    if (isGzip(raw)) {
+        try {
+            bytes = (0,external_node_zlib_namespaceObject.gunzipSync)(raw, { maxOutputLength: limits.maxFileBytes });
+        }
+        catch (e) {
+            const code = e.code;
+            const why = code === 'ERR_BUFFER_TOO_LARGE' ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream';
+            return { entries: [], errors: [`${name}:1:1: ${why}`] };
+        }
+    }
+    if (bytes.length > limits.maxFileBytes)
+        return { entries: [], errors: [`${name}:1:1: ${bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`] };
+    const d = decodeUtf8(bytes);
+    if (!d.ok) {
+        const { line, column } = byteLocation(bytes, d.offset);
+        return { entries: [], errors: [`${name}:${line}:${column}: invalid UTF-8`] };
+    }
+    const text = d.text;
+    const index = new LineIndex(text);
+    const at = (offset) => {
+        const { line, column } = index.locate(offset);
+        return `${name}:${line}:${column}`;
+    };
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[], ...(listKey ? [[listKey]] : [])] };
+    const entries = [];
+    const take = (value, offset) => {
+        if (isObject(value))
+            entries.push({ value, at: at(offset) });
+        else
+            errors.push(`${at(offset)}: an entry is not a JSON object`);
+    };
+    const whole = parseStrict(text, opts);
+    if (whole.ok) {
+        const v = whole.value;
+        const list = Array.isArray(v) ? v : listKey && isObject(v) && Array.isArray(v[listKey]) ? v[listKey] : null;
+        const offsets = whole.elements.get(pathKey(Array.isArray(v) ? [] : [listKey ?? ''])) ?? [];
+        if (list) {
+            for (let i = 0; i < list.length; i++)
+                take(list[i], offsets[i] ?? 0);
+        }
+        else
+            take(v, 0);
+        return { entries, errors };
+    }
+    // Not one JSON value: NDJSON (streaming exports are JSON lines), or an error at the whole file's first problem.
+    let parsedAny = false;
+    for (const { start, end } of lines(text)) {
+        if (/^[ \t]*$/.test(text.slice(start, Math.min(end, start + 256))) && end - start <= 256)
+            continue;
+        if (end - start > limits.maxLineBytes) {
+            errors.push(`${at(start)}: line over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+            continue;
+        }
+        const r = parseStrict(text, opts, start, end);
+        if (!r.ok) {
+            if (!parsedAny && errors.length === 0 && !text.includes('\n', start))
+                return { entries: [], errors: [`${at(whole.offset)}: ${whole.message}`] };
+            errors.push(`${at(r.offset)}: ${r.message}`);
+            continue;
+        }
+        parsedAny = true;
+        take(r.value, start);
+    }
+    if (!parsedAny && errors.length > 0)
+        return { entries: [], errors: [`${at(whole.offset)}: ${whole.message}`] };
+    return { entries, errors };
+}
+
+;// CONCATENATED MODULE: ./src/import/mapping.ts
+/**
+ * What every importer returns per export entry, and how a record is made from a subject: the one
+ * record shape (assay.provider_audit_record.v0, binding recomputed here, non_claims naming the
+ * export), whatever the provider.
+ */
+
+
+function makeRecord(m, source) {
+    const b = binding(m.subject);
+    if (!b.ok)
+        throw new Error(`subject cannot be canonicalized: ${b.reason}`); // subjects here are strings and nulls only
+    return {
+        schema: RECORD_SCHEMA,
+        provider: m.provider,
+        record_id: m.recordId,
+        subject: m.subject,
+        binding_digest: b.digest,
+        non_claims: [
+            `imported from ${source}; receipt-gate queried nothing`,
+            'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
+        ],
+    };
+}
+/** A string member, or null (absent, empty or not a string). */
+const str = (o, k) => {
+    if (typeof o !== 'object' || o === null || Array.isArray(o))
+        return null;
+    const v = o[k];
+    return typeof v === 'string' && v !== '' ? v : null;
+};
+const obj = (o, k) => {
+    if (typeof o !== 'object' || o === null || Array.isArray(o))
+        return null;
+    const v = o[k];
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
+};
+/** An id as quoted in a message: ids are not secrets, but are clipped. */
+const idText = (s) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
+
+;// CONCATENATED MODULE: ./src/import/github.ts
+
+
+function deployKey(recordId, owner, repo, title) {
+    return {
+        kind: 'record',
+        provider: 'github',
+        recordId,
+        subject: {
+            action_class: 'github_deploy_key',
+            verb: 'create',
+            target: { owner: label(owner), repo: label(repo), key_title_hash: targetHash('github_key_title', title) },
+        },
+    };
+}
+function githubAuditLog(e) {
+    if (e['action'] !== 'public_key.create')
+        return { kind: 'skip', reason: 'other action' };
+    const id = str(e, '_document_id');
+    if (!id)
+        return { kind: 'error', message: 'a public_key.create entry without a _document_id (its record would have no identity)' };
+    const repo = str(e, 'repo');
+    if (!repo)
+        return { kind: 'skip', reason: 'user key without repo' };
+    const title = str(e, 'title');
+    if (!title)
+        return { kind: 'skip', reason: 'no title' };
+    const slash = repo.indexOf('/');
+    if (slash <= 0 || slash === repo.length - 1)
+        return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
+    return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title);
+}
+/** Headers as the deliveries API returns them: names in any case. */
+const header = (headers, name) => {
+    if (!headers)
+        return null;
+    for (const k of Object.keys(headers))
+        if (k.toLowerCase() === name)
+            return str(headers, k);
+    return null;
+};
+function githubWebhook(e) {
+    const request = obj(e, 'request');
+    const delivery = request !== null || str(e, 'guid') !== null;
+    const payload = delivery ? obj(request, 'payload') : e;
+    if (!payload)
+        return { kind: 'error', message: `delivery ${idText(str(e, 'guid') ?? '?')} has no request.payload object` };
+    const event = delivery ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event')) : payload['key'] !== undefined ? 'deploy_key' : null;
+    if (event !== 'deploy_key')
+        return { kind: 'skip', reason: 'other event' };
+    if (payload['action'] !== 'created')
+        return { kind: 'skip', reason: 'other action' };
+    const key = obj(payload, 'key');
+    const repository = obj(payload, 'repository');
+    const owner = str(obj(repository, 'owner'), 'login');
+    const repo = str(repository, 'name');
+    const title = str(key, 'title');
+    if (!owner || !repo)
+        return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
+    if (!title)
+        return { kind: 'skip', reason: 'no title' };
+    if (delivery) {
+        const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
+        if (!guid)
+            return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
+        return deployKey(`github-delivery:${guid}`, owner, repo, title);
+    }
+    const keyId = key?.['id'];
+    if (typeof keyId !== 'number' && typeof keyId !== 'string')
+        return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
+    return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title);
+}
+
+;// CONCATENATED MODULE: ./src/import/slack.ts
+
+
+const DEFAULT_SLACK = {
+    principal: 'id',
+    workspace: 'context',
+    roleVerbs: { admin: 'grant', owner: 'grant', user: 'change_role', guest: 'change_role' },
+    memberProvider: 'slack',
+    roleProvider: 'workspace',
+};
+function slackAuditLog(o) {
+    return (e) => {
+        const action = str(e, 'action');
+        const id = str(e, 'id');
+        if (!action)
+            return { kind: 'error', message: 'an entry without an action' };
+        const join = action === 'user_channel_join' || action === 'guest_channel_join';
+        const role = /^role_change_to_([a-z_]+)$/.exec(action)?.[1];
+        if (!join && !role)
+            return { kind: 'skip', reason: 'other action' };
+        if (!id)
+            return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
+        const location = obj(obj(e, 'context'), 'location');
+        const principalOf = (who) => str(obj(who, 'user'), o.principal);
+        if (join) {
+            const channel = str(obj(obj(e, 'entity'), 'channel'), 'id');
+            const principal = principalOf(obj(e, 'actor'));
+            if (!channel)
+                return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.channel.id` };
+            if (!principal)
+                return { kind: 'error', message: `entry ${idText(id)}: ${action} without actor.user.${o.principal} (--principal ${o.principal})` };
+            const ws = o.workspace === 'context' && str(location, 'type') === 'workspace' ? str(location, 'id') : null;
+            return {
+                kind: 'record',
+                provider: o.memberProvider,
+                recordId: `slack-audit:${id}`,
+                subject: {
+                    action_class: 'workspace_member',
+                    verb: 'add',
+                    target: {
+                        workspace_id_hash: ws === null ? null : targetHash('slack_workspace', ws),
+                        channel_id_hash: targetHash('slack_channel', channel),
+                        principal_hash: targetHash('slack_principal', principal),
+                    },
+                },
+            };
+        }
+        const verb = o.roleVerbs[role];
+        if (!verb)
+            return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
+        const principal = principalOf(obj(e, 'entity'));
+        const ws = str(location, 'id');
+        if (!principal)
+            return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.user.${o.principal} (--principal ${o.principal})` };
+        if (!ws)
+            return { kind: 'error', message: `entry ${idText(id)}: ${action} without context.location.id` };
+        return {
+            kind: 'record',
+            provider: o.roleProvider,
+            recordId: `slack-audit:${id}`,
+            subject: {
+                action_class: 'workspace_role',
+                verb,
+                target: { workspace_id_hash: targetHash('workspace', ws), principal_hash: targetHash('workspace_principal', principal), role: role },
+            },
+        };
+    };
+}
+
+;// CONCATENATED MODULE: ./src/import/run.ts
+/**
+ * `receipt-gate import <kind>`: export files → records, offline. Each file is read with the gate's
+ * strict readers and limits; each entry becomes a record, a counted skip, or a located error.
+ * Identical entries under one record id (at-least-once streaming) are one record; two different
+ * entries under one id are an error naming it. Output: NDJSON, one record per line in record-id
+ * order, canonical JSON, signed with --sign-key when given. Any error: nothing is written.
+ */
+
+
+
+
+
+
+
+const IMPORT_KINDS = {
+    'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
+    'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined },
+    'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries' },
+};
+function runImport(s) {
+    const mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
+    const { source, listKey } = IMPORT_KINDS[s.kind];
+    const errors = [];
+    const skipped = new Map();
+    const byId = new Map();
+    let entries = 0;
+    let merged = 0;
+    for (const input of s.inputs) {
+        const file = external_node_path_default().basename(input.name);
+        const read = readExport(input.name, input.bytes, s.limits, listKey);
+        errors.push(...read.errors);
+        for (const e of read.entries) {
+            entries++;
+            const m = mapper(e.value);
+            if (m.kind === 'skip') {
+                skipped.set(m.reason, (skipped.get(m.reason) ?? 0) + 1);
+                continue;
+            }
+            if (m.kind === 'error') {
+                errors.push(`${e.at}: ${m.message}`);
+                continue;
+            }
+            const canon = jcs(e.value);
+            const entry = canon.ok ? canon.text : '';
+            const seen = byId.get(m.recordId);
+            if (seen) {
+                if (seen.entry === entry)
+                    merged++;
+                else
+                    errors.push(`${e.at}: two different entries share record id ${idText(m.recordId)} (the other at ${seen.at}): an id vouches for one entry only`);
+                continue;
+            }
+            const record = makeRecord(m, `${source} (${file})`);
+            const payload = jcs(record);
+            if (!payload.ok) {
+                errors.push(`${e.at}: the record cannot be canonicalized (${payload.reason})`);
+                continue;
+            }
+            const line = s.sign
+                ? `${payload.text.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload.text, s.sign.privateKey, s.sign.publicKey, s.sign.signedAt))}}`
+                : payload.text;
+            byId.set(m.recordId, { line, entry, at: e.at });
+        }
+    }
+    const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+    const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
+    const summary = `${entries} entries read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
+    if (errors.length > 0)
+        return { ok: false, errors, summary };
+    const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
+    return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', summary };
+}
+
 ;// CONCATENATED MODULE: ./src/cli-args.ts
 /**
  * The CLI's surface: argv → one typed command with its settings. Every flag's default comes from
  * the settings table (settings.ts); a mistake is one UsageError naming the flag. Reading a key file
  * named by a flag happens here, so a key that does not parse is a usage error naming the file.
  */
+
+
+
 
 
 
@@ -11906,6 +12280,8 @@ Commands:
             required level is not reached
   keygen    write a new Ed25519 key pair for signing audit records
   sign      sign audit records with an export job's private key
+  import    turn a provider's audit export into audit records
+  hash      print the target hash of a raw value
 
 receipt-gate verify [options]
   --runs PATH|GLOB          run artifacts (.json surfaces, .ndjson/.jsonl logs,
@@ -11938,6 +12314,22 @@ receipt-gate verify [options]
 receipt-gate keygen --out PREFIX
   writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem
   (SPKI), and prints the key_id
+
+receipt-gate import github-audit-log|github-webhook|slack-audit-log --output FILE
+                    [--sign-key FILE] [--signed-at TIME] INPUT...
+  turns provider audit exports (read from files: nothing is queried) into
+  audit records, written as NDJSON only when the whole import succeeds
+  Slack: --principal id|email (default id: what the agent passed as the user),
+         --workspace context|none (default context: the agent passed the
+         workspace; none: it did not), --role-verb ROLE=VERB (repeatable;
+         default admin=grant, owner=grant, user=change_role,
+         guest=change_role), --member-provider NAME (default slack),
+         --role-provider NAME (default workspace)
+
+receipt-gate hash DOMAIN VALUE
+  prints the target hash of a raw value (domains: github_key_title,
+  slack_workspace, slack_channel, slack_principal, workspace,
+  workspace_principal), to see why a call and a record differ
 
 receipt-gate sign --key FILE --output FILE [--signed-at TIME] INPUT...
   reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with
@@ -11974,7 +12366,28 @@ const SIGN = {
     'max-line-size': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
 };
-const COMMANDS = { verify: VERIFY, keygen: KEYGEN, sign: SIGN };
+const IMPORT = {
+    output: { type: 'string' },
+    'sign-key': { type: 'string' },
+    'signed-at': { type: 'string' },
+    principal: { type: 'string' },
+    workspace: { type: 'string' },
+    'role-verb': { type: 'string', multiple: true },
+    'member-provider': { type: 'string' },
+    'role-provider': { type: 'string' },
+    'max-file-size': { type: 'string' },
+    'max-line-size': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+};
+const HASH = { help: { type: 'boolean', short: 'h' } };
+const COMMANDS = { verify: VERIFY, keygen: KEYGEN, sign: SIGN, import: IMPORT, hash: HASH };
+function signedAtOf(v) {
+    if (v === undefined)
+        return null;
+    if (!cli_args_RFC3339_UTC.test(v) || Number.isNaN(Date.parse(v)))
+        throw new UsageError(`--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
+    return v;
+}
 function parse(argv, options) {
     try {
         return (0,external_node_util_namespaceObject.parseArgs)({ args: [...argv], allowPositionals: true, strict: true, options });
@@ -12034,6 +12447,47 @@ function parseCli(argv, isTTY, cwd) {
         if (!out)
             throw new UsageError('keygen: --out PREFIX is required');
         return { command: 'keygen', prefix: external_node_path_default().resolve(cwd, out) };
+    }
+    if (command === 'hash') {
+        const [domain, value, ...more] = rest;
+        if (!domain || value === undefined || more.length > 0)
+            throw new UsageError('hash: usage: receipt-gate hash DOMAIN VALUE');
+        if (!DOMAINS.includes(domain))
+            throw new UsageError(`hash: unknown domain "${domain}" (one of ${DOMAINS.join(', ')})`);
+        return { command: 'hash', domain: domain, value };
+    }
+    if (command === 'import') {
+        const [kind, ...inputs] = rest;
+        if (!kind || !Object.hasOwn(IMPORT_KINDS, kind))
+            throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+        const output = str('output');
+        if (!output)
+            throw new UsageError('import: --output FILE is required');
+        if (inputs.length === 0)
+            throw new UsageError('import: at least one INPUT export file is required');
+        const roleVerbs = { ...DEFAULT_SLACK.roleVerbs };
+        for (const rv of list('role-verb') ?? []) {
+            const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
+            if (!m)
+                throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
+            roleVerbs[m[1]] = m[2];
+        }
+        return {
+            command: 'import',
+            kind: kind,
+            inputs: inputs.map((f) => external_node_path_default().resolve(cwd, f)),
+            output: external_node_path_default().resolve(cwd, output),
+            signKey: str('sign-key') ? external_node_path_default().resolve(cwd, str('sign-key')) : null,
+            signedAt: signedAtOf(str('signed-at')),
+            limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
+            slack: {
+                principal: parseChoice('--principal', str('principal') ?? DEFAULT_SLACK.principal, ['id', 'email']),
+                workspace: parseChoice('--workspace', str('workspace') ?? DEFAULT_SLACK.workspace, ['context', 'none']),
+                roleVerbs,
+                memberProvider: str('member-provider') ?? DEFAULT_SLACK.memberProvider,
+                roleProvider: str('role-provider') ?? DEFAULT_SLACK.roleProvider,
+            },
+        };
     }
     if (command === 'sign') {
         const key = str('key');
@@ -12290,6 +12744,7 @@ function keygen(prefix) {
 }
 /** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
 function writeWhole(file, text) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
     const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
     try {
@@ -12364,6 +12819,9 @@ const VERSION = '0.2.0';
 
 
 
+
+
+
 async function main(argv, env, isTTY, cwd) {
     let cmd;
     try {
@@ -12391,9 +12849,54 @@ async function main(argv, env, isTTY, cwd) {
         }
         case 'sign':
             return sign(cmd);
+        case 'hash':
+            return { code: 0, stdout: `${targetHash(cmd.domain, cmd.value)}\n`, stderr: '' };
+        case 'import':
+            return importExports(cmd);
         case 'verify':
             return cli_main_verify(cmd, env, isTTY);
     }
+}
+const readError = (e) => e.code ?? e.message;
+function importExports(cmd) {
+    const fail = (lines, summary = '') => ({
+        code: 1,
+        stdout: '',
+        stderr: `${lines.map((l) => `receipt-gate: import ${cmd.kind}: ${l}\n`).join('')}${summary ? `receipt-gate: import ${cmd.kind}: ${summary}\n` : ''}receipt-gate: import ${cmd.kind}: nothing written\n`,
+    });
+    let sign = null;
+    if (cmd.signKey) {
+        let pem;
+        try {
+            pem = (0,external_node_fs_namespaceObject.readFileSync)(cmd.signKey, 'utf8');
+        }
+        catch (e) {
+            return fail([`--sign-key ${cmd.signKey}: cannot read (${readError(e)})`]);
+        }
+        const k = parsePrivateKey(pem);
+        if (!k.ok)
+            return fail([`--sign-key ${k.reason}`]);
+        sign = { ...k.value, signedAt: cmd.signedAt ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+    }
+    const inputs = [];
+    for (const file of cmd.inputs) {
+        try {
+            inputs.push({ name: file, bytes: (0,external_node_fs_namespaceObject.readFileSync)(file) });
+        }
+        catch (e) {
+            return fail([`${file}: cannot read (${readError(e)})`]);
+        }
+    }
+    const r = runImport({ kind: cmd.kind, inputs, limits: cmd.limits, slack: cmd.slack, sign });
+    if (!r.ok)
+        return fail(r.errors.slice(0, 50).concat(r.errors.length > 50 ? [`… and ${r.errors.length - 50} more error(s)`] : []), r.summary);
+    try {
+        writeWhole(cmd.output, r.ndjson);
+    }
+    catch (e) {
+        return fail([`cannot write ${cmd.output}: ${e.message}`], r.summary);
+    }
+    return { code: 0, stdout: '', stderr: `receipt-gate: import ${cmd.kind}: ${r.summary}${sign ? ', signed' : ''} → ${cmd.output}\n` };
 }
 function sign(cmd) {
     let keyPem;
@@ -12458,7 +12961,7 @@ async function cli_main_verify(cmd, env, isTTY) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4349);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4024);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {

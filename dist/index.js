@@ -37647,6 +37647,18 @@ const fieldList = (fields) => {
     const shown = fields.slice(0, 10).map((k) => quote(k, 60));
     return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
 };
+/** Whether the nearest call differs from the record only in the letter case of owner or repo. */
+function caseOnly(u, record) {
+    const p = u.call.input.projection;
+    if (p.kind !== 'subject' || u.differ.length === 0)
+        return false;
+    const a = p.subject.target;
+    const b = record.input.record.subject.target;
+    return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
+        typeof a[k] === 'string' &&
+        typeof b[k] === 'string' &&
+        a[k].toLowerCase() === b[k].toLowerCase());
+}
 /** Why a usable record bound no call. */
 function unmatchedText(u, record) {
     const provider = quote(record.input.record.provider);
@@ -37666,7 +37678,7 @@ function unmatchedText(u, record) {
             return parts.join('; ');
         }
         case 'nearest':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}`;
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}${caseOnly(u, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
         case 'no_call':
             return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(u.actionClass))} call with verb ${JSON.stringify(quote(u.verb))} at all)`;
     }

@@ -6,6 +6,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DOMAINS, type Domain } from './import/target-hash.js';
+import { IMPORT_KINDS, type ImportKind } from './import/run.js';
+import { DEFAULT_SLACK, type SlackOptions } from './import/slack.js';
 import { defaultSettings, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
 
 export const USAGE = `Usage: receipt-gate <command> [options]
@@ -16,6 +19,8 @@ Commands:
             required level is not reached
   keygen    write a new Ed25519 key pair for signing audit records
   sign      sign audit records with an export job's private key
+  import    turn a provider's audit export into audit records
+  hash      print the target hash of a raw value
 
 receipt-gate verify [options]
   --runs PATH|GLOB          run artifacts (.json surfaces, .ndjson/.jsonl logs,
@@ -48,6 +53,22 @@ receipt-gate verify [options]
 receipt-gate keygen --out PREFIX
   writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem
   (SPKI), and prints the key_id
+
+receipt-gate import github-audit-log|github-webhook|slack-audit-log --output FILE
+                    [--sign-key FILE] [--signed-at TIME] INPUT...
+  turns provider audit exports (read from files: nothing is queried) into
+  audit records, written as NDJSON only when the whole import succeeds
+  Slack: --principal id|email (default id: what the agent passed as the user),
+         --workspace context|none (default context: the agent passed the
+         workspace; none: it did not), --role-verb ROLE=VERB (repeatable;
+         default admin=grant, owner=grant, user=change_role,
+         guest=change_role), --member-provider NAME (default slack),
+         --role-provider NAME (default workspace)
+
+receipt-gate hash DOMAIN VALUE
+  prints the target hash of a raw value (domains: github_key_title,
+  slack_workspace, slack_channel, slack_principal, workspace,
+  workspace_principal), to see why a call and a record differ
 
 receipt-gate sign --key FILE --output FILE [--signed-at TIME] INPUT...
   reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with
@@ -86,7 +107,25 @@ export interface SignCommand {
   readonly limits: ReadLimits;
 }
 
-export type CliCommand = VerifyCommand | KeygenCommand | SignCommand | { readonly command: 'help' } | { readonly command: 'version' };
+export interface ImportCommand {
+  readonly command: 'import';
+  readonly kind: ImportKind;
+  readonly inputs: readonly string[];
+  readonly output: string;
+  readonly signKey: string | null;
+  readonly signedAt: string | null;
+  readonly limits: ReadLimits;
+  readonly slack: SlackOptions;
+}
+
+export type CliCommand =
+  | VerifyCommand
+  | KeygenCommand
+  | SignCommand
+  | ImportCommand
+  | { readonly command: 'hash'; readonly domain: Domain; readonly value: string }
+  | { readonly command: 'help' }
+  | { readonly command: 'version' };
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -113,7 +152,27 @@ const SIGN: Options = {
   'max-line-size': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
-const COMMANDS: { readonly [c: string]: Options } = { verify: VERIFY, keygen: KEYGEN, sign: SIGN };
+const IMPORT: Options = {
+  output: { type: 'string' },
+  'sign-key': { type: 'string' },
+  'signed-at': { type: 'string' },
+  principal: { type: 'string' },
+  workspace: { type: 'string' },
+  'role-verb': { type: 'string', multiple: true },
+  'member-provider': { type: 'string' },
+  'role-provider': { type: 'string' },
+  'max-file-size': { type: 'string' },
+  'max-line-size': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+const HASH: Options = { help: { type: 'boolean', short: 'h' } };
+const COMMANDS: { readonly [c: string]: Options } = { verify: VERIFY, keygen: KEYGEN, sign: SIGN, import: IMPORT, hash: HASH };
+
+function signedAtOf(v: string | undefined): string | null {
+  if (v === undefined) return null;
+  if (!RFC3339_UTC.test(v) || Number.isNaN(Date.parse(v))) throw new UsageError(`--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
+  return v;
+}
 
 function parse(argv: readonly string[], options: Options) {
   try {
@@ -169,6 +228,43 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
     const out = str('out');
     if (!out) throw new UsageError('keygen: --out PREFIX is required');
     return { command: 'keygen', prefix: path.resolve(cwd, out) };
+  }
+
+  if (command === 'hash') {
+    const [domain, value, ...more] = rest;
+    if (!domain || value === undefined || more.length > 0) throw new UsageError('hash: usage: receipt-gate hash DOMAIN VALUE');
+    if (!(DOMAINS as readonly string[]).includes(domain)) throw new UsageError(`hash: unknown domain "${domain}" (one of ${DOMAINS.join(', ')})`);
+    return { command: 'hash', domain: domain as Domain, value };
+  }
+
+  if (command === 'import') {
+    const [kind, ...inputs] = rest;
+    if (!kind || !Object.hasOwn(IMPORT_KINDS, kind)) throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+    const output = str('output');
+    if (!output) throw new UsageError('import: --output FILE is required');
+    if (inputs.length === 0) throw new UsageError('import: at least one INPUT export file is required');
+    const roleVerbs: Record<string, string> = { ...DEFAULT_SLACK.roleVerbs };
+    for (const rv of list('role-verb') ?? []) {
+      const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
+      if (!m) throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
+      roleVerbs[m[1]!] = m[2]!;
+    }
+    return {
+      command: 'import',
+      kind: kind as ImportKind,
+      inputs: inputs.map((f) => path.resolve(cwd, f)),
+      output: path.resolve(cwd, output),
+      signKey: str('sign-key') ? path.resolve(cwd, str('sign-key')!) : null,
+      signedAt: signedAtOf(str('signed-at')),
+      limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
+      slack: {
+        principal: parseChoice('--principal', str('principal') ?? DEFAULT_SLACK.principal, ['id', 'email'] as const),
+        workspace: parseChoice('--workspace', str('workspace') ?? DEFAULT_SLACK.workspace, ['context', 'none'] as const),
+        roleVerbs,
+        memberProvider: str('member-provider') ?? DEFAULT_SLACK.memberProvider,
+        roleProvider: str('role-provider') ?? DEFAULT_SLACK.roleProvider,
+      },
+    };
   }
 
   if (command === 'sign') {

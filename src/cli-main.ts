@@ -5,7 +5,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { runGate } from './gate.js';
 import { UsageError } from './settings.js';
-import { parseCli, USAGE, type CliCommand, type SignCommand, type VerifyCommand } from './cli-args.js';
+import { parseCli, USAGE, type CliCommand, type ImportCommand, type SignCommand, type VerifyCommand } from './cli-args.js';
+import { runImport, type ImportSettings } from './import/run.js';
+import { targetHash } from './import/target-hash.js';
+import { parsePrivateKey } from './sign/keys.js';
 import { renderTable } from './report/table.js';
 import { renderJson, writeJson } from './report/json.js';
 import { keygen, signRecords, writeWhole } from './sign/tools.js';
@@ -45,9 +48,51 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTT
     }
     case 'sign':
       return sign(cmd);
+    case 'hash':
+      return { code: 0, stdout: `${targetHash(cmd.domain, cmd.value)}\n`, stderr: '' };
+    case 'import':
+      return importExports(cmd);
     case 'verify':
       return verify(cmd, env, isTTY);
   }
+}
+
+const readError = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+
+function importExports(cmd: ImportCommand): CliOutcome {
+  const fail = (lines: readonly string[], summary = ''): CliOutcome => ({
+    code: 1,
+    stdout: '',
+    stderr: `${lines.map((l) => `receipt-gate: import ${cmd.kind}: ${l}\n`).join('')}${summary ? `receipt-gate: import ${cmd.kind}: ${summary}\n` : ''}receipt-gate: import ${cmd.kind}: nothing written\n`,
+  });
+  let sign: ImportSettings['sign'] = null;
+  if (cmd.signKey) {
+    let pem: string;
+    try {
+      pem = readFileSync(cmd.signKey, 'utf8');
+    } catch (e) {
+      return fail([`--sign-key ${cmd.signKey}: cannot read (${readError(e)})`]);
+    }
+    const k = parsePrivateKey(pem);
+    if (!k.ok) return fail([`--sign-key ${k.reason}`]);
+    sign = { ...k.value, signedAt: cmd.signedAt ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+  }
+  const inputs: { name: string; bytes: Uint8Array }[] = [];
+  for (const file of cmd.inputs) {
+    try {
+      inputs.push({ name: file, bytes: readFileSync(file) });
+    } catch (e) {
+      return fail([`${file}: cannot read (${readError(e)})`]);
+    }
+  }
+  const r = runImport({ kind: cmd.kind, inputs, limits: cmd.limits, slack: cmd.slack, sign });
+  if (!r.ok) return fail(r.errors.slice(0, 50).concat(r.errors.length > 50 ? [`… and ${r.errors.length - 50} more error(s)`] : []), r.summary);
+  try {
+    writeWhole(cmd.output, r.ndjson);
+  } catch (e) {
+    return fail([`cannot write ${cmd.output}: ${(e as Error).message}`], r.summary);
+  }
+  return { code: 0, stdout: '', stderr: `receipt-gate: import ${cmd.kind}: ${r.summary}${sign ? ', signed' : ''} → ${cmd.output}\n` };
 }
 
 function sign(cmd: SignCommand): CliOutcome {

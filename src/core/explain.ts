@@ -94,6 +94,21 @@ const fieldList = (fields: readonly string[]): string => {
   return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
 };
 
+/** Whether the nearest call differs from the record only in the letter case of owner or repo. */
+function caseOnly(u: Unmatched & { kind: 'nearest' }, record: CheckedRecord): boolean {
+  const p = u.call.input.projection;
+  if (p.kind !== 'subject' || u.differ.length === 0) return false;
+  const a = p.subject.target;
+  const b = record.input.record.subject.target;
+  return u.differ.every(
+    (k) =>
+      (k === 'owner' || k === 'repo') &&
+      typeof a[k] === 'string' &&
+      typeof b[k] === 'string' &&
+      (a[k] as string).toLowerCase() === (b[k] as string).toLowerCase(),
+  );
+}
+
 /** Why a usable record bound no call. */
 export function unmatchedText(u: Unmatched, record: CheckedRecord): string {
   const provider = quote(record.input.record.provider);
@@ -114,7 +129,7 @@ export function unmatchedText(u: Unmatched, record: CheckedRecord): string {
       return parts.join('; ');
     }
     case 'nearest':
-      return `no call has its subject ${short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}`;
+      return `no call has its subject ${short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}${caseOnly(u, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
     case 'no_call':
       return `no call has its subject ${short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(u.actionClass))} call with verb ${JSON.stringify(quote(u.verb))} at all)`;
   }

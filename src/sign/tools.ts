@@ -4,7 +4,7 @@
  * every input is valid and every record's binding recomputes, and its output appears only whole
  * (written to a temporary file, then renamed).
  */
-import { closeSync, existsSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { binding } from '../core/binding.js';
 import type { Finding } from '../core/findings.js';
@@ -37,6 +37,7 @@ export function keygen(prefix: string): ToolResult {
 
 /** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
 export function writeWhole(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {

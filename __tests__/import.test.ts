@@ -1,0 +1,233 @@
+/**
+ * Issue 10: provider exports → records, offline, through dist/cli.js as a real process. Each export
+ * kind, as a user downloads it (fixtures/import/, field lists from the providers' documented
+ * formats, values invented), imports into records that verify the matching agent calls with no hand
+ * editing; whatever cannot be mapped is said, counted and located.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { normalize, targetHash } from '../src/import/target-hash.js';
+import { decision, json, surface } from './support/corpus.js';
+import { cleanup, cli, cliJson, ROOT, tempDir, writeFiles } from './support/workspace.js';
+
+afterEach(cleanup);
+
+const FX = path.join(ROOT, 'fixtures/import');
+const SIGNED = path.join(ROOT, 'fixtures/signed');
+
+/** The calls an agent made for the fixtures' events, hashed as the agent side hashes them. */
+function agentRun(): string {
+  const key = (repo: string, title: string) => ({
+    provider: 'github',
+    owner: 'acme-corp',
+    repo,
+    key_title_hash: targetHash('github_key_title', title),
+    read_only: false,
+  });
+  const add = (repo: string, title: string) =>
+    decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: key(repo, title), claim: 'verified' });
+  const member = (principal: string) =>
+    decision({
+      tool: 'slack.add_member',
+      verb: 'add',
+      resourceType: 'workspace_member',
+      target: {
+        provider: 'slack',
+        workspace_id_hash: targetHash('slack_workspace', 'T024BE7LD'),
+        channel_id_hash: targetHash('slack_channel', 'C02ONBOARD'),
+        principal_hash: targetHash('slack_principal', principal),
+      },
+      claim: 'verified',
+    });
+  const grant = decision({
+    tool: 'workspace.grant_admin',
+    verb: 'grant',
+    resourceType: 'workspace_role',
+    target: {
+      provider: 'workspace',
+      workspace_id_hash: targetHash('workspace', 'T024BE7LD'),
+      principal_hash: targetHash('workspace_principal', 'U0ADA'),
+      role: 'admin',
+    },
+    claim: 'verified',
+  });
+  return json(
+    surface([
+      add('payments-api', 'deploy-2026-11'),
+      add('billing-worker', 'deploy-2026-11'),
+      add('release-bot', 'release-2026-11'),
+      member('U0ADA'),
+      member('U0GRACE'),
+      grant,
+    ]),
+  );
+}
+
+function importInto(dir: string, kind: string, out: string, inputs: readonly string[], extra: readonly string[] = []) {
+  return cli(['import', kind, '--output', path.join(dir, out), ...extra, ...inputs.map((f) => path.join(FX, f))], ROOT);
+}
+
+describe('hash vectors (docs/importers.md)', () => {
+  it.each([
+    ['github_key_title', 'ci-key', 'sha256:a65a94d25524f87fbb5ce6d3fde202c02a5b532f27e1ba3b5708076e1ba75ccf'],
+    ['slack_workspace', 'T0123', 'sha256:e4cfe2c3698fd59b58fd5a075e378f38d857421174faffe3317d3f86473f0190'],
+    ['slack_channel', 'C0123', 'sha256:d7f40313c37246eca3ae64aaa3c65db4fc52d02e73f1d3e01cd9c8650ee42e1a'],
+    ['slack_principal', 'alice@example.com', 'sha256:fccfe5ed09f484c1f7523fd8f9fea1bb2e85ddb0845ad61225e604f2c013620d'],
+    ['workspace', 'acme', 'sha256:2443f42f97a4e38e039eaab087b51040b31f61dfac89d7cf75d397cd2033675b'],
+    ['workspace_principal', 'bob@example.com', 'sha256:879a6f5abcca30d0334b3238baac9ea116a195b66d3d56eebf447552f8e1aede'],
+    ['github_key_title', '  CI-Key ', 'sha256:a65a94d25524f87fbb5ce6d3fde202c02a5b532f27e1ba3b5708076e1ba75ccf'],
+  ] as const)('H(%s, %j) and `receipt-gate hash` agree with the vector', (domain, value, h) => {
+    expect(targetHash(domain, value)).toBe(h);
+    expect(cli(['hash', domain, value], ROOT)).toMatchObject({ code: 0, stdout: `${h}\n` });
+  });
+
+  it('trims the explicit White_Space class but not U+FEFF, then lower-cases fully', () => {
+    expect(normalize('\u3000\u00a0Ärger\u2029')).toBe('ärger');
+    expect(normalize('\ufeffx')).toBe('\ufeffx');
+  });
+});
+
+describe('each export kind verifies the matching agent calls, with no hand editing', () => {
+  it('GitHub audit log (REST page + gzipped streaming lines), GitHub webhook deliveries + a raw payload, Slack Audit Logs page', () => {
+    const dir = writeFiles(tempDir(), { '.assay/runs/agent.json': agentRun() });
+    const a = importInto(dir, 'github-audit-log', '.assay/audit/github.ndjson', ['github/audit-log-rest-page.json', 'github/audit-log-stream.json.gz']);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toMatch(
+      /8 entries read, 3 record\(s\) written, 4 skipped \(1 no title, 2 other action, 1 user key without repo\), 1 duplicate\(s\) merged/,
+    );
+    const s = importInto(dir, 'slack-audit-log', '.assay/audit/slack.ndjson', ['slack/audit-logs-page.json']);
+    expect(s.stderr).toMatch(/4 entries read, 3 record\(s\) written, 1 skipped \(1 other action\)/);
+    const { code, report } = cliJson(['-C', dir], ROOT);
+    expect(report.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.calls.map((c) => c.level)).toEqual(['verified', 'verified', 'verified', 'verified', 'verified', 'verified']);
+
+    // The webhook route binds the same two deploy keys it saw (one source per event, so in its own workspace).
+    const dir2 = writeFiles(tempDir(), { '.assay/runs/agent.json': agentRun() });
+    const w = importInto(dir2, 'github-webhook', '.assay/audit/webhook.ndjson', ['github/webhook-deliveries.json', 'github/webhook-payload-raw.json']);
+    expect(w.stderr).toMatch(/3 entries read, 2 record\(s\) written, 1 skipped \(1 other event\)/);
+    const r2 = cliJson(['-C', dir2, '--allow-unmatched-records'], ROOT).report;
+    expect(r2.calls.slice(0, 2).map((c) => c.level)).toEqual(['verified', 'verified']);
+    expect(r2.records.map((x) => x.record_id)).toEqual([
+      'github-delivery:6f1d6a40-cc3e-11f0-9b8e-1d2e3f4a5b6c',
+      'github-deploy-key:acme-corp/billing-worker:91827365',
+    ]);
+  });
+
+  it('--sign-key signs every record; with the key trusted they verify, and sign reproduces byte for byte', () => {
+    const dir = writeFiles(tempDir(), { '.assay/runs/agent.json': agentRun() });
+    const args = ['--sign-key', path.join(SIGNED, 'test-signer.key.pem'), '--signed-at', '2026-11-30T12:00:00Z'];
+    expect(importInto(dir, 'slack-audit-log', '.assay/audit/slack.ndjson', ['slack/audit-logs-page.json'], args).code).toBe(0);
+    const lines = readFileSync(path.join(dir, '.assay/audit/slack.ndjson'), 'utf8').trim().split('\n');
+    expect(lines.every((l) => JSON.parse(l).signature.key_id === 'sha256:646d6be49d9f0048f94f67749eca35156eed4f7a7be18e4fc4a94bfd44e300b0')).toBe(true);
+    const again = tempDir();
+    importInto(again, 'slack-audit-log', 'slack.ndjson', ['slack/audit-logs-page.json'], args);
+    expect(readFileSync(path.join(again, 'slack.ndjson'), 'utf8')).toBe(lines.join('\n') + '\n');
+    const r = cliJson(['-C', dir, '--trusted-key', path.join(SIGNED, 'test-signer.pub.pem'), '--allow-unmatched-records'], ROOT).report;
+    expect(r.records.map((x) => [x.outcome, x.signer !== null])).toEqual([
+      ['bound', true],
+      ['bound', true],
+      ['bound', true],
+    ]);
+  });
+
+  it('records carry non_claims naming their export, and never a raw key, fingerprint, actor or e-mail', () => {
+    const dir = tempDir();
+    importInto(dir, 'github-audit-log', 'gh.ndjson', ['github/audit-log-rest-page.json']);
+    importInto(dir, 'slack-audit-log', 'sl.ndjson', ['slack/audit-logs-page.json'], ['--principal', 'email']);
+    const text = readFileSync(path.join(dir, 'gh.ndjson'), 'utf8') + readFileSync(path.join(dir, 'sl.ndjson'), 'utf8');
+    expect(JSON.parse(text.split('\n')[0]!).non_claims[0]).toBe(
+      'imported from a GitHub audit-log export (audit-log-rest-page.json); receipt-gate queried nothing',
+    );
+    for (const secret of ['ssh-ed25519', 'SHA256:', 'deploy-agent', 'example.com', '198.51.100.7']) expect(text).not.toContain(secret);
+  });
+});
+
+describe('what cannot be mapped is said, counted and located; on any error nothing is written', () => {
+  const entry = (id: string, title: string) => ({
+    _document_id: id,
+    action: 'public_key.create',
+    repo: 'acme/x',
+    title,
+    key: 'ssh-ed25519 AAAASECRET',
+    fingerprint: 'SHA256:SECRET',
+  });
+
+  it('two different entries under one _document_id are an error naming it; identical ones merge', () => {
+    const dir = writeFiles(tempDir(), { 'a.json': JSON.stringify([entry('d1', 'k'), entry('d1', 'k'), entry('d2', 'k'), entry('d2', 'other')]) });
+    const r = cli(['import', 'github-audit-log', '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'a.json')], ROOT);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/a\.json:1:\d+: two different entries share record id "github-audit:d2" \(the other at .*a\.json:1:\d+\)/);
+    expect(r.stderr).toMatch(/nothing written/);
+    expect(r.stderr).not.toMatch(/SECRET/);
+    expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
+  });
+
+  it.each([
+    ['not JSON', Buffer.from('{"action": '), /:1:\d+: /],
+    ['duplicate keys', Buffer.from('[{"action":"public_key.create","action":"x"}]'), /duplicate key "action"/],
+    ['an entry that is not an object', Buffer.from('[1]'), /an entry is not a JSON object/],
+    ['a gzip bomb', gzipSync(Buffer.alloc(80 * 1024 * 1024, 32)), /decompresses to more than 67108864 bytes/],
+    [
+      'a repo that is not owner/name',
+      Buffer.from(JSON.stringify([{ _document_id: 'z', action: 'public_key.create', repo: 'noslash', title: 't' }])),
+      /entry "z": repo is not "owner\/name"/,
+    ],
+  ])('%s: a located error, exit 1, nothing written', (_n, bytes, why) => {
+    const dir = writeFiles(tempDir(), { 'x.json': bytes });
+    const r = cli(['import', 'github-audit-log', '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'x.json')], ROOT);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(why);
+    expect(r.stderr).toMatch(/x\.json:\d+:\d+: /);
+    expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
+  });
+
+  it('Slack: a missing principal in the chosen form is an error naming the option; an unmapped role change is a counted skip', () => {
+    const dir = tempDir();
+    const page = {
+      entries: [
+        {
+          id: 'e1',
+          action: 'user_channel_join',
+          actor: { user: { id: 'U1' } },
+          entity: { channel: { id: 'C1' } },
+          context: { location: { type: 'workspace', id: 'T1' } },
+        },
+      ],
+    };
+    writeFileSync(path.join(dir, 'p.json'), JSON.stringify(page));
+    const r = cli(['import', 'slack-audit-log', '--principal', 'email', '--output', path.join(dir, 'o.ndjson'), path.join(dir, 'p.json')], ROOT);
+    expect(r.stderr).toMatch(/entry "e1": user_channel_join without actor\.user\.email \(--principal email\)/);
+    const page2 = { entries: [{ id: 'e2', action: 'role_change_to_billing', entity: { user: { id: 'U1' } }, context: { location: { id: 'T1' } } }] };
+    writeFileSync(path.join(dir, 'q.json'), JSON.stringify(page2));
+    const r2 = cli(['import', 'slack-audit-log', '--output', path.join(dir, 'o.ndjson'), path.join(dir, 'q.json')], ROOT);
+    expect(r2.code).toBe(0);
+    expect(r2.stderr).toMatch(/1 skipped \(1 role change to billing \(no verb mapped\)\)/);
+    const r3 = cli(['import', 'slack-audit-log', '--role-verb', 'billing=grant', '--output', path.join(dir, 'o2.ndjson'), path.join(dir, 'q.json')], ROOT);
+    expect(JSON.parse(readFileSync(path.join(dir, 'o2.ndjson'), 'utf8')).subject).toMatchObject({ verb: 'grant', target: { role: 'billing' } });
+    expect(r3.code).toBe(0);
+  });
+});
+
+describe('a record that binds nothing because of letter case', () => {
+  it('says so when the nearest call differs only in the case of owner or repo', () => {
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/agent.json': json(
+        surface([
+          decision({
+            tool: 'github.add_deploy_key',
+            verb: 'create',
+            resourceType: 'github_deploy_key',
+            target: { provider: 'github', owner: 'Acme-Corp', repo: 'Payments-API', key_title_hash: targetHash('github_key_title', 'deploy-2026-11') },
+          }),
+        ]),
+      ),
+    });
+    importInto(dir, 'github-audit-log', '.assay/audit/gh.ndjson', ['github/audit-log-rest-page.json']);
+    const r = cliJson(['-C', dir], ROOT).report;
+    const f = r.findings.find((x) => x.code === 'record_unmatched' && x.message.includes('Qm9ndXNEb2NJZDEyMw'))!;
+    expect(f.message).toMatch(/whose target differs in owner, repo: only in letter case \(GitHub names are case-insensitive; the binding is not\)$/);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * GitHub exports → github_deploy_key/create records (docs/importers.md). Never copies `key`,
+ * `fingerprint` or the actor into a record or a message.
+ *
+ * - Organisation / enterprise audit log (REST pages and the UI's JSON export: arrays; streaming:
+ *   JSON lines, gzipped or not): `public_key.create` with a `repo` and a `title`;
+ *   record_id "github-audit:" + _document_id.
+ * - `deploy_key` webhook deliveries (the deliveries REST endpoints: `guid`, `request.headers`,
+ *   `request.payload`), action `created`; record_id "github-delivery:" + guid. A raw payload file
+ *   (no delivery around it) has no delivery id: record_id "github-deploy-key:" + repository
+ *   full_name + ":" + key.id.
+ */
+import type { JsonObject } from '../core/json.js';
+import { idText, obj, str, type Mapped } from './mapping.js';
+import { label, targetHash } from './target-hash.js';
+
+function deployKey(recordId: string, owner: string, repo: string, title: string): Mapped {
+  return {
+    kind: 'record',
+    provider: 'github',
+    recordId,
+    subject: {
+      action_class: 'github_deploy_key',
+      verb: 'create',
+      target: { owner: label(owner), repo: label(repo), key_title_hash: targetHash('github_key_title', title) },
+    },
+  };
+}
+
+export function githubAuditLog(e: JsonObject): Mapped {
+  if (e['action'] !== 'public_key.create') return { kind: 'skip', reason: 'other action' };
+  const id = str(e, '_document_id');
+  if (!id) return { kind: 'error', message: 'a public_key.create entry without a _document_id (its record would have no identity)' };
+  const repo = str(e, 'repo');
+  if (!repo) return { kind: 'skip', reason: 'user key without repo' };
+  const title = str(e, 'title');
+  if (!title) return { kind: 'skip', reason: 'no title' };
+  const slash = repo.indexOf('/');
+  if (slash <= 0 || slash === repo.length - 1) return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
+  return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title);
+}
+
+/** Headers as the deliveries API returns them: names in any case. */
+const header = (headers: JsonObject | null, name: string): string | null => {
+  if (!headers) return null;
+  for (const k of Object.keys(headers)) if (k.toLowerCase() === name) return str(headers, k);
+  return null;
+};
+
+export function githubWebhook(e: JsonObject): Mapped {
+  const request = obj(e, 'request');
+  const delivery = request !== null || str(e, 'guid') !== null;
+  const payload = delivery ? obj(request, 'payload') : e;
+  if (!payload) return { kind: 'error', message: `delivery ${idText(str(e, 'guid') ?? '?')} has no request.payload object` };
+  const event = delivery ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event')) : payload['key'] !== undefined ? 'deploy_key' : null;
+  if (event !== 'deploy_key') return { kind: 'skip', reason: 'other event' };
+  if (payload['action'] !== 'created') return { kind: 'skip', reason: 'other action' };
+  const key = obj(payload, 'key');
+  const repository = obj(payload, 'repository');
+  const owner = str(obj(repository, 'owner'), 'login');
+  const repo = str(repository, 'name');
+  const title = str(key, 'title');
+  if (!owner || !repo) return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
+  if (!title) return { kind: 'skip', reason: 'no title' };
+  if (delivery) {
+    const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
+    if (!guid) return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
+    return deployKey(`github-delivery:${guid}`, owner, repo, title);
+  }
+  const keyId = key?.['id'];
+  if (typeof keyId !== 'number' && typeof keyId !== 'string')
+    return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
+  return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title);
+}

@@ -1,0 +1,63 @@
+/**
+ * What every importer returns per export entry, and how a record is made from a subject: the one
+ * record shape (assay.provider_audit_record.v0, binding recomputed here, non_claims naming the
+ * export), whatever the provider.
+ */
+import { binding } from '../core/binding.js';
+import { RECORD_SCHEMA } from '../core/model.js';
+import type { JsonObject } from '../core/json.js';
+
+export interface Subject {
+  readonly action_class: string;
+  readonly verb: string;
+  readonly target: { readonly [k: string]: string | null };
+}
+
+export type Mapped =
+  | { readonly kind: 'record'; readonly provider: string; readonly recordId: string; readonly subject: Subject }
+  | { readonly kind: 'skip'; readonly reason: string }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** An importer: one export entry → a record, a counted skip, or an error (never quoting secrets). */
+export type Mapper = (entry: JsonObject) => Mapped;
+
+export interface AuditRecordOut {
+  readonly schema: typeof RECORD_SCHEMA;
+  readonly provider: string;
+  readonly record_id: string;
+  readonly subject: Subject;
+  readonly binding_digest: string;
+  readonly non_claims: readonly string[];
+}
+
+export function makeRecord(m: Mapped & { kind: 'record' }, source: string): AuditRecordOut {
+  const b = binding(m.subject);
+  if (!b.ok) throw new Error(`subject cannot be canonicalized: ${b.reason}`); // subjects here are strings and nulls only
+  return {
+    schema: RECORD_SCHEMA,
+    provider: m.provider,
+    record_id: m.recordId,
+    subject: m.subject,
+    binding_digest: b.digest,
+    non_claims: [
+      `imported from ${source}; receipt-gate queried nothing`,
+      'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
+    ],
+  };
+}
+
+/** A string member, or null (absent, empty or not a string). */
+export const str = (o: unknown, k: string): string | null => {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return null;
+  const v = (o as JsonObject)[k];
+  return typeof v === 'string' && v !== '' ? v : null;
+};
+
+export const obj = (o: unknown, k: string): JsonObject | null => {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return null;
+  const v = (o as JsonObject)[k];
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
+};
+
+/** An id as quoted in a message: ids are not secrets, but are clipped. */
+export const idText = (s: string): string => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);

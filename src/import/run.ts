@@ -1,0 +1,86 @@
+/**
+ * `receipt-gate import <kind>`: export files → records, offline. Each file is read with the gate's
+ * strict readers and limits; each entry becomes a record, a counted skip, or a located error.
+ * Identical entries under one record id (at-least-once streaming) are one record; two different
+ * entries under one id are an error naming it. Output: NDJSON, one record per line in record-id
+ * order, canonical JSON, signed with --sign-key when given. Any error: nothing is written.
+ */
+import path from 'node:path';
+import type { KeyObject } from 'node:crypto';
+import { jcs } from '../core/binding.js';
+import type { ReadLimits } from '../settings.js';
+import { signPayload } from '../sign/signature.js';
+import { readExport } from './exports.js';
+import { githubAuditLog, githubWebhook } from './github.js';
+import { idText, makeRecord, type Mapper } from './mapping.js';
+import { slackAuditLog, type SlackOptions } from './slack.js';
+
+export const IMPORT_KINDS = {
+  'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
+  'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined },
+  'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries' },
+} as const;
+export type ImportKind = keyof typeof IMPORT_KINDS;
+
+export interface ImportSettings {
+  readonly kind: ImportKind;
+  readonly inputs: readonly { readonly name: string; readonly bytes: Uint8Array }[];
+  readonly limits: ReadLimits;
+  readonly slack: SlackOptions;
+  readonly sign: { readonly privateKey: KeyObject; readonly publicKey: KeyObject; readonly signedAt: string } | null;
+}
+
+export type ImportResult =
+  | { readonly ok: true; readonly ndjson: string; readonly summary: string }
+  | { readonly ok: false; readonly errors: readonly string[]; readonly summary: string };
+
+export function runImport(s: ImportSettings): ImportResult {
+  const mapper: Mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
+  const { source, listKey } = IMPORT_KINDS[s.kind];
+  const errors: string[] = [];
+  const skipped = new Map<string, number>();
+  const byId = new Map<string, { line: string; entry: string; at: string }>();
+  let entries = 0;
+  let merged = 0;
+  for (const input of s.inputs) {
+    const file = path.basename(input.name);
+    const read = readExport(input.name, input.bytes, s.limits, listKey);
+    errors.push(...read.errors);
+    for (const e of read.entries) {
+      entries++;
+      const m = mapper(e.value);
+      if (m.kind === 'skip') {
+        skipped.set(m.reason, (skipped.get(m.reason) ?? 0) + 1);
+        continue;
+      }
+      if (m.kind === 'error') {
+        errors.push(`${e.at}: ${m.message}`);
+        continue;
+      }
+      const canon = jcs(e.value);
+      const entry = canon.ok ? canon.text : '';
+      const seen = byId.get(m.recordId);
+      if (seen) {
+        if (seen.entry === entry) merged++;
+        else errors.push(`${e.at}: two different entries share record id ${idText(m.recordId)} (the other at ${seen.at}): an id vouches for one entry only`);
+        continue;
+      }
+      const record = makeRecord(m, `${source} (${file})`);
+      const payload = jcs(record);
+      if (!payload.ok) {
+        errors.push(`${e.at}: the record cannot be canonicalized (${payload.reason})`);
+        continue;
+      }
+      const line = s.sign
+        ? `${payload.text.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload.text, s.sign.privateKey, s.sign.publicKey, s.sign.signedAt))}}`
+        : payload.text;
+      byId.set(m.recordId, { line, entry, at: e.at });
+    }
+  }
+  const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+  const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
+  const summary = `${entries} entries read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
+  if (errors.length > 0) return { ok: false, errors, summary };
+  const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
+  return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', summary };
+}

@@ -1,0 +1,84 @@
+/**
+ * Slack Audit Logs API (Enterprise) entries → records (docs/importers.md). What the provider cannot
+ * tell, the user chooses (options, documented in the README): the principal form the agent passed
+ * (`id` or `email`), whether the agent passed a workspace for channel joins, the verb of each role
+ * change, and the provider each class's calls name.
+ *
+ * - `user_channel_join` / `guest_channel_join` → workspace_member/add: channel = entity.channel.id,
+ *   principal = the actor (the member who joined), workspace = context.location.id when the
+ *   location is a workspace (else null).
+ * - `role_change_to_<role>` → workspace_role: principal = the entity's user, workspace =
+ *   context.location.id, role = <role>, verb from the mapping (admin, owner: grant; user, guest:
+ *   change_role).
+ */
+import type { JsonObject } from '../core/json.js';
+import { idText, obj, str, type Mapped } from './mapping.js';
+import { targetHash } from './target-hash.js';
+
+export interface SlackOptions {
+  readonly principal: 'id' | 'email';
+  /** `context`: from context.location when it is a workspace; `none`: null (the agent passed none). */
+  readonly workspace: 'context' | 'none';
+  readonly roleVerbs: { readonly [role: string]: string };
+  readonly memberProvider: string;
+  readonly roleProvider: string;
+}
+
+export const DEFAULT_SLACK: SlackOptions = {
+  principal: 'id',
+  workspace: 'context',
+  roleVerbs: { admin: 'grant', owner: 'grant', user: 'change_role', guest: 'change_role' },
+  memberProvider: 'slack',
+  roleProvider: 'workspace',
+};
+
+export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
+  return (e): Mapped => {
+    const action = str(e, 'action');
+    const id = str(e, 'id');
+    if (!action) return { kind: 'error', message: 'an entry without an action' };
+    const join = action === 'user_channel_join' || action === 'guest_channel_join';
+    const role = /^role_change_to_([a-z_]+)$/.exec(action)?.[1];
+    if (!join && !role) return { kind: 'skip', reason: 'other action' };
+    if (!id) return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
+    const location = obj(obj(e, 'context'), 'location');
+    const principalOf = (who: JsonObject | null): string | null => str(obj(who, 'user'), o.principal);
+    if (join) {
+      const channel = str(obj(obj(e, 'entity'), 'channel'), 'id');
+      const principal = principalOf(obj(e, 'actor'));
+      if (!channel) return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.channel.id` };
+      if (!principal) return { kind: 'error', message: `entry ${idText(id)}: ${action} without actor.user.${o.principal} (--principal ${o.principal})` };
+      const ws = o.workspace === 'context' && str(location, 'type') === 'workspace' ? str(location, 'id') : null;
+      return {
+        kind: 'record',
+        provider: o.memberProvider,
+        recordId: `slack-audit:${id}`,
+        subject: {
+          action_class: 'workspace_member',
+          verb: 'add',
+          target: {
+            workspace_id_hash: ws === null ? null : targetHash('slack_workspace', ws),
+            channel_id_hash: targetHash('slack_channel', channel),
+            principal_hash: targetHash('slack_principal', principal),
+          },
+        },
+      };
+    }
+    const verb = o.roleVerbs[role!];
+    if (!verb) return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
+    const principal = principalOf(obj(e, 'entity'));
+    const ws = str(location, 'id');
+    if (!principal) return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.user.${o.principal} (--principal ${o.principal})` };
+    if (!ws) return { kind: 'error', message: `entry ${idText(id)}: ${action} without context.location.id` };
+    return {
+      kind: 'record',
+      provider: o.roleProvider,
+      recordId: `slack-audit:${id}`,
+      subject: {
+        action_class: 'workspace_role',
+        verb,
+        target: { workspace_id_hash: targetHash('workspace', ws), principal_hash: targetHash('workspace_principal', principal), role: role! },
+      },
+    };
+  };
+}
