@@ -12011,6 +12011,7 @@ function readExport(name, raw, limits, listKey) {
  */
 
 
+
 function makeRecord(m, source) {
     const b = binding(m.subject);
     if (!b.ok)
@@ -12029,16 +12030,13 @@ function makeRecord(m, source) {
 }
 /** A string member, or null (absent, empty or not a string). */
 const str = (o, k) => {
-    if (typeof o !== 'object' || o === null || Array.isArray(o))
-        return null;
-    const v = o[k];
+    const v = isObject(o) ? o[k] : undefined;
     return typeof v === 'string' && v !== '' ? v : null;
 };
+/** An object member, or null. */
 const obj = (o, k) => {
-    if (typeof o !== 'object' || o === null || Array.isArray(o))
-        return null;
-    const v = o[k];
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
+    const v = isObject(o) ? o[k] : undefined;
+    return isObject(v) ? v : null;
 };
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
 const idText = (s) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);

@@ -5,7 +5,7 @@
  */
 import { binding } from '../core/binding.js';
 import { RECORD_SCHEMA } from '../core/model.js';
-import type { JsonObject } from '../core/json.js';
+import { isObject, type JsonObject } from '../core/json.js';
 
 export interface Subject {
   readonly action_class: string;
@@ -48,15 +48,14 @@ export function makeRecord(m: Mapped & { kind: 'record' }, source: string): Audi
 
 /** A string member, or null (absent, empty or not a string). */
 export const str = (o: unknown, k: string): string | null => {
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) return null;
-  const v = (o as JsonObject)[k];
+  const v = isObject(o) ? o[k] : undefined;
   return typeof v === 'string' && v !== '' ? v : null;
 };
 
+/** An object member, or null. */
 export const obj = (o: unknown, k: string): JsonObject | null => {
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) return null;
-  const v = (o as JsonObject)[k];
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : null;
+  const v = isObject(o) ? o[k] : undefined;
+  return isObject(v) ? v : null;
 };
 
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
