@@ -37280,7 +37280,11 @@ function climb(runs, records) {
         const read = confirmed.get(call);
         return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
     });
-    const unmatched = unmatchedIndex(calls, allocated);
+    let pending = 0;
+    for (const r of records)
+        if (r.check.outcome === 'usable' && !holders.has(r))
+            pending++;
+    const unmatched = unmatchedIndex(calls, allocated, pending);
     const verdicts = records.map((r) => {
         if (r.check.outcome === 'inconsistent')
             return { outcome: 'inconsistent', record: r, reason: r.check.reason };
@@ -37337,7 +37341,9 @@ function snagIndex(records, holders) {
     };
 }
 /** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
-function unmatchedIndex(calls, allocated) {
+/** Below this many record × call comparisons, the nearest call is found by a scan; above, by an index. */
+const SCAN_BUDGET = 50_000_000;
+function unmatchedIndex(calls, allocated, pending) {
     let byDigest = null;
     let nearest = null;
     return (r) => {
@@ -37371,7 +37377,9 @@ function unmatchedIndex(calls, allocated) {
         const narrowed = narrowTarget(action_class, target);
         const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
         const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
-        nearest ??= exact === undefined ? new NearestIndex(calls) : null;
+        // A few unmatched records: scan their groups (cheap); many: build the index once (linear).
+        if (exact === undefined)
+            nearest ??= pending * calls.length <= SCAN_BUDGET ? new NearestScan(calls) : new NearestIndex(calls);
         const near = exact !== undefined ? calls[exact] : nearest.find(action_class, verb, target);
         if (!near)
             return { kind: 'no_call', actionClass: action_class, verb };
@@ -37380,6 +37388,55 @@ function unmatchedIndex(calls, allocated) {
         const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
         return { kind: 'nearest', call: near, differ };
     };
+}
+/** Whether a call's and a record's target agree on a field (absent on both counts as agreeing). */
+function sameField(a, b, k) {
+    const ha = hasOwn(a, k);
+    if (ha !== hasOwn(b, k))
+        return false;
+    if (!ha)
+        return true;
+    const x = a[k];
+    const y = b[k];
+    return typeof x === 'string' || typeof y === 'string' ? x === y : JSON.stringify(x) === JSON.stringify(y);
+}
+/** The nearest call by a scan of the calls of the record's class and verb (nothing kept but the groups). */
+class NearestScan {
+    calls;
+    groups = null;
+    constructor(calls) {
+        this.calls = calls;
+    }
+    find(actionClass, verb, target) {
+        const fields = boundFields(actionClass);
+        if (!fields)
+            return null;
+        if (!this.groups) {
+            const groups = new Map();
+            this.calls.forEach((c, i) => {
+                const p = c.input.projection;
+                if (p.kind === 'subject')
+                    push(groups, `${p.subject.action_class}\u0000${p.subject.verb}`, i);
+            });
+            this.groups = groups;
+        }
+        let best = -1;
+        let bestEqual = -1;
+        for (const i of this.groups.get(`${actionClass}\u0000${verb}`) ?? []) {
+            const t = this.calls[i].input.projection.subject.target;
+            let equal = 0;
+            for (const f of fields)
+                if (sameField(t, target, f))
+                    equal++;
+            if (equal > bestEqual) {
+                best = i;
+                bestEqual = equal;
+                if (equal === fields.length)
+                    break;
+            }
+        }
+        return best < 0 ? null : this.calls[best];
+    }
 }
 /**
  * The nearest call to a record's subject among calls of the same class and verb: the most equal

@@ -162,7 +162,9 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
     return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
   });
 
-  const unmatched = unmatchedIndex(calls, allocated);
+  let pending = 0;
+  for (const r of records) if (r.check.outcome === 'usable' && !holders.has(r)) pending++;
+  const unmatched = unmatchedIndex(calls, allocated, pending);
   const verdicts = records.map((r): RecordVerdict => {
     if (r.check.outcome === 'inconsistent') return { outcome: 'inconsistent', record: r, reason: r.check.reason };
     if (r.check.outcome === 'duplicate') return { outcome: 'duplicate', record: r, first: r.check.first };
@@ -211,9 +213,12 @@ function snagIndex(records: readonly CheckedRecord[], holders: ReadonlyMap<Check
 }
 
 /** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
-function unmatchedIndex(calls: readonly Call[], allocated: readonly (CheckedRecord | null)[]): (r: CheckedRecord) => Unmatched {
+/** Below this many record × call comparisons, the nearest call is found by a scan; above, by an index. */
+const SCAN_BUDGET = 50_000_000;
+
+function unmatchedIndex(calls: readonly Call[], allocated: readonly (CheckedRecord | null)[], pending: number): (r: CheckedRecord) => Unmatched {
   let byDigest: Map<string, number[]> | null = null;
-  let nearest: NearestIndex | null = null;
+  let nearest: { find(actionClass: string, verb: string, target: JsonObject): Call | null } | null = null;
   return (r) => {
     if (!byDigest) {
       byDigest = new Map();
@@ -241,7 +246,8 @@ function unmatchedIndex(calls: readonly Call[], allocated: readonly (CheckedReco
     const narrowed = narrowTarget(action_class, target);
     const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
     const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
-    nearest ??= exact === undefined ? new NearestIndex(calls) : null;
+    // A few unmatched records: scan their groups (cheap); many: build the index once (linear).
+    if (exact === undefined) nearest ??= pending * calls.length <= SCAN_BUDGET ? new NearestScan(calls) : new NearestIndex(calls);
     const near = exact !== undefined ? calls[exact]! : nearest!.find(action_class, verb, target);
     if (!near) return { kind: 'no_call', actionClass: action_class, verb };
     const t = (near.input.projection as { subject: { target: JsonObject } }).subject.target;
@@ -249,6 +255,49 @@ function unmatchedIndex(calls: readonly Call[], allocated: readonly (CheckedReco
     const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
     return { kind: 'nearest', call: near, differ };
   };
+}
+
+/** Whether a call's and a record's target agree on a field (absent on both counts as agreeing). */
+function sameField(a: JsonObject, b: JsonObject, k: string): boolean {
+  const ha = hasOwn(a, k);
+  if (ha !== hasOwn(b, k)) return false;
+  if (!ha) return true;
+  const x = a[k];
+  const y = b[k];
+  return typeof x === 'string' || typeof y === 'string' ? x === y : JSON.stringify(x) === JSON.stringify(y);
+}
+
+/** The nearest call by a scan of the calls of the record's class and verb (nothing kept but the groups). */
+class NearestScan {
+  private groups: Map<string, number[]> | null = null;
+
+  constructor(private readonly calls: readonly Call[]) {}
+
+  find(actionClass: string, verb: string, target: JsonObject): Call | null {
+    const fields = boundFields(actionClass);
+    if (!fields) return null;
+    if (!this.groups) {
+      const groups = new Map<string, number[]>();
+      this.calls.forEach((c, i) => {
+        const p = c.input.projection;
+        if (p.kind === 'subject') push(groups, `${p.subject.action_class}\u0000${p.subject.verb}`, i);
+      });
+      this.groups = groups;
+    }
+    let best = -1;
+    let bestEqual = -1;
+    for (const i of this.groups.get(`${actionClass}\u0000${verb}`) ?? []) {
+      const t = (this.calls[i]!.input.projection as { subject: { target: JsonObject } }).subject.target;
+      let equal = 0;
+      for (const f of fields) if (sameField(t, target, f)) equal++;
+      if (equal > bestEqual) {
+        best = i;
+        bestEqual = equal;
+        if (equal === fields.length) break;
+      }
+    }
+    return best < 0 ? null : this.calls[best]!;
+  }
 }
 
 /**
