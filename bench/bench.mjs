@@ -165,8 +165,6 @@ if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.
           dir,
           '--runs',
           'runs',
-          '--audit',
-          'audit',
           '--format',
           'json',
           '--output',
