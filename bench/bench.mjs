@@ -158,18 +158,7 @@ if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.
         const fr = timed(floorArgs);
         if (fr.status !== 0) throw new Error(`shape floor failed: ${fr.stderr}`);
         f.push(fr.ms);
-        const gr = timed([
-          path.join(root, 'dist/cli.js'),
-          'verify',
-          '-C',
-          dir,
-          '--runs',
-          'runs',
-          '--format',
-          'json',
-          '--output',
-          path.join(tmp, 'shape.json'),
-        ]);
+        const gr = timed([path.join(root, 'dist/cli.js'), 'verify', '-C', dir, '--runs', 'runs', '--format', 'json', '--output', path.join(tmp, 'shape.json')]);
         if (gr.status !== 0) throw new Error(`shape gate exited ${gr.status}: ${gr.stderr}`);
         g.push(gr.ms);
       }
