@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { distFile, tempDir } from './workspace.js';
+import { DEFAULTS } from '../../src/settings.js';
 
 export interface Recorded {
   readonly method: string;
@@ -111,19 +112,11 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
   const event = o.event ?? prEvent;
   writeFileSync(files.event, JSON.stringify(event.payload));
   mkdirSync(path.join(tmp, 'runner-temp'));
+  // What the runner does: every input gets action.yml's default (the settings table, which a test
+  // keeps equal to action.yml) unless the workflow sets it.
   const inputs: Record<string, string> = {
-    runs: '.assay/runs',
-    audit: '.assay/audit',
-    'allow-unmatched-records': 'false',
-    'strict-observed': 'false',
-    annotations: 'auto',
-    'check-run-id': '',
-    'check-name': 'side-effect receipts',
+    ...DEFAULTS,
     'github-token': o.token ?? 'ghs_test_token',
-    summary: 'true',
-    'sarif-file': '',
-    'report-file': '',
-    'working-directory': '.',
     ...o.inputs,
   };
   const env: Record<string, string> = {
