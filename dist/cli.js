@@ -8687,14 +8687,16 @@ function compareFindings(a, b) {
  * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
  * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
  */
-function quote(s, max = 200) {
+const quote = (s, max = 200) => findings_clip(s, max);
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+function findings_clip(s, max, marker = '…') {
     if (s.length <= max)
         return s;
-    let cut = max - 1;
+    let cut = Math.max(0, max - marker.length);
     const c = s.charCodeAt(cut - 1);
     if (c >= 0xd800 && c <= 0xdbff)
         cut--;
-    return `${s.slice(0, cut)}…`;
+    return s.slice(0, cut) + marker;
 }
 
 ;// CONCATENATED MODULE: ./src/core/allocation.ts
@@ -10462,6 +10464,10 @@ const checkRecord = checker(record);
 const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
+const isSignedAt = (v) => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
+/** Now, as a `signed_at` value (whole seconds). */
+const signedAtNow = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
@@ -10489,7 +10495,7 @@ function readSignatureMember(v) {
         return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
     }
     const at = v['signed_at'];
-    if (typeof at !== 'string' || !RFC3339_UTC.test(at) || Number.isNaN(Date.parse(at)))
+    if (typeof at !== 'string' || !isSignedAt(at))
         return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
     return { ok: true, member: v };
 }
@@ -10528,6 +10534,13 @@ function signPayload(payload, privateKey, publicKey, signedAt) {
         signature: (0,external_node_crypto_namespaceObject.sign)(null, pae(PAYLOAD_TYPE, p), privateKey).toString('base64'),
         signed_at: signedAt,
     };
+}
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+function signedLine(payload, privateKey, publicKey, signedAt) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, privateKey, publicKey, signedAt))}}`;
 }
 /** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
 function precheck(member, payload, keys) {
@@ -11015,6 +11028,15 @@ function* lines(text) {
 function overBytes(text, start, end, maxBytes) {
     return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
 }
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
 
 ;// CONCATENATED MODULE: ./src/read/artifacts.ts
 /**
@@ -11093,15 +11115,6 @@ class FileReport {
             this.findings.push(skippedFinding(this.firstSkip, this.skipped));
         return this.findings;
     }
-}
-/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
-function blank(text, start, end) {
-    for (let i = start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09)
-            return false;
-    }
-    return true;
 }
 /**
  * Decode and split a file into strict-JSON documents, one at a time (a generator: an NDJSON file's
@@ -12036,27 +12049,22 @@ function readExport(name, raw, limits, listKey) {
             take(v, 0);
         return { entries, errors };
     }
-    // Not one JSON value: NDJSON (streaming exports are JSON lines), or an error at the whole file's first problem.
-    let parsedAny = false;
-    for (const { start, end } of lines(text)) {
-        if (/^[ \t]*$/.test(text.slice(start, Math.min(end, start + 256))) && end - start <= 256)
-            continue;
+    // Not one JSON value: JSON lines (streaming exports) when it has more than one non-blank line;
+    // otherwise the whole file's first problem is the error.
+    const docs = [...lines(text)].filter(({ start, end }) => !blank(text, start, end));
+    if (docs.length < 2)
+        return { entries: [], errors: [`${at(whole.offset)}: ${whole.message}`] };
+    for (const { start, end } of docs) {
         if (end - start > limits.maxLineBytes) {
             errors.push(`${at(start)}: line over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
             continue;
         }
         const r = parseStrict(text, opts, start, end);
-        if (!r.ok) {
-            if (!parsedAny && errors.length === 0 && !text.includes('\n', start))
-                return { entries: [], errors: [`${at(whole.offset)}: ${whole.message}`] };
+        if (r.ok)
+            take(r.value, start);
+        else
             errors.push(`${at(r.offset)}: ${r.message}`);
-            continue;
-        }
-        parsedAny = true;
-        take(r.value, start);
     }
-    if (!parsedAny && errors.length > 0)
-        return { entries: [], errors: [`${at(whole.offset)}: ${whole.message}`] };
     return { entries, errors };
 }
 
@@ -12066,6 +12074,7 @@ function readExport(name, raw, limits, listKey) {
  * record shape (assay.provider_audit_record.v0, binding recomputed here, non_claims naming the
  * export), whatever the provider.
  */
+
 
 
 
@@ -12096,7 +12105,7 @@ const obj = (o, k) => {
     return isObject(v) ? v : null;
 };
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
-const idText = (s) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
+const idText = (s) => JSON.stringify(quote(s, 80));
 
 ;// CONCATENATED MODULE: ./src/import/github.ts
 
@@ -12299,9 +12308,7 @@ function runImport(s) {
                 errors.push(`${e.at}: the record cannot be canonicalized (${payload.reason})`);
                 continue;
             }
-            const line = s.sign
-                ? `${payload.text.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload.text, s.sign.privateKey, s.sign.publicKey, s.sign.signedAt))}}`
-                : payload.text;
+            const line = s.sign ? signedLine(payload.text, s.sign.privateKey, s.sign.publicKey, s.sign.signedAt) : payload.text;
             byId.set(m.recordId, { line, entry, at: e.at });
         }
     }
@@ -12320,6 +12327,7 @@ function runImport(s) {
  * the settings table (settings.ts); a mistake is one UsageError naming the flag. Reading a key file
  * named by a flag happens here, so a key that does not parse is a usage error naming the file.
  */
+
 
 
 
@@ -12439,7 +12447,7 @@ const COMMANDS = { verify: VERIFY, keygen: KEYGEN, sign: SIGN, import: IMPORT, h
 function signedAtOf(v) {
     if (v === undefined)
         return null;
-    if (!cli_args_RFC3339_UTC.test(v) || Number.isNaN(Date.parse(v)))
+    if (!isSignedAt(v))
         throw new UsageError(`--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
     return v;
 }
@@ -12468,7 +12476,6 @@ function isDirectory(p) {
         return false;
     }
 }
-const cli_args_RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 /**
  * @param isTTY whether stdout is a terminal (the default format depends on it)
  * @param cwd   the process's working directory (relative paths resolve against it)
@@ -12553,10 +12560,7 @@ function parseCli(argv, isTTY, cwd) {
             throw new UsageError('sign: --output FILE is required');
         if (rest.length === 0)
             throw new UsageError('sign: at least one INPUT file of audit records is required');
-        const signedAt = str('signed-at') ?? null;
-        if (signedAt !== null && (!cli_args_RFC3339_UTC.test(signedAt) || Number.isNaN(Date.parse(signedAt)))) {
-            throw new UsageError(`--signed-at: "${signedAt}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
-        }
+        const signedAt = signedAtOf(str('signed-at'));
         return {
             command: 'sign',
             key: external_node_path_default().resolve(cwd, key),
@@ -12594,6 +12598,7 @@ function parseCli(argv, isTTY, cwd) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
+
 /** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
 const levelCounts = (t) => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted, ${t.no_effect} no_effect`;
 /** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
@@ -12610,16 +12615,7 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u206
 function visible(s) {
     return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-function clip(s, max, marker = '…') {
-    if (s.length <= max)
-        return s;
-    let cut = Math.max(0, max - marker.length);
-    const c = s.charCodeAt(cut - 1);
-    if (c >= 0xd800 && c <= 0xdbff)
-        cut--;
-    return s.slice(0, cut) + marker;
-}
+
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 function where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';
@@ -12664,7 +12660,7 @@ function renderTable(report, style) {
             level: c.level,
             claimed: rung(c.claimed_level),
             required: rung(c.required_level),
-            tool: clip(visible(c.tool ?? '(no tool name)'), 40),
+            tool: findings_clip(visible(c.tool ?? '(no tool name)'), 40),
             loc: visible(where({ file: c.artifact, line: c.line, member: c.member ?? undefined, ...(perLine.get(lineKey(c)) > 1 ? { column: c.column } : {}) })),
         }));
         const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
@@ -12687,7 +12683,7 @@ function renderTable(report, style) {
         out.push('', paint(SEVERITY_COLOR[sev], paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
         for (const f of fs) {
             out.push(`  ${paint(SEVERITY_COLOR[sev], f.code)}  ${visible(where(f))}`);
-            out.push(`    ${clip(visible(f.message), 2000)}`);
+            out.push(`    ${findings_clip(visible(f.message), 2000)}`);
         }
     }
     out.push('');
@@ -12847,9 +12843,7 @@ function signRecords(keyPem, inputs, limits, signedAt) {
             errors.push(`${r.loc.file}:${r.loc.line}:${r.loc.column}: record ${JSON.stringify(r.record.record_id.slice(0, 200))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`);
             continue;
         }
-        const sig = signPayload(r.payload, key.value.privateKey, key.value.publicKey, signedAt);
-        // P is canonical JSON of a non-empty object: append the signature member before its closing brace.
-        lines.push(`${r.payload.slice(0, -1)},"signature":${JSON.stringify(sig)}}`);
+        lines.push(signedLine(r.payload, key.value.privateKey, key.value.publicKey, signedAt));
     }
     if (errors.length > 0)
         return { ok: false, errors };
@@ -12865,6 +12859,7 @@ const VERSION = '0.2.0';
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
+
 
 
 
@@ -12913,6 +12908,19 @@ async function main(argv, env, isTTY, cwd) {
     }
 }
 const readError = (e) => e.code ?? e.message;
+/** The input files of a signing tool, read whole; the first that cannot be read is named. */
+function readInputs(files) {
+    const inputs = [];
+    for (const file of files) {
+        try {
+            inputs.push({ name: file, bytes: (0,external_node_fs_namespaceObject.readFileSync)(file) });
+        }
+        catch (e) {
+            return { ok: false, error: `${file}: cannot read (${readError(e)})` };
+        }
+    }
+    return { ok: true, inputs };
+}
 function importExports(cmd) {
     const fail = (lines, summary = '') => ({
         code: 1,
@@ -12931,18 +12939,12 @@ function importExports(cmd) {
         const k = parsePrivateKey(pem);
         if (!k.ok)
             return fail([`--sign-key ${k.reason}`]);
-        sign = { ...k.value, signedAt: cmd.signedAt ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+        sign = { ...k.value, signedAt: cmd.signedAt ?? signedAtNow() };
     }
-    const inputs = [];
-    for (const file of cmd.inputs) {
-        try {
-            inputs.push({ name: file, bytes: (0,external_node_fs_namespaceObject.readFileSync)(file) });
-        }
-        catch (e) {
-            return fail([`${file}: cannot read (${readError(e)})`]);
-        }
-    }
-    const r = runImport({ kind: cmd.kind, inputs, limits: cmd.limits, slack: cmd.slack, sign });
+    const read = readInputs(cmd.inputs);
+    if (!read.ok)
+        return fail([read.error]);
+    const r = runImport({ kind: cmd.kind, inputs: read.inputs, limits: cmd.limits, slack: cmd.slack, sign });
     if (!r.ok)
         return fail(r.errors.slice(0, 50).concat(r.errors.length > 50 ? [`… and ${r.errors.length - 50} more error(s)`] : []), r.summary);
     try {
@@ -12962,23 +12964,13 @@ function sign(cmd) {
         return {
             code: 2,
             stdout: '',
-            stderr: `receipt-gate: sign: --key ${cmd.key}: cannot read (${e.code ?? e.message})\n`,
+            stderr: `receipt-gate: sign: --key ${cmd.key}: cannot read (${readError(e)})\n`,
         };
     }
-    const inputs = [];
-    for (const file of cmd.inputs) {
-        try {
-            inputs.push({ name: file, bytes: (0,external_node_fs_namespaceObject.readFileSync)(file) });
-        }
-        catch (e) {
-            return {
-                code: 1,
-                stdout: '',
-                stderr: `receipt-gate: sign: ${file}: cannot read (${e.code ?? e.message}); nothing written\n`,
-            };
-        }
-    }
-    const r = signRecords(keyPem, inputs, cmd.limits, cmd.signedAt ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+    const read = readInputs(cmd.inputs);
+    if (!read.ok)
+        return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.error}; nothing written\n` };
+    const r = signRecords(keyPem, read.inputs, cmd.limits, cmd.signedAt ?? signedAtNow());
     if (!r.ok)
         return { code: 1, stdout: '', stderr: `${r.errors.map((e) => `receipt-gate: sign: ${e}\n`).join('')}receipt-gate: sign: nothing written\n` };
     try {

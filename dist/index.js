@@ -37055,14 +37055,16 @@ function compareFindings(a, b) {
  * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
  * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
  */
-function quote(s, max = 200) {
+const quote = (s, max = 200) => clip(s, max);
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+function clip(s, max, marker = '…') {
     if (s.length <= max)
         return s;
-    let cut = max - 1;
+    let cut = Math.max(0, max - marker.length);
     const c = s.charCodeAt(cut - 1);
     if (c >= 0xd800 && c <= 0xdbff)
         cut--;
-    return `${s.slice(0, cut)}…`;
+    return s.slice(0, cut) + marker;
 }
 
 ;// CONCATENATED MODULE: ./src/core/allocation.ts
@@ -38830,6 +38832,10 @@ const checkRecord = checker(record);
 const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
+const isSignedAt = (v) => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
+/** Now, as a `signed_at` value (whole seconds). */
+const signedAtNow = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
@@ -38857,7 +38863,7 @@ function readSignatureMember(v) {
         return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
     }
     const at = v['signed_at'];
-    if (typeof at !== 'string' || !RFC3339_UTC.test(at) || Number.isNaN(Date.parse(at)))
+    if (typeof at !== 'string' || !isSignedAt(at))
         return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
     return { ok: true, member: v };
 }
@@ -38896,6 +38902,13 @@ function signPayload(payload, privateKey, publicKey, signedAt) {
         signature: edSign(null, pae(PAYLOAD_TYPE, p), privateKey).toString('base64'),
         signed_at: signedAt,
     };
+}
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+function signedLine(payload, privateKey, publicKey, signedAt) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, privateKey, publicKey, signedAt))}}`;
 }
 /** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
 function precheck(member, payload, keys) {
@@ -39383,6 +39396,15 @@ function* lines(text) {
 function overBytes(text, start, end, maxBytes) {
     return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
 }
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
 
 ;// CONCATENATED MODULE: ./src/read/artifacts.ts
 /**
@@ -39461,15 +39483,6 @@ class FileReport {
             this.findings.push(skippedFinding(this.firstSkip, this.skipped));
         return this.findings;
     }
-}
-/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
-function blank(text, start, end) {
-    for (let i = start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09)
-            return false;
-    }
-    return true;
 }
 /**
  * Decode and split a file into strict-JSON documents, one at a time (a generator: an NDJSON file's
@@ -40493,6 +40506,7 @@ function readContext(env, cwd) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
+
 /** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
 const levelCounts = (t) => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted, ${t.no_effect} no_effect`;
 /** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
@@ -40509,16 +40523,7 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u206
 function visible(s) {
     return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-function clip(s, max, marker = '…') {
-    if (s.length <= max)
-        return s;
-    let cut = Math.max(0, max - marker.length);
-    const c = s.charCodeAt(cut - 1);
-    if (c >= 0xd800 && c <= 0xdbff)
-        cut--;
-    return s.slice(0, cut) + marker;
-}
+
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 function where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';

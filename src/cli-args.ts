@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { DOMAINS, type Domain } from './import/target-hash.js';
+import { isSignedAt } from './sign/signature.js';
 import { IMPORT_KINDS, type ImportKind } from './import/run.js';
 import { DEFAULT_SLACK, type SlackOptions } from './import/slack.js';
 import { defaultSettings, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
@@ -170,7 +171,7 @@ const COMMANDS: { readonly [c: string]: Options } = { verify: VERIFY, keygen: KE
 
 function signedAtOf(v: string | undefined): string | null {
   if (v === undefined) return null;
-  if (!RFC3339_UTC.test(v) || Number.isNaN(Date.parse(v))) throw new UsageError(`--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
+  if (!isSignedAt(v)) throw new UsageError(`--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
   return v;
 }
 
@@ -198,8 +199,6 @@ function isDirectory(p: string): boolean {
     return false;
   }
 }
-
-const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 /**
  * @param isTTY whether stdout is a terminal (the default format depends on it)
@@ -273,10 +272,7 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
     if (!key) throw new UsageError('sign: --key FILE is required');
     if (!output) throw new UsageError('sign: --output FILE is required');
     if (rest.length === 0) throw new UsageError('sign: at least one INPUT file of audit records is required');
-    const signedAt = str('signed-at') ?? null;
-    if (signedAt !== null && (!RFC3339_UTC.test(signedAt) || Number.isNaN(Date.parse(signedAt)))) {
-      throw new UsageError(`--signed-at: "${signedAt}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
-    }
+    const signedAt = signedAtOf(str('signed-at'));
     return {
       command: 'sign',
       key: path.resolve(cwd, key),

@@ -9,6 +9,7 @@ import { parseCli, USAGE, type CliCommand, type ImportCommand, type SignCommand,
 import { runImport, type ImportSettings } from './import/run.js';
 import { targetHash } from './import/target-hash.js';
 import { parsePrivateKey } from './sign/keys.js';
+import { signedAtNow } from './sign/signature.js';
 import { renderTable } from './report/table.js';
 import { renderJson, writeJson } from './report/json.js';
 import { keygen, signRecords, writeWhole } from './sign/tools.js';
@@ -59,6 +60,19 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTT
 
 const readError = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
 
+/** The input files of a signing tool, read whole; the first that cannot be read is named. */
+function readInputs(files: readonly string[]): { ok: true; inputs: { name: string; bytes: Uint8Array }[] } | { ok: false; error: string } {
+  const inputs: { name: string; bytes: Uint8Array }[] = [];
+  for (const file of files) {
+    try {
+      inputs.push({ name: file, bytes: readFileSync(file) });
+    } catch (e) {
+      return { ok: false, error: `${file}: cannot read (${readError(e)})` };
+    }
+  }
+  return { ok: true, inputs };
+}
+
 function importExports(cmd: ImportCommand): CliOutcome {
   const fail = (lines: readonly string[], summary = ''): CliOutcome => ({
     code: 1,
@@ -75,17 +89,11 @@ function importExports(cmd: ImportCommand): CliOutcome {
     }
     const k = parsePrivateKey(pem);
     if (!k.ok) return fail([`--sign-key ${k.reason}`]);
-    sign = { ...k.value, signedAt: cmd.signedAt ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z') };
+    sign = { ...k.value, signedAt: cmd.signedAt ?? signedAtNow() };
   }
-  const inputs: { name: string; bytes: Uint8Array }[] = [];
-  for (const file of cmd.inputs) {
-    try {
-      inputs.push({ name: file, bytes: readFileSync(file) });
-    } catch (e) {
-      return fail([`${file}: cannot read (${readError(e)})`]);
-    }
-  }
-  const r = runImport({ kind: cmd.kind, inputs, limits: cmd.limits, slack: cmd.slack, sign });
+  const read = readInputs(cmd.inputs);
+  if (!read.ok) return fail([read.error]);
+  const r = runImport({ kind: cmd.kind, inputs: read.inputs, limits: cmd.limits, slack: cmd.slack, sign });
   if (!r.ok) return fail(r.errors.slice(0, 50).concat(r.errors.length > 50 ? [`… and ${r.errors.length - 50} more error(s)`] : []), r.summary);
   try {
     writeWhole(cmd.output, r.ndjson);
@@ -103,22 +111,12 @@ function sign(cmd: SignCommand): CliOutcome {
     return {
       code: 2,
       stdout: '',
-      stderr: `receipt-gate: sign: --key ${cmd.key}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`,
+      stderr: `receipt-gate: sign: --key ${cmd.key}: cannot read (${readError(e)})\n`,
     };
   }
-  const inputs: { name: string; bytes: Uint8Array }[] = [];
-  for (const file of cmd.inputs) {
-    try {
-      inputs.push({ name: file, bytes: readFileSync(file) });
-    } catch (e) {
-      return {
-        code: 1,
-        stdout: '',
-        stderr: `receipt-gate: sign: ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); nothing written\n`,
-      };
-    }
-  }
-  const r = signRecords(keyPem, inputs, cmd.limits, cmd.signedAt ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'));
+  const read = readInputs(cmd.inputs);
+  if (!read.ok) return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.error}; nothing written\n` };
+  const r = signRecords(keyPem, read.inputs, cmd.limits, cmd.signedAt ?? signedAtNow());
   if (!r.ok) return { code: 1, stdout: '', stderr: `${r.errors.map((e) => `receipt-gate: sign: ${e}\n`).join('')}receipt-gate: sign: nothing written\n` };
   try {
     writeWhole(cmd.output, r.message);

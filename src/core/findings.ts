@@ -119,10 +119,13 @@ export function compareFindings(a: Finding, b: Finding): number {
  * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
  * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
  */
-export function quote(s: string, max = 200): string {
+export const quote = (s: string, max = 200): string => clip(s, max);
+
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+export function clip(s: string, max: number, marker = '…'): string {
   if (s.length <= max) return s;
-  let cut = max - 1;
+  let cut = Math.max(0, max - marker.length);
   const c = s.charCodeAt(cut - 1);
   if (c >= 0xd800 && c <= 0xdbff) cut--;
-  return `${s.slice(0, cut)}…`;
+  return s.slice(0, cut) + marker;
 }

@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { isObject, type JsonObject } from '../core/json.js';
 import { LineIndex, parseStrict, pathKey } from '../read/strict-json.js';
 import { decodeUtf8, byteLocation } from '../read/utf8.js';
-import { lines } from '../read/lines.js';
+import { blank, lines } from '../read/lines.js';
 import type { ReadLimits } from '../settings.js';
 
 export interface Entry {
@@ -68,23 +68,18 @@ export function readExport(name: string, raw: Uint8Array, limits: ReadLimits, li
     } else take(v, 0);
     return { entries, errors };
   }
-  // Not one JSON value: NDJSON (streaming exports are JSON lines), or an error at the whole file's first problem.
-  let parsedAny = false;
-  for (const { start, end } of lines(text)) {
-    if (/^[ \t]*$/.test(text.slice(start, Math.min(end, start + 256))) && end - start <= 256) continue;
+  // Not one JSON value: JSON lines (streaming exports) when it has more than one non-blank line;
+  // otherwise the whole file's first problem is the error.
+  const docs = [...lines(text)].filter(({ start, end }) => !blank(text, start, end));
+  if (docs.length < 2) return { entries: [], errors: [`${at(whole.offset)}: ${whole.message}`] };
+  for (const { start, end } of docs) {
     if (end - start > limits.maxLineBytes) {
       errors.push(`${at(start)}: line over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
       continue;
     }
     const r = parseStrict(text, opts, start, end);
-    if (!r.ok) {
-      if (!parsedAny && errors.length === 0 && !text.includes('\n', start)) return { entries: [], errors: [`${at(whole.offset)}: ${whole.message}`] };
-      errors.push(`${at(r.offset)}: ${r.message}`);
-      continue;
-    }
-    parsedAny = true;
-    take(r.value, start);
+    if (r.ok) take(r.value, start);
+    else errors.push(`${at(r.offset)}: ${r.message}`);
   }
-  if (!parsedAny && errors.length > 0) return { entries: [], errors: [`${at(whole.offset)}: ${whole.message}`] };
   return { entries, errors };
 }

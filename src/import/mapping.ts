@@ -6,6 +6,7 @@
 import { binding } from '../core/binding.js';
 import { RECORD_SCHEMA } from '../core/model.js';
 import { isObject, type JsonObject } from '../core/json.js';
+import { quote } from '../core/findings.js';
 
 export interface Subject {
   readonly action_class: string;
@@ -59,4 +60,4 @@ export const obj = (o: unknown, k: string): JsonObject | null => {
 };
 
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
-export const idText = (s: string): string => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
+export const idText = (s: string): string => JSON.stringify(quote(s, 80));

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { jcs } from '../core/binding.js';
 import type { ReadLimits } from '../settings.js';
-import { signPayload } from '../sign/signature.js';
+import { signedLine } from '../sign/signature.js';
 import { readExport } from './exports.js';
 import { githubAuditLog, githubWebhook } from './github.js';
 import { idText, makeRecord, type Mapper } from './mapping.js';
@@ -71,9 +71,7 @@ export function runImport(s: ImportSettings): ImportResult {
         errors.push(`${e.at}: the record cannot be canonicalized (${payload.reason})`);
         continue;
       }
-      const line = s.sign
-        ? `${payload.text.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload.text, s.sign.privateKey, s.sign.publicKey, s.sign.signedAt))}}`
-        : payload.text;
+      const line = s.sign ? signedLine(payload.text, s.sign.privateKey, s.sign.publicKey, s.sign.signedAt) : payload.text;
       byId.set(m.recordId, { line, entry, at: e.at });
     }
   }

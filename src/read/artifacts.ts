@@ -15,7 +15,7 @@ import { readSurface, RunDecisions } from './surface.js';
 import type { Format } from './formats.js';
 import { DEFAULT_LIMITS, type ReadLimits } from '../settings.js';
 import { decodeUtf8, byteLocation } from './utf8.js';
-import { lines, overBytes } from './lines.js';
+import { blank, lines, overBytes } from './lines.js';
 
 export interface FileRead {
   /** The run this file is, or null (not a run, or rejected). */
@@ -99,15 +99,6 @@ class FileReport {
     if (this.firstSkip) this.findings.push(skippedFinding(this.firstSkip, this.skipped));
     return this.findings;
   }
-}
-
-/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
-function blank(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09) return false;
-  }
-  return true;
 }
 
 /**

@@ -26,3 +26,12 @@ export function* lines(text: string): Generator<Line> {
 export function overBytes(text: string, start: number, end: number, maxBytes: number): boolean {
   return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
 }
+
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+export function blank(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return true;
+}

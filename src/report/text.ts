@@ -1,5 +1,6 @@
 /** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
 import type { Totals } from '../core/report.js';
+import { clip } from '../core/findings.js';
 
 /** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
 export const levelCounts = (t: Totals): string =>
@@ -27,14 +28,7 @@ export function visible(s: string): string {
   return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-export function clip(s: string, max: number, marker = '…'): string {
-  if (s.length <= max) return s;
-  let cut = Math.max(0, max - marker.length);
-  const c = s.charCodeAt(cut - 1);
-  if (c >= 0xd800 && c <= 0xdbff) cut--;
-  return s.slice(0, cut) + marker;
-}
+export { clip };
 
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 export function where(l: { file: string; line: number; column?: number; member?: string }): string {

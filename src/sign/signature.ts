@@ -12,6 +12,12 @@ import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 export const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'] as const;
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
+export const isSignedAt = (v: string): boolean => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
+
+/** Now, as a `signed_at` value (whole seconds). */
+export const signedAtNow = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** A well-formed `signature` member. */
@@ -45,8 +51,7 @@ export function readSignatureMember(v: unknown): SignatureShape {
     return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
   }
   const at = v['signed_at'];
-  if (typeof at !== 'string' || !RFC3339_UTC.test(at) || Number.isNaN(Date.parse(at)))
-    return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+  if (typeof at !== 'string' || !isSignedAt(at)) return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
   return { ok: true, member: v as unknown as SignatureMember };
 }
 
@@ -87,6 +92,14 @@ export function signPayload(payload: string, privateKey: KeyObject, publicKey: K
     signature: edSign(null, pae(PAYLOAD_TYPE, p), privateKey).toString('base64'),
     signed_at: signedAt,
   };
+}
+
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+export function signedLine(payload: string, privateKey: KeyObject, publicKey: KeyObject, signedAt: string): string {
+  return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, privateKey, publicKey, signedAt))}}`;
 }
 
 /** Trusted signers: key_id → public key, each key parsed once. */

@@ -13,7 +13,7 @@ import { readAuditFile } from '../read/artifacts.js';
 import { formatOf } from '../read/formats.js';
 import type { ReadLimits } from '../settings.js';
 import { newKeyPair, parsePrivateKey } from './keys.js';
-import { signPayload } from './signature.js';
+import { signedLine } from './signature.js';
 
 export type ToolResult = { readonly ok: true; readonly message: string } | { readonly ok: false; readonly errors: readonly string[] };
 
@@ -87,9 +87,7 @@ export function signRecords(
       );
       continue;
     }
-    const sig = signPayload(r.payload!, key.value.privateKey, key.value.publicKey, signedAt);
-    // P is canonical JSON of a non-empty object: append the signature member before its closing brace.
-    lines.push(`${r.payload!.slice(0, -1)},"signature":${JSON.stringify(sig)}}`);
+    lines.push(signedLine(r.payload!, key.value.privateKey, key.value.publicKey, signedAt));
   }
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, message: lines.join('\n') + '\n' };
