@@ -8,7 +8,8 @@ import canonicalize from 'canonicalize';
 import { readClaim } from '../src/core/claims.js';
 import { checkRecords } from '../src/core/records.js';
 import { allocate } from '../src/core/allocation.js';
-import { climb, eligibility, SNAGS_LISTED, type Call } from '../src/core/ladder.js';
+import { climb as climbMap, eligibility, type Call } from '../src/core/ladder.js';
+import { SNAGS_LISTED } from '../src/core/diagnose.js';
 import { outcomeText } from '../src/core/explain.js';
 import { verify } from '../src/core/verify.js';
 import { FINDINGS, finding, quote } from '../src/core/findings.js';
@@ -86,33 +87,37 @@ describe('the allocation (§5)', () => {
   const usable = (n: number, provider = 'github') => checkRecords(located(Array.from({ length: n }, (_, i) => record(provider, `r${i}`, addKey()))));
   const digest = (usable(1)[0]!.check as { recomputed: string }).recomputed;
 
+  const ids = (cs: readonly object[], got: ReadonlyMap<object, { input: { record: { record_id: string } } }>) =>
+    cs.map((c) => got.get(c)?.input.record.record_id ?? null);
+
   it('gives each record to one call only, claimed-verified calls first', () => {
-    const got = allocate(
-      [
-        { digest, provider: null, claimsVerified: false },
-        { digest, provider: null, claimsVerified: true },
-      ],
-      usable(1),
-    );
-    expect(got.map((r) => r?.input.record.record_id ?? null)).toEqual([null, 'r0']);
+    const claimants = [
+      { digest, provider: null, claimsVerified: false },
+      { digest, provider: null, claimsVerified: true },
+    ];
+    const got = allocate(claimants, usable(1));
+    expect(ids(claimants, got)).toEqual([null, 'r0']);
   });
 
   it('never gives a record of another provider to a call that names one', () => {
-    const got = allocate(
-      [
-        { digest, provider: 'gitlab', claimsVerified: true },
-        { digest, provider: 'github', claimsVerified: false },
-      ],
-      usable(1),
-    );
-    expect(got.map((r) => r?.input.record.record_id ?? null)).toEqual([null, 'r0']);
+    const claimants = [
+      { digest, provider: 'gitlab', claimsVerified: true },
+      { digest, provider: 'github', claimsVerified: false },
+    ];
+    expect(ids(claimants, allocate(claimants, usable(1)))).toEqual([null, 'r0']);
   });
 
-  it('skips calls that cannot be verified (null) and records that are not usable', () => {
+  it('never gives a record that is not usable', () => {
     const recs = checkRecords(located([record('github', 'x', addKey(), { editTarget: { repo: 'z' } })]));
-    expect(allocate([null, { digest, provider: null, claimsVerified: true }], recs)).toEqual([null, null]);
+    expect(allocate([{ digest, provider: null, claimsVerified: true }], recs).size).toBe(0);
   });
 });
+
+/** The ladder's outcomes in call order (the ladder keys them by call). */
+function climb(runs: readonly (readonly Call[])[], recs: Parameters<typeof climbMap>[1]) {
+  const r = climbMap(runs, recs);
+  return { outcomes: runs.flat().map((c) => r.outcomes.get(c)!), records: r.records };
+}
 
 /** The calls of one run, as verify() builds them. */
 function callsOf(ds: readonly ReturnType<typeof addKey>[]): Call[] {

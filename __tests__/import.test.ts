@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { normalize, targetHash } from '../src/import/target-hash.js';
+import { normalize, targetHash } from '../src/tools/import/target-hash.js';
 import { decision, json, surface } from './support/corpus.js';
 import { cleanup, cli, cliJson, ROOT, tempDir, writeFiles } from './support/workspace.js';
 

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { verify } from '../src/core/verify.js';
 import { parsePolicy, ruleFor } from '../src/core/policy.js';
 import { LEVELS, levelRank, type Level } from '../src/core/model.js';
-import { applyTrust } from '../src/sign/trust.js';
-import { keyIdOf, pae, PAYLOAD_TYPE, payloadOf } from '../src/sign/signature.js';
-import { parsePublicKeys, trustedKeys } from '../src/sign/keys.js';
+import { TrustPool } from '../src/trust/pool.js';
+import { pae, PAYLOAD_TYPE, payloadOf } from '../src/read/signature.js';
+import { keyIdOf, parsePublicKeys, trustedKeys } from '../src/trust/keys.js';
 import { readAuditFile } from '../src/read/artifacts.js';
 import { addKey, deployKey, getKey, record, SIGNED_DEMO_POLICY, seededKey, signed, testSigner } from './support/corpus.js';
 import { evidence, OPTIONS } from './support/evidence.js';
@@ -32,6 +32,13 @@ const codes = (r: Report) =>
     .sort();
 
 /** A workspace with upstream's verified.json and the given audit export; verified with the given keys. */
+/** Records with their trust decided by the pool the gate uses. */
+async function checked(records: Parameters<TrustPool['add']>[0], keys: ConstructorParameters<typeof TrustPool>[0]) {
+  const pool = new TrustPool(keys);
+  pool.add(records);
+  return pool.finish();
+}
+
 async function withRecord(text: string, keys: readonly string[] = [readFileSync(path.join(SIGNED, 'test-signer.pub.pem'), 'utf8')]) {
   const dir = writeFiles(tempDir(), {
     '.assay/runs/verified.json': readFileSync(path.join(UPSTREAM, 'side_effect/verified.json')),
@@ -192,7 +199,7 @@ describe('tampering with a signed record', () => {
 });
 
 describe('trusted signers: properties', () => {
-  it('a record signed by a key that is not trusted never verifies any call', () => {
+  it('a record signed by a key that is not trusted never verifies any call', async () => {
     const trusted = seededKey(1);
     const arb = fc.record({
       repo: fc.constantFrom('a', 'b', 'c'),
@@ -201,8 +208,8 @@ describe('trusted signers: properties', () => {
       claim: fc.constantFrom('asserted', 'verified') as fc.Arbitrary<'asserted' | 'verified'>,
       tamper: fc.boolean(),
     });
-    fc.assert(
-      fc.property(fc.array(arb, { minLength: 1, maxLength: 6 }), (specs) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(arb, { minLength: 1, maxLength: 6 }), async (specs) => {
         const calls = specs.map((s) => addKey({ target: deployKey({ repo: s.repo }), claim: s.claim }));
         const records = specs.map((s, i) => {
           const rec = record('github', `r${i}`, addKey({ target: deployKey({ repo: s.repo }) }));
@@ -215,7 +222,7 @@ describe('trusted signers: properties', () => {
           const r = readAuditFile(`audit/${i}.json`, Buffer.from(JSON.stringify(rec)), 'json');
           return r.records[0]!;
         });
-        const report = verify({ ...ev, records: applyTrust(parsed, trustedKeys([trusted.publicKey])) }, OPTIONS);
+        const report = verify({ ...ev, records: await checked(parsed, trustedKeys([trusted.publicKey])) }, OPTIONS);
         for (const rr of report.records) {
           const spec = specs[Number(rr.record_id.slice(1))]!;
           if (rr.outcome === 'bound') {

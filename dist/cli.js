@@ -8308,7 +8308,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 4024:
+/***/ 7418:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8564,9 +8564,11 @@ function binding(subject) {
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
  * trust (when trusted keys are configured), identity. Each record leaves here with an outcome that
- * carries its reason; only `usable` records can ever bind a call.
+ * carries its reason; only a `UsableRecord`, which nothing but this module can make, can ever bind
+ * a call.
  */
 
+const isUsable = (r) => r.check.outcome === 'usable';
 function checkRecords(records) {
     const seen = new Map();
     return records.map((input) => {
@@ -8629,17 +8631,20 @@ const FINDINGS = {
         severity: 'error',
         title: 'Required level not reached',
         help: 'A required level (--require / require) is above the level the call earned.',
+        shortfall: true,
     },
     verified_not_reproduced: {
         severity: 'error',
         title: 'verified claim not reproduced',
         help: 'A call claims verified, but no committed audit record reproduces its binding.',
+        shortfall: true,
     },
     observed_confirmed_not_reproduced: {
         severity: 'warning',
         option: { when: 'with `strict-observed`', severity: 'error' },
         title: 'observed_confirmed claim not reproduced',
         help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+        shortfall: true,
     },
     inconsistent_claim: {
         severity: 'error',
@@ -8677,7 +8682,11 @@ function finding(code, loc, message, severity = FINDINGS[code].severity) {
 function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
     return { severity, code, file: input, line: 1, column: 1, message, input: true };
 }
+/** Severities, most severe first. */
+const SEVERITIES = ['error', 'warning', 'notice'];
 const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
+const severityRank = (s) => SEVERITY_RANK[s];
+/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 function compareFindings(a, b) {
@@ -8701,13 +8710,24 @@ function findings_clip(s, max, marker = '…') {
 
 ;// CONCATENATED MODULE: ./src/core/allocation.ts
 /**
- * @param claimants in artifact then decision order; null for a call that cannot be verified
- * @returns for each claimant, the record allocated to it, or null
+ * The allocation of audit records to calls (§5): one to one, across all artifacts, a record only to
+ * a call whose recomputed subject digest it binds and whose provider (when the call names one) it
+ * carries. Two passes: first the calls that claim `verified` (a scarce record goes to the call that
+ * claims it), then the rest; each pass in artifact then decision order, calls that name a provider
+ * before calls that name none. A call that names a provider can take only that provider's records,
+ * one that names none can take any: serving the constrained first makes each pass a maximum
+ * matching (a call that could only take a `github` record is never starved by one that could take
+ * any).
+ */
+
+/**
+ * @param claimants in artifact then decision order (only calls that can be verified at all)
+ * @returns the record allocated to each claimant that got one
  */
 function allocate(claimants, records) {
     const buckets = new Map();
     for (const r of records) {
-        if (r.check.outcome !== 'usable')
+        if (!isUsable(r))
             continue;
         const b = buckets.get(r.check.recomputed);
         if (b)
@@ -8716,9 +8736,8 @@ function allocate(claimants, records) {
             buckets.set(r.check.recomputed, { recs: [r], next: 0 });
     }
     const used = new Set();
-    const out = claimants.map(() => null);
-    const serve = (i) => {
-        const c = claimants[i];
+    const out = new Map();
+    const serve = (c) => {
         const bucket = buckets.get(c.digest);
         if (!bucket)
             return;
@@ -8730,17 +8749,15 @@ function allocate(claimants, records) {
             if (used.has(r) || (c.provider !== null && r.input.record.provider !== c.provider))
                 continue;
             used.add(r);
-            out[i] = r;
+            out.set(c, r);
             return;
         }
     };
     for (const claimsVerified of [true, false]) {
         for (const named of [true, false]) {
-            for (let i = 0; i < claimants.length; i++) {
-                const c = claimants[i];
-                if (c && c.claimsVerified === claimsVerified && (c.provider !== null) === named)
-                    serve(i);
-            }
+            for (const c of claimants)
+                if (c.claimsVerified === claimsVerified && (c.provider !== null) === named)
+                    serve(c);
         }
     }
     return out;
@@ -8812,22 +8829,252 @@ function targetKey(subject) {
     return c.ok ? c.text : `\u0000${subject.action_class}`;
 }
 
-;// CONCATENATED MODULE: ./src/core/ladder.ts
+;// CONCATENATED MODULE: ./src/core/diagnose.ts
 /**
- * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
- * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
- * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
- * with a record the allocation gave it, `observed_confirmed` only with a later successful read of
- * the same target in the same run. Nothing else promotes a call, and nothing downstream searches
- * again: explanations read the reasons made here.
+ * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
+ * decided once, from the allocation the ladder made, and carried as values (explain.ts puts them in
+ * words). Reasons list at most SNAGS_LISTED records and count the rest, and the nearest call to an
+ * unmatched record is found through one index per class and verb, built only for the groups an
+ * unmatched record asks about, so no diagnosis grows quadratically with the input.
  */
 
 
 
 
-const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 /** Records a reason names before it counts the rest. */
 const SNAGS_LISTED = 3;
+const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
+function push(m, k, v) {
+    const xs = m.get(k);
+    if (xs)
+        xs.push(v);
+    else
+        m.set(k, [v]);
+}
+function diagnoser(calls, records, allocated) {
+    const holders = new Map();
+    for (const [call, r] of allocated)
+        holders.set(r, call);
+    return {
+        noRecord: snagIndex(records, holders),
+        verdicts: () => {
+            const unmatched = unmatchedIndex(calls, allocated);
+            return records.map((r) => {
+                if (!isUsable(r)) {
+                    const u = r;
+                    return { outcome: u.check.outcome, record: u };
+                }
+                const holder = holders.get(r);
+                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+            });
+        },
+    };
+}
+/**
+ * Why no record served a call with this digest and provider: computed once per (digest, provider),
+ * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
+ * of calls share one subject.
+ */
+function snagIndex(records, holders) {
+    const byDigest = new Map();
+    for (const r of records) {
+        push(byDigest, r.input.record.binding_digest, r);
+        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
+            push(byDigest, r.check.recomputed, r);
+    }
+    const cache = new Map();
+    return (digest, provider) => {
+        const key = `${digest}\u0000${provider ?? ''}`;
+        const hit = cache.get(key);
+        if (hit)
+            return hit;
+        const listed = [];
+        const more = new Map();
+        for (const record of byDigest.get(digest) ?? []) {
+            let snag;
+            if (!isUsable(record))
+                snag = { kind: 'unusable', record: record };
+            else {
+                const holder = holders.get(record);
+                // An unused usable record of this digest was refused for its provider (the only other reason).
+                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+            }
+            if (listed.length < SNAGS_LISTED)
+                listed.push(snag);
+            else
+                more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);
+        }
+        const out = { kind: 'no_record', digest, snags: listed, more };
+        cache.set(key, out);
+        return out;
+    };
+}
+/** The target of a call that has a subject. */
+const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
+/** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
+function unmatchedIndex(calls, allocated) {
+    let byDigest = null;
+    let nearest = null;
+    return (r) => {
+        if (!byDigest) {
+            byDigest = new Map();
+            for (const c of calls)
+                if (c.input.projection.kind === 'subject')
+                    push(byDigest, c.input.projection.digest, c);
+        }
+        const digest = r.input.record.binding_digest;
+        const same = byDigest.get(digest);
+        if (same) {
+            let otherProvider = null;
+            let ineligible = null;
+            let verified = null;
+            for (const c of same) {
+                const e = c.eligibility;
+                const holding = allocated.get(c);
+                if (!e.ok)
+                    ineligible ??= c;
+                else if (holding)
+                    verified ??= { call: c, record: holding };
+                else if (e.provider !== null && e.provider !== r.input.record.provider)
+                    otherProvider ??= c;
+            }
+            return { kind: 'same_subject', otherProvider, ineligible, verified };
+        }
+        const { action_class, verb, target } = r.input.record.subject;
+        // A record whose target carries more than the bound fields may still equal a call on all of them.
+        const narrowed = narrowTarget(action_class, target);
+        const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
+        const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
+        const near = exact ?? (nearest ??= new NearestCalls(calls)).find(action_class, verb, target);
+        if (!near)
+            return { kind: 'no_call', actionClass: action_class, verb };
+        const t = targetOf(near);
+        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
+        const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
+        return { kind: 'nearest', call: near, differ };
+    };
+}
+/**
+ * The nearest call to a record's subject among the calls of its class and verb: the most bound
+ * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
+ * in order. The record's whole narrowed subject never equals a call's here (that is an exact match,
+ * found by digest first), so with k bound fields the best is k - 1 equal. Per class and verb, each
+ * field's values are interned to small numbers, and the first call holding each combination of
+ * k - 1, …, 1 field values is remembered: a query is a few lookups, and a group is indexed only
+ * when a record asks about it.
+ */
+class NearestCalls {
+    calls;
+    groups = null;
+    indexes = new Map();
+    constructor(calls) {
+        this.calls = calls;
+    }
+    find(actionClass, verb, target) {
+        const fields = boundFields(actionClass);
+        if (!fields)
+            return null;
+        if (!this.groups) {
+            this.groups = new Map();
+            for (const c of this.calls) {
+                const p = c.input.projection;
+                if (p.kind === 'subject')
+                    push(this.groups, `${p.subject.action_class}\u0000${p.subject.verb}`, c);
+            }
+        }
+        const key = `${actionClass}\u0000${verb}`;
+        const members = this.groups.get(key);
+        if (!members)
+            return null;
+        let index = this.indexes.get(key);
+        if (!index)
+            this.indexes.set(key, (index = new GroupIndex(fields, members)));
+        return index.nearest(target);
+    }
+}
+/** All subsets of {0 … n-1} of size `size`, in lexicographic order. */
+function subsets(n, size) {
+    if (size === 0)
+        return [[]];
+    const out = [];
+    for (let first = 0; first <= n - size; first++)
+        for (const rest of subsets(n - first - 1, size - 1))
+            out.push([first, ...rest.map((x) => x + first + 1)]);
+    return out;
+}
+class GroupIndex {
+    fields;
+    members;
+    /** Per bound field: string value → id, other JSON values (by their JSON text) → id; 0 is "absent". */
+    strings;
+    others;
+    /** From the largest combination (k - 1 fields) down to single fields: the ids joined → the first member holding them. */
+    levels = [];
+    constructor(fields, members) {
+        this.fields = fields;
+        this.members = members;
+        this.strings = fields.map(() => new Map());
+        this.others = fields.map(() => new Map());
+        for (let size = fields.length - 1; size >= 1; size--)
+            this.levels.push(subsets(fields.length, size).map((fs) => ({ fields: fs, first: new Map() })));
+        members.forEach((call, order) => {
+            const ids = this.ids(targetOf(call), true);
+            for (const level of this.levels) {
+                for (const combo of level) {
+                    const k = combo.fields.map((i) => ids[i]).join(',');
+                    if (!combo.first.has(k))
+                        combo.first.set(k, order);
+                }
+            }
+        });
+    }
+    /** The id of each bound field's value; undefined where a query's value was never seen. */
+    ids(target, intern) {
+        return this.fields.map((f, i) => {
+            if (!hasOwn(target, f))
+                return 0;
+            const v = target[f];
+            const strings = this.strings[i];
+            const others = this.others[i];
+            const m = typeof v === 'string' ? strings : others;
+            const k = typeof v === 'string' ? v : JSON.stringify(v);
+            let id = m.get(k);
+            if (id === undefined && intern)
+                m.set(k, (id = strings.size + others.size + 1));
+            return id;
+        });
+    }
+    nearest(target) {
+        const ids = this.ids(target, false);
+        for (const level of this.levels) {
+            let best = Number.POSITIVE_INFINITY;
+            for (const combo of level) {
+                if (combo.fields.some((i) => ids[i] === undefined))
+                    continue;
+                const hit = combo.first.get(combo.fields.map((i) => ids[i]).join(','));
+                if (hit !== undefined && hit < best)
+                    best = hit;
+            }
+            if (best !== Number.POSITIVE_INFINITY)
+                return this.members[best] ?? null;
+        }
+        return this.members[0] ?? null;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/ladder.ts
+/**
+ * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
+ * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
+ * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
+ * with a `UsableRecord` the allocation gave it, `observed_confirmed` only with a later successful
+ * read of the same target in the same run. Nothing else promotes a call. Why a call earned no more,
+ * and why a record bound nothing, are diagnosed in diagnose.ts; nothing downstream searches again.
+ */
+
+
+
+const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 /** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
 function eligibility(input, claim) {
     if (!claim.asserted)
@@ -8876,13 +9123,6 @@ function confirmations(run, out) {
         }
     }
 }
-function push(m, k, v) {
-    const xs = m.get(k);
-    if (xs)
-        xs.push(v);
-    else
-        m.set(k, [v]);
-}
 /**
  * Allocate records, find confirming reads, and return what every call earned and what became of
  * every record, each with its reason.
@@ -8890,305 +9130,59 @@ function push(m, k, v) {
  */
 function climb(runs, records) {
     const calls = runs.flat();
-    const claimants = calls.map((c) => c.eligibility.ok ? { digest: c.eligibility.digest, provider: c.eligibility.provider, claimsVerified: c.claim.level === 'verified' } : null);
-    const allocated = allocate(claimants, records);
-    const holders = new Map();
-    allocated.forEach((r, i) => {
-        if (r)
-            holders.set(r, calls[i]);
-    });
+    const eligible = [];
+    for (const call of calls) {
+        const e = call.eligibility;
+        if (e.ok)
+            eligible.push({ call, digest: e.digest, provider: e.provider, claimsVerified: call.claim.level === 'verified' });
+    }
+    const allocated = new Map();
+    for (const [c, r] of allocate(eligible, records))
+        allocated.set(c.call, r);
     const confirmed = new Map();
     for (const run of runs)
         confirmations(run, confirmed);
-    const snags = snagIndex(records, holders);
-    const outcomes = calls.map((call, i) => {
-        if (!call.claim.asserted)
-            return { level: null };
-        const record = allocated[i];
-        if (record)
-            return { level: 'verified', record };
-        const e = call.eligibility;
-        if (!e.ok)
-            return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
-        const notVerified = snags(e.digest, e.provider);
-        const read = confirmed.get(call);
-        return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
-    });
-    let pending = 0;
-    for (const r of records)
-        if (r.check.outcome === 'usable' && !holders.has(r))
-            pending++;
-    const unmatched = unmatchedIndex(calls, allocated, pending);
-    const verdicts = records.map((r) => {
-        if (r.check.outcome === 'inconsistent')
-            return { outcome: 'inconsistent', record: r, reason: r.check.reason };
-        if (r.check.outcome === 'duplicate')
-            return { outcome: 'duplicate', record: r, first: r.check.first };
-        if (r.check.outcome === 'untrusted')
-            return { outcome: 'untrusted', record: r, reason: r.check.reason };
-        const holder = holders.get(r);
-        return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
-    });
-    return { outcomes, records: verdicts };
+    const diagnose = diagnoser(calls, records, allocated);
+    const outcomes = new Map();
+    for (const call of calls)
+        outcomes.set(call, outcomeOf(call, allocated.get(call), confirmed.get(call), diagnose.noRecord));
+    return { outcomes, records: diagnose.verdicts() };
 }
-/**
- * Why no record served a call with this digest and provider: computed once per (digest, provider),
- * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
- * of calls share one subject.
- */
-function snagIndex(records, holders) {
-    const byDigest = new Map();
-    for (const r of records) {
-        push(byDigest, r.input.record.binding_digest, r);
-        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
-            push(byDigest, r.check.recomputed, r);
-    }
-    const cache = new Map();
-    return (digest, provider) => {
-        const key = `${digest}\u0000${provider ?? ''}`;
-        const hit = cache.get(key);
-        if (hit)
-            return hit;
-        const listed = [];
-        const more = new Map();
-        for (const record of byDigest.get(digest) ?? []) {
-            let snag;
-            if (record.check.outcome === 'inconsistent')
-                snag = { kind: 'inconsistent', record };
-            else if (record.check.outcome === 'duplicate')
-                snag = { kind: 'duplicate', record };
-            else if (record.check.outcome === 'untrusted')
-                snag = { kind: 'untrusted', record, reason: record.check.reason };
-            else {
-                const holder = holders.get(record);
-                // An unused usable record of this digest was refused for its provider (the only other reason).
-                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
-            }
-            if (listed.length < SNAGS_LISTED)
-                listed.push(snag);
-            else
-                more.set(snag.kind, (more.get(snag.kind) ?? 0) + 1);
-        }
-        const out = { kind: 'no_record', digest, snags: listed, more };
-        cache.set(key, out);
-        return out;
-    };
+function outcomeOf(call, record, read, noRecord) {
+    if (!call.claim.asserted)
+        return { level: null };
+    if (record)
+        return { level: 'verified', record };
+    const e = call.eligibility;
+    if (!e.ok)
+        return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
+    const notVerified = noRecord(e.digest, e.provider);
+    return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
 }
-/** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
-/** Below this many record × call comparisons, the nearest call is found by a scan; above, by an index. */
-const SCAN_BUDGET = 50_000_000;
-function unmatchedIndex(calls, allocated, pending) {
-    let byDigest = null;
-    let nearest = null;
-    return (r) => {
-        if (!byDigest) {
-            byDigest = new Map();
-            calls.forEach((c, i) => {
-                if (c.input.projection.kind === 'subject')
-                    push(byDigest, c.input.projection.digest, i);
-            });
-        }
-        const digest = r.input.record.binding_digest;
-        const same = byDigest.get(digest);
-        if (same) {
-            let otherProvider = null;
-            let ineligible = null;
-            let verified = null;
-            for (const i of same) {
-                const c = calls[i];
-                const e = c.eligibility;
-                if (!e.ok)
-                    ineligible ??= c;
-                else if (allocated[i])
-                    verified ??= { call: c, record: allocated[i] };
-                else if (e.provider !== null && e.provider !== r.input.record.provider)
-                    otherProvider ??= c;
-            }
-            return { kind: 'same_subject', otherProvider, ineligible, verified };
-        }
-        const { action_class, verb, target } = r.input.record.subject;
-        // A record whose target carries more than the bound fields may still equal a call on all of them.
-        const narrowed = narrowTarget(action_class, target);
-        const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
-        const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
-        // A few unmatched records: scan their groups (cheap); many: build the index once (linear).
-        if (exact === undefined)
-            nearest ??= pending * calls.length <= SCAN_BUDGET ? new NearestScan(calls) : new NearestIndex(calls);
-        const near = exact !== undefined ? calls[exact] : nearest.find(action_class, verb, target);
-        if (!near)
-            return { kind: 'no_call', actionClass: action_class, verb };
-        const t = near.input.projection.subject.target;
-        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
-        const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
-        return { kind: 'nearest', call: near, differ };
-    };
-}
-/** Whether a call's and a record's target agree on a field (absent on both counts as agreeing). */
-function sameField(a, b, k) {
-    const ha = hasOwn(a, k);
-    if (ha !== hasOwn(b, k))
-        return false;
-    if (!ha)
-        return true;
-    const x = a[k];
-    const y = b[k];
-    return typeof x === 'string' || typeof y === 'string' ? x === y : JSON.stringify(x) === JSON.stringify(y);
-}
-/** The nearest call by a scan of the calls of the record's class and verb (nothing kept but the groups). */
-class NearestScan {
-    calls;
-    groups = null;
-    constructor(calls) {
-        this.calls = calls;
-    }
-    find(actionClass, verb, target) {
-        const fields = boundFields(actionClass);
-        if (!fields)
-            return null;
-        if (!this.groups) {
-            const groups = new Map();
-            this.calls.forEach((c, i) => {
-                const p = c.input.projection;
-                if (p.kind === 'subject')
-                    push(groups, `${p.subject.action_class}\u0000${p.subject.verb}`, i);
-            });
-            this.groups = groups;
-        }
-        let best = -1;
-        let bestEqual = -1;
-        for (const i of this.groups.get(`${actionClass}\u0000${verb}`) ?? []) {
-            const t = this.calls[i].input.projection.subject.target;
-            let equal = 0;
-            for (const f of fields)
-                if (sameField(t, target, f))
-                    equal++;
-            if (equal > bestEqual) {
-                best = i;
-                bestEqual = equal;
-                if (equal === fields.length)
-                    break;
-            }
-        }
-        return best < 0 ? null : this.calls[best];
-    }
-}
-/**
- * The nearest call to a record's subject among calls of the same class and verb: the most equal
- * bound fields (so the fewest differing), ties to the first in order. Built once, when the first
- * record needs it: per class and verb, each bound field's values are interned to small numbers,
- * and the first call with each value of one field and each pair of values of two fields is
- * remembered under a numeric key, so a query is a few lookups and the index holds no new strings.
- */
-class NearestIndex {
-    calls;
-    groups = new Map();
-    constructor(calls) {
-        this.calls = calls;
-        calls.forEach((call, order) => {
-            const p = call.input.projection;
-            if (p.kind !== 'subject')
-                return;
-            const key = `${p.subject.action_class}\u0000${p.subject.verb}`;
-            let g = this.groups.get(key);
-            if (!g)
-                this.groups.set(key, (g = new Group(boundFields(p.subject.action_class), order)));
-            g.add(p.subject.target, order);
-        });
-    }
-    find(actionClass, verb, target) {
-        const g = this.groups.get(`${actionClass}\u0000${verb}`);
-        const order = g?.nearest(target);
-        return order === undefined ? null : this.calls[order];
-    }
-}
-/** Interned value ids are below 2^21, so a pair of them is one exact number (2^42). */
-const ID_LIMIT = 2 ** 21;
-class Group {
-    fields;
-    first;
-    /** Per bound field: value → id (0: absent). String values are their own keys (no copy). */
-    ids;
-    /** Per bound field: value id → first call. */
-    singles;
-    /** Per pair of bound fields (i < j): id_i · 2^21 + id_j → first call. */
-    pairs;
-    pairIndex = [];
-    /** Past ID_LIMIT distinct values the index stops growing; queries then fall back to the first call. */
-    full = false;
-    constructor(fields, first) {
-        this.fields = fields;
-        this.first = first;
-        this.ids = fields.map(() => new Map());
-        this.singles = fields.map(() => new Map());
-        for (let i = 0; i < fields.length; i++)
-            for (let j = i + 1; j < fields.length; j++)
-                this.pairIndex.push([i, j]);
-        this.pairs = this.pairIndex.map(() => new Map());
-    }
-    valueKey(target, f) {
-        if (!hasOwn(target, f))
-            return undefined;
-        const v = target[f];
-        return typeof v === 'string' ? v : `\u0001${JSON.stringify(v)}`;
-    }
-    id(i, target, intern) {
-        const k = this.valueKey(target, this.fields[i]);
-        if (k === undefined)
-            return 0;
-        const m = this.ids[i];
-        let id = m.get(k);
-        if (id === undefined && intern) {
-            if (m.size + 1 >= ID_LIMIT) {
-                this.full = true;
-                return undefined;
-            }
-            m.set(k, (id = m.size + 1));
-        }
-        return id;
-    }
-    add(target, order) {
-        if (this.full)
-            return;
-        const ids = [];
-        for (let i = 0; i < this.fields.length; i++) {
-            const id = this.id(i, target, true);
-            if (id === undefined)
-                return;
-            ids.push(id);
-            if (!this.singles[i].has(id))
-                this.singles[i].set(id, order);
-        }
-        this.pairIndex.forEach(([i, j], p) => {
-            const k = ids[i] * ID_LIMIT + ids[j];
-            if (!this.pairs[p].has(k))
-                this.pairs[p].set(k, order);
-        });
-    }
-    /** The first call with the most bound fields equal to the target's (a record's whole subject never equals a call's here). */
-    nearest(target) {
-        const ids = this.fields.map((_, i) => this.id(i, target, false));
-        let best;
-        this.pairIndex.forEach(([i, j], p) => {
-            const a = ids[i];
-            const b = ids[j];
-            if (a === undefined || b === undefined)
-                return;
-            const hit = this.pairs[p].get(a * ID_LIMIT + b);
-            if (hit !== undefined && (best === undefined || hit < best))
-                best = hit;
-        });
-        if (best !== undefined)
-            return best;
-        ids.forEach((a, i) => {
-            if (a === undefined)
-                return;
-            const hit = this.singles[i].get(a);
-            if (hit !== undefined && (best === undefined || hit < best))
-                best = hit;
-        });
-        return best ?? this.first;
-    }
-}
+
+;// CONCATENATED MODULE: ./src/core/vocabulary.ts
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    duplicate: { finding: 'duplicate_record', unusable: true, snag: 'is a duplicate', more: 'duplicates' },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
 ;// CONCATENATED MODULE: ./src/core/model.ts
 /**
@@ -9198,8 +9192,7 @@ class Group {
 /** The artifact kinds this gate reads: the one place their names are written. */
 const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const levelRank = (l) => LEVELS.indexOf(l);
+
 
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
@@ -9253,6 +9246,25 @@ function ruleFor(policy, actionClass, verb) {
 
 ;// CONCATENATED MODULE: ./src/core/report.ts
 const REPORT_SCHEMA = 'receipt-gate.report.v1';
+/** The members of a call in the JSON report, in order (and those of its `record`). */
+const CALL_JSON_KEYS = [
+    'artifact',
+    'index',
+    'file',
+    'line',
+    'column',
+    'member',
+    'tool',
+    'asserted',
+    'claimed_level',
+    'level',
+    'required_level',
+    'subject_digest',
+    'record',
+    'provider',
+    'record_id',
+    'reason',
+];
 
 ;// CONCATENATED MODULE: ./src/core/explain.ts
 /**
@@ -9260,6 +9272,7 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
  * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
  * names at most a few records, so no message grows with the input.
  */
+
 
 const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
@@ -9283,25 +9296,19 @@ const NO_RECORD = 'no audit record binds its subject';
 const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
 function snagText(s) {
     switch (s.kind) {
-        case 'inconsistent':
-            return `${recordName(s.record)} declares this binding but is inconsistent`;
-        case 'duplicate':
-            return `${recordName(s.record)} is a duplicate`;
-        case 'untrusted':
-            return `${recordName(s.record)} is not from a trusted signer (${s.reason})`;
+        case 'unusable': {
+            const check = s.record.check;
+            const words = RECORD_OUTCOMES[check.outcome].snag;
+            return `${recordName(s.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
+        }
         case 'taken':
             return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
         case 'other_provider':
             return `${recordName(s.record)} is from provider "${quote(s.record.input.record.provider)}", the call targets "${quote(s.callProvider)}"`;
     }
 }
-const MORE = {
-    taken: 'already verify other calls',
-    inconsistent: 'inconsistent',
-    duplicate: 'duplicates',
-    untrusted: 'not from a trusted signer',
-    other_provider: 'from another provider',
-};
+/** How the snags past the listed few are counted, by kind. */
+const more = (k) => k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
 function noRecordText(n, showDigest) {
     const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
@@ -9311,7 +9318,7 @@ function noRecordText(n, showDigest) {
     const rest = [...n.more.entries()];
     if (rest.length > 0) {
         const total = rest.reduce((a, [, k]) => a + k, 0);
-        const kinds = rest.length === 1 ? `all ${MORE[rest[0][0]]}` : rest.map(([k, v]) => `${v} ${MORE[k]}`).join(', ');
+        const kinds = rest.length === 1 ? `all ${more(rest[0][0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
         parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
     }
     return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
@@ -9376,12 +9383,6 @@ function unmatchedText(u, record) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/verdicts.ts
-/**
- * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
- * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
- * only the reasons that concern that claim; a record that does not bind a call is always reported
- * with its reason.
- */
 
 
 
@@ -9400,37 +9401,52 @@ function whyNotReached(outcome, needed) {
             return needed === 'verified' ? notVerifiedText(outcome.why, true) : verdicts_NO_READ;
     }
 }
-/** A call's report line, and the findings its claim and its required level earn. */
-function judgeCall(call, outcome, rule, options, findings) {
+/** The findings a call's claim and its required level earn. */
+function callFindings(call, outcome, rule, options, subject) {
+    const { claim, input } = call;
+    const level = outcome.level;
+    const out = [];
+    if (level === null)
+        return out;
+    const where = callTitle(call);
+    if (claim.level === 'verified') {
+        if (level !== 'verified') {
+            out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+        }
+        else if (!claim.legacy && claim.digest !== subject) {
+            out.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+        }
+    }
+    else if (claim.level === 'observed_confirmed') {
+        const severity = options.strictObserved ? 'error' : 'warning';
+        if (level === 'asserted') {
+            const why = whyNotReached(outcome, 'observed_confirmed');
+            out.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+        }
+        else if (level === 'observed_confirmed' && claim.digest !== subject) {
+            const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+            out.push(finding('observed_confirmed_not_reproduced', input.loc, why, severity));
+        }
+    }
+    if (below(claim.level, level))
+        out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+    if (rule && below(level, rule.level)) {
+        out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`));
+    }
+    return out;
+}
+/**
+ * A call's report line with its findings.
+ * @param read the findings its decision already has (its claim's shape and consistency)
+ */
+function judgeCall(call, outcome, rule, options, read) {
     const { claim, input } = call;
     const level = outcome.level;
     const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
-    const where = callTitle(call);
-    if (level !== null) {
-        if (claim.level === 'verified') {
-            if (level !== 'verified') {
-                findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
-            }
-            else if (!claim.legacy && claim.digest !== subject) {
-                findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
-            }
-        }
-        else if (claim.level === 'observed_confirmed') {
-            const severity = options.strictObserved ? 'error' : 'warning';
-            if (level === 'asserted') {
-                findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${whyNotReached(outcome, 'observed_confirmed')}`, severity));
-            }
-            else if (level === 'observed_confirmed' && claim.digest !== subject) {
-                findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`, severity));
-            }
-        }
-        if (levelRank(level) > levelRank(claim.level)) {
-            findings.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
-        }
-        if (rule && levelRank(level) < levelRank(rule.level)) {
-            findings.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`));
-        }
-    }
+    const own = callFindings(call, outcome, rule, options, subject);
+    const findings = read.length === 0 ? own : [...read, ...own];
+    if (findings.length > 1)
+        findings.sort(compareFindings);
     const r = outcome.level === 'verified' ? outcome.record.input : null;
     return {
         artifact: call.run.artifact,
@@ -9446,41 +9462,49 @@ function judgeCall(call, outcome, rule, options, findings) {
         subject_digest: subject,
         record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
         reason: outcomeText(outcome),
+        findings,
+        below_required: rule !== null && level !== null && below(level, rule.level),
     };
 }
-/** A record's report line, and the finding for every record that does not bind a call. */
-function judgeRecord(v, options, findings) {
+/** The words of a record's finding (the code comes from the outcome table). */
+function recordMessage(v, name) {
+    if (v.outcome === 'bound')
+        return null;
+    if (v.outcome === 'unmatched')
+        return `${name} binds no call: ${unmatchedText(v.why, v.record)}`;
+    const check = v.record.check;
+    switch (check.outcome) {
+        case 'inconsistent':
+            return `${name}: ${check.reason}`;
+        case 'untrusted':
+            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
+        case 'duplicate':
+            return `${name} repeats the record at ${check.first.loc.file}:${check.first.loc.line}; one audit entry may vouch for one call only`;
+    }
+}
+/** A record's report line, and the finding of a record that does not bind a call. */
+function judgeRecord(v, options) {
     const { record, loc, signer } = v.record.input;
     const name = `record ${JSON.stringify(quote(record.record_id))} (${quote(record.provider)})`;
-    switch (v.outcome) {
-        case 'inconsistent':
-            findings.push(finding('record_inconsistent', loc, `${name}: ${v.reason}`));
-            break;
-        case 'untrusted':
-            findings.push(finding('record_untrusted', loc, `${name} is not from a trusted signer: ${v.reason}; it verifies no call`));
-            break;
-        case 'duplicate':
-            findings.push(finding('duplicate_record', loc, `${name} repeats the record at ${v.first.loc.file}:${v.first.loc.line}; one audit entry may vouch for one call only`));
-            break;
-        case 'unmatched':
-            findings.push(finding('record_unmatched', loc, `${name} binds no call: ${unmatchedText(v.why, v.record)}`, options.allowUnmatchedRecords ? 'warning' : 'error'));
-            break;
-        case 'bound':
-            break;
-    }
+    const code = RECORD_OUTCOMES[v.outcome].finding;
+    const message = recordMessage(v, name);
+    const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
     const holder = v.outcome === 'bound' ? v.call : null;
     return {
-        file: loc.file,
-        line: loc.line,
-        column: loc.column,
-        provider: record.provider,
-        record_id: record.record_id,
-        outcome: v.outcome,
-        binding_digest: record.binding_digest,
-        recomputed_digest: v.record.check.recomputed,
-        signer,
-        untrusted: v.outcome === 'untrusted' ? v.reason : null,
-        call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+        report: {
+            file: loc.file,
+            line: loc.line,
+            column: loc.column,
+            provider: record.provider,
+            record_id: record.record_id,
+            outcome: v.outcome,
+            binding_digest: record.binding_digest,
+            recomputed_digest: v.record.check.recomputed,
+            signer,
+            untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
+            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+        },
+        finding: code !== null && message !== null ? finding(code, loc, message, severity) : null,
     };
 }
 
@@ -9490,7 +9514,8 @@ function judgeRecord(v, options, findings) {
  * pure function, and the only path from evidence to a verdict. No I/O: readers hand in located
  * values, reporters render the result. The rules live in their own modules: the binding
  * (binding.ts, projection.ts), claims (claims.ts), records (records.ts), the allocation
- * (allocation.ts), the ladder (ladder.ts), required levels (policy.ts) and the verdicts (verdicts.ts).
+ * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
+ * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
  */
 
 
@@ -9499,77 +9524,91 @@ function judgeRecord(v, options, findings) {
 
 
 
-const verify_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 /** The calls of one run, with the findings their claims make on their own (shape, consistency). */
-function callsOf(run, findings) {
+function callsOf(run, read) {
     return run.decisions.map((input) => {
         const reading = input.claim;
         if (reading.kind === 'invalid') {
-            findings.push(finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`));
             const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
-            return { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
+            const call = { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
+            read.set(call, [finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
+            return call;
         }
-        for (const why of reading.inconsistencies)
-            findings.push(finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`));
-        return { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
+        const call = { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
+        if (reading.inconsistencies.length > 0) {
+            read.set(call, reading.inconsistencies.map((why) => finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
+        }
+        return call;
     });
-}
-function tally(xs, key) {
-    const out = {};
-    for (const x of xs)
-        out[key(x)] = (out[key(x)] ?? 0) + 1;
-    return out;
 }
 /** The weakest level among calls that assert a side effect (§9); null when none does. */
 function weakest(calls) {
     let w = null;
     for (const c of calls)
-        if (c.level !== null && (w === null || levelRank(c.level) < levelRank(w)))
+        if (c.level !== null && (w === null || below(c.level, w)))
             w = c.level;
     return w;
 }
+function count(keys) {
+    const m = new Map();
+    for (const k of keys)
+        m.set(k, (m.get(k) ?? 0) + 1);
+    return m;
+}
+/** The totals, member by member in the JSON order, each vocabulary counted from its table. */
+function tallyTotals(runs, calls, records, findings) {
+    const levels = count(calls.map((c) => c.level ?? 'no_effect'));
+    const outcomes = count(records.map((r) => r.outcome));
+    const severities = count(findings.map((f) => f.severity));
+    const totals = { artifacts: runs, calls: calls.length };
+    for (const l of LEVELS_DESCENDING)
+        totals[l] = levels.get(l) ?? 0;
+    totals['no_effect'] = levels.get('no_effect') ?? 0;
+    totals['weakest_level'] = weakest(calls);
+    totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
+    totals['records'] = records.length;
+    for (const o of RECORD_OUTCOME_NAMES)
+        totals[o] = outcomes.get(o) ?? 0;
+    const plural = { error: 'errors', warning: 'warnings', notice: 'notices' };
+    for (const s of SEVERITIES)
+        totals[plural[s]] = severities.get(s) ?? 0;
+    return totals;
+}
 function verify(evidence, options) {
     const policy = options.policy ?? NO_POLICY;
-    const findings = [...evidence.findings];
-    const runs = [...evidence.runs].sort((a, b) => verify_cmp(a.artifact, b.artifact));
+    const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
     const records = checkRecords([...evidence.records].sort((a, b) => byLocation(a.loc, b.loc)));
-    const perRun = runs.map((run) => callsOf(run, findings));
-    const calls = perRun.flat();
+    const read = new Map();
+    const perRun = runs.map((run) => callsOf(run, read));
     const climbed = climb(perRun, records);
-    const callReports = calls.map((call, i) => {
-        // A rule applies to calls that assert a side effect and were not denied (§7).
-        const rule = call.claim.asserted && !call.input.denied ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
-        return judgeCall(call, climbed.outcomes[i], rule, options, findings);
-    });
-    const recordReports = climbed.records.map((v) => judgeRecord(v, options, findings));
-    let offset = 0;
-    const runReports = perRun.map((own, i) => {
-        const mine = callReports.slice(offset, (offset += own.length));
-        return { artifact: runs[i].artifact, calls: mine.length, weakest_level: weakest(mine) };
+    const NONE = [];
+    const runReports = [];
+    const callReports = [];
+    for (const [i, own] of perRun.entries()) {
+        const mine = own.map((call) => {
+            // A rule applies to calls that assert a side effect and were not denied (§7).
+            const rule = call.claim.asserted && !call.input.denied ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
+            const outcome = climbed.outcomes.get(call);
+            if (!outcome)
+                throw new Error('the ladder left a call without an outcome');
+            return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
+        });
+        runReports.push({ artifact: runs[i].artifact, calls: mine.length, weakest_level: weakest(mine) });
+        for (const c of mine)
+            callReports.push(c);
+    }
+    const findings = [...evidence.findings];
+    for (const c of callReports)
+        for (const f of c.findings)
+            findings.push(f);
+    const recordReports = climbed.records.map((v) => {
+        const judged = judgeRecord(v, options);
+        if (judged.finding)
+            findings.push(judged.finding);
+        return judged.report;
     });
     findings.sort(compareFindings);
-    const levels = tally(callReports, (c) => c.level ?? 'no_effect');
-    const outcomes = tally(recordReports, (r) => r.outcome);
-    const severities = tally(findings, (f) => f.severity);
-    const totals = {
-        artifacts: runs.length,
-        calls: callReports.length,
-        verified: levels.verified ?? 0,
-        observed_confirmed: levels.observed_confirmed ?? 0,
-        asserted: levels.asserted ?? 0,
-        no_effect: levels.no_effect ?? 0,
-        weakest_level: weakest(callReports),
-        policy_unmet: findings.filter((f) => f.code === 'policy_unmet').length,
-        records: recordReports.length,
-        bound: outcomes.bound ?? 0,
-        unmatched: outcomes.unmatched ?? 0,
-        inconsistent: outcomes.inconsistent ?? 0,
-        untrusted: outcomes.untrusted ?? 0,
-        duplicate: outcomes.duplicate ?? 0,
-        errors: severities.error ?? 0,
-        warnings: severities.warning ?? 0,
-        notices: severities.notice ?? 0,
-    };
+    const totals = tallyTotals(runs.length, callReports, recordReports, findings);
     return {
         schema: REPORT_SCHEMA,
         ok: totals.errors === 0,
@@ -9805,6 +9844,39 @@ function discover(all, cwd, workspace, explicit = false) {
     return { files, findings };
 }
 
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+;// CONCATENATED MODULE: ./src/read/lines.ts
+/**
+ * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
+ * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
+ */
+function* lines(text) {
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        yield { line, start, end };
+        start = next;
+    }
+}
+/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
+function overBytes(text, start, end, maxBytes) {
+    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
+}
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
+
 ;// CONCATENATED MODULE: ./src/read/strict-json.ts
 /**
  * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
@@ -9854,6 +9926,22 @@ const describe = (s) => {
 /** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
 function scan(text, options, start = 0, end = text.length) {
     return runScanner(new Scanner(text, start, end, options, false));
+}
+/**
+ * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
+ * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
+ */
+function firstValueEnd(text, options, start, end = text.length) {
+    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
+    try {
+        scanner.run(true);
+        return { ok: true, end: scanner.valueEnd };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, offset: e.offset, message: e.message };
+        throw e;
+    }
 }
 function runScanner(scanner) {
     try {
@@ -9980,7 +10068,9 @@ class Scanner {
         this.maxPath = maxPath;
         this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
     }
-    run() {
+    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
+    valueEnd = -1;
+    run(firstOnly = false) {
         const { s, end } = this;
         if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
             throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
@@ -9990,6 +10080,9 @@ class Scanner {
         this.value();
         for (;;) {
             if (this.depth === 0) {
+                this.valueEnd = this.i;
+                if (firstOnly)
+                    return this.wanted;
                 this.ws();
                 if (this.i < end)
                     throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
@@ -10350,6 +10443,175 @@ class LineIndex {
     }
 }
 
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+;// CONCATENATED MODULE: ./src/read/utf8.ts
+/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
+
+/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
+function decodeUtf8(bytes) {
+    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
+        return { ok: false, offset: firstInvalidUtf8(bytes) };
+    return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+}
+/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(b) {
+    let i = 0;
+    while (i < b.length) {
+        const c = b[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        let n;
+        let min;
+        let cp;
+        if (c >= 0xc2 && c <= 0xdf)
+            [n, min, cp] = [1, 0x80, c & 0x1f];
+        else if (c >= 0xe0 && c <= 0xef)
+            [n, min, cp] = [2, 0x800, c & 0x0f];
+        else if (c >= 0xf0 && c <= 0xf4)
+            [n, min, cp] = [3, 0x10000, c & 0x07];
+        else
+            return i;
+        if (i + n >= b.length)
+            return i;
+        for (let k = 1; k <= n; k++) {
+            const cc = b[i + k];
+            if ((cc & 0xc0) !== 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += n + 1;
+    }
+    return b.length;
+}
+/** 1-based line and column (in bytes) of a byte offset. */
+function byteLocation(b, offset) {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset && i < b.length; i++) {
+        if (b[i] === 0x0a) {
+            line++;
+            lineStart = i + 1;
+        }
+    }
+    return { line, column: offset - lineStart + 1 };
+}
+
+;// CONCATENATED MODULE: ./src/read/documents.ts
+/**
+ * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
+ * starts at and the element offsets its reader asked for. Every input kind reads through here: run
+ * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
+ * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
+ * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
+ * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
+ */
+
+
+
+
+const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+/**
+ * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
+ * is decompressed first, to at most max-file-size (a bomb stops there).
+ */
+function decode(bytes, limits, sink, options = {}) {
+    let raw = bytes;
+    if (options.gzip && isGzip(bytes)) {
+        try {
+            raw = (0,external_node_zlib_namespaceObject.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+        }
+        catch (e) {
+            const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
+            sink.error({ line: 1, column: 1 }, tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream');
+            return null;
+        }
+    }
+    if (raw.length > limits.maxFileBytes) {
+        sink.error({ line: 1, column: 1 }, `file is ${raw.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+        return null;
+    }
+    const decoded = decodeUtf8(raw);
+    if (!decoded.ok) {
+        sink.error(byteLocation(raw, decoded.offset), `invalid UTF-8 at byte ${decoded.offset}`);
+        return null;
+    }
+    return { text: decoded.text, lines: new LineIndex(decoded.text) };
+}
+/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
+function* documents(text, mode, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    const parse = (start, end) => {
+        const r = parseStrict(text, opts, start, end);
+        if (r.ok)
+            return { value: r.value, start, elements: r.elements };
+        sink.error({ offset: r.offset }, r.message);
+        return null;
+    };
+    if (mode === 'json') {
+        const doc = parse(0, text.length);
+        if (doc)
+            yield doc;
+        return;
+    }
+    if (text.charCodeAt(0) === 0xfeff) {
+        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
+        return;
+    }
+    if (mode === 'ndjson') {
+        for (const { start, end } of lines(text)) {
+            if (overBytes(text, start, end, limits.maxLineBytes)) {
+                sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+            }
+            else if (!blank(text, start, end)) {
+                // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
+                const doc = parse(start, end);
+                if (doc)
+                    yield doc;
+            }
+        }
+        return;
+    }
+    yield* values(text, opts, limits, sink);
+}
+const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
+function* values(text, opts, limits, sink) {
+    let at = 0;
+    for (;;) {
+        while (at < text.length && isSpace(text.charCodeAt(at)))
+            at++;
+        if (at >= text.length)
+            break;
+        const end = firstValueEnd(text, opts, at);
+        if (!end.ok) {
+            sink.error({ offset: end.offset }, end.message);
+            const next = text.indexOf('\n', Math.max(end.offset, at + 1));
+            if (next < 0)
+                break;
+            at = next + 1;
+            continue;
+        }
+        // A value on one line is held to the line limit, as a JSON line would be.
+        if (end.end - at > limits.maxLineBytes / 3 && text.lastIndexOf('\n', end.end - 1) < at && overBytes(text, at, end.end, limits.maxLineBytes)) {
+            sink.error({ offset: at }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+        }
+        else {
+            const r = parseStrict(text, opts, at, end.end);
+            if (r.ok)
+                yield { value: r.value, start: at, elements: r.elements };
+            else
+                sink.error({ offset: r.offset }, r.message);
+        }
+        at = end.end;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
@@ -10450,15 +10712,14 @@ const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reaso
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
 
-;// CONCATENATED MODULE: ./src/sign/signature.ts
+;// CONCATENATED MODULE: ./src/read/signature.ts
 /**
- * Signed audit records (docs/records-provenance.md): the `signature` member, byte for byte. The
- * signed payload P is the UTF-8 of JCS(the record without its `signature` member), so every other
- * member is covered; the Ed25519 signature is over the DSSE v1 pre-authentication encoding
- * PAE(payload_type, P). Making and checking a signature both live here; the gate's trust check and
- * the signing tools (keygen, sign, import --sign-key) share it. No I/O.
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
  */
-
 
 
 const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
@@ -10466,8 +10727,6 @@ const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest'
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
 const isSignedAt = (v) => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
-/** Now, as a `signed_at` value (whole seconds). */
-const signedAtNow = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
@@ -10515,57 +10774,6 @@ function payloadOf(record) {
 function pae(type, body) {
     const t = Buffer.from(type, 'utf8');
     return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
-function keyIdOf(publicKey) {
-    return `sha256:${(0,external_node_crypto_namespaceObject.createHash)('sha256')
-        .update(publicKey.export({ type: 'spki', format: 'der' }))
-        .digest('hex')}`;
-}
-/** The signature member for payload P, signed with an Ed25519 private key. */
-function signPayload(payload, privateKey, publicKey, signedAt) {
-    const p = Buffer.from(payload, 'utf8');
-    return {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: sha256Digest(p),
-        key_id: keyIdOf(publicKey),
-        signature: (0,external_node_crypto_namespaceObject.sign)(null, pae(PAYLOAD_TYPE, p), privateKey).toString('base64'),
-        signed_at: signedAt,
-    };
-}
-/**
- * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
- * the signature member goes in before its closing brace (the parsed record is never copied).
- */
-function signedLine(payload, privateKey, publicKey, signedAt) {
-    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, privateKey, publicKey, signedAt))}}`;
-}
-/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
-function precheck(member, payload, keys) {
-    if (!member || payload === undefined)
-        return { ok: false, reason: 'unsigned' };
-    const key = keys.get(member.key_id);
-    if (!key)
-        return { ok: false, reason: `unknown signer ${member.key_id}` };
-    const p = Buffer.from(payload, 'utf8');
-    if (sha256Digest(p) !== member.signed_payload_digest)
-        return { ok: false, reason: 'payload digest differs' };
-    return { data: pae(PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
-}
-const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
-/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
-function signature_checkTrust(member, payload, keys) {
-    const p = precheck(member, payload, keys);
-    return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
-}
-/** The same check, with the Ed25519 verification on libuv's thread pool (the main thread goes on). */
-function checkTrustAsync(member, payload, keys) {
-    const p = precheck(member, payload, keys);
-    if ('ok' in p)
-        return Promise.resolve(p);
-    return new Promise((resolve, reject) => (0,external_node_crypto_namespaceObject.verify)(null, p.data, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(verdict(ok)))));
 }
 
 ;// CONCATENATED MODULE: ./src/core/claims.ts
@@ -10730,313 +10938,17 @@ function readSurface(payload, via, locate, run, fail) {
     return true;
 }
 
-;// CONCATENATED MODULE: ./src/sign/keys.ts
-/**
- * Ed25519 keys for signed records: public keys (PEM SPKI blocks) that the gate trusts, the private
- * key an export job signs with, and new key pairs. Parsing returns a reason instead of throwing, so
- * each entry can name the input that was wrong.
- */
-
-
-const BLOCK = /-----BEGIN ([A-Z ]+)-----[\s\S]*?-----END \1-----/g;
-/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
-function parsePublicKeys(pem) {
-    const keys = [];
-    const blocks = pem.match(BLOCK) ?? [];
-    if (blocks.length === 0)
-        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
-    const rest = pem.replace(BLOCK, '').trim();
-    if (rest !== '')
-        return { ok: false, reason: 'text outside the PEM blocks' };
-    for (const [i, block] of blocks.entries()) {
-        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
-        if (!block.startsWith('-----BEGIN PUBLIC KEY-----'))
-            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
-        let key;
-        try {
-            key = (0,external_node_crypto_namespaceObject.createPublicKey)({ key: block, format: 'pem' });
-        }
-        catch (e) {
-            return { ok: false, reason: `${where}does not parse (${e.message})` };
-        }
-        if (key.asymmetricKeyType !== 'ed25519')
-            return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
-        keys.push(key);
-    }
-    return { ok: true, value: keys };
-}
-/** Trusted keys by key_id (a key given twice counts once). */
-function trustedKeys(keys) {
-    return new Map(keys.map((k) => [keyIdOf(k), k]));
-}
-/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
-function parsePrivateKey(pem) {
-    let privateKey;
-    try {
-        privateKey = (0,external_node_crypto_namespaceObject.createPrivateKey)({ key: pem, format: 'pem' });
-    }
-    catch (e) {
-        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
-    }
-    if (privateKey.asymmetricKeyType !== 'ed25519')
-        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
-    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_namespaceObject.createPublicKey)(privateKey) } };
-}
-/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
-function newKeyPair() {
-    const { privateKey, publicKey } = (0,external_node_crypto_namespaceObject.generateKeyPairSync)('ed25519');
-    return {
-        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
-        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
-        keyId: keyIdOf(publicKey),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/settings.ts
-/**
- * Settings with one home: the typed settings of a verification, the defaults of every option in one
- * table (the action's `action.yml` declares the same defaults; a test compares them), and the
- * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
- * message per mistake. Nothing below the entries reads argv or the environment.
- */
-
-
-class UsageError extends Error {
-}
-/**
- * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
- * flags of the same name use the same defaults).
- */
-const DEFAULTS = {
-    runs: '.assay/runs',
-    audit: '.assay/audit',
-    'allow-unmatched-records': 'false',
-    'strict-observed': 'false',
-    annotations: 'auto',
-    'check-run-id': '',
-    'check-name': 'side-effect receipts',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
-    'github-token': '${{ github.token }}',
-    summary: 'true',
-    'sarif-file': '',
-    'report-file': '',
-    'working-directory': '.',
-    'max-annotations': '1000',
-    'max-file-size': '64MiB',
-    'max-line-size': '8MiB',
-    require: '',
-    'trusted-keys': '',
-};
-const UNITS = {
-    '': 1,
-    b: 1,
-    k: 1024,
-    kb: 1024,
-    kib: 1024,
-    m: 1024 ** 2,
-    mb: 1024 ** 2,
-    mib: 1024 ** 2,
-    g: 1024 ** 3,
-    gb: 1024 ** 3,
-    gib: 1024 ** 3,
-};
-/** "64MiB", "512k", "1048576" → bytes. */
-function parseSize(name, value) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? UNITS[m[2].toLowerCase()] : undefined;
-    if (!m || unit === undefined)
-        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
-    const bytes = Math.floor(Number(m[1]) * unit);
-    if (!Number.isSafeInteger(bytes) || bytes < 1)
-        throw new UsageError(`${name}: "${value}" is out of range`);
-    return bytes;
-}
-/** YAML 1.2 core booleans, as @actions/core reads them. */
-function parseBool(name, value) {
-    const v = value.trim();
-    if (['true', 'True', 'TRUE'].includes(v))
-        return true;
-    if (['false', 'False', 'FALSE', ''].includes(v))
-        return false;
-    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
-}
-function parseChoice(name, value, choices) {
-    const v = value.trim();
-    if (choices.includes(v))
-        return v;
-    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
-}
-/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
-function parseList(value) {
-    const out = [];
-    let depth = 0;
-    let cur = '';
-    for (const ch of value) {
-        if (ch === '{')
-            depth++;
-        else if (ch === '}' && depth > 0)
-            depth--;
-        if (ch === '\n' || (ch === ',' && depth === 0)) {
-            out.push(cur);
-            cur = '';
-            depth = 0;
-        }
-        else
-            cur += ch;
-    }
-    out.push(cur);
-    return out.map((s) => s.trim()).filter((s) => s !== '');
-}
-/** A whole number ≥ 0. */
-function parseCount(name, value) {
-    const v = value.trim();
-    if (!/^\d{1,9}$/.test(v))
-        throw new UsageError(`${name}: "${value}" is not a whole number`);
-    return Number(v);
-}
+;// CONCATENATED MODULE: ./src/read/limits.ts
 const DEFAULT_LIMITS = {
-    maxFileBytes: parseSize('max-file-size', DEFAULTS['max-file-size']),
-    maxLineBytes: parseSize('max-line-size', DEFAULTS['max-line-size']),
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
     maxDepth: 64,
     maxKeys: 10_000,
     maxFindingsPerFile: 20,
     maxDecisions: 100_000,
 };
-/** The verification settings with every default, for a working directory (tests and entries start here). */
-function defaultSettings(cwd) {
-    return {
-        runs: parseList(DEFAULTS.runs),
-        audit: parseList(DEFAULTS.audit),
-        explicit: { runs: false, audit: false },
-        cwd,
-        workspace: cwd,
-        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
-        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
-        limits: DEFAULT_LIMITS,
-        policy: NO_POLICY,
-        trustedKeys: null,
-    };
-}
-/** Required-level rules, each a usage error naming the rule when it is wrong. */
-function readPolicy(name, rules) {
-    const p = parsePolicy(rules);
-    if (!p.ok)
-        throw new UsageError(`${name}: ${p.reason}`);
-    return p.policy;
-}
-/**
- * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
- * each text came from, for the message when one does not parse. None: null (no trust configured).
- */
-function readTrustedKeys(sources) {
-    if (sources.length === 0)
-        return null;
-    const keys = [];
-    for (const s of sources) {
-        const parsed = parsePublicKeys(s.pem);
-        if (!parsed.ok)
-            throw new UsageError(`${s.name}: ${parsed.reason}`);
-        keys.push(...parsed.value);
-    }
-    return trustedKeys(keys);
-}
-/** Limits with the two that users set (each undefined: the default). */
-function readLimits(maxFileSize, maxLineSize, prefix = '') {
-    return {
-        ...DEFAULT_LIMITS,
-        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : DEFAULT_LIMITS.maxFileBytes,
-        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : DEFAULT_LIMITS.maxLineBytes,
-    };
-}
-
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-;// CONCATENATED MODULE: ./src/read/utf8.ts
-/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
-
-/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
-function decodeUtf8(bytes) {
-    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
-        return { ok: false, offset: firstInvalidUtf8(bytes) };
-    return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
-}
-/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
-function firstInvalidUtf8(b) {
-    let i = 0;
-    while (i < b.length) {
-        const c = b[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        let n;
-        let min;
-        let cp;
-        if (c >= 0xc2 && c <= 0xdf)
-            [n, min, cp] = [1, 0x80, c & 0x1f];
-        else if (c >= 0xe0 && c <= 0xef)
-            [n, min, cp] = [2, 0x800, c & 0x0f];
-        else if (c >= 0xf0 && c <= 0xf4)
-            [n, min, cp] = [3, 0x10000, c & 0x07];
-        else
-            return i;
-        if (i + n >= b.length)
-            return i;
-        for (let k = 1; k <= n; k++) {
-            const cc = b[i + k];
-            if ((cc & 0xc0) !== 0x80)
-                return i;
-            cp = (cp << 6) | (cc & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
-        i += n + 1;
-    }
-    return b.length;
-}
-/** 1-based line and column (in bytes) of a byte offset. */
-function byteLocation(b, offset) {
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < offset && i < b.length; i++) {
-        if (b[i] === 0x0a) {
-            line++;
-            lineStart = i + 1;
-        }
-    }
-    return { line, column: offset - lineStart + 1 };
-}
-
-;// CONCATENATED MODULE: ./src/read/lines.ts
-/**
- * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
- * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
- */
-function* lines(text) {
-    for (let start = 0, line = 1; start < text.length; line++) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
-        yield { line, start, end };
-        start = next;
-    }
-}
-/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
-function overBytes(text, start, end, maxBytes) {
-    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
-}
-/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
-function blank(text, start, end) {
-    for (let i = start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09)
-            return false;
-    }
-    return true;
-}
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = 64 * 1024;
 
 ;// CONCATENATED MODULE: ./src/read/artifacts.ts
 /**
@@ -11045,7 +10957,6 @@ function blank(text, start, end) {
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
-
 
 
 
@@ -11086,6 +10997,11 @@ class FileReport {
         const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
         return { file: this.file, line, column };
     }
+    /** A problem the document pipeline found (DocSink). */
+    error(where, message) {
+        const loc = 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
+        this.fail(loc, message);
+    }
     get skippedAny() {
         return this.firstSkip !== null;
     }
@@ -11095,7 +11011,7 @@ class FileReport {
     get failed() {
         return this.errors > 0;
     }
-    error(loc, message) {
+    fail(loc, message) {
         this.errors++;
         if (this.findings.length >= this.limits.maxFindingsPerFile) {
             this.suppressed++;
@@ -11116,52 +11032,13 @@ class FileReport {
         return this.findings;
     }
 }
-/**
- * Decode and split a file into strict-JSON documents, one at a time (a generator: an NDJSON file's
- * parsed lines are never all held at once); problems go to `fr`.
- */
-function* documents(bytes, format, fr, limits) {
-    if (bytes.length > limits.maxFileBytes) {
-        fr.error({ file: fr.file, line: 1, column: 1 }, `file is ${bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+/** A file's documents through the one pipeline, its problems into `fr`. */
+function* fileDocuments(bytes, format, fr, limits) {
+    const decoded = decode(bytes, limits, fr);
+    if (!decoded)
         return;
-    }
-    const decoded = decodeUtf8(bytes);
-    if (!decoded.ok) {
-        const { line, column } = byteLocation(bytes, decoded.offset);
-        fr.error({ file: fr.file, line, column }, `invalid UTF-8 at byte ${decoded.offset}`);
-        return;
-    }
-    const text = decoded.text;
-    fr.lines = new LineIndex(text);
-    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
-    const parse = (start, end) => {
-        const r = parseStrict(text, opts, start, end);
-        if (r.ok)
-            return { value: r.value, start, elements: r.elements };
-        fr.error(fr.at(r.offset), r.message);
-        return null;
-    };
-    if (format === 'json') {
-        const doc = parse(0, text.length);
-        if (doc)
-            yield doc;
-        return;
-    }
-    if (text.charCodeAt(0) === 0xfeff) {
-        fr.error(fr.at(0), 'byte-order mark (U+FEFF) is not allowed');
-        return;
-    }
-    for (const { start, end } of lines(text)) {
-        if (overBytes(text, start, end, limits.maxLineBytes)) {
-            fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
-        }
-        else if (!blank(text, start, end)) {
-            // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
-            const doc = parse(start, end);
-            if (doc)
-                yield doc;
-        }
-    }
+    fr.lines = decoded.lines;
+    yield* documents(decoded.text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
 }
 function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
@@ -11189,8 +11066,8 @@ function readRecord(kind, loc, fr, out, options) {
     const r = kind.payload;
     const record = { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest };
     const input = signature?.ok
-        ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload, trust: { kind: 'unchecked' } }
-        : { loc, record, signer: null, ...(payload !== undefined ? { payload } : {}), trust: { kind: 'unchecked' } };
+        ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload }
+        : { loc, record, signer: null, payload };
     out.push(input);
 }
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
@@ -11198,7 +11075,7 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
     const fr = new FileReport(file, limits);
     const run = new RunDecisions(limits.maxDecisions);
     let surfaces = 0;
-    for (const doc of documents(bytes, format, fr, limits)) {
+    for (const doc of fileDocuments(bytes, format, fr, limits)) {
         const loc = fr.at(doc.start);
         const k = classify(doc.value);
         if (k.kind === 'error')
@@ -11227,7 +11104,7 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
 function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS, options = {}) {
     const fr = new FileReport(file, limits);
     const records = [];
-    for (const doc of documents(bytes, format, fr, limits)) {
+    for (const doc of fileDocuments(bytes, format, fr, limits)) {
         const offsets = doc.elements.get(ROOT_KEY) ?? [];
         const items = Array.isArray(doc.value) && format === 'json'
             ? doc.value.map((v, j) => [v, offsets[j] ?? doc.start])
@@ -11252,8 +11129,6 @@ function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS, options = {
 
 ;// CONCATENATED MODULE: external "node:stream"
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-;// CONCATENATED MODULE: external "node:zlib"
-const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 ;// CONCATENATED MODULE: ./src/read/tar.ts
 /**
  * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
@@ -11264,7 +11139,7 @@ const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 class TarError extends Error {
 }
-const tar_BLOCK = 512;
+const BLOCK = 512;
 const isZero = (b) => {
     for (let i = 0; i < b.length; i++)
         if (b[i] !== 0)
@@ -11298,11 +11173,11 @@ function octal(b, start, len, what) {
 function checksumOk(h) {
     const declared = octal(h, 148, 8, 'checksum');
     let sum = 0;
-    for (let i = 0; i < tar_BLOCK; i++)
+    for (let i = 0; i < BLOCK; i++)
         sum += i >= 148 && i < 156 ? 32 : h[i];
     return sum === declared;
 }
-const padding = (size) => (tar_BLOCK - (size % tar_BLOCK)) % tar_BLOCK;
+const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
 /** Parse PAX records "len key=value\n" and return the `path` record if any. */
 function paxPath(data) {
     let i = 0;
@@ -11335,13 +11210,13 @@ async function* members(src, limits) {
     for (;;) {
         if (!consumed)
             throw new TarError('internal: member data not consumed');
-        const h = await src.read(tar_BLOCK);
+        const h = await src.read(BLOCK);
         if (h.length === 0) {
             if (longName !== undefined)
                 throw new TarError('tar archive ends after an extended header (truncated)');
             return; // EOF at a header boundary: tolerated like the end marker
         }
-        if (h.length < tar_BLOCK)
+        if (h.length < BLOCK)
             throw new TarError('tar archive is truncated inside a header');
         if (isZero(h)) {
             if (longName !== undefined)
@@ -11845,23 +11720,48 @@ async function readOne(file, role, limits) {
     return readArtifact(file.rel, role, bytes, limits);
 }
 
-;// CONCATENATED MODULE: ./src/sign/trust.ts
+;// CONCATENATED MODULE: ./src/trust/check.ts
+/**
+ * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
+ * is trusted only when its well-formed signature member names a trusted key, its signed payload
+ * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
+ * has its exact reason.
+ */
 
-/** A record with its trust decided and its signed payload dropped (not needed past here). */
-const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
-/** Records with their trust decided, inline. */
-function applyTrust(records, keys) {
-    return records.map((r) => {
-        if (!keys)
-            return withTrust(r, { kind: 'unchecked' });
-        const c = checkTrust(r.signature ?? null, r.payload, keys);
-        return withTrust(r, c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason });
-    });
+
+
+/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
+function precheck(member, payload, keys) {
+    if (!member || payload === undefined)
+        return { ok: false, reason: 'unsigned' };
+    const key = keys.get(member.key_id);
+    if (!key)
+        return { ok: false, reason: `unknown signer ${member.key_id}` };
+    const p = Buffer.from(payload, 'utf8');
+    if (sha256Digest(p) !== member.signed_payload_digest)
+        return { ok: false, reason: 'payload digest differs' };
+    return { data: pae(PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
+}
+const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
+/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
+function checkTrust(member, payload, keys) {
+    const p = precheck(member, payload, keys);
+    return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
+}
+/** The same check, with the Ed25519 verification on libuv's thread pool (the main thread goes on). */
+function checkTrustAsync(member, payload, keys) {
+    const p = precheck(member, payload, keys);
+    if ('ok' in p)
+        return Promise.resolve(p);
+    return new Promise((resolve, reject) => (0,external_node_crypto_namespaceObject.verify)(null, p.data, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(verdict(ok)))));
 }
 
-;// CONCATENATED MODULE: ./src/sign/pool.ts
+;// CONCATENATED MODULE: ./src/trust/pool.ts
 
-
+/** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
+const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
+/** A record as the core sees it when no trusted keys are configured. */
+const unchecked = (r) => withTrust(r, { kind: 'unchecked' });
 const WINDOW = 4096;
 /** Trust for records as they are read: `add` each audit file's records, `finish` after the runs are read. */
 class TrustPool {
@@ -11968,9 +11868,423 @@ async function runGate(settings) {
     return verify(await collect(settings), settings);
 }
 
+;// CONCATENATED MODULE: ./src/trust/keys.ts
+/**
+ * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
+ * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
+ * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
+ * refused past MAX_KEY_TEXT_BYTES.
+ */
+
+
+/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
+function keyIdOf(publicKey) {
+    return `sha256:${(0,external_node_crypto_namespaceObject.createHash)('sha256')
+        .update(publicKey.export({ type: 'spki', format: 'der' }))
+        .digest('hex')}`;
+}
+/**
+ * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
+ * `-----END L-----`, and nothing but whitespace may stand between blocks.
+ */
+function pemBlocks(pem) {
+    if (Buffer.byteLength(pem) > MAX_KEY_TEXT_BYTES)
+        return { ok: false, reason: `key text is over ${MAX_KEY_TEXT_BYTES} bytes (a few keys are a few KiB)` };
+    const blocks = [];
+    let at = 0;
+    for (;;) {
+        const begin = pem.indexOf('-----BEGIN ', at);
+        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
+        if (gap.trim() !== '')
+            return { ok: false, reason: 'text outside the PEM blocks' };
+        if (begin < 0)
+            break;
+        const labelEnd = pem.indexOf('-----', begin + 11);
+        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
+        if (!/^[A-Z ]+$/.test(label))
+            return { ok: false, reason: 'a PEM BEGIN line without a label' };
+        const endLine = `-----END ${label}-----`;
+        const end = pem.indexOf(endLine, labelEnd + 5);
+        if (end < 0)
+            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
+        at = end + endLine.length;
+        blocks.push({ label, text: pem.slice(begin, at) });
+    }
+    return { ok: true, value: blocks };
+}
+/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
+function parsePublicKeys(pem) {
+    if (!pem.includes('-----BEGIN '))
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const scanned = pemBlocks(pem);
+    if (!scanned.ok)
+        return scanned;
+    const blocks = scanned.value;
+    if (blocks.length === 0)
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const keys = [];
+    for (const [i, block] of blocks.entries()) {
+        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
+        if (block.label !== 'PUBLIC KEY')
+            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
+        let key;
+        try {
+            key = (0,external_node_crypto_namespaceObject.createPublicKey)({ key: block.text, format: 'pem' });
+        }
+        catch (e) {
+            return { ok: false, reason: `${where}does not parse (${e.message})` };
+        }
+        if (key.asymmetricKeyType !== 'ed25519')
+            return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
+        keys.push(key);
+    }
+    return { ok: true, value: keys };
+}
+/** Trusted keys by key_id (a key given twice counts once). */
+function trustedKeys(keys) {
+    return new Map(keys.map((k) => [keyIdOf(k), k]));
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
+/**
+ * Settings with one home: the typed settings of a verification, the defaults of every option in one
+ * table (the action's `action.yml` declares the same defaults; a test compares them), and the
+ * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
+ * message per mistake. Nothing below the entries reads argv or the environment.
+ */
+
+
+
+
+
+
+class UsageError extends Error {
+}
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+function directoryIn(workspace, base, value, name) {
+    const dir = external_node_path_default().resolve(base, value);
+    if (workspace !== null) {
+        const rel = external_node_path_default().relative(workspace, dir);
+        if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+            throw new UsageError(`${name}: "${value}" is outside the workspace`);
+    }
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new UsageError(`${name}: "${value}" is not a directory`);
+    return dir;
+}
+/**
+ * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
+ * flags of the same name use the same defaults).
+ */
+const DEFAULTS = {
+    runs: '.assay/runs',
+    audit: '.assay/audit',
+    'allow-unmatched-records': 'false',
+    'strict-observed': 'false',
+    annotations: 'auto',
+    'check-run-id': '',
+    'check-name': 'side-effect receipts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
+    'github-token': '${{ github.token }}',
+    summary: 'true',
+    'sarif-file': '',
+    'report-file': '',
+    'working-directory': '.',
+    'max-annotations': '1000',
+    'max-file-size': '64MiB',
+    'max-line-size': '8MiB',
+    require: '',
+    'trusted-keys': '',
+};
+const UNITS = {
+    '': 1,
+    b: 1,
+    k: 1024,
+    kb: 1024,
+    kib: 1024,
+    m: 1024 ** 2,
+    mb: 1024 ** 2,
+    mib: 1024 ** 2,
+    g: 1024 ** 3,
+    gb: 1024 ** 3,
+    gib: 1024 ** 3,
+};
+/** "64MiB", "512k", "1048576" → bytes. */
+function parseSize(name, value) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? UNITS[m[2].toLowerCase()] : undefined;
+    if (!m || unit === undefined)
+        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+    const bytes = Math.floor(Number(m[1]) * unit);
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+        throw new UsageError(`${name}: "${value}" is out of range`);
+    return bytes;
+}
+/** YAML 1.2 core booleans, as @actions/core reads them. */
+function parseBool(name, value) {
+    const v = value.trim();
+    if (['true', 'True', 'TRUE'].includes(v))
+        return true;
+    if (['false', 'False', 'FALSE', ''].includes(v))
+        return false;
+    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
+}
+function parseChoice(name, value, choices) {
+    const v = value.trim();
+    if (choices.includes(v))
+        return v;
+    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
+}
+/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
+function parseList(value) {
+    const out = [];
+    let depth = 0;
+    let cur = '';
+    for (const ch of value) {
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        if (ch === '\n' || (ch === ',' && depth === 0)) {
+            out.push(cur);
+            cur = '';
+            depth = 0;
+        }
+        else
+            cur += ch;
+    }
+    out.push(cur);
+    return out.map((s) => s.trim()).filter((s) => s !== '');
+}
+/** A whole number ≥ 0. */
+function parseCount(name, value) {
+    const v = value.trim();
+    if (!/^\d{1,9}$/.test(v))
+        throw new UsageError(`${name}: "${value}" is not a whole number`);
+    return Number(v);
+}
+/** The verification settings with every default, for a working directory (tests and entries start here). */
+function defaultSettings(cwd) {
+    return {
+        runs: parseList(DEFAULTS.runs),
+        audit: parseList(DEFAULTS.audit),
+        explicit: { runs: false, audit: false },
+        cwd,
+        workspace: cwd,
+        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
+        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
+        limits: DEFAULT_LIMITS,
+        policy: NO_POLICY,
+        trustedKeys: null,
+    };
+}
+/** Required-level rules, each a usage error naming the rule when it is wrong. */
+function readPolicy(name, rules) {
+    const p = parsePolicy(rules);
+    if (!p.ok)
+        throw new UsageError(`${name}: ${p.reason}`);
+    return p.policy;
+}
+/**
+ * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
+ * each text came from, for the message when one does not parse. None: null (no trust configured).
+ */
+function readTrustedKeys(sources) {
+    if (sources.length === 0)
+        return null;
+    const keys = [];
+    for (const s of sources) {
+        const parsed = parsePublicKeys(s.pem);
+        if (!parsed.ok)
+            throw new UsageError(`${s.name}: ${parsed.reason}`);
+        keys.push(...parsed.value);
+    }
+    return trustedKeys(keys);
+}
+/** Limits with the two that users set (each undefined: the default). */
+function readLimits(maxFileSize, maxLineSize, prefix = '') {
+    return {
+        ...DEFAULT_LIMITS,
+        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : DEFAULT_LIMITS.maxFileBytes,
+        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : DEFAULT_LIMITS.maxLineBytes,
+    };
+}
+
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-;// CONCATENATED MODULE: ./src/import/target-hash.ts
+;// CONCATENATED MODULE: ./src/cli-options.ts
+
+const LIMITS = [
+    { flag: 'max-file-size', kind: 'string', arg: 'SIZE', input: 'max-file-size', help: 'largest file read (a gzipped export: what it decompresses to)' },
+    { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
+];
+const SIGNED_AT = { flag: 'signed-at', kind: 'string', arg: 'TIME', help: 'the signed_at of every signature (RFC 3339 UTC). Default: now' };
+const COMMAND_SPECS = [
+    {
+        name: 'verify',
+        synopsis: '[options]',
+        summary: 'recompute every side-effect receipt binding from committed bytes and fail when a record mismatches, a claim cannot be reproduced or a required level is not reached',
+        options: [
+            {
+                flag: 'runs',
+                kind: 'list',
+                arg: 'PATH|GLOB',
+                input: 'runs',
+                help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson and *.tar.gz beneath it',
+            },
+            { flag: 'audit', kind: 'list', arg: 'PATH|GLOB', input: 'audit', help: 'provider audit exports (.json, .ndjson, .jsonl); repeatable' },
+            {
+                flag: 'require',
+                kind: 'list',
+                arg: 'SELECTOR=LEVEL',
+                input: 'require',
+                help: 'a required level; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); repeatable, the most specific rule applies',
+            },
+            {
+                flag: 'trusted-key',
+                kind: 'list',
+                arg: 'FILE',
+                help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
+            },
+            { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'write the report to FILE instead of stdout' },
+            { flag: 'allow-unmatched-records', kind: 'boolean', input: 'allow-unmatched-records', help: 'an audit record bound to no call is a warning, not an error' },
+            { flag: 'strict-observed', kind: 'boolean', input: 'strict-observed', help: 'an unreproduced observed_confirmed claim is an error, not a warning' },
+            {
+                flag: 'working-directory',
+                short: 'C',
+                kind: 'string',
+                arg: 'DIR',
+                input: 'working-directory',
+                help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
+            },
+            ...LIMITS,
+        ],
+    },
+    {
+        name: 'keygen',
+        synopsis: '--out PREFIX',
+        summary: 'write a new Ed25519 key pair for signing audit records',
+        about: 'writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem (SPKI), and prints the key_id',
+        options: [{ flag: 'out', kind: 'string', arg: 'PREFIX', help: 'where the two key files go (required)' }],
+    },
+    {
+        name: 'sign',
+        synopsis: '--key FILE --output FILE [--signed-at TIME] INPUT...',
+        summary: "sign audit records with an export job's private key",
+        about: 'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid or a record whose binding does not recompute',
+        options: [
+            { flag: 'key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key (PKCS#8 PEM; required)' },
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'the signed NDJSON (required)' },
+            SIGNED_AT,
+            ...LIMITS,
+        ],
+    },
+    {
+        name: 'import',
+        synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
+        summary: "turn a provider's audit export into audit records",
+        about: 'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
+        options: [
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
+            { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
+            SIGNED_AT,
+            { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
+            { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
+            {
+                flag: 'role-verb',
+                kind: 'list',
+                arg: 'ROLE=VERB',
+                default: 'admin=grant, owner=grant, user=change_role, guest=change_role',
+                help: 'Slack: the verb of a role change; repeatable',
+            },
+            { flag: 'member-provider', kind: 'string', arg: 'NAME', default: 'slack', help: 'Slack: the provider of workspace_member records' },
+            { flag: 'role-provider', kind: 'string', arg: 'NAME', default: 'workspace', help: 'Slack: the provider of workspace_role records' },
+            ...LIMITS,
+        ],
+    },
+    {
+        name: 'hash',
+        synopsis: 'DOMAIN VALUE',
+        summary: 'print the target hash of a raw value',
+        about: 'prints the target hash of a raw value (domains: github_key_title, slack_workspace, slack_channel, slack_principal, workspace, workspace_principal), to see why a call and a record differ',
+        options: [],
+    },
+];
+const HELP = { flag: 'help', short: 'h', kind: 'boolean', help: 'show this help' };
+function commandSpec(name) {
+    return COMMAND_SPECS.find((c) => c.name === name);
+}
+/** The default an option shows: its input's (from the settings table), or its own. */
+function optionDefault(o) {
+    if (o.input)
+        return o.kind === 'boolean' ? undefined : DEFAULTS[o.input] || undefined;
+    return o.default;
+}
+/** The `parseArgs` options of a command. */
+function parseArgsOptions(spec) {
+    const out = {};
+    for (const o of [...spec.options, HELP]) {
+        out[o.flag] = { type: o.kind === 'boolean' ? 'boolean' : 'string', ...(o.kind === 'list' ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) };
+    }
+    return out;
+}
+const WIDTH = 80;
+const COLUMN = 28;
+/** Words filled into lines of at most `width` characters, each line indented. */
+function fill(text, indent, width = WIDTH) {
+    const lines = [];
+    let cur = '';
+    for (const w of text.split(/\s+/).filter(Boolean)) {
+        if (cur !== '' && indent + cur.length + 1 + w.length > width) {
+            lines.push(' '.repeat(indent) + cur);
+            cur = w;
+        }
+        else
+            cur = cur === '' ? w : `${cur} ${w}`;
+    }
+    if (cur !== '')
+        lines.push(' '.repeat(indent) + cur);
+    return lines;
+}
+function optionLines(o) {
+    const name = `${o.short ? `-${o.short}, ` : ''}--${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
+    const d = optionDefault(o);
+    const help = fill(`${o.help}${d !== undefined ? `. Default: ${d}` : ''}`, COLUMN);
+    const head = `  ${name}`;
+    if (head.length + 1 < COLUMN && help[0])
+        return [head.padEnd(COLUMN) + help[0].slice(COLUMN), ...help.slice(1)];
+    return [head, ...help];
+}
+/** The whole usage text, from the tables. */
+function usageText() {
+    const out = ['Usage: receipt-gate <command> [options]', '', 'Commands:'];
+    for (const c of COMMAND_SPECS) {
+        const lines = fill(c.summary, 12);
+        out.push(`  ${c.name.padEnd(10)}${(lines[0] ?? '').slice(12)}`, ...lines.slice(1));
+    }
+    for (const c of COMMAND_SPECS) {
+        out.push('', `receipt-gate ${c.name} ${c.synopsis}`);
+        if (c.about)
+            out.push(...fill(c.about, 2));
+        for (const o of c.options)
+            out.push(...optionLines(o));
+    }
+    out.push('', ...optionLines(HELP), ...optionLines({ flag: 'version', short: 'V', kind: 'boolean', help: 'print the version' }), '', 'Exit status: 0 the gate passed (or the command succeeded), 1 it failed,', '2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.', '');
+    return out.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/target-hash.ts
 /**
  * The target hash the agent side computes (docs/importers.md): H(domain, value) =
  * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
@@ -11987,88 +12301,123 @@ const targetHash = (domain, value) => sha256Digest(`assay.tool_target.v0:${domai
 /** A plain label as the agent side writes it. */
 const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
 
-;// CONCATENATED MODULE: ./src/import/exports.ts
+;// CONCATENATED MODULE: ./src/tools/signing.ts
 /**
- * Provider export files → located JSON entries, with the gate's strict reader and limits: gzip
- * (streaming exports) decompressed up to max-file-size, strict UTF-8 and JSON, an array, one object,
- * an object with a list member (Slack's `{"entries": [...]}`), or NDJSON. Never a network call.
+ * Making signatures, for the tools that write signed files: the export job's private key, new key
+ * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
+ * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
  */
 
 
 
 
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+function parsePrivateKey(pem) {
+    let privateKey;
+    try {
+        privateKey = (0,external_node_crypto_namespaceObject.createPrivateKey)({ key: pem, format: 'pem' });
+    }
+    catch (e) {
+        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_namespaceObject.createPublicKey)(privateKey) } };
+}
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+function newKeyPair() {
+    const { privateKey, publicKey } = (0,external_node_crypto_namespaceObject.generateKeyPairSync)('ed25519');
+    return {
+        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        keyId: keyIdOf(publicKey),
+    };
+}
+/** Now, as a `signed_at` value (whole seconds). */
+const signedAtNow = (now) => now.toISOString().replace(/\.\d+Z$/, 'Z');
+/** The signature member for payload P, signed with an Ed25519 private key. */
+function signPayload(payload, key, signedAt) {
+    const p = Buffer.from(payload, 'utf8');
+    return {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: sha256Digest(p),
+        key_id: keyIdOf(key.publicKey),
+        signature: (0,external_node_crypto_namespaceObject.sign)(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
+        signed_at: signedAt,
+    };
+}
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+function signedLine(payload, key, signedAt) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+}
 
-const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+;// CONCATENATED MODULE: ./src/tools/import/exports.ts
+/**
+ * Provider export files → located JSON entries, through the gate's one document pipeline
+ * (read/documents.ts): gzip (streaming exports) decompressed up to max-file-size, strict UTF-8 and
+ * JSON, and every shape the export routes write: one array, pages written one after another
+ * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`), one entry per line
+ * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
+ * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
+ */
+
+
+
+
 /**
  * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
  */
 function readExport(name, raw, limits, listKey) {
-    const errors = [];
-    let bytes = raw;
-    if (isGzip(raw)) {
-        try {
-            bytes = (0,external_node_zlib_namespaceObject.gunzipSync)(raw, { maxOutputLength: limits.maxFileBytes });
-        }
-        catch (e) {
-            const code = e.code;
-            const why = code === 'ERR_BUFFER_TOO_LARGE' ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream';
-            return { entries: [], errors: [`${name}:1:1: ${why}`] };
-        }
-    }
-    if (bytes.length > limits.maxFileBytes)
-        return { entries: [], errors: [`${name}:1:1: ${bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`] };
-    const d = decodeUtf8(bytes);
-    if (!d.ok) {
-        const { line, column } = byteLocation(bytes, d.offset);
-        return { entries: [], errors: [`${name}:${line}:${column}: invalid UTF-8`] };
-    }
-    const text = d.text;
-    const index = new LineIndex(text);
-    const at = (offset) => {
-        const { line, column } = index.locate(offset);
-        return `${name}:${line}:${column}`;
+    const findings = [];
+    let index = null;
+    const at = (offset) => ({ file: name, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
+    const sink = {
+        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file: name, ...where }, message)),
     };
-    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[], ...(listKey ? [[listKey]] : [])] };
+    const decoded = decode(raw, limits, sink, { gzip: true });
+    if (!decoded)
+        return { entries: [], findings };
+    index = decoded.lines;
+    const { text } = decoded;
     const entries = [];
     const take = (value, offset) => {
         if (isObject(value))
-            entries.push({ value, at: at(offset) });
+            entries.push({ value, loc: at(offset) });
         else
-            errors.push(`${at(offset)}: an entry is not a JSON object`);
+            findings.push(finding('invalid_artifact', at(offset), 'an entry is not a JSON object'));
     };
-    const whole = parseStrict(text, opts);
-    if (whole.ok) {
-        const v = whole.value;
-        const list = Array.isArray(v) ? v : listKey && isObject(v) && Array.isArray(v[listKey]) ? v[listKey] : null;
-        const offsets = whole.elements.get(pathKey(Array.isArray(v) ? [] : [listKey ?? ''])) ?? [];
-        if (list) {
-            for (let i = 0; i < list.length; i++)
-                take(list[i], offsets[i] ?? 0);
-        }
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[]] };
+    /** The entries of one array (a page); a page of pages (--slurp) is read page by page. */
+    const page = (list, offsets, nested) => {
+        list.forEach((item, i) => {
+            const offset = offsets[i] ?? 0;
+            if (!nested || !Array.isArray(item))
+                return take(item, offset);
+            // An inner page: parse its own slice again for its elements' offsets.
+            const end = firstValueEnd(text, opts, offset);
+            const inner = end.ok ? parseStrict(text, opts, offset, end.end) : null;
+            page(item, inner?.ok ? (inner.elements.get(pathKey([])) ?? []) : [], false);
+        });
+    };
+    const collect = [[], ...(listKey ? [[listKey]] : [])];
+    for (const doc of documents(text, 'values', { limits, collect }, sink)) {
+        const v = doc.value;
+        if (Array.isArray(v))
+            page(v, doc.elements.get(pathKey([])) ?? [], v.some(Array.isArray));
+        else if (listKey && isObject(v) && Array.isArray(v[listKey]))
+            page(v[listKey], doc.elements.get(pathKey([listKey])) ?? [], false);
         else
-            take(v, 0);
-        return { entries, errors };
+            take(v, doc.start);
     }
-    // Not one JSON value: JSON lines (streaming exports) when it has more than one non-blank line;
-    // otherwise the whole file's first problem is the error.
-    const docs = [...lines(text)].filter(({ start, end }) => !blank(text, start, end));
-    if (docs.length < 2)
-        return { entries: [], errors: [`${at(whole.offset)}: ${whole.message}`] };
-    for (const { start, end } of docs) {
-        if (end - start > limits.maxLineBytes) {
-            errors.push(`${at(start)}: line over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
-            continue;
-        }
-        const r = parseStrict(text, opts, start, end);
-        if (r.ok)
-            take(r.value, start);
-        else
-            errors.push(`${at(r.offset)}: ${r.message}`);
-    }
-    return { entries, errors };
+    return { entries, findings };
 }
 
-;// CONCATENATED MODULE: ./src/import/mapping.ts
+;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
 /**
  * What every importer returns per export entry, and how a record is made from a subject: the one
  * record shape (assay.provider_audit_record.v0, binding recomputed here, non_claims naming the
@@ -12107,7 +12456,7 @@ const obj = (o, k) => {
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
 const idText = (s) => JSON.stringify(quote(s, 80));
 
-;// CONCATENATED MODULE: ./src/import/github.ts
+;// CONCATENATED MODULE: ./src/tools/import/github.ts
 
 
 function deployKey(recordId, owner, repo, title) {
@@ -12180,7 +12529,7 @@ function githubWebhook(e) {
     return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title);
 }
 
-;// CONCATENATED MODULE: ./src/import/slack.ts
+;// CONCATENATED MODULE: ./src/tools/import/slack.ts
 
 
 const DEFAULT_SLACK = {
@@ -12249,7 +12598,7 @@ function slackAuditLog(o) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/import/run.ts
+;// CONCATENATED MODULE: ./src/tools/import/run.ts
 /**
  * `receipt-gate import <kind>`: export files → records, offline. Each file is read with the gate's
  * strict readers and limits; each entry becomes a record, a counted skip, or a located error.
@@ -12257,6 +12606,7 @@ function slackAuditLog(o) {
  * entries under one id are an error naming it. Output: NDJSON, one record per line in record-id
  * order, canonical JSON, signed with --sign-key when given. Any error: nothing is written.
  */
+
 
 
 
@@ -12280,7 +12630,8 @@ function runImport(s) {
     for (const input of s.inputs) {
         const file = external_node_path_default().basename(input.name);
         const read = readExport(input.name, input.bytes, s.limits, listKey);
-        errors.push(...read.errors);
+        for (const f of read.findings)
+            errors.push(f);
         for (const e of read.entries) {
             entries++;
             const m = mapper(e.value);
@@ -12289,7 +12640,7 @@ function runImport(s) {
                 continue;
             }
             if (m.kind === 'error') {
-                errors.push(`${e.at}: ${m.message}`);
+                errors.push(finding('invalid_artifact', e.loc, m.message));
                 continue;
             }
             const canon = jcs(e.value);
@@ -12298,33 +12649,35 @@ function runImport(s) {
             if (seen) {
                 if (seen.entry === entry)
                     merged++;
-                else
-                    errors.push(`${e.at}: two different entries share record id ${idText(m.recordId)} (the other at ${seen.at}): an id vouches for one entry only`);
+                else {
+                    const why = `two different entries share record id ${idText(m.recordId)} (the other at ${seen.loc.file}:${seen.loc.line}:${seen.loc.column}): an id vouches for one entry only`;
+                    errors.push(finding('invalid_artifact', e.loc, why));
+                }
                 continue;
             }
             const record = makeRecord(m, `${source} (${file})`);
             const payload = jcs(record);
             if (!payload.ok) {
-                errors.push(`${e.at}: the record cannot be canonicalized (${payload.reason})`);
+                errors.push(finding('invalid_artifact', e.loc, `the record cannot be canonicalized (${payload.reason})`));
                 continue;
             }
-            const line = s.sign ? signedLine(payload.text, s.sign.privateKey, s.sign.publicKey, s.sign.signedAt) : payload.text;
-            byId.set(m.recordId, { line, entry, at: e.at });
+            const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
+            byId.set(m.recordId, { line, entry, loc: e.loc });
         }
     }
     const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
     const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
     const summary = `${entries} entries read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
     if (errors.length > 0)
-        return { ok: false, errors, summary };
+        return { ok: false, findings: errors, summary };
     const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
     return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', summary };
 }
 
 ;// CONCATENATED MODULE: ./src/cli-args.ts
 /**
- * The CLI's surface: argv → one typed command with its settings. Every flag's default comes from
- * the settings table (settings.ts); a mistake is one UsageError naming the flag. Reading a key file
+ * The CLI's surface: argv → one typed command with its settings. The flags, their defaults and the
+ * usage text come from the option tables (cli-options.ts); a mistake is one UsageError naming the flag. Reading a key file
  * named by a flag happens here, so a key that does not parse is a usage error naming the file.
  */
 
@@ -12335,115 +12688,9 @@ function runImport(s) {
 
 
 
-const USAGE = `Usage: receipt-gate <command> [options]
 
-Commands:
-  verify    recompute every side-effect receipt binding from committed bytes and
-            fail when a record mismatches, a claim cannot be reproduced or a
-            required level is not reached
-  keygen    write a new Ed25519 key pair for signing audit records
-  sign      sign audit records with an export job's private key
-  import    turn a provider's audit export into audit records
-  hash      print the target hash of a raw value
-
-receipt-gate verify [options]
-  --runs PATH|GLOB          run artifacts (.json surfaces, .ndjson/.jsonl logs,
-                            .tar.gz evidence bundles); repeatable.
-                            Default: .assay/runs
-  --audit PATH|GLOB         provider audit exports (.json, .ndjson, .jsonl);
-                            repeatable. Default: .assay/audit
-                            A directory means every *.json, *.jsonl, *.ndjson
-                            and *.tar.gz beneath it.
-  --require SELECTOR=LEVEL  a required level; SELECTOR is *, CLASS or
-                            CLASS:VERB, LEVEL asserted, observed_confirmed or
-                            verified (e.g. github_deploy_key:create=verified);
-                            repeatable, the most specific rule applies
-  --trusted-key FILE        PEM public key(s) of trusted record signers
-                            (Ed25519, SPKI; relative to -C); repeatable. With
-                            any, every record must be signed by one of them
-  --format table|json       output format. Default: table on a terminal,
-                            json otherwise
-  --output FILE             write the report to FILE instead of stdout
-  --allow-unmatched-records an audit record bound to no call is a warning,
-                            not an error
-  --strict-observed         an unreproduced observed_confirmed claim is an
-                            error, not a warning
-  -C, --working-directory DIR
-                            run as if started in DIR (inputs and reported
-                            paths are relative to it; nothing outside it is read)
-  --max-file-size SIZE      largest artifact read (default 64MiB)
-  --max-line-size SIZE      largest NDJSON line (default 8MiB)
-
-receipt-gate keygen --out PREFIX
-  writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem
-  (SPKI), and prints the key_id
-
-receipt-gate import github-audit-log|github-webhook|slack-audit-log --output FILE
-                    [--sign-key FILE] [--signed-at TIME] INPUT...
-  turns provider audit exports (read from files: nothing is queried) into
-  audit records, written as NDJSON only when the whole import succeeds
-  Slack: --principal id|email (default id: what the agent passed as the user),
-         --workspace context|none (default context: the agent passed the
-         workspace; none: it did not), --role-verb ROLE=VERB (repeatable;
-         default admin=grant, owner=grant, user=change_role,
-         guest=change_role), --member-provider NAME (default slack),
-         --role-provider NAME (default workspace)
-
-receipt-gate hash DOMAIN VALUE
-  prints the target hash of a raw value (domains: github_key_title,
-  slack_workspace, slack_channel, slack_principal, workspace,
-  workspace_principal), to see why a call and a record differ
-
-receipt-gate sign --key FILE --output FILE [--signed-at TIME] INPUT...
-  reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with
-  the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1,
-  nothing written) any input that is invalid or a record whose binding does not
-  recompute
-
-  -h, --help                show this help
-  -V, --version             print the version
-
-Exit status: 0 the gate passed (or the command succeeded), 1 it failed,
-2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.
-`;
-const VERIFY = {
-    runs: { type: 'string', multiple: true },
-    audit: { type: 'string', multiple: true },
-    require: { type: 'string', multiple: true },
-    'trusted-key': { type: 'string', multiple: true },
-    format: { type: 'string' },
-    output: { type: 'string' },
-    'allow-unmatched-records': { type: 'boolean' },
-    'strict-observed': { type: 'boolean' },
-    'working-directory': { type: 'string', short: 'C' },
-    'max-file-size': { type: 'string' },
-    'max-line-size': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-};
-const KEYGEN = { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
-const SIGN = {
-    key: { type: 'string' },
-    output: { type: 'string' },
-    'signed-at': { type: 'string' },
-    'max-file-size': { type: 'string' },
-    'max-line-size': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-};
-const IMPORT = {
-    output: { type: 'string' },
-    'sign-key': { type: 'string' },
-    'signed-at': { type: 'string' },
-    principal: { type: 'string' },
-    workspace: { type: 'string' },
-    'role-verb': { type: 'string', multiple: true },
-    'member-provider': { type: 'string' },
-    'role-provider': { type: 'string' },
-    'max-file-size': { type: 'string' },
-    'max-line-size': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-};
-const HASH = { help: { type: 'boolean', short: 'h' } };
-const COMMANDS = { verify: VERIFY, keygen: KEYGEN, sign: SIGN, import: IMPORT, hash: HASH };
+const USAGE = usageText();
+const COMMAND_NAMES = 'verify, keygen, sign, import or hash';
 function signedAtOf(v) {
     if (v === undefined)
         return null;
@@ -12468,14 +12715,6 @@ function readNamed(flag, file) {
         throw new UsageError(`${flag} ${file}: cannot read (${e.code ?? e.message})`);
     }
 }
-function isDirectory(p) {
-    try {
-        return (0,external_node_fs_namespaceObject.statSync)(p).isDirectory();
-    }
-    catch {
-        return false;
-    }
-}
 /**
  * @param isTTY whether stdout is a terminal (the default format depends on it)
  * @param cwd   the process's working directory (relative paths resolve against it)
@@ -12488,14 +12727,14 @@ function parseCli(argv, isTTY, cwd) {
     if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
         if (command !== undefined)
             return { command: 'help' };
-        throw new UsageError('missing command: verify, keygen or sign');
+        throw new UsageError(`missing command: ${COMMAND_NAMES}`);
     }
     if (command.startsWith('-'))
-        throw new UsageError(`the command comes first (verify, keygen or sign), before "${command}"`);
-    const options = COMMANDS[command];
-    if (!options)
-        throw new UsageError(`unknown command "${command}"`);
-    const parsed = parse(argv, options);
+        throw new UsageError(`the command comes first (${COMMAND_NAMES}), before "${command}"`);
+    const spec = commandSpec(command);
+    if (!spec)
+        throw new UsageError(`unknown command "${command}" (one of ${COMMAND_NAMES})`);
+    const parsed = parse(argv, parseArgsOptions(spec));
     const v = parsed.values;
     const str = (k) => v[k];
     const list = (k) => v[k];
@@ -12572,9 +12811,7 @@ function parseCli(argv, isTTY, cwd) {
     }
     if (rest.length > 0)
         throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
-    const dir = external_node_path_default().resolve(cwd, str('working-directory') ?? '.');
-    if (!isDirectory(dir))
-        throw new UsageError(`-C/--working-directory: "${str('working-directory')}" is not a directory`);
+    const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
     const output = str('output') ?? null;
     const defaults = defaultSettings(dir);
     const keyFiles = list('trusted-key') ?? [];
@@ -12597,16 +12834,112 @@ function parseCli(argv, isTTY, cwd) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/tools/keygen.ts
+/** `keygen`: a new Ed25519 key pair for an export job (or a producer); never overwrites a file. */
+
+
+
+/** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
+function keygen(prefix) {
+    const keyFile = `${prefix}.key.pem`;
+    const pubFile = `${prefix}.pub.pem`;
+    for (const f of [keyFile, pubFile])
+        if ((0,external_node_fs_namespaceObject.existsSync)(f))
+            return { ok: false, findings: [inputFinding('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
+    const pair = newKeyPair();
+    try {
+        // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
+        (0,external_node_fs_namespaceObject.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
+        (0,external_node_fs_namespaceObject.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
+    }
+    catch (e) {
+        return { ok: false, findings: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${e.message}`)] };
+    }
+    return { ok: true, message: `${pair.keyId}\n` };
+}
+
+;// CONCATENATED MODULE: ./src/tools/sign.ts
+/**
+ * `sign`: audit records, signed, as NDJSON. Fails closed: nothing is written unless every input is
+ * valid and every record's binding recomputes, and the output appears only whole (writeWhole).
+ */
+
+
+
+
+
+/**
+ * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
+ * and return the NDJSON text (one signed record per line, in input then record order).
+ */
+function signRecords(key, inputs, limits, signedAt) {
+    const errors = [];
+    const records = [];
+    for (const input of inputs) {
+        const format = formatOf(input.name);
+        if (format !== 'json' && format !== 'ndjson') {
+            errors.push(inputFinding('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
+            continue;
+        }
+        const r = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
+        const bad = r.findings.filter((f) => f.severity === 'error');
+        for (const f of bad)
+            errors.push(f);
+        if (r.records.length === 0 && bad.length === 0)
+            errors.push(inputFinding('invalid_artifact', input.name, 'no audit record to sign'));
+        for (const x of r.records)
+            records.push(x);
+    }
+    const lines = [];
+    for (const r of records) {
+        const b = binding(r.record.subject);
+        if (!b.ok || b.digest !== r.record.binding_digest || r.payload === undefined) {
+            const why = `record ${JSON.stringify(quote(r.record.record_id))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`;
+            errors.push(finding('invalid_artifact', r.loc, why));
+            continue;
+        }
+        lines.push(signedLine(r.payload, key, signedAt));
+    }
+    if (errors.length > 0)
+        return { ok: false, findings: errors };
+    return { ok: true, message: lines.join('\n') + '\n' };
+}
+
+;// CONCATENATED MODULE: ./src/tools/write.ts
+/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
+
+
+/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
+function writeWhole(file, text) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
+    try {
+        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    try {
+        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+    }
+    catch (e) {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        throw e;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/report/text.ts
 
-/** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
-const levelCounts = (t) => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted, ${t.no_effect} no_effect`;
+
+/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
+const levelCounts = (t) => [...LEVELS_DESCENDING.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
 /** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
 const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
 /** A level for people: the rung, or "—" for a call that asserts no side effect. */
 const rung = (l) => l ?? '—';
-/** "4 bound, 0 unmatched, 0 inconsistent, 0 duplicate" */
-const recordCounts = (t) => `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.untrusted} untrusted, ${t.duplicate} duplicate`;
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
+const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 // C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
@@ -12621,6 +12954,8 @@ function where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';
     return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
 }
+/** A finding on one line: where (file:line:column, or the input as given), then its message. */
+const located = (f) => (f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(where(f))}: ${visible(f.message)}`);
 const MARKER = ' … [trimmed by receipt-gate]';
 /** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
 function clipBytes(s, max) {
@@ -12641,10 +12976,10 @@ function clipBytes(s, max) {
 
 ;// CONCATENATED MODULE: ./src/report/table.ts
 
+
+
 const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
 const pad = (s, n) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
-const SEVERITIES = ['error', 'warning', 'notice'];
-const LEVEL_COLOR = { verified: 'green', observed_confirmed: 'cyan', asserted: 'yellow' };
 const SEVERITY_COLOR = { error: 'red', warning: 'yellow', notice: 'dim' };
 function renderTable(report, style) {
     const paint = style.color ? (n, s) => `\u001b[${CODES[n]}m${s}\u001b[0m` : (_n, s) => s;
@@ -12669,7 +13004,7 @@ function renderTable(report, style) {
         const req = (s) => (policy ? `${pad(s, 19)}  ` : '');
         out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
         for (const r of rows) {
-            const level = r.level === null ? pad(rung(null), 19) : paint(LEVEL_COLOR[r.level], pad(r.level, 19));
+            const level = r.level === null ? pad(rung(null), 19) : paint(LEVEL_TABLE[r.level].colour, pad(r.level, 19));
             out.push(`${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
         }
     }
@@ -12701,6 +13036,7 @@ function renderTable(report, style) {
 
 
 
+
 const CHUNK = 1 << 20;
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report) {
@@ -12718,7 +13054,8 @@ function* jsonChunks(report) {
     for (const [name, items] of lists) {
         parts.push(`,\n  "${name}": [`);
         for (let i = 0; i < items.length; i++) {
-            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
+            // A call's own findings and its below_required flag are for reporters; the report lists findings once.
+            const line = `${i === 0 ? '' : ','}\n    ${name === 'calls' ? JSON.stringify(items[i], CALL_JSON_KEYS) : JSON.stringify(items[i])}`;
             parts.push(line);
             size += line.length;
             if (size >= CHUNK) {
@@ -12760,96 +13097,6 @@ function writeJson(report, file) {
     return `sha256:${h.digest('hex')}`;
 }
 
-;// CONCATENATED MODULE: ./src/sign/tools.ts
-/**
- * The signing tools of an export job: `keygen` (a new Ed25519 key pair) and `sign` (audit records,
- * signed, as NDJSON). Both fail closed: keygen never overwrites a file, sign writes nothing unless
- * every input is valid and every record's binding recomputes, and its output appears only whole
- * (written to a temporary file, then renamed).
- */
-
-
-
-
-
-
-
-const tools_where = (f) => `${f.file}:${f.line}:${f.column}: ${f.message}`;
-/** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
-function keygen(prefix) {
-    const keyFile = `${prefix}.key.pem`;
-    const pubFile = `${prefix}.pub.pem`;
-    for (const f of [keyFile, pubFile])
-        if ((0,external_node_fs_namespaceObject.existsSync)(f))
-            return { ok: false, errors: [`${f} exists; keygen never overwrites a key`] };
-    const pair = newKeyPair();
-    try {
-        // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
-        (0,external_node_fs_namespaceObject.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
-        (0,external_node_fs_namespaceObject.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
-    }
-    catch (e) {
-        return { ok: false, errors: [`cannot write the key pair: ${e.message}`] };
-    }
-    return { ok: true, message: `${pair.keyId}\n` };
-}
-/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
-function writeWhole(file, text) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
-    try {
-        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-    try {
-        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
-    }
-    catch (e) {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
-        throw e;
-    }
-}
-/**
- * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
- * and return the NDJSON text (one signed record per line, in input then record order).
- */
-function signRecords(keyPem, inputs, limits, signedAt) {
-    const key = parsePrivateKey(keyPem);
-    if (!key.ok)
-        return { ok: false, errors: [`--key ${key.reason}`] };
-    const errors = [];
-    const records = [];
-    for (const input of inputs) {
-        const format = formatOf(input.name);
-        if (format !== 'json' && format !== 'ndjson') {
-            errors.push(`${input.name}: not an audit export (.json, .jsonl or .ndjson)`);
-            continue;
-        }
-        const r = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
-        for (const f of r.findings)
-            if (f.severity === 'error')
-                errors.push(tools_where(f));
-        if (r.records.length === 0 && !r.findings.some((f) => f.severity === 'error'))
-            errors.push(`${input.name}: no audit record to sign`);
-        records.push(...r.records);
-    }
-    const lines = [];
-    for (const r of records) {
-        const b = binding(r.record.subject);
-        if (!b.ok || b.digest !== r.record.binding_digest) {
-            errors.push(`${r.loc.file}:${r.loc.line}:${r.loc.column}: record ${JSON.stringify(r.record.record_id.slice(0, 200))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`);
-            continue;
-        }
-        lines.push(signedLine(r.payload, key.value.privateKey, key.value.publicKey, signedAt));
-    }
-    if (errors.length > 0)
-        return { ok: false, errors };
-    return { ok: true, message: lines.join('\n') + '\n' };
-}
-
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
 const VERSION = '0.2.0';
@@ -12872,7 +13119,19 @@ const VERSION = '0.2.0';
 
 
 
-async function main(argv, env, isTTY, cwd) {
+
+
+/** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
+function findingLines(tool, findings) {
+    const shown = findings.slice(0, 50).map((f) => `receipt-gate: ${tool}: ${located(f)}\n`);
+    if (findings.length > 50)
+        shown.push(`receipt-gate: ${tool}: … and ${findings.length - 50} more error(s)\n`);
+    return shown.join('');
+}
+/**
+ * @param now the time a signature is made at when --signed-at is not given
+ */
+async function main(argv, env, isTTY, cwd, now = new Date()) {
     let cmd;
     try {
         cmd = parseCli(argv, isTTY, cwd);
@@ -12895,20 +13154,20 @@ async function main(argv, env, isTTY, cwd) {
                     stdout: r.message,
                     stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (keep it secret: the export job's secrets) and ${cmd.prefix}.pub.pem\n`,
                 }
-                : { code: 1, stdout: '', stderr: r.errors.map((e) => `receipt-gate: keygen: ${e}\n`).join('') };
+                : { code: 1, stdout: '', stderr: findingLines('keygen', r.findings) };
         }
         case 'sign':
-            return sign(cmd);
+            return sign(cmd, now);
         case 'hash':
             return { code: 0, stdout: `${targetHash(cmd.domain, cmd.value)}\n`, stderr: '' };
         case 'import':
-            return importExports(cmd);
+            return importExports(cmd, now);
         case 'verify':
             return cli_main_verify(cmd, env, isTTY);
     }
 }
 const readError = (e) => e.code ?? e.message;
-/** The input files of a signing tool, read whole; the first that cannot be read is named. */
+/** The input files of a tool, read whole; the first that cannot be read is named. */
 function readInputs(files) {
     const inputs = [];
     for (const file of files) {
@@ -12921,58 +13180,57 @@ function readInputs(files) {
     }
     return { ok: true, inputs };
 }
-function importExports(cmd) {
+/** A private key named by a flag. */
+function readSigningKey(flag, file) {
+    let pem;
+    try {
+        pem = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch (e) {
+        return { ok: false, error: `${flag} ${file}: cannot read (${readError(e)})` };
+    }
+    const k = parsePrivateKey(pem);
+    return k.ok ? { ok: true, key: k.value } : { ok: false, error: `${flag} ${k.reason}` };
+}
+function importExports(cmd, now) {
+    const tool = `import ${cmd.kind}`;
     const fail = (lines, summary = '') => ({
         code: 1,
         stdout: '',
-        stderr: `${lines.map((l) => `receipt-gate: import ${cmd.kind}: ${l}\n`).join('')}${summary ? `receipt-gate: import ${cmd.kind}: ${summary}\n` : ''}receipt-gate: import ${cmd.kind}: nothing written\n`,
+        stderr: `${lines}${summary ? `receipt-gate: ${tool}: ${summary}\n` : ''}receipt-gate: ${tool}: nothing written\n`,
     });
+    const say = (line) => `receipt-gate: ${tool}: ${line}\n`;
     let sign = null;
     if (cmd.signKey) {
-        let pem;
-        try {
-            pem = (0,external_node_fs_namespaceObject.readFileSync)(cmd.signKey, 'utf8');
-        }
-        catch (e) {
-            return fail([`--sign-key ${cmd.signKey}: cannot read (${readError(e)})`]);
-        }
-        const k = parsePrivateKey(pem);
+        const k = readSigningKey('--sign-key', cmd.signKey);
         if (!k.ok)
-            return fail([`--sign-key ${k.reason}`]);
-        sign = { ...k.value, signedAt: cmd.signedAt ?? signedAtNow() };
+            return fail(say(k.error));
+        sign = { key: k.key, signedAt: cmd.signedAt ?? signedAtNow(now) };
     }
     const read = readInputs(cmd.inputs);
     if (!read.ok)
-        return fail([read.error]);
+        return fail(say(read.error));
     const r = runImport({ kind: cmd.kind, inputs: read.inputs, limits: cmd.limits, slack: cmd.slack, sign });
     if (!r.ok)
-        return fail(r.errors.slice(0, 50).concat(r.errors.length > 50 ? [`… and ${r.errors.length - 50} more error(s)`] : []), r.summary);
+        return fail(findingLines(tool, r.findings), r.summary);
     try {
         writeWhole(cmd.output, r.ndjson);
     }
     catch (e) {
-        return fail([`cannot write ${cmd.output}: ${e.message}`], r.summary);
+        return fail(say(`cannot write ${cmd.output}: ${e.message}`), r.summary);
     }
-    return { code: 0, stdout: '', stderr: `receipt-gate: import ${cmd.kind}: ${r.summary}${sign ? ', signed' : ''} → ${cmd.output}\n` };
+    return { code: 0, stdout: '', stderr: say(`${r.summary}${sign ? ', signed' : ''} → ${cmd.output}`) };
 }
-function sign(cmd) {
-    let keyPem;
-    try {
-        keyPem = (0,external_node_fs_namespaceObject.readFileSync)(cmd.key, 'utf8');
-    }
-    catch (e) {
-        return {
-            code: 2,
-            stdout: '',
-            stderr: `receipt-gate: sign: --key ${cmd.key}: cannot read (${readError(e)})\n`,
-        };
-    }
+function sign(cmd, now) {
+    const k = readSigningKey('--key', cmd.key);
+    if (!k.ok)
+        return { code: k.error.includes('cannot read') ? 2 : 1, stdout: '', stderr: `receipt-gate: sign: ${k.error}\nreceipt-gate: sign: nothing written\n` };
     const read = readInputs(cmd.inputs);
     if (!read.ok)
         return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.error}; nothing written\n` };
-    const r = signRecords(keyPem, read.inputs, cmd.limits, cmd.signedAt ?? signedAtNow());
+    const r = signRecords(k.key, read.inputs, cmd.limits, cmd.signedAt ?? signedAtNow(now));
     if (!r.ok)
-        return { code: 1, stdout: '', stderr: `${r.errors.map((e) => `receipt-gate: sign: ${e}\n`).join('')}receipt-gate: sign: nothing written\n` };
+        return { code: 1, stdout: '', stderr: `${findingLines('sign', r.findings)}receipt-gate: sign: nothing written\n` };
     try {
         writeWhole(cmd.output, r.message);
     }
@@ -13008,7 +13266,7 @@ async function cli_main_verify(cmd, env, isTTY) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4024);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7418);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {

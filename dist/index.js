@@ -36674,7 +36674,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1779:
+/***/ 1985:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36921,20 +36921,22 @@ function sha256Hex(text) {
     return (0,external_node_crypto_.hash)('sha256', text, 'hex');
 }
 /** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
-const binding_sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
 /** binding(subject) as the semantics document defines it. */
 function binding(subject) {
     const c = jcs(subject);
-    return c.ok ? { ok: true, digest: binding_sha256Digest(c.text) } : c;
+    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
 }
 
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
  * trust (when trusted keys are configured), identity. Each record leaves here with an outcome that
- * carries its reason; only `usable` records can ever bind a call.
+ * carries its reason; only a `UsableRecord`, which nothing but this module can make, can ever bind
+ * a call.
  */
 
+const isUsable = (r) => r.check.outcome === 'usable';
 function checkRecords(records) {
     const seen = new Map();
     return records.map((input) => {
@@ -36997,17 +36999,20 @@ const FINDINGS = {
         severity: 'error',
         title: 'Required level not reached',
         help: 'A required level (--require / require) is above the level the call earned.',
+        shortfall: true,
     },
     verified_not_reproduced: {
         severity: 'error',
         title: 'verified claim not reproduced',
         help: 'A call claims verified, but no committed audit record reproduces its binding.',
+        shortfall: true,
     },
     observed_confirmed_not_reproduced: {
         severity: 'warning',
         option: { when: 'with `strict-observed`', severity: 'error' },
         title: 'observed_confirmed claim not reproduced',
         help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+        shortfall: true,
     },
     inconsistent_claim: {
         severity: 'error',
@@ -37045,7 +37050,11 @@ function finding(code, loc, message, severity = FINDINGS[code].severity) {
 function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
     return { severity, code, file: input, line: 1, column: 1, message, input: true };
 }
+/** Severities, most severe first. */
+const SEVERITIES = ['error', 'warning', 'notice'];
 const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
+const severityRank = (s) => SEVERITY_RANK[s];
+/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 function compareFindings(a, b) {
@@ -37069,13 +37078,24 @@ function clip(s, max, marker = '…') {
 
 ;// CONCATENATED MODULE: ./src/core/allocation.ts
 /**
- * @param claimants in artifact then decision order; null for a call that cannot be verified
- * @returns for each claimant, the record allocated to it, or null
+ * The allocation of audit records to calls (§5): one to one, across all artifacts, a record only to
+ * a call whose recomputed subject digest it binds and whose provider (when the call names one) it
+ * carries. Two passes: first the calls that claim `verified` (a scarce record goes to the call that
+ * claims it), then the rest; each pass in artifact then decision order, calls that name a provider
+ * before calls that name none. A call that names a provider can take only that provider's records,
+ * one that names none can take any: serving the constrained first makes each pass a maximum
+ * matching (a call that could only take a `github` record is never starved by one that could take
+ * any).
+ */
+
+/**
+ * @param claimants in artifact then decision order (only calls that can be verified at all)
+ * @returns the record allocated to each claimant that got one
  */
 function allocate(claimants, records) {
     const buckets = new Map();
     for (const r of records) {
-        if (r.check.outcome !== 'usable')
+        if (!isUsable(r))
             continue;
         const b = buckets.get(r.check.recomputed);
         if (b)
@@ -37084,9 +37104,8 @@ function allocate(claimants, records) {
             buckets.set(r.check.recomputed, { recs: [r], next: 0 });
     }
     const used = new Set();
-    const out = claimants.map(() => null);
-    const serve = (i) => {
-        const c = claimants[i];
+    const out = new Map();
+    const serve = (c) => {
         const bucket = buckets.get(c.digest);
         if (!bucket)
             return;
@@ -37098,17 +37117,15 @@ function allocate(claimants, records) {
             if (used.has(r) || (c.provider !== null && r.input.record.provider !== c.provider))
                 continue;
             used.add(r);
-            out[i] = r;
+            out.set(c, r);
             return;
         }
     };
     for (const claimsVerified of [true, false]) {
         for (const named of [true, false]) {
-            for (let i = 0; i < claimants.length; i++) {
-                const c = claimants[i];
-                if (c && c.claimsVerified === claimsVerified && (c.provider !== null) === named)
-                    serve(i);
-            }
+            for (const c of claimants)
+                if (c.claimsVerified === claimsVerified && (c.provider !== null) === named)
+                    serve(c);
         }
     }
     return out;
@@ -37180,22 +37197,252 @@ function targetKey(subject) {
     return c.ok ? c.text : `\u0000${subject.action_class}`;
 }
 
-;// CONCATENATED MODULE: ./src/core/ladder.ts
+;// CONCATENATED MODULE: ./src/core/diagnose.ts
 /**
- * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
- * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
- * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
- * with a record the allocation gave it, `observed_confirmed` only with a later successful read of
- * the same target in the same run. Nothing else promotes a call, and nothing downstream searches
- * again: explanations read the reasons made here.
+ * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
+ * decided once, from the allocation the ladder made, and carried as values (explain.ts puts them in
+ * words). Reasons list at most SNAGS_LISTED records and count the rest, and the nearest call to an
+ * unmatched record is found through one index per class and verb, built only for the groups an
+ * unmatched record asks about, so no diagnosis grows quadratically with the input.
  */
 
 
 
 
-const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 /** Records a reason names before it counts the rest. */
 const SNAGS_LISTED = 3;
+const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
+function push(m, k, v) {
+    const xs = m.get(k);
+    if (xs)
+        xs.push(v);
+    else
+        m.set(k, [v]);
+}
+function diagnoser(calls, records, allocated) {
+    const holders = new Map();
+    for (const [call, r] of allocated)
+        holders.set(r, call);
+    return {
+        noRecord: snagIndex(records, holders),
+        verdicts: () => {
+            const unmatched = unmatchedIndex(calls, allocated);
+            return records.map((r) => {
+                if (!isUsable(r)) {
+                    const u = r;
+                    return { outcome: u.check.outcome, record: u };
+                }
+                const holder = holders.get(r);
+                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+            });
+        },
+    };
+}
+/**
+ * Why no record served a call with this digest and provider: computed once per (digest, provider),
+ * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
+ * of calls share one subject.
+ */
+function snagIndex(records, holders) {
+    const byDigest = new Map();
+    for (const r of records) {
+        push(byDigest, r.input.record.binding_digest, r);
+        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
+            push(byDigest, r.check.recomputed, r);
+    }
+    const cache = new Map();
+    return (digest, provider) => {
+        const key = `${digest}\u0000${provider ?? ''}`;
+        const hit = cache.get(key);
+        if (hit)
+            return hit;
+        const listed = [];
+        const more = new Map();
+        for (const record of byDigest.get(digest) ?? []) {
+            let snag;
+            if (!isUsable(record))
+                snag = { kind: 'unusable', record: record };
+            else {
+                const holder = holders.get(record);
+                // An unused usable record of this digest was refused for its provider (the only other reason).
+                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+            }
+            if (listed.length < SNAGS_LISTED)
+                listed.push(snag);
+            else
+                more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);
+        }
+        const out = { kind: 'no_record', digest, snags: listed, more };
+        cache.set(key, out);
+        return out;
+    };
+}
+/** The target of a call that has a subject. */
+const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
+/** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
+function unmatchedIndex(calls, allocated) {
+    let byDigest = null;
+    let nearest = null;
+    return (r) => {
+        if (!byDigest) {
+            byDigest = new Map();
+            for (const c of calls)
+                if (c.input.projection.kind === 'subject')
+                    push(byDigest, c.input.projection.digest, c);
+        }
+        const digest = r.input.record.binding_digest;
+        const same = byDigest.get(digest);
+        if (same) {
+            let otherProvider = null;
+            let ineligible = null;
+            let verified = null;
+            for (const c of same) {
+                const e = c.eligibility;
+                const holding = allocated.get(c);
+                if (!e.ok)
+                    ineligible ??= c;
+                else if (holding)
+                    verified ??= { call: c, record: holding };
+                else if (e.provider !== null && e.provider !== r.input.record.provider)
+                    otherProvider ??= c;
+            }
+            return { kind: 'same_subject', otherProvider, ineligible, verified };
+        }
+        const { action_class, verb, target } = r.input.record.subject;
+        // A record whose target carries more than the bound fields may still equal a call on all of them.
+        const narrowed = narrowTarget(action_class, target);
+        const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
+        const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
+        const near = exact ?? (nearest ??= new NearestCalls(calls)).find(action_class, verb, target);
+        if (!near)
+            return { kind: 'no_call', actionClass: action_class, verb };
+        const t = targetOf(near);
+        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
+        const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
+        return { kind: 'nearest', call: near, differ };
+    };
+}
+/**
+ * The nearest call to a record's subject among the calls of its class and verb: the most bound
+ * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
+ * in order. The record's whole narrowed subject never equals a call's here (that is an exact match,
+ * found by digest first), so with k bound fields the best is k - 1 equal. Per class and verb, each
+ * field's values are interned to small numbers, and the first call holding each combination of
+ * k - 1, …, 1 field values is remembered: a query is a few lookups, and a group is indexed only
+ * when a record asks about it.
+ */
+class NearestCalls {
+    calls;
+    groups = null;
+    indexes = new Map();
+    constructor(calls) {
+        this.calls = calls;
+    }
+    find(actionClass, verb, target) {
+        const fields = boundFields(actionClass);
+        if (!fields)
+            return null;
+        if (!this.groups) {
+            this.groups = new Map();
+            for (const c of this.calls) {
+                const p = c.input.projection;
+                if (p.kind === 'subject')
+                    push(this.groups, `${p.subject.action_class}\u0000${p.subject.verb}`, c);
+            }
+        }
+        const key = `${actionClass}\u0000${verb}`;
+        const members = this.groups.get(key);
+        if (!members)
+            return null;
+        let index = this.indexes.get(key);
+        if (!index)
+            this.indexes.set(key, (index = new GroupIndex(fields, members)));
+        return index.nearest(target);
+    }
+}
+/** All subsets of {0 … n-1} of size `size`, in lexicographic order. */
+function subsets(n, size) {
+    if (size === 0)
+        return [[]];
+    const out = [];
+    for (let first = 0; first <= n - size; first++)
+        for (const rest of subsets(n - first - 1, size - 1))
+            out.push([first, ...rest.map((x) => x + first + 1)]);
+    return out;
+}
+class GroupIndex {
+    fields;
+    members;
+    /** Per bound field: string value → id, other JSON values (by their JSON text) → id; 0 is "absent". */
+    strings;
+    others;
+    /** From the largest combination (k - 1 fields) down to single fields: the ids joined → the first member holding them. */
+    levels = [];
+    constructor(fields, members) {
+        this.fields = fields;
+        this.members = members;
+        this.strings = fields.map(() => new Map());
+        this.others = fields.map(() => new Map());
+        for (let size = fields.length - 1; size >= 1; size--)
+            this.levels.push(subsets(fields.length, size).map((fs) => ({ fields: fs, first: new Map() })));
+        members.forEach((call, order) => {
+            const ids = this.ids(targetOf(call), true);
+            for (const level of this.levels) {
+                for (const combo of level) {
+                    const k = combo.fields.map((i) => ids[i]).join(',');
+                    if (!combo.first.has(k))
+                        combo.first.set(k, order);
+                }
+            }
+        });
+    }
+    /** The id of each bound field's value; undefined where a query's value was never seen. */
+    ids(target, intern) {
+        return this.fields.map((f, i) => {
+            if (!hasOwn(target, f))
+                return 0;
+            const v = target[f];
+            const strings = this.strings[i];
+            const others = this.others[i];
+            const m = typeof v === 'string' ? strings : others;
+            const k = typeof v === 'string' ? v : JSON.stringify(v);
+            let id = m.get(k);
+            if (id === undefined && intern)
+                m.set(k, (id = strings.size + others.size + 1));
+            return id;
+        });
+    }
+    nearest(target) {
+        const ids = this.ids(target, false);
+        for (const level of this.levels) {
+            let best = Number.POSITIVE_INFINITY;
+            for (const combo of level) {
+                if (combo.fields.some((i) => ids[i] === undefined))
+                    continue;
+                const hit = combo.first.get(combo.fields.map((i) => ids[i]).join(','));
+                if (hit !== undefined && hit < best)
+                    best = hit;
+            }
+            if (best !== Number.POSITIVE_INFINITY)
+                return this.members[best] ?? null;
+        }
+        return this.members[0] ?? null;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/ladder.ts
+/**
+ * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
+ * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
+ * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
+ * with a `UsableRecord` the allocation gave it, `observed_confirmed` only with a later successful
+ * read of the same target in the same run. Nothing else promotes a call. Why a call earned no more,
+ * and why a record bound nothing, are diagnosed in diagnose.ts; nothing downstream searches again.
+ */
+
+
+
+const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 /** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
 function eligibility(input, claim) {
     if (!claim.asserted)
@@ -37244,13 +37491,6 @@ function confirmations(run, out) {
         }
     }
 }
-function push(m, k, v) {
-    const xs = m.get(k);
-    if (xs)
-        xs.push(v);
-    else
-        m.set(k, [v]);
-}
 /**
  * Allocate records, find confirming reads, and return what every call earned and what became of
  * every record, each with its reason.
@@ -37258,305 +37498,59 @@ function push(m, k, v) {
  */
 function climb(runs, records) {
     const calls = runs.flat();
-    const claimants = calls.map((c) => c.eligibility.ok ? { digest: c.eligibility.digest, provider: c.eligibility.provider, claimsVerified: c.claim.level === 'verified' } : null);
-    const allocated = allocate(claimants, records);
-    const holders = new Map();
-    allocated.forEach((r, i) => {
-        if (r)
-            holders.set(r, calls[i]);
-    });
+    const eligible = [];
+    for (const call of calls) {
+        const e = call.eligibility;
+        if (e.ok)
+            eligible.push({ call, digest: e.digest, provider: e.provider, claimsVerified: call.claim.level === 'verified' });
+    }
+    const allocated = new Map();
+    for (const [c, r] of allocate(eligible, records))
+        allocated.set(c.call, r);
     const confirmed = new Map();
     for (const run of runs)
         confirmations(run, confirmed);
-    const snags = snagIndex(records, holders);
-    const outcomes = calls.map((call, i) => {
-        if (!call.claim.asserted)
-            return { level: null };
-        const record = allocated[i];
-        if (record)
-            return { level: 'verified', record };
-        const e = call.eligibility;
-        if (!e.ok)
-            return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
-        const notVerified = snags(e.digest, e.provider);
-        const read = confirmed.get(call);
-        return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
-    });
-    let pending = 0;
-    for (const r of records)
-        if (r.check.outcome === 'usable' && !holders.has(r))
-            pending++;
-    const unmatched = unmatchedIndex(calls, allocated, pending);
-    const verdicts = records.map((r) => {
-        if (r.check.outcome === 'inconsistent')
-            return { outcome: 'inconsistent', record: r, reason: r.check.reason };
-        if (r.check.outcome === 'duplicate')
-            return { outcome: 'duplicate', record: r, first: r.check.first };
-        if (r.check.outcome === 'untrusted')
-            return { outcome: 'untrusted', record: r, reason: r.check.reason };
-        const holder = holders.get(r);
-        return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
-    });
-    return { outcomes, records: verdicts };
+    const diagnose = diagnoser(calls, records, allocated);
+    const outcomes = new Map();
+    for (const call of calls)
+        outcomes.set(call, outcomeOf(call, allocated.get(call), confirmed.get(call), diagnose.noRecord));
+    return { outcomes, records: diagnose.verdicts() };
 }
-/**
- * Why no record served a call with this digest and provider: computed once per (digest, provider),
- * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
- * of calls share one subject.
- */
-function snagIndex(records, holders) {
-    const byDigest = new Map();
-    for (const r of records) {
-        push(byDigest, r.input.record.binding_digest, r);
-        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
-            push(byDigest, r.check.recomputed, r);
-    }
-    const cache = new Map();
-    return (digest, provider) => {
-        const key = `${digest}\u0000${provider ?? ''}`;
-        const hit = cache.get(key);
-        if (hit)
-            return hit;
-        const listed = [];
-        const more = new Map();
-        for (const record of byDigest.get(digest) ?? []) {
-            let snag;
-            if (record.check.outcome === 'inconsistent')
-                snag = { kind: 'inconsistent', record };
-            else if (record.check.outcome === 'duplicate')
-                snag = { kind: 'duplicate', record };
-            else if (record.check.outcome === 'untrusted')
-                snag = { kind: 'untrusted', record, reason: record.check.reason };
-            else {
-                const holder = holders.get(record);
-                // An unused usable record of this digest was refused for its provider (the only other reason).
-                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
-            }
-            if (listed.length < SNAGS_LISTED)
-                listed.push(snag);
-            else
-                more.set(snag.kind, (more.get(snag.kind) ?? 0) + 1);
-        }
-        const out = { kind: 'no_record', digest, snags: listed, more };
-        cache.set(key, out);
-        return out;
-    };
+function outcomeOf(call, record, read, noRecord) {
+    if (!call.claim.asserted)
+        return { level: null };
+    if (record)
+        return { level: 'verified', record };
+    const e = call.eligibility;
+    if (!e.ok)
+        return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
+    const notVerified = noRecord(e.digest, e.provider);
+    return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
 }
-/** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
-/** Below this many record × call comparisons, the nearest call is found by a scan; above, by an index. */
-const SCAN_BUDGET = 50_000_000;
-function unmatchedIndex(calls, allocated, pending) {
-    let byDigest = null;
-    let nearest = null;
-    return (r) => {
-        if (!byDigest) {
-            byDigest = new Map();
-            calls.forEach((c, i) => {
-                if (c.input.projection.kind === 'subject')
-                    push(byDigest, c.input.projection.digest, i);
-            });
-        }
-        const digest = r.input.record.binding_digest;
-        const same = byDigest.get(digest);
-        if (same) {
-            let otherProvider = null;
-            let ineligible = null;
-            let verified = null;
-            for (const i of same) {
-                const c = calls[i];
-                const e = c.eligibility;
-                if (!e.ok)
-                    ineligible ??= c;
-                else if (allocated[i])
-                    verified ??= { call: c, record: allocated[i] };
-                else if (e.provider !== null && e.provider !== r.input.record.provider)
-                    otherProvider ??= c;
-            }
-            return { kind: 'same_subject', otherProvider, ineligible, verified };
-        }
-        const { action_class, verb, target } = r.input.record.subject;
-        // A record whose target carries more than the bound fields may still equal a call on all of them.
-        const narrowed = narrowTarget(action_class, target);
-        const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
-        const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
-        // A few unmatched records: scan their groups (cheap); many: build the index once (linear).
-        if (exact === undefined)
-            nearest ??= pending * calls.length <= SCAN_BUDGET ? new NearestScan(calls) : new NearestIndex(calls);
-        const near = exact !== undefined ? calls[exact] : nearest.find(action_class, verb, target);
-        if (!near)
-            return { kind: 'no_call', actionClass: action_class, verb };
-        const t = near.input.projection.subject.target;
-        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
-        const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
-        return { kind: 'nearest', call: near, differ };
-    };
-}
-/** Whether a call's and a record's target agree on a field (absent on both counts as agreeing). */
-function sameField(a, b, k) {
-    const ha = hasOwn(a, k);
-    if (ha !== hasOwn(b, k))
-        return false;
-    if (!ha)
-        return true;
-    const x = a[k];
-    const y = b[k];
-    return typeof x === 'string' || typeof y === 'string' ? x === y : JSON.stringify(x) === JSON.stringify(y);
-}
-/** The nearest call by a scan of the calls of the record's class and verb (nothing kept but the groups). */
-class NearestScan {
-    calls;
-    groups = null;
-    constructor(calls) {
-        this.calls = calls;
-    }
-    find(actionClass, verb, target) {
-        const fields = boundFields(actionClass);
-        if (!fields)
-            return null;
-        if (!this.groups) {
-            const groups = new Map();
-            this.calls.forEach((c, i) => {
-                const p = c.input.projection;
-                if (p.kind === 'subject')
-                    push(groups, `${p.subject.action_class}\u0000${p.subject.verb}`, i);
-            });
-            this.groups = groups;
-        }
-        let best = -1;
-        let bestEqual = -1;
-        for (const i of this.groups.get(`${actionClass}\u0000${verb}`) ?? []) {
-            const t = this.calls[i].input.projection.subject.target;
-            let equal = 0;
-            for (const f of fields)
-                if (sameField(t, target, f))
-                    equal++;
-            if (equal > bestEqual) {
-                best = i;
-                bestEqual = equal;
-                if (equal === fields.length)
-                    break;
-            }
-        }
-        return best < 0 ? null : this.calls[best];
-    }
-}
-/**
- * The nearest call to a record's subject among calls of the same class and verb: the most equal
- * bound fields (so the fewest differing), ties to the first in order. Built once, when the first
- * record needs it: per class and verb, each bound field's values are interned to small numbers,
- * and the first call with each value of one field and each pair of values of two fields is
- * remembered under a numeric key, so a query is a few lookups and the index holds no new strings.
- */
-class NearestIndex {
-    calls;
-    groups = new Map();
-    constructor(calls) {
-        this.calls = calls;
-        calls.forEach((call, order) => {
-            const p = call.input.projection;
-            if (p.kind !== 'subject')
-                return;
-            const key = `${p.subject.action_class}\u0000${p.subject.verb}`;
-            let g = this.groups.get(key);
-            if (!g)
-                this.groups.set(key, (g = new Group(boundFields(p.subject.action_class), order)));
-            g.add(p.subject.target, order);
-        });
-    }
-    find(actionClass, verb, target) {
-        const g = this.groups.get(`${actionClass}\u0000${verb}`);
-        const order = g?.nearest(target);
-        return order === undefined ? null : this.calls[order];
-    }
-}
-/** Interned value ids are below 2^21, so a pair of them is one exact number (2^42). */
-const ID_LIMIT = 2 ** 21;
-class Group {
-    fields;
-    first;
-    /** Per bound field: value → id (0: absent). String values are their own keys (no copy). */
-    ids;
-    /** Per bound field: value id → first call. */
-    singles;
-    /** Per pair of bound fields (i < j): id_i · 2^21 + id_j → first call. */
-    pairs;
-    pairIndex = [];
-    /** Past ID_LIMIT distinct values the index stops growing; queries then fall back to the first call. */
-    full = false;
-    constructor(fields, first) {
-        this.fields = fields;
-        this.first = first;
-        this.ids = fields.map(() => new Map());
-        this.singles = fields.map(() => new Map());
-        for (let i = 0; i < fields.length; i++)
-            for (let j = i + 1; j < fields.length; j++)
-                this.pairIndex.push([i, j]);
-        this.pairs = this.pairIndex.map(() => new Map());
-    }
-    valueKey(target, f) {
-        if (!hasOwn(target, f))
-            return undefined;
-        const v = target[f];
-        return typeof v === 'string' ? v : `\u0001${JSON.stringify(v)}`;
-    }
-    id(i, target, intern) {
-        const k = this.valueKey(target, this.fields[i]);
-        if (k === undefined)
-            return 0;
-        const m = this.ids[i];
-        let id = m.get(k);
-        if (id === undefined && intern) {
-            if (m.size + 1 >= ID_LIMIT) {
-                this.full = true;
-                return undefined;
-            }
-            m.set(k, (id = m.size + 1));
-        }
-        return id;
-    }
-    add(target, order) {
-        if (this.full)
-            return;
-        const ids = [];
-        for (let i = 0; i < this.fields.length; i++) {
-            const id = this.id(i, target, true);
-            if (id === undefined)
-                return;
-            ids.push(id);
-            if (!this.singles[i].has(id))
-                this.singles[i].set(id, order);
-        }
-        this.pairIndex.forEach(([i, j], p) => {
-            const k = ids[i] * ID_LIMIT + ids[j];
-            if (!this.pairs[p].has(k))
-                this.pairs[p].set(k, order);
-        });
-    }
-    /** The first call with the most bound fields equal to the target's (a record's whole subject never equals a call's here). */
-    nearest(target) {
-        const ids = this.fields.map((_, i) => this.id(i, target, false));
-        let best;
-        this.pairIndex.forEach(([i, j], p) => {
-            const a = ids[i];
-            const b = ids[j];
-            if (a === undefined || b === undefined)
-                return;
-            const hit = this.pairs[p].get(a * ID_LIMIT + b);
-            if (hit !== undefined && (best === undefined || hit < best))
-                best = hit;
-        });
-        if (best !== undefined)
-            return best;
-        ids.forEach((a, i) => {
-            if (a === undefined)
-                return;
-            const hit = this.singles[i].get(a);
-            if (hit !== undefined && (best === undefined || hit < best))
-                best = hit;
-        });
-        return best ?? this.first;
-    }
-}
+
+;// CONCATENATED MODULE: ./src/core/vocabulary.ts
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    duplicate: { finding: 'duplicate_record', unusable: true, snag: 'is a duplicate', more: 'duplicates' },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
 ;// CONCATENATED MODULE: ./src/core/model.ts
 /**
@@ -37566,8 +37560,7 @@ class Group {
 /** The artifact kinds this gate reads: the one place their names are written. */
 const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const levelRank = (l) => LEVELS.indexOf(l);
+
 
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
@@ -37621,6 +37614,25 @@ function ruleFor(policy, actionClass, verb) {
 
 ;// CONCATENATED MODULE: ./src/core/report.ts
 const REPORT_SCHEMA = 'receipt-gate.report.v1';
+/** The members of a call in the JSON report, in order (and those of its `record`). */
+const CALL_JSON_KEYS = [
+    'artifact',
+    'index',
+    'file',
+    'line',
+    'column',
+    'member',
+    'tool',
+    'asserted',
+    'claimed_level',
+    'level',
+    'required_level',
+    'subject_digest',
+    'record',
+    'provider',
+    'record_id',
+    'reason',
+];
 
 ;// CONCATENATED MODULE: ./src/core/explain.ts
 /**
@@ -37628,6 +37640,7 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
  * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
  * names at most a few records, so no message grows with the input.
  */
+
 
 const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
@@ -37651,25 +37664,19 @@ const NO_RECORD = 'no audit record binds its subject';
 const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
 function snagText(s) {
     switch (s.kind) {
-        case 'inconsistent':
-            return `${recordName(s.record)} declares this binding but is inconsistent`;
-        case 'duplicate':
-            return `${recordName(s.record)} is a duplicate`;
-        case 'untrusted':
-            return `${recordName(s.record)} is not from a trusted signer (${s.reason})`;
+        case 'unusable': {
+            const check = s.record.check;
+            const words = RECORD_OUTCOMES[check.outcome].snag;
+            return `${recordName(s.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
+        }
         case 'taken':
             return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
         case 'other_provider':
             return `${recordName(s.record)} is from provider "${quote(s.record.input.record.provider)}", the call targets "${quote(s.callProvider)}"`;
     }
 }
-const MORE = {
-    taken: 'already verify other calls',
-    inconsistent: 'inconsistent',
-    duplicate: 'duplicates',
-    untrusted: 'not from a trusted signer',
-    other_provider: 'from another provider',
-};
+/** How the snags past the listed few are counted, by kind. */
+const more = (k) => k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
 function noRecordText(n, showDigest) {
     const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
@@ -37679,7 +37686,7 @@ function noRecordText(n, showDigest) {
     const rest = [...n.more.entries()];
     if (rest.length > 0) {
         const total = rest.reduce((a, [, k]) => a + k, 0);
-        const kinds = rest.length === 1 ? `all ${MORE[rest[0][0]]}` : rest.map(([k, v]) => `${v} ${MORE[k]}`).join(', ');
+        const kinds = rest.length === 1 ? `all ${more(rest[0][0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
         parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
     }
     return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
@@ -37744,12 +37751,6 @@ function unmatchedText(u, record) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/verdicts.ts
-/**
- * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
- * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
- * only the reasons that concern that claim; a record that does not bind a call is always reported
- * with its reason.
- */
 
 
 
@@ -37768,37 +37769,52 @@ function whyNotReached(outcome, needed) {
             return needed === 'verified' ? notVerifiedText(outcome.why, true) : verdicts_NO_READ;
     }
 }
-/** A call's report line, and the findings its claim and its required level earn. */
-function judgeCall(call, outcome, rule, options, findings) {
+/** The findings a call's claim and its required level earn. */
+function callFindings(call, outcome, rule, options, subject) {
+    const { claim, input } = call;
+    const level = outcome.level;
+    const out = [];
+    if (level === null)
+        return out;
+    const where = callTitle(call);
+    if (claim.level === 'verified') {
+        if (level !== 'verified') {
+            out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+        }
+        else if (!claim.legacy && claim.digest !== subject) {
+            out.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+        }
+    }
+    else if (claim.level === 'observed_confirmed') {
+        const severity = options.strictObserved ? 'error' : 'warning';
+        if (level === 'asserted') {
+            const why = whyNotReached(outcome, 'observed_confirmed');
+            out.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+        }
+        else if (level === 'observed_confirmed' && claim.digest !== subject) {
+            const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+            out.push(finding('observed_confirmed_not_reproduced', input.loc, why, severity));
+        }
+    }
+    if (below(claim.level, level))
+        out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+    if (rule && below(level, rule.level)) {
+        out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`));
+    }
+    return out;
+}
+/**
+ * A call's report line with its findings.
+ * @param read the findings its decision already has (its claim's shape and consistency)
+ */
+function judgeCall(call, outcome, rule, options, read) {
     const { claim, input } = call;
     const level = outcome.level;
     const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
-    const where = callTitle(call);
-    if (level !== null) {
-        if (claim.level === 'verified') {
-            if (level !== 'verified') {
-                findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
-            }
-            else if (!claim.legacy && claim.digest !== subject) {
-                findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
-            }
-        }
-        else if (claim.level === 'observed_confirmed') {
-            const severity = options.strictObserved ? 'error' : 'warning';
-            if (level === 'asserted') {
-                findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${whyNotReached(outcome, 'observed_confirmed')}`, severity));
-            }
-            else if (level === 'observed_confirmed' && claim.digest !== subject) {
-                findings.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`, severity));
-            }
-        }
-        if (levelRank(level) > levelRank(claim.level)) {
-            findings.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
-        }
-        if (rule && levelRank(level) < levelRank(rule.level)) {
-            findings.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`));
-        }
-    }
+    const own = callFindings(call, outcome, rule, options, subject);
+    const findings = read.length === 0 ? own : [...read, ...own];
+    if (findings.length > 1)
+        findings.sort(compareFindings);
     const r = outcome.level === 'verified' ? outcome.record.input : null;
     return {
         artifact: call.run.artifact,
@@ -37814,41 +37830,49 @@ function judgeCall(call, outcome, rule, options, findings) {
         subject_digest: subject,
         record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
         reason: outcomeText(outcome),
+        findings,
+        below_required: rule !== null && level !== null && below(level, rule.level),
     };
 }
-/** A record's report line, and the finding for every record that does not bind a call. */
-function judgeRecord(v, options, findings) {
+/** The words of a record's finding (the code comes from the outcome table). */
+function recordMessage(v, name) {
+    if (v.outcome === 'bound')
+        return null;
+    if (v.outcome === 'unmatched')
+        return `${name} binds no call: ${unmatchedText(v.why, v.record)}`;
+    const check = v.record.check;
+    switch (check.outcome) {
+        case 'inconsistent':
+            return `${name}: ${check.reason}`;
+        case 'untrusted':
+            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
+        case 'duplicate':
+            return `${name} repeats the record at ${check.first.loc.file}:${check.first.loc.line}; one audit entry may vouch for one call only`;
+    }
+}
+/** A record's report line, and the finding of a record that does not bind a call. */
+function judgeRecord(v, options) {
     const { record, loc, signer } = v.record.input;
     const name = `record ${JSON.stringify(quote(record.record_id))} (${quote(record.provider)})`;
-    switch (v.outcome) {
-        case 'inconsistent':
-            findings.push(finding('record_inconsistent', loc, `${name}: ${v.reason}`));
-            break;
-        case 'untrusted':
-            findings.push(finding('record_untrusted', loc, `${name} is not from a trusted signer: ${v.reason}; it verifies no call`));
-            break;
-        case 'duplicate':
-            findings.push(finding('duplicate_record', loc, `${name} repeats the record at ${v.first.loc.file}:${v.first.loc.line}; one audit entry may vouch for one call only`));
-            break;
-        case 'unmatched':
-            findings.push(finding('record_unmatched', loc, `${name} binds no call: ${unmatchedText(v.why, v.record)}`, options.allowUnmatchedRecords ? 'warning' : 'error'));
-            break;
-        case 'bound':
-            break;
-    }
+    const code = RECORD_OUTCOMES[v.outcome].finding;
+    const message = recordMessage(v, name);
+    const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
     const holder = v.outcome === 'bound' ? v.call : null;
     return {
-        file: loc.file,
-        line: loc.line,
-        column: loc.column,
-        provider: record.provider,
-        record_id: record.record_id,
-        outcome: v.outcome,
-        binding_digest: record.binding_digest,
-        recomputed_digest: v.record.check.recomputed,
-        signer,
-        untrusted: v.outcome === 'untrusted' ? v.reason : null,
-        call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+        report: {
+            file: loc.file,
+            line: loc.line,
+            column: loc.column,
+            provider: record.provider,
+            record_id: record.record_id,
+            outcome: v.outcome,
+            binding_digest: record.binding_digest,
+            recomputed_digest: v.record.check.recomputed,
+            signer,
+            untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
+            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+        },
+        finding: code !== null && message !== null ? finding(code, loc, message, severity) : null,
     };
 }
 
@@ -37858,7 +37882,8 @@ function judgeRecord(v, options, findings) {
  * pure function, and the only path from evidence to a verdict. No I/O: readers hand in located
  * values, reporters render the result. The rules live in their own modules: the binding
  * (binding.ts, projection.ts), claims (claims.ts), records (records.ts), the allocation
- * (allocation.ts), the ladder (ladder.ts), required levels (policy.ts) and the verdicts (verdicts.ts).
+ * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
+ * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
  */
 
 
@@ -37867,77 +37892,91 @@ function judgeRecord(v, options, findings) {
 
 
 
-const verify_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 /** The calls of one run, with the findings their claims make on their own (shape, consistency). */
-function callsOf(run, findings) {
+function callsOf(run, read) {
     return run.decisions.map((input) => {
         const reading = input.claim;
         if (reading.kind === 'invalid') {
-            findings.push(finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`));
             const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
-            return { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
+            const call = { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
+            read.set(call, [finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
+            return call;
         }
-        for (const why of reading.inconsistencies)
-            findings.push(finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`));
-        return { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
+        const call = { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
+        if (reading.inconsistencies.length > 0) {
+            read.set(call, reading.inconsistencies.map((why) => finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
+        }
+        return call;
     });
-}
-function tally(xs, key) {
-    const out = {};
-    for (const x of xs)
-        out[key(x)] = (out[key(x)] ?? 0) + 1;
-    return out;
 }
 /** The weakest level among calls that assert a side effect (§9); null when none does. */
 function weakest(calls) {
     let w = null;
     for (const c of calls)
-        if (c.level !== null && (w === null || levelRank(c.level) < levelRank(w)))
+        if (c.level !== null && (w === null || below(c.level, w)))
             w = c.level;
     return w;
 }
+function count(keys) {
+    const m = new Map();
+    for (const k of keys)
+        m.set(k, (m.get(k) ?? 0) + 1);
+    return m;
+}
+/** The totals, member by member in the JSON order, each vocabulary counted from its table. */
+function tallyTotals(runs, calls, records, findings) {
+    const levels = count(calls.map((c) => c.level ?? 'no_effect'));
+    const outcomes = count(records.map((r) => r.outcome));
+    const severities = count(findings.map((f) => f.severity));
+    const totals = { artifacts: runs, calls: calls.length };
+    for (const l of LEVELS_DESCENDING)
+        totals[l] = levels.get(l) ?? 0;
+    totals['no_effect'] = levels.get('no_effect') ?? 0;
+    totals['weakest_level'] = weakest(calls);
+    totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
+    totals['records'] = records.length;
+    for (const o of RECORD_OUTCOME_NAMES)
+        totals[o] = outcomes.get(o) ?? 0;
+    const plural = { error: 'errors', warning: 'warnings', notice: 'notices' };
+    for (const s of SEVERITIES)
+        totals[plural[s]] = severities.get(s) ?? 0;
+    return totals;
+}
 function verify(evidence, options) {
     const policy = options.policy ?? policy_NO_POLICY;
-    const findings = [...evidence.findings];
-    const runs = [...evidence.runs].sort((a, b) => verify_cmp(a.artifact, b.artifact));
+    const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
     const records = checkRecords([...evidence.records].sort((a, b) => byLocation(a.loc, b.loc)));
-    const perRun = runs.map((run) => callsOf(run, findings));
-    const calls = perRun.flat();
+    const read = new Map();
+    const perRun = runs.map((run) => callsOf(run, read));
     const climbed = climb(perRun, records);
-    const callReports = calls.map((call, i) => {
-        // A rule applies to calls that assert a side effect and were not denied (§7).
-        const rule = call.claim.asserted && !call.input.denied ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
-        return judgeCall(call, climbed.outcomes[i], rule, options, findings);
-    });
-    const recordReports = climbed.records.map((v) => judgeRecord(v, options, findings));
-    let offset = 0;
-    const runReports = perRun.map((own, i) => {
-        const mine = callReports.slice(offset, (offset += own.length));
-        return { artifact: runs[i].artifact, calls: mine.length, weakest_level: weakest(mine) };
+    const NONE = [];
+    const runReports = [];
+    const callReports = [];
+    for (const [i, own] of perRun.entries()) {
+        const mine = own.map((call) => {
+            // A rule applies to calls that assert a side effect and were not denied (§7).
+            const rule = call.claim.asserted && !call.input.denied ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
+            const outcome = climbed.outcomes.get(call);
+            if (!outcome)
+                throw new Error('the ladder left a call without an outcome');
+            return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
+        });
+        runReports.push({ artifact: runs[i].artifact, calls: mine.length, weakest_level: weakest(mine) });
+        for (const c of mine)
+            callReports.push(c);
+    }
+    const findings = [...evidence.findings];
+    for (const c of callReports)
+        for (const f of c.findings)
+            findings.push(f);
+    const recordReports = climbed.records.map((v) => {
+        const judged = judgeRecord(v, options);
+        if (judged.finding)
+            findings.push(judged.finding);
+        return judged.report;
     });
     findings.sort(compareFindings);
-    const levels = tally(callReports, (c) => c.level ?? 'no_effect');
-    const outcomes = tally(recordReports, (r) => r.outcome);
-    const severities = tally(findings, (f) => f.severity);
-    const totals = {
-        artifacts: runs.length,
-        calls: callReports.length,
-        verified: levels.verified ?? 0,
-        observed_confirmed: levels.observed_confirmed ?? 0,
-        asserted: levels.asserted ?? 0,
-        no_effect: levels.no_effect ?? 0,
-        weakest_level: weakest(callReports),
-        policy_unmet: findings.filter((f) => f.code === 'policy_unmet').length,
-        records: recordReports.length,
-        bound: outcomes.bound ?? 0,
-        unmatched: outcomes.unmatched ?? 0,
-        inconsistent: outcomes.inconsistent ?? 0,
-        untrusted: outcomes.untrusted ?? 0,
-        duplicate: outcomes.duplicate ?? 0,
-        errors: severities.error ?? 0,
-        warnings: severities.warning ?? 0,
-        notices: severities.notice ?? 0,
-    };
+    const totals = tallyTotals(runs.length, callReports, recordReports, findings);
     return {
         schema: REPORT_SCHEMA,
         ok: totals.errors === 0,
@@ -38173,6 +38212,39 @@ function discover(all, cwd, workspace, explicit = false) {
     return { files, findings };
 }
 
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/read/lines.ts
+/**
+ * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
+ * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
+ */
+function* lines(text) {
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        yield { line, start, end };
+        start = next;
+    }
+}
+/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
+function overBytes(text, start, end, maxBytes) {
+    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
+}
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
+
 ;// CONCATENATED MODULE: ./src/read/strict-json.ts
 /**
  * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
@@ -38222,6 +38294,22 @@ const describe = (s) => {
 /** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
 function scan(text, options, start = 0, end = text.length) {
     return runScanner(new Scanner(text, start, end, options, false));
+}
+/**
+ * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
+ * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
+ */
+function firstValueEnd(text, options, start, end = text.length) {
+    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
+    try {
+        scanner.run(true);
+        return { ok: true, end: scanner.valueEnd };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, offset: e.offset, message: e.message };
+        throw e;
+    }
 }
 function runScanner(scanner) {
     try {
@@ -38348,7 +38436,9 @@ class Scanner {
         this.maxPath = maxPath;
         this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
     }
-    run() {
+    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
+    valueEnd = -1;
+    run(firstOnly = false) {
         const { s, end } = this;
         if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
             throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
@@ -38358,6 +38448,9 @@ class Scanner {
         this.value();
         for (;;) {
             if (this.depth === 0) {
+                this.valueEnd = this.i;
+                if (firstOnly)
+                    return this.wanted;
                 this.ws();
                 if (this.i < end)
                     throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
@@ -38718,6 +38811,175 @@ class LineIndex {
     }
 }
 
+// EXTERNAL MODULE: external "node:buffer"
+var external_node_buffer_ = __nccwpck_require__(4573);
+;// CONCATENATED MODULE: ./src/read/utf8.ts
+/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
+
+/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
+function decodeUtf8(bytes) {
+    if (!(0,external_node_buffer_.isUtf8)(bytes))
+        return { ok: false, offset: firstInvalidUtf8(bytes) };
+    return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+}
+/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(b) {
+    let i = 0;
+    while (i < b.length) {
+        const c = b[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        let n;
+        let min;
+        let cp;
+        if (c >= 0xc2 && c <= 0xdf)
+            [n, min, cp] = [1, 0x80, c & 0x1f];
+        else if (c >= 0xe0 && c <= 0xef)
+            [n, min, cp] = [2, 0x800, c & 0x0f];
+        else if (c >= 0xf0 && c <= 0xf4)
+            [n, min, cp] = [3, 0x10000, c & 0x07];
+        else
+            return i;
+        if (i + n >= b.length)
+            return i;
+        for (let k = 1; k <= n; k++) {
+            const cc = b[i + k];
+            if ((cc & 0xc0) !== 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += n + 1;
+    }
+    return b.length;
+}
+/** 1-based line and column (in bytes) of a byte offset. */
+function byteLocation(b, offset) {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset && i < b.length; i++) {
+        if (b[i] === 0x0a) {
+            line++;
+            lineStart = i + 1;
+        }
+    }
+    return { line, column: offset - lineStart + 1 };
+}
+
+;// CONCATENATED MODULE: ./src/read/documents.ts
+/**
+ * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
+ * starts at and the element offsets its reader asked for. Every input kind reads through here: run
+ * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
+ * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
+ * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
+ * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
+ */
+
+
+
+
+const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+/**
+ * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
+ * is decompressed first, to at most max-file-size (a bomb stops there).
+ */
+function decode(bytes, limits, sink, options = {}) {
+    let raw = bytes;
+    if (options.gzip && isGzip(bytes)) {
+        try {
+            raw = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+        }
+        catch (e) {
+            const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
+            sink.error({ line: 1, column: 1 }, tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream');
+            return null;
+        }
+    }
+    if (raw.length > limits.maxFileBytes) {
+        sink.error({ line: 1, column: 1 }, `file is ${raw.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+        return null;
+    }
+    const decoded = decodeUtf8(raw);
+    if (!decoded.ok) {
+        sink.error(byteLocation(raw, decoded.offset), `invalid UTF-8 at byte ${decoded.offset}`);
+        return null;
+    }
+    return { text: decoded.text, lines: new LineIndex(decoded.text) };
+}
+/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
+function* documents(text, mode, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    const parse = (start, end) => {
+        const r = parseStrict(text, opts, start, end);
+        if (r.ok)
+            return { value: r.value, start, elements: r.elements };
+        sink.error({ offset: r.offset }, r.message);
+        return null;
+    };
+    if (mode === 'json') {
+        const doc = parse(0, text.length);
+        if (doc)
+            yield doc;
+        return;
+    }
+    if (text.charCodeAt(0) === 0xfeff) {
+        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
+        return;
+    }
+    if (mode === 'ndjson') {
+        for (const { start, end } of lines(text)) {
+            if (overBytes(text, start, end, limits.maxLineBytes)) {
+                sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+            }
+            else if (!blank(text, start, end)) {
+                // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
+                const doc = parse(start, end);
+                if (doc)
+                    yield doc;
+            }
+        }
+        return;
+    }
+    yield* values(text, opts, limits, sink);
+}
+const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
+function* values(text, opts, limits, sink) {
+    let at = 0;
+    for (;;) {
+        while (at < text.length && isSpace(text.charCodeAt(at)))
+            at++;
+        if (at >= text.length)
+            break;
+        const end = firstValueEnd(text, opts, at);
+        if (!end.ok) {
+            sink.error({ offset: end.offset }, end.message);
+            const next = text.indexOf('\n', Math.max(end.offset, at + 1));
+            if (next < 0)
+                break;
+            at = next + 1;
+            continue;
+        }
+        // A value on one line is held to the line limit, as a JSON line would be.
+        if (end.end - at > limits.maxLineBytes / 3 && text.lastIndexOf('\n', end.end - 1) < at && overBytes(text, at, end.end, limits.maxLineBytes)) {
+            sink.error({ offset: at }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+        }
+        else {
+            const r = parseStrict(text, opts, at, end.end);
+            if (r.ok)
+                yield { value: r.value, start: at, elements: r.elements };
+            else
+                sink.error({ offset: r.offset }, r.message);
+        }
+        at = end.end;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
@@ -38818,15 +39080,14 @@ const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reaso
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
 
-;// CONCATENATED MODULE: ./src/sign/signature.ts
+;// CONCATENATED MODULE: ./src/read/signature.ts
 /**
- * Signed audit records (docs/records-provenance.md): the `signature` member, byte for byte. The
- * signed payload P is the UTF-8 of JCS(the record without its `signature` member), so every other
- * member is covered; the Ed25519 signature is over the DSSE v1 pre-authentication encoding
- * PAE(payload_type, P). Making and checking a signature both live here; the gate's trust check and
- * the signing tools (keygen, sign, import --sign-key) share it. No I/O.
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
  */
-
 
 
 const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
@@ -38834,8 +39095,6 @@ const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest'
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
 const isSignedAt = (v) => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
-/** Now, as a `signed_at` value (whole seconds). */
-const signedAtNow = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
@@ -38883,57 +39142,6 @@ function payloadOf(record) {
 function pae(type, body) {
     const t = Buffer.from(type, 'utf8');
     return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
-function signature_keyIdOf(publicKey) {
-    return `sha256:${(0,external_node_crypto_.createHash)('sha256')
-        .update(publicKey.export({ type: 'spki', format: 'der' }))
-        .digest('hex')}`;
-}
-/** The signature member for payload P, signed with an Ed25519 private key. */
-function signPayload(payload, privateKey, publicKey, signedAt) {
-    const p = Buffer.from(payload, 'utf8');
-    return {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: sha256Digest(p),
-        key_id: signature_keyIdOf(publicKey),
-        signature: edSign(null, pae(PAYLOAD_TYPE, p), privateKey).toString('base64'),
-        signed_at: signedAt,
-    };
-}
-/**
- * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
- * the signature member goes in before its closing brace (the parsed record is never copied).
- */
-function signedLine(payload, privateKey, publicKey, signedAt) {
-    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, privateKey, publicKey, signedAt))}}`;
-}
-/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
-function precheck(member, payload, keys) {
-    if (!member || payload === undefined)
-        return { ok: false, reason: 'unsigned' };
-    const key = keys.get(member.key_id);
-    if (!key)
-        return { ok: false, reason: `unknown signer ${member.key_id}` };
-    const p = Buffer.from(payload, 'utf8');
-    if (binding_sha256Digest(p) !== member.signed_payload_digest)
-        return { ok: false, reason: 'payload digest differs' };
-    return { data: pae(PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
-}
-const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
-/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
-function signature_checkTrust(member, payload, keys) {
-    const p = precheck(member, payload, keys);
-    return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
-}
-/** The same check, with the Ed25519 verification on libuv's thread pool (the main thread goes on). */
-function checkTrustAsync(member, payload, keys) {
-    const p = precheck(member, payload, keys);
-    if ('ok' in p)
-        return Promise.resolve(p);
-    return new Promise((resolve, reject) => (0,external_node_crypto_.verify)(null, p.data, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(verdict(ok)))));
 }
 
 ;// CONCATENATED MODULE: ./src/core/claims.ts
@@ -39098,313 +39306,17 @@ function readSurface(payload, via, locate, run, fail) {
     return true;
 }
 
-;// CONCATENATED MODULE: ./src/sign/keys.ts
-/**
- * Ed25519 keys for signed records: public keys (PEM SPKI blocks) that the gate trusts, the private
- * key an export job signs with, and new key pairs. Parsing returns a reason instead of throwing, so
- * each entry can name the input that was wrong.
- */
-
-
-const BLOCK = /-----BEGIN ([A-Z ]+)-----[\s\S]*?-----END \1-----/g;
-/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
-function parsePublicKeys(pem) {
-    const keys = [];
-    const blocks = pem.match(BLOCK) ?? [];
-    if (blocks.length === 0)
-        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
-    const rest = pem.replace(BLOCK, '').trim();
-    if (rest !== '')
-        return { ok: false, reason: 'text outside the PEM blocks' };
-    for (const [i, block] of blocks.entries()) {
-        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
-        if (!block.startsWith('-----BEGIN PUBLIC KEY-----'))
-            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
-        let key;
-        try {
-            key = (0,external_node_crypto_.createPublicKey)({ key: block, format: 'pem' });
-        }
-        catch (e) {
-            return { ok: false, reason: `${where}does not parse (${e.message})` };
-        }
-        if (key.asymmetricKeyType !== 'ed25519')
-            return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
-        keys.push(key);
-    }
-    return { ok: true, value: keys };
-}
-/** Trusted keys by key_id (a key given twice counts once). */
-function trustedKeys(keys) {
-    return new Map(keys.map((k) => [signature_keyIdOf(k), k]));
-}
-/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
-function parsePrivateKey(pem) {
-    let privateKey;
-    try {
-        privateKey = createPrivateKey({ key: pem, format: 'pem' });
-    }
-    catch (e) {
-        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
-    }
-    if (privateKey.asymmetricKeyType !== 'ed25519')
-        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
-    return { ok: true, value: { privateKey, publicKey: createPublicKey(privateKey) } };
-}
-/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
-function newKeyPair() {
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    return {
-        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
-        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
-        keyId: keyIdOf(publicKey),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/settings.ts
-/**
- * Settings with one home: the typed settings of a verification, the defaults of every option in one
- * table (the action's `action.yml` declares the same defaults; a test compares them), and the
- * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
- * message per mistake. Nothing below the entries reads argv or the environment.
- */
-
-
-class UsageError extends Error {
-}
-/**
- * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
- * flags of the same name use the same defaults).
- */
-const DEFAULTS = {
-    runs: '.assay/runs',
-    audit: '.assay/audit',
-    'allow-unmatched-records': 'false',
-    'strict-observed': 'false',
-    annotations: 'auto',
-    'check-run-id': '',
-    'check-name': 'side-effect receipts',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
-    'github-token': '${{ github.token }}',
-    summary: 'true',
-    'sarif-file': '',
-    'report-file': '',
-    'working-directory': '.',
-    'max-annotations': '1000',
-    'max-file-size': '64MiB',
-    'max-line-size': '8MiB',
-    require: '',
-    'trusted-keys': '',
-};
-const UNITS = {
-    '': 1,
-    b: 1,
-    k: 1024,
-    kb: 1024,
-    kib: 1024,
-    m: 1024 ** 2,
-    mb: 1024 ** 2,
-    mib: 1024 ** 2,
-    g: 1024 ** 3,
-    gb: 1024 ** 3,
-    gib: 1024 ** 3,
-};
-/** "64MiB", "512k", "1048576" → bytes. */
-function parseSize(name, value) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? UNITS[m[2].toLowerCase()] : undefined;
-    if (!m || unit === undefined)
-        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
-    const bytes = Math.floor(Number(m[1]) * unit);
-    if (!Number.isSafeInteger(bytes) || bytes < 1)
-        throw new UsageError(`${name}: "${value}" is out of range`);
-    return bytes;
-}
-/** YAML 1.2 core booleans, as @actions/core reads them. */
-function parseBool(name, value) {
-    const v = value.trim();
-    if (['true', 'True', 'TRUE'].includes(v))
-        return true;
-    if (['false', 'False', 'FALSE', ''].includes(v))
-        return false;
-    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
-}
-function parseChoice(name, value, choices) {
-    const v = value.trim();
-    if (choices.includes(v))
-        return v;
-    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
-}
-/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
-function parseList(value) {
-    const out = [];
-    let depth = 0;
-    let cur = '';
-    for (const ch of value) {
-        if (ch === '{')
-            depth++;
-        else if (ch === '}' && depth > 0)
-            depth--;
-        if (ch === '\n' || (ch === ',' && depth === 0)) {
-            out.push(cur);
-            cur = '';
-            depth = 0;
-        }
-        else
-            cur += ch;
-    }
-    out.push(cur);
-    return out.map((s) => s.trim()).filter((s) => s !== '');
-}
-/** A whole number ≥ 0. */
-function parseCount(name, value) {
-    const v = value.trim();
-    if (!/^\d{1,9}$/.test(v))
-        throw new UsageError(`${name}: "${value}" is not a whole number`);
-    return Number(v);
-}
-const DEFAULT_LIMITS = {
-    maxFileBytes: parseSize('max-file-size', DEFAULTS['max-file-size']),
-    maxLineBytes: parseSize('max-line-size', DEFAULTS['max-line-size']),
+;// CONCATENATED MODULE: ./src/read/limits.ts
+const limits_DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
     maxDepth: 64,
     maxKeys: 10_000,
     maxFindingsPerFile: 20,
     maxDecisions: 100_000,
 };
-/** The verification settings with every default, for a working directory (tests and entries start here). */
-function defaultSettings(cwd) {
-    return {
-        runs: parseList(DEFAULTS.runs),
-        audit: parseList(DEFAULTS.audit),
-        explicit: { runs: false, audit: false },
-        cwd,
-        workspace: cwd,
-        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
-        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
-        limits: DEFAULT_LIMITS,
-        policy: NO_POLICY,
-        trustedKeys: null,
-    };
-}
-/** Required-level rules, each a usage error naming the rule when it is wrong. */
-function readPolicy(name, rules) {
-    const p = parsePolicy(rules);
-    if (!p.ok)
-        throw new UsageError(`${name}: ${p.reason}`);
-    return p.policy;
-}
-/**
- * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
- * each text came from, for the message when one does not parse. None: null (no trust configured).
- */
-function readTrustedKeys(sources) {
-    if (sources.length === 0)
-        return null;
-    const keys = [];
-    for (const s of sources) {
-        const parsed = parsePublicKeys(s.pem);
-        if (!parsed.ok)
-            throw new UsageError(`${s.name}: ${parsed.reason}`);
-        keys.push(...parsed.value);
-    }
-    return trustedKeys(keys);
-}
-/** Limits with the two that users set (each undefined: the default). */
-function readLimits(maxFileSize, maxLineSize, prefix = '') {
-    return {
-        ...DEFAULT_LIMITS,
-        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : DEFAULT_LIMITS.maxFileBytes,
-        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : DEFAULT_LIMITS.maxLineBytes,
-    };
-}
-
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __nccwpck_require__(4573);
-;// CONCATENATED MODULE: ./src/read/utf8.ts
-/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
-
-/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
-function decodeUtf8(bytes) {
-    if (!(0,external_node_buffer_.isUtf8)(bytes))
-        return { ok: false, offset: firstInvalidUtf8(bytes) };
-    return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
-}
-/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
-function firstInvalidUtf8(b) {
-    let i = 0;
-    while (i < b.length) {
-        const c = b[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        let n;
-        let min;
-        let cp;
-        if (c >= 0xc2 && c <= 0xdf)
-            [n, min, cp] = [1, 0x80, c & 0x1f];
-        else if (c >= 0xe0 && c <= 0xef)
-            [n, min, cp] = [2, 0x800, c & 0x0f];
-        else if (c >= 0xf0 && c <= 0xf4)
-            [n, min, cp] = [3, 0x10000, c & 0x07];
-        else
-            return i;
-        if (i + n >= b.length)
-            return i;
-        for (let k = 1; k <= n; k++) {
-            const cc = b[i + k];
-            if ((cc & 0xc0) !== 0x80)
-                return i;
-            cp = (cp << 6) | (cc & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
-        i += n + 1;
-    }
-    return b.length;
-}
-/** 1-based line and column (in bytes) of a byte offset. */
-function byteLocation(b, offset) {
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < offset && i < b.length; i++) {
-        if (b[i] === 0x0a) {
-            line++;
-            lineStart = i + 1;
-        }
-    }
-    return { line, column: offset - lineStart + 1 };
-}
-
-;// CONCATENATED MODULE: ./src/read/lines.ts
-/**
- * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
- * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
- */
-function* lines(text) {
-    for (let start = 0, line = 1; start < text.length; line++) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
-        yield { line, start, end };
-        start = next;
-    }
-}
-/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
-function overBytes(text, start, end, maxBytes) {
-    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
-}
-/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
-function blank(text, start, end) {
-    for (let i = start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09)
-            return false;
-    }
-    return true;
-}
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = 64 * 1024;
 
 ;// CONCATENATED MODULE: ./src/read/artifacts.ts
 /**
@@ -39413,7 +39325,6 @@ function blank(text, start, end) {
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
-
 
 
 
@@ -39454,6 +39365,11 @@ class FileReport {
         const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
         return { file: this.file, line, column };
     }
+    /** A problem the document pipeline found (DocSink). */
+    error(where, message) {
+        const loc = 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
+        this.fail(loc, message);
+    }
     get skippedAny() {
         return this.firstSkip !== null;
     }
@@ -39463,7 +39379,7 @@ class FileReport {
     get failed() {
         return this.errors > 0;
     }
-    error(loc, message) {
+    fail(loc, message) {
         this.errors++;
         if (this.findings.length >= this.limits.maxFindingsPerFile) {
             this.suppressed++;
@@ -39484,52 +39400,13 @@ class FileReport {
         return this.findings;
     }
 }
-/**
- * Decode and split a file into strict-JSON documents, one at a time (a generator: an NDJSON file's
- * parsed lines are never all held at once); problems go to `fr`.
- */
-function* documents(bytes, format, fr, limits) {
-    if (bytes.length > limits.maxFileBytes) {
-        fr.error({ file: fr.file, line: 1, column: 1 }, `file is ${bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+/** A file's documents through the one pipeline, its problems into `fr`. */
+function* fileDocuments(bytes, format, fr, limits) {
+    const decoded = decode(bytes, limits, fr);
+    if (!decoded)
         return;
-    }
-    const decoded = decodeUtf8(bytes);
-    if (!decoded.ok) {
-        const { line, column } = byteLocation(bytes, decoded.offset);
-        fr.error({ file: fr.file, line, column }, `invalid UTF-8 at byte ${decoded.offset}`);
-        return;
-    }
-    const text = decoded.text;
-    fr.lines = new LineIndex(text);
-    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
-    const parse = (start, end) => {
-        const r = parseStrict(text, opts, start, end);
-        if (r.ok)
-            return { value: r.value, start, elements: r.elements };
-        fr.error(fr.at(r.offset), r.message);
-        return null;
-    };
-    if (format === 'json') {
-        const doc = parse(0, text.length);
-        if (doc)
-            yield doc;
-        return;
-    }
-    if (text.charCodeAt(0) === 0xfeff) {
-        fr.error(fr.at(0), 'byte-order mark (U+FEFF) is not allowed');
-        return;
-    }
-    for (const { start, end } of lines(text)) {
-        if (overBytes(text, start, end, limits.maxLineBytes)) {
-            fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
-        }
-        else if (!blank(text, start, end)) {
-            // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
-            const doc = parse(start, end);
-            if (doc)
-                yield doc;
-        }
-    }
+    fr.lines = decoded.lines;
+    yield* documents(decoded.text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
 }
 function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
@@ -39557,16 +39434,16 @@ function readRecord(kind, loc, fr, out, options) {
     const r = kind.payload;
     const record = { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest };
     const input = signature?.ok
-        ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload, trust: { kind: 'unchecked' } }
-        : { loc, record, signer: null, ...(payload !== undefined ? { payload } : {}), trust: { kind: 'unchecked' } };
+        ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload }
+        : { loc, record, signer: null, payload };
     out.push(input);
 }
 /** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
-function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
+function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
     const fr = new FileReport(file, limits);
     const run = new RunDecisions(limits.maxDecisions);
     let surfaces = 0;
-    for (const doc of documents(bytes, format, fr, limits)) {
+    for (const doc of fileDocuments(bytes, format, fr, limits)) {
         const loc = fr.at(doc.start);
         const k = classify(doc.value);
         if (k.kind === 'error')
@@ -39592,10 +39469,10 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
     return { run: !fr.failed && surfaces > 0 ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
-function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS, options = {}) {
+function readAuditFile(file, bytes, format, limits = limits_DEFAULT_LIMITS, options = {}) {
     const fr = new FileReport(file, limits);
     const records = [];
-    for (const doc of documents(bytes, format, fr, limits)) {
+    for (const doc of fileDocuments(bytes, format, fr, limits)) {
         const offsets = doc.elements.get(ROOT_KEY) ?? [];
         const items = Array.isArray(doc.value) && format === 'json'
             ? doc.value.map((v, j) => [v, offsets[j] ?? doc.start])
@@ -39620,8 +39497,6 @@ function readAuditFile(file, bytes, format, limits = DEFAULT_LIMITS, options = {
 
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./src/read/tar.ts
 /**
  * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
@@ -39632,7 +39507,7 @@ var external_node_zlib_ = __nccwpck_require__(8522);
 
 class TarError extends Error {
 }
-const tar_BLOCK = 512;
+const BLOCK = 512;
 const isZero = (b) => {
     for (let i = 0; i < b.length; i++)
         if (b[i] !== 0)
@@ -39666,11 +39541,11 @@ function octal(b, start, len, what) {
 function checksumOk(h) {
     const declared = octal(h, 148, 8, 'checksum');
     let sum = 0;
-    for (let i = 0; i < tar_BLOCK; i++)
+    for (let i = 0; i < BLOCK; i++)
         sum += i >= 148 && i < 156 ? 32 : h[i];
     return sum === declared;
 }
-const padding = (size) => (tar_BLOCK - (size % tar_BLOCK)) % tar_BLOCK;
+const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
 /** Parse PAX records "len key=value\n" and return the `path` record if any. */
 function paxPath(data) {
     let i = 0;
@@ -39703,13 +39578,13 @@ async function* members(src, limits) {
     for (;;) {
         if (!consumed)
             throw new TarError('internal: member data not consumed');
-        const h = await src.read(tar_BLOCK);
+        const h = await src.read(BLOCK);
         if (h.length === 0) {
             if (longName !== undefined)
                 throw new TarError('tar archive ends after an extended header (truncated)');
             return; // EOF at a header boundary: tolerated like the end marker
         }
-        if (h.length < tar_BLOCK)
+        if (h.length < BLOCK)
             throw new TarError('tar archive is truncated inside a header');
         if (isZero(h)) {
             if (longName !== undefined)
@@ -39809,7 +39684,7 @@ const DEFAULT_BUNDLE_LIMITS = {
     maxPathBytes: 256,
     maxMetaBytes: 64 * 1024,
     maxDepth: 64,
-    maxDecisions: DEFAULT_LIMITS.maxDecisions,
+    maxDecisions: limits_DEFAULT_LIMITS.maxDecisions,
 };
 /** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
 function bundleLimits(read) {
@@ -40031,7 +39906,7 @@ function readEvents(bytes, m, file, limits) {
         const c = jcs(covered);
         if (!c.ok)
             throw new BundleError(`${where}: event cannot be canonicalized (${c.reason})`);
-        const contentHash = binding_sha256Digest(c.text);
+        const contentHash = sha256Digest(c.text);
         if (e['assaycontenthash'] !== contentHash)
             throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
         root.update(contentHash + '\n');
@@ -40105,7 +39980,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
                 if (m.size !== manifest.eventsBytes)
                     throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
                 const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-                if (binding_sha256Digest(bytes) !== manifest.eventsSha256)
+                if (sha256Digest(bytes) !== manifest.eventsSha256)
                     throw new BundleError('events.ndjson sha256 does not match the manifest');
                 decisions = readEvents(bytes, manifest, file, limits);
             }
@@ -40213,23 +40088,48 @@ async function readOne(file, role, limits) {
     return readArtifact(file.rel, role, bytes, limits);
 }
 
-;// CONCATENATED MODULE: ./src/sign/trust.ts
+;// CONCATENATED MODULE: ./src/trust/check.ts
+/**
+ * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
+ * is trusted only when its well-formed signature member names a trusted key, its signed payload
+ * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
+ * has its exact reason.
+ */
 
-/** A record with its trust decided and its signed payload dropped (not needed past here). */
-const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
-/** Records with their trust decided, inline. */
-function applyTrust(records, keys) {
-    return records.map((r) => {
-        if (!keys)
-            return withTrust(r, { kind: 'unchecked' });
-        const c = checkTrust(r.signature ?? null, r.payload, keys);
-        return withTrust(r, c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason });
-    });
+
+
+/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
+function precheck(member, payload, keys) {
+    if (!member || payload === undefined)
+        return { ok: false, reason: 'unsigned' };
+    const key = keys.get(member.key_id);
+    if (!key)
+        return { ok: false, reason: `unknown signer ${member.key_id}` };
+    const p = Buffer.from(payload, 'utf8');
+    if (sha256Digest(p) !== member.signed_payload_digest)
+        return { ok: false, reason: 'payload digest differs' };
+    return { data: pae(PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
+}
+const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
+/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
+function checkTrust(member, payload, keys) {
+    const p = precheck(member, payload, keys);
+    return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
+}
+/** The same check, with the Ed25519 verification on libuv's thread pool (the main thread goes on). */
+function checkTrustAsync(member, payload, keys) {
+    const p = precheck(member, payload, keys);
+    if ('ok' in p)
+        return Promise.resolve(p);
+    return new Promise((resolve, reject) => (0,external_node_crypto_.verify)(null, p.data, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(verdict(ok)))));
 }
 
-;// CONCATENATED MODULE: ./src/sign/pool.ts
+;// CONCATENATED MODULE: ./src/trust/pool.ts
 
-
+/** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
+const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
+/** A record as the core sees it when no trusted keys are configured. */
+const unchecked = (r) => withTrust(r, { kind: 'unchecked' });
 const WINDOW = 4096;
 /** Trust for records as they are read: `add` each audit file's records, `finish` after the runs are read. */
 class TrustPool {
@@ -40336,6 +40236,258 @@ async function runGate(settings) {
     return verify(await collect(settings), settings);
 }
 
+;// CONCATENATED MODULE: ./src/trust/keys.ts
+/**
+ * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
+ * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
+ * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
+ * refused past MAX_KEY_TEXT_BYTES.
+ */
+
+
+/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
+function keyIdOf(publicKey) {
+    return `sha256:${(0,external_node_crypto_.createHash)('sha256')
+        .update(publicKey.export({ type: 'spki', format: 'der' }))
+        .digest('hex')}`;
+}
+/**
+ * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
+ * `-----END L-----`, and nothing but whitespace may stand between blocks.
+ */
+function pemBlocks(pem) {
+    if (Buffer.byteLength(pem) > MAX_KEY_TEXT_BYTES)
+        return { ok: false, reason: `key text is over ${MAX_KEY_TEXT_BYTES} bytes (a few keys are a few KiB)` };
+    const blocks = [];
+    let at = 0;
+    for (;;) {
+        const begin = pem.indexOf('-----BEGIN ', at);
+        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
+        if (gap.trim() !== '')
+            return { ok: false, reason: 'text outside the PEM blocks' };
+        if (begin < 0)
+            break;
+        const labelEnd = pem.indexOf('-----', begin + 11);
+        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
+        if (!/^[A-Z ]+$/.test(label))
+            return { ok: false, reason: 'a PEM BEGIN line without a label' };
+        const endLine = `-----END ${label}-----`;
+        const end = pem.indexOf(endLine, labelEnd + 5);
+        if (end < 0)
+            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
+        at = end + endLine.length;
+        blocks.push({ label, text: pem.slice(begin, at) });
+    }
+    return { ok: true, value: blocks };
+}
+/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
+function parsePublicKeys(pem) {
+    if (!pem.includes('-----BEGIN '))
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const scanned = pemBlocks(pem);
+    if (!scanned.ok)
+        return scanned;
+    const blocks = scanned.value;
+    if (blocks.length === 0)
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const keys = [];
+    for (const [i, block] of blocks.entries()) {
+        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
+        if (block.label !== 'PUBLIC KEY')
+            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
+        let key;
+        try {
+            key = (0,external_node_crypto_.createPublicKey)({ key: block.text, format: 'pem' });
+        }
+        catch (e) {
+            return { ok: false, reason: `${where}does not parse (${e.message})` };
+        }
+        if (key.asymmetricKeyType !== 'ed25519')
+            return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
+        keys.push(key);
+    }
+    return { ok: true, value: keys };
+}
+/** Trusted keys by key_id (a key given twice counts once). */
+function trustedKeys(keys) {
+    return new Map(keys.map((k) => [keyIdOf(k), k]));
+}
+
+;// CONCATENATED MODULE: ./src/settings.ts
+/**
+ * Settings with one home: the typed settings of a verification, the defaults of every option in one
+ * table (the action's `action.yml` declares the same defaults; a test compares them), and the
+ * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
+ * message per mistake. Nothing below the entries reads argv or the environment.
+ */
+
+
+
+
+
+
+class UsageError extends Error {
+}
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+function directoryIn(workspace, base, value, name) {
+    const dir = external_node_path_default().resolve(base, value);
+    if (workspace !== null) {
+        const rel = external_node_path_default().relative(workspace, dir);
+        if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+            throw new UsageError(`${name}: "${value}" is outside the workspace`);
+    }
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new UsageError(`${name}: "${value}" is not a directory`);
+    return dir;
+}
+/**
+ * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
+ * flags of the same name use the same defaults).
+ */
+const DEFAULTS = {
+    runs: '.assay/runs',
+    audit: '.assay/audit',
+    'allow-unmatched-records': 'false',
+    'strict-observed': 'false',
+    annotations: 'auto',
+    'check-run-id': '',
+    'check-name': 'side-effect receipts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
+    'github-token': '${{ github.token }}',
+    summary: 'true',
+    'sarif-file': '',
+    'report-file': '',
+    'working-directory': '.',
+    'max-annotations': '1000',
+    'max-file-size': '64MiB',
+    'max-line-size': '8MiB',
+    require: '',
+    'trusted-keys': '',
+};
+const UNITS = {
+    '': 1,
+    b: 1,
+    k: 1024,
+    kb: 1024,
+    kib: 1024,
+    m: 1024 ** 2,
+    mb: 1024 ** 2,
+    mib: 1024 ** 2,
+    g: 1024 ** 3,
+    gb: 1024 ** 3,
+    gib: 1024 ** 3,
+};
+/** "64MiB", "512k", "1048576" → bytes. */
+function parseSize(name, value) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? UNITS[m[2].toLowerCase()] : undefined;
+    if (!m || unit === undefined)
+        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+    const bytes = Math.floor(Number(m[1]) * unit);
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+        throw new UsageError(`${name}: "${value}" is out of range`);
+    return bytes;
+}
+/** YAML 1.2 core booleans, as @actions/core reads them. */
+function parseBool(name, value) {
+    const v = value.trim();
+    if (['true', 'True', 'TRUE'].includes(v))
+        return true;
+    if (['false', 'False', 'FALSE', ''].includes(v))
+        return false;
+    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
+}
+function parseChoice(name, value, choices) {
+    const v = value.trim();
+    if (choices.includes(v))
+        return v;
+    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
+}
+/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
+function parseList(value) {
+    const out = [];
+    let depth = 0;
+    let cur = '';
+    for (const ch of value) {
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        if (ch === '\n' || (ch === ',' && depth === 0)) {
+            out.push(cur);
+            cur = '';
+            depth = 0;
+        }
+        else
+            cur += ch;
+    }
+    out.push(cur);
+    return out.map((s) => s.trim()).filter((s) => s !== '');
+}
+/** A whole number ≥ 0. */
+function parseCount(name, value) {
+    const v = value.trim();
+    if (!/^\d{1,9}$/.test(v))
+        throw new UsageError(`${name}: "${value}" is not a whole number`);
+    return Number(v);
+}
+/** The verification settings with every default, for a working directory (tests and entries start here). */
+function defaultSettings(cwd) {
+    return {
+        runs: parseList(DEFAULTS.runs),
+        audit: parseList(DEFAULTS.audit),
+        explicit: { runs: false, audit: false },
+        cwd,
+        workspace: cwd,
+        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
+        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
+        limits: DEFAULT_LIMITS,
+        policy: NO_POLICY,
+        trustedKeys: null,
+    };
+}
+/** Required-level rules, each a usage error naming the rule when it is wrong. */
+function readPolicy(name, rules) {
+    const p = parsePolicy(rules);
+    if (!p.ok)
+        throw new UsageError(`${name}: ${p.reason}`);
+    return p.policy;
+}
+/**
+ * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
+ * each text came from, for the message when one does not parse. None: null (no trust configured).
+ */
+function readTrustedKeys(sources) {
+    if (sources.length === 0)
+        return null;
+    const keys = [];
+    for (const s of sources) {
+        const parsed = parsePublicKeys(s.pem);
+        if (!parsed.ok)
+            throw new UsageError(`${s.name}: ${parsed.reason}`);
+        keys.push(...parsed.value);
+    }
+    return trustedKeys(keys);
+}
+/** Limits with the two that users set (each undefined: the default). */
+function readLimits(maxFileSize, maxLineSize, prefix = '') {
+    return {
+        ...limits_DEFAULT_LIMITS,
+        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : limits_DEFAULT_LIMITS.maxFileBytes,
+        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : limits_DEFAULT_LIMITS.maxLineBytes,
+    };
+}
+
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/action-inputs.ts
@@ -40348,7 +40500,6 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 
-
 /**
  * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
  *   local run may not, so an empty value means the default here too, except for github-token)
@@ -40357,19 +40508,8 @@ function readSettings(input, ctx, env) {
     const get = (name) => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
     const workspace = external_node_path_default().resolve(ctx.workspace);
     const wdInput = get('working-directory');
-    const cwd = external_node_path_default().resolve(workspace, wdInput);
+    const cwd = directoryIn(workspace, workspace, wdInput, 'working-directory');
     const rel = external_node_path_default().relative(workspace, cwd);
-    if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
-        throw new UsageError(`working-directory: "${wdInput}" is outside the workspace`);
-    let isDir = false;
-    try {
-        isDir = (0,external_node_fs_namespaceObject.statSync)(cwd).isDirectory();
-    }
-    catch {
-        isDir = false;
-    }
-    if (!isDir)
-        throw new UsageError(`working-directory: "${wdInput}" is not a directory`);
     const checkRunId = get('check-run-id');
     if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) {
         throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
@@ -40507,14 +40647,15 @@ function readContext(env, cwd) {
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
 
-/** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
-const levelCounts = (t) => `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted, ${t.no_effect} no_effect`;
+
+/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
+const levelCounts = (t) => [...LEVELS_DESCENDING.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
 /** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
 const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
 /** A level for people: the rung, or "—" for a call that asserts no side effect. */
 const rung = (l) => l ?? '—';
-/** "4 bound, 0 unmatched, 0 inconsistent, 0 duplicate" */
-const recordCounts = (t) => `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.untrusted} untrusted, ${t.duplicate} duplicate`;
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
+const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 // C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
@@ -40529,6 +40670,8 @@ function where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';
     return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
 }
+/** A finding on one line: where (file:line:column, or the input as given), then its message. */
+const located = (f) => (f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(where(f))}: ${visible(f.message)}`);
 const MARKER = ' … [trimmed by receipt-gate]';
 /** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
 function clipBytes(s, max) {
@@ -40576,40 +40719,33 @@ const STEP_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
 
 
 
+
 /** The Checks API's limits, applied to every annotation whichever way it is sent. */
 const TITLE_MAX = CHECKS_API.title;
 const MESSAGE_MAX_BYTES = CHECKS_API.messageBytes;
-/** Findings that say why a call's level fell short of what it claims or must reach. */
-const SHORTFALL_CODES = new Set(['verified_not_reproduced', 'observed_confirmed_not_reproduced', 'policy_unmet']);
 const LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' };
 const RANK = { failure: 0, warning: 1, notice: 2 };
 /** A report path (relative to the working directory) as a repository path. */
 function repoPath(prefix, file) {
     return external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix || '.', file)).replace(/^\.\//, '');
 }
-const locKey = (file, line, column, member) => `${file}\0${line}\0${column}\0${member ?? ''}`;
 /**
  * @param prefix the working directory relative to the repository root ('' when they are the same)
  */
 function buildAnnotations(report, prefix) {
-    const byCall = new Map();
+    // Each call carries its own findings; the rest are about records, artifacts and inputs.
+    const own = new Set();
     for (const c of report.calls)
-        byCall.set(locKey(c.artifact, c.line, c.column, c.member), []);
-    const loose = [];
-    for (const f of report.findings) {
-        const attached = byCall.get(locKey(f.file, f.line, f.column, f.member));
-        if (attached)
-            attached.push(f);
-        else
-            loose.push(f);
-    }
+        for (const f of c.findings)
+            own.add(f);
+    const loose = report.findings.filter((f) => !own.has(f));
     const out = [];
     // A location inside a bundle cannot be shown on the binary file: point at line 1 and say where.
     const place = (file, line, column, member) => member
         ? { path: repoPath(prefix, file), line: 1, column: null, inside: `${member}:${line}:${column}: ` }
         : { path: repoPath(prefix, file), line, column, inside: '' };
     for (const c of report.calls) {
-        const fs = byCall.get(locKey(c.artifact, c.line, c.column, c.member));
+        const fs = c.findings;
         // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
         if (c.level === null && fs.length === 0)
             continue;
@@ -40622,7 +40758,7 @@ function buildAnnotations(report, prefix) {
         ];
         // A finding about the shortfall says why the level was not reached; the level's own reason
         // would repeat it and add what does not concern the claim.
-        if (!fs.some((f) => SHORTFALL_CODES.has(f.code)))
+        if (!fs.some((f) => 'shortfall' in FINDINGS[f.code]))
             lines.push(`Why: ${visible(c.reason)}`);
         for (const f of fs)
             lines.push(`${f.code}: ${visible(f.message)}`);
@@ -40755,7 +40891,6 @@ function md(s) {
     return visible(s).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 const ICON = { error: '❌', warning: '⚠️', notice: 'ℹ️' };
-const LEVEL_ICON = { verified: '🟢', observed_confirmed: '🔵', asserted: '⚪' };
 function summary_link(ctx, file, line, member) {
     const p = repoPath(ctx.prefix, file);
     const label = md(member ? `${p}!${member}:${line}` : `${p}:${line}`);
@@ -40797,9 +40932,7 @@ function renderSummary(report, ctx) {
         ...bannerLines(ctx),
         '| level | calls |',
         '|---|---:|',
-        `| ${LEVEL_ICON.verified} verified | ${t.verified} |`,
-        `| ${LEVEL_ICON.observed_confirmed} observed_confirmed | ${t.observed_confirmed} |`,
-        `| ${LEVEL_ICON.asserted} asserted | ${t.asserted} |`,
+        ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${t[l]} |`),
         `| — no rung (asserts no side effect) | ${t.no_effect} |`,
         '',
         `Audit records: ${recordCounts(t)}.${report.policy.trusted_signers.length > 0 ? ` Trusted signers: ${report.policy.trusted_signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
@@ -40808,18 +40941,12 @@ function renderSummary(report, ctx) {
     ];
     const findingRows = report.findings.map((f) => `- ${ICON[f.severity]} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`);
     // Calls below their required level first, then calls with other failures, then the rest.
-    const failing = new Set(report.findings.filter((f) => f.severity === 'error').map((f) => `${f.file}\0${f.member ?? ''}\0${f.line}\0${f.column}`));
-    const rank = (c) => {
-        const key = `${c.artifact}\0${c.member ?? ''}\0${c.line}\0${c.column}`;
-        if (c.required_level !== null && c.level !== null && LEVELS.indexOf(c.level) < LEVELS.indexOf(c.required_level))
-            return 0;
-        return failing.has(key) ? 1 : 2;
-    };
+    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
     const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
     const policy = report.policy.rules.length > 0;
     const callRows = ordered.map(({ c, r }) => {
         const mark = r < 2 ? '❌ ' : '';
-        const level = c.level === null ? rung(null) : `${LEVEL_ICON[c.level]} ${c.level}`;
+        const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
         return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
     });
     const parts = [];
@@ -40910,6 +41037,7 @@ function renderSarif(report, prefix, version) {
 
 
 
+
 const CHUNK = 1 << 20;
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report) {
@@ -40927,7 +41055,8 @@ function* jsonChunks(report) {
     for (const [name, items] of lists) {
         parts.push(`,\n  "${name}": [`);
         for (let i = 0; i < items.length; i++) {
-            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
+            // A call's own findings and its below_required flag are for reporters; the report lists findings once.
+            const line = `${i === 0 ? '' : ','}\n    ${name === 'calls' ? JSON.stringify(items[i], CALL_JSON_KEYS) : JSON.stringify(items[i])}`;
             parts.push(line);
             size += line.length;
             if (size >= CHUNK) {
@@ -41106,7 +41235,7 @@ async function runAction(core = lib_core, env = process.env) {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1779);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1985);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 

@@ -4,12 +4,12 @@
  * `action.yml` declares; a test compares them), and validated before anything runs. A bad value is
  * one UsageError naming the input.
  */
-import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunContext } from './github.js';
 import {
   DEFAULTS,
+  directoryIn,
   parseBool,
   parseChoice,
   parseCount,
@@ -47,16 +47,8 @@ export function readSettings(input: (name: string) => string, ctx: RunContext, e
   const get = (name: OptionName): string => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
   const workspace = path.resolve(ctx.workspace);
   const wdInput = get('working-directory');
-  const cwd = path.resolve(workspace, wdInput);
+  const cwd = directoryIn(workspace, workspace, wdInput, 'working-directory');
   const rel = path.relative(workspace, cwd);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError(`working-directory: "${wdInput}" is outside the workspace`);
-  let isDir = false;
-  try {
-    isDir = statSync(cwd).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new UsageError(`working-directory: "${wdInput}" is not a directory`);
   const checkRunId = get('check-run-id');
   if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) {
     throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);

@@ -1,88 +1,30 @@
 /**
- * The CLI's surface: argv → one typed command with its settings. Every flag's default comes from
- * the settings table (settings.ts); a mistake is one UsageError naming the flag. Reading a key file
+ * The CLI's surface: argv → one typed command with its settings. The flags, their defaults and the
+ * usage text come from the option tables (cli-options.ts); a mistake is one UsageError naming the flag. Reading a key file
  * named by a flag happens here, so a key that does not parse is a usage error naming the file.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DOMAINS, type Domain } from './import/target-hash.js';
-import { isSignedAt } from './sign/signature.js';
-import { IMPORT_KINDS, type ImportKind } from './import/run.js';
-import { DEFAULT_SLACK, type SlackOptions } from './import/slack.js';
-import { defaultSettings, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
+import { parseArgs } from 'node:util';
+import { commandSpec, parseArgsOptions, usageText } from './cli-options.js';
+import { isSignedAt } from './read/signature.js';
+import { DOMAINS, type Domain } from './tools/import/target-hash.js';
+import { IMPORT_KINDS, type ImportKind } from './tools/import/run.js';
+import { DEFAULT_SLACK, type SlackOptions } from './tools/import/slack.js';
+import {
+  defaultSettings,
+  directoryIn,
+  parseChoice,
+  readLimits,
+  readPolicy,
+  readTrustedKeys,
+  UsageError,
+  type ReadLimits,
+  type Settings,
+} from './settings.js';
 
-export const USAGE = `Usage: receipt-gate <command> [options]
-
-Commands:
-  verify    recompute every side-effect receipt binding from committed bytes and
-            fail when a record mismatches, a claim cannot be reproduced or a
-            required level is not reached
-  keygen    write a new Ed25519 key pair for signing audit records
-  sign      sign audit records with an export job's private key
-  import    turn a provider's audit export into audit records
-  hash      print the target hash of a raw value
-
-receipt-gate verify [options]
-  --runs PATH|GLOB          run artifacts (.json surfaces, .ndjson/.jsonl logs,
-                            .tar.gz evidence bundles); repeatable.
-                            Default: .assay/runs
-  --audit PATH|GLOB         provider audit exports (.json, .ndjson, .jsonl);
-                            repeatable. Default: .assay/audit
-                            A directory means every *.json, *.jsonl, *.ndjson
-                            and *.tar.gz beneath it.
-  --require SELECTOR=LEVEL  a required level; SELECTOR is *, CLASS or
-                            CLASS:VERB, LEVEL asserted, observed_confirmed or
-                            verified (e.g. github_deploy_key:create=verified);
-                            repeatable, the most specific rule applies
-  --trusted-key FILE        PEM public key(s) of trusted record signers
-                            (Ed25519, SPKI; relative to -C); repeatable. With
-                            any, every record must be signed by one of them
-  --format table|json       output format. Default: table on a terminal,
-                            json otherwise
-  --output FILE             write the report to FILE instead of stdout
-  --allow-unmatched-records an audit record bound to no call is a warning,
-                            not an error
-  --strict-observed         an unreproduced observed_confirmed claim is an
-                            error, not a warning
-  -C, --working-directory DIR
-                            run as if started in DIR (inputs and reported
-                            paths are relative to it; nothing outside it is read)
-  --max-file-size SIZE      largest artifact read (default 64MiB)
-  --max-line-size SIZE      largest NDJSON line (default 8MiB)
-
-receipt-gate keygen --out PREFIX
-  writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem
-  (SPKI), and prints the key_id
-
-receipt-gate import github-audit-log|github-webhook|slack-audit-log --output FILE
-                    [--sign-key FILE] [--signed-at TIME] INPUT...
-  turns provider audit exports (read from files: nothing is queried) into
-  audit records, written as NDJSON only when the whole import succeeds
-  Slack: --principal id|email (default id: what the agent passed as the user),
-         --workspace context|none (default context: the agent passed the
-         workspace; none: it did not), --role-verb ROLE=VERB (repeatable;
-         default admin=grant, owner=grant, user=change_role,
-         guest=change_role), --member-provider NAME (default slack),
-         --role-provider NAME (default workspace)
-
-receipt-gate hash DOMAIN VALUE
-  prints the target hash of a raw value (domains: github_key_title,
-  slack_workspace, slack_channel, slack_principal, workspace,
-  workspace_principal), to see why a call and a record differ
-
-receipt-gate sign --key FILE --output FILE [--signed-at TIME] INPUT...
-  reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with
-  the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1,
-  nothing written) any input that is invalid or a record whose binding does not
-  recompute
-
-  -h, --help                show this help
-  -V, --version             print the version
-
-Exit status: 0 the gate passed (or the command succeeded), 1 it failed,
-2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.
-`;
+export const USAGE = usageText();
+const COMMAND_NAMES = 'verify, keygen, sign, import or hash';
 
 export interface VerifyCommand {
   readonly command: 'verify';
@@ -128,54 +70,13 @@ export type CliCommand =
   | { readonly command: 'help' }
   | { readonly command: 'version' };
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-const VERIFY: Options = {
-  runs: { type: 'string', multiple: true },
-  audit: { type: 'string', multiple: true },
-  require: { type: 'string', multiple: true },
-  'trusted-key': { type: 'string', multiple: true },
-  format: { type: 'string' },
-  output: { type: 'string' },
-  'allow-unmatched-records': { type: 'boolean' },
-  'strict-observed': { type: 'boolean' },
-  'working-directory': { type: 'string', short: 'C' },
-  'max-file-size': { type: 'string' },
-  'max-line-size': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
-const KEYGEN: Options = { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
-const SIGN: Options = {
-  key: { type: 'string' },
-  output: { type: 'string' },
-  'signed-at': { type: 'string' },
-  'max-file-size': { type: 'string' },
-  'max-line-size': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
-const IMPORT: Options = {
-  output: { type: 'string' },
-  'sign-key': { type: 'string' },
-  'signed-at': { type: 'string' },
-  principal: { type: 'string' },
-  workspace: { type: 'string' },
-  'role-verb': { type: 'string', multiple: true },
-  'member-provider': { type: 'string' },
-  'role-provider': { type: 'string' },
-  'max-file-size': { type: 'string' },
-  'max-line-size': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
-const HASH: Options = { help: { type: 'boolean', short: 'h' } };
-const COMMANDS: { readonly [c: string]: Options } = { verify: VERIFY, keygen: KEYGEN, sign: SIGN, import: IMPORT, hash: HASH };
-
 function signedAtOf(v: string | undefined): string | null {
   if (v === undefined) return null;
   if (!isSignedAt(v)) throw new UsageError(`--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
   return v;
 }
 
-function parse(argv: readonly string[], options: Options) {
+function parse(argv: readonly string[], options: ReturnType<typeof parseArgsOptions>) {
   try {
     return parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
   } catch (e) {
@@ -192,14 +93,6 @@ function readNamed(flag: string, file: string): string {
   }
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * @param isTTY whether stdout is a terminal (the default format depends on it)
  * @param cwd   the process's working directory (relative paths resolve against it)
@@ -210,12 +103,12 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
   if (command === '--version' || command === '-V' || command === 'version') return { command: 'version' };
   if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
     if (command !== undefined) return { command: 'help' };
-    throw new UsageError('missing command: verify, keygen or sign');
+    throw new UsageError(`missing command: ${COMMAND_NAMES}`);
   }
-  if (command.startsWith('-')) throw new UsageError(`the command comes first (verify, keygen or sign), before "${command}"`);
-  const options = COMMANDS[command];
-  if (!options) throw new UsageError(`unknown command "${command}"`);
-  const parsed = parse(argv, options);
+  if (command.startsWith('-')) throw new UsageError(`the command comes first (${COMMAND_NAMES}), before "${command}"`);
+  const spec = commandSpec(command);
+  if (!spec) throw new UsageError(`unknown command "${command}" (one of ${COMMAND_NAMES})`);
+  const parsed = parse(argv, parseArgsOptions(spec));
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   const str = (k: string): string | undefined => v[k] as string | undefined;
   const list = (k: string): string[] | undefined => v[k] as string[] | undefined;
@@ -284,8 +177,7 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
   }
 
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
-  const dir = path.resolve(cwd, str('working-directory') ?? '.');
-  if (!isDirectory(dir)) throw new UsageError(`-C/--working-directory: "${str('working-directory')}" is not a directory`);
+  const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
   const output = str('output') ?? null;
   const defaults = defaultSettings(dir);
   const keyFiles = list('trusted-key') ?? [];

@@ -6,13 +6,17 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { runGate } from './gate.js';
 import { UsageError } from './settings.js';
 import { parseCli, USAGE, type CliCommand, type ImportCommand, type SignCommand, type VerifyCommand } from './cli-args.js';
-import { runImport, type ImportSettings } from './import/run.js';
-import { targetHash } from './import/target-hash.js';
-import { parsePrivateKey } from './sign/keys.js';
-import { signedAtNow } from './sign/signature.js';
+import type { Finding } from './core/findings.js';
+import { runImport, type ImportSettings } from './tools/import/run.js';
+import { targetHash } from './tools/import/target-hash.js';
+import { keygen } from './tools/keygen.js';
+import type { ToolInput } from './tools/result.js';
+import { signRecords } from './tools/sign.js';
+import { parsePrivateKey, signedAtNow, type SigningKey } from './tools/signing.js';
+import { writeWhole } from './tools/write.js';
 import { renderTable } from './report/table.js';
 import { renderJson, writeJson } from './report/json.js';
-import { keygen, signRecords, writeWhole } from './sign/tools.js';
+import { located } from './report/text.js';
 import { VERSION } from './version.js';
 
 export { USAGE };
@@ -23,7 +27,17 @@ export interface CliOutcome {
   readonly stderr: string;
 }
 
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTTY: boolean, cwd: string): Promise<CliOutcome> {
+/** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
+function findingLines(tool: string, findings: readonly Finding[]): string {
+  const shown = findings.slice(0, 50).map((f) => `receipt-gate: ${tool}: ${located(f)}\n`);
+  if (findings.length > 50) shown.push(`receipt-gate: ${tool}: … and ${findings.length - 50} more error(s)\n`);
+  return shown.join('');
+}
+
+/**
+ * @param now the time a signature is made at when --signed-at is not given
+ */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTTY: boolean, cwd: string, now = new Date()): Promise<CliOutcome> {
   let cmd: CliCommand;
   try {
     cmd = parseCli(argv, isTTY, cwd);
@@ -45,14 +59,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTT
             stdout: r.message,
             stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (keep it secret: the export job's secrets) and ${cmd.prefix}.pub.pem\n`,
           }
-        : { code: 1, stdout: '', stderr: r.errors.map((e) => `receipt-gate: keygen: ${e}\n`).join('') };
+        : { code: 1, stdout: '', stderr: findingLines('keygen', r.findings) };
     }
     case 'sign':
-      return sign(cmd);
+      return sign(cmd, now);
     case 'hash':
       return { code: 0, stdout: `${targetHash(cmd.domain, cmd.value)}\n`, stderr: '' };
     case 'import':
-      return importExports(cmd);
+      return importExports(cmd, now);
     case 'verify':
       return verify(cmd, env, isTTY);
   }
@@ -60,9 +74,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTT
 
 const readError = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
 
-/** The input files of a signing tool, read whole; the first that cannot be read is named. */
-function readInputs(files: readonly string[]): { ok: true; inputs: { name: string; bytes: Uint8Array }[] } | { ok: false; error: string } {
-  const inputs: { name: string; bytes: Uint8Array }[] = [];
+/** The input files of a tool, read whole; the first that cannot be read is named. */
+function readInputs(files: readonly string[]): { ok: true; inputs: ToolInput[] } | { ok: false; error: string } {
+  const inputs: ToolInput[] = [];
   for (const file of files) {
     try {
       inputs.push({ name: file, bytes: readFileSync(file) });
@@ -73,51 +87,51 @@ function readInputs(files: readonly string[]): { ok: true; inputs: { name: strin
   return { ok: true, inputs };
 }
 
-function importExports(cmd: ImportCommand): CliOutcome {
-  const fail = (lines: readonly string[], summary = ''): CliOutcome => ({
+/** A private key named by a flag. */
+function readSigningKey(flag: string, file: string): { ok: true; key: SigningKey } | { ok: false; error: string } {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (e) {
+    return { ok: false, error: `${flag} ${file}: cannot read (${readError(e)})` };
+  }
+  const k = parsePrivateKey(pem);
+  return k.ok ? { ok: true, key: k.value } : { ok: false, error: `${flag} ${k.reason}` };
+}
+
+function importExports(cmd: ImportCommand, now: Date): CliOutcome {
+  const tool = `import ${cmd.kind}`;
+  const fail = (lines: string, summary = ''): CliOutcome => ({
     code: 1,
     stdout: '',
-    stderr: `${lines.map((l) => `receipt-gate: import ${cmd.kind}: ${l}\n`).join('')}${summary ? `receipt-gate: import ${cmd.kind}: ${summary}\n` : ''}receipt-gate: import ${cmd.kind}: nothing written\n`,
+    stderr: `${lines}${summary ? `receipt-gate: ${tool}: ${summary}\n` : ''}receipt-gate: ${tool}: nothing written\n`,
   });
+  const say = (line: string): string => `receipt-gate: ${tool}: ${line}\n`;
   let sign: ImportSettings['sign'] = null;
   if (cmd.signKey) {
-    let pem: string;
-    try {
-      pem = readFileSync(cmd.signKey, 'utf8');
-    } catch (e) {
-      return fail([`--sign-key ${cmd.signKey}: cannot read (${readError(e)})`]);
-    }
-    const k = parsePrivateKey(pem);
-    if (!k.ok) return fail([`--sign-key ${k.reason}`]);
-    sign = { ...k.value, signedAt: cmd.signedAt ?? signedAtNow() };
+    const k = readSigningKey('--sign-key', cmd.signKey);
+    if (!k.ok) return fail(say(k.error));
+    sign = { key: k.key, signedAt: cmd.signedAt ?? signedAtNow(now) };
   }
   const read = readInputs(cmd.inputs);
-  if (!read.ok) return fail([read.error]);
+  if (!read.ok) return fail(say(read.error));
   const r = runImport({ kind: cmd.kind, inputs: read.inputs, limits: cmd.limits, slack: cmd.slack, sign });
-  if (!r.ok) return fail(r.errors.slice(0, 50).concat(r.errors.length > 50 ? [`… and ${r.errors.length - 50} more error(s)`] : []), r.summary);
+  if (!r.ok) return fail(findingLines(tool, r.findings), r.summary);
   try {
     writeWhole(cmd.output, r.ndjson);
   } catch (e) {
-    return fail([`cannot write ${cmd.output}: ${(e as Error).message}`], r.summary);
+    return fail(say(`cannot write ${cmd.output}: ${(e as Error).message}`), r.summary);
   }
-  return { code: 0, stdout: '', stderr: `receipt-gate: import ${cmd.kind}: ${r.summary}${sign ? ', signed' : ''} → ${cmd.output}\n` };
+  return { code: 0, stdout: '', stderr: say(`${r.summary}${sign ? ', signed' : ''} → ${cmd.output}`) };
 }
 
-function sign(cmd: SignCommand): CliOutcome {
-  let keyPem: string;
-  try {
-    keyPem = readFileSync(cmd.key, 'utf8');
-  } catch (e) {
-    return {
-      code: 2,
-      stdout: '',
-      stderr: `receipt-gate: sign: --key ${cmd.key}: cannot read (${readError(e)})\n`,
-    };
-  }
+function sign(cmd: SignCommand, now: Date): CliOutcome {
+  const k = readSigningKey('--key', cmd.key);
+  if (!k.ok) return { code: k.error.includes('cannot read') ? 2 : 1, stdout: '', stderr: `receipt-gate: sign: ${k.error}\nreceipt-gate: sign: nothing written\n` };
   const read = readInputs(cmd.inputs);
   if (!read.ok) return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.error}; nothing written\n` };
-  const r = signRecords(keyPem, read.inputs, cmd.limits, cmd.signedAt ?? signedAtNow());
-  if (!r.ok) return { code: 1, stdout: '', stderr: `${r.errors.map((e) => `receipt-gate: sign: ${e}\n`).join('')}receipt-gate: sign: nothing written\n` };
+  const r = signRecords(k.key, read.inputs, cmd.limits, cmd.signedAt ?? signedAtNow(now));
+  if (!r.ok) return { code: 1, stdout: '', stderr: `${findingLines('sign', r.findings)}receipt-gate: sign: nothing written\n` };
   try {
     writeWhole(cmd.output, r.message);
   } catch (e) {

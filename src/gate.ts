@@ -11,7 +11,7 @@ import { discover } from './read/discover.js';
 import { readOne } from './read/files.js';
 import { EXTENSION_LIST } from './read/formats.js';
 import type { Settings } from './settings.js';
-import { TrustPool } from './sign/pool.js';
+import { TrustPool } from './trust/pool.js';
 
 export type { Settings };
 

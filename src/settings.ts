@@ -5,26 +5,34 @@
  * message per mistake. Nothing below the entries reads argv or the environment.
  */
 
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { NO_POLICY, parsePolicy, type Policy } from './core/policy.js';
-import { parsePublicKeys, trustedKeys } from './sign/keys.js';
-import type { TrustedKeys } from './sign/signature.js';
+import { DEFAULT_LIMITS, type ReadLimits } from './read/limits.js';
+import { parsePublicKeys, trustedKeys, type TrustedKeys } from './trust/keys.js';
+
+export { DEFAULT_LIMITS, type ReadLimits };
 
 export class UsageError extends Error {}
 
-/** Limits on what a reader accepts; exceeding one is a located invalid_artifact, never a crash. */
-export interface ReadLimits {
-  /** Largest artifact file read, in bytes (for an evidence bundle: its compressed size). */
-  readonly maxFileBytes: number;
-  /** Largest NDJSON line, in bytes. */
-  readonly maxLineBytes: number;
-  /** Deepest JSON nesting. */
-  readonly maxDepth: number;
-  /** Most members in one JSON object. */
-  readonly maxKeys: number;
-  /** Findings reported per file before the rest are counted in one line. */
-  readonly maxFindingsPerFile: number;
-  /** Decisions in one run (a file or a bundle): what bounds the memory one run can take. */
-  readonly maxDecisions: number;
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+export function directoryIn(workspace: string | null, base: string, value: string, name: string): string {
+  const dir = path.resolve(base, value);
+  if (workspace !== null) {
+    const rel = path.relative(workspace, dir);
+    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError(`${name}: "${value}" is outside the workspace`);
+  }
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new UsageError(`${name}: "${value}" is not a directory`);
+  return dir;
 }
 
 /** What one verification reads and how it judges (the settings both entries build). */
@@ -142,15 +150,6 @@ export function parseCount(name: string, value: string): number {
   if (!/^\d{1,9}$/.test(v)) throw new UsageError(`${name}: "${value}" is not a whole number`);
   return Number(v);
 }
-
-export const DEFAULT_LIMITS: ReadLimits = {
-  maxFileBytes: parseSize('max-file-size', DEFAULTS['max-file-size']),
-  maxLineBytes: parseSize('max-line-size', DEFAULTS['max-line-size']),
-  maxDepth: 64,
-  maxKeys: 10_000,
-  maxFindingsPerFile: 20,
-  maxDecisions: 100_000,
-};
 
 /** The verification settings with every default, for a working directory (tests and entries start here). */
 export function defaultSettings(cwd: string): Settings {

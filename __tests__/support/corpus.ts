@@ -10,7 +10,8 @@ import { buildBundle, gzip, tar } from './bundle-writer.js';
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { payloadOf, signPayload } from '../../src/sign/signature.js';
+import { payloadOf } from '../../src/read/signature.js';
+import { signPayload } from '../../src/tools/signing.js';
 
 /** Target hashes as upstream makes them: sha256("assay.tool_target.v0:<domain>:" + lowercase(trim(value))). */
 export const targetHash = (domain: string, value: string): string => `sha256:${sha256Hex(`assay.tool_target.v0:${domain}:${value.trim().toLowerCase()}`)}`;
@@ -331,7 +332,7 @@ export function testSigner(): { privateKey: KeyObject; publicKey: KeyObject; pem
 export function signed(rec: JsonObject, key: { privateKey: KeyObject; publicKey: KeyObject }, signedAt = '2026-11-30T12:00:00Z'): JsonObject {
   const p = payloadOf(rec);
   if (!p.ok) throw new Error(p.reason);
-  return { ...rec, signature: signPayload(p.text, key.privateKey, key.publicKey, signedAt) };
+  return { ...rec, signature: signPayload(p.text, key, signedAt) };
 }
 
 /** The policy both signed demos are checked with (README: "deploy keys must be verified, Slack admin changes at least observed"). */

@@ -8,7 +8,7 @@
  * matching (a call that could only take a `github` record is never starved by one that could take
  * any).
  */
-import type { CheckedRecord } from './records.js';
+import { isUsable, type CheckedRecord, type UsableRecord } from './records.js';
 
 /** A call that may receive a record: its subject digest and the provider it names (or null). */
 export interface Claimant {
@@ -18,39 +18,35 @@ export interface Claimant {
 }
 
 /**
- * @param claimants in artifact then decision order; null for a call that cannot be verified
- * @returns for each claimant, the record allocated to it, or null
+ * @param claimants in artifact then decision order (only calls that can be verified at all)
+ * @returns the record allocated to each claimant that got one
  */
-export function allocate(claimants: readonly (Claimant | null)[], records: readonly CheckedRecord[]): (CheckedRecord | null)[] {
-  const buckets = new Map<string, { readonly recs: CheckedRecord[]; next: number }>();
+export function allocate<C extends Claimant>(claimants: readonly C[], records: readonly CheckedRecord[]): Map<C, UsableRecord> {
+  const buckets = new Map<string, { readonly recs: UsableRecord[]; next: number }>();
   for (const r of records) {
-    if (r.check.outcome !== 'usable') continue;
+    if (!isUsable(r)) continue;
     const b = buckets.get(r.check.recomputed);
     if (b) b.recs.push(r);
     else buckets.set(r.check.recomputed, { recs: [r], next: 0 });
   }
-  const used = new Set<CheckedRecord>();
-  const out: (CheckedRecord | null)[] = claimants.map(() => null);
-  const serve = (i: number): void => {
-    const c = claimants[i]!;
+  const used = new Set<UsableRecord>();
+  const out = new Map<C, UsableRecord>();
+  const serve = (c: C): void => {
     const bucket = buckets.get(c.digest);
     if (!bucket) return;
     // Records before `next` are all used: skip them once, not once per call.
-    while (bucket.next < bucket.recs.length && used.has(bucket.recs[bucket.next]!)) bucket.next++;
+    while (bucket.next < bucket.recs.length && used.has(bucket.recs[bucket.next] as UsableRecord)) bucket.next++;
     for (let j = bucket.next; j < bucket.recs.length; j++) {
-      const r = bucket.recs[j]!;
+      const r = bucket.recs[j] as UsableRecord;
       if (used.has(r) || (c.provider !== null && r.input.record.provider !== c.provider)) continue;
       used.add(r);
-      out[i] = r;
+      out.set(c, r);
       return;
     }
   };
   for (const claimsVerified of [true, false]) {
     for (const named of [true, false]) {
-      for (let i = 0; i < claimants.length; i++) {
-        const c = claimants[i];
-        if (c && c.claimsVerified === claimsVerified && (c.provider !== null) === named) serve(i);
-      }
+      for (const c of claimants) if (c.claimsVerified === claimsVerified && (c.provider !== null) === named) serve(c);
     }
   }
   return out;

@@ -4,9 +4,11 @@
  * names at most a few records, so no message grows with the input.
  */
 import { quote } from './findings.js';
-import type { Call, NoRecord, NotVerified, Outcome, Snag, SnagKind, Unmatched } from './ladder.js';
+import type { NoRecord, NotVerified, Snag, SnagKind, Unmatched } from './diagnose.js';
+import type { Call, Outcome } from './ladder.js';
 import type { CheckedRecord } from './records.js';
 import type { DecisionInput } from './model.js';
+import { RECORD_OUTCOMES } from './vocabulary.js';
 
 const at = (d: DecisionInput): string => `line ${d.loc.line}`;
 const short = (d: string): string => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
@@ -36,12 +38,11 @@ const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
 
 function snagText(s: Snag): string {
   switch (s.kind) {
-    case 'inconsistent':
-      return `${recordName(s.record)} declares this binding but is inconsistent`;
-    case 'duplicate':
-      return `${recordName(s.record)} is a duplicate`;
-    case 'untrusted':
-      return `${recordName(s.record)} is not from a trusted signer (${s.reason})`;
+    case 'unusable': {
+      const check = s.record.check;
+      const words = RECORD_OUTCOMES[check.outcome].snag;
+      return `${recordName(s.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
+    }
     case 'taken':
       return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
     case 'other_provider':
@@ -49,13 +50,9 @@ function snagText(s: Snag): string {
   }
 }
 
-const MORE: { readonly [K in SnagKind]: string } = {
-  taken: 'already verify other calls',
-  inconsistent: 'inconsistent',
-  duplicate: 'duplicates',
-  untrusted: 'not from a trusted signer',
-  other_provider: 'from another provider',
-};
+/** How the snags past the listed few are counted, by kind. */
+const more = (k: SnagKind): string =>
+  k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
 
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
 export function noRecordText(n: NoRecord, showDigest: boolean): string {
@@ -65,7 +62,7 @@ export function noRecordText(n: NoRecord, showDigest: boolean): string {
   const rest = [...n.more.entries()];
   if (rest.length > 0) {
     const total = rest.reduce((a, [, k]) => a + k, 0);
-    const kinds = rest.length === 1 ? `all ${MORE[rest[0]![0]]}` : rest.map(([k, v]) => `${v} ${MORE[k]}`).join(', ');
+    const kinds = rest.length === 1 ? `all ${more((rest[0] as [SnagKind, number])[0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
     parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
   }
   return `no unused audit record binds ${subject}: ${parts.join('; ')}`;

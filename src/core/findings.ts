@@ -13,6 +13,8 @@ export interface CatalogueEntry {
   readonly option?: { readonly when: string; readonly severity: Severity };
   readonly title: string;
   readonly help: string;
+  /** The finding says why a call's level fell short of its claim or its requirement (its reason would repeat it). */
+  readonly shortfall?: true;
 }
 
 export const FINDINGS = {
@@ -46,17 +48,20 @@ export const FINDINGS = {
     severity: 'error',
     title: 'Required level not reached',
     help: 'A required level (--require / require) is above the level the call earned.',
+    shortfall: true,
   },
   verified_not_reproduced: {
     severity: 'error',
     title: 'verified claim not reproduced',
     help: 'A call claims verified, but no committed audit record reproduces its binding.',
+    shortfall: true,
   },
   observed_confirmed_not_reproduced: {
     severity: 'warning',
     option: { when: 'with `strict-observed`', severity: 'error' },
     title: 'observed_confirmed claim not reproduced',
     help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+    shortfall: true,
   },
   inconsistent_claim: {
     severity: 'error',
@@ -106,8 +111,13 @@ export function inputFinding(code: FindingCode, input: string, message: string, 
   return { severity, code, file: input, line: 1, column: 1, message, input: true };
 }
 
+/** Severities, most severe first. */
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'notice'];
 const SEVERITY_RANK: { readonly [S in Severity]: number } = { error: 0, warning: 1, notice: 2 };
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+export const severityRank = (s: Severity): number => SEVERITY_RANK[s];
+
+/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
+export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export const byLocation = (a: Location, b: Location): number => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 

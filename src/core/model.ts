@@ -2,7 +2,6 @@ import type { ClaimReading } from './claims.js';
 import type { Projection } from './projection.js';
 import type { Finding } from './findings.js';
 import type { JsonObject } from './json.js';
-import type { SignatureMember } from '../sign/signature.js';
 import type { Policy } from './policy.js';
 
 /**
@@ -14,9 +13,7 @@ import type { Policy } from './policy.js';
 export const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 export const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 
-export type Level = 'asserted' | 'observed_confirmed' | 'verified';
-export const LEVELS: readonly Level[] = ['asserted', 'observed_confirmed', 'verified'];
-export const levelRank = (l: Level): number => LEVELS.indexOf(l);
+export { LEVELS, levelRank, type Level } from './vocabulary.js';
 
 export type { Finding, FindingCode, Severity } from './findings.js';
 export type { JsonObject } from './json.js';
@@ -60,20 +57,16 @@ export interface RunInput {
 
 /**
  * Whether a record's signer is trusted (§8), decided at the edge where the trusted keys are
- * (src/sign/trust.ts): `unchecked` when no trusted keys are configured.
+ * (src/trust/): `unchecked` when no trusted keys are configured.
  */
 export type Trust = { readonly kind: 'unchecked' } | { readonly kind: 'trusted' } | { readonly kind: 'untrusted'; readonly reason: string };
 
-/** One provider audit record, as read from an export (shape and signature shape already validated). */
+/** One provider audit record, as read from an export (shape and signature shape already validated), with its trust decided. */
 export interface RecordInput {
   readonly loc: Location;
   readonly record: AuditRecord;
   /** The key_id of its well-formed `signature` member, or null when unsigned. */
   readonly signer: string | null;
-  /** The well-formed signature member, kept only until its trust is checked. */
-  readonly signature?: SignatureMember;
-  /** P: the canonical text of the record without its signature; kept for signed records until their trust is checked, and when a reader is asked (signing). */
-  readonly payload?: string;
   readonly trust: Trust;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
  * trust (when trusted keys are configured), identity. Each record leaves here with an outcome that
- * carries its reason; only `usable` records can ever bind a call.
+ * carries its reason; only a `UsableRecord`, which nothing but this module can make, can ever bind
+ * a call.
  */
 import { binding } from './binding.js';
 import type { RecordInput } from './model.js';
@@ -16,6 +17,16 @@ export interface CheckedRecord {
   readonly input: RecordInput;
   readonly check: RecordCheck;
 }
+
+declare const USABLE: unique symbol;
+
+/** A record that passed every check: the only kind of record a `verified` outcome can hold. */
+export type UsableRecord = CheckedRecord & { readonly check: { readonly outcome: 'usable' }; readonly [USABLE]: true };
+
+/** A record that failed a check: the reason a call with its binding did not get it. */
+export type UnusableRecord = CheckedRecord & { readonly check: Exclude<RecordCheck, { readonly outcome: 'usable' }> };
+
+export const isUsable = (r: CheckedRecord): r is UsableRecord => r.check.outcome === 'usable';
 
 export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {
   const seen = new Map<string, RecordInput>();
@@ -40,6 +51,6 @@ export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {
     }
     if (input.trust.kind === 'untrusted') return { input, check: { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason } };
     if (first) return { input, check: { outcome: 'duplicate', recomputed: b.digest, first } };
-    return { input, check: { outcome: 'usable', recomputed: b.digest } };
+    return { input, check: { outcome: 'usable', recomputed: b.digest } } as UsableRecord;
   });
 }

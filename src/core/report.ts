@@ -1,7 +1,9 @@
 /** The report: the one value every reporter renders. Its JSON form is `schemas/report.schema.json`. */
 import type { Finding } from './findings.js';
-import type { Level } from './model.js';
 import type { Rule } from './policy.js';
+import type { Level, RecordOutcome } from './vocabulary.js';
+
+export type { RecordOutcome };
 
 export const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
@@ -24,9 +26,31 @@ export interface CallReport {
   readonly record: { readonly file: string; readonly line: number; readonly provider: string; readonly record_id: string } | null;
   /** Why the call earned exactly this level. */
   readonly reason: string;
+  /** The findings about this call, in report order (not part of the JSON form: the report lists them once). */
+  readonly findings: readonly Finding[];
+  /** Its earned level ranks below its required level (not part of the JSON form). */
+  readonly below_required: boolean;
 }
 
-export type RecordOutcome = 'bound' | 'unmatched' | 'inconsistent' | 'untrusted' | 'duplicate';
+/** The members of a call in the JSON report, in order (and those of its `record`). */
+export const CALL_JSON_KEYS: readonly string[] = [
+  'artifact',
+  'index',
+  'file',
+  'line',
+  'column',
+  'member',
+  'tool',
+  'asserted',
+  'claimed_level',
+  'level',
+  'required_level',
+  'subject_digest',
+  'record',
+  'provider',
+  'record_id',
+  'reason',
+];
 
 export interface RecordReport {
   readonly file: string;
@@ -51,12 +75,14 @@ export interface RunReport {
   readonly weakest_level: Level | null;
 }
 
-export interface Totals {
+/**
+ * The counts, tallied from the vocabularies (vocabulary.ts): calls per level (highest first), then
+ * per record outcome, then findings per severity; the JSON form keeps this member order.
+ */
+export type Totals = {
   readonly artifacts: number;
   readonly calls: number;
-  readonly verified: number;
-  readonly observed_confirmed: number;
-  readonly asserted: number;
+} & { readonly [L in Level]: number } & {
   /** Calls that assert no side effect (no rung). */
   readonly no_effect: number;
   /** The weakest level earned across every call that asserts a side effect; null when none does. */
@@ -64,15 +90,11 @@ export interface Totals {
   /** Calls below their required level. */
   readonly policy_unmet: number;
   readonly records: number;
-  readonly bound: number;
-  readonly unmatched: number;
-  readonly inconsistent: number;
-  readonly untrusted: number;
-  readonly duplicate: number;
+} & { readonly [O in RecordOutcome]: number } & {
   readonly errors: number;
   readonly warnings: number;
   readonly notices: number;
-}
+};
 
 export interface Report {
   readonly schema: typeof REPORT_SCHEMA;

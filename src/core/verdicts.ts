@@ -1,15 +1,17 @@
 /**
  * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
  * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
- * only the reasons that concern that claim; a record that does not bind a call is always reported
- * with its reason.
+ * only the reasons that concern that claim; each call's report carries its own findings, so no
+ * reporter re-derives them. A record that does not bind a call is always reported with its reason.
  */
+import type { RecordVerdict } from './diagnose.js';
 import { callTitle, noRecordText, notVerifiedText, outcomeText, unmatchedText } from './explain.js';
-import { finding, quote, type Finding } from './findings.js';
-import type { Call, Outcome, RecordVerdict } from './ladder.js';
-import { levelRank, type Level, type VerifyOptions } from './model.js';
+import { compareFindings, finding, quote, type Finding } from './findings.js';
+import type { Call, Outcome } from './ladder.js';
+import type { VerifyOptions } from './model.js';
 import type { Rule } from './policy.js';
 import type { CallReport, RecordReport } from './report.js';
+import { below, RECORD_OUTCOMES, type Level } from './vocabulary.js';
 
 const NO_READ = 'no later successful read of the same target exists in this run';
 
@@ -27,52 +29,47 @@ function whyNotReached(outcome: Outcome, needed: Level): string {
   }
 }
 
-/** A call's report line, and the findings its claim and its required level earn. */
-export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, options: VerifyOptions, findings: Finding[]): CallReport {
+/** The findings a call's claim and its required level earn. */
+function callFindings(call: Call, outcome: Outcome, rule: Rule | null, options: VerifyOptions, subject: string | null): Finding[] {
+  const { claim, input } = call;
+  const level = outcome.level;
+  const out: Finding[] = [];
+  if (level === null) return out;
+  const where = callTitle(call);
+  if (claim.level === 'verified') {
+    if (level !== 'verified') {
+      out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+    } else if (!claim.legacy && claim.digest !== subject) {
+      out.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+    }
+  } else if (claim.level === 'observed_confirmed') {
+    const severity = options.strictObserved ? 'error' : 'warning';
+    if (level === 'asserted') {
+      const why = whyNotReached(outcome, 'observed_confirmed');
+      out.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+    } else if (level === 'observed_confirmed' && claim.digest !== subject) {
+      const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+      out.push(finding('observed_confirmed_not_reproduced', input.loc, why, severity));
+    }
+  }
+  if (below(claim.level, level)) out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+  if (rule && below(level, rule.level)) {
+    out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`));
+  }
+  return out;
+}
+
+/**
+ * A call's report line with its findings.
+ * @param read the findings its decision already has (its claim's shape and consistency)
+ */
+export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, options: VerifyOptions, read: readonly Finding[]): CallReport {
   const { claim, input } = call;
   const level = outcome.level;
   const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
-  const where = callTitle(call);
-  if (level !== null) {
-    if (claim.level === 'verified') {
-      if (level !== 'verified') {
-        findings.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
-      } else if (!claim.legacy && claim.digest !== subject) {
-        findings.push(
-          finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`),
-        );
-      }
-    } else if (claim.level === 'observed_confirmed') {
-      const severity = options.strictObserved ? 'error' : 'warning';
-      if (level === 'asserted') {
-        findings.push(
-          finding(
-            'observed_confirmed_not_reproduced',
-            input.loc,
-            `${where} claims observed_confirmed, but ${whyNotReached(outcome, 'observed_confirmed')}`,
-            severity,
-          ),
-        );
-      } else if (level === 'observed_confirmed' && claim.digest !== subject) {
-        findings.push(
-          finding(
-            'observed_confirmed_not_reproduced',
-            input.loc,
-            `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`,
-            severity,
-          ),
-        );
-      }
-    }
-    if (levelRank(level) > levelRank(claim.level)) {
-      findings.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
-    }
-    if (rule && levelRank(level) < levelRank(rule.level)) {
-      findings.push(
-        finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`),
-      );
-    }
-  }
+  const own = callFindings(call, outcome, rule, options, subject);
+  const findings = read.length === 0 ? own : [...read, ...own];
+  if (findings.length > 1) findings.sort(compareFindings);
   const r = outcome.level === 'verified' ? outcome.record.input : null;
   return {
     artifact: call.run.artifact,
@@ -88,45 +85,48 @@ export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, optio
     subject_digest: subject,
     record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
     reason: outcomeText(outcome),
+    findings,
+    below_required: rule !== null && level !== null && below(level, rule.level),
   };
 }
 
-/** A record's report line, and the finding for every record that does not bind a call. */
-export function judgeRecord(v: RecordVerdict, options: VerifyOptions, findings: Finding[]): RecordReport {
+/** The words of a record's finding (the code comes from the outcome table). */
+function recordMessage(v: RecordVerdict, name: string): string | null {
+  if (v.outcome === 'bound') return null;
+  if (v.outcome === 'unmatched') return `${name} binds no call: ${unmatchedText(v.why, v.record)}`;
+  const check = v.record.check;
+  switch (check.outcome) {
+    case 'inconsistent':
+      return `${name}: ${check.reason}`;
+    case 'untrusted':
+      return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
+    case 'duplicate':
+      return `${name} repeats the record at ${check.first.loc.file}:${check.first.loc.line}; one audit entry may vouch for one call only`;
+  }
+}
+
+/** A record's report line, and the finding of a record that does not bind a call. */
+export function judgeRecord(v: RecordVerdict, options: VerifyOptions): { readonly report: RecordReport; readonly finding: Finding | null } {
   const { record, loc, signer } = v.record.input;
   const name = `record ${JSON.stringify(quote(record.record_id))} (${quote(record.provider)})`;
-  switch (v.outcome) {
-    case 'inconsistent':
-      findings.push(finding('record_inconsistent', loc, `${name}: ${v.reason}`));
-      break;
-    case 'untrusted':
-      findings.push(finding('record_untrusted', loc, `${name} is not from a trusted signer: ${v.reason}; it verifies no call`));
-      break;
-    case 'duplicate':
-      findings.push(
-        finding('duplicate_record', loc, `${name} repeats the record at ${v.first.loc.file}:${v.first.loc.line}; one audit entry may vouch for one call only`),
-      );
-      break;
-    case 'unmatched':
-      findings.push(
-        finding('record_unmatched', loc, `${name} binds no call: ${unmatchedText(v.why, v.record)}`, options.allowUnmatchedRecords ? 'warning' : 'error'),
-      );
-      break;
-    case 'bound':
-      break;
-  }
+  const code = RECORD_OUTCOMES[v.outcome].finding;
+  const message = recordMessage(v, name);
+  const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
   const holder = v.outcome === 'bound' ? v.call : null;
   return {
-    file: loc.file,
-    line: loc.line,
-    column: loc.column,
-    provider: record.provider,
-    record_id: record.record_id,
-    outcome: v.outcome,
-    binding_digest: record.binding_digest,
-    recomputed_digest: v.record.check.recomputed,
-    signer,
-    untrusted: v.outcome === 'untrusted' ? v.reason : null,
-    call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+    report: {
+      file: loc.file,
+      line: loc.line,
+      column: loc.column,
+      provider: record.provider,
+      record_id: record.record_id,
+      outcome: v.outcome,
+      binding_digest: record.binding_digest,
+      recomputed_digest: v.record.check.recomputed,
+      signer,
+      untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
+      call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+    },
+    finding: code !== null && message !== null ? finding(code, loc, message, severity) : null,
   };
 }

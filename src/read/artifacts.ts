@@ -5,22 +5,22 @@
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
 import { finding, type Finding } from '../core/findings.js';
-import type { AuditRecord, Location, RecordInput, RunInput } from '../core/model.js';
-import { LineIndex, parseStrict, pathKey } from './strict-json.js';
+import type { AuditRecord, Location, RunInput } from '../core/model.js';
+import { decode, documents, type Doc, type DocSink } from './documents.js';
+import { type LineIndex, pathKey } from './strict-json.js';
 import { classify, type Kind } from './classify.js';
 import { checkRecord } from './shapes.js';
 import { hasOwn } from '../core/json.js';
-import { payloadOf, readSignatureMember } from '../sign/signature.js';
+import { payloadOf, readSignatureMember } from './signature.js';
+import type { RecordRead } from './records.js';
 import { readSurface, RunDecisions } from './surface.js';
 import type { Format } from './formats.js';
-import { DEFAULT_LIMITS, type ReadLimits } from '../settings.js';
-import { decodeUtf8, byteLocation } from './utf8.js';
-import { blank, lines, overBytes } from './lines.js';
+import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 
 export interface FileRead {
   /** The run this file is, or null (not a run, or rejected). */
   readonly run: RunInput | null;
-  readonly records: readonly RecordInput[];
+  readonly records: readonly RecordRead[];
   readonly findings: readonly Finding[];
 }
 
@@ -28,12 +28,6 @@ const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_deci
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) } as const;
 const ROOT_KEY = pathKey([]);
 
-/** One JSON document inside a file: the whole file, or one NDJSON line. */
-interface Doc {
-  readonly value: unknown;
-  readonly start: number;
-  readonly elements: ReadonlyMap<string, readonly number[]>;
-}
 
 /** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
 export function skippedFinding(at: Location, skipped: ReadonlyMap<string, number>): Finding {
@@ -48,7 +42,7 @@ export function skippedFinding(at: Location, skipped: ReadonlyMap<string, number
 }
 
 /** Collects findings for one file, capped, and turns offsets into locations. */
-class FileReport {
+class FileReport implements DocSink {
   readonly findings: Finding[] = [];
   private errors = 0;
   private suppressed = 0;
@@ -66,6 +60,12 @@ class FileReport {
     return { file: this.file, line, column };
   }
 
+  /** A problem the document pipeline found (DocSink). */
+  error(where: { readonly offset: number } | { readonly line: number; readonly column: number } | Location, message: string): void {
+    const loc = 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
+    this.fail(loc, message);
+  }
+
   get skippedAny(): boolean {
     return this.firstSkip !== null;
   }
@@ -78,7 +78,7 @@ class FileReport {
     return this.errors > 0;
   }
 
-  error(loc: Location, message: string): void {
+  private fail(loc: Location, message: string): void {
     this.errors++;
     if (this.findings.length >= this.limits.maxFindingsPerFile) {
       this.suppressed++;
@@ -101,48 +101,12 @@ class FileReport {
   }
 }
 
-/**
- * Decode and split a file into strict-JSON documents, one at a time (a generator: an NDJSON file's
- * parsed lines are never all held at once); problems go to `fr`.
- */
-function* documents(bytes: Uint8Array, format: TextFormat, fr: FileReport, limits: ReadLimits): Generator<Doc> {
-  if (bytes.length > limits.maxFileBytes) {
-    fr.error({ file: fr.file, line: 1, column: 1 }, `file is ${bytes.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
-    return;
-  }
-  const decoded = decodeUtf8(bytes);
-  if (!decoded.ok) {
-    const { line, column } = byteLocation(bytes, decoded.offset);
-    fr.error({ file: fr.file, line, column }, `invalid UTF-8 at byte ${decoded.offset}`);
-    return;
-  }
-  const text = decoded.text;
-  fr.lines = new LineIndex(text);
-  const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS };
-  const parse = (start: number, end: number): Doc | null => {
-    const r = parseStrict(text, opts, start, end);
-    if (r.ok) return { value: r.value, start, elements: r.elements };
-    fr.error(fr.at(r.offset), r.message);
-    return null;
-  };
-  if (format === 'json') {
-    const doc = parse(0, text.length);
-    if (doc) yield doc;
-    return;
-  }
-  if (text.charCodeAt(0) === 0xfeff) {
-    fr.error(fr.at(0), 'byte-order mark (U+FEFF) is not allowed');
-    return;
-  }
-  for (const { start, end } of lines(text)) {
-    if (overBytes(text, start, end, limits.maxLineBytes)) {
-      fr.error(fr.at(start), `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
-    } else if (!blank(text, start, end)) {
-      // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
-      const doc = parse(start, end);
-      if (doc) yield doc;
-    }
-  }
+/** A file's documents through the one pipeline, its problems into `fr`. */
+function* fileDocuments(bytes: Uint8Array, format: TextFormat, fr: FileReport, limits: ReadLimits): Generator<Doc> {
+  const decoded = decode(bytes, limits, fr);
+  if (!decoded) return;
+  fr.lines = decoded.lines;
+  yield* documents(decoded.text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
 }
 
 type TextFormat = Exclude<Format, 'bundle'>;
@@ -153,7 +117,7 @@ export interface RecordReadOptions {
   readonly payloads?: boolean;
 }
 
-function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileReport, out: RecordInput[], options: RecordReadOptions): void {
+function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileReport, out: RecordRead[], options: RecordReadOptions): void {
   const shape = checkRecord(kind.payload);
   if (!shape.ok) {
     fr.error(loc, `audit record: ${shape.reason}`);
@@ -178,9 +142,9 @@ function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileRepo
   // Keep only what verification reads (never a spread of the parsed object).
   const r = kind.payload as unknown as AuditRecord;
   const record: AuditRecord = { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest };
-  const input: RecordInput = signature?.ok
-    ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload, trust: { kind: 'unchecked' } }
-    : { loc, record, signer: null, ...(payload !== undefined ? { payload } : {}), trust: { kind: 'unchecked' } };
+  const input: RecordRead = signature?.ok
+    ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload }
+    : { loc, record, signer: null, payload };
   out.push(input);
 }
 
@@ -189,7 +153,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
   const fr = new FileReport(file, limits);
   const run = new RunDecisions(limits.maxDecisions);
   let surfaces = 0;
-  for (const doc of documents(bytes, format, fr, limits)) {
+  for (const doc of fileDocuments(bytes, format, fr, limits)) {
     const loc = fr.at(doc.start);
     const k = classify(doc.value);
     if (k.kind === 'error') fr.error(loc, k.reason);
@@ -226,8 +190,8 @@ export function readAuditFile(
   options: RecordReadOptions = {},
 ): FileRead {
   const fr = new FileReport(file, limits);
-  const records: RecordInput[] = [];
-  for (const doc of documents(bytes, format, fr, limits)) {
+  const records: RecordRead[] = [];
+  for (const doc of fileDocuments(bytes, format, fr, limits)) {
     const offsets = doc.elements.get(ROOT_KEY) ?? [];
     const items: [unknown, number][] =
       Array.isArray(doc.value) && format === 'json'

@@ -21,7 +21,7 @@ import { readSurface, RunDecisions } from './surface.js';
 import { skippedFinding, type FileRead } from './artifacts.js';
 import { classify } from './classify.js';
 import { quote } from '../core/findings.js';
-import { DEFAULT_LIMITS, type ReadLimits } from '../settings.js';
+import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 
 export interface BundleLimits {
   readonly maxCompressedBytes: number;

@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { finding } from '../core/findings.js';
 import { readAuditFile, readRunFile, type FileRead } from './artifacts.js';
-import type { ReadLimits } from '../settings.js';
+import type { ReadLimits } from './limits.js';
 import { EXTENSION_LIST, formatOf } from './formats.js';
 import { bundleLimits, readBundle } from './bundle.js';
 import type { FoundFile } from './discover.js';

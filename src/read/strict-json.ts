@@ -70,6 +70,26 @@ export function scan(text: string, options: ScanOptions, start = 0, end = text.l
   return runScanner(new Scanner(text, start, end, options, false));
 }
 
+/**
+ * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
+ * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
+ */
+export function firstValueEnd(
+  text: string,
+  options: ScanOptions,
+  start: number,
+  end = text.length,
+): { readonly ok: true; readonly end: number } | { readonly ok: false; readonly offset: number; readonly message: string } {
+  const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
+  try {
+    scanner.run(true);
+    return { ok: true, end: scanner.valueEnd };
+  } catch (e) {
+    if (e instanceof ScanError) return { ok: false, offset: e.offset, message: e.message };
+    throw e;
+  }
+}
+
 function runScanner(scanner: Scanner): ScanResult {
   try {
     return { ok: true, elements: scanner.run() };
@@ -213,7 +233,10 @@ class Scanner {
     this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
   }
 
-  run(): Map<string, number[]> {
+  /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
+  valueEnd = -1;
+
+  run(firstOnly = false): Map<string, number[]> {
     const { s, end } = this;
     if (this.i < end && s.charCodeAt(this.i) === 0xfeff) throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
     this.ws();
@@ -221,6 +244,8 @@ class Scanner {
     this.value();
     for (;;) {
       if (this.depth === 0) {
+        this.valueEnd = this.i;
+        if (firstOnly) return this.wanted;
         this.ws();
         if (this.i < end) throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
         return this.wanted;

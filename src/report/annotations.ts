@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Report } from '../core/report.js';
-import type { Finding, Severity } from '../core/findings.js';
+import { FINDINGS, type Finding, type Severity } from '../core/findings.js';
 import { clip, clipBytes, rung, visible } from './text.js';
 import { CHECKS_API } from './limits.js';
 
@@ -25,8 +25,6 @@ export interface Annotation {
   readonly message: string;
 }
 
-/** Findings that say why a call's level fell short of what it claims or must reach. */
-const SHORTFALL_CODES: ReadonlySet<string> = new Set(['verified_not_reproduced', 'observed_confirmed_not_reproduced', 'policy_unmet']);
 const LEVEL: { readonly [S in Severity]: AnnotationLevel } = { error: 'failure', warning: 'warning', notice: 'notice' };
 const RANK: { readonly [L in AnnotationLevel]: number } = { failure: 0, warning: 1, notice: 2 };
 
@@ -35,20 +33,14 @@ export function repoPath(prefix: string, file: string): string {
   return path.posix.normalize(path.posix.join(prefix || '.', file)).replace(/^\.\//, '');
 }
 
-const locKey = (file: string, line: number, column: number, member: string | null | undefined): string => `${file}\0${line}\0${column}\0${member ?? ''}`;
-
 /**
  * @param prefix the working directory relative to the repository root ('' when they are the same)
  */
 export function buildAnnotations(report: Report, prefix: string): Annotation[] {
-  const byCall = new Map<string, Finding[]>();
-  for (const c of report.calls) byCall.set(locKey(c.artifact, c.line, c.column, c.member), []);
-  const loose: Finding[] = [];
-  for (const f of report.findings) {
-    const attached = byCall.get(locKey(f.file, f.line, f.column, f.member));
-    if (attached) attached.push(f);
-    else loose.push(f);
-  }
+  // Each call carries its own findings; the rest are about records, artifacts and inputs.
+  const own = new Set<Finding>();
+  for (const c of report.calls) for (const f of c.findings) own.add(f);
+  const loose = report.findings.filter((f) => !own.has(f));
   const out: Annotation[] = [];
   // A location inside a bundle cannot be shown on the binary file: point at line 1 and say where.
   const place = (file: string, line: number, column: number, member: string | null | undefined) =>
@@ -57,7 +49,7 @@ export function buildAnnotations(report: Report, prefix: string): Annotation[] {
       : { path: repoPath(prefix, file), line, column, inside: '' };
 
   for (const c of report.calls) {
-    const fs = byCall.get(locKey(c.artifact, c.line, c.column, c.member))!;
+    const fs = c.findings;
     // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
     if (c.level === null && fs.length === 0) continue;
     const worst = fs.reduce<AnnotationLevel>((acc, f) => (RANK[LEVEL[f.severity]] < RANK[acc] ? LEVEL[f.severity] : acc), 'notice');
@@ -69,7 +61,7 @@ export function buildAnnotations(report: Report, prefix: string): Annotation[] {
     ];
     // A finding about the shortfall says why the level was not reached; the level's own reason
     // would repeat it and add what does not concern the claim.
-    if (!fs.some((f) => SHORTFALL_CODES.has(f.code))) lines.push(`Why: ${visible(c.reason)}`);
+    if (!fs.some((f) => 'shortfall' in FINDINGS[f.code])) lines.push(`Why: ${visible(c.reason)}`);
     for (const f of fs) lines.push(`${f.code}: ${visible(f.message)}`);
     out.push({
       path: p.path,

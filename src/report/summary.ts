@@ -4,7 +4,7 @@
  * when rows must be cut, a line says how many and where the full report is.
  */
 import type { Report } from '../core/report.js';
-import { LEVELS } from '../core/model.js';
+import { LEVEL_TABLE, LEVELS_DESCENDING } from '../core/vocabulary.js';
 import type { Finding, Severity } from '../core/findings.js';
 import { repoPath } from './annotations.js';
 import { clip, findingCounts, recordCounts, rung, visible, weakestRung } from './text.js';
@@ -34,7 +34,6 @@ export function md(s: string): string {
 }
 
 const ICON: { readonly [S in Severity]: string } = { error: '❌', warning: '⚠️', notice: 'ℹ️' };
-const LEVEL_ICON = { verified: '🟢', observed_confirmed: '🔵', asserted: '⚪' } as const;
 
 function link(ctx: SummaryContext, file: string, line: number, member: string | null | undefined): string {
   const p = repoPath(ctx.prefix, file);
@@ -75,9 +74,7 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     ...bannerLines(ctx),
     '| level | calls |',
     '|---|---:|',
-    `| ${LEVEL_ICON.verified} verified | ${t.verified} |`,
-    `| ${LEVEL_ICON.observed_confirmed} observed_confirmed | ${t.observed_confirmed} |`,
-    `| ${LEVEL_ICON.asserted} asserted | ${t.asserted} |`,
+    ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${t[l]} |`),
     `| — no rung (asserts no side effect) | ${t.no_effect} |`,
     '',
     `Audit records: ${recordCounts(t)}.${report.policy.trusted_signers.length > 0 ? ` Trusted signers: ${report.policy.trusted_signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
@@ -88,17 +85,12 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     (f: Finding) => `- ${ICON[f.severity]} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`,
   );
   // Calls below their required level first, then calls with other failures, then the rest.
-  const failing = new Set(report.findings.filter((f) => f.severity === 'error').map((f) => `${f.file}\0${f.member ?? ''}\0${f.line}\0${f.column}`));
-  const rank = (c: Report['calls'][number]): number => {
-    const key = `${c.artifact}\0${c.member ?? ''}\0${c.line}\0${c.column}`;
-    if (c.required_level !== null && c.level !== null && LEVELS.indexOf(c.level) < LEVELS.indexOf(c.required_level)) return 0;
-    return failing.has(key) ? 1 : 2;
-  };
+  const rank = (c: Report['calls'][number]): number => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
   const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
   const policy = report.policy.rules.length > 0;
   const callRows = ordered.map(({ c, r }) => {
     const mark = r < 2 ? '❌ ' : '';
-    const level = c.level === null ? rung(null) : `${LEVEL_ICON[c.level]} ${c.level}`;
+    const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
     return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${link(ctx, c.artifact, c.line, c.member)} |`;
   });
 

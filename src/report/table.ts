@@ -1,6 +1,7 @@
 /** The terminal report: one line per call, findings grouped by severity, totals. */
 import type { Report } from '../core/report.js';
-import type { Severity } from '../core/findings.js';
+import { SEVERITIES } from '../core/findings.js';
+import { LEVEL_TABLE } from '../core/vocabulary.js';
 import { clip, findingCounts, levelCounts, recordCounts, rung, visible, weakestRung, where } from './text.js';
 
 export interface TableStyle {
@@ -11,8 +12,6 @@ const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 } as c
 type Paint = (name: keyof typeof CODES, s: string) => string;
 
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
-const SEVERITIES: readonly Severity[] = ['error', 'warning', 'notice'];
-const LEVEL_COLOR = { verified: 'green', observed_confirmed: 'cyan', asserted: 'yellow' } as const;
 const SEVERITY_COLOR = { error: 'red', warning: 'yellow', notice: 'dim' } as const;
 
 export function renderTable(report: Report, style: TableStyle): string {
@@ -37,7 +36,7 @@ export function renderTable(report: Report, style: TableStyle): string {
     const req = (s: string): string => (policy ? `${pad(s, 19)}  ` : '');
     out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
     for (const r of rows) {
-      const level = r.level === null ? pad(rung(null), 19) : paint(LEVEL_COLOR[r.level], pad(r.level, 19));
+      const level = r.level === null ? pad(rung(null), 19) : paint(LEVEL_TABLE[r.level].colour, pad(r.level, 19));
       out.push(`${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
     }
   } else {

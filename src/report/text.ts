@@ -1,10 +1,10 @@
 /** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
 import type { Totals } from '../core/report.js';
-import { clip } from '../core/findings.js';
+import { clip, type Finding } from '../core/findings.js';
+import { LEVELS_DESCENDING, RECORD_OUTCOME_NAMES } from '../core/vocabulary.js';
 
-/** "4 verified, 1 observed_confirmed, 4 asserted": the totals sentence of every reporter. */
-export const levelCounts = (t: Totals): string =>
-  `${t.verified} verified, ${t.observed_confirmed} observed_confirmed, ${t.asserted} asserted, ${t.no_effect} no_effect`;
+/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
+export const levelCounts = (t: Totals): string => [...LEVELS_DESCENDING.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
 
 /** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
 export const weakestRung = (t: Totals): string =>
@@ -13,9 +13,8 @@ export const weakestRung = (t: Totals): string =>
 /** A level for people: the rung, or "—" for a call that asserts no side effect. */
 export const rung = (l: string | null): string => l ?? '—';
 
-/** "4 bound, 0 unmatched, 0 inconsistent, 0 duplicate" */
-export const recordCounts = (t: Totals): string =>
-  `${t.bound} bound, ${t.unmatched} unmatched, ${t.inconsistent} inconsistent, ${t.untrusted} untrusted, ${t.duplicate} duplicate`;
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
+export const recordCounts = (t: Totals): string => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
 
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 export const findingCounts = (t: Totals): string => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
@@ -35,6 +34,9 @@ export function where(l: { file: string; line: number; column?: number; member?:
   const col = l.column !== undefined ? `:${l.column}` : '';
   return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
 }
+
+/** A finding on one line: where (file:line:column, or the input as given), then its message. */
+export const located = (f: Finding): string => (f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(where(f))}: ${visible(f.message)}`);
 
 const MARKER = ' … [trimmed by receipt-gate]';
 

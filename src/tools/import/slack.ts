@@ -11,7 +11,7 @@
  *   context.location.id, role = <role>, verb from the mapping (admin, owner: grant; user, guest:
  *   change_role).
  */
-import type { JsonObject } from '../core/json.js';
+import type { JsonObject } from '../../core/json.js';
 import { idText, obj, str, type Mapped } from './mapping.js';
 import { targetHash } from './target-hash.js';
 

@@ -6,10 +6,11 @@
  * order, canonical JSON, signed with --sign-key when given. Any error: nothing is written.
  */
 import path from 'node:path';
-import type { KeyObject } from 'node:crypto';
-import { jcs } from '../core/binding.js';
-import type { ReadLimits } from '../settings.js';
-import { signedLine } from '../sign/signature.js';
+import { jcs } from '../../core/binding.js';
+import { finding, type Finding } from '../../core/findings.js';
+import type { Location } from '../../core/model.js';
+import type { ReadLimits } from '../../read/limits.js';
+import { signedLine, type SigningKey } from '../signing.js';
 import { readExport } from './exports.js';
 import { githubAuditLog, githubWebhook } from './github.js';
 import { idText, makeRecord, type Mapper } from './mapping.js';
@@ -27,25 +28,25 @@ export interface ImportSettings {
   readonly inputs: readonly { readonly name: string; readonly bytes: Uint8Array }[];
   readonly limits: ReadLimits;
   readonly slack: SlackOptions;
-  readonly sign: { readonly privateKey: KeyObject; readonly publicKey: KeyObject; readonly signedAt: string } | null;
+  readonly sign: { readonly key: SigningKey; readonly signedAt: string } | null;
 }
 
 export type ImportResult =
   | { readonly ok: true; readonly ndjson: string; readonly summary: string }
-  | { readonly ok: false; readonly errors: readonly string[]; readonly summary: string };
+  | { readonly ok: false; readonly findings: readonly Finding[]; readonly summary: string };
 
 export function runImport(s: ImportSettings): ImportResult {
   const mapper: Mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
   const { source, listKey } = IMPORT_KINDS[s.kind];
-  const errors: string[] = [];
+  const errors: Finding[] = [];
   const skipped = new Map<string, number>();
-  const byId = new Map<string, { line: string; entry: string; at: string }>();
+  const byId = new Map<string, { line: string; entry: string; loc: Location }>();
   let entries = 0;
   let merged = 0;
   for (const input of s.inputs) {
     const file = path.basename(input.name);
     const read = readExport(input.name, input.bytes, s.limits, listKey);
-    errors.push(...read.errors);
+    for (const f of read.findings) errors.push(f);
     for (const e of read.entries) {
       entries++;
       const m = mapper(e.value);
@@ -54,7 +55,7 @@ export function runImport(s: ImportSettings): ImportResult {
         continue;
       }
       if (m.kind === 'error') {
-        errors.push(`${e.at}: ${m.message}`);
+        errors.push(finding('invalid_artifact', e.loc, m.message));
         continue;
       }
       const canon = jcs(e.value);
@@ -62,23 +63,26 @@ export function runImport(s: ImportSettings): ImportResult {
       const seen = byId.get(m.recordId);
       if (seen) {
         if (seen.entry === entry) merged++;
-        else errors.push(`${e.at}: two different entries share record id ${idText(m.recordId)} (the other at ${seen.at}): an id vouches for one entry only`);
+        else {
+          const why = `two different entries share record id ${idText(m.recordId)} (the other at ${seen.loc.file}:${seen.loc.line}:${seen.loc.column}): an id vouches for one entry only`;
+          errors.push(finding('invalid_artifact', e.loc, why));
+        }
         continue;
       }
       const record = makeRecord(m, `${source} (${file})`);
       const payload = jcs(record);
       if (!payload.ok) {
-        errors.push(`${e.at}: the record cannot be canonicalized (${payload.reason})`);
+        errors.push(finding('invalid_artifact', e.loc, `the record cannot be canonicalized (${payload.reason})`));
         continue;
       }
-      const line = s.sign ? signedLine(payload.text, s.sign.privateKey, s.sign.publicKey, s.sign.signedAt) : payload.text;
-      byId.set(m.recordId, { line, entry, at: e.at });
+      const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
+      byId.set(m.recordId, { line, entry, loc: e.loc });
     }
   }
   const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
   const summary = `${entries} entries read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
-  if (errors.length > 0) return { ok: false, errors, summary };
+  if (errors.length > 0) return { ok: false, findings: errors, summary };
   const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
   return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', summary };
 }

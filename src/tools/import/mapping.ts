@@ -3,10 +3,10 @@
  * record shape (assay.provider_audit_record.v0, binding recomputed here, non_claims naming the
  * export), whatever the provider.
  */
-import { binding } from '../core/binding.js';
-import { RECORD_SCHEMA } from '../core/model.js';
-import { isObject, type JsonObject } from '../core/json.js';
-import { quote } from '../core/findings.js';
+import { binding } from '../../core/binding.js';
+import { RECORD_SCHEMA } from '../../core/model.js';
+import { isObject, type JsonObject } from '../../core/json.js';
+import { quote } from '../../core/findings.js';
 
 export interface Subject {
   readonly action_class: string;

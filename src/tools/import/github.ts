@@ -10,7 +10,7 @@
  *   (no delivery around it) has no delivery id: record_id "github-deploy-key:" + repository
  *   full_name + ":" + key.id.
  */
-import type { JsonObject } from '../core/json.js';
+import type { JsonObject } from '../../core/json.js';
 import { idText, obj, str, type Mapped } from './mapping.js';
 import { label, targetHash } from './target-hash.js';
 

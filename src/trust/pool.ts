@@ -4,17 +4,25 @@
  * is read, on libuv's thread pool (node:crypto's asynchronous verify), while the main thread goes on
  * reading the run artifacts. At most WINDOW checks are queued at once (memory stays bounded and
  * file reads that use the same thread pool are not starved); the reader calls `yield()` between
- * files so finished checks make room for the next. The rules are `checkTrust`'s (signature.ts).
+ * files so finished checks make room for the next. The rules are `checkTrust`'s (check.ts). What
+ * leaves here is a core RecordInput: its trust decided, its signature and payload dropped.
  */
 import type { RecordInput, Trust } from '../core/model.js';
-import { checkTrustAsync, type TrustedKeys } from './signature.js';
-import { withTrust } from './trust.js';
+import type { RecordRead } from '../read/records.js';
+import { checkTrustAsync } from './check.js';
+import type { TrustedKeys } from './keys.js';
+
+/** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
+const withTrust = (r: RecordRead, trust: Trust): RecordInput => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
+
+/** A record as the core sees it when no trusted keys are configured. */
+export const unchecked = (r: RecordRead): RecordInput => withTrust(r, { kind: 'unchecked' });
 
 const WINDOW = 4096;
 
 /** Trust for records as they are read: `add` each audit file's records, `finish` after the runs are read. */
 export class TrustPool {
-  private readonly records: RecordInput[] = [];
+  private readonly records: RecordRead[] = [];
   private readonly trust: Trust[] = [];
   private next = 0;
   private inFlight = 0;
@@ -23,7 +31,7 @@ export class TrustPool {
 
   constructor(private readonly keys: TrustedKeys | null) {}
 
-  add(records: readonly RecordInput[]): void {
+  add(records: readonly RecordRead[]): void {
     for (const r of records) this.records.push(r);
     this.pump();
   }

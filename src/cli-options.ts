@@ -1,0 +1,206 @@
+/**
+ * The CLI's option tables, one per command: each option's flag, the action input of the same
+ * meaning (whose default, from the settings table, the flag shares), its argument and its help.
+ * From these come the `parseArgs` configuration, the usage text, and the comparison with
+ * action.yml and the README (a test); nothing about an option is written twice.
+ */
+import type { ParseArgsConfig } from 'node:util';
+import { DEFAULTS, type OptionName } from './settings.js';
+
+export interface OptionSpec {
+  readonly flag: string;
+  readonly short?: string;
+  /** string: one value; list: repeatable; boolean: a switch. */
+  readonly kind: 'string' | 'list' | 'boolean';
+  /** The argument's name in the usage text (FILE, PATH|GLOB, …). */
+  readonly arg?: string;
+  /** The action input with the same meaning: its default is the flag's, shown in the usage text. */
+  readonly input?: OptionName;
+  /** A default of the CLI's own (when there is no input of the same meaning). */
+  readonly default?: string;
+  readonly help: string;
+}
+
+export interface CommandSpec {
+  readonly name: string;
+  /** What follows `receipt-gate NAME` in the usage text. */
+  readonly synopsis: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** Paragraphs after the synopsis. */
+  readonly about?: string;
+  readonly options: readonly OptionSpec[];
+}
+
+const LIMITS: readonly OptionSpec[] = [
+  { flag: 'max-file-size', kind: 'string', arg: 'SIZE', input: 'max-file-size', help: 'largest file read (a gzipped export: what it decompresses to)' },
+  { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
+];
+const SIGNED_AT: OptionSpec = { flag: 'signed-at', kind: 'string', arg: 'TIME', help: 'the signed_at of every signature (RFC 3339 UTC). Default: now' };
+
+export const COMMAND_SPECS: readonly CommandSpec[] = [
+  {
+    name: 'verify',
+    synopsis: '[options]',
+    summary: 'recompute every side-effect receipt binding from committed bytes and fail when a record mismatches, a claim cannot be reproduced or a required level is not reached',
+    options: [
+      {
+        flag: 'runs',
+        kind: 'list',
+        arg: 'PATH|GLOB',
+        input: 'runs',
+        help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson and *.tar.gz beneath it',
+      },
+      { flag: 'audit', kind: 'list', arg: 'PATH|GLOB', input: 'audit', help: 'provider audit exports (.json, .ndjson, .jsonl); repeatable' },
+      {
+        flag: 'require',
+        kind: 'list',
+        arg: 'SELECTOR=LEVEL',
+        input: 'require',
+        help: 'a required level; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); repeatable, the most specific rule applies',
+      },
+      {
+        flag: 'trusted-key',
+        kind: 'list',
+        arg: 'FILE',
+        help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
+      },
+      { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
+      { flag: 'output', kind: 'string', arg: 'FILE', help: 'write the report to FILE instead of stdout' },
+      { flag: 'allow-unmatched-records', kind: 'boolean', input: 'allow-unmatched-records', help: 'an audit record bound to no call is a warning, not an error' },
+      { flag: 'strict-observed', kind: 'boolean', input: 'strict-observed', help: 'an unreproduced observed_confirmed claim is an error, not a warning' },
+      {
+        flag: 'working-directory',
+        short: 'C',
+        kind: 'string',
+        arg: 'DIR',
+        input: 'working-directory',
+        help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
+      },
+      ...LIMITS,
+    ],
+  },
+  {
+    name: 'keygen',
+    synopsis: '--out PREFIX',
+    summary: 'write a new Ed25519 key pair for signing audit records',
+    about: 'writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem (SPKI), and prints the key_id',
+    options: [{ flag: 'out', kind: 'string', arg: 'PREFIX', help: 'where the two key files go (required)' }],
+  },
+  {
+    name: 'sign',
+    synopsis: '--key FILE --output FILE [--signed-at TIME] INPUT...',
+    summary: "sign audit records with an export job's private key",
+    about:
+      'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid or a record whose binding does not recompute',
+    options: [
+      { flag: 'key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key (PKCS#8 PEM; required)' },
+      { flag: 'output', kind: 'string', arg: 'FILE', help: 'the signed NDJSON (required)' },
+      SIGNED_AT,
+      ...LIMITS,
+    ],
+  },
+  {
+    name: 'import',
+    synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
+    summary: "turn a provider's audit export into audit records",
+    about:
+      'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
+    options: [
+      { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
+      { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
+      SIGNED_AT,
+      { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
+      { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
+      {
+        flag: 'role-verb',
+        kind: 'list',
+        arg: 'ROLE=VERB',
+        default: 'admin=grant, owner=grant, user=change_role, guest=change_role',
+        help: 'Slack: the verb of a role change; repeatable',
+      },
+      { flag: 'member-provider', kind: 'string', arg: 'NAME', default: 'slack', help: 'Slack: the provider of workspace_member records' },
+      { flag: 'role-provider', kind: 'string', arg: 'NAME', default: 'workspace', help: 'Slack: the provider of workspace_role records' },
+      ...LIMITS,
+    ],
+  },
+  {
+    name: 'hash',
+    synopsis: 'DOMAIN VALUE',
+    summary: 'print the target hash of a raw value',
+    about:
+      'prints the target hash of a raw value (domains: github_key_title, slack_workspace, slack_channel, slack_principal, workspace, workspace_principal), to see why a call and a record differ',
+    options: [],
+  },
+];
+
+const HELP: OptionSpec = { flag: 'help', short: 'h', kind: 'boolean', help: 'show this help' };
+
+export function commandSpec(name: string): CommandSpec | undefined {
+  return COMMAND_SPECS.find((c) => c.name === name);
+}
+
+/** The default an option shows: its input's (from the settings table), or its own. */
+export function optionDefault(o: OptionSpec): string | undefined {
+  if (o.input) return o.kind === 'boolean' ? undefined : DEFAULTS[o.input] || undefined;
+  return o.default;
+}
+
+/** The `parseArgs` options of a command. */
+export function parseArgsOptions(spec: CommandSpec): NonNullable<ParseArgsConfig['options']> {
+  const out: NonNullable<ParseArgsConfig['options']> = {};
+  for (const o of [...spec.options, HELP]) {
+    out[o.flag] = { type: o.kind === 'boolean' ? 'boolean' : 'string', ...(o.kind === 'list' ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) };
+  }
+  return out;
+}
+
+const WIDTH = 80;
+const COLUMN = 28;
+
+/** Words filled into lines of at most `width` characters, each line indented. */
+function fill(text: string, indent: number, width = WIDTH): string[] {
+  const lines: string[] = [];
+  let cur = '';
+  for (const w of text.split(/\s+/).filter(Boolean)) {
+    if (cur !== '' && indent + cur.length + 1 + w.length > width) {
+      lines.push(' '.repeat(indent) + cur);
+      cur = w;
+    } else cur = cur === '' ? w : `${cur} ${w}`;
+  }
+  if (cur !== '') lines.push(' '.repeat(indent) + cur);
+  return lines;
+}
+
+function optionLines(o: OptionSpec): string[] {
+  const name = `${o.short ? `-${o.short}, ` : ''}--${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
+  const d = optionDefault(o);
+  const help = fill(`${o.help}${d !== undefined ? `. Default: ${d}` : ''}`, COLUMN);
+  const head = `  ${name}`;
+  if (head.length + 1 < COLUMN && help[0]) return [head.padEnd(COLUMN) + help[0].slice(COLUMN), ...help.slice(1)];
+  return [head, ...help];
+}
+
+/** The whole usage text, from the tables. */
+export function usageText(): string {
+  const out = ['Usage: receipt-gate <command> [options]', '', 'Commands:'];
+  for (const c of COMMAND_SPECS) {
+    const lines = fill(c.summary, 12);
+    out.push(`  ${c.name.padEnd(10)}${(lines[0] ?? '').slice(12)}`, ...lines.slice(1));
+  }
+  for (const c of COMMAND_SPECS) {
+    out.push('', `receipt-gate ${c.name} ${c.synopsis}`);
+    if (c.about) out.push(...fill(c.about, 2));
+    for (const o of c.options) out.push(...optionLines(o));
+  }
+  out.push(
+    '',
+    ...optionLines(HELP),
+    ...optionLines({ flag: 'version', short: 'V', kind: 'boolean', help: 'print the version' }),
+    '',
+    'Exit status: 0 the gate passed (or the command succeeded), 1 it failed,',
+    '2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.',
+    '',
+  );
+  return out.join('\n');
+}

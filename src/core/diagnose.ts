@@ -1,0 +1,262 @@
+/**
+ * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
+ * decided once, from the allocation the ladder made, and carried as values (explain.ts puts them in
+ * words). Reasons list at most SNAGS_LISTED records and count the rest, and the nearest call to an
+ * unmatched record is found through one index per class and verb, built only for the groups an
+ * unmatched record asks about, so no diagnosis grows quadratically with the input.
+ */
+import { binding } from './binding.js';
+import { hasOwn, type JsonObject } from './json.js';
+import { boundFields, narrowTarget } from './projection.js';
+import { isUsable, type CheckedRecord, type UnusableRecord, type UsableRecord } from './records.js';
+import type { Call } from './ladder.js';
+
+/** Records a reason names before it counts the rest. */
+export const SNAGS_LISTED = 3;
+
+/** Why a record whose binding is the call's subject digest did not verify the call. */
+export type Snag =
+  | { readonly kind: 'unusable'; readonly record: UnusableRecord }
+  | { readonly kind: 'taken'; readonly record: UsableRecord; readonly holder: Call }
+  | { readonly kind: 'other_provider'; readonly record: UsableRecord; readonly callProvider: string };
+
+/** How snags are counted: an unusable record by its outcome, a usable one by why it did not serve. */
+export type SnagKind = UnusableRecord['check']['outcome'] | 'taken' | 'other_provider';
+
+export const snagKind = (s: Snag): SnagKind => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
+
+/** An eligible call got no record: the records of its subject that exist, and why each did not serve. */
+export interface NoRecord {
+  readonly kind: 'no_record';
+  readonly digest: string;
+  /** At most SNAGS_LISTED, in record order. */
+  readonly snags: readonly Snag[];
+  /** The snags not listed, counted by kind. */
+  readonly more: ReadonlyMap<SnagKind, number>;
+}
+
+export type NotVerified = { readonly kind: 'ineligible'; readonly reason: string } | NoRecord;
+
+/** Why a usable record bound no call. */
+export type Unmatched =
+  | {
+      readonly kind: 'same_subject';
+      /** The first call with this subject that names another provider. */
+      readonly otherProvider: (Call & { readonly eligibility: { readonly ok: true } }) | null;
+      /** The first call with this subject that cannot be verified at all. */
+      readonly ineligible: (Call & { readonly eligibility: { readonly ok: false } }) | null;
+      /** The first call with this subject that another record verifies, and that record. */
+      readonly verified: { readonly call: Call; readonly record: UsableRecord } | null;
+    }
+  | { readonly kind: 'nearest'; readonly call: Call; readonly differ: readonly string[] }
+  | { readonly kind: 'no_call'; readonly actionClass: string; readonly verb: string };
+
+export type RecordVerdict =
+  | { readonly outcome: 'bound'; readonly record: UsableRecord; readonly call: Call }
+  | { readonly outcome: 'unmatched'; readonly record: UsableRecord; readonly why: Unmatched }
+  | { readonly outcome: UnusableRecord['check']['outcome']; readonly record: UnusableRecord };
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const xs = m.get(k);
+  if (xs) xs.push(v);
+  else m.set(k, [v]);
+}
+
+export interface Diagnoser {
+  /** Why no record served a call with this digest and provider (cached per pair). */
+  noRecord(digest: string, provider: string | null): NoRecord;
+  /** Every record's verdict, in record order. */
+  verdicts(): RecordVerdict[];
+}
+
+export function diagnoser(calls: readonly Call[], records: readonly CheckedRecord[], allocated: ReadonlyMap<Call, UsableRecord>): Diagnoser {
+  const holders = new Map<UsableRecord, Call>();
+  for (const [call, r] of allocated) holders.set(r, call);
+  return {
+    noRecord: snagIndex(records, holders),
+    verdicts: () => {
+      const unmatched = unmatchedIndex(calls, allocated);
+      return records.map((r): RecordVerdict => {
+        if (!isUsable(r)) {
+          const u = r as UnusableRecord;
+          return { outcome: u.check.outcome, record: u };
+        }
+        const holder = holders.get(r);
+        return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+      });
+    },
+  };
+}
+
+/**
+ * Why no record served a call with this digest and provider: computed once per (digest, provider),
+ * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
+ * of calls share one subject.
+ */
+function snagIndex(records: readonly CheckedRecord[], holders: ReadonlyMap<UsableRecord, Call>): (digest: string, provider: string | null) => NoRecord {
+  const byDigest = new Map<string, CheckedRecord[]>();
+  for (const r of records) {
+    push(byDigest, r.input.record.binding_digest, r);
+    if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest) push(byDigest, r.check.recomputed, r);
+  }
+  const cache = new Map<string, NoRecord>();
+  return (digest, provider) => {
+    const key = `${digest}\u0000${provider ?? ''}`;
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const listed: Snag[] = [];
+    const more = new Map<SnagKind, number>();
+    for (const record of byDigest.get(digest) ?? []) {
+      let snag: Snag;
+      if (!isUsable(record)) snag = { kind: 'unusable', record: record as UnusableRecord };
+      else {
+        const holder = holders.get(record);
+        // An unused usable record of this digest was refused for its provider (the only other reason).
+        snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+      }
+      if (listed.length < SNAGS_LISTED) listed.push(snag);
+      else more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);
+    }
+    const out: NoRecord = { kind: 'no_record', digest, snags: listed, more };
+    cache.set(key, out);
+    return out;
+  };
+}
+
+/** The target of a call that has a subject. */
+const targetOf = (c: Call): JsonObject => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
+
+/** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
+function unmatchedIndex(calls: readonly Call[], allocated: ReadonlyMap<Call, UsableRecord>): (r: UsableRecord) => Unmatched {
+  let byDigest: Map<string, Call[]> | null = null;
+  let nearest: NearestCalls | null = null;
+  return (r) => {
+    if (!byDigest) {
+      byDigest = new Map();
+      for (const c of calls) if (c.input.projection.kind === 'subject') push(byDigest, c.input.projection.digest, c);
+    }
+    const digest = r.input.record.binding_digest;
+    const same = byDigest.get(digest);
+    if (same) {
+      let otherProvider: (Call & { eligibility: { ok: true } }) | null = null;
+      let ineligible: (Call & { eligibility: { ok: false } }) | null = null;
+      let verified: { call: Call; record: UsableRecord } | null = null;
+      for (const c of same) {
+        const e = c.eligibility;
+        const holding = allocated.get(c);
+        if (!e.ok) ineligible ??= c as Call & { eligibility: { ok: false } };
+        else if (holding) verified ??= { call: c, record: holding };
+        else if (e.provider !== null && e.provider !== r.input.record.provider) otherProvider ??= c as Call & { eligibility: { ok: true } };
+      }
+      return { kind: 'same_subject', otherProvider, ineligible, verified };
+    }
+    const { action_class, verb, target } = r.input.record.subject;
+    // A record whose target carries more than the bound fields may still equal a call on all of them.
+    const narrowed = narrowTarget(action_class, target);
+    const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
+    const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
+    const near = exact ?? (nearest ??= new NearestCalls(calls)).find(action_class, verb, target);
+    if (!near) return { kind: 'no_call', actionClass: action_class, verb };
+    const t = targetOf(near);
+    const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
+    const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
+    return { kind: 'nearest', call: near, differ };
+  };
+}
+
+/**
+ * The nearest call to a record's subject among the calls of its class and verb: the most bound
+ * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
+ * in order. The record's whole narrowed subject never equals a call's here (that is an exact match,
+ * found by digest first), so with k bound fields the best is k - 1 equal. Per class and verb, each
+ * field's values are interned to small numbers, and the first call holding each combination of
+ * k - 1, …, 1 field values is remembered: a query is a few lookups, and a group is indexed only
+ * when a record asks about it.
+ */
+export class NearestCalls {
+  private groups: Map<string, Call[]> | null = null;
+  private readonly indexes = new Map<string, GroupIndex>();
+
+  constructor(private readonly calls: readonly Call[]) {}
+
+  find(actionClass: string, verb: string, target: JsonObject): Call | null {
+    const fields = boundFields(actionClass);
+    if (!fields) return null;
+    if (!this.groups) {
+      this.groups = new Map();
+      for (const c of this.calls) {
+        const p = c.input.projection;
+        if (p.kind === 'subject') push(this.groups, `${p.subject.action_class}\u0000${p.subject.verb}`, c);
+      }
+    }
+    const key = `${actionClass}\u0000${verb}`;
+    const members = this.groups.get(key);
+    if (!members) return null;
+    let index = this.indexes.get(key);
+    if (!index) this.indexes.set(key, (index = new GroupIndex(fields, members)));
+    return index.nearest(target);
+  }
+}
+
+/** All subsets of {0 … n-1} of size `size`, in lexicographic order. */
+function subsets(n: number, size: number): number[][] {
+  if (size === 0) return [[]];
+  const out: number[][] = [];
+  for (let first = 0; first <= n - size; first++) for (const rest of subsets(n - first - 1, size - 1)) out.push([first, ...rest.map((x) => x + first + 1)]);
+  return out;
+}
+
+class GroupIndex {
+  /** Per bound field: string value → id, other JSON values (by their JSON text) → id; 0 is "absent". */
+  private readonly strings: Map<string, number>[];
+  private readonly others: Map<string, number>[];
+  /** From the largest combination (k - 1 fields) down to single fields: the ids joined → the first member holding them. */
+  private readonly levels: { readonly fields: readonly number[]; readonly first: Map<string, number> }[][] = [];
+
+  constructor(
+    private readonly fields: readonly string[],
+    private readonly members: readonly Call[],
+  ) {
+    this.strings = fields.map(() => new Map());
+    this.others = fields.map(() => new Map());
+    for (let size = fields.length - 1; size >= 1; size--) this.levels.push(subsets(fields.length, size).map((fs) => ({ fields: fs, first: new Map() })));
+    members.forEach((call, order) => {
+      const ids = this.ids(targetOf(call), true);
+      for (const level of this.levels) {
+        for (const combo of level) {
+          const k = combo.fields.map((i) => ids[i]).join(',');
+          if (!combo.first.has(k)) combo.first.set(k, order);
+        }
+      }
+    });
+  }
+
+  /** The id of each bound field's value; undefined where a query's value was never seen. */
+  private ids(target: JsonObject, intern: boolean): (number | undefined)[] {
+    return this.fields.map((f, i) => {
+      if (!hasOwn(target, f)) return 0;
+      const v = target[f];
+      const strings = this.strings[i] as Map<string, number>;
+      const others = this.others[i] as Map<string, number>;
+      const m = typeof v === 'string' ? strings : others;
+      const k = typeof v === 'string' ? v : JSON.stringify(v);
+      let id = m.get(k);
+      if (id === undefined && intern) m.set(k, (id = strings.size + others.size + 1));
+      return id;
+    });
+  }
+
+  nearest(target: JsonObject): Call | null {
+    const ids = this.ids(target, false);
+    for (const level of this.levels) {
+      let best = Number.POSITIVE_INFINITY;
+      for (const combo of level) {
+        if (combo.fields.some((i) => ids[i] === undefined)) continue;
+        const hit = combo.first.get(combo.fields.map((i) => ids[i]).join(','));
+        if (hit !== undefined && hit < best) best = hit;
+      }
+      if (best !== Number.POSITIVE_INFINITY) return this.members[best] ?? null;
+    }
+    return this.members[0] ?? null;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
+ * starts at and the element offsets its reader asked for. Every input kind reads through here: run
+ * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
+ * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
+ * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
+ * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
+ */
+import { gunzipSync } from 'node:zlib';
+import type { ReadLimits } from './limits.js';
+import { blank, lines, overBytes } from './lines.js';
+import { firstValueEnd, LineIndex, parseStrict } from './strict-json.js';
+import { byteLocation, decodeUtf8 } from './utf8.js';
+
+export type DocumentMode = 'json' | 'ndjson' | 'values';
+
+/** One JSON document: its value, where it starts, and the element offsets of the paths collected. */
+export interface Doc {
+  readonly value: unknown;
+  readonly start: number;
+  readonly elements: ReadonlyMap<string, readonly number[]>;
+}
+
+/** Where problems go: an offset into the decoded text (or a line and column when there is no text). */
+export interface DocSink {
+  error(at: { readonly offset: number } | { readonly line: number; readonly column: number }, message: string): void;
+}
+
+/** Decoded text and its line index, or nothing (the problem went to the sink). */
+export interface Decoded {
+  readonly text: string;
+  readonly lines: LineIndex;
+}
+
+const isGzip = (b: Uint8Array): boolean => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+
+/**
+ * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
+ * is decompressed first, to at most max-file-size (a bomb stops there).
+ */
+export function decode(bytes: Uint8Array, limits: ReadLimits, sink: DocSink, options: { readonly gzip?: boolean } = {}): Decoded | null {
+  let raw = bytes;
+  if (options.gzip && isGzip(bytes)) {
+    try {
+      raw = gunzipSync(bytes, { maxOutputLength: limits.maxFileBytes });
+    } catch (e) {
+      const tooLarge = (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+      sink.error(
+        { line: 1, column: 1 },
+        tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream',
+      );
+      return null;
+    }
+  }
+  if (raw.length > limits.maxFileBytes) {
+    sink.error({ line: 1, column: 1 }, `file is ${raw.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+    return null;
+  }
+  const decoded = decodeUtf8(raw);
+  if (!decoded.ok) {
+    sink.error(byteLocation(raw, decoded.offset), `invalid UTF-8 at byte ${decoded.offset}`);
+    return null;
+  }
+  return { text: decoded.text, lines: new LineIndex(decoded.text) };
+}
+
+export interface DocumentOptions {
+  readonly limits: ReadLimits;
+  /** Key paths whose array element offsets each document reports (see strict-json.ts). */
+  readonly collect: readonly (readonly string[])[];
+}
+
+/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
+export function* documents(text: string, mode: DocumentMode, options: DocumentOptions, sink: DocSink): Generator<Doc> {
+  const { limits } = options;
+  const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+  const parse = (start: number, end: number): Doc | null => {
+    const r = parseStrict(text, opts, start, end);
+    if (r.ok) return { value: r.value, start, elements: r.elements };
+    sink.error({ offset: r.offset }, r.message);
+    return null;
+  };
+  if (mode === 'json') {
+    const doc = parse(0, text.length);
+    if (doc) yield doc;
+    return;
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
+    return;
+  }
+  if (mode === 'ndjson') {
+    for (const { start, end } of lines(text)) {
+      if (overBytes(text, start, end, limits.maxLineBytes)) {
+        sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+      } else if (!blank(text, start, end)) {
+        // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
+        const doc = parse(start, end);
+        if (doc) yield doc;
+      }
+    }
+    return;
+  }
+  yield* values(text, opts, limits, sink);
+}
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
+function* values(text: string, opts: Parameters<typeof parseStrict>[1], limits: ReadLimits, sink: DocSink): Generator<Doc> {
+  let at = 0;
+  for (;;) {
+    while (at < text.length && isSpace(text.charCodeAt(at))) at++;
+    if (at >= text.length) break;
+    const end = firstValueEnd(text, opts, at);
+    if (!end.ok) {
+      sink.error({ offset: end.offset }, end.message);
+      const next = text.indexOf('\n', Math.max(end.offset, at + 1));
+      if (next < 0) break;
+      at = next + 1;
+      continue;
+    }
+    // A value on one line is held to the line limit, as a JSON line would be.
+    if (end.end - at > limits.maxLineBytes / 3 && text.lastIndexOf('\n', end.end - 1) < at && overBytes(text, at, end.end, limits.maxLineBytes)) {
+      sink.error({ offset: at }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+    } else {
+      const r = parseStrict(text, opts, at, end.end);
+      if (r.ok) yield { value: r.value, start: at, elements: r.elements };
+      else sink.error({ offset: r.offset }, r.message);
+    }
+    at = end.end;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+import { DIGEST_PATTERN, jcs, type Canonical } from '../core/binding.js';
+import { hasOwn, isObject, type JsonObject } from '../core/json.js';
+
+export const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'] as const;
+const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
+export const isSignedAt = (v: string): boolean => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A well-formed `signature` member. */
+export interface SignatureMember {
+  readonly version: 1;
+  readonly algorithm: 'ed25519';
+  readonly payload_type: typeof PAYLOAD_TYPE;
+  readonly signed_payload_digest: string;
+  readonly key_id: string;
+  readonly signature: string;
+  readonly signed_at: string;
+}
+
+export type SignatureShape = { readonly ok: true; readonly member: SignatureMember } | { readonly ok: false; readonly reason: string };
+
+/** The `signature` member's shape: the seven members with their types and values, nothing else. */
+export function readSignatureMember(v: unknown): SignatureShape {
+  if (!isObject(v)) return { ok: false, reason: 'signature is not an object' };
+  for (const k of Object.keys(v))
+    if (!(MEMBERS as readonly string[]).includes(k)) return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+  for (const k of MEMBERS) if (!hasOwn(v, k)) return { ok: false, reason: `signature.${k} is missing` };
+  if (v['version'] !== 1) return { ok: false, reason: 'signature.version must be 1' };
+  if (v['algorithm'] !== 'ed25519') return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+  if (v['payload_type'] !== PAYLOAD_TYPE) return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+  for (const k of ['signed_payload_digest', 'key_id'] as const) {
+    const d = v[k];
+    if (typeof d !== 'string' || !DIGEST_PATTERN.test(d)) return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+  }
+  const sig = v['signature'];
+  if (typeof sig !== 'string' || sig.length !== 88 || !BASE64.test(sig) || Buffer.from(sig, 'base64').length !== 64) {
+    return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+  }
+  const at = v['signed_at'];
+  if (typeof at !== 'string' || !isSignedAt(at)) return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+  return { ok: true, member: v as unknown as SignatureMember };
+}
+
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+export function payloadOf(record: JsonObject): Canonical {
+  const unsigned = {};
+  for (const k of Object.keys(record)) {
+    if (k !== 'signature') Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+  }
+  return jcs(unsigned);
+}
+
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+export function pae(type: string, body: Uint8Array): Buffer {
+  const t = Buffer.from(type, 'utf8');
+  return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
+}
+

@@ -1,0 +1,65 @@
+/**
+ * Provider export files → located JSON entries, through the gate's one document pipeline
+ * (read/documents.ts): gzip (streaming exports) decompressed up to max-file-size, strict UTF-8 and
+ * JSON, and every shape the export routes write: one array, pages written one after another
+ * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`), one entry per line
+ * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
+ * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
+ */
+import { finding, type Finding } from '../../core/findings.js';
+import { isObject, type JsonObject } from '../../core/json.js';
+import type { Location } from '../../core/model.js';
+import { decode, documents, type DocSink } from '../../read/documents.js';
+import type { ReadLimits } from '../../read/limits.js';
+import { firstValueEnd, parseStrict, pathKey, type LineIndex } from '../../read/strict-json.js';
+
+export interface Entry {
+  readonly value: JsonObject;
+  readonly loc: Location;
+}
+
+export interface ExportRead {
+  readonly entries: readonly Entry[];
+  readonly findings: readonly Finding[];
+}
+
+/**
+ * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
+ */
+export function readExport(name: string, raw: Uint8Array, limits: ReadLimits, listKey?: string): ExportRead {
+  const findings: Finding[] = [];
+  let index: LineIndex | null = null;
+  const at = (offset: number): Location => ({ file: name, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
+  const sink: DocSink = {
+    error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file: name, ...where }, message)),
+  };
+  const decoded = decode(raw, limits, sink, { gzip: true });
+  if (!decoded) return { entries: [], findings };
+  index = decoded.lines;
+  const { text } = decoded;
+  const entries: Entry[] = [];
+  const take = (value: unknown, offset: number): void => {
+    if (isObject(value)) entries.push({ value, loc: at(offset) });
+    else findings.push(finding('invalid_artifact', at(offset), 'an entry is not a JSON object'));
+  };
+  const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[]] };
+  /** The entries of one array (a page); a page of pages (--slurp) is read page by page. */
+  const page = (list: readonly unknown[], offsets: readonly number[], nested: boolean): void => {
+    list.forEach((item, i) => {
+      const offset = offsets[i] ?? 0;
+      if (!nested || !Array.isArray(item)) return take(item, offset);
+      // An inner page: parse its own slice again for its elements' offsets.
+      const end = firstValueEnd(text, opts, offset);
+      const inner = end.ok ? parseStrict(text, opts, offset, end.end) : null;
+      page(item, inner?.ok ? (inner.elements.get(pathKey([])) ?? []) : [], false);
+    });
+  };
+  const collect = [[], ...(listKey ? [[listKey]] : [])];
+  for (const doc of documents(text, 'values', { limits, collect }, sink)) {
+    const v = doc.value;
+    if (Array.isArray(v)) page(v, doc.elements.get(pathKey([])) ?? [], v.some(Array.isArray));
+    else if (listKey && isObject(v) && Array.isArray(v[listKey])) page(v[listKey] as unknown[], doc.elements.get(pathKey([listKey])) ?? [], false);
+    else take(v, doc.start);
+  }
+  return { entries, findings };
+}

@@ -1,0 +1,45 @@
+/**
+ * `sign`: audit records, signed, as NDJSON. Fails closed: nothing is written unless every input is
+ * valid and every record's binding recomputes, and the output appears only whole (writeWhole).
+ */
+import { binding } from '../core/binding.js';
+import { finding, inputFinding, quote, type Finding } from '../core/findings.js';
+import { readAuditFile } from '../read/artifacts.js';
+import { formatOf } from '../read/formats.js';
+import type { ReadLimits } from '../read/limits.js';
+import type { RecordRead } from '../read/records.js';
+import type { ToolInput, ToolResult } from './result.js';
+import { signedLine, type SigningKey } from './signing.js';
+
+/**
+ * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
+ * and return the NDJSON text (one signed record per line, in input then record order).
+ */
+export function signRecords(key: SigningKey, inputs: readonly ToolInput[], limits: ReadLimits, signedAt: string): ToolResult {
+  const errors: Finding[] = [];
+  const records: RecordRead[] = [];
+  for (const input of inputs) {
+    const format = formatOf(input.name);
+    if (format !== 'json' && format !== 'ndjson') {
+      errors.push(inputFinding('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
+      continue;
+    }
+    const r = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
+    const bad = r.findings.filter((f) => f.severity === 'error');
+    for (const f of bad) errors.push(f);
+    if (r.records.length === 0 && bad.length === 0) errors.push(inputFinding('invalid_artifact', input.name, 'no audit record to sign'));
+    for (const x of r.records) records.push(x);
+  }
+  const lines: string[] = [];
+  for (const r of records) {
+    const b = binding(r.record.subject);
+    if (!b.ok || b.digest !== r.record.binding_digest || r.payload === undefined) {
+      const why = `record ${JSON.stringify(quote(r.record.record_id))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`;
+      errors.push(finding('invalid_artifact', r.loc, why));
+      continue;
+    }
+    lines.push(signedLine(r.payload, key, signedAt));
+  }
+  if (errors.length > 0) return { ok: false, findings: errors };
+  return { ok: true, message: lines.join('\n') + '\n' };
+}

@@ -1,0 +1,63 @@
+/**
+ * Making signatures, for the tools that write signed files: the export job's private key, new key
+ * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
+ * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
+ */
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as edSign, type KeyObject } from 'node:crypto';
+import { sha256Digest } from '../core/binding.js';
+import type { Result } from '../core/result.js';
+import { pae, PAYLOAD_TYPE, type SignatureMember } from '../read/signature.js';
+import { keyIdOf } from '../trust/keys.js';
+
+export interface SigningKey {
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+}
+
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+export function parsePrivateKey(pem: string): Result<SigningKey> {
+  let privateKey: KeyObject;
+  try {
+    privateKey = createPrivateKey({ key: pem, format: 'pem' });
+  } catch (e) {
+    return { ok: false, reason: `does not parse as a PEM private key (${(e as Error).message})` };
+  }
+  if (privateKey.asymmetricKeyType !== 'ed25519') return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+  return { ok: true, value: { privateKey, publicKey: createPublicKey(privateKey) } };
+}
+
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+export function newKeyPair(): { privatePem: string; publicPem: string; keyId: string } {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return {
+    privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    publicPem: publicKey.export({ type: 'spki', format: 'pem' }) as string,
+    keyId: keyIdOf(publicKey),
+  };
+}
+
+/** Now, as a `signed_at` value (whole seconds). */
+export const signedAtNow = (now: Date): string => now.toISOString().replace(/\.\d+Z$/, 'Z');
+
+/** The signature member for payload P, signed with an Ed25519 private key. */
+export function signPayload(payload: string, key: SigningKey, signedAt: string): SignatureMember {
+  const p = Buffer.from(payload, 'utf8');
+  return {
+    version: 1,
+    algorithm: 'ed25519',
+    payload_type: PAYLOAD_TYPE,
+    signed_payload_digest: sha256Digest(p),
+    key_id: keyIdOf(key.publicKey),
+    signature: edSign(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
+    signed_at: signedAt,
+  };
+}
+
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+export function signedLine(payload: string, key: SigningKey, signedAt: string): string {
+  return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+}
+
