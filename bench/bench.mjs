@@ -194,6 +194,39 @@ console.log(
   `\ncold start, one-call corpus (median of 11): node -e 0 ${fmt(bare)} | dist/cli.js ${fmt(cold([path.join(root, 'dist/cli.js'), 'verify'], process.env))} | dist/index.js ${fmt(cold([path.join(root, 'dist/index.js')], env))}`,
 );
 
+// The whole action against a minimal action bundled the same way (ncc) that imports @actions/core
+// and @actions/github and sets one output: 15 interleaved pairs, one call, no token.
+{
+  const minimal = path.join(tmp, 'minimal');
+  mkdirSync(minimal, { recursive: true });
+  const src = path.join(root, 'bench', '.minimal-action.mjs');
+  writeFileSync(
+    src,
+    "import * as core from '@actions/core';\nimport * as github from '@actions/github';\ncore.setOutput('result', github.context.eventName ? 'pass' : 'pass');\n",
+  );
+  try {
+    const { code, assets } = await ncc(src, { quiet: true, minify: false, target: 'es2022' });
+    writeFileSync(path.join(minimal, 'index.mjs'), code);
+    for (const [file, asset] of Object.entries(assets ?? {})) writeFileSync(path.join(minimal, file), asset.source);
+  } finally {
+    rmSync(src, { force: true });
+  }
+  const once = (args) => {
+    const t0 = process.hrtime.bigint();
+    spawnSync(process.execPath, args, { cwd: one, env, encoding: 'utf8' });
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const ours = [];
+  const theirs = [];
+  for (let i = 0; i < 15; i++) {
+    theirs.push(once([path.join(minimal, 'index.mjs')]));
+    ours.push(once([path.join(root, 'dist/index.js')]));
+  }
+  console.log(
+    `cold start, the action vs a minimal @actions/core + @actions/github action (median of 15 interleaved pairs): ${fmt(median(ours))} vs ${fmt(median(theirs))} = ${(median(ours) / median(theirs)).toFixed(2)}× (target ≤ 1.15×)`,
+  );
+}
+
 // The strict reader against JSON.parse on the same bytes (and jsonc-parser's visit()).
 const out = path.join(tmp, 'strict');
 const { code } = await ncc(path.join(root, 'src/read/strict-json.ts'), { quiet: true, minify: false });

@@ -11,17 +11,7 @@ import { isSignedAt } from './read/signature.js';
 import { DOMAINS, type Domain } from './tools/import/target-hash.js';
 import { IMPORT_KINDS, type ImportKind } from './tools/import/run.js';
 import { DEFAULT_SLACK, type SlackOptions } from './tools/import/slack.js';
-import {
-  defaultSettings,
-  directoryIn,
-  parseChoice,
-  readLimits,
-  readPolicy,
-  readTrustedKeys,
-  UsageError,
-  type ReadLimits,
-  type Settings,
-} from './settings.js';
+import { defaultSettings, directoryIn, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
 
 export const USAGE = usageText();
 const COMMAND_NAMES = 'verify, keygen, sign, import or hash';

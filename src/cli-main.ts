@@ -127,7 +127,8 @@ function importExports(cmd: ImportCommand, now: Date): CliOutcome {
 
 function sign(cmd: SignCommand, now: Date): CliOutcome {
   const k = readSigningKey('--key', cmd.key);
-  if (!k.ok) return { code: k.error.includes('cannot read') ? 2 : 1, stdout: '', stderr: `receipt-gate: sign: ${k.error}\nreceipt-gate: sign: nothing written\n` };
+  if (!k.ok)
+    return { code: k.error.includes('cannot read') ? 2 : 1, stdout: '', stderr: `receipt-gate: sign: ${k.error}\nreceipt-gate: sign: nothing written\n` };
   const read = readInputs(cmd.inputs);
   if (!read.ok) return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.error}; nothing written\n` };
   const r = signRecords(k.key, read.inputs, cmd.limits, cmd.signedAt ?? signedAtNow(now));

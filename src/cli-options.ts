@@ -42,7 +42,8 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: 'verify',
     synopsis: '[options]',
-    summary: 'recompute every side-effect receipt binding from committed bytes and fail when a record mismatches, a claim cannot be reproduced or a required level is not reached',
+    summary:
+      'recompute every side-effect receipt binding from committed bytes and fail when a record mismatches, a claim cannot be reproduced or a required level is not reached',
     options: [
       {
         flag: 'runs',
@@ -67,7 +68,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       },
       { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
       { flag: 'output', kind: 'string', arg: 'FILE', help: 'write the report to FILE instead of stdout' },
-      { flag: 'allow-unmatched-records', kind: 'boolean', input: 'allow-unmatched-records', help: 'an audit record bound to no call is a warning, not an error' },
+      {
+        flag: 'allow-unmatched-records',
+        kind: 'boolean',
+        input: 'allow-unmatched-records',
+        help: 'an audit record bound to no call is a warning, not an error',
+      },
       { flag: 'strict-observed', kind: 'boolean', input: 'strict-observed', help: 'an unreproduced observed_confirmed claim is an error, not a warning' },
       {
         flag: 'working-directory',
@@ -104,8 +110,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     name: 'import',
     synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
     summary: "turn a provider's audit export into audit records",
-    about:
-      'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
+    about: 'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
     options: [
       { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
       { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
@@ -150,7 +155,11 @@ export function optionDefault(o: OptionSpec): string | undefined {
 export function parseArgsOptions(spec: CommandSpec): NonNullable<ParseArgsConfig['options']> {
   const out: NonNullable<ParseArgsConfig['options']> = {};
   for (const o of [...spec.options, HELP]) {
-    out[o.flag] = { type: o.kind === 'boolean' ? 'boolean' : 'string', ...(o.kind === 'list' ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) };
+    out[o.flag] = {
+      type: o.kind === 'boolean' ? 'boolean' : 'string',
+      ...(o.kind === 'list' ? { multiple: true } : {}),
+      ...(o.short ? { short: o.short } : {}),
+    };
   }
   return out;
 }

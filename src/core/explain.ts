@@ -51,8 +51,7 @@ function snagText(s: Snag): string {
 }
 
 /** How the snags past the listed few are counted, by kind. */
-const more = (k: SnagKind): string =>
-  k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
+const more = (k: SnagKind): string => (k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more);
 
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
 export function noRecordText(n: NoRecord, showDigest: boolean): string {

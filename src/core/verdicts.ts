@@ -40,7 +40,9 @@ function callFindings(call: Call, outcome: Outcome, rule: Rule | null, options: 
     if (level !== 'verified') {
       out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
     } else if (!claim.legacy && claim.digest !== subject) {
-      out.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+      out.push(
+        finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`),
+      );
     }
   } else if (claim.level === 'observed_confirmed') {
     const severity = options.strictObserved ? 'error' : 'warning';

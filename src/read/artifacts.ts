@@ -28,7 +28,6 @@ const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_deci
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) } as const;
 const ROOT_KEY = pathKey([]);
 
-
 /** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
 export function skippedFinding(at: Location, skipped: ReadonlyMap<string, number>): Finding {
   const total = [...skipped.values()].reduce((a, b) => a + b, 0);

@@ -1,15 +1,12 @@
 /**
  * Shape validation against the JSON Schemas committed under `schemas/` (the same files users point
- * their editors at), compiled once with ajv. Returns the first problem as "path: message".
+ * their editors at), compiled at build time into plain functions (scripts/gen-validators.mjs, ajv
+ * standalone), so nothing is compiled at start-up. Returns the first problem as "path: message".
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import surfaceSchema from '../../schemas/tool-decision-surface.schema.json' with { type: 'json' };
-import recordSchema from '../../schemas/provider-audit-record.schema.json' with { type: 'json' };
+import { decision, record, type GeneratedValidator } from './validators.generated.js';
 
-const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false, validateSchema: false });
-ajv.addSchema(surfaceSchema);
-const decision = ajv.getSchema(`${surfaceSchema.$id}#/$defs/decision`) as ValidateFunction;
-const record = ajv.compile(recordSchema);
+type ErrorObject = NonNullable<GeneratedValidator['errors']>[number];
+type ValidateFunction = GeneratedValidator;
 
 export type ShapeCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 

@@ -69,4 +69,3 @@ export function pae(type: string, body: Uint8Array): Buffer {
   const t = Buffer.from(type, 'utf8');
   return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
 }
-

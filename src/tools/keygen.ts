@@ -8,7 +8,8 @@ import { newKeyPair } from './signing.js';
 export function keygen(prefix: string): ToolResult {
   const keyFile = `${prefix}.key.pem`;
   const pubFile = `${prefix}.pub.pem`;
-  for (const f of [keyFile, pubFile]) if (existsSync(f)) return { ok: false, findings: [inputFinding('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
+  for (const f of [keyFile, pubFile])
+    if (existsSync(f)) return { ok: false, findings: [inputFinding('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
   const pair = newKeyPair();
   try {
     // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.

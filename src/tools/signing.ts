@@ -60,4 +60,3 @@ export function signPayload(payload: string, key: SigningKey, signedAt: string):
 export function signedLine(payload: string, key: SigningKey, signedAt: string): string {
   return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
 }
-

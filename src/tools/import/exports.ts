@@ -47,7 +47,10 @@ export function readExport(name: string, raw: Uint8Array, limits: ReadLimits, li
   const page = (list: readonly unknown[], offsets: readonly number[], nested: boolean): void => {
     list.forEach((item, i) => {
       const offset = offsets[i] ?? 0;
-      if (!nested || !Array.isArray(item)) return take(item, offset);
+      if (!nested || !Array.isArray(item)) {
+        take(item, offset);
+        return;
+      }
       // An inner page: parse its own slice again for its elements' offsets.
       const end = firstValueEnd(text, opts, offset);
       const inner = end.ok ? parseStrict(text, opts, offset, end.end) : null;
