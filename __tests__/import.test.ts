@@ -231,3 +231,41 @@ describe('a record that binds nothing because of letter case', () => {
     expect(f.message).toMatch(/whose target differs in owner, repo: only in letter case \(GitHub names are case-insensitive; the binding is not\)$/);
   });
 });
+
+describe('every shape the export routes write (one document pipeline)', () => {
+  const page = JSON.parse(readFileSync(path.join(FX, 'github/audit-log-rest-page.json'), 'utf8')) as unknown[];
+  const half = Math.ceil(page.length / 2);
+  const pages = [page.slice(0, half), page.slice(half)];
+  const shapes: Record<string, string | Buffer> = {
+    'paginate.json': pages.map((p) => JSON.stringify(p)).join(''),
+    'paginate-pretty.json': pages.map((p) => JSON.stringify(p, null, 2)).join('\n'),
+    'slurp.json': JSON.stringify([...pages, []]),
+    'lines.json': `${page.map((e) => JSON.stringify(e)).join('\n')}\n`,
+    'paginate.json.gz': gzipSync(pages.map((p) => JSON.stringify(p)).join('')),
+  };
+
+  it('concatenated pages, an array of pages, one entry per line, gzipped or not: the same records', () => {
+    const dir = tempDir();
+    writeFiles(dir, shapes);
+    const want = cli(['import', 'github-audit-log', '--output', 'want.ndjson', path.join(FX, 'github/audit-log-rest-page.json')], dir);
+    expect(want.code, want.stderr).toBe(0);
+    for (const name of Object.keys(shapes)) {
+      const r = cli(['import', 'github-audit-log', '--output', `${name}.ndjson`, name], dir);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+      // The records are the same but for the export file their non_claims name.
+      const got = readFileSync(path.join(dir, `${name}.ndjson`), 'utf8').replaceAll(`(${name})`, '(audit-log-rest-page.json)');
+      expect(got, name).toBe(readFileSync(path.join(dir, 'want.ndjson'), 'utf8'));
+    }
+  });
+
+  it('each entry keeps its own file:line:column, on the second page too', () => {
+    const dir = tempDir();
+    const bad = [...pages[1]!];
+    bad[0] = 7;
+    writeFiles(dir, { 'p.json': `${JSON.stringify(pages[0])}\n${JSON.stringify(bad)}` });
+    const r = cli(['import', 'github-audit-log', '--output', 'o.ndjson', 'p.json'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`p.json:2:2: an entry is not a JSON object`);
+    expect(existsSync(path.join(dir, 'o.ndjson'))).toBe(false);
+  });
+});

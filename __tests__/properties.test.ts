@@ -6,6 +6,8 @@ import { binding } from '../src/core/binding.js';
 import type { AuditRecord, Evidence, JsonObject, RecordInput, RunInput } from '../src/core/model.js';
 import { decision, deployKey, record } from './support/corpus.js';
 import { prepareDecision } from '../src/core/decision.js';
+import { NearestCalls } from '../src/core/diagnose.js';
+import type { Call } from '../src/core/ladder.js';
 
 const options = { allowUnmatchedRecords: false, strictObserved: false };
 const REPOS = ['a', 'b', 'c'];
@@ -191,6 +193,58 @@ describe('core invariants', () => {
         }
       }),
       { numRuns: RUNS, seed: 5 },
+    );
+  });
+});
+
+describe('the nearest call to an unmatched record (diagnose.ts)', () => {
+  // The oracle: a plain scan of the calls of the record's class and verb, most bound fields equal
+  // (absent on both counts as equal; a string equals only the same string), ties to the first.
+  const FIELDS = ['owner', 'repo', 'key_title_hash'] as const;
+  const same = (a: JsonObject, b: JsonObject, k: string): boolean => {
+    const ha = Object.hasOwn(a, k);
+    if (ha !== Object.hasOwn(b, k)) return false;
+    if (!ha) return true;
+    return typeof a[k] === 'string' || typeof b[k] === 'string' ? a[k] === b[k] : JSON.stringify(a[k]) === JSON.stringify(b[k]);
+  };
+  const value = fc.oneof(fc.constantFrom('a', 'b', '1', '\u00011'), fc.constantFrom(1, null, true));
+  const arbTarget = fc.record({ owner: value, repo: value, key_title_hash: value }, { requiredKeys: [] });
+
+  it('the index gives exactly what a scan gives', () => {
+    fc.assert(
+      fc.property(fc.array(arbTarget, { minLength: 1, maxLength: 12 }), fc.array(arbTarget, { minLength: 1, maxLength: 6 }), (callTargets, recordTargets) => {
+        const run = { artifact: 'r.json', decisions: [] as ReturnType<typeof prepareDecision>[] };
+        const calls: Call[] = callTargets.map((t, i) => {
+          const input = prepareDecision(
+            { file: 'r.json', line: i + 1, column: 1 },
+            i,
+            decision({ tool: 'x', verb: 'create', resourceType: 'github_deploy_key', target: t }),
+          );
+          return { run, input, claim: { asserted: true, level: 'asserted', digest: null, legacy: false }, eligibility: { ok: false, reason: 'test' } };
+        });
+        const withSubject = calls.filter((c) => c.input.projection.kind === 'subject');
+        const index = new NearestCalls(calls);
+        for (const t of recordTargets) {
+          const target = t as JsonObject;
+          let best: Call | null = null;
+          let bestEqual = -1;
+          for (const c of withSubject) {
+            const ct = (c.input.projection as { subject: { target: JsonObject } }).subject.target;
+            const equal = FIELDS.filter((f) => same(ct, target, f)).length;
+            if (equal === FIELDS.length) continue; // an exact subject is found by digest, never here
+            if (equal > bestEqual) {
+              best = c;
+              bestEqual = equal;
+            }
+          }
+          const exact = withSubject.some((c) =>
+            FIELDS.every((f) => same((c.input.projection as { subject: { target: JsonObject } }).subject.target, target, f)),
+          );
+          if (exact) continue;
+          expect(index.find('github_deploy_key', 'create', target)).toBe(best);
+        }
+      }),
+      { numRuns: 500, seed: 17 },
     );
   });
 });

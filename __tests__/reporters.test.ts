@@ -37,7 +37,7 @@ describe('check run payloads', () => {
     const big = 'x'.repeat(200 * 1024);
     const r = await publishCheckRun(
       api,
-      { owner: 'o', repo: 'r', headSha: 'a'.repeat(40), name: 'n', checkRunId: null, conclusion: 'success' },
+      { owner: 'o', repo: 'r', headSha: 'a'.repeat(40), name: 'n', checkRunId: null, conclusion: 'success', completedAt: new Date(0) },
       { title: 't'.repeat(1000), summary: big },
       [{ path: 'f.json', line: 1, column: null, level: 'notice', title: 'T'.repeat(1000), message: big }],
     );

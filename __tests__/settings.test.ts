@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { COMMAND_SPECS, optionDefault, parseArgsOptions, usageText } from '../src/cli-options.js';
 import { DEFAULT_LIMITS, DEFAULTS, defaultSettings, parseBool, parseChoice, parseCount, parseList, parseSize, UsageError } from '../src/settings.js';
 import { parseCli } from '../src/cli-args.js';
 import { readSettings } from '../src/action-inputs.js';
@@ -106,5 +107,38 @@ describe('the entries map their surface onto the same settings', () => {
       settings: { runs: ['a', 'b'], cwd: path.join(ROOT, 'fixtures') },
       format: 'table',
     });
+  });
+});
+
+describe('the option tables (cli-options.ts)', () => {
+  it('every flag that shares an action input shares its default, and the usage text shows it', () => {
+    const usage = usageText();
+    for (const c of COMMAND_SPECS) {
+      expect(usage.replace(/\s+/g, ' '), c.name).toContain(`receipt-gate ${c.name} ${c.synopsis}`);
+      for (const o of c.options) {
+        if (o.input) expect(Object.keys(DEFAULTS), `--${o.flag}`).toContain(o.input);
+        const d = optionDefault(o);
+        const flat = usage.replace(/\s+/g, ' ');
+        expect(flat, `--${o.flag}`).toContain(`--${o.flag}`);
+        if (d !== undefined) expect(flat, `--${o.flag}`).toContain(`Default: ${d}`);
+      }
+    }
+    expect(optionDefault(COMMAND_SPECS[0]!.options.find((o) => o.flag === 'max-file-size')!)).toBe(DEFAULTS['max-file-size']);
+  });
+
+  it('the parseArgs configuration is the table: every flag, its kind, its short name', () => {
+    for (const c of COMMAND_SPECS) {
+      const config = parseArgsOptions(c);
+      expect(Object.keys(config).sort()).toEqual([...c.options.map((o) => o.flag), 'help'].sort());
+      for (const o of c.options) {
+        expect(config[o.flag]!.type, o.flag).toBe(o.kind === 'boolean' ? 'boolean' : 'string');
+        expect(Boolean(config[o.flag]!.multiple), o.flag).toBe(o.kind === 'list');
+        expect(config[o.flag]!.short, o.flag).toBe(o.short);
+      }
+    }
+  });
+
+  it('no usage line is wider than 80 columns', () => {
+    for (const line of usageText().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 });

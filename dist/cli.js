@@ -5559,7 +5559,16 @@ function readSignatureMember(v) {
     const at = v['signed_at'];
     if (typeof at !== 'string' || !isSignedAt(at))
         return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-    return { ok: true, member: v };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: v['signed_payload_digest'],
+        key_id: v['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, member };
 }
 /**
  * P: the canonical text of the record without its `signature` member. Members are defined one by
@@ -5769,6 +5778,7 @@ const MAX_KEY_TEXT_BYTES = 64 * 1024;
 
 
 
+
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
 const ROOT_KEY = pathKey([]);
@@ -5866,8 +5876,15 @@ function readRecord(kind, loc, fr, out, options) {
         payload = p.text;
     }
     // Keep only what verification reads (never a spread of the parsed object).
-    const r = kind.payload;
-    const record = { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest };
+    // The shape check above makes every member below what AuditRecord says it is.
+    const p = kind.payload;
+    const record = {
+        schema: RECORD_SCHEMA,
+        provider: p['provider'],
+        record_id: p['record_id'],
+        subject: p['subject'],
+        binding_digest: p['binding_digest'],
+    };
     const input = signature?.ok
         ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload }
         : { loc, record, signer: null, payload };
@@ -6129,31 +6146,22 @@ function bundleLimits(read) {
         maxDecisions: read.maxDecisions,
     };
 }
-/** The archive is another kind of Assay artifact, named by its manifest's `schema`: skipped with a notice. */
-class OtherArchive extends Error {
-    kind;
-    constructor(kind) {
-        super(kind);
-        this.kind = kind;
-    }
-}
-/** A manifest `schema` of another kind is a skip; a near miss of ours is an error, never a skip. */
+/** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema) {
     const k = classify({ schema, observed_tool_decisions: [] });
     if (k.kind === 'other')
-        throw new OtherArchive(k.name);
+        return k.name;
     throw new BundleError(k.kind === 'error'
         ? `the archive's manifest names ${JSON.stringify(quote(schema, 120))}: ${k.reason}`
         : `the archive's manifest names ${schema}, which is not an archive`);
 }
-/** A first member that is JSON with a `schema` names the archive's kind; anything else is not a bundle. */
+/** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
 function otherArchive(bytes, limits) {
     const d = decodeUtf8(bytes);
     if (!d.ok)
-        return;
+        return null;
     const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-    if (r.ok && isObject(r.value) && typeof r.value['schema'] === 'string')
-        otherKind(r.value['schema']);
+    return r.ok && isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
 }
 /** A bundle rule was broken; the message names it. */
 class BundleError extends Error {
@@ -6239,6 +6247,7 @@ function gzipReason(e) {
         return 'gzip size trailer does not match the data';
     return `gzip stream is corrupt (${m})`;
 }
+/** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
     const d = decodeUtf8(bytes);
     if (!d.ok)
@@ -6250,7 +6259,7 @@ function readManifest(bytes, limits) {
     if (!isObject(m))
         throw new BundleError('manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
-        otherKind(m['schema']);
+        return { other: otherKind(m['schema']) };
     if (m['schema_version'] !== 1)
         throw new BundleError(`manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
     const runId = m['run_id'];
@@ -6399,14 +6408,19 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
             if (!manifest && decisions === undefined) {
                 if (m.path !== 'manifest.json' && m.path.endsWith('.json') && m.path !== 'events.ndjson') {
                     // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-                    otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                    const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                    if (other !== null)
+                        return { kind: 'other', name: other };
                 }
                 if (m.path !== 'manifest.json') {
                     throw new BundleError(m.path === 'events.ndjson'
                         ? 'member order: events.ndjson comes before manifest.json'
                         : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
                 }
-                manifest = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+                const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+                if ('other' in read)
+                    return { kind: 'other', name: read.other };
+                manifest = read;
             }
             else if (manifest && decisions === undefined) {
                 if (m.path !== 'events.ndjson') {
@@ -6431,7 +6445,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
             throw new BundleError('missing member manifest.json');
         if (decisions === undefined)
             throw new BundleError('missing member events.ndjson');
-        return decisions;
+        return { kind: 'bundle', events: decisions };
     }
     catch (e) {
         if (e instanceof BundleError)
@@ -6452,21 +6466,21 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 }
 async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     const at = { file, line: 1, column: 1 };
-    let events;
+    let archive;
     try {
-        events = await verifyBundle(source, file, limits);
+        archive = await verifyBundle(source, file, limits);
     }
     catch (e) {
-        if (e instanceof OtherArchive) {
-            const f = finding('skipped_object', at, `skipped an archive of another kind: ${e.kind} (not an evidence bundle; it contributes no calls)`);
-            return { run: null, records: [], findings: [f] };
-        }
         if (!(e instanceof BundleError))
             throw e;
         const f = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
         return { run: null, records: [], findings: [f] };
     }
-    const { decisions, skipped } = events;
+    if (archive.kind === 'other') {
+        const f = finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        return { run: null, records: [], findings: [f] };
+    }
+    const { decisions, skipped } = archive.events;
     const findings = [];
     if (skipped.size > 0)
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
@@ -6647,7 +6661,7 @@ async function collect(settings) {
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     const keys = settings.trustedKeys;
-    // Audit exports first: their signatures are checked in workers while the runs are read.
+    // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
     const trust = new TrustPool(keys);
     for (const role of ['audit', 'runs']) {
         const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false);
@@ -7086,7 +7100,7 @@ function usageText() {
         out.push(`  ${c.name.padEnd(10)}${(lines[0] ?? '').slice(12)}`, ...lines.slice(1));
     }
     for (const c of COMMAND_SPECS) {
-        out.push('', `receipt-gate ${c.name} ${c.synopsis}`);
+        out.push('', ...fill(`receipt-gate ${c.name} ${c.synopsis}`, 0).map((l, i) => (i === 0 ? l : `${' '.repeat(20)}${l}`)));
         if (c.about)
             out.push(...fill(c.about, 2));
         for (const o of c.options)
@@ -7994,17 +8008,17 @@ function readInputs(files) {
     }
     return { ok: true, inputs };
 }
-/** A private key named by a flag. */
+/** A private key named by a flag; `unreadable` when the file could not be read at all (a usage error). */
 function readSigningKey(flag, file) {
     let pem;
     try {
         pem = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
     }
     catch (e) {
-        return { ok: false, error: `${flag} ${file}: cannot read (${readError(e)})` };
+        return { ok: false, error: `${flag} ${file}: cannot read (${readError(e)})`, unreadable: true };
     }
     const k = parsePrivateKey(pem);
-    return k.ok ? { ok: true, key: k.value } : { ok: false, error: `${flag} ${k.reason}` };
+    return k.ok ? { ok: true, key: k.value } : { ok: false, error: `${flag} ${k.reason}`, unreadable: false };
 }
 function importExports(cmd, now) {
     const tool = `import ${cmd.kind}`;

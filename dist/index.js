@@ -33927,7 +33927,16 @@ function readSignatureMember(v) {
     const at = v['signed_at'];
     if (typeof at !== 'string' || !isSignedAt(at))
         return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-    return { ok: true, member: v };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: v['signed_payload_digest'],
+        key_id: v['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, member };
 }
 /**
  * P: the canonical text of the record without its `signature` member. Members are defined one by
@@ -34137,6 +34146,7 @@ const MAX_KEY_TEXT_BYTES = 64 * 1024;
 
 
 
+
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
 const ROOT_KEY = pathKey([]);
@@ -34234,8 +34244,15 @@ function readRecord(kind, loc, fr, out, options) {
         payload = p.text;
     }
     // Keep only what verification reads (never a spread of the parsed object).
-    const r = kind.payload;
-    const record = { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest };
+    // The shape check above makes every member below what AuditRecord says it is.
+    const p = kind.payload;
+    const record = {
+        schema: RECORD_SCHEMA,
+        provider: p['provider'],
+        record_id: p['record_id'],
+        subject: p['subject'],
+        binding_digest: p['binding_digest'],
+    };
     const input = signature?.ok
         ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload }
         : { loc, record, signer: null, payload };
@@ -34497,31 +34514,22 @@ function bundleLimits(read) {
         maxDecisions: read.maxDecisions,
     };
 }
-/** The archive is another kind of Assay artifact, named by its manifest's `schema`: skipped with a notice. */
-class OtherArchive extends Error {
-    kind;
-    constructor(kind) {
-        super(kind);
-        this.kind = kind;
-    }
-}
-/** A manifest `schema` of another kind is a skip; a near miss of ours is an error, never a skip. */
+/** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema) {
     const k = classify({ schema, observed_tool_decisions: [] });
     if (k.kind === 'other')
-        throw new OtherArchive(k.name);
+        return k.name;
     throw new BundleError(k.kind === 'error'
         ? `the archive's manifest names ${JSON.stringify(quote(schema, 120))}: ${k.reason}`
         : `the archive's manifest names ${schema}, which is not an archive`);
 }
-/** A first member that is JSON with a `schema` names the archive's kind; anything else is not a bundle. */
+/** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
 function otherArchive(bytes, limits) {
     const d = decodeUtf8(bytes);
     if (!d.ok)
-        return;
+        return null;
     const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-    if (r.ok && isObject(r.value) && typeof r.value['schema'] === 'string')
-        otherKind(r.value['schema']);
+    return r.ok && isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
 }
 /** A bundle rule was broken; the message names it. */
 class BundleError extends Error {
@@ -34607,6 +34615,7 @@ function gzipReason(e) {
         return 'gzip size trailer does not match the data';
     return `gzip stream is corrupt (${m})`;
 }
+/** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
     const d = decodeUtf8(bytes);
     if (!d.ok)
@@ -34618,7 +34627,7 @@ function readManifest(bytes, limits) {
     if (!isObject(m))
         throw new BundleError('manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
-        otherKind(m['schema']);
+        return { other: otherKind(m['schema']) };
     if (m['schema_version'] !== 1)
         throw new BundleError(`manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
     const runId = m['run_id'];
@@ -34767,14 +34776,19 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
             if (!manifest && decisions === undefined) {
                 if (m.path !== 'manifest.json' && m.path.endsWith('.json') && m.path !== 'events.ndjson') {
                     // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-                    otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                    const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                    if (other !== null)
+                        return { kind: 'other', name: other };
                 }
                 if (m.path !== 'manifest.json') {
                     throw new BundleError(m.path === 'events.ndjson'
                         ? 'member order: events.ndjson comes before manifest.json'
                         : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
                 }
-                manifest = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+                const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+                if ('other' in read)
+                    return { kind: 'other', name: read.other };
+                manifest = read;
             }
             else if (manifest && decisions === undefined) {
                 if (m.path !== 'events.ndjson') {
@@ -34799,7 +34813,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
             throw new BundleError('missing member manifest.json');
         if (decisions === undefined)
             throw new BundleError('missing member events.ndjson');
-        return decisions;
+        return { kind: 'bundle', events: decisions };
     }
     catch (e) {
         if (e instanceof BundleError)
@@ -34820,21 +34834,21 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 }
 async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     const at = { file, line: 1, column: 1 };
-    let events;
+    let archive;
     try {
-        events = await verifyBundle(source, file, limits);
+        archive = await verifyBundle(source, file, limits);
     }
     catch (e) {
-        if (e instanceof OtherArchive) {
-            const f = finding('skipped_object', at, `skipped an archive of another kind: ${e.kind} (not an evidence bundle; it contributes no calls)`);
-            return { run: null, records: [], findings: [f] };
-        }
         if (!(e instanceof BundleError))
             throw e;
         const f = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
         return { run: null, records: [], findings: [f] };
     }
-    const { decisions, skipped } = events;
+    if (archive.kind === 'other') {
+        const f = finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        return { run: null, records: [], findings: [f] };
+    }
+    const { decisions, skipped } = archive.events;
     const findings = [];
     if (skipped.size > 0)
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
@@ -35015,7 +35029,7 @@ async function collect(settings) {
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     const keys = settings.trustedKeys;
-    // Audit exports first: their signatures are checked in workers while the runs are read.
+    // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
     const trust = new TrustPool(keys);
     for (const role of ['audit', 'runs']) {
         const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false);
@@ -35657,7 +35671,7 @@ async function publishCheckRun(api, t, output, annotations) {
         let res;
         try {
             if (id === null) {
-                Object.assign(body, { name: t.name, head_sha: t.headSha, status: 'completed', conclusion: t.conclusion, completed_at: new Date().toISOString() });
+                Object.assign(body, { name: t.name, head_sha: t.headSha, status: 'completed', conclusion: t.conclusion, completed_at: t.completedAt.toISOString() });
                 res = await api.request('POST', base, body);
             }
             else {
@@ -35931,7 +35945,7 @@ const VERSION = '0.2.0';
 
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
 const line = (s) => visible(s).replace(/^::/, ':\u200b:');
-async function annotate(core, s, ctx, report, annotations, api, summary) {
+async function annotate(core, s, ctx, report, annotations, api, summary, now) {
     if (s.annotations === 'off')
         return;
     const canApi = s.annotations !== 'workflow-commands' && s.token !== '' && ctx.owner && ctx.repo && ctx.headSha;
@@ -35944,7 +35958,15 @@ async function annotate(core, s, ctx, report, annotations, api, summary) {
             ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
             : '';
         const t = report.totals;
-        const r = await publishCheckRun(await api(), { owner: ctx.owner, repo: ctx.repo, headSha: ctx.headSha, name: s.checkName, checkRunId: s.checkRunId, conclusion: report.ok ? 'success' : 'failure' }, {
+        const r = await publishCheckRun(await api(), {
+            owner: ctx.owner,
+            repo: ctx.repo,
+            headSha: ctx.headSha,
+            name: s.checkName,
+            checkRunId: s.checkRunId,
+            conclusion: report.ok ? 'success' : 'failure',
+            completedAt: now(),
+        }, {
             title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
             summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
         }, sent);
@@ -35968,8 +35990,12 @@ function write(file, text) {
     (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     (0,external_node_fs_namespaceObject.writeFileSync)(file, text);
 }
-async function runAction(core = lib_core, env = process.env) {
-    const ctx = readContext(env, process.cwd());
+/**
+ * @param cwd the process's working directory (the workspace when GITHUB_WORKSPACE is unset)
+ * @param now the clock (the check run's completed_at)
+ */
+async function runAction(core = lib_core, env = process.env, cwd = process.cwd(), now = () => new Date()) {
+    const ctx = readContext(env, cwd);
     let s;
     try {
         s = readSettings((name) => core.getInput(name), ctx, env);
@@ -36015,7 +36041,7 @@ async function runAction(core = lib_core, env = process.env) {
         reportDigest: digest,
     };
     const annotations = buildAnnotations(report, s.prefix);
-    await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary);
+    await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
     if (s.summary && env['GITHUB_STEP_SUMMARY']) {
         try {
             await core.summary.addRaw(renderSummary(report, summary).markdown).write();

@@ -38,6 +38,7 @@ async function annotate(
   annotations: readonly Annotation[],
   api: () => Promise<GitHubApi>,
   summary: SummaryContext,
+  now: () => Date,
 ): Promise<void> {
   if (s.annotations === 'off') return;
   const canApi = s.annotations !== 'workflow-commands' && s.token !== '' && ctx.owner && ctx.repo && ctx.headSha;
@@ -53,7 +54,15 @@ async function annotate(
     const t = report.totals;
     const r = await publishCheckRun(
       await api(),
-      { owner: ctx.owner!, repo: ctx.repo!, headSha: ctx.headSha!, name: s.checkName, checkRunId: s.checkRunId, conclusion: report.ok ? 'success' : 'failure' },
+      {
+        owner: ctx.owner!,
+        repo: ctx.repo!,
+        headSha: ctx.headSha!,
+        name: s.checkName,
+        checkRunId: s.checkRunId,
+        conclusion: report.ok ? 'success' : 'failure',
+        completedAt: now(),
+      },
       {
         title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
         summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
@@ -87,8 +96,17 @@ function write(file: string, text: string): void {
   writeFileSync(file, text);
 }
 
-export async function runAction(core: Core = actionsCore, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const ctx = readContext(env, process.cwd());
+/**
+ * @param cwd the process's working directory (the workspace when GITHUB_WORKSPACE is unset)
+ * @param now the clock (the check run's completed_at)
+ */
+export async function runAction(
+  core: Core = actionsCore,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+  now: () => Date = () => new Date(),
+): Promise<void> {
+  const ctx = readContext(env, cwd);
   let s: ActionSettings;
   try {
     s = readSettings((name) => core.getInput(name), ctx, env);
@@ -133,7 +151,7 @@ export async function runAction(core: Core = actionsCore, env: NodeJS.ProcessEnv
     reportDigest: digest,
   };
   const annotations = buildAnnotations(report, s.prefix);
-  await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary);
+  await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
 
   if (s.summary && env['GITHUB_STEP_SUMMARY']) {
     try {

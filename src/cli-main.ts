@@ -87,16 +87,16 @@ function readInputs(files: readonly string[]): { ok: true; inputs: ToolInput[] }
   return { ok: true, inputs };
 }
 
-/** A private key named by a flag. */
-function readSigningKey(flag: string, file: string): { ok: true; key: SigningKey } | { ok: false; error: string } {
+/** A private key named by a flag; `unreadable` when the file could not be read at all (a usage error). */
+function readSigningKey(flag: string, file: string): { ok: true; key: SigningKey } | { ok: false; error: string; unreadable: boolean } {
   let pem: string;
   try {
     pem = readFileSync(file, 'utf8');
   } catch (e) {
-    return { ok: false, error: `${flag} ${file}: cannot read (${readError(e)})` };
+    return { ok: false, error: `${flag} ${file}: cannot read (${readError(e)})`, unreadable: true };
   }
   const k = parsePrivateKey(pem);
-  return k.ok ? { ok: true, key: k.value } : { ok: false, error: `${flag} ${k.reason}` };
+  return k.ok ? { ok: true, key: k.value } : { ok: false, error: `${flag} ${k.reason}`, unreadable: false };
 }
 
 function importExports(cmd: ImportCommand, now: Date): CliOutcome {

@@ -198,7 +198,7 @@ export function usageText(): string {
     out.push(`  ${c.name.padEnd(10)}${(lines[0] ?? '').slice(12)}`, ...lines.slice(1));
   }
   for (const c of COMMAND_SPECS) {
-    out.push('', `receipt-gate ${c.name} ${c.synopsis}`);
+    out.push('', ...fill(`receipt-gate ${c.name} ${c.synopsis}`, 0).map((l, i) => (i === 0 ? l : `${' '.repeat(20)}${l}`)));
     if (c.about) out.push(...fill(c.about, 2));
     for (const o of c.options) out.push(...optionLines(o));
   }

@@ -26,7 +26,7 @@ export async function collect(settings: Settings): Promise<Evidence> {
   const workspace = path.resolve(settings.workspace);
   const cwd = path.resolve(settings.cwd);
   const keys = settings.trustedKeys;
-  // Audit exports first: their signatures are checked in workers while the runs are read.
+  // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
   const trust = new TrustPool(keys);
   for (const role of ['audit', 'runs'] as const) {
     const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false);

@@ -5,7 +5,7 @@
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
 import { finding, type Finding } from '../core/findings.js';
-import type { AuditRecord, Location, RunInput } from '../core/model.js';
+import { RECORD_SCHEMA, type AuditRecord, type Location, type RunInput } from '../core/model.js';
 import { decode, documents, type Doc, type DocSink } from './documents.js';
 import { type LineIndex, pathKey } from './strict-json.js';
 import { classify, type Kind } from './classify.js';
@@ -139,8 +139,15 @@ function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileRepo
     payload = p.text;
   }
   // Keep only what verification reads (never a spread of the parsed object).
-  const r = kind.payload as unknown as AuditRecord;
-  const record: AuditRecord = { schema: r.schema, provider: r.provider, record_id: r.record_id, subject: r.subject, binding_digest: r.binding_digest };
+  // The shape check above makes every member below what AuditRecord says it is.
+  const p = kind.payload;
+  const record: AuditRecord = {
+    schema: RECORD_SCHEMA,
+    provider: p['provider'] as string,
+    record_id: p['record_id'] as string,
+    subject: p['subject'] as AuditRecord['subject'],
+    binding_digest: p['binding_digest'] as string,
+  };
   const input: RecordRead = signature?.ok
     ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload }
     : { loc, record, signer: null, payload };

@@ -63,17 +63,10 @@ export function bundleLimits(read: ReadLimits): BundleLimits {
   };
 }
 
-/** The archive is another kind of Assay artifact, named by its manifest's `schema`: skipped with a notice. */
-export class OtherArchive extends Error {
-  constructor(readonly kind: string) {
-    super(kind);
-  }
-}
-
-/** A manifest `schema` of another kind is a skip; a near miss of ours is an error, never a skip. */
-function otherKind(schema: string): never {
+/** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
+function otherKind(schema: string): string {
   const k = classify({ schema, observed_tool_decisions: [] });
-  if (k.kind === 'other') throw new OtherArchive(k.name);
+  if (k.kind === 'other') return k.name;
   throw new BundleError(
     k.kind === 'error'
       ? `the archive's manifest names ${JSON.stringify(quote(schema, 120))}: ${k.reason}`
@@ -81,13 +74,16 @@ function otherKind(schema: string): never {
   );
 }
 
-/** A first member that is JSON with a `schema` names the archive's kind; anything else is not a bundle. */
-function otherArchive(bytes: Buffer, limits: BundleLimits): void {
+/** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
+function otherArchive(bytes: Buffer, limits: BundleLimits): string | null {
   const d = decodeUtf8(bytes);
-  if (!d.ok) return;
+  if (!d.ok) return null;
   const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-  if (r.ok && isObject(r.value) && typeof r.value['schema'] === 'string') otherKind(r.value['schema']);
+  return r.ok && isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
 }
+
+/** What an archive turned out to be: a verified bundle's events, or another kind of Assay archive (skipped with a notice). */
+export type Archive = { readonly kind: 'bundle'; readonly events: Events } | { readonly kind: 'other'; readonly name: string };
 
 /** A bundle rule was broken; the message names it. */
 export class BundleError extends Error {}
@@ -183,14 +179,15 @@ interface Manifest {
   readonly eventsBytes: number;
 }
 
-function readManifest(bytes: Buffer, limits: BundleLimits): Manifest {
+/** The manifest, or the name of the other kind of archive it announces. */
+function readManifest(bytes: Buffer, limits: BundleLimits): Manifest | { readonly other: string } {
   const d = decodeUtf8(bytes);
   if (!d.ok) throw new BundleError(`manifest.json is not valid UTF-8 (byte ${d.offset})`);
   const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
   if (!r.ok) throw new BundleError(`manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
   const m = r.value;
   if (!isObject(m)) throw new BundleError('manifest.json is not a JSON object');
-  if (typeof m['schema'] === 'string' && !('schema_version' in m)) otherKind(m['schema']);
+  if (typeof m['schema'] === 'string' && !('schema_version' in m)) return { other: otherKind(m['schema']) };
   if (m['schema_version'] !== 1) throw new BundleError(`manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
   const runId = m['run_id'];
   const eventCount = m['event_count'];
@@ -294,7 +291,7 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
 export type BundleSource = { readonly path: string } | { readonly bytes: Uint8Array };
 
 /** Verify a bundle; throws BundleError naming the broken rule. */
-export async function verifyBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<Events> {
+export async function verifyBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<Archive> {
   let size: number;
   let input: Readable;
   try {
@@ -319,7 +316,8 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
       if (!manifest && decisions === undefined) {
         if (m.path !== 'manifest.json' && m.path.endsWith('.json') && m.path !== 'events.ndjson') {
           // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-          otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+          const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+          if (other !== null) return { kind: 'other', name: other };
         }
         if (m.path !== 'manifest.json') {
           throw new BundleError(
@@ -328,7 +326,9 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
               : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
           );
         }
-        manifest = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+        const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+        if ('other' in read) return { kind: 'other', name: read.other };
+        manifest = read;
       } else if (manifest && decisions === undefined) {
         if (m.path !== 'events.ndjson') {
           throw new BundleError(
@@ -350,7 +350,7 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
     if (!(await src.drain())) throw new BundleError('data after the end of the tar archive');
     if (!manifest) throw new BundleError('missing member manifest.json');
     if (decisions === undefined) throw new BundleError('missing member events.ndjson');
-    return decisions;
+    return { kind: 'bundle', events: decisions };
   } catch (e) {
     if (e instanceof BundleError) throw e;
     if (e instanceof TarError) throw new BundleError(e.message);
@@ -366,19 +366,19 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
 
 export async function readBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<FileRead> {
   const at = { file, line: 1, column: 1 };
-  let events: Events;
+  let archive: Archive;
   try {
-    events = await verifyBundle(source, file, limits);
+    archive = await verifyBundle(source, file, limits);
   } catch (e) {
-    if (e instanceof OtherArchive) {
-      const f = finding('skipped_object', at, `skipped an archive of another kind: ${e.kind} (not an evidence bundle; it contributes no calls)`);
-      return { run: null, records: [], findings: [f] };
-    }
     if (!(e instanceof BundleError)) throw e;
     const f: Finding = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
     return { run: null, records: [], findings: [f] };
   }
-  const { decisions, skipped } = events;
+  if (archive.kind === 'other') {
+    const f = finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+    return { run: null, records: [], findings: [f] };
+  }
+  const { decisions, skipped } = archive.events;
   const findings: Finding[] = [];
   if (skipped.size > 0) findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
   if (decisions.length === 0) findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`));

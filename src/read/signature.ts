@@ -49,7 +49,16 @@ export function readSignatureMember(v: unknown): SignatureShape {
   }
   const at = v['signed_at'];
   if (typeof at !== 'string' || !isSignedAt(at)) return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-  return { ok: true, member: v as unknown as SignatureMember };
+  const member: SignatureMember = {
+    version: 1,
+    algorithm: 'ed25519',
+    payload_type: PAYLOAD_TYPE,
+    signed_payload_digest: v['signed_payload_digest'] as string,
+    key_id: v['key_id'] as string,
+    signature: sig,
+    signed_at: at,
+  };
+  return { ok: true, member };
 }
 
 /**

@@ -99,7 +99,14 @@ function runScanner(scanner: Scanner): ScanResult {
   }
 }
 
-const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+declare global {
+  interface String {
+    /** ES2024: no lone surrogates (the lib this project compiles against predates it). */
+    isWellFormed(): boolean;
+  }
+}
+
+const wellFormed = (s: string): boolean => s.isWellFormed();
 
 /**
  * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar

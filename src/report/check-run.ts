@@ -18,6 +18,8 @@ export interface CheckRunTarget {
   /** The job's own check run; null to create one. */
   readonly checkRunId: number | null;
   readonly conclusion: 'success' | 'failure';
+  /** When the check completed (completed_at). */
+  readonly completedAt: Date;
 }
 
 export interface CheckOutput {
@@ -55,7 +57,7 @@ export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output:
     let res;
     try {
       if (id === null) {
-        Object.assign(body, { name: t.name, head_sha: t.headSha, status: 'completed', conclusion: t.conclusion, completed_at: new Date().toISOString() });
+        Object.assign(body, { name: t.name, head_sha: t.headSha, status: 'completed', conclusion: t.conclusion, completed_at: t.completedAt.toISOString() });
         res = await api.request('POST', base, body);
       } else {
         res = await api.request('PATCH', `${base}/${id}`, body);

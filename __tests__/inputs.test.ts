@@ -1,4 +1,4 @@
-/** What a newcomer tripped on (issue 11): each a test through the real CLI or the real readers. */
+/** Inputs as a user gives them (paths, globs, -C, --version, runner archives): each through the real CLI or the real readers. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
