@@ -31842,25 +31842,6 @@ function ruleFor(policy, actionClass, verb) {
 
 ;// CONCATENATED MODULE: ./src/core/report.ts
 const REPORT_SCHEMA = 'receipt-gate.report.v1';
-/** The members of a call in the JSON report, in order (and those of its `record`). */
-const CALL_JSON_KEYS = [
-    'artifact',
-    'index',
-    'file',
-    'line',
-    'column',
-    'member',
-    'tool',
-    'asserted',
-    'claimed_level',
-    'level',
-    'required_level',
-    'subject_digest',
-    'record',
-    'provider',
-    'record_id',
-    'reason',
-];
 
 ;// CONCATENATED MODULE: ./src/core/explain.ts
 /**
@@ -32044,7 +32025,7 @@ function judgeCall(call, outcome, rule, options, read) {
     if (findings.length > 1)
         findings.sort(compareFindings);
     const r = outcome.level === 'verified' ? outcome.record.input : null;
-    return {
+    const report = {
         artifact: call.run.artifact,
         index: input.index,
         line: input.loc.line,
@@ -32058,9 +32039,11 @@ function judgeCall(call, outcome, rule, options, read) {
         subject_digest: subject,
         record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
         reason: outcomeText(outcome),
-        findings,
-        below_required: rule !== null && level !== null && below(level, rule.level),
     };
+    // For reporters, not the JSON form (the report lists findings once): members JSON.stringify skips.
+    Object.defineProperty(report, 'findings', { value: findings, enumerable: false });
+    Object.defineProperty(report, 'below_required', { value: rule !== null && level !== null && below(level, rule.level), enumerable: false });
+    return report;
 }
 /** The words of a record's finding (the code comes from the outcome table). */
 function recordMessage(v, name) {
@@ -35854,7 +35837,6 @@ function renderSarif(report, prefix, version) {
 
 
 
-
 const CHUNK = 1 << 20;
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report) {
@@ -35872,8 +35854,7 @@ function* jsonChunks(report) {
     for (const [name, items] of lists) {
         parts.push(`,\n  "${name}": [`);
         for (let i = 0; i < items.length; i++) {
-            // A call's own findings and its below_required flag are for reporters; the report lists findings once.
-            const line = `${i === 0 ? '' : ','}\n    ${name === 'calls' ? JSON.stringify(items[i], CALL_JSON_KEYS) : JSON.stringify(items[i])}`;
+            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
             parts.push(line);
             size += line.length;
             if (size >= CHUNK) {

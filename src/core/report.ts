@@ -26,31 +26,11 @@ export interface CallReport {
   readonly record: { readonly file: string; readonly line: number; readonly provider: string; readonly record_id: string } | null;
   /** Why the call earned exactly this level. */
   readonly reason: string;
-  /** The findings about this call, in report order (not part of the JSON form: the report lists them once). */
+  /** The findings about this call, in report order (not enumerable: not part of the JSON form, where the report lists them once). */
   readonly findings: readonly Finding[];
-  /** Its earned level ranks below its required level (not part of the JSON form). */
+  /** Its earned level ranks below its required level (not enumerable: not part of the JSON form). */
   readonly below_required: boolean;
 }
-
-/** The members of a call in the JSON report, in order (and those of its `record`). */
-export const CALL_JSON_KEYS: readonly string[] = [
-  'artifact',
-  'index',
-  'file',
-  'line',
-  'column',
-  'member',
-  'tool',
-  'asserted',
-  'claimed_level',
-  'level',
-  'required_level',
-  'subject_digest',
-  'record',
-  'provider',
-  'record_id',
-  'reason',
-];
 
 export interface RecordReport {
   readonly file: string;

@@ -6,7 +6,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { CALL_JSON_KEYS, type Report } from '../core/report.js';
+import type { Report } from '../core/report.js';
 
 const CHUNK = 1 << 20;
 
@@ -26,8 +26,7 @@ export function* jsonChunks(report: Report): Generator<string> {
   for (const [name, items] of lists) {
     parts.push(`,\n  "${name}": [`);
     for (let i = 0; i < items.length; i++) {
-      // A call's own findings and its below_required flag are for reporters; the report lists findings once.
-      const line = `${i === 0 ? '' : ','}\n    ${name === 'calls' ? JSON.stringify(items[i], CALL_JSON_KEYS as string[]) : JSON.stringify(items[i])}`;
+      const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
       parts.push(line);
       size += line.length;
       if (size >= CHUNK) {
