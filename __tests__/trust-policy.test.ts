@@ -467,3 +467,12 @@ describe('the signed demos', () => {
     expect(report.findings.filter((f) => f.severity === 'error')).toEqual([]);
   });
 });
+
+describe('trusted-key text is scanned in one pass', () => {
+  it('unterminated PEM blocks are refused by name, in linear time; a key text over 64 KiB is refused', () => {
+    // ~50 KB of unclosed blocks: the old backtracking pattern took seconds here (the benchmark of issue 19 measures it).
+    const unterminated = '-----BEGIN PUBLIC KEY-----\nAAAA\n'.repeat(1500);
+    expect(parsePublicKeys(unterminated)).toEqual({ ok: false, reason: 'a "PUBLIC KEY" block is never closed (no -----END PUBLIC KEY-----)' });
+    expect(parsePublicKeys('x'.repeat(70 * 1024) + '-----BEGIN PUBLIC KEY-----')).toMatchObject({ ok: false, reason: expect.stringMatching(/over 65536 bytes/) });
+  });
+});
