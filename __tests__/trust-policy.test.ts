@@ -473,6 +473,9 @@ describe('trusted-key text is scanned in one pass', () => {
     // ~50 KB of unclosed blocks: the old backtracking pattern took seconds here (the benchmark of issue 19 measures it).
     const unterminated = '-----BEGIN PUBLIC KEY-----\nAAAA\n'.repeat(1500);
     expect(parsePublicKeys(unterminated)).toEqual({ ok: false, reason: 'a "PUBLIC KEY" block is never closed (no -----END PUBLIC KEY-----)' });
-    expect(parsePublicKeys('x'.repeat(70 * 1024) + '-----BEGIN PUBLIC KEY-----')).toMatchObject({ ok: false, reason: expect.stringMatching(/over 65536 bytes/) });
+    expect(parsePublicKeys('x'.repeat(70 * 1024) + '-----BEGIN PUBLIC KEY-----')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/over 65536 bytes/),
+    });
   });
 });
