@@ -264,7 +264,7 @@ describe('required levels (§7)', () => {
   const policy = (...rules: string[]) => {
     const p = parsePolicy(rules);
     if (!p.ok) throw new Error(p.reason);
-    return p.policy;
+    return p.value;
   };
 
   it('a malformed rule, an unknown level or two rules for one selector is refused by name', () => {

@@ -2900,6 +2900,8 @@ const FINDINGS = {
     },
 };
 const FINDING_CODES = Object.keys(FINDINGS);
+/** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
+const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
 function finding(code, loc, message, severity = FINDINGS[code].severity) {
     if (loc.member === undefined)
@@ -3454,7 +3456,7 @@ function parsePolicy(texts) {
         seen.add(selector);
         rules.push({ selector, level: level });
     }
-    return { ok: true, policy: { rules } };
+    return { ok: true, value: { rules } };
 }
 /** The rule for a call of this class and verb (null when it has none), the most specific first. */
 function ruleFor(policy, actionClass, verb) {
@@ -3486,7 +3488,7 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
 const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
-const recordName = (r) => `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
+const recordName = (r) => `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${placeOf(r.input.loc)}`;
 /** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
 function signedBy(r) {
     const { signer, trust } = r.input;
@@ -3690,7 +3692,7 @@ function recordMessage(v, name) {
         case 'untrusted':
             return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
         case 'duplicate':
-            return `${name} repeats the record at ${check.first.loc.file}:${check.first.loc.line}; one audit entry may vouch for one call only`;
+            return `${name} repeats the record at ${placeOf(check.first.loc)}; one audit entry may vouch for one call only`;
     }
 }
 /** A record's report line, and the finding of a record that does not bind a call. */
@@ -5478,11 +5480,6 @@ return errors === 0;
 
 
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
-/**
- * Shape validation against the JSON Schemas committed under `schemas/` (the same files users point
- * their editors at), compiled at build time into plain functions (scripts/gen-validators.mjs, ajv
- * standalone), so nothing is compiled at start-up. Returns the first problem as "path: message".
- */
 
 function shapes_describe(errors) {
     const e = errors?.[0];
@@ -5551,7 +5548,7 @@ function readSignatureMember(v) {
         signature: sig,
         signed_at: at,
     };
-    return { ok: true, member };
+    return { ok: true, value: member };
 }
 /**
  * P: the canonical text of the record without its `signature` member. Members are defined one by
@@ -5869,7 +5866,7 @@ function readRecord(kind, loc, fr, out, options) {
         binding_digest: p['binding_digest'],
     };
     const input = signature?.ok
-        ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload }
+        ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
         : { loc, record, signer: null, payload };
     out.push(input);
 }
@@ -6893,7 +6890,7 @@ function readPolicy(name, rules) {
     const p = parsePolicy(rules);
     if (!p.ok)
         throw new UsageError(`${name}: ${p.reason}`);
-    return p.policy;
+    return p.value;
 }
 /**
  * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
@@ -7461,7 +7458,7 @@ function runImport(s) {
                 if (seen.entry === entry)
                     merged++;
                 else {
-                    const why = `two different entries share record id ${idText(m.recordId)} (the other at ${seen.loc.file}:${seen.loc.line}:${seen.loc.column}): an id vouches for one entry only`;
+                    const why = `two different entries share record id ${idText(m.recordId)} (the other at ${placeOf(seen.loc, true)}): an id vouches for one entry only`;
                     errors.push(finding('invalid_artifact', e.loc, why));
                 }
                 continue;

@@ -171,7 +171,7 @@ export function defaultSettings(cwd: string): Settings {
 export function readPolicy(name: string, rules: readonly string[]): Policy {
   const p = parsePolicy(rules);
   if (!p.ok) throw new UsageError(`${name}: ${p.reason}`);
-  return p.policy;
+  return p.value;
 }
 
 /**

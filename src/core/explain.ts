@@ -3,7 +3,7 @@
  * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
  * names at most a few records, so no message grows with the input.
  */
-import { quote } from './findings.js';
+import { placeOf, quote } from './findings.js';
 import type { NoRecord, NotVerified, Snag, SnagKind, Unmatched } from './diagnose.js';
 import type { Call, Outcome } from './ladder.js';
 import type { CheckedRecord } from './records.js';
@@ -15,7 +15,7 @@ const short = (d: string): string => (d.length > 20 ? `${d.slice(0, 15)}…${d.s
 
 /** `record "id" (provider) at file:line` */
 export const recordName = (r: CheckedRecord): string =>
-  `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${r.input.loc.file}:${r.input.loc.line}`;
+  `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${placeOf(r.input.loc)}`;
 
 /** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
 function signedBy(r: CheckedRecord): string {

@@ -100,6 +100,9 @@ export interface Finding extends Location {
   readonly input?: true;
 }
 
+/** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
+export const placeOf = (l: Location, column = false): string => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
+
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
 export function finding(code: FindingCode, loc: Location, message: string, severity: Severity = FINDINGS[code].severity): Finding {
   if (loc.member === undefined) return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };

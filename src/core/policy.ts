@@ -5,6 +5,7 @@
  * are none and the gate enforces honesty only.
  */
 import { LEVELS, type Level } from './model.js';
+import type { Result } from './result.js';
 
 export interface Rule {
   /** As written: `*`, `github_deploy_key` or `github_deploy_key:create`. */
@@ -21,7 +22,7 @@ export const NO_POLICY: Policy = { rules: [] };
 const NAME = /^[A-Za-z0-9_.-]+$/;
 
 /** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
-export function parsePolicy(texts: readonly string[]): { readonly ok: true; readonly policy: Policy } | { readonly ok: false; readonly reason: string } {
+export function parsePolicy(texts: readonly string[]): Result<Policy> {
   const rules: Rule[] = [];
   const seen = new Set<string>();
   for (const text of texts) {
@@ -38,7 +39,7 @@ export function parsePolicy(texts: readonly string[]): { readonly ok: true; read
     seen.add(selector);
     rules.push({ selector, level: level as Level });
   }
-  return { ok: true, policy: { rules } };
+  return { ok: true, value: { rules } };
 }
 
 /** The rule for a call of this class and verb (null when it has none), the most specific first. */

@@ -6,7 +6,7 @@
  */
 import type { RecordVerdict } from './diagnose.js';
 import { callTitle, noRecordText, notVerifiedText, outcomeText, unmatchedText } from './explain.js';
-import { compareFindings, finding, quote, type Finding } from './findings.js';
+import { compareFindings, finding, placeOf, quote, type Finding } from './findings.js';
 import type { Call, Outcome } from './ladder.js';
 import type { VerifyOptions } from './model.js';
 import type { Rule } from './policy.js';
@@ -105,7 +105,7 @@ function recordMessage(v: RecordVerdict, name: string): string | null {
     case 'untrusted':
       return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
     case 'duplicate':
-      return `${name} repeats the record at ${check.first.loc.file}:${check.first.loc.line}; one audit entry may vouch for one call only`;
+      return `${name} repeats the record at ${placeOf(check.first.loc)}; one audit entry may vouch for one call only`;
   }
 }
 

@@ -149,7 +149,7 @@ function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileRepo
     binding_digest: p['binding_digest'] as string,
   };
   const input: RecordRead = signature?.ok
-    ? { loc, record, signer: signature.member.key_id, signature: signature.member, payload }
+    ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
     : { loc, record, signer: null, payload };
   out.push(input);
 }

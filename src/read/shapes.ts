@@ -3,12 +3,13 @@
  * their editors at), compiled at build time into plain functions (scripts/gen-validators.mjs, ajv
  * standalone), so nothing is compiled at start-up. Returns the first problem as "path: message".
  */
+import type { Result } from '../core/result.js';
 import { decision, record, type GeneratedValidator } from './validators.generated.js';
 
 type ErrorObject = NonNullable<GeneratedValidator['errors']>[number];
 type ValidateFunction = GeneratedValidator;
 
-export type ShapeCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+export type ShapeCheck = Result;
 
 function describe(errors: ErrorObject[] | null | undefined): string {
   const e = errors?.[0];

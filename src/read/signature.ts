@@ -6,6 +6,7 @@
  * (src/trust/); making one is the tools' (src/tools/signing.ts).
  */
 import { DIGEST_PATTERN, jcs, type Canonical } from '../core/binding.js';
+import type { Result } from '../core/result.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 
 export const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
@@ -28,7 +29,7 @@ export interface SignatureMember {
   readonly signed_at: string;
 }
 
-export type SignatureShape = { readonly ok: true; readonly member: SignatureMember } | { readonly ok: false; readonly reason: string };
+export type SignatureShape = Result<SignatureMember>;
 
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 export function readSignatureMember(v: unknown): SignatureShape {
@@ -58,7 +59,7 @@ export function readSignatureMember(v: unknown): SignatureShape {
     signature: sig,
     signed_at: at,
   };
-  return { ok: true, member };
+  return { ok: true, value: member };
 }
 
 /**

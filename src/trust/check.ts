@@ -6,10 +6,11 @@
  */
 import { verify as edVerify, type KeyObject } from 'node:crypto';
 import { sha256Digest } from '../core/binding.js';
+import type { Result } from '../core/result.js';
 import { pae, PAYLOAD_TYPE, type SignatureMember } from '../read/signature.js';
 import type { TrustedKeys } from './keys.js';
 
-export type TrustCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+export type TrustCheck = Result;
 
 /** What is left to check once the cheap rules pass: an Ed25519 verification. */
 interface Pending {

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { jcs } from '../../core/binding.js';
-import { finding, type Finding } from '../../core/findings.js';
+import { finding, placeOf, type Finding } from '../../core/findings.js';
 import type { Location } from '../../core/model.js';
 import type { ReadLimits } from '../../read/limits.js';
 import { signedLine, type SigningKey } from '../signing.js';
@@ -64,7 +64,7 @@ export function runImport(s: ImportSettings): ImportResult {
       if (seen) {
         if (seen.entry === entry) merged++;
         else {
-          const why = `two different entries share record id ${idText(m.recordId)} (the other at ${seen.loc.file}:${seen.loc.line}:${seen.loc.column}): an id vouches for one entry only`;
+          const why = `two different entries share record id ${idText(m.recordId)} (the other at ${placeOf(seen.loc, true)}): an id vouches for one entry only`;
           errors.push(finding('invalid_artifact', e.loc, why));
         }
         continue;
