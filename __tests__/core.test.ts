@@ -17,7 +17,7 @@ import type { RecordInput } from '../src/core/model.js';
 import { addKey, deployKey, getKey, record } from './support/corpus.js';
 import { evidence, OPTIONS } from './support/evidence.js';
 
-const claimOf = (response: Record<string, unknown>) => readClaim({ response });
+const claimOf = (response: Record<string, unknown>) => readClaim({ response: { status: 'success', ...response } });
 
 describe('claims (§4)', () => {
   it('without a side_effect block the claim is verified exactly when side_effect_verified is true (a legacy claim)', () => {

@@ -90,12 +90,12 @@ describe('near misses are refused, never skipped (§1)', () => {
 });
 
 describe('§5: effect values, denied calls, the maximum matching', () => {
-  it('decision.effect other than allow or deny is invalid_artifact', async () => {
+  it('decision.effect other than allow, deny or error is invalid_artifact', async () => {
     const d = addKey();
     (d['decision'] as Record<string, unknown>)['effect'] = 'Deny';
     const r = await runs({ 'r.json': json(surface([d])) });
     expect(errors(r)[0]).toMatchObject({ code: 'invalid_artifact', line: 4 });
-    expect(errors(r)[0]!.message).toMatch(/decision\.effect must be \["allow","deny"\]/);
+    expect(errors(r)[0]!.message).toMatch(/decision\.effect must be \["allow","deny","error"\]/);
   });
 
   it('a denied read never confirms a write, even when it says success', () => {

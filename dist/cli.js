@@ -2884,6 +2884,11 @@ const FINDINGS = {
         title: 'No run artifacts',
         help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
     },
+    rule_unused: {
+        severity: 'warning',
+        title: 'Required-level rule applies to no call',
+        help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
+    },
     under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
     skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.' },
     no_decisions: {
@@ -3009,13 +3014,14 @@ const hasOwn = (o, k) => Object.hasOwn(o, k);
  */
 
 
-const BOUND_TARGET_FIELDS = Object.freeze({
-    github_deploy_key: ['owner', 'repo', 'key_title_hash'],
-    workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
-    workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
-});
+/** Bound target fields per class; a Map, since the class is text from an artifact. */
+const BOUND_TARGET_FIELDS = new Map([
+    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
+    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
+    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
+]);
 /** The bound fields of an action class, or undefined when the class has no binding rule. */
-const boundFields = (actionClass) => hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
+const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
 /** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
 function narrowTarget(actionClass, target) {
     const fields = boundFields(actionClass);
@@ -3310,7 +3316,7 @@ function eligibility(input, claim) {
     if (!claim.asserted)
         return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
     if (input.denied)
-        return { ok: false, reason: 'the call was denied (decision.effect is "deny")' };
+        return { ok: false, reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")' };
     const p = input.projection;
     if (p.kind === 'none')
         return { ok: false, reason: `the call has no subject: ${p.reason}` };
@@ -3414,64 +3420,84 @@ const RECORD_OUTCOMES = {
 };
 const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * The vocabulary of the gate, shared by readers, core and reporters.
- * Values here are plain data: locations travel with them from the reader to the finding.
- */
-/** The artifact kinds this gate reads: the one place their names are written. */
-const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-
-
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
  * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
  * with SELECTOR one of `*`, `CLASS`, `CLASS:VERB`; the most specific rule that matches a call
- * applies. A rule applies to calls that assert a side effect and were not denied; by default there
- * are none and the gate enforces honesty only.
+ * applies. Selectors are parsed once (CLASS:VERB splits at the first `:`) and matched by equality
+ * of class and verb, never as text, so a class that itself contains `:` cannot pick up a rule
+ * written for another class. A rule applies to calls that assert a side effect and were not
+ * denied; by default there are none and the gate enforces honesty only.
  */
 
-const NO_POLICY = { rules: [] };
+const NO_POLICY = { rules: [], parsed: [] };
 const NAME = /^[A-Za-z0-9_.-]+$/;
+function selectorOf(text) {
+    if (text === '*')
+        return { kind: 'any' };
+    const colon = text.indexOf(':');
+    if (colon < 0)
+        return NAME.test(text) ? { kind: 'class', cls: text } : null;
+    const cls = text.slice(0, colon);
+    const verb = text.slice(colon + 1);
+    return NAME.test(cls) && NAME.test(verb) ? { kind: 'verb', cls, verb } : null;
+}
 /** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
 function parsePolicy(texts) {
-    const rules = [];
+    const parsed = [];
     const seen = new Set();
     for (const text of texts) {
         const t = text.trim();
         const eq = t.indexOf('=');
         if (eq < 0)
             return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
-        const selector = t.slice(0, eq).trim();
+        const selectorText = t.slice(0, eq).trim();
         const level = t.slice(eq + 1).trim();
-        const parts = selector.split(':');
-        const wellFormed = selector === '*' || (parts.length <= 2 && parts.every((p) => NAME.test(p)));
-        if (!wellFormed)
+        const selector = selectorOf(selectorText);
+        if (!selector)
             return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
-        if (!LEVELS.includes(level))
+        if (!isLevel(level))
             return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
-        if (seen.has(selector))
-            return { ok: false, reason: `"${t}": a second rule for ${selector}` };
-        seen.add(selector);
-        rules.push({ selector, level: level });
+        if (seen.has(selectorText))
+            return { ok: false, reason: `"${t}": a second rule for ${selectorText}` };
+        seen.add(selectorText);
+        parsed.push({ rule: { selector: selectorText, level }, selector });
     }
-    return { ok: true, value: { rules } };
+    return { ok: true, value: { rules: parsed.map((p) => p.rule), parsed } };
 }
+/** Whether a rule's selector matches a call of this class and verb. */
+function matches(s, actionClass, verb) {
+    if (s.kind === 'any')
+        return true;
+    if (s.kind === 'class')
+        return actionClass === s.cls;
+    return actionClass === s.cls && verb === s.verb;
+}
+const SPECIFICITY = { verb: 0, class: 1, any: 2 };
 /** The rule for a call of this class and verb (null when it has none), the most specific first. */
 function ruleFor(policy, actionClass, verb) {
-    if (policy.rules.length === 0)
-        return null;
-    const find = (s) => policy.rules.find((r) => r.selector === s);
-    if (actionClass !== null) {
-        const exact = verb !== null ? find(`${actionClass}:${verb}`) : undefined;
-        if (exact)
-            return exact;
-        const cls = find(actionClass);
-        if (cls)
-            return cls;
+    let best = null;
+    for (const p of policy.parsed) {
+        if (!matches(p.selector, actionClass, verb))
+            continue;
+        if (!best || SPECIFICITY[p.selector.kind] < SPECIFICITY[best.selector.kind])
+            best = p;
     }
-    return find('*') ?? null;
+    return best?.rule ?? null;
+}
+/** The rules whose selector matches none of these calls (class and verb of each call a rule could apply to). */
+function unusedRules(policy, calls) {
+    const unused = new Set(policy.parsed);
+    if (unused.size === 0)
+        return [];
+    for (const c of calls) {
+        for (const p of unused)
+            if (matches(p.selector, c.actionClass, c.verb))
+                unused.delete(p);
+        if (unused.size === 0)
+            break;
+    }
+    return policy.parsed.filter((p) => unused.has(p)).map((p) => p.rule);
 }
 
 ;// CONCATENATED MODULE: ./src/core/report.ts
@@ -3787,6 +3813,23 @@ function tallyTotals(runs, calls, records, findings) {
         totals[plural[s]] = severities.get(s) ?? 0;
     return totals;
 }
+/** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
+const ruled = (call) => call.claim.asserted && !call.input.denied;
+/** `rule_unused` (§7): a rule whose selector matches no call it could apply to, naming the classes seen. */
+function unusedRuleFindings(policy, calls) {
+    const applicable = calls.filter(ruled).map((c) => c.input);
+    const unused = unusedRules(policy, applicable);
+    if (unused.length === 0)
+        return [];
+    const classes = [...new Set(applicable.map((c) => c.actionClass).filter((c) => c !== null))].sort(cmp);
+    const seen = classes.length === 0
+        ? 'no call asserts a side effect'
+        : `classes seen: ${classes
+            .slice(0, 20)
+            .map((c) => quote(c, 100))
+            .join(', ')}${classes.length > 20 ? ` and ${classes.length - 20} more` : ''}`;
+    return unused.map((r) => inputFinding('rule_unused', `${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`));
+}
 function verify(evidence, options) {
     const policy = options.policy ?? NO_POLICY;
     const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
@@ -3800,7 +3843,7 @@ function verify(evidence, options) {
     for (const [i, own] of perRun.entries()) {
         const mine = own.map((call) => {
             // A rule applies to calls that assert a side effect and were not denied (§7).
-            const rule = call.claim.asserted && !call.input.denied ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
+            const rule = ruled(call) ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
             const outcome = climbed.outcomes.get(call);
             if (!outcome)
                 throw new Error('the ladder left a call without an outcome');
@@ -3810,7 +3853,7 @@ function verify(evidence, options) {
         for (const c of mine)
             callReports.push(c);
     }
-    const findings = [...evidence.findings];
+    const findings = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];
     for (const c of callReports)
         for (const f of c.findings)
             findings.push(f);
@@ -4056,6 +4099,16 @@ function discover(all, cwd, workspace, explicit = false) {
     const files = [...found.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
     return { files, findings };
 }
+
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+
 
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
@@ -4898,7 +4951,7 @@ var ucs2length = __nccwpck_require__(214);
 ;// CONCATENATED MODULE: ./src/read/validators.generated.js
 // Generated by scripts/gen-validators.mjs from schemas/; do not edit.
 const decision = validate1;
-const schema1 = {"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"enum":["allow","deny"],"description":"Exactly allow or deny when present: a denied call is never promoted and never confirms another."}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\"success\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}};
+const schema1 = {"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"enum":["allow","deny","error"],"description":"Exactly allow, deny or error when present (upstream's server writes error for a call that failed): a denied or failed call is never promoted and never confirms another."}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\"success\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}};
 
 const func0 = ucs2length["default"] ?? ucs2length;
 
@@ -5000,7 +5053,7 @@ if(errors === _errs12){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.effect !== undefined){
 let data7 = data6.effect;
-if(!((data7 === "allow") || (data7 === "deny"))){
+if(!(((data7 === "allow") || (data7 === "deny")) || (data7 === "error"))){
 validate1.errors = [{instancePath:instancePath+"/decision/effect",schemaPath:"#/properties/decision/properties/effect/enum",keyword:"enum",params:{allowedValues: schema1.properties.decision.properties.effect.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -5582,6 +5635,17 @@ const EXPECTED_SOURCE = {
 };
 /** Most claims are consistent: share one empty list rather than keep one per call. */
 const NONE = Object.freeze([]);
+/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
+function assertedAgainstOutcome(decision, response) {
+    const d = decision['decision'];
+    const effect = isObject(d) ? d['effect'] : undefined;
+    if (effect === 'deny' || effect === 'error')
+        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
+    const status = response['status'];
+    if (status !== 'success')
+        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
+    return null;
+}
 function readClaim(decision) {
     const response = decision['response'];
     if (!isObject(response))
@@ -5594,6 +5658,9 @@ function readClaim(decision) {
         return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
     }
     const problems = [];
+    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
+    if (contradiction)
+        problems.push(contradiction);
     if (!hasOwn(response, 'side_effect')) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
@@ -5658,7 +5725,7 @@ function prepareDecision(loc, index, decision) {
         projection: project(decision),
         actionClass: isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
         verb: isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: isObject(d) && d['effect'] === 'deny',
+        denied: isObject(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
         provider: p === null || typeof p === 'string' ? p : { invalid: true },
         succeeded: isObject(response) && response['status'] === 'success',
     };
@@ -6803,23 +6870,24 @@ const DEFAULTS = {
     require: '',
     'trusted-keys': '',
 };
-const UNITS = {
-    '': 1,
-    b: 1,
-    k: 1024,
-    kb: 1024,
-    kib: 1024,
-    m: 1024 ** 2,
-    mb: 1024 ** 2,
-    mib: 1024 ** 2,
-    g: 1024 ** 3,
-    gb: 1024 ** 3,
-    gib: 1024 ** 3,
-};
+/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
+const UNITS = new Map([
+    ['', 1],
+    ['b', 1],
+    ['k', 1024],
+    ['kb', 1024],
+    ['kib', 1024],
+    ['m', 1024 ** 2],
+    ['mb', 1024 ** 2],
+    ['mib', 1024 ** 2],
+    ['g', 1024 ** 3],
+    ['gb', 1024 ** 3],
+    ['gib', 1024 ** 3],
+]);
 /** "64MiB", "512k", "1048576" → bytes. */
 function parseSize(name, value) {
     const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? UNITS[m[2].toLowerCase()] : undefined;
+    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
     if (!m || unit === undefined)
         throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
     const bytes = Math.floor(Number(m[1]) * unit);
@@ -7343,7 +7411,12 @@ function githubWebhook(e) {
 const DEFAULT_SLACK = {
     principal: 'id',
     workspace: 'context',
-    roleVerbs: { admin: 'grant', owner: 'grant', user: 'change_role', guest: 'change_role' },
+    roleVerbs: new Map([
+        ['admin', 'grant'],
+        ['owner', 'grant'],
+        ['user', 'change_role'],
+        ['guest', 'change_role'],
+    ]),
     memberProvider: 'slack',
     roleProvider: 'workspace',
 };
@@ -7384,7 +7457,7 @@ function slackAuditLog(o) {
                 },
             };
         }
-        const verb = o.roleVerbs[role];
+        const verb = role === undefined ? undefined : o.roleVerbs.get(role);
         if (!verb)
             return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
         const principal = principalOf(obj(e, 'entity'));
@@ -7427,6 +7500,9 @@ const IMPORT_KINDS = {
     'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined },
     'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries' },
 };
+const KIND_NAMES = new Map(Object.keys(IMPORT_KINDS).map((k) => [k, k]));
+/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
+const importKind = (name) => KIND_NAMES.get(name) ?? null;
 function runImport(s) {
     const mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
     const { source, listKey } = IMPORT_KINDS[s.kind];
@@ -7567,23 +7643,24 @@ function parseCli(argv, isTTY, cwd) {
     }
     if (command === 'import') {
         const [kind, ...inputs] = rest;
-        if (!kind || !Object.hasOwn(IMPORT_KINDS, kind))
+        const k = kind === undefined ? null : importKind(kind);
+        if (!k)
             throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
         const output = str('output');
         if (!output)
             throw new UsageError('import: --output FILE is required');
         if (inputs.length === 0)
             throw new UsageError('import: at least one INPUT export file is required');
-        const roleVerbs = { ...DEFAULT_SLACK.roleVerbs };
+        const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
         for (const rv of list('role-verb') ?? []) {
             const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
             if (!m)
                 throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
-            roleVerbs[m[1]] = m[2];
+            roleVerbs.set(m[1], m[2]);
         }
         return {
             command: 'import',
-            kind: kind,
+            kind: k,
             inputs: inputs.map((f) => external_node_path_default().resolve(cwd, f)),
             output: external_node_path_default().resolve(cwd, output),
             signKey: str('sign-key') ? external_node_path_default().resolve(cwd, str('sign-key')) : null,

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { commandSpec, parseArgsOptions, usageText } from './cli-options.js';
 import { isSignedAt } from './read/signature.js';
 import { DOMAINS, type Domain } from './tools/import/target-hash.js';
-import { IMPORT_KINDS, type ImportKind } from './tools/import/run.js';
+import { IMPORT_KINDS, importKind, type ImportKind } from './tools/import/run.js';
 import { DEFAULT_SLACK, type SlackOptions } from './tools/import/slack.js';
 import { defaultSettings, directoryIn, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
 
@@ -121,19 +121,20 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
 
   if (command === 'import') {
     const [kind, ...inputs] = rest;
-    if (!kind || !Object.hasOwn(IMPORT_KINDS, kind)) throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+    const k = kind === undefined ? null : importKind(kind);
+    if (!k) throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
     const output = str('output');
     if (!output) throw new UsageError('import: --output FILE is required');
     if (inputs.length === 0) throw new UsageError('import: at least one INPUT export file is required');
-    const roleVerbs: Record<string, string> = { ...DEFAULT_SLACK.roleVerbs };
+    const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
     for (const rv of list('role-verb') ?? []) {
       const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
       if (!m) throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
-      roleVerbs[m[1]!] = m[2]!;
+      roleVerbs.set(m[1] as string, m[2] as string);
     }
     return {
       command: 'import',
-      kind: kind as ImportKind,
+      kind: k,
       inputs: inputs.map((f) => path.resolve(cwd, f)),
       output: path.resolve(cwd, output),
       signKey: str('sign-key') ? path.resolve(cwd, str('sign-key')!) : null,

@@ -88,24 +88,25 @@ export const DEFAULTS = {
 
 export type OptionName = keyof typeof DEFAULTS;
 
-const UNITS: { readonly [u: string]: number } = {
-  '': 1,
-  b: 1,
-  k: 1024,
-  kb: 1024,
-  kib: 1024,
-  m: 1024 ** 2,
-  mb: 1024 ** 2,
-  mib: 1024 ** 2,
-  g: 1024 ** 3,
-  gb: 1024 ** 3,
-  gib: 1024 ** 3,
-};
+/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
+export const UNITS: ReadonlyMap<string, number> = new Map([
+  ['', 1],
+  ['b', 1],
+  ['k', 1024],
+  ['kb', 1024],
+  ['kib', 1024],
+  ['m', 1024 ** 2],
+  ['mb', 1024 ** 2],
+  ['mib', 1024 ** 2],
+  ['g', 1024 ** 3],
+  ['gb', 1024 ** 3],
+  ['gib', 1024 ** 3],
+]);
 
 /** "64MiB", "512k", "1048576" → bytes. */
 export function parseSize(name: string, value: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-  const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  const unit = m ? UNITS.get((m[2] as string).toLowerCase()) : undefined;
   if (!m || unit === undefined) throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
   const bytes = Math.floor(Number(m[1]) * unit);
   if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`${name}: "${value}" is out of range`);

@@ -28,6 +28,18 @@ const EXPECTED_SOURCE: { readonly [L in Level]: string | null } = {
 /** Most claims are consistent: share one empty list rather than keep one per call. */
 const NONE: readonly string[] = Object.freeze([]);
 
+/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
+function assertedAgainstOutcome(decision: JsonObject, response: JsonObject): string | null {
+  const d = decision['decision'];
+  const effect = isObject(d) ? d['effect'] : undefined;
+  if (effect === 'deny' || effect === 'error')
+    return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
+  const status = response['status'];
+  if (status !== 'success')
+    return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
+  return null;
+}
+
 export function readClaim(decision: JsonObject): ClaimReading {
   const response = decision['response'];
   if (!isObject(response)) return { kind: 'invalid', reason: 'response is not an object' };
@@ -38,6 +50,8 @@ export function readClaim(decision: JsonObject): ClaimReading {
     return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
   }
   const problems: string[] = [];
+  const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
+  if (contradiction) problems.push(contradiction);
 
   if (!has(response, 'side_effect')) {
     const level: Level = legacyVerified === true ? 'verified' : 'asserted';

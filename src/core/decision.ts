@@ -22,7 +22,7 @@ export function prepareDecision(loc: Location, index: number, decision: JsonObje
     projection: project(decision),
     actionClass: isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
     verb: isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-    denied: isObject(d) && d['effect'] === 'deny',
+    denied: isObject(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
     provider: p === null || typeof p === 'string' ? p : { invalid: true },
     succeeded: isObject(response) && response['status'] === 'success',
   };

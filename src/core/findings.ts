@@ -66,12 +66,17 @@ export const FINDINGS = {
   inconsistent_claim: {
     severity: 'error',
     title: 'Inconsistent claim',
-    help: "A call's claim contradicts itself (level, source, digest, asserted flags).",
+    help: "A call's claim contradicts itself (level, source, digest, asserted flags), or asserts a side effect of a call that was denied, failed or did not succeed.",
   },
   no_artifacts: {
     severity: 'error',
     title: 'No run artifacts',
     help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+  },
+  rule_unused: {
+    severity: 'warning',
+    title: 'Required-level rule applies to no call',
+    help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
   },
   under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
   skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.' },

@@ -36,7 +36,8 @@ export type Outcome =
 /** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
 export function eligibility(input: DecisionInput, claim: Claim): Eligibility {
   if (!claim.asserted) return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
-  if (input.denied) return { ok: false, reason: 'the call was denied (decision.effect is "deny")' };
+  if (input.denied)
+    return { ok: false, reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")' };
   const p = input.projection;
   if (p.kind === 'none') return { ok: false, reason: `the call has no subject: ${p.reason}` };
   if (input.provider !== null && typeof input.provider !== 'string') return { ok: false, reason: 'action.target.provider is neither a string nor null' };

@@ -41,8 +41,8 @@ export interface DecisionInput {
   /** action.resource_type and action.verb when they are strings (what policy rules select on). */
   readonly actionClass: string | null;
   readonly verb: string | null;
-  /** decision.effect is "deny". */
-  readonly denied: boolean;
+  /** decision.effect is "deny" or "error" (§5: never promoted, never confirms). */
+  readonly denied: false | 'deny' | 'error';
   /** action.target.provider: a string, null (absent or null), or invalid (present, neither). */
   readonly provider: string | null | { readonly invalid: true };
   /** response.status is "success" (what a confirming read needs). */

@@ -1,10 +1,12 @@
 /**
  * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
  * with SELECTOR one of `*`, `CLASS`, `CLASS:VERB`; the most specific rule that matches a call
- * applies. A rule applies to calls that assert a side effect and were not denied; by default there
- * are none and the gate enforces honesty only.
+ * applies. Selectors are parsed once (CLASS:VERB splits at the first `:`) and matched by equality
+ * of class and verb, never as text, so a class that itself contains `:` cannot pick up a rule
+ * written for another class. A rule applies to calls that assert a side effect and were not
+ * denied; by default there are none and the gate enforces honesty only.
  */
-import { LEVELS, type Level } from './model.js';
+import { isLevel, LEVELS, type Level } from './vocabulary.js';
 import type { Result } from './result.js';
 
 export interface Rule {
@@ -13,44 +15,82 @@ export interface Rule {
   readonly level: Level;
 }
 
-export interface Policy {
-  readonly rules: readonly Rule[];
+/** A rule's parsed selector: every class (`*`), one class, or one class and one verb. */
+type Selector =
+  | { readonly kind: 'any' }
+  | { readonly kind: 'class'; readonly cls: string }
+  | { readonly kind: 'verb'; readonly cls: string; readonly verb: string };
+
+interface Parsed {
+  readonly rule: Rule;
+  readonly selector: Selector;
 }
 
-export const NO_POLICY: Policy = { rules: [] };
+export interface Policy {
+  readonly rules: readonly Rule[];
+  /** The rules with their selectors parsed (the same order). */
+  readonly parsed: readonly Parsed[];
+}
+
+export const NO_POLICY: Policy = { rules: [], parsed: [] };
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
 
+function selectorOf(text: string): Selector | null {
+  if (text === '*') return { kind: 'any' };
+  const colon = text.indexOf(':');
+  if (colon < 0) return NAME.test(text) ? { kind: 'class', cls: text } : null;
+  const cls = text.slice(0, colon);
+  const verb = text.slice(colon + 1);
+  return NAME.test(cls) && NAME.test(verb) ? { kind: 'verb', cls, verb } : null;
+}
+
 /** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
 export function parsePolicy(texts: readonly string[]): Result<Policy> {
-  const rules: Rule[] = [];
+  const parsed: Parsed[] = [];
   const seen = new Set<string>();
   for (const text of texts) {
     const t = text.trim();
     const eq = t.indexOf('=');
     if (eq < 0) return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
-    const selector = t.slice(0, eq).trim();
+    const selectorText = t.slice(0, eq).trim();
     const level = t.slice(eq + 1).trim();
-    const parts = selector.split(':');
-    const wellFormed = selector === '*' || (parts.length <= 2 && parts.every((p) => NAME.test(p)));
-    if (!wellFormed) return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
-    if (!(LEVELS as readonly string[]).includes(level)) return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
-    if (seen.has(selector)) return { ok: false, reason: `"${t}": a second rule for ${selector}` };
-    seen.add(selector);
-    rules.push({ selector, level: level as Level });
+    const selector = selectorOf(selectorText);
+    if (!selector) return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
+    if (!isLevel(level)) return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
+    if (seen.has(selectorText)) return { ok: false, reason: `"${t}": a second rule for ${selectorText}` };
+    seen.add(selectorText);
+    parsed.push({ rule: { selector: selectorText, level }, selector });
   }
-  return { ok: true, value: { rules } };
+  return { ok: true, value: { rules: parsed.map((p) => p.rule), parsed } };
 }
+
+/** Whether a rule's selector matches a call of this class and verb. */
+function matches(s: Selector, actionClass: string | null, verb: string | null): boolean {
+  if (s.kind === 'any') return true;
+  if (s.kind === 'class') return actionClass === s.cls;
+  return actionClass === s.cls && verb === s.verb;
+}
+
+const SPECIFICITY: { readonly [K in Selector['kind']]: number } = { verb: 0, class: 1, any: 2 };
 
 /** The rule for a call of this class and verb (null when it has none), the most specific first. */
 export function ruleFor(policy: Policy, actionClass: string | null, verb: string | null): Rule | null {
-  if (policy.rules.length === 0) return null;
-  const find = (s: string): Rule | undefined => policy.rules.find((r) => r.selector === s);
-  if (actionClass !== null) {
-    const exact = verb !== null ? find(`${actionClass}:${verb}`) : undefined;
-    if (exact) return exact;
-    const cls = find(actionClass);
-    if (cls) return cls;
+  let best: Parsed | null = null;
+  for (const p of policy.parsed) {
+    if (!matches(p.selector, actionClass, verb)) continue;
+    if (!best || SPECIFICITY[p.selector.kind] < SPECIFICITY[best.selector.kind]) best = p;
   }
-  return find('*') ?? null;
+  return best?.rule ?? null;
+}
+
+/** The rules whose selector matches none of these calls (class and verb of each call a rule could apply to). */
+export function unusedRules(policy: Policy, calls: Iterable<{ readonly actionClass: string | null; readonly verb: string | null }>): Rule[] {
+  const unused = new Set(policy.parsed);
+  if (unused.size === 0) return [];
+  for (const c of calls) {
+    for (const p of unused) if (matches(p.selector, c.actionClass, c.verb)) unused.delete(p);
+    if (unused.size === 0) break;
+  }
+  return policy.parsed.filter((p) => unused.has(p)).map((p) => p.rule);
 }

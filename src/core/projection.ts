@@ -6,15 +6,15 @@
 import { binding, jcs } from './binding.js';
 import { hasOwn, isObject, type JsonObject } from './json.js';
 
-export const BOUND_TARGET_FIELDS: { readonly [actionClass: string]: readonly string[] } = Object.freeze({
-  github_deploy_key: ['owner', 'repo', 'key_title_hash'],
-  workspace_member: ['workspace_id_hash', 'channel_id_hash', 'principal_hash'],
-  workspace_role: ['workspace_id_hash', 'principal_hash', 'role'],
-});
+/** Bound target fields per class; a Map, since the class is text from an artifact. */
+export const BOUND_TARGET_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
+  ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
+  ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
+]);
 
 /** The bound fields of an action class, or undefined when the class has no binding rule. */
-export const boundFields = (actionClass: string): readonly string[] | undefined =>
-  hasOwn(BOUND_TARGET_FIELDS, actionClass) ? BOUND_TARGET_FIELDS[actionClass] : undefined;
+export const boundFields = (actionClass: string): readonly string[] | undefined => BOUND_TARGET_FIELDS.get(actionClass);
 
 export interface CallSubject {
   readonly action_class: string;

@@ -8,10 +8,10 @@
  */
 import { checkRecords } from './records.js';
 import type { Claim } from './claims.js';
-import { byLocation, cmp, compareFindings, finding, SEVERITIES, type Finding, type Severity } from './findings.js';
+import { byLocation, cmp, compareFindings, finding, inputFinding, quote, SEVERITIES, type Finding, type Severity } from './findings.js';
 import { climb, eligibility, type Call } from './ladder.js';
 import type { Evidence, RunInput, VerifyOptions } from './model.js';
-import { NO_POLICY, ruleFor } from './policy.js';
+import { NO_POLICY, ruleFor, unusedRules, type Policy } from './policy.js';
 import { REPORT_SCHEMA, type CallReport, type RecordReport, type Report, type RunReport, type Totals } from './report.js';
 import { judgeCall, judgeRecord } from './verdicts.js';
 import { below, LEVELS_DESCENDING, RECORD_OUTCOME_NAMES, type Level } from './vocabulary.js';
@@ -67,6 +67,27 @@ function tallyTotals(runs: number, calls: readonly CallReport[], records: readon
   return totals as Totals;
 }
 
+/** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
+const ruled = (call: Call): boolean => call.claim.asserted && !call.input.denied;
+
+/** `rule_unused` (§7): a rule whose selector matches no call it could apply to, naming the classes seen. */
+function unusedRuleFindings(policy: Policy, calls: readonly Call[]): Finding[] {
+  const applicable = calls.filter(ruled).map((c) => c.input);
+  const unused = unusedRules(policy, applicable);
+  if (unused.length === 0) return [];
+  const classes = [...new Set(applicable.map((c) => c.actionClass).filter((c): c is string => c !== null))].sort(cmp);
+  const seen =
+    classes.length === 0
+      ? 'no call asserts a side effect'
+      : `classes seen: ${classes
+          .slice(0, 20)
+          .map((c) => quote(c, 100))
+          .join(', ')}${classes.length > 20 ? ` and ${classes.length - 20} more` : ''}`;
+  return unused.map((r) =>
+    inputFinding('rule_unused', `${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`),
+  );
+}
+
 export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const policy = options.policy ?? NO_POLICY;
   const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
@@ -81,7 +102,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   for (const [i, own] of perRun.entries()) {
     const mine = own.map((call) => {
       // A rule applies to calls that assert a side effect and were not denied (§7).
-      const rule = call.claim.asserted && !call.input.denied ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
+      const rule = ruled(call) ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
       const outcome = climbed.outcomes.get(call);
       if (!outcome) throw new Error('the ladder left a call without an outcome');
       return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
@@ -89,7 +110,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     runReports.push({ artifact: (runs[i] as RunInput).artifact, calls: mine.length, weakest_level: weakest(mine) });
     for (const c of mine) callReports.push(c);
   }
-  const findings: Finding[] = [...evidence.findings];
+  const findings: Finding[] = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];
   for (const c of callReports) for (const f of c.findings) findings.push(f);
   const recordReports = climbed.records.map((v) => {
     const judged = judgeRecord(v, options);

@@ -23,6 +23,11 @@ export const IMPORT_KINDS = {
 } as const;
 export type ImportKind = keyof typeof IMPORT_KINDS;
 
+const KIND_NAMES: ReadonlyMap<string, ImportKind> = new Map((Object.keys(IMPORT_KINDS) as ImportKind[]).map((k) => [k, k]));
+
+/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
+export const importKind = (name: string): ImportKind | null => KIND_NAMES.get(name) ?? null;
+
 export interface ImportSettings {
   readonly kind: ImportKind;
   readonly inputs: readonly { readonly name: string; readonly bytes: Uint8Array }[];

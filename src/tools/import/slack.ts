@@ -19,7 +19,8 @@ export interface SlackOptions {
   readonly principal: 'id' | 'email';
   /** `context`: from context.location when it is a workspace; `none`: null (the agent passed none). */
   readonly workspace: 'context' | 'none';
-  readonly roleVerbs: { readonly [role: string]: string };
+  /** Role → verb; a Map, since the role is text from the export (`role_change_to___proto__` is just an unmapped role). */
+  readonly roleVerbs: ReadonlyMap<string, string>;
   readonly memberProvider: string;
   readonly roleProvider: string;
 }
@@ -27,7 +28,12 @@ export interface SlackOptions {
 export const DEFAULT_SLACK: SlackOptions = {
   principal: 'id',
   workspace: 'context',
-  roleVerbs: { admin: 'grant', owner: 'grant', user: 'change_role', guest: 'change_role' },
+  roleVerbs: new Map([
+    ['admin', 'grant'],
+    ['owner', 'grant'],
+    ['user', 'change_role'],
+    ['guest', 'change_role'],
+  ]),
   memberProvider: 'slack',
   roleProvider: 'workspace',
 };
@@ -64,7 +70,7 @@ export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
         },
       };
     }
-    const verb = o.roleVerbs[role!];
+    const verb = role === undefined ? undefined : o.roleVerbs.get(role);
     if (!verb) return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
     const principal = principalOf(obj(e, 'entity'));
     const ws = str(location, 'id');

@@ -1,0 +1,150 @@
+/**
+ * Text from inputs never reaches Object.prototype, and rules are parsed, never compared as text
+ * (issue 19, items 1–3 and 5): every table looked up with input text, with hostile keys; policy
+ * selectors matched by class and verb; asserted-while-denied claims; rules that apply to no call.
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { boundFields } from '../src/core/projection.js';
+import { parsePolicy, ruleFor } from '../src/core/policy.js';
+import { verify } from '../src/core/verify.js';
+import { parseSize, UsageError } from '../src/settings.js';
+import { importKind } from '../src/tools/import/run.js';
+import { DEFAULT_SLACK, slackAuditLog } from '../src/tools/import/slack.js';
+import { commandSpec } from '../src/cli-options.js';
+import { addKey, decision, deployKey } from './support/corpus.js';
+import { evidence, OPTIONS } from './support/evidence.js';
+
+/** Keys that name something on Object.prototype, or that a careless lookup turns into one. */
+const HOSTILE = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineGetter__',
+  '__lookupSetter__',
+] as const;
+const hostile = fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 12 }));
+
+const roleEntry = (role: string) => ({
+  id: 'e1',
+  action: `role_change_to_${role}`,
+  actor: { user: { id: 'UADMIN' } },
+  entity: { user: { id: 'U1' } },
+  context: { location: { type: 'workspace', id: 'T1' } },
+});
+
+describe('tables looked up with input text (item 1)', () => {
+  it('the Slack role → verb table: a role named after a prototype member is an unmapped role, never a verb', () => {
+    const map = slackAuditLog(DEFAULT_SLACK);
+    for (const role of HOSTILE.filter((r) => /^[a-z_]+$/.test(r))) {
+      expect(map(roleEntry(role)), role).toEqual({ kind: 'skip', reason: `role change to ${role} (no verb mapped)` });
+    }
+    expect(map(roleEntry('admin'))).toMatchObject({ kind: 'record', subject: { verb: 'grant' } });
+  });
+
+  it('every table keyed by input text answers "none" for any key it does not hold (property, hostile keys)', () => {
+    const known = { classes: ['github_deploy_key', 'workspace_member', 'workspace_role'], kinds: ['github-audit-log', 'github-webhook', 'slack-audit-log'] };
+    const commands = ['verify', 'keygen', 'sign', 'import', 'hash'];
+    fc.assert(
+      fc.property(hostile, (k) => {
+        if (!known.classes.includes(k)) expect(boundFields(k), k).toBeUndefined();
+        if (!known.kinds.includes(k)) expect(importKind(k), k).toBeNull();
+        if (!commands.includes(k)) expect(commandSpec(k), k).toBeUndefined();
+        const role = slackAuditLog(DEFAULT_SLACK)(roleEntry(k));
+        if (!['admin', 'owner', 'user', 'guest'].includes(k)) expect(role.kind === 'record', k).toBe(false);
+        if (/^[a-z]+$/i.test(k) && !/^(b|kb?|kib|mb?|mib|gb?|gib)$/i.test(k)) expect(() => parseSize('max-file-size', `1${k}`), k).toThrow(UsageError);
+      }),
+      { numRuns: 300, seed: 19, examples: HOSTILE.map((h) => [h]) },
+    );
+  });
+
+  it('a call whose class is a prototype member name has no subject and no rule', () => {
+    for (const cls of HOSTILE) {
+      const r = verify(evidence({ 'r.json': [addKey({ resourceType: cls })] }), OPTIONS);
+      expect(r.calls[0]!.subject_digest, cls).toBeNull();
+    }
+  });
+});
+
+describe('policy selectors are parsed (item 2, semantics §7)', () => {
+  const policy = (...rules: string[]) => {
+    const p = parsePolicy(rules);
+    if (!p.ok) throw new Error(p.reason);
+    return p.value;
+  };
+
+  it('a class that contains ":" never picks up a CLASS:VERB rule written for another class', () => {
+    const p = policy('*=verified', 'github_deploy_key:create=asserted');
+    expect(ruleFor(p, 'github_deploy_key:create', 'delete')?.selector).toBe('*');
+    expect(ruleFor(p, 'github_deploy_key:create', 'create')?.selector).toBe('*');
+    expect(ruleFor(p, 'github_deploy_key', 'create')?.selector).toBe('github_deploy_key:create');
+  });
+
+  it('end to end: such a call is held to the stricter rule', () => {
+    const d = decision({ tool: 't', verb: 'delete', resourceType: 'github_deploy_key:create', target: deployKey() });
+    const r = verify(evidence({ 'r.json': [d] }), { ...OPTIONS, policy: policy('*=verified', 'github_deploy_key:create=asserted') });
+    expect(r.calls[0]!.required_level).toBe('verified');
+    expect(r.findings.map((f) => f.code)).toContain('policy_unmet');
+  });
+
+  it('the most specific matching rule applies (CLASS:VERB over CLASS over *)', () => {
+    const p = policy('*=asserted', 'workspace_role=observed_confirmed', 'workspace_role:grant=verified');
+    expect(ruleFor(p, 'workspace_role', 'grant')?.level).toBe('verified');
+    expect(ruleFor(p, 'workspace_role', 'change_role')?.level).toBe('observed_confirmed');
+    expect(ruleFor(p, 'github_deploy_key', 'create')?.level).toBe('asserted');
+    expect(ruleFor(p, null, null)?.level).toBe('asserted');
+  });
+});
+
+describe('a "denied" write that succeeded (item 3, semantics §4)', () => {
+  for (const [name, over] of [
+    ['decision.effect "deny"', { effect: 'deny' as const }],
+    ['decision.effect "error"', { effect: 'error' as const }],
+    ['response.status "error"', { status: 'error' }],
+  ] as const) {
+    it(`side_effect_asserted true with ${name} is inconsistent_claim, and the call is outside every rule`, () => {
+      const r = verify(evidence({ 'r.json': [addKey(over as never)] }), { ...OPTIONS, policy: policyOf('*=verified') });
+      const codes = r.findings.map((f) => f.code);
+      expect(codes).toContain('inconsistent_claim');
+      expect(r.ok).toBe(false);
+      expect(r.findings.find((f) => f.code === 'inconsistent_claim')!.message).toMatch(/side_effect_asserted is true while/);
+    });
+  }
+
+  it('an allowed, successful asserted call is not inconsistent', () => {
+    const r = verify(evidence({ 'r.json': [addKey()] }), OPTIONS);
+    expect(r.findings.map((f) => f.code)).not.toContain('inconsistent_claim');
+  });
+});
+
+function policyOf(...rules: string[]) {
+  const p = parsePolicy(rules);
+  if (!p.ok) throw new Error(p.reason);
+  return p.value;
+}
+
+describe('a rule that applies to no call (item 5)', () => {
+  it('a misspelt class is a rule_unused warning naming the classes seen; the gate still judges the rest', () => {
+    const r = verify(evidence({ 'r.json': [addKey()] }), { ...OPTIONS, policy: policyOf('GitHub_Deploy_Key=verified') });
+    const f = r.findings.find((x) => x.code === 'rule_unused');
+    expect(f).toMatchObject({ severity: 'warning', file: 'GitHub_Deploy_Key=verified', input: true });
+    expect(f!.message).toBe('the rule GitHub_Deploy_Key=verified applies to no call (classes seen: github_deploy_key): is the class or verb misspelt?');
+    expect(r.ok).toBe(true);
+  });
+
+  it('a rule that matches a call is not unused, even when a more specific rule wins', () => {
+    const r = verify(evidence({ 'r.json': [addKey()] }), { ...OPTIONS, policy: policyOf('*=asserted', 'github_deploy_key:create=asserted') });
+    expect(r.findings.filter((x) => x.code === 'rule_unused')).toEqual([]);
+  });
+
+  it('with no asserting call, every rule is unused and says so', () => {
+    const r = verify(evidence({ 'r.json': [addKey({ asserted: false })] }), { ...OPTIONS, policy: policyOf('*=verified') });
+    expect(r.findings.find((x) => x.code === 'rule_unused')!.message).toMatch(/no call asserts a side effect/);
+  });
+});
