@@ -60,7 +60,7 @@ describe('tables looked up with input text (item 1)', () => {
         if (!['admin', 'owner', 'user', 'guest'].includes(k)) expect(role.kind === 'record', k).toBe(false);
         if (/^[a-z]+$/i.test(k) && !/^(b|kb?|kib|mb?|mib|gb?|gib)$/i.test(k)) expect(() => parseSize('max-file-size', `1${k}`), k).toThrow(UsageError);
       }),
-      { numRuns: 300, seed: 19, examples: HOSTILE.map((h) => [h]) },
+      { numRuns: 300, seed: 19, examples: HOSTILE.map((h): [string] => [h]) },
     );
   });
 

@@ -31245,7 +31245,7 @@ const FINDINGS = {
     inconsistent_claim: {
         severity: 'error',
         title: 'Inconsistent claim',
-        help: "A call's claim contradicts itself (level, source, digest, asserted flags).",
+        help: "A call's claim contradicts itself (level, source, digest, asserted flags), or asserts a side effect of a call that was denied, failed or did not succeed.",
     },
     no_artifacts: {
         severity: 'error',
