@@ -4,7 +4,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../src/core/binding.js';
 import { cleanup, ROOT, tempDir, writeFiles } from './support/workspace.js';
-import { forbidden, HEAD_SHA, MERGE_SHA, runAction } from './support/action-harness.js';
+import { BASE_SHA, forbidden, HEAD_SHA, MERGE_SHA, runAction } from './support/action-harness.js';
 import { decision, deployKey, json, record, SIGNED_DEMO_POLICY, surface } from './support/corpus.js';
 
 afterEach(cleanup);
@@ -115,13 +115,17 @@ describe('dist/index.js on a pull request', () => {
     expect(r.stdout).toContain('::notice title=verified · github.add_deploy_key,file=.assay/runs/2026-11-03-rotate-deploy-keys.json,line=4,col=5::');
   });
 
-  it('with no token: workflow commands only, at most 10 per level, then one notice for the rest', async () => {
+  it("with no token: workflow commands within GitHub's 10 per level per step, the step's own lines counted, then one notice for the rest", async () => {
     const r = await runAction({ workspace: corpus120(), token: '' });
     expect(r.requests).toEqual([]);
-    expect(commands(r.stdout, 'error')).toHaveLength(10 + 1); // 10 annotations + the gate's own failure
+    // GitHub shows 10 error annotations per step: 9 calls + the gate's own failure message.
+    expect(commands(r.stdout, 'error')).toHaveLength(10);
+    expect(commands(r.stdout, 'error').at(-1)).toMatch(/the gate failed/);
     const notices = commands(r.stdout, 'notice');
-    expect(notices).toHaveLength(11);
-    expect(notices.at(-1)).toMatch(/^::notice title=receipt-gate%3A more annotations::100 more annotation\(s\) not shown/);
+    expect(notices).toHaveLength(10);
+    expect(notices.at(-1)).toMatch(
+      /^::notice title=receipt-gate%3A more annotations::102 more annotation\(s\) not shown: GitHub shows at most 10 error, 10 warning and 10 notice annotations per step/,
+    );
     expect(r.summary).toContain('## ❌ receipt-gate: failed');
   });
 
@@ -329,5 +333,42 @@ describe('network failure while reporting', () => {
     expect(commands(r.stdout, 'warning')[0]).toMatch(/the Checks API failed \(network: .*\); falling back to workflow commands/);
     expect(commands(r.stdout, 'notice').length).toBeGreaterThan(0);
     expect(r.outputs['result']).toBe('pass');
+  });
+});
+
+describe('what a user sees in the first hour (issue 19)', () => {
+  afterEach(cleanup);
+
+  it('require-signed-records: an empty trusted-keys (an unset variable) is a configuration error naming both inputs', async () => {
+    const r = await runAction({ workspace: demo(), inputs: { 'require-signed-records': 'true', 'trusted-keys': '' } });
+    expect(r.code).toBe(1);
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(/::error::receipt-gate: invalid input trusted-keys: empty, but require-signed-records is true/);
+    expect(r.requests).toEqual([]);
+    // Without the switch an empty value still means "no trusted signers".
+    const off = await runAction({ workspace: demo(), inputs: { 'trusted-keys': '' } });
+    expect(off.outputs['result']).toBe('pass');
+  });
+
+  it('on a pull request the summary names the merge that was verified; the check run stays on the head', async () => {
+    const r = await runAction({ workspace: demo() });
+    expect(r.summary).toContain(`Verified the merge of head ${HEAD_SHA} into base ${BASE_SHA}, commit ${MERGE_SHA}`);
+    expect(r.requests[0]!.body).toMatchObject({ head_sha: HEAD_SHA });
+  });
+
+  it('annotate: failures annotates only what failed or warns; the summary still lists every call', async () => {
+    const all = await runAction({ workspace: demo() });
+    const failures = await runAction({ workspace: demo(), inputs: { annotate: 'failures' } });
+    expect(all.requests[0]!.body.output.annotations.length).toBeGreaterThan(0);
+    expect(failures.requests[0]!.body.output.annotations).toEqual([]);
+    expect(failures.summary).toContain('### Calls');
+    expect(failures.summary.split('\n').filter((l) => l.startsWith('| ') && l.includes('.assay/runs')).length).toBe(9);
+  });
+
+  it('outputs check-run-id and check-run-url when a check run was written, empty when none was', async () => {
+    const r = await runAction({ workspace: demo() });
+    expect(r.outputs).toMatchObject({ 'check-run-id': '4242', 'check-run-url': 'https://github.com/acme/agents/runs/4242' });
+    const none = await runAction({ workspace: demo(), token: '' });
+    expect(none.outputs).toMatchObject({ 'check-run-id': '', 'check-run-url': '' });
   });
 });

@@ -3668,7 +3668,10 @@ function callFindings(call, outcome, rule, options, subject) {
     if (below(claim.level, level))
         out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
     if (rule && below(level, rule.level)) {
-        out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`));
+        // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
+        const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === rule.level);
+        const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
+        out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
     }
     return out;
 }
@@ -6856,6 +6859,7 @@ const DEFAULTS = {
     'allow-unmatched-records': 'false',
     'strict-observed': 'false',
     annotations: 'auto',
+    annotate: 'all',
     'check-run-id': '',
     'check-name': 'side-effect receipts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
@@ -6869,6 +6873,7 @@ const DEFAULTS = {
     'max-line-size': '8MiB',
     require: '',
     'trusted-keys': '',
+    'require-signed-records': 'false',
 };
 /** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
 const UNITS = new Map([

@@ -32036,7 +32036,10 @@ function callFindings(call, outcome, rule, options, subject) {
     if (below(claim.level, level))
         out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
     if (rule && below(level, rule.level)) {
-        out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`));
+        // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
+        const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === rule.level);
+        const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
+        out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
     }
     return out;
 }
@@ -35224,6 +35227,7 @@ const DEFAULTS = {
     'allow-unmatched-records': 'false',
     'strict-observed': 'false',
     annotations: 'auto',
+    annotate: 'all',
     'check-run-id': '',
     'check-name': 'side-effect receipts',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
@@ -35237,6 +35241,7 @@ const DEFAULTS = {
     'max-line-size': '8MiB',
     require: '',
     'trusted-keys': '',
+    'require-signed-records': 'false',
 };
 /** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
 const UNITS = new Map([
@@ -35366,6 +35371,18 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 /**
+ * Trusted keys from an input's PEM text; empty is "none configured", unless a switch says keys are
+ * required (semantics §12): then empty is a configuration error naming both inputs.
+ */
+function keysRequired(name, pem, required, switchName) {
+    if (pem.trim() !== '')
+        return readTrustedKeys([{ name, pem }]);
+    if (required) {
+        throw new UsageError(`${name}: empty, but ${switchName} is true (an unset repository variable is an empty string; set the variable, or the gate would accept what no trusted key signed)`);
+    }
+    return null;
+}
+/**
  * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
  *   local run may not, so an empty value means the default here too, except for github-token)
  */
@@ -35400,9 +35417,10 @@ function readSettings(input, ctx, env) {
             limits: readLimits(get('max-file-size'), get('max-line-size')),
             policy: readPolicy('require', parseList(get('require'))),
             // PEM text, typically from a repository variable, so a pull request cannot change it.
-            trustedKeys: get('trusted-keys').trim() === '' ? null : readTrustedKeys([{ name: 'trusted-keys', pem: get('trusted-keys') }]),
+            trustedKeys: keysRequired('trusted-keys', get('trusted-keys'), parseBool('require-signed-records', get('require-signed-records')), 'require-signed-records'),
         },
         annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off']),
+        annotate: parseChoice('annotate', get('annotate'), ['all', 'failures']),
         checkRunId: checkRunId === '' ? null : Number(checkRunId),
         checkName,
         token: get('github-token'),
@@ -35497,12 +35515,15 @@ function readContext(env, cwd) {
     const e = isObject(event) ? event : {};
     const pr = isObject(e['pull_request']) ? e['pull_request'] : null;
     const head = pr && isObject(pr['head']) ? str(pr['head']['sha']) : null;
+    const base = pr && isObject(pr['base']) ? str(pr['base']['sha']) : null;
     const mg = isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
     const wr = isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
     return {
         owner: str(owner),
         repo: str(repo),
         headSha: head ?? mg ?? wr ?? str(env['GITHUB_SHA']),
+        sha: str(env['GITHUB_SHA']),
+        merge: head && base && str(env['GITHUB_SHA']) !== head ? { head, base } : null,
         eventName: env['GITHUB_EVENT_NAME'] ?? '',
         serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
         apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
@@ -35596,8 +35617,10 @@ function repoPath(prefix, file) {
 }
 /**
  * @param prefix the working directory relative to the repository root ('' when they are the same)
+ * @param scope `all`: every call that asserts a side effect, with its level; `failures`: only what
+ *   has an error or a warning (the job summary lists every call either way)
  */
-function buildAnnotations(report, prefix) {
+function buildAnnotations(report, prefix, scope = 'all') {
     // Each call carries its own findings; the rest are about records, artifacts and inputs.
     const own = new Set();
     for (const c of report.calls)
@@ -35659,17 +35682,26 @@ function buildAnnotations(report, prefix) {
         });
     }
     const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
-    return out.sort((a, b) => RANK[a.level] - RANK[b.level] || byPath(a.path, b.path) || a.line - b.line);
+    const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
+    return kept.sort((a, b) => RANK[a.level] - RANK[b.level] || byPath(a.path, b.path) || a.line - b.line);
 }
 
 ;// CONCATENATED MODULE: ./src/report/workflow-commands.ts
 
+const workflow_commands_RANK = { failure: 0, warning: 1, notice: 2 };
 /** @returns how many annotations were left out */
-function emitWorkflowCommands(annotations, sink) {
+function emitWorkflowCommands(annotations, sink, reserved = { failure: 0, warning: 0 }) {
+    // The notice budget keeps one line for the count of what was left out.
+    const room = {
+        failure: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.failure),
+        warning: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.warning),
+        notice: WORKFLOW_COMMANDS_PER_LEVEL - 1,
+    };
     const shown = { failure: 0, warning: 0, notice: 0 };
     let hidden = 0;
-    for (const a of annotations) {
-        if (shown[a.level] >= WORKFLOW_COMMANDS_PER_LEVEL) {
+    const ordered = [...annotations].sort((a, b) => workflow_commands_RANK[a.level] - workflow_commands_RANK[b.level]);
+    for (const a of ordered) {
+        if (shown[a.level] >= room[a.level]) {
             hidden++;
             continue;
         }
@@ -35683,7 +35715,7 @@ function emitWorkflowCommands(annotations, sink) {
             sink.notice(a.message, props);
     }
     if (hidden > 0) {
-        sink.notice(`${hidden} more annotation(s) not shown: workflow commands show at most ${WORKFLOW_COMMANDS_PER_LEVEL} per level. The job summary lists every call and finding.`, { title: 'receipt-gate: more annotations' });
+        sink.notice(`${hidden} more annotation(s) not shown: GitHub shows at most ${WORKFLOW_COMMANDS_PER_LEVEL} error, ${WORKFLOW_COMMANDS_PER_LEVEL} warning and ${WORKFLOW_COMMANDS_PER_LEVEL} notice annotations per step. The job summary and the report file list every call and finding.`, { title: 'receipt-gate: more annotations' });
     }
     return hidden;
 }
@@ -35712,6 +35744,7 @@ async function publishCheckRun(api, t, output, annotations) {
     if (batches.length === 0)
         batches.push([]);
     let id = t.checkRunId;
+    let url = null;
     let requests = 0;
     let posted = 0;
     for (const batch of batches) {
@@ -35734,6 +35767,9 @@ async function publishCheckRun(api, t, output, annotations) {
             const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data ? String(res.data.message) : `HTTP ${res.status}`;
             return { ok: false, status: res.status, message: msg, posted, unposted: located.slice(posted) };
         }
+        const html = res.data?.html_url;
+        if (typeof html === 'string' && /^https?:\/\//.test(html))
+            url = html;
         if (id === null) {
             const got = res.data?.id;
             if (typeof got !== 'number')
@@ -35742,7 +35778,7 @@ async function publishCheckRun(api, t, output, annotations) {
         }
         posted += batch.length;
     }
-    return { ok: true, id: id, requests };
+    return { ok: true, id: id, url, requests };
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -35768,7 +35804,10 @@ function summary_link(ctx, file, line, member) {
 function bannerLines(ctx) {
     const parts = [];
     // md() makes every character inert, so nothing here goes in a code span (entities would show).
-    if (ctx.commit)
+    if (ctx.commit && ctx.merge) {
+        parts.push(`the merge of head ${md(ctx.merge.head.slice(0, 40))} into base ${md(ctx.merge.base.slice(0, 40))}, commit ${md(ctx.commit.slice(0, 40))}`);
+    }
+    else if (ctx.commit)
         parts.push(`commit ${md(ctx.commit.slice(0, 40))}`);
     if (ctx.inputs)
         parts.push(`runs ${ctx.inputs.runs.map(md).join(', ')}`, `audit ${ctx.inputs.audit.map(md).join(', ')}`);
@@ -35789,12 +35828,14 @@ function policyLines(report) {
 }
 function renderSummary(report, ctx) {
     const t = report.totals;
-    const head = [
+    const title = [
         report.ok ? `## ✅ receipt-gate: passed · ${weakestRung(t)}` : `## ❌ receipt-gate: failed · ${weakestRung(t)}`,
         '',
+        ...bannerLines(ctx),
+    ];
+    const totals = [
         `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
         '',
-        ...bannerLines(ctx),
         '| level | calls |',
         '|---|---:|',
         ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${t[l]} |`),
@@ -35804,7 +35845,10 @@ function renderSummary(report, ctx) {
         '',
         ...policyLines(report),
     ];
-    const findingRows = report.findings.map((f) => `- ${ICON[f.severity]} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`);
+    const row = (f) => `- ${ICON[f.severity]} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+    // A failed gate leads with what failed; the totals and everything else follow.
+    const failed = report.findings.filter((f) => f.severity === 'error');
+    const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
     // Calls below their required level first, then calls with other failures, then the rest.
     const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
     const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
@@ -35815,31 +35859,39 @@ function renderSummary(report, ctx) {
         return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
     });
     const parts = [];
-    let used = Buffer.byteLength(head.join('\n'));
+    let used = 0;
     let trimmed = 0;
     const reserve = 1024;
-    const section = (title, rows) => {
+    const put = (lines) => {
+        const text = lines.join('\n') + '\n';
+        parts.push(text);
+        used += Buffer.byteLength(text);
+    };
+    const section = (heading, rows) => {
         if (rows.length === 0)
             return;
-        const titleText = title.join('\n') + '\n';
-        if (used + Buffer.byteLength(titleText) + reserve > ctx.budgetBytes) {
+        const headingText = heading.join('\n') + '\n';
+        if (used + Buffer.byteLength(headingText) + reserve > ctx.budgetBytes) {
             trimmed += rows.length;
             return;
         }
-        parts.push(titleText);
-        used += Buffer.byteLength(titleText);
-        for (const [i, row] of rows.entries()) {
-            const n = Buffer.byteLength(row) + 1;
+        parts.push(headingText);
+        used += Buffer.byteLength(headingText);
+        for (const [i, r] of rows.entries()) {
+            const n = Buffer.byteLength(r) + 1;
             if (used + n + reserve > ctx.budgetBytes) {
                 trimmed += rows.length - i;
                 break;
             }
-            parts.push(row + '\n');
+            parts.push(r + '\n');
             used += n;
         }
         parts.push('\n');
     };
-    section(['### Findings', ''], findingRows);
+    put(title);
+    section(['### What failed', ''], failed.length > 0 && !report.ok ? failed.map(row) : []);
+    put(totals);
+    section(['### Findings', ''], rest.map(row));
     section([
         '### Calls',
         '',
@@ -35849,7 +35901,7 @@ function renderSummary(report, ctx) {
     if (trimmed > 0) {
         parts.push(`> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`);
     }
-    return { markdown: head.join('\n') + '\n' + parts.join(''), trimmed };
+    return { markdown: parts.join(''), trimmed };
 }
 
 ;// CONCATENATED MODULE: ./src/report/sarif.ts
@@ -35992,8 +36044,11 @@ const VERSION = '0.2.0';
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
 const line = (s) => visible(s).replace(/^::/, ':\u200b:');
 async function annotate(core, s, ctx, report, annotations, api, summary, now) {
+    let written = null;
     if (s.annotations === 'off')
-        return;
+        return written;
+    // The step's own failure message is one of the error lines GitHub shows.
+    const failing = report.ok ? 0 : 1;
     const canApi = s.annotations !== 'workflow-commands' && s.token !== '' && ctx.owner && ctx.repo && ctx.headSha;
     if (canApi) {
         // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
@@ -36017,19 +36072,22 @@ async function annotate(core, s, ctx, report, annotations, api, summary, now) {
             summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
         }, sent);
         if (r.ok) {
+            written = { id: String(r.id), url: r.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${r.id}` };
             core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${r.id} (${r.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
-            return;
+            return written;
         }
         const why = r.status === 403
             ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
             : `the Checks API failed (${r.status ?? 'network'}: ${line(r.message)})`;
         core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${r.unposted.length} annotation(s) not yet posted` : ''}.`);
-        emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core);
-        return;
+        emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core, { failure: failing, warning: 1 });
+        return written;
     }
-    if (s.annotations === 'check-run')
+    const warned = s.annotations === 'check-run';
+    if (warned)
         core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
-    emitWorkflowCommands(annotations, core);
+    emitWorkflowCommands(annotations, core, { failure: failing, warning: warned ? 1 : 0 });
+    return written;
 }
 const blobBase = (ctx) => ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
 function write(file, text) {
@@ -36082,12 +36140,16 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
         blobBase: blobBase(ctx),
         reportFile: s.reportFile,
         budgetBytes: SUMMARY_BUDGET,
-        commit: ctx.headSha,
+        // What was verified is the commit checked out (on a pull request, the merge commit); the check run stays on the head.
+        commit: ctx.sha ?? ctx.headSha,
+        merge: ctx.merge,
         inputs: { runs: s.gate.runs, audit: s.gate.audit },
         reportDigest: digest,
     };
-    const annotations = buildAnnotations(report, s.prefix);
-    await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
+    const annotations = buildAnnotations(report, s.prefix, s.annotate);
+    const checkRun = await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
+    core.setOutput('check-run-id', checkRun?.id ?? '');
+    core.setOutput('check-run-url', checkRun?.url ?? '');
     if (s.summary && env['GITHUB_STEP_SUMMARY']) {
         try {
             await core.summary.addRaw(renderSummary(report, summary).markdown).write();

@@ -23,10 +23,13 @@ import {
 } from './settings.js';
 
 export type AnnotationMode = 'auto' | 'check-run' | 'workflow-commands' | 'off';
+/** Which calls get an annotation. */
+export type AnnotateScope = 'all' | 'failures';
 
 export interface ActionSettings {
   readonly gate: Settings;
   readonly annotations: AnnotationMode;
+  readonly annotate: AnnotateScope;
   readonly checkRunId: number | null;
   readonly checkName: string;
   readonly token: string;
@@ -37,6 +40,20 @@ export interface ActionSettings {
   readonly reportFile: string;
   /** Working directory relative to the repository root ('' when the same). */
   readonly prefix: string;
+}
+
+/**
+ * Trusted keys from an input's PEM text; empty is "none configured", unless a switch says keys are
+ * required (semantics §12): then empty is a configuration error naming both inputs.
+ */
+function keysRequired(name: string, pem: string, required: boolean, switchName: string): ReturnType<typeof readTrustedKeys> {
+  if (pem.trim() !== '') return readTrustedKeys([{ name, pem }]);
+  if (required) {
+    throw new UsageError(
+      `${name}: empty, but ${switchName} is true (an unset repository variable is an empty string; set the variable, or the gate would accept what no trusted key signed)`,
+    );
+  }
+  return null;
 }
 
 /**
@@ -73,9 +90,15 @@ export function readSettings(input: (name: string) => string, ctx: RunContext, e
       limits: readLimits(get('max-file-size'), get('max-line-size')),
       policy: readPolicy('require', parseList(get('require'))),
       // PEM text, typically from a repository variable, so a pull request cannot change it.
-      trustedKeys: get('trusted-keys').trim() === '' ? null : readTrustedKeys([{ name: 'trusted-keys', pem: get('trusted-keys') }]),
+      trustedKeys: keysRequired(
+        'trusted-keys',
+        get('trusted-keys'),
+        parseBool('require-signed-records', get('require-signed-records')),
+        'require-signed-records',
+      ),
     },
     annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off'] as const),
+    annotate: parseChoice('annotate', get('annotate'), ['all', 'failures'] as const),
     checkRunId: checkRunId === '' ? null : Number(checkRunId),
     checkName,
     token: get('github-token'),

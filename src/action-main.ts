@@ -39,8 +39,11 @@ async function annotate(
   api: () => Promise<GitHubApi>,
   summary: SummaryContext,
   now: () => Date,
-): Promise<void> {
-  if (s.annotations === 'off') return;
+): Promise<{ readonly id: string; readonly url: string } | null> {
+  let written: { readonly id: string; readonly url: string } | null = null;
+  if (s.annotations === 'off') return written;
+  // The step's own failure message is one of the error lines GitHub shows.
+  const failing = report.ok ? 0 : 1;
   const canApi = s.annotations !== 'workflow-commands' && s.token !== '' && ctx.owner && ctx.repo && ctx.headSha;
   if (canApi) {
     // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
@@ -70,22 +73,24 @@ async function annotate(
       sent,
     );
     if (r.ok) {
+      written = { id: String(r.id), url: r.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${r.id}` };
       core.info(
         `receipt-gate: ${sent.length} annotation(s) on check run ${r.id} (${r.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`,
       );
-      return;
+      return written;
     }
     const why =
       r.status === 403
         ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
         : `the Checks API failed (${r.status ?? 'network'}: ${line(r.message)})`;
     core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${r.unposted.length} annotation(s) not yet posted` : ''}.`);
-    emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core);
-    return;
+    emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core, { failure: failing, warning: 1 });
+    return written;
   }
-  if (s.annotations === 'check-run')
-    core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
-  emitWorkflowCommands(annotations, core);
+  const warned = s.annotations === 'check-run';
+  if (warned) core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
+  emitWorkflowCommands(annotations, core, { failure: failing, warning: warned ? 1 : 0 });
+  return written;
 }
 
 const blobBase = (ctx: RunContext): string | null =>
@@ -146,12 +151,16 @@ export async function runAction(
     blobBase: blobBase(ctx),
     reportFile: s.reportFile,
     budgetBytes: SUMMARY_BUDGET,
-    commit: ctx.headSha,
+    // What was verified is the commit checked out (on a pull request, the merge commit); the check run stays on the head.
+    commit: ctx.sha ?? ctx.headSha,
+    merge: ctx.merge,
     inputs: { runs: s.gate.runs, audit: s.gate.audit },
     reportDigest: digest,
   };
-  const annotations = buildAnnotations(report, s.prefix);
-  await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
+  const annotations = buildAnnotations(report, s.prefix, s.annotate);
+  const checkRun = await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
+  core.setOutput('check-run-id', checkRun?.id ?? '');
+  core.setOutput('check-run-url', checkRun?.url ?? '');
 
   if (s.summary && env['GITHUB_STEP_SUMMARY']) {
     try {

@@ -86,6 +86,10 @@ export interface RunContext {
   readonly repo: string | null;
   /** The commit annotations and links refer to: the PR head, the merge-group head, or GITHUB_SHA. */
   readonly headSha: string | null;
+  /** The commit whose bytes were read (GITHUB_SHA: on a pull request, the merge of head into base). */
+  readonly sha: string | null;
+  /** On a pull request: the head and base commits that GITHUB_SHA merges. */
+  readonly merge: { readonly head: string; readonly base: string } | null;
   readonly eventName: string;
   readonly serverUrl: string;
   readonly apiUrl: string;
@@ -108,12 +112,15 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
   const e = isObject(event) ? event : {};
   const pr = isObject(e['pull_request']) ? e['pull_request'] : null;
   const head = pr && isObject(pr['head']) ? str(pr['head']['sha']) : null;
+  const base = pr && isObject(pr['base']) ? str(pr['base']['sha']) : null;
   const mg = isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
   const wr = isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
   return {
     owner: str(owner),
     repo: str(repo),
     headSha: head ?? mg ?? wr ?? str(env['GITHUB_SHA']),
+    sha: str(env['GITHUB_SHA']),
+    merge: head && base && str(env['GITHUB_SHA']) !== head ? { head, base } : null,
     eventName: env['GITHUB_EVENT_NAME'] ?? '',
     serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
     apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',

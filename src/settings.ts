@@ -71,6 +71,7 @@ export const DEFAULTS = {
   'allow-unmatched-records': 'false',
   'strict-observed': 'false',
   annotations: 'auto',
+  annotate: 'all',
   'check-run-id': '',
   'check-name': 'side-effect receipts',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
@@ -84,6 +85,7 @@ export const DEFAULTS = {
   'max-line-size': '8MiB',
   require: '',
   'trusted-keys': '',
+  'require-signed-records': 'false',
 } as const;
 
 export type OptionName = keyof typeof DEFAULTS;

@@ -22,7 +22,9 @@ export interface Recorded {
 export type Responder = (req: Recorded, n: number) => { status: number; body: unknown; headers?: Record<string, string> };
 
 export const okResponder: Responder = (req) =>
-  req.method === 'POST' ? { status: 201, body: { id: 4242 } } : { status: 200, body: { id: Number(req.url.split('/').pop()) } };
+  req.method === 'POST'
+    ? { status: 201, body: { id: 4242, html_url: 'https://github.com/acme/agents/runs/4242' } }
+    : { status: 200, body: { id: Number(req.url.split('/').pop()) } };
 export const forbidden: Responder = () => ({ status: 403, body: { message: 'Resource not accessible by integration' } });
 
 export interface ActionRun {
@@ -62,7 +64,8 @@ export interface RunOptions {
 
 export const HEAD_SHA = 'a'.repeat(40);
 export const MERGE_SHA = 'b'.repeat(40);
-export const prEvent = { name: 'pull_request', payload: { pull_request: { number: 7, head: { sha: HEAD_SHA } } } };
+export const BASE_SHA = 'c'.repeat(40);
+export const prEvent = { name: 'pull_request', payload: { pull_request: { number: 7, head: { sha: HEAD_SHA }, base: { sha: BASE_SHA } } } };
 
 export async function runAction(o: RunOptions): Promise<ActionRun> {
   const requests: Recorded[] = [];

@@ -1,7 +1,7 @@
 /**
- * The one result type: a value (none for a check that only passes), or the reason there is none.
- * Never an exception for control flow.
+ * The one result type: a value (none for a check that only passes: `Result`), or the reason there is
+ * none. Never an exception for control flow.
  */
-export type Result<T = void> =
-  | ([T] extends [void] ? { readonly ok: true } : { readonly ok: true; readonly value: T })
+export type Result<T = undefined> =
+  | ([T] extends [undefined] ? { readonly ok: true } : { readonly ok: true; readonly value: T })
   | { readonly ok: false; readonly reason: string };

@@ -6,7 +6,7 @@
  */
 import type { RecordVerdict } from './diagnose.js';
 import { callTitle, noRecordText, notVerifiedText, outcomeText, unmatchedText } from './explain.js';
-import { compareFindings, finding, placeOf, quote, type Finding } from './findings.js';
+import { compareFindings, FINDINGS, finding, placeOf, quote, type Finding } from './findings.js';
 import type { Call, Outcome } from './ladder.js';
 import type { VerifyOptions } from './model.js';
 import type { Rule } from './policy.js';
@@ -56,7 +56,10 @@ function callFindings(call: Call, outcome: Outcome, rule: Rule | null, options: 
   }
   if (below(claim.level, level)) out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
   if (rule && below(level, rule.level)) {
-    out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${whyNotReached(outcome, rule.level)}`));
+    // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
+    const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === rule.level);
+    const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
+    out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
   }
   return out;
 }

@@ -35,8 +35,10 @@ export function repoPath(prefix: string, file: string): string {
 
 /**
  * @param prefix the working directory relative to the repository root ('' when they are the same)
+ * @param scope `all`: every call that asserts a side effect, with its level; `failures`: only what
+ *   has an error or a warning (the job summary lists every call either way)
  */
-export function buildAnnotations(report: Report, prefix: string): Annotation[] {
+export function buildAnnotations(report: Report, prefix: string, scope: 'all' | 'failures' = 'all'): Annotation[] {
   // Each call carries its own findings; the rest are about records, artifacts and inputs.
   const own = new Set<Finding>();
   for (const c of report.calls) for (const f of c.findings) own.add(f);
@@ -95,5 +97,6 @@ export function buildAnnotations(report: Report, prefix: string): Annotation[] {
     });
   }
   const byPath = (a: string | null, b: string | null): number => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
-  return out.sort((a, b) => RANK[a.level] - RANK[b.level] || byPath(a.path, b.path) || a.line - b.line);
+  const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
+  return kept.sort((a, b) => RANK[a.level] - RANK[b.level] || byPath(a.path, b.path) || a.line - b.line);
 }

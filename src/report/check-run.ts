@@ -28,7 +28,7 @@ export interface CheckOutput {
 }
 
 export type CheckRunResult =
-  | { readonly ok: true; readonly id: number; readonly requests: number }
+  | { readonly ok: true; readonly id: number; readonly url: string | null; readonly requests: number }
   | { readonly ok: false; readonly status: number | null; readonly message: string; readonly posted: number; readonly unposted: readonly Annotation[] };
 
 const toApi = (a: Annotation & { path: string }) => ({
@@ -50,6 +50,7 @@ export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output:
   for (let i = 0; i < located.length; i += ANNOTATIONS_PER_REQUEST) batches.push(located.slice(i, i + ANNOTATIONS_PER_REQUEST));
   if (batches.length === 0) batches.push([]);
   let id = t.checkRunId;
+  let url: string | null = null;
   let requests = 0;
   let posted = 0;
   for (const batch of batches) {
@@ -71,6 +72,8 @@ export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output:
         typeof res.data === 'object' && res.data !== null && 'message' in res.data ? String((res.data as { message: unknown }).message) : `HTTP ${res.status}`;
       return { ok: false, status: res.status, message: msg, posted, unposted: located.slice(posted) };
     }
+    const html = (res.data as { html_url?: unknown } | null)?.html_url;
+    if (typeof html === 'string' && /^https?:\/\//.test(html)) url = html;
     if (id === null) {
       const got = (res.data as { id?: unknown } | null)?.id;
       if (typeof got !== 'number')
@@ -79,5 +82,5 @@ export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output:
     }
     posted += batch.length;
   }
-  return { ok: true, id: id!, requests };
+  return { ok: true, id: id as number, url, requests };
 }

@@ -18,8 +18,10 @@ export interface SummaryContext {
   /** Where the full JSON report was written, for the trimmed line. */
   readonly reportFile: string | null;
   readonly budgetBytes: number;
-  /** The commit verified (the banner names it), when known. */
+  /** The commit whose bytes were verified (the banner names it), when known. */
   readonly commit?: string | null;
+  /** On a pull request: the head and base that commit merges (the banner says so). */
+  readonly merge?: { readonly head: string; readonly base: string } | null;
   /** The inputs as given, named in the banner. */
   readonly inputs?: { readonly runs: readonly string[]; readonly audit: readonly string[] };
   /** sha256 of the JSON report, named in the banner. */
@@ -47,7 +49,9 @@ function link(ctx: SummaryContext, file: string, line: number, member: string | 
 function bannerLines(ctx: SummaryContext): string[] {
   const parts: string[] = [];
   // md() makes every character inert, so nothing here goes in a code span (entities would show).
-  if (ctx.commit) parts.push(`commit ${md(ctx.commit.slice(0, 40))}`);
+  if (ctx.commit && ctx.merge) {
+    parts.push(`the merge of head ${md(ctx.merge.head.slice(0, 40))} into base ${md(ctx.merge.base.slice(0, 40))}, commit ${md(ctx.commit.slice(0, 40))}`);
+  } else if (ctx.commit) parts.push(`commit ${md(ctx.commit.slice(0, 40))}`);
   if (ctx.inputs) parts.push(`runs ${ctx.inputs.runs.map(md).join(', ')}`, `audit ${ctx.inputs.audit.map(md).join(', ')}`);
   if (ctx.reportDigest) parts.push(`report ${md(ctx.reportDigest)}`);
   return parts.length > 0 ? [`Verified ${parts.join(' · ')}.`, ''] : [];
@@ -66,12 +70,14 @@ function policyLines(report: Report): string[] {
 
 export function renderSummary(report: Report, ctx: SummaryContext): { markdown: string; trimmed: number } {
   const t = report.totals;
-  const head: string[] = [
+  const title: string[] = [
     report.ok ? `## ✅ receipt-gate: passed · ${weakestRung(t)}` : `## ❌ receipt-gate: failed · ${weakestRung(t)}`,
     '',
+    ...bannerLines(ctx),
+  ];
+  const totals: string[] = [
     `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
     '',
-    ...bannerLines(ctx),
     '| level | calls |',
     '|---|---:|',
     ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${t[l]} |`),
@@ -81,9 +87,10 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     '',
     ...policyLines(report),
   ];
-  const findingRows = report.findings.map(
-    (f: Finding) => `- ${ICON[f.severity]} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`,
-  );
+  const row = (f: Finding) => `- ${ICON[f.severity]} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+  // A failed gate leads with what failed; the totals and everything else follow.
+  const failed = report.findings.filter((f) => f.severity === 'error');
+  const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
   // Calls below their required level first, then calls with other failures, then the rest.
   const rank = (c: Report['calls'][number]): number => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
   const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
@@ -95,30 +102,38 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
   });
 
   const parts: string[] = [];
-  let used = Buffer.byteLength(head.join('\n'));
+  let used = 0;
   let trimmed = 0;
   const reserve = 1024;
-  const section = (title: string[], rows: string[]): void => {
+  const put = (lines: readonly string[]): void => {
+    const text = lines.join('\n') + '\n';
+    parts.push(text);
+    used += Buffer.byteLength(text);
+  };
+  const section = (heading: string[], rows: string[]): void => {
     if (rows.length === 0) return;
-    const titleText = title.join('\n') + '\n';
-    if (used + Buffer.byteLength(titleText) + reserve > ctx.budgetBytes) {
+    const headingText = heading.join('\n') + '\n';
+    if (used + Buffer.byteLength(headingText) + reserve > ctx.budgetBytes) {
       trimmed += rows.length;
       return;
     }
-    parts.push(titleText);
-    used += Buffer.byteLength(titleText);
-    for (const [i, row] of rows.entries()) {
-      const n = Buffer.byteLength(row) + 1;
+    parts.push(headingText);
+    used += Buffer.byteLength(headingText);
+    for (const [i, r] of rows.entries()) {
+      const n = Buffer.byteLength(r) + 1;
       if (used + n + reserve > ctx.budgetBytes) {
         trimmed += rows.length - i;
         break;
       }
-      parts.push(row + '\n');
+      parts.push(r + '\n');
       used += n;
     }
     parts.push('\n');
   };
-  section(['### Findings', ''], findingRows);
+  put(title);
+  section(['### What failed', ''], failed.length > 0 && !report.ok ? failed.map(row) : []);
+  put(totals);
+  section(['### Findings', ''], rest.map(row));
   section(
     [
       '### Calls',
@@ -133,5 +148,5 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
       `> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`,
     );
   }
-  return { markdown: head.join('\n') + '\n' + parts.join(''), trimmed };
+  return { markdown: parts.join(''), trimmed };
 }

@@ -1,7 +1,9 @@
 /**
  * Annotations as workflow commands (fork PRs, read-only tokens, `annotations: workflow-commands`,
- * or whatever the Checks API did not take): the most important WORKFLOW_COMMANDS_PER_LEVEL per
- * level, then one notice saying how many more there are.
+ * or whatever the Checks API did not take). GitHub shows at most WORKFLOW_COMMANDS_PER_LEVEL error,
+ * warning and notice annotations per step, counting the step's own lines (the failure message is
+ * an error, a fallback warning is a warning): the caller reserves those, the most severe are
+ * written first, and one notice (kept room for) says how many more the summary and report hold.
  */
 import type { Annotation, AnnotationLevel } from './annotations.js';
 import { WORKFLOW_COMMANDS_PER_LEVEL } from './limits.js';
@@ -15,12 +17,27 @@ export interface CommandSink {
   notice(message: string, props?: AnnotationProperties): void;
 }
 
+/** Lines of each level the step writes besides the annotations (its failure message, its own warnings). */
+export interface Reserved {
+  readonly failure: number;
+  readonly warning: number;
+}
+
+const RANK: { readonly [L in AnnotationLevel]: number } = { failure: 0, warning: 1, notice: 2 };
+
 /** @returns how many annotations were left out */
-export function emitWorkflowCommands(annotations: readonly Annotation[], sink: CommandSink): number {
+export function emitWorkflowCommands(annotations: readonly Annotation[], sink: CommandSink, reserved: Reserved = { failure: 0, warning: 0 }): number {
+  // The notice budget keeps one line for the count of what was left out.
+  const room: Record<AnnotationLevel, number> = {
+    failure: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.failure),
+    warning: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.warning),
+    notice: WORKFLOW_COMMANDS_PER_LEVEL - 1,
+  };
   const shown: Record<AnnotationLevel, number> = { failure: 0, warning: 0, notice: 0 };
   let hidden = 0;
-  for (const a of annotations) {
-    if (shown[a.level] >= WORKFLOW_COMMANDS_PER_LEVEL) {
+  const ordered = [...annotations].sort((a, b) => RANK[a.level] - RANK[b.level]);
+  for (const a of ordered) {
+    if (shown[a.level] >= room[a.level]) {
       hidden++;
       continue;
     }
@@ -33,7 +50,7 @@ export function emitWorkflowCommands(annotations: readonly Annotation[], sink: C
   }
   if (hidden > 0) {
     sink.notice(
-      `${hidden} more annotation(s) not shown: workflow commands show at most ${WORKFLOW_COMMANDS_PER_LEVEL} per level. The job summary lists every call and finding.`,
+      `${hidden} more annotation(s) not shown: GitHub shows at most ${WORKFLOW_COMMANDS_PER_LEVEL} error, ${WORKFLOW_COMMANDS_PER_LEVEL} warning and ${WORKFLOW_COMMANDS_PER_LEVEL} notice annotations per step. The job summary and the report file list every call and finding.`,
       { title: 'receipt-gate: more annotations' },
     );
   }

