@@ -75,11 +75,26 @@ describe('records (§3)', () => {
     expect(c!.check.outcome === 'inconsistent' && c!.check.reason).toMatch(/^subject recomputes to sha256:[0-9a-f]{64} but binding_digest says sha256:/);
   });
 
-  it('the second record with one (provider, record_id) is a duplicate and names the first', () => {
+  it('one entry exported twice (one identity, one meaning) is one record: the copy is imported_twice and names the first (§3.2)', () => {
     const r = record('github', '1', addKey());
     const checked = checkRecords(located([r, r, record('gitlab', '1', addKey())]));
-    expect(checked.map((c) => c.check.outcome)).toEqual(['usable', 'duplicate', 'usable']);
-    expect(checked[1]!.check.outcome === 'duplicate' && checked[1]!.check.first.loc.line).toBe(1);
+    expect(checked.map((c) => c.check.outcome)).toEqual(['usable', 'imported_twice', 'usable']);
+    expect(checked[1]!.check.outcome === 'imported_twice' && checked[1]!.check.first.loc.line).toBe(1);
+  });
+
+  it('one identity with two meanings makes every record of it a duplicate, each naming the other (§3.2)', () => {
+    const a = record('github', '1', addKey());
+    const b = record('github', '1', addKey({ target: deployKey({ repo: 'other' }) }));
+    const checked = checkRecords(located([a, b, a]));
+    expect(checked.map((c) => c.check.outcome)).toEqual(['duplicate', 'duplicate', 'duplicate']);
+    expect(checked.map((c) => (c.check.outcome === 'duplicate' ? c.check.other.loc.line : 0))).toEqual([2, 1, 2]);
+  });
+
+  it('identity is taken only by records that passed the earlier checks: an inconsistent copy makes no duplicate (§3.2)', () => {
+    const good = record('github', '1', addKey());
+    const bad = record('github', '1', addKey(), { editTarget: { repo: 'z' } });
+    const checked = checkRecords(located([bad, good]));
+    expect(checked.map((c) => c.check.outcome)).toEqual(['inconsistent', 'usable']);
   });
 });
 
@@ -188,7 +203,8 @@ describe("explanations read the ladder's reasons (the three cases of issue 8)", 
     expect(unmatched.message).not.toContain('every call with its subject is already verified');
     expect(unmatched.message).toBe(
       'record "2" (github) binds no call: its subject matches runs/r.json decision 1 (line 14) but the call targets provider "gitlab", not "github"; ' +
-        'runs/r.json decision 0 (line 4) is already verified by record "1" (github) at audit/a.json:1 (one audit entry vouches for one call only)',
+        'runs/r.json decision 0 (line 4) is already verified by record "1" (github) at audit/a.json:1 (one audit entry vouches for one call only). ' +
+        'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet',
     );
   });
 
@@ -201,7 +217,7 @@ describe("explanations read the ladder's reasons (the three cases of issue 8)", 
       OPTIONS,
     );
     expect(r.findings.find((f) => f.code === 'record_unmatched')!.message).toMatch(
-      /nearest is runs\/b\.json decision 0 \(line 4\), whose target differs in repo$/,
+      /nearest is runs\/b\.json decision 0 \(line 4\), whose target differs in repo\. With an export scoped to the agent/,
     );
   });
 
@@ -225,13 +241,13 @@ describe("explanations read the ladder's reasons (the three cases of issue 8)", 
       OPTIONS,
     );
     expect(r.findings.find((f) => f.code === 'record_unmatched')!.message).toMatch(
-      /nearest is runs\/r\.json decision 1 \(line 14\), whose target differs in provider$/,
+      /nearest is runs\/r\.json decision 1 \(line 14\), whose target differs in provider\. With an export scoped to the agent/,
     );
   });
 
   it('a record of a class and verb no call has says so', () => {
     const r = verify(evidence({ 'r.json': [addKey()] }, [record('github', 'x', addKey({ verb: 'delete' }))]), OPTIONS);
-    expect(r.findings.find((f) => f.code === 'record_unmatched')!.message).toMatch(/\(no "github_deploy_key" call with verb "delete" at all\)$/);
+    expect(r.findings.find((f) => f.code === 'record_unmatched')!.message).toMatch(/\(no "github_deploy_key" call with verb "delete" at all\)\. With an export scoped to the agent/);
   });
 });
 

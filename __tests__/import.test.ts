@@ -155,11 +155,11 @@ describe('what cannot be mapped is said, counted and located; on any error nothi
     fingerprint: 'SHA256:SECRET',
   });
 
-  it('two different entries under one _document_id are an error naming it; identical ones merge', () => {
+  it('entries under one _document_id that map to different records are an error naming it; identical ones merge', () => {
     const dir = writeFiles(tempDir(), { 'a.json': JSON.stringify([entry('d1', 'k'), entry('d1', 'k'), entry('d2', 'k'), entry('d2', 'other')]) });
     const r = cli(['import', 'github-audit-log', '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'a.json')], ROOT);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/a\.json:1:\d+: two different entries share record id "github-audit:d2" \(the other at .*a\.json:1:\d+\)/);
+    expect(r.stderr).toMatch(/a\.json:1:\d+: two entries with record id "github-audit:d2" map to different records \(the other at .*a\.json:1:\d+\)/);
     expect(r.stderr).toMatch(/nothing written/);
     expect(r.stderr).not.toMatch(/SECRET/);
     expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
@@ -228,7 +228,7 @@ describe('a record that binds nothing because of letter case', () => {
     importInto(dir, 'github-audit-log', '.assay/audit/gh.ndjson', ['github/audit-log-rest-page.json']);
     const r = cliJson(['-C', dir], ROOT).report;
     const f = r.findings.find((x) => x.code === 'record_unmatched' && x.message.includes('Qm9ndXNEb2NJZDEyMw'))!;
-    expect(f.message).toMatch(/whose target differs in owner, repo: only in letter case \(GitHub names are case-insensitive; the binding is not\)$/);
+    expect(f.message).toMatch(/whose target differs in owner, repo: only in letter case \(GitHub names are case-insensitive; the binding is not\)\. With an export scoped to the agent/);
   });
 });
 

@@ -182,15 +182,26 @@ describe('cases the upstream verifier exercises', () => {
     expect(r.ok).toBe(true);
   });
 
-  it('two copies of one record cannot verify two calls: duplicate_record', async () => {
+  it('two copies of one record (one entry exported twice) count once: one call verified, the copy imported_twice (§3.2)', async () => {
     const rr = record('github', 'a', write());
     const r = await run(
       { 'r.json': json(surface([write({ claim: 'verified' }), write({ claim: 'verified' })])) },
       { 'one.json': json(rr), 'two.json': json(rr) },
     );
     expect(levels(r)).toEqual(['verified', 'asserted']);
-    expect(codes(r)).toEqual(['duplicate_record', 'verified_not_reproduced']);
-    expect(r.findings.find((f) => f.code === 'duplicate_record')).toMatchObject({ file: '.assay/audit/two.json' });
+    expect(codes(r)).toEqual(['verified_not_reproduced']);
+    expect(r.findings.find((f) => f.code === 'imported_twice')).toMatchObject({ file: '.assay/audit/two.json', severity: 'notice' });
+    expect(r.findings.find((f) => f.code === 'imported_twice')!.message).toMatch(/is the same audit entry as the record at \.assay\/audit\/one\.json:1/);
+    expect(r.totals).toMatchObject({ records: 2, bound: 1, imported_twice: 1, duplicate: 0 });
+  });
+
+  it('one identity with two meanings: duplicate_record on both, and neither verifies a call (§3.2)', async () => {
+    const r = await run(
+      { 'r.json': json(surface([write({ claim: 'verified' })])) },
+      { 'one.json': json(record('github', 'a', write())), 'two.json': json(record('github', 'a', write({ target: { ...key(), repo: 'elsewhere' } }))) },
+    );
+    expect(levels(r)).toEqual(['asserted']);
+    expect(r.findings.filter((f) => f.code === 'duplicate_record').map((f) => f.file)).toEqual(['.assay/audit/one.json', '.assay/audit/two.json']);
   });
 
   it('projection drops provider and read_only from the call target', async () => {

@@ -2536,7 +2536,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 597:
+/***/ 440:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2791,39 +2791,63 @@ function binding(subject) {
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
- * trust (when trusted keys are configured), identity. Each record leaves here with an outcome that
- * carries its reason; only a `UsableRecord`, which nothing but this module can make, can ever bind
- * a call.
+ * trust (when trusted keys are configured), identity. Identity is taken only by records that passed
+ * the earlier checks: an inconsistent or untrusted copy never makes a good one a duplicate. Copies
+ * of one audit entry (one identity, one meaning: overlapping exports, at-least-once streaming, a
+ * redelivery) count once; one identity with two meanings makes every record of it unusable. Each
+ * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
+ * but this module can make, can ever bind a call.
  */
 
 const isUsable = (r) => r.check.outcome === 'usable';
+/** Consistency and trust, each record on its own. */
+function precheck(input) {
+    const { record } = input;
+    const b = binding(record.subject);
+    if (!b.ok)
+        return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
+    if (b.digest !== record.binding_digest) {
+        return {
+            outcome: 'inconsistent',
+            recomputed: b.digest,
+            reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
+        };
+    }
+    if (input.trust.kind === 'untrusted')
+        return { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason };
+    return { outcome: 'usable', recomputed: b.digest };
+}
 function checkRecords(records) {
-    const seen = new Map();
-    return records.map((input) => {
-        const { record } = input;
-        const b = binding(record.subject);
-        const identity = JSON.stringify([record.provider, record.record_id]);
-        const first = seen.get(identity);
-        if (!first)
-            seen.set(identity, input);
-        if (!b.ok) {
-            return { input, check: { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` } };
+    const checks = records.map(precheck);
+    // Identity, among the records that passed: the first of each identity, and whether all agree.
+    const firstOf = new Map();
+    const conflicted = new Map();
+    const identity = (r) => JSON.stringify([r.record.provider, r.record.record_id]);
+    checks.forEach((c, i) => {
+        if (c.outcome !== 'usable')
+            return;
+        const id = identity(records[i]);
+        const first = firstOf.get(id);
+        if (first === undefined)
+            firstOf.set(id, i);
+        else if (checks[first].recomputed !== c.recomputed && !conflicted.has(id))
+            conflicted.set(id, i);
+    });
+    return records.map((input, i) => {
+        const c = checks[i];
+        if (c.outcome !== 'usable')
+            return { input, check: c };
+        const id = identity(input);
+        const first = firstOf.get(id);
+        const clash = conflicted.get(id);
+        if (clash !== undefined) {
+            // Name the other meaning: for the first record the first that differs, for the others the first.
+            const other = records[checks[first].recomputed === c.recomputed ? clash : first];
+            return { input, check: { outcome: 'duplicate', recomputed: c.recomputed, other } };
         }
-        if (b.digest !== record.binding_digest) {
-            return {
-                input,
-                check: {
-                    outcome: 'inconsistent',
-                    recomputed: b.digest,
-                    reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
-                },
-            };
-        }
-        if (input.trust.kind === 'untrusted')
-            return { input, check: { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason } };
-        if (first)
-            return { input, check: { outcome: 'duplicate', recomputed: b.digest, first } };
-        return { input, check: { outcome: 'usable', recomputed: b.digest } };
+        if (first !== i)
+            return { input, check: { outcome: 'imported_twice', recomputed: c.recomputed, first: records[first] } };
+        return { input, check: c };
     });
 }
 
@@ -2842,13 +2866,13 @@ const FINDINGS = {
     duplicate_record: {
         severity: 'error',
         title: 'Duplicate audit record',
-        help: 'The same (provider, record_id) appears twice; one audit entry may vouch for one call only.',
+        help: 'Two records share one (provider, record_id) but differ in subject or binding_digest: one identity names one audit entry, so neither verifies a call.',
     },
     record_unmatched: {
         severity: 'error',
         option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
         title: 'Audit record binds no call',
-        help: 'A consistent audit record binds no recorded call.',
+        help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
     },
     record_untrusted: {
         severity: 'error',
@@ -2888,6 +2912,11 @@ const FINDINGS = {
         severity: 'warning',
         title: 'Required-level rule applies to no call',
         help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
+    },
+    imported_twice: {
+        severity: 'notice',
+        title: 'Audit entry imported twice',
+        help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
     },
     under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
     skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.' },
@@ -3416,7 +3445,8 @@ const RECORD_OUTCOMES = {
     unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
     inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
     untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    duplicate: { finding: 'duplicate_record', unusable: true, snag: 'is a duplicate', more: 'duplicates' },
+    imported_twice: { finding: 'imported_twice', unusable: true, snag: 'is a second copy of one audit entry (counted once)', more: 'second copies' },
+    duplicate: { finding: 'duplicate_record', unusable: true, snag: 'shares its identity with a record of another meaning', more: 'duplicates' },
 };
 const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
@@ -3624,6 +3654,8 @@ function unmatchedText(u, record) {
 
 
 const verdicts_NO_READ = 'no later successful read of the same target exists in this run';
+/** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
+const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
 /** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
 function whyNotReached(outcome, needed) {
     switch (outcome.level) {
@@ -3713,15 +3745,17 @@ function recordMessage(v, name) {
     if (v.outcome === 'bound')
         return null;
     if (v.outcome === 'unmatched')
-        return `${name} binds no call: ${unmatchedText(v.why, v.record)}`;
+        return `${name} binds no call: ${unmatchedText(v.why, v.record)}. ${UNDECLARED}`;
     const check = v.record.check;
     switch (check.outcome) {
         case 'inconsistent':
             return `${name}: ${check.reason}`;
         case 'untrusted':
             return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
+        case 'imported_twice':
+            return `${name} is the same audit entry as the record at ${placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
         case 'duplicate':
-            return `${name} repeats the record at ${placeOf(check.first.loc)}; one audit entry may vouch for one call only`;
+            return `${name} shares (provider, record_id) with the record at ${placeOf(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
     }
 }
 /** A record's report line, and the finding of a record that does not bind a call. */
@@ -6598,7 +6632,7 @@ async function readOne(file, role, limits) {
 
 
 /** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
-function precheck(member, payload, keys) {
+function check_precheck(member, payload, keys) {
     if (!member || payload === undefined)
         return { ok: false, reason: 'unsigned' };
     const key = keys.get(member.key_id);
@@ -6612,12 +6646,12 @@ function precheck(member, payload, keys) {
 const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
 /** Whether a record is signed by a trusted key, with the exact reason when it is not. */
 function checkTrust(member, payload, keys) {
-    const p = precheck(member, payload, keys);
+    const p = check_precheck(member, payload, keys);
     return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
 }
 /** The same check, with the Ed25519 verification on libuv's thread pool (the main thread goes on). */
 function checkTrustAsync(member, payload, keys) {
-    const p = precheck(member, payload, keys);
+    const p = check_precheck(member, payload, keys);
     if ('ok' in p)
         return Promise.resolve(p);
     return new Promise((resolve, reject) => (0,external_node_crypto_namespaceObject.verify)(null, p.data, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(verdict(ok)))));
@@ -7073,6 +7107,15 @@ const COMMAND_SPECS = [
         options: [
             { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
             { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
+            {
+                flag: 'actor',
+                kind: 'list',
+                arg: 'LOGIN',
+                help: "the agent's identity: keep only entries by it (GitHub actor, a delivery's sender.login, Slack actor.user.id or email); repeatable",
+            },
+            { flag: 'repo', kind: 'list', arg: 'OWNER/NAME', help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable' },
+            { flag: 'since', kind: 'string', arg: 'TIME', help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)" },
+            { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
             SIGNED_AT,
             { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
             { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
@@ -7337,14 +7380,63 @@ const obj = (o, k) => {
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
 const idText = (s) => JSON.stringify(quote(s, 80));
 
+;// CONCATENATED MODULE: ./src/tools/import/scope.ts
+const NO_SCOPE = { actors: null, repos: null, since: null, until: null };
+/** Why an entry is out of scope (the skip reason), or null when it is in scope. */
+function outOfScope(f, s) {
+    if (f.actors && !s.actors.some((a) => f.actors?.has(a)))
+        return 'by another actor';
+    if (f.repos && (s.repo === null || !f.repos.has(s.repo.toLowerCase())))
+        return s.repo === null ? 'without a repository' : 'in another repository';
+    if (f.since !== null || f.until !== null) {
+        if (s.time === null)
+            return 'without a time (a window is set)';
+        if ((f.since !== null && s.time < f.since) || (f.until !== null && s.time >= f.until))
+            return 'outside the window';
+    }
+    return null;
+}
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const scope_RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+/** `--since` / `--until`: RFC 3339 (any offset), or YYYY-MM-DD for midnight UTC; ms since the epoch. */
+function parseWindowTime(text) {
+    const day = DAY.exec(text);
+    if (day) {
+        const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+        const t = Date.UTC(y, m - 1, d);
+        const back = new Date(t);
+        if (back.getUTCFullYear() === y && back.getUTCMonth() === m - 1 && back.getUTCDate() === d)
+            return { ok: true, value: t };
+        return { ok: false, reason: `"${text}" is not a calendar date` };
+    }
+    if (scope_RFC3339.test(text)) {
+        const t = Date.parse(text);
+        if (!Number.isNaN(t))
+            return { ok: true, value: t };
+    }
+    return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date` };
+}
+/** An entry time: a number of ms (GitHub's audit log), or an RFC 3339 string; null otherwise. */
+function entryTime(v, unit = 'ms') {
+    if (typeof v === 'number' && Number.isFinite(v))
+        return unit === 's' ? v * 1000 : v;
+    if (typeof v === 'string' && scope_RFC3339.test(v)) {
+        const t = Date.parse(v);
+        return Number.isNaN(t) ? null : t;
+    }
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/tools/import/github.ts
 
 
-function deployKey(recordId, owner, repo, title) {
+
+function deployKey(recordId, owner, repo, title, scope) {
     return {
         kind: 'record',
         provider: 'github',
         recordId,
+        scope,
         subject: {
             action_class: 'github_deploy_key',
             verb: 'create',
@@ -7367,7 +7459,9 @@ function githubAuditLog(e) {
     const slash = repo.indexOf('/');
     if (slash <= 0 || slash === repo.length - 1)
         return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-    return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title);
+    const actor = str(e, 'actor');
+    const scope = { actors: actor ? [actor] : [], repo, time: entryTime(e['@timestamp']) ?? entryTime(e['created_at']) };
+    return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
 }
 /** Headers as the deliveries API returns them: names in any case. */
 const header = (headers, name) => {
@@ -7398,19 +7492,22 @@ function githubWebhook(e) {
         return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
     if (!title)
         return { kind: 'skip', reason: 'no title' };
+    const sender = str(obj(payload, 'sender'), 'login');
+    const scope = (time) => ({ actors: sender ? [sender] : [], repo: str(repository, 'full_name') ?? `${owner}/${repo}`, time });
     if (delivery) {
         const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
         if (!guid)
             return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
-        return deployKey(`github-delivery:${guid}`, owner, repo, title);
+        return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(e['delivered_at'])));
     }
     const keyId = key?.['id'];
     if (typeof keyId !== 'number' && typeof keyId !== 'string')
         return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
-    return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title);
+    return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/slack.ts
+
 
 
 const DEFAULT_SLACK = {
@@ -7438,6 +7535,12 @@ function slackAuditLog(o) {
         if (!id)
             return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
         const location = obj(obj(e, 'context'), 'location');
+        const actorUser = obj(obj(e, 'actor'), 'user');
+        const scope = {
+            actors: [str(actorUser, 'id'), str(actorUser, 'email')].filter((a) => a !== null),
+            repo: null,
+            time: entryTime(e['date_create'], 's'),
+        };
         const principalOf = (who) => str(obj(who, 'user'), o.principal);
         if (join) {
             const channel = str(obj(obj(e, 'entity'), 'channel'), 'id');
@@ -7451,6 +7554,7 @@ function slackAuditLog(o) {
                 kind: 'record',
                 provider: o.memberProvider,
                 recordId: `slack-audit:${id}`,
+                scope,
                 subject: {
                     action_class: 'workspace_member',
                     verb: 'add',
@@ -7475,6 +7579,7 @@ function slackAuditLog(o) {
             kind: 'record',
             provider: o.roleProvider,
             recordId: `slack-audit:${id}`,
+            scope,
             subject: {
                 action_class: 'workspace_role',
                 verb,
@@ -7492,6 +7597,7 @@ function slackAuditLog(o) {
  * entries under one id are an error naming it. Output: NDJSON, one record per line in record-id
  * order, canonical JSON, signed with --sign-key when given. Any error: nothing is written.
  */
+
 
 
 
@@ -7532,14 +7638,21 @@ function runImport(s) {
                 errors.push(finding('invalid_artifact', e.loc, m.message));
                 continue;
             }
-            const canon = jcs(e.value);
-            const entry = canon.ok ? canon.text : '';
+            const out = outOfScope(s.scope, m.scope);
+            if (out !== null) {
+                skipped.set(out, (skipped.get(out) ?? 0) + 1);
+                continue;
+            }
+            // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
+            // the same record are one record; only different mappings under one id are an error.
+            const canon = jcs({ provider: m.provider, subject: m.subject });
+            const mapping = canon.ok ? canon.text : '';
             const seen = byId.get(m.recordId);
             if (seen) {
-                if (seen.entry === entry)
+                if (seen.mapping === mapping)
                     merged++;
                 else {
-                    const why = `two different entries share record id ${idText(m.recordId)} (the other at ${placeOf(seen.loc, true)}): an id vouches for one entry only`;
+                    const why = `two entries with record id ${idText(m.recordId)} map to different records (the other at ${placeOf(seen.loc, true)}): an id vouches for one entry only`;
                     errors.push(finding('invalid_artifact', e.loc, why));
                 }
                 continue;
@@ -7551,7 +7664,7 @@ function runImport(s) {
                 continue;
             }
             const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
-            byId.set(m.recordId, { line, entry, loc: e.loc });
+            byId.set(m.recordId, { line, mapping, loc: e.loc });
         }
     }
     const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -7560,7 +7673,7 @@ function runImport(s) {
     if (errors.length > 0)
         return { ok: false, findings: errors, summary };
     const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
-    return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', summary };
+    return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary };
 }
 
 ;// CONCATENATED MODULE: ./src/cli-args.ts
@@ -7569,6 +7682,7 @@ function runImport(s) {
  * usage text come from the option tables (cli-options.ts); a mistake is one UsageError naming the flag. Reading a key file
  * named by a flag happens here, so a key that does not parse is a usage error naming the file.
  */
+
 
 
 
@@ -7663,9 +7777,38 @@ function parseCli(argv, isTTY, cwd) {
                 throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
             roleVerbs.set(m[1], m[2]);
         }
+        const time = (flag) => {
+            const v = str(flag);
+            if (v === undefined)
+                return null;
+            const t = parseWindowTime(v);
+            if (!t.ok)
+                throw new UsageError(`--${flag}: ${t.reason}`);
+            return t.value;
+        };
+        const since = time('since');
+        const until = time('until');
+        if (since !== null && until !== null && until <= since)
+            throw new UsageError('--until must be later than --since (the window is [since, until))');
+        const repos = list('repo');
+        if (repos && k === 'slack-audit-log')
+            throw new UsageError('--repo: Slack audit entries name no repository');
+        for (const r of repos ?? [])
+            if (!/^[^/\s]+\/[^/\s]+$/.test(r))
+                throw new UsageError(`--repo: "${r}" is not OWNER/NAME`);
+        const actors = list('actor');
+        for (const a of actors ?? [])
+            if (a.trim() === '')
+                throw new UsageError('--actor: an empty identity');
         return {
             command: 'import',
             kind: k,
+            scope: {
+                actors: actors ? new Set(actors) : null,
+                repos: repos ? new Set(repos.map((r) => r.toLowerCase())) : null,
+                since,
+                until,
+            },
             inputs: inputs.map((f) => external_node_path_default().resolve(cwd, f)),
             output: external_node_path_default().resolve(cwd, output),
             signKey: str('sign-key') ? external_node_path_default().resolve(cwd, str('sign-key')) : null,
@@ -8098,9 +8241,12 @@ function importExports(cmd, now) {
     const read = readInputs(cmd.inputs);
     if (!read.ok)
         return fail(say(read.error));
-    const r = runImport({ kind: cmd.kind, inputs: read.inputs, limits: cmd.limits, slack: cmd.slack, sign });
+    const r = runImport({ kind: cmd.kind, inputs: read.inputs, limits: cmd.limits, slack: cmd.slack, sign, scope: cmd.scope });
     if (!r.ok)
         return fail(findingLines(tool, r.findings), r.summary);
+    // A quiet night: nothing to write, and no empty file for a job to commit.
+    if (r.records === 0)
+        return { code: 0, stdout: '', stderr: say(`${r.summary}; no records, so ${cmd.output} was not written`) };
     try {
         writeWhole(cmd.output, r.ndjson);
     }
@@ -8154,7 +8300,7 @@ async function cli_main_verify(cmd, env, isTTY) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(597);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(440);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {

@@ -31159,39 +31159,63 @@ function binding(subject) {
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
- * trust (when trusted keys are configured), identity. Each record leaves here with an outcome that
- * carries its reason; only a `UsableRecord`, which nothing but this module can make, can ever bind
- * a call.
+ * trust (when trusted keys are configured), identity. Identity is taken only by records that passed
+ * the earlier checks: an inconsistent or untrusted copy never makes a good one a duplicate. Copies
+ * of one audit entry (one identity, one meaning: overlapping exports, at-least-once streaming, a
+ * redelivery) count once; one identity with two meanings makes every record of it unusable. Each
+ * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
+ * but this module can make, can ever bind a call.
  */
 
 const isUsable = (r) => r.check.outcome === 'usable';
+/** Consistency and trust, each record on its own. */
+function precheck(input) {
+    const { record } = input;
+    const b = binding(record.subject);
+    if (!b.ok)
+        return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
+    if (b.digest !== record.binding_digest) {
+        return {
+            outcome: 'inconsistent',
+            recomputed: b.digest,
+            reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
+        };
+    }
+    if (input.trust.kind === 'untrusted')
+        return { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason };
+    return { outcome: 'usable', recomputed: b.digest };
+}
 function checkRecords(records) {
-    const seen = new Map();
-    return records.map((input) => {
-        const { record } = input;
-        const b = binding(record.subject);
-        const identity = JSON.stringify([record.provider, record.record_id]);
-        const first = seen.get(identity);
-        if (!first)
-            seen.set(identity, input);
-        if (!b.ok) {
-            return { input, check: { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` } };
+    const checks = records.map(precheck);
+    // Identity, among the records that passed: the first of each identity, and whether all agree.
+    const firstOf = new Map();
+    const conflicted = new Map();
+    const identity = (r) => JSON.stringify([r.record.provider, r.record.record_id]);
+    checks.forEach((c, i) => {
+        if (c.outcome !== 'usable')
+            return;
+        const id = identity(records[i]);
+        const first = firstOf.get(id);
+        if (first === undefined)
+            firstOf.set(id, i);
+        else if (checks[first].recomputed !== c.recomputed && !conflicted.has(id))
+            conflicted.set(id, i);
+    });
+    return records.map((input, i) => {
+        const c = checks[i];
+        if (c.outcome !== 'usable')
+            return { input, check: c };
+        const id = identity(input);
+        const first = firstOf.get(id);
+        const clash = conflicted.get(id);
+        if (clash !== undefined) {
+            // Name the other meaning: for the first record the first that differs, for the others the first.
+            const other = records[checks[first].recomputed === c.recomputed ? clash : first];
+            return { input, check: { outcome: 'duplicate', recomputed: c.recomputed, other } };
         }
-        if (b.digest !== record.binding_digest) {
-            return {
-                input,
-                check: {
-                    outcome: 'inconsistent',
-                    recomputed: b.digest,
-                    reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
-                },
-            };
-        }
-        if (input.trust.kind === 'untrusted')
-            return { input, check: { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason } };
-        if (first)
-            return { input, check: { outcome: 'duplicate', recomputed: b.digest, first } };
-        return { input, check: { outcome: 'usable', recomputed: b.digest } };
+        if (first !== i)
+            return { input, check: { outcome: 'imported_twice', recomputed: c.recomputed, first: records[first] } };
+        return { input, check: c };
     });
 }
 
@@ -31210,13 +31234,13 @@ const FINDINGS = {
     duplicate_record: {
         severity: 'error',
         title: 'Duplicate audit record',
-        help: 'The same (provider, record_id) appears twice; one audit entry may vouch for one call only.',
+        help: 'Two records share one (provider, record_id) but differ in subject or binding_digest: one identity names one audit entry, so neither verifies a call.',
     },
     record_unmatched: {
         severity: 'error',
         option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
         title: 'Audit record binds no call',
-        help: 'A consistent audit record binds no recorded call.',
+        help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
     },
     record_untrusted: {
         severity: 'error',
@@ -31256,6 +31280,11 @@ const FINDINGS = {
         severity: 'warning',
         title: 'Required-level rule applies to no call',
         help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
+    },
+    imported_twice: {
+        severity: 'notice',
+        title: 'Audit entry imported twice',
+        help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
     },
     under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
     skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.' },
@@ -31784,7 +31813,8 @@ const RECORD_OUTCOMES = {
     unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
     inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
     untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    duplicate: { finding: 'duplicate_record', unusable: true, snag: 'is a duplicate', more: 'duplicates' },
+    imported_twice: { finding: 'imported_twice', unusable: true, snag: 'is a second copy of one audit entry (counted once)', more: 'second copies' },
+    duplicate: { finding: 'duplicate_record', unusable: true, snag: 'shares its identity with a record of another meaning', more: 'duplicates' },
 };
 const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
@@ -31992,6 +32022,8 @@ function unmatchedText(u, record) {
 
 
 const verdicts_NO_READ = 'no later successful read of the same target exists in this run';
+/** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
+const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
 /** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
 function whyNotReached(outcome, needed) {
     switch (outcome.level) {
@@ -32081,15 +32113,17 @@ function recordMessage(v, name) {
     if (v.outcome === 'bound')
         return null;
     if (v.outcome === 'unmatched')
-        return `${name} binds no call: ${unmatchedText(v.why, v.record)}`;
+        return `${name} binds no call: ${unmatchedText(v.why, v.record)}. ${UNDECLARED}`;
     const check = v.record.check;
     switch (check.outcome) {
         case 'inconsistent':
             return `${name}: ${check.reason}`;
         case 'untrusted':
             return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
+        case 'imported_twice':
+            return `${name} is the same audit entry as the record at ${placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
         case 'duplicate':
-            return `${name} repeats the record at ${placeOf(check.first.loc)}; one audit entry may vouch for one call only`;
+            return `${name} shares (provider, record_id) with the record at ${placeOf(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
     }
 }
 /** A record's report line, and the finding of a record that does not bind a call. */
@@ -34966,7 +35000,7 @@ async function readOne(file, role, limits) {
 
 
 /** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
-function precheck(member, payload, keys) {
+function check_precheck(member, payload, keys) {
     if (!member || payload === undefined)
         return { ok: false, reason: 'unsigned' };
     const key = keys.get(member.key_id);
@@ -34980,12 +35014,12 @@ function precheck(member, payload, keys) {
 const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
 /** Whether a record is signed by a trusted key, with the exact reason when it is not. */
 function checkTrust(member, payload, keys) {
-    const p = precheck(member, payload, keys);
+    const p = check_precheck(member, payload, keys);
     return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
 }
 /** The same check, with the Ed25519 verification on libuv's thread pool (the main thread goes on). */
 function checkTrustAsync(member, payload, keys) {
-    const p = precheck(member, payload, keys);
+    const p = check_precheck(member, payload, keys);
     if ('ok' in p)
         return Promise.resolve(p);
     return new Promise((resolve, reject) => (0,external_node_crypto_.verify)(null, p.data, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(verdict(ok)))));

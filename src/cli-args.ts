@@ -11,6 +11,7 @@ import { isSignedAt } from './read/signature.js';
 import { DOMAINS, type Domain } from './tools/import/target-hash.js';
 import { IMPORT_KINDS, importKind, type ImportKind } from './tools/import/run.js';
 import { DEFAULT_SLACK, type SlackOptions } from './tools/import/slack.js';
+import { parseWindowTime, type ScopeFilter } from './tools/import/scope.js';
 import { defaultSettings, directoryIn, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
 
 export const USAGE = usageText();
@@ -49,6 +50,7 @@ export interface ImportCommand {
   readonly signedAt: string | null;
   readonly limits: ReadLimits;
   readonly slack: SlackOptions;
+  readonly scope: ScopeFilter;
 }
 
 export type CliCommand =
@@ -132,9 +134,30 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
       if (!m) throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
       roleVerbs.set(m[1] as string, m[2] as string);
     }
+    const time = (flag: string): number | null => {
+      const v = str(flag);
+      if (v === undefined) return null;
+      const t = parseWindowTime(v);
+      if (!t.ok) throw new UsageError(`--${flag}: ${t.reason}`);
+      return t.value;
+    };
+    const since = time('since');
+    const until = time('until');
+    if (since !== null && until !== null && until <= since) throw new UsageError('--until must be later than --since (the window is [since, until))');
+    const repos = list('repo');
+    if (repos && k === 'slack-audit-log') throw new UsageError('--repo: Slack audit entries name no repository');
+    for (const r of repos ?? []) if (!/^[^/\s]+\/[^/\s]+$/.test(r)) throw new UsageError(`--repo: "${r}" is not OWNER/NAME`);
+    const actors = list('actor');
+    for (const a of actors ?? []) if (a.trim() === '') throw new UsageError('--actor: an empty identity');
     return {
       command: 'import',
       kind: k,
+      scope: {
+        actors: actors ? new Set(actors) : null,
+        repos: repos ? new Set(repos.map((r) => r.toLowerCase())) : null,
+        since,
+        until,
+      },
       inputs: inputs.map((f) => path.resolve(cwd, f)),
       output: path.resolve(cwd, output),
       signKey: str('sign-key') ? path.resolve(cwd, str('sign-key')!) : null,

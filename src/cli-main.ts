@@ -115,8 +115,10 @@ function importExports(cmd: ImportCommand, now: Date): CliOutcome {
   }
   const read = readInputs(cmd.inputs);
   if (!read.ok) return fail(say(read.error));
-  const r = runImport({ kind: cmd.kind, inputs: read.inputs, limits: cmd.limits, slack: cmd.slack, sign });
+  const r = runImport({ kind: cmd.kind, inputs: read.inputs, limits: cmd.limits, slack: cmd.slack, sign, scope: cmd.scope });
   if (!r.ok) return fail(findingLines(tool, r.findings), r.summary);
+  // A quiet night: nothing to write, and no empty file for a job to commit.
+  if (r.records === 0) return { code: 0, stdout: '', stderr: say(`${r.summary}; no records, so ${cmd.output} was not written`) };
   try {
     writeWhole(cmd.output, r.ndjson);
   } catch (e) {

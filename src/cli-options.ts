@@ -114,6 +114,15 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [
       { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
       { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
+      {
+        flag: 'actor',
+        kind: 'list',
+        arg: 'LOGIN',
+        help: "the agent's identity: keep only entries by it (GitHub actor, a delivery's sender.login, Slack actor.user.id or email); repeatable",
+      },
+      { flag: 'repo', kind: 'list', arg: 'OWNER/NAME', help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable' },
+      { flag: 'since', kind: 'string', arg: 'TIME', help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)" },
+      { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
       SIGNED_AT,
       { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
       { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },

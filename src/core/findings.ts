@@ -31,13 +31,13 @@ export const FINDINGS = {
   duplicate_record: {
     severity: 'error',
     title: 'Duplicate audit record',
-    help: 'The same (provider, record_id) appears twice; one audit entry may vouch for one call only.',
+    help: 'Two records share one (provider, record_id) but differ in subject or binding_digest: one identity names one audit entry, so neither verifies a call.',
   },
   record_unmatched: {
     severity: 'error',
     option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
     title: 'Audit record binds no call',
-    help: 'A consistent audit record binds no recorded call.',
+    help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
   },
   record_untrusted: {
     severity: 'error',
@@ -77,6 +77,11 @@ export const FINDINGS = {
     severity: 'warning',
     title: 'Required-level rule applies to no call',
     help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
+  },
+  imported_twice: {
+    severity: 'notice',
+    title: 'Audit entry imported twice',
+    help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
   },
   under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
   skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.' },

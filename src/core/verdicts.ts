@@ -15,6 +15,10 @@ import { below, RECORD_OUTCOMES, type Level } from './vocabulary.js';
 
 const NO_READ = 'no later successful read of the same target exists in this run';
 
+/** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
+const UNDECLARED =
+  'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
+
 /** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
 function whyNotReached(outcome: Outcome, needed: Level): string {
   switch (outcome.level) {
@@ -100,15 +104,17 @@ export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, optio
 /** The words of a record's finding (the code comes from the outcome table). */
 function recordMessage(v: RecordVerdict, name: string): string | null {
   if (v.outcome === 'bound') return null;
-  if (v.outcome === 'unmatched') return `${name} binds no call: ${unmatchedText(v.why, v.record)}`;
+  if (v.outcome === 'unmatched') return `${name} binds no call: ${unmatchedText(v.why, v.record)}. ${UNDECLARED}`;
   const check = v.record.check;
   switch (check.outcome) {
     case 'inconsistent':
       return `${name}: ${check.reason}`;
     case 'untrusted':
       return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
+    case 'imported_twice':
+      return `${name} is the same audit entry as the record at ${placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
     case 'duplicate':
-      return `${name} repeats the record at ${placeOf(check.first.loc)}; one audit entry may vouch for one call only`;
+      return `${name} shares (provider, record_id) with the record at ${placeOf(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
   }
 }
 

@@ -13,12 +13,14 @@
 import type { JsonObject } from '../../core/json.js';
 import { idText, obj, str, type Mapped } from './mapping.js';
 import { label, targetHash } from './target-hash.js';
+import { entryTime, type EntryScope } from './scope.js';
 
-function deployKey(recordId: string, owner: string, repo: string, title: string): Mapped {
+function deployKey(recordId: string, owner: string, repo: string, title: string, scope: EntryScope): Mapped {
   return {
     kind: 'record',
     provider: 'github',
     recordId,
+    scope,
     subject: {
       action_class: 'github_deploy_key',
       verb: 'create',
@@ -37,7 +39,9 @@ export function githubAuditLog(e: JsonObject): Mapped {
   if (!title) return { kind: 'skip', reason: 'no title' };
   const slash = repo.indexOf('/');
   if (slash <= 0 || slash === repo.length - 1) return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-  return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title);
+  const actor = str(e, 'actor');
+  const scope = { actors: actor ? [actor] : [], repo, time: entryTime(e['@timestamp']) ?? entryTime(e['created_at']) };
+  return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
 }
 
 /** Headers as the deliveries API returns them: names in any case. */
@@ -62,13 +66,15 @@ export function githubWebhook(e: JsonObject): Mapped {
   const title = str(key, 'title');
   if (!owner || !repo) return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
   if (!title) return { kind: 'skip', reason: 'no title' };
+  const sender = str(obj(payload, 'sender'), 'login');
+  const scope = (time: number | null): EntryScope => ({ actors: sender ? [sender] : [], repo: str(repository, 'full_name') ?? `${owner}/${repo}`, time });
   if (delivery) {
     const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
     if (!guid) return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
-    return deployKey(`github-delivery:${guid}`, owner, repo, title);
+    return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(e['delivered_at'])));
   }
   const keyId = key?.['id'];
   if (typeof keyId !== 'number' && typeof keyId !== 'string')
     return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
-  return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title);
+  return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
 }

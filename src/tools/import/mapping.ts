@@ -7,6 +7,7 @@ import { binding } from '../../core/binding.js';
 import { RECORD_SCHEMA } from '../../core/model.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import { quote } from '../../core/findings.js';
+import type { EntryScope } from './scope.js';
 
 export interface Subject {
   readonly action_class: string;
@@ -15,7 +16,7 @@ export interface Subject {
 }
 
 export type Mapped =
-  | { readonly kind: 'record'; readonly provider: string; readonly recordId: string; readonly subject: Subject }
+  | { readonly kind: 'record'; readonly provider: string; readonly recordId: string; readonly subject: Subject; readonly scope: EntryScope }
   | { readonly kind: 'skip'; readonly reason: string }
   | { readonly kind: 'error'; readonly message: string };
 

@@ -15,6 +15,7 @@ import { readExport } from './exports.js';
 import { githubAuditLog, githubWebhook } from './github.js';
 import { idText, makeRecord, type Mapper } from './mapping.js';
 import { slackAuditLog, type SlackOptions } from './slack.js';
+import { outOfScope, type ScopeFilter } from './scope.js';
 
 export const IMPORT_KINDS = {
   'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
@@ -34,10 +35,13 @@ export interface ImportSettings {
   readonly limits: ReadLimits;
   readonly slack: SlackOptions;
   readonly sign: { readonly key: SigningKey; readonly signedAt: string } | null;
+  /** Which entries are the agent's (actor, repository, time window); NO_SCOPE keeps every entry. */
+  readonly scope: ScopeFilter;
 }
 
 export type ImportResult =
-  | { readonly ok: true; readonly ndjson: string; readonly summary: string }
+  /** `records` 0: there is nothing to write (a quiet night), and no file should be. */
+  | { readonly ok: true; readonly ndjson: string; readonly records: number; readonly summary: string }
   | { readonly ok: false; readonly findings: readonly Finding[]; readonly summary: string };
 
 export function runImport(s: ImportSettings): ImportResult {
@@ -45,7 +49,7 @@ export function runImport(s: ImportSettings): ImportResult {
   const { source, listKey } = IMPORT_KINDS[s.kind];
   const errors: Finding[] = [];
   const skipped = new Map<string, number>();
-  const byId = new Map<string, { line: string; entry: string; loc: Location }>();
+  const byId = new Map<string, { line: string; mapping: string; loc: Location }>();
   let entries = 0;
   let merged = 0;
   for (const input of s.inputs) {
@@ -63,13 +67,20 @@ export function runImport(s: ImportSettings): ImportResult {
         errors.push(finding('invalid_artifact', e.loc, m.message));
         continue;
       }
-      const canon = jcs(e.value);
-      const entry = canon.ok ? canon.text : '';
+      const out = outOfScope(s.scope, m.scope);
+      if (out !== null) {
+        skipped.set(out, (skipped.get(out) ?? 0) + 1);
+        continue;
+      }
+      // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
+      // the same record are one record; only different mappings under one id are an error.
+      const canon = jcs({ provider: m.provider, subject: m.subject });
+      const mapping = canon.ok ? canon.text : '';
       const seen = byId.get(m.recordId);
       if (seen) {
-        if (seen.entry === entry) merged++;
+        if (seen.mapping === mapping) merged++;
         else {
-          const why = `two different entries share record id ${idText(m.recordId)} (the other at ${placeOf(seen.loc, true)}): an id vouches for one entry only`;
+          const why = `two entries with record id ${idText(m.recordId)} map to different records (the other at ${placeOf(seen.loc, true)}): an id vouches for one entry only`;
           errors.push(finding('invalid_artifact', e.loc, why));
         }
         continue;
@@ -81,7 +92,7 @@ export function runImport(s: ImportSettings): ImportResult {
         continue;
       }
       const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
-      byId.set(m.recordId, { line, entry, loc: e.loc });
+      byId.set(m.recordId, { line, mapping, loc: e.loc });
     }
   }
   const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
@@ -89,5 +100,5 @@ export function runImport(s: ImportSettings): ImportResult {
   const summary = `${entries} entries read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
   if (errors.length > 0) return { ok: false, findings: errors, summary };
   const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
-  return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', summary };
+  return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary };
 }

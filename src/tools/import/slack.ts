@@ -14,6 +14,7 @@
 import type { JsonObject } from '../../core/json.js';
 import { idText, obj, str, type Mapped } from './mapping.js';
 import { targetHash } from './target-hash.js';
+import { entryTime, type EntryScope } from './scope.js';
 
 export interface SlackOptions {
   readonly principal: 'id' | 'email';
@@ -48,6 +49,12 @@ export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
     if (!join && !role) return { kind: 'skip', reason: 'other action' };
     if (!id) return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
     const location = obj(obj(e, 'context'), 'location');
+    const actorUser = obj(obj(e, 'actor'), 'user');
+    const scope: EntryScope = {
+      actors: [str(actorUser, 'id'), str(actorUser, 'email')].filter((a): a is string => a !== null),
+      repo: null,
+      time: entryTime(e['date_create'], 's'),
+    };
     const principalOf = (who: JsonObject | null): string | null => str(obj(who, 'user'), o.principal);
     if (join) {
       const channel = str(obj(obj(e, 'entity'), 'channel'), 'id');
@@ -59,6 +66,7 @@ export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
         kind: 'record',
         provider: o.memberProvider,
         recordId: `slack-audit:${id}`,
+        scope,
         subject: {
           action_class: 'workspace_member',
           verb: 'add',
@@ -80,6 +88,7 @@ export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
       kind: 'record',
       provider: o.roleProvider,
       recordId: `slack-audit:${id}`,
+      scope,
       subject: {
         action_class: 'workspace_role',
         verb,
