@@ -269,3 +269,86 @@ describe('every shape the export routes write (one document pipeline)', () => {
     expect(existsSync(path.join(dir, 'o.ndjson'))).toBe(false);
   });
 });
+
+describe('real exports: redeliveries, quiet nights, scope (issue 16)', () => {
+  const deliveries = JSON.parse(readFileSync(path.join(FX, 'github/webhook-deliveries.json'), 'utf8')) as Record<string, unknown>[];
+  const ghEntry = (id: string, actor: string, repo: string, at: number, title = 'k') => ({
+    '@timestamp': at,
+    created_at: at,
+    _document_id: id,
+    action: 'public_key.create',
+    actor,
+    repo,
+    title,
+  });
+  const DAY = Date.UTC(2026, 10, 30);
+
+  it('a redelivery (one guid, another delivery id and time) is the same record: merged, not an error', () => {
+    const first = deliveries[0]!;
+    const again = JSON.parse(JSON.stringify(first)) as Record<string, unknown>;
+    again['id'] = 99999;
+    again['delivered_at'] = '2026-11-28T11:00:00Z';
+    again['redelivery'] = true;
+    const dir = writeFiles(tempDir(), { 'd.json': JSON.stringify([first, again]) });
+    const r = cli(['import', 'github-webhook', '--output', 'o.ndjson', 'd.json'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/1 duplicate\(s\) merged/);
+    expect(readFileSync(path.join(dir, 'o.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a quiet night (an empty page, or an empty --jq stream) writes no file and says so, exit 0', () => {
+    const dir = writeFiles(tempDir(), { 'empty.json': '[]', 'none.json': '', 'pages.json': '[][]' });
+    for (const f of ['empty.json', 'none.json', 'pages.json']) {
+      const r = cli(['import', 'github-audit-log', '--output', `${f}.ndjson`, f], dir);
+      expect(r.code, `${f}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, f).toMatch(/0 entries read, 0 record\(s\) written.*no records, so .* was not written/);
+      expect(existsSync(path.join(dir, `${f}.ndjson`)), f).toBe(false);
+    }
+  });
+
+  it('--actor, --repo and the [since, until) window keep only the agent’s entries, count the rest by reason, write nothing about the actor', () => {
+    const entries = [
+      ghEntry('a1', 'deploy-agent[bot]', 'acme/api', DAY + 1000),
+      ghEntry('h1', 'alice', 'acme/api', DAY + 2000),
+      ghEntry('a2', 'deploy-agent[bot]', 'acme/other', DAY + 3000),
+      ghEntry('a3', 'deploy-agent[bot]', 'ACME/API', DAY - 1),
+      ghEntry('a4', 'deploy-agent[bot]', 'acme/api', DAY + 86_400_000),
+      ghEntry('a5', 'deploy-agent[bot]', 'Acme/Api', DAY + 86_399_999),
+    ];
+    const dir = writeFiles(tempDir(), { 'e.json': JSON.stringify(entries) });
+    const r = cli(
+      ['import', 'github-audit-log', '--actor', 'deploy-agent[bot]', '--repo', 'acme/api', '--since', '2026-11-30', '--until', '2026-12-01T00:00:00Z', '--output', 'o.ndjson', 'e.json'],
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/6 entries read, 2 record\(s\) written, 4 skipped \(1 by another actor, 1 in another repository, 2 outside the window\)/);
+    const out = readFileSync(path.join(dir, 'o.ndjson'), 'utf8');
+    expect(out.trim().split('\n').map((l) => JSON.parse(l).record_id)).toEqual(['github-audit:a1', 'github-audit:a5']);
+    expect(out).not.toMatch(/deploy-agent|alice/);
+  });
+
+  it('scope flags are checked: a bad time, an empty window, --repo for Slack are usage errors', () => {
+    const dir = writeFiles(tempDir(), { 'e.json': '[]' });
+    for (const args of [
+      ['--since', 'yesterday'],
+      ['--since', '2026-02-30'],
+      ['--since', '2026-12-01', '--until', '2026-12-01'],
+      ['--repo', 'not-a-repo'],
+    ]) {
+      const r = cli(['import', 'github-audit-log', ...args, '--output', 'o.ndjson', 'e.json'], dir);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect(cli(['import', 'slack-audit-log', '--repo', 'a/b', '--output', 'o.ndjson', 'e.json'], dir).code).toBe(2);
+  });
+
+  it('Slack and deliveries are scoped by their own actor fields (actor.user.id or email; sender.login)', () => {
+    const slack = JSON.parse(readFileSync(path.join(FX, 'slack/audit-logs-page.json'), 'utf8')) as { entries: Record<string, unknown>[] };
+    const dir = writeFiles(tempDir(), { 's.json': JSON.stringify(slack), 'd.json': JSON.stringify(deliveries) });
+    const bySlack = cli(['import', 'slack-audit-log', '--actor', 'ada@example.com', '--output', 's.ndjson', 's.json'], dir);
+    expect(bySlack.code, bySlack.stderr).toBe(0);
+    expect(bySlack.stderr).toMatch(/by another actor/);
+    const byHook = cli(['import', 'github-webhook', '--actor', 'someone-else', '--output', 'd.ndjson', 'd.json'], dir);
+    expect(byHook.code, byHook.stderr).toBe(0);
+    expect(byHook.stderr).toMatch(/0 record\(s\) written.*by another actor/);
+  });
+});
