@@ -1,0 +1,184 @@
+/**
+ * The export recipe, run (issue 16): the shell steps of examples/export-audit-records.yml, exactly
+ * as committed, on four nights, with `gh` replaced by recorded outputs (pages one after another, an
+ * array of pages, an empty day, a night whose export overlaps the one before), the pull request
+ * "merged" into a real git repository, and the gate run on the result after each night: every
+ * night passes, a human's key is skipped by scope, and an agent's key with no run fails saying that
+ * no committed run declares it.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { addKey, decision, deployKey, json, surface } from './support/corpus.js';
+import { cleanup, distFile, ROOT, tempDir } from './support/workspace.js';
+
+afterAll(cleanup);
+
+interface Step {
+  readonly name?: string;
+  readonly run?: string;
+  readonly env?: Record<string, string>;
+}
+const workflow = parseYaml(readFileSync(path.join(ROOT, 'examples/export-audit-records.yml'), 'utf8')) as {
+  jobs: { export: { steps: Step[] } };
+};
+const steps = workflow.jobs.export.steps.filter((s) => s.run !== undefined);
+
+const AGENT = 'deploy-agent[bot]';
+const sh = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) => {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+};
+
+/** A world: the repository (with origin), the runner's temp dir, a fake `gh`, the signing key pair. */
+function world() {
+  const root = tempDir();
+  const origin = path.join(root, 'origin.git');
+  const repo = path.join(root, 'repo');
+  const temp = path.join(root, 'runner-temp');
+  const bin = path.join(root, 'bin');
+  for (const d of [repo, temp, bin]) mkdirSync(d, { recursive: true });
+  sh('git', ['init', '-q', '--bare', '-b', 'main', origin], root);
+  sh('git', ['init', '-q', '-b', 'main', repo], root);
+  sh('git', ['remote', 'add', 'origin', origin], repo);
+  // The CLI the workflow checks out beside the repository.
+  mkdirSync(path.join(repo, '.receipt-gate'));
+  symlinkSync(path.dirname(distFile('cli.js')), path.join(repo, '.receipt-gate', 'dist'));
+  writeFileSync(path.join(repo, '.gitignore'), '.receipt-gate/\n');
+  // `gh api` prints the recorded export; `gh pr create` is logged.
+  writeFileSync(
+    path.join(bin, 'gh'),
+    '#!/usr/bin/env bash\nif [ "$1" = api ]; then printf "%s\\n" "$*" >> "$FAKE_GH_LOG"; cat "$FAKE_GH_OUTPUT"; exit 0; fi\nif [ "$1" = pr ]; then printf "%s\\n" "$*" >> "$FAKE_GH_LOG"; exit 0; fi\nexit 3\n',
+  );
+  chmodSync(path.join(bin, 'gh'), 0o755);
+  sh(process.execPath, [distFile('cli.js'), 'keygen', '--out', path.join(root, 'signer')], root);
+  // The agent's committed runs: the deploy keys it added on the first two days (claiming only
+  // `asserted`, as a stock producer does; the imported records then earn them `verified`).
+  const call = (repoName: string, title: string) =>
+    decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: deployKey({ owner: 'acme', repo: repoName, title }) });
+  mkdirSync(path.join(repo, '.assay/runs'), { recursive: true });
+  writeFileSync(path.join(repo, '.assay/runs/2026-11-29-rotate.json'), json(surface([call('api', 'deploy-1'), call('web', 'deploy-2')])));
+  writeFileSync(path.join(repo, '.assay/runs/2026-11-30-rotate.json'), json(surface([call('api', 'deploy-3'), addKey({ asserted: false })])));
+  sh('git', ['add', '-A'], repo);
+  sh('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'runs'], repo);
+  sh('git', ['push', '-q', 'origin', 'main'], repo);
+  return { root, repo, temp, bin };
+}
+
+type World = ReturnType<typeof world>;
+
+const entry = (id: string, actor: string, repo: string, title: string, day: string, hour: number) => {
+  const at = Date.parse(`${day}T00:00:00Z`) + hour * 3_600_000;
+  return { '@timestamp': at, created_at: at, _document_id: id, action: 'public_key.create', actor, repo, title, fingerprint: 'SHA256:x' };
+};
+
+/** One night: the workflow's run steps in order (GITHUB_ENV carried between them), then "merge" the PR. */
+function night(w: World, day: string, recorded: string) {
+  const out = path.join(w.root, `gh-${day}.json`);
+  const log = path.join(w.root, `gh-${day}.log`);
+  writeFileSync(out, recorded);
+  writeFileSync(log, '');
+  const githubEnv = path.join(w.temp, `env-${day}`);
+  writeFileSync(githubEnv, '');
+  const values: Record<string, string> = {
+    'secrets.AUDIT_LOG_TOKEN': 'audit-token',
+    'secrets.RECEIPT_GATE_SIGNING_KEY': readFileSync(path.join(w.root, 'signer.key.pem'), 'utf8'),
+    'vars.RECEIPT_GATE_AGENT': AGENT,
+    'github.repository_owner': 'acme',
+    'inputs.day': day,
+    'steps.app.outputs.token': 'app-installation-token',
+  };
+  const expr = (v: string) =>
+    v.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_m, k: string) => {
+      if (!(k in values)) throw new Error(`the recipe uses \${{ ${k} }}, which this test does not provide`);
+      return values[k] as string;
+    });
+  let carried: Record<string, string> = {};
+  for (const step of steps) {
+    const env: NodeJS.ProcessEnv = {
+      PATH: `${w.bin}:${process.env['PATH'] ?? ''}`,
+      HOME: w.root,
+      RUNNER_TEMP: w.temp,
+      GITHUB_ENV: githubEnv,
+      FAKE_GH_OUTPUT: out,
+      FAKE_GH_LOG: log,
+      GIT_CONFIG_NOSYSTEM: '1',
+      ...carried,
+      ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expr(String(v))])),
+    };
+    const r = spawnSync('bash', ['-e', '-c', step.run as string], { cwd: w.repo, env, encoding: 'utf8' });
+    expect(r.status, `${day} ${step.name}: ${r.stderr}${r.stdout}`).toBe(0);
+    carried = Object.fromEntries(
+      readFileSync(githubEnv, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('='))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+  }
+  const calls = readFileSync(log, 'utf8');
+  const opened = calls.includes('pr create');
+  if (opened) {
+    sh('git', ['switch', '-q', 'main'], w.repo);
+    sh('git', ['merge', '-q', '--ff-only', `audit-records/${day}`], w.repo);
+  }
+  const gate = spawnSync(
+    process.execPath,
+    [distFile('cli.js'), 'verify', '-C', w.repo, '--trusted-key', path.join(w.root, 'signer.pub.pem'), '--format', 'json'],
+    { encoding: 'utf8' },
+  );
+  const report = JSON.parse(gate.stdout) as { ok: boolean; findings: { code: string; message: string; file: string }[]; totals: Record<string, number> };
+  return { calls, opened, report, file: path.join(w.repo, `.assay/audit/github/${day}.ndjson`) };
+}
+
+// The recipe runs on ubuntu-latest (GNU date, bash): so does this test.
+describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml, run night after night', () => {
+  const w = world();
+  const page = (xs: unknown[]) => JSON.stringify(xs);
+
+  it('night 1 (pages one after another, a human key among them): the agent’s records only, the gate passes', () => {
+    const n = night(
+      w,
+      '2026-11-29',
+      page([entry('a1', AGENT, 'acme/api', 'deploy-1', '2026-11-29', 3), entry('h1', 'alice', 'acme/api', 'laptop', '2026-11-29', 4)]) +
+        page([entry('a2', AGENT, 'acme/web', 'deploy-2', '2026-11-29', 5)]),
+    );
+    expect(n.calls).toMatch(/audit-log\?phrase=action:public_key\.create\+created:2026-11-29&per_page=100/);
+    expect(n.opened).toBe(true);
+    expect(readFileSync(n.file, 'utf8').trim().split('\n')).toHaveLength(2);
+    expect(readFileSync(n.file, 'utf8')).not.toMatch(/alice|deploy-agent/);
+    expect(n.report.ok, JSON.stringify(n.report.findings)).toBe(true);
+    expect(n.report.totals).toMatchObject({ verified: 2, bound: 2 });
+  });
+
+  it('night 2 (an array of pages, overlapping night 1 at the boundary): the overlap is outside the window, the gate passes', () => {
+    const n = night(
+      w,
+      '2026-11-30',
+      JSON.stringify([[entry('a2', AGENT, 'acme/web', 'deploy-2', '2026-11-29', 23), entry('a3', AGENT, 'acme/api', 'deploy-3', '2026-11-30', 1)], []]),
+    );
+    expect(n.opened).toBe(true);
+    expect(readFileSync(n.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).record_id)).toEqual(['github-audit:a3']);
+    expect(n.report.ok, JSON.stringify(n.report.findings)).toBe(true);
+    expect(n.report.totals).toMatchObject({ verified: 3, bound: 3, imported_twice: 0 });
+  });
+
+  it('night 3 (a quiet day, an empty page): no file, no pull request, the gate still passes', () => {
+    const n = night(w, '2026-12-01', '[]');
+    expect(existsSync(n.file)).toBe(false);
+    expect(n.opened).toBe(false);
+    expect(n.report.ok).toBe(true);
+  });
+
+  it('night 4 (the agent added a key no committed run declares): the gate fails and says exactly that', () => {
+    const n = night(w, '2026-12-02', page([entry('a4', AGENT, 'acme/api', 'backdoor', '2026-12-02', 2)]));
+    expect(n.opened).toBe(true);
+    expect(n.report.ok).toBe(false);
+    const f = n.report.findings.find((x) => x.code === 'record_unmatched');
+    expect(f?.file).toBe('.assay/audit/github/2026-12-02.ndjson');
+    expect(f?.message).toMatch(/binds no call/);
+    expect(f?.message).toMatch(/a side effect the provider logged for the agent that no committed run declares/);
+  });
+});
