@@ -247,7 +247,9 @@ describe("explanations read the ladder's reasons (the three cases of issue 8)", 
 
   it('a record of a class and verb no call has says so', () => {
     const r = verify(evidence({ 'r.json': [addKey()] }, [record('github', 'x', addKey({ verb: 'delete' }))]), OPTIONS);
-    expect(r.findings.find((f) => f.code === 'record_unmatched')!.message).toMatch(/\(no "github_deploy_key" call with verb "delete" at all\)\. With an export scoped to the agent/);
+    expect(r.findings.find((f) => f.code === 'record_unmatched')!.message).toMatch(
+      /\(no "github_deploy_key" call with verb "delete" at all\)\. With an export scoped to the agent/,
+    );
   });
 });
 

@@ -160,7 +160,12 @@ describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml
       JSON.stringify([[entry('a2', AGENT, 'acme/web', 'deploy-2', '2026-11-29', 23), entry('a3', AGENT, 'acme/api', 'deploy-3', '2026-11-30', 1)], []]),
     );
     expect(n.opened).toBe(true);
-    expect(readFileSync(n.file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).record_id)).toEqual(['github-audit:a3']);
+    expect(
+      readFileSync(n.file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).record_id),
+    ).toEqual(['github-audit:a3']);
     expect(n.report.ok, JSON.stringify(n.report.findings)).toBe(true);
     expect(n.report.totals).toMatchObject({ verified: 3, bound: 3, imported_twice: 0 });
   });

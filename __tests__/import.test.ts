@@ -228,7 +228,9 @@ describe('a record that binds nothing because of letter case', () => {
     importInto(dir, 'github-audit-log', '.assay/audit/gh.ndjson', ['github/audit-log-rest-page.json']);
     const r = cliJson(['-C', dir], ROOT).report;
     const f = r.findings.find((x) => x.code === 'record_unmatched' && x.message.includes('Qm9ndXNEb2NJZDEyMw'))!;
-    expect(f.message).toMatch(/whose target differs in owner, repo: only in letter case \(GitHub names are case-insensitive; the binding is not\)\. With an export scoped to the agent/);
+    expect(f.message).toMatch(
+      /whose target differs in owner, repo: only in letter case \(GitHub names are case-insensitive; the binding is not\)\. With an export scoped to the agent/,
+    );
   });
 });
 
@@ -317,13 +319,32 @@ describe('real exports: redeliveries, quiet nights, scope (issue 16)', () => {
     ];
     const dir = writeFiles(tempDir(), { 'e.json': JSON.stringify(entries) });
     const r = cli(
-      ['import', 'github-audit-log', '--actor', 'deploy-agent[bot]', '--repo', 'acme/api', '--since', '2026-11-30', '--until', '2026-12-01T00:00:00Z', '--output', 'o.ndjson', 'e.json'],
+      [
+        'import',
+        'github-audit-log',
+        '--actor',
+        'deploy-agent[bot]',
+        '--repo',
+        'acme/api',
+        '--since',
+        '2026-11-30',
+        '--until',
+        '2026-12-01T00:00:00Z',
+        '--output',
+        'o.ndjson',
+        'e.json',
+      ],
       dir,
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/6 entries read, 2 record\(s\) written, 4 skipped \(1 by another actor, 1 in another repository, 2 outside the window\)/);
     const out = readFileSync(path.join(dir, 'o.ndjson'), 'utf8');
-    expect(out.trim().split('\n').map((l) => JSON.parse(l).record_id)).toEqual(['github-audit:a1', 'github-audit:a5']);
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).record_id),
+    ).toEqual(['github-audit:a1', 'github-audit:a5']);
     expect(out).not.toMatch(/deploy-agent|alice/);
   });
 

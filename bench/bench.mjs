@@ -174,6 +174,53 @@ if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.
   }
 }
 
+// The importer on a 100 000-entry export as `gh api --paginate` writes it (pages of 100, one after
+// another), scoped to the agent (half the entries are a human's): entries/s and peak RSS.
+{
+  const dir = path.join(tmp, 'import');
+  mkdirSync(dir, { recursive: true });
+  const N = 100_000;
+  const pages = [];
+  for (let p = 0; p < N / 100; p++) {
+    const page = [];
+    for (let i = 0; i < 100; i++) {
+      const n = p * 100 + i;
+      page.push({
+        '@timestamp': 1764460800000 + n,
+        _document_id: `doc-${n}`,
+        action: n % 10 === 9 ? 'repo.create' : 'public_key.create',
+        actor: n % 2 ? 'alice' : 'deploy-agent[bot]',
+        repo: `acme/repo-${n % 50}`,
+        title: `key-${n}`,
+        fingerprint: 'SHA256:x',
+      });
+    }
+    pages.push(JSON.stringify(page));
+  }
+  const file = path.join(dir, 'export.json');
+  writeFileSync(file, pages.join(''));
+  const runs = [];
+  for (let i = 0; i < repeat; i++) {
+    rmSync(path.join(dir, 'out.ndjson'), { force: true });
+    const r = timed([
+      path.join(root, 'dist/cli.js'),
+      'import',
+      'github-audit-log',
+      '--actor',
+      'deploy-agent[bot]',
+      '--output',
+      path.join(dir, 'out.ndjson'),
+      file,
+    ]);
+    if (r.status !== 0) throw new Error(`import failed: ${r.stderr}`);
+    runs.push(r);
+  }
+  const m = median(runs.map((r) => r.ms));
+  console.log(
+    `\nimport github-audit-log, ${N.toLocaleString('en')} entries in ${N / 100} concatenated pages (${mb(statSync(file).size)}), --actor (median of ${repeat}): ${fmt(m)} | ${Math.round(N / (m / 1000)).toLocaleString('en')} entries/s | peak RSS ${mb(Math.max(...runs.map((r) => r.rss)))}`,
+  );
+}
+
 // Cold start on a one-call corpus.
 const one = path.join(tmp, 'one');
 mkdirSync(path.join(one, '.assay/runs'), { recursive: true });

@@ -7114,7 +7114,12 @@ const COMMAND_SPECS = [
                 help: "the agent's identity: keep only entries by it (GitHub actor, a delivery's sender.login, Slack actor.user.id or email); repeatable",
             },
             { flag: 'repo', kind: 'list', arg: 'OWNER/NAME', help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable' },
-            { flag: 'since', kind: 'string', arg: 'TIME', help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)" },
+            {
+                flag: 'since',
+                kind: 'string',
+                arg: 'TIME',
+                help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)",
+            },
             { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
             SIGNED_AT,
             { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
