@@ -2536,7 +2536,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 440:
+/***/ 743:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3905,7 +3905,13 @@ function verify(evidence, options) {
     return {
         schema: REPORT_SCHEMA,
         ok: totals.errors === 0,
-        policy: { rules: policy.rules, trusted_signers: evidence.trustedSigners ?? [] },
+        policy: {
+            rules: policy.rules,
+            trusted_signers: evidence.trustedSigners ?? [],
+            trusted_producers: evidence.trustedProducers ?? [],
+            allow_unmatched_records: options.allowUnmatchedRecords,
+            strict_observed: options.strictObserved,
+        },
         runs: runReports,
         calls: callReports,
         records: recordReports,
@@ -6583,6 +6589,7 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 
 
 
+
 const failure = (rel, message) => ({
     run: null,
     records: [],
@@ -6600,11 +6607,26 @@ async function readArtifact(rel, role, bytes, limits) {
 }
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
-async function readOne(file, role, limits) {
+/** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
+async function fileSha256(p) {
+    try {
+        const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(p))
+            h.update(chunk);
+        return h.digest('hex');
+    }
+    catch {
+        return undefined; // the reader reports why the file cannot be read
+    }
+}
+/** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
+async function readOne(file, role, limits, digest = false) {
     const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
-        return role === 'audit' ? fail(BUNDLE_IN_AUDIT) : readBundle({ path: file.path }, file.rel, bundleLimits(limits));
+        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
+        const sha256 = digest ? await fileSha256(file.path) : undefined;
+        return sha256 === undefined ? r : { ...r, sha256 };
     }
     if (!formatOf(file.rel))
         return fail(UNSUPPORTED);
@@ -6618,7 +6640,8 @@ async function readOne(file, role, limits) {
     catch (e) {
         return fail(`cannot read file: ${e.code ?? e.message}`);
     }
-    return readArtifact(file.rel, role, bytes, limits);
+    const r = await readArtifact(file.rel, role, bytes, limits);
+    return digest ? { ...r, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex') } : r;
 }
 
 ;// CONCATENATED MODULE: ./src/trust/check.ts
@@ -6734,13 +6757,9 @@ class TrustPool {
 
 
 
-/**
- * Read every input file into located evidence, one file at a time: each is read once and dropped
- * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
- * did not pay on two cores: see BENCHMARKS.md.)
- */
 async function collect(settings) {
     const findings = [];
+    const inputs = new Map();
     const runs = [];
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
@@ -6754,7 +6773,9 @@ async function collect(settings) {
             findings.push(inputFinding('no_artifacts', settings.runs.join(', ') || '(none)', `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
         }
         for (const file of d.files) {
-            const r = await readOne(file, role, settings.limits);
+            const r = await readOne(file, role, settings.limits, settings.inputDigests ?? false);
+            if (r.sha256 !== undefined)
+                inputs.set(file.rel, r.sha256);
             for (const x of r.findings)
                 findings.push(x);
             if (r.run)
@@ -6763,10 +6784,276 @@ async function collect(settings) {
             await trust.yield();
         }
     }
-    return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [] };
+    return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [], inputs };
 }
 async function runGate(settings) {
     return verify(await collect(settings), settings);
+}
+/** The report and the digest of every input it rests on (for a verdict attestation). */
+async function runGateWithInputs(settings) {
+    const evidence = await collect({ ...settings, inputDigests: true });
+    return { report: verify(evidence, settings), inputs: evidence.inputs };
+}
+
+;// CONCATENATED MODULE: ./src/read/dsse.ts
+/**
+ * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
+ * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
+ * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ */
+
+
+
+const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+const dsse_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const base64 = (s) => (s.length % 4 === 0 && dsse_BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
+function readEnvelope(v, loc) {
+    if (!isObject(v))
+        return { ok: false, reason: 'an envelope is not a JSON object' };
+    for (const k of Object.keys(v)) {
+        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
+            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    }
+    const type = v['payloadType'];
+    if (typeof type !== 'string' || type === '')
+        return { ok: false, reason: 'payloadType is not a non-empty string' };
+    const p = v['payload'];
+    const payload = typeof p === 'string' ? base64(p) : null;
+    if (!payload)
+        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
+    const sigs = v['signatures'];
+    if (!Array.isArray(sigs) || sigs.length === 0)
+        return { ok: false, reason: 'signatures is not a non-empty array' };
+    const signatures = [];
+    for (const [i, s] of sigs.entries()) {
+        if (!isObject(s))
+            return { ok: false, reason: `signatures[${i}] is not an object` };
+        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
+        if (typeof keyid !== 'string')
+            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
+        const raw = s['sig'];
+        const sig = typeof raw === 'string' ? base64(raw) : null;
+        if (!sig || sig.length === 0)
+            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
+        signatures.push({ keyid, sig });
+    }
+    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
+function readEnvelopeFile(file, bytes, limits) {
+    const findings = [];
+    let index = null;
+    const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
+    const sink = {
+        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
+    };
+    const decoded = decode(bytes, limits, sink);
+    if (!decoded)
+        return { envelopes: [], findings };
+    index = decoded.lines;
+    const envelopes = [];
+    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+        const e = readEnvelope(doc.value, at(doc.start));
+        if (e.ok)
+            envelopes.push(e.value);
+        else
+            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+    }
+    if (envelopes.length === 0 && findings.length === 0)
+        findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
+    return { envelopes, findings };
+}
+
+;// CONCATENATED MODULE: ./src/report/vsa.ts
+/**
+ * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
+ * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
+ * were read from is `resourceUri`, the policy digest covers everything that decides a verdict
+ * besides the inputs (the report carries that object as `policy`, so a consumer can recompute it),
+ * and every input file is listed with its sha256. Pure: the caller hands in the report's digest,
+ * the inputs' digests and the time; nothing here reads a file or a clock.
+ */
+
+
+
+
+const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+/** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
+function policyDigest(report) {
+    const c = jcs(report.policy);
+    if (!c.ok)
+        throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
+    return sha256Hex(c.text);
+}
+/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
+function verifiedLevels(report) {
+    if (!report.ok)
+        return [];
+    const w = report.totals.weakest_level;
+    const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
+    if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
+        levels.push('RECEIPTS_POLICY_MET');
+    if (report.policy.trusted_signers.length > 0)
+        levels.push('RECEIPTS_SIGNED_RECORDS');
+    if (report.policy.trusted_producers.length > 0)
+        levels.push('RECEIPTS_ATTESTED_RUNS');
+    return levels;
+}
+const vsa_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** RFC 3339 UTC, whole seconds (timeVerified is the only member that is not deterministic). */
+const rfc3339 = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
+function vsaPredicate(report, ctx) {
+    return {
+        verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
+        timeVerified: rfc3339(ctx.timeVerified),
+        resourceUri: ctx.resourceUri,
+        policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
+        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => vsa_cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
+        verificationResult: report.ok ? 'PASSED' : 'FAILED',
+        verifiedLevels: verifiedLevels(report),
+    };
+}
+function vsaStatement(report, ctx) {
+    return {
+        _type: STATEMENT_TYPE,
+        subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
+        predicateType: VSA_PREDICATE_TYPE,
+        predicate: vsaPredicate(report, ctx),
+    };
+}
+/** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
+function reportName(workspace, reportFile) {
+    const rel = external_node_path_default().relative(workspace, reportFile);
+    return rel.startsWith('..') || external_node_path_default().isAbsolute(rel) ? external_node_path_default().basename(reportFile) : rel.split((external_node_path_default()).sep).join('/');
+}
+/** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
+function resourceUriFromEnv(env) {
+    const server = env['GITHUB_SERVER_URL'];
+    const repo = env['GITHUB_REPOSITORY'];
+    const sha = env['GITHUB_SHA'];
+    if (!server || !repo || !sha)
+        return null;
+    return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
+}
+
+;// CONCATENATED MODULE: ./src/trust/dsse.ts
+/**
+ * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
+ * payload type first (a key that signed the same bytes under another type must not pass), then the
+ * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
+ * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
+ * trusted key), `signature does not verify`.
+ */
+
+
+/** The key_id of the trusted key that verified the envelope, or why none did. */
+function checkEnvelope(e, payloadType, keys, who) {
+    if (e.payloadType !== payloadType)
+        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+    const data = pae(payloadType, e.payload);
+    for (const s of e.signatures) {
+        for (const [keyId, key] of keys) {
+            let ok = false;
+            try {
+                ok = (0,external_node_crypto_namespaceObject.verify)(null, data, key, s.sig);
+            }
+            catch {
+                ok = false; // a signature of the wrong length for Ed25519
+            }
+            if (ok)
+                return { ok: true, value: keyId };
+        }
+    }
+    const named = e.signatures.some((s) => keys.has(s.keyid));
+    if (!named)
+        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+    return { ok: false, reason: 'signature does not verify' };
+}
+
+;// CONCATENATED MODULE: ./src/trust/vsa.ts
+/**
+ * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
+ * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
+ * the subject digest against the report offered, `verificationResult == PASSED`. The first check
+ * that fails is the reason; an envelope file may hold several envelopes, and one that passes
+ * every check is enough.
+ */
+
+
+
+
+
+
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+function strictPayload(payload, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = decode(payload, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let value;
+    let count = 0;
+    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
+        value = doc.value;
+        count++;
+    }
+    if (problems.length > 0 || count !== 1)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+    return { ok: true, value };
+}
+function checkOne(e, reportSha256, keys, limits) {
+    const signed = checkEnvelope(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
+    if (!signed.ok)
+        return signed;
+    const p = strictPayload(e.payload, limits);
+    if (!p.ok)
+        return p;
+    const s = p.value;
+    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
+        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+    if (s['predicateType'] !== VSA_PREDICATE_TYPE)
+        return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject (the report)' };
+    const only = subject[0];
+    const digest = isObject(only) ? only['digest'] : undefined;
+    if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256' };
+    }
+    if (digest['sha256'] !== reportSha256)
+        return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
+    const pred = s['predicate'];
+    if (!isObject(pred))
+        return { ok: false, reason: 'predicate is not an object' };
+    if (pred['verificationResult'] !== 'PASSED')
+        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
+    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
+    const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
+    return {
+        ok: true,
+        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
+    };
+}
+/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
+function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
+    const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
+    const first = read.findings[0];
+    if (first)
+        return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
+    const sha = sha256Hex(report);
+    let reason = '';
+    for (const e of read.envelopes) {
+        const r = checkOne(e, sha, keys, limits);
+        if (r.ok)
+            return r;
+        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
+    }
+    return { ok: false, reason };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/keys.ts
@@ -6846,6 +7133,130 @@ function trustedKeys(keys) {
     return new Map(keys.map((k) => [keyIdOf(k), k]));
 }
 
+;// CONCATENATED MODULE: ./src/tools/signing.ts
+/**
+ * Making signatures, for the tools that write signed files: the export job's private key, new key
+ * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
+ * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
+ */
+
+
+
+
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+function parsePrivateKey(pem) {
+    let privateKey;
+    try {
+        privateKey = (0,external_node_crypto_namespaceObject.createPrivateKey)({ key: pem, format: 'pem' });
+    }
+    catch (e) {
+        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_namespaceObject.createPublicKey)(privateKey) } };
+}
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+function newKeyPair() {
+    const { privateKey, publicKey } = (0,external_node_crypto_namespaceObject.generateKeyPairSync)('ed25519');
+    return {
+        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        keyId: keyIdOf(publicKey),
+    };
+}
+/** Now, as a `signed_at` value (whole seconds). */
+const signedAtNow = (now) => now.toISOString().replace(/\.\d+Z$/, 'Z');
+/** The signature member for payload P, signed with an Ed25519 private key. */
+function signPayload(payload, key, signedAt) {
+    const p = Buffer.from(payload, 'utf8');
+    return {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: sha256Digest(p),
+        key_id: keyIdOf(key.publicKey),
+        signature: (0,external_node_crypto_namespaceObject.sign)(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
+        signed_at: signedAt,
+    };
+}
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+function signedLine(payload, key, signedAt) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+}
+/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
+function envelopeLine(payloadType, payload, key) {
+    const sig = (0,external_node_crypto_namespaceObject.sign)(null, pae(payloadType, payload), key.privateKey).toString('base64');
+    return JSON.stringify({ payload: Buffer.from(payload).toString('base64'), payloadType, signatures: [{ keyid: keyIdOf(key.publicKey), sig }] });
+}
+
+;// CONCATENATED MODULE: ./src/tools/write.ts
+/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
+
+
+/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
+function writeWhole(file, text) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
+    try {
+        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    try {
+        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+    }
+    catch (e) {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/tools/verdict.ts
+/**
+ * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
+ * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
+ * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
+ * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
+ */
+
+
+
+
+
+/** Write the requested files; `message` lists what was written. */
+function writeVerdict(report, ctx, files) {
+    const statement = vsaStatement(report, ctx);
+    const written = [];
+    try {
+        if (files.predicate) {
+            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
+            written.push(files.predicate);
+        }
+        if (files.envelope) {
+            if (!files.key)
+                return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')] };
+            const payload = jcs(statement);
+            if (!payload.ok)
+                return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)] };
+            writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+            written.push(files.envelope);
+        }
+    }
+    catch (e) {
+        return {
+            ok: false,
+            findings: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`)],
+        };
+    }
+    return { ok: true, message: written.join('\n') };
+}
+
 ;// CONCATENATED MODULE: ./src/settings.ts
 /**
  * Settings with one home: the typed settings of a verification, the defaults of every option in one
@@ -6908,6 +7319,9 @@ const DEFAULTS = {
     require: '',
     'trusted-keys': '',
     'require-signed-records': 'false',
+    'vsa-predicate': '',
+    vsa: '',
+    'vsa-key': '',
 };
 /** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
 const UNITS = new Map([
@@ -7078,6 +7492,42 @@ const COMMAND_SPECS = [
                 help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
             },
             ...LIMITS,
+            {
+                flag: 'vsa-predicate',
+                kind: 'string',
+                arg: 'FILE',
+                help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest); needs --output',
+            },
+            {
+                flag: 'vsa',
+                kind: 'string',
+                arg: 'FILE',
+                help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line); needs --output and --vsa-key',
+            },
+            { flag: 'vsa-key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key that signs --vsa (a key file from keygen)' },
+            {
+                flag: 'resource-uri',
+                kind: 'string',
+                arg: 'URI',
+                help: 'the commit the bytes were read from, named in the verdict. Default: git+ then $GITHUB_SERVER_URL/$GITHUB_REPOSITORY@$GITHUB_SHA',
+            },
+            {
+                flag: 'policy-uri',
+                kind: 'string',
+                arg: 'URI',
+                default: 'receipt-gate:report.policy',
+                help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
+            },
+        ],
+    },
+    {
+        name: 'verify-attestation',
+        synopsis: '--trusted-key PUB --report REPORT ENVELOPE',
+        summary: "check a signed verdict offline: the report's digest, the signer, and PASSED",
+        about: 'checks the envelope in order (payload type, a trusted signature, strict payload, Statement and predicate types, the subject digest against REPORT, verificationResult PASSED); exit 0 and one line when valid, 1 with the reason',
+        options: [
+            { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
+            { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
         ],
     },
     {
@@ -7197,8 +7647,8 @@ function optionLines(o) {
 function usageText() {
     const out = ['Usage: receipt-gate <command> [options]', '', 'Commands:'];
     for (const c of COMMAND_SPECS) {
-        const lines = fill(c.summary, 12);
-        out.push(`  ${c.name.padEnd(10)}${(lines[0] ?? '').slice(12)}`, ...lines.slice(1));
+        const lines = fill(c.summary, 22);
+        out.push(`  ${c.name.padEnd(20)}${(lines[0] ?? '').slice(22)}`, ...lines.slice(1));
     }
     for (const c of COMMAND_SPECS) {
         out.push('', ...fill(`receipt-gate ${c.name} ${c.synopsis}`, 0).map((l, i) => (i === 0 ? l : `${' '.repeat(20)}${l}`)));
@@ -7227,61 +7677,6 @@ const normalize = (value) => value.replace(TRIM, '').toLowerCase();
 const targetHash = (domain, value) => sha256Digest(`assay.tool_target.v0:${domain}:${normalize(value)}`);
 /** A plain label as the agent side writes it. */
 const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
-
-;// CONCATENATED MODULE: ./src/tools/signing.ts
-/**
- * Making signatures, for the tools that write signed files: the export job's private key, new key
- * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
- * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
- */
-
-
-
-
-/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
-function parsePrivateKey(pem) {
-    let privateKey;
-    try {
-        privateKey = (0,external_node_crypto_namespaceObject.createPrivateKey)({ key: pem, format: 'pem' });
-    }
-    catch (e) {
-        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
-    }
-    if (privateKey.asymmetricKeyType !== 'ed25519')
-        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
-    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_namespaceObject.createPublicKey)(privateKey) } };
-}
-/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
-function newKeyPair() {
-    const { privateKey, publicKey } = (0,external_node_crypto_namespaceObject.generateKeyPairSync)('ed25519');
-    return {
-        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
-        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
-        keyId: keyIdOf(publicKey),
-    };
-}
-/** Now, as a `signed_at` value (whole seconds). */
-const signedAtNow = (now) => now.toISOString().replace(/\.\d+Z$/, 'Z');
-/** The signature member for payload P, signed with an Ed25519 private key. */
-function signPayload(payload, key, signedAt) {
-    const p = Buffer.from(payload, 'utf8');
-    return {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: sha256Digest(p),
-        key_id: keyIdOf(key.publicKey),
-        signature: (0,external_node_crypto_namespaceObject.sign)(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
-        signed_at: signedAt,
-    };
-}
-/**
- * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
- * the signature member goes in before its closing brace (the parsed record is never copied).
- */
-function signedLine(payload, key, signedAt) {
-    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
-}
 
 ;// CONCATENATED MODULE: ./src/tools/import/exports.ts
 /**
@@ -7697,8 +8092,9 @@ function runImport(s) {
 
 
 
+
 const USAGE = usageText();
-const COMMAND_NAMES = 'verify, keygen, sign, import or hash';
+const COMMAND_NAMES = 'verify, verify-attestation, keygen, sign, import or hash';
 function signedAtOf(v) {
     if (v === undefined)
         return null;
@@ -7723,11 +8119,39 @@ function readNamed(flag, file) {
         throw new UsageError(`${flag} ${file}: cannot read (${e.code ?? e.message})`);
     }
 }
+/** The verdict attestation flags of verify, checked together. */
+function verdictRequest(str, cwd, env, output, format) {
+    const predicate = str('vsa-predicate');
+    const envelope = str('vsa');
+    const key = str('vsa-key');
+    if (predicate === undefined && envelope === undefined) {
+        if (key !== undefined)
+            throw new UsageError('--vsa-key: only with --vsa FILE');
+        return null;
+    }
+    const flag = envelope !== undefined ? '--vsa' : '--vsa-predicate';
+    if (output === null || format !== 'json')
+        throw new UsageError(`${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
+    if (envelope !== undefined && key === undefined)
+        throw new UsageError('--vsa: a signed verdict needs --vsa-key FILE');
+    const resourceUri = str('resource-uri') ?? resourceUriFromEnv(env);
+    if (!resourceUri) {
+        throw new UsageError(`${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
+    }
+    return {
+        predicate: predicate === undefined ? null : external_node_path_default().resolve(cwd, predicate),
+        envelope: envelope === undefined ? null : external_node_path_default().resolve(cwd, envelope),
+        key: key === undefined ? null : external_node_path_default().resolve(cwd, key),
+        resourceUri,
+        policyUri: str('policy-uri') ?? 'receipt-gate:report.policy',
+    };
+}
 /**
  * @param isTTY whether stdout is a terminal (the default format depends on it)
  * @param cwd   the process's working directory (relative paths resolve against it)
+ * @param env   the environment (only for the verdict's default resourceUri)
  */
-function parseCli(argv, isTTY, cwd) {
+function parseCli(argv, isTTY, cwd, env = {}) {
     // The command comes first, as in git: `receipt-gate verify --runs …`.
     const command = argv[0];
     if (command === '--version' || command === '-V' || command === 'version')
@@ -7828,6 +8252,20 @@ function parseCli(argv, isTTY, cwd) {
             },
         };
     }
+    if (command === 'verify-attestation') {
+        const report = str('report');
+        const keyFiles = list('trusted-key') ?? [];
+        if (!report)
+            throw new UsageError('verify-attestation: --report FILE is required');
+        if (keyFiles.length === 0)
+            throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
+        if (rest.length !== 1)
+            throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
+        const keys = readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', external_node_path_default().resolve(cwd, f)) })));
+        if (!keys)
+            throw new UsageError('verify-attestation: no trusted key');
+        return { command: 'verify-attestation', keys, report: external_node_path_default().resolve(cwd, report), envelope: external_node_path_default().resolve(cwd, rest[0]) };
+    }
     if (command === 'sign') {
         const key = str('key');
         const output = str('output');
@@ -7853,8 +8291,10 @@ function parseCli(argv, isTTY, cwd) {
     const output = str('output') ?? null;
     const defaults = defaultSettings(dir);
     const keyFiles = list('trusted-key') ?? [];
+    const format = str('format') !== undefined ? parseChoice('--format', str('format'), ['table', 'json']) : isTTY && output === null ? 'table' : 'json';
     return {
         command: 'verify',
+        vsa: verdictRequest(str, cwd, env, output, format),
         settings: {
             ...defaults,
             runs: list('runs') ?? defaults.runs,
@@ -7867,7 +8307,7 @@ function parseCli(argv, isTTY, cwd) {
             // Key files are inputs: relative to the working directory, as the runs and audit exports are.
             trustedKeys: readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', external_node_path_default().resolve(dir, f)) }))),
         },
-        format: str('format') !== undefined ? parseChoice('--format', str('format'), ['table', 'json']) : isTTY && output === null ? 'table' : 'json',
+        format,
         output: output === null ? null : external_node_path_default().resolve(cwd, output),
     };
 }
@@ -7941,30 +8381,6 @@ function signRecords(key, inputs, limits, signedAt) {
     if (errors.length > 0)
         return { ok: false, findings: errors };
     return { ok: true, message: lines.join('\n') + '\n' };
-}
-
-;// CONCATENATED MODULE: ./src/tools/write.ts
-/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-
-
-/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
-function writeWhole(file, text) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
-    try {
-        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-    try {
-        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
-    }
-    catch (e) {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
-        throw e;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
@@ -8157,6 +8573,10 @@ const VERSION = '0.2.0';
 
 
 
+
+
+
+
 /** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
 function findingLines(tool, findings) {
     const shown = findings.slice(0, 50).map((f) => `receipt-gate: ${tool}: ${located(f)}\n`);
@@ -8170,7 +8590,7 @@ function findingLines(tool, findings) {
 async function main(argv, env, isTTY, cwd, now = new Date()) {
     let cmd;
     try {
-        cmd = parseCli(argv, isTTY, cwd);
+        cmd = parseCli(argv, isTTY, cwd, env);
     }
     catch (e) {
         if (e instanceof UsageError)
@@ -8199,7 +8619,9 @@ async function main(argv, env, isTTY, cwd, now = new Date()) {
         case 'import':
             return importExports(cmd, now);
         case 'verify':
-            return cli_main_verify(cmd, env, isTTY);
+            return cli_main_verify(cmd, env, isTTY, now);
+        case 'verify-attestation':
+            return verifyAttestation(cmd);
     }
 }
 const readError = (e) => e.code ?? e.message;
@@ -8279,21 +8701,56 @@ function sign(cmd, now) {
     const n = r.message.split('\n').length - 1;
     return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
 }
-async function cli_main_verify(cmd, env, isTTY) {
-    const report = await runGate(cmd.settings);
+function verifyAttestation(cmd) {
+    const read = readInputs([cmd.report, cmd.envelope]);
+    if (!read.ok)
+        return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.error}\n` };
+    const [report, envelope] = read.inputs;
+    const r = verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS);
+    if (!r.ok)
+        return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason)}\n` };
+    return { code: 0, stdout: `${visible(r.value)}\n`, stderr: '' };
+}
+async function cli_main_verify(cmd, env, isTTY, now) {
+    const { report, inputs } = cmd.vsa ? await runGateWithInputs(cmd.settings) : { report: await runGate(cmd.settings), inputs: new Map() };
     const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
     const code = report.ok ? 0 : 1;
     if (cmd.output) {
+        let digest;
         try {
             if (cmd.format === 'json')
-                writeJson(report, cmd.output);
+                digest = writeJson(report, cmd.output);
             else
                 (0,external_node_fs_namespaceObject.writeFileSync)(cmd.output, renderTable(report, { color: false }));
         }
         catch (e) {
             return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${cmd.output}: ${e.message}\n` };
         }
-        return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${cmd.output}\n` };
+        let attested = '';
+        if (cmd.vsa) {
+            const v = cmd.vsa;
+            let key = null;
+            if (v.key) {
+                const k = readSigningKey('--vsa-key', v.key);
+                if (!k.ok)
+                    return { code: 2, stdout: '', stderr: `receipt-gate: ${k.error}\n` };
+                key = k.key;
+            }
+            const ctx = {
+                reportName: reportName(cmd.settings.workspace, cmd.output),
+                reportSha256: digest.replace(/^sha256:/, ''),
+                resourceUri: v.resourceUri,
+                policyUri: v.policyUri,
+                inputs,
+                version: VERSION,
+                timeVerified: now,
+            };
+            const w = writeVerdict(report, ctx, { predicate: v.predicate, envelope: v.envelope, key });
+            if (!w.ok)
+                return { code: 2, stdout: '', stderr: findingLines('verify', w.findings) };
+            attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.message.split('\n').join(', ')}`;
+        }
+        return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${cmd.output}${attested}\n` };
     }
     return { code, stdout: cmd.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
 }
@@ -8305,7 +8762,7 @@ async function cli_main_verify(cmd, env, isTTY) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(440);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(743);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {

@@ -30902,7 +30902,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1863:
+/***/ 2133:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31149,11 +31149,11 @@ function sha256Hex(text) {
     return (0,external_node_crypto_.hash)('sha256', text, 'hex');
 }
 /** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
-const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+const binding_sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
 /** binding(subject) as the semantics document defines it. */
 function binding(subject) {
     const c = jcs(subject);
-    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+    return c.ok ? { ok: true, digest: binding_sha256Digest(c.text) } : c;
 }
 
 ;// CONCATENATED MODULE: ./src/core/records.ts
@@ -31305,7 +31305,7 @@ const FINDING_CODES = Object.keys(FINDINGS);
 /** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
 const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
-function finding(code, loc, message, severity = FINDINGS[code].severity) {
+function findings_finding(code, loc, message, severity = FINDINGS[code].severity) {
     if (loc.member === undefined)
         return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
     return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
@@ -31400,8 +31400,8 @@ function allocate(claimants, records) {
  * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
  * object check every reader and the core use. Parsed objects are never copied or spread.
  */
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (o, k) => Object.hasOwn(o, k);
+const json_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const json_hasOwn = (o, k) => Object.hasOwn(o, k);
 
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
@@ -31426,13 +31426,13 @@ function narrowTarget(actionClass, target) {
         return undefined;
     const out = {};
     for (const f of fields)
-        if (hasOwn(target, f))
+        if (json_hasOwn(target, f))
             out[f] = target[f];
     return out;
 }
 function project(decision) {
     const action = decision['action'];
-    if (!isObject(action))
+    if (!json_isObject(action))
         return { kind: 'none', reason: 'action is not an object' };
     const actionClass = action['resource_type'];
     const verb = action['verb'];
@@ -31441,7 +31441,7 @@ function project(decision) {
         return { kind: 'none', reason: 'action.resource_type is not a string' };
     if (typeof verb !== 'string')
         return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!isObject(target))
+    if (!json_isObject(target))
         return { kind: 'none', reason: 'action.target is not an object' };
     const narrowed = narrowTarget(actionClass, target);
     if (!narrowed)
@@ -31664,7 +31664,7 @@ class GroupIndex {
     /** The id of each bound field's value; undefined where a query's value was never seen. */
     ids(target, intern) {
         return this.fields.map((f, i) => {
-            if (!hasOwn(target, f))
+            if (!json_hasOwn(target, f))
                 return 0;
             const v = target[f];
             const strings = this.strings[i];
@@ -32048,30 +32048,30 @@ function callFindings(call, outcome, rule, options, subject) {
     const where = callTitle(call);
     if (claim.level === 'verified') {
         if (level !== 'verified') {
-            out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+            out.push(findings_finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
         }
         else if (!claim.legacy && claim.digest !== subject) {
-            out.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+            out.push(findings_finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
         }
     }
     else if (claim.level === 'observed_confirmed') {
         const severity = options.strictObserved ? 'error' : 'warning';
         if (level === 'asserted') {
             const why = whyNotReached(outcome, 'observed_confirmed');
-            out.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+            out.push(findings_finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
         }
         else if (level === 'observed_confirmed' && claim.digest !== subject) {
             const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
-            out.push(finding('observed_confirmed_not_reproduced', input.loc, why, severity));
+            out.push(findings_finding('observed_confirmed_not_reproduced', input.loc, why, severity));
         }
     }
     if (below(claim.level, level))
-        out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+        out.push(findings_finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
     if (rule && below(level, rule.level)) {
         // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
         const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === rule.level);
         const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
-        out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
+        out.push(findings_finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
     }
     return out;
 }
@@ -32148,7 +32148,7 @@ function judgeRecord(v, options) {
             untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
             call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
         },
-        finding: code !== null && message !== null ? finding(code, loc, message, severity) : null,
+        finding: code !== null && message !== null ? findings_finding(code, loc, message, severity) : null,
     };
 }
 
@@ -32175,12 +32175,12 @@ function callsOf(run, read) {
         if (reading.kind === 'invalid') {
             const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
             const call = { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
-            read.set(call, [finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
+            read.set(call, [findings_finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
             return call;
         }
         const call = { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
         if (reading.inconsistencies.length > 0) {
-            read.set(call, reading.inconsistencies.map((why) => finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
+            read.set(call, reading.inconsistencies.map((why) => findings_finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
         }
         return call;
     });
@@ -32273,7 +32273,13 @@ function verify(evidence, options) {
     return {
         schema: REPORT_SCHEMA,
         ok: totals.errors === 0,
-        policy: { rules: policy.rules, trusted_signers: evidence.trustedSigners ?? [] },
+        policy: {
+            rules: policy.rules,
+            trusted_signers: evidence.trustedSigners ?? [],
+            trusted_producers: evidence.trustedProducers ?? [],
+            allow_unmatched_records: options.allowUnmatchedRecords,
+            strict_observed: options.strictObserved,
+        },
         runs: runReports,
         calls: callReports,
         records: recordReports,
@@ -32383,7 +32389,7 @@ function discover(all, cwd, workspace, explicit = false) {
                 list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
             }
             catch (e) {
-                findings.push(finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, d)) || '.'), `cannot read directory: ${e.message}`));
+                findings.push(findings_finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, d)) || '.'), `cannot read directory: ${e.message}`));
                 continue;
             }
             for (const ent of list) {
@@ -32404,7 +32410,7 @@ function discover(all, cwd, workspace, explicit = false) {
                 }
                 else if (formatOf(ent.name) !== null) {
                     // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                    findings.push(finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, abs))), `not a regular file (${special(abs)}); not read`));
+                    findings.push(findings_finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, abs))), `not a regular file (${special(abs)}); not read`));
                 }
             }
         }
@@ -32416,11 +32422,11 @@ function discover(all, cwd, workspace, explicit = false) {
             real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
         }
         catch {
-            findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
+            findings.push(findings_finding('invalid_artifact', where(rel), 'broken symbolic link'));
             return;
         }
         if (!inside(realWorkspace, real)) {
-            findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+            findings.push(findings_finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
             return;
         }
         let st;
@@ -32433,9 +32439,9 @@ function discover(all, cwd, workspace, explicit = false) {
         if (st.isFile())
             take(abs);
         else if (st.isDirectory())
-            findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
+            findings.push(findings_finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
         else if (formatOf(abs) !== null)
-            findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
+            findings.push(findings_finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
     };
     for (const raw of inputs) {
         const input = raw.trim();
@@ -33190,7 +33196,7 @@ const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
  * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
  * is decompressed first, to at most max-file-size (a bomb stops there).
  */
-function decode(bytes, limits, sink, options = {}) {
+function documents_decode(bytes, limits, sink, options = {}) {
     let raw = bytes;
     if (options.gzip && isGzip(bytes)) {
         try {
@@ -33214,7 +33220,7 @@ function decode(bytes, limits, sink, options = {}) {
     return { text: decoded.text, lines: new LineIndex(decoded.text) };
 }
 /** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
-function* documents(text, mode, options, sink) {
+function* documents_documents(text, mode, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     const parse = (start, end) => {
@@ -33315,13 +33321,13 @@ function byName(name, payload, via) {
         const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
         return { kind: 'error', reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)` };
     }
-    if (!isObject(payload))
+    if (!json_isObject(payload))
         return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
     return { kind, payload, via };
 }
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
-    if (!isObject(value)) {
+    if (!json_isObject(value)) {
         return {
             kind: 'error',
             reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
@@ -33329,7 +33335,7 @@ function classify(value) {
     }
     const schema = value['schema'];
     const type = value['type'];
-    const event = typeof type === 'string' && hasOwn(value, 'data');
+    const event = typeof type === 'string' && json_hasOwn(value, 'data');
     if (schema !== undefined && typeof schema !== 'string')
         return { kind: 'error', reason: '"schema" is not a string' };
     if (typeof schema === 'string' && event) {
@@ -33963,7 +33969,7 @@ const checkRecord = checker(record);
  */
 
 
-const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const signature_PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
@@ -33971,20 +33977,20 @@ const isSignedAt = (v) => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
-    if (!isObject(v))
+    if (!json_isObject(v))
         return { ok: false, reason: 'signature is not an object' };
     for (const k of Object.keys(v))
         if (!MEMBERS.includes(k))
             return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     for (const k of MEMBERS)
-        if (!hasOwn(v, k))
+        if (!json_hasOwn(v, k))
             return { ok: false, reason: `signature.${k} is missing` };
     if (v['version'] !== 1)
         return { ok: false, reason: 'signature.version must be 1' };
     if (v['algorithm'] !== 'ed25519')
         return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (v['payload_type'] !== PAYLOAD_TYPE)
-        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    if (v['payload_type'] !== signature_PAYLOAD_TYPE)
+        return { ok: false, reason: `signature.payload_type must be "${signature_PAYLOAD_TYPE}"` };
     for (const k of ['signed_payload_digest', 'key_id']) {
         const d = v[k];
         if (typeof d !== 'string' || !DIGEST_PATTERN.test(d))
@@ -34000,7 +34006,7 @@ function readSignatureMember(v) {
     const member = {
         version: 1,
         algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
+        payload_type: signature_PAYLOAD_TYPE,
         signed_payload_digest: v['signed_payload_digest'],
         key_id: v['key_id'],
         signature: sig,
@@ -34021,7 +34027,7 @@ function payloadOf(record) {
     return jcs(unsigned);
 }
 /** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
-function pae(type, body) {
+function signature_pae(type, body) {
     const t = Buffer.from(type, 'utf8');
     return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
 }
@@ -34043,7 +34049,7 @@ const NONE = Object.freeze([]);
 /** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
 function assertedAgainstOutcome(decision, response) {
     const d = decision['decision'];
-    const effect = isObject(d) ? d['effect'] : undefined;
+    const effect = json_isObject(d) ? d['effect'] : undefined;
     if (effect === 'deny' || effect === 'error')
         return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
     const status = response['status'];
@@ -34053,27 +34059,27 @@ function assertedAgainstOutcome(decision, response) {
 }
 function readClaim(decision) {
     const response = decision['response'];
-    if (!isObject(response))
+    if (!json_isObject(response))
         return { kind: 'invalid', reason: 'response is not an object' };
     const asserted = response['side_effect_asserted'];
     if (typeof asserted !== 'boolean')
         return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
     const legacyVerified = response['side_effect_verified'];
-    if (hasOwn(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+    if (json_hasOwn(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
         return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
     }
     const problems = [];
     const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
     if (contradiction)
         problems.push(contradiction);
-    if (!hasOwn(response, 'side_effect')) {
+    if (!json_hasOwn(response, 'side_effect')) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
             problems.push(`claims "${level}" while side_effect_asserted is false`);
         return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
     }
     const block = response['side_effect'];
-    if (!isObject(block))
+    if (!json_isObject(block))
         return { kind: 'invalid', reason: 'response.side_effect is not an object' };
     const blockAsserted = block['asserted'];
     const level = block['level'];
@@ -34083,8 +34089,8 @@ function readClaim(decision) {
         return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
     }
     const claimed = level;
-    const source = hasOwn(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = hasOwn(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    const source = json_hasOwn(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = json_hasOwn(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
     if (digestValue !== null && typeof digestValue !== 'string') {
         return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
     }
@@ -34098,7 +34104,7 @@ function readClaim(decision) {
     if (claimed === 'asserted' && digestValue !== null) {
         problems.push('an "asserted" claim carries a verification_subject_digest');
     }
-    if (hasOwn(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+    if (json_hasOwn(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
         problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
     }
     if (claimed !== 'asserted' && !asserted) {
@@ -34119,20 +34125,20 @@ function prepareDecision(loc, index, decision) {
     const tool = decision['tool'];
     const d = decision['decision'];
     const action = decision['action'];
-    const target = isObject(action) ? action['target'] : undefined;
-    const p = isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
+    const target = json_isObject(action) ? action['target'] : undefined;
+    const p = json_isObject(target) && json_hasOwn(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
     return {
         loc,
         index,
-        tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        tool: json_isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
         claim: readClaim(decision),
         projection: project(decision),
-        actionClass: isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: isObject(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
+        actionClass: json_isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: json_isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: json_isObject(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
         provider: p === null || typeof p === 'string' ? p : { invalid: true },
-        succeeded: isObject(response) && response['status'] === 'success',
+        succeeded: json_isObject(response) && response['status'] === 'success',
     };
 }
 
@@ -34242,7 +34248,7 @@ function skippedFinding(at, skipped) {
         .slice(0, 20)
         .map(([k, n]) => `${k} ×${n}`)
         .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+    return findings_finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
 }
 /** Collects findings for one file, capped, and turns offsets into locations. */
 class FileReport {
@@ -34271,7 +34277,7 @@ class FileReport {
         return this.firstSkip !== null;
     }
     notice(code, message) {
-        this.findings.push(finding(code, { file: this.file, line: 1, column: 1 }, message));
+        this.findings.push(findings_finding(code, { file: this.file, line: 1, column: 1 }, message));
     }
     get failed() {
         return this.errors > 0;
@@ -34282,7 +34288,7 @@ class FileReport {
             this.suppressed++;
             return;
         }
-        this.findings.push(finding('invalid_artifact', loc, message));
+        this.findings.push(findings_finding('invalid_artifact', loc, message));
     }
     skip(loc, name) {
         this.firstSkip ??= loc;
@@ -34290,7 +34296,7 @@ class FileReport {
     }
     close() {
         if (this.suppressed > 0) {
-            this.findings.push(finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+            this.findings.push(findings_finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
         }
         if (this.firstSkip)
             this.findings.push(skippedFinding(this.firstSkip, this.skipped));
@@ -34299,11 +34305,11 @@ class FileReport {
 }
 /** A file's documents through the one pipeline, its problems into `fr`. */
 function* fileDocuments(bytes, format, fr, limits) {
-    const decoded = decode(bytes, limits, fr);
+    const decoded = documents_decode(bytes, limits, fr);
     if (!decoded)
         return;
     fr.lines = decoded.lines;
-    yield* documents(decoded.text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
+    yield* documents_documents(decoded.text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
 }
 function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
@@ -34311,7 +34317,7 @@ function readRecord(kind, loc, fr, out, options) {
         fr.error(loc, `audit record: ${shape.reason}`);
         return;
     }
-    const signed = hasOwn(kind.payload, 'signature');
+    const signed = json_hasOwn(kind.payload, 'signature');
     const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
     // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
     if (signature && !signature.ok) {
@@ -34613,7 +34619,7 @@ function otherArchive(bytes, limits) {
     if (!d.ok)
         return null;
     const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-    return r.ok && isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
+    return r.ok && json_isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
 }
 /** A bundle rule was broken; the message names it. */
 class BundleError extends Error {
@@ -34708,7 +34714,7 @@ function readManifest(bytes, limits) {
     if (!r.ok)
         throw new BundleError(`manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
     const m = r.value;
-    if (!isObject(m))
+    if (!json_isObject(m))
         throw new BundleError('manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
         return { other: otherKind(m['schema']) };
@@ -34729,8 +34735,8 @@ function readManifest(bytes, limits) {
     if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
         throw new BundleError('manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
-    const ev = isObject(files) ? files['events.ndjson'] : undefined;
-    if (!isObject(ev))
+    const ev = json_isObject(files) ? files['events.ndjson'] : undefined;
+    if (!json_isObject(ev))
         throw new BundleError('manifest files["events.ndjson"] is missing or not an object');
     const sha = ev['sha256'];
     const size = ev['bytes'];
@@ -34770,7 +34776,7 @@ function readEvents(bytes, m, file, limits) {
         if (!r.ok)
             throw new BundleError(`${where} is not strict JSON: ${r.message}`);
         const e = r.value;
-        if (!isObject(e))
+        if (!json_isObject(e))
             throw new BundleError(`${where} is not a JSON object`);
         if (e['specversion'] !== '1.0')
             throw new BundleError(`${where}: specversion must be "1.0"`);
@@ -34802,7 +34808,7 @@ function readEvents(bytes, m, file, limits) {
         const c = jcs(covered);
         if (!c.ok)
             throw new BundleError(`${where}: event cannot be canonicalized (${c.reason})`);
-        const contentHash = sha256Digest(c.text);
+        const contentHash = binding_sha256Digest(c.text);
         if (e['assaycontenthash'] !== contentHash)
             throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
         root.update(contentHash + '\n');
@@ -34881,7 +34887,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
                 if (m.size !== manifest.eventsBytes)
                     throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
                 const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-                if (sha256Digest(bytes) !== manifest.eventsSha256)
+                if (binding_sha256Digest(bytes) !== manifest.eventsSha256)
                     throw new BundleError('events.ndjson sha256 does not match the manifest');
                 decisions = readEvents(bytes, manifest, file, limits);
             }
@@ -34925,11 +34931,11 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     catch (e) {
         if (!(e instanceof BundleError))
             throw e;
-        const f = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
+        const f = findings_finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
         return { run: null, records: [], findings: [f] };
     }
     if (archive.kind === 'other') {
-        const f = finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        const f = findings_finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
         return { run: null, records: [], findings: [f] };
     }
     const { decisions, skipped } = archive.events;
@@ -34937,7 +34943,7 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     if (skipped.size > 0)
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
-        findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
+        findings.push(findings_finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
     return { run: { artifact: file, decisions }, records: [], findings };
 }
 
@@ -34951,10 +34957,11 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 
 
 
+
 const failure = (rel, message) => ({
     run: null,
     records: [],
-    findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+    findings: [findings_finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
 const isBundle = (rel) => formatOf(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
@@ -34968,11 +34975,26 @@ async function readArtifact(rel, role, bytes, limits) {
 }
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
-async function readOne(file, role, limits) {
+/** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
+async function fileSha256(p) {
+    try {
+        const h = (0,external_node_crypto_.createHash)('sha256');
+        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(p))
+            h.update(chunk);
+        return h.digest('hex');
+    }
+    catch {
+        return undefined; // the reader reports why the file cannot be read
+    }
+}
+/** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
+async function readOne(file, role, limits, digest = false) {
     const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
-        return role === 'audit' ? fail(BUNDLE_IN_AUDIT) : readBundle({ path: file.path }, file.rel, bundleLimits(limits));
+        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
+        const sha256 = digest ? await fileSha256(file.path) : undefined;
+        return sha256 === undefined ? r : { ...r, sha256 };
     }
     if (!formatOf(file.rel))
         return fail(UNSUPPORTED);
@@ -34986,7 +35008,8 @@ async function readOne(file, role, limits) {
     catch (e) {
         return fail(`cannot read file: ${e.code ?? e.message}`);
     }
-    return readArtifact(file.rel, role, bytes, limits);
+    const r = await readArtifact(file.rel, role, bytes, limits);
+    return digest ? { ...r, sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') } : r;
 }
 
 ;// CONCATENATED MODULE: ./src/trust/check.ts
@@ -35007,9 +35030,9 @@ function check_precheck(member, payload, keys) {
     if (!key)
         return { ok: false, reason: `unknown signer ${member.key_id}` };
     const p = Buffer.from(payload, 'utf8');
-    if (sha256Digest(p) !== member.signed_payload_digest)
+    if (binding_sha256Digest(p) !== member.signed_payload_digest)
         return { ok: false, reason: 'payload digest differs' };
-    return { data: pae(PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
+    return { data: signature_pae(signature_PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
 }
 const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
 /** Whether a record is signed by a trusted key, with the exact reason when it is not. */
@@ -35102,13 +35125,9 @@ class TrustPool {
 
 
 
-/**
- * Read every input file into located evidence, one file at a time: each is read once and dropped
- * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
- * did not pay on two cores: see BENCHMARKS.md.)
- */
 async function collect(settings) {
     const findings = [];
+    const inputs = new Map();
     const runs = [];
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
@@ -35122,7 +35141,9 @@ async function collect(settings) {
             findings.push(inputFinding('no_artifacts', settings.runs.join(', ') || '(none)', `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
         }
         for (const file of d.files) {
-            const r = await readOne(file, role, settings.limits);
+            const r = await readOne(file, role, settings.limits, settings.inputDigests ?? false);
+            if (r.sha256 !== undefined)
+                inputs.set(file.rel, r.sha256);
             for (const x of r.findings)
                 findings.push(x);
             if (r.run)
@@ -35131,10 +35152,159 @@ async function collect(settings) {
             await trust.yield();
         }
     }
-    return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [] };
+    return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [], inputs };
 }
 async function runGate(settings) {
     return verify(await collect(settings), settings);
+}
+/** The report and the digest of every input it rests on (for a verdict attestation). */
+async function runGateWithInputs(settings) {
+    const evidence = await collect({ ...settings, inputDigests: true });
+    return { report: verify(evidence, settings), inputs: evidence.inputs };
+}
+
+;// CONCATENATED MODULE: ./src/read/dsse.ts
+/**
+ * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
+ * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
+ * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ */
+
+
+
+const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+const dsse_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const base64 = (s) => (s.length % 4 === 0 && dsse_BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
+function readEnvelope(v, loc) {
+    if (!isObject(v))
+        return { ok: false, reason: 'an envelope is not a JSON object' };
+    for (const k of Object.keys(v)) {
+        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
+            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    }
+    const type = v['payloadType'];
+    if (typeof type !== 'string' || type === '')
+        return { ok: false, reason: 'payloadType is not a non-empty string' };
+    const p = v['payload'];
+    const payload = typeof p === 'string' ? base64(p) : null;
+    if (!payload)
+        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
+    const sigs = v['signatures'];
+    if (!Array.isArray(sigs) || sigs.length === 0)
+        return { ok: false, reason: 'signatures is not a non-empty array' };
+    const signatures = [];
+    for (const [i, s] of sigs.entries()) {
+        if (!isObject(s))
+            return { ok: false, reason: `signatures[${i}] is not an object` };
+        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
+        if (typeof keyid !== 'string')
+            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
+        const raw = s['sig'];
+        const sig = typeof raw === 'string' ? base64(raw) : null;
+        if (!sig || sig.length === 0)
+            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
+        signatures.push({ keyid, sig });
+    }
+    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
+function readEnvelopeFile(file, bytes, limits) {
+    const findings = [];
+    let index = null;
+    const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
+    const sink = {
+        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
+    };
+    const decoded = decode(bytes, limits, sink);
+    if (!decoded)
+        return { envelopes: [], findings };
+    index = decoded.lines;
+    const envelopes = [];
+    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+        const e = readEnvelope(doc.value, at(doc.start));
+        if (e.ok)
+            envelopes.push(e.value);
+        else
+            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+    }
+    if (envelopes.length === 0 && findings.length === 0)
+        findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
+    return { envelopes, findings };
+}
+
+;// CONCATENATED MODULE: ./src/report/vsa.ts
+/**
+ * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
+ * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
+ * were read from is `resourceUri`, the policy digest covers everything that decides a verdict
+ * besides the inputs (the report carries that object as `policy`, so a consumer can recompute it),
+ * and every input file is listed with its sha256. Pure: the caller hands in the report's digest,
+ * the inputs' digests and the time; nothing here reads a file or a clock.
+ */
+
+
+
+
+const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+/** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
+function policyDigest(report) {
+    const c = jcs(report.policy);
+    if (!c.ok)
+        throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
+    return sha256Hex(c.text);
+}
+/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
+function verifiedLevels(report) {
+    if (!report.ok)
+        return [];
+    const w = report.totals.weakest_level;
+    const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
+    if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
+        levels.push('RECEIPTS_POLICY_MET');
+    if (report.policy.trusted_signers.length > 0)
+        levels.push('RECEIPTS_SIGNED_RECORDS');
+    if (report.policy.trusted_producers.length > 0)
+        levels.push('RECEIPTS_ATTESTED_RUNS');
+    return levels;
+}
+const vsa_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** RFC 3339 UTC, whole seconds (timeVerified is the only member that is not deterministic). */
+const rfc3339 = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
+function vsaPredicate(report, ctx) {
+    return {
+        verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
+        timeVerified: rfc3339(ctx.timeVerified),
+        resourceUri: ctx.resourceUri,
+        policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
+        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => vsa_cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
+        verificationResult: report.ok ? 'PASSED' : 'FAILED',
+        verifiedLevels: verifiedLevels(report),
+    };
+}
+function vsaStatement(report, ctx) {
+    return {
+        _type: STATEMENT_TYPE,
+        subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
+        predicateType: VSA_PREDICATE_TYPE,
+        predicate: vsaPredicate(report, ctx),
+    };
+}
+/** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
+function reportName(workspace, reportFile) {
+    const rel = external_node_path_default().relative(workspace, reportFile);
+    return rel.startsWith('..') || external_node_path_default().isAbsolute(rel) ? external_node_path_default().basename(reportFile) : rel.split((external_node_path_default()).sep).join('/');
+}
+/** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
+function resourceUriFromEnv(env) {
+    const server = env['GITHUB_SERVER_URL'];
+    const repo = env['GITHUB_REPOSITORY'];
+    const sha = env['GITHUB_SHA'];
+    if (!server || !repo || !sha)
+        return null;
+    return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
 }
 
 ;// CONCATENATED MODULE: ./src/trust/keys.ts
@@ -35147,7 +35317,7 @@ async function runGate(settings) {
 
 
 /** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
-function keyIdOf(publicKey) {
+function keys_keyIdOf(publicKey) {
     return `sha256:${(0,external_node_crypto_.createHash)('sha256')
         .update(publicKey.export({ type: 'spki', format: 'der' }))
         .digest('hex')}`;
@@ -35211,7 +35381,131 @@ function parsePublicKeys(pem) {
 }
 /** Trusted keys by key_id (a key given twice counts once). */
 function trustedKeys(keys) {
-    return new Map(keys.map((k) => [keyIdOf(k), k]));
+    return new Map(keys.map((k) => [keys_keyIdOf(k), k]));
+}
+
+;// CONCATENATED MODULE: ./src/tools/signing.ts
+/**
+ * Making signatures, for the tools that write signed files: the export job's private key, new key
+ * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
+ * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
+ */
+
+
+
+
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+function parsePrivateKey(pem) {
+    let privateKey;
+    try {
+        privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
+    }
+    catch (e) {
+        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_.createPublicKey)(privateKey) } };
+}
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+function newKeyPair() {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    return {
+        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        keyId: keyIdOf(publicKey),
+    };
+}
+/** Now, as a `signed_at` value (whole seconds). */
+const signedAtNow = (now) => now.toISOString().replace(/\.\d+Z$/, 'Z');
+/** The signature member for payload P, signed with an Ed25519 private key. */
+function signPayload(payload, key, signedAt) {
+    const p = Buffer.from(payload, 'utf8');
+    return {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: sha256Digest(p),
+        key_id: keyIdOf(key.publicKey),
+        signature: edSign(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
+        signed_at: signedAt,
+    };
+}
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+function signedLine(payload, key, signedAt) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+}
+/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
+function envelopeLine(payloadType, payload, key) {
+    const sig = (0,external_node_crypto_.sign)(null, signature_pae(payloadType, payload), key.privateKey).toString('base64');
+    return JSON.stringify({ payload: Buffer.from(payload).toString('base64'), payloadType, signatures: [{ keyid: keys_keyIdOf(key.publicKey), sig }] });
+}
+
+;// CONCATENATED MODULE: ./src/tools/write.ts
+/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
+
+
+/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
+function writeWhole(file, text) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
+    try {
+        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    try {
+        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+    }
+    catch (e) {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/tools/verdict.ts
+/**
+ * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
+ * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
+ * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
+ * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
+ */
+
+
+
+
+
+/** Write the requested files; `message` lists what was written. */
+function writeVerdict(report, ctx, files) {
+    const statement = vsaStatement(report, ctx);
+    const written = [];
+    try {
+        if (files.predicate) {
+            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
+            written.push(files.predicate);
+        }
+        if (files.envelope) {
+            if (!files.key)
+                return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')] };
+            const payload = jcs(statement);
+            if (!payload.ok)
+                return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)] };
+            writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+            written.push(files.envelope);
+        }
+    }
+    catch (e) {
+        return {
+            ok: false,
+            findings: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`)],
+        };
+    }
+    return { ok: true, message: written.join('\n') };
 }
 
 ;// CONCATENATED MODULE: ./src/settings.ts
@@ -35276,6 +35570,9 @@ const DEFAULTS = {
     require: '',
     'trusted-keys': '',
     'require-signed-records': 'false',
+    'vsa-predicate': '',
+    vsa: '',
+    'vsa-key': '',
 };
 /** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
 const UNITS = new Map([
@@ -35404,6 +35701,8 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 
+
+
 /**
  * Trusted keys from an input's PEM text; empty is "none configured", unless a switch says keys are
  * required (semantics §12): then empty is a configuration error naming both inputs.
@@ -35415,6 +35714,27 @@ function keysRequired(name, pem, required, switchName) {
         throw new UsageError(`${name}: empty, but ${switchName} is true (an unset repository variable is an empty string; set the variable, or the gate would accept what no trusted key signed)`);
     }
     return null;
+}
+/** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
+function verdictInputs(predicate, envelope, keyPem, env) {
+    if (predicate === null && envelope === null) {
+        if (keyPem.trim() !== '')
+            throw new UsageError('vsa-key: only with vsa (a path for the signed verdict)');
+        return null;
+    }
+    let key = null;
+    if (envelope !== null) {
+        if (keyPem.trim() === '')
+            throw new UsageError('vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
+        const k = parsePrivateKey(keyPem);
+        if (!k.ok)
+            throw new UsageError(`vsa-key: ${k.reason}`);
+        key = k.value;
+    }
+    const resourceUri = resourceUriFromEnv(env);
+    if (!resourceUri)
+        throw new UsageError(`${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`);
+    return { predicate, envelope, key, resourceUri };
 }
 /**
  * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
@@ -35463,6 +35783,7 @@ function readSettings(input, ctx, env) {
         sarifFile: file('sarif-file'),
         reportFile: file('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_namespaceObject.tmpdir)(), 'receipt-gate', 'report.json'),
         prefix: rel.split((external_node_path_default()).sep).join('/'),
+        vsa: verdictInputs(file('vsa-predicate'), file('vsa'), get('vsa-key'), env),
     };
 }
 
@@ -35509,7 +35830,7 @@ async function octokitApi(token, log) {
     }, retry, throttling);
     const once = async (method, path, body) => {
         try {
-            const r = await octokit.request(`${method} ${path}`, { ...(isObject(body) ? body : {}), headers: { 'x-github-api-version': '2022-11-28' } });
+            const r = await octokit.request(`${method} ${path}`, { ...(json_isObject(body) ? body : {}), headers: { 'x-github-api-version': '2022-11-28' } });
             return { status: r.status, data: r.data };
         }
         catch (e) {
@@ -35546,12 +35867,12 @@ function readContext(env, cwd) {
             event = null; // no event context: annotations go to GITHUB_SHA
         }
     }
-    const e = isObject(event) ? event : {};
-    const pr = isObject(e['pull_request']) ? e['pull_request'] : null;
-    const head = pr && isObject(pr['head']) ? str(pr['head']['sha']) : null;
-    const base = pr && isObject(pr['base']) ? str(pr['base']['sha']) : null;
-    const mg = isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
-    const wr = isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
+    const e = json_isObject(event) ? event : {};
+    const pr = json_isObject(e['pull_request']) ? e['pull_request'] : null;
+    const head = pr && json_isObject(pr['head']) ? str(pr['head']['sha']) : null;
+    const base = pr && json_isObject(pr['base']) ? str(pr['base']['sha']) : null;
+    const mg = json_isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
+    const wr = json_isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
     return {
         owner: str(owner),
         repo: str(repo),
@@ -36065,6 +36386,10 @@ const VERSION = '0.2.0';
 
 
 
+/** Input paths relative to the working directory, as repository paths. */
+const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
+
+
 
 
 
@@ -36147,8 +36472,31 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
         }
         throw e;
     }
-    const report = await runGate(s.gate);
+    const { report, inputs } = s.vsa ? await runGateWithInputs(s.gate) : { report: await runGate(s.gate), inputs: new Map() };
     const digest = writeJson(report, s.reportFile);
+    core.setOutput('vsa-predicate-file', '');
+    core.setOutput('vsa-file', '');
+    if (s.vsa) {
+        const verdict = {
+            reportName: reportName(ctx.workspace, s.reportFile),
+            reportSha256: digest.replace(/^sha256:/, ''),
+            resourceUri: s.vsa.resourceUri,
+            policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : 'receipt-gate:report.policy',
+            inputs: prefixed(inputs, s.prefix),
+            version: VERSION,
+            timeVerified: now(),
+        };
+        const w = writeVerdict(report, verdict, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
+        if (!w.ok) {
+            core.setOutput('result', 'error');
+            core.setFailed(`receipt-gate: ${w.findings.map((f) => f.message).join('; ')}`);
+            return;
+        }
+        if (s.vsa.predicate)
+            core.setOutput('vsa-predicate-file', s.vsa.predicate);
+        if (s.vsa.envelope)
+            core.setOutput('vsa-file', s.vsa.envelope);
+    }
     const t = report.totals;
     core.setOutput('result', report.ok ? 'pass' : 'fail');
     core.setOutput('calls', t.calls);
@@ -36206,7 +36554,7 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1863);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2133);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 

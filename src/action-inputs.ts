@@ -7,6 +7,8 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunContext } from './github.js';
+import { resourceUriFromEnv } from './report/vsa.js';
+import { parsePrivateKey, type SigningKey } from './tools/signing.js';
 import {
   DEFAULTS,
   directoryIn,
@@ -40,6 +42,8 @@ export interface ActionSettings {
   readonly reportFile: string;
   /** Working directory relative to the repository root ('' when the same). */
   readonly prefix: string;
+  /** The verdict attestation asked for, or null. */
+  readonly vsa: { readonly predicate: string | null; readonly envelope: string | null; readonly key: SigningKey | null; readonly resourceUri: string } | null;
 }
 
 /**
@@ -54,6 +58,27 @@ function keysRequired(name: string, pem: string, required: boolean, switchName: 
     );
   }
   return null;
+}
+
+/** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
+function verdictInputs(predicate: string | null, envelope: string | null, keyPem: string, env: NodeJS.ProcessEnv): ActionSettings['vsa'] {
+  if (predicate === null && envelope === null) {
+    if (keyPem.trim() !== '') throw new UsageError('vsa-key: only with vsa (a path for the signed verdict)');
+    return null;
+  }
+  let key: SigningKey | null = null;
+  if (envelope !== null) {
+    if (keyPem.trim() === '') throw new UsageError('vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
+    const k = parsePrivateKey(keyPem);
+    if (!k.ok) throw new UsageError(`vsa-key: ${k.reason}`);
+    key = k.value;
+  }
+  const resourceUri = resourceUriFromEnv(env);
+  if (!resourceUri)
+    throw new UsageError(
+      `${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`,
+    );
+  return { predicate, envelope, key, resourceUri };
 }
 
 /**
@@ -107,5 +132,6 @@ export function readSettings(input: (name: string) => string, ctx: RunContext, e
     sarifFile: file('sarif-file'),
     reportFile: file('report-file') ?? path.join(env['RUNNER_TEMP'] || tmpdir(), 'receipt-gate', 'report.json'),
     prefix: rel.split(path.sep).join('/'),
+    vsa: verdictInputs(file('vsa-predicate'), file('vsa'), get('vsa-key'), env),
   };
 }

@@ -8,11 +8,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as actionsCore from '@actions/core';
-import { runGate } from './gate.js';
+import { runGate, runGateWithInputs } from './gate.js';
+import { reportName, type VsaContext } from './report/vsa.js';
+import { writeVerdict } from './tools/verdict.js';
+
+/** Input paths relative to the working directory, as repository paths. */
+const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): ReadonlyMap<string, string> =>
+  new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
 import { UsageError } from './settings.js';
 import { readSettings, type ActionSettings } from './action-inputs.js';
 import { octokitApi, readContext, type GitHubApi, type RunContext } from './github.js';
-import { buildAnnotations, type Annotation } from './report/annotations.js';
+import { buildAnnotations, repoPath, type Annotation } from './report/annotations.js';
 import { emitWorkflowCommands } from './report/workflow-commands.js';
 import { levelCounts, visible } from './report/text.js';
 import { publishCheckRun } from './report/check-run.js';
@@ -124,8 +130,29 @@ export async function runAction(
     }
     throw e;
   }
-  const report = await runGate(s.gate);
+  const { report, inputs } = s.vsa ? await runGateWithInputs(s.gate) : { report: await runGate(s.gate), inputs: new Map<string, string>() };
   const digest = writeJson(report, s.reportFile);
+  core.setOutput('vsa-predicate-file', '');
+  core.setOutput('vsa-file', '');
+  if (s.vsa) {
+    const verdict: VsaContext = {
+      reportName: reportName(ctx.workspace, s.reportFile),
+      reportSha256: digest.replace(/^sha256:/, ''),
+      resourceUri: s.vsa.resourceUri,
+      policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : 'receipt-gate:report.policy',
+      inputs: prefixed(inputs, s.prefix),
+      version: VERSION,
+      timeVerified: now(),
+    };
+    const w = writeVerdict(report, verdict, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
+    if (!w.ok) {
+      core.setOutput('result', 'error');
+      core.setFailed(`receipt-gate: ${w.findings.map((f) => f.message).join('; ')}`);
+      return;
+    }
+    if (s.vsa.predicate) core.setOutput('vsa-predicate-file', s.vsa.predicate);
+    if (s.vsa.envelope) core.setOutput('vsa-file', s.vsa.envelope);
+  }
   const t = report.totals;
   core.setOutput('result', report.ok ? 'pass' : 'fail');
   core.setOutput('calls', t.calls);

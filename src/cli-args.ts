@@ -8,6 +8,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { commandSpec, parseArgsOptions, usageText } from './cli-options.js';
 import { isSignedAt } from './read/signature.js';
+import { resourceUriFromEnv } from './report/vsa.js';
+import type { TrustedKeys } from './trust/keys.js';
 import { DOMAINS, type Domain } from './tools/import/target-hash.js';
 import { IMPORT_KINDS, importKind, type ImportKind } from './tools/import/run.js';
 import { DEFAULT_SLACK, type SlackOptions } from './tools/import/slack.js';
@@ -15,7 +17,7 @@ import { parseWindowTime, type ScopeFilter } from './tools/import/scope.js';
 import { defaultSettings, directoryIn, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
 
 export const USAGE = usageText();
-const COMMAND_NAMES = 'verify, keygen, sign, import or hash';
+const COMMAND_NAMES = 'verify, verify-attestation, keygen, sign, import or hash';
 
 export interface VerifyCommand {
   readonly command: 'verify';
@@ -23,6 +25,23 @@ export interface VerifyCommand {
   readonly format: 'table' | 'json';
   /** Absolute path of --output, or null for stdout. */
   readonly output: string | null;
+  /** The verdict attestation asked for, or null. */
+  readonly vsa: VerdictRequest | null;
+}
+
+export interface VerdictRequest {
+  readonly predicate: string | null;
+  readonly envelope: string | null;
+  readonly key: string | null;
+  readonly resourceUri: string;
+  readonly policyUri: string;
+}
+
+export interface VerifyAttestationCommand {
+  readonly command: 'verify-attestation';
+  readonly keys: TrustedKeys;
+  readonly report: string;
+  readonly envelope: string;
 }
 
 export interface KeygenCommand {
@@ -58,6 +77,7 @@ export type CliCommand =
   | KeygenCommand
   | SignCommand
   | ImportCommand
+  | VerifyAttestationCommand
   | { readonly command: 'hash'; readonly domain: Domain; readonly value: string }
   | { readonly command: 'help' }
   | { readonly command: 'version' };
@@ -85,11 +105,45 @@ function readNamed(flag: string, file: string): string {
   }
 }
 
+/** The verdict attestation flags of verify, checked together. */
+function verdictRequest(
+  str: (k: string) => string | undefined,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  output: string | null,
+  format: 'table' | 'json',
+): VerdictRequest | null {
+  const predicate = str('vsa-predicate');
+  const envelope = str('vsa');
+  const key = str('vsa-key');
+  if (predicate === undefined && envelope === undefined) {
+    if (key !== undefined) throw new UsageError('--vsa-key: only with --vsa FILE');
+    return null;
+  }
+  const flag = envelope !== undefined ? '--vsa' : '--vsa-predicate';
+  if (output === null || format !== 'json') throw new UsageError(`${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
+  if (envelope !== undefined && key === undefined) throw new UsageError('--vsa: a signed verdict needs --vsa-key FILE');
+  const resourceUri = str('resource-uri') ?? resourceUriFromEnv(env);
+  if (!resourceUri) {
+    throw new UsageError(
+      `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`,
+    );
+  }
+  return {
+    predicate: predicate === undefined ? null : path.resolve(cwd, predicate),
+    envelope: envelope === undefined ? null : path.resolve(cwd, envelope),
+    key: key === undefined ? null : path.resolve(cwd, key),
+    resourceUri,
+    policyUri: str('policy-uri') ?? 'receipt-gate:report.policy',
+  };
+}
+
 /**
  * @param isTTY whether stdout is a terminal (the default format depends on it)
  * @param cwd   the process's working directory (relative paths resolve against it)
+ * @param env   the environment (only for the verdict's default resourceUri)
  */
-export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): CliCommand {
+export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, env: NodeJS.ProcessEnv = {}): CliCommand {
   // The command comes first, as in git: `receipt-gate verify --runs …`.
   const command = argv[0];
   if (command === '--version' || command === '-V' || command === 'version') return { command: 'version' };
@@ -173,6 +227,17 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
     };
   }
 
+  if (command === 'verify-attestation') {
+    const report = str('report');
+    const keyFiles = list('trusted-key') ?? [];
+    if (!report) throw new UsageError('verify-attestation: --report FILE is required');
+    if (keyFiles.length === 0) throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
+    if (rest.length !== 1) throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
+    const keys = readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', path.resolve(cwd, f)) })));
+    if (!keys) throw new UsageError('verify-attestation: no trusted key');
+    return { command: 'verify-attestation', keys, report: path.resolve(cwd, report), envelope: path.resolve(cwd, rest[0] as string) };
+  }
+
   if (command === 'sign') {
     const key = str('key');
     const output = str('output');
@@ -195,8 +260,11 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
   const output = str('output') ?? null;
   const defaults = defaultSettings(dir);
   const keyFiles = list('trusted-key') ?? [];
+  const format =
+    str('format') !== undefined ? parseChoice('--format', str('format') as string, ['table', 'json'] as const) : isTTY && output === null ? 'table' : 'json';
   return {
     command: 'verify',
+    vsa: verdictRequest(str, cwd, env, output, format),
     settings: {
       ...defaults,
       runs: list('runs') ?? defaults.runs,
@@ -209,7 +277,7 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string): 
       // Key files are inputs: relative to the working directory, as the runs and audit exports are.
       trustedKeys: readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', path.resolve(dir, f)) }))),
     },
-    format: str('format') !== undefined ? parseChoice('--format', str('format')!, ['table', 'json'] as const) : isTTY && output === null ? 'table' : 'json',
+    format,
     output: output === null ? null : path.resolve(cwd, output),
   };
 }

@@ -3,9 +3,13 @@
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { runGate } from './gate.js';
+import { runGate, runGateWithInputs } from './gate.js';
+import { DEFAULT_LIMITS } from './read/limits.js';
+import { reportName, type VsaContext } from './report/vsa.js';
+import { verifyVerdict } from './trust/vsa.js';
+import { writeVerdict } from './tools/verdict.js';
 import { UsageError } from './settings.js';
-import { parseCli, USAGE, type CliCommand, type ImportCommand, type SignCommand, type VerifyCommand } from './cli-args.js';
+import { parseCli, USAGE, type CliCommand, type ImportCommand, type SignCommand, type VerifyAttestationCommand, type VerifyCommand } from './cli-args.js';
 import type { Finding } from './core/findings.js';
 import { runImport, type ImportSettings } from './tools/import/run.js';
 import { targetHash } from './tools/import/target-hash.js';
@@ -16,7 +20,7 @@ import { parsePrivateKey, signedAtNow, type SigningKey } from './tools/signing.j
 import { writeWhole } from './tools/write.js';
 import { renderTable } from './report/table.js';
 import { renderJson, writeJson } from './report/json.js';
-import { located } from './report/text.js';
+import { located, visible } from './report/text.js';
 import { VERSION } from './version.js';
 
 export { USAGE };
@@ -40,7 +44,7 @@ function findingLines(tool: string, findings: readonly Finding[]): string {
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTTY: boolean, cwd: string, now = new Date()): Promise<CliOutcome> {
   let cmd: CliCommand;
   try {
-    cmd = parseCli(argv, isTTY, cwd);
+    cmd = parseCli(argv, isTTY, cwd, env);
   } catch (e) {
     if (e instanceof UsageError)
       return { code: 2, stdout: '', stderr: `receipt-gate: ${e.message}\nRun 'receipt-gate --help' for the commands and their options.\n` };
@@ -68,7 +72,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTT
     case 'import':
       return importExports(cmd, now);
     case 'verify':
-      return verify(cmd, env, isTTY);
+      return verify(cmd, env, isTTY, now);
+    case 'verify-attestation':
+      return verifyAttestation(cmd);
   }
 }
 
@@ -144,18 +150,50 @@ function sign(cmd: SignCommand, now: Date): CliOutcome {
   return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
 }
 
-async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean): Promise<CliOutcome> {
-  const report = await runGate(cmd.settings);
+function verifyAttestation(cmd: VerifyAttestationCommand): CliOutcome {
+  const read = readInputs([cmd.report, cmd.envelope]);
+  if (!read.ok) return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.error}\n` };
+  const [report, envelope] = read.inputs as [ToolInput, ToolInput];
+  const r = verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS);
+  if (!r.ok) return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason)}\n` };
+  return { code: 0, stdout: `${visible(r.value)}\n`, stderr: '' };
+}
+
+async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean, now: Date): Promise<CliOutcome> {
+  const { report, inputs } = cmd.vsa ? await runGateWithInputs(cmd.settings) : { report: await runGate(cmd.settings), inputs: new Map<string, string>() };
   const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
   const code = report.ok ? 0 : 1;
   if (cmd.output) {
+    let digest: string;
     try {
-      if (cmd.format === 'json') writeJson(report, cmd.output);
+      if (cmd.format === 'json') digest = writeJson(report, cmd.output);
       else writeFileSync(cmd.output, renderTable(report, { color: false }));
     } catch (e) {
       return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${cmd.output}: ${(e as Error).message}\n` };
     }
-    return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${cmd.output}\n` };
+    let attested = '';
+    if (cmd.vsa) {
+      const v = cmd.vsa;
+      let key: SigningKey | null = null;
+      if (v.key) {
+        const k = readSigningKey('--vsa-key', v.key);
+        if (!k.ok) return { code: 2, stdout: '', stderr: `receipt-gate: ${k.error}\n` };
+        key = k.key;
+      }
+      const ctx: VsaContext = {
+        reportName: reportName(cmd.settings.workspace, cmd.output),
+        reportSha256: (digest! as string).replace(/^sha256:/, ''),
+        resourceUri: v.resourceUri,
+        policyUri: v.policyUri,
+        inputs,
+        version: VERSION,
+        timeVerified: now,
+      };
+      const w = writeVerdict(report, ctx, { predicate: v.predicate, envelope: v.envelope, key });
+      if (!w.ok) return { code: 2, stdout: '', stderr: findingLines('verify', w.findings) };
+      attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.message.split('\n').join(', ')}`;
+    }
+    return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${cmd.output}${attested}\n` };
   }
   return { code, stdout: cmd.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
 }

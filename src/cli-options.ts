@@ -84,6 +84,43 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
       },
       ...LIMITS,
+      {
+        flag: 'vsa-predicate',
+        kind: 'string',
+        arg: 'FILE',
+        help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest); needs --output',
+      },
+      {
+        flag: 'vsa',
+        kind: 'string',
+        arg: 'FILE',
+        help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line); needs --output and --vsa-key',
+      },
+      { flag: 'vsa-key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key that signs --vsa (a key file from keygen)' },
+      {
+        flag: 'resource-uri',
+        kind: 'string',
+        arg: 'URI',
+        help: 'the commit the bytes were read from, named in the verdict. Default: git+ then $GITHUB_SERVER_URL/$GITHUB_REPOSITORY@$GITHUB_SHA',
+      },
+      {
+        flag: 'policy-uri',
+        kind: 'string',
+        arg: 'URI',
+        default: 'receipt-gate:report.policy',
+        help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
+      },
+    ],
+  },
+  {
+    name: 'verify-attestation',
+    synopsis: '--trusted-key PUB --report REPORT ENVELOPE',
+    summary: "check a signed verdict offline: the report's digest, the signer, and PASSED",
+    about:
+      'checks the envelope in order (payload type, a trusted signature, strict payload, Statement and predicate types, the subject digest against REPORT, verificationResult PASSED); exit 0 and one line when valid, 1 with the reason',
+    options: [
+      { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
+      { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
     ],
   },
   {
@@ -208,8 +245,8 @@ function optionLines(o: OptionSpec): string[] {
 export function usageText(): string {
   const out = ['Usage: receipt-gate <command> [options]', '', 'Commands:'];
   for (const c of COMMAND_SPECS) {
-    const lines = fill(c.summary, 12);
-    out.push(`  ${c.name.padEnd(10)}${(lines[0] ?? '').slice(12)}`, ...lines.slice(1));
+    const lines = fill(c.summary, 22);
+    out.push(`  ${c.name.padEnd(20)}${(lines[0] ?? '').slice(22)}`, ...lines.slice(1));
   }
   for (const c of COMMAND_SPECS) {
     out.push('', ...fill(`receipt-gate ${c.name} ${c.synopsis}`, 0).map((l, i) => (i === 0 ? l : `${' '.repeat(20)}${l}`)));

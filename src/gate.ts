@@ -20,8 +20,14 @@ export type { Settings };
  * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
  * did not pay on two cores: see BENCHMARKS.md.)
  */
-export async function collect(settings: Settings): Promise<Evidence> {
+export interface Collected extends Evidence {
+  /** Every input file read, path (as in the report) → hex sha256, when `inputDigests` was asked. */
+  readonly inputs: ReadonlyMap<string, string>;
+}
+
+export async function collect(settings: Settings): Promise<Collected> {
   const findings: Finding[] = [];
+  const inputs = new Map<string, string>();
   const runs: RunInput[] = [];
   const workspace = path.resolve(settings.workspace);
   const cwd = path.resolve(settings.cwd);
@@ -41,16 +47,23 @@ export async function collect(settings: Settings): Promise<Evidence> {
       );
     }
     for (const file of d.files) {
-      const r = await readOne(file, role, settings.limits);
+      const r = await readOne(file, role, settings.limits, settings.inputDigests ?? false);
+      if (r.sha256 !== undefined) inputs.set(file.rel, r.sha256);
       for (const x of r.findings) findings.push(x);
       if (r.run) runs.push(r.run);
       trust.add(r.records);
       await trust.yield();
     }
   }
-  return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [] };
+  return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [], inputs };
 }
 
 export async function runGate(settings: Settings): Promise<Report> {
   return verify(await collect(settings), settings);
+}
+
+/** The report and the digest of every input it rests on (for a verdict attestation). */
+export async function runGateWithInputs(settings: Settings): Promise<{ readonly report: Report; readonly inputs: ReadonlyMap<string, string> }> {
+  const evidence = await collect({ ...settings, inputDigests: true });
+  return { report: verify(evidence, settings), inputs: evidence.inputs };
 }

@@ -59,6 +59,8 @@ export interface Settings {
   readonly policy: Policy;
   /** Trusted signers (§8), each key parsed once; null: none configured (signatures not needed). */
   readonly trustedKeys: TrustedKeys | null;
+  /** Hash every input file read (a verdict attestation lists them): one sha256 per input. */
+  readonly inputDigests?: boolean;
 }
 
 /**
@@ -86,6 +88,9 @@ export const DEFAULTS = {
   require: '',
   'trusted-keys': '',
   'require-signed-records': 'false',
+  'vsa-predicate': '',
+  vsa: '',
+  'vsa-key': '',
 } as const;
 
 export type OptionName = keyof typeof DEFAULTS;

@@ -86,6 +86,8 @@ export interface Evidence {
   readonly findings: readonly Finding[];
   /** The key_ids of the trusted signers the records were checked against (empty: none configured). */
   readonly trustedSigners?: readonly string[];
+  /** The key_ids of the trusted producers the runs were checked against (empty: none configured). */
+  readonly trustedProducers?: readonly string[];
 }
 
 export interface VerifyOptions {

@@ -76,11 +76,23 @@ export type Totals = {
   readonly notices: number;
 };
 
+export interface ReportPolicy {
+  readonly rules: readonly Rule[];
+  readonly trusted_signers: readonly string[];
+  readonly trusted_producers: readonly string[];
+  readonly allow_unmatched_records: boolean;
+  readonly strict_observed: boolean;
+}
+
 export interface Report {
   readonly schema: typeof REPORT_SCHEMA;
   readonly ok: boolean;
-  /** The required-level rules in effect (empty: honesty only). */
-  readonly policy: { readonly rules: readonly Rule[]; readonly trusted_signers: readonly string[] };
+  /**
+   * Everything besides the inputs that decides the verdict: the required-level rules (empty:
+   * honesty only), the trusted signers' and producers' key ids, and the options that change
+   * severities. A verdict attestation's policy digest is sha256(JCS(this object)).
+   */
+  readonly policy: ReportPolicy;
   readonly runs: readonly RunReport[];
   readonly calls: readonly CallReport[];
   readonly records: readonly RecordReport[];

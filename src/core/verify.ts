@@ -122,7 +122,13 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   return {
     schema: REPORT_SCHEMA,
     ok: totals.errors === 0,
-    policy: { rules: policy.rules, trusted_signers: evidence.trustedSigners ?? [] },
+    policy: {
+      rules: policy.rules,
+      trusted_signers: evidence.trustedSigners ?? [],
+      trusted_producers: evidence.trustedProducers ?? [],
+      allow_unmatched_records: options.allowUnmatchedRecords,
+      strict_observed: options.strictObserved,
+    },
     runs: runReports,
     calls: callReports,
     records: recordReports,

@@ -22,6 +22,8 @@ export interface FileRead {
   readonly run: RunInput | null;
   readonly records: readonly RecordRead[];
   readonly findings: readonly Finding[];
+  /** Hex sha256 of the file's bytes, when the reader was asked (a verdict attestation lists every input). */
+  readonly sha256?: string;
 }
 
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']] as const;

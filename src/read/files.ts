@@ -2,7 +2,8 @@
  * One artifact file → what it contributes (a run, records, findings), by its name and role. The
  * file is read once and nothing of it is kept but the prepared decisions and records.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { finding } from '../core/findings.js';
 import { readAuditFile, readRunFile, type FileRead } from './artifacts.js';
 import type { ReadLimits } from './limits.js';
@@ -30,11 +31,25 @@ export async function readArtifact(rel: string, role: Role, bytes: Uint8Array, l
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
 
-export async function readOne(file: FoundFile, role: Role, limits: ReadLimits): Promise<FileRead> {
+/** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
+async function fileSha256(p: string): Promise<string | undefined> {
+  try {
+    const h = createHash('sha256');
+    for await (const chunk of createReadStream(p)) h.update(chunk as Buffer);
+    return h.digest('hex');
+  } catch {
+    return undefined; // the reader reports why the file cannot be read
+  }
+}
+
+/** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
+export async function readOne(file: FoundFile, role: Role, limits: ReadLimits, digest = false): Promise<FileRead> {
   const fail = (message: string): FileRead => failure(file.rel, message);
   if (isBundle(file.rel)) {
     // Streamed from disk: a bundle is never held whole beyond its events.
-    return role === 'audit' ? fail(BUNDLE_IN_AUDIT) : readBundle({ path: file.path }, file.rel, bundleLimits(limits));
+    const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
+    const sha256 = digest ? await fileSha256(file.path) : undefined;
+    return sha256 === undefined ? r : { ...r, sha256 };
   }
   if (!formatOf(file.rel)) return fail(UNSUPPORTED);
   let bytes: Buffer;
@@ -45,5 +60,6 @@ export async function readOne(file: FoundFile, role: Role, limits: ReadLimits): 
   } catch (e) {
     return fail(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  return readArtifact(file.rel, role, bytes, limits);
+  const r = await readArtifact(file.rel, role, bytes, limits);
+  return digest ? { ...r, sha256: createHash('sha256').update(bytes).digest('hex') } : r;
 }

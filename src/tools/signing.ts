@@ -60,3 +60,9 @@ export function signPayload(payload: string, key: SigningKey, signedAt: string):
 export function signedLine(payload: string, key: SigningKey, signedAt: string): string {
   return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
 }
+
+/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
+export function envelopeLine(payloadType: string, payload: Uint8Array, key: SigningKey): string {
+  const sig = edSign(null, pae(payloadType, payload), key.privateKey).toString('base64');
+  return JSON.stringify({ payload: Buffer.from(payload).toString('base64'), payloadType, signatures: [{ keyid: keyIdOf(key.publicKey), sig }] });
+}

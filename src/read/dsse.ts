@@ -1,0 +1,86 @@
+/**
+ * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
+ * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
+ * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ */
+import { finding, type Finding } from '../core/findings.js';
+import { hasOwn, isObject } from '../core/json.js';
+import type { Location } from '../core/model.js';
+import type { Result } from '../core/result.js';
+import { decode, documents, type DocSink } from './documents.js';
+import type { ReadLimits } from './limits.js';
+import type { LineIndex } from './strict-json.js';
+
+export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+export const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+
+export interface DsseSignature {
+  readonly keyid: string;
+  /** The raw signature bytes. */
+  readonly sig: Buffer;
+}
+
+export interface Envelope {
+  readonly loc: Location;
+  readonly payloadType: string;
+  /** The raw payload bytes P. */
+  readonly payload: Buffer;
+  readonly signatures: readonly DsseSignature[];
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const base64 = (s: string): Buffer | null => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+
+/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
+export function readEnvelope(v: unknown, loc: Location): Result<Envelope> {
+  if (!isObject(v)) return { ok: false, reason: 'an envelope is not a JSON object' };
+  for (const k of Object.keys(v)) {
+    if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
+      return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+  }
+  const type = v['payloadType'];
+  if (typeof type !== 'string' || type === '') return { ok: false, reason: 'payloadType is not a non-empty string' };
+  const p = v['payload'];
+  const payload = typeof p === 'string' ? base64(p) : null;
+  if (!payload) return { ok: false, reason: 'payload is not standard base64 (with padding)' };
+  const sigs = v['signatures'];
+  if (!Array.isArray(sigs) || sigs.length === 0) return { ok: false, reason: 'signatures is not a non-empty array' };
+  const signatures: DsseSignature[] = [];
+  for (const [i, s] of sigs.entries()) {
+    if (!isObject(s)) return { ok: false, reason: `signatures[${i}] is not an object` };
+    const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
+    if (typeof keyid !== 'string') return { ok: false, reason: `signatures[${i}].keyid is not a string` };
+    const raw = s['sig'];
+    const sig = typeof raw === 'string' ? base64(raw) : null;
+    if (!sig || sig.length === 0) return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
+    signatures.push({ keyid, sig });
+  }
+  return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+
+/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
+export function readEnvelopeFile(
+  file: string,
+  bytes: Uint8Array,
+  limits: ReadLimits,
+): { readonly envelopes: readonly Envelope[]; readonly findings: readonly Finding[] } {
+  const findings: Finding[] = [];
+  let index: LineIndex | null = null;
+  const at = (offset: number): Location => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
+  const sink: DocSink = {
+    error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
+  };
+  const decoded = decode(bytes, limits, sink);
+  if (!decoded) return { envelopes: [], findings };
+  index = decoded.lines;
+  const envelopes: Envelope[] = [];
+  for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+    const e = readEnvelope(doc.value, at(doc.start));
+    if (e.ok) envelopes.push(e.value);
+    else findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+  }
+  if (envelopes.length === 0 && findings.length === 0) findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
+  return { envelopes, findings };
+}

@@ -1,0 +1,109 @@
+/**
+ * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
+ * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
+ * were read from is `resourceUri`, the policy digest covers everything that decides a verdict
+ * besides the inputs (the report carries that object as `policy`, so a consumer can recompute it),
+ * and every input file is listed with its sha256. Pure: the caller hands in the report's digest,
+ * the inputs' digests and the time; nothing here reads a file or a clock.
+ */
+import path from 'node:path';
+import { jcs, sha256Hex } from '../core/binding.js';
+import type { Report } from '../core/report.js';
+
+import { STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/dsse.js';
+
+export { IN_TOTO_PAYLOAD_TYPE, STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/dsse.js';
+export const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+
+export interface DigestSet {
+  readonly sha256: string;
+}
+
+export interface VsaPredicate {
+  readonly verifier: { readonly id: string; readonly version: { readonly 'receipt-gate': string } };
+  readonly timeVerified: string;
+  readonly resourceUri: string;
+  readonly policy: { readonly uri: string; readonly digest: DigestSet };
+  readonly inputAttestations: readonly { readonly uri: string; readonly digest: DigestSet }[];
+  readonly verificationResult: 'PASSED' | 'FAILED';
+  readonly verifiedLevels: readonly string[];
+}
+
+export interface VsaStatement {
+  readonly _type: typeof STATEMENT_TYPE;
+  readonly subject: readonly [{ readonly name: string; readonly digest: DigestSet }];
+  readonly predicateType: typeof VSA_PREDICATE_TYPE;
+  readonly predicate: VsaPredicate;
+}
+
+export interface VsaContext {
+  /** The report's path relative to the workspace (the subject's name). */
+  readonly reportName: string;
+  /** Hex sha256 of the report file's bytes. */
+  readonly reportSha256: string;
+  readonly resourceUri: string;
+  readonly policyUri: string;
+  /** Every input file the verdict rests on (runs, audit exports, sidecars read), path → hex sha256. */
+  readonly inputs: ReadonlyMap<string, string>;
+  readonly version: string;
+  readonly timeVerified: Date;
+}
+
+/** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
+export function policyDigest(report: Report): string {
+  const c = jcs(report.policy);
+  if (!c.ok) throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
+  return sha256Hex(c.text);
+}
+
+/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
+export function verifiedLevels(report: Report): string[] {
+  if (!report.ok) return [];
+  const w = report.totals.weakest_level;
+  const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
+  if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0) levels.push('RECEIPTS_POLICY_MET');
+  if (report.policy.trusted_signers.length > 0) levels.push('RECEIPTS_SIGNED_RECORDS');
+  if (report.policy.trusted_producers.length > 0) levels.push('RECEIPTS_ATTESTED_RUNS');
+  return levels;
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** RFC 3339 UTC, whole seconds (timeVerified is the only member that is not deterministic). */
+const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, 'Z');
+
+export function vsaPredicate(report: Report, ctx: VsaContext): VsaPredicate {
+  return {
+    verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
+    timeVerified: rfc3339(ctx.timeVerified),
+    resourceUri: ctx.resourceUri,
+    policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
+    inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
+    verificationResult: report.ok ? 'PASSED' : 'FAILED',
+    verifiedLevels: verifiedLevels(report),
+  };
+}
+
+export function vsaStatement(report: Report, ctx: VsaContext): VsaStatement {
+  return {
+    _type: STATEMENT_TYPE,
+    subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
+    predicateType: VSA_PREDICATE_TYPE,
+    predicate: vsaPredicate(report, ctx),
+  };
+}
+
+/** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
+export function reportName(workspace: string, reportFile: string): string {
+  const rel = path.relative(workspace, reportFile);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? path.basename(reportFile) : rel.split(path.sep).join('/');
+}
+
+/** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
+export function resourceUriFromEnv(env: NodeJS.ProcessEnv): string | null {
+  const server = env['GITHUB_SERVER_URL'];
+  const repo = env['GITHUB_REPOSITORY'];
+  const sha = env['GITHUB_SHA'];
+  if (!server || !repo || !sha) return null;
+  return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
+}

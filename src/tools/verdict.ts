@@ -1,0 +1,47 @@
+/**
+ * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
+ * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
+ * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
+ * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
+ */
+import { inputFinding } from '../core/findings.js';
+import { jcs } from '../core/binding.js';
+import type { Report } from '../core/report.js';
+import { IN_TOTO_PAYLOAD_TYPE, vsaStatement, type VsaContext } from '../report/vsa.js';
+import type { ToolResult } from './result.js';
+import { envelopeLine, type SigningKey } from './signing.js';
+import { writeWhole } from './write.js';
+
+export interface VerdictFiles {
+  /** Where the predicate alone goes, or null. */
+  readonly predicate: string | null;
+  /** Where the signed envelope goes (one line), or null; needs `key`. */
+  readonly envelope: string | null;
+  readonly key: SigningKey | null;
+}
+
+/** Write the requested files; `message` lists what was written. */
+export function writeVerdict(report: Report, ctx: VsaContext, files: VerdictFiles): ToolResult {
+  const statement = vsaStatement(report, ctx);
+  const written: string[] = [];
+  try {
+    if (files.predicate) {
+      writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
+      written.push(files.predicate);
+    }
+    if (files.envelope) {
+      if (!files.key) return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')] };
+      const payload = jcs(statement);
+      if (!payload.ok)
+        return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)] };
+      writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+      written.push(files.envelope);
+    }
+  } catch (e) {
+    return {
+      ok: false,
+      findings: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(e as Error).message}`)],
+    };
+  }
+  return { ok: true, message: written.join('\n') };
+}

@@ -1,0 +1,77 @@
+/**
+ * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
+ * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
+ * the subject digest against the report offered, `verificationResult == PASSED`. The first check
+ * that fails is the reason; an envelope file may hold several envelopes, and one that passes
+ * every check is enough.
+ */
+import { sha256Hex } from '../core/binding.js';
+import { placeOf } from '../core/findings.js';
+import { isObject } from '../core/json.js';
+import type { Result } from '../core/result.js';
+import { decode, documents } from '../read/documents.js';
+import { IN_TOTO_PAYLOAD_TYPE, readEnvelopeFile, STATEMENT_TYPE, VSA_PREDICATE_TYPE, type Envelope } from '../read/dsse.js';
+import type { ReadLimits } from '../read/limits.js';
+import { checkEnvelope } from './dsse.js';
+import type { TrustedKeys } from './keys.js';
+
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+export function strictPayload(payload: Buffer, limits: ReadLimits): Result<unknown> {
+  const problems: string[] = [];
+  const sink = { error: (_at: unknown, message: string) => problems.push(message) };
+  const decoded = decode(payload, limits, sink);
+  if (!decoded) return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+  let value: unknown;
+  let count = 0;
+  for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
+    value = doc.value;
+    count++;
+  }
+  if (problems.length > 0 || count !== 1) return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+  return { ok: true, value };
+}
+
+function checkOne(e: Envelope, reportSha256: string, keys: TrustedKeys, limits: ReadLimits): Result<string> {
+  const signed = checkEnvelope(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
+  if (!signed.ok) return signed;
+  const p = strictPayload(e.payload, limits);
+  if (!p.ok) return p;
+  const s = p.value;
+  if (!isObject(s) || s['_type'] !== STATEMENT_TYPE) return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+  if (s['predicateType'] !== VSA_PREDICATE_TYPE) return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
+  const subject = s['subject'];
+  if (!Array.isArray(subject) || subject.length !== 1) return { ok: false, reason: 'the Statement must have exactly one subject (the report)' };
+  const only = subject[0];
+  const digest = isObject(only) ? only['digest'] : undefined;
+  if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+    return { ok: false, reason: 'the subject must carry exactly one digest, sha256' };
+  }
+  if (digest['sha256'] !== reportSha256)
+    return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
+  const pred = s['predicate'];
+  if (!isObject(pred)) return { ok: false, reason: 'predicate is not an object' };
+  if (pred['verificationResult'] !== 'PASSED')
+    return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
+  const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l): l is string => typeof l === 'string') : [];
+  const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+  const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
+  return {
+    ok: true,
+    value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
+  };
+}
+
+/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
+export function verifyVerdict(envelopeFile: string, envelopeBytes: Uint8Array, report: Uint8Array, keys: TrustedKeys, limits: ReadLimits): Result<string> {
+  const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
+  const first = read.findings[0];
+  if (first) return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
+  const sha = sha256Hex(report);
+  let reason = '';
+  for (const e of read.envelopes) {
+    const r = checkOne(e, sha, keys, limits);
+    if (r.ok) return r;
+    reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
+  }
+  return { ok: false, reason };
+}
