@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../src/core/binding.js';
-import { cleanup, ROOT, tempDir, writeFiles } from './support/workspace.js';
+import { cleanup, cli, ROOT, tempDir, writeFiles } from './support/workspace.js';
 import { BASE_SHA, forbidden, HEAD_SHA, MERGE_SHA, runAction } from './support/action-harness.js';
 import { decision, deployKey, json, record, SIGNED_DEMO_POLICY, surface } from './support/corpus.js';
 
@@ -370,5 +370,42 @@ describe('what a user sees in the first hour (issue 19)', () => {
     expect(r.outputs).toMatchObject({ 'check-run-id': '4242', 'check-run-url': 'https://github.com/acme/agents/runs/4242' });
     const none = await runAction({ workspace: demo(), token: '' });
     expect(none.outputs).toMatchObject({ 'check-run-id': '', 'check-run-url': '' });
+  });
+});
+
+describe('the verdict attestation from the action (issue 18)', () => {
+  afterEach(cleanup);
+
+  it('vsa-predicate, vsa and vsa-key (PEM text from a secret) write the verdict; the outputs name the files; verify-attestation accepts it', async () => {
+    const ws = demo();
+    const keys = tempDir();
+    expect(cli(['keygen', '--out', path.join(keys, 'v')], keys).code).toBe(0);
+    const r = await runAction({
+      workspace: ws,
+      inputs: {
+        'report-file': 'receipt-report.json',
+        'vsa-predicate': 'verdict.json',
+        vsa: 'receipt-report.json.intoto.jsonl',
+        'vsa-key': readFileSync(path.join(keys, 'v.key.pem'), 'utf8'),
+      },
+    });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.outputs).toMatchObject({ 'vsa-predicate-file': path.join(ws, 'verdict.json'), 'vsa-file': path.join(ws, 'receipt-report.json.intoto.jsonl') });
+    const check = cli(
+      ['verify-attestation', '--trusted-key', path.join(keys, 'v.pub.pem'), '--report', 'receipt-report.json', 'receipt-report.json.intoto.jsonl'],
+      ws,
+    );
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stdout).toMatch(/^PASSED git\+https:\/\/github\.com\/acme\/agents@b{40} /);
+    // The key never reaches the disk or the log.
+    expect(r.stdout).not.toMatch(/PRIVATE KEY/);
+  });
+
+  it('vsa without vsa-key, or a vsa-key that is not a private key, is a configuration error naming the input', async () => {
+    const a = await runAction({ workspace: demo(), inputs: { vsa: 'v.jsonl' } });
+    expect(a.outputs['result']).toBe('error');
+    expect(a.stdout).toMatch(/invalid input vsa: a signed verdict needs vsa-key/);
+    const b = await runAction({ workspace: demo(), inputs: { vsa: 'v.jsonl', 'vsa-key': 'not a key' } });
+    expect(b.stdout).toMatch(/invalid input vsa-key: does not parse as a PEM private key/);
   });
 });

@@ -1,0 +1,101 @@
+/**
+ * examples/release.yml, run (issue 18): the gate step is the bundled action itself (through the
+ * harness: a real process, a real HTTP server on loopback for GitHub), then every later step whose
+ * `if:` holds, with `gh` replaced by a recorder: a passing tag attests and publishes the report, its
+ * digest and the verdict; a failing tag publishes nothing.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { runAction } from './support/action-harness.js';
+import { cleanup, ROOT, tempDir } from './support/workspace.js';
+
+afterAll(cleanup);
+
+interface Step {
+  readonly id?: string;
+  readonly name?: string;
+  readonly if?: string;
+  readonly uses?: string;
+  readonly run?: string;
+  readonly with?: Record<string, string>;
+  readonly env?: Record<string, string>;
+}
+const wf = parseYaml(readFileSync(path.join(ROOT, 'examples/release.yml'), 'utf8')) as {
+  permissions: Record<string, string>;
+  jobs: { receipts: { steps: Step[] } };
+};
+const steps = wf.jobs.receipts.steps;
+const gateStep = steps.find((s) => s.id === 'gate') as Step;
+
+/** The recipe's conditions: exactly `steps.gate.outputs.result == 'pass'` (anything else is a new case for this test). */
+function holds(cond: string | undefined, outputs: Record<string, string>): boolean {
+  if (cond === undefined) return true;
+  const m = /^steps\.gate\.outputs\.result == '(\w+)'$/.exec(cond.trim());
+  if (!m) throw new Error(`the recipe has a condition this test does not evaluate: ${cond}`);
+  return outputs['result'] === m[1];
+}
+
+async function release(demo: string) {
+  const ws = tempDir();
+  cpSync(path.join(ROOT, demo), ws, { recursive: true });
+  const inputs: Record<string, string> = {};
+  for (const [k, v] of Object.entries(gateStep.with ?? {})) inputs[k] = String(v).includes('${{') ? '' : String(v);
+  // The recipe takes trusted keys from a variable; these demos need none, so the switch is off here.
+  inputs['require-signed-records'] = 'false';
+  const gate = await runAction({ workspace: ws, inputs, event: { name: 'push', payload: {} }, env: { GITHUB_REF_NAME: 'v1.2.3' } });
+  const bin = path.join(ws, '.bin');
+  mkdirSync(bin);
+  const log = path.join(ws, '.gh.log');
+  writeFileSync(log, '');
+  writeFileSync(path.join(bin, 'gh'), '#!/usr/bin/env bash\nprintf "%s\\n" "$*" >> "$GH_LOG"\nif [ "$1 $2" = "release view" ]; then exit 1; fi\nexit 0\n');
+  chmodSync(path.join(bin, 'gh'), 0o755);
+  const attested: Record<string, string>[] = [];
+  for (const step of steps.slice(steps.indexOf(gateStep) + 1)) {
+    if (!holds(step.if, gate.outputs)) continue;
+    if (step.uses) {
+      attested.push(step.with ?? {});
+      continue;
+    }
+    const env: NodeJS.ProcessEnv = {
+      PATH: `${bin}:${process.env['PATH'] ?? ''}`,
+      GH_LOG: log,
+      GITHUB_REF_NAME: 'v1.2.3',
+      GH_TOKEN: 'token',
+      DIGEST: gate.outputs['report-digest'] ?? '',
+    };
+    const r = spawnSync('bash', ['-e', '-c', step.run as string], { cwd: ws, env, encoding: 'utf8' });
+    expect(r.status, `${step.name}: ${r.stderr}`).toBe(0);
+  }
+  return { ws, gate, attested, gh: readFileSync(log, 'utf8') };
+}
+
+describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
+  it('asks for the permissions artifact attestations need', () => {
+    expect(wf.permissions).toMatchObject({ contents: 'write', 'id-token': 'write', attestations: 'write' });
+  });
+
+  it('a passing tag: the verdict is attested over the report, and the release gets the report, its digest and the verdict', async () => {
+    const r = await release('fixtures/demo');
+    expect(r.gate.outputs['result']).toBe('pass');
+    expect(r.attested).toEqual([
+      { 'subject-path': 'receipt-report.json', 'predicate-type': 'https://slsa.dev/verification_summary/v1', 'predicate-path': 'receipt-verdict.json' },
+    ]);
+    const predicate = JSON.parse(readFileSync(path.join(r.ws, 'receipt-verdict.json'), 'utf8'));
+    expect(predicate.verificationResult).toBe('PASSED');
+    expect(predicate.resourceUri).toMatch(/^git\+https:\/\/github\.com\/acme\/agents@b{40}$/);
+    expect(r.gh).toMatch(/^release create v1\.2\.3 --verify-tag/m);
+    expect(r.gh).toMatch(/^release upload v1\.2\.3 receipt-report\.json receipt-report\.json\.sha256 receipt-verdict\.json --clobber$/m);
+    expect(readFileSync(path.join(r.ws, 'receipt-report.json.sha256'), 'utf8')).toBe(`${r.gate.outputs['report-digest']!.slice(7)}  receipt-report.json\n`);
+  });
+
+  it('a failing tag: nothing is attested and nothing is published', async () => {
+    const r = await release('fixtures/demo-failing');
+    expect(r.gate.outputs['result']).toBe('fail');
+    expect(r.attested).toEqual([]);
+    expect(r.gh).toBe('');
+    expect(existsSync(path.join(r.ws, 'receipt-report.json.sha256'))).toBe(false);
+  });
+});

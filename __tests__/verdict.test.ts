@@ -1,0 +1,224 @@
+/**
+ * The verdict attestation (issue 18, docs/attestations.md §2): the Statement read field by field
+ * against the doc (an independent reading, not the code's constants), an envelope the CLI made
+ * verified with node:crypto alone, and verify-attestation refusing every tampering in its order.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify as edVerify } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import canonicalize from 'canonicalize';
+import { cleanup, cli, ROOT, tempDir } from './support/workspace.js';
+
+afterAll(cleanup);
+
+const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+const RESOURCE = 'git+https://github.com/acme/agents@0123456789abcdef0123456789abcdef01234567';
+
+/** Run the gate on a demo with a verdict requested; returns the files. */
+function attest(demo: string, extra: string[] = []) {
+  const dir = tempDir();
+  const key = path.join(dir, 'verdict');
+  expect(cli(['keygen', '--out', key], dir).code).toBe(0);
+  const report = path.join(dir, 'receipt-report.json');
+  const r = cli(
+    [
+      'verify',
+      '-C',
+      path.join(ROOT, demo),
+      '--output',
+      report,
+      '--vsa-predicate',
+      path.join(dir, 'predicate.json'),
+      '--vsa',
+      `${report}.intoto.jsonl`,
+      '--vsa-key',
+      `${key}.key.pem`,
+      '--resource-uri',
+      RESOURCE,
+      ...extra,
+    ],
+    dir,
+  );
+  return { dir, r, report, envelope: `${report}.intoto.jsonl`, pub: `${key}.pub.pem`, predicate: path.join(dir, 'predicate.json') };
+}
+
+const pae = (type: string, body: Buffer) => Buffer.concat([Buffer.from(`DSSEv1 ${Buffer.byteLength(type)} ${type} ${body.length} `), body]);
+
+describe('the Statement, read field by field against the doc', () => {
+  const a = attest('fixtures/demo');
+  const envelope = JSON.parse(readFileSync(a.envelope, 'utf8'));
+  const payload = Buffer.from(envelope.payload, 'base64');
+  const statement = JSON.parse(payload.toString('utf8'));
+  const report = readFileSync(a.report);
+  const parsedReport = JSON.parse(report.toString('utf8'));
+
+  it('is written, and the gate still passes', () => {
+    expect(a.r.code, a.r.stderr).toBe(0);
+    expect(a.r.stderr).toMatch(/verdict \(PASSED\) written to/);
+  });
+
+  it('the envelope: in-toto payload type, the payload is JCS of the Statement, one signature that node:crypto verifies over PAE', () => {
+    expect(Object.keys(envelope)).toEqual(['payload', 'payloadType', 'signatures']);
+    expect(envelope.payloadType).toBe('application/vnd.in-toto+json');
+    expect(payload.toString('utf8')).toBe(canonicalize(statement));
+    expect(envelope.signatures).toHaveLength(1);
+    const pub = createPublicKey(readFileSync(a.pub, 'utf8'));
+    expect(envelope.signatures[0].keyid).toBe(`sha256:${sha(pub.export({ type: 'spki', format: 'der' }))}`);
+    expect(edVerify(null, pae('application/vnd.in-toto+json', payload), pub, Buffer.from(envelope.signatures[0].sig, 'base64'))).toBe(true);
+  });
+
+  it('subject: the report file by name, with the sha256 of its exact bytes', () => {
+    expect(statement._type).toBe('https://in-toto.io/Statement/v1');
+    expect(statement.subject).toEqual([{ name: 'receipt-report.json', digest: { sha256: sha(report) } }]);
+    expect(statement.predicateType).toBe('https://slsa.dev/verification_summary/v1');
+  });
+
+  it('predicate: verifier, time, resourceUri, policy digest over the policy object the report carries, every input with its sha256', () => {
+    const p = statement.predicate;
+    expect(p.verifier).toEqual({
+      id: 'https://github.com/receipt-gate/receipt-gate',
+      version: { 'receipt-gate': JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version },
+    });
+    expect(p.timeVerified).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(p.resourceUri).toBe(RESOURCE);
+    expect(parsedReport.policy).toEqual({ rules: [], trusted_signers: [], trusted_producers: [], allow_unmatched_records: false, strict_observed: false });
+    expect(p.policy.digest).toEqual({ sha256: sha(canonicalize(parsedReport.policy) as string) });
+    const demo = path.join(ROOT, 'fixtures/demo');
+    const files = [
+      '.assay/audit/github/2026-11.json',
+      '.assay/audit/slack/2026-11.ndjson',
+      '.assay/runs/2026-11-03-rotate-deploy-keys.json',
+      '.assay/runs/2026-11-12-onboarding.ndjson',
+      '.assay/runs/2026-11-20-release.tar.gz',
+    ];
+    expect(p.inputAttestations).toEqual(files.map((uri) => ({ uri, digest: { sha256: sha(readFileSync(path.join(demo, uri))) } })));
+    expect(p.verificationResult).toBe('PASSED');
+    expect(p.verifiedLevels).toEqual(['RECEIPTS_WEAKEST_ASSERTED']);
+    expect(JSON.parse(readFileSync(a.predicate, 'utf8'))).toEqual(p);
+  });
+
+  it('deterministic apart from timeVerified', () => {
+    const b = attest('fixtures/demo');
+    const other = JSON.parse(Buffer.from(JSON.parse(readFileSync(b.envelope, 'utf8')).payload, 'base64').toString('utf8'));
+    const strip = (s: { predicate: Record<string, unknown> }) => ({ ...s, predicate: { ...s.predicate, timeVerified: null } });
+    expect(strip(other)).toEqual(strip(statement));
+  });
+
+  it('a failed gate still gets a Statement: FAILED and no levels; policy and signers show in the levels when in force', () => {
+    const f = attest('fixtures/demo-failing');
+    expect(f.r.code).toBe(1);
+    const s = JSON.parse(Buffer.from(JSON.parse(readFileSync(f.envelope, 'utf8')).payload, 'base64').toString('utf8'));
+    expect(s.predicate.verificationResult).toBe('FAILED');
+    expect(s.predicate.verifiedLevels).toEqual([]);
+    const signedDemo = path.join(ROOT, 'fixtures/demo-signed');
+    const g = attest('fixtures/demo-signed', [
+      '--trusted-key',
+      'trusted-signer.pub.pem',
+      '--require',
+      'github_deploy_key:create=verified',
+      '--require',
+      'workspace_role=observed_confirmed',
+    ]);
+    expect(g.r.code, g.r.stderr).toBe(0);
+    const gs = JSON.parse(Buffer.from(JSON.parse(readFileSync(g.envelope, 'utf8')).payload, 'base64').toString('utf8'));
+    expect(gs.predicate.verifiedLevels).toEqual(['RECEIPTS_WEAKEST_ASSERTED', 'RECEIPTS_POLICY_MET', 'RECEIPTS_SIGNED_RECORDS']);
+    expect(gs.predicate.inputAttestations.map((i: { uri: string }) => i.uri)).toContain('.assay/audit/github/2026-12.ndjson');
+    expect(readFileSync(path.join(signedDemo, '.assay/audit/github/2026-12.ndjson')).length).toBeGreaterThan(0);
+  });
+
+  it('asking for a verdict without --output, without a key for --vsa, or without any resourceUri is a usage error', () => {
+    const dir = tempDir();
+    const demo = path.join(ROOT, 'fixtures/demo');
+    expect(cli(['verify', '-C', demo, '--vsa-predicate', 'p.json', '--resource-uri', RESOURCE], dir).code).toBe(2);
+    expect(cli(['verify', '-C', demo, '--output', 'r.json', '--vsa', 'v.jsonl', '--resource-uri', RESOURCE], dir).code).toBe(2);
+    const noUri = cli(['verify', '-C', demo, '--output', 'r.json', '--vsa-predicate', 'p.json'], dir);
+    expect(noUri.code).toBe(2);
+    expect(noUri.stderr).toMatch(/SLSA requires resourceUri/);
+  });
+});
+
+describe('verify-attestation', () => {
+  const a = attest('fixtures/demo');
+  const verifyAt = (report: string, envelope: string, pub = a.pub) => cli(['verify-attestation', '--trusted-key', pub, '--report', report, envelope], a.dir);
+  const rewrite = (name: string, edit: (e: { payload: string; payloadType: string; signatures: { keyid: string; sig: string }[] }) => void) => {
+    const e = JSON.parse(readFileSync(a.envelope, 'utf8'));
+    edit(e);
+    const file = path.join(a.dir, name);
+    writeFileSync(file, `${JSON.stringify(e)}\n`);
+    return file;
+  };
+  const signWith = (
+    name: string,
+    statementText: string,
+    type = 'application/vnd.in-toto+json',
+    key = readFileSync(`${path.join(a.dir, 'verdict')}.key.pem`, 'utf8'),
+  ) => {
+    const body = Buffer.from(statementText, 'utf8');
+    const priv = createPrivateKey(key);
+    const sig = sign(null, pae(type, body), priv).toString('base64');
+    const file = path.join(a.dir, name);
+    writeFileSync(file, `${JSON.stringify({ payload: body.toString('base64'), payloadType: type, signatures: [{ keyid: 'x', sig }] })}\n`);
+    return file;
+  };
+  const statementText = () => Buffer.from(JSON.parse(readFileSync(a.envelope, 'utf8')).payload, 'base64').toString('utf8');
+
+  it('a valid, trusted, PASSED verdict about these report bytes: exit 0 and one line', () => {
+    const r = verifyAt(a.report, a.envelope);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      new RegExp(`^PASSED ${RESOURCE.replace(/[.+]/g, '\\$&')} · RECEIPTS_WEAKEST_ASSERTED · policy sha256:[0-9a-f]{64} · signed by sha256:[0-9a-f]{64}\n$`),
+    );
+  });
+
+  it('an edited report', () => {
+    const edited = path.join(a.dir, 'edited.json');
+    writeFileSync(edited, readFileSync(a.report, 'utf8').replace('"ok": true', '"ok": true '));
+    const r = verifyAt(edited, a.envelope);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/the subject digest differs from the report offered/);
+  });
+
+  it('a flipped signature byte', () => {
+    const file = rewrite('flipped.jsonl', (e) => {
+      const b = Buffer.from(e.signatures[0]!.sig, 'base64');
+      b[10] = (b[10] as number) ^ 1;
+      e.signatures[0]!.sig = b.toString('base64');
+    });
+    expect(verifyAt(a.report, file).stderr).toMatch(/signature does not verify/);
+  });
+
+  it('an untrusted key', () => {
+    const other = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }) as string;
+    const pub = path.join(a.dir, 'other.pub.pem');
+    writeFileSync(pub, other);
+    const r = verifyAt(a.report, a.envelope, pub);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/unknown signer sha256:[0-9a-f]{64}/);
+  });
+
+  it('a FAILED verdict', () => {
+    const f = attest('fixtures/demo-failing');
+    const r = cli(['verify-attestation', '--trusted-key', f.pub, '--report', f.report, f.envelope], f.dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/verificationResult is "FAILED": the gate did not pass/);
+  });
+
+  it('a wrong payload type, checked before the signature', () => {
+    const file = signWith('type.jsonl', statementText(), 'application/json');
+    expect(verifyAt(a.report, file).stderr).toMatch(/payload type is "application\/json", not application\/vnd\.in-toto\+json/);
+  });
+
+  it('a non-strict payload (a duplicate member), even when signed by the trusted key', () => {
+    const text = statementText().replace('{"_type":', '{"_type":"x","_type":');
+    const r = verifyAt(a.report, signWith('dup.jsonl', text));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/payload is not strict JSON: duplicate key "_type"/);
+  });
+
+  it('usage errors are exit 2', () => {
+    expect(cli(['verify-attestation', '--report', a.report, a.envelope], a.dir).code).toBe(2);
+    expect(cli(['verify-attestation', '--trusted-key', a.pub, a.envelope], a.dir).code).toBe(2);
+    expect(cli(['verify-attestation', '--trusted-key', a.pub, '--report', a.report], a.dir).code).toBe(2);
+  });
+});
