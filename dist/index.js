@@ -30902,7 +30902,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2133:
+/***/ 609:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31270,6 +31270,16 @@ const FINDINGS = {
         severity: 'error',
         title: 'Inconsistent claim',
         help: "A call's claim contradicts itself (level, source, digest, asserted flags), or asserts a side effect of a call that was denied, failed or did not succeed.",
+    },
+    run_incomplete: {
+        severity: 'error',
+        title: 'Run incomplete',
+        help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+    },
+    run_unattested: {
+        severity: 'error',
+        title: 'Run not attested by a trusted producer',
+        help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
     },
     no_artifacts: {
         severity: 'error',
@@ -32293,15 +32303,16 @@ var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/read/formats.ts
 const EXTENSIONS = [
+    // First: a sidecar also ends in .jsonl.
+    { ext: '.intoto.jsonl', format: 'attestation' },
     { ext: '.json', format: 'json' },
     { ext: '.jsonl', format: 'ndjson' },
     { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.log', format: 'log' },
     { ext: '.tar.gz', format: 'bundle' },
 ];
-/** ".json, .jsonl, .ndjson or .tar.gz" */
-const EXTENSION_LIST = `${EXTENSIONS.slice(0, -1)
-    .map((e) => e.ext)
-    .join(', ')} or ${EXTENSIONS.at(-1).ext}`;
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
 /** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
 function formatOf(file) {
     const lower = file.toLowerCase();
@@ -32310,6 +32321,13 @@ function formatOf(file) {
             return format;
     return null;
 }
+/** Whether a directory or glob input of this role picks the file up. */
+function discoverable(file, role) {
+    const f = formatOf(file);
+    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
+}
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
 
 ;// CONCATENATED MODULE: ./src/read/discover.ts
 /**
@@ -32354,7 +32372,7 @@ const inside = (root, p) => {
  *
  * An input that starts with `!` is a glob that excludes what it matches from the others' files.
  */
-function discover(all, cwd, workspace, explicit = false) {
+function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     const inputs = all.filter((i) => !i.trim().startsWith('!'));
     const excludes = all
         .map((i) => i.trim())
@@ -32483,9 +32501,9 @@ function discover(all, cwd, workspace, explicit = false) {
                 const rel = toPosix(external_node_path_default().relative(cwd, abs));
                 if (!match(rel))
                     return;
-                if (formatOf(rel) !== null)
+                if (discoverable(rel, role))
                     add(abs);
-                else
+                else if (formatOf(rel) !== 'attestation')
                     ignored++;
             });
             if (ignored > 0)
@@ -32493,7 +32511,7 @@ function discover(all, cwd, workspace, explicit = false) {
         }
         else if (st.isDirectory()) {
             walk(base, input, (abs) => {
-                if (formatOf(abs) !== null)
+                if (discoverable(abs, role))
                     add(abs);
             });
         }
@@ -33256,6 +33274,32 @@ function* documents_documents(text, mode, options, sink) {
     }
     yield* values(text, opts, limits, sink);
 }
+/**
+ * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
+ * must be one strict JSON document (a truncated last line is an error, never a skip); any other
+ * non-blank line is text for the reader to judge; blank lines are nothing.
+ */
+function* logLines(text, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    for (const { start, end } of lines(text)) {
+        if (overBytes(text, start, end, limits.maxLineBytes)) {
+            sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+            continue;
+        }
+        if (blank(text, start, end))
+            continue;
+        if (text.charCodeAt(start) !== 0x7b) {
+            yield { kind: 'text', start, end };
+            continue;
+        }
+        const r = parseStrict(text, opts, start, end);
+        if (r.ok)
+            yield { kind: 'json', doc: { value: r.value, start, elements: r.elements } };
+        else
+            sink.error({ offset: r.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.message}`);
+    }
+}
 const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 /** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
 function* values(text, opts, limits, sink) {
@@ -33289,72 +33333,114 @@ function* values(text, opts, limits, sink) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/read/classify.ts
+;// CONCATENATED MODULE: ./src/core/claims.ts
 /**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
+ * for consistency and later compared with what the evidence earns; they never earn anything.
+ */
+
+
+const EXPECTED_SOURCE = {
+    asserted: null,
+    observed_confirmed: 'observed_read_followup',
+    verified: 'provider_audit_import',
+};
+/** Most claims are consistent: share one empty list rather than keep one per call. */
+const NONE = Object.freeze([]);
+/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
+function assertedAgainstOutcome(decision, response) {
+    const d = decision['decision'];
+    const effect = json_isObject(d) ? d['effect'] : undefined;
+    if (effect === 'deny' || effect === 'error')
+        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
+    const status = response['status'];
+    if (status !== 'success')
+        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
+    return null;
+}
+function readClaim(decision) {
+    const response = decision['response'];
+    if (!json_isObject(response))
+        return { kind: 'invalid', reason: 'response is not an object' };
+    const asserted = response['side_effect_asserted'];
+    if (typeof asserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
+    const legacyVerified = response['side_effect_verified'];
+    if (json_hasOwn(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
+    }
+    const problems = [];
+    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
+    if (contradiction)
+        problems.push(contradiction);
+    if (!json_hasOwn(response, 'side_effect')) {
+        const level = legacyVerified === true ? 'verified' : 'asserted';
+        if (level !== 'asserted' && !asserted)
+            problems.push(`claims "${level}" while side_effect_asserted is false`);
+        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
+    }
+    const block = response['side_effect'];
+    if (!json_isObject(block))
+        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
+    const blockAsserted = block['asserted'];
+    const level = block['level'];
+    if (typeof blockAsserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
+    if (typeof level !== 'string' || !LEVELS.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
+    }
+    const claimed = level;
+    const source = json_hasOwn(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = json_hasOwn(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    if (digestValue !== null && typeof digestValue !== 'string') {
+        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
+    }
+    if (blockAsserted !== asserted) {
+        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
+    }
+    const expected = EXPECTED_SOURCE[claimed];
+    if (source !== expected) {
+        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
+    }
+    if (claimed === 'asserted' && digestValue !== null) {
+        problems.push('an "asserted" claim carries a verification_subject_digest');
+    }
+    if (json_hasOwn(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
+    }
+    if (claimed !== 'asserted' && !asserted) {
+        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
+    }
+    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems.length ? problems : NONE };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision.ts
+/**
+ * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
+ * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
  */
 
 
 
-const KNOWN = [
-    [SURFACE_SCHEMA, 'surface'],
-    [RECORD_SCHEMA, 'record'],
-];
-/** The family of a kind we read that `name` is exact or a near miss of, if any. */
-function familyOf(name) {
-    const n = name.trim().toLowerCase();
-    for (const k of KNOWN)
-        if (n.startsWith(k[0].replace(/\.v0$/, '')))
-            return k;
-    return null;
-}
-function byName(name, payload, via) {
-    const k = familyOf(name);
-    if (!k)
-        return { kind: 'other', name: quote(name, 120) };
-    const [known, kind] = k;
-    if (name !== known) {
-        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
-        return { kind: 'error', reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)` };
-    }
-    if (!json_isObject(payload))
-        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
-    return { kind, payload, via };
-}
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
-    if (!json_isObject(value)) {
-        return {
-            kind: 'error',
-            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
-        };
-    }
-    const schema = value['schema'];
-    const type = value['type'];
-    const event = typeof type === 'string' && json_hasOwn(value, 'data');
-    if (schema !== undefined && typeof schema !== 'string')
-        return { kind: 'error', reason: '"schema" is not a string' };
-    if (typeof schema === 'string' && event) {
-        // Both named: fine only when they cannot disagree about whether this is something we read.
-        if (familyOf(schema) || familyOf(type)) {
-            return {
-                kind: 'error',
-                reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
-            };
-        }
-        return { kind: 'other', name: quote(type, 120) };
-    }
-    if (typeof schema === 'string')
-        return byName(schema, value, 'schema');
-    if (event) {
-        const k = byName(type, value['data'], 'event');
-        return k;
-    }
-    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
+function prepareDecision(loc, index, decision) {
+    const tool = decision['tool'];
+    const d = decision['decision'];
+    const action = decision['action'];
+    const target = json_isObject(action) ? action['target'] : undefined;
+    const p = json_isObject(target) && json_hasOwn(target, 'provider') ? target['provider'] : null;
+    const response = decision['response'];
+    return {
+        loc,
+        index,
+        tool: json_isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        claim: readClaim(decision),
+        projection: project(decision),
+        actionClass: json_isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: json_isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: json_isObject(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
+        provider: p === null || typeof p === 'string' ? p : { invalid: true },
+        succeeded: json_isObject(response) && response['status'] === 'success',
+    };
 }
 
 // EXTERNAL MODULE: ./node_modules/ajv/dist/runtime/ucs2length.js
@@ -33959,6 +34045,200 @@ const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reaso
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
 
+;// CONCATENATED MODULE: ./src/read/server-log.ts
+/**
+ * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
+ * `assay-mcp-server`, one tracing JSON line per event. Each `tool_decision` event contributes the
+ * decision in its `fields.decision` string, in line order, located at the line and the column of
+ * that value. Other events, text lines and JSON that is not a tracing event are skipped and
+ * counted; everything the doc lists as an error is one. A call started with no decision in its
+ * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
+ * happened that no decision records.
+ */
+
+
+
+
+
+/** The column (1-based) of the `decision` member's value on a raw line, or 1 when it cannot be found. */
+function decisionColumn(text, start, end) {
+    let at = text.indexOf('"decision":', start);
+    while (at >= 0 && at < end) {
+        if (text.charCodeAt(at - 1) !== 0x5c)
+            return at + '"decision":'.length - start + 1;
+        at = text.indexOf('"decision":', at + 1);
+    }
+    return 1;
+}
+/** One server log being read: sessions (a server_start each), pending calls, decisions. */
+class ServerLog {
+    run;
+    sink;
+    limits;
+    /** rid → where its tool_call_start was, for calls with no decision yet in this session. */
+    pending = new Map();
+    /** rids that have a decision in this session. */
+    decided = new Set();
+    sessions = 0;
+    constructor(run, sink, limits) {
+        this.run = run;
+        this.sink = sink;
+        this.limits = limits;
+    }
+    /** A tracing line (classified as one), its location and the raw text it came from. */
+    event(line, loc, text, start, end) {
+        const fields = line['fields'];
+        const event = fields['event'];
+        const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
+        if (event === 'server_start') {
+            this.endSession();
+            this.sessions++;
+            this.sink.skip(loc, 'tracing event server_start');
+            return;
+        }
+        if (event === 'tool_call_start' && rid !== null) {
+            this.pending.set(rid, loc);
+            this.sink.skip(loc, 'tracing event tool_call_start');
+            return;
+        }
+        if (event !== 'tool_decision') {
+            this.sink.skip(loc, typeof event === 'string' ? `tracing event ${quote(event, 60)}` : 'tracing message');
+            return;
+        }
+        const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
+        if (rid === null)
+            return this.sink.error(at, 'a tool_decision event without a string fields.rid');
+        if (this.decided.has(rid)) {
+            return this.sink.error(at, `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision`);
+        }
+        this.decided.add(rid);
+        this.pending.delete(rid);
+        const raw = fields['decision'];
+        if (typeof raw !== 'string')
+            return this.sink.error(at, `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}`);
+        if (raw.trim() === '')
+            return this.sink.error(at, `tool_decision ${rid}: fields.decision is empty`);
+        const parsed = parseStrict(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        if (!parsed.ok)
+            return this.sink.error(at, `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}`);
+        if (!json_isObject(parsed.value))
+            return this.sink.error(at, `tool_decision ${rid}: fields.decision is not a JSON object`);
+        if (this.run.full)
+            return;
+        if (this.run.seen + 1 > this.run.max) {
+            this.run.full = true;
+            return this.sink.error(at, `the run holds more than ${this.run.max} decisions (the limit per run); it is not read`);
+        }
+        const index = this.run.seen++;
+        const shape = checkDecision(parsed.value);
+        if (!shape.ok)
+            return this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+        this.run.decisions.push(prepareDecision(at, index, parsed.value));
+    }
+    /** A text line (not JSON): skipped, unless it is a near miss of a decision or a lost event. */
+    text(line, loc) {
+        if (line.startsWith('Unable to format the following event')) {
+            this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
+        }
+        else if (line.includes('tool_decision')) {
+            this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
+        }
+        else {
+            this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
+        }
+    }
+    /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
+    other(loc, name) {
+        this.sink.skip(loc, name);
+    }
+    endSession() {
+        for (const [rid, loc] of this.pending) {
+            this.sink.incomplete(loc, `rid ${JSON.stringify(quote(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
+        }
+        this.pending = new Map();
+        this.decided = new Set();
+    }
+    /** The end of the file: calls still pending are incomplete. */
+    close() {
+        this.endSession();
+    }
+    get sawServer() {
+        return this.sessions > 0;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/classify.ts
+/**
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ */
+
+
+
+const KNOWN = [
+    [SURFACE_SCHEMA, 'surface'],
+    [RECORD_SCHEMA, 'record'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const n = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (n.startsWith(k[0].replace(/\.v0$/, '')))
+            return k;
+    return null;
+}
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: quote(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return { kind: 'error', reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)` };
+    }
+    if (!json_isObject(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
+    return { kind, payload, via };
+}
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && json_isObject(v['fields']) && typeof v['target'] === 'string';
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    if (!json_isObject(value)) {
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+        };
+    }
+    const schema = value['schema'];
+    const type = value['type'];
+    if (schema === undefined && type === undefined && isTracing(value))
+        return { kind: 'tracing', line: value };
+    const event = typeof type === 'string' && json_hasOwn(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string' };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
+            };
+        }
+        return { kind: 'other', name: quote(type, 120) };
+    }
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (event) {
+        const k = byName(type, value['data'], 'event');
+        return k;
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
+}
+
 ;// CONCATENATED MODULE: ./src/read/signature.ts
 /**
  * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
@@ -34030,116 +34310,6 @@ function payloadOf(record) {
 function signature_pae(type, body) {
     const t = Buffer.from(type, 'utf8');
     return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-
-;// CONCATENATED MODULE: ./src/core/claims.ts
-/**
- * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
- * for consistency and later compared with what the evidence earns; they never earn anything.
- */
-
-
-const EXPECTED_SOURCE = {
-    asserted: null,
-    observed_confirmed: 'observed_read_followup',
-    verified: 'provider_audit_import',
-};
-/** Most claims are consistent: share one empty list rather than keep one per call. */
-const NONE = Object.freeze([]);
-/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
-function assertedAgainstOutcome(decision, response) {
-    const d = decision['decision'];
-    const effect = json_isObject(d) ? d['effect'] : undefined;
-    if (effect === 'deny' || effect === 'error')
-        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
-    const status = response['status'];
-    if (status !== 'success')
-        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
-    return null;
-}
-function readClaim(decision) {
-    const response = decision['response'];
-    if (!json_isObject(response))
-        return { kind: 'invalid', reason: 'response is not an object' };
-    const asserted = response['side_effect_asserted'];
-    if (typeof asserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
-    const legacyVerified = response['side_effect_verified'];
-    if (json_hasOwn(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
-        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
-    }
-    const problems = [];
-    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
-    if (contradiction)
-        problems.push(contradiction);
-    if (!json_hasOwn(response, 'side_effect')) {
-        const level = legacyVerified === true ? 'verified' : 'asserted';
-        if (level !== 'asserted' && !asserted)
-            problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
-    }
-    const block = response['side_effect'];
-    if (!json_isObject(block))
-        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
-    const blockAsserted = block['asserted'];
-    const level = block['level'];
-    if (typeof blockAsserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
-    if (typeof level !== 'string' || !LEVELS.includes(level)) {
-        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
-    }
-    const claimed = level;
-    const source = json_hasOwn(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = json_hasOwn(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
-    if (digestValue !== null && typeof digestValue !== 'string') {
-        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
-    }
-    if (blockAsserted !== asserted) {
-        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
-    }
-    const expected = EXPECTED_SOURCE[claimed];
-    if (source !== expected) {
-        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
-    }
-    if (claimed === 'asserted' && digestValue !== null) {
-        problems.push('an "asserted" claim carries a verification_subject_digest');
-    }
-    if (json_hasOwn(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
-        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
-    }
-    if (claimed !== 'asserted' && !asserted) {
-        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
-    }
-    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems.length ? problems : NONE };
-}
-
-;// CONCATENATED MODULE: ./src/core/decision.ts
-/**
- * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
- * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
- */
-
-
-
-function prepareDecision(loc, index, decision) {
-    const tool = decision['tool'];
-    const d = decision['decision'];
-    const action = decision['action'];
-    const target = json_isObject(action) ? action['target'] : undefined;
-    const p = json_isObject(target) && json_hasOwn(target, 'provider') ? target['provider'] : null;
-    const response = decision['response'];
-    return {
-        loc,
-        index,
-        tool: json_isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
-        claim: readClaim(decision),
-        projection: project(decision),
-        actionClass: json_isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: json_isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: json_isObject(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
-        provider: p === null || typeof p === 'string' ? p : { invalid: true },
-        succeeded: json_isObject(response) && response['status'] === 'success',
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/read/surface.ts
@@ -34237,6 +34407,8 @@ const MAX_KEY_TEXT_BYTES = 64 * 1024;
 
 
 
+
+
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
 const ROOT_KEY = pathKey([]);
@@ -34267,6 +34439,10 @@ class FileReport {
     at(offset) {
         const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
         return { file: this.file, line, column };
+    }
+    /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
+    incomplete(loc, message) {
+        this.findings.push(findings_finding('run_incomplete', loc, message));
     }
     /** A problem the document pipeline found (DocSink). */
     error(where, message) {
@@ -34303,13 +34479,19 @@ class FileReport {
         return this.findings;
     }
 }
-/** A file's documents through the one pipeline, its problems into `fr`. */
-function* fileDocuments(bytes, format, fr, limits) {
+/** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
+function fileText(bytes, fr, limits) {
     const decoded = documents_decode(bytes, limits, fr);
     if (!decoded)
-        return;
+        return null;
     fr.lines = decoded.lines;
-    yield* documents_documents(decoded.text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
+    return decoded.text;
+}
+function* fileDocuments(bytes, format, fr, limits) {
+    const text = fileText(bytes, fr, limits);
+    if (text === null)
+        return;
+    yield* documents_documents(text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
 }
 function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
@@ -34348,35 +34530,77 @@ function readRecord(kind, loc, fr, out, options) {
         : { loc, record, signer: null, payload };
     out.push(input);
 }
-/** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
+/** The end of the line that starts at `start` (its "\n", or the end of the text). */
+const lineEnd = (text, start) => {
+    const n = text.indexOf('\n', start);
+    return n < 0 ? text.length : n;
+};
+/**
+ * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
+ * lines; or a server log (.log). One run per file, decisions in line order.
+ */
 function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
     const fr = new FileReport(file, limits);
     const run = new RunDecisions(limits.maxDecisions);
+    const log = new ServerLog(run, fr, limits);
     let surfaces = 0;
-    for (const doc of fileDocuments(bytes, format, fr, limits)) {
+    let tracing = 0;
+    const text = fileText(bytes, fr, limits);
+    const surface = (doc, k) => {
+        surfaces++;
+        const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
+        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message));
+    };
+    const json = (doc, inLog) => {
         const loc = fr.at(doc.start);
         const k = classify(doc.value);
-        if (k.kind === 'error')
+        if (k.kind === 'tracing') {
+            tracing++;
+            log.event(k.line, loc, text, doc.start, lineEnd(text, doc.start));
+        }
+        else if (inLog && k.kind !== 'surface') {
+            // In a server log, JSON that is not a tracing event (stdout's JSON-RPC, a startup_failure line) is skipped.
+            log.other(loc, json_isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string' ? 'JSON-RPC message (stdout mixed in)' : 'JSON that is not a tracing event');
+        }
+        else if (k.kind === 'error')
             fr.error(loc, k.reason);
         else if (k.kind === 'other')
             fr.skip(loc, k.name);
         else if (k.kind === 'record')
             fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
-        else {
-            surfaces++;
-            const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
-            readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message));
+        else
+            surface(doc, k);
+    };
+    if (text !== null) {
+        const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
+        if (format === 'log') {
+            for (const l of logLines(text, { limits, collect }, fr)) {
+                if (l.kind === 'json')
+                    json(l.doc, true);
+                else
+                    log.text(text.slice(l.start, Math.min(l.end, l.start + 4096)), fr.at(l.start));
+            }
         }
+        else {
+            for (const doc of documents_documents(text, format, { limits, collect }, fr))
+                json(doc, false);
+        }
+        log.close();
     }
-    if (fr.failed && fr.findings[0]) {
-        const first = fr.findings[0];
-        fr.findings[0] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
+    const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
+    const first = fr.findings[firstError];
+    if (fr.failed && first) {
+        fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
     }
+    const isRun = surfaces > 0 || tracing > 0;
     // Nothing is dropped silently: a readable file with nothing to verify says so.
-    if (!fr.failed && surfaces === 0 && !fr.skippedAny)
+    if (!fr.failed && !isRun && !fr.skippedAny)
         fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
+    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0) {
+        fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
+    }
     const findings = fr.close();
-    return { run: !fr.failed && surfaces > 0 ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
+    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = limits_DEFAULT_LIMITS, options = {}) {
@@ -34394,6 +34618,8 @@ function readAuditFile(file, bytes, format, limits = limits_DEFAULT_LIMITS, opti
                 fr.error(loc, k.reason);
             else if (k.kind === 'other')
                 fr.skip(loc, k.name);
+            else if (k.kind === 'tracing')
+                fr.skip(loc, 'a server tracing line (a run among the audit exports)');
             else if (k.kind === 'surface')
                 fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
             else
@@ -34824,7 +35050,7 @@ function readEvents(bytes, m, file, limits) {
             });
         }
         else {
-            const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.name;
+            const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
             skipped.set(name, (skipped.get(name) ?? 0) + 1);
         }
         seq++;
@@ -34971,8 +35197,16 @@ async function readArtifact(rel, role, bytes, limits) {
     const format = formatOf(rel);
     if (!format || format === 'bundle')
         return failure(rel, UNSUPPORTED);
-    return role === 'runs' ? readRunFile(rel, bytes, format, limits) : readAuditFile(rel, bytes, format, limits);
+    if (format === 'attestation')
+        return failure(rel, ATTESTATION);
+    if (role === 'runs')
+        return readRunFile(rel, bytes, format, limits);
+    if (format === 'log')
+        return failure(rel, LOG_IN_AUDIT);
+    return readAuditFile(rel, bytes, format, limits);
 }
+const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
+const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
@@ -35135,7 +35369,7 @@ async function collect(settings) {
     // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
     const trust = new TrustPool(keys);
     for (const role of ['audit', 'runs']) {
-        const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false);
+        const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false, role);
         findings.push(...d.findings);
         if (role === 'runs' && d.files.length === 0) {
             findings.push(inputFinding('no_artifacts', settings.runs.join(', ') || '(none)', `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
@@ -36554,7 +36788,7 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2133);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(609);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 

@@ -35,7 +35,7 @@ export async function collect(settings: Settings): Promise<Collected> {
   // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
   const trust = new TrustPool(keys);
   for (const role of ['audit', 'runs'] as const) {
-    const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false);
+    const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false, role);
     findings.push(...d.findings);
     if (role === 'runs' && d.files.length === 0) {
       findings.push(

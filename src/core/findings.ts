@@ -68,6 +68,16 @@ export const FINDINGS = {
     title: 'Inconsistent claim',
     help: "A call's claim contradicts itself (level, source, digest, asserted flags), or asserts a side effect of a call that was denied, failed or did not succeed.",
   },
+  run_incomplete: {
+    severity: 'error',
+    title: 'Run incomplete',
+    help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+  },
+  run_unattested: {
+    severity: 'error',
+    title: 'Run not attested by a trusted producer',
+    help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
+  },
   no_artifacts: {
     severity: 'error',
     title: 'No run artifacts',

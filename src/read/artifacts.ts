@@ -6,7 +6,9 @@
  */
 import { finding, type Finding } from '../core/findings.js';
 import { RECORD_SCHEMA, type AuditRecord, type Location, type RunInput } from '../core/model.js';
-import { decode, documents, type Doc, type DocSink } from './documents.js';
+import { decode, documents, logLines, type Doc, type DocSink } from './documents.js';
+import { ServerLog } from './server-log.js';
+import { isObject } from '../core/json.js';
 import { type LineIndex, pathKey } from './strict-json.js';
 import { classify, type Kind } from './classify.js';
 import { checkRecord } from './shapes.js';
@@ -61,6 +63,11 @@ class FileReport implements DocSink {
     return { file: this.file, line, column };
   }
 
+  /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
+  incomplete(loc: Location, message: string): void {
+    this.findings.push(finding('run_incomplete', loc, message));
+  }
+
   /** A problem the document pipeline found (DocSink). */
   error(where: { readonly offset: number } | { readonly line: number; readonly column: number } | Location, message: string): void {
     const loc = 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
@@ -102,15 +109,21 @@ class FileReport implements DocSink {
   }
 }
 
-/** A file's documents through the one pipeline, its problems into `fr`. */
-function* fileDocuments(bytes: Uint8Array, format: TextFormat, fr: FileReport, limits: ReadLimits): Generator<Doc> {
+/** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
+function fileText(bytes: Uint8Array, fr: FileReport, limits: ReadLimits): string | null {
   const decoded = decode(bytes, limits, fr);
-  if (!decoded) return;
+  if (!decoded) return null;
   fr.lines = decoded.lines;
-  yield* documents(decoded.text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
+  return decoded.text;
 }
 
-type TextFormat = Exclude<Format, 'bundle'>;
+function* fileDocuments(bytes: Uint8Array, format: 'json' | 'ndjson', fr: FileReport, limits: ReadLimits): Generator<Doc> {
+  const text = fileText(bytes, fr, limits);
+  if (text === null) return;
+  yield* documents(text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
+}
+
+type TextFormat = Exclude<Format, 'bundle' | 'attestation'>;
 
 /** What a reader of audit exports keeps besides what verification reads. */
 export interface RecordReadOptions {
@@ -156,44 +169,83 @@ function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileRepo
   out.push(input);
 }
 
-/** A run artifact (.json surface, or .ndjson/.jsonl of surfaces or surface events). */
+/** The end of the line that starts at `start` (its "\n", or the end of the text). */
+const lineEnd = (text: string, start: number): number => {
+  const n = text.indexOf('\n', start);
+  return n < 0 ? text.length : n;
+};
+
+/**
+ * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
+ * lines; or a server log (.log). One run per file, decisions in line order.
+ */
 export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat, limits: ReadLimits = DEFAULT_LIMITS): FileRead {
   const fr = new FileReport(file, limits);
   const run = new RunDecisions(limits.maxDecisions);
+  const log = new ServerLog(run, fr, limits);
   let surfaces = 0;
-  for (const doc of fileDocuments(bytes, format, fr, limits)) {
+  let tracing = 0;
+  const text = fileText(bytes, fr, limits);
+  const surface = (doc: Doc, k: Kind & { kind: 'surface' }): void => {
+    surfaces++;
+    const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
+    readSurface(
+      k.payload,
+      k.via,
+      (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)),
+      run,
+      (at, message) => fr.error(at, message),
+    );
+  };
+  const json = (doc: Doc, inLog: boolean): void => {
     const loc = fr.at(doc.start);
     const k = classify(doc.value);
-    if (k.kind === 'error') fr.error(loc, k.reason);
+    if (k.kind === 'tracing') {
+      tracing++;
+      log.event(k.line, loc, text as string, doc.start, lineEnd(text as string, doc.start));
+    } else if (inLog && k.kind !== 'surface') {
+      // In a server log, JSON that is not a tracing event (stdout's JSON-RPC, a startup_failure line) is skipped.
+      log.other(
+        loc,
+        isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string' ? 'JSON-RPC message (stdout mixed in)' : 'JSON that is not a tracing event',
+      );
+    } else if (k.kind === 'error') fr.error(loc, k.reason);
     else if (k.kind === 'other') fr.skip(loc, k.name);
     else if (k.kind === 'record') fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
-    else {
-      surfaces++;
-      const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
-      readSurface(
-        k.payload,
-        k.via,
-        (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)),
-        run,
-        (at, message) => fr.error(at, message),
-      );
+    else surface(doc, k);
+  };
+  if (text !== null) {
+    const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
+    if (format === 'log') {
+      for (const l of logLines(text, { limits, collect }, fr)) {
+        if (l.kind === 'json') json(l.doc, true);
+        else log.text(text.slice(l.start, Math.min(l.end, l.start + 4096)), fr.at(l.start));
+      }
+    } else {
+      for (const doc of documents(text, format, { limits, collect }, fr)) json(doc, false);
     }
+    log.close();
   }
-  if (fr.failed && fr.findings[0]) {
-    const first = fr.findings[0];
-    fr.findings[0] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
+  const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
+  const first = fr.findings[firstError];
+  if (fr.failed && first) {
+    fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
   }
+  const isRun = surfaces > 0 || tracing > 0;
   // Nothing is dropped silently: a readable file with nothing to verify says so.
-  if (!fr.failed && surfaces === 0 && !fr.skippedAny) fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
+  if (!fr.failed && !isRun && !fr.skippedAny) fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
+  if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0) {
+    fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
+  }
   const findings = fr.close();
-  return { run: !fr.failed && surfaces > 0 ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
+  return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
 }
 
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 export function readAuditFile(
   file: string,
   bytes: Uint8Array,
-  format: TextFormat,
+  format: 'json' | 'ndjson',
   limits: ReadLimits = DEFAULT_LIMITS,
   options: RecordReadOptions = {},
 ): FileRead {
@@ -210,6 +262,7 @@ export function readAuditFile(
       const k = classify(value);
       if (k.kind === 'error') fr.error(loc, k.reason);
       else if (k.kind === 'other') fr.skip(loc, k.name);
+      else if (k.kind === 'tracing') fr.skip(loc, 'a server tracing line (a run among the audit exports)');
       else if (k.kind === 'surface') fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
       else readRecord(k, loc, fr, records, options);
     }

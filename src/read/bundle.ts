@@ -274,7 +274,7 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
         throw new BundleError(`${where}: ${message}`);
       });
     } else {
-      const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.name;
+      const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
       skipped.set(name, (skipped.get(name) ?? 0) + 1);
     }
     seq++;

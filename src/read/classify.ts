@@ -10,6 +10,8 @@ import { quote } from '../core/findings.js';
 import { RECORD_SCHEMA, SURFACE_SCHEMA } from '../core/model.js';
 
 export type Kind =
+  /** A tracing JSON line of assay-mcp-server's log (docs/assay-server-logs.md). */
+  | { readonly kind: 'tracing'; readonly line: JsonObject }
   | { readonly kind: 'surface'; readonly payload: JsonObject; readonly via: 'schema' | 'event' }
   | { readonly kind: 'record'; readonly payload: JsonObject; readonly via: 'schema' | 'event' }
   | { readonly kind: 'other'; readonly name: string }
@@ -39,6 +41,10 @@ function byName(name: string, payload: unknown, via: 'schema' | 'event'): Kind {
   return { kind, payload, via };
 }
 
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+export const isTracing = (v: JsonObject): boolean =>
+  typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && isObject(v['fields']) && typeof v['target'] === 'string';
+
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 export function classify(value: unknown): Kind {
   if (!isObject(value)) {
@@ -49,6 +55,7 @@ export function classify(value: unknown): Kind {
   }
   const schema = value['schema'];
   const type = value['type'];
+  if (schema === undefined && type === undefined && isTracing(value)) return { kind: 'tracing', line: value };
   const event = typeof type === 'string' && hasOwn(value, 'data');
   if (schema !== undefined && typeof schema !== 'string') return { kind: 'error', reason: '"schema" is not a string' };
   if (typeof schema === 'string' && event) {

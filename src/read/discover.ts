@@ -7,7 +7,7 @@ import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { finding, inputFinding, type Finding } from '../core/findings.js';
-import { EXTENSION_LIST, formatOf } from './formats.js';
+import { discoverable, EXTENSION_LIST, formatOf } from './formats.js';
 
 /** Directories a walk never enters unless named explicitly. */
 const PRUNED = new Set(['.git', 'node_modules']);
@@ -52,7 +52,7 @@ const inside = (root: string, p: string): boolean => {
  *
  * An input that starts with `!` is a glob that excludes what it matches from the others' files.
  */
-export function discover(all: readonly string[], cwd: string, workspace: string, explicit = false): Discovery {
+export function discover(all: readonly string[], cwd: string, workspace: string, explicit = false, role: 'runs' | 'audit' = 'runs'): Discovery {
   const inputs = all.filter((i) => !i.trim().startsWith('!'));
   const excludes = all
     .map((i) => i.trim())
@@ -168,13 +168,13 @@ export function discover(all: readonly string[], cwd: string, workspace: string,
       walk(base, input, (abs) => {
         const rel = toPosix(path.relative(cwd, abs));
         if (!match(rel)) return;
-        if (formatOf(rel) !== null) add(abs);
-        else ignored++;
+        if (discoverable(rel, role)) add(abs);
+        else if (formatOf(rel) !== 'attestation') ignored++;
       });
       if (ignored > 0) findings.push(inputFinding('no_match', input, `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     } else if (st.isDirectory()) {
       walk(base, input, (abs) => {
-        if (formatOf(abs) !== null) add(abs);
+        if (discoverable(abs, role)) add(abs);
       });
     } else if (st.isFile()) {
       add(base);

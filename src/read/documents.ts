@@ -104,6 +104,33 @@ export function* documents(text: string, mode: DocumentMode, options: DocumentOp
   yield* values(text, opts, limits, sink);
 }
 
+/** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
+export type LogLine = { readonly kind: 'json'; readonly doc: Doc } | { readonly kind: 'text'; readonly start: number; readonly end: number };
+
+/**
+ * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
+ * must be one strict JSON document (a truncated last line is an error, never a skip); any other
+ * non-blank line is text for the reader to judge; blank lines are nothing.
+ */
+export function* logLines(text: string, options: DocumentOptions, sink: DocSink): Generator<LogLine> {
+  const { limits } = options;
+  const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+  for (const { start, end } of lines(text)) {
+    if (overBytes(text, start, end, limits.maxLineBytes)) {
+      sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+      continue;
+    }
+    if (blank(text, start, end)) continue;
+    if (text.charCodeAt(start) !== 0x7b) {
+      yield { kind: 'text', start, end };
+      continue;
+    }
+    const r = parseStrict(text, opts, start, end);
+    if (r.ok) yield { kind: 'json', doc: { value: r.value, start, elements: r.elements } };
+    else sink.error({ offset: r.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.message}`);
+  }
+}
+
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
 /** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */

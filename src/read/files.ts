@@ -25,9 +25,14 @@ export async function readArtifact(rel: string, role: Role, bytes: Uint8Array, l
   if (isBundle(rel)) return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
   const format = formatOf(rel);
   if (!format || format === 'bundle') return failure(rel, UNSUPPORTED);
-  return role === 'runs' ? readRunFile(rel, bytes, format, limits) : readAuditFile(rel, bytes, format, limits);
+  if (format === 'attestation') return failure(rel, ATTESTATION);
+  if (role === 'runs') return readRunFile(rel, bytes, format, limits);
+  if (format === 'log') return failure(rel, LOG_IN_AUDIT);
+  return readAuditFile(rel, bytes, format, limits);
 }
 
+const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
+const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
 

@@ -1,20 +1,22 @@
 /**
  * The artifact file types the gate reads, by name: the one list of extensions. A directory input
- * means every file with one of these beneath it.
+ * means every file with one of these beneath it (a server log only under the run inputs); a file
+ * ending `.intoto.jsonl` is an attestation sidecar, found beside its bundle and never read as a run.
  */
-export type Format = 'json' | 'ndjson' | 'bundle';
+export type Format = 'json' | 'ndjson' | 'log' | 'bundle' | 'attestation';
 
 export const EXTENSIONS: readonly { readonly ext: string; readonly format: Format }[] = [
+  // First: a sidecar also ends in .jsonl.
+  { ext: '.intoto.jsonl', format: 'attestation' },
   { ext: '.json', format: 'json' },
   { ext: '.jsonl', format: 'ndjson' },
   { ext: '.ndjson', format: 'ndjson' },
+  { ext: '.log', format: 'log' },
   { ext: '.tar.gz', format: 'bundle' },
 ];
 
-/** ".json, .jsonl, .ndjson or .tar.gz" */
-export const EXTENSION_LIST = `${EXTENSIONS.slice(0, -1)
-  .map((e) => e.ext)
-  .join(', ')} or ${EXTENSIONS.at(-1)!.ext}`;
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+export const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
 
 /** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
 export function formatOf(file: string): Format | null {
@@ -22,3 +24,12 @@ export function formatOf(file: string): Format | null {
   for (const { ext, format } of EXTENSIONS) if (lower.endsWith(ext)) return format;
   return null;
 }
+
+/** Whether a directory or glob input of this role picks the file up. */
+export function discoverable(file: string, role: 'runs' | 'audit'): boolean {
+  const f = formatOf(file);
+  return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
+}
+
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+export const sidecarOf = (bundle: string): string => `${bundle}.intoto.jsonl`;

@@ -1,0 +1,130 @@
+/**
+ * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
+ * `assay-mcp-server`, one tracing JSON line per event. Each `tool_decision` event contributes the
+ * decision in its `fields.decision` string, in line order, located at the line and the column of
+ * that value. Other events, text lines and JSON that is not a tracing event are skipped and
+ * counted; everything the doc lists as an error is one. A call started with no decision in its
+ * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
+ * happened that no decision records.
+ */
+import { prepareDecision } from '../core/decision.js';
+import { quote } from '../core/findings.js';
+import { isObject, type JsonObject } from '../core/json.js';
+import type { Location } from '../core/model.js';
+import type { ReadLimits } from './limits.js';
+import { checkDecision } from './shapes.js';
+import { parseStrict } from './strict-json.js';
+import type { RunDecisions } from './surface.js';
+
+/** Where a server log's problems and skips go (the file's report). */
+export interface LogSink {
+  error(loc: Location, message: string): void;
+  incomplete(loc: Location, message: string): void;
+  skip(loc: Location, name: string): void;
+}
+
+/** The column (1-based) of the `decision` member's value on a raw line, or 1 when it cannot be found. */
+function decisionColumn(text: string, start: number, end: number): number {
+  let at = text.indexOf('"decision":', start);
+  while (at >= 0 && at < end) {
+    if (text.charCodeAt(at - 1) !== 0x5c) return at + '"decision":'.length - start + 1;
+    at = text.indexOf('"decision":', at + 1);
+  }
+  return 1;
+}
+
+/** One server log being read: sessions (a server_start each), pending calls, decisions. */
+export class ServerLog {
+  /** rid → where its tool_call_start was, for calls with no decision yet in this session. */
+  private pending = new Map<string, Location>();
+  /** rids that have a decision in this session. */
+  private decided = new Set<string>();
+  private sessions = 0;
+
+  constructor(
+    private readonly run: RunDecisions,
+    private readonly sink: LogSink,
+    private readonly limits: ReadLimits,
+  ) {}
+
+  /** A tracing line (classified as one), its location and the raw text it came from. */
+  event(line: JsonObject, loc: Location, text: string, start: number, end: number): void {
+    const fields = line['fields'] as JsonObject;
+    const event = fields['event'];
+    const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
+    if (event === 'server_start') {
+      this.endSession();
+      this.sessions++;
+      this.sink.skip(loc, 'tracing event server_start');
+      return;
+    }
+    if (event === 'tool_call_start' && rid !== null) {
+      this.pending.set(rid, loc);
+      this.sink.skip(loc, 'tracing event tool_call_start');
+      return;
+    }
+    if (event !== 'tool_decision') {
+      this.sink.skip(loc, typeof event === 'string' ? `tracing event ${quote(event, 60)}` : 'tracing message');
+      return;
+    }
+    const at: Location = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
+    if (rid === null) return this.sink.error(at, 'a tool_decision event without a string fields.rid');
+    if (this.decided.has(rid)) {
+      return this.sink.error(at, `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision`);
+    }
+    this.decided.add(rid);
+    this.pending.delete(rid);
+    const raw = fields['decision'];
+    if (typeof raw !== 'string') return this.sink.error(at, `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}`);
+    if (raw.trim() === '') return this.sink.error(at, `tool_decision ${rid}: fields.decision is empty`);
+    const parsed = parseStrict(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+    if (!parsed.ok)
+      return this.sink.error(at, `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}`);
+    if (!isObject(parsed.value)) return this.sink.error(at, `tool_decision ${rid}: fields.decision is not a JSON object`);
+    if (this.run.full) return;
+    if (this.run.seen + 1 > this.run.max) {
+      this.run.full = true;
+      return this.sink.error(at, `the run holds more than ${this.run.max} decisions (the limit per run); it is not read`);
+    }
+    const index = this.run.seen++;
+    const shape = checkDecision(parsed.value);
+    if (!shape.ok) return this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+    this.run.decisions.push(prepareDecision(at, index, parsed.value));
+  }
+
+  /** A text line (not JSON): skipped, unless it is a near miss of a decision or a lost event. */
+  text(line: string, loc: Location): void {
+    if (line.startsWith('Unable to format the following event')) {
+      this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
+    } else if (line.includes('tool_decision')) {
+      this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
+    } else {
+      this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
+    }
+  }
+
+  /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
+  other(loc: Location, name: string): void {
+    this.sink.skip(loc, name);
+  }
+
+  private endSession(): void {
+    for (const [rid, loc] of this.pending) {
+      this.sink.incomplete(
+        loc,
+        `rid ${JSON.stringify(quote(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`,
+      );
+    }
+    this.pending = new Map();
+    this.decided = new Set();
+  }
+
+  /** The end of the file: calls still pending are incomplete. */
+  close(): void {
+    this.endSession();
+  }
+
+  get sawServer(): boolean {
+    return this.sessions > 0;
+  }
+}
