@@ -244,7 +244,7 @@ describe('no rung without a claim (§5)', () => {
       [null, null],
     ]);
     expect(r.totals).toMatchObject({ no_effect: 1, asserted: 0, weakest_level: 'observed_confirmed' });
-    expect(r.runs).toEqual([{ artifact: 'runs/r.json', calls: 2, weakest_level: 'observed_confirmed' }]);
+    expect(r.runs).toEqual([{ artifact: 'runs/r.json', calls: 2, weakest_level: 'observed_confirmed', producer: null }]);
   });
 
   it('the weakest rung is null when no call asserts a side effect, and one strong call never raises it', () => {

@@ -2536,7 +2536,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 233:
+/***/ 405:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3860,6 +3860,12 @@ function tallyTotals(runs, calls, records, findings) {
         totals[plural[s]] = severities.get(s) ?? 0;
     return totals;
 }
+/** A run's producer as the report names it (§10). */
+function producerOf(a) {
+    if (!a || a.kind === 'none' || a.kind === 'unattested')
+        return null;
+    return { key_id: a.keyId, name: a.name, version: a.version, checked: a.kind === 'attested' };
+}
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
 const ruled = (call) => call.claim.asserted && !call.input.denied;
 /** `rule_unused` (§7): a rule whose selector matches no call it could apply to, naming the classes seen. */
@@ -3896,11 +3902,18 @@ function verify(evidence, options) {
                 throw new Error('the ladder left a call without an outcome');
             return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
         });
-        runReports.push({ artifact: runs[i].artifact, calls: mine.length, weakest_level: weakest(mine) });
+        const run = runs[i];
+        runReports.push({ artifact: run.artifact, calls: mine.length, weakest_level: weakest(mine), producer: producerOf(run.attestation) });
         for (const c of mine)
             callReports.push(c);
     }
     const findings = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];
+    for (const run of runs) {
+        if (run.attestation?.kind === 'unattested') {
+            const why = `run ${quote(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
+            findings.push(finding('run_unattested', { file: run.artifact, line: 1, column: 1 }, why));
+        }
+    }
     for (const c of callReports)
         for (const f of c.findings)
             findings.push(f);
@@ -6605,9 +6618,38 @@ function readManifest(bytes, limits) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
         throw new BundleError('manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    return { runId, eventCount, runRoot, bundleId, eventsSha256, eventsBytes: size };
+    const p = isObject(m['producer']) ? m['producer'] : {};
+    const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
+    return {
+        producer: { name: text('name'), version: text('version'), git: text('git') },
+        runId,
+        eventCount,
+        runRoot,
+        bundleId,
+        eventsSha256,
+        eventsBytes: size,
+    };
 }
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
+/** An RFC 3339 time as [UTC seconds since the epoch, nanoseconds], or null. */
+function utcNanos(t) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(t);
+    if (!m)
+        return null;
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const offset = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 3600 + Number(m[11]) * 60);
+    const seconds = Date.UTC(y, mo - 1, d, h, mi, s) / 1000 - offset;
+    const nanos = Number(((m[7] ?? '') + '000000000').slice(0, 9));
+    return [seconds, nanos];
+}
+/** [seconds, nanos] in UTC as RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit. */
+function autoSi([seconds, nanos]) {
+    const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+    if (nanos === 0)
+        return `${base}Z`;
+    const digits = nanos % 1_000_000 === 0 ? 3 : nanos % 1000 === 0 ? 6 : 9;
+    return `${base}.${String(nanos).padStart(9, '0').slice(0, digits)}Z`;
+}
 function readEvents(bytes, m, file, limits) {
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
         throw new BundleError('events.ndjson starts with a byte-order mark');
@@ -6620,6 +6662,9 @@ function readEvents(bytes, m, file, limits) {
     const skipped = new Map();
     let seq = 0;
     let source;
+    let earliest = null;
+    let latest = null;
+    const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
     const surfacePath = pathKey(['data', 'observed_tool_decisions']);
     const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
     for (const { line, start, end } of lines(text)) {
@@ -6655,6 +6700,13 @@ function readEvents(bytes, m, file, limits) {
             throw new BundleError(`${where}: id must be "${m.runId}:${seq}"`);
         if (typeof e['time'] !== 'string' || !RFC3339.test(e['time']))
             throw new BundleError(`${where}: time is not an RFC 3339 timestamp`);
+        const at = utcNanos(e['time']);
+        if (at) {
+            if (!earliest || before(at, earliest))
+                earliest = at;
+            if (!latest || before(latest, at))
+                latest = at;
+        }
         if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
             throw new BundleError(`${where}: assaypii and assaysecrets must be booleans`);
         const subject = e['subject'];
@@ -6696,7 +6748,7 @@ function readEvents(bytes, m, file, limits) {
         throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
     if (m.bundleId !== m.runRoot)
         throw new BundleError('manifest bundle_id does not equal the run root');
-    return { decisions: run.decisions, skipped };
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
 }
 /** Verify a bundle; throws BundleError naming the broken rule. */
 async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
@@ -6714,6 +6766,8 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         throw new BundleError(`cannot read file: ${e.code ?? e.message}`);
     }
     const gunzip = (0,external_node_zlib_namespaceObject.createGunzip)();
+    const archiveHash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    input.on('data', (chunk) => archiveHash.update(chunk));
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
     const src = new GunzipSource(gunzip, size, limits);
@@ -6761,7 +6815,17 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
             throw new BundleError('missing member manifest.json');
         if (decisions === undefined)
             throw new BundleError('missing member events.ndjson');
-        return { kind: 'bundle', events: decisions };
+        // Every byte has been read (drain checked the end): the hash is of the whole archive.
+        const facts = {
+            archiveSha256: archiveHash.digest('hex'),
+            bundleId: manifest.bundleId,
+            runId: manifest.runId,
+            eventCount: manifest.eventCount,
+            runRoot: manifest.runRoot,
+            producer: manifest.producer,
+            window: decisions.window,
+        };
+        return { kind: 'bundle', events: decisions, facts };
     }
     catch (e) {
         if (e instanceof BundleError)
@@ -6802,7 +6866,7 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
         findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
-    return { run: { artifact: file, decisions }, records: [], findings };
+    return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
 }
 
 ;// CONCATENATED MODULE: ./src/read/files.ts
@@ -6876,6 +6940,354 @@ async function readOne(file, role, limits, digest = false) {
     }
     const r = await readArtifact(file.rel, role, bytes, limits);
     return digest ? { ...r, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex') } : r;
+}
+
+;// CONCATENATED MODULE: ./src/read/dsse.ts
+/**
+ * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
+ * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
+ * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ */
+
+
+
+const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+const dsse_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const base64 = (s) => (s.length % 4 === 0 && dsse_BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
+function readEnvelope(v, loc) {
+    if (!isObject(v))
+        return { ok: false, reason: 'an envelope is not a JSON object' };
+    for (const k of Object.keys(v)) {
+        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
+            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    }
+    const type = v['payloadType'];
+    if (typeof type !== 'string' || type === '')
+        return { ok: false, reason: 'payloadType is not a non-empty string' };
+    const p = v['payload'];
+    const payload = typeof p === 'string' ? base64(p) : null;
+    if (!payload)
+        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
+    const sigs = v['signatures'];
+    if (!Array.isArray(sigs) || sigs.length === 0)
+        return { ok: false, reason: 'signatures is not a non-empty array' };
+    const signatures = [];
+    for (const [i, s] of sigs.entries()) {
+        if (!isObject(s))
+            return { ok: false, reason: `signatures[${i}] is not an object` };
+        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
+        if (typeof keyid !== 'string')
+            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
+        const raw = s['sig'];
+        const sig = typeof raw === 'string' ? base64(raw) : null;
+        if (!sig || sig.length === 0)
+            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
+        signatures.push({ keyid, sig });
+    }
+    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
+function readEnvelopeFile(file, bytes, limits) {
+    const findings = [];
+    let index = null;
+    const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
+    const sink = {
+        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
+    };
+    const decoded = decode(bytes, limits, sink);
+    if (!decoded)
+        return { envelopes: [], findings };
+    index = decoded.lines;
+    const envelopes = [];
+    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+        const e = readEnvelope(doc.value, at(doc.start));
+        if (e.ok)
+            envelopes.push(e.value);
+        else
+            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+    }
+    if (envelopes.length === 0 && findings.length === 0)
+        findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
+    return { envelopes, findings };
+}
+
+;// CONCATENATED MODULE: ./src/read/attestation.ts
+/**
+ * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
+ * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
+ * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
+ * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
+ */
+
+
+const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
+const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
+/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
+function bundleStatement(f) {
+    if (f.producer.name === null || f.producer.version === null) {
+        return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
+    }
+    if (f.window === null)
+        return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
+    return {
+        ok: true,
+        value: {
+            _type: STATEMENT_TYPE,
+            subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
+            predicateType: EVIDENCE_BUNDLE_V1,
+            predicate: {
+                schema_version: 1,
+                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
+                run: {
+                    run_id: f.runId,
+                    event_count: f.eventCount,
+                    producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
+                    time_window: { start: f.window.start, end: f.window.end },
+                },
+            },
+        },
+    };
+}
+/** Dotted paths of the predicate leaves an attestation must match, and their expected values. */
+function leaves(v, at, out) {
+    if (isObject(v))
+        for (const k of Object.keys(v))
+            leaves(v[k], at ? `${at}.${k}` : k, out);
+    else
+        out.set(at, v);
+}
+/**
+ * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
+ * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
+ * facts only for a verified bundle), subject digest against the archive bytes, subject name against
+ * the manifest's bundle_id, then every predicate field against what the bundle gives.
+ */
+function checkBundleStatement(s, facts) {
+    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
+        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+    const type = s['predicateType'];
+    if (type === EVIDENCE_BUNDLE_V0)
+        return {
+            ok: false,
+            reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
+        };
+    if (type !== EVIDENCE_BUNDLE_V1)
+        return { ok: false, reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}` };
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject' };
+    const only = subject[0];
+    const digest = isObject(only) ? only['digest'] : undefined;
+    if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+    }
+    const pred = s['predicate'];
+    if (!isObject(pred) || pred['schema_version'] !== 1)
+        return { ok: false, reason: 'predicate.schema_version is not 1' };
+    if (!facts)
+        return { ok: false, reason: 'the bundle does not verify' };
+    if (digest['sha256'] !== facts.archiveSha256)
+        return { ok: false, reason: 'subject digest differs from the archive' };
+    if (isObject(only) && only['name'] !== facts.bundleId)
+        return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+    const expected = bundleStatement(facts);
+    if (!expected.ok)
+        return expected;
+    const want = new Map();
+    leaves(expected.value['predicate'], '', want);
+    const got = new Map();
+    leaves(pred, '', got);
+    for (const [k, v] of want)
+        if (got.get(k) !== v)
+            return { ok: false, reason: `predicate field ${k} disagrees with the bundle` };
+    for (const k of got.keys())
+        if (!want.has(k))
+            return { ok: false, reason: `predicate field ${k.slice(0, 80)} is not one upstream writes` };
+    return { ok: true };
+}
+
+;// CONCATENATED MODULE: ./src/trust/dsse.ts
+/**
+ * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
+ * payload type first (a key that signed the same bytes under another type must not pass), then the
+ * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
+ * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
+ * trusted key), `signature does not verify`.
+ */
+
+
+/** The key_id of the trusted key that verified the envelope, or why none did. */
+function checkEnvelope(e, payloadType, keys, who) {
+    if (e.payloadType !== payloadType)
+        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+    const data = pae(payloadType, e.payload);
+    for (const s of e.signatures) {
+        for (const [keyId, key] of keys) {
+            let ok = false;
+            try {
+                ok = (0,external_node_crypto_namespaceObject.verify)(null, data, key, s.sig);
+            }
+            catch {
+                ok = false; // a signature of the wrong length for Ed25519
+            }
+            if (ok)
+                return { ok: true, value: keyId };
+        }
+    }
+    const named = e.signatures.some((s) => keys.has(s.keyid));
+    if (!named)
+        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+    return { ok: false, reason: 'signature does not verify' };
+}
+/** The same check with each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+async function checkEnvelopeAsync(e, payloadType, keys, who) {
+    if (e.payloadType !== payloadType)
+        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+    const data = pae(payloadType, e.payload);
+    const tries = [];
+    for (const s of e.signatures) {
+        for (const [keyId, key] of keys) {
+            tries.push(new Promise((resolve) => {
+                try {
+                    (0,external_node_crypto_namespaceObject.verify)(null, data, key, s.sig, (err, ok) => resolve(!err && ok ? keyId : null));
+                }
+                catch {
+                    resolve(null);
+                }
+            }));
+        }
+    }
+    const verified = (await Promise.all(tries)).find((k) => k !== null);
+    if (verified)
+        return { ok: true, value: verified };
+    if (!e.signatures.some((s) => keys.has(s.keyid)))
+        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+    return { ok: false, reason: 'signature does not verify' };
+}
+
+;// CONCATENATED MODULE: ./src/trust/vsa.ts
+/**
+ * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
+ * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
+ * the subject digest against the report offered, `verificationResult == PASSED`. The first check
+ * that fails is the reason; an envelope file may hold several envelopes, and one that passes
+ * every check is enough.
+ */
+
+
+
+
+
+
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+function strictPayload(payload, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = decode(payload, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let value;
+    let count = 0;
+    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
+        value = doc.value;
+        count++;
+    }
+    if (problems.length > 0 || count !== 1)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+    return { ok: true, value };
+}
+function checkOne(e, reportSha256, keys, limits) {
+    const signed = checkEnvelope(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
+    if (!signed.ok)
+        return signed;
+    const p = strictPayload(e.payload, limits);
+    if (!p.ok)
+        return p;
+    const s = p.value;
+    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
+        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+    if (s['predicateType'] !== VSA_PREDICATE_TYPE)
+        return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject (the report)' };
+    const only = subject[0];
+    const digest = isObject(only) ? only['digest'] : undefined;
+    if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256' };
+    }
+    if (digest['sha256'] !== reportSha256)
+        return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
+    const pred = s['predicate'];
+    if (!isObject(pred))
+        return { ok: false, reason: 'predicate is not an object' };
+    if (pred['verificationResult'] !== 'PASSED')
+        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
+    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
+    const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
+    return {
+        ok: true,
+        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
+    };
+}
+/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
+function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
+    const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
+    const first = read.findings[0];
+    if (first)
+        return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
+    const sha = sha256Hex(report);
+    let reason = '';
+    for (const e of read.envelopes) {
+        const r = checkOne(e, sha, keys, limits);
+        if (r.ok)
+            return r;
+        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
+    }
+    return { ok: false, reason };
+}
+
+;// CONCATENATED MODULE: ./src/trust/producer.ts
+
+
+
+
+const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
+async function producer_checkOne(e, facts, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
+    if (!signed.ok)
+        return signed;
+    const payload = strictPayload(e.payload, limits);
+    if (!payload.ok)
+        return payload;
+    const statement = checkBundleStatement(payload.value, facts);
+    if (!statement.ok)
+        return statement;
+    return { ok: true, keyId: signed.value };
+}
+async function attestation(run, keys, limits) {
+    if (!keys) {
+        const first = run.envelopes?.[0]?.signatures[0];
+        return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
+    }
+    if (!run.bundle)
+        return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
+    if (run.envelopes === null)
+        return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
+    if (run.envelopes.length === 0)
+        return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
+    let reason = '';
+    for (const e of run.envelopes) {
+        const r = await producer_checkOne(e, run.facts, keys, limits);
+        if (r.ok)
+            return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
+        reason ||= run.envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${run.envelopes.length} passes)` : r.reason;
+    }
+    return { kind: 'unattested', reason };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/check.ts
@@ -6991,10 +7403,16 @@ class TrustPool {
 
 
 
+
+
+
+
+
 async function collect(settings) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
+    const producers = settings.trustedProducers ?? null;
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     const keys = settings.trustedKeys;
@@ -7012,13 +7430,57 @@ async function collect(settings) {
                 inputs.set(file.rel, r.sha256);
             for (const x of r.findings)
                 findings.push(x);
-            if (r.run)
-                runs.push(r.run);
+            if (r.run) {
+                const run = r.run;
+                // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
+                const sidecar = formatOf(file.rel) === 'bundle' ? readSidecar(file, settings, findings, inputs) : null;
+                const evidence = { bundle: formatOf(file.rel) === 'bundle', facts: r.bundle ?? null, envelopes: sidecar };
+                runs.push(producers || sidecar
+                    ? attestation(evidence, producers, settings.limits).then((a) => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }))
+                    : Promise.resolve(run));
+            }
             trust.add(r.records);
             await trust.yield();
         }
     }
-    return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [], inputs };
+    return {
+        runs: await Promise.all(runs),
+        records: await trust.finish(),
+        findings,
+        trustedSigners: keys ? [...keys.keys()].sort() : [],
+        trustedProducers: producers ? [...producers.keys()].sort() : [],
+        inputs,
+    };
+}
+/**
+ * The sidecar `<bundle>.intoto.jsonl` beside a bundle, when there is one (a regular file): its
+ * envelopes, or [] when it is malformed (its findings, invalid_artifact, are added). Null: none.
+ */
+function readSidecar(bundle, settings, findings, inputs) {
+    const file = sidecarOf(bundle.path);
+    const rel = sidecarOf(bundle.rel);
+    let bytes;
+    try {
+        const st = (0,external_node_fs_namespaceObject.lstatSync)(file);
+        if (!st.isFile()) {
+            findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, 'the attestation sidecar is not a regular file; not read'));
+            return [];
+        }
+        if (st.size > settings.limits.maxFileBytes) {
+            findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, `file is ${st.size} bytes, over the ${settings.limits.maxFileBytes}-byte limit (max-file-size)`));
+            return [];
+        }
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
+    }
+    catch {
+        return null;
+    }
+    if (settings.inputDigests)
+        inputs.set(rel, sha256Hex(bytes));
+    const read = readEnvelopeFile(rel, bytes, settings.limits);
+    for (const f of read.findings)
+        findings.push(f);
+    return read.findings.length > 0 ? [] : [...read.envelopes];
 }
 async function runGate(settings) {
     return verify(await collect(settings), settings);
@@ -7027,78 +7489,6 @@ async function runGate(settings) {
 async function runGateWithInputs(settings) {
     const evidence = await collect({ ...settings, inputDigests: true });
     return { report: verify(evidence, settings), inputs: evidence.inputs };
-}
-
-;// CONCATENATED MODULE: ./src/read/dsse.ts
-/**
- * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
- * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
- * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
- */
-
-
-
-const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
-const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
-const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
-const dsse_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const base64 = (s) => (s.length % 4 === 0 && dsse_BASE64.test(s) ? Buffer.from(s, 'base64') : null);
-/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
-function readEnvelope(v, loc) {
-    if (!isObject(v))
-        return { ok: false, reason: 'an envelope is not a JSON object' };
-    for (const k of Object.keys(v)) {
-        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
-            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    }
-    const type = v['payloadType'];
-    if (typeof type !== 'string' || type === '')
-        return { ok: false, reason: 'payloadType is not a non-empty string' };
-    const p = v['payload'];
-    const payload = typeof p === 'string' ? base64(p) : null;
-    if (!payload)
-        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
-    const sigs = v['signatures'];
-    if (!Array.isArray(sigs) || sigs.length === 0)
-        return { ok: false, reason: 'signatures is not a non-empty array' };
-    const signatures = [];
-    for (const [i, s] of sigs.entries()) {
-        if (!isObject(s))
-            return { ok: false, reason: `signatures[${i}] is not an object` };
-        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
-        if (typeof keyid !== 'string')
-            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
-        const raw = s['sig'];
-        const sig = typeof raw === 'string' ? base64(raw) : null;
-        if (!sig || sig.length === 0)
-            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
-        signatures.push({ keyid, sig });
-    }
-    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
-}
-/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
-function readEnvelopeFile(file, bytes, limits) {
-    const findings = [];
-    let index = null;
-    const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
-    const sink = {
-        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
-    };
-    const decoded = decode(bytes, limits, sink);
-    if (!decoded)
-        return { envelopes: [], findings };
-    index = decoded.lines;
-    const envelopes = [];
-    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
-        const e = readEnvelope(doc.value, at(doc.start));
-        if (e.ok)
-            envelopes.push(e.value);
-        else
-            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
-    }
-    if (envelopes.length === 0 && findings.length === 0)
-        findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
-    return { envelopes, findings };
 }
 
 ;// CONCATENATED MODULE: ./src/report/vsa.ts
@@ -7171,123 +7561,6 @@ function resourceUriFromEnv(env) {
     if (!server || !repo || !sha)
         return null;
     return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
-}
-
-;// CONCATENATED MODULE: ./src/trust/dsse.ts
-/**
- * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
- * payload type first (a key that signed the same bytes under another type must not pass), then the
- * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
- * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
- * trusted key), `signature does not verify`.
- */
-
-
-/** The key_id of the trusted key that verified the envelope, or why none did. */
-function checkEnvelope(e, payloadType, keys, who) {
-    if (e.payloadType !== payloadType)
-        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
-    const data = pae(payloadType, e.payload);
-    for (const s of e.signatures) {
-        for (const [keyId, key] of keys) {
-            let ok = false;
-            try {
-                ok = (0,external_node_crypto_namespaceObject.verify)(null, data, key, s.sig);
-            }
-            catch {
-                ok = false; // a signature of the wrong length for Ed25519
-            }
-            if (ok)
-                return { ok: true, value: keyId };
-        }
-    }
-    const named = e.signatures.some((s) => keys.has(s.keyid));
-    if (!named)
-        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
-    return { ok: false, reason: 'signature does not verify' };
-}
-
-;// CONCATENATED MODULE: ./src/trust/vsa.ts
-/**
- * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
- * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
- * the subject digest against the report offered, `verificationResult == PASSED`. The first check
- * that fails is the reason; an envelope file may hold several envelopes, and one that passes
- * every check is enough.
- */
-
-
-
-
-
-
-/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
-function strictPayload(payload, limits) {
-    const problems = [];
-    const sink = { error: (_at, message) => problems.push(message) };
-    const decoded = decode(payload, limits, sink);
-    if (!decoded)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-    let value;
-    let count = 0;
-    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
-        value = doc.value;
-        count++;
-    }
-    if (problems.length > 0 || count !== 1)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
-    return { ok: true, value };
-}
-function checkOne(e, reportSha256, keys, limits) {
-    const signed = checkEnvelope(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
-    if (!signed.ok)
-        return signed;
-    const p = strictPayload(e.payload, limits);
-    if (!p.ok)
-        return p;
-    const s = p.value;
-    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
-        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
-    if (s['predicateType'] !== VSA_PREDICATE_TYPE)
-        return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
-    const subject = s['subject'];
-    if (!Array.isArray(subject) || subject.length !== 1)
-        return { ok: false, reason: 'the Statement must have exactly one subject (the report)' };
-    const only = subject[0];
-    const digest = isObject(only) ? only['digest'] : undefined;
-    if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
-        return { ok: false, reason: 'the subject must carry exactly one digest, sha256' };
-    }
-    if (digest['sha256'] !== reportSha256)
-        return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
-    const pred = s['predicate'];
-    if (!isObject(pred))
-        return { ok: false, reason: 'predicate is not an object' };
-    if (pred['verificationResult'] !== 'PASSED')
-        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
-    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
-    const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
-    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
-    return {
-        ok: true,
-        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
-    };
-}
-/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
-function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
-    const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
-    const first = read.findings[0];
-    if (first)
-        return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
-    const sha = sha256Hex(report);
-    let reason = '';
-    for (const e of read.envelopes) {
-        const r = checkOne(e, sha, keys, limits);
-        if (r.ok)
-            return r;
-        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
-    }
-    return { ok: false, reason };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/keys.ts
@@ -7553,6 +7826,8 @@ const DEFAULTS = {
     require: '',
     'trusted-keys': '',
     'require-signed-records': 'false',
+    'trusted-producers': '',
+    'require-attested-runs': 'false',
     'vsa-predicate': '',
     vsa: '',
     'vsa-key': '',
@@ -7638,6 +7913,7 @@ function defaultSettings(cwd) {
         limits: DEFAULT_LIMITS,
         policy: NO_POLICY,
         trustedKeys: null,
+        trustedProducers: null,
     };
 }
 /** Required-level rules, each a usage error naming the rule when it is wrong. */
@@ -7707,6 +7983,12 @@ const COMMAND_SPECS = [
                 kind: 'list',
                 arg: 'FILE',
                 help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
+            },
+            {
+                flag: 'trusted-producer',
+                kind: 'list',
+                arg: 'FILE',
+                help: 'PEM public key(s) of trusted run producers (Ed25519; relative to -C); repeatable. With any, every run must be an evidence bundle attested by one of them (a <bundle>.intoto.jsonl sidecar)',
             },
             { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
             { flag: 'output', kind: 'string', arg: 'FILE', help: 'write the report to FILE instead of stdout' },
@@ -8540,6 +8822,7 @@ function parseCli(argv, isTTY, cwd, env = {}) {
             policy: readPolicy('--require', list('require') ?? []),
             // Key files are inputs: relative to the working directory, as the runs and audit exports are.
             trustedKeys: readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', external_node_path_default().resolve(dir, f)) }))),
+            trustedProducers: readTrustedKeys((list('trusted-producer') ?? []).map((f) => ({ name: `--trusted-producer ${f}`, pem: readNamed('--trusted-producer', external_node_path_default().resolve(dir, f)) }))),
         },
         format,
         output: output === null ? null : external_node_path_default().resolve(cwd, output),
@@ -8996,7 +9279,7 @@ async function cli_main_verify(cmd, env, isTTY, now) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(233);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(405);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {

@@ -30902,7 +30902,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 609:
+/***/ 3612:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31145,11 +31145,11 @@ function jcs(value) {
         return { ok: false, reason: err instanceof Error ? err.message : String(err) };
     }
 }
-function sha256Hex(text) {
+function binding_sha256Hex(text) {
     return (0,external_node_crypto_.hash)('sha256', text, 'hex');
 }
 /** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
-const binding_sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+const binding_sha256Digest = (text) => `sha256:${binding_sha256Hex(text)}`;
 /** binding(subject) as the semantics document defines it. */
 function binding(subject) {
     const c = jcs(subject);
@@ -31313,9 +31313,9 @@ const FINDINGS = {
 };
 const FINDING_CODES = Object.keys(FINDINGS);
 /** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
-const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
+const findings_placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
-function findings_finding(code, loc, message, severity = FINDINGS[code].severity) {
+function finding(code, loc, message, severity = FINDINGS[code].severity) {
     if (loc.member === undefined)
         return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
     return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
@@ -31411,7 +31411,7 @@ function allocate(claimants, records) {
  * object check every reader and the core use. Parsed objects are never copied or spread.
  */
 const json_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const json_hasOwn = (o, k) => Object.hasOwn(o, k);
+const hasOwn = (o, k) => Object.hasOwn(o, k);
 
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
@@ -31436,7 +31436,7 @@ function narrowTarget(actionClass, target) {
         return undefined;
     const out = {};
     for (const f of fields)
-        if (json_hasOwn(target, f))
+        if (hasOwn(target, f))
             out[f] = target[f];
     return out;
 }
@@ -31674,7 +31674,7 @@ class GroupIndex {
     /** The id of each bound field's value; undefined where a query's value was never seen. */
     ids(target, intern) {
         return this.fields.map((f, i) => {
-            if (!json_hasOwn(target, f))
+            if (!hasOwn(target, f))
                 return 0;
             const v = target[f];
             const strings = this.strings[i];
@@ -31922,7 +31922,7 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
 const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
-const recordName = (r) => `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${placeOf(r.input.loc)}`;
+const recordName = (r) => `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${findings_placeOf(r.input.loc)}`;
 /** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
 function signedBy(r) {
     const { signer, trust } = r.input;
@@ -32058,30 +32058,30 @@ function callFindings(call, outcome, rule, options, subject) {
     const where = callTitle(call);
     if (claim.level === 'verified') {
         if (level !== 'verified') {
-            out.push(findings_finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+            out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
         }
         else if (!claim.legacy && claim.digest !== subject) {
-            out.push(findings_finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+            out.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
         }
     }
     else if (claim.level === 'observed_confirmed') {
         const severity = options.strictObserved ? 'error' : 'warning';
         if (level === 'asserted') {
             const why = whyNotReached(outcome, 'observed_confirmed');
-            out.push(findings_finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+            out.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
         }
         else if (level === 'observed_confirmed' && claim.digest !== subject) {
             const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
-            out.push(findings_finding('observed_confirmed_not_reproduced', input.loc, why, severity));
+            out.push(finding('observed_confirmed_not_reproduced', input.loc, why, severity));
         }
     }
     if (below(claim.level, level))
-        out.push(findings_finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+        out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
     if (rule && below(level, rule.level)) {
         // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
         const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === rule.level);
         const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
-        out.push(findings_finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
+        out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
     }
     return out;
 }
@@ -32131,9 +32131,9 @@ function recordMessage(v, name) {
         case 'untrusted':
             return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
         case 'imported_twice':
-            return `${name} is the same audit entry as the record at ${placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
+            return `${name} is the same audit entry as the record at ${findings_placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
         case 'duplicate':
-            return `${name} shares (provider, record_id) with the record at ${placeOf(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
+            return `${name} shares (provider, record_id) with the record at ${findings_placeOf(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
     }
 }
 /** A record's report line, and the finding of a record that does not bind a call. */
@@ -32158,7 +32158,7 @@ function judgeRecord(v, options) {
             untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
             call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
         },
-        finding: code !== null && message !== null ? findings_finding(code, loc, message, severity) : null,
+        finding: code !== null && message !== null ? finding(code, loc, message, severity) : null,
     };
 }
 
@@ -32185,12 +32185,12 @@ function callsOf(run, read) {
         if (reading.kind === 'invalid') {
             const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
             const call = { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
-            read.set(call, [findings_finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
+            read.set(call, [finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
             return call;
         }
         const call = { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
         if (reading.inconsistencies.length > 0) {
-            read.set(call, reading.inconsistencies.map((why) => findings_finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
+            read.set(call, reading.inconsistencies.map((why) => finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
         }
         return call;
     });
@@ -32228,6 +32228,12 @@ function tallyTotals(runs, calls, records, findings) {
         totals[plural[s]] = severities.get(s) ?? 0;
     return totals;
 }
+/** A run's producer as the report names it (§10). */
+function producerOf(a) {
+    if (!a || a.kind === 'none' || a.kind === 'unattested')
+        return null;
+    return { key_id: a.keyId, name: a.name, version: a.version, checked: a.kind === 'attested' };
+}
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
 const ruled = (call) => call.claim.asserted && !call.input.denied;
 /** `rule_unused` (§7): a rule whose selector matches no call it could apply to, naming the classes seen. */
@@ -32264,11 +32270,18 @@ function verify(evidence, options) {
                 throw new Error('the ladder left a call without an outcome');
             return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
         });
-        runReports.push({ artifact: runs[i].artifact, calls: mine.length, weakest_level: weakest(mine) });
+        const run = runs[i];
+        runReports.push({ artifact: run.artifact, calls: mine.length, weakest_level: weakest(mine), producer: producerOf(run.attestation) });
         for (const c of mine)
             callReports.push(c);
     }
     const findings = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];
+    for (const run of runs) {
+        if (run.attestation?.kind === 'unattested') {
+            const why = `run ${quote(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
+            findings.push(finding('run_unattested', { file: run.artifact, line: 1, column: 1 }, why));
+        }
+    }
     for (const c of callReports)
         for (const f of c.findings)
             findings.push(f);
@@ -32407,7 +32420,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
                 list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
             }
             catch (e) {
-                findings.push(findings_finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, d)) || '.'), `cannot read directory: ${e.message}`));
+                findings.push(finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, d)) || '.'), `cannot read directory: ${e.message}`));
                 continue;
             }
             for (const ent of list) {
@@ -32428,7 +32441,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
                 }
                 else if (formatOf(ent.name) !== null) {
                     // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                    findings.push(findings_finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, abs))), `not a regular file (${special(abs)}); not read`));
+                    findings.push(finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, abs))), `not a regular file (${special(abs)}); not read`));
                 }
             }
         }
@@ -32440,11 +32453,11 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
             real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
         }
         catch {
-            findings.push(findings_finding('invalid_artifact', where(rel), 'broken symbolic link'));
+            findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
             return;
         }
         if (!inside(realWorkspace, real)) {
-            findings.push(findings_finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+            findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
             return;
         }
         let st;
@@ -32457,9 +32470,9 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
         if (st.isFile())
             take(abs);
         else if (st.isDirectory())
-            findings.push(findings_finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
+            findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
         else if (formatOf(abs) !== null)
-            findings.push(findings_finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
+            findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
     };
     for (const raw of inputs) {
         const input = raw.trim();
@@ -33214,7 +33227,7 @@ const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
  * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
  * is decompressed first, to at most max-file-size (a bomb stops there).
  */
-function documents_decode(bytes, limits, sink, options = {}) {
+function decode(bytes, limits, sink, options = {}) {
     let raw = bytes;
     if (options.gzip && isGzip(bytes)) {
         try {
@@ -33238,7 +33251,7 @@ function documents_decode(bytes, limits, sink, options = {}) {
     return { text: decoded.text, lines: new LineIndex(decoded.text) };
 }
 /** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
-function* documents_documents(text, mode, options, sink) {
+function* documents(text, mode, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     const parse = (start, end) => {
@@ -33366,14 +33379,14 @@ function readClaim(decision) {
     if (typeof asserted !== 'boolean')
         return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
     const legacyVerified = response['side_effect_verified'];
-    if (json_hasOwn(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+    if (hasOwn(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
         return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
     }
     const problems = [];
     const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
     if (contradiction)
         problems.push(contradiction);
-    if (!json_hasOwn(response, 'side_effect')) {
+    if (!hasOwn(response, 'side_effect')) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
             problems.push(`claims "${level}" while side_effect_asserted is false`);
@@ -33390,8 +33403,8 @@ function readClaim(decision) {
         return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
     }
     const claimed = level;
-    const source = json_hasOwn(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = json_hasOwn(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    const source = hasOwn(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = hasOwn(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
     if (digestValue !== null && typeof digestValue !== 'string') {
         return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
     }
@@ -33405,7 +33418,7 @@ function readClaim(decision) {
     if (claimed === 'asserted' && digestValue !== null) {
         problems.push('an "asserted" claim carries a verification_subject_digest');
     }
-    if (json_hasOwn(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+    if (hasOwn(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
         problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
     }
     if (claimed !== 'asserted' && !asserted) {
@@ -33427,7 +33440,7 @@ function prepareDecision(loc, index, decision) {
     const d = decision['decision'];
     const action = decision['action'];
     const target = json_isObject(action) ? action['target'] : undefined;
-    const p = json_isObject(target) && json_hasOwn(target, 'provider') ? target['provider'] : null;
+    const p = json_isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
     return {
         loc,
@@ -34217,7 +34230,7 @@ function classify(value) {
     const type = value['type'];
     if (schema === undefined && type === undefined && isTracing(value))
         return { kind: 'tracing', line: value };
-    const event = typeof type === 'string' && json_hasOwn(value, 'data');
+    const event = typeof type === 'string' && hasOwn(value, 'data');
     if (schema !== undefined && typeof schema !== 'string')
         return { kind: 'error', reason: '"schema" is not a string' };
     if (typeof schema === 'string' && event) {
@@ -34263,7 +34276,7 @@ function readSignatureMember(v) {
         if (!MEMBERS.includes(k))
             return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     for (const k of MEMBERS)
-        if (!json_hasOwn(v, k))
+        if (!hasOwn(v, k))
             return { ok: false, reason: `signature.${k} is missing` };
     if (v['version'] !== 1)
         return { ok: false, reason: 'signature.version must be 1' };
@@ -34420,7 +34433,7 @@ function skippedFinding(at, skipped) {
         .slice(0, 20)
         .map(([k, n]) => `${k} ×${n}`)
         .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return findings_finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
 }
 /** Collects findings for one file, capped, and turns offsets into locations. */
 class FileReport {
@@ -34442,7 +34455,7 @@ class FileReport {
     }
     /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
     incomplete(loc, message) {
-        this.findings.push(findings_finding('run_incomplete', loc, message));
+        this.findings.push(finding('run_incomplete', loc, message));
     }
     /** A problem the document pipeline found (DocSink). */
     error(where, message) {
@@ -34453,7 +34466,7 @@ class FileReport {
         return this.firstSkip !== null;
     }
     notice(code, message) {
-        this.findings.push(findings_finding(code, { file: this.file, line: 1, column: 1 }, message));
+        this.findings.push(finding(code, { file: this.file, line: 1, column: 1 }, message));
     }
     get failed() {
         return this.errors > 0;
@@ -34464,7 +34477,7 @@ class FileReport {
             this.suppressed++;
             return;
         }
-        this.findings.push(findings_finding('invalid_artifact', loc, message));
+        this.findings.push(finding('invalid_artifact', loc, message));
     }
     skip(loc, name) {
         this.firstSkip ??= loc;
@@ -34472,7 +34485,7 @@ class FileReport {
     }
     close() {
         if (this.suppressed > 0) {
-            this.findings.push(findings_finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+            this.findings.push(finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
         }
         if (this.firstSkip)
             this.findings.push(skippedFinding(this.firstSkip, this.skipped));
@@ -34481,7 +34494,7 @@ class FileReport {
 }
 /** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
 function fileText(bytes, fr, limits) {
-    const decoded = documents_decode(bytes, limits, fr);
+    const decoded = decode(bytes, limits, fr);
     if (!decoded)
         return null;
     fr.lines = decoded.lines;
@@ -34491,7 +34504,7 @@ function* fileDocuments(bytes, format, fr, limits) {
     const text = fileText(bytes, fr, limits);
     if (text === null)
         return;
-    yield* documents_documents(text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
+    yield* documents(text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
 }
 function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
@@ -34499,7 +34512,7 @@ function readRecord(kind, loc, fr, out, options) {
         fr.error(loc, `audit record: ${shape.reason}`);
         return;
     }
-    const signed = json_hasOwn(kind.payload, 'signature');
+    const signed = hasOwn(kind.payload, 'signature');
     const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
     // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
     if (signature && !signature.ok) {
@@ -34582,7 +34595,7 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
             }
         }
         else {
-            for (const doc of documents_documents(text, format, { limits, collect }, fr))
+            for (const doc of documents(text, format, { limits, collect }, fr))
                 json(doc, false);
         }
         log.close();
@@ -34973,9 +34986,38 @@ function readManifest(bytes, limits) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
         throw new BundleError('manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    return { runId, eventCount, runRoot, bundleId, eventsSha256, eventsBytes: size };
+    const p = json_isObject(m['producer']) ? m['producer'] : {};
+    const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
+    return {
+        producer: { name: text('name'), version: text('version'), git: text('git') },
+        runId,
+        eventCount,
+        runRoot,
+        bundleId,
+        eventsSha256,
+        eventsBytes: size,
+    };
 }
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
+/** An RFC 3339 time as [UTC seconds since the epoch, nanoseconds], or null. */
+function utcNanos(t) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(t);
+    if (!m)
+        return null;
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const offset = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 3600 + Number(m[11]) * 60);
+    const seconds = Date.UTC(y, mo - 1, d, h, mi, s) / 1000 - offset;
+    const nanos = Number(((m[7] ?? '') + '000000000').slice(0, 9));
+    return [seconds, nanos];
+}
+/** [seconds, nanos] in UTC as RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit. */
+function autoSi([seconds, nanos]) {
+    const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+    if (nanos === 0)
+        return `${base}Z`;
+    const digits = nanos % 1_000_000 === 0 ? 3 : nanos % 1000 === 0 ? 6 : 9;
+    return `${base}.${String(nanos).padStart(9, '0').slice(0, digits)}Z`;
+}
 function readEvents(bytes, m, file, limits) {
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
         throw new BundleError('events.ndjson starts with a byte-order mark');
@@ -34988,6 +35030,9 @@ function readEvents(bytes, m, file, limits) {
     const skipped = new Map();
     let seq = 0;
     let source;
+    let earliest = null;
+    let latest = null;
+    const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
     const surfacePath = pathKey(['data', 'observed_tool_decisions']);
     const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
     for (const { line, start, end } of lines(text)) {
@@ -35023,6 +35068,13 @@ function readEvents(bytes, m, file, limits) {
             throw new BundleError(`${where}: id must be "${m.runId}:${seq}"`);
         if (typeof e['time'] !== 'string' || !RFC3339.test(e['time']))
             throw new BundleError(`${where}: time is not an RFC 3339 timestamp`);
+        const at = utcNanos(e['time']);
+        if (at) {
+            if (!earliest || before(at, earliest))
+                earliest = at;
+            if (!latest || before(latest, at))
+                latest = at;
+        }
         if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
             throw new BundleError(`${where}: assaypii and assaysecrets must be booleans`);
         const subject = e['subject'];
@@ -35064,7 +35116,7 @@ function readEvents(bytes, m, file, limits) {
         throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
     if (m.bundleId !== m.runRoot)
         throw new BundleError('manifest bundle_id does not equal the run root');
-    return { decisions: run.decisions, skipped };
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
 }
 /** Verify a bundle; throws BundleError naming the broken rule. */
 async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
@@ -35082,6 +35134,8 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         throw new BundleError(`cannot read file: ${e.code ?? e.message}`);
     }
     const gunzip = (0,external_node_zlib_.createGunzip)();
+    const archiveHash = (0,external_node_crypto_.createHash)('sha256');
+    input.on('data', (chunk) => archiveHash.update(chunk));
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
     const src = new GunzipSource(gunzip, size, limits);
@@ -35129,7 +35183,17 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
             throw new BundleError('missing member manifest.json');
         if (decisions === undefined)
             throw new BundleError('missing member events.ndjson');
-        return { kind: 'bundle', events: decisions };
+        // Every byte has been read (drain checked the end): the hash is of the whole archive.
+        const facts = {
+            archiveSha256: archiveHash.digest('hex'),
+            bundleId: manifest.bundleId,
+            runId: manifest.runId,
+            eventCount: manifest.eventCount,
+            runRoot: manifest.runRoot,
+            producer: manifest.producer,
+            window: decisions.window,
+        };
+        return { kind: 'bundle', events: decisions, facts };
     }
     catch (e) {
         if (e instanceof BundleError)
@@ -35157,11 +35221,11 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     catch (e) {
         if (!(e instanceof BundleError))
             throw e;
-        const f = findings_finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
+        const f = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
         return { run: null, records: [], findings: [f] };
     }
     if (archive.kind === 'other') {
-        const f = findings_finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        const f = finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
         return { run: null, records: [], findings: [f] };
     }
     const { decisions, skipped } = archive.events;
@@ -35169,8 +35233,8 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     if (skipped.size > 0)
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
-        findings.push(findings_finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
-    return { run: { artifact: file, decisions }, records: [], findings };
+        findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
+    return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
 }
 
 ;// CONCATENATED MODULE: ./src/read/files.ts
@@ -35187,7 +35251,7 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 const failure = (rel, message) => ({
     run: null,
     records: [],
-    findings: [findings_finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+    findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
 const isBundle = (rel) => formatOf(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
@@ -35244,6 +35308,354 @@ async function readOne(file, role, limits, digest = false) {
     }
     const r = await readArtifact(file.rel, role, bytes, limits);
     return digest ? { ...r, sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') } : r;
+}
+
+;// CONCATENATED MODULE: ./src/read/dsse.ts
+/**
+ * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
+ * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
+ * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ */
+
+
+
+const dsse_IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const dsse_STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const dsse_VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+const dsse_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const base64 = (s) => (s.length % 4 === 0 && dsse_BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
+function readEnvelope(v, loc) {
+    if (!json_isObject(v))
+        return { ok: false, reason: 'an envelope is not a JSON object' };
+    for (const k of Object.keys(v)) {
+        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
+            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    }
+    const type = v['payloadType'];
+    if (typeof type !== 'string' || type === '')
+        return { ok: false, reason: 'payloadType is not a non-empty string' };
+    const p = v['payload'];
+    const payload = typeof p === 'string' ? base64(p) : null;
+    if (!payload)
+        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
+    const sigs = v['signatures'];
+    if (!Array.isArray(sigs) || sigs.length === 0)
+        return { ok: false, reason: 'signatures is not a non-empty array' };
+    const signatures = [];
+    for (const [i, s] of sigs.entries()) {
+        if (!json_isObject(s))
+            return { ok: false, reason: `signatures[${i}] is not an object` };
+        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
+        if (typeof keyid !== 'string')
+            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
+        const raw = s['sig'];
+        const sig = typeof raw === 'string' ? base64(raw) : null;
+        if (!sig || sig.length === 0)
+            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
+        signatures.push({ keyid, sig });
+    }
+    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
+function dsse_readEnvelopeFile(file, bytes, limits) {
+    const findings = [];
+    let index = null;
+    const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
+    const sink = {
+        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
+    };
+    const decoded = decode(bytes, limits, sink);
+    if (!decoded)
+        return { envelopes: [], findings };
+    index = decoded.lines;
+    const envelopes = [];
+    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+        const e = readEnvelope(doc.value, at(doc.start));
+        if (e.ok)
+            envelopes.push(e.value);
+        else
+            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+    }
+    if (envelopes.length === 0 && findings.length === 0)
+        findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
+    return { envelopes, findings };
+}
+
+;// CONCATENATED MODULE: ./src/read/attestation.ts
+/**
+ * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
+ * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
+ * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
+ * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
+ */
+
+
+const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
+const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
+/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
+function bundleStatement(f) {
+    if (f.producer.name === null || f.producer.version === null) {
+        return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
+    }
+    if (f.window === null)
+        return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
+    return {
+        ok: true,
+        value: {
+            _type: dsse_STATEMENT_TYPE,
+            subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
+            predicateType: EVIDENCE_BUNDLE_V1,
+            predicate: {
+                schema_version: 1,
+                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
+                run: {
+                    run_id: f.runId,
+                    event_count: f.eventCount,
+                    producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
+                    time_window: { start: f.window.start, end: f.window.end },
+                },
+            },
+        },
+    };
+}
+/** Dotted paths of the predicate leaves an attestation must match, and their expected values. */
+function leaves(v, at, out) {
+    if (json_isObject(v))
+        for (const k of Object.keys(v))
+            leaves(v[k], at ? `${at}.${k}` : k, out);
+    else
+        out.set(at, v);
+}
+/**
+ * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
+ * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
+ * facts only for a verified bundle), subject digest against the archive bytes, subject name against
+ * the manifest's bundle_id, then every predicate field against what the bundle gives.
+ */
+function checkBundleStatement(s, facts) {
+    if (!json_isObject(s) || s['_type'] !== dsse_STATEMENT_TYPE)
+        return { ok: false, reason: `_type is not ${dsse_STATEMENT_TYPE}` };
+    const type = s['predicateType'];
+    if (type === EVIDENCE_BUNDLE_V0)
+        return {
+            ok: false,
+            reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
+        };
+    if (type !== EVIDENCE_BUNDLE_V1)
+        return { ok: false, reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}` };
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject' };
+    const only = subject[0];
+    const digest = json_isObject(only) ? only['digest'] : undefined;
+    if (!json_isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+    }
+    const pred = s['predicate'];
+    if (!json_isObject(pred) || pred['schema_version'] !== 1)
+        return { ok: false, reason: 'predicate.schema_version is not 1' };
+    if (!facts)
+        return { ok: false, reason: 'the bundle does not verify' };
+    if (digest['sha256'] !== facts.archiveSha256)
+        return { ok: false, reason: 'subject digest differs from the archive' };
+    if (json_isObject(only) && only['name'] !== facts.bundleId)
+        return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+    const expected = bundleStatement(facts);
+    if (!expected.ok)
+        return expected;
+    const want = new Map();
+    leaves(expected.value['predicate'], '', want);
+    const got = new Map();
+    leaves(pred, '', got);
+    for (const [k, v] of want)
+        if (got.get(k) !== v)
+            return { ok: false, reason: `predicate field ${k} disagrees with the bundle` };
+    for (const k of got.keys())
+        if (!want.has(k))
+            return { ok: false, reason: `predicate field ${k.slice(0, 80)} is not one upstream writes` };
+    return { ok: true };
+}
+
+;// CONCATENATED MODULE: ./src/trust/dsse.ts
+/**
+ * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
+ * payload type first (a key that signed the same bytes under another type must not pass), then the
+ * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
+ * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
+ * trusted key), `signature does not verify`.
+ */
+
+
+/** The key_id of the trusted key that verified the envelope, or why none did. */
+function dsse_checkEnvelope(e, payloadType, keys, who) {
+    if (e.payloadType !== payloadType)
+        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+    const data = pae(payloadType, e.payload);
+    for (const s of e.signatures) {
+        for (const [keyId, key] of keys) {
+            let ok = false;
+            try {
+                ok = edVerify(null, data, key, s.sig);
+            }
+            catch {
+                ok = false; // a signature of the wrong length for Ed25519
+            }
+            if (ok)
+                return { ok: true, value: keyId };
+        }
+    }
+    const named = e.signatures.some((s) => keys.has(s.keyid));
+    if (!named)
+        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+    return { ok: false, reason: 'signature does not verify' };
+}
+/** The same check with each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+async function checkEnvelopeAsync(e, payloadType, keys, who) {
+    if (e.payloadType !== payloadType)
+        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+    const data = signature_pae(payloadType, e.payload);
+    const tries = [];
+    for (const s of e.signatures) {
+        for (const [keyId, key] of keys) {
+            tries.push(new Promise((resolve) => {
+                try {
+                    (0,external_node_crypto_.verify)(null, data, key, s.sig, (err, ok) => resolve(!err && ok ? keyId : null));
+                }
+                catch {
+                    resolve(null);
+                }
+            }));
+        }
+    }
+    const verified = (await Promise.all(tries)).find((k) => k !== null);
+    if (verified)
+        return { ok: true, value: verified };
+    if (!e.signatures.some((s) => keys.has(s.keyid)))
+        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+    return { ok: false, reason: 'signature does not verify' };
+}
+
+;// CONCATENATED MODULE: ./src/trust/vsa.ts
+/**
+ * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
+ * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
+ * the subject digest against the report offered, `verificationResult == PASSED`. The first check
+ * that fails is the reason; an envelope file may hold several envelopes, and one that passes
+ * every check is enough.
+ */
+
+
+
+
+
+
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+function strictPayload(payload, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = decode(payload, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let value;
+    let count = 0;
+    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
+        value = doc.value;
+        count++;
+    }
+    if (problems.length > 0 || count !== 1)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+    return { ok: true, value };
+}
+function checkOne(e, reportSha256, keys, limits) {
+    const signed = checkEnvelope(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
+    if (!signed.ok)
+        return signed;
+    const p = strictPayload(e.payload, limits);
+    if (!p.ok)
+        return p;
+    const s = p.value;
+    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
+        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+    if (s['predicateType'] !== VSA_PREDICATE_TYPE)
+        return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject (the report)' };
+    const only = subject[0];
+    const digest = isObject(only) ? only['digest'] : undefined;
+    if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256' };
+    }
+    if (digest['sha256'] !== reportSha256)
+        return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
+    const pred = s['predicate'];
+    if (!isObject(pred))
+        return { ok: false, reason: 'predicate is not an object' };
+    if (pred['verificationResult'] !== 'PASSED')
+        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
+    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
+    const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
+    return {
+        ok: true,
+        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
+    };
+}
+/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
+function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
+    const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
+    const first = read.findings[0];
+    if (first)
+        return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
+    const sha = sha256Hex(report);
+    let reason = '';
+    for (const e of read.envelopes) {
+        const r = checkOne(e, sha, keys, limits);
+        if (r.ok)
+            return r;
+        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
+    }
+    return { ok: false, reason };
+}
+
+;// CONCATENATED MODULE: ./src/trust/producer.ts
+
+
+
+
+const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
+async function producer_checkOne(e, facts, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, dsse_IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
+    if (!signed.ok)
+        return signed;
+    const payload = strictPayload(e.payload, limits);
+    if (!payload.ok)
+        return payload;
+    const statement = checkBundleStatement(payload.value, facts);
+    if (!statement.ok)
+        return statement;
+    return { ok: true, keyId: signed.value };
+}
+async function attestation(run, keys, limits) {
+    if (!keys) {
+        const first = run.envelopes?.[0]?.signatures[0];
+        return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
+    }
+    if (!run.bundle)
+        return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
+    if (run.envelopes === null)
+        return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
+    if (run.envelopes.length === 0)
+        return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
+    let reason = '';
+    for (const e of run.envelopes) {
+        const r = await producer_checkOne(e, run.facts, keys, limits);
+        if (r.ok)
+            return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
+        reason ||= run.envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${run.envelopes.length} passes)` : r.reason;
+    }
+    return { kind: 'unattested', reason };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/check.ts
@@ -35359,10 +35771,16 @@ class TrustPool {
 
 
 
+
+
+
+
+
 async function collect(settings) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
+    const producers = settings.trustedProducers ?? null;
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     const keys = settings.trustedKeys;
@@ -35380,13 +35798,57 @@ async function collect(settings) {
                 inputs.set(file.rel, r.sha256);
             for (const x of r.findings)
                 findings.push(x);
-            if (r.run)
-                runs.push(r.run);
+            if (r.run) {
+                const run = r.run;
+                // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
+                const sidecar = formatOf(file.rel) === 'bundle' ? readSidecar(file, settings, findings, inputs) : null;
+                const evidence = { bundle: formatOf(file.rel) === 'bundle', facts: r.bundle ?? null, envelopes: sidecar };
+                runs.push(producers || sidecar
+                    ? attestation(evidence, producers, settings.limits).then((a) => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }))
+                    : Promise.resolve(run));
+            }
             trust.add(r.records);
             await trust.yield();
         }
     }
-    return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [], inputs };
+    return {
+        runs: await Promise.all(runs),
+        records: await trust.finish(),
+        findings,
+        trustedSigners: keys ? [...keys.keys()].sort() : [],
+        trustedProducers: producers ? [...producers.keys()].sort() : [],
+        inputs,
+    };
+}
+/**
+ * The sidecar `<bundle>.intoto.jsonl` beside a bundle, when there is one (a regular file): its
+ * envelopes, or [] when it is malformed (its findings, invalid_artifact, are added). Null: none.
+ */
+function readSidecar(bundle, settings, findings, inputs) {
+    const file = sidecarOf(bundle.path);
+    const rel = sidecarOf(bundle.rel);
+    let bytes;
+    try {
+        const st = (0,external_node_fs_namespaceObject.lstatSync)(file);
+        if (!st.isFile()) {
+            findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, 'the attestation sidecar is not a regular file; not read'));
+            return [];
+        }
+        if (st.size > settings.limits.maxFileBytes) {
+            findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, `file is ${st.size} bytes, over the ${settings.limits.maxFileBytes}-byte limit (max-file-size)`));
+            return [];
+        }
+        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
+    }
+    catch {
+        return null;
+    }
+    if (settings.inputDigests)
+        inputs.set(rel, binding_sha256Hex(bytes));
+    const read = dsse_readEnvelopeFile(rel, bytes, settings.limits);
+    for (const f of read.findings)
+        findings.push(f);
+    return read.findings.length > 0 ? [] : [...read.envelopes];
 }
 async function runGate(settings) {
     return verify(await collect(settings), settings);
@@ -35395,78 +35857,6 @@ async function runGate(settings) {
 async function runGateWithInputs(settings) {
     const evidence = await collect({ ...settings, inputDigests: true });
     return { report: verify(evidence, settings), inputs: evidence.inputs };
-}
-
-;// CONCATENATED MODULE: ./src/read/dsse.ts
-/**
- * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
- * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
- * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
- */
-
-
-
-const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
-const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
-const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
-const dsse_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const base64 = (s) => (s.length % 4 === 0 && dsse_BASE64.test(s) ? Buffer.from(s, 'base64') : null);
-/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
-function readEnvelope(v, loc) {
-    if (!isObject(v))
-        return { ok: false, reason: 'an envelope is not a JSON object' };
-    for (const k of Object.keys(v)) {
-        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
-            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    }
-    const type = v['payloadType'];
-    if (typeof type !== 'string' || type === '')
-        return { ok: false, reason: 'payloadType is not a non-empty string' };
-    const p = v['payload'];
-    const payload = typeof p === 'string' ? base64(p) : null;
-    if (!payload)
-        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
-    const sigs = v['signatures'];
-    if (!Array.isArray(sigs) || sigs.length === 0)
-        return { ok: false, reason: 'signatures is not a non-empty array' };
-    const signatures = [];
-    for (const [i, s] of sigs.entries()) {
-        if (!isObject(s))
-            return { ok: false, reason: `signatures[${i}] is not an object` };
-        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
-        if (typeof keyid !== 'string')
-            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
-        const raw = s['sig'];
-        const sig = typeof raw === 'string' ? base64(raw) : null;
-        if (!sig || sig.length === 0)
-            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
-        signatures.push({ keyid, sig });
-    }
-    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
-}
-/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
-function readEnvelopeFile(file, bytes, limits) {
-    const findings = [];
-    let index = null;
-    const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
-    const sink = {
-        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
-    };
-    const decoded = decode(bytes, limits, sink);
-    if (!decoded)
-        return { envelopes: [], findings };
-    index = decoded.lines;
-    const envelopes = [];
-    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
-        const e = readEnvelope(doc.value, at(doc.start));
-        if (e.ok)
-            envelopes.push(e.value);
-        else
-            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
-    }
-    if (envelopes.length === 0 && findings.length === 0)
-        findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
-    return { envelopes, findings };
 }
 
 ;// CONCATENATED MODULE: ./src/report/vsa.ts
@@ -35488,7 +35878,7 @@ function policyDigest(report) {
     const c = jcs(report.policy);
     if (!c.ok)
         throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
-    return sha256Hex(c.text);
+    return binding_sha256Hex(c.text);
 }
 /** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
 function verifiedLevels(report) {
@@ -35520,9 +35910,9 @@ function vsaPredicate(report, ctx) {
 }
 function vsaStatement(report, ctx) {
     return {
-        _type: STATEMENT_TYPE,
+        _type: dsse_STATEMENT_TYPE,
         subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
-        predicateType: VSA_PREDICATE_TYPE,
+        predicateType: dsse_VSA_PREDICATE_TYPE,
         predicate: vsaPredicate(report, ctx),
     };
 }
@@ -35729,7 +36119,7 @@ function writeVerdict(report, ctx, files) {
             const payload = jcs(statement);
             if (!payload.ok)
                 return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)] };
-            writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+            writeWhole(files.envelope, `${envelopeLine(dsse_IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
             written.push(files.envelope);
         }
     }
@@ -35804,6 +36194,8 @@ const DEFAULTS = {
     require: '',
     'trusted-keys': '',
     'require-signed-records': 'false',
+    'trusted-producers': '',
+    'require-attested-runs': 'false',
     'vsa-predicate': '',
     vsa: '',
     'vsa-key': '',
@@ -35889,6 +36281,7 @@ function defaultSettings(cwd) {
         limits: DEFAULT_LIMITS,
         policy: NO_POLICY,
         trustedKeys: null,
+        trustedProducers: null,
     };
 }
 /** Required-level rules, each a usage error naming the rule when it is wrong. */
@@ -36006,6 +36399,7 @@ function readSettings(input, ctx, env) {
             policy: readPolicy('require', parseList(get('require'))),
             // PEM text, typically from a repository variable, so a pull request cannot change it.
             trustedKeys: keysRequired('trusted-keys', get('trusted-keys'), parseBool('require-signed-records', get('require-signed-records')), 'require-signed-records'),
+            trustedProducers: keysRequired('trusted-producers', get('trusted-producers'), parseBool('require-attested-runs', get('require-attested-runs')), 'require-attested-runs'),
         },
         annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off']),
         annotate: parseChoice('annotate', get('annotate'), ['all', 'failures']),
@@ -36523,7 +36917,7 @@ function renderSarif(report, prefix, version) {
                     },
                 },
             ],
-            partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
+            partialFingerprints: { 'receiptGate/v1': binding_sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
         };
     });
     const sarif = {
@@ -36788,7 +37182,7 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(609);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3612);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 

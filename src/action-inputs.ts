@@ -121,6 +121,12 @@ export function readSettings(input: (name: string) => string, ctx: RunContext, e
         parseBool('require-signed-records', get('require-signed-records')),
         'require-signed-records',
       ),
+      trustedProducers: keysRequired(
+        'trusted-producers',
+        get('trusted-producers'),
+        parseBool('require-attested-runs', get('require-attested-runs')),
+        'require-attested-runs',
+      ),
     },
     annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off'] as const),
     annotate: parseChoice('annotate', get('annotate'), ['all', 'failures'] as const),

@@ -276,6 +276,9 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
       policy: readPolicy('--require', list('require') ?? []),
       // Key files are inputs: relative to the working directory, as the runs and audit exports are.
       trustedKeys: readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', path.resolve(dir, f)) }))),
+      trustedProducers: readTrustedKeys(
+        (list('trusted-producer') ?? []).map((f) => ({ name: `--trusted-producer ${f}`, pem: readNamed('--trusted-producer', path.resolve(dir, f)) })),
+      ),
     },
     format,
     output: output === null ? null : path.resolve(cwd, output),

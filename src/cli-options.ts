@@ -66,6 +66,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         arg: 'FILE',
         help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
       },
+      {
+        flag: 'trusted-producer',
+        kind: 'list',
+        arg: 'FILE',
+        help: 'PEM public key(s) of trusted run producers (Ed25519; relative to -C); repeatable. With any, every run must be an evidence bundle attested by one of them (a <bundle>.intoto.jsonl sidecar)',
+      },
       { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
       { flag: 'output', kind: 'string', arg: 'FILE', help: 'write the report to FILE instead of stdout' },
       {

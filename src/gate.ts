@@ -9,7 +9,13 @@ import type { Evidence, RunInput } from './core/model.js';
 import type { Report } from './core/report.js';
 import { discover } from './read/discover.js';
 import { readOne } from './read/files.js';
-import { EXTENSION_LIST } from './read/formats.js';
+import { lstatSync, readFileSync } from 'node:fs';
+import { sha256Hex } from './core/binding.js';
+import { finding } from './core/findings.js';
+import type { FoundFile } from './read/discover.js';
+import { readEnvelopeFile, type Envelope } from './read/dsse.js';
+import { attestation } from './trust/producer.js';
+import { EXTENSION_LIST, formatOf, sidecarOf } from './read/formats.js';
 import type { Settings } from './settings.js';
 import { TrustPool } from './trust/pool.js';
 
@@ -28,7 +34,8 @@ export interface Collected extends Evidence {
 export async function collect(settings: Settings): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
-  const runs: RunInput[] = [];
+  const runs: Promise<RunInput>[] = [];
+  const producers = settings.trustedProducers ?? null;
   const workspace = path.resolve(settings.workspace);
   const cwd = path.resolve(settings.cwd);
   const keys = settings.trustedKeys;
@@ -50,12 +57,63 @@ export async function collect(settings: Settings): Promise<Collected> {
       const r = await readOne(file, role, settings.limits, settings.inputDigests ?? false);
       if (r.sha256 !== undefined) inputs.set(file.rel, r.sha256);
       for (const x of r.findings) findings.push(x);
-      if (r.run) runs.push(r.run);
+      if (r.run) {
+        const run = r.run;
+        // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
+        const sidecar = formatOf(file.rel) === 'bundle' ? readSidecar(file, settings, findings, inputs) : null;
+        const evidence = { bundle: formatOf(file.rel) === 'bundle', facts: r.bundle ?? null, envelopes: sidecar };
+        runs.push(
+          producers || sidecar
+            ? attestation(evidence, producers, settings.limits).then((a): RunInput => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }))
+            : Promise.resolve(run),
+        );
+      }
       trust.add(r.records);
       await trust.yield();
     }
   }
-  return { runs, records: await trust.finish(), findings, trustedSigners: keys ? [...keys.keys()].sort() : [], inputs };
+  return {
+    runs: await Promise.all(runs),
+    records: await trust.finish(),
+    findings,
+    trustedSigners: keys ? [...keys.keys()].sort() : [],
+    trustedProducers: producers ? [...producers.keys()].sort() : [],
+    inputs,
+  };
+}
+
+/**
+ * The sidecar `<bundle>.intoto.jsonl` beside a bundle, when there is one (a regular file): its
+ * envelopes, or [] when it is malformed (its findings, invalid_artifact, are added). Null: none.
+ */
+function readSidecar(bundle: FoundFile, settings: Settings, findings: Finding[], inputs: Map<string, string>): Envelope[] | null {
+  const file = sidecarOf(bundle.path);
+  const rel = sidecarOf(bundle.rel);
+  let bytes: Buffer;
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile()) {
+      findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, 'the attestation sidecar is not a regular file; not read'));
+      return [];
+    }
+    if (st.size > settings.limits.maxFileBytes) {
+      findings.push(
+        finding(
+          'invalid_artifact',
+          { file: rel, line: 1, column: 1 },
+          `file is ${st.size} bytes, over the ${settings.limits.maxFileBytes}-byte limit (max-file-size)`,
+        ),
+      );
+      return [];
+    }
+    bytes = readFileSync(file);
+  } catch {
+    return null;
+  }
+  if (settings.inputDigests) inputs.set(rel, sha256Hex(bytes));
+  const read = readEnvelopeFile(rel, bytes, settings.limits);
+  for (const f of read.findings) findings.push(f);
+  return read.findings.length > 0 ? [] : [...read.envelopes];
 }
 
 export async function runGate(settings: Settings): Promise<Report> {

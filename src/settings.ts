@@ -59,6 +59,8 @@ export interface Settings {
   readonly policy: Policy;
   /** Trusted signers (§8), each key parsed once; null: none configured (signatures not needed). */
   readonly trustedKeys: TrustedKeys | null;
+  /** Trusted producers (§10), each key parsed once; null: none configured (runs need no attestation). */
+  readonly trustedProducers?: TrustedKeys | null;
   /** Hash every input file read (a verdict attestation lists them): one sha256 per input. */
   readonly inputDigests?: boolean;
 }
@@ -88,6 +90,8 @@ export const DEFAULTS = {
   require: '',
   'trusted-keys': '',
   'require-signed-records': 'false',
+  'trusted-producers': '',
+  'require-attested-runs': 'false',
   'vsa-predicate': '',
   vsa: '',
   'vsa-key': '',
@@ -172,6 +176,7 @@ export function defaultSettings(cwd: string): Settings {
     limits: DEFAULT_LIMITS,
     policy: NO_POLICY,
     trustedKeys: null,
+    trustedProducers: null,
   };
 }
 

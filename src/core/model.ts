@@ -49,10 +49,24 @@ export interface DecisionInput {
   readonly succeeded: boolean;
 }
 
-/** One run: a file (surface, NDJSON log or bundle) and its decisions in order. */
+/**
+ * Who produced a run (§10), decided at the trust edge (src/trust/producer.ts): `none` (no sidecar,
+ * no trusted producers), `unchecked` (a well-formed sidecar, no trusted producers to check it
+ * against), `attested` (a trusted producer's envelope passed every check) or `unattested` (trusted
+ * producers are configured and it did not: the reason says why).
+ */
+export type Attestation =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'unchecked'; readonly keyId: string; readonly name: string | null; readonly version: string | null }
+  | { readonly kind: 'attested'; readonly keyId: string; readonly name: string | null; readonly version: string | null }
+  | { readonly kind: 'unattested'; readonly reason: string };
+
+/** One run: a file (surface, NDJSON log, server log or bundle) and its decisions in order. */
 export interface RunInput {
   readonly artifact: string;
   readonly decisions: readonly DecisionInput[];
+  /** Its producer attestation (absent: none). */
+  readonly attestation?: Attestation;
 }
 
 /**

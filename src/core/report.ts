@@ -48,11 +48,13 @@ export interface RecordReport {
   readonly call: { readonly artifact: string; readonly index: number; readonly line: number } | null;
 }
 
-/** One run: how many calls, and the weakest level earned by a call that asserts a side effect. */
+/** One run: how many calls, the weakest level earned by a call that asserts a side effect, and its producer. */
 export interface RunReport {
   readonly artifact: string;
   readonly calls: number;
   readonly weakest_level: Level | null;
+  /** The producer attestation's signer (checked against a trusted producer key, or not), or null. */
+  readonly producer: { readonly key_id: string; readonly name: string | null; readonly version: string | null; readonly checked: boolean } | null;
 }
 
 /**

@@ -10,7 +10,7 @@ import { checkRecords } from './records.js';
 import type { Claim } from './claims.js';
 import { byLocation, cmp, compareFindings, finding, inputFinding, quote, SEVERITIES, type Finding, type Severity } from './findings.js';
 import { climb, eligibility, type Call } from './ladder.js';
-import type { Evidence, RunInput, VerifyOptions } from './model.js';
+import type { Attestation, Evidence, RunInput, VerifyOptions } from './model.js';
 import { NO_POLICY, ruleFor, unusedRules, type Policy } from './policy.js';
 import { REPORT_SCHEMA, type CallReport, type RecordReport, type Report, type RunReport, type Totals } from './report.js';
 import { judgeCall, judgeRecord } from './verdicts.js';
@@ -67,6 +67,12 @@ function tallyTotals(runs: number, calls: readonly CallReport[], records: readon
   return totals as Totals;
 }
 
+/** A run's producer as the report names it (§10). */
+function producerOf(a: Attestation | undefined): RunReport['producer'] {
+  if (!a || a.kind === 'none' || a.kind === 'unattested') return null;
+  return { key_id: a.keyId, name: a.name, version: a.version, checked: a.kind === 'attested' };
+}
+
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
 const ruled = (call: Call): boolean => call.claim.asserted && !call.input.denied;
 
@@ -107,10 +113,17 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
       if (!outcome) throw new Error('the ladder left a call without an outcome');
       return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
     });
-    runReports.push({ artifact: (runs[i] as RunInput).artifact, calls: mine.length, weakest_level: weakest(mine) });
+    const run = runs[i] as RunInput;
+    runReports.push({ artifact: run.artifact, calls: mine.length, weakest_level: weakest(mine), producer: producerOf(run.attestation) });
     for (const c of mine) callReports.push(c);
   }
   const findings: Finding[] = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];
+  for (const run of runs) {
+    if (run.attestation?.kind === 'unattested') {
+      const why = `run ${quote(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
+      findings.push(finding('run_unattested', { file: run.artifact, line: 1, column: 1 }, why));
+    }
+  }
   for (const c of callReports) for (const f of c.findings) findings.push(f);
   const recordReports = climbed.records.map((v) => {
     const judged = judgeRecord(v, options);

@@ -8,6 +8,7 @@ import { finding, type Finding } from '../core/findings.js';
 import { RECORD_SCHEMA, type AuditRecord, type Location, type RunInput } from '../core/model.js';
 import { decode, documents, logLines, type Doc, type DocSink } from './documents.js';
 import { ServerLog } from './server-log.js';
+import type { BundleFacts } from './bundle.js';
 import { isObject } from '../core/json.js';
 import { type LineIndex, pathKey } from './strict-json.js';
 import { classify, type Kind } from './classify.js';
@@ -26,6 +27,8 @@ export interface FileRead {
   readonly findings: readonly Finding[];
   /** Hex sha256 of the file's bytes, when the reader was asked (a verdict attestation lists every input). */
   readonly sha256?: string;
+  /** For a verified evidence bundle: what its producer attestation must match. */
+  readonly bundle?: BundleFacts;
 }
 
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']] as const;

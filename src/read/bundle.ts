@@ -83,7 +83,7 @@ function otherArchive(bytes: Buffer, limits: BundleLimits): string | null {
 }
 
 /** What an archive turned out to be: a verified bundle's events, or another kind of Assay archive (skipped with a notice). */
-export type Archive = { readonly kind: 'bundle'; readonly events: Events } | { readonly kind: 'other'; readonly name: string };
+export type Archive = { readonly kind: 'bundle'; readonly events: Events; readonly facts: BundleFacts } | { readonly kind: 'other'; readonly name: string };
 
 /** A bundle rule was broken; the message names it. */
 export class BundleError extends Error {}
@@ -171,6 +171,8 @@ function gzipReason(e: NodeJS.ErrnoException): string {
 }
 
 interface Manifest {
+  /** producer.name / .version / .git when they are strings (an attestation names them). */
+  readonly producer: { readonly name: string | null; readonly version: string | null; readonly git: string | null };
   readonly runId: string;
   readonly eventCount: number;
   readonly runRoot: string;
@@ -209,7 +211,17 @@ function readManifest(bytes: Buffer, limits: BundleLimits): Manifest | { readonl
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
     throw new BundleError('manifest files["events.ndjson"].bytes is not a non-negative integer');
   const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-  return { runId, eventCount, runRoot, bundleId, eventsSha256, eventsBytes: size };
+  const p = isObject(m['producer']) ? m['producer'] : {};
+  const text = (k: string): string | null => (typeof p[k] === 'string' ? (p[k] as string) : null);
+  return {
+    producer: { name: text('name'), version: text('version'), git: text('git') },
+    runId,
+    eventCount,
+    runRoot,
+    bundleId,
+    eventsSha256,
+    eventsBytes: size,
+  };
 }
 
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'] as const;
@@ -219,6 +231,39 @@ interface Events {
   readonly decisions: DecisionInput[];
   /** Events of other kinds, by kind. */
   readonly skipped: ReadonlyMap<string, number>;
+  /** The earliest and latest event time, in UTC (chrono's AutoSi form, as upstream writes them). */
+  readonly window: { readonly start: string; readonly end: string } | null;
+}
+
+/** What a verified bundle says about itself: what its producer attestation must match (docs/attestations.md §1). */
+export interface BundleFacts {
+  /** Hex sha256 of the exact archive bytes (gzip trailer included). */
+  readonly archiveSha256: string;
+  readonly bundleId: string;
+  readonly runId: string;
+  readonly eventCount: number;
+  readonly runRoot: string;
+  readonly producer: Manifest['producer'];
+  readonly window: Events['window'];
+}
+
+/** An RFC 3339 time as [UTC seconds since the epoch, nanoseconds], or null. */
+function utcNanos(t: string): [number, number] | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(t);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+  const offset = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 3600 + Number(m[11]) * 60);
+  const seconds = Date.UTC(y as number, (mo as number) - 1, d, h, mi, s) / 1000 - offset;
+  const nanos = Number(((m[7] ?? '') + '000000000').slice(0, 9));
+  return [seconds, nanos];
+}
+
+/** [seconds, nanos] in UTC as RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit. */
+function autoSi([seconds, nanos]: [number, number]): string {
+  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+  if (nanos === 0) return `${base}Z`;
+  const digits = nanos % 1_000_000 === 0 ? 3 : nanos % 1000 === 0 ? 6 : 9;
+  return `${base}.${String(nanos).padStart(9, '0').slice(0, digits)}Z`;
 }
 
 function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimits): Events {
@@ -231,6 +276,9 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
   const skipped = new Map<string, number>();
   let seq = 0;
   let source: string | undefined;
+  let earliest: [number, number] | null = null;
+  let latest: [number, number] | null = null;
+  const before = (a: [number, number], b: [number, number]): boolean => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
   const surfacePath = pathKey(['data', 'observed_tool_decisions']);
   const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
   for (const { line, start, end } of lines(text)) {
@@ -253,6 +301,11 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
     if (e['assayseq'] !== seq) throw new BundleError(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
     if (e['id'] !== `${m.runId}:${seq}`) throw new BundleError(`${where}: id must be "${m.runId}:${seq}"`);
     if (typeof e['time'] !== 'string' || !RFC3339.test(e['time'])) throw new BundleError(`${where}: time is not an RFC 3339 timestamp`);
+    const at = utcNanos(e['time']);
+    if (at) {
+      if (!earliest || before(at, earliest)) earliest = at;
+      if (!latest || before(latest, at)) latest = at;
+    }
     if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
       throw new BundleError(`${where}: assaypii and assaysecrets must be booleans`);
     const subject = e['subject'];
@@ -284,7 +337,7 @@ function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimi
   const runRoot = `sha256:${root.digest('hex')}`;
   if (runRoot !== m.runRoot) throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
   if (m.bundleId !== m.runRoot) throw new BundleError('manifest bundle_id does not equal the run root');
-  return { decisions: run.decisions, skipped };
+  return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
 }
 
 /** The bytes of a bundle: a file on disk (streamed) or a buffer already in memory. */
@@ -306,6 +359,8 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
     throw new BundleError(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const gunzip = createGunzip();
+  const archiveHash = createHash('sha256');
+  input.on('data', (chunk: Buffer) => archiveHash.update(chunk));
   input.on('error', (e) => gunzip.destroy(e));
   input.pipe(gunzip);
   const src = new GunzipSource(gunzip, size, limits);
@@ -350,7 +405,17 @@ export async function verifyBundle(source: BundleSource, file: string, limits: B
     if (!(await src.drain())) throw new BundleError('data after the end of the tar archive');
     if (!manifest) throw new BundleError('missing member manifest.json');
     if (decisions === undefined) throw new BundleError('missing member events.ndjson');
-    return { kind: 'bundle', events: decisions };
+    // Every byte has been read (drain checked the end): the hash is of the whole archive.
+    const facts: BundleFacts = {
+      archiveSha256: archiveHash.digest('hex'),
+      bundleId: manifest.bundleId,
+      runId: manifest.runId,
+      eventCount: manifest.eventCount,
+      runRoot: manifest.runRoot,
+      producer: manifest.producer,
+      window: decisions.window,
+    };
+    return { kind: 'bundle', events: decisions, facts };
   } catch (e) {
     if (e instanceof BundleError) throw e;
     if (e instanceof TarError) throw new BundleError(e.message);
@@ -382,5 +447,5 @@ export async function readBundle(source: BundleSource, file: string, limits: Bun
   const findings: Finding[] = [];
   if (skipped.size > 0) findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
   if (decisions.length === 0) findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`));
-  return { run: { artifact: file, decisions }, records: [], findings };
+  return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
 }

@@ -30,3 +30,27 @@ export function checkEnvelope(e: Envelope, payloadType: string, keys: TrustedKey
   if (!named) return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
   return { ok: false, reason: 'signature does not verify' };
 }
+
+/** The same check with each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+export async function checkEnvelopeAsync(e: Envelope, payloadType: string, keys: TrustedKeys, who: 'signer' | 'producer'): Promise<Result<string>> {
+  if (e.payloadType !== payloadType) return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+  const data = pae(payloadType, e.payload);
+  const tries: Promise<string | null>[] = [];
+  for (const s of e.signatures) {
+    for (const [keyId, key] of keys) {
+      tries.push(
+        new Promise((resolve) => {
+          try {
+            edVerify(null, data, key, s.sig, (err, ok) => resolve(!err && ok ? keyId : null));
+          } catch {
+            resolve(null);
+          }
+        }),
+      );
+    }
+  }
+  const verified = (await Promise.all(tries)).find((k) => k !== null);
+  if (verified) return { ok: true, value: verified };
+  if (!e.signatures.some((s) => keys.has(s.keyid))) return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+  return { ok: false, reason: 'signature does not verify' };
+}

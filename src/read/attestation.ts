@@ -1,0 +1,84 @@
+/**
+ * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
+ * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
+ * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
+ * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
+ */
+import { isObject } from '../core/json.js';
+import type { Result } from '../core/result.js';
+import type { BundleFacts } from './bundle.js';
+import { STATEMENT_TYPE } from './dsse.js';
+
+export const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
+const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
+
+/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
+export function bundleStatement(f: BundleFacts): Result<Record<string, unknown>> {
+  if (f.producer.name === null || f.producer.version === null) {
+    return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
+  }
+  if (f.window === null) return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
+  return {
+    ok: true,
+    value: {
+      _type: STATEMENT_TYPE,
+      subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
+      predicateType: EVIDENCE_BUNDLE_V1,
+      predicate: {
+        schema_version: 1,
+        semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
+        run: {
+          run_id: f.runId,
+          event_count: f.eventCount,
+          producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
+          time_window: { start: f.window.start, end: f.window.end },
+        },
+      },
+    },
+  };
+}
+
+/** Dotted paths of the predicate leaves an attestation must match, and their expected values. */
+function leaves(v: unknown, at: string, out: Map<string, unknown>): void {
+  if (isObject(v)) for (const k of Object.keys(v)) leaves(v[k], at ? `${at}.${k}` : k, out);
+  else out.set(at, v);
+}
+
+/**
+ * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
+ * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
+ * facts only for a verified bundle), subject digest against the archive bytes, subject name against
+ * the manifest's bundle_id, then every predicate field against what the bundle gives.
+ */
+export function checkBundleStatement(s: unknown, facts: BundleFacts | null): Result {
+  if (!isObject(s) || s['_type'] !== STATEMENT_TYPE) return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+  const type = s['predicateType'];
+  if (type === EVIDENCE_BUNDLE_V0)
+    return {
+      ok: false,
+      reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
+    };
+  if (type !== EVIDENCE_BUNDLE_V1)
+    return { ok: false, reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}` };
+  const subject = s['subject'];
+  if (!Array.isArray(subject) || subject.length !== 1) return { ok: false, reason: 'the Statement must have exactly one subject' };
+  const only = subject[0];
+  const digest = isObject(only) ? only['digest'] : undefined;
+  if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+    return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+  }
+  const pred = s['predicate'];
+  if (!isObject(pred) || pred['schema_version'] !== 1) return { ok: false, reason: 'predicate.schema_version is not 1' };
+  if (!facts) return { ok: false, reason: 'the bundle does not verify' };
+  if (digest['sha256'] !== facts.archiveSha256) return { ok: false, reason: 'subject digest differs from the archive' };
+  if (isObject(only) && only['name'] !== facts.bundleId) return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+  const expected = bundleStatement(facts);
+  if (!expected.ok) return expected;
+  const want = new Map<string, unknown>();
+  leaves(expected.value['predicate'], '', want);
+  const got = new Map<string, unknown>();
+  leaves(pred, '', got);
+  for (const [k, v] of want) if (got.get(k) !== v) return { ok: false, reason: `predicate field ${k} disagrees with the bundle` };
+  for (const k of got.keys()) if (!want.has(k)) return { ok: false, reason: `predicate field ${k.slice(0, 80)} is not one upstream writes` };
+  return { ok: true };
+}
