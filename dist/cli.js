@@ -2536,7 +2536,7 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 405:
+/***/ 243:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7723,6 +7723,24 @@ function writeWhole(file, text) {
         throw e;
     }
 }
+/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
+function writeNew(file, text) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
+    try {
+        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    try {
+        (0,external_node_fs_namespaceObject.linkSync)(tmp, file);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/tools/verdict.ts
 /**
@@ -8044,6 +8062,17 @@ const COMMAND_SPECS = [
         options: [
             { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
             { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
+        ],
+    },
+    {
+        name: 'attest-bundle',
+        synopsis: '--key FILE [--output FILE] BUNDLE',
+        summary: "attest an evidence bundle as its producer (what upstream's assay evidence attest writes)",
+        about: 'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file',
+        options: [
+            { flag: 'key', kind: 'string', arg: 'FILE', help: 'the producer\'s Ed25519 private key (PKCS#8 PEM; required)' },
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'where the sidecar goes. Default: BUNDLE.intoto.jsonl' },
+            ...LIMITS,
         ],
     },
     {
@@ -8609,8 +8638,9 @@ function runImport(s) {
 
 
 
+
 const USAGE = usageText();
-const COMMAND_NAMES = 'verify, verify-attestation, keygen, sign, import or hash';
+const COMMAND_NAMES = 'verify, verify-attestation, attest-bundle, keygen, sign, import or hash';
 function signedAtOf(v) {
     if (v === undefined)
         return null;
@@ -8768,6 +8798,22 @@ function parseCli(argv, isTTY, cwd, env = {}) {
             },
         };
     }
+    if (command === 'attest-bundle') {
+        const key = str('key');
+        if (!key)
+            throw new UsageError('attest-bundle: --key FILE is required');
+        if (rest.length !== 1)
+            throw new UsageError('attest-bundle: exactly one BUNDLE (.tar.gz) is required');
+        const bundle = external_node_path_default().resolve(cwd, rest[0]);
+        const output = str('output');
+        return {
+            command: 'attest-bundle',
+            key: external_node_path_default().resolve(cwd, key),
+            bundle,
+            output: output ? external_node_path_default().resolve(cwd, output) : sidecarOf(bundle),
+            limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
+        };
+    }
     if (command === 'verify-attestation') {
         const report = str('report');
         const keyFiles = list('trusted-key') ?? [];
@@ -8898,6 +8944,36 @@ function signRecords(key, inputs, limits, signedAt) {
     if (errors.length > 0)
         return { ok: false, findings: errors };
     return { ok: true, message: lines.join('\n') + '\n' };
+}
+
+;// CONCATENATED MODULE: ./src/tools/attest-bundle.ts
+/**
+ * `attest-bundle`: a producer's side, for tests, demos and users without the Rust CLI. Verifies the
+ * bundle with the gate's reader, makes exactly the Statement upstream's `assay evidence attest`
+ * makes (read/attestation.ts), and writes it as one compact DSSE envelope line (JCS payload,
+ * Ed25519) to `<bundle>.intoto.jsonl`, never over an existing file.
+ */
+
+
+
+
+
+
+/** The sidecar line for a bundle's bytes, or the findings that stop it. */
+async function attestBundle(bundle, key, limits) {
+    const read = await readBundle({ bytes: bundle.bytes }, bundle.name, bundleLimits(limits));
+    const errors = read.findings.filter((f) => f.severity === 'error');
+    if (errors.length > 0)
+        return { ok: false, findings: errors };
+    if (!read.bundle)
+        return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
+    const statement = bundleStatement(read.bundle);
+    if (!statement.ok)
+        return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, statement.reason)] };
+    const payload = jcs(statement.value);
+    if (!payload.ok)
+        return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)] };
+    return { ok: true, message: `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), key)}\n` };
 }
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
@@ -9094,6 +9170,7 @@ const VERSION = '0.2.0';
 
 
 
+
 /** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
 function findingLines(tool, findings) {
     const shown = findings.slice(0, 50).map((f) => `receipt-gate: ${tool}: ${located(f)}\n`);
@@ -9139,6 +9216,8 @@ async function main(argv, env, isTTY, cwd, now = new Date()) {
             return cli_main_verify(cmd, env, isTTY, now);
         case 'verify-attestation':
             return verifyAttestation(cmd);
+        case 'attest-bundle':
+            return attest(cmd);
     }
 }
 const readError = (e) => e.code ?? e.message;
@@ -9218,6 +9297,27 @@ function sign(cmd, now) {
     const n = r.message.split('\n').length - 1;
     return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
 }
+async function attest(cmd) {
+    const fail = (why, code = 1) => ({ code, stdout: '', stderr: `${why}receipt-gate: attest-bundle: nothing written\n` });
+    const k = readSigningKey('--key', cmd.key);
+    if (!k.ok)
+        return fail(`receipt-gate: attest-bundle: ${k.error}\n`, k.unreadable ? 2 : 1);
+    if ((0,external_node_fs_namespaceObject.existsSync)(cmd.output))
+        return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
+    const read = readInputs([cmd.bundle]);
+    if (!read.ok)
+        return fail(`receipt-gate: attest-bundle: ${read.error}\n`);
+    const r = await attestBundle(read.inputs[0], k.key, cmd.limits);
+    if (!r.ok)
+        return fail(findingLines('attest-bundle', r.findings));
+    try {
+        writeNew(cmd.output, r.message);
+    }
+    catch (e) {
+        return fail(`receipt-gate: attest-bundle: cannot write ${cmd.output}: ${e.message}\n`);
+    }
+    return { code: 0, stdout: '', stderr: `receipt-gate: attest-bundle: wrote ${cmd.output}\n` };
+}
 function verifyAttestation(cmd) {
     const read = readInputs([cmd.report, cmd.envelope]);
     if (!read.ok)
@@ -9279,7 +9379,7 @@ async function cli_main_verify(cmd, env, isTTY, now) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(405);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(243);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {

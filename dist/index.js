@@ -36091,6 +36091,24 @@ function writeWhole(file, text) {
         throw e;
     }
 }
+/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
+function writeNew(file, text) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+    const fd = openSync(tmp, 'wx', 0o644);
+    try {
+        writeSync(fd, text);
+    }
+    finally {
+        closeSync(fd);
+    }
+    try {
+        linkSync(tmp, file);
+    }
+    finally {
+        rmSync(tmp, { force: true });
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/tools/verdict.ts
 /**

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { commandSpec, parseArgsOptions, usageText } from './cli-options.js';
 import { isSignedAt } from './read/signature.js';
+import { sidecarOf } from './read/formats.js';
 import { resourceUriFromEnv } from './report/vsa.js';
 import type { TrustedKeys } from './trust/keys.js';
 import { DOMAINS, type Domain } from './tools/import/target-hash.js';
@@ -17,7 +18,7 @@ import { parseWindowTime, type ScopeFilter } from './tools/import/scope.js';
 import { defaultSettings, directoryIn, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
 
 export const USAGE = usageText();
-const COMMAND_NAMES = 'verify, verify-attestation, keygen, sign, import or hash';
+const COMMAND_NAMES = 'verify, verify-attestation, attest-bundle, keygen, sign, import or hash';
 
 export interface VerifyCommand {
   readonly command: 'verify';
@@ -35,6 +36,14 @@ export interface VerdictRequest {
   readonly key: string | null;
   readonly resourceUri: string;
   readonly policyUri: string;
+}
+
+export interface AttestBundleCommand {
+  readonly command: 'attest-bundle';
+  readonly key: string;
+  readonly bundle: string;
+  readonly output: string;
+  readonly limits: ReadLimits;
 }
 
 export interface VerifyAttestationCommand {
@@ -78,6 +87,7 @@ export type CliCommand =
   | SignCommand
   | ImportCommand
   | VerifyAttestationCommand
+  | AttestBundleCommand
   | { readonly command: 'hash'; readonly domain: Domain; readonly value: string }
   | { readonly command: 'help' }
   | { readonly command: 'version' };
@@ -224,6 +234,21 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
         memberProvider: str('member-provider') ?? DEFAULT_SLACK.memberProvider,
         roleProvider: str('role-provider') ?? DEFAULT_SLACK.roleProvider,
       },
+    };
+  }
+
+  if (command === 'attest-bundle') {
+    const key = str('key');
+    if (!key) throw new UsageError('attest-bundle: --key FILE is required');
+    if (rest.length !== 1) throw new UsageError('attest-bundle: exactly one BUNDLE (.tar.gz) is required');
+    const bundle = path.resolve(cwd, rest[0] as string);
+    const output = str('output');
+    return {
+      command: 'attest-bundle',
+      key: path.resolve(cwd, key),
+      bundle,
+      output: output ? path.resolve(cwd, output) : sidecarOf(bundle),
+      limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
     };
   }
 

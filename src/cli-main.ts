@@ -2,14 +2,14 @@
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { runGate, runGateWithInputs } from './gate.js';
 import { DEFAULT_LIMITS } from './read/limits.js';
 import { reportName, type VsaContext } from './report/vsa.js';
 import { verifyVerdict } from './trust/vsa.js';
 import { writeVerdict } from './tools/verdict.js';
 import { UsageError } from './settings.js';
-import { parseCli, USAGE, type CliCommand, type ImportCommand, type SignCommand, type VerifyAttestationCommand, type VerifyCommand } from './cli-args.js';
+import { parseCli, USAGE, type CliCommand, type ImportCommand, type SignCommand, type VerifyAttestationCommand, type VerifyCommand, type AttestBundleCommand } from './cli-args.js';
 import type { Finding } from './core/findings.js';
 import { runImport, type ImportSettings } from './tools/import/run.js';
 import { targetHash } from './tools/import/target-hash.js';
@@ -17,7 +17,8 @@ import { keygen } from './tools/keygen.js';
 import type { ToolInput } from './tools/result.js';
 import { signRecords } from './tools/sign.js';
 import { parsePrivateKey, signedAtNow, type SigningKey } from './tools/signing.js';
-import { writeWhole } from './tools/write.js';
+import { writeNew, writeWhole } from './tools/write.js';
+import { attestBundle } from './tools/attest-bundle.js';
 import { renderTable } from './report/table.js';
 import { renderJson, writeJson } from './report/json.js';
 import { located, visible } from './report/text.js';
@@ -75,6 +76,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTT
       return verify(cmd, env, isTTY, now);
     case 'verify-attestation':
       return verifyAttestation(cmd);
+    case 'attest-bundle':
+      return attest(cmd);
   }
 }
 
@@ -148,6 +151,23 @@ function sign(cmd: SignCommand, now: Date): CliOutcome {
   }
   const n = r.message.split('\n').length - 1;
   return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
+}
+
+async function attest(cmd: AttestBundleCommand): Promise<CliOutcome> {
+  const fail = (why: string, code: 1 | 2 = 1): CliOutcome => ({ code, stdout: '', stderr: `${why}receipt-gate: attest-bundle: nothing written\n` });
+  const k = readSigningKey('--key', cmd.key);
+  if (!k.ok) return fail(`receipt-gate: attest-bundle: ${k.error}\n`, k.unreadable ? 2 : 1);
+  if (existsSync(cmd.output)) return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
+  const read = readInputs([cmd.bundle]);
+  if (!read.ok) return fail(`receipt-gate: attest-bundle: ${read.error}\n`);
+  const r = await attestBundle(read.inputs[0] as ToolInput, k.key, cmd.limits);
+  if (!r.ok) return fail(findingLines('attest-bundle', r.findings));
+  try {
+    writeNew(cmd.output, r.message);
+  } catch (e) {
+    return fail(`receipt-gate: attest-bundle: cannot write ${cmd.output}: ${(e as Error).message}\n`);
+  }
+  return { code: 0, stdout: '', stderr: `receipt-gate: attest-bundle: wrote ${cmd.output}\n` };
 }
 
 function verifyAttestation(cmd: VerifyAttestationCommand): CliOutcome {

@@ -130,6 +130,18 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: 'attest-bundle',
+    synopsis: '--key FILE [--output FILE] BUNDLE',
+    summary: "attest an evidence bundle as its producer (what upstream's assay evidence attest writes)",
+    about:
+      'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file',
+    options: [
+      { flag: 'key', kind: 'string', arg: 'FILE', help: 'the producer\'s Ed25519 private key (PKCS#8 PEM; required)' },
+      { flag: 'output', kind: 'string', arg: 'FILE', help: 'where the sidecar goes. Default: BUNDLE.intoto.jsonl' },
+      ...LIMITS,
+    ],
+  },
+  {
     name: 'keygen',
     synopsis: '--out PREFIX',
     summary: 'write a new Ed25519 key pair for signing audit records',

@@ -1,5 +1,5 @@
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
@@ -17,5 +17,22 @@ export function writeWhole(file: string, text: string): void {
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
+  }
+}
+
+/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
+export function writeNew(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  const fd = openSync(tmp, 'wx', 0o644);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(tmp, file);
+  } finally {
+    rmSync(tmp, { force: true });
   }
 }

@@ -1,0 +1,27 @@
+/**
+ * `attest-bundle`: a producer's side, for tests, demos and users without the Rust CLI. Verifies the
+ * bundle with the gate's reader, makes exactly the Statement upstream's `assay evidence attest`
+ * makes (read/attestation.ts), and writes it as one compact DSSE envelope line (JCS payload,
+ * Ed25519) to `<bundle>.intoto.jsonl`, never over an existing file.
+ */
+import { jcs } from '../core/binding.js';
+import { inputFinding } from '../core/findings.js';
+import { bundleStatement } from '../read/attestation.js';
+import { bundleLimits, readBundle } from '../read/bundle.js';
+import { IN_TOTO_PAYLOAD_TYPE } from '../read/dsse.js';
+import type { ReadLimits } from '../read/limits.js';
+import type { ToolInput, ToolResult } from './result.js';
+import { envelopeLine, type SigningKey } from './signing.js';
+
+/** The sidecar line for a bundle's bytes, or the findings that stop it. */
+export async function attestBundle(bundle: ToolInput, key: SigningKey, limits: ReadLimits): Promise<ToolResult> {
+  const read = await readBundle({ bytes: bundle.bytes }, bundle.name, bundleLimits(limits));
+  const errors = read.findings.filter((f) => f.severity === 'error');
+  if (errors.length > 0) return { ok: false, findings: errors };
+  if (!read.bundle) return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
+  const statement = bundleStatement(read.bundle);
+  if (!statement.ok) return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, statement.reason)] };
+  const payload = jcs(statement.value);
+  if (!payload.ok) return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)] };
+  return { ok: true, message: `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), key)}\n` };
+}
