@@ -8070,7 +8070,7 @@ const COMMAND_SPECS = [
         summary: "attest an evidence bundle as its producer (what upstream's assay evidence attest writes)",
         about: 'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file',
         options: [
-            { flag: 'key', kind: 'string', arg: 'FILE', help: 'the producer\'s Ed25519 private key (PKCS#8 PEM; required)' },
+            { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM; required)" },
             { flag: 'output', kind: 'string', arg: 'FILE', help: 'where the sidecar goes. Default: BUNDLE.intoto.jsonl' },
             ...LIMITS,
         ],
@@ -8987,6 +8987,27 @@ const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no ca
 const rung = (l) => l ?? '—';
 /** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
 const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
+/**
+ * Which runs a producer attested (§10), or null when no run names a producer and no trusted
+ * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
+ */
+function producerLine(r) {
+    const trusted = r.policy.trusted_producers.length > 0;
+    const checked = r.runs.filter((x) => x.producer?.checked).length;
+    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
+    if (!trusted && unchecked === 0)
+        return null;
+    if (!trusted)
+        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
+    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
+}
+/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
+function runProducer(p) {
+    if (!p)
+        return 'not attested';
+    const who = `${p.key_id.slice(0, 19)}…${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
+}
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 // C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
@@ -9070,7 +9091,9 @@ function renderTable(report, style) {
     }
     out.push('');
     const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
-    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`, `      ${t.records} audit record(s): ${recordCounts(t)}`, `      ${findingCounts(t)}`, `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`);
+    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`, `      ${t.records} audit record(s): ${recordCounts(t)}`, `      ${findingCounts(t)}`, ...(producerLine(report)
+        ? [`      ${producerLine(report)}`, ...report.runs.map((r) => `        ${visible(findings_clip(r.artifact, 200))}: ${visible(runProducer(r.producer))}`)]
+        : []), `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`);
     return out.join('\n') + '\n';
 }
 

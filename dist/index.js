@@ -36543,6 +36543,27 @@ const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no ca
 const rung = (l) => l ?? '—';
 /** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
 const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
+/**
+ * Which runs a producer attested (§10), or null when no run names a producer and no trusted
+ * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
+ */
+function producerLine(r) {
+    const trusted = r.policy.trusted_producers.length > 0;
+    const checked = r.runs.filter((x) => x.producer?.checked).length;
+    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
+    if (!trusted && unchecked === 0)
+        return null;
+    if (!trusted)
+        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
+    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
+}
+/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
+function runProducer(p) {
+    if (!p)
+        return 'not attested';
+    const who = `${p.key_id.slice(0, 19)}…${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
+}
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
 // C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
@@ -36845,6 +36866,9 @@ function renderSummary(report, ctx) {
         `Audit records: ${recordCounts(t)}.${report.policy.trusted_signers.length > 0 ? ` Trusted signers: ${report.policy.trusted_signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
         '',
         ...policyLines(report),
+        ...(producerLine(report)
+            ? [`Runs: ${producerLine(report)}:`, '', ...report.runs.map((r) => `- ${md(clip(r.artifact, 200))}: ${md(runProducer(r.producer))}`), '']
+            : []),
     ];
     const row = (f) => `- ${ICON[f.severity]} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
     // A failed gate leads with what failed; the totals and everything else follow.

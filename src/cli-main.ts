@@ -9,7 +9,16 @@ import { reportName, type VsaContext } from './report/vsa.js';
 import { verifyVerdict } from './trust/vsa.js';
 import { writeVerdict } from './tools/verdict.js';
 import { UsageError } from './settings.js';
-import { parseCli, USAGE, type CliCommand, type ImportCommand, type SignCommand, type VerifyAttestationCommand, type VerifyCommand, type AttestBundleCommand } from './cli-args.js';
+import {
+  parseCli,
+  USAGE,
+  type CliCommand,
+  type ImportCommand,
+  type SignCommand,
+  type VerifyAttestationCommand,
+  type VerifyCommand,
+  type AttestBundleCommand,
+} from './cli-args.js';
 import type { Finding } from './core/findings.js';
 import { runImport, type ImportSettings } from './tools/import/run.js';
 import { targetHash } from './tools/import/target-hash.js';
@@ -157,7 +166,8 @@ async function attest(cmd: AttestBundleCommand): Promise<CliOutcome> {
   const fail = (why: string, code: 1 | 2 = 1): CliOutcome => ({ code, stdout: '', stderr: `${why}receipt-gate: attest-bundle: nothing written\n` });
   const k = readSigningKey('--key', cmd.key);
   if (!k.ok) return fail(`receipt-gate: attest-bundle: ${k.error}\n`, k.unreadable ? 2 : 1);
-  if (existsSync(cmd.output)) return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
+  if (existsSync(cmd.output))
+    return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
   const read = readInputs([cmd.bundle]);
   if (!read.ok) return fail(`receipt-gate: attest-bundle: ${read.error}\n`);
   const r = await attestBundle(read.inputs[0] as ToolInput, k.key, cmd.limits);

@@ -136,7 +136,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     about:
       'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file',
     options: [
-      { flag: 'key', kind: 'string', arg: 'FILE', help: 'the producer\'s Ed25519 private key (PKCS#8 PEM; required)' },
+      { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM; required)" },
       { flag: 'output', kind: 'string', arg: 'FILE', help: 'where the sidecar goes. Default: BUNDLE.intoto.jsonl' },
       ...LIMITS,
     ],

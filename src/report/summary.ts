@@ -7,7 +7,7 @@ import type { Report } from '../core/report.js';
 import { LEVEL_TABLE, LEVELS_DESCENDING } from '../core/vocabulary.js';
 import type { Finding, Severity } from '../core/findings.js';
 import { repoPath } from './annotations.js';
-import { clip, findingCounts, recordCounts, rung, visible, weakestRung } from './text.js';
+import { clip, findingCounts, producerLine, runProducer, recordCounts, rung, visible, weakestRung } from './text.js';
 import { STEP_SUMMARY_BYTES } from './limits.js';
 
 export interface SummaryContext {
@@ -86,6 +86,9 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     `Audit records: ${recordCounts(t)}.${report.policy.trusted_signers.length > 0 ? ` Trusted signers: ${report.policy.trusted_signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
     '',
     ...policyLines(report),
+    ...(producerLine(report)
+      ? [`Runs: ${producerLine(report)}:`, '', ...report.runs.map((r) => `- ${md(clip(r.artifact, 200))}: ${md(runProducer(r.producer))}`), '']
+      : []),
   ];
   const row = (f: Finding) => `- ${ICON[f.severity]} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
   // A failed gate leads with what failed; the totals and everything else follow.

@@ -2,7 +2,7 @@
 import type { Report } from '../core/report.js';
 import { SEVERITIES } from '../core/findings.js';
 import { LEVEL_TABLE } from '../core/vocabulary.js';
-import { clip, findingCounts, levelCounts, recordCounts, rung, visible, weakestRung, where } from './text.js';
+import { clip, findingCounts, levelCounts, producerLine, runProducer, recordCounts, rung, visible, weakestRung, where } from './text.js';
 
 export interface TableStyle {
   readonly color: boolean;
@@ -57,6 +57,9 @@ export function renderTable(report: Report, style: TableStyle): string {
     `${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`,
     `      ${t.records} audit record(s): ${recordCounts(t)}`,
     `      ${findingCounts(t)}`,
+    ...(producerLine(report)
+      ? [`      ${producerLine(report)}`, ...report.runs.map((r) => `        ${visible(clip(r.artifact, 200))}: ${visible(runProducer(r.producer))}`)]
+      : []),
     `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`,
   );
   return out.join('\n') + '\n';

@@ -1,5 +1,5 @@
 /** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
-import type { Totals } from '../core/report.js';
+import type { Report, Totals } from '../core/report.js';
 import { clip, type Finding } from '../core/findings.js';
 import { LEVELS_DESCENDING, RECORD_OUTCOME_NAMES } from '../core/vocabulary.js';
 
@@ -15,6 +15,26 @@ export const rung = (l: string | null): string => l ?? '—';
 
 /** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
 export const recordCounts = (t: Totals): string => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
+
+/**
+ * Which runs a producer attested (§10), or null when no run names a producer and no trusted
+ * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
+ */
+export function producerLine(r: Report): string | null {
+  const trusted = r.policy.trusted_producers.length > 0;
+  const checked = r.runs.filter((x) => x.producer?.checked).length;
+  const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
+  if (!trusted && unchecked === 0) return null;
+  if (!trusted) return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
+  return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
+}
+
+/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
+export function runProducer(p: Report['runs'][number]['producer']): string {
+  if (!p) return 'not attested';
+  const who = `${p.key_id.slice(0, 19)}…${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+  return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
+}
 
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
 export const findingCounts = (t: Totals): string => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
