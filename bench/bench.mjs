@@ -8,7 +8,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ncc from '@vercel/ncc';
 import { generate } from './corpus.mjs';
-import { bundle, ndjsonLog } from './shapes.mjs';
+import { bundle, ndjsonLog, serverLog, serverLogFloor, sidecar } from './shapes.mjs';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -172,6 +173,62 @@ if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.
       `  ${name}: t(${(base * 10).toLocaleString('en')})/t(${base.toLocaleString('en')}) gate ${(t[base * 10].gate / t[base].gate).toFixed(2)}, floor ${(t[base * 10].floor / t[base].floor).toFixed(2)}`,
     );
   }
+}
+
+// A 100 000-line server log (tool_call_start, tool_decision, …) against a same-run floor that
+// JSON-parses every line and every decision string.
+{
+  const dir = path.join(tmp, 'serverlog');
+  serverLog(dir, 100_000);
+  const file = path.join(dir, 'runs/server.log');
+  const floor = [];
+  const gate = [];
+  for (let i = 0; i < repeat; i++) {
+    floor.push(
+      timed([
+        '-e',
+        `import('${path.join(root, 'bench/shapes.mjs').replace(/\\/g, '/')}').then((m) => m.serverLogFloor(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8')))`,
+      ]).ms,
+    );
+    const g = timed([path.join(root, 'dist/cli.js'), 'verify', '-C', dir, '--runs', 'runs', '--format', 'json', '--output', path.join(dir, 'r.json')]);
+    if (g.status !== 0) throw new Error(`gate failed on the server log: ${g.stderr}`);
+    gate.push(g.ms);
+  }
+  console.log(
+    `\nserver log, 100,000 lines (${mb(statSync(file).size)}; 50,000 decisions), median of ${repeat}: floor ${fmt(median(floor))} | gate ${fmt(median(gate))} | gate/floor ${(median(gate) / median(floor)).toFixed(2)}×`,
+  );
+}
+
+// 1 000 attested bundles: the gate with their producer trusted (every sidecar checked) against the
+// same corpus without trusted producers, alternately in the same run.
+{
+  const dir = path.join(tmp, 'attested');
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const keyId = `sha256:${createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')}`;
+  writeFileSync(path.join(dir.replace(/attested$/, ''), 'producer.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+  const producer = { name: 'assay-cli', version: '3.36.0' };
+  for (let i = 0; i < 1000; i++) {
+    const name = `run-${String(i).padStart(4, '0')}.tar.gz`;
+    const b = bundle(dir, 5, { name, runId: `run_${i}`, producer });
+    writeFileSync(path.join(dir, 'runs', `${name}.intoto.jsonl`), sidecar(b, producer, privateKey, keyId));
+  }
+  const base = [path.join(root, 'dist/cli.js'), 'verify', '-C', dir, '--runs', 'runs', '--format', 'json', '--output', path.join(dir, 'r.json')];
+  const plain = [];
+  const attested = [];
+  for (let i = 0; i < repeat; i++) {
+    const p = timed(base);
+    const a = timed([...base, '--trusted-producer', path.join(dir.replace(/attested$/, ''), 'producer.pub.pem')]);
+    if (p.status !== 0 || a.status !== 0) throw new Error(`attested corpus: ${p.stderr}${a.stderr}`);
+    const report = JSON.parse(readFileSync(path.join(dir, 'r.json'), 'utf8'));
+    if (report.runs.some((r) => !r.producer?.checked)) throw new Error('a bench bundle was not attested');
+    plain.push(p.ms);
+    attested.push(a.ms);
+  }
+  console.log(
+    `1,000 attested bundles (5 events each), median of ${repeat}: no trusted producers ${fmt(median(plain))} | every sidecar checked ${fmt(median(attested))} | attested/unattested ${(median(attested) / median(plain)).toFixed(2)}×`,
+  );
 }
 
 // The importer on a 100 000-entry export as `gh api --paginate` writes it (pages of 100, one after

@@ -3,7 +3,7 @@
 // end to end through dist/cli.js against a floor that parses the same lines in the same run, at N
 // and 10 N (the scaling row: 10× the lines should cost ≤ 11× the time).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, sign as cryptoSign } from 'node:crypto';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
@@ -55,10 +55,9 @@ function tarEntry(name, data) {
 }
 
 /** An Assay evidence bundle of n surface events (valid: hashes, run root, manifest). */
-export function bundle(dir, n) {
+export function bundle(dir, n, { name = 'run.tar.gz', runId = 'run_bench', producer = null } = {}) {
   mkdirSync(path.join(dir, 'runs'), { recursive: true });
   mkdirSync(path.join(dir, 'audit'), { recursive: true });
-  const runId = 'run_bench';
   const lines = [];
   const root = createHash('sha256');
   for (let i = 0; i < n; i++) {
@@ -97,12 +96,71 @@ export function bundle(dir, n) {
       run_root: runRoot,
       bundle_id: runRoot,
       files: { 'events.ndjson': { path: 'events.ndjson', sha256: `sha256:${sha(events)}`, bytes: events.length } },
+      ...(producer ? { producer } : {}),
     }),
   );
-  writeFileSync(
-    path.join(dir, 'runs', 'run.tar.gz'),
-    gzipSync(Buffer.concat([tarEntry('manifest.json', manifest), tarEntry('events.ndjson', events), Buffer.alloc(1024)])),
-  );
+  const archive = gzipSync(Buffer.concat([tarEntry('manifest.json', manifest), tarEntry('events.ndjson', events), Buffer.alloc(1024)]));
+  writeFileSync(path.join(dir, 'runs', name), archive);
+  return { archive, runId, runRoot, eventCount: n, time: '2026-11-01T00:00:00Z' };
+}
+
+/**
+ * The sidecar upstream's `assay evidence attest` would write for a bundle made by `bundle()`
+ * (docs/attestations.md §1), signed with an Ed25519 private KeyObject; `keyId` names it.
+ */
+export function sidecar(b, producer, privateKey, keyId) {
+  const statement = {
+    _type: 'https://in-toto.io/Statement/v1',
+    subject: [{ name: b.runRoot, digest: { sha256: sha(b.archive) } }],
+    predicateType: 'https://docs.getassay.dev/attestation/evidence-bundle/v1',
+    predicate: {
+      schema_version: 1,
+      semantic_equivalence: { algorithm: 'assay-run-root-v1', value: b.runRoot },
+      run: { run_id: b.runId, event_count: b.eventCount, producer: { git: '', ...producer }, time_window: { start: b.time, end: b.time } },
+    },
+  };
+  const payload = Buffer.from(canonicalize(statement));
+  const type = 'application/vnd.in-toto+json';
+  const pae = Buffer.concat([Buffer.from(`DSSEv1 ${type.length} ${type} ${payload.length} `), payload]);
+  return `${JSON.stringify({ payload: payload.toString('base64'), payloadType: type, signatures: [{ keyid: keyId, sig: cryptoSign(null, pae, privateKey).toString('base64') }] })}\n`;
+}
+
+/** A server log of n lines as assay-mcp-server's JSON formatter writes them: tool_call_start, then tool_decision. */
+export function serverLog(dir, n) {
+  mkdirSync(path.join(dir, 'runs'), { recursive: true });
+  mkdirSync(path.join(dir, 'audit'), { recursive: true });
+  const lines = [
+    '{"timestamp":"2026-05-14T10:02:41.90731102Z","level":"INFO","fields":{"event":"server_start","timeout_ms":2000},"target":"assay_mcp_server"}',
+  ];
+  for (let i = 1; lines.length < n - 1; i++) {
+    const rid = `r-${String(i).padStart(6, '0')}`;
+    lines.push(
+      `{"timestamp":"2026-05-14T10:02:42.238015777Z","level":"INFO","fields":{"event":"tool_call_start","rid":"${rid}","rpc_id":"Some(Number(${i}))","bytes_in":336,"args_bytes":240},"target":"assay_mcp_server::server"}`,
+    );
+    const d = { ...decision(i, false), server: { id: 'mcp', transport: 'mcp' } };
+    lines.push(
+      JSON.stringify({
+        timestamp: '2026-05-14T10:02:42.650815769Z',
+        level: 'INFO',
+        fields: { event: 'tool_decision', rid, rpc_id: `Some(Number(${i}))`, decision: JSON.stringify(d) },
+        target: 'assay_mcp_server::server',
+      }),
+    );
+  }
+  while (lines.length < n)
+    lines.push('{"timestamp":"2026-05-14T10:02:43Z","level":"INFO","fields":{"event":"initialized","rid":"r-000002"},"target":"assay_mcp_server::server"}');
+  writeFileSync(path.join(dir, 'runs', 'server.log'), `${lines.join('\n')}\n`);
+}
+
+/** The floor for a server log: JSON.parse every line, and every decision string. */
+export function serverLogFloor(text) {
+  let n = 0;
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const o = JSON.parse(line);
+    if (o.fields.event === 'tool_decision') n += JSON.parse(o.fields.decision).response ? 1 : 0;
+  }
+  return n;
 }
 
 /** The floor for a bundle: gunzip, split, JSON.parse every line and recompute its content hash. */
