@@ -6954,6 +6954,18 @@ async function readOne(file, role, limits, digest = false) {
 const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
+function onlySubject(s) {
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject' };
+    const only = subject[0];
+    const digest = isObject(only) ? only['digest'] : undefined;
+    if (!isObject(only) || !isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+    }
+    return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
+}
 const dsse_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const base64 = (s) => (s.length % 4 === 0 && dsse_BASE64.test(s) ? Buffer.from(s, 'base64') : null);
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
@@ -7076,22 +7088,17 @@ function checkBundleStatement(s, facts) {
         };
     if (type !== EVIDENCE_BUNDLE_V1)
         return { ok: false, reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}` };
-    const subject = s['subject'];
-    if (!Array.isArray(subject) || subject.length !== 1)
-        return { ok: false, reason: 'the Statement must have exactly one subject' };
-    const only = subject[0];
-    const digest = isObject(only) ? only['digest'] : undefined;
-    if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
-        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
-    }
+    const subject = onlySubject(s);
+    if (!subject.ok)
+        return subject;
     const pred = s['predicate'];
     if (!isObject(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
-    if (digest['sha256'] !== facts.archiveSha256)
+    if (subject.value.sha256 !== facts.archiveSha256)
         return { ok: false, reason: 'subject digest differs from the archive' };
-    if (isObject(only) && only['name'] !== facts.bundleId)
+    if (subject.value.name !== facts.bundleId)
         return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
     const expected = bundleStatement(facts);
     if (!expected.ok)
@@ -7119,30 +7126,7 @@ function checkBundleStatement(s, facts) {
  */
 
 
-/** The key_id of the trusted key that verified the envelope, or why none did. */
-function checkEnvelope(e, payloadType, keys, who) {
-    if (e.payloadType !== payloadType)
-        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
-    const data = pae(payloadType, e.payload);
-    for (const s of e.signatures) {
-        for (const [keyId, key] of keys) {
-            let ok = false;
-            try {
-                ok = (0,external_node_crypto_namespaceObject.verify)(null, data, key, s.sig);
-            }
-            catch {
-                ok = false; // a signature of the wrong length for Ed25519
-            }
-            if (ok)
-                return { ok: true, value: keyId };
-        }
-    }
-    const named = e.signatures.some((s) => keys.has(s.keyid));
-    if (!named)
-        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
-    return { ok: false, reason: 'signature does not verify' };
-}
-/** The same check with each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
 async function checkEnvelopeAsync(e, payloadType, keys, who) {
     if (e.payloadType !== payloadType)
         return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
@@ -7199,8 +7183,8 @@ function strictPayload(payload, limits) {
         return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
     return { ok: true, value };
 }
-function checkOne(e, reportSha256, keys, limits) {
-    const signed = checkEnvelope(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
+async function checkOne(e, reportSha256, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
     if (!signed.ok)
         return signed;
     const p = strictPayload(e.payload, limits);
@@ -7211,15 +7195,10 @@ function checkOne(e, reportSha256, keys, limits) {
         return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
     if (s['predicateType'] !== VSA_PREDICATE_TYPE)
         return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
-    const subject = s['subject'];
-    if (!Array.isArray(subject) || subject.length !== 1)
-        return { ok: false, reason: 'the Statement must have exactly one subject (the report)' };
-    const only = subject[0];
-    const digest = isObject(only) ? only['digest'] : undefined;
-    if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
-        return { ok: false, reason: 'the subject must carry exactly one digest, sha256' };
-    }
-    if (digest['sha256'] !== reportSha256)
+    const subject = onlySubject(s);
+    if (!subject.ok)
+        return subject;
+    if (subject.value.sha256 !== reportSha256)
         return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
     const pred = s['predicate'];
     if (!isObject(pred))
@@ -7235,7 +7214,7 @@ function checkOne(e, reportSha256, keys, limits) {
     };
 }
 /** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
-function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
+async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
     const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
     const first = read.findings[0];
     if (first)
@@ -7243,7 +7222,7 @@ function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
     const sha = sha256Hex(report);
     let reason = '';
     for (const e of read.envelopes) {
-        const r = checkOne(e, sha, keys, limits);
+        const r = await checkOne(e, sha, keys, limits);
         if (r.ok)
             return r;
         reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
@@ -7704,8 +7683,8 @@ function envelopeLine(payloadType, payload, key) {
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
 
 
-/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
-function writeWhole(file, text) {
+/** `text` in a new temporary file beside `file`: its path. */
+function writeTemp(file, text) {
     (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
     const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
@@ -7715,6 +7694,11 @@ function writeWhole(file, text) {
     finally {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
+    return tmp;
+}
+/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
+function writeWhole(file, text) {
+    const tmp = writeTemp(file, text);
     try {
         (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
     }
@@ -7725,15 +7709,7 @@ function writeWhole(file, text) {
 }
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
 function writeNew(file, text) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
-    try {
-        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
+    const tmp = writeTemp(file, text);
     try {
         (0,external_node_fs_namespaceObject.linkSync)(tmp, file);
     }
@@ -9341,12 +9317,12 @@ async function attest(cmd) {
     }
     return { code: 0, stdout: '', stderr: `receipt-gate: attest-bundle: wrote ${cmd.output}\n` };
 }
-function verifyAttestation(cmd) {
+async function verifyAttestation(cmd) {
     const read = readInputs([cmd.report, cmd.envelope]);
     if (!read.ok)
         return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.error}\n` };
     const [report, envelope] = read.inputs;
-    const r = verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS);
+    const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS);
     if (!r.ok)
         return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason)}\n` };
     return { code: 0, stdout: `${visible(r.value)}\n`, stderr: '' };

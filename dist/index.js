@@ -35322,6 +35322,18 @@ async function readOne(file, role, limits, digest = false) {
 const dsse_IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 const dsse_STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 const dsse_VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
+function dsse_onlySubject(s) {
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject' };
+    const only = subject[0];
+    const digest = json_isObject(only) ? only['digest'] : undefined;
+    if (!json_isObject(only) || !json_isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+    }
+    return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
+}
 const dsse_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const base64 = (s) => (s.length % 4 === 0 && dsse_BASE64.test(s) ? Buffer.from(s, 'base64') : null);
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
@@ -35444,22 +35456,17 @@ function checkBundleStatement(s, facts) {
         };
     if (type !== EVIDENCE_BUNDLE_V1)
         return { ok: false, reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}` };
-    const subject = s['subject'];
-    if (!Array.isArray(subject) || subject.length !== 1)
-        return { ok: false, reason: 'the Statement must have exactly one subject' };
-    const only = subject[0];
-    const digest = json_isObject(only) ? only['digest'] : undefined;
-    if (!json_isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
-        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
-    }
+    const subject = dsse_onlySubject(s);
+    if (!subject.ok)
+        return subject;
     const pred = s['predicate'];
     if (!json_isObject(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
-    if (digest['sha256'] !== facts.archiveSha256)
+    if (subject.value.sha256 !== facts.archiveSha256)
         return { ok: false, reason: 'subject digest differs from the archive' };
-    if (json_isObject(only) && only['name'] !== facts.bundleId)
+    if (subject.value.name !== facts.bundleId)
         return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
     const expected = bundleStatement(facts);
     if (!expected.ok)
@@ -35487,31 +35494,8 @@ function checkBundleStatement(s, facts) {
  */
 
 
-/** The key_id of the trusted key that verified the envelope, or why none did. */
-function dsse_checkEnvelope(e, payloadType, keys, who) {
-    if (e.payloadType !== payloadType)
-        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
-    const data = pae(payloadType, e.payload);
-    for (const s of e.signatures) {
-        for (const [keyId, key] of keys) {
-            let ok = false;
-            try {
-                ok = edVerify(null, data, key, s.sig);
-            }
-            catch {
-                ok = false; // a signature of the wrong length for Ed25519
-            }
-            if (ok)
-                return { ok: true, value: keyId };
-        }
-    }
-    const named = e.signatures.some((s) => keys.has(s.keyid));
-    if (!named)
-        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
-    return { ok: false, reason: 'signature does not verify' };
-}
-/** The same check with each Ed25519 verification on libuv's thread pool (the path record signatures take). */
-async function checkEnvelopeAsync(e, payloadType, keys, who) {
+/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+async function dsse_checkEnvelopeAsync(e, payloadType, keys, who) {
     if (e.payloadType !== payloadType)
         return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
     const data = signature_pae(payloadType, e.payload);
@@ -35567,8 +35551,8 @@ function strictPayload(payload, limits) {
         return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
     return { ok: true, value };
 }
-function checkOne(e, reportSha256, keys, limits) {
-    const signed = checkEnvelope(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
+async function checkOne(e, reportSha256, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
     if (!signed.ok)
         return signed;
     const p = strictPayload(e.payload, limits);
@@ -35579,15 +35563,10 @@ function checkOne(e, reportSha256, keys, limits) {
         return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
     if (s['predicateType'] !== VSA_PREDICATE_TYPE)
         return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
-    const subject = s['subject'];
-    if (!Array.isArray(subject) || subject.length !== 1)
-        return { ok: false, reason: 'the Statement must have exactly one subject (the report)' };
-    const only = subject[0];
-    const digest = isObject(only) ? only['digest'] : undefined;
-    if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
-        return { ok: false, reason: 'the subject must carry exactly one digest, sha256' };
-    }
-    if (digest['sha256'] !== reportSha256)
+    const subject = onlySubject(s);
+    if (!subject.ok)
+        return subject;
+    if (subject.value.sha256 !== reportSha256)
         return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
     const pred = s['predicate'];
     if (!isObject(pred))
@@ -35603,7 +35582,7 @@ function checkOne(e, reportSha256, keys, limits) {
     };
 }
 /** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
-function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
+async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
     const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
     const first = read.findings[0];
     if (first)
@@ -35611,7 +35590,7 @@ function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
     const sha = sha256Hex(report);
     let reason = '';
     for (const e of read.envelopes) {
-        const r = checkOne(e, sha, keys, limits);
+        const r = await checkOne(e, sha, keys, limits);
         if (r.ok)
             return r;
         reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
@@ -35626,7 +35605,7 @@ function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
 
 const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
 async function producer_checkOne(e, facts, keys, limits) {
-    const signed = await checkEnvelopeAsync(e, dsse_IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
+    const signed = await dsse_checkEnvelopeAsync(e, dsse_IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
     if (!signed.ok)
         return signed;
     const payload = strictPayload(e.payload, limits);
@@ -36072,8 +36051,8 @@ function envelopeLine(payloadType, payload, key) {
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
 
 
-/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
-function writeWhole(file, text) {
+/** `text` in a new temporary file beside `file`: its path. */
+function writeTemp(file, text) {
     (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
     const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
@@ -36083,6 +36062,11 @@ function writeWhole(file, text) {
     finally {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
+    return tmp;
+}
+/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
+function writeWhole(file, text) {
+    const tmp = writeTemp(file, text);
     try {
         (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
     }
@@ -36093,15 +36077,7 @@ function writeWhole(file, text) {
 }
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
 function writeNew(file, text) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-    const fd = openSync(tmp, 'wx', 0o644);
-    try {
-        writeSync(fd, text);
-    }
-    finally {
-        closeSync(fd);
-    }
+    const tmp = writeTemp(file, text);
     try {
         linkSync(tmp, file);
     }

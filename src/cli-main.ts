@@ -180,11 +180,11 @@ async function attest(cmd: AttestBundleCommand): Promise<CliOutcome> {
   return { code: 0, stdout: '', stderr: `receipt-gate: attest-bundle: wrote ${cmd.output}\n` };
 }
 
-function verifyAttestation(cmd: VerifyAttestationCommand): CliOutcome {
+async function verifyAttestation(cmd: VerifyAttestationCommand): Promise<CliOutcome> {
   const read = readInputs([cmd.report, cmd.envelope]);
   if (!read.ok) return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.error}\n` };
   const [report, envelope] = read.inputs as [ToolInput, ToolInput];
-  const r = verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS);
+  const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS);
   if (!r.ok) return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason)}\n` };
   return { code: 0, stdout: `${visible(r.value)}\n`, stderr: '' };
 }

@@ -7,7 +7,7 @@
 import { isObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import type { BundleFacts } from './bundle.js';
-import { STATEMENT_TYPE } from './dsse.js';
+import { onlySubject, STATEMENT_TYPE } from './dsse.js';
 
 export const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
 const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
@@ -60,18 +60,13 @@ export function checkBundleStatement(s: unknown, facts: BundleFacts | null): Res
     };
   if (type !== EVIDENCE_BUNDLE_V1)
     return { ok: false, reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}` };
-  const subject = s['subject'];
-  if (!Array.isArray(subject) || subject.length !== 1) return { ok: false, reason: 'the Statement must have exactly one subject' };
-  const only = subject[0];
-  const digest = isObject(only) ? only['digest'] : undefined;
-  if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
-    return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
-  }
+  const subject = onlySubject(s);
+  if (!subject.ok) return subject;
   const pred = s['predicate'];
   if (!isObject(pred) || pred['schema_version'] !== 1) return { ok: false, reason: 'predicate.schema_version is not 1' };
   if (!facts) return { ok: false, reason: 'the bundle does not verify' };
-  if (digest['sha256'] !== facts.archiveSha256) return { ok: false, reason: 'subject digest differs from the archive' };
-  if (isObject(only) && only['name'] !== facts.bundleId) return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+  if (subject.value.sha256 !== facts.archiveSha256) return { ok: false, reason: 'subject digest differs from the archive' };
+  if (subject.value.name !== facts.bundleId) return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
   const expected = bundleStatement(facts);
   if (!expected.ok) return expected;
   const want = new Map<string, unknown>();

@@ -4,7 +4,7 @@
  * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
  */
 import { finding, type Finding } from '../core/findings.js';
-import { hasOwn, isObject } from '../core/json.js';
+import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import { decode, documents, type DocSink } from './documents.js';
@@ -14,6 +14,18 @@ import type { LineIndex } from './strict-json.js';
 export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 export const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+
+/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
+export function onlySubject(s: JsonObject): Result<{ readonly name: unknown; readonly sha256: string }> {
+  const subject = s['subject'];
+  if (!Array.isArray(subject) || subject.length !== 1) return { ok: false, reason: 'the Statement must have exactly one subject' };
+  const only = subject[0];
+  const digest = isObject(only) ? only['digest'] : undefined;
+  if (!isObject(only) || !isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+    return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+  }
+  return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
+}
 
 export interface DsseSignature {
   readonly keyid: string;

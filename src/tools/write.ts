@@ -2,8 +2,8 @@
 import { closeSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
-/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
-export function writeWhole(file: string, text: string): void {
+/** `text` in a new temporary file beside `file`: its path. */
+function writeTemp(file: string, text: string): string {
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   const fd = openSync(tmp, 'wx', 0o644);
@@ -12,6 +12,12 @@ export function writeWhole(file: string, text: string): void {
   } finally {
     closeSync(fd);
   }
+  return tmp;
+}
+
+/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
+export function writeWhole(file: string, text: string): void {
+  const tmp = writeTemp(file, text);
   try {
     renameSync(tmp, file);
   } catch (e) {
@@ -22,14 +28,7 @@ export function writeWhole(file: string, text: string): void {
 
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
 export function writeNew(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o644);
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
+  const tmp = writeTemp(file, text);
   try {
     linkSync(tmp, file);
   } finally {

@@ -11,27 +11,7 @@ import type { Envelope } from '../read/dsse.js';
 import { pae } from '../read/signature.js';
 import type { TrustedKeys } from './keys.js';
 
-/** The key_id of the trusted key that verified the envelope, or why none did. */
-export function checkEnvelope(e: Envelope, payloadType: string, keys: TrustedKeys, who: 'signer' | 'producer'): Result<string> {
-  if (e.payloadType !== payloadType) return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
-  const data = pae(payloadType, e.payload);
-  for (const s of e.signatures) {
-    for (const [keyId, key] of keys) {
-      let ok = false;
-      try {
-        ok = edVerify(null, data, key, s.sig);
-      } catch {
-        ok = false; // a signature of the wrong length for Ed25519
-      }
-      if (ok) return { ok: true, value: keyId };
-    }
-  }
-  const named = e.signatures.some((s) => keys.has(s.keyid));
-  if (!named) return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
-  return { ok: false, reason: 'signature does not verify' };
-}
-
-/** The same check with each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
 export async function checkEnvelopeAsync(e: Envelope, payloadType: string, keys: TrustedKeys, who: 'signer' | 'producer'): Promise<Result<string>> {
   if (e.payloadType !== payloadType) return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
   const data = pae(payloadType, e.payload);

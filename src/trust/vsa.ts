@@ -10,9 +10,9 @@ import { placeOf } from '../core/findings.js';
 import { isObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { decode, documents } from '../read/documents.js';
-import { IN_TOTO_PAYLOAD_TYPE, readEnvelopeFile, STATEMENT_TYPE, VSA_PREDICATE_TYPE, type Envelope } from '../read/dsse.js';
+import { IN_TOTO_PAYLOAD_TYPE, onlySubject, readEnvelopeFile, STATEMENT_TYPE, VSA_PREDICATE_TYPE, type Envelope } from '../read/dsse.js';
 import type { ReadLimits } from '../read/limits.js';
-import { checkEnvelope } from './dsse.js';
+import { checkEnvelopeAsync } from './dsse.js';
 import type { TrustedKeys } from './keys.js';
 
 /** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
@@ -31,22 +31,17 @@ export function strictPayload(payload: Buffer, limits: ReadLimits): Result<unkno
   return { ok: true, value };
 }
 
-function checkOne(e: Envelope, reportSha256: string, keys: TrustedKeys, limits: ReadLimits): Result<string> {
-  const signed = checkEnvelope(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
+async function checkOne(e: Envelope, reportSha256: string, keys: TrustedKeys, limits: ReadLimits): Promise<Result<string>> {
+  const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
   if (!signed.ok) return signed;
   const p = strictPayload(e.payload, limits);
   if (!p.ok) return p;
   const s = p.value;
   if (!isObject(s) || s['_type'] !== STATEMENT_TYPE) return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
   if (s['predicateType'] !== VSA_PREDICATE_TYPE) return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
-  const subject = s['subject'];
-  if (!Array.isArray(subject) || subject.length !== 1) return { ok: false, reason: 'the Statement must have exactly one subject (the report)' };
-  const only = subject[0];
-  const digest = isObject(only) ? only['digest'] : undefined;
-  if (!isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
-    return { ok: false, reason: 'the subject must carry exactly one digest, sha256' };
-  }
-  if (digest['sha256'] !== reportSha256)
+  const subject = onlySubject(s);
+  if (!subject.ok) return subject;
+  if (subject.value.sha256 !== reportSha256)
     return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
   const pred = s['predicate'];
   if (!isObject(pred)) return { ok: false, reason: 'predicate is not an object' };
@@ -62,14 +57,20 @@ function checkOne(e: Envelope, reportSha256: string, keys: TrustedKeys, limits: 
 }
 
 /** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
-export function verifyVerdict(envelopeFile: string, envelopeBytes: Uint8Array, report: Uint8Array, keys: TrustedKeys, limits: ReadLimits): Result<string> {
+export async function verifyVerdict(
+  envelopeFile: string,
+  envelopeBytes: Uint8Array,
+  report: Uint8Array,
+  keys: TrustedKeys,
+  limits: ReadLimits,
+): Promise<Result<string>> {
   const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
   const first = read.findings[0];
   if (first) return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
   const sha = sha256Hex(report);
   let reason = '';
   for (const e of read.envelopes) {
-    const r = checkOne(e, sha, keys, limits);
+    const r = await checkOne(e, sha, keys, limits);
     if (r.ok) return r;
     reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
   }
