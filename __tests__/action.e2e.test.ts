@@ -409,3 +409,17 @@ describe('the verdict attestation from the action (issue 18)', () => {
     expect(b.stdout).toMatch(/invalid input vsa-key: does not parse as a PEM private key/);
   });
 });
+
+describe('producer attestations from the action (issue 17)', () => {
+  afterEach(cleanup);
+
+  it('trusted-producers (PEM text): a demo of JSON surfaces is run_unattested; require-attested-runs with it empty is a configuration error', async () => {
+    const pem = readFileSync(path.join(ROOT, 'fixtures/signed/test-signer.pub.pem'), 'utf8');
+    const r = await runAction({ workspace: demo(), inputs: { 'trusted-producers': pem } });
+    expect(r.outputs['result']).toBe('fail');
+    expect(JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8')).findings.map((f: { code: string }) => f.code)).toContain('run_unattested');
+    const empty = await runAction({ workspace: demo(), inputs: { 'require-attested-runs': 'true' } });
+    expect(empty.outputs['result']).toBe('error');
+    expect(empty.stdout).toMatch(/invalid input trusted-producers: empty, but require-attested-runs is true/);
+  });
+});
