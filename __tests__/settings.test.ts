@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { FINDING_CODES } from '../src/core/findings.js';
+import { LEVELS, RECORD_OUTCOME_NAMES } from '../src/core/vocabulary.js';
 import { COMMAND_SPECS, optionDefault, parseArgsOptions, usageText } from '../src/cli-options.js';
 import { DEFAULT_LIMITS, DEFAULTS, defaultSettings, parseBool, parseChoice, parseCount, parseList, parseSize, UsageError } from '../src/settings.js';
 import { parseCli } from '../src/cli-args.js';
@@ -140,5 +142,22 @@ describe('the option tables (cli-options.ts)', () => {
 
   it('no usage line is wider than 80 columns', () => {
     for (const line of usageText().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('the report schema follows the vocabularies', () => {
+  const schema = JSON.parse(readFileSync(path.join(ROOT, 'schemas/report.schema.json'), 'utf8'));
+  const enums: string[][] = [];
+  const walk = (o: unknown): void => {
+    if (Array.isArray(o)) o.forEach(walk);
+    else if (o && typeof o === 'object') for (const [k, v] of Object.entries(o)) k === 'enum' && Array.isArray(v) ? enums.push(v as string[]) : walk(v);
+  };
+  walk(schema);
+
+  it('finding codes, record outcomes and the totals are exactly the tables', () => {
+    expect(enums.some((e) => [...e].sort().join() === [...FINDING_CODES].sort().join())).toBe(true);
+    expect(enums.some((e) => e.join() === RECORD_OUTCOME_NAMES.join())).toBe(true);
+    const totals = schema.properties.totals.required as string[];
+    for (const k of [...LEVELS, ...RECORD_OUTCOME_NAMES]) expect(totals, k).toContain(k);
   });
 });

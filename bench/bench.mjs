@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ncc from '@vercel/ncc';
 import { generate } from './corpus.mjs';
-import { bundle, ndjsonLog, serverLog, serverLogFloor, sidecar } from './shapes.mjs';
+import { bundle, ndjsonLog, serverLog, sidecar } from './shapes.mjs';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 
 const root = path.resolve(import.meta.dirname, '..');

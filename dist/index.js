@@ -34119,34 +34119,43 @@ class ServerLog {
             return;
         }
         const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
-        if (rid === null)
-            return this.sink.error(at, 'a tool_decision event without a string fields.rid');
-        if (this.decided.has(rid)) {
-            return this.sink.error(at, `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision`);
+        const d = this.decision(rid, fields['decision']);
+        if (!d.ok) {
+            this.sink.error(at, d.reason);
+            return;
         }
-        this.decided.add(rid);
-        this.pending.delete(rid);
-        const raw = fields['decision'];
-        if (typeof raw !== 'string')
-            return this.sink.error(at, `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}`);
-        if (raw.trim() === '')
-            return this.sink.error(at, `tool_decision ${rid}: fields.decision is empty`);
-        const parsed = parseStrict(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
-        if (!parsed.ok)
-            return this.sink.error(at, `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}`);
-        if (!json_isObject(parsed.value))
-            return this.sink.error(at, `tool_decision ${rid}: fields.decision is not a JSON object`);
         if (this.run.full)
             return;
         if (this.run.seen + 1 > this.run.max) {
             this.run.full = true;
-            return this.sink.error(at, `the run holds more than ${this.run.max} decisions (the limit per run); it is not read`);
+            this.sink.error(at, `the run holds more than ${this.run.max} decisions (the limit per run); it is not read`);
+            return;
         }
         const index = this.run.seen++;
-        const shape = checkDecision(parsed.value);
-        if (!shape.ok)
-            return this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
-        this.run.decisions.push(prepareDecision(at, index, parsed.value));
+        const shape = checkDecision(d.value);
+        if (shape.ok)
+            this.run.decisions.push(prepareDecision(at, index, d.value));
+        else
+            this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+    }
+    /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
+    decision(rid, raw) {
+        if (rid === null)
+            return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
+        if (this.decided.has(rid))
+            return { ok: false, reason: `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision` };
+        this.decided.add(rid);
+        this.pending.delete(rid);
+        if (typeof raw !== 'string')
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
+        if (raw.trim() === '')
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
+        const parsed = parseStrict(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        if (!parsed.ok)
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}` };
+        if (!json_isObject(parsed.value))
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
+        return { ok: true, value: parsed.value };
     }
     /** A text line (not JSON): skipped, unless it is a near miss of a decision or a lost event. */
     text(line, loc) {
