@@ -73,14 +73,8 @@ describe('tables looked up with input text (item 1)', () => {
 });
 
 describe('policy selectors are parsed (item 2, semantics §7)', () => {
-  const policy = (...rules: string[]) => {
-    const p = parsePolicy(rules);
-    if (!p.ok) throw new Error(p.reason);
-    return p.value;
-  };
-
   it('a class that contains ":" never picks up a CLASS:VERB rule written for another class', () => {
-    const p = policy('*=verified', 'github_deploy_key:create=asserted');
+    const p = policyOf('*=verified', 'github_deploy_key:create=asserted');
     expect(ruleFor(p, 'github_deploy_key:create', 'delete')?.selector).toBe('*');
     expect(ruleFor(p, 'github_deploy_key:create', 'create')?.selector).toBe('*');
     expect(ruleFor(p, 'github_deploy_key', 'create')?.selector).toBe('github_deploy_key:create');
@@ -88,13 +82,13 @@ describe('policy selectors are parsed (item 2, semantics §7)', () => {
 
   it('end to end: such a call is held to the stricter rule', () => {
     const d = decision({ tool: 't', verb: 'delete', resourceType: 'github_deploy_key:create', target: deployKey() });
-    const r = verify(evidence({ 'r.json': [d] }), { ...OPTIONS, policy: policy('*=verified', 'github_deploy_key:create=asserted') });
+    const r = verify(evidence({ 'r.json': [d] }), { ...OPTIONS, policy: policyOf('*=verified', 'github_deploy_key:create=asserted') });
     expect(r.calls[0]!.required_level).toBe('verified');
     expect(r.findings.map((f) => f.code)).toContain('policy_unmet');
   });
 
   it('the most specific matching rule applies (CLASS:VERB over CLASS over *)', () => {
-    const p = policy('*=asserted', 'workspace_role=observed_confirmed', 'workspace_role:grant=verified');
+    const p = policyOf('*=asserted', 'workspace_role=observed_confirmed', 'workspace_role:grant=verified');
     expect(ruleFor(p, 'workspace_role', 'grant')?.level).toBe('verified');
     expect(ruleFor(p, 'workspace_role', 'change_role')?.level).toBe('observed_confirmed');
     expect(ruleFor(p, 'github_deploy_key', 'create')?.level).toBe('asserted');
