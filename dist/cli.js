@@ -8236,7 +8236,10 @@ function readExport(name, raw, limits, listKey) {
         return { entries: [], findings };
     index = decoded.lines;
     const { text } = decoded;
-    const entries = [];
+    return { entries: pages(text, limits, listKey, at, sink, findings), findings };
+}
+function* pages(text, limits, listKey, at, sink, findings) {
+    let entries = [];
     const take = (value, offset) => {
         if (isObject(value))
             entries.push({ value, loc: at(offset) });
@@ -8267,8 +8270,9 @@ function readExport(name, raw, limits, listKey) {
             page(v[listKey], doc.elements.get(pathKey([listKey])) ?? [], false);
         else
             take(v, doc.start);
+        yield* entries;
+        entries = [];
     }
-    return { entries, findings };
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
@@ -8555,8 +8559,6 @@ function runImport(s) {
     for (const input of s.inputs) {
         const file = external_node_path_default().basename(input.name);
         const read = readExport(input.name, input.bytes, s.limits, listKey);
-        for (const f of read.findings)
-            errors.push(f);
         for (const e of read.entries) {
             entries++;
             const m = mapper(e.value);
@@ -8596,6 +8598,9 @@ function runImport(s) {
             const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
             byId.set(m.recordId, { line, mapping, loc: e.loc });
         }
+        // Complete only now: the entries are read one page at a time.
+        for (const f of read.findings)
+            errors.push(f);
     }
     const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
     const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;

@@ -19,7 +19,9 @@ export interface Entry {
 }
 
 export interface ExportRead {
-  readonly entries: readonly Entry[];
+  /** The entries, one page at a time (a generator: a page's parsed entries are dropped once taken). */
+  readonly entries: Iterable<Entry>;
+  /** Every problem, complete once `entries` has been read to its end. */
   readonly findings: readonly Finding[];
 }
 
@@ -37,7 +39,18 @@ export function readExport(name: string, raw: Uint8Array, limits: ReadLimits, li
   if (!decoded) return { entries: [], findings };
   index = decoded.lines;
   const { text } = decoded;
-  const entries: Entry[] = [];
+  return { entries: pages(text, limits, listKey, at, sink, findings), findings };
+}
+
+function* pages(
+  text: string,
+  limits: ReadLimits,
+  listKey: string | undefined,
+  at: (offset: number) => Location,
+  sink: DocSink,
+  findings: Finding[],
+): Generator<Entry> {
+  let entries: Entry[] = [];
   const take = (value: unknown, offset: number): void => {
     if (isObject(value)) entries.push({ value, loc: at(offset) });
     else findings.push(finding('invalid_artifact', at(offset), 'an entry is not a JSON object'));
@@ -63,6 +76,7 @@ export function readExport(name: string, raw: Uint8Array, limits: ReadLimits, li
     if (Array.isArray(v)) page(v, doc.elements.get(pathKey([])) ?? [], v.some(Array.isArray));
     else if (listKey && isObject(v) && Array.isArray(v[listKey])) page(v[listKey] as unknown[], doc.elements.get(pathKey([listKey])) ?? [], false);
     else take(v, doc.start);
+    yield* entries;
+    entries = [];
   }
-  return { entries, findings };
 }

@@ -55,7 +55,6 @@ export function runImport(s: ImportSettings): ImportResult {
   for (const input of s.inputs) {
     const file = path.basename(input.name);
     const read = readExport(input.name, input.bytes, s.limits, listKey);
-    for (const f of read.findings) errors.push(f);
     for (const e of read.entries) {
       entries++;
       const m = mapper(e.value);
@@ -94,6 +93,8 @@ export function runImport(s: ImportSettings): ImportResult {
       const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
       byId.set(m.recordId, { line, mapping, loc: e.loc });
     }
+    // Complete only now: the entries are read one page at a time.
+    for (const f of read.findings) errors.push(f);
   }
   const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
