@@ -2782,6 +2782,8 @@ function sha256Hex(text) {
 }
 /** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
 const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
+const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
 /** binding(subject) as the semantics document defines it. */
 function binding(subject) {
     const c = jcs(subject);
@@ -4186,6 +4188,21 @@ const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+;// CONCATENATED MODULE: ./src/read/limits.ts
+const DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = 64 * 1024;
+
 ;// CONCATENATED MODULE: ./src/read/lines.ts
 /**
  * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
@@ -4854,6 +4871,7 @@ function byteLocation(b, offset) {
 
 
 
+
 const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 /**
  * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
@@ -4872,7 +4890,7 @@ function decode(bytes, limits, sink, options = {}) {
         }
     }
     if (raw.length > limits.maxFileBytes) {
-        sink.error({ line: 1, column: 1 }, `file is ${raw.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+        sink.error({ line: 1, column: 1 }, fileTooLarge(raw.length, limits));
         return null;
     }
     const decoded = decodeUtf8(raw);
@@ -4906,7 +4924,7 @@ function* documents(text, mode, options, sink) {
     if (mode === 'ndjson') {
         for (const { start, end } of lines(text)) {
             if (overBytes(text, start, end, limits.maxLineBytes)) {
-                sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+                sink.error({ offset: start }, lineTooLong(limits));
             }
             else if (!blank(text, start, end)) {
                 // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
@@ -4929,7 +4947,7 @@ function* logLines(text, options, sink) {
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     for (const { start, end } of lines(text)) {
         if (overBytes(text, start, end, limits.maxLineBytes)) {
-            sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+            sink.error({ offset: start }, lineTooLong(limits));
             continue;
         }
         if (blank(text, start, end))
@@ -4965,7 +4983,7 @@ function* values(text, opts, limits, sink) {
         }
         // A value on one line is held to the line limit, as a JSON line would be.
         if (end.end - at > limits.maxLineBytes / 3 && text.lastIndexOf('\n', end.end - 1) < at && overBytes(text, at, end.end, limits.maxLineBytes)) {
-            sink.error({ offset: at }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+            sink.error({ offset: at }, lineTooLong(limits));
         }
         else {
             const r = parseStrict(text, opts, at, end.end);
@@ -6032,18 +6050,6 @@ function readSurface(payload, via, locate, run, fail) {
     return true;
 }
 
-;// CONCATENATED MODULE: ./src/read/limits.ts
-const DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 ** 2,
-    maxLineBytes: 8 * 1024 ** 2,
-    maxDepth: 64,
-    maxKeys: 10_000,
-    maxFindingsPerFile: 20,
-    maxDecisions: 100_000,
-};
-/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
-const MAX_KEY_TEXT_BYTES = 64 * 1024;
-
 ;// CONCATENATED MODULE: ./src/read/artifacts.ts
 /**
  * Bytes of one run artifact or audit export → located decisions and records, plus findings.
@@ -6889,6 +6895,7 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 
 
 
+
 const failure = (rel, message) => ({
     run: null,
     records: [],
@@ -6914,6 +6921,18 @@ const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its b
 const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
+/** A file's bytes within max-file-size, or why not (the reason names the limit or the error code). */
+function readBytes(p, limits) {
+    try {
+        const size = (0,external_node_fs_namespaceObject.statSync)(p).size;
+        if (size > limits.maxFileBytes)
+            return { ok: false, reason: fileTooLarge(size, limits) };
+        return { ok: true, value: (0,external_node_fs_namespaceObject.readFileSync)(p) };
+    }
+    catch (e) {
+        return { ok: false, reason: `cannot read file: ${e.code ?? e.message}` };
+    }
+}
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(p) {
     try {
@@ -6932,21 +6951,15 @@ async function readOne(file, role, limits, digest = false) {
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
         const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
-        const sha256 = digest ? await fileSha256(file.path) : undefined;
+        const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
         return sha256 === undefined ? r : { ...r, sha256 };
     }
     if (!formatOf(file.rel))
         return fail(UNSUPPORTED);
-    let bytes;
-    try {
-        const size = (0,external_node_fs_namespaceObject.statSync)(file.path).size;
-        if (size > limits.maxFileBytes)
-            return fail(`file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file.path);
-    }
-    catch (e) {
-        return fail(`cannot read file: ${e.code ?? e.message}`);
-    }
+    const read = readBytes(file.path, limits);
+    if (!read.ok)
+        return fail(read.reason);
+    const bytes = read.value;
     const r = await readArtifact(file.rel, role, bytes, limits);
     return digest ? { ...r, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex') } : r;
 }
@@ -7009,6 +7022,23 @@ function readEnvelope(v, loc) {
         signatures.push({ keyid, sig });
     }
     return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+function strictPayload(payload, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = decode(payload, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let value;
+    let count = 0;
+    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
+        value = doc.value;
+        count++;
+    }
+    if (problems.length > 0 || count !== 1)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+    return { ok: true, value };
 }
 /** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
 function readEnvelopeFile(file, bytes, limits) {
@@ -7125,159 +7155,6 @@ function checkBundleStatement(s, facts) {
     return { ok: true };
 }
 
-;// CONCATENATED MODULE: ./src/trust/dsse.ts
-/**
- * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
- * payload type first (a key that signed the same bytes under another type must not pass), then the
- * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
- * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
- * trusted key), `signature does not verify`.
- */
-
-
-/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
-async function checkEnvelopeAsync(e, payloadType, keys, who) {
-    if (e.payloadType !== payloadType)
-        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
-    const data = pae(payloadType, e.payload);
-    const tries = [];
-    for (const s of e.signatures) {
-        for (const [keyId, key] of keys) {
-            tries.push(new Promise((resolve) => {
-                try {
-                    (0,external_node_crypto_namespaceObject.verify)(null, data, key, s.sig, (err, ok) => resolve(!err && ok ? keyId : null));
-                }
-                catch {
-                    resolve(null);
-                }
-            }));
-        }
-    }
-    const verified = (await Promise.all(tries)).find((k) => k !== null);
-    if (verified)
-        return { ok: true, value: verified };
-    if (!e.signatures.some((s) => keys.has(s.keyid)))
-        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
-    return { ok: false, reason: 'signature does not verify' };
-}
-
-;// CONCATENATED MODULE: ./src/trust/vsa.ts
-/**
- * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
- * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
- * the subject digest against the report offered, `verificationResult == PASSED`. The first check
- * that fails is the reason; an envelope file may hold several envelopes, and one that passes
- * every check is enough.
- */
-
-
-
-
-
-
-/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
-function strictPayload(payload, limits) {
-    const problems = [];
-    const sink = { error: (_at, message) => problems.push(message) };
-    const decoded = decode(payload, limits, sink);
-    if (!decoded)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-    let value;
-    let count = 0;
-    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
-        value = doc.value;
-        count++;
-    }
-    if (problems.length > 0 || count !== 1)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
-    return { ok: true, value };
-}
-async function checkOne(e, reportSha256, keys, limits) {
-    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
-    if (!signed.ok)
-        return signed;
-    const p = strictPayload(e.payload, limits);
-    if (!p.ok)
-        return p;
-    const s = p.value;
-    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
-        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
-    if (s['predicateType'] !== VSA_PREDICATE_TYPE)
-        return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
-    const subject = onlySubject(s);
-    if (!subject.ok)
-        return subject;
-    if (subject.value.sha256 !== reportSha256)
-        return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
-    const pred = s['predicate'];
-    if (!isObject(pred))
-        return { ok: false, reason: 'predicate is not an object' };
-    if (pred['verificationResult'] !== 'PASSED')
-        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
-    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
-    const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
-    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
-    return {
-        ok: true,
-        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
-    };
-}
-/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
-async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
-    const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
-    const first = read.findings[0];
-    if (first)
-        return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
-    const sha = sha256Hex(report);
-    let reason = '';
-    for (const e of read.envelopes) {
-        const r = await checkOne(e, sha, keys, limits);
-        if (r.ok)
-            return r;
-        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
-    }
-    return { ok: false, reason };
-}
-
-;// CONCATENATED MODULE: ./src/trust/producer.ts
-
-
-
-
-const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
-async function producer_checkOne(e, facts, keys, limits) {
-    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
-    if (!signed.ok)
-        return signed;
-    const payload = strictPayload(e.payload, limits);
-    if (!payload.ok)
-        return payload;
-    const statement = checkBundleStatement(payload.value, facts);
-    if (!statement.ok)
-        return statement;
-    return { ok: true, keyId: signed.value };
-}
-async function attestation(run, keys, limits) {
-    if (!keys) {
-        const first = run.envelopes?.[0]?.signatures[0];
-        return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
-    }
-    if (!run.bundle)
-        return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
-    if (run.envelopes === null)
-        return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
-    if (run.envelopes.length === 0)
-        return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
-    let reason = '';
-    for (const e of run.envelopes) {
-        const r = await producer_checkOne(e, run.facts, keys, limits);
-        if (r.ok)
-            return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
-        reason ||= run.envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${run.envelopes.length} passes)` : r.reason;
-    }
-    return { kind: 'unattested', reason };
-}
-
 ;// CONCATENATED MODULE: ./src/trust/check.ts
 /**
  * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
@@ -7306,12 +7183,81 @@ function checkTrust(member, payload, keys) {
     const p = check_precheck(member, payload, keys);
     return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
 }
-/** The same check, with the Ed25519 verification on libuv's thread pool (the main thread goes on). */
-function checkTrustAsync(member, payload, keys) {
+/** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
+function verifyOnPool(data, key, signature) {
+    return new Promise((resolve) => {
+        try {
+            (0,external_node_crypto_namespaceObject.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
+        }
+        catch {
+            resolve(false);
+        }
+    });
+}
+/** The same check, with the Ed25519 verification on the thread pool. */
+async function checkTrustAsync(member, payload, keys) {
     const p = check_precheck(member, payload, keys);
-    if ('ok' in p)
-        return Promise.resolve(p);
-    return new Promise((resolve, reject) => (0,external_node_crypto_namespaceObject.verify)(null, p.data, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(verdict(ok)))));
+    return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
+}
+
+;// CONCATENATED MODULE: ./src/trust/dsse.ts
+
+
+/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+async function checkEnvelopeAsync(e, payloadType, keys, who) {
+    if (e.payloadType !== payloadType)
+        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+    const data = pae(payloadType, e.payload);
+    const tries = [];
+    for (const s of e.signatures) {
+        for (const [keyId, key] of keys) {
+            tries.push(verifyOnPool(data, key, s.sig).then((ok) => (ok ? keyId : null)));
+        }
+    }
+    const verified = (await Promise.all(tries)).find((k) => k !== null);
+    if (verified)
+        return { ok: true, value: verified };
+    if (!e.signatures.some((s) => keys.has(s.keyid)))
+        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+    return { ok: false, reason: 'signature does not verify' };
+}
+
+;// CONCATENATED MODULE: ./src/trust/producer.ts
+
+
+
+const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
+async function checkOne(e, facts, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
+    if (!signed.ok)
+        return signed;
+    const payload = strictPayload(e.payload, limits);
+    if (!payload.ok)
+        return payload;
+    const statement = checkBundleStatement(payload.value, facts);
+    if (!statement.ok)
+        return statement;
+    return { ok: true, keyId: signed.value };
+}
+async function attestation(run, keys, limits) {
+    if (!keys) {
+        const first = run.envelopes?.[0]?.signatures[0];
+        return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
+    }
+    if (!run.bundle)
+        return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
+    if (run.envelopes === null)
+        return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
+    if (run.envelopes.length === 0)
+        return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
+    let reason = '';
+    for (const e of run.envelopes) {
+        const r = await checkOne(e, run.facts, keys, limits);
+        if (r.ok)
+            return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
+        reason ||= run.envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${run.envelopes.length} passes)` : r.reason;
+    }
+    return { kind: 'unattested', reason };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/pool.ts
@@ -7447,22 +7393,19 @@ async function collect(settings) {
 function readSidecar(bundle, settings, findings, inputs) {
     const file = sidecarOf(bundle.path);
     const rel = sidecarOf(bundle.rel);
-    let bytes;
+    let regular;
     try {
-        const st = (0,external_node_fs_namespaceObject.lstatSync)(file);
-        if (!st.isFile()) {
-            findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, 'the attestation sidecar is not a regular file; not read'));
-            return [];
-        }
-        if (st.size > settings.limits.maxFileBytes) {
-            findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, `file is ${st.size} bytes, over the ${settings.limits.maxFileBytes}-byte limit (max-file-size)`));
-            return [];
-        }
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
+        regular = (0,external_node_fs_namespaceObject.lstatSync)(file).isFile();
     }
     catch {
-        return null;
+        return null; // no sidecar
     }
+    const read0 = regular ? readBytes(file, settings.limits) : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
+    if (!read0.ok) {
+        findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, read0.reason));
+        return [];
+    }
+    const bytes = read0.value;
     if (settings.inputDigests)
         inputs.set(rel, sha256Hex(bytes));
     const read = readEnvelopeFile(rel, bytes, settings.limits);
@@ -7479,6 +7422,66 @@ async function runGateWithInputs(settings) {
     return { report: verify(evidence, settings), inputs: evidence.inputs };
 }
 
+;// CONCATENATED MODULE: ./src/trust/vsa.ts
+/**
+ * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
+ * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
+ * the subject digest against the report offered, `verificationResult == PASSED`. The first check
+ * that fails is the reason; an envelope file may hold several envelopes, and one that passes
+ * every check is enough.
+ */
+
+
+
+
+
+async function vsa_checkOne(e, reportSha256, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
+    if (!signed.ok)
+        return signed;
+    const p = strictPayload(e.payload, limits);
+    if (!p.ok)
+        return p;
+    const s = p.value;
+    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
+        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+    if (s['predicateType'] !== VSA_PREDICATE_TYPE)
+        return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
+    const subject = onlySubject(s);
+    if (!subject.ok)
+        return subject;
+    if (subject.value.sha256 !== reportSha256)
+        return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
+    const pred = s['predicate'];
+    if (!isObject(pred))
+        return { ok: false, reason: 'predicate is not an object' };
+    if (pred['verificationResult'] !== 'PASSED')
+        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
+    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
+    const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
+    return {
+        ok: true,
+        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
+    };
+}
+/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
+async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
+    const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
+    const first = read.findings[0];
+    if (first)
+        return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
+    const sha = sha256Hex(report);
+    let reason = '';
+    for (const e of read.envelopes) {
+        const r = await vsa_checkOne(e, sha, keys, limits);
+        if (r.ok)
+            return r;
+        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
+    }
+    return { ok: false, reason };
+}
+
 ;// CONCATENATED MODULE: ./src/report/vsa.ts
 /**
  * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
@@ -7493,6 +7496,8 @@ async function runGateWithInputs(settings) {
 
 
 const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+/** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
+const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
 /** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
 function policyDigest(report) {
     const c = jcs(report.policy);
@@ -7515,12 +7520,11 @@ function verifiedLevels(report) {
     return levels;
 }
 const vsa_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-/** RFC 3339 UTC, whole seconds (timeVerified is the only member that is not deterministic). */
-const rfc3339 = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
 function vsaPredicate(report, ctx) {
     return {
         verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
-        timeVerified: rfc3339(ctx.timeVerified),
+        // The only member that is not deterministic.
+        timeVerified: utcSeconds(ctx.timeVerified),
         resourceUri: ctx.resourceUri,
         policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
         inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => vsa_cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
@@ -7550,6 +7554,10 @@ function resourceUriFromEnv(env) {
         return null;
     return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
 }
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
+const VERSION = '0.2.0';
 
 ;// CONCATENATED MODULE: ./src/trust/keys.ts
 /**
@@ -7661,7 +7669,7 @@ function newKeyPair() {
     };
 }
 /** Now, as a `signed_at` value (whole seconds). */
-const signedAtNow = (now) => now.toISOString().replace(/\.\d+Z$/, 'Z');
+const signedAtNow = (now) => utcSeconds(now);
 /** The signature member for payload P, signed with an Ed25519 private key. */
 function signPayload(payload, key, signedAt) {
     const p = Buffer.from(payload, 'utf8');
@@ -7739,8 +7747,18 @@ function writeNew(file, text) {
 
 
 
+
 /** Write the requested files; `message` lists what was written. */
-function writeVerdict(report, ctx, files) {
+function writeVerdict(report, origin, files) {
+    const ctx = {
+        reportName: reportName(origin.workspace, origin.reportFile),
+        reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
+        resourceUri: origin.resourceUri,
+        policyUri: origin.policyUri,
+        inputs: origin.inputs,
+        version: VERSION,
+        timeVerified: origin.timeVerified,
+    };
     const statement = vsaStatement(report, ctx);
     const written = [];
     try {
@@ -7955,6 +7973,7 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/cli-options.ts
 
+
 const LIMITS = [
     { flag: 'max-file-size', kind: 'string', arg: 'SIZE', input: 'max-file-size', help: 'largest file read (a gzipped export: what it decompresses to)' },
     { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
@@ -8034,7 +8053,7 @@ const COMMAND_SPECS = [
                 flag: 'policy-uri',
                 kind: 'string',
                 arg: 'URI',
-                default: 'receipt-gate:report.policy',
+                default: DEFAULT_POLICY_URI,
                 help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
             },
         ],
@@ -8655,6 +8674,10 @@ function readNamed(flag, file) {
         throw new UsageError(`${flag} ${file}: cannot read (${e.code ?? e.message})`);
     }
 }
+/** Trusted keys from the PEM files a repeatable flag names (relative to `dir`); none: null. */
+function keyFiles(flag, files, dir) {
+    return readTrustedKeys(files.map((f) => ({ name: `${flag} ${f}`, pem: readNamed(flag, external_node_path_default().resolve(dir, f)) })));
+}
 /** The verdict attestation flags of verify, checked together. */
 function verdictRequest(str, cwd, env, output, format) {
     const predicate = str('vsa-predicate');
@@ -8679,7 +8702,7 @@ function verdictRequest(str, cwd, env, output, format) {
         envelope: envelope === undefined ? null : external_node_path_default().resolve(cwd, envelope),
         key: key === undefined ? null : external_node_path_default().resolve(cwd, key),
         resourceUri,
-        policyUri: str('policy-uri') ?? 'receipt-gate:report.policy',
+        policyUri: str('policy-uri') ?? DEFAULT_POLICY_URI,
     };
 }
 /**
@@ -8806,14 +8829,14 @@ function parseCli(argv, isTTY, cwd, env = {}) {
     }
     if (command === 'verify-attestation') {
         const report = str('report');
-        const keyFiles = list('trusted-key') ?? [];
+        const files = list('trusted-key') ?? [];
         if (!report)
             throw new UsageError('verify-attestation: --report FILE is required');
-        if (keyFiles.length === 0)
+        if (files.length === 0)
             throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
         if (rest.length !== 1)
             throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
-        const keys = readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', external_node_path_default().resolve(cwd, f)) })));
+        const keys = keyFiles('--trusted-key', files, cwd);
         if (!keys)
             throw new UsageError('verify-attestation: no trusted key');
         return { command: 'verify-attestation', keys, report: external_node_path_default().resolve(cwd, report), envelope: external_node_path_default().resolve(cwd, rest[0]) };
@@ -8842,7 +8865,6 @@ function parseCli(argv, isTTY, cwd, env = {}) {
     const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
     const output = str('output') ?? null;
     const defaults = defaultSettings(dir);
-    const keyFiles = list('trusted-key') ?? [];
     const format = str('format') !== undefined ? parseChoice('--format', str('format'), ['table', 'json']) : isTTY && output === null ? 'table' : 'json';
     return {
         command: 'verify',
@@ -8857,8 +8879,8 @@ function parseCli(argv, isTTY, cwd, env = {}) {
             limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
             policy: readPolicy('--require', list('require') ?? []),
             // Key files are inputs: relative to the working directory, as the runs and audit exports are.
-            trustedKeys: readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', external_node_path_default().resolve(dir, f)) }))),
-            trustedProducers: readTrustedKeys((list('trusted-producer') ?? []).map((f) => ({ name: `--trusted-producer ${f}`, pem: readNamed('--trusted-producer', external_node_path_default().resolve(dir, f)) }))),
+            trustedKeys: keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
+            trustedProducers: keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),
         },
         format,
         output: output === null ? null : external_node_path_default().resolve(cwd, output),
@@ -9155,16 +9177,11 @@ function writeJson(report, file) {
     return `sha256:${h.digest('hex')}`;
 }
 
-;// CONCATENATED MODULE: ./src/version.ts
-/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
-const VERSION = '0.2.0';
-
 ;// CONCATENATED MODULE: ./src/cli-main.ts
 /**
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
-
 
 
 
@@ -9366,16 +9383,16 @@ async function cli_main_verify(cmd, env, isTTY, now) {
                     return { code: 2, stdout: '', stderr: `receipt-gate: ${k.error}\n` };
                 key = k.key;
             }
-            const ctx = {
-                reportName: reportName(cmd.settings.workspace, cmd.output),
-                reportSha256: digest.replace(/^sha256:/, ''),
+            const origin = {
+                workspace: cmd.settings.workspace,
+                reportFile: cmd.output,
+                reportDigest: digest,
                 resourceUri: v.resourceUri,
                 policyUri: v.policyUri,
                 inputs,
-                version: VERSION,
                 timeVerified: now,
             };
-            const w = writeVerdict(report, ctx, { predicate: v.predicate, envelope: v.envelope, key });
+            const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key });
             if (!w.ok)
                 return { code: 2, stdout: '', stderr: findingLines('verify', w.findings) };
             attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.message.split('\n').join(', ')}`;

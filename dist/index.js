@@ -30902,7 +30902,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3612:
+/***/ 8764:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31145,11 +31145,13 @@ function jcs(value) {
         return { ok: false, reason: err instanceof Error ? err.message : String(err) };
     }
 }
-function binding_sha256Hex(text) {
+function sha256Hex(text) {
     return (0,external_node_crypto_.hash)('sha256', text, 'hex');
 }
 /** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
-const binding_sha256Digest = (text) => `sha256:${binding_sha256Hex(text)}`;
+const binding_sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
+const binding_utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
 /** binding(subject) as the semantics document defines it. */
 function binding(subject) {
     const c = jcs(subject);
@@ -31313,7 +31315,7 @@ const FINDINGS = {
 };
 const FINDING_CODES = Object.keys(FINDINGS);
 /** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
-const findings_placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
+const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
 function finding(code, loc, message, severity = FINDINGS[code].severity) {
     if (loc.member === undefined)
@@ -31410,7 +31412,7 @@ function allocate(claimants, records) {
  * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
  * object check every reader and the core use. Parsed objects are never copied or spread.
  */
-const json_isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasOwn = (o, k) => Object.hasOwn(o, k);
 
 ;// CONCATENATED MODULE: ./src/core/projection.ts
@@ -31442,7 +31444,7 @@ function narrowTarget(actionClass, target) {
 }
 function project(decision) {
     const action = decision['action'];
-    if (!json_isObject(action))
+    if (!isObject(action))
         return { kind: 'none', reason: 'action is not an object' };
     const actionClass = action['resource_type'];
     const verb = action['verb'];
@@ -31451,7 +31453,7 @@ function project(decision) {
         return { kind: 'none', reason: 'action.resource_type is not a string' };
     if (typeof verb !== 'string')
         return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!json_isObject(target))
+    if (!isObject(target))
         return { kind: 'none', reason: 'action.target is not an object' };
     const narrowed = narrowTarget(actionClass, target);
     if (!narrowed)
@@ -31922,7 +31924,7 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
 const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
-const recordName = (r) => `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${findings_placeOf(r.input.loc)}`;
+const recordName = (r) => `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${placeOf(r.input.loc)}`;
 /** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
 function signedBy(r) {
     const { signer, trust } = r.input;
@@ -32131,9 +32133,9 @@ function recordMessage(v, name) {
         case 'untrusted':
             return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
         case 'imported_twice':
-            return `${name} is the same audit entry as the record at ${findings_placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
+            return `${name} is the same audit entry as the record at ${placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
         case 'duplicate':
-            return `${name} shares (provider, record_id) with the record at ${findings_placeOf(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
+            return `${name} shares (provider, record_id) with the record at ${placeOf(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
     }
 }
 /** A record's report line, and the finding of a record that does not bind a call. */
@@ -32554,6 +32556,21 @@ const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/read/limits.ts
+const limits_DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = 64 * 1024;
+
 ;// CONCATENATED MODULE: ./src/read/lines.ts
 /**
  * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
@@ -33222,6 +33239,7 @@ function byteLocation(b, offset) {
 
 
 
+
 const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 /**
  * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
@@ -33240,7 +33258,7 @@ function decode(bytes, limits, sink, options = {}) {
         }
     }
     if (raw.length > limits.maxFileBytes) {
-        sink.error({ line: 1, column: 1 }, `file is ${raw.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+        sink.error({ line: 1, column: 1 }, fileTooLarge(raw.length, limits));
         return null;
     }
     const decoded = decodeUtf8(raw);
@@ -33274,7 +33292,7 @@ function* documents(text, mode, options, sink) {
     if (mode === 'ndjson') {
         for (const { start, end } of lines(text)) {
             if (overBytes(text, start, end, limits.maxLineBytes)) {
-                sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+                sink.error({ offset: start }, lineTooLong(limits));
             }
             else if (!blank(text, start, end)) {
                 // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
@@ -33297,7 +33315,7 @@ function* logLines(text, options, sink) {
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     for (const { start, end } of lines(text)) {
         if (overBytes(text, start, end, limits.maxLineBytes)) {
-            sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+            sink.error({ offset: start }, lineTooLong(limits));
             continue;
         }
         if (blank(text, start, end))
@@ -33333,7 +33351,7 @@ function* values(text, opts, limits, sink) {
         }
         // A value on one line is held to the line limit, as a JSON line would be.
         if (end.end - at > limits.maxLineBytes / 3 && text.lastIndexOf('\n', end.end - 1) < at && overBytes(text, at, end.end, limits.maxLineBytes)) {
-            sink.error({ offset: at }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+            sink.error({ offset: at }, lineTooLong(limits));
         }
         else {
             const r = parseStrict(text, opts, at, end.end);
@@ -33363,7 +33381,7 @@ const NONE = Object.freeze([]);
 /** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
 function assertedAgainstOutcome(decision, response) {
     const d = decision['decision'];
-    const effect = json_isObject(d) ? d['effect'] : undefined;
+    const effect = isObject(d) ? d['effect'] : undefined;
     if (effect === 'deny' || effect === 'error')
         return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
     const status = response['status'];
@@ -33373,7 +33391,7 @@ function assertedAgainstOutcome(decision, response) {
 }
 function readClaim(decision) {
     const response = decision['response'];
-    if (!json_isObject(response))
+    if (!isObject(response))
         return { kind: 'invalid', reason: 'response is not an object' };
     const asserted = response['side_effect_asserted'];
     if (typeof asserted !== 'boolean')
@@ -33393,7 +33411,7 @@ function readClaim(decision) {
         return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
     }
     const block = response['side_effect'];
-    if (!json_isObject(block))
+    if (!isObject(block))
         return { kind: 'invalid', reason: 'response.side_effect is not an object' };
     const blockAsserted = block['asserted'];
     const level = block['level'];
@@ -33439,20 +33457,20 @@ function prepareDecision(loc, index, decision) {
     const tool = decision['tool'];
     const d = decision['decision'];
     const action = decision['action'];
-    const target = json_isObject(action) ? action['target'] : undefined;
-    const p = json_isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
+    const target = isObject(action) ? action['target'] : undefined;
+    const p = isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
     return {
         loc,
         index,
-        tool: json_isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
         claim: readClaim(decision),
         projection: project(decision),
-        actionClass: json_isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: json_isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: json_isObject(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
+        actionClass: isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: isObject(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
         provider: p === null || typeof p === 'string' ? p : { invalid: true },
-        succeeded: json_isObject(response) && response['status'] === 'success',
+        succeeded: isObject(response) && response['status'] === 'success',
     };
 }
 
@@ -34153,7 +34171,7 @@ class ServerLog {
         const parsed = parseStrict(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
         if (!parsed.ok)
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}` };
-        if (!json_isObject(parsed.value))
+        if (!isObject(parsed.value))
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
         return { ok: true, value: parsed.value };
     }
@@ -34221,15 +34239,15 @@ function byName(name, payload, via) {
         const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
         return { kind: 'error', reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)` };
     }
-    if (!json_isObject(payload))
+    if (!isObject(payload))
         return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
     return { kind, payload, via };
 }
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && json_isObject(v['fields']) && typeof v['target'] === 'string';
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && isObject(v['fields']) && typeof v['target'] === 'string';
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
-    if (!json_isObject(value)) {
+    if (!isObject(value)) {
         return {
             kind: 'error',
             reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
@@ -34279,7 +34297,7 @@ const isSignedAt = (v) => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
-    if (!json_isObject(v))
+    if (!isObject(v))
         return { ok: false, reason: 'signature is not an object' };
     for (const k of Object.keys(v))
         if (!MEMBERS.includes(k))
@@ -34399,18 +34417,6 @@ function readSurface(payload, via, locate, run, fail) {
     });
     return true;
 }
-
-;// CONCATENATED MODULE: ./src/read/limits.ts
-const limits_DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 ** 2,
-    maxLineBytes: 8 * 1024 ** 2,
-    maxDepth: 64,
-    maxKeys: 10_000,
-    maxFindingsPerFile: 20,
-    maxDecisions: 100_000,
-};
-/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
-const MAX_KEY_TEXT_BYTES = 64 * 1024;
 
 ;// CONCATENATED MODULE: ./src/read/artifacts.ts
 /**
@@ -34582,7 +34588,7 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
         }
         else if (inLog && k.kind !== 'surface') {
             // In a server log, JSON that is not a tracing event (stdout's JSON-RPC, a startup_failure line) is skipped.
-            log.other(loc, json_isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string' ? 'JSON-RPC message (stdout mixed in)' : 'JSON that is not a tracing event');
+            log.other(loc, isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string' ? 'JSON-RPC message (stdout mixed in)' : 'JSON that is not a tracing event');
         }
         else if (k.kind === 'error')
             fr.error(loc, k.reason);
@@ -34867,7 +34873,7 @@ function otherArchive(bytes, limits) {
     if (!d.ok)
         return null;
     const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-    return r.ok && json_isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
+    return r.ok && isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
 }
 /** A bundle rule was broken; the message names it. */
 class BundleError extends Error {
@@ -34962,7 +34968,7 @@ function readManifest(bytes, limits) {
     if (!r.ok)
         throw new BundleError(`manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
     const m = r.value;
-    if (!json_isObject(m))
+    if (!isObject(m))
         throw new BundleError('manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
         return { other: otherKind(m['schema']) };
@@ -34983,8 +34989,8 @@ function readManifest(bytes, limits) {
     if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
         throw new BundleError('manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
-    const ev = json_isObject(files) ? files['events.ndjson'] : undefined;
-    if (!json_isObject(ev))
+    const ev = isObject(files) ? files['events.ndjson'] : undefined;
+    if (!isObject(ev))
         throw new BundleError('manifest files["events.ndjson"] is missing or not an object');
     const sha = ev['sha256'];
     const size = ev['bytes'];
@@ -34995,7 +35001,7 @@ function readManifest(bytes, limits) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
         throw new BundleError('manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    const p = json_isObject(m['producer']) ? m['producer'] : {};
+    const p = isObject(m['producer']) ? m['producer'] : {};
     const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
     return {
         producer: { name: text('name'), version: text('version'), git: text('git') },
@@ -35056,7 +35062,7 @@ function readEvents(bytes, m, file, limits) {
         if (!r.ok)
             throw new BundleError(`${where} is not strict JSON: ${r.message}`);
         const e = r.value;
-        if (!json_isObject(e))
+        if (!isObject(e))
             throw new BundleError(`${where} is not a JSON object`);
         if (e['specversion'] !== '1.0')
             throw new BundleError(`${where}: specversion must be "1.0"`);
@@ -35257,6 +35263,7 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 
 
 
+
 const failure = (rel, message) => ({
     run: null,
     records: [],
@@ -35282,6 +35289,18 @@ const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its b
 const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
+/** A file's bytes within max-file-size, or why not (the reason names the limit or the error code). */
+function readBytes(p, limits) {
+    try {
+        const size = (0,external_node_fs_namespaceObject.statSync)(p).size;
+        if (size > limits.maxFileBytes)
+            return { ok: false, reason: fileTooLarge(size, limits) };
+        return { ok: true, value: (0,external_node_fs_namespaceObject.readFileSync)(p) };
+    }
+    catch (e) {
+        return { ok: false, reason: `cannot read file: ${e.code ?? e.message}` };
+    }
+}
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(p) {
     try {
@@ -35300,21 +35319,15 @@ async function readOne(file, role, limits, digest = false) {
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
         const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
-        const sha256 = digest ? await fileSha256(file.path) : undefined;
+        const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
         return sha256 === undefined ? r : { ...r, sha256 };
     }
     if (!formatOf(file.rel))
         return fail(UNSUPPORTED);
-    let bytes;
-    try {
-        const size = (0,external_node_fs_namespaceObject.statSync)(file.path).size;
-        if (size > limits.maxFileBytes)
-            return fail(`file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file.path);
-    }
-    catch (e) {
-        return fail(`cannot read file: ${e.code ?? e.message}`);
-    }
+    const read = readBytes(file.path, limits);
+    if (!read.ok)
+        return fail(read.reason);
+    const bytes = read.value;
     const r = await readArtifact(file.rel, role, bytes, limits);
     return digest ? { ...r, sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') } : r;
 }
@@ -35328,17 +35341,17 @@ async function readOne(file, role, limits, digest = false) {
 
 
 
-const dsse_IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
-const dsse_STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
-const dsse_VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
 /** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
-function dsse_onlySubject(s) {
+function onlySubject(s) {
     const subject = s['subject'];
     if (!Array.isArray(subject) || subject.length !== 1)
         return { ok: false, reason: 'the Statement must have exactly one subject' };
     const only = subject[0];
-    const digest = json_isObject(only) ? only['digest'] : undefined;
-    if (!json_isObject(only) || !json_isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+    const digest = isObject(only) ? only['digest'] : undefined;
+    if (!isObject(only) || !isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
         return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
     }
     return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
@@ -35347,7 +35360,7 @@ const dsse_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const base64 = (s) => (s.length % 4 === 0 && dsse_BASE64.test(s) ? Buffer.from(s, 'base64') : null);
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(v, loc) {
-    if (!json_isObject(v))
+    if (!isObject(v))
         return { ok: false, reason: 'an envelope is not a JSON object' };
     for (const k of Object.keys(v)) {
         if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
@@ -35365,7 +35378,7 @@ function readEnvelope(v, loc) {
         return { ok: false, reason: 'signatures is not a non-empty array' };
     const signatures = [];
     for (const [i, s] of sigs.entries()) {
-        if (!json_isObject(s))
+        if (!isObject(s))
             return { ok: false, reason: `signatures[${i}] is not an object` };
         const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
         if (typeof keyid !== 'string')
@@ -35378,8 +35391,25 @@ function readEnvelope(v, loc) {
     }
     return { ok: true, value: { loc, payloadType: type, payload, signatures } };
 }
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+function strictPayload(payload, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = decode(payload, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let value;
+    let count = 0;
+    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
+        value = doc.value;
+        count++;
+    }
+    if (problems.length > 0 || count !== 1)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+    return { ok: true, value };
+}
 /** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
-function dsse_readEnvelopeFile(file, bytes, limits) {
+function readEnvelopeFile(file, bytes, limits) {
     const findings = [];
     let index = null;
     const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
@@ -35424,7 +35454,7 @@ function bundleStatement(f) {
     return {
         ok: true,
         value: {
-            _type: dsse_STATEMENT_TYPE,
+            _type: STATEMENT_TYPE,
             subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
             predicateType: EVIDENCE_BUNDLE_V1,
             predicate: {
@@ -35442,7 +35472,7 @@ function bundleStatement(f) {
 }
 /** Dotted paths of the predicate leaves an attestation must match, and their expected values. */
 function leaves(v, at, out) {
-    if (json_isObject(v))
+    if (isObject(v))
         for (const k of Object.keys(v))
             leaves(v[k], at ? `${at}.${k}` : k, out);
     else
@@ -35455,8 +35485,8 @@ function leaves(v, at, out) {
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
 function checkBundleStatement(s, facts) {
-    if (!json_isObject(s) || s['_type'] !== dsse_STATEMENT_TYPE)
-        return { ok: false, reason: `_type is not ${dsse_STATEMENT_TYPE}` };
+    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
+        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
     const type = s['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
         return {
@@ -35465,11 +35495,11 @@ function checkBundleStatement(s, facts) {
         };
     if (type !== EVIDENCE_BUNDLE_V1)
         return { ok: false, reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}` };
-    const subject = dsse_onlySubject(s);
+    const subject = onlySubject(s);
     if (!subject.ok)
         return subject;
     const pred = s['predicate'];
-    if (!json_isObject(pred) || pred['schema_version'] !== 1)
+    if (!isObject(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
@@ -35491,159 +35521,6 @@ function checkBundleStatement(s, facts) {
         if (!want.has(k))
             return { ok: false, reason: `predicate field ${k.slice(0, 80)} is not one upstream writes` };
     return { ok: true };
-}
-
-;// CONCATENATED MODULE: ./src/trust/dsse.ts
-/**
- * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
- * payload type first (a key that signed the same bytes under another type must not pass), then the
- * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
- * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
- * trusted key), `signature does not verify`.
- */
-
-
-/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
-async function dsse_checkEnvelopeAsync(e, payloadType, keys, who) {
-    if (e.payloadType !== payloadType)
-        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
-    const data = signature_pae(payloadType, e.payload);
-    const tries = [];
-    for (const s of e.signatures) {
-        for (const [keyId, key] of keys) {
-            tries.push(new Promise((resolve) => {
-                try {
-                    (0,external_node_crypto_.verify)(null, data, key, s.sig, (err, ok) => resolve(!err && ok ? keyId : null));
-                }
-                catch {
-                    resolve(null);
-                }
-            }));
-        }
-    }
-    const verified = (await Promise.all(tries)).find((k) => k !== null);
-    if (verified)
-        return { ok: true, value: verified };
-    if (!e.signatures.some((s) => keys.has(s.keyid)))
-        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
-    return { ok: false, reason: 'signature does not verify' };
-}
-
-;// CONCATENATED MODULE: ./src/trust/vsa.ts
-/**
- * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
- * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
- * the subject digest against the report offered, `verificationResult == PASSED`. The first check
- * that fails is the reason; an envelope file may hold several envelopes, and one that passes
- * every check is enough.
- */
-
-
-
-
-
-
-/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
-function strictPayload(payload, limits) {
-    const problems = [];
-    const sink = { error: (_at, message) => problems.push(message) };
-    const decoded = decode(payload, limits, sink);
-    if (!decoded)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-    let value;
-    let count = 0;
-    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
-        value = doc.value;
-        count++;
-    }
-    if (problems.length > 0 || count !== 1)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
-    return { ok: true, value };
-}
-async function checkOne(e, reportSha256, keys, limits) {
-    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
-    if (!signed.ok)
-        return signed;
-    const p = strictPayload(e.payload, limits);
-    if (!p.ok)
-        return p;
-    const s = p.value;
-    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
-        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
-    if (s['predicateType'] !== VSA_PREDICATE_TYPE)
-        return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
-    const subject = onlySubject(s);
-    if (!subject.ok)
-        return subject;
-    if (subject.value.sha256 !== reportSha256)
-        return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
-    const pred = s['predicate'];
-    if (!isObject(pred))
-        return { ok: false, reason: 'predicate is not an object' };
-    if (pred['verificationResult'] !== 'PASSED')
-        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
-    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
-    const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
-    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
-    return {
-        ok: true,
-        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
-    };
-}
-/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
-async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
-    const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
-    const first = read.findings[0];
-    if (first)
-        return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
-    const sha = sha256Hex(report);
-    let reason = '';
-    for (const e of read.envelopes) {
-        const r = await checkOne(e, sha, keys, limits);
-        if (r.ok)
-            return r;
-        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
-    }
-    return { ok: false, reason };
-}
-
-;// CONCATENATED MODULE: ./src/trust/producer.ts
-
-
-
-
-const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
-async function producer_checkOne(e, facts, keys, limits) {
-    const signed = await dsse_checkEnvelopeAsync(e, dsse_IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
-    if (!signed.ok)
-        return signed;
-    const payload = strictPayload(e.payload, limits);
-    if (!payload.ok)
-        return payload;
-    const statement = checkBundleStatement(payload.value, facts);
-    if (!statement.ok)
-        return statement;
-    return { ok: true, keyId: signed.value };
-}
-async function attestation(run, keys, limits) {
-    if (!keys) {
-        const first = run.envelopes?.[0]?.signatures[0];
-        return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
-    }
-    if (!run.bundle)
-        return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
-    if (run.envelopes === null)
-        return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
-    if (run.envelopes.length === 0)
-        return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
-    let reason = '';
-    for (const e of run.envelopes) {
-        const r = await producer_checkOne(e, run.facts, keys, limits);
-        if (r.ok)
-            return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
-        reason ||= run.envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${run.envelopes.length} passes)` : r.reason;
-    }
-    return { kind: 'unattested', reason };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/check.ts
@@ -35674,12 +35551,81 @@ function checkTrust(member, payload, keys) {
     const p = check_precheck(member, payload, keys);
     return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
 }
-/** The same check, with the Ed25519 verification on libuv's thread pool (the main thread goes on). */
-function checkTrustAsync(member, payload, keys) {
+/** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
+function verifyOnPool(data, key, signature) {
+    return new Promise((resolve) => {
+        try {
+            (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
+        }
+        catch {
+            resolve(false);
+        }
+    });
+}
+/** The same check, with the Ed25519 verification on the thread pool. */
+async function checkTrustAsync(member, payload, keys) {
     const p = check_precheck(member, payload, keys);
-    if ('ok' in p)
-        return Promise.resolve(p);
-    return new Promise((resolve, reject) => (0,external_node_crypto_.verify)(null, p.data, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(verdict(ok)))));
+    return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
+}
+
+;// CONCATENATED MODULE: ./src/trust/dsse.ts
+
+
+/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+async function checkEnvelopeAsync(e, payloadType, keys, who) {
+    if (e.payloadType !== payloadType)
+        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+    const data = signature_pae(payloadType, e.payload);
+    const tries = [];
+    for (const s of e.signatures) {
+        for (const [keyId, key] of keys) {
+            tries.push(verifyOnPool(data, key, s.sig).then((ok) => (ok ? keyId : null)));
+        }
+    }
+    const verified = (await Promise.all(tries)).find((k) => k !== null);
+    if (verified)
+        return { ok: true, value: verified };
+    if (!e.signatures.some((s) => keys.has(s.keyid)))
+        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+    return { ok: false, reason: 'signature does not verify' };
+}
+
+;// CONCATENATED MODULE: ./src/trust/producer.ts
+
+
+
+const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
+async function checkOne(e, facts, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
+    if (!signed.ok)
+        return signed;
+    const payload = strictPayload(e.payload, limits);
+    if (!payload.ok)
+        return payload;
+    const statement = checkBundleStatement(payload.value, facts);
+    if (!statement.ok)
+        return statement;
+    return { ok: true, keyId: signed.value };
+}
+async function attestation(run, keys, limits) {
+    if (!keys) {
+        const first = run.envelopes?.[0]?.signatures[0];
+        return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
+    }
+    if (!run.bundle)
+        return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
+    if (run.envelopes === null)
+        return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
+    if (run.envelopes.length === 0)
+        return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
+    let reason = '';
+    for (const e of run.envelopes) {
+        const r = await checkOne(e, run.facts, keys, limits);
+        if (r.ok)
+            return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
+        reason ||= run.envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${run.envelopes.length} passes)` : r.reason;
+    }
+    return { kind: 'unattested', reason };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/pool.ts
@@ -35815,25 +35761,22 @@ async function collect(settings) {
 function readSidecar(bundle, settings, findings, inputs) {
     const file = sidecarOf(bundle.path);
     const rel = sidecarOf(bundle.rel);
-    let bytes;
+    let regular;
     try {
-        const st = (0,external_node_fs_namespaceObject.lstatSync)(file);
-        if (!st.isFile()) {
-            findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, 'the attestation sidecar is not a regular file; not read'));
-            return [];
-        }
-        if (st.size > settings.limits.maxFileBytes) {
-            findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, `file is ${st.size} bytes, over the ${settings.limits.maxFileBytes}-byte limit (max-file-size)`));
-            return [];
-        }
-        bytes = (0,external_node_fs_namespaceObject.readFileSync)(file);
+        regular = (0,external_node_fs_namespaceObject.lstatSync)(file).isFile();
     }
     catch {
-        return null;
+        return null; // no sidecar
     }
+    const read0 = regular ? readBytes(file, settings.limits) : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
+    if (!read0.ok) {
+        findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, read0.reason));
+        return [];
+    }
+    const bytes = read0.value;
     if (settings.inputDigests)
-        inputs.set(rel, binding_sha256Hex(bytes));
-    const read = dsse_readEnvelopeFile(rel, bytes, settings.limits);
+        inputs.set(rel, sha256Hex(bytes));
+    const read = readEnvelopeFile(rel, bytes, settings.limits);
     for (const f of read.findings)
         findings.push(f);
     return read.findings.length > 0 ? [] : [...read.envelopes];
@@ -35861,12 +35804,14 @@ async function runGateWithInputs(settings) {
 
 
 const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+/** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
+const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
 /** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
 function policyDigest(report) {
     const c = jcs(report.policy);
     if (!c.ok)
         throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
-    return binding_sha256Hex(c.text);
+    return sha256Hex(c.text);
 }
 /** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
 function verifiedLevels(report) {
@@ -35883,12 +35828,11 @@ function verifiedLevels(report) {
     return levels;
 }
 const vsa_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-/** RFC 3339 UTC, whole seconds (timeVerified is the only member that is not deterministic). */
-const rfc3339 = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
 function vsaPredicate(report, ctx) {
     return {
         verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
-        timeVerified: rfc3339(ctx.timeVerified),
+        // The only member that is not deterministic.
+        timeVerified: binding_utcSeconds(ctx.timeVerified),
         resourceUri: ctx.resourceUri,
         policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
         inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => vsa_cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
@@ -35898,9 +35842,9 @@ function vsaPredicate(report, ctx) {
 }
 function vsaStatement(report, ctx) {
     return {
-        _type: dsse_STATEMENT_TYPE,
+        _type: STATEMENT_TYPE,
         subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
-        predicateType: dsse_VSA_PREDICATE_TYPE,
+        predicateType: VSA_PREDICATE_TYPE,
         predicate: vsaPredicate(report, ctx),
     };
 }
@@ -35918,6 +35862,10 @@ function resourceUriFromEnv(env) {
         return null;
     return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
 }
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
+const VERSION = '0.2.0';
 
 ;// CONCATENATED MODULE: ./src/trust/keys.ts
 /**
@@ -36029,7 +35977,7 @@ function newKeyPair() {
     };
 }
 /** Now, as a `signed_at` value (whole seconds). */
-const signedAtNow = (now) => now.toISOString().replace(/\.\d+Z$/, 'Z');
+const signedAtNow = (now) => utcSeconds(now);
 /** The signature member for payload P, signed with an Ed25519 private key. */
 function signPayload(payload, key, signedAt) {
     const p = Buffer.from(payload, 'utf8');
@@ -36107,8 +36055,18 @@ function writeNew(file, text) {
 
 
 
+
 /** Write the requested files; `message` lists what was written. */
-function writeVerdict(report, ctx, files) {
+function writeVerdict(report, origin, files) {
+    const ctx = {
+        reportName: reportName(origin.workspace, origin.reportFile),
+        reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
+        resourceUri: origin.resourceUri,
+        policyUri: origin.policyUri,
+        inputs: origin.inputs,
+        version: VERSION,
+        timeVerified: origin.timeVerified,
+    };
     const statement = vsaStatement(report, ctx);
     const written = [];
     try {
@@ -36122,7 +36080,7 @@ function writeVerdict(report, ctx, files) {
             const payload = jcs(statement);
             if (!payload.ok)
                 return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)] };
-            writeWhole(files.envelope, `${envelopeLine(dsse_IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+            writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
             written.push(files.envelope);
         }
     }
@@ -36461,7 +36419,7 @@ async function octokitApi(token, log) {
     }, retry, throttling);
     const once = async (method, path, body) => {
         try {
-            const r = await octokit.request(`${method} ${path}`, { ...(json_isObject(body) ? body : {}), headers: { 'x-github-api-version': '2022-11-28' } });
+            const r = await octokit.request(`${method} ${path}`, { ...(isObject(body) ? body : {}), headers: { 'x-github-api-version': '2022-11-28' } });
             return { status: r.status, data: r.data };
         }
         catch (e) {
@@ -36498,12 +36456,12 @@ function readContext(env, cwd) {
             event = null; // no event context: annotations go to GITHUB_SHA
         }
     }
-    const e = json_isObject(event) ? event : {};
-    const pr = json_isObject(e['pull_request']) ? e['pull_request'] : null;
-    const head = pr && json_isObject(pr['head']) ? str(pr['head']['sha']) : null;
-    const base = pr && json_isObject(pr['base']) ? str(pr['base']['sha']) : null;
-    const mg = json_isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
-    const wr = json_isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
+    const e = isObject(event) ? event : {};
+    const pr = isObject(e['pull_request']) ? e['pull_request'] : null;
+    const head = pr && isObject(pr['head']) ? str(pr['head']['sha']) : null;
+    const base = pr && isObject(pr['base']) ? str(pr['base']['sha']) : null;
+    const mg = isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
+    const wr = isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
     return {
         owner: str(owner),
         repo: str(repo),
@@ -36944,7 +36902,7 @@ function renderSarif(report, prefix, version) {
                     },
                 },
             ],
-            partialFingerprints: { 'receiptGate/v1': binding_sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
+            partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
         };
     });
     const sarif = {
@@ -37022,10 +36980,6 @@ function writeJson(report, file) {
     }
     return `sha256:${h.digest('hex')}`;
 }
-
-;// CONCATENATED MODULE: ./src/version.ts
-/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
-const VERSION = '0.2.0';
 
 ;// CONCATENATED MODULE: ./src/action-main.ts
 /**
@@ -37132,16 +37086,17 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
     core.setOutput('vsa-predicate-file', '');
     core.setOutput('vsa-file', '');
     if (s.vsa) {
-        const verdict = {
-            reportName: reportName(ctx.workspace, s.reportFile),
-            reportSha256: digest.replace(/^sha256:/, ''),
+        const origin = {
+            workspace: ctx.workspace,
+            reportFile: s.reportFile,
+            reportDigest: digest,
             resourceUri: s.vsa.resourceUri,
-            policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : 'receipt-gate:report.policy',
+            // The workflow that ran the gate names its policy.
+            policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
             inputs: prefixed(inputs, s.prefix),
-            version: VERSION,
             timeVerified: now(),
         };
-        const w = writeVerdict(report, verdict, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
+        const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
         if (!w.ok) {
             core.setOutput('result', 'error');
             core.setFailed(`receipt-gate: ${w.findings.map((f) => f.message).join('; ')}`);
@@ -37209,7 +37164,7 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3612);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8764);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as actionsCore from '@actions/core';
 import { runGate, runGateWithInputs } from './gate.js';
-import { reportName, type VsaContext } from './report/vsa.js';
+import { DEFAULT_POLICY_URI } from './report/vsa.js';
 import { writeVerdict } from './tools/verdict.js';
 
 /** Input paths relative to the working directory, as repository paths. */
@@ -135,16 +135,17 @@ export async function runAction(
   core.setOutput('vsa-predicate-file', '');
   core.setOutput('vsa-file', '');
   if (s.vsa) {
-    const verdict: VsaContext = {
-      reportName: reportName(ctx.workspace, s.reportFile),
-      reportSha256: digest.replace(/^sha256:/, ''),
+    const origin = {
+      workspace: ctx.workspace,
+      reportFile: s.reportFile,
+      reportDigest: digest,
       resourceUri: s.vsa.resourceUri,
-      policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : 'receipt-gate:report.policy',
+      // The workflow that ran the gate names its policy.
+      policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
       inputs: prefixed(inputs, s.prefix),
-      version: VERSION,
       timeVerified: now(),
     };
-    const w = writeVerdict(report, verdict, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
+    const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
     if (!w.ok) {
       core.setOutput('result', 'error');
       core.setFailed(`receipt-gate: ${w.findings.map((f) => f.message).join('; ')}`);

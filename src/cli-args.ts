@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { commandSpec, parseArgsOptions, usageText } from './cli-options.js';
 import { isSignedAt } from './read/signature.js';
 import { sidecarOf } from './read/formats.js';
-import { resourceUriFromEnv } from './report/vsa.js';
+import { DEFAULT_POLICY_URI, resourceUriFromEnv } from './report/vsa.js';
 import type { TrustedKeys } from './trust/keys.js';
 import { DOMAINS, type Domain } from './tools/import/target-hash.js';
 import { IMPORT_KINDS, importKind, type ImportKind } from './tools/import/run.js';
@@ -115,6 +115,11 @@ function readNamed(flag: string, file: string): string {
   }
 }
 
+/** Trusted keys from the PEM files a repeatable flag names (relative to `dir`); none: null. */
+function keyFiles(flag: string, files: readonly string[], dir: string): TrustedKeys | null {
+  return readTrustedKeys(files.map((f) => ({ name: `${flag} ${f}`, pem: readNamed(flag, path.resolve(dir, f)) })));
+}
+
 /** The verdict attestation flags of verify, checked together. */
 function verdictRequest(
   str: (k: string) => string | undefined,
@@ -144,7 +149,7 @@ function verdictRequest(
     envelope: envelope === undefined ? null : path.resolve(cwd, envelope),
     key: key === undefined ? null : path.resolve(cwd, key),
     resourceUri,
-    policyUri: str('policy-uri') ?? 'receipt-gate:report.policy',
+    policyUri: str('policy-uri') ?? DEFAULT_POLICY_URI,
   };
 }
 
@@ -254,11 +259,11 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
 
   if (command === 'verify-attestation') {
     const report = str('report');
-    const keyFiles = list('trusted-key') ?? [];
+    const files = list('trusted-key') ?? [];
     if (!report) throw new UsageError('verify-attestation: --report FILE is required');
-    if (keyFiles.length === 0) throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
+    if (files.length === 0) throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
     if (rest.length !== 1) throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
-    const keys = readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', path.resolve(cwd, f)) })));
+    const keys = keyFiles('--trusted-key', files, cwd);
     if (!keys) throw new UsageError('verify-attestation: no trusted key');
     return { command: 'verify-attestation', keys, report: path.resolve(cwd, report), envelope: path.resolve(cwd, rest[0] as string) };
   }
@@ -284,7 +289,6 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
   const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
   const output = str('output') ?? null;
   const defaults = defaultSettings(dir);
-  const keyFiles = list('trusted-key') ?? [];
   const format =
     str('format') !== undefined ? parseChoice('--format', str('format') as string, ['table', 'json'] as const) : isTTY && output === null ? 'table' : 'json';
   return {
@@ -300,10 +304,8 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
       limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
       policy: readPolicy('--require', list('require') ?? []),
       // Key files are inputs: relative to the working directory, as the runs and audit exports are.
-      trustedKeys: readTrustedKeys(keyFiles.map((f) => ({ name: `--trusted-key ${f}`, pem: readNamed('--trusted-key', path.resolve(dir, f)) }))),
-      trustedProducers: readTrustedKeys(
-        (list('trusted-producer') ?? []).map((f) => ({ name: `--trusted-producer ${f}`, pem: readNamed('--trusted-producer', path.resolve(dir, f)) })),
-      ),
+      trustedKeys: keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
+      trustedProducers: keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),
     },
     format,
     output: output === null ? null : path.resolve(cwd, output),

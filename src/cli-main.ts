@@ -5,7 +5,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { runGate, runGateWithInputs } from './gate.js';
 import { DEFAULT_LIMITS } from './read/limits.js';
-import { reportName, type VsaContext } from './report/vsa.js';
 import { verifyVerdict } from './trust/vsa.js';
 import { writeVerdict } from './tools/verdict.js';
 import { UsageError } from './settings.js';
@@ -210,16 +209,16 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
         if (!k.ok) return { code: 2, stdout: '', stderr: `receipt-gate: ${k.error}\n` };
         key = k.key;
       }
-      const ctx: VsaContext = {
-        reportName: reportName(cmd.settings.workspace, cmd.output),
-        reportSha256: (digest! as string).replace(/^sha256:/, ''),
+      const origin = {
+        workspace: cmd.settings.workspace,
+        reportFile: cmd.output,
+        reportDigest: digest!,
         resourceUri: v.resourceUri,
         policyUri: v.policyUri,
         inputs,
-        version: VERSION,
         timeVerified: now,
       };
-      const w = writeVerdict(report, ctx, { predicate: v.predicate, envelope: v.envelope, key });
+      const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key });
       if (!w.ok) return { code: 2, stdout: '', stderr: findingLines('verify', w.findings) };
       attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.message.split('\n').join(', ')}`;
     }

@@ -5,6 +5,7 @@
  * action.yml and the README (a test); nothing about an option is written twice.
  */
 import type { ParseArgsConfig } from 'node:util';
+import { DEFAULT_POLICY_URI } from './report/vsa.js';
 import { DEFAULTS, type OptionName } from './settings.js';
 
 export interface OptionSpec {
@@ -113,7 +114,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         flag: 'policy-uri',
         kind: 'string',
         arg: 'URI',
-        default: 'receipt-gate:report.policy',
+        default: DEFAULT_POLICY_URI,
         help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
       },
     ],

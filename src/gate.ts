@@ -8,8 +8,8 @@ import { inputFinding, type Finding } from './core/findings.js';
 import type { Evidence, RunInput } from './core/model.js';
 import type { Report } from './core/report.js';
 import { discover } from './read/discover.js';
-import { readOne } from './read/files.js';
-import { lstatSync, readFileSync } from 'node:fs';
+import { readBytes, readOne } from './read/files.js';
+import { lstatSync } from 'node:fs';
 import { sha256Hex } from './core/binding.js';
 import { finding } from './core/findings.js';
 import type { FoundFile } from './read/discover.js';
@@ -89,27 +89,18 @@ export async function collect(settings: Settings): Promise<Collected> {
 function readSidecar(bundle: FoundFile, settings: Settings, findings: Finding[], inputs: Map<string, string>): Envelope[] | null {
   const file = sidecarOf(bundle.path);
   const rel = sidecarOf(bundle.rel);
-  let bytes: Buffer;
+  let regular: boolean;
   try {
-    const st = lstatSync(file);
-    if (!st.isFile()) {
-      findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, 'the attestation sidecar is not a regular file; not read'));
-      return [];
-    }
-    if (st.size > settings.limits.maxFileBytes) {
-      findings.push(
-        finding(
-          'invalid_artifact',
-          { file: rel, line: 1, column: 1 },
-          `file is ${st.size} bytes, over the ${settings.limits.maxFileBytes}-byte limit (max-file-size)`,
-        ),
-      );
-      return [];
-    }
-    bytes = readFileSync(file);
+    regular = lstatSync(file).isFile();
   } catch {
-    return null;
+    return null; // no sidecar
   }
+  const read0 = regular ? readBytes(file, settings.limits) : { ok: false as const, reason: 'the attestation sidecar is not a regular file; not read' };
+  if (!read0.ok) {
+    findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, read0.reason));
+    return [];
+  }
+  const bytes = read0.value;
   if (settings.inputDigests) inputs.set(rel, sha256Hex(bytes));
   const read = readEnvelopeFile(rel, bytes, settings.limits);
   for (const f of read.findings) findings.push(f);

@@ -30,6 +30,9 @@ export function sha256Hex(text: string | Uint8Array): string {
 /** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
 export const sha256Digest = (text: string | Uint8Array): string => `sha256:${sha256Hex(text)}`;
 
+/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
+export const utcSeconds = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, 'Z');
+
 /** binding(subject) as the semantics document defines it. */
 export function binding(subject: unknown): Binding {
   const c = jcs(subject);

@@ -7,7 +7,7 @@
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
 import { gunzipSync } from 'node:zlib';
-import type { ReadLimits } from './limits.js';
+import { fileTooLarge, lineTooLong, type ReadLimits } from './limits.js';
 import { blank, lines, overBytes } from './lines.js';
 import { firstValueEnd, LineIndex, parseStrict } from './strict-json.js';
 import { byteLocation, decodeUtf8 } from './utf8.js';
@@ -53,7 +53,7 @@ export function decode(bytes: Uint8Array, limits: ReadLimits, sink: DocSink, opt
     }
   }
   if (raw.length > limits.maxFileBytes) {
-    sink.error({ line: 1, column: 1 }, `file is ${raw.length} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
+    sink.error({ line: 1, column: 1 }, fileTooLarge(raw.length, limits));
     return null;
   }
   const decoded = decodeUtf8(raw);
@@ -92,7 +92,7 @@ export function* documents(text: string, mode: DocumentMode, options: DocumentOp
   if (mode === 'ndjson') {
     for (const { start, end } of lines(text)) {
       if (overBytes(text, start, end, limits.maxLineBytes)) {
-        sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+        sink.error({ offset: start }, lineTooLong(limits));
       } else if (!blank(text, start, end)) {
         // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
         const doc = parse(start, end);
@@ -117,7 +117,7 @@ export function* logLines(text: string, options: DocumentOptions, sink: DocSink)
   const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
   for (const { start, end } of lines(text)) {
     if (overBytes(text, start, end, limits.maxLineBytes)) {
-      sink.error({ offset: start }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+      sink.error({ offset: start }, lineTooLong(limits));
       continue;
     }
     if (blank(text, start, end)) continue;
@@ -149,7 +149,7 @@ function* values(text: string, opts: Parameters<typeof parseStrict>[1], limits: 
     }
     // A value on one line is held to the line limit, as a JSON line would be.
     if (end.end - at > limits.maxLineBytes / 3 && text.lastIndexOf('\n', end.end - 1) < at && overBytes(text, at, end.end, limits.maxLineBytes)) {
-      sink.error({ offset: at }, `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`);
+      sink.error({ offset: at }, lineTooLong(limits));
     } else {
       const r = parseStrict(text, opts, at, end.end);
       if (r.ok) yield { value: r.value, start: at, elements: r.elements };

@@ -72,6 +72,22 @@ export function readEnvelope(v: unknown, loc: Location): Result<Envelope> {
   return { ok: true, value: { loc, payloadType: type, payload, signatures } };
 }
 
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+export function strictPayload(payload: Buffer, limits: ReadLimits): Result<unknown> {
+  const problems: string[] = [];
+  const sink = { error: (_at: unknown, message: string) => problems.push(message) };
+  const decoded = decode(payload, limits, sink);
+  if (!decoded) return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+  let value: unknown;
+  let count = 0;
+  for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
+    value = doc.value;
+    count++;
+  }
+  if (problems.length > 0 || count !== 1) return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+  return { ok: true, value };
+}
+
 /** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
 export function readEnvelopeFile(
   file: string,

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { finding } from '../core/findings.js';
 import { readAuditFile, readRunFile, type FileRead } from './artifacts.js';
-import type { ReadLimits } from './limits.js';
+import { fileTooLarge, type ReadLimits } from './limits.js';
+import type { Result } from '../core/result.js';
 import { EXTENSION_LIST, formatOf } from './formats.js';
 import { bundleLimits, readBundle } from './bundle.js';
 import type { FoundFile } from './discover.js';
@@ -36,6 +37,17 @@ const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .js
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
 
+/** A file's bytes within max-file-size, or why not (the reason names the limit or the error code). */
+export function readBytes(p: string, limits: ReadLimits): Result<Buffer> {
+  try {
+    const size = statSync(p).size;
+    if (size > limits.maxFileBytes) return { ok: false, reason: fileTooLarge(size, limits) };
+    return { ok: true, value: readFileSync(p) };
+  } catch (e) {
+    return { ok: false, reason: `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+}
+
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(p: string): Promise<string | undefined> {
   try {
@@ -53,18 +65,13 @@ export async function readOne(file: FoundFile, role: Role, limits: ReadLimits, d
   if (isBundle(file.rel)) {
     // Streamed from disk: a bundle is never held whole beyond its events.
     const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
-    const sha256 = digest ? await fileSha256(file.path) : undefined;
+    const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
     return sha256 === undefined ? r : { ...r, sha256 };
   }
   if (!formatOf(file.rel)) return fail(UNSUPPORTED);
-  let bytes: Buffer;
-  try {
-    const size = statSync(file.path).size;
-    if (size > limits.maxFileBytes) return fail(`file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`);
-    bytes = readFileSync(file.path);
-  } catch (e) {
-    return fail(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+  const read = readBytes(file.path, limits);
+  if (!read.ok) return fail(read.reason);
+  const bytes = read.value;
   const r = await readArtifact(file.rel, role, bytes, limits);
   return digest ? { ...r, sha256: createHash('sha256').update(bytes).digest('hex') } : r;
 }

@@ -7,13 +7,15 @@
  * the inputs' digests and the time; nothing here reads a file or a clock.
  */
 import path from 'node:path';
-import { jcs, sha256Hex } from '../core/binding.js';
+import { jcs, sha256Hex, utcSeconds } from '../core/binding.js';
 import type { Report } from '../core/report.js';
 
 import { STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/dsse.js';
 
 export { IN_TOTO_PAYLOAD_TYPE, STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/dsse.js';
 export const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+/** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
+export const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
 
 export interface DigestSet {
   readonly sha256: string;
@@ -69,13 +71,11 @@ export function verifiedLevels(report: Report): string[] {
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** RFC 3339 UTC, whole seconds (timeVerified is the only member that is not deterministic). */
-const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, 'Z');
-
 export function vsaPredicate(report: Report, ctx: VsaContext): VsaPredicate {
   return {
     verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
-    timeVerified: rfc3339(ctx.timeVerified),
+    // The only member that is not deterministic.
+    timeVerified: utcSeconds(ctx.timeVerified),
     resourceUri: ctx.resourceUri,
     policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
     inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),

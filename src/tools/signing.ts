@@ -4,7 +4,7 @@
  * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as edSign, type KeyObject } from 'node:crypto';
-import { sha256Digest } from '../core/binding.js';
+import { sha256Digest, utcSeconds } from '../core/binding.js';
 import type { Result } from '../core/result.js';
 import { pae, PAYLOAD_TYPE, type SignatureMember } from '../read/signature.js';
 import { keyIdOf } from '../trust/keys.js';
@@ -37,7 +37,7 @@ export function newKeyPair(): { privatePem: string; publicPem: string; keyId: st
 }
 
 /** Now, as a `signed_at` value (whole seconds). */
-export const signedAtNow = (now: Date): string => now.toISOString().replace(/\.\d+Z$/, 'Z');
+export const signedAtNow = (now: Date): string => utcSeconds(now);
 
 /** The signature member for payload P, signed with an Ed25519 private key. */
 export function signPayload(payload: string, key: SigningKey, signedAt: string): SignatureMember {

@@ -7,10 +7,24 @@
 import { inputFinding } from '../core/findings.js';
 import { jcs } from '../core/binding.js';
 import type { Report } from '../core/report.js';
-import { IN_TOTO_PAYLOAD_TYPE, vsaStatement, type VsaContext } from '../report/vsa.js';
+import { IN_TOTO_PAYLOAD_TYPE, reportName, vsaStatement, type VsaContext } from '../report/vsa.js';
+import { VERSION } from '../version.js';
 import type { ToolResult } from './result.js';
 import { envelopeLine, type SigningKey } from './signing.js';
 import { writeWhole } from './write.js';
+
+/** Where a verdict comes from, as an entry knows it. */
+export interface VerdictOrigin {
+  readonly workspace: string;
+  /** The report file written, and `sha256:` of its bytes. */
+  readonly reportFile: string;
+  readonly reportDigest: string;
+  readonly resourceUri: string;
+  readonly policyUri: string;
+  /** Every input file read, repository path → hex sha256. */
+  readonly inputs: ReadonlyMap<string, string>;
+  readonly timeVerified: Date;
+}
 
 export interface VerdictFiles {
   /** Where the predicate alone goes, or null. */
@@ -21,7 +35,16 @@ export interface VerdictFiles {
 }
 
 /** Write the requested files; `message` lists what was written. */
-export function writeVerdict(report: Report, ctx: VsaContext, files: VerdictFiles): ToolResult {
+export function writeVerdict(report: Report, origin: VerdictOrigin, files: VerdictFiles): ToolResult {
+  const ctx: VsaContext = {
+    reportName: reportName(origin.workspace, origin.reportFile),
+    reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
+    resourceUri: origin.resourceUri,
+    policyUri: origin.policyUri,
+    inputs: origin.inputs,
+    version: VERSION,
+    timeVerified: origin.timeVerified,
+  };
   const statement = vsaStatement(report, ctx);
   const written: string[] = [];
   try {

@@ -37,9 +37,19 @@ export function checkTrust(member: SignatureMember | null, payload: string | und
   return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
 }
 
-/** The same check, with the Ed25519 verification on libuv's thread pool (the main thread goes on). */
-export function checkTrustAsync(member: SignatureMember | null, payload: string | undefined, keys: TrustedKeys): Promise<TrustCheck> {
+/** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
+export function verifyOnPool(data: Buffer, key: KeyObject, signature: Buffer): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      edVerify(null, data, key, signature, (err, ok) => resolve(!err && ok));
+    } catch {
+      resolve(false);
+    }
+  });
+}
+
+/** The same check, with the Ed25519 verification on the thread pool. */
+export async function checkTrustAsync(member: SignatureMember | null, payload: string | undefined, keys: TrustedKeys): Promise<TrustCheck> {
   const p = precheck(member, payload, keys);
-  if ('ok' in p) return Promise.resolve(p);
-  return new Promise((resolve, reject) => edVerify(null, p.data, p.key, p.signature, (err, ok) => (err ? reject(err) : resolve(verdict(ok)))));
+  return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
 }

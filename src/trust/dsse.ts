@@ -5,10 +5,10 @@
  * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
  * trusted key), `signature does not verify`.
  */
-import { verify as edVerify } from 'node:crypto';
 import type { Result } from '../core/result.js';
 import type { Envelope } from '../read/dsse.js';
 import { pae } from '../read/signature.js';
+import { verifyOnPool } from './check.js';
 import type { TrustedKeys } from './keys.js';
 
 /** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
@@ -18,15 +18,7 @@ export async function checkEnvelopeAsync(e: Envelope, payloadType: string, keys:
   const tries: Promise<string | null>[] = [];
   for (const s of e.signatures) {
     for (const [keyId, key] of keys) {
-      tries.push(
-        new Promise((resolve) => {
-          try {
-            edVerify(null, data, key, s.sig, (err, ok) => resolve(!err && ok ? keyId : null));
-          } catch {
-            resolve(null);
-          }
-        }),
-      );
+      tries.push(verifyOnPool(data, key, s.sig).then((ok) => (ok ? keyId : null)));
     }
   }
   const verified = (await Promise.all(tries)).find((k) => k !== null);

@@ -8,11 +8,10 @@
 import type { Attestation } from '../core/model.js';
 import { checkBundleStatement } from '../read/attestation.js';
 import type { BundleFacts } from '../read/bundle.js';
-import { IN_TOTO_PAYLOAD_TYPE, type Envelope } from '../read/dsse.js';
+import { IN_TOTO_PAYLOAD_TYPE, strictPayload, type Envelope } from '../read/dsse.js';
 import type { ReadLimits } from '../read/limits.js';
 import { checkEnvelopeAsync } from './dsse.js';
 import type { TrustedKeys } from './keys.js';
-import { strictPayload } from './vsa.js';
 
 export interface RunEvidence {
   /** The run is an evidence bundle (only bundles can be attested). */

@@ -9,27 +9,10 @@ import { sha256Hex } from '../core/binding.js';
 import { placeOf } from '../core/findings.js';
 import { isObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
-import { decode, documents } from '../read/documents.js';
-import { IN_TOTO_PAYLOAD_TYPE, onlySubject, readEnvelopeFile, STATEMENT_TYPE, VSA_PREDICATE_TYPE, type Envelope } from '../read/dsse.js';
+import { IN_TOTO_PAYLOAD_TYPE, onlySubject, readEnvelopeFile, STATEMENT_TYPE, strictPayload, VSA_PREDICATE_TYPE, type Envelope } from '../read/dsse.js';
 import type { ReadLimits } from '../read/limits.js';
 import { checkEnvelopeAsync } from './dsse.js';
 import type { TrustedKeys } from './keys.js';
-
-/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
-export function strictPayload(payload: Buffer, limits: ReadLimits): Result<unknown> {
-  const problems: string[] = [];
-  const sink = { error: (_at: unknown, message: string) => problems.push(message) };
-  const decoded = decode(payload, limits, sink);
-  if (!decoded) return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-  let value: unknown;
-  let count = 0;
-  for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
-    value = doc.value;
-    count++;
-  }
-  if (problems.length > 0 || count !== 1) return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
-  return { ok: true, value };
-}
 
 async function checkOne(e: Envelope, reportSha256: string, keys: TrustedKeys, limits: ReadLimits): Promise<Result<string>> {
   const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
