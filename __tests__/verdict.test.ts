@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify as edVerify } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
 import { cleanup, cli, ROOT, tempDir } from './support/workspace.js';
@@ -135,6 +135,30 @@ describe('the Statement, read field by field against the doc', () => {
     const noUri = cli(['verify', '-C', demo, '--output', 'r.json', '--vsa-predicate', 'p.json'], dir);
     expect(noUri.code).toBe(2);
     expect(noUri.stderr).toMatch(/SLSA requires resourceUri/);
+  });
+
+  it('a --vsa-key that cannot be used stops the run before anything is written', () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'bad.pem'), 'not a key');
+    const r = cli(
+      [
+        'verify',
+        '-C',
+        path.join(ROOT, 'fixtures/demo'),
+        '--output',
+        path.join(dir, 'r.json'),
+        '--vsa',
+        path.join(dir, 'v.jsonl'),
+        '--vsa-key',
+        path.join(dir, 'bad.pem'),
+        '--resource-uri',
+        RESOURCE,
+      ],
+      dir,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--vsa-key does not parse as a PEM private key/);
+    expect(existsSync(path.join(dir, 'r.json'))).toBe(false);
   });
 });
 

@@ -31158,69 +31158,6 @@ function binding(subject) {
     return c.ok ? { ok: true, digest: binding_sha256Digest(c.text) } : c;
 }
 
-;// CONCATENATED MODULE: ./src/core/records.ts
-/**
- * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
- * trust (when trusted keys are configured), identity. Identity is taken only by records that passed
- * the earlier checks: an inconsistent or untrusted copy never makes a good one a duplicate. Copies
- * of one audit entry (one identity, one meaning: overlapping exports, at-least-once streaming, a
- * redelivery) count once; one identity with two meanings makes every record of it unusable. Each
- * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
- * but this module can make, can ever bind a call.
- */
-
-const isUsable = (r) => r.check.outcome === 'usable';
-/** Consistency and trust, each record on its own. */
-function precheck(input) {
-    const { record } = input;
-    const b = binding(record.subject);
-    if (!b.ok)
-        return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
-    if (b.digest !== record.binding_digest) {
-        return {
-            outcome: 'inconsistent',
-            recomputed: b.digest,
-            reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
-        };
-    }
-    if (input.trust.kind === 'untrusted')
-        return { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason };
-    return { outcome: 'usable', recomputed: b.digest };
-}
-function checkRecords(records) {
-    const checks = records.map(precheck);
-    // Identity, among the records that passed: the first of each identity, and whether all agree.
-    const firstOf = new Map();
-    const conflicted = new Map();
-    const identity = (r) => JSON.stringify([r.record.provider, r.record.record_id]);
-    checks.forEach((c, i) => {
-        if (c.outcome !== 'usable')
-            return;
-        const id = identity(records[i]);
-        const first = firstOf.get(id);
-        if (first === undefined)
-            firstOf.set(id, i);
-        else if (checks[first].recomputed !== c.recomputed && !conflicted.has(id))
-            conflicted.set(id, i);
-    });
-    return records.map((input, i) => {
-        const c = checks[i];
-        if (c.outcome !== 'usable')
-            return { input, check: c };
-        const id = identity(input);
-        const first = firstOf.get(id);
-        const clash = conflicted.get(id);
-        if (clash !== undefined) {
-            // Name the other meaning: for the first record the first that differs, for the others the first.
-            const other = records[checks[first].recomputed === c.recomputed ? clash : first];
-            return { input, check: { outcome: 'duplicate', recomputed: c.recomputed, other } };
-        }
-        if (first !== i)
-            return { input, check: { outcome: 'imported_twice', recomputed: c.recomputed, first: records[first] } };
-        return { input, check: c };
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/core/findings.ts
 const FINDINGS = {
     invalid_artifact: {
@@ -31350,6 +31287,69 @@ function clip(s, max, marker = '…') {
     if (c >= 0xd800 && c <= 0xdbff)
         cut--;
     return s.slice(0, cut) + marker;
+}
+
+;// CONCATENATED MODULE: ./src/core/records.ts
+/**
+ * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
+ * trust (when trusted keys are configured), identity. Identity is taken only by records that passed
+ * the earlier checks: an inconsistent or untrusted copy never makes a good one a duplicate. Copies
+ * of one audit entry (one identity, one meaning: overlapping exports, at-least-once streaming, a
+ * redelivery) count once; one identity with two meanings makes every record of it unusable. Each
+ * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
+ * but this module can make, can ever bind a call.
+ */
+
+const isUsable = (r) => r.check.outcome === 'usable';
+/** Consistency and trust, each record on its own. */
+function precheck(input) {
+    const { record } = input;
+    const b = binding(record.subject);
+    if (!b.ok)
+        return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
+    if (b.digest !== record.binding_digest) {
+        return {
+            outcome: 'inconsistent',
+            recomputed: b.digest,
+            reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
+        };
+    }
+    if (input.trust.kind === 'untrusted')
+        return { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason };
+    return { outcome: 'usable', recomputed: b.digest };
+}
+function checkRecords(records) {
+    const checks = records.map(precheck);
+    // Identity, among the records that passed: the first of each identity, and whether all agree.
+    const firstOf = new Map();
+    const conflicted = new Map();
+    const identity = (r) => JSON.stringify([r.record.provider, r.record.record_id]);
+    checks.forEach((c, i) => {
+        if (c.outcome !== 'usable')
+            return;
+        const id = identity(records[i]);
+        const first = firstOf.get(id);
+        if (first === undefined)
+            firstOf.set(id, i);
+        else if (checks[first].recomputed !== c.recomputed && !conflicted.has(id))
+            conflicted.set(id, i);
+    });
+    return records.map((input, i) => {
+        const c = checks[i];
+        if (c.outcome !== 'usable')
+            return { input, check: c };
+        const id = identity(input);
+        const first = firstOf.get(id);
+        const clash = conflicted.get(id);
+        if (clash !== undefined) {
+            // Name the other meaning: for the first record the first that differs, for the others the first.
+            const other = records[checks[first].recomputed === c.recomputed ? clash : first];
+            return { input, check: { outcome: 'duplicate', recomputed: c.recomputed, other } };
+        }
+        if (first !== i)
+            return { input, check: { outcome: 'imported_twice', recomputed: c.recomputed, first: records[first] } };
+        return { input, check: c };
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/core/allocation.ts
@@ -32544,16 +32544,6 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     return { files, findings };
 }
 
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * The vocabulary of the gate, shared by readers, core and reporters.
- * Values here are plain data: locations travel with them from the reader to the finding.
- */
-/** The artifact kinds this gate reads: the one place their names are written. */
-const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-
-
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./src/read/limits.ts
@@ -33363,6 +33353,117 @@ function* values(text, opts, limits, sink) {
         at = end.end;
     }
 }
+
+;// CONCATENATED MODULE: ./src/read/dsse.ts
+/**
+ * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
+ * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
+ * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ */
+
+
+
+const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
+function onlySubject(s) {
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject' };
+    const only = subject[0];
+    const digest = isObject(only) ? only['digest'] : undefined;
+    if (!isObject(only) || !isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+    }
+    return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
+}
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const base64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
+function readEnvelope(v, loc) {
+    if (!isObject(v))
+        return { ok: false, reason: 'an envelope is not a JSON object' };
+    for (const k of Object.keys(v)) {
+        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
+            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    }
+    const type = v['payloadType'];
+    if (typeof type !== 'string' || type === '')
+        return { ok: false, reason: 'payloadType is not a non-empty string' };
+    const p = v['payload'];
+    const payload = typeof p === 'string' ? base64(p) : null;
+    if (!payload)
+        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
+    const sigs = v['signatures'];
+    if (!Array.isArray(sigs) || sigs.length === 0)
+        return { ok: false, reason: 'signatures is not a non-empty array' };
+    const signatures = [];
+    for (const [i, s] of sigs.entries()) {
+        if (!isObject(s))
+            return { ok: false, reason: `signatures[${i}] is not an object` };
+        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
+        if (typeof keyid !== 'string')
+            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
+        const raw = s['sig'];
+        const sig = typeof raw === 'string' ? base64(raw) : null;
+        if (!sig || sig.length === 0)
+            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
+        signatures.push({ keyid, sig });
+    }
+    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+function strictPayload(payload, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = decode(payload, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let value;
+    let count = 0;
+    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
+        value = doc.value;
+        count++;
+    }
+    if (problems.length > 0 || count !== 1)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+    return { ok: true, value };
+}
+/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
+function readEnvelopeFile(file, bytes, limits) {
+    const findings = [];
+    let index = null;
+    const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
+    const sink = {
+        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
+    };
+    const decoded = decode(bytes, limits, sink);
+    if (!decoded)
+        return { envelopes: [], findings };
+    index = decoded.lines;
+    const envelopes = [];
+    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+        const e = readEnvelope(doc.value, at(doc.start));
+        if (e.ok)
+            envelopes.push(e.value);
+        else
+            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+    }
+    if (envelopes.length === 0 && findings.length === 0)
+        findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
+    return { envelopes, findings };
+}
+
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+
 
 ;// CONCATENATED MODULE: ./src/core/claims.ts
 /**
@@ -34294,7 +34395,7 @@ const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest'
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
 const isSignedAt = (v) => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const signature_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
     if (!isObject(v))
@@ -34317,7 +34418,7 @@ function readSignatureMember(v) {
             return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
     }
     const sig = v['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || !BASE64.test(sig) || Buffer.from(sig, 'base64').length !== 64) {
+    if (typeof sig !== 'string' || sig.length !== 88 || !signature_BASE64.test(sig) || Buffer.from(sig, 'base64').length !== 64) {
         return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
     }
     const at = v['signed_at'];
@@ -34436,7 +34537,6 @@ function readSurface(payload, via, locate, run, fail) {
 
 
 
-
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
 const ROOT_KEY = pathKey([]);
@@ -34515,11 +34615,12 @@ function fileText(bytes, fr, limits) {
     fr.lines = decoded.lines;
     return decoded.text;
 }
-function* fileDocuments(bytes, format, fr, limits) {
+/** An audit export's documents; only a .json file's root array offsets are wanted (its records). */
+function* auditDocuments(bytes, format, fr, limits) {
     const text = fileText(bytes, fr, limits);
     if (text === null)
         return;
-    yield* documents(text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
+    yield* documents(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
 }
 function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
@@ -34634,7 +34735,7 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
 function readAuditFile(file, bytes, format, limits = limits_DEFAULT_LIMITS, options = {}) {
     const fr = new FileReport(file, limits);
     const records = [];
-    for (const doc of fileDocuments(bytes, format, fr, limits)) {
+    for (const doc of auditDocuments(bytes, format, fr, limits)) {
         const offsets = doc.elements.get(ROOT_KEY) ?? [];
         const items = Array.isArray(doc.value) && format === 'json'
             ? doc.value.map((v, j) => [v, offsets[j] ?? doc.start])
@@ -35332,105 +35433,114 @@ async function readOne(file, role, limits, digest = false) {
     return digest ? { ...r, sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') } : r;
 }
 
-;// CONCATENATED MODULE: ./src/read/dsse.ts
+;// CONCATENATED MODULE: ./src/trust/check.ts
 /**
- * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
- * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
- * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
+ * is trusted only when its well-formed signature member names a trusted key, its signed payload
+ * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
+ * has its exact reason.
  */
 
 
 
-const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
-const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
-const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
-/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
-function onlySubject(s) {
-    const subject = s['subject'];
-    if (!Array.isArray(subject) || subject.length !== 1)
-        return { ok: false, reason: 'the Statement must have exactly one subject' };
-    const only = subject[0];
-    const digest = isObject(only) ? only['digest'] : undefined;
-    if (!isObject(only) || !isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
-        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
-    }
-    return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
+/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
+function check_precheck(member, payload, keys) {
+    if (!member || payload === undefined)
+        return { ok: false, reason: 'unsigned' };
+    const key = keys.get(member.key_id);
+    if (!key)
+        return { ok: false, reason: `unknown signer ${member.key_id}` };
+    const p = Buffer.from(payload, 'utf8');
+    if (binding_sha256Digest(p) !== member.signed_payload_digest)
+        return { ok: false, reason: 'payload digest differs' };
+    return { data: signature_pae(signature_PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
 }
-const dsse_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const base64 = (s) => (s.length % 4 === 0 && dsse_BASE64.test(s) ? Buffer.from(s, 'base64') : null);
-/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
-function readEnvelope(v, loc) {
-    if (!isObject(v))
-        return { ok: false, reason: 'an envelope is not a JSON object' };
-    for (const k of Object.keys(v)) {
-        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
-            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    }
-    const type = v['payloadType'];
-    if (typeof type !== 'string' || type === '')
-        return { ok: false, reason: 'payloadType is not a non-empty string' };
-    const p = v['payload'];
-    const payload = typeof p === 'string' ? base64(p) : null;
-    if (!payload)
-        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
-    const sigs = v['signatures'];
-    if (!Array.isArray(sigs) || sigs.length === 0)
-        return { ok: false, reason: 'signatures is not a non-empty array' };
-    const signatures = [];
-    for (const [i, s] of sigs.entries()) {
-        if (!isObject(s))
-            return { ok: false, reason: `signatures[${i}] is not an object` };
-        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
-        if (typeof keyid !== 'string')
-            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
-        const raw = s['sig'];
-        const sig = typeof raw === 'string' ? base64(raw) : null;
-        if (!sig || sig.length === 0)
-            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
-        signatures.push({ keyid, sig });
-    }
-    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
+/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
+function checkTrust(member, payload, keys) {
+    const p = check_precheck(member, payload, keys);
+    return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
 }
-/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
-function strictPayload(payload, limits) {
-    const problems = [];
-    const sink = { error: (_at, message) => problems.push(message) };
-    const decoded = decode(payload, limits, sink);
-    if (!decoded)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-    let value;
-    let count = 0;
-    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
-        value = doc.value;
-        count++;
-    }
-    if (problems.length > 0 || count !== 1)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
-    return { ok: true, value };
+/** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
+function verifyOnPool(data, key, signature) {
+    return new Promise((resolve) => {
+        try {
+            (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
+        }
+        catch {
+            resolve(false);
+        }
+    });
 }
-/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
-function readEnvelopeFile(file, bytes, limits) {
-    const findings = [];
-    let index = null;
-    const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
-    const sink = {
-        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
-    };
-    const decoded = decode(bytes, limits, sink);
-    if (!decoded)
-        return { envelopes: [], findings };
-    index = decoded.lines;
-    const envelopes = [];
-    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
-        const e = readEnvelope(doc.value, at(doc.start));
-        if (e.ok)
-            envelopes.push(e.value);
-        else
-            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+/** The same check, with the Ed25519 verification on the thread pool. */
+async function checkTrustAsync(member, payload, keys) {
+    const p = check_precheck(member, payload, keys);
+    return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
+}
+
+;// CONCATENATED MODULE: ./src/trust/pool.ts
+
+/** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
+const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
+/** A record as the core sees it when no trusted keys are configured. */
+const unchecked = (r) => withTrust(r, { kind: 'unchecked' });
+const WINDOW = 4096;
+/** Trust for records as they are read: `add` each audit file's records, `finish` after the runs are read. */
+class TrustPool {
+    keys;
+    records = [];
+    trust = [];
+    next = 0;
+    inFlight = 0;
+    failed = null;
+    idle = null;
+    constructor(keys) {
+        this.keys = keys;
     }
-    if (envelopes.length === 0 && findings.length === 0)
-        findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
-    return { envelopes, findings };
+    add(records) {
+        for (const r of records)
+            this.records.push(r);
+        this.pump();
+    }
+    /** Start checks until the window is full. */
+    pump() {
+        const keys = this.keys;
+        while (this.next < this.records.length && this.inFlight < WINDOW) {
+            const i = this.next++;
+            const r = this.records[i];
+            if (!keys) {
+                this.trust[i] = { kind: 'unchecked' };
+                continue;
+            }
+            this.inFlight++;
+            checkTrustAsync(r.signature ?? null, r.payload, keys).then((c) => {
+                this.trust[i] = c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason };
+                this.done();
+            }, (e) => {
+                this.failed ??= e;
+                this.done();
+            });
+        }
+    }
+    done() {
+        this.inFlight--;
+        this.pump();
+        if (this.inFlight === 0 && this.next >= this.records.length)
+            this.idle?.();
+    }
+    /** Let finished checks be collected (and new ones start) between files read synchronously. */
+    yield() {
+        return this.inFlight > 0 ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
+    }
+    /** Every record with its trust decided, in the order added. */
+    async finish() {
+        this.pump();
+        if (this.inFlight > 0)
+            await new Promise((resolve) => (this.idle = resolve));
+        if (this.failed)
+            throw this.failed;
+        return this.records.map((r, i) => withTrust(r, this.trust[i]));
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
@@ -35523,51 +35633,6 @@ function checkBundleStatement(s, facts) {
     return { ok: true };
 }
 
-;// CONCATENATED MODULE: ./src/trust/check.ts
-/**
- * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
- * is trusted only when its well-formed signature member names a trusted key, its signed payload
- * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
- * has its exact reason.
- */
-
-
-
-/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
-function check_precheck(member, payload, keys) {
-    if (!member || payload === undefined)
-        return { ok: false, reason: 'unsigned' };
-    const key = keys.get(member.key_id);
-    if (!key)
-        return { ok: false, reason: `unknown signer ${member.key_id}` };
-    const p = Buffer.from(payload, 'utf8');
-    if (binding_sha256Digest(p) !== member.signed_payload_digest)
-        return { ok: false, reason: 'payload digest differs' };
-    return { data: signature_pae(signature_PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
-}
-const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
-/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
-function checkTrust(member, payload, keys) {
-    const p = check_precheck(member, payload, keys);
-    return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
-}
-/** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
-function verifyOnPool(data, key, signature) {
-    return new Promise((resolve) => {
-        try {
-            (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
-        }
-        catch {
-            resolve(false);
-        }
-    });
-}
-/** The same check, with the Ed25519 verification on the thread pool. */
-async function checkTrustAsync(member, payload, keys) {
-    const p = check_precheck(member, payload, keys);
-    return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
-}
-
 ;// CONCATENATED MODULE: ./src/trust/dsse.ts
 
 
@@ -35628,71 +35693,6 @@ async function attestation(run, keys, limits) {
     return { kind: 'unattested', reason };
 }
 
-;// CONCATENATED MODULE: ./src/trust/pool.ts
-
-/** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
-const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
-/** A record as the core sees it when no trusted keys are configured. */
-const unchecked = (r) => withTrust(r, { kind: 'unchecked' });
-const WINDOW = 4096;
-/** Trust for records as they are read: `add` each audit file's records, `finish` after the runs are read. */
-class TrustPool {
-    keys;
-    records = [];
-    trust = [];
-    next = 0;
-    inFlight = 0;
-    failed = null;
-    idle = null;
-    constructor(keys) {
-        this.keys = keys;
-    }
-    add(records) {
-        for (const r of records)
-            this.records.push(r);
-        this.pump();
-    }
-    /** Start checks until the window is full. */
-    pump() {
-        const keys = this.keys;
-        while (this.next < this.records.length && this.inFlight < WINDOW) {
-            const i = this.next++;
-            const r = this.records[i];
-            if (!keys) {
-                this.trust[i] = { kind: 'unchecked' };
-                continue;
-            }
-            this.inFlight++;
-            checkTrustAsync(r.signature ?? null, r.payload, keys).then((c) => {
-                this.trust[i] = c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason };
-                this.done();
-            }, (e) => {
-                this.failed ??= e;
-                this.done();
-            });
-        }
-    }
-    done() {
-        this.inFlight--;
-        this.pump();
-        if (this.inFlight === 0 && this.next >= this.records.length)
-            this.idle?.();
-    }
-    /** Let finished checks be collected (and new ones start) between files read synchronously. */
-    yield() {
-        return this.inFlight > 0 ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
-    }
-    /** Every record with its trust decided, in the order added. */
-    async finish() {
-        this.pump();
-        if (this.inFlight > 0)
-            await new Promise((resolve) => (this.idle = resolve));
-        if (this.failed)
-            throw this.failed;
-        return this.records.map((r, i) => withTrust(r, this.trust[i]));
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/gate.ts
 /**
  * The seam both entries call: settings → files → readers → verify → Report.
@@ -35709,7 +35709,11 @@ class TrustPool {
 
 
 
-
+/**
+ * Read every input file into located evidence, one file at a time: each is read once and dropped
+ * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
+ * did not pay on two cores: see BENCHMARKS.md.)
+ */
 async function collect(settings) {
     const findings = [];
     const inputs = new Map();
@@ -35734,9 +35738,10 @@ async function collect(settings) {
                 findings.push(x);
             if (r.run) {
                 const run = r.run;
+                const bundle = formatOf(file.rel) === 'bundle';
                 // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
-                const sidecar = formatOf(file.rel) === 'bundle' ? readSidecar(file, settings, findings, inputs) : null;
-                const evidence = { bundle: formatOf(file.rel) === 'bundle', facts: r.bundle ?? null, envelopes: sidecar };
+                const sidecar = bundle ? readSidecar(file, settings, findings, inputs) : null;
+                const evidence = { bundle, facts: r.bundle ?? null, envelopes: sidecar };
                 runs.push(producers || sidecar
                     ? attestation(evidence, producers, settings.limits).then((a) => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }))
                     : Promise.resolve(run));
@@ -35768,12 +35773,12 @@ function readSidecar(bundle, settings, findings, inputs) {
     catch {
         return null; // no sidecar
     }
-    const read0 = regular ? readBytes(file, settings.limits) : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
-    if (!read0.ok) {
-        findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, read0.reason));
+    const got = regular ? readBytes(file, settings.limits) : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
+    if (!got.ok) {
+        findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
         return [];
     }
-    const bytes = read0.value;
+    const bytes = got.value;
     if (settings.inputDigests)
         inputs.set(rel, sha256Hex(bytes));
     const read = readEnvelopeFile(rel, bytes, settings.limits);

@@ -189,11 +189,18 @@ async function verifyAttestation(cmd: VerifyAttestationCommand): Promise<CliOutc
 }
 
 async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean, now: Date): Promise<CliOutcome> {
+  // A verdict key that cannot be used stops the run before anything is read or written.
+  let key: SigningKey | null = null;
+  if (cmd.vsa?.key) {
+    const k = readSigningKey('--vsa-key', cmd.vsa.key);
+    if (!k.ok) return { code: 2, stdout: '', stderr: `receipt-gate: ${k.error}\n` };
+    key = k.key;
+  }
   const { report, inputs } = cmd.vsa ? await runGateWithInputs(cmd.settings) : { report: await runGate(cmd.settings), inputs: new Map<string, string>() };
   const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
   const code = report.ok ? 0 : 1;
   if (cmd.output) {
-    let digest: string;
+    let digest = '';
     try {
       if (cmd.format === 'json') digest = writeJson(report, cmd.output);
       else writeFileSync(cmd.output, renderTable(report, { color: false }));
@@ -203,16 +210,10 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
     let attested = '';
     if (cmd.vsa) {
       const v = cmd.vsa;
-      let key: SigningKey | null = null;
-      if (v.key) {
-        const k = readSigningKey('--vsa-key', v.key);
-        if (!k.ok) return { code: 2, stdout: '', stderr: `receipt-gate: ${k.error}\n` };
-        key = k.key;
-      }
       const origin = {
         workspace: cmd.settings.workspace,
         reportFile: cmd.output,
-        reportDigest: digest!,
+        reportDigest: digest,
         resourceUri: v.resourceUri,
         policyUri: v.policyUri,
         inputs,

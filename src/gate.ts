@@ -2,35 +2,33 @@
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { verify } from './core/verify.js';
-import { inputFinding, type Finding } from './core/findings.js';
+import { sha256Hex } from './core/binding.js';
+import { finding, inputFinding, type Finding } from './core/findings.js';
 import type { Evidence, RunInput } from './core/model.js';
 import type { Report } from './core/report.js';
-import { discover } from './read/discover.js';
-import { readBytes, readOne } from './read/files.js';
-import { lstatSync } from 'node:fs';
-import { sha256Hex } from './core/binding.js';
-import { finding } from './core/findings.js';
-import type { FoundFile } from './read/discover.js';
+import { verify } from './core/verify.js';
+import { discover, type FoundFile } from './read/discover.js';
 import { readEnvelopeFile, type Envelope } from './read/dsse.js';
-import { attestation } from './trust/producer.js';
+import { readBytes, readOne } from './read/files.js';
 import { EXTENSION_LIST, formatOf, sidecarOf } from './read/formats.js';
 import type { Settings } from './settings.js';
 import { TrustPool } from './trust/pool.js';
+import { attestation } from './trust/producer.js';
 
 export type { Settings };
+
+export interface Collected extends Evidence {
+  /** Every input file read, path (as in the report) → hex sha256, when `inputDigests` was asked. */
+  readonly inputs: ReadonlyMap<string, string>;
+}
 
 /**
  * Read every input file into located evidence, one file at a time: each is read once and dropped
  * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
  * did not pay on two cores: see BENCHMARKS.md.)
  */
-export interface Collected extends Evidence {
-  /** Every input file read, path (as in the report) → hex sha256, when `inputDigests` was asked. */
-  readonly inputs: ReadonlyMap<string, string>;
-}
-
 export async function collect(settings: Settings): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
@@ -59,9 +57,10 @@ export async function collect(settings: Settings): Promise<Collected> {
       for (const x of r.findings) findings.push(x);
       if (r.run) {
         const run = r.run;
+        const bundle = formatOf(file.rel) === 'bundle';
         // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
-        const sidecar = formatOf(file.rel) === 'bundle' ? readSidecar(file, settings, findings, inputs) : null;
-        const evidence = { bundle: formatOf(file.rel) === 'bundle', facts: r.bundle ?? null, envelopes: sidecar };
+        const sidecar = bundle ? readSidecar(file, settings, findings, inputs) : null;
+        const evidence = { bundle, facts: r.bundle ?? null, envelopes: sidecar };
         runs.push(
           producers || sidecar
             ? attestation(evidence, producers, settings.limits).then((a): RunInput => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }))
@@ -95,12 +94,12 @@ function readSidecar(bundle: FoundFile, settings: Settings, findings: Finding[],
   } catch {
     return null; // no sidecar
   }
-  const read0 = regular ? readBytes(file, settings.limits) : { ok: false as const, reason: 'the attestation sidecar is not a regular file; not read' };
-  if (!read0.ok) {
-    findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, read0.reason));
+  const got = regular ? readBytes(file, settings.limits) : { ok: false as const, reason: 'the attestation sidecar is not a regular file; not read' };
+  if (!got.ok) {
+    findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
     return [];
   }
-  const bytes = read0.value;
+  const bytes = got.value;
   if (settings.inputDigests) inputs.set(rel, sha256Hex(bytes));
   const read = readEnvelopeFile(rel, bytes, settings.limits);
   for (const f of read.findings) findings.push(f);

@@ -9,11 +9,10 @@ import { RECORD_SCHEMA, type AuditRecord, type Location, type RunInput } from '.
 import { decode, documents, logLines, type Doc, type DocSink } from './documents.js';
 import { ServerLog } from './server-log.js';
 import type { BundleFacts } from './bundle.js';
-import { isObject } from '../core/json.js';
 import { type LineIndex, pathKey } from './strict-json.js';
 import { classify, type Kind } from './classify.js';
 import { checkRecord } from './shapes.js';
-import { hasOwn } from '../core/json.js';
+import { hasOwn, isObject } from '../core/json.js';
 import { payloadOf, readSignatureMember } from './signature.js';
 import type { RecordRead } from './records.js';
 import { readSurface, RunDecisions } from './surface.js';
@@ -120,10 +119,11 @@ function fileText(bytes: Uint8Array, fr: FileReport, limits: ReadLimits): string
   return decoded.text;
 }
 
-function* fileDocuments(bytes: Uint8Array, format: 'json' | 'ndjson', fr: FileReport, limits: ReadLimits): Generator<Doc> {
+/** An audit export's documents; only a .json file's root array offsets are wanted (its records). */
+function* auditDocuments(bytes: Uint8Array, format: 'json' | 'ndjson', fr: FileReport, limits: ReadLimits): Generator<Doc> {
   const text = fileText(bytes, fr, limits);
   if (text === null) return;
-  yield* documents(text, format, { limits, collect: format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS }, fr);
+  yield* documents(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
 }
 
 type TextFormat = Exclude<Format, 'bundle' | 'attestation'>;
@@ -254,7 +254,7 @@ export function readAuditFile(
 ): FileRead {
   const fr = new FileReport(file, limits);
   const records: RecordRead[] = [];
-  for (const doc of fileDocuments(bytes, format, fr, limits)) {
+  for (const doc of auditDocuments(bytes, format, fr, limits)) {
     const offsets = doc.elements.get(ROOT_KEY) ?? [];
     const items: [unknown, number][] =
       Array.isArray(doc.value) && format === 'json'

@@ -16,6 +16,7 @@ import { githubAuditLog, githubWebhook } from './github.js';
 import { idText, makeRecord, type Mapper } from './mapping.js';
 import { slackAuditLog, type SlackOptions } from './slack.js';
 import { outOfScope, type ScopeFilter } from './scope.js';
+import type { ToolInput } from '../result.js';
 
 export const IMPORT_KINDS = {
   'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
@@ -31,7 +32,7 @@ export const importKind = (name: string): ImportKind | null => KIND_NAMES.get(na
 
 export interface ImportSettings {
   readonly kind: ImportKind;
-  readonly inputs: readonly { readonly name: string; readonly bytes: Uint8Array }[];
+  readonly inputs: readonly ToolInput[];
   readonly limits: ReadLimits;
   readonly slack: SlackOptions;
   readonly sign: { readonly key: SigningKey; readonly signedAt: string } | null;
@@ -49,6 +50,9 @@ export function runImport(s: ImportSettings): ImportResult {
   const { source, listKey } = IMPORT_KINDS[s.kind];
   const errors: Finding[] = [];
   const skipped = new Map<string, number>();
+  const skip = (reason: string): void => {
+    skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+  };
   const byId = new Map<string, { line: string; mapping: string; loc: Location }>();
   let entries = 0;
   let merged = 0;
@@ -59,7 +63,7 @@ export function runImport(s: ImportSettings): ImportResult {
       entries++;
       const m = mapper(e.value);
       if (m.kind === 'skip') {
-        skipped.set(m.reason, (skipped.get(m.reason) ?? 0) + 1);
+        skip(m.reason);
         continue;
       }
       if (m.kind === 'error') {
@@ -68,7 +72,7 @@ export function runImport(s: ImportSettings): ImportResult {
       }
       const out = outOfScope(s.scope, m.scope);
       if (out !== null) {
-        skipped.set(out, (skipped.get(out) ?? 0) + 1);
+        skip(out);
         continue;
       }
       // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
