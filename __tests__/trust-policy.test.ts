@@ -15,7 +15,7 @@ import { pae, PAYLOAD_TYPE, payloadOf } from '../src/read/signature.js';
 import { keyIdOf, parsePublicKeys, trustedKeys } from '../src/trust/keys.js';
 import { readAuditFile } from '../src/read/artifacts.js';
 import { addKey, deployKey, getKey, record, SIGNED_DEMO_POLICY, seededKey, signed, testSigner } from './support/corpus.js';
-import { evidence, OPTIONS } from './support/evidence.js';
+import { evidence, OPTIONS, policyOf } from './support/evidence.js';
 import { cleanup, cli, cliJson, gate, ROOT, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
 import type { Report } from '../src/core/report.js';
 
@@ -261,11 +261,7 @@ describe('no rung without a claim (§5)', () => {
 });
 
 describe('required levels (§7)', () => {
-  const policy = (...rules: string[]) => {
-    const p = parsePolicy(rules);
-    if (!p.ok) throw new Error(p.reason);
-    return p.value;
-  };
+  const policy = policyOf;
 
   it('a malformed rule, an unknown level or two rules for one selector is refused by name', () => {
     expect(parsePolicy(['github_deploy_key'])).toEqual({

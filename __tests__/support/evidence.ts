@@ -1,6 +1,7 @@
 /** Evidence for the pure core, built in memory (no files): runs of decisions and audit records, located. */
 import { prepareDecision } from '../../src/core/decision.js';
 import type { AuditRecord, Evidence, JsonObject, RecordInput, RunInput } from '../../src/core/model.js';
+import { parsePolicy, type Policy } from '../../src/core/policy.js';
 
 /** Each run is `runs/<name>` with decision i at line 10·i + 4; records are `audit/a.json` line i + 1. */
 export function evidence(runs: Record<string, readonly JsonObject[]>, records: readonly JsonObject[] = []): Evidence {
@@ -22,3 +23,10 @@ export function evidence(runs: Record<string, readonly JsonObject[]>, records: r
 }
 
 export const OPTIONS = { allowUnmatchedRecords: false, strictObserved: false } as const;
+
+/** Required-level rules, parsed (a rule the test wrote wrong throws). */
+export function policyOf(...rules: string[]): Policy {
+  const p = parsePolicy(rules);
+  if (!p.ok) throw new Error(p.reason);
+  return p.value;
+}
