@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseList } from '../src/settings.js';
+import { parseList } from '../src/gate/settings.js';
 import { VERSION } from '../src/version.js';
 import { addKey, json, surface } from './support/corpus.js';
 import { gzip, tar } from './support/bundle-writer.js';

@@ -8,10 +8,10 @@ import fc from 'fast-check';
 import { boundFields } from '../src/core/projection.js';
 import { ruleFor } from '../src/core/policy.js';
 import { verify } from '../src/core/verify.js';
-import { parseSize, UsageError } from '../src/settings.js';
+import { parseSize, UsageError } from '../src/gate/settings.js';
 import { importKind } from '../src/tools/import/run.js';
 import { DEFAULT_SLACK, slackAuditLog } from '../src/tools/import/slack.js';
-import { commandSpec } from '../src/cli-options.js';
+import { commandSpec } from '../src/cli/options.js';
 import { addKey, decision, deployKey } from './support/corpus.js';
 import { evidence, OPTIONS, policyOf } from './support/evidence.js';
 

@@ -10,11 +10,11 @@ import { buildAnnotations } from '../src/report/annotations.js';
 import { renderSummary, SUMMARY_BUDGET } from '../src/report/summary.js';
 import { renderTable } from '../src/report/table.js';
 import { renderSarif } from '../src/report/sarif.js';
-import { renderJson } from '../src/report/json.js';
-import { VERSION } from '../src/action-main.js';
+import { renderJson } from '../src/report/json-report.js';
+import { VERSION } from '../src/action/run.js';
 import { gate, ROOT } from './support/workspace.js';
 import { createHash } from 'node:crypto';
-import { readPolicy, readTrustedKeys, type Settings } from '../src/settings.js';
+import { readPolicy, readTrustedKeys, type Settings } from '../src/gate/settings.js';
 import { SIGNED_DEMO_POLICY } from './support/corpus.js';
 
 const OUT = path.join(ROOT, '__tests__/__outputs__');

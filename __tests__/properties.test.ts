@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { verify } from '../src/core/verify.js';
 import { binding } from '../src/core/binding.js';
-import type { AuditRecord, Evidence, JsonObject, RecordInput, RunInput } from '../src/core/model.js';
+import type { AuditRecord, Evidence, RecordInput, RunInput } from '../src/core/model.js';
+import type { JsonObject } from '../src/core/json.js';
 import { decision, deployKey, record } from './support/corpus.js';
 import { prepareDecision } from '../src/core/decision.js';
 import { NearestCalls } from '../src/core/diagnose.js';
-import type { Call } from '../src/core/ladder.js';
+import type { Call } from '../src/core/call.js';
 
 const options = { allowUnmatchedRecords: false, strictObserved: false };
 const REPOS = ['a', 'b', 'c'];

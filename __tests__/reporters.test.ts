@@ -4,12 +4,12 @@ import path from 'node:path';
 import { buildAnnotations } from '../src/report/annotations.js';
 import { clipBytes, visible } from '../src/report/text.js';
 import { publishCheckRun } from '../src/report/check-run.js';
-import { CHECKS_API } from '../src/report/limits.js';
+import { CHECKS_API } from '../src/report/github-limits.js';
 import { renderSummary, md } from '../src/report/summary.js';
 import { renderTable } from '../src/report/table.js';
 import { renderSarif } from '../src/report/sarif.js';
-import { main } from '../src/cli-main.js';
-import type { GitHubApi } from '../src/github.js';
+import { main } from '../src/cli/run.js';
+import type { GitHubApi } from '../src/report/check-run.js';
 import type { Report } from '../src/core/report.js';
 import { gate, ROOT } from './support/workspace.js';
 

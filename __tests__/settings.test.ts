@@ -8,12 +8,12 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { FINDING_CODES } from '../src/core/findings.js';
 import { LEVELS, RECORD_OUTCOME_NAMES } from '../src/core/vocabulary.js';
-import { COMMAND_SPECS, optionDefault, parseArgsOptions, usageText } from '../src/cli-options.js';
-import { DEFAULT_LIMITS, DEFAULTS, defaultSettings, parseBool, parseChoice, parseCount, parseList, parseSize, UsageError } from '../src/settings.js';
-import { parseCli } from '../src/cli-args.js';
-import { readSettings } from '../src/action-inputs.js';
+import { COMMAND_SPECS, optionDefault, parseArgsOptions, usageText } from '../src/cli/options.js';
+import { DEFAULT_LIMITS, DEFAULTS, defaultSettings, parseBool, parseChoice, parseCount, parseList, parseSize, UsageError } from '../src/gate/settings.js';
+import { parseCli } from '../src/cli/parse.js';
+import { readSettings } from '../src/action/inputs.js';
 import { FINDINGS } from '../src/core/findings.js';
-import { readContext } from '../src/github.js';
+import { readContext } from '../src/action/github-client.js';
 import { ROOT } from './support/workspace.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');

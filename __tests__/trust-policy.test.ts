@@ -9,7 +9,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { verify } from '../src/core/verify.js';
 import { parsePolicy, ruleFor } from '../src/core/policy.js';
-import { LEVELS, levelRank, type Level } from '../src/core/model.js';
+import { LEVELS, levelRank, type Level } from '../src/core/vocabulary.js';
 import { TrustPool } from '../src/trust/pool.js';
 import { pae, PAYLOAD_TYPE, payloadOf } from '../src/read/signature.js';
 import { keyIdOf, parsePublicKeys, trustedKeys } from '../src/trust/keys.js';

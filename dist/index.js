@@ -30902,7 +30902,31 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8764:
+/***/ 2929:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
+/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4343);
+/** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
+
+
+try {
+    await (0,_action_run_js__WEBPACK_IMPORTED_MODULE_1__/* .runAction */ .Cs)(_actions_core__WEBPACK_IMPORTED_MODULE_0__);
+}
+catch (e) {
+    // A bug, never an input problem: fail closed with a plain message; the stack goes to the debug log.
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__.debug(e?.stack ?? String(e));
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__.setOutput('result', 'error');
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__.setFailed(`receipt-gate: internal error: ${e?.message ?? String(e)}`);
+}
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 4343:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31720,19 +31744,6 @@ class GroupIndex {
 
 
 const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
-/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
-function eligibility(input, claim) {
-    if (!claim.asserted)
-        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
-    if (input.denied)
-        return { ok: false, reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")' };
-    const p = input.projection;
-    if (p.kind === 'none')
-        return { ok: false, reason: `the call has no subject: ${p.reason}` };
-    if (input.provider !== null && typeof input.provider !== 'string')
-        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
-    return { ok: true, digest: p.digest, provider: input.provider };
-}
 /** For each eligible call of one run, the first later successful read of the same target with another verb. */
 function confirmations(run, out) {
     // A denied read never confirms anything (§5), whatever status it reports.
@@ -31803,6 +31814,21 @@ function outcomeOf(call, record, read, noRecord) {
         return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
     const notVerified = noRecord(e.digest, e.provider);
     return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
+}
+
+;// CONCATENATED MODULE: ./src/core/call.ts
+/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
+function eligibility(input, claim) {
+    if (!claim.asserted)
+        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
+    if (input.denied)
+        return { ok: false, reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")' };
+    const p = input.projection;
+    if (p.kind === 'none')
+        return { ok: false, reason: `the call has no subject: ${p.reason}` };
+    if (input.provider !== null && typeof input.provider !== 'string')
+        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
+    return { ok: true, digest: p.digest, provider: input.provider };
 }
 
 ;// CONCATENATED MODULE: ./src/core/vocabulary.ts
@@ -32173,6 +32199,7 @@ function judgeRecord(v, options) {
  * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
  * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
  */
+
 
 
 
@@ -33354,7 +33381,7 @@ function* values(text, opts, limits, sink) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/read/dsse.ts
+;// CONCATENATED MODULE: ./src/read/envelope.ts
 /**
  * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
  * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
@@ -33463,7 +33490,6 @@ function readEnvelopeFile(file, bytes, limits) {
 /** The artifact kinds this gate reads: the one place their names are written. */
 const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-
 
 ;// CONCATENATED MODULE: ./src/core/claims.ts
 /**
@@ -34308,6 +34334,23 @@ class ServerLog {
     }
 }
 
+;// CONCATENATED MODULE: ./src/read/file-read.ts
+/**
+ * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
+ * reader both return it; the gate merges them).
+ */
+
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+function skippedFinding(at, skipped) {
+    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const all = [...skipped.entries()].sort();
+    const kinds = all
+        .slice(0, 20)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
+
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
@@ -34537,19 +34580,10 @@ function readSurface(payload, via, locate, run, fail) {
 
 
 
+
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
 const ROOT_KEY = pathKey([]);
-/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
-function skippedFinding(at, skipped) {
-    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const all = [...skipped.entries()].sort();
-    const kinds = all
-        .slice(0, 20)
-        .map(([k, n]) => `${k} ×${n}`)
-        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
-}
 /** Collects findings for one file, capped, and turns offsets into locations. */
 class FileReport {
     file;
@@ -34762,163 +34796,19 @@ function readAuditFile(file, bytes, format, limits = limits_DEFAULT_LIMITS, opti
 
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
-;// CONCATENATED MODULE: ./src/read/tar.ts
-/**
- * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
- * local PAX and GNU long-name headers, and refuses everything an evidence bundle never contains:
- * links, devices, directories, global PAX headers, oversized metadata. Failures are TarError values
- * whose message names the rule.
- */
-
-class TarError extends Error {
-}
-const BLOCK = 512;
-const isZero = (b) => {
-    for (let i = 0; i < b.length; i++)
-        if (b[i] !== 0)
-            return false;
-    return true;
-};
-const cstring = (b, start, len) => {
-    const end = b.indexOf(0, start);
-    return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
-};
-function octal(b, start, len, what) {
-    if ((b[start] & 0x80) !== 0) {
-        // GNU base-256: only sizes that fit in a double are meaningful here.
-        let v = 0;
-        for (let i = start + 1; i < start + len; i++)
-            v = v * 256 + b[i];
-        if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
-            throw new TarError(`tar header ${what} field is out of range`);
-        return v;
-    }
-    const s = b
-        .toString('latin1', start, start + len)
-        .replace(/[\0 ]+$/, '')
-        .replace(/^ +/, '');
-    if (s === '')
-        return 0;
-    if (!/^[0-7]+$/.test(s))
-        throw new TarError(`tar header ${what} field is not octal`);
-    return parseInt(s, 8);
-}
-function checksumOk(h) {
-    const declared = octal(h, 148, 8, 'checksum');
-    let sum = 0;
-    for (let i = 0; i < BLOCK; i++)
-        sum += i >= 148 && i < 156 ? 32 : h[i];
-    return sum === declared;
-}
-const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
-/** Parse PAX records "len key=value\n" and return the `path` record if any. */
-function paxPath(data) {
-    let i = 0;
-    let path;
-    while (i < data.length) {
-        const sp = data.indexOf(0x20, i);
-        if (sp === -1)
-            throw new TarError('malformed PAX header record');
-        const len = Number(data.toString('latin1', i, sp));
-        if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
-            throw new TarError('malformed PAX header record length');
-        const rec = data.toString('utf8', sp + 1, i + len - 1);
-        const eq = rec.indexOf('=');
-        if (eq === -1)
-            throw new TarError('malformed PAX header record');
-        const key = rec.slice(0, eq);
-        if (key === 'path')
-            path = rec.slice(eq + 1);
-        if (key === 'linkpath')
-            throw new TarError('PAX linkpath record: links are not allowed in a bundle');
-        if (key === 'size')
-            throw new TarError('PAX size record is not supported in a bundle');
-        i += len;
-    }
-    return path;
-}
-async function* members(src, limits) {
-    let longName;
-    let consumed = true;
-    for (;;) {
-        if (!consumed)
-            throw new TarError('internal: member data not consumed');
-        const h = await src.read(BLOCK);
-        if (h.length === 0) {
-            if (longName !== undefined)
-                throw new TarError('tar archive ends after an extended header (truncated)');
-            return; // EOF at a header boundary: tolerated like the end marker
-        }
-        if (h.length < BLOCK)
-            throw new TarError('tar archive is truncated inside a header');
-        if (isZero(h)) {
-            if (longName !== undefined)
-                throw new TarError('tar archive ends after an extended header');
-            return;
-        }
-        if (!checksumOk(h))
-            throw new TarError('tar header checksum does not match (corrupt or not a tar archive)');
-        const type = String.fromCharCode(h[156]);
-        const size = octal(h, 124, 12, 'size');
-        const magic = h.toString('latin1', 257, 263);
-        const ustar = magic === 'ustar\0' || magic === 'ustar ';
-        let name = cstring(h, 0, 100);
-        const prefix = ustar && magic === 'ustar\0' ? cstring(h, 345, 155) : '';
-        if (prefix)
-            name = `${prefix}/${name}`;
-        if (type === 'x' || type === 'L') {
-            if (size > limits.maxMetaBytes) {
-                throw new TarError(`${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
-            }
-            const data = await src.read(size + padding(size));
-            if (data.length < size + padding(size))
-                throw new TarError('tar archive is truncated inside an extended header');
-            const body = data.subarray(0, size);
-            longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
-            continue;
-        }
-        if (type === 'g')
-            throw new TarError('global PAX header member is not allowed in a bundle');
-        if (type === '1' || type === '2' || type === 'K')
-            throw new TarError(`link member "${quote(name)}" is not allowed in a bundle`);
-        if (type === '3' || type === '4' || type === '6')
-            throw new TarError(`device or FIFO member "${quote(name)}" is not allowed in a bundle`);
-        if (type === '5')
-            throw new TarError(`directory member "${quote(name)}" is not allowed in a bundle`);
-        if (type !== '0' && type !== '\0' && type !== '7')
-            throw new TarError(`tar member "${quote(name)}" has unsupported type '${type}'`);
-        const path = longName ?? name;
-        longName = undefined;
-        if (Buffer.byteLength(path) > limits.maxPathBytes)
-            throw new TarError(`tar member path is longer than ${limits.maxPathBytes} bytes`);
-        if (path.startsWith('/'))
-            throw new TarError(`tar member path "${path}" is absolute`);
-        if (path.split('/').includes('..'))
-            throw new TarError(`tar member path "${path}" contains ".."`);
-        consumed = false;
-        yield {
-            path,
-            size,
-            data: async (maxBytes, what) => {
-                if (size > maxBytes)
-                    throw new TarError(`${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
-                const buf = await src.read(size + padding(size));
-                if (buf.length < size + padding(size))
-                    throw new TarError(`tar archive is truncated inside ${what}`);
-                consumed = true;
-                return buf.subarray(0, size);
-            },
-        };
+;// CONCATENATED MODULE: ./src/read/read-error.ts
+class ReadError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
     }
 }
 
-;// CONCATENATED MODULE: ./src/read/bundle.ts
+;// CONCATENATED MODULE: ./src/read/bundle/events.ts
 /**
- * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
- * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
- * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
- * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
- * one `invalid_artifact` finding naming the rule, and contributes nothing.
+ * The third job of the bundle reader: events.ndjson, every event's envelope, sequence and content
+ * hash, the run root; the decisions of its surface events through the same classifier as plain files.
  */
 
 
@@ -34930,12 +34820,130 @@ async function* members(src, limits) {
 
 
 
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
+/** An RFC 3339 time as [UTC seconds since the epoch, nanoseconds], or null. */
+function utcNanos(t) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(t);
+    if (!m)
+        return null;
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const offset = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 3600 + Number(m[11]) * 60);
+    const seconds = Date.UTC(y, mo - 1, d, h, mi, s) / 1000 - offset;
+    const nanos = Number(((m[7] ?? '') + '000000000').slice(0, 9));
+    return [seconds, nanos];
+}
+/** [seconds, nanos] in UTC as RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit. */
+function autoSi([seconds, nanos]) {
+    const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+    if (nanos === 0)
+        return `${base}Z`;
+    const digits = nanos % 1_000_000 === 0 ? 3 : nanos % 1000 === 0 ? 6 : 9;
+    return `${base}.${String(nanos).padStart(9, '0').slice(0, digits)}Z`;
+}
+function readEvents(bytes, m, file, limits) {
+    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        throw new ReadError('events', 'events.ndjson starts with a byte-order mark');
+    const d = decodeUtf8(bytes);
+    if (!d.ok)
+        throw new ReadError('events', `events.ndjson is not valid UTF-8 (byte ${d.offset})`);
+    const text = d.text;
+    const root = (0,external_node_crypto_.createHash)('sha256');
+    const run = new RunDecisions(limits.maxDecisions);
+    const skipped = new Map();
+    let seq = 0;
+    let source;
+    let earliest = null;
+    let latest = null;
+    const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+    const surfacePath = pathKey(['data', 'observed_tool_decisions']);
+    const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
+    for (const { line, start, end } of lines(text)) {
+        const where = `events.ndjson line ${line}`;
+        if (end === start)
+            throw new ReadError('events', `${where} is blank`);
+        if (overBytes(text, start, end, limits.maxLineBytes))
+            throw new ReadError('events', `${where} is over the ${limits.maxLineBytes}-byte line limit`);
+        if (seq >= limits.maxEvents)
+            throw new ReadError('events', `more than ${limits.maxEvents} events`);
+        const r = parseStrict(text, opts, start, end);
+        if (!r.ok)
+            throw new ReadError('events', `${where} is not strict JSON: ${r.message}`);
+        const e = r.value;
+        if (!isObject(e))
+            throw new ReadError('events', `${where} is not a JSON object`);
+        if (e['specversion'] !== '1.0')
+            throw new ReadError('events', `${where}: specversion must be "1.0"`);
+        for (const k of STRINGS)
+            if (typeof e[k] !== 'string')
+                throw new ReadError('events', `${where}: ${k} must be a string`);
+        const src = e['source'];
+        if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
+            throw new ReadError('events', `${where}: source must be a string containing ':' and not starting with it`);
+        if (source !== undefined && src !== source)
+            throw new ReadError('events', `${where}: source differs from the first event's`);
+        source = src;
+        if (e['assayrunid'] !== m.runId)
+            throw new ReadError('events', `${where}: assayrunid does not equal the manifest run_id`);
+        if (e['assayseq'] !== seq)
+            throw new ReadError('events', `${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
+        if (e['id'] !== `${m.runId}:${seq}`)
+            throw new ReadError('events', `${where}: id must be "${m.runId}:${seq}"`);
+        if (typeof e['time'] !== 'string' || !RFC3339.test(e['time']))
+            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp`);
+        const at = utcNanos(e['time']);
+        if (at) {
+            if (!earliest || before(at, earliest))
+                earliest = at;
+            if (!latest || before(latest, at))
+                latest = at;
+        }
+        if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+            throw new ReadError('events', `${where}: assaypii and assaysecrets must be booleans`);
+        const subject = e['subject'];
+        if (subject !== undefined && subject !== null && typeof subject !== 'string')
+            throw new ReadError('events', `${where}: subject must be a string`);
+        const covered = { specversion: e['specversion'], type: e['type'], datacontenttype: e['datacontenttype'], data: e['data'] };
+        if (typeof subject === 'string')
+            covered['subject'] = subject;
+        const c = jcs(covered);
+        if (!c.ok)
+            throw new ReadError('events', `${where}: event cannot be canonicalized (${c.reason})`);
+        const contentHash = binding_sha256Digest(c.text);
+        if (e['assaycontenthash'] !== contentHash)
+            throw new ReadError('events', `${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
+        root.update(contentHash + '\n');
+        // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
+        const k = classify(e);
+        if (k.kind === 'error')
+            throw new ReadError('events', `${where}: ${k.reason}`);
+        if (k.kind === 'surface') {
+            const offsets = r.elements.get(surfacePath) ?? [];
+            const locate = (j) => ({ file, line, column: (j === null ? start : (offsets[j] ?? start)) - start + 1, member: 'events.ndjson' });
+            readSurface(k.payload, 'event', locate, run, (_at, message) => {
+                throw new ReadError('events', `${where}: ${message}`);
+            });
+        }
+        else {
+            const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
+            skipped.set(name, (skipped.get(name) ?? 0) + 1);
+        }
+        seq++;
+    }
+    if (seq === 0)
+        throw new ReadError('events', 'events.ndjson holds no events (a bundle needs at least one)');
+    if (seq !== m.eventCount)
+        throw new ReadError('events', `manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+    const runRoot = `sha256:${root.digest('hex')}`;
+    if (runRoot !== m.runRoot)
+        throw new ReadError('events', `run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
+    if (m.bundleId !== m.runRoot)
+        throw new ReadError('events', 'manifest bundle_id does not equal the run root');
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
+}
 
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/read/bundle/limits.ts
+/** The limits of the bundle reader, derived from the read limits (src/read/limits.ts). */
 
 const MiB = 1024 * 1024;
 const DEFAULT_BUNDLE_LIMITS = {
@@ -34959,12 +34967,22 @@ function bundleLimits(read) {
         maxDecisions: read.maxDecisions,
     };
 }
+
+;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
+/** The second job of the bundle reader: manifest.json, or the other kind of archive it announces. */
+
+
+
+
+
+
+
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema) {
     const k = classify({ schema, observed_tool_decisions: [] });
     if (k.kind === 'other')
         return k.name;
-    throw new BundleError(k.kind === 'error'
+    throw new ReadError('manifest', k.kind === 'error'
         ? `the archive's manifest names ${JSON.stringify(quote(schema, 120))}: ${k.reason}`
         : `the archive's manifest names ${schema}, which is not an archive`);
 }
@@ -34976,10 +34994,68 @@ function otherArchive(bytes, limits) {
     const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
     return r.ok && isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
 }
-/** A bundle rule was broken; the message names it. */
-class BundleError extends Error {
+/** The manifest, or the name of the other kind of archive it announces. */
+function readManifest(bytes, limits) {
+    const d = decodeUtf8(bytes);
+    if (!d.ok)
+        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.offset})`);
+    const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
+    if (!r.ok)
+        throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
+    const m = r.value;
+    if (!isObject(m))
+        throw new ReadError('manifest', 'manifest.json is not a JSON object');
+    if (typeof m['schema'] === 'string' && !('schema_version' in m))
+        return { other: otherKind(m['schema']) };
+    if (m['schema_version'] !== 1)
+        throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+    const runId = m['run_id'];
+    const eventCount = m['event_count'];
+    const runRoot = m['run_root'];
+    const bundleId = m['bundle_id'];
+    if (typeof runId !== 'string')
+        throw new ReadError('manifest', 'manifest run_id is not a string');
+    if (runId.includes(':'))
+        throw new ReadError('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
+    if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
+        throw new ReadError('manifest', 'manifest event_count is not a non-negative integer');
+    if (typeof runRoot !== 'string' || !DIGEST_PATTERN.test(runRoot))
+        throw new ReadError('manifest', 'manifest run_root is not a sha256:<hex> digest');
+    if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
+        throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
+    const files = m['files'];
+    const ev = isObject(files) ? files['events.ndjson'] : undefined;
+    if (!isObject(ev))
+        throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
+    const sha = ev['sha256'];
+    const size = ev['bytes'];
+    if (typeof ev['path'] !== 'string')
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].path is not a string');
+    if (typeof sha !== 'string')
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
+    const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
+    const p = isObject(m['producer']) ? m['producer'] : {};
+    const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
+    return {
+        producer: { name: text('name'), version: text('version'), git: text('git') },
+        runId,
+        eventCount,
+        runRoot,
+        bundleId,
+        eventsSha256,
+        eventsBytes: size,
+    };
 }
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+;// CONCATENATED MODULE: ./src/read/bundle/source.ts
+/**
+ * The first job of the bundle reader: the archive's bytes through gunzip, pulled by the tar reader,
+ * with the decompression limits (size, ratio) enforced while streaming.
+ */
+
+const source_MiB = 1024 * 1024;
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 class GunzipSource {
     compressed;
@@ -35004,10 +35080,10 @@ class GunzipSource {
         }
         this.total += r.value.length;
         if (this.total > this.limits.maxDecompressedBytes) {
-            throw new BundleError(`decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
+            throw new ReadError('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
         }
-        if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
-            throw new BundleError(`decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+        if (this.total > source_MiB && this.total > this.compressed * this.limits.maxRatio) {
+            throw new ReadError('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
         }
         this.chunks.push(r.value);
         this.buffered += r.value.length;
@@ -35060,194 +35136,203 @@ function gzipReason(e) {
         return 'gzip size trailer does not match the data';
     return `gzip stream is corrupt (${m})`;
 }
-/** The manifest, or the name of the other kind of archive it announces. */
-function readManifest(bytes, limits) {
-    const d = decodeUtf8(bytes);
-    if (!d.ok)
-        throw new BundleError(`manifest.json is not valid UTF-8 (byte ${d.offset})`);
-    const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-    if (!r.ok)
-        throw new BundleError(`manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
-    const m = r.value;
-    if (!isObject(m))
-        throw new BundleError('manifest.json is not a JSON object');
-    if (typeof m['schema'] === 'string' && !('schema_version' in m))
-        return { other: otherKind(m['schema']) };
-    if (m['schema_version'] !== 1)
-        throw new BundleError(`manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
-    const runId = m['run_id'];
-    const eventCount = m['event_count'];
-    const runRoot = m['run_root'];
-    const bundleId = m['bundle_id'];
-    if (typeof runId !== 'string')
-        throw new BundleError('manifest run_id is not a string');
-    if (runId.includes(':'))
-        throw new BundleError('manifest run_id contains ":" (event ids are run_id:seq)');
-    if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
-        throw new BundleError('manifest event_count is not a non-negative integer');
-    if (typeof runRoot !== 'string' || !DIGEST_PATTERN.test(runRoot))
-        throw new BundleError('manifest run_root is not a sha256:<hex> digest');
-    if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
-        throw new BundleError('manifest bundle_id is not a sha256:<hex> digest');
-    const files = m['files'];
-    const ev = isObject(files) ? files['events.ndjson'] : undefined;
-    if (!isObject(ev))
-        throw new BundleError('manifest files["events.ndjson"] is missing or not an object');
-    const sha = ev['sha256'];
-    const size = ev['bytes'];
-    if (typeof ev['path'] !== 'string')
-        throw new BundleError('manifest files["events.ndjson"].path is not a string');
-    if (typeof sha !== 'string')
-        throw new BundleError('manifest files["events.ndjson"].sha256 is not a string');
-    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
-        throw new BundleError('manifest files["events.ndjson"].bytes is not a non-negative integer');
-    const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    const p = isObject(m['producer']) ? m['producer'] : {};
-    const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
-    return {
-        producer: { name: text('name'), version: text('version'), git: text('git') },
-        runId,
-        eventCount,
-        runRoot,
-        bundleId,
-        eventsSha256,
-        eventsBytes: size,
-    };
-}
-const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
-/** An RFC 3339 time as [UTC seconds since the epoch, nanoseconds], or null. */
-function utcNanos(t) {
-    const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(t);
-    if (!m)
-        return null;
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-    const offset = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 3600 + Number(m[11]) * 60);
-    const seconds = Date.UTC(y, mo - 1, d, h, mi, s) / 1000 - offset;
-    const nanos = Number(((m[7] ?? '') + '000000000').slice(0, 9));
-    return [seconds, nanos];
-}
-/** [seconds, nanos] in UTC as RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit. */
-function autoSi([seconds, nanos]) {
-    const base = new Date(seconds * 1000).toISOString().slice(0, 19);
-    if (nanos === 0)
-        return `${base}Z`;
-    const digits = nanos % 1_000_000 === 0 ? 3 : nanos % 1000 === 0 ? 6 : 9;
-    return `${base}.${String(nanos).padStart(9, '0').slice(0, digits)}Z`;
-}
-function readEvents(bytes, m, file, limits) {
-    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        throw new BundleError('events.ndjson starts with a byte-order mark');
-    const d = decodeUtf8(bytes);
-    if (!d.ok)
-        throw new BundleError(`events.ndjson is not valid UTF-8 (byte ${d.offset})`);
-    const text = d.text;
-    const root = (0,external_node_crypto_.createHash)('sha256');
-    const run = new RunDecisions(limits.maxDecisions);
-    const skipped = new Map();
-    let seq = 0;
-    let source;
-    let earliest = null;
-    let latest = null;
-    const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
-    const surfacePath = pathKey(['data', 'observed_tool_decisions']);
-    const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
-    for (const { line, start, end } of lines(text)) {
-        const where = `events.ndjson line ${line}`;
-        if (end === start)
-            throw new BundleError(`${where} is blank`);
-        if (overBytes(text, start, end, limits.maxLineBytes))
-            throw new BundleError(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
-        if (seq >= limits.maxEvents)
-            throw new BundleError(`more than ${limits.maxEvents} events`);
-        const r = parseStrict(text, opts, start, end);
-        if (!r.ok)
-            throw new BundleError(`${where} is not strict JSON: ${r.message}`);
-        const e = r.value;
-        if (!isObject(e))
-            throw new BundleError(`${where} is not a JSON object`);
-        if (e['specversion'] !== '1.0')
-            throw new BundleError(`${where}: specversion must be "1.0"`);
-        for (const k of STRINGS)
-            if (typeof e[k] !== 'string')
-                throw new BundleError(`${where}: ${k} must be a string`);
-        const src = e['source'];
-        if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
-            throw new BundleError(`${where}: source must be a string containing ':' and not starting with it`);
-        if (source !== undefined && src !== source)
-            throw new BundleError(`${where}: source differs from the first event's`);
-        source = src;
-        if (e['assayrunid'] !== m.runId)
-            throw new BundleError(`${where}: assayrunid does not equal the manifest run_id`);
-        if (e['assayseq'] !== seq)
-            throw new BundleError(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
-        if (e['id'] !== `${m.runId}:${seq}`)
-            throw new BundleError(`${where}: id must be "${m.runId}:${seq}"`);
-        if (typeof e['time'] !== 'string' || !RFC3339.test(e['time']))
-            throw new BundleError(`${where}: time is not an RFC 3339 timestamp`);
-        const at = utcNanos(e['time']);
-        if (at) {
-            if (!earliest || before(at, earliest))
-                earliest = at;
-            if (!latest || before(latest, at))
-                latest = at;
-        }
-        if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
-            throw new BundleError(`${where}: assaypii and assaysecrets must be booleans`);
-        const subject = e['subject'];
-        if (subject !== undefined && subject !== null && typeof subject !== 'string')
-            throw new BundleError(`${where}: subject must be a string`);
-        const covered = { specversion: e['specversion'], type: e['type'], datacontenttype: e['datacontenttype'], data: e['data'] };
-        if (typeof subject === 'string')
-            covered['subject'] = subject;
-        const c = jcs(covered);
-        if (!c.ok)
-            throw new BundleError(`${where}: event cannot be canonicalized (${c.reason})`);
-        const contentHash = binding_sha256Digest(c.text);
-        if (e['assaycontenthash'] !== contentHash)
-            throw new BundleError(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
-        root.update(contentHash + '\n');
-        // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
-        const k = classify(e);
-        if (k.kind === 'error')
-            throw new BundleError(`${where}: ${k.reason}`);
-        if (k.kind === 'surface') {
-            const offsets = r.elements.get(surfacePath) ?? [];
-            const locate = (j) => ({ file, line, column: (j === null ? start : (offsets[j] ?? start)) - start + 1, member: 'events.ndjson' });
-            readSurface(k.payload, 'event', locate, run, (_at, message) => {
-                throw new BundleError(`${where}: ${message}`);
-            });
-        }
-        else {
-            const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
-            skipped.set(name, (skipped.get(name) ?? 0) + 1);
-        }
-        seq++;
+
+;// CONCATENATED MODULE: ./src/read/bundle/tar.ts
+/**
+ * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
+ * local PAX and GNU long-name headers, and refuses everything an evidence bundle never contains:
+ * links, devices, directories, global PAX headers, oversized metadata. Failures are ReadError('tar')
+ * (or 'limit') whose message names the rule.
+ */
+
+
+const BLOCK = 512;
+const isZero = (b) => {
+    for (let i = 0; i < b.length; i++)
+        if (b[i] !== 0)
+            return false;
+    return true;
+};
+const cstring = (b, start, len) => {
+    const end = b.indexOf(0, start);
+    return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
+};
+function octal(b, start, len, what) {
+    if ((b[start] & 0x80) !== 0) {
+        // GNU base-256: only sizes that fit in a double are meaningful here.
+        let v = 0;
+        for (let i = start + 1; i < start + len; i++)
+            v = v * 256 + b[i];
+        if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
+            throw new ReadError('tar', `tar header ${what} field is out of range`);
+        return v;
     }
-    if (seq === 0)
-        throw new BundleError('events.ndjson holds no events (a bundle needs at least one)');
-    if (seq !== m.eventCount)
-        throw new BundleError(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
-    const runRoot = `sha256:${root.digest('hex')}`;
-    if (runRoot !== m.runRoot)
-        throw new BundleError(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
-    if (m.bundleId !== m.runRoot)
-        throw new BundleError('manifest bundle_id does not equal the run root');
-    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
+    const s = b
+        .toString('latin1', start, start + len)
+        .replace(/[\0 ]+$/, '')
+        .replace(/^ +/, '');
+    if (s === '')
+        return 0;
+    if (!/^[0-7]+$/.test(s))
+        throw new ReadError('tar', `tar header ${what} field is not octal`);
+    return parseInt(s, 8);
 }
-/** Verify a bundle; throws BundleError naming the broken rule. */
+function checksumOk(h) {
+    const declared = octal(h, 148, 8, 'checksum');
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++)
+        sum += i >= 148 && i < 156 ? 32 : h[i];
+    return sum === declared;
+}
+const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
+/** Parse PAX records "len key=value\n" and return the `path` record if any. */
+function paxPath(data) {
+    let i = 0;
+    let path;
+    while (i < data.length) {
+        const sp = data.indexOf(0x20, i);
+        if (sp === -1)
+            throw new ReadError('tar', 'malformed PAX header record');
+        const len = Number(data.toString('latin1', i, sp));
+        if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
+            throw new ReadError('tar', 'malformed PAX header record length');
+        const rec = data.toString('utf8', sp + 1, i + len - 1);
+        const eq = rec.indexOf('=');
+        if (eq === -1)
+            throw new ReadError('tar', 'malformed PAX header record');
+        const key = rec.slice(0, eq);
+        if (key === 'path')
+            path = rec.slice(eq + 1);
+        if (key === 'linkpath')
+            throw new ReadError('tar', 'PAX linkpath record: links are not allowed in a bundle');
+        if (key === 'size')
+            throw new ReadError('tar', 'PAX size record is not supported in a bundle');
+        i += len;
+    }
+    return path;
+}
+async function* members(src, limits) {
+    let longName;
+    let consumed = true;
+    for (;;) {
+        if (!consumed)
+            throw new ReadError('tar', 'internal: member data not consumed');
+        const h = await src.read(BLOCK);
+        if (h.length === 0) {
+            if (longName !== undefined)
+                throw new ReadError('tar', 'tar archive ends after an extended header (truncated)');
+            return; // EOF at a header boundary: tolerated like the end marker
+        }
+        if (h.length < BLOCK)
+            throw new ReadError('tar', 'tar archive is truncated inside a header');
+        if (isZero(h)) {
+            if (longName !== undefined)
+                throw new ReadError('tar', 'tar archive ends after an extended header');
+            return;
+        }
+        if (!checksumOk(h))
+            throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
+        const type = String.fromCharCode(h[156]);
+        const size = octal(h, 124, 12, 'size');
+        const magic = h.toString('latin1', 257, 263);
+        const ustar = magic === 'ustar\0' || magic === 'ustar ';
+        let name = cstring(h, 0, 100);
+        const prefix = ustar && magic === 'ustar\0' ? cstring(h, 345, 155) : '';
+        if (prefix)
+            name = `${prefix}/${name}`;
+        if (type === 'x' || type === 'L') {
+            if (size > limits.maxMetaBytes) {
+                throw new ReadError('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+            }
+            const data = await src.read(size + padding(size));
+            if (data.length < size + padding(size))
+                throw new ReadError('tar', 'tar archive is truncated inside an extended header');
+            const body = data.subarray(0, size);
+            longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
+            continue;
+        }
+        if (type === 'g')
+            throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');
+        if (type === '1' || type === '2' || type === 'K')
+            throw new ReadError('tar', `link member "${quote(name)}" is not allowed in a bundle`);
+        if (type === '3' || type === '4' || type === '6')
+            throw new ReadError('tar', `device or FIFO member "${quote(name)}" is not allowed in a bundle`);
+        if (type === '5')
+            throw new ReadError('tar', `directory member "${quote(name)}" is not allowed in a bundle`);
+        if (type !== '0' && type !== '\0' && type !== '7')
+            throw new ReadError('tar', `tar member "${quote(name)}" has unsupported type '${type}'`);
+        const path = longName ?? name;
+        longName = undefined;
+        if (Buffer.byteLength(path) > limits.maxPathBytes)
+            throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
+        if (path.startsWith('/'))
+            throw new ReadError('tar', `tar member path "${path}" is absolute`);
+        if (path.split('/').includes('..'))
+            throw new ReadError('tar', `tar member path "${path}" contains ".."`);
+        consumed = false;
+        yield {
+            path,
+            size,
+            data: async (maxBytes, what) => {
+                if (size > maxBytes)
+                    throw new ReadError('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
+                const buf = await src.read(size + padding(size));
+                if (buf.length < size + padding(size))
+                    throw new ReadError('tar', `tar archive is truncated inside ${what}`);
+                consumed = true;
+                return buf.subarray(0, size);
+            },
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/archive.ts
+/**
+ * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
+ * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
+ * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
+ * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
+ * one `invalid_artifact` finding naming the rule, and contributes nothing.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
 async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
+    try {
+        return { ok: true, value: await walk(source, file, limits) };
+    }
+    catch (e) {
+        if (e instanceof ReadError)
+            return { ok: false, reason: e };
+        throw e;
+    }
+}
+/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
+async function walk(source, file, limits) {
     let size;
     let input;
     try {
         size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
-            throw new BundleError(`bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`);
+            throw new ReadError('bundle', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`);
         input = 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_.Readable.from([Buffer.from(source.bytes)]);
     }
     catch (e) {
-        if (e instanceof BundleError)
+        if (e instanceof ReadError)
             throw e;
-        throw new BundleError(`cannot read file: ${e.code ?? e.message}`);
+        throw new ReadError('io', `cannot read file: ${e.code ?? e.message}`);
     }
     const gunzip = (0,external_node_zlib_.createGunzip)();
     const archiveHash = (0,external_node_crypto_.createHash)('sha256');
@@ -35267,7 +35352,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
                         return { kind: 'other', name: other };
                 }
                 if (m.path !== 'manifest.json') {
-                    throw new BundleError(m.path === 'events.ndjson'
+                    throw new ReadError('bundle', m.path === 'events.ndjson'
                         ? 'member order: events.ndjson comes before manifest.json'
                         : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
                 }
@@ -35278,27 +35363,27 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
             }
             else if (manifest && decisions === undefined) {
                 if (m.path !== 'events.ndjson') {
-                    throw new BundleError(m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+                    throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
                 }
                 if (m.size !== manifest.eventsBytes)
-                    throw new BundleError(`events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+                    throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
                 const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
                 if (binding_sha256Digest(bytes) !== manifest.eventsSha256)
-                    throw new BundleError('events.ndjson sha256 does not match the manifest');
+                    throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
                 decisions = readEvents(bytes, manifest, file, limits);
             }
             else {
-                throw new BundleError(m.path === 'events.ndjson' || m.path === 'manifest.json'
+                throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json'
                     ? `duplicate member "${m.path}"`
                     : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
             }
         }
         if (!(await src.drain()))
-            throw new BundleError('data after the end of the tar archive');
+            throw new ReadError('bundle', 'data after the end of the tar archive');
         if (!manifest)
-            throw new BundleError('missing member manifest.json');
+            throw new ReadError('bundle', 'missing member manifest.json');
         if (decisions === undefined)
-            throw new BundleError('missing member events.ndjson');
+            throw new ReadError('bundle', 'missing member events.ndjson');
         // Every byte has been read (drain checked the end): the hash is of the whole archive.
         const facts = {
             archiveSha256: archiveHash.digest('hex'),
@@ -35312,15 +35397,13 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         return { kind: 'bundle', events: decisions, facts };
     }
     catch (e) {
-        if (e instanceof BundleError)
+        if (e instanceof ReadError)
             throw e;
-        if (e instanceof TarError)
-            throw new BundleError(e.message);
         const err = e;
         if (typeof err.code === 'string' && err.code.startsWith('Z_'))
-            throw new BundleError(gzipReason(err));
+            throw new ReadError('gzip', gzipReason(err));
         if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
-            throw new BundleError(`cannot read file: ${err.code}`);
+            throw new ReadError('io', `cannot read file: ${err.code}`);
         throw e;
     }
     finally {
@@ -35330,16 +35413,10 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 }
 async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     const at = { file, line: 1, column: 1 };
-    let archive;
-    try {
-        archive = await verifyBundle(source, file, limits);
-    }
-    catch (e) {
-        if (!(e instanceof BundleError))
-            throw e;
-        const f = finding('invalid_artifact', at, `evidence bundle rejected: ${e.message}`);
-        return { run: null, records: [], findings: [f] };
-    }
+    const verified = await verifyBundle(source, file, limits);
+    if (!verified.ok)
+        return { run: null, records: [], findings: [finding('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+    const archive = verified.value;
     if (archive.kind === 'other') {
         const f = finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
         return { run: null, records: [], findings: [f] };
@@ -35358,6 +35435,7 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
  * One artifact file → what it contributes (a run, records, findings), by its name and role. The
  * file is read once and nothing of it is kept but the prepared decisions and records.
  */
+
 
 
 
@@ -35633,7 +35711,7 @@ function checkBundleStatement(s, facts) {
     return { ok: true };
 }
 
-;// CONCATENATED MODULE: ./src/trust/dsse.ts
+;// CONCATENATED MODULE: ./src/trust/envelope.ts
 
 
 /** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
@@ -35693,7 +35771,7 @@ async function attestation(run, keys, limits) {
     return { kind: 'unattested', reason };
 }
 
-;// CONCATENATED MODULE: ./src/gate.ts
+;// CONCATENATED MODULE: ./src/gate/gate.ts
 /**
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
@@ -35795,7 +35873,7 @@ async function runGateWithInputs(settings) {
     return { report: verify(evidence, settings), inputs: evidence.inputs };
 }
 
-;// CONCATENATED MODULE: ./src/report/vsa.ts
+;// CONCATENATED MODULE: ./src/report/verification-summary.ts
 /**
  * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
  * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
@@ -35832,7 +35910,7 @@ function verifiedLevels(report) {
         levels.push('RECEIPTS_ATTESTED_RUNS');
     return levels;
 }
-const vsa_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const verification_summary_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 function vsaPredicate(report, ctx) {
     return {
         verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
@@ -35840,7 +35918,7 @@ function vsaPredicate(report, ctx) {
         timeVerified: binding_utcSeconds(ctx.timeVerified),
         resourceUri: ctx.resourceUri,
         policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
-        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => vsa_cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
+        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => verification_summary_cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
         verificationResult: report.ok ? 'PASSED' : 'FAILED',
         verifiedLevels: verifiedLevels(report),
     };
@@ -35867,10 +35945,6 @@ function resourceUriFromEnv(env) {
         return null;
     return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
 }
-
-;// CONCATENATED MODULE: ./src/version.ts
-/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
-const VERSION = '0.2.0';
 
 ;// CONCATENATED MODULE: ./src/trust/keys.ts
 /**
@@ -36060,7 +36134,6 @@ function writeNew(file, text) {
 
 
 
-
 /** Write the requested files; `message` lists what was written. */
 function writeVerdict(report, origin, files) {
     const ctx = {
@@ -36069,7 +36142,7 @@ function writeVerdict(report, origin, files) {
         resourceUri: origin.resourceUri,
         policyUri: origin.policyUri,
         inputs: origin.inputs,
-        version: VERSION,
+        version: origin.version,
         timeVerified: origin.timeVerified,
     };
     const statement = vsaStatement(report, ctx);
@@ -36098,7 +36171,7 @@ function writeVerdict(report, origin, files) {
     return { ok: true, message: written.join('\n') };
 }
 
-;// CONCATENATED MODULE: ./src/settings.ts
+;// CONCATENATED MODULE: ./src/gate/settings.ts
 /**
  * Settings with one home: the typed settings of a verification, the defaults of every option in one
  * table (the action's `action.yml` declares the same defaults; a test compares them), and the
@@ -36284,7 +36357,7 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/action-inputs.ts
+;// CONCATENATED MODULE: ./src/action/inputs.ts
 /**
  * The action's inputs → one typed settings object, in the manner of actions/checkout's input
  * helper: every input read once, its default taken from the settings table (the same default
@@ -36381,7 +36454,7 @@ function readSettings(input, ctx, env) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/github.ts
+;// CONCATENATED MODULE: ./src/action/github-client.ts
 /**
  * The only network code in receipt-gate: the GitHub API for reporting (never for verification),
  * and the run's context read from the runner's environment. The client is @actions/github's Octokit
@@ -36546,7 +36619,7 @@ function clipBytes(s, max) {
     return clip(s, lo, '') + MARKER;
 }
 
-;// CONCATENATED MODULE: ./src/report/limits.ts
+;// CONCATENATED MODULE: ./src/report/github-limits.ts
 /**
  * GitHub's limits on what a step may report, in one place: every reporter that talks to GitHub
  * (Checks API, workflow commands, job summary) clips and counts against these.
@@ -36918,7 +36991,7 @@ function renderSarif(report, prefix, version) {
     return JSON.stringify(sarif, null, 2) + '\n';
 }
 
-;// CONCATENATED MODULE: ./src/report/json.ts
+;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
  * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
  * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
@@ -36986,7 +37059,11 @@ function writeJson(report, file) {
     return `sha256:${h.digest('hex')}`;
 }
 
-;// CONCATENATED MODULE: ./src/action-main.ts
+;// CONCATENATED MODULE: ./src/version.ts
+/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
+const VERSION = '0.2.0';
+
+;// CONCATENATED MODULE: ./src/action/run.ts
 /**
  * The GitHub Action: inputs → settings → runGate → reporters (report file, SARIF, annotations,
  * job summary) → outputs → the gate. Runner protocol through @actions/core; the Checks API through
@@ -37100,6 +37177,7 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
             policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
             inputs: prefixed(inputs, s.prefix),
             timeVerified: now(),
+            version: VERSION,
         };
         const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
         if (!w.ok) {
@@ -37161,30 +37239,6 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
         core.setFailed(`receipt-gate: the gate failed with ${t.errors} error(s); see the annotations and the job summary.`);
 }
 
-
-/***/ }),
-
-/***/ 2929:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8764);
-/** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
-
-
-try {
-    await (0,_action_main_js__WEBPACK_IMPORTED_MODULE_1__/* .runAction */ .Cs)(_actions_core__WEBPACK_IMPORTED_MODULE_0__);
-}
-catch (e) {
-    // A bug, never an input problem: fail closed with a plain message; the stack goes to the debug log.
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__.debug(e?.stack ?? String(e));
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__.setOutput('result', 'error');
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__.setFailed(`receipt-gate: internal error: ${e?.message ?? String(e)}`);
-}
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 

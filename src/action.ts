@@ -1,6 +1,6 @@
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 import * as core from '@actions/core';
-import { runAction } from './action-main.js';
+import { runAction } from './action/run.js';
 
 try {
   await runAction(core);

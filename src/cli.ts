@@ -1,5 +1,5 @@
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
-import { main } from './cli-main.js';
+import { main } from './cli/run.js';
 
 async function run(): Promise<void> {
   try {

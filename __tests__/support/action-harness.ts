@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { distFile, tempDir } from './workspace.js';
-import { DEFAULTS } from '../../src/settings.js';
+import { DEFAULTS } from '../../src/gate/settings.js';
 
 export interface Recorded {
   readonly method: string;

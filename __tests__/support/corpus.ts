@@ -5,7 +5,8 @@
  */
 import { binding, sha256Hex } from '../../src/core/binding.js';
 import { project } from '../../src/core/projection.js';
-import type { JsonObject, Level } from '../../src/core/model.js';
+import type { JsonObject } from '../../src/core/json.js';
+import type { Level } from '../../src/core/vocabulary.js';
 import { buildBundle, gzip, tar } from './bundle-writer.js';
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -3,8 +3,8 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { runGate } from '../../src/gate.js';
-import { defaultSettings, type Settings } from '../../src/settings.js';
+import { runGate } from '../../src/gate/gate.js';
+import { defaultSettings, type Settings } from '../../src/gate/settings.js';
 import type { Report } from '../../src/core/report.js';
 import { distFile } from './fresh-dist.js';
 

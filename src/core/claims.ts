@@ -3,7 +3,7 @@
  * for consistency and later compared with what the evidence earns; they never earn anything.
  */
 import { hasOwn as has, isObject, type JsonObject } from './json.js';
-import { LEVELS, type Level } from './model.js';
+import { LEVELS, type Level } from './vocabulary.js';
 
 export interface Claim {
   /** response.side_effect_asserted */

@@ -5,7 +5,8 @@
 import { readClaim } from './claims.js';
 import { project } from './projection.js';
 import { hasOwn, isObject, type JsonObject } from './json.js';
-import type { DecisionInput, Location } from './model.js';
+import type { DecisionInput } from './model.js';
+import type { Location } from './location.js';
 
 export function prepareDecision(loc: Location, index: number, decision: JsonObject): DecisionInput {
   const tool = decision['tool'];

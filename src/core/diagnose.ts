@@ -9,7 +9,7 @@ import { binding } from './binding.js';
 import { hasOwn, type JsonObject } from './json.js';
 import { boundFields, narrowTarget } from './projection.js';
 import { isUsable, type CheckedRecord, type UnusableRecord, type UsableRecord } from './records.js';
-import type { Call } from './ladder.js';
+import type { Call } from './call.js';
 
 /** Records a reason names before it counts the rest. */
 export const SNAGS_LISTED = 3;

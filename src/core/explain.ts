@@ -5,7 +5,8 @@
  */
 import { placeOf, quote } from './findings.js';
 import type { NoRecord, NotVerified, Snag, SnagKind, Unmatched } from './diagnose.js';
-import type { Call, Outcome } from './ladder.js';
+import type { Call } from './call.js';
+import type { Outcome } from './ladder.js';
 import type { CheckedRecord } from './records.js';
 import type { DecisionInput } from './model.js';
 import { RECORD_OUTCOMES } from './vocabulary.js';

@@ -3,7 +3,7 @@
  * text. SARIF rules, the README's findings table (compared by a test) and the reporters read it
  * here; a finding is made only through `finding()`, with the location it is about.
  */
-import type { Location } from './model.js';
+import type { Location } from './location.js';
 
 export type Severity = 'error' | 'warning' | 'notice';
 

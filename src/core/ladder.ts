@@ -11,19 +11,10 @@ import type { Claim } from './claims.js';
 import { diagnoser, type NoRecord, type NotVerified, type RecordVerdict } from './diagnose.js';
 import type { CheckedRecord, UsableRecord } from './records.js';
 import { targetKey } from './projection.js';
-import type { DecisionInput, RunInput } from './model.js';
+import type { Call } from './call.js';
+import type { DecisionInput } from './model.js';
 
 export const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
-
-export type Eligibility = { readonly ok: true; readonly digest: string; readonly provider: string | null } | { readonly ok: false; readonly reason: string };
-
-/** One recorded call: immutable; what it earned is its Outcome, never a field set later. */
-export interface Call {
-  readonly run: RunInput;
-  readonly input: DecisionInput;
-  readonly claim: Claim;
-  readonly eligibility: Eligibility;
-}
 
 export type Outcome =
   /** The call asserts no side effect: no rung (§5). */
@@ -32,17 +23,6 @@ export type Outcome =
   | { readonly level: 'observed_confirmed'; readonly read: DecisionInput; readonly notVerified: NoRecord }
   /** Ineligible, or eligible with no record and no later read of the same target. */
   | { readonly level: 'asserted'; readonly why: NotVerified };
-
-/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
-export function eligibility(input: DecisionInput, claim: Claim): Eligibility {
-  if (!claim.asserted) return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
-  if (input.denied)
-    return { ok: false, reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")' };
-  const p = input.projection;
-  if (p.kind === 'none') return { ok: false, reason: `the call has no subject: ${p.reason}` };
-  if (input.provider !== null && typeof input.provider !== 'string') return { ok: false, reason: 'action.target.provider is neither a string nor null' };
-  return { ok: true, digest: p.digest, provider: input.provider };
-}
 
 /** For each eligible call of one run, the first later successful read of the same target with another verb. */
 function confirmations(run: readonly Call[], out: Map<Call, DecisionInput>): void {

@@ -2,6 +2,7 @@ import type { ClaimReading } from './claims.js';
 import type { Projection } from './projection.js';
 import type { Finding } from './findings.js';
 import type { JsonObject } from './json.js';
+import type { Location } from './location.js';
 import type { Policy } from './policy.js';
 
 /**
@@ -13,19 +14,6 @@ import type { Policy } from './policy.js';
 export const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 export const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 
-export { LEVELS, levelRank, type Level } from './vocabulary.js';
-
-export type { Finding, FindingCode, Severity } from './findings.js';
-export type { JsonObject } from './json.js';
-
-/** A place in a committed file. Lines and columns are 1-based. */
-export interface Location {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  /** For a location inside an archive (an evidence bundle): the member that line and column refer to. */
-  readonly member?: string;
-}
 
 /**
  * One recorded tool decision, reduced by `prepareDecision` (core/decision.ts) to what verification

@@ -7,7 +7,8 @@
 import type { RecordVerdict } from './diagnose.js';
 import { callTitle, noRecordText, notVerifiedText, outcomeText, unmatchedText } from './explain.js';
 import { compareFindings, FINDINGS, finding, placeOf, quote, type Finding } from './findings.js';
-import type { Call, Outcome } from './ladder.js';
+import type { Call } from './call.js';
+import type { Outcome } from './ladder.js';
 import type { VerifyOptions } from './model.js';
 import type { Rule } from './policy.js';
 import type { CallReport, RecordReport } from './report.js';

@@ -9,7 +9,8 @@
 import { checkRecords } from './records.js';
 import type { Claim } from './claims.js';
 import { byLocation, cmp, compareFindings, finding, inputFinding, quote, SEVERITIES, type Finding, type Severity } from './findings.js';
-import { climb, eligibility, type Call } from './ladder.js';
+import { climb } from './ladder.js';
+import { eligibility, type Call } from './call.js';
 import type { Attestation, Evidence, RunInput, VerifyOptions } from './model.js';
 import { NO_POLICY, ruleFor, unusedRules, type Policy } from './policy.js';
 import { REPORT_SCHEMA, type CallReport, type RecordReport, type Report, type RunReport, type Totals } from './report.js';

@@ -5,46 +5,24 @@
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
 import { finding, type Finding } from '../core/findings.js';
-import { RECORD_SCHEMA, type AuditRecord, type Location, type RunInput } from '../core/model.js';
+import { RECORD_SCHEMA, type AuditRecord, type RunInput } from '../core/model.js';
+import { type Location } from '../core/location.js';
 import { decode, documents, logLines, type Doc, type DocSink } from './documents.js';
 import { ServerLog } from './server-log.js';
-import type { BundleFacts } from './bundle.js';
+import { skippedFinding, type FileRead } from './file-read.js';
 import { type LineIndex, pathKey } from './strict-json.js';
 import { classify, type Kind } from './classify.js';
 import { checkRecord } from './shapes.js';
 import { hasOwn, isObject } from '../core/json.js';
 import { payloadOf, readSignatureMember } from './signature.js';
-import type { RecordRead } from './records.js';
+import type { RecordRead } from './record-read.js';
 import { readSurface, RunDecisions } from './surface.js';
 import type { Format } from './formats.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 
-export interface FileRead {
-  /** The run this file is, or null (not a run, or rejected). */
-  readonly run: RunInput | null;
-  readonly records: readonly RecordRead[];
-  readonly findings: readonly Finding[];
-  /** Hex sha256 of the file's bytes, when the reader was asked (a verdict attestation lists every input). */
-  readonly sha256?: string;
-  /** For a verified evidence bundle: what its producer attestation must match. */
-  readonly bundle?: BundleFacts;
-}
-
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']] as const;
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) } as const;
 const ROOT_KEY = pathKey([]);
-
-/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
-export function skippedFinding(at: Location, skipped: ReadonlyMap<string, number>): Finding {
-  const total = [...skipped.values()].reduce((a, b) => a + b, 0);
-  const all = [...skipped.entries()].sort();
-  const kinds =
-    all
-      .slice(0, 20)
-      .map(([k, n]) => `${k} ×${n}`)
-      .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-  return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
-}
 
 /** Collects findings for one file, capped, and turns offsets into locations. */
 class FileReport implements DocSink {

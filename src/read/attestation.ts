@@ -6,8 +6,8 @@
  */
 import { isObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
-import type { BundleFacts } from './bundle.js';
-import { onlySubject, STATEMENT_TYPE } from './dsse.js';
+import type { BundleFacts } from './file-read.js';
+import { onlySubject, STATEMENT_TYPE } from './envelope.js';
 
 export const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
 const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';

@@ -10,7 +10,7 @@
 import { prepareDecision } from '../core/decision.js';
 import { quote } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
-import type { Location } from '../core/model.js';
+import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
 import type { ReadLimits } from './limits.js';
 import { checkDecision } from './shapes.js';

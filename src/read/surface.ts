@@ -6,7 +6,8 @@
  */
 import { prepareDecision } from '../core/decision.js';
 import type { JsonObject } from '../core/json.js';
-import { SURFACE_SCHEMA, type DecisionInput, type Location } from '../core/model.js';
+import { SURFACE_SCHEMA, type DecisionInput } from '../core/model.js';
+import { type Location } from '../core/location.js';
 import { checkDecision } from './shapes.js';
 import { quote } from '../core/findings.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Report } from '../core/report.js';
 import { FINDINGS, type Finding, type Severity } from '../core/findings.js';
 import { clip, clipBytes, rung, visible } from './text.js';
-import { CHECKS_API } from './limits.js';
+import { CHECKS_API } from './github-limits.js';
 
 /** The Checks API's limits, applied to every annotation whichever way it is sent. */
 const TITLE_MAX = CHECKS_API.title;

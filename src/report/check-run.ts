@@ -3,10 +3,19 @@
  * given, else on a check run this action creates. 50 annotations per request (create, then update
  * to append); titles, messages and texts trimmed to the API's limits with a visible marker.
  */
-import type { GitHubApi } from '../github.js';
 import type { Annotation } from './annotations.js';
 import { clip, clipBytes } from './text.js';
-import { CHECKS_API } from './limits.js';
+import { CHECKS_API } from './github-limits.js';
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly data: unknown;
+}
+
+/** What the reporters need of the API (declared here; src/action/github-client.ts implements it): one request, answered with a status (errors included). */
+export interface GitHubApi {
+  request(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<ApiResponse>;
+}
 
 const ANNOTATIONS_PER_REQUEST = CHECKS_API.annotationsPerRequest;
 

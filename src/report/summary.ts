@@ -8,7 +8,7 @@ import { LEVEL_TABLE, LEVELS_DESCENDING } from '../core/vocabulary.js';
 import type { Finding, Severity } from '../core/findings.js';
 import { repoPath } from './annotations.js';
 import { clip, findingCounts, producerLine, runProducer, recordCounts, rung, visible, weakestRung } from './text.js';
-import { STEP_SUMMARY_BYTES } from './limits.js';
+import { STEP_SUMMARY_BYTES } from './github-limits.js';
 
 export interface SummaryContext {
   /** Working directory relative to the repository root. */

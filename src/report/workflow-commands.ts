@@ -6,7 +6,7 @@
  * written first, and one notice (kept room for) says how many more the summary and report hold.
  */
 import type { Annotation, AnnotationLevel } from './annotations.js';
-import { WORKFLOW_COMMANDS_PER_LEVEL } from './limits.js';
+import { WORKFLOW_COMMANDS_PER_LEVEL } from './github-limits.js';
 
 import type { AnnotationProperties } from '@actions/core';
 

@@ -7,8 +7,9 @@
 import { jcs } from '../core/binding.js';
 import { inputFinding } from '../core/findings.js';
 import { bundleStatement } from '../read/attestation.js';
-import { bundleLimits, readBundle } from '../read/bundle.js';
-import { IN_TOTO_PAYLOAD_TYPE } from '../read/dsse.js';
+import { readBundle } from '../read/bundle/archive.js';
+import { bundleLimits } from '../read/bundle/limits.js';
+import { IN_TOTO_PAYLOAD_TYPE } from '../read/envelope.js';
 import type { ReadLimits } from '../read/limits.js';
 import type { ToolInput, ToolResult } from './result.js';
 import { envelopeLine, type SigningKey } from './signing.js';

@@ -7,7 +7,7 @@ import { finding, inputFinding, quote, type Finding } from '../core/findings.js'
 import { readAuditFile } from '../read/artifacts.js';
 import { formatOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
-import type { RecordRead } from '../read/records.js';
+import type { RecordRead } from '../read/record-read.js';
 import type { ToolInput, ToolResult } from './result.js';
 import { signedLine, type SigningKey } from './signing.js';
 

@@ -7,8 +7,7 @@
 import { inputFinding } from '../core/findings.js';
 import { jcs } from '../core/binding.js';
 import type { Report } from '../core/report.js';
-import { IN_TOTO_PAYLOAD_TYPE, reportName, vsaStatement, type VsaContext } from '../report/vsa.js';
-import { VERSION } from '../version.js';
+import { IN_TOTO_PAYLOAD_TYPE, reportName, vsaStatement, type VsaContext } from '../report/verification-summary.js';
 import type { ToolResult } from './result.js';
 import { envelopeLine, type SigningKey } from './signing.js';
 import { writeWhole } from './write.js';
@@ -24,6 +23,8 @@ export interface VerdictOrigin {
   /** Every input file read, repository path → hex sha256. */
   readonly inputs: ReadonlyMap<string, string>;
   readonly timeVerified: Date;
+  /** receipt-gate's version (the verifier's), passed in by the entry. */
+  readonly version: string;
 }
 
 export interface VerdictFiles {
@@ -42,7 +43,7 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
     resourceUri: origin.resourceUri,
     policyUri: origin.policyUri,
     inputs: origin.inputs,
-    version: VERSION,
+    version: origin.version,
     timeVerified: origin.timeVerified,
   };
   const statement = vsaStatement(report, ctx);

@@ -8,7 +8,7 @@
  * leaves here is a core RecordInput: its trust decided, its signature and payload dropped.
  */
 import type { RecordInput, Trust } from '../core/model.js';
-import type { RecordRead } from '../read/records.js';
+import type { RecordRead } from '../read/record-read.js';
 import { checkTrustAsync } from './check.js';
 import type { TrustedKeys } from './keys.js';
 

@@ -7,10 +7,10 @@
  */
 import type { Attestation } from '../core/model.js';
 import { checkBundleStatement } from '../read/attestation.js';
-import type { BundleFacts } from '../read/bundle.js';
-import { IN_TOTO_PAYLOAD_TYPE, strictPayload, type Envelope } from '../read/dsse.js';
+import type { BundleFacts } from '../read/file-read.js';
+import { IN_TOTO_PAYLOAD_TYPE, strictPayload, type Envelope } from '../read/envelope.js';
 import type { ReadLimits } from '../read/limits.js';
-import { checkEnvelopeAsync } from './dsse.js';
+import { checkEnvelopeAsync } from './envelope.js';
 import type { TrustedKeys } from './keys.js';
 
 export interface RunEvidence {

@@ -8,7 +8,7 @@
  */
 import { finding, type Finding } from '../../core/findings.js';
 import { isObject, type JsonObject } from '../../core/json.js';
-import type { Location } from '../../core/model.js';
+import type { Location } from '../../core/location.js';
 import { decode, documents, type DocSink } from '../../read/documents.js';
 import type { ReadLimits } from '../../read/limits.js';
 import { firstValueEnd, parseStrict, pathKey, type LineIndex } from '../../read/strict-json.js';

@@ -8,11 +8,11 @@
 import path from 'node:path';
 import { jcs } from '../../core/binding.js';
 import { finding, placeOf, type Finding } from '../../core/findings.js';
-import type { Location } from '../../core/model.js';
+import type { Location } from '../../core/location.js';
 import type { ReadLimits } from '../../read/limits.js';
 import { signedLine, type SigningKey } from '../signing.js';
 import { readExport } from './exports.js';
-import { githubAuditLog, githubWebhook } from './github.js';
+import { githubAuditLog, githubWebhook } from './github-audit.js';
 import { idText, makeRecord, type Mapper } from './mapping.js';
 import { slackAuditLog, type SlackOptions } from './slack.js';
 import { outOfScope, type ScopeFilter } from './scope.js';

@@ -6,7 +6,7 @@
  * trusted key), `signature does not verify`.
  */
 import type { Result } from '../core/result.js';
-import type { Envelope } from '../read/dsse.js';
+import type { Envelope } from '../read/envelope.js';
 import { pae } from '../read/signature.js';
 import { verifyOnPool } from './check.js';
 import type { TrustedKeys } from './keys.js';

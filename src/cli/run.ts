@@ -3,11 +3,11 @@
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { runGate, runGateWithInputs } from './gate.js';
-import { DEFAULT_LIMITS } from './read/limits.js';
-import { verifyVerdict } from './trust/vsa.js';
-import { writeVerdict } from './tools/verdict.js';
-import { UsageError } from './settings.js';
+import { runGate, runGateWithInputs } from '../gate/gate.js';
+import { DEFAULT_LIMITS } from '../read/limits.js';
+import { verifyVerdict } from '../trust/verdict.js';
+import { writeVerdict } from '../tools/verdict.js';
+import { UsageError } from '../gate/settings.js';
 import {
   parseCli,
   USAGE,
@@ -17,20 +17,20 @@ import {
   type VerifyAttestationCommand,
   type VerifyCommand,
   type AttestBundleCommand,
-} from './cli-args.js';
-import type { Finding } from './core/findings.js';
-import { runImport, type ImportSettings } from './tools/import/run.js';
-import { targetHash } from './tools/import/target-hash.js';
-import { keygen } from './tools/keygen.js';
-import type { ToolInput } from './tools/result.js';
-import { signRecords } from './tools/sign.js';
-import { parsePrivateKey, signedAtNow, type SigningKey } from './tools/signing.js';
-import { writeNew, writeWhole } from './tools/write.js';
-import { attestBundle } from './tools/attest-bundle.js';
-import { renderTable } from './report/table.js';
-import { renderJson, writeJson } from './report/json.js';
-import { located, visible } from './report/text.js';
-import { VERSION } from './version.js';
+} from './parse.js';
+import type { Finding } from '../core/findings.js';
+import { runImport, type ImportSettings } from '../tools/import/run.js';
+import { targetHash } from '../tools/import/target-hash.js';
+import { keygen } from '../tools/keygen.js';
+import type { ToolInput } from '../tools/result.js';
+import { signRecords } from '../tools/sign.js';
+import { parsePrivateKey, signedAtNow, type SigningKey } from '../tools/signing.js';
+import { writeNew, writeWhole } from '../tools/write.js';
+import { attestBundle } from '../tools/attest-bundle.js';
+import { renderTable } from '../report/table.js';
+import { renderJson, writeJson } from '../report/json-report.js';
+import { located, visible } from '../report/text.js';
+import { VERSION } from '../version.js';
 
 export { USAGE };
 
@@ -218,6 +218,7 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
         policyUri: v.policyUri,
         inputs,
         timeVerified: now,
+        version: VERSION,
       };
       const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key });
       if (!w.ok) return { code: 2, stdout: '', stderr: findingLines('verify', w.findings) };

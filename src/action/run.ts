@@ -8,25 +8,26 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as actionsCore from '@actions/core';
-import { runGate, runGateWithInputs } from './gate.js';
-import { DEFAULT_POLICY_URI } from './report/vsa.js';
-import { writeVerdict } from './tools/verdict.js';
+import { runGate, runGateWithInputs } from '../gate/gate.js';
+import { DEFAULT_POLICY_URI } from '../report/verification-summary.js';
+import { writeVerdict } from '../tools/verdict.js';
 
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): ReadonlyMap<string, string> =>
   new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
-import { UsageError } from './settings.js';
-import { readSettings, type ActionSettings } from './action-inputs.js';
-import { octokitApi, readContext, type GitHubApi, type RunContext } from './github.js';
-import { buildAnnotations, repoPath, type Annotation } from './report/annotations.js';
-import { emitWorkflowCommands } from './report/workflow-commands.js';
-import { levelCounts, visible } from './report/text.js';
-import { publishCheckRun } from './report/check-run.js';
-import { renderSummary, SUMMARY_BUDGET, type SummaryContext } from './report/summary.js';
-import { renderSarif } from './report/sarif.js';
-import { writeJson } from './report/json.js';
-import type { Report } from './core/report.js';
-import { VERSION } from './version.js';
+import { UsageError } from '../gate/settings.js';
+import { readSettings, type ActionSettings } from './inputs.js';
+import type { GitHubApi } from '../report/check-run.js';
+import { octokitApi, readContext, type RunContext } from './github-client.js';
+import { buildAnnotations, repoPath, type Annotation } from '../report/annotations.js';
+import { emitWorkflowCommands } from '../report/workflow-commands.js';
+import { levelCounts, visible } from '../report/text.js';
+import { publishCheckRun } from '../report/check-run.js';
+import { renderSummary, SUMMARY_BUDGET, type SummaryContext } from '../report/summary.js';
+import { renderSarif } from '../report/sarif.js';
+import { writeJson } from '../report/json-report.js';
+import type { Report } from '../core/report.js';
+import { VERSION } from '../version.js';
 
 export { readSettings, emitWorkflowCommands, VERSION };
 
@@ -144,6 +145,7 @@ export async function runAction(
       policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
       inputs: prefixed(inputs, s.prefix),
       timeVerified: now(),
+      version: VERSION,
     };
     const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
     if (!w.ok) {

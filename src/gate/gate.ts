@@ -4,18 +4,18 @@
  */
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
-import { sha256Hex } from './core/binding.js';
-import { finding, inputFinding, type Finding } from './core/findings.js';
-import type { Evidence, RunInput } from './core/model.js';
-import type { Report } from './core/report.js';
-import { verify } from './core/verify.js';
-import { discover, type FoundFile } from './read/discover.js';
-import { readEnvelopeFile, type Envelope } from './read/dsse.js';
-import { readBytes, readOne } from './read/files.js';
-import { EXTENSION_LIST, formatOf, sidecarOf } from './read/formats.js';
+import { sha256Hex } from '../core/binding.js';
+import { finding, inputFinding, type Finding } from '../core/findings.js';
+import type { Evidence, RunInput } from '../core/model.js';
+import type { Report } from '../core/report.js';
+import { verify } from '../core/verify.js';
+import { discover, type FoundFile } from '../read/discover.js';
+import { readEnvelopeFile, type Envelope } from '../read/envelope.js';
+import { readBytes, readOne } from '../read/files.js';
+import { EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats.js';
 import type { Settings } from './settings.js';
-import { TrustPool } from './trust/pool.js';
-import { attestation } from './trust/producer.js';
+import { TrustPool } from '../trust/pool.js';
+import { attestation } from '../trust/producer.js';
 
 export type { Settings };
 

@@ -7,9 +7,9 @@
 
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { NO_POLICY, parsePolicy, type Policy } from './core/policy.js';
-import { DEFAULT_LIMITS, type ReadLimits } from './read/limits.js';
-import { parsePublicKeys, trustedKeys, type TrustedKeys } from './trust/keys.js';
+import { NO_POLICY, parsePolicy, type Policy } from '../core/policy.js';
+import { DEFAULT_LIMITS, type ReadLimits } from '../read/limits.js';
+import { parsePublicKeys, trustedKeys, type TrustedKeys } from '../trust/keys.js';
 
 export { DEFAULT_LIMITS, type ReadLimits };
 

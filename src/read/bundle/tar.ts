@@ -1,12 +1,12 @@
 /**
  * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
  * local PAX and GNU long-name headers, and refuses everything an evidence bundle never contains:
- * links, devices, directories, global PAX headers, oversized metadata. Failures are TarError values
- * whose message names the rule.
+ * links, devices, directories, global PAX headers, oversized metadata. Failures are ReadError('tar')
+ * (or 'limit') whose message names the rule.
  */
-import { quote } from '../core/findings.js';
+import { quote } from '../../core/findings.js';
+import { ReadError } from '../read-error.js';
 
-export class TarError extends Error {}
 
 /** Pulls exactly n bytes (or fewer at end of input) from the decompressed stream. */
 export interface ByteSource {
@@ -41,7 +41,7 @@ function octal(b: Buffer, start: number, len: number, what: string): number {
     // GNU base-256: only sizes that fit in a double are meaningful here.
     let v = 0;
     for (let i = start + 1; i < start + len; i++) v = v * 256 + b[i]!;
-    if ((b[start]! & 0x7f) !== 0 || !Number.isSafeInteger(v)) throw new TarError(`tar header ${what} field is out of range`);
+    if ((b[start]! & 0x7f) !== 0 || !Number.isSafeInteger(v)) throw new ReadError('tar', `tar header ${what} field is out of range`);
     return v;
   }
   const s = b
@@ -49,7 +49,7 @@ function octal(b: Buffer, start: number, len: number, what: string): number {
     .replace(/[\0 ]+$/, '')
     .replace(/^ +/, '');
   if (s === '') return 0;
-  if (!/^[0-7]+$/.test(s)) throw new TarError(`tar header ${what} field is not octal`);
+  if (!/^[0-7]+$/.test(s)) throw new ReadError('tar', `tar header ${what} field is not octal`);
   return parseInt(s, 8);
 }
 
@@ -68,16 +68,16 @@ function paxPath(data: Buffer): string | undefined {
   let path: string | undefined;
   while (i < data.length) {
     const sp = data.indexOf(0x20, i);
-    if (sp === -1) throw new TarError('malformed PAX header record');
+    if (sp === -1) throw new ReadError('tar', 'malformed PAX header record');
     const len = Number(data.toString('latin1', i, sp));
-    if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length) throw new TarError('malformed PAX header record length');
+    if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length) throw new ReadError('tar', 'malformed PAX header record length');
     const rec = data.toString('utf8', sp + 1, i + len - 1);
     const eq = rec.indexOf('=');
-    if (eq === -1) throw new TarError('malformed PAX header record');
+    if (eq === -1) throw new ReadError('tar', 'malformed PAX header record');
     const key = rec.slice(0, eq);
     if (key === 'path') path = rec.slice(eq + 1);
-    if (key === 'linkpath') throw new TarError('PAX linkpath record: links are not allowed in a bundle');
-    if (key === 'size') throw new TarError('PAX size record is not supported in a bundle');
+    if (key === 'linkpath') throw new ReadError('tar', 'PAX linkpath record: links are not allowed in a bundle');
+    if (key === 'size') throw new ReadError('tar', 'PAX size record is not supported in a bundle');
     i += len;
   }
   return path;
@@ -87,18 +87,18 @@ export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerat
   let longName: string | undefined;
   let consumed = true;
   for (;;) {
-    if (!consumed) throw new TarError('internal: member data not consumed');
+    if (!consumed) throw new ReadError('tar', 'internal: member data not consumed');
     const h = await src.read(BLOCK);
     if (h.length === 0) {
-      if (longName !== undefined) throw new TarError('tar archive ends after an extended header (truncated)');
+      if (longName !== undefined) throw new ReadError('tar', 'tar archive ends after an extended header (truncated)');
       return; // EOF at a header boundary: tolerated like the end marker
     }
-    if (h.length < BLOCK) throw new TarError('tar archive is truncated inside a header');
+    if (h.length < BLOCK) throw new ReadError('tar', 'tar archive is truncated inside a header');
     if (isZero(h)) {
-      if (longName !== undefined) throw new TarError('tar archive ends after an extended header');
+      if (longName !== undefined) throw new ReadError('tar', 'tar archive ends after an extended header');
       return;
     }
-    if (!checksumOk(h)) throw new TarError('tar header checksum does not match (corrupt or not a tar archive)');
+    if (!checksumOk(h)) throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
     const type = String.fromCharCode(h[156]!);
     const size = octal(h, 124, 12, 'size');
     const magic = h.toString('latin1', 257, 263);
@@ -109,32 +109,32 @@ export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerat
 
     if (type === 'x' || type === 'L') {
       if (size > limits.maxMetaBytes) {
-        throw new TarError(`${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+        throw new ReadError('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
       }
       const data = await src.read(size + padding(size));
-      if (data.length < size + padding(size)) throw new TarError('tar archive is truncated inside an extended header');
+      if (data.length < size + padding(size)) throw new ReadError('tar', 'tar archive is truncated inside an extended header');
       const body = data.subarray(0, size);
       longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
       continue;
     }
-    if (type === 'g') throw new TarError('global PAX header member is not allowed in a bundle');
-    if (type === '1' || type === '2' || type === 'K') throw new TarError(`link member "${quote(name)}" is not allowed in a bundle`);
-    if (type === '3' || type === '4' || type === '6') throw new TarError(`device or FIFO member "${quote(name)}" is not allowed in a bundle`);
-    if (type === '5') throw new TarError(`directory member "${quote(name)}" is not allowed in a bundle`);
-    if (type !== '0' && type !== '\0' && type !== '7') throw new TarError(`tar member "${quote(name)}" has unsupported type '${type}'`);
+    if (type === 'g') throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');
+    if (type === '1' || type === '2' || type === 'K') throw new ReadError('tar', `link member "${quote(name)}" is not allowed in a bundle`);
+    if (type === '3' || type === '4' || type === '6') throw new ReadError('tar', `device or FIFO member "${quote(name)}" is not allowed in a bundle`);
+    if (type === '5') throw new ReadError('tar', `directory member "${quote(name)}" is not allowed in a bundle`);
+    if (type !== '0' && type !== '\0' && type !== '7') throw new ReadError('tar', `tar member "${quote(name)}" has unsupported type '${type}'`);
     const path = longName ?? name;
     longName = undefined;
-    if (Buffer.byteLength(path) > limits.maxPathBytes) throw new TarError(`tar member path is longer than ${limits.maxPathBytes} bytes`);
-    if (path.startsWith('/')) throw new TarError(`tar member path "${path}" is absolute`);
-    if (path.split('/').includes('..')) throw new TarError(`tar member path "${path}" contains ".."`);
+    if (Buffer.byteLength(path) > limits.maxPathBytes) throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
+    if (path.startsWith('/')) throw new ReadError('tar', `tar member path "${path}" is absolute`);
+    if (path.split('/').includes('..')) throw new ReadError('tar', `tar member path "${path}" contains ".."`);
     consumed = false;
     yield {
       path,
       size,
       data: async (maxBytes: number, what: string): Promise<Buffer> => {
-        if (size > maxBytes) throw new TarError(`${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
+        if (size > maxBytes) throw new ReadError('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
         const buf = await src.read(size + padding(size));
-        if (buf.length < size + padding(size)) throw new TarError(`tar archive is truncated inside ${what}`);
+        if (buf.length < size + padding(size)) throw new ReadError('tar', `tar archive is truncated inside ${what}`);
         consumed = true;
         return buf.subarray(0, size);
       },

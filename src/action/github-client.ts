@@ -7,17 +7,9 @@
  * It is imported only when a run reports through the API, so a run that does not pays nothing.
  */
 import { readFileSync } from 'node:fs';
-import { isObject } from './core/json.js';
+import { isObject } from '../core/json.js';
 
-export interface ApiResponse {
-  readonly status: number;
-  readonly data: unknown;
-}
-
-/** What the reporters need of the API: one request, answered with a status (errors included). */
-export interface GitHubApi {
-  request(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<ApiResponse>;
-}
+import type { ApiResponse, GitHubApi } from '../report/check-run.js';
 
 /** Longest total time spent waiting for rate limits before giving up (then: workflow commands). */
 export const MAX_RATE_LIMIT_WAIT_SECONDS = 120;

@@ -5,7 +5,7 @@
  */
 import { finding, type Finding } from '../core/findings.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
-import type { Location } from '../core/model.js';
+import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
 import { decode, documents, type DocSink } from './documents.js';
 import type { ReadLimits } from './limits.js';

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { jcs, sha256Hex, utcSeconds } from '../core/binding.js';
 import type { Report } from '../core/report.js';
 
-import { STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/dsse.js';
+import { STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/envelope.js';
 
-export { IN_TOTO_PAYLOAD_TYPE, STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/dsse.js';
+export { IN_TOTO_PAYLOAD_TYPE, STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/envelope.js';
 export const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
 /** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
 export const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';

@@ -6,9 +6,9 @@
  */
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RunContext } from './github.js';
-import { resourceUriFromEnv } from './report/vsa.js';
-import { parsePrivateKey, type SigningKey } from './tools/signing.js';
+import type { RunContext } from './github-client.js';
+import { resourceUriFromEnv } from '../report/verification-summary.js';
+import { parsePrivateKey, type SigningKey } from '../tools/signing.js';
 import {
   DEFAULTS,
   directoryIn,
@@ -22,7 +22,7 @@ import {
   UsageError,
   type OptionName,
   type Settings,
-} from './settings.js';
+} from '../gate/settings.js';
 
 export type AnnotationMode = 'auto' | 'check-run' | 'workflow-commands' | 'off';
 /** Which calls get an annotation. */

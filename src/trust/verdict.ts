@@ -9,9 +9,9 @@ import { sha256Hex } from '../core/binding.js';
 import { placeOf } from '../core/findings.js';
 import { isObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
-import { IN_TOTO_PAYLOAD_TYPE, onlySubject, readEnvelopeFile, STATEMENT_TYPE, strictPayload, VSA_PREDICATE_TYPE, type Envelope } from '../read/dsse.js';
+import { IN_TOTO_PAYLOAD_TYPE, onlySubject, readEnvelopeFile, STATEMENT_TYPE, strictPayload, VSA_PREDICATE_TYPE, type Envelope } from '../read/envelope.js';
 import type { ReadLimits } from '../read/limits.js';
-import { checkEnvelopeAsync } from './dsse.js';
+import { checkEnvelopeAsync } from './envelope.js';
 import type { TrustedKeys } from './keys.js';
 
 async function checkOne(e: Envelope, reportSha256: string, keys: TrustedKeys, limits: ReadLimits): Promise<Result<string>> {

@@ -6,16 +6,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { commandSpec, parseArgsOptions, usageText } from './cli-options.js';
-import { isSignedAt } from './read/signature.js';
-import { sidecarOf } from './read/formats.js';
-import { DEFAULT_POLICY_URI, resourceUriFromEnv } from './report/vsa.js';
-import type { TrustedKeys } from './trust/keys.js';
-import { DOMAINS, type Domain } from './tools/import/target-hash.js';
-import { IMPORT_KINDS, importKind, type ImportKind } from './tools/import/run.js';
-import { DEFAULT_SLACK, type SlackOptions } from './tools/import/slack.js';
-import { parseWindowTime, type ScopeFilter } from './tools/import/scope.js';
-import { defaultSettings, directoryIn, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from './settings.js';
+import { commandSpec, parseArgsOptions, usageText } from './options.js';
+import { isSignedAt } from '../read/signature.js';
+import { sidecarOf } from '../read/formats.js';
+import { DEFAULT_POLICY_URI, resourceUriFromEnv } from '../report/verification-summary.js';
+import type { TrustedKeys } from '../trust/keys.js';
+import { DOMAINS, type Domain } from '../tools/import/target-hash.js';
+import { IMPORT_KINDS, importKind, type ImportKind } from '../tools/import/run.js';
+import { DEFAULT_SLACK, type SlackOptions } from '../tools/import/slack.js';
+import { parseWindowTime, type ScopeFilter } from '../tools/import/scope.js';
+import { defaultSettings, directoryIn, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from '../gate/settings.js';
 
 export const USAGE = usageText();
 const COMMAND_NAMES = 'verify, verify-attestation, attest-bundle, keygen, sign, import or hash';

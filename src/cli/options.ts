@@ -5,8 +5,8 @@
  * action.yml and the README (a test); nothing about an option is written twice.
  */
 import type { ParseArgsConfig } from 'node:util';
-import { DEFAULT_POLICY_URI } from './report/vsa.js';
-import { DEFAULTS, type OptionName } from './settings.js';
+import { DEFAULT_POLICY_URI } from '../report/verification-summary.js';
+import { DEFAULTS, type OptionName } from '../gate/settings.js';
 
 export interface OptionSpec {
   readonly flag: string;

@@ -1,0 +1,139 @@
+/**
+ * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
+ * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
+ * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
+ * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
+ * one `invalid_artifact` finding naming the rule, and contributes nothing.
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
+import { createGunzip } from 'node:zlib';
+import { finding, type Finding } from '../../core/findings.js';
+import { sha256Digest } from '../../core/binding.js';
+import { SURFACE_SCHEMA as SURFACE } from '../../core/model.js';
+import type { Result } from '../../core/result.js';
+import { skippedFinding, type BundleFacts, type FileRead } from '../file-read.js';
+import { ReadError } from '../read-error.js';
+import { type Events, readEvents } from './events.js';
+import { DEFAULT_BUNDLE_LIMITS, type BundleLimits } from './limits.js';
+import { type Manifest, otherArchive, readManifest } from './manifest.js';
+import { GunzipSource, gzipReason } from './source.js';
+import { members } from './tar.js';
+
+/** What an archive turned out to be: a verified bundle's events, or another kind of Assay archive (skipped with a notice). */
+export type Archive = { readonly kind: 'bundle'; readonly events: Events; readonly facts: BundleFacts } | { readonly kind: 'other'; readonly name: string };
+
+/** The bytes of a bundle: a file on disk (streamed) or a buffer already in memory. */
+export type BundleSource = { readonly path: string } | { readonly bytes: Uint8Array };
+
+/** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
+export async function verifyBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<Result<Archive, ReadError>> {
+  try {
+    return { ok: true, value: await walk(source, file, limits) };
+  } catch (e) {
+    if (e instanceof ReadError) return { ok: false, reason: e };
+    throw e;
+  }
+}
+
+/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
+async function walk(source: BundleSource, file: string, limits: BundleLimits): Promise<Archive> {
+  let size: number;
+  let input: Readable;
+  try {
+    size = 'path' in source ? statSync(source.path).size : source.bytes.length;
+    if (size > limits.maxCompressedBytes)
+      throw new ReadError('bundle', 
+        `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`,
+      );
+    input = 'path' in source ? createReadStream(source.path) : Readable.from([Buffer.from(source.bytes)]);
+  } catch (e) {
+    if (e instanceof ReadError) throw e;
+    throw new ReadError('io', `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const gunzip = createGunzip();
+  const archiveHash = createHash('sha256');
+  input.on('data', (chunk: Buffer) => archiveHash.update(chunk));
+  input.on('error', (e) => gunzip.destroy(e));
+  input.pipe(gunzip);
+  const src = new GunzipSource(gunzip, size, limits);
+  try {
+    let manifest: Manifest | undefined;
+    let decisions: Events | undefined;
+    for await (const m of members(src, limits)) {
+      if (!manifest && decisions === undefined) {
+        if (m.path !== 'manifest.json' && m.path.endsWith('.json') && m.path !== 'events.ndjson') {
+          // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
+          const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+          if (other !== null) return { kind: 'other', name: other };
+        }
+        if (m.path !== 'manifest.json') {
+          throw new ReadError('bundle', 
+            m.path === 'events.ndjson'
+              ? 'member order: events.ndjson comes before manifest.json'
+              : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
+          );
+        }
+        const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+        if ('other' in read) return { kind: 'other', name: read.other };
+        manifest = read;
+      } else if (manifest && decisions === undefined) {
+        if (m.path !== 'events.ndjson') {
+          throw new ReadError('bundle', 
+            m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
+          );
+        }
+        if (m.size !== manifest.eventsBytes) throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+        const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
+        if (sha256Digest(bytes) !== manifest.eventsSha256) throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
+        decisions = readEvents(bytes, manifest, file, limits);
+      } else {
+        throw new ReadError('bundle', 
+          m.path === 'events.ndjson' || m.path === 'manifest.json'
+            ? `duplicate member "${m.path}"`
+            : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
+        );
+      }
+    }
+    if (!(await src.drain())) throw new ReadError('bundle', 'data after the end of the tar archive');
+    if (!manifest) throw new ReadError('bundle', 'missing member manifest.json');
+    if (decisions === undefined) throw new ReadError('bundle', 'missing member events.ndjson');
+    // Every byte has been read (drain checked the end): the hash is of the whole archive.
+    const facts: BundleFacts = {
+      archiveSha256: archiveHash.digest('hex'),
+      bundleId: manifest.bundleId,
+      runId: manifest.runId,
+      eventCount: manifest.eventCount,
+      runRoot: manifest.runRoot,
+      producer: manifest.producer,
+      window: decisions.window,
+    };
+    return { kind: 'bundle', events: decisions, facts };
+  } catch (e) {
+    if (e instanceof ReadError) throw e;
+    const err = e as NodeJS.ErrnoException;
+    if (typeof err.code === 'string' && err.code.startsWith('Z_')) throw new ReadError('gzip', gzipReason(err));
+    if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) throw new ReadError('io', `cannot read file: ${err.code}`);
+    throw e;
+  } finally {
+    input.destroy();
+    gunzip.destroy();
+  }
+}
+
+export async function readBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<FileRead> {
+  const at = { file, line: 1, column: 1 };
+  const verified = await verifyBundle(source, file, limits);
+  if (!verified.ok) return { run: null, records: [], findings: [finding('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+  const archive = verified.value;
+  if (archive.kind === 'other') {
+    const f = finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+    return { run: null, records: [], findings: [f] };
+  }
+  const { decisions, skipped } = archive.events;
+  const findings: Finding[] = [];
+  if (skipped.size > 0) findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
+  if (decisions.length === 0) findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`));
+  return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
+}
