@@ -1,11 +1,12 @@
 /** dist/index.js as the runner starts it, against a recording HTTP server on 127.0.0.1. */
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/core/binding.js';
-import { cleanup, cli, ROOT, tempDir, writeFiles } from './support/workspace.js';
 import { BASE_SHA, forbidden, HEAD_SHA, MERGE_SHA, runAction } from './support/action-harness.js';
 import { decision, deployKey, json, record, SIGNED_DEMO_POLICY, surface } from './support/corpus.js';
+import { cleanup, cli, ROOT, tempDir, writeFiles } from './support/workspace.js';
 
 afterEach(cleanup);
 
@@ -34,7 +35,8 @@ function corpus120(dir = ''): string {
   return ws;
 }
 
-const commands = (stdout: string, kind: string) => stdout.split(/\r?\n/).filter((l) => l.startsWith(`::${kind} `) || l.startsWith(`::${kind}::`));
+const commands = (stdout: string, kind: string) =>
+  stdout.split(/\r?\n/).filter((l) => l.startsWith(`::${kind} `) || l.startsWith(`::${kind}::`));
 
 describe('dist/index.js on a pull request', () => {
   it('passes the demo, writes outputs, report and summary, and annotates through the Checks API', async () => {
@@ -96,7 +98,9 @@ describe('dist/index.js on a pull request', () => {
     for (const a of all) expect(lines[a.start_line - 1]!.trim()).toBe('{');
     const failing = all.find((a: any) => a.annotation_level === 'failure');
     expect(failing.message).toMatch(/verified_not_reproduced: .*no audit record binds its subject/);
-    expect(commands(r.stdout, 'error')).toEqual(['::error::receipt-gate: the gate failed with 19 error(s); see the annotations and the job summary.']);
+    expect(commands(r.stdout, 'error')).toEqual([
+      '::error::receipt-gate: the gate failed with 19 error(s); see the annotations and the job summary.',
+    ]);
   });
 
   it("uses the job's own check run when check-run-id is given", async () => {
@@ -112,7 +116,9 @@ describe('dist/index.js on a pull request', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/403.*falling back to workflow commands/);
     expect(commands(r.stdout, 'notice').length).toBeGreaterThan(0);
-    expect(r.stdout).toContain('::notice title=verified · github.add_deploy_key,file=.assay/runs/2026-11-03-rotate-deploy-keys.json,line=4,col=5::');
+    expect(r.stdout).toContain(
+      '::notice title=verified · github.add_deploy_key,file=.assay/runs/2026-11-03-rotate-deploy-keys.json,line=4,col=5::',
+    );
   });
 
   it("with no token: workflow commands within GitHub's 10 per level per step, the step's own lines counted, then one notice for the rest", async () => {
@@ -154,7 +160,9 @@ describe('dist/index.js on a pull request', () => {
     });
     const again = await runAction({ workspace: ws, inputs: { 'working-directory': 'agents/prod', 'sarif-file': 'out/receipts2.sarif' } });
     const sarif2 = JSON.parse(readFileSync(path.join(ws, 'out/receipts2.sarif'), 'utf8'));
-    expect(sarif2.runs[0].results.map((x: any) => x.partialFingerprints)).toEqual(sarif.runs[0].results.map((x: any) => x.partialFingerprints));
+    expect(sarif2.runs[0].results.map((x: any) => x.partialFingerprints)).toEqual(
+      sarif.runs[0].results.map((x: any) => x.partialFingerprints),
+    );
     expect(again.outputs['report-digest']).toBe(r.outputs['report-digest']);
   });
 
@@ -165,7 +173,10 @@ describe('dist/index.js on a pull request', () => {
   });
 
   it('merge_group annotates the merge group head', async () => {
-    const r = await runAction({ workspace: demo(), event: { name: 'merge_group', payload: { merge_group: { head_sha: 'c'.repeat(40) } } } });
+    const r = await runAction({
+      workspace: demo(),
+      event: { name: 'merge_group', payload: { merge_group: { head_sha: 'c'.repeat(40) } } },
+    });
     expect(r.requests[0]!.body.head_sha).toBe('c'.repeat(40));
   });
 
@@ -243,11 +254,17 @@ describe('dist/index.js edge cases', () => {
       workspace: ws,
       inputs: { audit: '.assay/audit\nmissing-dir' },
       responder: (req, n) =>
-        n >= 2 ? { status: 502, body: { message: 'Bad gateway' } } : req.method === 'POST' ? { status: 201, body: { id: 9 } } : { status: 200, body: {} },
+        n >= 2
+          ? { status: 502, body: { message: 'Bad gateway' } }
+          : req.method === 'POST'
+            ? { status: 201, body: { id: 9 } }
+            : { status: 200, body: {} },
     });
     // The PATCH is tried once and retried twice (plugin-retry), then the rest falls back.
     expect(r.requests.map((q) => q.method)).toEqual(['POST', 'PATCH', 'PATCH', 'PATCH']);
-    expect(r.requests.flatMap((q) => q.body.output.annotations).every((a: any) => typeof a.path === 'string' && a.path.length > 0)).toBe(true);
+    expect(r.requests.flatMap((q) => q.body.output.annotations).every((a: any) => typeof a.path === 'string' && a.path.length > 0)).toBe(
+      true,
+    );
     expect(commands(r.stdout, 'warning')[0]).toMatch(
       /Checks API failed \(502: Bad gateway\); falling back to workflow commands for the 70 annotation\(s\) not yet posted/,
     );
@@ -302,7 +319,11 @@ describe('network failure while reporting', () => {
     const t0 = Date.now();
     const r = await runAction({
       workspace: demo(),
-      responder: () => ({ status: 403, body: { message: 'You have exceeded a secondary rate limit.' }, headers: { 'retry-after': '3600' } }),
+      responder: () => ({
+        status: 403,
+        body: { message: 'You have exceeded a secondary rate limit.' },
+        headers: { 'retry-after': '3600' },
+      }),
     });
     expect(Date.now() - t0).toBeLessThan(20_000);
     expect(r.code).toBe(0);
@@ -390,9 +411,19 @@ describe('the verdict attestation from the action (issue 18)', () => {
       },
     });
     expect(r.code, r.stdout).toBe(0);
-    expect(r.outputs).toMatchObject({ 'vsa-predicate-file': path.join(ws, 'verdict.json'), 'vsa-file': path.join(ws, 'receipt-report.json.intoto.jsonl') });
+    expect(r.outputs).toMatchObject({
+      'vsa-predicate-file': path.join(ws, 'verdict.json'),
+      'vsa-file': path.join(ws, 'receipt-report.json.intoto.jsonl'),
+    });
     const check = cli(
-      ['verify-attestation', '--trusted-key', path.join(keys, 'v.pub.pem'), '--report', 'receipt-report.json', 'receipt-report.json.intoto.jsonl'],
+      [
+        'verify-attestation',
+        '--trusted-key',
+        path.join(keys, 'v.pub.pem'),
+        '--report',
+        'receipt-report.json',
+        'receipt-report.json.intoto.jsonl',
+      ],
       ws,
     );
     expect(check.code, check.stderr).toBe(0);
@@ -417,7 +448,9 @@ describe('producer attestations from the action (issue 17)', () => {
     const pem = readFileSync(path.join(ROOT, 'fixtures/signed/test-signer.pub.pem'), 'utf8');
     const r = await runAction({ workspace: demo(), inputs: { 'trusted-producers': pem } });
     expect(r.outputs['result']).toBe('fail');
-    expect(JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8')).findings.map((f: { code: string }) => f.code)).toContain('run_unattested');
+    expect(JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8')).findings.map((f: { code: string }) => f.code)).toContain(
+      'run_unattested',
+    );
     const empty = await runAction({ workspace: demo(), inputs: { 'require-attested-runs': 'true' } });
     expect(empty.outputs['result']).toBe('error');
     expect(empty.stdout).toMatch(/invalid input trusted-producers: empty, but require-attested-runs is true/);

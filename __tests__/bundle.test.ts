@@ -1,13 +1,14 @@
 /** Evidence bundles: the upstream reader corpus, the pinned determinism values, and our writer. */
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/core/binding.js';
 import { readBundle } from '../src/read/bundle/archive.js';
 import { DEFAULT_BUNDLE_LIMITS } from '../src/read/bundle/limits.js';
-import { bundleParts, buildBundle, gzip, tar } from './support/bundle-writer.js';
-import { decision, deployKey, record, json, surface } from './support/corpus.js';
+import { buildBundle, bundleParts, gzip, tar } from './support/bundle-writer.js';
+import { decision, deployKey, json, record, surface } from './support/corpus.js';
 import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
 
 afterEach(cleanup);
@@ -28,7 +29,10 @@ describe('upstream bundles', () => {
       const r = await read(path.join(UPSTREAM, 'bundles', name));
       expect(r.run).toMatchObject({ decisions: [] });
       expect(r.findings.map((f) => f.code)).toEqual(['skipped_object', 'no_decisions']);
-      expect(r.findings[0]).toMatchObject({ member: 'events.ndjson', message: expect.stringMatching(/^skipped \d+ object\(s\) of other kinds: /) });
+      expect(r.findings[0]).toMatchObject({
+        member: 'events.ndjson',
+        message: expect.stringMatching(/^skipped \d+ object\(s\) of other kinds: /),
+      });
     },
   );
   it.each(['valid-single-event.tar.gz', 'valid-three-events.tar.gz'])('%s verifies', async (name) => {
@@ -51,7 +55,9 @@ describe('upstream bundles', () => {
     expect(await reject(corpus(name))).toMatch(why);
   });
   it("oversize-line.tar.gz names the line limit when the limit is the fixture generator's (8 KiB)", async () => {
-    expect(await reject(corpus('oversize-line.tar.gz'), { ...DEFAULT_BUNDLE_LIMITS, maxLineBytes: 8192 })).toMatch(/line 4 is over the 8192-byte line limit/);
+    expect(await reject(corpus('oversize-line.tar.gz'), { ...DEFAULT_BUNDLE_LIMITS, maxLineBytes: 8192 })).toMatch(
+      /line 4 is over the 8192-byte line limit/,
+    );
   });
 });
 
@@ -63,7 +69,10 @@ describe('bundle writer', () => {
       time: '2023-11-14T22:13:20Z',
       producer: { name: 'assay-evidence-test', version: '0.1.0-test', git: 'abc1234' },
       events: [
-        { type: 'assay.determinism.test', data: { seq: 0, message: 'This is a deterministic test event', nested: { z_field: 3, a_field: 1, m_field: 2 } } },
+        {
+          type: 'assay.determinism.test',
+          data: { seq: 0, message: 'This is a deterministic test event', nested: { z_field: 3, a_field: 1, m_field: 2 } },
+        },
       ],
     });
     expect(sha256Hex(parts.events)).toBe('2c338577727ae79d1e4e0c64fb7f924951da3264ac3667caa0476e56c51e5917');
@@ -82,7 +91,10 @@ describe('bundle writer', () => {
   };
 
   it('a bundle with decision events is one run, verified through the gate', async () => {
-    const dir = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': buildBundle(spec).gz, '.assay/audit/a.json': json(record('github', '1', write)) });
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/b.tar.gz': buildBundle(spec).gz,
+      '.assay/audit/a.json': json(record('github', '1', write)),
+    });
     const r = await gate(dir);
     expect(r.ok).toBe(true);
     expect(r.calls).toMatchObject([{ artifact: '.assay/runs/b.tar.gz', member: 'events.ndjson', line: 2, level: 'verified' }]);
@@ -90,7 +102,10 @@ describe('bundle writer', () => {
 
   it('a mismatched record does not verify a bundled call', async () => {
     const other = decision({ tool: 'x', verb: 'create', resourceType: 'github_deploy_key', target: { ...target, repo: 'other' } });
-    const dir = writeFiles(tempDir(), { '.assay/runs/b.tar.gz': buildBundle(spec).gz, '.assay/audit/a.json': json(record('github', '1', other)) });
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/b.tar.gz': buildBundle(spec).gz,
+      '.assay/audit/a.json': json(record('github', '1', other)),
+    });
     const r = await gate(dir);
     expect(r.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['record_unmatched', 'verified_not_reproduced']);
   });
@@ -167,7 +182,9 @@ describe('bundle writer', () => {
       { name: 'events.ndjson', data: b.events },
     ]);
     writeFileSync(p, gzipSync(Buffer.concat([body, Buffer.alloc(64 * 1024 * 1024)]), { level: 9 }));
-    expect(await reject(p, { ...DEFAULT_BUNDLE_LIMITS, maxRatio: 1e9, maxDecompressedBytes: 8 * 1024 * 1024 })).toMatch(/decompressed size exceeds/);
+    expect(await reject(p, { ...DEFAULT_BUNDLE_LIMITS, maxRatio: 1e9, maxDecompressedBytes: 8 * 1024 * 1024 })).toMatch(
+      /decompressed size exceeds/,
+    );
     expect(await reject(p)).toMatch(/decompression ratio exceeds/);
   });
 });
@@ -185,7 +202,11 @@ describe('findings inside bundles', () => {
     expect(f).toMatchObject({ file: '.assay/runs/b.tar.gz', member: 'events.ndjson', line: 1 });
     const anns = buildAnnotations(r, '');
     expect(anns.filter((a) => a.level === 'failure')).toMatchObject([
-      { path: '.assay/runs/b.tar.gz', line: 1, message: expect.stringMatching(/^events\.ndjson:1:\d+: Earned level: asserted[\s\S]*verified_not_reproduced/) },
+      {
+        path: '.assay/runs/b.tar.gz',
+        line: 1,
+        message: expect.stringMatching(/^events\.ndjson:1:\d+: Earned level: asserted[\s\S]*verified_not_reproduced/),
+      },
     ]);
   });
 });

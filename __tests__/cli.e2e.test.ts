@@ -1,8 +1,9 @@
 /** The bundled CLI (dist/cli.js) as a real process, on the demo corpora and the upstream fixtures. */
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, cli, cliJson, ROOT, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
 
 afterEach(cleanup);
@@ -15,13 +16,24 @@ describe('dist/cli.js', () => {
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
     expect(new Set(report.calls.map((c) => c.level))).toEqual(new Set(['verified', 'observed_confirmed', 'asserted', null]));
-    expect(report.totals).toMatchObject({ calls: 9, verified: 4, observed_confirmed: 1, asserted: 2, no_effect: 2, weakest_level: 'asserted', errors: 0 });
+    expect(report.totals).toMatchObject({
+      calls: 9,
+      verified: 4,
+      observed_confirmed: 1,
+      asserted: 2,
+      no_effect: 2,
+      weakest_level: 'asserted',
+      errors: 0,
+    });
     expect(report.runs.map((r) => r.weakest_level)).toEqual(['observed_confirmed', 'asserted', 'asserted']);
     expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
     // ordered by artifact, then index
     const keys = report.calls.map((c) => `${c.artifact}#${String(c.index).padStart(3, '0')}`);
     expect(keys).toEqual([...keys].sort());
-    expect(report.calls.find((c) => c.artifact.endsWith('.tar.gz') && c.level === 'verified')).toMatchObject({ member: 'events.ndjson', line: 2 });
+    expect(report.calls.find((c) => c.artifact.endsWith('.tar.gz') && c.level === 'verified')).toMatchObject({
+      member: 'events.ndjson',
+      line: 2,
+    });
   });
 
   it('fails the tampered demo with record_inconsistent and verified_not_reproduced', () => {
@@ -36,7 +48,10 @@ describe('dist/cli.js', () => {
   });
 
   it('upstream: verified.json + mismatch record fails at the right lines', () => {
-    const { code, report } = cliJson(['--runs', 'side_effect/verified.json', '--audit', 'side_effect/audit_record_mismatch.json'], UPSTREAM);
+    const { code, report } = cliJson(
+      ['--runs', 'side_effect/verified.json', '--audit', 'side_effect/audit_record_mismatch.json'],
+      UPSTREAM,
+    );
     expect(code).toBe(1);
     expect(report.findings.map((f) => [f.code, f.file, f.line])).toEqual([
       ['record_unmatched', 'side_effect/audit_record_mismatch.json', 1],
@@ -119,7 +134,10 @@ describe('dist/cli.js on the bundle fixtures', () => {
   it('with a record for another target: verified_not_reproduced and record_unmatched', () => {
     const { code, report } = cliJson(['--runs', 'verified-call.tar.gz', '--audit', 'mismatched-record.audit.json'], dir);
     expect(code).toBe(1);
-    expect(report.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['record_unmatched', 'verified_not_reproduced']);
+    expect(report.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual([
+      'record_unmatched',
+      'verified_not_reproduced',
+    ]);
   });
   it('tampered after hashing: rejected, naming the rule, no calls', () => {
     const { code, report } = cliJson(['--runs', 'tampered-after-hashing.tar.gz', '--audit', 'verified-call.audit.json'], dir);

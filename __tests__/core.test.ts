@@ -2,19 +2,21 @@
  * The pure core, module by module: claims, records, the allocation, the ladder and its explanations.
  * Test names state the rule they guard, in the semantics document's words.
  */
-import { describe, expect, it } from 'vitest';
+
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { readClaim } from '../src/core/claims.js';
-import { checkRecords } from '../src/core/records.js';
+import { describe, expect, it } from 'vitest';
 import { allocate } from '../src/core/allocation.js';
-import { climb as climbMap } from '../src/core/ladder.js';
-import { eligibility, type Call } from '../src/core/call.js';
+import { type Call, eligibility } from '../src/core/call.js';
+import { readClaim } from '../src/core/claims.js';
 import { SNAGS_LISTED } from '../src/core/diagnose.js';
 import { outcomeText } from '../src/core/explain.js';
-import { verify } from '../src/core/verify.js';
-import { FINDINGS, finding, quote } from '../src/core/findings.js';
+import { FINDINGS, finding } from '../src/core/findings.js';
+import { climb as climbMap } from '../src/core/ladder.js';
 import type { RecordInput } from '../src/core/model.js';
+import { checkRecords } from '../src/core/records.js';
+import { quote } from '../src/core/text.js';
+import { verify } from '../src/core/verify.js';
 import { addKey, deployKey, getKey, record } from './support/corpus.js';
 import { evidence, OPTIONS } from './support/evidence.js';
 
@@ -55,7 +57,10 @@ describe('claims (§4)', () => {
   });
 
   it('an asserted block carrying a digest is inconsistent', () => {
-    const r = claimOf({ side_effect_asserted: true, side_effect: { asserted: true, level: 'asserted', verification_subject_digest: 'sha256:00' } });
+    const r = claimOf({
+      side_effect_asserted: true,
+      side_effect: { asserted: true, level: 'asserted', verification_subject_digest: 'sha256:00' },
+    });
     expect(r.kind === 'claim' && r.inconsistencies).toEqual(['an "asserted" claim carries a verification_subject_digest']);
   });
 });
@@ -73,7 +78,9 @@ describe('records (§3)', () => {
     const r = record('github', '1', addKey(), { editTarget: { repo: 'other' } });
     const [c] = checkRecords(located([r]));
     expect(c!.check).toMatchObject({ outcome: 'inconsistent' });
-    expect(c!.check.outcome === 'inconsistent' && c!.check.reason).toMatch(/^subject recomputes to sha256:[0-9a-f]{64} but binding_digest says sha256:/);
+    expect(c!.check.outcome === 'inconsistent' && c!.check.reason).toMatch(
+      /^subject recomputes to sha256:[0-9a-f]{64} but binding_digest says sha256:/,
+    );
   });
 
   it('one entry exported twice (one identity, one meaning) is one record: the copy is imported_twice and names the first (§3.2)', () => {
@@ -100,7 +107,8 @@ describe('records (§3)', () => {
 });
 
 describe('the allocation (§5)', () => {
-  const usable = (n: number, provider = 'github') => checkRecords(located(Array.from({ length: n }, (_, i) => record(provider, `r${i}`, addKey()))));
+  const usable = (n: number, provider = 'github') =>
+    checkRecords(located(Array.from({ length: n }, (_, i) => record(provider, `r${i}`, addKey()))));
   const digest = (usable(1)[0]!.check as { recomputed: string }).recomputed;
 
   const ids = (cs: readonly object[], got: ReadonlyMap<object, { input: { record: { record_id: string } } }>) =>
@@ -225,7 +233,9 @@ describe("explanations read the ladder's reasons (the three cases of issue 8)", 
   it('a verified_not_reproduced finding gives only the reason the verified claim failed', () => {
     const r = verify(evidence({ 'r.json': [addKey({ claim: 'verified' })] }), OPTIONS);
     const f = r.findings.find((x) => x.code === 'verified_not_reproduced')!;
-    expect(f.message).toMatch(/^github\.add_deploy_key \(decision 0\) claims verified, but no audit record binds its subject sha256:[0-9a-f]{64}$/);
+    expect(f.message).toMatch(
+      /^github\.add_deploy_key \(decision 0\) claims verified, but no audit record binds its subject sha256:[0-9a-f]{64}$/,
+    );
   });
 
   it('a record whose target carries more than the bound fields is nearest to the call equal on all of them', () => {

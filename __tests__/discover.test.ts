@@ -1,7 +1,8 @@
 /** Inputs → files: directories, globs, de-duplication, pruning, order, and the workspace boundary. */
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { discover } from '../src/read/discover.js';
 import { cleanup, tempDir, writeFiles } from './support/workspace.js';
 

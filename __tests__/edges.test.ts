@@ -4,20 +4,21 @@
  * reasons and reports, the decision limit per run, the allocation a maximum matching, denied calls
  * confirming nothing, and the gate's own output strict JSON.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, symlinkSync } from 'node:fs';
+
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Report } from '../src/core/report.js';
 import { verify } from '../src/core/verify.js';
+import { DEFAULT_LIMITS } from '../src/read/limits.js';
 import { parseStrict } from '../src/read/strict-json.js';
 import { renderJson } from '../src/report/json-report.js';
-import { DEFAULT_LIMITS } from '../src/gate/settings.js';
-import { addKey, decision, deployKey, event, getKey, json, ndjson, record, surface } from './support/corpus.js';
 import { buildBundle } from './support/bundle-writer.js';
+import { addKey, decision, deployKey, event, getKey, json, ndjson, record, surface } from './support/corpus.js';
 import { evidence, OPTIONS } from './support/evidence.js';
 import { cleanup, gate, tempDir, writeFiles } from './support/workspace.js';
-import type { Report } from '../src/core/report.js';
 
 afterEach(cleanup);
 
@@ -26,7 +27,10 @@ async function runs(files: Record<string, string | Uint8Array>, audit: Record<st
   const dir = tempDir();
   writeFiles(
     dir,
-    Object.fromEntries([...Object.entries(files).map(([k, v]) => [`.assay/runs/${k}`, v]), ...Object.entries(audit).map(([k, v]) => [`.assay/audit/${k}`, v])]),
+    Object.fromEntries([
+      ...Object.entries(files).map(([k, v]) => [`.assay/runs/${k}`, v]),
+      ...Object.entries(audit).map(([k, v]) => [`.assay/audit/${k}`, v]),
+    ]),
   );
   return gate(dir);
 }
@@ -62,7 +66,12 @@ describe('near misses are refused, never skipped (§1)', () => {
 
   it('a bundle surface event whose data.schema is …surface.v1 is refused, as the same event in a log is', async () => {
     const data = { ...surface([claim]), schema: 'assay.tool_decision_surface.v1' };
-    const gz = buildBundle({ runId: 'r', source: 'urn:a:b', time: '2026-11-01T00:00:00Z', events: [{ type: 'assay.tool_decision_surface.v0', data }] }).gz;
+    const gz = buildBundle({
+      runId: 'r',
+      source: 'urn:a:b',
+      time: '2026-11-01T00:00:00Z',
+      events: [{ type: 'assay.tool_decision_surface.v0', data }],
+    }).gz;
     const r = await runs({ 'b.tar.gz': gz, 'l.ndjson': ndjson([event('assay.tool_decision_surface.v0', data, 0)]) });
     const msgs = errors(r).map((f) => `${f.file}: ${f.message}`);
     expect(msgs).toEqual([
@@ -99,7 +108,10 @@ describe('§5: effect values, denied calls, the maximum matching', () => {
   });
 
   it('a denied read never confirms a write, even when it says success', () => {
-    const r = verify(evidence({ 'r.json': [addKey({ claim: 'observed_confirmed' }), getKey({ effect: 'deny', status: 'success' })] }), OPTIONS);
+    const r = verify(
+      evidence({ 'r.json': [addKey({ claim: 'observed_confirmed' }), getKey({ effect: 'deny', status: 'success' })] }),
+      OPTIONS,
+    );
     expect(r.calls[0]!.level).toBe('asserted');
     expect(r.findings.map((f) => f.code)).toContain('observed_confirmed_not_reproduced');
   });
@@ -162,7 +174,9 @@ describe('bounded memory: decisions per run', () => {
     const name = (i: number) => createHash('sha256').update(String(i)).digest('hex').slice(0, 12);
     const events = Array.from({ length: 9 }, (_, e) => ({
       type: 'assay.tool_decision_surface.v0',
-      data: surface(Array.from({ length: 12_000 }, (_, i) => ({ tool: { name: name(e * 12_000 + i) }, response: { side_effect_asserted: true } }))),
+      data: surface(
+        Array.from({ length: 12_000 }, (_, i) => ({ tool: { name: name(e * 12_000 + i) }, response: { side_effect_asserted: true } })),
+      ),
     }));
     const gz = buildBundle({ runId: 'r', source: 'urn:a:b', time: '2026-11-01T00:00:00Z', events }).gz;
     const r = await runs({ 'b.tar.gz': gz });

@@ -6,10 +6,11 @@
  * night passes, a human's key is skipped by scope, and an agent's key with no run fails saying that
  * no committed run declares it.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { addKey, decision, deployKey, json, surface } from './support/corpus.js';
 import { cleanup, distFile, ROOT, tempDir } from './support/workspace.js';
@@ -58,10 +59,18 @@ function world() {
   // The agent's committed runs: the deploy keys it added on the first two days (claiming only
   // `asserted`, as a stock producer does; the imported records then earn them `verified`).
   const call = (repoName: string, title: string) =>
-    decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: deployKey({ owner: 'acme', repo: repoName, title }) });
+    decision({
+      tool: 'github.add_deploy_key',
+      verb: 'create',
+      resourceType: 'github_deploy_key',
+      target: deployKey({ owner: 'acme', repo: repoName, title }),
+    });
   mkdirSync(path.join(repo, '.assay/runs'), { recursive: true });
   writeFileSync(path.join(repo, '.assay/runs/2026-11-29-rotate.json'), json(surface([call('api', 'deploy-1'), call('web', 'deploy-2')])));
-  writeFileSync(path.join(repo, '.assay/runs/2026-11-30-rotate.json'), json(surface([call('api', 'deploy-3'), addKey({ asserted: false })])));
+  writeFileSync(
+    path.join(repo, '.assay/runs/2026-11-30-rotate.json'),
+    json(surface([call('api', 'deploy-3'), addKey({ asserted: false })])),
+  );
   sh('git', ['add', '-A'], repo);
   sh('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'runs'], repo);
   sh('git', ['push', '-q', 'origin', 'main'], repo);
@@ -129,7 +138,11 @@ function night(w: World, day: string, recorded: string) {
     [distFile('cli.js'), 'verify', '-C', w.repo, '--trusted-key', path.join(w.root, 'signer.pub.pem'), '--format', 'json'],
     { encoding: 'utf8' },
   );
-  const report = JSON.parse(gate.stdout) as { ok: boolean; findings: { code: string; message: string; file: string }[]; totals: Record<string, number> };
+  const report = JSON.parse(gate.stdout) as {
+    ok: boolean;
+    findings: { code: string; message: string; file: string }[];
+    totals: Record<string, number>;
+  };
   return { calls, opened, report, file: path.join(w.repo, `.assay/audit/github/${day}.ndjson`) };
 }
 
@@ -157,7 +170,10 @@ describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml
     const n = night(
       w,
       '2026-11-30',
-      JSON.stringify([[entry('a2', AGENT, 'acme/web', 'deploy-2', '2026-11-29', 23), entry('a3', AGENT, 'acme/api', 'deploy-3', '2026-11-30', 1)], []]),
+      JSON.stringify([
+        [entry('a2', AGENT, 'acme/web', 'deploy-2', '2026-11-29', 23), entry('a3', AGENT, 'acme/api', 'deploy-3', '2026-11-30', 1)],
+        [],
+      ]),
     );
     expect(n.opened).toBe(true);
     expect(

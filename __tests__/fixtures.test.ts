@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { bundleCorpus, demoCorpus, failingCorpus, signedCorpus, signedFailingCorpus } from './support/corpus.js';
 import { ROOT, writeFiles } from './support/workspace.js';
 

@@ -2,17 +2,18 @@
  * Fuzzing the readers and the whole pipeline. In the normal suite: a seed-fixed run of a few hundred
  * cases per property. `npm run fuzz` runs FUZZ_RUNS (100 000) cases per property with random seeds.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+
 import fc from 'fast-check';
-import { addKey, deployKey, demoCorpus, record, surface } from './support/corpus.js';
-import { readArtifact } from '../src/read/files.js';
-import { verify } from '../src/core/verify.js';
-import { renderJson } from '../src/report/json-report.js';
-import { DEFAULT_LIMITS } from '../src/gate/settings.js';
-import { arbByteOps, arbStructOp, assertNoNewVerified, mutateBytes, mutateStructure, verifyCorpus, type Corpus } from './support/fuzz.js';
-import { parseStrict } from '../src/read/strict-json.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/core/report.js';
+import { verify } from '../src/core/verify.js';
+import { readArtifact } from '../src/read/files.js';
+import { DEFAULT_LIMITS } from '../src/read/limits.js';
+import { parseStrict } from '../src/read/strict-json.js';
+import { renderJson } from '../src/report/json-report.js';
 import { unchecked } from '../src/trust/pool.js';
+import { addKey, demoCorpus, deployKey, record, surface } from './support/corpus.js';
+import { arbByteOps, arbStructOp, assertNoNewVerified, type Corpus, mutateBytes, mutateStructure, verifyCorpus } from './support/fuzz.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 400);
 const seeded = process.env['FUZZ_RUNS'] ? {} : { seed: 20261129 };
@@ -83,7 +84,11 @@ describe('resources grow linearly', () => {
   const RESOURCE_RUNS = Math.max(4, Math.min(RUNS, 40) / 5);
   const d = (i: number, withEscape: boolean) => ({
     tool: { name: withEscape ? `github.add\\u005fdeploy_key_${i}` : `github.add_deploy_key_${i}` },
-    action: { resource_type: 'github_deploy_key', verb: 'create', target: { owner: 'o', repo: `r${i % 97}`, key_title_hash: `sha256:${'a'.repeat(64)}` } },
+    action: {
+      resource_type: 'github_deploy_key',
+      verb: 'create',
+      target: { owner: 'o', repo: `r${i % 97}`, key_title_hash: `sha256:${'a'.repeat(64)}` },
+    },
     response: { side_effect_asserted: true },
   });
   const shapes = {
@@ -92,7 +97,10 @@ describe('resources grow linearly', () => {
         [
           'runs/log.ndjson',
           Array.from({ length: n }, (_, i) =>
-            JSON.stringify(surface([d(i, false)])).replace('"github.add_deploy_key_', withEscape ? '"github.add\\u005fdeploy_key_' : '"github.add_deploy_key_'),
+            JSON.stringify(surface([d(i, false)])).replace(
+              '"github.add_deploy_key_',
+              withEscape ? '"github.add\\u005fdeploy_key_' : '"github.add_deploy_key_',
+            ),
           ).join('\n'),
         ],
       ]),
@@ -120,7 +128,10 @@ describe('resources grow linearly', () => {
     const runs = [];
     for (const [name, text] of input.runs) runs.push((await readArtifact(name, 'runs', Buffer.from(text), DEFAULT_LIMITS)).run!);
     const audit = await readArtifact('audit/a.json', 'audit', Buffer.from(JSON.stringify(input.audit)), DEFAULT_LIMITS);
-    const report = verify({ runs, records: audit.records.map(unchecked), findings: [] }, { allowUnmatchedRecords: true, strictObserved: false });
+    const report = verify(
+      { runs, records: audit.records.map(unchecked), findings: [] },
+      { allowUnmatchedRecords: true, strictObserved: false },
+    );
     const bytes = renderJson(report).length;
     return { ms: performance.now() - t0, bytes };
   }

@@ -3,13 +3,14 @@
  * invalid_artifact on the offending file, through the bundled CLI as a real process, in bounded
  * memory, while the valid files beside them still verify.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, symlinkSync, writeFileSync, ftruncateSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { cleanup, distFile, tempDir, writeFiles } from './support/workspace.js';
-import { decision, deployKey, json, record, surface } from './support/corpus.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/core/report.js';
+import { decision, deployKey, json, record, surface } from './support/corpus.js';
+import { cleanup, distFile, tempDir, writeFiles } from './support/workspace.js';
 
 const target = deployKey({ owner: 'acme', repo: 'api', title: 'k' });
 const good = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target, claim: 'verified' });

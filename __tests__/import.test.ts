@@ -4,10 +4,11 @@
  * formats, values invented), imports into records that verify the matching agent calls with no hand
  * editing; whatever cannot be mapped is said, counted and located.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
 import { normalize, targetHash } from '../src/tools/import/target-hash.js';
 import { decision, json, surface } from './support/corpus.js';
 import { cleanup, cli, cliJson, ROOT, tempDir, writeFiles } from './support/workspace.js';
@@ -27,7 +28,13 @@ function agentRun(): string {
     read_only: false,
   });
   const add = (repo: string, title: string) =>
-    decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: key(repo, title), claim: 'verified' });
+    decision({
+      tool: 'github.add_deploy_key',
+      verb: 'create',
+      resourceType: 'github_deploy_key',
+      target: key(repo, title),
+      claim: 'verified',
+    });
   const member = (principal: string) =>
     decision({
       tool: 'slack.add_member',
@@ -92,7 +99,10 @@ describe('hash vectors (docs/importers.md)', () => {
 describe('each export kind verifies the matching agent calls, with no hand editing', () => {
   it('GitHub audit log (REST page + gzipped streaming lines), GitHub webhook deliveries + a raw payload, Slack Audit Logs page', () => {
     const dir = writeFiles(tempDir(), { '.assay/runs/agent.json': agentRun() });
-    const a = importInto(dir, 'github-audit-log', '.assay/audit/github.ndjson', ['github/audit-log-rest-page.json', 'github/audit-log-stream.json.gz']);
+    const a = importInto(dir, 'github-audit-log', '.assay/audit/github.ndjson', [
+      'github/audit-log-rest-page.json',
+      'github/audit-log-stream.json.gz',
+    ]);
     expect(a.code, a.stderr).toBe(0);
     expect(a.stderr).toMatch(
       /8 entries read, 3 record\(s\) written, 4 skipped \(1 no title, 2 other action, 1 user key without repo\), 1 duplicate\(s\) merged/,
@@ -106,7 +116,10 @@ describe('each export kind verifies the matching agent calls, with no hand editi
 
     // The webhook route binds the same two deploy keys it saw (one source per event, so in its own workspace).
     const dir2 = writeFiles(tempDir(), { '.assay/runs/agent.json': agentRun() });
-    const w = importInto(dir2, 'github-webhook', '.assay/audit/webhook.ndjson', ['github/webhook-deliveries.json', 'github/webhook-payload-raw.json']);
+    const w = importInto(dir2, 'github-webhook', '.assay/audit/webhook.ndjson', [
+      'github/webhook-deliveries.json',
+      'github/webhook-payload-raw.json',
+    ]);
     expect(w.stderr).toMatch(/3 entries read, 2 record\(s\) written, 1 skipped \(1 other event\)/);
     const r2 = cliJson(['-C', dir2, '--allow-unmatched-records'], ROOT).report;
     expect(r2.calls.slice(0, 2).map((c) => c.level)).toEqual(['verified', 'verified']);
@@ -121,7 +134,9 @@ describe('each export kind verifies the matching agent calls, with no hand editi
     const args = ['--sign-key', path.join(SIGNED, 'test-signer.key.pem'), '--signed-at', '2026-11-30T12:00:00Z'];
     expect(importInto(dir, 'slack-audit-log', '.assay/audit/slack.ndjson', ['slack/audit-logs-page.json'], args).code).toBe(0);
     const lines = readFileSync(path.join(dir, '.assay/audit/slack.ndjson'), 'utf8').trim().split('\n');
-    expect(lines.every((l) => JSON.parse(l).signature.key_id === 'sha256:646d6be49d9f0048f94f67749eca35156eed4f7a7be18e4fc4a94bfd44e300b0')).toBe(true);
+    expect(
+      lines.every((l) => JSON.parse(l).signature.key_id === 'sha256:646d6be49d9f0048f94f67749eca35156eed4f7a7be18e4fc4a94bfd44e300b0'),
+    ).toBe(true);
     const again = tempDir();
     importInto(again, 'slack-audit-log', 'slack.ndjson', ['slack/audit-logs-page.json'], args);
     expect(readFileSync(path.join(again, 'slack.ndjson'), 'utf8')).toBe(lines.join('\n') + '\n');
@@ -156,10 +171,14 @@ describe('what cannot be mapped is said, counted and located; on any error nothi
   });
 
   it('entries under one _document_id that map to different records are an error naming it; identical ones merge', () => {
-    const dir = writeFiles(tempDir(), { 'a.json': JSON.stringify([entry('d1', 'k'), entry('d1', 'k'), entry('d2', 'k'), entry('d2', 'other')]) });
+    const dir = writeFiles(tempDir(), {
+      'a.json': JSON.stringify([entry('d1', 'k'), entry('d1', 'k'), entry('d2', 'k'), entry('d2', 'other')]),
+    });
     const r = cli(['import', 'github-audit-log', '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'a.json')], ROOT);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/a\.json:1:\d+: two entries with record id "github-audit:d2" map to different records \(the other at .*a\.json:1:\d+\)/);
+    expect(r.stderr).toMatch(
+      /a\.json:1:\d+: two entries with record id "github-audit:d2" map to different records \(the other at .*a\.json:1:\d+\)/,
+    );
     expect(r.stderr).toMatch(/nothing written/);
     expect(r.stderr).not.toMatch(/SECRET/);
     expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
@@ -198,15 +217,26 @@ describe('what cannot be mapped is said, counted and located; on any error nothi
       ],
     };
     writeFileSync(path.join(dir, 'p.json'), JSON.stringify(page));
-    const r = cli(['import', 'slack-audit-log', '--principal', 'email', '--output', path.join(dir, 'o.ndjson'), path.join(dir, 'p.json')], ROOT);
+    const r = cli(
+      ['import', 'slack-audit-log', '--principal', 'email', '--output', path.join(dir, 'o.ndjson'), path.join(dir, 'p.json')],
+      ROOT,
+    );
     expect(r.stderr).toMatch(/entry "e1": user_channel_join without actor\.user\.email \(--principal email\)/);
-    const page2 = { entries: [{ id: 'e2', action: 'role_change_to_billing', entity: { user: { id: 'U1' } }, context: { location: { id: 'T1' } } }] };
+    const page2 = {
+      entries: [{ id: 'e2', action: 'role_change_to_billing', entity: { user: { id: 'U1' } }, context: { location: { id: 'T1' } } }],
+    };
     writeFileSync(path.join(dir, 'q.json'), JSON.stringify(page2));
     const r2 = cli(['import', 'slack-audit-log', '--output', path.join(dir, 'o.ndjson'), path.join(dir, 'q.json')], ROOT);
     expect(r2.code).toBe(0);
     expect(r2.stderr).toMatch(/1 skipped \(1 role change to billing \(no verb mapped\)\)/);
-    const r3 = cli(['import', 'slack-audit-log', '--role-verb', 'billing=grant', '--output', path.join(dir, 'o2.ndjson'), path.join(dir, 'q.json')], ROOT);
-    expect(JSON.parse(readFileSync(path.join(dir, 'o2.ndjson'), 'utf8')).subject).toMatchObject({ verb: 'grant', target: { role: 'billing' } });
+    const r3 = cli(
+      ['import', 'slack-audit-log', '--role-verb', 'billing=grant', '--output', path.join(dir, 'o2.ndjson'), path.join(dir, 'q.json')],
+      ROOT,
+    );
+    expect(JSON.parse(readFileSync(path.join(dir, 'o2.ndjson'), 'utf8')).subject).toMatchObject({
+      verb: 'grant',
+      target: { role: 'billing' },
+    });
     expect(r3.code).toBe(0);
   });
 });
@@ -220,7 +250,12 @@ describe('a record that binds nothing because of letter case', () => {
             tool: 'github.add_deploy_key',
             verb: 'create',
             resourceType: 'github_deploy_key',
-            target: { provider: 'github', owner: 'Acme-Corp', repo: 'Payments-API', key_title_hash: targetHash('github_key_title', 'deploy-2026-11') },
+            target: {
+              provider: 'github',
+              owner: 'Acme-Corp',
+              repo: 'Payments-API',
+              key_title_hash: targetHash('github_key_title', 'deploy-2026-11'),
+            },
           }),
         ]),
       ),
@@ -337,7 +372,9 @@ describe('real exports: redeliveries, quiet nights, scope (issue 16)', () => {
       dir,
     );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/6 entries read, 2 record\(s\) written, 4 skipped \(1 by another actor, 1 in another repository, 2 outside the window\)/);
+    expect(r.stderr).toMatch(
+      /6 entries read, 2 record\(s\) written, 4 skipped \(1 by another actor, 1 in another repository, 2 outside the window\)/,
+    );
     const out = readFileSync(path.join(dir, 'o.ndjson'), 'utf8');
     expect(
       out

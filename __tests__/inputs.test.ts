@@ -1,11 +1,12 @@
 /** Inputs as a user gives them (paths, globs, -C, --version, runner archives): each through the real CLI or the real readers. */
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parseList } from '../src/gate/settings.js';
 import { VERSION } from '../src/version.js';
-import { addKey, json, surface } from './support/corpus.js';
 import { gzip, tar } from './support/bundle-writer.js';
+import { addKey, json, surface } from './support/corpus.js';
 import { cleanup, cli, cliJson, gate, ROOT, tempDir, writeFiles } from './support/workspace.js';
 
 afterEach(cleanup);
@@ -34,7 +35,11 @@ describe('the CLI', () => {
 
 describe('inputs', () => {
   it('brace globs keep their commas; ! patterns exclude', async () => {
-    expect(parseList('.assay/{runs,more}/**, other\n!.assay/runs/old/**')).toEqual(['.assay/{runs,more}/**', 'other', '!.assay/runs/old/**']);
+    expect(parseList('.assay/{runs,more}/**, other\n!.assay/runs/old/**')).toEqual([
+      '.assay/{runs,more}/**',
+      'other',
+      '!.assay/runs/old/**',
+    ]);
     const dir = writeFiles(tempDir(), {
       '.assay/runs/a.json': json(surface([addKey()])),
       '.assay/more/b.json': json(surface([addKey()])),
@@ -53,7 +58,11 @@ describe('inputs', () => {
       ]),
     );
     const other = gzip(tar([{ name: 'archive.json', data: manifest }]));
-    const dir = writeFiles(tempDir(), { '.assay/runs/a.tar.gz': gz, '.assay/runs/b.tar.gz': other, '.assay/runs/ok.json': json(surface([addKey()])) });
+    const dir = writeFiles(tempDir(), {
+      '.assay/runs/a.tar.gz': gz,
+      '.assay/runs/b.tar.gz': other,
+      '.assay/runs/ok.json': json(surface([addKey()])),
+    });
     const r = await gate(dir);
     expect(r.ok).toBe(true);
     expect(r.findings.filter((f) => f.code === 'skipped_object').map((f) => `${f.file}: ${f.message}`)).toEqual([

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { binding, jcs } from '../src/core/binding.js';
 import { UPSTREAM } from './support/workspace.js';
 
-const vectors = JSON.parse(readFileSync(path.join(UPSTREAM, 'jcs/rfc8785.json'), 'utf8')) as Record<string, { input: string; expected: string }>;
+const vectors = JSON.parse(readFileSync(path.join(UPSTREAM, 'jcs/rfc8785.json'), 'utf8')) as Record<
+  string,
+  { input: string; expected: string }
+>;
 const cases = Object.entries(vectors).filter(([k]) => k !== '_about');
 
 describe('RFC 8785 canonicalization (upstream vectors)', () => {

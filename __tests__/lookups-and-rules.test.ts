@@ -3,15 +3,16 @@
  * (issue 19, items 1–3 and 5): every table looked up with input text, with hostile keys; policy
  * selectors matched by class and verb; asserted-while-denied claims; rules that apply to no call.
  */
-import { describe, expect, it } from 'vitest';
+
 import fc from 'fast-check';
-import { boundFields } from '../src/core/projection.js';
+import { describe, expect, it } from 'vitest';
+import { commandSpec } from '../src/cli/options.js';
 import { ruleFor } from '../src/core/policy.js';
+import { boundFields } from '../src/core/projection.js';
 import { verify } from '../src/core/verify.js';
 import { parseSize, UsageError } from '../src/gate/settings.js';
 import { importKind } from '../src/tools/import/run.js';
 import { DEFAULT_SLACK, slackAuditLog } from '../src/tools/import/slack.js';
-import { commandSpec } from '../src/cli/options.js';
 import { addKey, decision, deployKey } from './support/corpus.js';
 import { evidence, OPTIONS, policyOf } from './support/evidence.js';
 
@@ -49,7 +50,10 @@ describe('tables looked up with input text (item 1)', () => {
   });
 
   it('every table keyed by input text answers "none" for any key it does not hold (property, hostile keys)', () => {
-    const known = { classes: ['github_deploy_key', 'workspace_member', 'workspace_role'], kinds: ['github-audit-log', 'github-webhook', 'slack-audit-log'] };
+    const known = {
+      classes: ['github_deploy_key', 'workspace_member', 'workspace_role'],
+      kinds: ['github-audit-log', 'github-webhook', 'slack-audit-log'],
+    };
     const commands = ['verify', 'keygen', 'sign', 'import', 'hash'];
     fc.assert(
       fc.property(hostile, (k) => {
@@ -58,7 +62,8 @@ describe('tables looked up with input text (item 1)', () => {
         if (!commands.includes(k)) expect(commandSpec(k), k).toBeUndefined();
         const role = slackAuditLog(DEFAULT_SLACK)(roleEntry(k));
         if (!['admin', 'owner', 'user', 'guest'].includes(k)) expect(role.kind === 'record', k).toBe(false);
-        if (/^[a-z]+$/i.test(k) && !/^(b|kb?|kib|mb?|mib|gb?|gib)$/i.test(k)) expect(() => parseSize('max-file-size', `1${k}`), k).toThrow(UsageError);
+        if (/^[a-z]+$/i.test(k) && !/^(b|kb?|kib|mb?|mib|gb?|gib)$/i.test(k))
+          expect(() => parseSize('max-file-size', `1${k}`), k).toThrow(UsageError);
       }),
       { numRuns: 300, seed: 19, examples: HOSTILE.map((h): [string] => [h]) },
     );
@@ -114,12 +119,17 @@ describe('a rule that applies to no call (item 5)', () => {
     const r = verify(evidence({ 'r.json': [addKey()] }), { ...OPTIONS, policy: policyOf('GitHub_Deploy_Key=verified') });
     const f = r.findings.find((x) => x.code === 'rule_unused');
     expect(f).toMatchObject({ severity: 'warning', file: 'GitHub_Deploy_Key=verified', input: true });
-    expect(f!.message).toBe('the rule GitHub_Deploy_Key=verified applies to no call (classes seen: github_deploy_key): is the class or verb misspelt?');
+    expect(f!.message).toBe(
+      'the rule GitHub_Deploy_Key=verified applies to no call (classes seen: github_deploy_key): is the class or verb misspelt?',
+    );
     expect(r.ok).toBe(true);
   });
 
   it('a rule that matches a call is not unused, even when a more specific rule wins', () => {
-    const r = verify(evidence({ 'r.json': [addKey()] }), { ...OPTIONS, policy: policyOf('*=asserted', 'github_deploy_key:create=asserted') });
+    const r = verify(evidence({ 'r.json': [addKey()] }), {
+      ...OPTIONS,
+      policy: policyOf('*=asserted', 'github_deploy_key:create=asserted'),
+    });
     expect(r.findings.filter((x) => x.code === 'rule_unused')).toEqual([]);
   });
 

@@ -3,19 +3,20 @@
  * banner, SARIF, annotations, JSON report) under __tests__/__outputs__/, compared byte for byte, so a reviewer sees
  * every change to them in the diff. UPDATE_OUTPUTS=1 rewrites them.
  */
-import { describe, expect, it } from 'vitest';
+
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readPolicy, readTrustedKeys, type Settings } from '../src/gate/settings.js';
 import { buildAnnotations } from '../src/report/annotations.js';
+import { renderJson } from '../src/report/json-report.js';
+import { renderSarif } from '../src/report/sarif.js';
 import { renderSummary, SUMMARY_BUDGET } from '../src/report/summary.js';
 import { renderTable } from '../src/report/table.js';
-import { renderSarif } from '../src/report/sarif.js';
-import { renderJson } from '../src/report/json-report.js';
-import { VERSION } from '../src/action/run.js';
-import { gate, ROOT } from './support/workspace.js';
-import { createHash } from 'node:crypto';
-import { readPolicy, readTrustedKeys, type Settings } from '../src/gate/settings.js';
+import { VERSION } from '../src/version.js';
 import { SIGNED_DEMO_POLICY } from './support/corpus.js';
+import { gate, ROOT } from './support/workspace.js';
 
 const OUT = path.join(ROOT, '__tests__/__outputs__');
 const BLOB = `https://github.com/receipt-gate/receipt-gate/blob/${'0'.repeat(40)}`;
@@ -49,7 +50,8 @@ describe('rendered outputs of the demos are the committed ones', () => {
       const banner = { commit: '0'.repeat(40), inputs, reportDigest: `sha256:${createHash('sha256').update(json).digest('hex')}` };
       const outputs: Record<string, string> = {
         'table.txt': renderTable(report, { color: false }),
-        'summary.md': renderSummary(report, { prefix, blobBase: BLOB, reportFile: 'report.json', budgetBytes: SUMMARY_BUDGET, ...banner }).markdown,
+        'summary.md': renderSummary(report, { prefix, blobBase: BLOB, reportFile: 'report.json', budgetBytes: SUMMARY_BUDGET, ...banner })
+          .markdown,
         'sarif.json': renderSarif(report, prefix, VERSION),
         'annotations.json': `${JSON.stringify(buildAnnotations(report, prefix), null, 2)}\n`,
         'report.json': json,

@@ -3,11 +3,12 @@
  * attested by the test key, attest-bundle reproducing it byte for byte, and every check in
  * upstream's order refusing with its own reason.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+
 import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, cli, cliJson, ROOT, tempDir } from './support/workspace.js';
 
 afterAll(cleanup);
@@ -81,7 +82,11 @@ describe('every check, in upstream order, with its reason (run_unattested)', () 
   const other = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
   const cases: [string, string | null, RegExp][] = [
     ['no sidecar', null, /no attestation/],
-    ['another payload type', envelope(statement, { type: 'application/json' }), /payload type is "application\/json", not application\/vnd\.in-toto\+json/],
+    [
+      'another payload type',
+      envelope(statement, { type: 'application/json' }),
+      /payload type is "application\/json", not application\/vnd\.in-toto\+json/,
+    ],
     ['an unknown producer key', envelope(statement, { key: other, keyid: 'sha256:' + '0'.repeat(64) }), /unknown producer sha256:0{64}/],
     ['a signature by another key under the trusted keyid', envelope(statement, { key: other }), /signature does not verify/],
     [
@@ -89,20 +94,44 @@ describe('every check, in upstream order, with its reason (run_unattested)', () 
       envelope(null, { text: canonicalize(statement)!.replace('{"_type":', '{"_type":"x","_type":') }),
       /payload is not strict JSON: duplicate key "_type"/,
     ],
-    ['another Statement type', envelope(edit((s) => (s._type = 'https://in-toto.io/Statement/v0.1'))), /_type is not https:\/\/in-toto\.io\/Statement\/v1/],
-    ['the old v0 predicate', envelope(edit((s) => (s.predicateType = 'https://assay.dev/attestation/evidence-bundle/v0'))), /must be reissued/],
+    [
+      'another Statement type',
+      envelope(edit((s) => (s._type = 'https://in-toto.io/Statement/v0.1'))),
+      /_type is not https:\/\/in-toto\.io\/Statement\/v1/,
+    ],
+    [
+      'the old v0 predicate',
+      envelope(edit((s) => (s.predicateType = 'https://assay.dev/attestation/evidence-bundle/v0'))),
+      /must be reissued/,
+    ],
     ['two subjects', envelope(edit((s) => s.subject.push(s.subject[0]))), /exactly one subject/],
     ['a second digest entry', envelope(edit((s) => (s.subject[0].digest.sha512 = 'aa'))), /exactly one digest, sha256/],
     ['schema_version 2', envelope(edit((s) => (s.predicate.schema_version = 2))), /schema_version is not 1/],
-    ['another archive digest', envelope(edit((s) => (s.subject[0].digest.sha256 = '0'.repeat(64)))), /subject digest differs from the archive/],
-    ['another subject name', envelope(edit((s) => (s.subject[0].name = `sha256:${'1'.repeat(64)}`))), /subject name differs from the manifest's bundle_id/],
-    ['another event count', envelope(edit((s) => (s.predicate.run.event_count = 3))), /predicate field run\.event_count disagrees with the bundle/],
+    [
+      'another archive digest',
+      envelope(edit((s) => (s.subject[0].digest.sha256 = '0'.repeat(64)))),
+      /subject digest differs from the archive/,
+    ],
+    [
+      'another subject name',
+      envelope(edit((s) => (s.subject[0].name = `sha256:${'1'.repeat(64)}`))),
+      /subject name differs from the manifest's bundle_id/,
+    ],
+    [
+      'another event count',
+      envelope(edit((s) => (s.predicate.run.event_count = 3))),
+      /predicate field run\.event_count disagrees with the bundle/,
+    ],
     [
       'another run root',
       envelope(edit((s) => (s.predicate.semantic_equivalence.value = `sha256:${'2'.repeat(64)}`))),
       /predicate field semantic_equivalence\.value disagrees/,
     ],
-    ['another producer version', envelope(edit((s) => (s.predicate.run.producer.version = '9.9.9'))), /predicate field run\.producer\.version disagrees/],
+    [
+      'another producer version',
+      envelope(edit((s) => (s.predicate.run.producer.version = '9.9.9'))),
+      /predicate field run\.producer\.version disagrees/,
+    ],
     [
       'a time window written another way',
       envelope(edit((s) => (s.predicate.run.time_window.end = '2026-11-20T09:00:00.12Z'))),

@@ -1,14 +1,15 @@
 /** Invariants of the core, checked with fast-check over generated runs and audit exports. */
-import { describe, expect, it } from 'vitest';
+
 import fc from 'fast-check';
-import { verify } from '../src/core/verify.js';
+import { describe, expect, it } from 'vitest';
 import { binding } from '../src/core/binding.js';
-import type { AuditRecord, Evidence, RecordInput, RunInput } from '../src/core/model.js';
-import type { JsonObject } from '../src/core/json.js';
-import { decision, deployKey, record } from './support/corpus.js';
+import type { Call } from '../src/core/call.js';
 import { prepareDecision } from '../src/core/decision.js';
 import { NearestCalls } from '../src/core/diagnose.js';
-import type { Call } from '../src/core/call.js';
+import type { JsonObject } from '../src/core/json.js';
+import type { AuditRecord, Evidence, RecordInput, RunInput } from '../src/core/model.js';
+import { verify } from '../src/core/verify.js';
+import { decision, deployKey, record } from './support/corpus.js';
 
 const options = { allowUnmatchedRecords: false, strictObserved: false };
 const REPOS = ['a', 'b', 'c'];
@@ -66,7 +67,14 @@ const arbEvidence: fc.Arbitrary<Evidence & { raw: JsonObject[][] }> = fc
     ),
     raw: runs,
     records: records.flatMap((rs, i) =>
-      rs.map((record, j): RecordInput => ({ loc: { file: `audit/${i}.json`, line: j + 1, column: 1 }, record, signer: null, trust: { kind: 'unchecked' } })),
+      rs.map(
+        (record, j): RecordInput => ({
+          loc: { file: `audit/${i}.json`, line: j + 1, column: 1 },
+          record,
+          signer: null,
+          trust: { kind: 'unchecked' },
+        }),
+      ),
     ),
     findings: [],
   }));
@@ -153,7 +161,13 @@ describe('core invariants', () => {
     const fields = ['owner', 'repo', 'key_title_hash'] as const;
     fc.assert(
       fc.property(fc.constantFrom(...fields), fc.string({ minLength: 1, maxLength: 8 }), fc.boolean(), (field, value, mutateRecord) => {
-        const d = decision({ tool: 't', verb: 'create', resourceType: 'github_deploy_key', target: target('a', 'github'), claim: 'verified' });
+        const d = decision({
+          tool: 't',
+          verb: 'create',
+          resourceType: 'github_deploy_key',
+          target: target('a', 'github'),
+          claim: 'verified',
+        });
         const rec = record('github', '1', d) as any;
         const original = (d as any).action.target[field];
         fc.pre(value !== original);
@@ -213,38 +227,47 @@ describe('the nearest call to an unmatched record (diagnose.ts)', () => {
 
   it('the index gives exactly what a scan gives', () => {
     fc.assert(
-      fc.property(fc.array(arbTarget, { minLength: 1, maxLength: 12 }), fc.array(arbTarget, { minLength: 1, maxLength: 6 }), (callTargets, recordTargets) => {
-        const run = { artifact: 'r.json', decisions: [] as ReturnType<typeof prepareDecision>[] };
-        const calls: Call[] = callTargets.map((t, i) => {
-          const input = prepareDecision(
-            { file: 'r.json', line: i + 1, column: 1 },
-            i,
-            decision({ tool: 'x', verb: 'create', resourceType: 'github_deploy_key', target: t }),
-          );
-          return { run, input, claim: { asserted: true, level: 'asserted', digest: null, legacy: false }, eligibility: { ok: false, reason: 'test' } };
-        });
-        const withSubject = calls.filter((c) => c.input.projection.kind === 'subject');
-        const index = new NearestCalls(calls);
-        for (const t of recordTargets) {
-          const target = t as JsonObject;
-          let best: Call | null = null;
-          let bestEqual = -1;
-          for (const c of withSubject) {
-            const ct = (c.input.projection as { subject: { target: JsonObject } }).subject.target;
-            const equal = FIELDS.filter((f) => same(ct, target, f)).length;
-            if (equal === FIELDS.length) continue; // an exact subject is found by digest, never here
-            if (equal > bestEqual) {
-              best = c;
-              bestEqual = equal;
+      fc.property(
+        fc.array(arbTarget, { minLength: 1, maxLength: 12 }),
+        fc.array(arbTarget, { minLength: 1, maxLength: 6 }),
+        (callTargets, recordTargets) => {
+          const run = { artifact: 'r.json', decisions: [] as ReturnType<typeof prepareDecision>[] };
+          const calls: Call[] = callTargets.map((t, i) => {
+            const input = prepareDecision(
+              { file: 'r.json', line: i + 1, column: 1 },
+              i,
+              decision({ tool: 'x', verb: 'create', resourceType: 'github_deploy_key', target: t }),
+            );
+            return {
+              run,
+              input,
+              claim: { asserted: true, level: 'asserted', digest: null, legacy: false },
+              eligibility: { ok: false, reason: 'test' },
+            };
+          });
+          const withSubject = calls.filter((c) => c.input.projection.kind === 'subject');
+          const index = new NearestCalls(calls);
+          for (const t of recordTargets) {
+            const target = t as JsonObject;
+            let best: Call | null = null;
+            let bestEqual = -1;
+            for (const c of withSubject) {
+              const ct = (c.input.projection as { subject: { target: JsonObject } }).subject.target;
+              const equal = FIELDS.filter((f) => same(ct, target, f)).length;
+              if (equal === FIELDS.length) continue; // an exact subject is found by digest, never here
+              if (equal > bestEqual) {
+                best = c;
+                bestEqual = equal;
+              }
             }
+            const exact = withSubject.some((c) =>
+              FIELDS.every((f) => same((c.input.projection as { subject: { target: JsonObject } }).subject.target, target, f)),
+            );
+            if (exact) continue;
+            expect(index.find('github_deploy_key', 'create', target)).toBe(best);
           }
-          const exact = withSubject.some((c) =>
-            FIELDS.every((f) => same((c.input.projection as { subject: { target: JsonObject } }).subject.target, target, f)),
-          );
-          if (exact) continue;
-          expect(index.find('github_deploy_key', 'create', target)).toBe(best);
-        }
-      }),
+        },
+      ),
       { numRuns: 500, seed: 17 },
     );
   });

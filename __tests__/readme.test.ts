@@ -4,11 +4,12 @@
  * usage error or a crash; every block marked `<!-- output of: COMMAND -->` is what COMMAND prints
  * (a line `…` stands for lines left out).
  */
-import { describe, expect, it } from 'vitest';
+
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { distFile, ROOT } from './support/workspace.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -46,7 +47,15 @@ describe('the README', () => {
 
   it('shows commands (the demo, the failing demo, the signed demos, keygen, sign, import, hash)', () => {
     expect(all.length).toBeGreaterThanOrEqual(10);
-    for (const c of ['verify -C fixtures/demo', 'keygen', 'sign', 'import github-audit-log', 'import github-webhook', 'import slack-audit-log', 'hash']) {
+    for (const c of [
+      'verify -C fixtures/demo',
+      'keygen',
+      'sign',
+      'import github-audit-log',
+      'import github-webhook',
+      'import slack-audit-log',
+      'hash',
+    ]) {
       expect(
         all.some((x) => x.includes(c)),
         c,

@@ -4,10 +4,11 @@
  * `if:` holds, with `gh` replaced by a recorder: a passing tag attests and publishes the report, its
  * digest and the verdict; a failing tag publishes nothing.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+
 import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { runAction } from './support/action-harness.js';
 import { cleanup, ROOT, tempDir } from './support/workspace.js';
@@ -50,7 +51,10 @@ async function release(demo: string) {
   mkdirSync(bin);
   const log = path.join(ws, '.gh.log');
   writeFileSync(log, '');
-  writeFileSync(path.join(bin, 'gh'), '#!/usr/bin/env bash\nprintf "%s\\n" "$*" >> "$GH_LOG"\nif [ "$1 $2" = "release view" ]; then exit 1; fi\nexit 0\n');
+  writeFileSync(
+    path.join(bin, 'gh'),
+    '#!/usr/bin/env bash\nprintf "%s\\n" "$*" >> "$GH_LOG"\nif [ "$1 $2" = "release view" ]; then exit 1; fi\nexit 0\n',
+  );
   chmodSync(path.join(bin, 'gh'), 0o755);
   const attested: Record<string, string>[] = [];
   for (const step of steps.slice(steps.indexOf(gateStep) + 1)) {
@@ -81,14 +85,20 @@ describe.skipIf(process.platform === 'win32')('examples/release.yml', () => {
     const r = await release('fixtures/demo');
     expect(r.gate.outputs['result']).toBe('pass');
     expect(r.attested).toEqual([
-      { 'subject-path': 'receipt-report.json', 'predicate-type': 'https://slsa.dev/verification_summary/v1', 'predicate-path': 'receipt-verdict.json' },
+      {
+        'subject-path': 'receipt-report.json',
+        'predicate-type': 'https://slsa.dev/verification_summary/v1',
+        'predicate-path': 'receipt-verdict.json',
+      },
     ]);
     const predicate = JSON.parse(readFileSync(path.join(r.ws, 'receipt-verdict.json'), 'utf8'));
     expect(predicate.verificationResult).toBe('PASSED');
     expect(predicate.resourceUri).toMatch(/^git\+https:\/\/github\.com\/acme\/agents@b{40}$/);
     expect(r.gh).toMatch(/^release create v1\.2\.3 --verify-tag/m);
     expect(r.gh).toMatch(/^release upload v1\.2\.3 receipt-report\.json receipt-report\.json\.sha256 receipt-verdict\.json --clobber$/m);
-    expect(readFileSync(path.join(r.ws, 'receipt-report.json.sha256'), 'utf8')).toBe(`${r.gate.outputs['report-digest']!.slice(7)}  receipt-report.json\n`);
+    expect(readFileSync(path.join(r.ws, 'receipt-report.json.sha256'), 'utf8')).toBe(
+      `${r.gate.outputs['report-digest']!.slice(7)}  receipt-report.json\n`,
+    );
   });
 
   it('a failing tag: nothing is attested and nothing is published', async () => {

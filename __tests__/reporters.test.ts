@@ -1,16 +1,17 @@
 /** Reporters as pure functions: rendered outputs for a known report, and GitHub's limits. */
-import { describe, expect, it } from 'vitest';
+
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../src/cli/run.js';
+import type { Report } from '../src/core/report.js';
 import { buildAnnotations } from '../src/report/annotations.js';
-import { clipBytes, visible } from '../src/report/text.js';
+import type { GitHubApi } from '../src/report/check-run.js';
 import { publishCheckRun } from '../src/report/check-run.js';
 import { CHECKS_API } from '../src/report/github-limits.js';
-import { renderSummary, md } from '../src/report/summary.js';
-import { renderTable } from '../src/report/table.js';
 import { renderSarif } from '../src/report/sarif.js';
-import { main } from '../src/cli/run.js';
-import type { GitHubApi } from '../src/report/check-run.js';
-import type { Report } from '../src/core/report.js';
+import { md, renderSummary } from '../src/report/summary.js';
+import { renderTable } from '../src/report/table.js';
+import { clipBytes, visible } from '../src/report/text.js';
 import { gate, ROOT } from './support/workspace.js';
 
 const demo = (): Promise<Report> => gate(path.join(ROOT, 'fixtures/demo-failing'));
@@ -62,7 +63,9 @@ describe('rendered outputs for the failing demo', () => {
     ]);
     // The claim's finding says why verified was not reached; the level's own reason is not repeated,
     // and nothing about confirming reads (which concern no verified claim) is said.
-    expect(anns[1]!.message).toMatch(/^Earned level: asserted; claimed: verified; tool: github\.add_deploy_key\.\nverified_not_reproduced: [^\n]+$/);
+    expect(anns[1]!.message).toMatch(
+      /^Earned level: asserted; claimed: verified; tool: github\.add_deploy_key\.\nverified_not_reproduced: [^\n]+$/,
+    );
     expect(anns[1]!.message).not.toMatch(/later successful read/);
     expect(anns.find((a) => a.title.startsWith('asserted · slack'))!.message).toMatch(/\nWhy: /);
   });
@@ -114,13 +117,33 @@ describe('rendered outputs for the failing demo', () => {
 
   it('the report does not depend on the order inputs are given in', async () => {
     const a = await main(
-      ['verify', '--format', 'json', '--runs', 'side_effect', '--runs', 'tool_decisions', '--audit', 'side_effect/audit_record_github_deploy_key.json'],
+      [
+        'verify',
+        '--format',
+        'json',
+        '--runs',
+        'side_effect',
+        '--runs',
+        'tool_decisions',
+        '--audit',
+        'side_effect/audit_record_github_deploy_key.json',
+      ],
       {},
       false,
       path.join(ROOT, 'fixtures/upstream'),
     );
     const b = await main(
-      ['verify', '--format', 'json', '--runs', 'tool_decisions', '--runs', 'side_effect', '--audit', 'side_effect/audit_record_github_deploy_key.json'],
+      [
+        'verify',
+        '--format',
+        'json',
+        '--runs',
+        'tool_decisions',
+        '--runs',
+        'side_effect',
+        '--audit',
+        'side_effect/audit_record_github_deploy_key.json',
+      ],
       {},
       false,
       path.join(ROOT, 'fixtures/upstream'),

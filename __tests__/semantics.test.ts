@@ -2,12 +2,13 @@
  * The semantics document and the upstream fixture conclusions, through the real readers
  * (files in a temporary workspace → runGate).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
-import { addKey, deployKey, event, getKey, json, ndjson, record, surface, targetHash, type DecisionSpec } from './support/corpus.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../src/core/report.js';
+import { addKey, type DecisionSpec, deployKey, event, getKey, json, ndjson, record, surface, targetHash } from './support/corpus.js';
+import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
 
 afterEach(cleanup);
 
@@ -23,7 +24,10 @@ async function run(runs: Record<string, string>, audit: Record<string, string> =
   const dir = tempDir();
   writeFiles(
     dir,
-    Object.fromEntries([...Object.entries(runs).map(([k, v]) => [`.assay/runs/${k}`, v]), ...Object.entries(audit).map(([k, v]) => [`.assay/audit/${k}`, v])]),
+    Object.fromEntries([
+      ...Object.entries(runs).map(([k, v]) => [`.assay/runs/${k}`, v]),
+      ...Object.entries(audit).map(([k, v]) => [`.assay/audit/${k}`, v]),
+    ]),
   );
   return gate(dir, opts);
 }
@@ -38,7 +42,10 @@ describe('upstream fixture conclusions', () => {
   });
 
   it('verified.json + its record: passes, verified, digest sha256:31f2007b…4ec3', async () => {
-    const r = await run({ 'verified.json': up('side_effect/verified.json') }, { 'r.json': up('side_effect/audit_record_github_deploy_key.json') });
+    const r = await run(
+      { 'verified.json': up('side_effect/verified.json') },
+      { 'r.json': up('side_effect/audit_record_github_deploy_key.json') },
+    );
     expect(r.ok).toBe(true);
     expect(r.calls).toMatchObject([
       {
@@ -62,7 +69,10 @@ describe('upstream fixture conclusions', () => {
     const um = r.findings.find((f) => f.code === 'record_unmatched')!;
     expect(um).toMatchObject({ file: '.assay/audit/m.json', line: 1, column: 1 });
     expect(um.message).toMatch(/target differs in repo/);
-    expect(r.records[0]).toMatchObject({ outcome: 'unmatched', recomputed_digest: 'sha256:3546cc0feefe1a918cd2498c03c341a2e003527e815c51cd1b4aa0acb7774484' });
+    expect(r.records[0]).toMatchObject({
+      outcome: 'unmatched',
+      recomputed_digest: 'sha256:3546cc0feefe1a918cd2498c03c341a2e003527e815c51cd1b4aa0acb7774484',
+    });
   });
 
   it('verified.json alone fails', async () => {
@@ -102,9 +112,11 @@ describe('upstream fixture conclusions', () => {
     expect(r.ok).toBe(true);
     expect(r.calls).toHaveLength(7);
     // A call that asserts nothing (the denied and incomplete ones) has no rung; the rest stay asserted.
-    expect(r.calls.every((c) => (c.asserted ? c.claimed_level === 'asserted' && c.level === 'asserted' : c.claimed_level === null && c.level === null))).toBe(
-      true,
-    );
+    expect(
+      r.calls.every((c) =>
+        c.asserted ? c.claimed_level === 'asserted' && c.level === 'asserted' : c.claimed_level === null && c.level === null,
+      ),
+    ).toBe(true);
     expect(r.findings.filter((f) => f.code !== 'no_match')).toEqual([]);
   });
 });
@@ -128,7 +140,10 @@ describe('cases the upstream verifier exercises', () => {
   });
 
   it('a call that asserted nothing carries no rung, and is never promoted even when a record binds its shape', async () => {
-    const r = await run({ 'd.json': json(surface([write({ asserted: false })])) }, { 'r.json': up('side_effect/audit_record_github_deploy_key.json') });
+    const r = await run(
+      { 'd.json': json(surface([write({ asserted: false })])) },
+      { 'r.json': up('side_effect/audit_record_github_deploy_key.json') },
+    );
     expect(levels(r)).toEqual([null]);
     expect(r.calls[0]).toMatchObject({ claimed_level: null, required_level: null });
     expect(r.totals).toMatchObject({ no_effect: 1, asserted: 0, weakest_level: null });
@@ -150,7 +165,10 @@ describe('cases the upstream verifier exercises', () => {
     ['an unknown action class', { resourceType: 'k8s_cluster_role' }],
     ['a target that is not an object', { target: null }],
   ])('%s → no subject, never verified', async (_n, over) => {
-    const r = await run({ 'd.json': json(surface([write({ ...over, claim: 'verified', digest: rec.binding_digest })])) }, { 'r.json': json(rec) });
+    const r = await run(
+      { 'd.json': json(surface([write({ ...over, claim: 'verified', digest: rec.binding_digest })])) },
+      { 'r.json': json(rec) },
+    );
     expect(levels(r)).toEqual(['asserted']);
     expect(r.calls[0]!.subject_digest).toBeNull();
     expect(codes(r)).toContain('verified_not_reproduced');
@@ -172,12 +190,18 @@ describe('cases the upstream verifier exercises', () => {
   });
 
   it('a read never overwrites verified', async () => {
-    const r = await run({ 'r.json': json(surface([write({ claim: 'verified' }), read()])) }, { 'r.json': json(record('github', 'a', write())) });
+    const r = await run(
+      { 'r.json': json(surface([write({ claim: 'verified' }), read()])) },
+      { 'r.json': json(record('github', 'a', write())) },
+    );
     expect(levels(r)).toEqual(['verified', null]);
   });
 
   it('two identical asserting calls and one record: exactly one is verified (the one that claims it)', async () => {
-    const r = await run({ 'r.json': json(surface([write(), write({ claim: 'verified' })])) }, { 'r.json': json(record('github', 'a', write())) });
+    const r = await run(
+      { 'r.json': json(surface([write(), write({ claim: 'verified' })])) },
+      { 'r.json': json(record('github', 'a', write())) },
+    );
     expect(levels(r)).toEqual(['asserted', 'verified']);
     expect(r.ok).toBe(true);
   });
@@ -191,17 +215,25 @@ describe('cases the upstream verifier exercises', () => {
     expect(levels(r)).toEqual(['verified', 'asserted']);
     expect(codes(r)).toEqual(['verified_not_reproduced']);
     expect(r.findings.find((f) => f.code === 'imported_twice')).toMatchObject({ file: '.assay/audit/two.json', severity: 'notice' });
-    expect(r.findings.find((f) => f.code === 'imported_twice')!.message).toMatch(/is the same audit entry as the record at \.assay\/audit\/one\.json:1/);
+    expect(r.findings.find((f) => f.code === 'imported_twice')!.message).toMatch(
+      /is the same audit entry as the record at \.assay\/audit\/one\.json:1/,
+    );
     expect(r.totals).toMatchObject({ records: 2, bound: 1, imported_twice: 1, duplicate: 0 });
   });
 
   it('one identity with two meanings: duplicate_record on both, and neither verifies a call (§3.2)', async () => {
     const r = await run(
       { 'r.json': json(surface([write({ claim: 'verified' })])) },
-      { 'one.json': json(record('github', 'a', write())), 'two.json': json(record('github', 'a', write({ target: { ...key(), repo: 'elsewhere' } }))) },
+      {
+        'one.json': json(record('github', 'a', write())),
+        'two.json': json(record('github', 'a', write({ target: { ...key(), repo: 'elsewhere' } }))),
+      },
     );
     expect(levels(r)).toEqual(['asserted']);
-    expect(r.findings.filter((f) => f.code === 'duplicate_record').map((f) => f.file)).toEqual(['.assay/audit/one.json', '.assay/audit/two.json']);
+    expect(r.findings.filter((f) => f.code === 'duplicate_record').map((f) => f.file)).toEqual([
+      '.assay/audit/one.json',
+      '.assay/audit/two.json',
+    ]);
   });
 
   it('projection drops provider and read_only from the call target', async () => {
@@ -236,7 +268,10 @@ describe('claims', () => {
   });
 
   it('a legacy side_effect_verified claim has no digest to compare', async () => {
-    const r = await run({ 'r.json': json(surface([write({ claim: 'legacy-verified' })])) }, { 'r.json': json(record('github', 'a', write())) });
+    const r = await run(
+      { 'r.json': json(surface([write({ claim: 'legacy-verified' })])) },
+      { 'r.json': json(record('github', 'a', write())) },
+    );
     expect(r.calls[0]).toMatchObject({ claimed_level: 'verified', level: 'verified' });
     expect(r.ok).toBe(true);
     const alone = await run({ 'r.json': json(surface([write({ claim: 'legacy-verified' })])) });
@@ -318,7 +353,10 @@ describe('inputs', () => {
 
   it('a malformed file invalidates that file only', async () => {
     const r = await run(
-      { 'bad.json': '{"schema": "assay.tool_decision_surface.v0", "observed_tool_decisions": [', 'good.json': json(surface([write({ claim: 'verified' })])) },
+      {
+        'bad.json': '{"schema": "assay.tool_decision_surface.v0", "observed_tool_decisions": [',
+        'good.json': json(surface([write({ claim: 'verified' })])),
+      },
       { 'r.json': json(record('github', 'a', write())) },
     );
     expect(codes(r)).toEqual(['invalid_artifact']);

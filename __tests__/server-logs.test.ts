@@ -3,14 +3,15 @@
  * sample read as a run, byte for byte as upstream's formatter wrote it, and mutations of them that
  * must be errors (never skips) or run_incomplete.
  */
-import { describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../src/core/report.js';
+import { verify } from '../src/core/verify.js';
 import { readArtifact } from '../src/read/files.js';
 import { DEFAULT_LIMITS } from '../src/read/limits.js';
-import { verify } from '../src/core/verify.js';
 import { unchecked } from '../src/trust/pool.js';
-import type { Report } from '../src/core/report.js';
 import { cliJson, ROOT, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
 
 const LOGS = path.join(UPSTREAM, 'server-logs');
@@ -75,7 +76,10 @@ describe('the shared samples, as runs', () => {
   it('07: a startup failure: no decisions and no call started, said in a notice', async () => {
     const r = await gate({ 'runs/07.log': log('07_startup_failure_policy_root.stderr.log') }, false);
     expect(r.calls).toEqual([]);
-    expect(r.findings.map((f) => [f.code, f.message])).toContainEqual(['no_decisions', 'the server log holds no tool_decision event: it contributes no calls']);
+    expect(r.findings.map((f) => [f.code, f.message])).toContainEqual([
+      'no_decisions',
+      'the server log holds no tool_decision event: it contributes no calls',
+    ]);
     expect(r.ok).toBe(true);
   });
 
@@ -107,7 +111,9 @@ describe('what a server log must never skip', () => {
     const r = await gate({ 'runs/x.log': `${base.trimEnd()}\n${lines[decisionLine]!.slice(0, 120)}` });
     expect(codes(r)).toContain('invalid_artifact');
     expect(r.runs).toHaveLength(0);
-    expect(r.findings.find((f) => f.code === 'invalid_artifact')!.message).toMatch(/a line that starts with "\{" is not strict JSON \(a truncated line\?\)/);
+    expect(r.findings.find((f) => f.code === 'invalid_artifact')!.message).toMatch(
+      /a line that starts with "\{" is not strict JSON \(a truncated line\?\)/,
+    );
   });
 
   it('a decision that is not a string, is empty, or is not strict JSON is an error at its line', async () => {
@@ -132,7 +138,9 @@ describe('what a server log must never skip', () => {
   it('two tool_decision lines with one rid in one session are an error; the same rid after a new server_start is not', async () => {
     const twice = [...lines.slice(0, decisionLine + 1), lines[decisionLine]!, ...lines.slice(decisionLine + 1)].join('\n');
     const r = await gate({ 'runs/x.log': twice });
-    expect(r.findings.find((f) => f.code === 'invalid_artifact')!.message).toMatch(/a second tool_decision for rid "r-000004" in one server session/);
+    expect(r.findings.find((f) => f.code === 'invalid_artifact')!.message).toMatch(
+      /a second tool_decision for rid "r-000004" in one server session/,
+    );
     const restarted = `${base.trimEnd()}\n${base}`;
     const ok = await gate({ 'runs/y.log': restarted });
     expect(codes(ok)).not.toContain('invalid_artifact');

@@ -2,18 +2,19 @@
  * Settings with one home: the parsers, the defaults table against action.yml and the README, the
  * findings catalogue against the README, and both entries' mapping of their surface onto settings.
  */
-import { describe, expect, it } from 'vitest';
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { FINDING_CODES } from '../src/core/findings.js';
-import { LEVELS, RECORD_OUTCOME_NAMES } from '../src/core/vocabulary.js';
-import { COMMAND_SPECS, optionDefault, parseArgsOptions, usageText } from '../src/cli/options.js';
-import { DEFAULT_LIMITS, DEFAULTS, defaultSettings, parseBool, parseChoice, parseCount, parseList, parseSize, UsageError } from '../src/gate/settings.js';
-import { parseCli } from '../src/cli/parse.js';
-import { readSettings } from '../src/action/inputs.js';
-import { FINDINGS } from '../src/core/findings.js';
 import { readContext } from '../src/action/github-client.js';
+import { readSettings } from '../src/action/inputs.js';
+import { COMMAND_SPECS, optionDefault, parseArgsOptions, usageText } from '../src/cli/options.js';
+import { parseCli } from '../src/cli/parse.js';
+import { FINDING_CODES, FINDINGS } from '../src/core/findings.js';
+import { LEVELS, RECORD_OUTCOME_NAMES } from '../src/core/vocabulary.js';
+import { DEFAULTS, defaultSettings, parseBool, parseChoice, parseCount, parseList, parseSize, UsageError } from '../src/gate/settings.js';
+import { DEFAULT_LIMITS } from '../src/read/limits.js';
 import { ROOT } from './support/workspace.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -24,7 +25,9 @@ describe('parsers', () => {
     expect(parseSize('x', '512k')).toBe(512 * 1024);
     expect(parseSize('x', ' 1048576 ')).toBe(1048576);
     expect(parseSize('x', '1.5 KiB')).toBe(1536);
-    expect(() => parseSize('max-file-size', '64 parsecs')).toThrow(new UsageError('max-file-size: "64 parsecs" is not a size (e.g. 64MiB, 512KiB, 1048576)'));
+    expect(() => parseSize('max-file-size', '64 parsecs')).toThrow(
+      new UsageError('max-file-size: "64 parsecs" is not a size (e.g. 64MiB, 512KiB, 1048576)'),
+    );
     expect(() => parseSize('x', '0')).toThrow(/out of range/);
     expect(() => parseSize('x', '99999999999G')).toThrow(/out of range/);
   });
@@ -54,7 +57,8 @@ describe('one table of defaults', () => {
 
   it('action.yml declares exactly the inputs of the settings table, with the same defaults', () => {
     expect(Object.keys(action.inputs).sort()).toEqual(Object.keys(DEFAULTS).sort());
-    for (const [name, input] of Object.entries(action.inputs)) expect(String(input.default ?? ''), name).toBe(DEFAULTS[name as keyof typeof DEFAULTS]);
+    for (const [name, input] of Object.entries(action.inputs))
+      expect(String(input.default ?? ''), name).toBe(DEFAULTS[name as keyof typeof DEFAULTS]);
   });
 
   it("the README's inputs table lists every input with its default", () => {
@@ -96,7 +100,9 @@ describe('the entries map their surface onto the same settings', () => {
   it('the action refuses a bad input by name, before anything runs', () => {
     const input = (bad: Record<string, string>) => (name: string) => bad[name] ?? '';
     expect(() => readSettings(input({ 'max-file-size': 'big' }), ctx, {})).toThrow('max-file-size: "big" is not a size');
-    expect(() => readSettings(input({ 'working-directory': '../..' }), ctx, {})).toThrow(/working-directory: "\.\.\/\.\." is outside the workspace/);
+    expect(() => readSettings(input({ 'working-directory': '../..' }), ctx, {})).toThrow(
+      /working-directory: "\.\.\/\.\." is outside the workspace/,
+    );
     expect(() => readSettings(input({ 'check-run-id': 'abc' }), ctx, {})).toThrow(/^check-run-id: "abc" is not a check run id/);
     expect(() => readSettings(input({ annotations: 'loud' }), ctx, {})).toThrow(/^annotations: "loud" must be one of/);
   });
@@ -150,7 +156,8 @@ describe('the report schema follows the vocabularies', () => {
   const enums: string[][] = [];
   const walk = (o: unknown): void => {
     if (Array.isArray(o)) o.forEach(walk);
-    else if (o && typeof o === 'object') for (const [k, v] of Object.entries(o)) k === 'enum' && Array.isArray(v) ? enums.push(v as string[]) : walk(v);
+    else if (o && typeof o === 'object')
+      for (const [k, v] of Object.entries(o)) k === 'enum' && Array.isArray(v) ? enums.push(v as string[]) : walk(v);
   };
   walk(schema);
 

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { LineIndex, parseStrict, pathKey, scan } from '../src/read/strict-json.js';
 
 const opts = { maxDepth: 64 };
@@ -120,7 +120,9 @@ describe('trusted mode (after JSON.parse accepted the text) agrees with the full
     value: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       fc.constantFrom(...STRINGS, '1', '-0.5e3', '1e400', 'true', 'null'),
-      fc.array(fc.tuple(fc.constantFrom(...KEYS), tie('value')), { maxLength: 20 }).map((ms) => `{${ms.map(([k, v]) => `${k}:${v}`).join(',')}}`),
+      fc
+        .array(fc.tuple(fc.constantFrom(...KEYS), tie('value')), { maxLength: 20 })
+        .map((ms) => `{${ms.map(([k, v]) => `${k}:${v}`).join(',')}}`),
       fc.array(tie('value'), { maxLength: 5 }).map((xs) => `[${xs.join(', ')}]`),
     ),
   }));
@@ -132,7 +134,8 @@ describe('trusted mode (after JSON.parse accepted the text) agrees with the full
         const full = scan(t, o);
         const fast = parseStrict(t, o);
         expect(fast.ok).toBe(full.ok);
-        if (!full.ok && !fast.ok) expect({ offset: fast.offset, message: fast.message }).toEqual({ offset: full.offset, message: full.message });
+        if (!full.ok && !fast.ok)
+          expect({ offset: fast.offset, message: fast.message }).toEqual({ offset: full.offset, message: full.message });
         if (full.ok && fast.ok) expect([...fast.elements]).toEqual([...full.elements]);
       }),
       { numRuns: 3000, seed: 99 },

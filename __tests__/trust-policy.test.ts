@@ -2,22 +2,23 @@
  * Issue 9: no rung without a claim, required levels, trusted signers and the signing tools, on the
  * shared test vector, the signed demos and generated records.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import fc from 'fast-check';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+
 import { createHash, generateKeyPairSync } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { verify } from '../src/core/verify.js';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
 import { parsePolicy, ruleFor } from '../src/core/policy.js';
-import { LEVELS, levelRank, type Level } from '../src/core/vocabulary.js';
-import { TrustPool } from '../src/trust/pool.js';
-import { pae, PAYLOAD_TYPE, payloadOf } from '../src/read/signature.js';
-import { keyIdOf, parsePublicKeys, trustedKeys } from '../src/trust/keys.js';
+import type { Report } from '../src/core/report.js';
+import { verify } from '../src/core/verify.js';
+import { LEVELS, type Level, levelRank } from '../src/core/vocabulary.js';
 import { readAuditFile } from '../src/read/artifacts.js';
+import { PAYLOAD_TYPE, pae, payloadOf } from '../src/read/signature.js';
+import { keyIdOf, parsePublicKeys, trustedKeys } from '../src/trust/keys.js';
+import { TrustPool } from '../src/trust/pool.js';
 import { addKey, deployKey, getKey, record, SIGNED_DEMO_POLICY, seededKey, signed, testSigner } from './support/corpus.js';
 import { evidence, OPTIONS, policyOf } from './support/evidence.js';
 import { cleanup, cli, cliJson, gate, ROOT, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
-import type { Report } from '../src/core/report.js';
 
 afterEach(cleanup);
 
@@ -55,7 +56,9 @@ describe('the shared test vector (docs/records-provenance.md)', () => {
     const p = payloadOf(vector);
     expect(p.ok).toBe(true);
     if (!p.ok) return;
-    expect(`sha256:${createHash('sha256').update(p.text).digest('hex')}`).toBe('sha256:980d69cb1e391a5f1d50a44a6448e9284e18ecdae5b28676f79eb161a76e160b');
+    expect(`sha256:${createHash('sha256').update(p.text).digest('hex')}`).toBe(
+      'sha256:980d69cb1e391a5f1d50a44a6448e9284e18ecdae5b28676f79eb161a76e160b',
+    );
     expect(
       createHash('sha256')
         .update(pae(PAYLOAD_TYPE, Buffer.from(p.text)))
@@ -268,9 +271,18 @@ describe('required levels (§7)', () => {
       ok: false,
       reason: '"github_deploy_key" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)',
     });
-    expect(parsePolicy(['*=trusted'])).toMatchObject({ ok: false, reason: '"*=trusted": the level must be one of asserted, observed_confirmed, verified' });
-    expect(parsePolicy(['a:b:c=verified'])).toMatchObject({ ok: false, reason: '"a:b:c=verified": the selector must be *, CLASS or CLASS:VERB' });
-    expect(parsePolicy(['x=verified', ' x = asserted'])).toMatchObject({ ok: false, reason: '" x = asserted": a second rule for x'.replace('" x', '"x') });
+    expect(parsePolicy(['*=trusted'])).toMatchObject({
+      ok: false,
+      reason: '"*=trusted": the level must be one of asserted, observed_confirmed, verified',
+    });
+    expect(parsePolicy(['a:b:c=verified'])).toMatchObject({
+      ok: false,
+      reason: '"a:b:c=verified": the selector must be *, CLASS or CLASS:VERB',
+    });
+    expect(parsePolicy(['x=verified', ' x = asserted'])).toMatchObject({
+      ok: false,
+      reason: '" x = asserted": a second rule for x'.replace('" x', '"x'),
+    });
     const r = cli(['verify', '--require', 'github_deploy_key=sure'], ROOT);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^receipt-gate: --require: "github_deploy_key=sure": the level must be one of/);
@@ -295,7 +307,10 @@ describe('required levels (§7)', () => {
         getKey({ target: deployKey({ repo: 'y' }) }),
       ],
     });
-    const r = verify(ev, { ...OPTIONS, policy: policy('github_deploy_key:create=verified', 'github_deploy_key=observed_confirmed', '*=verified') });
+    const r = verify(ev, {
+      ...OPTIONS,
+      policy: policy('github_deploy_key:create=verified', 'github_deploy_key=observed_confirmed', '*=verified'),
+    });
     expect(r.calls.map((c) => c.required_level)).toEqual(['verified', null, null, 'verified', null]);
     const unmet = r.findings.filter((f) => f.code === 'policy_unmet');
     expect(unmet.map((f) => [f.line, f.message])).toEqual([
@@ -387,7 +402,9 @@ describe('keys and signing tools', () => {
     expect(cli(['verify', '-C', dir, '--trusted-key', 'rsa.pem'], ROOT).stderr).toMatch(
       /^receipt-gate: --trusted-key rsa\.pem: is a rsa key; only Ed25519 keys sign records/,
     );
-    expect(cli(['verify', '-C', dir, '--trusted-key', 'junk.pem'], ROOT).stderr).toMatch(/^receipt-gate: --trusted-key junk\.pem: no PEM "PUBLIC KEY" block/);
+    expect(cli(['verify', '-C', dir, '--trusted-key', 'junk.pem'], ROOT).stderr).toMatch(
+      /^receipt-gate: --trusted-key junk\.pem: no PEM "PUBLIC KEY" block/,
+    );
     expect(cli(['verify', '-C', dir, '--trusted-key', 'private.pem'], ROOT).stderr).toMatch(
       /not a "PUBLIC KEY" block \(a private key must never be given as a trusted key\)/,
     );
@@ -396,7 +413,10 @@ describe('keys and signing tools', () => {
 
   it('sign refuses an invalid input and writes nothing', () => {
     const dir = writeFiles(tempDir(), { 'dup.json': '{"schema":"assay.provider_audit_record.v0","schema":"x"}' });
-    const r = cli(['sign', '--key', path.join(SIGNED, 'test-signer.key.pem'), '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'dup.json')], ROOT);
+    const r = cli(
+      ['sign', '--key', path.join(SIGNED, 'test-signer.key.pem'), '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'dup.json')],
+      ROOT,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/dup\.json:1:\d+: duplicate key/);
     expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
@@ -468,7 +488,10 @@ describe('trusted-key text is scanned in one pass', () => {
   it('unterminated PEM blocks are refused by name, in linear time; a key text over 64 KiB is refused', () => {
     // ~50 KB of unclosed blocks: the old backtracking pattern took seconds here (the benchmark of issue 19 measures it).
     const unterminated = '-----BEGIN PUBLIC KEY-----\nAAAA\n'.repeat(1500);
-    expect(parsePublicKeys(unterminated)).toEqual({ ok: false, reason: 'a "PUBLIC KEY" block is never closed (no -----END PUBLIC KEY-----)' });
+    expect(parsePublicKeys(unterminated)).toEqual({
+      ok: false,
+      reason: 'a "PUBLIC KEY" block is never closed (no -----END PUBLIC KEY-----)',
+    });
     expect(parsePublicKeys('x'.repeat(70 * 1024) + '-----BEGIN PUBLIC KEY-----')).toMatchObject({
       ok: false,
       reason: expect.stringMatching(/over 65536 bytes/),

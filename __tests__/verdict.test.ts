@@ -3,11 +3,12 @@
  * against the doc (an independent reading, not the code's constants), an envelope the CLI made
  * verified with node:crypto alone, and verify-attestation refusing every tampering in its order.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify as edVerify } from 'node:crypto';
+
+import { createHash, createPrivateKey, createPublicKey, verify as edVerify, generateKeyPairSync, sign } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, cli, ROOT, tempDir } from './support/workspace.js';
 
 afterAll(cleanup);
@@ -82,7 +83,13 @@ describe('the Statement, read field by field against the doc', () => {
     });
     expect(p.timeVerified).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     expect(p.resourceUri).toBe(RESOURCE);
-    expect(parsedReport.policy).toEqual({ rules: [], trusted_signers: [], trusted_producers: [], allow_unmatched_records: false, strict_observed: false });
+    expect(parsedReport.policy).toEqual({
+      rules: [],
+      trusted_signers: [],
+      trusted_producers: [],
+      allow_unmatched_records: false,
+      strict_observed: false,
+    });
     expect(p.policy.digest).toEqual({ sha256: sha(canonicalize(parsedReport.policy) as string) });
     const demo = path.join(ROOT, 'fixtures/demo');
     const files = [
@@ -164,8 +171,12 @@ describe('the Statement, read field by field against the doc', () => {
 
 describe('verify-attestation', () => {
   const a = attest('fixtures/demo');
-  const verifyAt = (report: string, envelope: string, pub = a.pub) => cli(['verify-attestation', '--trusted-key', pub, '--report', report, envelope], a.dir);
-  const rewrite = (name: string, edit: (e: { payload: string; payloadType: string; signatures: { keyid: string; sig: string }[] }) => void) => {
+  const verifyAt = (report: string, envelope: string, pub = a.pub) =>
+    cli(['verify-attestation', '--trusted-key', pub, '--report', report, envelope], a.dir);
+  const rewrite = (
+    name: string,
+    edit: (e: { payload: string; payloadType: string; signatures: { keyid: string; sig: string }[] }) => void,
+  ) => {
     const e = JSON.parse(readFileSync(a.envelope, 'utf8'));
     edit(e);
     const file = path.join(a.dir, name);
@@ -191,7 +202,9 @@ describe('verify-attestation', () => {
     const r = verifyAt(a.report, a.envelope);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      new RegExp(`^PASSED ${RESOURCE.replace(/[.+]/g, '\\$&')} · RECEIPTS_WEAKEST_ASSERTED · policy sha256:[0-9a-f]{64} · signed by sha256:[0-9a-f]{64}\n$`),
+      new RegExp(
+        `^PASSED ${RESOURCE.replace(/[.+]/g, '\\$&')} · RECEIPTS_WEAKEST_ASSERTED · policy sha256:[0-9a-f]{64} · signed by sha256:[0-9a-f]{64}\n$`,
+      ),
     );
   });
 

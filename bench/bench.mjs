@@ -2,18 +2,34 @@
 // End-to-end benchmark of the bundled CLI against a floor measured in the same run, plus cold
 // start, bundle size and the strict reader against JSON.parse. Prints ratios, not absolute claims.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync, mkdirSync, copyFileSync, readFileSync, readdirSync, openSync, readSync, closeSync } from 'node:fs';
-import { tmpdir, cpus, totalmem } from 'node:os';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ncc from '@vercel/ncc';
 import { generate } from './corpus.mjs';
 import { bundle, ndjsonLog, serverLog, sidecar } from './shapes.mjs';
-import { createHash, generateKeyPairSync } from 'node:crypto';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '10000,100000' }, million: { type: 'boolean', default: false }, repeat: { type: 'string', default: '3' } },
+  options: {
+    sizes: { type: 'string', default: '10000,100000' },
+    million: { type: 'boolean', default: false },
+    repeat: { type: 'string', default: '3' },
+  },
 });
 const sizes = values.sizes.split(',').map(Number);
 if (values.million) sizes.push(1_000_000);
@@ -33,8 +49,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 const mb = (b) => `${(b / MiB).toFixed(1)} MiB`;
 
-console.log(`receipt-gate benchmark — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB`);
-console.log(`dist/index.js ${mb(statSync(path.join(root, 'dist/index.js')).size)}, dist/cli.js ${mb(statSync(path.join(root, 'dist/cli.js')).size)}\n`);
+console.log(
+  `receipt-gate benchmark — Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB`,
+);
+console.log(
+  `dist/index.js ${mb(statSync(path.join(root, 'dist/index.js')).size)}, dist/cli.js ${mb(statSync(path.join(root, 'dist/cli.js')).size)}\n`,
+);
 
 const rows = [];
 for (const n of sizes) {
@@ -84,14 +104,17 @@ for (const n of sizes) {
   };
   rows.push(row);
   rmSync(dir, { recursive: true, force: true });
-  console.log(`N=${row.n}: ${row.files} files, ${mb(row.bytes)} on disk, ${row.records} records → ${row.verified} verified, ${row.errors} errors`);
+  console.log(
+    `N=${row.n}: ${row.files} files, ${mb(row.bytes)} on disk, ${row.records} records → ${row.verified} verified, ${row.errors} errors`,
+  );
   console.log(
     `  floor ${fmt(row.floor)} (RSS ${mb(row.floorRss)}) | gate ${fmt(row.gate)} (RSS ${mb(row.gateRss)}) | gate/floor ${(row.gate / row.floor).toFixed(2)}× | ${Math.round(row.n / (row.gate / 1000)).toLocaleString('en')} calls/s | RSS/corpus ${(row.gateRss / row.bytes).toFixed(2)}×`,
   );
 }
 const t10 = rows.find((r) => r.n === 10_000);
 const t100 = rows.find((r) => r.n === 100_000);
-if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.gate).toFixed(2)}, floor ${(t100.floor / t10.floor).toFixed(2)}`);
+if (t10 && t100)
+  console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.gate).toFixed(2)}, floor ${(t100.floor / t10.floor).toFixed(2)}`);
 
 // Signed records: the same corpus with every record signed, verified with its key trusted, against
 // the unsigned corpus, alternately in the same run (the signature checks run in worker threads).
@@ -159,7 +182,18 @@ if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.
         const fr = timed(floorArgs);
         if (fr.status !== 0) throw new Error(`shape floor failed: ${fr.stderr}`);
         f.push(fr.ms);
-        const gr = timed([path.join(root, 'dist/cli.js'), 'verify', '-C', dir, '--runs', 'runs', '--format', 'json', '--output', path.join(tmp, 'shape.json')]);
+        const gr = timed([
+          path.join(root, 'dist/cli.js'),
+          'verify',
+          '-C',
+          dir,
+          '--runs',
+          'runs',
+          '--format',
+          'json',
+          '--output',
+          path.join(tmp, 'shape.json'),
+        ]);
         if (gr.status !== 0) throw new Error(`shape gate exited ${gr.status}: ${gr.stderr}`);
         g.push(gr.ms);
       }
@@ -190,7 +224,18 @@ if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.
         `import('${path.join(root, 'bench/shapes.mjs').replace(/\\/g, '/')}').then((m) => m.serverLogFloor(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8')))`,
       ]).ms,
     );
-    const g = timed([path.join(root, 'dist/cli.js'), 'verify', '-C', dir, '--runs', 'runs', '--format', 'json', '--output', path.join(dir, 'r.json')]);
+    const g = timed([
+      path.join(root, 'dist/cli.js'),
+      'verify',
+      '-C',
+      dir,
+      '--runs',
+      'runs',
+      '--format',
+      'json',
+      '--output',
+      path.join(dir, 'r.json'),
+    ]);
     if (g.status !== 0) throw new Error(`gate failed on the server log: ${g.stderr}`);
     gate.push(g.ms);
   }
@@ -214,7 +259,18 @@ if (t10 && t100) console.log(`\nscaling t(100k)/t(10k): gate ${(t100.gate / t10.
     const b = bundle(dir, 5, { name, runId: `run_${i}`, producer });
     writeFileSync(path.join(dir, 'runs', `${name}.intoto.jsonl`), sidecar(b, producer, privateKey, keyId));
   }
-  const base = [path.join(root, 'dist/cli.js'), 'verify', '-C', dir, '--runs', 'runs', '--format', 'json', '--output', path.join(dir, 'r.json')];
+  const base = [
+    path.join(root, 'dist/cli.js'),
+    'verify',
+    '-C',
+    dir,
+    '--runs',
+    'runs',
+    '--format',
+    'json',
+    '--output',
+    path.join(dir, 'r.json'),
+  ];
   const plain = [];
   const attested = [];
   for (let i = 0; i < repeat; i++) {
@@ -344,7 +400,10 @@ const decisions = readdirSync(path.join(big, 'runs'))
   .flatMap((f) => JSON.parse(readFileSync(path.join(big, 'runs', f), 'utf8')).observed_tool_decisions);
 const sample = path.join(tmp, 'sample.json');
 writeFileSync(sample, JSON.stringify({ schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: decisions }, null, 2));
-const sr = spawnSync(process.execPath, [path.join(root, 'bench/strict.mjs'), path.join(out, 'strict.mjs'), sample], { cwd: root, encoding: 'utf8' });
+const sr = spawnSync(process.execPath, [path.join(root, 'bench/strict.mjs'), path.join(out, 'strict.mjs'), sample], {
+  cwd: root,
+  encoding: 'utf8',
+});
 if (sr.status !== 0) throw new Error(sr.stderr);
 const t = JSON.parse(sr.stdout);
 console.log(

@@ -1,9 +1,10 @@
 // Deterministic benchmark corpus: N calls in run files of realistic size (~200 decisions, pretty
 // JSON, some NDJSON logs), audit records for about two thirds of the writes spread over many
 // export files, 1% of them mismatched, and follow-up reads that confirm some writes.
-import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
+
 import { createHash, createPrivateKey, createPublicKey, sign } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import canonicalize from 'canonicalize';
 
 const sha = (s) => createHash('sha256').update(s).digest('hex');
@@ -27,7 +28,13 @@ const CLASSES = [
     read: 'github.get_deploy_key',
     verb: 'create',
     provider: 'github',
-    target: (i) => ({ provider: 'github', owner: `org${i % 97}`, repo: `repo-${i}`, key_title_hash: th('github_key_title', `key-${i}`), read_only: false }),
+    target: (i) => ({
+      provider: 'github',
+      owner: `org${i % 97}`,
+      repo: `repo-${i}`,
+      key_title_hash: th('github_key_title', `key-${i}`),
+      read_only: false,
+    }),
     bound: ['owner', 'repo', 'key_title_hash'],
   },
   {
@@ -81,7 +88,8 @@ function decision(c, target, verb, tool, { asserted, level, digest }) {
       side_effect: {
         asserted,
         level,
-        verification_source: level === 'verified' ? 'provider_audit_import' : level === 'observed_confirmed' ? 'observed_read_followup' : null,
+        verification_source:
+          level === 'verified' ? 'provider_audit_import' : level === 'observed_confirmed' ? 'observed_read_followup' : null,
         verification_subject_digest: digest,
       },
     },
@@ -97,7 +105,11 @@ function benchKey() {
   const der = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.alloc(32, 0x5a)]);
   const privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
   const publicKey = createPublicKey(privateKey);
-  return { privateKey, pem: publicKey.export({ type: 'spki', format: 'pem' }), keyId: `sha256:${sha(publicKey.export({ type: 'spki', format: 'der' }))}` };
+  return {
+    privateKey,
+    pem: publicKey.export({ type: 'spki', format: 'pem' }),
+    keyId: `sha256:${sha(publicKey.export({ type: 'spki', format: 'der' }))}`,
+  };
 }
 function signRecord(rec, key) {
   const p = Buffer.from(canonicalize(rec), 'utf8');
@@ -160,7 +172,9 @@ export function generate(dir, calls, seed = 42, { signed = false } = {}) {
       if (r < 0.66) {
         decisions.push(decision(c, target, c.verb, c.tool, { asserted: true, level: 'verified', digest }));
         const mismatch = rand() < 0.01;
-        const recSubject = mismatch ? subjectOf(c, { ...target, repo: 'elsewhere', role: 'viewer', principal_hash: th('slack_principal', 'nobody') }) : subject;
+        const recSubject = mismatch
+          ? subjectOf(c, { ...target, repo: 'elsewhere', role: 'viewer', principal_hash: th('slack_principal', 'nobody') })
+          : subject;
         const rec = {
           schema: 'assay.provider_audit_record.v0',
           provider: c.provider,

@@ -1,8 +1,9 @@
 // The floor: read the same files, JSON.parse them (NDJSON line by line), and compute JCS + sha256
 // of every record subject and every call projection. Nothing else: no checks, no report.
+
+import { hash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 const BOUND = {

@@ -2,10 +2,11 @@
 // anywhere), the same with one withEscape per line, and an evidence bundle of N events, each measured
 // end to end through dist/cli.js against a floor that parses the same lines in the same run, at N
 // and 10 N (the scaling row: 10× the lines should cost ≤ 11× the time).
-import { mkdirSync, writeFileSync } from 'node:fs';
+
 import { createHash, sign as cryptoSign } from 'node:crypto';
-import { gzipSync, gunzipSync } from 'node:zlib';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import canonicalize from 'canonicalize';
 
 const sha = (s) => createHash('sha256').update(s).digest('hex');
@@ -29,7 +30,10 @@ export function ndjsonLog(dir, n, withEscape) {
   mkdirSync(path.join(dir, 'audit'), { recursive: true });
   const lines = [];
   for (let i = 0; i < n; i++) {
-    const e = { type: 'assay.tool_decision_surface.v0', data: { schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: [decision(i, false)] } };
+    const e = {
+      type: 'assay.tool_decision_surface.v0',
+      data: { schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: [decision(i, false)] },
+    };
     const line = JSON.stringify(e);
     lines.push(withEscape ? line.replace('github.add_deploy_key', 'github.add\\u005fdeploy_key') : line);
   }
@@ -148,7 +152,9 @@ export function serverLog(dir, n) {
     );
   }
   while (lines.length < n)
-    lines.push('{"timestamp":"2026-05-14T10:02:43Z","level":"INFO","fields":{"event":"initialized","rid":"r-000002"},"target":"assay_mcp_server::server"}');
+    lines.push(
+      '{"timestamp":"2026-05-14T10:02:43Z","level":"INFO","fields":{"event":"initialized","rid":"r-000002"},"target":"assay_mcp_server::server"}',
+    );
   writeFileSync(path.join(dir, 'runs', 'server.log'), `${lines.join('\n')}\n`);
 }
 

@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(109);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(650);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2570,7 +2570,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 109:
+/***/ 650:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2578,8 +2578,6 @@ __webpack_async_result__();
 __nccwpck_require__.d(__webpack_exports__, {
   i: () => (/* binding */ main)
 });
-
-// UNUSED EXPORTS: USAGE
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -2824,7 +2822,28 @@ function binding(subject) {
     return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
 }
 
+;// CONCATENATED MODULE: ./src/core/text.ts
+/** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
+/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
+ * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
+ */
+const quote = (s, max = 200) => text_clip(s, max);
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+function text_clip(s, max, marker = '…') {
+    if (s.length <= max)
+        return s;
+    let cut = Math.max(0, max - marker.length);
+    const c = s.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff)
+        cut--;
+    return s.slice(0, cut) + marker;
+}
+
 ;// CONCATENATED MODULE: ./src/core/findings.ts
+
 const FINDINGS = {
     invalid_artifact: {
         severity: 'error',
@@ -2932,27 +2951,27 @@ function inputFinding(code, input, message, severity = FINDINGS[code].severity) 
 /** Severities, most severe first. */
 const SEVERITIES = ['error', 'warning', 'notice'];
 const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
-const severityRank = (s) => SEVERITY_RANK[s];
-/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
-const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 function compareFindings(a, b) {
     return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
 }
-/**
- * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
- * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
- */
-const quote = (s, max = 200) => findings_clip(s, max);
-/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-function findings_clip(s, max, marker = '…') {
-    if (s.length <= max)
-        return s;
-    let cut = Math.max(0, max - marker.length);
-    const c = s.charCodeAt(cut - 1);
-    if (c >= 0xd800 && c <= 0xdbff)
-        cut--;
-    return s.slice(0, cut) + marker;
+
+;// CONCATENATED MODULE: ./src/core/call.ts
+/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
+function eligibility(input, claim) {
+    if (!claim.asserted)
+        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
+    if (input.denied)
+        return {
+            ok: false,
+            reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")',
+        };
+    const p = input.projection;
+    if (p.kind === 'none')
+        return { ok: false, reason: `the call has no subject: ${p.reason}` };
+    if (input.provider !== null && typeof input.provider !== 'string')
+        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
+    return { ok: true, digest: p.digest, provider: input.provider };
 }
 
 ;// CONCATENATED MODULE: ./src/core/records.ts
@@ -3458,21 +3477,6 @@ function outcomeOf(call, record, read, noRecord) {
     return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
 }
 
-;// CONCATENATED MODULE: ./src/core/call.ts
-/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
-function eligibility(input, claim) {
-    if (!claim.asserted)
-        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
-    if (input.denied)
-        return { ok: false, reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")' };
-    const p = input.projection;
-    if (p.kind === 'none')
-        return { ok: false, reason: `the call has no subject: ${p.reason}` };
-    if (input.provider !== null && typeof input.provider !== 'string')
-        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
-    return { ok: true, digest: p.digest, provider: input.provider };
-}
-
 ;// CONCATENATED MODULE: ./src/core/vocabulary.ts
 /** The rungs, lowest first: the order is the rank. */
 const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
@@ -3493,8 +3497,18 @@ const RECORD_OUTCOMES = {
     unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
     inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
     untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    imported_twice: { finding: 'imported_twice', unusable: true, snag: 'is a second copy of one audit entry (counted once)', more: 'second copies' },
-    duplicate: { finding: 'duplicate_record', unusable: true, snag: 'shares its identity with a record of another meaning', more: 'duplicates' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
 };
 const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
@@ -3589,6 +3603,7 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
  */
 
 
+
 const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
@@ -3623,7 +3638,7 @@ function snagText(s) {
     }
 }
 /** How the snags past the listed few are counted, by kind. */
-const more = (k) => (k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more);
+const more = (k) => k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
 function noRecordText(n, showDigest) {
     const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
@@ -3638,7 +3653,7 @@ function noRecordText(n, showDigest) {
     }
     return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
 }
-const notVerifiedText = (n, showDigest) => (n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest));
+const notVerifiedText = (n, showDigest) => n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
 /** Why a call earned exactly its level. */
 function outcomeText(o) {
     switch (o.level) {
@@ -3698,6 +3713,13 @@ function unmatchedText(u, record) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/verdicts.ts
+/**
+ * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
+ * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
+ * only the reasons that concern that claim; each call's report carries its own findings, so no
+ * reporter re-derives them. A record that does not bind a call is always reported with its reason.
+ */
+
 
 
 
@@ -3785,7 +3807,10 @@ function judgeCall(call, outcome, rule, options, read) {
     };
     // For reporters, not the JSON form (the report lists findings once): members JSON.stringify skips.
     Object.defineProperty(report, 'findings', { value: findings, enumerable: false });
-    Object.defineProperty(report, 'below_required', { value: rule !== null && level !== null && below(level, rule.level), enumerable: false });
+    Object.defineProperty(report, 'below_required', {
+        value: rule !== null && level !== null && below(level, rule.level),
+        enumerable: false,
+    });
     return report;
 }
 /** The words of a record's finding (the code comes from the outcome table). */
@@ -3841,6 +3866,7 @@ function judgeRecord(v, options) {
  * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
  * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
  */
+
 
 
 
@@ -4024,6 +4050,7 @@ const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
 
 
 
+
 /** Directories a walk never enters unless named explicitly. */
 const PRUNED = new Set(['.git', 'node_modules']);
 const MAX_ENTRIES = 500_000;
@@ -4048,23 +4075,150 @@ const inside = (root, p) => {
     const r = external_node_path_default().relative(root, p);
     return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
 };
+const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
+const where = (rel) => ({ file: rel, line: 1, column: 1 });
+/** Every regular file under `dir` (and in-workspace links to one), into `take`; problems into `findings`. */
+function walk(w, dir, input, take, findings) {
+    const stack = [dir];
+    while (stack.length > 0) {
+        const d = stack.pop();
+        let list;
+        try {
+            list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
+        }
+        catch (e) {
+            findings.push(finding('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
+            continue;
+        }
+        for (const ent of list) {
+            if (++w.entries > MAX_ENTRIES) {
+                findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+                return;
+            }
+            const abs = external_node_path_default().join(d, ent.name);
+            if (ent.isDirectory()) {
+                if (!PRUNED.has(ent.name))
+                    stack.push(abs);
+            }
+            else if (ent.isFile()) {
+                take(abs);
+            }
+            else if (ent.isSymbolicLink()) {
+                discover_link(w, abs, take, findings);
+            }
+            else if (formatOf(ent.name) !== null) {
+                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
+                findings.push(finding('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
+            }
+        }
+    }
+}
+/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
+function discover_link(w, abs, take, findings) {
+    const rel = relOf(w, abs);
+    let real;
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
+    }
+    catch {
+        findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
+        return;
+    }
+    if (!inside(w.realWorkspace, real)) {
+        findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+        return;
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
+    }
+    catch {
+        return;
+    }
+    if (st.isFile())
+        take(abs);
+    else if (st.isDirectory())
+        findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else if (formatOf(abs) !== null)
+        findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
+}
+/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
+function expand(w, input, noMatch) {
+    const findings = [];
+    const files = [];
+    const add = (abs) => {
+        files.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const scan = picomatch_default().scan(input);
+    const base = external_node_path_default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(w.workspace, base)) {
+        findings.push(inputFinding('invalid_artifact', input, `"${input}" is outside the workspace (${w.workspace}); not read`));
+        return { files, findings };
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.lstatSync)(base);
+    }
+    catch {
+        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+        findings.push(inputFinding('no_match', input, `"${input}" matched no file (${why})`, noMatch));
+        return { files, findings };
+    }
+    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
+    let real = '';
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(base);
+    }
+    catch {
+        /* a broken link: reported below */
+    }
+    if (!real || !inside(w.realWorkspace, real)) {
+        findings.push(inputFinding('invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+        return { files, findings };
+    }
+    if (st.isSymbolicLink())
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
+    if (scan.isGlob) {
+        const match = picomatch_default()(relOf(w, external_node_path_default().resolve(w.cwd, input)), { dot: true });
+        let ignored = 0;
+        walk(w, base, input, (abs) => {
+            const rel = relOf(w, abs);
+            if (!match(rel))
+                return;
+            if (discoverable(rel, w.role))
+                add(abs);
+            else if (formatOf(rel) !== 'attestation')
+                ignored++;
+        }, findings);
+        if (ignored > 0)
+            findings.push(inputFinding('no_match', input, `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+    }
+    else if (st.isDirectory()) {
+        walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : undefined), findings);
+    }
+    else if (st.isFile()) {
+        add(base);
+    }
+    else {
+        findings.push(inputFinding('invalid_artifact', input, `"${input}" is not a regular file or directory`));
+        return { files, findings };
+    }
+    if (files.length === 0)
+        findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`, noMatch));
+    return { files, findings };
+}
 /**
- * @param inputs   paths, directories or globs, relative to `cwd`
- * @param cwd      the working directory (names in reports are relative to it)
+ * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
+ *                  glob that excludes what it matches from the others' files
+ * @param cwd       the working directory (names in reports are relative to it)
  * @param workspace nothing outside this directory is read
  * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
- *
- * An input that starts with `!` is a glob that excludes what it matches from the others' files.
  */
 function discover(all, cwd, workspace, explicit = false, role = 'runs') {
-    const inputs = all.filter((i) => !i.trim().startsWith('!'));
-    const excludes = all
-        .map((i) => i.trim())
+    const trimmed = all.map((i) => i.trim());
+    const excludes = trimmed
         .filter((i) => i.startsWith('!'))
         .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
-    const noMatch = explicit ? 'error' : 'notice';
-    const findings = [];
-    const found = new Map();
     let realWorkspace;
     try {
         realWorkspace = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
@@ -4072,144 +4226,20 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     catch {
         realWorkspace = external_node_path_default().resolve(workspace);
     }
-    const where = (rel) => ({ file: rel, line: 1, column: 1 });
-    let matched = 0;
-    const add = (abs) => {
-        const rel = toPosix(external_node_path_default().relative(cwd, abs));
-        matched++;
-        if (!found.has(rel))
-            found.set(rel, { path: abs, rel });
-    };
-    let entries = 0;
-    /** Walk `dir`, calling `take` for each regular file (or in-workspace link to one). */
-    const walk = (dir, input, take) => {
-        const stack = [dir];
-        while (stack.length > 0) {
-            const d = stack.pop();
-            let list;
-            try {
-                list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
-            }
-            catch (e) {
-                findings.push(finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, d)) || '.'), `cannot read directory: ${e.message}`));
-                continue;
-            }
-            for (const ent of list) {
-                if (++entries > MAX_ENTRIES) {
-                    findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
-                    return;
-                }
-                const abs = external_node_path_default().join(d, ent.name);
-                if (ent.isDirectory()) {
-                    if (!PRUNED.has(ent.name))
-                        stack.push(abs);
-                }
-                else if (ent.isFile()) {
-                    take(abs);
-                }
-                else if (ent.isSymbolicLink()) {
-                    link(abs, take);
-                }
-                else if (formatOf(ent.name) !== null) {
-                    // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                    findings.push(finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, abs))), `not a regular file (${special(abs)}); not read`));
-                }
-            }
-        }
-    };
-    const link = (abs, take) => {
-        const rel = toPosix(external_node_path_default().relative(cwd, abs));
-        let real;
-        try {
-            real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
-        }
-        catch {
-            findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
-            return;
-        }
-        if (!inside(realWorkspace, real)) {
-            findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
-            return;
-        }
-        let st;
-        try {
-            st = (0,external_node_fs_namespaceObject.statSync)(real);
-        }
-        catch {
-            return;
-        }
-        if (st.isFile())
-            take(abs);
-        else if (st.isDirectory())
-            findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
-        else if (formatOf(abs) !== null)
-            findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
-    };
-    for (const raw of inputs) {
-        const input = raw.trim();
-        if (input === '')
+    const w = { cwd, workspace, realWorkspace, role, entries: 0 };
+    const findings = [];
+    const found = new Map();
+    for (const input of trimmed) {
+        if (input === '' || input.startsWith('!'))
             continue;
-        const scan = picomatch_default().scan(input);
-        const base = external_node_path_default().resolve(cwd, scan.isGlob ? scan.base || '.' : input);
-        if (!inside(workspace, base)) {
-            findings.push(inputFinding('invalid_artifact', input, `"${input}" is outside the workspace (${workspace}); not read`));
-            continue;
-        }
-        let st;
-        try {
-            st = (0,external_node_fs_namespaceObject.lstatSync)(base);
-        }
-        catch {
-            findings.push(inputFinding('no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`, noMatch));
-            continue;
-        }
-        matched = 0;
-        // Lexically inside is not enough: the input, or any directory above it, may be a link out.
-        let real = '';
-        try {
-            real = (0,external_node_fs_namespaceObject.realpathSync)(base);
-        }
-        catch {
-            /* a broken link: reported below */
-        }
-        if (!real || !inside(realWorkspace, real)) {
-            findings.push(inputFinding('invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
-            continue;
-        }
-        if (st.isSymbolicLink())
-            st = (0,external_node_fs_namespaceObject.statSync)(real);
-        if (scan.isGlob) {
-            const match = picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, input))), { dot: true });
-            let ignored = 0;
-            walk(base, input, (abs) => {
-                const rel = toPosix(external_node_path_default().relative(cwd, abs));
-                if (!match(rel))
-                    return;
-                if (discoverable(rel, role))
-                    add(abs);
-                else if (formatOf(rel) !== 'attestation')
-                    ignored++;
-            });
-            if (ignored > 0)
-                findings.push(inputFinding('no_match', input, `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
-        }
-        else if (st.isDirectory()) {
-            walk(base, input, (abs) => {
-                if (discoverable(abs, role))
-                    add(abs);
-            });
-        }
-        else if (st.isFile()) {
-            add(base);
-        }
-        else {
-            findings.push(inputFinding('invalid_artifact', input, `"${input}" is not a regular file or directory`));
-            continue;
-        }
-        if (matched === 0)
-            findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`, noMatch));
+        const e = expand(w, input, explicit ? 'error' : 'notice');
+        for (const f of e.findings)
+            findings.push(f);
+        for (const f of e.files)
+            if (!found.has(f.rel))
+                found.set(f.rel, f);
     }
-    const files = [...found.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    const files = [...found.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => cmp(a.rel, b.rel));
     return { files, findings };
 }
 
@@ -4495,7 +4525,9 @@ class Scanner {
         if (this.i >= this.end)
             return 'the end of the input (truncated?)';
         const ch = this.s.codePointAt(this.i);
-        return ch < 0x20 || ch === 0x7f ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}` : `'${String.fromCodePoint(ch)}'`;
+        return ch < 0x20 || ch === 0x7f
+            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
+            : `'${String.fromCodePoint(ch)}'`;
     }
     ws() {
         const { s, end } = this;
@@ -5009,7 +5041,9 @@ function* values(text, opts, limits, sink) {
             continue;
         }
         // A value on one line is held to the line limit, as a JSON line would be.
-        if (end.end - at > limits.maxLineBytes / 3 && text.lastIndexOf('\n', end.end - 1) < at && overBytes(text, at, end.end, limits.maxLineBytes)) {
+        if (end.end - at > limits.maxLineBytes / 3 &&
+            text.lastIndexOf('\n', end.end - 1) < at &&
+            overBytes(text, at, end.end, limits.maxLineBytes)) {
             sink.error({ offset: at }, lineTooLong(limits));
         }
         else {
@@ -5133,6 +5167,98 @@ function readEnvelopeFile(file, bytes, limits) {
 const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 
+;// CONCATENATED MODULE: ./src/read/classify.ts
+/**
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ */
+
+
+
+const KNOWN = [
+    [SURFACE_SCHEMA, 'surface'],
+    [RECORD_SCHEMA, 'record'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const n = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (n.startsWith(k[0].replace(/\.v0$/, '')))
+            return k;
+    return null;
+}
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: quote(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return {
+            kind: 'error',
+            reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+        };
+    }
+    if (!isObject(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
+    return { kind, payload, via };
+}
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && isObject(v['fields']) && typeof v['target'] === 'string';
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    if (!isObject(value)) {
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+        };
+    }
+    const schema = value['schema'];
+    const type = value['type'];
+    if (schema === undefined && type === undefined && isTracing(value))
+        return { kind: 'tracing', line: value };
+    const event = typeof type === 'string' && hasOwn(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string' };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
+            };
+        }
+        return { kind: 'other', name: quote(type, 120) };
+    }
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (event) {
+        const k = byName(type, value['data'], 'event');
+        return k;
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
+}
+
+;// CONCATENATED MODULE: ./src/read/file-read.ts
+/**
+ * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
+ * reader both return it; the gate merges them).
+ */
+
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+function skippedFinding(at, skipped) {
+    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const all = [...skipped.entries()].sort();
+    const kinds = all
+        .slice(0, 20)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
+
 ;// CONCATENATED MODULE: ./src/core/claims.ts
 /**
  * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
@@ -5177,7 +5303,11 @@ function readClaim(decision) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
             problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
+        return {
+            kind: 'claim',
+            claim: { asserted, level, digest: null, legacy: level === 'verified' },
+            inconsistencies: problems.length ? problems : NONE,
+        };
     }
     const block = response['side_effect'];
     if (!isObject(block))
@@ -5211,7 +5341,11 @@ function readClaim(decision) {
     if (claimed !== 'asserted' && !asserted) {
         problems.push(`claims "${claimed}" while side_effect_asserted is false`);
     }
-    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems.length ? problems : NONE };
+    return {
+        kind: 'claim',
+        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
+        inconsistencies: problems.length ? problems : NONE,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision.ts
@@ -5870,7 +6004,7 @@ function decisionColumn(text, start, end) {
     }
     return 1;
 }
-/** One server log being read: sessions (a server_start each), pending calls, decisions. */
+/** One server log being read: server sessions (a server_start each), pending calls, decisions. */
 class ServerLog {
     run;
     sink;
@@ -5879,7 +6013,6 @@ class ServerLog {
     pending = new Map();
     /** rids that have a decision in this session. */
     decided = new Set();
-    sessions = 0;
     constructor(run, sink, limits) {
         this.run = run;
         this.sink = sink;
@@ -5892,7 +6025,6 @@ class ServerLog {
         const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
         if (event === 'server_start') {
             this.endSession();
-            this.sessions++;
             this.sink.skip(loc, 'tracing event server_start');
             return;
         }
@@ -5930,7 +6062,10 @@ class ServerLog {
         if (rid === null)
             return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
         if (this.decided.has(rid))
-            return { ok: false, reason: `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision` };
+            return {
+                ok: false,
+                reason: `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision`,
+            };
         this.decided.add(rid);
         this.pending.delete(rid);
         if (typeof raw !== 'string')
@@ -5939,7 +6074,10 @@ class ServerLog {
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
         const parsed = parseStrict(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
         if (!parsed.ok)
-            return { ok: false, reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}` };
+            return {
+                ok: false,
+                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}`,
+            };
         if (!isObject(parsed.value))
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
         return { ok: true, value: parsed.value };
@@ -5971,98 +6109,6 @@ class ServerLog {
     close() {
         this.endSession();
     }
-    get sawServer() {
-        return this.sessions > 0;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/read/file-read.ts
-/**
- * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
- * reader both return it; the gate merges them).
- */
-
-/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
-function skippedFinding(at, skipped) {
-    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const all = [...skipped.entries()].sort();
-    const kinds = all
-        .slice(0, 20)
-        .map(([k, n]) => `${k} ×${n}`)
-        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
-}
-
-;// CONCATENATED MODULE: ./src/read/classify.ts
-/**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
- */
-
-
-
-const KNOWN = [
-    [SURFACE_SCHEMA, 'surface'],
-    [RECORD_SCHEMA, 'record'],
-];
-/** The family of a kind we read that `name` is exact or a near miss of, if any. */
-function familyOf(name) {
-    const n = name.trim().toLowerCase();
-    for (const k of KNOWN)
-        if (n.startsWith(k[0].replace(/\.v0$/, '')))
-            return k;
-    return null;
-}
-function byName(name, payload, via) {
-    const k = familyOf(name);
-    if (!k)
-        return { kind: 'other', name: quote(name, 120) };
-    const [known, kind] = k;
-    if (name !== known) {
-        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
-        return { kind: 'error', reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)` };
-    }
-    if (!isObject(payload))
-        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
-    return { kind, payload, via };
-}
-/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && isObject(v['fields']) && typeof v['target'] === 'string';
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
-    if (!isObject(value)) {
-        return {
-            kind: 'error',
-            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
-        };
-    }
-    const schema = value['schema'];
-    const type = value['type'];
-    if (schema === undefined && type === undefined && isTracing(value))
-        return { kind: 'tracing', line: value };
-    const event = typeof type === 'string' && hasOwn(value, 'data');
-    if (schema !== undefined && typeof schema !== 'string')
-        return { kind: 'error', reason: '"schema" is not a string' };
-    if (typeof schema === 'string' && event) {
-        // Both named: fine only when they cannot disagree about whether this is something we read.
-        if (familyOf(schema) || familyOf(type)) {
-            return {
-                kind: 'error',
-                reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
-            };
-        }
-        return { kind: 'other', name: quote(type, 120) };
-    }
-    if (typeof schema === 'string')
-        return byName(schema, value, 'schema');
-    if (event) {
-        const k = byName(type, value['data'], 'event');
-        return k;
-    }
-    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
 }
 
 ;// CONCATENATED MODULE: ./src/read/signature.ts
@@ -6365,7 +6411,9 @@ function readRunFile(file, bytes, format, limits = DEFAULT_LIMITS) {
         }
         else if (inLog && k.kind !== 'surface') {
             // In a server log, JSON that is not a tracing event (stdout's JSON-RPC, a startup_failure line) is skipped.
-            log.other(loc, isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string' ? 'JSON-RPC message (stdout mixed in)' : 'JSON that is not a tracing event');
+            log.other(loc, isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+                ? 'JSON-RPC message (stdout mixed in)'
+                : 'JSON that is not a tracing event');
         }
         else if (k.kind === 'error')
             fr.error(loc, k.reason);
@@ -6545,7 +6593,12 @@ function readEvents(bytes, m, file, limits) {
         const subject = e['subject'];
         if (subject !== undefined && subject !== null && typeof subject !== 'string')
             throw new ReadError('events', `${where}: subject must be a string`);
-        const covered = { specversion: e['specversion'], type: e['type'], datacontenttype: e['datacontenttype'], data: e['data'] };
+        const covered = {
+            specversion: e['specversion'],
+            type: e['type'],
+            datacontenttype: e['datacontenttype'],
+            data: e['data'],
+        };
         if (typeof subject === 'string')
             covered['subject'] = subject;
         const c = jcs(covered);
@@ -6561,7 +6614,12 @@ function readEvents(bytes, m, file, limits) {
             throw new ReadError('events', `${where}: ${k.reason}`);
         if (k.kind === 'surface') {
             const offsets = r.elements.get(surfacePath) ?? [];
-            const locate = (j) => ({ file, line, column: (j === null ? start : (offsets[j] ?? start)) - start + 1, member: 'events.ndjson' });
+            const locate = (j) => ({
+                file,
+                line,
+                column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
+                member: 'events.ndjson',
+            });
             readSurface(k.payload, 'event', locate, run, (_at, message) => {
                 throw new ReadError('events', `${where}: ${message}`);
             });
@@ -6953,7 +7011,7 @@ async function* members(src, limits) {
 /** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
 async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     try {
-        return { ok: true, value: await walk(source, file, limits) };
+        return { ok: true, value: await archive_walk(source, file, limits) };
     }
     catch (e) {
         if (e instanceof ReadError)
@@ -6962,7 +7020,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     }
 }
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
-async function walk(source, file, limits) {
+async function archive_walk(source, file, limits) {
     let size;
     let input;
     try {
@@ -7005,7 +7063,9 @@ async function walk(source, file, limits) {
             }
             else if (manifest && decisions === undefined) {
                 if (m.path !== 'events.ndjson') {
-                    throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+                    throw new ReadError('bundle', m.path === 'manifest.json'
+                        ? 'duplicate member "manifest.json"'
+                        : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
                 }
                 if (m.size !== manifest.eventsBytes)
                     throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
@@ -7176,11 +7236,6 @@ function check_precheck(member, payload, keys) {
     return { data: pae(PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
 }
 const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
-/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
-function checkTrust(member, payload, keys) {
-    const p = check_precheck(member, payload, keys);
-    return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
-}
 /** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
 function verifyOnPool(data, key, signature) {
     return new Promise((resolve) => {
@@ -7192,8 +7247,8 @@ function verifyOnPool(data, key, signature) {
         }
     });
 }
-/** The same check, with the Ed25519 verification on the thread pool. */
-async function checkTrustAsync(member, payload, keys) {
+/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature verified on the thread pool. */
+async function checkTrust(member, payload, keys) {
     const p = check_precheck(member, payload, keys);
     return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
 }
@@ -7233,7 +7288,7 @@ class TrustPool {
                 continue;
             }
             this.inFlight++;
-            checkTrustAsync(r.signature ?? null, r.payload, keys).then((c) => {
+            checkTrust(r.signature ?? null, r.payload, keys).then((c) => {
                 this.trust[i] = c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason };
                 this.done();
             }, (e) => {
@@ -7324,7 +7379,10 @@ function checkBundleStatement(s, facts) {
             reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
         };
     if (type !== EVIDENCE_BUNDLE_V1)
-        return { ok: false, reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}` };
+        return {
+            ok: false,
+            reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
+        };
     const subject = onlySubject(s);
     if (!subject.ok)
         return subject;
@@ -7493,7 +7551,9 @@ function readSidecar(bundle, settings, findings, inputs) {
     catch {
         return null; // no sidecar
     }
-    const got = regular ? readBytes(file, settings.limits) : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
+    const got = regular
+        ? readBytes(file, settings.limits)
+        : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
     if (!got.ok) {
         findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
         return [];
@@ -7513,139 +7573,6 @@ async function runGate(settings) {
 async function runGateWithInputs(settings) {
     const evidence = await collect({ ...settings, inputDigests: true });
     return { report: verify(evidence, settings), inputs: evidence.inputs };
-}
-
-;// CONCATENATED MODULE: ./src/trust/verdict.ts
-/**
- * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
- * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
- * the subject digest against the report offered, `verificationResult == PASSED`. The first check
- * that fails is the reason; an envelope file may hold several envelopes, and one that passes
- * every check is enough.
- */
-
-
-
-
-
-async function verdict_checkOne(e, reportSha256, keys, limits) {
-    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
-    if (!signed.ok)
-        return signed;
-    const p = strictPayload(e.payload, limits);
-    if (!p.ok)
-        return p;
-    const s = p.value;
-    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
-        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
-    if (s['predicateType'] !== VSA_PREDICATE_TYPE)
-        return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
-    const subject = onlySubject(s);
-    if (!subject.ok)
-        return subject;
-    if (subject.value.sha256 !== reportSha256)
-        return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
-    const pred = s['predicate'];
-    if (!isObject(pred))
-        return { ok: false, reason: 'predicate is not an object' };
-    if (pred['verificationResult'] !== 'PASSED')
-        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
-    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
-    const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
-    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
-    return {
-        ok: true,
-        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
-    };
-}
-/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
-async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
-    const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
-    const first = read.findings[0];
-    if (first)
-        return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
-    const sha = sha256Hex(report);
-    let reason = '';
-    for (const e of read.envelopes) {
-        const r = await verdict_checkOne(e, sha, keys, limits);
-        if (r.ok)
-            return r;
-        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
-    }
-    return { ok: false, reason };
-}
-
-;// CONCATENATED MODULE: ./src/report/verification-summary.ts
-/**
- * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
- * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
- * were read from is `resourceUri`, the policy digest covers everything that decides a verdict
- * besides the inputs (the report carries that object as `policy`, so a consumer can recompute it),
- * and every input file is listed with its sha256. Pure: the caller hands in the report's digest,
- * the inputs' digests and the time; nothing here reads a file or a clock.
- */
-
-
-
-
-const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
-/** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
-const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
-/** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
-function policyDigest(report) {
-    const c = jcs(report.policy);
-    if (!c.ok)
-        throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
-    return sha256Hex(c.text);
-}
-/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
-function verifiedLevels(report) {
-    if (!report.ok)
-        return [];
-    const w = report.totals.weakest_level;
-    const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
-    if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
-        levels.push('RECEIPTS_POLICY_MET');
-    if (report.policy.trusted_signers.length > 0)
-        levels.push('RECEIPTS_SIGNED_RECORDS');
-    if (report.policy.trusted_producers.length > 0)
-        levels.push('RECEIPTS_ATTESTED_RUNS');
-    return levels;
-}
-const verification_summary_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-function vsaPredicate(report, ctx) {
-    return {
-        verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
-        // The only member that is not deterministic.
-        timeVerified: utcSeconds(ctx.timeVerified),
-        resourceUri: ctx.resourceUri,
-        policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
-        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => verification_summary_cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
-        verificationResult: report.ok ? 'PASSED' : 'FAILED',
-        verifiedLevels: verifiedLevels(report),
-    };
-}
-function vsaStatement(report, ctx) {
-    return {
-        _type: STATEMENT_TYPE,
-        subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
-        predicateType: VSA_PREDICATE_TYPE,
-        predicate: vsaPredicate(report, ctx),
-    };
-}
-/** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
-function reportName(workspace, reportFile) {
-    const rel = external_node_path_default().relative(workspace, reportFile);
-    return rel.startsWith('..') || external_node_path_default().isAbsolute(rel) ? external_node_path_default().basename(reportFile) : rel.split((external_node_path_default()).sep).join('/');
-}
-/** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
-function resourceUriFromEnv(env) {
-    const server = env['GITHUB_SERVER_URL'];
-    const repo = env['GITHUB_REPOSITORY'];
-    const sha = env['GITHUB_SHA'];
-    if (!server || !repo || !sha)
-        return null;
-    return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
 }
 
 ;// CONCATENATED MODULE: ./src/trust/keys.ts
@@ -7725,154 +7652,6 @@ function trustedKeys(keys) {
     return new Map(keys.map((k) => [keyIdOf(k), k]));
 }
 
-;// CONCATENATED MODULE: ./src/tools/signing.ts
-/**
- * Making signatures, for the tools that write signed files: the export job's private key, new key
- * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
- * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
- */
-
-
-
-
-/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
-function parsePrivateKey(pem) {
-    let privateKey;
-    try {
-        privateKey = (0,external_node_crypto_namespaceObject.createPrivateKey)({ key: pem, format: 'pem' });
-    }
-    catch (e) {
-        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
-    }
-    if (privateKey.asymmetricKeyType !== 'ed25519')
-        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
-    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_namespaceObject.createPublicKey)(privateKey) } };
-}
-/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
-function newKeyPair() {
-    const { privateKey, publicKey } = (0,external_node_crypto_namespaceObject.generateKeyPairSync)('ed25519');
-    return {
-        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
-        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
-        keyId: keyIdOf(publicKey),
-    };
-}
-/** Now, as a `signed_at` value (whole seconds). */
-const signedAtNow = (now) => utcSeconds(now);
-/** The signature member for payload P, signed with an Ed25519 private key. */
-function signPayload(payload, key, signedAt) {
-    const p = Buffer.from(payload, 'utf8');
-    return {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: sha256Digest(p),
-        key_id: keyIdOf(key.publicKey),
-        signature: (0,external_node_crypto_namespaceObject.sign)(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
-        signed_at: signedAt,
-    };
-}
-/**
- * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
- * the signature member goes in before its closing brace (the parsed record is never copied).
- */
-function signedLine(payload, key, signedAt) {
-    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
-}
-/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
-function envelopeLine(payloadType, payload, key) {
-    const sig = (0,external_node_crypto_namespaceObject.sign)(null, pae(payloadType, payload), key.privateKey).toString('base64');
-    return JSON.stringify({ payload: Buffer.from(payload).toString('base64'), payloadType, signatures: [{ keyid: keyIdOf(key.publicKey), sig }] });
-}
-
-;// CONCATENATED MODULE: ./src/tools/write.ts
-/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-
-
-/** `text` in a new temporary file beside `file`: its path. */
-function writeTemp(file, text) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
-    try {
-        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-    return tmp;
-}
-/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
-function writeWhole(file, text) {
-    const tmp = writeTemp(file, text);
-    try {
-        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
-    }
-    catch (e) {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
-        throw e;
-    }
-}
-/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
-function writeNew(file, text) {
-    const tmp = writeTemp(file, text);
-    try {
-        (0,external_node_fs_namespaceObject.linkSync)(tmp, file);
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/tools/verdict.ts
-/**
- * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
- * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
- * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
- * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
- */
-
-
-
-
-
-/** Write the requested files; `message` lists what was written. */
-function writeVerdict(report, origin, files) {
-    const ctx = {
-        reportName: reportName(origin.workspace, origin.reportFile),
-        reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
-        resourceUri: origin.resourceUri,
-        policyUri: origin.policyUri,
-        inputs: origin.inputs,
-        version: origin.version,
-        timeVerified: origin.timeVerified,
-    };
-    const statement = vsaStatement(report, ctx);
-    const written = [];
-    try {
-        if (files.predicate) {
-            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
-            written.push(files.predicate);
-        }
-        if (files.envelope) {
-            if (!files.key)
-                return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')] };
-            const payload = jcs(statement);
-            if (!payload.ok)
-                return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)] };
-            writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
-            written.push(files.envelope);
-        }
-    }
-    catch (e) {
-        return {
-            ok: false,
-            findings: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`)],
-        };
-    }
-    return { ok: true, message: written.join('\n') };
-}
-
 ;// CONCATENATED MODULE: ./src/gate/settings.ts
 /**
  * Settings with one home: the typed settings of a verification, the defaults of every option in one
@@ -7880,7 +7659,6 @@ function writeVerdict(report, origin, files) {
  * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
  * message per mistake. Nothing below the entries reads argv or the environment.
  */
-
 
 
 
@@ -8057,263 +7835,302 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
     };
 }
 
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
-;// CONCATENATED MODULE: ./src/cli/options.ts
-
-
-const LIMITS = [
-    { flag: 'max-file-size', kind: 'string', arg: 'SIZE', input: 'max-file-size', help: 'largest file read (a gzipped export: what it decompresses to)' },
-    { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
-];
-const SIGNED_AT = { flag: 'signed-at', kind: 'string', arg: 'TIME', help: 'the signed_at of every signature (RFC 3339 UTC). Default: now' };
-const COMMAND_SPECS = [
-    {
-        name: 'verify',
-        synopsis: '[options]',
-        summary: 'recompute every side-effect receipt binding from committed bytes and fail when a record mismatches, a claim cannot be reproduced or a required level is not reached',
-        options: [
-            {
-                flag: 'runs',
-                kind: 'list',
-                arg: 'PATH|GLOB',
-                input: 'runs',
-                help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson and *.tar.gz beneath it',
-            },
-            { flag: 'audit', kind: 'list', arg: 'PATH|GLOB', input: 'audit', help: 'provider audit exports (.json, .ndjson, .jsonl); repeatable' },
-            {
-                flag: 'require',
-                kind: 'list',
-                arg: 'SELECTOR=LEVEL',
-                input: 'require',
-                help: 'a required level; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); repeatable, the most specific rule applies',
-            },
-            {
-                flag: 'trusted-key',
-                kind: 'list',
-                arg: 'FILE',
-                help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
-            },
-            {
-                flag: 'trusted-producer',
-                kind: 'list',
-                arg: 'FILE',
-                help: 'PEM public key(s) of trusted run producers (Ed25519; relative to -C); repeatable. With any, every run must be an evidence bundle attested by one of them (a <bundle>.intoto.jsonl sidecar)',
-            },
-            { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
-            { flag: 'output', kind: 'string', arg: 'FILE', help: 'write the report to FILE instead of stdout' },
-            {
-                flag: 'allow-unmatched-records',
-                kind: 'boolean',
-                input: 'allow-unmatched-records',
-                help: 'an audit record bound to no call is a warning, not an error',
-            },
-            { flag: 'strict-observed', kind: 'boolean', input: 'strict-observed', help: 'an unreproduced observed_confirmed claim is an error, not a warning' },
-            {
-                flag: 'working-directory',
-                short: 'C',
-                kind: 'string',
-                arg: 'DIR',
-                input: 'working-directory',
-                help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
-            },
-            ...LIMITS,
-            {
-                flag: 'vsa-predicate',
-                kind: 'string',
-                arg: 'FILE',
-                help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest); needs --output',
-            },
-            {
-                flag: 'vsa',
-                kind: 'string',
-                arg: 'FILE',
-                help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line); needs --output and --vsa-key',
-            },
-            { flag: 'vsa-key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key that signs --vsa (a key file from keygen)' },
-            {
-                flag: 'resource-uri',
-                kind: 'string',
-                arg: 'URI',
-                help: 'the commit the bytes were read from, named in the verdict. Default: git+ then $GITHUB_SERVER_URL/$GITHUB_REPOSITORY@$GITHUB_SHA',
-            },
-            {
-                flag: 'policy-uri',
-                kind: 'string',
-                arg: 'URI',
-                default: DEFAULT_POLICY_URI,
-                help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
-            },
-        ],
-    },
-    {
-        name: 'verify-attestation',
-        synopsis: '--trusted-key PUB --report REPORT ENVELOPE',
-        summary: "check a signed verdict offline: the report's digest, the signer, and PASSED",
-        about: 'checks the envelope in order (payload type, a trusted signature, strict payload, Statement and predicate types, the subject digest against REPORT, verificationResult PASSED); exit 0 and one line when valid, 1 with the reason',
-        options: [
-            { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
-            { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
-        ],
-    },
-    {
-        name: 'attest-bundle',
-        synopsis: '--key FILE [--output FILE] BUNDLE',
-        summary: "attest an evidence bundle as its producer (what upstream's assay evidence attest writes)",
-        about: 'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file',
-        options: [
-            { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM; required)" },
-            { flag: 'output', kind: 'string', arg: 'FILE', help: 'where the sidecar goes. Default: BUNDLE.intoto.jsonl' },
-            ...LIMITS,
-        ],
-    },
-    {
-        name: 'keygen',
-        synopsis: '--out PREFIX',
-        summary: 'write a new Ed25519 key pair for signing audit records',
-        about: 'writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem (SPKI), and prints the key_id',
-        options: [{ flag: 'out', kind: 'string', arg: 'PREFIX', help: 'where the two key files go (required)' }],
-    },
-    {
-        name: 'sign',
-        synopsis: '--key FILE --output FILE [--signed-at TIME] INPUT...',
-        summary: "sign audit records with an export job's private key",
-        about: 'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid or a record whose binding does not recompute',
-        options: [
-            { flag: 'key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key (PKCS#8 PEM; required)' },
-            { flag: 'output', kind: 'string', arg: 'FILE', help: 'the signed NDJSON (required)' },
-            SIGNED_AT,
-            ...LIMITS,
-        ],
-    },
-    {
-        name: 'import',
-        synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
-        summary: "turn a provider's audit export into audit records",
-        about: 'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
-        options: [
-            { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
-            { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
-            {
-                flag: 'actor',
-                kind: 'list',
-                arg: 'LOGIN',
-                help: "the agent's identity: keep only entries by it (GitHub actor, a delivery's sender.login, Slack actor.user.id or email); repeatable",
-            },
-            { flag: 'repo', kind: 'list', arg: 'OWNER/NAME', help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable' },
-            {
-                flag: 'since',
-                kind: 'string',
-                arg: 'TIME',
-                help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)",
-            },
-            { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
-            SIGNED_AT,
-            { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
-            { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
-            {
-                flag: 'role-verb',
-                kind: 'list',
-                arg: 'ROLE=VERB',
-                default: 'admin=grant, owner=grant, user=change_role, guest=change_role',
-                help: 'Slack: the verb of a role change; repeatable',
-            },
-            { flag: 'member-provider', kind: 'string', arg: 'NAME', default: 'slack', help: 'Slack: the provider of workspace_member records' },
-            { flag: 'role-provider', kind: 'string', arg: 'NAME', default: 'workspace', help: 'Slack: the provider of workspace_role records' },
-            ...LIMITS,
-        ],
-    },
-    {
-        name: 'hash',
-        synopsis: 'DOMAIN VALUE',
-        summary: 'print the target hash of a raw value',
-        about: 'prints the target hash of a raw value (domains: github_key_title, slack_workspace, slack_channel, slack_principal, workspace, workspace_principal), to see why a call and a record differ',
-        options: [],
-    },
-];
-const HELP = { flag: 'help', short: 'h', kind: 'boolean', help: 'show this help' };
-function commandSpec(name) {
-    return COMMAND_SPECS.find((c) => c.name === name);
-}
-/** The default an option shows: its input's (from the settings table), or its own. */
-function optionDefault(o) {
-    if (o.input)
-        return o.kind === 'boolean' ? undefined : DEFAULTS[o.input] || undefined;
-    return o.default;
-}
-/** The `parseArgs` options of a command. */
-function parseArgsOptions(spec) {
-    const out = {};
-    for (const o of [...spec.options, HELP]) {
-        out[o.flag] = {
-            type: o.kind === 'boolean' ? 'boolean' : 'string',
-            ...(o.kind === 'list' ? { multiple: true } : {}),
-            ...(o.short ? { short: o.short } : {}),
-        };
-    }
-    return out;
-}
-const WIDTH = 80;
-const COLUMN = 28;
-/** Words filled into lines of at most `width` characters, each line indented. */
-function fill(text, indent, width = WIDTH) {
-    const lines = [];
-    let cur = '';
-    for (const w of text.split(/\s+/).filter(Boolean)) {
-        if (cur !== '' && indent + cur.length + 1 + w.length > width) {
-            lines.push(' '.repeat(indent) + cur);
-            cur = w;
-        }
-        else
-            cur = cur === '' ? w : `${cur} ${w}`;
-    }
-    if (cur !== '')
-        lines.push(' '.repeat(indent) + cur);
-    return lines;
-}
-function optionLines(o) {
-    const name = `${o.short ? `-${o.short}, ` : ''}--${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
-    const d = optionDefault(o);
-    const help = fill(`${o.help}${d !== undefined ? `. Default: ${d}` : ''}`, COLUMN);
-    const head = `  ${name}`;
-    if (head.length + 1 < COLUMN && help[0])
-        return [head.padEnd(COLUMN) + help[0].slice(COLUMN), ...help.slice(1)];
-    return [head, ...help];
-}
-/** The whole usage text, from the tables. */
-function usageText() {
-    const out = ['Usage: receipt-gate <command> [options]', '', 'Commands:'];
-    for (const c of COMMAND_SPECS) {
-        const lines = fill(c.summary, 22);
-        out.push(`  ${c.name.padEnd(20)}${(lines[0] ?? '').slice(22)}`, ...lines.slice(1));
-    }
-    for (const c of COMMAND_SPECS) {
-        out.push('', ...fill(`receipt-gate ${c.name} ${c.synopsis}`, 0).map((l, i) => (i === 0 ? l : `${' '.repeat(20)}${l}`)));
-        if (c.about)
-            out.push(...fill(c.about, 2));
-        for (const o of c.options)
-            out.push(...optionLines(o));
-    }
-    out.push('', ...optionLines(HELP), ...optionLines({ flag: 'version', short: 'V', kind: 'boolean', help: 'print the version' }), '', 'Exit status: 0 the gate passed (or the command succeeded), 1 it failed,', '2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.', '');
-    return out.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/tools/import/target-hash.ts
+;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
- * The target hash the agent side computes (docs/importers.md): H(domain, value) =
- * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
- * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
- * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
- * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
+ * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
+ * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
+ * with its digest computed on the way, so a release can attach both.
  */
 
-const DOMAINS = ['github_key_title', 'slack_workspace', 'slack_channel', 'slack_principal', 'workspace', 'workspace_principal'];
-const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
-const normalize = (value) => value.replace(TRIM, '').toLowerCase();
-const targetHash = (domain, value) => sha256Digest(`assay.tool_target.v0:${domain}:${normalize(value)}`);
-/** A plain label as the agent side writes it. */
-const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
+
+
+const CHUNK = 1 << 20;
+/** The report's text in pieces of about 1 MiB. */
+function* jsonChunks(report) {
+    // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
+    let parts = [
+        `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
+    ];
+    let size = 0;
+    const lists = [
+        ['runs', report.runs],
+        ['calls', report.calls],
+        ['records', report.records],
+        ['findings', report.findings],
+    ];
+    for (const [name, items] of lists) {
+        parts.push(`,\n  "${name}": [`);
+        for (let i = 0; i < items.length; i++) {
+            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
+            parts.push(line);
+            size += line.length;
+            if (size >= CHUNK) {
+                yield parts.join('');
+                parts = [];
+                size = 0;
+            }
+        }
+        parts.push(items.length > 0 ? '\n  ]' : ']');
+    }
+    parts.push('\n}\n');
+    yield parts.join('');
+}
+function renderJson(report) {
+    let s = '';
+    for (const c of jsonChunks(report))
+        s += c;
+    return s;
+}
+/** Write the report to `file` in chunks; returns the sha256 digest of exactly the bytes written. */
+function writeJson(report, file) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+    const scratch = Buffer.allocUnsafe(4 * CHUNK);
+    try {
+        for (const chunk of jsonChunks(report)) {
+            // Encode into one reused buffer when the chunk surely fits (UTF-8 needs at most 3 bytes per unit).
+            const bytes = chunk.length * 3 <= scratch.length ? scratch.subarray(0, scratch.write(chunk, 'utf8')) : Buffer.from(chunk, 'utf8');
+            h.update(bytes);
+            let off = 0;
+            while (off < bytes.length)
+                off += (0,external_node_fs_namespaceObject.writeSync)(fd, bytes, off);
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    return `sha256:${h.digest('hex')}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/text.ts
+/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
+
+
+/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
+const levelCounts = (t) => [...LEVELS_DESCENDING.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
+/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
+const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
+/** A level for people: the rung, or "—" for a call that asserts no side effect. */
+const rung = (l) => l ?? '—';
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
+const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
+/**
+ * Which runs a producer attested (§10), or null when no run names a producer and no trusted
+ * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
+ */
+function producerLine(r) {
+    const trusted = r.policy.trusted_producers.length > 0;
+    const checked = r.runs.filter((x) => x.producer?.checked).length;
+    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
+    if (!trusted && unchecked === 0)
+        return null;
+    if (!trusted)
+        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
+    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
+}
+/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
+function runProducer(p) {
+    if (!p)
+        return 'not attested';
+    const who = `${p.key_id.slice(0, 19)}…${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
+}
+/** "0 error(s), 0 warning(s), 2 notice(s)" */
+const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+function visible(s) {
+    return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
+function text_where(l) {
+    const col = l.column !== undefined ? `:${l.column}` : '';
+    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
+}
+/** A finding on one line: where (file:line:column, or the input as given), then its message. */
+const located = (f) => f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(text_where(f))}: ${visible(f.message)}`;
+const MARKER = ' … [trimmed by receipt-gate]';
+/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
+function clipBytes(s, max) {
+    if (Buffer.byteLength(s) <= max)
+        return s;
+    const room = max - Buffer.byteLength(MARKER);
+    let lo = 0;
+    let hi = Math.min(s.length, room);
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (Buffer.byteLength(clip(s, mid, '')) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return clip(s, lo, '') + MARKER;
+}
+
+;// CONCATENATED MODULE: ./src/report/table.ts
+/** The terminal report: one line per call, findings grouped by severity, totals. */
+
+
+
+
+const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
+const pad = (s, n) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+const SEVERITY_COLOR = { error: 'red', warning: 'yellow', notice: 'dim' };
+function renderTable(report, style) {
+    const paint = style.color ? (n, s) => `\u001b[${CODES[n]}m${s}\u001b[0m` : (_n, s) => s;
+    const out = [];
+    const t = report.totals;
+    if (report.calls.length > 0) {
+        // file:line, with the column only where calls share a line (an NDJSON surface line holds many).
+        const lineKey = (c) => `${c.artifact}\u0000${c.member ?? ''}\u0000${c.line}`;
+        const perLine = new Map();
+        for (const c of report.calls)
+            perLine.set(lineKey(c), (perLine.get(lineKey(c)) ?? 0) + 1);
+        const rows = report.calls.map((c) => ({
+            level: c.level,
+            claimed: rung(c.claimed_level),
+            required: rung(c.required_level),
+            tool: text_clip(visible(c.tool ?? '(no tool name)'), 40),
+            loc: visible(text_where({
+                file: c.artifact,
+                line: c.line,
+                member: c.member ?? undefined,
+                ...(perLine.get(lineKey(c)) > 1 ? { column: c.column } : {}),
+            })),
+        }));
+        const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
+        // The REQUIRED column only when a policy is in effect.
+        const policy = report.policy.rules.length > 0;
+        const req = (s) => (policy ? `${pad(s, 19)}  ` : '');
+        out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
+        for (const r of rows) {
+            const level = r.level === null ? pad(rung(null), 19) : paint(LEVEL_TABLE[r.level].colour, pad(r.level, 19));
+            out.push(`${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
+        }
+    }
+    else {
+        out.push('No calls.');
+    }
+    for (const sev of SEVERITIES) {
+        const fs = report.findings.filter((f) => f.severity === sev);
+        if (fs.length === 0)
+            continue;
+        out.push('', paint(SEVERITY_COLOR[sev], paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
+        for (const f of fs) {
+            out.push(`  ${paint(SEVERITY_COLOR[sev], f.code)}  ${visible(text_where(f))}`);
+            out.push(`    ${text_clip(visible(f.message), 2000)}`);
+        }
+    }
+    out.push('');
+    const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
+    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`, `      ${t.records} audit record(s): ${recordCounts(t)}`, `      ${findingCounts(t)}`, ...(producerLine(report)
+        ? [
+            `      ${producerLine(report)}`,
+            ...report.runs.map((r) => `        ${visible(text_clip(r.artifact, 200))}: ${visible(runProducer(r.producer))}`),
+        ]
+        : []), `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`);
+    return out.join('\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/tools/signing.ts
+/**
+ * Making signatures, for the tools that write signed files: the export job's private key, new key
+ * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
+ * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
+ */
+
+
+
+
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+function parsePrivateKey(pem) {
+    let privateKey;
+    try {
+        privateKey = (0,external_node_crypto_namespaceObject.createPrivateKey)({ key: pem, format: 'pem' });
+    }
+    catch (e) {
+        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_namespaceObject.createPublicKey)(privateKey) } };
+}
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+function newKeyPair() {
+    const { privateKey, publicKey } = (0,external_node_crypto_namespaceObject.generateKeyPairSync)('ed25519');
+    return {
+        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        keyId: keyIdOf(publicKey),
+    };
+}
+/** Now, as a `signed_at` value (whole seconds). */
+const signedAtNow = (now) => utcSeconds(now);
+/** The signature member for payload P, signed with an Ed25519 private key. */
+function signPayload(payload, key, signedAt) {
+    const p = Buffer.from(payload, 'utf8');
+    return {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: sha256Digest(p),
+        key_id: keyIdOf(key.publicKey),
+        signature: (0,external_node_crypto_namespaceObject.sign)(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
+        signed_at: signedAt,
+    };
+}
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+function signedLine(payload, key, signedAt) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+}
+/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
+function envelopeLine(payloadType, payload, key) {
+    const sig = (0,external_node_crypto_namespaceObject.sign)(null, pae(payloadType, payload), key.privateKey).toString('base64');
+    return JSON.stringify({
+        payload: Buffer.from(payload).toString('base64'),
+        payloadType,
+        signatures: [{ keyid: keyIdOf(key.publicKey), sig }],
+    });
+}
+
+;// CONCATENATED MODULE: ./src/tools/attest-bundle.ts
+/**
+ * `attest-bundle`: a producer's side, for tests, demos and users without the Rust CLI. Verifies the
+ * bundle with the gate's reader, makes exactly the Statement upstream's `assay evidence attest`
+ * makes (read/attestation.ts), and writes it as one compact DSSE envelope line (JCS payload,
+ * Ed25519) to `<bundle>.intoto.jsonl`, never over an existing file.
+ */
+
+
+
+
+
+
+
+/** The sidecar line for a bundle's bytes, or the findings that stop it. */
+async function attestBundle(bundle, key, limits) {
+    const read = await readBundle({ bytes: bundle.bytes }, bundle.name, bundleLimits(limits));
+    const errors = read.findings.filter((f) => f.severity === 'error');
+    if (errors.length > 0)
+        return { ok: false, findings: errors };
+    if (!read.bundle)
+        return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
+    const statement = bundleStatement(read.bundle);
+    if (!statement.ok)
+        return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, statement.reason)] };
+    const payload = jcs(statement.value);
+    if (!payload.ok)
+        return {
+            ok: false,
+            findings: [inputFinding('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)],
+        };
+    return { ok: true, message: `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), key)}\n` };
+}
 
 ;// CONCATENATED MODULE: ./src/tools/import/exports.ts
 /**
@@ -8422,7 +8239,6 @@ const obj = (o, k) => {
 const idText = (s) => JSON.stringify(quote(s, 80));
 
 ;// CONCATENATED MODULE: ./src/tools/import/scope.ts
-const NO_SCOPE = { actors: null, repos: null, since: null, until: null };
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 function outOfScope(f, s) {
     if (f.actors && !s.actors.some((a) => f.actors?.has(a)))
@@ -8467,6 +8283,30 @@ function entryTime(v, unit = 'ms') {
     }
     return null;
 }
+
+;// CONCATENATED MODULE: ./src/tools/import/target-hash.ts
+/**
+ * The target hash the agent side computes (docs/importers.md): H(domain, value) =
+ * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
+ * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
+ * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
+ * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
+ */
+
+const DOMAINS = [
+    'github_key_title',
+    'slack_workspace',
+    'slack_channel',
+    'slack_principal',
+    'workspace',
+    'workspace_principal',
+];
+const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
+const normalize = (value) => value.replace(TRIM, '').toLowerCase();
+const targetHash = (domain, value) => sha256Digest(`assay.tool_target.v0:${domain}:${normalize(value)}`);
+/** A plain label as the agent side writes it. */
+const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
 
 ;// CONCATENATED MODULE: ./src/tools/import/github-audit.ts
 
@@ -8519,7 +8359,11 @@ function githubWebhook(e) {
     const payload = delivery ? obj(request, 'payload') : e;
     if (!payload)
         return { kind: 'error', message: `delivery ${idText(str(e, 'guid') ?? '?')} has no request.payload object` };
-    const event = delivery ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event')) : payload['key'] !== undefined ? 'deploy_key' : null;
+    const event = delivery
+        ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
+        : payload['key'] !== undefined
+            ? 'deploy_key'
+            : null;
     if (event !== 'deploy_key')
         return { kind: 'skip', reason: 'other event' };
     if (payload['action'] !== 'created')
@@ -8534,7 +8378,11 @@ function githubWebhook(e) {
     if (!title)
         return { kind: 'skip', reason: 'no title' };
     const sender = str(obj(payload, 'sender'), 'login');
-    const scope = (time) => ({ actors: sender ? [sender] : [], repo: str(repository, 'full_name') ?? `${owner}/${repo}`, time });
+    const scope = (time) => ({
+        actors: sender ? [sender] : [],
+        repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
+        time,
+    });
     if (delivery) {
         const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
         if (!guid)
@@ -8624,7 +8472,11 @@ function slackAuditLog(o) {
             subject: {
                 action_class: 'workspace_role',
                 verb,
-                target: { workspace_id_hash: targetHash('workspace', ws), principal_hash: targetHash('workspace_principal', principal), role: role },
+                target: {
+                    workspace_id_hash: targetHash('workspace', ws),
+                    principal_hash: targetHash('workspace_principal', principal),
+                    role: role,
+                },
             },
         };
     };
@@ -8719,6 +8571,579 @@ function runImport(s) {
         return { ok: false, findings: errors, summary };
     const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
     return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary };
+}
+
+;// CONCATENATED MODULE: ./src/tools/keygen.ts
+/** `keygen`: a new Ed25519 key pair for an export job (or a producer); never overwrites a file. */
+
+
+
+/** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
+function keygen(prefix) {
+    const keyFile = `${prefix}.key.pem`;
+    const pubFile = `${prefix}.pub.pem`;
+    for (const f of [keyFile, pubFile])
+        if ((0,external_node_fs_namespaceObject.existsSync)(f))
+            return { ok: false, findings: [inputFinding('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
+    const pair = newKeyPair();
+    try {
+        // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
+        (0,external_node_fs_namespaceObject.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
+        (0,external_node_fs_namespaceObject.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
+    }
+    catch (e) {
+        return { ok: false, findings: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${e.message}`)] };
+    }
+    return { ok: true, message: `${pair.keyId}\n` };
+}
+
+;// CONCATENATED MODULE: ./src/tools/sign.ts
+/**
+ * `sign`: audit records, signed, as NDJSON. Fails closed: nothing is written unless every input is
+ * valid and every record's binding recomputes, and the output appears only whole (writeWhole).
+ */
+
+
+
+
+
+
+/**
+ * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
+ * and return the NDJSON text (one signed record per line, in input then record order).
+ */
+function signRecords(key, inputs, limits, signedAt) {
+    const errors = [];
+    const records = [];
+    for (const input of inputs) {
+        const format = formatOf(input.name);
+        if (format !== 'json' && format !== 'ndjson') {
+            errors.push(inputFinding('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
+            continue;
+        }
+        const r = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
+        const bad = r.findings.filter((f) => f.severity === 'error');
+        for (const f of bad)
+            errors.push(f);
+        if (r.records.length === 0 && bad.length === 0)
+            errors.push(inputFinding('invalid_artifact', input.name, 'no audit record to sign'));
+        for (const x of r.records)
+            records.push(x);
+    }
+    const lines = [];
+    for (const r of records) {
+        const b = binding(r.record.subject);
+        if (!b.ok || b.digest !== r.record.binding_digest || r.payload === undefined) {
+            const why = `record ${JSON.stringify(quote(r.record.record_id))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`;
+            errors.push(finding('invalid_artifact', r.loc, why));
+            continue;
+        }
+        lines.push(signedLine(r.payload, key, signedAt));
+    }
+    if (errors.length > 0)
+        return { ok: false, findings: errors };
+    return { ok: true, message: lines.join('\n') + '\n' };
+}
+
+;// CONCATENATED MODULE: ./src/report/verification-summary.ts
+/**
+ * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
+ * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
+ * were read from is `resourceUri`, the policy digest covers everything that decides a verdict
+ * besides the inputs (the report carries that object as `policy`, so a consumer can recompute it),
+ * and every input file is listed with its sha256. Pure: the caller hands in the report's digest,
+ * the inputs' digests and the time; nothing here reads a file or a clock.
+ */
+
+
+
+
+const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+/** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
+const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
+/** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
+function policyDigest(report) {
+    const c = jcs(report.policy);
+    if (!c.ok)
+        throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
+    return sha256Hex(c.text);
+}
+/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
+function verifiedLevels(report) {
+    if (!report.ok)
+        return [];
+    const w = report.totals.weakest_level;
+    const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
+    if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
+        levels.push('RECEIPTS_POLICY_MET');
+    if (report.policy.trusted_signers.length > 0)
+        levels.push('RECEIPTS_SIGNED_RECORDS');
+    if (report.policy.trusted_producers.length > 0)
+        levels.push('RECEIPTS_ATTESTED_RUNS');
+    return levels;
+}
+function vsaPredicate(report, ctx) {
+    return {
+        verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
+        // The only member that is not deterministic.
+        timeVerified: utcSeconds(ctx.timeVerified),
+        resourceUri: ctx.resourceUri,
+        policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
+        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
+        verificationResult: report.ok ? 'PASSED' : 'FAILED',
+        verifiedLevels: verifiedLevels(report),
+    };
+}
+function vsaStatement(report, ctx) {
+    return {
+        _type: STATEMENT_TYPE,
+        subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
+        predicateType: VSA_PREDICATE_TYPE,
+        predicate: vsaPredicate(report, ctx),
+    };
+}
+/** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
+function reportName(workspace, reportFile) {
+    const rel = external_node_path_default().relative(workspace, reportFile);
+    return rel.startsWith('..') || external_node_path_default().isAbsolute(rel) ? external_node_path_default().basename(reportFile) : rel.split((external_node_path_default()).sep).join('/');
+}
+/** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
+function resourceUriFromEnv(env) {
+    const server = env['GITHUB_SERVER_URL'];
+    const repo = env['GITHUB_REPOSITORY'];
+    const sha = env['GITHUB_SHA'];
+    if (!server || !repo || !sha)
+        return null;
+    return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
+}
+
+;// CONCATENATED MODULE: ./src/tools/write.ts
+/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
+
+
+/** `text` in a new temporary file beside `file`: its path. */
+function writeTemp(file, text) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
+    try {
+        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    return tmp;
+}
+/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
+function writeWhole(file, text) {
+    const tmp = writeTemp(file, text);
+    try {
+        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+    }
+    catch (e) {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        throw e;
+    }
+}
+/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
+function writeNew(file, text) {
+    const tmp = writeTemp(file, text);
+    try {
+        (0,external_node_fs_namespaceObject.linkSync)(tmp, file);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/tools/verdict.ts
+/**
+ * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
+ * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
+ * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
+ * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
+ */
+
+
+
+
+
+
+/** Write the requested files; `message` lists what was written. */
+function writeVerdict(report, origin, files) {
+    const ctx = {
+        reportName: reportName(origin.workspace, origin.reportFile),
+        reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
+        resourceUri: origin.resourceUri,
+        policyUri: origin.policyUri,
+        inputs: origin.inputs,
+        version: origin.version,
+        timeVerified: origin.timeVerified,
+    };
+    const statement = vsaStatement(report, ctx);
+    const written = [];
+    try {
+        if (files.predicate) {
+            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
+            written.push(files.predicate);
+        }
+        if (files.envelope) {
+            if (!files.key)
+                return {
+                    ok: false,
+                    findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+                };
+            const payload = jcs(statement);
+            if (!payload.ok)
+                return {
+                    ok: false,
+                    findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+                };
+            writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+            written.push(files.envelope);
+        }
+    }
+    catch (e) {
+        return {
+            ok: false,
+            findings: [
+                inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
+            ],
+        };
+    }
+    return { ok: true, message: written.join('\n') };
+}
+
+;// CONCATENATED MODULE: ./src/trust/verdict.ts
+/**
+ * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
+ * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
+ * the subject digest against the report offered, `verificationResult == PASSED`. The first check
+ * that fails is the reason; an envelope file may hold several envelopes, and one that passes
+ * every check is enough.
+ */
+
+
+
+
+
+async function verdict_checkOne(e, reportSha256, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
+    if (!signed.ok)
+        return signed;
+    const p = strictPayload(e.payload, limits);
+    if (!p.ok)
+        return p;
+    const s = p.value;
+    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
+        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+    if (s['predicateType'] !== VSA_PREDICATE_TYPE)
+        return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
+    const subject = onlySubject(s);
+    if (!subject.ok)
+        return subject;
+    if (subject.value.sha256 !== reportSha256)
+        return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
+    const pred = s['predicate'];
+    if (!isObject(pred))
+        return { ok: false, reason: 'predicate is not an object' };
+    if (pred['verificationResult'] !== 'PASSED')
+        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
+    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
+    const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
+    return {
+        ok: true,
+        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
+    };
+}
+/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
+async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
+    const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
+    const first = read.findings[0];
+    if (first)
+        return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
+    const sha = sha256Hex(report);
+    let reason = '';
+    for (const e of read.envelopes) {
+        const r = await verdict_checkOne(e, sha, keys, limits);
+        if (r.ok)
+            return r;
+        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
+    }
+    return { ok: false, reason };
+}
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
+const VERSION = '0.2.0';
+
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./src/cli/options.ts
+
+
+const LIMITS = [
+    {
+        flag: 'max-file-size',
+        kind: 'string',
+        arg: 'SIZE',
+        input: 'max-file-size',
+        help: 'largest file read (a gzipped export: what it decompresses to)',
+    },
+    { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
+];
+const SIGNED_AT = {
+    flag: 'signed-at',
+    kind: 'string',
+    arg: 'TIME',
+    help: 'the signed_at of every signature (RFC 3339 UTC). Default: now',
+};
+const COMMAND_SPECS = [
+    {
+        name: 'verify',
+        synopsis: '[options]',
+        summary: 'recompute every side-effect receipt binding from committed bytes and fail when a record mismatches, a claim cannot be reproduced or a required level is not reached',
+        options: [
+            {
+                flag: 'runs',
+                kind: 'list',
+                arg: 'PATH|GLOB',
+                input: 'runs',
+                help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson and *.tar.gz beneath it',
+            },
+            {
+                flag: 'audit',
+                kind: 'list',
+                arg: 'PATH|GLOB',
+                input: 'audit',
+                help: 'provider audit exports (.json, .ndjson, .jsonl); repeatable',
+            },
+            {
+                flag: 'require',
+                kind: 'list',
+                arg: 'SELECTOR=LEVEL',
+                input: 'require',
+                help: 'a required level; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); repeatable, the most specific rule applies',
+            },
+            {
+                flag: 'trusted-key',
+                kind: 'list',
+                arg: 'FILE',
+                help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
+            },
+            {
+                flag: 'trusted-producer',
+                kind: 'list',
+                arg: 'FILE',
+                help: 'PEM public key(s) of trusted run producers (Ed25519; relative to -C); repeatable. With any, every run must be an evidence bundle attested by one of them (a <bundle>.intoto.jsonl sidecar)',
+            },
+            { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'write the report to FILE instead of stdout' },
+            {
+                flag: 'allow-unmatched-records',
+                kind: 'boolean',
+                input: 'allow-unmatched-records',
+                help: 'an audit record bound to no call is a warning, not an error',
+            },
+            {
+                flag: 'strict-observed',
+                kind: 'boolean',
+                input: 'strict-observed',
+                help: 'an unreproduced observed_confirmed claim is an error, not a warning',
+            },
+            {
+                flag: 'working-directory',
+                short: 'C',
+                kind: 'string',
+                arg: 'DIR',
+                input: 'working-directory',
+                help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
+            },
+            ...LIMITS,
+            {
+                flag: 'vsa-predicate',
+                kind: 'string',
+                arg: 'FILE',
+                help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest); needs --output',
+            },
+            {
+                flag: 'vsa',
+                kind: 'string',
+                arg: 'FILE',
+                help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line); needs --output and --vsa-key',
+            },
+            { flag: 'vsa-key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key that signs --vsa (a key file from keygen)' },
+            {
+                flag: 'resource-uri',
+                kind: 'string',
+                arg: 'URI',
+                help: 'the commit the bytes were read from, named in the verdict. Default: git+ then $GITHUB_SERVER_URL/$GITHUB_REPOSITORY@$GITHUB_SHA',
+            },
+            {
+                flag: 'policy-uri',
+                kind: 'string',
+                arg: 'URI',
+                default: DEFAULT_POLICY_URI,
+                help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
+            },
+        ],
+    },
+    {
+        name: 'verify-attestation',
+        synopsis: '--trusted-key PUB --report REPORT ENVELOPE',
+        summary: "check a signed verdict offline: the report's digest, the signer, and PASSED",
+        about: 'checks the envelope in order (payload type, a trusted signature, strict payload, Statement and predicate types, the subject digest against REPORT, verificationResult PASSED); exit 0 and one line when valid, 1 with the reason',
+        options: [
+            { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
+            { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
+        ],
+    },
+    {
+        name: 'attest-bundle',
+        synopsis: '--key FILE [--output FILE] BUNDLE',
+        summary: "attest an evidence bundle as its producer (what upstream's assay evidence attest writes)",
+        about: 'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file',
+        options: [
+            { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM; required)" },
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'where the sidecar goes. Default: BUNDLE.intoto.jsonl' },
+            ...LIMITS,
+        ],
+    },
+    {
+        name: 'keygen',
+        synopsis: '--out PREFIX',
+        summary: 'write a new Ed25519 key pair for signing audit records',
+        about: 'writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem (SPKI), and prints the key_id',
+        options: [{ flag: 'out', kind: 'string', arg: 'PREFIX', help: 'where the two key files go (required)' }],
+    },
+    {
+        name: 'sign',
+        synopsis: '--key FILE --output FILE [--signed-at TIME] INPUT...',
+        summary: "sign audit records with an export job's private key",
+        about: 'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid or a record whose binding does not recompute',
+        options: [
+            { flag: 'key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key (PKCS#8 PEM; required)' },
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'the signed NDJSON (required)' },
+            SIGNED_AT,
+            ...LIMITS,
+        ],
+    },
+    {
+        name: 'import',
+        synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
+        summary: "turn a provider's audit export into audit records",
+        about: 'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
+        options: [
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
+            { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
+            {
+                flag: 'actor',
+                kind: 'list',
+                arg: 'LOGIN',
+                help: "the agent's identity: keep only entries by it (GitHub actor, a delivery's sender.login, Slack actor.user.id or email); repeatable",
+            },
+            {
+                flag: 'repo',
+                kind: 'list',
+                arg: 'OWNER/NAME',
+                help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable',
+            },
+            {
+                flag: 'since',
+                kind: 'string',
+                arg: 'TIME',
+                help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)",
+            },
+            { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
+            SIGNED_AT,
+            { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
+            { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
+            {
+                flag: 'role-verb',
+                kind: 'list',
+                arg: 'ROLE=VERB',
+                default: 'admin=grant, owner=grant, user=change_role, guest=change_role',
+                help: 'Slack: the verb of a role change; repeatable',
+            },
+            { flag: 'member-provider', kind: 'string', arg: 'NAME', default: 'slack', help: 'Slack: the provider of workspace_member records' },
+            { flag: 'role-provider', kind: 'string', arg: 'NAME', default: 'workspace', help: 'Slack: the provider of workspace_role records' },
+            ...LIMITS,
+        ],
+    },
+    {
+        name: 'hash',
+        synopsis: 'DOMAIN VALUE',
+        summary: 'print the target hash of a raw value',
+        about: 'prints the target hash of a raw value (domains: github_key_title, slack_workspace, slack_channel, slack_principal, workspace, workspace_principal), to see why a call and a record differ',
+        options: [],
+    },
+];
+const HELP = { flag: 'help', short: 'h', kind: 'boolean', help: 'show this help' };
+function commandSpec(name) {
+    return COMMAND_SPECS.find((c) => c.name === name);
+}
+/** The default an option shows: its input's (from the settings table), or its own. */
+function optionDefault(o) {
+    if (o.input)
+        return o.kind === 'boolean' ? undefined : DEFAULTS[o.input] || undefined;
+    return o.default;
+}
+/** The `parseArgs` options of a command. */
+function parseArgsOptions(spec) {
+    const out = {};
+    for (const o of [...spec.options, HELP]) {
+        out[o.flag] = {
+            type: o.kind === 'boolean' ? 'boolean' : 'string',
+            ...(o.kind === 'list' ? { multiple: true } : {}),
+            ...(o.short ? { short: o.short } : {}),
+        };
+    }
+    return out;
+}
+const WIDTH = 80;
+const COLUMN = 28;
+/** Words filled into lines of at most `width` characters, each line indented. */
+function fill(text, indent, width = WIDTH) {
+    const lines = [];
+    let cur = '';
+    for (const w of text.split(/\s+/).filter(Boolean)) {
+        if (cur !== '' && indent + cur.length + 1 + w.length > width) {
+            lines.push(' '.repeat(indent) + cur);
+            cur = w;
+        }
+        else
+            cur = cur === '' ? w : `${cur} ${w}`;
+    }
+    if (cur !== '')
+        lines.push(' '.repeat(indent) + cur);
+    return lines;
+}
+function optionLines(o) {
+    const name = `${o.short ? `-${o.short}, ` : ''}--${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
+    const d = optionDefault(o);
+    const help = fill(`${o.help}${d !== undefined ? `. Default: ${d}` : ''}`, COLUMN);
+    const head = `  ${name}`;
+    if (head.length + 1 < COLUMN && help[0])
+        return [head.padEnd(COLUMN) + help[0].slice(COLUMN), ...help.slice(1)];
+    return [head, ...help];
+}
+/** The whole usage text, from the tables. */
+function usageText() {
+    const out = ['Usage: receipt-gate <command> [options]', '', 'Commands:'];
+    for (const c of COMMAND_SPECS) {
+        const lines = fill(c.summary, 22);
+        out.push(`  ${c.name.padEnd(20)}${(lines[0] ?? '').slice(22)}`, ...lines.slice(1));
+    }
+    for (const c of COMMAND_SPECS) {
+        out.push('', ...fill(`receipt-gate ${c.name} ${c.synopsis}`, 0).map((l, i) => (i === 0 ? l : `${' '.repeat(20)}${l}`)));
+        if (c.about)
+            out.push(...fill(c.about, 2));
+        for (const o of c.options)
+            out.push(...optionLines(o));
+    }
+    out.push('', ...optionLines(HELP), ...optionLines({ flag: 'version', short: 'V', kind: 'boolean', help: 'print the version' }), '', 'Exit status: 0 the gate passed (or the command succeeded), 1 it failed,', '2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.', '');
+    return out.join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/cli/parse.ts
@@ -8956,7 +9381,11 @@ function parseCli(argv, isTTY, cwd, env = {}) {
     const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
     const output = str('output') ?? null;
     const defaults = defaultSettings(dir);
-    const format = str('format') !== undefined ? parseChoice('--format', str('format'), ['table', 'json']) : isTTY && output === null ? 'table' : 'json';
+    const format = str('format') !== undefined
+        ? parseChoice('--format', str('format'), ['table', 'json'])
+        : isTTY && output === null
+            ? 'table'
+            : 'json';
     return {
         command: 'verify',
         vsa: verdictRequest(str, cwd, env, output, format),
@@ -8978,307 +9407,11 @@ function parseCli(argv, isTTY, cwd, env = {}) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/tools/keygen.ts
-/** `keygen`: a new Ed25519 key pair for an export job (or a producer); never overwrites a file. */
-
-
-
-/** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
-function keygen(prefix) {
-    const keyFile = `${prefix}.key.pem`;
-    const pubFile = `${prefix}.pub.pem`;
-    for (const f of [keyFile, pubFile])
-        if ((0,external_node_fs_namespaceObject.existsSync)(f))
-            return { ok: false, findings: [inputFinding('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
-    const pair = newKeyPair();
-    try {
-        // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
-        (0,external_node_fs_namespaceObject.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
-        (0,external_node_fs_namespaceObject.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
-    }
-    catch (e) {
-        return { ok: false, findings: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${e.message}`)] };
-    }
-    return { ok: true, message: `${pair.keyId}\n` };
-}
-
-;// CONCATENATED MODULE: ./src/tools/sign.ts
-/**
- * `sign`: audit records, signed, as NDJSON. Fails closed: nothing is written unless every input is
- * valid and every record's binding recomputes, and the output appears only whole (writeWhole).
- */
-
-
-
-
-
-/**
- * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
- * and return the NDJSON text (one signed record per line, in input then record order).
- */
-function signRecords(key, inputs, limits, signedAt) {
-    const errors = [];
-    const records = [];
-    for (const input of inputs) {
-        const format = formatOf(input.name);
-        if (format !== 'json' && format !== 'ndjson') {
-            errors.push(inputFinding('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
-            continue;
-        }
-        const r = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
-        const bad = r.findings.filter((f) => f.severity === 'error');
-        for (const f of bad)
-            errors.push(f);
-        if (r.records.length === 0 && bad.length === 0)
-            errors.push(inputFinding('invalid_artifact', input.name, 'no audit record to sign'));
-        for (const x of r.records)
-            records.push(x);
-    }
-    const lines = [];
-    for (const r of records) {
-        const b = binding(r.record.subject);
-        if (!b.ok || b.digest !== r.record.binding_digest || r.payload === undefined) {
-            const why = `record ${JSON.stringify(quote(r.record.record_id))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`;
-            errors.push(finding('invalid_artifact', r.loc, why));
-            continue;
-        }
-        lines.push(signedLine(r.payload, key, signedAt));
-    }
-    if (errors.length > 0)
-        return { ok: false, findings: errors };
-    return { ok: true, message: lines.join('\n') + '\n' };
-}
-
-;// CONCATENATED MODULE: ./src/tools/attest-bundle.ts
-/**
- * `attest-bundle`: a producer's side, for tests, demos and users without the Rust CLI. Verifies the
- * bundle with the gate's reader, makes exactly the Statement upstream's `assay evidence attest`
- * makes (read/attestation.ts), and writes it as one compact DSSE envelope line (JCS payload,
- * Ed25519) to `<bundle>.intoto.jsonl`, never over an existing file.
- */
-
-
-
-
-
-
-
-/** The sidecar line for a bundle's bytes, or the findings that stop it. */
-async function attestBundle(bundle, key, limits) {
-    const read = await readBundle({ bytes: bundle.bytes }, bundle.name, bundleLimits(limits));
-    const errors = read.findings.filter((f) => f.severity === 'error');
-    if (errors.length > 0)
-        return { ok: false, findings: errors };
-    if (!read.bundle)
-        return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
-    const statement = bundleStatement(read.bundle);
-    if (!statement.ok)
-        return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, statement.reason)] };
-    const payload = jcs(statement.value);
-    if (!payload.ok)
-        return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)] };
-    return { ok: true, message: `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), key)}\n` };
-}
-
-;// CONCATENATED MODULE: ./src/report/text.ts
-
-
-/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
-const levelCounts = (t) => [...LEVELS_DESCENDING.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
-/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
-const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
-/** A level for people: the rung, or "—" for a call that asserts no side effect. */
-const rung = (l) => l ?? '—';
-/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
-const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
-/**
- * Which runs a producer attested (§10), or null when no run names a producer and no trusted
- * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
- */
-function producerLine(r) {
-    const trusted = r.policy.trusted_producers.length > 0;
-    const checked = r.runs.filter((x) => x.producer?.checked).length;
-    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
-    if (!trusted && unchecked === 0)
-        return null;
-    if (!trusted)
-        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
-    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
-}
-/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
-function runProducer(p) {
-    if (!p)
-        return 'not attested';
-    const who = `${p.key_id.slice(0, 19)}…${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
-    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
-}
-/** "0 error(s), 0 warning(s), 2 notice(s)" */
-const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
-// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
-function visible(s) {
-    return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
-function where(l) {
-    const col = l.column !== undefined ? `:${l.column}` : '';
-    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
-}
-/** A finding on one line: where (file:line:column, or the input as given), then its message. */
-const located = (f) => (f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(where(f))}: ${visible(f.message)}`);
-const MARKER = ' … [trimmed by receipt-gate]';
-/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
-function clipBytes(s, max) {
-    if (Buffer.byteLength(s) <= max)
-        return s;
-    const room = max - Buffer.byteLength(MARKER);
-    let lo = 0;
-    let hi = Math.min(s.length, room);
-    while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (Buffer.byteLength(clip(s, mid, '')) <= room)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return clip(s, lo, '') + MARKER;
-}
-
-;// CONCATENATED MODULE: ./src/report/table.ts
-
-
-
-const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
-const pad = (s, n) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
-const SEVERITY_COLOR = { error: 'red', warning: 'yellow', notice: 'dim' };
-function renderTable(report, style) {
-    const paint = style.color ? (n, s) => `\u001b[${CODES[n]}m${s}\u001b[0m` : (_n, s) => s;
-    const out = [];
-    const t = report.totals;
-    if (report.calls.length > 0) {
-        // file:line, with the column only where calls share a line (an NDJSON surface line holds many).
-        const lineKey = (c) => `${c.artifact}\u0000${c.member ?? ''}\u0000${c.line}`;
-        const perLine = new Map();
-        for (const c of report.calls)
-            perLine.set(lineKey(c), (perLine.get(lineKey(c)) ?? 0) + 1);
-        const rows = report.calls.map((c) => ({
-            level: c.level,
-            claimed: rung(c.claimed_level),
-            required: rung(c.required_level),
-            tool: findings_clip(visible(c.tool ?? '(no tool name)'), 40),
-            loc: visible(where({ file: c.artifact, line: c.line, member: c.member ?? undefined, ...(perLine.get(lineKey(c)) > 1 ? { column: c.column } : {}) })),
-        }));
-        const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
-        // The REQUIRED column only when a policy is in effect.
-        const policy = report.policy.rules.length > 0;
-        const req = (s) => (policy ? `${pad(s, 19)}  ` : '');
-        out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
-        for (const r of rows) {
-            const level = r.level === null ? pad(rung(null), 19) : paint(LEVEL_TABLE[r.level].colour, pad(r.level, 19));
-            out.push(`${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
-        }
-    }
-    else {
-        out.push('No calls.');
-    }
-    for (const sev of SEVERITIES) {
-        const fs = report.findings.filter((f) => f.severity === sev);
-        if (fs.length === 0)
-            continue;
-        out.push('', paint(SEVERITY_COLOR[sev], paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
-        for (const f of fs) {
-            out.push(`  ${paint(SEVERITY_COLOR[sev], f.code)}  ${visible(where(f))}`);
-            out.push(`    ${findings_clip(visible(f.message), 2000)}`);
-        }
-    }
-    out.push('');
-    const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
-    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`, `      ${t.records} audit record(s): ${recordCounts(t)}`, `      ${findingCounts(t)}`, ...(producerLine(report)
-        ? [`      ${producerLine(report)}`, ...report.runs.map((r) => `        ${visible(findings_clip(r.artifact, 200))}: ${visible(runProducer(r.producer))}`)]
-        : []), `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`);
-    return out.join('\n') + '\n';
-}
-
-;// CONCATENATED MODULE: ./src/report/json-report.ts
-/**
- * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
- * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
- * with its digest computed on the way, so a release can attach both.
- */
-
-
-
-const CHUNK = 1 << 20;
-/** The report's text in pieces of about 1 MiB. */
-function* jsonChunks(report) {
-    // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
-    let parts = [
-        `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
-    ];
-    let size = 0;
-    const lists = [
-        ['runs', report.runs],
-        ['calls', report.calls],
-        ['records', report.records],
-        ['findings', report.findings],
-    ];
-    for (const [name, items] of lists) {
-        parts.push(`,\n  "${name}": [`);
-        for (let i = 0; i < items.length; i++) {
-            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
-            parts.push(line);
-            size += line.length;
-            if (size >= CHUNK) {
-                yield parts.join('');
-                parts = [];
-                size = 0;
-            }
-        }
-        parts.push(items.length > 0 ? '\n  ]' : ']');
-    }
-    parts.push('\n}\n');
-    yield parts.join('');
-}
-function renderJson(report) {
-    let s = '';
-    for (const c of jsonChunks(report))
-        s += c;
-    return s;
-}
-/** Write the report to `file` in chunks; returns the sha256 digest of exactly the bytes written. */
-function writeJson(report, file) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
-    const scratch = Buffer.allocUnsafe(4 * CHUNK);
-    try {
-        for (const chunk of jsonChunks(report)) {
-            // Encode into one reused buffer when the chunk surely fits (UTF-8 needs at most 3 bytes per unit).
-            const bytes = chunk.length * 3 <= scratch.length ? scratch.subarray(0, scratch.write(chunk, 'utf8')) : Buffer.from(chunk, 'utf8');
-            h.update(bytes);
-            let off = 0;
-            while (off < bytes.length)
-                off += (0,external_node_fs_namespaceObject.writeSync)(fd, bytes, off);
-        }
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-    return `sha256:${h.digest('hex')}`;
-}
-
-;// CONCATENATED MODULE: ./src/version.ts
-/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
-const VERSION = '0.2.0';
-
 ;// CONCATENATED MODULE: ./src/cli/run.ts
 /**
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
-
 
 
 
@@ -9407,7 +9540,11 @@ function importExports(cmd, now) {
 function sign(cmd, now) {
     const k = readSigningKey('--key', cmd.key);
     if (!k.ok)
-        return { code: k.error.includes('cannot read') ? 2 : 1, stdout: '', stderr: `receipt-gate: sign: ${k.error}\nreceipt-gate: sign: nothing written\n` };
+        return {
+            code: k.error.includes('cannot read') ? 2 : 1,
+            stdout: '',
+            stderr: `receipt-gate: sign: ${k.error}\nreceipt-gate: sign: nothing written\n`,
+        };
     const read = readInputs(cmd.inputs);
     if (!read.ok)
         return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.error}; nothing written\n` };
@@ -9424,7 +9561,11 @@ function sign(cmd, now) {
     return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
 }
 async function attest(cmd) {
-    const fail = (why, code = 1) => ({ code, stdout: '', stderr: `${why}receipt-gate: attest-bundle: nothing written\n` });
+    const fail = (why, code = 1) => ({
+        code,
+        stdout: '',
+        stderr: `${why}receipt-gate: attest-bundle: nothing written\n`,
+    });
     const k = readSigningKey('--key', cmd.key);
     if (!k.ok)
         return fail(`receipt-gate: attest-bundle: ${k.error}\n`, k.unreadable ? 2 : 1);
@@ -9463,7 +9604,9 @@ async function run_verify(cmd, env, isTTY, now) {
             return { code: 2, stdout: '', stderr: `receipt-gate: ${k.error}\n` };
         key = k.key;
     }
-    const { report, inputs } = cmd.vsa ? await runGateWithInputs(cmd.settings) : { report: await runGate(cmd.settings), inputs: new Map() };
+    const { report, inputs } = cmd.vsa
+        ? await runGateWithInputs(cmd.settings)
+        : { report: await runGate(cmd.settings), inputs: new Map() };
     const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
     const code = report.ok ? 0 : 1;
     if (cmd.output) {

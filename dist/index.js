@@ -30907,12 +30907,12 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4343);
+/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5642);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 
 try {
-    await (0,_action_run_js__WEBPACK_IMPORTED_MODULE_1__/* .runAction */ .Cs)(_actions_core__WEBPACK_IMPORTED_MODULE_0__);
+    await (0,_action_run_js__WEBPACK_IMPORTED_MODULE_1__/* .runAction */ .C)(_actions_core__WEBPACK_IMPORTED_MODULE_0__);
 }
 catch (e) {
     // A bug, never an input problem: fail closed with a plain message; the stack goes to the debug log.
@@ -30926,16 +30926,14 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4343:
+/***/ 5642:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  Cs: () => (/* binding */ runAction)
+  C: () => (/* binding */ runAction)
 });
-
-// UNUSED EXPORTS: VERSION, emitWorkflowCommands, readSettings
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
@@ -31182,7 +31180,28 @@ function binding(subject) {
     return c.ok ? { ok: true, digest: binding_sha256Digest(c.text) } : c;
 }
 
+;// CONCATENATED MODULE: ./src/core/text.ts
+/** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
+/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
+ * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
+ */
+const quote = (s, max = 200) => clip(s, max);
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+function clip(s, max, marker = '…') {
+    if (s.length <= max)
+        return s;
+    let cut = Math.max(0, max - marker.length);
+    const c = s.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff)
+        cut--;
+    return s.slice(0, cut) + marker;
+}
+
 ;// CONCATENATED MODULE: ./src/core/findings.ts
+
 const FINDINGS = {
     invalid_artifact: {
         severity: 'error',
@@ -31290,27 +31309,27 @@ function inputFinding(code, input, message, severity = FINDINGS[code].severity) 
 /** Severities, most severe first. */
 const SEVERITIES = ['error', 'warning', 'notice'];
 const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
-const severityRank = (s) => SEVERITY_RANK[s];
-/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
-const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 function compareFindings(a, b) {
     return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
 }
-/**
- * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
- * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
- */
-const quote = (s, max = 200) => clip(s, max);
-/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-function clip(s, max, marker = '…') {
-    if (s.length <= max)
-        return s;
-    let cut = Math.max(0, max - marker.length);
-    const c = s.charCodeAt(cut - 1);
-    if (c >= 0xd800 && c <= 0xdbff)
-        cut--;
-    return s.slice(0, cut) + marker;
+
+;// CONCATENATED MODULE: ./src/core/call.ts
+/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
+function eligibility(input, claim) {
+    if (!claim.asserted)
+        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
+    if (input.denied)
+        return {
+            ok: false,
+            reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")',
+        };
+    const p = input.projection;
+    if (p.kind === 'none')
+        return { ok: false, reason: `the call has no subject: ${p.reason}` };
+    if (input.provider !== null && typeof input.provider !== 'string')
+        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
+    return { ok: true, digest: p.digest, provider: input.provider };
 }
 
 ;// CONCATENATED MODULE: ./src/core/records.ts
@@ -31816,21 +31835,6 @@ function outcomeOf(call, record, read, noRecord) {
     return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
 }
 
-;// CONCATENATED MODULE: ./src/core/call.ts
-/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
-function eligibility(input, claim) {
-    if (!claim.asserted)
-        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
-    if (input.denied)
-        return { ok: false, reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")' };
-    const p = input.projection;
-    if (p.kind === 'none')
-        return { ok: false, reason: `the call has no subject: ${p.reason}` };
-    if (input.provider !== null && typeof input.provider !== 'string')
-        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
-    return { ok: true, digest: p.digest, provider: input.provider };
-}
-
 ;// CONCATENATED MODULE: ./src/core/vocabulary.ts
 /** The rungs, lowest first: the order is the rank. */
 const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
@@ -31851,8 +31855,18 @@ const RECORD_OUTCOMES = {
     unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
     inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
     untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    imported_twice: { finding: 'imported_twice', unusable: true, snag: 'is a second copy of one audit entry (counted once)', more: 'second copies' },
-    duplicate: { finding: 'duplicate_record', unusable: true, snag: 'shares its identity with a record of another meaning', more: 'duplicates' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
 };
 const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
@@ -31947,6 +31961,7 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
  */
 
 
+
 const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
@@ -31981,7 +31996,7 @@ function snagText(s) {
     }
 }
 /** How the snags past the listed few are counted, by kind. */
-const more = (k) => (k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more);
+const more = (k) => k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
 function noRecordText(n, showDigest) {
     const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
@@ -31996,7 +32011,7 @@ function noRecordText(n, showDigest) {
     }
     return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
 }
-const notVerifiedText = (n, showDigest) => (n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest));
+const notVerifiedText = (n, showDigest) => n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
 /** Why a call earned exactly its level. */
 function outcomeText(o) {
     switch (o.level) {
@@ -32056,6 +32071,13 @@ function unmatchedText(u, record) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/verdicts.ts
+/**
+ * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
+ * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
+ * only the reasons that concern that claim; each call's report carries its own findings, so no
+ * reporter re-derives them. A record that does not bind a call is always reported with its reason.
+ */
+
 
 
 
@@ -32143,7 +32165,10 @@ function judgeCall(call, outcome, rule, options, read) {
     };
     // For reporters, not the JSON form (the report lists findings once): members JSON.stringify skips.
     Object.defineProperty(report, 'findings', { value: findings, enumerable: false });
-    Object.defineProperty(report, 'below_required', { value: rule !== null && level !== null && below(level, rule.level), enumerable: false });
+    Object.defineProperty(report, 'below_required', {
+        value: rule !== null && level !== null && below(level, rule.level),
+        enumerable: false,
+    });
     return report;
 }
 /** The words of a record's finding (the code comes from the outcome table). */
@@ -32199,6 +32224,7 @@ function judgeRecord(v, options) {
  * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
  * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
  */
+
 
 
 
@@ -32382,6 +32408,7 @@ const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
 
 
 
+
 /** Directories a walk never enters unless named explicitly. */
 const PRUNED = new Set(['.git', 'node_modules']);
 const MAX_ENTRIES = 500_000;
@@ -32406,23 +32433,150 @@ const inside = (root, p) => {
     const r = external_node_path_default().relative(root, p);
     return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
 };
+const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
+const where = (rel) => ({ file: rel, line: 1, column: 1 });
+/** Every regular file under `dir` (and in-workspace links to one), into `take`; problems into `findings`. */
+function walk(w, dir, input, take, findings) {
+    const stack = [dir];
+    while (stack.length > 0) {
+        const d = stack.pop();
+        let list;
+        try {
+            list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
+        }
+        catch (e) {
+            findings.push(finding('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
+            continue;
+        }
+        for (const ent of list) {
+            if (++w.entries > MAX_ENTRIES) {
+                findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+                return;
+            }
+            const abs = external_node_path_default().join(d, ent.name);
+            if (ent.isDirectory()) {
+                if (!PRUNED.has(ent.name))
+                    stack.push(abs);
+            }
+            else if (ent.isFile()) {
+                take(abs);
+            }
+            else if (ent.isSymbolicLink()) {
+                discover_link(w, abs, take, findings);
+            }
+            else if (formatOf(ent.name) !== null) {
+                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
+                findings.push(finding('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
+            }
+        }
+    }
+}
+/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
+function discover_link(w, abs, take, findings) {
+    const rel = relOf(w, abs);
+    let real;
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
+    }
+    catch {
+        findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
+        return;
+    }
+    if (!inside(w.realWorkspace, real)) {
+        findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+        return;
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
+    }
+    catch {
+        return;
+    }
+    if (st.isFile())
+        take(abs);
+    else if (st.isDirectory())
+        findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else if (formatOf(abs) !== null)
+        findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
+}
+/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
+function expand(w, input, noMatch) {
+    const findings = [];
+    const files = [];
+    const add = (abs) => {
+        files.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const scan = picomatch_default().scan(input);
+    const base = external_node_path_default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(w.workspace, base)) {
+        findings.push(inputFinding('invalid_artifact', input, `"${input}" is outside the workspace (${w.workspace}); not read`));
+        return { files, findings };
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.lstatSync)(base);
+    }
+    catch {
+        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+        findings.push(inputFinding('no_match', input, `"${input}" matched no file (${why})`, noMatch));
+        return { files, findings };
+    }
+    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
+    let real = '';
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(base);
+    }
+    catch {
+        /* a broken link: reported below */
+    }
+    if (!real || !inside(w.realWorkspace, real)) {
+        findings.push(inputFinding('invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+        return { files, findings };
+    }
+    if (st.isSymbolicLink())
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
+    if (scan.isGlob) {
+        const match = picomatch_default()(relOf(w, external_node_path_default().resolve(w.cwd, input)), { dot: true });
+        let ignored = 0;
+        walk(w, base, input, (abs) => {
+            const rel = relOf(w, abs);
+            if (!match(rel))
+                return;
+            if (discoverable(rel, w.role))
+                add(abs);
+            else if (formatOf(rel) !== 'attestation')
+                ignored++;
+        }, findings);
+        if (ignored > 0)
+            findings.push(inputFinding('no_match', input, `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+    }
+    else if (st.isDirectory()) {
+        walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : undefined), findings);
+    }
+    else if (st.isFile()) {
+        add(base);
+    }
+    else {
+        findings.push(inputFinding('invalid_artifact', input, `"${input}" is not a regular file or directory`));
+        return { files, findings };
+    }
+    if (files.length === 0)
+        findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`, noMatch));
+    return { files, findings };
+}
 /**
- * @param inputs   paths, directories or globs, relative to `cwd`
- * @param cwd      the working directory (names in reports are relative to it)
+ * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
+ *                  glob that excludes what it matches from the others' files
+ * @param cwd       the working directory (names in reports are relative to it)
  * @param workspace nothing outside this directory is read
  * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
- *
- * An input that starts with `!` is a glob that excludes what it matches from the others' files.
  */
 function discover(all, cwd, workspace, explicit = false, role = 'runs') {
-    const inputs = all.filter((i) => !i.trim().startsWith('!'));
-    const excludes = all
-        .map((i) => i.trim())
+    const trimmed = all.map((i) => i.trim());
+    const excludes = trimmed
         .filter((i) => i.startsWith('!'))
         .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
-    const noMatch = explicit ? 'error' : 'notice';
-    const findings = [];
-    const found = new Map();
     let realWorkspace;
     try {
         realWorkspace = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
@@ -32430,144 +32584,20 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     catch {
         realWorkspace = external_node_path_default().resolve(workspace);
     }
-    const where = (rel) => ({ file: rel, line: 1, column: 1 });
-    let matched = 0;
-    const add = (abs) => {
-        const rel = toPosix(external_node_path_default().relative(cwd, abs));
-        matched++;
-        if (!found.has(rel))
-            found.set(rel, { path: abs, rel });
-    };
-    let entries = 0;
-    /** Walk `dir`, calling `take` for each regular file (or in-workspace link to one). */
-    const walk = (dir, input, take) => {
-        const stack = [dir];
-        while (stack.length > 0) {
-            const d = stack.pop();
-            let list;
-            try {
-                list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
-            }
-            catch (e) {
-                findings.push(finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, d)) || '.'), `cannot read directory: ${e.message}`));
-                continue;
-            }
-            for (const ent of list) {
-                if (++entries > MAX_ENTRIES) {
-                    findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
-                    return;
-                }
-                const abs = external_node_path_default().join(d, ent.name);
-                if (ent.isDirectory()) {
-                    if (!PRUNED.has(ent.name))
-                        stack.push(abs);
-                }
-                else if (ent.isFile()) {
-                    take(abs);
-                }
-                else if (ent.isSymbolicLink()) {
-                    link(abs, take);
-                }
-                else if (formatOf(ent.name) !== null) {
-                    // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                    findings.push(finding('invalid_artifact', where(toPosix(external_node_path_default().relative(cwd, abs))), `not a regular file (${special(abs)}); not read`));
-                }
-            }
-        }
-    };
-    const link = (abs, take) => {
-        const rel = toPosix(external_node_path_default().relative(cwd, abs));
-        let real;
-        try {
-            real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
-        }
-        catch {
-            findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
-            return;
-        }
-        if (!inside(realWorkspace, real)) {
-            findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
-            return;
-        }
-        let st;
-        try {
-            st = (0,external_node_fs_namespaceObject.statSync)(real);
-        }
-        catch {
-            return;
-        }
-        if (st.isFile())
-            take(abs);
-        else if (st.isDirectory())
-            findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
-        else if (formatOf(abs) !== null)
-            findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
-    };
-    for (const raw of inputs) {
-        const input = raw.trim();
-        if (input === '')
+    const w = { cwd, workspace, realWorkspace, role, entries: 0 };
+    const findings = [];
+    const found = new Map();
+    for (const input of trimmed) {
+        if (input === '' || input.startsWith('!'))
             continue;
-        const scan = picomatch_default().scan(input);
-        const base = external_node_path_default().resolve(cwd, scan.isGlob ? scan.base || '.' : input);
-        if (!inside(workspace, base)) {
-            findings.push(inputFinding('invalid_artifact', input, `"${input}" is outside the workspace (${workspace}); not read`));
-            continue;
-        }
-        let st;
-        try {
-            st = (0,external_node_fs_namespaceObject.lstatSync)(base);
-        }
-        catch {
-            findings.push(inputFinding('no_match', input, `"${input}" matched no file (${scan.isGlob ? 'no such directory' : 'no such file or directory'})`, noMatch));
-            continue;
-        }
-        matched = 0;
-        // Lexically inside is not enough: the input, or any directory above it, may be a link out.
-        let real = '';
-        try {
-            real = (0,external_node_fs_namespaceObject.realpathSync)(base);
-        }
-        catch {
-            /* a broken link: reported below */
-        }
-        if (!real || !inside(realWorkspace, real)) {
-            findings.push(inputFinding('invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
-            continue;
-        }
-        if (st.isSymbolicLink())
-            st = (0,external_node_fs_namespaceObject.statSync)(real);
-        if (scan.isGlob) {
-            const match = picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, input))), { dot: true });
-            let ignored = 0;
-            walk(base, input, (abs) => {
-                const rel = toPosix(external_node_path_default().relative(cwd, abs));
-                if (!match(rel))
-                    return;
-                if (discoverable(rel, role))
-                    add(abs);
-                else if (formatOf(rel) !== 'attestation')
-                    ignored++;
-            });
-            if (ignored > 0)
-                findings.push(inputFinding('no_match', input, `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
-        }
-        else if (st.isDirectory()) {
-            walk(base, input, (abs) => {
-                if (discoverable(abs, role))
-                    add(abs);
-            });
-        }
-        else if (st.isFile()) {
-            add(base);
-        }
-        else {
-            findings.push(inputFinding('invalid_artifact', input, `"${input}" is not a regular file or directory`));
-            continue;
-        }
-        if (matched === 0)
-            findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`, noMatch));
+        const e = expand(w, input, explicit ? 'error' : 'notice');
+        for (const f of e.findings)
+            findings.push(f);
+        for (const f of e.files)
+            if (!found.has(f.rel))
+                found.set(f.rel, f);
     }
-    const files = [...found.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    const files = [...found.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => cmp(a.rel, b.rel));
     return { files, findings };
 }
 
@@ -32853,7 +32883,9 @@ class Scanner {
         if (this.i >= this.end)
             return 'the end of the input (truncated?)';
         const ch = this.s.codePointAt(this.i);
-        return ch < 0x20 || ch === 0x7f ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}` : `'${String.fromCodePoint(ch)}'`;
+        return ch < 0x20 || ch === 0x7f
+            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
+            : `'${String.fromCodePoint(ch)}'`;
     }
     ws() {
         const { s, end } = this;
@@ -33367,7 +33399,9 @@ function* values(text, opts, limits, sink) {
             continue;
         }
         // A value on one line is held to the line limit, as a JSON line would be.
-        if (end.end - at > limits.maxLineBytes / 3 && text.lastIndexOf('\n', end.end - 1) < at && overBytes(text, at, end.end, limits.maxLineBytes)) {
+        if (end.end - at > limits.maxLineBytes / 3 &&
+            text.lastIndexOf('\n', end.end - 1) < at &&
+            overBytes(text, at, end.end, limits.maxLineBytes)) {
             sink.error({ offset: at }, lineTooLong(limits));
         }
         else {
@@ -33491,6 +33525,98 @@ function readEnvelopeFile(file, bytes, limits) {
 const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 
+;// CONCATENATED MODULE: ./src/read/classify.ts
+/**
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ */
+
+
+
+const KNOWN = [
+    [SURFACE_SCHEMA, 'surface'],
+    [RECORD_SCHEMA, 'record'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const n = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (n.startsWith(k[0].replace(/\.v0$/, '')))
+            return k;
+    return null;
+}
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: quote(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return {
+            kind: 'error',
+            reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+        };
+    }
+    if (!isObject(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
+    return { kind, payload, via };
+}
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && isObject(v['fields']) && typeof v['target'] === 'string';
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    if (!isObject(value)) {
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+        };
+    }
+    const schema = value['schema'];
+    const type = value['type'];
+    if (schema === undefined && type === undefined && isTracing(value))
+        return { kind: 'tracing', line: value };
+    const event = typeof type === 'string' && hasOwn(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string' };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
+            };
+        }
+        return { kind: 'other', name: quote(type, 120) };
+    }
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (event) {
+        const k = byName(type, value['data'], 'event');
+        return k;
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
+}
+
+;// CONCATENATED MODULE: ./src/read/file-read.ts
+/**
+ * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
+ * reader both return it; the gate merges them).
+ */
+
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+function skippedFinding(at, skipped) {
+    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const all = [...skipped.entries()].sort();
+    const kinds = all
+        .slice(0, 20)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
+
 ;// CONCATENATED MODULE: ./src/core/claims.ts
 /**
  * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
@@ -33535,7 +33661,11 @@ function readClaim(decision) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
             problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
+        return {
+            kind: 'claim',
+            claim: { asserted, level, digest: null, legacy: level === 'verified' },
+            inconsistencies: problems.length ? problems : NONE,
+        };
     }
     const block = response['side_effect'];
     if (!isObject(block))
@@ -33569,7 +33699,11 @@ function readClaim(decision) {
     if (claimed !== 'asserted' && !asserted) {
         problems.push(`claims "${claimed}" while side_effect_asserted is false`);
     }
-    return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems.length ? problems : NONE };
+    return {
+        kind: 'claim',
+        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
+        inconsistencies: problems.length ? problems : NONE,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision.ts
@@ -34228,7 +34362,7 @@ function decisionColumn(text, start, end) {
     }
     return 1;
 }
-/** One server log being read: sessions (a server_start each), pending calls, decisions. */
+/** One server log being read: server sessions (a server_start each), pending calls, decisions. */
 class ServerLog {
     run;
     sink;
@@ -34237,7 +34371,6 @@ class ServerLog {
     pending = new Map();
     /** rids that have a decision in this session. */
     decided = new Set();
-    sessions = 0;
     constructor(run, sink, limits) {
         this.run = run;
         this.sink = sink;
@@ -34250,7 +34383,6 @@ class ServerLog {
         const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
         if (event === 'server_start') {
             this.endSession();
-            this.sessions++;
             this.sink.skip(loc, 'tracing event server_start');
             return;
         }
@@ -34288,7 +34420,10 @@ class ServerLog {
         if (rid === null)
             return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
         if (this.decided.has(rid))
-            return { ok: false, reason: `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision` };
+            return {
+                ok: false,
+                reason: `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision`,
+            };
         this.decided.add(rid);
         this.pending.delete(rid);
         if (typeof raw !== 'string')
@@ -34297,7 +34432,10 @@ class ServerLog {
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
         const parsed = parseStrict(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
         if (!parsed.ok)
-            return { ok: false, reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}` };
+            return {
+                ok: false,
+                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}`,
+            };
         if (!isObject(parsed.value))
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
         return { ok: true, value: parsed.value };
@@ -34329,98 +34467,6 @@ class ServerLog {
     close() {
         this.endSession();
     }
-    get sawServer() {
-        return this.sessions > 0;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/read/file-read.ts
-/**
- * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
- * reader both return it; the gate merges them).
- */
-
-/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
-function skippedFinding(at, skipped) {
-    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const all = [...skipped.entries()].sort();
-    const kinds = all
-        .slice(0, 20)
-        .map(([k, n]) => `${k} ×${n}`)
-        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
-}
-
-;// CONCATENATED MODULE: ./src/read/classify.ts
-/**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
- */
-
-
-
-const KNOWN = [
-    [SURFACE_SCHEMA, 'surface'],
-    [RECORD_SCHEMA, 'record'],
-];
-/** The family of a kind we read that `name` is exact or a near miss of, if any. */
-function familyOf(name) {
-    const n = name.trim().toLowerCase();
-    for (const k of KNOWN)
-        if (n.startsWith(k[0].replace(/\.v0$/, '')))
-            return k;
-    return null;
-}
-function byName(name, payload, via) {
-    const k = familyOf(name);
-    if (!k)
-        return { kind: 'other', name: quote(name, 120) };
-    const [known, kind] = k;
-    if (name !== known) {
-        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
-        return { kind: 'error', reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)` };
-    }
-    if (!isObject(payload))
-        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
-    return { kind, payload, via };
-}
-/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && isObject(v['fields']) && typeof v['target'] === 'string';
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
-    if (!isObject(value)) {
-        return {
-            kind: 'error',
-            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
-        };
-    }
-    const schema = value['schema'];
-    const type = value['type'];
-    if (schema === undefined && type === undefined && isTracing(value))
-        return { kind: 'tracing', line: value };
-    const event = typeof type === 'string' && hasOwn(value, 'data');
-    if (schema !== undefined && typeof schema !== 'string')
-        return { kind: 'error', reason: '"schema" is not a string' };
-    if (typeof schema === 'string' && event) {
-        // Both named: fine only when they cannot disagree about whether this is something we read.
-        if (familyOf(schema) || familyOf(type)) {
-            return {
-                kind: 'error',
-                reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
-            };
-        }
-        return { kind: 'other', name: quote(type, 120) };
-    }
-    if (typeof schema === 'string')
-        return byName(schema, value, 'schema');
-    if (event) {
-        const k = byName(type, value['data'], 'event');
-        return k;
-    }
-    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
 }
 
 ;// CONCATENATED MODULE: ./src/read/signature.ts
@@ -34723,7 +34769,9 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
         }
         else if (inLog && k.kind !== 'surface') {
             // In a server log, JSON that is not a tracing event (stdout's JSON-RPC, a startup_failure line) is skipped.
-            log.other(loc, isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string' ? 'JSON-RPC message (stdout mixed in)' : 'JSON that is not a tracing event');
+            log.other(loc, isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+                ? 'JSON-RPC message (stdout mixed in)'
+                : 'JSON that is not a tracing event');
         }
         else if (k.kind === 'error')
             fr.error(loc, k.reason);
@@ -34903,7 +34951,12 @@ function readEvents(bytes, m, file, limits) {
         const subject = e['subject'];
         if (subject !== undefined && subject !== null && typeof subject !== 'string')
             throw new ReadError('events', `${where}: subject must be a string`);
-        const covered = { specversion: e['specversion'], type: e['type'], datacontenttype: e['datacontenttype'], data: e['data'] };
+        const covered = {
+            specversion: e['specversion'],
+            type: e['type'],
+            datacontenttype: e['datacontenttype'],
+            data: e['data'],
+        };
         if (typeof subject === 'string')
             covered['subject'] = subject;
         const c = jcs(covered);
@@ -34919,7 +34972,12 @@ function readEvents(bytes, m, file, limits) {
             throw new ReadError('events', `${where}: ${k.reason}`);
         if (k.kind === 'surface') {
             const offsets = r.elements.get(surfacePath) ?? [];
-            const locate = (j) => ({ file, line, column: (j === null ? start : (offsets[j] ?? start)) - start + 1, member: 'events.ndjson' });
+            const locate = (j) => ({
+                file,
+                line,
+                column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
+                member: 'events.ndjson',
+            });
             readSurface(k.payload, 'event', locate, run, (_at, message) => {
                 throw new ReadError('events', `${where}: ${message}`);
             });
@@ -35311,7 +35369,7 @@ async function* members(src, limits) {
 /** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
 async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     try {
-        return { ok: true, value: await walk(source, file, limits) };
+        return { ok: true, value: await archive_walk(source, file, limits) };
     }
     catch (e) {
         if (e instanceof ReadError)
@@ -35320,7 +35378,7 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     }
 }
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
-async function walk(source, file, limits) {
+async function archive_walk(source, file, limits) {
     let size;
     let input;
     try {
@@ -35363,7 +35421,9 @@ async function walk(source, file, limits) {
             }
             else if (manifest && decisions === undefined) {
                 if (m.path !== 'events.ndjson') {
-                    throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
+                    throw new ReadError('bundle', m.path === 'manifest.json'
+                        ? 'duplicate member "manifest.json"'
+                        : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
                 }
                 if (m.size !== manifest.eventsBytes)
                     throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
@@ -35534,11 +35594,6 @@ function check_precheck(member, payload, keys) {
     return { data: signature_pae(signature_PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
 }
 const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
-/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
-function checkTrust(member, payload, keys) {
-    const p = check_precheck(member, payload, keys);
-    return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
-}
 /** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
 function verifyOnPool(data, key, signature) {
     return new Promise((resolve) => {
@@ -35550,8 +35605,8 @@ function verifyOnPool(data, key, signature) {
         }
     });
 }
-/** The same check, with the Ed25519 verification on the thread pool. */
-async function checkTrustAsync(member, payload, keys) {
+/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature verified on the thread pool. */
+async function checkTrust(member, payload, keys) {
     const p = check_precheck(member, payload, keys);
     return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
 }
@@ -35591,7 +35646,7 @@ class TrustPool {
                 continue;
             }
             this.inFlight++;
-            checkTrustAsync(r.signature ?? null, r.payload, keys).then((c) => {
+            checkTrust(r.signature ?? null, r.payload, keys).then((c) => {
                 this.trust[i] = c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason };
                 this.done();
             }, (e) => {
@@ -35682,7 +35737,10 @@ function checkBundleStatement(s, facts) {
             reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
         };
     if (type !== EVIDENCE_BUNDLE_V1)
-        return { ok: false, reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}` };
+        return {
+            ok: false,
+            reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
+        };
     const subject = onlySubject(s);
     if (!subject.ok)
         return subject;
@@ -35851,7 +35909,9 @@ function readSidecar(bundle, settings, findings, inputs) {
     catch {
         return null; // no sidecar
     }
-    const got = regular ? readBytes(file, settings.limits) : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
+    const got = regular
+        ? readBytes(file, settings.limits)
+        : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
     if (!got.ok) {
         findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
         return [];
@@ -35910,7 +35970,6 @@ function verifiedLevels(report) {
         levels.push('RECEIPTS_ATTESTED_RUNS');
     return levels;
 }
-const verification_summary_cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 function vsaPredicate(report, ctx) {
     return {
         verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
@@ -35918,7 +35977,7 @@ function vsaPredicate(report, ctx) {
         timeVerified: binding_utcSeconds(ctx.timeVerified),
         resourceUri: ctx.resourceUri,
         policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
-        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => verification_summary_cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
+        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
         verificationResult: report.ok ? 'PASSED' : 'FAILED',
         verifiedLevels: verifiedLevels(report),
     };
@@ -36080,7 +36139,11 @@ function signedLine(payload, key, signedAt) {
 /** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
 function envelopeLine(payloadType, payload, key) {
     const sig = (0,external_node_crypto_.sign)(null, signature_pae(payloadType, payload), key.privateKey).toString('base64');
-    return JSON.stringify({ payload: Buffer.from(payload).toString('base64'), payloadType, signatures: [{ keyid: keys_keyIdOf(key.publicKey), sig }] });
+    return JSON.stringify({
+        payload: Buffer.from(payload).toString('base64'),
+        payloadType,
+        signatures: [{ keyid: keys_keyIdOf(key.publicKey), sig }],
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/tools/write.ts
@@ -36134,6 +36197,7 @@ function writeNew(file, text) {
 
 
 
+
 /** Write the requested files; `message` lists what was written. */
 function writeVerdict(report, origin, files) {
     const ctx = {
@@ -36154,10 +36218,16 @@ function writeVerdict(report, origin, files) {
         }
         if (files.envelope) {
             if (!files.key)
-                return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')] };
+                return {
+                    ok: false,
+                    findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+                };
             const payload = jcs(statement);
             if (!payload.ok)
-                return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)] };
+                return {
+                    ok: false,
+                    findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+                };
             writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
             written.push(files.envelope);
         }
@@ -36165,7 +36235,9 @@ function writeVerdict(report, origin, files) {
     catch (e) {
         return {
             ok: false,
-            findings: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`)],
+            findings: [
+                inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
+            ],
         };
     }
     return { ok: true, message: written.join('\n') };
@@ -36178,7 +36250,6 @@ function writeVerdict(report, origin, files) {
  * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
  * message per mistake. Nothing below the entries reads argv or the environment.
  */
-
 
 
 
@@ -36355,205 +36426,28 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
     };
 }
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/action/inputs.ts
+;// CONCATENATED MODULE: ./src/report/github-limits.ts
 /**
- * The action's inputs → one typed settings object, in the manner of actions/checkout's input
- * helper: every input read once, its default taken from the settings table (the same default
- * `action.yml` declares; a test compares them), and validated before anything runs. A bad value is
- * one UsageError naming the input.
+ * GitHub's limits on what a step may report, in one place: every reporter that talks to GitHub
+ * (Checks API, workflow commands, job summary) clips and counts against these.
  */
-
-
-
-
-
-/**
- * Trusted keys from an input's PEM text; empty is "none configured", unless a switch says keys are
- * required (semantics §12): then empty is a configuration error naming both inputs.
- */
-function keysRequired(name, pem, required, switchName) {
-    if (pem.trim() !== '')
-        return readTrustedKeys([{ name, pem }]);
-    if (required) {
-        throw new UsageError(`${name}: empty, but ${switchName} is true (an unset repository variable is an empty string; set the variable, or the gate would accept what no trusted key signed)`);
-    }
-    return null;
-}
-/** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
-function verdictInputs(predicate, envelope, keyPem, env) {
-    if (predicate === null && envelope === null) {
-        if (keyPem.trim() !== '')
-            throw new UsageError('vsa-key: only with vsa (a path for the signed verdict)');
-        return null;
-    }
-    let key = null;
-    if (envelope !== null) {
-        if (keyPem.trim() === '')
-            throw new UsageError('vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
-        const k = parsePrivateKey(keyPem);
-        if (!k.ok)
-            throw new UsageError(`vsa-key: ${k.reason}`);
-        key = k.value;
-    }
-    const resourceUri = resourceUriFromEnv(env);
-    if (!resourceUri)
-        throw new UsageError(`${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`);
-    return { predicate, envelope, key, resourceUri };
-}
-/**
- * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
- *   local run may not, so an empty value means the default here too, except for github-token)
- */
-function readSettings(input, ctx, env) {
-    const get = (name) => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
-    const workspace = external_node_path_default().resolve(ctx.workspace);
-    const wdInput = get('working-directory');
-    const cwd = directoryIn(workspace, workspace, wdInput, 'working-directory');
-    const rel = external_node_path_default().relative(workspace, cwd);
-    const checkRunId = get('check-run-id');
-    if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) {
-        throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
-    }
-    const checkName = get('check-name');
-    if (checkName.length > 255)
-        throw new UsageError('check-name: longer than 255 characters');
-    const file = (name) => {
-        const v = get(name);
-        return v === '' ? null : external_node_path_default().resolve(workspace, v);
-    };
-    const runs = parseList(get('runs'));
-    const audit = parseList(get('audit'));
-    return {
-        gate: {
-            runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
-            audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
-            explicit: { runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs, audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit },
-            cwd,
-            workspace,
-            allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
-            strictObserved: parseBool('strict-observed', get('strict-observed')),
-            limits: readLimits(get('max-file-size'), get('max-line-size')),
-            policy: readPolicy('require', parseList(get('require'))),
-            // PEM text, typically from a repository variable, so a pull request cannot change it.
-            trustedKeys: keysRequired('trusted-keys', get('trusted-keys'), parseBool('require-signed-records', get('require-signed-records')), 'require-signed-records'),
-            trustedProducers: keysRequired('trusted-producers', get('trusted-producers'), parseBool('require-attested-runs', get('require-attested-runs')), 'require-attested-runs'),
-        },
-        annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off']),
-        annotate: parseChoice('annotate', get('annotate'), ['all', 'failures']),
-        checkRunId: checkRunId === '' ? null : Number(checkRunId),
-        checkName,
-        token: get('github-token'),
-        summary: parseBool('summary', get('summary')),
-        maxAnnotations: parseCount('max-annotations', get('max-annotations')),
-        sarifFile: file('sarif-file'),
-        reportFile: file('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_namespaceObject.tmpdir)(), 'receipt-gate', 'report.json'),
-        prefix: rel.split((external_node_path_default()).sep).join('/'),
-        vsa: verdictInputs(file('vsa-predicate'), file('vsa'), get('vsa-key'), env),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/action/github-client.ts
-/**
- * The only network code in receipt-gate: the GitHub API for reporting (never for verification),
- * and the run's context read from the runner's environment. The client is @actions/github's Octokit
- * (proxy from HTTPS_PROXY / NO_PROXY, GHES from GITHUB_API_URL) with @octokit/plugin-throttling (a
- * secondary-rate-limit 403 or 429 and an exhausted primary limit are retried after the time GitHub
- * asks for) and @octokit/plugin-retry (5xx retried with backoff), all within a bounded total wait.
- * It is imported only when a run reports through the API, so a run that does not pays nothing.
- */
-
-
-/** Longest total time spent waiting for rate limits before giving up (then: workflow commands). */
-const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
-/** Retries of one request after a rate limit, and after a 5xx. */
-const MAX_RETRIES = 2;
-/** An Octokit-backed client; `log` hears every wait, so the step's log says why it paused. */
-async function octokitApi(token, log) {
-    const [{ getOctokit }, { defaults }, { retry }, { throttling }] = await Promise.all([
-        Promise.all(/* import() */[__nccwpck_require__.e(555), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
-        __nccwpck_require__.e(/* import() */ 555).then(__nccwpck_require__.bind(__nccwpck_require__, 5555)),
-        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(735)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9735)),
-        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(856)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6856)),
-    ]);
-    let waited = 0;
-    const wait = (kind) => (retryAfter, options, _o, retryCount) => {
-        if (retryCount >= MAX_RETRIES || waited + retryAfter > MAX_RATE_LIMIT_WAIT_SECONDS) {
-            log(`receipt-gate: ${kind} on ${options.method} ${options.url}; not waiting ${retryAfter} s more (${waited} s already, at most ${MAX_RATE_LIMIT_WAIT_SECONDS} s)`);
-            return false;
-        }
-        waited += retryAfter;
-        log(`receipt-gate: ${kind} on ${options.method} ${options.url}; retrying after ${retryAfter} s as GitHub asks`);
-        return true;
-    };
-    const octokit = getOctokit(token, {
-        userAgent: 'receipt-gate',
-        throttle: { onRateLimit: wait('rate limit'), onSecondaryRateLimit: wait('secondary rate limit') },
-        // 429 is the throttling plugin's (and ours, below), never plugin-retry's blind backoff.
-        retry: { retries: MAX_RETRIES, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-        // Keep the toolkit's proxy-aware fetch and agent (HTTPS_PROXY, NO_PROXY): only add a timeout.
-        request: { ...defaults.request, timeout: 30_000 },
-    }, retry, throttling);
-    const once = async (method, path, body) => {
-        try {
-            const r = await octokit.request(`${method} ${path}`, { ...(isObject(body) ? body : {}), headers: { 'x-github-api-version': '2022-11-28' } });
-            return { status: r.status, data: r.data };
-        }
-        catch (e) {
-            const err = e;
-            // An answer from GitHub is a status; no answer at all (refused, reset, timed out) is a network error.
-            if (typeof err.status !== 'number' || err.status < 400 || !err.response)
-                throw e;
-            const after = Number(err.response.headers?.['retry-after']);
-            return { status: err.status, data: err.response.data ?? { message: err.message }, ...(Number.isFinite(after) ? { retryAfter: after } : {}) };
-        }
-    };
-    return {
-        async request(method, path, body) {
-            // A 429 the throttling plugin did not take (no "secondary rate" message): wait what it asks, bounded.
-            for (let attempt = 0;; attempt++) {
-                const r = await once(method, path, body);
-                if (r.status !== 429 || !wait('rate limit (429)')(r.retryAfter ?? 60, { method, url: path }, null, attempt))
-                    return r;
-                await new Promise((resolve) => setTimeout(resolve, (r.retryAfter ?? 60) * 1000));
-            }
-        },
-    };
-}
-const str = (v) => (typeof v === 'string' && v !== '' ? v : null);
-function readContext(env, cwd) {
-    const [owner, repo] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
-    let event = null;
-    const eventPath = env['GITHUB_EVENT_PATH'];
-    if (eventPath) {
-        try {
-            event = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
-        }
-        catch {
-            event = null; // no event context: annotations go to GITHUB_SHA
-        }
-    }
-    const e = isObject(event) ? event : {};
-    const pr = isObject(e['pull_request']) ? e['pull_request'] : null;
-    const head = pr && isObject(pr['head']) ? str(pr['head']['sha']) : null;
-    const base = pr && isObject(pr['base']) ? str(pr['base']['sha']) : null;
-    const mg = isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
-    const wr = isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
-    return {
-        owner: str(owner),
-        repo: str(repo),
-        headSha: head ?? mg ?? wr ?? str(env['GITHUB_SHA']),
-        sha: str(env['GITHUB_SHA']),
-        merge: head && base && str(env['GITHUB_SHA']) !== head ? { head, base } : null,
-        eventName: env['GITHUB_EVENT_NAME'] ?? '',
-        serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
-        apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
-        workspace: env['GITHUB_WORKSPACE'] ?? cwd,
-    };
-}
+const CHECKS_API = {
+    /** Annotations per create/update request. */
+    annotationsPerRequest: 50,
+    /** Annotation title, and check run output title, in characters. */
+    title: 255,
+    /** Annotation message, in bytes. */
+    messageBytes: 64 * 1024,
+    /** Check run output summary and text, in characters (bytes here: stricter). */
+    summaryBytes: 65_535,
+};
+/** Workflow commands shown per level before the rest are counted in one notice. */
+const WORKFLOW_COMMANDS_PER_LEVEL = 10;
+/** GitHub's job summary limit is 1 MiB per step; keep a margin for the trimmed line. */
+const STEP_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
 
 ;// CONCATENATED MODULE: ./src/report/text.ts
+/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
 
 
 /** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
@@ -36593,14 +36487,13 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u206
 function visible(s) {
     return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
-
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
-function where(l) {
+function text_where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';
     return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
 }
 /** A finding on one line: where (file:line:column, or the input as given), then its message. */
-const located = (f) => (f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(where(f))}: ${visible(f.message)}`);
+const located = (f) => f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(text_where(f))}: ${visible(f.message)}`;
 const MARKER = ' … [trimmed by receipt-gate]';
 /** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
 function clipBytes(s, max) {
@@ -36619,32 +36512,13 @@ function clipBytes(s, max) {
     return clip(s, lo, '') + MARKER;
 }
 
-;// CONCATENATED MODULE: ./src/report/github-limits.ts
-/**
- * GitHub's limits on what a step may report, in one place: every reporter that talks to GitHub
- * (Checks API, workflow commands, job summary) clips and counts against these.
- */
-const CHECKS_API = {
-    /** Annotations per create/update request. */
-    annotationsPerRequest: 50,
-    /** Annotation title, and check run output title, in characters. */
-    title: 255,
-    /** Annotation message, in bytes. */
-    messageBytes: 64 * 1024,
-    /** Check run output summary and text, in characters (bytes here: stricter). */
-    summaryBytes: 65_535,
-};
-/** Workflow commands shown per level before the rest are counted in one notice. */
-const WORKFLOW_COMMANDS_PER_LEVEL = 10;
-/** GitHub's job summary limit is 1 MiB per step; keep a margin for the trimmed line. */
-const STEP_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
-
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
  * Annotations: one per call at its decision line (earned level, claimed level, tool, and the reason
  * when something failed there), plus one per finding that is not about a call (records, invalid
  * artifacts). Shared by the Checks API reporter and the workflow-command reporter; most important first.
  */
+
 
 
 
@@ -36729,41 +36603,13 @@ function buildAnnotations(report, prefix, scope = 'all') {
     return kept.sort((a, b) => RANK[a.level] - RANK[b.level] || byPath(a.path, b.path) || a.line - b.line);
 }
 
-;// CONCATENATED MODULE: ./src/report/workflow-commands.ts
-
-const workflow_commands_RANK = { failure: 0, warning: 1, notice: 2 };
-/** @returns how many annotations were left out */
-function emitWorkflowCommands(annotations, sink, reserved = { failure: 0, warning: 0 }) {
-    // The notice budget keeps one line for the count of what was left out.
-    const room = {
-        failure: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.failure),
-        warning: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.warning),
-        notice: WORKFLOW_COMMANDS_PER_LEVEL - 1,
-    };
-    const shown = { failure: 0, warning: 0, notice: 0 };
-    let hidden = 0;
-    const ordered = [...annotations].sort((a, b) => workflow_commands_RANK[a.level] - workflow_commands_RANK[b.level]);
-    for (const a of ordered) {
-        if (shown[a.level] >= room[a.level]) {
-            hidden++;
-            continue;
-        }
-        shown[a.level]++;
-        const props = a.path === null ? { title: a.title } : { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
-        if (a.level === 'failure')
-            sink.error(a.message, props);
-        else if (a.level === 'warning')
-            sink.warning(a.message, props);
-        else
-            sink.notice(a.message, props);
-    }
-    if (hidden > 0) {
-        sink.notice(`${hidden} more annotation(s) not shown: GitHub shows at most ${WORKFLOW_COMMANDS_PER_LEVEL} error, ${WORKFLOW_COMMANDS_PER_LEVEL} warning and ${WORKFLOW_COMMANDS_PER_LEVEL} notice annotations per step. The job summary and the report file list every call and finding.`, { title: 'receipt-gate: more annotations' });
-    }
-    return hidden;
-}
-
 ;// CONCATENATED MODULE: ./src/report/check-run.ts
+/**
+ * Annotations and the summary through the Checks API: on the job's own check run when its id is
+ * given, else on a check run this action creates. 50 annotations per request (create, then update
+ * to append); titles, messages and texts trimmed to the API's limits with a visible marker.
+ */
+
 
 
 const ANNOTATIONS_PER_REQUEST = CHECKS_API.annotationsPerRequest;
@@ -36795,7 +36641,13 @@ async function publishCheckRun(api, t, output, annotations) {
         let res;
         try {
             if (id === null) {
-                Object.assign(body, { name: t.name, head_sha: t.headSha, status: 'completed', conclusion: t.conclusion, completed_at: t.completedAt.toISOString() });
+                Object.assign(body, {
+                    name: t.name,
+                    head_sha: t.headSha,
+                    status: 'completed',
+                    conclusion: t.conclusion,
+                    completed_at: t.completedAt.toISOString(),
+                });
                 res = await api.request('POST', base, body);
             }
             else {
@@ -36807,7 +36659,9 @@ async function publishCheckRun(api, t, output, annotations) {
         }
         requests++;
         if (res.status < 200 || res.status >= 300) {
-            const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data ? String(res.data.message) : `HTTP ${res.status}`;
+            const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data
+                ? String(res.data.message)
+                : `HTTP ${res.status}`;
             return { ok: false, status: res.status, message: msg, posted, unposted: located.slice(posted) };
         }
         const html = res.data?.html_url;
@@ -36822,173 +36676,6 @@ async function publishCheckRun(api, t, output, annotations) {
         posted += batch.length;
     }
     return { ok: true, id: id, url, requests };
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-
-
-
-
-const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
-/** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
-function md(s) {
-    return visible(s).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-const ICON = { error: '❌', warning: '⚠️', notice: 'ℹ️' };
-function summary_link(ctx, file, line, member) {
-    const p = repoPath(ctx.prefix, file);
-    const label = md(member ? `${p}!${member}:${line}` : `${p}:${line}`);
-    if (!ctx.blobBase)
-        return label;
-    const url = `${ctx.blobBase}/${p.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
-    return `[${label}](${url})`;
-}
-/** What was verified, where: the commit, the inputs as given, the report's digest. */
-function bannerLines(ctx) {
-    const parts = [];
-    // md() makes every character inert, so nothing here goes in a code span (entities would show).
-    if (ctx.commit && ctx.merge) {
-        parts.push(`the merge of head ${md(ctx.merge.head.slice(0, 40))} into base ${md(ctx.merge.base.slice(0, 40))}, commit ${md(ctx.commit.slice(0, 40))}`);
-    }
-    else if (ctx.commit)
-        parts.push(`commit ${md(ctx.commit.slice(0, 40))}`);
-    if (ctx.inputs)
-        parts.push(`runs ${ctx.inputs.runs.map(md).join(', ')}`, `audit ${ctx.inputs.audit.map(md).join(', ')}`);
-    if (ctx.reportDigest)
-        parts.push(`report ${md(ctx.reportDigest)}`);
-    return parts.length > 0 ? [`Verified ${parts.join(' · ')}.`, ''] : [];
-}
-/** The policy in effect, in the summary's head. */
-function policyLines(report) {
-    const rules = report.policy.rules;
-    if (rules.length === 0)
-        return ['Policy: none (honesty only: no level is required).', ''];
-    const t = report.totals;
-    return [
-        `Policy: ${rules.map((r) => `\`${r.selector}=${r.level}\``).join(', ')} · ${t.policy_unmet === 0 ? 'every call meets it' : `**${t.policy_unmet} call(s) below it**`}.`,
-        '',
-    ];
-}
-function renderSummary(report, ctx) {
-    const t = report.totals;
-    const title = [
-        report.ok ? `## ✅ receipt-gate: passed · ${weakestRung(t)}` : `## ❌ receipt-gate: failed · ${weakestRung(t)}`,
-        '',
-        ...bannerLines(ctx),
-    ];
-    const totals = [
-        `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
-        '',
-        '| level | calls |',
-        '|---|---:|',
-        ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${t[l]} |`),
-        `| — no rung (asserts no side effect) | ${t.no_effect} |`,
-        '',
-        `Audit records: ${recordCounts(t)}.${report.policy.trusted_signers.length > 0 ? ` Trusted signers: ${report.policy.trusted_signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
-        '',
-        ...policyLines(report),
-        ...(producerLine(report)
-            ? [`Runs: ${producerLine(report)}:`, '', ...report.runs.map((r) => `- ${md(clip(r.artifact, 200))}: ${md(runProducer(r.producer))}`), '']
-            : []),
-    ];
-    const row = (f) => `- ${ICON[f.severity]} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
-    // A failed gate leads with what failed; the totals and everything else follow.
-    const failed = report.findings.filter((f) => f.severity === 'error');
-    const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
-    // Calls below their required level first, then calls with other failures, then the rest.
-    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
-    const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
-    const policy = report.policy.rules.length > 0;
-    const callRows = ordered.map(({ c, r }) => {
-        const mark = r < 2 ? '❌ ' : '';
-        const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
-        return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
-    });
-    const parts = [];
-    let used = 0;
-    let trimmed = 0;
-    const reserve = 1024;
-    const put = (lines) => {
-        const text = lines.join('\n') + '\n';
-        parts.push(text);
-        used += Buffer.byteLength(text);
-    };
-    const section = (heading, rows) => {
-        if (rows.length === 0)
-            return;
-        const headingText = heading.join('\n') + '\n';
-        if (used + Buffer.byteLength(headingText) + reserve > ctx.budgetBytes) {
-            trimmed += rows.length;
-            return;
-        }
-        parts.push(headingText);
-        used += Buffer.byteLength(headingText);
-        for (const [i, r] of rows.entries()) {
-            const n = Buffer.byteLength(r) + 1;
-            if (used + n + reserve > ctx.budgetBytes) {
-                trimmed += rows.length - i;
-                break;
-            }
-            parts.push(r + '\n');
-            used += n;
-        }
-        parts.push('\n');
-    };
-    put(title);
-    section(['### What failed', ''], failed.length > 0 && !report.ok ? failed.map(row) : []);
-    put(totals);
-    section(['### Findings', ''], rest.map(row));
-    section([
-        '### Calls',
-        '',
-        policy ? '| earned | claimed | required | tool | location |' : '| earned | claimed | tool | location |',
-        policy ? '|---|---|---|---|---|' : '|---|---|---|---|',
-    ], callRows);
-    if (trimmed > 0) {
-        parts.push(`> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`);
-    }
-    return { markdown: parts.join(''), trimmed };
-}
-
-;// CONCATENATED MODULE: ./src/report/sarif.ts
-
-
-
-const SARIF_LEVEL = { error: 'error', warning: 'warning', notice: 'note' };
-function renderSarif(report, prefix, version) {
-    const codes = [...new Set(report.findings.map((f) => f.code))].sort();
-    const rules = codes.map((code) => ({
-        id: code,
-        name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
-        shortDescription: { text: FINDINGS[code].title },
-        fullDescription: { text: FINDINGS[code].help },
-        defaultConfiguration: { level: SARIF_LEVEL[FINDINGS[code].severity] },
-        helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
-    }));
-    const results = report.findings.map((f) => {
-        const uri = repoPath(prefix, f.file);
-        return {
-            ruleId: f.code,
-            ruleIndex: codes.indexOf(f.code),
-            level: SARIF_LEVEL[f.severity],
-            message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
-            locations: [
-                {
-                    physicalLocation: {
-                        artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
-                        region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column },
-                    },
-                },
-            ],
-            partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
-        };
-    });
-    const sarif = {
-        $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-        version: '2.1.0',
-        runs: [{ tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } }, results }],
-    };
-    return JSON.stringify(sarif, null, 2) + '\n';
 }
 
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
@@ -37059,9 +36746,447 @@ function writeJson(report, file) {
     return `sha256:${h.digest('hex')}`;
 }
 
+;// CONCATENATED MODULE: ./src/report/sarif.ts
+/**
+ * SARIF 2.1.0 for code scanning (github/codeql-action/upload-sarif): one rule per finding code,
+ * one result per finding, repository-relative locations, stable partial fingerprints.
+ */
+
+
+
+const SARIF_LEVEL = { error: 'error', warning: 'warning', notice: 'note' };
+function renderSarif(report, prefix, version) {
+    const codes = [...new Set(report.findings.map((f) => f.code))].sort();
+    const rules = codes.map((code) => ({
+        id: code,
+        name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
+        shortDescription: { text: FINDINGS[code].title },
+        fullDescription: { text: FINDINGS[code].help },
+        defaultConfiguration: { level: SARIF_LEVEL[FINDINGS[code].severity] },
+        helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
+    }));
+    const results = report.findings.map((f) => {
+        const uri = repoPath(prefix, f.file);
+        return {
+            ruleId: f.code,
+            ruleIndex: codes.indexOf(f.code),
+            level: SARIF_LEVEL[f.severity],
+            message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
+            locations: [
+                {
+                    physicalLocation: {
+                        artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
+                        region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column },
+                    },
+                },
+            ],
+            partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
+        };
+    });
+    const sarif = {
+        $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+        version: '2.1.0',
+        runs: [
+            {
+                tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } },
+                results,
+            },
+        ],
+    };
+    return JSON.stringify(sarif, null, 2) + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+/**
+ * The job summary (Markdown): result banner, totals, failing findings first, then every call with a
+ * link to its line at the head commit. Kept under a byte budget (GitHub's limit is 1 MiB per step);
+ * when rows must be cut, a line says how many and where the full report is.
+ */
+
+
+
+
+
+const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
+/** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
+function md(s) {
+    return visible(s).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+const ICON = { error: '❌', warning: '⚠️', notice: 'ℹ️' };
+function summary_link(ctx, file, line, member) {
+    const p = repoPath(ctx.prefix, file);
+    const label = md(member ? `${p}!${member}:${line}` : `${p}:${line}`);
+    if (!ctx.blobBase)
+        return label;
+    const url = `${ctx.blobBase}/${p.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
+    return `[${label}](${url})`;
+}
+/** What was verified, where: the commit, the inputs as given, the report's digest. */
+function bannerLines(ctx) {
+    const parts = [];
+    // md() makes every character inert, so nothing here goes in a code span (entities would show).
+    if (ctx.commit && ctx.merge) {
+        parts.push(`the merge of head ${md(ctx.merge.head.slice(0, 40))} into base ${md(ctx.merge.base.slice(0, 40))}, commit ${md(ctx.commit.slice(0, 40))}`);
+    }
+    else if (ctx.commit)
+        parts.push(`commit ${md(ctx.commit.slice(0, 40))}`);
+    if (ctx.inputs)
+        parts.push(`runs ${ctx.inputs.runs.map(md).join(', ')}`, `audit ${ctx.inputs.audit.map(md).join(', ')}`);
+    if (ctx.reportDigest)
+        parts.push(`report ${md(ctx.reportDigest)}`);
+    return parts.length > 0 ? [`Verified ${parts.join(' · ')}.`, ''] : [];
+}
+/** The policy in effect, in the summary's head. */
+function policyLines(report) {
+    const rules = report.policy.rules;
+    if (rules.length === 0)
+        return ['Policy: none (honesty only: no level is required).', ''];
+    const t = report.totals;
+    return [
+        `Policy: ${rules.map((r) => `\`${r.selector}=${r.level}\``).join(', ')} · ${t.policy_unmet === 0 ? 'every call meets it' : `**${t.policy_unmet} call(s) below it**`}.`,
+        '',
+    ];
+}
+function renderSummary(report, ctx) {
+    const t = report.totals;
+    const title = [
+        report.ok ? `## ✅ receipt-gate: passed · ${weakestRung(t)}` : `## ❌ receipt-gate: failed · ${weakestRung(t)}`,
+        '',
+        ...bannerLines(ctx),
+    ];
+    const totals = [
+        `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
+        '',
+        '| level | calls |',
+        '|---|---:|',
+        ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${t[l]} |`),
+        `| — no rung (asserts no side effect) | ${t.no_effect} |`,
+        '',
+        `Audit records: ${recordCounts(t)}.${report.policy.trusted_signers.length > 0 ? ` Trusted signers: ${report.policy.trusted_signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
+        '',
+        ...policyLines(report),
+        ...(producerLine(report)
+            ? [
+                `Runs: ${producerLine(report)}:`,
+                '',
+                ...report.runs.map((r) => `- ${md(clip(r.artifact, 200))}: ${md(runProducer(r.producer))}`),
+                '',
+            ]
+            : []),
+    ];
+    const row = (f) => `- ${ICON[f.severity]} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+    // A failed gate leads with what failed; the totals and everything else follow.
+    const failed = report.findings.filter((f) => f.severity === 'error');
+    const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
+    // Calls below their required level first, then calls with other failures, then the rest.
+    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
+    const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
+    const policy = report.policy.rules.length > 0;
+    const callRows = ordered.map(({ c, r }) => {
+        const mark = r < 2 ? '❌ ' : '';
+        const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
+        return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
+    });
+    const parts = [];
+    let used = 0;
+    let trimmed = 0;
+    const reserve = 1024;
+    const put = (lines) => {
+        const text = lines.join('\n') + '\n';
+        parts.push(text);
+        used += Buffer.byteLength(text);
+    };
+    const section = (heading, rows) => {
+        if (rows.length === 0)
+            return;
+        const headingText = heading.join('\n') + '\n';
+        if (used + Buffer.byteLength(headingText) + reserve > ctx.budgetBytes) {
+            trimmed += rows.length;
+            return;
+        }
+        parts.push(headingText);
+        used += Buffer.byteLength(headingText);
+        for (const [i, r] of rows.entries()) {
+            const n = Buffer.byteLength(r) + 1;
+            if (used + n + reserve > ctx.budgetBytes) {
+                trimmed += rows.length - i;
+                break;
+            }
+            parts.push(r + '\n');
+            used += n;
+        }
+        parts.push('\n');
+    };
+    put(title);
+    section(['### What failed', ''], failed.length > 0 && !report.ok ? failed.map(row) : []);
+    put(totals);
+    section(['### Findings', ''], rest.map(row));
+    section([
+        '### Calls',
+        '',
+        policy ? '| earned | claimed | required | tool | location |' : '| earned | claimed | tool | location |',
+        policy ? '|---|---|---|---|---|' : '|---|---|---|---|',
+    ], callRows);
+    if (trimmed > 0) {
+        parts.push(`> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`);
+    }
+    return { markdown: parts.join(''), trimmed };
+}
+
+;// CONCATENATED MODULE: ./src/report/workflow-commands.ts
+/**
+ * Annotations as workflow commands (fork PRs, read-only tokens, `annotations: workflow-commands`,
+ * or whatever the Checks API did not take). GitHub shows at most WORKFLOW_COMMANDS_PER_LEVEL error,
+ * warning and notice annotations per step, counting the step's own lines (the failure message is
+ * an error, a fallback warning is a warning): the caller reserves those, the most severe are
+ * written first, and one notice (kept room for) says how many more the summary and report hold.
+ */
+
+const workflow_commands_RANK = { failure: 0, warning: 1, notice: 2 };
+/** @returns how many annotations were left out */
+function emitWorkflowCommands(annotations, sink, reserved = { failure: 0, warning: 0 }) {
+    // The notice budget keeps one line for the count of what was left out.
+    const room = {
+        failure: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.failure),
+        warning: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.warning),
+        notice: WORKFLOW_COMMANDS_PER_LEVEL - 1,
+    };
+    const shown = { failure: 0, warning: 0, notice: 0 };
+    let hidden = 0;
+    const ordered = [...annotations].sort((a, b) => workflow_commands_RANK[a.level] - workflow_commands_RANK[b.level]);
+    for (const a of ordered) {
+        if (shown[a.level] >= room[a.level]) {
+            hidden++;
+            continue;
+        }
+        shown[a.level]++;
+        const props = a.path === null
+            ? { title: a.title }
+            : { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
+        if (a.level === 'failure')
+            sink.error(a.message, props);
+        else if (a.level === 'warning')
+            sink.warning(a.message, props);
+        else
+            sink.notice(a.message, props);
+    }
+    if (hidden > 0) {
+        sink.notice(`${hidden} more annotation(s) not shown: GitHub shows at most ${WORKFLOW_COMMANDS_PER_LEVEL} error, ${WORKFLOW_COMMANDS_PER_LEVEL} warning and ${WORKFLOW_COMMANDS_PER_LEVEL} notice annotations per step. The job summary and the report file list every call and finding.`, { title: 'receipt-gate: more annotations' });
+    }
+    return hidden;
+}
+
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
 const VERSION = '0.2.0';
+
+;// CONCATENATED MODULE: ./src/action/github-client.ts
+/**
+ * The only network code in receipt-gate: the GitHub API for reporting (never for verification),
+ * and the run's context read from the runner's environment. The client is @actions/github's Octokit
+ * (proxy from HTTPS_PROXY / NO_PROXY, GHES from GITHUB_API_URL) with @octokit/plugin-throttling (a
+ * secondary-rate-limit 403 or 429 and an exhausted primary limit are retried after the time GitHub
+ * asks for) and @octokit/plugin-retry (5xx retried with backoff), all within a bounded total wait.
+ * It is imported only when a run reports through the API, so a run that does not pays nothing.
+ */
+
+
+/** Longest total time spent waiting for rate limits before giving up (then: workflow commands). */
+const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
+/** Retries of one request after a rate limit, and after a 5xx. */
+const MAX_RETRIES = 2;
+/** An Octokit-backed client; `log` hears every wait, so the step's log says why it paused. */
+async function octokitApi(token, log) {
+    const [{ getOctokit }, { defaults }, { retry }, { throttling }] = await Promise.all([
+        Promise.all(/* import() */[__nccwpck_require__.e(555), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
+        __nccwpck_require__.e(/* import() */ 555).then(__nccwpck_require__.bind(__nccwpck_require__, 5555)),
+        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(735)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9735)),
+        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(856)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6856)),
+    ]);
+    let waited = 0;
+    const wait = (kind) => (retryAfter, options, _o, retryCount) => {
+        if (retryCount >= MAX_RETRIES || waited + retryAfter > MAX_RATE_LIMIT_WAIT_SECONDS) {
+            log(`receipt-gate: ${kind} on ${options.method} ${options.url}; not waiting ${retryAfter} s more (${waited} s already, at most ${MAX_RATE_LIMIT_WAIT_SECONDS} s)`);
+            return false;
+        }
+        waited += retryAfter;
+        log(`receipt-gate: ${kind} on ${options.method} ${options.url}; retrying after ${retryAfter} s as GitHub asks`);
+        return true;
+    };
+    const octokit = getOctokit(token, {
+        userAgent: 'receipt-gate',
+        throttle: { onRateLimit: wait('rate limit'), onSecondaryRateLimit: wait('secondary rate limit') },
+        // 429 is the throttling plugin's (and ours, below), never plugin-retry's blind backoff.
+        retry: { retries: MAX_RETRIES, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+        // Keep the toolkit's proxy-aware fetch and agent (HTTPS_PROXY, NO_PROXY): only add a timeout.
+        request: { ...defaults.request, timeout: 30_000 },
+    }, retry, throttling);
+    const once = async (method, path, body) => {
+        try {
+            const r = await octokit.request(`${method} ${path}`, {
+                ...(isObject(body) ? body : {}),
+                headers: { 'x-github-api-version': '2022-11-28' },
+            });
+            return { status: r.status, data: r.data };
+        }
+        catch (e) {
+            const err = e;
+            // An answer from GitHub is a status; no answer at all (refused, reset, timed out) is a network error.
+            if (typeof err.status !== 'number' || err.status < 400 || !err.response)
+                throw e;
+            const after = Number(err.response.headers?.['retry-after']);
+            return {
+                status: err.status,
+                data: err.response.data ?? { message: err.message },
+                ...(Number.isFinite(after) ? { retryAfter: after } : {}),
+            };
+        }
+    };
+    return {
+        async request(method, path, body) {
+            // A 429 the throttling plugin did not take (no "secondary rate" message): wait what it asks, bounded.
+            for (let attempt = 0;; attempt++) {
+                const r = await once(method, path, body);
+                if (r.status !== 429 || !wait('rate limit (429)')(r.retryAfter ?? 60, { method, url: path }, null, attempt))
+                    return r;
+                await new Promise((resolve) => setTimeout(resolve, (r.retryAfter ?? 60) * 1000));
+            }
+        },
+    };
+}
+const str = (v) => (typeof v === 'string' && v !== '' ? v : null);
+function readContext(env, cwd) {
+    const [owner, repo] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
+    let event = null;
+    const eventPath = env['GITHUB_EVENT_PATH'];
+    if (eventPath) {
+        try {
+            event = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
+        }
+        catch {
+            event = null; // no event context: annotations go to GITHUB_SHA
+        }
+    }
+    const e = isObject(event) ? event : {};
+    const pr = isObject(e['pull_request']) ? e['pull_request'] : null;
+    const head = pr && isObject(pr['head']) ? str(pr['head']['sha']) : null;
+    const base = pr && isObject(pr['base']) ? str(pr['base']['sha']) : null;
+    const mg = isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
+    const wr = isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
+    return {
+        owner: str(owner),
+        repo: str(repo),
+        headSha: head ?? mg ?? wr ?? str(env['GITHUB_SHA']),
+        sha: str(env['GITHUB_SHA']),
+        merge: head && base && str(env['GITHUB_SHA']) !== head ? { head, base } : null,
+        eventName: env['GITHUB_EVENT_NAME'] ?? '',
+        serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
+        apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
+        workspace: env['GITHUB_WORKSPACE'] ?? cwd,
+    };
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/action/inputs.ts
+/**
+ * The action's inputs → one typed settings object, in the manner of actions/checkout's input
+ * helper: every input read once, its default taken from the settings table (the same default
+ * `action.yml` declares; a test compares them), and validated before anything runs. A bad value is
+ * one UsageError naming the input.
+ */
+
+
+
+
+
+/**
+ * Trusted keys from an input's PEM text; empty is "none configured", unless a switch says keys are
+ * required (semantics §12): then empty is a configuration error naming both inputs.
+ */
+function keysRequired(name, pem, required, switchName) {
+    if (pem.trim() !== '')
+        return readTrustedKeys([{ name, pem }]);
+    if (required) {
+        throw new UsageError(`${name}: empty, but ${switchName} is true (an unset repository variable is an empty string; set the variable, or the gate would accept what no trusted key signed)`);
+    }
+    return null;
+}
+/** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
+function verdictInputs(predicate, envelope, keyPem, env) {
+    if (predicate === null && envelope === null) {
+        if (keyPem.trim() !== '')
+            throw new UsageError('vsa-key: only with vsa (a path for the signed verdict)');
+        return null;
+    }
+    let key = null;
+    if (envelope !== null) {
+        if (keyPem.trim() === '')
+            throw new UsageError('vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
+        const k = parsePrivateKey(keyPem);
+        if (!k.ok)
+            throw new UsageError(`vsa-key: ${k.reason}`);
+        key = k.value;
+    }
+    const resourceUri = resourceUriFromEnv(env);
+    if (!resourceUri)
+        throw new UsageError(`${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`);
+    return { predicate, envelope, key, resourceUri };
+}
+/**
+ * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
+ *   local run may not, so an empty value means the default here too, except for github-token)
+ */
+function readSettings(input, ctx, env) {
+    const get = (name) => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
+    const workspace = external_node_path_default().resolve(ctx.workspace);
+    const wdInput = get('working-directory');
+    const cwd = directoryIn(workspace, workspace, wdInput, 'working-directory');
+    const rel = external_node_path_default().relative(workspace, cwd);
+    const checkRunId = get('check-run-id');
+    if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) {
+        throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
+    }
+    const checkName = get('check-name');
+    if (checkName.length > 255)
+        throw new UsageError('check-name: longer than 255 characters');
+    const file = (name) => {
+        const v = get(name);
+        return v === '' ? null : external_node_path_default().resolve(workspace, v);
+    };
+    const runs = parseList(get('runs'));
+    const audit = parseList(get('audit'));
+    return {
+        gate: {
+            runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
+            audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
+            explicit: {
+                runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs,
+                audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit,
+            },
+            cwd,
+            workspace,
+            allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
+            strictObserved: parseBool('strict-observed', get('strict-observed')),
+            limits: readLimits(get('max-file-size'), get('max-line-size')),
+            policy: readPolicy('require', parseList(get('require'))),
+            // PEM text, typically from a repository variable, so a pull request cannot change it.
+            trustedKeys: keysRequired('trusted-keys', get('trusted-keys'), parseBool('require-signed-records', get('require-signed-records')), 'require-signed-records'),
+            trustedProducers: keysRequired('trusted-producers', get('trusted-producers'), parseBool('require-attested-runs', get('require-attested-runs')), 'require-attested-runs'),
+        },
+        annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off']),
+        annotate: parseChoice('annotate', get('annotate'), ['all', 'failures']),
+        checkRunId: checkRunId === '' ? null : Number(checkRunId),
+        checkName,
+        token: get('github-token'),
+        summary: parseBool('summary', get('summary')),
+        maxAnnotations: parseCount('max-annotations', get('max-annotations')),
+        sarifFile: file('sarif-file'),
+        reportFile: file('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_namespaceObject.tmpdir)(), 'receipt-gate', 'report.json'),
+        prefix: rel.split((external_node_path_default()).sep).join('/'),
+        vsa: verdictInputs(file('vsa-predicate'), file('vsa'), get('vsa-key'), env),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/action/run.ts
 /**
@@ -37079,7 +37204,6 @@ const VERSION = '0.2.0';
 
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
-
 
 
 

@@ -1,8 +1,9 @@
 // Bundle the action (dist/index.js) and the CLI (dist/cli.js) with ncc: one file each, ESM,
 // no node_modules needed at run time. Deterministic: same sources, same bytes.
-import ncc from '@vercel/ncc';
+
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import ncc from '@vercel/ncc';
 import { buildInputsDigest } from './build-inputs.mjs';
 
 const entries = { 'index.js': 'src/action.ts', 'cli.js': 'src/cli.ts' };
@@ -18,7 +19,9 @@ for (const [out, src] of Object.entries(entries)) {
     mkdirSync(path.dirname(dest), { recursive: true });
     writeFileSync(dest, asset.source);
   }
-  console.log(`dist/${out}: ${Buffer.byteLength(name)} bytes${Object.keys(assets ?? {}).length ? `, assets: ${Object.keys(assets).join(', ')}` : ''}`);
+  console.log(
+    `dist/${out}: ${Buffer.byteLength(name)} bytes${Object.keys(assets ?? {}).length ? `, assets: ${Object.keys(assets).join(', ')}` : ''}`,
+  );
 }
 // The third-party licences of everything the bundles can contain: every production dependency in
 // the lockfile (the platform Node binaries, optional and never bundled, are left out). ncc's own
@@ -29,7 +32,9 @@ for (const [where, pkg] of Object.entries(lock.packages)) {
   if (where === '' || pkg.dev || pkg.optional || !where.startsWith('node_modules/')) continue;
   const name = where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length);
   const file = existsSync(where) ? readdirSync(where).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f)) : undefined;
-  const text = file ? readFileSync(path.join(where, file), 'utf8').trim() : `(no licence file in the package; package.json says ${pkg.license ?? 'nothing'})`;
+  const text = file
+    ? readFileSync(path.join(where, file), 'utf8').trim()
+    : `(no licence file in the package; package.json says ${pkg.license ?? 'nothing'})`;
   licences.push(`${name}\n${pkg.license ?? ''}\n${text}\n`);
 }
 licences.sort();

@@ -1,10 +1,11 @@
 // Generate the shape validators at build time (ajv standalone): the schemas under schemas/ become
 // plain functions in src/read/validators.generated.js, so no schema is compiled at start-up.
 // `node scripts/gen-validators.mjs --check` exits 1 when the committed file is not what this writes.
-import { Ajv } from 'ajv';
-import standaloneCode from 'ajv/dist/standalone/index.js';
+
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Ajv } from 'ajv';
+import standaloneCode from 'ajv/dist/standalone/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const schema = (name) => JSON.parse(readFileSync(path.join(root, 'schemas', name), 'utf8'));
@@ -12,7 +13,13 @@ const surface = schema('tool-decision-surface.schema.json');
 const record = schema('provider-audit-record.schema.json');
 
 export function generate() {
-  const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false, validateSchema: false, code: { source: true, esm: true, lines: true } });
+  const ajv = new Ajv({
+    allErrors: false,
+    strict: true,
+    strictTypes: false,
+    validateSchema: false,
+    code: { source: true, esm: true, lines: true },
+  });
   ajv.addSchema(surface);
   ajv.addSchema(record);
   // ajv's standalone ESM still requires its one runtime helper (string length in code points): import it.

@@ -65,6 +65,7 @@ for (const [i, node] of runtimes.entries()) {
   console.log(`Node ${version}: ${res.numPassedTests} passed, ${res.numFailedTests} failed`);
 }
 rmSync(tmp, { recursive: true, force: true });
-if (runtimes.length < 2) console.log("note: the registry's Node binaries (optional, Linux x64 only) are not installed here; ran on this machine's Node only");
+if (runtimes.length < 2)
+  console.log("note: the registry's Node binaries (optional, Linux x64 only) are not installed here; ran on this machine's Node only");
 console.log(`\ntotal: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(broken || failed > 0 || passed === 0 ? 1 : 0);

@@ -3,16 +3,17 @@
  * GITHUB_STEP_SUMMARY files, an event payload at GITHUB_EVENT_PATH, and GITHUB_API_URL pointing at
  * a real HTTP server on 127.0.0.1 that records every request.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect } from 'node:net';
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { distFile, tempDir } from './workspace.js';
-import { DEFAULTS } from '../../src/gate/settings.js';
 
-export interface Recorded {
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { DEFAULTS } from '../../src/gate/settings.js';
+import { distFile, tempDir } from './workspace.js';
+
+interface Recorded {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
@@ -21,7 +22,7 @@ export interface Recorded {
 
 export type Responder = (req: Recorded, n: number) => { status: number; body: unknown; headers?: Record<string, string> };
 
-export const okResponder: Responder = (req) =>
+const okResponder: Responder = (req) =>
   req.method === 'POST'
     ? { status: 201, body: { id: 4242, html_url: 'https://github.com/acme/agents/runs/4242' } }
     : { status: 200, body: { id: Number(req.url.split('/').pop()) } };
@@ -65,7 +66,7 @@ export interface RunOptions {
 export const HEAD_SHA = 'a'.repeat(40);
 export const MERGE_SHA = 'b'.repeat(40);
 export const BASE_SHA = 'c'.repeat(40);
-export const prEvent = { name: 'pull_request', payload: { pull_request: { number: 7, head: { sha: HEAD_SHA }, base: { sha: BASE_SHA } } } };
+const prEvent = { name: 'pull_request', payload: { pull_request: { number: 7, head: { sha: HEAD_SHA }, base: { sha: BASE_SHA } } } };
 
 export async function runAction(o: RunOptions): Promise<ActionRun> {
   const requests: Recorded[] = [];
@@ -89,10 +90,13 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
   let proxied = 0;
   const proxy = createServer((req, res) => {
     proxied++;
-    const up = httpRequest({ host: '127.0.0.1', port, method: req.method, path: new URL(req.url ?? '/', 'http://x').pathname, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode ?? 502, r.headers);
-      r.pipe(res);
-    });
+    const up = httpRequest(
+      { host: '127.0.0.1', port, method: req.method, path: new URL(req.url ?? '/', 'http://x').pathname, headers: req.headers },
+      (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      },
+    );
     req.pipe(up);
   });
   proxy.on('connect', (_req, socket, head) => {

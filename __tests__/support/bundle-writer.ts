@@ -6,7 +6,7 @@
 import { gzipSync } from 'node:zlib';
 import { jcs, sha256Hex } from '../../src/core/binding.js';
 
-export interface EventSpec {
+interface EventSpec {
   readonly type: string;
   readonly data: unknown;
   readonly subject?: string;
@@ -33,7 +33,7 @@ const canon = (v: unknown): string => {
   return c.text;
 };
 
-export function contentHash(e: { specversion: string; type: string; datacontenttype: string; data: unknown; subject?: string }): string {
+function contentHash(e: { specversion: string; type: string; datacontenttype: string; data: unknown; subject?: string }): string {
   const covered: Record<string, unknown> = { specversion: e.specversion, type: e.type, datacontenttype: e.datacontenttype, data: e.data };
   if (e.subject !== undefined) covered['subject'] = e.subject;
   return `sha256:${sha256Hex(canon(covered))}`;

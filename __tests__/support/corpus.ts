@@ -3,19 +3,21 @@
  * corpora under fixtures/. The fixtures test regenerates the corpora and compares them byte for
  * byte with the committed files (UPDATE_FIXTURES=1 rewrites them).
  */
-import { binding, sha256Hex } from '../../src/core/binding.js';
-import { project } from '../../src/core/projection.js';
-import type { JsonObject } from '../../src/core/json.js';
-import type { Level } from '../../src/core/vocabulary.js';
-import { buildBundle, gzip, tar } from './bundle-writer.js';
+
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { binding, sha256Hex } from '../../src/core/binding.js';
+import type { JsonObject } from '../../src/core/json.js';
+import { project } from '../../src/core/projection.js';
+import type { Level } from '../../src/core/vocabulary.js';
 import { payloadOf } from '../../src/read/signature.js';
 import { signPayload } from '../../src/tools/signing.js';
+import { buildBundle, gzip, tar } from './bundle-writer.js';
 
 /** Target hashes as upstream makes them: sha256("assay.tool_target.v0:<domain>:" + lowercase(trim(value))). */
-export const targetHash = (domain: string, value: string): string => `sha256:${sha256Hex(`assay.tool_target.v0:${domain}:${value.trim().toLowerCase()}`)}`;
+export const targetHash = (domain: string, value: string): string =>
+  `sha256:${sha256Hex(`assay.tool_target.v0:${domain}:${value.trim().toLowerCase()}`)}`;
 
 export interface DecisionSpec {
   readonly tool: string;
@@ -31,7 +33,7 @@ export interface DecisionSpec {
   readonly digest?: string | null;
 }
 
-export function subjectDigest(d: JsonObject): string {
+function subjectDigest(d: JsonObject): string {
   const p = project(d);
   if (p.kind !== 'subject') throw new Error(`no subject: ${p.reason}`);
   return p.digest;
@@ -44,7 +46,12 @@ export function decision(s: DecisionSpec): JsonObject {
     server: { id: s.tool.split('.')[0], transport: 'mcp', declared_manifest_digest: `sha256:${'1'.repeat(64)}` },
     tool: { name: s.tool, category: s.resourceType },
     classification: s.resourceType ? 'classified' : 'unclassified',
-    action: { class: s.resourceType ? 'privileged_admin_action' : 'unclassified', verb: s.verb, resource_type: s.resourceType, target: s.target },
+    action: {
+      class: s.resourceType ? 'privileged_admin_action' : 'unclassified',
+      verb: s.verb,
+      resource_type: s.resourceType,
+      target: s.target,
+    },
     decision: { effect: s.effect ?? 'allow', source: 'assay-mcp-server', rule_id: `tool.${s.tool}.${s.effect ?? 'allow'}`, enforced: true },
   };
   const response: Record<string, unknown> = {
@@ -57,7 +64,8 @@ export function decision(s: DecisionSpec): JsonObject {
     response['side_effect'] = {
       asserted,
       level: claim,
-      verification_source: claim === 'asserted' ? null : claim === 'observed_confirmed' ? 'observed_read_followup' : 'provider_audit_import',
+      verification_source:
+        claim === 'asserted' ? null : claim === 'observed_confirmed' ? 'observed_read_followup' : 'provider_audit_import',
       verification_subject_digest: digest,
     };
   }
@@ -91,7 +99,14 @@ export const addKey = (over: Partial<DecisionSpec> = {}): JsonObject =>
 
 /** A github.get_deploy_key read (get), asserting nothing. */
 export const getKey = (over: Partial<DecisionSpec> = {}): JsonObject =>
-  decision({ tool: 'github.get_deploy_key', verb: 'get', resourceType: 'github_deploy_key', target: deployKey(), asserted: false, ...over });
+  decision({
+    tool: 'github.get_deploy_key',
+    verb: 'get',
+    resourceType: 'github_deploy_key',
+    target: deployKey(),
+    asserted: false,
+    ...over,
+  });
 
 export function surface(decisions: readonly JsonObject[]): JsonObject {
   return {
@@ -102,7 +117,12 @@ export function surface(decisions: readonly JsonObject[]): JsonObject {
 }
 
 /** An audit record that binds `d` (or another subject), with a correct digest unless told otherwise. */
-export function record(provider: string, recordId: string, d: JsonObject, opts: { digest?: string; editTarget?: Record<string, unknown> } = {}): JsonObject {
+export function record(
+  provider: string,
+  recordId: string,
+  d: JsonObject,
+  opts: { digest?: string; editTarget?: Record<string, unknown> } = {},
+): JsonObject {
   const p = project(d);
   if (p.kind !== 'subject') throw new Error(`no subject: ${p.reason}`);
   const subject = { action_class: p.subject.action_class, verb: p.subject.verb, target: { ...p.subject.target } };
@@ -185,7 +205,13 @@ export function demoCorpus(): Map<string, string | Buffer> {
   files.set('.assay/runs/2026-11-03-rotate-deploy-keys.json', json(surface([addPayments, addBilling, readBilling, denied])));
 
   // Run 2: onboarding, an Assay event log (NDJSON). Other event kinds are skipped with a notice.
-  const addAda = decision({ tool: 'slack.add_member', verb: 'add', resourceType: 'workspace_member', target: slackTarget('U0ADA'), claim: 'none' });
+  const addAda = decision({
+    tool: 'slack.add_member',
+    verb: 'add',
+    resourceType: 'workspace_member',
+    target: slackTarget('U0ADA'),
+    claim: 'none',
+  });
   const grantAda = decision({
     tool: 'workspace.grant_admin',
     verb: 'grant',
@@ -229,7 +255,10 @@ export function demoCorpus(): Map<string, string | Buffer> {
     '.assay/audit/github/2026-11.json',
     json([record('github', 'github-audit-8842211', addPayments), record('github', 'github-audit-8842957', addRelease)]),
   );
-  files.set('.assay/audit/slack/2026-11.ndjson', ndjson([record('slack', 'slack-audit-Ev0A1', addAda), record('workspace', 'slack-admin-Ev0A2', grantAda)]));
+  files.set(
+    '.assay/audit/slack/2026-11.ndjson',
+    ndjson([record('slack', 'slack-audit-Ev0A1', addAda), record('workspace', 'slack-admin-Ev0A2', grantAda)]),
+  );
   return files;
 }
 
@@ -316,7 +345,10 @@ const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures');
 
 /** A deterministic Ed25519 key from a 32-byte seed (PKCS#8 DER prefix + seed). */
 export function seededKey(seed: number): { privateKey: KeyObject; publicKey: KeyObject; pem: string } {
-  const der = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(Array.from({ length: 32 }, (_, i) => (seed + i) & 0xff))]);
+  const der = Buffer.concat([
+    Buffer.from('302e020100300506032b657004220420', 'hex'),
+    Buffer.from(Array.from({ length: 32 }, (_, i) => (seed + i) & 0xff)),
+  ]);
   const privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
   const publicKey = createPublicKey(privateKey);
   return { privateKey, publicKey, pem: publicKey.export({ type: 'spki', format: 'pem' }) as string };
@@ -330,7 +362,11 @@ export function testSigner(): { privateKey: KeyObject; publicKey: KeyObject; pem
 }
 
 /** `rec` with a signature member over its payload (the record is ours: built by these builders). */
-export function signed(rec: JsonObject, key: { privateKey: KeyObject; publicKey: KeyObject }, signedAt = '2026-11-30T12:00:00Z'): JsonObject {
+export function signed(
+  rec: JsonObject,
+  key: { privateKey: KeyObject; publicKey: KeyObject },
+  signedAt = '2026-11-30T12:00:00Z',
+): JsonObject {
   const p = payloadOf(rec);
   if (!p.ok) throw new Error(p.reason);
   return { ...rec, signature: signPayload(p.text, key, signedAt) };
@@ -367,7 +403,13 @@ export function signedCorpus(): Map<string, string | Buffer> {
     target: roleTarget('U0ADA', 'admin'),
     claim: 'observed_confirmed',
   });
-  const readRole = decision({ tool: 'workspace.get_role', verb: 'get', resourceType: 'workspace_role', target: roleTarget('U0ADA', 'admin'), asserted: false });
+  const readRole = decision({
+    tool: 'workspace.get_role',
+    verb: 'get',
+    resourceType: 'workspace_role',
+    target: roleTarget('U0ADA', 'admin'),
+    asserted: false,
+  });
   const invite = decision({ tool: 'slack.add_member', verb: 'add', resourceType: 'workspace_member', target: slackTarget('U0ADA') });
   files.set('.assay/runs/2026-12-01-rotate.json', json(surface([addKeyCall, readKey, grant, readRole, invite])));
   files.set('.assay/audit/github/2026-12.ndjson', ndjson([signed(record('github', 'github-audit:Qm9ndXNEb2NJZDEyMw', addKeyCall), key)]));
@@ -404,8 +446,18 @@ export function signedFailingCorpus(): Map<string, string | Buffer> {
     target: gh('billing-worker', 'deploy-2026-12'),
     claim: 'verified',
   });
-  const bare = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target: gh('release-bot', 'deploy-2026-12') });
-  const grant = decision({ tool: 'workspace.grant_admin', verb: 'grant', resourceType: 'workspace_role', target: roleTarget('U0MALLORY', 'owner') });
+  const bare = decision({
+    tool: 'github.add_deploy_key',
+    verb: 'create',
+    resourceType: 'github_deploy_key',
+    target: gh('release-bot', 'deploy-2026-12'),
+  });
+  const grant = decision({
+    tool: 'workspace.grant_admin',
+    verb: 'grant',
+    resourceType: 'workspace_role',
+    target: roleTarget('U0MALLORY', 'owner'),
+  });
   files.set('.assay/runs/2026-12-02-incident.json', json(surface([genuine, forged, unsignedCall, bare, grant])));
   files.set(
     '.assay/audit/github/2026-12.ndjson',

@@ -1,8 +1,8 @@
 /** Evidence for the pure core, built in memory (no files): runs of decisions and audit records, located. */
 import { prepareDecision } from '../../src/core/decision.js';
-import type { AuditRecord, Evidence, RecordInput, RunInput } from '../../src/core/model.js';
 import type { JsonObject } from '../../src/core/json.js';
-import { parsePolicy, type Policy } from '../../src/core/policy.js';
+import type { AuditRecord, Evidence, RecordInput, RunInput } from '../../src/core/model.js';
+import { type Policy, parsePolicy } from '../../src/core/policy.js';
 
 /** Each run is `runs/<name>` with decision i at line 10·i + 4; records are `audit/a.json` line i + 1. */
 export function evidence(runs: Record<string, readonly JsonObject[]>, records: readonly JsonObject[] = []): Evidence {

@@ -5,13 +5,13 @@
  */
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { readArtifact, type Role } from '../../src/read/files.js';
-import { verify } from '../../src/core/verify.js';
-import { DEFAULT_LIMITS } from '../../src/gate/settings.js';
 import type { Finding } from '../../src/core/findings.js';
 import type { RecordInput, RunInput } from '../../src/core/model.js';
-import { unchecked } from '../../src/trust/pool.js';
 import type { Report } from '../../src/core/report.js';
+import { verify } from '../../src/core/verify.js';
+import { type Role, readArtifact } from '../../src/read/files.js';
+import { DEFAULT_LIMITS } from '../../src/read/limits.js';
+import { unchecked } from '../../src/trust/pool.js';
 import { buildBundle } from './bundle-writer.js';
 
 export type Corpus = ReadonlyMap<string, Buffer>;
@@ -30,7 +30,7 @@ export async function verifyCorpus(files: Corpus): Promise<Report> {
   return verify({ runs, records, findings }, { allowUnmatchedRecords: false, strictObserved: false });
 }
 
-export const verifiedDigests = (r: Report): string[] => r.calls.filter((c) => c.level === 'verified').map((c) => c.subject_digest!);
+const verifiedDigests = (r: Report): string[] => r.calls.filter((c) => c.level === 'verified').map((c) => c.subject_digest!);
 
 /** The invariant: the mutated corpus earns no verified digest the original did not, and no more of them. */
 export function assertNoNewVerified(original: Report, mutated: Report): void {
@@ -76,11 +76,14 @@ export interface StructOp {
 export const arbStructOp: fc.Arbitrary<StructOp> = fc.record({
   path: fc.array(fc.nat(), { minLength: 1, maxLength: 8 }),
   kind: fc.constantFrom('replace', 'delete', 'duplicate', 'rename') as fc.Arbitrary<StructOp['kind']>,
-  value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(true, false, null, 'verified', 'get', 'success', 'github', 'sha256:' + '0'.repeat(64))),
+  value: fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.constantFrom(true, false, null, 'verified', 'get', 'success', 'github', 'sha256:' + '0'.repeat(64)),
+  ),
 });
 
 /** Apply one structural change in place, at a node chosen by walking `path`; returns the root. */
-export function mutateValue(root: unknown, op: StructOp): unknown {
+function mutateValue(root: unknown, op: StructOp): unknown {
   let parent: any = null;
   let key: string | number = '';
   let node: any = root;

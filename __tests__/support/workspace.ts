@@ -1,11 +1,12 @@
 /** Temporary workspaces for tests: write files, run the gate in-process or as the bundled CLI. */
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import type { Report } from '../../src/core/report.js';
 import { runGate } from '../../src/gate/gate.js';
 import { defaultSettings, type Settings } from '../../src/gate/settings.js';
-import type { Report } from '../../src/core/report.js';
 import { distFile } from './fresh-dist.js';
 
 export { distFile };

@@ -12,9 +12,9 @@ import { isObject } from '../core/json.js';
 import type { ApiResponse, GitHubApi } from '../report/check-run.js';
 
 /** Longest total time spent waiting for rate limits before giving up (then: workflow commands). */
-export const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
+const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
 /** Retries of one request after a rate limit, and after a 5xx. */
-export const MAX_RETRIES = 2;
+const MAX_RETRIES = 2;
 
 /** An Octokit-backed client; `log` hears every wait, so the step's log says why it paused. */
 export async function octokitApi(token: string, log: (message: string) => void): Promise<GitHubApi> {
@@ -51,14 +51,21 @@ export async function octokitApi(token: string, log: (message: string) => void):
   );
   const once = async (method: string, path: string, body: unknown): Promise<ApiResponse & { retryAfter?: number }> => {
     try {
-      const r = await octokit.request(`${method} ${path}`, { ...(isObject(body) ? body : {}), headers: { 'x-github-api-version': '2022-11-28' } });
+      const r = await octokit.request(`${method} ${path}`, {
+        ...(isObject(body) ? body : {}),
+        headers: { 'x-github-api-version': '2022-11-28' },
+      });
       return { status: r.status, data: r.data };
     } catch (e) {
       const err = e as { status?: unknown; response?: { data?: unknown; headers?: Record<string, string | undefined> }; message?: string };
       // An answer from GitHub is a status; no answer at all (refused, reset, timed out) is a network error.
       if (typeof err.status !== 'number' || err.status < 400 || !err.response) throw e;
       const after = Number(err.response.headers?.['retry-after']);
-      return { status: err.status, data: err.response.data ?? { message: err.message }, ...(Number.isFinite(after) ? { retryAfter: after } : {}) };
+      return {
+        status: err.status,
+        data: err.response.data ?? { message: err.message },
+        ...(Number.isFinite(after) ? { retryAfter: after } : {}),
+      };
     }
   };
   return {

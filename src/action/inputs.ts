@@ -6,12 +6,10 @@
  */
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RunContext } from './github-client.js';
-import { resourceUriFromEnv } from '../report/verification-summary.js';
-import { parsePrivateKey, type SigningKey } from '../tools/signing.js';
 import {
   DEFAULTS,
   directoryIn,
+  type OptionName,
   parseBool,
   parseChoice,
   parseCount,
@@ -19,14 +17,16 @@ import {
   readLimits,
   readPolicy,
   readTrustedKeys,
-  UsageError,
-  type OptionName,
   type Settings,
+  UsageError,
 } from '../gate/settings.js';
+import { resourceUriFromEnv } from '../report/verification-summary.js';
+import { parsePrivateKey, type SigningKey } from '../tools/signing.js';
+import type { RunContext } from './github-client.js';
 
-export type AnnotationMode = 'auto' | 'check-run' | 'workflow-commands' | 'off';
+type AnnotationMode = 'auto' | 'check-run' | 'workflow-commands' | 'off';
 /** Which calls get an annotation. */
-export type AnnotateScope = 'all' | 'failures';
+type AnnotateScope = 'all' | 'failures';
 
 export interface ActionSettings {
   readonly gate: Settings;
@@ -43,7 +43,12 @@ export interface ActionSettings {
   /** Working directory relative to the repository root ('' when the same). */
   readonly prefix: string;
   /** The verdict attestation asked for, or null. */
-  readonly vsa: { readonly predicate: string | null; readonly envelope: string | null; readonly key: SigningKey | null; readonly resourceUri: string } | null;
+  readonly vsa: {
+    readonly predicate: string | null;
+    readonly envelope: string | null;
+    readonly key: SigningKey | null;
+    readonly resourceUri: string;
+  } | null;
 }
 
 /**
@@ -68,7 +73,8 @@ function verdictInputs(predicate: string | null, envelope: string | null, keyPem
   }
   let key: SigningKey | null = null;
   if (envelope !== null) {
-    if (keyPem.trim() === '') throw new UsageError('vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
+    if (keyPem.trim() === '')
+      throw new UsageError('vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
     const k = parsePrivateKey(keyPem);
     if (!k.ok) throw new UsageError(`vsa-key: ${k.reason}`);
     key = k.value;
@@ -107,7 +113,10 @@ export function readSettings(input: (name: string) => string, ctx: RunContext, e
     gate: {
       runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
       audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
-      explicit: { runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs, audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit },
+      explicit: {
+        runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs,
+        audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit,
+      },
       cwd,
       workspace,
       allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),

@@ -15,24 +15,26 @@ import { writeVerdict } from '../tools/verdict.js';
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): ReadonlyMap<string, string> =>
   new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
-import { UsageError } from '../gate/settings.js';
-import { readSettings, type ActionSettings } from './inputs.js';
-import type { GitHubApi } from '../report/check-run.js';
-import { octokitApi, readContext, type RunContext } from './github-client.js';
-import { buildAnnotations, repoPath, type Annotation } from '../report/annotations.js';
-import { emitWorkflowCommands } from '../report/workflow-commands.js';
-import { levelCounts, visible } from '../report/text.js';
-import { publishCheckRun } from '../report/check-run.js';
-import { renderSummary, SUMMARY_BUDGET, type SummaryContext } from '../report/summary.js';
-import { renderSarif } from '../report/sarif.js';
-import { writeJson } from '../report/json-report.js';
-import type { Report } from '../core/report.js';
-import { VERSION } from '../version.js';
 
-export { readSettings, emitWorkflowCommands, VERSION };
+import type { Report } from '../core/report.js';
+import { UsageError } from '../gate/settings.js';
+import { type Annotation, buildAnnotations, repoPath } from '../report/annotations.js';
+import type { GitHubApi } from '../report/check-run.js';
+import { publishCheckRun } from '../report/check-run.js';
+import { writeJson } from '../report/json-report.js';
+import { renderSarif } from '../report/sarif.js';
+import { renderSummary, SUMMARY_BUDGET, type SummaryContext } from '../report/summary.js';
+import { levelCounts, visible } from '../report/text.js';
+import { emitWorkflowCommands } from '../report/workflow-commands.js';
+import { VERSION } from '../version.js';
+import { octokitApi, type RunContext, readContext } from './github-client.js';
+import { type ActionSettings, readSettings } from './inputs.js';
 
 /** The slice of @actions/core the action uses (tests may pass their own). */
-export type Core = Pick<typeof actionsCore, 'getInput' | 'setOutput' | 'setFailed' | 'error' | 'warning' | 'notice' | 'info' | 'debug' | 'summary'>;
+export type Core = Pick<
+  typeof actionsCore,
+  'getInput' | 'setOutput' | 'setFailed' | 'error' | 'warning' | 'notice' | 'info' | 'debug' | 'summary'
+>;
 
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
 const line = (s: string): string => visible(s).replace(/^::/, ':\u200b:');
@@ -90,12 +92,15 @@ async function annotate(
       r.status === 403
         ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
         : `the Checks API failed (${r.status ?? 'network'}: ${line(r.message)})`;
-    core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${r.unposted.length} annotation(s) not yet posted` : ''}.`);
+    core.warning(
+      `receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${r.unposted.length} annotation(s) not yet posted` : ''}.`,
+    );
     emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core, { failure: failing, warning: 1 });
     return written;
   }
   const warned = s.annotations === 'check-run';
-  if (warned) core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
+  if (warned)
+    core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
   emitWorkflowCommands(annotations, core, { failure: failing, warning: warned ? 1 : 0 });
   return written;
 }
@@ -200,6 +205,8 @@ export async function runAction(
       core.warning(`receipt-gate: the job summary could not be written (${line((e as Error).message)}); the report is in ${s.reportFile}.`);
     }
   }
-  core.info(`receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${levelCounts(t)}; ${t.errors} error(s), ${t.warnings} warning(s)`);
+  core.info(
+    `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${levelCounts(t)}; ${t.errors} error(s), ${t.warnings} warning(s)`,
+  );
   if (!report.ok) core.setFailed(`receipt-gate: the gate failed with ${t.errors} error(s); see the annotations and the job summary.`);
 }

@@ -5,8 +5,8 @@
  * action.yml and the README (a test); nothing about an option is written twice.
  */
 import type { ParseArgsConfig } from 'node:util';
-import { DEFAULT_POLICY_URI } from '../report/verification-summary.js';
 import { DEFAULTS, type OptionName } from '../gate/settings.js';
+import { DEFAULT_POLICY_URI } from '../report/verification-summary.js';
 
 export interface OptionSpec {
   readonly flag: string;
@@ -34,10 +34,21 @@ export interface CommandSpec {
 }
 
 const LIMITS: readonly OptionSpec[] = [
-  { flag: 'max-file-size', kind: 'string', arg: 'SIZE', input: 'max-file-size', help: 'largest file read (a gzipped export: what it decompresses to)' },
+  {
+    flag: 'max-file-size',
+    kind: 'string',
+    arg: 'SIZE',
+    input: 'max-file-size',
+    help: 'largest file read (a gzipped export: what it decompresses to)',
+  },
   { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
 ];
-const SIGNED_AT: OptionSpec = { flag: 'signed-at', kind: 'string', arg: 'TIME', help: 'the signed_at of every signature (RFC 3339 UTC). Default: now' };
+const SIGNED_AT: OptionSpec = {
+  flag: 'signed-at',
+  kind: 'string',
+  arg: 'TIME',
+  help: 'the signed_at of every signature (RFC 3339 UTC). Default: now',
+};
 
 export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
@@ -53,7 +64,13 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         input: 'runs',
         help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson and *.tar.gz beneath it',
       },
-      { flag: 'audit', kind: 'list', arg: 'PATH|GLOB', input: 'audit', help: 'provider audit exports (.json, .ndjson, .jsonl); repeatable' },
+      {
+        flag: 'audit',
+        kind: 'list',
+        arg: 'PATH|GLOB',
+        input: 'audit',
+        help: 'provider audit exports (.json, .ndjson, .jsonl); repeatable',
+      },
       {
         flag: 'require',
         kind: 'list',
@@ -81,7 +98,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         input: 'allow-unmatched-records',
         help: 'an audit record bound to no call is a warning, not an error',
       },
-      { flag: 'strict-observed', kind: 'boolean', input: 'strict-observed', help: 'an unreproduced observed_confirmed claim is an error, not a warning' },
+      {
+        flag: 'strict-observed',
+        kind: 'boolean',
+        input: 'strict-observed',
+        help: 'an unreproduced observed_confirmed claim is an error, not a warning',
+      },
       {
         flag: 'working-directory',
         short: 'C',
@@ -166,7 +188,8 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     name: 'import',
     synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
     summary: "turn a provider's audit export into audit records",
-    about: 'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
+    about:
+      'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
     options: [
       { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
       { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
@@ -176,7 +199,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         arg: 'LOGIN',
         help: "the agent's identity: keep only entries by it (GitHub actor, a delivery's sender.login, Slack actor.user.id or email); repeatable",
       },
-      { flag: 'repo', kind: 'list', arg: 'OWNER/NAME', help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable' },
+      {
+        flag: 'repo',
+        kind: 'list',
+        arg: 'OWNER/NAME',
+        help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable',
+      },
       {
         flag: 'since',
         kind: 'string',

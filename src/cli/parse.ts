@@ -6,16 +6,26 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { commandSpec, parseArgsOptions, usageText } from './options.js';
-import { isSignedAt } from '../read/signature.js';
+import {
+  defaultSettings,
+  directoryIn,
+  parseChoice,
+  readLimits,
+  readPolicy,
+  readTrustedKeys,
+  type Settings,
+  UsageError,
+} from '../gate/settings.js';
 import { sidecarOf } from '../read/formats.js';
+import type { ReadLimits } from '../read/limits.js';
+import { isSignedAt } from '../read/signature.js';
 import { DEFAULT_POLICY_URI, resourceUriFromEnv } from '../report/verification-summary.js';
-import type { TrustedKeys } from '../trust/keys.js';
-import { DOMAINS, type Domain } from '../tools/import/target-hash.js';
-import { IMPORT_KINDS, importKind, type ImportKind } from '../tools/import/run.js';
-import { DEFAULT_SLACK, type SlackOptions } from '../tools/import/slack.js';
+import { IMPORT_KINDS, type ImportKind, importKind } from '../tools/import/run.js';
 import { parseWindowTime, type ScopeFilter } from '../tools/import/scope.js';
-import { defaultSettings, directoryIn, parseChoice, readLimits, readPolicy, readTrustedKeys, UsageError, type ReadLimits, type Settings } from '../gate/settings.js';
+import { DEFAULT_SLACK, type SlackOptions } from '../tools/import/slack.js';
+import { DOMAINS, type Domain } from '../tools/import/target-hash.js';
+import type { TrustedKeys } from '../trust/keys.js';
+import { commandSpec, parseArgsOptions, usageText } from './options.js';
 
 export const USAGE = usageText();
 const COMMAND_NAMES = 'verify, verify-attestation, attest-bundle, keygen, sign, import or hash';
@@ -30,7 +40,7 @@ export interface VerifyCommand {
   readonly vsa: VerdictRequest | null;
 }
 
-export interface VerdictRequest {
+interface VerdictRequest {
   readonly predicate: string | null;
   readonly envelope: string | null;
   readonly key: string | null;
@@ -53,7 +63,7 @@ export interface VerifyAttestationCommand {
   readonly envelope: string;
 }
 
-export interface KeygenCommand {
+interface KeygenCommand {
   readonly command: 'keygen';
   /** Absolute path prefix: PREFIX.key.pem and PREFIX.pub.pem. */
   readonly prefix: string;
@@ -136,7 +146,8 @@ function verdictRequest(
     return null;
   }
   const flag = envelope !== undefined ? '--vsa' : '--vsa-predicate';
-  if (output === null || format !== 'json') throw new UsageError(`${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
+  if (output === null || format !== 'json')
+    throw new UsageError(`${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
   if (envelope !== undefined && key === undefined) throw new UsageError('--vsa: a signed verdict needs --vsa-key FILE');
   const resourceUri = str('resource-uri') ?? resourceUriFromEnv(env);
   if (!resourceUri) {
@@ -186,7 +197,8 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
   if (command === 'hash') {
     const [domain, value, ...more] = rest;
     if (!domain || value === undefined || more.length > 0) throw new UsageError('hash: usage: receipt-gate hash DOMAIN VALUE');
-    if (!(DOMAINS as readonly string[]).includes(domain)) throw new UsageError(`hash: unknown domain "${domain}" (one of ${DOMAINS.join(', ')})`);
+    if (!(DOMAINS as readonly string[]).includes(domain))
+      throw new UsageError(`hash: unknown domain "${domain}" (one of ${DOMAINS.join(', ')})`);
     return { command: 'hash', domain: domain as Domain, value };
   }
 
@@ -212,7 +224,8 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
     };
     const since = time('since');
     const until = time('until');
-    if (since !== null && until !== null && until <= since) throw new UsageError('--until must be later than --since (the window is [since, until))');
+    if (since !== null && until !== null && until <= since)
+      throw new UsageError('--until must be later than --since (the window is [since, until))');
     const repos = list('repo');
     if (repos && k === 'slack-audit-log') throw new UsageError('--repo: Slack audit entries name no repository');
     for (const r of repos ?? []) if (!/^[^/\s]+\/[^/\s]+$/.test(r)) throw new UsageError(`--repo: "${r}" is not OWNER/NAME`);
@@ -290,7 +303,11 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
   const output = str('output') ?? null;
   const defaults = defaultSettings(dir);
   const format =
-    str('format') !== undefined ? parseChoice('--format', str('format') as string, ['table', 'json'] as const) : isTTY && output === null ? 'table' : 'json';
+    str('format') !== undefined
+      ? parseChoice('--format', str('format') as string, ['table', 'json'] as const)
+      : isTTY && output === null
+        ? 'table'
+        : 'json';
   return {
     command: 'verify',
     vsa: verdictRequest(str, cwd, env, output, format),

@@ -3,36 +3,34 @@
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { runGate, runGateWithInputs } from '../gate/gate.js';
-import { DEFAULT_LIMITS } from '../read/limits.js';
-import { verifyVerdict } from '../trust/verdict.js';
-import { writeVerdict } from '../tools/verdict.js';
-import { UsageError } from '../gate/settings.js';
-import {
-  parseCli,
-  USAGE,
-  type CliCommand,
-  type ImportCommand,
-  type SignCommand,
-  type VerifyAttestationCommand,
-  type VerifyCommand,
-  type AttestBundleCommand,
-} from './parse.js';
 import type { Finding } from '../core/findings.js';
-import { runImport, type ImportSettings } from '../tools/import/run.js';
+import { runGate, runGateWithInputs } from '../gate/gate.js';
+import { UsageError } from '../gate/settings.js';
+import { DEFAULT_LIMITS } from '../read/limits.js';
+import { renderJson, writeJson } from '../report/json-report.js';
+import { renderTable } from '../report/table.js';
+import { located, visible } from '../report/text.js';
+import { attestBundle } from '../tools/attest-bundle.js';
+import { type ImportSettings, runImport } from '../tools/import/run.js';
 import { targetHash } from '../tools/import/target-hash.js';
 import { keygen } from '../tools/keygen.js';
 import type { ToolInput } from '../tools/result.js';
 import { signRecords } from '../tools/sign.js';
-import { parsePrivateKey, signedAtNow, type SigningKey } from '../tools/signing.js';
+import { parsePrivateKey, type SigningKey, signedAtNow } from '../tools/signing.js';
+import { writeVerdict } from '../tools/verdict.js';
 import { writeNew, writeWhole } from '../tools/write.js';
-import { attestBundle } from '../tools/attest-bundle.js';
-import { renderTable } from '../report/table.js';
-import { renderJson, writeJson } from '../report/json-report.js';
-import { located, visible } from '../report/text.js';
+import { verifyVerdict } from '../trust/verdict.js';
 import { VERSION } from '../version.js';
-
-export { USAGE };
+import {
+  type AttestBundleCommand,
+  type CliCommand,
+  type ImportCommand,
+  parseCli,
+  type SignCommand,
+  USAGE,
+  type VerifyAttestationCommand,
+  type VerifyCommand,
+} from './parse.js';
 
 export interface CliOutcome {
   readonly code: 0 | 1 | 2;
@@ -50,7 +48,13 @@ function findingLines(tool: string, findings: readonly Finding[]): string {
 /**
  * @param now the time a signature is made at when --signed-at is not given
  */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, isTTY: boolean, cwd: string, now = new Date()): Promise<CliOutcome> {
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  isTTY: boolean,
+  cwd: string,
+  now = new Date(),
+): Promise<CliOutcome> {
   let cmd: CliCommand;
   try {
     cmd = parseCli(argv, isTTY, cwd, env);
@@ -147,7 +151,11 @@ function importExports(cmd: ImportCommand, now: Date): CliOutcome {
 function sign(cmd: SignCommand, now: Date): CliOutcome {
   const k = readSigningKey('--key', cmd.key);
   if (!k.ok)
-    return { code: k.error.includes('cannot read') ? 2 : 1, stdout: '', stderr: `receipt-gate: sign: ${k.error}\nreceipt-gate: sign: nothing written\n` };
+    return {
+      code: k.error.includes('cannot read') ? 2 : 1,
+      stdout: '',
+      stderr: `receipt-gate: sign: ${k.error}\nreceipt-gate: sign: nothing written\n`,
+    };
   const read = readInputs(cmd.inputs);
   if (!read.ok) return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.error}; nothing written\n` };
   const r = signRecords(k.key, read.inputs, cmd.limits, cmd.signedAt ?? signedAtNow(now));
@@ -162,7 +170,11 @@ function sign(cmd: SignCommand, now: Date): CliOutcome {
 }
 
 async function attest(cmd: AttestBundleCommand): Promise<CliOutcome> {
-  const fail = (why: string, code: 1 | 2 = 1): CliOutcome => ({ code, stdout: '', stderr: `${why}receipt-gate: attest-bundle: nothing written\n` });
+  const fail = (why: string, code: 1 | 2 = 1): CliOutcome => ({
+    code,
+    stdout: '',
+    stderr: `${why}receipt-gate: attest-bundle: nothing written\n`,
+  });
   const k = readSigningKey('--key', cmd.key);
   if (!k.ok) return fail(`receipt-gate: attest-bundle: ${k.error}\n`, k.unreadable ? 2 : 1);
   if (existsSync(cmd.output))
@@ -196,7 +208,9 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
     if (!k.ok) return { code: 2, stdout: '', stderr: `receipt-gate: ${k.error}\n` };
     key = k.key;
   }
-  const { report, inputs } = cmd.vsa ? await runGateWithInputs(cmd.settings) : { report: await runGate(cmd.settings), inputs: new Map<string, string>() };
+  const { report, inputs } = cmd.vsa
+    ? await runGateWithInputs(cmd.settings)
+    : { report: await runGate(cmd.settings), inputs: new Map<string, string>() };
   const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
   const code = report.ok ? 0 : 1;
   if (cmd.output) {

@@ -8,7 +8,7 @@
  * matching (a call that could only take a `github` record is never starved by one that could take
  * any).
  */
-import { isUsable, type CheckedRecord, type UsableRecord } from './records.js';
+import { type CheckedRecord, isUsable, type UsableRecord } from './records.js';
 
 /** A call that may receive a record: its subject digest and the provider it names (or null). */
 export interface Claimant {

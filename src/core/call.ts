@@ -5,7 +5,9 @@
 import type { Claim } from './claims.js';
 import type { DecisionInput, RunInput } from './model.js';
 
-export type Eligibility = { readonly ok: true; readonly digest: string; readonly provider: string | null } | { readonly ok: false; readonly reason: string };
+export type Eligibility =
+  | { readonly ok: true; readonly digest: string; readonly provider: string | null }
+  | { readonly ok: false; readonly reason: string };
 
 /** One recorded call: immutable; what it earned is its Outcome, never a field set later. */
 export interface Call {
@@ -19,10 +21,13 @@ export interface Call {
 export function eligibility(input: DecisionInput, claim: Claim): Eligibility {
   if (!claim.asserted) return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
   if (input.denied)
-    return { ok: false, reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")' };
+    return {
+      ok: false,
+      reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")',
+    };
   const p = input.projection;
   if (p.kind === 'none') return { ok: false, reason: `the call has no subject: ${p.reason}` };
-  if (input.provider !== null && typeof input.provider !== 'string') return { ok: false, reason: 'action.target.provider is neither a string nor null' };
+  if (input.provider !== null && typeof input.provider !== 'string')
+    return { ok: false, reason: 'action.target.provider is neither a string nor null' };
   return { ok: true, digest: p.digest, provider: input.provider };
 }
-

@@ -56,7 +56,11 @@ export function readClaim(decision: JsonObject): ClaimReading {
   if (!has(response, 'side_effect')) {
     const level: Level = legacyVerified === true ? 'verified' : 'asserted';
     if (level !== 'asserted' && !asserted) problems.push(`claims "${level}" while side_effect_asserted is false`);
-    return { kind: 'claim', claim: { asserted, level, digest: null, legacy: level === 'verified' }, inconsistencies: problems.length ? problems : NONE };
+    return {
+      kind: 'claim',
+      claim: { asserted, level, digest: null, legacy: level === 'verified' },
+      inconsistencies: problems.length ? problems : NONE,
+    };
   }
 
   const block = response['side_effect'];
@@ -90,5 +94,9 @@ export function readClaim(decision: JsonObject): ClaimReading {
   if (claimed !== 'asserted' && !asserted) {
     problems.push(`claims "${claimed}" while side_effect_asserted is false`);
   }
-  return { kind: 'claim', claim: { asserted, level: claimed, digest: digestValue, legacy: false }, inconsistencies: problems.length ? problems : NONE };
+  return {
+    kind: 'claim',
+    claim: { asserted, level: claimed, digest: digestValue, legacy: false },
+    inconsistencies: problems.length ? problems : NONE,
+  };
 }

@@ -3,10 +3,10 @@
  * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
  */
 import { readClaim } from './claims.js';
-import { project } from './projection.js';
 import { hasOwn, isObject, type JsonObject } from './json.js';
-import type { DecisionInput } from './model.js';
 import type { Location } from './location.js';
+import type { DecisionInput } from './model.js';
+import { project } from './projection.js';
 
 export function prepareDecision(loc: Location, index: number, decision: JsonObject): DecisionInput {
   const tool = decision['tool'];

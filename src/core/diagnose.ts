@@ -6,10 +6,10 @@
  * unmatched record asks about, so no diagnosis grows quadratically with the input.
  */
 import { binding } from './binding.js';
+import type { Call } from './call.js';
 import { hasOwn, type JsonObject } from './json.js';
 import { boundFields, narrowTarget } from './projection.js';
-import { isUsable, type CheckedRecord, type UnusableRecord, type UsableRecord } from './records.js';
-import type { Call } from './call.js';
+import { type CheckedRecord, isUsable, type UnusableRecord, type UsableRecord } from './records.js';
 
 /** Records a reason names before it counts the rest. */
 export const SNAGS_LISTED = 3;
@@ -23,7 +23,7 @@ export type Snag =
 /** How snags are counted: an unusable record by its outcome, a usable one by why it did not serve. */
 export type SnagKind = UnusableRecord['check']['outcome'] | 'taken' | 'other_provider';
 
-export const snagKind = (s: Snag): SnagKind => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
+const snagKind = (s: Snag): SnagKind => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
 
 /** An eligible call got no record: the records of its subject that exist, and why each did not serve. */
 export interface NoRecord {
@@ -69,7 +69,11 @@ export interface Diagnoser {
   verdicts(): RecordVerdict[];
 }
 
-export function diagnoser(calls: readonly Call[], records: readonly CheckedRecord[], allocated: ReadonlyMap<Call, UsableRecord>): Diagnoser {
+export function diagnoser(
+  calls: readonly Call[],
+  records: readonly CheckedRecord[],
+  allocated: ReadonlyMap<Call, UsableRecord>,
+): Diagnoser {
   const holders = new Map<UsableRecord, Call>();
   for (const [call, r] of allocated) holders.set(r, call);
   return {
@@ -93,7 +97,10 @@ export function diagnoser(calls: readonly Call[], records: readonly CheckedRecor
  * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
  * of calls share one subject.
  */
-function snagIndex(records: readonly CheckedRecord[], holders: ReadonlyMap<UsableRecord, Call>): (digest: string, provider: string | null) => NoRecord {
+function snagIndex(
+  records: readonly CheckedRecord[],
+  holders: ReadonlyMap<UsableRecord, Call>,
+): (digest: string, provider: string | null) => NoRecord {
   const byDigest = new Map<string, CheckedRecord[]>();
   for (const r of records) {
     push(byDigest, r.input.record.binding_digest, r);
@@ -202,7 +209,8 @@ export class NearestCalls {
 function subsets(n: number, size: number): number[][] {
   if (size === 0) return [[]];
   const out: number[][] = [];
-  for (let first = 0; first <= n - size; first++) for (const rest of subsets(n - first - 1, size - 1)) out.push([first, ...rest.map((x) => x + first + 1)]);
+  for (let first = 0; first <= n - size; first++)
+    for (const rest of subsets(n - first - 1, size - 1)) out.push([first, ...rest.map((x) => x + first + 1)]);
   return out;
 }
 
@@ -219,7 +227,8 @@ class GroupIndex {
   ) {
     this.strings = fields.map(() => new Map());
     this.others = fields.map(() => new Map());
-    for (let size = fields.length - 1; size >= 1; size--) this.levels.push(subsets(fields.length, size).map((fs) => ({ fields: fs, first: new Map() })));
+    for (let size = fields.length - 1; size >= 1; size--)
+      this.levels.push(subsets(fields.length, size).map((fs) => ({ fields: fs, first: new Map() })));
     members.forEach((call, order) => {
       const ids = this.ids(targetOf(call), true);
       for (const level of this.levels) {

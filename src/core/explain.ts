@@ -3,19 +3,21 @@
  * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
  * names at most a few records, so no message grows with the input.
  */
-import { placeOf, quote } from './findings.js';
-import type { NoRecord, NotVerified, Snag, SnagKind, Unmatched } from './diagnose.js';
+
 import type { Call } from './call.js';
+import type { NoRecord, NotVerified, Snag, SnagKind, Unmatched } from './diagnose.js';
+import { placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
-import type { CheckedRecord } from './records.js';
 import type { DecisionInput } from './model.js';
+import type { CheckedRecord } from './records.js';
+import { quote } from './text.js';
 import { RECORD_OUTCOMES } from './vocabulary.js';
 
 const at = (d: DecisionInput): string => `line ${d.loc.line}`;
 const short = (d: string): string => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 
 /** `record "id" (provider) at file:line` */
-export const recordName = (r: CheckedRecord): string =>
+const recordName = (r: CheckedRecord): string =>
   `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${placeOf(r.input.loc)}`;
 
 /** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
@@ -52,7 +54,8 @@ function snagText(s: Snag): string {
 }
 
 /** How the snags past the listed few are counted, by kind. */
-const more = (k: SnagKind): string => (k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more);
+const more = (k: SnagKind): string =>
+  k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
 
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
 export function noRecordText(n: NoRecord, showDigest: boolean): string {
@@ -62,13 +65,15 @@ export function noRecordText(n: NoRecord, showDigest: boolean): string {
   const rest = [...n.more.entries()];
   if (rest.length > 0) {
     const total = rest.reduce((a, [, k]) => a + k, 0);
-    const kinds = rest.length === 1 ? `all ${more((rest[0] as [SnagKind, number])[0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
+    const kinds =
+      rest.length === 1 ? `all ${more((rest[0] as [SnagKind, number])[0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
     parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
   }
   return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
 }
 
-export const notVerifiedText = (n: NotVerified, showDigest: boolean): string => (n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest));
+export const notVerifiedText = (n: NotVerified, showDigest: boolean): string =>
+  n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
 
 /** Why a call earned exactly its level. */
 export function outcomeText(o: Outcome): string {
@@ -120,9 +125,12 @@ export function unmatchedText(u: Unmatched, record: CheckedRecord): string {
           `its subject matches ${callName(u.otherProvider)} but the call targets provider "${quote(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`,
         );
       }
-      if (u.ineligible) parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
+      if (u.ineligible)
+        parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
       if (u.verified)
-        parts.push(`${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`);
+        parts.push(
+          `${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`,
+        );
       return parts.join('; ');
     }
     case 'nearest':

@@ -4,6 +4,7 @@
  * here; a finding is made only through `finding()`, with the location it is about.
  */
 import type { Location } from './location.js';
+import { cmp } from './text.js';
 
 export type Severity = 'error' | 'warning' | 'notice';
 
@@ -137,28 +138,9 @@ export function inputFinding(code: FindingCode, input: string, message: string, 
 /** Severities, most severe first. */
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'notice'];
 const SEVERITY_RANK: { readonly [S in Severity]: number } = { error: 0, warning: 1, notice: 2 };
-export const severityRank = (s: Severity): number => SEVERITY_RANK[s];
-
-/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
-export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export const byLocation = (a: Location, b: Location): number => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 
 export function compareFindings(a: Finding, b: Finding): number {
   return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
-}
-
-/**
- * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
- * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
- */
-export const quote = (s: string, max = 200): string => clip(s, max);
-
-/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-export function clip(s: string, max: number, marker = '…'): string {
-  if (s.length <= max) return s;
-  let cut = Math.max(0, max - marker.length);
-  const c = s.charCodeAt(cut - 1);
-  if (c >= 0xd800 && c <= 0xdbff) cut--;
-  return s.slice(0, cut) + marker;
 }

@@ -7,14 +7,13 @@
  * and why a record bound nothing, are diagnosed in diagnose.ts; nothing downstream searches again.
  */
 import { allocate, type Claimant } from './allocation.js';
-import type { Claim } from './claims.js';
-import { diagnoser, type NoRecord, type NotVerified, type RecordVerdict } from './diagnose.js';
-import type { CheckedRecord, UsableRecord } from './records.js';
-import { targetKey } from './projection.js';
 import type { Call } from './call.js';
+import { diagnoser, type NoRecord, type NotVerified, type RecordVerdict } from './diagnose.js';
 import type { DecisionInput } from './model.js';
+import { targetKey } from './projection.js';
+import type { CheckedRecord, UsableRecord } from './records.js';
 
-export const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
+const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
 
 export type Outcome =
   /** The call asserts no side effect: no rung (§5). */

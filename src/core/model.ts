@@ -1,9 +1,9 @@
 import type { ClaimReading } from './claims.js';
-import type { Projection } from './projection.js';
 import type { Finding } from './findings.js';
 import type { JsonObject } from './json.js';
 import type { Location } from './location.js';
 import type { Policy } from './policy.js';
+import type { Projection } from './projection.js';
 
 /**
  * The vocabulary of the gate, shared by readers, core and reporters.
@@ -13,7 +13,6 @@ import type { Policy } from './policy.js';
 /** The artifact kinds this gate reads: the one place their names are written. */
 export const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 export const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-
 
 /**
  * One recorded tool decision, reduced by `prepareDecision` (core/decision.ts) to what verification

@@ -6,8 +6,9 @@
  * written for another class. A rule applies to calls that assert a side effect and were not
  * denied; by default there are none and the gate enforces honesty only.
  */
-import { isLevel, LEVELS, type Level } from './vocabulary.js';
+
 import type { Result } from './result.js';
+import { isLevel, LEVELS, type Level } from './vocabulary.js';
 
 export interface Rule {
   /** As written: `*`, `github_deploy_key` or `github_deploy_key:create`. */
@@ -85,7 +86,10 @@ export function ruleFor(policy: Policy, actionClass: string | null, verb: string
 }
 
 /** The rules whose selector matches none of these calls (class and verb of each call a rule could apply to). */
-export function unusedRules(policy: Policy, calls: Iterable<{ readonly actionClass: string | null; readonly verb: string | null }>): Rule[] {
+export function unusedRules(
+  policy: Policy,
+  calls: Iterable<{ readonly actionClass: string | null; readonly verb: string | null }>,
+): Rule[] {
   const unused = new Set(policy.parsed);
   if (unused.size === 0) return [];
   for (const c of calls) {

@@ -7,7 +7,7 @@ import { binding, jcs } from './binding.js';
 import { hasOwn, isObject, type JsonObject } from './json.js';
 
 /** Bound target fields per class; a Map, since the class is text from an artifact. */
-export const BOUND_TARGET_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
+const BOUND_TARGET_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
   ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
   ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
   ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],

@@ -10,7 +10,7 @@
 import { binding } from './binding.js';
 import type { RecordInput } from './model.js';
 
-export type RecordCheck =
+type RecordCheck =
   | { readonly outcome: 'usable'; readonly recomputed: string }
   | { readonly outcome: 'inconsistent'; readonly recomputed: string | null; readonly reason: string }
   | { readonly outcome: 'untrusted'; readonly recomputed: string; readonly reason: string }

@@ -3,8 +3,6 @@ import type { Finding } from './findings.js';
 import type { Rule } from './policy.js';
 import type { Level, RecordOutcome } from './vocabulary.js';
 
-export type { RecordOutcome };
-
 export const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
 export interface CallReport {
@@ -54,7 +52,12 @@ export interface RunReport {
   readonly calls: number;
   readonly weakest_level: Level | null;
   /** The producer attestation's signer (checked against a trusted producer key, or not), or null. */
-  readonly producer: { readonly key_id: string; readonly name: string | null; readonly version: string | null; readonly checked: boolean } | null;
+  readonly producer: {
+    readonly key_id: string;
+    readonly name: string | null;
+    readonly version: string | null;
+    readonly checked: boolean;
+  } | null;
 }
 
 /**
@@ -78,7 +81,7 @@ export type Totals = {
   readonly notices: number;
 };
 
-export interface ReportPolicy {
+interface ReportPolicy {
   readonly rules: readonly Rule[];
   readonly trusted_signers: readonly string[];
   readonly trusted_producers: readonly string[];

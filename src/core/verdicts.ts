@@ -4,15 +4,17 @@
  * only the reasons that concern that claim; each call's report carries its own findings, so no
  * reporter re-derives them. A record that does not bind a call is always reported with its reason.
  */
+
+import type { Call } from './call.js';
 import type { RecordVerdict } from './diagnose.js';
 import { callTitle, noRecordText, notVerifiedText, outcomeText, unmatchedText } from './explain.js';
-import { compareFindings, FINDINGS, finding, placeOf, quote, type Finding } from './findings.js';
-import type { Call } from './call.js';
+import { compareFindings, FINDINGS, type Finding, finding, placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
 import type { VerifyOptions } from './model.js';
 import type { Rule } from './policy.js';
 import type { CallReport, RecordReport } from './report.js';
-import { below, RECORD_OUTCOMES, type Level } from './vocabulary.js';
+import { quote } from './text.js';
+import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
 
 const NO_READ = 'no later successful read of the same target exists in this run';
 
@@ -46,7 +48,11 @@ function callFindings(call: Call, outcome: Outcome, rule: Rule | null, options: 
       out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
     } else if (!claim.legacy && claim.digest !== subject) {
       out.push(
-        finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`),
+        finding(
+          'verified_not_reproduced',
+          input.loc,
+          `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`,
+        ),
       );
     }
   } else if (claim.level === 'observed_confirmed') {
@@ -98,7 +104,10 @@ export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, optio
   };
   // For reporters, not the JSON form (the report lists findings once): members JSON.stringify skips.
   Object.defineProperty(report, 'findings', { value: findings, enumerable: false });
-  Object.defineProperty(report, 'below_required', { value: rule !== null && level !== null && below(level, rule.level), enumerable: false });
+  Object.defineProperty(report, 'below_required', {
+    value: rule !== null && level !== null && below(level, rule.level),
+    enumerable: false,
+  });
   return report as CallReport;
 }
 

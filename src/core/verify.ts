@@ -6,16 +6,18 @@
  * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
  * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
  */
-import { checkRecords } from './records.js';
+
+import { type Call, eligibility } from './call.js';
 import type { Claim } from './claims.js';
-import { byLocation, cmp, compareFindings, finding, inputFinding, quote, SEVERITIES, type Finding, type Severity } from './findings.js';
+import { byLocation, compareFindings, type Finding, finding, inputFinding, SEVERITIES, type Severity } from './findings.js';
 import { climb } from './ladder.js';
-import { eligibility, type Call } from './call.js';
 import type { Attestation, Evidence, RunInput, VerifyOptions } from './model.js';
-import { NO_POLICY, ruleFor, unusedRules, type Policy } from './policy.js';
-import { REPORT_SCHEMA, type CallReport, type RecordReport, type Report, type RunReport, type Totals } from './report.js';
+import { NO_POLICY, type Policy, ruleFor, unusedRules } from './policy.js';
+import { checkRecords } from './records.js';
+import { type CallReport, REPORT_SCHEMA, type RecordReport, type Report, type RunReport, type Totals } from './report.js';
+import { cmp, quote } from './text.js';
 import { judgeCall, judgeRecord } from './verdicts.js';
-import { below, LEVELS_DESCENDING, RECORD_OUTCOME_NAMES, type Level } from './vocabulary.js';
+import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES } from './vocabulary.js';
 
 /** The calls of one run, with the findings their claims make on their own (shape, consistency). */
 function callsOf(run: RunInput, read: Map<Call, Finding[]>): Call[] {
@@ -91,7 +93,11 @@ function unusedRuleFindings(policy: Policy, calls: readonly Call[]): Finding[] {
           .map((c) => quote(c, 100))
           .join(', ')}${classes.length > 20 ? ` and ${classes.length - 20} more` : ''}`;
   return unused.map((r) =>
-    inputFinding('rule_unused', `${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`),
+    inputFinding(
+      'rule_unused',
+      `${r.selector}=${r.level}`,
+      `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`,
+    ),
   );
 }
 

@@ -55,8 +55,18 @@ export const RECORD_OUTCOMES: { readonly [O in RecordOutcome]: RecordOutcomeEntr
   unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
   inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
   untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-  imported_twice: { finding: 'imported_twice', unusable: true, snag: 'is a second copy of one audit entry (counted once)', more: 'second copies' },
-  duplicate: { finding: 'duplicate_record', unusable: true, snag: 'shares its identity with a record of another meaning', more: 'duplicates' },
+  imported_twice: {
+    finding: 'imported_twice',
+    unusable: true,
+    snag: 'is a second copy of one audit entry (counted once)',
+    more: 'second copies',
+  },
+  duplicate: {
+    finding: 'duplicate_record',
+    unusable: true,
+    snag: 'shares its identity with a record of another meaning',
+    more: 'duplicates',
+  },
 };
 
 export const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES) as readonly RecordOutcome[];

@@ -5,21 +5,21 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
-import { finding, inputFinding, type Finding } from '../core/findings.js';
+import { type Finding, finding, inputFinding } from '../core/findings.js';
 import type { Evidence, RunInput } from '../core/model.js';
 import type { Report } from '../core/report.js';
 import { verify } from '../core/verify.js';
 import { discover, type FoundFile } from '../read/discover.js';
-import { readEnvelopeFile, type Envelope } from '../read/envelope.js';
+import { type Envelope, readEnvelopeFile } from '../read/envelope.js';
 import { readBytes, readOne } from '../read/files.js';
 import { EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats.js';
-import type { Settings } from './settings.js';
 import { TrustPool } from '../trust/pool.js';
 import { attestation } from '../trust/producer.js';
+import type { Settings } from './settings.js';
 
 export type { Settings };
 
-export interface Collected extends Evidence {
+interface Collected extends Evidence {
   /** Every input file read, path (as in the report) → hex sha256, when `inputDigests` was asked. */
   readonly inputs: ReadonlyMap<string, string>;
 }
@@ -29,7 +29,7 @@ export interface Collected extends Evidence {
  * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
  * did not pay on two cores: see BENCHMARKS.md.)
  */
-export async function collect(settings: Settings): Promise<Collected> {
+async function collect(settings: Settings): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
   const runs: Promise<RunInput>[] = [];
@@ -63,7 +63,9 @@ export async function collect(settings: Settings): Promise<Collected> {
         const evidence = { bundle, facts: r.bundle ?? null, envelopes: sidecar };
         runs.push(
           producers || sidecar
-            ? attestation(evidence, producers, settings.limits).then((a): RunInput => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }))
+            ? attestation(evidence, producers, settings.limits).then(
+                (a): RunInput => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }),
+              )
             : Promise.resolve(run),
         );
       }
@@ -94,7 +96,9 @@ function readSidecar(bundle: FoundFile, settings: Settings, findings: Finding[],
   } catch {
     return null; // no sidecar
   }
-  const got = regular ? readBytes(file, settings.limits) : { ok: false as const, reason: 'the attestation sidecar is not a regular file; not read' };
+  const got = regular
+    ? readBytes(file, settings.limits)
+    : { ok: false as const, reason: 'the attestation sidecar is not a regular file; not read' };
   if (!got.ok) {
     findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
     return [];
@@ -111,7 +115,9 @@ export async function runGate(settings: Settings): Promise<Report> {
 }
 
 /** The report and the digest of every input it rests on (for a verdict attestation). */
-export async function runGateWithInputs(settings: Settings): Promise<{ readonly report: Report; readonly inputs: ReadonlyMap<string, string> }> {
+export async function runGateWithInputs(
+  settings: Settings,
+): Promise<{ readonly report: Report; readonly inputs: ReadonlyMap<string, string> }> {
   const evidence = await collect({ ...settings, inputDigests: true });
   return { report: verify(evidence, settings), inputs: evidence.inputs };
 }

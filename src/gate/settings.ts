@@ -7,11 +7,9 @@
 
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { NO_POLICY, parsePolicy, type Policy } from '../core/policy.js';
+import { NO_POLICY, type Policy, parsePolicy } from '../core/policy.js';
 import { DEFAULT_LIMITS, type ReadLimits } from '../read/limits.js';
-import { parsePublicKeys, trustedKeys, type TrustedKeys } from '../trust/keys.js';
-
-export { DEFAULT_LIMITS, type ReadLimits };
+import { parsePublicKeys, type TrustedKeys, trustedKeys } from '../trust/keys.js';
 
 export class UsageError extends Error {}
 
@@ -100,7 +98,7 @@ export const DEFAULTS = {
 export type OptionName = keyof typeof DEFAULTS;
 
 /** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
-export const UNITS: ReadonlyMap<string, number> = new Map([
+const UNITS: ReadonlyMap<string, number> = new Map([
   ['', 1],
   ['b', 1],
   ['k', 1024],

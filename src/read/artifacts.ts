@@ -4,21 +4,21 @@
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
-import { finding, type Finding } from '../core/findings.js';
-import { RECORD_SCHEMA, type AuditRecord, type RunInput } from '../core/model.js';
-import { type Location } from '../core/location.js';
-import { decode, documents, logLines, type Doc, type DocSink } from './documents.js';
-import { ServerLog } from './server-log.js';
-import { skippedFinding, type FileRead } from './file-read.js';
-import { type LineIndex, pathKey } from './strict-json.js';
-import { classify, type Kind } from './classify.js';
-import { checkRecord } from './shapes.js';
+import { type Finding, finding } from '../core/findings.js';
 import { hasOwn, isObject } from '../core/json.js';
-import { payloadOf, readSignatureMember } from './signature.js';
-import type { RecordRead } from './record-read.js';
-import { readSurface, RunDecisions } from './surface.js';
+import type { Location } from '../core/location.js';
+import { type AuditRecord, RECORD_SCHEMA } from '../core/model.js';
+import { classify, type Kind } from './classify.js';
+import { type Doc, type DocSink, decode, documents, logLines } from './documents.js';
+import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
+import type { RecordRead } from './record-read.js';
+import { ServerLog } from './server-log.js';
+import { checkRecord } from './shapes.js';
+import { payloadOf, readSignatureMember } from './signature.js';
+import { type LineIndex, pathKey } from './strict-json.js';
+import { RunDecisions, readSurface } from './surface.js';
 
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']] as const;
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) } as const;
@@ -82,7 +82,9 @@ class FileReport implements DocSink {
 
   close(): Finding[] {
     if (this.suppressed > 0) {
-      this.findings.push(finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+      this.findings.push(
+        finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`),
+      );
     }
     if (this.firstSkip) this.findings.push(skippedFinding(this.firstSkip, this.skipped));
     return this.findings;
@@ -188,7 +190,9 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
       // In a server log, JSON that is not a tracing event (stdout's JSON-RPC, a startup_failure line) is skipped.
       log.other(
         loc,
-        isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string' ? 'JSON-RPC message (stdout mixed in)' : 'JSON that is not a tracing event',
+        isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+          ? 'JSON-RPC message (stdout mixed in)'
+          : 'JSON that is not a tracing event',
       );
     } else if (k.kind === 'error') fr.error(loc, k.reason);
     else if (k.kind === 'other') fr.skip(loc, k.name);

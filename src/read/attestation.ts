@@ -6,10 +6,10 @@
  */
 import { isObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
-import type { BundleFacts } from './file-read.js';
 import { onlySubject, STATEMENT_TYPE } from './envelope.js';
+import type { BundleFacts } from './file-read.js';
 
-export const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
+const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
 const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
 
 /** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
@@ -59,7 +59,10 @@ export function checkBundleStatement(s: unknown, facts: BundleFacts | null): Res
       reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
     };
   if (type !== EVIDENCE_BUNDLE_V1)
-    return { ok: false, reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}` };
+    return {
+      ok: false,
+      reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
+    };
   const subject = onlySubject(s);
   if (!subject.ok) return subject;
   const pred = s['predicate'];
@@ -74,6 +77,7 @@ export function checkBundleStatement(s: unknown, facts: BundleFacts | null): Res
   const got = new Map<string, unknown>();
   leaves(pred, '', got);
   for (const [k, v] of want) if (got.get(k) !== v) return { ok: false, reason: `predicate field ${k} disagrees with the bundle` };
-  for (const k of got.keys()) if (!want.has(k)) return { ok: false, reason: `predicate field ${k.slice(0, 80)} is not one upstream writes` };
+  for (const k of got.keys())
+    if (!want.has(k)) return { ok: false, reason: `predicate field ${k.slice(0, 80)} is not one upstream writes` };
   return { ok: true };
 }

@@ -6,8 +6,8 @@
  * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
  */
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
-import { quote } from '../core/findings.js';
 import { RECORD_SCHEMA, SURFACE_SCHEMA } from '../core/model.js';
+import { quote } from '../core/text.js';
 
 export type Kind =
   /** A tracing JSON line of assay-mcp-server's log (docs/assay-server-logs.md). */
@@ -35,14 +35,17 @@ function byName(name: string, payload: unknown, via: 'schema' | 'event'): Kind {
   const [known, kind] = k;
   if (name !== known) {
     const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
-    return { kind: 'error', reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)` };
+    return {
+      kind: 'error',
+      reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+    };
   }
   if (!isObject(payload)) return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
   return { kind, payload, via };
 }
 
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-export const isTracing = (v: JsonObject): boolean =>
+const isTracing = (v: JsonObject): boolean =>
   typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && isObject(v['fields']) && typeof v['target'] === 'string';
 
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */

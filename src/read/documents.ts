@@ -105,7 +105,9 @@ export function* documents(text: string, mode: DocumentMode, options: DocumentOp
 }
 
 /** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
-export type LogLine = { readonly kind: 'json'; readonly doc: Doc } | { readonly kind: 'text'; readonly start: number; readonly end: number };
+export type LogLine =
+  | { readonly kind: 'json'; readonly doc: Doc }
+  | { readonly kind: 'text'; readonly start: number; readonly end: number };
 
 /**
  * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
@@ -148,7 +150,11 @@ function* values(text: string, opts: Parameters<typeof parseStrict>[1], limits: 
       continue;
     }
     // A value on one line is held to the line limit, as a JSON line would be.
-    if (end.end - at > limits.maxLineBytes / 3 && text.lastIndexOf('\n', end.end - 1) < at && overBytes(text, at, end.end, limits.maxLineBytes)) {
+    if (
+      end.end - at > limits.maxLineBytes / 3 &&
+      text.lastIndexOf('\n', end.end - 1) < at &&
+      overBytes(text, at, end.end, limits.maxLineBytes)
+    ) {
       sink.error({ offset: at }, lineTooLong(limits));
     } else {
       const r = parseStrict(text, opts, at, end.end);

@@ -3,11 +3,11 @@
  * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
  * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
  */
-import { finding, type Finding } from '../core/findings.js';
+import { type Finding, finding } from '../core/findings.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
-import { decode, documents, type DocSink } from './documents.js';
+import { type DocSink, decode, documents } from './documents.js';
 import type { ReadLimits } from './limits.js';
 import type { LineIndex } from './strict-json.js';
 
@@ -27,7 +27,7 @@ export function onlySubject(s: JsonObject): Result<{ readonly name: unknown; rea
   return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
 }
 
-export interface DsseSignature {
+interface DsseSignature {
   readonly keyid: string;
   /** The raw signature bytes. */
   readonly sig: Buffer;
@@ -46,7 +46,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const base64 = (s: string): Buffer | null => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
 
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
-export function readEnvelope(v: unknown, loc: Location): Result<Envelope> {
+function readEnvelope(v: unknown, loc: Location): Result<Envelope> {
   if (!isObject(v)) return { ok: false, reason: 'an envelope is not a JSON object' };
   for (const k of Object.keys(v)) {
     if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
@@ -98,7 +98,8 @@ export function readEnvelopeFile(
   let index: LineIndex | null = null;
   const at = (offset: number): Location => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
   const sink: DocSink = {
-    error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
+    error: (where, message) =>
+      findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
   };
   const decoded = decode(bytes, limits, sink);
   if (!decoded) return { envelopes: [], findings };
@@ -109,6 +110,7 @@ export function readEnvelopeFile(
     if (e.ok) envelopes.push(e.value);
     else findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
   }
-  if (envelopes.length === 0 && findings.length === 0) findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
+  if (envelopes.length === 0 && findings.length === 0)
+    findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
   return { envelopes, findings };
 }

@@ -2,7 +2,7 @@
  * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
  * reader both return it; the gate merges them).
  */
-import { finding, type Finding } from '../core/findings.js';
+import { type Finding, finding } from '../core/findings.js';
 import type { Location } from '../core/location.js';
 import type { RunInput } from '../core/model.js';
 import type { RecordRead } from './record-read.js';

@@ -5,14 +5,14 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { finding } from '../core/findings.js';
-import { readAuditFile, readRunFile } from './artifacts.js';
-import type { FileRead } from './file-read.js';
-import { fileTooLarge, type ReadLimits } from './limits.js';
 import type { Result } from '../core/result.js';
-import { EXTENSION_LIST, formatOf } from './formats.js';
+import { readAuditFile, readRunFile } from './artifacts.js';
 import { readBundle } from './bundle/archive.js';
 import { bundleLimits } from './bundle/limits.js';
 import type { FoundFile } from './discover.js';
+import type { FileRead } from './file-read.js';
+import { EXTENSION_LIST, formatOf } from './formats.js';
+import { fileTooLarge, type ReadLimits } from './limits.js';
 
 export type Role = 'runs' | 'audit';
 

@@ -5,7 +5,7 @@
  */
 export type Format = 'json' | 'ndjson' | 'log' | 'bundle' | 'attestation';
 
-export const EXTENSIONS: readonly { readonly ext: string; readonly format: Format }[] = [
+const EXTENSIONS: readonly { readonly ext: string; readonly format: Format }[] = [
   // First: a sidecar also ends in .jsonl.
   { ext: '.intoto.jsonl', format: 'attestation' },
   { ext: '.json', format: 'json' },

@@ -28,7 +28,8 @@ export const DEFAULT_LIMITS: ReadLimits = {
 };
 
 /** The messages a broken limit gives, the same wherever it is checked. */
-export const fileTooLarge = (size: number, limits: ReadLimits): string => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+export const fileTooLarge = (size: number, limits: ReadLimits): string =>
+  `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
 export const lineTooLong = (limits: ReadLimits): string => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
 
 /** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */

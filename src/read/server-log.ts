@@ -8,10 +8,10 @@
  * happened that no decision records.
  */
 import { prepareDecision } from '../core/decision.js';
-import { quote } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
+import { quote } from '../core/text.js';
 import type { ReadLimits } from './limits.js';
 import { checkDecision } from './shapes.js';
 import { parseStrict } from './strict-json.js';
@@ -34,13 +34,12 @@ function decisionColumn(text: string, start: number, end: number): number {
   return 1;
 }
 
-/** One server log being read: sessions (a server_start each), pending calls, decisions. */
+/** One server log being read: server sessions (a server_start each), pending calls, decisions. */
 export class ServerLog {
   /** rid → where its tool_call_start was, for calls with no decision yet in this session. */
   private pending = new Map<string, Location>();
   /** rids that have a decision in this session. */
   private decided = new Set<string>();
-  private sessions = 0;
 
   constructor(
     private readonly run: RunDecisions,
@@ -55,7 +54,6 @@ export class ServerLog {
     const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
     if (event === 'server_start') {
       this.endSession();
-      this.sessions++;
       this.sink.skip(loc, 'tracing event server_start');
       return;
     }
@@ -90,14 +88,21 @@ export class ServerLog {
   private decision(rid: string | null, raw: unknown): Result<JsonObject> {
     if (rid === null) return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
     if (this.decided.has(rid))
-      return { ok: false, reason: `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision` };
+      return {
+        ok: false,
+        reason: `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision`,
+      };
     this.decided.add(rid);
     this.pending.delete(rid);
-    if (typeof raw !== 'string') return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
+    if (typeof raw !== 'string')
+      return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
     if (raw.trim() === '') return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
     const parsed = parseStrict(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
     if (!parsed.ok)
-      return { ok: false, reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}` };
+      return {
+        ok: false,
+        reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}`,
+      };
     if (!isObject(parsed.value)) return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
     return { ok: true, value: parsed.value };
   }
@@ -105,7 +110,10 @@ export class ServerLog {
   /** A text line (not JSON): skipped, unless it is a near miss of a decision or a lost event. */
   text(line: string, loc: Location): void {
     if (line.startsWith('Unable to format the following event')) {
-      this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
+      this.sink.incomplete(
+        loc,
+        'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run',
+      );
     } else if (line.includes('tool_decision')) {
       this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
     } else {
@@ -132,9 +140,5 @@ export class ServerLog {
   /** The end of the file: calls still pending are incomplete. */
   close(): void {
     this.endSession();
-  }
-
-  get sawServer(): boolean {
-    return this.sessions > 0;
   }
 }

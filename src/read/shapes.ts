@@ -4,7 +4,7 @@
  * standalone), so nothing is compiled at start-up. Returns the first problem as "path: message".
  */
 import type { Result } from '../core/result.js';
-import { decision, record, type GeneratedValidator } from './validators.generated.js';
+import { decision, type GeneratedValidator, record } from './validators.generated.js';
 
 type ErrorObject = NonNullable<GeneratedValidator['errors']>[number];
 type ValidateFunction = GeneratedValidator;

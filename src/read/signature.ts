@@ -5,9 +5,9 @@
  * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
  * (src/trust/); making one is the tools' (src/tools/signing.ts).
  */
-import { DIGEST_PATTERN, jcs, type Canonical } from '../core/binding.js';
-import type { Result } from '../core/result.js';
+import { type Canonical, DIGEST_PATTERN, jcs } from '../core/binding.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
+import type { Result } from '../core/result.js';
 
 export const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'] as const;
@@ -35,7 +35,8 @@ export type SignatureShape = Result<SignatureMember>;
 export function readSignatureMember(v: unknown): SignatureShape {
   if (!isObject(v)) return { ok: false, reason: 'signature is not an object' };
   for (const k of Object.keys(v))
-    if (!(MEMBERS as readonly string[]).includes(k)) return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    if (!(MEMBERS as readonly string[]).includes(k))
+      return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
   for (const k of MEMBERS) if (!hasOwn(v, k)) return { ok: false, reason: `signature.${k} is missing` };
   if (v['version'] !== 1) return { ok: false, reason: 'signature.version must be 1' };
   if (v['algorithm'] !== 'ed25519') return { ok: false, reason: 'signature.algorithm must be "ed25519"' };

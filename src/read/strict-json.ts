@@ -80,7 +80,13 @@ export function firstValueEnd(
   start: number,
   end = text.length,
 ): { readonly ok: true; readonly end: number } | { readonly ok: false; readonly offset: number; readonly message: string } {
-  const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
+  const scanner = new Scanner(
+    text,
+    start,
+    end,
+    { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) },
+    false,
+  );
   try {
     scanner.run(true);
     return { ok: true, end: scanner.valueEnd };
@@ -276,7 +282,9 @@ class Scanner {
   private what(): string {
     if (this.i >= this.end) return 'the end of the input (truncated?)';
     const ch = this.s.codePointAt(this.i)!;
-    return ch < 0x20 || ch === 0x7f ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}` : `'${String.fromCodePoint(ch)}'`;
+    return ch < 0x20 || ch === 0x7f
+      ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
+      : `'${String.fromCodePoint(ch)}'`;
   }
 
   private ws(): void {
@@ -392,7 +400,8 @@ class Scanner {
         const a2 = this.starts[base + k]!;
         const b2 = this.ends[base + k]!;
         // Unescaped keys are compared in place; an escaped one on either side is decoded.
-        const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
+        const same =
+          key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
         if (same) throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
       }
       this.starts[base + n] = a;
@@ -454,7 +463,8 @@ class Scanner {
       if (c === C.BACKSLASH) {
         escaped = true;
         i = this.escape(i);
-      } else if (c < 0x20) throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
+      } else if (c < 0x20)
+        throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
       else {
         const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
         if (c > 0xdbff || n < 0xdc00 || n > 0xdfff) throw new ScanError(i, 'lone UTF-16 surrogate in a string');
@@ -482,13 +492,15 @@ class Scanner {
       throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
     }
     const u = this.hex4(i + 2);
-    if (u >= 0xdc00 && u <= 0xdfff) throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
+    if (u >= 0xdc00 && u <= 0xdfff)
+      throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
     if (u >= 0xd800 && u <= 0xdbff) {
       if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
         throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
       }
       const low = this.hex4(i + 8);
-      if (low < 0xdc00 || low > 0xdfff) throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+      if (low < 0xdc00 || low > 0xdfff)
+        throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
       return i + 12;
     }
     return i + 6;
@@ -522,7 +534,8 @@ class Scanner {
     };
     if (i < end && s.charCodeAt(i) === C.ZERO) {
       i++;
-      if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE) throw new ScanError(start, 'numbers must not have leading zeros');
+      if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
+        throw new ScanError(start, 'numbers must not have leading zeros');
     } else if (digits() === 0) {
       throw new ScanError(start, 'invalid number: expected a digit');
     }

@@ -6,10 +6,10 @@
  */
 import { prepareDecision } from '../core/decision.js';
 import type { JsonObject } from '../core/json.js';
-import { SURFACE_SCHEMA, type DecisionInput } from '../core/model.js';
-import { type Location } from '../core/location.js';
+import type { Location } from '../core/location.js';
+import { type DecisionInput, SURFACE_SCHEMA } from '../core/model.js';
+import { quote } from '../core/text.js';
 import { checkDecision } from './shapes.js';
-import { quote } from '../core/findings.js';
 
 export type SurfaceVia = 'schema' | 'event';
 
@@ -40,7 +40,8 @@ export function readSurface(
 ): boolean {
   if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
     const found = JSON.stringify(typeof payload['schema'] === 'string' ? quote(payload['schema'], 120) : payload['schema']);
-    const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
+    const version =
+      typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
     fail(
       locate(null),
       version
@@ -51,7 +52,10 @@ export function readSurface(
   }
   const list = payload['observed_tool_decisions'];
   if (!Array.isArray(list)) {
-    fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+    fail(
+      locate(null),
+      via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array',
+    );
     return false;
   }
   if (run.full) return false;

@@ -11,7 +11,7 @@ export function decodeUtf8(bytes: Uint8Array): Decoded {
 }
 
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
-export function firstInvalidUtf8(b: Uint8Array): number {
+function firstInvalidUtf8(b: Uint8Array): number {
   let i = 0;
   while (i < b.length) {
     const c = b[i]!;

@@ -4,10 +4,11 @@
  * artifacts). Shared by the Checks API reporter and the workflow-command reporter; most important first.
  */
 import path from 'node:path';
-import type { Report } from '../core/report.js';
 import { FINDINGS, type Finding, type Severity } from '../core/findings.js';
-import { clip, clipBytes, rung, visible } from './text.js';
+import type { Report } from '../core/report.js';
+import { clip } from '../core/text.js';
 import { CHECKS_API } from './github-limits.js';
+import { clipBytes, rung, visible } from './text.js';
 
 /** The Checks API's limits, applied to every annotation whichever way it is sent. */
 const TITLE_MAX = CHECKS_API.title;

@@ -3,9 +3,11 @@
  * given, else on a check run this action creates. 50 annotations per request (create, then update
  * to append); titles, messages and texts trimmed to the API's limits with a visible marker.
  */
+
+import { clip } from '../core/text.js';
 import type { Annotation } from './annotations.js';
-import { clip, clipBytes } from './text.js';
 import { CHECKS_API } from './github-limits.js';
+import { clipBytes } from './text.js';
 
 export interface ApiResponse {
   readonly status: number;
@@ -38,7 +40,13 @@ export interface CheckOutput {
 
 export type CheckRunResult =
   | { readonly ok: true; readonly id: number; readonly url: string | null; readonly requests: number }
-  | { readonly ok: false; readonly status: number | null; readonly message: string; readonly posted: number; readonly unposted: readonly Annotation[] };
+  | {
+      readonly ok: false;
+      readonly status: number | null;
+      readonly message: string;
+      readonly posted: number;
+      readonly unposted: readonly Annotation[];
+    };
 
 const toApi = (a: Annotation & { path: string }) => ({
   path: a.path,
@@ -50,7 +58,12 @@ const toApi = (a: Annotation & { path: string }) => ({
   message: clipBytes(a.message, CHECKS_API.messageBytes),
 });
 
-export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output: CheckOutput, annotations: readonly Annotation[]): Promise<CheckRunResult> {
+export async function publishCheckRun(
+  api: GitHubApi,
+  t: CheckRunTarget,
+  output: CheckOutput,
+  annotations: readonly Annotation[],
+): Promise<CheckRunResult> {
   const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
   const out = { title: clip(output.title, CHECKS_API.title, '…'), summary: clipBytes(output.summary, CHECKS_API.summaryBytes) };
   // The API needs a file for every annotation; findings about inputs are in the summary instead.
@@ -64,10 +77,16 @@ export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output:
   let posted = 0;
   for (const batch of batches) {
     const body: Record<string, unknown> = { output: { ...out, annotations: batch.map(toApi) } };
-    let res;
+    let res: ApiResponse;
     try {
       if (id === null) {
-        Object.assign(body, { name: t.name, head_sha: t.headSha, status: 'completed', conclusion: t.conclusion, completed_at: t.completedAt.toISOString() });
+        Object.assign(body, {
+          name: t.name,
+          head_sha: t.headSha,
+          status: 'completed',
+          conclusion: t.conclusion,
+          completed_at: t.completedAt.toISOString(),
+        });
         res = await api.request('POST', base, body);
       } else {
         res = await api.request('PATCH', `${base}/${id}`, body);
@@ -78,7 +97,9 @@ export async function publishCheckRun(api: GitHubApi, t: CheckRunTarget, output:
     requests++;
     if (res.status < 200 || res.status >= 300) {
       const msg =
-        typeof res.data === 'object' && res.data !== null && 'message' in res.data ? String((res.data as { message: unknown }).message) : `HTTP ${res.status}`;
+        typeof res.data === 'object' && res.data !== null && 'message' in res.data
+          ? String((res.data as { message: unknown }).message)
+          : `HTTP ${res.status}`;
       return { ok: false, status: res.status, message: msg, posted, unposted: located.slice(posted) };
     }
     const html = (res.data as { html_url?: unknown } | null)?.html_url;

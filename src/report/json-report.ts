@@ -3,15 +3,16 @@
  * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
  * with its digest computed on the way, so a release can attach both.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+
 import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Report } from '../core/report.js';
 
 const CHUNK = 1 << 20;
 
 /** The report's text in pieces of about 1 MiB. */
-export function* jsonChunks(report: Report): Generator<string> {
+function* jsonChunks(report: Report): Generator<string> {
   // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
   let parts: string[] = [
     `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,

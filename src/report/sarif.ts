@@ -2,9 +2,10 @@
  * SARIF 2.1.0 for code scanning (github/codeql-action/upload-sarif): one rule per finding code,
  * one result per finding, repository-relative locations, stable partial fingerprints.
  */
-import type { Report } from '../core/report.js';
-import { FINDINGS } from '../core/findings.js';
+
 import { sha256Hex } from '../core/binding.js';
+import { FINDINGS } from '../core/findings.js';
+import type { Report } from '../core/report.js';
 import { repoPath } from './annotations.js';
 
 const SARIF_LEVEL = { error: 'error', warning: 'warning', notice: 'note' } as const;
@@ -40,7 +41,12 @@ export function renderSarif(report: Report, prefix: string, version: string): st
   const sarif = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } }, results }],
+    runs: [
+      {
+        tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } },
+        results,
+      },
+    ],
   };
   return JSON.stringify(sarif, null, 2) + '\n';
 }

@@ -3,12 +3,14 @@
  * link to its line at the head commit. Kept under a byte budget (GitHub's limit is 1 MiB per step);
  * when rows must be cut, a line says how many and where the full report is.
  */
-import type { Report } from '../core/report.js';
-import { LEVEL_TABLE, LEVELS_DESCENDING } from '../core/vocabulary.js';
+
 import type { Finding, Severity } from '../core/findings.js';
+import type { Report } from '../core/report.js';
+import { clip } from '../core/text.js';
+import { LEVEL_TABLE, LEVELS_DESCENDING } from '../core/vocabulary.js';
 import { repoPath } from './annotations.js';
-import { clip, findingCounts, producerLine, runProducer, recordCounts, rung, visible, weakestRung } from './text.js';
 import { STEP_SUMMARY_BYTES } from './github-limits.js';
+import { findingCounts, producerLine, recordCounts, rung, runProducer, visible, weakestRung } from './text.js';
 
 export interface SummaryContext {
   /** Working directory relative to the repository root. */
@@ -50,7 +52,9 @@ function bannerLines(ctx: SummaryContext): string[] {
   const parts: string[] = [];
   // md() makes every character inert, so nothing here goes in a code span (entities would show).
   if (ctx.commit && ctx.merge) {
-    parts.push(`the merge of head ${md(ctx.merge.head.slice(0, 40))} into base ${md(ctx.merge.base.slice(0, 40))}, commit ${md(ctx.commit.slice(0, 40))}`);
+    parts.push(
+      `the merge of head ${md(ctx.merge.head.slice(0, 40))} into base ${md(ctx.merge.base.slice(0, 40))}, commit ${md(ctx.commit.slice(0, 40))}`,
+    );
   } else if (ctx.commit) parts.push(`commit ${md(ctx.commit.slice(0, 40))}`);
   if (ctx.inputs) parts.push(`runs ${ctx.inputs.runs.map(md).join(', ')}`, `audit ${ctx.inputs.audit.map(md).join(', ')}`);
   if (ctx.reportDigest) parts.push(`report ${md(ctx.reportDigest)}`);
@@ -87,7 +91,12 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     '',
     ...policyLines(report),
     ...(producerLine(report)
-      ? [`Runs: ${producerLine(report)}:`, '', ...report.runs.map((r) => `- ${md(clip(r.artifact, 200))}: ${md(runProducer(r.producer))}`), '']
+      ? [
+          `Runs: ${producerLine(report)}:`,
+          '',
+          ...report.runs.map((r) => `- ${md(clip(r.artifact, 200))}: ${md(runProducer(r.producer))}`),
+          '',
+        ]
       : []),
   ];
   const row = (f: Finding) => `- ${ICON[f.severity]} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;

@@ -1,8 +1,10 @@
 /** The terminal report: one line per call, findings grouped by severity, totals. */
-import type { Report } from '../core/report.js';
+
 import { SEVERITIES } from '../core/findings.js';
+import type { Report } from '../core/report.js';
+import { clip } from '../core/text.js';
 import { LEVEL_TABLE } from '../core/vocabulary.js';
-import { clip, findingCounts, levelCounts, producerLine, runProducer, recordCounts, rung, visible, weakestRung, where } from './text.js';
+import { findingCounts, levelCounts, producerLine, recordCounts, rung, runProducer, visible, weakestRung, where } from './text.js';
 
 export interface TableStyle {
   readonly color: boolean;
@@ -28,7 +30,14 @@ export function renderTable(report: Report, style: TableStyle): string {
       claimed: rung(c.claimed_level),
       required: rung(c.required_level),
       tool: clip(visible(c.tool ?? '(no tool name)'), 40),
-      loc: visible(where({ file: c.artifact, line: c.line, member: c.member ?? undefined, ...(perLine.get(lineKey(c))! > 1 ? { column: c.column } : {}) })),
+      loc: visible(
+        where({
+          file: c.artifact,
+          line: c.line,
+          member: c.member ?? undefined,
+          ...(perLine.get(lineKey(c))! > 1 ? { column: c.column } : {}),
+        }),
+      ),
     }));
     const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
     // The REQUIRED column only when a policy is in effect.
@@ -45,7 +54,13 @@ export function renderTable(report: Report, style: TableStyle): string {
   for (const sev of SEVERITIES) {
     const fs = report.findings.filter((f) => f.severity === sev);
     if (fs.length === 0) continue;
-    out.push('', paint(SEVERITY_COLOR[sev], paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
+    out.push(
+      '',
+      paint(
+        SEVERITY_COLOR[sev],
+        paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`),
+      ),
+    );
     for (const f of fs) {
       out.push(`  ${paint(SEVERITY_COLOR[sev], f.code)}  ${visible(where(f))}`);
       out.push(`    ${clip(visible(f.message), 2000)}`);
@@ -58,7 +73,10 @@ export function renderTable(report: Report, style: TableStyle): string {
     `      ${t.records} audit record(s): ${recordCounts(t)}`,
     `      ${findingCounts(t)}`,
     ...(producerLine(report)
-      ? [`      ${producerLine(report)}`, ...report.runs.map((r) => `        ${visible(clip(r.artifact, 200))}: ${visible(runProducer(r.producer))}`)]
+      ? [
+          `      ${producerLine(report)}`,
+          ...report.runs.map((r) => `        ${visible(clip(r.artifact, 200))}: ${visible(runProducer(r.producer))}`),
+        ]
       : []),
     `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`,
   );

@@ -1,6 +1,8 @@
 /** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
+
+import type { Finding } from '../core/findings.js';
 import type { Report, Totals } from '../core/report.js';
-import { clip, type Finding } from '../core/findings.js';
+import { clip } from '../core/text.js';
 import { LEVELS_DESCENDING, RECORD_OUTCOME_NAMES } from '../core/vocabulary.js';
 
 /** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
@@ -47,8 +49,6 @@ export function visible(s: string): string {
   return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-export { clip };
-
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 export function where(l: { file: string; line: number; column?: number; member?: string }): string {
   const col = l.column !== undefined ? `:${l.column}` : '';
@@ -56,7 +56,8 @@ export function where(l: { file: string; line: number; column?: number; member?:
 }
 
 /** A finding on one line: where (file:line:column, or the input as given), then its message. */
-export const located = (f: Finding): string => (f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(where(f))}: ${visible(f.message)}`);
+export const located = (f: Finding): string =>
+  f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(where(f))}: ${visible(f.message)}`;
 
 const MARKER = ' … [trimmed by receipt-gate]';
 

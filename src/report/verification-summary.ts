@@ -9,19 +9,18 @@
 import path from 'node:path';
 import { jcs, sha256Hex, utcSeconds } from '../core/binding.js';
 import type { Report } from '../core/report.js';
-
+import { cmp } from '../core/text.js';
 import { STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/envelope.js';
 
-export { IN_TOTO_PAYLOAD_TYPE, STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/envelope.js';
-export const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
 /** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
 export const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
 
-export interface DigestSet {
+interface DigestSet {
   readonly sha256: string;
 }
 
-export interface VsaPredicate {
+interface VsaPredicate {
   readonly verifier: { readonly id: string; readonly version: { readonly 'receipt-gate': string } };
   readonly timeVerified: string;
   readonly resourceUri: string;
@@ -52,14 +51,14 @@ export interface VsaContext {
 }
 
 /** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
-export function policyDigest(report: Report): string {
+function policyDigest(report: Report): string {
   const c = jcs(report.policy);
   if (!c.ok) throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
   return sha256Hex(c.text);
 }
 
 /** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
-export function verifiedLevels(report: Report): string[] {
+function verifiedLevels(report: Report): string[] {
   if (!report.ok) return [];
   const w = report.totals.weakest_level;
   const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
@@ -69,9 +68,7 @@ export function verifiedLevels(report: Report): string[] {
   return levels;
 }
 
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-export function vsaPredicate(report: Report, ctx: VsaContext): VsaPredicate {
+function vsaPredicate(report: Report, ctx: VsaContext): VsaPredicate {
   return {
     verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
     // The only member that is not deterministic.

@@ -5,10 +5,10 @@
  * an error, a fallback warning is a warning): the caller reserves those, the most severe are
  * written first, and one notice (kept room for) says how many more the summary and report hold.
  */
-import type { Annotation, AnnotationLevel } from './annotations.js';
-import { WORKFLOW_COMMANDS_PER_LEVEL } from './github-limits.js';
 
 import type { AnnotationProperties } from '@actions/core';
+import type { Annotation, AnnotationLevel } from './annotations.js';
+import { WORKFLOW_COMMANDS_PER_LEVEL } from './github-limits.js';
 
 /** @actions/core's error, warning and notice (escaping is theirs). */
 export interface CommandSink {
@@ -26,7 +26,11 @@ export interface Reserved {
 const RANK: { readonly [L in AnnotationLevel]: number } = { failure: 0, warning: 1, notice: 2 };
 
 /** @returns how many annotations were left out */
-export function emitWorkflowCommands(annotations: readonly Annotation[], sink: CommandSink, reserved: Reserved = { failure: 0, warning: 0 }): number {
+export function emitWorkflowCommands(
+  annotations: readonly Annotation[],
+  sink: CommandSink,
+  reserved: Reserved = { failure: 0, warning: 0 },
+): number {
   // The notice budget keeps one line for the count of what was left out.
   const room: Record<AnnotationLevel, number> = {
     failure: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.failure),
@@ -43,7 +47,9 @@ export function emitWorkflowCommands(annotations: readonly Annotation[], sink: C
     }
     shown[a.level]++;
     const props: AnnotationProperties =
-      a.path === null ? { title: a.title } : { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
+      a.path === null
+        ? { title: a.title }
+        : { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
     if (a.level === 'failure') sink.error(a.message, props);
     else if (a.level === 'warning') sink.warning(a.message, props);
     else sink.notice(a.message, props);

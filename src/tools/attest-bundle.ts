@@ -19,10 +19,15 @@ export async function attestBundle(bundle: ToolInput, key: SigningKey, limits: R
   const read = await readBundle({ bytes: bundle.bytes }, bundle.name, bundleLimits(limits));
   const errors = read.findings.filter((f) => f.severity === 'error');
   if (errors.length > 0) return { ok: false, findings: errors };
-  if (!read.bundle) return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
+  if (!read.bundle)
+    return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
   const statement = bundleStatement(read.bundle);
   if (!statement.ok) return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, statement.reason)] };
   const payload = jcs(statement.value);
-  if (!payload.ok) return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)] };
+  if (!payload.ok)
+    return {
+      ok: false,
+      findings: [inputFinding('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)],
+    };
   return { ok: true, message: `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), key)}\n` };
 }

@@ -3,13 +3,14 @@
  * valid and every record's binding recomputes, and the output appears only whole (writeWhole).
  */
 import { binding } from '../core/binding.js';
-import { finding, inputFinding, quote, type Finding } from '../core/findings.js';
+import { type Finding, finding, inputFinding } from '../core/findings.js';
+import { quote } from '../core/text.js';
 import { readAuditFile } from '../read/artifacts.js';
 import { formatOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
 import type { RecordRead } from '../read/record-read.js';
 import type { ToolInput, ToolResult } from './result.js';
-import { signedLine, type SigningKey } from './signing.js';
+import { type SigningKey, signedLine } from './signing.js';
 
 /**
  * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record

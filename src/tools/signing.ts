@@ -3,10 +3,10 @@
  * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
  * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as edSign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign as edSign, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { sha256Digest, utcSeconds } from '../core/binding.js';
 import type { Result } from '../core/result.js';
-import { pae, PAYLOAD_TYPE, type SignatureMember } from '../read/signature.js';
+import { PAYLOAD_TYPE, pae, type SignatureMember } from '../read/signature.js';
 import { keyIdOf } from '../trust/keys.js';
 
 export interface SigningKey {
@@ -22,7 +22,8 @@ export function parsePrivateKey(pem: string): Result<SigningKey> {
   } catch (e) {
     return { ok: false, reason: `does not parse as a PEM private key (${(e as Error).message})` };
   }
-  if (privateKey.asymmetricKeyType !== 'ed25519') return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+  if (privateKey.asymmetricKeyType !== 'ed25519')
+    return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
   return { ok: true, value: { privateKey, publicKey: createPublicKey(privateKey) } };
 }
 
@@ -64,5 +65,9 @@ export function signedLine(payload: string, key: SigningKey, signedAt: string): 
 /** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
 export function envelopeLine(payloadType: string, payload: Uint8Array, key: SigningKey): string {
   const sig = edSign(null, pae(payloadType, payload), key.privateKey).toString('base64');
-  return JSON.stringify({ payload: Buffer.from(payload).toString('base64'), payloadType, signatures: [{ keyid: keyIdOf(key.publicKey), sig }] });
+  return JSON.stringify({
+    payload: Buffer.from(payload).toString('base64'),
+    payloadType,
+    signatures: [{ keyid: keyIdOf(key.publicKey), sig }],
+  });
 }

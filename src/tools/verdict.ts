@@ -4,10 +4,12 @@
  * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
  * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
  */
-import { inputFinding } from '../core/findings.js';
+
 import { jcs } from '../core/binding.js';
+import { inputFinding } from '../core/findings.js';
 import type { Report } from '../core/report.js';
-import { IN_TOTO_PAYLOAD_TYPE, reportName, vsaStatement, type VsaContext } from '../report/verification-summary.js';
+import { IN_TOTO_PAYLOAD_TYPE } from '../read/envelope.js';
+import { reportName, type VsaContext, vsaStatement } from '../report/verification-summary.js';
 import type { ToolResult } from './result.js';
 import { envelopeLine, type SigningKey } from './signing.js';
 import { writeWhole } from './write.js';
@@ -54,17 +56,26 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
       written.push(files.predicate);
     }
     if (files.envelope) {
-      if (!files.key) return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')] };
+      if (!files.key)
+        return {
+          ok: false,
+          findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+        };
       const payload = jcs(statement);
       if (!payload.ok)
-        return { ok: false, findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)] };
+        return {
+          ok: false,
+          findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+        };
       writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
       written.push(files.envelope);
     }
   } catch (e) {
     return {
       ok: false,
-      findings: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(e as Error).message}`)],
+      findings: [
+        inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(e as Error).message}`),
+      ],
     };
   }
   return { ok: true, message: written.join('\n') };

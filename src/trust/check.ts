@@ -7,7 +7,7 @@
 import { verify as edVerify, type KeyObject } from 'node:crypto';
 import { sha256Digest } from '../core/binding.js';
 import type { Result } from '../core/result.js';
-import { pae, PAYLOAD_TYPE, type SignatureMember } from '../read/signature.js';
+import { PAYLOAD_TYPE, pae, type SignatureMember } from '../read/signature.js';
 import type { TrustedKeys } from './keys.js';
 
 export type TrustCheck = Result;
@@ -31,12 +31,6 @@ function precheck(member: SignatureMember | null, payload: string | undefined, k
 
 const verdict = (ok: boolean): TrustCheck => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
 
-/** Whether a record is signed by a trusted key, with the exact reason when it is not. */
-export function checkTrust(member: SignatureMember | null, payload: string | undefined, keys: TrustedKeys): TrustCheck {
-  const p = precheck(member, payload, keys);
-  return 'ok' in p ? p : verdict(edVerify(null, p.data, p.key, p.signature));
-}
-
 /** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
 export function verifyOnPool(data: Buffer, key: KeyObject, signature: Buffer): Promise<boolean> {
   return new Promise((resolve) => {
@@ -48,8 +42,8 @@ export function verifyOnPool(data: Buffer, key: KeyObject, signature: Buffer): P
   });
 }
 
-/** The same check, with the Ed25519 verification on the thread pool. */
-export async function checkTrustAsync(member: SignatureMember | null, payload: string | undefined, keys: TrustedKeys): Promise<TrustCheck> {
+/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature verified on the thread pool. */
+export async function checkTrust(member: SignatureMember | null, payload: string | undefined, keys: TrustedKeys): Promise<TrustCheck> {
   const p = precheck(member, payload, keys);
   return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
 }

@@ -12,8 +12,14 @@ import { verifyOnPool } from './check.js';
 import type { TrustedKeys } from './keys.js';
 
 /** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
-export async function checkEnvelopeAsync(e: Envelope, payloadType: string, keys: TrustedKeys, who: 'signer' | 'producer'): Promise<Result<string>> {
-  if (e.payloadType !== payloadType) return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+export async function checkEnvelopeAsync(
+  e: Envelope,
+  payloadType: string,
+  keys: TrustedKeys,
+  who: 'signer' | 'producer',
+): Promise<Result<string>> {
+  if (e.payloadType !== payloadType)
+    return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
   const data = pae(payloadType, e.payload);
   const tries: Promise<string | null>[] = [];
   for (const s of e.signatures) {
@@ -23,6 +29,7 @@ export async function checkEnvelopeAsync(e: Envelope, payloadType: string, keys:
   }
   const verified = (await Promise.all(tries)).find((k) => k !== null);
   if (verified) return { ok: true, value: verified };
-  if (!e.signatures.some((s) => keys.has(s.keyid))) return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+  if (!e.signatures.some((s) => keys.has(s.keyid)))
+    return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
   return { ok: false, reason: 'signature does not verify' };
 }

@@ -18,7 +18,7 @@ export function keyIdOf(publicKey: KeyObject): string {
     .digest('hex')}`;
 }
 
-export interface PemBlock {
+interface PemBlock {
   readonly label: string;
   readonly text: string;
 }
@@ -27,8 +27,9 @@ export interface PemBlock {
  * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
  * `-----END L-----`, and nothing but whitespace may stand between blocks.
  */
-export function pemBlocks(pem: string): Result<PemBlock[]> {
-  if (Buffer.byteLength(pem) > MAX_KEY_TEXT_BYTES) return { ok: false, reason: `key text is over ${MAX_KEY_TEXT_BYTES} bytes (a few keys are a few KiB)` };
+function pemBlocks(pem: string): Result<PemBlock[]> {
+  if (Buffer.byteLength(pem) > MAX_KEY_TEXT_BYTES)
+    return { ok: false, reason: `key text is over ${MAX_KEY_TEXT_BYTES} bytes (a few keys are a few KiB)` };
   const blocks: PemBlock[] = [];
   let at = 0;
   for (;;) {
@@ -58,14 +59,16 @@ export function parsePublicKeys(pem: string): Result<KeyObject[]> {
   const keys: KeyObject[] = [];
   for (const [i, block] of blocks.entries()) {
     const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
-    if (block.label !== 'PUBLIC KEY') return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
+    if (block.label !== 'PUBLIC KEY')
+      return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
     let key: KeyObject;
     try {
       key = createPublicKey({ key: block.text, format: 'pem' });
     } catch (e) {
       return { ok: false, reason: `${where}does not parse (${(e as Error).message})` };
     }
-    if (key.asymmetricKeyType !== 'ed25519') return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
+    if (key.asymmetricKeyType !== 'ed25519')
+      return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
     keys.push(key);
   }
   return { ok: true, value: keys };

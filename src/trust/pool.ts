@@ -9,7 +9,7 @@
  */
 import type { RecordInput, Trust } from '../core/model.js';
 import type { RecordRead } from '../read/record-read.js';
-import { checkTrustAsync } from './check.js';
+import { checkTrust } from './check.js';
 import type { TrustedKeys } from './keys.js';
 
 /** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
@@ -47,7 +47,7 @@ export class TrustPool {
         continue;
       }
       this.inFlight++;
-      checkTrustAsync(r.signature ?? null, r.payload, keys).then(
+      checkTrust(r.signature ?? null, r.payload, keys).then(
         (c) => {
           this.trust[i] = c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason };
           this.done();

@@ -7,8 +7,8 @@
  */
 import type { Attestation } from '../core/model.js';
 import { checkBundleStatement } from '../read/attestation.js';
+import { type Envelope, IN_TOTO_PAYLOAD_TYPE, strictPayload } from '../read/envelope.js';
 import type { BundleFacts } from '../read/file-read.js';
-import { IN_TOTO_PAYLOAD_TYPE, strictPayload, type Envelope } from '../read/envelope.js';
 import type { ReadLimits } from '../read/limits.js';
 import { checkEnvelopeAsync } from './envelope.js';
 import type { TrustedKeys } from './keys.js';
@@ -46,7 +46,8 @@ export async function attestation(run: RunEvidence, keys: TrustedKeys | null, li
   }
   if (!run.bundle) return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
   if (run.envelopes === null) return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
-  if (run.envelopes.length === 0) return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
+  if (run.envelopes.length === 0)
+    return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
   let reason = '';
   for (const e of run.envelopes) {
     const r = await checkOne(e, run.facts, keys, limits);

@@ -9,7 +9,15 @@ import { sha256Hex } from '../core/binding.js';
 import { placeOf } from '../core/findings.js';
 import { isObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
-import { IN_TOTO_PAYLOAD_TYPE, onlySubject, readEnvelopeFile, STATEMENT_TYPE, strictPayload, VSA_PREDICATE_TYPE, type Envelope } from '../read/envelope.js';
+import {
+  type Envelope,
+  IN_TOTO_PAYLOAD_TYPE,
+  onlySubject,
+  readEnvelopeFile,
+  STATEMENT_TYPE,
+  strictPayload,
+  VSA_PREDICATE_TYPE,
+} from '../read/envelope.js';
 import type { ReadLimits } from '../read/limits.js';
 import { checkEnvelopeAsync } from './envelope.js';
 import type { TrustedKeys } from './keys.js';

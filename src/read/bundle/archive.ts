@@ -5,30 +5,37 @@
  * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
  * one `invalid_artifact` finding naming the rule, and contributes nothing.
  */
+
+import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { createHash } from 'node:crypto';
 import { createGunzip } from 'node:zlib';
-import { finding, type Finding } from '../../core/findings.js';
 import { sha256Digest } from '../../core/binding.js';
+import { type Finding, finding } from '../../core/findings.js';
 import { SURFACE_SCHEMA as SURFACE } from '../../core/model.js';
 import type { Result } from '../../core/result.js';
-import { skippedFinding, type BundleFacts, type FileRead } from '../file-read.js';
+import { type BundleFacts, type FileRead, skippedFinding } from '../file-read.js';
 import { ReadError } from '../read-error.js';
 import { type Events, readEvents } from './events.js';
-import { DEFAULT_BUNDLE_LIMITS, type BundleLimits } from './limits.js';
+import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from './limits.js';
 import { type Manifest, otherArchive, readManifest } from './manifest.js';
 import { GunzipSource, gzipReason } from './source.js';
 import { members } from './tar.js';
 
 /** What an archive turned out to be: a verified bundle's events, or another kind of Assay archive (skipped with a notice). */
-export type Archive = { readonly kind: 'bundle'; readonly events: Events; readonly facts: BundleFacts } | { readonly kind: 'other'; readonly name: string };
+type Archive =
+  | { readonly kind: 'bundle'; readonly events: Events; readonly facts: BundleFacts }
+  | { readonly kind: 'other'; readonly name: string };
 
 /** The bytes of a bundle: a file on disk (streamed) or a buffer already in memory. */
 export type BundleSource = { readonly path: string } | { readonly bytes: Uint8Array };
 
 /** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
-export async function verifyBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<Result<Archive, ReadError>> {
+async function verifyBundle(
+  source: BundleSource,
+  file: string,
+  limits: BundleLimits = DEFAULT_BUNDLE_LIMITS,
+): Promise<Result<Archive, ReadError>> {
   try {
     return { ok: true, value: await walk(source, file, limits) };
   } catch (e) {
@@ -44,7 +51,8 @@ async function walk(source: BundleSource, file: string, limits: BundleLimits): P
   try {
     size = 'path' in source ? statSync(source.path).size : source.bytes.length;
     if (size > limits.maxCompressedBytes)
-      throw new ReadError('bundle', 
+      throw new ReadError(
+        'bundle',
         `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`,
       );
     input = 'path' in source ? createReadStream(source.path) : Readable.from([Buffer.from(source.bytes)]);
@@ -69,7 +77,8 @@ async function walk(source: BundleSource, file: string, limits: BundleLimits): P
           if (other !== null) return { kind: 'other', name: other };
         }
         if (m.path !== 'manifest.json') {
-          throw new ReadError('bundle', 
+          throw new ReadError(
+            'bundle',
             m.path === 'events.ndjson'
               ? 'member order: events.ndjson comes before manifest.json'
               : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
@@ -80,16 +89,22 @@ async function walk(source: BundleSource, file: string, limits: BundleLimits): P
         manifest = read;
       } else if (manifest && decisions === undefined) {
         if (m.path !== 'events.ndjson') {
-          throw new ReadError('bundle', 
-            m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
+          throw new ReadError(
+            'bundle',
+            m.path === 'manifest.json'
+              ? 'duplicate member "manifest.json"'
+              : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
           );
         }
-        if (m.size !== manifest.eventsBytes) throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+        if (m.size !== manifest.eventsBytes)
+          throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
         const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-        if (sha256Digest(bytes) !== manifest.eventsSha256) throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
+        if (sha256Digest(bytes) !== manifest.eventsSha256)
+          throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
         decisions = readEvents(bytes, manifest, file, limits);
       } else {
-        throw new ReadError('bundle', 
+        throw new ReadError(
+          'bundle',
           m.path === 'events.ndjson' || m.path === 'manifest.json'
             ? `duplicate member "${m.path}"`
             : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
@@ -125,15 +140,21 @@ async function walk(source: BundleSource, file: string, limits: BundleLimits): P
 export async function readBundle(source: BundleSource, file: string, limits: BundleLimits = DEFAULT_BUNDLE_LIMITS): Promise<FileRead> {
   const at = { file, line: 1, column: 1 };
   const verified = await verifyBundle(source, file, limits);
-  if (!verified.ok) return { run: null, records: [], findings: [finding('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+  if (!verified.ok)
+    return { run: null, records: [], findings: [finding('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
   const archive = verified.value;
   if (archive.kind === 'other') {
-    const f = finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+    const f = finding(
+      'skipped_object',
+      at,
+      `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`,
+    );
     return { run: null, records: [], findings: [f] };
   }
   const { decisions, skipped } = archive.events;
   const findings: Finding[] = [];
   if (skipped.size > 0) findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
-  if (decisions.length === 0) findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`));
+  if (decisions.length === 0)
+    findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`));
   return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
 }

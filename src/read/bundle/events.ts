@@ -11,7 +11,7 @@ import { classify } from '../classify.js';
 import { lines, overBytes } from '../lines.js';
 import { ReadError } from '../read-error.js';
 import { parseStrict, pathKey } from '../strict-json.js';
-import { readSurface, RunDecisions } from '../surface.js';
+import { RunDecisions, readSurface } from '../surface.js';
 import { decodeUtf8 } from '../utf8.js';
 import type { BundleLimits } from './limits.js';
 import type { Manifest } from './manifest.js';
@@ -48,7 +48,8 @@ function autoSi([seconds, nanos]: [number, number]): string {
 }
 
 export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimits): Events {
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) throw new ReadError('events', 'events.ndjson starts with a byte-order mark');
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    throw new ReadError('events', 'events.ndjson starts with a byte-order mark');
   const d = decodeUtf8(bytes);
   if (!d.ok) throw new ReadError('events', `events.ndjson is not valid UTF-8 (byte ${d.offset})`);
   const text = d.text;
@@ -65,7 +66,8 @@ export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: Bun
   for (const { line, start, end } of lines(text)) {
     const where = `events.ndjson line ${line}`;
     if (end === start) throw new ReadError('events', `${where} is blank`);
-    if (overBytes(text, start, end, limits.maxLineBytes)) throw new ReadError('events', `${where} is over the ${limits.maxLineBytes}-byte line limit`);
+    if (overBytes(text, start, end, limits.maxLineBytes))
+      throw new ReadError('events', `${where} is over the ${limits.maxLineBytes}-byte line limit`);
     if (seq >= limits.maxEvents) throw new ReadError('events', `more than ${limits.maxEvents} events`);
     const r = parseStrict(text, opts, start, end);
     if (!r.ok) throw new ReadError('events', `${where} is not strict JSON: ${r.message}`);
@@ -81,7 +83,8 @@ export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: Bun
     if (e['assayrunid'] !== m.runId) throw new ReadError('events', `${where}: assayrunid does not equal the manifest run_id`);
     if (e['assayseq'] !== seq) throw new ReadError('events', `${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
     if (e['id'] !== `${m.runId}:${seq}`) throw new ReadError('events', `${where}: id must be "${m.runId}:${seq}"`);
-    if (typeof e['time'] !== 'string' || !RFC3339.test(e['time'])) throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp`);
+    if (typeof e['time'] !== 'string' || !RFC3339.test(e['time']))
+      throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp`);
     const at = utcNanos(e['time']);
     if (at) {
       if (!earliest || before(at, earliest)) earliest = at;
@@ -90,25 +93,38 @@ export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: Bun
     if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
       throw new ReadError('events', `${where}: assaypii and assaysecrets must be booleans`);
     const subject = e['subject'];
-    if (subject !== undefined && subject !== null && typeof subject !== 'string') throw new ReadError('events', `${where}: subject must be a string`);
-    const covered: { [k: string]: unknown } = { specversion: e['specversion'], type: e['type'], datacontenttype: e['datacontenttype'], data: e['data'] };
+    if (subject !== undefined && subject !== null && typeof subject !== 'string')
+      throw new ReadError('events', `${where}: subject must be a string`);
+    const covered: { [k: string]: unknown } = {
+      specversion: e['specversion'],
+      type: e['type'],
+      datacontenttype: e['datacontenttype'],
+      data: e['data'],
+    };
     if (typeof subject === 'string') covered['subject'] = subject;
     const c = jcs(covered);
     if (!c.ok) throw new ReadError('events', `${where}: event cannot be canonicalized (${c.reason})`);
     const contentHash = sha256Digest(c.text);
-    if (e['assaycontenthash'] !== contentHash) throw new ReadError('events', `${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
+    if (e['assaycontenthash'] !== contentHash)
+      throw new ReadError('events', `${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
     root.update(contentHash + '\n');
     // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
     const k = classify(e);
     if (k.kind === 'error') throw new ReadError('events', `${where}: ${k.reason}`);
     if (k.kind === 'surface') {
       const offsets = r.elements.get(surfacePath) ?? [];
-      const locate = (j: number | null) => ({ file, line, column: (j === null ? start : (offsets[j] ?? start)) - start + 1, member: 'events.ndjson' });
+      const locate = (j: number | null) => ({
+        file,
+        line,
+        column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
+        member: 'events.ndjson',
+      });
       readSurface(k.payload, 'event', locate, run, (_at, message) => {
         throw new ReadError('events', `${where}: ${message}`);
       });
     } else {
-      const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
+      const name =
+        k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
       skipped.set(name, (skipped.get(name) ?? 0) + 1);
     }
     seq++;
@@ -120,4 +136,3 @@ export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: Bun
   if (m.bundleId !== m.runRoot) throw new ReadError('events', 'manifest bundle_id does not equal the run root');
   return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
 }
-

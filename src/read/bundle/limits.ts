@@ -40,4 +40,3 @@ export function bundleLimits(read: ReadLimits): BundleLimits {
     maxDecisions: read.maxDecisions,
   };
 }
-

@@ -1,7 +1,7 @@
 /** The second job of the bundle reader: manifest.json, or the other kind of archive it announces. */
 import { DIGEST_PATTERN as DIGEST } from '../../core/binding.js';
-import { quote } from '../../core/findings.js';
 import { isObject } from '../../core/json.js';
+import { quote } from '../../core/text.js';
 import { classify } from '../classify.js';
 import { ReadError } from '../read-error.js';
 import { parseStrict } from '../strict-json.js';
@@ -12,7 +12,8 @@ import type { BundleLimits } from './limits.js';
 function otherKind(schema: string): string {
   const k = classify({ schema, observed_tool_decisions: [] });
   if (k.kind === 'other') return k.name;
-  throw new ReadError('manifest', 
+  throw new ReadError(
+    'manifest',
     k.kind === 'error'
       ? `the archive's manifest names ${JSON.stringify(quote(schema, 120))}: ${k.reason}`
       : `the archive's manifest names ${schema}, which is not an archive`,
@@ -47,7 +48,8 @@ export function readManifest(bytes: Buffer, limits: BundleLimits): Manifest | { 
   const m = r.value;
   if (!isObject(m)) throw new ReadError('manifest', 'manifest.json is not a JSON object');
   if (typeof m['schema'] === 'string' && !('schema_version' in m)) return { other: otherKind(m['schema']) };
-  if (m['schema_version'] !== 1) throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+  if (m['schema_version'] !== 1)
+    throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
   const runId = m['run_id'];
   const eventCount = m['event_count'];
   const runRoot = m['run_root'];
@@ -56,8 +58,10 @@ export function readManifest(bytes: Buffer, limits: BundleLimits): Manifest | { 
   if (runId.includes(':')) throw new ReadError('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
   if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
     throw new ReadError('manifest', 'manifest event_count is not a non-negative integer');
-  if (typeof runRoot !== 'string' || !DIGEST.test(runRoot)) throw new ReadError('manifest', 'manifest run_root is not a sha256:<hex> digest');
-  if (typeof bundleId !== 'string' || !DIGEST.test(bundleId)) throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
+  if (typeof runRoot !== 'string' || !DIGEST.test(runRoot))
+    throw new ReadError('manifest', 'manifest run_root is not a sha256:<hex> digest');
+  if (typeof bundleId !== 'string' || !DIGEST.test(bundleId))
+    throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
   const files = m['files'];
   const ev = isObject(files) ? files['events.ndjson'] : undefined;
   if (!isObject(ev)) throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
@@ -80,4 +84,3 @@ export function readManifest(bytes: Buffer, limits: BundleLimits): Manifest | { 
     eventsBytes: size,
   };
 }
-

@@ -3,8 +3,8 @@
  * with the decompression limits (size, ratio) enforced while streaming.
  */
 import { ReadError } from '../read-error.js';
-import type { ByteSource } from './tar.js';
 import type { BundleLimits } from './limits.js';
+import type { ByteSource } from './tar.js';
 
 const MiB = 1024 * 1024;
 
@@ -88,4 +88,3 @@ export function gzipReason(e: NodeJS.ErrnoException): string {
   if (/incorrect length check/i.test(m)) return 'gzip size trailer does not match the data';
   return `gzip stream is corrupt (${m})`;
 }
-

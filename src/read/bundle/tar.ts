@@ -4,9 +4,8 @@
  * links, devices, directories, global PAX headers, oversized metadata. Failures are ReadError('tar')
  * (or 'limit') whose message names the rule.
  */
-import { quote } from '../../core/findings.js';
+import { quote } from '../../core/text.js';
 import { ReadError } from '../read-error.js';
-
 
 /** Pulls exactly n bytes (or fewer at end of input) from the decompressed stream. */
 export interface ByteSource {
@@ -109,7 +108,10 @@ export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerat
 
     if (type === 'x' || type === 'L') {
       if (size > limits.maxMetaBytes) {
-        throw new ReadError('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+        throw new ReadError(
+          'tar',
+          `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`,
+        );
       }
       const data = await src.read(size + padding(size));
       if (data.length < size + padding(size)) throw new ReadError('tar', 'tar archive is truncated inside an extended header');
@@ -119,12 +121,15 @@ export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerat
     }
     if (type === 'g') throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');
     if (type === '1' || type === '2' || type === 'K') throw new ReadError('tar', `link member "${quote(name)}" is not allowed in a bundle`);
-    if (type === '3' || type === '4' || type === '6') throw new ReadError('tar', `device or FIFO member "${quote(name)}" is not allowed in a bundle`);
+    if (type === '3' || type === '4' || type === '6')
+      throw new ReadError('tar', `device or FIFO member "${quote(name)}" is not allowed in a bundle`);
     if (type === '5') throw new ReadError('tar', `directory member "${quote(name)}" is not allowed in a bundle`);
-    if (type !== '0' && type !== '\0' && type !== '7') throw new ReadError('tar', `tar member "${quote(name)}" has unsupported type '${type}'`);
+    if (type !== '0' && type !== '\0' && type !== '7')
+      throw new ReadError('tar', `tar member "${quote(name)}" has unsupported type '${type}'`);
     const path = longName ?? name;
     longName = undefined;
-    if (Buffer.byteLength(path) > limits.maxPathBytes) throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
+    if (Buffer.byteLength(path) > limits.maxPathBytes)
+      throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
     if (path.startsWith('/')) throw new ReadError('tar', `tar member path "${path}" is absolute`);
     if (path.split('/').includes('..')) throw new ReadError('tar', `tar member path "${path}" contains ".."`);
     consumed = false;

@@ -6,14 +6,14 @@
  * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
  * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
  */
-import { finding, type Finding } from '../../core/findings.js';
+import { type Finding, finding } from '../../core/findings.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
-import { decode, documents, type DocSink } from '../../read/documents.js';
+import { type DocSink, decode, documents } from '../../read/documents.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { firstValueEnd, parseStrict, pathKey, type LineIndex } from '../../read/strict-json.js';
+import { firstValueEnd, type LineIndex, parseStrict, pathKey } from '../../read/strict-json.js';
 
-export interface Entry {
+interface Entry {
   readonly value: JsonObject;
   readonly loc: Location;
 }
@@ -33,7 +33,8 @@ export function readExport(name: string, raw: Uint8Array, limits: ReadLimits, li
   let index: LineIndex | null = null;
   const at = (offset: number): Location => ({ file: name, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
   const sink: DocSink = {
-    error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file: name, ...where }, message)),
+    error: (where, message) =>
+      findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file: name, ...where }, message)),
   };
   const decoded = decode(raw, limits, sink, { gzip: true });
   if (!decoded) return { entries: [], findings };
@@ -74,7 +75,8 @@ function* pages(
   for (const doc of documents(text, 'values', { limits, collect }, sink)) {
     const v = doc.value;
     if (Array.isArray(v)) page(v, doc.elements.get(pathKey([])) ?? [], v.some(Array.isArray));
-    else if (listKey && isObject(v) && Array.isArray(v[listKey])) page(v[listKey] as unknown[], doc.elements.get(pathKey([listKey])) ?? [], false);
+    else if (listKey && isObject(v) && Array.isArray(v[listKey]))
+      page(v[listKey] as unknown[], doc.elements.get(pathKey([listKey])) ?? [], false);
     else take(v, doc.start);
     yield* entries;
     entries = [];

@@ -11,9 +11,9 @@
  *   full_name + ":" + key.id.
  */
 import type { JsonObject } from '../../core/json.js';
-import { idText, obj, str, type Mapped } from './mapping.js';
+import { idText, type Mapped, obj, str } from './mapping.js';
+import { type EntryScope, entryTime } from './scope.js';
 import { label, targetHash } from './target-hash.js';
-import { entryTime, type EntryScope } from './scope.js';
 
 function deployKey(recordId: string, owner: string, repo: string, title: string, scope: EntryScope): Mapped {
   return {
@@ -56,7 +56,11 @@ export function githubWebhook(e: JsonObject): Mapped {
   const delivery = request !== null || str(e, 'guid') !== null;
   const payload = delivery ? obj(request, 'payload') : e;
   if (!payload) return { kind: 'error', message: `delivery ${idText(str(e, 'guid') ?? '?')} has no request.payload object` };
-  const event = delivery ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event')) : payload['key'] !== undefined ? 'deploy_key' : null;
+  const event = delivery
+    ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
+    : payload['key'] !== undefined
+      ? 'deploy_key'
+      : null;
   if (event !== 'deploy_key') return { kind: 'skip', reason: 'other event' };
   if (payload['action'] !== 'created') return { kind: 'skip', reason: 'other action' };
   const key = obj(payload, 'key');
@@ -67,7 +71,11 @@ export function githubWebhook(e: JsonObject): Mapped {
   if (!owner || !repo) return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
   if (!title) return { kind: 'skip', reason: 'no title' };
   const sender = str(obj(payload, 'sender'), 'login');
-  const scope = (time: number | null): EntryScope => ({ actors: sender ? [sender] : [], repo: str(repository, 'full_name') ?? `${owner}/${repo}`, time });
+  const scope = (time: number | null): EntryScope => ({
+    actors: sender ? [sender] : [],
+    repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
+    time,
+  });
   if (delivery) {
     const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
     if (!guid) return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };

@@ -4,12 +4,12 @@
  * export), whatever the provider.
  */
 import { binding } from '../../core/binding.js';
-import { RECORD_SCHEMA } from '../../core/model.js';
 import { isObject, type JsonObject } from '../../core/json.js';
-import { quote } from '../../core/findings.js';
+import { RECORD_SCHEMA } from '../../core/model.js';
+import { quote } from '../../core/text.js';
 import type { EntryScope } from './scope.js';
 
-export interface Subject {
+interface Subject {
   readonly action_class: string;
   readonly verb: string;
   readonly target: { readonly [k: string]: string | null };

@@ -7,16 +7,16 @@
  */
 import path from 'node:path';
 import { jcs } from '../../core/binding.js';
-import { finding, placeOf, type Finding } from '../../core/findings.js';
+import { type Finding, finding, placeOf } from '../../core/findings.js';
 import type { Location } from '../../core/location.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { signedLine, type SigningKey } from '../signing.js';
+import type { ToolInput } from '../result.js';
+import { type SigningKey, signedLine } from '../signing.js';
 import { readExport } from './exports.js';
 import { githubAuditLog, githubWebhook } from './github-audit.js';
-import { idText, makeRecord, type Mapper } from './mapping.js';
-import { slackAuditLog, type SlackOptions } from './slack.js';
+import { idText, type Mapper, makeRecord } from './mapping.js';
 import { outOfScope, type ScopeFilter } from './scope.js';
-import type { ToolInput } from '../result.js';
+import { type SlackOptions, slackAuditLog } from './slack.js';
 
 export const IMPORT_KINDS = {
   'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
@@ -36,7 +36,7 @@ export interface ImportSettings {
   readonly limits: ReadLimits;
   readonly slack: SlackOptions;
   readonly sign: { readonly key: SigningKey; readonly signedAt: string } | null;
-  /** Which entries are the agent's (actor, repository, time window); NO_SCOPE keeps every entry. */
+  /** Which entries are the agent's (actor, repository, time window) (all null keeps every entry). */
   readonly scope: ScopeFilter;
 }
 
@@ -46,7 +46,8 @@ export type ImportResult =
   | { readonly ok: false; readonly findings: readonly Finding[]; readonly summary: string };
 
 export function runImport(s: ImportSettings): ImportResult {
-  const mapper: Mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
+  const mapper: Mapper =
+    s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
   const { source, listKey } = IMPORT_KINDS[s.kind];
   const errors: Finding[] = [];
   const skipped = new Map<string, number>();
@@ -101,7 +102,8 @@ export function runImport(s: ImportSettings): ImportResult {
     for (const f of read.findings) errors.push(f);
   }
   const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-  const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
+  const skipText =
+    skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
   const summary = `${entries} entries read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
   if (errors.length > 0) return { ok: false, findings: errors, summary };
   const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);

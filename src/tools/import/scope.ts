@@ -24,12 +24,11 @@ export interface ScopeFilter {
   readonly until: number | null;
 }
 
-export const NO_SCOPE: ScopeFilter = { actors: null, repos: null, since: null, until: null };
-
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
   if (f.actors && !s.actors.some((a) => f.actors?.has(a))) return 'by another actor';
-  if (f.repos && (s.repo === null || !f.repos.has(s.repo.toLowerCase()))) return s.repo === null ? 'without a repository' : 'in another repository';
+  if (f.repos && (s.repo === null || !f.repos.has(s.repo.toLowerCase())))
+    return s.repo === null ? 'without a repository' : 'in another repository';
   if (f.since !== null || f.until !== null) {
     if (s.time === null) return 'without a time (a window is set)';
     if ((f.since !== null && s.time < f.since) || (f.until !== null && s.time >= f.until)) return 'outside the window';

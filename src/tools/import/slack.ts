@@ -12,9 +12,9 @@
  *   change_role).
  */
 import type { JsonObject } from '../../core/json.js';
-import { idText, obj, str, type Mapped } from './mapping.js';
+import { idText, type Mapped, obj, str } from './mapping.js';
+import { type EntryScope, entryTime } from './scope.js';
 import { targetHash } from './target-hash.js';
-import { entryTime, type EntryScope } from './scope.js';
 
 export interface SlackOptions {
   readonly principal: 'id' | 'email';
@@ -60,7 +60,8 @@ export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
       const channel = str(obj(obj(e, 'entity'), 'channel'), 'id');
       const principal = principalOf(obj(e, 'actor'));
       if (!channel) return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.channel.id` };
-      if (!principal) return { kind: 'error', message: `entry ${idText(id)}: ${action} without actor.user.${o.principal} (--principal ${o.principal})` };
+      if (!principal)
+        return { kind: 'error', message: `entry ${idText(id)}: ${action} without actor.user.${o.principal} (--principal ${o.principal})` };
       const ws = o.workspace === 'context' && str(location, 'type') === 'workspace' ? str(location, 'id') : null;
       return {
         kind: 'record',
@@ -82,7 +83,8 @@ export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
     if (!verb) return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
     const principal = principalOf(obj(e, 'entity'));
     const ws = str(location, 'id');
-    if (!principal) return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.user.${o.principal} (--principal ${o.principal})` };
+    if (!principal)
+      return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.user.${o.principal} (--principal ${o.principal})` };
     if (!ws) return { kind: 'error', message: `entry ${idText(id)}: ${action} without context.location.id` };
     return {
       kind: 'record',
@@ -92,7 +94,11 @@ export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
       subject: {
         action_class: 'workspace_role',
         verb,
-        target: { workspace_id_hash: targetHash('workspace', ws), principal_hash: targetHash('workspace_principal', principal), role: role! },
+        target: {
+          workspace_id_hash: targetHash('workspace', ws),
+          principal_hash: targetHash('workspace_principal', principal),
+          role: role!,
+        },
       },
     };
   };

@@ -7,7 +7,14 @@
  */
 import { sha256Digest } from '../../core/binding.js';
 
-export const DOMAINS = ['github_key_title', 'slack_workspace', 'slack_channel', 'slack_principal', 'workspace', 'workspace_principal'] as const;
+export const DOMAINS = [
+  'github_key_title',
+  'slack_workspace',
+  'slack_channel',
+  'slack_principal',
+  'workspace',
+  'workspace_principal',
+] as const;
 export type Domain = (typeof DOMAINS)[number];
 
 const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
