@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(650);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(670);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2570,7 +2570,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 650:
+/***/ 670:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2842,7 +2842,52 @@ function text_clip(s, max, marker = '…') {
     return s.slice(0, cut) + marker;
 }
 
+;// CONCATENATED MODULE: ./src/core/vocabulary.ts
+/** How bad a finding is: the order is the rank (most severe first). */
+const SEVERITIES = ['error', 'warning', 'notice'];
+const SEVERITY_TABLE = {
+    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
+    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
+    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
+};
+/** The rank of an annotation level: the rank of the severity it stands for. */
+const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
+
 ;// CONCATENATED MODULE: ./src/core/findings.ts
+
 
 const FINDINGS = {
     invalid_artifact: {
@@ -2948,12 +2993,12 @@ function finding(code, loc, message, severity = FINDINGS[code].severity) {
 function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
     return { severity, code, file: input, line: 1, column: 1, message, input: true };
 }
-/** Severities, most severe first. */
-const SEVERITIES = ['error', 'warning', 'notice'];
-const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
 const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 function compareFindings(a, b) {
-    return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
+    return (SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
+        byLocation(a, b) ||
+        cmp(a.code, b.code) ||
+        cmp(a.message, b.message));
 }
 
 ;// CONCATENATED MODULE: ./src/core/call.ts
@@ -3477,41 +3522,6 @@ function outcomeOf(call, record, read, noRecord) {
     return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
 }
 
-;// CONCATENATED MODULE: ./src/core/vocabulary.ts
-/** The rungs, lowest first: the order is the rank. */
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const LEVEL_TABLE = {
-    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
-    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
-    verified: { rank: 2, icon: '🟢', colour: 'green' },
-};
-const levelRank = (l) => LEVEL_TABLE[l].rank;
-/** Highest rung first, the order every tally and every reporter lists them in. */
-const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
-const isLevel = (s) => LEVELS.includes(s);
-/** `a` ranks below `b`. */
-const below = (a, b) => levelRank(a) < levelRank(b);
-/** In the order the totals and the reporters list them. */
-const RECORD_OUTCOMES = {
-    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
-    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
-    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
-    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    imported_twice: {
-        finding: 'imported_twice',
-        unusable: true,
-        snag: 'is a second copy of one audit entry (counted once)',
-        more: 'second copies',
-    },
-    duplicate: {
-        finding: 'duplicate_record',
-        unusable: true,
-        snag: 'shares its identity with a record of another meaning',
-        more: 'duplicates',
-    },
-};
-const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
-
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
  * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
@@ -3790,7 +3800,7 @@ function judgeCall(call, outcome, rule, options, read) {
     if (findings.length > 1)
         findings.sort(compareFindings);
     const r = outcome.level === 'verified' ? outcome.record.input : null;
-    const report = {
+    return {
         artifact: call.run.artifact,
         index: input.index,
         line: input.loc.line,
@@ -3804,14 +3814,9 @@ function judgeCall(call, outcome, rule, options, read) {
         subject_digest: subject,
         record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
         reason: outcomeText(outcome),
+        findings,
+        below_required: rule !== null && level !== null && below(level, rule.level),
     };
-    // For reporters, not the JSON form (the report lists findings once): members JSON.stringify skips.
-    Object.defineProperty(report, 'findings', { value: findings, enumerable: false });
-    Object.defineProperty(report, 'below_required', {
-        value: rule !== null && level !== null && below(level, rule.level),
-        enumerable: false,
-    });
-    return report;
 }
 /** The words of a record's finding (the code comes from the outcome table). */
 function recordMessage(v, name) {
@@ -3920,9 +3925,8 @@ function tallyTotals(runs, calls, records, findings) {
     totals['records'] = records.length;
     for (const o of RECORD_OUTCOME_NAMES)
         totals[o] = outcomes.get(o) ?? 0;
-    const plural = { error: 'errors', warning: 'warnings', notice: 'notices' };
     for (const s of SEVERITIES)
-        totals[plural[s]] = severities.get(s) ?? 0;
+        totals[SEVERITY_TABLE[s].total] = severities.get(s) ?? 0;
     return totals;
 }
 /** A run's producer as the report names it (§10). */
@@ -6111,6 +6115,113 @@ class ServerLog {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/time.ts
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const m = SHAPE.exec(text);
+    if (!m)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+    if (options.utc && !m[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!m[8]) {
+        const [oh, om] = [Number(m[10]), Number(m[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
+        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const m = DAY.exec(text);
+    if (!m)
+        return null;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!m)
+        return null;
+    const digits = `${m[2]}${m[3] ?? ''}`;
+    const point = m[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (m[1] === '-') {
+        const f = trimZeros(frac);
+        if (f === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(a, b) {
+    if (a.seconds !== b.seconds)
+        return a.seconds < b.seconds ? -1 : 1;
+    const n = Math.max(a.fraction.length, b.fraction.length);
+    const fa = a.fraction.padEnd(n, '0');
+    const fb = b.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(i) {
+    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+
 ;// CONCATENATED MODULE: ./src/read/signature.ts
 /**
  * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
@@ -6121,11 +6232,11 @@ class ServerLog {
  */
 
 
+
 const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
-const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
-const isSignedAt = (v) => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
 const signature_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
@@ -6510,27 +6621,9 @@ class ReadError extends Error {
 
 
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
-/** An RFC 3339 time as [UTC seconds since the epoch, nanoseconds], or null. */
-function utcNanos(t) {
-    const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(t);
-    if (!m)
-        return null;
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-    const offset = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 3600 + Number(m[11]) * 60);
-    const seconds = Date.UTC(y, mo - 1, d, h, mi, s) / 1000 - offset;
-    const nanos = Number(((m[7] ?? '') + '000000000').slice(0, 9));
-    return [seconds, nanos];
-}
-/** [seconds, nanos] in UTC as RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit. */
-function autoSi([seconds, nanos]) {
-    const base = new Date(seconds * 1000).toISOString().slice(0, 19);
-    if (nanos === 0)
-        return `${base}Z`;
-    const digits = nanos % 1_000_000 === 0 ? 3 : nanos % 1000 === 0 ? 6 : 9;
-    return `${base}.${String(nanos).padStart(9, '0').slice(0, digits)}Z`;
-}
 function readEvents(bytes, m, file, limits) {
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
         throw new ReadError('events', 'events.ndjson starts with a byte-order mark');
@@ -6545,7 +6638,6 @@ function readEvents(bytes, m, file, limits) {
     let source;
     let earliest = null;
     let latest = null;
-    const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
     const surfacePath = pathKey(['data', 'observed_tool_decisions']);
     const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
     for (const { line, start, end } of lines(text)) {
@@ -6579,15 +6671,16 @@ function readEvents(bytes, m, file, limits) {
             throw new ReadError('events', `${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
         if (e['id'] !== `${m.runId}:${seq}`)
             throw new ReadError('events', `${where}: id must be "${m.runId}:${seq}"`);
-        if (typeof e['time'] !== 'string' || !RFC3339.test(e['time']))
-            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp`);
-        const at = utcNanos(e['time']);
-        if (at) {
-            if (!earliest || before(at, earliest))
-                earliest = at;
-            if (!latest || before(latest, at))
-                latest = at;
-        }
+        if (typeof e['time'] !== 'string')
+            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp (not a string)`);
+        const time = parseRfc3339(e['time']);
+        if (!time.ok)
+            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp: ${JSON.stringify(quote(e['time'], 40))} ${time.reason}`);
+        const at = time.value;
+        if (!earliest || compareInstants(at, earliest) < 0)
+            earliest = at;
+        if (!latest || compareInstants(latest, at) < 0)
+            latest = at;
         if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
             throw new ReadError('events', `${where}: assaypii and assaysecrets must be booleans`);
         const subject = e['subject'];
@@ -7845,6 +7938,22 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
 
 
 const CHUNK = 1 << 20;
+/** A call's JSON form: its members in schema order, without what only the reporters read. */
+const callJson = (c) => ({
+    artifact: c.artifact,
+    index: c.index,
+    line: c.line,
+    column: c.column,
+    member: c.member,
+    tool: c.tool,
+    asserted: c.asserted,
+    claimed_level: c.claimed_level,
+    level: c.level,
+    required_level: c.required_level,
+    subject_digest: c.subject_digest,
+    record: c.record,
+    reason: c.reason,
+});
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report) {
     // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
@@ -7853,15 +7962,15 @@ function* jsonChunks(report) {
     ];
     let size = 0;
     const lists = [
-        ['runs', report.runs],
-        ['calls', report.calls],
-        ['records', report.records],
-        ['findings', report.findings],
+        ['runs', report.runs, (x) => x],
+        ['calls', report.calls, callJson],
+        ['records', report.records, (x) => x],
+        ['findings', report.findings, (x) => x],
     ];
-    for (const [name, items] of lists) {
+    for (const [name, items, form] of lists) {
         parts.push(`,\n  "${name}": [`);
         for (let i = 0; i < items.length; i++) {
-            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
+            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
             parts.push(line);
             size += line.length;
             if (size >= CHUNK) {
@@ -7974,10 +8083,8 @@ function clipBytes(s, max) {
 
 
 
-
 const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
 const pad = (s, n) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
-const SEVERITY_COLOR = { error: 'red', warning: 'yellow', notice: 'dim' };
 function renderTable(report, style) {
     const paint = style.color ? (n, s) => `\u001b[${CODES[n]}m${s}\u001b[0m` : (_n, s) => s;
     const out = [];
@@ -8017,9 +8124,9 @@ function renderTable(report, style) {
         const fs = report.findings.filter((f) => f.severity === sev);
         if (fs.length === 0)
             continue;
-        out.push('', paint(SEVERITY_COLOR[sev], paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
+        out.push('', paint(SEVERITY_TABLE[sev].colour, paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
         for (const f of fs) {
-            out.push(`  ${paint(SEVERITY_COLOR[sev], f.code)}  ${visible(text_where(f))}`);
+            out.push(`  ${paint(SEVERITY_TABLE[sev].colour, f.code)}  ${visible(text_where(f))}`);
             out.push(`    ${text_clip(visible(f.message), 2000)}`);
         }
     }
@@ -8239,6 +8346,7 @@ const obj = (o, k) => {
 const idText = (s) => JSON.stringify(quote(s, 80));
 
 ;// CONCATENATED MODULE: ./src/tools/import/scope.ts
+
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 function outOfScope(f, s) {
     if (f.actors && !s.actors.some((a) => f.actors?.has(a)))
@@ -8248,38 +8356,28 @@ function outOfScope(f, s) {
     if (f.since !== null || f.until !== null) {
         if (s.time === null)
             return 'without a time (a window is set)';
-        if ((f.since !== null && s.time < f.since) || (f.until !== null && s.time >= f.until))
+        if ((f.since !== null && compareInstants(s.time, f.since) < 0) || (f.until !== null && compareInstants(s.time, f.until) >= 0))
             return 'outside the window';
     }
     return null;
 }
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const scope_RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-/** `--since` / `--until`: RFC 3339 (any offset), or YYYY-MM-DD for midnight UTC; ms since the epoch. */
+/** `--since` / `--until`: RFC 3339 (any offset, any precision, read exactly), or YYYY-MM-DD for midnight UTC. */
 function parseWindowTime(text) {
-    const day = DAY.exec(text);
-    if (day) {
-        const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
-        const t = Date.UTC(y, m - 1, d);
-        const back = new Date(t);
-        if (back.getUTCFullYear() === y && back.getUTCMonth() === m - 1 && back.getUTCDate() === d)
-            return { ok: true, value: t };
-        return { ok: false, reason: `"${text}" is not a calendar date` };
-    }
-    if (scope_RFC3339.test(text)) {
-        const t = Date.parse(text);
-        if (!Number.isNaN(t))
-            return { ok: true, value: t };
-    }
-    return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date` };
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
+    const t = parseRfc3339(text);
+    if (t.ok)
+        return t;
+    return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${t.reason}` };
 }
-/** An entry time: a number of ms (GitHub's audit log), or an RFC 3339 string; null otherwise. */
+/** An entry time: a number of ms (GitHub's audit log) or s (Slack), or an RFC 3339 string; null otherwise. */
 function entryTime(v, unit = 'ms') {
-    if (typeof v === 'number' && Number.isFinite(v))
-        return unit === 's' ? v * 1000 : v;
-    if (typeof v === 'string' && scope_RFC3339.test(v)) {
-        const t = Date.parse(v);
-        return Number.isNaN(t) ? null : t;
+    if (typeof v === 'number')
+        return fromEpochNumber(v, unit === 's' ? 0 : 3);
+    if (typeof v === 'string') {
+        const t = parseRfc3339(v);
+        return t.ok ? t.value : null;
     }
     return null;
 }
@@ -9164,6 +9262,7 @@ function usageText() {
 
 
 
+
 const USAGE = usageText();
 const COMMAND_NAMES = 'verify, verify-attestation, attest-bundle, keygen, sign, import or hash';
 function signedAtOf(v) {
@@ -9292,7 +9391,7 @@ function parseCli(argv, isTTY, cwd, env = {}) {
         };
         const since = time('since');
         const until = time('until');
-        if (since !== null && until !== null && until <= since)
+        if (since !== null && until !== null && compareInstants(until, since) <= 0)
             throw new UsageError('--until must be later than --since (the window is [since, until))');
         const repos = list('repo');
         if (repos && k === 'slack-audit-log')

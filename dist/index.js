@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5642);
+/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1095);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 
@@ -30926,7 +30926,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5642:
+/***/ 1095:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31200,7 +31200,52 @@ function clip(s, max, marker = '…') {
     return s.slice(0, cut) + marker;
 }
 
+;// CONCATENATED MODULE: ./src/core/vocabulary.ts
+/** How bad a finding is: the order is the rank (most severe first). */
+const SEVERITIES = ['error', 'warning', 'notice'];
+const SEVERITY_TABLE = {
+    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
+    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
+    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
+};
+/** The rank of an annotation level: the rank of the severity it stands for. */
+const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
+
 ;// CONCATENATED MODULE: ./src/core/findings.ts
+
 
 const FINDINGS = {
     invalid_artifact: {
@@ -31306,12 +31351,12 @@ function finding(code, loc, message, severity = FINDINGS[code].severity) {
 function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
     return { severity, code, file: input, line: 1, column: 1, message, input: true };
 }
-/** Severities, most severe first. */
-const SEVERITIES = ['error', 'warning', 'notice'];
-const SEVERITY_RANK = { error: 0, warning: 1, notice: 2 };
 const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 function compareFindings(a, b) {
-    return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
+    return (SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
+        byLocation(a, b) ||
+        cmp(a.code, b.code) ||
+        cmp(a.message, b.message));
 }
 
 ;// CONCATENATED MODULE: ./src/core/call.ts
@@ -31835,41 +31880,6 @@ function outcomeOf(call, record, read, noRecord) {
     return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
 }
 
-;// CONCATENATED MODULE: ./src/core/vocabulary.ts
-/** The rungs, lowest first: the order is the rank. */
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const LEVEL_TABLE = {
-    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
-    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
-    verified: { rank: 2, icon: '🟢', colour: 'green' },
-};
-const levelRank = (l) => LEVEL_TABLE[l].rank;
-/** Highest rung first, the order every tally and every reporter lists them in. */
-const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
-const isLevel = (s) => LEVELS.includes(s);
-/** `a` ranks below `b`. */
-const below = (a, b) => levelRank(a) < levelRank(b);
-/** In the order the totals and the reporters list them. */
-const RECORD_OUTCOMES = {
-    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
-    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
-    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
-    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    imported_twice: {
-        finding: 'imported_twice',
-        unusable: true,
-        snag: 'is a second copy of one audit entry (counted once)',
-        more: 'second copies',
-    },
-    duplicate: {
-        finding: 'duplicate_record',
-        unusable: true,
-        snag: 'shares its identity with a record of another meaning',
-        more: 'duplicates',
-    },
-};
-const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
-
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
  * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
@@ -32148,7 +32158,7 @@ function judgeCall(call, outcome, rule, options, read) {
     if (findings.length > 1)
         findings.sort(compareFindings);
     const r = outcome.level === 'verified' ? outcome.record.input : null;
-    const report = {
+    return {
         artifact: call.run.artifact,
         index: input.index,
         line: input.loc.line,
@@ -32162,14 +32172,9 @@ function judgeCall(call, outcome, rule, options, read) {
         subject_digest: subject,
         record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
         reason: outcomeText(outcome),
+        findings,
+        below_required: rule !== null && level !== null && below(level, rule.level),
     };
-    // For reporters, not the JSON form (the report lists findings once): members JSON.stringify skips.
-    Object.defineProperty(report, 'findings', { value: findings, enumerable: false });
-    Object.defineProperty(report, 'below_required', {
-        value: rule !== null && level !== null && below(level, rule.level),
-        enumerable: false,
-    });
-    return report;
 }
 /** The words of a record's finding (the code comes from the outcome table). */
 function recordMessage(v, name) {
@@ -32278,9 +32283,8 @@ function tallyTotals(runs, calls, records, findings) {
     totals['records'] = records.length;
     for (const o of RECORD_OUTCOME_NAMES)
         totals[o] = outcomes.get(o) ?? 0;
-    const plural = { error: 'errors', warning: 'warnings', notice: 'notices' };
     for (const s of SEVERITIES)
-        totals[plural[s]] = severities.get(s) ?? 0;
+        totals[SEVERITY_TABLE[s].total] = severities.get(s) ?? 0;
     return totals;
 }
 /** A run's producer as the report names it (§10). */
@@ -34469,6 +34473,113 @@ class ServerLog {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/time.ts
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const m = SHAPE.exec(text);
+    if (!m)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+    if (options.utc && !m[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!m[8]) {
+        const [oh, om] = [Number(m[10]), Number(m[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
+        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const m = DAY.exec(text);
+    if (!m)
+        return null;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!m)
+        return null;
+    const digits = `${m[2]}${m[3] ?? ''}`;
+    const point = m[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (m[1] === '-') {
+        const f = trimZeros(frac);
+        if (f === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(a, b) {
+    if (a.seconds !== b.seconds)
+        return a.seconds < b.seconds ? -1 : 1;
+    const n = Math.max(a.fraction.length, b.fraction.length);
+    const fa = a.fraction.padEnd(n, '0');
+    const fb = b.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(i) {
+    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+
 ;// CONCATENATED MODULE: ./src/read/signature.ts
 /**
  * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
@@ -34479,11 +34590,11 @@ class ServerLog {
  */
 
 
+
 const signature_PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
-const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
-const isSignedAt = (v) => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
 const signature_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
@@ -34868,27 +34979,9 @@ class ReadError extends Error {
 
 
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
-/** An RFC 3339 time as [UTC seconds since the epoch, nanoseconds], or null. */
-function utcNanos(t) {
-    const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(t);
-    if (!m)
-        return null;
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-    const offset = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 3600 + Number(m[11]) * 60);
-    const seconds = Date.UTC(y, mo - 1, d, h, mi, s) / 1000 - offset;
-    const nanos = Number(((m[7] ?? '') + '000000000').slice(0, 9));
-    return [seconds, nanos];
-}
-/** [seconds, nanos] in UTC as RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit. */
-function autoSi([seconds, nanos]) {
-    const base = new Date(seconds * 1000).toISOString().slice(0, 19);
-    if (nanos === 0)
-        return `${base}Z`;
-    const digits = nanos % 1_000_000 === 0 ? 3 : nanos % 1000 === 0 ? 6 : 9;
-    return `${base}.${String(nanos).padStart(9, '0').slice(0, digits)}Z`;
-}
 function readEvents(bytes, m, file, limits) {
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
         throw new ReadError('events', 'events.ndjson starts with a byte-order mark');
@@ -34903,7 +34996,6 @@ function readEvents(bytes, m, file, limits) {
     let source;
     let earliest = null;
     let latest = null;
-    const before = (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
     const surfacePath = pathKey(['data', 'observed_tool_decisions']);
     const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
     for (const { line, start, end } of lines(text)) {
@@ -34937,15 +35029,16 @@ function readEvents(bytes, m, file, limits) {
             throw new ReadError('events', `${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
         if (e['id'] !== `${m.runId}:${seq}`)
             throw new ReadError('events', `${where}: id must be "${m.runId}:${seq}"`);
-        if (typeof e['time'] !== 'string' || !RFC3339.test(e['time']))
-            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp`);
-        const at = utcNanos(e['time']);
-        if (at) {
-            if (!earliest || before(at, earliest))
-                earliest = at;
-            if (!latest || before(latest, at))
-                latest = at;
-        }
+        if (typeof e['time'] !== 'string')
+            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp (not a string)`);
+        const time = parseRfc3339(e['time']);
+        if (!time.ok)
+            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp: ${JSON.stringify(quote(e['time'], 40))} ${time.reason}`);
+        const at = time.value;
+        if (!earliest || compareInstants(at, earliest) < 0)
+            earliest = at;
+        if (!latest || compareInstants(latest, at) < 0)
+            latest = at;
         if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
             throw new ReadError('events', `${where}: assaypii and assaysecrets must be booleans`);
         const subject = e['subject'];
@@ -36523,11 +36616,11 @@ function clipBytes(s, max) {
 
 
 
+
 /** The Checks API's limits, applied to every annotation whichever way it is sent. */
 const TITLE_MAX = CHECKS_API.title;
 const MESSAGE_MAX_BYTES = CHECKS_API.messageBytes;
-const LEVEL = { error: 'failure', warning: 'warning', notice: 'notice' };
-const RANK = { failure: 0, warning: 1, notice: 2 };
+const LEVEL = (s) => SEVERITY_TABLE[s].annotation;
 /** A report path (relative to the working directory) as a repository path. */
 function repoPath(prefix, file) {
     return external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix || '.', file)).replace(/^\.\//, '');
@@ -36554,7 +36647,7 @@ function buildAnnotations(report, prefix, scope = 'all') {
         // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
         if (c.level === null && fs.length === 0)
             continue;
-        const worst = fs.reduce((acc, f) => (RANK[LEVEL[f.severity]] < RANK[acc] ? LEVEL[f.severity] : acc), 'notice');
+        const worst = fs.reduce((acc, f) => (annotationRank(LEVEL(f.severity)) < annotationRank(acc) ? LEVEL(f.severity) : acc), 'notice');
         const p = place(c.artifact, c.line, c.column, c.member);
         const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
         const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
@@ -36582,7 +36675,7 @@ function buildAnnotations(report, prefix, scope = 'all') {
                 path: null,
                 line: 0,
                 column: null,
-                level: LEVEL[f.severity],
+                level: LEVEL(f.severity),
                 title: f.code,
                 message: clipBytes(`${visible(f.file)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
             });
@@ -36593,14 +36686,14 @@ function buildAnnotations(report, prefix, scope = 'all') {
             path: p.path,
             line: p.line,
             column: p.column,
-            level: LEVEL[f.severity],
+            level: LEVEL(f.severity),
             title: f.code,
             message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES),
         });
     }
     const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
     const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
-    return kept.sort((a, b) => RANK[a.level] - RANK[b.level] || byPath(a.path, b.path) || a.line - b.line);
+    return kept.sort((a, b) => annotationRank(a.level) - annotationRank(b.level) || byPath(a.path, b.path) || a.line - b.line);
 }
 
 ;// CONCATENATED MODULE: ./src/report/check-run.ts
@@ -36688,6 +36781,22 @@ async function publishCheckRun(api, t, output, annotations) {
 
 
 const CHUNK = 1 << 20;
+/** A call's JSON form: its members in schema order, without what only the reporters read. */
+const callJson = (c) => ({
+    artifact: c.artifact,
+    index: c.index,
+    line: c.line,
+    column: c.column,
+    member: c.member,
+    tool: c.tool,
+    asserted: c.asserted,
+    claimed_level: c.claimed_level,
+    level: c.level,
+    required_level: c.required_level,
+    subject_digest: c.subject_digest,
+    record: c.record,
+    reason: c.reason,
+});
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report) {
     // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
@@ -36696,15 +36805,15 @@ function* jsonChunks(report) {
     ];
     let size = 0;
     const lists = [
-        ['runs', report.runs],
-        ['calls', report.calls],
-        ['records', report.records],
-        ['findings', report.findings],
+        ['runs', report.runs, (x) => x],
+        ['calls', report.calls, callJson],
+        ['records', report.records, (x) => x],
+        ['findings', report.findings, (x) => x],
     ];
-    for (const [name, items] of lists) {
+    for (const [name, items, form] of lists) {
         parts.push(`,\n  "${name}": [`);
         for (let i = 0; i < items.length; i++) {
-            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(items[i])}`;
+            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
             parts.push(line);
             size += line.length;
             if (size >= CHUNK) {
@@ -36754,7 +36863,7 @@ function writeJson(report, file) {
 
 
 
-const SARIF_LEVEL = { error: 'error', warning: 'warning', notice: 'note' };
+
 function renderSarif(report, prefix, version) {
     const codes = [...new Set(report.findings.map((f) => f.code))].sort();
     const rules = codes.map((code) => ({
@@ -36762,7 +36871,7 @@ function renderSarif(report, prefix, version) {
         name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
         shortDescription: { text: FINDINGS[code].title },
         fullDescription: { text: FINDINGS[code].help },
-        defaultConfiguration: { level: SARIF_LEVEL[FINDINGS[code].severity] },
+        defaultConfiguration: { level: SEVERITY_TABLE[FINDINGS[code].severity].sarif },
         helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
     }));
     const results = report.findings.map((f) => {
@@ -36770,7 +36879,7 @@ function renderSarif(report, prefix, version) {
         return {
             ruleId: f.code,
             ruleIndex: codes.indexOf(f.code),
-            level: SARIF_LEVEL[f.severity],
+            level: SEVERITY_TABLE[f.severity].sarif,
             message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
             locations: [
                 {
@@ -36812,7 +36921,6 @@ const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
 function md(s) {
     return visible(s).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
-const ICON = { error: '❌', warning: '⚠️', notice: 'ℹ️' };
 function summary_link(ctx, file, line, member) {
     const p = repoPath(ctx.prefix, file);
     const label = md(member ? `${p}!${member}:${line}` : `${p}:${line}`);
@@ -36874,7 +36982,7 @@ function renderSummary(report, ctx) {
             ]
             : []),
     ];
-    const row = (f) => `- ${ICON[f.severity]} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+    const row = (f) => `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
     // A failed gate leads with what failed; the totals and everything else follow.
     const failed = report.findings.filter((f) => f.severity === 'error');
     const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
@@ -36942,7 +37050,7 @@ function renderSummary(report, ctx) {
  * written first, and one notice (kept room for) says how many more the summary and report hold.
  */
 
-const workflow_commands_RANK = { failure: 0, warning: 1, notice: 2 };
+
 /** @returns how many annotations were left out */
 function emitWorkflowCommands(annotations, sink, reserved = { failure: 0, warning: 0 }) {
     // The notice budget keeps one line for the count of what was left out.
@@ -36953,7 +37061,7 @@ function emitWorkflowCommands(annotations, sink, reserved = { failure: 0, warnin
     };
     const shown = { failure: 0, warning: 0, notice: 0 };
     let hidden = 0;
-    const ordered = [...annotations].sort((a, b) => workflow_commands_RANK[a.level] - workflow_commands_RANK[b.level]);
+    const ordered = [...annotations].sort((a, b) => annotationRank(a.level) - annotationRank(b.level));
     for (const a of ordered) {
         if (shown[a.level] >= room[a.level]) {
             hidden++;

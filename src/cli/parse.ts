@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { compareInstants, type Instant } from '../core/time.js';
 import {
   defaultSettings,
   directoryIn,
@@ -215,7 +216,7 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
       if (!m) throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
       roleVerbs.set(m[1] as string, m[2] as string);
     }
-    const time = (flag: string): number | null => {
+    const time = (flag: string): Instant | null => {
       const v = str(flag);
       if (v === undefined) return null;
       const t = parseWindowTime(v);
@@ -224,7 +225,7 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
     };
     const since = time('since');
     const until = time('until');
-    if (since !== null && until !== null && until <= since)
+    if (since !== null && until !== null && compareInstants(until, since) <= 0)
       throw new UsageError('--until must be later than --since (the window is [since, until))');
     const repos = list('repo');
     if (repos && k === 'slack-audit-log') throw new UsageError('--repo: Slack audit entries name no repository');

@@ -5,8 +5,7 @@
  */
 import type { Location } from './location.js';
 import { cmp } from './text.js';
-
-export type Severity = 'error' | 'warning' | 'notice';
+import { SEVERITY_TABLE, type Severity } from './vocabulary.js';
 
 export interface CatalogueEntry {
   readonly severity: Severity;
@@ -135,12 +134,13 @@ export function inputFinding(code: FindingCode, input: string, message: string, 
   return { severity, code, file: input, line: 1, column: 1, message, input: true };
 }
 
-/** Severities, most severe first. */
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'notice'];
-const SEVERITY_RANK: { readonly [S in Severity]: number } = { error: 0, warning: 1, notice: 2 };
-
 export const byLocation = (a: Location, b: Location): number => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 
 export function compareFindings(a: Finding, b: Finding): number {
-  return SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || byLocation(a, b) || cmp(a.code, b.code) || cmp(a.message, b.message);
+  return (
+    SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
+    byLocation(a, b) ||
+    cmp(a.code, b.code) ||
+    cmp(a.message, b.message)
+  );
 }

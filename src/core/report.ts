@@ -5,7 +5,8 @@ import type { Level, RecordOutcome } from './vocabulary.js';
 
 export const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
-export interface CallReport {
+/** A call as the JSON report lists it (schemas/report.schema.json `calls[]`). */
+export interface CallJson {
   readonly artifact: string;
   readonly index: number;
   readonly line: number;
@@ -24,9 +25,13 @@ export interface CallReport {
   readonly record: { readonly file: string; readonly line: number; readonly provider: string; readonly record_id: string } | null;
   /** Why the call earned exactly this level. */
   readonly reason: string;
-  /** The findings about this call, in report order (not enumerable: not part of the JSON form, where the report lists them once). */
+}
+
+/** A call as the reporters see it: its JSON form, its own findings and whether it falls short. */
+export interface CallReport extends CallJson {
+  /** The findings about this call, in report order (the JSON form lists every finding once, in `findings`). */
   readonly findings: readonly Finding[];
-  /** Its earned level ranks below its required level (not enumerable: not part of the JSON form). */
+  /** Its earned level ranks below its required level. */
   readonly below_required: boolean;
 }
 

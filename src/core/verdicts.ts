@@ -87,7 +87,7 @@ export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, optio
   const findings = read.length === 0 ? own : [...read, ...own];
   if (findings.length > 1) findings.sort(compareFindings);
   const r = outcome.level === 'verified' ? outcome.record.input : null;
-  const report = {
+  return {
     artifact: call.run.artifact,
     index: input.index,
     line: input.loc.line,
@@ -101,14 +101,9 @@ export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, optio
     subject_digest: subject,
     record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
     reason: outcomeText(outcome),
+    findings,
+    below_required: rule !== null && level !== null && below(level, rule.level),
   };
-  // For reporters, not the JSON form (the report lists findings once): members JSON.stringify skips.
-  Object.defineProperty(report, 'findings', { value: findings, enumerable: false });
-  Object.defineProperty(report, 'below_required', {
-    value: rule !== null && level !== null && below(level, rule.level),
-    enumerable: false,
-  });
-  return report as CallReport;
 }
 
 /** The words of a record's finding (the code comes from the outcome table). */

@@ -9,7 +9,7 @@
 
 import { type Call, eligibility } from './call.js';
 import type { Claim } from './claims.js';
-import { byLocation, compareFindings, type Finding, finding, inputFinding, SEVERITIES, type Severity } from './findings.js';
+import { byLocation, compareFindings, type Finding, finding, inputFinding } from './findings.js';
 import { climb } from './ladder.js';
 import type { Attestation, Evidence, RunInput, VerifyOptions } from './model.js';
 import { NO_POLICY, type Policy, ruleFor, unusedRules } from './policy.js';
@@ -17,7 +17,7 @@ import { checkRecords } from './records.js';
 import { type CallReport, REPORT_SCHEMA, type RecordReport, type Report, type RunReport, type Totals } from './report.js';
 import { cmp, quote } from './text.js';
 import { judgeCall, judgeRecord } from './verdicts.js';
-import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES } from './vocabulary.js';
+import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES, SEVERITIES, SEVERITY_TABLE } from './vocabulary.js';
 
 /** The calls of one run, with the findings their claims make on their own (shape, consistency). */
 function callsOf(run: RunInput, read: Map<Call, Finding[]>): Call[] {
@@ -65,8 +65,7 @@ function tallyTotals(runs: number, calls: readonly CallReport[], records: readon
   totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
   totals['records'] = records.length;
   for (const o of RECORD_OUTCOME_NAMES) totals[o] = outcomes.get(o) ?? 0;
-  const plural: { readonly [S in Severity]: string } = { error: 'errors', warning: 'warnings', notice: 'notices' };
-  for (const s of SEVERITIES) totals[plural[s]] = severities.get(s) ?? 0;
+  for (const s of SEVERITIES) totals[SEVERITY_TABLE[s].total] = severities.get(s) ?? 0;
   return totals as Totals;
 }
 

@@ -8,13 +8,12 @@
 import { type Canonical, DIGEST_PATTERN, jcs } from '../core/binding.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
+import { parseRfc3339 } from '../core/time.js';
 
 export const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'] as const;
-const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
-
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…Z). */
-export const isSignedAt = (v: string): boolean => RFC3339_UTC.test(v) && !Number.isNaN(Date.parse(v));
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+export const isSignedAt = (v: string): boolean => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

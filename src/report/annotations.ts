@@ -4,17 +4,16 @@
  * artifacts). Shared by the Checks API reporter and the workflow-command reporter; most important first.
  */
 import path from 'node:path';
-import { FINDINGS, type Finding, type Severity } from '../core/findings.js';
+import { FINDINGS, type Finding } from '../core/findings.js';
 import type { Report } from '../core/report.js';
 import { clip } from '../core/text.js';
+import { type AnnotationLevel, annotationRank, SEVERITY_TABLE, type Severity } from '../core/vocabulary.js';
 import { CHECKS_API } from './github-limits.js';
 import { clipBytes, rung, visible } from './text.js';
 
 /** The Checks API's limits, applied to every annotation whichever way it is sent. */
 const TITLE_MAX = CHECKS_API.title;
 const MESSAGE_MAX_BYTES = CHECKS_API.messageBytes;
-
-export type AnnotationLevel = 'failure' | 'warning' | 'notice';
 
 export interface Annotation {
   /** Repository-relative, / separators; null for a finding about an input rather than a file. */
@@ -26,8 +25,7 @@ export interface Annotation {
   readonly message: string;
 }
 
-const LEVEL: { readonly [S in Severity]: AnnotationLevel } = { error: 'failure', warning: 'warning', notice: 'notice' };
-const RANK: { readonly [L in AnnotationLevel]: number } = { failure: 0, warning: 1, notice: 2 };
+const LEVEL = (s: Severity): AnnotationLevel => SEVERITY_TABLE[s].annotation;
 
 /** A report path (relative to the working directory) as a repository path. */
 export function repoPath(prefix: string, file: string): string {
@@ -55,7 +53,10 @@ export function buildAnnotations(report: Report, prefix: string, scope: 'all' | 
     const fs = c.findings;
     // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
     if (c.level === null && fs.length === 0) continue;
-    const worst = fs.reduce<AnnotationLevel>((acc, f) => (RANK[LEVEL[f.severity]] < RANK[acc] ? LEVEL[f.severity] : acc), 'notice');
+    const worst = fs.reduce<AnnotationLevel>(
+      (acc, f) => (annotationRank(LEVEL(f.severity)) < annotationRank(acc) ? LEVEL(f.severity) : acc),
+      'notice',
+    );
     const p = place(c.artifact, c.line, c.column, c.member);
     const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
     const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
@@ -81,7 +82,7 @@ export function buildAnnotations(report: Report, prefix: string, scope: 'all' | 
         path: null,
         line: 0,
         column: null,
-        level: LEVEL[f.severity],
+        level: LEVEL(f.severity),
         title: f.code,
         message: clipBytes(`${visible(f.file)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
       });
@@ -92,12 +93,12 @@ export function buildAnnotations(report: Report, prefix: string, scope: 'all' | 
       path: p.path,
       line: p.line,
       column: p.column,
-      level: LEVEL[f.severity],
+      level: LEVEL(f.severity),
       title: f.code,
       message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES),
     });
   }
   const byPath = (a: string | null, b: string | null): number => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
   const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
-  return kept.sort((a, b) => RANK[a.level] - RANK[b.level] || byPath(a.path, b.path) || a.line - b.line);
+  return kept.sort((a, b) => annotationRank(a.level) - annotationRank(b.level) || byPath(a.path, b.path) || a.line - b.line);
 }

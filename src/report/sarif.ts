@@ -6,9 +6,8 @@
 import { sha256Hex } from '../core/binding.js';
 import { FINDINGS } from '../core/findings.js';
 import type { Report } from '../core/report.js';
+import { SEVERITY_TABLE } from '../core/vocabulary.js';
 import { repoPath } from './annotations.js';
-
-const SARIF_LEVEL = { error: 'error', warning: 'warning', notice: 'note' } as const;
 
 export function renderSarif(report: Report, prefix: string, version: string): string {
   const codes = [...new Set(report.findings.map((f) => f.code))].sort();
@@ -17,7 +16,7 @@ export function renderSarif(report: Report, prefix: string, version: string): st
     name: code.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase()),
     shortDescription: { text: FINDINGS[code].title },
     fullDescription: { text: FINDINGS[code].help },
-    defaultConfiguration: { level: SARIF_LEVEL[FINDINGS[code].severity] },
+    defaultConfiguration: { level: SEVERITY_TABLE[FINDINGS[code].severity].sarif },
     helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
   }));
   const results = report.findings.map((f) => {
@@ -25,7 +24,7 @@ export function renderSarif(report: Report, prefix: string, version: string): st
     return {
       ruleId: f.code,
       ruleIndex: codes.indexOf(f.code),
-      level: SARIF_LEVEL[f.severity],
+      level: SEVERITY_TABLE[f.severity].sarif,
       message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
       locations: [
         {

@@ -4,10 +4,10 @@
  * when rows must be cut, a line says how many and where the full report is.
  */
 
-import type { Finding, Severity } from '../core/findings.js';
+import type { Finding } from '../core/findings.js';
 import type { Report } from '../core/report.js';
 import { clip } from '../core/text.js';
-import { LEVEL_TABLE, LEVELS_DESCENDING } from '../core/vocabulary.js';
+import { LEVEL_TABLE, LEVELS_DESCENDING, SEVERITY_TABLE } from '../core/vocabulary.js';
 import { repoPath } from './annotations.js';
 import { STEP_SUMMARY_BYTES } from './github-limits.js';
 import { findingCounts, producerLine, recordCounts, rung, runProducer, visible, weakestRung } from './text.js';
@@ -36,8 +36,6 @@ export const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
 export function md(s: string): string {
   return visible(s).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
-
-const ICON: { readonly [S in Severity]: string } = { error: '❌', warning: '⚠️', notice: 'ℹ️' };
 
 function link(ctx: SummaryContext, file: string, line: number, member: string | null | undefined): string {
   const p = repoPath(ctx.prefix, file);
@@ -99,7 +97,8 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
         ]
       : []),
   ];
-  const row = (f: Finding) => `- ${ICON[f.severity]} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+  const row = (f: Finding) =>
+    `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
   // A failed gate leads with what failed; the totals and everything else follow.
   const failed = report.findings.filter((f) => f.severity === 'error');
   const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');

@@ -1,9 +1,8 @@
 /** The terminal report: one line per call, findings grouped by severity, totals. */
 
-import { SEVERITIES } from '../core/findings.js';
 import type { Report } from '../core/report.js';
 import { clip } from '../core/text.js';
-import { LEVEL_TABLE } from '../core/vocabulary.js';
+import { LEVEL_TABLE, SEVERITIES, SEVERITY_TABLE } from '../core/vocabulary.js';
 import { findingCounts, levelCounts, producerLine, recordCounts, rung, runProducer, visible, weakestRung, where } from './text.js';
 
 export interface TableStyle {
@@ -14,7 +13,6 @@ const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 } as c
 type Paint = (name: keyof typeof CODES, s: string) => string;
 
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
-const SEVERITY_COLOR = { error: 'red', warning: 'yellow', notice: 'dim' } as const;
 
 export function renderTable(report: Report, style: TableStyle): string {
   const paint: Paint = style.color ? (n, s) => `\u001b[${CODES[n]}m${s}\u001b[0m` : (_n, s) => s;
@@ -57,12 +55,12 @@ export function renderTable(report: Report, style: TableStyle): string {
     out.push(
       '',
       paint(
-        SEVERITY_COLOR[sev],
+        SEVERITY_TABLE[sev].colour,
         paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`),
       ),
     );
     for (const f of fs) {
-      out.push(`  ${paint(SEVERITY_COLOR[sev], f.code)}  ${visible(where(f))}`);
+      out.push(`  ${paint(SEVERITY_TABLE[sev].colour, f.code)}  ${visible(where(f))}`);
       out.push(`    ${clip(visible(f.message), 2000)}`);
     }
   }

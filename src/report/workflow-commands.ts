@@ -7,7 +7,9 @@
  */
 
 import type { AnnotationProperties } from '@actions/core';
-import type { Annotation, AnnotationLevel } from './annotations.js';
+import type { AnnotationLevel } from '../core/vocabulary.js';
+import { annotationRank } from '../core/vocabulary.js';
+import type { Annotation } from './annotations.js';
 import { WORKFLOW_COMMANDS_PER_LEVEL } from './github-limits.js';
 
 /** @actions/core's error, warning and notice (escaping is theirs). */
@@ -23,8 +25,6 @@ export interface Reserved {
   readonly warning: number;
 }
 
-const RANK: { readonly [L in AnnotationLevel]: number } = { failure: 0, warning: 1, notice: 2 };
-
 /** @returns how many annotations were left out */
 export function emitWorkflowCommands(
   annotations: readonly Annotation[],
@@ -39,7 +39,7 @@ export function emitWorkflowCommands(
   };
   const shown: Record<AnnotationLevel, number> = { failure: 0, warning: 0, notice: 0 };
   let hidden = 0;
-  const ordered = [...annotations].sort((a, b) => RANK[a.level] - RANK[b.level]);
+  const ordered = [...annotations].sort((a, b) => annotationRank(a.level) - annotationRank(b.level));
   for (const a of ordered) {
     if (shown[a.level] >= room[a.level]) {
       hidden++;

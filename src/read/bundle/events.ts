@@ -7,6 +7,8 @@ import { jcs, sha256Digest } from '../../core/binding.js';
 import { isObject } from '../../core/json.js';
 import type { DecisionInput } from '../../core/model.js';
 import { RECORD_SCHEMA } from '../../core/model.js';
+import { quote } from '../../core/text.js';
+import { autoSi, compareInstants, type Instant, parseRfc3339 } from '../../core/time.js';
 import { classify } from '../classify.js';
 import { lines, overBytes } from '../lines.js';
 import { ReadError } from '../read-error.js';
@@ -16,8 +18,6 @@ import { decodeUtf8 } from '../utf8.js';
 import type { BundleLimits } from './limits.js';
 import type { Manifest } from './manifest.js';
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'] as const;
 
 export interface Events {
@@ -26,25 +26,6 @@ export interface Events {
   readonly skipped: ReadonlyMap<string, number>;
   /** The earliest and latest event time, in UTC (chrono's AutoSi form, as upstream writes them). */
   readonly window: { readonly start: string; readonly end: string } | null;
-}
-
-/** An RFC 3339 time as [UTC seconds since the epoch, nanoseconds], or null. */
-function utcNanos(t: string): [number, number] | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/.exec(t);
-  if (!m) return null;
-  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-  const offset = m[8] ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 3600 + Number(m[11]) * 60);
-  const seconds = Date.UTC(y as number, (mo as number) - 1, d, h, mi, s) / 1000 - offset;
-  const nanos = Number(((m[7] ?? '') + '000000000').slice(0, 9));
-  return [seconds, nanos];
-}
-
-/** [seconds, nanos] in UTC as RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit. */
-function autoSi([seconds, nanos]: [number, number]): string {
-  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
-  if (nanos === 0) return `${base}Z`;
-  const digits = nanos % 1_000_000 === 0 ? 3 : nanos % 1000 === 0 ? 6 : 9;
-  return `${base}.${String(nanos).padStart(9, '0').slice(0, digits)}Z`;
 }
 
 export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimits): Events {
@@ -58,9 +39,8 @@ export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: Bun
   const skipped = new Map<string, number>();
   let seq = 0;
   let source: string | undefined;
-  let earliest: [number, number] | null = null;
-  let latest: [number, number] | null = null;
-  const before = (a: [number, number], b: [number, number]): boolean => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+  let earliest: Instant | null = null;
+  let latest: Instant | null = null;
   const surfacePath = pathKey(['data', 'observed_tool_decisions']);
   const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
   for (const { line, start, end } of lines(text)) {
@@ -83,13 +63,13 @@ export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: Bun
     if (e['assayrunid'] !== m.runId) throw new ReadError('events', `${where}: assayrunid does not equal the manifest run_id`);
     if (e['assayseq'] !== seq) throw new ReadError('events', `${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
     if (e['id'] !== `${m.runId}:${seq}`) throw new ReadError('events', `${where}: id must be "${m.runId}:${seq}"`);
-    if (typeof e['time'] !== 'string' || !RFC3339.test(e['time']))
-      throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp`);
-    const at = utcNanos(e['time']);
-    if (at) {
-      if (!earliest || before(at, earliest)) earliest = at;
-      if (!latest || before(latest, at)) latest = at;
-    }
+    if (typeof e['time'] !== 'string') throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp (not a string)`);
+    const time = parseRfc3339(e['time']);
+    if (!time.ok)
+      throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp: ${JSON.stringify(quote(e['time'], 40))} ${time.reason}`);
+    const at = time.value;
+    if (!earliest || compareInstants(at, earliest) < 0) earliest = at;
+    if (!latest || compareInstants(latest, at) < 0) latest = at;
     if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
       throw new ReadError('events', `${where}: assaypii and assaysecrets must be booleans`);
     const subject = e['subject'];

@@ -11,6 +11,7 @@
  *   full_name + ":" + key.id.
  */
 import type { JsonObject } from '../../core/json.js';
+import type { Instant } from '../../core/time.js';
 import { idText, type Mapped, obj, str } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
 import { label, targetHash } from './target-hash.js';
@@ -71,7 +72,7 @@ export function githubWebhook(e: JsonObject): Mapped {
   if (!owner || !repo) return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
   if (!title) return { kind: 'skip', reason: 'no title' };
   const sender = str(obj(payload, 'sender'), 'login');
-  const scope = (time: number | null): EntryScope => ({
+  const scope = (time: Instant | null): EntryScope => ({
     actors: sender ? [sender] : [],
     repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
     time,

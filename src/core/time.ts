@@ -1,0 +1,117 @@
+/**
+ * The one RFC 3339 parser (docs/importers.md, "Scope"): every time the project reads (scope bounds,
+ * bundle event times, `signed_at`, entry times) is read here, exactly, at any precision it is
+ * written with, and refused where RFC 3339 refuses it: an impossible date, hour 24, minute or second
+ * 60 (a leap second `:60` only at 23:59), an offset beyond ±23:59. Nothing is rolled over.
+ */
+import type { Result } from './result.js';
+
+/** An instant: whole UTC seconds since the epoch, and the fraction of a second as decimal digits (no trailing zeros). */
+export interface Instant {
+  readonly seconds: number;
+  readonly fraction: string;
+}
+
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const leap = (y: number): boolean => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y: number, m: number): number => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits: string): string => digits.replace(/0+$/, '');
+
+/** Why a calendar date is impossible, or null. */
+function badDate(y: number, m: number, d: number): string | null {
+  if (m < 1 || m > 12) return `month ${m} does not exist`;
+  if (d < 1 || d > daysIn(y, m)) return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+  return null;
+}
+
+export interface TimeOptions {
+  /** Only `Z` (or `z`) is accepted as the offset: a UTC time. */
+  readonly utc?: boolean;
+}
+
+/** An RFC 3339 date-time, or why it is not one. */
+export function parseRfc3339(text: string, options: TimeOptions = {}): Result<Instant> {
+  const m = SHAPE.exec(text);
+  if (!m) return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i])) as [number, number, number, number, number, number];
+  const date = badDate(y, mo, d);
+  if (date) return { ok: false, reason: `is not a calendar date: ${date}` };
+  if (h > 23) return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+  if (mi > 59) return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+  if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+    return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+  if (options.utc && !m[8]) return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+  let offset = 0;
+  if (!m[8]) {
+    const [oh, om] = [Number(m[10]), Number(m[11])];
+    if (oh > 23 || om > 59) return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
+    offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+  }
+  // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+  const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+  return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year: number, m: number, d: number): number {
+  const y = m <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+export function parseDay(text: string): Result<Instant> | null {
+  const m = DAY.exec(text);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const bad = badDate(y, mo, d);
+  if (bad) return { ok: false, reason: `is not a calendar date: ${bad}` };
+  return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+}
+
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+export function fromEpochNumber(v: number, scale: 0 | 3): Instant | null {
+  if (!Number.isFinite(v)) return null;
+  const text = String(v);
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return null;
+  const digits = `${m[2]}${m[3] ?? ''}`;
+  const point = (m[2] as string).length - scale;
+  const whole = point > 0 ? digits.slice(0, point) : '0';
+  const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+  const seconds = Number(whole);
+  if (m[1] === '-') {
+    const f = trimZeros(frac);
+    if (f === '') return { seconds: -seconds, fraction: '' };
+    // −s.f = −(s+1) + (1 − 0.f)
+    const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+    return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+  }
+  return { seconds, fraction: trimZeros(frac) };
+}
+
+/** Order of two instants, exact at any precision. */
+export function compareInstants(a: Instant, b: Instant): number {
+  if (a.seconds !== b.seconds) return a.seconds < b.seconds ? -1 : 1;
+  const n = Math.max(a.fraction.length, b.fraction.length);
+  const fa = a.fraction.padEnd(n, '0');
+  const fb = b.fraction.padEnd(n, '0');
+  return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+export function autoSi(i: Instant): string {
+  const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
+  const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+  if (/^0+$/.test(nanos)) return `${base}Z`;
+  const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+  return `${base}.${nanos.slice(0, digits)}Z`;
+}
