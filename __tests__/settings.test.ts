@@ -90,30 +90,37 @@ describe('the entries map their surface onto the same settings', () => {
   const ctx = readContext({ GITHUB_WORKSPACE: ROOT }, ROOT);
 
   it('an action run with no inputs set and a CLI run with no flags verify the same way', () => {
-    const fromAction = readSettings(() => '', ctx, {}).gate;
-    const fromCli = parseCli(['verify'], false, ROOT);
-    expect(fromCli.command).toBe('verify');
-    expect(fromCli.command === 'verify' && fromCli.settings).toEqual(fromAction);
+    const action = readSettings(() => '', ctx, {});
+    const fromAction = action.ok ? action.value.gate : null;
+    const parsed = parseCli(['verify'], false, ROOT);
+    const fromCli = parsed.ok ? parsed.value : null;
+    expect(fromCli?.command).toBe('verify');
+    expect(fromCli?.command === 'verify' && fromCli.settings).toEqual(fromAction);
     expect(fromAction).toEqual(defaultSettings(ROOT));
   });
 
   it('the action refuses a bad input by name, before anything runs', () => {
-    const input = (bad: Record<string, string>) => (name: string) => bad[name] ?? '';
-    expect(() => readSettings(input({ 'max-file-size': 'big' }), ctx, {})).toThrow('max-file-size: "big" is not a size');
-    expect(() => readSettings(input({ 'working-directory': '../..' }), ctx, {})).toThrow(
-      /working-directory: "\.\.\/\.\." is outside the workspace/,
-    );
-    expect(() => readSettings(input({ 'check-run-id': 'abc' }), ctx, {})).toThrow(/^check-run-id: "abc" is not a check run id/);
-    expect(() => readSettings(input({ annotations: 'loud' }), ctx, {})).toThrow(/^annotations: "loud" must be one of/);
+    const problem = (bad: Record<string, string>) => {
+      const r = readSettings((name: string) => bad[name] ?? '', ctx, {});
+      return r.ok ? '(accepted)' : r.reason.message;
+    };
+    expect(problem({ 'max-file-size': 'big' })).toContain('max-file-size: "big" is not a size');
+    expect(problem({ 'working-directory': '../..' })).toMatch(/working-directory: "\.\.\/\.\." is outside the workspace/);
+    expect(problem({ 'check-run-id': 'abc' })).toMatch(/^check-run-id: "abc" is not a check run id/);
+    expect(problem({ annotations: 'loud' })).toMatch(/^annotations: "loud" must be one of/);
   });
 
   it('the CLI refuses a bad flag by name', () => {
-    expect(() => parseCli(['verify', '--max-line-size', 'x'], false, ROOT)).toThrow('--max-line-size: "x" is not a size');
-    expect(() => parseCli(['verify', '--format', 'xml'], false, ROOT)).toThrow('--format: "xml" must be one of table, json');
-    expect(() => parseCli(['check'], false, ROOT)).toThrow('unknown command "check"');
+    const problem = (argv: string[]) => {
+      const r = parseCli(argv, false, ROOT);
+      return r.ok ? '(accepted)' : r.reason.message;
+    };
+    expect(problem(['verify', '--max-line-size', 'x'])).toContain('--max-line-size: "x" is not a size');
+    expect(problem(['verify', '--format', 'xml'])).toContain('--format: "xml" must be one of table, json');
+    expect(problem(['check'])).toContain('unknown command "check"');
     expect(parseCli(['verify', '--runs', 'a', '--runs', 'b', '-C', 'fixtures'], true, ROOT)).toMatchObject({
-      settings: { runs: ['a', 'b'], cwd: path.join(ROOT, 'fixtures') },
-      format: 'table',
+      ok: true,
+      value: { settings: { runs: ['a', 'b'], cwd: path.join(ROOT, 'fixtures') }, format: 'table' },
     });
   });
 });

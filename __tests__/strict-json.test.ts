@@ -6,8 +6,8 @@ const opts = { maxDepth: 64 };
 const err = (text: string) => {
   const r = scan(text, opts);
   if (r.ok) throw new Error(`accepted: ${text}`);
-  const { line, column } = new LineIndex(text).locate(r.offset);
-  return { line, column, message: r.message };
+  const { line, column } = new LineIndex(text).locate(r.reason.offset);
+  return { line, column, message: r.reason.message };
 };
 
 describe('strict JSON scanner', () => {
@@ -47,13 +47,13 @@ describe('strict JSON scanner', () => {
     const r = parseStrict('{"__proto__":{"polluted":true}}', opts);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(Object.keys(r.value as object)).toEqual(['__proto__']);
+    expect(Object.keys(r.value.json as object)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
   it('records where the elements of selected arrays start', () => {
     const text = '{"observed_tool_decisions":[\n {"a":1},\n  {"b":2}\n], "x":[1]}';
     const r = scan(text, { maxDepth: 64, collect: [['observed_tool_decisions']] });
-    expect(r.ok && r.elements.get(pathKey(['observed_tool_decisions']))!.map((o) => new LineIndex(text).locate(o))).toEqual([
+    expect(r.ok && r.value.get(pathKey(['observed_tool_decisions']))!.map((o) => new LineIndex(text).locate(o))).toEqual([
       { line: 2, column: 2 },
       { line: 3, column: 3 },
     ]);
@@ -64,7 +64,7 @@ describe('strict JSON scanner', () => {
         const text = JSON.stringify(v);
         const r = parseStrict(text, opts);
         expect(r.ok).toBe(true);
-        if (r.ok) expect(r.value).toEqual(JSON.parse(text));
+        if (r.ok) expect(r.value.json).toEqual(JSON.parse(text));
       }),
       { numRuns: 300, seed: 42 },
     );
@@ -90,7 +90,7 @@ describe('object size limit', () => {
     const keys = Array.from({ length: 20 }, (_, i) => `"k${i}":${i}`);
     expect(scan(`{${keys.join(',')}}`, { maxDepth: 64, maxKeys: 20 }).ok).toBe(true);
     const r = scan(`{${keys.join(',')},"x":1}`, { maxDepth: 64, maxKeys: 20 });
-    expect(r.ok ? null : r.message).toBe('object has more than 20 members');
+    expect(r.ok ? null : r.reason.message).toBe('object has more than 20 members');
   });
   it('reuses per-depth key sets correctly across sibling objects', () => {
     const obj = (p: string) => `{${Array.from({ length: 30 }, (_, i) => `"${p}${i}":0`).join(',')}}`;
@@ -134,9 +134,8 @@ describe('trusted mode (after JSON.parse accepted the text) agrees with the full
         const full = scan(t, o);
         const fast = parseStrict(t, o);
         expect(fast.ok).toBe(full.ok);
-        if (!full.ok && !fast.ok)
-          expect({ offset: fast.offset, message: fast.message }).toEqual({ offset: full.offset, message: full.message });
-        if (full.ok && fast.ok) expect([...fast.elements]).toEqual([...full.elements]);
+        if (!full.ok && !fast.ok) expect(fast.reason).toEqual(full.reason);
+        if (full.ok && fast.ok) expect([...fast.value.elements]).toEqual([...full.value]);
       }),
       { numRuns: 3000, seed: 99 },
     );

@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(670);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(88);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2570,7 +2570,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 670:
+/***/ 88:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2822,6 +2822,21 @@ function binding(subject) {
     return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
 }
 
+;// CONCATENATED MODULE: ./src/core/severity.ts
+/**
+ * Severities, one table: their order and every reporter's word for each (the report's totals, the
+ * Checks API's annotation level, SARIF's level, the summary's icon, the table's colour).
+ */
+/** How bad a finding is: the order is the rank (most severe first). */
+const SEVERITIES = ['error', 'warning', 'notice'];
+const SEVERITY_TABLE = {
+    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
+    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
+    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
+};
+/** The rank of an annotation level: the rank of the severity it stands for. */
+const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
+
 ;// CONCATENATED MODULE: ./src/core/text.ts
 /** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
 /** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
@@ -2841,50 +2856,6 @@ function text_clip(s, max, marker = '…') {
         cut--;
     return s.slice(0, cut) + marker;
 }
-
-;// CONCATENATED MODULE: ./src/core/vocabulary.ts
-/** How bad a finding is: the order is the rank (most severe first). */
-const SEVERITIES = ['error', 'warning', 'notice'];
-const SEVERITY_TABLE = {
-    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
-    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
-    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
-};
-/** The rank of an annotation level: the rank of the severity it stands for. */
-const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
-/** The rungs, lowest first: the order is the rank. */
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const LEVEL_TABLE = {
-    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
-    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
-    verified: { rank: 2, icon: '🟢', colour: 'green' },
-};
-const levelRank = (l) => LEVEL_TABLE[l].rank;
-/** Highest rung first, the order every tally and every reporter lists them in. */
-const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
-const isLevel = (s) => LEVELS.includes(s);
-/** `a` ranks below `b`. */
-const below = (a, b) => levelRank(a) < levelRank(b);
-/** In the order the totals and the reporters list them. */
-const RECORD_OUTCOMES = {
-    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
-    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
-    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
-    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    imported_twice: {
-        finding: 'imported_twice',
-        unusable: true,
-        snag: 'is a second copy of one audit entry (counted once)',
-        more: 'second copies',
-    },
-    duplicate: {
-        finding: 'duplicate_record',
-        unusable: true,
-        snag: 'shares its identity with a record of another meaning',
-        more: 'duplicates',
-    },
-};
-const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
 ;// CONCATENATED MODULE: ./src/core/findings.ts
 
@@ -3522,6 +3493,41 @@ function outcomeOf(call, record, read, noRecord) {
     return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
 }
 
+;// CONCATENATED MODULE: ./src/core/vocabulary.ts
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
+
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
  * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
@@ -3871,6 +3877,7 @@ function judgeRecord(v, options) {
  * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
  * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
  */
+
 
 
 
@@ -4247,6 +4254,12 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     return { files, findings };
 }
 
+;// CONCATENATED MODULE: ./src/read/base64.ts
+/** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
+const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 ;// CONCATENATED MODULE: ./src/read/limits.ts
@@ -4296,15 +4309,6 @@ function blank(text, start, end) {
 }
 
 ;// CONCATENATED MODULE: ./src/read/strict-json.ts
-/**
- * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
- *
- * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
- * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
- * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
- * start. Values are then taken from JSON.parse, which is only ever given text that passed the scan
- * (so it never sees deep nesting, and `__proto__` is an ordinary own key).
- */
 /** The key under which `elements` holds a path's offsets. */
 const pathKey = (path) => JSON.stringify(path);
 var C;
@@ -4353,21 +4357,21 @@ function firstValueEnd(text, options, start, end = text.length) {
     const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
     try {
         scanner.run(true);
-        return { ok: true, end: scanner.valueEnd };
+        return { ok: true, value: scanner.valueEnd };
     }
     catch (e) {
         if (e instanceof ScanError)
-            return { ok: false, offset: e.offset, message: e.message };
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
         throw e;
     }
 }
 function runScanner(scanner) {
     try {
-        return { ok: true, elements: scanner.run() };
+        return { ok: true, value: scanner.run() };
     }
     catch (e) {
         if (e instanceof ScanError)
-            return { ok: false, offset: e.offset, message: e.message };
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
         throw e;
     }
 }
@@ -4390,12 +4394,15 @@ function parseStrict(text, options, start = 0, end = text.length) {
     catch (e) {
         const r = scan(slice, options);
         // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-        return r.ok ? { ok: false, offset: start, message: e.message } : { ok: false, offset: r.offset + start, message: r.message };
+        return {
+            ok: false,
+            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+        };
     }
     const r = runScanner(new Scanner(slice, 0, slice.length, options, wellFormed(slice)));
     if (!r.ok)
-        return { ok: false, offset: r.offset + start, message: r.message };
-    return { ok: true, value, elements: start === 0 ? r.elements : shifted(r.elements, start) };
+        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
 }
 function shifted(elements, by) {
     const out = new Map();
@@ -4871,8 +4878,8 @@ const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 /** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
 function decodeUtf8(bytes) {
     if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
-        return { ok: false, offset: firstInvalidUtf8(bytes) };
-    return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+        return { ok: false, reason: firstInvalidUtf8(bytes) };
+    return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
 }
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
 function firstInvalidUtf8(b) {
@@ -4935,6 +4942,34 @@ function byteLocation(b, offset) {
 
 
 
+
+/**
+ * The one locating sink: problems at offsets of one file become `invalid_artifact` findings at its
+ * line and column (once the file's line index is known: before that, 1:1). Readers with more to
+ * say (caps, skips) extend it.
+ */
+class LocatingSink {
+    file;
+    findings = [];
+    lines = null;
+    constructor(file) {
+        this.file = file;
+    }
+    at(offset) {
+        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
+        return { file: this.file, line, column };
+    }
+    locate(where) {
+        return 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
+    }
+    error(where, message) {
+        this.report(this.locate(where), message);
+    }
+    /** Where a located problem goes: here, the findings. */
+    report(loc, message) {
+        this.findings.push(finding('invalid_artifact', loc, message));
+    }
+}
 const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 /**
  * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
@@ -4958,10 +4993,10 @@ function decode(bytes, limits, sink, options = {}) {
     }
     const decoded = decodeUtf8(raw);
     if (!decoded.ok) {
-        sink.error(byteLocation(raw, decoded.offset), `invalid UTF-8 at byte ${decoded.offset}`);
+        sink.error(byteLocation(raw, decoded.reason), `invalid UTF-8 at byte ${decoded.reason}`);
         return null;
     }
-    return { text: decoded.text, lines: new LineIndex(decoded.text) };
+    return { text: decoded.value, lines: new LineIndex(decoded.value) };
 }
 /** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
 function* documents(text, mode, options, sink) {
@@ -4970,8 +5005,8 @@ function* documents(text, mode, options, sink) {
     const parse = (start, end) => {
         const r = parseStrict(text, opts, start, end);
         if (r.ok)
-            return { value: r.value, start, elements: r.elements };
-        sink.error({ offset: r.offset }, r.message);
+            return { value: r.value.json, start, elements: r.value.elements };
+        sink.error({ offset: r.reason.offset }, r.reason.message);
         return null;
     };
     if (mode === 'json') {
@@ -5021,9 +5056,9 @@ function* logLines(text, options, sink) {
         }
         const r = parseStrict(text, opts, start, end);
         if (r.ok)
-            yield { kind: 'json', doc: { value: r.value, start, elements: r.elements } };
+            yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
         else
-            sink.error({ offset: r.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.message}`);
+            sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
     }
 }
 const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -5037,27 +5072,27 @@ function* values(text, opts, limits, sink) {
             break;
         const end = firstValueEnd(text, opts, at);
         if (!end.ok) {
-            sink.error({ offset: end.offset }, end.message);
-            const next = text.indexOf('\n', Math.max(end.offset, at + 1));
+            sink.error({ offset: end.reason.offset }, end.reason.message);
+            const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
             if (next < 0)
                 break;
             at = next + 1;
             continue;
         }
         // A value on one line is held to the line limit, as a JSON line would be.
-        if (end.end - at > limits.maxLineBytes / 3 &&
-            text.lastIndexOf('\n', end.end - 1) < at &&
-            overBytes(text, at, end.end, limits.maxLineBytes)) {
+        if (end.value - at > limits.maxLineBytes / 3 &&
+            text.lastIndexOf('\n', end.value - 1) < at &&
+            overBytes(text, at, end.value, limits.maxLineBytes)) {
             sink.error({ offset: at }, lineTooLong(limits));
         }
         else {
-            const r = parseStrict(text, opts, at, end.end);
+            const r = parseStrict(text, opts, at, end.value);
             if (r.ok)
-                yield { value: r.value, start: at, elements: r.elements };
+                yield { value: r.value.json, start: at, elements: r.value.elements };
             else
-                sink.error({ offset: r.offset }, r.message);
+                sink.error({ offset: r.reason.offset }, r.reason.message);
         }
-        at = end.end;
+        at = end.value;
     }
 }
 
@@ -5067,6 +5102,7 @@ function* values(text, opts, limits, sink) {
  * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
  * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
  */
+
 
 
 
@@ -5085,8 +5121,6 @@ function onlySubject(s) {
     }
     return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
 }
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const base64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(v, loc) {
     if (!isObject(v))
@@ -5099,7 +5133,7 @@ function readEnvelope(v, loc) {
     if (typeof type !== 'string' || type === '')
         return { ok: false, reason: 'payloadType is not a non-empty string' };
     const p = v['payload'];
-    const payload = typeof p === 'string' ? base64(p) : null;
+    const payload = typeof p === 'string' ? strictBase64(p) : null;
     if (!payload)
         return { ok: false, reason: 'payload is not standard base64 (with padding)' };
     const sigs = v['signatures'];
@@ -5113,7 +5147,7 @@ function readEnvelope(v, loc) {
         if (typeof keyid !== 'string')
             return { ok: false, reason: `signatures[${i}].keyid is not a string` };
         const raw = s['sig'];
-        const sig = typeof raw === 'string' ? base64(raw) : null;
+        const sig = typeof raw === 'string' ? strictBase64(raw) : null;
         if (!sig || sig.length === 0)
             return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
         signatures.push({ keyid, sig });
@@ -5139,16 +5173,13 @@ function strictPayload(payload, limits) {
 }
 /** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
 function readEnvelopeFile(file, bytes, limits) {
-    const findings = [];
-    let index = null;
-    const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
-    const sink = {
-        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
-    };
+    const sink = new LocatingSink(file);
+    const findings = sink.findings;
     const decoded = decode(bytes, limits, sink);
     if (!decoded)
         return { envelopes: [], findings };
-    index = decoded.lines;
+    sink.lines = decoded.lines;
+    const at = (offset) => sink.at(offset);
     const envelopes = [];
     for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
         const e = readEnvelope(doc.value, at(doc.start));
@@ -6047,13 +6078,8 @@ class ServerLog {
             this.sink.error(at, d.reason);
             return;
         }
-        if (this.run.full)
+        if (!this.run.admit(1, () => at, (loc, message) => this.sink.error(loc, message)))
             return;
-        if (this.run.seen + 1 > this.run.max) {
-            this.run.full = true;
-            this.sink.error(at, `the run holds more than ${this.run.max} decisions (the limit per run); it is not read`);
-            return;
-        }
         const index = this.run.seen++;
         const shape = checkDecision(d.value);
         if (shape.ok)
@@ -6080,11 +6106,12 @@ class ServerLog {
         if (!parsed.ok)
             return {
                 ok: false,
-                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}`,
+                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
             };
-        if (!isObject(parsed.value))
+        const json = parsed.value.json;
+        if (!isObject(json))
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
-        return { ok: true, value: parsed.value };
+        return { ok: true, value: json };
     }
     /** A text line (not JSON): skipped, unless it is a near miss of a decision or a lost event. */
     text(line, loc) {
@@ -6233,11 +6260,11 @@ function autoSi(i) {
 
 
 
+
 const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
 const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
-const signature_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
     if (!isObject(v))
@@ -6260,7 +6287,7 @@ function readSignatureMember(v) {
             return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
     }
     const sig = v['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || !signature_BASE64.test(sig) || Buffer.from(sig, 'base64').length !== 64) {
+    if (typeof sig !== 'string' || sig.length !== 88 || strictBase64(sig)?.length !== 64) {
         return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
     }
     const at = v['signed_at'];
@@ -6317,6 +6344,17 @@ class RunDecisions {
     constructor(max) {
         this.max = max;
     }
+    /** Room for `count` more decisions; past the limit, once, the located error that rejects the run. */
+    admit(count, at, fail) {
+        if (this.full)
+            return false;
+        if (this.seen + count <= this.max)
+            return true;
+        // One located error, and nothing more is prepared: memory stays bounded by the limit.
+        this.full = true;
+        fail(at(), `the run holds more than ${this.max} decisions (the limit per run); it is not read`);
+        return false;
+    }
 }
 /**
  * @param payload  the surface object (the document itself, or an event's `data`)
@@ -6340,14 +6378,8 @@ function readSurface(payload, via, locate, run, fail) {
         fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
         return false;
     }
-    if (run.full)
+    if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
         return false;
-    if (run.seen + list.length > run.max) {
-        // One located error, and nothing of the surface is prepared: memory stays bounded by the limit.
-        run.full = true;
-        fail(locate(Math.max(0, run.max - run.seen)), `the run holds more than ${run.max} decisions (the limit per run); it is not read`);
-        return false;
-    }
     list.forEach((decision, j) => {
         const loc = locate(j);
         const index = run.seen++;
@@ -6384,31 +6416,19 @@ const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_deci
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
 const ROOT_KEY = pathKey([]);
 /** Collects findings for one file, capped, and turns offsets into locations. */
-class FileReport {
-    file;
+class FileReport extends LocatingSink {
     limits;
-    findings = [];
     errors = 0;
     suppressed = 0;
     skipped = new Map();
     firstSkip = null;
-    lines = null;
     constructor(file, limits) {
-        this.file = file;
+        super(file);
         this.limits = limits;
-    }
-    at(offset) {
-        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
-        return { file: this.file, line, column };
     }
     /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
     incomplete(loc, message) {
         this.findings.push(finding('run_incomplete', loc, message));
-    }
-    /** A problem the document pipeline found (DocSink). */
-    error(where, message) {
-        const loc = 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
-        this.fail(loc, message);
     }
     get skippedAny() {
         return this.firstSkip !== null;
@@ -6419,7 +6439,7 @@ class FileReport {
     get failed() {
         return this.errors > 0;
     }
-    fail(loc, message) {
+    report(loc, message) {
         this.errors++;
         if (this.findings.length >= this.limits.maxFindingsPerFile) {
             this.suppressed++;
@@ -6629,8 +6649,8 @@ function readEvents(bytes, m, file, limits) {
         throw new ReadError('events', 'events.ndjson starts with a byte-order mark');
     const d = decodeUtf8(bytes);
     if (!d.ok)
-        throw new ReadError('events', `events.ndjson is not valid UTF-8 (byte ${d.offset})`);
-    const text = d.text;
+        throw new ReadError('events', `events.ndjson is not valid UTF-8 (byte ${d.reason})`);
+    const text = d.value;
     const root = (0,external_node_crypto_namespaceObject.createHash)('sha256');
     const run = new RunDecisions(limits.maxDecisions);
     const skipped = new Map();
@@ -6650,8 +6670,8 @@ function readEvents(bytes, m, file, limits) {
             throw new ReadError('events', `more than ${limits.maxEvents} events`);
         const r = parseStrict(text, opts, start, end);
         if (!r.ok)
-            throw new ReadError('events', `${where} is not strict JSON: ${r.message}`);
-        const e = r.value;
+            throw new ReadError('events', `${where} is not strict JSON: ${r.reason.message}`);
+        const e = r.value.json;
         if (!isObject(e))
             throw new ReadError('events', `${where} is not a JSON object`);
         if (e['specversion'] !== '1.0')
@@ -6706,7 +6726,7 @@ function readEvents(bytes, m, file, limits) {
         if (k.kind === 'error')
             throw new ReadError('events', `${where}: ${k.reason}`);
         if (k.kind === 'surface') {
-            const offsets = r.elements.get(surfacePath) ?? [];
+            const offsets = r.value.elements.get(surfacePath) ?? [];
             const locate = (j) => ({
                 file,
                 line,
@@ -6784,18 +6804,19 @@ function otherArchive(bytes, limits) {
     const d = decodeUtf8(bytes);
     if (!d.ok)
         return null;
-    const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-    return r.ok && isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
+    const r = parseStrict(d.value, { maxDepth: limits.maxDepth });
+    const v = r.ok ? r.value.json : null;
+    return isObject(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
 }
 /** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
     const d = decodeUtf8(bytes);
     if (!d.ok)
-        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.offset})`);
-    const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
+        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
+    const r = parseStrict(d.value, { maxDepth: limits.maxDepth });
     if (!r.ok)
-        throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
-    const m = r.value;
+        throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
+    const m = r.value.json;
     if (!isObject(m))
         throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
@@ -7668,266 +7689,6 @@ async function runGateWithInputs(settings) {
     return { report: verify(evidence, settings), inputs: evidence.inputs };
 }
 
-;// CONCATENATED MODULE: ./src/trust/keys.ts
-/**
- * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
- * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
- * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
- * refused past MAX_KEY_TEXT_BYTES.
- */
-
-
-/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
-function keyIdOf(publicKey) {
-    return `sha256:${(0,external_node_crypto_namespaceObject.createHash)('sha256')
-        .update(publicKey.export({ type: 'spki', format: 'der' }))
-        .digest('hex')}`;
-}
-/**
- * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
- * `-----END L-----`, and nothing but whitespace may stand between blocks.
- */
-function pemBlocks(pem) {
-    if (Buffer.byteLength(pem) > MAX_KEY_TEXT_BYTES)
-        return { ok: false, reason: `key text is over ${MAX_KEY_TEXT_BYTES} bytes (a few keys are a few KiB)` };
-    const blocks = [];
-    let at = 0;
-    for (;;) {
-        const begin = pem.indexOf('-----BEGIN ', at);
-        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
-        if (gap.trim() !== '')
-            return { ok: false, reason: 'text outside the PEM blocks' };
-        if (begin < 0)
-            break;
-        const labelEnd = pem.indexOf('-----', begin + 11);
-        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
-        if (!/^[A-Z ]+$/.test(label))
-            return { ok: false, reason: 'a PEM BEGIN line without a label' };
-        const endLine = `-----END ${label}-----`;
-        const end = pem.indexOf(endLine, labelEnd + 5);
-        if (end < 0)
-            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
-        at = end + endLine.length;
-        blocks.push({ label, text: pem.slice(begin, at) });
-    }
-    return { ok: true, value: blocks };
-}
-/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
-function parsePublicKeys(pem) {
-    if (!pem.includes('-----BEGIN '))
-        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
-    const scanned = pemBlocks(pem);
-    if (!scanned.ok)
-        return scanned;
-    const blocks = scanned.value;
-    if (blocks.length === 0)
-        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
-    const keys = [];
-    for (const [i, block] of blocks.entries()) {
-        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
-        if (block.label !== 'PUBLIC KEY')
-            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
-        let key;
-        try {
-            key = (0,external_node_crypto_namespaceObject.createPublicKey)({ key: block.text, format: 'pem' });
-        }
-        catch (e) {
-            return { ok: false, reason: `${where}does not parse (${e.message})` };
-        }
-        if (key.asymmetricKeyType !== 'ed25519')
-            return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
-        keys.push(key);
-    }
-    return { ok: true, value: keys };
-}
-/** Trusted keys by key_id (a key given twice counts once). */
-function trustedKeys(keys) {
-    return new Map(keys.map((k) => [keyIdOf(k), k]));
-}
-
-;// CONCATENATED MODULE: ./src/gate/settings.ts
-/**
- * Settings with one home: the typed settings of a verification, the defaults of every option in one
- * table (the action's `action.yml` declares the same defaults; a test compares them), and the
- * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
- * message per mistake. Nothing below the entries reads argv or the environment.
- */
-
-
-
-
-
-class UsageError extends Error {
-}
-/**
- * A working directory: `value` resolved against `base`, which must be a directory and, when a
- * workspace is given, inside it. `name` is the flag or input named in the message.
- */
-function directoryIn(workspace, base, value, name) {
-    const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null) {
-        const rel = external_node_path_default().relative(workspace, dir);
-        if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
-            throw new UsageError(`${name}: "${value}" is outside the workspace`);
-    }
-    let isDir = false;
-    try {
-        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
-    }
-    catch {
-        isDir = false;
-    }
-    if (!isDir)
-        throw new UsageError(`${name}: "${value}" is not a directory`);
-    return dir;
-}
-/**
- * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
- * flags of the same name use the same defaults).
- */
-const DEFAULTS = {
-    runs: '.assay/runs',
-    audit: '.assay/audit',
-    'allow-unmatched-records': 'false',
-    'strict-observed': 'false',
-    annotations: 'auto',
-    annotate: 'all',
-    'check-run-id': '',
-    'check-name': 'side-effect receipts',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
-    'github-token': '${{ github.token }}',
-    summary: 'true',
-    'sarif-file': '',
-    'report-file': '',
-    'working-directory': '.',
-    'max-annotations': '1000',
-    'max-file-size': '64MiB',
-    'max-line-size': '8MiB',
-    require: '',
-    'trusted-keys': '',
-    'require-signed-records': 'false',
-    'trusted-producers': '',
-    'require-attested-runs': 'false',
-    'vsa-predicate': '',
-    vsa: '',
-    'vsa-key': '',
-};
-/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
-const UNITS = new Map([
-    ['', 1],
-    ['b', 1],
-    ['k', 1024],
-    ['kb', 1024],
-    ['kib', 1024],
-    ['m', 1024 ** 2],
-    ['mb', 1024 ** 2],
-    ['mib', 1024 ** 2],
-    ['g', 1024 ** 3],
-    ['gb', 1024 ** 3],
-    ['gib', 1024 ** 3],
-]);
-/** "64MiB", "512k", "1048576" → bytes. */
-function parseSize(name, value) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
-    if (!m || unit === undefined)
-        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
-    const bytes = Math.floor(Number(m[1]) * unit);
-    if (!Number.isSafeInteger(bytes) || bytes < 1)
-        throw new UsageError(`${name}: "${value}" is out of range`);
-    return bytes;
-}
-/** YAML 1.2 core booleans, as @actions/core reads them. */
-function parseBool(name, value) {
-    const v = value.trim();
-    if (['true', 'True', 'TRUE'].includes(v))
-        return true;
-    if (['false', 'False', 'FALSE', ''].includes(v))
-        return false;
-    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
-}
-function parseChoice(name, value, choices) {
-    const v = value.trim();
-    if (choices.includes(v))
-        return v;
-    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
-}
-/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
-function parseList(value) {
-    const out = [];
-    let depth = 0;
-    let cur = '';
-    for (const ch of value) {
-        if (ch === '{')
-            depth++;
-        else if (ch === '}' && depth > 0)
-            depth--;
-        if (ch === '\n' || (ch === ',' && depth === 0)) {
-            out.push(cur);
-            cur = '';
-            depth = 0;
-        }
-        else
-            cur += ch;
-    }
-    out.push(cur);
-    return out.map((s) => s.trim()).filter((s) => s !== '');
-}
-/** A whole number ≥ 0. */
-function parseCount(name, value) {
-    const v = value.trim();
-    if (!/^\d{1,9}$/.test(v))
-        throw new UsageError(`${name}: "${value}" is not a whole number`);
-    return Number(v);
-}
-/** The verification settings with every default, for a working directory (tests and entries start here). */
-function defaultSettings(cwd) {
-    return {
-        runs: parseList(DEFAULTS.runs),
-        audit: parseList(DEFAULTS.audit),
-        explicit: { runs: false, audit: false },
-        cwd,
-        workspace: cwd,
-        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
-        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
-        limits: DEFAULT_LIMITS,
-        policy: NO_POLICY,
-        trustedKeys: null,
-        trustedProducers: null,
-    };
-}
-/** Required-level rules, each a usage error naming the rule when it is wrong. */
-function readPolicy(name, rules) {
-    const p = parsePolicy(rules);
-    if (!p.ok)
-        throw new UsageError(`${name}: ${p.reason}`);
-    return p.value;
-}
-/**
- * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
- * each text came from, for the message when one does not parse. None: null (no trust configured).
- */
-function readTrustedKeys(sources) {
-    if (sources.length === 0)
-        return null;
-    const keys = [];
-    for (const s of sources) {
-        const parsed = parsePublicKeys(s.pem);
-        if (!parsed.ok)
-            throw new UsageError(`${s.name}: ${parsed.reason}`);
-        keys.push(...parsed.value);
-    }
-    return trustedKeys(keys);
-}
-/** Limits with the two that users set (each undefined: the default). */
-function readLimits(maxFileSize, maxLineSize, prefix = '') {
-    return {
-        ...DEFAULT_LIMITS,
-        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : DEFAULT_LIMITS.maxFileBytes,
-        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : DEFAULT_LIMITS.maxLineBytes,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
  * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
@@ -8012,6 +7773,8 @@ function writeJson(report, file) {
     return `sha256:${h.digest('hex')}`;
 }
 
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/report/text.ts
 /** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
 
@@ -8083,10 +7846,12 @@ function clipBytes(s, max) {
 
 
 
-const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 };
+
+
 const pad = (s, n) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 function renderTable(report, style) {
-    const paint = style.color ? (n, s) => `\u001b[${CODES[n]}m${s}\u001b[0m` : (_n, s) => s;
+    // The caller decided (a terminal, no NO_COLOR): Node's styleText paints without asking the stream again.
+    const paint = style.color ? (n, s) => (0,external_node_util_namespaceObject.styleText)(n, s, { validateStream: false }) : (_n, s) => s;
     const out = [];
     const t = report.totals;
     if (report.calls.length > 0) {
@@ -8139,6 +7904,83 @@ function renderTable(report, style) {
         ]
         : []), `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`);
     return out.join('\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/trust/keys.ts
+/**
+ * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
+ * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
+ * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
+ * refused past MAX_KEY_TEXT_BYTES.
+ */
+
+
+/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
+function keyIdOf(publicKey) {
+    return `sha256:${(0,external_node_crypto_namespaceObject.createHash)('sha256')
+        .update(publicKey.export({ type: 'spki', format: 'der' }))
+        .digest('hex')}`;
+}
+/**
+ * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
+ * `-----END L-----`, and nothing but whitespace may stand between blocks.
+ */
+function pemBlocks(pem) {
+    if (Buffer.byteLength(pem) > MAX_KEY_TEXT_BYTES)
+        return { ok: false, reason: `key text is over ${MAX_KEY_TEXT_BYTES} bytes (a few keys are a few KiB)` };
+    const blocks = [];
+    let at = 0;
+    for (;;) {
+        const begin = pem.indexOf('-----BEGIN ', at);
+        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
+        if (gap.trim() !== '')
+            return { ok: false, reason: 'text outside the PEM blocks' };
+        if (begin < 0)
+            break;
+        const labelEnd = pem.indexOf('-----', begin + 11);
+        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
+        if (!/^[A-Z ]+$/.test(label))
+            return { ok: false, reason: 'a PEM BEGIN line without a label' };
+        const endLine = `-----END ${label}-----`;
+        const end = pem.indexOf(endLine, labelEnd + 5);
+        if (end < 0)
+            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
+        at = end + endLine.length;
+        blocks.push({ label, text: pem.slice(begin, at) });
+    }
+    return { ok: true, value: blocks };
+}
+/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
+function parsePublicKeys(pem) {
+    if (!pem.includes('-----BEGIN '))
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const scanned = pemBlocks(pem);
+    if (!scanned.ok)
+        return scanned;
+    const blocks = scanned.value;
+    if (blocks.length === 0)
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const keys = [];
+    for (const [i, block] of blocks.entries()) {
+        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
+        if (block.label !== 'PUBLIC KEY')
+            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
+        let key;
+        try {
+            key = (0,external_node_crypto_namespaceObject.createPublicKey)({ key: block.text, format: 'pem' });
+        }
+        catch (e) {
+            return { ok: false, reason: `${where}does not parse (${e.message})` };
+        }
+        if (key.asymmetricKeyType !== 'ed25519')
+            return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
+        keys.push(key);
+    }
+    return { ok: true, value: keys };
+}
+/** Trusted keys by key_id (a key given twice counts once). */
+function trustedKeys(keys) {
+    return new Map(keys.map((k) => [keyIdOf(k), k]));
 }
 
 ;// CONCATENATED MODULE: ./src/tools/signing.ts
@@ -8224,19 +8066,19 @@ async function attestBundle(bundle, key, limits) {
     const read = await readBundle({ bytes: bundle.bytes }, bundle.name, bundleLimits(limits));
     const errors = read.findings.filter((f) => f.severity === 'error');
     if (errors.length > 0)
-        return { ok: false, findings: errors };
+        return { ok: false, reason: errors };
     if (!read.bundle)
-        return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
+        return { ok: false, reason: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
     const statement = bundleStatement(read.bundle);
     if (!statement.ok)
-        return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, statement.reason)] };
+        return { ok: false, reason: [inputFinding('invalid_artifact', bundle.name, statement.reason)] };
     const payload = jcs(statement.value);
     if (!payload.ok)
         return {
             ok: false,
-            findings: [inputFinding('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)],
+            reason: [inputFinding('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)],
         };
-    return { ok: true, message: `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), key)}\n` };
+    return { ok: true, value: `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), key)}\n` };
 }
 
 ;// CONCATENATED MODULE: ./src/tools/import/exports.ts
@@ -8256,16 +8098,13 @@ async function attestBundle(bundle, key, limits) {
  * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
  */
 function readExport(name, raw, limits, listKey) {
-    const findings = [];
-    let index = null;
-    const at = (offset) => ({ file: name, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
-    const sink = {
-        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file: name, ...where }, message)),
-    };
+    const sink = new LocatingSink(name);
+    const findings = sink.findings;
+    const at = (offset) => sink.at(offset);
     const decoded = decode(raw, limits, sink, { gzip: true });
     if (!decoded)
         return { entries: [], findings };
-    index = decoded.lines;
+    sink.lines = decoded.lines;
     const { text } = decoded;
     return { entries: pages(text, limits, listKey, at, sink, findings), findings };
 }
@@ -8288,8 +8127,8 @@ function* pages(text, limits, listKey, at, sink, findings) {
             }
             // An inner page: parse its own slice again for its elements' offsets.
             const end = firstValueEnd(text, opts, offset);
-            const inner = end.ok ? parseStrict(text, opts, offset, end.end) : null;
-            page(item, inner?.ok ? (inner.elements.get(pathKey([])) ?? []) : [], false);
+            const inner = end.ok ? parseStrict(text, opts, offset, end.value) : null;
+            page(item, inner?.ok ? (inner.value.elements.get(pathKey([])) ?? []) : [], false);
         });
     };
     const collect = [[], ...(listKey ? [[listKey]] : [])];
@@ -8666,9 +8505,9 @@ function runImport(s) {
     const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
     const summary = `${entries} entries read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
     if (errors.length > 0)
-        return { ok: false, findings: errors, summary };
+        return { ok: false, reason: { findings: errors, summary } };
     const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
-    return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary };
+    return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary } };
 }
 
 ;// CONCATENATED MODULE: ./src/tools/keygen.ts
@@ -8682,7 +8521,7 @@ function keygen(prefix) {
     const pubFile = `${prefix}.pub.pem`;
     for (const f of [keyFile, pubFile])
         if ((0,external_node_fs_namespaceObject.existsSync)(f))
-            return { ok: false, findings: [inputFinding('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
+            return { ok: false, reason: [inputFinding('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
     const pair = newKeyPair();
     try {
         // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
@@ -8690,9 +8529,9 @@ function keygen(prefix) {
         (0,external_node_fs_namespaceObject.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
     }
     catch (e) {
-        return { ok: false, findings: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${e.message}`)] };
+        return { ok: false, reason: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${e.message}`)] };
     }
-    return { ok: true, message: `${pair.keyId}\n` };
+    return { ok: true, value: `${pair.keyId}\n` };
 }
 
 ;// CONCATENATED MODULE: ./src/tools/sign.ts
@@ -8739,8 +8578,8 @@ function signRecords(key, inputs, limits, signedAt) {
         lines.push(signedLine(r.payload, key, signedAt));
     }
     if (errors.length > 0)
-        return { ok: false, findings: errors };
-    return { ok: true, message: lines.join('\n') + '\n' };
+        return { ok: false, reason: errors };
+    return { ok: true, value: lines.join('\n') + '\n' };
 }
 
 ;// CONCATENATED MODULE: ./src/report/verification-summary.ts
@@ -8889,13 +8728,13 @@ function writeVerdict(report, origin, files) {
             if (!files.key)
                 return {
                     ok: false,
-                    findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+                    reason: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
                 };
             const payload = jcs(statement);
             if (!payload.ok)
                 return {
                     ok: false,
-                    findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+                    reason: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
                 };
             writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
             written.push(files.envelope);
@@ -8904,12 +8743,12 @@ function writeVerdict(report, origin, files) {
     catch (e) {
         return {
             ok: false,
-            findings: [
+            reason: [
                 inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
             ],
         };
     }
-    return { ok: true, message: written.join('\n') };
+    return { ok: true, value: written.join('\n') };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/verdict.ts
@@ -8976,8 +8815,205 @@ async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) 
 /** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
 const VERSION = '0.2.0';
 
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./src/gate/settings.ts
+/**
+ * Settings with one home: the typed settings of a verification, the defaults of every option in one
+ * table (the action's `action.yml` declares the same defaults; a test compares them), and the
+ * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
+ * message per mistake. Nothing below the entries reads argv or the environment.
+ */
+
+
+
+
+
+/**
+ * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
+ * entries' parsers (cli/parse.ts `parseCli`, action/inputs.ts `readSettings`), which return it as a
+ * `UsageProblem`. It never leaves those modules.
+ */
+class UsageError extends Error {
+}
+/** Run a settings parser: its value, or the usage problem it threw. */
+function usage(parse) {
+    try {
+        return { ok: true, value: parse() };
+    }
+    catch (e) {
+        if (e instanceof UsageError)
+            return { ok: false, reason: { message: e.message } };
+        throw e;
+    }
+}
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+function directoryIn(workspace, base, value, name) {
+    const dir = external_node_path_default().resolve(base, value);
+    if (workspace !== null) {
+        const rel = external_node_path_default().relative(workspace, dir);
+        if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+            throw new UsageError(`${name}: "${value}" is outside the workspace`);
+    }
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new UsageError(`${name}: "${value}" is not a directory`);
+    return dir;
+}
+/**
+ * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
+ * flags of the same name use the same defaults).
+ */
+const DEFAULTS = {
+    runs: '.assay/runs',
+    audit: '.assay/audit',
+    'allow-unmatched-records': 'false',
+    'strict-observed': 'false',
+    annotations: 'auto',
+    annotate: 'all',
+    'check-run-id': '',
+    'check-name': 'side-effect receipts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
+    'github-token': '${{ github.token }}',
+    summary: 'true',
+    'sarif-file': '',
+    'report-file': '',
+    'working-directory': '.',
+    'max-annotations': '1000',
+    'max-file-size': '64MiB',
+    'max-line-size': '8MiB',
+    require: '',
+    'trusted-keys': '',
+    'require-signed-records': 'false',
+    'trusted-producers': '',
+    'require-attested-runs': 'false',
+    'vsa-predicate': '',
+    vsa: '',
+    'vsa-key': '',
+};
+/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
+const UNITS = new Map([
+    ['', 1],
+    ['b', 1],
+    ['k', 1024],
+    ['kb', 1024],
+    ['kib', 1024],
+    ['m', 1024 ** 2],
+    ['mb', 1024 ** 2],
+    ['mib', 1024 ** 2],
+    ['g', 1024 ** 3],
+    ['gb', 1024 ** 3],
+    ['gib', 1024 ** 3],
+]);
+/** "64MiB", "512k", "1048576" → bytes. */
+function parseSize(name, value) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
+    if (!m || unit === undefined)
+        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+    const bytes = Math.floor(Number(m[1]) * unit);
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+        throw new UsageError(`${name}: "${value}" is out of range`);
+    return bytes;
+}
+/** YAML 1.2 core booleans, as @actions/core reads them. */
+function parseBool(name, value) {
+    const v = value.trim();
+    if (['true', 'True', 'TRUE'].includes(v))
+        return true;
+    if (['false', 'False', 'FALSE', ''].includes(v))
+        return false;
+    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
+}
+function parseChoice(name, value, choices) {
+    const v = value.trim();
+    if (choices.includes(v))
+        return v;
+    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
+}
+/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
+function parseList(value) {
+    const out = [];
+    let depth = 0;
+    let cur = '';
+    for (const ch of value) {
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        if (ch === '\n' || (ch === ',' && depth === 0)) {
+            out.push(cur);
+            cur = '';
+            depth = 0;
+        }
+        else
+            cur += ch;
+    }
+    out.push(cur);
+    return out.map((s) => s.trim()).filter((s) => s !== '');
+}
+/** A whole number ≥ 0. */
+function parseCount(name, value) {
+    const v = value.trim();
+    if (!/^\d{1,9}$/.test(v))
+        throw new UsageError(`${name}: "${value}" is not a whole number`);
+    return Number(v);
+}
+/** The verification settings with every default, for a working directory (tests and entries start here). */
+function defaultSettings(cwd) {
+    return {
+        runs: parseList(DEFAULTS.runs),
+        audit: parseList(DEFAULTS.audit),
+        explicit: { runs: false, audit: false },
+        cwd,
+        workspace: cwd,
+        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
+        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
+        limits: DEFAULT_LIMITS,
+        policy: NO_POLICY,
+        trustedKeys: null,
+        trustedProducers: null,
+    };
+}
+/** Required-level rules, each a usage error naming the rule when it is wrong. */
+function readPolicy(name, rules) {
+    const p = parsePolicy(rules);
+    if (!p.ok)
+        throw new UsageError(`${name}: ${p.reason}`);
+    return p.value;
+}
+/**
+ * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
+ * each text came from, for the message when one does not parse. None: null (no trust configured).
+ */
+function readTrustedKeys(sources) {
+    if (sources.length === 0)
+        return null;
+    const keys = [];
+    for (const s of sources) {
+        const parsed = parsePublicKeys(s.pem);
+        if (!parsed.ok)
+            throw new UsageError(`${s.name}: ${parsed.reason}`);
+        keys.push(...parsed.value);
+    }
+    return trustedKeys(keys);
+}
+/** Limits with the two that users set (each undefined: the default). */
+function readLimits(maxFileSize, maxLineSize, prefix = '') {
+    return {
+        ...DEFAULT_LIMITS,
+        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : DEFAULT_LIMITS.maxFileBytes,
+        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : DEFAULT_LIMITS.maxLineBytes,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/options.ts
 
 
@@ -9247,8 +9283,9 @@ function usageText() {
 ;// CONCATENATED MODULE: ./src/cli/parse.ts
 /**
  * The CLI's surface: argv → one typed command with its settings. The flags, their defaults and the
- * usage text come from the option tables (cli-options.ts); a mistake is one UsageError naming the flag. Reading a key file
- * named by a flag happens here, so a key that does not parse is a usage error naming the file.
+ * usage text come from the option tables (options.ts), one parser per command; a mistake is a
+ * UsageProblem naming the flag. Reading a key file named by a flag happens here, so a key that does
+ * not parse is a usage error naming the file.
  */
 
 
@@ -9264,7 +9301,8 @@ function usageText() {
 
 
 const USAGE = usageText();
-const COMMAND_NAMES = 'verify, verify-attestation, attest-bundle, keygen, sign, import or hash';
+/** The command names, from the option tables: "a, b or c". */
+const COMMAND_NAMES = ((names) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(COMMAND_SPECS.map((c) => c.name));
 function signedAtOf(v) {
     if (v === undefined)
         return null;
@@ -9320,12 +9358,188 @@ function verdictRequest(str, cwd, env, output, format) {
         policyUri: str('policy-uri') ?? DEFAULT_POLICY_URI,
     };
 }
+const limitsOf = (a) => readLimits(a.str('max-file-size'), a.str('max-line-size'), '--');
+function keygenCommand(a) {
+    if (a.rest.length > 0)
+        throw new UsageError(`keygen: unexpected argument "${a.rest[0]}"`);
+    const out = a.str('out');
+    if (!out)
+        throw new UsageError('keygen: --out PREFIX is required');
+    return { command: 'keygen', prefix: external_node_path_default().resolve(a.cwd, out) };
+}
+function hashCommand(a) {
+    const [domain, value, ...more] = a.rest;
+    if (!domain || value === undefined || more.length > 0)
+        throw new UsageError('hash: usage: receipt-gate hash DOMAIN VALUE');
+    if (!DOMAINS.includes(domain))
+        throw new UsageError(`hash: unknown domain "${domain}" (one of ${DOMAINS.join(', ')})`);
+    return { command: 'hash', domain: domain, value };
+}
+/** --since / --until: the window [since, until). */
+function windowOf(a) {
+    const time = (flag) => {
+        const v = a.str(flag);
+        if (v === undefined)
+            return null;
+        const t = parseWindowTime(v);
+        if (!t.ok)
+            throw new UsageError(`--${flag}: ${t.reason}`);
+        return t.value;
+    };
+    const since = time('since');
+    const until = time('until');
+    if (since !== null && until !== null && compareInstants(until, since) <= 0)
+        throw new UsageError('--until must be later than --since (the window is [since, until))');
+    return { since, until };
+}
+function slackOptions(a) {
+    const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
+    for (const rv of a.list('role-verb') ?? []) {
+        const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
+        if (!m)
+            throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
+        roleVerbs.set(m[1], m[2]);
+    }
+    return {
+        principal: parseChoice('--principal', a.str('principal') ?? DEFAULT_SLACK.principal, ['id', 'email']),
+        workspace: parseChoice('--workspace', a.str('workspace') ?? DEFAULT_SLACK.workspace, ['context', 'none']),
+        roleVerbs,
+        memberProvider: a.str('member-provider') ?? DEFAULT_SLACK.memberProvider,
+        roleProvider: a.str('role-provider') ?? DEFAULT_SLACK.roleProvider,
+    };
+}
+function importCommand(a) {
+    const [kind, ...inputs] = a.rest;
+    const k = kind === undefined ? null : importKind(kind);
+    if (!k)
+        throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+    const output = a.str('output');
+    if (!output)
+        throw new UsageError('import: --output FILE is required');
+    if (inputs.length === 0)
+        throw new UsageError('import: at least one INPUT export file is required');
+    const slack = slackOptions(a);
+    const { since, until } = windowOf(a);
+    const repos = a.list('repo');
+    if (repos && k === 'slack-audit-log')
+        throw new UsageError('--repo: Slack audit entries name no repository');
+    for (const r of repos ?? [])
+        if (!/^[^/\s]+\/[^/\s]+$/.test(r))
+            throw new UsageError(`--repo: "${r}" is not OWNER/NAME`);
+    const actors = a.list('actor');
+    for (const x of actors ?? [])
+        if (x.trim() === '')
+            throw new UsageError('--actor: an empty identity');
+    const signKey = a.str('sign-key');
+    return {
+        command: 'import',
+        kind: k,
+        scope: { actors: actors ? new Set(actors) : null, repos: repos ? new Set(repos.map((r) => r.toLowerCase())) : null, since, until },
+        inputs: inputs.map((f) => external_node_path_default().resolve(a.cwd, f)),
+        output: external_node_path_default().resolve(a.cwd, output),
+        signKey: signKey ? external_node_path_default().resolve(a.cwd, signKey) : null,
+        signedAt: signedAtOf(a.str('signed-at')),
+        limits: limitsOf(a),
+        slack,
+    };
+}
+function attestBundleCommand(a) {
+    const key = a.str('key');
+    if (!key)
+        throw new UsageError('attest-bundle: --key FILE is required');
+    if (a.rest.length !== 1)
+        throw new UsageError('attest-bundle: exactly one BUNDLE (.tar.gz) is required');
+    const bundle = external_node_path_default().resolve(a.cwd, a.rest[0]);
+    const output = a.str('output');
+    return {
+        command: 'attest-bundle',
+        key: external_node_path_default().resolve(a.cwd, key),
+        bundle,
+        output: output ? external_node_path_default().resolve(a.cwd, output) : sidecarOf(bundle),
+        limits: limitsOf(a),
+    };
+}
+function verifyAttestationCommand(a) {
+    const report = a.str('report');
+    const files = a.list('trusted-key') ?? [];
+    if (!report)
+        throw new UsageError('verify-attestation: --report FILE is required');
+    if (files.length === 0)
+        throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
+    if (a.rest.length !== 1)
+        throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
+    const keys = keyFiles('--trusted-key', files, a.cwd);
+    if (!keys)
+        throw new UsageError('verify-attestation: no trusted key');
+    return { command: 'verify-attestation', keys, report: external_node_path_default().resolve(a.cwd, report), envelope: external_node_path_default().resolve(a.cwd, a.rest[0]) };
+}
+function signCommand(a) {
+    const key = a.str('key');
+    const output = a.str('output');
+    if (!key)
+        throw new UsageError('sign: --key FILE is required');
+    if (!output)
+        throw new UsageError('sign: --output FILE is required');
+    if (a.rest.length === 0)
+        throw new UsageError('sign: at least one INPUT file of audit records is required');
+    return {
+        command: 'sign',
+        key: external_node_path_default().resolve(a.cwd, key),
+        output: external_node_path_default().resolve(a.cwd, output),
+        inputs: a.rest.map((f) => external_node_path_default().resolve(a.cwd, f)),
+        signedAt: signedAtOf(a.str('signed-at')),
+        limits: limitsOf(a),
+    };
+}
+function verifyCommand(a) {
+    const { str, list, bool, cwd } = a;
+    if (a.rest.length > 0)
+        throw new UsageError(`unexpected argument "${a.rest[0]}" (use --runs / --audit for paths)`);
+    const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
+    const output = str('output') ?? null;
+    const defaults = defaultSettings(dir);
+    const given = str('format');
+    const format = given !== undefined ? parseChoice('--format', given, ['table', 'json']) : a.isTTY && output === null ? 'table' : 'json';
+    return {
+        command: 'verify',
+        vsa: verdictRequest(str, cwd, a.env, output, format),
+        settings: {
+            ...defaults,
+            runs: list('runs') ?? defaults.runs,
+            audit: list('audit') ?? defaults.audit,
+            explicit: { runs: list('runs') !== undefined, audit: list('audit') !== undefined },
+            allowUnmatchedRecords: bool('allow-unmatched-records') ?? defaults.allowUnmatchedRecords,
+            strictObserved: bool('strict-observed') ?? defaults.strictObserved,
+            limits: limitsOf(a),
+            policy: readPolicy('--require', list('require') ?? []),
+            // Key files are inputs: relative to the working directory, as the runs and audit exports are.
+            trustedKeys: keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
+            trustedProducers: keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),
+        },
+        format,
+        output: output === null ? null : external_node_path_default().resolve(cwd, output),
+    };
+}
+/** One parser per command of the option tables. */
+const PARSERS = {
+    verify: verifyCommand,
+    'verify-attestation': verifyAttestationCommand,
+    'attest-bundle': attestBundleCommand,
+    keygen: keygenCommand,
+    sign: signCommand,
+    import: importCommand,
+    hash: hashCommand,
+};
 /**
+ * argv → one typed command, or the usage problem (never an exception).
  * @param isTTY whether stdout is a terminal (the default format depends on it)
  * @param cwd   the process's working directory (relative paths resolve against it)
  * @param env   the environment (only for the verdict's default resourceUri)
  */
 function parseCli(argv, isTTY, cwd, env = {}) {
+    return usage(() => commandOf(argv, isTTY, cwd, env));
+}
+function commandOf(argv, isTTY, cwd, env) {
     // The command comes first, as in git: `receipt-gate verify --runs …`.
     const command = argv[0];
     if (command === '--version' || command === '-V' || command === 'version')
@@ -9338,172 +9552,22 @@ function parseCli(argv, isTTY, cwd, env = {}) {
     if (command.startsWith('-'))
         throw new UsageError(`the command comes first (${COMMAND_NAMES}), before "${command}"`);
     const spec = commandSpec(command);
-    if (!spec)
+    const parser = spec ? PARSERS[spec.name] : undefined;
+    if (!spec || !parser)
         throw new UsageError(`unknown command "${command}" (one of ${COMMAND_NAMES})`);
     const parsed = parse(argv, parseArgsOptions(spec));
     const v = parsed.values;
-    const str = (k) => v[k];
-    const list = (k) => v[k];
     if (v['help'])
         return { command: 'help' };
-    const rest = parsed.positionals.slice(1);
-    if (command === 'keygen') {
-        if (rest.length > 0)
-            throw new UsageError(`keygen: unexpected argument "${rest[0]}"`);
-        const out = str('out');
-        if (!out)
-            throw new UsageError('keygen: --out PREFIX is required');
-        return { command: 'keygen', prefix: external_node_path_default().resolve(cwd, out) };
-    }
-    if (command === 'hash') {
-        const [domain, value, ...more] = rest;
-        if (!domain || value === undefined || more.length > 0)
-            throw new UsageError('hash: usage: receipt-gate hash DOMAIN VALUE');
-        if (!DOMAINS.includes(domain))
-            throw new UsageError(`hash: unknown domain "${domain}" (one of ${DOMAINS.join(', ')})`);
-        return { command: 'hash', domain: domain, value };
-    }
-    if (command === 'import') {
-        const [kind, ...inputs] = rest;
-        const k = kind === undefined ? null : importKind(kind);
-        if (!k)
-            throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
-        const output = str('output');
-        if (!output)
-            throw new UsageError('import: --output FILE is required');
-        if (inputs.length === 0)
-            throw new UsageError('import: at least one INPUT export file is required');
-        const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
-        for (const rv of list('role-verb') ?? []) {
-            const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
-            if (!m)
-                throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
-            roleVerbs.set(m[1], m[2]);
-        }
-        const time = (flag) => {
-            const v = str(flag);
-            if (v === undefined)
-                return null;
-            const t = parseWindowTime(v);
-            if (!t.ok)
-                throw new UsageError(`--${flag}: ${t.reason}`);
-            return t.value;
-        };
-        const since = time('since');
-        const until = time('until');
-        if (since !== null && until !== null && compareInstants(until, since) <= 0)
-            throw new UsageError('--until must be later than --since (the window is [since, until))');
-        const repos = list('repo');
-        if (repos && k === 'slack-audit-log')
-            throw new UsageError('--repo: Slack audit entries name no repository');
-        for (const r of repos ?? [])
-            if (!/^[^/\s]+\/[^/\s]+$/.test(r))
-                throw new UsageError(`--repo: "${r}" is not OWNER/NAME`);
-        const actors = list('actor');
-        for (const a of actors ?? [])
-            if (a.trim() === '')
-                throw new UsageError('--actor: an empty identity');
-        return {
-            command: 'import',
-            kind: k,
-            scope: {
-                actors: actors ? new Set(actors) : null,
-                repos: repos ? new Set(repos.map((r) => r.toLowerCase())) : null,
-                since,
-                until,
-            },
-            inputs: inputs.map((f) => external_node_path_default().resolve(cwd, f)),
-            output: external_node_path_default().resolve(cwd, output),
-            signKey: str('sign-key') ? external_node_path_default().resolve(cwd, str('sign-key')) : null,
-            signedAt: signedAtOf(str('signed-at')),
-            limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
-            slack: {
-                principal: parseChoice('--principal', str('principal') ?? DEFAULT_SLACK.principal, ['id', 'email']),
-                workspace: parseChoice('--workspace', str('workspace') ?? DEFAULT_SLACK.workspace, ['context', 'none']),
-                roleVerbs,
-                memberProvider: str('member-provider') ?? DEFAULT_SLACK.memberProvider,
-                roleProvider: str('role-provider') ?? DEFAULT_SLACK.roleProvider,
-            },
-        };
-    }
-    if (command === 'attest-bundle') {
-        const key = str('key');
-        if (!key)
-            throw new UsageError('attest-bundle: --key FILE is required');
-        if (rest.length !== 1)
-            throw new UsageError('attest-bundle: exactly one BUNDLE (.tar.gz) is required');
-        const bundle = external_node_path_default().resolve(cwd, rest[0]);
-        const output = str('output');
-        return {
-            command: 'attest-bundle',
-            key: external_node_path_default().resolve(cwd, key),
-            bundle,
-            output: output ? external_node_path_default().resolve(cwd, output) : sidecarOf(bundle),
-            limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
-        };
-    }
-    if (command === 'verify-attestation') {
-        const report = str('report');
-        const files = list('trusted-key') ?? [];
-        if (!report)
-            throw new UsageError('verify-attestation: --report FILE is required');
-        if (files.length === 0)
-            throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
-        if (rest.length !== 1)
-            throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
-        const keys = keyFiles('--trusted-key', files, cwd);
-        if (!keys)
-            throw new UsageError('verify-attestation: no trusted key');
-        return { command: 'verify-attestation', keys, report: external_node_path_default().resolve(cwd, report), envelope: external_node_path_default().resolve(cwd, rest[0]) };
-    }
-    if (command === 'sign') {
-        const key = str('key');
-        const output = str('output');
-        if (!key)
-            throw new UsageError('sign: --key FILE is required');
-        if (!output)
-            throw new UsageError('sign: --output FILE is required');
-        if (rest.length === 0)
-            throw new UsageError('sign: at least one INPUT file of audit records is required');
-        const signedAt = signedAtOf(str('signed-at'));
-        return {
-            command: 'sign',
-            key: external_node_path_default().resolve(cwd, key),
-            output: external_node_path_default().resolve(cwd, output),
-            inputs: rest.map((f) => external_node_path_default().resolve(cwd, f)),
-            signedAt,
-            limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
-        };
-    }
-    if (rest.length > 0)
-        throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
-    const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
-    const output = str('output') ?? null;
-    const defaults = defaultSettings(dir);
-    const format = str('format') !== undefined
-        ? parseChoice('--format', str('format'), ['table', 'json'])
-        : isTTY && output === null
-            ? 'table'
-            : 'json';
-    return {
-        command: 'verify',
-        vsa: verdictRequest(str, cwd, env, output, format),
-        settings: {
-            ...defaults,
-            runs: list('runs') ?? defaults.runs,
-            audit: list('audit') ?? defaults.audit,
-            explicit: { runs: list('runs') !== undefined, audit: list('audit') !== undefined },
-            allowUnmatchedRecords: v['allow-unmatched-records'] ?? defaults.allowUnmatchedRecords,
-            strictObserved: v['strict-observed'] ?? defaults.strictObserved,
-            limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
-            policy: readPolicy('--require', list('require') ?? []),
-            // Key files are inputs: relative to the working directory, as the runs and audit exports are.
-            trustedKeys: keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
-            trustedProducers: keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),
-        },
-        format,
-        output: output === null ? null : external_node_path_default().resolve(cwd, output),
-    };
+    return parser({
+        str: (k) => v[k],
+        list: (k) => v[k],
+        bool: (k) => v[k],
+        rest: parsed.positionals.slice(1),
+        cwd,
+        isTTY,
+        env,
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/cli/run.ts
@@ -9511,7 +9575,6 @@ function parseCli(argv, isTTY, cwd, env = {}) {
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
-
 
 
 
@@ -9540,15 +9603,14 @@ function findingLines(tool, findings) {
  * @param now the time a signature is made at when --signed-at is not given
  */
 async function main(argv, env, isTTY, cwd, now = new Date()) {
-    let cmd;
-    try {
-        cmd = parseCli(argv, isTTY, cwd, env);
-    }
-    catch (e) {
-        if (e instanceof UsageError)
-            return { code: 2, stdout: '', stderr: `receipt-gate: ${e.message}\nRun 'receipt-gate --help' for the commands and their options.\n` };
-        throw e;
-    }
+    const parsed = parseCli(argv, isTTY, cwd, env);
+    if (!parsed.ok)
+        return {
+            code: 2,
+            stdout: '',
+            stderr: `receipt-gate: ${parsed.reason.message}\nRun 'receipt-gate --help' for the commands and their options.\n`,
+        };
+    const cmd = parsed.value;
     switch (cmd.command) {
         case 'help':
             return { code: 0, stdout: USAGE, stderr: '' };
@@ -9559,10 +9621,10 @@ async function main(argv, env, isTTY, cwd, now = new Date()) {
             return r.ok
                 ? {
                     code: 0,
-                    stdout: r.message,
+                    stdout: r.value,
                     stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (keep it secret: the export job's secrets) and ${cmd.prefix}.pub.pem\n`,
                 }
-                : { code: 1, stdout: '', stderr: findingLines('keygen', r.findings) };
+                : { code: 1, stdout: '', stderr: findingLines('keygen', r.reason) };
         }
         case 'sign':
             return sign(cmd, now);
@@ -9587,22 +9649,24 @@ function readInputs(files) {
             inputs.push({ name: file, bytes: (0,external_node_fs_namespaceObject.readFileSync)(file) });
         }
         catch (e) {
-            return { ok: false, error: `${file}: cannot read (${readError(e)})` };
+            return { ok: false, reason: `${file}: cannot read (${readError(e)})` };
         }
     }
-    return { ok: true, inputs };
+    return { ok: true, value: inputs };
 }
-/** A private key named by a flag; `unreadable` when the file could not be read at all (a usage error). */
+/** The exit code of each key problem (never chosen from a message's words). */
+const KEY_EXIT = { unreadable: 2, unusable: 1 };
+/** A private key named by a flag. */
 function readSigningKey(flag, file) {
     let pem;
     try {
         pem = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
     }
     catch (e) {
-        return { ok: false, error: `${flag} ${file}: cannot read (${readError(e)})`, unreadable: true };
+        return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: cannot read (${readError(e)})` } };
     }
     const k = parsePrivateKey(pem);
-    return k.ok ? { ok: true, key: k.value } : { ok: false, error: `${flag} ${k.reason}`, unreadable: false };
+    return k.ok ? k : { ok: false, reason: { code: 'unusable', message: `${flag} ${k.reason}` } };
 }
 function importExports(cmd, now) {
     const tool = `import ${cmd.kind}`;
@@ -9616,47 +9680,48 @@ function importExports(cmd, now) {
     if (cmd.signKey) {
         const k = readSigningKey('--sign-key', cmd.signKey);
         if (!k.ok)
-            return fail(say(k.error));
-        sign = { key: k.key, signedAt: cmd.signedAt ?? signedAtNow(now) };
+            return fail(say(k.reason.message));
+        sign = { key: k.value, signedAt: cmd.signedAt ?? signedAtNow(now) };
     }
     const read = readInputs(cmd.inputs);
     if (!read.ok)
-        return fail(say(read.error));
-    const r = runImport({ kind: cmd.kind, inputs: read.inputs, limits: cmd.limits, slack: cmd.slack, sign, scope: cmd.scope });
+        return fail(say(read.reason));
+    const r = runImport({ kind: cmd.kind, inputs: read.value, limits: cmd.limits, slack: cmd.slack, sign, scope: cmd.scope });
     if (!r.ok)
-        return fail(findingLines(tool, r.findings), r.summary);
+        return fail(findingLines(tool, r.reason.findings), r.reason.summary);
+    const done = r.value;
     // A quiet night: nothing to write, and no empty file for a job to commit.
-    if (r.records === 0)
-        return { code: 0, stdout: '', stderr: say(`${r.summary}; no records, so ${cmd.output} was not written`) };
+    if (done.records === 0)
+        return { code: 0, stdout: '', stderr: say(`${done.summary}; no records, so ${cmd.output} was not written`) };
     try {
-        writeWhole(cmd.output, r.ndjson);
+        writeWhole(cmd.output, done.ndjson);
     }
     catch (e) {
-        return fail(say(`cannot write ${cmd.output}: ${e.message}`), r.summary);
+        return fail(say(`cannot write ${cmd.output}: ${e.message}`), done.summary);
     }
-    return { code: 0, stdout: '', stderr: say(`${r.summary}${sign ? ', signed' : ''} → ${cmd.output}`) };
+    return { code: 0, stdout: '', stderr: say(`${done.summary}${sign ? ', signed' : ''} → ${cmd.output}`) };
 }
 function sign(cmd, now) {
     const k = readSigningKey('--key', cmd.key);
     if (!k.ok)
         return {
-            code: k.error.includes('cannot read') ? 2 : 1,
+            code: KEY_EXIT[k.reason.code],
             stdout: '',
-            stderr: `receipt-gate: sign: ${k.error}\nreceipt-gate: sign: nothing written\n`,
+            stderr: `receipt-gate: sign: ${k.reason.message}\nreceipt-gate: sign: nothing written\n`,
         };
     const read = readInputs(cmd.inputs);
     if (!read.ok)
-        return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.error}; nothing written\n` };
-    const r = signRecords(k.key, read.inputs, cmd.limits, cmd.signedAt ?? signedAtNow(now));
+        return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.reason}; nothing written\n` };
+    const r = signRecords(k.value, read.value, cmd.limits, cmd.signedAt ?? signedAtNow(now));
     if (!r.ok)
-        return { code: 1, stdout: '', stderr: `${findingLines('sign', r.findings)}receipt-gate: sign: nothing written\n` };
+        return { code: 1, stdout: '', stderr: `${findingLines('sign', r.reason)}receipt-gate: sign: nothing written\n` };
     try {
-        writeWhole(cmd.output, r.message);
+        writeWhole(cmd.output, r.value);
     }
     catch (e) {
         return { code: 1, stdout: '', stderr: `receipt-gate: sign: cannot write ${cmd.output}: ${e.message}; nothing written\n` };
     }
-    const n = r.message.split('\n').length - 1;
+    const n = r.value.split('\n').length - 1;
     return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
 }
 async function attest(cmd) {
@@ -9667,17 +9732,17 @@ async function attest(cmd) {
     });
     const k = readSigningKey('--key', cmd.key);
     if (!k.ok)
-        return fail(`receipt-gate: attest-bundle: ${k.error}\n`, k.unreadable ? 2 : 1);
+        return fail(`receipt-gate: attest-bundle: ${k.reason.message}\n`, KEY_EXIT[k.reason.code]);
     if ((0,external_node_fs_namespaceObject.existsSync)(cmd.output))
         return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
     const read = readInputs([cmd.bundle]);
     if (!read.ok)
-        return fail(`receipt-gate: attest-bundle: ${read.error}\n`);
-    const r = await attestBundle(read.inputs[0], k.key, cmd.limits);
+        return fail(`receipt-gate: attest-bundle: ${read.reason}\n`);
+    const r = await attestBundle(read.value[0], k.value, cmd.limits);
     if (!r.ok)
-        return fail(findingLines('attest-bundle', r.findings));
+        return fail(findingLines('attest-bundle', r.reason));
     try {
-        writeNew(cmd.output, r.message);
+        writeNew(cmd.output, r.value);
     }
     catch (e) {
         return fail(`receipt-gate: attest-bundle: cannot write ${cmd.output}: ${e.message}\n`);
@@ -9687,8 +9752,8 @@ async function attest(cmd) {
 async function verifyAttestation(cmd) {
     const read = readInputs([cmd.report, cmd.envelope]);
     if (!read.ok)
-        return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.error}\n` };
-    const [report, envelope] = read.inputs;
+        return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
+    const [report, envelope] = read.value;
     const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS);
     if (!r.ok)
         return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason)}\n` };
@@ -9700,8 +9765,8 @@ async function run_verify(cmd, env, isTTY, now) {
     if (cmd.vsa?.key) {
         const k = readSigningKey('--vsa-key', cmd.vsa.key);
         if (!k.ok)
-            return { code: 2, stdout: '', stderr: `receipt-gate: ${k.error}\n` };
-        key = k.key;
+            return { code: 2, stdout: '', stderr: `receipt-gate: ${k.reason.message}\n` };
+        key = k.value;
     }
     const { report, inputs } = cmd.vsa
         ? await runGateWithInputs(cmd.settings)
@@ -9734,8 +9799,8 @@ async function run_verify(cmd, env, isTTY, now) {
             };
             const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key });
             if (!w.ok)
-                return { code: 2, stdout: '', stderr: findingLines('verify', w.findings) };
-            attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.message.split('\n').join(', ')}`;
+                return { code: 2, stdout: '', stderr: findingLines('verify', w.reason) };
+            attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.value.split('\n').join(', ')}`;
         }
         return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${cmd.output}${attested}\n` };
     }

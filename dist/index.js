@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1095);
+/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(19);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 
@@ -30926,7 +30926,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1095:
+/***/ 19:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31180,6 +31180,21 @@ function binding(subject) {
     return c.ok ? { ok: true, digest: binding_sha256Digest(c.text) } : c;
 }
 
+;// CONCATENATED MODULE: ./src/core/severity.ts
+/**
+ * Severities, one table: their order and every reporter's word for each (the report's totals, the
+ * Checks API's annotation level, SARIF's level, the summary's icon, the table's colour).
+ */
+/** How bad a finding is: the order is the rank (most severe first). */
+const SEVERITIES = ['error', 'warning', 'notice'];
+const SEVERITY_TABLE = {
+    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
+    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
+    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
+};
+/** The rank of an annotation level: the rank of the severity it stands for. */
+const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
+
 ;// CONCATENATED MODULE: ./src/core/text.ts
 /** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
 /** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
@@ -31199,50 +31214,6 @@ function clip(s, max, marker = '…') {
         cut--;
     return s.slice(0, cut) + marker;
 }
-
-;// CONCATENATED MODULE: ./src/core/vocabulary.ts
-/** How bad a finding is: the order is the rank (most severe first). */
-const SEVERITIES = ['error', 'warning', 'notice'];
-const SEVERITY_TABLE = {
-    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
-    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
-    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
-};
-/** The rank of an annotation level: the rank of the severity it stands for. */
-const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
-/** The rungs, lowest first: the order is the rank. */
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const LEVEL_TABLE = {
-    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
-    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
-    verified: { rank: 2, icon: '🟢', colour: 'green' },
-};
-const levelRank = (l) => LEVEL_TABLE[l].rank;
-/** Highest rung first, the order every tally and every reporter lists them in. */
-const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
-const isLevel = (s) => LEVELS.includes(s);
-/** `a` ranks below `b`. */
-const below = (a, b) => levelRank(a) < levelRank(b);
-/** In the order the totals and the reporters list them. */
-const RECORD_OUTCOMES = {
-    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
-    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
-    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
-    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    imported_twice: {
-        finding: 'imported_twice',
-        unusable: true,
-        snag: 'is a second copy of one audit entry (counted once)',
-        more: 'second copies',
-    },
-    duplicate: {
-        finding: 'duplicate_record',
-        unusable: true,
-        snag: 'shares its identity with a record of another meaning',
-        more: 'duplicates',
-    },
-};
-const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
 ;// CONCATENATED MODULE: ./src/core/findings.ts
 
@@ -31880,6 +31851,41 @@ function outcomeOf(call, record, read, noRecord) {
     return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
 }
 
+;// CONCATENATED MODULE: ./src/core/vocabulary.ts
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
+
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
  * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
@@ -32229,6 +32235,7 @@ function judgeRecord(v, options) {
  * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
  * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
  */
+
 
 
 
@@ -32605,6 +32612,12 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     return { files, findings };
 }
 
+;// CONCATENATED MODULE: ./src/read/base64.ts
+/** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
+const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./src/read/limits.ts
@@ -32654,15 +32667,6 @@ function blank(text, start, end) {
 }
 
 ;// CONCATENATED MODULE: ./src/read/strict-json.ts
-/**
- * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
- *
- * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
- * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
- * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
- * start. Values are then taken from JSON.parse, which is only ever given text that passed the scan
- * (so it never sees deep nesting, and `__proto__` is an ordinary own key).
- */
 /** The key under which `elements` holds a path's offsets. */
 const pathKey = (path) => JSON.stringify(path);
 var C;
@@ -32711,21 +32715,21 @@ function firstValueEnd(text, options, start, end = text.length) {
     const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
     try {
         scanner.run(true);
-        return { ok: true, end: scanner.valueEnd };
+        return { ok: true, value: scanner.valueEnd };
     }
     catch (e) {
         if (e instanceof ScanError)
-            return { ok: false, offset: e.offset, message: e.message };
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
         throw e;
     }
 }
 function runScanner(scanner) {
     try {
-        return { ok: true, elements: scanner.run() };
+        return { ok: true, value: scanner.run() };
     }
     catch (e) {
         if (e instanceof ScanError)
-            return { ok: false, offset: e.offset, message: e.message };
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
         throw e;
     }
 }
@@ -32748,12 +32752,15 @@ function parseStrict(text, options, start = 0, end = text.length) {
     catch (e) {
         const r = scan(slice, options);
         // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-        return r.ok ? { ok: false, offset: start, message: e.message } : { ok: false, offset: r.offset + start, message: r.message };
+        return {
+            ok: false,
+            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+        };
     }
     const r = runScanner(new Scanner(slice, 0, slice.length, options, wellFormed(slice)));
     if (!r.ok)
-        return { ok: false, offset: r.offset + start, message: r.message };
-    return { ok: true, value, elements: start === 0 ? r.elements : shifted(r.elements, start) };
+        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
 }
 function shifted(elements, by) {
     const out = new Map();
@@ -33229,8 +33236,8 @@ var external_node_buffer_ = __nccwpck_require__(4573);
 /** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
 function decodeUtf8(bytes) {
     if (!(0,external_node_buffer_.isUtf8)(bytes))
-        return { ok: false, offset: firstInvalidUtf8(bytes) };
-    return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+        return { ok: false, reason: firstInvalidUtf8(bytes) };
+    return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
 }
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
 function firstInvalidUtf8(b) {
@@ -33293,6 +33300,34 @@ function byteLocation(b, offset) {
 
 
 
+
+/**
+ * The one locating sink: problems at offsets of one file become `invalid_artifact` findings at its
+ * line and column (once the file's line index is known: before that, 1:1). Readers with more to
+ * say (caps, skips) extend it.
+ */
+class LocatingSink {
+    file;
+    findings = [];
+    lines = null;
+    constructor(file) {
+        this.file = file;
+    }
+    at(offset) {
+        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
+        return { file: this.file, line, column };
+    }
+    locate(where) {
+        return 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
+    }
+    error(where, message) {
+        this.report(this.locate(where), message);
+    }
+    /** Where a located problem goes: here, the findings. */
+    report(loc, message) {
+        this.findings.push(finding('invalid_artifact', loc, message));
+    }
+}
 const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 /**
  * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
@@ -33316,10 +33351,10 @@ function decode(bytes, limits, sink, options = {}) {
     }
     const decoded = decodeUtf8(raw);
     if (!decoded.ok) {
-        sink.error(byteLocation(raw, decoded.offset), `invalid UTF-8 at byte ${decoded.offset}`);
+        sink.error(byteLocation(raw, decoded.reason), `invalid UTF-8 at byte ${decoded.reason}`);
         return null;
     }
-    return { text: decoded.text, lines: new LineIndex(decoded.text) };
+    return { text: decoded.value, lines: new LineIndex(decoded.value) };
 }
 /** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
 function* documents(text, mode, options, sink) {
@@ -33328,8 +33363,8 @@ function* documents(text, mode, options, sink) {
     const parse = (start, end) => {
         const r = parseStrict(text, opts, start, end);
         if (r.ok)
-            return { value: r.value, start, elements: r.elements };
-        sink.error({ offset: r.offset }, r.message);
+            return { value: r.value.json, start, elements: r.value.elements };
+        sink.error({ offset: r.reason.offset }, r.reason.message);
         return null;
     };
     if (mode === 'json') {
@@ -33379,9 +33414,9 @@ function* logLines(text, options, sink) {
         }
         const r = parseStrict(text, opts, start, end);
         if (r.ok)
-            yield { kind: 'json', doc: { value: r.value, start, elements: r.elements } };
+            yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
         else
-            sink.error({ offset: r.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.message}`);
+            sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
     }
 }
 const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -33395,27 +33430,27 @@ function* values(text, opts, limits, sink) {
             break;
         const end = firstValueEnd(text, opts, at);
         if (!end.ok) {
-            sink.error({ offset: end.offset }, end.message);
-            const next = text.indexOf('\n', Math.max(end.offset, at + 1));
+            sink.error({ offset: end.reason.offset }, end.reason.message);
+            const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
             if (next < 0)
                 break;
             at = next + 1;
             continue;
         }
         // A value on one line is held to the line limit, as a JSON line would be.
-        if (end.end - at > limits.maxLineBytes / 3 &&
-            text.lastIndexOf('\n', end.end - 1) < at &&
-            overBytes(text, at, end.end, limits.maxLineBytes)) {
+        if (end.value - at > limits.maxLineBytes / 3 &&
+            text.lastIndexOf('\n', end.value - 1) < at &&
+            overBytes(text, at, end.value, limits.maxLineBytes)) {
             sink.error({ offset: at }, lineTooLong(limits));
         }
         else {
-            const r = parseStrict(text, opts, at, end.end);
+            const r = parseStrict(text, opts, at, end.value);
             if (r.ok)
-                yield { value: r.value, start: at, elements: r.elements };
+                yield { value: r.value.json, start: at, elements: r.value.elements };
             else
-                sink.error({ offset: r.offset }, r.message);
+                sink.error({ offset: r.reason.offset }, r.reason.message);
         }
-        at = end.end;
+        at = end.value;
     }
 }
 
@@ -33425,6 +33460,7 @@ function* values(text, opts, limits, sink) {
  * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
  * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
  */
+
 
 
 
@@ -33443,8 +33479,6 @@ function onlySubject(s) {
     }
     return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
 }
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const base64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(v, loc) {
     if (!isObject(v))
@@ -33457,7 +33491,7 @@ function readEnvelope(v, loc) {
     if (typeof type !== 'string' || type === '')
         return { ok: false, reason: 'payloadType is not a non-empty string' };
     const p = v['payload'];
-    const payload = typeof p === 'string' ? base64(p) : null;
+    const payload = typeof p === 'string' ? strictBase64(p) : null;
     if (!payload)
         return { ok: false, reason: 'payload is not standard base64 (with padding)' };
     const sigs = v['signatures'];
@@ -33471,7 +33505,7 @@ function readEnvelope(v, loc) {
         if (typeof keyid !== 'string')
             return { ok: false, reason: `signatures[${i}].keyid is not a string` };
         const raw = s['sig'];
-        const sig = typeof raw === 'string' ? base64(raw) : null;
+        const sig = typeof raw === 'string' ? strictBase64(raw) : null;
         if (!sig || sig.length === 0)
             return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
         signatures.push({ keyid, sig });
@@ -33497,16 +33531,13 @@ function strictPayload(payload, limits) {
 }
 /** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
 function readEnvelopeFile(file, bytes, limits) {
-    const findings = [];
-    let index = null;
-    const at = (offset) => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
-    const sink = {
-        error: (where, message) => findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
-    };
+    const sink = new LocatingSink(file);
+    const findings = sink.findings;
     const decoded = decode(bytes, limits, sink);
     if (!decoded)
         return { envelopes: [], findings };
-    index = decoded.lines;
+    sink.lines = decoded.lines;
+    const at = (offset) => sink.at(offset);
     const envelopes = [];
     for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
         const e = readEnvelope(doc.value, at(doc.start));
@@ -34405,13 +34436,8 @@ class ServerLog {
             this.sink.error(at, d.reason);
             return;
         }
-        if (this.run.full)
+        if (!this.run.admit(1, () => at, (loc, message) => this.sink.error(loc, message)))
             return;
-        if (this.run.seen + 1 > this.run.max) {
-            this.run.full = true;
-            this.sink.error(at, `the run holds more than ${this.run.max} decisions (the limit per run); it is not read`);
-            return;
-        }
         const index = this.run.seen++;
         const shape = checkDecision(d.value);
         if (shape.ok)
@@ -34438,11 +34464,12 @@ class ServerLog {
         if (!parsed.ok)
             return {
                 ok: false,
-                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}`,
+                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
             };
-        if (!isObject(parsed.value))
+        const json = parsed.value.json;
+        if (!isObject(json))
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
-        return { ok: true, value: parsed.value };
+        return { ok: true, value: json };
     }
     /** A text line (not JSON): skipped, unless it is a near miss of a decision or a lost event. */
     text(line, loc) {
@@ -34591,11 +34618,11 @@ function autoSi(i) {
 
 
 
+
 const signature_PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
 const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
-const signature_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
     if (!isObject(v))
@@ -34618,7 +34645,7 @@ function readSignatureMember(v) {
             return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
     }
     const sig = v['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || !signature_BASE64.test(sig) || Buffer.from(sig, 'base64').length !== 64) {
+    if (typeof sig !== 'string' || sig.length !== 88 || strictBase64(sig)?.length !== 64) {
         return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
     }
     const at = v['signed_at'];
@@ -34675,6 +34702,17 @@ class RunDecisions {
     constructor(max) {
         this.max = max;
     }
+    /** Room for `count` more decisions; past the limit, once, the located error that rejects the run. */
+    admit(count, at, fail) {
+        if (this.full)
+            return false;
+        if (this.seen + count <= this.max)
+            return true;
+        // One located error, and nothing more is prepared: memory stays bounded by the limit.
+        this.full = true;
+        fail(at(), `the run holds more than ${this.max} decisions (the limit per run); it is not read`);
+        return false;
+    }
 }
 /**
  * @param payload  the surface object (the document itself, or an event's `data`)
@@ -34698,14 +34736,8 @@ function readSurface(payload, via, locate, run, fail) {
         fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
         return false;
     }
-    if (run.full)
+    if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
         return false;
-    if (run.seen + list.length > run.max) {
-        // One located error, and nothing of the surface is prepared: memory stays bounded by the limit.
-        run.full = true;
-        fail(locate(Math.max(0, run.max - run.seen)), `the run holds more than ${run.max} decisions (the limit per run); it is not read`);
-        return false;
-    }
     list.forEach((decision, j) => {
         const loc = locate(j);
         const index = run.seen++;
@@ -34742,31 +34774,19 @@ const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_deci
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
 const ROOT_KEY = pathKey([]);
 /** Collects findings for one file, capped, and turns offsets into locations. */
-class FileReport {
-    file;
+class FileReport extends LocatingSink {
     limits;
-    findings = [];
     errors = 0;
     suppressed = 0;
     skipped = new Map();
     firstSkip = null;
-    lines = null;
     constructor(file, limits) {
-        this.file = file;
+        super(file);
         this.limits = limits;
-    }
-    at(offset) {
-        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
-        return { file: this.file, line, column };
     }
     /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
     incomplete(loc, message) {
         this.findings.push(finding('run_incomplete', loc, message));
-    }
-    /** A problem the document pipeline found (DocSink). */
-    error(where, message) {
-        const loc = 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
-        this.fail(loc, message);
     }
     get skippedAny() {
         return this.firstSkip !== null;
@@ -34777,7 +34797,7 @@ class FileReport {
     get failed() {
         return this.errors > 0;
     }
-    fail(loc, message) {
+    report(loc, message) {
         this.errors++;
         if (this.findings.length >= this.limits.maxFindingsPerFile) {
             this.suppressed++;
@@ -34987,8 +35007,8 @@ function readEvents(bytes, m, file, limits) {
         throw new ReadError('events', 'events.ndjson starts with a byte-order mark');
     const d = decodeUtf8(bytes);
     if (!d.ok)
-        throw new ReadError('events', `events.ndjson is not valid UTF-8 (byte ${d.offset})`);
-    const text = d.text;
+        throw new ReadError('events', `events.ndjson is not valid UTF-8 (byte ${d.reason})`);
+    const text = d.value;
     const root = (0,external_node_crypto_.createHash)('sha256');
     const run = new RunDecisions(limits.maxDecisions);
     const skipped = new Map();
@@ -35008,8 +35028,8 @@ function readEvents(bytes, m, file, limits) {
             throw new ReadError('events', `more than ${limits.maxEvents} events`);
         const r = parseStrict(text, opts, start, end);
         if (!r.ok)
-            throw new ReadError('events', `${where} is not strict JSON: ${r.message}`);
-        const e = r.value;
+            throw new ReadError('events', `${where} is not strict JSON: ${r.reason.message}`);
+        const e = r.value.json;
         if (!isObject(e))
             throw new ReadError('events', `${where} is not a JSON object`);
         if (e['specversion'] !== '1.0')
@@ -35064,7 +35084,7 @@ function readEvents(bytes, m, file, limits) {
         if (k.kind === 'error')
             throw new ReadError('events', `${where}: ${k.reason}`);
         if (k.kind === 'surface') {
-            const offsets = r.elements.get(surfacePath) ?? [];
+            const offsets = r.value.elements.get(surfacePath) ?? [];
             const locate = (j) => ({
                 file,
                 line,
@@ -35142,18 +35162,19 @@ function otherArchive(bytes, limits) {
     const d = decodeUtf8(bytes);
     if (!d.ok)
         return null;
-    const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-    return r.ok && isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
+    const r = parseStrict(d.value, { maxDepth: limits.maxDepth });
+    const v = r.ok ? r.value.json : null;
+    return isObject(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
 }
 /** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
     const d = decodeUtf8(bytes);
     if (!d.ok)
-        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.offset})`);
-    const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
+        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
+    const r = parseStrict(d.value, { maxDepth: limits.maxDepth });
     if (!r.ok)
-        throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
-    const m = r.value;
+        throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
+    const m = r.value.json;
     if (!isObject(m))
         throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
@@ -36313,13 +36334,13 @@ function writeVerdict(report, origin, files) {
             if (!files.key)
                 return {
                     ok: false,
-                    findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+                    reason: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
                 };
             const payload = jcs(statement);
             if (!payload.ok)
                 return {
                     ok: false,
-                    findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+                    reason: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
                 };
             writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
             written.push(files.envelope);
@@ -36328,195 +36349,12 @@ function writeVerdict(report, origin, files) {
     catch (e) {
         return {
             ok: false,
-            findings: [
+            reason: [
                 inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
             ],
         };
     }
-    return { ok: true, message: written.join('\n') };
-}
-
-;// CONCATENATED MODULE: ./src/gate/settings.ts
-/**
- * Settings with one home: the typed settings of a verification, the defaults of every option in one
- * table (the action's `action.yml` declares the same defaults; a test compares them), and the
- * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
- * message per mistake. Nothing below the entries reads argv or the environment.
- */
-
-
-
-
-
-class UsageError extends Error {
-}
-/**
- * A working directory: `value` resolved against `base`, which must be a directory and, when a
- * workspace is given, inside it. `name` is the flag or input named in the message.
- */
-function directoryIn(workspace, base, value, name) {
-    const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null) {
-        const rel = external_node_path_default().relative(workspace, dir);
-        if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
-            throw new UsageError(`${name}: "${value}" is outside the workspace`);
-    }
-    let isDir = false;
-    try {
-        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
-    }
-    catch {
-        isDir = false;
-    }
-    if (!isDir)
-        throw new UsageError(`${name}: "${value}" is not a directory`);
-    return dir;
-}
-/**
- * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
- * flags of the same name use the same defaults).
- */
-const DEFAULTS = {
-    runs: '.assay/runs',
-    audit: '.assay/audit',
-    'allow-unmatched-records': 'false',
-    'strict-observed': 'false',
-    annotations: 'auto',
-    annotate: 'all',
-    'check-run-id': '',
-    'check-name': 'side-effect receipts',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
-    'github-token': '${{ github.token }}',
-    summary: 'true',
-    'sarif-file': '',
-    'report-file': '',
-    'working-directory': '.',
-    'max-annotations': '1000',
-    'max-file-size': '64MiB',
-    'max-line-size': '8MiB',
-    require: '',
-    'trusted-keys': '',
-    'require-signed-records': 'false',
-    'trusted-producers': '',
-    'require-attested-runs': 'false',
-    'vsa-predicate': '',
-    vsa: '',
-    'vsa-key': '',
-};
-/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
-const UNITS = new Map([
-    ['', 1],
-    ['b', 1],
-    ['k', 1024],
-    ['kb', 1024],
-    ['kib', 1024],
-    ['m', 1024 ** 2],
-    ['mb', 1024 ** 2],
-    ['mib', 1024 ** 2],
-    ['g', 1024 ** 3],
-    ['gb', 1024 ** 3],
-    ['gib', 1024 ** 3],
-]);
-/** "64MiB", "512k", "1048576" → bytes. */
-function parseSize(name, value) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
-    if (!m || unit === undefined)
-        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
-    const bytes = Math.floor(Number(m[1]) * unit);
-    if (!Number.isSafeInteger(bytes) || bytes < 1)
-        throw new UsageError(`${name}: "${value}" is out of range`);
-    return bytes;
-}
-/** YAML 1.2 core booleans, as @actions/core reads them. */
-function parseBool(name, value) {
-    const v = value.trim();
-    if (['true', 'True', 'TRUE'].includes(v))
-        return true;
-    if (['false', 'False', 'FALSE', ''].includes(v))
-        return false;
-    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
-}
-function parseChoice(name, value, choices) {
-    const v = value.trim();
-    if (choices.includes(v))
-        return v;
-    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
-}
-/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
-function parseList(value) {
-    const out = [];
-    let depth = 0;
-    let cur = '';
-    for (const ch of value) {
-        if (ch === '{')
-            depth++;
-        else if (ch === '}' && depth > 0)
-            depth--;
-        if (ch === '\n' || (ch === ',' && depth === 0)) {
-            out.push(cur);
-            cur = '';
-            depth = 0;
-        }
-        else
-            cur += ch;
-    }
-    out.push(cur);
-    return out.map((s) => s.trim()).filter((s) => s !== '');
-}
-/** A whole number ≥ 0. */
-function parseCount(name, value) {
-    const v = value.trim();
-    if (!/^\d{1,9}$/.test(v))
-        throw new UsageError(`${name}: "${value}" is not a whole number`);
-    return Number(v);
-}
-/** The verification settings with every default, for a working directory (tests and entries start here). */
-function defaultSettings(cwd) {
-    return {
-        runs: parseList(DEFAULTS.runs),
-        audit: parseList(DEFAULTS.audit),
-        explicit: { runs: false, audit: false },
-        cwd,
-        workspace: cwd,
-        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
-        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
-        limits: DEFAULT_LIMITS,
-        policy: NO_POLICY,
-        trustedKeys: null,
-        trustedProducers: null,
-    };
-}
-/** Required-level rules, each a usage error naming the rule when it is wrong. */
-function readPolicy(name, rules) {
-    const p = parsePolicy(rules);
-    if (!p.ok)
-        throw new UsageError(`${name}: ${p.reason}`);
-    return p.value;
-}
-/**
- * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
- * each text came from, for the message when one does not parse. None: null (no trust configured).
- */
-function readTrustedKeys(sources) {
-    if (sources.length === 0)
-        return null;
-    const keys = [];
-    for (const s of sources) {
-        const parsed = parsePublicKeys(s.pem);
-        if (!parsed.ok)
-            throw new UsageError(`${s.name}: ${parsed.reason}`);
-        keys.push(...parsed.value);
-    }
-    return trustedKeys(keys);
-}
-/** Limits with the two that users set (each undefined: the default). */
-function readLimits(maxFileSize, maxLineSize, prefix = '') {
-    return {
-        ...limits_DEFAULT_LIMITS,
-        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : limits_DEFAULT_LIMITS.maxFileBytes,
-        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : limits_DEFAULT_LIMITS.maxLineBytes,
-    };
+    return { ok: true, value: written.join('\n') };
 }
 
 ;// CONCATENATED MODULE: ./src/report/github-limits.ts
@@ -36748,14 +36586,14 @@ async function publishCheckRun(api, t, output, annotations) {
             }
         }
         catch (e) {
-            return { ok: false, status: null, message: e.message, posted, unposted: located.slice(posted) };
+            return { ok: false, reason: { status: null, message: e.message, posted, unposted: located.slice(posted) } };
         }
         requests++;
         if (res.status < 200 || res.status >= 300) {
             const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data
                 ? String(res.data.message)
                 : `HTTP ${res.status}`;
-            return { ok: false, status: res.status, message: msg, posted, unposted: located.slice(posted) };
+            return { ok: false, reason: { status: res.status, message: msg, posted, unposted: located.slice(posted) } };
         }
         const html = res.data?.html_url;
         if (typeof html === 'string' && /^https?:\/\//.test(html))
@@ -36763,12 +36601,15 @@ async function publishCheckRun(api, t, output, annotations) {
         if (id === null) {
             const got = res.data?.id;
             if (typeof got !== 'number')
-                return { ok: false, status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) };
+                return {
+                    ok: false,
+                    reason: { status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) },
+                };
             id = got;
         }
         posted += batch.length;
     }
-    return { ok: true, id: id, url, requests };
+    return { ok: true, value: { id: id, url, requests } };
 }
 
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
@@ -36911,6 +36752,7 @@ function renderSarif(report, prefix, version) {
  * link to its line at the head commit. Kept under a byte budget (GitHub's limit is 1 MiB per step);
  * when rows must be cut, a line says how many and where the full report is.
  */
+
 
 
 
@@ -37196,6 +37038,205 @@ function readContext(env, cwd) {
 
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: ./src/gate/settings.ts
+/**
+ * Settings with one home: the typed settings of a verification, the defaults of every option in one
+ * table (the action's `action.yml` declares the same defaults; a test compares them), and the
+ * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
+ * message per mistake. Nothing below the entries reads argv or the environment.
+ */
+
+
+
+
+
+/**
+ * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
+ * entries' parsers (cli/parse.ts `parseCli`, action/inputs.ts `readSettings`), which return it as a
+ * `UsageProblem`. It never leaves those modules.
+ */
+class UsageError extends Error {
+}
+/** Run a settings parser: its value, or the usage problem it threw. */
+function usage(parse) {
+    try {
+        return { ok: true, value: parse() };
+    }
+    catch (e) {
+        if (e instanceof UsageError)
+            return { ok: false, reason: { message: e.message } };
+        throw e;
+    }
+}
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+function directoryIn(workspace, base, value, name) {
+    const dir = external_node_path_default().resolve(base, value);
+    if (workspace !== null) {
+        const rel = external_node_path_default().relative(workspace, dir);
+        if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+            throw new UsageError(`${name}: "${value}" is outside the workspace`);
+    }
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new UsageError(`${name}: "${value}" is not a directory`);
+    return dir;
+}
+/**
+ * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
+ * flags of the same name use the same defaults).
+ */
+const DEFAULTS = {
+    runs: '.assay/runs',
+    audit: '.assay/audit',
+    'allow-unmatched-records': 'false',
+    'strict-observed': 'false',
+    annotations: 'auto',
+    annotate: 'all',
+    'check-run-id': '',
+    'check-name': 'side-effect receipts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
+    'github-token': '${{ github.token }}',
+    summary: 'true',
+    'sarif-file': '',
+    'report-file': '',
+    'working-directory': '.',
+    'max-annotations': '1000',
+    'max-file-size': '64MiB',
+    'max-line-size': '8MiB',
+    require: '',
+    'trusted-keys': '',
+    'require-signed-records': 'false',
+    'trusted-producers': '',
+    'require-attested-runs': 'false',
+    'vsa-predicate': '',
+    vsa: '',
+    'vsa-key': '',
+};
+/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
+const UNITS = new Map([
+    ['', 1],
+    ['b', 1],
+    ['k', 1024],
+    ['kb', 1024],
+    ['kib', 1024],
+    ['m', 1024 ** 2],
+    ['mb', 1024 ** 2],
+    ['mib', 1024 ** 2],
+    ['g', 1024 ** 3],
+    ['gb', 1024 ** 3],
+    ['gib', 1024 ** 3],
+]);
+/** "64MiB", "512k", "1048576" → bytes. */
+function parseSize(name, value) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
+    if (!m || unit === undefined)
+        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+    const bytes = Math.floor(Number(m[1]) * unit);
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+        throw new UsageError(`${name}: "${value}" is out of range`);
+    return bytes;
+}
+/** YAML 1.2 core booleans, as @actions/core reads them. */
+function parseBool(name, value) {
+    const v = value.trim();
+    if (['true', 'True', 'TRUE'].includes(v))
+        return true;
+    if (['false', 'False', 'FALSE', ''].includes(v))
+        return false;
+    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
+}
+function parseChoice(name, value, choices) {
+    const v = value.trim();
+    if (choices.includes(v))
+        return v;
+    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
+}
+/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
+function parseList(value) {
+    const out = [];
+    let depth = 0;
+    let cur = '';
+    for (const ch of value) {
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        if (ch === '\n' || (ch === ',' && depth === 0)) {
+            out.push(cur);
+            cur = '';
+            depth = 0;
+        }
+        else
+            cur += ch;
+    }
+    out.push(cur);
+    return out.map((s) => s.trim()).filter((s) => s !== '');
+}
+/** A whole number ≥ 0. */
+function parseCount(name, value) {
+    const v = value.trim();
+    if (!/^\d{1,9}$/.test(v))
+        throw new UsageError(`${name}: "${value}" is not a whole number`);
+    return Number(v);
+}
+/** The verification settings with every default, for a working directory (tests and entries start here). */
+function defaultSettings(cwd) {
+    return {
+        runs: parseList(DEFAULTS.runs),
+        audit: parseList(DEFAULTS.audit),
+        explicit: { runs: false, audit: false },
+        cwd,
+        workspace: cwd,
+        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
+        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
+        limits: DEFAULT_LIMITS,
+        policy: NO_POLICY,
+        trustedKeys: null,
+        trustedProducers: null,
+    };
+}
+/** Required-level rules, each a usage error naming the rule when it is wrong. */
+function readPolicy(name, rules) {
+    const p = parsePolicy(rules);
+    if (!p.ok)
+        throw new UsageError(`${name}: ${p.reason}`);
+    return p.value;
+}
+/**
+ * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
+ * each text came from, for the message when one does not parse. None: null (no trust configured).
+ */
+function readTrustedKeys(sources) {
+    if (sources.length === 0)
+        return null;
+    const keys = [];
+    for (const s of sources) {
+        const parsed = parsePublicKeys(s.pem);
+        if (!parsed.ok)
+            throw new UsageError(`${s.name}: ${parsed.reason}`);
+        keys.push(...parsed.value);
+    }
+    return trustedKeys(keys);
+}
+/** Limits with the two that users set (each undefined: the default). */
+function readLimits(maxFileSize, maxLineSize, prefix = '') {
+    return {
+        ...limits_DEFAULT_LIMITS,
+        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : limits_DEFAULT_LIMITS.maxFileBytes,
+        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : limits_DEFAULT_LIMITS.maxLineBytes,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/action/inputs.ts
 /**
  * The action's inputs → one typed settings object, in the manner of actions/checkout's input
@@ -37245,7 +37286,11 @@ function verdictInputs(predicate, envelope, keyPem, env) {
  * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
  *   local run may not, so an empty value means the default here too, except for github-token)
  */
+/** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
 function readSettings(input, ctx, env) {
+    return usage(() => settingsOf(input, ctx, env));
+}
+function settingsOf(input, ctx, env) {
     const get = (name) => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
     const workspace = external_node_path_default().resolve(ctx.workspace);
     const wdInput = get('working-directory');
@@ -37322,7 +37367,6 @@ const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPa
 
 
 
-
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
 const line = (s) => visible(s).replace(/^::/, ':\u200b:');
 async function annotate(core, s, ctx, report, annotations, api, summary, now) {
@@ -37354,15 +37398,17 @@ async function annotate(core, s, ctx, report, annotations, api, summary, now) {
             summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
         }, sent);
         if (r.ok) {
-            written = { id: String(r.id), url: r.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${r.id}` };
-            core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${r.id} (${r.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
+            const w = r.value;
+            written = { id: String(w.id), url: w.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${w.id}` };
+            core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${w.id} (${w.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
             return written;
         }
-        const why = r.status === 403
+        const f = r.reason;
+        const why = f.status === 403
             ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
-            : `the Checks API failed (${r.status ?? 'network'}: ${line(r.message)})`;
-        core.warning(`receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${r.unposted.length} annotation(s) not yet posted` : ''}.`);
-        emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core, { failure: failing, warning: 1 });
+            : `the Checks API failed (${f.status ?? 'network'}: ${line(f.message)})`;
+        core.warning(`receipt-gate: ${why}; falling back to workflow commands${f.posted > 0 ? ` for the ${f.unposted.length} annotation(s) not yet posted` : ''}.`);
+        emitWorkflowCommands(f.posted > 0 ? f.unposted : annotations, core, { failure: failing, warning: 1 });
         return written;
     }
     const warned = s.annotations === 'check-run';
@@ -37382,19 +37428,14 @@ function write(file, text) {
  */
 async function runAction(core = lib_core, env = process.env, cwd = process.cwd(), now = () => new Date()) {
     const ctx = readContext(env, cwd);
-    let s;
-    try {
-        s = readSettings((name) => core.getInput(name), ctx, env);
+    const read = readSettings((name) => core.getInput(name), ctx, env);
+    if (!read.ok) {
+        // `if: always()` steps can tell a misconfigured gate from a failed one.
+        core.setOutput('result', 'error');
+        core.setFailed(`receipt-gate: invalid input ${read.reason.message}`);
+        return;
     }
-    catch (e) {
-        if (e instanceof UsageError) {
-            // `if: always()` steps can tell a misconfigured gate from a failed one.
-            core.setOutput('result', 'error');
-            core.setFailed(`receipt-gate: invalid input ${e.message}`);
-            return;
-        }
-        throw e;
-    }
+    const s = read.value;
     const { report, inputs } = s.vsa ? await runGateWithInputs(s.gate) : { report: await runGate(s.gate), inputs: new Map() };
     const digest = writeJson(report, s.reportFile);
     core.setOutput('vsa-predicate-file', '');
@@ -37414,7 +37455,7 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
         const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
         if (!w.ok) {
             core.setOutput('result', 'error');
-            core.setFailed(`receipt-gate: ${w.findings.map((f) => f.message).join('; ')}`);
+            core.setFailed(`receipt-gate: ${w.reason.map((f) => f.message).join('; ')}`);
             return;
         }
         if (s.vsa.predicate)

@@ -11,7 +11,7 @@ const entries = { 'index.js': 'src/action.ts', 'cli.js': 'src/cli.ts' };
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
 for (const [out, src] of Object.entries(entries)) {
-  const { code, assets } = await ncc(path.resolve(src), { minify: false, sourceMap: false, quiet: true, target: 'es2022', license: '' });
+  const { code, assets } = await ncc(path.resolve(src), { minify: false, sourceMap: false, quiet: true, target: 'es2024', license: '' });
   const name = out === 'cli.js' ? (code.startsWith('#!') ? code : `#!/usr/bin/env node\n${code}`) : code;
   writeFileSync(path.join('dist', out), name);
   for (const [file, asset] of Object.entries(assets ?? {})) {

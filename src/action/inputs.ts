@@ -4,8 +4,10 @@
  * `action.yml` declares; a test compares them), and validated before anything runs. A bad value is
  * one UsageError naming the input.
  */
+
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Result } from '../core/result.js';
 import {
   DEFAULTS,
   directoryIn,
@@ -19,6 +21,8 @@ import {
   readTrustedKeys,
   type Settings,
   UsageError,
+  type UsageProblem,
+  usage,
 } from '../gate/settings.js';
 import { resourceUriFromEnv } from '../report/verification-summary.js';
 import { parsePrivateKey, type SigningKey } from '../tools/signing.js';
@@ -91,7 +95,16 @@ function verdictInputs(predicate: string | null, envelope: string | null, keyPem
  * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
  *   local run may not, so an empty value means the default here too, except for github-token)
  */
-export function readSettings(input: (name: string) => string, ctx: RunContext, env: NodeJS.ProcessEnv): ActionSettings {
+/** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
+export function readSettings(
+  input: (name: string) => string,
+  ctx: RunContext,
+  env: NodeJS.ProcessEnv,
+): Result<ActionSettings, UsageProblem> {
+  return usage(() => settingsOf(input, ctx, env));
+}
+
+function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJS.ProcessEnv): ActionSettings {
   const get = (name: OptionName): string => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
   const workspace = path.resolve(ctx.workspace);
   const wdInput = get('working-directory');

@@ -17,7 +17,6 @@ const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): Readonly
   new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
 
 import type { Report } from '../core/report.js';
-import { UsageError } from '../gate/settings.js';
 import { type Annotation, buildAnnotations, repoPath } from '../report/annotations.js';
 import type { GitHubApi } from '../report/check-run.js';
 import { publishCheckRun } from '../report/check-run.js';
@@ -82,20 +81,22 @@ async function annotate(
       sent,
     );
     if (r.ok) {
-      written = { id: String(r.id), url: r.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${r.id}` };
+      const w = r.value;
+      written = { id: String(w.id), url: w.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${w.id}` };
       core.info(
-        `receipt-gate: ${sent.length} annotation(s) on check run ${r.id} (${r.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`,
+        `receipt-gate: ${sent.length} annotation(s) on check run ${w.id} (${w.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`,
       );
       return written;
     }
+    const f = r.reason;
     const why =
-      r.status === 403
+      f.status === 403
         ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
-        : `the Checks API failed (${r.status ?? 'network'}: ${line(r.message)})`;
+        : `the Checks API failed (${f.status ?? 'network'}: ${line(f.message)})`;
     core.warning(
-      `receipt-gate: ${why}; falling back to workflow commands${r.posted > 0 ? ` for the ${r.unposted.length} annotation(s) not yet posted` : ''}.`,
+      `receipt-gate: ${why}; falling back to workflow commands${f.posted > 0 ? ` for the ${f.unposted.length} annotation(s) not yet posted` : ''}.`,
     );
-    emitWorkflowCommands(r.posted > 0 ? r.unposted : annotations, core, { failure: failing, warning: 1 });
+    emitWorkflowCommands(f.posted > 0 ? f.unposted : annotations, core, { failure: failing, warning: 1 });
     return written;
   }
   const warned = s.annotations === 'check-run';
@@ -124,18 +125,14 @@ export async function runAction(
   now: () => Date = () => new Date(),
 ): Promise<void> {
   const ctx = readContext(env, cwd);
-  let s: ActionSettings;
-  try {
-    s = readSettings((name) => core.getInput(name), ctx, env);
-  } catch (e) {
-    if (e instanceof UsageError) {
-      // `if: always()` steps can tell a misconfigured gate from a failed one.
-      core.setOutput('result', 'error');
-      core.setFailed(`receipt-gate: invalid input ${e.message}`);
-      return;
-    }
-    throw e;
+  const read = readSettings((name) => core.getInput(name), ctx, env);
+  if (!read.ok) {
+    // `if: always()` steps can tell a misconfigured gate from a failed one.
+    core.setOutput('result', 'error');
+    core.setFailed(`receipt-gate: invalid input ${read.reason.message}`);
+    return;
   }
+  const s = read.value;
   const { report, inputs } = s.vsa ? await runGateWithInputs(s.gate) : { report: await runGate(s.gate), inputs: new Map<string, string>() };
   const digest = writeJson(report, s.reportFile);
   core.setOutput('vsa-predicate-file', '');
@@ -155,7 +152,7 @@ export async function runAction(
     const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
     if (!w.ok) {
       core.setOutput('result', 'error');
-      core.setFailed(`receipt-gate: ${w.findings.map((f) => f.message).join('; ')}`);
+      core.setFailed(`receipt-gate: ${w.reason.map((f) => f.message).join('; ')}`);
       return;
     }
     if (s.vsa.predicate) core.setOutput('vsa-predicate-file', s.vsa.predicate);

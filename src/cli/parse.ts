@@ -1,11 +1,13 @@
 /**
  * The CLI's surface: argv → one typed command with its settings. The flags, their defaults and the
- * usage text come from the option tables (cli-options.ts); a mistake is one UsageError naming the flag. Reading a key file
- * named by a flag happens here, so a key that does not parse is a usage error naming the file.
+ * usage text come from the option tables (options.ts), one parser per command; a mistake is a
+ * UsageProblem naming the flag. Reading a key file named by a flag happens here, so a key that does
+ * not parse is a usage error naming the file.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Result } from '../core/result.js';
 import { compareInstants, type Instant } from '../core/time.js';
 import {
   defaultSettings,
@@ -16,6 +18,8 @@ import {
   readTrustedKeys,
   type Settings,
   UsageError,
+  type UsageProblem,
+  usage,
 } from '../gate/settings.js';
 import { sidecarOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
@@ -26,10 +30,11 @@ import { parseWindowTime, type ScopeFilter } from '../tools/import/scope.js';
 import { DEFAULT_SLACK, type SlackOptions } from '../tools/import/slack.js';
 import { DOMAINS, type Domain } from '../tools/import/target-hash.js';
 import type { TrustedKeys } from '../trust/keys.js';
-import { commandSpec, parseArgsOptions, usageText } from './options.js';
+import { COMMAND_SPECS, commandSpec, parseArgsOptions, usageText } from './options.js';
 
 export const USAGE = usageText();
-const COMMAND_NAMES = 'verify, verify-attestation, attest-bundle, keygen, sign, import or hash';
+/** The command names, from the option tables: "a, b or c". */
+const COMMAND_NAMES = ((names) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(COMMAND_SPECS.map((c) => c.name));
 
 export interface VerifyCommand {
   readonly command: 'verify';
@@ -165,12 +170,193 @@ function verdictRequest(
   };
 }
 
+/** What every command's parser reads: its flags' values, its positional arguments, where it runs. */
+interface Args {
+  readonly str: (flag: string) => string | undefined;
+  readonly list: (flag: string) => string[] | undefined;
+  readonly bool: (flag: string) => boolean | undefined;
+  readonly rest: readonly string[];
+  readonly cwd: string;
+  readonly isTTY: boolean;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+const limitsOf = (a: Args): ReadLimits => readLimits(a.str('max-file-size'), a.str('max-line-size'), '--');
+
+function keygenCommand(a: Args): CliCommand {
+  if (a.rest.length > 0) throw new UsageError(`keygen: unexpected argument "${a.rest[0]}"`);
+  const out = a.str('out');
+  if (!out) throw new UsageError('keygen: --out PREFIX is required');
+  return { command: 'keygen', prefix: path.resolve(a.cwd, out) };
+}
+
+function hashCommand(a: Args): CliCommand {
+  const [domain, value, ...more] = a.rest;
+  if (!domain || value === undefined || more.length > 0) throw new UsageError('hash: usage: receipt-gate hash DOMAIN VALUE');
+  if (!(DOMAINS as readonly string[]).includes(domain))
+    throw new UsageError(`hash: unknown domain "${domain}" (one of ${DOMAINS.join(', ')})`);
+  return { command: 'hash', domain: domain as Domain, value };
+}
+
+/** --since / --until: the window [since, until). */
+function windowOf(a: Args): { readonly since: Instant | null; readonly until: Instant | null } {
+  const time = (flag: string): Instant | null => {
+    const v = a.str(flag);
+    if (v === undefined) return null;
+    const t = parseWindowTime(v);
+    if (!t.ok) throw new UsageError(`--${flag}: ${t.reason}`);
+    return t.value;
+  };
+  const since = time('since');
+  const until = time('until');
+  if (since !== null && until !== null && compareInstants(until, since) <= 0)
+    throw new UsageError('--until must be later than --since (the window is [since, until))');
+  return { since, until };
+}
+
+function slackOptions(a: Args): SlackOptions {
+  const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
+  for (const rv of a.list('role-verb') ?? []) {
+    const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
+    if (!m) throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
+    roleVerbs.set(m[1] as string, m[2] as string);
+  }
+  return {
+    principal: parseChoice('--principal', a.str('principal') ?? DEFAULT_SLACK.principal, ['id', 'email'] as const),
+    workspace: parseChoice('--workspace', a.str('workspace') ?? DEFAULT_SLACK.workspace, ['context', 'none'] as const),
+    roleVerbs,
+    memberProvider: a.str('member-provider') ?? DEFAULT_SLACK.memberProvider,
+    roleProvider: a.str('role-provider') ?? DEFAULT_SLACK.roleProvider,
+  };
+}
+
+function importCommand(a: Args): CliCommand {
+  const [kind, ...inputs] = a.rest;
+  const k = kind === undefined ? null : importKind(kind);
+  if (!k) throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+  const output = a.str('output');
+  if (!output) throw new UsageError('import: --output FILE is required');
+  if (inputs.length === 0) throw new UsageError('import: at least one INPUT export file is required');
+  const slack = slackOptions(a);
+  const { since, until } = windowOf(a);
+  const repos = a.list('repo');
+  if (repos && k === 'slack-audit-log') throw new UsageError('--repo: Slack audit entries name no repository');
+  for (const r of repos ?? []) if (!/^[^/\s]+\/[^/\s]+$/.test(r)) throw new UsageError(`--repo: "${r}" is not OWNER/NAME`);
+  const actors = a.list('actor');
+  for (const x of actors ?? []) if (x.trim() === '') throw new UsageError('--actor: an empty identity');
+  const signKey = a.str('sign-key');
+  return {
+    command: 'import',
+    kind: k,
+    scope: { actors: actors ? new Set(actors) : null, repos: repos ? new Set(repos.map((r) => r.toLowerCase())) : null, since, until },
+    inputs: inputs.map((f) => path.resolve(a.cwd, f)),
+    output: path.resolve(a.cwd, output),
+    signKey: signKey ? path.resolve(a.cwd, signKey) : null,
+    signedAt: signedAtOf(a.str('signed-at')),
+    limits: limitsOf(a),
+    slack,
+  };
+}
+
+function attestBundleCommand(a: Args): CliCommand {
+  const key = a.str('key');
+  if (!key) throw new UsageError('attest-bundle: --key FILE is required');
+  if (a.rest.length !== 1) throw new UsageError('attest-bundle: exactly one BUNDLE (.tar.gz) is required');
+  const bundle = path.resolve(a.cwd, a.rest[0] as string);
+  const output = a.str('output');
+  return {
+    command: 'attest-bundle',
+    key: path.resolve(a.cwd, key),
+    bundle,
+    output: output ? path.resolve(a.cwd, output) : sidecarOf(bundle),
+    limits: limitsOf(a),
+  };
+}
+
+function verifyAttestationCommand(a: Args): CliCommand {
+  const report = a.str('report');
+  const files = a.list('trusted-key') ?? [];
+  if (!report) throw new UsageError('verify-attestation: --report FILE is required');
+  if (files.length === 0) throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
+  if (a.rest.length !== 1) throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
+  const keys = keyFiles('--trusted-key', files, a.cwd);
+  if (!keys) throw new UsageError('verify-attestation: no trusted key');
+  return { command: 'verify-attestation', keys, report: path.resolve(a.cwd, report), envelope: path.resolve(a.cwd, a.rest[0] as string) };
+}
+
+function signCommand(a: Args): CliCommand {
+  const key = a.str('key');
+  const output = a.str('output');
+  if (!key) throw new UsageError('sign: --key FILE is required');
+  if (!output) throw new UsageError('sign: --output FILE is required');
+  if (a.rest.length === 0) throw new UsageError('sign: at least one INPUT file of audit records is required');
+  return {
+    command: 'sign',
+    key: path.resolve(a.cwd, key),
+    output: path.resolve(a.cwd, output),
+    inputs: a.rest.map((f) => path.resolve(a.cwd, f)),
+    signedAt: signedAtOf(a.str('signed-at')),
+    limits: limitsOf(a),
+  };
+}
+
+function verifyCommand(a: Args): CliCommand {
+  const { str, list, bool, cwd } = a;
+  if (a.rest.length > 0) throw new UsageError(`unexpected argument "${a.rest[0]}" (use --runs / --audit for paths)`);
+  const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
+  const output = str('output') ?? null;
+  const defaults = defaultSettings(dir);
+  const given = str('format');
+  const format =
+    given !== undefined ? parseChoice('--format', given, ['table', 'json'] as const) : a.isTTY && output === null ? 'table' : 'json';
+  return {
+    command: 'verify',
+    vsa: verdictRequest(str, cwd, a.env, output, format),
+    settings: {
+      ...defaults,
+      runs: list('runs') ?? defaults.runs,
+      audit: list('audit') ?? defaults.audit,
+      explicit: { runs: list('runs') !== undefined, audit: list('audit') !== undefined },
+      allowUnmatchedRecords: bool('allow-unmatched-records') ?? defaults.allowUnmatchedRecords,
+      strictObserved: bool('strict-observed') ?? defaults.strictObserved,
+      limits: limitsOf(a),
+      policy: readPolicy('--require', list('require') ?? []),
+      // Key files are inputs: relative to the working directory, as the runs and audit exports are.
+      trustedKeys: keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
+      trustedProducers: keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),
+    },
+    format,
+    output: output === null ? null : path.resolve(cwd, output),
+  };
+}
+
+/** One parser per command of the option tables. */
+const PARSERS: { readonly [name: string]: (a: Args) => CliCommand } = {
+  verify: verifyCommand,
+  'verify-attestation': verifyAttestationCommand,
+  'attest-bundle': attestBundleCommand,
+  keygen: keygenCommand,
+  sign: signCommand,
+  import: importCommand,
+  hash: hashCommand,
+};
+
 /**
+ * argv → one typed command, or the usage problem (never an exception).
  * @param isTTY whether stdout is a terminal (the default format depends on it)
  * @param cwd   the process's working directory (relative paths resolve against it)
  * @param env   the environment (only for the verdict's default resourceUri)
  */
-export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, env: NodeJS.ProcessEnv = {}): CliCommand {
+export function parseCli(
+  argv: readonly string[],
+  isTTY: boolean,
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Result<CliCommand, UsageProblem> {
+  return usage(() => commandOf(argv, isTTY, cwd, env));
+}
+
+function commandOf(argv: readonly string[], isTTY: boolean, cwd: string, env: NodeJS.ProcessEnv): CliCommand {
   // The command comes first, as in git: `receipt-gate verify --runs …`.
   const command = argv[0];
   if (command === '--version' || command === '-V' || command === 'version') return { command: 'version' };
@@ -180,152 +366,18 @@ export function parseCli(argv: readonly string[], isTTY: boolean, cwd: string, e
   }
   if (command.startsWith('-')) throw new UsageError(`the command comes first (${COMMAND_NAMES}), before "${command}"`);
   const spec = commandSpec(command);
-  if (!spec) throw new UsageError(`unknown command "${command}" (one of ${COMMAND_NAMES})`);
+  const parser = spec ? PARSERS[spec.name] : undefined;
+  if (!spec || !parser) throw new UsageError(`unknown command "${command}" (one of ${COMMAND_NAMES})`);
   const parsed = parse(argv, parseArgsOptions(spec));
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
-  const str = (k: string): string | undefined => v[k] as string | undefined;
-  const list = (k: string): string[] | undefined => v[k] as string[] | undefined;
   if (v['help']) return { command: 'help' };
-  const rest = parsed.positionals.slice(1);
-
-  if (command === 'keygen') {
-    if (rest.length > 0) throw new UsageError(`keygen: unexpected argument "${rest[0]}"`);
-    const out = str('out');
-    if (!out) throw new UsageError('keygen: --out PREFIX is required');
-    return { command: 'keygen', prefix: path.resolve(cwd, out) };
-  }
-
-  if (command === 'hash') {
-    const [domain, value, ...more] = rest;
-    if (!domain || value === undefined || more.length > 0) throw new UsageError('hash: usage: receipt-gate hash DOMAIN VALUE');
-    if (!(DOMAINS as readonly string[]).includes(domain))
-      throw new UsageError(`hash: unknown domain "${domain}" (one of ${DOMAINS.join(', ')})`);
-    return { command: 'hash', domain: domain as Domain, value };
-  }
-
-  if (command === 'import') {
-    const [kind, ...inputs] = rest;
-    const k = kind === undefined ? null : importKind(kind);
-    if (!k) throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
-    const output = str('output');
-    if (!output) throw new UsageError('import: --output FILE is required');
-    if (inputs.length === 0) throw new UsageError('import: at least one INPUT export file is required');
-    const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
-    for (const rv of list('role-verb') ?? []) {
-      const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
-      if (!m) throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
-      roleVerbs.set(m[1] as string, m[2] as string);
-    }
-    const time = (flag: string): Instant | null => {
-      const v = str(flag);
-      if (v === undefined) return null;
-      const t = parseWindowTime(v);
-      if (!t.ok) throw new UsageError(`--${flag}: ${t.reason}`);
-      return t.value;
-    };
-    const since = time('since');
-    const until = time('until');
-    if (since !== null && until !== null && compareInstants(until, since) <= 0)
-      throw new UsageError('--until must be later than --since (the window is [since, until))');
-    const repos = list('repo');
-    if (repos && k === 'slack-audit-log') throw new UsageError('--repo: Slack audit entries name no repository');
-    for (const r of repos ?? []) if (!/^[^/\s]+\/[^/\s]+$/.test(r)) throw new UsageError(`--repo: "${r}" is not OWNER/NAME`);
-    const actors = list('actor');
-    for (const a of actors ?? []) if (a.trim() === '') throw new UsageError('--actor: an empty identity');
-    return {
-      command: 'import',
-      kind: k,
-      scope: {
-        actors: actors ? new Set(actors) : null,
-        repos: repos ? new Set(repos.map((r) => r.toLowerCase())) : null,
-        since,
-        until,
-      },
-      inputs: inputs.map((f) => path.resolve(cwd, f)),
-      output: path.resolve(cwd, output),
-      signKey: str('sign-key') ? path.resolve(cwd, str('sign-key')!) : null,
-      signedAt: signedAtOf(str('signed-at')),
-      limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
-      slack: {
-        principal: parseChoice('--principal', str('principal') ?? DEFAULT_SLACK.principal, ['id', 'email'] as const),
-        workspace: parseChoice('--workspace', str('workspace') ?? DEFAULT_SLACK.workspace, ['context', 'none'] as const),
-        roleVerbs,
-        memberProvider: str('member-provider') ?? DEFAULT_SLACK.memberProvider,
-        roleProvider: str('role-provider') ?? DEFAULT_SLACK.roleProvider,
-      },
-    };
-  }
-
-  if (command === 'attest-bundle') {
-    const key = str('key');
-    if (!key) throw new UsageError('attest-bundle: --key FILE is required');
-    if (rest.length !== 1) throw new UsageError('attest-bundle: exactly one BUNDLE (.tar.gz) is required');
-    const bundle = path.resolve(cwd, rest[0] as string);
-    const output = str('output');
-    return {
-      command: 'attest-bundle',
-      key: path.resolve(cwd, key),
-      bundle,
-      output: output ? path.resolve(cwd, output) : sidecarOf(bundle),
-      limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
-    };
-  }
-
-  if (command === 'verify-attestation') {
-    const report = str('report');
-    const files = list('trusted-key') ?? [];
-    if (!report) throw new UsageError('verify-attestation: --report FILE is required');
-    if (files.length === 0) throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
-    if (rest.length !== 1) throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
-    const keys = keyFiles('--trusted-key', files, cwd);
-    if (!keys) throw new UsageError('verify-attestation: no trusted key');
-    return { command: 'verify-attestation', keys, report: path.resolve(cwd, report), envelope: path.resolve(cwd, rest[0] as string) };
-  }
-
-  if (command === 'sign') {
-    const key = str('key');
-    const output = str('output');
-    if (!key) throw new UsageError('sign: --key FILE is required');
-    if (!output) throw new UsageError('sign: --output FILE is required');
-    if (rest.length === 0) throw new UsageError('sign: at least one INPUT file of audit records is required');
-    const signedAt = signedAtOf(str('signed-at'));
-    return {
-      command: 'sign',
-      key: path.resolve(cwd, key),
-      output: path.resolve(cwd, output),
-      inputs: rest.map((f) => path.resolve(cwd, f)),
-      signedAt,
-      limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
-    };
-  }
-
-  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
-  const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
-  const output = str('output') ?? null;
-  const defaults = defaultSettings(dir);
-  const format =
-    str('format') !== undefined
-      ? parseChoice('--format', str('format') as string, ['table', 'json'] as const)
-      : isTTY && output === null
-        ? 'table'
-        : 'json';
-  return {
-    command: 'verify',
-    vsa: verdictRequest(str, cwd, env, output, format),
-    settings: {
-      ...defaults,
-      runs: list('runs') ?? defaults.runs,
-      audit: list('audit') ?? defaults.audit,
-      explicit: { runs: list('runs') !== undefined, audit: list('audit') !== undefined },
-      allowUnmatchedRecords: (v['allow-unmatched-records'] as boolean | undefined) ?? defaults.allowUnmatchedRecords,
-      strictObserved: (v['strict-observed'] as boolean | undefined) ?? defaults.strictObserved,
-      limits: readLimits(str('max-file-size'), str('max-line-size'), '--'),
-      policy: readPolicy('--require', list('require') ?? []),
-      // Key files are inputs: relative to the working directory, as the runs and audit exports are.
-      trustedKeys: keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
-      trustedProducers: keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),
-    },
-    format,
-    output: output === null ? null : path.resolve(cwd, output),
-  };
+  return parser({
+    str: (k) => v[k] as string | undefined,
+    list: (k) => v[k] as string[] | undefined,
+    bool: (k) => v[k] as boolean | undefined,
+    rest: parsed.positionals.slice(1),
+    cwd,
+    isTTY,
+    env,
+  });
 }

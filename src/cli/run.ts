@@ -4,8 +4,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Finding } from '../core/findings.js';
+import type { Result } from '../core/result.js';
 import { runGate, runGateWithInputs } from '../gate/gate.js';
-import { UsageError } from '../gate/settings.js';
 import { DEFAULT_LIMITS } from '../read/limits.js';
 import { renderJson, writeJson } from '../report/json-report.js';
 import { renderTable } from '../report/table.js';
@@ -13,8 +13,8 @@ import { located, visible } from '../report/text.js';
 import { attestBundle } from '../tools/attest-bundle.js';
 import { type ImportSettings, runImport } from '../tools/import/run.js';
 import { targetHash } from '../tools/import/target-hash.js';
+import type { ToolInput } from '../tools/input.js';
 import { keygen } from '../tools/keygen.js';
-import type { ToolInput } from '../tools/result.js';
 import { signRecords } from '../tools/sign.js';
 import { parsePrivateKey, type SigningKey, signedAtNow } from '../tools/signing.js';
 import { writeVerdict } from '../tools/verdict.js';
@@ -23,7 +23,6 @@ import { verifyVerdict } from '../trust/verdict.js';
 import { VERSION } from '../version.js';
 import {
   type AttestBundleCommand,
-  type CliCommand,
   type ImportCommand,
   parseCli,
   type SignCommand,
@@ -55,14 +54,14 @@ export async function main(
   cwd: string,
   now = new Date(),
 ): Promise<CliOutcome> {
-  let cmd: CliCommand;
-  try {
-    cmd = parseCli(argv, isTTY, cwd, env);
-  } catch (e) {
-    if (e instanceof UsageError)
-      return { code: 2, stdout: '', stderr: `receipt-gate: ${e.message}\nRun 'receipt-gate --help' for the commands and their options.\n` };
-    throw e;
-  }
+  const parsed = parseCli(argv, isTTY, cwd, env);
+  if (!parsed.ok)
+    return {
+      code: 2,
+      stdout: '',
+      stderr: `receipt-gate: ${parsed.reason.message}\nRun 'receipt-gate --help' for the commands and their options.\n`,
+    };
+  const cmd = parsed.value;
   switch (cmd.command) {
     case 'help':
       return { code: 0, stdout: USAGE, stderr: '' };
@@ -73,10 +72,10 @@ export async function main(
       return r.ok
         ? {
             code: 0,
-            stdout: r.message,
+            stdout: r.value,
             stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (keep it secret: the export job's secrets) and ${cmd.prefix}.pub.pem\n`,
           }
-        : { code: 1, stdout: '', stderr: findingLines('keygen', r.findings) };
+        : { code: 1, stdout: '', stderr: findingLines('keygen', r.reason) };
     }
     case 'sign':
       return sign(cmd, now);
@@ -96,28 +95,37 @@ export async function main(
 const readError = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
 
 /** The input files of a tool, read whole; the first that cannot be read is named. */
-function readInputs(files: readonly string[]): { ok: true; inputs: ToolInput[] } | { ok: false; error: string } {
+function readInputs(files: readonly string[]): Result<ToolInput[]> {
   const inputs: ToolInput[] = [];
   for (const file of files) {
     try {
       inputs.push({ name: file, bytes: readFileSync(file) });
     } catch (e) {
-      return { ok: false, error: `${file}: cannot read (${readError(e)})` };
+      return { ok: false, reason: `${file}: cannot read (${readError(e)})` };
     }
   }
-  return { ok: true, inputs };
+  return { ok: true, value: inputs };
 }
 
-/** A private key named by a flag; `unreadable` when the file could not be read at all (a usage error). */
-function readSigningKey(flag: string, file: string): { ok: true; key: SigningKey } | { ok: false; error: string; unreadable: boolean } {
+/** Why a key file named by a flag cannot be used: it cannot be read at all, or it is not a usable private key. */
+interface KeyProblem {
+  readonly code: 'unreadable' | 'unusable';
+  readonly message: string;
+}
+
+/** The exit code of each key problem (never chosen from a message's words). */
+const KEY_EXIT: { readonly [C in KeyProblem['code']]: 1 | 2 } = { unreadable: 2, unusable: 1 };
+
+/** A private key named by a flag. */
+function readSigningKey(flag: string, file: string): Result<SigningKey, KeyProblem> {
   let pem: string;
   try {
     pem = readFileSync(file, 'utf8');
   } catch (e) {
-    return { ok: false, error: `${flag} ${file}: cannot read (${readError(e)})`, unreadable: true };
+    return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: cannot read (${readError(e)})` } };
   }
   const k = parsePrivateKey(pem);
-  return k.ok ? { ok: true, key: k.value } : { ok: false, error: `${flag} ${k.reason}`, unreadable: false };
+  return k.ok ? k : { ok: false, reason: { code: 'unusable', message: `${flag} ${k.reason}` } };
 }
 
 function importExports(cmd: ImportCommand, now: Date): CliOutcome {
@@ -131,41 +139,42 @@ function importExports(cmd: ImportCommand, now: Date): CliOutcome {
   let sign: ImportSettings['sign'] = null;
   if (cmd.signKey) {
     const k = readSigningKey('--sign-key', cmd.signKey);
-    if (!k.ok) return fail(say(k.error));
-    sign = { key: k.key, signedAt: cmd.signedAt ?? signedAtNow(now) };
+    if (!k.ok) return fail(say(k.reason.message));
+    sign = { key: k.value, signedAt: cmd.signedAt ?? signedAtNow(now) };
   }
   const read = readInputs(cmd.inputs);
-  if (!read.ok) return fail(say(read.error));
-  const r = runImport({ kind: cmd.kind, inputs: read.inputs, limits: cmd.limits, slack: cmd.slack, sign, scope: cmd.scope });
-  if (!r.ok) return fail(findingLines(tool, r.findings), r.summary);
+  if (!read.ok) return fail(say(read.reason));
+  const r = runImport({ kind: cmd.kind, inputs: read.value, limits: cmd.limits, slack: cmd.slack, sign, scope: cmd.scope });
+  if (!r.ok) return fail(findingLines(tool, r.reason.findings), r.reason.summary);
+  const done = r.value;
   // A quiet night: nothing to write, and no empty file for a job to commit.
-  if (r.records === 0) return { code: 0, stdout: '', stderr: say(`${r.summary}; no records, so ${cmd.output} was not written`) };
+  if (done.records === 0) return { code: 0, stdout: '', stderr: say(`${done.summary}; no records, so ${cmd.output} was not written`) };
   try {
-    writeWhole(cmd.output, r.ndjson);
+    writeWhole(cmd.output, done.ndjson);
   } catch (e) {
-    return fail(say(`cannot write ${cmd.output}: ${(e as Error).message}`), r.summary);
+    return fail(say(`cannot write ${cmd.output}: ${(e as Error).message}`), done.summary);
   }
-  return { code: 0, stdout: '', stderr: say(`${r.summary}${sign ? ', signed' : ''} → ${cmd.output}`) };
+  return { code: 0, stdout: '', stderr: say(`${done.summary}${sign ? ', signed' : ''} → ${cmd.output}`) };
 }
 
 function sign(cmd: SignCommand, now: Date): CliOutcome {
   const k = readSigningKey('--key', cmd.key);
   if (!k.ok)
     return {
-      code: k.error.includes('cannot read') ? 2 : 1,
+      code: KEY_EXIT[k.reason.code],
       stdout: '',
-      stderr: `receipt-gate: sign: ${k.error}\nreceipt-gate: sign: nothing written\n`,
+      stderr: `receipt-gate: sign: ${k.reason.message}\nreceipt-gate: sign: nothing written\n`,
     };
   const read = readInputs(cmd.inputs);
-  if (!read.ok) return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.error}; nothing written\n` };
-  const r = signRecords(k.key, read.inputs, cmd.limits, cmd.signedAt ?? signedAtNow(now));
-  if (!r.ok) return { code: 1, stdout: '', stderr: `${findingLines('sign', r.findings)}receipt-gate: sign: nothing written\n` };
+  if (!read.ok) return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.reason}; nothing written\n` };
+  const r = signRecords(k.value, read.value, cmd.limits, cmd.signedAt ?? signedAtNow(now));
+  if (!r.ok) return { code: 1, stdout: '', stderr: `${findingLines('sign', r.reason)}receipt-gate: sign: nothing written\n` };
   try {
-    writeWhole(cmd.output, r.message);
+    writeWhole(cmd.output, r.value);
   } catch (e) {
     return { code: 1, stdout: '', stderr: `receipt-gate: sign: cannot write ${cmd.output}: ${(e as Error).message}; nothing written\n` };
   }
-  const n = r.message.split('\n').length - 1;
+  const n = r.value.split('\n').length - 1;
   return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
 }
 
@@ -176,15 +185,15 @@ async function attest(cmd: AttestBundleCommand): Promise<CliOutcome> {
     stderr: `${why}receipt-gate: attest-bundle: nothing written\n`,
   });
   const k = readSigningKey('--key', cmd.key);
-  if (!k.ok) return fail(`receipt-gate: attest-bundle: ${k.error}\n`, k.unreadable ? 2 : 1);
+  if (!k.ok) return fail(`receipt-gate: attest-bundle: ${k.reason.message}\n`, KEY_EXIT[k.reason.code]);
   if (existsSync(cmd.output))
     return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
   const read = readInputs([cmd.bundle]);
-  if (!read.ok) return fail(`receipt-gate: attest-bundle: ${read.error}\n`);
-  const r = await attestBundle(read.inputs[0] as ToolInput, k.key, cmd.limits);
-  if (!r.ok) return fail(findingLines('attest-bundle', r.findings));
+  if (!read.ok) return fail(`receipt-gate: attest-bundle: ${read.reason}\n`);
+  const r = await attestBundle(read.value[0] as ToolInput, k.value, cmd.limits);
+  if (!r.ok) return fail(findingLines('attest-bundle', r.reason));
   try {
-    writeNew(cmd.output, r.message);
+    writeNew(cmd.output, r.value);
   } catch (e) {
     return fail(`receipt-gate: attest-bundle: cannot write ${cmd.output}: ${(e as Error).message}\n`);
   }
@@ -193,8 +202,8 @@ async function attest(cmd: AttestBundleCommand): Promise<CliOutcome> {
 
 async function verifyAttestation(cmd: VerifyAttestationCommand): Promise<CliOutcome> {
   const read = readInputs([cmd.report, cmd.envelope]);
-  if (!read.ok) return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.error}\n` };
-  const [report, envelope] = read.inputs as [ToolInput, ToolInput];
+  if (!read.ok) return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
+  const [report, envelope] = read.value as [ToolInput, ToolInput];
   const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS);
   if (!r.ok) return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason)}\n` };
   return { code: 0, stdout: `${visible(r.value)}\n`, stderr: '' };
@@ -205,8 +214,8 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
   let key: SigningKey | null = null;
   if (cmd.vsa?.key) {
     const k = readSigningKey('--vsa-key', cmd.vsa.key);
-    if (!k.ok) return { code: 2, stdout: '', stderr: `receipt-gate: ${k.error}\n` };
-    key = k.key;
+    if (!k.ok) return { code: 2, stdout: '', stderr: `receipt-gate: ${k.reason.message}\n` };
+    key = k.value;
   }
   const { report, inputs } = cmd.vsa
     ? await runGateWithInputs(cmd.settings)
@@ -235,8 +244,8 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
         version: VERSION,
       };
       const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key });
-      if (!w.ok) return { code: 2, stdout: '', stderr: findingLines('verify', w.findings) };
-      attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.message.split('\n').join(', ')}`;
+      if (!w.ok) return { code: 2, stdout: '', stderr: findingLines('verify', w.reason) };
+      attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.value.split('\n').join(', ')}`;
     }
     return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${cmd.output}${attested}\n` };
   }

@@ -4,8 +4,8 @@
  * here; a finding is made only through `finding()`, with the location it is about.
  */
 import type { Location } from './location.js';
+import { SEVERITY_TABLE, type Severity } from './severity.js';
 import { cmp } from './text.js';
-import { SEVERITY_TABLE, type Severity } from './vocabulary.js';
 
 export interface CatalogueEntry {
   readonly severity: Severity;

@@ -15,9 +15,10 @@ import type { Attestation, Evidence, RunInput, VerifyOptions } from './model.js'
 import { NO_POLICY, type Policy, ruleFor, unusedRules } from './policy.js';
 import { checkRecords } from './records.js';
 import { type CallReport, REPORT_SCHEMA, type RecordReport, type Report, type RunReport, type Totals } from './report.js';
+import { SEVERITIES, SEVERITY_TABLE } from './severity.js';
 import { cmp, quote } from './text.js';
 import { judgeCall, judgeRecord } from './verdicts.js';
-import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES, SEVERITIES, SEVERITY_TABLE } from './vocabulary.js';
+import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES } from './vocabulary.js';
 
 /** The calls of one run, with the findings their claims make on their own (shape, consistency). */
 function callsOf(run: RunInput, read: Map<Call, Finding[]>): Call[] {

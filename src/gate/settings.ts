@@ -8,10 +8,31 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { NO_POLICY, type Policy, parsePolicy } from '../core/policy.js';
+import type { Result } from '../core/result.js';
 import { DEFAULT_LIMITS, type ReadLimits } from '../read/limits.js';
 import { parsePublicKeys, type TrustedKeys, trustedKeys } from '../trust/keys.js';
 
+/**
+ * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
+ * entries' parsers (cli/parse.ts `parseCli`, action/inputs.ts `readSettings`), which return it as a
+ * `UsageProblem`. It never leaves those modules.
+ */
 export class UsageError extends Error {}
+
+/** A mistake on the command line or in the action's inputs: the message names the flag or input. */
+export interface UsageProblem {
+  readonly message: string;
+}
+
+/** Run a settings parser: its value, or the usage problem it threw. */
+export function usage<T>(parse: () => T): Result<T, UsageProblem> {
+  try {
+    return { ok: true, value: parse() } as Result<T, UsageProblem>;
+  } catch (e) {
+    if (e instanceof UsageError) return { ok: false, reason: { message: e.message } };
+    throw e;
+  }
+}
 
 /**
  * A working directory: `value` resolved against `base`, which must be a directory and, when a

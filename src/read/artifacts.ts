@@ -9,7 +9,7 @@ import { hasOwn, isObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import { type AuditRecord, RECORD_SCHEMA } from '../core/model.js';
 import { classify, type Kind } from './classify.js';
-import { type Doc, type DocSink, decode, documents, logLines } from './documents.js';
+import { type Doc, decode, documents, LocatingSink, logLines } from './documents.js';
 import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
@@ -17,7 +17,7 @@ import type { RecordRead } from './record-read.js';
 import { ServerLog } from './server-log.js';
 import { checkRecord } from './shapes.js';
 import { payloadOf, readSignatureMember } from './signature.js';
-import { type LineIndex, pathKey } from './strict-json.js';
+import { pathKey } from './strict-json.js';
 import { RunDecisions, readSurface } from './surface.js';
 
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']] as const;
@@ -25,33 +25,22 @@ const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_
 const ROOT_KEY = pathKey([]);
 
 /** Collects findings for one file, capped, and turns offsets into locations. */
-class FileReport implements DocSink {
-  readonly findings: Finding[] = [];
+class FileReport extends LocatingSink {
   private errors = 0;
   private suppressed = 0;
   private readonly skipped = new Map<string, number>();
   private firstSkip: Location | null = null;
-  lines: LineIndex | null = null;
 
   constructor(
-    readonly file: string,
+    file: string,
     private readonly limits: ReadLimits,
-  ) {}
-
-  at(offset: number): Location {
-    const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
-    return { file: this.file, line, column };
+  ) {
+    super(file);
   }
 
   /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
   incomplete(loc: Location, message: string): void {
     this.findings.push(finding('run_incomplete', loc, message));
-  }
-
-  /** A problem the document pipeline found (DocSink). */
-  error(where: { readonly offset: number } | { readonly line: number; readonly column: number } | Location, message: string): void {
-    const loc = 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
-    this.fail(loc, message);
   }
 
   get skippedAny(): boolean {
@@ -66,7 +55,7 @@ class FileReport implements DocSink {
     return this.errors > 0;
   }
 
-  private fail(loc: Location, message: string): void {
+  protected override report(loc: Location, message: string): void {
     this.errors++;
     if (this.findings.length >= this.limits.maxFindingsPerFile) {
       this.suppressed++;

@@ -7,6 +7,8 @@
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
 import { gunzipSync } from 'node:zlib';
+import { type Finding, finding } from '../core/findings.js';
+import type { Location } from '../core/location.js';
 import { fileTooLarge, lineTooLong, type ReadLimits } from './limits.js';
 import { blank, lines, overBytes } from './lines.js';
 import { firstValueEnd, LineIndex, parseStrict } from './strict-json.js';
@@ -22,8 +24,40 @@ export interface Doc {
 }
 
 /** Where problems go: an offset into the decoded text (or a line and column when there is no text). */
+export type Where = { readonly offset: number } | { readonly line: number; readonly column: number };
+
 export interface DocSink {
-  error(at: { readonly offset: number } | { readonly line: number; readonly column: number }, message: string): void;
+  error(at: Where, message: string): void;
+}
+
+/**
+ * The one locating sink: problems at offsets of one file become `invalid_artifact` findings at its
+ * line and column (once the file's line index is known: before that, 1:1). Readers with more to
+ * say (caps, skips) extend it.
+ */
+export class LocatingSink implements DocSink {
+  readonly findings: Finding[] = [];
+  lines: LineIndex | null = null;
+
+  constructor(readonly file: string) {}
+
+  at(offset: number): Location {
+    const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
+    return { file: this.file, line, column };
+  }
+
+  locate(where: Where | Location): Location {
+    return 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
+  }
+
+  error(where: Where | Location, message: string): void {
+    this.report(this.locate(where), message);
+  }
+
+  /** Where a located problem goes: here, the findings. */
+  protected report(loc: Location, message: string): void {
+    this.findings.push(finding('invalid_artifact', loc, message));
+  }
 }
 
 /** Decoded text and its line index, or nothing (the problem went to the sink). */
@@ -58,10 +92,10 @@ export function decode(bytes: Uint8Array, limits: ReadLimits, sink: DocSink, opt
   }
   const decoded = decodeUtf8(raw);
   if (!decoded.ok) {
-    sink.error(byteLocation(raw, decoded.offset), `invalid UTF-8 at byte ${decoded.offset}`);
+    sink.error(byteLocation(raw, decoded.reason), `invalid UTF-8 at byte ${decoded.reason}`);
     return null;
   }
-  return { text: decoded.text, lines: new LineIndex(decoded.text) };
+  return { text: decoded.value, lines: new LineIndex(decoded.value) };
 }
 
 export interface DocumentOptions {
@@ -76,8 +110,8 @@ export function* documents(text: string, mode: DocumentMode, options: DocumentOp
   const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
   const parse = (start: number, end: number): Doc | null => {
     const r = parseStrict(text, opts, start, end);
-    if (r.ok) return { value: r.value, start, elements: r.elements };
-    sink.error({ offset: r.offset }, r.message);
+    if (r.ok) return { value: r.value.json, start, elements: r.value.elements };
+    sink.error({ offset: r.reason.offset }, r.reason.message);
     return null;
   };
   if (mode === 'json') {
@@ -128,8 +162,8 @@ export function* logLines(text: string, options: DocumentOptions, sink: DocSink)
       continue;
     }
     const r = parseStrict(text, opts, start, end);
-    if (r.ok) yield { kind: 'json', doc: { value: r.value, start, elements: r.elements } };
-    else sink.error({ offset: r.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.message}`);
+    if (r.ok) yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
+    else sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
   }
 }
 
@@ -143,24 +177,24 @@ function* values(text: string, opts: Parameters<typeof parseStrict>[1], limits: 
     if (at >= text.length) break;
     const end = firstValueEnd(text, opts, at);
     if (!end.ok) {
-      sink.error({ offset: end.offset }, end.message);
-      const next = text.indexOf('\n', Math.max(end.offset, at + 1));
+      sink.error({ offset: end.reason.offset }, end.reason.message);
+      const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
       if (next < 0) break;
       at = next + 1;
       continue;
     }
     // A value on one line is held to the line limit, as a JSON line would be.
     if (
-      end.end - at > limits.maxLineBytes / 3 &&
-      text.lastIndexOf('\n', end.end - 1) < at &&
-      overBytes(text, at, end.end, limits.maxLineBytes)
+      end.value - at > limits.maxLineBytes / 3 &&
+      text.lastIndexOf('\n', end.value - 1) < at &&
+      overBytes(text, at, end.value, limits.maxLineBytes)
     ) {
       sink.error({ offset: at }, lineTooLong(limits));
     } else {
-      const r = parseStrict(text, opts, at, end.end);
-      if (r.ok) yield { value: r.value, start: at, elements: r.elements };
-      else sink.error({ offset: r.offset }, r.message);
+      const r = parseStrict(text, opts, at, end.value);
+      if (r.ok) yield { value: r.value.json, start: at, elements: r.value.elements };
+      else sink.error({ offset: r.reason.offset }, r.reason.message);
     }
-    at = end.end;
+    at = end.value;
   }
 }

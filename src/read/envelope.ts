@@ -7,9 +7,9 @@ import { type Finding, finding } from '../core/findings.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
-import { type DocSink, decode, documents } from './documents.js';
+import { strictBase64 } from './base64.js';
+import { decode, documents, LocatingSink } from './documents.js';
 import type { ReadLimits } from './limits.js';
-import type { LineIndex } from './strict-json.js';
 
 export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
@@ -41,10 +41,6 @@ export interface Envelope {
   readonly signatures: readonly DsseSignature[];
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-const base64 = (s: string): Buffer | null => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
-
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(v: unknown, loc: Location): Result<Envelope> {
   if (!isObject(v)) return { ok: false, reason: 'an envelope is not a JSON object' };
@@ -55,7 +51,7 @@ function readEnvelope(v: unknown, loc: Location): Result<Envelope> {
   const type = v['payloadType'];
   if (typeof type !== 'string' || type === '') return { ok: false, reason: 'payloadType is not a non-empty string' };
   const p = v['payload'];
-  const payload = typeof p === 'string' ? base64(p) : null;
+  const payload = typeof p === 'string' ? strictBase64(p) : null;
   if (!payload) return { ok: false, reason: 'payload is not standard base64 (with padding)' };
   const sigs = v['signatures'];
   if (!Array.isArray(sigs) || sigs.length === 0) return { ok: false, reason: 'signatures is not a non-empty array' };
@@ -65,7 +61,7 @@ function readEnvelope(v: unknown, loc: Location): Result<Envelope> {
     const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
     if (typeof keyid !== 'string') return { ok: false, reason: `signatures[${i}].keyid is not a string` };
     const raw = s['sig'];
-    const sig = typeof raw === 'string' ? base64(raw) : null;
+    const sig = typeof raw === 'string' ? strictBase64(raw) : null;
     if (!sig || sig.length === 0) return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
     signatures.push({ keyid, sig });
   }
@@ -94,16 +90,12 @@ export function readEnvelopeFile(
   bytes: Uint8Array,
   limits: ReadLimits,
 ): { readonly envelopes: readonly Envelope[]; readonly findings: readonly Finding[] } {
-  const findings: Finding[] = [];
-  let index: LineIndex | null = null;
-  const at = (offset: number): Location => ({ file, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
-  const sink: DocSink = {
-    error: (where, message) =>
-      findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file, ...where }, message)),
-  };
+  const sink = new LocatingSink(file);
+  const findings = sink.findings;
   const decoded = decode(bytes, limits, sink);
   if (!decoded) return { envelopes: [], findings };
-  index = decoded.lines;
+  sink.lines = decoded.lines;
+  const at = (offset: number): Location => sink.at(offset);
   const envelopes: Envelope[] = [];
   for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
     const e = readEnvelope(doc.value, at(doc.start));

@@ -72,12 +72,14 @@ export class ServerLog {
       this.sink.error(at, d.reason);
       return;
     }
-    if (this.run.full) return;
-    if (this.run.seen + 1 > this.run.max) {
-      this.run.full = true;
-      this.sink.error(at, `the run holds more than ${this.run.max} decisions (the limit per run); it is not read`);
+    if (
+      !this.run.admit(
+        1,
+        () => at,
+        (loc, message) => this.sink.error(loc, message),
+      )
+    )
       return;
-    }
     const index = this.run.seen++;
     const shape = checkDecision(d.value);
     if (shape.ok) this.run.decisions.push(prepareDecision(at, index, d.value));
@@ -101,10 +103,11 @@ export class ServerLog {
     if (!parsed.ok)
       return {
         ok: false,
-        reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.offset + 1} of it): ${parsed.message}`,
+        reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
       };
-    if (!isObject(parsed.value)) return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
-    return { ok: true, value: parsed.value };
+    const json = parsed.value.json;
+    if (!isObject(json)) return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
+    return { ok: true, value: json };
   }
 
   /** A text line (not JSON): skipped, unless it is a near miss of a decision or a lost event. */

@@ -9,13 +9,12 @@ import { type Canonical, DIGEST_PATTERN, jcs } from '../core/binding.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { parseRfc3339 } from '../core/time.js';
+import { strictBase64 } from './base64.js';
 
 export const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'] as const;
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
 export const isSignedAt = (v: string): boolean => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** A well-formed `signature` member. */
 export interface SignatureMember {
@@ -45,7 +44,7 @@ export function readSignatureMember(v: unknown): SignatureShape {
     if (typeof d !== 'string' || !DIGEST_PATTERN.test(d)) return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
   }
   const sig = v['signature'];
-  if (typeof sig !== 'string' || sig.length !== 88 || !BASE64.test(sig) || Buffer.from(sig, 'base64').length !== 64) {
+  if (typeof sig !== 'string' || sig.length !== 88 || strictBase64(sig)?.length !== 64) {
     return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
   }
   const at = v['signed_at'];

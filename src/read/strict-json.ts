@@ -7,6 +7,7 @@
  * start. Values are then taken from JSON.parse, which is only ever given text that passed the scan
  * (so it never sees deep nesting, and `__proto__` is an ordinary own key).
  */
+import type { Result } from '../core/result.js';
 
 export interface ScanOptions {
   /** Containers nested deeper than this are rejected (the root container is depth 1). */
@@ -20,13 +21,20 @@ export interface ScanOptions {
   readonly maxKeys?: number;
 }
 
-export type ScanResult =
-  | { readonly ok: true; readonly elements: ReadonlyMap<string, readonly number[]> }
-  | { readonly ok: false; readonly offset: number; readonly message: string };
+/** Where strict JSON broke (an offset into the text) and which rule it broke. */
+export interface JsonProblem {
+  readonly offset: number;
+  readonly message: string;
+}
 
-export type StrictParse =
-  | { readonly ok: true; readonly value: unknown; readonly elements: ReadonlyMap<string, readonly number[]> }
-  | { readonly ok: false; readonly offset: number; readonly message: string };
+type Elements = ReadonlyMap<string, readonly number[]>;
+export type ScanResult = Result<Elements, JsonProblem>;
+/** The parsed value and the element offsets of the paths collected. */
+export type StrictParse = Result<Parsed, JsonProblem>;
+interface Parsed {
+  readonly json: unknown;
+  readonly elements: Elements;
+}
 
 /** The key under which `elements` holds a path's offsets. */
 export const pathKey = (path: readonly string[]): string => JSON.stringify(path);
@@ -74,12 +82,7 @@ export function scan(text: string, options: ScanOptions, start = 0, end = text.l
  * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
  * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
  */
-export function firstValueEnd(
-  text: string,
-  options: ScanOptions,
-  start: number,
-  end = text.length,
-): { readonly ok: true; readonly end: number } | { readonly ok: false; readonly offset: number; readonly message: string } {
+export function firstValueEnd(text: string, options: ScanOptions, start: number, end = text.length): Result<number, JsonProblem> {
   const scanner = new Scanner(
     text,
     start,
@@ -89,26 +92,19 @@ export function firstValueEnd(
   );
   try {
     scanner.run(true);
-    return { ok: true, end: scanner.valueEnd };
+    return { ok: true, value: scanner.valueEnd };
   } catch (e) {
-    if (e instanceof ScanError) return { ok: false, offset: e.offset, message: e.message };
+    if (e instanceof ScanError) return { ok: false, reason: { offset: e.offset, message: e.message } };
     throw e;
   }
 }
 
 function runScanner(scanner: Scanner): ScanResult {
   try {
-    return { ok: true, elements: scanner.run() };
+    return { ok: true, value: scanner.run() };
   } catch (e) {
-    if (e instanceof ScanError) return { ok: false, offset: e.offset, message: e.message };
+    if (e instanceof ScanError) return { ok: false, reason: { offset: e.offset, message: e.message } };
     throw e;
-  }
-}
-
-declare global {
-  interface String {
-    /** ES2024: no lone surrogates (the lib this project compiles against predates it). */
-    isWellFormed(): boolean;
   }
 }
 
@@ -131,11 +127,14 @@ export function parseStrict(text: string, options: ScanOptions, start = 0, end =
   } catch (e) {
     const r = scan(slice, options);
     // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-    return r.ok ? { ok: false, offset: start, message: (e as Error).message } : { ok: false, offset: r.offset + start, message: r.message };
+    return {
+      ok: false,
+      reason: r.ok ? { offset: start, message: (e as Error).message } : { offset: r.reason.offset + start, message: r.reason.message },
+    };
   }
   const r = runScanner(new Scanner(slice, 0, slice.length, options, wellFormed(slice)));
-  if (!r.ok) return { ok: false, offset: r.offset + start, message: r.message };
-  return { ok: true, value, elements: start === 0 ? r.elements : shifted(r.elements, start) };
+  if (!r.ok) return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+  return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
 }
 
 function shifted(elements: ReadonlyMap<string, readonly number[]>, by: number): ReadonlyMap<string, readonly number[]> {

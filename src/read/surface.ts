@@ -21,6 +21,16 @@ export class RunDecisions {
   full = false;
   /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
   constructor(readonly max: number) {}
+
+  /** Room for `count` more decisions; past the limit, once, the located error that rejects the run. */
+  admit(count: number, at: () => Location, fail: (loc: Location, message: string) => void): boolean {
+    if (this.full) return false;
+    if (this.seen + count <= this.max) return true;
+    // One located error, and nothing more is prepared: memory stays bounded by the limit.
+    this.full = true;
+    fail(at(), `the run holds more than ${this.max} decisions (the limit per run); it is not read`);
+    return false;
+  }
 }
 
 /**
@@ -58,13 +68,7 @@ export function readSurface(
     );
     return false;
   }
-  if (run.full) return false;
-  if (run.seen + list.length > run.max) {
-    // One located error, and nothing of the surface is prepared: memory stays bounded by the limit.
-    run.full = true;
-    fail(locate(Math.max(0, run.max - run.seen)), `the run holds more than ${run.max} decisions (the limit per run); it is not read`);
-    return false;
-  }
+  if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail)) return false;
   list.forEach((decision: unknown, j) => {
     const loc = locate(j);
     const index = run.seen++;

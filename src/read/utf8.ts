@@ -2,12 +2,15 @@
 
 import { isUtf8 } from 'node:buffer';
 
-export type Decoded = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly offset: number };
+import type { Result } from '../core/result.js';
+
+/** The text, or the byte offset of the first invalid byte. */
+export type Decoded = Result<string, number>;
 
 /** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
 export function decodeUtf8(bytes: Uint8Array): Decoded {
-  if (!isUtf8(bytes)) return { ok: false, offset: firstInvalidUtf8(bytes) };
-  return { ok: true, text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+  if (!isUtf8(bytes)) return { ok: false, reason: firstInvalidUtf8(bytes) };
+  return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
 }
 
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { FINDINGS, type Finding } from '../core/findings.js';
 import type { Report } from '../core/report.js';
+import { type AnnotationLevel, annotationRank, SEVERITY_TABLE, type Severity } from '../core/severity.js';
 import { clip } from '../core/text.js';
-import { type AnnotationLevel, annotationRank, SEVERITY_TABLE, type Severity } from '../core/vocabulary.js';
 import { CHECKS_API } from './github-limits.js';
 import { clipBytes, rung, visible } from './text.js';
 

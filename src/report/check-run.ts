@@ -4,6 +4,7 @@
  * to append); titles, messages and texts trimmed to the API's limits with a visible marker.
  */
 
+import type { Result } from '../core/result.js';
 import { clip } from '../core/text.js';
 import type { Annotation } from './annotations.js';
 import { CHECKS_API } from './github-limits.js';
@@ -38,15 +39,20 @@ export interface CheckOutput {
   readonly summary: string;
 }
 
-export type CheckRunResult =
-  | { readonly ok: true; readonly id: number; readonly url: string | null; readonly requests: number }
-  | {
-      readonly ok: false;
-      readonly status: number | null;
-      readonly message: string;
-      readonly posted: number;
-      readonly unposted: readonly Annotation[];
-    };
+/** The check run written: its id, its URL when the API gave one, the requests it took. */
+export interface CheckRunWritten {
+  readonly id: number;
+  readonly url: string | null;
+  readonly requests: number;
+}
+
+/** Why the Checks API could not take it all: the status (null: no answer), and what was not posted. */
+export interface CheckRunFailure {
+  readonly status: number | null;
+  readonly message: string;
+  readonly posted: number;
+  readonly unposted: readonly Annotation[];
+}
 
 const toApi = (a: Annotation & { path: string }) => ({
   path: a.path,
@@ -63,7 +69,7 @@ export async function publishCheckRun(
   t: CheckRunTarget,
   output: CheckOutput,
   annotations: readonly Annotation[],
-): Promise<CheckRunResult> {
+): Promise<Result<CheckRunWritten, CheckRunFailure>> {
   const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
   const out = { title: clip(output.title, CHECKS_API.title, '…'), summary: clipBytes(output.summary, CHECKS_API.summaryBytes) };
   // The API needs a file for every annotation; findings about inputs are in the summary instead.
@@ -92,7 +98,7 @@ export async function publishCheckRun(
         res = await api.request('PATCH', `${base}/${id}`, body);
       }
     } catch (e) {
-      return { ok: false, status: null, message: (e as Error).message, posted, unposted: located.slice(posted) };
+      return { ok: false, reason: { status: null, message: (e as Error).message, posted, unposted: located.slice(posted) } };
     }
     requests++;
     if (res.status < 200 || res.status >= 300) {
@@ -100,17 +106,20 @@ export async function publishCheckRun(
         typeof res.data === 'object' && res.data !== null && 'message' in res.data
           ? String((res.data as { message: unknown }).message)
           : `HTTP ${res.status}`;
-      return { ok: false, status: res.status, message: msg, posted, unposted: located.slice(posted) };
+      return { ok: false, reason: { status: res.status, message: msg, posted, unposted: located.slice(posted) } };
     }
     const html = (res.data as { html_url?: unknown } | null)?.html_url;
     if (typeof html === 'string' && /^https?:\/\//.test(html)) url = html;
     if (id === null) {
       const got = (res.data as { id?: unknown } | null)?.id;
       if (typeof got !== 'number')
-        return { ok: false, status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) };
+        return {
+          ok: false,
+          reason: { status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) },
+        };
       id = got;
     }
     posted += batch.length;
   }
-  return { ok: true, id: id as number, url, requests };
+  return { ok: true, value: { id: id as number, url, requests } };
 }

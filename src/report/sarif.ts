@@ -3,23 +3,26 @@
  * one result per finding, repository-relative locations, stable partial fingerprints.
  */
 
+import type { Log, ReportingDescriptor, Result as SarifResult } from 'sarif';
 import { sha256Hex } from '../core/binding.js';
 import { FINDINGS } from '../core/findings.js';
 import type { Report } from '../core/report.js';
-import { SEVERITY_TABLE } from '../core/vocabulary.js';
+import { SEVERITY_TABLE } from '../core/severity.js';
 import { repoPath } from './annotations.js';
 
 export function renderSarif(report: Report, prefix: string, version: string): string {
   const codes = [...new Set(report.findings.map((f) => f.code))].sort();
-  const rules = codes.map((code) => ({
-    id: code,
-    name: code.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase()),
-    shortDescription: { text: FINDINGS[code].title },
-    fullDescription: { text: FINDINGS[code].help },
-    defaultConfiguration: { level: SEVERITY_TABLE[FINDINGS[code].severity].sarif },
-    helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
-  }));
-  const results = report.findings.map((f) => {
+  const rules = codes.map(
+    (code): ReportingDescriptor => ({
+      id: code,
+      name: code.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase()),
+      shortDescription: { text: FINDINGS[code].title },
+      fullDescription: { text: FINDINGS[code].help },
+      defaultConfiguration: { level: SEVERITY_TABLE[FINDINGS[code].severity].sarif },
+      helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
+    }),
+  );
+  const results = report.findings.map((f): SarifResult => {
     const uri = repoPath(prefix, f.file);
     return {
       ruleId: f.code,
@@ -37,7 +40,7 @@ export function renderSarif(report: Report, prefix: string, version: string): st
       partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
     };
   });
-  const sarif = {
+  const sarif: Log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [

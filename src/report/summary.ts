@@ -6,8 +6,9 @@
 
 import type { Finding } from '../core/findings.js';
 import type { Report } from '../core/report.js';
+import { SEVERITY_TABLE } from '../core/severity.js';
 import { clip } from '../core/text.js';
-import { LEVEL_TABLE, LEVELS_DESCENDING, SEVERITY_TABLE } from '../core/vocabulary.js';
+import { LEVEL_TABLE, LEVELS_DESCENDING } from '../core/vocabulary.js';
 import { repoPath } from './annotations.js';
 import { STEP_SUMMARY_BYTES } from './github-limits.js';
 import { findingCounts, producerLine, recordCounts, rung, runProducer, visible, weakestRung } from './text.js';

@@ -1,21 +1,24 @@
 /** The terminal report: one line per call, findings grouped by severity, totals. */
 
+import { styleText } from 'node:util';
 import type { Report } from '../core/report.js';
+import { SEVERITIES, SEVERITY_TABLE } from '../core/severity.js';
 import { clip } from '../core/text.js';
-import { LEVEL_TABLE, SEVERITIES, SEVERITY_TABLE } from '../core/vocabulary.js';
+import { LEVEL_TABLE } from '../core/vocabulary.js';
 import { findingCounts, levelCounts, producerLine, recordCounts, rung, runProducer, visible, weakestRung, where } from './text.js';
 
 export interface TableStyle {
   readonly color: boolean;
 }
 
-const CODES = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2, bold: 1 } as const;
-type Paint = (name: keyof typeof CODES, s: string) => string;
+type Style = 'red' | 'green' | 'yellow' | 'cyan' | 'dim' | 'bold';
+type Paint = (name: Style, s: string) => string;
 
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
 export function renderTable(report: Report, style: TableStyle): string {
-  const paint: Paint = style.color ? (n, s) => `\u001b[${CODES[n]}m${s}\u001b[0m` : (_n, s) => s;
+  // The caller decided (a terminal, no NO_COLOR): Node's styleText paints without asking the stream again.
+  const paint: Paint = style.color ? (n, s) => styleText(n, s, { validateStream: false }) : (_n, s) => s;
   const out: string[] = [];
   const t = report.totals;
   if (report.calls.length > 0) {

@@ -7,8 +7,7 @@
  */
 
 import type { AnnotationProperties } from '@actions/core';
-import type { AnnotationLevel } from '../core/vocabulary.js';
-import { annotationRank } from '../core/vocabulary.js';
+import { type AnnotationLevel, annotationRank } from '../core/severity.js';
 import type { Annotation } from './annotations.js';
 import { WORKFLOW_COMMANDS_PER_LEVEL } from './github-limits.js';
 

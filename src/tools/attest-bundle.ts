@@ -5,29 +5,31 @@
  * Ed25519) to `<bundle>.intoto.jsonl`, never over an existing file.
  */
 import { jcs } from '../core/binding.js';
+import type { Finding } from '../core/findings.js';
 import { inputFinding } from '../core/findings.js';
+import type { Result } from '../core/result.js';
 import { bundleStatement } from '../read/attestation.js';
 import { readBundle } from '../read/bundle/archive.js';
 import { bundleLimits } from '../read/bundle/limits.js';
 import { IN_TOTO_PAYLOAD_TYPE } from '../read/envelope.js';
 import type { ReadLimits } from '../read/limits.js';
-import type { ToolInput, ToolResult } from './result.js';
+import type { ToolInput } from './input.js';
 import { envelopeLine, type SigningKey } from './signing.js';
 
 /** The sidecar line for a bundle's bytes, or the findings that stop it. */
-export async function attestBundle(bundle: ToolInput, key: SigningKey, limits: ReadLimits): Promise<ToolResult> {
+export async function attestBundle(bundle: ToolInput, key: SigningKey, limits: ReadLimits): Promise<Result<string, readonly Finding[]>> {
   const read = await readBundle({ bytes: bundle.bytes }, bundle.name, bundleLimits(limits));
   const errors = read.findings.filter((f) => f.severity === 'error');
-  if (errors.length > 0) return { ok: false, findings: errors };
+  if (errors.length > 0) return { ok: false, reason: errors };
   if (!read.bundle)
-    return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
+    return { ok: false, reason: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
   const statement = bundleStatement(read.bundle);
-  if (!statement.ok) return { ok: false, findings: [inputFinding('invalid_artifact', bundle.name, statement.reason)] };
+  if (!statement.ok) return { ok: false, reason: [inputFinding('invalid_artifact', bundle.name, statement.reason)] };
   const payload = jcs(statement.value);
   if (!payload.ok)
     return {
       ok: false,
-      findings: [inputFinding('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)],
+      reason: [inputFinding('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)],
     };
-  return { ok: true, message: `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), key)}\n` };
+  return { ok: true, value: `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), key)}\n` };
 }

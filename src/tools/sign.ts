@@ -4,19 +4,25 @@
  */
 import { binding } from '../core/binding.js';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
+import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
 import { readAuditFile } from '../read/artifacts.js';
 import { formatOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
 import type { RecordRead } from '../read/record-read.js';
-import type { ToolInput, ToolResult } from './result.js';
+import type { ToolInput } from './input.js';
 import { type SigningKey, signedLine } from './signing.js';
 
 /**
  * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
  * and return the NDJSON text (one signed record per line, in input then record order).
  */
-export function signRecords(key: SigningKey, inputs: readonly ToolInput[], limits: ReadLimits, signedAt: string): ToolResult {
+export function signRecords(
+  key: SigningKey,
+  inputs: readonly ToolInput[],
+  limits: ReadLimits,
+  signedAt: string,
+): Result<string, readonly Finding[]> {
   const errors: Finding[] = [];
   const records: RecordRead[] = [];
   for (const input of inputs) {
@@ -41,6 +47,6 @@ export function signRecords(key: SigningKey, inputs: readonly ToolInput[], limit
     }
     lines.push(signedLine(r.payload, key, signedAt));
   }
-  if (errors.length > 0) return { ok: false, findings: errors };
-  return { ok: true, message: lines.join('\n') + '\n' };
+  if (errors.length > 0) return { ok: false, reason: errors };
+  return { ok: true, value: lines.join('\n') + '\n' };
 }

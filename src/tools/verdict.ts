@@ -6,11 +6,12 @@
  */
 
 import { jcs } from '../core/binding.js';
+import type { Finding } from '../core/findings.js';
 import { inputFinding } from '../core/findings.js';
 import type { Report } from '../core/report.js';
+import type { Result } from '../core/result.js';
 import { IN_TOTO_PAYLOAD_TYPE } from '../read/envelope.js';
 import { reportName, type VsaContext, vsaStatement } from '../report/verification-summary.js';
-import type { ToolResult } from './result.js';
 import { envelopeLine, type SigningKey } from './signing.js';
 import { writeWhole } from './write.js';
 
@@ -38,7 +39,7 @@ export interface VerdictFiles {
 }
 
 /** Write the requested files; `message` lists what was written. */
-export function writeVerdict(report: Report, origin: VerdictOrigin, files: VerdictFiles): ToolResult {
+export function writeVerdict(report: Report, origin: VerdictOrigin, files: VerdictFiles): Result<string, readonly Finding[]> {
   const ctx: VsaContext = {
     reportName: reportName(origin.workspace, origin.reportFile),
     reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
@@ -59,13 +60,13 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
       if (!files.key)
         return {
           ok: false,
-          findings: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+          reason: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
         };
       const payload = jcs(statement);
       if (!payload.ok)
         return {
           ok: false,
-          findings: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+          reason: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
         };
       writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
       written.push(files.envelope);
@@ -73,10 +74,10 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
   } catch (e) {
     return {
       ok: false,
-      findings: [
+      reason: [
         inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(e as Error).message}`),
       ],
     };
   }
-  return { ok: true, message: written.join('\n') };
+  return { ok: true, value: written.join('\n') };
 }

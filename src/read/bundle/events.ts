@@ -32,8 +32,8 @@ export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: Bun
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
     throw new ReadError('events', 'events.ndjson starts with a byte-order mark');
   const d = decodeUtf8(bytes);
-  if (!d.ok) throw new ReadError('events', `events.ndjson is not valid UTF-8 (byte ${d.offset})`);
-  const text = d.text;
+  if (!d.ok) throw new ReadError('events', `events.ndjson is not valid UTF-8 (byte ${d.reason})`);
+  const text = d.value;
   const root = createHash('sha256');
   const run = new RunDecisions(limits.maxDecisions);
   const skipped = new Map<string, number>();
@@ -50,8 +50,8 @@ export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: Bun
       throw new ReadError('events', `${where} is over the ${limits.maxLineBytes}-byte line limit`);
     if (seq >= limits.maxEvents) throw new ReadError('events', `more than ${limits.maxEvents} events`);
     const r = parseStrict(text, opts, start, end);
-    if (!r.ok) throw new ReadError('events', `${where} is not strict JSON: ${r.message}`);
-    const e = r.value;
+    if (!r.ok) throw new ReadError('events', `${where} is not strict JSON: ${r.reason.message}`);
+    const e = r.value.json;
     if (!isObject(e)) throw new ReadError('events', `${where} is not a JSON object`);
     if (e['specversion'] !== '1.0') throw new ReadError('events', `${where}: specversion must be "1.0"`);
     for (const k of STRINGS) if (typeof e[k] !== 'string') throw new ReadError('events', `${where}: ${k} must be a string`);
@@ -92,7 +92,7 @@ export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: Bun
     const k = classify(e);
     if (k.kind === 'error') throw new ReadError('events', `${where}: ${k.reason}`);
     if (k.kind === 'surface') {
-      const offsets = r.elements.get(surfacePath) ?? [];
+      const offsets = r.value.elements.get(surfacePath) ?? [];
       const locate = (j: number | null) => ({
         file,
         line,

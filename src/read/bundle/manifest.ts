@@ -24,8 +24,9 @@ function otherKind(schema: string): string {
 export function otherArchive(bytes: Buffer, limits: BundleLimits): string | null {
   const d = decodeUtf8(bytes);
   if (!d.ok) return null;
-  const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-  return r.ok && isObject(r.value) && typeof r.value['schema'] === 'string' ? otherKind(r.value['schema']) : null;
+  const r = parseStrict(d.value, { maxDepth: limits.maxDepth });
+  const v = r.ok ? r.value.json : null;
+  return isObject(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
 }
 
 export interface Manifest {
@@ -42,10 +43,10 @@ export interface Manifest {
 /** The manifest, or the name of the other kind of archive it announces. */
 export function readManifest(bytes: Buffer, limits: BundleLimits): Manifest | { readonly other: string } {
   const d = decodeUtf8(bytes);
-  if (!d.ok) throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.offset})`);
-  const r = parseStrict(d.text, { maxDepth: limits.maxDepth });
-  if (!r.ok) throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.message} (offset ${r.offset})`);
-  const m = r.value;
+  if (!d.ok) throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
+  const r = parseStrict(d.value, { maxDepth: limits.maxDepth });
+  if (!r.ok) throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
+  const m = r.value.json;
   if (!isObject(m)) throw new ReadError('manifest', 'manifest.json is not a JSON object');
   if (typeof m['schema'] === 'string' && !('schema_version' in m)) return { other: otherKind(m['schema']) };
   if (m['schema_version'] !== 1)

@@ -9,9 +9,9 @@
 import { type Finding, finding } from '../../core/findings.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
-import { type DocSink, decode, documents } from '../../read/documents.js';
+import { type DocSink, decode, documents, LocatingSink } from '../../read/documents.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { firstValueEnd, type LineIndex, parseStrict, pathKey } from '../../read/strict-json.js';
+import { firstValueEnd, parseStrict, pathKey } from '../../read/strict-json.js';
 
 interface Entry {
   readonly value: JsonObject;
@@ -29,16 +29,12 @@ export interface ExportRead {
  * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
  */
 export function readExport(name: string, raw: Uint8Array, limits: ReadLimits, listKey?: string): ExportRead {
-  const findings: Finding[] = [];
-  let index: LineIndex | null = null;
-  const at = (offset: number): Location => ({ file: name, ...(index ? index.locate(offset) : { line: 1, column: 1 }) });
-  const sink: DocSink = {
-    error: (where, message) =>
-      findings.push(finding('invalid_artifact', 'offset' in where ? at(where.offset) : { file: name, ...where }, message)),
-  };
+  const sink = new LocatingSink(name);
+  const findings = sink.findings;
+  const at = (offset: number): Location => sink.at(offset);
   const decoded = decode(raw, limits, sink, { gzip: true });
   if (!decoded) return { entries: [], findings };
-  index = decoded.lines;
+  sink.lines = decoded.lines;
   const { text } = decoded;
   return { entries: pages(text, limits, listKey, at, sink, findings), findings };
 }
@@ -67,8 +63,8 @@ function* pages(
       }
       // An inner page: parse its own slice again for its elements' offsets.
       const end = firstValueEnd(text, opts, offset);
-      const inner = end.ok ? parseStrict(text, opts, offset, end.end) : null;
-      page(item, inner?.ok ? (inner.elements.get(pathKey([])) ?? []) : [], false);
+      const inner = end.ok ? parseStrict(text, opts, offset, end.value) : null;
+      page(item, inner?.ok ? (inner.value.elements.get(pathKey([])) ?? []) : [], false);
     });
   };
   const collect = [[], ...(listKey ? [[listKey]] : [])];

@@ -9,8 +9,9 @@ import path from 'node:path';
 import { jcs } from '../../core/binding.js';
 import { type Finding, finding, placeOf } from '../../core/findings.js';
 import type { Location } from '../../core/location.js';
+import type { Result } from '../../core/result.js';
 import type { ReadLimits } from '../../read/limits.js';
-import type { ToolInput } from '../result.js';
+import type { ToolInput } from '../input.js';
 import { type SigningKey, signedLine } from '../signing.js';
 import { readExport } from './exports.js';
 import { githubAuditLog, githubWebhook } from './github-audit.js';
@@ -40,12 +41,20 @@ export interface ImportSettings {
   readonly scope: ScopeFilter;
 }
 
-export type ImportResult =
-  /** `records` 0: there is nothing to write (a quiet night), and no file should be. */
-  | { readonly ok: true; readonly ndjson: string; readonly records: number; readonly summary: string }
-  | { readonly ok: false; readonly findings: readonly Finding[]; readonly summary: string };
+/** What an import wrote; `records` 0: there is nothing to write (a quiet night), and no file should be. */
+export interface Imported {
+  readonly ndjson: string;
+  readonly records: number;
+  readonly summary: string;
+}
 
-export function runImport(s: ImportSettings): ImportResult {
+/** Why an import wrote nothing: located findings, and the counts so far. */
+export interface ImportFailure {
+  readonly findings: readonly Finding[];
+  readonly summary: string;
+}
+
+export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const mapper: Mapper =
     s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
   const { source, listKey } = IMPORT_KINDS[s.kind];
@@ -105,7 +114,7 @@ export function runImport(s: ImportSettings): ImportResult {
   const skipText =
     skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
   const summary = `${entries} entries read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
-  if (errors.length > 0) return { ok: false, findings: errors, summary };
+  if (errors.length > 0) return { ok: false, reason: { findings: errors, summary } };
   const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
-  return { ok: true, ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary };
+  return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary } };
 }
