@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../src/core/binding.js';
 import { readBundle } from '../src/read/bundle/archive.js';
-import { DEFAULT_BUNDLE_LIMITS } from '../src/read/bundle/limits.js';
+import { DEFAULT_BUNDLE_LIMITS } from '../src/read/limits.js';
 import { buildBundle, bundleParts, gzip, tar } from './support/bundle-writer.js';
 import { decision, deployKey, json, record, surface } from './support/corpus.js';
 import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';

@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(88);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(487);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2570,7 +2570,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 88:
+/***/ 487:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4050,6 +4050,45 @@ function discoverable(file, role) {
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
 const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
 
+;// CONCATENATED MODULE: ./src/read/limits.ts
+const DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = 64 * 1024;
+/** Most directory entries one discovery walks before it stops (narrow the inputs). */
+const MAX_WALK_ENTRIES = 500_000;
+const MiB = 1024 * 1024;
+const DEFAULT_BUNDLE_LIMITS = {
+    maxCompressedBytes: 100 * MiB,
+    maxDecompressedBytes: 1024 * MiB,
+    maxRatio: 200,
+    maxManifestBytes: 10 * MiB,
+    maxEventsBytes: 500 * MiB,
+    maxEvents: 100_000,
+    maxLineBytes: 1 * MiB,
+    maxPathBytes: 256,
+    maxMetaBytes: 64 * 1024,
+    maxDepth: 64,
+    maxDecisions: DEFAULT_LIMITS.maxDecisions,
+};
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+function bundleLimits(read) {
+    return {
+        ...DEFAULT_BUNDLE_LIMITS,
+        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+        maxDecisions: read.maxDecisions,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/read/discover.ts
 /**
  * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
@@ -4062,9 +4101,9 @@ const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
 
 
 
+
 /** Directories a walk never enters unless named explicitly. */
 const PRUNED = new Set(['.git', 'node_modules']);
-const MAX_ENTRIES = 500_000;
 const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
 /** What kind of special file a path is, for messages. */
 function special(p) {
@@ -4102,8 +4141,8 @@ function walk(w, dir, input, take, findings) {
             continue;
         }
         for (const ent of list) {
-            if (++w.entries > MAX_ENTRIES) {
-                findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+            if (++w.entries > MAX_WALK_ENTRIES) {
+                findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
                 return;
             }
             const abs = external_node_path_default().join(d, ent.name);
@@ -4262,21 +4301,6 @@ const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(
 
 ;// CONCATENATED MODULE: external "node:zlib"
 const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-;// CONCATENATED MODULE: ./src/read/limits.ts
-const DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 ** 2,
-    maxLineBytes: 8 * 1024 ** 2,
-    maxDepth: 64,
-    maxKeys: 10_000,
-    maxFindingsPerFile: 20,
-    maxDecisions: 100_000,
-};
-/** The messages a broken limit gives, the same wherever it is checked. */
-const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
-const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
-/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
-const MAX_KEY_TEXT_BYTES = 64 * 1024;
-
 ;// CONCATENATED MODULE: ./src/read/lines.ts
 /**
  * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
@@ -6644,12 +6668,60 @@ class ReadError extends Error {
 
 
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
+const fail = (message) => {
+    throw new ReadError('events', message);
+};
+/** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
+function checkEnvelope(e, where, m, seq, source) {
+    if (e['specversion'] !== '1.0')
+        fail(`${where}: specversion must be "1.0"`);
+    for (const k of STRINGS)
+        if (typeof e[k] !== 'string')
+            fail(`${where}: ${k} must be a string`);
+    const src = e['source'];
+    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
+        fail(`${where}: source must be a string containing ':' and not starting with it`);
+    if (source !== undefined && src !== source)
+        fail(`${where}: source differs from the first event's`);
+    if (e['assayrunid'] !== m.runId)
+        fail(`${where}: assayrunid does not equal the manifest run_id`);
+    if (e['assayseq'] !== seq)
+        fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
+    if (e['id'] !== `${m.runId}:${seq}`)
+        fail(`${where}: id must be "${m.runId}:${seq}"`);
+    const t = e['time'];
+    if (typeof t !== 'string')
+        return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
+    const time = parseRfc3339(t);
+    if (!time.ok)
+        return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify(quote(t, 40))} ${time.reason}`);
+    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+        fail(`${where}: assaypii and assaysecrets must be booleans`);
+    const subject = e['subject'];
+    if (subject !== undefined && subject !== null && typeof subject !== 'string')
+        fail(`${where}: subject must be a string`);
+    const covered = {
+        specversion: e['specversion'],
+        type: e['type'],
+        datacontenttype: e['datacontenttype'],
+        data: e['data'],
+    };
+    if (typeof subject === 'string')
+        covered['subject'] = subject;
+    const c = jcs(covered);
+    if (!c.ok)
+        return fail(`${where}: event cannot be canonicalized (${c.reason})`);
+    const contentHash = sha256Digest(c.text);
+    if (e['assaycontenthash'] !== contentHash)
+        fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
+    return { time: time.value, contentHash };
+}
 function readEvents(bytes, m, file, limits) {
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        throw new ReadError('events', 'events.ndjson starts with a byte-order mark');
+        fail('events.ndjson starts with a byte-order mark');
     const d = decodeUtf8(bytes);
     if (!d.ok)
-        throw new ReadError('events', `events.ndjson is not valid UTF-8 (byte ${d.reason})`);
+        return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
     const text = d.value;
     const root = (0,external_node_crypto_namespaceObject.createHash)('sha256');
     const run = new RunDecisions(limits.maxDecisions);
@@ -6663,69 +6735,29 @@ function readEvents(bytes, m, file, limits) {
     for (const { line, start, end } of lines(text)) {
         const where = `events.ndjson line ${line}`;
         if (end === start)
-            throw new ReadError('events', `${where} is blank`);
+            fail(`${where} is blank`);
         if (overBytes(text, start, end, limits.maxLineBytes))
-            throw new ReadError('events', `${where} is over the ${limits.maxLineBytes}-byte line limit`);
+            fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
-            throw new ReadError('events', `more than ${limits.maxEvents} events`);
+            fail(`more than ${limits.maxEvents} events`);
         const r = parseStrict(text, opts, start, end);
         if (!r.ok)
-            throw new ReadError('events', `${where} is not strict JSON: ${r.reason.message}`);
+            return fail(`${where} is not strict JSON: ${r.reason.message}`);
         const e = r.value.json;
         if (!isObject(e))
-            throw new ReadError('events', `${where} is not a JSON object`);
-        if (e['specversion'] !== '1.0')
-            throw new ReadError('events', `${where}: specversion must be "1.0"`);
-        for (const k of STRINGS)
-            if (typeof e[k] !== 'string')
-                throw new ReadError('events', `${where}: ${k} must be a string`);
-        const src = e['source'];
-        if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
-            throw new ReadError('events', `${where}: source must be a string containing ':' and not starting with it`);
-        if (source !== undefined && src !== source)
-            throw new ReadError('events', `${where}: source differs from the first event's`);
-        source = src;
-        if (e['assayrunid'] !== m.runId)
-            throw new ReadError('events', `${where}: assayrunid does not equal the manifest run_id`);
-        if (e['assayseq'] !== seq)
-            throw new ReadError('events', `${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
-        if (e['id'] !== `${m.runId}:${seq}`)
-            throw new ReadError('events', `${where}: id must be "${m.runId}:${seq}"`);
-        if (typeof e['time'] !== 'string')
-            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp (not a string)`);
-        const time = parseRfc3339(e['time']);
-        if (!time.ok)
-            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp: ${JSON.stringify(quote(e['time'], 40))} ${time.reason}`);
-        const at = time.value;
-        if (!earliest || compareInstants(at, earliest) < 0)
-            earliest = at;
-        if (!latest || compareInstants(latest, at) < 0)
-            latest = at;
-        if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
-            throw new ReadError('events', `${where}: assaypii and assaysecrets must be booleans`);
-        const subject = e['subject'];
-        if (subject !== undefined && subject !== null && typeof subject !== 'string')
-            throw new ReadError('events', `${where}: subject must be a string`);
-        const covered = {
-            specversion: e['specversion'],
-            type: e['type'],
-            datacontenttype: e['datacontenttype'],
-            data: e['data'],
-        };
-        if (typeof subject === 'string')
-            covered['subject'] = subject;
-        const c = jcs(covered);
-        if (!c.ok)
-            throw new ReadError('events', `${where}: event cannot be canonicalized (${c.reason})`);
-        const contentHash = sha256Digest(c.text);
-        if (e['assaycontenthash'] !== contentHash)
-            throw new ReadError('events', `${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
-        root.update(contentHash + '\n');
+            return fail(`${where} is not a JSON object`);
+        const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
+        source = e['source'];
+        if (!earliest || compareInstants(time, earliest) < 0)
+            earliest = time;
+        if (!latest || compareInstants(latest, time) < 0)
+            latest = time;
+        root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
         const k = classify(e);
         if (k.kind === 'error')
-            throw new ReadError('events', `${where}: ${k.reason}`);
-        if (k.kind === 'surface') {
+            fail(`${where}: ${k.reason}`);
+        else if (k.kind === 'surface') {
             const offsets = r.value.elements.get(surfacePath) ?? [];
             const locate = (j) => ({
                 file,
@@ -6733,9 +6765,7 @@ function readEvents(bytes, m, file, limits) {
                 column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
                 member: 'events.ndjson',
             });
-            readSurface(k.payload, 'event', locate, run, (_at, message) => {
-                throw new ReadError('events', `${where}: ${message}`);
-            });
+            readSurface(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
         }
         else {
             const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
@@ -6744,41 +6774,15 @@ function readEvents(bytes, m, file, limits) {
         seq++;
     }
     if (seq === 0)
-        throw new ReadError('events', 'events.ndjson holds no events (a bundle needs at least one)');
+        fail('events.ndjson holds no events (a bundle needs at least one)');
     if (seq !== m.eventCount)
-        throw new ReadError('events', `manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+        fail(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
     const runRoot = `sha256:${root.digest('hex')}`;
     if (runRoot !== m.runRoot)
-        throw new ReadError('events', `run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
+        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
     if (m.bundleId !== m.runRoot)
-        throw new ReadError('events', 'manifest bundle_id does not equal the run root');
+        fail('manifest bundle_id does not equal the run root');
     return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
-}
-
-;// CONCATENATED MODULE: ./src/read/bundle/limits.ts
-/** The limits of the bundle reader, derived from the read limits (src/read/limits.ts). */
-
-const MiB = 1024 * 1024;
-const DEFAULT_BUNDLE_LIMITS = {
-    maxCompressedBytes: 100 * MiB,
-    maxDecompressedBytes: 1024 * MiB,
-    maxRatio: 200,
-    maxManifestBytes: 10 * MiB,
-    maxEventsBytes: 500 * MiB,
-    maxEvents: 100_000,
-    maxLineBytes: 1 * MiB,
-    maxPathBytes: 256,
-    maxMetaBytes: 64 * 1024,
-    maxDepth: 64,
-    maxDecisions: DEFAULT_LIMITS.maxDecisions,
-};
-/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
-function bundleLimits(read) {
-    return {
-        ...DEFAULT_BUNDLE_LIMITS,
-        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
-        maxDecisions: read.maxDecisions,
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
@@ -7133,73 +7137,75 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         throw e;
     }
 }
-/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
-async function archive_walk(source, file, limits) {
-    let size;
-    let input;
+/** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
+function archive_open(source, limits) {
     try {
-        size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
+        const size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
-            throw new ReadError('bundle', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`);
-        input = 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]);
+            throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`);
+        return { size, input: 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
     }
     catch (e) {
         if (e instanceof ReadError)
             throw e;
         throw new ReadError('io', `cannot read file: ${e.code ?? e.message}`);
     }
+}
+const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
+/** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
+async function contents(src, file, limits) {
+    let manifest;
+    let events;
+    for await (const m of members(src, limits)) {
+        if (!manifest) {
+            if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
+                // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
+                const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                if (other !== null)
+                    return { other };
+            }
+            if (m.path !== 'manifest.json')
+                throw new ReadError('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
+            const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+            if ('other' in read)
+                return read;
+            manifest = read;
+        }
+        else if (!events) {
+            if (m.path !== 'events.ndjson')
+                throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
+            if (m.size !== manifest.eventsBytes)
+                throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+            const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
+            if (sha256Digest(bytes) !== manifest.eventsSha256)
+                throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
+            events = readEvents(bytes, manifest, file, limits);
+        }
+        else {
+            throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
+        }
+    }
+    if (!(await src.drain()))
+        throw new ReadError('bundle', 'data after the end of the tar archive');
+    if (!manifest)
+        throw new ReadError('bundle', 'missing member manifest.json');
+    if (!events)
+        throw new ReadError('bundle', 'missing member events.ndjson');
+    return { manifest, events };
+}
+/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
+async function archive_walk(source, file, limits) {
+    const { size, input } = archive_open(source, limits);
     const gunzip = (0,external_node_zlib_namespaceObject.createGunzip)();
     const archiveHash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
     input.on('data', (chunk) => archiveHash.update(chunk));
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
-    const src = new GunzipSource(gunzip, size, limits);
     try {
-        let manifest;
-        let decisions;
-        for await (const m of members(src, limits)) {
-            if (!manifest && decisions === undefined) {
-                if (m.path !== 'manifest.json' && m.path.endsWith('.json') && m.path !== 'events.ndjson') {
-                    // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-                    const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
-                    if (other !== null)
-                        return { kind: 'other', name: other };
-                }
-                if (m.path !== 'manifest.json') {
-                    throw new ReadError('bundle', m.path === 'events.ndjson'
-                        ? 'member order: events.ndjson comes before manifest.json'
-                        : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
-                }
-                const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
-                if ('other' in read)
-                    return { kind: 'other', name: read.other };
-                manifest = read;
-            }
-            else if (manifest && decisions === undefined) {
-                if (m.path !== 'events.ndjson') {
-                    throw new ReadError('bundle', m.path === 'manifest.json'
-                        ? 'duplicate member "manifest.json"'
-                        : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
-                }
-                if (m.size !== manifest.eventsBytes)
-                    throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
-                const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-                if (sha256Digest(bytes) !== manifest.eventsSha256)
-                    throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
-                decisions = readEvents(bytes, manifest, file, limits);
-            }
-            else {
-                throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json'
-                    ? `duplicate member "${m.path}"`
-                    : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
-            }
-        }
-        if (!(await src.drain()))
-            throw new ReadError('bundle', 'data after the end of the tar archive');
-        if (!manifest)
-            throw new ReadError('bundle', 'missing member manifest.json');
-        if (decisions === undefined)
-            throw new ReadError('bundle', 'missing member events.ndjson');
+        const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
+        if ('other' in read)
+            return { kind: 'other', name: read.other };
+        const { manifest, events } = read;
         // Every byte has been read (drain checked the end): the hash is of the whole archive.
         const facts = {
             archiveSha256: archiveHash.digest('hex'),
@@ -7208,9 +7214,9 @@ async function archive_walk(source, file, limits) {
             eventCount: manifest.eventCount,
             runRoot: manifest.runRoot,
             producer: manifest.producer,
-            window: decisions.window,
+            window: events.window,
         };
-        return { kind: 'bundle', events: decisions, facts };
+        return { kind: 'bundle', events, facts };
     }
     catch (e) {
         if (e instanceof ReadError)
@@ -7251,7 +7257,6 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
  * One artifact file → what it contributes (a run, records, findings), by its name and role. The
  * file is read once and nothing of it is kept but the prepared decisions and records.
  */
-
 
 
 
@@ -7606,24 +7611,24 @@ async function attestation(run, keys, limits) {
  * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
  * did not pay on two cores: see BENCHMARKS.md.)
  */
-async function collect(settings) {
+async function collect(settings, digests) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
-    const producers = settings.trustedProducers ?? null;
+    const producers = settings.trustedProducers;
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     const keys = settings.trustedKeys;
     // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
     const trust = new TrustPool(keys);
     for (const role of ['audit', 'runs']) {
-        const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false, role);
+        const d = discover(settings[role], cwd, workspace, settings.explicit[role], role);
         findings.push(...d.findings);
         if (role === 'runs' && d.files.length === 0) {
             findings.push(inputFinding('no_artifacts', settings.runs.join(', ') || '(none)', `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
         }
         for (const file of d.files) {
-            const r = await readOne(file, role, settings.limits, settings.inputDigests ?? false);
+            const r = await readOne(file, role, settings.limits, digests);
             if (r.sha256 !== undefined)
                 inputs.set(file.rel, r.sha256);
             for (const x of r.findings)
@@ -7632,7 +7637,7 @@ async function collect(settings) {
                 const run = r.run;
                 const bundle = formatOf(file.rel) === 'bundle';
                 // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
-                const sidecar = bundle ? readSidecar(file, settings, findings, inputs) : null;
+                const sidecar = bundle ? readSidecar(file, settings.limits, digests ? inputs : null, findings) : null;
                 const evidence = { bundle, facts: r.bundle ?? null, envelopes: sidecar };
                 runs.push(producers || sidecar
                     ? attestation(evidence, producers, settings.limits).then((a) => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }))
@@ -7655,7 +7660,7 @@ async function collect(settings) {
  * The sidecar `<bundle>.intoto.jsonl` beside a bundle, when there is one (a regular file): its
  * envelopes, or [] when it is malformed (its findings, invalid_artifact, are added). Null: none.
  */
-function readSidecar(bundle, settings, findings, inputs) {
+function readSidecar(bundle, limits, inputs, findings) {
     const file = sidecarOf(bundle.path);
     const rel = sidecarOf(bundle.rel);
     let regular;
@@ -7665,28 +7670,31 @@ function readSidecar(bundle, settings, findings, inputs) {
     catch {
         return null; // no sidecar
     }
-    const got = regular
-        ? readBytes(file, settings.limits)
-        : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
+    const got = regular ? readBytes(file, limits) : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
     if (!got.ok) {
         findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
         return [];
     }
     const bytes = got.value;
-    if (settings.inputDigests)
-        inputs.set(rel, sha256Hex(bytes));
-    const read = readEnvelopeFile(rel, bytes, settings.limits);
+    inputs?.set(rel, sha256Hex(bytes));
+    const read = readEnvelopeFile(rel, bytes, limits);
     for (const f of read.findings)
         findings.push(f);
     return read.findings.length > 0 ? [] : [...read.envelopes];
 }
+/** What the core needs of the settings (nothing about files). */
+const optionsOf = (s) => ({
+    allowUnmatchedRecords: s.allowUnmatchedRecords,
+    strictObserved: s.strictObserved,
+    policy: s.policy,
+});
 async function runGate(settings) {
-    return verify(await collect(settings), settings);
+    return verify(await collect(settings, false), optionsOf(settings));
 }
 /** The report and the digest of every input it rests on (for a verdict attestation). */
 async function runGateWithInputs(settings) {
-    const evidence = await collect({ ...settings, inputDigests: true });
-    return { report: verify(evidence, settings), inputs: evidence.inputs };
+    const evidence = await collect(settings, true);
+    return { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs };
 }
 
 ;// CONCATENATED MODULE: ./src/report/json-report.ts

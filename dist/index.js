@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(19);
+/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2056);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 
@@ -30926,7 +30926,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 19:
+/***/ 2056:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32408,6 +32408,45 @@ function discoverable(file, role) {
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
 const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
 
+;// CONCATENATED MODULE: ./src/read/limits.ts
+const limits_DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = 64 * 1024;
+/** Most directory entries one discovery walks before it stops (narrow the inputs). */
+const MAX_WALK_ENTRIES = 500_000;
+const MiB = 1024 * 1024;
+const DEFAULT_BUNDLE_LIMITS = {
+    maxCompressedBytes: 100 * MiB,
+    maxDecompressedBytes: 1024 * MiB,
+    maxRatio: 200,
+    maxManifestBytes: 10 * MiB,
+    maxEventsBytes: 500 * MiB,
+    maxEvents: 100_000,
+    maxLineBytes: 1 * MiB,
+    maxPathBytes: 256,
+    maxMetaBytes: 64 * 1024,
+    maxDepth: 64,
+    maxDecisions: limits_DEFAULT_LIMITS.maxDecisions,
+};
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+function bundleLimits(read) {
+    return {
+        ...DEFAULT_BUNDLE_LIMITS,
+        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+        maxDecisions: read.maxDecisions,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/read/discover.ts
 /**
  * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
@@ -32420,9 +32459,9 @@ const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
 
 
 
+
 /** Directories a walk never enters unless named explicitly. */
 const PRUNED = new Set(['.git', 'node_modules']);
-const MAX_ENTRIES = 500_000;
 const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
 /** What kind of special file a path is, for messages. */
 function special(p) {
@@ -32460,8 +32499,8 @@ function walk(w, dir, input, take, findings) {
             continue;
         }
         for (const ent of list) {
-            if (++w.entries > MAX_ENTRIES) {
-                findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+            if (++w.entries > MAX_WALK_ENTRIES) {
+                findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
                 return;
             }
             const abs = external_node_path_default().join(d, ent.name);
@@ -32620,21 +32659,6 @@ const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(
 
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/read/limits.ts
-const limits_DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 ** 2,
-    maxLineBytes: 8 * 1024 ** 2,
-    maxDepth: 64,
-    maxKeys: 10_000,
-    maxFindingsPerFile: 20,
-    maxDecisions: 100_000,
-};
-/** The messages a broken limit gives, the same wherever it is checked. */
-const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
-const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
-/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
-const MAX_KEY_TEXT_BYTES = 64 * 1024;
-
 ;// CONCATENATED MODULE: ./src/read/lines.ts
 /**
  * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
@@ -35002,12 +35026,60 @@ class ReadError extends Error {
 
 
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
+const fail = (message) => {
+    throw new ReadError('events', message);
+};
+/** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
+function checkEnvelope(e, where, m, seq, source) {
+    if (e['specversion'] !== '1.0')
+        fail(`${where}: specversion must be "1.0"`);
+    for (const k of STRINGS)
+        if (typeof e[k] !== 'string')
+            fail(`${where}: ${k} must be a string`);
+    const src = e['source'];
+    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
+        fail(`${where}: source must be a string containing ':' and not starting with it`);
+    if (source !== undefined && src !== source)
+        fail(`${where}: source differs from the first event's`);
+    if (e['assayrunid'] !== m.runId)
+        fail(`${where}: assayrunid does not equal the manifest run_id`);
+    if (e['assayseq'] !== seq)
+        fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
+    if (e['id'] !== `${m.runId}:${seq}`)
+        fail(`${where}: id must be "${m.runId}:${seq}"`);
+    const t = e['time'];
+    if (typeof t !== 'string')
+        return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
+    const time = parseRfc3339(t);
+    if (!time.ok)
+        return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify(quote(t, 40))} ${time.reason}`);
+    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+        fail(`${where}: assaypii and assaysecrets must be booleans`);
+    const subject = e['subject'];
+    if (subject !== undefined && subject !== null && typeof subject !== 'string')
+        fail(`${where}: subject must be a string`);
+    const covered = {
+        specversion: e['specversion'],
+        type: e['type'],
+        datacontenttype: e['datacontenttype'],
+        data: e['data'],
+    };
+    if (typeof subject === 'string')
+        covered['subject'] = subject;
+    const c = jcs(covered);
+    if (!c.ok)
+        return fail(`${where}: event cannot be canonicalized (${c.reason})`);
+    const contentHash = binding_sha256Digest(c.text);
+    if (e['assaycontenthash'] !== contentHash)
+        fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
+    return { time: time.value, contentHash };
+}
 function readEvents(bytes, m, file, limits) {
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        throw new ReadError('events', 'events.ndjson starts with a byte-order mark');
+        fail('events.ndjson starts with a byte-order mark');
     const d = decodeUtf8(bytes);
     if (!d.ok)
-        throw new ReadError('events', `events.ndjson is not valid UTF-8 (byte ${d.reason})`);
+        return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
     const text = d.value;
     const root = (0,external_node_crypto_.createHash)('sha256');
     const run = new RunDecisions(limits.maxDecisions);
@@ -35021,69 +35093,29 @@ function readEvents(bytes, m, file, limits) {
     for (const { line, start, end } of lines(text)) {
         const where = `events.ndjson line ${line}`;
         if (end === start)
-            throw new ReadError('events', `${where} is blank`);
+            fail(`${where} is blank`);
         if (overBytes(text, start, end, limits.maxLineBytes))
-            throw new ReadError('events', `${where} is over the ${limits.maxLineBytes}-byte line limit`);
+            fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
-            throw new ReadError('events', `more than ${limits.maxEvents} events`);
+            fail(`more than ${limits.maxEvents} events`);
         const r = parseStrict(text, opts, start, end);
         if (!r.ok)
-            throw new ReadError('events', `${where} is not strict JSON: ${r.reason.message}`);
+            return fail(`${where} is not strict JSON: ${r.reason.message}`);
         const e = r.value.json;
         if (!isObject(e))
-            throw new ReadError('events', `${where} is not a JSON object`);
-        if (e['specversion'] !== '1.0')
-            throw new ReadError('events', `${where}: specversion must be "1.0"`);
-        for (const k of STRINGS)
-            if (typeof e[k] !== 'string')
-                throw new ReadError('events', `${where}: ${k} must be a string`);
-        const src = e['source'];
-        if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
-            throw new ReadError('events', `${where}: source must be a string containing ':' and not starting with it`);
-        if (source !== undefined && src !== source)
-            throw new ReadError('events', `${where}: source differs from the first event's`);
-        source = src;
-        if (e['assayrunid'] !== m.runId)
-            throw new ReadError('events', `${where}: assayrunid does not equal the manifest run_id`);
-        if (e['assayseq'] !== seq)
-            throw new ReadError('events', `${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
-        if (e['id'] !== `${m.runId}:${seq}`)
-            throw new ReadError('events', `${where}: id must be "${m.runId}:${seq}"`);
-        if (typeof e['time'] !== 'string')
-            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp (not a string)`);
-        const time = parseRfc3339(e['time']);
-        if (!time.ok)
-            throw new ReadError('events', `${where}: time is not an RFC 3339 timestamp: ${JSON.stringify(quote(e['time'], 40))} ${time.reason}`);
-        const at = time.value;
-        if (!earliest || compareInstants(at, earliest) < 0)
-            earliest = at;
-        if (!latest || compareInstants(latest, at) < 0)
-            latest = at;
-        if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
-            throw new ReadError('events', `${where}: assaypii and assaysecrets must be booleans`);
-        const subject = e['subject'];
-        if (subject !== undefined && subject !== null && typeof subject !== 'string')
-            throw new ReadError('events', `${where}: subject must be a string`);
-        const covered = {
-            specversion: e['specversion'],
-            type: e['type'],
-            datacontenttype: e['datacontenttype'],
-            data: e['data'],
-        };
-        if (typeof subject === 'string')
-            covered['subject'] = subject;
-        const c = jcs(covered);
-        if (!c.ok)
-            throw new ReadError('events', `${where}: event cannot be canonicalized (${c.reason})`);
-        const contentHash = binding_sha256Digest(c.text);
-        if (e['assaycontenthash'] !== contentHash)
-            throw new ReadError('events', `${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
-        root.update(contentHash + '\n');
+            return fail(`${where} is not a JSON object`);
+        const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
+        source = e['source'];
+        if (!earliest || compareInstants(time, earliest) < 0)
+            earliest = time;
+        if (!latest || compareInstants(latest, time) < 0)
+            latest = time;
+        root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
         const k = classify(e);
         if (k.kind === 'error')
-            throw new ReadError('events', `${where}: ${k.reason}`);
-        if (k.kind === 'surface') {
+            fail(`${where}: ${k.reason}`);
+        else if (k.kind === 'surface') {
             const offsets = r.value.elements.get(surfacePath) ?? [];
             const locate = (j) => ({
                 file,
@@ -35091,9 +35123,7 @@ function readEvents(bytes, m, file, limits) {
                 column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
                 member: 'events.ndjson',
             });
-            readSurface(k.payload, 'event', locate, run, (_at, message) => {
-                throw new ReadError('events', `${where}: ${message}`);
-            });
+            readSurface(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
         }
         else {
             const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
@@ -35102,41 +35132,15 @@ function readEvents(bytes, m, file, limits) {
         seq++;
     }
     if (seq === 0)
-        throw new ReadError('events', 'events.ndjson holds no events (a bundle needs at least one)');
+        fail('events.ndjson holds no events (a bundle needs at least one)');
     if (seq !== m.eventCount)
-        throw new ReadError('events', `manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+        fail(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
     const runRoot = `sha256:${root.digest('hex')}`;
     if (runRoot !== m.runRoot)
-        throw new ReadError('events', `run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
+        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
     if (m.bundleId !== m.runRoot)
-        throw new ReadError('events', 'manifest bundle_id does not equal the run root');
+        fail('manifest bundle_id does not equal the run root');
     return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
-}
-
-;// CONCATENATED MODULE: ./src/read/bundle/limits.ts
-/** The limits of the bundle reader, derived from the read limits (src/read/limits.ts). */
-
-const MiB = 1024 * 1024;
-const DEFAULT_BUNDLE_LIMITS = {
-    maxCompressedBytes: 100 * MiB,
-    maxDecompressedBytes: 1024 * MiB,
-    maxRatio: 200,
-    maxManifestBytes: 10 * MiB,
-    maxEventsBytes: 500 * MiB,
-    maxEvents: 100_000,
-    maxLineBytes: 1 * MiB,
-    maxPathBytes: 256,
-    maxMetaBytes: 64 * 1024,
-    maxDepth: 64,
-    maxDecisions: limits_DEFAULT_LIMITS.maxDecisions,
-};
-/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
-function bundleLimits(read) {
-    return {
-        ...DEFAULT_BUNDLE_LIMITS,
-        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
-        maxDecisions: read.maxDecisions,
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
@@ -35491,73 +35495,75 @@ async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
         throw e;
     }
 }
-/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
-async function archive_walk(source, file, limits) {
-    let size;
-    let input;
+/** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
+function archive_open(source, limits) {
     try {
-        size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
+        const size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
-            throw new ReadError('bundle', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`);
-        input = 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_.Readable.from([Buffer.from(source.bytes)]);
+            throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`);
+        return { size, input: 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_.Readable.from([Buffer.from(source.bytes)]) };
     }
     catch (e) {
         if (e instanceof ReadError)
             throw e;
         throw new ReadError('io', `cannot read file: ${e.code ?? e.message}`);
     }
+}
+const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
+/** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
+async function contents(src, file, limits) {
+    let manifest;
+    let events;
+    for await (const m of members(src, limits)) {
+        if (!manifest) {
+            if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
+                // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
+                const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                if (other !== null)
+                    return { other };
+            }
+            if (m.path !== 'manifest.json')
+                throw new ReadError('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
+            const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+            if ('other' in read)
+                return read;
+            manifest = read;
+        }
+        else if (!events) {
+            if (m.path !== 'events.ndjson')
+                throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
+            if (m.size !== manifest.eventsBytes)
+                throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+            const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
+            if (binding_sha256Digest(bytes) !== manifest.eventsSha256)
+                throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
+            events = readEvents(bytes, manifest, file, limits);
+        }
+        else {
+            throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
+        }
+    }
+    if (!(await src.drain()))
+        throw new ReadError('bundle', 'data after the end of the tar archive');
+    if (!manifest)
+        throw new ReadError('bundle', 'missing member manifest.json');
+    if (!events)
+        throw new ReadError('bundle', 'missing member events.ndjson');
+    return { manifest, events };
+}
+/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
+async function archive_walk(source, file, limits) {
+    const { size, input } = archive_open(source, limits);
     const gunzip = (0,external_node_zlib_.createGunzip)();
     const archiveHash = (0,external_node_crypto_.createHash)('sha256');
     input.on('data', (chunk) => archiveHash.update(chunk));
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
-    const src = new GunzipSource(gunzip, size, limits);
     try {
-        let manifest;
-        let decisions;
-        for await (const m of members(src, limits)) {
-            if (!manifest && decisions === undefined) {
-                if (m.path !== 'manifest.json' && m.path.endsWith('.json') && m.path !== 'events.ndjson') {
-                    // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-                    const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
-                    if (other !== null)
-                        return { kind: 'other', name: other };
-                }
-                if (m.path !== 'manifest.json') {
-                    throw new ReadError('bundle', m.path === 'events.ndjson'
-                        ? 'member order: events.ndjson comes before manifest.json'
-                        : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
-                }
-                const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
-                if ('other' in read)
-                    return { kind: 'other', name: read.other };
-                manifest = read;
-            }
-            else if (manifest && decisions === undefined) {
-                if (m.path !== 'events.ndjson') {
-                    throw new ReadError('bundle', m.path === 'manifest.json'
-                        ? 'duplicate member "manifest.json"'
-                        : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
-                }
-                if (m.size !== manifest.eventsBytes)
-                    throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
-                const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-                if (binding_sha256Digest(bytes) !== manifest.eventsSha256)
-                    throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
-                decisions = readEvents(bytes, manifest, file, limits);
-            }
-            else {
-                throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json'
-                    ? `duplicate member "${m.path}"`
-                    : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`);
-            }
-        }
-        if (!(await src.drain()))
-            throw new ReadError('bundle', 'data after the end of the tar archive');
-        if (!manifest)
-            throw new ReadError('bundle', 'missing member manifest.json');
-        if (decisions === undefined)
-            throw new ReadError('bundle', 'missing member events.ndjson');
+        const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
+        if ('other' in read)
+            return { kind: 'other', name: read.other };
+        const { manifest, events } = read;
         // Every byte has been read (drain checked the end): the hash is of the whole archive.
         const facts = {
             archiveSha256: archiveHash.digest('hex'),
@@ -35566,9 +35572,9 @@ async function archive_walk(source, file, limits) {
             eventCount: manifest.eventCount,
             runRoot: manifest.runRoot,
             producer: manifest.producer,
-            window: decisions.window,
+            window: events.window,
         };
-        return { kind: 'bundle', events: decisions, facts };
+        return { kind: 'bundle', events, facts };
     }
     catch (e) {
         if (e instanceof ReadError)
@@ -35609,7 +35615,6 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
  * One artifact file → what it contributes (a run, records, findings), by its name and role. The
  * file is read once and nothing of it is kept but the prepared decisions and records.
  */
-
 
 
 
@@ -35964,24 +35969,24 @@ async function attestation(run, keys, limits) {
  * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
  * did not pay on two cores: see BENCHMARKS.md.)
  */
-async function collect(settings) {
+async function collect(settings, digests) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
-    const producers = settings.trustedProducers ?? null;
+    const producers = settings.trustedProducers;
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     const keys = settings.trustedKeys;
     // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
     const trust = new TrustPool(keys);
     for (const role of ['audit', 'runs']) {
-        const d = discover(settings[role], cwd, workspace, settings.explicit?.[role] ?? false, role);
+        const d = discover(settings[role], cwd, workspace, settings.explicit[role], role);
         findings.push(...d.findings);
         if (role === 'runs' && d.files.length === 0) {
             findings.push(inputFinding('no_artifacts', settings.runs.join(', ') || '(none)', `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
         }
         for (const file of d.files) {
-            const r = await readOne(file, role, settings.limits, settings.inputDigests ?? false);
+            const r = await readOne(file, role, settings.limits, digests);
             if (r.sha256 !== undefined)
                 inputs.set(file.rel, r.sha256);
             for (const x of r.findings)
@@ -35990,7 +35995,7 @@ async function collect(settings) {
                 const run = r.run;
                 const bundle = formatOf(file.rel) === 'bundle';
                 // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
-                const sidecar = bundle ? readSidecar(file, settings, findings, inputs) : null;
+                const sidecar = bundle ? readSidecar(file, settings.limits, digests ? inputs : null, findings) : null;
                 const evidence = { bundle, facts: r.bundle ?? null, envelopes: sidecar };
                 runs.push(producers || sidecar
                     ? attestation(evidence, producers, settings.limits).then((a) => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }))
@@ -36013,7 +36018,7 @@ async function collect(settings) {
  * The sidecar `<bundle>.intoto.jsonl` beside a bundle, when there is one (a regular file): its
  * envelopes, or [] when it is malformed (its findings, invalid_artifact, are added). Null: none.
  */
-function readSidecar(bundle, settings, findings, inputs) {
+function readSidecar(bundle, limits, inputs, findings) {
     const file = sidecarOf(bundle.path);
     const rel = sidecarOf(bundle.rel);
     let regular;
@@ -36023,28 +36028,31 @@ function readSidecar(bundle, settings, findings, inputs) {
     catch {
         return null; // no sidecar
     }
-    const got = regular
-        ? readBytes(file, settings.limits)
-        : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
+    const got = regular ? readBytes(file, limits) : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
     if (!got.ok) {
         findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
         return [];
     }
     const bytes = got.value;
-    if (settings.inputDigests)
-        inputs.set(rel, sha256Hex(bytes));
-    const read = readEnvelopeFile(rel, bytes, settings.limits);
+    inputs?.set(rel, sha256Hex(bytes));
+    const read = readEnvelopeFile(rel, bytes, limits);
     for (const f of read.findings)
         findings.push(f);
     return read.findings.length > 0 ? [] : [...read.envelopes];
 }
+/** What the core needs of the settings (nothing about files). */
+const optionsOf = (s) => ({
+    allowUnmatchedRecords: s.allowUnmatchedRecords,
+    strictObserved: s.strictObserved,
+    policy: s.policy,
+});
 async function runGate(settings) {
-    return verify(await collect(settings), settings);
+    return verify(await collect(settings, false), optionsOf(settings));
 }
 /** The report and the digest of every input it rests on (for a verdict attestation). */
 async function runGateWithInputs(settings) {
-    const evidence = await collect({ ...settings, inputDigests: true });
-    return { report: verify(evidence, settings), inputs: evidence.inputs };
+    const evidence = await collect(settings, true);
+    return { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs };
 }
 
 ;// CONCATENATED MODULE: ./src/report/verification-summary.ts
@@ -36797,14 +36805,11 @@ function policyLines(report) {
         '',
     ];
 }
-function renderSummary(report, ctx) {
+/** The counts: levels, records, policy, and each run's producer when any run has one. */
+function totalsLines(report) {
     const t = report.totals;
-    const title = [
-        report.ok ? `## ✅ receipt-gate: passed · ${weakestRung(t)}` : `## ❌ receipt-gate: failed · ${weakestRung(t)}`,
-        '',
-        ...bannerLines(ctx),
-    ];
-    const totals = [
+    const signers = report.policy.trusted_signers;
+    return [
         `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
         '',
         '| level | calls |',
@@ -36812,7 +36817,7 @@ function renderSummary(report, ctx) {
         ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${t[l]} |`),
         `| — no rung (asserts no side effect) | ${t.no_effect} |`,
         '',
-        `Audit records: ${recordCounts(t)}.${report.policy.trusted_signers.length > 0 ? ` Trusted signers: ${report.policy.trusted_signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
+        `Audit records: ${recordCounts(t)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
         '',
         ...policyLines(report),
         ...(producerLine(report)
@@ -36824,63 +36829,81 @@ function renderSummary(report, ctx) {
             ]
             : []),
     ];
-    const row = (f) => `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
-    // A failed gate leads with what failed; the totals and everything else follow.
-    const failed = report.findings.filter((f) => f.severity === 'error');
-    const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
-    // Calls below their required level first, then calls with other failures, then the rest.
+}
+/** One row per call: calls below their required level first, then calls with other failures (both marked), then the rest. */
+function callRows(report, ctx) {
     const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
     const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
     const policy = report.policy.rules.length > 0;
-    const callRows = ordered.map(({ c, r }) => {
+    return ordered.map(({ c, r }) => {
         const mark = r < 2 ? '❌ ' : '';
         const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
         return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
     });
-    const parts = [];
-    let used = 0;
-    let trimmed = 0;
-    const reserve = 1024;
-    const put = (lines) => {
-        const text = lines.join('\n') + '\n';
-        parts.push(text);
-        used += Buffer.byteLength(text);
-    };
-    const section = (heading, rows) => {
+}
+/** Markdown within a byte budget: whole blocks, and sections cut row by row, counting what was left out. */
+class Budgeted {
+    budget;
+    parts = [];
+    trimmed = 0;
+    used = 0;
+    static RESERVE = 1024;
+    constructor(budget) {
+        this.budget = budget;
+    }
+    put(lines) {
+        this.add(`${lines.join('\n')}\n`);
+    }
+    section(heading, rows) {
         if (rows.length === 0)
             return;
-        const headingText = heading.join('\n') + '\n';
-        if (used + Buffer.byteLength(headingText) + reserve > ctx.budgetBytes) {
-            trimmed += rows.length;
+        const head = `${heading.join('\n')}\n`;
+        if (!this.fits(head)) {
+            this.trimmed += rows.length;
             return;
         }
-        parts.push(headingText);
-        used += Buffer.byteLength(headingText);
+        this.add(head);
         for (const [i, r] of rows.entries()) {
-            const n = Buffer.byteLength(r) + 1;
-            if (used + n + reserve > ctx.budgetBytes) {
-                trimmed += rows.length - i;
+            if (!this.fits(`${r}\n`)) {
+                this.trimmed += rows.length - i;
                 break;
             }
-            parts.push(r + '\n');
-            used += n;
+            this.add(`${r}\n`);
         }
-        parts.push('\n');
-    };
-    put(title);
-    section(['### What failed', ''], failed.length > 0 && !report.ok ? failed.map(row) : []);
-    put(totals);
-    section(['### Findings', ''], rest.map(row));
-    section([
+        this.parts.push('\n');
+    }
+    fits(text) {
+        return this.used + Buffer.byteLength(text) + Budgeted.RESERVE <= this.budget;
+    }
+    add(text) {
+        this.parts.push(text);
+        this.used += Buffer.byteLength(text);
+    }
+}
+function renderSummary(report, ctx) {
+    const t = report.totals;
+    const verdict = report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed';
+    const row = (f) => `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+    // A failed gate leads with what failed; the totals and everything else follow.
+    const failed = report.ok ? [] : report.findings.filter((f) => f.severity === 'error');
+    const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
+    const policy = report.policy.rules.length > 0;
+    const out = new Budgeted(ctx.budgetBytes);
+    out.put([`${verdict} · ${weakestRung(t)}`, '', ...bannerLines(ctx)]);
+    out.section(['### What failed', ''], failed.map(row));
+    out.put(totalsLines(report));
+    out.section(['### Findings', ''], rest.map(row));
+    out.section([
         '### Calls',
         '',
         policy ? '| earned | claimed | required | tool | location |' : '| earned | claimed | tool | location |',
         policy ? '|---|---|---|---|---|' : '|---|---|---|---|',
-    ], callRows);
-    if (trimmed > 0) {
-        parts.push(`> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`);
+    ], callRows(report, ctx));
+    if (out.trimmed > 0) {
+        const where = ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file';
+        out.parts.push(`> Summary trimmed: ${out.trimmed} more row(s) not shown. The full report is ${where}.\n`);
     }
-    return { markdown: parts.join(''), trimmed };
+    return { markdown: out.parts.join(''), trimmed: out.trimmed };
 }
 
 ;// CONCATENATED MODULE: ./src/report/workflow-commands.ts
@@ -37422,7 +37445,56 @@ function write(file, text) {
     (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     (0,external_node_fs_namespaceObject.writeFileSync)(file, text);
 }
+/** The verdict attestation's files; false when it could not be written (the step has failed). */
+function run_verdict(core, s, ctx, env, report, digest, inputs, now) {
+    core.setOutput('vsa-predicate-file', '');
+    core.setOutput('vsa-file', '');
+    if (!s.vsa)
+        return true;
+    const origin = {
+        workspace: ctx.workspace,
+        reportFile: s.reportFile,
+        reportDigest: digest,
+        resourceUri: s.vsa.resourceUri,
+        // The workflow that ran the gate names its policy.
+        policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
+        inputs: prefixed(inputs, s.prefix),
+        timeVerified: now(),
+        version: VERSION,
+    };
+    const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
+    if (!w.ok) {
+        core.setOutput('result', 'error');
+        core.setFailed(`receipt-gate: ${w.reason.map((f) => f.message).join('; ')}`);
+        return false;
+    }
+    if (s.vsa.predicate)
+        core.setOutput('vsa-predicate-file', s.vsa.predicate);
+    if (s.vsa.envelope)
+        core.setOutput('vsa-file', s.vsa.envelope);
+    return true;
+}
+/** The step's outputs from the report's totals, and the SARIF file when asked. */
+function outputs(core, s, report, digest) {
+    const t = report.totals;
+    core.setOutput('result', report.ok ? 'pass' : 'fail');
+    core.setOutput('calls', t.calls);
+    core.setOutput('verified', t.verified);
+    core.setOutput('observed-confirmed', t.observed_confirmed);
+    core.setOutput('asserted', t.asserted);
+    core.setOutput('no-effect', t.no_effect);
+    core.setOutput('weakest-level', t.weakest_level ?? '');
+    core.setOutput('policy-unmet', t.policy_unmet);
+    core.setOutput('errors', t.errors);
+    core.setOutput('warnings', t.warnings);
+    core.setOutput('report-file', s.reportFile);
+    core.setOutput('report-digest', digest);
+    if (s.sarifFile)
+        write(s.sarifFile, renderSarif(report, s.prefix, VERSION));
+    core.setOutput('sarif-file', s.sarifFile ?? '');
+}
 /**
+ * inputs → settings → the gate → the report file, the verdict, outputs, annotations, the job summary.
  * @param cwd the process's working directory (the workspace when GITHUB_WORKSPACE is unset)
  * @param now the clock (the check run's completed_at)
  */
@@ -37438,51 +37510,9 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
     const s = read.value;
     const { report, inputs } = s.vsa ? await runGateWithInputs(s.gate) : { report: await runGate(s.gate), inputs: new Map() };
     const digest = writeJson(report, s.reportFile);
-    core.setOutput('vsa-predicate-file', '');
-    core.setOutput('vsa-file', '');
-    if (s.vsa) {
-        const origin = {
-            workspace: ctx.workspace,
-            reportFile: s.reportFile,
-            reportDigest: digest,
-            resourceUri: s.vsa.resourceUri,
-            // The workflow that ran the gate names its policy.
-            policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
-            inputs: prefixed(inputs, s.prefix),
-            timeVerified: now(),
-            version: VERSION,
-        };
-        const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
-        if (!w.ok) {
-            core.setOutput('result', 'error');
-            core.setFailed(`receipt-gate: ${w.reason.map((f) => f.message).join('; ')}`);
-            return;
-        }
-        if (s.vsa.predicate)
-            core.setOutput('vsa-predicate-file', s.vsa.predicate);
-        if (s.vsa.envelope)
-            core.setOutput('vsa-file', s.vsa.envelope);
-    }
-    const t = report.totals;
-    core.setOutput('result', report.ok ? 'pass' : 'fail');
-    core.setOutput('calls', t.calls);
-    core.setOutput('verified', t.verified);
-    core.setOutput('observed-confirmed', t.observed_confirmed);
-    core.setOutput('asserted', t.asserted);
-    core.setOutput('no-effect', t.no_effect);
-    core.setOutput('weakest-level', t.weakest_level ?? '');
-    core.setOutput('policy-unmet', t.policy_unmet);
-    core.setOutput('errors', t.errors);
-    core.setOutput('warnings', t.warnings);
-    core.setOutput('report-file', s.reportFile);
-    core.setOutput('report-digest', digest);
-    if (s.sarifFile) {
-        write(s.sarifFile, renderSarif(report, s.prefix, VERSION));
-        core.setOutput('sarif-file', s.sarifFile);
-    }
-    else {
-        core.setOutput('sarif-file', '');
-    }
+    if (!run_verdict(core, s, ctx, env, report, digest, inputs, now))
+        return;
+    outputs(core, s, report, digest);
     const summary = {
         prefix: s.prefix,
         blobBase: blobBase(ctx),
@@ -37507,6 +37537,7 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
             core.warning(`receipt-gate: the job summary could not be written (${line(e.message)}); the report is in ${s.reportFile}.`);
         }
     }
+    const t = report.totals;
     core.info(`receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${levelCounts(t)}; ${t.errors} error(s), ${t.warnings} warning(s)`);
     if (!report.ok)
         core.setFailed(`receipt-gate: the gate failed with ${t.errors} error(s); see the annotations and the job summary.`);

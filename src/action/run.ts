@@ -114,7 +114,63 @@ function write(file: string, text: string): void {
   writeFileSync(file, text);
 }
 
+/** The verdict attestation's files; false when it could not be written (the step has failed). */
+function verdict(
+  core: Core,
+  s: ActionSettings,
+  ctx: RunContext,
+  env: NodeJS.ProcessEnv,
+  report: Report,
+  digest: string,
+  inputs: ReadonlyMap<string, string>,
+  now: () => Date,
+): boolean {
+  core.setOutput('vsa-predicate-file', '');
+  core.setOutput('vsa-file', '');
+  if (!s.vsa) return true;
+  const origin = {
+    workspace: ctx.workspace,
+    reportFile: s.reportFile,
+    reportDigest: digest,
+    resourceUri: s.vsa.resourceUri,
+    // The workflow that ran the gate names its policy.
+    policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
+    inputs: prefixed(inputs, s.prefix),
+    timeVerified: now(),
+    version: VERSION,
+  };
+  const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
+  if (!w.ok) {
+    core.setOutput('result', 'error');
+    core.setFailed(`receipt-gate: ${w.reason.map((f) => f.message).join('; ')}`);
+    return false;
+  }
+  if (s.vsa.predicate) core.setOutput('vsa-predicate-file', s.vsa.predicate);
+  if (s.vsa.envelope) core.setOutput('vsa-file', s.vsa.envelope);
+  return true;
+}
+
+/** The step's outputs from the report's totals, and the SARIF file when asked. */
+function outputs(core: Core, s: ActionSettings, report: Report, digest: string): void {
+  const t = report.totals;
+  core.setOutput('result', report.ok ? 'pass' : 'fail');
+  core.setOutput('calls', t.calls);
+  core.setOutput('verified', t.verified);
+  core.setOutput('observed-confirmed', t.observed_confirmed);
+  core.setOutput('asserted', t.asserted);
+  core.setOutput('no-effect', t.no_effect);
+  core.setOutput('weakest-level', t.weakest_level ?? '');
+  core.setOutput('policy-unmet', t.policy_unmet);
+  core.setOutput('errors', t.errors);
+  core.setOutput('warnings', t.warnings);
+  core.setOutput('report-file', s.reportFile);
+  core.setOutput('report-digest', digest);
+  if (s.sarifFile) write(s.sarifFile, renderSarif(report, s.prefix, VERSION));
+  core.setOutput('sarif-file', s.sarifFile ?? '');
+}
+
 /**
+ * inputs → settings → the gate → the report file, the verdict, outputs, annotations, the job summary.
  * @param cwd the process's working directory (the workspace when GITHUB_WORKSPACE is unset)
  * @param now the clock (the check run's completed_at)
  */
@@ -135,49 +191,8 @@ export async function runAction(
   const s = read.value;
   const { report, inputs } = s.vsa ? await runGateWithInputs(s.gate) : { report: await runGate(s.gate), inputs: new Map<string, string>() };
   const digest = writeJson(report, s.reportFile);
-  core.setOutput('vsa-predicate-file', '');
-  core.setOutput('vsa-file', '');
-  if (s.vsa) {
-    const origin = {
-      workspace: ctx.workspace,
-      reportFile: s.reportFile,
-      reportDigest: digest,
-      resourceUri: s.vsa.resourceUri,
-      // The workflow that ran the gate names its policy.
-      policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
-      inputs: prefixed(inputs, s.prefix),
-      timeVerified: now(),
-      version: VERSION,
-    };
-    const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
-    if (!w.ok) {
-      core.setOutput('result', 'error');
-      core.setFailed(`receipt-gate: ${w.reason.map((f) => f.message).join('; ')}`);
-      return;
-    }
-    if (s.vsa.predicate) core.setOutput('vsa-predicate-file', s.vsa.predicate);
-    if (s.vsa.envelope) core.setOutput('vsa-file', s.vsa.envelope);
-  }
-  const t = report.totals;
-  core.setOutput('result', report.ok ? 'pass' : 'fail');
-  core.setOutput('calls', t.calls);
-  core.setOutput('verified', t.verified);
-  core.setOutput('observed-confirmed', t.observed_confirmed);
-  core.setOutput('asserted', t.asserted);
-  core.setOutput('no-effect', t.no_effect);
-  core.setOutput('weakest-level', t.weakest_level ?? '');
-  core.setOutput('policy-unmet', t.policy_unmet);
-  core.setOutput('errors', t.errors);
-  core.setOutput('warnings', t.warnings);
-  core.setOutput('report-file', s.reportFile);
-  core.setOutput('report-digest', digest);
-  if (s.sarifFile) {
-    write(s.sarifFile, renderSarif(report, s.prefix, VERSION));
-    core.setOutput('sarif-file', s.sarifFile);
-  } else {
-    core.setOutput('sarif-file', '');
-  }
-
+  if (!verdict(core, s, ctx, env, report, digest, inputs, now)) return;
+  outputs(core, s, report, digest);
   const summary: SummaryContext = {
     prefix: s.prefix,
     blobBase: blobBase(ctx),
@@ -193,7 +208,6 @@ export async function runAction(
   const checkRun = await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
   core.setOutput('check-run-id', checkRun?.id ?? '');
   core.setOutput('check-run-url', checkRun?.url ?? '');
-
   if (s.summary && env['GITHUB_STEP_SUMMARY']) {
     try {
       await core.summary.addRaw(renderSummary(report, summary).markdown).write();
@@ -202,6 +216,7 @@ export async function runAction(
       core.warning(`receipt-gate: the job summary could not be written (${line((e as Error).message)}); the report is in ${s.reportFile}.`);
     }
   }
+  const t = report.totals;
   core.info(
     `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${levelCounts(t)}; ${t.errors} error(s), ${t.warnings} warning(s)`,
   );

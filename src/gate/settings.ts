@@ -64,7 +64,7 @@ export interface Settings {
    * Whether each set of inputs was given explicitly (not the default): an explicit input that matches
    * nothing is an error (a typo must not pass silently); the defaults may be absent.
    */
-  readonly explicit?: { readonly runs: boolean; readonly audit: boolean };
+  readonly explicit: { readonly runs: boolean; readonly audit: boolean };
   /** Working directory: inputs and report paths are relative to it. */
   readonly cwd: string;
   /** Nothing outside this directory is read. */
@@ -79,9 +79,7 @@ export interface Settings {
   /** Trusted signers (§8), each key parsed once; null: none configured (signatures not needed). */
   readonly trustedKeys: TrustedKeys | null;
   /** Trusted producers (§10), each key parsed once; null: none configured (runs need no attestation). */
-  readonly trustedProducers?: TrustedKeys | null;
-  /** Hash every input file read (a verdict attestation lists them): one sha256 per input. */
-  readonly inputDigests?: boolean;
+  readonly trustedProducers: TrustedKeys | null;
 }
 
 /**

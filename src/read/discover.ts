@@ -9,10 +9,10 @@ import picomatch from 'picomatch';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
 import { cmp } from '../core/text.js';
 import { discoverable, EXTENSION_LIST, formatOf } from './formats.js';
+import { MAX_WALK_ENTRIES } from './limits.js';
 
 /** Directories a walk never enters unless named explicitly. */
 const PRUNED = new Set(['.git', 'node_modules']);
-const MAX_ENTRIES = 500_000;
 
 export interface FoundFile {
   /** Absolute path. */
@@ -71,8 +71,8 @@ function walk(w: Walk, dir: string, input: string, take: (abs: string) => void, 
       continue;
     }
     for (const ent of list) {
-      if (++w.entries > MAX_ENTRIES) {
-        findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_ENTRIES} entries under the inputs; narrow the paths`));
+      if (++w.entries > MAX_WALK_ENTRIES) {
+        findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
         return;
       }
       const abs = path.join(d, ent.name);

@@ -8,11 +8,10 @@ import { finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { readAuditFile, readRunFile } from './artifacts.js';
 import { readBundle } from './bundle/archive.js';
-import { bundleLimits } from './bundle/limits.js';
 import type { FoundFile } from './discover.js';
 import type { FileRead } from './file-read.js';
 import { EXTENSION_LIST, formatOf } from './formats.js';
-import { fileTooLarge, type ReadLimits } from './limits.js';
+import { bundleLimits, fileTooLarge, type ReadLimits } from './limits.js';
 
 export type Role = 'runs' | 'audit';
 

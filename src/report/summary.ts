@@ -71,14 +71,11 @@ function policyLines(report: Report): string[] {
   ];
 }
 
-export function renderSummary(report: Report, ctx: SummaryContext): { markdown: string; trimmed: number } {
+/** The counts: levels, records, policy, and each run's producer when any run has one. */
+function totalsLines(report: Report): string[] {
   const t = report.totals;
-  const title: string[] = [
-    report.ok ? `## ✅ receipt-gate: passed · ${weakestRung(t)}` : `## ❌ receipt-gate: failed · ${weakestRung(t)}`,
-    '',
-    ...bannerLines(ctx),
-  ];
-  const totals: string[] = [
+  const signers = report.policy.trusted_signers;
+  return [
     `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
     '',
     '| level | calls |',
@@ -86,7 +83,7 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
     ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${t[l]} |`),
     `| — no rung (asserts no side effect) | ${t.no_effect} |`,
     '',
-    `Audit records: ${recordCounts(t)}.${report.policy.trusted_signers.length > 0 ? ` Trusted signers: ${report.policy.trusted_signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
+    `Audit records: ${recordCounts(t)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
     '',
     ...policyLines(report),
     ...(producerLine(report)
@@ -98,67 +95,87 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
         ]
       : []),
   ];
-  const row = (f: Finding) =>
-    `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
-  // A failed gate leads with what failed; the totals and everything else follow.
-  const failed = report.findings.filter((f) => f.severity === 'error');
-  const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
-  // Calls below their required level first, then calls with other failures, then the rest.
+}
+
+/** One row per call: calls below their required level first, then calls with other failures (both marked), then the rest. */
+function callRows(report: Report, ctx: SummaryContext): string[] {
   const rank = (c: Report['calls'][number]): number => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
   const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
   const policy = report.policy.rules.length > 0;
-  const callRows = ordered.map(({ c, r }) => {
+  return ordered.map(({ c, r }) => {
     const mark = r < 2 ? '❌ ' : '';
     const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
     return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${link(ctx, c.artifact, c.line, c.member)} |`;
   });
+}
 
-  const parts: string[] = [];
-  let used = 0;
-  let trimmed = 0;
-  const reserve = 1024;
-  const put = (lines: readonly string[]): void => {
-    const text = lines.join('\n') + '\n';
-    parts.push(text);
-    used += Buffer.byteLength(text);
-  };
-  const section = (heading: string[], rows: string[]): void => {
+/** Markdown within a byte budget: whole blocks, and sections cut row by row, counting what was left out. */
+class Budgeted {
+  readonly parts: string[] = [];
+  trimmed = 0;
+  private used = 0;
+  private static readonly RESERVE = 1024;
+
+  constructor(private readonly budget: number) {}
+
+  put(lines: readonly string[]): void {
+    this.add(`${lines.join('\n')}\n`);
+  }
+
+  section(heading: readonly string[], rows: readonly string[]): void {
     if (rows.length === 0) return;
-    const headingText = heading.join('\n') + '\n';
-    if (used + Buffer.byteLength(headingText) + reserve > ctx.budgetBytes) {
-      trimmed += rows.length;
+    const head = `${heading.join('\n')}\n`;
+    if (!this.fits(head)) {
+      this.trimmed += rows.length;
       return;
     }
-    parts.push(headingText);
-    used += Buffer.byteLength(headingText);
+    this.add(head);
     for (const [i, r] of rows.entries()) {
-      const n = Buffer.byteLength(r) + 1;
-      if (used + n + reserve > ctx.budgetBytes) {
-        trimmed += rows.length - i;
+      if (!this.fits(`${r}\n`)) {
+        this.trimmed += rows.length - i;
         break;
       }
-      parts.push(r + '\n');
-      used += n;
+      this.add(`${r}\n`);
     }
-    parts.push('\n');
-  };
-  put(title);
-  section(['### What failed', ''], failed.length > 0 && !report.ok ? failed.map(row) : []);
-  put(totals);
-  section(['### Findings', ''], rest.map(row));
-  section(
+    this.parts.push('\n');
+  }
+
+  private fits(text: string): boolean {
+    return this.used + Buffer.byteLength(text) + Budgeted.RESERVE <= this.budget;
+  }
+
+  private add(text: string): void {
+    this.parts.push(text);
+    this.used += Buffer.byteLength(text);
+  }
+}
+
+export function renderSummary(report: Report, ctx: SummaryContext): { markdown: string; trimmed: number } {
+  const t = report.totals;
+  const verdict = report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed';
+  const row = (f: Finding) =>
+    `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+  // A failed gate leads with what failed; the totals and everything else follow.
+  const failed = report.ok ? [] : report.findings.filter((f) => f.severity === 'error');
+  const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
+  const policy = report.policy.rules.length > 0;
+  const out = new Budgeted(ctx.budgetBytes);
+  out.put([`${verdict} · ${weakestRung(t)}`, '', ...bannerLines(ctx)]);
+  out.section(['### What failed', ''], failed.map(row));
+  out.put(totalsLines(report));
+  out.section(['### Findings', ''], rest.map(row));
+  out.section(
     [
       '### Calls',
       '',
       policy ? '| earned | claimed | required | tool | location |' : '| earned | claimed | tool | location |',
       policy ? '|---|---|---|---|---|' : '|---|---|---|---|',
     ],
-    callRows,
+    callRows(report, ctx),
   );
-  if (trimmed > 0) {
-    parts.push(
-      `> Summary trimmed: ${trimmed} more row(s) not shown. The full report is ${ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file'}.\n`,
-    );
+  if (out.trimmed > 0) {
+    const where = ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file';
+    out.parts.push(`> Summary trimmed: ${out.trimmed} more row(s) not shown. The full report is ${where}.\n`);
   }
-  return { markdown: parts.join(''), trimmed };
+  return { markdown: out.parts.join(''), trimmed: out.trimmed };
 }

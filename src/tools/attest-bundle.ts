@@ -10,9 +10,9 @@ import { inputFinding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { bundleStatement } from '../read/attestation.js';
 import { readBundle } from '../read/bundle/archive.js';
-import { bundleLimits } from '../read/bundle/limits.js';
 import { IN_TOTO_PAYLOAD_TYPE } from '../read/envelope.js';
 import type { ReadLimits } from '../read/limits.js';
+import { bundleLimits } from '../read/limits.js';
 import type { ToolInput } from './input.js';
 import { envelopeLine, type SigningKey } from './signing.js';
 

@@ -15,9 +15,9 @@ import { type Finding, finding } from '../../core/findings.js';
 import { SURFACE_SCHEMA as SURFACE } from '../../core/model.js';
 import type { Result } from '../../core/result.js';
 import { type BundleFacts, type FileRead, skippedFinding } from '../file-read.js';
+import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from '../limits.js';
 import { ReadError } from '../read-error.js';
 import { type Events, readEvents } from './events.js';
-import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from './limits.js';
 import { type Manifest, otherArchive, readManifest } from './manifest.js';
 import { GunzipSource, gzipReason } from './source.js';
 import { members } from './tar.js';
@@ -44,76 +44,80 @@ async function verifyBundle(
   }
 }
 
-/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
-async function walk(source: BundleSource, file: string, limits: BundleLimits): Promise<Archive> {
-  let size: number;
-  let input: Readable;
+/** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
+function open(source: BundleSource, limits: BundleLimits): { readonly size: number; readonly input: Readable } {
   try {
-    size = 'path' in source ? statSync(source.path).size : source.bytes.length;
+    const size = 'path' in source ? statSync(source.path).size : source.bytes.length;
     if (size > limits.maxCompressedBytes)
       throw new ReadError(
-        'bundle',
+        'limit',
         `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`,
       );
-    input = 'path' in source ? createReadStream(source.path) : Readable.from([Buffer.from(source.bytes)]);
+    return { size, input: 'path' in source ? createReadStream(source.path) : Readable.from([Buffer.from(source.bytes)]) };
   } catch (e) {
     if (e instanceof ReadError) throw e;
     throw new ReadError('io', `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+}
+
+const unexpected = (path: string): string => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
+
+/** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
+async function contents(
+  src: GunzipSource,
+  file: string,
+  limits: BundleLimits,
+): Promise<{ manifest: Manifest; events: Events } | { other: string }> {
+  let manifest: Manifest | undefined;
+  let events: Events | undefined;
+  for await (const m of members(src, limits)) {
+    if (!manifest) {
+      if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
+        // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
+        const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+        if (other !== null) return { other };
+      }
+      if (m.path !== 'manifest.json')
+        throw new ReadError(
+          'bundle',
+          m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path),
+        );
+      const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+      if ('other' in read) return read;
+      manifest = read;
+    } else if (!events) {
+      if (m.path !== 'events.ndjson')
+        throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
+      if (m.size !== manifest.eventsBytes)
+        throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+      const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
+      if (sha256Digest(bytes) !== manifest.eventsSha256) throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
+      events = readEvents(bytes, manifest, file, limits);
+    } else {
+      throw new ReadError(
+        'bundle',
+        m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path),
+      );
+    }
+  }
+  if (!(await src.drain())) throw new ReadError('bundle', 'data after the end of the tar archive');
+  if (!manifest) throw new ReadError('bundle', 'missing member manifest.json');
+  if (!events) throw new ReadError('bundle', 'missing member events.ndjson');
+  return { manifest, events };
+}
+
+/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
+async function walk(source: BundleSource, file: string, limits: BundleLimits): Promise<Archive> {
+  const { size, input } = open(source, limits);
   const gunzip = createGunzip();
   const archiveHash = createHash('sha256');
   input.on('data', (chunk: Buffer) => archiveHash.update(chunk));
   input.on('error', (e) => gunzip.destroy(e));
   input.pipe(gunzip);
-  const src = new GunzipSource(gunzip, size, limits);
   try {
-    let manifest: Manifest | undefined;
-    let decisions: Events | undefined;
-    for await (const m of members(src, limits)) {
-      if (!manifest && decisions === undefined) {
-        if (m.path !== 'manifest.json' && m.path.endsWith('.json') && m.path !== 'events.ndjson') {
-          // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-          const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
-          if (other !== null) return { kind: 'other', name: other };
-        }
-        if (m.path !== 'manifest.json') {
-          throw new ReadError(
-            'bundle',
-            m.path === 'events.ndjson'
-              ? 'member order: events.ndjson comes before manifest.json'
-              : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
-          );
-        }
-        const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
-        if ('other' in read) return { kind: 'other', name: read.other };
-        manifest = read;
-      } else if (manifest && decisions === undefined) {
-        if (m.path !== 'events.ndjson') {
-          throw new ReadError(
-            'bundle',
-            m.path === 'manifest.json'
-              ? 'duplicate member "manifest.json"'
-              : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
-          );
-        }
-        if (m.size !== manifest.eventsBytes)
-          throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
-        const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-        if (sha256Digest(bytes) !== manifest.eventsSha256)
-          throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
-        decisions = readEvents(bytes, manifest, file, limits);
-      } else {
-        throw new ReadError(
-          'bundle',
-          m.path === 'events.ndjson' || m.path === 'manifest.json'
-            ? `duplicate member "${m.path}"`
-            : `unexpected member "${m.path}" (a bundle holds manifest.json then events.ndjson)`,
-        );
-      }
-    }
-    if (!(await src.drain())) throw new ReadError('bundle', 'data after the end of the tar archive');
-    if (!manifest) throw new ReadError('bundle', 'missing member manifest.json');
-    if (decisions === undefined) throw new ReadError('bundle', 'missing member events.ndjson');
+    const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
+    if ('other' in read) return { kind: 'other', name: read.other };
+    const { manifest, events } = read;
     // Every byte has been read (drain checked the end): the hash is of the whole archive.
     const facts: BundleFacts = {
       archiveSha256: archiveHash.digest('hex'),
@@ -122,9 +126,9 @@ async function walk(source: BundleSource, file: string, limits: BundleLimits): P
       eventCount: manifest.eventCount,
       runRoot: manifest.runRoot,
       producer: manifest.producer,
-      window: decisions.window,
+      window: events.window,
     };
-    return { kind: 'bundle', events: decisions, facts };
+    return { kind: 'bundle', events, facts };
   } catch (e) {
     if (e instanceof ReadError) throw e;
     const err = e as NodeJS.ErrnoException;

@@ -3,10 +3,10 @@ import { DIGEST_PATTERN as DIGEST } from '../../core/binding.js';
 import { isObject } from '../../core/json.js';
 import { quote } from '../../core/text.js';
 import { classify } from '../classify.js';
+import type { BundleLimits } from '../limits.js';
 import { ReadError } from '../read-error.js';
 import { parseStrict } from '../strict-json.js';
 import { decodeUtf8 } from '../utf8.js';
-import type { BundleLimits } from './limits.js';
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema: string): string {

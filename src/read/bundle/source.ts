@@ -2,8 +2,9 @@
  * The first job of the bundle reader: the archive's bytes through gunzip, pulled by the tar reader,
  * with the decompression limits (size, ratio) enforced while streaming.
  */
+
+import type { BundleLimits } from '../limits.js';
 import { ReadError } from '../read-error.js';
-import type { BundleLimits } from './limits.js';
 import type { ByteSource } from './tar.js';
 
 const MiB = 1024 * 1024;
