@@ -2,5 +2,5 @@ import { defineConfig } from 'vitest/config';
 
 // `npm run fuzz`: the fuzz properties only, with FUZZ_RUNS cases each and random seeds.
 export default defineConfig({
-  test: { include: ['__tests__/fuzz.test.ts'], testTimeout: 3_600_000, hookTimeout: 60_000, pool: 'forks' },
+  test: { include: ['__tests__/gate/fuzz.test.ts'], testTimeout: 3_600_000, hookTimeout: 60_000, pool: 'forks' },
 });

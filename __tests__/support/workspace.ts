@@ -1,9 +1,14 @@
-/** Temporary workspaces for tests: write files, run the gate in-process or as the bundled CLI. */
+/**
+ * Temporary workspaces for tests: write files, run the gate or the CLI in-process (`gate`, `cli`:
+ * the CLI's main() takes no process globals), or the bundled CLI as a real process (`spawnCli`,
+ * for the end-to-end layer).
+ */
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { main } from '../../src/cli/run.js';
 import type { Report } from '../../src/core/report.js';
 import { runGate } from '../../src/gate/gate.js';
 import { defaultSettings, type Settings } from '../../src/gate/settings.js';
@@ -44,7 +49,14 @@ export interface Proc {
   readonly stderr: string;
 }
 
-export function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Proc {
+/** The CLI in-process: main() with this argv, environment and working directory (stdout is not a terminal). */
+export async function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, now?: Date): Promise<Proc> {
+  const r = await main(args, { PATH: process.env['PATH'], ...env }, false, cwd, now);
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The bundled dist/cli.js as a real process (the end-to-end layer). */
+export function spawnCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Proc {
   const r = spawnSync(process.execPath, [distFile('cli.js'), ...args], {
     cwd,
     encoding: 'utf8',
@@ -54,8 +66,8 @@ export function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-export function cliJson(args: readonly string[], cwd: string): { code: number | null; report: Report; stderr: string } {
-  const r = cli(['verify', '--format', 'json', ...args], cwd);
+export async function cliJson(args: readonly string[], cwd: string): Promise<{ code: number | null; report: Report; stderr: string }> {
+  const r = await cli(['verify', '--format', 'json', ...args], cwd);
   let report: Report;
   try {
     report = JSON.parse(r.stdout) as Report;
@@ -63,4 +75,14 @@ export function cliJson(args: readonly string[], cwd: string): { code: number | 
     throw new Error(`CLI did not print JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
   }
   return { code: r.code, report, stderr: r.stderr };
+}
+
+/** The bundled CLI's JSON report, as a real process. */
+export function spawnCliJson(args: readonly string[], cwd: string): { code: number | null; report: Report; stderr: string } {
+  const r = spawnCli(['verify', '--format', 'json', ...args], cwd);
+  try {
+    return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+  } catch {
+    throw new Error(`CLI did not print JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * Issue 10: provider exports → records, offline, through dist/cli.js as a real process. Each export
+ * provider exports → records, offline, through dist/cli.js as a real process. Each export
  * kind, as a user downloads it (fixtures/import/, field lists from the providers' documented
  * formats, values invented), imports into records that verify the matching agent calls with no hand
  * editing; whatever cannot be mapped is said, counted and located.
@@ -9,9 +9,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { normalize, targetHash } from '../src/tools/import/target-hash.js';
-import { decision, json, surface } from './support/corpus.js';
-import { cleanup, cli, cliJson, ROOT, tempDir, writeFiles } from './support/workspace.js';
+import { normalize, targetHash } from '../../src/tools/import/target-hash.js';
+import { decision, json, surface } from '../support/corpus.js';
+import { cleanup, cli, cliJson, ROOT, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
@@ -72,8 +72,8 @@ function agentRun(): string {
   );
 }
 
-function importInto(dir: string, kind: string, out: string, inputs: readonly string[], extra: readonly string[] = []) {
-  return cli(['import', kind, '--output', path.join(dir, out), ...extra, ...inputs.map((f) => path.join(FX, f))], ROOT);
+async function importInto(dir: string, kind: string, out: string, inputs: readonly string[], extra: readonly string[] = []) {
+  return await cli(['import', kind, '--output', path.join(dir, out), ...extra, ...inputs.map((f) => path.join(FX, f))], ROOT);
 }
 
 describe('hash vectors (docs/importers.md)', () => {
@@ -85,9 +85,9 @@ describe('hash vectors (docs/importers.md)', () => {
     ['workspace', 'acme', 'sha256:2443f42f97a4e38e039eaab087b51040b31f61dfac89d7cf75d397cd2033675b'],
     ['workspace_principal', 'bob@example.com', 'sha256:879a6f5abcca30d0334b3238baac9ea116a195b66d3d56eebf447552f8e1aede'],
     ['github_key_title', '  CI-Key ', 'sha256:a65a94d25524f87fbb5ce6d3fde202c02a5b532f27e1ba3b5708076e1ba75ccf'],
-  ] as const)('H(%s, %j) and `receipt-gate hash` agree with the vector', (domain, value, h) => {
+  ] as const)('H(%s, %j) and `receipt-gate hash` agree with the vector', async (domain, value, h) => {
     expect(targetHash(domain, value)).toBe(h);
-    expect(cli(['hash', domain, value], ROOT)).toMatchObject({ code: 0, stdout: `${h}\n` });
+    expect(await cli(['hash', domain, value], ROOT)).toMatchObject({ code: 0, stdout: `${h}\n` });
   });
 
   it('trims the explicit White_Space class but not U+FEFF, then lower-cases fully', () => {
@@ -97,9 +97,9 @@ describe('hash vectors (docs/importers.md)', () => {
 });
 
 describe('each export kind verifies the matching agent calls, with no hand editing', () => {
-  it('GitHub audit log (REST page + gzipped streaming lines), GitHub webhook deliveries + a raw payload, Slack Audit Logs page', () => {
+  it('GitHub audit log (REST page + gzipped streaming lines), GitHub webhook deliveries + a raw payload, Slack Audit Logs page', async () => {
     const dir = writeFiles(tempDir(), { '.assay/runs/agent.json': agentRun() });
-    const a = importInto(dir, 'github-audit-log', '.assay/audit/github.ndjson', [
+    const a = await importInto(dir, 'github-audit-log', '.assay/audit/github.ndjson', [
       'github/audit-log-rest-page.json',
       'github/audit-log-stream.json.gz',
     ]);
@@ -107,21 +107,21 @@ describe('each export kind verifies the matching agent calls, with no hand editi
     expect(a.stderr).toMatch(
       /8 entries read, 3 record\(s\) written, 4 skipped \(1 no title, 2 other action, 1 user key without repo\), 1 duplicate\(s\) merged/,
     );
-    const s = importInto(dir, 'slack-audit-log', '.assay/audit/slack.ndjson', ['slack/audit-logs-page.json']);
+    const s = await importInto(dir, 'slack-audit-log', '.assay/audit/slack.ndjson', ['slack/audit-logs-page.json']);
     expect(s.stderr).toMatch(/4 entries read, 3 record\(s\) written, 1 skipped \(1 other action\)/);
-    const { code, report } = cliJson(['-C', dir], ROOT);
+    const { code, report } = await cliJson(['-C', dir], ROOT);
     expect(report.findings.filter((f) => f.severity === 'error')).toEqual([]);
     expect(code).toBe(0);
     expect(report.calls.map((c) => c.level)).toEqual(['verified', 'verified', 'verified', 'verified', 'verified', 'verified']);
 
     // The webhook route binds the same two deploy keys it saw (one source per event, so in its own workspace).
     const dir2 = writeFiles(tempDir(), { '.assay/runs/agent.json': agentRun() });
-    const w = importInto(dir2, 'github-webhook', '.assay/audit/webhook.ndjson', [
+    const w = await importInto(dir2, 'github-webhook', '.assay/audit/webhook.ndjson', [
       'github/webhook-deliveries.json',
       'github/webhook-payload-raw.json',
     ]);
     expect(w.stderr).toMatch(/3 entries read, 2 record\(s\) written, 1 skipped \(1 other event\)/);
-    const r2 = cliJson(['-C', dir2, '--allow-unmatched-records'], ROOT).report;
+    const r2 = (await cliJson(['-C', dir2, '--allow-unmatched-records'], ROOT)).report;
     expect(r2.calls.slice(0, 2).map((c) => c.level)).toEqual(['verified', 'verified']);
     expect(r2.records.map((x) => x.record_id)).toEqual([
       'github-delivery:6f1d6a40-cc3e-11f0-9b8e-1d2e3f4a5b6c',
@@ -129,18 +129,19 @@ describe('each export kind verifies the matching agent calls, with no hand editi
     ]);
   });
 
-  it('--sign-key signs every record; with the key trusted they verify, and sign reproduces byte for byte', () => {
+  it('--sign-key signs every record; with the key trusted they verify, and sign reproduces byte for byte', async () => {
     const dir = writeFiles(tempDir(), { '.assay/runs/agent.json': agentRun() });
     const args = ['--sign-key', path.join(SIGNED, 'test-signer.key.pem'), '--signed-at', '2026-11-30T12:00:00Z'];
-    expect(importInto(dir, 'slack-audit-log', '.assay/audit/slack.ndjson', ['slack/audit-logs-page.json'], args).code).toBe(0);
+    expect((await importInto(dir, 'slack-audit-log', '.assay/audit/slack.ndjson', ['slack/audit-logs-page.json'], args)).code).toBe(0);
     const lines = readFileSync(path.join(dir, '.assay/audit/slack.ndjson'), 'utf8').trim().split('\n');
     expect(
       lines.every((l) => JSON.parse(l).signature.key_id === 'sha256:646d6be49d9f0048f94f67749eca35156eed4f7a7be18e4fc4a94bfd44e300b0'),
     ).toBe(true);
     const again = tempDir();
-    importInto(again, 'slack-audit-log', 'slack.ndjson', ['slack/audit-logs-page.json'], args);
+    await importInto(again, 'slack-audit-log', 'slack.ndjson', ['slack/audit-logs-page.json'], args);
     expect(readFileSync(path.join(again, 'slack.ndjson'), 'utf8')).toBe(lines.join('\n') + '\n');
-    const r = cliJson(['-C', dir, '--trusted-key', path.join(SIGNED, 'test-signer.pub.pem'), '--allow-unmatched-records'], ROOT).report;
+    const r = (await cliJson(['-C', dir, '--trusted-key', path.join(SIGNED, 'test-signer.pub.pem'), '--allow-unmatched-records'], ROOT))
+      .report;
     expect(r.records.map((x) => [x.outcome, x.signer !== null])).toEqual([
       ['bound', true],
       ['bound', true],
@@ -148,10 +149,10 @@ describe('each export kind verifies the matching agent calls, with no hand editi
     ]);
   });
 
-  it('records carry non_claims naming their export, and never a raw key, fingerprint, actor or e-mail', () => {
+  it('records carry non_claims naming their export, and never a raw key, fingerprint, actor or e-mail', async () => {
     const dir = tempDir();
-    importInto(dir, 'github-audit-log', 'gh.ndjson', ['github/audit-log-rest-page.json']);
-    importInto(dir, 'slack-audit-log', 'sl.ndjson', ['slack/audit-logs-page.json'], ['--principal', 'email']);
+    await importInto(dir, 'github-audit-log', 'gh.ndjson', ['github/audit-log-rest-page.json']);
+    await importInto(dir, 'slack-audit-log', 'sl.ndjson', ['slack/audit-logs-page.json'], ['--principal', 'email']);
     const text = readFileSync(path.join(dir, 'gh.ndjson'), 'utf8') + readFileSync(path.join(dir, 'sl.ndjson'), 'utf8');
     expect(JSON.parse(text.split('\n')[0]!).non_claims[0]).toBe(
       'imported from a GitHub audit-log export (audit-log-rest-page.json); receipt-gate queried nothing',
@@ -170,11 +171,11 @@ describe('what cannot be mapped is said, counted and located; on any error nothi
     fingerprint: 'SHA256:SECRET',
   });
 
-  it('entries under one _document_id that map to different records are an error naming it; identical ones merge', () => {
+  it('entries under one _document_id that map to different records are an error naming it; identical ones merge', async () => {
     const dir = writeFiles(tempDir(), {
       'a.json': JSON.stringify([entry('d1', 'k'), entry('d1', 'k'), entry('d2', 'k'), entry('d2', 'other')]),
     });
-    const r = cli(['import', 'github-audit-log', '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'a.json')], ROOT);
+    const r = await cli(['import', 'github-audit-log', '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'a.json')], ROOT);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /a\.json:1:\d+: two entries with record id "github-audit:d2" map to different records \(the other at .*a\.json:1:\d+\)/,
@@ -194,16 +195,16 @@ describe('what cannot be mapped is said, counted and located; on any error nothi
       Buffer.from(JSON.stringify([{ _document_id: 'z', action: 'public_key.create', repo: 'noslash', title: 't' }])),
       /entry "z": repo is not "owner\/name"/,
     ],
-  ])('%s: a located error, exit 1, nothing written', (_n, bytes, why) => {
+  ])('%s: a located error, exit 1, nothing written', async (_n, bytes, why) => {
     const dir = writeFiles(tempDir(), { 'x.json': bytes });
-    const r = cli(['import', 'github-audit-log', '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'x.json')], ROOT);
+    const r = await cli(['import', 'github-audit-log', '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'x.json')], ROOT);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(why);
     expect(r.stderr).toMatch(/x\.json:\d+:\d+: /);
     expect(existsSync(path.join(dir, 'out.ndjson'))).toBe(false);
   });
 
-  it('Slack: a missing principal in the chosen form is an error naming the option; an unmapped role change is a counted skip', () => {
+  it('Slack: a missing principal in the chosen form is an error naming the option; an unmapped role change is a counted skip', async () => {
     const dir = tempDir();
     const page = {
       entries: [
@@ -217,7 +218,7 @@ describe('what cannot be mapped is said, counted and located; on any error nothi
       ],
     };
     writeFileSync(path.join(dir, 'p.json'), JSON.stringify(page));
-    const r = cli(
+    const r = await cli(
       ['import', 'slack-audit-log', '--principal', 'email', '--output', path.join(dir, 'o.ndjson'), path.join(dir, 'p.json')],
       ROOT,
     );
@@ -226,10 +227,10 @@ describe('what cannot be mapped is said, counted and located; on any error nothi
       entries: [{ id: 'e2', action: 'role_change_to_billing', entity: { user: { id: 'U1' } }, context: { location: { id: 'T1' } } }],
     };
     writeFileSync(path.join(dir, 'q.json'), JSON.stringify(page2));
-    const r2 = cli(['import', 'slack-audit-log', '--output', path.join(dir, 'o.ndjson'), path.join(dir, 'q.json')], ROOT);
+    const r2 = await cli(['import', 'slack-audit-log', '--output', path.join(dir, 'o.ndjson'), path.join(dir, 'q.json')], ROOT);
     expect(r2.code).toBe(0);
     expect(r2.stderr).toMatch(/1 skipped \(1 role change to billing \(no verb mapped\)\)/);
-    const r3 = cli(
+    const r3 = await cli(
       ['import', 'slack-audit-log', '--role-verb', 'billing=grant', '--output', path.join(dir, 'o2.ndjson'), path.join(dir, 'q.json')],
       ROOT,
     );
@@ -242,7 +243,7 @@ describe('what cannot be mapped is said, counted and located; on any error nothi
 });
 
 describe('a record that binds nothing because of letter case', () => {
-  it('says so when the nearest call differs only in the case of owner or repo', () => {
+  it('says so when the nearest call differs only in the case of owner or repo', async () => {
     const dir = writeFiles(tempDir(), {
       '.assay/runs/agent.json': json(
         surface([
@@ -260,8 +261,8 @@ describe('a record that binds nothing because of letter case', () => {
         ]),
       ),
     });
-    importInto(dir, 'github-audit-log', '.assay/audit/gh.ndjson', ['github/audit-log-rest-page.json']);
-    const r = cliJson(['-C', dir], ROOT).report;
+    await importInto(dir, 'github-audit-log', '.assay/audit/gh.ndjson', ['github/audit-log-rest-page.json']);
+    const r = (await cliJson(['-C', dir], ROOT)).report;
     const f = r.findings.find((x) => x.code === 'record_unmatched' && x.message.includes('Qm9ndXNEb2NJZDEyMw'))!;
     expect(f.message).toMatch(
       /whose target differs in owner, repo: only in letter case \(GitHub names are case-insensitive; the binding is not\)\. With an export scoped to the agent/,
@@ -281,13 +282,16 @@ describe('every shape the export routes write (one document pipeline)', () => {
     'paginate.json.gz': gzipSync(pages.map((p) => JSON.stringify(p)).join('')),
   };
 
-  it('concatenated pages, an array of pages, one entry per line, gzipped or not: the same records', () => {
+  it('concatenated pages, an array of pages, one entry per line, gzipped or not: the same records', async () => {
     const dir = tempDir();
     writeFiles(dir, shapes);
-    const want = cli(['import', 'github-audit-log', '--output', 'want.ndjson', path.join(FX, 'github/audit-log-rest-page.json')], dir);
+    const want = await cli(
+      ['import', 'github-audit-log', '--output', 'want.ndjson', path.join(FX, 'github/audit-log-rest-page.json')],
+      dir,
+    );
     expect(want.code, want.stderr).toBe(0);
     for (const name of Object.keys(shapes)) {
-      const r = cli(['import', 'github-audit-log', '--output', `${name}.ndjson`, name], dir);
+      const r = await cli(['import', 'github-audit-log', '--output', `${name}.ndjson`, name], dir);
       expect(r.code, `${name}: ${r.stderr}`).toBe(0);
       // The records are the same but for the export file their non_claims name.
       const got = readFileSync(path.join(dir, `${name}.ndjson`), 'utf8').replaceAll(`(${name})`, '(audit-log-rest-page.json)');
@@ -295,19 +299,19 @@ describe('every shape the export routes write (one document pipeline)', () => {
     }
   });
 
-  it('each entry keeps its own file:line:column, on the second page too', () => {
+  it('each entry keeps its own file:line:column, on the second page too', async () => {
     const dir = tempDir();
     const bad = [...pages[1]!];
     bad[0] = 7;
     writeFiles(dir, { 'p.json': `${JSON.stringify(pages[0])}\n${JSON.stringify(bad)}` });
-    const r = cli(['import', 'github-audit-log', '--output', 'o.ndjson', 'p.json'], dir);
+    const r = await cli(['import', 'github-audit-log', '--output', 'o.ndjson', 'p.json'], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`p.json:2:2: an entry is not a JSON object`);
     expect(existsSync(path.join(dir, 'o.ndjson'))).toBe(false);
   });
 });
 
-describe('real exports: redeliveries, quiet nights, scope (issue 16)', () => {
+describe('real exports: redeliveries, quiet nights, scope', () => {
   const deliveries = JSON.parse(readFileSync(path.join(FX, 'github/webhook-deliveries.json'), 'utf8')) as Record<string, unknown>[];
   const ghEntry = (id: string, actor: string, repo: string, at: number, title = 'k') => ({
     '@timestamp': at,
@@ -320,30 +324,30 @@ describe('real exports: redeliveries, quiet nights, scope (issue 16)', () => {
   });
   const DAY = Date.UTC(2026, 10, 30);
 
-  it('a redelivery (one guid, another delivery id and time) is the same record: merged, not an error', () => {
+  it('a redelivery (one guid, another delivery id and time) is the same record: merged, not an error', async () => {
     const first = deliveries[0]!;
     const again = JSON.parse(JSON.stringify(first)) as Record<string, unknown>;
     again['id'] = 99999;
     again['delivered_at'] = '2026-11-28T11:00:00Z';
     again['redelivery'] = true;
     const dir = writeFiles(tempDir(), { 'd.json': JSON.stringify([first, again]) });
-    const r = cli(['import', 'github-webhook', '--output', 'o.ndjson', 'd.json'], dir);
+    const r = await cli(['import', 'github-webhook', '--output', 'o.ndjson', 'd.json'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/1 duplicate\(s\) merged/);
     expect(readFileSync(path.join(dir, 'o.ndjson'), 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
-  it('a quiet night (an empty page, or an empty --jq stream) writes no file and says so, exit 0', () => {
+  it('a quiet night (an empty page, or an empty --jq stream) writes no file and says so, exit 0', async () => {
     const dir = writeFiles(tempDir(), { 'empty.json': '[]', 'none.json': '', 'pages.json': '[][]' });
     for (const f of ['empty.json', 'none.json', 'pages.json']) {
-      const r = cli(['import', 'github-audit-log', '--output', `${f}.ndjson`, f], dir);
+      const r = await cli(['import', 'github-audit-log', '--output', `${f}.ndjson`, f], dir);
       expect(r.code, `${f}: ${r.stderr}`).toBe(0);
       expect(r.stderr, f).toMatch(/0 entries read, 0 record\(s\) written.*no records, so .* was not written/);
       expect(existsSync(path.join(dir, `${f}.ndjson`)), f).toBe(false);
     }
   });
 
-  it('--actor, --repo and the [since, until) window keep only the agent’s entries, count the rest by reason, write nothing about the actor', () => {
+  it('--actor, --repo and the [since, until) window keep only the agent’s entries, count the rest by reason, write nothing about the actor', async () => {
     const entries = [
       ghEntry('a1', 'deploy-agent[bot]', 'acme/api', DAY + 1000),
       ghEntry('h1', 'alice', 'acme/api', DAY + 2000),
@@ -353,7 +357,7 @@ describe('real exports: redeliveries, quiet nights, scope (issue 16)', () => {
       ghEntry('a5', 'deploy-agent[bot]', 'Acme/Api', DAY + 86_399_999),
     ];
     const dir = writeFiles(tempDir(), { 'e.json': JSON.stringify(entries) });
-    const r = cli(
+    const r = await cli(
       [
         'import',
         'github-audit-log',
@@ -385,7 +389,7 @@ describe('real exports: redeliveries, quiet nights, scope (issue 16)', () => {
     expect(out).not.toMatch(/deploy-agent|alice/);
   });
 
-  it('scope flags are checked: a bad time, an empty window, --repo for Slack are usage errors', () => {
+  it('scope flags are checked: a bad time, an empty window, --repo for Slack are usage errors', async () => {
     const dir = writeFiles(tempDir(), { 'e.json': '[]' });
     for (const args of [
       ['--since', 'yesterday'],
@@ -393,19 +397,19 @@ describe('real exports: redeliveries, quiet nights, scope (issue 16)', () => {
       ['--since', '2026-12-01', '--until', '2026-12-01'],
       ['--repo', 'not-a-repo'],
     ]) {
-      const r = cli(['import', 'github-audit-log', ...args, '--output', 'o.ndjson', 'e.json'], dir);
+      const r = await cli(['import', 'github-audit-log', ...args, '--output', 'o.ndjson', 'e.json'], dir);
       expect(r.code, args.join(' ')).toBe(2);
     }
-    expect(cli(['import', 'slack-audit-log', '--repo', 'a/b', '--output', 'o.ndjson', 'e.json'], dir).code).toBe(2);
+    expect((await cli(['import', 'slack-audit-log', '--repo', 'a/b', '--output', 'o.ndjson', 'e.json'], dir)).code).toBe(2);
   });
 
-  it('Slack and deliveries are scoped by their own actor fields (actor.user.id or email; sender.login)', () => {
+  it('Slack and deliveries are scoped by their own actor fields (actor.user.id or email; sender.login)', async () => {
     const slack = JSON.parse(readFileSync(path.join(FX, 'slack/audit-logs-page.json'), 'utf8')) as { entries: Record<string, unknown>[] };
     const dir = writeFiles(tempDir(), { 's.json': JSON.stringify(slack), 'd.json': JSON.stringify(deliveries) });
-    const bySlack = cli(['import', 'slack-audit-log', '--actor', 'ada@example.com', '--output', 's.ndjson', 's.json'], dir);
+    const bySlack = await cli(['import', 'slack-audit-log', '--actor', 'ada@example.com', '--output', 's.ndjson', 's.json'], dir);
     expect(bySlack.code, bySlack.stderr).toBe(0);
     expect(bySlack.stderr).toMatch(/by another actor/);
-    const byHook = cli(['import', 'github-webhook', '--actor', 'someone-else', '--output', 'd.ndjson', 'd.json'], dir);
+    const byHook = await cli(['import', 'github-webhook', '--actor', 'someone-else', '--output', 'd.ndjson', 'd.json'], dir);
     expect(byHook.code, byHook.stderr).toBe(0);
     expect(byHook.stderr).toMatch(/0 record\(s\) written.*by another actor/);
   });

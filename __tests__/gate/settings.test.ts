@@ -7,15 +7,24 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { readContext } from '../src/action/github-client.js';
-import { readSettings } from '../src/action/inputs.js';
-import { COMMAND_SPECS, optionDefault, parseArgsOptions, usageText } from '../src/cli/options.js';
-import { parseCli } from '../src/cli/parse.js';
-import { FINDING_CODES, FINDINGS } from '../src/core/findings.js';
-import { LEVELS, RECORD_OUTCOME_NAMES } from '../src/core/vocabulary.js';
-import { DEFAULTS, defaultSettings, parseBool, parseChoice, parseCount, parseList, parseSize, UsageError } from '../src/gate/settings.js';
-import { DEFAULT_LIMITS } from '../src/read/limits.js';
-import { ROOT } from './support/workspace.js';
+import { readContext } from '../../src/action/github-client.js';
+import { readSettings } from '../../src/action/inputs.js';
+import { COMMAND_SPECS, optionDefault, parseArgsOptions, usageText } from '../../src/cli/options.js';
+import { parseCli } from '../../src/cli/parse.js';
+import { FINDING_CODES, FINDINGS } from '../../src/core/findings.js';
+import { LEVELS, RECORD_OUTCOME_NAMES } from '../../src/core/vocabulary.js';
+import {
+  DEFAULTS,
+  defaultSettings,
+  parseBool,
+  parseChoice,
+  parseCount,
+  parseList,
+  parseSize,
+  UsageError,
+} from '../../src/gate/settings.js';
+import { DEFAULT_LIMITS } from '../../src/read/limits.js';
+import { ROOT } from '../support/workspace.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 

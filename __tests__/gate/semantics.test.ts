@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Report } from '../src/core/report.js';
-import { addKey, type DecisionSpec, deployKey, event, getKey, json, ndjson, record, surface, targetHash } from './support/corpus.js';
-import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
+import type { Report } from '../../src/core/report.js';
+import { addKey, type DecisionSpec, deployKey, event, getKey, json, ndjson, record, surface, targetHash } from '../support/corpus.js';
+import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 

@@ -8,9 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, ftruncateSync, mkdirSync, openSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../src/core/report.js';
-import { decision, deployKey, json, record, surface } from './support/corpus.js';
-import { cleanup, distFile, tempDir, writeFiles } from './support/workspace.js';
+import type { Report } from '../../src/core/report.js';
+import { decision, deployKey, json, record, surface } from '../support/corpus.js';
+import { cleanup, distFile, tempDir, writeFiles } from '../support/workspace.js';
 
 const target = deployKey({ owner: 'acme', repo: 'api', title: 'k' });
 const good = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target, claim: 'verified' });
@@ -142,7 +142,7 @@ describe('hostile input through dist/cli.js', () => {
 
 describe('symbolic links above the inputs', () => {
   it('a working directory or input reached through a link that leaves the workspace is refused', async () => {
-    const { gate } = await import('./support/workspace.js');
+    const { gate } = await import('../support/workspace.js');
     const root = tempDir();
     const ws = path.join(root, 'ws');
     mkdirSync(path.join(root, 'elsewhere/.assay/runs'), { recursive: true });

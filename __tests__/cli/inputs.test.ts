@@ -3,31 +3,31 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseList } from '../src/gate/settings.js';
-import { VERSION } from '../src/version.js';
-import { gzip, tar } from './support/bundle-writer.js';
-import { addKey, json, surface } from './support/corpus.js';
-import { cleanup, cli, cliJson, gate, ROOT, tempDir, writeFiles } from './support/workspace.js';
+import { parseList } from '../../src/gate/settings.js';
+import { VERSION } from '../../src/version.js';
+import { gzip, tar } from '../support/bundle-writer.js';
+import { addKey, json, surface } from '../support/corpus.js';
+import { cleanup, cli, cliJson, gate, ROOT, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
 describe('the CLI', () => {
-  it('-C with a missing directory is a usage error naming it', () => {
-    const r = cli(['verify', '-C', 'no/such/dir'], ROOT);
+  it('-C with a missing directory is a usage error naming it', async () => {
+    const r = await cli(['verify', '-C', 'no/such/dir'], ROOT);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^receipt-gate: -C\/--working-directory: "no\/such\/dir" is not a directory/);
   });
 
-  it('--version prints the version package.json declares', () => {
-    const r = cli(['--version'], ROOT);
+  it('--version prints the version package.json declares', async () => {
+    const r = await cli(['--version'], ROOT);
     expect(r).toMatchObject({ code: 0, stdout: `receipt-gate ${VERSION}\n` });
     expect(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version).toBe(VERSION);
   });
 
-  it('an explicitly given --runs or --audit that matches nothing is an error; the absent defaults are not', () => {
+  it('an explicitly given --runs or --audit that matches nothing is an error; the absent defaults are not', async () => {
     const dir = writeFiles(tempDir(), { '.assay/runs/r.json': json(surface([addKey()])) });
-    expect(cliJson(['-C', dir], ROOT).code).toBe(0); // no .assay/audit: a notice only
-    const typo = cliJson(['-C', dir, '--audit', '.assay/audti'], ROOT);
+    expect((await cliJson(['-C', dir], ROOT)).code).toBe(0); // no .assay/audit: a notice only
+    const typo = await cliJson(['-C', dir, '--audit', '.assay/audti'], ROOT);
     expect(typo.code).toBe(1);
     expect(typo.report.findings).toContainEqual(expect.objectContaining({ severity: 'error', code: 'no_match', file: '.assay/audti' }));
   });

@@ -6,19 +6,19 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { allocate } from '../src/core/allocation.js';
-import { type Call, eligibility } from '../src/core/call.js';
-import { readClaim } from '../src/core/claims.js';
-import { SNAGS_LISTED } from '../src/core/diagnose.js';
-import { outcomeText } from '../src/core/explain.js';
-import { FINDINGS, finding } from '../src/core/findings.js';
-import { climb as climbMap } from '../src/core/ladder.js';
-import type { RecordInput } from '../src/core/model.js';
-import { checkRecords } from '../src/core/records.js';
-import { quote } from '../src/core/text.js';
-import { verify } from '../src/core/verify.js';
-import { addKey, deployKey, getKey, record } from './support/corpus.js';
-import { evidence, OPTIONS } from './support/evidence.js';
+import { allocate } from '../../src/core/allocation.js';
+import { type Call, eligibility } from '../../src/core/call.js';
+import { readClaim } from '../../src/core/claims.js';
+import { SNAGS_LISTED } from '../../src/core/diagnose.js';
+import { outcomeText } from '../../src/core/explain.js';
+import { FINDINGS, finding } from '../../src/core/findings.js';
+import { climb as climbMap } from '../../src/core/ladder.js';
+import type { RecordInput } from '../../src/core/model.js';
+import { checkRecords } from '../../src/core/records.js';
+import { quote } from '../../src/core/text.js';
+import { verify } from '../../src/core/verify.js';
+import { addKey, deployKey, getKey, record } from '../support/corpus.js';
+import { evidence, OPTIONS } from '../support/evidence.js';
 
 const claimOf = (response: Record<string, unknown>) => readClaim({ response: { status: 'success', ...response } });
 
@@ -197,7 +197,7 @@ describe('the ladder (§5)', () => {
   });
 });
 
-describe("explanations read the ladder's reasons (the three cases of issue 8)", () => {
+describe("explanations read the ladder's reasons", () => {
   it('an unmatched record is not explained as "every call already verified" when a call with its subject targets another provider', () => {
     const r = verify(
       evidence({ 'r.json': [addKey(), addKey({ target: deployKey({ provider: 'gitlab' }) })] }, [

@@ -1,5 +1,5 @@
 /**
- * Runs as Assay's server writes them (issue 17, docs/assay-server-logs.md): every shared server-log
+ * Runs as Assay's server writes them(docs/assay-server-logs.md): every shared server-log
  * sample read as a run, byte for byte as upstream's formatter wrote it, and mutations of them that
  * must be errors (never skips) or run_incomplete.
  */
@@ -7,12 +7,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../src/core/report.js';
-import { verify } from '../src/core/verify.js';
-import { readArtifact } from '../src/read/files.js';
-import { DEFAULT_LIMITS } from '../src/read/limits.js';
-import { unchecked } from '../src/trust/pool.js';
-import { cliJson, ROOT, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
+import type { Report } from '../../src/core/report.js';
+import { verify } from '../../src/core/verify.js';
+import { readArtifact } from '../../src/read/files.js';
+import { DEFAULT_LIMITS } from '../../src/read/limits.js';
+import { unchecked } from '../../src/trust/pool.js';
+import { cliJson, ROOT, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 const LOGS = path.join(UPSTREAM, 'server-logs');
 const log = (name: string) => readFileSync(path.join(LOGS, name), 'utf8');
@@ -89,14 +89,14 @@ describe('the shared samples, as runs', () => {
     expect(a.calls.map((c) => c.level)).toEqual(['verified', 'asserted']);
   });
 
-  it('by default discovery finds *.log under the runs (and never under the audit exports); verify passes on the sample', () => {
+  it('by default discovery finds *.log under the runs (and never under the audit exports); verify passes on the sample', async () => {
     const dir = tempDir();
     writeFiles(dir, {
       '.assay/runs/2026-11-30-release.log': log('02_deploy_key_create_then_get.stderr.log'),
       '.assay/audit/github/r.json': RECORD,
       '.assay/audit/notes.log': 'x',
     });
-    const r = cliJson([], dir);
+    const r = await cliJson([], dir);
     expect(r.report.calls.map((c) => c.level)).toEqual(['verified', 'asserted']);
     expect(r.report.ok).toBe(true);
   });

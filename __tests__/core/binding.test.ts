@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { binding, jcs } from '../src/core/binding.js';
-import { UPSTREAM } from './support/workspace.js';
+import { binding, jcs } from '../../src/core/binding.js';
+import { UPSTREAM } from '../support/workspace.js';
 
 const vectors = JSON.parse(readFileSync(path.join(UPSTREAM, 'jcs/rfc8785.json'), 'utf8')) as Record<
   string,

@@ -1,20 +1,20 @@
 /**
- * Text from inputs never reaches Object.prototype, and rules are parsed, never compared as text
- * (issue 19, items 1–3 and 5): every table looked up with input text, with hostile keys; policy
+ * Text from inputs never reaches Object.prototype, and rules are parsed, never compared as text:
+ * every table looked up with input text, with hostile keys; policy
  * selectors matched by class and verb; asserted-while-denied claims; rules that apply to no call.
  */
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commandSpec } from '../src/cli/options.js';
-import { ruleFor } from '../src/core/policy.js';
-import { boundFields } from '../src/core/projection.js';
-import { verify } from '../src/core/verify.js';
-import { parseSize, UsageError } from '../src/gate/settings.js';
-import { importKind } from '../src/tools/import/run.js';
-import { DEFAULT_SLACK, slackAuditLog } from '../src/tools/import/slack.js';
-import { addKey, decision, deployKey } from './support/corpus.js';
-import { evidence, OPTIONS, policyOf } from './support/evidence.js';
+import { commandSpec } from '../../src/cli/options.js';
+import { ruleFor } from '../../src/core/policy.js';
+import { boundFields } from '../../src/core/projection.js';
+import { verify } from '../../src/core/verify.js';
+import { parseSize, UsageError } from '../../src/gate/settings.js';
+import { importKind } from '../../src/tools/import/run.js';
+import { DEFAULT_SLACK, slackAuditLog } from '../../src/tools/import/slack.js';
+import { addKey, decision, deployKey } from '../support/corpus.js';
+import { evidence, OPTIONS, policyOf } from '../support/evidence.js';
 
 /** Keys that name something on Object.prototype, or that a careless lookup turns into one. */
 const HOSTILE = [
@@ -40,7 +40,7 @@ const roleEntry = (role: string) => ({
   context: { location: { type: 'workspace', id: 'T1' } },
 });
 
-describe('tables looked up with input text (item 1)', () => {
+describe('tables looked up with input text', () => {
   it('the Slack role → verb table: a role named after a prototype member is an unmapped role, never a verb', () => {
     const map = slackAuditLog(DEFAULT_SLACK);
     for (const role of HOSTILE.filter((r) => /^[a-z_]+$/.test(r))) {
@@ -77,7 +77,7 @@ describe('tables looked up with input text (item 1)', () => {
   });
 });
 
-describe('policy selectors are parsed (item 2, semantics §7)', () => {
+describe('policy selectors are parsed (semantics §7)', () => {
   it('a class that contains ":" never picks up a CLASS:VERB rule written for another class', () => {
     const p = policyOf('*=verified', 'github_deploy_key:create=asserted');
     expect(ruleFor(p, 'github_deploy_key:create', 'delete')?.selector).toBe('*');
@@ -93,7 +93,7 @@ describe('policy selectors are parsed (item 2, semantics §7)', () => {
   });
 });
 
-describe('a "denied" write that succeeded (item 3, semantics §4)', () => {
+describe('a "denied" write that succeeded (semantics §4)', () => {
   for (const [name, over] of [
     ['decision.effect "deny"', { effect: 'deny' as const }],
     ['decision.effect "error"', { effect: 'error' as const }],
@@ -114,7 +114,7 @@ describe('a "denied" write that succeeded (item 3, semantics §4)', () => {
   });
 });
 
-describe('a rule that applies to no call (item 5)', () => {
+describe('a rule that applies to no call', () => {
   it('a misspelt class is a rule_unused warning naming the classes seen; the gate still judges the rest', () => {
     const r = verify(evidence({ 'r.json': [addKey()] }), { ...OPTIONS, policy: policyOf('GitHub_Deploy_Key=verified') });
     const f = r.findings.find((x) => x.code === 'rule_unused');

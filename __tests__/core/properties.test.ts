@@ -2,14 +2,14 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binding } from '../src/core/binding.js';
-import type { Call } from '../src/core/call.js';
-import { prepareDecision } from '../src/core/decision.js';
-import { NearestCalls } from '../src/core/diagnose.js';
-import type { JsonObject } from '../src/core/json.js';
-import type { AuditRecord, Evidence, RecordInput, RunInput } from '../src/core/model.js';
-import { verify } from '../src/core/verify.js';
-import { decision, deployKey, record } from './support/corpus.js';
+import { binding } from '../../src/core/binding.js';
+import type { Call } from '../../src/core/call.js';
+import { prepareDecision } from '../../src/core/decision.js';
+import { NearestCalls } from '../../src/core/diagnose.js';
+import type { JsonObject } from '../../src/core/json.js';
+import type { AuditRecord, Evidence, RecordInput, RunInput } from '../../src/core/model.js';
+import { verify } from '../../src/core/verify.js';
+import { decision, deployKey, record } from '../support/corpus.js';
 
 const options = { allowUnmatchedRecords: false, strictObserved: false };
 const REPOS = ['a', 'b', 'c'];

@@ -1,5 +1,5 @@
 /**
- * examples/release.yml, run (issue 18): the gate step is the bundled action itself (through the
+ * examples/release.yml, run: the gate step is the bundled action itself (through the
  * harness: a real process, a real HTTP server on loopback for GitHub), then every later step whose
  * `if:` holds, with `gh` replaced by a recorder: a passing tag attests and publishes the report, its
  * digest and the verdict; a failing tag publishes nothing.
@@ -10,8 +10,8 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync }
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { runAction } from './support/action-harness.js';
-import { cleanup, ROOT, tempDir } from './support/workspace.js';
+import { runAction } from '../support/action-harness.js';
+import { cleanup, ROOT, tempDir } from '../support/workspace.js';
 
 afterAll(cleanup);
 

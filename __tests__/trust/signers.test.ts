@@ -1,5 +1,5 @@
 /**
- * Issue 9: no rung without a claim, required levels, trusted signers and the signing tools, on the
+ * no rung without a claim, required levels, trusted signers and the signing tools, on the
  * shared test vector, the signed demos and generated records.
  */
 
@@ -8,17 +8,17 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parsePolicy, ruleFor } from '../src/core/policy.js';
-import type { Report } from '../src/core/report.js';
-import { verify } from '../src/core/verify.js';
-import { LEVELS, type Level, levelRank } from '../src/core/vocabulary.js';
-import { readAuditFile } from '../src/read/artifacts.js';
-import { PAYLOAD_TYPE, pae, payloadOf } from '../src/read/signature.js';
-import { keyIdOf, parsePublicKeys, trustedKeys } from '../src/trust/keys.js';
-import { TrustPool } from '../src/trust/pool.js';
-import { addKey, deployKey, getKey, record, SIGNED_DEMO_POLICY, seededKey, signed, testSigner } from './support/corpus.js';
-import { evidence, OPTIONS, policyOf } from './support/evidence.js';
-import { cleanup, cli, cliJson, gate, ROOT, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
+import { parsePolicy, ruleFor } from '../../src/core/policy.js';
+import type { Report } from '../../src/core/report.js';
+import { verify } from '../../src/core/verify.js';
+import { LEVELS, type Level, levelRank } from '../../src/core/vocabulary.js';
+import { readAuditFile } from '../../src/read/artifacts.js';
+import { PAYLOAD_TYPE, pae, payloadOf } from '../../src/read/signature.js';
+import { keyIdOf, parsePublicKeys, trustedKeys } from '../../src/trust/keys.js';
+import { TrustPool } from '../../src/trust/pool.js';
+import { addKey, deployKey, getKey, record, SIGNED_DEMO_POLICY, seededKey, signed, testSigner } from '../support/corpus.js';
+import { evidence, OPTIONS, policyOf } from '../support/evidence.js';
+import { cleanup, cli, cliJson, gate, ROOT, spawnCliJson, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
@@ -89,10 +89,10 @@ describe('the shared test vector (docs/records-provenance.md)', () => {
     expect(r.calls[0]!.reason).toContain(`signed by key_id ${TEST_KEY_ID}, not checked: no trusted keys`);
   });
 
-  it('`sign` with the test key reproduces its signature byte for byte, and writes nothing for an inconsistent record', () => {
+  it('`sign` with the test key reproduces its signature byte for byte, and writes nothing for an inconsistent record', async () => {
     const dir = tempDir();
     const out = path.join(dir, 'signed.ndjson');
-    const r = cli(
+    const r = await cli(
       [
         'sign',
         '--key',
@@ -113,7 +113,7 @@ describe('the shared test vector (docs/records-provenance.md)', () => {
     const badFile = path.join(dir, 'bad.json');
     writeFileSync(badFile, JSON.stringify(bad));
     const out2 = path.join(dir, 'never.ndjson');
-    const r2 = cli(
+    const r2 = await cli(
       [
         'sign',
         '--key',
@@ -266,7 +266,7 @@ describe('no rung without a claim (§5)', () => {
 describe('required levels (§7)', () => {
   const policy = policyOf;
 
-  it('a malformed rule, an unknown level or two rules for one selector is refused by name', () => {
+  it('a malformed rule, an unknown level or two rules for one selector is refused by name', async () => {
     expect(parsePolicy(['github_deploy_key'])).toEqual({
       ok: false,
       reason: '"github_deploy_key" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)',
@@ -283,7 +283,7 @@ describe('required levels (§7)', () => {
       ok: false,
       reason: '" x = asserted": a second rule for x'.replace('" x', '"x'),
     });
-    const r = cli(['verify', '--require', 'github_deploy_key=sure'], ROOT);
+    const r = await cli(['verify', '--require', 'github_deploy_key=sure'], ROOT);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^receipt-gate: --require: "github_deploy_key=sure": the level must be one of/);
   });
@@ -378,10 +378,10 @@ describe('required levels (§7)', () => {
 });
 
 describe('keys and signing tools', () => {
-  it('keygen writes a PKCS#8 key (mode 0600) and an SPKI public key, prints the key_id, and never overwrites', () => {
+  it('keygen writes a PKCS#8 key (mode 0600) and an SPKI public key, prints the key_id, and never overwrites', async () => {
     const dir = tempDir();
     const prefix = path.join(dir, 'export');
-    const r = cli(['keygen', '--out', prefix], ROOT);
+    const r = await cli(['keygen', '--out', prefix], ROOT);
     expect(r.code, r.stderr).toBe(0);
     const pub = readFileSync(`${prefix}.pub.pem`, 'utf8');
     expect(readFileSync(`${prefix}.key.pem`, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----/);
@@ -389,31 +389,31 @@ describe('keys and signing tools', () => {
     const parsed = parsePublicKeys(pub);
     expect(parsed.ok && keyIdOf(parsed.value[0]!)).toBe(r.stdout.trim());
     const before = readFileSync(`${prefix}.key.pem`, 'utf8');
-    const again = cli(['keygen', '--out', prefix], ROOT);
+    const again = await cli(['keygen', '--out', prefix], ROOT);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/exists; keygen never overwrites a key/);
     expect(readFileSync(`${prefix}.key.pem`, 'utf8')).toBe(before);
   });
 
-  it('a trusted key that does not parse, is private or is not Ed25519 is a usage error naming it', () => {
+  it('a trusted key that does not parse, is private or is not Ed25519 is a usage error naming it', async () => {
     const dir = tempDir();
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }) as string;
     writeFiles(dir, { 'rsa.pem': rsa, 'junk.pem': 'hello', 'private.pem': readFileSync(path.join(SIGNED, 'test-signer.key.pem')) });
-    expect(cli(['verify', '-C', dir, '--trusted-key', 'rsa.pem'], ROOT).stderr).toMatch(
+    expect((await cli(['verify', '-C', dir, '--trusted-key', 'rsa.pem'], ROOT)).stderr).toMatch(
       /^receipt-gate: --trusted-key rsa\.pem: is a rsa key; only Ed25519 keys sign records/,
     );
-    expect(cli(['verify', '-C', dir, '--trusted-key', 'junk.pem'], ROOT).stderr).toMatch(
+    expect((await cli(['verify', '-C', dir, '--trusted-key', 'junk.pem'], ROOT)).stderr).toMatch(
       /^receipt-gate: --trusted-key junk\.pem: no PEM "PUBLIC KEY" block/,
     );
-    expect(cli(['verify', '-C', dir, '--trusted-key', 'private.pem'], ROOT).stderr).toMatch(
+    expect((await cli(['verify', '-C', dir, '--trusted-key', 'private.pem'], ROOT)).stderr).toMatch(
       /not a "PUBLIC KEY" block \(a private key must never be given as a trusted key\)/,
     );
-    expect(cli(['verify', '-C', dir, '--trusted-key', 'none.pem'], ROOT)).toMatchObject({ code: 2 });
+    expect(await cli(['verify', '-C', dir, '--trusted-key', 'none.pem'], ROOT)).toMatchObject({ code: 2 });
   });
 
-  it('sign refuses an invalid input and writes nothing', () => {
+  it('sign refuses an invalid input and writes nothing', async () => {
     const dir = writeFiles(tempDir(), { 'dup.json': '{"schema":"assay.provider_audit_record.v0","schema":"x"}' });
-    const r = cli(
+    const r = await cli(
       ['sign', '--key', path.join(SIGNED, 'test-signer.key.pem'), '--output', path.join(dir, 'out.ndjson'), path.join(dir, 'dup.json')],
       ROOT,
     );
@@ -423,8 +423,8 @@ describe('keys and signing tools', () => {
   });
 });
 
-describe('signature checks off the main thread (dist/ as a real process)', () => {
-  it('600 signed records checked on the thread pool reach the same verdicts as the inline check', async () => {
+describe('signature checks on the thread pool (dist/ as a real process)', () => {
+  it('600 signed records checked by the bundled CLI reach the same verdicts as the gate in-process', async () => {
     const key = seededKey(3);
     const other = seededKey(4);
     const n = 600;
@@ -440,7 +440,7 @@ describe('signature checks off the main thread (dist/ as a real process)', () =>
       '.assay/audit/a.ndjson': recs.map((r) => JSON.stringify(r)).join('\n'),
       'k.pem': key.pem,
     });
-    const viaWorkers = cliJson(['-C', dir, '--trusted-key', 'k.pem'], ROOT).report;
+    const viaWorkers = spawnCliJson(['-C', dir, '--trusted-key', 'k.pem'], ROOT).report;
     const inline = await gate(dir, { trustedKeys: trustedKeys([key.publicKey]) });
     expect(viaWorkers.records).toEqual(inline.records);
     expect(viaWorkers.totals).toMatchObject({ verified: n - 2, untrusted: 2 });
@@ -452,8 +452,8 @@ describe('signature checks off the main thread (dist/ as a real process)', () =>
 describe('the signed demos', () => {
   const args = ['--trusted-key', 'trusted-signer.pub.pem', ...SIGNED_DEMO_POLICY.flatMap((r) => ['--require', r])];
 
-  it('fixtures/demo-signed passes: every deploy key verified by a trusted signer, the admin grant observed', () => {
-    const { code, report } = cliJson(['-C', path.join(ROOT, 'fixtures/demo-signed'), ...args], ROOT);
+  it('fixtures/demo-signed passes: every deploy key verified by a trusted signer, the admin grant observed', async () => {
+    const { code, report } = await cliJson(['-C', path.join(ROOT, 'fixtures/demo-signed'), ...args], ROOT);
     expect(code).toBe(0);
     expect(report.totals).toMatchObject({
       verified: 1,
@@ -466,8 +466,8 @@ describe('the signed demos', () => {
     });
   });
 
-  it('fixtures/demo-signed-failing fails: a forged signer, an unsigned record, a deploy key and an admin grant below the policy', () => {
-    const { code, report } = cliJson(['-C', path.join(ROOT, 'fixtures/demo-signed-failing'), ...args], ROOT);
+  it('fixtures/demo-signed-failing fails: a forged signer, an unsigned record, a deploy key and an admin grant below the policy', async () => {
+    const { code, report } = await cliJson(['-C', path.join(ROOT, 'fixtures/demo-signed-failing'), ...args], ROOT);
     expect(code).toBe(1);
     expect(report.records.map((r) => [r.outcome, r.untrusted])).toEqual([
       ['bound', null],
@@ -477,8 +477,8 @@ describe('the signed demos', () => {
     expect(report.totals).toMatchObject({ policy_unmet: 4, untrusted: 2 });
   });
 
-  it('without the trusted key the forged demo would pass honesty checks: exactly what trusted signers close', () => {
-    const { report } = cliJson(['-C', path.join(ROOT, 'fixtures/demo-signed-failing')], ROOT);
+  it('without the trusted key the forged demo would pass honesty checks: exactly what trusted signers close', async () => {
+    const { report } = await cliJson(['-C', path.join(ROOT, 'fixtures/demo-signed-failing')], ROOT);
     expect(report.totals.verified).toBe(3);
     expect(report.findings.filter((f) => f.severity === 'error')).toEqual([]);
   });

@@ -4,12 +4,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/core/binding.js';
-import { readBundle } from '../src/read/bundle/archive.js';
-import { DEFAULT_BUNDLE_LIMITS } from '../src/read/limits.js';
-import { buildBundle, bundleParts, gzip, tar } from './support/bundle-writer.js';
-import { decision, deployKey, json, record, surface } from './support/corpus.js';
-import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
+import { sha256Hex } from '../../src/core/binding.js';
+import { readBundle } from '../../src/read/bundle/archive.js';
+import { DEFAULT_BUNDLE_LIMITS } from '../../src/read/limits.js';
+import { buildBundle, bundleParts, gzip, tar } from '../support/bundle-writer.js';
+import { decision, deployKey, json, record, surface } from '../support/corpus.js';
+import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 const corpus = (name: string) => path.join(UPSTREAM, 'bundles/reader-corpus', name);
@@ -191,7 +191,7 @@ describe('bundle writer', () => {
 
 describe('findings inside bundles', () => {
   it('name the member and line, and ride on the call annotation', async () => {
-    const { buildAnnotations } = await import('../src/report/annotations.js');
+    const { buildAnnotations } = await import('../../src/report/annotations.js');
     const target = deployKey({ repo: 'r', title: 'k' });
     const w = decision({ tool: 'github.add_deploy_key', verb: 'create', resourceType: 'github_deploy_key', target, claim: 'verified' });
     const dir = writeFiles(tempDir(), {

@@ -1,5 +1,5 @@
 /**
- * The export recipe, run (issue 16): the shell steps of examples/export-audit-records.yml, exactly
+ * The export recipe, run: the shell steps of examples/export-audit-records.yml, exactly
  * as committed, on four nights, with `gh` replaced by recorded outputs (pages one after another, an
  * array of pages, an empty day, a night whose export overlaps the one before), the pull request
  * "merged" into a real git repository, and the gate run on the result after each night: every
@@ -12,8 +12,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { addKey, decision, deployKey, json, surface } from './support/corpus.js';
-import { cleanup, distFile, ROOT, tempDir } from './support/workspace.js';
+import { addKey, decision, deployKey, json, surface } from '../support/corpus.js';
+import { cleanup, distFile, ROOT, tempDir } from '../support/workspace.js';
 
 afterAll(cleanup);
 

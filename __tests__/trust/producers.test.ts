@@ -1,5 +1,5 @@
 /**
- * Producer attestations (issue 17, docs/attestations.md §1, semantics §10): the shared vector
+ * Producer attestations(docs/attestations.md §1, semantics §10): the shared vector
  * attested by the test key, attest-bundle reproducing it byte for byte, and every check in
  * upstream's order refusing with its own reason.
  */
@@ -9,7 +9,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, cliJson, ROOT, tempDir } from './support/workspace.js';
+import { cleanup, cli, cliJson, ROOT, tempDir } from '../support/workspace.js';
 
 afterAll(cleanup);
 
@@ -37,7 +37,7 @@ function envelope(
 }
 
 /** A workspace with the bundle, its sidecar (as given) and the upstream record; the gate run on it. */
-function gate(sidecar: string | null, trusted = true, archive?: Buffer) {
+async function gate(sidecar: string | null, trusted = true, archive?: Buffer) {
   const dir = tempDir();
   const bundle = path.join(dir, 'run.tar.gz');
   if (archive) writeFileSync(bundle, archive);
@@ -45,9 +45,12 @@ function gate(sidecar: string | null, trusted = true, archive?: Buffer) {
   if (sidecar !== null) writeFileSync(`${bundle}.intoto.jsonl`, sidecar);
   copyFileSync(RECORD, path.join(dir, 'record.json'));
   copyFileSync(PUB, path.join(dir, 'producer.pub.pem'));
-  return cliJson(['--runs', 'run.tar.gz', '--audit', 'record.json', ...(trusted ? ['--trusted-producer', 'producer.pub.pem'] : [])], dir);
+  return await cliJson(
+    ['--runs', 'run.tar.gz', '--audit', 'record.json', ...(trusted ? ['--trusted-producer', 'producer.pub.pem'] : [])],
+    dir,
+  );
 }
-const unattested = (r: ReturnType<typeof gate>) => r.report.findings.find((f) => f.code === 'run_unattested')?.message ?? '';
+const unattested = (r: Awaited<ReturnType<typeof gate>>) => r.report.findings.find((f) => f.code === 'run_unattested')?.message ?? '';
 const edit = (f: (s: typeof statement) => void) => {
   const s = JSON.parse(JSON.stringify(statement));
   f(s);
@@ -55,26 +58,26 @@ const edit = (f: (s: typeof statement) => void) => {
 };
 
 describe('the shared vector', () => {
-  it('with the test key as trusted producer: attested, and the call verified by the upstream record', () => {
-    const r = gate(vector);
+  it('with the test key as trusted producer: attested, and the call verified by the upstream record', async () => {
+    const r = await gate(vector);
     expect(r.code).toBe(0);
     expect(r.report.runs[0]!.producer).toEqual({ key_id: KEY_ID, name: 'assay-cli', version: '3.36.0', checked: true });
     expect(r.report.calls.map((c) => c.level)).toEqual(['verified']);
   });
 
-  it('without trusted producers: passes, the sidecar reported with its signer, not checked', () => {
-    const r = gate(vector, false);
+  it('without trusted producers: passes, the sidecar reported with its signer, not checked', async () => {
+    const r = await gate(vector, false);
     expect(r.code).toBe(0);
     expect(r.report.runs[0]!.producer).toEqual({ key_id: KEY_ID, name: 'assay-cli', version: '3.36.0', checked: false });
   });
 
-  it('attest-bundle reproduces the sidecar byte for byte (Ed25519 is deterministic)', () => {
+  it('attest-bundle reproduces the sidecar byte for byte (Ed25519 is deterministic)', async () => {
     const dir = tempDir();
     copyFileSync(path.join(ATT, 'attested-run.tar.gz'), path.join(dir, 'b.tar.gz'));
-    const r = cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir);
+    const r = await cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(path.join(dir, 'b.tar.gz.intoto.jsonl'), 'utf8')).toBe(vector);
-    expect(cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir).code).toBe(1); // never overwrites
+    expect((await cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir)).code).toBe(1); // never overwrites
   });
 });
 
@@ -140,45 +143,45 @@ describe('every check, in upstream order, with its reason (run_unattested)', () 
     ['a malformed sidecar', '{"payload": 1}\n', /the attestation sidecar is malformed/],
   ];
   for (const [name, sidecar, why] of cases) {
-    it(name, () => {
-      const r = gate(sidecar);
+    it(name, async () => {
+      const r = await gate(sidecar);
       expect(r.code).toBe(1);
       expect(unattested(r)).toMatch(why);
       expect(r.report.runs[0]!.producer).toBeNull();
     });
   }
 
-  it('a tampered archive: the bundle does not verify (invalid_artifact), so no run and no attestation', () => {
+  it('a tampered archive: the bundle does not verify (invalid_artifact), so no run and no attestation', async () => {
     const bytes = readFileSync(path.join(ATT, 'attested-run.tar.gz'));
     bytes[bytes.length - 5] = (bytes[bytes.length - 5] as number) ^ 0xff;
-    const r = gate(vector, true, bytes);
+    const r = await gate(vector, true, bytes);
     expect(r.code).toBe(1);
     expect(r.report.findings.map((f) => f.code)).toContain('invalid_artifact');
     expect(r.report.runs).toEqual([]);
   });
 
-  it('a sidecar with two envelopes: trusted when one of them passes every check', () => {
+  it('a sidecar with two envelopes: trusted when one of them passes every check', async () => {
     const bad = envelope(edit((s) => (s.predicate.run.event_count = 3)));
-    expect(gate(`${bad}\n${vector}`).code).toBe(0);
-    expect(unattested(gate(`${bad}\n${bad}\n`))).toMatch(/none of 2 passes/);
+    expect((await gate(`${bad}\n${vector}`)).code).toBe(0);
+    expect(unattested(await gate(`${bad}\n${bad}\n`))).toMatch(/none of 2 passes/);
   });
 
-  it('a JSON surface or a server log with trusted producers configured: run_unattested, its calls still judged', () => {
+  it('a JSON surface or a server log with trusted producers configured: run_unattested, its calls still judged', async () => {
     const dir = tempDir();
     copyFileSync(path.join(ROOT, 'fixtures/upstream/side_effect/verified.json'), path.join(dir, 'run.json'));
     copyFileSync(RECORD, path.join(dir, 'record.json'));
     copyFileSync(PUB, path.join(dir, 'p.pem'));
-    const r = cliJson(['--runs', 'run.json', '--audit', 'record.json', '--trusted-producer', 'p.pem'], dir);
+    const r = await cliJson(['--runs', 'run.json', '--audit', 'record.json', '--trusted-producer', 'p.pem'], dir);
     expect(r.code).toBe(1);
     expect(unattested(r)).toMatch(/not an evidence bundle: JSON surfaces and server logs cannot be attested/);
     expect(r.report.calls.map((c) => c.level)).toEqual(['verified']);
   });
 
-  it('a sidecar is never read as a run, even under a runs directory', () => {
+  it('a sidecar is never read as a run, even under a runs directory', async () => {
     const dir = tempDir();
     copyFileSync(path.join(ATT, 'attested-run.tar.gz'), path.join(dir, 'a.tar.gz'));
     writeFileSync(path.join(dir, 'a.tar.gz.intoto.jsonl'), vector);
-    const r = cliJson(['--runs', '.', '--audit', 'none'], dir);
+    const r = await cliJson(['--runs', '.', '--audit', 'none'], dir);
     expect(r.report.runs.map((x) => x.artifact)).toEqual(['a.tar.gz']);
   });
 });

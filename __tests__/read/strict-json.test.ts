@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineIndex, parseStrict, pathKey, scan } from '../src/read/strict-json.js';
+import { LineIndex, parseStrict, pathKey, scan } from '../../src/read/strict-json.js';
 
 const opts = { maxDepth: 64 };
 const err = (text: string) => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, cli, cliJson, ROOT, tempDir, UPSTREAM, writeFiles } from './support/workspace.js';
+import { cleanup, ROOT, spawnCli, spawnCliJson, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 const reportSchema = JSON.parse(readFileSync(path.join(ROOT, 'schemas/report.schema.json'), 'utf8'));
@@ -12,7 +12,7 @@ const validateReport = new Ajv({ strict: false }).compile(reportSchema);
 
 describe('dist/cli.js', () => {
   it('passes the demo corpus and shows every level', () => {
-    const { code, report } = cliJson([], path.join(ROOT, 'fixtures/demo'));
+    const { code, report } = spawnCliJson([], path.join(ROOT, 'fixtures/demo'));
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
     expect(new Set(report.calls.map((c) => c.level))).toEqual(new Set(['verified', 'observed_confirmed', 'asserted', null]));
@@ -37,7 +37,7 @@ describe('dist/cli.js', () => {
   });
 
   it('fails the tampered demo with record_inconsistent and verified_not_reproduced', () => {
-    const { code, report } = cliJson(['-C', 'fixtures/demo-failing'], ROOT);
+    const { code, report } = spawnCliJson(['-C', 'fixtures/demo-failing'], ROOT);
     expect(code).toBe(1);
     expect(report.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual([
       'record_inconsistent',
@@ -48,7 +48,7 @@ describe('dist/cli.js', () => {
   });
 
   it('upstream: verified.json + mismatch record fails at the right lines', () => {
-    const { code, report } = cliJson(
+    const { code, report } = spawnCliJson(
       ['--runs', 'side_effect/verified.json', '--audit', 'side_effect/audit_record_mismatch.json'],
       UPSTREAM,
     );
@@ -60,7 +60,7 @@ describe('dist/cli.js', () => {
   });
 
   it('accepts globs and repeated flags', () => {
-    const { code, report } = cliJson(
+    const { code, report } = spawnCliJson(
       ['--runs', 'side_effect/v*.json', '--runs', 'tool_decisions/*allow.json', '--audit', 'side_effect/audit_record_github_*.json'],
       UPSTREAM,
     );
@@ -74,7 +74,7 @@ describe('dist/cli.js', () => {
   });
 
   it('table format: one line per call, findings by severity, totals; no colour off a TTY', () => {
-    const r = cli(['verify', '--format', 'table'], path.join(ROOT, 'fixtures/demo-failing'));
+    const r = spawnCli(['verify', '--format', 'table'], path.join(ROOT, 'fixtures/demo-failing'));
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain('\u001b[');
     const lines = r.stdout.split('\n');
@@ -87,7 +87,7 @@ describe('dist/cli.js', () => {
   it('--output writes the report to a file', () => {
     const dir = tempDir();
     const out = path.join(dir, 'report.json');
-    const r = cli(['verify', '--output', out], path.join(ROOT, 'fixtures/demo'));
+    const r = spawnCli(['verify', '--output', out], path.join(ROOT, 'fixtures/demo'));
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).ok).toBe(true);
     expect(r.stderr).toMatch(/PASS; report written/);
@@ -95,26 +95,26 @@ describe('dist/cli.js', () => {
 
   it('usage errors exit 2 with one clear line and where to find the usage', () => {
     for (const args of [['verify', '--format', 'xml'], ['frobnicate'], ['verify', '--nope'], []]) {
-      const r = cli(args, ROOT);
+      const r = spawnCli(args, ROOT);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.split('\n')[0]).toMatch(/^receipt-gate: /);
       expect(r.stderr).toContain("Run 'receipt-gate --help'");
     }
-    const help = cli(['--help'], ROOT);
+    const help = spawnCli(['--help'], ROOT);
     expect(help.code).toBe(0);
     for (const flag of ['--runs', '--audit', '--format', '--output', '--allow-unmatched-records', '--strict-observed', 'Exit status'])
       expect(help.stdout).toContain(flag);
   });
 
   it('an empty workspace fails with no_artifacts', () => {
-    const { code, report } = cliJson([], tempDir());
+    const { code, report } = spawnCliJson([], tempDir());
     expect(code).toBe(1);
     expect(report.findings.map((f) => f.code)).toContain('no_artifacts');
   });
 
   it('inputs outside the working directory are refused', () => {
     const dir = writeFiles(tempDir(), { 'ws/.assay/runs/a.json': readFileSync(path.join(UPSTREAM, 'side_effect/asserted.json')) });
-    const { code, report } = cliJson(['--runs', '../*.json', '--runs', '.assay/runs'], path.join(dir, 'ws'));
+    const { code, report } = spawnCliJson(['--runs', '../*.json', '--runs', '.assay/runs'], path.join(dir, 'ws'));
     expect(code).toBe(1);
     expect(report.findings.find((f) => f.code === 'invalid_artifact')!.message).toMatch(/outside the workspace/);
     expect(report.calls).toHaveLength(1);
@@ -124,7 +124,7 @@ describe('dist/cli.js', () => {
 describe('dist/cli.js on the bundle fixtures', () => {
   const dir = path.join(ROOT, 'fixtures/bundles');
   it('verified-call.tar.gz + its audit export: verified, the read has no rung', () => {
-    const { code, report } = cliJson(['--runs', 'verified-call.tar.gz', '--audit', 'verified-call.audit.json'], dir);
+    const { code, report } = spawnCliJson(['--runs', 'verified-call.tar.gz', '--audit', 'verified-call.audit.json'], dir);
     expect(code).toBe(0);
     expect(report.calls.map((c) => [c.level, c.member, c.line])).toEqual([
       ['verified', 'events.ndjson', 2],
@@ -132,7 +132,7 @@ describe('dist/cli.js on the bundle fixtures', () => {
     ]);
   });
   it('with a record for another target: verified_not_reproduced and record_unmatched', () => {
-    const { code, report } = cliJson(['--runs', 'verified-call.tar.gz', '--audit', 'mismatched-record.audit.json'], dir);
+    const { code, report } = spawnCliJson(['--runs', 'verified-call.tar.gz', '--audit', 'mismatched-record.audit.json'], dir);
     expect(code).toBe(1);
     expect(report.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual([
       'record_unmatched',
@@ -140,7 +140,7 @@ describe('dist/cli.js on the bundle fixtures', () => {
     ]);
   });
   it('tampered after hashing: rejected, naming the rule, no calls', () => {
-    const { code, report } = cliJson(['--runs', 'tampered-after-hashing.tar.gz', '--audit', 'verified-call.audit.json'], dir);
+    const { code, report } = spawnCliJson(['--runs', 'tampered-after-hashing.tar.gz', '--audit', 'verified-call.audit.json'], dir);
     expect(code).toBe(1);
     expect(report.calls).toEqual([]);
     expect(report.findings.find((f) => f.code === 'invalid_artifact')!.message).toBe(

@@ -3,8 +3,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discover } from '../src/read/discover.js';
-import { cleanup, tempDir, writeFiles } from './support/workspace.js';
+import { discover } from '../../src/read/discover.js';
+import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 

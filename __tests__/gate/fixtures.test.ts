@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleCorpus, demoCorpus, failingCorpus, signedCorpus, signedFailingCorpus } from './support/corpus.js';
-import { ROOT, writeFiles } from './support/workspace.js';
+import { bundleCorpus, demoCorpus, failingCorpus, signedCorpus, signedFailingCorpus } from '../support/corpus.js';
+import { ROOT, writeFiles } from '../support/workspace.js';
 
 const corpora = {
   'fixtures/demo': demoCorpus,

@@ -5,15 +5,15 @@
 
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../src/core/report.js';
-import { verify } from '../src/core/verify.js';
-import { readArtifact } from '../src/read/files.js';
-import { DEFAULT_LIMITS } from '../src/read/limits.js';
-import { parseStrict } from '../src/read/strict-json.js';
-import { renderJson } from '../src/report/json-report.js';
-import { unchecked } from '../src/trust/pool.js';
-import { addKey, demoCorpus, deployKey, record, surface } from './support/corpus.js';
-import { arbByteOps, arbStructOp, assertNoNewVerified, type Corpus, mutateBytes, mutateStructure, verifyCorpus } from './support/fuzz.js';
+import type { Report } from '../../src/core/report.js';
+import { verify } from '../../src/core/verify.js';
+import { readArtifact } from '../../src/read/files.js';
+import { DEFAULT_LIMITS } from '../../src/read/limits.js';
+import { parseStrict } from '../../src/read/strict-json.js';
+import { renderJson } from '../../src/report/json-report.js';
+import { unchecked } from '../../src/trust/pool.js';
+import { addKey, demoCorpus, deployKey, record, surface } from '../support/corpus.js';
+import { arbByteOps, arbStructOp, assertNoNewVerified, type Corpus, mutateBytes, mutateStructure, verifyCorpus } from '../support/fuzz.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 400);
 const seeded = process.env['FUZZ_RUNS'] ? {} : { seed: 20261129 };

@@ -2,17 +2,17 @@
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../src/cli/run.js';
-import type { Report } from '../src/core/report.js';
-import { buildAnnotations } from '../src/report/annotations.js';
-import type { GitHubApi } from '../src/report/check-run.js';
-import { publishCheckRun } from '../src/report/check-run.js';
-import { CHECKS_API } from '../src/report/github-limits.js';
-import { renderSarif } from '../src/report/sarif.js';
-import { md, renderSummary } from '../src/report/summary.js';
-import { renderTable } from '../src/report/table.js';
-import { clipBytes, visible } from '../src/report/text.js';
-import { gate, ROOT } from './support/workspace.js';
+import { main } from '../../src/cli/run.js';
+import type { Report } from '../../src/core/report.js';
+import { buildAnnotations } from '../../src/report/annotations.js';
+import type { GitHubApi } from '../../src/report/check-run.js';
+import { publishCheckRun } from '../../src/report/check-run.js';
+import { CHECKS_API } from '../../src/report/github-limits.js';
+import { renderSarif } from '../../src/report/sarif.js';
+import { md, renderSummary } from '../../src/report/summary.js';
+import { renderTable } from '../../src/report/table.js';
+import { clipBytes, visible } from '../../src/report/text.js';
+import { gate, ROOT } from '../support/workspace.js';
 
 const demo = (): Promise<Report> => gate(path.join(ROOT, 'fixtures/demo-failing'));
 
