@@ -31214,6 +31214,29 @@ function clip(s, max, marker = '…') {
         cut--;
     return s.slice(0, cut) + marker;
 }
+/** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
+function editDistance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) {
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        prev = cur;
+    }
+    return prev[b.length];
+}
+/** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */
+function nearestName(word, candidates) {
+    let best = null;
+    let bestD = Number.POSITIVE_INFINITY;
+    for (const c of candidates) {
+        const d = editDistance(word.toLowerCase(), c.toLowerCase());
+        if (d < bestD)
+            [best, bestD] = [c, d];
+    }
+    return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
+}
 
 ;// CONCATENATED MODULE: ./src/core/findings.ts
 
@@ -31223,6 +31246,7 @@ const FINDINGS = {
         severity: 'error',
         title: 'Invalid artifact',
         help: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.',
+        about: 'file',
     },
     record_inconsistent: {
         severity: 'error',
@@ -31273,11 +31297,19 @@ const FINDINGS = {
         severity: 'error',
         title: 'Run incomplete',
         help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+        about: 'file',
     },
     run_unattested: {
         severity: 'error',
         title: 'Run not attested by a trusted producer',
         help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
+        about: 'file',
+    },
+    orphan_attestation: {
+        severity: 'warning',
+        title: 'Attestation without its artifact',
+        help: 'An attestation file (.intoto.jsonl, .sigstore.json) has no artifact of its base name beside it: a renamed artifact must not lose its attestation silently.',
+        about: 'file',
     },
     no_artifacts: {
         severity: 'error',
@@ -31295,13 +31327,14 @@ const FINDINGS = {
         help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
     },
     under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
-    skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.' },
+    skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
     no_decisions: {
         severity: 'notice',
         title: 'No decisions',
         help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
+        about: 'file',
     },
-    no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.' },
+    no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
     no_match: {
         severity: 'notice',
         option: { when: 'for an input given explicitly', severity: 'error' },
@@ -31320,14 +31353,244 @@ function finding(code, loc, message, severity = FINDINGS[code].severity) {
 }
 /** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
 function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
-    return { severity, code, file: input, line: 1, column: 1, message, input: true };
+    return { severity, code, input, file: null, line: null, column: null, message };
 }
+/** Root causes first: findings about inputs, then about whole files, then about the records and calls in them. */
+const groupOf = (f) => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
 const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
+/** Where a finding is, for ordering: its input, or its file, line and column. */
+const position = (a, b) => a.input !== undefined || b.input !== undefined ? cmp(a.input ?? '', b.input ?? '') : byLocation(a, b);
+/** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
 function compareFindings(a, b) {
-    return (SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
-        byLocation(a, b) ||
+    return (groupOf(a) - groupOf(b) ||
+        position(a, b) ||
+        SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
         cmp(a.code, b.code) ||
         cmp(a.message, b.message));
+}
+
+;// CONCATENATED MODULE: ./src/core/json.ts
+/**
+ * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
+ * object check every reader and the core use. Parsed objects are never copied or spread.
+ */
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasOwn = (o, k) => Object.hasOwn(o, k);
+
+;// CONCATENATED MODULE: ./src/core/projection.ts
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+
+
+/** Bound target fields per class; a Map, since the class is text from an artifact. */
+const BOUND_TARGET_FIELDS = new Map([
+    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
+    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
+    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
+]);
+/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
+const PRODUCER_VERBS = new Map([
+    ['github_deploy_key', ['create']],
+    ['workspace_member', ['add']],
+    ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
+]);
+/** The action classes of the table. */
+const KNOWN_CLASSES = [...BOUND_TARGET_FIELDS.keys()];
+/** The bound fields of an action class, or undefined when the class has no binding rule. */
+const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
+/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
+function narrowTarget(actionClass, target) {
+    const fields = boundFields(actionClass);
+    if (!fields)
+        return undefined;
+    const out = {};
+    for (const f of fields)
+        if (hasOwn(target, f))
+            out[f] = target[f];
+    return out;
+}
+function project(decision) {
+    const action = decision['action'];
+    if (!isObject(action))
+        return { kind: 'none', reason: 'action is not an object' };
+    const actionClass = action['resource_type'];
+    const verb = action['verb'];
+    const target = action['target'];
+    if (typeof actionClass !== 'string')
+        return { kind: 'none', reason: 'action.resource_type is not a string' };
+    if (typeof verb !== 'string')
+        return { kind: 'none', reason: 'action.verb is not a string' };
+    if (!isObject(target))
+        return { kind: 'none', reason: 'action.target is not an object' };
+    const narrowed = narrowTarget(actionClass, target);
+    if (!narrowed)
+        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+    if (Object.keys(narrowed).length === 0) {
+        return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
+    }
+    const subject = { action_class: actionClass, verb, target: narrowed };
+    const b = binding(subject);
+    if (!b.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
+    return { kind: 'subject', subject, digest: b.digest };
+}
+/** Canonical {action_class, target}, without the verb: two calls touch the same thing when these are equal. */
+function targetKey(subject) {
+    const c = jcs({ action_class: subject.action_class, target: subject.target });
+    // The subject was canonicalized once already, so this cannot fail; keep the types honest anyway.
+    return c.ok ? c.text : `\u0000${subject.action_class}`;
+}
+
+;// CONCATENATED MODULE: ./src/core/vocabulary.ts
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
+
+;// CONCATENATED MODULE: ./src/core/policy.ts
+/**
+ * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
+ * with SELECTOR one of `*`, `CLASS`, `CLASS:VERB`; the most specific rule that matches a call
+ * applies. Selectors are parsed once (CLASS:VERB splits at the first `:`) and matched by equality
+ * of class and verb, never as text, so a class that itself contains `:` cannot pick up a rule
+ * written for another class. A rule applies to calls that assert a side effect and were not
+ * denied; by default there are none and the gate enforces honesty only.
+ */
+
+
+
+const policy_NO_POLICY = { rules: [], parsed: [] };
+const NAME = /^[A-Za-z0-9_.-]+$/;
+function selectorOf(text) {
+    if (text === '*')
+        return { kind: 'any' };
+    const colon = text.indexOf(':');
+    if (colon < 0)
+        return NAME.test(text) ? { kind: 'class', cls: text } : null;
+    const cls = text.slice(0, colon);
+    const verb = text.slice(colon + 1);
+    return NAME.test(cls) && NAME.test(verb) ? { kind: 'verb', cls, verb } : null;
+}
+/** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
+function parsePolicy(texts) {
+    const parsed = [];
+    const seen = new Set();
+    for (const text of texts) {
+        const t = text.trim();
+        const eq = t.indexOf('=');
+        if (eq < 0)
+            return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
+        const selectorText = t.slice(0, eq).trim();
+        const level = t.slice(eq + 1).trim();
+        const selector = selectorOf(selectorText);
+        if (!selector)
+            return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
+        if (!isLevel(level))
+            return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
+        if (seen.has(selectorText))
+            return { ok: false, reason: `"${t}": a second rule for ${selectorText}` };
+        seen.add(selectorText);
+        parsed.push({ rule: { selector: selectorText, level }, selector });
+    }
+    return { ok: true, value: { rules: parsed.map((p) => p.rule), parsed } };
+}
+/** Whether a rule's selector matches a call of this class and verb. */
+function matches(s, actionClass, verb) {
+    if (s.kind === 'any')
+        return true;
+    if (s.kind === 'class')
+        return actionClass === s.cls;
+    return actionClass === s.cls && verb === s.verb;
+}
+const SPECIFICITY = { verb: 0, class: 1, any: 2 };
+/** The rule for a call of this class and verb (null when it has none), the most specific first. */
+function ruleFor(policy, actionClass, verb) {
+    let best = null;
+    for (const p of policy.parsed) {
+        if (!matches(p.selector, actionClass, verb))
+            continue;
+        if (!best || SPECIFICITY[p.selector.kind] < SPECIFICITY[best.selector.kind])
+            best = p;
+    }
+    return best?.rule ?? null;
+}
+/** The rules whose selector matches none of these calls (class and verb of each call a rule could apply to). */
+function unusedRules(policy, calls) {
+    const unused = new Set(policy.parsed);
+    if (unused.size === 0)
+        return [];
+    for (const c of calls) {
+        for (const p of unused)
+            if (matches(p.selector, c.actionClass, c.verb))
+                unused.delete(p);
+        if (unused.size === 0)
+            break;
+    }
+    return policy.parsed.filter((p) => unused.has(p)).map((p) => p.rule);
+}
+/**
+ * A typo must not silently turn a requirement off (§7): a rule whose CLASS is neither a class of the
+ * §2 table nor a class of the input, or whose VERB is neither a verb the producer writes for that
+ * class nor a verb of the input for it, is refused, with the nearest known name suggested.
+ * @param seen every class of the input, with its verbs
+ */
+function checkRuleNames(policy, seen) {
+    for (const p of policy.parsed) {
+        const s = p.selector;
+        if (s.kind === 'any')
+            continue;
+        const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
+        if (!classes.has(s.cls)) {
+            const near = nearestName(s.cls, classes);
+            return {
+                ok: false,
+                reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(s.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(cmp).join(', ')}`}`,
+            };
+        }
+        if (s.kind === 'verb') {
+            const verbs = new Set([...(PRODUCER_VERBS.get(s.cls) ?? []), ...(seen.get(s.cls) ?? [])]);
+            if (!verbs.has(s.verb)) {
+                const near = nearestName(s.verb, verbs);
+                return {
+                    ok: false,
+                    reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(s.verb)} for ${s.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${s.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(cmp).join(', ')}` : ''}`,
+                };
+            }
+        }
+    }
+    return { ok: true };
 }
 
 ;// CONCATENATED MODULE: ./src/core/call.ts
@@ -31464,73 +31727,6 @@ function allocate(claimants, records) {
         }
     }
     return out;
-}
-
-;// CONCATENATED MODULE: ./src/core/json.ts
-/**
- * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
- * object check every reader and the core use. Parsed objects are never copied or spread.
- */
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (o, k) => Object.hasOwn(o, k);
-
-;// CONCATENATED MODULE: ./src/core/projection.ts
-/**
- * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
- * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
- */
-
-
-/** Bound target fields per class; a Map, since the class is text from an artifact. */
-const BOUND_TARGET_FIELDS = new Map([
-    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
-    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
-    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
-]);
-/** The bound fields of an action class, or undefined when the class has no binding rule. */
-const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
-/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
-function narrowTarget(actionClass, target) {
-    const fields = boundFields(actionClass);
-    if (!fields)
-        return undefined;
-    const out = {};
-    for (const f of fields)
-        if (hasOwn(target, f))
-            out[f] = target[f];
-    return out;
-}
-function project(decision) {
-    const action = decision['action'];
-    if (!isObject(action))
-        return { kind: 'none', reason: 'action is not an object' };
-    const actionClass = action['resource_type'];
-    const verb = action['verb'];
-    const target = action['target'];
-    if (typeof actionClass !== 'string')
-        return { kind: 'none', reason: 'action.resource_type is not a string' };
-    if (typeof verb !== 'string')
-        return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!isObject(target))
-        return { kind: 'none', reason: 'action.target is not an object' };
-    const narrowed = narrowTarget(actionClass, target);
-    if (!narrowed)
-        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
-    if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
-    }
-    const subject = { action_class: actionClass, verb, target: narrowed };
-    const b = binding(subject);
-    if (!b.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
-    return { kind: 'subject', subject, digest: b.digest };
-}
-/** Canonical {action_class, target}, without the verb: two calls touch the same thing when these are equal. */
-function targetKey(subject) {
-    const c = jcs({ action_class: subject.action_class, target: subject.target });
-    // The subject was canonicalized once already, so this cannot fail; keep the types honest anyway.
-    return c.ok ? c.text : `\u0000${subject.action_class}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/diagnose.ts
@@ -31849,121 +32045,6 @@ function outcomeOf(call, record, read, noRecord) {
         return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
     const notVerified = noRecord(e.digest, e.provider);
     return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
-}
-
-;// CONCATENATED MODULE: ./src/core/vocabulary.ts
-/** The rungs, lowest first: the order is the rank. */
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const LEVEL_TABLE = {
-    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
-    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
-    verified: { rank: 2, icon: '🟢', colour: 'green' },
-};
-const levelRank = (l) => LEVEL_TABLE[l].rank;
-/** Highest rung first, the order every tally and every reporter lists them in. */
-const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
-const isLevel = (s) => LEVELS.includes(s);
-/** `a` ranks below `b`. */
-const below = (a, b) => levelRank(a) < levelRank(b);
-/** In the order the totals and the reporters list them. */
-const RECORD_OUTCOMES = {
-    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
-    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
-    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
-    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    imported_twice: {
-        finding: 'imported_twice',
-        unusable: true,
-        snag: 'is a second copy of one audit entry (counted once)',
-        more: 'second copies',
-    },
-    duplicate: {
-        finding: 'duplicate_record',
-        unusable: true,
-        snag: 'shares its identity with a record of another meaning',
-        more: 'duplicates',
-    },
-};
-const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
-
-;// CONCATENATED MODULE: ./src/core/policy.ts
-/**
- * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
- * with SELECTOR one of `*`, `CLASS`, `CLASS:VERB`; the most specific rule that matches a call
- * applies. Selectors are parsed once (CLASS:VERB splits at the first `:`) and matched by equality
- * of class and verb, never as text, so a class that itself contains `:` cannot pick up a rule
- * written for another class. A rule applies to calls that assert a side effect and were not
- * denied; by default there are none and the gate enforces honesty only.
- */
-
-const policy_NO_POLICY = { rules: [], parsed: [] };
-const NAME = /^[A-Za-z0-9_.-]+$/;
-function selectorOf(text) {
-    if (text === '*')
-        return { kind: 'any' };
-    const colon = text.indexOf(':');
-    if (colon < 0)
-        return NAME.test(text) ? { kind: 'class', cls: text } : null;
-    const cls = text.slice(0, colon);
-    const verb = text.slice(colon + 1);
-    return NAME.test(cls) && NAME.test(verb) ? { kind: 'verb', cls, verb } : null;
-}
-/** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
-function parsePolicy(texts) {
-    const parsed = [];
-    const seen = new Set();
-    for (const text of texts) {
-        const t = text.trim();
-        const eq = t.indexOf('=');
-        if (eq < 0)
-            return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
-        const selectorText = t.slice(0, eq).trim();
-        const level = t.slice(eq + 1).trim();
-        const selector = selectorOf(selectorText);
-        if (!selector)
-            return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
-        if (!isLevel(level))
-            return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
-        if (seen.has(selectorText))
-            return { ok: false, reason: `"${t}": a second rule for ${selectorText}` };
-        seen.add(selectorText);
-        parsed.push({ rule: { selector: selectorText, level }, selector });
-    }
-    return { ok: true, value: { rules: parsed.map((p) => p.rule), parsed } };
-}
-/** Whether a rule's selector matches a call of this class and verb. */
-function matches(s, actionClass, verb) {
-    if (s.kind === 'any')
-        return true;
-    if (s.kind === 'class')
-        return actionClass === s.cls;
-    return actionClass === s.cls && verb === s.verb;
-}
-const SPECIFICITY = { verb: 0, class: 1, any: 2 };
-/** The rule for a call of this class and verb (null when it has none), the most specific first. */
-function ruleFor(policy, actionClass, verb) {
-    let best = null;
-    for (const p of policy.parsed) {
-        if (!matches(p.selector, actionClass, verb))
-            continue;
-        if (!best || SPECIFICITY[p.selector.kind] < SPECIFICITY[best.selector.kind])
-            best = p;
-    }
-    return best?.rule ?? null;
-}
-/** The rules whose selector matches none of these calls (class and verb of each call a rule could apply to). */
-function unusedRules(policy, calls) {
-    const unused = new Set(policy.parsed);
-    if (unused.size === 0)
-        return [];
-    for (const c of calls) {
-        for (const p of unused)
-            if (matches(p.selector, c.actionClass, c.verb))
-                unused.delete(p);
-        if (unused.size === 0)
-            break;
-    }
-    return policy.parsed.filter((p) => unused.has(p)).map((p) => p.rule);
 }
 
 ;// CONCATENATED MODULE: ./src/core/report.ts
@@ -32315,7 +32396,7 @@ function unusedRuleFindings(policy, calls) {
             .slice(0, 20)
             .map((c) => quote(c, 100))
             .join(', ')}${classes.length > 20 ? ` and ${classes.length - 20} more` : ''}`;
-    return unused.map((r) => inputFinding('rule_unused', `${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`));
+    return unused.map((r) => inputFinding('rule_unused', `require: ${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`));
 }
 function verify(evidence, options) {
     const policy = options.policy ?? policy_NO_POLICY;
@@ -32382,8 +32463,9 @@ var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/read/formats.ts
 const EXTENSIONS = [
-    // First: a sidecar also ends in .jsonl.
+    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
     { ext: '.intoto.jsonl', format: 'attestation' },
+    { ext: '.sigstore.json', format: 'attestation' },
     { ext: '.json', format: 'json' },
     { ext: '.jsonl', format: 'ndjson' },
     { ext: '.ndjson', format: 'ndjson' },
@@ -32407,6 +32489,11 @@ function discoverable(file, role) {
 }
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
 const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+function attestedBy(attestation) {
+    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return m ? attestation.slice(0, m.index) : null;
+}
 
 ;// CONCATENATED MODULE: ./src/read/limits.ts
 const limits_DEFAULT_LIMITS = {
@@ -32422,6 +32509,8 @@ const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits
 const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
 /** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
 const MAX_KEY_TEXT_BYTES = 64 * 1024;
+/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
+const MAX_SIGNATURES = 16;
 /** Most directory entries one discovery walks before it stops (narrow the inputs). */
 const MAX_WALK_ENTRIES = 500_000;
 const MiB = 1024 * 1024;
@@ -32484,6 +32573,8 @@ const inside = (root, p) => {
     return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
 };
 const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
+/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
+const named = (w, input) => `${w.role}: ${input}`;
 const where = (rel) => ({ file: rel, line: 1, column: 1 });
 /** Every regular file under `dir` (and in-workspace links to one), into `take`; problems into `findings`. */
 function walk(w, dir, input, take, findings) {
@@ -32500,7 +32591,7 @@ function walk(w, dir, input, take, findings) {
         }
         for (const ent of list) {
             if (++w.entries > MAX_WALK_ENTRIES) {
-                findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
+                findings.push(inputFinding('invalid_artifact', named(w, input), `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
                 return;
             }
             const abs = external_node_path_default().join(d, ent.name);
@@ -32554,23 +32645,30 @@ function discover_link(w, abs, take, findings) {
 function expand(w, input, noMatch) {
     const findings = [];
     const files = [];
+    const attestations = [];
     const add = (abs) => {
         files.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const attestation = (abs) => {
+        if (formatOf(abs) === 'attestation')
+            attestations.push({ path: abs, rel: relOf(w, abs) });
     };
     const scan = picomatch_default().scan(input);
     const base = external_node_path_default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
     if (!inside(w.workspace, base)) {
-        findings.push(inputFinding('invalid_artifact', input, `"${input}" is outside the workspace (${w.workspace}); not read`));
-        return { files, findings };
+        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
+        return { files, findings, attestations };
     }
     let st;
     try {
         st = (0,external_node_fs_namespaceObject.lstatSync)(base);
     }
     catch {
+        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
         const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
-        findings.push(inputFinding('no_match', input, `"${input}" matched no file (${why})`, noMatch));
-        return { files, findings };
+        if (noMatch === 'error')
+            findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
+        return { files, findings, attestations };
     }
     // Lexically inside is not enough: the input, or any directory above it, may be a link out.
     let real = '';
@@ -32581,8 +32679,8 @@ function expand(w, input, noMatch) {
         /* a broken link: reported below */
     }
     if (!real || !inside(w.realWorkspace, real)) {
-        findings.push(inputFinding('invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
-        return { files, findings };
+        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+        return { files, findings, attestations };
     }
     if (st.isSymbolicLink())
         st = (0,external_node_fs_namespaceObject.statSync)(real);
@@ -32595,25 +32693,30 @@ function expand(w, input, noMatch) {
                 return;
             if (discoverable(rel, w.role))
                 add(abs);
-            else if (formatOf(rel) !== 'attestation')
+            else if (formatOf(rel) === 'attestation')
+                attestation(abs);
+            else
                 ignored++;
         }, findings);
         if (ignored > 0)
-            findings.push(inputFinding('no_match', input, `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+            findings.push(inputFinding('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
     else if (st.isDirectory()) {
-        walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : undefined), findings);
+        walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : attestation(abs)), findings);
     }
     else if (st.isFile()) {
-        add(base);
+        if (formatOf(base) === 'attestation')
+            attestation(base);
+        else
+            add(base);
     }
     else {
-        findings.push(inputFinding('invalid_artifact', input, `"${input}" is not a regular file or directory`));
-        return { files, findings };
+        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
+        return { files, findings, attestations };
     }
     if (files.length === 0)
-        findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`, noMatch));
-    return { files, findings };
+        findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
+    return { files, findings, attestations };
 }
 /**
  * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
@@ -32637,6 +32740,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     const w = { cwd, workspace, realWorkspace, role, entries: 0 };
     const findings = [];
     const found = new Map();
+    const attestations = new Map();
     for (const input of trimmed) {
         if (input === '' || input.startsWith('!'))
             continue;
@@ -32646,9 +32750,11 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
         for (const f of e.files)
             if (!found.has(f.rel))
                 found.set(f.rel, f);
+        for (const f of e.attestations)
+            attestations.set(f.rel, f);
     }
-    const files = [...found.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => cmp(a.rel, b.rel));
-    return { files, findings };
+    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => cmp(a.rel, b.rel));
+    return { files: kept(found), findings, attestations: kept(attestations) };
 }
 
 ;// CONCATENATED MODULE: ./src/read/base64.ts
@@ -33488,6 +33594,7 @@ function* values(text, opts, limits, sink) {
 
 
 
+
 const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
@@ -33521,6 +33628,8 @@ function readEnvelope(v, loc) {
     const sigs = v['signatures'];
     if (!Array.isArray(sigs) || sigs.length === 0)
         return { ok: false, reason: 'signatures is not a non-empty array' };
+    if (sigs.length > MAX_SIGNATURES)
+        return { ok: false, reason: `too many signatures (${sigs.length}; at most ${MAX_SIGNATURES})` };
     const signatures = [];
     for (const [i, s] of sigs.entries()) {
         if (!isObject(s))
@@ -33559,7 +33668,7 @@ function readEnvelopeFile(file, bytes, limits) {
     const findings = sink.findings;
     const decoded = decode(bytes, limits, sink);
     if (!decoded)
-        return { envelopes: [], findings };
+        return { envelopes: [], findings, empty: false };
     sink.lines = decoded.lines;
     const at = (offset) => sink.at(offset);
     const envelopes = [];
@@ -33570,9 +33679,7 @@ function readEnvelopeFile(file, bytes, limits) {
         else
             findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
     }
-    if (envelopes.length === 0 && findings.length === 0)
-        findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
-    return { envelopes, findings };
+    return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
 }
 
 ;// CONCATENATED MODULE: ./src/core/model.ts
@@ -33617,10 +33724,11 @@ function byName(name, payload, via) {
         return {
             kind: 'error',
             reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+            named: true,
         };
     }
     if (!isObject(payload))
-        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
     return { kind, payload, via };
 }
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
@@ -33631,21 +33739,31 @@ function classify(value) {
         return {
             kind: 'error',
             reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+            named: false,
         };
     }
     const schema = value['schema'];
     const type = value['type'];
-    if (schema === undefined && type === undefined && isTracing(value))
-        return { kind: 'tracing', line: value };
+    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
+    if (isTracing(value)) {
+        if (schema === undefined && type === undefined)
+            return { kind: 'tracing', line: value };
+        return {
+            kind: 'error',
+            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
+            named: true,
+        };
+    }
     const event = typeof type === 'string' && hasOwn(value, 'data');
     if (schema !== undefined && typeof schema !== 'string')
-        return { kind: 'error', reason: '"schema" is not a string' };
+        return { kind: 'error', reason: '"schema" is not a string', named: true };
     if (typeof schema === 'string' && event) {
         // Both named: fine only when they cannot disagree about whether this is something we read.
         if (familyOf(schema) || familyOf(type)) {
             return {
                 kind: 'error',
                 reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
+                named: true,
             };
         }
         return { kind: 'other', name: quote(type, 120) };
@@ -33656,7 +33774,7 @@ function classify(value) {
         const k = byName(type, value['data'], 'event');
         return k;
     }
-    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }
 
 ;// CONCATENATED MODULE: ./src/read/file-read.ts
@@ -34411,25 +34529,37 @@ const checkRecord = checker(record);
 
 
 
-/** The column (1-based) of the `decision` member's value on a raw line, or 1 when it cannot be found. */
+/** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
 function decisionColumn(text, start, end) {
-    let at = text.indexOf('"decision":', start);
-    while (at >= 0 && at < end) {
-        if (text.charCodeAt(at - 1) !== 0x5c)
-            return at + '"decision":'.length - start + 1;
-        at = text.indexOf('"decision":', at + 1);
+    const key = /"decision"[ \t]*:[ \t]*/g;
+    key.lastIndex = start;
+    for (let m = key.exec(text); m !== null && m.index < end; m = key.exec(text)) {
+        if (text.charCodeAt(m.index - 1) !== 0x5c)
+            return m.index + m[0].length - start + 1;
     }
     return 1;
 }
-/** One server log being read: server sessions (a server_start each), pending calls, decisions. */
+/** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
+const mentionsDecision = (line) => /tool_decision/i.test(line);
+/**
+ * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
+ * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
+ * error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ */
+function carriesDecision(v) {
+    const fields = v['fields'];
+    if (!isObject(fields))
+        return false;
+    const event = fields['event'];
+    return hasOwn(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+}
+const newSession = () => ({ started: new Map(), decided: new Set() });
+/** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
 class ServerLog {
     run;
     sink;
     limits;
-    /** rid → where its tool_call_start was, for calls with no decision yet in this session. */
-    pending = new Map();
-    /** rids that have a decision in this session. */
-    decided = new Set();
+    session = newSession();
     constructor(run, sink, limits) {
         this.run = run;
         this.sink = sink;
@@ -34445,12 +34575,22 @@ class ServerLog {
             this.sink.skip(loc, 'tracing event server_start');
             return;
         }
-        if (event === 'tool_call_start' && rid !== null) {
-            this.pending.set(rid, loc);
+        if (event === 'tool_call_start') {
+            if (rid === null)
+                this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
+            else if (!this.session.started.has(rid))
+                this.session.started.set(rid, loc);
             this.sink.skip(loc, 'tracing event tool_call_start');
             return;
         }
         if (event !== 'tool_decision') {
+            if (carriesDecision(line)) {
+                const what = hasOwn(fields, 'decision')
+                    ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? quote(event, 60) : (event ?? null))}`
+                    : `fields.event ${JSON.stringify(quote(String(event), 60))}`;
+                this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
+                return;
+            }
             this.sink.skip(loc, typeof event === 'string' ? `tracing event ${quote(event, 60)}` : 'tracing message');
             return;
         }
@@ -34460,7 +34600,7 @@ class ServerLog {
             this.sink.error(at, d.reason);
             return;
         }
-        if (!this.run.admit(1, () => at, (loc, message) => this.sink.error(loc, message)))
+        if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
             return;
         const index = this.run.seen++;
         const shape = checkDecision(d.value);
@@ -34473,13 +34613,12 @@ class ServerLog {
     decision(rid, raw) {
         if (rid === null)
             return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
-        if (this.decided.has(rid))
+        if (this.session.decided.has(rid))
             return {
                 ok: false,
                 reason: `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision`,
             };
-        this.decided.add(rid);
-        this.pending.delete(rid);
+        this.session.decided.add(rid);
         if (typeof raw !== 'string')
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
         if (raw.trim() === '')
@@ -34495,12 +34634,12 @@ class ServerLog {
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
         return { ok: true, value: json };
     }
-    /** A text line (not JSON): skipped, unless it is a near miss of a decision or a lost event. */
+    /** A text line (not JSON; the whole line): skipped, unless it is a near miss of a decision or a lost event. */
     text(line, loc) {
         if (line.startsWith('Unable to format the following event')) {
             this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
         }
-        else if (line.includes('tool_decision')) {
+        else if (mentionsDecision(line)) {
             this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
         }
         else {
@@ -34512,13 +34651,14 @@ class ServerLog {
         this.sink.skip(loc, name);
     }
     endSession() {
-        for (const [rid, loc] of this.pending) {
+        for (const [rid, loc] of this.session.started) {
+            if (this.session.decided.has(rid))
+                continue;
             this.sink.incomplete(loc, `rid ${JSON.stringify(quote(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
         }
-        this.pending = new Map();
-        this.decided = new Set();
+        this.session = newSession();
     }
-    /** The end of the file: calls still pending are incomplete. */
+    /** The end of the file: calls still without a decision are incomplete. */
     close() {
         this.endSession();
     }
@@ -34810,7 +34950,7 @@ class FileReport extends LocatingSink {
     }
     /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
     incomplete(loc, message) {
-        this.findings.push(finding('run_incomplete', loc, message));
+        this.listed(finding('run_incomplete', loc, message));
     }
     get skippedAny() {
         return this.firstSkip !== null;
@@ -34823,11 +34963,14 @@ class FileReport extends LocatingSink {
     }
     report(loc, message) {
         this.errors++;
-        if (this.findings.length >= this.limits.maxFindingsPerFile) {
+        this.listed(finding('invalid_artifact', loc, message));
+    }
+    /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
+    listed(f) {
+        if (this.findings.length >= this.limits.maxFindingsPerFile)
             this.suppressed++;
-            return;
-        }
-        this.findings.push(finding('invalid_artifact', loc, message));
+        else
+            this.findings.push(f);
     }
     skip(loc, name) {
         this.firstSkip ??= loc;
@@ -34835,7 +34978,7 @@ class FileReport extends LocatingSink {
     }
     close() {
         if (this.suppressed > 0) {
-            this.findings.push(finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+            this.findings.push(finding(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
         }
         if (this.firstSkip)
             this.findings.push(skippedFinding(this.firstSkip, this.skipped));
@@ -34919,11 +35062,22 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
         const loc = fr.at(doc.start);
         const k = classify(doc.value);
         if (k.kind === 'tracing') {
-            tracing++;
-            log.event(k.line, loc, text, doc.start, lineEnd(text, doc.start));
+            // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
+            if (format === 'json')
+                fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
+            else {
+                tracing++;
+                log.event(k.line, loc, text, doc.start, lineEnd(text, doc.start));
+            }
         }
-        else if (inLog && k.kind !== 'surface') {
-            // In a server log, JSON that is not a tracing event (stdout's JSON-RPC, a startup_failure line) is skipped.
+        else if (isObject(doc.value) && carriesDecision(doc.value)) {
+            // A decision is never skipped: a line that carries one but is not a tracing line is an error.
+            fr.error(loc, k.kind === 'error' && k.named
+                ? k.reason
+                : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
+        }
+        else if (k.kind === 'error' && inLog && !k.named) {
+            // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
             log.other(loc, isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string'
                 ? 'JSON-RPC message (stdout mixed in)'
                 : 'JSON that is not a tracing event');
@@ -34934,6 +35088,8 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
             fr.skip(loc, k.name);
         else if (k.kind === 'record')
             fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+        else if (format === 'json' && k.via === 'event')
+            fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
             surface(doc, k);
     };
@@ -34944,7 +35100,7 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
                 if (l.kind === 'json')
                     json(l.doc, true);
                 else
-                    log.text(text.slice(l.start, Math.min(l.end, l.start + 4096)), fr.at(l.start));
+                    log.text(text.slice(l.start, l.end), fr.at(l.start));
             }
         }
         else {
@@ -35832,13 +35988,28 @@ function bundleStatement(f) {
         },
     };
 }
-/** Dotted paths of the predicate leaves an attestation must match, and their expected values. */
-function leaves(v, at, out) {
-    if (isObject(v))
-        for (const k of Object.keys(v))
-            leaves(v[k], at ? `${at}.${k}` : k, out);
-    else
-        out.set(at, v);
+/** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
+const member = (at, k) => {
+    const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
+    return at ? `${at}.${name}` : name;
+};
+/** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
+function difference(want, got, at) {
+    if (!isObject(want))
+        return got === want ? null : `predicate field ${at} disagrees with the bundle`;
+    if (!isObject(got))
+        return `predicate field ${at} disagrees with the bundle`;
+    for (const k of Object.keys(want)) {
+        if (!hasOwn(got, k))
+            return `predicate field ${member(at, k)} disagrees with the bundle`;
+        const d = difference(want[k], got[k], member(at, k));
+        if (d)
+            return d;
+    }
+    for (const k of Object.keys(got))
+        if (!hasOwn(want, k))
+            return `predicate field ${member(at, k)} is not one upstream writes`;
+    return null;
 }
 /**
  * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
@@ -35875,17 +36046,8 @@ function checkBundleStatement(s, facts) {
     const expected = bundleStatement(facts);
     if (!expected.ok)
         return expected;
-    const want = new Map();
-    leaves(expected.value['predicate'], '', want);
-    const got = new Map();
-    leaves(pred, '', got);
-    for (const [k, v] of want)
-        if (got.get(k) !== v)
-            return { ok: false, reason: `predicate field ${k} disagrees with the bundle` };
-    for (const k of got.keys())
-        if (!want.has(k))
-            return { ok: false, reason: `predicate field ${k.slice(0, 80)} is not one upstream writes` };
-    return { ok: true };
+    const d = difference(expected.value['predicate'], pred, '');
+    return d === null ? { ok: true } : { ok: false, reason: d };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/envelope.ts
@@ -35929,21 +36091,25 @@ async function checkOne(e, facts, keys, limits) {
 }
 async function attestation(run, keys, limits) {
     if (!keys) {
-        const first = run.envelopes?.[0]?.signatures[0];
+        const first = run.sidecar.kind === 'envelopes' ? run.sidecar.envelopes[0]?.signatures[0] : undefined;
         return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
     }
     if (!run.bundle)
         return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
-    if (run.envelopes === null)
+    const sidecar = run.sidecar;
+    if (sidecar.kind === 'none')
         return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
-    if (run.envelopes.length === 0)
+    if (sidecar.kind === 'empty')
+        return { kind: 'unattested', reason: 'no attestation: the sidecar holds no envelope' };
+    if (sidecar.kind === 'malformed')
         return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
+    const envelopes = sidecar.envelopes;
     let reason = '';
-    for (const e of run.envelopes) {
+    for (const e of envelopes) {
         const r = await checkOne(e, run.facts, keys, limits);
         if (r.ok)
             return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
-        reason ||= run.envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${run.envelopes.length} passes)` : r.reason;
+        reason ||= envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)` : r.reason;
     }
     return { kind: 'unattested', reason };
 }
@@ -35953,6 +36119,7 @@ async function attestation(run, keys, limits) {
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
+
 
 
 
@@ -35979,11 +36146,14 @@ async function collect(settings, digests) {
     const keys = settings.trustedKeys;
     // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
     const trust = new TrustPool(keys);
+    const attestations = new Map();
     for (const role of ['audit', 'runs']) {
         const d = discover(settings[role], cwd, workspace, settings.explicit[role], role);
         findings.push(...d.findings);
+        for (const a of d.attestations)
+            attestations.set(a.rel, a);
         if (role === 'runs' && d.files.length === 0) {
-            findings.push(inputFinding('no_artifacts', settings.runs.join(', ') || '(none)', `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
+            findings.push(inputFinding('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
         }
         for (const file of d.files) {
             const r = await readOne(file, role, settings.limits, digests);
@@ -35995,15 +36165,24 @@ async function collect(settings, digests) {
                 const run = r.run;
                 const bundle = formatOf(file.rel) === 'bundle';
                 // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
-                const sidecar = bundle ? readSidecar(file, settings.limits, digests ? inputs : null, findings) : null;
-                const evidence = { bundle, facts: r.bundle ?? null, envelopes: sidecar };
-                runs.push(producers || sidecar
+                const sidecar = bundle
+                    ? readSidecar(file, workspace, settings.limits, digests ? inputs : null, findings)
+                    : { kind: 'none' };
+                if (sidecar.kind === 'empty' && !producers)
+                    findings.push(finding('skipped_object', { file: sidecarOf(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
+                const evidence = { bundle, facts: r.bundle ?? null, sidecar };
+                runs.push(producers || sidecar.kind !== 'none'
                     ? attestation(evidence, producers, settings.limits).then((a) => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }))
                     : Promise.resolve(run));
             }
             trust.add(r.records);
             await trust.yield();
         }
+    }
+    for (const a of attestations.values()) {
+        const artifact = attestedBy(a.path);
+        if (!(0,external_node_fs_namespaceObject.existsSync)(artifact))
+            findings.push(finding('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
     }
     return {
         runs: await Promise.all(runs),
@@ -36015,30 +36194,49 @@ async function collect(settings, digests) {
     };
 }
 /**
- * The sidecar `<bundle>.intoto.jsonl` beside a bundle, when there is one (a regular file): its
- * envelopes, or [] when it is malformed (its findings, invalid_artifact, are added). Null: none.
+ * The sidecar `<bundle>.intoto.jsonl` beside a bundle: none, one that holds nothing, a malformed one
+ * (its invalid_artifact findings are added), or its envelopes. A link to a sidecar inside the
+ * workspace is followed like every input; one that leaves it is refused.
  */
-function readSidecar(bundle, limits, inputs, findings) {
+function readSidecar(bundle, workspace, limits, inputs, findings) {
     const file = sidecarOf(bundle.path);
     const rel = sidecarOf(bundle.rel);
-    let regular;
+    const refuse = (reason) => {
+        findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, reason));
+        return { kind: 'malformed' };
+    };
+    let st;
     try {
-        regular = (0,external_node_fs_namespaceObject.lstatSync)(file).isFile();
+        st = (0,external_node_fs_namespaceObject.lstatSync)(file);
     }
     catch {
-        return null; // no sidecar
+        return { kind: 'none' };
     }
-    const got = regular ? readBytes(file, limits) : { ok: false, reason: 'the attestation sidecar is not a regular file; not read' };
-    if (!got.ok) {
-        findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
-        return [];
+    if (st.isSymbolicLink()) {
+        let real;
+        try {
+            real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+        }
+        catch {
+            return refuse('the attestation sidecar is a broken symbolic link');
+        }
+        const r = external_node_path_default().relative((0,external_node_fs_namespaceObject.realpathSync)(workspace), real);
+        if (r.startsWith('..') || external_node_path_default().isAbsolute(r))
+            return refuse('the attestation sidecar is a symbolic link that points outside the workspace; not followed');
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
     }
-    const bytes = got.value;
-    inputs?.set(rel, sha256Hex(bytes));
-    const read = readEnvelopeFile(rel, bytes, limits);
+    if (!st.isFile())
+        return refuse('the attestation sidecar is not a regular file; not read');
+    const got = readBytes(file, limits);
+    if (!got.ok)
+        return refuse(got.reason);
+    inputs?.set(rel, sha256Hex(got.value));
+    const read = readEnvelopeFile(rel, got.value, limits);
     for (const f of read.findings)
         findings.push(f);
-    return read.findings.length > 0 ? [] : [...read.envelopes];
+    if (read.findings.length > 0)
+        return { kind: 'malformed' };
+    return read.empty ? { kind: 'empty' } : { kind: 'envelopes', envelopes: read.envelopes };
 }
 /** What the core needs of the settings (nothing about files). */
 const optionsOf = (s) => ({
@@ -36046,13 +36244,32 @@ const optionsOf = (s) => ({
     strictObserved: s.strictObserved,
     policy: s.policy,
 });
-async function runGate(settings) {
-    return verify(await collect(settings, false), optionsOf(settings));
+/** Every class of the input with its verbs (what a rule may name besides the §2 table). */
+function classesSeen(runs) {
+    const seen = new Map();
+    for (const r of runs)
+        for (const d of r.decisions) {
+            if (d.actionClass === null)
+                continue;
+            let verbs = seen.get(d.actionClass);
+            if (!verbs)
+                seen.set(d.actionClass, (verbs = new Set()));
+            if (d.verb !== null)
+                verbs.add(d.verb);
+        }
+    return seen;
 }
-/** The report and the digest of every input it rests on (for a verdict attestation). */
-async function runGateWithInputs(settings) {
-    const evidence = await collect(settings, true);
-    return { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs };
+/**
+ * settings → read (+ sidecars) → trust → verify. A rule naming a class or verb that neither the
+ * gate nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
+ * @param digests hash every input read (for a verdict attestation)
+ */
+async function runGate(settings, digests = false) {
+    const evidence = await collect(settings, digests);
+    const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
+    if (!names.ok)
+        return { ok: false, reason: { message: names.reason } };
+    return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
 }
 
 ;// CONCATENATED MODULE: ./src/report/verification-summary.ts
@@ -36432,7 +36649,9 @@ function text_where(l) {
     return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
 }
 /** A finding on one line: where (file:line:column, or the input as given), then its message. */
-const located = (f) => f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(text_where(f))}: ${visible(f.message)}`;
+const located = (f) => `${findingPlace(f)}: ${visible(f.message)}`;
+/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
+const findingPlace = (f) => visible(f.input !== undefined ? f.input : text_where(f));
 const MARKER = ' … [trimmed by receipt-gate]';
 /** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
 function clipBytes(s, max) {
@@ -36516,14 +36735,14 @@ function buildAnnotations(report, prefix, scope = 'all') {
         });
     }
     for (const f of loose) {
-        if (f.input) {
+        if (f.input !== undefined) {
             out.push({
                 path: null,
                 line: 0,
                 column: null,
                 level: LEVEL(f.severity),
                 title: f.code,
-                message: clipBytes(`${visible(f.file)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
+                message: clipBytes(`${visible(f.input)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
             });
             continue;
         }
@@ -36707,14 +36926,18 @@ function writeJson(report, file) {
 ;// CONCATENATED MODULE: ./src/report/sarif.ts
 /**
  * SARIF 2.1.0 for code scanning (github/codeql-action/upload-sarif): one rule per finding code,
- * one result per finding, repository-relative locations, stable partial fingerprints.
+ * one result per error or warning about a file (notices stay out: every result is an alert), findings
+ * about inputs as tool configuration notifications, repository-relative locations, stable partial fingerprints.
  */
 
 
 
 
 function renderSarif(report, prefix, version) {
-    const codes = [...new Set(report.findings.map((f) => f.code))].sort();
+    const alerting = report.findings.filter((f) => f.severity !== 'notice');
+    const located = alerting.filter((f) => f.input === undefined);
+    const inputs = alerting.filter((f) => f.input !== undefined);
+    const codes = [...new Set(located.map((f) => f.code))].sort();
     const rules = codes.map((code) => ({
         id: code,
         name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
@@ -36723,7 +36946,10 @@ function renderSarif(report, prefix, version) {
         defaultConfiguration: { level: SEVERITY_TABLE[FINDINGS[code].severity].sarif },
         helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
     }));
-    const results = report.findings.map((f) => {
+    // Code scanning turns every result into an alert: notices (skipped objects, under-claims) stay in
+    // the report and the summary. A finding about an input has no artifact: it is a tool configuration
+    // notification, never a result at an invented location.
+    const results = located.map((f) => {
         const uri = repoPath(prefix, f.file);
         return {
             ruleId: f.code,
@@ -36741,12 +36967,20 @@ function renderSarif(report, prefix, version) {
             partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
         };
     });
+    const notifications = inputs.map((f) => ({
+        descriptor: { id: f.code },
+        level: SEVERITY_TABLE[f.severity].sarif,
+        message: { text: `${f.input}: ${f.message}` },
+    }));
     const sarif = {
         $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
         version: '2.1.0',
         runs: [
             {
                 tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } },
+                ...(notifications.length > 0
+                    ? { invocations: [{ executionSuccessful: true, toolConfigurationNotifications: notifications }] }
+                    : {}),
                 results,
             },
         ],
@@ -36883,7 +37117,8 @@ class Budgeted {
 function renderSummary(report, ctx) {
     const t = report.totals;
     const verdict = report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed';
-    const row = (f) => `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+    // A finding about an input names the input, never a link to a file that is not there.
+    const row = (f) => `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${f.input !== undefined ? md(f.input) : summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
     // A failed gate leads with what failed; the totals and everything else follow.
     const failed = report.ok ? [] : report.findings.filter((f) => f.severity === 'error');
     const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
@@ -37068,6 +37303,8 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
  * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
  * message per mistake. Nothing below the entries reads argv or the environment.
  */
+
+
 
 
 
@@ -37259,6 +37496,46 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
         maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : limits_DEFAULT_LIMITS.maxLineBytes,
     };
 }
+/**
+ * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
+ * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
+ * artifact are the gate's `no_artifacts` / `no_match`, not this.
+ */
+function requireExistingPaths(inputs, cwd, name) {
+    for (const raw of inputs) {
+        const input = raw.trim();
+        if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
+            continue;
+        const abs = external_node_path_default().resolve(cwd, input);
+        if ((0,external_node_fs_namespaceObject.existsSync)(abs))
+            continue;
+        throw new UsageError(`${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
+    }
+}
+/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
+function nearestExisting(cwd, abs) {
+    let dir = abs;
+    const missing = [];
+    while (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
+        missing.unshift(external_node_path_default().basename(dir));
+        const up = external_node_path_default().dirname(dir);
+        if (up === dir)
+            return '';
+        dir = up;
+    }
+    const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
+    let entries = [];
+    try {
+        entries = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+    }
+    catch {
+        /* not a directory: no suggestion */
+    }
+    const near = nearestName(missing[0], entries);
+    if (near !== null)
+        return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
+    return ` (the nearest existing path is "${rel(dir)}")`;
+}
 
 ;// CONCATENATED MODULE: ./src/action/inputs.ts
 /**
@@ -37332,14 +37609,19 @@ function settingsOf(input, ctx, env) {
     };
     const runs = parseList(get('runs'));
     const audit = parseList(get('audit'));
+    const explicit = {
+        runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs,
+        audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit,
+    };
+    if (explicit.runs)
+        requireExistingPaths(runs, cwd, 'runs');
+    if (explicit.audit)
+        requireExistingPaths(audit, cwd, 'audit');
     return {
         gate: {
             runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
             audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
-            explicit: {
-                runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs,
-                audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit,
-            },
+            explicit,
             cwd,
             workspace,
             allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
@@ -37420,7 +37702,11 @@ async function annotate(core, s, ctx, report, annotations, api, summary, now) {
             title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
             summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
         }, sent);
+        // The Checks API needs a file for an annotation: findings about inputs (a path that matched
+        // nothing, a rule that applies to no call) are annotated on the run by workflow commands.
+        const about = annotations.filter((a) => a.path === null);
         if (r.ok) {
+            emitWorkflowCommands(about, core, { failure: failing, warning: 0 });
             const w = r.value;
             written = { id: String(w.id), url: w.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${w.id}` };
             core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${w.id} (${w.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
@@ -37431,7 +37717,7 @@ async function annotate(core, s, ctx, report, annotations, api, summary, now) {
             ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
             : `the Checks API failed (${f.status ?? 'network'}: ${line(f.message)})`;
         core.warning(`receipt-gate: ${why}; falling back to workflow commands${f.posted > 0 ? ` for the ${f.unposted.length} annotation(s) not yet posted` : ''}.`);
-        emitWorkflowCommands(f.posted > 0 ? f.unposted : annotations, core, { failure: failing, warning: 1 });
+        emitWorkflowCommands(f.posted > 0 ? [...about, ...f.unposted] : annotations, core, { failure: failing, warning: 1 });
         return written;
     }
     const warned = s.annotations === 'check-run';
@@ -37508,7 +37794,13 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
         return;
     }
     const s = read.value;
-    const { report, inputs } = s.vsa ? await runGateWithInputs(s.gate) : { report: await runGate(s.gate), inputs: new Map() };
+    const gated = await runGate(s.gate, s.vsa !== null);
+    if (!gated.ok) {
+        core.setOutput('result', 'error');
+        core.setFailed(`receipt-gate: invalid input require: ${gated.reason.message}`);
+        return;
+    }
+    const { report, inputs } = gated.value;
     const digest = writeJson(report, s.reportFile);
     if (!run_verdict(core, s, ctx, env, report, digest, inputs, now))
         return;

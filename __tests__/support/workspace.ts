@@ -39,8 +39,11 @@ export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint
   return dir;
 }
 
-export function gate(cwd: string, over: Partial<Settings> = {}): Promise<Report> {
-  return runGate({ ...defaultSettings(cwd), ...over });
+/** The gate in-process; a usage problem (a rule naming an unknown class) is thrown. */
+export async function gate(cwd: string, over: Partial<Settings> = {}): Promise<Report> {
+  const r = await runGate({ ...defaultSettings(cwd), ...over });
+  if (!r.ok) throw new Error(`usage problem: ${r.reason.message}`);
+  return r.value.report;
 }
 
 export interface Proc {

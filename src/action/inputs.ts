@@ -19,6 +19,7 @@ import {
   readLimits,
   readPolicy,
   readTrustedKeys,
+  requireExistingPaths,
   type Settings,
   UsageError,
   type UsageProblem,
@@ -122,14 +123,17 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
   };
   const runs = parseList(get('runs'));
   const audit = parseList(get('audit'));
+  const explicit = {
+    runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs,
+    audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit,
+  };
+  if (explicit.runs) requireExistingPaths(runs, cwd, 'runs');
+  if (explicit.audit) requireExistingPaths(audit, cwd, 'audit');
   return {
     gate: {
       runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
       audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
-      explicit: {
-        runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs,
-        audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit,
-      },
+      explicit,
       cwd,
       workspace,
       allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as actionsCore from '@actions/core';
-import { runGate, runGateWithInputs } from '../gate/gate.js';
+import { runGate } from '../gate/gate.js';
 import { DEFAULT_POLICY_URI } from '../report/verification-summary.js';
 import { writeVerdict } from '../tools/verdict.js';
 
@@ -80,7 +80,11 @@ async function annotate(
       },
       sent,
     );
+    // The Checks API needs a file for an annotation: findings about inputs (a path that matched
+    // nothing, a rule that applies to no call) are annotated on the run by workflow commands.
+    const about = annotations.filter((a) => a.path === null);
     if (r.ok) {
+      emitWorkflowCommands(about, core, { failure: failing, warning: 0 });
       const w = r.value;
       written = { id: String(w.id), url: w.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${w.id}` };
       core.info(
@@ -96,7 +100,7 @@ async function annotate(
     core.warning(
       `receipt-gate: ${why}; falling back to workflow commands${f.posted > 0 ? ` for the ${f.unposted.length} annotation(s) not yet posted` : ''}.`,
     );
-    emitWorkflowCommands(f.posted > 0 ? f.unposted : annotations, core, { failure: failing, warning: 1 });
+    emitWorkflowCommands(f.posted > 0 ? [...about, ...f.unposted] : annotations, core, { failure: failing, warning: 1 });
     return written;
   }
   const warned = s.annotations === 'check-run';
@@ -189,7 +193,13 @@ export async function runAction(
     return;
   }
   const s = read.value;
-  const { report, inputs } = s.vsa ? await runGateWithInputs(s.gate) : { report: await runGate(s.gate), inputs: new Map<string, string>() };
+  const gated = await runGate(s.gate, s.vsa !== null);
+  if (!gated.ok) {
+    core.setOutput('result', 'error');
+    core.setFailed(`receipt-gate: invalid input require: ${gated.reason.message}`);
+    return;
+  }
+  const { report, inputs } = gated.value;
   const digest = writeJson(report, s.reportFile);
   if (!verdict(core, s, ctx, env, report, digest, inputs, now)) return;
   outputs(core, s, report, digest);

@@ -13,9 +13,11 @@ import {
   defaultSettings,
   directoryIn,
   parseChoice,
+  parseList,
   readLimits,
   readPolicy,
   readTrustedKeys,
+  requireExistingPaths,
   type Settings,
   UsageError,
   type UsageProblem,
@@ -309,6 +311,7 @@ function verifyCommand(a: Args): CliCommand {
   const given = str('format');
   const format =
     given !== undefined ? parseChoice('--format', given, ['table', 'json'] as const) : a.isTTY && output === null ? 'table' : 'json';
+  for (const role of ['runs', 'audit'] as const) requireExistingPaths(list(role) ?? [], dir, `--${role}`);
   return {
     command: 'verify',
     vsa: verdictRequest(str, cwd, a.env, output, format),
@@ -320,7 +323,7 @@ function verifyCommand(a: Args): CliCommand {
       allowUnmatchedRecords: bool('allow-unmatched-records') ?? defaults.allowUnmatchedRecords,
       strictObserved: bool('strict-observed') ?? defaults.strictObserved,
       limits: limitsOf(a),
-      policy: readPolicy('--require', list('require') ?? []),
+      policy: readPolicy('--require', (list('require') ?? []).flatMap(parseList)),
       // Key files are inputs: relative to the working directory, as the runs and audit exports are.
       trustedKeys: keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
       trustedProducers: keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),

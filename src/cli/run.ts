@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
-import { runGate, runGateWithInputs } from '../gate/gate.js';
+import { runGate } from '../gate/gate.js';
 import { DEFAULT_LIMITS } from '../read/limits.js';
 import { renderJson, writeJson } from '../report/json-report.js';
 import { renderTable } from '../report/table.js';
@@ -44,6 +44,13 @@ function findingLines(tool: string, findings: readonly Finding[]): string {
   return shown.join('');
 }
 
+/** A usage error: exit 2, the problem, and where to read about the commands. */
+const usageError = (message: string): CliOutcome => ({
+  code: 2,
+  stdout: '',
+  stderr: `receipt-gate: ${message}\nRun 'receipt-gate --help' for the commands and their options.\n`,
+});
+
 /**
  * @param now the time a signature is made at when --signed-at is not given
  */
@@ -55,12 +62,7 @@ export async function main(
   now = new Date(),
 ): Promise<CliOutcome> {
   const parsed = parseCli(argv, isTTY, cwd, env);
-  if (!parsed.ok)
-    return {
-      code: 2,
-      stdout: '',
-      stderr: `receipt-gate: ${parsed.reason.message}\nRun 'receipt-gate --help' for the commands and their options.\n`,
-    };
+  if (!parsed.ok) return usageError(parsed.reason.message);
   const cmd = parsed.value;
   switch (cmd.command) {
     case 'help':
@@ -217,9 +219,9 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
     if (!k.ok) return { code: 2, stdout: '', stderr: `receipt-gate: ${k.reason.message}\n` };
     key = k.value;
   }
-  const { report, inputs } = cmd.vsa
-    ? await runGateWithInputs(cmd.settings)
-    : { report: await runGate(cmd.settings), inputs: new Map<string, string>() };
+  const gated = await runGate(cmd.settings, cmd.vsa !== null);
+  if (!gated.ok) return usageError(`--require: ${gated.reason.message}`);
+  const { report, inputs } = gated.value;
   const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
   const code = report.ok ? 0 : 1;
   if (cmd.output) {

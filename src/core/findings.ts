@@ -15,6 +15,8 @@ export interface CatalogueEntry {
   readonly help: string;
   /** The finding says why a call's level fell short of its claim or its requirement (its reason would repeat it). */
   readonly shortfall?: true;
+  /** What it is about, which orders the findings root causes first: a whole file (unreadable, malformed, skipped, unattested), else the records and calls in it. Findings about an input come before both. */
+  readonly about?: 'file';
 }
 
 export const FINDINGS = {
@@ -22,6 +24,7 @@ export const FINDINGS = {
     severity: 'error',
     title: 'Invalid artifact',
     help: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.',
+    about: 'file',
   },
   record_inconsistent: {
     severity: 'error',
@@ -72,11 +75,19 @@ export const FINDINGS = {
     severity: 'error',
     title: 'Run incomplete',
     help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+    about: 'file',
   },
   run_unattested: {
     severity: 'error',
     title: 'Run not attested by a trusted producer',
     help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
+    about: 'file',
+  },
+  orphan_attestation: {
+    severity: 'warning',
+    title: 'Attestation without its artifact',
+    help: 'An attestation file (.intoto.jsonl, .sigstore.json) has no artifact of its base name beside it: a renamed artifact must not lose its attestation silently.',
+    about: 'file',
   },
   no_artifacts: {
     severity: 'error',
@@ -94,13 +105,14 @@ export const FINDINGS = {
     help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
   },
   under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
-  skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.' },
+  skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
   no_decisions: {
     severity: 'notice',
     title: 'No decisions',
     help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
+    about: 'file',
   },
-  no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.' },
+  no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
   no_match: {
     severity: 'notice',
     option: { when: 'for an input given explicitly', severity: 'error' },
@@ -112,34 +124,65 @@ export const FINDINGS = {
 export type FindingCode = keyof typeof FINDINGS;
 export const FINDING_CODES = Object.keys(FINDINGS) as readonly FindingCode[];
 
-export interface Finding extends Location {
+interface FindingBase {
   readonly severity: Severity;
   readonly code: FindingCode;
   readonly message: string;
-  /** About an input as given (a path or glob, in `file`), not a place in a committed file. */
-  readonly input?: true;
 }
+
+/** A finding at a place in a committed file. */
+export interface LocatedFinding extends FindingBase, Location {
+  readonly input?: undefined;
+}
+
+/**
+ * A finding about an input as given (`runs: .assay/run`, `require: github_deploy_key=verified`),
+ * not a place in a file: it has no file location, and no reporter invents one.
+ */
+export interface InputFinding extends FindingBase {
+  readonly input: string;
+  readonly file: null;
+  readonly line: null;
+  readonly column: null;
+  readonly member?: undefined;
+}
+
+export type Finding = LocatedFinding | InputFinding;
 
 /** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
 export const placeOf = (l: Location, column = false): string => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
 
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
-export function finding(code: FindingCode, loc: Location, message: string, severity: Severity = FINDINGS[code].severity): Finding {
+export function finding(code: FindingCode, loc: Location, message: string, severity: Severity = FINDINGS[code].severity): LocatedFinding {
   if (loc.member === undefined) return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
   return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
 }
 
 /** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
-export function inputFinding(code: FindingCode, input: string, message: string, severity: Severity = FINDINGS[code].severity): Finding {
-  return { severity, code, file: input, line: 1, column: 1, message, input: true };
+export function inputFinding(
+  code: FindingCode,
+  input: string,
+  message: string,
+  severity: Severity = FINDINGS[code].severity,
+): InputFinding {
+  return { severity, code, input, file: null, line: null, column: null, message };
 }
+
+/** Root causes first: findings about inputs, then about whole files, then about the records and calls in them. */
+export const groupOf = (f: Finding): 0 | 1 | 2 => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
 
 export const byLocation = (a: Location, b: Location): number => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 
+/** Where a finding is, for ordering: its input, or its file, line and column. */
+const position = (a: Finding, b: Finding): number =>
+  a.input !== undefined || b.input !== undefined ? cmp(a.input ?? '', b.input ?? '') : byLocation(a, b);
+
+/** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
 export function compareFindings(a: Finding, b: Finding): number {
   return (
+    groupOf(a) - groupOf(b) ||
+    position(a, b) ||
     SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
-    byLocation(a, b) ||
     cmp(a.code, b.code) ||
     cmp(a.message, b.message)
   );

@@ -7,7 +7,9 @@
  * denied; by default there are none and the gate enforces honesty only.
  */
 
+import { KNOWN_CLASSES, PRODUCER_VERBS } from './projection.js';
 import type { Result } from './result.js';
+import { cmp, nearestName } from './text.js';
 import { isLevel, LEVELS, type Level } from './vocabulary.js';
 
 export interface Rule {
@@ -97,4 +99,36 @@ export function unusedRules(
     if (unused.size === 0) break;
   }
   return policy.parsed.filter((p) => unused.has(p)).map((p) => p.rule);
+}
+
+/**
+ * A typo must not silently turn a requirement off (§7): a rule whose CLASS is neither a class of the
+ * §2 table nor a class of the input, or whose VERB is neither a verb the producer writes for that
+ * class nor a verb of the input for it, is refused, with the nearest known name suggested.
+ * @param seen every class of the input, with its verbs
+ */
+export function checkRuleNames(policy: Policy, seen: ReadonlyMap<string, ReadonlySet<string>>): Result {
+  for (const p of policy.parsed) {
+    const s = p.selector;
+    if (s.kind === 'any') continue;
+    const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
+    if (!classes.has(s.cls)) {
+      const near = nearestName(s.cls, classes);
+      return {
+        ok: false,
+        reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(s.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(cmp).join(', ')}`}`,
+      };
+    }
+    if (s.kind === 'verb') {
+      const verbs = new Set([...(PRODUCER_VERBS.get(s.cls) ?? []), ...(seen.get(s.cls) ?? [])]);
+      if (!verbs.has(s.verb)) {
+        const near = nearestName(s.verb, verbs);
+        return {
+          ok: false,
+          reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(s.verb)} for ${s.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${s.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(cmp).join(', ')}` : ''}`,
+        };
+      }
+    }
+  }
+  return { ok: true };
 }

@@ -13,6 +13,16 @@ const BOUND_TARGET_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([
   ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
 ]);
 
+/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
+export const PRODUCER_VERBS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['github_deploy_key', ['create']],
+  ['workspace_member', ['add']],
+  ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
+]);
+
+/** The action classes of the table. */
+export const KNOWN_CLASSES: readonly string[] = [...BOUND_TARGET_FIELDS.keys()];
+
 /** The bound fields of an action class, or undefined when the class has no binding rule. */
 export const boundFields = (actionClass: string): readonly string[] | undefined => BOUND_TARGET_FIELDS.get(actionClass);
 

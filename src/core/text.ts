@@ -17,3 +17,27 @@ export function clip(s: string, max: number, marker = '…'): string {
   if (c >= 0xd800 && c <= 0xdbff) cut--;
   return s.slice(0, cut) + marker;
 }
+
+/** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length] as number;
+}
+
+/** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */
+export function nearestName(word: string, candidates: Iterable<string>): string | null {
+  let best: string | null = null;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestD) [best, bestD] = [c, d];
+  }
+  return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
+}

@@ -95,7 +95,7 @@ function unusedRuleFindings(policy: Policy, calls: readonly Call[]): Finding[] {
   return unused.map((r) =>
     inputFinding(
       'rule_unused',
-      `${r.selector}=${r.level}`,
+      `require: ${r.selector}=${r.level}`,
       `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`,
     ),
   );

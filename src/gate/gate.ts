@@ -2,21 +2,23 @@
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
-import { lstatSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
 import type { Evidence, RunInput, VerifyOptions } from '../core/model.js';
+import { checkRuleNames } from '../core/policy.js';
 import type { Report } from '../core/report.js';
+import type { Result } from '../core/result.js';
 import { verify } from '../core/verify.js';
 import { discover, type FoundFile } from '../read/discover.js';
-import { type Envelope, readEnvelopeFile } from '../read/envelope.js';
+import { readEnvelopeFile } from '../read/envelope.js';
 import { readBytes, readOne } from '../read/files.js';
-import { EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats.js';
+import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
 import { TrustPool } from '../trust/pool.js';
-import { attestation } from '../trust/producer.js';
-import type { Settings } from './settings.js';
+import { attestation, type Sidecar } from '../trust/producer.js';
+import type { Settings, UsageProblem } from './settings.js';
 
 interface Collected extends Evidence {
   /** Every input file read, path (as in the report) → hex sha256, when digests were asked for. */
@@ -38,14 +40,16 @@ async function collect(settings: Settings, digests: boolean): Promise<Collected>
   const keys = settings.trustedKeys;
   // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
   const trust = new TrustPool(keys);
+  const attestations = new Map<string, FoundFile>();
   for (const role of ['audit', 'runs'] as const) {
     const d = discover(settings[role], cwd, workspace, settings.explicit[role], role);
     findings.push(...d.findings);
+    for (const a of d.attestations) attestations.set(a.rel, a);
     if (role === 'runs' && d.files.length === 0) {
       findings.push(
         inputFinding(
           'no_artifacts',
-          settings.runs.join(', ') || '(none)',
+          `runs: ${settings.runs.join(', ') || '(none)'}`,
           `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`,
         ),
       );
@@ -58,10 +62,20 @@ async function collect(settings: Settings, digests: boolean): Promise<Collected>
         const run = r.run;
         const bundle = formatOf(file.rel) === 'bundle';
         // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
-        const sidecar = bundle ? readSidecar(file, settings.limits, digests ? inputs : null, findings) : null;
-        const evidence = { bundle, facts: r.bundle ?? null, envelopes: sidecar };
+        const sidecar: Sidecar = bundle
+          ? readSidecar(file, workspace, settings.limits, digests ? inputs : null, findings)
+          : { kind: 'none' };
+        if (sidecar.kind === 'empty' && !producers)
+          findings.push(
+            finding(
+              'skipped_object',
+              { file: sidecarOf(file.rel), line: 1, column: 1 },
+              'the attestation sidecar holds no envelope: it attests nothing',
+            ),
+          );
+        const evidence = { bundle, facts: r.bundle ?? null, sidecar };
         runs.push(
-          producers || sidecar
+          producers || sidecar.kind !== 'none'
             ? attestation(evidence, producers, settings.limits).then(
                 (a): RunInput => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }),
               )
@@ -71,6 +85,17 @@ async function collect(settings: Settings, digests: boolean): Promise<Collected>
       trust.add(r.records);
       await trust.yield();
     }
+  }
+  for (const a of attestations.values()) {
+    const artifact = attestedBy(a.path) as string;
+    if (!existsSync(artifact))
+      findings.push(
+        finding(
+          'orphan_attestation',
+          { file: a.rel, line: 1, column: 1 },
+          `no ${path.basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`,
+        ),
+      );
   }
   return {
     runs: await Promise.all(runs),
@@ -83,28 +108,49 @@ async function collect(settings: Settings, digests: boolean): Promise<Collected>
 }
 
 /**
- * The sidecar `<bundle>.intoto.jsonl` beside a bundle, when there is one (a regular file): its
- * envelopes, or [] when it is malformed (its findings, invalid_artifact, are added). Null: none.
+ * The sidecar `<bundle>.intoto.jsonl` beside a bundle: none, one that holds nothing, a malformed one
+ * (its invalid_artifact findings are added), or its envelopes. A link to a sidecar inside the
+ * workspace is followed like every input; one that leaves it is refused.
  */
-function readSidecar(bundle: FoundFile, limits: ReadLimits, inputs: Map<string, string> | null, findings: Finding[]): Envelope[] | null {
+function readSidecar(
+  bundle: FoundFile,
+  workspace: string,
+  limits: ReadLimits,
+  inputs: Map<string, string> | null,
+  findings: Finding[],
+): Sidecar {
   const file = sidecarOf(bundle.path);
   const rel = sidecarOf(bundle.rel);
-  let regular: boolean;
+  const refuse = (reason: string): Sidecar => {
+    findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, reason));
+    return { kind: 'malformed' };
+  };
+  let st: Stats;
   try {
-    regular = lstatSync(file).isFile();
+    st = lstatSync(file);
   } catch {
-    return null; // no sidecar
+    return { kind: 'none' };
   }
-  const got = regular ? readBytes(file, limits) : { ok: false as const, reason: 'the attestation sidecar is not a regular file; not read' };
-  if (!got.ok) {
-    findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
-    return [];
+  if (st.isSymbolicLink()) {
+    let real: string;
+    try {
+      real = realpathSync(file);
+    } catch {
+      return refuse('the attestation sidecar is a broken symbolic link');
+    }
+    const r = path.relative(realpathSync(workspace), real);
+    if (r.startsWith('..') || path.isAbsolute(r))
+      return refuse('the attestation sidecar is a symbolic link that points outside the workspace; not followed');
+    st = statSync(real);
   }
-  const bytes = got.value;
-  inputs?.set(rel, sha256Hex(bytes));
-  const read = readEnvelopeFile(rel, bytes, limits);
+  if (!st.isFile()) return refuse('the attestation sidecar is not a regular file; not read');
+  const got = readBytes(file, limits);
+  if (!got.ok) return refuse(got.reason);
+  inputs?.set(rel, sha256Hex(got.value));
+  const read = readEnvelopeFile(rel, got.value, limits);
   for (const f of read.findings) findings.push(f);
-  return read.findings.length > 0 ? [] : [...read.envelopes];
+  if (read.findings.length > 0) return { kind: 'malformed' };
+  return read.empty ? { kind: 'empty' } : { kind: 'envelopes', envelopes: read.envelopes };
 }
 
 /** What the core needs of the settings (nothing about files). */
@@ -114,14 +160,33 @@ const optionsOf = (s: Settings): VerifyOptions => ({
   policy: s.policy,
 });
 
-export async function runGate(settings: Settings): Promise<Report> {
-  return verify(await collect(settings, false), optionsOf(settings));
+/** What the gate gives: the report, and the digest of every input it rests on when asked (a verdict attestation lists them). */
+export interface Gated {
+  readonly report: Report;
+  readonly inputs: ReadonlyMap<string, string>;
 }
 
-/** The report and the digest of every input it rests on (for a verdict attestation). */
-export async function runGateWithInputs(
-  settings: Settings,
-): Promise<{ readonly report: Report; readonly inputs: ReadonlyMap<string, string> }> {
-  const evidence = await collect(settings, true);
-  return { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs };
+/** Every class of the input with its verbs (what a rule may name besides the §2 table). */
+function classesSeen(runs: readonly RunInput[]): Map<string, Set<string>> {
+  const seen = new Map<string, Set<string>>();
+  for (const r of runs)
+    for (const d of r.decisions) {
+      if (d.actionClass === null) continue;
+      let verbs = seen.get(d.actionClass);
+      if (!verbs) seen.set(d.actionClass, (verbs = new Set()));
+      if (d.verb !== null) verbs.add(d.verb);
+    }
+  return seen;
+}
+
+/**
+ * settings → read (+ sidecars) → trust → verify. A rule naming a class or verb that neither the
+ * gate nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
+ * @param digests hash every input read (for a verdict attestation)
+ */
+export async function runGate(settings: Settings, digests = false): Promise<Result<Gated, UsageProblem>> {
+  const evidence = await collect(settings, digests);
+  const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
+  if (!names.ok) return { ok: false, reason: { message: names.reason } };
+  return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
 }

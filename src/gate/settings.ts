@@ -5,10 +5,12 @@
  * message per mistake. Nothing below the entries reads argv or the environment.
  */
 
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { NO_POLICY, type Policy, parsePolicy } from '../core/policy.js';
 import type { Result } from '../core/result.js';
+import { nearestName } from '../core/text.js';
 import { DEFAULT_LIMITS, type ReadLimits } from '../read/limits.js';
 import { parsePublicKeys, type TrustedKeys, trustedKeys } from '../trust/keys.js';
 
@@ -226,4 +228,41 @@ export function readLimits(maxFileSize: string | undefined, maxLineSize: string 
     maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : DEFAULT_LIMITS.maxFileBytes,
     maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : DEFAULT_LIMITS.maxLineBytes,
   };
+}
+
+/**
+ * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
+ * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
+ * artifact are the gate's `no_artifacts` / `no_match`, not this.
+ */
+export function requireExistingPaths(inputs: readonly string[], cwd: string, name: string): void {
+  for (const raw of inputs) {
+    const input = raw.trim();
+    if (input === '' || input.startsWith('!') || picomatch.scan(input).isGlob) continue;
+    const abs = path.resolve(cwd, input);
+    if (existsSync(abs)) continue;
+    throw new UsageError(`${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
+  }
+}
+
+/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
+function nearestExisting(cwd: string, abs: string): string {
+  let dir = abs;
+  const missing: string[] = [];
+  while (!existsSync(dir)) {
+    missing.unshift(path.basename(dir));
+    const up = path.dirname(dir);
+    if (up === dir) return '';
+    dir = up;
+  }
+  const rel = (p: string): string => path.relative(cwd, p).split(path.sep).join('/') || '.';
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    /* not a directory: no suggestion */
+  }
+  const near = nearestName(missing[0] as string, entries);
+  if (near !== null) return ` (did you mean "${rel(path.join(dir, near, ...missing.slice(1)))}"?)`;
+  return ` (the nearest existing path is "${rel(dir)}")`;
 }

@@ -14,7 +14,7 @@ import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 import type { RecordRead } from './record-read.js';
-import { ServerLog } from './server-log.js';
+import { carriesDecision, ServerLog } from './server-log.js';
 import { checkRecord } from './shapes.js';
 import { payloadOf, readSignatureMember } from './signature.js';
 import { pathKey } from './strict-json.js';
@@ -40,7 +40,7 @@ class FileReport extends LocatingSink {
 
   /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
   incomplete(loc: Location, message: string): void {
-    this.findings.push(finding('run_incomplete', loc, message));
+    this.listed(finding('run_incomplete', loc, message));
   }
 
   get skippedAny(): boolean {
@@ -57,11 +57,13 @@ class FileReport extends LocatingSink {
 
   protected override report(loc: Location, message: string): void {
     this.errors++;
-    if (this.findings.length >= this.limits.maxFindingsPerFile) {
-      this.suppressed++;
-      return;
-    }
-    this.findings.push(finding('invalid_artifact', loc, message));
+    this.listed(finding('invalid_artifact', loc, message));
+  }
+
+  /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
+  private listed(f: Finding): void {
+    if (this.findings.length >= this.limits.maxFindingsPerFile) this.suppressed++;
+    else this.findings.push(f);
   }
 
   skip(loc: Location, name: string): void {
@@ -72,7 +74,11 @@ class FileReport extends LocatingSink {
   close(): Finding[] {
     if (this.suppressed > 0) {
       this.findings.push(
-        finding('invalid_artifact', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`),
+        finding(
+          this.errors > 0 ? 'invalid_artifact' : 'run_incomplete',
+          { file: this.file, line: 1, column: 1 },
+          `${this.suppressed} more problem(s) in this file not listed`,
+        ),
       );
     }
     if (this.firstSkip) this.findings.push(skippedFinding(this.firstSkip, this.skipped));
@@ -173,10 +179,23 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     const loc = fr.at(doc.start);
     const k = classify(doc.value);
     if (k.kind === 'tracing') {
-      tracing++;
-      log.event(k.line, loc, text as string, doc.start, lineEnd(text as string, doc.start));
-    } else if (inLog && k.kind !== 'surface') {
-      // In a server log, JSON that is not a tracing event (stdout's JSON-RPC, a startup_failure line) is skipped.
+      // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
+      if (format === 'json')
+        fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
+      else {
+        tracing++;
+        log.event(k.line, loc, text as string, doc.start, lineEnd(text as string, doc.start));
+      }
+    } else if (isObject(doc.value) && carriesDecision(doc.value)) {
+      // A decision is never skipped: a line that carries one but is not a tracing line is an error.
+      fr.error(
+        loc,
+        k.kind === 'error' && k.named
+          ? k.reason
+          : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line',
+      );
+    } else if (k.kind === 'error' && inLog && !k.named) {
+      // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
       log.other(
         loc,
         isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string'
@@ -186,6 +205,8 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     } else if (k.kind === 'error') fr.error(loc, k.reason);
     else if (k.kind === 'other') fr.skip(loc, k.name);
     else if (k.kind === 'record') fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+    else if (format === 'json' && k.via === 'event')
+      fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
     else surface(doc, k);
   };
   if (text !== null) {
@@ -193,7 +214,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     if (format === 'log') {
       for (const l of logLines(text, { limits, collect }, fr)) {
         if (l.kind === 'json') json(l.doc, true);
-        else log.text(text.slice(l.start, Math.min(l.end, l.start + 4096)), fr.at(l.start));
+        else log.text(text.slice(l.start, l.end), fr.at(l.start));
       }
     } else {
       for (const doc of documents(text, format, { limits, collect }, fr)) json(doc, false);

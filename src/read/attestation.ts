@@ -4,7 +4,7 @@
  * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
  * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
  */
-import { isObject } from '../core/json.js';
+import { hasOwn, isObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { onlySubject, STATEMENT_TYPE } from './envelope.js';
 import type { BundleFacts } from './file-read.js';
@@ -38,10 +38,23 @@ export function bundleStatement(f: BundleFacts): Result<Record<string, unknown>>
   };
 }
 
-/** Dotted paths of the predicate leaves an attestation must match, and their expected values. */
-function leaves(v: unknown, at: string, out: Map<string, unknown>): void {
-  if (isObject(v)) for (const k of Object.keys(v)) leaves(v[k], at ? `${at}.${k}` : k, out);
-  else out.set(at, v);
+/** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
+const member = (at: string, k: string): string => {
+  const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
+  return at ? `${at}.${name}` : name;
+};
+
+/** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
+function difference(want: unknown, got: unknown, at: string): string | null {
+  if (!isObject(want)) return got === want ? null : `predicate field ${at} disagrees with the bundle`;
+  if (!isObject(got)) return `predicate field ${at} disagrees with the bundle`;
+  for (const k of Object.keys(want)) {
+    if (!hasOwn(got, k)) return `predicate field ${member(at, k)} disagrees with the bundle`;
+    const d = difference(want[k], got[k], member(at, k));
+    if (d) return d;
+  }
+  for (const k of Object.keys(got)) if (!hasOwn(want, k)) return `predicate field ${member(at, k)} is not one upstream writes`;
+  return null;
 }
 
 /**
@@ -72,12 +85,6 @@ export function checkBundleStatement(s: unknown, facts: BundleFacts | null): Res
   if (subject.value.name !== facts.bundleId) return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
   const expected = bundleStatement(facts);
   if (!expected.ok) return expected;
-  const want = new Map<string, unknown>();
-  leaves(expected.value['predicate'], '', want);
-  const got = new Map<string, unknown>();
-  leaves(pred, '', got);
-  for (const [k, v] of want) if (got.get(k) !== v) return { ok: false, reason: `predicate field ${k} disagrees with the bundle` };
-  for (const k of got.keys())
-    if (!want.has(k)) return { ok: false, reason: `predicate field ${k.slice(0, 80)} is not one upstream writes` };
-  return { ok: true };
+  const d = difference(expected.value['predicate'], pred, '');
+  return d === null ? { ok: true } : { ok: false, reason: d };
 }

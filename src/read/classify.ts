@@ -15,7 +15,8 @@ export type Kind =
   | { readonly kind: 'surface'; readonly payload: JsonObject; readonly via: 'schema' | 'event' }
   | { readonly kind: 'record'; readonly payload: JsonObject; readonly via: 'schema' | 'event' }
   | { readonly kind: 'other'; readonly name: string }
-  | { readonly kind: 'error'; readonly reason: string };
+  /** `named`: the object names a kind (a near miss, two kinds); false: it names none (no schema, not an object). */
+  | { readonly kind: 'error'; readonly reason: string; readonly named: boolean };
 
 const KNOWN = [
   [SURFACE_SCHEMA, 'surface'],
@@ -38,9 +39,11 @@ function byName(name: string, payload: unknown, via: 'schema' | 'event'): Kind {
     return {
       kind: 'error',
       reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+      named: true,
     };
   }
-  if (!isObject(payload)) return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object` };
+  if (!isObject(payload))
+    return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
   return { kind, payload, via };
 }
 
@@ -54,19 +57,29 @@ export function classify(value: unknown): Kind {
     return {
       kind: 'error',
       reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+      named: false,
     };
   }
   const schema = value['schema'];
   const type = value['type'];
-  if (schema === undefined && type === undefined && isTracing(value)) return { kind: 'tracing', line: value };
+  // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
+  if (isTracing(value)) {
+    if (schema === undefined && type === undefined) return { kind: 'tracing', line: value };
+    return {
+      kind: 'error',
+      reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
+      named: true,
+    };
+  }
   const event = typeof type === 'string' && hasOwn(value, 'data');
-  if (schema !== undefined && typeof schema !== 'string') return { kind: 'error', reason: '"schema" is not a string' };
+  if (schema !== undefined && typeof schema !== 'string') return { kind: 'error', reason: '"schema" is not a string', named: true };
   if (typeof schema === 'string' && event) {
     // Both named: fine only when they cannot disagree about whether this is something we read.
     if (familyOf(schema) || familyOf(type)) {
       return {
         kind: 'error',
         reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
+        named: true,
       };
     }
     return { kind: 'other', name: quote(type, 120) };
@@ -76,5 +89,5 @@ export function classify(value: unknown): Kind {
     const k = byName(type, value['data'], 'event');
     return k;
   }
-  return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")' };
+  return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }

@@ -24,6 +24,8 @@ export interface FoundFile {
 export interface Discovery {
   readonly files: readonly FoundFile[];
   readonly findings: readonly Finding[];
+  /** Attestation files met in directories and globs (never read as artifacts; the gate checks that each has its artifact). */
+  readonly attestations: readonly FoundFile[];
 }
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
@@ -56,6 +58,8 @@ interface Walk {
 }
 
 const relOf = (w: Walk, abs: string): string => toPosix(path.relative(w.cwd, abs));
+/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
+const named = (w: Walk, input: string): string => `${w.role}: ${input}`;
 const where = (rel: string) => ({ file: rel, line: 1, column: 1 });
 
 /** Every regular file under `dir` (and in-workspace links to one), into `take`; problems into `findings`. */
@@ -72,7 +76,9 @@ function walk(w: Walk, dir: string, input: string, take: (abs: string) => void, 
     }
     for (const ent of list) {
       if (++w.entries > MAX_WALK_ENTRIES) {
-        findings.push(inputFinding('invalid_artifact', input, `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
+        findings.push(
+          inputFinding('invalid_artifact', named(w, input), `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`),
+        );
         return;
       }
       const abs = path.join(d, ent.name);
@@ -122,22 +128,27 @@ function link(w: Walk, abs: string, take: (abs: string) => void, findings: Findi
 function expand(w: Walk, input: string, noMatch: 'error' | 'notice'): Discovery {
   const findings: Finding[] = [];
   const files: FoundFile[] = [];
+  const attestations: FoundFile[] = [];
   const add = (abs: string): void => {
     files.push({ path: abs, rel: relOf(w, abs) });
+  };
+  const attestation = (abs: string): void => {
+    if (formatOf(abs) === 'attestation') attestations.push({ path: abs, rel: relOf(w, abs) });
   };
   const scan = picomatch.scan(input);
   const base = path.resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
   if (!inside(w.workspace, base)) {
-    findings.push(inputFinding('invalid_artifact', input, `"${input}" is outside the workspace (${w.workspace}); not read`));
-    return { files, findings };
+    findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
+    return { files, findings, attestations };
   }
   let st: Stats;
   try {
     st = lstatSync(base);
   } catch {
+    // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
     const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
-    findings.push(inputFinding('no_match', input, `"${input}" matched no file (${why})`, noMatch));
-    return { files, findings };
+    if (noMatch === 'error') findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
+    return { files, findings, attestations };
   }
   // Lexically inside is not enough: the input, or any directory above it, may be a link out.
   let real = '';
@@ -148,9 +159,13 @@ function expand(w: Walk, input: string, noMatch: 'error' | 'notice'): Discovery 
   }
   if (!real || !inside(w.realWorkspace, real)) {
     findings.push(
-      inputFinding('invalid_artifact', input, `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`),
+      inputFinding(
+        'invalid_artifact',
+        named(w, input),
+        `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`,
+      ),
     );
-    return { files, findings };
+    return { files, findings, attestations };
   }
   if (st.isSymbolicLink()) st = statSync(real);
   if (scan.isGlob) {
@@ -164,22 +179,26 @@ function expand(w: Walk, input: string, noMatch: 'error' | 'notice'): Discovery 
         const rel = relOf(w, abs);
         if (!match(rel)) return;
         if (discoverable(rel, w.role)) add(abs);
-        else if (formatOf(rel) !== 'attestation') ignored++;
+        else if (formatOf(rel) === 'attestation') attestation(abs);
+        else ignored++;
       },
       findings,
     );
     if (ignored > 0)
-      findings.push(inputFinding('no_match', input, `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+      findings.push(
+        inputFinding('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`),
+      );
   } else if (st.isDirectory()) {
-    walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : undefined), findings);
+    walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : attestation(abs)), findings);
   } else if (st.isFile()) {
-    add(base);
+    if (formatOf(base) === 'attestation') attestation(base);
+    else add(base);
   } else {
-    findings.push(inputFinding('invalid_artifact', input, `"${input}" is not a regular file or directory`));
-    return { files, findings };
+    findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
+    return { files, findings, attestations };
   }
-  if (files.length === 0) findings.push(inputFinding('no_match', input, `"${input}" matched no artifact file`, noMatch));
-  return { files, findings };
+  if (files.length === 0) findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
+  return { files, findings, attestations };
 }
 
 /**
@@ -209,12 +228,15 @@ export function discover(
   const w: Walk = { cwd, workspace, realWorkspace, role, entries: 0 };
   const findings: Finding[] = [];
   const found = new Map<string, FoundFile>();
+  const attestations = new Map<string, FoundFile>();
   for (const input of trimmed) {
     if (input === '' || input.startsWith('!')) continue;
     const e = expand(w, input, explicit ? 'error' : 'notice');
     for (const f of e.findings) findings.push(f);
     for (const f of e.files) if (!found.has(f.rel)) found.set(f.rel, f);
+    for (const f of e.attestations) attestations.set(f.rel, f);
   }
-  const files = [...found.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => cmp(a.rel, b.rel));
-  return { files, findings };
+  const kept = (m: Map<string, FoundFile>) =>
+    [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => cmp(a.rel, b.rel));
+  return { files: kept(found), findings, attestations: kept(attestations) };
 }

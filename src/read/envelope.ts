@@ -10,6 +10,7 @@ import type { Result } from '../core/result.js';
 import { strictBase64 } from './base64.js';
 import { decode, documents, LocatingSink } from './documents.js';
 import type { ReadLimits } from './limits.js';
+import { MAX_SIGNATURES } from './limits.js';
 
 export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
@@ -55,6 +56,7 @@ function readEnvelope(v: unknown, loc: Location): Result<Envelope> {
   if (!payload) return { ok: false, reason: 'payload is not standard base64 (with padding)' };
   const sigs = v['signatures'];
   if (!Array.isArray(sigs) || sigs.length === 0) return { ok: false, reason: 'signatures is not a non-empty array' };
+  if (sigs.length > MAX_SIGNATURES) return { ok: false, reason: `too many signatures (${sigs.length}; at most ${MAX_SIGNATURES})` };
   const signatures: DsseSignature[] = [];
   for (const [i, s] of sigs.entries()) {
     if (!isObject(s)) return { ok: false, reason: `signatures[${i}] is not an object` };
@@ -84,16 +86,19 @@ export function strictPayload(payload: Buffer, limits: ReadLimits): Result<unkno
   return { ok: true, value };
 }
 
+/** What an envelope file holds: its envelopes, its problems, and whether it holds nothing at all (empty, or only blank lines). */
+export interface EnvelopeFile {
+  readonly envelopes: readonly Envelope[];
+  readonly findings: readonly Finding[];
+  readonly empty: boolean;
+}
+
 /** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
-export function readEnvelopeFile(
-  file: string,
-  bytes: Uint8Array,
-  limits: ReadLimits,
-): { readonly envelopes: readonly Envelope[]; readonly findings: readonly Finding[] } {
+export function readEnvelopeFile(file: string, bytes: Uint8Array, limits: ReadLimits): EnvelopeFile {
   const sink = new LocatingSink(file);
   const findings = sink.findings;
   const decoded = decode(bytes, limits, sink);
-  if (!decoded) return { envelopes: [], findings };
+  if (!decoded) return { envelopes: [], findings, empty: false };
   sink.lines = decoded.lines;
   const at = (offset: number): Location => sink.at(offset);
   const envelopes: Envelope[] = [];
@@ -102,7 +107,5 @@ export function readEnvelopeFile(
     if (e.ok) envelopes.push(e.value);
     else findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
   }
-  if (envelopes.length === 0 && findings.length === 0)
-    findings.push(finding('invalid_artifact', { file, line: 1, column: 1 }, 'holds no DSSE envelope'));
-  return { envelopes, findings };
+  return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
 }

@@ -1,13 +1,15 @@
 /**
  * The artifact file types the gate reads, by name: the one list of extensions. A directory input
  * means every file with one of these beneath it (a server log only under the run inputs); a file
- * ending `.intoto.jsonl` is an attestation sidecar, found beside its bundle and never read as a run.
+ * ending `.intoto.jsonl` (DSSE) or `.sigstore.json` (a Sigstore bundle) is an attestation, found
+ * beside its artifact and never read as a run or an export.
  */
 export type Format = 'json' | 'ndjson' | 'log' | 'bundle' | 'attestation';
 
 const EXTENSIONS: readonly { readonly ext: string; readonly format: Format }[] = [
-  // First: a sidecar also ends in .jsonl.
+  // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
   { ext: '.intoto.jsonl', format: 'attestation' },
+  { ext: '.sigstore.json', format: 'attestation' },
   { ext: '.json', format: 'json' },
   { ext: '.jsonl', format: 'ndjson' },
   { ext: '.ndjson', format: 'ndjson' },
@@ -33,3 +35,9 @@ export function discoverable(file: string, role: 'runs' | 'audit'): boolean {
 
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
 export const sidecarOf = (bundle: string): string => `${bundle}.intoto.jsonl`;
+
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+export function attestedBy(attestation: string): string | null {
+  const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+  return m ? attestation.slice(0, m.index) : null;
+}

@@ -35,6 +35,9 @@ export const lineTooLong = (limits: ReadLimits): string => `line is over the ${l
 /** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
 export const MAX_KEY_TEXT_BYTES = 64 * 1024;
 
+/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
+export const MAX_SIGNATURES = 16;
+
 /** Most directory entries one discovery walks before it stops (narrow the inputs). */
 export const MAX_WALK_ENTRIES = 500_000;
 

@@ -8,7 +8,7 @@
  * happened that no decision records.
  */
 import { prepareDecision } from '../core/decision.js';
-import { isObject, type JsonObject } from '../core/json.js';
+import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
@@ -24,22 +24,43 @@ export interface LogSink {
   skip(loc: Location, name: string): void;
 }
 
-/** The column (1-based) of the `decision` member's value on a raw line, or 1 when it cannot be found. */
+/** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
 function decisionColumn(text: string, start: number, end: number): number {
-  let at = text.indexOf('"decision":', start);
-  while (at >= 0 && at < end) {
-    if (text.charCodeAt(at - 1) !== 0x5c) return at + '"decision":'.length - start + 1;
-    at = text.indexOf('"decision":', at + 1);
+  const key = /"decision"[ \t]*:[ \t]*/g;
+  key.lastIndex = start;
+  for (let m = key.exec(text); m !== null && m.index < end; m = key.exec(text)) {
+    if (text.charCodeAt(m.index - 1) !== 0x5c) return m.index + m[0].length - start + 1;
   }
   return 1;
 }
 
-/** One server log being read: server sessions (a server_start each), pending calls, decisions. */
+/** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
+export const mentionsDecision = (line: string): boolean => /tool_decision/i.test(line);
+
+/**
+ * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
+ * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
+ * error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ */
+export function carriesDecision(v: JsonObject): boolean {
+  const fields = v['fields'];
+  if (!isObject(fields)) return false;
+  const event = fields['event'];
+  return hasOwn(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+}
+
+/** One server session (between two server_start lines): calls started and decided, paired by rid in any order. */
+interface Session {
+  /** rid → where its tool_call_start was. */
+  readonly started: Map<string, Location>;
+  readonly decided: Set<string>;
+}
+
+const newSession = (): Session => ({ started: new Map(), decided: new Set() });
+
+/** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
 export class ServerLog {
-  /** rid → where its tool_call_start was, for calls with no decision yet in this session. */
-  private pending = new Map<string, Location>();
-  /** rids that have a decision in this session. */
-  private decided = new Set<string>();
+  private session = newSession();
 
   constructor(
     private readonly run: RunDecisions,
@@ -57,12 +78,21 @@ export class ServerLog {
       this.sink.skip(loc, 'tracing event server_start');
       return;
     }
-    if (event === 'tool_call_start' && rid !== null) {
-      this.pending.set(rid, loc);
+    if (event === 'tool_call_start') {
+      if (rid === null)
+        this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
+      else if (!this.session.started.has(rid)) this.session.started.set(rid, loc);
       this.sink.skip(loc, 'tracing event tool_call_start');
       return;
     }
     if (event !== 'tool_decision') {
+      if (carriesDecision(line)) {
+        const what = hasOwn(fields, 'decision')
+          ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? quote(event, 60) : (event ?? null))}`
+          : `fields.event ${JSON.stringify(quote(String(event), 60))}`;
+        this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
+        return;
+      }
       this.sink.skip(loc, typeof event === 'string' ? `tracing event ${quote(event, 60)}` : 'tracing message');
       return;
     }
@@ -76,7 +106,7 @@ export class ServerLog {
       !this.run.admit(
         1,
         () => at,
-        (loc, message) => this.sink.error(loc, message),
+        (l, message) => this.sink.error(l, message),
       )
     )
       return;
@@ -89,13 +119,12 @@ export class ServerLog {
   /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
   private decision(rid: string | null, raw: unknown): Result<JsonObject> {
     if (rid === null) return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
-    if (this.decided.has(rid))
+    if (this.session.decided.has(rid))
       return {
         ok: false,
         reason: `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision`,
       };
-    this.decided.add(rid);
-    this.pending.delete(rid);
+    this.session.decided.add(rid);
     if (typeof raw !== 'string')
       return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
     if (raw.trim() === '') return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
@@ -110,14 +139,14 @@ export class ServerLog {
     return { ok: true, value: json };
   }
 
-  /** A text line (not JSON): skipped, unless it is a near miss of a decision or a lost event. */
+  /** A text line (not JSON; the whole line): skipped, unless it is a near miss of a decision or a lost event. */
   text(line: string, loc: Location): void {
     if (line.startsWith('Unable to format the following event')) {
       this.sink.incomplete(
         loc,
         'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run',
       );
-    } else if (line.includes('tool_decision')) {
+    } else if (mentionsDecision(line)) {
       this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
     } else {
       this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
@@ -130,17 +159,17 @@ export class ServerLog {
   }
 
   private endSession(): void {
-    for (const [rid, loc] of this.pending) {
+    for (const [rid, loc] of this.session.started) {
+      if (this.session.decided.has(rid)) continue;
       this.sink.incomplete(
         loc,
         `rid ${JSON.stringify(quote(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`,
       );
     }
-    this.pending = new Map();
-    this.decided = new Set();
+    this.session = newSession();
   }
 
-  /** The end of the file: calls still pending are incomplete. */
+  /** The end of the file: calls still without a decision are incomplete. */
   close(): void {
     this.endSession();
   }

@@ -77,14 +77,14 @@ export function buildAnnotations(report: Report, prefix: string, scope: 'all' | 
     });
   }
   for (const f of loose) {
-    if (f.input) {
+    if (f.input !== undefined) {
       out.push({
         path: null,
         line: 0,
         column: null,
         level: LEVEL(f.severity),
         title: f.code,
-        message: clipBytes(`${visible(f.file)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
+        message: clipBytes(`${visible(f.input)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
       });
       continue;
     }

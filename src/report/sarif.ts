@@ -1,17 +1,21 @@
 /**
  * SARIF 2.1.0 for code scanning (github/codeql-action/upload-sarif): one rule per finding code,
- * one result per finding, repository-relative locations, stable partial fingerprints.
+ * one result per error or warning about a file (notices stay out: every result is an alert), findings
+ * about inputs as tool configuration notifications, repository-relative locations, stable partial fingerprints.
  */
 
-import type { Log, ReportingDescriptor, Result as SarifResult } from 'sarif';
+import type { Log, Notification, ReportingDescriptor, Result as SarifResult } from 'sarif';
 import { sha256Hex } from '../core/binding.js';
-import { FINDINGS } from '../core/findings.js';
+import { FINDINGS, type InputFinding, type LocatedFinding } from '../core/findings.js';
 import type { Report } from '../core/report.js';
 import { SEVERITY_TABLE } from '../core/severity.js';
 import { repoPath } from './annotations.js';
 
 export function renderSarif(report: Report, prefix: string, version: string): string {
-  const codes = [...new Set(report.findings.map((f) => f.code))].sort();
+  const alerting = report.findings.filter((f) => f.severity !== 'notice');
+  const located = alerting.filter((f): f is LocatedFinding => f.input === undefined);
+  const inputs = alerting.filter((f): f is InputFinding => f.input !== undefined);
+  const codes = [...new Set(located.map((f) => f.code))].sort();
   const rules = codes.map(
     (code): ReportingDescriptor => ({
       id: code,
@@ -22,7 +26,10 @@ export function renderSarif(report: Report, prefix: string, version: string): st
       helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
     }),
   );
-  const results = report.findings.map((f): SarifResult => {
+  // Code scanning turns every result into an alert: notices (skipped objects, under-claims) stay in
+  // the report and the summary. A finding about an input has no artifact: it is a tool configuration
+  // notification, never a result at an invented location.
+  const results = located.map((f): SarifResult => {
     const uri = repoPath(prefix, f.file);
     return {
       ruleId: f.code,
@@ -40,12 +47,22 @@ export function renderSarif(report: Report, prefix: string, version: string): st
       partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
     };
   });
+  const notifications = inputs.map(
+    (f): Notification => ({
+      descriptor: { id: f.code },
+      level: SEVERITY_TABLE[f.severity].sarif,
+      message: { text: `${f.input}: ${f.message}` },
+    }),
+  );
   const sarif: Log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
         tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } },
+        ...(notifications.length > 0
+          ? { invocations: [{ executionSuccessful: true, toolConfigurationNotifications: notifications }] }
+          : {}),
         results,
       },
     ],

@@ -153,8 +153,9 @@ class Budgeted {
 export function renderSummary(report: Report, ctx: SummaryContext): { markdown: string; trimmed: number } {
   const t = report.totals;
   const verdict = report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed';
+  // A finding about an input names the input, never a link to a file that is not there.
   const row = (f: Finding) =>
-    `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+    `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${f.input !== undefined ? md(f.input) : link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
   // A failed gate leads with what failed; the totals and everything else follow.
   const failed = report.ok ? [] : report.findings.filter((f) => f.severity === 'error');
   const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');

@@ -5,7 +5,18 @@ import type { Report } from '../core/report.js';
 import { SEVERITIES, SEVERITY_TABLE } from '../core/severity.js';
 import { clip } from '../core/text.js';
 import { LEVEL_TABLE } from '../core/vocabulary.js';
-import { findingCounts, levelCounts, producerLine, recordCounts, rung, runProducer, visible, weakestRung, where } from './text.js';
+import {
+  findingCounts,
+  findingPlace,
+  levelCounts,
+  producerLine,
+  recordCounts,
+  rung,
+  runProducer,
+  visible,
+  weakestRung,
+  where,
+} from './text.js';
 
 export interface TableStyle {
   readonly color: boolean;
@@ -63,7 +74,7 @@ export function renderTable(report: Report, style: TableStyle): string {
       ),
     );
     for (const f of fs) {
-      out.push(`  ${paint(SEVERITY_TABLE[sev].colour, f.code)}  ${visible(where(f))}`);
+      out.push(`  ${paint(SEVERITY_TABLE[sev].colour, f.code)}  ${findingPlace(f)}`);
       out.push(`    ${clip(visible(f.message), 2000)}`);
     }
   }

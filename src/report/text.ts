@@ -56,8 +56,10 @@ export function where(l: { file: string; line: number; column?: number; member?:
 }
 
 /** A finding on one line: where (file:line:column, or the input as given), then its message. */
-export const located = (f: Finding): string =>
-  f.input ? `${visible(f.file)}: ${visible(f.message)}` : `${visible(where(f))}: ${visible(f.message)}`;
+export const located = (f: Finding): string => `${findingPlace(f)}: ${visible(f.message)}`;
+
+/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
+export const findingPlace = (f: Finding): string => visible(f.input !== undefined ? f.input : where(f));
 
 const MARKER = ' … [trimmed by receipt-gate]';
 

@@ -18,9 +18,16 @@ export interface RunEvidence {
   readonly bundle: boolean;
   /** What the verified bundle says about itself (null: not a verified bundle). */
   readonly facts: BundleFacts | null;
-  /** The sidecar's well-formed envelopes (null: no sidecar). */
-  readonly envelopes: readonly Envelope[] | null;
+  /** The sidecar beside it. */
+  readonly sidecar: Sidecar;
 }
+
+/** A bundle's `<bundle>.intoto.jsonl`: none, one that holds nothing, a malformed one (its findings are reported), or its envelopes. */
+export type Sidecar =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'empty' }
+  | { readonly kind: 'malformed' }
+  | { readonly kind: 'envelopes'; readonly envelopes: readonly Envelope[] };
 
 const producerNamed = (facts: BundleFacts | null) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
 
@@ -41,18 +48,21 @@ async function checkOne(
 
 export async function attestation(run: RunEvidence, keys: TrustedKeys | null, limits: ReadLimits): Promise<Attestation> {
   if (!keys) {
-    const first = run.envelopes?.[0]?.signatures[0];
+    const first = run.sidecar.kind === 'envelopes' ? run.sidecar.envelopes[0]?.signatures[0] : undefined;
     return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
   }
   if (!run.bundle) return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
-  if (run.envelopes === null) return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
-  if (run.envelopes.length === 0)
+  const sidecar = run.sidecar;
+  if (sidecar.kind === 'none') return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
+  if (sidecar.kind === 'empty') return { kind: 'unattested', reason: 'no attestation: the sidecar holds no envelope' };
+  if (sidecar.kind === 'malformed')
     return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
+  const envelopes = sidecar.envelopes;
   let reason = '';
-  for (const e of run.envelopes) {
+  for (const e of envelopes) {
     const r = await checkOne(e, run.facts, keys, limits);
     if (r.ok) return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
-    reason ||= run.envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${run.envelopes.length} passes)` : r.reason;
+    reason ||= envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)` : r.reason;
   }
   return { kind: 'unattested', reason };
 }

@@ -57,7 +57,8 @@ export async function verifyVerdict(
 ): Promise<Result<string>> {
   const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
   const first = read.findings[0];
-  if (first) return { ok: false, reason: `${placeOf(first, true)}: ${first.message}` };
+  if (first) return { ok: false, reason: `${first.input ?? placeOf(first, true)}: ${first.message}` };
+  if (read.empty) return { ok: false, reason: `${envelopeFile}: holds no DSSE envelope` };
   const sha = sha256Hex(report);
   let reason = '';
   for (const e of read.envelopes) {
