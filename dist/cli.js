@@ -2540,7 +2540,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(487);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(668);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2570,7 +2570,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 487:
+/***/ 668:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2829,13 +2829,13 @@ function binding(subject) {
  */
 /** How bad a finding is: the order is the rank (most severe first). */
 const SEVERITIES = ['error', 'warning', 'notice'];
-const SEVERITY_TABLE = {
+const severity_SEVERITY_TABLE = {
     error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
     warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
     notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
 };
 /** The rank of an annotation level: the rank of the severity it stands for. */
-const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
+const severity_annotationRank = (level) => SEVERITIES.findIndex((s) => severity_SEVERITY_TABLE[s].annotation === level);
 
 ;// CONCATENATED MODULE: ./src/core/text.ts
 /** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
@@ -2883,7 +2883,7 @@ function nearestName(word, candidates) {
 ;// CONCATENATED MODULE: ./src/core/findings.ts
 
 
-const FINDINGS = {
+const findings_FINDINGS = {
     invalid_artifact: {
         severity: 'error',
         title: 'Invalid artifact',
@@ -2984,21 +2984,21 @@ const FINDINGS = {
         help: 'An input path or glob matched no file.',
     },
 };
-const FINDING_CODES = Object.keys(FINDINGS);
+const FINDING_CODES = Object.keys(findings_FINDINGS);
 /** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
 const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
-function finding(code, loc, message, severity = FINDINGS[code].severity) {
+function finding(code, loc, message, severity = findings_FINDINGS[code].severity) {
     if (loc.member === undefined)
         return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
     return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
 }
 /** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
-function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
+function inputFinding(code, input, message, severity = findings_FINDINGS[code].severity) {
     return { severity, code, input, file: null, line: null, column: null, message };
 }
 /** Root causes first: findings about inputs, then about whole files, then about the records and calls in them. */
-const groupOf = (f) => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
+const groupOf = (f) => (f.input !== undefined ? 0 : 'about' in findings_FINDINGS[f.code] ? 1 : 2);
 const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 /** Where a finding is, for ordering: its input, or its file, line and column. */
 const position = (a, b) => a.input !== undefined || b.input !== undefined ? cmp(a.input ?? '', b.input ?? '') : byLocation(a, b);
@@ -3006,7 +3006,7 @@ const position = (a, b) => a.input !== undefined || b.input !== undefined ? cmp(
 function compareFindings(a, b) {
     return (groupOf(a) - groupOf(b) ||
         position(a, b) ||
-        SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
+        severity_SEVERITY_TABLE[a.severity].rank - severity_SEVERITY_TABLE[b.severity].rank ||
         cmp(a.code, b.code) ||
         cmp(a.message, b.message));
 }
@@ -3868,7 +3868,7 @@ function callFindings(call, outcome, rule, options, subject) {
         out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
     if (rule && below(level, rule.level)) {
         // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-        const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === rule.level);
+        const said = out.find((f) => 'shortfall' in findings_FINDINGS[f.code] && claim.level === rule.level);
         const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
         out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
     }
@@ -4014,7 +4014,7 @@ function tallyTotals(runs, calls, records, findings) {
     for (const o of RECORD_OUTCOME_NAMES)
         totals[o] = outcomes.get(o) ?? 0;
     for (const s of SEVERITIES)
-        totals[SEVERITY_TABLE[s].total] = severities.get(s) ?? 0;
+        totals[severity_SEVERITY_TABLE[s].total] = severities.get(s) ?? 0;
     return totals;
 }
 /** A run's producer as the report names it (§10). */
@@ -5100,6 +5100,16 @@ class LocatingSink {
         this.findings.push(finding('invalid_artifact', loc, message));
     }
 }
+/** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
+function utf16(b) {
+    const le = b[0] === 0xff && b[1] === 0xfe;
+    const be = b[0] === 0xfe && b[1] === 0xff;
+    const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
+    if (!le && !be && !nulls)
+        return null;
+    const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
+    return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
+}
 const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 /**
  * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
@@ -5123,7 +5133,7 @@ function decode(bytes, limits, sink, options = {}) {
     }
     const decoded = decodeUtf8(raw);
     if (!decoded.ok) {
-        sink.error(byteLocation(raw, decoded.reason), `invalid UTF-8 at byte ${decoded.reason}`);
+        sink.error(byteLocation(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
         return null;
     }
     return { text: decoded.value, lines: new LineIndex(decoded.value) };
@@ -5252,10 +5262,23 @@ function onlySubject(s) {
     }
     return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
 }
+/** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
+function notAnEnvelope(v) {
+    if (hasOwn(v, 'verifier') && hasOwn(v, 'verificationResult'))
+        return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
+    if (v['_type'] === STATEMENT_TYPE)
+        return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
+    if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
+        return 'a Sigstore bundle (check it by identity: --certificate-identity)';
+    return null;
+}
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(v, loc) {
     if (!isObject(v))
         return { ok: false, reason: 'an envelope is not a JSON object' };
+    const what = notAnEnvelope(v);
+    if (what)
+        return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
     for (const k of Object.keys(v)) {
         if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
             return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
@@ -7693,6 +7716,14 @@ function checkBundleStatement(s, facts) {
 }
 
 ;// CONCATENATED MODULE: ./src/trust/envelope.ts
+/**
+ * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
+ * payload type first (a key that signed the same bytes under another type must not pass), then the
+ * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
+ * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
+ * trusted key), `signature does not verify`.
+ */
+
 
 
 /** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
@@ -7710,7 +7741,7 @@ async function checkEnvelopeAsync(e, payloadType, keys, who) {
     if (verified)
         return { ok: true, value: verified };
     if (!e.signatures.some((s) => keys.has(s.keyid)))
-        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+        return { ok: false, reason: `unknown ${who} ${quote(e.signatures[0]?.keyid || '(no keyid)')}` };
     return { ok: false, reason: 'signature does not verify' };
 }
 
@@ -7998,8 +8029,26 @@ function writeJson(report, file) {
     return `sha256:${h.digest('hex')}`;
 }
 
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./src/report/github-limits.ts
+/**
+ * GitHub's limits on what a step may report, in one place: every reporter that talks to GitHub
+ * (Checks API, workflow commands, job summary) clips and counts against these.
+ */
+const CHECKS_API = {
+    /** Annotations per create/update request. */
+    annotationsPerRequest: 50,
+    /** Annotation title, and check run output title, in characters. */
+    title: 255,
+    /** Annotation message, in bytes. */
+    messageBytes: 64 * 1024,
+    /** Check run output summary and text, in characters (bytes here: stricter). */
+    summaryBytes: 65_535,
+};
+/** Workflow commands shown per level before the rest are counted in one notice. */
+const WORKFLOW_COMMANDS_PER_LEVEL = 10;
+/** GitHub's job summary limit is 1 MiB per step; keep a margin for the trimmed line. */
+const STEP_SUMMARY_BYTES = (/* unused pure expression or super */ null && (1024 * 1024 - 16 * 1024));
+
 ;// CONCATENATED MODULE: ./src/report/text.ts
 /** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
 
@@ -8009,7 +8058,7 @@ const levelCounts = (t) => [...LEVELS_DESCENDING.map((l) => `${t[l]} ${l}`), `${
 /** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
 const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
 /** A level for people: the rung, or "—" for a call that asserts no side effect. */
-const rung = (l) => l ?? '—';
+const text_rung = (l) => l ?? '—';
 /** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
 const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
 /**
@@ -8038,7 +8087,7 @@ const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${
 // C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
-function visible(s) {
+function text_visible(s) {
     return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
@@ -8047,12 +8096,12 @@ function text_where(l) {
     return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
 }
 /** A finding on one line: where (file:line:column, or the input as given), then its message. */
-const located = (f) => `${findingPlace(f)}: ${visible(f.message)}`;
+const located = (f) => `${findingPlace(f)}: ${text_visible(f.message)}`;
 /** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
-const findingPlace = (f) => visible(f.input !== undefined ? f.input : text_where(f));
+const findingPlace = (f) => text_visible(f.input !== undefined ? f.input : text_where(f));
 const MARKER = ' … [trimmed by receipt-gate]';
 /** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
-function clipBytes(s, max) {
+function text_clipBytes(s, max) {
     if (Buffer.byteLength(s) <= max)
         return s;
     const room = max - Buffer.byteLength(MARKER);
@@ -8067,7 +8116,173 @@ function clipBytes(s, max) {
     }
     return clip(s, lo, '') + MARKER;
 }
+/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
+function failingFirst(calls) {
+    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
+    return calls
+        .map((call, i) => ({ call, i, r: rank(call) }))
+        .sort((a, b) => a.r - b.r || a.i - b.i)
+        .map(({ call, r }) => ({ call, fails: r < 2 }));
+}
 
+;// CONCATENATED MODULE: ./src/report/annotations.ts
+/**
+ * Annotations: one per call at its decision line (earned level, claimed level, tool, and the reason
+ * when something failed there), plus one per finding that is not about a call (records, invalid
+ * artifacts). Shared by the Checks API reporter and the workflow-command reporter; most important first.
+ */
+
+
+
+
+
+
+/** The Checks API's limits, applied to every annotation whichever way it is sent. */
+const TITLE_MAX = CHECKS_API.title;
+const MESSAGE_MAX_BYTES = CHECKS_API.messageBytes;
+const LEVEL = (s) => SEVERITY_TABLE[s].annotation;
+/** A report path (relative to the working directory) as a repository path. */
+function repoPath(prefix, file) {
+    return external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix || '.', file)).replace(/^\.\//, '');
+}
+/**
+ * @param prefix the working directory relative to the repository root ('' when they are the same)
+ * @param scope `all`: every call that asserts a side effect, with its level; `failures`: only what
+ *   has an error or a warning (the job summary lists every call either way)
+ */
+function buildAnnotations(report, prefix, scope = 'all') {
+    // Each call carries its own findings; the rest are about records, artifacts and inputs.
+    const own = new Set();
+    for (const c of report.calls)
+        for (const f of c.findings)
+            own.add(f);
+    const loose = report.findings.filter((f) => !own.has(f));
+    const out = [];
+    // A location inside a bundle cannot be shown on the binary file: point at line 1 and say where.
+    const place = (file, line, column, member) => member
+        ? { path: repoPath(prefix, file), line: 1, column: null, inside: `${member}:${line}:${column}: ` }
+        : { path: repoPath(prefix, file), line, column, inside: '' };
+    for (const c of report.calls) {
+        const fs = c.findings;
+        // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
+        if (c.level === null && fs.length === 0)
+            continue;
+        const worst = fs.reduce((acc, f) => (annotationRank(LEVEL(f.severity)) < annotationRank(acc) ? LEVEL(f.severity) : acc), 'notice');
+        const p = place(c.artifact, c.line, c.column, c.member);
+        const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
+        const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
+        const lines = [
+            `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${visible(clip(c.tool ?? '(none)', 1000))}.`,
+        ];
+        // A finding about the shortfall says why the level was not reached; the level's own reason
+        // would repeat it and add what does not concern the claim.
+        if (!fs.some((f) => 'shortfall' in FINDINGS[f.code]))
+            lines.push(`Why: ${visible(c.reason)}`);
+        for (const f of fs)
+            lines.push(`${f.code}: ${visible(f.message)}`);
+        out.push({
+            path: p.path,
+            line: p.line,
+            column: p.column,
+            level: worst,
+            title: clip(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
+            message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
+        });
+    }
+    for (const f of loose) {
+        if (f.input !== undefined) {
+            out.push({
+                path: null,
+                line: 0,
+                column: null,
+                level: LEVEL(f.severity),
+                title: f.code,
+                message: clipBytes(`${visible(f.input)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
+            });
+            continue;
+        }
+        const p = place(f.file, f.line, f.column, f.member);
+        out.push({
+            path: p.path,
+            line: p.line,
+            column: p.column,
+            level: LEVEL(f.severity),
+            title: f.code,
+            message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES),
+        });
+    }
+    const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+    const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
+    return kept.sort((a, b) => annotationRank(a.level) - annotationRank(b.level) || byPath(a.path, b.path) || a.line - b.line);
+}
+
+;// CONCATENATED MODULE: ./src/report/sarif.ts
+/**
+ * SARIF 2.1.0 for code scanning (github/codeql-action/upload-sarif): one rule per finding code,
+ * one result per error or warning about a file (notices stay out: every result is an alert), findings
+ * about inputs as tool configuration notifications, repository-relative locations, stable partial fingerprints.
+ */
+
+
+
+
+function renderSarif(report, prefix, version) {
+    const alerting = report.findings.filter((f) => f.severity !== 'notice');
+    const located = alerting.filter((f) => f.input === undefined);
+    const inputs = alerting.filter((f) => f.input !== undefined);
+    const codes = [...new Set(located.map((f) => f.code))].sort();
+    const rules = codes.map((code) => ({
+        id: code,
+        name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
+        shortDescription: { text: findings_FINDINGS[code].title },
+        fullDescription: { text: findings_FINDINGS[code].help },
+        defaultConfiguration: { level: severity_SEVERITY_TABLE[findings_FINDINGS[code].severity].sarif },
+        helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
+    }));
+    // Code scanning turns every result into an alert: notices (skipped objects, under-claims) stay in
+    // the report and the summary. A finding about an input has no artifact: it is a tool configuration
+    // notification, never a result at an invented location.
+    const results = located.map((f) => {
+        const uri = repoPath(prefix, f.file);
+        return {
+            ruleId: f.code,
+            ruleIndex: codes.indexOf(f.code),
+            level: severity_SEVERITY_TABLE[f.severity].sarif,
+            message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
+            locations: [
+                {
+                    physicalLocation: {
+                        artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
+                        region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column },
+                    },
+                },
+            ],
+            partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
+        };
+    });
+    const notifications = inputs.map((f) => ({
+        descriptor: { id: f.code },
+        level: severity_SEVERITY_TABLE[f.severity].sarif,
+        message: { text: `${f.input}: ${f.message}` },
+    }));
+    const sarif = {
+        $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+        version: '2.1.0',
+        runs: [
+            {
+                tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } },
+                ...(notifications.length > 0
+                    ? { invocations: [{ executionSuccessful: true, toolConfigurationNotifications: notifications }] }
+                    : {}),
+                results,
+            },
+        ],
+    };
+    return JSON.stringify(sarif, null, 2) + '\n';
+}
+
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/report/table.ts
 /** The terminal report: one line per call, findings grouped by severity, totals. */
 
@@ -8087,12 +8302,13 @@ function renderTable(report, style) {
         const perLine = new Map();
         for (const c of report.calls)
             perLine.set(lineKey(c), (perLine.get(lineKey(c)) ?? 0) + 1);
-        const rows = report.calls.map((c) => ({
+        const rows = failingFirst(report.calls).map(({ call: c, fails }) => ({
+            fails,
             level: c.level,
-            claimed: rung(c.claimed_level),
-            required: rung(c.required_level),
-            tool: text_clip(visible(c.tool ?? '(no tool name)'), 40),
-            loc: visible(text_where({
+            claimed: text_rung(c.claimed_level),
+            required: text_rung(c.required_level),
+            tool: text_clip(text_visible(c.tool ?? '(no tool name)'), 40),
+            loc: text_visible(text_where({
                 file: c.artifact,
                 line: c.line,
                 member: c.member ?? undefined,
@@ -8103,10 +8319,12 @@ function renderTable(report, style) {
         // The REQUIRED column only when a policy is in effect.
         const policy = report.policy.rules.length > 0;
         const req = (s) => (policy ? `${pad(s, 19)}  ` : '');
-        out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
+        // Failing calls first, each marked in its own column (✗), so a failure is never below the fold.
+        out.push(paint('bold', `  ${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
         for (const r of rows) {
-            const level = r.level === null ? pad(rung(null), 19) : paint(LEVEL_TABLE[r.level].colour, pad(r.level, 19));
-            out.push(`${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
+            const level = r.level === null ? pad(text_rung(null), 19) : paint(LEVEL_TABLE[r.level].colour, pad(r.level, 19));
+            const mark = r.fails ? paint('red', '✗ ') : '  ';
+            out.push(`${mark}${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
         }
     }
     else {
@@ -8116,10 +8334,10 @@ function renderTable(report, style) {
         const fs = report.findings.filter((f) => f.severity === sev);
         if (fs.length === 0)
             continue;
-        out.push('', paint(SEVERITY_TABLE[sev].colour, paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
+        out.push('', paint(severity_SEVERITY_TABLE[sev].colour, paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
         for (const f of fs) {
-            out.push(`  ${paint(SEVERITY_TABLE[sev].colour, f.code)}  ${findingPlace(f)}`);
-            out.push(`    ${text_clip(visible(f.message), 2000)}`);
+            out.push(`  ${paint(severity_SEVERITY_TABLE[sev].colour, f.code)}  ${findingPlace(f)}`);
+            out.push(`    ${text_clip(text_visible(f.message), 2000)}`);
         }
     }
     out.push('');
@@ -8127,7 +8345,7 @@ function renderTable(report, style) {
     out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`, `      ${t.records} audit record(s): ${recordCounts(t)}`, `      ${findingCounts(t)}`, ...(producerLine(report)
         ? [
             `      ${producerLine(report)}`,
-            ...report.runs.map((r) => `        ${visible(text_clip(r.artifact, 200))}: ${visible(runProducer(r.producer))}`),
+            ...report.runs.map((r) => `        ${text_visible(text_clip(r.artifact, 200))}: ${text_visible(runProducer(r.producer))}`),
         ]
         : []), `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`);
     return out.join('\n') + '\n';
@@ -8177,10 +8395,29 @@ function pemBlocks(pem) {
     }
     return { ok: true, value: blocks };
 }
+/** A key type as people name it, with its article: "an RSA key", "an EC (ECDSA) key". */
+function keyKind(type) {
+    const names = new Map([
+        ['rsa', 'an RSA'],
+        ['rsa-pss', 'an RSA-PSS'],
+        ['dsa', 'a DSA'],
+        ['ec', 'an EC (ECDSA)'],
+        ['ed448', 'an Ed448'],
+        ['x25519', 'an X25519'],
+        ['x448', 'an X448'],
+        ['dh', 'a Diffie-Hellman'],
+    ]);
+    return `${names.get(type ?? '') ?? `a ${type ?? 'unknown'}`} key`;
+}
+/** The label of the first PEM block of a text, or null when it holds none. */
+const firstPemLabel = (pem) => /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1] ?? null;
 /** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
 function parsePublicKeys(pem) {
     if (!pem.includes('-----BEGIN '))
-        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+        return {
+            ok: false,
+            reason: 'no PEM "PUBLIC KEY" block (this takes the PEM text of a public key, -----BEGIN PUBLIC KEY-----, not a file name)',
+        };
     const scanned = pemBlocks(pem);
     if (!scanned.ok)
         return scanned;
@@ -8200,7 +8437,7 @@ function parsePublicKeys(pem) {
             return { ok: false, reason: `${where}does not parse (${e.message})` };
         }
         if (key.asymmetricKeyType !== 'ed25519')
-            return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
+            return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
         keys.push(key);
     }
     return { ok: true, value: keys };
@@ -8222,6 +8459,16 @@ function trustedKeys(keys) {
 
 /** An Ed25519 private key (PKCS#8 PEM) and its public key. */
 function parsePrivateKey(pem) {
+    const label = firstPemLabel(pem);
+    if (label === null)
+        return { ok: false, reason: 'holds no PEM block (an Ed25519 private key from keygen: -----BEGIN PRIVATE KEY-----)' };
+    if (label === 'PUBLIC KEY')
+        return {
+            ok: false,
+            reason: 'is a public key (PUBLIC KEY); signing needs the private key (PRIVATE KEY: the PREFIX.key.pem that keygen wrote)',
+        };
+    if (label === 'OPENSSH PRIVATE KEY')
+        return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
     let privateKey;
     try {
         privateKey = (0,external_node_crypto_namespaceObject.createPrivateKey)({ key: pem, format: 'pem' });
@@ -8230,7 +8477,7 @@ function parsePrivateKey(pem) {
         return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
     }
     if (privateKey.asymmetricKeyType !== 'ed25519')
-        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+        return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
     return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_namespaceObject.createPublicKey)(privateKey) } };
 }
 /** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
@@ -8413,11 +8660,13 @@ const idText = (s) => JSON.stringify(quote(s, 80));
 
 ;// CONCATENATED MODULE: ./src/tools/import/scope.ts
 
+/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
+const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 function outOfScope(f, s) {
-    if (f.actors && !s.actors.some((a) => f.actors?.has(a)))
+    if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? asciiLower(a) : a)))
         return 'by another actor';
-    if (f.repos && (s.repo === null || !f.repos.has(s.repo.toLowerCase())))
+    if (f.repos && (s.repo === null || !f.repos.has(asciiLower(s.repo))))
         return s.repo === null ? 'without a repository' : 'in another repository';
     if (f.since !== null || f.until !== null) {
         if (s.time === null)
@@ -8663,11 +8912,28 @@ function slackAuditLog(o) {
 
 
 
+
 const IMPORT_KINDS = {
-    'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
-    'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined },
-    'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries' },
+    'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined, looks: 'a GitHub audit-log export' },
+    'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined, looks: 'GitHub webhook deliveries' },
+    'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries', looks: 'a Slack audit-log page' },
 };
+/** Whether an entry has the shape of each kind's entries (what tells an export of the wrong kind). */
+const SHAPES = {
+    'github-audit-log': (e) => typeof e['action'] === 'string' &&
+        !isObject(e['entity']) &&
+        (hasOwn(e, '_document_id') || hasOwn(e, '@timestamp') || hasOwn(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && (isObject(e['request']) || hasOwn(e, 'delivered_at') || hasOwn(e, 'event'))) ||
+        (isObject(e['key']) && isObject(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !hasOwn(e, '_document_id') && (isObject(e['entity']) || isObject(e['context'])),
+};
+/** What an export whose entries are not of `kind` looks like, for the refusal. */
+function wrongKind(kind, sample) {
+    const other = sample ? Object.keys(SHAPES).find((k) => k !== kind && SHAPES[k](sample)) : undefined;
+    return other
+        ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
+        : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;
+}
 const KIND_NAMES = new Map(Object.keys(IMPORT_KINDS).map((k) => [k, k]));
 /** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
 const importKind = (name) => KIND_NAMES.get(name) ?? null;
@@ -8682,11 +8948,17 @@ function runImport(s) {
     const byId = new Map();
     let entries = 0;
     let merged = 0;
+    let ofKind = 0;
+    let sample = null;
     for (const input of s.inputs) {
         const file = external_node_path_default().basename(input.name);
         const read = readExport(input.name, input.bytes, s.limits, listKey);
         for (const e of read.entries) {
             entries++;
+            if (SHAPES[s.kind](e.value))
+                ofKind++;
+            else
+                sample ??= e;
             const m = mapper(e.value);
             if (m.kind === 'skip') {
                 skip(m.reason);
@@ -8730,7 +9002,10 @@ function runImport(s) {
     }
     const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
     const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
-    const summary = `${entries} entries read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
+    // An export of another kind maps to nothing, quietly, every night: refuse it (docs/importers.md).
+    if (entries > 0 && ofKind === 0 && sample && errors.length === 0)
+        errors.push(finding('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
+    const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
     if (errors.length > 0)
         return { ok: false, reason: { findings: errors, summary } };
     const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
@@ -8991,7 +9266,7 @@ function writeVerdict(report, origin, files) {
 
 
 
-async function verdict_checkOne(e, reportSha256, keys, limits) {
+async function verdict_checkOne(e, reportSha256, keys, limits, resourceUri) {
     const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
     if (!signed.ok)
         return signed;
@@ -9011,6 +9286,11 @@ async function verdict_checkOne(e, reportSha256, keys, limits) {
     const pred = s['predicate'];
     if (!isObject(pred))
         return { ok: false, reason: 'predicate is not an object' };
+    if (resourceUri !== null && pred['resourceUri'] !== resourceUri)
+        return {
+            ok: false,
+            reason: `resourceUri is ${JSON.stringify(typeof pred['resourceUri'] === 'string' ? pred['resourceUri'].slice(0, 200) : (pred['resourceUri'] ?? null))}, not ${resourceUri}: the verdict is about another commit or repository`,
+        };
     if (pred['verificationResult'] !== 'PASSED')
         return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
     const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
@@ -9022,7 +9302,7 @@ async function verdict_checkOne(e, reportSha256, keys, limits) {
     };
 }
 /** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
-async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) {
+async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits, resourceUri = null) {
     const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
     const first = read.findings[0];
     if (first)
@@ -9032,7 +9312,7 @@ async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits) 
     const sha = sha256Hex(report);
     let reason = '';
     for (const e of read.envelopes) {
-        const r = await verdict_checkOne(e, sha, keys, limits);
+        const r = await verdict_checkOne(e, sha, keys, limits, resourceUri);
         if (r.ok)
             return r;
         reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
@@ -9315,7 +9595,7 @@ const COMMAND_SPECS = [
                 kind: 'list',
                 arg: 'PATH|GLOB',
                 input: 'runs',
-                help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson and *.tar.gz beneath it',
+                help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .log server logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson, *.log and *.tar.gz beneath it',
             },
             {
                 flag: 'audit',
@@ -9329,22 +9609,49 @@ const COMMAND_SPECS = [
                 kind: 'list',
                 arg: 'SELECTOR=LEVEL',
                 input: 'require',
-                help: 'a required level; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); repeatable, the most specific rule applies',
+                help: 'required levels; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); one rule or several, comma- or newline-separated as in the action input; repeatable, the most specific rule applies',
             },
             {
                 flag: 'trusted-key',
                 kind: 'list',
                 arg: 'FILE',
+                input: 'trusted-keys',
                 help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
             },
             {
                 flag: 'trusted-producer',
                 kind: 'list',
                 arg: 'FILE',
+                input: 'trusted-producers',
                 help: 'PEM public key(s) of trusted run producers (Ed25519; relative to -C); repeatable. With any, every run must be an evidence bundle attested by one of them (a <bundle>.intoto.jsonl sidecar)',
             },
+            {
+                flag: 'require-signed-records',
+                kind: 'boolean',
+                input: 'require-signed-records',
+                help: 'refuse to run without a trusted signer (--trusted-key): trust is never turned off by an empty list',
+            },
+            {
+                flag: 'require-attested-runs',
+                kind: 'boolean',
+                input: 'require-attested-runs',
+                help: 'refuse to run without a trusted producer (--trusted-producer)',
+            },
             { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
-            { flag: 'output', kind: 'string', arg: 'FILE', help: 'write the report to FILE instead of stdout' },
+            {
+                flag: 'output',
+                kind: 'string',
+                arg: 'FILE',
+                input: 'report-file',
+                help: 'write the report to FILE instead of stdout (relative to -C)',
+            },
+            {
+                flag: 'sarif-file',
+                kind: 'string',
+                arg: 'FILE',
+                input: 'sarif-file',
+                help: 'also write SARIF 2.1.0 for code scanning to FILE (relative to -C)',
+            },
             {
                 flag: 'allow-unmatched-records',
                 kind: 'boolean',
@@ -9370,15 +9677,23 @@ const COMMAND_SPECS = [
                 flag: 'vsa-predicate',
                 kind: 'string',
                 arg: 'FILE',
-                help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest); needs --output',
+                input: 'vsa-predicate',
+                help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest; relative to -C); needs --output',
             },
             {
                 flag: 'vsa',
                 kind: 'string',
                 arg: 'FILE',
-                help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line); needs --output and --vsa-key',
+                input: 'vsa',
+                help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line; relative to -C); needs --output and --vsa-key',
             },
-            { flag: 'vsa-key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key that signs --vsa (a key file from keygen)' },
+            {
+                flag: 'vsa-key',
+                kind: 'string',
+                arg: 'FILE',
+                input: 'vsa-key',
+                help: 'the Ed25519 private key that signs --vsa (a key file from keygen; relative to -C)',
+            },
             {
                 flag: 'resource-uri',
                 kind: 'string',
@@ -9402,6 +9717,12 @@ const COMMAND_SPECS = [
         options: [
             { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
             { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
+            {
+                flag: 'resource-uri',
+                kind: 'string',
+                arg: 'URI',
+                help: "require the verdict's resourceUri to be exactly URI (a verdict for another commit or repository must not pass)",
+            },
         ],
     },
     {
@@ -9534,13 +9855,16 @@ function optionLines(o) {
     return [head, ...help];
 }
 /** The whole usage text, from the tables. */
-function usageText() {
-    const out = ['Usage: receipt-gate <command> [options]', '', 'Commands:'];
-    for (const c of COMMAND_SPECS) {
-        const lines = fill(c.summary, 22);
-        out.push(`  ${c.name.padEnd(20)}${(lines[0] ?? '').slice(22)}`, ...lines.slice(1));
-    }
-    for (const c of COMMAND_SPECS) {
+/** The usage text: every command, or (`receipt-gate COMMAND --help`) that command alone. */
+function usageText(only) {
+    const specs = only === undefined ? COMMAND_SPECS : COMMAND_SPECS.filter((c) => c.name === only);
+    const out = only === undefined ? ['Usage: receipt-gate <command> [options]', '', 'Commands:'] : [`Usage: receipt-gate ${only} [options]`];
+    if (only === undefined)
+        for (const c of COMMAND_SPECS) {
+            const lines = fill(c.summary, 22);
+            out.push(`  ${c.name.padEnd(20)}${(lines[0] ?? '').slice(22)}`, ...lines.slice(1));
+        }
+    for (const c of specs) {
         out.push('', ...fill(`receipt-gate ${c.name} ${c.synopsis}`, 0).map((l, i) => (i === 0 ? l : `${' '.repeat(20)}${l}`)));
         if (c.about)
             out.push(...fill(c.about, 2));
@@ -9591,6 +9915,10 @@ function parse(argv, options) {
 }
 /** The text of a file a flag names; a file that cannot be read is a usage error naming it. */
 function readNamed(flag, file) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(file) || !(0,external_node_fs_namespaceObject.statSync)(file).isFile()) {
+        const why = (0,external_node_fs_namespaceObject.existsSync)(file) ? 'is not a file' : 'does not exist';
+        throw new UsageError(`${flag} ${file}: ${why} (this flag takes the path of a PEM key file)`);
+    }
     try {
         return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
     }
@@ -9600,10 +9928,20 @@ function readNamed(flag, file) {
 }
 /** Trusted keys from the PEM files a repeatable flag names (relative to `dir`); none: null. */
 function keyFiles(flag, files, dir) {
+    if (files.some((f) => f.trim() === ''))
+        throw new UsageError(`${flag}: an empty file name (an unset variable?)`);
     return readTrustedKeys(files.map((f) => ({ name: `${flag} ${f}`, pem: readNamed(flag, external_node_path_default().resolve(dir, f)) })));
 }
 /** The verdict attestation flags of verify, checked together. */
-function verdictRequest(str, cwd, env, output, format) {
+/** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
+function resourceUriOf(v) {
+    if (v === undefined)
+        return undefined;
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v) || !URL.canParse(v))
+        throw new UsageError(`--resource-uri: "${v}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
+    return v;
+}
+function verdictRequest(str, at, env, output, format) {
     const predicate = str('vsa-predicate');
     const envelope = str('vsa');
     const key = str('vsa-key');
@@ -9617,14 +9955,14 @@ function verdictRequest(str, cwd, env, output, format) {
         throw new UsageError(`${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
     if (envelope !== undefined && key === undefined)
         throw new UsageError('--vsa: a signed verdict needs --vsa-key FILE');
-    const resourceUri = str('resource-uri') ?? resourceUriFromEnv(env);
+    const resourceUri = resourceUriOf(str('resource-uri')) ?? resourceUriFromEnv(env);
     if (!resourceUri) {
         throw new UsageError(`${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
     }
     return {
-        predicate: predicate === undefined ? null : external_node_path_default().resolve(cwd, predicate),
-        envelope: envelope === undefined ? null : external_node_path_default().resolve(cwd, envelope),
-        key: key === undefined ? null : external_node_path_default().resolve(cwd, key),
+        predicate: at('vsa-predicate'),
+        envelope: at('vsa'),
+        key: at('vsa-key'),
         resourceUri,
         policyUri: str('policy-uri') ?? DEFAULT_POLICY_URI,
     };
@@ -9705,7 +10043,13 @@ function importCommand(a) {
     return {
         command: 'import',
         kind: k,
-        scope: { actors: actors ? new Set(actors) : null, repos: repos ? new Set(repos.map((r) => r.toLowerCase())) : null, since, until },
+        scope: {
+            actors: actors ? new Set(k === 'slack-audit-log' ? actors : actors.map(asciiLower)) : null,
+            caseless: k !== 'slack-audit-log',
+            repos: repos ? new Set(repos.map(asciiLower)) : null,
+            since,
+            until,
+        },
         inputs: inputs.map((f) => external_node_path_default().resolve(a.cwd, f)),
         output: external_node_path_default().resolve(a.cwd, output),
         signKey: signKey ? external_node_path_default().resolve(a.cwd, signKey) : null,
@@ -9742,7 +10086,13 @@ function verifyAttestationCommand(a) {
     const keys = keyFiles('--trusted-key', files, a.cwd);
     if (!keys)
         throw new UsageError('verify-attestation: no trusted key');
-    return { command: 'verify-attestation', keys, report: external_node_path_default().resolve(a.cwd, report), envelope: external_node_path_default().resolve(a.cwd, a.rest[0]) };
+    return {
+        command: 'verify-attestation',
+        keys,
+        report: external_node_path_default().resolve(a.cwd, report),
+        envelope: external_node_path_default().resolve(a.cwd, a.rest[0]),
+        resourceUri: resourceUriOf(a.str('resource-uri')) ?? null,
+    };
 }
 function signCommand(a) {
     const key = a.str('key');
@@ -9762,20 +10112,52 @@ function signCommand(a) {
         limits: limitsOf(a),
     };
 }
+/** Every file the verify command writes, each named once (two flags naming one file are a usage error). */
+function distinctOutputs(named) {
+    const seen = new Map();
+    for (const [flag, file] of named) {
+        if (file === null)
+            continue;
+        const other = seen.get(file);
+        if (other)
+            throw new UsageError(`${flag}: names the same file as ${other} (${file}); each output needs its own file`);
+        seen.set(file, flag);
+    }
+}
+/** A trust set that must not be empty when its switch is on: trust is never turned off by an empty list (semantics §12). */
+function required(keys, on, flag, keysFlag) {
+    if (on && !keys)
+        throw new UsageError(`--${flag}: no ${keysFlag} given (the gate would accept what no trusted key signed)`);
+    return keys;
+}
 function verifyCommand(a) {
     const { str, list, bool, cwd } = a;
     if (a.rest.length > 0)
         throw new UsageError(`unexpected argument "${a.rest[0]}" (use --runs / --audit for paths)`);
+    // -C works as git -C: every relative path the command takes (inputs, keys, outputs) is relative to it.
     const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
-    const output = str('output') ?? null;
+    const at = (flag) => {
+        const v = str(flag);
+        return v === undefined ? null : external_node_path_default().resolve(dir, v);
+    };
+    const output = at('output');
     const defaults = defaultSettings(dir);
     const given = str('format');
     const format = given !== undefined ? parseChoice('--format', given, ['table', 'json']) : a.isTTY && output === null ? 'table' : 'json';
     for (const role of ['runs', 'audit'])
         requireExistingPaths(list(role) ?? [], dir, `--${role}`);
+    const sarif = at('sarif-file');
+    const vsa = verdictRequest(str, at, a.env, output, format);
+    distinctOutputs([
+        ['--output', output],
+        ['--sarif-file', sarif],
+        ['--vsa-predicate', vsa?.predicate ?? null],
+        ['--vsa', vsa?.envelope ?? null],
+        ['--vsa-key', vsa?.key ?? null],
+    ]);
     return {
         command: 'verify',
-        vsa: verdictRequest(str, cwd, a.env, output, format),
+        vsa,
         settings: {
             ...defaults,
             runs: list('runs') ?? defaults.runs,
@@ -9786,11 +10168,12 @@ function verifyCommand(a) {
             limits: limitsOf(a),
             policy: readPolicy('--require', (list('require') ?? []).flatMap(parseList)),
             // Key files are inputs: relative to the working directory, as the runs and audit exports are.
-            trustedKeys: keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
-            trustedProducers: keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),
+            trustedKeys: required(keyFiles('--trusted-key', list('trusted-key') ?? [], dir), bool('require-signed-records'), 'require-signed-records', '--trusted-key'),
+            trustedProducers: required(keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir), bool('require-attested-runs'), 'require-attested-runs', '--trusted-producer'),
         },
         format,
-        output: output === null ? null : external_node_path_default().resolve(cwd, output),
+        output,
+        sarif,
     };
 }
 /** One parser per command of the option tables. */
@@ -9831,7 +10214,7 @@ function commandOf(argv, isTTY, cwd, env) {
     const parsed = parse(argv, parseArgsOptions(spec));
     const v = parsed.values;
     if (v['help'])
-        return { command: 'help' };
+        return { command: 'help', of: spec.name };
     return parser({
         str: (k) => v[k],
         list: (k) => v[k],
@@ -9848,6 +10231,8 @@ function commandOf(argv, isTTY, cwd, env) {
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
+
+
 
 
 
@@ -9888,7 +10273,7 @@ async function main(argv, env, isTTY, cwd, now = new Date()) {
     const cmd = parsed.value;
     switch (cmd.command) {
         case 'help':
-            return { code: 0, stdout: USAGE, stderr: '' };
+            return { code: 0, stdout: cmd.of === undefined ? USAGE : usageText(cmd.of), stderr: '' };
         case 'version':
             return { code: 0, stdout: `receipt-gate ${VERSION}\n`, stderr: '' };
         case 'keygen': {
@@ -9897,7 +10282,7 @@ async function main(argv, env, isTTY, cwd, now = new Date()) {
                 ? {
                     code: 0,
                     stdout: r.value,
-                    stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (keep it secret: the export job's secrets) and ${cmd.prefix}.pub.pem\n`,
+                    stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${cmd.prefix}.pub.pem (the public key: what a gate trusts)\n`,
                 }
                 : { code: 1, stdout: '', stderr: findingLines('keygen', r.reason) };
         }
@@ -9930,7 +10315,7 @@ function readInputs(files) {
     return { ok: true, value: inputs };
 }
 /** The exit code of each key problem (never chosen from a message's words). */
-const KEY_EXIT = { unreadable: 2, unusable: 1 };
+const KEY_EXIT = { unreadable: 2, unusable: 2 };
 /** A private key named by a flag. */
 function readSigningKey(flag, file) {
     let pem;
@@ -10029,10 +10414,10 @@ async function verifyAttestation(cmd) {
     if (!read.ok)
         return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
     const [report, envelope] = read.value;
-    const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS);
+    const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS, cmd.resourceUri);
     if (!r.ok)
-        return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason)}\n` };
-    return { code: 0, stdout: `${visible(r.value)}\n`, stderr: '' };
+        return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${text_visible(r.reason)}\n` };
+    return { code: 0, stdout: `${text_visible(r.value)}\n`, stderr: '' };
 }
 async function run_verify(cmd, env, isTTY, now) {
     // A verdict key that cannot be used stops the run before anything is read or written.
@@ -10049,6 +10434,14 @@ async function run_verify(cmd, env, isTTY, now) {
     const { report, inputs } = gated.value;
     const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
     const code = report.ok ? 0 : 1;
+    if (cmd.sarif) {
+        try {
+            writeWhole(cmd.sarif, renderSarif(report, '', VERSION));
+        }
+        catch (e) {
+            return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --sarif-file ${cmd.sarif}: ${e.message}\n` };
+        }
+    }
     if (cmd.output) {
         let digest = '';
         try {

@@ -33458,6 +33458,16 @@ class LocatingSink {
         this.findings.push(finding('invalid_artifact', loc, message));
     }
 }
+/** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
+function utf16(b) {
+    const le = b[0] === 0xff && b[1] === 0xfe;
+    const be = b[0] === 0xfe && b[1] === 0xff;
+    const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
+    if (!le && !be && !nulls)
+        return null;
+    const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
+    return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
+}
 const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 /**
  * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
@@ -33481,7 +33491,7 @@ function decode(bytes, limits, sink, options = {}) {
     }
     const decoded = decodeUtf8(raw);
     if (!decoded.ok) {
-        sink.error(byteLocation(raw, decoded.reason), `invalid UTF-8 at byte ${decoded.reason}`);
+        sink.error(byteLocation(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
         return null;
     }
     return { text: decoded.value, lines: new LineIndex(decoded.value) };
@@ -33610,10 +33620,23 @@ function onlySubject(s) {
     }
     return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
 }
+/** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
+function notAnEnvelope(v) {
+    if (hasOwn(v, 'verifier') && hasOwn(v, 'verificationResult'))
+        return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
+    if (v['_type'] === STATEMENT_TYPE)
+        return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
+    if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
+        return 'a Sigstore bundle (check it by identity: --certificate-identity)';
+    return null;
+}
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(v, loc) {
     if (!isObject(v))
         return { ok: false, reason: 'an envelope is not a JSON object' };
+    const what = notAnEnvelope(v);
+    if (what)
+        return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
     for (const k of Object.keys(v)) {
         if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
             return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
@@ -36051,6 +36074,14 @@ function checkBundleStatement(s, facts) {
 }
 
 ;// CONCATENATED MODULE: ./src/trust/envelope.ts
+/**
+ * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
+ * payload type first (a key that signed the same bytes under another type must not pass), then the
+ * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
+ * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
+ * trusted key), `signature does not verify`.
+ */
+
 
 
 /** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
@@ -36068,7 +36099,7 @@ async function checkEnvelopeAsync(e, payloadType, keys, who) {
     if (verified)
         return { ok: true, value: verified };
     if (!e.signatures.some((s) => keys.has(s.keyid)))
-        return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+        return { ok: false, reason: `unknown ${who} ${quote(e.signatures[0]?.keyid || '(no keyid)')}` };
     return { ok: false, reason: 'signature does not verify' };
 }
 
@@ -36388,10 +36419,29 @@ function pemBlocks(pem) {
     }
     return { ok: true, value: blocks };
 }
+/** A key type as people name it, with its article: "an RSA key", "an EC (ECDSA) key". */
+function keyKind(type) {
+    const names = new Map([
+        ['rsa', 'an RSA'],
+        ['rsa-pss', 'an RSA-PSS'],
+        ['dsa', 'a DSA'],
+        ['ec', 'an EC (ECDSA)'],
+        ['ed448', 'an Ed448'],
+        ['x25519', 'an X25519'],
+        ['x448', 'an X448'],
+        ['dh', 'a Diffie-Hellman'],
+    ]);
+    return `${names.get(type ?? '') ?? `a ${type ?? 'unknown'}`} key`;
+}
+/** The label of the first PEM block of a text, or null when it holds none. */
+const firstPemLabel = (pem) => /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1] ?? null;
 /** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
 function parsePublicKeys(pem) {
     if (!pem.includes('-----BEGIN '))
-        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+        return {
+            ok: false,
+            reason: 'no PEM "PUBLIC KEY" block (this takes the PEM text of a public key, -----BEGIN PUBLIC KEY-----, not a file name)',
+        };
     const scanned = pemBlocks(pem);
     if (!scanned.ok)
         return scanned;
@@ -36411,7 +36461,7 @@ function parsePublicKeys(pem) {
             return { ok: false, reason: `${where}does not parse (${e.message})` };
         }
         if (key.asymmetricKeyType !== 'ed25519')
-            return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
+            return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
         keys.push(key);
     }
     return { ok: true, value: keys };
@@ -36433,6 +36483,16 @@ function trustedKeys(keys) {
 
 /** An Ed25519 private key (PKCS#8 PEM) and its public key. */
 function parsePrivateKey(pem) {
+    const label = firstPemLabel(pem);
+    if (label === null)
+        return { ok: false, reason: 'holds no PEM block (an Ed25519 private key from keygen: -----BEGIN PRIVATE KEY-----)' };
+    if (label === 'PUBLIC KEY')
+        return {
+            ok: false,
+            reason: 'is a public key (PUBLIC KEY); signing needs the private key (PRIVATE KEY: the PREFIX.key.pem that keygen wrote)',
+        };
+    if (label === 'OPENSSH PRIVATE KEY')
+        return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
     let privateKey;
     try {
         privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
@@ -36441,7 +36501,7 @@ function parsePrivateKey(pem) {
         return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
     }
     if (privateKey.asymmetricKeyType !== 'ed25519')
-        return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+        return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
     return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_.createPublicKey)(privateKey) } };
 }
 /** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
@@ -36668,6 +36728,14 @@ function clipBytes(s, max) {
             hi = mid - 1;
     }
     return clip(s, lo, '') + MARKER;
+}
+/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
+function failingFirst(calls) {
+    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
+    return calls
+        .map((call, i) => ({ call, i, r: rank(call) }))
+        .sort((a, b) => a.r - b.r || a.i - b.i)
+        .map(({ call, r }) => ({ call, fails: r < 2 }));
 }
 
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
@@ -37014,7 +37082,7 @@ function summary_link(ctx, file, line, member) {
     return `[${label}](${url})`;
 }
 /** What was verified, where: the commit, the inputs as given, the report's digest. */
-function bannerLines(ctx) {
+function bannerLines(ctx, passed) {
     const parts = [];
     // md() makes every character inert, so nothing here goes in a code span (entities would show).
     if (ctx.commit && ctx.merge) {
@@ -37026,7 +37094,8 @@ function bannerLines(ctx) {
         parts.push(`runs ${ctx.inputs.runs.map(md).join(', ')}`, `audit ${ctx.inputs.audit.map(md).join(', ')}`);
     if (ctx.reportDigest)
         parts.push(`report ${md(ctx.reportDigest)}`);
-    return parts.length > 0 ? [`Verified ${parts.join(' · ')}.`, ''] : [];
+    // A failed gate verified nothing: it checked these and found what failed.
+    return parts.length > 0 ? [`${passed ? 'Verified' : 'Checked'} ${parts.join(' · ')}.`, ''] : [];
 }
 /** The policy in effect, in the summary's head. */
 function policyLines(report) {
@@ -37066,11 +37135,9 @@ function totalsLines(report) {
 }
 /** One row per call: calls below their required level first, then calls with other failures (both marked), then the rest. */
 function callRows(report, ctx) {
-    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
-    const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
     const policy = report.policy.rules.length > 0;
-    return ordered.map(({ c, r }) => {
-        const mark = r < 2 ? '❌ ' : '';
+    return failingFirst(report.calls).map(({ call: c, fails }) => {
+        const mark = fails ? '❌ ' : '';
         const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
         return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
     });
@@ -37124,7 +37191,7 @@ function renderSummary(report, ctx) {
     const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
     const policy = report.policy.rules.length > 0;
     const out = new Budgeted(ctx.budgetBytes);
-    out.put([`${verdict} · ${weakestRung(t)}`, '', ...bannerLines(ctx)]);
+    out.put([`${verdict} · ${weakestRung(t)}`, '', ...bannerLines(ctx, report.ok)]);
     out.section(['### What failed', ''], failed.map(row));
     out.put(totalsLines(report));
     out.section(['### Findings', ''], rest.map(row));

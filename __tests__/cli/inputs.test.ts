@@ -24,12 +24,31 @@ describe('the CLI', () => {
     expect(JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version).toBe(VERSION);
   });
 
-  it('an explicitly given --runs or --audit that matches nothing is an error; the absent defaults are not', async () => {
+  it('an explicit plain path that does not exist is a usage error naming the nearest path; the absent defaults are no input', async () => {
+    const dir = writeFiles(tempDir(), { '.assay/runs/r.json': json(surface([addKey()])), '.assay/audit/keep.txt': '' });
+    const quiet = await cliJson(['-C', dir], ROOT);
+    expect(quiet.code).toBe(0);
+    // A default directory that holds no export is a notice about the input, never an error.
+    expect(quiet.report.findings.filter((f) => f.input !== undefined).map((f) => [f.code, f.severity])).toEqual([['no_match', 'notice']]);
+    const typo = await cli(['verify', '-C', dir, '--audit', '.assay/audti'], ROOT);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--audit: ".assay/audti" does not exist (did you mean ".assay/audit"?)');
+    const deeper = await cli(['verify', '-C', dir, '--runs', '.assay/run/x.json'], ROOT);
+    expect(deeper).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean ".assay/runs/x.json"?') });
+  });
+
+  it('an explicit glob that matches nothing is an error about the input, with no file location', async () => {
     const dir = writeFiles(tempDir(), { '.assay/runs/r.json': json(surface([addKey()])) });
-    expect((await cliJson(['-C', dir], ROOT)).code).toBe(0); // no .assay/audit: a notice only
-    const typo = await cliJson(['-C', dir, '--audit', '.assay/audti'], ROOT);
-    expect(typo.code).toBe(1);
-    expect(typo.report.findings).toContainEqual(expect.objectContaining({ severity: 'error', code: 'no_match', file: '.assay/audti' }));
+    const r = await cliJson(['-C', dir, '--audit', 'exports/*.json'], ROOT);
+    expect(r.code).toBe(1);
+    expect(r.report.findings[0]).toMatchObject({
+      severity: 'error',
+      code: 'no_match',
+      input: 'audit: exports/*.json',
+      file: null,
+      line: null,
+      column: null,
+    });
   });
 });
 

@@ -118,7 +118,7 @@ describe('a rule that applies to no call', () => {
   it('a misspelt class is a rule_unused warning naming the classes seen; the gate still judges the rest', () => {
     const r = verify(evidence({ 'r.json': [addKey()] }), { ...OPTIONS, policy: policyOf('GitHub_Deploy_Key=verified') });
     const f = r.findings.find((x) => x.code === 'rule_unused');
-    expect(f).toMatchObject({ severity: 'warning', file: 'GitHub_Deploy_Key=verified', input: true });
+    expect(f).toMatchObject({ severity: 'warning', file: null, line: null, input: 'require: GitHub_Deploy_Key=verified' });
     expect(f!.message).toBe(
       'the rule GitHub_Deploy_Key=verified applies to no call (classes seen: github_deploy_key): is the class or verb misspelt?',
     );

@@ -248,11 +248,11 @@ describe('dist/index.js on a pull request', () => {
 });
 
 describe('dist/index.js edge cases', () => {
-  it('a 5xx is retried; one that persists falls back only for what was not posted; input findings never go to the Checks API', async () => {
+  it('a 5xx is retried; one that persists falls back only for what was not posted; input findings go to workflow commands, never to the Checks API', async () => {
     const ws = corpus120();
     const r = await runAction({
       workspace: ws,
-      inputs: { audit: '.assay/audit\nmissing-dir' },
+      inputs: { audit: '.assay/audit\nmissing-dir/*.json' },
       responder: (req, n) =>
         n >= 2
           ? { status: 502, body: { message: 'Bad gateway' } }
@@ -437,7 +437,7 @@ describe('the verdict attestation from the action', () => {
     expect(a.outputs['result']).toBe('error');
     expect(a.stdout).toMatch(/invalid input vsa: a signed verdict needs vsa-key/);
     const b = await runAction({ workspace: demo(), inputs: { vsa: 'v.jsonl', 'vsa-key': 'not a key' } });
-    expect(b.stdout).toMatch(/invalid input vsa-key: does not parse as a PEM private key/);
+    expect(b.stdout).toMatch(/invalid input vsa-key: holds no PEM block/);
   });
 });
 

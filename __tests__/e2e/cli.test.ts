@@ -78,8 +78,8 @@ describe('dist/cli.js', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain('\u001b[');
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^LEVEL\s+CLAIMED\s+TOOL\s+LOCATION$/);
-    expect(lines[1]).toMatch(/^asserted\s+verified\s+github\.add_deploy_key\s+\.assay\/runs\/2026-11-25-incident\.json:4$/);
+    expect(lines[0]).toMatch(/^ {2}LEVEL\s+CLAIMED\s+TOOL\s+LOCATION$/);
+    expect(lines[1]).toMatch(/^✗ asserted\s+verified\s+github\.add_deploy_key\s+\.assay\/runs\/2026-11-25-incident\.json:4$/);
     expect(r.stdout).toMatch(/Errors \(3\)[\s\S]*record_inconsistent/);
     expect(r.stdout).toMatch(/FAIL {2}3 call\(s\) in 1 run\(s\): 0 verified, 0 observed_confirmed, 3 asserted/);
   });

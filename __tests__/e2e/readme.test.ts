@@ -10,14 +10,15 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COMMAND_SPECS } from '../../src/cli/options.js';
 import { distFile, ROOT } from '../support/workspace.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
-/** The commands of the sh blocks, continuation lines joined, comments dropped. */
-function commands(): string[] {
+/** The commands of the sh blocks of a Markdown text, continuation lines joined, comments dropped. */
+function commands(text = readme): string[] {
   const out: string[] = [];
-  for (const m of readme.matchAll(/```sh\n([\s\S]*?)```/g)) {
+  for (const m of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
     const joined = (m[1] as string).replace(/\\\n\s*/g, ' ');
     for (const line of joined.split('\n')) {
       const cmd = line.replace(/\s+#.*$/, '').trim();
@@ -73,6 +74,27 @@ describe('the README', () => {
         if (cmd.includes('demo-failing') || cmd.includes('signed-failing')) expect(r.status, cmd).toBe(1);
         else expect(r.status, `${cmd}\n${r.stderr}`).toBe(0);
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lists every command and every flag of the option tables', () => {
+    for (const c of COMMAND_SPECS) {
+      expect(readme, c.name).toContain(`receipt-gate ${c.name} `);
+      for (const o of c.options) expect(readme, `${c.name} --${o.flag}`).toContain(`--${o.flag}`);
+    }
+  });
+
+  it("the attestation vector's README command runs as written, from the repository root", () => {
+    const vector = readFileSync(path.join(ROOT, 'fixtures/upstream/attestations/README.md'), 'utf8');
+    const [cmd, ...more] = commands(vector);
+    expect(more).toEqual([]);
+    const dir = scratch();
+    try {
+      const r = run(`${cmd} --format json`, dir);
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).runs[0].producer.key_id).toBe('sha256:646d6be49d9f0048f94f67749eca35156eed4f7a7be18e4fc4a94bfd44e300b0');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

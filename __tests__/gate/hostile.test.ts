@@ -96,7 +96,7 @@ beforeAll(() => {
 }, 180_000);
 afterAll(cleanup);
 
-const errorFor = (file: string) => report.findings.find((f) => f.file === file && f.severity === 'error');
+const errorFor = (file: string) => report.findings.find((f) => (f.file === file || f.input === `runs: ${file}`) && f.severity === 'error');
 
 describe('hostile input through dist/cli.js', () => {
   it('still verifies the valid file', () => {

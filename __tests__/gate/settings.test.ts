@@ -127,9 +127,9 @@ describe('the entries map their surface onto the same settings', () => {
     expect(problem(['verify', '--max-line-size', 'x'])).toContain('--max-line-size: "x" is not a size');
     expect(problem(['verify', '--format', 'xml'])).toContain('--format: "xml" must be one of table, json');
     expect(problem(['check'])).toContain('unknown command "check"');
-    expect(parseCli(['verify', '--runs', 'a', '--runs', 'b', '-C', 'fixtures'], true, ROOT)).toMatchObject({
+    expect(parseCli(['verify', '--runs', 'demo', '--runs', 'bundles', '-C', 'fixtures'], true, ROOT)).toMatchObject({
       ok: true,
-      value: { settings: { runs: ['a', 'b'], cwd: path.join(ROOT, 'fixtures') }, format: 'table' },
+      value: { settings: { runs: ['demo', 'bundles'], cwd: path.join(ROOT, 'fixtures') }, format: 'table' },
     });
   });
 });

@@ -46,17 +46,19 @@ describe('discover', () => {
     expect(rels(d)).toContain('a/deep/er/four.json');
     expect(rels(d)).not.toContain('a/readme.md');
     expect(d.findings).toMatchObject([
-      { severity: 'notice', code: 'no_match', input: true, message: expect.stringMatching(/matched 1 file\(s\) that are not/) },
+      { severity: 'notice', code: 'no_match', input: 'runs: a/**/*', message: expect.stringMatching(/matched 1 file\(s\) that are not/) },
     ]);
   });
 
-  it('a file named twice is read once; an input that matches nothing is a notice', () => {
+  it('a file named twice is read once; a default that matches nothing is a notice, an absent default no input', () => {
     const ws = tree();
     const d = discover(['b/a.json', 'b', 'nope', 'b/*.yaml'], ws, ws);
     expect(rels(d)).toEqual(['b/B.json', 'b/a.json']);
-    expect(d.findings.map((f) => [f.code, f.file])).toEqual([
-      ['no_match', 'nope'],
-      ['no_match', 'b/*.yaml'],
+    expect(d.findings.map((f) => [f.code, f.severity, f.input])).toEqual([['no_match', 'notice', 'runs: b/*.yaml']]);
+    const explicit = discover(['nope', 'b/*.yaml'], ws, ws, true);
+    expect(explicit.findings.map((f) => [f.code, f.severity, f.input, f.file])).toEqual([
+      ['no_match', 'error', 'runs: nope', null],
+      ['no_match', 'error', 'runs: b/*.yaml', null],
     ]);
   });
 

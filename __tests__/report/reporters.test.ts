@@ -95,7 +95,7 @@ describe('rendered outputs for the failing demo', () => {
     expect(tty.stdout).toContain('\u001b[');
     const noColor = await main(['verify', '-C', 'fixtures/demo-failing'], { NO_COLOR: '1' }, true, ROOT);
     expect(noColor.stdout).not.toContain('\u001b[');
-    expect(noColor.stdout).toMatch(/^LEVEL/);
+    expect(noColor.stdout).toMatch(/^ {2}LEVEL/);
   });
 
   it('SARIF: one rule per code, results with repo-relative locations', async () => {

@@ -400,7 +400,7 @@ describe('keys and signing tools', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }) as string;
     writeFiles(dir, { 'rsa.pem': rsa, 'junk.pem': 'hello', 'private.pem': readFileSync(path.join(SIGNED, 'test-signer.key.pem')) });
     expect((await cli(['verify', '-C', dir, '--trusted-key', 'rsa.pem'], ROOT)).stderr).toMatch(
-      /^receipt-gate: --trusted-key rsa\.pem: is a rsa key; only Ed25519 keys sign records/,
+      /^receipt-gate: --trusted-key rsa\.pem: is an RSA key; only Ed25519 keys sign records/,
     );
     expect((await cli(['verify', '-C', dir, '--trusted-key', 'junk.pem'], ROOT)).stderr).toMatch(
       /^receipt-gate: --trusted-key junk\.pem: no PEM "PUBLIC KEY" block/,

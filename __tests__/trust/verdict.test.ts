@@ -164,7 +164,7 @@ describe('the Statement, read field by field against the doc', async () => {
       dir,
     );
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--vsa-key does not parse as a PEM private key/);
+    expect(r.stderr).toMatch(/--vsa-key holds no PEM block/);
     expect(existsSync(path.join(dir, 'r.json'))).toBe(false);
   });
 });

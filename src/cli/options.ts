@@ -62,7 +62,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         kind: 'list',
         arg: 'PATH|GLOB',
         input: 'runs',
-        help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson and *.tar.gz beneath it',
+        help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .log server logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson, *.log and *.tar.gz beneath it',
       },
       {
         flag: 'audit',
@@ -76,22 +76,49 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         kind: 'list',
         arg: 'SELECTOR=LEVEL',
         input: 'require',
-        help: 'a required level; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); repeatable, the most specific rule applies',
+        help: 'required levels; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); one rule or several, comma- or newline-separated as in the action input; repeatable, the most specific rule applies',
       },
       {
         flag: 'trusted-key',
         kind: 'list',
         arg: 'FILE',
+        input: 'trusted-keys',
         help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
       },
       {
         flag: 'trusted-producer',
         kind: 'list',
         arg: 'FILE',
+        input: 'trusted-producers',
         help: 'PEM public key(s) of trusted run producers (Ed25519; relative to -C); repeatable. With any, every run must be an evidence bundle attested by one of them (a <bundle>.intoto.jsonl sidecar)',
       },
+      {
+        flag: 'require-signed-records',
+        kind: 'boolean',
+        input: 'require-signed-records',
+        help: 'refuse to run without a trusted signer (--trusted-key): trust is never turned off by an empty list',
+      },
+      {
+        flag: 'require-attested-runs',
+        kind: 'boolean',
+        input: 'require-attested-runs',
+        help: 'refuse to run without a trusted producer (--trusted-producer)',
+      },
       { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
-      { flag: 'output', kind: 'string', arg: 'FILE', help: 'write the report to FILE instead of stdout' },
+      {
+        flag: 'output',
+        kind: 'string',
+        arg: 'FILE',
+        input: 'report-file',
+        help: 'write the report to FILE instead of stdout (relative to -C)',
+      },
+      {
+        flag: 'sarif-file',
+        kind: 'string',
+        arg: 'FILE',
+        input: 'sarif-file',
+        help: 'also write SARIF 2.1.0 for code scanning to FILE (relative to -C)',
+      },
       {
         flag: 'allow-unmatched-records',
         kind: 'boolean',
@@ -117,15 +144,23 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         flag: 'vsa-predicate',
         kind: 'string',
         arg: 'FILE',
-        help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest); needs --output',
+        input: 'vsa-predicate',
+        help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest; relative to -C); needs --output',
       },
       {
         flag: 'vsa',
         kind: 'string',
         arg: 'FILE',
-        help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line); needs --output and --vsa-key',
+        input: 'vsa',
+        help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line; relative to -C); needs --output and --vsa-key',
       },
-      { flag: 'vsa-key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key that signs --vsa (a key file from keygen)' },
+      {
+        flag: 'vsa-key',
+        kind: 'string',
+        arg: 'FILE',
+        input: 'vsa-key',
+        help: 'the Ed25519 private key that signs --vsa (a key file from keygen; relative to -C)',
+      },
       {
         flag: 'resource-uri',
         kind: 'string',
@@ -150,6 +185,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [
       { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
       { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
+      {
+        flag: 'resource-uri',
+        kind: 'string',
+        arg: 'URI',
+        help: "require the verdict's resourceUri to be exactly URI (a verdict for another commit or repository must not pass)",
+      },
     ],
   },
   {
@@ -289,13 +330,16 @@ function optionLines(o: OptionSpec): string[] {
 }
 
 /** The whole usage text, from the tables. */
-export function usageText(): string {
-  const out = ['Usage: receipt-gate <command> [options]', '', 'Commands:'];
-  for (const c of COMMAND_SPECS) {
-    const lines = fill(c.summary, 22);
-    out.push(`  ${c.name.padEnd(20)}${(lines[0] ?? '').slice(22)}`, ...lines.slice(1));
-  }
-  for (const c of COMMAND_SPECS) {
+/** The usage text: every command, or (`receipt-gate COMMAND --help`) that command alone. */
+export function usageText(only?: string): string {
+  const specs = only === undefined ? COMMAND_SPECS : COMMAND_SPECS.filter((c) => c.name === only);
+  const out = only === undefined ? ['Usage: receipt-gate <command> [options]', '', 'Commands:'] : [`Usage: receipt-gate ${only} [options]`];
+  if (only === undefined)
+    for (const c of COMMAND_SPECS) {
+      const lines = fill(c.summary, 22);
+      out.push(`  ${c.name.padEnd(20)}${(lines[0] ?? '').slice(22)}`, ...lines.slice(1));
+    }
+  for (const c of specs) {
     out.push('', ...fill(`receipt-gate ${c.name} ${c.synopsis}`, 0).map((l, i) => (i === 0 ? l : `${' '.repeat(20)}${l}`)));
     if (c.about) out.push(...fill(c.about, 2));
     for (const o of c.options) out.push(...optionLines(o));

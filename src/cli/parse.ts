@@ -4,7 +4,7 @@
  * UsageProblem naming the flag. Reading a key file named by a flag happens here, so a key that does
  * not parse is a usage error naming the file.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Result } from '../core/result.js';
@@ -28,7 +28,7 @@ import type { ReadLimits } from '../read/limits.js';
 import { isSignedAt } from '../read/signature.js';
 import { DEFAULT_POLICY_URI, resourceUriFromEnv } from '../report/verification-summary.js';
 import { IMPORT_KINDS, type ImportKind, importKind } from '../tools/import/run.js';
-import { parseWindowTime, type ScopeFilter } from '../tools/import/scope.js';
+import { asciiLower, parseWindowTime, type ScopeFilter } from '../tools/import/scope.js';
 import { DEFAULT_SLACK, type SlackOptions } from '../tools/import/slack.js';
 import { DOMAINS, type Domain } from '../tools/import/target-hash.js';
 import type { TrustedKeys } from '../trust/keys.js';
@@ -44,6 +44,8 @@ export interface VerifyCommand {
   readonly format: 'table' | 'json';
   /** Absolute path of --output, or null for stdout. */
   readonly output: string | null;
+  /** Absolute path of --sarif-file, or null. */
+  readonly sarif: string | null;
   /** The verdict attestation asked for, or null. */
   readonly vsa: VerdictRequest | null;
 }
@@ -69,6 +71,8 @@ export interface VerifyAttestationCommand {
   readonly keys: TrustedKeys;
   readonly report: string;
   readonly envelope: string;
+  /** The resourceUri the verdict must name, or null (any). */
+  readonly resourceUri: string | null;
 }
 
 interface KeygenCommand {
@@ -107,7 +111,8 @@ export type CliCommand =
   | VerifyAttestationCommand
   | AttestBundleCommand
   | { readonly command: 'hash'; readonly domain: Domain; readonly value: string }
-  | { readonly command: 'help' }
+  /** `command`: the help of one command (`receipt-gate verify --help`); absent: all of them. */
+  | { readonly command: 'help'; readonly of?: string }
   | { readonly command: 'version' };
 
 function signedAtOf(v: string | undefined): string | null {
@@ -126,6 +131,10 @@ function parse(argv: readonly string[], options: ReturnType<typeof parseArgsOpti
 
 /** The text of a file a flag names; a file that cannot be read is a usage error naming it. */
 function readNamed(flag: string, file: string): string {
+  if (!existsSync(file) || !statSync(file).isFile()) {
+    const why = existsSync(file) ? 'is not a file' : 'does not exist';
+    throw new UsageError(`${flag} ${file}: ${why} (this flag takes the path of a PEM key file)`);
+  }
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
@@ -135,13 +144,22 @@ function readNamed(flag: string, file: string): string {
 
 /** Trusted keys from the PEM files a repeatable flag names (relative to `dir`); none: null. */
 function keyFiles(flag: string, files: readonly string[], dir: string): TrustedKeys | null {
+  if (files.some((f) => f.trim() === '')) throw new UsageError(`${flag}: an empty file name (an unset variable?)`);
   return readTrustedKeys(files.map((f) => ({ name: `${flag} ${f}`, pem: readNamed(flag, path.resolve(dir, f)) })));
 }
 
 /** The verdict attestation flags of verify, checked together. */
+/** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
+function resourceUriOf(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v) || !URL.canParse(v))
+    throw new UsageError(`--resource-uri: "${v}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
+  return v;
+}
+
 function verdictRequest(
   str: (k: string) => string | undefined,
-  cwd: string,
+  at: (flag: string) => string | null,
   env: NodeJS.ProcessEnv,
   output: string | null,
   format: 'table' | 'json',
@@ -157,16 +175,16 @@ function verdictRequest(
   if (output === null || format !== 'json')
     throw new UsageError(`${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
   if (envelope !== undefined && key === undefined) throw new UsageError('--vsa: a signed verdict needs --vsa-key FILE');
-  const resourceUri = str('resource-uri') ?? resourceUriFromEnv(env);
+  const resourceUri = resourceUriOf(str('resource-uri')) ?? resourceUriFromEnv(env);
   if (!resourceUri) {
     throw new UsageError(
       `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`,
     );
   }
   return {
-    predicate: predicate === undefined ? null : path.resolve(cwd, predicate),
-    envelope: envelope === undefined ? null : path.resolve(cwd, envelope),
-    key: key === undefined ? null : path.resolve(cwd, key),
+    predicate: at('vsa-predicate'),
+    envelope: at('vsa'),
+    key: at('vsa-key'),
     resourceUri,
     policyUri: str('policy-uri') ?? DEFAULT_POLICY_URI,
   };
@@ -250,7 +268,13 @@ function importCommand(a: Args): CliCommand {
   return {
     command: 'import',
     kind: k,
-    scope: { actors: actors ? new Set(actors) : null, repos: repos ? new Set(repos.map((r) => r.toLowerCase())) : null, since, until },
+    scope: {
+      actors: actors ? new Set(k === 'slack-audit-log' ? actors : actors.map(asciiLower)) : null,
+      caseless: k !== 'slack-audit-log',
+      repos: repos ? new Set(repos.map(asciiLower)) : null,
+      since,
+      until,
+    },
     inputs: inputs.map((f) => path.resolve(a.cwd, f)),
     output: path.resolve(a.cwd, output),
     signKey: signKey ? path.resolve(a.cwd, signKey) : null,
@@ -283,7 +307,13 @@ function verifyAttestationCommand(a: Args): CliCommand {
   if (a.rest.length !== 1) throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
   const keys = keyFiles('--trusted-key', files, a.cwd);
   if (!keys) throw new UsageError('verify-attestation: no trusted key');
-  return { command: 'verify-attestation', keys, report: path.resolve(a.cwd, report), envelope: path.resolve(a.cwd, a.rest[0] as string) };
+  return {
+    command: 'verify-attestation',
+    keys,
+    report: path.resolve(a.cwd, report),
+    envelope: path.resolve(a.cwd, a.rest[0] as string),
+    resourceUri: resourceUriOf(a.str('resource-uri')) ?? null,
+  };
 }
 
 function signCommand(a: Args): CliCommand {
@@ -302,19 +332,50 @@ function signCommand(a: Args): CliCommand {
   };
 }
 
+/** Every file the verify command writes, each named once (two flags naming one file are a usage error). */
+function distinctOutputs(named: readonly (readonly [string, string | null])[]): void {
+  const seen = new Map<string, string>();
+  for (const [flag, file] of named) {
+    if (file === null) continue;
+    const other = seen.get(file);
+    if (other) throw new UsageError(`${flag}: names the same file as ${other} (${file}); each output needs its own file`);
+    seen.set(file, flag);
+  }
+}
+
+/** A trust set that must not be empty when its switch is on: trust is never turned off by an empty list (semantics §12). */
+function required(keys: TrustedKeys | null, on: boolean | undefined, flag: string, keysFlag: string): TrustedKeys | null {
+  if (on && !keys) throw new UsageError(`--${flag}: no ${keysFlag} given (the gate would accept what no trusted key signed)`);
+  return keys;
+}
+
 function verifyCommand(a: Args): CliCommand {
   const { str, list, bool, cwd } = a;
   if (a.rest.length > 0) throw new UsageError(`unexpected argument "${a.rest[0]}" (use --runs / --audit for paths)`);
+  // -C works as git -C: every relative path the command takes (inputs, keys, outputs) is relative to it.
   const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
-  const output = str('output') ?? null;
+  const at = (flag: string): string | null => {
+    const v = str(flag);
+    return v === undefined ? null : path.resolve(dir, v);
+  };
+  const output = at('output');
   const defaults = defaultSettings(dir);
   const given = str('format');
   const format =
     given !== undefined ? parseChoice('--format', given, ['table', 'json'] as const) : a.isTTY && output === null ? 'table' : 'json';
   for (const role of ['runs', 'audit'] as const) requireExistingPaths(list(role) ?? [], dir, `--${role}`);
+  const sarif = at('sarif-file');
+  const vsa = verdictRequest(str, at, a.env, output, format);
+  distinctOutputs([
+    ['--output', output],
+    ['--sarif-file', sarif],
+    ['--vsa-predicate', vsa?.predicate ?? null],
+    ['--vsa', vsa?.envelope ?? null],
+    ['--vsa-key', vsa?.key ?? null],
+  ]);
   return {
     command: 'verify',
-    vsa: verdictRequest(str, cwd, a.env, output, format),
+    vsa,
     settings: {
       ...defaults,
       runs: list('runs') ?? defaults.runs,
@@ -325,11 +386,22 @@ function verifyCommand(a: Args): CliCommand {
       limits: limitsOf(a),
       policy: readPolicy('--require', (list('require') ?? []).flatMap(parseList)),
       // Key files are inputs: relative to the working directory, as the runs and audit exports are.
-      trustedKeys: keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
-      trustedProducers: keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),
+      trustedKeys: required(
+        keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
+        bool('require-signed-records'),
+        'require-signed-records',
+        '--trusted-key',
+      ),
+      trustedProducers: required(
+        keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),
+        bool('require-attested-runs'),
+        'require-attested-runs',
+        '--trusted-producer',
+      ),
     },
     format,
-    output: output === null ? null : path.resolve(cwd, output),
+    output,
+    sarif,
   };
 }
 
@@ -373,7 +445,7 @@ function commandOf(argv: readonly string[], isTTY: boolean, cwd: string, env: No
   if (!spec || !parser) throw new UsageError(`unknown command "${command}" (one of ${COMMAND_NAMES})`);
   const parsed = parse(argv, parseArgsOptions(spec));
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
-  if (v['help']) return { command: 'help' };
+  if (v['help']) return { command: 'help', of: spec.name };
   return parser({
     str: (k) => v[k] as string | undefined,
     list: (k) => v[k] as string[] | undefined,

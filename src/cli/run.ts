@@ -8,6 +8,7 @@ import type { Result } from '../core/result.js';
 import { runGate } from '../gate/gate.js';
 import { DEFAULT_LIMITS } from '../read/limits.js';
 import { renderJson, writeJson } from '../report/json-report.js';
+import { renderSarif } from '../report/sarif.js';
 import { renderTable } from '../report/table.js';
 import { located, visible } from '../report/text.js';
 import { attestBundle } from '../tools/attest-bundle.js';
@@ -21,6 +22,7 @@ import { writeVerdict } from '../tools/verdict.js';
 import { writeNew, writeWhole } from '../tools/write.js';
 import { verifyVerdict } from '../trust/verdict.js';
 import { VERSION } from '../version.js';
+import { usageText } from './options.js';
 import {
   type AttestBundleCommand,
   type ImportCommand,
@@ -66,7 +68,7 @@ export async function main(
   const cmd = parsed.value;
   switch (cmd.command) {
     case 'help':
-      return { code: 0, stdout: USAGE, stderr: '' };
+      return { code: 0, stdout: cmd.of === undefined ? USAGE : usageText(cmd.of), stderr: '' };
     case 'version':
       return { code: 0, stdout: `receipt-gate ${VERSION}\n`, stderr: '' };
     case 'keygen': {
@@ -75,7 +77,7 @@ export async function main(
         ? {
             code: 0,
             stdout: r.value,
-            stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (keep it secret: the export job's secrets) and ${cmd.prefix}.pub.pem\n`,
+            stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${cmd.prefix}.pub.pem (the public key: what a gate trusts)\n`,
           }
         : { code: 1, stdout: '', stderr: findingLines('keygen', r.reason) };
     }
@@ -116,7 +118,7 @@ interface KeyProblem {
 }
 
 /** The exit code of each key problem (never chosen from a message's words). */
-const KEY_EXIT: { readonly [C in KeyProblem['code']]: 1 | 2 } = { unreadable: 2, unusable: 1 };
+const KEY_EXIT: { readonly [C in KeyProblem['code']]: 1 | 2 } = { unreadable: 2, unusable: 2 };
 
 /** A private key named by a flag. */
 function readSigningKey(flag: string, file: string): Result<SigningKey, KeyProblem> {
@@ -206,7 +208,7 @@ async function verifyAttestation(cmd: VerifyAttestationCommand): Promise<CliOutc
   const read = readInputs([cmd.report, cmd.envelope]);
   if (!read.ok) return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
   const [report, envelope] = read.value as [ToolInput, ToolInput];
-  const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS);
+  const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS, cmd.resourceUri);
   if (!r.ok) return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason)}\n` };
   return { code: 0, stdout: `${visible(r.value)}\n`, stderr: '' };
 }
@@ -224,6 +226,13 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
   const { report, inputs } = gated.value;
   const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
   const code = report.ok ? 0 : 1;
+  if (cmd.sarif) {
+    try {
+      writeWhole(cmd.sarif, renderSarif(report, '', VERSION));
+    } catch (e) {
+      return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --sarif-file ${cmd.sarif}: ${(e as Error).message}\n` };
+    }
+  }
   if (cmd.output) {
     let digest = '';
     try {

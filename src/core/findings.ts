@@ -169,7 +169,7 @@ export function inputFinding(
 }
 
 /** Root causes first: findings about inputs, then about whole files, then about the records and calls in them. */
-export const groupOf = (f: Finding): 0 | 1 | 2 => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
+const groupOf = (f: Finding): 0 | 1 | 2 => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
 
 export const byLocation = (a: Location, b: Location): number => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
 

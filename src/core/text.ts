@@ -19,7 +19,7 @@ export function clip(s: string, max: number, marker = '…'): string {
 }
 
 /** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];

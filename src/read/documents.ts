@@ -66,6 +66,16 @@ export interface Decoded {
   readonly lines: LineIndex;
 }
 
+/** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
+function utf16(b: Uint8Array): string | null {
+  const le = b[0] === 0xff && b[1] === 0xfe;
+  const be = b[0] === 0xfe && b[1] === 0xff;
+  const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
+  if (!le && !be && !nulls) return null;
+  const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
+  return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
+}
+
 const isGzip = (b: Uint8Array): boolean => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
 /**
@@ -92,7 +102,7 @@ export function decode(bytes: Uint8Array, limits: ReadLimits, sink: DocSink, opt
   }
   const decoded = decodeUtf8(raw);
   if (!decoded.ok) {
-    sink.error(byteLocation(raw, decoded.reason), `invalid UTF-8 at byte ${decoded.reason}`);
+    sink.error(byteLocation(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
     return null;
   }
   return { text: decoded.value, lines: new LineIndex(decoded.value) };

@@ -42,9 +42,21 @@ export interface Envelope {
   readonly signatures: readonly DsseSignature[];
 }
 
+/** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
+function notAnEnvelope(v: JsonObject): string | null {
+  if (hasOwn(v, 'verifier') && hasOwn(v, 'verificationResult'))
+    return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
+  if (v['_type'] === STATEMENT_TYPE) return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
+  if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
+    return 'a Sigstore bundle (check it by identity: --certificate-identity)';
+  return null;
+}
+
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(v: unknown, loc: Location): Result<Envelope> {
   if (!isObject(v)) return { ok: false, reason: 'an envelope is not a JSON object' };
+  const what = notAnEnvelope(v);
+  if (what) return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
   for (const k of Object.keys(v)) {
     if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
       return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };

@@ -35,7 +35,7 @@ function decisionColumn(text: string, start: number, end: number): number {
 }
 
 /** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
-export const mentionsDecision = (line: string): boolean => /tool_decision/i.test(line);
+const mentionsDecision = (line: string): boolean => /tool_decision/i.test(line);
 
 /**
  * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a

@@ -11,7 +11,7 @@ import { clip } from '../core/text.js';
 import { LEVEL_TABLE, LEVELS_DESCENDING } from '../core/vocabulary.js';
 import { repoPath } from './annotations.js';
 import { STEP_SUMMARY_BYTES } from './github-limits.js';
-import { findingCounts, producerLine, recordCounts, rung, runProducer, visible, weakestRung } from './text.js';
+import { failingFirst, findingCounts, producerLine, recordCounts, rung, runProducer, visible, weakestRung } from './text.js';
 
 export interface SummaryContext {
   /** Working directory relative to the repository root. */
@@ -47,7 +47,7 @@ function link(ctx: SummaryContext, file: string, line: number, member: string | 
 }
 
 /** What was verified, where: the commit, the inputs as given, the report's digest. */
-function bannerLines(ctx: SummaryContext): string[] {
+function bannerLines(ctx: SummaryContext, passed: boolean): string[] {
   const parts: string[] = [];
   // md() makes every character inert, so nothing here goes in a code span (entities would show).
   if (ctx.commit && ctx.merge) {
@@ -57,7 +57,8 @@ function bannerLines(ctx: SummaryContext): string[] {
   } else if (ctx.commit) parts.push(`commit ${md(ctx.commit.slice(0, 40))}`);
   if (ctx.inputs) parts.push(`runs ${ctx.inputs.runs.map(md).join(', ')}`, `audit ${ctx.inputs.audit.map(md).join(', ')}`);
   if (ctx.reportDigest) parts.push(`report ${md(ctx.reportDigest)}`);
-  return parts.length > 0 ? [`Verified ${parts.join(' · ')}.`, ''] : [];
+  // A failed gate verified nothing: it checked these and found what failed.
+  return parts.length > 0 ? [`${passed ? 'Verified' : 'Checked'} ${parts.join(' · ')}.`, ''] : [];
 }
 
 /** The policy in effect, in the summary's head. */
@@ -99,11 +100,9 @@ function totalsLines(report: Report): string[] {
 
 /** One row per call: calls below their required level first, then calls with other failures (both marked), then the rest. */
 function callRows(report: Report, ctx: SummaryContext): string[] {
-  const rank = (c: Report['calls'][number]): number => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
-  const ordered = report.calls.map((c, i) => ({ c, i, r: rank(c) })).sort((a, b) => a.r - b.r || a.i - b.i);
   const policy = report.policy.rules.length > 0;
-  return ordered.map(({ c, r }) => {
-    const mark = r < 2 ? '❌ ' : '';
+  return failingFirst(report.calls).map(({ call: c, fails }) => {
+    const mark = fails ? '❌ ' : '';
     const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
     return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${link(ctx, c.artifact, c.line, c.member)} |`;
   });
@@ -161,7 +160,7 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
   const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
   const policy = report.policy.rules.length > 0;
   const out = new Budgeted(ctx.budgetBytes);
-  out.put([`${verdict} · ${weakestRung(t)}`, '', ...bannerLines(ctx)]);
+  out.put([`${verdict} · ${weakestRung(t)}`, '', ...bannerLines(ctx, report.ok)]);
   out.section(['### What failed', ''], failed.map(row));
   out.put(totalsLines(report));
   out.section(['### Findings', ''], rest.map(row));

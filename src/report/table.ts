@@ -6,6 +6,7 @@ import { SEVERITIES, SEVERITY_TABLE } from '../core/severity.js';
 import { clip } from '../core/text.js';
 import { LEVEL_TABLE } from '../core/vocabulary.js';
 import {
+  failingFirst,
   findingCounts,
   findingPlace,
   levelCounts,
@@ -37,7 +38,8 @@ export function renderTable(report: Report, style: TableStyle): string {
     const lineKey = (c: Report['calls'][number]): string => `${c.artifact}\u0000${c.member ?? ''}\u0000${c.line}`;
     const perLine = new Map<string, number>();
     for (const c of report.calls) perLine.set(lineKey(c), (perLine.get(lineKey(c)) ?? 0) + 1);
-    const rows = report.calls.map((c) => ({
+    const rows = failingFirst(report.calls).map(({ call: c, fails }) => ({
+      fails,
       level: c.level,
       claimed: rung(c.claimed_level),
       required: rung(c.required_level),
@@ -55,10 +57,12 @@ export function renderTable(report: Report, style: TableStyle): string {
     // The REQUIRED column only when a policy is in effect.
     const policy = report.policy.rules.length > 0;
     const req = (s: string): string => (policy ? `${pad(s, 19)}  ` : '');
-    out.push(paint('bold', `${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
+    // Failing calls first, each marked in its own column (✗), so a failure is never below the fold.
+    out.push(paint('bold', `  ${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
     for (const r of rows) {
       const level = r.level === null ? pad(rung(null), 19) : paint(LEVEL_TABLE[r.level].colour, pad(r.level, 19));
-      out.push(`${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
+      const mark = r.fails ? paint('red', '✗ ') : '  ';
+      out.push(`${mark}${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
     }
   } else {
     out.push('No calls.');

@@ -1,7 +1,7 @@
 /** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
 
 import type { Finding } from '../core/findings.js';
-import type { Report, Totals } from '../core/report.js';
+import type { CallReport, Report, Totals } from '../core/report.js';
 import { clip } from '../core/text.js';
 import { LEVELS_DESCENDING, RECORD_OUTCOME_NAMES } from '../core/vocabulary.js';
 
@@ -75,4 +75,13 @@ export function clipBytes(s: string, max: number): string {
     else hi = mid - 1;
   }
   return clip(s, lo, '') + MARKER;
+}
+
+/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
+export function failingFirst(calls: readonly CallReport[]): { readonly call: CallReport; readonly fails: boolean }[] {
+  const rank = (c: CallReport): number => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
+  return calls
+    .map((call, i) => ({ call, i, r: rank(call) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map(({ call, r }) => ({ call, fails: r < 2 }));
 }

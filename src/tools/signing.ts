@@ -7,7 +7,7 @@ import { createPrivateKey, createPublicKey, sign as edSign, generateKeyPairSync,
 import { sha256Digest, utcSeconds } from '../core/binding.js';
 import type { Result } from '../core/result.js';
 import { PAYLOAD_TYPE, pae, type SignatureMember } from '../read/signature.js';
-import { keyIdOf } from '../trust/keys.js';
+import { firstPemLabel, keyIdOf, keyKind } from '../trust/keys.js';
 
 export interface SigningKey {
   readonly privateKey: KeyObject;
@@ -16,6 +16,15 @@ export interface SigningKey {
 
 /** An Ed25519 private key (PKCS#8 PEM) and its public key. */
 export function parsePrivateKey(pem: string): Result<SigningKey> {
+  const label = firstPemLabel(pem);
+  if (label === null) return { ok: false, reason: 'holds no PEM block (an Ed25519 private key from keygen: -----BEGIN PRIVATE KEY-----)' };
+  if (label === 'PUBLIC KEY')
+    return {
+      ok: false,
+      reason: 'is a public key (PUBLIC KEY); signing needs the private key (PRIVATE KEY: the PREFIX.key.pem that keygen wrote)',
+    };
+  if (label === 'OPENSSH PRIVATE KEY')
+    return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey({ key: pem, format: 'pem' });
@@ -23,7 +32,7 @@ export function parsePrivateKey(pem: string): Result<SigningKey> {
     return { ok: false, reason: `does not parse as a PEM private key (${(e as Error).message})` };
   }
   if (privateKey.asymmetricKeyType !== 'ed25519')
-    return { ok: false, reason: `is a ${privateKey.asymmetricKeyType} key; records are signed with Ed25519` };
+    return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
   return { ok: true, value: { privateKey, publicKey: createPublicKey(privateKey) } };
 }
 

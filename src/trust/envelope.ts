@@ -5,7 +5,9 @@
  * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
  * trusted key), `signature does not verify`.
  */
+
 import type { Result } from '../core/result.js';
+import { quote } from '../core/text.js';
 import type { Envelope } from '../read/envelope.js';
 import { pae } from '../read/signature.js';
 import { verifyOnPool } from './check.js';
@@ -30,6 +32,6 @@ export async function checkEnvelopeAsync(
   const verified = (await Promise.all(tries)).find((k) => k !== null);
   if (verified) return { ok: true, value: verified };
   if (!e.signatures.some((s) => keys.has(s.keyid)))
-    return { ok: false, reason: `unknown ${who} ${e.signatures[0]?.keyid || '(no keyid)'}` };
+    return { ok: false, reason: `unknown ${who} ${quote(e.signatures[0]?.keyid || '(no keyid)')}` };
   return { ok: false, reason: 'signature does not verify' };
 }

@@ -49,9 +49,31 @@ function pemBlocks(pem: string): Result<PemBlock[]> {
   return { ok: true, value: blocks };
 }
 
+/** A key type as people name it, with its article: "an RSA key", "an EC (ECDSA) key". */
+export function keyKind(type: string | undefined): string {
+  const names: ReadonlyMap<string, string> = new Map([
+    ['rsa', 'an RSA'],
+    ['rsa-pss', 'an RSA-PSS'],
+    ['dsa', 'a DSA'],
+    ['ec', 'an EC (ECDSA)'],
+    ['ed448', 'an Ed448'],
+    ['x25519', 'an X25519'],
+    ['x448', 'an X448'],
+    ['dh', 'a Diffie-Hellman'],
+  ]);
+  return `${names.get(type ?? '') ?? `a ${type ?? 'unknown'}`} key`;
+}
+
+/** The label of the first PEM block of a text, or null when it holds none. */
+export const firstPemLabel = (pem: string): string | null => /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1] ?? null;
+
 /** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
 export function parsePublicKeys(pem: string): Result<KeyObject[]> {
-  if (!pem.includes('-----BEGIN ')) return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+  if (!pem.includes('-----BEGIN '))
+    return {
+      ok: false,
+      reason: 'no PEM "PUBLIC KEY" block (this takes the PEM text of a public key, -----BEGIN PUBLIC KEY-----, not a file name)',
+    };
   const scanned = pemBlocks(pem);
   if (!scanned.ok) return scanned;
   const blocks = scanned.value;
@@ -68,7 +90,7 @@ export function parsePublicKeys(pem: string): Result<KeyObject[]> {
       return { ok: false, reason: `${where}does not parse (${(e as Error).message})` };
     }
     if (key.asymmetricKeyType !== 'ed25519')
-      return { ok: false, reason: `${where}is a ${key.asymmetricKeyType} key; only Ed25519 keys sign records` };
+      return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
     keys.push(key);
   }
   return { ok: true, value: keys };

@@ -22,7 +22,13 @@ import type { ReadLimits } from '../read/limits.js';
 import { checkEnvelopeAsync } from './envelope.js';
 import type { TrustedKeys } from './keys.js';
 
-async function checkOne(e: Envelope, reportSha256: string, keys: TrustedKeys, limits: ReadLimits): Promise<Result<string>> {
+async function checkOne(
+  e: Envelope,
+  reportSha256: string,
+  keys: TrustedKeys,
+  limits: ReadLimits,
+  resourceUri: string | null,
+): Promise<Result<string>> {
   const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
   if (!signed.ok) return signed;
   const p = strictPayload(e.payload, limits);
@@ -36,6 +42,11 @@ async function checkOne(e: Envelope, reportSha256: string, keys: TrustedKeys, li
     return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
   const pred = s['predicate'];
   if (!isObject(pred)) return { ok: false, reason: 'predicate is not an object' };
+  if (resourceUri !== null && pred['resourceUri'] !== resourceUri)
+    return {
+      ok: false,
+      reason: `resourceUri is ${JSON.stringify(typeof pred['resourceUri'] === 'string' ? pred['resourceUri'].slice(0, 200) : (pred['resourceUri'] ?? null))}, not ${resourceUri}: the verdict is about another commit or repository`,
+    };
   if (pred['verificationResult'] !== 'PASSED')
     return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
   const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l): l is string => typeof l === 'string') : [];
@@ -54,6 +65,7 @@ export async function verifyVerdict(
   report: Uint8Array,
   keys: TrustedKeys,
   limits: ReadLimits,
+  resourceUri: string | null = null,
 ): Promise<Result<string>> {
   const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
   const first = read.findings[0];
@@ -62,7 +74,7 @@ export async function verifyVerdict(
   const sha = sha256Hex(report);
   let reason = '';
   for (const e of read.envelopes) {
-    const r = await checkOne(e, sha, keys, limits);
+    const r = await checkOne(e, sha, keys, limits, resourceUri);
     if (r.ok) return r;
     reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
   }

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { jcs } from '../../core/binding.js';
 import { type Finding, finding, placeOf } from '../../core/findings.js';
+import { hasOwn, isObject, type JsonObject } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
 import type { Result } from '../../core/result.js';
 import type { ReadLimits } from '../../read/limits.js';
@@ -20,10 +21,31 @@ import { outOfScope, type ScopeFilter } from './scope.js';
 import { type SlackOptions, slackAuditLog } from './slack.js';
 
 export const IMPORT_KINDS = {
-  'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
-  'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined },
-  'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries' },
+  'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined, looks: 'a GitHub audit-log export' },
+  'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined, looks: 'GitHub webhook deliveries' },
+  'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries', looks: 'a Slack audit-log page' },
 } as const;
+
+/** Whether an entry has the shape of each kind's entries (what tells an export of the wrong kind). */
+const SHAPES: { readonly [K in ImportKind]: (e: JsonObject) => boolean } = {
+  'github-audit-log': (e) =>
+    typeof e['action'] === 'string' &&
+    !isObject(e['entity']) &&
+    (hasOwn(e, '_document_id') || hasOwn(e, '@timestamp') || hasOwn(e, 'created_at')),
+  'github-webhook': (e) =>
+    (typeof e['guid'] === 'string' && (isObject(e['request']) || hasOwn(e, 'delivered_at') || hasOwn(e, 'event'))) ||
+    (isObject(e['key']) && isObject(e['repository'])),
+  'slack-audit-log': (e) =>
+    typeof e['action'] === 'string' && !hasOwn(e, '_document_id') && (isObject(e['entity']) || isObject(e['context'])),
+};
+
+/** What an export whose entries are not of `kind` looks like, for the refusal. */
+function wrongKind(kind: ImportKind, sample: JsonObject | null): string {
+  const other = sample ? (Object.keys(SHAPES) as ImportKind[]).find((k) => k !== kind && SHAPES[k](sample)) : undefined;
+  return other
+    ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
+    : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;
+}
 export type ImportKind = keyof typeof IMPORT_KINDS;
 
 const KIND_NAMES: ReadonlyMap<string, ImportKind> = new Map((Object.keys(IMPORT_KINDS) as ImportKind[]).map((k) => [k, k]));
@@ -66,11 +88,15 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const byId = new Map<string, { line: string; mapping: string; loc: Location }>();
   let entries = 0;
   let merged = 0;
+  let ofKind = 0;
+  let sample: { value: JsonObject; loc: Location } | null = null;
   for (const input of s.inputs) {
     const file = path.basename(input.name);
     const read = readExport(input.name, input.bytes, s.limits, listKey);
     for (const e of read.entries) {
       entries++;
+      if (SHAPES[s.kind](e.value)) ofKind++;
+      else sample ??= e;
       const m = mapper(e.value);
       if (m.kind === 'skip') {
         skip(m.reason);
@@ -113,7 +139,10 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const skipText =
     skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
-  const summary = `${entries} entries read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
+  // An export of another kind maps to nothing, quietly, every night: refuse it (docs/importers.md).
+  if (entries > 0 && ofKind === 0 && sample && errors.length === 0)
+    errors.push(finding('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
+  const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
   if (errors.length > 0) return { ok: false, reason: { findings: errors, summary } };
   const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
   return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary } };

@@ -18,17 +18,23 @@ export interface EntryScope {
 }
 
 export interface ScopeFilter {
+  /** Identities as given; folded to ASCII lower case when `caseless`. */
   readonly actors: ReadonlySet<string> | null;
+  /** Compare actors without regard to ASCII case (GitHub: logins are case-insensitive); Slack ids compare exactly. */
+  readonly caseless: boolean;
   /** Lower-cased owner/name. */
   readonly repos: ReadonlySet<string> | null;
   readonly since: Instant | null;
   readonly until: Instant | null;
 }
 
+/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
+export const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
-  if (f.actors && !s.actors.some((a) => f.actors?.has(a))) return 'by another actor';
-  if (f.repos && (s.repo === null || !f.repos.has(s.repo.toLowerCase())))
+  if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? asciiLower(a) : a))) return 'by another actor';
+  if (f.repos && (s.repo === null || !f.repos.has(asciiLower(s.repo))))
     return s.repo === null ? 'without a repository' : 'in another repository';
   if (f.since !== null || f.until !== null) {
     if (s.time === null) return 'without a time (a window is set)';
