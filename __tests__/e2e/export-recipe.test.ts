@@ -52,7 +52,14 @@ function world() {
   // `gh api` prints the recorded export; `gh pr create` is logged.
   writeFileSync(
     path.join(bin, 'gh'),
-    '#!/usr/bin/env bash\nif [ "$1" = api ]; then printf "%s\\n" "$*" >> "$FAKE_GH_LOG"; cat "$FAKE_GH_OUTPUT"; exit 0; fi\nif [ "$1" = pr ]; then printf "%s\\n" "$*" >> "$FAKE_GH_LOG"; exit 0; fi\nexit 3\n',
+    [
+      '#!/usr/bin/env bash',
+      'if [ "$1" = api ]; then printf "%s\\n" "$*" >> "$FAKE_GH_LOG"; cat "$FAKE_GH_OUTPUT"; exit 0; fi',
+      // `gh pr view BRANCH`: OPEN while a pull request created for that branch is not merged.
+      'if [ "$1 $2" = "pr view" ]; then if grep -qx -- "$3" "$FAKE_GH_OPEN" 2>/dev/null; then echo OPEN; exit 0; fi; echo "no pull requests found for branch $3" >&2; exit 1; fi',
+      'if [ "$1 $2" = "pr create" ]; then printf "%s\\n" "$*" >> "$FAKE_GH_LOG"; printf "%s\\n" "$4" >> "$FAKE_GH_OPEN"; exit 0; fi',
+      'exit 3',
+    ].join('\n'),
   );
   chmodSync(path.join(bin, 'gh'), 0o755);
   sh(process.execPath, [distFile('cli.js'), 'keygen', '--out', path.join(root, 'signer')], root);
@@ -85,7 +92,7 @@ const entry = (id: string, actor: string, repo: string, title: string, day: stri
 };
 
 /** One night: the workflow's run steps in order (GITHUB_ENV carried between them), then "merge" the PR. */
-function night(w: World, day: string, recorded: string) {
+function night(w: World, day: string, recorded: string, merge = true) {
   const out = path.join(w.root, `gh-${day}.json`);
   const log = path.join(w.root, `gh-${day}.log`);
   writeFileSync(out, recorded);
@@ -114,6 +121,7 @@ function night(w: World, day: string, recorded: string) {
       GITHUB_ENV: githubEnv,
       FAKE_GH_OUTPUT: out,
       FAKE_GH_LOG: log,
+      FAKE_GH_OPEN: path.join(w.root, 'open-pull-requests'),
       GIT_CONFIG_NOSYSTEM: '1',
       ...carried,
       ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expr(String(v))])),
@@ -129,10 +137,13 @@ function night(w: World, day: string, recorded: string) {
   }
   const calls = readFileSync(log, 'utf8');
   const opened = calls.includes('pr create');
-  if (opened) {
+  const branch = `audit-records/${day}`;
+  if (merge && sh('git', ['branch', '--list', branch], w.repo).trim() !== '') {
     sh('git', ['switch', '-q', 'main'], w.repo);
-    sh('git', ['merge', '-q', '--ff-only', `audit-records/${day}`], w.repo);
-  }
+    sh('git', ['merge', '-q', '--ff-only', branch], w.repo);
+    const open = path.join(w.root, 'open-pull-requests');
+    if (existsSync(open)) writeFileSync(open, readFileSync(open, 'utf8').replace(`${branch}\n`, ''));
+  } else if (!merge) sh('git', ['switch', '-q', 'main'], w.repo);
   const gate = spawnSync(
     process.execPath,
     [distFile('cli.js'), 'verify', '-C', w.repo, '--trusted-key', path.join(w.root, 'signer.pub.pem'), '--format', 'json'],
@@ -201,5 +212,18 @@ describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml
     expect(f?.file).toBe('.assay/audit/github/2026-12-02.ndjson');
     expect(f?.message).toMatch(/binds no call/);
     expect(f?.message).toMatch(/a side effect the provider logged for the agent that no committed run declares/);
+  });
+
+  it('a retry of a day whose branch and pull request exist (a failed run, a backfill): the branch is replaced, no second pull request', () => {
+    const first = night(w, '2026-12-03', page([entry('a5', AGENT, 'acme/api', 'deploy-5', '2026-12-03', 2)]), false);
+    expect(first.opened).toBe(true);
+    // The retry's export has one more entry: the branch is pushed again (not a fast-forward) and the open pull request updated.
+    const retry = night(
+      w,
+      '2026-12-03',
+      page([entry('a5', AGENT, 'acme/api', 'deploy-5', '2026-12-03', 2), entry('a6', AGENT, 'acme/web', 'deploy-6', '2026-12-03', 3)]),
+    );
+    expect(retry.opened).toBe(false);
+    expect(readFileSync(retry.file, 'utf8').trim().split('\n')).toHaveLength(2);
   });
 });

@@ -218,7 +218,14 @@ describe('cases the upstream verifier exercises', () => {
     expect(r.findings.find((f) => f.code === 'imported_twice')!.message).toMatch(
       /is the same audit entry as the record at \.assay\/audit\/one\.json:1/,
     );
-    expect(r.totals).toMatchObject({ records: 2, bound: 1, imported_twice: 1, duplicate: 0 });
+    // Listed once, with every place it was found; counted once (§3.2).
+    expect(r.totals).toMatchObject({ records: 1, bound: 1, imported_twice: 1, duplicate: 0 });
+    expect(r.records).toHaveLength(1);
+    expect(r.records[0]).toMatchObject({
+      file: '.assay/audit/one.json',
+      outcome: 'bound',
+      also_at: [{ file: '.assay/audit/two.json', line: 1, column: 1 }],
+    });
   });
 
   it('one identity with two meanings: duplicate_record on both, and neither verifies a call (§3.2)', async () => {

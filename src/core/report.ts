@@ -49,6 +49,8 @@ export interface RecordReport {
   /** For an untrusted record: why (unsigned, unknown signer …, payload digest differs, signature does not verify). */
   readonly untrusted: string | null;
   readonly call: { readonly artifact: string; readonly index: number; readonly line: number } | null;
+  /** One audit entry exported twice is one record (§3.2): the other places it was found (present only when there are any). */
+  readonly also_at?: readonly { readonly file: string; readonly line: number; readonly column: number }[];
 }
 
 /** One run: how many calls, the weakest level earned by a call that asserts a side effect, and its producer. */

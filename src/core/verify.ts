@@ -11,7 +11,7 @@ import { type Call, eligibility } from './call.js';
 import type { Claim } from './claims.js';
 import { byLocation, compareFindings, type Finding, finding, inputFinding } from './findings.js';
 import { climb } from './ladder.js';
-import type { Attestation, Evidence, RunInput, VerifyOptions } from './model.js';
+import type { Attestation, Evidence, RecordInput, RunInput, VerifyOptions } from './model.js';
 import { NO_POLICY, type Policy, ruleFor, unusedRules } from './policy.js';
 import { checkRecords } from './records.js';
 import { type CallReport, REPORT_SCHEMA, type RecordReport, type Report, type RunReport, type Totals } from './report.js';
@@ -54,8 +54,32 @@ function count<K extends string>(keys: Iterable<K>): Map<K, number> {
   return m;
 }
 
-/** The totals, member by member in the JSON order, each vocabulary counted from its table. */
-function tallyTotals(runs: number, calls: readonly CallReport[], records: readonly RecordReport[], findings: readonly Finding[]): Totals {
+/** A record's report with the other places one entry exported twice was found. */
+function withCopies(r: RecordReport, copies: readonly RecordInput[]): RecordReport {
+  return {
+    file: r.file,
+    line: r.line,
+    column: r.column,
+    provider: r.provider,
+    record_id: r.record_id,
+    outcome: r.outcome,
+    binding_digest: r.binding_digest,
+    recomputed_digest: r.recomputed_digest,
+    signer: r.signer,
+    untrusted: r.untrusted,
+    call: r.call,
+    also_at: copies.map((c) => ({ file: c.loc.file, line: c.loc.line, column: c.loc.column })),
+  };
+}
+
+/** The totals, member by member in the JSON order; `copies`: second copies of one entry, counted once in `records` (§3.2). */
+function tallyTotals(
+  runs: number,
+  calls: readonly CallReport[],
+  records: readonly RecordReport[],
+  findings: readonly Finding[],
+  copies: number,
+): Totals {
   const levels = count(calls.map((c) => c.level ?? 'no_effect'));
   const outcomes = count(records.map((r) => r.outcome));
   const severities = count(findings.map((f) => f.severity));
@@ -66,6 +90,7 @@ function tallyTotals(runs: number, calls: readonly CallReport[], records: readon
   totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
   totals['records'] = records.length;
   for (const o of RECORD_OUTCOME_NAMES) totals[o] = outcomes.get(o) ?? 0;
+  totals['imported_twice'] = copies;
   for (const s of SEVERITIES) totals[SEVERITY_TABLE[s].total] = severities.get(s) ?? 0;
   return totals as Totals;
 }
@@ -132,13 +157,25 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     }
   }
   for (const c of callReports) for (const f of c.findings) findings.push(f);
-  const recordReports = climbed.records.map((v) => {
+  // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
+  const copies = new Map<RecordInput, RecordInput[]>();
+  for (const v of climbed.records) {
+    const check = v.record.check;
+    if (check.outcome !== 'imported_twice') continue;
+    const list = copies.get(check.first) ?? [];
+    list.push(v.record.input);
+    copies.set(check.first, list);
+  }
+  const recordReports: RecordReport[] = [];
+  for (const v of climbed.records) {
     const judged = judgeRecord(v, options);
     if (judged.finding) findings.push(judged.finding);
-    return judged.report;
-  });
+    if (v.record.check.outcome === 'imported_twice') continue;
+    const also = copies.get(v.record.input);
+    recordReports.push(also ? withCopies(judged.report, also) : judged.report);
+  }
   findings.sort(compareFindings);
-  const totals = tallyTotals(runs.length, callReports, recordReports, findings);
+  const totals = tallyTotals(runs.length, callReports, recordReports, findings, [...copies.values()].reduce((n, l) => n + l.length, 0));
   return {
     schema: REPORT_SCHEMA,
     ok: totals.errors === 0,
