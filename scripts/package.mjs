@@ -18,7 +18,15 @@ const out = path.resolve(process.argv[2] ?? root);
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 /** What the package holds: the CLI bundle, its licences, the report schema, the docs a user reads. */
-const FILES = ['dist/cli.js', 'dist/package.json', 'dist/licenses.txt', 'schemas/report.schema.json', 'README.md', 'LICENSE', 'CHANGELOG.md'];
+const FILES = [
+  'dist/cli.js',
+  'dist/package.json',
+  'dist/licenses.txt',
+  'schemas/report.schema.json',
+  'README.md',
+  'LICENSE',
+  'CHANGELOG.md',
+];
 
 const stage = mkdtempSync(path.join(tmpdir(), 'receipt-gate-package-'));
 try {
@@ -40,7 +48,11 @@ try {
   };
   writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   mkdirSync(out, { recursive: true });
-  const r = spawnSync('npm', ['pack', '--silent', '--pack-destination', out], { cwd: stage, encoding: 'utf8', shell: process.platform === 'win32' });
+  const r = spawnSync('npm', ['pack', '--silent', '--pack-destination', out], {
+    cwd: stage,
+    encoding: 'utf8',
+    shell: process.platform === 'win32',
+  });
   if (r.status !== 0) {
     process.stderr.write(`npm pack failed: ${r.stderr}`);
     process.exit(1);

@@ -175,7 +175,13 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     recordReports.push(also ? withCopies(judged.report, also) : judged.report);
   }
   findings.sort(compareFindings);
-  const totals = tallyTotals(runs.length, callReports, recordReports, findings, [...copies.values()].reduce((n, l) => n + l.length, 0));
+  const totals = tallyTotals(
+    runs.length,
+    callReports,
+    recordReports,
+    findings,
+    [...copies.values()].reduce((n, l) => n + l.length, 0),
+  );
   return {
     schema: REPORT_SCHEMA,
     ok: totals.errors === 0,
