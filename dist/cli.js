@@ -8961,7 +8961,10 @@ const SHAPES = {
 };
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind, sample) {
-    const other = sample ? Object.keys(SHAPES).find((k) => k !== kind && SHAPES[k](sample)) : undefined;
+    // The entry itself, or the first entry of a page object (`{"entries": [...]}`, read whole by a kind without a list member).
+    const list = sample && Object.values(sample).find((v) => Array.isArray(v) && isObject(v[0]));
+    const candidates = [sample, list ? list[0] : null].filter((c) => c !== null);
+    const other = Object.keys(SHAPES).find((k) => k !== kind && candidates.some((c) => SHAPES[k](c)));
     return other
         ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
         : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;

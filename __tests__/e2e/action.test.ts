@@ -371,6 +371,23 @@ describe('what a user sees in the first hour', () => {
     expect(off.outputs['result']).toBe('pass');
   });
 
+  it('a misspelt class in require is a configuration error (result=error) with a suggestion, never a passing gate', async () => {
+    const r = await runAction({ workspace: demo(), inputs: { require: 'github_deplyo_key:create=verified' } });
+    expect(r.code).toBe(1);
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(/::error::receipt-gate: invalid input require: .*did you mean "github_deploy_key"\?/);
+    expect(r.requests).toEqual([]);
+  });
+
+  it('in Checks-API mode a finding about an input (a rule that applies to no call) is annotated by a workflow command', async () => {
+    const r = await runAction({ workspace: demo(), inputs: { require: 'workspace_member:add=verified\nworkspace_role:modify=verified' } });
+    expect(r.requests.length).toBeGreaterThan(0);
+    expect(
+      commands(r.stdout, 'warning').some((l) => l.includes('rule_unused') && l.includes('require: workspace_role:modify=verified')),
+    ).toBe(true);
+    expect(r.requests.flatMap((q) => q.body.output.annotations).some((a: any) => a.title === 'rule_unused')).toBe(false);
+  });
+
   it('on a pull request the summary names the merge that was verified; the check run stays on the head', async () => {
     const r = await runAction({ workspace: demo() });
     expect(r.summary).toContain(`Verified the merge of head ${HEAD_SHA} into base ${BASE_SHA}, commit ${MERGE_SHA}`);

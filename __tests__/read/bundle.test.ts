@@ -8,7 +8,7 @@ import { sha256Hex } from '../../src/core/binding.js';
 import { readBundle } from '../../src/read/bundle/archive.js';
 import { DEFAULT_BUNDLE_LIMITS } from '../../src/read/limits.js';
 import { buildBundle, bundleParts, gzip, tar } from '../support/bundle-writer.js';
-import { decision, deployKey, json, record, surface } from '../support/corpus.js';
+import { addKey, decision, deployKey, json, record, surface } from '../support/corpus.js';
 import { cleanup, gate, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -208,5 +208,19 @@ describe('findings inside bundles', () => {
         message: expect.stringMatching(/^events\.ndjson:1:\d+: Earned level: asserted[\s\S]*verified_not_reproduced/),
       },
     ]);
+  });
+});
+
+describe('event times go through the one RFC 3339 parser', () => {
+  it.each([
+    ['2026-02-30T12:00:00Z', /not a calendar date: 2026-02 has no day 30/],
+    ['2026-11-01T24:00:00Z', /hour 24 does not exist/],
+    ['2026-11-01T12:60:00Z', /minute 60 does not exist/],
+    ['2026-11-01T12:00:00+25:00', /offset \+25:00 is beyond ±23:59/],
+  ])('an event at %s is refused, never rolled over into another time window', async (time, why) => {
+    const b = buildBundle({ runId: 'run_t', time, events: [{ type: 'assay.tool_decision_surface.v0', data: surface([addKey()]) }] });
+    const p = path.join(tempDir(), 't.tar.gz');
+    writeFileSync(p, b.gz);
+    expect(await reject(p)).toMatch(why);
   });
 });

@@ -165,6 +165,86 @@ describe('what a server log must never skip', () => {
     expect(near.findings.find((f) => f.code === 'invalid_artifact')!.message).toMatch(/a text line that mentions tool_decision/);
   });
 
+  // The red team's cases: each was skipped (or accepted) before, and must be an error now.
+  const at = (i: number, f: (e: any) => void) => {
+    const e = JSON.parse(lines[i]!);
+    f(e);
+    return lines.map((l, j) => (j === i ? JSON.stringify(e) : l)).join('\n');
+  };
+  const startLine = lines.findIndex((l) => l.includes('"event":"tool_call_start"') && l.includes('r-000004'));
+
+  it('a tool_decision tracing line that also carries a top-level type or schema names two kinds: an error, never a skip', async () => {
+    for (const extra of [{ type: 'assay.enforcement_decision.v0' }, { schema: 'assay.session.started' }]) {
+      const r = await gate({ 'runs/x.log': at(decisionLine, (e) => Object.assign(e, extra)) });
+      expect(r.findings.find((f) => f.code === 'invalid_artifact')?.message, JSON.stringify(extra)).toMatch(
+        /ambiguous: a server tracing line that also carries a top-level (type|schema)/,
+      );
+      expect(r.calls.filter((c) => c.level === 'verified')).toEqual([]);
+      expect(r.ok).toBe(false);
+    }
+  });
+
+  it('a decision is never skipped: fields.decision on another event, or fields.event tool_decision in another case, is an error', async () => {
+    const other = await gate({ 'runs/x.log': at(decisionLine, (e) => (e.fields.event = 'tool_call_done')) });
+    expect(other.findings.find((f) => f.code === 'invalid_artifact')?.message).toMatch(
+      /a decision that is not exactly a tool_decision event is never skipped/,
+    );
+    const cased = await gate({ 'runs/y.log': at(decisionLine, (e) => (e.fields.event = 'Tool_Decision')) });
+    expect(cased.findings.find((f) => f.code === 'invalid_artifact')?.message).toMatch(/fields\.event "Tool_Decision"/);
+    const untraced = await gate({ 'runs/z.log': at(decisionLine, (e) => delete e.timestamp) });
+    expect(untraced.findings.find((f) => f.code === 'invalid_artifact')?.message).toMatch(
+      /carries a tool decision .* but is not a tracing line/,
+    );
+  });
+
+  it('a text line that mentions tool_decision anywhere (past 4 096 characters, in any case) is an error', async () => {
+    const r = await gate({ 'runs/x.log': `${base}${'x'.repeat(5000)} TOOL_DECISION rid=r-9\n` });
+    expect(r.findings.find((f) => f.code === 'invalid_artifact')?.message).toMatch(/a text line that mentions tool_decision/);
+  });
+
+  it('JSON lines in a .log go through the one classifier: a v0 surface is read, another version is an error', async () => {
+    const surfaceLine = JSON.stringify(JSON.parse(readFileSync(path.join(UPSTREAM, 'side_effect/verified.json'), 'utf8')));
+    const read = await gate({ 'runs/x.log': `${base}${surfaceLine}\n` });
+    expect(read.calls).toHaveLength(3);
+    const v1 = await gate({ 'runs/y.log': `${base}${surfaceLine.replace('surface.v0', 'surface.v1')}\n` });
+    expect(v1.findings.find((f) => f.code === 'invalid_artifact')?.message).toMatch(/unsupported version/);
+  });
+
+  it('a tool_call_start without a string rid is an error at its line; pairing does not depend on order', async () => {
+    const r = await gate({ 'runs/x.log': at(startLine, (e) => delete e.fields.rid) });
+    expect(r.findings.find((f) => f.code === 'invalid_artifact')).toMatchObject({
+      line: startLine + 1,
+      message: expect.stringMatching(/tool_call_start event without a string fields\.rid/),
+    });
+    // The decision logged before its start still pairs: no run_incomplete.
+    const swapped = [...lines];
+    [swapped[startLine], swapped[decisionLine]] = [swapped[decisionLine]!, swapped[startLine]!];
+    const ok = await gate({ 'runs/y.log': swapped.join('\n') });
+    expect(codes(ok)).not.toContain('run_incomplete');
+  });
+
+  it('30 000 calls started without a decision are listed up to the per-file limit and counted, not 30 000 findings', async () => {
+    const start = lines[startLine]!;
+    const many = Array.from({ length: 30_000 }, (_, i) => start.replace('r-000004', `r-${i}`)).join('\n');
+    const r = await gate({ 'runs/x.log': `${lines[0]}\n${many}\n` }, false);
+    const own = r.findings.filter((f) => f.file === 'runs/x.log');
+    // The listed ones, one count of the rest, and the notices of what was skipped and that no decision was seen.
+    expect(own.length).toBeLessThanOrEqual(DEFAULT_LIMITS.maxFindingsPerFile + 3);
+    expect(own.some((f) => /more problem\(s\) in this file not listed/.test(f.message))).toBe(true);
+  });
+
+  it('the decision is located at its value when the line is written with ": "', async () => {
+    const spaced = lines[decisionLine]!.replace('"decision":"', '"decision": "');
+    const r = await gate({ 'runs/x.log': lines.map((l, j) => (j === decisionLine ? spaced : l)).join('\n') });
+    expect(r.calls[0]!.column).toBe(spaced.indexOf('"decision": ') + '"decision": '.length + 1);
+  });
+
+  it('a .json run file must be a surface: one tracing line in a .json file is an error, not a run', async () => {
+    const r = await gate({ 'runs/x.json': lines[decisionLine]! });
+    expect(r.runs).toEqual([]);
+    expect(r.findings.find((f) => f.code === 'invalid_artifact')?.message).toMatch(/a \.json run file must be a decision surface/);
+  });
+
   it('CRLF line ends read the same; blank lines are nothing', async () => {
     const crlf = await gate({ 'runs/x.log': base.replace(/\n/g, '\r\n\r\n') });
     expect(crlf.calls.map((c) => c.level)).toEqual(['verified', 'asserted']);

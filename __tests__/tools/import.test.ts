@@ -413,4 +413,46 @@ describe('real exports: redeliveries, quiet nights, scope', () => {
     expect(byHook.code, byHook.stderr).toBe(0);
     expect(byHook.stderr).toMatch(/0 record\(s\) written.*by another actor/);
   });
+
+  it('an export of the wrong kind imports nothing quietly no more: refused, saying what it looks like, nothing written', async () => {
+    const slack = readFileSync(path.join(FX, 'slack/audit-logs-page.json'), 'utf8');
+    const github = readFileSync(path.join(FX, 'github/audit-log-rest-page.json'), 'utf8');
+    const dir = writeFiles(tempDir(), { 's.json': slack, 'g.json': github });
+    const a = await cli(['import', 'github-audit-log', '--output', 'o.ndjson', 's.json'], dir);
+    expect(a.code).toBe(1);
+    expect(a.stderr).toMatch(/this looks like a Slack audit-log page: try import slack-audit-log/);
+    expect(a.stderr).toMatch(/nothing written/);
+    expect(existsSync(path.join(dir, 'o.ndjson'))).toBe(false);
+    const b = await cli(['import', 'slack-audit-log', '--output', 'o.ndjson', 'g.json'], dir);
+    expect(b).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/this looks like a GitHub audit-log export: try import github-audit-log/),
+    });
+  });
+
+  it('the window is exact at the precision the bound is written with (never rounded to milliseconds); one entry is "1 entry"', async () => {
+    const dir = writeFiles(tempDir(), {
+      'e.json': JSON.stringify([ghEntry('a0', 'bot', 'acme/api', DAY), ghEntry('a1', 'bot', 'acme/api', DAY + 1)]),
+    });
+    const r = await cli(['import', 'github-audit-log', '--since', '2026-11-30T00:00:00.0005Z', '--output', 'o.ndjson', 'e.json'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/2 entries read, 1 record\(s\) written, 1 skipped \(1 outside the window\)/);
+    expect(JSON.parse(readFileSync(path.join(dir, 'o.ndjson'), 'utf8')).record_id).toBe('github-audit:a1');
+    writeFileSync(path.join(dir, 'one.json'), JSON.stringify([ghEntry('a2', 'bot', 'acme/api', DAY)]));
+    expect((await cli(['import', 'github-audit-log', '--output', 'p.ndjson', 'one.json'], dir)).stderr).toMatch(/1 entry read, 1 record/);
+  });
+
+  it('--actor and --repo ignore ASCII case on GitHub; Slack ids compare exactly', async () => {
+    const dir = writeFiles(tempDir(), {
+      'e.json': JSON.stringify([ghEntry('a1', 'Deploy-Agent[bot]', 'Acme/API', DAY)]),
+      's.json': readFileSync(path.join(FX, 'slack/audit-logs-page.json'), 'utf8'),
+    });
+    const gh = await cli(
+      ['import', 'github-audit-log', '--actor', 'deploy-agent[BOT]', '--repo', 'ACME/api', '--output', 'o.ndjson', 'e.json'],
+      dir,
+    );
+    expect(gh.stderr).toMatch(/1 record\(s\) written, 0 skipped/);
+    const sl = await cli(['import', 'slack-audit-log', '--actor', 'ADA@EXAMPLE.COM', '--output', 's.ndjson', 's.json'], dir);
+    expect(sl.stderr).toMatch(/0 record\(s\) written.*by another actor/);
+  });
 });

@@ -5,7 +5,7 @@
  */
 
 import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import canonicalize from 'canonicalize';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -50,6 +50,8 @@ async function gate(sidecar: string | null, trusted = true, archive?: Buffer) {
     dir,
   );
 }
+/** A private key no trusted producer holds. */
+const OTHER_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
 const unattested = (r: Awaited<ReturnType<typeof gate>>) => r.report.findings.find((f) => f.code === 'run_unattested')?.message ?? '';
 const edit = (f: (s: typeof statement) => void) => {
   const s = JSON.parse(JSON.stringify(statement));
@@ -141,6 +143,13 @@ describe('every check, in upstream order, with its reason (run_unattested)', () 
       /predicate field run\.time_window\.end disagrees/,
     ],
     ['a malformed sidecar', '{"payload": 1}\n', /the attestation sidecar is malformed/],
+    [
+      // Compared as the nested structure upstream writes, never through flattened names: this member shadowed run.run_id.
+      'a predicate member literally named "run.run_id"',
+      envelope(edit((s) => (s.predicate['run.run_id'] = s.predicate.run.run_id))),
+      /predicate field "run\.run_id" is not one upstream writes/,
+    ],
+    ['an empty sidecar (no envelope at all)', '\n\n', /no attestation: the sidecar holds no envelope/],
   ];
   for (const [name, sidecar, why] of cases) {
     it(name, async () => {
@@ -175,6 +184,65 @@ describe('every check, in upstream order, with its reason (run_unattested)', () 
     expect(r.code).toBe(1);
     expect(unattested(r)).toMatch(/not an evidence bundle: JSON surfaces and server logs cannot be attested/);
     expect(r.report.calls.map((c) => c.level)).toEqual(['verified']);
+  });
+
+  it('an empty sidecar without trusted producers is a notice, never invalid_artifact', async () => {
+    const r = await gate('', false);
+    expect(r.code).toBe(0);
+    expect(r.report.findings).toContainEqual(
+      expect.objectContaining({
+        code: 'skipped_object',
+        severity: 'notice',
+        file: 'run.tar.gz.intoto.jsonl',
+        message: expect.stringMatching(/holds no envelope/),
+      }),
+    );
+  });
+
+  it('an envelope with more than 16 signatures is refused; a 5 000-character keyid is quoted short', async () => {
+    const one = JSON.parse(vector);
+    const many = JSON.stringify({ ...one, signatures: Array.from({ length: 17 }, () => one.signatures[0]) });
+    const r = await gate(many);
+    expect(r.report.findings).toContainEqual(
+      expect.objectContaining({ code: 'invalid_artifact', message: expect.stringMatching(/too many signatures \(17; at most 16\)/) }),
+    );
+    expect(unattested(r)).toMatch(/malformed/);
+    const long = await gate(envelope(statement, { keyid: `sha256:${'e'.repeat(5000)}`, key: OTHER_KEY }));
+    expect(unattested(long)).toMatch(/unknown producer sha256:e{100,}…;/);
+    expect(unattested(long).length).toBeLessThan(400);
+  });
+
+  it('a sidecar that is a symbolic link inside the workspace is followed; one that leaves it is refused', async () => {
+    const dir = tempDir();
+    copyFileSync(path.join(ATT, 'attested-run.tar.gz'), path.join(dir, 'run.tar.gz'));
+    mkdirSync(path.join(dir, 'sidecars'));
+    writeFileSync(path.join(dir, 'sidecars/run.intoto.jsonl'), vector);
+    symlinkSync('sidecars/run.intoto.jsonl', path.join(dir, 'run.tar.gz.intoto.jsonl'));
+    copyFileSync(RECORD, path.join(dir, 'record.json'));
+    copyFileSync(PUB, path.join(dir, 'producer.pub.pem'));
+    const args = ['--runs', 'run.tar.gz', '--audit', 'record.json', '--trusted-producer', 'producer.pub.pem'];
+    const inside = await cliJson(args, dir);
+    expect(inside.code, JSON.stringify(inside.report.findings)).toBe(0);
+    expect(inside.report.runs[0]!.producer).toMatchObject({ key_id: KEY_ID, checked: true });
+    const outside = tempDir();
+    writeFileSync(path.join(outside, 'run.intoto.jsonl'), vector);
+    rmSync(path.join(dir, 'run.tar.gz.intoto.jsonl'));
+    symlinkSync(path.join(outside, 'run.intoto.jsonl'), path.join(dir, 'run.tar.gz.intoto.jsonl'));
+    const out = await cliJson(args, dir);
+    expect(out.code).toBe(1);
+    expect(out.report.findings).toContainEqual(
+      expect.objectContaining({ code: 'invalid_artifact', message: expect.stringMatching(/points outside the workspace/) }),
+    );
+  });
+
+  it('an attestation with no artifact of its base name beside it is orphan_attestation (a warning)', async () => {
+    const dir = tempDir();
+    copyFileSync(path.join(ATT, 'attested-run.tar.gz'), path.join(dir, 'renamed.tar.gz'));
+    writeFileSync(path.join(dir, 'attested-run.tar.gz.intoto.jsonl'), vector);
+    const r = await cliJson(['--runs', '.', '--audit', 'none/*.json'], dir);
+    expect(r.report.findings).toContainEqual(
+      expect.objectContaining({ code: 'orphan_attestation', severity: 'warning', file: 'attested-run.tar.gz.intoto.jsonl' }),
+    );
   });
 
   it('a sidecar is never read as a run, even under a runs directory', async () => {

@@ -41,7 +41,10 @@ const SHAPES: { readonly [K in ImportKind]: (e: JsonObject) => boolean } = {
 
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind: ImportKind, sample: JsonObject | null): string {
-  const other = sample ? (Object.keys(SHAPES) as ImportKind[]).find((k) => k !== kind && SHAPES[k](sample)) : undefined;
+  // The entry itself, or the first entry of a page object (`{"entries": [...]}`, read whole by a kind without a list member).
+  const list = sample && Object.values(sample).find((v): v is unknown[] => Array.isArray(v) && isObject(v[0]));
+  const candidates = [sample, list ? (list[0] as JsonObject) : null].filter((c): c is JsonObject => c !== null);
+  const other = (Object.keys(SHAPES) as ImportKind[]).find((k) => k !== kind && candidates.some((c) => SHAPES[k](c)));
   return other
     ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
     : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;

@@ -1,0 +1,231 @@
+/**
+ * A mistake never turns the gate green, and says what it is: the mistakes a new user makes, each
+ * reproduced (semantics §6, §7, §12). Every case here passed silently, or said something else, before.
+ */
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { COMMAND_SPECS } from '../../src/cli/options.js';
+import type { DEFAULTS } from '../../src/gate/settings.js';
+import { renderSarif } from '../../src/report/sarif.js';
+import { renderSummary } from '../../src/report/summary.js';
+import { addKey, json, record, surface } from '../support/corpus.js';
+import { cleanup, cli, cliJson, gate, ROOT, tempDir, writeFiles } from '../support/workspace.js';
+
+afterAll(cleanup);
+
+const workspace = (extra: Record<string, string | Buffer> = {}) =>
+  writeFiles(tempDir(), {
+    '.assay/runs/r.json': json(surface([addKey({ claim: 'verified' })])),
+    '.assay/audit/a.json': json(record('github', 'g1', addKey())),
+    ...extra,
+  });
+
+describe('rules that name nothing are refused (§7)', () => {
+  it('a misspelt class is a usage error with the nearest known class, not a passing gate', async () => {
+    const r = await cli(['verify', '-C', workspace(), '--require', 'github_deplyo_key:create=verified'], ROOT);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--require: "github_deplyo_key:create=verified": no action class "github_deplyo_key"');
+    expect(r.stderr).toContain('did you mean "github_deploy_key"?');
+  });
+
+  it('a misspelt verb is a usage error naming the nearest verb of that class', async () => {
+    const r = await cli(['verify', '-C', workspace(), '--require', 'github_deploy_key:craete=verified'], ROOT);
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('did you mean "github_deploy_key:create"?') });
+  });
+
+  it('a known class absent from the input stays the rule_unused warning; a class the input has is accepted', async () => {
+    const absent = await cliJson(['-C', workspace(), '--require', 'workspace_role=verified'], ROOT);
+    expect(absent.code).toBe(0);
+    expect(absent.report.findings).toContainEqual(
+      expect.objectContaining({ code: 'rule_unused', input: 'require: workspace_role=verified', file: null }),
+    );
+    const custom = workspace({ '.assay/runs/c.json': json(surface([addKey({ resourceType: 'custom_thing', verb: 'poke' })])) });
+    expect((await cli(['verify', '-C', custom, '--require', 'custom_thing:poke=asserted'], ROOT)).code).not.toBe(2);
+  });
+
+  it("the CLI takes the action's rule syntax: several rules, comma- or newline-separated, in one --require", async () => {
+    const r = await cliJson(['-C', workspace(), '--require', 'github_deploy_key=verified,workspace_role=asserted\n*=asserted'], ROOT);
+    expect(r.report.policy.rules.map((x) => `${x.selector}=${x.level}`)).toEqual([
+      'github_deploy_key=verified',
+      'workspace_role=asserted',
+      '*=asserted',
+    ]);
+  });
+});
+
+describe('findings about inputs are about the input, first, and never at an invented place (§6)', () => {
+  it('a glob that matched nothing: no file, no line; first among the findings; no SARIF location; no blob link', async () => {
+    const dir = workspace();
+    const r = await cliJson(['-C', dir, '--runs', '.assay/run/*.json', '--runs', '.assay/runs'], ROOT);
+    expect(r.code).toBe(1);
+    expect(r.report.findings[0]).toMatchObject({
+      code: 'no_match',
+      input: 'runs: .assay/run/*.json',
+      file: null,
+      line: null,
+      column: null,
+    });
+    // The reporters, on the same input in-process (they read each call's own findings).
+    const report = await gate(dir, { runs: ['.assay/run/*.json', '.assay/runs'], explicit: { runs: true, audit: false } });
+    const sarif = JSON.parse(renderSarif(report, '', '0'));
+    expect(JSON.stringify(sarif.runs[0].results)).not.toContain('.assay/run/*.json');
+    expect(sarif.runs[0].invocations[0].toolConfigurationNotifications).toContainEqual(
+      expect.objectContaining({ descriptor: { id: 'no_match' }, message: { text: expect.stringContaining('runs: .assay/run/*.json') } }),
+    );
+    const md = renderSummary(report, {
+      prefix: '',
+      blobBase: 'https://github.com/o/r/blob/x',
+      reportFile: null,
+      budgetBytes: 60_000,
+    }).markdown;
+    expect(md).not.toMatch(/blob\/x\/\.assay\/run\/\*/);
+    expect(md).toContain('runs&#58; .assay/run/&#42;.json');
+  });
+
+  it('root causes first: a run that did not parse is named before the record it left unmatched', async () => {
+    const dir = workspace({ '.assay/runs/r.json': `\ufeff${json(surface([addKey({ claim: 'verified' })]))}` });
+    const r = await gate(dir);
+    expect(r.findings.map((f) => f.code)).toEqual(['invalid_artifact', 'record_unmatched']);
+    expect(r.findings[0]!.message).toMatch(/byte-order mark/);
+  });
+
+  it('SARIF carries no note-level results: notices never become code-scanning alerts', async () => {
+    const r = await gate(path.join(ROOT, 'fixtures/demo'));
+    expect(r.findings.some((f) => f.severity === 'notice')).toBe(true);
+    expect(JSON.parse(renderSarif(r, 'fixtures/demo', '0')).runs[0].results).toEqual([]);
+  });
+
+  it('a failed summary does not say "Verified": it checked the commit and says what failed', async () => {
+    const r = await gate(path.join(ROOT, 'fixtures/demo-failing'));
+    const md = renderSummary(r, { prefix: '', blobBase: null, reportFile: null, budgetBytes: 60_000, commit: '0'.repeat(40) }).markdown;
+    expect(md).toMatch(/^## ❌ receipt-gate: failed[^\n]*\n\nChecked commit 0{40}\./);
+  });
+});
+
+describe('paths on the command line (§6)', () => {
+  it('-C works as git -C: --output is written inside DIR', async () => {
+    const dir = workspace();
+    const r = await cli(['verify', '-C', dir, '--format', 'json', '--output', 'report.json'], ROOT);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(path.join(dir, 'report.json'))).toBe(true);
+    expect(existsSync(path.join(ROOT, 'report.json'))).toBe(false);
+  });
+
+  it('two outputs naming one file are a usage error, and nothing is written', async () => {
+    const dir = workspace();
+    writeFileSync(path.join(dir, 'k.pem'), '');
+    const r = await cli(
+      ['verify', '-C', dir, '--output', 'r.json', '--vsa-predicate', 'r.json', '--resource-uri', 'git+https://x/y@z'],
+      ROOT,
+    );
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('--vsa-predicate: names the same file as --output') });
+    expect(existsSync(path.join(dir, 'r.json'))).toBe(false);
+  });
+
+  it('--resource-uri must be a URI', async () => {
+    const r = await cli(
+      ['verify', '-C', workspace(), '--output', 'r.json', '--vsa-predicate', 'p.json', '--resource-uri', 'notauri'],
+      ROOT,
+    );
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('--resource-uri: "notauri" is not a URI') });
+  });
+
+  it('--trusted-key "" is a usage error saying so, never EISDIR', async () => {
+    const r = await cli(['verify', '-C', workspace(), '--trusted-key', ''], ROOT);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--trusted-key: an empty file name');
+    expect(r.stderr).not.toContain('EISDIR');
+  });
+
+  it('--require-signed-records without a trusted signer is a usage error (trust never turned off by an empty list)', async () => {
+    const r = await cli(['verify', '-C', workspace(), '--require-signed-records'], ROOT);
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('--require-signed-records: no --trusted-key given') });
+  });
+});
+
+describe('every action input that selects what is verified or trusted has a CLI flag of the same name', () => {
+  // Inputs about reporting to GitHub only (annotations, the check run, the token, the job summary).
+  const GITHUB_ONLY = ['annotations', 'annotate', 'check-run-id', 'check-name', 'github-token', 'summary', 'max-annotations'];
+  it('checked against action.yml', () => {
+    const action = parseYaml(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> };
+    const verify = COMMAND_SPECS.find((c) => c.name === 'verify')!;
+    const mapped = new Set(verify.options.map((o) => o.input).filter((i) => i !== undefined));
+    for (const input of Object.keys(action.inputs)) {
+      if (GITHUB_ONLY.includes(input)) continue;
+      expect(mapped.has(input as keyof typeof DEFAULTS), `action input ${input} has no CLI flag`).toBe(true);
+      const flag = verify.options.find((o) => o.input === input)!.flag;
+      expect(input === flag || input === `${flag}s` || (input === 'report-file' && flag === 'output'), `${input} ↔ --${flag}`).toBe(true);
+    }
+  });
+});
+
+describe('keys: say what was given', () => {
+  const pub = readFileSync(path.join(ROOT, 'fixtures/signed/test-signer.pub.pem'), 'utf8');
+
+  it('a public key where a private one is wanted (sign, attest-bundle) is a usage error naming it', async () => {
+    const dir = writeFiles(tempDir(), { 'pub.pem': pub, 'a.json': json(record('github', 'g1', addKey())) });
+    const sign = await cli(
+      ['sign', '--key', path.join(dir, 'pub.pem'), '--output', path.join(dir, 'o.ndjson'), path.join(dir, 'a.json')],
+      ROOT,
+    );
+    expect(sign.code).toBe(2);
+    expect(sign.stderr).toContain('is a public key (PUBLIC KEY); signing needs the private key');
+    expect(sign.stderr).not.toMatch(/DECODER|error:1E/);
+    const attest = await cli(
+      ['attest-bundle', '--key', path.join(dir, 'pub.pem'), path.join(ROOT, 'fixtures/bundles/verified-call.tar.gz')],
+      ROOT,
+    );
+    expect(attest).toMatchObject({ code: 2, stderr: expect.stringContaining('is a public key') });
+  });
+
+  it('keygen says which file is secret and that *.key.pem belongs in .gitignore; this repository ignores it', async () => {
+    const dir = tempDir();
+    const r = await cli(['keygen', '--out', path.join(dir, 'k')], ROOT);
+    expect(r.stderr).toContain('never commit it; *.key.pem belongs in .gitignore');
+    expect(r.stderr).not.toContain('export job');
+    expect(readFileSync(path.join(ROOT, '.gitignore'), 'utf8')).toMatch(/^\*\.key\.pem$/m);
+  });
+
+  it('a trusted-keys input holding a file name says the input takes PEM text', async () => {
+    const { readTrustedKeys } = await import('../../src/gate/settings.js');
+    expect(() => readTrustedKeys([{ name: 'trusted-keys', pem: 'path/to.pem' }])).toThrow(
+      /takes the PEM text of a public key.*not a file name/,
+    );
+  });
+});
+
+describe('messages that say what happened', () => {
+  it('a UTF-16 file says it is UTF-16', async () => {
+    const text = json(surface([addKey()]));
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const r = await gate(writeFiles(tempDir(), { '.assay/runs/r.json': utf16 }));
+    expect(r.findings[0]!.message).toMatch(/the file is UTF-16 \(little-endian, with a byte-order mark\), not UTF-8/);
+  });
+
+  it('verify-attestation given the predicate file says it is a predicate, not an envelope', async () => {
+    const dir = writeFiles(tempDir(), {
+      'p.json': JSON.stringify({ verifier: { id: 'x' }, verificationResult: 'PASSED' }),
+      'r.json': '{}',
+      'k.pem': readFileSync(path.join(ROOT, 'fixtures/signed/test-signer.pub.pem'), 'utf8'),
+    });
+    const r = await cli(['verify-attestation', '--trusted-key', 'k.pem', '--report', 'r.json', 'p.json'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('this is a Verification Summary predicate');
+    expect(r.stderr).not.toContain('unknown member');
+  });
+
+  it('COMMAND --help prints that command alone', async () => {
+    const r = await cli(['sign', '--help'], ROOT);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('receipt-gate sign --key FILE');
+    expect(r.stdout).not.toContain('receipt-gate verify ');
+  });
+
+  it('the directory rule names *.log everywhere it is stated (--help, action.yml)', async () => {
+    expect((await cli(['verify', '--help'], ROOT)).stdout.replace(/\s+/g, ' ')).toContain('*.json, *.jsonl, *.ndjson, *.log and *.tar.gz');
+    expect(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')).toContain('*.json, *.jsonl, *.ndjson, *.log and *.tar.gz');
+  });
+});
