@@ -30906,8 +30906,8 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2056);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
+/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(787);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 
@@ -30926,7 +30926,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2056:
+/***/ 787:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30937,11 +30937,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 18 modules
-var lib_core = __nccwpck_require__(6257);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 17 modules
+var lib_core = __nccwpck_require__(3491);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
@@ -31180,203 +31180,10 @@ function binding(subject) {
     return c.ok ? { ok: true, digest: binding_sha256Digest(c.text) } : c;
 }
 
-;// CONCATENATED MODULE: ./src/core/severity.ts
-/**
- * Severities, one table: their order and every reporter's word for each (the report's totals, the
- * Checks API's annotation level, SARIF's level, the summary's icon, the table's colour).
- */
-/** How bad a finding is: the order is the rank (most severe first). */
-const SEVERITIES = ['error', 'warning', 'notice'];
-const SEVERITY_TABLE = {
-    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
-    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
-    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
-};
-/** The rank of an annotation level: the rank of the severity it stands for. */
-const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
-
-;// CONCATENATED MODULE: ./src/core/text.ts
-/** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
-/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
-const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-/**
- * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
- * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
- */
-const quote = (s, max = 200) => clip(s, max);
-/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-function clip(s, max, marker = '…') {
-    if (s.length <= max)
-        return s;
-    let cut = Math.max(0, max - marker.length);
-    const c = s.charCodeAt(cut - 1);
-    if (c >= 0xd800 && c <= 0xdbff)
-        cut--;
-    return s.slice(0, cut) + marker;
-}
-/** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
-function editDistance(a, b) {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const cur = [i];
-        for (let j = 1; j <= b.length; j++) {
-            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-        }
-        prev = cur;
-    }
-    return prev[b.length];
-}
-/** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */
-function nearestName(word, candidates) {
-    let best = null;
-    let bestD = Number.POSITIVE_INFINITY;
-    for (const c of candidates) {
-        const d = editDistance(word.toLowerCase(), c.toLowerCase());
-        if (d < bestD)
-            [best, bestD] = [c, d];
-    }
-    return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
-}
-
-;// CONCATENATED MODULE: ./src/core/findings.ts
-
-
-const FINDINGS = {
-    invalid_artifact: {
-        severity: 'error',
-        title: 'Invalid artifact',
-        help: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.',
-        about: 'file',
-    },
-    record_inconsistent: {
-        severity: 'error',
-        title: 'Audit record inconsistent',
-        help: "An audit record's subject does not hash to its binding_digest: it was edited after it was made.",
-    },
-    duplicate_record: {
-        severity: 'error',
-        title: 'Duplicate audit record',
-        help: 'Two records share one (provider, record_id) but differ in subject or binding_digest: one identity names one audit entry, so neither verifies a call.',
-    },
-    record_unmatched: {
-        severity: 'error',
-        option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
-        title: 'Audit record binds no call',
-        help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
-    },
-    record_untrusted: {
-        severity: 'error',
-        title: 'Audit record not from a trusted signer',
-        help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
-    },
-    policy_unmet: {
-        severity: 'error',
-        title: 'Required level not reached',
-        help: 'A required level (--require / require) is above the level the call earned.',
-        shortfall: true,
-    },
-    verified_not_reproduced: {
-        severity: 'error',
-        title: 'verified claim not reproduced',
-        help: 'A call claims verified, but no committed audit record reproduces its binding.',
-        shortfall: true,
-    },
-    observed_confirmed_not_reproduced: {
-        severity: 'warning',
-        option: { when: 'with `strict-observed`', severity: 'error' },
-        title: 'observed_confirmed claim not reproduced',
-        help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
-        shortfall: true,
-    },
-    inconsistent_claim: {
-        severity: 'error',
-        title: 'Inconsistent claim',
-        help: "A call's claim contradicts itself (level, source, digest, asserted flags), or asserts a side effect of a call that was denied, failed or did not succeed.",
-    },
-    run_incomplete: {
-        severity: 'error',
-        title: 'Run incomplete',
-        help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
-        about: 'file',
-    },
-    run_unattested: {
-        severity: 'error',
-        title: 'Run not attested by a trusted producer',
-        help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
-        about: 'file',
-    },
-    orphan_attestation: {
-        severity: 'warning',
-        title: 'Attestation without its artifact',
-        help: 'An attestation file (.intoto.jsonl, .sigstore.json) has no artifact of its base name beside it: a renamed artifact must not lose its attestation silently.',
-        about: 'file',
-    },
-    no_artifacts: {
-        severity: 'error',
-        title: 'No run artifacts',
-        help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
-    },
-    rule_unused: {
-        severity: 'warning',
-        title: 'Required-level rule applies to no call',
-        help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
-    },
-    imported_twice: {
-        severity: 'notice',
-        title: 'Audit entry imported twice',
-        help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
-    },
-    under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
-    skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
-    no_decisions: {
-        severity: 'notice',
-        title: 'No decisions',
-        help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
-        about: 'file',
-    },
-    no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
-    no_match: {
-        severity: 'notice',
-        option: { when: 'for an input given explicitly', severity: 'error' },
-        title: 'Input matched nothing',
-        help: 'An input path or glob matched no file.',
-    },
-};
-const FINDING_CODES = Object.keys(FINDINGS);
-/** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
-const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
-/** A finding at a location; `severity` only for the codes whose severity an option changes. */
-function finding(code, loc, message, severity = FINDINGS[code].severity) {
-    if (loc.member === undefined)
-        return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
-    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
-}
-/** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
-function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
-    return { severity, code, input, file: null, line: null, column: null, message };
-}
-/** Root causes first: findings about inputs, then about whole files, then about the records and calls in them. */
-const groupOf = (f) => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
-const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
-/** Where a finding is, for ordering: its input, or its file, line and column. */
-const position = (a, b) => a.input !== undefined || b.input !== undefined ? cmp(a.input ?? '', b.input ?? '') : byLocation(a, b);
-/** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
-function compareFindings(a, b) {
-    return (groupOf(a) - groupOf(b) ||
-        position(a, b) ||
-        SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
-        cmp(a.code, b.code) ||
-        cmp(a.message, b.message));
-}
-
-;// CONCATENATED MODULE: ./src/core/json.ts
-/**
- * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
- * object check every reader and the core use. Parsed objects are never copied or spread.
- */
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (o, k) => Object.hasOwn(o, k);
-
+// EXTERNAL MODULE: ./src/core/findings.ts
+var core_findings = __nccwpck_require__(4637);
+// EXTERNAL MODULE: ./src/core/json.ts
+var core_json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
@@ -31408,13 +31215,13 @@ function narrowTarget(actionClass, target) {
         return undefined;
     const out = {};
     for (const f of fields)
-        if (hasOwn(target, f))
+        if ((0,core_json/* hasOwn */.$)(target, f))
             out[f] = target[f];
     return out;
 }
 function project(decision) {
     const action = decision['action'];
-    if (!isObject(action))
+    if (!(0,core_json/* isObject */.G)(action))
         return { kind: 'none', reason: 'action is not an object' };
     const actionClass = action['resource_type'];
     const verb = action['verb'];
@@ -31423,7 +31230,7 @@ function project(decision) {
         return { kind: 'none', reason: 'action.resource_type is not a string' };
     if (typeof verb !== 'string')
         return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!isObject(target))
+    if (!(0,core_json/* isObject */.G)(target))
         return { kind: 'none', reason: 'action.target is not an object' };
     const narrowed = narrowTarget(actionClass, target);
     if (!narrowed)
@@ -31444,6 +31251,8 @@ function targetKey(subject) {
     return c.ok ? c.text : `\u0000${subject.action_class}`;
 }
 
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
 ;// CONCATENATED MODULE: ./src/core/vocabulary.ts
 /** The rungs, lowest first: the order is the rank. */
 const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
@@ -31573,19 +31382,19 @@ function checkRuleNames(policy, seen) {
             continue;
         const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
         if (!classes.has(s.cls)) {
-            const near = nearestName(s.cls, classes);
+            const near = (0,core_text/* nearestName */.qb)(s.cls, classes);
             return {
                 ok: false,
-                reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(s.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(cmp).join(', ')}`}`,
+                reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(s.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`}`,
             };
         }
         if (s.kind === 'verb') {
             const verbs = new Set([...(PRODUCER_VERBS.get(s.cls) ?? []), ...(seen.get(s.cls) ?? [])]);
             if (!verbs.has(s.verb)) {
-                const near = nearestName(s.verb, verbs);
+                const near = (0,core_text/* nearestName */.qb)(s.verb, verbs);
                 return {
                     ok: false,
-                    reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(s.verb)} for ${s.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${s.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(cmp).join(', ')}` : ''}`,
+                    reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(s.verb)} for ${s.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${s.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
                 };
             }
         }
@@ -31931,7 +31740,7 @@ class GroupIndex {
     /** The id of each bound field's value; undefined where a query's value was never seen. */
     ids(target, intern) {
         return this.fields.map((f, i) => {
-            if (!hasOwn(target, f))
+            if (!(0,core_json/* hasOwn */.$)(target, f))
                 return 0;
             const v = target[f];
             const strings = this.strings[i];
@@ -32050,6 +31859,8 @@ function outcomeOf(call, record, read, noRecord) {
 ;// CONCATENATED MODULE: ./src/core/report.ts
 const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
+// EXTERNAL MODULE: ./src/core/severity.ts
+var severity = __nccwpck_require__(432);
 ;// CONCATENATED MODULE: ./src/core/explain.ts
 /**
  * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
@@ -32062,7 +31873,7 @@ const REPORT_SCHEMA = 'receipt-gate.report.v1';
 const at = (d) => `line ${d.loc.line}`;
 const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
 /** `record "id" (provider) at file:line` */
-const recordName = (r) => `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${placeOf(r.input.loc)}`;
+const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
 /** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
 function signedBy(r) {
     const { signer, trust } = r.input;
@@ -32073,7 +31884,7 @@ function signedBy(r) {
 /** `artifact decision N (line L)` */
 const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
 /** How a call is named in its own findings: its tool (or "decision") and its index. */
-const callTitle = (c) => `${c.input.tool === null ? 'decision' : quote(c.input.tool)} (decision ${c.input.index})`;
+const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
 const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
 const NO_READ = 'no later successful read of the same target in this run';
 const NO_RECORD = 'no audit record binds its subject';
@@ -32089,7 +31900,7 @@ function snagText(s) {
         case 'taken':
             return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
         case 'other_provider':
-            return `${recordName(s.record)} is from provider "${quote(s.record.input.record.provider)}", the call targets "${quote(s.callProvider)}"`;
+            return `${recordName(s.record)} is from provider "${(0,core_text/* quote */.hD)(s.record.input.record.provider)}", the call targets "${(0,core_text/* quote */.hD)(s.callProvider)}"`;
     }
 }
 /** How the snags past the listed few are counted, by kind. */
@@ -32127,7 +31938,7 @@ function outcomeText(o) {
 const fieldList = (fields) => {
     if (fields.length === 0)
         return 'field order or types';
-    const shown = fields.slice(0, 10).map((k) => quote(k, 60));
+    const shown = fields.slice(0, 10).map((k) => (0,core_text/* quote */.hD)(k, 60));
     return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
 };
 /** Whether the nearest call differs from the record only in the letter case of owner or repo. */
@@ -32144,7 +31955,7 @@ function caseOnly(u, record) {
 }
 /** Why a usable record bound no call. */
 function unmatchedText(u, record) {
-    const provider = quote(record.input.record.provider);
+    const provider = (0,core_text/* quote */.hD)(record.input.record.provider);
     switch (u.kind) {
         case 'same_subject': {
             if (!u.otherProvider && !u.ineligible && u.verified) {
@@ -32152,7 +31963,7 @@ function unmatchedText(u, record) {
             }
             const parts = [];
             if (u.otherProvider?.eligibility.ok) {
-                parts.push(`its subject matches ${callName(u.otherProvider)} but the call targets provider "${quote(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
+                parts.push(`its subject matches ${callName(u.otherProvider)} but the call targets provider "${(0,core_text/* quote */.hD)(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
             }
             if (u.ineligible)
                 parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
@@ -32163,7 +31974,7 @@ function unmatchedText(u, record) {
         case 'nearest':
             return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}${caseOnly(u, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
         case 'no_call':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(u.actionClass))} call with verb ${JSON.stringify(quote(u.verb))} at all)`;
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(u.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(u.verb))} at all)`;
     }
 }
 
@@ -32205,30 +32016,30 @@ function callFindings(call, outcome, rule, options, subject) {
     const where = callTitle(call);
     if (claim.level === 'verified') {
         if (level !== 'verified') {
-            out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
         }
         else if (!claim.legacy && claim.digest !== subject) {
-            out.push(finding('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
         }
     }
     else if (claim.level === 'observed_confirmed') {
         const severity = options.strictObserved ? 'error' : 'warning';
         if (level === 'asserted') {
             const why = whyNotReached(outcome, 'observed_confirmed');
-            out.push(finding('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
         }
         else if (level === 'observed_confirmed' && claim.digest !== subject) {
             const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
-            out.push(finding('observed_confirmed_not_reproduced', input.loc, why, severity));
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
         }
     }
     if (below(claim.level, level))
-        out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+        out.push((0,core_findings/* finding */.gk)('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
     if (rule && below(level, rule.level)) {
         // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-        const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === rule.level);
+        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === rule.level);
         const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
-        out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
+        out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
     }
     return out;
 }
@@ -32243,7 +32054,7 @@ function judgeCall(call, outcome, rule, options, read) {
     const own = callFindings(call, outcome, rule, options, subject);
     const findings = read.length === 0 ? own : [...read, ...own];
     if (findings.length > 1)
-        findings.sort(compareFindings);
+        findings.sort(core_findings/* compareFindings */.Eg);
     const r = outcome.level === 'verified' ? outcome.record.input : null;
     return {
         artifact: call.run.artifact,
@@ -32276,19 +32087,28 @@ function recordMessage(v, name) {
         case 'untrusted':
             return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
         case 'imported_twice':
-            return `${name} is the same audit entry as the record at ${placeOf(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
+            return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
         case 'duplicate':
-            return `${name} shares (provider, record_id) with the record at ${placeOf(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
+            return `${name} shares (provider, record_id) with the record at ${(0,core_findings/* placeOf */.$t)(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
     }
 }
+/** A workflow identity as the report names it. */
+const workflowTrust = (w) => ({
+    identity: w.identity,
+    source_repository: w.sourceRepository,
+    source_ref: w.sourceRef,
+    issuer: w.issuer,
+    signed_at: w.signedAt,
+});
 /** A record's report line, and the finding of a record that does not bind a call. */
 function judgeRecord(v, options) {
     const { record, loc, signer } = v.record.input;
-    const name = `record ${JSON.stringify(quote(record.record_id))} (${quote(record.provider)})`;
+    const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
     const code = RECORD_OUTCOMES[v.outcome].finding;
     const message = recordMessage(v, name);
     const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
     const holder = v.outcome === 'bound' ? v.call : null;
+    const by = v.record.input.trust.kind === 'trusted' ? v.record.input.trust.by : undefined;
     return {
         report: {
             file: loc.file,
@@ -32302,8 +32122,9 @@ function judgeRecord(v, options) {
             signer,
             untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
             call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+            ...(by ? { trusted_by: workflowTrust(by) } : {}),
         },
-        finding: code !== null && message !== null ? finding(code, loc, message, severity) : null,
+        finding: code !== null && message !== null ? (0,core_findings/* finding */.gk)(code, loc, message, severity) : null,
     };
 }
 
@@ -32333,12 +32154,12 @@ function callsOf(run, read) {
         if (reading.kind === 'invalid') {
             const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
             const call = { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
-            read.set(call, [finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
+            read.set(call, [(0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
             return call;
         }
         const call = { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
         if (reading.inconsistencies.length > 0) {
-            read.set(call, reading.inconsistencies.map((why) => finding('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
+            read.set(call, reading.inconsistencies.map((why) => (0,core_findings/* finding */.gk)('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
         }
         return call;
     });
@@ -32389,14 +32210,16 @@ function tallyTotals(runs, calls, records, findings, copies) {
     for (const o of RECORD_OUTCOME_NAMES)
         totals[o] = outcomes.get(o) ?? 0;
     totals['imported_twice'] = copies;
-    for (const s of SEVERITIES)
-        totals[SEVERITY_TABLE[s].total] = severities.get(s) ?? 0;
+    for (const s of severity/* SEVERITIES */.oC)
+        totals[severity/* SEVERITY_TABLE */.ps[s].total] = severities.get(s) ?? 0;
     return totals;
 }
 /** A run's producer as the report names it (§10). */
 function producerOf(a) {
     if (!a || a.kind === 'none' || a.kind === 'unattested')
         return null;
+    if (a.kind === 'attested-keyless')
+        return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by) };
     return { key_id: a.keyId, name: a.name, version: a.version, checked: a.kind === 'attested' };
 }
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
@@ -32407,19 +32230,19 @@ function unusedRuleFindings(policy, calls) {
     const unused = unusedRules(policy, applicable);
     if (unused.length === 0)
         return [];
-    const classes = [...new Set(applicable.map((c) => c.actionClass).filter((c) => c !== null))].sort(cmp);
+    const classes = [...new Set(applicable.map((c) => c.actionClass).filter((c) => c !== null))].sort(core_text/* cmp */.r2);
     const seen = classes.length === 0
         ? 'no call asserts a side effect'
         : `classes seen: ${classes
             .slice(0, 20)
-            .map((c) => quote(c, 100))
+            .map((c) => (0,core_text/* quote */.hD)(c, 100))
             .join(', ')}${classes.length > 20 ? ` and ${classes.length - 20} more` : ''}`;
-    return unused.map((r) => inputFinding('rule_unused', `require: ${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`));
+    return unused.map((r) => (0,core_findings/* inputFinding */.uY)('rule_unused', `require: ${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`));
 }
 function verify(evidence, options) {
     const policy = options.policy ?? policy_NO_POLICY;
-    const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
-    const records = checkRecords([...evidence.records].sort((a, b) => byLocation(a.loc, b.loc)));
+    const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
+    const records = checkRecords([...evidence.records].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
     const read = new Map();
     const perRun = runs.map((run) => callsOf(run, read));
     const climbed = climb(perRun, records);
@@ -32443,8 +32266,8 @@ function verify(evidence, options) {
     const findings = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];
     for (const run of runs) {
         if (run.attestation?.kind === 'unattested') {
-            const why = `run ${quote(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
-            findings.push(finding('run_unattested', { file: run.artifact, line: 1, column: 1 }, why));
+            const why = `run ${(0,core_text/* quote */.hD)(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
+            findings.push((0,core_findings/* finding */.gk)('run_unattested', { file: run.artifact, line: 1, column: 1 }, why));
         }
     }
     for (const c of callReports)
@@ -32470,7 +32293,7 @@ function verify(evidence, options) {
         const also = copies.get(v.record.input);
         recordReports.push(also ? withCopies(judged.report, also) : judged.report);
     }
-    findings.sort(compareFindings);
+    findings.sort(core_findings/* compareFindings */.Eg);
     const totals = tallyTotals(runs.length, callReports, recordReports, findings, [...copies.values()].reduce((n, l) => n + l.length, 0));
     return {
         schema: REPORT_SCHEMA,
@@ -32527,47 +32350,8 @@ function attestedBy(attestation) {
     return m ? attestation.slice(0, m.index) : null;
 }
 
-;// CONCATENATED MODULE: ./src/read/limits.ts
-const limits_DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 ** 2,
-    maxLineBytes: 8 * 1024 ** 2,
-    maxDepth: 64,
-    maxKeys: 10_000,
-    maxFindingsPerFile: 20,
-    maxDecisions: 100_000,
-};
-/** The messages a broken limit gives, the same wherever it is checked. */
-const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
-const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
-/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
-const MAX_KEY_TEXT_BYTES = 64 * 1024;
-/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
-const MAX_SIGNATURES = 16;
-/** Most directory entries one discovery walks before it stops (narrow the inputs). */
-const MAX_WALK_ENTRIES = 500_000;
-const MiB = 1024 * 1024;
-const DEFAULT_BUNDLE_LIMITS = {
-    maxCompressedBytes: 100 * MiB,
-    maxDecompressedBytes: 1024 * MiB,
-    maxRatio: 200,
-    maxManifestBytes: 10 * MiB,
-    maxEventsBytes: 500 * MiB,
-    maxEvents: 100_000,
-    maxLineBytes: 1 * MiB,
-    maxPathBytes: 256,
-    maxMetaBytes: 64 * 1024,
-    maxDepth: 64,
-    maxDecisions: limits_DEFAULT_LIMITS.maxDecisions,
-};
-/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
-function bundleLimits(read) {
-    return {
-        ...DEFAULT_BUNDLE_LIMITS,
-        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
-        maxDecisions: read.maxDecisions,
-    };
-}
-
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
 ;// CONCATENATED MODULE: ./src/read/discover.ts
 /**
  * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
@@ -32618,12 +32402,12 @@ function walk(w, dir, input, take, findings) {
             list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
         }
         catch (e) {
-            findings.push(finding('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
             continue;
         }
         for (const ent of list) {
-            if (++w.entries > MAX_WALK_ENTRIES) {
-                findings.push(inputFinding('invalid_artifact', named(w, input), `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
+            if (++w.entries > read_limits/* MAX_WALK_ENTRIES */.MH) {
+                findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `more than ${read_limits/* MAX_WALK_ENTRIES */.MH} entries under the inputs; narrow the paths`));
                 return;
             }
             const abs = external_node_path_default().join(d, ent.name);
@@ -32639,7 +32423,7 @@ function walk(w, dir, input, take, findings) {
             }
             else if (formatOf(ent.name) !== null) {
                 // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                findings.push(finding('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
+                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
             }
         }
     }
@@ -32652,11 +32436,11 @@ function discover_link(w, abs, take, findings) {
         real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
     }
     catch {
-        findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
         return;
     }
     if (!inside(w.realWorkspace, real)) {
-        findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
         return;
     }
     let st;
@@ -32669,9 +32453,9 @@ function discover_link(w, abs, take, findings) {
     if (st.isFile())
         take(abs);
     else if (st.isDirectory())
-        findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
+        findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
     else if (formatOf(abs) !== null)
-        findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
 }
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
 function expand(w, input, noMatch) {
@@ -32688,7 +32472,7 @@ function expand(w, input, noMatch) {
     const scan = picomatch_default().scan(input);
     const base = external_node_path_default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
     if (!inside(w.workspace, base)) {
-        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
         return { files, findings, attestations };
     }
     let st;
@@ -32699,7 +32483,7 @@ function expand(w, input, noMatch) {
         // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
         const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
         if (noMatch === 'error')
-            findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
         return { files, findings, attestations };
     }
     // Lexically inside is not enough: the input, or any directory above it, may be a link out.
@@ -32711,7 +32495,7 @@ function expand(w, input, noMatch) {
         /* a broken link: reported below */
     }
     if (!real || !inside(w.realWorkspace, real)) {
-        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
         return { files, findings, attestations };
     }
     if (st.isSymbolicLink())
@@ -32731,7 +32515,7 @@ function expand(w, input, noMatch) {
                 ignored++;
         }, findings);
         if (ignored > 0)
-            findings.push(inputFinding('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
     else if (st.isDirectory()) {
         walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : attestation(abs)), findings);
@@ -32743,11 +32527,11 @@ function expand(w, input, noMatch) {
             add(base);
     }
     else {
-        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
         return { files, findings, attestations };
     }
     if (files.length === 0)
-        findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
+        findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
     return { files, findings, attestations };
 }
 /**
@@ -32785,958 +32569,12 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
         for (const f of e.attestations)
             attestations.set(f.rel, f);
     }
-    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => cmp(a.rel, b.rel));
+    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,core_text/* cmp */.r2)(a.rel, b.rel));
     return { files: kept(found), findings, attestations: kept(attestations) };
 }
 
-;// CONCATENATED MODULE: ./src/read/base64.ts
-/** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-/** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
-const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
-
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/read/lines.ts
-/**
- * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
- * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
- */
-function* lines(text) {
-    for (let start = 0, line = 1; start < text.length; line++) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
-        yield { line, start, end };
-        start = next;
-    }
-}
-/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
-function overBytes(text, start, end, maxBytes) {
-    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
-}
-/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
-function blank(text, start, end) {
-    for (let i = start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09)
-            return false;
-    }
-    return true;
-}
-
-;// CONCATENATED MODULE: ./src/read/strict-json.ts
-/** The key under which `elements` holds a path's offsets. */
-const pathKey = (path) => JSON.stringify(path);
-var C;
-(function (C) {
-    C[C["TAB"] = 9] = "TAB";
-    C[C["LF"] = 10] = "LF";
-    C[C["CR"] = 13] = "CR";
-    C[C["SPACE"] = 32] = "SPACE";
-    C[C["QUOTE"] = 34] = "QUOTE";
-    C[C["PLUS"] = 43] = "PLUS";
-    C[C["COMMA"] = 44] = "COMMA";
-    C[C["MINUS"] = 45] = "MINUS";
-    C[C["DOT"] = 46] = "DOT";
-    C[C["ZERO"] = 48] = "ZERO";
-    C[C["NINE"] = 57] = "NINE";
-    C[C["COLON"] = 58] = "COLON";
-    C[C["UPPER_E"] = 69] = "UPPER_E";
-    C[C["LBRACKET"] = 91] = "LBRACKET";
-    C[C["BACKSLASH"] = 92] = "BACKSLASH";
-    C[C["RBRACKET"] = 93] = "RBRACKET";
-    C[C["LOWER_E"] = 101] = "LOWER_E";
-    C[C["LBRACE"] = 123] = "LBRACE";
-    C[C["RBRACE"] = 125] = "RBRACE";
-})(C || (C = {}));
-class ScanError {
-    offset;
-    message;
-    constructor(offset, message) {
-        this.offset = offset;
-        this.message = message;
-    }
-}
-const describe = (s) => {
-    const j = JSON.stringify(s);
-    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
-};
-/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
-function scan(text, options, start = 0, end = text.length) {
-    return runScanner(new Scanner(text, start, end, options, false));
-}
-/**
- * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
- * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
- */
-function firstValueEnd(text, options, start, end = text.length) {
-    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
-    try {
-        scanner.run(true);
-        return { ok: true, value: scanner.valueEnd };
-    }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, reason: { offset: e.offset, message: e.message } };
-        throw e;
-    }
-}
-function runScanner(scanner) {
-    try {
-        return { ok: true, value: scanner.run() };
-    }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, reason: { offset: e.offset, message: e.message } };
-        throw e;
-    }
-}
-const wellFormed = (s) => s.isWellFormed();
-/**
- * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
- * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
- * character by character. When it rejects, the full scan finds and locates the error.
- *
- * Both scans run on the document's own slice, never on the text around it: a search (for the next
- * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
- * its size whatever its lines hold. Offsets are moved back to the whole text's.
- */
-function parseStrict(text, options, start = 0, end = text.length) {
-    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
-    let value;
-    try {
-        value = JSON.parse(slice);
-    }
-    catch (e) {
-        const r = scan(slice, options);
-        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-        return {
-            ok: false,
-            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
-        };
-    }
-    const r = runScanner(new Scanner(slice, 0, slice.length, options, wellFormed(slice)));
-    if (!r.ok)
-        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
-    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
-}
-function shifted(elements, by) {
-    const out = new Map();
-    for (const [k, v] of elements)
-        out.set(k, v.map((o) => o + by));
-    return out;
-}
-/**
- * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
- * collision only costs a comparison of the two decoded keys.
- */
-function keyHash(s, a, b) {
-    const n = b - a;
-    if (n === 0)
-        return 0;
-    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
-}
-/** Members remembered per open object before switching to a Set of decoded keys. */
-const SMALL = 16;
-let shared = null;
-function tables(depths) {
-    if (!shared || shared.kinds.length < depths) {
-        shared = {
-            kinds: new Uint8Array(depths),
-            counts: new Int32Array(depths),
-            starts: new Int32Array(depths * SMALL),
-            ends: new Int32Array(depths * SMALL),
-            hashes: new Int32Array(depths * SMALL),
-            escapes: new Uint8Array(depths * SMALL),
-        };
-    }
-    return shared;
-}
-class Scanner {
-    s;
-    end;
-    o;
-    trusted;
-    i;
-    depth = 0;
-    /** Per depth: 1 for an object, 2 for an array. */
-    kinds;
-    /**
-     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
-     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
-     */
-    counts;
-    starts;
-    ends;
-    hashes;
-    escapes;
-    sets = [];
-    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
-    paths = [];
-    collecting = [];
-    wanted = new Map();
-    maxPath;
-    maxKeys;
-    /** The last key read, decoded: only kept while path bookkeeping needs it. */
-    lastKey = '';
-    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
-    escaped = false;
-    hash = 0;
-    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
-    nextBackslash = -2;
-    /**
-     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
-     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
-     */
-    constructor(s, start, end, o, trusted) {
-        this.s = s;
-        this.end = end;
-        this.o = o;
-        this.trusted = trusted;
-        this.i = start;
-        const t = tables(o.maxDepth + 2);
-        this.kinds = t.kinds;
-        this.counts = t.counts;
-        this.starts = t.starts;
-        this.ends = t.ends;
-        this.hashes = t.hashes;
-        this.escapes = t.escapes;
-        let maxPath = -1;
-        for (const p of o.collect ?? []) {
-            this.wanted.set(pathKey(p), []);
-            maxPath = Math.max(maxPath, p.length);
-        }
-        this.maxPath = maxPath;
-        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
-    }
-    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
-    valueEnd = -1;
-    run(firstOnly = false) {
-        const { s, end } = this;
-        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
-            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
-        this.ws();
-        if (this.i >= end)
-            throw new ScanError(this.i, 'empty input: expected a JSON value');
-        this.value();
-        for (;;) {
-            if (this.depth === 0) {
-                this.valueEnd = this.i;
-                if (firstOnly)
-                    return this.wanted;
-                this.ws();
-                if (this.i < end)
-                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
-                return this.wanted;
-            }
-            this.ws();
-            const c = this.i < end ? s.charCodeAt(this.i) : -1;
-            const inObject = this.kinds[this.depth] === 1;
-            if (c === C.COMMA) {
-                this.i++;
-                if (inObject)
-                    this.key();
-                else
-                    this.element();
-            }
-            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
-                this.i++;
-                this.depth--;
-            }
-            else {
-                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
-            }
-        }
-    }
-    what() {
-        if (this.i >= this.end)
-            return 'the end of the input (truncated?)';
-        const ch = this.s.codePointAt(this.i);
-        return ch < 0x20 || ch === 0x7f
-            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
-            : `'${String.fromCodePoint(ch)}'`;
-    }
-    ws() {
-        const { s, end } = this;
-        let i = this.i;
-        while (i < end) {
-            const c = s.charCodeAt(i);
-            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
-                i++;
-            else
-                break;
-        }
-        this.i = i;
-    }
-    /** An array element starts here (after '[' or ','). */
-    element() {
-        this.ws();
-        const col = this.collecting[this.depth];
-        if (col)
-            col.push(this.i);
-        this.value();
-    }
-    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
-    value() {
-        this.ws();
-        const { s, end } = this;
-        const i = this.i;
-        if (i >= end)
-            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
-        const c = s.charCodeAt(i);
-        if (c === C.QUOTE)
-            this.skipString();
-        else if (c === C.LBRACE)
-            this.open(1);
-        else if (c === C.LBRACKET)
-            this.open(2);
-        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
-            this.number();
-        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
-            this.i = i + 4;
-        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
-            this.i = i + 5;
-        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
-            this.i = i + 4;
-        else
-            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
-    }
-    open(kind) {
-        const parentDepth = this.depth;
-        if (parentDepth >= this.o.maxDepth) {
-            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
-        }
-        const d = ++this.depth;
-        this.kinds[d] = kind;
-        this.i++;
-        // Path bookkeeping only as deep as some requested path goes.
-        if (d - 1 <= this.maxPath) {
-            let path = null;
-            if (d === 1)
-                path = [];
-            else {
-                const parent = this.paths[d - 1];
-                if (parent && this.kinds[d - 1] === 1)
-                    path = [...parent, this.lastKey];
-            }
-            this.paths[d] = path;
-            this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
-        }
-        else {
-            this.paths[d] = null;
-            this.collecting[d] = null;
-        }
-        this.ws();
-        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
-        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
-            this.i++;
-            this.depth--;
-            return;
-        }
-        if (kind === 1) {
-            this.counts[d] = 0;
-            this.key();
-        }
-        else {
-            this.element();
-        }
-    }
-    sameRaw(a, b, a2, b2) {
-        if (b - a !== b2 - a2)
-            return false;
-        const { s } = this;
-        for (let k = 0; k < b - a; k++)
-            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
-                return false;
-        return true;
-    }
-    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
-    decoded(a, b) {
-        const raw = this.s.slice(a - 1, b + 1);
-        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
-    }
-    /** An object member starts here: key, colon, then its value. */
-    key() {
-        this.ws();
-        const { s } = this;
-        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
-            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
-        }
-        const at = this.i;
-        this.string();
-        const a = at + 1;
-        const b = this.i - 1;
-        const d = this.depth;
-        const n = this.counts[d];
-        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
-        let key = null;
-        let h = this.hash;
-        if (this.escaped) {
-            key = this.decoded(a, b);
-            h = keyHash(key, 0, key.length);
-        }
-        if (n < SMALL) {
-            const base = d * SMALL;
-            for (let k = 0; k < n; k++) {
-                if (this.hashes[base + k] !== h)
-                    continue;
-                const a2 = this.starts[base + k];
-                const b2 = this.ends[base + k];
-                // Unescaped keys are compared in place; an escaped one on either side is decoded.
-                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
-                if (same)
-                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
-            }
-            this.starts[base + n] = a;
-            this.ends[base + n] = b;
-            this.hashes[base + n] = h;
-            this.escapes[base + n] = this.escaped ? 1 : 0;
-        }
-        else {
-            let set = this.sets[d];
-            if (n === SMALL) {
-                // Switch to a set: decode the first SMALL keys once.
-                if (set)
-                    set.clear();
-                else
-                    this.sets[d] = set = new Set();
-                const base = d * SMALL;
-                for (let k = 0; k < SMALL; k++)
-                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
-            }
-            key ??= this.decoded(a, b);
-            if (set.has(key))
-                throw new ScanError(at, `duplicate key ${describe(key)}`);
-            set.add(key);
-        }
-        if (n + 1 > this.maxKeys)
-            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
-        this.counts[d] = n + 1;
-        if (d <= this.maxPath)
-            this.lastKey = key ?? this.decoded(a, b);
-        this.ws();
-        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
-            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
-        }
-        this.i++;
-        this.value();
-    }
-    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
-    quickEnd(start) {
-        const q = this.s.indexOf('"', start + 1);
-        if (this.nextBackslash !== -1 && this.nextBackslash < start)
-            this.nextBackslash = this.s.indexOf('\\', start);
-        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
-    }
-    /** A string starts at the quote; moves past it and says whether it held an escape. */
-    skipString() {
-        const { s, end } = this;
-        const start = this.i;
-        if (this.trusted) {
-            const q = this.quickEnd(start);
-            if (q !== -1) {
-                this.i = q + 1;
-                return false;
-            }
-        }
-        let i = start + 1;
-        let escaped = false;
-        for (;;) {
-            if (i >= end)
-                throw new ScanError(start, 'unterminated string (truncated?)');
-            const c = s.charCodeAt(i);
-            if (c === C.QUOTE)
-                break;
-            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
-                i++;
-                continue;
-            }
-            if (c === C.BACKSLASH) {
-                escaped = true;
-                i = this.escape(i);
-            }
-            else if (c < 0x20)
-                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
-            else {
-                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
-                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
-                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
-                i += 2;
-            }
-        }
-        this.i = i + 1;
-        return escaped;
-    }
-    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
-    string() {
-        const start = this.i;
-        this.escaped = this.skipString();
-        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
-    }
-    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
-    escape(i) {
-        const { s, end } = this;
-        if (i + 1 >= end)
-            throw new ScanError(i, 'unterminated escape (truncated?)');
-        const e = s.charCodeAt(i + 1);
-        if (e !== 117 /* u */) {
-            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
-                return i + 2;
-            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
-        }
-        const u = this.hex4(i + 2);
-        if (u >= 0xdc00 && u <= 0xdfff)
-            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
-        if (u >= 0xd800 && u <= 0xdbff) {
-            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
-                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
-            }
-            const low = this.hex4(i + 8);
-            if (low < 0xdc00 || low > 0xdfff)
-                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
-            return i + 12;
-        }
-        return i + 6;
-    }
-    hex4(at) {
-        if (at + 4 > this.end)
-            throw new ScanError(at - 2, 'truncated \\u escape');
-        let v = 0;
-        for (let k = 0; k < 4; k++) {
-            const c = this.s.charCodeAt(at + k);
-            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
-            if (d < 0)
-                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
-            v = v * 16 + d;
-        }
-        return v;
-    }
-    number() {
-        const { s, end } = this;
-        const start = this.i;
-        let i = start;
-        if (s.charCodeAt(i) === C.MINUS)
-            i++;
-        const digits = () => {
-            const from = i;
-            while (i < end) {
-                const c = s.charCodeAt(i);
-                if (c < C.ZERO || c > C.NINE)
-                    break;
-                i++;
-            }
-            return i - from;
-        };
-        if (i < end && s.charCodeAt(i) === C.ZERO) {
-            i++;
-            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
-                throw new ScanError(start, 'numbers must not have leading zeros');
-        }
-        else if (digits() === 0) {
-            throw new ScanError(start, 'invalid number: expected a digit');
-        }
-        let exp = false;
-        if (i < end && s.charCodeAt(i) === C.DOT) {
-            i++;
-            if (digits() === 0)
-                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
-        }
-        const e = i < end ? s.charCodeAt(i) : 0;
-        if (e === C.LOWER_E || e === C.UPPER_E) {
-            exp = true;
-            i++;
-            const sign = i < end ? s.charCodeAt(i) : 0;
-            if (sign === C.PLUS || sign === C.MINUS)
-                i++;
-            if (digits() === 0)
-                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
-        }
-        this.i = i;
-        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
-            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
-        }
-    }
-}
-/** 1-based line and column (in UTF-16 code units) of offsets in one text, computed lazily. */
-class LineIndex {
-    text;
-    starts = null;
-    constructor(text) {
-        this.text = text;
-    }
-    locate(offset) {
-        if (!this.starts) {
-            const starts = [0];
-            const t = this.text;
-            for (let i = t.indexOf('\n'); i !== -1; i = t.indexOf('\n', i + 1))
-                starts.push(i + 1);
-            this.starts = starts;
-        }
-        const starts = this.starts;
-        let lo = 0;
-        let hi = starts.length - 1;
-        while (lo < hi) {
-            const mid = (lo + hi + 1) >> 1;
-            if (starts[mid] <= offset)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        return { line: lo + 1, column: offset - starts[lo] + 1 };
-    }
-}
-
-// EXTERNAL MODULE: external "node:buffer"
-var external_node_buffer_ = __nccwpck_require__(4573);
-;// CONCATENATED MODULE: ./src/read/utf8.ts
-/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
-
-/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
-function decodeUtf8(bytes) {
-    if (!(0,external_node_buffer_.isUtf8)(bytes))
-        return { ok: false, reason: firstInvalidUtf8(bytes) };
-    return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
-}
-/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
-function firstInvalidUtf8(b) {
-    let i = 0;
-    while (i < b.length) {
-        const c = b[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        let n;
-        let min;
-        let cp;
-        if (c >= 0xc2 && c <= 0xdf)
-            [n, min, cp] = [1, 0x80, c & 0x1f];
-        else if (c >= 0xe0 && c <= 0xef)
-            [n, min, cp] = [2, 0x800, c & 0x0f];
-        else if (c >= 0xf0 && c <= 0xf4)
-            [n, min, cp] = [3, 0x10000, c & 0x07];
-        else
-            return i;
-        if (i + n >= b.length)
-            return i;
-        for (let k = 1; k <= n; k++) {
-            const cc = b[i + k];
-            if ((cc & 0xc0) !== 0x80)
-                return i;
-            cp = (cp << 6) | (cc & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
-        i += n + 1;
-    }
-    return b.length;
-}
-/** 1-based line and column (in bytes) of a byte offset. */
-function byteLocation(b, offset) {
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < offset && i < b.length; i++) {
-        if (b[i] === 0x0a) {
-            line++;
-            lineStart = i + 1;
-        }
-    }
-    return { line, column: offset - lineStart + 1 };
-}
-
-;// CONCATENATED MODULE: ./src/read/documents.ts
-/**
- * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
- * starts at and the element offsets its reader asked for. Every input kind reads through here: run
- * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
- * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
- * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
- * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
- */
-
-
-
-
-
-
-/**
- * The one locating sink: problems at offsets of one file become `invalid_artifact` findings at its
- * line and column (once the file's line index is known: before that, 1:1). Readers with more to
- * say (caps, skips) extend it.
- */
-class LocatingSink {
-    file;
-    findings = [];
-    lines = null;
-    constructor(file) {
-        this.file = file;
-    }
-    at(offset) {
-        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
-        return { file: this.file, line, column };
-    }
-    locate(where) {
-        return 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
-    }
-    error(where, message) {
-        this.report(this.locate(where), message);
-    }
-    /** Where a located problem goes: here, the findings. */
-    report(loc, message) {
-        this.findings.push(finding('invalid_artifact', loc, message));
-    }
-}
-/** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
-function utf16(b) {
-    const le = b[0] === 0xff && b[1] === 0xfe;
-    const be = b[0] === 0xfe && b[1] === 0xff;
-    const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
-    if (!le && !be && !nulls)
-        return null;
-    const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
-    return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
-}
-const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
-/**
- * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
- * is decompressed first, to at most max-file-size (a bomb stops there).
- */
-function decode(bytes, limits, sink, options = {}) {
-    let raw = bytes;
-    if (options.gzip && isGzip(bytes)) {
-        try {
-            raw = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
-        }
-        catch (e) {
-            const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
-            sink.error({ line: 1, column: 1 }, tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream');
-            return null;
-        }
-    }
-    if (raw.length > limits.maxFileBytes) {
-        sink.error({ line: 1, column: 1 }, fileTooLarge(raw.length, limits));
-        return null;
-    }
-    const decoded = decodeUtf8(raw);
-    if (!decoded.ok) {
-        sink.error(byteLocation(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
-        return null;
-    }
-    return { text: decoded.value, lines: new LineIndex(decoded.value) };
-}
-/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
-function* documents(text, mode, options, sink) {
-    const { limits } = options;
-    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
-    const parse = (start, end) => {
-        const r = parseStrict(text, opts, start, end);
-        if (r.ok)
-            return { value: r.value.json, start, elements: r.value.elements };
-        sink.error({ offset: r.reason.offset }, r.reason.message);
-        return null;
-    };
-    if (mode === 'json') {
-        const doc = parse(0, text.length);
-        if (doc)
-            yield doc;
-        return;
-    }
-    if (text.charCodeAt(0) === 0xfeff) {
-        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
-        return;
-    }
-    if (mode === 'ndjson') {
-        for (const { start, end } of lines(text)) {
-            if (overBytes(text, start, end, limits.maxLineBytes)) {
-                sink.error({ offset: start }, lineTooLong(limits));
-            }
-            else if (!blank(text, start, end)) {
-                // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
-                const doc = parse(start, end);
-                if (doc)
-                    yield doc;
-            }
-        }
-        return;
-    }
-    yield* values(text, opts, limits, sink);
-}
-/**
- * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
- * must be one strict JSON document (a truncated last line is an error, never a skip); any other
- * non-blank line is text for the reader to judge; blank lines are nothing.
- */
-function* logLines(text, options, sink) {
-    const { limits } = options;
-    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
-    for (const { start, end } of lines(text)) {
-        if (overBytes(text, start, end, limits.maxLineBytes)) {
-            sink.error({ offset: start }, lineTooLong(limits));
-            continue;
-        }
-        if (blank(text, start, end))
-            continue;
-        if (text.charCodeAt(start) !== 0x7b) {
-            yield { kind: 'text', start, end };
-            continue;
-        }
-        const r = parseStrict(text, opts, start, end);
-        if (r.ok)
-            yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
-        else
-            sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
-    }
-}
-const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
-function* values(text, opts, limits, sink) {
-    let at = 0;
-    for (;;) {
-        while (at < text.length && isSpace(text.charCodeAt(at)))
-            at++;
-        if (at >= text.length)
-            break;
-        const end = firstValueEnd(text, opts, at);
-        if (!end.ok) {
-            sink.error({ offset: end.reason.offset }, end.reason.message);
-            const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
-            if (next < 0)
-                break;
-            at = next + 1;
-            continue;
-        }
-        // A value on one line is held to the line limit, as a JSON line would be.
-        if (end.value - at > limits.maxLineBytes / 3 &&
-            text.lastIndexOf('\n', end.value - 1) < at &&
-            overBytes(text, at, end.value, limits.maxLineBytes)) {
-            sink.error({ offset: at }, lineTooLong(limits));
-        }
-        else {
-            const r = parseStrict(text, opts, at, end.value);
-            if (r.ok)
-                yield { value: r.value.json, start: at, elements: r.value.elements };
-            else
-                sink.error({ offset: r.reason.offset }, r.reason.message);
-        }
-        at = end.value;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/read/envelope.ts
-/**
- * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
- * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
- * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
- */
-
-
-
-
-
-const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
-const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
-const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
-/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
-function onlySubject(s) {
-    const subject = s['subject'];
-    if (!Array.isArray(subject) || subject.length !== 1)
-        return { ok: false, reason: 'the Statement must have exactly one subject' };
-    const only = subject[0];
-    const digest = isObject(only) ? only['digest'] : undefined;
-    if (!isObject(only) || !isObject(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
-        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
-    }
-    return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
-}
-/** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
-function notAnEnvelope(v) {
-    if (hasOwn(v, 'verifier') && hasOwn(v, 'verificationResult'))
-        return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
-    if (v['_type'] === STATEMENT_TYPE)
-        return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
-    if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
-        return 'a Sigstore bundle (check it by identity: --certificate-identity)';
-    return null;
-}
-/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
-function readEnvelope(v, loc) {
-    if (!isObject(v))
-        return { ok: false, reason: 'an envelope is not a JSON object' };
-    const what = notAnEnvelope(v);
-    if (what)
-        return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
-    for (const k of Object.keys(v)) {
-        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
-            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    }
-    const type = v['payloadType'];
-    if (typeof type !== 'string' || type === '')
-        return { ok: false, reason: 'payloadType is not a non-empty string' };
-    const p = v['payload'];
-    const payload = typeof p === 'string' ? strictBase64(p) : null;
-    if (!payload)
-        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
-    const sigs = v['signatures'];
-    if (!Array.isArray(sigs) || sigs.length === 0)
-        return { ok: false, reason: 'signatures is not a non-empty array' };
-    if (sigs.length > MAX_SIGNATURES)
-        return { ok: false, reason: `too many signatures (${sigs.length}; at most ${MAX_SIGNATURES})` };
-    const signatures = [];
-    for (const [i, s] of sigs.entries()) {
-        if (!isObject(s))
-            return { ok: false, reason: `signatures[${i}] is not an object` };
-        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
-        if (typeof keyid !== 'string')
-            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
-        const raw = s['sig'];
-        const sig = typeof raw === 'string' ? strictBase64(raw) : null;
-        if (!sig || sig.length === 0)
-            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
-        signatures.push({ keyid, sig });
-    }
-    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
-}
-/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
-function strictPayload(payload, limits) {
-    const problems = [];
-    const sink = { error: (_at, message) => problems.push(message) };
-    const decoded = decode(payload, limits, sink);
-    if (!decoded)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-    let value;
-    let count = 0;
-    for (const doc of documents(decoded.text, 'json', { limits, collect: [] }, sink)) {
-        value = doc.value;
-        count++;
-    }
-    if (problems.length > 0 || count !== 1)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
-    return { ok: true, value };
-}
-/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
-function readEnvelopeFile(file, bytes, limits) {
-    const sink = new LocatingSink(file);
-    const findings = sink.findings;
-    const decoded = decode(bytes, limits, sink);
-    if (!decoded)
-        return { envelopes: [], findings, empty: false };
-    sink.lines = decoded.lines;
-    const at = (offset) => sink.at(offset);
-    const envelopes = [];
-    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
-        const e = readEnvelope(doc.value, at(doc.start));
-        if (e.ok)
-            envelopes.push(e.value);
-        else
-            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
-    }
-    return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
-}
-
+// EXTERNAL MODULE: ./src/read/envelope.ts
+var envelope = __nccwpck_require__(1210);
 ;// CONCATENATED MODULE: ./src/core/model.ts
 /**
  * The vocabulary of the gate, shared by readers, core and reporters.
@@ -33772,25 +32610,25 @@ function familyOf(name) {
 function byName(name, payload, via) {
     const k = familyOf(name);
     if (!k)
-        return { kind: 'other', name: quote(name, 120) };
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
     const [known, kind] = k;
     if (name !== known) {
         const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
         return {
             kind: 'error',
-            reason: `${version} ${JSON.stringify(quote(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
             named: true,
         };
     }
-    if (!isObject(payload))
+    if (!(0,core_json/* isObject */.G)(payload))
         return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
     return { kind, payload, via };
 }
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && isObject(v['fields']) && typeof v['target'] === 'string';
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.G)(v['fields']) && typeof v['target'] === 'string';
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
-    if (!isObject(value)) {
+    if (!(0,core_json/* isObject */.G)(value)) {
         return {
             kind: 'error',
             reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
@@ -33809,7 +32647,7 @@ function classify(value) {
             named: true,
         };
     }
-    const event = typeof type === 'string' && hasOwn(value, 'data');
+    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$)(value, 'data');
     if (schema !== undefined && typeof schema !== 'string')
         return { kind: 'error', reason: '"schema" is not a string', named: true };
     if (typeof schema === 'string' && event) {
@@ -33817,11 +32655,11 @@ function classify(value) {
         if (familyOf(schema) || familyOf(type)) {
             return {
                 kind: 'error',
-                reason: `ambiguous: an evidence event of type ${JSON.stringify(quote(type, 120))} with a top-level schema ${JSON.stringify(quote(schema, 120))}`,
+                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
                 named: true,
             };
         }
-        return { kind: 'other', name: quote(type, 120) };
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
     }
     if (typeof schema === 'string')
         return byName(schema, value, 'schema');
@@ -33832,6 +32670,8 @@ function classify(value) {
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }
 
+// EXTERNAL MODULE: ./src/read/documents.ts
+var documents = __nccwpck_require__(7602);
 ;// CONCATENATED MODULE: ./src/read/file-read.ts
 /**
  * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
@@ -33846,7 +32686,7 @@ function skippedFinding(at, skipped) {
         .slice(0, 20)
         .map(([k, n]) => `${k} ×${n}`)
         .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+    return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
 }
 
 ;// CONCATENATED MODULE: ./src/core/claims.ts
@@ -33866,7 +32706,7 @@ const NONE = Object.freeze([]);
 /** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
 function assertedAgainstOutcome(decision, response) {
     const d = decision['decision'];
-    const effect = isObject(d) ? d['effect'] : undefined;
+    const effect = (0,core_json/* isObject */.G)(d) ? d['effect'] : undefined;
     if (effect === 'deny' || effect === 'error')
         return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
     const status = response['status'];
@@ -33876,20 +32716,20 @@ function assertedAgainstOutcome(decision, response) {
 }
 function readClaim(decision) {
     const response = decision['response'];
-    if (!isObject(response))
+    if (!(0,core_json/* isObject */.G)(response))
         return { kind: 'invalid', reason: 'response is not an object' };
     const asserted = response['side_effect_asserted'];
     if (typeof asserted !== 'boolean')
         return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
     const legacyVerified = response['side_effect_verified'];
-    if (hasOwn(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
         return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
     }
     const problems = [];
     const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
     if (contradiction)
         problems.push(contradiction);
-    if (!hasOwn(response, 'side_effect')) {
+    if (!(0,core_json/* hasOwn */.$)(response, 'side_effect')) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
             problems.push(`claims "${level}" while side_effect_asserted is false`);
@@ -33900,7 +32740,7 @@ function readClaim(decision) {
         };
     }
     const block = response['side_effect'];
-    if (!isObject(block))
+    if (!(0,core_json/* isObject */.G)(block))
         return { kind: 'invalid', reason: 'response.side_effect is not an object' };
     const blockAsserted = block['asserted'];
     const level = block['level'];
@@ -33910,8 +32750,8 @@ function readClaim(decision) {
         return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
     }
     const claimed = level;
-    const source = hasOwn(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = hasOwn(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = (0,core_json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
     if (digestValue !== null && typeof digestValue !== 'string') {
         return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
     }
@@ -33925,7 +32765,7 @@ function readClaim(decision) {
     if (claimed === 'asserted' && digestValue !== null) {
         problems.push('an "asserted" claim carries a verification_subject_digest');
     }
-    if (hasOwn(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
         problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
     }
     if (claimed !== 'asserted' && !asserted) {
@@ -33950,20 +32790,20 @@ function prepareDecision(loc, index, decision) {
     const tool = decision['tool'];
     const d = decision['decision'];
     const action = decision['action'];
-    const target = isObject(action) ? action['target'] : undefined;
-    const p = isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
+    const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
+    const p = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
     return {
         loc,
         index,
-        tool: isObject(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
         claim: readClaim(decision),
         projection: project(decision),
-        actionClass: isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: isObject(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
+        actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: (0,core_json/* isObject */.G)(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
         provider: p === null || typeof p === 'string' ? p : { invalid: true },
-        succeeded: isObject(response) && response['status'] === 'success',
+        succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
     };
 }
 
@@ -34555,7 +33395,7 @@ return errors === 0;
 
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 
-function shapes_describe(errors) {
+function describe(errors) {
     const e = errors?.[0];
     if (!e)
         return 'does not match its schema';
@@ -34565,10 +33405,12 @@ function shapes_describe(errors) {
     }
     return `${where} ${e.message ?? 'is invalid'}`;
 }
-const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: shapes_describe(fn.errors) };
+const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: describe(fn.errors) };
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
 
+// EXTERNAL MODULE: ./src/read/strict-json.ts
+var strict_json = __nccwpck_require__(186);
 ;// CONCATENATED MODULE: ./src/read/server-log.ts
 /**
  * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
@@ -34603,10 +33445,10 @@ const mentionsDecision = (line) => /tool_decision/i.test(line);
  */
 function carriesDecision(v) {
     const fields = v['fields'];
-    if (!isObject(fields))
+    if (!(0,core_json/* isObject */.G)(fields))
         return false;
     const event = fields['event'];
-    return hasOwn(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+    return (0,core_json/* hasOwn */.$)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
 }
 const newSession = () => ({ started: new Map(), decided: new Set() });
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
@@ -34640,13 +33482,13 @@ class ServerLog {
         }
         if (event !== 'tool_decision') {
             if (carriesDecision(line)) {
-                const what = hasOwn(fields, 'decision')
-                    ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? quote(event, 60) : (event ?? null))}`
-                    : `fields.event ${JSON.stringify(quote(String(event), 60))}`;
+                const what = (0,core_json/* hasOwn */.$)(fields, 'decision')
+                    ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
+                    : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
                 this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
                 return;
             }
-            this.sink.skip(loc, typeof event === 'string' ? `tracing event ${quote(event, 60)}` : 'tracing message');
+            this.sink.skip(loc, typeof event === 'string' ? `tracing event ${(0,core_text/* quote */.hD)(event, 60)}` : 'tracing message');
             return;
         }
         const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
@@ -34671,21 +33513,21 @@ class ServerLog {
         if (this.session.decided.has(rid))
             return {
                 ok: false,
-                reason: `a second tool_decision for rid ${JSON.stringify(quote(rid, 40))} in one server session: one call, one decision`,
+                reason: `a second tool_decision for rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} in one server session: one call, one decision`,
             };
         this.session.decided.add(rid);
         if (typeof raw !== 'string')
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
         if (raw.trim() === '')
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
-        const parsed = parseStrict(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        const parsed = (0,strict_json/* parseStrict */.z3)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
         if (!parsed.ok)
             return {
                 ok: false,
                 reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
             };
         const json = parsed.value.json;
-        if (!isObject(json))
+        if (!(0,core_json/* isObject */.G)(json))
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
         return { ok: true, value: json };
     }
@@ -34709,7 +33551,7 @@ class ServerLog {
         for (const [rid, loc] of this.session.started) {
             if (this.session.decided.has(rid))
                 continue;
-            this.sink.incomplete(loc, `rid ${JSON.stringify(quote(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
+            this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
         }
         this.session = newSession();
     }
@@ -34826,6 +33668,8 @@ function autoSi(i) {
     return `${base}.${nanos.slice(0, digits)}Z`;
 }
 
+// EXTERNAL MODULE: ./src/read/base64.ts
+var base64 = __nccwpck_require__(7753);
 ;// CONCATENATED MODULE: ./src/read/signature.ts
 /**
  * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
@@ -34844,13 +33688,13 @@ const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest'
 const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
 function readSignatureMember(v) {
-    if (!isObject(v))
+    if (!(0,core_json/* isObject */.G)(v))
         return { ok: false, reason: 'signature is not an object' };
     for (const k of Object.keys(v))
         if (!MEMBERS.includes(k))
             return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     for (const k of MEMBERS)
-        if (!hasOwn(v, k))
+        if (!(0,core_json/* hasOwn */.$)(v, k))
             return { ok: false, reason: `signature.${k} is missing` };
     if (v['version'] !== 1)
         return { ok: false, reason: 'signature.version must be 1' };
@@ -34864,7 +33708,7 @@ function readSignatureMember(v) {
             return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
     }
     const sig = v['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || strictBase64(sig)?.length !== 64) {
+    if (typeof sig !== 'string' || sig.length !== 88 || (0,base64/* strictBase64 */.P)(sig)?.length !== 64) {
         return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
     }
     const at = v['signed_at'];
@@ -34943,7 +33787,7 @@ class RunDecisions {
  */
 function readSurface(payload, via, locate, run, fail) {
     if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
-        const found = JSON.stringify(typeof payload['schema'] === 'string' ? quote(payload['schema'], 120) : payload['schema']);
+        const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
         const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
         fail(locate(null), version
             ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
@@ -34990,10 +33834,10 @@ function readSurface(payload, via, locate, run, fail) {
 
 
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
-const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
-const ROOT_KEY = pathKey([]);
+const SURFACE_KEY = { schema: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[1]) };
+const ROOT_KEY = (0,strict_json/* pathKey */.Pn)([]);
 /** Collects findings for one file, capped, and turns offsets into locations. */
-class FileReport extends LocatingSink {
+class FileReport extends documents/* LocatingSink */.Bz {
     limits;
     errors = 0;
     suppressed = 0;
@@ -35005,20 +33849,20 @@ class FileReport extends LocatingSink {
     }
     /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
     incomplete(loc, message) {
-        this.listed(finding('run_incomplete', loc, message));
+        this.listed((0,core_findings/* finding */.gk)('run_incomplete', loc, message));
     }
     get skippedAny() {
         return this.firstSkip !== null;
     }
     notice(code, message) {
-        this.findings.push(finding(code, { file: this.file, line: 1, column: 1 }, message));
+        this.findings.push((0,core_findings/* finding */.gk)(code, { file: this.file, line: 1, column: 1 }, message));
     }
     get failed() {
         return this.errors > 0;
     }
     report(loc, message) {
         this.errors++;
-        this.listed(finding('invalid_artifact', loc, message));
+        this.listed((0,core_findings/* finding */.gk)('invalid_artifact', loc, message));
     }
     /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
     listed(f) {
@@ -35033,7 +33877,7 @@ class FileReport extends LocatingSink {
     }
     close() {
         if (this.suppressed > 0) {
-            this.findings.push(finding(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+            this.findings.push((0,core_findings/* finding */.gk)(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
         }
         if (this.firstSkip)
             this.findings.push(skippedFinding(this.firstSkip, this.skipped));
@@ -35042,7 +33886,7 @@ class FileReport extends LocatingSink {
 }
 /** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
 function fileText(bytes, fr, limits) {
-    const decoded = decode(bytes, limits, fr);
+    const decoded = (0,documents/* decode */.D4)(bytes, limits, fr);
     if (!decoded)
         return null;
     fr.lines = decoded.lines;
@@ -35053,7 +33897,7 @@ function* auditDocuments(bytes, format, fr, limits) {
     const text = fileText(bytes, fr, limits);
     if (text === null)
         return;
-    yield* documents(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
+    yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
 }
 function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
@@ -35061,7 +33905,7 @@ function readRecord(kind, loc, fr, out, options) {
         fr.error(loc, `audit record: ${shape.reason}`);
         return;
     }
-    const signed = hasOwn(kind.payload, 'signature');
+    const signed = (0,core_json/* hasOwn */.$)(kind.payload, 'signature');
     const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
     // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
     if (signature && !signature.ok) {
@@ -35101,7 +33945,7 @@ const lineEnd = (text, start) => {
  * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
  * lines; or a server log (.log). One run per file, decisions in line order.
  */
-function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
+function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR) {
     const fr = new FileReport(file, limits);
     const run = new RunDecisions(limits.maxDecisions);
     const log = new ServerLog(run, fr, limits);
@@ -35125,7 +33969,7 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
                 log.event(k.line, loc, text, doc.start, lineEnd(text, doc.start));
             }
         }
-        else if (isObject(doc.value) && carriesDecision(doc.value)) {
+        else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
             // A decision is never skipped: a line that carries one but is not a tracing line is an error.
             fr.error(loc, k.kind === 'error' && k.named
                 ? k.reason
@@ -35133,7 +33977,7 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
         }
         else if (k.kind === 'error' && inLog && !k.named) {
             // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
-            log.other(loc, isObject(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+            log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
                 ? 'JSON-RPC message (stdout mixed in)'
                 : 'JSON that is not a tracing event');
         }
@@ -35151,7 +33995,7 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
     if (text !== null) {
         const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
         if (format === 'log') {
-            for (const l of logLines(text, { limits, collect }, fr)) {
+            for (const l of (0,documents/* logLines */.OG)(text, { limits, collect }, fr)) {
                 if (l.kind === 'json')
                     json(l.doc, true);
                 else
@@ -35159,7 +34003,7 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
             }
         }
         else {
-            for (const doc of documents(text, format, { limits, collect }, fr))
+            for (const doc of (0,documents/* documents */.DB)(text, format, { limits, collect }, fr))
                 json(doc, false);
         }
         log.close();
@@ -35180,7 +34024,7 @@ function readRunFile(file, bytes, format, limits = limits_DEFAULT_LIMITS) {
     return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
-function readAuditFile(file, bytes, format, limits = limits_DEFAULT_LIMITS, options = {}) {
+function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
     const fr = new FileReport(file, limits);
     const records = [];
     for (const doc of auditDocuments(bytes, format, fr, limits)) {
@@ -35210,6 +34054,8 @@ function readAuditFile(file, bytes, format, limits = limits_DEFAULT_LIMITS, opti
 
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./src/read/read-error.ts
 class ReadError extends Error {
     code;
@@ -35219,6 +34065,10 @@ class ReadError extends Error {
     }
 }
 
+// EXTERNAL MODULE: ./src/read/lines.ts
+var lines = __nccwpck_require__(771);
+// EXTERNAL MODULE: ./src/read/utf8.ts
+var utf8 = __nccwpck_require__(8145);
 ;// CONCATENATED MODULE: ./src/read/bundle/events.ts
 /**
  * The third job of the bundle reader: events.ndjson, every event's envelope, sequence and content
@@ -35263,7 +34113,7 @@ function checkEnvelope(e, where, m, seq, source) {
         return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
     const time = parseRfc3339(t);
     if (!time.ok)
-        return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify(quote(t, 40))} ${time.reason}`);
+        return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
     if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
         fail(`${where}: assaypii and assaysecrets must be booleans`);
     const subject = e['subject'];
@@ -35288,7 +34138,7 @@ function checkEnvelope(e, where, m, seq, source) {
 function readEvents(bytes, m, file, limits) {
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
         fail('events.ndjson starts with a byte-order mark');
-    const d = decodeUtf8(bytes);
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
         return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
     const text = d.value;
@@ -35299,21 +34149,21 @@ function readEvents(bytes, m, file, limits) {
     let source;
     let earliest = null;
     let latest = null;
-    const surfacePath = pathKey(['data', 'observed_tool_decisions']);
+    const surfacePath = (0,strict_json/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
     const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
-    for (const { line, start, end } of lines(text)) {
+    for (const { line, start, end } of (0,lines/* lines */.Mn)(text)) {
         const where = `events.ndjson line ${line}`;
         if (end === start)
             fail(`${where} is blank`);
-        if (overBytes(text, start, end, limits.maxLineBytes))
+        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes))
             fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
             fail(`more than ${limits.maxEvents} events`);
-        const r = parseStrict(text, opts, start, end);
+        const r = (0,strict_json/* parseStrict */.z3)(text, opts, start, end);
         if (!r.ok)
             return fail(`${where} is not strict JSON: ${r.reason.message}`);
         const e = r.value.json;
-        if (!isObject(e))
+        if (!(0,core_json/* isObject */.G)(e))
             return fail(`${where} is not a JSON object`);
         const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
         source = e['source'];
@@ -35369,28 +34219,28 @@ function otherKind(schema) {
     if (k.kind === 'other')
         return k.name;
     throw new ReadError('manifest', k.kind === 'error'
-        ? `the archive's manifest names ${JSON.stringify(quote(schema, 120))}: ${k.reason}`
+        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${k.reason}`
         : `the archive's manifest names ${schema}, which is not an archive`);
 }
 /** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
 function otherArchive(bytes, limits) {
-    const d = decodeUtf8(bytes);
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
         return null;
-    const r = parseStrict(d.value, { maxDepth: limits.maxDepth });
+    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
     const v = r.ok ? r.value.json : null;
-    return isObject(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
+    return (0,core_json/* isObject */.G)(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
 }
 /** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
-    const d = decodeUtf8(bytes);
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
         throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
-    const r = parseStrict(d.value, { maxDepth: limits.maxDepth });
+    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
     if (!r.ok)
         throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
     const m = r.value.json;
-    if (!isObject(m))
+    if (!(0,core_json/* isObject */.G)(m))
         throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
         return { other: otherKind(m['schema']) };
@@ -35411,8 +34261,8 @@ function readManifest(bytes, limits) {
     if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
         throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
-    const ev = isObject(files) ? files['events.ndjson'] : undefined;
-    if (!isObject(ev))
+    const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
+    if (!(0,core_json/* isObject */.G)(ev))
         throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
     const sha = ev['sha256'];
     const size = ev['bytes'];
@@ -35423,7 +34273,7 @@ function readManifest(bytes, limits) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
         throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    const p = isObject(m['producer']) ? m['producer'] : {};
+    const p = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
     const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
     return {
         producer: { name: text('name'), version: text('version'), git: text('git') },
@@ -35442,7 +34292,7 @@ function readManifest(bytes, limits) {
  * with the decompression limits (size, ratio) enforced while streaming.
  */
 
-const source_MiB = 1024 * 1024;
+const MiB = 1024 * 1024;
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 class GunzipSource {
     compressed;
@@ -35469,7 +34319,7 @@ class GunzipSource {
         if (this.total > this.limits.maxDecompressedBytes) {
             throw new ReadError('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
         }
-        if (this.total > source_MiB && this.total > this.compressed * this.limits.maxRatio) {
+        if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
             throw new ReadError('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
         }
         this.chunks.push(r.value);
@@ -35641,13 +34491,13 @@ async function* members(src, limits) {
         if (type === 'g')
             throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');
         if (type === '1' || type === '2' || type === 'K')
-            throw new ReadError('tar', `link member "${quote(name)}" is not allowed in a bundle`);
+            throw new ReadError('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type === '3' || type === '4' || type === '6')
-            throw new ReadError('tar', `device or FIFO member "${quote(name)}" is not allowed in a bundle`);
+            throw new ReadError('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type === '5')
-            throw new ReadError('tar', `directory member "${quote(name)}" is not allowed in a bundle`);
+            throw new ReadError('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type !== '0' && type !== '\0' && type !== '7')
-            throw new ReadError('tar', `tar member "${quote(name)}" has unsupported type '${type}'`);
+            throw new ReadError('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
         const path = longName ?? name;
         longName = undefined;
         if (Buffer.byteLength(path) > limits.maxPathBytes)
@@ -35696,7 +34546,7 @@ async function* members(src, limits) {
 
 
 /** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
-async function verifyBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
+async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
     try {
         return { ok: true, value: await archive_walk(source, file, limits) };
     }
@@ -35711,7 +34561,7 @@ function archive_open(source, limits) {
     try {
         const size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
-            throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`);
+            throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
         return { size, input: 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_.Readable.from([Buffer.from(source.bytes)]) };
     }
     catch (e) {
@@ -35802,14 +34652,14 @@ async function archive_walk(source, file, limits) {
         gunzip.destroy();
     }
 }
-async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
+async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
     const at = { file, line: 1, column: 1 };
     const verified = await verifyBundle(source, file, limits);
     if (!verified.ok)
-        return { run: null, records: [], findings: [finding('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+        return { run: null, records: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
     const archive = verified.value;
     if (archive.kind === 'other') {
-        const f = finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        const f = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
         return { run: null, records: [], findings: [f] };
     }
     const { decisions, skipped } = archive.events;
@@ -35817,7 +34667,7 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     if (skipped.size > 0)
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
-        findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
+        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
     return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
 }
 
@@ -35836,13 +34686,13 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
 const failure = (rel, message) => ({
     run: null,
     records: [],
-    findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+    findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
 const isBundle = (rel) => formatOf(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
 async function readArtifact(rel, role, bytes, limits) {
     if (isBundle(rel))
-        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
+        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, (0,read_limits/* bundleLimits */.x0)(limits));
     const format = formatOf(rel);
     if (!format || format === 'bundle')
         return failure(rel, UNSUPPORTED);
@@ -35863,7 +34713,7 @@ function readBytes(p, limits) {
     try {
         const size = (0,external_node_fs_namespaceObject.statSync)(p).size;
         if (size > limits.maxFileBytes)
-            return { ok: false, reason: fileTooLarge(size, limits) };
+            return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
         return { ok: true, value: (0,external_node_fs_namespaceObject.readFileSync)(p) };
     }
     catch (e) {
@@ -35887,7 +34737,7 @@ async function readOne(file, role, limits, digest = false) {
     const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
-        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
+        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, (0,read_limits/* bundleLimits */.x0)(limits));
         const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
         return sha256 === undefined ? r : { ...r, sha256 };
     }
@@ -36027,7 +34877,7 @@ function bundleStatement(f) {
     return {
         ok: true,
         value: {
-            _type: STATEMENT_TYPE,
+            _type: envelope/* STATEMENT_TYPE */.zG,
             subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
             predicateType: EVIDENCE_BUNDLE_V1,
             predicate: {
@@ -36050,19 +34900,19 @@ const member = (at, k) => {
 };
 /** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
 function difference(want, got, at) {
-    if (!isObject(want))
+    if (!(0,core_json/* isObject */.G)(want))
         return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!isObject(got))
+    if (!(0,core_json/* isObject */.G)(got))
         return `predicate field ${at} disagrees with the bundle`;
     for (const k of Object.keys(want)) {
-        if (!hasOwn(got, k))
+        if (!(0,core_json/* hasOwn */.$)(got, k))
             return `predicate field ${member(at, k)} disagrees with the bundle`;
         const d = difference(want[k], got[k], member(at, k));
         if (d)
             return d;
     }
     for (const k of Object.keys(got))
-        if (!hasOwn(want, k))
+        if (!(0,core_json/* hasOwn */.$)(want, k))
             return `predicate field ${member(at, k)} is not one upstream writes`;
     return null;
 }
@@ -36073,8 +34923,8 @@ function difference(want, got, at) {
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
 function checkBundleStatement(s, facts) {
-    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
-        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+    if (!(0,core_json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
+        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
     const type = s['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
         return {
@@ -36086,11 +34936,11 @@ function checkBundleStatement(s, facts) {
             ok: false,
             reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
         };
-    const subject = onlySubject(s);
+    const subject = (0,envelope/* onlySubject */.Lh)(s);
     if (!subject.ok)
         return subject;
     const pred = s['predicate'];
-    if (!isObject(pred) || pred['schema_version'] !== 1)
+    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
@@ -36098,6 +34948,10 @@ function checkBundleStatement(s, facts) {
         return { ok: false, reason: 'subject digest differs from the archive' };
     if (subject.value.name !== facts.bundleId)
         return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+    return checkBundlePredicate(pred, facts);
+}
+/** Every predicate field against what the verified bundle gives (also for a keyless attestation of a bundle, docs/keyless.md). */
+function checkBundlePredicate(pred, facts) {
     const expected = bundleStatement(facts);
     if (!expected.ok)
         return expected;
@@ -36131,7 +34985,7 @@ async function checkEnvelopeAsync(e, payloadType, keys, who) {
     if (verified)
         return { ok: true, value: verified };
     if (!e.signatures.some((s) => keys.has(s.keyid)))
-        return { ok: false, reason: `unknown ${who} ${quote(e.signatures[0]?.keyid || '(no keyid)')}` };
+        return { ok: false, reason: `unknown ${who} ${(0,core_text/* quote */.hD)(e.signatures[0]?.keyid || '(no keyid)')}` };
     return { ok: false, reason: 'signature does not verify' };
 }
 
@@ -36141,10 +34995,10 @@ async function checkEnvelopeAsync(e, payloadType, keys, who) {
 
 const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
 async function checkOne(e, facts, keys, limits) {
-    const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
+    const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
     if (!signed.ok)
         return signed;
-    const payload = strictPayload(e.payload, limits);
+    const payload = (0,envelope/* strictPayload */.iv)(e.payload, limits);
     if (!payload.ok)
         return payload;
     const statement = checkBundleStatement(payload.value, facts);
@@ -36177,6 +35031,93 @@ async function attestation(run, keys, limits) {
     return { kind: 'unattested', reason };
 }
 
+;// CONCATENATED MODULE: ./src/gate/keyless.ts
+/**
+ * Keyless trust in the gate (docs/keyless.md): the `<file>.sigstore.json` beside an audit export or
+ * a run, checked against the trust set's identities with the Sigstore layer (src/trust/sigstore.ts),
+ * which is loaded only when an identity is configured or such a file is met: the gate's cold start
+ * does not pay for it. Keys and identities combine: either trusts.
+ */
+
+
+
+/** The predicate types of keyless attestations (docs/predicates/). */
+const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
+const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
+/** The Sigstore bundle file beside a file. */
+const sigstoreOf = (file) => `${file}.sigstore.json`;
+const isObjectPredicate = (p) => typeof p === 'object' && p !== null && !Array.isArray(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' };
+/** Load the Sigstore layer and the roots; a trusted root that cannot be used is a usage problem. */
+async function keylessChecker(settings, limits) {
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    let roots;
+    if (settings.trustedRoot !== null) {
+        let text;
+        try {
+            text = (0,external_node_fs_namespaceObject.readFileSync)(settings.trustedRoot, 'utf8');
+        }
+        catch (e) {
+            return {
+                ok: false,
+                reason: {
+                    message: `trusted-root ${settings.trustedRoot}: cannot read (${e.code ?? e.message})`,
+                },
+            };
+        }
+        const r = sigstore.parseTrustedRoots(`trusted-root ${settings.trustedRoot}`, text, limits);
+        if (!r.ok)
+            return { ok: false, reason: { message: r.reason } };
+        roots = r.value;
+    }
+    else
+        roots = sigstore.publicGoodRoots();
+    const check = (file, sha256, policy, predicate) => {
+        const beside = sigstoreOf(file.path);
+        if (!(0,external_node_fs_namespaceObject.existsSync)(beside))
+            return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
+        const bytes = readBytes(beside, limits);
+        if (!bytes.ok)
+            return { ok: false, reason: `${sigstoreOf(file.rel)}: ${bytes.reason}` };
+        return sigstore.checkBundleFile(sigstoreOf(file.rel), bytes.value, { name: file.rel, sha256 }, policy, roots, predicate, limits);
+    };
+    return {
+        ok: true,
+        value: {
+            records: (file, sha256) => settings.signers
+                ? check(file, sha256, settings.signers, { type: RECORDS_V1, check: isObjectPredicate })
+                : { ok: false, reason: 'no trusted signer identities' },
+            run: (file, sha256, facts, isBundle) => {
+                if (!settings.producers)
+                    return { ok: false, reason: 'no trusted producer identities' };
+                if (!isBundle)
+                    return check(file, sha256, settings.producers, { type: RUN_V1, check: isObjectPredicate });
+                if (!facts)
+                    return { ok: false, reason: 'the bundle does not verify' };
+                return check(file, sha256, settings.producers, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
+            },
+        },
+    };
+}
+/** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
+function withKeyless(r, keyless, keys) {
+    if (r.trust.kind === 'trusted')
+        return r;
+    const trust = keyless.ok
+        ? { kind: 'trusted', by: keyless.value }
+        : { kind: 'untrusted', reason: keys && r.trust.kind === 'untrusted' ? `${r.trust.reason}; and ${keyless.reason}` : keyless.reason };
+    return { loc: r.loc, record: r.record, signer: r.signer, trust };
+}
+/** A run's attestation with its keyless result: a trusted producer key's sidecar or a trusted identity's bundle attests it. */
+function attestedWith(a, keyless, facts, keys) {
+    if (a?.kind === 'attested')
+        return a;
+    const named = { name: facts?.producer.name ?? null, version: facts?.producer.version ?? null };
+    if (keyless.ok)
+        return { kind: 'attested-keyless', by: keyless.value, ...named };
+    const keyReason = keys && a?.kind === 'unattested' ? `${a.reason}; and ` : '';
+    return { kind: 'unattested', reason: `${keyReason}${keyless.reason}` };
+}
+
 ;// CONCATENATED MODULE: ./src/gate/gate.ts
 /**
  * The seam both entries call: settings → files → readers → verify → Report.
@@ -36194,12 +35135,13 @@ async function attestation(run, keys, limits) {
 
 
 
+
 /**
  * Read every input file into located evidence, one file at a time: each is read once and dropped
  * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
  * did not pay on two cores: see BENCHMARKS.md.)
  */
-async function collect(settings, digests) {
+async function collect(settings, digests, keyless) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
@@ -36209,6 +35151,8 @@ async function collect(settings, digests) {
     const keys = settings.trustedKeys;
     // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
     const trust = new TrustPool(keys);
+    /** Audit export → its keyless result, when signer identities are configured. */
+    const recordTrust = new Map();
     const attestations = new Map();
     for (const role of ['audit', 'runs']) {
         const d = discover(settings[role], cwd, workspace, settings.explicit[role], role);
@@ -36216,10 +35160,12 @@ async function collect(settings, digests) {
         for (const a of d.attestations)
             attestations.set(a.rel, a);
         if (role === 'runs' && d.files.length === 0) {
-            findings.push(inputFinding('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
+            findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
         }
         for (const file of d.files) {
-            const r = await readOne(file, role, settings.limits, digests);
+            const r = await readOne(file, role, settings.limits, digests || keyless !== null);
+            if (keyless && role === 'audit' && settings.keyless?.signers)
+                recordTrust.set(file.rel, keyless.records(file, r.sha256));
             if (r.sha256 !== undefined)
                 inputs.set(file.rel, r.sha256);
             for (const x of r.findings)
@@ -36232,11 +35178,18 @@ async function collect(settings, digests) {
                     ? readSidecar(file, workspace, settings.limits, digests ? inputs : null, findings)
                     : { kind: 'none' };
                 if (sidecar.kind === 'empty' && !producers)
-                    findings.push(finding('skipped_object', { file: sidecarOf(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
+                    findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: sidecarOf(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
                 const evidence = { bundle, facts: r.bundle ?? null, sidecar };
+                // With producer identities, a run's <run>.sigstore.json can attest it too (keys or identities: either).
+                const byIdentity = keyless && settings.keyless?.producers ? keyless.run(file, r.sha256, r.bundle ?? null, bundle) : null;
+                const decided = (a) => ({
+                    artifact: run.artifact,
+                    decisions: run.decisions,
+                    attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : a,
+                });
                 runs.push(producers || sidecar.kind !== 'none'
-                    ? attestation(evidence, producers, settings.limits).then((a) => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }))
-                    : Promise.resolve(run));
+                    ? attestation(evidence, producers, settings.limits).then(decided)
+                    : Promise.resolve(byIdentity ? decided(undefined) : run));
             }
             trust.add(r.records);
             await trust.yield();
@@ -36245,11 +35198,14 @@ async function collect(settings, digests) {
     for (const a of attestations.values()) {
         const artifact = attestedBy(a.path);
         if (!(0,external_node_fs_namespaceObject.existsSync)(artifact))
-            findings.push(finding('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
+            findings.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
     }
     return {
         runs: await Promise.all(runs),
-        records: await trust.finish(),
+        records: (await trust.finish()).map((rec) => {
+            const k = recordTrust.get(rec.loc.file);
+            return k ? withKeyless(rec, k, keys !== null) : rec;
+        }),
         findings,
         trustedSigners: keys ? [...keys.keys()].sort() : [],
         trustedProducers: producers ? [...producers.keys()].sort() : [],
@@ -36265,7 +35221,7 @@ function readSidecar(bundle, workspace, limits, inputs, findings) {
     const file = sidecarOf(bundle.path);
     const rel = sidecarOf(bundle.rel);
     const refuse = (reason) => {
-        findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, reason));
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, reason));
         return { kind: 'malformed' };
     };
     let st;
@@ -36294,7 +35250,7 @@ function readSidecar(bundle, workspace, limits, inputs, findings) {
     if (!got.ok)
         return refuse(got.reason);
     inputs?.set(rel, sha256Hex(got.value));
-    const read = readEnvelopeFile(rel, got.value, limits);
+    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.value, limits);
     for (const f of read.findings)
         findings.push(f);
     if (read.findings.length > 0)
@@ -36328,10 +35284,17 @@ function classesSeen(runs) {
  * @param digests hash every input read (for a verdict attestation)
  */
 async function runGate(settings, digests = false) {
-    const evidence = await collect(settings, digests);
+    let keyless = null;
+    if (settings.keyless) {
+        const k = await keylessChecker(settings.keyless, settings.limits);
+        if (!k.ok)
+            return k;
+        keyless = k.value;
+    }
+    const evidence = await collect(settings, digests, keyless);
     const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
     if (!names.ok)
-        return { ok: false, reason: { message: names.reason } };
+        return { ok: false, reason: { message: names.reason, input: 'require' } };
     return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
 }
 
@@ -36379,16 +35342,16 @@ function vsaPredicate(report, ctx) {
         timeVerified: binding_utcSeconds(ctx.timeVerified),
         resourceUri: ctx.resourceUri,
         policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
-        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
+        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => (0,core_text/* cmp */.r2)(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
         verificationResult: report.ok ? 'PASSED' : 'FAILED',
         verifiedLevels: verifiedLevels(report),
     };
 }
 function vsaStatement(report, ctx) {
     return {
-        _type: STATEMENT_TYPE,
+        _type: envelope/* STATEMENT_TYPE */.zG,
         subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
-        predicateType: VSA_PREDICATE_TYPE,
+        predicateType: envelope/* VSA_PREDICATE_TYPE */.cF,
         predicate: vsaPredicate(report, ctx),
     };
 }
@@ -36427,8 +35390,8 @@ function keys_keyIdOf(publicKey) {
  * `-----END L-----`, and nothing but whitespace may stand between blocks.
  */
 function pemBlocks(pem) {
-    if (Buffer.byteLength(pem) > MAX_KEY_TEXT_BYTES)
-        return { ok: false, reason: `key text is over ${MAX_KEY_TEXT_BYTES} bytes (a few keys are a few KiB)` };
+    if (Buffer.byteLength(pem) > read_limits/* MAX_KEY_TEXT_BYTES */.ZG)
+        return { ok: false, reason: `key text is over ${read_limits/* MAX_KEY_TEXT_BYTES */.ZG} bytes (a few keys are a few KiB)` };
     const blocks = [];
     let at = 0;
     for (;;) {
@@ -36651,15 +35614,15 @@ function writeVerdict(report, origin, files) {
             if (!files.key)
                 return {
                     ok: false,
-                    reason: [inputFinding('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
                 };
             const payload = jcs(statement);
             if (!payload.ok)
                 return {
                     ok: false,
-                    reason: [inputFinding('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
                 };
-            writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+            writeWhole(files.envelope, `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
             written.push(files.envelope);
         }
     }
@@ -36667,7 +35630,7 @@ function writeVerdict(report, origin, files) {
         return {
             ok: false,
             reason: [
-                inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
+                (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
             ],
         };
     }
@@ -36724,7 +35687,8 @@ function producerLine(r) {
 function runProducer(p) {
     if (!p)
         return 'not attested';
-    const who = `${p.key_id.slice(0, 19)}…${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+    const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
+    const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
     return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
 }
 /** "0 error(s), 0 warning(s), 2 notice(s)" */
@@ -36754,12 +35718,12 @@ function clipBytes(s, max) {
     let hi = Math.min(s.length, room);
     while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (Buffer.byteLength(clip(s, mid, '')) <= room)
+        if (Buffer.byteLength((0,core_text/* clip */.$Q)(s, mid, '')) <= room)
             lo = mid;
         else
             hi = mid - 1;
     }
-    return clip(s, lo, '') + MARKER;
+    return (0,core_text/* clip */.$Q)(s, lo, '') + MARKER;
 }
 /** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
 function failingFirst(calls) {
@@ -36785,7 +35749,7 @@ function failingFirst(calls) {
 /** The Checks API's limits, applied to every annotation whichever way it is sent. */
 const TITLE_MAX = CHECKS_API.title;
 const MESSAGE_MAX_BYTES = CHECKS_API.messageBytes;
-const LEVEL = (s) => SEVERITY_TABLE[s].annotation;
+const LEVEL = (s) => severity/* SEVERITY_TABLE */.ps[s].annotation;
 /** A report path (relative to the working directory) as a repository path. */
 function repoPath(prefix, file) {
     return external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix || '.', file)).replace(/^\.\//, '');
@@ -36812,16 +35776,16 @@ function buildAnnotations(report, prefix, scope = 'all') {
         // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
         if (c.level === null && fs.length === 0)
             continue;
-        const worst = fs.reduce((acc, f) => (annotationRank(LEVEL(f.severity)) < annotationRank(acc) ? LEVEL(f.severity) : acc), 'notice');
+        const worst = fs.reduce((acc, f) => ((0,severity/* annotationRank */.Uo)(LEVEL(f.severity)) < (0,severity/* annotationRank */.Uo)(acc) ? LEVEL(f.severity) : acc), 'notice');
         const p = place(c.artifact, c.line, c.column, c.member);
         const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
         const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
         const lines = [
-            `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${visible(clip(c.tool ?? '(none)', 1000))}.`,
+            `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${visible((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 1000))}.`,
         ];
         // A finding about the shortfall says why the level was not reached; the level's own reason
         // would repeat it and add what does not concern the claim.
-        if (!fs.some((f) => 'shortfall' in FINDINGS[f.code]))
+        if (!fs.some((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code]))
             lines.push(`Why: ${visible(c.reason)}`);
         for (const f of fs)
             lines.push(`${f.code}: ${visible(f.message)}`);
@@ -36830,7 +35794,7 @@ function buildAnnotations(report, prefix, scope = 'all') {
             line: p.line,
             column: p.column,
             level: worst,
-            title: clip(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
+            title: (0,core_text/* clip */.$Q)(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
             message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
         });
     }
@@ -36858,7 +35822,7 @@ function buildAnnotations(report, prefix, scope = 'all') {
     }
     const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
     const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
-    return kept.sort((a, b) => annotationRank(a.level) - annotationRank(b.level) || byPath(a.path, b.path) || a.line - b.line);
+    return kept.sort((a, b) => (0,severity/* annotationRank */.Uo)(a.level) - (0,severity/* annotationRank */.Uo)(b.level) || byPath(a.path, b.path) || a.line - b.line);
 }
 
 ;// CONCATENATED MODULE: ./src/report/check-run.ts
@@ -36877,12 +35841,12 @@ const toApi = (a) => ({
     end_line: a.line,
     ...(a.column !== null ? { start_column: a.column, end_column: a.column } : {}),
     annotation_level: a.level,
-    title: clip(a.title, CHECKS_API.title, '…'),
+    title: (0,core_text/* clip */.$Q)(a.title, CHECKS_API.title, '…'),
     message: clipBytes(a.message, CHECKS_API.messageBytes),
 });
 async function publishCheckRun(api, t, output, annotations) {
     const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
-    const out = { title: clip(output.title, CHECKS_API.title, '…'), summary: clipBytes(output.summary, CHECKS_API.summaryBytes) };
+    const out = { title: (0,core_text/* clip */.$Q)(output.title, CHECKS_API.title, '…'), summary: clipBytes(output.summary, CHECKS_API.summaryBytes) };
     // The API needs a file for every annotation; findings about inputs are in the summary instead.
     const located = annotations.filter((a) => a.path !== null);
     const batches = [];
@@ -37041,9 +36005,9 @@ function renderSarif(report, prefix, version) {
     const rules = codes.map((code) => ({
         id: code,
         name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
-        shortDescription: { text: FINDINGS[code].title },
-        fullDescription: { text: FINDINGS[code].help },
-        defaultConfiguration: { level: SEVERITY_TABLE[FINDINGS[code].severity].sarif },
+        shortDescription: { text: core_findings/* FINDINGS */.TG[code].title },
+        fullDescription: { text: core_findings/* FINDINGS */.TG[code].help },
+        defaultConfiguration: { level: severity/* SEVERITY_TABLE */.ps[core_findings/* FINDINGS */.TG[code].severity].sarif },
         helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
     }));
     // Code scanning turns every result into an alert: notices (skipped objects, under-claims) stay in
@@ -37054,7 +36018,7 @@ function renderSarif(report, prefix, version) {
         return {
             ruleId: f.code,
             ruleIndex: codes.indexOf(f.code),
-            level: SEVERITY_TABLE[f.severity].sarif,
+            level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
             message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
             locations: [
                 {
@@ -37069,7 +36033,7 @@ function renderSarif(report, prefix, version) {
     });
     const notifications = inputs.map((f) => ({
         descriptor: { id: f.code },
-        level: SEVERITY_TABLE[f.severity].sarif,
+        level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
         message: { text: `${f.input}: ${f.message}` },
     }));
     const sarif = {
@@ -37159,7 +36123,7 @@ function totalsLines(report) {
             ? [
                 `Runs: ${producerLine(report)}:`,
                 '',
-                ...report.runs.map((r) => `- ${md(clip(r.artifact, 200))}: ${md(runProducer(r.producer))}`),
+                ...report.runs.map((r) => `- ${md((0,core_text/* clip */.$Q)(r.artifact, 200))}: ${md(runProducer(r.producer))}`),
                 '',
             ]
             : []),
@@ -37171,7 +36135,7 @@ function callRows(report, ctx) {
     return failingFirst(report.calls).map(({ call: c, fails }) => {
         const mark = fails ? '❌ ' : '';
         const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
-        return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md(clip(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
+        return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
     });
 }
 /** Markdown within a byte budget: whole blocks, and sections cut row by row, counting what was left out. */
@@ -37217,7 +36181,7 @@ function renderSummary(report, ctx) {
     const t = report.totals;
     const verdict = report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed';
     // A finding about an input names the input, never a link to a file that is not there.
-    const row = (f) => `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${f.input !== undefined ? md(f.input) : summary_link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+    const row = (f) => `- ${severity/* SEVERITY_TABLE */.ps[f.severity].icon} **${f.code}** ${f.input !== undefined ? md(f.input) : summary_link(ctx, f.file, f.line, f.member)}: ${md((0,core_text/* clip */.$Q)(f.message, 2000))}`;
     // A failed gate leads with what failed; the totals and everything else follow.
     const failed = report.ok ? [] : report.findings.filter((f) => f.severity === 'error');
     const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
@@ -37260,7 +36224,7 @@ function emitWorkflowCommands(annotations, sink, reserved = { failure: 0, warnin
     };
     const shown = { failure: 0, warning: 0, notice: 0 };
     let hidden = 0;
-    const ordered = [...annotations].sort((a, b) => annotationRank(a.level) - annotationRank(b.level));
+    const ordered = [...annotations].sort((a, b) => (0,severity/* annotationRank */.Uo)(a.level) - (0,severity/* annotationRank */.Uo)(b.level));
     for (const a of ordered) {
         if (shown[a.level] >= room[a.level]) {
             hidden++;
@@ -37331,7 +36295,7 @@ async function octokitApi(token, log) {
     const once = async (method, path, body) => {
         try {
             const r = await octokit.request(`${method} ${path}`, {
-                ...(isObject(body) ? body : {}),
+                ...((0,core_json/* isObject */.G)(body) ? body : {}),
                 headers: { 'x-github-api-version': '2022-11-28' },
             });
             return { status: r.status, data: r.data };
@@ -37374,12 +36338,12 @@ function readContext(env, cwd) {
             event = null; // no event context: annotations go to GITHUB_SHA
         }
     }
-    const e = isObject(event) ? event : {};
-    const pr = isObject(e['pull_request']) ? e['pull_request'] : null;
-    const head = pr && isObject(pr['head']) ? str(pr['head']['sha']) : null;
-    const base = pr && isObject(pr['base']) ? str(pr['base']['sha']) : null;
-    const mg = isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
-    const wr = isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
+    const e = (0,core_json/* isObject */.G)(event) ? event : {};
+    const pr = (0,core_json/* isObject */.G)(e['pull_request']) ? e['pull_request'] : null;
+    const head = pr && (0,core_json/* isObject */.G)(pr['head']) ? str(pr['head']['sha']) : null;
+    const base = pr && (0,core_json/* isObject */.G)(pr['base']) ? str(pr['base']['sha']) : null;
+    const mg = (0,core_json/* isObject */.G)(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
+    const wr = (0,core_json/* isObject */.G)(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
     return {
         owner: str(owner),
         repo: str(repo),
@@ -37390,6 +36354,7 @@ function readContext(env, cwd) {
         serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
         apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
         workspace: env['GITHUB_WORKSPACE'] ?? cwd,
+        defaultBranch: (0,core_json/* isObject */.G)(e['repository']) ? str(e['repository']['default_branch']) : null,
     };
 }
 
@@ -37479,6 +36444,11 @@ const DEFAULTS = {
     'vsa-predicate': '',
     vsa: '',
     'vsa-key': '',
+    'trusted-signer-identities': '',
+    'trusted-producer-identities': '',
+    'source-refs': '',
+    'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
+    'trusted-root': '',
 };
 /** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
 const UNITS = new Map([
@@ -37562,7 +36532,44 @@ function defaultSettings(cwd) {
         policy: NO_POLICY,
         trustedKeys: null,
         trustedProducers: null,
+        keyless: null,
     };
+}
+/** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
+const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
+const IDENTITY = /^https:\/\/[^\s@]+@refs\/\S+$/;
+/** Identities, source repository, refs and issuer, checked (semantics "Keyless trust"); no identity at all: null. */
+function readKeyless(k, names) {
+    for (const [list, name] of [
+        [k.signerIdentities, names.signerIdentities],
+        [k.producerIdentities, names.producerIdentities],
+    ]) {
+        for (const id of list)
+            if (!IDENTITY.test(id))
+                throw new UsageError(`${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`);
+    }
+    if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0)
+        return null;
+    const repo = k.sourceRepository;
+    if (repo === null || repo === '')
+        throw new UsageError(`${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`);
+    if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
+        throw new UsageError(`${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
+    for (const r of k.sourceRefs)
+        if (!/^refs\/\S+$/.test(r))
+            throw new UsageError(`${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+    const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
+    if (!/^https:\/\/\S+$/.test(issuer))
+        throw new UsageError(`${names.issuer}: "${issuer}" is not an https:// URL`);
+    const policy = (ids) => ids.length === 0
+        ? null
+        : {
+            identities: new Set(ids),
+            sourceRepository: repo,
+            sourceRefs: new Set(k.sourceRefs.length > 0 ? k.sourceRefs : [k.defaultRef]),
+            issuer,
+        };
+    return { signers: policy(k.signerIdentities), producers: policy(k.producerIdentities), trustedRoot: k.trustedRoot };
 }
 /** Required-level rules, each a usage error naming the rule when it is wrong. */
 function readPolicy(name, rules) {
@@ -37590,9 +36597,9 @@ function readTrustedKeys(sources) {
 /** Limits with the two that users set (each undefined: the default). */
 function readLimits(maxFileSize, maxLineSize, prefix = '') {
     return {
-        ...limits_DEFAULT_LIMITS,
-        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : limits_DEFAULT_LIMITS.maxFileBytes,
-        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : limits_DEFAULT_LIMITS.maxLineBytes,
+        ...read_limits/* DEFAULT_LIMITS */.dR,
+        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : read_limits/* DEFAULT_LIMITS */.dR.maxFileBytes,
+        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : read_limits/* DEFAULT_LIMITS */.dR.maxLineBytes,
     };
 }
 /**
@@ -37630,7 +36637,7 @@ function nearestExisting(cwd, abs) {
     catch {
         /* not a directory: no suggestion */
     }
-    const near = nearestName(missing[0], entries);
+    const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
     if (near !== null)
         return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
     return ` (the nearest existing path is "${rel(dir)}")`;
@@ -37716,6 +36723,22 @@ function settingsOf(input, ctx, env) {
         requireExistingPaths(runs, cwd, 'runs');
     if (explicit.audit)
         requireExistingPaths(audit, cwd, 'audit');
+    // Identities beside keys (docs/keyless.md): the source repository is the one this workflow runs for.
+    const keyless = readKeyless({
+        signerIdentities: parseList(get('trusted-signer-identities')),
+        producerIdentities: parseList(get('trusted-producer-identities')),
+        sourceRepository: env['GITHUB_REPOSITORY'] ?? null,
+        sourceRefs: parseList(get('source-refs')),
+        defaultRef: `refs/heads/${ctx.defaultBranch ?? 'main'}`,
+        issuer: get('certificate-oidc-issuer'),
+        trustedRoot: file('trusted-root'),
+    }, {
+        signerIdentities: 'trusted-signer-identities',
+        producerIdentities: 'trusted-producer-identities',
+        sourceRepository: 'GITHUB_REPOSITORY',
+        sourceRefs: 'source-refs',
+        issuer: 'certificate-oidc-issuer',
+    });
     return {
         gate: {
             runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
@@ -37728,8 +36751,9 @@ function settingsOf(input, ctx, env) {
             limits: readLimits(get('max-file-size'), get('max-line-size')),
             policy: readPolicy('require', parseList(get('require'))),
             // PEM text, typically from a repository variable, so a pull request cannot change it.
-            trustedKeys: keysRequired('trusted-keys', get('trusted-keys'), parseBool('require-signed-records', get('require-signed-records')), 'require-signed-records'),
-            trustedProducers: keysRequired('trusted-producers', get('trusted-producers'), parseBool('require-attested-runs', get('require-attested-runs')), 'require-attested-runs'),
+            trustedKeys: keysRequired('trusted-keys', get('trusted-keys'), parseBool('require-signed-records', get('require-signed-records')) && !keyless?.signers, 'require-signed-records'),
+            trustedProducers: keysRequired('trusted-producers', get('trusted-producers'), parseBool('require-attested-runs', get('require-attested-runs')) && !keyless?.producers, 'require-attested-runs'),
+            keyless,
         },
         annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off']),
         annotate: parseChoice('annotate', get('annotate'), ['all', 'failures']),
@@ -37896,7 +36920,7 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
     const gated = await runGate(s.gate, s.vsa !== null);
     if (!gated.ok) {
         core.setOutput('result', 'error');
-        core.setFailed(`receipt-gate: invalid input require: ${gated.reason.message}`);
+        core.setFailed(`receipt-gate: invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
         return;
     }
     const { report, inputs } = gated.value;
@@ -37937,10 +36961,1337 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
 
 /***/ }),
 
+/***/ 4637:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $t: () => (/* binding */ placeOf),
+/* harmony export */   Eg: () => (/* binding */ compareFindings),
+/* harmony export */   HC: () => (/* binding */ byLocation),
+/* harmony export */   TG: () => (/* binding */ FINDINGS),
+/* harmony export */   gk: () => (/* binding */ finding),
+/* harmony export */   uY: () => (/* binding */ inputFinding)
+/* harmony export */ });
+/* unused harmony export FINDING_CODES */
+/* harmony import */ var _severity_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(432);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2020);
+
+
+const FINDINGS = {
+    invalid_artifact: {
+        severity: 'error',
+        title: 'Invalid artifact',
+        help: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.',
+        about: 'file',
+    },
+    record_inconsistent: {
+        severity: 'error',
+        title: 'Audit record inconsistent',
+        help: "An audit record's subject does not hash to its binding_digest: it was edited after it was made.",
+    },
+    duplicate_record: {
+        severity: 'error',
+        title: 'Duplicate audit record',
+        help: 'Two records share one (provider, record_id) but differ in subject or binding_digest: one identity names one audit entry, so neither verifies a call.',
+    },
+    record_unmatched: {
+        severity: 'error',
+        option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
+        title: 'Audit record binds no call',
+        help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
+    },
+    record_untrusted: {
+        severity: 'error',
+        title: 'Audit record not from a trusted signer',
+        help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
+    },
+    policy_unmet: {
+        severity: 'error',
+        title: 'Required level not reached',
+        help: 'A required level (--require / require) is above the level the call earned.',
+        shortfall: true,
+    },
+    verified_not_reproduced: {
+        severity: 'error',
+        title: 'verified claim not reproduced',
+        help: 'A call claims verified, but no committed audit record reproduces its binding.',
+        shortfall: true,
+    },
+    observed_confirmed_not_reproduced: {
+        severity: 'warning',
+        option: { when: 'with `strict-observed`', severity: 'error' },
+        title: 'observed_confirmed claim not reproduced',
+        help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+        shortfall: true,
+    },
+    inconsistent_claim: {
+        severity: 'error',
+        title: 'Inconsistent claim',
+        help: "A call's claim contradicts itself (level, source, digest, asserted flags), or asserts a side effect of a call that was denied, failed or did not succeed.",
+    },
+    run_incomplete: {
+        severity: 'error',
+        title: 'Run incomplete',
+        help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+        about: 'file',
+    },
+    run_unattested: {
+        severity: 'error',
+        title: 'Run not attested by a trusted producer',
+        help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
+        about: 'file',
+    },
+    orphan_attestation: {
+        severity: 'warning',
+        title: 'Attestation without its artifact',
+        help: 'An attestation file (.intoto.jsonl, .sigstore.json) has no artifact of its base name beside it: a renamed artifact must not lose its attestation silently.',
+        about: 'file',
+    },
+    no_artifacts: {
+        severity: 'error',
+        title: 'No run artifacts',
+        help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+    },
+    rule_unused: {
+        severity: 'warning',
+        title: 'Required-level rule applies to no call',
+        help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
+    },
+    imported_twice: {
+        severity: 'notice',
+        title: 'Audit entry imported twice',
+        help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
+    },
+    under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+    skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
+    no_decisions: {
+        severity: 'notice',
+        title: 'No decisions',
+        help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
+        about: 'file',
+    },
+    no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
+    no_match: {
+        severity: 'notice',
+        option: { when: 'for an input given explicitly', severity: 'error' },
+        title: 'Input matched nothing',
+        help: 'An input path or glob matched no file.',
+    },
+};
+const FINDING_CODES = Object.keys(FINDINGS);
+/** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
+const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
+/** A finding at a location; `severity` only for the codes whose severity an option changes. */
+function finding(code, loc, message, severity = FINDINGS[code].severity) {
+    if (loc.member === undefined)
+        return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
+}
+/** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
+function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
+    return { severity, code, input, file: null, line: null, column: null, message };
+}
+/** Root causes first: findings about inputs, then about whole files, then about the records and calls in them. */
+const groupOf = (f) => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
+const byLocation = (a, b) => (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.file, b.file) || a.line - b.line || a.column - b.column;
+/** Where a finding is, for ordering: its input, or its file, line and column. */
+const position = (a, b) => a.input !== undefined || b.input !== undefined ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.input ?? '', b.input ?? '') : byLocation(a, b);
+/** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
+function compareFindings(a, b) {
+    return (groupOf(a) - groupOf(b) ||
+        position(a, b) ||
+        _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[a.severity].rank - _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[b.severity].rank ||
+        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.code, b.code) ||
+        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.message, b.message));
+}
+
+
+/***/ }),
+
+/***/ 6153:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ hasOwn),
+/* harmony export */   G: () => (/* binding */ isObject)
+/* harmony export */ });
+/**
+ * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
+ * object check every reader and the core use. Parsed objects are never copied or spread.
+ */
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasOwn = (o, k) => Object.hasOwn(o, k);
+
+
+/***/ }),
+
+/***/ 432:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Uo: () => (/* binding */ annotationRank),
+/* harmony export */   oC: () => (/* binding */ SEVERITIES),
+/* harmony export */   ps: () => (/* binding */ SEVERITY_TABLE)
+/* harmony export */ });
+/**
+ * Severities, one table: their order and every reporter's word for each (the report's totals, the
+ * Checks API's annotation level, SARIF's level, the summary's icon, the table's colour).
+ */
+/** How bad a finding is: the order is the rank (most severe first). */
+const SEVERITIES = ['error', 'warning', 'notice'];
+const SEVERITY_TABLE = {
+    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
+    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
+    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
+};
+/** The rank of an annotation level: the rank of the severity it stands for. */
+const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
+
+
+/***/ }),
+
+/***/ 2020:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   hD: () => (/* binding */ quote),
+/* harmony export */   qb: () => (/* binding */ nearestName),
+/* harmony export */   r2: () => (/* binding */ cmp)
+/* harmony export */ });
+/** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
+/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
+ * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
+ */
+const quote = (s, max = 200) => clip(s, max);
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+function clip(s, max, marker = '…') {
+    if (s.length <= max)
+        return s;
+    let cut = Math.max(0, max - marker.length);
+    const c = s.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff)
+        cut--;
+    return s.slice(0, cut) + marker;
+}
+/** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
+function editDistance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) {
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        prev = cur;
+    }
+    return prev[b.length];
+}
+/** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */
+function nearestName(word, candidates) {
+    let best = null;
+    let bestD = Number.POSITIVE_INFINITY;
+    for (const c of candidates) {
+        const d = editDistance(word.toLowerCase(), c.toLowerCase());
+        if (d < bestD)
+            [best, bestD] = [c, d];
+    }
+    return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
+}
+
+
+/***/ }),
+
+/***/ 7753:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ strictBase64)
+/* harmony export */ });
+/** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
+const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+
+
+/***/ }),
+
+/***/ 7602:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bz: () => (/* binding */ LocatingSink),
+/* harmony export */   D4: () => (/* binding */ decode),
+/* harmony export */   DB: () => (/* binding */ documents),
+/* harmony export */   OG: () => (/* binding */ logLines)
+/* harmony export */ });
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8522);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4637);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
+/* harmony import */ var _lines_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(771);
+/* harmony import */ var _strict_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(186);
+/* harmony import */ var _utf8_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8145);
+/**
+ * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
+ * starts at and the element offsets its reader asked for. Every input kind reads through here: run
+ * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
+ * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
+ * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
+ * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
+ */
+
+
+
+
+
+
+/**
+ * The one locating sink: problems at offsets of one file become `invalid_artifact` findings at its
+ * line and column (once the file's line index is known: before that, 1:1). Readers with more to
+ * say (caps, skips) extend it.
+ */
+class LocatingSink {
+    file;
+    findings = [];
+    lines = null;
+    constructor(file) {
+        this.file = file;
+    }
+    at(offset) {
+        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
+        return { file: this.file, line, column };
+    }
+    locate(where) {
+        return 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
+    }
+    error(where, message) {
+        this.report(this.locate(where), message);
+    }
+    /** Where a located problem goes: here, the findings. */
+    report(loc, message) {
+        this.findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .finding */ .gk)('invalid_artifact', loc, message));
+    }
+}
+/** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
+function utf16(b) {
+    const le = b[0] === 0xff && b[1] === 0xfe;
+    const be = b[0] === 0xfe && b[1] === 0xff;
+    const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
+    if (!le && !be && !nulls)
+        return null;
+    const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
+    return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
+}
+const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+/**
+ * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
+ * is decompressed first, to at most max-file-size (a bomb stops there).
+ */
+function decode(bytes, limits, sink, options = {}) {
+    let raw = bytes;
+    if (options.gzip && isGzip(bytes)) {
+        try {
+            raw = (0,node_zlib__WEBPACK_IMPORTED_MODULE_0__.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+        }
+        catch (e) {
+            const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
+            sink.error({ line: 1, column: 1 }, tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream');
+            return null;
+        }
+    }
+    if (raw.length > limits.maxFileBytes) {
+        sink.error({ line: 1, column: 1 }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .fileTooLarge */ .ME)(raw.length, limits));
+        return null;
+    }
+    const decoded = (0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeUtf8 */ ._)(raw);
+    if (!decoded.ok) {
+        sink.error((0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .byteLocation */ .I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
+        return null;
+    }
+    return { text: decoded.value, lines: new _strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .LineIndex */ .rr(decoded.value) };
+}
+/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
+function* documents(text, mode, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    const parse = (start, end) => {
+        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        if (r.ok)
+            return { value: r.value.json, start, elements: r.value.elements };
+        sink.error({ offset: r.reason.offset }, r.reason.message);
+        return null;
+    };
+    if (mode === 'json') {
+        const doc = parse(0, text.length);
+        if (doc)
+            yield doc;
+        return;
+    }
+    if (text.charCodeAt(0) === 0xfeff) {
+        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
+        return;
+    }
+    if (mode === 'ndjson') {
+        for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
+            if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
+                sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+            }
+            else if (!(0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end)) {
+                // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
+                const doc = parse(start, end);
+                if (doc)
+                    yield doc;
+            }
+        }
+        return;
+    }
+    yield* values(text, opts, limits, sink);
+}
+/**
+ * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
+ * must be one strict JSON document (a truncated last line is an error, never a skip); any other
+ * non-blank line is text for the reader to judge; blank lines are nothing.
+ */
+function* logLines(text, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
+        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
+            sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+            continue;
+        }
+        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end))
+            continue;
+        if (text.charCodeAt(start) !== 0x7b) {
+            yield { kind: 'text', start, end };
+            continue;
+        }
+        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        if (r.ok)
+            yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
+        else
+            sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
+    }
+}
+const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
+function* values(text, opts, limits, sink) {
+    let at = 0;
+    for (;;) {
+        while (at < text.length && isSpace(text.charCodeAt(at)))
+            at++;
+        if (at >= text.length)
+            break;
+        const end = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .firstValueEnd */ .t1)(text, opts, at);
+        if (!end.ok) {
+            sink.error({ offset: end.reason.offset }, end.reason.message);
+            const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
+            if (next < 0)
+                break;
+            at = next + 1;
+            continue;
+        }
+        // A value on one line is held to the line limit, as a JSON line would be.
+        if (end.value - at > limits.maxLineBytes / 3 &&
+            text.lastIndexOf('\n', end.value - 1) < at &&
+            (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, at, end.value, limits.maxLineBytes)) {
+            sink.error({ offset: at }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+        }
+        else {
+            const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, at, end.value);
+            if (r.ok)
+                yield { value: r.value.json, start: at, elements: r.value.elements };
+            else
+                sink.error({ offset: r.reason.offset }, r.reason.message);
+        }
+        at = end.value;
+    }
+}
+
+
+/***/ }),
+
+/***/ 1210:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lh: () => (/* binding */ onlySubject),
+/* harmony export */   T4: () => (/* binding */ IN_TOTO_PAYLOAD_TYPE),
+/* harmony export */   cF: () => (/* binding */ VSA_PREDICATE_TYPE),
+/* harmony export */   f_: () => (/* binding */ readEnvelopeFile),
+/* harmony export */   iv: () => (/* binding */ strictPayload),
+/* harmony export */   zG: () => (/* binding */ STATEMENT_TYPE)
+/* harmony export */ });
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
+/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7753);
+/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7602);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
+/**
+ * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
+ * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
+ * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ */
+
+
+
+
+
+const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
+function onlySubject(s) {
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject' };
+    const only = subject[0];
+    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) ? only['digest'] : undefined;
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+    }
+    return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
+}
+/** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
+function notAnEnvelope(v) {
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verificationResult'))
+        return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
+    if (v['_type'] === STATEMENT_TYPE)
+        return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
+    if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
+        return 'a Sigstore bundle (check it by identity: --certificate-identity)';
+    return null;
+}
+/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
+function readEnvelope(v, loc) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(v))
+        return { ok: false, reason: 'an envelope is not a JSON object' };
+    const what = notAnEnvelope(v);
+    if (what)
+        return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
+    for (const k of Object.keys(v)) {
+        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
+            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    }
+    const type = v['payloadType'];
+    if (typeof type !== 'string' || type === '')
+        return { ok: false, reason: 'payloadType is not a non-empty string' };
+    const p = v['payload'];
+    const payload = typeof p === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(p) : null;
+    if (!payload)
+        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
+    const sigs = v['signatures'];
+    if (!Array.isArray(sigs) || sigs.length === 0)
+        return { ok: false, reason: 'signatures is not a non-empty array' };
+    if (sigs.length > _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4)
+        return { ok: false, reason: `too many signatures (${sigs.length}; at most ${_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4})` };
+    const signatures = [];
+    for (const [i, s] of sigs.entries()) {
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(s))
+            return { ok: false, reason: `signatures[${i}] is not an object` };
+        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(s, 'keyid') ? s['keyid'] : '';
+        if (typeof keyid !== 'string')
+            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
+        const raw = s['sig'];
+        const sig = typeof raw === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(raw) : null;
+        if (!sig || sig.length === 0)
+            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
+        signatures.push({ keyid, sig });
+    }
+    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+function strictPayload(payload, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .decode */ .D4)(payload, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let value;
+    let count = 0;
+    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'json', { limits, collect: [] }, sink)) {
+        value = doc.value;
+        count++;
+    }
+    if (problems.length > 0 || count !== 1)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+    return { ok: true, value };
+}
+/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
+function readEnvelopeFile(file, bytes, limits) {
+    const sink = new _documents_js__WEBPACK_IMPORTED_MODULE_1__/* .LocatingSink */ .Bz(file);
+    const findings = sink.findings;
+    const decoded = (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .decode */ .D4)(bytes, limits, sink);
+    if (!decoded)
+        return { envelopes: [], findings, empty: false };
+    sink.lines = decoded.lines;
+    const at = (offset) => sink.at(offset);
+    const envelopes = [];
+    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'values', { limits, collect: [] }, sink)) {
+        const e = readEnvelope(doc.value, at(doc.start));
+        if (e.ok)
+            envelopes.push(e.value);
+        else
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+    }
+    return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
+}
+
+
+/***/ }),
+
+/***/ 5826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ME: () => (/* binding */ fileTooLarge),
+/* harmony export */   MH: () => (/* binding */ MAX_WALK_ENTRIES),
+/* harmony export */   ZG: () => (/* binding */ MAX_KEY_TEXT_BYTES),
+/* harmony export */   d4: () => (/* binding */ MAX_SIGNATURES),
+/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
+/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
+/* harmony export */   ti: () => (/* binding */ lineTooLong),
+/* harmony export */   x0: () => (/* binding */ bundleLimits)
+/* harmony export */ });
+const DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = 64 * 1024;
+/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
+const MAX_SIGNATURES = 16;
+/** Most directory entries one discovery walks before it stops (narrow the inputs). */
+const MAX_WALK_ENTRIES = 500_000;
+const MiB = 1024 * 1024;
+const DEFAULT_BUNDLE_LIMITS = {
+    maxCompressedBytes: 100 * MiB,
+    maxDecompressedBytes: 1024 * MiB,
+    maxRatio: 200,
+    maxManifestBytes: 10 * MiB,
+    maxEventsBytes: 500 * MiB,
+    maxEvents: 100_000,
+    maxLineBytes: 1 * MiB,
+    maxPathBytes: 256,
+    maxMetaBytes: 64 * 1024,
+    maxDepth: 64,
+    maxDecisions: DEFAULT_LIMITS.maxDecisions,
+};
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+function bundleLimits(read) {
+    return {
+        ...DEFAULT_BUNDLE_LIMITS,
+        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+        maxDecisions: read.maxDecisions,
+    };
+}
+
+
+/***/ }),
+
+/***/ 771:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mn: () => (/* binding */ lines),
+/* harmony export */   Q_: () => (/* binding */ overBytes),
+/* harmony export */   hQ: () => (/* binding */ blank)
+/* harmony export */ });
+/**
+ * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
+ * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
+ */
+function* lines(text) {
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        yield { line, start, end };
+        start = next;
+    }
+}
+/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
+function overBytes(text, start, end, maxBytes) {
+    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
+}
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 186:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Pn: () => (/* binding */ pathKey),
+/* harmony export */   rr: () => (/* binding */ LineIndex),
+/* harmony export */   t1: () => (/* binding */ firstValueEnd),
+/* harmony export */   z3: () => (/* binding */ parseStrict)
+/* harmony export */ });
+/* unused harmony export scan */
+/** The key under which `elements` holds a path's offsets. */
+const pathKey = (path) => JSON.stringify(path);
+var C;
+(function (C) {
+    C[C["TAB"] = 9] = "TAB";
+    C[C["LF"] = 10] = "LF";
+    C[C["CR"] = 13] = "CR";
+    C[C["SPACE"] = 32] = "SPACE";
+    C[C["QUOTE"] = 34] = "QUOTE";
+    C[C["PLUS"] = 43] = "PLUS";
+    C[C["COMMA"] = 44] = "COMMA";
+    C[C["MINUS"] = 45] = "MINUS";
+    C[C["DOT"] = 46] = "DOT";
+    C[C["ZERO"] = 48] = "ZERO";
+    C[C["NINE"] = 57] = "NINE";
+    C[C["COLON"] = 58] = "COLON";
+    C[C["UPPER_E"] = 69] = "UPPER_E";
+    C[C["LBRACKET"] = 91] = "LBRACKET";
+    C[C["BACKSLASH"] = 92] = "BACKSLASH";
+    C[C["RBRACKET"] = 93] = "RBRACKET";
+    C[C["LOWER_E"] = 101] = "LOWER_E";
+    C[C["LBRACE"] = 123] = "LBRACE";
+    C[C["RBRACE"] = 125] = "RBRACE";
+})(C || (C = {}));
+class ScanError {
+    offset;
+    message;
+    constructor(offset, message) {
+        this.offset = offset;
+        this.message = message;
+    }
+}
+const describe = (s) => {
+    const j = JSON.stringify(s);
+    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
+};
+/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
+function scan(text, options, start = 0, end = text.length) {
+    return runScanner(new Scanner(text, start, end, options, false));
+}
+/**
+ * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
+ * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
+ */
+function firstValueEnd(text, options, start, end = text.length) {
+    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
+    try {
+        scanner.run(true);
+        return { ok: true, value: scanner.valueEnd };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
+        throw e;
+    }
+}
+function runScanner(scanner) {
+    try {
+        return { ok: true, value: scanner.run() };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
+        throw e;
+    }
+}
+const wellFormed = (s) => s.isWellFormed();
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
+ */
+function parseStrict(text, options, start = 0, end = text.length) {
+    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+    let value;
+    try {
+        value = JSON.parse(slice);
+    }
+    catch (e) {
+        const r = scan(slice, options);
+        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+        return {
+            ok: false,
+            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+        };
+    }
+    const r = runScanner(new Scanner(slice, 0, slice.length, options, wellFormed(slice)));
+    if (!r.ok)
+        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+}
+function shifted(elements, by) {
+    const out = new Map();
+    for (const [k, v] of elements)
+        out.set(k, v.map((o) => o + by));
+    return out;
+}
+/**
+ * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
+ * collision only costs a comparison of the two decoded keys.
+ */
+function keyHash(s, a, b) {
+    const n = b - a;
+    if (n === 0)
+        return 0;
+    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
+}
+/** Members remembered per open object before switching to a Set of decoded keys. */
+const SMALL = 16;
+let shared = null;
+function tables(depths) {
+    if (!shared || shared.kinds.length < depths) {
+        shared = {
+            kinds: new Uint8Array(depths),
+            counts: new Int32Array(depths),
+            starts: new Int32Array(depths * SMALL),
+            ends: new Int32Array(depths * SMALL),
+            hashes: new Int32Array(depths * SMALL),
+            escapes: new Uint8Array(depths * SMALL),
+        };
+    }
+    return shared;
+}
+class Scanner {
+    s;
+    end;
+    o;
+    trusted;
+    i;
+    depth = 0;
+    /** Per depth: 1 for an object, 2 for an array. */
+    kinds;
+    /**
+     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
+     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
+     */
+    counts;
+    starts;
+    ends;
+    hashes;
+    escapes;
+    sets = [];
+    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
+    paths = [];
+    collecting = [];
+    wanted = new Map();
+    maxPath;
+    maxKeys;
+    /** The last key read, decoded: only kept while path bookkeeping needs it. */
+    lastKey = '';
+    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
+    escaped = false;
+    hash = 0;
+    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
+    nextBackslash = -2;
+    /**
+     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
+     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
+     */
+    constructor(s, start, end, o, trusted) {
+        this.s = s;
+        this.end = end;
+        this.o = o;
+        this.trusted = trusted;
+        this.i = start;
+        const t = tables(o.maxDepth + 2);
+        this.kinds = t.kinds;
+        this.counts = t.counts;
+        this.starts = t.starts;
+        this.ends = t.ends;
+        this.hashes = t.hashes;
+        this.escapes = t.escapes;
+        let maxPath = -1;
+        for (const p of o.collect ?? []) {
+            this.wanted.set(pathKey(p), []);
+            maxPath = Math.max(maxPath, p.length);
+        }
+        this.maxPath = maxPath;
+        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
+    }
+    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
+    valueEnd = -1;
+    run(firstOnly = false) {
+        const { s, end } = this;
+        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
+            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
+        this.ws();
+        if (this.i >= end)
+            throw new ScanError(this.i, 'empty input: expected a JSON value');
+        this.value();
+        for (;;) {
+            if (this.depth === 0) {
+                this.valueEnd = this.i;
+                if (firstOnly)
+                    return this.wanted;
+                this.ws();
+                if (this.i < end)
+                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
+                return this.wanted;
+            }
+            this.ws();
+            const c = this.i < end ? s.charCodeAt(this.i) : -1;
+            const inObject = this.kinds[this.depth] === 1;
+            if (c === C.COMMA) {
+                this.i++;
+                if (inObject)
+                    this.key();
+                else
+                    this.element();
+            }
+            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
+                this.i++;
+                this.depth--;
+            }
+            else {
+                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
+            }
+        }
+    }
+    what() {
+        if (this.i >= this.end)
+            return 'the end of the input (truncated?)';
+        const ch = this.s.codePointAt(this.i);
+        return ch < 0x20 || ch === 0x7f
+            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
+            : `'${String.fromCodePoint(ch)}'`;
+    }
+    ws() {
+        const { s, end } = this;
+        let i = this.i;
+        while (i < end) {
+            const c = s.charCodeAt(i);
+            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
+                i++;
+            else
+                break;
+        }
+        this.i = i;
+    }
+    /** An array element starts here (after '[' or ','). */
+    element() {
+        this.ws();
+        const col = this.collecting[this.depth];
+        if (col)
+            col.push(this.i);
+        this.value();
+    }
+    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
+    value() {
+        this.ws();
+        const { s, end } = this;
+        const i = this.i;
+        if (i >= end)
+            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
+        const c = s.charCodeAt(i);
+        if (c === C.QUOTE)
+            this.skipString();
+        else if (c === C.LBRACE)
+            this.open(1);
+        else if (c === C.LBRACKET)
+            this.open(2);
+        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
+            this.number();
+        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
+            this.i = i + 4;
+        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
+            this.i = i + 5;
+        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
+            this.i = i + 4;
+        else
+            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
+    }
+    open(kind) {
+        const parentDepth = this.depth;
+        if (parentDepth >= this.o.maxDepth) {
+            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
+        }
+        const d = ++this.depth;
+        this.kinds[d] = kind;
+        this.i++;
+        // Path bookkeeping only as deep as some requested path goes.
+        if (d - 1 <= this.maxPath) {
+            let path = null;
+            if (d === 1)
+                path = [];
+            else {
+                const parent = this.paths[d - 1];
+                if (parent && this.kinds[d - 1] === 1)
+                    path = [...parent, this.lastKey];
+            }
+            this.paths[d] = path;
+            this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
+        }
+        else {
+            this.paths[d] = null;
+            this.collecting[d] = null;
+        }
+        this.ws();
+        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
+        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
+            this.i++;
+            this.depth--;
+            return;
+        }
+        if (kind === 1) {
+            this.counts[d] = 0;
+            this.key();
+        }
+        else {
+            this.element();
+        }
+    }
+    sameRaw(a, b, a2, b2) {
+        if (b - a !== b2 - a2)
+            return false;
+        const { s } = this;
+        for (let k = 0; k < b - a; k++)
+            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
+                return false;
+        return true;
+    }
+    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
+    decoded(a, b) {
+        const raw = this.s.slice(a - 1, b + 1);
+        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+    }
+    /** An object member starts here: key, colon, then its value. */
+    key() {
+        this.ws();
+        const { s } = this;
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
+            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
+        }
+        const at = this.i;
+        this.string();
+        const a = at + 1;
+        const b = this.i - 1;
+        const d = this.depth;
+        const n = this.counts[d];
+        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
+        let key = null;
+        let h = this.hash;
+        if (this.escaped) {
+            key = this.decoded(a, b);
+            h = keyHash(key, 0, key.length);
+        }
+        if (n < SMALL) {
+            const base = d * SMALL;
+            for (let k = 0; k < n; k++) {
+                if (this.hashes[base + k] !== h)
+                    continue;
+                const a2 = this.starts[base + k];
+                const b2 = this.ends[base + k];
+                // Unescaped keys are compared in place; an escaped one on either side is decoded.
+                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
+                if (same)
+                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
+            }
+            this.starts[base + n] = a;
+            this.ends[base + n] = b;
+            this.hashes[base + n] = h;
+            this.escapes[base + n] = this.escaped ? 1 : 0;
+        }
+        else {
+            let set = this.sets[d];
+            if (n === SMALL) {
+                // Switch to a set: decode the first SMALL keys once.
+                if (set)
+                    set.clear();
+                else
+                    this.sets[d] = set = new Set();
+                const base = d * SMALL;
+                for (let k = 0; k < SMALL; k++)
+                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
+            }
+            key ??= this.decoded(a, b);
+            if (set.has(key))
+                throw new ScanError(at, `duplicate key ${describe(key)}`);
+            set.add(key);
+        }
+        if (n + 1 > this.maxKeys)
+            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
+        this.counts[d] = n + 1;
+        if (d <= this.maxPath)
+            this.lastKey = key ?? this.decoded(a, b);
+        this.ws();
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
+            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
+        }
+        this.i++;
+        this.value();
+    }
+    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
+    quickEnd(start) {
+        const q = this.s.indexOf('"', start + 1);
+        if (this.nextBackslash !== -1 && this.nextBackslash < start)
+            this.nextBackslash = this.s.indexOf('\\', start);
+        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
+    }
+    /** A string starts at the quote; moves past it and says whether it held an escape. */
+    skipString() {
+        const { s, end } = this;
+        const start = this.i;
+        if (this.trusted) {
+            const q = this.quickEnd(start);
+            if (q !== -1) {
+                this.i = q + 1;
+                return false;
+            }
+        }
+        let i = start + 1;
+        let escaped = false;
+        for (;;) {
+            if (i >= end)
+                throw new ScanError(start, 'unterminated string (truncated?)');
+            const c = s.charCodeAt(i);
+            if (c === C.QUOTE)
+                break;
+            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
+                i++;
+                continue;
+            }
+            if (c === C.BACKSLASH) {
+                escaped = true;
+                i = this.escape(i);
+            }
+            else if (c < 0x20)
+                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
+            else {
+                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
+                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
+                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+                i += 2;
+            }
+        }
+        this.i = i + 1;
+        return escaped;
+    }
+    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
+    string() {
+        const start = this.i;
+        this.escaped = this.skipString();
+        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
+    }
+    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
+    escape(i) {
+        const { s, end } = this;
+        if (i + 1 >= end)
+            throw new ScanError(i, 'unterminated escape (truncated?)');
+        const e = s.charCodeAt(i + 1);
+        if (e !== 117 /* u */) {
+            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
+                return i + 2;
+            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
+        }
+        const u = this.hex4(i + 2);
+        if (u >= 0xdc00 && u <= 0xdfff)
+            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
+        if (u >= 0xd800 && u <= 0xdbff) {
+            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            }
+            const low = this.hex4(i + 8);
+            if (low < 0xdc00 || low > 0xdfff)
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            return i + 12;
+        }
+        return i + 6;
+    }
+    hex4(at) {
+        if (at + 4 > this.end)
+            throw new ScanError(at - 2, 'truncated \\u escape');
+        let v = 0;
+        for (let k = 0; k < 4; k++) {
+            const c = this.s.charCodeAt(at + k);
+            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+            if (d < 0)
+                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
+            v = v * 16 + d;
+        }
+        return v;
+    }
+    number() {
+        const { s, end } = this;
+        const start = this.i;
+        let i = start;
+        if (s.charCodeAt(i) === C.MINUS)
+            i++;
+        const digits = () => {
+            const from = i;
+            while (i < end) {
+                const c = s.charCodeAt(i);
+                if (c < C.ZERO || c > C.NINE)
+                    break;
+                i++;
+            }
+            return i - from;
+        };
+        if (i < end && s.charCodeAt(i) === C.ZERO) {
+            i++;
+            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
+                throw new ScanError(start, 'numbers must not have leading zeros');
+        }
+        else if (digits() === 0) {
+            throw new ScanError(start, 'invalid number: expected a digit');
+        }
+        let exp = false;
+        if (i < end && s.charCodeAt(i) === C.DOT) {
+            i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
+        }
+        const e = i < end ? s.charCodeAt(i) : 0;
+        if (e === C.LOWER_E || e === C.UPPER_E) {
+            exp = true;
+            i++;
+            const sign = i < end ? s.charCodeAt(i) : 0;
+            if (sign === C.PLUS || sign === C.MINUS)
+                i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
+        }
+        this.i = i;
+        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
+            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
+        }
+    }
+}
+/** 1-based line and column (in UTF-16 code units) of offsets in one text, computed lazily. */
+class LineIndex {
+    text;
+    starts = null;
+    constructor(text) {
+        this.text = text;
+    }
+    locate(offset) {
+        if (!this.starts) {
+            const starts = [0];
+            const t = this.text;
+            for (let i = t.indexOf('\n'); i !== -1; i = t.indexOf('\n', i + 1))
+                starts.push(i + 1);
+            this.starts = starts;
+        }
+        const starts = this.starts;
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (starts[mid] <= offset)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return { line: lo + 1, column: offset - starts[lo] + 1 };
+    }
+}
+
+
+/***/ }),
+
+/***/ 8145:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ byteLocation),
+/* harmony export */   _: () => (/* binding */ decodeUtf8)
+/* harmony export */ });
+/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4573);
+/* harmony import */ var node_buffer__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_buffer__WEBPACK_IMPORTED_MODULE_0__);
+/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
+
+/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
+function decodeUtf8(bytes) {
+    if (!(0,node_buffer__WEBPACK_IMPORTED_MODULE_0__.isUtf8)(bytes))
+        return { ok: false, reason: firstInvalidUtf8(bytes) };
+    return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+}
+/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(b) {
+    let i = 0;
+    while (i < b.length) {
+        const c = b[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        let n;
+        let min;
+        let cp;
+        if (c >= 0xc2 && c <= 0xdf)
+            [n, min, cp] = [1, 0x80, c & 0x1f];
+        else if (c >= 0xe0 && c <= 0xef)
+            [n, min, cp] = [2, 0x800, c & 0x0f];
+        else if (c >= 0xf0 && c <= 0xf4)
+            [n, min, cp] = [3, 0x10000, c & 0x07];
+        else
+            return i;
+        if (i + n >= b.length)
+            return i;
+        for (let k = 1; k <= n; k++) {
+            const cc = b[i + k];
+            if ((cc & 0xc0) !== 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += n + 1;
+    }
+    return b.length;
+}
+/** 1-based line and column (in bytes) of a byte offset. */
+function byteLocation(b, offset) {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset && i < b.length; i++) {
+        if (b[i] === 0x0a) {
+            line++;
+            lineStart = i + 1;
+        }
+    }
+    return { line, column: offset - lineStart + 1 };
+}
+
+
+/***/ }),
+
 /***/ 2613:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("assert");
+
+/***/ }),
+
+/***/ 6982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
 
 /***/ }),
 
@@ -38056,6 +38407,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 
 /***/ }),
 
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
 /***/ 643:
 /***/ ((module) => {
 
@@ -38147,7 +38505,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 6257:
+/***/ 3491:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 // ESM COMPAT FLAG
@@ -38327,8 +38685,8 @@ function escapeProperty(s) {
         .replace(/,/g, '%2C');
 }
 //# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+// EXTERNAL MODULE: external "crypto"
+var external_crypto_ = __nccwpck_require__(6982);
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
@@ -38352,7 +38710,7 @@ function issueFileCommand(command, message) {
     });
 }
 function prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const delimiter = `ghadelimiter_${external_crypto_.randomUUID()}`;
     const convertedValue = toCommandValue(value);
     // These should realistically never happen, but just in case someone finds a
     // way to exploit uuid generation let's not allow keys or values that contain

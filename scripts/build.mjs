@@ -5,24 +5,30 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import path from 'node:path';
 import ncc from '@vercel/ncc';
 import { buildInputsDigest } from './build-inputs.mjs';
+import { publicGood } from './gen-trusted-root.mjs';
 
-const entries = { 'index.js': 'src/action.ts', 'cli.js': 'src/cli.ts' };
+// Each entry in its own folder with its own chunks (the lazily loaded Octokit and Sigstore code):
+// two builds' chunks share names (434.index.js…) but not contents, so they never share a folder.
+const entries = { 'index.js': 'src/action.ts', 'cli/index.js': 'src/cli.ts' };
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
 for (const [out, src] of Object.entries(entries)) {
   const { code, assets } = await ncc(path.resolve(src), { minify: false, sourceMap: false, quiet: true, target: 'es2024', license: '' });
-  const name = out === 'cli.js' ? (code.startsWith('#!') ? code : `#!/usr/bin/env node\n${code}`) : code;
-  writeFileSync(path.join('dist', out), name);
+  const dir = path.join('dist', path.dirname(out));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join('dist', out), code);
   for (const [file, asset] of Object.entries(assets ?? {})) {
-    const dest = path.join('dist', file);
+    const dest = path.join(dir, file);
     mkdirSync(path.dirname(dest), { recursive: true });
     writeFileSync(dest, asset.source);
   }
   console.log(
-    `dist/${out}: ${Buffer.byteLength(name)} bytes${Object.keys(assets ?? {}).length ? `, assets: ${Object.keys(assets).join(', ')}` : ''}`,
+    `dist/${out}: ${Buffer.byteLength(code)} bytes${Object.keys(assets ?? {}).length ? `, assets: ${Object.keys(assets).join(', ')}` : ''}`,
   );
 }
+// The CLI's command: a two-line launcher of its bundle (what `bin` and `node dist/cli.js` run).
+writeFileSync('dist/cli.js', "#!/usr/bin/env node\nimport './cli/index.js';\n");
 // The third-party licences of everything the bundles can contain: every production dependency in
 // the lockfile (the platform Node binaries, optional and never bundled, are left out). ncc's own
 // --license lists only the last chunk's packages when the bundle is split, so it is not used.
@@ -40,4 +46,6 @@ for (const [where, pkg] of Object.entries(lock.packages)) {
 licences.sort();
 writeFileSync(path.join('dist', 'licenses.txt'), licences.join('\n'));
 console.log(`dist/licenses.txt: ${licences.length} packages`);
+// Where the shipped Sigstore public-good trusted root came from (it is inside the bundles' keyless chunk).
+writeFileSync(path.join('dist', 'trusted-root.origin.json'), `${JSON.stringify(publicGood().origin, null, 2)}\n`);
 writeFileSync(path.join('dist', 'build-inputs.sha256'), `${buildInputsDigest('.')}\n`);

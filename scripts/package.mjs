@@ -20,6 +20,7 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 /** What the package holds: the CLI bundle, its licences, the report schema, the docs a user reads. */
 const FILES = [
   'dist/cli.js',
+  'dist/cli',
   'dist/package.json',
   'dist/licenses.txt',
   'schemas/report.schema.json',
@@ -32,8 +33,10 @@ const stage = mkdtempSync(path.join(tmpdir(), 'receipt-gate-package-'));
 try {
   for (const f of FILES) {
     mkdirSync(path.dirname(path.join(stage, f)), { recursive: true });
-    cpSync(path.join(root, f), path.join(stage, f));
+    cpSync(path.join(root, f), path.join(stage, f), { recursive: true });
   }
+  // npm pack leaves out a folder that holds its own package.json; dist/package.json ({"type":"module"}) covers dist/cli/ too.
+  rmSync(path.join(stage, 'dist/cli/package.json'), { force: true });
   const manifest = {
     name: pkg.name,
     version: pkg.version,

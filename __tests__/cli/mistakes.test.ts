@@ -142,7 +142,10 @@ describe('paths on the command line (§6)', () => {
 
   it('--require-signed-records without a trusted signer is a usage error (trust never turned off by an empty list)', async () => {
     const r = await cli(['verify', '-C', workspace(), '--require-signed-records'], ROOT);
-    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('--require-signed-records: no --trusted-key given') });
+    expect(r).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--require-signed-records: no --trusted-key or --trusted-signer-identity given'),
+    });
   });
 });
 
@@ -157,7 +160,8 @@ describe('every action input that selects what is verified or trusted has a CLI 
       if (GITHUB_ONLY.includes(input)) continue;
       expect(mapped.has(input as keyof typeof DEFAULTS), `action input ${input} has no CLI flag`).toBe(true);
       const flag = verify.options.find((o) => o.input === input)!.flag;
-      expect(input === flag || input === `${flag}s` || (input === 'report-file' && flag === 'output'), `${input} ↔ --${flag}`).toBe(true);
+      const plural = [`${flag}s`, flag.replace(/y$/, 'ies')];
+      expect(input === flag || plural.includes(input) || (input === 'report-file' && flag === 'output'), `${input} ↔ --${flag}`).toBe(true);
     }
   });
 });

@@ -93,6 +93,8 @@ export interface RunContext {
   readonly serverUrl: string;
   readonly apiUrl: string;
   readonly workspace: string;
+  /** The repository's default branch, from the event payload (null when it names none). */
+  readonly defaultBranch: string | null;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -124,5 +126,6 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
     serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
     apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
     workspace: env['GITHUB_WORKSPACE'] ?? cwd,
+    defaultBranch: isObject(e['repository']) ? str(e['repository']['default_branch']) : null,
   };
 }

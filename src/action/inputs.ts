@@ -16,6 +16,7 @@ import {
   parseChoice,
   parseCount,
   parseList,
+  readKeyless,
   readLimits,
   readPolicy,
   readTrustedKeys,
@@ -129,6 +130,25 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
   };
   if (explicit.runs) requireExistingPaths(runs, cwd, 'runs');
   if (explicit.audit) requireExistingPaths(audit, cwd, 'audit');
+  // Identities beside keys (docs/keyless.md): the source repository is the one this workflow runs for.
+  const keyless = readKeyless(
+    {
+      signerIdentities: parseList(get('trusted-signer-identities')),
+      producerIdentities: parseList(get('trusted-producer-identities')),
+      sourceRepository: env['GITHUB_REPOSITORY'] ?? null,
+      sourceRefs: parseList(get('source-refs')),
+      defaultRef: `refs/heads/${ctx.defaultBranch ?? 'main'}`,
+      issuer: get('certificate-oidc-issuer'),
+      trustedRoot: file('trusted-root'),
+    },
+    {
+      signerIdentities: 'trusted-signer-identities',
+      producerIdentities: 'trusted-producer-identities',
+      sourceRepository: 'GITHUB_REPOSITORY',
+      sourceRefs: 'source-refs',
+      issuer: 'certificate-oidc-issuer',
+    },
+  );
   return {
     gate: {
       runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
@@ -144,15 +164,16 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
       trustedKeys: keysRequired(
         'trusted-keys',
         get('trusted-keys'),
-        parseBool('require-signed-records', get('require-signed-records')),
+        parseBool('require-signed-records', get('require-signed-records')) && !keyless?.signers,
         'require-signed-records',
       ),
       trustedProducers: keysRequired(
         'trusted-producers',
         get('trusted-producers'),
-        parseBool('require-attested-runs', get('require-attested-runs')),
+        parseBool('require-attested-runs', get('require-attested-runs')) && !keyless?.producers,
         'require-attested-runs',
       ),
+      keyless,
     },
     annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off'] as const),
     annotate: parseChoice('annotate', get('annotate'), ['all', 'failures'] as const),

@@ -196,7 +196,7 @@ export async function runAction(
   const gated = await runGate(s.gate, s.vsa !== null);
   if (!gated.ok) {
     core.setOutput('result', 'error');
-    core.setFailed(`receipt-gate: invalid input require: ${gated.reason.message}`);
+    core.setFailed(`receipt-gate: invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
     return;
   }
   const { report, inputs } = gated.value;

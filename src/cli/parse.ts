@@ -14,6 +14,7 @@ import {
   directoryIn,
   parseChoice,
   parseList,
+  readKeyless,
   readLimits,
   readPolicy,
   readTrustedKeys,
@@ -365,6 +366,24 @@ function verifyCommand(a: Args): CliCommand {
     given !== undefined ? parseChoice('--format', given, ['table', 'json'] as const) : a.isTTY && output === null ? 'table' : 'json';
   for (const role of ['runs', 'audit'] as const) requireExistingPaths(list(role) ?? [], dir, `--${role}`);
   const sarif = at('sarif-file');
+  const keyless = readKeyless(
+    {
+      signerIdentities: list('trusted-signer-identity') ?? [],
+      producerIdentities: list('trusted-producer-identity') ?? [],
+      sourceRepository: str('source-repository') ?? null,
+      sourceRefs: list('source-ref') ?? [],
+      defaultRef: 'refs/heads/main',
+      issuer: str('certificate-oidc-issuer') ?? null,
+      trustedRoot: at('trusted-root'),
+    },
+    {
+      signerIdentities: '--trusted-signer-identity',
+      producerIdentities: '--trusted-producer-identity',
+      sourceRepository: '--source-repository',
+      sourceRefs: '--source-ref',
+      issuer: '--certificate-oidc-issuer',
+    },
+  );
   const vsa = verdictRequest(str, at, a.env, output, format);
   distinctOutputs([
     ['--output', output],
@@ -388,16 +407,17 @@ function verifyCommand(a: Args): CliCommand {
       // Key files are inputs: relative to the working directory, as the runs and audit exports are.
       trustedKeys: required(
         keyFiles('--trusted-key', list('trusted-key') ?? [], dir),
-        bool('require-signed-records'),
+        bool('require-signed-records') && !keyless?.signers,
         'require-signed-records',
-        '--trusted-key',
+        '--trusted-key or --trusted-signer-identity',
       ),
       trustedProducers: required(
         keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir),
-        bool('require-attested-runs'),
+        bool('require-attested-runs') && !keyless?.producers,
         'require-attested-runs',
-        '--trusted-producer',
+        '--trusted-producer or --trusted-producer-identity',
       ),
+      keyless,
     },
     format,
     output,

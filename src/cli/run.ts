@@ -222,7 +222,7 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
     key = k.value;
   }
   const gated = await runGate(cmd.settings, cmd.vsa !== null);
-  if (!gated.ok) return usageError(`--require: ${gated.reason.message}`);
+  if (!gated.ok) return usageError(gated.reason.input ? `--${gated.reason.input}: ${gated.reason.message}` : gated.reason.message);
   const { report, inputs } = gated.value;
   const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
   const code = report.ok ? 0 : 1;

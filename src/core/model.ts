@@ -46,7 +46,20 @@ export type Attestation =
   | { readonly kind: 'none' }
   | { readonly kind: 'unchecked'; readonly keyId: string; readonly name: string | null; readonly version: string | null }
   | { readonly kind: 'attested'; readonly keyId: string; readonly name: string | null; readonly version: string | null }
+  /** A trusted producer identity's Sigstore bundle passed every check (docs/keyless.md). */
+  | { readonly kind: 'attested-keyless'; readonly by: WorkflowSigner; readonly name: string | null; readonly version: string | null }
   | { readonly kind: 'unattested'; readonly reason: string };
+
+/** Who a keyless attestation names, as its certificate says and the checks required (docs/keyless.md). */
+export interface WorkflowSigner {
+  /** The certificate's SAN: the workflow file at its ref. */
+  readonly identity: string;
+  readonly sourceRepository: string;
+  readonly sourceRef: string;
+  readonly issuer: string;
+  /** The signing time a log entry or a timestamp vouched for (RFC 3339 UTC). */
+  readonly signedAt: string;
+}
 
 /** One run: a file (surface, NDJSON log, server log or bundle) and its decisions in order. */
 export interface RunInput {
@@ -60,7 +73,11 @@ export interface RunInput {
  * Whether a record's signer is trusted (§8), decided at the edge where the trusted keys are
  * (src/trust/): `unchecked` when no trusted keys are configured.
  */
-export type Trust = { readonly kind: 'unchecked' } | { readonly kind: 'trusted' } | { readonly kind: 'untrusted'; readonly reason: string };
+export type Trust =
+  | { readonly kind: 'unchecked' }
+  /** `by`: the file's Sigstore bundle from a trusted signer identity trusted it (absent: a trusted key's signature). */
+  | { readonly kind: 'trusted'; readonly by?: WorkflowSigner }
+  | { readonly kind: 'untrusted'; readonly reason: string };
 
 /** One provider audit record, as read from an export (shape and signature shape already validated), with its trust decided. */
 export interface RecordInput {

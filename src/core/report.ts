@@ -49,8 +49,19 @@ export interface RecordReport {
   /** For an untrusted record: why (unsigned, unknown signer …, payload digest differs, signature does not verify). */
   readonly untrusted: string | null;
   readonly call: { readonly artifact: string; readonly index: number; readonly line: number } | null;
+  /** What trusted a record whose file a trusted signer identity attested (present only then). */
+  readonly trusted_by?: WorkflowTrust;
   /** One audit entry exported twice is one record (§3.2): the other places it was found (present only when there are any). */
   readonly also_at?: readonly { readonly file: string; readonly line: number; readonly column: number }[];
+}
+
+/** A workflow identity that vouched for a file, as the report names it (docs/keyless.md). */
+export interface WorkflowTrust {
+  readonly identity: string;
+  readonly source_repository: string;
+  readonly source_ref: string;
+  readonly issuer: string;
+  readonly signed_at: string;
 }
 
 /** One run: how many calls, the weakest level earned by a call that asserts a side effect, and its producer. */
@@ -60,10 +71,13 @@ export interface RunReport {
   readonly weakest_level: Level | null;
   /** The producer attestation's signer (checked against a trusted producer key, or not), or null. */
   readonly producer: {
-    readonly key_id: string;
+    /** The trusted producer key's id; null when a trusted producer identity attested the run instead. */
+    readonly key_id: string | null;
     readonly name: string | null;
     readonly version: string | null;
     readonly checked: boolean;
+    /** The workflow identity that attested the run (present only for a keyless attestation). */
+    readonly identity?: WorkflowTrust;
   } | null;
 }
 

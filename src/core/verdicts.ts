@@ -10,9 +10,9 @@ import type { RecordVerdict } from './diagnose.js';
 import { callTitle, noRecordText, notVerifiedText, outcomeText, unmatchedText } from './explain.js';
 import { compareFindings, FINDINGS, type Finding, finding, placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
-import type { VerifyOptions } from './model.js';
+import type { VerifyOptions, WorkflowSigner } from './model.js';
 import type { Rule } from './policy.js';
-import type { CallReport, RecordReport } from './report.js';
+import type { CallReport, RecordReport, WorkflowTrust } from './report.js';
 import { quote } from './text.js';
 import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
 
@@ -123,6 +123,15 @@ function recordMessage(v: RecordVerdict, name: string): string | null {
   }
 }
 
+/** A workflow identity as the report names it. */
+export const workflowTrust = (w: WorkflowSigner): WorkflowTrust => ({
+  identity: w.identity,
+  source_repository: w.sourceRepository,
+  source_ref: w.sourceRef,
+  issuer: w.issuer,
+  signed_at: w.signedAt,
+});
+
 /** A record's report line, and the finding of a record that does not bind a call. */
 export function judgeRecord(v: RecordVerdict, options: VerifyOptions): { readonly report: RecordReport; readonly finding: Finding | null } {
   const { record, loc, signer } = v.record.input;
@@ -131,6 +140,7 @@ export function judgeRecord(v: RecordVerdict, options: VerifyOptions): { readonl
   const message = recordMessage(v, name);
   const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
   const holder = v.outcome === 'bound' ? v.call : null;
+  const by = v.record.input.trust.kind === 'trusted' ? v.record.input.trust.by : undefined;
   return {
     report: {
       file: loc.file,
@@ -144,6 +154,7 @@ export function judgeRecord(v: RecordVerdict, options: VerifyOptions): { readonl
       signer,
       untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
       call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+      ...(by ? { trusted_by: workflowTrust(by) } : {}),
     },
     finding: code !== null && message !== null ? finding(code, loc, message, severity) : null,
   };

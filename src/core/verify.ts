@@ -17,7 +17,7 @@ import { checkRecords } from './records.js';
 import { type CallReport, REPORT_SCHEMA, type RecordReport, type Report, type RunReport, type Totals } from './report.js';
 import { SEVERITIES, SEVERITY_TABLE } from './severity.js';
 import { cmp, quote } from './text.js';
-import { judgeCall, judgeRecord } from './verdicts.js';
+import { judgeCall, judgeRecord, workflowTrust } from './verdicts.js';
 import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES } from './vocabulary.js';
 
 /** The calls of one run, with the findings their claims make on their own (shape, consistency). */
@@ -98,6 +98,8 @@ function tallyTotals(
 /** A run's producer as the report names it (§10). */
 function producerOf(a: Attestation | undefined): RunReport['producer'] {
   if (!a || a.kind === 'none' || a.kind === 'unattested') return null;
+  if (a.kind === 'attested-keyless')
+    return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by) };
   return { key_id: a.keyId, name: a.name, version: a.version, checked: a.kind === 'attested' };
 }
 

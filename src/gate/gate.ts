@@ -6,7 +6,7 @@ import { existsSync, lstatSync, realpathSync, type Stats, statSync } from 'node:
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
-import type { Evidence, RunInput, VerifyOptions } from '../core/model.js';
+import type { Attestation, Evidence, RunInput, VerifyOptions, WorkflowSigner } from '../core/model.js';
 import { checkRuleNames } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
@@ -18,6 +18,7 @@ import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats
 import type { ReadLimits } from '../read/limits.js';
 import { TrustPool } from '../trust/pool.js';
 import { attestation, type Sidecar } from '../trust/producer.js';
+import { attestedWith, type KeylessChecker, keylessChecker, withKeyless } from './keyless.js';
 import type { Settings, UsageProblem } from './settings.js';
 
 interface Collected extends Evidence {
@@ -30,7 +31,7 @@ interface Collected extends Evidence {
  * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
  * did not pay on two cores: see BENCHMARKS.md.)
  */
-async function collect(settings: Settings, digests: boolean): Promise<Collected> {
+async function collect(settings: Settings, digests: boolean, keyless: KeylessChecker | null): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
   const runs: Promise<RunInput>[] = [];
@@ -40,6 +41,8 @@ async function collect(settings: Settings, digests: boolean): Promise<Collected>
   const keys = settings.trustedKeys;
   // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
   const trust = new TrustPool(keys);
+  /** Audit export → its keyless result, when signer identities are configured. */
+  const recordTrust = new Map<string, Result<WorkflowSigner>>();
   const attestations = new Map<string, FoundFile>();
   for (const role of ['audit', 'runs'] as const) {
     const d = discover(settings[role], cwd, workspace, settings.explicit[role], role);
@@ -55,7 +58,8 @@ async function collect(settings: Settings, digests: boolean): Promise<Collected>
       );
     }
     for (const file of d.files) {
-      const r = await readOne(file, role, settings.limits, digests);
+      const r = await readOne(file, role, settings.limits, digests || keyless !== null);
+      if (keyless && role === 'audit' && settings.keyless?.signers) recordTrust.set(file.rel, keyless.records(file, r.sha256 as string));
       if (r.sha256 !== undefined) inputs.set(file.rel, r.sha256);
       for (const x of r.findings) findings.push(x);
       if (r.run) {
@@ -74,12 +78,17 @@ async function collect(settings: Settings, digests: boolean): Promise<Collected>
             ),
           );
         const evidence = { bundle, facts: r.bundle ?? null, sidecar };
+        // With producer identities, a run's <run>.sigstore.json can attest it too (keys or identities: either).
+        const byIdentity = keyless && settings.keyless?.producers ? keyless.run(file, r.sha256 as string, r.bundle ?? null, bundle) : null;
+        const decided = (a: Attestation | undefined): RunInput => ({
+          artifact: run.artifact,
+          decisions: run.decisions,
+          attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : (a as Attestation),
+        });
         runs.push(
           producers || sidecar.kind !== 'none'
-            ? attestation(evidence, producers, settings.limits).then(
-                (a): RunInput => ({ artifact: run.artifact, decisions: run.decisions, attestation: a }),
-              )
-            : Promise.resolve(run),
+            ? attestation(evidence, producers, settings.limits).then(decided)
+            : Promise.resolve(byIdentity ? decided(undefined) : run),
         );
       }
       trust.add(r.records);
@@ -99,7 +108,10 @@ async function collect(settings: Settings, digests: boolean): Promise<Collected>
   }
   return {
     runs: await Promise.all(runs),
-    records: await trust.finish(),
+    records: (await trust.finish()).map((rec) => {
+      const k = recordTrust.get(rec.loc.file);
+      return k ? withKeyless(rec, k, keys !== null) : rec;
+    }),
     findings,
     trustedSigners: keys ? [...keys.keys()].sort() : [],
     trustedProducers: producers ? [...producers.keys()].sort() : [],
@@ -185,8 +197,14 @@ function classesSeen(runs: readonly RunInput[]): Map<string, Set<string>> {
  * @param digests hash every input read (for a verdict attestation)
  */
 export async function runGate(settings: Settings, digests = false): Promise<Result<Gated, UsageProblem>> {
-  const evidence = await collect(settings, digests);
+  let keyless: KeylessChecker | null = null;
+  if (settings.keyless) {
+    const k = await keylessChecker(settings.keyless, settings.limits);
+    if (!k.ok) return k;
+    keyless = k.value;
+  }
+  const evidence = await collect(settings, digests, keyless);
   const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
-  if (!names.ok) return { ok: false, reason: { message: names.reason } };
+  if (!names.ok) return { ok: false, reason: { message: names.reason, input: 'require' } };
   return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
 }

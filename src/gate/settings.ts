@@ -13,6 +13,7 @@ import type { Result } from '../core/result.js';
 import { nearestName } from '../core/text.js';
 import { DEFAULT_LIMITS, type ReadLimits } from '../read/limits.js';
 import { parsePublicKeys, type TrustedKeys, trustedKeys } from '../trust/keys.js';
+import type { IdentityPolicy } from '../trust/sigstore.js';
 
 /**
  * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
@@ -24,6 +25,8 @@ export class UsageError extends Error {}
 /** A mistake on the command line or in the action's inputs: the message names the flag or input. */
 export interface UsageProblem {
   readonly message: string;
+  /** The input the problem is about when the message does not name it (`require`: a flag or an input of that name). */
+  readonly input?: 'require';
 }
 
 /** Run a settings parser: its value, or the usage problem it threw. */
@@ -82,6 +85,8 @@ export interface Settings {
   readonly trustedKeys: TrustedKeys | null;
   /** Trusted producers (§10), each key parsed once; null: none configured (runs need no attestation). */
   readonly trustedProducers: TrustedKeys | null;
+  /** Trusted workflow identities (docs/keyless.md); null: none configured (the Sigstore layer is not loaded). */
+  readonly keyless: KeylessSettings | null;
 }
 
 /**
@@ -114,6 +119,11 @@ export const DEFAULTS = {
   'vsa-predicate': '',
   vsa: '',
   'vsa-key': '',
+  'trusted-signer-identities': '',
+  'trusted-producer-identities': '',
+  'source-refs': '',
+  'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
+  'trusted-root': '',
 } as const;
 
 export type OptionName = keyof typeof DEFAULTS;
@@ -196,7 +206,76 @@ export function defaultSettings(cwd: string): Settings {
     policy: NO_POLICY,
     trustedKeys: null,
     trustedProducers: null,
+    keyless: null,
   };
+}
+
+/** The keyless settings: the identities of each trust set (null: none), and the trusted root file (null: the shipped public-good root). */
+export interface KeylessSettings {
+  readonly signers: IdentityPolicy | null;
+  readonly producers: IdentityPolicy | null;
+  /** Absolute path of --trusted-root / trusted-root, or null. */
+  readonly trustedRoot: string | null;
+}
+
+/** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
+const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
+
+/** The keyless flags or inputs as given, before they are checked. */
+export interface KeylessInputs {
+  readonly signerIdentities: readonly string[];
+  readonly producerIdentities: readonly string[];
+  readonly sourceRepository: string | null;
+  /** Empty: the default (refs/heads/main, or the action's default branch). */
+  readonly sourceRefs: readonly string[];
+  readonly defaultRef: string;
+  readonly issuer: string | null;
+  /** Absolute path, or null. */
+  readonly trustedRoot: string | null;
+}
+
+/** The names the flags or inputs go by, for messages. */
+export interface KeylessNames {
+  readonly signerIdentities: string;
+  readonly producerIdentities: string;
+  readonly sourceRepository: string;
+  readonly sourceRefs: string;
+  readonly issuer: string;
+}
+
+const IDENTITY = /^https:\/\/[^\s@]+@refs\/\S+$/;
+
+/** Identities, source repository, refs and issuer, checked (semantics "Keyless trust"); no identity at all: null. */
+export function readKeyless(k: KeylessInputs, names: KeylessNames): KeylessSettings | null {
+  for (const [list, name] of [
+    [k.signerIdentities, names.signerIdentities],
+    [k.producerIdentities, names.producerIdentities],
+  ] as const) {
+    for (const id of list)
+      if (!IDENTITY.test(id))
+        throw new UsageError(
+          `${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`,
+        );
+  }
+  if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0) return null;
+  const repo = k.sourceRepository;
+  if (repo === null || repo === '')
+    throw new UsageError(`${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`);
+  if (!/^[^/\s]+\/[^/\s]+$/.test(repo)) throw new UsageError(`${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
+  for (const r of k.sourceRefs)
+    if (!/^refs\/\S+$/.test(r)) throw new UsageError(`${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+  const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
+  if (!/^https:\/\/\S+$/.test(issuer)) throw new UsageError(`${names.issuer}: "${issuer}" is not an https:// URL`);
+  const policy = (ids: readonly string[]): IdentityPolicy | null =>
+    ids.length === 0
+      ? null
+      : {
+          identities: new Set(ids),
+          sourceRepository: repo,
+          sourceRefs: new Set(k.sourceRefs.length > 0 ? k.sourceRefs : [k.defaultRef]),
+          issuer,
+        };
+  return { signers: policy(k.signerIdentities), producers: policy(k.producerIdentities), trustedRoot: k.trustedRoot };
 }
 
 /** Required-level rules, each a usage error naming the rule when it is wrong. */

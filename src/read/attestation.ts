@@ -9,7 +9,7 @@ import type { Result } from '../core/result.js';
 import { onlySubject, STATEMENT_TYPE } from './envelope.js';
 import type { BundleFacts } from './file-read.js';
 
-const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
+export const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
 const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
 
 /** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
@@ -83,6 +83,11 @@ export function checkBundleStatement(s: unknown, facts: BundleFacts | null): Res
   if (!facts) return { ok: false, reason: 'the bundle does not verify' };
   if (subject.value.sha256 !== facts.archiveSha256) return { ok: false, reason: 'subject digest differs from the archive' };
   if (subject.value.name !== facts.bundleId) return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+  return checkBundlePredicate(pred, facts);
+}
+
+/** Every predicate field against what the verified bundle gives (also for a keyless attestation of a bundle, docs/keyless.md). */
+export function checkBundlePredicate(pred: unknown, facts: BundleFacts): Result {
   const expected = bundleStatement(facts);
   if (!expected.ok) return expected;
   const d = difference(expected.value['predicate'], pred, '');

@@ -34,7 +34,8 @@ export function producerLine(r: Report): string | null {
 /** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
 export function runProducer(p: Report['runs'][number]['producer']): string {
   if (!p) return 'not attested';
-  const who = `${p.key_id.slice(0, 19)}…${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+  const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
+  const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
   return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
 }
 

@@ -1,0 +1,11172 @@
+import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
+/******/ var __webpack_modules__ = ({
+
+/***/ 6214:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+// https://mathiasbynens.be/notes/javascript-encoding
+// https://github.com/bestiejs/punycode.js - punycode.ucs2.decode
+function ucs2length(str) {
+    const len = str.length;
+    let length = 0;
+    let pos = 0;
+    let value;
+    while (pos < len) {
+        length++;
+        value = str.charCodeAt(pos++);
+        if (value >= 0xd800 && value <= 0xdbff && pos < len) {
+            // high surrogate, and there is a next character
+            value = str.charCodeAt(pos);
+            if ((value & 0xfc00) === 0xdc00)
+                pos++; // low surrogate
+        }
+    }
+    return length;
+}
+exports["default"] = ucs2length;
+ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
+//# sourceMappingURL=ucs2length.js.map
+
+/***/ }),
+
+/***/ 4006:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const pico = __nccwpck_require__(8016);
+const utils = __nccwpck_require__(4059);
+
+function picomatch(glob, options, returnState = false) {
+  // default to os.platform()
+  if (options && (options.windows === null || options.windows === undefined)) {
+    // don't mutate the original options object
+    options = { ...options, windows: utils.isWindows() };
+  }
+
+  return pico(glob, options, returnState);
+}
+
+Object.assign(picomatch, pico);
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 5595:
+/***/ ((module) => {
+
+
+
+const WIN_SLASH = '\\\\/';
+const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+/**
+ * Posix glob regex
+ */
+
+const DOT_LITERAL = '\\.';
+const PLUS_LITERAL = '\\+';
+const QMARK_LITERAL = '\\?';
+const SLASH_LITERAL = '\\/';
+const ONE_CHAR = '(?=.)';
+const QMARK = '[^/]';
+const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+const NO_DOT = `(?!${DOT_LITERAL})`;
+const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+const STAR = `${QMARK}*?`;
+const SEP = '/';
+
+const POSIX_CHARS = {
+  DOT_LITERAL,
+  PLUS_LITERAL,
+  QMARK_LITERAL,
+  SLASH_LITERAL,
+  ONE_CHAR,
+  QMARK,
+  END_ANCHOR,
+  DOTS_SLASH,
+  NO_DOT,
+  NO_DOTS,
+  NO_DOT_SLASH,
+  NO_DOTS_SLASH,
+  QMARK_NO_DOT,
+  STAR,
+  START_ANCHOR,
+  SEP
+};
+
+/**
+ * Windows glob regex
+ */
+
+const WINDOWS_CHARS = {
+  ...POSIX_CHARS,
+
+  SLASH_LITERAL: `[${WIN_SLASH}]`,
+  QMARK: WIN_NO_SLASH,
+  STAR: `${WIN_NO_SLASH}*?`,
+  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+  NO_DOT: `(?!${DOT_LITERAL})`,
+  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+  SEP: '\\'
+};
+
+/**
+ * POSIX Bracket Regex
+ */
+
+const POSIX_REGEX_SOURCE = {
+  __proto__: null,
+  alnum: 'a-zA-Z0-9',
+  alpha: 'a-zA-Z',
+  ascii: '\\x00-\\x7F',
+  blank: ' \\t',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '\\x21-\\x7E',
+  lower: 'a-z',
+  print: '\\x20-\\x7E ',
+  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+  space: ' \\t\\r\\n\\v\\f',
+  upper: 'A-Z',
+  word: 'A-Za-z0-9_',
+  xdigit: 'A-Fa-f0-9'
+};
+
+module.exports = {
+  DEFAULT_MAX_EXTGLOB_RECURSION,
+  MAX_LENGTH: 1024 * 64,
+  POSIX_REGEX_SOURCE,
+
+  // regular expressions
+  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+  // Replace globs with equivalent patterns to reduce parsing time.
+  REPLACEMENTS: {
+    __proto__: null,
+    '***': '*',
+    '**/**': '**',
+    '**/**/**': '**'
+  },
+
+  // Digits
+  CHAR_0: 48, /* 0 */
+  CHAR_9: 57, /* 9 */
+
+  // Alphabet chars.
+  CHAR_UPPERCASE_A: 65, /* A */
+  CHAR_LOWERCASE_A: 97, /* a */
+  CHAR_UPPERCASE_Z: 90, /* Z */
+  CHAR_LOWERCASE_Z: 122, /* z */
+
+  CHAR_LEFT_PARENTHESES: 40, /* ( */
+  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+  CHAR_ASTERISK: 42, /* * */
+
+  // Non-alphabetic chars.
+  CHAR_AMPERSAND: 38, /* & */
+  CHAR_AT: 64, /* @ */
+  CHAR_BACKWARD_SLASH: 92, /* \ */
+  CHAR_CARRIAGE_RETURN: 13, /* \r */
+  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+  CHAR_COLON: 58, /* : */
+  CHAR_COMMA: 44, /* , */
+  CHAR_DOT: 46, /* . */
+  CHAR_DOUBLE_QUOTE: 34, /* " */
+  CHAR_EQUAL: 61, /* = */
+  CHAR_EXCLAMATION_MARK: 33, /* ! */
+  CHAR_FORM_FEED: 12, /* \f */
+  CHAR_FORWARD_SLASH: 47, /* / */
+  CHAR_GRAVE_ACCENT: 96, /* ` */
+  CHAR_HASH: 35, /* # */
+  CHAR_HYPHEN_MINUS: 45, /* - */
+  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+  CHAR_LINE_FEED: 10, /* \n */
+  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+  CHAR_PERCENT: 37, /* % */
+  CHAR_PLUS: 43, /* + */
+  CHAR_QUESTION_MARK: 63, /* ? */
+  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+  CHAR_SEMICOLON: 59, /* ; */
+  CHAR_SINGLE_QUOTE: 39, /* ' */
+  CHAR_SPACE: 32, /*   */
+  CHAR_TAB: 9, /* \t */
+  CHAR_UNDERSCORE: 95, /* _ */
+  CHAR_VERTICAL_LINE: 124, /* | */
+  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+  /**
+   * Create EXTGLOB_CHARS
+   */
+
+  extglobChars(chars) {
+    return {
+      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+      '?': { type: 'qmark', open: '(?:', close: ')?' },
+      '+': { type: 'plus', open: '(?:', close: ')+' },
+      '*': { type: 'star', open: '(?:', close: ')*' },
+      '@': { type: 'at', open: '(?:', close: ')' }
+    };
+  },
+
+  /**
+   * Create GLOB_CHARS
+   */
+
+  globChars(win32) {
+    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+  }
+};
+
+
+/***/ }),
+
+/***/ 8265:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(4059);
+
+/**
+ * Constants
+ */
+
+const {
+  MAX_LENGTH,
+  POSIX_REGEX_SOURCE,
+  REGEX_NON_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_BACKREF,
+  REPLACEMENTS
+} = constants;
+
+/**
+ * Helpers
+ */
+
+const expandRange = (args, options) => {
+  if (typeof options.expandRange === 'function') {
+    return options.expandRange(...args, options);
+  }
+
+  args.sort();
+  const value = `[${args.join('-')}]`;
+
+  try {
+    /* eslint-disable-next-line no-new */
+    new RegExp(value);
+  } catch (ex) {
+    return args.map(v => utils.escapeRegex(v)).join('..');
+  }
+
+  return value;
+};
+
+/**
+ * Create the message for a syntax error
+ */
+
+const syntaxError = (type, char) => {
+  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+};
+
+const splitTopLevel = input => {
+  const parts = [];
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let value = '';
+  let escaped = false;
+
+  for (const ch of input) {
+    if (escaped === true) {
+      value += ch;
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      value += ch;
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      value += ch;
+      continue;
+    }
+
+    if (quote === 0) {
+      if (ch === '[') {
+        bracket++;
+      } else if (ch === ']' && bracket > 0) {
+        bracket--;
+      } else if (bracket === 0) {
+        if (ch === '(') {
+          paren++;
+        } else if (ch === ')' && paren > 0) {
+          paren--;
+        } else if (ch === '|' && paren === 0) {
+          parts.push(value);
+          value = '';
+          continue;
+        }
+      }
+    }
+
+    value += ch;
+  }
+
+  parts.push(value);
+  return parts;
+};
+
+const isPlainBranch = branch => {
+  let escaped = false;
+
+  for (const ch of branch) {
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (/[?*+@!()[\]{}]/.test(ch)) {
+      return false;
+    }
+  }
+
+  return true;
+};
+
+const normalizeSimpleBranch = branch => {
+  let value = branch.trim();
+  let changed = true;
+
+  while (changed === true) {
+    changed = false;
+
+    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+      value = value.slice(2, -1);
+      changed = true;
+    }
+  }
+
+  if (!isPlainBranch(value)) {
+    return;
+  }
+
+  return value.replace(/\\(.)/g, '$1');
+};
+
+const hasRepeatedCharPrefixOverlap = branches => {
+  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+  for (let i = 0; i < values.length; i++) {
+    for (let j = i + 1; j < values.length; j++) {
+      const a = values[i];
+      const b = values[j];
+      const char = a[0];
+
+      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+        continue;
+      }
+
+      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+        return true;
+      }
+    }
+  }
+
+  return false;
+};
+
+const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+    return;
+  }
+
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let escaped = false;
+
+  for (let i = 1; i < pattern.length; i++) {
+    const ch = pattern[i];
+
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      continue;
+    }
+
+    if (quote === 1) {
+      continue;
+    }
+
+    if (ch === '[') {
+      bracket++;
+      continue;
+    }
+
+    if (ch === ']' && bracket > 0) {
+      bracket--;
+      continue;
+    }
+
+    if (bracket > 0) {
+      continue;
+    }
+
+    if (ch === '(') {
+      paren++;
+      continue;
+    }
+
+    if (ch === ')') {
+      paren--;
+
+      if (paren === 0) {
+        if (requireEnd === true && i !== pattern.length - 1) {
+          return;
+        }
+
+        return {
+          type: pattern[0],
+          body: pattern.slice(2, i),
+          end: i
+        };
+      }
+    }
+  }
+};
+
+const buildCharClassStar = chars => {
+  const source = chars.length === 1
+    ? utils.escapeRegex(chars[0])
+    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+  return `${source}*`;
+};
+
+const getStarExtglobSequenceChars = pattern => {
+  let index = 0;
+  const chars = [];
+
+  while (index < pattern.length) {
+    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+    if (!match || match.type !== '*') {
+      return;
+    }
+
+    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+    if (branches.length !== 1) {
+      return;
+    }
+
+    const branch = normalizeSimpleBranch(branches[0]);
+    if (!branch || branch.length !== 1) {
+      return;
+    }
+
+    chars.push(branch);
+    index += match.end + 1;
+  }
+
+  if (chars.length < 1) {
+    return;
+  }
+
+  return chars;
+};
+
+const repeatedExtglobRecursion = pattern => {
+  let depth = 0;
+  let value = pattern.trim();
+  let match = parseRepeatedExtglob(value);
+
+  while (match) {
+    depth++;
+    value = match.body.trim();
+    match = parseRepeatedExtglob(value);
+  }
+
+  return depth;
+};
+
+const analyzeRepeatedExtglob = (body, options) => {
+  if (options.maxExtglobRecursion === false) {
+    return { risky: false };
+  }
+
+  const max =
+    typeof options.maxExtglobRecursion === 'number'
+      ? options.maxExtglobRecursion
+      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+  if (branches.length > 1) {
+    if (
+      branches.some(branch => branch === '') ||
+      branches.some(branch => /^[*?]+$/.test(branch)) ||
+      hasRepeatedCharPrefixOverlap(branches)
+    ) {
+      return { risky: true };
+    }
+  }
+
+  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+  // characters we can emit one flat, ReDoS-safe character class that preserves the
+  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+  // every branch but the first.
+  const safeChars = [];
+  let sawStarSequence = false;
+  let combinable = true;
+
+  for (const branch of branches) {
+    const chars = getStarExtglobSequenceChars(branch);
+    if (chars) {
+      sawStarSequence = true;
+      safeChars.push(...chars);
+      continue;
+    }
+
+    const literal = normalizeSimpleBranch(branch);
+    if (literal && literal.length === 1) {
+      safeChars.push(literal);
+      continue;
+    }
+
+    combinable = false;
+
+    if (repeatedExtglobRecursion(branch) > max) {
+      return { risky: true };
+    }
+  }
+
+  if (sawStarSequence) {
+    return combinable
+      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+      : { risky: true };
+  }
+
+  return { risky: false };
+};
+
+/**
+ * Parse the given input string.
+ * @param {String} input
+ * @param {Object} options
+ * @return {Object}
+ */
+
+const parse = (input, options) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected a string');
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+  let len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+  const tokens = [bos];
+
+  const capture = opts.capture ? '' : '?:';
+
+  // create constants based on platform, for windows or posix
+  const PLATFORM_CHARS = constants.globChars(opts.windows);
+  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+  const {
+    DOT_LITERAL,
+    PLUS_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOT_SLASH,
+    NO_DOTS_SLASH,
+    QMARK,
+    QMARK_NO_DOT,
+    STAR,
+    START_ANCHOR
+  } = PLATFORM_CHARS;
+
+  const globstar = opts => {
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const nodot = opts.dot ? '' : NO_DOT;
+  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+  let star = opts.bash === true ? globstar(opts) : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  // minimatch options support
+  if (typeof opts.noext === 'boolean') {
+    opts.noextglob = opts.noext;
+  }
+
+  const state = {
+    input,
+    index: -1,
+    start: 0,
+    dot: opts.dot === true,
+    consumed: '',
+    output: '',
+    prefix: '',
+    backtrack: false,
+    negated: false,
+    brackets: 0,
+    braces: 0,
+    parens: 0,
+    quotes: 0,
+    globstar: false,
+    tokens
+  };
+
+  input = utils.removePrefix(input, state);
+  len = input.length;
+
+  const extglobs = [];
+  const braces = [];
+  const stack = [];
+  let prev = bos;
+  let value;
+
+  /**
+   * Tokenizing helpers
+   */
+
+  const eos = () => state.index === len - 1;
+  const peek = state.peek = (n = 1) => input[state.index + n];
+  const advance = state.advance = () => input[++state.index] || '';
+  const remaining = () => input.slice(state.index + 1);
+  const consume = (value = '', num = 0) => {
+    state.consumed += value;
+    state.index += num;
+  };
+
+  const append = token => {
+    state.output += token.output != null ? token.output : token.value;
+    consume(token.value);
+  };
+
+  const negate = () => {
+    let count = 1;
+
+    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+      advance();
+      state.start++;
+      count++;
+    }
+
+    if (count % 2 === 0) {
+      return false;
+    }
+
+    state.negated = true;
+    state.start++;
+    return true;
+  };
+
+  const increment = type => {
+    state[type]++;
+    stack.push(type);
+  };
+
+  const decrement = type => {
+    state[type]--;
+    stack.pop();
+  };
+
+  /**
+   * Push tokens onto the tokens array. This helper speeds up
+   * tokenizing by 1) helping us avoid backtracking as much as possible,
+   * and 2) helping us avoid creating extra tokens when consecutive
+   * characters are plain text. This improves performance and simplifies
+   * lookbehinds.
+   */
+
+  const push = tok => {
+    if (prev.type === 'globstar') {
+      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+        state.output = state.output.slice(0, -prev.output.length);
+        prev.type = 'star';
+        prev.value = '*';
+        prev.output = star;
+        state.output += prev.output;
+      }
+    }
+
+    if (extglobs.length && tok.type !== 'paren') {
+      extglobs[extglobs.length - 1].inner += tok.value;
+    }
+
+    if (tok.value || tok.output) append(tok);
+    if (prev && prev.type === 'text' && tok.type === 'text') {
+      prev.output = (prev.output || prev.value) + tok.value;
+      prev.value += tok.value;
+      return;
+    }
+
+    tok.prev = prev;
+    tokens.push(tok);
+    prev = tok;
+  };
+
+  const extglobOpen = (type, value) => {
+    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+    token.prev = prev;
+    token.parens = state.parens;
+    token.output = state.output;
+    token.startIndex = state.index;
+    token.tokensIndex = tokens.length;
+    const output = (opts.capture ? '(' : '') + token.open;
+
+    increment('parens');
+    push({ type, value, output: state.output ? '' : ONE_CHAR });
+    push({ type: 'paren', extglob: true, value: advance(), output });
+    extglobs.push(token);
+  };
+
+  const extglobClose = token => {
+    const literal = input.slice(token.startIndex, state.index + 1);
+    const body = input.slice(token.startIndex + 2, state.index);
+    const analysis = analyzeRepeatedExtglob(body, opts);
+
+    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+      const safeOutput = analysis.safeOutput
+        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+        : undefined;
+      const open = tokens[token.tokensIndex];
+
+      open.type = 'text';
+      open.value = literal;
+      open.output = safeOutput || utils.escapeRegex(literal);
+
+      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+        tokens[i].value = '';
+        tokens[i].output = '';
+        delete tokens[i].suffix;
+      }
+
+      state.output = token.output + open.output;
+      state.backtrack = true;
+
+      push({ type: 'paren', extglob: true, value, output: '' });
+      decrement('parens');
+      return;
+    }
+
+    let output = token.close + (opts.capture ? ')' : '');
+    let rest;
+
+    if (token.type === 'negate') {
+      let extglobStar = star;
+
+      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+        extglobStar = globstar(opts);
+      }
+
+      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+        output = token.close = `)$))${extglobStar}`;
+      }
+
+      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+        // In this case, we need to parse the string and use it in the output of the original pattern.
+        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+        //
+        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+        output = token.close = `)${expression})${extglobStar})`;
+      }
+
+      if (token.prev.type === 'bos') {
+        state.negatedExtglob = true;
+      }
+    }
+
+    push({ type: 'paren', extglob: true, value, output });
+    decrement('parens');
+  };
+
+  /**
+   * Fast paths
+   */
+
+  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+    let backslashes = false;
+
+    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+      if (first === '\\') {
+        backslashes = true;
+        return m;
+      }
+
+      if (first === '?') {
+        if (esc) {
+          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        if (index === 0) {
+          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        return QMARK.repeat(chars.length);
+      }
+
+      if (first === '.') {
+        return DOT_LITERAL.repeat(chars.length);
+      }
+
+      if (first === '*') {
+        if (esc) {
+          return esc + first + (rest ? star : '');
+        }
+        return star;
+      }
+      return esc ? m : `\\${m}`;
+    });
+
+    if (backslashes === true) {
+      if (opts.unescape === true) {
+        output = output.replace(/\\/g, '');
+      } else {
+        output = output.replace(/\\+/g, m => {
+          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+        });
+      }
+    }
+
+    if (output === input && opts.contains === true) {
+      state.output = input;
+      return state;
+    }
+
+    state.output = utils.wrapOutput(output, state, options);
+    return state;
+  }
+
+  /**
+   * Tokenize input until we reach end-of-string
+   */
+
+  while (!eos()) {
+    value = advance();
+
+    if (value === '\u0000') {
+      continue;
+    }
+
+    /**
+     * Escaped characters
+     */
+
+    if (value === '\\') {
+      const next = peek();
+
+      if (next === '/' && opts.bash !== true) {
+        continue;
+      }
+
+      if (next === '.' || next === ';') {
+        continue;
+      }
+
+      if (!next) {
+        value += '\\';
+        push({ type: 'text', value });
+        continue;
+      }
+
+      // collapse slashes to reduce potential for exploits
+      const match = /^\\+/.exec(remaining());
+      let slashes = 0;
+
+      if (match && match[0].length > 2) {
+        slashes = match[0].length;
+        state.index += slashes;
+        if (slashes % 2 !== 0) {
+          value += '\\';
+        }
+      }
+
+      if (opts.unescape === true) {
+        value = advance();
+      } else {
+        value += advance();
+      }
+
+      if (state.brackets === 0) {
+        push({ type: 'text', value });
+        continue;
+      }
+    }
+
+    /**
+     * If we're inside a regex character class, continue
+     * until we reach the closing bracket.
+     */
+
+    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+      if (opts.posix !== false && value === ':') {
+        const inner = prev.value.slice(1);
+        if (inner.includes('[')) {
+          prev.posix = true;
+
+          if (inner.includes(':')) {
+            const idx = prev.value.lastIndexOf('[');
+            const pre = prev.value.slice(0, idx);
+            const rest = prev.value.slice(idx + 2);
+            const posix = POSIX_REGEX_SOURCE[rest];
+            if (posix) {
+              prev.value = pre + posix;
+              state.backtrack = true;
+              advance();
+
+              if (!bos.output && tokens.indexOf(prev) === 1) {
+                bos.output = ONE_CHAR;
+              }
+              continue;
+            }
+          }
+        }
+      }
+
+      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+        value = `\\${value}`;
+      }
+
+      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+        value = `\\${value}`;
+      }
+
+      if (opts.posix === true && value === '!' && prev.value === '[') {
+        value = '^';
+      }
+
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * If we're inside a quoted string, continue
+     * until we reach the closing double quote.
+     */
+
+    if (state.quotes === 1 && value !== '"') {
+      value = utils.escapeRegex(value);
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * Double quotes
+     */
+
+    if (value === '"') {
+      state.quotes = state.quotes === 1 ? 0 : 1;
+      if (opts.keepQuotes === true) {
+        push({ type: 'text', value });
+      }
+      continue;
+    }
+
+    /**
+     * Parentheses
+     */
+
+    if (value === '(') {
+      increment('parens');
+      push({ type: 'paren', value });
+      continue;
+    }
+
+    if (value === ')') {
+      if (state.parens === 0 && opts.strictBrackets === true) {
+        throw new SyntaxError(syntaxError('opening', '('));
+      }
+
+      const extglob = extglobs[extglobs.length - 1];
+      if (extglob && state.parens === extglob.parens + 1) {
+        extglobClose(extglobs.pop());
+        continue;
+      }
+
+      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+      decrement('parens');
+      continue;
+    }
+
+    /**
+     * Square brackets
+     */
+
+    if (value === '[') {
+      if (opts.nobracket === true || !remaining().includes(']')) {
+        if (opts.nobracket !== true && opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('closing', ']'));
+        }
+
+        value = `\\${value}`;
+      } else {
+        increment('brackets');
+      }
+
+      push({ type: 'bracket', value });
+      continue;
+    }
+
+    if (value === ']') {
+      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      if (state.brackets === 0) {
+        if (opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('opening', '['));
+        }
+
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      decrement('brackets');
+
+      const prevValue = prev.value.slice(1);
+      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+        value = `/${value}`;
+      }
+
+      prev.value += value;
+      append({ value });
+
+      // when literal brackets are explicitly disabled
+      // assume we should match with a regex character class
+      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+        continue;
+      }
+
+      const escaped = utils.escapeRegex(prev.value);
+      state.output = state.output.slice(0, -prev.value.length);
+
+      // when literal brackets are explicitly enabled
+      // assume we should escape the brackets to match literal characters
+      if (opts.literalBrackets === true) {
+        state.output += escaped;
+        prev.value = escaped;
+        continue;
+      }
+
+      // when the user specifies nothing, try to match both
+      prev.value = `(${capture}${escaped}|${prev.value})`;
+      state.output += prev.value;
+      continue;
+    }
+
+    /**
+     * Braces
+     */
+
+    if (value === '{' && opts.nobrace !== true) {
+      increment('braces');
+
+      const open = {
+        type: 'brace',
+        value,
+        output: '(',
+        outputIndex: state.output.length,
+        tokensIndex: state.tokens.length
+      };
+
+      braces.push(open);
+      push(open);
+      continue;
+    }
+
+    if (value === '}') {
+      const brace = braces[braces.length - 1];
+
+      if (opts.nobrace === true || !brace) {
+        push({ type: 'text', value, output: value });
+        continue;
+      }
+
+      let output = ')';
+
+      if (brace.dots === true) {
+        const arr = tokens.slice();
+        const range = [];
+
+        for (let i = arr.length - 1; i >= 0; i--) {
+          tokens.pop();
+          if (arr[i].type === 'brace') {
+            break;
+          }
+          if (arr[i].type !== 'dots') {
+            range.unshift(arr[i].value);
+          }
+        }
+
+        output = expandRange(range, opts);
+        state.backtrack = true;
+      }
+
+      if (brace.comma !== true && brace.dots !== true) {
+        const out = state.output.slice(0, brace.outputIndex);
+        const toks = state.tokens.slice(brace.tokensIndex);
+        brace.value = brace.output = '\\{';
+        value = output = '\\}';
+        state.output = out;
+        for (const t of toks) {
+          state.output += (t.output || t.value);
+        }
+      }
+
+      push({ type: 'brace', value, output });
+      decrement('braces');
+      braces.pop();
+      continue;
+    }
+
+    /**
+     * Pipes
+     */
+
+    if (value === '|') {
+      if (extglobs.length > 0) {
+        extglobs[extglobs.length - 1].conditions++;
+      }
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Commas
+     */
+
+    if (value === ',') {
+      let output = value;
+
+      const brace = braces[braces.length - 1];
+      if (brace && stack[stack.length - 1] === 'braces') {
+        brace.comma = true;
+        output = '|';
+      }
+
+      push({ type: 'comma', value, output });
+      continue;
+    }
+
+    /**
+     * Slashes
+     */
+
+    if (value === '/') {
+      // if the beginning of the glob is "./", advance the start
+      // to the current index, and don't add the "./" characters
+      // to the state. This greatly simplifies lookbehinds when
+      // checking for BOS characters like "!" and "." (not "./")
+      if (prev.type === 'dot' && state.index === state.start + 1) {
+        state.start = state.index + 1;
+        state.consumed = '';
+        state.output = '';
+        tokens.pop();
+        prev = bos; // reset "prev" to the first token
+        continue;
+      }
+
+      push({ type: 'slash', value, output: SLASH_LITERAL });
+      continue;
+    }
+
+    /**
+     * Dots
+     */
+
+    if (value === '.') {
+      if (state.braces > 0 && prev.type === 'dot') {
+        if (prev.value === '.') prev.output = DOT_LITERAL;
+        const brace = braces[braces.length - 1];
+        prev.type = 'dots';
+        prev.output += value;
+        prev.value += value;
+        brace.dots = true;
+        continue;
+      }
+
+      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+        push({ type: 'text', value, output: DOT_LITERAL });
+        continue;
+      }
+
+      push({ type: 'dot', value, output: DOT_LITERAL });
+      continue;
+    }
+
+    /**
+     * Question marks
+     */
+
+    if (value === '?') {
+      const isGroup = prev && prev.value === '(';
+      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('qmark', value);
+        continue;
+      }
+
+      if (prev && prev.type === 'paren') {
+        const next = peek();
+        let output = value;
+
+        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+          output = `\\${value}`;
+        }
+
+        push({ type: 'text', value, output });
+        continue;
+      }
+
+      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+        continue;
+      }
+
+      push({ type: 'qmark', value, output: QMARK });
+      continue;
+    }
+
+    /**
+     * Exclamation
+     */
+
+    if (value === '!') {
+      if (opts.noextglob !== true && peek() === '(') {
+        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+          extglobOpen('negate', value);
+          continue;
+        }
+      }
+
+      if (opts.nonegate !== true && state.index === 0) {
+        negate();
+        continue;
+      }
+    }
+
+    /**
+     * Plus
+     */
+
+    if (value === '+') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('plus', value);
+        continue;
+      }
+
+      if ((prev && prev.value === '(') || opts.regex === false) {
+        push({ type: 'plus', value, output: PLUS_LITERAL });
+        continue;
+      }
+
+      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+        push({ type: 'plus', value });
+        continue;
+      }
+
+      push({ type: 'plus', value: PLUS_LITERAL });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value === '@') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        push({ type: 'at', extglob: true, value, output: '' });
+        continue;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value !== '*') {
+      if (value === '$' || value === '^') {
+        value = `\\${value}`;
+      }
+
+      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+      if (match) {
+        value += match[0];
+        state.index += match[0].length;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Stars
+     */
+
+    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+      prev.type = 'star';
+      prev.star = true;
+      prev.value += value;
+      prev.output = star;
+      state.backtrack = true;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    let rest = remaining();
+    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+      extglobOpen('star', value);
+      continue;
+    }
+
+    if (prev.type === 'star') {
+      if (opts.noglobstar === true) {
+        consume(value);
+        continue;
+      }
+
+      const prior = prev.prev;
+      const before = prior.prev;
+      const isStart = prior.type === 'slash' || prior.type === 'bos';
+      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      // strip consecutive `/**/`
+      while (rest.slice(0, 3) === '/**') {
+        const after = input[state.index + 4];
+        if (after && after !== '/') {
+          break;
+        }
+        rest = rest.slice(3);
+        consume('/**', 3);
+      }
+
+      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+      // parent path, except in negated extglobs where that would change the exclusion semantics.
+      const isEnd = eos() || (
+        state.parens > 0
+        && rest === ')'.repeat(state.parens)
+        && !extglobs.some(extglob => extglob.type === 'negate')
+      );
+
+      if (prior.type === 'bos' && eos()) {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = globstar(opts);
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+        prev.value += value;
+        state.globstar = true;
+        state.output += prior.output + prev.output;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+        const end = rest[1] !== void 0 ? '|$' : '';
+
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+        prev.value += value;
+
+        state.output += prior.output + prev.output;
+        state.globstar = true;
+
+        consume(value + advance());
+
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      if (prior.type === 'bos' && rest[0] === '/') {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value + advance());
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      // remove single star from output
+      state.output = state.output.slice(0, -prev.output.length);
+
+      // reset previous token to globstar
+      prev.type = 'globstar';
+      prev.output = globstar(opts);
+      prev.value += value;
+
+      // reset output with globstar
+      state.output += prev.output;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    const token = { type: 'star', value, output: star };
+
+    if (opts.bash === true) {
+      token.output = '.*?';
+      if (prev.type === 'bos' || prev.type === 'slash') {
+        token.output = nodot + token.output;
+      }
+      push(token);
+      continue;
+    }
+
+    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+      token.output = value;
+      push(token);
+      continue;
+    }
+
+    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+      if (prev.type === 'dot') {
+        state.output += NO_DOT_SLASH;
+        prev.output += NO_DOT_SLASH;
+
+      } else if (opts.dot === true) {
+        state.output += NO_DOTS_SLASH;
+        prev.output += NO_DOTS_SLASH;
+
+      } else {
+        state.output += nodot;
+        prev.output += nodot;
+      }
+
+      if (peek() !== '*') {
+        state.output += ONE_CHAR;
+        prev.output += ONE_CHAR;
+      }
+    }
+
+    push(token);
+  }
+
+  while (state.brackets > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+    state.output = utils.escapeLast(state.output, '[');
+    decrement('brackets');
+  }
+
+  while (state.parens > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+    state.output = utils.escapeLast(state.output, '(');
+    decrement('parens');
+  }
+
+  while (state.braces > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+    state.output = utils.escapeLast(state.output, '{');
+    decrement('braces');
+  }
+
+  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+  }
+
+  // rebuild the output if we had to backtrack at any point
+  if (state.backtrack === true) {
+    state.output = '';
+
+    for (const token of state.tokens) {
+      state.output += token.output != null ? token.output : token.value;
+
+      if (token.suffix) {
+        state.output += token.suffix;
+      }
+    }
+  }
+
+  return state;
+};
+
+/**
+ * Fast paths for creating regular expressions for common glob patterns.
+ * This can significantly speed up processing and has very little downside
+ * impact when none of the fast paths match.
+ */
+
+parse.fastpaths = (input, options) => {
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+  const len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  // create constants based on platform, for windows or posix
+  const {
+    DOT_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOTS,
+    NO_DOTS_SLASH,
+    STAR,
+    START_ANCHOR
+  } = constants.globChars(opts.windows);
+
+  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+  const capture = opts.capture ? '' : '?:';
+  const state = { negated: false, prefix: '' };
+  let star = opts.bash === true ? '.*?' : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  const globstar = opts => {
+    if (opts.noglobstar === true) return star;
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const create = str => {
+    switch (str) {
+      case '*':
+        return `${nodot}${ONE_CHAR}${star}`;
+
+      case '.*':
+        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*.*':
+        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*/*':
+        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+      case '**':
+        return nodot + globstar(opts);
+
+      case '**/*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+      case '**/*.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '**/.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      default: {
+        const match = /^(.*?)\.(\w+)$/.exec(str);
+        if (!match) return;
+
+        const source = create(match[1]);
+        if (!source) return;
+
+        return source + DOT_LITERAL + match[2];
+      }
+    }
+  };
+
+  const output = utils.removePrefix(input, state);
+  let source = create(output);
+
+  if (source && opts.strictSlashes !== true) {
+    source += `${SLASH_LITERAL}?`;
+  }
+
+  return source;
+};
+
+module.exports = parse;
+
+
+/***/ }),
+
+/***/ 8016:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const scan = __nccwpck_require__(1781);
+const parse = __nccwpck_require__(8265);
+const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(5595);
+const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+/**
+ * Creates a matcher function from one or more glob patterns. The
+ * returned function takes a string to match as its first argument,
+ * and returns true if the string is a match. The returned matcher
+ * function also takes a boolean as the second argument that, when true,
+ * returns an object with additional information.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch(glob[, options]);
+ *
+ * const isMatch = picomatch('*.!(*a)');
+ * console.log(isMatch('a.a')); //=> false
+ * console.log(isMatch('a.b')); //=> true
+ *
+ * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+ * const picomatch = require('picomatch/posix');
+ * // the same API, defaulting to posix paths
+ * const isMatch = picomatch('a/*');
+ * console.log(isMatch('a\\b')); //=> false
+ * console.log(isMatch('a/b')); //=> true
+ *
+ * // you can still configure the matcher function to accept windows paths
+ * const isMatch = picomatch('a/*', { options: windows });
+ * console.log(isMatch('a\\b')); //=> true
+ * console.log(isMatch('a/b')); //=> true
+ * ```
+ * @name picomatch
+ * @param {String|Array} `globs` One or more glob patterns.
+ * @param {Object=} `options`
+ * @return {Function=} Returns a matcher function.
+ * @api public
+ */
+
+const picomatch = (glob, options, returnState = false) => {
+  if (Array.isArray(glob)) {
+    const fns = glob.map(input => picomatch(input, options, returnState));
+    const arrayMatcher = str => {
+      for (const isMatch of fns) {
+        const state = isMatch(str);
+        if (state) return state;
+      }
+      return false;
+    };
+    return arrayMatcher;
+  }
+
+  const isState = isObject(glob) && glob.tokens && glob.input;
+
+  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+    throw new TypeError('Expected pattern to be a non-empty string');
+  }
+
+  const opts = options || {};
+  const posix = opts.windows;
+  const regex = isState
+    ? picomatch.compileRe(glob, options)
+    : picomatch.makeRe(glob, options, false, true);
+
+  const state = regex.state;
+  delete regex.state;
+
+  let isIgnored = () => false;
+  if (opts.ignore) {
+    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+  }
+
+  const matcher = (input, returnObject = false) => {
+    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+    if (typeof opts.onResult === 'function') {
+      opts.onResult(result);
+    }
+
+    if (isMatch === false) {
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (isIgnored(input)) {
+      if (typeof opts.onIgnore === 'function') {
+        opts.onIgnore(result);
+      }
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (typeof opts.onMatch === 'function') {
+      opts.onMatch(result);
+    }
+    return returnObject ? result : true;
+  };
+
+  if (returnState) {
+    matcher.state = state;
+  }
+
+  return matcher;
+};
+
+/**
+ * Test `input` with the given `regex`. This is used by the main
+ * `picomatch()` function to test the input string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.test(input, regex[, options]);
+ *
+ * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+ * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp} `regex`
+ * @return {Object} Returns an object with matching info.
+ * @api public
+ */
+
+picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected input to be a string');
+  }
+
+  if (input === '') {
+    return { isMatch: false, output: '' };
+  }
+
+  const opts = options || {};
+  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+  let match = input === glob;
+  let output = (match && format) ? format(input) : input;
+
+  if (match === false) {
+    output = format ? format(input) : input;
+    match = output === glob;
+  }
+
+  if (match === false || opts.capture === true) {
+    if (opts.matchBase === true || opts.basename === true) {
+      match = picomatch.matchBase(input, regex, options, posix);
+    } else {
+      match = regex.exec(output);
+    }
+  }
+
+  return { isMatch: Boolean(match), match, output };
+};
+
+/**
+ * Match the basename of a filepath.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.matchBase(input, glob[, options]);
+ * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+ * @return {Boolean}
+ * @api public
+ */
+
+picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+  return regex.test(utils.basename(input, { windows: posix }));
+};
+
+/**
+ * Returns true if **any** of the given glob `patterns` match the specified `string`.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.isMatch(string, patterns[, options]);
+ *
+ * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+ * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+ * ```
+ * @param {String|Array} str The string to test.
+ * @param {String|Array} patterns One or more glob patterns to use for matching.
+ * @param {Object} [options] See available [options](#options).
+ * @return {Boolean} Returns true if any patterns match `str`
+ * @api public
+ */
+
+picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+/**
+ * Parse a glob pattern to create the source string for a regular
+ * expression.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const result = picomatch.parse(pattern[, options]);
+ * ```
+ * @param {String} `pattern`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+ * @api public
+ */
+
+picomatch.parse = (pattern, options) => {
+  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+  return parse(pattern, { ...options, fastpaths: false });
+};
+
+/**
+ * Scan a glob pattern to separate the pattern into segments.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.scan(input[, options]);
+ *
+ * const result = picomatch.scan('!./foo/*.js');
+ * console.log(result);
+ * { prefix: '!./',
+ *   input: '!./foo/*.js',
+ *   start: 3,
+ *   base: 'foo',
+ *   glob: '*.js',
+ *   isBrace: false,
+ *   isBracket: false,
+ *   isGlob: true,
+ *   isExtglob: false,
+ *   isGlobstar: false,
+ *   negated: true }
+ * ```
+ * @param {String} `input` Glob pattern to scan.
+ * @param {Object} `options`
+ * @return {Object} Returns an object with
+ * @api public
+ */
+
+picomatch.scan = (input, options) => scan(input, options);
+
+/**
+ * Compile a regular expression from the `state` object returned by the
+ * [parse()](#parse) method.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const state = picomatch.parse('*.js');
+ * // picomatch.compileRe(state[, options]);
+ *
+ * console.log(picomatch.compileRe(state));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {Object} `state`
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+ * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+  if (returnOutput === true) {
+    return state.output;
+  }
+
+  const opts = options || {};
+  const prepend = opts.contains ? '' : '^';
+  const append = opts.contains ? '' : '$';
+
+  let source = `${prepend}(?:${state.output})${append}`;
+  if (state && state.negated === true) {
+    source = `^(?!${source}).*$`;
+  }
+
+  const regex = picomatch.toRegex(source, options);
+  if (returnState === true) {
+    regex.state = state;
+  }
+
+  return regex;
+};
+
+/**
+ * Create a regular expression from a parsed glob pattern.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.makeRe(state[, options]);
+ *
+ * const result = picomatch.makeRe('*.js');
+ * console.log(result);
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `state` The object returned from the `.parse` method.
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+ * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+ * @return {RegExp} Returns a regex created from the given pattern.
+ * @api public
+ */
+
+picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+  if (!input || typeof input !== 'string') {
+    throw new TypeError('Expected a non-empty string');
+  }
+
+  let parsed = { negated: false, fastpaths: true };
+
+  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+    parsed.output = parse.fastpaths(input, options);
+  }
+
+  if (!parsed.output) {
+    parsed = parse(input, options);
+  }
+
+  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+};
+
+/**
+ * Create a regular expression from the given regex source string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.toRegex(source[, options]);
+ *
+ * const { output } = picomatch.parse('*.js');
+ * console.log(picomatch.toRegex(output));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `source` Regular expression source string.
+ * @param {Object} `options`
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.toRegex = (source, options) => {
+  try {
+    const opts = options || {};
+    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+  } catch (err) {
+    if (options && options.debug === true) throw err;
+    return /$^/;
+  }
+};
+
+/**
+ * Picomatch constants.
+ * @return {Object}
+ */
+
+picomatch.constants = constants;
+
+/**
+ * Expose "picomatch"
+ */
+
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 1781:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const utils = __nccwpck_require__(4059);
+const {
+  CHAR_ASTERISK,             /* * */
+  CHAR_AT,                   /* @ */
+  CHAR_BACKWARD_SLASH,       /* \ */
+  CHAR_COMMA,                /* , */
+  CHAR_DOT,                  /* . */
+  CHAR_EXCLAMATION_MARK,     /* ! */
+  CHAR_FORWARD_SLASH,        /* / */
+  CHAR_LEFT_CURLY_BRACE,     /* { */
+  CHAR_LEFT_PARENTHESES,     /* ( */
+  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+  CHAR_PLUS,                 /* + */
+  CHAR_QUESTION_MARK,        /* ? */
+  CHAR_RIGHT_CURLY_BRACE,    /* } */
+  CHAR_RIGHT_PARENTHESES,    /* ) */
+  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+} = __nccwpck_require__(5595);
+
+const isPathSeparator = code => {
+  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+};
+
+const depth = token => {
+  if (token.isPrefix !== true) {
+    token.depth = token.isGlobstar ? Infinity : 1;
+  }
+};
+
+/**
+ * Quickly scans a glob pattern and returns an object with a handful of
+ * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+ * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+ * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+ *
+ * ```js
+ * const pm = require('picomatch');
+ * console.log(pm.scan('foo/bar/*.js'));
+ * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+ * ```
+ * @param {String} `str`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with tokens and regex source string.
+ * @api public
+ */
+
+const scan = (input, options) => {
+  const opts = options || {};
+
+  const length = input.length - 1;
+  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+  const slashes = [];
+  const tokens = [];
+  const parts = [];
+
+  let str = input;
+  let index = -1;
+  let start = 0;
+  let lastIndex = 0;
+  let isBrace = false;
+  let isBracket = false;
+  let isGlob = false;
+  let isExtglob = false;
+  let isGlobstar = false;
+  let braceEscaped = false;
+  let backslashes = false;
+  let negated = false;
+  let negatedExtglob = false;
+  let finished = false;
+  let braces = 0;
+  let prev;
+  let code;
+  let token = { value: '', depth: 0, isGlob: false };
+
+  const eos = () => index >= length;
+  const peek = () => str.charCodeAt(index + 1);
+  const advance = () => {
+    prev = code;
+    return str.charCodeAt(++index);
+  };
+
+  while (index < length) {
+    code = advance();
+    let next;
+
+    if (code === CHAR_BACKWARD_SLASH) {
+      backslashes = token.backslashes = true;
+      code = advance();
+
+      if (code === CHAR_LEFT_CURLY_BRACE) {
+        braceEscaped = true;
+      }
+      continue;
+    }
+
+    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+      braces++;
+
+      while (eos() !== true && (code = advance())) {
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          continue;
+        }
+
+        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (braceEscaped !== true && code === CHAR_COMMA) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (code === CHAR_RIGHT_CURLY_BRACE) {
+          braces--;
+
+          if (braces === 0) {
+            braceEscaped = false;
+            isBrace = token.isBrace = true;
+            finished = true;
+            break;
+          }
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (code === CHAR_FORWARD_SLASH) {
+      slashes.push(index);
+      tokens.push(token);
+      token = { value: '', depth: 0, isGlob: false };
+
+      if (finished === true) continue;
+      if (prev === CHAR_DOT && index === (start + 1)) {
+        start += 2;
+        continue;
+      }
+
+      lastIndex = index + 1;
+      continue;
+    }
+
+    if (opts.noext !== true) {
+      const isExtglobChar = code === CHAR_PLUS
+        || code === CHAR_AT
+        || code === CHAR_ASTERISK
+        || code === CHAR_QUESTION_MARK
+        || code === CHAR_EXCLAMATION_MARK;
+
+      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+        isGlob = token.isGlob = true;
+        isExtglob = token.isExtglob = true;
+        finished = true;
+        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+          negatedExtglob = true;
+        }
+
+        if (scanToEnd === true) {
+          let parens = 0;
+
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+
+            if (code === CHAR_LEFT_PARENTHESES) {
+              parens++;
+              continue;
+            }
+
+            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+              finished = true;
+              break;
+            }
+          }
+          continue;
+        }
+        break;
+      }
+    }
+
+    if (code === CHAR_ASTERISK) {
+      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_QUESTION_MARK) {
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+      while (eos() !== true && (next = advance())) {
+        if (next === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+          isBracket = token.isBracket = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          break;
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+      negated = token.negated = true;
+      start++;
+      continue;
+    }
+
+    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+      isGlob = token.isGlob = true;
+
+      if (scanToEnd === true) {
+        let parens = 1;
+
+        while (eos() !== true && (code = advance())) {
+          if (code === CHAR_BACKWARD_SLASH) {
+            backslashes = token.backslashes = true;
+            advance();
+            continue;
+          }
+
+          if (code === CHAR_LEFT_PARENTHESES) {
+            parens++;
+            continue;
+          }
+
+          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+            finished = true;
+            break;
+          }
+        }
+        continue;
+      }
+      break;
+    }
+
+    if (isGlob === true) {
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+  }
+
+  if (opts.noext === true) {
+    isExtglob = false;
+    isGlob = false;
+  }
+
+  let base = str;
+  let prefix = '';
+  let glob = '';
+
+  if (start > 0) {
+    prefix = str.slice(0, start);
+    str = str.slice(start);
+    lastIndex -= start;
+  }
+
+  if (base && isGlob === true && lastIndex > 0) {
+    base = str.slice(0, lastIndex);
+    glob = str.slice(lastIndex);
+  } else if (isGlob === true) {
+    base = '';
+    glob = str;
+  } else {
+    base = str;
+  }
+
+  if (base && base !== '' && base !== '/' && base !== str) {
+    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+      base = base.slice(0, -1);
+    }
+  }
+
+  if (opts.unescape === true) {
+    if (glob) glob = utils.removeBackslashes(glob);
+
+    if (base && backslashes === true) {
+      base = utils.removeBackslashes(base);
+    }
+  }
+
+  const state = {
+    prefix,
+    input,
+    start,
+    base,
+    glob,
+    isBrace,
+    isBracket,
+    isGlob,
+    isExtglob,
+    isGlobstar,
+    negated,
+    negatedExtglob
+  };
+
+  if (opts.tokens === true) {
+    state.maxDepth = 0;
+    if (!isPathSeparator(code)) {
+      tokens.push(token);
+    }
+    state.tokens = tokens;
+  }
+
+  if (opts.parts === true || opts.tokens === true) {
+    let prevIndex;
+
+    for (let idx = 0; idx < slashes.length; idx++) {
+      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+      const i = slashes[idx];
+      const value = input.slice(n, i);
+      if (opts.tokens) {
+        if (idx === 0 && start !== 0) {
+          tokens[idx].isPrefix = true;
+          tokens[idx].value = prefix;
+        } else {
+          tokens[idx].value = value;
+        }
+        depth(tokens[idx]);
+        state.maxDepth += tokens[idx].depth;
+      }
+      if (i >= start) {
+        parts.push(value);
+        prevIndex = i;
+      }
+    }
+
+    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+    const value = input.slice(n);
+    parts.push(value);
+
+    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+      tokens[tokens.length - 1].value = value;
+      depth(tokens[tokens.length - 1]);
+      state.maxDepth += tokens[tokens.length - 1].depth;
+    }
+
+    state.slashes = slashes;
+    state.parts = parts;
+  }
+
+  return state;
+};
+
+module.exports = scan;
+
+
+/***/ }),
+
+/***/ 4059:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+/*global navigator*/
+
+
+const {
+  REGEX_BACKSLASH,
+  REGEX_REMOVE_BACKSLASH,
+  REGEX_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_GLOBAL
+} = __nccwpck_require__(5595);
+
+exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+exports.isWindows = () => {
+  if (typeof navigator !== 'undefined' && navigator.platform) {
+    const platform = navigator.platform.toLowerCase();
+    return platform === 'win32' || platform === 'windows';
+  }
+
+  if (typeof process !== 'undefined' && process.platform) {
+    return process.platform === 'win32';
+  }
+
+  return false;
+};
+
+exports.removeBackslashes = str => {
+  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+    return match === '\\' ? '' : match;
+  });
+};
+
+exports.escapeLast = (input, char, lastIdx) => {
+  const idx = input.lastIndexOf(char, lastIdx);
+  if (idx === -1) return input;
+  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+};
+
+exports.removePrefix = (input, state = {}) => {
+  let output = input;
+  if (output.startsWith('./')) {
+    output = output.slice(2);
+    state.prefix = './';
+  }
+  return output;
+};
+
+exports.wrapOutput = (input, state = {}, options = {}) => {
+  const prepend = options.contains ? '' : '^';
+  const append = options.contains ? '' : '$';
+
+  let output = `${prepend}(?:${input})${append}`;
+  if (state.negated === true) {
+    output = `(?:^(?!${output}).*$)`;
+  }
+  return output;
+};
+
+exports.basename = (path, { windows } = {}) => {
+  const segs = path.split(windows ? /[\\/]/ : '/');
+  const last = segs[segs.length - 1];
+
+  if (last === '') {
+    return segs[segs.length - 2];
+  }
+
+  return last;
+};
+
+
+/***/ }),
+
+/***/ 5581:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(543);
+/** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
+
+async function run() {
+    try {
+        const r = await (0,_cli_run_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2), process.env, Boolean(process.stdout.isTTY), process.cwd());
+        if (r.stdout)
+            process.stdout.write(r.stdout);
+        if (r.stderr)
+            process.stderr.write(r.stderr);
+        process.exitCode = r.code;
+    }
+    catch (e) {
+        // A bug, never an input problem: say so plainly and fail closed.
+        process.stderr.write(`receipt-gate: internal error: ${e?.stack ?? String(e)}\n`);
+        process.exitCode = 1;
+    }
+}
+// A reader that stops early (`| head`) is not an error of the gate: stop writing, keep the exit status.
+process.stdout.on('error', (e) => {
+    if (e.code !== 'EPIPE')
+        throw e;
+});
+await run();
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
+
+/***/ }),
+
+/***/ 543:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  i: () => (/* binding */ main)
+});
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
+function serializeString (value) {
+  if (!value.isWellFormed()) {
+    throw new Error('Lone surrogate is not allowed');
+  }
+  return JSON.stringify(value);
+}
+
+function serializePrimitive (value) {
+  switch (typeof value) {
+    case 'number':
+      if (isNaN(value)) {
+        throw new Error('NaN is not allowed');
+      }
+      if (!isFinite(value)) {
+        throw new Error('Infinity is not allowed');
+      }
+      // For finite numbers String(value) would give identical output, but
+      // JSON.stringify benchmarks faster on V8.
+      return JSON.stringify(value);
+    case 'string':
+      return serializeString(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      // null, or values JSON.stringify maps to undefined (undefined,
+      // functions, symbols).
+      return JSON.stringify(value);
+  }
+}
+
+// Resolves a value to either its serialized primitive form (a string — or
+// undefined, for values JSON.stringify drops) or a frame describing the
+// container to descend into. Callers distinguish the two cases with
+// `typeof result !== 'object'`.
+//
+// toJSON results are unwrapped here, and the wrapper objects stay in `seen`
+// until the resolved subtree is fully serialized, so cycles introduced via
+// toJSON are still detected.
+function enterValue (value, seen) {
+  let wrappers = null;
+  while (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
+    if (seen.has(value)) {
+      throw new Error('Circular reference detected');
+    }
+    seen.add(value);
+    (wrappers ??= []).push(value);
+    value = value.toJSON();
+  }
+
+  // Boxed Number/String/Boolean objects serialize as their primitive values,
+  // mirroring how JSON.stringify treats them.
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+    value = value.valueOf();
+  }
+
+  if (value === null || typeof value !== 'object') {
+    if (wrappers !== null) {
+      for (const wrapper of wrappers) seen.delete(wrapper);
+    }
+    return serializePrimitive(value);
+  }
+
+  if (seen.has(value)) {
+    throw new Error('Circular reference detected');
+  }
+  seen.add(value);
+
+  return {
+    container: value,
+    // null marks an array frame; object frames carry their sorted keys.
+    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
+    // order JCS requires.
+    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
+    // Next child to serialize; the frame resumes here after a nested
+    // container's subtree completes.
+    index: 0,
+    // Whether no member has been emitted yet (controls comma placement).
+    first: true,
+    // toJSON wrappers to release from `seen` when this frame completes.
+    wrappers
+  };
+}
+
+function canonicalize (object) {
+  if (object === null || typeof object !== 'object') {
+    return serializePrimitive(object);
+  }
+
+  const seen = new Set();
+  const root = enterValue(object, seen);
+  if (typeof root !== 'object') {
+    // A toJSON chain resolved the input to a primitive.
+    return root;
+  }
+
+  let result = root.keys === null ? '[' : '{';
+  const stack = [root];
+
+  // Depth-first serialization with an explicit stack instead of recursion, so
+  // nesting depth is bounded by heap size rather than call-stack size. The top
+  // frame is the container currently being serialized: primitive children are
+  // appended inline, while a nested container pushes a new frame and jumps
+  // back to the outer loop. Because frame.index was already advanced, the
+  // parent resumes at its next child once the subtree is done. Opening
+  // brackets are emitted when a frame is pushed, closing brackets when it
+  // completes.
+  outer:
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    const container = frame.container;
+
+    // keys === null marks an array frame; otherwise keys holds the object's
+    // sorted property names. Either way the iteration counter lives on the
+    // frame itself (frame.index), so when a frame is resumed after a nested
+    // container completes, the while condition continues at the first
+    // unserialized child instead of restarting from the beginning.
+    if (frame.keys === null) {
+      while (frame.index < container.length) {
+        const i = frame.index++;
+        if (i > 0) {
+          result += ',';
+        }
+        const element = container[i];
+        // Inside arrays, JSON.stringify serializes values with no JSON
+        // representation (undefined, symbols, functions) as null.
+        const value = element === undefined || typeof element === 'symbol' || typeof element === 'function' ? null : element;
+        if (value === null || typeof value !== 'object') {
+          result += serializePrimitive(value);
+          continue;
+        }
+        const child = enterValue(value, seen);
+        if (typeof child !== 'object') {
+          // A toJSON chain resolved the child to an already-serialized
+          // primitive — or, when child is undefined, to a value with no JSON
+          // representation, which becomes null inside arrays.
+          result += child === undefined ? 'null' : child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += ']';
+    } else {
+      const keys = frame.keys;
+      while (frame.index < keys.length) {
+        const key = keys[frame.index++];
+        const value = container[key];
+        // Inside objects, JSON.stringify omits properties whose value has no
+        // JSON representation (undefined, symbols, functions).
+        if (value === undefined || typeof value === 'symbol' || typeof value === 'function') {
+          continue;
+        }
+        if (value === null || typeof value !== 'object') {
+          // Commas are tracked with a flag rather than the key index: a
+          // skipped key must not leave a stray comma behind.
+          if (frame.first) {
+            frame.first = false;
+          } else {
+            result += ',';
+          }
+          result += serializeString(key) + ':' + serializePrimitive(value);
+          continue;
+        }
+        // The child must be resolved before the key is emitted: a toJSON
+        // returning a value with no JSON representation drops the whole
+        // property.
+        const child = enterValue(value, seen);
+        if (child === undefined) {
+          continue;
+        }
+        if (frame.first) {
+          frame.first = false;
+        } else {
+          result += ',';
+        }
+        result += serializeString(key) + ':';
+        if (typeof child !== 'object') {
+          result += child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += '}';
+    }
+
+    // Frame complete. The container leaves `seen` so that a later, sibling
+    // reference to the same object is not mistaken for a cycle.
+    seen.delete(container);
+    if (frame.wrappers !== null) {
+      for (const wrapper of frame.wrappers) seen.delete(wrapper);
+    }
+    stack.pop();
+  }
+
+  return result;
+}
+
+;// CONCATENATED MODULE: ./src/core/binding.ts
+/**
+ * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
+ * canonical form. The one place in the gate where a subject digest is made and the one pattern a
+ * digest must match; a binding is recomputed from committed bytes, never fetched.
+ */
+
+
+/** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
+const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+/** RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. */
+function jcs(value) {
+    try {
+        const text = canonicalize(value);
+        if (text === undefined)
+            return { ok: false, reason: 'value has no JSON representation' };
+        return { ok: true, text };
+    }
+    catch (err) {
+        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+}
+function sha256Hex(text) {
+    return (0,external_node_crypto_namespaceObject.hash)('sha256', text, 'hex');
+}
+/** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
+const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
+const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
+/** binding(subject) as the semantics document defines it. */
+function binding(subject) {
+    const c = jcs(subject);
+    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+}
+
+// EXTERNAL MODULE: ./src/core/findings.ts
+var core_findings = __nccwpck_require__(4637);
+// EXTERNAL MODULE: ./src/core/json.ts
+var core_json = __nccwpck_require__(6153);
+;// CONCATENATED MODULE: ./src/core/projection.ts
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+
+
+/** Bound target fields per class; a Map, since the class is text from an artifact. */
+const BOUND_TARGET_FIELDS = new Map([
+    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
+    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
+    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
+]);
+/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
+const PRODUCER_VERBS = new Map([
+    ['github_deploy_key', ['create']],
+    ['workspace_member', ['add']],
+    ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
+]);
+/** The action classes of the table. */
+const KNOWN_CLASSES = [...BOUND_TARGET_FIELDS.keys()];
+/** The bound fields of an action class, or undefined when the class has no binding rule. */
+const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
+/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
+function narrowTarget(actionClass, target) {
+    const fields = boundFields(actionClass);
+    if (!fields)
+        return undefined;
+    const out = {};
+    for (const f of fields)
+        if ((0,core_json/* hasOwn */.$)(target, f))
+            out[f] = target[f];
+    return out;
+}
+function project(decision) {
+    const action = decision['action'];
+    if (!(0,core_json/* isObject */.G)(action))
+        return { kind: 'none', reason: 'action is not an object' };
+    const actionClass = action['resource_type'];
+    const verb = action['verb'];
+    const target = action['target'];
+    if (typeof actionClass !== 'string')
+        return { kind: 'none', reason: 'action.resource_type is not a string' };
+    if (typeof verb !== 'string')
+        return { kind: 'none', reason: 'action.verb is not a string' };
+    if (!(0,core_json/* isObject */.G)(target))
+        return { kind: 'none', reason: 'action.target is not an object' };
+    const narrowed = narrowTarget(actionClass, target);
+    if (!narrowed)
+        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+    if (Object.keys(narrowed).length === 0) {
+        return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
+    }
+    const subject = { action_class: actionClass, verb, target: narrowed };
+    const b = binding(subject);
+    if (!b.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
+    return { kind: 'subject', subject, digest: b.digest };
+}
+/** Canonical {action_class, target}, without the verb: two calls touch the same thing when these are equal. */
+function targetKey(subject) {
+    const c = jcs({ action_class: subject.action_class, target: subject.target });
+    // The subject was canonicalized once already, so this cannot fail; keep the types honest anyway.
+    return c.ok ? c.text : `\u0000${subject.action_class}`;
+}
+
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
+;// CONCATENATED MODULE: ./src/core/vocabulary.ts
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
+
+;// CONCATENATED MODULE: ./src/core/policy.ts
+/**
+ * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
+ * with SELECTOR one of `*`, `CLASS`, `CLASS:VERB`; the most specific rule that matches a call
+ * applies. Selectors are parsed once (CLASS:VERB splits at the first `:`) and matched by equality
+ * of class and verb, never as text, so a class that itself contains `:` cannot pick up a rule
+ * written for another class. A rule applies to calls that assert a side effect and were not
+ * denied; by default there are none and the gate enforces honesty only.
+ */
+
+
+
+const NO_POLICY = { rules: [], parsed: [] };
+const NAME = /^[A-Za-z0-9_.-]+$/;
+function selectorOf(text) {
+    if (text === '*')
+        return { kind: 'any' };
+    const colon = text.indexOf(':');
+    if (colon < 0)
+        return NAME.test(text) ? { kind: 'class', cls: text } : null;
+    const cls = text.slice(0, colon);
+    const verb = text.slice(colon + 1);
+    return NAME.test(cls) && NAME.test(verb) ? { kind: 'verb', cls, verb } : null;
+}
+/** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
+function parsePolicy(texts) {
+    const parsed = [];
+    const seen = new Set();
+    for (const text of texts) {
+        const t = text.trim();
+        const eq = t.indexOf('=');
+        if (eq < 0)
+            return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
+        const selectorText = t.slice(0, eq).trim();
+        const level = t.slice(eq + 1).trim();
+        const selector = selectorOf(selectorText);
+        if (!selector)
+            return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
+        if (!isLevel(level))
+            return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
+        if (seen.has(selectorText))
+            return { ok: false, reason: `"${t}": a second rule for ${selectorText}` };
+        seen.add(selectorText);
+        parsed.push({ rule: { selector: selectorText, level }, selector });
+    }
+    return { ok: true, value: { rules: parsed.map((p) => p.rule), parsed } };
+}
+/** Whether a rule's selector matches a call of this class and verb. */
+function matches(s, actionClass, verb) {
+    if (s.kind === 'any')
+        return true;
+    if (s.kind === 'class')
+        return actionClass === s.cls;
+    return actionClass === s.cls && verb === s.verb;
+}
+const SPECIFICITY = { verb: 0, class: 1, any: 2 };
+/** The rule for a call of this class and verb (null when it has none), the most specific first. */
+function ruleFor(policy, actionClass, verb) {
+    let best = null;
+    for (const p of policy.parsed) {
+        if (!matches(p.selector, actionClass, verb))
+            continue;
+        if (!best || SPECIFICITY[p.selector.kind] < SPECIFICITY[best.selector.kind])
+            best = p;
+    }
+    return best?.rule ?? null;
+}
+/** The rules whose selector matches none of these calls (class and verb of each call a rule could apply to). */
+function unusedRules(policy, calls) {
+    const unused = new Set(policy.parsed);
+    if (unused.size === 0)
+        return [];
+    for (const c of calls) {
+        for (const p of unused)
+            if (matches(p.selector, c.actionClass, c.verb))
+                unused.delete(p);
+        if (unused.size === 0)
+            break;
+    }
+    return policy.parsed.filter((p) => unused.has(p)).map((p) => p.rule);
+}
+/**
+ * A typo must not silently turn a requirement off (§7): a rule whose CLASS is neither a class of the
+ * §2 table nor a class of the input, or whose VERB is neither a verb the producer writes for that
+ * class nor a verb of the input for it, is refused, with the nearest known name suggested.
+ * @param seen every class of the input, with its verbs
+ */
+function checkRuleNames(policy, seen) {
+    for (const p of policy.parsed) {
+        const s = p.selector;
+        if (s.kind === 'any')
+            continue;
+        const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
+        if (!classes.has(s.cls)) {
+            const near = (0,core_text/* nearestName */.qb)(s.cls, classes);
+            return {
+                ok: false,
+                reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(s.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`}`,
+            };
+        }
+        if (s.kind === 'verb') {
+            const verbs = new Set([...(PRODUCER_VERBS.get(s.cls) ?? []), ...(seen.get(s.cls) ?? [])]);
+            if (!verbs.has(s.verb)) {
+                const near = (0,core_text/* nearestName */.qb)(s.verb, verbs);
+                return {
+                    ok: false,
+                    reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(s.verb)} for ${s.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${s.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
+                };
+            }
+        }
+    }
+    return { ok: true };
+}
+
+;// CONCATENATED MODULE: ./src/core/call.ts
+/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
+function eligibility(input, claim) {
+    if (!claim.asserted)
+        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
+    if (input.denied)
+        return {
+            ok: false,
+            reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")',
+        };
+    const p = input.projection;
+    if (p.kind === 'none')
+        return { ok: false, reason: `the call has no subject: ${p.reason}` };
+    if (input.provider !== null && typeof input.provider !== 'string')
+        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
+    return { ok: true, digest: p.digest, provider: input.provider };
+}
+
+;// CONCATENATED MODULE: ./src/core/records.ts
+/**
+ * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
+ * trust (when trusted keys are configured), identity. Identity is taken only by records that passed
+ * the earlier checks: an inconsistent or untrusted copy never makes a good one a duplicate. Copies
+ * of one audit entry (one identity, one meaning: overlapping exports, at-least-once streaming, a
+ * redelivery) count once; one identity with two meanings makes every record of it unusable. Each
+ * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
+ * but this module can make, can ever bind a call.
+ */
+
+const isUsable = (r) => r.check.outcome === 'usable';
+/** Consistency and trust, each record on its own. */
+function precheck(input) {
+    const { record } = input;
+    const b = binding(record.subject);
+    if (!b.ok)
+        return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
+    if (b.digest !== record.binding_digest) {
+        return {
+            outcome: 'inconsistent',
+            recomputed: b.digest,
+            reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
+        };
+    }
+    if (input.trust.kind === 'untrusted')
+        return { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason };
+    return { outcome: 'usable', recomputed: b.digest };
+}
+function checkRecords(records) {
+    const checks = records.map(precheck);
+    // Identity, among the records that passed: the first of each identity, and whether all agree.
+    const firstOf = new Map();
+    const conflicted = new Map();
+    const identity = (r) => JSON.stringify([r.record.provider, r.record.record_id]);
+    checks.forEach((c, i) => {
+        if (c.outcome !== 'usable')
+            return;
+        const id = identity(records[i]);
+        const first = firstOf.get(id);
+        if (first === undefined)
+            firstOf.set(id, i);
+        else if (checks[first].recomputed !== c.recomputed && !conflicted.has(id))
+            conflicted.set(id, i);
+    });
+    return records.map((input, i) => {
+        const c = checks[i];
+        if (c.outcome !== 'usable')
+            return { input, check: c };
+        const id = identity(input);
+        const first = firstOf.get(id);
+        const clash = conflicted.get(id);
+        if (clash !== undefined) {
+            // Name the other meaning: for the first record the first that differs, for the others the first.
+            const other = records[checks[first].recomputed === c.recomputed ? clash : first];
+            return { input, check: { outcome: 'duplicate', recomputed: c.recomputed, other } };
+        }
+        if (first !== i)
+            return { input, check: { outcome: 'imported_twice', recomputed: c.recomputed, first: records[first] } };
+        return { input, check: c };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/allocation.ts
+/**
+ * The allocation of audit records to calls (§5): one to one, across all artifacts, a record only to
+ * a call whose recomputed subject digest it binds and whose provider (when the call names one) it
+ * carries. Two passes: first the calls that claim `verified` (a scarce record goes to the call that
+ * claims it), then the rest; each pass in artifact then decision order, calls that name a provider
+ * before calls that name none. A call that names a provider can take only that provider's records,
+ * one that names none can take any: serving the constrained first makes each pass a maximum
+ * matching (a call that could only take a `github` record is never starved by one that could take
+ * any).
+ */
+
+/**
+ * @param claimants in artifact then decision order (only calls that can be verified at all)
+ * @returns the record allocated to each claimant that got one
+ */
+function allocate(claimants, records) {
+    const buckets = new Map();
+    for (const r of records) {
+        if (!isUsable(r))
+            continue;
+        const b = buckets.get(r.check.recomputed);
+        if (b)
+            b.recs.push(r);
+        else
+            buckets.set(r.check.recomputed, { recs: [r], next: 0 });
+    }
+    const used = new Set();
+    const out = new Map();
+    const serve = (c) => {
+        const bucket = buckets.get(c.digest);
+        if (!bucket)
+            return;
+        // Records before `next` are all used: skip them once, not once per call.
+        while (bucket.next < bucket.recs.length && used.has(bucket.recs[bucket.next]))
+            bucket.next++;
+        for (let j = bucket.next; j < bucket.recs.length; j++) {
+            const r = bucket.recs[j];
+            if (used.has(r) || (c.provider !== null && r.input.record.provider !== c.provider))
+                continue;
+            used.add(r);
+            out.set(c, r);
+            return;
+        }
+    };
+    for (const claimsVerified of [true, false]) {
+        for (const named of [true, false]) {
+            for (const c of claimants)
+                if (c.claimsVerified === claimsVerified && (c.provider !== null) === named)
+                    serve(c);
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/diagnose.ts
+/**
+ * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
+ * decided once, from the allocation the ladder made, and carried as values (explain.ts puts them in
+ * words). Reasons list at most SNAGS_LISTED records and count the rest, and the nearest call to an
+ * unmatched record is found through one index per class and verb, built only for the groups an
+ * unmatched record asks about, so no diagnosis grows quadratically with the input.
+ */
+
+
+
+
+/** Records a reason names before it counts the rest. */
+const SNAGS_LISTED = 3;
+const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
+function push(m, k, v) {
+    const xs = m.get(k);
+    if (xs)
+        xs.push(v);
+    else
+        m.set(k, [v]);
+}
+function diagnoser(calls, records, allocated) {
+    const holders = new Map();
+    for (const [call, r] of allocated)
+        holders.set(r, call);
+    return {
+        noRecord: snagIndex(records, holders),
+        verdicts: () => {
+            const unmatched = unmatchedIndex(calls, allocated);
+            return records.map((r) => {
+                if (!isUsable(r)) {
+                    const u = r;
+                    return { outcome: u.check.outcome, record: u };
+                }
+                const holder = holders.get(r);
+                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+            });
+        },
+    };
+}
+/**
+ * Why no record served a call with this digest and provider: computed once per (digest, provider),
+ * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
+ * of calls share one subject.
+ */
+function snagIndex(records, holders) {
+    const byDigest = new Map();
+    for (const r of records) {
+        push(byDigest, r.input.record.binding_digest, r);
+        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
+            push(byDigest, r.check.recomputed, r);
+    }
+    const cache = new Map();
+    return (digest, provider) => {
+        const key = `${digest}\u0000${provider ?? ''}`;
+        const hit = cache.get(key);
+        if (hit)
+            return hit;
+        const listed = [];
+        const more = new Map();
+        for (const record of byDigest.get(digest) ?? []) {
+            let snag;
+            if (!isUsable(record))
+                snag = { kind: 'unusable', record: record };
+            else {
+                const holder = holders.get(record);
+                // An unused usable record of this digest was refused for its provider (the only other reason).
+                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+            }
+            if (listed.length < SNAGS_LISTED)
+                listed.push(snag);
+            else
+                more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);
+        }
+        const out = { kind: 'no_record', digest, snags: listed, more };
+        cache.set(key, out);
+        return out;
+    };
+}
+/** The target of a call that has a subject. */
+const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
+/** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
+function unmatchedIndex(calls, allocated) {
+    let byDigest = null;
+    let nearest = null;
+    return (r) => {
+        if (!byDigest) {
+            byDigest = new Map();
+            for (const c of calls)
+                if (c.input.projection.kind === 'subject')
+                    push(byDigest, c.input.projection.digest, c);
+        }
+        const digest = r.input.record.binding_digest;
+        const same = byDigest.get(digest);
+        if (same) {
+            let otherProvider = null;
+            let ineligible = null;
+            let verified = null;
+            for (const c of same) {
+                const e = c.eligibility;
+                const holding = allocated.get(c);
+                if (!e.ok)
+                    ineligible ??= c;
+                else if (holding)
+                    verified ??= { call: c, record: holding };
+                else if (e.provider !== null && e.provider !== r.input.record.provider)
+                    otherProvider ??= c;
+            }
+            return { kind: 'same_subject', otherProvider, ineligible, verified };
+        }
+        const { action_class, verb, target } = r.input.record.subject;
+        // A record whose target carries more than the bound fields may still equal a call on all of them.
+        const narrowed = narrowTarget(action_class, target);
+        const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
+        const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
+        const near = exact ?? (nearest ??= new NearestCalls(calls)).find(action_class, verb, target);
+        if (!near)
+            return { kind: 'no_call', actionClass: action_class, verb };
+        const t = targetOf(near);
+        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
+        const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
+        return { kind: 'nearest', call: near, differ };
+    };
+}
+/**
+ * The nearest call to a record's subject among the calls of its class and verb: the most bound
+ * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
+ * in order. The record's whole narrowed subject never equals a call's here (that is an exact match,
+ * found by digest first), so with k bound fields the best is k - 1 equal. Per class and verb, each
+ * field's values are interned to small numbers, and the first call holding each combination of
+ * k - 1, …, 1 field values is remembered: a query is a few lookups, and a group is indexed only
+ * when a record asks about it.
+ */
+class NearestCalls {
+    calls;
+    groups = null;
+    indexes = new Map();
+    constructor(calls) {
+        this.calls = calls;
+    }
+    find(actionClass, verb, target) {
+        const fields = boundFields(actionClass);
+        if (!fields)
+            return null;
+        if (!this.groups) {
+            this.groups = new Map();
+            for (const c of this.calls) {
+                const p = c.input.projection;
+                if (p.kind === 'subject')
+                    push(this.groups, `${p.subject.action_class}\u0000${p.subject.verb}`, c);
+            }
+        }
+        const key = `${actionClass}\u0000${verb}`;
+        const members = this.groups.get(key);
+        if (!members)
+            return null;
+        let index = this.indexes.get(key);
+        if (!index)
+            this.indexes.set(key, (index = new GroupIndex(fields, members)));
+        return index.nearest(target);
+    }
+}
+/** All subsets of {0 … n-1} of size `size`, in lexicographic order. */
+function subsets(n, size) {
+    if (size === 0)
+        return [[]];
+    const out = [];
+    for (let first = 0; first <= n - size; first++)
+        for (const rest of subsets(n - first - 1, size - 1))
+            out.push([first, ...rest.map((x) => x + first + 1)]);
+    return out;
+}
+class GroupIndex {
+    fields;
+    members;
+    /** Per bound field: string value → id, other JSON values (by their JSON text) → id; 0 is "absent". */
+    strings;
+    others;
+    /** From the largest combination (k - 1 fields) down to single fields: the ids joined → the first member holding them. */
+    levels = [];
+    constructor(fields, members) {
+        this.fields = fields;
+        this.members = members;
+        this.strings = fields.map(() => new Map());
+        this.others = fields.map(() => new Map());
+        for (let size = fields.length - 1; size >= 1; size--)
+            this.levels.push(subsets(fields.length, size).map((fs) => ({ fields: fs, first: new Map() })));
+        members.forEach((call, order) => {
+            const ids = this.ids(targetOf(call), true);
+            for (const level of this.levels) {
+                for (const combo of level) {
+                    const k = combo.fields.map((i) => ids[i]).join(',');
+                    if (!combo.first.has(k))
+                        combo.first.set(k, order);
+                }
+            }
+        });
+    }
+    /** The id of each bound field's value; undefined where a query's value was never seen. */
+    ids(target, intern) {
+        return this.fields.map((f, i) => {
+            if (!(0,core_json/* hasOwn */.$)(target, f))
+                return 0;
+            const v = target[f];
+            const strings = this.strings[i];
+            const others = this.others[i];
+            const m = typeof v === 'string' ? strings : others;
+            const k = typeof v === 'string' ? v : JSON.stringify(v);
+            let id = m.get(k);
+            if (id === undefined && intern)
+                m.set(k, (id = strings.size + others.size + 1));
+            return id;
+        });
+    }
+    nearest(target) {
+        const ids = this.ids(target, false);
+        for (const level of this.levels) {
+            let best = Number.POSITIVE_INFINITY;
+            for (const combo of level) {
+                if (combo.fields.some((i) => ids[i] === undefined))
+                    continue;
+                const hit = combo.first.get(combo.fields.map((i) => ids[i]).join(','));
+                if (hit !== undefined && hit < best)
+                    best = hit;
+            }
+            if (best !== Number.POSITIVE_INFINITY)
+                return this.members[best] ?? null;
+        }
+        return this.members[0] ?? null;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/ladder.ts
+/**
+ * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
+ * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
+ * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
+ * with a `UsableRecord` the allocation gave it, `observed_confirmed` only with a later successful
+ * read of the same target in the same run. Nothing else promotes a call. Why a call earned no more,
+ * and why a record bound nothing, are diagnosed in diagnose.ts; nothing downstream searches again.
+ */
+
+
+
+const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
+/** For each eligible call of one run, the first later successful read of the same target with another verb. */
+function confirmations(run, out) {
+    // A denied read never confirms anything (§5), whatever status it reports.
+    const isRead = (c) => c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded && !c.input.denied;
+    if (!run.some(isRead))
+        return;
+    // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
+    const reads = new Map(); // target key → verb → earliest later read
+    for (let i = run.length - 1; i >= 0; i--) {
+        const call = run[i];
+        const p = call.input.projection;
+        if (p.kind !== 'subject')
+            continue;
+        const read = isRead(call);
+        if (!read && (reads.size === 0 || !call.eligibility.ok))
+            continue;
+        const key = targetKey(p.subject);
+        if (call.eligibility.ok) {
+            const verbs = reads.get(key);
+            let best = null;
+            if (verbs)
+                for (const [verb, r] of verbs)
+                    if (verb !== p.subject.verb && (!best || r.index < best.index))
+                        best = r;
+            if (best)
+                out.set(call, best);
+        }
+        if (read) {
+            let verbs = reads.get(key);
+            if (!verbs)
+                reads.set(key, (verbs = new Map()));
+            verbs.set(p.subject.verb, call.input);
+        }
+    }
+}
+/**
+ * Allocate records, find confirming reads, and return what every call earned and what became of
+ * every record, each with its reason.
+ * @param runs the calls of each run, in artifact then decision order
+ */
+function climb(runs, records) {
+    const calls = runs.flat();
+    const eligible = [];
+    for (const call of calls) {
+        const e = call.eligibility;
+        if (e.ok)
+            eligible.push({ call, digest: e.digest, provider: e.provider, claimsVerified: call.claim.level === 'verified' });
+    }
+    const allocated = new Map();
+    for (const [c, r] of allocate(eligible, records))
+        allocated.set(c.call, r);
+    const confirmed = new Map();
+    for (const run of runs)
+        confirmations(run, confirmed);
+    const diagnose = diagnoser(calls, records, allocated);
+    const outcomes = new Map();
+    for (const call of calls)
+        outcomes.set(call, outcomeOf(call, allocated.get(call), confirmed.get(call), diagnose.noRecord));
+    return { outcomes, records: diagnose.verdicts() };
+}
+function outcomeOf(call, record, read, noRecord) {
+    if (!call.claim.asserted)
+        return { level: null };
+    if (record)
+        return { level: 'verified', record };
+    const e = call.eligibility;
+    if (!e.ok)
+        return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
+    const notVerified = noRecord(e.digest, e.provider);
+    return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
+}
+
+;// CONCATENATED MODULE: ./src/core/report.ts
+const REPORT_SCHEMA = 'receipt-gate.report.v1';
+
+// EXTERNAL MODULE: ./src/core/severity.ts
+var severity = __nccwpck_require__(432);
+;// CONCATENATED MODULE: ./src/core/explain.ts
+/**
+ * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
+ * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
+ * names at most a few records, so no message grows with the input.
+ */
+
+
+
+const at = (d) => `line ${d.loc.line}`;
+const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
+/** `record "id" (provider) at file:line` */
+const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
+/** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
+function signedBy(r) {
+    const { signer, trust } = r.input;
+    if (trust.kind === 'trusted')
+        return `, signed by trusted signer ${signer}`;
+    return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
+}
+/** `artifact decision N (line L)` */
+const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
+/** How a call is named in its own findings: its tool (or "decision") and its index. */
+const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
+const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
+const NO_READ = 'no later successful read of the same target in this run';
+const NO_RECORD = 'no audit record binds its subject';
+/** The most common reason, shared rather than rebuilt for every asserted call. */
+const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
+function snagText(s) {
+    switch (s.kind) {
+        case 'unusable': {
+            const check = s.record.check;
+            const words = RECORD_OUTCOMES[check.outcome].snag;
+            return `${recordName(s.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
+        }
+        case 'taken':
+            return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
+        case 'other_provider':
+            return `${recordName(s.record)} is from provider "${(0,core_text/* quote */.hD)(s.record.input.record.provider)}", the call targets "${(0,core_text/* quote */.hD)(s.callProvider)}"`;
+    }
+}
+/** How the snags past the listed few are counted, by kind. */
+const more = (k) => k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
+/** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
+function noRecordText(n, showDigest) {
+    const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
+    if (n.snags.length === 0)
+        return `no audit record binds ${subject}`;
+    const parts = n.snags.map(snagText);
+    const rest = [...n.more.entries()];
+    if (rest.length > 0) {
+        const total = rest.reduce((a, [, k]) => a + k, 0);
+        const kinds = rest.length === 1 ? `all ${more(rest[0][0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
+        parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
+    }
+    return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
+}
+const notVerifiedText = (n, showDigest) => n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
+/** Why a call earned exactly its level. */
+function outcomeText(o) {
+    switch (o.level) {
+        case null:
+            return NO_EFFECT;
+        case 'verified':
+            return `bound by ${recordName(o.record)}${signedBy(o.record)}`;
+        case 'observed_confirmed':
+            return `confirmed by a later read at ${at(o.read)}; not verified: ${noRecordText(o.notVerified, false)}`;
+        case 'asserted':
+            if (o.why.kind === 'ineligible')
+                return o.why.reason;
+            return o.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(o.why, false)}; ${NO_READ}`;
+    }
+}
+const fieldList = (fields) => {
+    if (fields.length === 0)
+        return 'field order or types';
+    const shown = fields.slice(0, 10).map((k) => (0,core_text/* quote */.hD)(k, 60));
+    return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
+};
+/** Whether the nearest call differs from the record only in the letter case of owner or repo. */
+function caseOnly(u, record) {
+    const p = u.call.input.projection;
+    if (p.kind !== 'subject' || u.differ.length === 0)
+        return false;
+    const a = p.subject.target;
+    const b = record.input.record.subject.target;
+    return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
+        typeof a[k] === 'string' &&
+        typeof b[k] === 'string' &&
+        a[k].toLowerCase() === b[k].toLowerCase());
+}
+/** Why a usable record bound no call. */
+function unmatchedText(u, record) {
+    const provider = (0,core_text/* quote */.hD)(record.input.record.provider);
+    switch (u.kind) {
+        case 'same_subject': {
+            if (!u.otherProvider && !u.ineligible && u.verified) {
+                return `every call with its subject is already verified (${u.verified.call.run.artifact} decision ${u.verified.call.input.index} by ${recordName(u.verified.record)}): one audit entry vouches for one call only`;
+            }
+            const parts = [];
+            if (u.otherProvider?.eligibility.ok) {
+                parts.push(`its subject matches ${callName(u.otherProvider)} but the call targets provider "${(0,core_text/* quote */.hD)(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
+            }
+            if (u.ineligible)
+                parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
+            if (u.verified)
+                parts.push(`${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`);
+            return parts.join('; ');
+        }
+        case 'nearest':
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}${caseOnly(u, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
+        case 'no_call':
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(u.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(u.verb))} at all)`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/verdicts.ts
+/**
+ * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
+ * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
+ * only the reasons that concern that claim; each call's report carries its own findings, so no
+ * reporter re-derives them. A record that does not bind a call is always reported with its reason.
+ */
+
+
+
+
+const verdicts_NO_READ = 'no later successful read of the same target exists in this run';
+/** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
+const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
+/** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
+function whyNotReached(outcome, needed) {
+    switch (outcome.level) {
+        case null:
+        case 'verified':
+            return outcomeText(outcome);
+        case 'observed_confirmed':
+            return noRecordText(outcome.notVerified, true);
+        case 'asserted':
+            if (outcome.why.kind === 'ineligible')
+                return outcome.why.reason;
+            return needed === 'verified' ? notVerifiedText(outcome.why, true) : verdicts_NO_READ;
+    }
+}
+/** The findings a call's claim and its required level earn. */
+function callFindings(call, outcome, rule, options, subject) {
+    const { claim, input } = call;
+    const level = outcome.level;
+    const out = [];
+    if (level === null)
+        return out;
+    const where = callTitle(call);
+    if (claim.level === 'verified') {
+        if (level !== 'verified') {
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+        }
+        else if (!claim.legacy && claim.digest !== subject) {
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+        }
+    }
+    else if (claim.level === 'observed_confirmed') {
+        const severity = options.strictObserved ? 'error' : 'warning';
+        if (level === 'asserted') {
+            const why = whyNotReached(outcome, 'observed_confirmed');
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+        }
+        else if (level === 'observed_confirmed' && claim.digest !== subject) {
+            const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
+        }
+    }
+    if (below(claim.level, level))
+        out.push((0,core_findings/* finding */.gk)('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+    if (rule && below(level, rule.level)) {
+        // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
+        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === rule.level);
+        const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
+        out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
+    }
+    return out;
+}
+/**
+ * A call's report line with its findings.
+ * @param read the findings its decision already has (its claim's shape and consistency)
+ */
+function judgeCall(call, outcome, rule, options, read) {
+    const { claim, input } = call;
+    const level = outcome.level;
+    const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
+    const own = callFindings(call, outcome, rule, options, subject);
+    const findings = read.length === 0 ? own : [...read, ...own];
+    if (findings.length > 1)
+        findings.sort(core_findings/* compareFindings */.Eg);
+    const r = outcome.level === 'verified' ? outcome.record.input : null;
+    return {
+        artifact: call.run.artifact,
+        index: input.index,
+        line: input.loc.line,
+        column: input.loc.column,
+        member: input.loc.member ?? null,
+        tool: input.tool,
+        asserted: claim.asserted,
+        claimed_level: level === null ? null : claim.level,
+        level,
+        required_level: rule?.level ?? null,
+        subject_digest: subject,
+        record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
+        reason: outcomeText(outcome),
+        findings,
+        below_required: rule !== null && level !== null && below(level, rule.level),
+    };
+}
+/** The words of a record's finding (the code comes from the outcome table). */
+function recordMessage(v, name) {
+    if (v.outcome === 'bound')
+        return null;
+    if (v.outcome === 'unmatched')
+        return `${name} binds no call: ${unmatchedText(v.why, v.record)}. ${UNDECLARED}`;
+    const check = v.record.check;
+    switch (check.outcome) {
+        case 'inconsistent':
+            return `${name}: ${check.reason}`;
+        case 'untrusted':
+            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
+        case 'imported_twice':
+            return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
+        case 'duplicate':
+            return `${name} shares (provider, record_id) with the record at ${(0,core_findings/* placeOf */.$t)(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
+    }
+}
+/** A workflow identity as the report names it. */
+const workflowTrust = (w) => ({
+    identity: w.identity,
+    source_repository: w.sourceRepository,
+    source_ref: w.sourceRef,
+    issuer: w.issuer,
+    signed_at: w.signedAt,
+});
+/** A record's report line, and the finding of a record that does not bind a call. */
+function judgeRecord(v, options) {
+    const { record, loc, signer } = v.record.input;
+    const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
+    const code = RECORD_OUTCOMES[v.outcome].finding;
+    const message = recordMessage(v, name);
+    const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
+    const holder = v.outcome === 'bound' ? v.call : null;
+    const by = v.record.input.trust.kind === 'trusted' ? v.record.input.trust.by : undefined;
+    return {
+        report: {
+            file: loc.file,
+            line: loc.line,
+            column: loc.column,
+            provider: record.provider,
+            record_id: record.record_id,
+            outcome: v.outcome,
+            binding_digest: record.binding_digest,
+            recomputed_digest: v.record.check.recomputed,
+            signer,
+            untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
+            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+            ...(by ? { trusted_by: workflowTrust(by) } : {}),
+        },
+        finding: code !== null && message !== null ? (0,core_findings/* finding */.gk)(code, loc, message, severity) : null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/verify.ts
+/**
+ * verify(evidence, options) → Report: the whole contract of docs/verification-semantics.md as one
+ * pure function, and the only path from evidence to a verdict. No I/O: readers hand in located
+ * values, reporters render the result. The rules live in their own modules: the binding
+ * (binding.ts, projection.ts), claims (claims.ts), records (records.ts), the allocation
+ * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
+ * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
+ */
+
+
+
+
+
+
+
+
+
+
+/** The calls of one run, with the findings their claims make on their own (shape, consistency). */
+function callsOf(run, read) {
+    return run.decisions.map((input) => {
+        const reading = input.claim;
+        if (reading.kind === 'invalid') {
+            const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
+            const call = { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
+            read.set(call, [(0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
+            return call;
+        }
+        const call = { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
+        if (reading.inconsistencies.length > 0) {
+            read.set(call, reading.inconsistencies.map((why) => (0,core_findings/* finding */.gk)('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
+        }
+        return call;
+    });
+}
+/** The weakest level among calls that assert a side effect (§9); null when none does. */
+function weakest(calls) {
+    let w = null;
+    for (const c of calls)
+        if (c.level !== null && (w === null || below(c.level, w)))
+            w = c.level;
+    return w;
+}
+function count(keys) {
+    const m = new Map();
+    for (const k of keys)
+        m.set(k, (m.get(k) ?? 0) + 1);
+    return m;
+}
+/** A record's report with the other places one entry exported twice was found. */
+function withCopies(r, copies) {
+    return {
+        file: r.file,
+        line: r.line,
+        column: r.column,
+        provider: r.provider,
+        record_id: r.record_id,
+        outcome: r.outcome,
+        binding_digest: r.binding_digest,
+        recomputed_digest: r.recomputed_digest,
+        signer: r.signer,
+        untrusted: r.untrusted,
+        call: r.call,
+        also_at: copies.map((c) => ({ file: c.loc.file, line: c.loc.line, column: c.loc.column })),
+    };
+}
+/** The totals, member by member in the JSON order; `copies`: second copies of one entry, counted once in `records` (§3.2). */
+function tallyTotals(runs, calls, records, findings, copies) {
+    const levels = count(calls.map((c) => c.level ?? 'no_effect'));
+    const outcomes = count(records.map((r) => r.outcome));
+    const severities = count(findings.map((f) => f.severity));
+    const totals = { artifacts: runs, calls: calls.length };
+    for (const l of LEVELS_DESCENDING)
+        totals[l] = levels.get(l) ?? 0;
+    totals['no_effect'] = levels.get('no_effect') ?? 0;
+    totals['weakest_level'] = weakest(calls);
+    totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
+    totals['records'] = records.length;
+    for (const o of RECORD_OUTCOME_NAMES)
+        totals[o] = outcomes.get(o) ?? 0;
+    totals['imported_twice'] = copies;
+    for (const s of severity/* SEVERITIES */.oC)
+        totals[severity/* SEVERITY_TABLE */.ps[s].total] = severities.get(s) ?? 0;
+    return totals;
+}
+/** A run's producer as the report names it (§10). */
+function producerOf(a) {
+    if (!a || a.kind === 'none' || a.kind === 'unattested')
+        return null;
+    if (a.kind === 'attested-keyless')
+        return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by) };
+    return { key_id: a.keyId, name: a.name, version: a.version, checked: a.kind === 'attested' };
+}
+/** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
+const ruled = (call) => call.claim.asserted && !call.input.denied;
+/** `rule_unused` (§7): a rule whose selector matches no call it could apply to, naming the classes seen. */
+function unusedRuleFindings(policy, calls) {
+    const applicable = calls.filter(ruled).map((c) => c.input);
+    const unused = unusedRules(policy, applicable);
+    if (unused.length === 0)
+        return [];
+    const classes = [...new Set(applicable.map((c) => c.actionClass).filter((c) => c !== null))].sort(core_text/* cmp */.r2);
+    const seen = classes.length === 0
+        ? 'no call asserts a side effect'
+        : `classes seen: ${classes
+            .slice(0, 20)
+            .map((c) => (0,core_text/* quote */.hD)(c, 100))
+            .join(', ')}${classes.length > 20 ? ` and ${classes.length - 20} more` : ''}`;
+    return unused.map((r) => (0,core_findings/* inputFinding */.uY)('rule_unused', `require: ${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`));
+}
+function verify(evidence, options) {
+    const policy = options.policy ?? NO_POLICY;
+    const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
+    const records = checkRecords([...evidence.records].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
+    const read = new Map();
+    const perRun = runs.map((run) => callsOf(run, read));
+    const climbed = climb(perRun, records);
+    const NONE = [];
+    const runReports = [];
+    const callReports = [];
+    for (const [i, own] of perRun.entries()) {
+        const mine = own.map((call) => {
+            // A rule applies to calls that assert a side effect and were not denied (§7).
+            const rule = ruled(call) ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
+            const outcome = climbed.outcomes.get(call);
+            if (!outcome)
+                throw new Error('the ladder left a call without an outcome');
+            return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
+        });
+        const run = runs[i];
+        runReports.push({ artifact: run.artifact, calls: mine.length, weakest_level: weakest(mine), producer: producerOf(run.attestation) });
+        for (const c of mine)
+            callReports.push(c);
+    }
+    const findings = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];
+    for (const run of runs) {
+        if (run.attestation?.kind === 'unattested') {
+            const why = `run ${(0,core_text/* quote */.hD)(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
+            findings.push((0,core_findings/* finding */.gk)('run_unattested', { file: run.artifact, line: 1, column: 1 }, why));
+        }
+    }
+    for (const c of callReports)
+        for (const f of c.findings)
+            findings.push(f);
+    // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
+    const copies = new Map();
+    for (const v of climbed.records) {
+        const check = v.record.check;
+        if (check.outcome !== 'imported_twice')
+            continue;
+        const list = copies.get(check.first) ?? [];
+        list.push(v.record.input);
+        copies.set(check.first, list);
+    }
+    const recordReports = [];
+    for (const v of climbed.records) {
+        const judged = judgeRecord(v, options);
+        if (judged.finding)
+            findings.push(judged.finding);
+        if (v.record.check.outcome === 'imported_twice')
+            continue;
+        const also = copies.get(v.record.input);
+        recordReports.push(also ? withCopies(judged.report, also) : judged.report);
+    }
+    findings.sort(core_findings/* compareFindings */.Eg);
+    const totals = tallyTotals(runs.length, callReports, recordReports, findings, [...copies.values()].reduce((n, l) => n + l.length, 0));
+    return {
+        schema: REPORT_SCHEMA,
+        ok: totals.errors === 0,
+        policy: {
+            rules: policy.rules,
+            trusted_signers: evidence.trustedSigners ?? [],
+            trusted_producers: evidence.trustedProducers ?? [],
+            allow_unmatched_records: options.allowUnmatchedRecords,
+            strict_observed: options.strictObserved,
+        },
+        runs: runReports,
+        calls: callReports,
+        records: recordReports,
+        findings,
+        totals,
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/read/formats.ts
+const EXTENSIONS = [
+    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
+    { ext: '.intoto.jsonl', format: 'attestation' },
+    { ext: '.sigstore.json', format: 'attestation' },
+    { ext: '.json', format: 'json' },
+    { ext: '.jsonl', format: 'ndjson' },
+    { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.log', format: 'log' },
+    { ext: '.tar.gz', format: 'bundle' },
+];
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
+/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
+function formatOf(file) {
+    const lower = file.toLowerCase();
+    for (const { ext, format } of EXTENSIONS)
+        if (lower.endsWith(ext))
+            return format;
+    return null;
+}
+/** Whether a directory or glob input of this role picks the file up. */
+function discoverable(file, role) {
+    const f = formatOf(file);
+    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
+}
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+function attestedBy(attestation) {
+    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return m ? attestation.slice(0, m.index) : null;
+}
+
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+;// CONCATENATED MODULE: ./src/read/discover.ts
+/**
+ * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
+ * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
+ * resolves outside it, are errors; links to directories are not descended (no cycles).
+ */
+
+
+
+
+
+
+
+/** Directories a walk never enters unless named explicitly. */
+const PRUNED = new Set(['.git', 'node_modules']);
+const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
+/** What kind of special file a path is, for messages. */
+function special(p) {
+    try {
+        const st = (0,external_node_fs_namespaceObject.statSync)(p);
+        if (st.isFIFO())
+            return 'a FIFO';
+        if (st.isSocket())
+            return 'a socket';
+        if (st.isCharacterDevice() || st.isBlockDevice())
+            return 'a device';
+    }
+    catch {
+        return 'unreadable';
+    }
+    return 'a special file';
+}
+const inside = (root, p) => {
+    const r = external_node_path_default().relative(root, p);
+    return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
+};
+const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
+/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
+const named = (w, input) => `${w.role}: ${input}`;
+const where = (rel) => ({ file: rel, line: 1, column: 1 });
+/** Every regular file under `dir` (and in-workspace links to one), into `take`; problems into `findings`. */
+function walk(w, dir, input, take, findings) {
+    const stack = [dir];
+    while (stack.length > 0) {
+        const d = stack.pop();
+        let list;
+        try {
+            list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
+        }
+        catch (e) {
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
+            continue;
+        }
+        for (const ent of list) {
+            if (++w.entries > read_limits/* MAX_WALK_ENTRIES */.MH) {
+                findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `more than ${read_limits/* MAX_WALK_ENTRIES */.MH} entries under the inputs; narrow the paths`));
+                return;
+            }
+            const abs = external_node_path_default().join(d, ent.name);
+            if (ent.isDirectory()) {
+                if (!PRUNED.has(ent.name))
+                    stack.push(abs);
+            }
+            else if (ent.isFile()) {
+                take(abs);
+            }
+            else if (ent.isSymbolicLink()) {
+                discover_link(w, abs, take, findings);
+            }
+            else if (formatOf(ent.name) !== null) {
+                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
+                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
+            }
+        }
+    }
+}
+/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
+function discover_link(w, abs, take, findings) {
+    const rel = relOf(w, abs);
+    let real;
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
+    }
+    catch {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
+        return;
+    }
+    if (!inside(w.realWorkspace, real)) {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+        return;
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
+    }
+    catch {
+        return;
+    }
+    if (st.isFile())
+        take(abs);
+    else if (st.isDirectory())
+        findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else if (formatOf(abs) !== null)
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
+}
+/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
+function expand(w, input, noMatch) {
+    const findings = [];
+    const files = [];
+    const attestations = [];
+    const add = (abs) => {
+        files.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const attestation = (abs) => {
+        if (formatOf(abs) === 'attestation')
+            attestations.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const scan = picomatch_default().scan(input);
+    const base = external_node_path_default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(w.workspace, base)) {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
+        return { files, findings, attestations };
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.lstatSync)(base);
+    }
+    catch {
+        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
+        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+        if (noMatch === 'error')
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
+        return { files, findings, attestations };
+    }
+    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
+    let real = '';
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(base);
+    }
+    catch {
+        /* a broken link: reported below */
+    }
+    if (!real || !inside(w.realWorkspace, real)) {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+        return { files, findings, attestations };
+    }
+    if (st.isSymbolicLink())
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
+    if (scan.isGlob) {
+        const match = picomatch_default()(relOf(w, external_node_path_default().resolve(w.cwd, input)), { dot: true });
+        let ignored = 0;
+        walk(w, base, input, (abs) => {
+            const rel = relOf(w, abs);
+            if (!match(rel))
+                return;
+            if (discoverable(rel, w.role))
+                add(abs);
+            else if (formatOf(rel) === 'attestation')
+                attestation(abs);
+            else
+                ignored++;
+        }, findings);
+        if (ignored > 0)
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+    }
+    else if (st.isDirectory()) {
+        walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : attestation(abs)), findings);
+    }
+    else if (st.isFile()) {
+        if (formatOf(base) === 'attestation')
+            attestation(base);
+        else
+            add(base);
+    }
+    else {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
+        return { files, findings, attestations };
+    }
+    if (files.length === 0)
+        findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
+    return { files, findings, attestations };
+}
+/**
+ * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
+ *                  glob that excludes what it matches from the others' files
+ * @param cwd       the working directory (names in reports are relative to it)
+ * @param workspace nothing outside this directory is read
+ * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
+ */
+function discover(all, cwd, workspace, explicit = false, role = 'runs') {
+    const trimmed = all.map((i) => i.trim());
+    const excludes = trimmed
+        .filter((i) => i.startsWith('!'))
+        .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
+    let realWorkspace;
+    try {
+        realWorkspace = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
+    }
+    catch {
+        realWorkspace = external_node_path_default().resolve(workspace);
+    }
+    const w = { cwd, workspace, realWorkspace, role, entries: 0 };
+    const findings = [];
+    const found = new Map();
+    const attestations = new Map();
+    for (const input of trimmed) {
+        if (input === '' || input.startsWith('!'))
+            continue;
+        const e = expand(w, input, explicit ? 'error' : 'notice');
+        for (const f of e.findings)
+            findings.push(f);
+        for (const f of e.files)
+            if (!found.has(f.rel))
+                found.set(f.rel, f);
+        for (const f of e.attestations)
+            attestations.set(f.rel, f);
+    }
+    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,core_text/* cmp */.r2)(a.rel, b.rel));
+    return { files: kept(found), findings, attestations: kept(attestations) };
+}
+
+// EXTERNAL MODULE: ./src/read/envelope.ts
+var envelope = __nccwpck_require__(1210);
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+
+;// CONCATENATED MODULE: ./src/read/classify.ts
+/**
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ */
+
+
+
+const KNOWN = [
+    [SURFACE_SCHEMA, 'surface'],
+    [RECORD_SCHEMA, 'record'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const n = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (n.startsWith(k[0].replace(/\.v0$/, '')))
+            return k;
+    return null;
+}
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return {
+            kind: 'error',
+            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+            named: true,
+        };
+    }
+    if (!(0,core_json/* isObject */.G)(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
+    return { kind, payload, via };
+}
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.G)(v['fields']) && typeof v['target'] === 'string';
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    if (!(0,core_json/* isObject */.G)(value)) {
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+            named: false,
+        };
+    }
+    const schema = value['schema'];
+    const type = value['type'];
+    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
+    if (isTracing(value)) {
+        if (schema === undefined && type === undefined)
+            return { kind: 'tracing', line: value };
+        return {
+            kind: 'error',
+            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
+            named: true,
+        };
+    }
+    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$)(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string', named: true };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
+                named: true,
+            };
+        }
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
+    }
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (event) {
+        const k = byName(type, value['data'], 'event');
+        return k;
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+
+// EXTERNAL MODULE: ./src/read/documents.ts
+var documents = __nccwpck_require__(7602);
+;// CONCATENATED MODULE: ./src/read/file-read.ts
+/**
+ * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
+ * reader both return it; the gate merges them).
+ */
+
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+function skippedFinding(at, skipped) {
+    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const all = [...skipped.entries()].sort();
+    const kinds = all
+        .slice(0, 20)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+    return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
+
+;// CONCATENATED MODULE: ./src/core/claims.ts
+/**
+ * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
+ * for consistency and later compared with what the evidence earns; they never earn anything.
+ */
+
+
+const EXPECTED_SOURCE = {
+    asserted: null,
+    observed_confirmed: 'observed_read_followup',
+    verified: 'provider_audit_import',
+};
+/** Most claims are consistent: share one empty list rather than keep one per call. */
+const NONE = Object.freeze([]);
+/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
+function assertedAgainstOutcome(decision, response) {
+    const d = decision['decision'];
+    const effect = (0,core_json/* isObject */.G)(d) ? d['effect'] : undefined;
+    if (effect === 'deny' || effect === 'error')
+        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
+    const status = response['status'];
+    if (status !== 'success')
+        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
+    return null;
+}
+function readClaim(decision) {
+    const response = decision['response'];
+    if (!(0,core_json/* isObject */.G)(response))
+        return { kind: 'invalid', reason: 'response is not an object' };
+    const asserted = response['side_effect_asserted'];
+    if (typeof asserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
+    const legacyVerified = response['side_effect_verified'];
+    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
+    }
+    const problems = [];
+    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
+    if (contradiction)
+        problems.push(contradiction);
+    if (!(0,core_json/* hasOwn */.$)(response, 'side_effect')) {
+        const level = legacyVerified === true ? 'verified' : 'asserted';
+        if (level !== 'asserted' && !asserted)
+            problems.push(`claims "${level}" while side_effect_asserted is false`);
+        return {
+            kind: 'claim',
+            claim: { asserted, level, digest: null, legacy: level === 'verified' },
+            inconsistencies: problems.length ? problems : NONE,
+        };
+    }
+    const block = response['side_effect'];
+    if (!(0,core_json/* isObject */.G)(block))
+        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
+    const blockAsserted = block['asserted'];
+    const level = block['level'];
+    if (typeof blockAsserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
+    if (typeof level !== 'string' || !LEVELS.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
+    }
+    const claimed = level;
+    const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = (0,core_json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    if (digestValue !== null && typeof digestValue !== 'string') {
+        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
+    }
+    if (blockAsserted !== asserted) {
+        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
+    }
+    const expected = EXPECTED_SOURCE[claimed];
+    if (source !== expected) {
+        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
+    }
+    if (claimed === 'asserted' && digestValue !== null) {
+        problems.push('an "asserted" claim carries a verification_subject_digest');
+    }
+    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
+    }
+    if (claimed !== 'asserted' && !asserted) {
+        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
+    }
+    return {
+        kind: 'claim',
+        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
+        inconsistencies: problems.length ? problems : NONE,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision.ts
+/**
+ * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
+ * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
+ */
+
+
+
+function prepareDecision(loc, index, decision) {
+    const tool = decision['tool'];
+    const d = decision['decision'];
+    const action = decision['action'];
+    const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
+    const p = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
+    const response = decision['response'];
+    return {
+        loc,
+        index,
+        tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        claim: readClaim(decision),
+        projection: project(decision),
+        actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: (0,core_json/* isObject */.G)(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
+        provider: p === null || typeof p === 'string' ? p : { invalid: true },
+        succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/runtime/ucs2length.js
+var ucs2length = __nccwpck_require__(6214);
+;// CONCATENATED MODULE: ./src/read/validators.generated.js
+// Generated by scripts/gen-validators.mjs from schemas/; do not edit.
+const decision = validate1;
+const schema1 = {"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"enum":["allow","deny","error"],"description":"Exactly allow, deny or error when present (upstream's server writes error for a call that failed): a denied or failed call is never promoted and never confirms another."}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\"success\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}};
+
+const func0 = ucs2length["default"] ?? ucs2length;
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.response === undefined) && (missing0 = "response")){
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.tool !== undefined){
+let data0 = data.tool;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name !== undefined){
+let data1 = data0.name;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: schema1.properties.tool.properties.name.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(func0(data1) > 1024){
+validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.category !== undefined){
+let data2 = data0.category;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate1.errors = [{instancePath:instancePath+"/tool/category",schemaPath:"#/properties/tool/properties/category/type",keyword:"type",params:{type: schema1.properties.tool.properties.category.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.action !== undefined){
+let data3 = data.action;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+validate1.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: schema1.properties.action.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.target !== undefined){
+let data4 = data3.target;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.provider !== undefined){
+let data5 = data4.provider;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate1.errors = [{instancePath:instancePath+"/action/target/provider",schemaPath:"#/properties/action/properties/target/properties/provider/type",keyword:"type",params:{type: schema1.properties.action.properties.target.properties.provider.type},message:"must be string,null"}];
+return false;
+}
+}
+}
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.decision !== undefined){
+let data6 = data.decision;
+const _errs12 = errors;
+if(errors === _errs12){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.effect !== undefined){
+let data7 = data6.effect;
+if(!(((data7 === "allow") || (data7 === "deny")) || (data7 === "error"))){
+validate1.errors = [{instancePath:instancePath+"/decision/effect",schemaPath:"#/properties/decision/properties/effect/enum",keyword:"enum",params:{allowedValues: schema1.properties.decision.properties.effect.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.response !== undefined){
+let data8 = data.response;
+const _errs15 = errors;
+if(errors === _errs15){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if((data8.side_effect_asserted === undefined) && (missing1 = "side_effect_asserted")){
+validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data8.side_effect_asserted !== undefined){
+const _errs17 = errors;
+if(typeof data8.side_effect_asserted !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect_asserted",schemaPath:"#/properties/response/properties/side_effect_asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid5 = _errs17 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data8.side_effect_verified !== undefined){
+const _errs19 = errors;
+if(typeof data8.side_effect_verified !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect_verified",schemaPath:"#/properties/response/properties/side_effect_verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid5 = _errs19 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data8.side_effect !== undefined){
+let data11 = data8.side_effect;
+const _errs21 = errors;
+if(errors === _errs21){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing2;
+if(((data11.asserted === undefined) && (missing2 = "asserted")) || ((data11.level === undefined) && (missing2 = "level"))){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data11.asserted !== undefined){
+const _errs23 = errors;
+if(typeof data11.asserted !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/asserted",schemaPath:"#/properties/response/properties/side_effect/properties/asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid6 = _errs23 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.level !== undefined){
+let data13 = data11.level;
+const _errs25 = errors;
+if(!(((data13 === "asserted") || (data13 === "observed_confirmed")) || (data13 === "verified"))){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/level",schemaPath:"#/properties/response/properties/side_effect/properties/level/enum",keyword:"enum",params:{allowedValues: schema1.properties.response.properties.side_effect.properties.level.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid6 = _errs25 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.verification_source !== undefined){
+let data14 = data11.verification_source;
+const _errs26 = errors;
+if((typeof data14 !== "string") && (data14 !== null)){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_source",schemaPath:"#/properties/response/properties/side_effect/properties/verification_source/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_source.type},message:"must be string,null"}];
+return false;
+}
+var valid6 = _errs26 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.verification_subject_digest !== undefined){
+let data15 = data11.verification_subject_digest;
+const _errs28 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_subject_digest",schemaPath:"#/properties/response/properties/side_effect/properties/verification_subject_digest/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_subject_digest.type},message:"must be string,null"}];
+return false;
+}
+var valid6 = _errs28 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid5 = _errs21 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+
+const record = validate2;
+const schema3 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider's own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record's identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}},"signature":{"type":"object","description":"Optional: an Ed25519 signature by the export job over the DSSE PAE of JCS(this record without signature); see docs/records-provenance.md.","required":["version","algorithm","payload_type","signed_payload_digest","key_id","signature","signed_at"],"additionalProperties":false,"properties":{"version":{"const":1},"algorithm":{"const":"ed25519"},"payload_type":{"const":"application/vnd.assay.provider-audit-record+json;v=0"},"signed_payload_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"key_id":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 of the signer's public key (SubjectPublicKeyInfo DER)."},"signature":{"type":"string","description":"base64 of the 64-byte Ed25519 signature"},"signed_at":{"type":"string","description":"RFC 3339 UTC time"}}}}};
+const pattern0 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://receipt-gate.dev/schemas/provider-audit-record.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((data.schema === undefined) && (missing0 = "schema")) || ((data.provider === undefined) && (missing0 = "provider"))) || ((data.record_id === undefined) && (missing0 = "record_id"))) || ((data.subject === undefined) && (missing0 = "subject"))) || ((data.binding_digest === undefined) && (missing0 = "binding_digest"))){
+validate2.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.schema !== undefined){
+const _errs1 = errors;
+if("assay.provider_audit_record.v0" !== data.schema){
+validate2.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "assay.provider_audit_record.v0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.provider !== undefined){
+const _errs2 = errors;
+if(typeof data.provider !== "string"){
+validate2.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.record_id !== undefined){
+const _errs4 = errors;
+if(typeof data.record_id !== "string"){
+validate2.errors = [{instancePath:instancePath+"/record_id",schemaPath:"#/properties/record_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.subject !== undefined){
+let data3 = data.subject;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.action_class === undefined) && (missing1 = "action_class")) || ((data3.verb === undefined) && (missing1 = "verb"))) || ((data3.target === undefined) && (missing1 = "target"))){
+validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data3.action_class !== undefined){
+const _errs8 = errors;
+if(typeof data3.action_class !== "string"){
+validate2.errors = [{instancePath:instancePath+"/subject/action_class",schemaPath:"#/properties/subject/properties/action_class/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.verb !== undefined){
+const _errs10 = errors;
+if(typeof data3.verb !== "string"){
+validate2.errors = [{instancePath:instancePath+"/subject/verb",schemaPath:"#/properties/subject/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.target !== undefined){
+let data6 = data3.target;
+const _errs12 = errors;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+validate2.errors = [{instancePath:instancePath+"/subject/target",schemaPath:"#/properties/subject/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.binding_digest !== undefined){
+let data7 = data.binding_digest;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.non_claims !== undefined){
+let data8 = data.non_claims;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data8)){
+var valid2 = true;
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+const _errs18 = errors;
+if(typeof data8[i0] !== "string"){
+validate2.errors = [{instancePath:instancePath+"/non_claims/" + i0,schemaPath:"#/properties/non_claims/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/non_claims",schemaPath:"#/properties/non_claims/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.signature !== undefined){
+let data10 = data.signature;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing2;
+if((((((((data10.version === undefined) && (missing2 = "version")) || ((data10.algorithm === undefined) && (missing2 = "algorithm"))) || ((data10.payload_type === undefined) && (missing2 = "payload_type"))) || ((data10.signed_payload_digest === undefined) && (missing2 = "signed_payload_digest"))) || ((data10.key_id === undefined) && (missing2 = "key_id"))) || ((data10.signature === undefined) && (missing2 = "signature"))) || ((data10.signed_at === undefined) && (missing2 = "signed_at"))){
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs22 = errors;
+for(const key0 in data10){
+if(!(((((((key0 === "version") || (key0 === "algorithm")) || (key0 === "payload_type")) || (key0 === "signed_payload_digest")) || (key0 === "key_id")) || (key0 === "signature")) || (key0 === "signed_at"))){
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs22 === errors){
+if(data10.version !== undefined){
+const _errs23 = errors;
+if(1 !== data10.version){
+validate2.errors = [{instancePath:instancePath+"/signature/version",schemaPath:"#/properties/signature/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs23 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.algorithm !== undefined){
+const _errs24 = errors;
+if("ed25519" !== data10.algorithm){
+validate2.errors = [{instancePath:instancePath+"/signature/algorithm",schemaPath:"#/properties/signature/properties/algorithm/const",keyword:"const",params:{allowedValue: "ed25519"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs24 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.payload_type !== undefined){
+const _errs25 = errors;
+if("application/vnd.assay.provider-audit-record+json;v=0" !== data10.payload_type){
+validate2.errors = [{instancePath:instancePath+"/signature/payload_type",schemaPath:"#/properties/signature/properties/payload_type/const",keyword:"const",params:{allowedValue: "application/vnd.assay.provider-audit-record+json;v=0"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs25 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signed_payload_digest !== undefined){
+let data14 = data10.signed_payload_digest;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data14 === "string"){
+if(!pattern0.test(data14)){
+validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs26 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.key_id !== undefined){
+let data15 = data10.key_id;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data15 === "string"){
+if(!pattern0.test(data15)){
+validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs28 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signature !== undefined){
+const _errs30 = errors;
+if(typeof data10.signature !== "string"){
+validate2.errors = [{instancePath:instancePath+"/signature/signature",schemaPath:"#/properties/signature/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs30 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signed_at !== undefined){
+const _errs32 = errors;
+if(typeof data10.signed_at !== "string"){
+validate2.errors = [{instancePath:instancePath+"/signature/signed_at",schemaPath:"#/properties/signature/properties/signed_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs32 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate2.errors = vErrors;
+return errors === 0;
+}
+
+
+;// CONCATENATED MODULE: ./src/read/shapes.ts
+
+function describe(errors) {
+    const e = errors?.[0];
+    if (!e)
+        return 'does not match its schema';
+    const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the object';
+    if (e.keyword === 'const' || e.keyword === 'enum') {
+        return `${where} must be ${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)}`;
+    }
+    return `${where} ${e.message ?? 'is invalid'}`;
+}
+const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: describe(fn.errors) };
+const checkDecision = checker(decision);
+const checkRecord = checker(record);
+
+// EXTERNAL MODULE: ./src/read/strict-json.ts
+var strict_json = __nccwpck_require__(186);
+;// CONCATENATED MODULE: ./src/read/server-log.ts
+/**
+ * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
+ * `assay-mcp-server`, one tracing JSON line per event. Each `tool_decision` event contributes the
+ * decision in its `fields.decision` string, in line order, located at the line and the column of
+ * that value. Other events, text lines and JSON that is not a tracing event are skipped and
+ * counted; everything the doc lists as an error is one. A call started with no decision in its
+ * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
+ * happened that no decision records.
+ */
+
+
+
+
+
+/** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
+function decisionColumn(text, start, end) {
+    const key = /"decision"[ \t]*:[ \t]*/g;
+    key.lastIndex = start;
+    for (let m = key.exec(text); m !== null && m.index < end; m = key.exec(text)) {
+        if (text.charCodeAt(m.index - 1) !== 0x5c)
+            return m.index + m[0].length - start + 1;
+    }
+    return 1;
+}
+/** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
+const mentionsDecision = (line) => /tool_decision/i.test(line);
+/**
+ * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
+ * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
+ * error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ */
+function carriesDecision(v) {
+    const fields = v['fields'];
+    if (!(0,core_json/* isObject */.G)(fields))
+        return false;
+    const event = fields['event'];
+    return (0,core_json/* hasOwn */.$)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+}
+const newSession = () => ({ started: new Map(), decided: new Set() });
+/** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
+class ServerLog {
+    run;
+    sink;
+    limits;
+    session = newSession();
+    constructor(run, sink, limits) {
+        this.run = run;
+        this.sink = sink;
+        this.limits = limits;
+    }
+    /** A tracing line (classified as one), its location and the raw text it came from. */
+    event(line, loc, text, start, end) {
+        const fields = line['fields'];
+        const event = fields['event'];
+        const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
+        if (event === 'server_start') {
+            this.endSession();
+            this.sink.skip(loc, 'tracing event server_start');
+            return;
+        }
+        if (event === 'tool_call_start') {
+            if (rid === null)
+                this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
+            else if (!this.session.started.has(rid))
+                this.session.started.set(rid, loc);
+            this.sink.skip(loc, 'tracing event tool_call_start');
+            return;
+        }
+        if (event !== 'tool_decision') {
+            if (carriesDecision(line)) {
+                const what = (0,core_json/* hasOwn */.$)(fields, 'decision')
+                    ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
+                    : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
+                this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
+                return;
+            }
+            this.sink.skip(loc, typeof event === 'string' ? `tracing event ${(0,core_text/* quote */.hD)(event, 60)}` : 'tracing message');
+            return;
+        }
+        const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
+        const d = this.decision(rid, fields['decision']);
+        if (!d.ok) {
+            this.sink.error(at, d.reason);
+            return;
+        }
+        if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
+            return;
+        const index = this.run.seen++;
+        const shape = checkDecision(d.value);
+        if (shape.ok)
+            this.run.decisions.push(prepareDecision(at, index, d.value));
+        else
+            this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+    }
+    /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
+    decision(rid, raw) {
+        if (rid === null)
+            return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
+        if (this.session.decided.has(rid))
+            return {
+                ok: false,
+                reason: `a second tool_decision for rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} in one server session: one call, one decision`,
+            };
+        this.session.decided.add(rid);
+        if (typeof raw !== 'string')
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
+        if (raw.trim() === '')
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
+        const parsed = (0,strict_json/* parseStrict */.z3)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        if (!parsed.ok)
+            return {
+                ok: false,
+                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
+            };
+        const json = parsed.value.json;
+        if (!(0,core_json/* isObject */.G)(json))
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
+        return { ok: true, value: json };
+    }
+    /** A text line (not JSON; the whole line): skipped, unless it is a near miss of a decision or a lost event. */
+    text(line, loc) {
+        if (line.startsWith('Unable to format the following event')) {
+            this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
+        }
+        else if (mentionsDecision(line)) {
+            this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
+        }
+        else {
+            this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
+        }
+    }
+    /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
+    other(loc, name) {
+        this.sink.skip(loc, name);
+    }
+    endSession() {
+        for (const [rid, loc] of this.session.started) {
+            if (this.session.decided.has(rid))
+                continue;
+            this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
+        }
+        this.session = newSession();
+    }
+    /** The end of the file: calls still without a decision are incomplete. */
+    close() {
+        this.endSession();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/time.ts
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const m = SHAPE.exec(text);
+    if (!m)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+    if (options.utc && !m[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!m[8]) {
+        const [oh, om] = [Number(m[10]), Number(m[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
+        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const m = DAY.exec(text);
+    if (!m)
+        return null;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!m)
+        return null;
+    const digits = `${m[2]}${m[3] ?? ''}`;
+    const point = m[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (m[1] === '-') {
+        const f = trimZeros(frac);
+        if (f === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(a, b) {
+    if (a.seconds !== b.seconds)
+        return a.seconds < b.seconds ? -1 : 1;
+    const n = Math.max(a.fraction.length, b.fraction.length);
+    const fa = a.fraction.padEnd(n, '0');
+    const fb = b.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(i) {
+    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+
+// EXTERNAL MODULE: ./src/read/base64.ts
+var base64 = __nccwpck_require__(7753);
+;// CONCATENATED MODULE: ./src/read/signature.ts
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
+/** The `signature` member's shape: the seven members with their types and values, nothing else. */
+function readSignatureMember(v) {
+    if (!(0,core_json/* isObject */.G)(v))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(v))
+        if (!MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of MEMBERS)
+        if (!(0,core_json/* hasOwn */.$)(v, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (v['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (v['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (v['payload_type'] !== PAYLOAD_TYPE)
+        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const d = v[k];
+        if (typeof d !== 'string' || !DIGEST_PATTERN.test(d))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = v['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || (0,base64/* strictBase64 */.P)(sig)?.length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = v['signed_at'];
+    if (typeof at !== 'string' || !isSignedAt(at))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: v['signed_payload_digest'],
+        key_id: v['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, value: member };
+}
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return jcs(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const t = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
+}
+
+;// CONCATENATED MODULE: ./src/read/surface.ts
+/**
+ * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
+ * line, an evidence event in a log or a bundle): the array check, the event-data schema rule, and
+ * each decision's shape, location and index. Problems go to `fail`; valid decisions are prepared
+ * (reduced to what verification reads) as they are read.
+ */
+
+
+
+
+/** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
+class RunDecisions {
+    max;
+    decisions = [];
+    seen = 0;
+    /** Past the limit: the run is rejected (one error said), and no further decision is read. */
+    full = false;
+    /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
+    constructor(max) {
+        this.max = max;
+    }
+    /** Room for `count` more decisions; past the limit, once, the located error that rejects the run. */
+    admit(count, at, fail) {
+        if (this.full)
+            return false;
+        if (this.seen + count <= this.max)
+            return true;
+        // One located error, and nothing more is prepared: memory stays bounded by the limit.
+        this.full = true;
+        fail(at(), `the run holds more than ${this.max} decisions (the limit per run); it is not read`);
+        return false;
+    }
+}
+/**
+ * @param payload  the surface object (the document itself, or an event's `data`)
+ * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
+ * @param locate   the location of decision j of this surface (null: the surface's own location)
+ * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
+ *                 not, takes the next index
+ * @returns false when the surface itself is unusable (then nothing was appended)
+ */
+function readSurface(payload, via, locate, run, fail) {
+    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
+        const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
+        const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
+        fail(locate(null), version
+            ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
+            : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`);
+        return false;
+    }
+    const list = payload['observed_tool_decisions'];
+    if (!Array.isArray(list)) {
+        fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+        return false;
+    }
+    if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
+        return false;
+    list.forEach((decision, j) => {
+        const loc = locate(j);
+        const index = run.seen++;
+        const shape = checkDecision(decision);
+        // A decision that breaks its shape rejects the run; the rest are still checked and reported.
+        if (!shape.ok)
+            fail(loc, `decision ${index}: ${shape.reason}`);
+        else
+            run.decisions.push(prepareDecision(loc, index, decision));
+    });
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/read/artifacts.ts
+/**
+ * Bytes of one run artifact or audit export → located decisions and records, plus findings.
+ * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
+ * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
+ * so half a run is not a run); an audit export loses only the records that are broken.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
+const SURFACE_KEY = { schema: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[1]) };
+const ROOT_KEY = (0,strict_json/* pathKey */.Pn)([]);
+/** Collects findings for one file, capped, and turns offsets into locations. */
+class FileReport extends documents/* LocatingSink */.Bz {
+    limits;
+    errors = 0;
+    suppressed = 0;
+    skipped = new Map();
+    firstSkip = null;
+    constructor(file, limits) {
+        super(file);
+        this.limits = limits;
+    }
+    /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
+    incomplete(loc, message) {
+        this.listed((0,core_findings/* finding */.gk)('run_incomplete', loc, message));
+    }
+    get skippedAny() {
+        return this.firstSkip !== null;
+    }
+    notice(code, message) {
+        this.findings.push((0,core_findings/* finding */.gk)(code, { file: this.file, line: 1, column: 1 }, message));
+    }
+    get failed() {
+        return this.errors > 0;
+    }
+    report(loc, message) {
+        this.errors++;
+        this.listed((0,core_findings/* finding */.gk)('invalid_artifact', loc, message));
+    }
+    /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
+    listed(f) {
+        if (this.findings.length >= this.limits.maxFindingsPerFile)
+            this.suppressed++;
+        else
+            this.findings.push(f);
+    }
+    skip(loc, name) {
+        this.firstSkip ??= loc;
+        this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
+    }
+    close() {
+        if (this.suppressed > 0) {
+            this.findings.push((0,core_findings/* finding */.gk)(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+        }
+        if (this.firstSkip)
+            this.findings.push(skippedFinding(this.firstSkip, this.skipped));
+        return this.findings;
+    }
+}
+/** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
+function fileText(bytes, fr, limits) {
+    const decoded = (0,documents/* decode */.D4)(bytes, limits, fr);
+    if (!decoded)
+        return null;
+    fr.lines = decoded.lines;
+    return decoded.text;
+}
+/** An audit export's documents; only a .json file's root array offsets are wanted (its records). */
+function* auditDocuments(bytes, format, fr, limits) {
+    const text = fileText(bytes, fr, limits);
+    if (text === null)
+        return;
+    yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
+}
+function readRecord(kind, loc, fr, out, options) {
+    const shape = checkRecord(kind.payload);
+    if (!shape.ok) {
+        fr.error(loc, `audit record: ${shape.reason}`);
+        return;
+    }
+    const signed = (0,core_json/* hasOwn */.$)(kind.payload, 'signature');
+    const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
+    // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
+    if (signature && !signature.ok) {
+        fr.error(loc, `audit record: ${signature.reason}`);
+        return;
+    }
+    let payload;
+    if (signed || options.payloads) {
+        const p = payloadOf(kind.payload);
+        if (!p.ok) {
+            fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
+            return;
+        }
+        payload = p.text;
+    }
+    // Keep only what verification reads (never a spread of the parsed object).
+    // The shape check above makes every member below what AuditRecord says it is.
+    const p = kind.payload;
+    const record = {
+        schema: RECORD_SCHEMA,
+        provider: p['provider'],
+        record_id: p['record_id'],
+        subject: p['subject'],
+        binding_digest: p['binding_digest'],
+    };
+    const input = signature?.ok
+        ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
+        : { loc, record, signer: null, payload };
+    out.push(input);
+}
+/** The end of the line that starts at `start` (its "\n", or the end of the text). */
+const lineEnd = (text, start) => {
+    const n = text.indexOf('\n', start);
+    return n < 0 ? text.length : n;
+};
+/**
+ * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
+ * lines; or a server log (.log). One run per file, decisions in line order.
+ */
+function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR) {
+    const fr = new FileReport(file, limits);
+    const run = new RunDecisions(limits.maxDecisions);
+    const log = new ServerLog(run, fr, limits);
+    let surfaces = 0;
+    let tracing = 0;
+    const text = fileText(bytes, fr, limits);
+    const surface = (doc, k) => {
+        surfaces++;
+        const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
+        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message));
+    };
+    const json = (doc, inLog) => {
+        const loc = fr.at(doc.start);
+        const k = classify(doc.value);
+        if (k.kind === 'tracing') {
+            // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
+            if (format === 'json')
+                fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
+            else {
+                tracing++;
+                log.event(k.line, loc, text, doc.start, lineEnd(text, doc.start));
+            }
+        }
+        else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
+            // A decision is never skipped: a line that carries one but is not a tracing line is an error.
+            fr.error(loc, k.kind === 'error' && k.named
+                ? k.reason
+                : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
+        }
+        else if (k.kind === 'error' && inLog && !k.named) {
+            // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
+            log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+                ? 'JSON-RPC message (stdout mixed in)'
+                : 'JSON that is not a tracing event');
+        }
+        else if (k.kind === 'error')
+            fr.error(loc, k.reason);
+        else if (k.kind === 'other')
+            fr.skip(loc, k.name);
+        else if (k.kind === 'record')
+            fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+        else if (format === 'json' && k.via === 'event')
+            fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
+        else
+            surface(doc, k);
+    };
+    if (text !== null) {
+        const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
+        if (format === 'log') {
+            for (const l of (0,documents/* logLines */.OG)(text, { limits, collect }, fr)) {
+                if (l.kind === 'json')
+                    json(l.doc, true);
+                else
+                    log.text(text.slice(l.start, l.end), fr.at(l.start));
+            }
+        }
+        else {
+            for (const doc of (0,documents/* documents */.DB)(text, format, { limits, collect }, fr))
+                json(doc, false);
+        }
+        log.close();
+    }
+    const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
+    const first = fr.findings[firstError];
+    if (fr.failed && first) {
+        fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
+    }
+    const isRun = surfaces > 0 || tracing > 0;
+    // Nothing is dropped silently: a readable file with nothing to verify says so.
+    if (!fr.failed && !isRun && !fr.skippedAny)
+        fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
+    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0) {
+        fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
+    }
+    const findings = fr.close();
+    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
+}
+/** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
+function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
+    const fr = new FileReport(file, limits);
+    const records = [];
+    for (const doc of auditDocuments(bytes, format, fr, limits)) {
+        const offsets = doc.elements.get(ROOT_KEY) ?? [];
+        const items = Array.isArray(doc.value) && format === 'json'
+            ? doc.value.map((v, j) => [v, offsets[j] ?? doc.start])
+            : [[doc.value, doc.start]];
+        for (const [value, offset] of items) {
+            const loc = fr.at(offset);
+            const k = classify(value);
+            if (k.kind === 'error')
+                fr.error(loc, k.reason);
+            else if (k.kind === 'other')
+                fr.skip(loc, k.name);
+            else if (k.kind === 'tracing')
+                fr.skip(loc, 'a server tracing line (a run among the audit exports)');
+            else if (k.kind === 'surface')
+                fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+            else
+                readRecord(k, loc, fr, records, options);
+        }
+    }
+    if (!fr.failed && records.length === 0 && !fr.skippedAny)
+        fr.notice('no_records', 'no audit record in this file');
+    return { run: null, records, findings: fr.close() };
+}
+
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/read/read-error.ts
+class ReadError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/lines.ts
+var lines = __nccwpck_require__(771);
+// EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
+var utf8 = __nccwpck_require__(8107);
+;// CONCATENATED MODULE: ./src/read/bundle/events.ts
+/**
+ * The third job of the bundle reader: events.ndjson, every event's envelope, sequence and content
+ * hash, the run root; the decisions of its surface events through the same classifier as plain files.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
+const fail = (message) => {
+    throw new ReadError('events', message);
+};
+/** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
+function checkEnvelope(e, where, m, seq, source) {
+    if (e['specversion'] !== '1.0')
+        fail(`${where}: specversion must be "1.0"`);
+    for (const k of STRINGS)
+        if (typeof e[k] !== 'string')
+            fail(`${where}: ${k} must be a string`);
+    const src = e['source'];
+    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
+        fail(`${where}: source must be a string containing ':' and not starting with it`);
+    if (source !== undefined && src !== source)
+        fail(`${where}: source differs from the first event's`);
+    if (e['assayrunid'] !== m.runId)
+        fail(`${where}: assayrunid does not equal the manifest run_id`);
+    if (e['assayseq'] !== seq)
+        fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
+    if (e['id'] !== `${m.runId}:${seq}`)
+        fail(`${where}: id must be "${m.runId}:${seq}"`);
+    const t = e['time'];
+    if (typeof t !== 'string')
+        return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
+    const time = parseRfc3339(t);
+    if (!time.ok)
+        return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
+    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+        fail(`${where}: assaypii and assaysecrets must be booleans`);
+    const subject = e['subject'];
+    if (subject !== undefined && subject !== null && typeof subject !== 'string')
+        fail(`${where}: subject must be a string`);
+    const covered = {
+        specversion: e['specversion'],
+        type: e['type'],
+        datacontenttype: e['datacontenttype'],
+        data: e['data'],
+    };
+    if (typeof subject === 'string')
+        covered['subject'] = subject;
+    const c = jcs(covered);
+    if (!c.ok)
+        return fail(`${where}: event cannot be canonicalized (${c.reason})`);
+    const contentHash = sha256Digest(c.text);
+    if (e['assaycontenthash'] !== contentHash)
+        fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
+    return { time: time.value, contentHash };
+}
+function readEvents(bytes, m, file, limits) {
+    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        fail('events.ndjson starts with a byte-order mark');
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!d.ok)
+        return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
+    const text = d.value;
+    const root = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    const run = new RunDecisions(limits.maxDecisions);
+    const skipped = new Map();
+    let seq = 0;
+    let source;
+    let earliest = null;
+    let latest = null;
+    const surfacePath = (0,strict_json/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
+    const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
+    for (const { line, start, end } of (0,lines/* lines */.Mn)(text)) {
+        const where = `events.ndjson line ${line}`;
+        if (end === start)
+            fail(`${where} is blank`);
+        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes))
+            fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
+        if (seq >= limits.maxEvents)
+            fail(`more than ${limits.maxEvents} events`);
+        const r = (0,strict_json/* parseStrict */.z3)(text, opts, start, end);
+        if (!r.ok)
+            return fail(`${where} is not strict JSON: ${r.reason.message}`);
+        const e = r.value.json;
+        if (!(0,core_json/* isObject */.G)(e))
+            return fail(`${where} is not a JSON object`);
+        const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
+        source = e['source'];
+        if (!earliest || compareInstants(time, earliest) < 0)
+            earliest = time;
+        if (!latest || compareInstants(latest, time) < 0)
+            latest = time;
+        root.update(`${contentHash}\n`);
+        // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
+        const k = classify(e);
+        if (k.kind === 'error')
+            fail(`${where}: ${k.reason}`);
+        else if (k.kind === 'surface') {
+            const offsets = r.value.elements.get(surfacePath) ?? [];
+            const locate = (j) => ({
+                file,
+                line,
+                column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
+                member: 'events.ndjson',
+            });
+            readSurface(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
+        }
+        else {
+            const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
+            skipped.set(name, (skipped.get(name) ?? 0) + 1);
+        }
+        seq++;
+    }
+    if (seq === 0)
+        fail('events.ndjson holds no events (a bundle needs at least one)');
+    if (seq !== m.eventCount)
+        fail(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+    const runRoot = `sha256:${root.digest('hex')}`;
+    if (runRoot !== m.runRoot)
+        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
+    if (m.bundleId !== m.runRoot)
+        fail('manifest bundle_id does not equal the run root');
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
+/** The second job of the bundle reader: manifest.json, or the other kind of archive it announces. */
+
+
+
+
+
+
+
+/** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
+function otherKind(schema) {
+    const k = classify({ schema, observed_tool_decisions: [] });
+    if (k.kind === 'other')
+        return k.name;
+    throw new ReadError('manifest', k.kind === 'error'
+        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${k.reason}`
+        : `the archive's manifest names ${schema}, which is not an archive`);
+}
+/** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
+function otherArchive(bytes, limits) {
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!d.ok)
+        return null;
+    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    const v = r.ok ? r.value.json : null;
+    return (0,core_json/* isObject */.G)(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
+}
+/** The manifest, or the name of the other kind of archive it announces. */
+function readManifest(bytes, limits) {
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!d.ok)
+        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
+    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    if (!r.ok)
+        throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
+    const m = r.value.json;
+    if (!(0,core_json/* isObject */.G)(m))
+        throw new ReadError('manifest', 'manifest.json is not a JSON object');
+    if (typeof m['schema'] === 'string' && !('schema_version' in m))
+        return { other: otherKind(m['schema']) };
+    if (m['schema_version'] !== 1)
+        throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+    const runId = m['run_id'];
+    const eventCount = m['event_count'];
+    const runRoot = m['run_root'];
+    const bundleId = m['bundle_id'];
+    if (typeof runId !== 'string')
+        throw new ReadError('manifest', 'manifest run_id is not a string');
+    if (runId.includes(':'))
+        throw new ReadError('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
+    if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
+        throw new ReadError('manifest', 'manifest event_count is not a non-negative integer');
+    if (typeof runRoot !== 'string' || !DIGEST_PATTERN.test(runRoot))
+        throw new ReadError('manifest', 'manifest run_root is not a sha256:<hex> digest');
+    if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
+        throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
+    const files = m['files'];
+    const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
+    if (!(0,core_json/* isObject */.G)(ev))
+        throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
+    const sha = ev['sha256'];
+    const size = ev['bytes'];
+    if (typeof ev['path'] !== 'string')
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].path is not a string');
+    if (typeof sha !== 'string')
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
+    const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
+    const p = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
+    const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
+    return {
+        producer: { name: text('name'), version: text('version'), git: text('git') },
+        runId,
+        eventCount,
+        runRoot,
+        bundleId,
+        eventsSha256,
+        eventsBytes: size,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/source.ts
+/**
+ * The first job of the bundle reader: the archive's bytes through gunzip, pulled by the tar reader,
+ * with the decompression limits (size, ratio) enforced while streaming.
+ */
+
+const MiB = 1024 * 1024;
+/** A pull source over the gunzip stream that enforces the decompression limits. */
+class GunzipSource {
+    compressed;
+    limits;
+    chunks = [];
+    buffered = 0;
+    total = 0;
+    done = false;
+    it;
+    constructor(stream, compressed, limits) {
+        this.compressed = compressed;
+        this.limits = limits;
+        this.it = stream[Symbol.asyncIterator]();
+    }
+    async fill() {
+        if (this.done)
+            return false;
+        const r = await this.it.next();
+        if (r.done) {
+            this.done = true;
+            return false;
+        }
+        this.total += r.value.length;
+        if (this.total > this.limits.maxDecompressedBytes) {
+            throw new ReadError('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
+        }
+        if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
+            throw new ReadError('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+        }
+        this.chunks.push(r.value);
+        this.buffered += r.value.length;
+        return true;
+    }
+    async read(n) {
+        while (this.buffered < n && (await this.fill()))
+            ;
+        const take = Math.min(n, this.buffered);
+        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+        const out = all.subarray(0, take);
+        const rest = all.subarray(take);
+        this.chunks = rest.length > 0 ? [rest] : [];
+        this.buffered = rest.length;
+        return out;
+    }
+    /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
+    async drain() {
+        let zeros = true;
+        const check = (b) => {
+            if (zeros)
+                for (let i = 0; i < b.length; i++)
+                    if (b[i] !== 0) {
+                        zeros = false;
+                        break;
+                    }
+        };
+        for (const c of this.chunks)
+            check(c);
+        this.chunks = [];
+        this.buffered = 0;
+        while (await this.fill()) {
+            for (const c of this.chunks)
+                check(c);
+            this.chunks = [];
+            this.buffered = 0;
+        }
+        return zeros;
+    }
+}
+function gzipReason(e) {
+    const m = e.message ?? '';
+    if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
+        return 'gzip stream is truncated (it ends before its trailer)';
+    if (/incorrect header check|unknown compression/i.test(m))
+        return 'not a gzip stream (bad gzip header)';
+    if (/incorrect data check/i.test(m))
+        return 'gzip CRC32 trailer does not match the data';
+    if (/incorrect length check/i.test(m))
+        return 'gzip size trailer does not match the data';
+    return `gzip stream is corrupt (${m})`;
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/tar.ts
+/**
+ * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
+ * local PAX and GNU long-name headers, and refuses everything an evidence bundle never contains:
+ * links, devices, directories, global PAX headers, oversized metadata. Failures are ReadError('tar')
+ * (or 'limit') whose message names the rule.
+ */
+
+
+const BLOCK = 512;
+const isZero = (b) => {
+    for (let i = 0; i < b.length; i++)
+        if (b[i] !== 0)
+            return false;
+    return true;
+};
+const cstring = (b, start, len) => {
+    const end = b.indexOf(0, start);
+    return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
+};
+function octal(b, start, len, what) {
+    if ((b[start] & 0x80) !== 0) {
+        // GNU base-256: only sizes that fit in a double are meaningful here.
+        let v = 0;
+        for (let i = start + 1; i < start + len; i++)
+            v = v * 256 + b[i];
+        if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
+            throw new ReadError('tar', `tar header ${what} field is out of range`);
+        return v;
+    }
+    const s = b
+        .toString('latin1', start, start + len)
+        .replace(/[\0 ]+$/, '')
+        .replace(/^ +/, '');
+    if (s === '')
+        return 0;
+    if (!/^[0-7]+$/.test(s))
+        throw new ReadError('tar', `tar header ${what} field is not octal`);
+    return parseInt(s, 8);
+}
+function checksumOk(h) {
+    const declared = octal(h, 148, 8, 'checksum');
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++)
+        sum += i >= 148 && i < 156 ? 32 : h[i];
+    return sum === declared;
+}
+const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
+/** Parse PAX records "len key=value\n" and return the `path` record if any. */
+function paxPath(data) {
+    let i = 0;
+    let path;
+    while (i < data.length) {
+        const sp = data.indexOf(0x20, i);
+        if (sp === -1)
+            throw new ReadError('tar', 'malformed PAX header record');
+        const len = Number(data.toString('latin1', i, sp));
+        if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
+            throw new ReadError('tar', 'malformed PAX header record length');
+        const rec = data.toString('utf8', sp + 1, i + len - 1);
+        const eq = rec.indexOf('=');
+        if (eq === -1)
+            throw new ReadError('tar', 'malformed PAX header record');
+        const key = rec.slice(0, eq);
+        if (key === 'path')
+            path = rec.slice(eq + 1);
+        if (key === 'linkpath')
+            throw new ReadError('tar', 'PAX linkpath record: links are not allowed in a bundle');
+        if (key === 'size')
+            throw new ReadError('tar', 'PAX size record is not supported in a bundle');
+        i += len;
+    }
+    return path;
+}
+async function* members(src, limits) {
+    let longName;
+    let consumed = true;
+    for (;;) {
+        if (!consumed)
+            throw new ReadError('tar', 'internal: member data not consumed');
+        const h = await src.read(BLOCK);
+        if (h.length === 0) {
+            if (longName !== undefined)
+                throw new ReadError('tar', 'tar archive ends after an extended header (truncated)');
+            return; // EOF at a header boundary: tolerated like the end marker
+        }
+        if (h.length < BLOCK)
+            throw new ReadError('tar', 'tar archive is truncated inside a header');
+        if (isZero(h)) {
+            if (longName !== undefined)
+                throw new ReadError('tar', 'tar archive ends after an extended header');
+            return;
+        }
+        if (!checksumOk(h))
+            throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
+        const type = String.fromCharCode(h[156]);
+        const size = octal(h, 124, 12, 'size');
+        const magic = h.toString('latin1', 257, 263);
+        const ustar = magic === 'ustar\0' || magic === 'ustar ';
+        let name = cstring(h, 0, 100);
+        const prefix = ustar && magic === 'ustar\0' ? cstring(h, 345, 155) : '';
+        if (prefix)
+            name = `${prefix}/${name}`;
+        if (type === 'x' || type === 'L') {
+            if (size > limits.maxMetaBytes) {
+                throw new ReadError('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+            }
+            const data = await src.read(size + padding(size));
+            if (data.length < size + padding(size))
+                throw new ReadError('tar', 'tar archive is truncated inside an extended header');
+            const body = data.subarray(0, size);
+            longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
+            continue;
+        }
+        if (type === 'g')
+            throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');
+        if (type === '1' || type === '2' || type === 'K')
+            throw new ReadError('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type === '3' || type === '4' || type === '6')
+            throw new ReadError('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type === '5')
+            throw new ReadError('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type !== '0' && type !== '\0' && type !== '7')
+            throw new ReadError('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
+        const path = longName ?? name;
+        longName = undefined;
+        if (Buffer.byteLength(path) > limits.maxPathBytes)
+            throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
+        if (path.startsWith('/'))
+            throw new ReadError('tar', `tar member path "${path}" is absolute`);
+        if (path.split('/').includes('..'))
+            throw new ReadError('tar', `tar member path "${path}" contains ".."`);
+        consumed = false;
+        yield {
+            path,
+            size,
+            data: async (maxBytes, what) => {
+                if (size > maxBytes)
+                    throw new ReadError('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
+                const buf = await src.read(size + padding(size));
+                if (buf.length < size + padding(size))
+                    throw new ReadError('tar', `tar archive is truncated inside ${what}`);
+                consumed = true;
+                return buf.subarray(0, size);
+            },
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/archive.ts
+/**
+ * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
+ * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
+ * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
+ * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
+ * one `invalid_artifact` finding naming the rule, and contributes nothing.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
+async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
+    try {
+        return { ok: true, value: await archive_walk(source, file, limits) };
+    }
+    catch (e) {
+        if (e instanceof ReadError)
+            return { ok: false, reason: e };
+        throw e;
+    }
+}
+/** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
+function archive_open(source, limits) {
+    try {
+        const size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
+        if (size > limits.maxCompressedBytes)
+            throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
+        return { size, input: 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
+    }
+    catch (e) {
+        if (e instanceof ReadError)
+            throw e;
+        throw new ReadError('io', `cannot read file: ${e.code ?? e.message}`);
+    }
+}
+const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
+/** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
+async function contents(src, file, limits) {
+    let manifest;
+    let events;
+    for await (const m of members(src, limits)) {
+        if (!manifest) {
+            if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
+                // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
+                const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                if (other !== null)
+                    return { other };
+            }
+            if (m.path !== 'manifest.json')
+                throw new ReadError('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
+            const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+            if ('other' in read)
+                return read;
+            manifest = read;
+        }
+        else if (!events) {
+            if (m.path !== 'events.ndjson')
+                throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
+            if (m.size !== manifest.eventsBytes)
+                throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+            const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
+            if (sha256Digest(bytes) !== manifest.eventsSha256)
+                throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
+            events = readEvents(bytes, manifest, file, limits);
+        }
+        else {
+            throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
+        }
+    }
+    if (!(await src.drain()))
+        throw new ReadError('bundle', 'data after the end of the tar archive');
+    if (!manifest)
+        throw new ReadError('bundle', 'missing member manifest.json');
+    if (!events)
+        throw new ReadError('bundle', 'missing member events.ndjson');
+    return { manifest, events };
+}
+/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
+async function archive_walk(source, file, limits) {
+    const { size, input } = archive_open(source, limits);
+    const gunzip = (0,external_node_zlib_.createGunzip)();
+    const archiveHash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    input.on('data', (chunk) => archiveHash.update(chunk));
+    input.on('error', (e) => gunzip.destroy(e));
+    input.pipe(gunzip);
+    try {
+        const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
+        if ('other' in read)
+            return { kind: 'other', name: read.other };
+        const { manifest, events } = read;
+        // Every byte has been read (drain checked the end): the hash is of the whole archive.
+        const facts = {
+            archiveSha256: archiveHash.digest('hex'),
+            bundleId: manifest.bundleId,
+            runId: manifest.runId,
+            eventCount: manifest.eventCount,
+            runRoot: manifest.runRoot,
+            producer: manifest.producer,
+            window: events.window,
+        };
+        return { kind: 'bundle', events, facts };
+    }
+    catch (e) {
+        if (e instanceof ReadError)
+            throw e;
+        const err = e;
+        if (typeof err.code === 'string' && err.code.startsWith('Z_'))
+            throw new ReadError('gzip', gzipReason(err));
+        if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
+            throw new ReadError('io', `cannot read file: ${err.code}`);
+        throw e;
+    }
+    finally {
+        input.destroy();
+        gunzip.destroy();
+    }
+}
+async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
+    const at = { file, line: 1, column: 1 };
+    const verified = await verifyBundle(source, file, limits);
+    if (!verified.ok)
+        return { run: null, records: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+    const archive = verified.value;
+    if (archive.kind === 'other') {
+        const f = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        return { run: null, records: [], findings: [f] };
+    }
+    const { decisions, skipped } = archive.events;
+    const findings = [];
+    if (skipped.size > 0)
+        findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
+    if (decisions.length === 0)
+        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
+    return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
+}
+
+;// CONCATENATED MODULE: ./src/read/files.ts
+/**
+ * One artifact file → what it contributes (a run, records, findings), by its name and role. The
+ * file is read once and nothing of it is kept but the prepared decisions and records.
+ */
+
+
+
+
+
+
+
+const failure = (rel, message) => ({
+    run: null,
+    records: [],
+    findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+});
+const isBundle = (rel) => formatOf(rel) === 'bundle';
+/** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
+async function readArtifact(rel, role, bytes, limits) {
+    if (isBundle(rel))
+        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, (0,read_limits/* bundleLimits */.x0)(limits));
+    const format = formatOf(rel);
+    if (!format || format === 'bundle')
+        return failure(rel, UNSUPPORTED);
+    if (format === 'attestation')
+        return failure(rel, ATTESTATION);
+    if (role === 'runs')
+        return readRunFile(rel, bytes, format, limits);
+    if (format === 'log')
+        return failure(rel, LOG_IN_AUDIT);
+    return readAuditFile(rel, bytes, format, limits);
+}
+const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
+const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
+const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
+const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
+/** A file's bytes within max-file-size, or why not (the reason names the limit or the error code). */
+function readBytes(p, limits) {
+    try {
+        const size = (0,external_node_fs_namespaceObject.statSync)(p).size;
+        if (size > limits.maxFileBytes)
+            return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
+        return { ok: true, value: (0,external_node_fs_namespaceObject.readFileSync)(p) };
+    }
+    catch (e) {
+        return { ok: false, reason: `cannot read file: ${e.code ?? e.message}` };
+    }
+}
+/** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
+async function fileSha256(p) {
+    try {
+        const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(p))
+            h.update(chunk);
+        return h.digest('hex');
+    }
+    catch {
+        return undefined; // the reader reports why the file cannot be read
+    }
+}
+/** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
+async function readOne(file, role, limits, digest = false) {
+    const fail = (message) => failure(file.rel, message);
+    if (isBundle(file.rel)) {
+        // Streamed from disk: a bundle is never held whole beyond its events.
+        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, (0,read_limits/* bundleLimits */.x0)(limits));
+        const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
+        return sha256 === undefined ? r : { ...r, sha256 };
+    }
+    if (!formatOf(file.rel))
+        return fail(UNSUPPORTED);
+    const read = readBytes(file.path, limits);
+    if (!read.ok)
+        return fail(read.reason);
+    const bytes = read.value;
+    const r = await readArtifact(file.rel, role, bytes, limits);
+    return digest ? { ...r, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex') } : r;
+}
+
+;// CONCATENATED MODULE: ./src/trust/check.ts
+/**
+ * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
+ * is trusted only when its well-formed signature member names a trusted key, its signed payload
+ * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
+ * has its exact reason.
+ */
+
+
+
+/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
+function check_precheck(member, payload, keys) {
+    if (!member || payload === undefined)
+        return { ok: false, reason: 'unsigned' };
+    const key = keys.get(member.key_id);
+    if (!key)
+        return { ok: false, reason: `unknown signer ${member.key_id}` };
+    const p = Buffer.from(payload, 'utf8');
+    if (sha256Digest(p) !== member.signed_payload_digest)
+        return { ok: false, reason: 'payload digest differs' };
+    return { data: pae(PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
+}
+const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
+/** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
+function verifyOnPool(data, key, signature) {
+    return new Promise((resolve) => {
+        try {
+            (0,external_node_crypto_namespaceObject.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
+        }
+        catch {
+            resolve(false);
+        }
+    });
+}
+/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature verified on the thread pool. */
+async function checkTrust(member, payload, keys) {
+    const p = check_precheck(member, payload, keys);
+    return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
+}
+
+;// CONCATENATED MODULE: ./src/trust/pool.ts
+
+/** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
+const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
+/** A record as the core sees it when no trusted keys are configured. */
+const unchecked = (r) => withTrust(r, { kind: 'unchecked' });
+const WINDOW = 4096;
+/** Trust for records as they are read: `add` each audit file's records, `finish` after the runs are read. */
+class TrustPool {
+    keys;
+    records = [];
+    trust = [];
+    next = 0;
+    inFlight = 0;
+    failed = null;
+    idle = null;
+    constructor(keys) {
+        this.keys = keys;
+    }
+    add(records) {
+        for (const r of records)
+            this.records.push(r);
+        this.pump();
+    }
+    /** Start checks until the window is full. */
+    pump() {
+        const keys = this.keys;
+        while (this.next < this.records.length && this.inFlight < WINDOW) {
+            const i = this.next++;
+            const r = this.records[i];
+            if (!keys) {
+                this.trust[i] = { kind: 'unchecked' };
+                continue;
+            }
+            this.inFlight++;
+            checkTrust(r.signature ?? null, r.payload, keys).then((c) => {
+                this.trust[i] = c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason };
+                this.done();
+            }, (e) => {
+                this.failed ??= e;
+                this.done();
+            });
+        }
+    }
+    done() {
+        this.inFlight--;
+        this.pump();
+        if (this.inFlight === 0 && this.next >= this.records.length)
+            this.idle?.();
+    }
+    /** Let finished checks be collected (and new ones start) between files read synchronously. */
+    yield() {
+        return this.inFlight > 0 ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
+    }
+    /** Every record with its trust decided, in the order added. */
+    async finish() {
+        this.pump();
+        if (this.inFlight > 0)
+            await new Promise((resolve) => (this.idle = resolve));
+        if (this.failed)
+            throw this.failed;
+        return this.records.map((r, i) => withTrust(r, this.trust[i]));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/attestation.ts
+/**
+ * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
+ * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
+ * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
+ * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
+ */
+
+
+const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
+const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
+/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
+function bundleStatement(f) {
+    if (f.producer.name === null || f.producer.version === null) {
+        return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
+    }
+    if (f.window === null)
+        return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
+    return {
+        ok: true,
+        value: {
+            _type: envelope/* STATEMENT_TYPE */.zG,
+            subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
+            predicateType: EVIDENCE_BUNDLE_V1,
+            predicate: {
+                schema_version: 1,
+                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
+                run: {
+                    run_id: f.runId,
+                    event_count: f.eventCount,
+                    producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
+                    time_window: { start: f.window.start, end: f.window.end },
+                },
+            },
+        },
+    };
+}
+/** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
+const member = (at, k) => {
+    const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
+    return at ? `${at}.${name}` : name;
+};
+/** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
+function difference(want, got, at) {
+    if (!(0,core_json/* isObject */.G)(want))
+        return got === want ? null : `predicate field ${at} disagrees with the bundle`;
+    if (!(0,core_json/* isObject */.G)(got))
+        return `predicate field ${at} disagrees with the bundle`;
+    for (const k of Object.keys(want)) {
+        if (!(0,core_json/* hasOwn */.$)(got, k))
+            return `predicate field ${member(at, k)} disagrees with the bundle`;
+        const d = difference(want[k], got[k], member(at, k));
+        if (d)
+            return d;
+    }
+    for (const k of Object.keys(got))
+        if (!(0,core_json/* hasOwn */.$)(want, k))
+            return `predicate field ${member(at, k)} is not one upstream writes`;
+    return null;
+}
+/**
+ * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
+ * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
+ * facts only for a verified bundle), subject digest against the archive bytes, subject name against
+ * the manifest's bundle_id, then every predicate field against what the bundle gives.
+ */
+function checkBundleStatement(s, facts) {
+    if (!(0,core_json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
+        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
+    const type = s['predicateType'];
+    if (type === EVIDENCE_BUNDLE_V0)
+        return {
+            ok: false,
+            reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
+        };
+    if (type !== EVIDENCE_BUNDLE_V1)
+        return {
+            ok: false,
+            reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
+        };
+    const subject = (0,envelope/* onlySubject */.Lh)(s);
+    if (!subject.ok)
+        return subject;
+    const pred = s['predicate'];
+    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
+        return { ok: false, reason: 'predicate.schema_version is not 1' };
+    if (!facts)
+        return { ok: false, reason: 'the bundle does not verify' };
+    if (subject.value.sha256 !== facts.archiveSha256)
+        return { ok: false, reason: 'subject digest differs from the archive' };
+    if (subject.value.name !== facts.bundleId)
+        return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+    return checkBundlePredicate(pred, facts);
+}
+/** Every predicate field against what the verified bundle gives (also for a keyless attestation of a bundle, docs/keyless.md). */
+function checkBundlePredicate(pred, facts) {
+    const expected = bundleStatement(facts);
+    if (!expected.ok)
+        return expected;
+    const d = difference(expected.value['predicate'], pred, '');
+    return d === null ? { ok: true } : { ok: false, reason: d };
+}
+
+;// CONCATENATED MODULE: ./src/trust/envelope.ts
+/**
+ * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
+ * payload type first (a key that signed the same bytes under another type must not pass), then the
+ * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
+ * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
+ * trusted key), `signature does not verify`.
+ */
+
+
+
+/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+async function checkEnvelopeAsync(e, payloadType, keys, who) {
+    if (e.payloadType !== payloadType)
+        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+    const data = pae(payloadType, e.payload);
+    const tries = [];
+    for (const s of e.signatures) {
+        for (const [keyId, key] of keys) {
+            tries.push(verifyOnPool(data, key, s.sig).then((ok) => (ok ? keyId : null)));
+        }
+    }
+    const verified = (await Promise.all(tries)).find((k) => k !== null);
+    if (verified)
+        return { ok: true, value: verified };
+    if (!e.signatures.some((s) => keys.has(s.keyid)))
+        return { ok: false, reason: `unknown ${who} ${(0,core_text/* quote */.hD)(e.signatures[0]?.keyid || '(no keyid)')}` };
+    return { ok: false, reason: 'signature does not verify' };
+}
+
+;// CONCATENATED MODULE: ./src/trust/producer.ts
+
+
+
+const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
+async function checkOne(e, facts, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
+    if (!signed.ok)
+        return signed;
+    const payload = (0,envelope/* strictPayload */.iv)(e.payload, limits);
+    if (!payload.ok)
+        return payload;
+    const statement = checkBundleStatement(payload.value, facts);
+    if (!statement.ok)
+        return statement;
+    return { ok: true, keyId: signed.value };
+}
+async function attestation(run, keys, limits) {
+    if (!keys) {
+        const first = run.sidecar.kind === 'envelopes' ? run.sidecar.envelopes[0]?.signatures[0] : undefined;
+        return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
+    }
+    if (!run.bundle)
+        return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
+    const sidecar = run.sidecar;
+    if (sidecar.kind === 'none')
+        return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
+    if (sidecar.kind === 'empty')
+        return { kind: 'unattested', reason: 'no attestation: the sidecar holds no envelope' };
+    if (sidecar.kind === 'malformed')
+        return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
+    const envelopes = sidecar.envelopes;
+    let reason = '';
+    for (const e of envelopes) {
+        const r = await checkOne(e, run.facts, keys, limits);
+        if (r.ok)
+            return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
+        reason ||= envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)` : r.reason;
+    }
+    return { kind: 'unattested', reason };
+}
+
+;// CONCATENATED MODULE: ./src/gate/keyless.ts
+/**
+ * Keyless trust in the gate (docs/keyless.md): the `<file>.sigstore.json` beside an audit export or
+ * a run, checked against the trust set's identities with the Sigstore layer (src/trust/sigstore.ts),
+ * which is loaded only when an identity is configured or such a file is met: the gate's cold start
+ * does not pay for it. Keys and identities combine: either trusts.
+ */
+
+
+
+/** The predicate types of keyless attestations (docs/predicates/). */
+const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
+const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
+/** The Sigstore bundle file beside a file. */
+const sigstoreOf = (file) => `${file}.sigstore.json`;
+const isObjectPredicate = (p) => typeof p === 'object' && p !== null && !Array.isArray(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' };
+/** Load the Sigstore layer and the roots; a trusted root that cannot be used is a usage problem. */
+async function keylessChecker(settings, limits) {
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    let roots;
+    if (settings.trustedRoot !== null) {
+        let text;
+        try {
+            text = (0,external_node_fs_namespaceObject.readFileSync)(settings.trustedRoot, 'utf8');
+        }
+        catch (e) {
+            return {
+                ok: false,
+                reason: {
+                    message: `trusted-root ${settings.trustedRoot}: cannot read (${e.code ?? e.message})`,
+                },
+            };
+        }
+        const r = sigstore.parseTrustedRoots(`trusted-root ${settings.trustedRoot}`, text, limits);
+        if (!r.ok)
+            return { ok: false, reason: { message: r.reason } };
+        roots = r.value;
+    }
+    else
+        roots = sigstore.publicGoodRoots();
+    const check = (file, sha256, policy, predicate) => {
+        const beside = sigstoreOf(file.path);
+        if (!(0,external_node_fs_namespaceObject.existsSync)(beside))
+            return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
+        const bytes = readBytes(beside, limits);
+        if (!bytes.ok)
+            return { ok: false, reason: `${sigstoreOf(file.rel)}: ${bytes.reason}` };
+        return sigstore.checkBundleFile(sigstoreOf(file.rel), bytes.value, { name: file.rel, sha256 }, policy, roots, predicate, limits);
+    };
+    return {
+        ok: true,
+        value: {
+            records: (file, sha256) => settings.signers
+                ? check(file, sha256, settings.signers, { type: RECORDS_V1, check: isObjectPredicate })
+                : { ok: false, reason: 'no trusted signer identities' },
+            run: (file, sha256, facts, isBundle) => {
+                if (!settings.producers)
+                    return { ok: false, reason: 'no trusted producer identities' };
+                if (!isBundle)
+                    return check(file, sha256, settings.producers, { type: RUN_V1, check: isObjectPredicate });
+                if (!facts)
+                    return { ok: false, reason: 'the bundle does not verify' };
+                return check(file, sha256, settings.producers, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
+            },
+        },
+    };
+}
+/** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
+function withKeyless(r, keyless, keys) {
+    if (r.trust.kind === 'trusted')
+        return r;
+    const trust = keyless.ok
+        ? { kind: 'trusted', by: keyless.value }
+        : { kind: 'untrusted', reason: keys && r.trust.kind === 'untrusted' ? `${r.trust.reason}; and ${keyless.reason}` : keyless.reason };
+    return { loc: r.loc, record: r.record, signer: r.signer, trust };
+}
+/** A run's attestation with its keyless result: a trusted producer key's sidecar or a trusted identity's bundle attests it. */
+function attestedWith(a, keyless, facts, keys) {
+    if (a?.kind === 'attested')
+        return a;
+    const named = { name: facts?.producer.name ?? null, version: facts?.producer.version ?? null };
+    if (keyless.ok)
+        return { kind: 'attested-keyless', by: keyless.value, ...named };
+    const keyReason = keys && a?.kind === 'unattested' ? `${a.reason}; and ` : '';
+    return { kind: 'unattested', reason: `${keyReason}${keyless.reason}` };
+}
+
+;// CONCATENATED MODULE: ./src/gate/gate.ts
+/**
+ * The seam both entries call: settings → files → readers → verify → Report.
+ * All file I/O of a verification happens here and in read/; the core never touches a file.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Read every input file into located evidence, one file at a time: each is read once and dropped
+ * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
+ * did not pay on two cores: see BENCHMARKS.md.)
+ */
+async function collect(settings, digests, keyless) {
+    const findings = [];
+    const inputs = new Map();
+    const runs = [];
+    const producers = settings.trustedProducers;
+    const workspace = external_node_path_default().resolve(settings.workspace);
+    const cwd = external_node_path_default().resolve(settings.cwd);
+    const keys = settings.trustedKeys;
+    // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
+    const trust = new TrustPool(keys);
+    /** Audit export → its keyless result, when signer identities are configured. */
+    const recordTrust = new Map();
+    const attestations = new Map();
+    for (const role of ['audit', 'runs']) {
+        const d = discover(settings[role], cwd, workspace, settings.explicit[role], role);
+        findings.push(...d.findings);
+        for (const a of d.attestations)
+            attestations.set(a.rel, a);
+        if (role === 'runs' && d.files.length === 0) {
+            findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
+        }
+        for (const file of d.files) {
+            const r = await readOne(file, role, settings.limits, digests || keyless !== null);
+            if (keyless && role === 'audit' && settings.keyless?.signers)
+                recordTrust.set(file.rel, keyless.records(file, r.sha256));
+            if (r.sha256 !== undefined)
+                inputs.set(file.rel, r.sha256);
+            for (const x of r.findings)
+                findings.push(x);
+            if (r.run) {
+                const run = r.run;
+                const bundle = formatOf(file.rel) === 'bundle';
+                // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
+                const sidecar = bundle
+                    ? readSidecar(file, workspace, settings.limits, digests ? inputs : null, findings)
+                    : { kind: 'none' };
+                if (sidecar.kind === 'empty' && !producers)
+                    findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: sidecarOf(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
+                const evidence = { bundle, facts: r.bundle ?? null, sidecar };
+                // With producer identities, a run's <run>.sigstore.json can attest it too (keys or identities: either).
+                const byIdentity = keyless && settings.keyless?.producers ? keyless.run(file, r.sha256, r.bundle ?? null, bundle) : null;
+                const decided = (a) => ({
+                    artifact: run.artifact,
+                    decisions: run.decisions,
+                    attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : a,
+                });
+                runs.push(producers || sidecar.kind !== 'none'
+                    ? attestation(evidence, producers, settings.limits).then(decided)
+                    : Promise.resolve(byIdentity ? decided(undefined) : run));
+            }
+            trust.add(r.records);
+            await trust.yield();
+        }
+    }
+    for (const a of attestations.values()) {
+        const artifact = attestedBy(a.path);
+        if (!(0,external_node_fs_namespaceObject.existsSync)(artifact))
+            findings.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
+    }
+    return {
+        runs: await Promise.all(runs),
+        records: (await trust.finish()).map((rec) => {
+            const k = recordTrust.get(rec.loc.file);
+            return k ? withKeyless(rec, k, keys !== null) : rec;
+        }),
+        findings,
+        trustedSigners: keys ? [...keys.keys()].sort() : [],
+        trustedProducers: producers ? [...producers.keys()].sort() : [],
+        inputs,
+    };
+}
+/**
+ * The sidecar `<bundle>.intoto.jsonl` beside a bundle: none, one that holds nothing, a malformed one
+ * (its invalid_artifact findings are added), or its envelopes. A link to a sidecar inside the
+ * workspace is followed like every input; one that leaves it is refused.
+ */
+function readSidecar(bundle, workspace, limits, inputs, findings) {
+    const file = sidecarOf(bundle.path);
+    const rel = sidecarOf(bundle.rel);
+    const refuse = (reason) => {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, reason));
+        return { kind: 'malformed' };
+    };
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.lstatSync)(file);
+    }
+    catch {
+        return { kind: 'none' };
+    }
+    if (st.isSymbolicLink()) {
+        let real;
+        try {
+            real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+        }
+        catch {
+            return refuse('the attestation sidecar is a broken symbolic link');
+        }
+        const r = external_node_path_default().relative((0,external_node_fs_namespaceObject.realpathSync)(workspace), real);
+        if (r.startsWith('..') || external_node_path_default().isAbsolute(r))
+            return refuse('the attestation sidecar is a symbolic link that points outside the workspace; not followed');
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
+    }
+    if (!st.isFile())
+        return refuse('the attestation sidecar is not a regular file; not read');
+    const got = readBytes(file, limits);
+    if (!got.ok)
+        return refuse(got.reason);
+    inputs?.set(rel, sha256Hex(got.value));
+    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.value, limits);
+    for (const f of read.findings)
+        findings.push(f);
+    if (read.findings.length > 0)
+        return { kind: 'malformed' };
+    return read.empty ? { kind: 'empty' } : { kind: 'envelopes', envelopes: read.envelopes };
+}
+/** What the core needs of the settings (nothing about files). */
+const optionsOf = (s) => ({
+    allowUnmatchedRecords: s.allowUnmatchedRecords,
+    strictObserved: s.strictObserved,
+    policy: s.policy,
+});
+/** Every class of the input with its verbs (what a rule may name besides the §2 table). */
+function classesSeen(runs) {
+    const seen = new Map();
+    for (const r of runs)
+        for (const d of r.decisions) {
+            if (d.actionClass === null)
+                continue;
+            let verbs = seen.get(d.actionClass);
+            if (!verbs)
+                seen.set(d.actionClass, (verbs = new Set()));
+            if (d.verb !== null)
+                verbs.add(d.verb);
+        }
+    return seen;
+}
+/**
+ * settings → read (+ sidecars) → trust → verify. A rule naming a class or verb that neither the
+ * gate nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
+ * @param digests hash every input read (for a verdict attestation)
+ */
+async function runGate(settings, digests = false) {
+    let keyless = null;
+    if (settings.keyless) {
+        const k = await keylessChecker(settings.keyless, settings.limits);
+        if (!k.ok)
+            return k;
+        keyless = k.value;
+    }
+    const evidence = await collect(settings, digests, keyless);
+    const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
+    if (!names.ok)
+        return { ok: false, reason: { message: names.reason, input: 'require' } };
+    return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
+}
+
+;// CONCATENATED MODULE: ./src/report/json-report.ts
+/**
+ * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
+ * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
+ * with its digest computed on the way, so a release can attach both.
+ */
+
+
+
+const CHUNK = 1 << 20;
+/** A call's JSON form: its members in schema order, without what only the reporters read. */
+const callJson = (c) => ({
+    artifact: c.artifact,
+    index: c.index,
+    line: c.line,
+    column: c.column,
+    member: c.member,
+    tool: c.tool,
+    asserted: c.asserted,
+    claimed_level: c.claimed_level,
+    level: c.level,
+    required_level: c.required_level,
+    subject_digest: c.subject_digest,
+    record: c.record,
+    reason: c.reason,
+});
+/** The report's text in pieces of about 1 MiB. */
+function* jsonChunks(report) {
+    // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
+    let parts = [
+        `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
+    ];
+    let size = 0;
+    const lists = [
+        ['runs', report.runs, (x) => x],
+        ['calls', report.calls, callJson],
+        ['records', report.records, (x) => x],
+        ['findings', report.findings, (x) => x],
+    ];
+    for (const [name, items, form] of lists) {
+        parts.push(`,\n  "${name}": [`);
+        for (let i = 0; i < items.length; i++) {
+            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
+            parts.push(line);
+            size += line.length;
+            if (size >= CHUNK) {
+                yield parts.join('');
+                parts = [];
+                size = 0;
+            }
+        }
+        parts.push(items.length > 0 ? '\n  ]' : ']');
+    }
+    parts.push('\n}\n');
+    yield parts.join('');
+}
+function renderJson(report) {
+    let s = '';
+    for (const c of jsonChunks(report))
+        s += c;
+    return s;
+}
+/** Write the report to `file` in chunks; returns the sha256 digest of exactly the bytes written. */
+function writeJson(report, file) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+    const scratch = Buffer.allocUnsafe(4 * CHUNK);
+    try {
+        for (const chunk of jsonChunks(report)) {
+            // Encode into one reused buffer when the chunk surely fits (UTF-8 needs at most 3 bytes per unit).
+            const bytes = chunk.length * 3 <= scratch.length ? scratch.subarray(0, scratch.write(chunk, 'utf8')) : Buffer.from(chunk, 'utf8');
+            h.update(bytes);
+            let off = 0;
+            while (off < bytes.length)
+                off += (0,external_node_fs_namespaceObject.writeSync)(fd, bytes, off);
+        }
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    return `sha256:${h.digest('hex')}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/github-limits.ts
+/**
+ * GitHub's limits on what a step may report, in one place: every reporter that talks to GitHub
+ * (Checks API, workflow commands, job summary) clips and counts against these.
+ */
+const CHECKS_API = {
+    /** Annotations per create/update request. */
+    annotationsPerRequest: 50,
+    /** Annotation title, and check run output title, in characters. */
+    title: 255,
+    /** Annotation message, in bytes. */
+    messageBytes: 64 * 1024,
+    /** Check run output summary and text, in characters (bytes here: stricter). */
+    summaryBytes: 65_535,
+};
+/** Workflow commands shown per level before the rest are counted in one notice. */
+const WORKFLOW_COMMANDS_PER_LEVEL = 10;
+/** GitHub's job summary limit is 1 MiB per step; keep a margin for the trimmed line. */
+const STEP_SUMMARY_BYTES = (/* unused pure expression or super */ null && (1024 * 1024 - 16 * 1024));
+
+;// CONCATENATED MODULE: ./src/report/text.ts
+/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
+
+
+/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
+const levelCounts = (t) => [...LEVELS_DESCENDING.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
+/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
+const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
+/** A level for people: the rung, or "—" for a call that asserts no side effect. */
+const text_rung = (l) => l ?? '—';
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
+const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
+/**
+ * Which runs a producer attested (§10), or null when no run names a producer and no trusted
+ * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
+ */
+function producerLine(r) {
+    const trusted = r.policy.trusted_producers.length > 0;
+    const checked = r.runs.filter((x) => x.producer?.checked).length;
+    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
+    if (!trusted && unchecked === 0)
+        return null;
+    if (!trusted)
+        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
+    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
+}
+/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
+function runProducer(p) {
+    if (!p)
+        return 'not attested';
+    const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
+    const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
+}
+/** "0 error(s), 0 warning(s), 2 notice(s)" */
+const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+function text_visible(s) {
+    return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
+function text_where(l) {
+    const col = l.column !== undefined ? `:${l.column}` : '';
+    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
+}
+/** A finding on one line: where (file:line:column, or the input as given), then its message. */
+const located = (f) => `${findingPlace(f)}: ${text_visible(f.message)}`;
+/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
+const findingPlace = (f) => text_visible(f.input !== undefined ? f.input : text_where(f));
+const MARKER = ' … [trimmed by receipt-gate]';
+/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
+function text_clipBytes(s, max) {
+    if (Buffer.byteLength(s) <= max)
+        return s;
+    const room = max - Buffer.byteLength(MARKER);
+    let lo = 0;
+    let hi = Math.min(s.length, room);
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (Buffer.byteLength(clip(s, mid, '')) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return clip(s, lo, '') + MARKER;
+}
+/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
+function failingFirst(calls) {
+    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
+    return calls
+        .map((call, i) => ({ call, i, r: rank(call) }))
+        .sort((a, b) => a.r - b.r || a.i - b.i)
+        .map(({ call, r }) => ({ call, fails: r < 2 }));
+}
+
+;// CONCATENATED MODULE: ./src/report/annotations.ts
+/**
+ * Annotations: one per call at its decision line (earned level, claimed level, tool, and the reason
+ * when something failed there), plus one per finding that is not about a call (records, invalid
+ * artifacts). Shared by the Checks API reporter and the workflow-command reporter; most important first.
+ */
+
+
+
+
+
+
+/** The Checks API's limits, applied to every annotation whichever way it is sent. */
+const TITLE_MAX = CHECKS_API.title;
+const MESSAGE_MAX_BYTES = CHECKS_API.messageBytes;
+const LEVEL = (s) => SEVERITY_TABLE[s].annotation;
+/** A report path (relative to the working directory) as a repository path. */
+function repoPath(prefix, file) {
+    return external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix || '.', file)).replace(/^\.\//, '');
+}
+/**
+ * @param prefix the working directory relative to the repository root ('' when they are the same)
+ * @param scope `all`: every call that asserts a side effect, with its level; `failures`: only what
+ *   has an error or a warning (the job summary lists every call either way)
+ */
+function buildAnnotations(report, prefix, scope = 'all') {
+    // Each call carries its own findings; the rest are about records, artifacts and inputs.
+    const own = new Set();
+    for (const c of report.calls)
+        for (const f of c.findings)
+            own.add(f);
+    const loose = report.findings.filter((f) => !own.has(f));
+    const out = [];
+    // A location inside a bundle cannot be shown on the binary file: point at line 1 and say where.
+    const place = (file, line, column, member) => member
+        ? { path: repoPath(prefix, file), line: 1, column: null, inside: `${member}:${line}:${column}: ` }
+        : { path: repoPath(prefix, file), line, column, inside: '' };
+    for (const c of report.calls) {
+        const fs = c.findings;
+        // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
+        if (c.level === null && fs.length === 0)
+            continue;
+        const worst = fs.reduce((acc, f) => (annotationRank(LEVEL(f.severity)) < annotationRank(acc) ? LEVEL(f.severity) : acc), 'notice');
+        const p = place(c.artifact, c.line, c.column, c.member);
+        const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
+        const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
+        const lines = [
+            `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${visible(clip(c.tool ?? '(none)', 1000))}.`,
+        ];
+        // A finding about the shortfall says why the level was not reached; the level's own reason
+        // would repeat it and add what does not concern the claim.
+        if (!fs.some((f) => 'shortfall' in FINDINGS[f.code]))
+            lines.push(`Why: ${visible(c.reason)}`);
+        for (const f of fs)
+            lines.push(`${f.code}: ${visible(f.message)}`);
+        out.push({
+            path: p.path,
+            line: p.line,
+            column: p.column,
+            level: worst,
+            title: clip(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
+            message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
+        });
+    }
+    for (const f of loose) {
+        if (f.input !== undefined) {
+            out.push({
+                path: null,
+                line: 0,
+                column: null,
+                level: LEVEL(f.severity),
+                title: f.code,
+                message: clipBytes(`${visible(f.input)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
+            });
+            continue;
+        }
+        const p = place(f.file, f.line, f.column, f.member);
+        out.push({
+            path: p.path,
+            line: p.line,
+            column: p.column,
+            level: LEVEL(f.severity),
+            title: f.code,
+            message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES),
+        });
+    }
+    const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+    const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
+    return kept.sort((a, b) => annotationRank(a.level) - annotationRank(b.level) || byPath(a.path, b.path) || a.line - b.line);
+}
+
+;// CONCATENATED MODULE: ./src/report/sarif.ts
+/**
+ * SARIF 2.1.0 for code scanning (github/codeql-action/upload-sarif): one rule per finding code,
+ * one result per error or warning about a file (notices stay out: every result is an alert), findings
+ * about inputs as tool configuration notifications, repository-relative locations, stable partial fingerprints.
+ */
+
+
+
+
+function renderSarif(report, prefix, version) {
+    const alerting = report.findings.filter((f) => f.severity !== 'notice');
+    const located = alerting.filter((f) => f.input === undefined);
+    const inputs = alerting.filter((f) => f.input !== undefined);
+    const codes = [...new Set(located.map((f) => f.code))].sort();
+    const rules = codes.map((code) => ({
+        id: code,
+        name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
+        shortDescription: { text: core_findings/* FINDINGS */.TG[code].title },
+        fullDescription: { text: core_findings/* FINDINGS */.TG[code].help },
+        defaultConfiguration: { level: severity/* SEVERITY_TABLE */.ps[core_findings/* FINDINGS */.TG[code].severity].sarif },
+        helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
+    }));
+    // Code scanning turns every result into an alert: notices (skipped objects, under-claims) stay in
+    // the report and the summary. A finding about an input has no artifact: it is a tool configuration
+    // notification, never a result at an invented location.
+    const results = located.map((f) => {
+        const uri = repoPath(prefix, f.file);
+        return {
+            ruleId: f.code,
+            ruleIndex: codes.indexOf(f.code),
+            level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
+            message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
+            locations: [
+                {
+                    physicalLocation: {
+                        artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
+                        region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column },
+                    },
+                },
+            ],
+            partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
+        };
+    });
+    const notifications = inputs.map((f) => ({
+        descriptor: { id: f.code },
+        level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
+        message: { text: `${f.input}: ${f.message}` },
+    }));
+    const sarif = {
+        $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+        version: '2.1.0',
+        runs: [
+            {
+                tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } },
+                ...(notifications.length > 0
+                    ? { invocations: [{ executionSuccessful: true, toolConfigurationNotifications: notifications }] }
+                    : {}),
+                results,
+            },
+        ],
+    };
+    return JSON.stringify(sarif, null, 2) + '\n';
+}
+
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./src/report/table.ts
+/** The terminal report: one line per call, findings grouped by severity, totals. */
+
+
+
+
+
+const pad = (s, n) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+function renderTable(report, style) {
+    // The caller decided (a terminal, no NO_COLOR): Node's styleText paints without asking the stream again.
+    const paint = style.color ? (n, s) => (0,external_node_util_namespaceObject.styleText)(n, s, { validateStream: false }) : (_n, s) => s;
+    const out = [];
+    const t = report.totals;
+    if (report.calls.length > 0) {
+        // file:line, with the column only where calls share a line (an NDJSON surface line holds many).
+        const lineKey = (c) => `${c.artifact}\u0000${c.member ?? ''}\u0000${c.line}`;
+        const perLine = new Map();
+        for (const c of report.calls)
+            perLine.set(lineKey(c), (perLine.get(lineKey(c)) ?? 0) + 1);
+        const rows = failingFirst(report.calls).map(({ call: c, fails }) => ({
+            fails,
+            level: c.level,
+            claimed: text_rung(c.claimed_level),
+            required: text_rung(c.required_level),
+            tool: (0,core_text/* clip */.$Q)(text_visible(c.tool ?? '(no tool name)'), 40),
+            loc: text_visible(text_where({
+                file: c.artifact,
+                line: c.line,
+                member: c.member ?? undefined,
+                ...(perLine.get(lineKey(c)) > 1 ? { column: c.column } : {}),
+            })),
+        }));
+        const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
+        // The REQUIRED column only when a policy is in effect.
+        const policy = report.policy.rules.length > 0;
+        const req = (s) => (policy ? `${pad(s, 19)}  ` : '');
+        // Failing calls first, each marked in its own column (✗), so a failure is never below the fold.
+        out.push(paint('bold', `  ${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
+        for (const r of rows) {
+            const level = r.level === null ? pad(text_rung(null), 19) : paint(LEVEL_TABLE[r.level].colour, pad(r.level, 19));
+            const mark = r.fails ? paint('red', '✗ ') : '  ';
+            out.push(`${mark}${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
+        }
+    }
+    else {
+        out.push('No calls.');
+    }
+    for (const sev of severity/* SEVERITIES */.oC) {
+        const fs = report.findings.filter((f) => f.severity === sev);
+        if (fs.length === 0)
+            continue;
+        out.push('', paint(severity/* SEVERITY_TABLE */.ps[sev].colour, paint('bold', `${sev === 'error' ? 'Errors' : sev === 'warning' ? 'Warnings' : 'Notices'} (${fs.length})`)));
+        for (const f of fs) {
+            out.push(`  ${paint(severity/* SEVERITY_TABLE */.ps[sev].colour, f.code)}  ${findingPlace(f)}`);
+            out.push(`    ${(0,core_text/* clip */.$Q)(text_visible(f.message), 2000)}`);
+        }
+    }
+    out.push('');
+    const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
+    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`, `      ${t.records} audit record(s): ${recordCounts(t)}`, `      ${findingCounts(t)}`, ...(producerLine(report)
+        ? [
+            `      ${producerLine(report)}`,
+            ...report.runs.map((r) => `        ${text_visible((0,core_text/* clip */.$Q)(r.artifact, 200))}: ${text_visible(runProducer(r.producer))}`),
+        ]
+        : []), `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`);
+    return out.join('\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/trust/keys.ts
+/**
+ * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
+ * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
+ * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
+ * refused past MAX_KEY_TEXT_BYTES.
+ */
+
+
+/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
+function keyIdOf(publicKey) {
+    return `sha256:${(0,external_node_crypto_namespaceObject.createHash)('sha256')
+        .update(publicKey.export({ type: 'spki', format: 'der' }))
+        .digest('hex')}`;
+}
+/**
+ * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
+ * `-----END L-----`, and nothing but whitespace may stand between blocks.
+ */
+function pemBlocks(pem) {
+    if (Buffer.byteLength(pem) > read_limits/* MAX_KEY_TEXT_BYTES */.ZG)
+        return { ok: false, reason: `key text is over ${read_limits/* MAX_KEY_TEXT_BYTES */.ZG} bytes (a few keys are a few KiB)` };
+    const blocks = [];
+    let at = 0;
+    for (;;) {
+        const begin = pem.indexOf('-----BEGIN ', at);
+        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
+        if (gap.trim() !== '')
+            return { ok: false, reason: 'text outside the PEM blocks' };
+        if (begin < 0)
+            break;
+        const labelEnd = pem.indexOf('-----', begin + 11);
+        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
+        if (!/^[A-Z ]+$/.test(label))
+            return { ok: false, reason: 'a PEM BEGIN line without a label' };
+        const endLine = `-----END ${label}-----`;
+        const end = pem.indexOf(endLine, labelEnd + 5);
+        if (end < 0)
+            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
+        at = end + endLine.length;
+        blocks.push({ label, text: pem.slice(begin, at) });
+    }
+    return { ok: true, value: blocks };
+}
+/** A key type as people name it, with its article: "an RSA key", "an EC (ECDSA) key". */
+function keyKind(type) {
+    const names = new Map([
+        ['rsa', 'an RSA'],
+        ['rsa-pss', 'an RSA-PSS'],
+        ['dsa', 'a DSA'],
+        ['ec', 'an EC (ECDSA)'],
+        ['ed448', 'an Ed448'],
+        ['x25519', 'an X25519'],
+        ['x448', 'an X448'],
+        ['dh', 'a Diffie-Hellman'],
+    ]);
+    return `${names.get(type ?? '') ?? `a ${type ?? 'unknown'}`} key`;
+}
+/** The label of the first PEM block of a text, or null when it holds none. */
+const firstPemLabel = (pem) => /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1] ?? null;
+/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
+function parsePublicKeys(pem) {
+    if (!pem.includes('-----BEGIN '))
+        return {
+            ok: false,
+            reason: 'no PEM "PUBLIC KEY" block (this takes the PEM text of a public key, -----BEGIN PUBLIC KEY-----, not a file name)',
+        };
+    const scanned = pemBlocks(pem);
+    if (!scanned.ok)
+        return scanned;
+    const blocks = scanned.value;
+    if (blocks.length === 0)
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const keys = [];
+    for (const [i, block] of blocks.entries()) {
+        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
+        if (block.label !== 'PUBLIC KEY')
+            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
+        let key;
+        try {
+            key = (0,external_node_crypto_namespaceObject.createPublicKey)({ key: block.text, format: 'pem' });
+        }
+        catch (e) {
+            return { ok: false, reason: `${where}does not parse (${e.message})` };
+        }
+        if (key.asymmetricKeyType !== 'ed25519')
+            return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
+        keys.push(key);
+    }
+    return { ok: true, value: keys };
+}
+/** Trusted keys by key_id (a key given twice counts once). */
+function trustedKeys(keys) {
+    return new Map(keys.map((k) => [keyIdOf(k), k]));
+}
+
+;// CONCATENATED MODULE: ./src/tools/signing.ts
+/**
+ * Making signatures, for the tools that write signed files: the export job's private key, new key
+ * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
+ * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
+ */
+
+
+
+
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+function parsePrivateKey(pem) {
+    const label = firstPemLabel(pem);
+    if (label === null)
+        return { ok: false, reason: 'holds no PEM block (an Ed25519 private key from keygen: -----BEGIN PRIVATE KEY-----)' };
+    if (label === 'PUBLIC KEY')
+        return {
+            ok: false,
+            reason: 'is a public key (PUBLIC KEY); signing needs the private key (PRIVATE KEY: the PREFIX.key.pem that keygen wrote)',
+        };
+    if (label === 'OPENSSH PRIVATE KEY')
+        return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
+    let privateKey;
+    try {
+        privateKey = (0,external_node_crypto_namespaceObject.createPrivateKey)({ key: pem, format: 'pem' });
+    }
+    catch (e) {
+        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+        return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
+    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_namespaceObject.createPublicKey)(privateKey) } };
+}
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+function newKeyPair() {
+    const { privateKey, publicKey } = (0,external_node_crypto_namespaceObject.generateKeyPairSync)('ed25519');
+    return {
+        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        keyId: keyIdOf(publicKey),
+    };
+}
+/** Now, as a `signed_at` value (whole seconds). */
+const signedAtNow = (now) => utcSeconds(now);
+/** The signature member for payload P, signed with an Ed25519 private key. */
+function signPayload(payload, key, signedAt) {
+    const p = Buffer.from(payload, 'utf8');
+    return {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: sha256Digest(p),
+        key_id: keyIdOf(key.publicKey),
+        signature: (0,external_node_crypto_namespaceObject.sign)(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
+        signed_at: signedAt,
+    };
+}
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+function signedLine(payload, key, signedAt) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+}
+/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
+function envelopeLine(payloadType, payload, key) {
+    const sig = (0,external_node_crypto_namespaceObject.sign)(null, pae(payloadType, payload), key.privateKey).toString('base64');
+    return JSON.stringify({
+        payload: Buffer.from(payload).toString('base64'),
+        payloadType,
+        signatures: [{ keyid: keyIdOf(key.publicKey), sig }],
+    });
+}
+
+;// CONCATENATED MODULE: ./src/tools/attest-bundle.ts
+/**
+ * `attest-bundle`: a producer's side, for tests, demos and users without the Rust CLI. Verifies the
+ * bundle with the gate's reader, makes exactly the Statement upstream's `assay evidence attest`
+ * makes (read/attestation.ts), and writes it as one compact DSSE envelope line (JCS payload,
+ * Ed25519) to `<bundle>.intoto.jsonl`, never over an existing file.
+ */
+
+
+
+
+
+
+
+/** The sidecar line for a bundle's bytes, or the findings that stop it. */
+async function attestBundle(bundle, key, limits) {
+    const read = await readBundle({ bytes: bundle.bytes }, bundle.name, (0,read_limits/* bundleLimits */.x0)(limits));
+    const errors = read.findings.filter((f) => f.severity === 'error');
+    if (errors.length > 0)
+        return { ok: false, reason: errors };
+    if (!read.bundle)
+        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
+    const statement = bundleStatement(read.bundle);
+    if (!statement.ok)
+        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, statement.reason)] };
+    const payload = jcs(statement.value);
+    if (!payload.ok)
+        return {
+            ok: false,
+            reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)],
+        };
+    return { ok: true, value: `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), key)}\n` };
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/exports.ts
+/**
+ * Provider export files → located JSON entries, through the gate's one document pipeline
+ * (read/documents.ts): gzip (streaming exports) decompressed up to max-file-size, strict UTF-8 and
+ * JSON, and every shape the export routes write: one array, pages written one after another
+ * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`), one entry per line
+ * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
+ * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
+ */
+
+
+
+
+/**
+ * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
+ */
+function readExport(name, raw, limits, listKey) {
+    const sink = new documents/* LocatingSink */.Bz(name);
+    const findings = sink.findings;
+    const at = (offset) => sink.at(offset);
+    const decoded = (0,documents/* decode */.D4)(raw, limits, sink, { gzip: true });
+    if (!decoded)
+        return { entries: [], findings };
+    sink.lines = decoded.lines;
+    const { text } = decoded;
+    return { entries: pages(text, limits, listKey, at, sink, findings), findings };
+}
+function* pages(text, limits, listKey, at, sink, findings) {
+    let entries = [];
+    const take = (value, offset) => {
+        if ((0,core_json/* isObject */.G)(value))
+            entries.push({ value, loc: at(offset) });
+        else
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(offset), 'an entry is not a JSON object'));
+    };
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[]] };
+    /** The entries of one array (a page); a page of pages (--slurp) is read page by page. */
+    const page = (list, offsets, nested) => {
+        list.forEach((item, i) => {
+            const offset = offsets[i] ?? 0;
+            if (!nested || !Array.isArray(item)) {
+                take(item, offset);
+                return;
+            }
+            // An inner page: parse its own slice again for its elements' offsets.
+            const end = (0,strict_json/* firstValueEnd */.t1)(text, opts, offset);
+            const inner = end.ok ? (0,strict_json/* parseStrict */.z3)(text, opts, offset, end.value) : null;
+            page(item, inner?.ok ? (inner.value.elements.get((0,strict_json/* pathKey */.Pn)([])) ?? []) : [], false);
+        });
+    };
+    const collect = [[], ...(listKey ? [[listKey]] : [])];
+    for (const doc of (0,documents/* documents */.DB)(text, 'values', { limits, collect }, sink)) {
+        const v = doc.value;
+        if (Array.isArray(v))
+            page(v, doc.elements.get((0,strict_json/* pathKey */.Pn)([])) ?? [], v.some(Array.isArray));
+        else if (listKey && (0,core_json/* isObject */.G)(v) && Array.isArray(v[listKey]))
+            page(v[listKey], doc.elements.get((0,strict_json/* pathKey */.Pn)([listKey])) ?? [], false);
+        else
+            take(v, doc.start);
+        yield* entries;
+        entries = [];
+    }
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
+/**
+ * What every importer returns per export entry, and how a record is made from a subject: the one
+ * record shape (assay.provider_audit_record.v0, binding recomputed here, non_claims naming the
+ * export), whatever the provider.
+ */
+
+
+
+
+function makeRecord(m, source) {
+    const b = binding(m.subject);
+    if (!b.ok)
+        throw new Error(`subject cannot be canonicalized: ${b.reason}`); // subjects here are strings and nulls only
+    return {
+        schema: RECORD_SCHEMA,
+        provider: m.provider,
+        record_id: m.recordId,
+        subject: m.subject,
+        binding_digest: b.digest,
+        non_claims: [
+            `imported from ${source}; receipt-gate queried nothing`,
+            'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
+        ],
+    };
+}
+/** A string member, or null (absent, empty or not a string). */
+const str = (o, k) => {
+    const v = (0,core_json/* isObject */.G)(o) ? o[k] : undefined;
+    return typeof v === 'string' && v !== '' ? v : null;
+};
+/** An object member, or null. */
+const obj = (o, k) => {
+    const v = (0,core_json/* isObject */.G)(o) ? o[k] : undefined;
+    return (0,core_json/* isObject */.G)(v) ? v : null;
+};
+/** An id as quoted in a message: ids are not secrets, but are clipped. */
+const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
+
+;// CONCATENATED MODULE: ./src/tools/import/scope.ts
+
+/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
+const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/** Why an entry is out of scope (the skip reason), or null when it is in scope. */
+function outOfScope(f, s) {
+    if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? asciiLower(a) : a)))
+        return 'by another actor';
+    if (f.repos && (s.repo === null || !f.repos.has(asciiLower(s.repo))))
+        return s.repo === null ? 'without a repository' : 'in another repository';
+    if (f.since !== null || f.until !== null) {
+        if (s.time === null)
+            return 'without a time (a window is set)';
+        if ((f.since !== null && compareInstants(s.time, f.since) < 0) || (f.until !== null && compareInstants(s.time, f.until) >= 0))
+            return 'outside the window';
+    }
+    return null;
+}
+/** `--since` / `--until`: RFC 3339 (any offset, any precision, read exactly), or YYYY-MM-DD for midnight UTC. */
+function parseWindowTime(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
+    const t = parseRfc3339(text);
+    if (t.ok)
+        return t;
+    return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${t.reason}` };
+}
+/** An entry time: a number of ms (GitHub's audit log) or s (Slack), or an RFC 3339 string; null otherwise. */
+function entryTime(v, unit = 'ms') {
+    if (typeof v === 'number')
+        return fromEpochNumber(v, unit === 's' ? 0 : 3);
+    if (typeof v === 'string') {
+        const t = parseRfc3339(v);
+        return t.ok ? t.value : null;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/target-hash.ts
+/**
+ * The target hash the agent side computes (docs/importers.md): H(domain, value) =
+ * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
+ * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
+ * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
+ * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
+ */
+
+const DOMAINS = [
+    'github_key_title',
+    'slack_workspace',
+    'slack_channel',
+    'slack_principal',
+    'workspace',
+    'workspace_principal',
+];
+const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
+const normalize = (value) => value.replace(TRIM, '').toLowerCase();
+const targetHash = (domain, value) => sha256Digest(`assay.tool_target.v0:${domain}:${normalize(value)}`);
+/** A plain label as the agent side writes it. */
+const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
+
+;// CONCATENATED MODULE: ./src/tools/import/github-audit.ts
+
+
+
+function deployKey(recordId, owner, repo, title, scope) {
+    return {
+        kind: 'record',
+        provider: 'github',
+        recordId,
+        scope,
+        subject: {
+            action_class: 'github_deploy_key',
+            verb: 'create',
+            target: { owner: label(owner), repo: label(repo), key_title_hash: targetHash('github_key_title', title) },
+        },
+    };
+}
+function githubAuditLog(e) {
+    if (e['action'] !== 'public_key.create')
+        return { kind: 'skip', reason: 'other action' };
+    const id = str(e, '_document_id');
+    if (!id)
+        return { kind: 'error', message: 'a public_key.create entry without a _document_id (its record would have no identity)' };
+    const repo = str(e, 'repo');
+    if (!repo)
+        return { kind: 'skip', reason: 'user key without repo' };
+    const title = str(e, 'title');
+    if (!title)
+        return { kind: 'skip', reason: 'no title' };
+    const slash = repo.indexOf('/');
+    if (slash <= 0 || slash === repo.length - 1)
+        return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
+    const actor = str(e, 'actor');
+    const scope = { actors: actor ? [actor] : [], repo, time: entryTime(e['@timestamp']) ?? entryTime(e['created_at']) };
+    return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
+}
+/** Headers as the deliveries API returns them: names in any case. */
+const header = (headers, name) => {
+    if (!headers)
+        return null;
+    for (const k of Object.keys(headers))
+        if (k.toLowerCase() === name)
+            return str(headers, k);
+    return null;
+};
+function githubWebhook(e) {
+    const request = obj(e, 'request');
+    const delivery = request !== null || str(e, 'guid') !== null;
+    const payload = delivery ? obj(request, 'payload') : e;
+    if (!payload)
+        return { kind: 'error', message: `delivery ${idText(str(e, 'guid') ?? '?')} has no request.payload object` };
+    const event = delivery
+        ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
+        : payload['key'] !== undefined
+            ? 'deploy_key'
+            : null;
+    if (event !== 'deploy_key')
+        return { kind: 'skip', reason: 'other event' };
+    if (payload['action'] !== 'created')
+        return { kind: 'skip', reason: 'other action' };
+    const key = obj(payload, 'key');
+    const repository = obj(payload, 'repository');
+    const owner = str(obj(repository, 'owner'), 'login');
+    const repo = str(repository, 'name');
+    const title = str(key, 'title');
+    if (!owner || !repo)
+        return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
+    if (!title)
+        return { kind: 'skip', reason: 'no title' };
+    const sender = str(obj(payload, 'sender'), 'login');
+    const scope = (time) => ({
+        actors: sender ? [sender] : [],
+        repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
+        time,
+    });
+    if (delivery) {
+        const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
+        if (!guid)
+            return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
+        return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(e['delivered_at'])));
+    }
+    const keyId = key?.['id'];
+    if (typeof keyId !== 'number' && typeof keyId !== 'string')
+        return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
+    return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/slack.ts
+
+
+
+const DEFAULT_SLACK = {
+    principal: 'id',
+    workspace: 'context',
+    roleVerbs: new Map([
+        ['admin', 'grant'],
+        ['owner', 'grant'],
+        ['user', 'change_role'],
+        ['guest', 'change_role'],
+    ]),
+    memberProvider: 'slack',
+    roleProvider: 'workspace',
+};
+function slackAuditLog(o) {
+    return (e) => {
+        const action = str(e, 'action');
+        const id = str(e, 'id');
+        if (!action)
+            return { kind: 'error', message: 'an entry without an action' };
+        const join = action === 'user_channel_join' || action === 'guest_channel_join';
+        const role = /^role_change_to_([a-z_]+)$/.exec(action)?.[1];
+        if (!join && !role)
+            return { kind: 'skip', reason: 'other action' };
+        if (!id)
+            return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
+        const location = obj(obj(e, 'context'), 'location');
+        const actorUser = obj(obj(e, 'actor'), 'user');
+        const scope = {
+            actors: [str(actorUser, 'id'), str(actorUser, 'email')].filter((a) => a !== null),
+            repo: null,
+            time: entryTime(e['date_create'], 's'),
+        };
+        const principalOf = (who) => str(obj(who, 'user'), o.principal);
+        if (join) {
+            const channel = str(obj(obj(e, 'entity'), 'channel'), 'id');
+            const principal = principalOf(obj(e, 'actor'));
+            if (!channel)
+                return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.channel.id` };
+            if (!principal)
+                return { kind: 'error', message: `entry ${idText(id)}: ${action} without actor.user.${o.principal} (--principal ${o.principal})` };
+            const ws = o.workspace === 'context' && str(location, 'type') === 'workspace' ? str(location, 'id') : null;
+            return {
+                kind: 'record',
+                provider: o.memberProvider,
+                recordId: `slack-audit:${id}`,
+                scope,
+                subject: {
+                    action_class: 'workspace_member',
+                    verb: 'add',
+                    target: {
+                        workspace_id_hash: ws === null ? null : targetHash('slack_workspace', ws),
+                        channel_id_hash: targetHash('slack_channel', channel),
+                        principal_hash: targetHash('slack_principal', principal),
+                    },
+                },
+            };
+        }
+        const verb = role === undefined ? undefined : o.roleVerbs.get(role);
+        if (!verb)
+            return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
+        const principal = principalOf(obj(e, 'entity'));
+        const ws = str(location, 'id');
+        if (!principal)
+            return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.user.${o.principal} (--principal ${o.principal})` };
+        if (!ws)
+            return { kind: 'error', message: `entry ${idText(id)}: ${action} without context.location.id` };
+        return {
+            kind: 'record',
+            provider: o.roleProvider,
+            recordId: `slack-audit:${id}`,
+            scope,
+            subject: {
+                action_class: 'workspace_role',
+                verb,
+                target: {
+                    workspace_id_hash: targetHash('workspace', ws),
+                    principal_hash: targetHash('workspace_principal', principal),
+                    role: role,
+                },
+            },
+        };
+    };
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/run.ts
+/**
+ * `receipt-gate import <kind>`: export files → records, offline. Each file is read with the gate's
+ * strict readers and limits; each entry becomes a record, a counted skip, or a located error.
+ * Identical entries under one record id (at-least-once streaming) are one record; two different
+ * entries under one id are an error naming it. Output: NDJSON, one record per line in record-id
+ * order, canonical JSON, signed with --sign-key when given. Any error: nothing is written.
+ */
+
+
+
+
+
+
+
+
+
+
+const IMPORT_KINDS = {
+    'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined, looks: 'a GitHub audit-log export' },
+    'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined, looks: 'GitHub webhook deliveries' },
+    'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries', looks: 'a Slack audit-log page' },
+};
+/** Whether an entry has the shape of each kind's entries (what tells an export of the wrong kind). */
+const SHAPES = {
+    'github-audit-log': (e) => typeof e['action'] === 'string' &&
+        !(0,core_json/* isObject */.G)(e['entity']) &&
+        ((0,core_json/* hasOwn */.$)(e, '_document_id') || (0,core_json/* hasOwn */.$)(e, '@timestamp') || (0,core_json/* hasOwn */.$)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.G)(e['request']) || (0,core_json/* hasOwn */.$)(e, 'delivered_at') || (0,core_json/* hasOwn */.$)(e, 'event'))) ||
+        ((0,core_json/* isObject */.G)(e['key']) && (0,core_json/* isObject */.G)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$)(e, '_document_id') && ((0,core_json/* isObject */.G)(e['entity']) || (0,core_json/* isObject */.G)(e['context'])),
+};
+/** What an export whose entries are not of `kind` looks like, for the refusal. */
+function wrongKind(kind, sample) {
+    // The entry itself, or the first entry of a page object (`{"entries": [...]}`, read whole by a kind without a list member).
+    const list = sample && Object.values(sample).find((v) => Array.isArray(v) && (0,core_json/* isObject */.G)(v[0]));
+    const candidates = [sample, list ? list[0] : null].filter((c) => c !== null);
+    const other = Object.keys(SHAPES).find((k) => k !== kind && candidates.some((c) => SHAPES[k](c)));
+    return other
+        ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
+        : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;
+}
+const KIND_NAMES = new Map(Object.keys(IMPORT_KINDS).map((k) => [k, k]));
+/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
+const importKind = (name) => KIND_NAMES.get(name) ?? null;
+function runImport(s) {
+    const mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
+    const { source, listKey } = IMPORT_KINDS[s.kind];
+    const errors = [];
+    const skipped = new Map();
+    const skip = (reason) => {
+        skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+    };
+    const byId = new Map();
+    let entries = 0;
+    let merged = 0;
+    let ofKind = 0;
+    let sample = null;
+    for (const input of s.inputs) {
+        const file = external_node_path_default().basename(input.name);
+        const read = readExport(input.name, input.bytes, s.limits, listKey);
+        for (const e of read.entries) {
+            entries++;
+            if (SHAPES[s.kind](e.value))
+                ofKind++;
+            else
+                sample ??= e;
+            const m = mapper(e.value);
+            if (m.kind === 'skip') {
+                skip(m.reason);
+                continue;
+            }
+            if (m.kind === 'error') {
+                errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, m.message));
+                continue;
+            }
+            const out = outOfScope(s.scope, m.scope);
+            if (out !== null) {
+                skip(out);
+                continue;
+            }
+            // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
+            // the same record are one record; only different mappings under one id are an error.
+            const canon = jcs({ provider: m.provider, subject: m.subject });
+            const mapping = canon.ok ? canon.text : '';
+            const seen = byId.get(m.recordId);
+            if (seen) {
+                if (seen.mapping === mapping)
+                    merged++;
+                else {
+                    const why = `two entries with record id ${idText(m.recordId)} map to different records (the other at ${(0,core_findings/* placeOf */.$t)(seen.loc, true)}): an id vouches for one entry only`;
+                    errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, why));
+                }
+                continue;
+            }
+            const record = makeRecord(m, `${source} (${file})`);
+            const payload = jcs(record);
+            if (!payload.ok) {
+                errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `the record cannot be canonicalized (${payload.reason})`));
+                continue;
+            }
+            const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
+            byId.set(m.recordId, { line, mapping, loc: e.loc });
+        }
+        // Complete only now: the entries are read one page at a time.
+        for (const f of read.findings)
+            errors.push(f);
+    }
+    const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+    const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
+    // An export of another kind maps to nothing, quietly, every night: refuse it (docs/importers.md).
+    if (entries > 0 && ofKind === 0 && sample && errors.length === 0)
+        errors.push((0,core_findings/* finding */.gk)('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
+    const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
+    if (errors.length > 0)
+        return { ok: false, reason: { findings: errors, summary } };
+    const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
+    return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary } };
+}
+
+;// CONCATENATED MODULE: ./src/tools/keygen.ts
+/** `keygen`: a new Ed25519 key pair for an export job (or a producer); never overwrites a file. */
+
+
+
+/** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
+function keygen(prefix) {
+    const keyFile = `${prefix}.key.pem`;
+    const pubFile = `${prefix}.pub.pem`;
+    for (const f of [keyFile, pubFile])
+        if ((0,external_node_fs_namespaceObject.existsSync)(f))
+            return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
+    const pair = newKeyPair();
+    try {
+        // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
+        (0,external_node_fs_namespaceObject.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
+        (0,external_node_fs_namespaceObject.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
+    }
+    catch (e) {
+        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${e.message}`)] };
+    }
+    return { ok: true, value: `${pair.keyId}\n` };
+}
+
+;// CONCATENATED MODULE: ./src/tools/sign.ts
+/**
+ * `sign`: audit records, signed, as NDJSON. Fails closed: nothing is written unless every input is
+ * valid and every record's binding recomputes, and the output appears only whole (writeWhole).
+ */
+
+
+
+
+
+
+/**
+ * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
+ * and return the NDJSON text (one signed record per line, in input then record order).
+ */
+function signRecords(key, inputs, limits, signedAt) {
+    const errors = [];
+    const records = [];
+    for (const input of inputs) {
+        const format = formatOf(input.name);
+        if (format !== 'json' && format !== 'ndjson') {
+            errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
+            continue;
+        }
+        const r = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
+        const bad = r.findings.filter((f) => f.severity === 'error');
+        for (const f of bad)
+            errors.push(f);
+        if (r.records.length === 0 && bad.length === 0)
+            errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'no audit record to sign'));
+        for (const x of r.records)
+            records.push(x);
+    }
+    const lines = [];
+    for (const r of records) {
+        const b = binding(r.record.subject);
+        if (!b.ok || b.digest !== r.record.binding_digest || r.payload === undefined) {
+            const why = `record ${JSON.stringify((0,core_text/* quote */.hD)(r.record.record_id))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`;
+            errors.push((0,core_findings/* finding */.gk)('invalid_artifact', r.loc, why));
+            continue;
+        }
+        lines.push(signedLine(r.payload, key, signedAt));
+    }
+    if (errors.length > 0)
+        return { ok: false, reason: errors };
+    return { ok: true, value: lines.join('\n') + '\n' };
+}
+
+;// CONCATENATED MODULE: ./src/report/verification-summary.ts
+/**
+ * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
+ * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
+ * were read from is `resourceUri`, the policy digest covers everything that decides a verdict
+ * besides the inputs (the report carries that object as `policy`, so a consumer can recompute it),
+ * and every input file is listed with its sha256. Pure: the caller hands in the report's digest,
+ * the inputs' digests and the time; nothing here reads a file or a clock.
+ */
+
+
+
+
+const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+/** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
+const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
+/** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
+function policyDigest(report) {
+    const c = jcs(report.policy);
+    if (!c.ok)
+        throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
+    return sha256Hex(c.text);
+}
+/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
+function verifiedLevels(report) {
+    if (!report.ok)
+        return [];
+    const w = report.totals.weakest_level;
+    const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
+    if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
+        levels.push('RECEIPTS_POLICY_MET');
+    if (report.policy.trusted_signers.length > 0)
+        levels.push('RECEIPTS_SIGNED_RECORDS');
+    if (report.policy.trusted_producers.length > 0)
+        levels.push('RECEIPTS_ATTESTED_RUNS');
+    return levels;
+}
+function vsaPredicate(report, ctx) {
+    return {
+        verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
+        // The only member that is not deterministic.
+        timeVerified: utcSeconds(ctx.timeVerified),
+        resourceUri: ctx.resourceUri,
+        policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
+        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => (0,core_text/* cmp */.r2)(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
+        verificationResult: report.ok ? 'PASSED' : 'FAILED',
+        verifiedLevels: verifiedLevels(report),
+    };
+}
+function vsaStatement(report, ctx) {
+    return {
+        _type: envelope/* STATEMENT_TYPE */.zG,
+        subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
+        predicateType: envelope/* VSA_PREDICATE_TYPE */.cF,
+        predicate: vsaPredicate(report, ctx),
+    };
+}
+/** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
+function reportName(workspace, reportFile) {
+    const rel = external_node_path_default().relative(workspace, reportFile);
+    return rel.startsWith('..') || external_node_path_default().isAbsolute(rel) ? external_node_path_default().basename(reportFile) : rel.split((external_node_path_default()).sep).join('/');
+}
+/** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
+function resourceUriFromEnv(env) {
+    const server = env['GITHUB_SERVER_URL'];
+    const repo = env['GITHUB_REPOSITORY'];
+    const sha = env['GITHUB_SHA'];
+    if (!server || !repo || !sha)
+        return null;
+    return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
+}
+
+;// CONCATENATED MODULE: ./src/tools/write.ts
+/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
+
+
+/** `text` in a new temporary file beside `file`: its path. */
+function writeTemp(file, text) {
+    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
+    try {
+        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+    return tmp;
+}
+/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
+function writeWhole(file, text) {
+    const tmp = writeTemp(file, text);
+    try {
+        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+    }
+    catch (e) {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        throw e;
+    }
+}
+/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
+function writeNew(file, text) {
+    const tmp = writeTemp(file, text);
+    try {
+        (0,external_node_fs_namespaceObject.linkSync)(tmp, file);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/tools/verdict.ts
+/**
+ * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
+ * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
+ * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
+ * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
+ */
+
+
+
+
+
+
+/** Write the requested files; `message` lists what was written. */
+function writeVerdict(report, origin, files) {
+    const ctx = {
+        reportName: reportName(origin.workspace, origin.reportFile),
+        reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
+        resourceUri: origin.resourceUri,
+        policyUri: origin.policyUri,
+        inputs: origin.inputs,
+        version: origin.version,
+        timeVerified: origin.timeVerified,
+    };
+    const statement = vsaStatement(report, ctx);
+    const written = [];
+    try {
+        if (files.predicate) {
+            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
+            written.push(files.predicate);
+        }
+        if (files.envelope) {
+            if (!files.key)
+                return {
+                    ok: false,
+                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+                };
+            const payload = jcs(statement);
+            if (!payload.ok)
+                return {
+                    ok: false,
+                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+                };
+            writeWhole(files.envelope, `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+            written.push(files.envelope);
+        }
+    }
+    catch (e) {
+        return {
+            ok: false,
+            reason: [
+                (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
+            ],
+        };
+    }
+    return { ok: true, value: written.join('\n') };
+}
+
+;// CONCATENATED MODULE: ./src/trust/verdict.ts
+/**
+ * `verify-attestation`: a signed verdict (docs/attestations.md §2) checked offline, in the doc's
+ * order: payload type, signature by a trusted key, strict payload, Statement type, predicate type,
+ * the subject digest against the report offered, `verificationResult == PASSED`. The first check
+ * that fails is the reason; an envelope file may hold several envelopes, and one that passes
+ * every check is enough.
+ */
+
+
+
+
+
+async function verdict_checkOne(e, reportSha256, keys, limits, resourceUri) {
+    const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'signer');
+    if (!signed.ok)
+        return signed;
+    const p = (0,envelope/* strictPayload */.iv)(e.payload, limits);
+    if (!p.ok)
+        return p;
+    const s = p.value;
+    if (!(0,core_json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
+        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
+    if (s['predicateType'] !== envelope/* VSA_PREDICATE_TYPE */.cF)
+        return { ok: false, reason: `predicateType is not ${envelope/* VSA_PREDICATE_TYPE */.cF}` };
+    const subject = (0,envelope/* onlySubject */.Lh)(s);
+    if (!subject.ok)
+        return subject;
+    if (subject.value.sha256 !== reportSha256)
+        return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
+    const pred = s['predicate'];
+    if (!(0,core_json/* isObject */.G)(pred))
+        return { ok: false, reason: 'predicate is not an object' };
+    if (resourceUri !== null && pred['resourceUri'] !== resourceUri)
+        return {
+            ok: false,
+            reason: `resourceUri is ${JSON.stringify(typeof pred['resourceUri'] === 'string' ? pred['resourceUri'].slice(0, 200) : (pred['resourceUri'] ?? null))}, not ${resourceUri}: the verdict is about another commit or repository`,
+        };
+    if (pred['verificationResult'] !== 'PASSED')
+        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
+    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
+    const policy = (0,core_json/* isObject */.G)(pred['policy']) && (0,core_json/* isObject */.G)(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
+    return {
+        ok: true,
+        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
+    };
+}
+/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
+async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits, resourceUri = null) {
+    const read = (0,envelope/* readEnvelopeFile */.f_)(envelopeFile, envelopeBytes, limits);
+    const first = read.findings[0];
+    if (first)
+        return { ok: false, reason: `${first.input ?? (0,core_findings/* placeOf */.$t)(first, true)}: ${first.message}` };
+    if (read.empty)
+        return { ok: false, reason: `${envelopeFile}: holds no DSSE envelope` };
+    const sha = sha256Hex(report);
+    let reason = '';
+    for (const e of read.envelopes) {
+        const r = await verdict_checkOne(e, sha, keys, limits, resourceUri);
+        if (r.ok)
+            return r;
+        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
+    }
+    return { ok: false, reason };
+}
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
+const VERSION = '0.2.0';
+
+;// CONCATENATED MODULE: ./src/gate/settings.ts
+/**
+ * Settings with one home: the typed settings of a verification, the defaults of every option in one
+ * table (the action's `action.yml` declares the same defaults; a test compares them), and the
+ * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
+ * message per mistake. Nothing below the entries reads argv or the environment.
+ */
+
+
+
+
+
+
+
+/**
+ * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
+ * entries' parsers (cli/parse.ts `parseCli`, action/inputs.ts `readSettings`), which return it as a
+ * `UsageProblem`. It never leaves those modules.
+ */
+class UsageError extends Error {
+}
+/** Run a settings parser: its value, or the usage problem it threw. */
+function usage(parse) {
+    try {
+        return { ok: true, value: parse() };
+    }
+    catch (e) {
+        if (e instanceof UsageError)
+            return { ok: false, reason: { message: e.message } };
+        throw e;
+    }
+}
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+function directoryIn(workspace, base, value, name) {
+    const dir = external_node_path_default().resolve(base, value);
+    if (workspace !== null) {
+        const rel = external_node_path_default().relative(workspace, dir);
+        if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+            throw new UsageError(`${name}: "${value}" is outside the workspace`);
+    }
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new UsageError(`${name}: "${value}" is not a directory`);
+    return dir;
+}
+/**
+ * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
+ * flags of the same name use the same defaults).
+ */
+const DEFAULTS = {
+    runs: '.assay/runs',
+    audit: '.assay/audit',
+    'allow-unmatched-records': 'false',
+    'strict-observed': 'false',
+    annotations: 'auto',
+    annotate: 'all',
+    'check-run-id': '',
+    'check-name': 'side-effect receipts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
+    'github-token': '${{ github.token }}',
+    summary: 'true',
+    'sarif-file': '',
+    'report-file': '',
+    'working-directory': '.',
+    'max-annotations': '1000',
+    'max-file-size': '64MiB',
+    'max-line-size': '8MiB',
+    require: '',
+    'trusted-keys': '',
+    'require-signed-records': 'false',
+    'trusted-producers': '',
+    'require-attested-runs': 'false',
+    'vsa-predicate': '',
+    vsa: '',
+    'vsa-key': '',
+    'trusted-signer-identities': '',
+    'trusted-producer-identities': '',
+    'source-refs': '',
+    'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
+    'trusted-root': '',
+};
+/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
+const UNITS = new Map([
+    ['', 1],
+    ['b', 1],
+    ['k', 1024],
+    ['kb', 1024],
+    ['kib', 1024],
+    ['m', 1024 ** 2],
+    ['mb', 1024 ** 2],
+    ['mib', 1024 ** 2],
+    ['g', 1024 ** 3],
+    ['gb', 1024 ** 3],
+    ['gib', 1024 ** 3],
+]);
+/** "64MiB", "512k", "1048576" → bytes. */
+function parseSize(name, value) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
+    if (!m || unit === undefined)
+        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+    const bytes = Math.floor(Number(m[1]) * unit);
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+        throw new UsageError(`${name}: "${value}" is out of range`);
+    return bytes;
+}
+/** YAML 1.2 core booleans, as @actions/core reads them. */
+function parseBool(name, value) {
+    const v = value.trim();
+    if (['true', 'True', 'TRUE'].includes(v))
+        return true;
+    if (['false', 'False', 'FALSE', ''].includes(v))
+        return false;
+    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
+}
+function parseChoice(name, value, choices) {
+    const v = value.trim();
+    if (choices.includes(v))
+        return v;
+    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
+}
+/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
+function parseList(value) {
+    const out = [];
+    let depth = 0;
+    let cur = '';
+    for (const ch of value) {
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        if (ch === '\n' || (ch === ',' && depth === 0)) {
+            out.push(cur);
+            cur = '';
+            depth = 0;
+        }
+        else
+            cur += ch;
+    }
+    out.push(cur);
+    return out.map((s) => s.trim()).filter((s) => s !== '');
+}
+/** A whole number ≥ 0. */
+function parseCount(name, value) {
+    const v = value.trim();
+    if (!/^\d{1,9}$/.test(v))
+        throw new UsageError(`${name}: "${value}" is not a whole number`);
+    return Number(v);
+}
+/** The verification settings with every default, for a working directory (tests and entries start here). */
+function defaultSettings(cwd) {
+    return {
+        runs: parseList(DEFAULTS.runs),
+        audit: parseList(DEFAULTS.audit),
+        explicit: { runs: false, audit: false },
+        cwd,
+        workspace: cwd,
+        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
+        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
+        limits: read_limits/* DEFAULT_LIMITS */.dR,
+        policy: NO_POLICY,
+        trustedKeys: null,
+        trustedProducers: null,
+        keyless: null,
+    };
+}
+/** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
+const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
+const IDENTITY = /^https:\/\/[^\s@]+@refs\/\S+$/;
+/** Identities, source repository, refs and issuer, checked (semantics "Keyless trust"); no identity at all: null. */
+function readKeyless(k, names) {
+    for (const [list, name] of [
+        [k.signerIdentities, names.signerIdentities],
+        [k.producerIdentities, names.producerIdentities],
+    ]) {
+        for (const id of list)
+            if (!IDENTITY.test(id))
+                throw new UsageError(`${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`);
+    }
+    if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0)
+        return null;
+    const repo = k.sourceRepository;
+    if (repo === null || repo === '')
+        throw new UsageError(`${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`);
+    if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
+        throw new UsageError(`${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
+    for (const r of k.sourceRefs)
+        if (!/^refs\/\S+$/.test(r))
+            throw new UsageError(`${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+    const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
+    if (!/^https:\/\/\S+$/.test(issuer))
+        throw new UsageError(`${names.issuer}: "${issuer}" is not an https:// URL`);
+    const policy = (ids) => ids.length === 0
+        ? null
+        : {
+            identities: new Set(ids),
+            sourceRepository: repo,
+            sourceRefs: new Set(k.sourceRefs.length > 0 ? k.sourceRefs : [k.defaultRef]),
+            issuer,
+        };
+    return { signers: policy(k.signerIdentities), producers: policy(k.producerIdentities), trustedRoot: k.trustedRoot };
+}
+/** Required-level rules, each a usage error naming the rule when it is wrong. */
+function readPolicy(name, rules) {
+    const p = parsePolicy(rules);
+    if (!p.ok)
+        throw new UsageError(`${name}: ${p.reason}`);
+    return p.value;
+}
+/**
+ * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
+ * each text came from, for the message when one does not parse. None: null (no trust configured).
+ */
+function readTrustedKeys(sources) {
+    if (sources.length === 0)
+        return null;
+    const keys = [];
+    for (const s of sources) {
+        const parsed = parsePublicKeys(s.pem);
+        if (!parsed.ok)
+            throw new UsageError(`${s.name}: ${parsed.reason}`);
+        keys.push(...parsed.value);
+    }
+    return trustedKeys(keys);
+}
+/** Limits with the two that users set (each undefined: the default). */
+function readLimits(maxFileSize, maxLineSize, prefix = '') {
+    return {
+        ...read_limits/* DEFAULT_LIMITS */.dR,
+        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : read_limits/* DEFAULT_LIMITS */.dR.maxFileBytes,
+        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : read_limits/* DEFAULT_LIMITS */.dR.maxLineBytes,
+    };
+}
+/**
+ * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
+ * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
+ * artifact are the gate's `no_artifacts` / `no_match`, not this.
+ */
+function requireExistingPaths(inputs, cwd, name) {
+    for (const raw of inputs) {
+        const input = raw.trim();
+        if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
+            continue;
+        const abs = external_node_path_default().resolve(cwd, input);
+        if ((0,external_node_fs_namespaceObject.existsSync)(abs))
+            continue;
+        throw new UsageError(`${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
+    }
+}
+/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
+function nearestExisting(cwd, abs) {
+    let dir = abs;
+    const missing = [];
+    while (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
+        missing.unshift(external_node_path_default().basename(dir));
+        const up = external_node_path_default().dirname(dir);
+        if (up === dir)
+            return '';
+        dir = up;
+    }
+    const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
+    let entries = [];
+    try {
+        entries = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+    }
+    catch {
+        /* not a directory: no suggestion */
+    }
+    const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
+    if (near !== null)
+        return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
+    return ` (the nearest existing path is "${rel(dir)}")`;
+}
+
+;// CONCATENATED MODULE: ./src/cli/options.ts
+
+
+const LIMITS = [
+    {
+        flag: 'max-file-size',
+        kind: 'string',
+        arg: 'SIZE',
+        input: 'max-file-size',
+        help: 'largest file read (a gzipped export: what it decompresses to)',
+    },
+    { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
+];
+const SIGNED_AT = {
+    flag: 'signed-at',
+    kind: 'string',
+    arg: 'TIME',
+    help: 'the signed_at of every signature (RFC 3339 UTC). Default: now',
+};
+const COMMAND_SPECS = [
+    {
+        name: 'verify',
+        synopsis: '[options]',
+        summary: 'recompute every side-effect receipt binding from committed bytes and fail when a record mismatches, a claim cannot be reproduced or a required level is not reached',
+        options: [
+            {
+                flag: 'runs',
+                kind: 'list',
+                arg: 'PATH|GLOB',
+                input: 'runs',
+                help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .log server logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson, *.log and *.tar.gz beneath it',
+            },
+            {
+                flag: 'audit',
+                kind: 'list',
+                arg: 'PATH|GLOB',
+                input: 'audit',
+                help: 'provider audit exports (.json, .ndjson, .jsonl); repeatable',
+            },
+            {
+                flag: 'require',
+                kind: 'list',
+                arg: 'SELECTOR=LEVEL',
+                input: 'require',
+                help: 'required levels; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); one rule or several, comma- or newline-separated as in the action input; repeatable, the most specific rule applies',
+            },
+            {
+                flag: 'trusted-key',
+                kind: 'list',
+                arg: 'FILE',
+                input: 'trusted-keys',
+                help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
+            },
+            {
+                flag: 'trusted-producer',
+                kind: 'list',
+                arg: 'FILE',
+                input: 'trusted-producers',
+                help: 'PEM public key(s) of trusted run producers (Ed25519; relative to -C); repeatable. With any, every run must be an evidence bundle attested by one of them (a <bundle>.intoto.jsonl sidecar)',
+            },
+            {
+                flag: 'trusted-signer-identity',
+                kind: 'list',
+                arg: 'URI',
+                input: 'trusted-signer-identities',
+                help: 'a workflow identity (the URI a certificate names: the workflow file at its ref) whose GitHub artifact attestations (a <file>.sigstore.json beside an audit export) trust its records; repeatable; needs --source-repository',
+            },
+            {
+                flag: 'trusted-producer-identity',
+                kind: 'list',
+                arg: 'URI',
+                input: 'trusted-producer-identities',
+                help: 'a workflow identity whose attestations (a <run>.sigstore.json) attest runs; repeatable; needs --source-repository',
+            },
+            {
+                flag: 'source-repository',
+                kind: 'string',
+                arg: 'OWNER/NAME',
+                help: 'the repository an identity must have run for (its Source Repository URI extension); required with any identity',
+            },
+            {
+                flag: 'source-ref',
+                kind: 'list',
+                arg: 'REF',
+                input: 'source-refs',
+                default: 'refs/heads/main',
+                help: 'an allowed Source Repository Ref (repeatable; given values replace the default)',
+            },
+            {
+                flag: 'certificate-oidc-issuer',
+                kind: 'string',
+                arg: 'URL',
+                input: 'certificate-oidc-issuer',
+                help: "the certificates' OIDC issuer",
+            },
+            {
+                flag: 'trusted-root',
+                kind: 'string',
+                arg: 'FILE',
+                input: 'trusted-root',
+                help: 'a Sigstore trusted root, or JSON lines of them (gh attestation trusted-root; relative to -C). Default: the Sigstore public-good root shipped with receipt-gate',
+            },
+            {
+                flag: 'require-signed-records',
+                kind: 'boolean',
+                input: 'require-signed-records',
+                help: 'refuse to run without a trusted signer (--trusted-key): trust is never turned off by an empty list',
+            },
+            {
+                flag: 'require-attested-runs',
+                kind: 'boolean',
+                input: 'require-attested-runs',
+                help: 'refuse to run without a trusted producer (--trusted-producer)',
+            },
+            { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
+            {
+                flag: 'output',
+                kind: 'string',
+                arg: 'FILE',
+                input: 'report-file',
+                help: 'write the report to FILE instead of stdout (relative to -C)',
+            },
+            {
+                flag: 'sarif-file',
+                kind: 'string',
+                arg: 'FILE',
+                input: 'sarif-file',
+                help: 'also write SARIF 2.1.0 for code scanning to FILE (relative to -C)',
+            },
+            {
+                flag: 'allow-unmatched-records',
+                kind: 'boolean',
+                input: 'allow-unmatched-records',
+                help: 'an audit record bound to no call is a warning, not an error',
+            },
+            {
+                flag: 'strict-observed',
+                kind: 'boolean',
+                input: 'strict-observed',
+                help: 'an unreproduced observed_confirmed claim is an error, not a warning',
+            },
+            {
+                flag: 'working-directory',
+                short: 'C',
+                kind: 'string',
+                arg: 'DIR',
+                input: 'working-directory',
+                help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
+            },
+            ...LIMITS,
+            {
+                flag: 'vsa-predicate',
+                kind: 'string',
+                arg: 'FILE',
+                input: 'vsa-predicate',
+                help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest; relative to -C); needs --output',
+            },
+            {
+                flag: 'vsa',
+                kind: 'string',
+                arg: 'FILE',
+                input: 'vsa',
+                help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line; relative to -C); needs --output and --vsa-key',
+            },
+            {
+                flag: 'vsa-key',
+                kind: 'string',
+                arg: 'FILE',
+                input: 'vsa-key',
+                help: 'the Ed25519 private key that signs --vsa (a key file from keygen; relative to -C)',
+            },
+            {
+                flag: 'resource-uri',
+                kind: 'string',
+                arg: 'URI',
+                help: 'the commit the bytes were read from, named in the verdict. Default: git+ then $GITHUB_SERVER_URL/$GITHUB_REPOSITORY@$GITHUB_SHA',
+            },
+            {
+                flag: 'policy-uri',
+                kind: 'string',
+                arg: 'URI',
+                default: DEFAULT_POLICY_URI,
+                help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
+            },
+        ],
+    },
+    {
+        name: 'verify-attestation',
+        synopsis: '--trusted-key PUB --report REPORT ENVELOPE',
+        summary: "check a signed verdict offline: the report's digest, the signer, and PASSED",
+        about: 'checks the envelope in order (payload type, a trusted signature, strict payload, Statement and predicate types, the subject digest against REPORT, verificationResult PASSED); exit 0 and one line when valid, 1 with the reason',
+        options: [
+            { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
+            { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
+            {
+                flag: 'resource-uri',
+                kind: 'string',
+                arg: 'URI',
+                help: "require the verdict's resourceUri to be exactly URI (a verdict for another commit or repository must not pass)",
+            },
+        ],
+    },
+    {
+        name: 'attest-bundle',
+        synopsis: '--key FILE [--output FILE] BUNDLE',
+        summary: "attest an evidence bundle as its producer (what upstream's assay evidence attest writes)",
+        about: 'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file',
+        options: [
+            { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM; required)" },
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'where the sidecar goes. Default: BUNDLE.intoto.jsonl' },
+            ...LIMITS,
+        ],
+    },
+    {
+        name: 'keygen',
+        synopsis: '--out PREFIX',
+        summary: 'write a new Ed25519 key pair for signing audit records',
+        about: 'writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem (SPKI), and prints the key_id',
+        options: [{ flag: 'out', kind: 'string', arg: 'PREFIX', help: 'where the two key files go (required)' }],
+    },
+    {
+        name: 'sign',
+        synopsis: '--key FILE --output FILE [--signed-at TIME] INPUT...',
+        summary: "sign audit records with an export job's private key",
+        about: 'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid or a record whose binding does not recompute',
+        options: [
+            { flag: 'key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key (PKCS#8 PEM; required)' },
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'the signed NDJSON (required)' },
+            SIGNED_AT,
+            ...LIMITS,
+        ],
+    },
+    {
+        name: 'import',
+        synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
+        summary: "turn a provider's audit export into audit records",
+        about: 'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
+        options: [
+            { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
+            { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
+            {
+                flag: 'actor',
+                kind: 'list',
+                arg: 'LOGIN',
+                help: "the agent's identity: keep only entries by it (GitHub actor, a delivery's sender.login, Slack actor.user.id or email); repeatable",
+            },
+            {
+                flag: 'repo',
+                kind: 'list',
+                arg: 'OWNER/NAME',
+                help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable',
+            },
+            {
+                flag: 'since',
+                kind: 'string',
+                arg: 'TIME',
+                help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)",
+            },
+            { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
+            SIGNED_AT,
+            { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
+            { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
+            {
+                flag: 'role-verb',
+                kind: 'list',
+                arg: 'ROLE=VERB',
+                default: 'admin=grant, owner=grant, user=change_role, guest=change_role',
+                help: 'Slack: the verb of a role change; repeatable',
+            },
+            { flag: 'member-provider', kind: 'string', arg: 'NAME', default: 'slack', help: 'Slack: the provider of workspace_member records' },
+            { flag: 'role-provider', kind: 'string', arg: 'NAME', default: 'workspace', help: 'Slack: the provider of workspace_role records' },
+            ...LIMITS,
+        ],
+    },
+    {
+        name: 'hash',
+        synopsis: 'DOMAIN VALUE',
+        summary: 'print the target hash of a raw value',
+        about: 'prints the target hash of a raw value (domains: github_key_title, slack_workspace, slack_channel, slack_principal, workspace, workspace_principal), to see why a call and a record differ',
+        options: [],
+    },
+];
+const HELP = { flag: 'help', short: 'h', kind: 'boolean', help: 'show this help' };
+function commandSpec(name) {
+    return COMMAND_SPECS.find((c) => c.name === name);
+}
+/** The default an option shows: its input's (from the settings table), or its own. */
+function optionDefault(o) {
+    if (o.input)
+        return o.kind === 'boolean' ? undefined : DEFAULTS[o.input] || undefined;
+    return o.default;
+}
+/** The `parseArgs` options of a command. */
+function parseArgsOptions(spec) {
+    const out = {};
+    for (const o of [...spec.options, HELP]) {
+        out[o.flag] = {
+            type: o.kind === 'boolean' ? 'boolean' : 'string',
+            ...(o.kind === 'list' ? { multiple: true } : {}),
+            ...(o.short ? { short: o.short } : {}),
+        };
+    }
+    return out;
+}
+const WIDTH = 80;
+const COLUMN = 28;
+/** Words filled into lines of at most `width` characters, each line indented. */
+function fill(text, indent, width = WIDTH) {
+    const lines = [];
+    let cur = '';
+    for (const w of text.split(/\s+/).filter(Boolean)) {
+        if (cur !== '' && indent + cur.length + 1 + w.length > width) {
+            lines.push(' '.repeat(indent) + cur);
+            cur = w;
+        }
+        else
+            cur = cur === '' ? w : `${cur} ${w}`;
+    }
+    if (cur !== '')
+        lines.push(' '.repeat(indent) + cur);
+    return lines;
+}
+function optionLines(o) {
+    const name = `${o.short ? `-${o.short}, ` : ''}--${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
+    const d = optionDefault(o);
+    const help = fill(`${o.help}${d !== undefined ? `. Default: ${d}` : ''}`, COLUMN);
+    const head = `  ${name}`;
+    if (head.length + 1 < COLUMN && help[0])
+        return [head.padEnd(COLUMN) + help[0].slice(COLUMN), ...help.slice(1)];
+    return [head, ...help];
+}
+/** The whole usage text, from the tables. */
+/** The usage text: every command, or (`receipt-gate COMMAND --help`) that command alone. */
+function usageText(only) {
+    const specs = only === undefined ? COMMAND_SPECS : COMMAND_SPECS.filter((c) => c.name === only);
+    const out = only === undefined ? ['Usage: receipt-gate <command> [options]', '', 'Commands:'] : [`Usage: receipt-gate ${only} [options]`];
+    if (only === undefined)
+        for (const c of COMMAND_SPECS) {
+            const lines = fill(c.summary, 22);
+            out.push(`  ${c.name.padEnd(20)}${(lines[0] ?? '').slice(22)}`, ...lines.slice(1));
+        }
+    for (const c of specs) {
+        out.push('', ...fill(`receipt-gate ${c.name} ${c.synopsis}`, 0).map((l, i) => (i === 0 ? l : `${' '.repeat(20)}${l}`)));
+        if (c.about)
+            out.push(...fill(c.about, 2));
+        for (const o of c.options)
+            out.push(...optionLines(o));
+    }
+    out.push('', ...optionLines(HELP), ...optionLines({ flag: 'version', short: 'V', kind: 'boolean', help: 'print the version' }), '', 'Exit status: 0 the gate passed (or the command succeeded), 1 it failed,', '2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.', '');
+    return out.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/cli/parse.ts
+/**
+ * The CLI's surface: argv → one typed command with its settings. The flags, their defaults and the
+ * usage text come from the option tables (options.ts), one parser per command; a mistake is a
+ * UsageProblem naming the flag. Reading a key file named by a flag happens here, so a key that does
+ * not parse is a usage error naming the file.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+const USAGE = usageText();
+/** The command names, from the option tables: "a, b or c". */
+const COMMAND_NAMES = ((names) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(COMMAND_SPECS.map((c) => c.name));
+function signedAtOf(v) {
+    if (v === undefined)
+        return null;
+    if (!isSignedAt(v))
+        throw new UsageError(`--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
+    return v;
+}
+function parse(argv, options) {
+    try {
+        return (0,external_node_util_namespaceObject.parseArgs)({ args: [...argv], allowPositionals: true, strict: true, options });
+    }
+    catch (e) {
+        throw new UsageError(e.message);
+    }
+}
+/** The text of a file a flag names; a file that cannot be read is a usage error naming it. */
+function readNamed(flag, file) {
+    if (!(0,external_node_fs_namespaceObject.existsSync)(file) || !(0,external_node_fs_namespaceObject.statSync)(file).isFile()) {
+        const why = (0,external_node_fs_namespaceObject.existsSync)(file) ? 'is not a file' : 'does not exist';
+        throw new UsageError(`${flag} ${file}: ${why} (this flag takes the path of a PEM key file)`);
+    }
+    try {
+        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch (e) {
+        throw new UsageError(`${flag} ${file}: cannot read (${e.code ?? e.message})`);
+    }
+}
+/** Trusted keys from the PEM files a repeatable flag names (relative to `dir`); none: null. */
+function keyFiles(flag, files, dir) {
+    if (files.some((f) => f.trim() === ''))
+        throw new UsageError(`${flag}: an empty file name (an unset variable?)`);
+    return readTrustedKeys(files.map((f) => ({ name: `${flag} ${f}`, pem: readNamed(flag, external_node_path_default().resolve(dir, f)) })));
+}
+/** The verdict attestation flags of verify, checked together. */
+/** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
+function resourceUriOf(v) {
+    if (v === undefined)
+        return undefined;
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v) || !URL.canParse(v))
+        throw new UsageError(`--resource-uri: "${v}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
+    return v;
+}
+function verdictRequest(str, at, env, output, format) {
+    const predicate = str('vsa-predicate');
+    const envelope = str('vsa');
+    const key = str('vsa-key');
+    if (predicate === undefined && envelope === undefined) {
+        if (key !== undefined)
+            throw new UsageError('--vsa-key: only with --vsa FILE');
+        return null;
+    }
+    const flag = envelope !== undefined ? '--vsa' : '--vsa-predicate';
+    if (output === null || format !== 'json')
+        throw new UsageError(`${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
+    if (envelope !== undefined && key === undefined)
+        throw new UsageError('--vsa: a signed verdict needs --vsa-key FILE');
+    const resourceUri = resourceUriOf(str('resource-uri')) ?? resourceUriFromEnv(env);
+    if (!resourceUri) {
+        throw new UsageError(`${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
+    }
+    return {
+        predicate: at('vsa-predicate'),
+        envelope: at('vsa'),
+        key: at('vsa-key'),
+        resourceUri,
+        policyUri: str('policy-uri') ?? DEFAULT_POLICY_URI,
+    };
+}
+const limitsOf = (a) => readLimits(a.str('max-file-size'), a.str('max-line-size'), '--');
+function keygenCommand(a) {
+    if (a.rest.length > 0)
+        throw new UsageError(`keygen: unexpected argument "${a.rest[0]}"`);
+    const out = a.str('out');
+    if (!out)
+        throw new UsageError('keygen: --out PREFIX is required');
+    return { command: 'keygen', prefix: external_node_path_default().resolve(a.cwd, out) };
+}
+function hashCommand(a) {
+    const [domain, value, ...more] = a.rest;
+    if (!domain || value === undefined || more.length > 0)
+        throw new UsageError('hash: usage: receipt-gate hash DOMAIN VALUE');
+    if (!DOMAINS.includes(domain))
+        throw new UsageError(`hash: unknown domain "${domain}" (one of ${DOMAINS.join(', ')})`);
+    return { command: 'hash', domain: domain, value };
+}
+/** --since / --until: the window [since, until). */
+function windowOf(a) {
+    const time = (flag) => {
+        const v = a.str(flag);
+        if (v === undefined)
+            return null;
+        const t = parseWindowTime(v);
+        if (!t.ok)
+            throw new UsageError(`--${flag}: ${t.reason}`);
+        return t.value;
+    };
+    const since = time('since');
+    const until = time('until');
+    if (since !== null && until !== null && compareInstants(until, since) <= 0)
+        throw new UsageError('--until must be later than --since (the window is [since, until))');
+    return { since, until };
+}
+function slackOptions(a) {
+    const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
+    for (const rv of a.list('role-verb') ?? []) {
+        const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
+        if (!m)
+            throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
+        roleVerbs.set(m[1], m[2]);
+    }
+    return {
+        principal: parseChoice('--principal', a.str('principal') ?? DEFAULT_SLACK.principal, ['id', 'email']),
+        workspace: parseChoice('--workspace', a.str('workspace') ?? DEFAULT_SLACK.workspace, ['context', 'none']),
+        roleVerbs,
+        memberProvider: a.str('member-provider') ?? DEFAULT_SLACK.memberProvider,
+        roleProvider: a.str('role-provider') ?? DEFAULT_SLACK.roleProvider,
+    };
+}
+function importCommand(a) {
+    const [kind, ...inputs] = a.rest;
+    const k = kind === undefined ? null : importKind(kind);
+    if (!k)
+        throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+    const output = a.str('output');
+    if (!output)
+        throw new UsageError('import: --output FILE is required');
+    if (inputs.length === 0)
+        throw new UsageError('import: at least one INPUT export file is required');
+    const slack = slackOptions(a);
+    const { since, until } = windowOf(a);
+    const repos = a.list('repo');
+    if (repos && k === 'slack-audit-log')
+        throw new UsageError('--repo: Slack audit entries name no repository');
+    for (const r of repos ?? [])
+        if (!/^[^/\s]+\/[^/\s]+$/.test(r))
+            throw new UsageError(`--repo: "${r}" is not OWNER/NAME`);
+    const actors = a.list('actor');
+    for (const x of actors ?? [])
+        if (x.trim() === '')
+            throw new UsageError('--actor: an empty identity');
+    const signKey = a.str('sign-key');
+    return {
+        command: 'import',
+        kind: k,
+        scope: {
+            actors: actors ? new Set(k === 'slack-audit-log' ? actors : actors.map(asciiLower)) : null,
+            caseless: k !== 'slack-audit-log',
+            repos: repos ? new Set(repos.map(asciiLower)) : null,
+            since,
+            until,
+        },
+        inputs: inputs.map((f) => external_node_path_default().resolve(a.cwd, f)),
+        output: external_node_path_default().resolve(a.cwd, output),
+        signKey: signKey ? external_node_path_default().resolve(a.cwd, signKey) : null,
+        signedAt: signedAtOf(a.str('signed-at')),
+        limits: limitsOf(a),
+        slack,
+    };
+}
+function attestBundleCommand(a) {
+    const key = a.str('key');
+    if (!key)
+        throw new UsageError('attest-bundle: --key FILE is required');
+    if (a.rest.length !== 1)
+        throw new UsageError('attest-bundle: exactly one BUNDLE (.tar.gz) is required');
+    const bundle = external_node_path_default().resolve(a.cwd, a.rest[0]);
+    const output = a.str('output');
+    return {
+        command: 'attest-bundle',
+        key: external_node_path_default().resolve(a.cwd, key),
+        bundle,
+        output: output ? external_node_path_default().resolve(a.cwd, output) : sidecarOf(bundle),
+        limits: limitsOf(a),
+    };
+}
+function verifyAttestationCommand(a) {
+    const report = a.str('report');
+    const files = a.list('trusted-key') ?? [];
+    if (!report)
+        throw new UsageError('verify-attestation: --report FILE is required');
+    if (files.length === 0)
+        throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
+    if (a.rest.length !== 1)
+        throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
+    const keys = keyFiles('--trusted-key', files, a.cwd);
+    if (!keys)
+        throw new UsageError('verify-attestation: no trusted key');
+    return {
+        command: 'verify-attestation',
+        keys,
+        report: external_node_path_default().resolve(a.cwd, report),
+        envelope: external_node_path_default().resolve(a.cwd, a.rest[0]),
+        resourceUri: resourceUriOf(a.str('resource-uri')) ?? null,
+    };
+}
+function signCommand(a) {
+    const key = a.str('key');
+    const output = a.str('output');
+    if (!key)
+        throw new UsageError('sign: --key FILE is required');
+    if (!output)
+        throw new UsageError('sign: --output FILE is required');
+    if (a.rest.length === 0)
+        throw new UsageError('sign: at least one INPUT file of audit records is required');
+    return {
+        command: 'sign',
+        key: external_node_path_default().resolve(a.cwd, key),
+        output: external_node_path_default().resolve(a.cwd, output),
+        inputs: a.rest.map((f) => external_node_path_default().resolve(a.cwd, f)),
+        signedAt: signedAtOf(a.str('signed-at')),
+        limits: limitsOf(a),
+    };
+}
+/** Every file the verify command writes, each named once (two flags naming one file are a usage error). */
+function distinctOutputs(named) {
+    const seen = new Map();
+    for (const [flag, file] of named) {
+        if (file === null)
+            continue;
+        const other = seen.get(file);
+        if (other)
+            throw new UsageError(`${flag}: names the same file as ${other} (${file}); each output needs its own file`);
+        seen.set(file, flag);
+    }
+}
+/** A trust set that must not be empty when its switch is on: trust is never turned off by an empty list (semantics §12). */
+function required(keys, on, flag, keysFlag) {
+    if (on && !keys)
+        throw new UsageError(`--${flag}: no ${keysFlag} given (the gate would accept what no trusted key signed)`);
+    return keys;
+}
+function verifyCommand(a) {
+    const { str, list, bool, cwd } = a;
+    if (a.rest.length > 0)
+        throw new UsageError(`unexpected argument "${a.rest[0]}" (use --runs / --audit for paths)`);
+    // -C works as git -C: every relative path the command takes (inputs, keys, outputs) is relative to it.
+    const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
+    const at = (flag) => {
+        const v = str(flag);
+        return v === undefined ? null : external_node_path_default().resolve(dir, v);
+    };
+    const output = at('output');
+    const defaults = defaultSettings(dir);
+    const given = str('format');
+    const format = given !== undefined ? parseChoice('--format', given, ['table', 'json']) : a.isTTY && output === null ? 'table' : 'json';
+    for (const role of ['runs', 'audit'])
+        requireExistingPaths(list(role) ?? [], dir, `--${role}`);
+    const sarif = at('sarif-file');
+    const keyless = readKeyless({
+        signerIdentities: list('trusted-signer-identity') ?? [],
+        producerIdentities: list('trusted-producer-identity') ?? [],
+        sourceRepository: str('source-repository') ?? null,
+        sourceRefs: list('source-ref') ?? [],
+        defaultRef: 'refs/heads/main',
+        issuer: str('certificate-oidc-issuer') ?? null,
+        trustedRoot: at('trusted-root'),
+    }, {
+        signerIdentities: '--trusted-signer-identity',
+        producerIdentities: '--trusted-producer-identity',
+        sourceRepository: '--source-repository',
+        sourceRefs: '--source-ref',
+        issuer: '--certificate-oidc-issuer',
+    });
+    const vsa = verdictRequest(str, at, a.env, output, format);
+    distinctOutputs([
+        ['--output', output],
+        ['--sarif-file', sarif],
+        ['--vsa-predicate', vsa?.predicate ?? null],
+        ['--vsa', vsa?.envelope ?? null],
+        ['--vsa-key', vsa?.key ?? null],
+    ]);
+    return {
+        command: 'verify',
+        vsa,
+        settings: {
+            ...defaults,
+            runs: list('runs') ?? defaults.runs,
+            audit: list('audit') ?? defaults.audit,
+            explicit: { runs: list('runs') !== undefined, audit: list('audit') !== undefined },
+            allowUnmatchedRecords: bool('allow-unmatched-records') ?? defaults.allowUnmatchedRecords,
+            strictObserved: bool('strict-observed') ?? defaults.strictObserved,
+            limits: limitsOf(a),
+            policy: readPolicy('--require', (list('require') ?? []).flatMap(parseList)),
+            // Key files are inputs: relative to the working directory, as the runs and audit exports are.
+            trustedKeys: required(keyFiles('--trusted-key', list('trusted-key') ?? [], dir), bool('require-signed-records') && !keyless?.signers, 'require-signed-records', '--trusted-key or --trusted-signer-identity'),
+            trustedProducers: required(keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir), bool('require-attested-runs') && !keyless?.producers, 'require-attested-runs', '--trusted-producer or --trusted-producer-identity'),
+            keyless,
+        },
+        format,
+        output,
+        sarif,
+    };
+}
+/** One parser per command of the option tables. */
+const PARSERS = {
+    verify: verifyCommand,
+    'verify-attestation': verifyAttestationCommand,
+    'attest-bundle': attestBundleCommand,
+    keygen: keygenCommand,
+    sign: signCommand,
+    import: importCommand,
+    hash: hashCommand,
+};
+/**
+ * argv → one typed command, or the usage problem (never an exception).
+ * @param isTTY whether stdout is a terminal (the default format depends on it)
+ * @param cwd   the process's working directory (relative paths resolve against it)
+ * @param env   the environment (only for the verdict's default resourceUri)
+ */
+function parseCli(argv, isTTY, cwd, env = {}) {
+    return usage(() => commandOf(argv, isTTY, cwd, env));
+}
+function commandOf(argv, isTTY, cwd, env) {
+    // The command comes first, as in git: `receipt-gate verify --runs …`.
+    const command = argv[0];
+    if (command === '--version' || command === '-V' || command === 'version')
+        return { command: 'version' };
+    if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
+        if (command !== undefined)
+            return { command: 'help' };
+        throw new UsageError(`missing command: ${COMMAND_NAMES}`);
+    }
+    if (command.startsWith('-'))
+        throw new UsageError(`the command comes first (${COMMAND_NAMES}), before "${command}"`);
+    const spec = commandSpec(command);
+    const parser = spec ? PARSERS[spec.name] : undefined;
+    if (!spec || !parser)
+        throw new UsageError(`unknown command "${command}" (one of ${COMMAND_NAMES})`);
+    const parsed = parse(argv, parseArgsOptions(spec));
+    const v = parsed.values;
+    if (v['help'])
+        return { command: 'help', of: spec.name };
+    return parser({
+        str: (k) => v[k],
+        list: (k) => v[k],
+        bool: (k) => v[k],
+        rest: parsed.positionals.slice(1),
+        cwd,
+        isTTY,
+        env,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/cli/run.ts
+/**
+ * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
+ * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
+function findingLines(tool, findings) {
+    const shown = findings.slice(0, 50).map((f) => `receipt-gate: ${tool}: ${located(f)}\n`);
+    if (findings.length > 50)
+        shown.push(`receipt-gate: ${tool}: … and ${findings.length - 50} more error(s)\n`);
+    return shown.join('');
+}
+/** A usage error: exit 2, the problem, and where to read about the commands. */
+const usageError = (message) => ({
+    code: 2,
+    stdout: '',
+    stderr: `receipt-gate: ${message}\nRun 'receipt-gate --help' for the commands and their options.\n`,
+});
+/**
+ * @param now the time a signature is made at when --signed-at is not given
+ */
+async function main(argv, env, isTTY, cwd, now = new Date()) {
+    const parsed = parseCli(argv, isTTY, cwd, env);
+    if (!parsed.ok)
+        return usageError(parsed.reason.message);
+    const cmd = parsed.value;
+    switch (cmd.command) {
+        case 'help':
+            return { code: 0, stdout: cmd.of === undefined ? USAGE : usageText(cmd.of), stderr: '' };
+        case 'version':
+            return { code: 0, stdout: `receipt-gate ${VERSION}\n`, stderr: '' };
+        case 'keygen': {
+            const r = keygen(cmd.prefix);
+            return r.ok
+                ? {
+                    code: 0,
+                    stdout: r.value,
+                    stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${cmd.prefix}.pub.pem (the public key: what a gate trusts)\n`,
+                }
+                : { code: 1, stdout: '', stderr: findingLines('keygen', r.reason) };
+        }
+        case 'sign':
+            return sign(cmd, now);
+        case 'hash':
+            return { code: 0, stdout: `${targetHash(cmd.domain, cmd.value)}\n`, stderr: '' };
+        case 'import':
+            return importExports(cmd, now);
+        case 'verify':
+            return run_verify(cmd, env, isTTY, now);
+        case 'verify-attestation':
+            return verifyAttestation(cmd);
+        case 'attest-bundle':
+            return attest(cmd);
+    }
+}
+const readError = (e) => e.code ?? e.message;
+/** The input files of a tool, read whole; the first that cannot be read is named. */
+function readInputs(files) {
+    const inputs = [];
+    for (const file of files) {
+        try {
+            inputs.push({ name: file, bytes: (0,external_node_fs_namespaceObject.readFileSync)(file) });
+        }
+        catch (e) {
+            return { ok: false, reason: `${file}: cannot read (${readError(e)})` };
+        }
+    }
+    return { ok: true, value: inputs };
+}
+/** The exit code of each key problem (never chosen from a message's words). */
+const KEY_EXIT = { unreadable: 2, unusable: 2 };
+/** A private key named by a flag. */
+function readSigningKey(flag, file) {
+    let pem;
+    try {
+        pem = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    }
+    catch (e) {
+        return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: cannot read (${readError(e)})` } };
+    }
+    const k = parsePrivateKey(pem);
+    return k.ok ? k : { ok: false, reason: { code: 'unusable', message: `${flag} ${k.reason}` } };
+}
+function importExports(cmd, now) {
+    const tool = `import ${cmd.kind}`;
+    const fail = (lines, summary = '') => ({
+        code: 1,
+        stdout: '',
+        stderr: `${lines}${summary ? `receipt-gate: ${tool}: ${summary}\n` : ''}receipt-gate: ${tool}: nothing written\n`,
+    });
+    const say = (line) => `receipt-gate: ${tool}: ${line}\n`;
+    let sign = null;
+    if (cmd.signKey) {
+        const k = readSigningKey('--sign-key', cmd.signKey);
+        if (!k.ok)
+            return fail(say(k.reason.message));
+        sign = { key: k.value, signedAt: cmd.signedAt ?? signedAtNow(now) };
+    }
+    const read = readInputs(cmd.inputs);
+    if (!read.ok)
+        return fail(say(read.reason));
+    const r = runImport({ kind: cmd.kind, inputs: read.value, limits: cmd.limits, slack: cmd.slack, sign, scope: cmd.scope });
+    if (!r.ok)
+        return fail(findingLines(tool, r.reason.findings), r.reason.summary);
+    const done = r.value;
+    // A quiet night: nothing to write, and no empty file for a job to commit.
+    if (done.records === 0)
+        return { code: 0, stdout: '', stderr: say(`${done.summary}; no records, so ${cmd.output} was not written`) };
+    try {
+        writeWhole(cmd.output, done.ndjson);
+    }
+    catch (e) {
+        return fail(say(`cannot write ${cmd.output}: ${e.message}`), done.summary);
+    }
+    return { code: 0, stdout: '', stderr: say(`${done.summary}${sign ? ', signed' : ''} → ${cmd.output}`) };
+}
+function sign(cmd, now) {
+    const k = readSigningKey('--key', cmd.key);
+    if (!k.ok)
+        return {
+            code: KEY_EXIT[k.reason.code],
+            stdout: '',
+            stderr: `receipt-gate: sign: ${k.reason.message}\nreceipt-gate: sign: nothing written\n`,
+        };
+    const read = readInputs(cmd.inputs);
+    if (!read.ok)
+        return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.reason}; nothing written\n` };
+    const r = signRecords(k.value, read.value, cmd.limits, cmd.signedAt ?? signedAtNow(now));
+    if (!r.ok)
+        return { code: 1, stdout: '', stderr: `${findingLines('sign', r.reason)}receipt-gate: sign: nothing written\n` };
+    try {
+        writeWhole(cmd.output, r.value);
+    }
+    catch (e) {
+        return { code: 1, stdout: '', stderr: `receipt-gate: sign: cannot write ${cmd.output}: ${e.message}; nothing written\n` };
+    }
+    const n = r.value.split('\n').length - 1;
+    return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
+}
+async function attest(cmd) {
+    const fail = (why, code = 1) => ({
+        code,
+        stdout: '',
+        stderr: `${why}receipt-gate: attest-bundle: nothing written\n`,
+    });
+    const k = readSigningKey('--key', cmd.key);
+    if (!k.ok)
+        return fail(`receipt-gate: attest-bundle: ${k.reason.message}\n`, KEY_EXIT[k.reason.code]);
+    if ((0,external_node_fs_namespaceObject.existsSync)(cmd.output))
+        return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
+    const read = readInputs([cmd.bundle]);
+    if (!read.ok)
+        return fail(`receipt-gate: attest-bundle: ${read.reason}\n`);
+    const r = await attestBundle(read.value[0], k.value, cmd.limits);
+    if (!r.ok)
+        return fail(findingLines('attest-bundle', r.reason));
+    try {
+        writeNew(cmd.output, r.value);
+    }
+    catch (e) {
+        return fail(`receipt-gate: attest-bundle: cannot write ${cmd.output}: ${e.message}\n`);
+    }
+    return { code: 0, stdout: '', stderr: `receipt-gate: attest-bundle: wrote ${cmd.output}\n` };
+}
+async function verifyAttestation(cmd) {
+    const read = readInputs([cmd.report, cmd.envelope]);
+    if (!read.ok)
+        return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
+    const [report, envelope] = read.value;
+    const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri);
+    if (!r.ok)
+        return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${text_visible(r.reason)}\n` };
+    return { code: 0, stdout: `${text_visible(r.value)}\n`, stderr: '' };
+}
+async function run_verify(cmd, env, isTTY, now) {
+    // A verdict key that cannot be used stops the run before anything is read or written.
+    let key = null;
+    if (cmd.vsa?.key) {
+        const k = readSigningKey('--vsa-key', cmd.vsa.key);
+        if (!k.ok)
+            return { code: 2, stdout: '', stderr: `receipt-gate: ${k.reason.message}\n` };
+        key = k.value;
+    }
+    const gated = await runGate(cmd.settings, cmd.vsa !== null);
+    if (!gated.ok)
+        return usageError(gated.reason.input ? `--${gated.reason.input}: ${gated.reason.message}` : gated.reason.message);
+    const { report, inputs } = gated.value;
+    const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
+    const code = report.ok ? 0 : 1;
+    if (cmd.sarif) {
+        try {
+            writeWhole(cmd.sarif, renderSarif(report, '', VERSION));
+        }
+        catch (e) {
+            return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --sarif-file ${cmd.sarif}: ${e.message}\n` };
+        }
+    }
+    if (cmd.output) {
+        let digest = '';
+        try {
+            if (cmd.format === 'json')
+                digest = writeJson(report, cmd.output);
+            else
+                (0,external_node_fs_namespaceObject.writeFileSync)(cmd.output, renderTable(report, { color: false }));
+        }
+        catch (e) {
+            return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${cmd.output}: ${e.message}\n` };
+        }
+        let attested = '';
+        if (cmd.vsa) {
+            const v = cmd.vsa;
+            const origin = {
+                workspace: cmd.settings.workspace,
+                reportFile: cmd.output,
+                reportDigest: digest,
+                resourceUri: v.resourceUri,
+                policyUri: v.policyUri,
+                inputs,
+                timeVerified: now,
+                version: VERSION,
+            };
+            const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key });
+            if (!w.ok)
+                return { code: 2, stdout: '', stderr: findingLines('verify', w.reason) };
+            attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.value.split('\n').join(', ')}`;
+        }
+        return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${cmd.output}${attested}\n` };
+    }
+    return { code, stdout: cmd.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
+}
+
+
+/***/ }),
+
+/***/ 4637:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $t: () => (/* binding */ placeOf),
+/* harmony export */   Eg: () => (/* binding */ compareFindings),
+/* harmony export */   HC: () => (/* binding */ byLocation),
+/* harmony export */   TG: () => (/* binding */ FINDINGS),
+/* harmony export */   gk: () => (/* binding */ finding),
+/* harmony export */   uY: () => (/* binding */ inputFinding)
+/* harmony export */ });
+/* unused harmony export FINDING_CODES */
+/* harmony import */ var _severity_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(432);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2020);
+
+
+const FINDINGS = {
+    invalid_artifact: {
+        severity: 'error',
+        title: 'Invalid artifact',
+        help: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.',
+        about: 'file',
+    },
+    record_inconsistent: {
+        severity: 'error',
+        title: 'Audit record inconsistent',
+        help: "An audit record's subject does not hash to its binding_digest: it was edited after it was made.",
+    },
+    duplicate_record: {
+        severity: 'error',
+        title: 'Duplicate audit record',
+        help: 'Two records share one (provider, record_id) but differ in subject or binding_digest: one identity names one audit entry, so neither verifies a call.',
+    },
+    record_unmatched: {
+        severity: 'error',
+        option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
+        title: 'Audit record binds no call',
+        help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
+    },
+    record_untrusted: {
+        severity: 'error',
+        title: 'Audit record not from a trusted signer',
+        help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
+    },
+    policy_unmet: {
+        severity: 'error',
+        title: 'Required level not reached',
+        help: 'A required level (--require / require) is above the level the call earned.',
+        shortfall: true,
+    },
+    verified_not_reproduced: {
+        severity: 'error',
+        title: 'verified claim not reproduced',
+        help: 'A call claims verified, but no committed audit record reproduces its binding.',
+        shortfall: true,
+    },
+    observed_confirmed_not_reproduced: {
+        severity: 'warning',
+        option: { when: 'with `strict-observed`', severity: 'error' },
+        title: 'observed_confirmed claim not reproduced',
+        help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+        shortfall: true,
+    },
+    inconsistent_claim: {
+        severity: 'error',
+        title: 'Inconsistent claim',
+        help: "A call's claim contradicts itself (level, source, digest, asserted flags), or asserts a side effect of a call that was denied, failed or did not succeed.",
+    },
+    run_incomplete: {
+        severity: 'error',
+        title: 'Run incomplete',
+        help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+        about: 'file',
+    },
+    run_unattested: {
+        severity: 'error',
+        title: 'Run not attested by a trusted producer',
+        help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
+        about: 'file',
+    },
+    orphan_attestation: {
+        severity: 'warning',
+        title: 'Attestation without its artifact',
+        help: 'An attestation file (.intoto.jsonl, .sigstore.json) has no artifact of its base name beside it: a renamed artifact must not lose its attestation silently.',
+        about: 'file',
+    },
+    no_artifacts: {
+        severity: 'error',
+        title: 'No run artifacts',
+        help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+    },
+    rule_unused: {
+        severity: 'warning',
+        title: 'Required-level rule applies to no call',
+        help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
+    },
+    imported_twice: {
+        severity: 'notice',
+        title: 'Audit entry imported twice',
+        help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
+    },
+    under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+    skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
+    no_decisions: {
+        severity: 'notice',
+        title: 'No decisions',
+        help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
+        about: 'file',
+    },
+    no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
+    no_match: {
+        severity: 'notice',
+        option: { when: 'for an input given explicitly', severity: 'error' },
+        title: 'Input matched nothing',
+        help: 'An input path or glob matched no file.',
+    },
+};
+const FINDING_CODES = Object.keys(FINDINGS);
+/** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
+const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
+/** A finding at a location; `severity` only for the codes whose severity an option changes. */
+function finding(code, loc, message, severity = FINDINGS[code].severity) {
+    if (loc.member === undefined)
+        return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
+}
+/** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
+function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
+    return { severity, code, input, file: null, line: null, column: null, message };
+}
+/** Root causes first: findings about inputs, then about whole files, then about the records and calls in them. */
+const groupOf = (f) => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
+const byLocation = (a, b) => (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.file, b.file) || a.line - b.line || a.column - b.column;
+/** Where a finding is, for ordering: its input, or its file, line and column. */
+const position = (a, b) => a.input !== undefined || b.input !== undefined ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.input ?? '', b.input ?? '') : byLocation(a, b);
+/** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
+function compareFindings(a, b) {
+    return (groupOf(a) - groupOf(b) ||
+        position(a, b) ||
+        _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[a.severity].rank - _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[b.severity].rank ||
+        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.code, b.code) ||
+        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.message, b.message));
+}
+
+
+/***/ }),
+
+/***/ 6153:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ hasOwn),
+/* harmony export */   G: () => (/* binding */ isObject)
+/* harmony export */ });
+/**
+ * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
+ * object check every reader and the core use. Parsed objects are never copied or spread.
+ */
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasOwn = (o, k) => Object.hasOwn(o, k);
+
+
+/***/ }),
+
+/***/ 432:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   oC: () => (/* binding */ SEVERITIES),
+/* harmony export */   ps: () => (/* binding */ SEVERITY_TABLE)
+/* harmony export */ });
+/* unused harmony export annotationRank */
+/**
+ * Severities, one table: their order and every reporter's word for each (the report's totals, the
+ * Checks API's annotation level, SARIF's level, the summary's icon, the table's colour).
+ */
+/** How bad a finding is: the order is the rank (most severe first). */
+const SEVERITIES = ['error', 'warning', 'notice'];
+const SEVERITY_TABLE = {
+    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
+    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
+    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
+};
+/** The rank of an annotation level: the rank of the severity it stands for. */
+const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
+
+
+/***/ }),
+
+/***/ 2020:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   hD: () => (/* binding */ quote),
+/* harmony export */   qb: () => (/* binding */ nearestName),
+/* harmony export */   r2: () => (/* binding */ cmp)
+/* harmony export */ });
+/** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
+/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
+ * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
+ */
+const quote = (s, max = 200) => clip(s, max);
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+function clip(s, max, marker = '…') {
+    if (s.length <= max)
+        return s;
+    let cut = Math.max(0, max - marker.length);
+    const c = s.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff)
+        cut--;
+    return s.slice(0, cut) + marker;
+}
+/** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
+function editDistance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) {
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        prev = cur;
+    }
+    return prev[b.length];
+}
+/** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */
+function nearestName(word, candidates) {
+    let best = null;
+    let bestD = Number.POSITIVE_INFINITY;
+    for (const c of candidates) {
+        const d = editDistance(word.toLowerCase(), c.toLowerCase());
+        if (d < bestD)
+            [best, bestD] = [c, d];
+    }
+    return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
+}
+
+
+/***/ }),
+
+/***/ 7753:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ strictBase64)
+/* harmony export */ });
+/** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
+const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+
+
+/***/ }),
+
+/***/ 7602:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bz: () => (/* binding */ LocatingSink),
+/* harmony export */   D4: () => (/* binding */ decode),
+/* harmony export */   DB: () => (/* binding */ documents),
+/* harmony export */   OG: () => (/* binding */ logLines)
+/* harmony export */ });
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8522);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4637);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
+/* harmony import */ var _lines_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(771);
+/* harmony import */ var _strict_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(186);
+/* harmony import */ var _utf8_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8107);
+/**
+ * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
+ * starts at and the element offsets its reader asked for. Every input kind reads through here: run
+ * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
+ * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
+ * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
+ * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
+ */
+
+
+
+
+
+
+/**
+ * The one locating sink: problems at offsets of one file become `invalid_artifact` findings at its
+ * line and column (once the file's line index is known: before that, 1:1). Readers with more to
+ * say (caps, skips) extend it.
+ */
+class LocatingSink {
+    file;
+    findings = [];
+    lines = null;
+    constructor(file) {
+        this.file = file;
+    }
+    at(offset) {
+        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
+        return { file: this.file, line, column };
+    }
+    locate(where) {
+        return 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
+    }
+    error(where, message) {
+        this.report(this.locate(where), message);
+    }
+    /** Where a located problem goes: here, the findings. */
+    report(loc, message) {
+        this.findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .finding */ .gk)('invalid_artifact', loc, message));
+    }
+}
+/** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
+function utf16(b) {
+    const le = b[0] === 0xff && b[1] === 0xfe;
+    const be = b[0] === 0xfe && b[1] === 0xff;
+    const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
+    if (!le && !be && !nulls)
+        return null;
+    const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
+    return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
+}
+const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+/**
+ * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
+ * is decompressed first, to at most max-file-size (a bomb stops there).
+ */
+function decode(bytes, limits, sink, options = {}) {
+    let raw = bytes;
+    if (options.gzip && isGzip(bytes)) {
+        try {
+            raw = (0,node_zlib__WEBPACK_IMPORTED_MODULE_0__.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+        }
+        catch (e) {
+            const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
+            sink.error({ line: 1, column: 1 }, tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream');
+            return null;
+        }
+    }
+    if (raw.length > limits.maxFileBytes) {
+        sink.error({ line: 1, column: 1 }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .fileTooLarge */ .ME)(raw.length, limits));
+        return null;
+    }
+    const decoded = (0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeUtf8 */ ._)(raw);
+    if (!decoded.ok) {
+        sink.error((0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .byteLocation */ .I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
+        return null;
+    }
+    return { text: decoded.value, lines: new _strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .LineIndex */ .rr(decoded.value) };
+}
+/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
+function* documents(text, mode, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    const parse = (start, end) => {
+        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        if (r.ok)
+            return { value: r.value.json, start, elements: r.value.elements };
+        sink.error({ offset: r.reason.offset }, r.reason.message);
+        return null;
+    };
+    if (mode === 'json') {
+        const doc = parse(0, text.length);
+        if (doc)
+            yield doc;
+        return;
+    }
+    if (text.charCodeAt(0) === 0xfeff) {
+        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
+        return;
+    }
+    if (mode === 'ndjson') {
+        for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
+            if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
+                sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+            }
+            else if (!(0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end)) {
+                // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
+                const doc = parse(start, end);
+                if (doc)
+                    yield doc;
+            }
+        }
+        return;
+    }
+    yield* values(text, opts, limits, sink);
+}
+/**
+ * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
+ * must be one strict JSON document (a truncated last line is an error, never a skip); any other
+ * non-blank line is text for the reader to judge; blank lines are nothing.
+ */
+function* logLines(text, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
+        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
+            sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+            continue;
+        }
+        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end))
+            continue;
+        if (text.charCodeAt(start) !== 0x7b) {
+            yield { kind: 'text', start, end };
+            continue;
+        }
+        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        if (r.ok)
+            yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
+        else
+            sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
+    }
+}
+const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
+function* values(text, opts, limits, sink) {
+    let at = 0;
+    for (;;) {
+        while (at < text.length && isSpace(text.charCodeAt(at)))
+            at++;
+        if (at >= text.length)
+            break;
+        const end = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .firstValueEnd */ .t1)(text, opts, at);
+        if (!end.ok) {
+            sink.error({ offset: end.reason.offset }, end.reason.message);
+            const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
+            if (next < 0)
+                break;
+            at = next + 1;
+            continue;
+        }
+        // A value on one line is held to the line limit, as a JSON line would be.
+        if (end.value - at > limits.maxLineBytes / 3 &&
+            text.lastIndexOf('\n', end.value - 1) < at &&
+            (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, at, end.value, limits.maxLineBytes)) {
+            sink.error({ offset: at }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+        }
+        else {
+            const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, at, end.value);
+            if (r.ok)
+                yield { value: r.value.json, start: at, elements: r.value.elements };
+            else
+                sink.error({ offset: r.reason.offset }, r.reason.message);
+        }
+        at = end.value;
+    }
+}
+
+
+/***/ }),
+
+/***/ 1210:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lh: () => (/* binding */ onlySubject),
+/* harmony export */   T4: () => (/* binding */ IN_TOTO_PAYLOAD_TYPE),
+/* harmony export */   cF: () => (/* binding */ VSA_PREDICATE_TYPE),
+/* harmony export */   f_: () => (/* binding */ readEnvelopeFile),
+/* harmony export */   iv: () => (/* binding */ strictPayload),
+/* harmony export */   zG: () => (/* binding */ STATEMENT_TYPE)
+/* harmony export */ });
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
+/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7753);
+/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7602);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
+/**
+ * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
+ * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
+ * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ */
+
+
+
+
+
+const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
+function onlySubject(s) {
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject' };
+    const only = subject[0];
+    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) ? only['digest'] : undefined;
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+    }
+    return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
+}
+/** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
+function notAnEnvelope(v) {
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verificationResult'))
+        return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
+    if (v['_type'] === STATEMENT_TYPE)
+        return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
+    if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
+        return 'a Sigstore bundle (check it by identity: --certificate-identity)';
+    return null;
+}
+/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
+function readEnvelope(v, loc) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(v))
+        return { ok: false, reason: 'an envelope is not a JSON object' };
+    const what = notAnEnvelope(v);
+    if (what)
+        return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
+    for (const k of Object.keys(v)) {
+        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
+            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    }
+    const type = v['payloadType'];
+    if (typeof type !== 'string' || type === '')
+        return { ok: false, reason: 'payloadType is not a non-empty string' };
+    const p = v['payload'];
+    const payload = typeof p === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(p) : null;
+    if (!payload)
+        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
+    const sigs = v['signatures'];
+    if (!Array.isArray(sigs) || sigs.length === 0)
+        return { ok: false, reason: 'signatures is not a non-empty array' };
+    if (sigs.length > _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4)
+        return { ok: false, reason: `too many signatures (${sigs.length}; at most ${_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4})` };
+    const signatures = [];
+    for (const [i, s] of sigs.entries()) {
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(s))
+            return { ok: false, reason: `signatures[${i}] is not an object` };
+        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(s, 'keyid') ? s['keyid'] : '';
+        if (typeof keyid !== 'string')
+            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
+        const raw = s['sig'];
+        const sig = typeof raw === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(raw) : null;
+        if (!sig || sig.length === 0)
+            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
+        signatures.push({ keyid, sig });
+    }
+    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+function strictPayload(payload, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .decode */ .D4)(payload, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let value;
+    let count = 0;
+    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'json', { limits, collect: [] }, sink)) {
+        value = doc.value;
+        count++;
+    }
+    if (problems.length > 0 || count !== 1)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+    return { ok: true, value };
+}
+/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
+function readEnvelopeFile(file, bytes, limits) {
+    const sink = new _documents_js__WEBPACK_IMPORTED_MODULE_1__/* .LocatingSink */ .Bz(file);
+    const findings = sink.findings;
+    const decoded = (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .decode */ .D4)(bytes, limits, sink);
+    if (!decoded)
+        return { envelopes: [], findings, empty: false };
+    sink.lines = decoded.lines;
+    const at = (offset) => sink.at(offset);
+    const envelopes = [];
+    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'values', { limits, collect: [] }, sink)) {
+        const e = readEnvelope(doc.value, at(doc.start));
+        if (e.ok)
+            envelopes.push(e.value);
+        else
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+    }
+    return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
+}
+
+
+/***/ }),
+
+/***/ 5826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ME: () => (/* binding */ fileTooLarge),
+/* harmony export */   MH: () => (/* binding */ MAX_WALK_ENTRIES),
+/* harmony export */   ZG: () => (/* binding */ MAX_KEY_TEXT_BYTES),
+/* harmony export */   d4: () => (/* binding */ MAX_SIGNATURES),
+/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
+/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
+/* harmony export */   ti: () => (/* binding */ lineTooLong),
+/* harmony export */   x0: () => (/* binding */ bundleLimits)
+/* harmony export */ });
+const DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = 64 * 1024;
+/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
+const MAX_SIGNATURES = 16;
+/** Most directory entries one discovery walks before it stops (narrow the inputs). */
+const MAX_WALK_ENTRIES = 500_000;
+const MiB = 1024 * 1024;
+const DEFAULT_BUNDLE_LIMITS = {
+    maxCompressedBytes: 100 * MiB,
+    maxDecompressedBytes: 1024 * MiB,
+    maxRatio: 200,
+    maxManifestBytes: 10 * MiB,
+    maxEventsBytes: 500 * MiB,
+    maxEvents: 100_000,
+    maxLineBytes: 1 * MiB,
+    maxPathBytes: 256,
+    maxMetaBytes: 64 * 1024,
+    maxDepth: 64,
+    maxDecisions: DEFAULT_LIMITS.maxDecisions,
+};
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+function bundleLimits(read) {
+    return {
+        ...DEFAULT_BUNDLE_LIMITS,
+        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+        maxDecisions: read.maxDecisions,
+    };
+}
+
+
+/***/ }),
+
+/***/ 771:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mn: () => (/* binding */ lines),
+/* harmony export */   Q_: () => (/* binding */ overBytes),
+/* harmony export */   hQ: () => (/* binding */ blank)
+/* harmony export */ });
+/**
+ * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
+ * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
+ */
+function* lines(text) {
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        yield { line, start, end };
+        start = next;
+    }
+}
+/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
+function overBytes(text, start, end, maxBytes) {
+    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
+}
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 186:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Pn: () => (/* binding */ pathKey),
+/* harmony export */   rr: () => (/* binding */ LineIndex),
+/* harmony export */   t1: () => (/* binding */ firstValueEnd),
+/* harmony export */   z3: () => (/* binding */ parseStrict)
+/* harmony export */ });
+/* unused harmony export scan */
+/** The key under which `elements` holds a path's offsets. */
+const pathKey = (path) => JSON.stringify(path);
+var C;
+(function (C) {
+    C[C["TAB"] = 9] = "TAB";
+    C[C["LF"] = 10] = "LF";
+    C[C["CR"] = 13] = "CR";
+    C[C["SPACE"] = 32] = "SPACE";
+    C[C["QUOTE"] = 34] = "QUOTE";
+    C[C["PLUS"] = 43] = "PLUS";
+    C[C["COMMA"] = 44] = "COMMA";
+    C[C["MINUS"] = 45] = "MINUS";
+    C[C["DOT"] = 46] = "DOT";
+    C[C["ZERO"] = 48] = "ZERO";
+    C[C["NINE"] = 57] = "NINE";
+    C[C["COLON"] = 58] = "COLON";
+    C[C["UPPER_E"] = 69] = "UPPER_E";
+    C[C["LBRACKET"] = 91] = "LBRACKET";
+    C[C["BACKSLASH"] = 92] = "BACKSLASH";
+    C[C["RBRACKET"] = 93] = "RBRACKET";
+    C[C["LOWER_E"] = 101] = "LOWER_E";
+    C[C["LBRACE"] = 123] = "LBRACE";
+    C[C["RBRACE"] = 125] = "RBRACE";
+})(C || (C = {}));
+class ScanError {
+    offset;
+    message;
+    constructor(offset, message) {
+        this.offset = offset;
+        this.message = message;
+    }
+}
+const describe = (s) => {
+    const j = JSON.stringify(s);
+    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
+};
+/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
+function scan(text, options, start = 0, end = text.length) {
+    return runScanner(new Scanner(text, start, end, options, false));
+}
+/**
+ * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
+ * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
+ */
+function firstValueEnd(text, options, start, end = text.length) {
+    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
+    try {
+        scanner.run(true);
+        return { ok: true, value: scanner.valueEnd };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
+        throw e;
+    }
+}
+function runScanner(scanner) {
+    try {
+        return { ok: true, value: scanner.run() };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
+        throw e;
+    }
+}
+const wellFormed = (s) => s.isWellFormed();
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
+ */
+function parseStrict(text, options, start = 0, end = text.length) {
+    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+    let value;
+    try {
+        value = JSON.parse(slice);
+    }
+    catch (e) {
+        const r = scan(slice, options);
+        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+        return {
+            ok: false,
+            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+        };
+    }
+    const r = runScanner(new Scanner(slice, 0, slice.length, options, wellFormed(slice)));
+    if (!r.ok)
+        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+}
+function shifted(elements, by) {
+    const out = new Map();
+    for (const [k, v] of elements)
+        out.set(k, v.map((o) => o + by));
+    return out;
+}
+/**
+ * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
+ * collision only costs a comparison of the two decoded keys.
+ */
+function keyHash(s, a, b) {
+    const n = b - a;
+    if (n === 0)
+        return 0;
+    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
+}
+/** Members remembered per open object before switching to a Set of decoded keys. */
+const SMALL = 16;
+let shared = null;
+function tables(depths) {
+    if (!shared || shared.kinds.length < depths) {
+        shared = {
+            kinds: new Uint8Array(depths),
+            counts: new Int32Array(depths),
+            starts: new Int32Array(depths * SMALL),
+            ends: new Int32Array(depths * SMALL),
+            hashes: new Int32Array(depths * SMALL),
+            escapes: new Uint8Array(depths * SMALL),
+        };
+    }
+    return shared;
+}
+class Scanner {
+    s;
+    end;
+    o;
+    trusted;
+    i;
+    depth = 0;
+    /** Per depth: 1 for an object, 2 for an array. */
+    kinds;
+    /**
+     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
+     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
+     */
+    counts;
+    starts;
+    ends;
+    hashes;
+    escapes;
+    sets = [];
+    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
+    paths = [];
+    collecting = [];
+    wanted = new Map();
+    maxPath;
+    maxKeys;
+    /** The last key read, decoded: only kept while path bookkeeping needs it. */
+    lastKey = '';
+    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
+    escaped = false;
+    hash = 0;
+    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
+    nextBackslash = -2;
+    /**
+     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
+     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
+     */
+    constructor(s, start, end, o, trusted) {
+        this.s = s;
+        this.end = end;
+        this.o = o;
+        this.trusted = trusted;
+        this.i = start;
+        const t = tables(o.maxDepth + 2);
+        this.kinds = t.kinds;
+        this.counts = t.counts;
+        this.starts = t.starts;
+        this.ends = t.ends;
+        this.hashes = t.hashes;
+        this.escapes = t.escapes;
+        let maxPath = -1;
+        for (const p of o.collect ?? []) {
+            this.wanted.set(pathKey(p), []);
+            maxPath = Math.max(maxPath, p.length);
+        }
+        this.maxPath = maxPath;
+        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
+    }
+    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
+    valueEnd = -1;
+    run(firstOnly = false) {
+        const { s, end } = this;
+        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
+            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
+        this.ws();
+        if (this.i >= end)
+            throw new ScanError(this.i, 'empty input: expected a JSON value');
+        this.value();
+        for (;;) {
+            if (this.depth === 0) {
+                this.valueEnd = this.i;
+                if (firstOnly)
+                    return this.wanted;
+                this.ws();
+                if (this.i < end)
+                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
+                return this.wanted;
+            }
+            this.ws();
+            const c = this.i < end ? s.charCodeAt(this.i) : -1;
+            const inObject = this.kinds[this.depth] === 1;
+            if (c === C.COMMA) {
+                this.i++;
+                if (inObject)
+                    this.key();
+                else
+                    this.element();
+            }
+            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
+                this.i++;
+                this.depth--;
+            }
+            else {
+                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
+            }
+        }
+    }
+    what() {
+        if (this.i >= this.end)
+            return 'the end of the input (truncated?)';
+        const ch = this.s.codePointAt(this.i);
+        return ch < 0x20 || ch === 0x7f
+            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
+            : `'${String.fromCodePoint(ch)}'`;
+    }
+    ws() {
+        const { s, end } = this;
+        let i = this.i;
+        while (i < end) {
+            const c = s.charCodeAt(i);
+            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
+                i++;
+            else
+                break;
+        }
+        this.i = i;
+    }
+    /** An array element starts here (after '[' or ','). */
+    element() {
+        this.ws();
+        const col = this.collecting[this.depth];
+        if (col)
+            col.push(this.i);
+        this.value();
+    }
+    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
+    value() {
+        this.ws();
+        const { s, end } = this;
+        const i = this.i;
+        if (i >= end)
+            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
+        const c = s.charCodeAt(i);
+        if (c === C.QUOTE)
+            this.skipString();
+        else if (c === C.LBRACE)
+            this.open(1);
+        else if (c === C.LBRACKET)
+            this.open(2);
+        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
+            this.number();
+        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
+            this.i = i + 4;
+        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
+            this.i = i + 5;
+        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
+            this.i = i + 4;
+        else
+            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
+    }
+    open(kind) {
+        const parentDepth = this.depth;
+        if (parentDepth >= this.o.maxDepth) {
+            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
+        }
+        const d = ++this.depth;
+        this.kinds[d] = kind;
+        this.i++;
+        // Path bookkeeping only as deep as some requested path goes.
+        if (d - 1 <= this.maxPath) {
+            let path = null;
+            if (d === 1)
+                path = [];
+            else {
+                const parent = this.paths[d - 1];
+                if (parent && this.kinds[d - 1] === 1)
+                    path = [...parent, this.lastKey];
+            }
+            this.paths[d] = path;
+            this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
+        }
+        else {
+            this.paths[d] = null;
+            this.collecting[d] = null;
+        }
+        this.ws();
+        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
+        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
+            this.i++;
+            this.depth--;
+            return;
+        }
+        if (kind === 1) {
+            this.counts[d] = 0;
+            this.key();
+        }
+        else {
+            this.element();
+        }
+    }
+    sameRaw(a, b, a2, b2) {
+        if (b - a !== b2 - a2)
+            return false;
+        const { s } = this;
+        for (let k = 0; k < b - a; k++)
+            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
+                return false;
+        return true;
+    }
+    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
+    decoded(a, b) {
+        const raw = this.s.slice(a - 1, b + 1);
+        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+    }
+    /** An object member starts here: key, colon, then its value. */
+    key() {
+        this.ws();
+        const { s } = this;
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
+            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
+        }
+        const at = this.i;
+        this.string();
+        const a = at + 1;
+        const b = this.i - 1;
+        const d = this.depth;
+        const n = this.counts[d];
+        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
+        let key = null;
+        let h = this.hash;
+        if (this.escaped) {
+            key = this.decoded(a, b);
+            h = keyHash(key, 0, key.length);
+        }
+        if (n < SMALL) {
+            const base = d * SMALL;
+            for (let k = 0; k < n; k++) {
+                if (this.hashes[base + k] !== h)
+                    continue;
+                const a2 = this.starts[base + k];
+                const b2 = this.ends[base + k];
+                // Unescaped keys are compared in place; an escaped one on either side is decoded.
+                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
+                if (same)
+                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
+            }
+            this.starts[base + n] = a;
+            this.ends[base + n] = b;
+            this.hashes[base + n] = h;
+            this.escapes[base + n] = this.escaped ? 1 : 0;
+        }
+        else {
+            let set = this.sets[d];
+            if (n === SMALL) {
+                // Switch to a set: decode the first SMALL keys once.
+                if (set)
+                    set.clear();
+                else
+                    this.sets[d] = set = new Set();
+                const base = d * SMALL;
+                for (let k = 0; k < SMALL; k++)
+                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
+            }
+            key ??= this.decoded(a, b);
+            if (set.has(key))
+                throw new ScanError(at, `duplicate key ${describe(key)}`);
+            set.add(key);
+        }
+        if (n + 1 > this.maxKeys)
+            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
+        this.counts[d] = n + 1;
+        if (d <= this.maxPath)
+            this.lastKey = key ?? this.decoded(a, b);
+        this.ws();
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
+            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
+        }
+        this.i++;
+        this.value();
+    }
+    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
+    quickEnd(start) {
+        const q = this.s.indexOf('"', start + 1);
+        if (this.nextBackslash !== -1 && this.nextBackslash < start)
+            this.nextBackslash = this.s.indexOf('\\', start);
+        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
+    }
+    /** A string starts at the quote; moves past it and says whether it held an escape. */
+    skipString() {
+        const { s, end } = this;
+        const start = this.i;
+        if (this.trusted) {
+            const q = this.quickEnd(start);
+            if (q !== -1) {
+                this.i = q + 1;
+                return false;
+            }
+        }
+        let i = start + 1;
+        let escaped = false;
+        for (;;) {
+            if (i >= end)
+                throw new ScanError(start, 'unterminated string (truncated?)');
+            const c = s.charCodeAt(i);
+            if (c === C.QUOTE)
+                break;
+            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
+                i++;
+                continue;
+            }
+            if (c === C.BACKSLASH) {
+                escaped = true;
+                i = this.escape(i);
+            }
+            else if (c < 0x20)
+                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
+            else {
+                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
+                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
+                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+                i += 2;
+            }
+        }
+        this.i = i + 1;
+        return escaped;
+    }
+    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
+    string() {
+        const start = this.i;
+        this.escaped = this.skipString();
+        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
+    }
+    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
+    escape(i) {
+        const { s, end } = this;
+        if (i + 1 >= end)
+            throw new ScanError(i, 'unterminated escape (truncated?)');
+        const e = s.charCodeAt(i + 1);
+        if (e !== 117 /* u */) {
+            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
+                return i + 2;
+            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
+        }
+        const u = this.hex4(i + 2);
+        if (u >= 0xdc00 && u <= 0xdfff)
+            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
+        if (u >= 0xd800 && u <= 0xdbff) {
+            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            }
+            const low = this.hex4(i + 8);
+            if (low < 0xdc00 || low > 0xdfff)
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            return i + 12;
+        }
+        return i + 6;
+    }
+    hex4(at) {
+        if (at + 4 > this.end)
+            throw new ScanError(at - 2, 'truncated \\u escape');
+        let v = 0;
+        for (let k = 0; k < 4; k++) {
+            const c = this.s.charCodeAt(at + k);
+            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+            if (d < 0)
+                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
+            v = v * 16 + d;
+        }
+        return v;
+    }
+    number() {
+        const { s, end } = this;
+        const start = this.i;
+        let i = start;
+        if (s.charCodeAt(i) === C.MINUS)
+            i++;
+        const digits = () => {
+            const from = i;
+            while (i < end) {
+                const c = s.charCodeAt(i);
+                if (c < C.ZERO || c > C.NINE)
+                    break;
+                i++;
+            }
+            return i - from;
+        };
+        if (i < end && s.charCodeAt(i) === C.ZERO) {
+            i++;
+            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
+                throw new ScanError(start, 'numbers must not have leading zeros');
+        }
+        else if (digits() === 0) {
+            throw new ScanError(start, 'invalid number: expected a digit');
+        }
+        let exp = false;
+        if (i < end && s.charCodeAt(i) === C.DOT) {
+            i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
+        }
+        const e = i < end ? s.charCodeAt(i) : 0;
+        if (e === C.LOWER_E || e === C.UPPER_E) {
+            exp = true;
+            i++;
+            const sign = i < end ? s.charCodeAt(i) : 0;
+            if (sign === C.PLUS || sign === C.MINUS)
+                i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
+        }
+        this.i = i;
+        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
+            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
+        }
+    }
+}
+/** 1-based line and column (in UTF-16 code units) of offsets in one text, computed lazily. */
+class LineIndex {
+    text;
+    starts = null;
+    constructor(text) {
+        this.text = text;
+    }
+    locate(offset) {
+        if (!this.starts) {
+            const starts = [0];
+            const t = this.text;
+            for (let i = t.indexOf('\n'); i !== -1; i = t.indexOf('\n', i + 1))
+                starts.push(i + 1);
+            this.starts = starts;
+        }
+        const starts = this.starts;
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (starts[mid] <= offset)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return { line: lo + 1, column: offset - starts[lo] + 1 };
+    }
+}
+
+
+/***/ }),
+
+/***/ 8107:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  I: () => (/* binding */ byteLocation),
+  _: () => (/* binding */ decodeUtf8)
+});
+
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+;// CONCATENATED MODULE: ./src/read/utf8.ts
+/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
+
+/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
+function decodeUtf8(bytes) {
+    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
+        return { ok: false, reason: firstInvalidUtf8(bytes) };
+    return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+}
+/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(b) {
+    let i = 0;
+    while (i < b.length) {
+        const c = b[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        let n;
+        let min;
+        let cp;
+        if (c >= 0xc2 && c <= 0xdf)
+            [n, min, cp] = [1, 0x80, c & 0x1f];
+        else if (c >= 0xe0 && c <= 0xef)
+            [n, min, cp] = [2, 0x800, c & 0x0f];
+        else if (c >= 0xf0 && c <= 0xf4)
+            [n, min, cp] = [3, 0x10000, c & 0x07];
+        else
+            return i;
+        if (i + n >= b.length)
+            return i;
+        for (let k = 1; k <= n; k++) {
+            const cc = b[i + k];
+            if ((cc & 0xc0) !== 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += n + 1;
+    }
+    return b.length;
+}
+/** 1-based line and column (in bytes) of a byte offset. */
+function byteLocation(b, offset) {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset && i < b.length; i++) {
+        if (b[i] === 0x0a) {
+            line++;
+            lineStart = i + 1;
+        }
+    }
+    return { line, column: offset - lineStart + 1 };
+}
+
+
+/***/ }),
+
+/***/ 6982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/async module */
+/******/ (() => {
+/******/ 	var webpackQueues = typeof Symbol === "function" ? Symbol("webpack queues") : "__webpack_queues__";
+/******/ 	var webpackExports = typeof Symbol === "function" ? Symbol("webpack exports") : "__webpack_exports__";
+/******/ 	var webpackError = typeof Symbol === "function" ? Symbol("webpack error") : "__webpack_error__";
+/******/ 	var resolveQueue = (queue) => {
+/******/ 		if(queue && queue.d < 1) {
+/******/ 			queue.d = 1;
+/******/ 			queue.forEach((fn) => (fn.r--));
+/******/ 			queue.forEach((fn) => (fn.r-- ? fn.r++ : fn()));
+/******/ 		}
+/******/ 	}
+/******/ 	var wrapDeps = (deps) => (deps.map((dep) => {
+/******/ 		if(dep !== null && typeof dep === "object") {
+/******/ 			if(dep[webpackQueues]) return dep;
+/******/ 			if(dep.then) {
+/******/ 				var queue = [];
+/******/ 				queue.d = 0;
+/******/ 				dep.then((r) => {
+/******/ 					obj[webpackExports] = r;
+/******/ 					resolveQueue(queue);
+/******/ 				}, (e) => {
+/******/ 					obj[webpackError] = e;
+/******/ 					resolveQueue(queue);
+/******/ 				});
+/******/ 				var obj = {};
+/******/ 				obj[webpackQueues] = (fn) => (fn(queue));
+/******/ 				return obj;
+/******/ 			}
+/******/ 		}
+/******/ 		var ret = {};
+/******/ 		ret[webpackQueues] = x => {};
+/******/ 		ret[webpackExports] = dep;
+/******/ 		return ret;
+/******/ 	}));
+/******/ 	__nccwpck_require__.a = (module, body, hasAwait) => {
+/******/ 		var queue;
+/******/ 		hasAwait && ((queue = []).d = -1);
+/******/ 		var depQueues = new Set();
+/******/ 		var exports = module.exports;
+/******/ 		var currentDeps;
+/******/ 		var outerResolve;
+/******/ 		var reject;
+/******/ 		var promise = new Promise((resolve, rej) => {
+/******/ 			reject = rej;
+/******/ 			outerResolve = resolve;
+/******/ 		});
+/******/ 		promise[webpackExports] = exports;
+/******/ 		promise[webpackQueues] = (fn) => (queue && fn(queue), depQueues.forEach(fn), promise["catch"](x => {}));
+/******/ 		module.exports = promise;
+/******/ 		body((deps) => {
+/******/ 			currentDeps = wrapDeps(deps);
+/******/ 			var fn;
+/******/ 			var getResult = () => (currentDeps.map((d) => {
+/******/ 				if(d[webpackError]) throw d[webpackError];
+/******/ 				return d[webpackExports];
+/******/ 			}))
+/******/ 			var promise = new Promise((resolve) => {
+/******/ 				fn = () => (resolve(getResult));
+/******/ 				fn.r = 0;
+/******/ 				var fnQueue = (q) => (q !== queue && !depQueues.has(q) && (depQueues.add(q), q && !q.d && (fn.r++, q.push(fn))));
+/******/ 				currentDeps.map((dep) => (dep[webpackQueues](fnQueue)));
+/******/ 			});
+/******/ 			return fn.r ? promise : getResult();
+/******/ 		}, (err) => ((err ? reject(promise[webpackError] = err) : outerResolve(exports)), resolveQueue(queue)));
+/******/ 		queue && queue.d < 0 && (queue.d = 0);
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
+/******/ })();
+/******/ 
+/************************************************************************/
+/******/ 
+/******/ // startup
+/******/ // Load entry module and return exports
+/******/ // This entry module used 'module' so it can't be inlined
+/******/ var __webpack_exports__ = __nccwpck_require__(5581);
+/******/ __webpack_exports__ = await __webpack_exports__;
+/******/ 

@@ -1,0 +1,111 @@
+/**
+ * Keyless trust in the gate (docs/keyless.md): the `<file>.sigstore.json` beside an audit export or
+ * a run, checked against the trust set's identities with the Sigstore layer (src/trust/sigstore.ts),
+ * which is loaded only when an identity is configured or such a file is met: the gate's cold start
+ * does not pay for it. Keys and identities combine: either trusts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import type { Attestation, RecordInput, WorkflowSigner } from '../core/model.js';
+import type { Result } from '../core/result.js';
+import { checkBundlePredicate, EVIDENCE_BUNDLE_V1 } from '../read/attestation.js';
+import type { BundleFacts } from '../read/file-read.js';
+import { readBytes } from '../read/files.js';
+import type { ReadLimits } from '../read/limits.js';
+import type { IdentityPolicy, PredicateKind, Root } from '../trust/sigstore.js';
+import type { KeylessSettings, UsageProblem } from './settings.js';
+
+/** The predicate types of keyless attestations (docs/predicates/). */
+const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
+const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
+
+/** The Sigstore bundle file beside a file. */
+const sigstoreOf = (file: string): string => `${file}.sigstore.json`;
+
+const isObjectPredicate = (p: unknown): Result =>
+  typeof p === 'object' && p !== null && !Array.isArray(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' };
+
+/** Checks bundles for one gate run; made once, with the roots loaded. */
+export interface KeylessChecker {
+  /** The records of an audit export: trusted by a signer identity, or why not. */
+  records(file: { readonly path: string; readonly rel: string }, sha256: string): Result<WorkflowSigner>;
+  /** A run: attested by a producer identity, or why not (a bundle's predicate is upstream's, checked field by field). */
+  run(
+    file: { readonly path: string; readonly rel: string },
+    sha256: string,
+    bundle: BundleFacts | null,
+    isBundle: boolean,
+  ): Result<WorkflowSigner>;
+}
+
+/** Load the Sigstore layer and the roots; a trusted root that cannot be used is a usage problem. */
+export async function keylessChecker(settings: KeylessSettings, limits: ReadLimits): Promise<Result<KeylessChecker, UsageProblem>> {
+  const sigstore = await import('../trust/sigstore.js');
+  let roots: Root[];
+  if (settings.trustedRoot !== null) {
+    let text: string;
+    try {
+      text = readFileSync(settings.trustedRoot, 'utf8');
+    } catch (e) {
+      return {
+        ok: false,
+        reason: {
+          message: `trusted-root ${settings.trustedRoot}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        },
+      };
+    }
+    const r = sigstore.parseTrustedRoots(`trusted-root ${settings.trustedRoot}`, text, limits);
+    if (!r.ok) return { ok: false, reason: { message: r.reason } };
+    roots = r.value;
+  } else roots = sigstore.publicGoodRoots();
+  const check = (
+    file: { readonly path: string; readonly rel: string },
+    sha256: string,
+    policy: IdentityPolicy,
+    predicate: PredicateKind,
+  ): Result<WorkflowSigner> => {
+    const beside = sigstoreOf(file.path);
+    if (!existsSync(beside))
+      return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop() as string)} beside it)` };
+    const bytes = readBytes(beside, limits);
+    if (!bytes.ok) return { ok: false, reason: `${sigstoreOf(file.rel)}: ${bytes.reason}` };
+    return sigstore.checkBundleFile(sigstoreOf(file.rel), bytes.value, { name: file.rel, sha256 }, policy, roots, predicate, limits);
+  };
+  return {
+    ok: true,
+    value: {
+      records: (file, sha256) =>
+        settings.signers
+          ? check(file, sha256, settings.signers, { type: RECORDS_V1, check: isObjectPredicate })
+          : { ok: false, reason: 'no trusted signer identities' },
+      run: (file, sha256, facts, isBundle) => {
+        if (!settings.producers) return { ok: false, reason: 'no trusted producer identities' };
+        if (!isBundle) return check(file, sha256, settings.producers, { type: RUN_V1, check: isObjectPredicate });
+        if (!facts) return { ok: false, reason: 'the bundle does not verify' };
+        return check(file, sha256, settings.producers, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
+      },
+    },
+  };
+}
+
+/** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
+export function withKeyless(r: RecordInput, keyless: Result<WorkflowSigner>, keys: boolean): RecordInput {
+  if (r.trust.kind === 'trusted') return r;
+  const trust: RecordInput['trust'] = keyless.ok
+    ? { kind: 'trusted', by: keyless.value }
+    : { kind: 'untrusted', reason: keys && r.trust.kind === 'untrusted' ? `${r.trust.reason}; and ${keyless.reason}` : keyless.reason };
+  return { loc: r.loc, record: r.record, signer: r.signer, trust };
+}
+
+/** A run's attestation with its keyless result: a trusted producer key's sidecar or a trusted identity's bundle attests it. */
+export function attestedWith(
+  a: Attestation | undefined,
+  keyless: Result<WorkflowSigner>,
+  facts: BundleFacts | null,
+  keys: boolean,
+): Attestation {
+  if (a?.kind === 'attested') return a;
+  const named = { name: facts?.producer.name ?? null, version: facts?.producer.version ?? null };
+  if (keyless.ok) return { kind: 'attested-keyless', by: keyless.value, ...named };
+  const keyReason = keys && a?.kind === 'unattested' ? `${a.reason}; and ` : '';
+  return { kind: 'unattested', reason: `${keyReason}${keyless.reason}` };
+}

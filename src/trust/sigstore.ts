@@ -1,0 +1,241 @@
+/**
+ * Keyless trust (docs/keyless.md): a Sigstore bundle beside a file, checked offline against trusted
+ * roots with `@sigstore/verify`, then by workflow identity, in the doc's order: the bundle parses
+ * (a supported version with a DSSE in-toto envelope); the certificate chains to a CA of the root
+ * valid at a signing time a log entry or a timestamp of the root vouches for, with SCTs when the
+ * root lists CT logs, and the DSSE signature verifies; the SAN equals a trusted identity and the
+ * issuer extensions equal the issuer; the Source Repository URI and Ref extensions name the source
+ * repository and an allowed ref; then the Statement (one subject, one sha256 digest of the file's
+ * exact bytes, the file's base name, the predicate type). Nothing is ever fetched. This module is
+ * loaded (dynamically) only when an identity is configured.
+ */
+import path from 'node:path';
+import { bundleFromJSON, isBundleWithDsseEnvelope } from '@sigstore/bundle';
+import type { X509Certificate } from '@sigstore/core';
+import { TrustedRoot } from '@sigstore/protobuf-specs';
+import { type TrustMaterial, toSignedEntity, toTrustMaterial, Verifier } from '@sigstore/verify';
+import { isObject } from '../core/json.js';
+import type { Result } from '../core/result.js';
+import { quote } from '../core/text.js';
+import { decode, documents, type Where } from '../read/documents.js';
+import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
+import type { ReadLimits } from '../read/limits.js';
+import { PUBLIC_GOOD_ROOT } from './public-good-root.generated.js';
+
+/** Fulcio's certificate extensions (https://github.com/sigstore/fulcio/blob/main/docs/oid-info.md). */
+const OID = {
+  issuerV1: '1.3.6.1.4.1.57264.1.1',
+  issuer: '1.3.6.1.4.1.57264.1.8',
+  sourceRepositoryUri: '1.3.6.1.4.1.57264.1.12',
+  sourceRepositoryRef: '1.3.6.1.4.1.57264.1.14',
+} as const;
+
+/** Who may sign, for one trust set: identities (SAN URIs), the source repository and refs, the issuer. */
+export interface IdentityPolicy {
+  readonly identities: ReadonlySet<string>;
+  /** OWNER/NAME, compared without regard to ASCII case. */
+  readonly sourceRepository: string;
+  readonly sourceRefs: ReadonlySet<string>;
+  readonly issuer: string;
+}
+
+/** One trusted root, ready for the verifier, and whether it lists CT logs (then SCTs are required). */
+export interface Root {
+  readonly material: TrustMaterial;
+  readonly ctlogs: boolean;
+}
+
+/** What a passing bundle says about who signed, for the report. */
+export interface KeylessSigner {
+  readonly identity: string;
+  readonly sourceRepository: string;
+  readonly sourceRef: string;
+  readonly issuer: string;
+  /** The signing time a log entry or a timestamp vouched for (RFC 3339 UTC, whole seconds). */
+  readonly signedAt: string;
+}
+
+/** What the Statement's predicate type must be for the file it is beside. */
+export type PredicateKind = { readonly type: string; readonly check?: (predicate: unknown) => Result };
+
+/** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
+export function parseTrustedRoots(name: string, text: string, limits: ReadLimits): Result<Root[]> {
+  const problems: string[] = [];
+  const sink = { error: (_at: Where, message: string) => problems.push(message) };
+  const decoded = decode(Buffer.from(text, 'utf8'), limits, sink);
+  if (!decoded) return { ok: false, reason: `${name}: ${problems[0] ?? 'unreadable'}` };
+  const roots: Root[] = [];
+  for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+    const r = rootOf(doc.value);
+    if (!r.ok) return { ok: false, reason: `${name}: ${r.reason}` };
+    roots.push(r.value);
+  }
+  if (problems.length > 0) return { ok: false, reason: `${name}: not a trusted root: ${problems[0]}` };
+  if (roots.length === 0) return { ok: false, reason: `${name}: holds no trusted root` };
+  return { ok: true, value: roots };
+}
+
+function rootOf(v: unknown): Result<Root> {
+  if (!isObject(v) || typeof v['mediaType'] !== 'string' || !v['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
+    return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
+  let root: TrustedRoot;
+  try {
+    root = TrustedRoot.fromJSON(v);
+  } catch (e) {
+    return { ok: false, reason: `not a trusted root: ${(e as Error).message}` };
+  }
+  if (root.certificateAuthorities.length === 0) return { ok: false, reason: 'the trusted root has no certificate authority' };
+  try {
+    return { ok: true, value: { material: toTrustMaterial(root), ctlogs: root.ctlogs.length > 0 } };
+  } catch (e) {
+    return { ok: false, reason: `the trusted root does not load: ${(e as Error).message}` };
+  }
+}
+
+let publicGood: Root[] | null = null;
+/** The Sigstore public-good root shipped in the bundle (scripts/gen-trusted-root.mjs). */
+export function publicGoodRoots(): Root[] {
+  if (!publicGood) {
+    const r = rootOf(JSON.parse(PUBLIC_GOOD_ROOT.json));
+    if (!r.ok) throw new Error(`the shipped public-good root does not load: ${r.reason}`);
+    publicGood = [r.value];
+  }
+  return publicGood;
+}
+
+/** A Fulcio extension's text: a DER UTF8String for the current OIDs, raw bytes for the legacy issuer. */
+function extensionText(cert: X509Certificate, oid: string, legacy = false): string | undefined {
+  const ext = cert.extension(oid);
+  if (!ext) return undefined;
+  return legacy ? ext.value.toString('ascii') : ext.valueObj.subs[0]?.value.toString('utf8');
+}
+
+const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** The identity checks after the verifier: exact SAN, issuer(s), source repository, source ref. */
+function checkIdentity(cert: X509Certificate, policy: IdentityPolicy): Result<Omit<KeylessSigner, 'signedAt'>> {
+  const san = cert.subjectAltName;
+  if (san === undefined || !policy.identities.has(san))
+    return { ok: false, reason: `certificate identity ${JSON.stringify(quote(san ?? '(none)'))} is not trusted` };
+  const issuers = [extensionText(cert, OID.issuer), extensionText(cert, OID.issuerV1, true)].filter((i): i is string => i !== undefined);
+  if (issuers.length === 0) return { ok: false, reason: 'the certificate has no OIDC issuer extension' };
+  for (const i of issuers)
+    if (i !== policy.issuer) return { ok: false, reason: `certificate issuer ${JSON.stringify(quote(i))} is not ${policy.issuer}` };
+  const repo = extensionText(cert, OID.sourceRepositoryUri);
+  const ref = extensionText(cert, OID.sourceRepositoryRef);
+  if (repo === undefined || ref === undefined)
+    return { ok: false, reason: 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)' };
+  const want = `https://github.com/${policy.sourceRepository}`;
+  if (asciiLower(repo) !== asciiLower(want))
+    return { ok: false, reason: `source repository ${JSON.stringify(quote(repo))} is not ${want}` };
+  if (!policy.sourceRefs.has(ref)) return { ok: false, reason: `source ref ${JSON.stringify(quote(ref))} is not allowed` };
+  return { ok: true, value: { identity: san, sourceRepository: repo, sourceRef: ref, issuer: issuers[0] as string } };
+}
+
+/** The earliest signing time the bundle's log entries or timestamps vouch for (what the verifier checked the certificate at). */
+function signingTime(bundle: ReturnType<typeof toSignedEntity>): string {
+  const times: number[] = [];
+  for (const t of bundle.timestamps) {
+    if (t.$case === 'transparency-log') times.push(Number(t.tlogEntry.integratedTime) * 1000);
+    else times.push(t.timestamp.signingTime.getTime());
+  }
+  const first = Math.min(...times);
+  return Number.isFinite(first) ? new Date(first).toISOString().replace(/\.\d+Z$/, 'Z') : '(unknown)';
+}
+
+/**
+ * One bundle (a parsed JSON value) about the file `subject` (its base name is the subject name it
+ * must carry, its sha256 what the digest must be), against the policy and the roots.
+ */
+function checkBundle(
+  value: unknown,
+  subject: { readonly name: string; readonly sha256: string },
+  policy: IdentityPolicy,
+  roots: readonly Root[],
+  predicate: PredicateKind,
+  limits: ReadLimits,
+): Result<KeylessSigner> {
+  let bundle: ReturnType<typeof bundleFromJSON>;
+  try {
+    bundle = bundleFromJSON(value);
+  } catch (e) {
+    return { ok: false, reason: `not a Sigstore bundle: ${(e as Error).message}` };
+  }
+  if (!isBundleWithDsseEnvelope(bundle))
+    return { ok: false, reason: 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)' };
+  const envelope = bundle.content.dsseEnvelope;
+  if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE)
+    return { ok: false, reason: `payload type is ${JSON.stringify(quote(envelope.payloadType))}, not ${IN_TOTO_PAYLOAD_TYPE}` };
+  let entity: ReturnType<typeof toSignedEntity>;
+  try {
+    entity = toSignedEntity(bundle);
+  } catch (e) {
+    return { ok: false, reason: `the bundle does not load: ${(e as Error).message}` };
+  }
+  if (entity.key.$case !== 'certificate') return { ok: false, reason: 'the bundle is signed with a key, not a workflow certificate' };
+  const cert = entity.key.certificate;
+  let why = '';
+  let verified = false;
+  for (const root of roots) {
+    try {
+      // One log entry or one timestamp (GitHub's own instance writes timestamps and no log entry); SCTs when the root lists CT logs.
+      new Verifier(root.material, { tlogThreshold: 0, timestampThreshold: 1, ctlogThreshold: root.ctlogs ? 1 : 0 }).verify(entity);
+      verified = true;
+      break;
+    } catch (e) {
+      why ||= (e as Error).message;
+    }
+  }
+  if (!verified) return { ok: false, reason: `the signature does not verify against the trusted root: ${why}` };
+  const who = checkIdentity(cert, policy);
+  if (!who.ok) return who;
+  const payload = strictPayload(Buffer.from(envelope.payload), limits);
+  if (!payload.ok) return payload;
+  const s = payload.value;
+  if (!isObject(s) || s['_type'] !== STATEMENT_TYPE) return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+  const only = onlySubject(s);
+  if (!only.ok) return only;
+  if (only.value.sha256 !== subject.sha256) return { ok: false, reason: 'subject digest differs from the file' };
+  const name = path.basename(subject.name);
+  if (only.value.name !== name)
+    return {
+      ok: false,
+      reason: `subject name ${JSON.stringify(typeof only.value.name === 'string' ? quote(only.value.name) : only.value.name)} is not ${JSON.stringify(name)}`,
+    };
+  if (s['predicateType'] !== predicate.type)
+    return { ok: false, reason: `predicate type is ${JSON.stringify(quote(String(s['predicateType'])))}, not ${predicate.type}` };
+  if (predicate.check) {
+    const p = predicate.check(s['predicate']);
+    if (!p.ok) return p;
+  }
+  return { ok: true, value: { ...who.value, signedAt: signingTime(entity) } };
+}
+
+/**
+ * A `.sigstore.json` file's bundles (one value, or one per line): trusted when one passes every
+ * check; otherwise the first reason (with the line when there are several).
+ */
+export function checkBundleFile(
+  name: string,
+  bytes: Uint8Array,
+  subject: { readonly name: string; readonly sha256: string },
+  policy: IdentityPolicy,
+  roots: readonly Root[],
+  predicate: PredicateKind,
+  limits: ReadLimits,
+): Result<KeylessSigner> {
+  const problems: string[] = [];
+  const sink = { error: (_at: Where, message: string) => problems.push(message) };
+  const decoded = decode(bytes, limits, sink);
+  if (!decoded) return { ok: false, reason: `${name} is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+  const docs = [...documents(decoded.text, 'values', { limits, collect: [] }, sink)];
+  if (problems.length > 0) return { ok: false, reason: `${name} is not strict JSON: ${problems[0]}` };
+  if (docs.length === 0) return { ok: false, reason: 'no attestation: the .sigstore.json holds no bundle' };
+  let reason = '';
+  for (const [i, doc] of docs.entries()) {
+    const r = checkBundle(doc.value, subject, policy, roots, predicate, limits);
+    if (r.ok) return r;
+    reason ||= docs.length > 1 ? `${r.reason} (bundle ${i + 1}; none of ${docs.length} passes)` : r.reason;
+  }
+  return { ok: false, reason };
+}
