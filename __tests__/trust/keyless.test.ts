@@ -4,10 +4,14 @@
  * checked in the doc's order, each refusal with its own reason.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { checkBundleFile, type IdentityPolicy, parseTrustedRoots, publicGoodRoots, type Root } from '../../src/trust/sigstore.js';
+import { addKey, json, record, surface } from '../support/corpus.js';
 import { EXPORT_IDENTITY, ISSUER, mockSigstore, OID, REPO, statementFor } from '../support/sigstore.js';
+import { cli, cliJson, ROOT, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const BYTES = Buffer.from('{"schema":"assay.provider_audit_record.v0"}\n');
@@ -180,5 +184,106 @@ describe('trusted roots', () => {
 
   it('the shipped public-good root loads', () => {
     expect(publicGoodRoots()).toHaveLength(1);
+  });
+});
+
+describe('identities in the trust sets, through the gate', () => {
+  const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
+  const call = addKey({ claim: 'verified' });
+  const exportText = `${JSON.stringify(record('github', 'g1', call))}\n`;
+  const base = ['--audit', 'audit', '--source-repository', REPO, '--trusted-root', 'root.json'];
+
+  async function workspace(bundle: unknown | null, extra: Record<string, string> = {}) {
+    const files: Record<string, string> = {
+      'runs/r.json': json(surface([call])),
+      'audit/a.ndjson': exportText,
+      'root.json': JSON.stringify(world.trustedRoot),
+      ...extra,
+    };
+    if (bundle !== null) files['audit/a.ndjson.sigstore.json'] = `${JSON.stringify(bundle)}\n`;
+    return writeFiles(tempDir(), files);
+  }
+  const recordsStatement = () => statementFor('a.ndjson', Buffer.from(exportText), RECORDS_V1, { kind: 'github-audit-log' });
+
+  it('a record file attested by a trusted signer identity: its records trusted, named in trusted_by; the call verified', async () => {
+    const dir = await workspace(await world.attest(recordsStatement()));
+    const r = await cliJson(
+      ['-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY, '--require-signed-records'],
+      ROOT,
+    );
+    expect(r.code, JSON.stringify(r.report.findings)).toBe(0);
+    expect(r.report.records[0]).toMatchObject({
+      outcome: 'bound',
+      trusted_by: { identity: EXPORT_IDENTITY, source_ref: 'refs/heads/main', issuer: ISSUER },
+    });
+    expect(r.report.calls[0]!.level).toBe('verified');
+  });
+
+  it('from a pull request ref, or with no bundle at all: record_untrusted with the reason, the gate fails', async () => {
+    const pr = await world.attest(recordsStatement(), {
+      san: EXPORT_IDENTITY,
+      extensions: [
+        { oid: OID.issuer, value: ISSUER },
+        { oid: OID.repo, value: `https://github.com/${REPO}` },
+        { oid: OID.ref, value: 'refs/pull/7/merge' },
+      ],
+    });
+    const fromPr = await cliJson(
+      ['-C', await workspace(pr), '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY],
+      ROOT,
+    );
+    expect(fromPr.code).toBe(1);
+    expect(fromPr.report.records[0]).toMatchObject({ outcome: 'untrusted', untrusted: 'source ref "refs/pull/7/merge" is not allowed' });
+    const none = await cliJson(
+      ['-C', await workspace(null), '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY],
+      ROOT,
+    );
+    expect(none.report.records[0]!.untrusted).toBe('no attestation (no a.ndjson.sigstore.json beside it)');
+  });
+
+  it('a server log attested by a trusted producer identity (run-v1): attested, named in runs[].producer.identity', async () => {
+    const log = readFileSync(path.join(UPSTREAM, 'server-logs/02_deploy_key_create_then_get.stderr.log'));
+    const bundle = await world.attest(statementFor('02.log', log, RUN_V1, {}), {
+      san: `https://github.com/${REPO}/.github/workflows/agent.yml@refs/heads/main`,
+    });
+    const dir = writeFiles(tempDir(), {
+      'runs/02.log': log.toString('utf8'),
+      'runs/02.log.sigstore.json': JSON.stringify(bundle, null, 2),
+      'audit/r.json': readFileSync(path.join(UPSTREAM, 'side_effect/audit_record_github_deploy_key.json'), 'utf8'),
+      'root.json': JSON.stringify(world.trustedRoot),
+    });
+    const id = `https://github.com/${REPO}/.github/workflows/agent.yml@refs/heads/main`;
+    const r = await cliJson(['-C', dir, '--runs', 'runs', ...base, '--trusted-producer-identity', id, '--require-attested-runs'], ROOT);
+    expect(r.code, JSON.stringify(r.report.findings)).toBe(0);
+    expect(r.report.runs[0]!.producer).toMatchObject({ key_id: null, checked: true, identity: { identity: id } });
+    const other = await cliJson(['-C', dir, '--runs', 'runs', ...base, '--trusted-producer-identity', `${id}x`], ROOT);
+    expect(other.report.findings.find((f) => f.code === 'run_unattested')?.message).toMatch(/certificate identity .* is not trusted/);
+  });
+
+  it('bad configuration is a usage error: an identity without a source repository, a malformed identity, a root that does not parse or has no CA', async () => {
+    const dir = await workspace(null, {
+      'bad-root.json': '{"mediaType":"application/vnd.dev.sigstore.trustedroot+json;version=0.1","certificateAuthorities":[]}',
+    });
+    const run = (args: string[]) => cli(['verify', '-C', dir, '--runs', 'runs', '--audit', 'audit', ...args], ROOT);
+    expect(await run(['--trusted-signer-identity', EXPORT_IDENTITY])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--source-repository: required with any trusted identity'),
+    });
+    expect(await run(['--trusted-signer-identity', 'export.yml', '--source-repository', REPO])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('is not a workflow identity'),
+    });
+    expect(
+      await run(['--trusted-signer-identity', EXPORT_IDENTITY, '--source-repository', REPO, '--trusted-root', 'bad-root.json']),
+    ).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('the trusted root has no certificate authority'),
+    });
+    expect(
+      await run(['--trusted-signer-identity', EXPORT_IDENTITY, '--source-repository', REPO, '--trusted-root', 'runs/r.json']),
+    ).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('not a Sigstore trusted root'),
+    });
   });
 });
