@@ -7531,6 +7531,7 @@ function envelopeLine(payloadType, payload, key) {
 
 
 /** The sidecar line for a bundle's bytes, or the findings that stop it. */
+/** The signed sidecar line for a bundle, or (key null) upstream's predicate alone, for actions/attest's predicate-path. */
 async function attestBundle(bundle, key, limits) {
     const read = await readBundle({ bytes: bundle.bytes }, bundle.name, (0,read_limits/* bundleLimits */.x0)(limits));
     const errors = read.findings.filter((f) => f.severity === 'error');
@@ -7541,6 +7542,8 @@ async function attestBundle(bundle, key, limits) {
     const statement = bundleStatement(read.bundle);
     if (!statement.ok)
         return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, statement.reason)] };
+    if (key === null)
+        return { ok: true, value: `${JSON.stringify(statement.value['predicate'], null, 2)}\n` };
     const payload = jcs(statement.value);
     if (!payload.ok)
         return {
@@ -8007,7 +8010,7 @@ function runImport(s) {
     if (errors.length > 0)
         return { ok: false, reason: { findings: errors, summary } };
     const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
-    return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary } };
+    return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, entries, summary } };
 }
 
 ;// CONCATENATED MODULE: ./src/tools/keygen.ts
@@ -8809,12 +8812,18 @@ const COMMAND_SPECS = [
     },
     {
         name: 'attest-bundle',
-        synopsis: '--key FILE [--output FILE] BUNDLE',
+        synopsis: '(--key FILE | --predicate-only) [--output FILE] BUNDLE',
         summary: "attest an evidence bundle as its producer (what upstream's assay evidence attest writes)",
-        about: 'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file',
+        about: 'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file. With --predicate-only, writes the predicate alone (for actions/attest predicate-path) to --output or standard output',
         options: [
-            { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM; required)" },
-            { flag: 'output', kind: 'string', arg: 'FILE', help: 'where the sidecar goes. Default: BUNDLE.intoto.jsonl' },
+            { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM)" },
+            { flag: 'predicate-only', kind: 'boolean', help: "write upstream's evidence-bundle/v1 predicate alone (JSON), no key needed" },
+            {
+                flag: 'output',
+                kind: 'string',
+                arg: 'FILE',
+                help: 'where it goes. Default: BUNDLE.intoto.jsonl (--predicate-only: standard output)',
+            },
             ...LIMITS,
         ],
     },
@@ -8845,6 +8854,12 @@ const COMMAND_SPECS = [
         options: [
             { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
             { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
+            {
+                flag: 'predicate',
+                kind: 'string',
+                arg: 'FILE',
+                help: 'also write the records predicate (kind, scope, entries read, records written) for actions/attest predicate-path',
+            },
             {
                 flag: 'actor',
                 kind: 'list',
@@ -9138,21 +9153,26 @@ function importCommand(a) {
         signedAt: signedAtOf(a.str('signed-at')),
         limits: limitsOf(a),
         slack,
+        predicate: a.str('predicate') ? external_node_path_default().resolve(a.cwd, a.str('predicate')) : null,
+        given: { actors: actors ?? [], repos: repos ?? [], since: a.str('since') ?? null, until: a.str('until') ?? null },
     };
 }
 function attestBundleCommand(a) {
     const key = a.str('key');
-    if (!key)
-        throw new UsageError('attest-bundle: --key FILE is required');
+    const predicateOnly = a.bool('predicate-only') ?? false;
+    if (predicateOnly && key)
+        throw new UsageError('attest-bundle: --predicate-only writes no signature: no --key');
+    if (!predicateOnly && !key)
+        throw new UsageError('attest-bundle: --key FILE is required (or --predicate-only for actions/attest)');
     if (a.rest.length !== 1)
         throw new UsageError('attest-bundle: exactly one BUNDLE (.tar.gz) is required');
     const bundle = external_node_path_default().resolve(a.cwd, a.rest[0]);
     const output = a.str('output');
     return {
         command: 'attest-bundle',
-        key: external_node_path_default().resolve(a.cwd, key),
+        key: key ? external_node_path_default().resolve(a.cwd, key) : null,
         bundle,
-        output: output ? external_node_path_default().resolve(a.cwd, output) : sidecarOf(bundle),
+        output: output ? external_node_path_default().resolve(a.cwd, output) : predicateOnly ? null : sidecarOf(bundle),
         limits: limitsOf(a),
     };
 }
@@ -9452,12 +9472,30 @@ function importExports(cmd, now) {
     if (done.records === 0)
         return { code: 0, stdout: '', stderr: say(`${done.summary}; no records, so ${cmd.output} was not written`) };
     try {
+        // The predicate first: when it cannot be written, no records file is left without it.
+        if (cmd.predicate)
+            writeWhole(cmd.predicate, recordsPredicate(cmd, done));
         writeWhole(cmd.output, done.ndjson);
     }
     catch (e) {
         return fail(say(`cannot write ${cmd.output}: ${e.message}`), done.summary);
     }
-    return { code: 0, stdout: '', stderr: say(`${done.summary}${sign ? ', signed' : ''} → ${cmd.output}`) };
+    const also = cmd.predicate ? ` (predicate → ${cmd.predicate})` : '';
+    return { code: 0, stdout: '', stderr: say(`${done.summary}${sign ? ', signed' : ''} → ${cmd.output}${also}`) };
+}
+/** The records predicate (docs/predicates/records-v1.md): the kind, the scope as given (absent members left out), the counts. */
+function recordsPredicate(cmd, done) {
+    const g = cmd.given;
+    const scope = {};
+    if (g.actors.length > 0)
+        scope['actor'] = g.actors;
+    if (g.repos.length > 0)
+        scope['repo'] = g.repos;
+    if (g.since !== null)
+        scope['since'] = g.since;
+    if (g.until !== null)
+        scope['until'] = g.until;
+    return `${JSON.stringify({ kind: cmd.kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
 }
 function sign(cmd, now) {
     const k = readSigningKey('--key', cmd.key);
@@ -9488,17 +9526,19 @@ async function attest(cmd) {
         stdout: '',
         stderr: `${why}receipt-gate: attest-bundle: nothing written\n`,
     });
-    const k = readSigningKey('--key', cmd.key);
-    if (!k.ok)
+    const k = cmd.key === null ? null : readSigningKey('--key', cmd.key);
+    if (k && !k.ok)
         return fail(`receipt-gate: attest-bundle: ${k.reason.message}\n`, KEY_EXIT[k.reason.code]);
-    if ((0,external_node_fs_namespaceObject.existsSync)(cmd.output))
+    if (cmd.output !== null && (0,external_node_fs_namespaceObject.existsSync)(cmd.output))
         return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
     const read = readInputs([cmd.bundle]);
     if (!read.ok)
         return fail(`receipt-gate: attest-bundle: ${read.reason}\n`);
-    const r = await attestBundle(read.value[0], k.value, cmd.limits);
+    const r = await attestBundle(read.value[0], k ? k.value : null, cmd.limits);
     if (!r.ok)
         return fail(findingLines('attest-bundle', r.reason));
+    if (cmd.output === null)
+        return { code: 0, stdout: r.value, stderr: '' };
     try {
         writeNew(cmd.output, r.value);
     }

@@ -237,13 +237,19 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   },
   {
     name: 'attest-bundle',
-    synopsis: '--key FILE [--output FILE] BUNDLE',
+    synopsis: '(--key FILE | --predicate-only) [--output FILE] BUNDLE',
     summary: "attest an evidence bundle as its producer (what upstream's assay evidence attest writes)",
     about:
-      'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file',
+      'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file. With --predicate-only, writes the predicate alone (for actions/attest predicate-path) to --output or standard output',
     options: [
-      { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM; required)" },
-      { flag: 'output', kind: 'string', arg: 'FILE', help: 'where the sidecar goes. Default: BUNDLE.intoto.jsonl' },
+      { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM)" },
+      { flag: 'predicate-only', kind: 'boolean', help: "write upstream's evidence-bundle/v1 predicate alone (JSON), no key needed" },
+      {
+        flag: 'output',
+        kind: 'string',
+        arg: 'FILE',
+        help: 'where it goes. Default: BUNDLE.intoto.jsonl (--predicate-only: standard output)',
+      },
       ...LIMITS,
     ],
   },
@@ -276,6 +282,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [
       { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
       { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
+      {
+        flag: 'predicate',
+        kind: 'string',
+        arg: 'FILE',
+        help: 'also write the records predicate (kind, scope, entries read, records written) for actions/attest predicate-path',
+      },
       {
         flag: 'actor',
         kind: 'list',

@@ -61,9 +61,11 @@ interface VerdictRequest {
 
 export interface AttestBundleCommand {
   readonly command: 'attest-bundle';
-  readonly key: string;
+  /** The signing key, or null with --predicate-only. */
+  readonly key: string | null;
   readonly bundle: string;
-  readonly output: string;
+  /** Where it goes; null: standard output (--predicate-only without --output). */
+  readonly output: string | null;
   readonly limits: ReadLimits;
 }
 
@@ -102,6 +104,15 @@ export interface ImportCommand {
   readonly limits: ReadLimits;
   readonly slack: SlackOptions;
   readonly scope: ScopeFilter;
+  /** Where the records predicate goes (for actions/attest), or null. */
+  readonly predicate: string | null;
+  /** The scope as given, for the predicate. */
+  readonly given: {
+    readonly actors: readonly string[];
+    readonly repos: readonly string[];
+    readonly since: string | null;
+    readonly until: string | null;
+  };
 }
 
 export type CliCommand =
@@ -282,20 +293,24 @@ function importCommand(a: Args): CliCommand {
     signedAt: signedAtOf(a.str('signed-at')),
     limits: limitsOf(a),
     slack,
+    predicate: a.str('predicate') ? path.resolve(a.cwd, a.str('predicate') as string) : null,
+    given: { actors: actors ?? [], repos: repos ?? [], since: a.str('since') ?? null, until: a.str('until') ?? null },
   };
 }
 
 function attestBundleCommand(a: Args): CliCommand {
   const key = a.str('key');
-  if (!key) throw new UsageError('attest-bundle: --key FILE is required');
+  const predicateOnly = a.bool('predicate-only') ?? false;
+  if (predicateOnly && key) throw new UsageError('attest-bundle: --predicate-only writes no signature: no --key');
+  if (!predicateOnly && !key) throw new UsageError('attest-bundle: --key FILE is required (or --predicate-only for actions/attest)');
   if (a.rest.length !== 1) throw new UsageError('attest-bundle: exactly one BUNDLE (.tar.gz) is required');
   const bundle = path.resolve(a.cwd, a.rest[0] as string);
   const output = a.str('output');
   return {
     command: 'attest-bundle',
-    key: path.resolve(a.cwd, key),
+    key: key ? path.resolve(a.cwd, key) : null,
     bundle,
-    output: output ? path.resolve(a.cwd, output) : sidecarOf(bundle),
+    output: output ? path.resolve(a.cwd, output) : predicateOnly ? null : sidecarOf(bundle),
     limits: limitsOf(a),
   };
 }

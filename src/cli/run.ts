@@ -154,11 +154,25 @@ function importExports(cmd: ImportCommand, now: Date): CliOutcome {
   // A quiet night: nothing to write, and no empty file for a job to commit.
   if (done.records === 0) return { code: 0, stdout: '', stderr: say(`${done.summary}; no records, so ${cmd.output} was not written`) };
   try {
+    // The predicate first: when it cannot be written, no records file is left without it.
+    if (cmd.predicate) writeWhole(cmd.predicate, recordsPredicate(cmd, done));
     writeWhole(cmd.output, done.ndjson);
   } catch (e) {
     return fail(say(`cannot write ${cmd.output}: ${(e as Error).message}`), done.summary);
   }
-  return { code: 0, stdout: '', stderr: say(`${done.summary}${sign ? ', signed' : ''} → ${cmd.output}`) };
+  const also = cmd.predicate ? ` (predicate → ${cmd.predicate})` : '';
+  return { code: 0, stdout: '', stderr: say(`${done.summary}${sign ? ', signed' : ''} → ${cmd.output}${also}`) };
+}
+
+/** The records predicate (docs/predicates/records-v1.md): the kind, the scope as given (absent members left out), the counts. */
+function recordsPredicate(cmd: ImportCommand, done: { readonly entries: number; readonly records: number }): string {
+  const g = cmd.given;
+  const scope: { [k: string]: unknown } = {};
+  if (g.actors.length > 0) scope['actor'] = g.actors;
+  if (g.repos.length > 0) scope['repo'] = g.repos;
+  if (g.since !== null) scope['since'] = g.since;
+  if (g.until !== null) scope['until'] = g.until;
+  return `${JSON.stringify({ kind: cmd.kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
 }
 
 function sign(cmd: SignCommand, now: Date): CliOutcome {
@@ -188,14 +202,15 @@ async function attest(cmd: AttestBundleCommand): Promise<CliOutcome> {
     stdout: '',
     stderr: `${why}receipt-gate: attest-bundle: nothing written\n`,
   });
-  const k = readSigningKey('--key', cmd.key);
-  if (!k.ok) return fail(`receipt-gate: attest-bundle: ${k.reason.message}\n`, KEY_EXIT[k.reason.code]);
-  if (existsSync(cmd.output))
+  const k = cmd.key === null ? null : readSigningKey('--key', cmd.key);
+  if (k && !k.ok) return fail(`receipt-gate: attest-bundle: ${k.reason.message}\n`, KEY_EXIT[k.reason.code]);
+  if (cmd.output !== null && existsSync(cmd.output))
     return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
   const read = readInputs([cmd.bundle]);
   if (!read.ok) return fail(`receipt-gate: attest-bundle: ${read.reason}\n`);
-  const r = await attestBundle(read.value[0] as ToolInput, k.value, cmd.limits);
+  const r = await attestBundle(read.value[0] as ToolInput, k ? k.value : null, cmd.limits);
   if (!r.ok) return fail(findingLines('attest-bundle', r.reason));
+  if (cmd.output === null) return { code: 0, stdout: r.value, stderr: '' };
   try {
     writeNew(cmd.output, r.value);
   } catch (e) {

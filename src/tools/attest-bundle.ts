@@ -17,7 +17,12 @@ import type { ToolInput } from './input.js';
 import { envelopeLine, type SigningKey } from './signing.js';
 
 /** The sidecar line for a bundle's bytes, or the findings that stop it. */
-export async function attestBundle(bundle: ToolInput, key: SigningKey, limits: ReadLimits): Promise<Result<string, readonly Finding[]>> {
+/** The signed sidecar line for a bundle, or (key null) upstream's predicate alone, for actions/attest's predicate-path. */
+export async function attestBundle(
+  bundle: ToolInput,
+  key: SigningKey | null,
+  limits: ReadLimits,
+): Promise<Result<string, readonly Finding[]>> {
   const read = await readBundle({ bytes: bundle.bytes }, bundle.name, bundleLimits(limits));
   const errors = read.findings.filter((f) => f.severity === 'error');
   if (errors.length > 0) return { ok: false, reason: errors };
@@ -25,6 +30,7 @@ export async function attestBundle(bundle: ToolInput, key: SigningKey, limits: R
     return { ok: false, reason: [inputFinding('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
   const statement = bundleStatement(read.bundle);
   if (!statement.ok) return { ok: false, reason: [inputFinding('invalid_artifact', bundle.name, statement.reason)] };
+  if (key === null) return { ok: true, value: `${JSON.stringify(statement.value['predicate'], null, 2)}\n` };
   const payload = jcs(statement.value);
   if (!payload.ok)
     return {

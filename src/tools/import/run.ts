@@ -70,6 +70,7 @@ export interface ImportSettings {
 export interface Imported {
   readonly ndjson: string;
   readonly records: number;
+  readonly entries: number;
   readonly summary: string;
 }
 
@@ -148,5 +149,5 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
   if (errors.length > 0) return { ok: false, reason: { findings: errors, summary } };
   const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
-  return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, summary } };
+  return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, entries, summary } };
 }
