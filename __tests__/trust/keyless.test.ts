@@ -4,7 +4,7 @@
  * checked in the doc's order, each refusal with its own reason.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
@@ -285,5 +285,79 @@ describe('identities in the trust sets, through the gate', () => {
       code: 2,
       stderr: expect.stringContaining('not a Sigstore trusted root'),
     });
+  });
+});
+
+describe("the producer's side", () => {
+  it('attest-bundle --predicate-only writes upstream’s predicate; actions/attest over the bundle with it attests the run by identity', async () => {
+    const vector = path.join(UPSTREAM, 'attestations/attested-run.tar.gz');
+    const p = await cli(['attest-bundle', '--predicate-only', vector], ROOT);
+    expect(p.code, p.stderr).toBe(0);
+    const sidecar = readFileSync(`${vector}.intoto.jsonl`, 'utf8');
+    const upstream = JSON.parse(Buffer.from(JSON.parse(sidecar).payload, 'base64').toString('utf8'));
+    expect(JSON.parse(p.stdout)).toEqual(upstream.predicate);
+    const archive = readFileSync(vector);
+    const id = `https://github.com/${REPO}/.github/workflows/agent.yml@refs/heads/main`;
+    const bundle = await world.attest(
+      statementFor('run.tar.gz', archive, 'https://docs.getassay.dev/attestation/evidence-bundle/v1', JSON.parse(p.stdout)),
+      { san: id },
+    );
+    const dir = writeFiles(tempDir(), {
+      'runs/run.tar.gz': archive,
+      'runs/run.tar.gz.sigstore.json': JSON.stringify(bundle),
+      'audit/r.json': readFileSync(path.join(UPSTREAM, 'side_effect/audit_record_github_deploy_key.json'), 'utf8'),
+      'root.json': JSON.stringify(world.trustedRoot),
+    });
+    const args = [
+      '-C',
+      dir,
+      '--runs',
+      'runs',
+      '--audit',
+      'audit',
+      '--source-repository',
+      REPO,
+      '--trusted-root',
+      'root.json',
+      '--trusted-producer-identity',
+      id,
+    ];
+    const r = await cliJson(args, ROOT);
+    expect(r.code, JSON.stringify(r.report.findings)).toBe(0);
+    expect(r.report.runs[0]!.producer).toMatchObject({ checked: true, name: 'assay-cli', identity: { identity: id } });
+    // A predicate field that disagrees with the bundle is refused, as for key-signed sidecars.
+    const edited = { ...JSON.parse(p.stdout), run: { ...JSON.parse(p.stdout).run, event_count: 3 } };
+    writeFileSync(
+      path.join(dir, 'runs/run.tar.gz.sigstore.json'),
+      JSON.stringify(
+        await world.attest(statementFor('run.tar.gz', archive, 'https://docs.getassay.dev/attestation/evidence-bundle/v1', edited), {
+          san: id,
+        }),
+      ),
+    );
+    const bad = await cliJson(args, ROOT);
+    expect(bad.report.findings.find((f) => f.code === 'run_unattested')?.message).toMatch(
+      /predicate field run\.event_count disagrees with the bundle/,
+    );
+  });
+
+  it('import --predicate writes the records predicate: kind, the scope as given, entries read, records written', async () => {
+    const dir = writeFiles(tempDir(), {
+      'e.json': readFileSync(path.join(ROOT, 'fixtures/import/github/audit-log-rest-page.json'), 'utf8'),
+    });
+    const r = await cli(
+      ['import', 'github-audit-log', '--since', '2020-01-01', '--output', 'o.ndjson', '--predicate', 'p.json', 'e.json'],
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const predicate = JSON.parse(readFileSync(path.join(dir, 'p.json'), 'utf8'));
+    expect(predicate).toMatchObject({
+      kind: 'github-audit-log',
+      scope: { since: '2020-01-01' },
+      entries_read: expect.any(Number),
+      records_written: expect.any(Number),
+    });
+    expect(predicate.records_written).toBe(readFileSync(path.join(dir, 'o.ndjson'), 'utf8').trim().split('\n').length);
+    expect(Object.keys(predicate.scope)).toEqual(['since']);
   });
 });
