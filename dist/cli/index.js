@@ -3945,6 +3945,17 @@ function verify(evidence, options) {
             trusted_producers: evidence.trustedProducers ?? [],
             allow_unmatched_records: options.allowUnmatchedRecords,
             strict_observed: options.strictObserved,
+            ...(evidence.identities
+                ? {
+                    identities: {
+                        trusted_signer_identities: evidence.identities.signers,
+                        trusted_producer_identities: evidence.identities.producers,
+                        source_repository: evidence.identities.sourceRepository,
+                        source_refs: evidence.identities.sourceRefs,
+                        certificate_oidc_issuer: evidence.identities.issuer,
+                    },
+                }
+                : {}),
         },
         runs: runReports,
         calls: callReports,
@@ -6777,6 +6788,7 @@ function attestedWith(a, keyless, facts, keys) {
 
 
 
+
 /**
  * Read every input file into located evidence, one file at a time: each is read once and dropped
  * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
@@ -6850,6 +6862,7 @@ async function collect(settings, digests, keyless) {
         findings,
         trustedSigners: keys ? [...keys.keys()].sort() : [],
         trustedProducers: producers ? [...producers.keys()].sort() : [],
+        ...(settings.keyless ? { identities: identityTrust(settings.keyless) } : {}),
         inputs,
     };
 }
@@ -6897,6 +6910,17 @@ function readSidecar(bundle, workspace, limits, inputs, findings) {
     if (read.findings.length > 0)
         return { kind: 'malformed' };
     return read.empty ? { kind: 'empty' } : { kind: 'envelopes', envelopes: read.envelopes };
+}
+/** The identity trust in effect, sorted, for the report's policy. */
+function identityTrust(k) {
+    const any = (k.signers ?? k.producers);
+    return {
+        signers: [...(k.signers?.identities ?? [])].sort(core_text/* cmp */.r2),
+        producers: [...(k.producers?.identities ?? [])].sort(core_text/* cmp */.r2),
+        sourceRepository: any.sourceRepository,
+        sourceRefs: [...any.sourceRefs].sort(core_text/* cmp */.r2),
+        issuer: any.issuer,
+    };
 }
 /** What the core needs of the settings (nothing about files). */
 const optionsOf = (s) => ({

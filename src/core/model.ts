@@ -106,6 +106,17 @@ export interface Evidence {
   readonly trustedSigners?: readonly string[];
   /** The key_ids of the trusted producers the runs were checked against (empty: none configured). */
   readonly trustedProducers?: readonly string[];
+  /** The trusted workflow identities, when any are configured (docs/keyless.md). */
+  readonly identities?: IdentityTrust;
+}
+
+/** Who may attest by workflow identity: what a verdict's policy digest must cover too. */
+export interface IdentityTrust {
+  readonly signers: readonly string[];
+  readonly producers: readonly string[];
+  readonly sourceRepository: string;
+  readonly sourceRefs: readonly string[];
+  readonly issuer: string;
 }
 
 export interface VerifyOptions {

@@ -108,6 +108,14 @@ interface ReportPolicy {
   readonly trusted_producers: readonly string[];
   readonly allow_unmatched_records: boolean;
   readonly strict_observed: boolean;
+  /** The trusted workflow identities and what their certificates must name (present only when configured). */
+  readonly identities?: {
+    readonly trusted_signer_identities: readonly string[];
+    readonly trusted_producer_identities: readonly string[];
+    readonly source_repository: string;
+    readonly source_refs: readonly string[];
+    readonly certificate_oidc_issuer: string;
+  };
 }
 
 export interface Report {

@@ -193,6 +193,17 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
       trusted_producers: evidence.trustedProducers ?? [],
       allow_unmatched_records: options.allowUnmatchedRecords,
       strict_observed: options.strictObserved,
+      ...(evidence.identities
+        ? {
+            identities: {
+              trusted_signer_identities: evidence.identities.signers,
+              trusted_producer_identities: evidence.identities.producers,
+              source_repository: evidence.identities.sourceRepository,
+              source_refs: evidence.identities.sourceRefs,
+              certificate_oidc_issuer: evidence.identities.issuer,
+            },
+          }
+        : {}),
     },
     runs: runReports,
     calls: callReports,

@@ -6,10 +6,11 @@ import { existsSync, lstatSync, realpathSync, type Stats, statSync } from 'node:
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
-import type { Attestation, Evidence, RunInput, VerifyOptions, WorkflowSigner } from '../core/model.js';
+import type { Attestation, Evidence, IdentityTrust, RunInput, VerifyOptions, WorkflowSigner } from '../core/model.js';
 import { checkRuleNames } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
+import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
 import { discover, type FoundFile } from '../read/discover.js';
 import { readEnvelopeFile } from '../read/envelope.js';
@@ -115,6 +116,7 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessChe
     findings,
     trustedSigners: keys ? [...keys.keys()].sort() : [],
     trustedProducers: producers ? [...producers.keys()].sort() : [],
+    ...(settings.keyless ? { identities: identityTrust(settings.keyless) } : {}),
     inputs,
   };
 }
@@ -163,6 +165,18 @@ function readSidecar(
   for (const f of read.findings) findings.push(f);
   if (read.findings.length > 0) return { kind: 'malformed' };
   return read.empty ? { kind: 'empty' } : { kind: 'envelopes', envelopes: read.envelopes };
+}
+
+/** The identity trust in effect, sorted, for the report's policy. */
+function identityTrust(k: NonNullable<Settings['keyless']>): IdentityTrust {
+  const any = (k.signers ?? k.producers) as NonNullable<typeof k.signers>;
+  return {
+    signers: [...(k.signers?.identities ?? [])].sort(cmp),
+    producers: [...(k.producers?.identities ?? [])].sort(cmp),
+    sourceRepository: any.sourceRepository,
+    sourceRefs: [...any.sourceRefs].sort(cmp),
+    issuer: any.issuer,
+  };
 }
 
 /** What the core needs of the settings (nothing about files). */
