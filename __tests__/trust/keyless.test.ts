@@ -4,7 +4,7 @@
  * checked in the doc's order, each refusal with its own reason.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
@@ -359,5 +359,80 @@ describe("the producer's side", () => {
     });
     expect(predicate.records_written).toBe(readFileSync(path.join(dir, 'o.ndjson'), 'utf8').trim().split('\n').length);
     expect(Object.keys(predicate.scope)).toEqual(['since']);
+  });
+});
+
+describe('verify-attestation with a Sigstore bundle (actions/attest over the report)', () => {
+  const RESOURCE = 'git+https://github.com/acme/agents@0123456789abcdef0123456789abcdef01234567';
+  const RELEASE = `https://github.com/${REPO}/.github/workflows/release.yml@refs/tags/v1.2.3`;
+
+  it('passes by identity, names the signer; another commit, another identity or an edited report fails', async () => {
+    const dir = tempDir();
+    cpSync(path.join(ROOT, 'fixtures/demo'), dir, { recursive: true });
+    writeFileSync(path.join(dir, 'root.json'), JSON.stringify(world.trustedRoot));
+    const v = await cli(
+      ['verify', '-C', dir, '--output', 'receipt-report.json', '--vsa-predicate', 'verdict.json', '--resource-uri', RESOURCE],
+      ROOT,
+    );
+    expect(v.code, v.stderr).toBe(0);
+    const report = readFileSync(path.join(dir, 'receipt-report.json'));
+    const predicate = JSON.parse(readFileSync(path.join(dir, 'verdict.json'), 'utf8'));
+    const bundle = await world.attest(statementFor('receipt-report.json', report, 'https://slsa.dev/verification_summary/v1', predicate), {
+      san: RELEASE,
+      extensions: [
+        { oid: OID.issuer, value: ISSUER },
+        { oid: OID.repo, value: `https://github.com/${REPO}` },
+        { oid: OID.ref, value: 'refs/tags/v1.2.3' },
+      ],
+    });
+    writeFileSync(path.join(dir, 'receipt-report.json.sigstore.json'), JSON.stringify(bundle));
+    const check = (extra: string[]) =>
+      cli(
+        [
+          'verify-attestation',
+          '--certificate-identity',
+          RELEASE,
+          '--source-repository',
+          REPO,
+          '--source-ref',
+          'refs/tags/v1.2.3',
+          '--trusted-root',
+          'root.json',
+          '--report',
+          'receipt-report.json',
+          ...extra,
+          'receipt-report.json.sigstore.json',
+        ],
+        dir,
+      );
+    const ok = await check(['--resource-uri', RESOURCE]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(
+      new RegExp(
+        `^PASSED ${RESOURCE.replace(/[.+]/g, '\\$&')} · .* · signed by ${RELEASE.replace(/[./]/g, '\\$&')} \\(refs/tags/v1\\.2\\.3, `,
+      ),
+    );
+    expect(await check(['--resource-uri', `${RESOURCE.slice(0, -1)}8`])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/the verdict is about another commit or repository/),
+    });
+    const other = await cli(
+      [
+        'verify-attestation',
+        '--certificate-identity',
+        `${RELEASE}x`,
+        '--source-repository',
+        REPO,
+        '--trusted-root',
+        'root.json',
+        '--report',
+        'receipt-report.json',
+        'receipt-report.json.sigstore.json',
+      ],
+      dir,
+    );
+    expect(other).toMatchObject({ code: 1, stderr: expect.stringMatching(/is not trusted/) });
+    writeFileSync(path.join(dir, 'receipt-report.json'), Buffer.concat([report, Buffer.from(' ')]));
+    expect(await check([])).toMatchObject({ code: 1, stderr: expect.stringMatching(/subject digest differs from the file/) });
   });
 });

@@ -8291,6 +8291,25 @@ function writeVerdict(report, origin, files) {
 
 
 
+/** The predicate of a verdict: the resource it is about (when one is required) and PASSED; its summary line. */
+function verdictOf(pred, resourceUri) {
+    if (!(0,core_json/* isObject */.G)(pred))
+        return { ok: false, reason: 'predicate is not an object' };
+    if (resourceUri !== null && pred['resourceUri'] !== resourceUri)
+        return {
+            ok: false,
+            reason: `resourceUri is ${JSON.stringify(typeof pred['resourceUri'] === 'string' ? pred['resourceUri'].slice(0, 200) : (pred['resourceUri'] ?? null))}, not ${resourceUri}: the verdict is about another commit or repository`,
+        };
+    if (pred['verificationResult'] !== 'PASSED')
+        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
+    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
+    const policy = (0,core_json/* isObject */.G)(pred['policy']) && (0,core_json/* isObject */.G)(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
+    return {
+        ok: true,
+        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'}`,
+    };
+}
 async function verdict_checkOne(e, reportSha256, keys, limits, resourceUri) {
     const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'signer');
     if (!signed.ok)
@@ -8308,23 +8327,8 @@ async function verdict_checkOne(e, reportSha256, keys, limits, resourceUri) {
         return subject;
     if (subject.value.sha256 !== reportSha256)
         return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
-    const pred = s['predicate'];
-    if (!(0,core_json/* isObject */.G)(pred))
-        return { ok: false, reason: 'predicate is not an object' };
-    if (resourceUri !== null && pred['resourceUri'] !== resourceUri)
-        return {
-            ok: false,
-            reason: `resourceUri is ${JSON.stringify(typeof pred['resourceUri'] === 'string' ? pred['resourceUri'].slice(0, 200) : (pred['resourceUri'] ?? null))}, not ${resourceUri}: the verdict is about another commit or repository`,
-        };
-    if (pred['verificationResult'] !== 'PASSED')
-        return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
-    const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
-    const policy = (0,core_json/* isObject */.G)(pred['policy']) && (0,core_json/* isObject */.G)(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
-    const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
-    return {
-        ok: true,
-        value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
-    };
+    const v = verdictOf(s['predicate'], resourceUri);
+    return v.ok ? { ok: true, value: `${v.value} · signed by ${signed.value}` } : v;
 }
 /** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
 async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits, resourceUri = null) {
@@ -8343,6 +8347,32 @@ async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits, 
         reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
     }
     return { ok: false, reason };
+}
+/**
+ * A verdict attested with GitHub artifact attestations (a Sigstore bundle over the report, from
+ * `actions/attest`): the keyless checks by workflow identity (docs/keyless.md), the subject the
+ * report's bytes and base name, the Verification Summary predicate, then the verdict's own checks.
+ * @param trustedRoot the text of a trusted root file, or null for the shipped public-good root
+ */
+async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report, policy, trustedRoot, limits, resourceUri) {
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const roots = trustedRoot
+        ? sigstore.parseTrustedRoots(trustedRoot.name, trustedRoot.text, limits)
+        : { ok: true, value: sigstore.publicGoodRoots() };
+    if (!roots.ok)
+        return roots;
+    let summary = '';
+    const predicate = {
+        type: envelope/* VSA_PREDICATE_TYPE */.cF,
+        check: (p) => {
+            const v = verdictOf(p, resourceUri);
+            if (v.ok)
+                summary = v.value;
+            return v.ok ? { ok: true } : v;
+        },
+    };
+    const r = sigstore.checkBundleFile(bundleFile, bundleBytes, { name: reportFile, sha256: sha256Hex(report) }, policy, roots.value, predicate, limits);
+    return r.ok ? { ok: true, value: `${summary} · signed by ${r.value.identity} (${r.value.sourceRef}, ${r.value.signedAt})` } : r;
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -8820,12 +8850,27 @@ const COMMAND_SPECS = [
     },
     {
         name: 'verify-attestation',
-        synopsis: '--trusted-key PUB --report REPORT ENVELOPE',
+        synopsis: '(--trusted-key PUB | --certificate-identity URI --source-repository OWNER/NAME) --report REPORT ENVELOPE',
         summary: "check a signed verdict offline: the report's digest, the signer, and PASSED",
         about: 'checks the envelope in order (payload type, a trusted signature, strict payload, Statement and predicate types, the subject digest against REPORT, verificationResult PASSED); exit 0 and one line when valid, 1 with the reason',
         options: [
             { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
             { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
+            {
+                flag: 'certificate-identity',
+                kind: 'string',
+                arg: 'URI',
+                help: 'check a Sigstore bundle (GitHub artifact attestation) instead of a key-signed envelope: the workflow identity that must have signed it; needs --source-repository',
+            },
+            { flag: 'source-repository', kind: 'string', arg: 'OWNER/NAME', help: 'the repository the workflow must have run for' },
+            { flag: 'source-ref', kind: 'list', arg: 'REF', default: 'refs/heads/main', help: 'an allowed Source Repository Ref (repeatable)' },
+            { flag: 'certificate-oidc-issuer', kind: 'string', arg: 'URL', help: "the certificate's OIDC issuer" },
+            {
+                flag: 'trusted-root',
+                kind: 'string',
+                arg: 'FILE',
+                help: 'a Sigstore trusted root (or JSON lines of them). Default: the public-good root',
+            },
             {
                 flag: 'resource-uri',
                 kind: 'string',
@@ -9203,18 +9248,38 @@ function attestBundleCommand(a) {
 function verifyAttestationCommand(a) {
     const report = a.str('report');
     const files = a.list('trusted-key') ?? [];
+    const identity = a.str('certificate-identity');
     if (!report)
         throw new UsageError('verify-attestation: --report FILE is required');
-    if (files.length === 0)
-        throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
+    if (files.length === 0 && identity === undefined)
+        throw new UsageError('verify-attestation: --trusted-key FILE (a key-signed envelope) or --certificate-identity URI (a Sigstore bundle) is required');
+    if (files.length > 0 && identity !== undefined)
+        throw new UsageError('verify-attestation: --trusted-key or --certificate-identity, not both');
     if (a.rest.length !== 1)
         throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
-    const keys = keyFiles('--trusted-key', files, a.cwd);
-    if (!keys)
-        throw new UsageError('verify-attestation: no trusted key');
+    const keys = files.length > 0 ? keyFiles('--trusted-key', files, a.cwd) : null;
+    const trustedRoot = a.str('trusted-root');
+    const keyless = identity === undefined
+        ? null
+        : readKeyless({
+            signerIdentities: [identity],
+            producerIdentities: [],
+            sourceRepository: a.str('source-repository') ?? null,
+            sourceRefs: a.list('source-ref') ?? [],
+            defaultRef: 'refs/heads/main',
+            issuer: a.str('certificate-oidc-issuer') ?? null,
+            trustedRoot: trustedRoot ? external_node_path_default().resolve(a.cwd, trustedRoot) : null,
+        }, {
+            signerIdentities: '--certificate-identity',
+            producerIdentities: '--certificate-identity',
+            sourceRepository: '--source-repository',
+            sourceRefs: '--source-ref',
+            issuer: '--certificate-oidc-issuer',
+        });
     return {
         command: 'verify-attestation',
         keys,
+        keyless,
         report: external_node_path_default().resolve(a.cwd, report),
         envelope: external_node_path_default().resolve(a.cwd, a.rest[0]),
         resourceUri: resourceUriOf(a.str('resource-uri')) ?? null,
@@ -9576,7 +9641,22 @@ async function verifyAttestation(cmd) {
     if (!read.ok)
         return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
     const [report, envelope] = read.value;
-    const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri);
+    let root = null;
+    if (cmd.keyless?.trustedRoot) {
+        try {
+            root = { name: `--trusted-root ${cmd.keyless.trustedRoot}`, text: (0,external_node_fs_namespaceObject.readFileSync)(cmd.keyless.trustedRoot, 'utf8') };
+        }
+        catch (e) {
+            return {
+                code: 2,
+                stdout: '',
+                stderr: `receipt-gate: verify-attestation: --trusted-root ${cmd.keyless.trustedRoot}: cannot read (${readError(e)})\n`,
+            };
+        }
+    }
+    const r = cmd.keyless?.signers
+        ? await verifyVerdictKeyless(cmd.envelope, envelope.bytes, cmd.report, report.bytes, cmd.keyless.signers, root, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri)
+        : await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri);
     if (!r.ok)
         return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${text_visible(r.reason)}\n` };
     return { code: 0, stdout: `${text_visible(r.value)}\n`, stderr: '' };

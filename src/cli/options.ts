@@ -220,13 +220,28 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   },
   {
     name: 'verify-attestation',
-    synopsis: '--trusted-key PUB --report REPORT ENVELOPE',
+    synopsis: '(--trusted-key PUB | --certificate-identity URI --source-repository OWNER/NAME) --report REPORT ENVELOPE',
     summary: "check a signed verdict offline: the report's digest, the signer, and PASSED",
     about:
       'checks the envelope in order (payload type, a trusted signature, strict payload, Statement and predicate types, the subject digest against REPORT, verificationResult PASSED); exit 0 and one line when valid, 1 with the reason',
     options: [
       { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
       { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
+      {
+        flag: 'certificate-identity',
+        kind: 'string',
+        arg: 'URI',
+        help: 'check a Sigstore bundle (GitHub artifact attestation) instead of a key-signed envelope: the workflow identity that must have signed it; needs --source-repository',
+      },
+      { flag: 'source-repository', kind: 'string', arg: 'OWNER/NAME', help: 'the repository the workflow must have run for' },
+      { flag: 'source-ref', kind: 'list', arg: 'REF', default: 'refs/heads/main', help: 'an allowed Source Repository Ref (repeatable)' },
+      { flag: 'certificate-oidc-issuer', kind: 'string', arg: 'URL', help: "the certificate's OIDC issuer" },
+      {
+        flag: 'trusted-root',
+        kind: 'string',
+        arg: 'FILE',
+        help: 'a Sigstore trusted root (or JSON lines of them). Default: the public-good root',
+      },
       {
         flag: 'resource-uri',
         kind: 'string',

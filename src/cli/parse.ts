@@ -12,6 +12,7 @@ import { compareInstants, type Instant } from '../core/time.js';
 import {
   defaultSettings,
   directoryIn,
+  type KeylessSettings,
   parseChoice,
   parseList,
   readKeyless,
@@ -71,7 +72,10 @@ export interface AttestBundleCommand {
 
 export interface VerifyAttestationCommand {
   readonly command: 'verify-attestation';
-  readonly keys: TrustedKeys;
+  /** Trusted keys (a key-signed envelope), or null for a Sigstore bundle checked by identity. */
+  readonly keys: TrustedKeys | null;
+  /** The identity a Sigstore bundle must come from (null: a key-signed envelope). */
+  readonly keyless: KeylessSettings | null;
   readonly report: string;
   readonly envelope: string;
   /** The resourceUri the verdict must name, or null (any). */
@@ -318,14 +322,42 @@ function attestBundleCommand(a: Args): CliCommand {
 function verifyAttestationCommand(a: Args): CliCommand {
   const report = a.str('report');
   const files = a.list('trusted-key') ?? [];
+  const identity = a.str('certificate-identity');
   if (!report) throw new UsageError('verify-attestation: --report FILE is required');
-  if (files.length === 0) throw new UsageError('verify-attestation: at least one --trusted-key FILE is required');
+  if (files.length === 0 && identity === undefined)
+    throw new UsageError(
+      'verify-attestation: --trusted-key FILE (a key-signed envelope) or --certificate-identity URI (a Sigstore bundle) is required',
+    );
+  if (files.length > 0 && identity !== undefined)
+    throw new UsageError('verify-attestation: --trusted-key or --certificate-identity, not both');
   if (a.rest.length !== 1) throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
-  const keys = keyFiles('--trusted-key', files, a.cwd);
-  if (!keys) throw new UsageError('verify-attestation: no trusted key');
+  const keys = files.length > 0 ? keyFiles('--trusted-key', files, a.cwd) : null;
+  const trustedRoot = a.str('trusted-root');
+  const keyless =
+    identity === undefined
+      ? null
+      : readKeyless(
+          {
+            signerIdentities: [identity],
+            producerIdentities: [],
+            sourceRepository: a.str('source-repository') ?? null,
+            sourceRefs: a.list('source-ref') ?? [],
+            defaultRef: 'refs/heads/main',
+            issuer: a.str('certificate-oidc-issuer') ?? null,
+            trustedRoot: trustedRoot ? path.resolve(a.cwd, trustedRoot) : null,
+          },
+          {
+            signerIdentities: '--certificate-identity',
+            producerIdentities: '--certificate-identity',
+            sourceRepository: '--source-repository',
+            sourceRefs: '--source-ref',
+            issuer: '--certificate-oidc-issuer',
+          },
+        );
   return {
     command: 'verify-attestation',
     keys,
+    keyless,
     report: path.resolve(a.cwd, report),
     envelope: path.resolve(a.cwd, a.rest[0] as string),
     resourceUri: resourceUriOf(a.str('resource-uri')) ?? null,

@@ -20,7 +20,8 @@ import { signRecords } from '../tools/sign.js';
 import { parsePrivateKey, type SigningKey, signedAtNow } from '../tools/signing.js';
 import { writeVerdict } from '../tools/verdict.js';
 import { writeNew, writeWhole } from '../tools/write.js';
-import { verifyVerdict } from '../trust/verdict.js';
+import type { TrustedKeys } from '../trust/keys.js';
+import { verifyVerdict, verifyVerdictKeyless } from '../trust/verdict.js';
 import { VERSION } from '../version.js';
 import { usageText } from './options.js';
 import {
@@ -223,7 +224,30 @@ async function verifyAttestation(cmd: VerifyAttestationCommand): Promise<CliOutc
   const read = readInputs([cmd.report, cmd.envelope]);
   if (!read.ok) return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
   const [report, envelope] = read.value as [ToolInput, ToolInput];
-  const r = await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS, cmd.resourceUri);
+  let root: { name: string; text: string } | null = null;
+  if (cmd.keyless?.trustedRoot) {
+    try {
+      root = { name: `--trusted-root ${cmd.keyless.trustedRoot}`, text: readFileSync(cmd.keyless.trustedRoot, 'utf8') };
+    } catch (e) {
+      return {
+        code: 2,
+        stdout: '',
+        stderr: `receipt-gate: verify-attestation: --trusted-root ${cmd.keyless.trustedRoot}: cannot read (${readError(e)})\n`,
+      };
+    }
+  }
+  const r = cmd.keyless?.signers
+    ? await verifyVerdictKeyless(
+        cmd.envelope,
+        envelope.bytes,
+        cmd.report,
+        report.bytes,
+        cmd.keyless.signers,
+        root,
+        DEFAULT_LIMITS,
+        cmd.resourceUri,
+      )
+    : await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys as TrustedKeys, DEFAULT_LIMITS, cmd.resourceUri);
   if (!r.ok) return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason)}\n` };
   return { code: 0, stdout: `${visible(r.value)}\n`, stderr: '' };
 }

@@ -21,6 +21,26 @@ import {
 import type { ReadLimits } from '../read/limits.js';
 import { checkEnvelopeAsync } from './envelope.js';
 import type { TrustedKeys } from './keys.js';
+import type { IdentityPolicy } from './sigstore.js';
+
+/** The predicate of a verdict: the resource it is about (when one is required) and PASSED; its summary line. */
+function verdictOf(pred: unknown, resourceUri: string | null): Result<string> {
+  if (!isObject(pred)) return { ok: false, reason: 'predicate is not an object' };
+  if (resourceUri !== null && pred['resourceUri'] !== resourceUri)
+    return {
+      ok: false,
+      reason: `resourceUri is ${JSON.stringify(typeof pred['resourceUri'] === 'string' ? pred['resourceUri'].slice(0, 200) : (pred['resourceUri'] ?? null))}, not ${resourceUri}: the verdict is about another commit or repository`,
+    };
+  if (pred['verificationResult'] !== 'PASSED')
+    return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
+  const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l): l is string => typeof l === 'string') : [];
+  const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+  const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
+  return {
+    ok: true,
+    value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'}`,
+  };
+}
 
 async function checkOne(
   e: Envelope,
@@ -40,22 +60,8 @@ async function checkOne(
   if (!subject.ok) return subject;
   if (subject.value.sha256 !== reportSha256)
     return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
-  const pred = s['predicate'];
-  if (!isObject(pred)) return { ok: false, reason: 'predicate is not an object' };
-  if (resourceUri !== null && pred['resourceUri'] !== resourceUri)
-    return {
-      ok: false,
-      reason: `resourceUri is ${JSON.stringify(typeof pred['resourceUri'] === 'string' ? pred['resourceUri'].slice(0, 200) : (pred['resourceUri'] ?? null))}, not ${resourceUri}: the verdict is about another commit or repository`,
-    };
-  if (pred['verificationResult'] !== 'PASSED')
-    return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
-  const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l): l is string => typeof l === 'string') : [];
-  const policy = isObject(pred['policy']) && isObject(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
-  const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
-  return {
-    ok: true,
-    value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'} · signed by ${signed.value}`,
-  };
+  const v = verdictOf(s['predicate'], resourceUri);
+  return v.ok ? { ok: true, value: `${v.value} · signed by ${signed.value}` } : v;
 }
 
 /** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
@@ -79,4 +85,46 @@ export async function verifyVerdict(
     reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
   }
   return { ok: false, reason };
+}
+
+/**
+ * A verdict attested with GitHub artifact attestations (a Sigstore bundle over the report, from
+ * `actions/attest`): the keyless checks by workflow identity (docs/keyless.md), the subject the
+ * report's bytes and base name, the Verification Summary predicate, then the verdict's own checks.
+ * @param trustedRoot the text of a trusted root file, or null for the shipped public-good root
+ */
+export async function verifyVerdictKeyless(
+  bundleFile: string,
+  bundleBytes: Uint8Array,
+  reportFile: string,
+  report: Uint8Array,
+  policy: IdentityPolicy,
+  trustedRoot: { readonly name: string; readonly text: string } | null,
+  limits: ReadLimits,
+  resourceUri: string | null,
+): Promise<Result<string>> {
+  const sigstore = await import('./sigstore.js');
+  const roots = trustedRoot
+    ? sigstore.parseTrustedRoots(trustedRoot.name, trustedRoot.text, limits)
+    : { ok: true as const, value: sigstore.publicGoodRoots() };
+  if (!roots.ok) return roots;
+  let summary = '';
+  const predicate = {
+    type: VSA_PREDICATE_TYPE,
+    check: (p: unknown): Result => {
+      const v = verdictOf(p, resourceUri);
+      if (v.ok) summary = v.value;
+      return v.ok ? { ok: true } : v;
+    },
+  };
+  const r = sigstore.checkBundleFile(
+    bundleFile,
+    bundleBytes,
+    { name: reportFile, sha256: sha256Hex(report) },
+    policy,
+    roots.value,
+    predicate,
+    limits,
+  );
+  return r.ok ? { ok: true, value: `${summary} · signed by ${r.value.identity} (${r.value.sourceRef}, ${r.value.signedAt})` } : r;
 }
