@@ -182,6 +182,14 @@ describe('trusted roots', () => {
     });
   });
 
+  it('a key or authority whose validFor has no start is malformed, never unbounded (a conformance case the library alone accepts)', () => {
+    const tlogs = world.trustedRoot.tlogs.map((t) => ({ ...t, publicKey: { ...t.publicKey, validFor: {} } }));
+    expect(parseTrustedRoots('r', JSON.stringify({ ...world.trustedRoot, tlogs }), DEFAULT_LIMITS)).toMatchObject({
+      ok: false,
+      reason: 'r: the trusted root is malformed: tlogs[0] has a validFor without a start',
+    });
+  });
+
   it('the shipped public-good root loads', () => {
     expect(publicGoodRoots()).toHaveLength(1);
   });

@@ -11,8 +11,10 @@ __webpack_require__.r(__webpack_exports__);
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   checkBundleFile: () => (/* binding */ checkBundleFile),
+  checkSigner: () => (/* binding */ checkSigner),
   parseTrustedRoots: () => (/* binding */ parseTrustedRoots),
-  publicGoodRoots: () => (/* binding */ publicGoodRoots)
+  publicGoodRoots: () => (/* binding */ publicGoodRoots),
+  verifySigned: () => (/* binding */ verifySigned)
 });
 
 // EXTERNAL MODULE: external "node:path"
@@ -95,9 +97,35 @@ function parseTrustedRoots(name, text, limits) {
         return { ok: false, reason: `${name}: holds no trusted root` };
     return { ok: true, value: roots };
 }
+/** The first key or authority of a trusted root whose validFor interval has no start, or null. */
+function unboundedKey(v) {
+    const lists = [
+        ['tlogs', (e) => ((0,json/* isObject */.G)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
+        ['ctlogs', (e) => ((0,json/* isObject */.G)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
+        ['certificateAuthorities', (e) => e['validFor']],
+        ['timestampAuthorities', (e) => e['validFor']],
+    ];
+    for (const [name, validFor] of lists) {
+        const list = v[name];
+        if (!Array.isArray(list))
+            continue;
+        for (const [i, e] of list.entries()) {
+            if (!(0,json/* isObject */.G)(e))
+                continue;
+            const f = validFor(e);
+            if (f !== undefined && !((0,json/* isObject */.G)(f) && typeof f['start'] === 'string'))
+                return `${name}[${i}]`;
+        }
+    }
+    return null;
+}
 function rootOf(v) {
     if (!(0,json/* isObject */.G)(v) || typeof v['mediaType'] !== 'string' || !v['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
         return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
+    // A validity interval without its start is malformed, never unbounded (the library alone reads it as open).
+    const missing = unboundedKey(v);
+    if (missing)
+        return { ok: false, reason: `the trusted root is malformed: ${missing} has a validFor without a start` };
     let root;
     try {
         root = protobuf_specs_dist.TrustedRoot.fromJSON(v);
@@ -134,16 +162,25 @@ function extensionText(cert, oid, legacy = false) {
 }
 const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 /** The identity checks after the verifier: exact SAN, issuer(s), source repository, source ref. */
-function checkIdentity(cert, policy) {
+/** Step 3: the SAN equals a trusted identity, and every issuer extension (current and legacy) equals the issuer. */
+function checkSigner(cert, identities, issuer) {
     const san = cert.subjectAltName;
-    if (san === undefined || !policy.identities.has(san))
+    if (san === undefined || !identities.has(san))
         return { ok: false, reason: `certificate identity ${JSON.stringify((0,core_text/* quote */.hD)(san ?? '(none)'))} is not trusted` };
     const issuers = [extensionText(cert, OID.issuer), extensionText(cert, OID.issuerV1, true)].filter((i) => i !== undefined);
     if (issuers.length === 0)
         return { ok: false, reason: 'the certificate has no OIDC issuer extension' };
     for (const i of issuers)
-        if (i !== policy.issuer)
-            return { ok: false, reason: `certificate issuer ${JSON.stringify((0,core_text/* quote */.hD)(i))} is not ${policy.issuer}` };
+        if (i !== issuer)
+            return { ok: false, reason: `certificate issuer ${JSON.stringify((0,core_text/* quote */.hD)(i))} is not ${issuer}` };
+    return { ok: true, value: { san, issuer } };
+}
+/** Steps 3 and 4: who signed, and for which repository and ref. */
+function checkIdentity(cert, policy) {
+    const signer = checkSigner(cert, policy.identities, policy.issuer);
+    if (!signer.ok)
+        return signer;
+    const { san } = signer.value;
     const repo = extensionText(cert, OID.sourceRepositoryUri);
     const ref = extensionText(cert, OID.sourceRepositoryRef);
     if (repo === undefined || ref === undefined)
@@ -153,7 +190,7 @@ function checkIdentity(cert, policy) {
         return { ok: false, reason: `source repository ${JSON.stringify((0,core_text/* quote */.hD)(repo))} is not ${want}` };
     if (!policy.sourceRefs.has(ref))
         return { ok: false, reason: `source ref ${JSON.stringify((0,core_text/* quote */.hD)(ref))} is not allowed` };
-    return { ok: true, value: { identity: san, sourceRepository: repo, sourceRef: ref, issuer: issuers[0] } };
+    return { ok: true, value: { identity: san, sourceRepository: repo, sourceRef: ref, issuer: signer.value.issuer } };
 }
 /** The earliest signing time the bundle's log entries or timestamps vouch for (what the verifier checked the certificate at). */
 function signingTime(bundle) {
@@ -171,44 +208,60 @@ function signingTime(bundle) {
  * One bundle (a parsed JSON value) about the file `subject` (its base name is the subject name it
  * must carry, its sha256 what the digest must be), against the policy and the roots.
  */
-function checkBundle(value, subject, policy, roots, predicate, limits) {
-    let bundle;
+/** A Sigstore bundle's parsed form, or why a value is not one. */
+function parseBundle(value) {
     try {
-        bundle = (0,dist/* bundleFromJSON */.vw)(value);
+        return { ok: true, value: (0,dist/* bundleFromJSON */.vw)(value) };
     }
     catch (e) {
         return { ok: false, reason: `not a Sigstore bundle: ${e.message}` };
     }
-    if (!(0,dist/* isBundleWithDsseEnvelope */.Km)(bundle))
-        return { ok: false, reason: 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)' };
-    const envelope = bundle.content.dsseEnvelope;
-    if (envelope.payloadType !== read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4)
-        return { ok: false, reason: `payload type is ${JSON.stringify((0,core_text/* quote */.hD)(envelope.payloadType))}, not ${read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4}` };
+}
+/**
+ * The Sigstore layer itself (step 2 of docs/keyless.md): a certificate-signed bundle verified by
+ * `@sigstore/verify` against one of the roots (one log entry or one timestamp; SCTs when the root
+ * lists CT logs). `artifact`: the signed bytes of a message-signature bundle (DSSE carries its own).
+ */
+function verifySigned(value, roots, artifact) {
+    const parsed = parseBundle(value);
+    if (!parsed.ok)
+        return parsed;
+    const bundle = parsed.value;
     let entity;
     try {
-        entity = (0,verify_dist/* toSignedEntity */.DC)(bundle);
+        entity = (0,verify_dist/* toSignedEntity */.DC)(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
     }
     catch (e) {
         return { ok: false, reason: `the bundle does not load: ${e.message}` };
     }
     if (entity.key.$case !== 'certificate')
         return { ok: false, reason: 'the bundle is signed with a key, not a workflow certificate' };
-    const cert = entity.key.certificate;
     let why = '';
-    let verified = false;
     for (const root of roots) {
         try {
             // One log entry or one timestamp (GitHub's own instance writes timestamps and no log entry); SCTs when the root lists CT logs.
             new verify_dist/* Verifier */.BL(root.material, { tlogThreshold: 0, timestampThreshold: 1, ctlogThreshold: root.ctlogs ? 1 : 0 }).verify(entity);
-            verified = true;
-            break;
+            return { ok: true, value: { entity, cert: entity.key.certificate, bundle } };
         }
         catch (e) {
             why ||= e.message;
         }
     }
-    if (!verified)
-        return { ok: false, reason: `the signature does not verify against the trusted root: ${why}` };
+    return { ok: false, reason: `the signature does not verify against the trusted root: ${why}` };
+}
+function checkBundle(value, subject, policy, roots, predicate, limits) {
+    const parsed = parseBundle(value);
+    if (!parsed.ok)
+        return parsed;
+    if (!(0,dist/* isBundleWithDsseEnvelope */.Km)(parsed.value))
+        return { ok: false, reason: 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)' };
+    const envelope = parsed.value.content.dsseEnvelope;
+    if (envelope.payloadType !== read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4)
+        return { ok: false, reason: `payload type is ${JSON.stringify((0,core_text/* quote */.hD)(envelope.payloadType))}, not ${read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4}` };
+    const signed = verifySigned(value, roots);
+    if (!signed.ok)
+        return signed;
+    const { entity, cert } = signed.value;
     const who = checkIdentity(cert, policy);
     if (!who.ok)
         return who;

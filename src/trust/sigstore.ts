@@ -14,7 +14,7 @@ import { bundleFromJSON, isBundleWithDsseEnvelope } from '@sigstore/bundle';
 import type { X509Certificate } from '@sigstore/core';
 import { TrustedRoot } from '@sigstore/protobuf-specs';
 import { type TrustMaterial, toSignedEntity, toTrustMaterial, Verifier } from '@sigstore/verify';
-import { isObject } from '../core/json.js';
+import { isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
 import { decode, documents, type Where } from '../read/documents.js';
@@ -75,9 +75,32 @@ export function parseTrustedRoots(name: string, text: string, limits: ReadLimits
   return { ok: true, value: roots };
 }
 
+/** The first key or authority of a trusted root whose validFor interval has no start, or null. */
+function unboundedKey(v: JsonObject): string | null {
+  const lists: readonly [string, (e: JsonObject) => unknown][] = [
+    ['tlogs', (e) => (isObject(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
+    ['ctlogs', (e) => (isObject(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
+    ['certificateAuthorities', (e) => e['validFor']],
+    ['timestampAuthorities', (e) => e['validFor']],
+  ];
+  for (const [name, validFor] of lists) {
+    const list = v[name];
+    if (!Array.isArray(list)) continue;
+    for (const [i, e] of list.entries()) {
+      if (!isObject(e)) continue;
+      const f = validFor(e);
+      if (f !== undefined && !(isObject(f) && typeof f['start'] === 'string')) return `${name}[${i}]`;
+    }
+  }
+  return null;
+}
+
 function rootOf(v: unknown): Result<Root> {
   if (!isObject(v) || typeof v['mediaType'] !== 'string' || !v['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
     return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
+  // A validity interval without its start is malformed, never unbounded (the library alone reads it as open).
+  const missing = unboundedKey(v);
+  if (missing) return { ok: false, reason: `the trusted root is malformed: ${missing} has a validFor without a start` };
   let root: TrustedRoot;
   try {
     root = TrustedRoot.fromJSON(v);
@@ -113,14 +136,27 @@ function extensionText(cert: X509Certificate, oid: string, legacy = false): stri
 const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** The identity checks after the verifier: exact SAN, issuer(s), source repository, source ref. */
-function checkIdentity(cert: X509Certificate, policy: IdentityPolicy): Result<Omit<KeylessSigner, 'signedAt'>> {
+/** Step 3: the SAN equals a trusted identity, and every issuer extension (current and legacy) equals the issuer. */
+export function checkSigner(
+  cert: X509Certificate,
+  identities: ReadonlySet<string>,
+  issuer: string,
+): Result<{ readonly san: string; readonly issuer: string }> {
   const san = cert.subjectAltName;
-  if (san === undefined || !policy.identities.has(san))
+  if (san === undefined || !identities.has(san))
     return { ok: false, reason: `certificate identity ${JSON.stringify(quote(san ?? '(none)'))} is not trusted` };
   const issuers = [extensionText(cert, OID.issuer), extensionText(cert, OID.issuerV1, true)].filter((i): i is string => i !== undefined);
   if (issuers.length === 0) return { ok: false, reason: 'the certificate has no OIDC issuer extension' };
   for (const i of issuers)
-    if (i !== policy.issuer) return { ok: false, reason: `certificate issuer ${JSON.stringify(quote(i))} is not ${policy.issuer}` };
+    if (i !== issuer) return { ok: false, reason: `certificate issuer ${JSON.stringify(quote(i))} is not ${issuer}` };
+  return { ok: true, value: { san, issuer } };
+}
+
+/** Steps 3 and 4: who signed, and for which repository and ref. */
+function checkIdentity(cert: X509Certificate, policy: IdentityPolicy): Result<Omit<KeylessSigner, 'signedAt'>> {
+  const signer = checkSigner(cert, policy.identities, policy.issuer);
+  if (!signer.ok) return signer;
+  const { san } = signer.value;
   const repo = extensionText(cert, OID.sourceRepositoryUri);
   const ref = extensionText(cert, OID.sourceRepositoryRef);
   if (repo === undefined || ref === undefined)
@@ -129,7 +165,7 @@ function checkIdentity(cert: X509Certificate, policy: IdentityPolicy): Result<Om
   if (asciiLower(repo) !== asciiLower(want))
     return { ok: false, reason: `source repository ${JSON.stringify(quote(repo))} is not ${want}` };
   if (!policy.sourceRefs.has(ref)) return { ok: false, reason: `source ref ${JSON.stringify(quote(ref))} is not allowed` };
-  return { ok: true, value: { identity: san, sourceRepository: repo, sourceRef: ref, issuer: issuers[0] as string } };
+  return { ok: true, value: { identity: san, sourceRepository: repo, sourceRef: ref, issuer: signer.value.issuer } };
 }
 
 /** The earliest signing time the bundle's log entries or timestamps vouch for (what the verifier checked the certificate at). */
@@ -147,6 +183,52 @@ function signingTime(bundle: ReturnType<typeof toSignedEntity>): string {
  * One bundle (a parsed JSON value) about the file `subject` (its base name is the subject name it
  * must carry, its sha256 what the digest must be), against the policy and the roots.
  */
+/** A Sigstore bundle's parsed form, or why a value is not one. */
+function parseBundle(value: unknown): Result<ReturnType<typeof bundleFromJSON>> {
+  try {
+    return { ok: true, value: bundleFromJSON(value) };
+  } catch (e) {
+    return { ok: false, reason: `not a Sigstore bundle: ${(e as Error).message}` };
+  }
+}
+
+/**
+ * The Sigstore layer itself (step 2 of docs/keyless.md): a certificate-signed bundle verified by
+ * `@sigstore/verify` against one of the roots (one log entry or one timestamp; SCTs when the root
+ * lists CT logs). `artifact`: the signed bytes of a message-signature bundle (DSSE carries its own).
+ */
+export function verifySigned(
+  value: unknown,
+  roots: readonly Root[],
+  artifact?: Uint8Array,
+): Result<{
+  readonly entity: ReturnType<typeof toSignedEntity>;
+  readonly cert: X509Certificate;
+  readonly bundle: ReturnType<typeof bundleFromJSON>;
+}> {
+  const parsed = parseBundle(value);
+  if (!parsed.ok) return parsed;
+  const bundle = parsed.value;
+  let entity: ReturnType<typeof toSignedEntity>;
+  try {
+    entity = toSignedEntity(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
+  } catch (e) {
+    return { ok: false, reason: `the bundle does not load: ${(e as Error).message}` };
+  }
+  if (entity.key.$case !== 'certificate') return { ok: false, reason: 'the bundle is signed with a key, not a workflow certificate' };
+  let why = '';
+  for (const root of roots) {
+    try {
+      // One log entry or one timestamp (GitHub's own instance writes timestamps and no log entry); SCTs when the root lists CT logs.
+      new Verifier(root.material, { tlogThreshold: 0, timestampThreshold: 1, ctlogThreshold: root.ctlogs ? 1 : 0 }).verify(entity);
+      return { ok: true, value: { entity, cert: entity.key.certificate, bundle } };
+    } catch (e) {
+      why ||= (e as Error).message;
+    }
+  }
+  return { ok: false, reason: `the signature does not verify against the trusted root: ${why}` };
+}
+
 function checkBundle(
   value: unknown,
   subject: { readonly name: string; readonly sha256: string },
@@ -155,38 +237,16 @@ function checkBundle(
   predicate: PredicateKind,
   limits: ReadLimits,
 ): Result<KeylessSigner> {
-  let bundle: ReturnType<typeof bundleFromJSON>;
-  try {
-    bundle = bundleFromJSON(value);
-  } catch (e) {
-    return { ok: false, reason: `not a Sigstore bundle: ${(e as Error).message}` };
-  }
-  if (!isBundleWithDsseEnvelope(bundle))
+  const parsed = parseBundle(value);
+  if (!parsed.ok) return parsed;
+  if (!isBundleWithDsseEnvelope(parsed.value))
     return { ok: false, reason: 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)' };
-  const envelope = bundle.content.dsseEnvelope;
+  const envelope = parsed.value.content.dsseEnvelope;
   if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE)
     return { ok: false, reason: `payload type is ${JSON.stringify(quote(envelope.payloadType))}, not ${IN_TOTO_PAYLOAD_TYPE}` };
-  let entity: ReturnType<typeof toSignedEntity>;
-  try {
-    entity = toSignedEntity(bundle);
-  } catch (e) {
-    return { ok: false, reason: `the bundle does not load: ${(e as Error).message}` };
-  }
-  if (entity.key.$case !== 'certificate') return { ok: false, reason: 'the bundle is signed with a key, not a workflow certificate' };
-  const cert = entity.key.certificate;
-  let why = '';
-  let verified = false;
-  for (const root of roots) {
-    try {
-      // One log entry or one timestamp (GitHub's own instance writes timestamps and no log entry); SCTs when the root lists CT logs.
-      new Verifier(root.material, { tlogThreshold: 0, timestampThreshold: 1, ctlogThreshold: root.ctlogs ? 1 : 0 }).verify(entity);
-      verified = true;
-      break;
-    } catch (e) {
-      why ||= (e as Error).message;
-    }
-  }
-  if (!verified) return { ok: false, reason: `the signature does not verify against the trusted root: ${why}` };
+  const signed = verifySigned(value, roots);
+  if (!signed.ok) return signed;
+  const { entity, cert } = signed.value;
   const who = checkIdentity(cert, policy);
   if (!who.ok) return who;
   const payload = strictPayload(Buffer.from(envelope.payload), limits);
