@@ -444,3 +444,31 @@ describe('verify-attestation with a Sigstore bundle (actions/attest over the rep
     expect(await check([])).toMatchObject({ code: 1, stderr: expect.stringMatching(/subject digest differs from the file/) });
   });
 });
+
+describe('without identities', () => {
+  it('a .sigstore.json is still read and its shape checked: malformed is invalid_artifact, a bundle a notice (not checked)', async () => {
+    const good = await world.attest(statementFor('a.json', Buffer.from('x'), RECORDS_V1));
+    const dir = writeFiles(tempDir(), {
+      'runs/r.json': json(surface([addKey()])),
+      'runs/r.json.sigstore.json': JSON.stringify(good),
+      'audit/a.json': json(record('github', 'g1', addKey())),
+      'audit/a.json.sigstore.json': '{"mediaType": "application/vnd.dev.sigstore.bundle.v0.3+json"}',
+    });
+    const r = await cliJson(['-C', dir, '--runs', 'runs', '--audit', 'audit'], ROOT);
+    expect(r.code).toBe(1);
+    expect(r.report.findings).toContainEqual(
+      expect.objectContaining({
+        code: 'invalid_artifact',
+        file: 'audit/a.json.sigstore.json',
+        message: expect.stringMatching(/not a Sigstore bundle/),
+      }),
+    );
+    expect(r.report.findings).toContainEqual(
+      expect.objectContaining({
+        code: 'skipped_object',
+        file: 'runs/r.json.sigstore.json',
+        message: expect.stringMatching(/1 Sigstore bundle\(s\), not checked: no trusted identities/),
+      }),
+    );
+  });
+});

@@ -10,6 +10,7 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
+  bundleShapes: () => (/* binding */ bundleShapes),
   checkBundleFile: () => (/* binding */ checkBundleFile),
   checkSigner: () => (/* binding */ checkSigner),
   parseTrustedRoots: () => (/* binding */ parseTrustedRoots),
@@ -314,6 +315,24 @@ function checkBundleFile(name, bytes, subject, policy, roots, predicate, limits)
         reason ||= docs.length > 1 ? `${r.reason} (bundle ${i + 1}; none of ${docs.length} passes)` : r.reason;
     }
     return { ok: false, reason };
+}
+/** Without identities a `.sigstore.json` is still read and its shape checked (docs/keyless.md): how many bundles it holds, or why it is malformed. */
+function bundleShapes(name, bytes, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = (0,documents/* decode */.D4)(bytes, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `${name} is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let n = 0;
+    for (const doc of (0,documents/* documents */.DB)(decoded.text, 'values', { limits, collect: [] }, sink)) {
+        const b = parseBundle(doc.value);
+        if (!b.ok)
+            return b;
+        n++;
+    }
+    if (problems.length > 0)
+        return { ok: false, reason: `${name} is not strict JSON: ${problems[0]}` };
+    return { ok: true, value: n };
 }
 
 

@@ -6693,6 +6693,7 @@ async function attestation(run, keys, limits) {
 
 
 
+
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
@@ -6769,6 +6770,24 @@ function attestedWith(a, keyless, facts, keys) {
     const keyReason = keys && a?.kind === 'unattested' ? `${a.reason}; and ` : '';
     return { kind: 'unattested', reason: `${keyReason}${keyless.reason}` };
 }
+/**
+ * A `.sigstore.json` beside an input when no identity is configured: its shape checked (garbage is
+ * never ignored), reported as not checked. Null: there is none.
+ */
+async function uncheckedBundle(file, limits) {
+    const beside = sigstoreOf(file.path);
+    if (!(0,external_node_fs_namespaceObject.existsSync)(beside))
+        return null;
+    const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };
+    const bytes = readBytes(beside, limits);
+    if (!bytes.ok)
+        return (0,core_findings/* finding */.gk)('invalid_artifact', at, bytes.reason);
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const shapes = sigstore.bundleShapes(at.file, bytes.value, limits);
+    if (!shapes.ok)
+        return (0,core_findings/* finding */.gk)('invalid_artifact', at, shapes.reason);
+    return (0,core_findings/* finding */.gk)('skipped_object', at, `${shapes.value} Sigstore bundle(s), not checked: no trusted identities (--trusted-signer-identity, --trusted-producer-identity)`);
+}
 
 ;// CONCATENATED MODULE: ./src/gate/gate.ts
 /**
@@ -6817,6 +6836,11 @@ async function collect(settings, digests, keyless) {
         }
         for (const file of d.files) {
             const r = await readOne(file, role, settings.limits, digests || keyless !== null);
+            if (!settings.keyless) {
+                const unchecked = await uncheckedBundle(file, settings.limits);
+                if (unchecked)
+                    findings.push(unchecked);
+            }
             if (keyless && role === 'audit' && settings.keyless?.signers)
                 recordTrust.set(file.rel, keyless.records(file, r.sha256));
             if (r.sha256 !== undefined)

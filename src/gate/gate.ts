@@ -19,7 +19,7 @@ import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats
 import type { ReadLimits } from '../read/limits.js';
 import { TrustPool } from '../trust/pool.js';
 import { attestation, type Sidecar } from '../trust/producer.js';
-import { attestedWith, type KeylessChecker, keylessChecker, withKeyless } from './keyless.js';
+import { attestedWith, type KeylessChecker, keylessChecker, uncheckedBundle, withKeyless } from './keyless.js';
 import type { Settings, UsageProblem } from './settings.js';
 
 interface Collected extends Evidence {
@@ -60,6 +60,10 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessChe
     }
     for (const file of d.files) {
       const r = await readOne(file, role, settings.limits, digests || keyless !== null);
+      if (!settings.keyless) {
+        const unchecked = await uncheckedBundle(file, settings.limits);
+        if (unchecked) findings.push(unchecked);
+      }
       if (keyless && role === 'audit' && settings.keyless?.signers) recordTrust.set(file.rel, keyless.records(file, r.sha256 as string));
       if (r.sha256 !== undefined) inputs.set(file.rel, r.sha256);
       for (const x of r.findings) findings.push(x);

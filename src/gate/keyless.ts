@@ -5,6 +5,7 @@
  * does not pay for it. Keys and identities combine: either trusts.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { type Finding, finding } from '../core/findings.js';
 import type { Attestation, RecordInput, WorkflowSigner } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import { checkBundlePredicate, EVIDENCE_BUNDLE_V1 } from '../read/attestation.js';
@@ -108,4 +109,24 @@ export function attestedWith(
   if (keyless.ok) return { kind: 'attested-keyless', by: keyless.value, ...named };
   const keyReason = keys && a?.kind === 'unattested' ? `${a.reason}; and ` : '';
   return { kind: 'unattested', reason: `${keyReason}${keyless.reason}` };
+}
+
+/**
+ * A `.sigstore.json` beside an input when no identity is configured: its shape checked (garbage is
+ * never ignored), reported as not checked. Null: there is none.
+ */
+export async function uncheckedBundle(file: { readonly path: string; readonly rel: string }, limits: ReadLimits): Promise<Finding | null> {
+  const beside = sigstoreOf(file.path);
+  if (!existsSync(beside)) return null;
+  const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };
+  const bytes = readBytes(beside, limits);
+  if (!bytes.ok) return finding('invalid_artifact', at, bytes.reason);
+  const sigstore = await import('../trust/sigstore.js');
+  const shapes = sigstore.bundleShapes(at.file, bytes.value, limits);
+  if (!shapes.ok) return finding('invalid_artifact', at, shapes.reason);
+  return finding(
+    'skipped_object',
+    at,
+    `${shapes.value} Sigstore bundle(s), not checked: no trusted identities (--trusted-signer-identity, --trusted-producer-identity)`,
+  );
 }

@@ -299,3 +299,19 @@ export function checkBundleFile(
   }
   return { ok: false, reason };
 }
+
+/** Without identities a `.sigstore.json` is still read and its shape checked (docs/keyless.md): how many bundles it holds, or why it is malformed. */
+export function bundleShapes(name: string, bytes: Uint8Array, limits: ReadLimits): Result<number> {
+  const problems: string[] = [];
+  const sink = { error: (_at: Where, message: string) => problems.push(message) };
+  const decoded = decode(bytes, limits, sink);
+  if (!decoded) return { ok: false, reason: `${name} is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+  let n = 0;
+  for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+    const b = parseBundle(doc.value);
+    if (!b.ok) return b;
+    n++;
+  }
+  if (problems.length > 0) return { ok: false, reason: `${name} is not strict JSON: ${problems[0]}` };
+  return { ok: true, value: n };
+}
