@@ -13,12 +13,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { addKey, decision, deployKey, json, surface } from '../support/corpus.js';
+import { mockSigstore, statementFor } from '../support/sigstore.js';
 import { cleanup, distFile, ROOT, tempDir } from '../support/workspace.js';
 
 afterAll(cleanup);
 
 interface Step {
   readonly name?: string;
+  readonly if?: string;
   readonly run?: string;
   readonly env?: Record<string, string>;
 }
@@ -28,6 +30,10 @@ const workflow = parseYaml(readFileSync(path.join(ROOT, 'examples/export-audit-r
 const steps = workflow.jobs.export.steps.filter((s) => s.run !== undefined);
 
 const AGENT = 'deploy-agent[bot]';
+/** What `gh attestation download` returns here: a bundle signed by a mock Sigstore (its shape is what the gate checks without identities). */
+const RECORDED_BUNDLE = await (await mockSigstore()).attest(
+  statementFor('records.ndjson', Buffer.from('x'), 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md'),
+);
 const sh = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) => {
   const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
@@ -58,11 +64,14 @@ function world() {
       // `gh pr view BRANCH`: OPEN while a pull request created for that branch is not merged.
       'if [ "$1 $2" = "pr view" ]; then if grep -qx -- "$3" "$FAKE_GH_OPEN" 2>/dev/null; then echo OPEN; exit 0; fi; echo "no pull requests found for branch $3" >&2; exit 1; fi',
       'if [ "$1 $2" = "pr create" ]; then printf "%s\\n" "$*" >> "$FAKE_GH_LOG"; printf "%s\\n" "$4" >> "$FAKE_GH_OPEN"; exit 0; fi',
+      // `gh attestation download FILE`: writes <digest>.jsonl with the bundle actions/attest stored (a recorded one).
+      'if [ "$1 $2" = "attestation download" ]; then printf "%s\\n" "$*" >> "$FAKE_GH_LOG"; cp "$FAKE_GH_BUNDLE" "sha256:$(sha256sum "$3" | cut -d" " -f1).jsonl"; exit 0; fi',
       'exit 3',
     ].join('\n'),
   );
   chmodSync(path.join(bin, 'gh'), 0o755);
   sh(process.execPath, [distFile('cli.js'), 'keygen', '--out', path.join(root, 'signer')], root);
+  writeFileSync(path.join(root, 'bundle.jsonl'), `${JSON.stringify(RECORDED_BUNDLE)}\n`);
   // The agent's committed runs: the deploy keys it added on the first two days (claiming only
   // `asserted`, as a stock producer does; the imported records then earn them `verified`).
   const call = (repoName: string, title: string) =>
@@ -106,6 +115,7 @@ function night(w: World, day: string, recorded: string, merge = true) {
     'github.repository_owner': 'acme',
     'inputs.day': day,
     'steps.app.outputs.token': 'app-installation-token',
+    'github.token': 'github-token',
   };
   const expr = (v: string) =>
     v.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_m, k: string) => {
@@ -113,7 +123,16 @@ function night(w: World, day: string, recorded: string, merge = true) {
       return values[k] as string;
     });
   let carried: Record<string, string> = {};
+  /** The recipe's conditions: `env.X != ''` and `vars.X == 'true'` (this test's variables are unset); anything else is a new case for this test. */
+  const holds = (cond: string | undefined): boolean => {
+    if (cond === undefined) return true;
+    const e = /^env\.(\w+) != ''$/.exec(cond.trim());
+    if (e) return (carried[e[1] as string] ?? '') !== '';
+    if (/^vars\.\w+ == 'true'$/.test(cond.trim())) return false;
+    throw new Error(`the recipe's condition ${cond} is not one this test evaluates`);
+  };
   for (const step of steps) {
+    if (!holds(step.if)) continue;
     const env: NodeJS.ProcessEnv = {
       PATH: `${w.bin}:${process.env['PATH'] ?? ''}`,
       HOME: w.root,
@@ -122,6 +141,8 @@ function night(w: World, day: string, recorded: string, merge = true) {
       FAKE_GH_OUTPUT: out,
       FAKE_GH_LOG: log,
       FAKE_GH_OPEN: path.join(w.root, 'open-pull-requests'),
+      FAKE_GH_BUNDLE: path.join(w.root, 'bundle.jsonl'),
+      GITHUB_REPOSITORY: 'acme/agents',
       GIT_CONFIG_NOSYSTEM: '1',
       ...carried,
       ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expr(String(v))])),
@@ -175,6 +196,10 @@ describe.skipIf(process.platform !== 'linux')('examples/export-audit-records.yml
     expect(readFileSync(n.file, 'utf8')).not.toMatch(/alice|deploy-agent/);
     expect(n.report.ok, JSON.stringify(n.report.findings)).toBe(true);
     expect(n.report.totals).toMatchObject({ verified: 2, bound: 2 });
+    // The attestation is kept beside the records and committed with them.
+    expect(n.calls).toMatch(/^attestation download \.assay\/audit\/github\/2026-11-29\.ndjson --repo /m);
+    expect(existsSync(`${n.file}.sigstore.json`)).toBe(true);
+    expect(sh('git', ['ls-files', '.assay/audit/github/2026-11-29.ndjson.sigstore.json'], w.repo).trim()).not.toBe('');
   });
 
   it('night 2 (an array of pages, overlapping night 1 at the boundary): the overlap is outside the window, the gate passes', () => {
