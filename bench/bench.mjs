@@ -334,6 +334,67 @@ if (t10 && t100)
   );
 }
 
+// Keyless: 1 000 server logs, each with a <log>.sigstore.json made by mock Sigstore services (a CA,
+// a CT log, a transparency log; the trusted root from their keys), the gate with a trusted producer
+// identity (every bundle checked against the root) against the same corpus without identities.
+// The mocks are bundled here with ncc, as the strict reader is below; the timing is the CLI's.
+const keyless = path.join(tmp, 'keyless');
+{
+  const { code } = await ncc(path.join(root, '__tests__/support/sigstore.ts'), { quiet: true, minify: false });
+  mkdirSync(keyless, { recursive: true });
+  const mod = path.join(keyless, 'sigstore-mock.mjs');
+  writeFileSync(mod, code);
+  const { mockSigstore, statementFor } = await import(mod);
+  const world = await mockSigstore();
+  const runs = path.join(keyless, 'runs');
+  mkdirSync(runs, { recursive: true });
+  const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
+  serverLog(path.join(keyless, 'gen'), 20);
+  const text = readFileSync(path.join(keyless, 'gen/runs/server.log'), 'utf8');
+  for (let i = 0; i < 1000; i++) {
+    const name = `run-${String(i).padStart(4, '0')}.log`;
+    // Distinct bytes per log (its own server_start time), so each bundle binds one file.
+    const bytes = Buffer.from(text.replace('10:02:41.90731102Z', `10:02:41.${String(i).padStart(8, '0')}Z`));
+    writeFileSync(path.join(runs, name), bytes);
+    writeFileSync(path.join(runs, `${name}.sigstore.json`), JSON.stringify(await world.attest(statementFor(name, bytes, RUN_V1, {}))));
+  }
+  writeFileSync(path.join(keyless, 'root.json'), JSON.stringify(world.trustedRoot));
+  const base = [
+    path.join(root, 'dist/cli.js'),
+    'verify',
+    '-C',
+    keyless,
+    '--runs',
+    'runs',
+    '--format',
+    'json',
+    '--output',
+    path.join(keyless, 'r.json'),
+  ];
+  const id = [
+    '--trusted-producer-identity',
+    'https://github.com/acme/agents/.github/workflows/export.yml@refs/heads/main',
+    '--source-repository',
+    'acme/agents',
+    '--trusted-root',
+    'root.json',
+  ];
+  const plain = [];
+  const attested = [];
+  for (let i = 0; i < repeat; i++) {
+    const p = timed(base);
+    const a = timed([...base, ...id]);
+    if (a.status !== 0) throw new Error(`keyless corpus: ${a.stderr}`);
+    const report = JSON.parse(readFileSync(path.join(keyless, 'r.json'), 'utf8'));
+    if (report.runs.some((r) => !r.producer?.identity)) throw new Error('a bench log was not attested by identity');
+    plain.push(p.ms);
+    attested.push(a.ms);
+  }
+  console.log(
+    `1,000 server logs with keyless attestations (20 lines each), median of ${repeat}: no identities ${fmt(median(plain))} | every bundle checked by identity ${fmt(median(attested))} | attested/unattested ${(median(attested) / median(plain)).toFixed(2)}×`,
+  );
+}
+
 // Cold start on a one-call corpus.
 const one = path.join(tmp, 'one');
 mkdirSync(path.join(one, '.assay/runs'), { recursive: true });
@@ -352,6 +413,16 @@ const cold = (args, e) => {
 const bare = cold(['-e', '0'], process.env);
 console.log(
   `\ncold start, one-call corpus (median of 11): node -e 0 ${fmt(bare)} | dist/cli.js ${fmt(cold([path.join(root, 'dist/cli.js'), 'verify'], process.env))} | dist/index.js ${fmt(cold([path.join(root, 'dist/index.js')], env))}`,
+);
+// With an identity configured the Sigstore code and the trusted root are loaded (a one-call corpus, the public-good root).
+const identity = [
+  '--trusted-producer-identity',
+  'https://github.com/acme/agents/.github/workflows/x.yml@refs/heads/main',
+  '--source-repository',
+  'acme/agents',
+];
+console.log(
+  `cold start with a trusted identity (median of 11): dist/cli.js ${fmt(cold([path.join(root, 'dist/cli.js'), 'verify', ...identity], process.env))} (without: the line above)`,
 );
 
 // The whole action against a minimal action bundled the same way (ncc) that imports @actions/core
