@@ -440,6 +440,10 @@ describe('verify-attestation with a Sigstore bundle (actions/attest over the rep
       dir,
     );
     expect(other).toMatchObject({ code: 1, stderr: expect.stringMatching(/is not trusted/) });
+    // A trusted root that cannot be used is a usage error (exit 2), not a refused verdict.
+    writeFileSync(path.join(dir, 'root.json'), '{"mediaType": "application/vnd.dev.sigstore.trustedroot+json;version=0.1"');
+    expect(await check([])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--trusted-root .*root\.json: not a trusted root: /) });
+    writeFileSync(path.join(dir, 'root.json'), JSON.stringify(world.trustedRoot));
     writeFileSync(path.join(dir, 'receipt-report.json'), Buffer.concat([report, Buffer.from(' ')]));
     expect(await check([])).toMatchObject({ code: 1, stderr: expect.stringMatching(/subject digest differs from the file/) });
   });

@@ -8383,8 +8383,9 @@ async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report,
     const roots = trustedRoot
         ? sigstore.parseTrustedRoots(trustedRoot.name, trustedRoot.text, limits)
         : { ok: true, value: sigstore.publicGoodRoots() };
+    // A trusted root that cannot be used is the caller's mistake, not the verdict's.
     if (!roots.ok)
-        return roots;
+        return { ok: false, reason: { usage: true, text: roots.reason } };
     let summary = '';
     const predicate = {
         type: envelope/* VSA_PREDICATE_TYPE */.cF,
@@ -8396,7 +8397,9 @@ async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report,
         },
     };
     const r = sigstore.checkBundleFile(bundleFile, bundleBytes, { name: reportFile, sha256: sha256Hex(report) }, policy, roots.value, predicate, limits);
-    return r.ok ? { ok: true, value: `${summary} · signed by ${r.value.identity} (${r.value.sourceRef}, ${r.value.signedAt})` } : r;
+    return r.ok
+        ? { ok: true, value: `${summary} · signed by ${r.value.identity} (${r.value.sourceRef}, ${r.value.signedAt})` }
+        : { ok: false, reason: { usage: false, text: r.reason } };
 }
 
 ;// CONCATENATED MODULE: ./src/version.ts
@@ -9681,8 +9684,10 @@ async function verifyAttestation(cmd) {
     const r = cmd.keyless?.signers
         ? await verifyVerdictKeyless(cmd.envelope, envelope.bytes, cmd.report, report.bytes, cmd.keyless.signers, root, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri)
         : await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri);
-    if (!r.ok)
-        return { code: 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${text_visible(r.reason)}\n` };
+    if (!r.ok) {
+        const [code, text] = typeof r.reason === 'string' ? [1, r.reason] : [r.reason.usage ? 2 : 1, r.reason.text];
+        return { code, stdout: '', stderr: `receipt-gate: verify-attestation: ${text_visible(text)}\n` };
+    }
     return { code: 0, stdout: `${text_visible(r.value)}\n`, stderr: '' };
 }
 async function run_verify(cmd, env, isTTY, now) {

@@ -102,12 +102,13 @@ export async function verifyVerdictKeyless(
   trustedRoot: { readonly name: string; readonly text: string } | null,
   limits: ReadLimits,
   resourceUri: string | null,
-): Promise<Result<string>> {
+): Promise<Result<string, VerdictRefusal>> {
   const sigstore = await import('./sigstore.js');
   const roots = trustedRoot
     ? sigstore.parseTrustedRoots(trustedRoot.name, trustedRoot.text, limits)
     : { ok: true as const, value: sigstore.publicGoodRoots() };
-  if (!roots.ok) return roots;
+  // A trusted root that cannot be used is the caller's mistake, not the verdict's.
+  if (!roots.ok) return { ok: false, reason: { usage: true, text: roots.reason } };
   let summary = '';
   const predicate = {
     type: VSA_PREDICATE_TYPE,
@@ -126,5 +127,13 @@ export async function verifyVerdictKeyless(
     predicate,
     limits,
   );
-  return r.ok ? { ok: true, value: `${summary} · signed by ${r.value.identity} (${r.value.sourceRef}, ${r.value.signedAt})` } : r;
+  return r.ok
+    ? { ok: true, value: `${summary} · signed by ${r.value.identity} (${r.value.sourceRef}, ${r.value.signedAt})` }
+    : { ok: false, reason: { usage: false, text: r.reason } };
+}
+
+/** Why a keyless verdict was not accepted: the verdict refused, or the caller's trust input unusable (`usage`). */
+export interface VerdictRefusal {
+  readonly usage: boolean;
+  readonly text: string;
 }
