@@ -81,19 +81,26 @@ const OID = {
 /** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
 function parseTrustedRoots(name, text, limits) {
     const problems = [];
-    const sink = { error: (_at, message) => problems.push(message) };
+    let lines = null;
+    // Each problem names its line and column in the file (an offset until the text is decoded).
+    const at = (w) => {
+        const p = 'offset' in w ? (lines?.locate(w.offset) ?? { line: 1, column: 1 }) : w;
+        return `${name}:${p.line}:${p.column}`;
+    };
+    const sink = { error: (w, message) => problems.push(`${at(w)}: not a trusted root: ${message}`) };
     const decoded = (0,documents/* decode */.D4)(Buffer.from(text, 'utf8'), limits, sink);
     if (!decoded)
-        return { ok: false, reason: `${name}: ${problems[0] ?? 'unreadable'}` };
+        return { ok: false, reason: problems[0] ?? `${name}: unreadable` };
+    lines = decoded.lines;
     const roots = [];
     for (const doc of (0,documents/* documents */.DB)(decoded.text, 'values', { limits, collect: [] }, sink)) {
         const r = rootOf(doc.value);
         if (!r.ok)
-            return { ok: false, reason: `${name}: ${r.reason}` };
+            return { ok: false, reason: `${at({ offset: doc.start })}: ${r.reason}` };
         roots.push(r.value);
     }
     if (problems.length > 0)
-        return { ok: false, reason: `${name}: not a trusted root: ${problems[0]}` };
+        return { ok: false, reason: problems[0] };
     if (roots.length === 0)
         return { ok: false, reason: `${name}: holds no trusted root` };
     return { ok: true, value: roots };

@@ -172,13 +172,22 @@ describe('trusted roots', () => {
       ok: true,
       value: [expect.anything(), expect.anything()],
     });
+    // Each problem names the line and column where its root starts, or where the JSON broke.
+    expect(parseTrustedRoots('r', `${text}\n{"x":1}\n`, DEFAULT_LIMITS)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^r:2:1: not a Sigstore/),
+    });
+    expect(parseTrustedRoots('r', '{\n  "mediaType": 3', DEFAULT_LIMITS)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^r:2:\d+: not a trusted root: /),
+    });
     expect(parseTrustedRoots('r', '{"x":1}', DEFAULT_LIMITS)).toMatchObject({
       ok: false,
       reason: expect.stringMatching(/not a Sigstore trusted root/),
     });
     expect(parseTrustedRoots('r', JSON.stringify({ ...world.trustedRoot, certificateAuthorities: [] }), DEFAULT_LIMITS)).toMatchObject({
       ok: false,
-      reason: 'r: the trusted root has no certificate authority',
+      reason: 'r:1:1: the trusted root has no certificate authority',
     });
   });
 
@@ -186,7 +195,7 @@ describe('trusted roots', () => {
     const tlogs = world.trustedRoot.tlogs.map((t) => ({ ...t, publicKey: { ...t.publicKey, validFor: {} } }));
     expect(parseTrustedRoots('r', JSON.stringify({ ...world.trustedRoot, tlogs }), DEFAULT_LIMITS)).toMatchObject({
       ok: false,
-      reason: 'r: the trusted root is malformed: tlogs[0] has a validFor without a start',
+      reason: 'r:1:1: the trusted root is malformed: tlogs[0] has a validFor without a start',
     });
   });
 
@@ -442,7 +451,10 @@ describe('verify-attestation with a Sigstore bundle (actions/attest over the rep
     expect(other).toMatchObject({ code: 1, stderr: expect.stringMatching(/is not trusted/) });
     // A trusted root that cannot be used is a usage error (exit 2), not a refused verdict.
     writeFileSync(path.join(dir, 'root.json'), '{"mediaType": "application/vnd.dev.sigstore.trustedroot+json;version=0.1"');
-    expect(await check([])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--trusted-root .*root\.json: not a trusted root: /) });
+    expect(await check([])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--trusted-root .*root\.json:1:\d+: not a trusted root: /),
+    });
     writeFileSync(path.join(dir, 'root.json'), JSON.stringify(world.trustedRoot));
     writeFileSync(path.join(dir, 'receipt-report.json'), Buffer.concat([report, Buffer.from(' ')]));
     expect(await check([])).toMatchObject({ code: 1, stderr: expect.stringMatching(/subject digest differs from the file/) });

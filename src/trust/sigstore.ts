@@ -17,7 +17,7 @@ import { type TrustMaterial, toSignedEntity, toTrustMaterial, Verifier } from '@
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
-import { decode, documents, type Where } from '../read/documents.js';
+import { type Decoded, decode, documents, type Where } from '../read/documents.js';
 import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
 import type { ReadLimits } from '../read/limits.js';
 import { PUBLIC_GOOD_ROOT } from './public-good-root.generated.js';
@@ -61,16 +61,23 @@ export type PredicateKind = { readonly type: string; readonly check?: (predicate
 /** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
 export function parseTrustedRoots(name: string, text: string, limits: ReadLimits): Result<Root[]> {
   const problems: string[] = [];
-  const sink = { error: (_at: Where, message: string) => problems.push(message) };
+  let lines: Decoded['lines'] | null = null;
+  // Each problem names its line and column in the file (an offset until the text is decoded).
+  const at = (w: Where) => {
+    const p = 'offset' in w ? (lines?.locate(w.offset) ?? { line: 1, column: 1 }) : w;
+    return `${name}:${p.line}:${p.column}`;
+  };
+  const sink = { error: (w: Where, message: string) => problems.push(`${at(w)}: not a trusted root: ${message}`) };
   const decoded = decode(Buffer.from(text, 'utf8'), limits, sink);
-  if (!decoded) return { ok: false, reason: `${name}: ${problems[0] ?? 'unreadable'}` };
+  if (!decoded) return { ok: false, reason: problems[0] ?? `${name}: unreadable` };
+  lines = decoded.lines;
   const roots: Root[] = [];
   for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
     const r = rootOf(doc.value);
-    if (!r.ok) return { ok: false, reason: `${name}: ${r.reason}` };
+    if (!r.ok) return { ok: false, reason: `${at({ offset: doc.start })}: ${r.reason}` };
     roots.push(r.value);
   }
-  if (problems.length > 0) return { ok: false, reason: `${name}: not a trusted root: ${problems[0]}` };
+  if (problems.length > 0) return { ok: false, reason: problems[0] as string };
   if (roots.length === 0) return { ok: false, reason: `${name}: holds no trusted root` };
   return { ok: true, value: roots };
 }
