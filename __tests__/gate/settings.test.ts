@@ -119,6 +119,33 @@ describe('the entries map their surface onto the same settings', () => {
     expect(problem({ annotations: 'loud' })).toMatch(/^annotations: "loud" must be one of/);
   });
 
+  it("the action's identities: the source repository from GITHUB_REPOSITORY, the ref the event's default branch unless source-refs", () => {
+    const id = 'https://github.com/acme/agents/.github/workflows/agent.yml@refs/heads/trunk';
+    const inputs: Record<string, string> = { 'trusted-producer-identities': id };
+    const read = (env: NodeJS.ProcessEnv, extra: Record<string, string> = {}, defaultBranch: string | null = 'trunk') =>
+      readSettings((name: string) => extra[name] ?? inputs[name] ?? '', { ...ctx, defaultBranch }, env);
+    const r = read({ GITHUB_REPOSITORY: 'acme/agents' });
+    expect(r.ok && r.value.gate.keyless).toMatchObject({ signers: null, trustedRoot: null });
+    const producers = r.ok ? r.value.gate.keyless?.producers : null;
+    expect(producers && [...producers.identities]).toEqual([id]);
+    expect(producers && [producers.sourceRepository, [...producers.sourceRefs], producers.issuer]).toEqual([
+      'acme/agents',
+      ['refs/heads/trunk'],
+      'https://token.actions.githubusercontent.com',
+    ]);
+    const noEvent = read({ GITHUB_REPOSITORY: 'acme/agents' }, {}, null);
+    expect(noEvent.ok && [...(noEvent.value.gate.keyless?.producers?.sourceRefs ?? [])]).toEqual(['refs/heads/main']);
+    const refs = read({ GITHUB_REPOSITORY: 'acme/agents' }, { 'source-refs': 'refs/heads/main\nrefs/tags/v1' });
+    expect(refs.ok && [...(refs.value.gate.keyless?.producers?.sourceRefs ?? [])]).toEqual(['refs/heads/main', 'refs/tags/v1']);
+    const none = read({});
+    expect(none.ok ? '(accepted)' : none.reason.message).toMatch(/^GITHUB_REPOSITORY: /);
+    const bad = read({ GITHUB_REPOSITORY: 'acme/agents' }, { 'trusted-signer-identities': 'acme/agents' });
+    expect(bad.ok ? '(accepted)' : bad.reason.message).toMatch(/^trusted-signer-identities: "acme\/agents" is not a workflow identity/);
+    // Without an identity nothing keyless is configured (and nothing Sigstore is loaded).
+    const plain = readSettings(() => '', ctx, { GITHUB_REPOSITORY: 'acme/agents' });
+    expect(plain.ok && plain.value.gate.keyless).toBeNull();
+  });
+
   it('the CLI refuses a bad flag by name', () => {
     const problem = (argv: string[]) => {
       const r = parseCli(argv, false, ROOT);
