@@ -6847,36 +6847,13 @@ async function collect(settings, digests, keyless) {
                 inputs.set(file.rel, r.sha256);
             for (const x of r.findings)
                 findings.push(x);
-            if (r.run) {
-                const run = r.run;
-                const bundle = formatOf(file.rel) === 'bundle';
-                // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
-                const sidecar = bundle
-                    ? readSidecar(file, workspace, settings.limits, digests ? inputs : null, findings)
-                    : { kind: 'none' };
-                if (sidecar.kind === 'empty' && !producers)
-                    findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: sidecarOf(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
-                const evidence = { bundle, facts: r.bundle ?? null, sidecar };
-                // With producer identities, a run's <run>.sigstore.json can attest it too (keys or identities: either).
-                const byIdentity = keyless && settings.keyless?.producers ? keyless.run(file, r.sha256, r.bundle ?? null, bundle) : null;
-                const decided = (a) => ({
-                    artifact: run.artifact,
-                    decisions: run.decisions,
-                    attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : a,
-                });
-                runs.push(producers || sidecar.kind !== 'none'
-                    ? attestation(evidence, producers, settings.limits).then(decided)
-                    : Promise.resolve(byIdentity ? decided(undefined) : run));
-            }
+            if (r.run)
+                runs.push(runInput(file, r.run, r, { settings, keyless, workspace, inputs: digests ? inputs : null, findings }));
             trust.add(r.records);
             await trust.yield();
         }
     }
-    for (const a of attestations.values()) {
-        const artifact = attestedBy(a.path);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(artifact))
-            findings.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
-    }
+    findings.push(...orphans(attestations.values()));
     return {
         runs: await Promise.all(runs),
         records: (await trust.finish()).map((rec) => {
@@ -6889,6 +6866,39 @@ async function collect(settings, digests, keyless) {
         ...(settings.keyless ? { identities: identityTrust(settings.keyless) } : {}),
         inputs,
     };
+}
+/**
+ * A run with its attestation decided: a bundle's sidecar (read beside it, never as a run; its
+ * checks run while the rest is read), trusted producers' keys, and producer identities (a run's
+ * `<run>.sigstore.json`); keys or identities, either trusts.
+ */
+function runInput(file, run, r, ctx) {
+    const { settings, keyless } = ctx;
+    const producers = settings.trustedProducers;
+    const bundle = formatOf(file.rel) === 'bundle';
+    const sidecar = bundle ? readSidecar(file, ctx.workspace, settings.limits, ctx.inputs, ctx.findings) : { kind: 'none' };
+    if (sidecar.kind === 'empty' && !producers)
+        ctx.findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: sidecarOf(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
+    const evidence = { bundle, facts: r.bundle ?? null, sidecar };
+    const byIdentity = keyless && settings.keyless?.producers ? keyless.run(file, r.sha256, r.bundle ?? null, bundle) : null;
+    const decided = (a) => ({
+        artifact: run.artifact,
+        decisions: run.decisions,
+        attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : a,
+    });
+    if (producers || sidecar.kind !== 'none')
+        return attestation(evidence, producers, settings.limits).then(decided);
+    return Promise.resolve(byIdentity ? decided(undefined) : run);
+}
+/** `orphan_attestation`: an attestation with no artifact beside it. */
+function orphans(attestations) {
+    const out = [];
+    for (const a of attestations) {
+        const artifact = attestedBy(a.path);
+        if (!(0,external_node_fs_namespaceObject.existsSync)(artifact))
+            out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
+    }
+    return out;
 }
 /**
  * The sidecar `<bundle>.intoto.jsonl` beside a bundle: none, one that holds nothing, a malformed one

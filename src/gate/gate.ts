@@ -14,6 +14,7 @@ import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
 import { discover, type FoundFile } from '../read/discover.js';
 import { readEnvelopeFile } from '../read/envelope.js';
+import type { FileRead } from '../read/file-read.js';
 import { readBytes, readOne } from '../read/files.js';
 import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
@@ -67,50 +68,12 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessChe
       if (keyless && role === 'audit' && settings.keyless?.signers) recordTrust.set(file.rel, keyless.records(file, r.sha256 as string));
       if (r.sha256 !== undefined) inputs.set(file.rel, r.sha256);
       for (const x of r.findings) findings.push(x);
-      if (r.run) {
-        const run = r.run;
-        const bundle = formatOf(file.rel) === 'bundle';
-        // A bundle's sidecar is read beside it (never as a run); its checks run while the rest is read.
-        const sidecar: Sidecar = bundle
-          ? readSidecar(file, workspace, settings.limits, digests ? inputs : null, findings)
-          : { kind: 'none' };
-        if (sidecar.kind === 'empty' && !producers)
-          findings.push(
-            finding(
-              'skipped_object',
-              { file: sidecarOf(file.rel), line: 1, column: 1 },
-              'the attestation sidecar holds no envelope: it attests nothing',
-            ),
-          );
-        const evidence = { bundle, facts: r.bundle ?? null, sidecar };
-        // With producer identities, a run's <run>.sigstore.json can attest it too (keys or identities: either).
-        const byIdentity = keyless && settings.keyless?.producers ? keyless.run(file, r.sha256 as string, r.bundle ?? null, bundle) : null;
-        const decided = (a: Attestation | undefined): RunInput => ({
-          artifact: run.artifact,
-          decisions: run.decisions,
-          attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : (a as Attestation),
-        });
-        runs.push(
-          producers || sidecar.kind !== 'none'
-            ? attestation(evidence, producers, settings.limits).then(decided)
-            : Promise.resolve(byIdentity ? decided(undefined) : run),
-        );
-      }
+      if (r.run) runs.push(runInput(file, r.run, r, { settings, keyless, workspace, inputs: digests ? inputs : null, findings }));
       trust.add(r.records);
       await trust.yield();
     }
   }
-  for (const a of attestations.values()) {
-    const artifact = attestedBy(a.path) as string;
-    if (!existsSync(artifact))
-      findings.push(
-        finding(
-          'orphan_attestation',
-          { file: a.rel, line: 1, column: 1 },
-          `no ${path.basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`,
-        ),
-      );
-  }
+  findings.push(...orphans(attestations.values()));
   return {
     runs: await Promise.all(runs),
     records: (await trust.finish()).map((rec) => {
@@ -123,6 +86,62 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessChe
     ...(settings.keyless ? { identities: identityTrust(settings.keyless) } : {}),
     inputs,
   };
+}
+
+/** What a run needs from the gate's state while it is read. */
+interface RunContext {
+  readonly settings: Settings;
+  readonly keyless: KeylessChecker | null;
+  readonly workspace: string;
+  /** Where the sidecar's digest goes, when digests were asked for. */
+  readonly inputs: Map<string, string> | null;
+  readonly findings: Finding[];
+}
+
+/**
+ * A run with its attestation decided: a bundle's sidecar (read beside it, never as a run; its
+ * checks run while the rest is read), trusted producers' keys, and producer identities (a run's
+ * `<run>.sigstore.json`); keys or identities, either trusts.
+ */
+function runInput(file: FoundFile, run: RunInput, r: FileRead, ctx: RunContext): Promise<RunInput> {
+  const { settings, keyless } = ctx;
+  const producers = settings.trustedProducers;
+  const bundle = formatOf(file.rel) === 'bundle';
+  const sidecar: Sidecar = bundle ? readSidecar(file, ctx.workspace, settings.limits, ctx.inputs, ctx.findings) : { kind: 'none' };
+  if (sidecar.kind === 'empty' && !producers)
+    ctx.findings.push(
+      finding(
+        'skipped_object',
+        { file: sidecarOf(file.rel), line: 1, column: 1 },
+        'the attestation sidecar holds no envelope: it attests nothing',
+      ),
+    );
+  const evidence = { bundle, facts: r.bundle ?? null, sidecar };
+  const byIdentity = keyless && settings.keyless?.producers ? keyless.run(file, r.sha256 as string, r.bundle ?? null, bundle) : null;
+  const decided = (a: Attestation | undefined): RunInput => ({
+    artifact: run.artifact,
+    decisions: run.decisions,
+    attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : (a as Attestation),
+  });
+  if (producers || sidecar.kind !== 'none') return attestation(evidence, producers, settings.limits).then(decided);
+  return Promise.resolve(byIdentity ? decided(undefined) : run);
+}
+
+/** `orphan_attestation`: an attestation with no artifact beside it. */
+function orphans(attestations: Iterable<FoundFile>): Finding[] {
+  const out: Finding[] = [];
+  for (const a of attestations) {
+    const artifact = attestedBy(a.path) as string;
+    if (!existsSync(artifact))
+      out.push(
+        finding(
+          'orphan_attestation',
+          { file: a.rel, line: 1, column: 1 },
+          `no ${path.basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`,
+        ),
+      );
+  }
+  return out;
 }
 
 /**
