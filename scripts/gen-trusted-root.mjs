@@ -25,8 +25,21 @@ export function publicGood() {
     sha256: createHash('sha256').update(json).digest('hex'),
     tufRootVersion: tufRoot.signed.version,
     tufRootExpires: tufRoot.signed.expires,
+    // How fresh the root is, from its own contents (a build-time clock would make dist/ unreproducible):
+    // the newest start of any key's or authority's validity.
+    newestValidFrom: newestStart(JSON.parse(json)),
   };
   return { origin, json };
+}
+
+function newestStart(trustedRoot) {
+  const starts = [];
+  for (const list of ['tlogs', 'ctlogs', 'certificateAuthorities', 'timestampAuthorities'])
+    for (const e of trustedRoot[list] ?? []) {
+      const start = (e.publicKey?.validFor ?? e.validFor)?.start;
+      if (typeof start === 'string') starts.push(start);
+    }
+  return starts.sort((a, b) => Date.parse(a) - Date.parse(b)).at(-1) ?? null;
 }
 
 export function generate() {

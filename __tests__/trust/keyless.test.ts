@@ -8,6 +8,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
+import { PUBLIC_GOOD_ROOT } from '../../src/trust/public-good-root.generated.js';
 import { checkBundleFile, type IdentityPolicy, parseTrustedRoots, publicGoodRoots, type Root } from '../../src/trust/sigstore.js';
 import { addKey, json, record, surface } from '../support/corpus.js';
 import { EXPORT_IDENTITY, ISSUER, mockSigstore, OID, REPO, statementFor } from '../support/sigstore.js';
@@ -199,8 +200,13 @@ describe('trusted roots', () => {
     });
   });
 
-  it('the shipped public-good root loads', () => {
+  it('the shipped public-good root loads, and dist/ records its origin: the pinned package, its digest, its date', () => {
     expect(publicGoodRoots()).toHaveLength(1);
+    const origin = JSON.parse(readFileSync(path.join(ROOT, 'dist/trusted-root.origin.json'), 'utf8'));
+    const pinned = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@sigstore/tuf/package.json'), 'utf8')).version;
+    expect(origin).toMatchObject({ package: `@sigstore/tuf@${pinned}`, target: 'trusted_root.json' });
+    expect(origin.sha256).toBe(createHash('sha256').update(PUBLIC_GOOD_ROOT.json).digest('hex'));
+    expect(Date.parse(origin.newestValidFrom)).toBeLessThan(Date.parse(origin.tufRootExpires));
   });
 });
 
