@@ -27,6 +27,8 @@ var dist = __webpack_require__(1040);
 var protobuf_specs_dist = __webpack_require__(9654);
 // EXTERNAL MODULE: ./node_modules/@sigstore/verify/dist/index.js
 var verify_dist = __webpack_require__(4187);
+// EXTERNAL MODULE: ./src/core/findings.ts
+var findings = __webpack_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __webpack_require__(6153);
 // EXTERNAL MODULE: ./src/core/text.ts
@@ -72,6 +74,7 @@ const PUBLIC_GOOD_ROOT = {
 
 
 
+
 /** Fulcio's certificate extensions (https://github.com/sigstore/fulcio/blob/main/docs/oid-info.md). */
 const OID = {
     issuerV1: '1.3.6.1.4.1.57264.1.1',
@@ -79,29 +82,32 @@ const OID = {
     sourceRepositoryUri: '1.3.6.1.4.1.57264.1.12',
     sourceRepositoryRef: '1.3.6.1.4.1.57264.1.14',
 };
+/**
+ * A file's JSON values (one value, or one per line) through the one document pipeline, its
+ * problems located by the one sink; the first problem, or null.
+ */
+function valuesOf(name, bytes, limits) {
+    const sink = new documents/* LocatingSink */.Bz(name);
+    const decoded = (0,documents/* decode */.D4)(bytes, limits, sink);
+    if (!decoded)
+        return { docs: [], sink };
+    sink.lines = decoded.lines;
+    return { docs: [...(0,documents/* documents */.DB)(decoded.text, 'values', { limits, collect: [] }, sink)], sink };
+}
 /** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
 function parseTrustedRoots(name, text, limits) {
-    const problems = [];
-    let lines = null;
-    // Each problem names its line and column in the file (an offset until the text is decoded).
-    const at = (w) => {
-        const p = 'offset' in w ? (lines?.locate(w.offset) ?? { line: 1, column: 1 }) : w;
-        return `${name}:${p.line}:${p.column}`;
-    };
-    const sink = { error: (w, message) => problems.push(`${at(w)}: not a trusted root: ${message}`) };
-    const decoded = (0,documents/* decode */.D4)(Buffer.from(text, 'utf8'), limits, sink);
-    if (!decoded)
-        return { ok: false, reason: problems[0] ?? `${name}: unreadable` };
-    lines = decoded.lines;
+    const { docs, sink } = valuesOf(name, Buffer.from(text, 'utf8'), limits);
     const roots = [];
-    for (const doc of (0,documents/* documents */.DB)(decoded.text, 'values', { limits, collect: [] }, sink)) {
+    for (const doc of docs) {
         const r = rootOf(doc.value);
         if (!r.ok)
-            return { ok: false, reason: `${at({ offset: doc.start })}: ${r.reason}` };
+            return { ok: false, reason: `${(0,findings/* placeOf */.$t)(sink.at(doc.start), true)}: ${r.reason}` };
         roots.push(r.value);
     }
-    if (problems.length > 0)
-        return { ok: false, reason: problems[0] };
+    const problem = sink.findings[0];
+    // The sink's findings are located (file, line, column): the one sink's only kind.
+    if (problem)
+        return { ok: false, reason: `${problem.file === null ? name : (0,findings/* placeOf */.$t)(problem, true)}: not a trusted root: ${problem.message}` };
     if (roots.length === 0)
         return { ok: false, reason: `${name}: holds no trusted root` };
     return { ok: true, value: roots };
@@ -169,8 +175,6 @@ function extensionText(cert, oid, legacy = false) {
         return undefined;
     return legacy ? ext.value.toString('ascii') : ext.valueObj.subs[0]?.value.toString('utf8');
 }
-const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-/** The identity checks after the verifier: exact SAN, issuer(s), source repository, source ref. */
 /** Step 3: the SAN equals a trusted identity, and every issuer extension (current and legacy) equals the issuer. */
 function checkSigner(cert, identities, issuer) {
     const san = cert.subjectAltName;
@@ -195,7 +199,7 @@ function checkIdentity(cert, policy) {
     if (repo === undefined || ref === undefined)
         return { ok: false, reason: 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)' };
     const want = `https://github.com/${policy.sourceRepository}`;
-    if (asciiLower(repo) !== asciiLower(want))
+    if ((0,core_text/* asciiLower */.F)(repo) !== (0,core_text/* asciiLower */.F)(want))
         return { ok: false, reason: `source repository ${JSON.stringify((0,core_text/* quote */.hD)(repo))} is not ${want}` };
     if (!policy.sourceRefs.has(ref))
         return { ok: false, reason: `source ref ${JSON.stringify((0,core_text/* quote */.hD)(ref))} is not allowed` };
@@ -213,10 +217,6 @@ function signingTime(bundle) {
     const first = Math.min(...times);
     return Number.isFinite(first) ? new Date(first).toISOString().replace(/\.\d+Z$/, 'Z') : '(unknown)';
 }
-/**
- * One bundle (a parsed JSON value) about the file `subject` (its base name is the subject name it
- * must carry, its sha256 what the digest must be), against the policy and the roots.
- */
 /** A Sigstore bundle's parsed form, or why a value is not one. */
 function parseBundle(value) {
     try {
@@ -305,14 +305,10 @@ function checkBundle(value, subject, policy, roots, predicate, limits) {
  * check; otherwise the first reason (with the line when there are several).
  */
 function checkBundleFile(name, bytes, subject, policy, roots, predicate, limits) {
-    const problems = [];
-    const sink = { error: (_at, message) => problems.push(message) };
-    const decoded = (0,documents/* decode */.D4)(bytes, limits, sink);
-    if (!decoded)
-        return { ok: false, reason: `${name} is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-    const docs = [...(0,documents/* documents */.DB)(decoded.text, 'values', { limits, collect: [] }, sink)];
-    if (problems.length > 0)
-        return { ok: false, reason: `${name} is not strict JSON: ${problems[0]}` };
+    const { docs, sink } = valuesOf(name, bytes, limits);
+    const problem = sink.findings[0];
+    if (problem)
+        return { ok: false, reason: `${name} is not strict JSON: ${problem.message}` };
     if (docs.length === 0)
         return { ok: false, reason: 'no attestation: the .sigstore.json holds no bundle' };
     let reason = '';
@@ -326,21 +322,16 @@ function checkBundleFile(name, bytes, subject, policy, roots, predicate, limits)
 }
 /** Without identities a `.sigstore.json` is still read and its shape checked (docs/keyless.md): how many bundles it holds, or why it is malformed. */
 function bundleShapes(name, bytes, limits) {
-    const problems = [];
-    const sink = { error: (_at, message) => problems.push(message) };
-    const decoded = (0,documents/* decode */.D4)(bytes, limits, sink);
-    if (!decoded)
-        return { ok: false, reason: `${name} is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-    let n = 0;
-    for (const doc of (0,documents/* documents */.DB)(decoded.text, 'values', { limits, collect: [] }, sink)) {
+    const { docs, sink } = valuesOf(name, bytes, limits);
+    for (const doc of docs) {
         const b = parseBundle(doc.value);
         if (!b.ok)
             return b;
-        n++;
     }
-    if (problems.length > 0)
-        return { ok: false, reason: `${name} is not strict JSON: ${problems[0]}` };
-    return { ok: true, value: n };
+    const problem = sink.findings[0];
+    if (problem)
+        return { ok: false, reason: `${name} is not strict JSON: ${problem.message}` };
+    return { ok: true, value: docs.length };
 }
 
 

@@ -37213,6 +37213,7 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   F: () => (/* binding */ asciiLower),
 /* harmony export */   hD: () => (/* binding */ quote),
 /* harmony export */   qb: () => (/* binding */ nearestName),
 /* harmony export */   r2: () => (/* binding */ cmp)
@@ -37258,6 +37259,8 @@ function nearestName(word, candidates) {
     }
     return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
 }
+/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
+const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 
 /***/ }),

@@ -7716,13 +7716,12 @@ const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
 
 ;// CONCATENATED MODULE: ./src/tools/import/scope.ts
 
-/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
-const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 function outOfScope(f, s) {
-    if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? asciiLower(a) : a)))
+    if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? (0,core_text/* asciiLower */.F)(a) : a)))
         return 'by another actor';
-    if (f.repos && (s.repo === null || !f.repos.has(asciiLower(s.repo))))
+    if (f.repos && (s.repo === null || !f.repos.has((0,core_text/* asciiLower */.F)(s.repo))))
         return s.repo === null ? 'without a repository' : 'in another repository';
     if (f.since !== null || f.until !== null) {
         if (s.time === null)
@@ -9098,6 +9097,7 @@ function usageText(only) {
 
 
 
+
 const USAGE = usageText();
 /** The command names, from the option tables: "a, b or c". */
 const COMMAND_NAMES = ((names) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(COMMAND_SPECS.map((c) => c.name));
@@ -9247,9 +9247,9 @@ function importCommand(a) {
         command: 'import',
         kind: k,
         scope: {
-            actors: actors ? new Set(k === 'slack-audit-log' ? actors : actors.map(asciiLower)) : null,
+            actors: actors ? new Set(k === 'slack-audit-log' ? actors : actors.map(core_text/* asciiLower */.F)) : null,
             caseless: k !== 'slack-audit-log',
-            repos: repos ? new Set(repos.map(asciiLower)) : null,
+            repos: repos ? new Set(repos.map(core_text/* asciiLower */.F)) : null,
             since,
             until,
         },
@@ -9954,6 +9954,7 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   F: () => (/* binding */ asciiLower),
 /* harmony export */   hD: () => (/* binding */ quote),
 /* harmony export */   qb: () => (/* binding */ nearestName),
 /* harmony export */   r2: () => (/* binding */ cmp)
@@ -9999,6 +10000,8 @@ function nearestName(word, candidates) {
     }
     return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
 }
+/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
+const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 
 /***/ }),

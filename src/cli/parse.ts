@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Result } from '../core/result.js';
+import { asciiLower } from '../core/text.js';
 import { compareInstants, type Instant } from '../core/time.js';
 import {
   defaultSettings,
@@ -30,7 +31,7 @@ import type { ReadLimits } from '../read/limits.js';
 import { isSignedAt } from '../read/signature.js';
 import { DEFAULT_POLICY_URI, resourceUriFromEnv } from '../report/verification-summary.js';
 import { IMPORT_KINDS, type ImportKind, importKind } from '../tools/import/run.js';
-import { asciiLower, parseWindowTime, type ScopeFilter } from '../tools/import/scope.js';
+import { parseWindowTime, type ScopeFilter } from '../tools/import/scope.js';
 import { DEFAULT_SLACK, type SlackOptions } from '../tools/import/slack.js';
 import { DOMAINS, type Domain } from '../tools/import/target-hash.js';
 import type { TrustedKeys } from '../trust/keys.js';

@@ -41,3 +41,6 @@ export function nearestName(word: string, candidates: Iterable<string>): string 
   }
   return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
 }
+
+/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
+export const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());

@@ -14,10 +14,11 @@ import { bundleFromJSON, isBundleWithDsseEnvelope } from '@sigstore/bundle';
 import type { X509Certificate } from '@sigstore/core';
 import { TrustedRoot } from '@sigstore/protobuf-specs';
 import { type TrustMaterial, toSignedEntity, toTrustMaterial, Verifier } from '@sigstore/verify';
+import { placeOf } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
-import { quote } from '../core/text.js';
-import { type Decoded, decode, documents, type Where } from '../read/documents.js';
+import { asciiLower, quote } from '../core/text.js';
+import { type Doc, decode, documents, LocatingSink } from '../read/documents.js';
 import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
 import type { ReadLimits } from '../read/limits.js';
 import { PUBLIC_GOOD_ROOT } from './public-good-root.generated.js';
@@ -58,26 +59,31 @@ export interface KeylessSigner {
 /** What the Statement's predicate type must be for the file it is beside. */
 export type PredicateKind = { readonly type: string; readonly check?: (predicate: unknown) => Result };
 
+/**
+ * A file's JSON values (one value, or one per line) through the one document pipeline, its
+ * problems located by the one sink; the first problem, or null.
+ */
+function valuesOf(name: string, bytes: Uint8Array, limits: ReadLimits): { readonly docs: readonly Doc[]; readonly sink: LocatingSink } {
+  const sink = new LocatingSink(name);
+  const decoded = decode(bytes, limits, sink);
+  if (!decoded) return { docs: [], sink };
+  sink.lines = decoded.lines;
+  return { docs: [...documents(decoded.text, 'values', { limits, collect: [] }, sink)], sink };
+}
+
 /** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
 export function parseTrustedRoots(name: string, text: string, limits: ReadLimits): Result<Root[]> {
-  const problems: string[] = [];
-  let lines: Decoded['lines'] | null = null;
-  // Each problem names its line and column in the file (an offset until the text is decoded).
-  const at = (w: Where) => {
-    const p = 'offset' in w ? (lines?.locate(w.offset) ?? { line: 1, column: 1 }) : w;
-    return `${name}:${p.line}:${p.column}`;
-  };
-  const sink = { error: (w: Where, message: string) => problems.push(`${at(w)}: not a trusted root: ${message}`) };
-  const decoded = decode(Buffer.from(text, 'utf8'), limits, sink);
-  if (!decoded) return { ok: false, reason: problems[0] ?? `${name}: unreadable` };
-  lines = decoded.lines;
+  const { docs, sink } = valuesOf(name, Buffer.from(text, 'utf8'), limits);
   const roots: Root[] = [];
-  for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+  for (const doc of docs) {
     const r = rootOf(doc.value);
-    if (!r.ok) return { ok: false, reason: `${at({ offset: doc.start })}: ${r.reason}` };
+    if (!r.ok) return { ok: false, reason: `${placeOf(sink.at(doc.start), true)}: ${r.reason}` };
     roots.push(r.value);
   }
-  if (problems.length > 0) return { ok: false, reason: problems[0] as string };
+  const problem = sink.findings[0];
+  // The sink's findings are located (file, line, column): the one sink's only kind.
+  if (problem)
+    return { ok: false, reason: `${problem.file === null ? name : placeOf(problem, true)}: not a trusted root: ${problem.message}` };
   if (roots.length === 0) return { ok: false, reason: `${name}: holds no trusted root` };
   return { ok: true, value: roots };
 }
@@ -140,9 +146,6 @@ function extensionText(cert: X509Certificate, oid: string, legacy = false): stri
   return legacy ? ext.value.toString('ascii') : ext.valueObj.subs[0]?.value.toString('utf8');
 }
 
-const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
-/** The identity checks after the verifier: exact SAN, issuer(s), source repository, source ref. */
 /** Step 3: the SAN equals a trusted identity, and every issuer extension (current and legacy) equals the issuer. */
 export function checkSigner(
   cert: X509Certificate,
@@ -186,10 +189,6 @@ function signingTime(bundle: ReturnType<typeof toSignedEntity>): string {
   return Number.isFinite(first) ? new Date(first).toISOString().replace(/\.\d+Z$/, 'Z') : '(unknown)';
 }
 
-/**
- * One bundle (a parsed JSON value) about the file `subject` (its base name is the subject name it
- * must carry, its sha256 what the digest must be), against the policy and the roots.
- */
 /** A Sigstore bundle's parsed form, or why a value is not one. */
 function parseBundle(value: unknown): Result<ReturnType<typeof bundleFromJSON>> {
   try {
@@ -291,12 +290,9 @@ export function checkBundleFile(
   predicate: PredicateKind,
   limits: ReadLimits,
 ): Result<KeylessSigner> {
-  const problems: string[] = [];
-  const sink = { error: (_at: Where, message: string) => problems.push(message) };
-  const decoded = decode(bytes, limits, sink);
-  if (!decoded) return { ok: false, reason: `${name} is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-  const docs = [...documents(decoded.text, 'values', { limits, collect: [] }, sink)];
-  if (problems.length > 0) return { ok: false, reason: `${name} is not strict JSON: ${problems[0]}` };
+  const { docs, sink } = valuesOf(name, bytes, limits);
+  const problem = sink.findings[0];
+  if (problem) return { ok: false, reason: `${name} is not strict JSON: ${problem.message}` };
   if (docs.length === 0) return { ok: false, reason: 'no attestation: the .sigstore.json holds no bundle' };
   let reason = '';
   for (const [i, doc] of docs.entries()) {
@@ -309,16 +305,12 @@ export function checkBundleFile(
 
 /** Without identities a `.sigstore.json` is still read and its shape checked (docs/keyless.md): how many bundles it holds, or why it is malformed. */
 export function bundleShapes(name: string, bytes: Uint8Array, limits: ReadLimits): Result<number> {
-  const problems: string[] = [];
-  const sink = { error: (_at: Where, message: string) => problems.push(message) };
-  const decoded = decode(bytes, limits, sink);
-  if (!decoded) return { ok: false, reason: `${name} is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-  let n = 0;
-  for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+  const { docs, sink } = valuesOf(name, bytes, limits);
+  for (const doc of docs) {
     const b = parseBundle(doc.value);
     if (!b.ok) return b;
-    n++;
   }
-  if (problems.length > 0) return { ok: false, reason: `${name} is not strict JSON: ${problems[0]}` };
-  return { ok: true, value: n };
+  const problem = sink.findings[0];
+  if (problem) return { ok: false, reason: `${name} is not strict JSON: ${problem.message}` };
+  return { ok: true, value: docs.length };
 }

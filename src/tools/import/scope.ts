@@ -5,6 +5,7 @@
  * outside are skipped and counted by reason; nothing about the actor is written into a record.
  */
 import type { Result } from '../../core/result.js';
+import { asciiLower } from '../../core/text.js';
 import { compareInstants, fromEpochNumber, type Instant, parseDay, parseRfc3339 } from '../../core/time.js';
 
 /** What an entry says about who, where and when (each mapper reads its provider's fields). */
@@ -27,9 +28,6 @@ export interface ScopeFilter {
   readonly since: Instant | null;
   readonly until: Instant | null;
 }
-
-/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
-export const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** Why an entry is out of scope (the skip reason), or null when it is in scope. */
 export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
