@@ -151,7 +151,12 @@ function rootOf(v) {
     if (root.certificateAuthorities.length === 0)
         return { ok: false, reason: 'the trusted root has no certificate authority' };
     try {
-        return { ok: true, value: { material: (0,verify_dist/* toTrustMaterial */.jO)(root), ctlogs: root.ctlogs.length > 0 } };
+        const verifier = new verify_dist/* Verifier */.BL((0,verify_dist/* toTrustMaterial */.jO)(root), {
+            tlogThreshold: 0,
+            timestampThreshold: 1,
+            ctlogThreshold: root.ctlogs.length > 0 ? 1 : 0,
+        });
+        return { ok: true, value: { verifier } };
     }
     catch (e) {
         return { ok: false, reason: `the trusted root does not load: ${e.message}` };
@@ -233,9 +238,9 @@ function parseBundle(value) {
  */
 function verifySigned(value, roots, artifact) {
     const parsed = parseBundle(value);
-    if (!parsed.ok)
-        return parsed;
-    const bundle = parsed.value;
+    return parsed.ok ? verifyBundle(parsed.value, roots, artifact) : parsed;
+}
+function verifyBundle(bundle, roots, artifact) {
     let entity;
     try {
         entity = (0,verify_dist/* toSignedEntity */.DC)(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
@@ -248,8 +253,7 @@ function verifySigned(value, roots, artifact) {
     let why = '';
     for (const root of roots) {
         try {
-            // One log entry or one timestamp (GitHub's own instance writes timestamps and no log entry); SCTs when the root lists CT logs.
-            new verify_dist/* Verifier */.BL(root.material, { tlogThreshold: 0, timestampThreshold: 1, ctlogThreshold: root.ctlogs ? 1 : 0 }).verify(entity);
+            root.verifier.verify(entity);
             return { ok: true, value: { entity, cert: entity.key.certificate, bundle } };
         }
         catch (e) {
@@ -267,7 +271,7 @@ function checkBundle(value, subject, policy, roots, predicate, limits) {
     const envelope = parsed.value.content.dsseEnvelope;
     if (envelope.payloadType !== read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4)
         return { ok: false, reason: `payload type is ${JSON.stringify((0,core_text/* quote */.hD)(envelope.payloadType))}, not ${read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4}` };
-    const signed = verifySigned(value, roots);
+    const signed = verifyBundle(parsed.value, roots);
     if (!signed.ok)
         return signed;
     const { entity, cert } = signed.value;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { bundleFromJSON, isBundleWithDsseEnvelope } from '@sigstore/bundle';
 import type { X509Certificate } from '@sigstore/core';
 import { TrustedRoot } from '@sigstore/protobuf-specs';
-import { type TrustMaterial, toSignedEntity, toTrustMaterial, Verifier } from '@sigstore/verify';
+import { toSignedEntity, toTrustMaterial, Verifier } from '@sigstore/verify';
 import { placeOf } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
@@ -42,8 +42,8 @@ export interface IdentityPolicy {
 
 /** One trusted root, ready for the verifier, and whether it lists CT logs (then SCTs are required). */
 export interface Root {
-  readonly material: TrustMaterial;
-  readonly ctlogs: boolean;
+  /** The root's verifier, built once: one log entry or one timestamp (GitHub's own instance writes timestamps and no log entry); SCTs when the root lists CT logs. */
+  readonly verifier: Verifier;
 }
 
 /** What a passing bundle says about who signed, for the report. */
@@ -122,7 +122,12 @@ function rootOf(v: unknown): Result<Root> {
   }
   if (root.certificateAuthorities.length === 0) return { ok: false, reason: 'the trusted root has no certificate authority' };
   try {
-    return { ok: true, value: { material: toTrustMaterial(root), ctlogs: root.ctlogs.length > 0 } };
+    const verifier = new Verifier(toTrustMaterial(root), {
+      tlogThreshold: 0,
+      timestampThreshold: 1,
+      ctlogThreshold: root.ctlogs.length > 0 ? 1 : 0,
+    });
+    return { ok: true, value: { verifier } };
   } catch (e) {
     return { ok: false, reason: `the trusted root does not load: ${(e as Error).message}` };
   }
@@ -213,8 +218,14 @@ export function verifySigned(
   readonly bundle: ReturnType<typeof bundleFromJSON>;
 }> {
   const parsed = parseBundle(value);
-  if (!parsed.ok) return parsed;
-  const bundle = parsed.value;
+  return parsed.ok ? verifyBundle(parsed.value, roots, artifact) : parsed;
+}
+
+function verifyBundle(
+  bundle: ReturnType<typeof bundleFromJSON>,
+  roots: readonly Root[],
+  artifact?: Uint8Array,
+): ReturnType<typeof verifySigned> {
   let entity: ReturnType<typeof toSignedEntity>;
   try {
     entity = toSignedEntity(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
@@ -225,8 +236,7 @@ export function verifySigned(
   let why = '';
   for (const root of roots) {
     try {
-      // One log entry or one timestamp (GitHub's own instance writes timestamps and no log entry); SCTs when the root lists CT logs.
-      new Verifier(root.material, { tlogThreshold: 0, timestampThreshold: 1, ctlogThreshold: root.ctlogs ? 1 : 0 }).verify(entity);
+      root.verifier.verify(entity);
       return { ok: true, value: { entity, cert: entity.key.certificate, bundle } };
     } catch (e) {
       why ||= (e as Error).message;
@@ -250,7 +260,7 @@ function checkBundle(
   const envelope = parsed.value.content.dsseEnvelope;
   if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE)
     return { ok: false, reason: `payload type is ${JSON.stringify(quote(envelope.payloadType))}, not ${IN_TOTO_PAYLOAD_TYPE}` };
-  const signed = verifySigned(value, roots);
+  const signed = verifyBundle(parsed.value, roots);
   if (!signed.ok) return signed;
   const { entity, cert } = signed.value;
   const who = checkIdentity(cert, policy);
