@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(787);
+/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(704);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 
@@ -30926,7 +30926,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 787:
+/***/ 704:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30935,8 +30935,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   C: () => (/* binding */ runAction)
 });
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
@@ -32355,6 +32355,8 @@ function discoverable(file, role) {
 }
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
 const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
 /** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
 function attestedBy(attestation) {
     const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
@@ -32382,7 +32384,7 @@ const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
 /** What kind of special file a path is, for messages. */
 function special(p) {
     try {
-        const st = (0,external_node_fs_namespaceObject.statSync)(p);
+        const st = (0,external_node_fs_.statSync)(p);
         if (st.isFIFO())
             return 'a FIFO';
         if (st.isSocket())
@@ -32410,7 +32412,7 @@ function walk(w, dir, input, take, findings) {
         const d = stack.pop();
         let list;
         try {
-            list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
+            list = (0,external_node_fs_.readdirSync)(d, { withFileTypes: true });
         }
         catch (e) {
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
@@ -32444,7 +32446,7 @@ function discover_link(w, abs, take, findings) {
     const rel = relOf(w, abs);
     let real;
     try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
+        real = (0,external_node_fs_.realpathSync)(abs);
     }
     catch {
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
@@ -32456,7 +32458,7 @@ function discover_link(w, abs, take, findings) {
     }
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.statSync)(real);
+        st = (0,external_node_fs_.statSync)(real);
     }
     catch {
         return;
@@ -32488,7 +32490,7 @@ function expand(w, input, noMatch) {
     }
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.lstatSync)(base);
+        st = (0,external_node_fs_.lstatSync)(base);
     }
     catch {
         // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
@@ -32500,7 +32502,7 @@ function expand(w, input, noMatch) {
     // Lexically inside is not enough: the input, or any directory above it, may be a link out.
     let real = '';
     try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(base);
+        real = (0,external_node_fs_.realpathSync)(base);
     }
     catch {
         /* a broken link: reported below */
@@ -32510,7 +32512,7 @@ function expand(w, input, noMatch) {
         return { files, findings, attestations };
     }
     if (st.isSymbolicLink())
-        st = (0,external_node_fs_namespaceObject.statSync)(real);
+        st = (0,external_node_fs_.statSync)(real);
     if (scan.isGlob) {
         const match = picomatch_default()(relOf(w, external_node_path_default().resolve(w.cwd, input)), { dot: true });
         let ignored = 0;
@@ -32559,7 +32561,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
         .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
     let realWorkspace;
     try {
-        realWorkspace = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
+        realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
     }
     catch {
         realWorkspace = external_node_path_default().resolve(workspace);
@@ -34570,10 +34572,10 @@ async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_
 /** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
 function archive_open(source, limits) {
     try {
-        const size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
+        const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
             throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
-        return { size, input: 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_.Readable.from([Buffer.from(source.bytes)]) };
+        return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_.Readable.from([Buffer.from(source.bytes)]) };
     }
     catch (e) {
         if (e instanceof ReadError)
@@ -34722,10 +34724,10 @@ const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
 /** A file's bytes within max-file-size, or why not (the reason names the limit or the error code). */
 function readBytes(p, limits) {
     try {
-        const size = (0,external_node_fs_namespaceObject.statSync)(p).size;
+        const size = (0,external_node_fs_.statSync)(p).size;
         if (size > limits.maxFileBytes)
             return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
-        return { ok: true, value: (0,external_node_fs_namespaceObject.readFileSync)(p) };
+        return { ok: true, value: (0,external_node_fs_.readFileSync)(p) };
     }
     catch (e) {
         return { ok: false, reason: `cannot read file: ${e.code ?? e.message}` };
@@ -34735,7 +34737,7 @@ function readBytes(p, limits) {
 async function fileSha256(p) {
     try {
         const h = (0,external_node_crypto_.createHash)('sha256');
-        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(p))
+        for await (const chunk of (0,external_node_fs_.createReadStream)(p))
             h.update(chunk);
         return h.digest('hex');
     }
@@ -35053,39 +35055,22 @@ async function attestation(run, keys, limits) {
 
 
 
+
+
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-/** The Sigstore bundle file beside a file. */
-const sigstoreOf = (file) => `${file}.sigstore.json`;
-const isObjectPredicate = (p) => typeof p === 'object' && p !== null && !Array.isArray(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' };
+const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 /** Load the Sigstore layer and the roots; a trusted root that cannot be used is a usage problem. */
 async function keylessChecker(settings, limits) {
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    let roots;
-    if (settings.trustedRoot !== null) {
-        let text;
-        try {
-            text = (0,external_node_fs_namespaceObject.readFileSync)(settings.trustedRoot, 'utf8');
-        }
-        catch (e) {
-            return {
-                ok: false,
-                reason: {
-                    message: `trusted-root ${settings.trustedRoot}: cannot read (${e.code ?? e.message})`,
-                },
-            };
-        }
-        const r = sigstore.parseTrustedRoots(`trusted-root ${settings.trustedRoot}`, text, limits);
-        if (!r.ok)
-            return { ok: false, reason: { message: r.reason } };
-        roots = r.value;
-    }
-    else
-        roots = sigstore.publicGoodRoots();
+    const loaded = sigstore.loadTrustedRoots('trusted-root', settings.trustedRoot, limits);
+    if (!loaded.ok)
+        return { ok: false, reason: { message: loaded.reason } };
+    const roots = loaded.value;
     const check = (file, sha256, policy, predicate) => {
         const beside = sigstoreOf(file.path);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(beside))
+        if (!(0,external_node_fs_.existsSync)(beside))
             return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
         const bytes = readBytes(beside, limits);
         if (!bytes.ok)
@@ -35135,7 +35120,7 @@ function attestedWith(a, keyless, facts, keys) {
  */
 async function uncheckedBundle(file, limits) {
     const beside = sigstoreOf(file.path);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(beside))
+    if (!(0,external_node_fs_.existsSync)(beside))
         return null;
     const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };
     const bytes = readBytes(beside, limits);
@@ -35254,7 +35239,7 @@ function orphans(attestations) {
     const out = [];
     for (const a of attestations) {
         const artifact = attestedBy(a.path);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(artifact))
+        if (!(0,external_node_fs_.existsSync)(artifact))
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
     }
     return out;
@@ -35273,7 +35258,7 @@ function readSidecar(bundle, workspace, limits, inputs, findings) {
     };
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.lstatSync)(file);
+        st = (0,external_node_fs_.lstatSync)(file);
     }
     catch {
         return { kind: 'none' };
@@ -35281,15 +35266,15 @@ function readSidecar(bundle, workspace, limits, inputs, findings) {
     if (st.isSymbolicLink()) {
         let real;
         try {
-            real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+            real = (0,external_node_fs_.realpathSync)(file);
         }
         catch {
             return refuse('the attestation sidecar is a broken symbolic link');
         }
-        const r = external_node_path_default().relative((0,external_node_fs_namespaceObject.realpathSync)(workspace), real);
+        const r = external_node_path_default().relative((0,external_node_fs_.realpathSync)(workspace), real);
         if (r.startsWith('..') || external_node_path_default().isAbsolute(r))
             return refuse('the attestation sidecar is a symbolic link that points outside the workspace; not followed');
-        st = (0,external_node_fs_namespaceObject.statSync)(real);
+        st = (0,external_node_fs_.statSync)(real);
     }
     if (!st.isFile())
         return refuse('the attestation sidecar is not a regular file; not read');
@@ -35604,14 +35589,14 @@ function envelopeLine(payloadType, payload, key) {
 
 /** `text` in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
+    const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
-        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+        (0,external_node_fs_.writeSync)(fd, text);
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
     return tmp;
 }
@@ -35619,10 +35604,10 @@ function writeTemp(file, text) {
 function writeWhole(file, text) {
     const tmp = writeTemp(file, text);
     try {
-        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+        (0,external_node_fs_.renameSync)(tmp, file);
     }
     catch (e) {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
         throw e;
     }
 }
@@ -36025,9 +36010,9 @@ function renderJson(report) {
 }
 /** Write the report to `file` in chunks; returns the sha256 digest of exactly the bytes written. */
 function writeJson(report, file) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const h = (0,external_node_crypto_.createHash)('sha256');
-    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+    const fd = (0,external_node_fs_.openSync)(file, 'w');
     const scratch = Buffer.allocUnsafe(4 * CHUNK);
     try {
         for (const chunk of jsonChunks(report)) {
@@ -36036,11 +36021,11 @@ function writeJson(report, file) {
             h.update(bytes);
             let off = 0;
             while (off < bytes.length)
-                off += (0,external_node_fs_namespaceObject.writeSync)(fd, bytes, off);
+                off += (0,external_node_fs_.writeSync)(fd, bytes, off);
         }
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
     return `sha256:${h.digest('hex')}`;
 }
@@ -36390,7 +36375,7 @@ function readContext(env, cwd) {
     const eventPath = env['GITHUB_EVENT_PATH'];
     if (eventPath) {
         try {
-            event = JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(eventPath, 'utf8'));
+            event = JSON.parse((0,external_node_fs_.readFileSync)(eventPath, 'utf8'));
         }
         catch {
             event = null; // no event context: annotations go to GITHUB_SHA
@@ -36463,7 +36448,7 @@ function directoryIn(workspace, base, value, name) {
     }
     let isDir = false;
     try {
-        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
+        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
     }
     catch {
         isDir = false;
@@ -36671,7 +36656,7 @@ function requireExistingPaths(inputs, cwd, name) {
         if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
             continue;
         const abs = external_node_path_default().resolve(cwd, input);
-        if ((0,external_node_fs_namespaceObject.existsSync)(abs))
+        if ((0,external_node_fs_.existsSync)(abs))
             continue;
         throw new UsageError(`${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
     }
@@ -36680,7 +36665,7 @@ function requireExistingPaths(inputs, cwd, name) {
 function nearestExisting(cwd, abs) {
     let dir = abs;
     const missing = [];
-    while (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
+    while (!(0,external_node_fs_.existsSync)(dir)) {
         missing.unshift(external_node_path_default().basename(dir));
         const up = external_node_path_default().dirname(dir);
         if (up === dir)
@@ -36690,7 +36675,7 @@ function nearestExisting(cwd, abs) {
     const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
     let entries = [];
     try {
-        entries = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+        entries = (0,external_node_fs_.readdirSync)(dir);
     }
     catch {
         /* not a directory: no suggestion */
@@ -36909,8 +36894,8 @@ async function annotate(core, s, ctx, report, annotations, api, summary, now) {
 }
 const blobBase = (ctx) => ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
 function write(file, text) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    (0,external_node_fs_namespaceObject.writeFileSync)(file, text);
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,external_node_fs_.writeFileSync)(file, text);
 }
 /** The verdict attestation's files; false when it could not be written (the step has failed). */
 function run_verdict(core, s, ctx, env, report, digest, inputs, now) {
@@ -38444,6 +38429,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:dns");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:events");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 

@@ -13,11 +13,14 @@ __webpack_require__.d(__webpack_exports__, {
   bundleShapes: () => (/* binding */ bundleShapes),
   checkBundleFile: () => (/* binding */ checkBundleFile),
   checkSigner: () => (/* binding */ checkSigner),
+  loadTrustedRoots: () => (/* binding */ loadTrustedRoots),
   parseTrustedRoots: () => (/* binding */ parseTrustedRoots),
   publicGoodRoots: () => (/* binding */ publicGoodRoots),
   verifySigned: () => (/* binding */ verifySigned)
 });
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(6760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
@@ -75,6 +78,7 @@ const PUBLIC_GOOD_ROOT = {
 
 
 
+
 /** Fulcio's certificate extensions (https://github.com/sigstore/fulcio/blob/main/docs/oid-info.md). */
 const OID = {
     issuerV1: '1.3.6.1.4.1.57264.1.1',
@@ -111,6 +115,22 @@ function parseTrustedRoots(name, text, limits) {
     if (roots.length === 0)
         return { ok: false, reason: `${name}: holds no trusted root` };
     return { ok: true, value: roots };
+}
+/**
+ * The roots a run trusts: those of a trusted-root file (`label` names it in messages, e.g.
+ * `--trusted-root FILE`), or the shipped public-good root when there is none.
+ */
+function loadTrustedRoots(label, file, limits) {
+    if (file === null)
+        return { ok: true, value: publicGoodRoots() };
+    let text;
+    try {
+        text = (0,external_node_fs_.readFileSync)(file, 'utf8');
+    }
+    catch (e) {
+        return { ok: false, reason: `${label} ${file}: cannot read (${e.code ?? e.message})` };
+    }
+    return parseTrustedRoots(`${label} ${file}`, text, limits);
 }
 /** The first key or authority of a trusted root whose validFor interval has no start, or null. */
 function unboundedKey(v) {

@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(543);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6745);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 543:
+/***/ 6745:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2578,8 +2578,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   i: () => (/* binding */ main)
 });
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
@@ -3996,6 +3996,8 @@ function discoverable(file, role) {
 }
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
 const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
 /** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
 function attestedBy(attestation) {
     const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
@@ -4023,7 +4025,7 @@ const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
 /** What kind of special file a path is, for messages. */
 function special(p) {
     try {
-        const st = (0,external_node_fs_namespaceObject.statSync)(p);
+        const st = (0,external_node_fs_.statSync)(p);
         if (st.isFIFO())
             return 'a FIFO';
         if (st.isSocket())
@@ -4051,7 +4053,7 @@ function walk(w, dir, input, take, findings) {
         const d = stack.pop();
         let list;
         try {
-            list = (0,external_node_fs_namespaceObject.readdirSync)(d, { withFileTypes: true });
+            list = (0,external_node_fs_.readdirSync)(d, { withFileTypes: true });
         }
         catch (e) {
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
@@ -4085,7 +4087,7 @@ function discover_link(w, abs, take, findings) {
     const rel = relOf(w, abs);
     let real;
     try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
+        real = (0,external_node_fs_.realpathSync)(abs);
     }
     catch {
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
@@ -4097,7 +4099,7 @@ function discover_link(w, abs, take, findings) {
     }
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.statSync)(real);
+        st = (0,external_node_fs_.statSync)(real);
     }
     catch {
         return;
@@ -4129,7 +4131,7 @@ function expand(w, input, noMatch) {
     }
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.lstatSync)(base);
+        st = (0,external_node_fs_.lstatSync)(base);
     }
     catch {
         // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
@@ -4141,7 +4143,7 @@ function expand(w, input, noMatch) {
     // Lexically inside is not enough: the input, or any directory above it, may be a link out.
     let real = '';
     try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(base);
+        real = (0,external_node_fs_.realpathSync)(base);
     }
     catch {
         /* a broken link: reported below */
@@ -4151,7 +4153,7 @@ function expand(w, input, noMatch) {
         return { files, findings, attestations };
     }
     if (st.isSymbolicLink())
-        st = (0,external_node_fs_namespaceObject.statSync)(real);
+        st = (0,external_node_fs_.statSync)(real);
     if (scan.isGlob) {
         const match = picomatch_default()(relOf(w, external_node_path_default().resolve(w.cwd, input)), { dot: true });
         let ignored = 0;
@@ -4200,7 +4202,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
         .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
     let realWorkspace;
     try {
-        realWorkspace = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
+        realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
     }
     catch {
         realWorkspace = external_node_path_default().resolve(workspace);
@@ -6211,10 +6213,10 @@ async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_
 /** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
 function archive_open(source, limits) {
     try {
-        const size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
+        const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
             throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
-        return { size, input: 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
+        return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
     }
     catch (e) {
         if (e instanceof ReadError)
@@ -6363,10 +6365,10 @@ const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
 /** A file's bytes within max-file-size, or why not (the reason names the limit or the error code). */
 function readBytes(p, limits) {
     try {
-        const size = (0,external_node_fs_namespaceObject.statSync)(p).size;
+        const size = (0,external_node_fs_.statSync)(p).size;
         if (size > limits.maxFileBytes)
             return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
-        return { ok: true, value: (0,external_node_fs_namespaceObject.readFileSync)(p) };
+        return { ok: true, value: (0,external_node_fs_.readFileSync)(p) };
     }
     catch (e) {
         return { ok: false, reason: `cannot read file: ${e.code ?? e.message}` };
@@ -6376,7 +6378,7 @@ function readBytes(p, limits) {
 async function fileSha256(p) {
     try {
         const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(p))
+        for await (const chunk of (0,external_node_fs_.createReadStream)(p))
             h.update(chunk);
         return h.digest('hex');
     }
@@ -6694,39 +6696,22 @@ async function attestation(run, keys, limits) {
 
 
 
+
+
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-/** The Sigstore bundle file beside a file. */
-const sigstoreOf = (file) => `${file}.sigstore.json`;
-const isObjectPredicate = (p) => typeof p === 'object' && p !== null && !Array.isArray(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' };
+const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 /** Load the Sigstore layer and the roots; a trusted root that cannot be used is a usage problem. */
 async function keylessChecker(settings, limits) {
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    let roots;
-    if (settings.trustedRoot !== null) {
-        let text;
-        try {
-            text = (0,external_node_fs_namespaceObject.readFileSync)(settings.trustedRoot, 'utf8');
-        }
-        catch (e) {
-            return {
-                ok: false,
-                reason: {
-                    message: `trusted-root ${settings.trustedRoot}: cannot read (${e.code ?? e.message})`,
-                },
-            };
-        }
-        const r = sigstore.parseTrustedRoots(`trusted-root ${settings.trustedRoot}`, text, limits);
-        if (!r.ok)
-            return { ok: false, reason: { message: r.reason } };
-        roots = r.value;
-    }
-    else
-        roots = sigstore.publicGoodRoots();
+    const loaded = sigstore.loadTrustedRoots('trusted-root', settings.trustedRoot, limits);
+    if (!loaded.ok)
+        return { ok: false, reason: { message: loaded.reason } };
+    const roots = loaded.value;
     const check = (file, sha256, policy, predicate) => {
         const beside = sigstoreOf(file.path);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(beside))
+        if (!(0,external_node_fs_.existsSync)(beside))
             return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
         const bytes = readBytes(beside, limits);
         if (!bytes.ok)
@@ -6776,7 +6761,7 @@ function attestedWith(a, keyless, facts, keys) {
  */
 async function uncheckedBundle(file, limits) {
     const beside = sigstoreOf(file.path);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(beside))
+    if (!(0,external_node_fs_.existsSync)(beside))
         return null;
     const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };
     const bytes = readBytes(beside, limits);
@@ -6895,7 +6880,7 @@ function orphans(attestations) {
     const out = [];
     for (const a of attestations) {
         const artifact = attestedBy(a.path);
-        if (!(0,external_node_fs_namespaceObject.existsSync)(artifact))
+        if (!(0,external_node_fs_.existsSync)(artifact))
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
     }
     return out;
@@ -6914,7 +6899,7 @@ function readSidecar(bundle, workspace, limits, inputs, findings) {
     };
     let st;
     try {
-        st = (0,external_node_fs_namespaceObject.lstatSync)(file);
+        st = (0,external_node_fs_.lstatSync)(file);
     }
     catch {
         return { kind: 'none' };
@@ -6922,15 +6907,15 @@ function readSidecar(bundle, workspace, limits, inputs, findings) {
     if (st.isSymbolicLink()) {
         let real;
         try {
-            real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+            real = (0,external_node_fs_.realpathSync)(file);
         }
         catch {
             return refuse('the attestation sidecar is a broken symbolic link');
         }
-        const r = external_node_path_default().relative((0,external_node_fs_namespaceObject.realpathSync)(workspace), real);
+        const r = external_node_path_default().relative((0,external_node_fs_.realpathSync)(workspace), real);
         if (r.startsWith('..') || external_node_path_default().isAbsolute(r))
             return refuse('the attestation sidecar is a symbolic link that points outside the workspace; not followed');
-        st = (0,external_node_fs_namespaceObject.statSync)(real);
+        st = (0,external_node_fs_.statSync)(real);
     }
     if (!st.isFile())
         return refuse('the attestation sidecar is not a regular file; not read');
@@ -7061,9 +7046,9 @@ function renderJson(report) {
 }
 /** Write the report to `file` in chunks; returns the sha256 digest of exactly the bytes written. */
 function writeJson(report, file) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    const fd = (0,external_node_fs_namespaceObject.openSync)(file, 'w');
+    const fd = (0,external_node_fs_.openSync)(file, 'w');
     const scratch = Buffer.allocUnsafe(4 * CHUNK);
     try {
         for (const chunk of jsonChunks(report)) {
@@ -7072,11 +7057,11 @@ function writeJson(report, file) {
             h.update(bytes);
             let off = 0;
             while (off < bytes.length)
-                off += (0,external_node_fs_namespaceObject.writeSync)(fd, bytes, off);
+                off += (0,external_node_fs_.writeSync)(fd, bytes, off);
         }
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
     return `sha256:${h.digest('hex')}`;
 }
@@ -8080,13 +8065,13 @@ function keygen(prefix) {
     const keyFile = `${prefix}.key.pem`;
     const pubFile = `${prefix}.pub.pem`;
     for (const f of [keyFile, pubFile])
-        if ((0,external_node_fs_namespaceObject.existsSync)(f))
+        if ((0,external_node_fs_.existsSync)(f))
             return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
     const pair = newKeyPair();
     try {
         // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
-        (0,external_node_fs_namespaceObject.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
-        (0,external_node_fs_namespaceObject.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
+        (0,external_node_fs_.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
+        (0,external_node_fs_.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
     }
     catch (e) {
         return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${e.message}`)] };
@@ -8220,14 +8205,14 @@ function resourceUriFromEnv(env) {
 
 /** `text` in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
-    (0,external_node_fs_namespaceObject.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_namespaceObject.openSync)(tmp, 'wx', 0o644);
+    const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
     try {
-        (0,external_node_fs_namespaceObject.writeSync)(fd, text);
+        (0,external_node_fs_.writeSync)(fd, text);
     }
     finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
     return tmp;
 }
@@ -8235,10 +8220,10 @@ function writeTemp(file, text) {
 function writeWhole(file, text) {
     const tmp = writeTemp(file, text);
     try {
-        (0,external_node_fs_namespaceObject.renameSync)(tmp, file);
+        (0,external_node_fs_.renameSync)(tmp, file);
     }
     catch (e) {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
         throw e;
     }
 }
@@ -8246,10 +8231,10 @@ function writeWhole(file, text) {
 function writeNew(file, text) {
     const tmp = writeTemp(file, text);
     try {
-        (0,external_node_fs_namespaceObject.linkSync)(tmp, file);
+        (0,external_node_fs_.linkSync)(tmp, file);
     }
     finally {
-        (0,external_node_fs_namespaceObject.rmSync)(tmp, { force: true });
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
     }
 }
 
@@ -8385,13 +8370,11 @@ async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits, 
  * A verdict attested with GitHub artifact attestations (a Sigstore bundle over the report, from
  * `actions/attest`): the keyless checks by workflow identity (docs/keyless.md), the subject the
  * report's bytes and base name, the Verification Summary predicate, then the verdict's own checks.
- * @param trustedRoot the text of a trusted root file, or null for the shipped public-good root
+ * @param trustedRoot a trusted root file, or null for the shipped public-good root
  */
 async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report, policy, trustedRoot, limits, resourceUri) {
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const roots = trustedRoot
-        ? sigstore.parseTrustedRoots(trustedRoot.name, trustedRoot.text, limits)
-        : { ok: true, value: sigstore.publicGoodRoots() };
+    const roots = sigstore.loadTrustedRoots('--trusted-root', trustedRoot, limits);
     // A trusted root that cannot be used is the caller's mistake, not the verdict's.
     if (!roots.ok)
         return { ok: false, reason: { usage: true, text: roots.reason } };
@@ -8460,7 +8443,7 @@ function directoryIn(workspace, base, value, name) {
     }
     let isDir = false;
     try {
-        isDir = (0,external_node_fs_namespaceObject.statSync)(dir).isDirectory();
+        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
     }
     catch {
         isDir = false;
@@ -8668,7 +8651,7 @@ function requireExistingPaths(inputs, cwd, name) {
         if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
             continue;
         const abs = external_node_path_default().resolve(cwd, input);
-        if ((0,external_node_fs_namespaceObject.existsSync)(abs))
+        if ((0,external_node_fs_.existsSync)(abs))
             continue;
         throw new UsageError(`${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
     }
@@ -8677,7 +8660,7 @@ function requireExistingPaths(inputs, cwd, name) {
 function nearestExisting(cwd, abs) {
     let dir = abs;
     const missing = [];
-    while (!(0,external_node_fs_namespaceObject.existsSync)(dir)) {
+    while (!(0,external_node_fs_.existsSync)(dir)) {
         missing.unshift(external_node_path_default().basename(dir));
         const up = external_node_path_default().dirname(dir);
         if (up === dir)
@@ -8687,7 +8670,7 @@ function nearestExisting(cwd, abs) {
     const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
     let entries = [];
     try {
-        entries = (0,external_node_fs_namespaceObject.readdirSync)(dir);
+        entries = (0,external_node_fs_.readdirSync)(dir);
     }
     catch {
         /* not a directory: no suggestion */
@@ -9118,12 +9101,12 @@ function parse(argv, options) {
 }
 /** The text of a file a flag names; a file that cannot be read is a usage error naming it. */
 function readNamed(flag, file) {
-    if (!(0,external_node_fs_namespaceObject.existsSync)(file) || !(0,external_node_fs_namespaceObject.statSync)(file).isFile()) {
-        const why = (0,external_node_fs_namespaceObject.existsSync)(file) ? 'is not a file' : 'does not exist';
+    if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
+        const why = (0,external_node_fs_.existsSync)(file) ? 'is not a file' : 'does not exist';
         throw new UsageError(`${flag} ${file}: ${why} (this flag takes the path of a PEM key file)`);
     }
     try {
-        return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+        return (0,external_node_fs_.readFileSync)(file, 'utf8');
     }
     catch (e) {
         throw new UsageError(`${flag} ${file}: cannot read (${e.code ?? e.message})`);
@@ -9550,7 +9533,7 @@ function readInputs(files) {
     const inputs = [];
     for (const file of files) {
         try {
-            inputs.push({ name: file, bytes: (0,external_node_fs_namespaceObject.readFileSync)(file) });
+            inputs.push({ name: file, bytes: (0,external_node_fs_.readFileSync)(file) });
         }
         catch (e) {
             return { ok: false, reason: `${file}: cannot read (${readError(e)})` };
@@ -9564,7 +9547,7 @@ const KEY_EXIT = { unreadable: 2, unusable: 2 };
 function readSigningKey(flag, file) {
     let pem;
     try {
-        pem = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+        pem = (0,external_node_fs_.readFileSync)(file, 'utf8');
     }
     catch (e) {
         return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: cannot read (${readError(e)})` } };
@@ -9655,7 +9638,7 @@ async function attest(cmd) {
     const k = cmd.key === null ? null : readSigningKey('--key', cmd.key);
     if (k && !k.ok)
         return fail(`receipt-gate: attest-bundle: ${k.reason.message}\n`, KEY_EXIT[k.reason.code]);
-    if (cmd.output !== null && (0,external_node_fs_namespaceObject.existsSync)(cmd.output))
+    if (cmd.output !== null && (0,external_node_fs_.existsSync)(cmd.output))
         return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
     const read = readInputs([cmd.bundle]);
     if (!read.ok)
@@ -9678,21 +9661,8 @@ async function verifyAttestation(cmd) {
     if (!read.ok)
         return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
     const [report, envelope] = read.value;
-    let root = null;
-    if (cmd.keyless?.trustedRoot) {
-        try {
-            root = { name: `--trusted-root ${cmd.keyless.trustedRoot}`, text: (0,external_node_fs_namespaceObject.readFileSync)(cmd.keyless.trustedRoot, 'utf8') };
-        }
-        catch (e) {
-            return {
-                code: 2,
-                stdout: '',
-                stderr: `receipt-gate: verify-attestation: --trusted-root ${cmd.keyless.trustedRoot}: cannot read (${readError(e)})\n`,
-            };
-        }
-    }
     const r = cmd.keyless?.signers
-        ? await verifyVerdictKeyless(cmd.envelope, envelope.bytes, cmd.report, report.bytes, cmd.keyless.signers, root, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri)
+        ? await verifyVerdictKeyless(cmd.envelope, envelope.bytes, cmd.report, report.bytes, cmd.keyless.signers, cmd.keyless.trustedRoot, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri)
         : await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri);
     if (!r.ok) {
         const [code, text] = typeof r.reason === 'string' ? [1, r.reason] : [r.reason.usage ? 2 : 1, r.reason.text];
@@ -9729,7 +9699,7 @@ async function run_verify(cmd, env, isTTY, now) {
             if (cmd.format === 'json')
                 digest = writeJson(report, cmd.output);
             else
-                (0,external_node_fs_namespaceObject.writeFileSync)(cmd.output, renderTable(report, { color: false }));
+                (0,external_node_fs_.writeFileSync)(cmd.output, renderTable(report, { color: false }));
         }
         catch (e) {
             return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${cmd.output}: ${e.message}\n` };
@@ -11091,6 +11061,13 @@ function byteLocation(b, offset) {
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 

@@ -224,18 +224,6 @@ async function verifyAttestation(cmd: VerifyAttestationCommand): Promise<CliOutc
   const read = readInputs([cmd.report, cmd.envelope]);
   if (!read.ok) return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
   const [report, envelope] = read.value as [ToolInput, ToolInput];
-  let root: { name: string; text: string } | null = null;
-  if (cmd.keyless?.trustedRoot) {
-    try {
-      root = { name: `--trusted-root ${cmd.keyless.trustedRoot}`, text: readFileSync(cmd.keyless.trustedRoot, 'utf8') };
-    } catch (e) {
-      return {
-        code: 2,
-        stdout: '',
-        stderr: `receipt-gate: verify-attestation: --trusted-root ${cmd.keyless.trustedRoot}: cannot read (${readError(e)})\n`,
-      };
-    }
-  }
   const r = cmd.keyless?.signers
     ? await verifyVerdictKeyless(
         cmd.envelope,
@@ -243,7 +231,7 @@ async function verifyAttestation(cmd: VerifyAttestationCommand): Promise<CliOutc
         cmd.report,
         report.bytes,
         cmd.keyless.signers,
-        root,
+        cmd.keyless.trustedRoot,
         DEFAULT_LIMITS,
         cmd.resourceUri,
       )

@@ -4,26 +4,24 @@
  * which is loaded only when an identity is configured or such a file is met: the gate's cold start
  * does not pay for it. Keys and identities combine: either trusts.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { type Finding, finding } from '../core/findings.js';
+import { isObject } from '../core/json.js';
 import type { Attestation, RecordInput, WorkflowSigner } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import { checkBundlePredicate, EVIDENCE_BUNDLE_V1 } from '../read/attestation.js';
 import type { BundleFacts } from '../read/file-read.js';
 import { readBytes } from '../read/files.js';
+import { sigstoreOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
-import type { IdentityPolicy, PredicateKind, Root } from '../trust/sigstore.js';
+import type { IdentityPolicy, PredicateKind } from '../trust/sigstore.js';
 import type { KeylessSettings, UsageProblem } from './settings.js';
 
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
 
-/** The Sigstore bundle file beside a file. */
-const sigstoreOf = (file: string): string => `${file}.sigstore.json`;
-
-const isObjectPredicate = (p: unknown): Result =>
-  typeof p === 'object' && p !== null && !Array.isArray(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' };
+const isObjectPredicate = (p: unknown): Result => (isObject(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 
 /** Checks bundles for one gate run; made once, with the roots loaded. */
 export interface KeylessChecker {
@@ -41,23 +39,9 @@ export interface KeylessChecker {
 /** Load the Sigstore layer and the roots; a trusted root that cannot be used is a usage problem. */
 export async function keylessChecker(settings: KeylessSettings, limits: ReadLimits): Promise<Result<KeylessChecker, UsageProblem>> {
   const sigstore = await import('../trust/sigstore.js');
-  let roots: Root[];
-  if (settings.trustedRoot !== null) {
-    let text: string;
-    try {
-      text = readFileSync(settings.trustedRoot, 'utf8');
-    } catch (e) {
-      return {
-        ok: false,
-        reason: {
-          message: `trusted-root ${settings.trustedRoot}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-        },
-      };
-    }
-    const r = sigstore.parseTrustedRoots(`trusted-root ${settings.trustedRoot}`, text, limits);
-    if (!r.ok) return { ok: false, reason: { message: r.reason } };
-    roots = r.value;
-  } else roots = sigstore.publicGoodRoots();
+  const loaded = sigstore.loadTrustedRoots('trusted-root', settings.trustedRoot, limits);
+  if (!loaded.ok) return { ok: false, reason: { message: loaded.reason } };
+  const roots = loaded.value;
   const check = (
     file: { readonly path: string; readonly rel: string },
     sha256: string,

@@ -36,6 +36,9 @@ export function discoverable(file: string, role: 'runs' | 'audit'): boolean {
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
 export const sidecarOf = (bundle: string): string => `${bundle}.intoto.jsonl`;
 
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+export const sigstoreOf = (artifact: string): string => `${artifact}.sigstore.json`;
+
 /** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
 export function attestedBy(attestation: string): string | null {
   const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);

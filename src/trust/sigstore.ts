@@ -9,6 +9,7 @@
  * exact bytes, the file's base name, the predicate type). Nothing is ever fetched. This module is
  * loaded (dynamically) only when an identity is configured.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleFromJSON, isBundleWithDsseEnvelope } from '@sigstore/bundle';
 import type { X509Certificate } from '@sigstore/core';
@@ -86,6 +87,21 @@ export function parseTrustedRoots(name: string, text: string, limits: ReadLimits
     return { ok: false, reason: `${problem.file === null ? name : placeOf(problem, true)}: not a trusted root: ${problem.message}` };
   if (roots.length === 0) return { ok: false, reason: `${name}: holds no trusted root` };
   return { ok: true, value: roots };
+}
+
+/**
+ * The roots a run trusts: those of a trusted-root file (`label` names it in messages, e.g.
+ * `--trusted-root FILE`), or the shipped public-good root when there is none.
+ */
+export function loadTrustedRoots(label: string, file: string | null, limits: ReadLimits): Result<Root[]> {
+  if (file === null) return { ok: true, value: publicGoodRoots() };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    return { ok: false, reason: `${label} ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+  }
+  return parseTrustedRoots(`${label} ${file}`, text, limits);
 }
 
 /** The first key or authority of a trusted root whose validFor interval has no start, or null. */

@@ -91,7 +91,7 @@ export async function verifyVerdict(
  * A verdict attested with GitHub artifact attestations (a Sigstore bundle over the report, from
  * `actions/attest`): the keyless checks by workflow identity (docs/keyless.md), the subject the
  * report's bytes and base name, the Verification Summary predicate, then the verdict's own checks.
- * @param trustedRoot the text of a trusted root file, or null for the shipped public-good root
+ * @param trustedRoot a trusted root file, or null for the shipped public-good root
  */
 export async function verifyVerdictKeyless(
   bundleFile: string,
@@ -99,14 +99,12 @@ export async function verifyVerdictKeyless(
   reportFile: string,
   report: Uint8Array,
   policy: IdentityPolicy,
-  trustedRoot: { readonly name: string; readonly text: string } | null,
+  trustedRoot: string | null,
   limits: ReadLimits,
   resourceUri: string | null,
 ): Promise<Result<string, VerdictRefusal>> {
   const sigstore = await import('./sigstore.js');
-  const roots = trustedRoot
-    ? sigstore.parseTrustedRoots(trustedRoot.name, trustedRoot.text, limits)
-    : { ok: true as const, value: sigstore.publicGoodRoots() };
+  const roots = sigstore.loadTrustedRoots('--trusted-root', trustedRoot, limits);
   // A trusted root that cannot be used is the caller's mistake, not the verdict's.
   if (!roots.ok) return { ok: false, reason: { usage: true, text: roots.reason } };
   let summary = '';
