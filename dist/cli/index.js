@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6745);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3202);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6745:
+/***/ 3202:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -5710,15 +5710,8 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/read/read-error.ts
-class ReadError extends Error {
-    code;
-    constructor(code, message) {
-        super(message);
-        this.code = code;
-    }
-}
-
+// EXTERNAL MODULE: ./src/read/read-error.ts
+var read_error = __nccwpck_require__(9677);
 // EXTERNAL MODULE: ./src/read/lines.ts
 var lines = __nccwpck_require__(771);
 // EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
@@ -5742,7 +5735,7 @@ var utf8 = __nccwpck_require__(8107);
 
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
 const fail = (message) => {
-    throw new ReadError('events', message);
+    throw new read_error/* ReadError */.F('events', message);
 };
 /** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
 function checkEnvelope(e, where, m, seq, source) {
@@ -5872,7 +5865,7 @@ function otherKind(schema) {
     const k = classify({ schema, observed_tool_decisions: [] });
     if (k.kind === 'other')
         return k.name;
-    throw new ReadError('manifest', k.kind === 'error'
+    throw new read_error/* ReadError */.F('manifest', k.kind === 'error'
         ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${k.reason}`
         : `the archive's manifest names ${schema}, which is not an archive`);
 }
@@ -5889,43 +5882,43 @@ function otherArchive(bytes, limits) {
 function readManifest(bytes, limits) {
     const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
-        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
+        throw new read_error/* ReadError */.F('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
     const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
     if (!r.ok)
-        throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
+        throw new read_error/* ReadError */.F('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
     const m = r.value.json;
     if (!(0,core_json/* isObject */.G)(m))
-        throw new ReadError('manifest', 'manifest.json is not a JSON object');
+        throw new read_error/* ReadError */.F('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
         return { other: otherKind(m['schema']) };
     if (m['schema_version'] !== 1)
-        throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+        throw new read_error/* ReadError */.F('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
     const runId = m['run_id'];
     const eventCount = m['event_count'];
     const runRoot = m['run_root'];
     const bundleId = m['bundle_id'];
     if (typeof runId !== 'string')
-        throw new ReadError('manifest', 'manifest run_id is not a string');
+        throw new read_error/* ReadError */.F('manifest', 'manifest run_id is not a string');
     if (runId.includes(':'))
-        throw new ReadError('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
+        throw new read_error/* ReadError */.F('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
     if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
-        throw new ReadError('manifest', 'manifest event_count is not a non-negative integer');
+        throw new read_error/* ReadError */.F('manifest', 'manifest event_count is not a non-negative integer');
     if (typeof runRoot !== 'string' || !DIGEST_PATTERN.test(runRoot))
-        throw new ReadError('manifest', 'manifest run_root is not a sha256:<hex> digest');
+        throw new read_error/* ReadError */.F('manifest', 'manifest run_root is not a sha256:<hex> digest');
     if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
-        throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
+        throw new read_error/* ReadError */.F('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
     const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
     if (!(0,core_json/* isObject */.G)(ev))
-        throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"] is missing or not an object');
     const sha = ev['sha256'];
     const size = ev['bytes'];
     if (typeof ev['path'] !== 'string')
-        throw new ReadError('manifest', 'manifest files["events.ndjson"].path is not a string');
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].path is not a string');
     if (typeof sha !== 'string')
-        throw new ReadError('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
-        throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
     const p = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
     const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
@@ -5971,10 +5964,10 @@ class GunzipSource {
         }
         this.total += r.value.length;
         if (this.total > this.limits.maxDecompressedBytes) {
-            throw new ReadError('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
+            throw new read_error/* ReadError */.F('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
         }
         if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
-            throw new ReadError('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+            throw new read_error/* ReadError */.F('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
         }
         this.chunks.push(r.value);
         this.buffered += r.value.length;
@@ -6055,7 +6048,7 @@ function octal(b, start, len, what) {
         for (let i = start + 1; i < start + len; i++)
             v = v * 256 + b[i];
         if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
-            throw new ReadError('tar', `tar header ${what} field is out of range`);
+            throw new read_error/* ReadError */.F('tar', `tar header ${what} field is out of range`);
         return v;
     }
     const s = b
@@ -6065,7 +6058,7 @@ function octal(b, start, len, what) {
     if (s === '')
         return 0;
     if (!/^[0-7]+$/.test(s))
-        throw new ReadError('tar', `tar header ${what} field is not octal`);
+        throw new read_error/* ReadError */.F('tar', `tar header ${what} field is not octal`);
     return parseInt(s, 8);
 }
 function checksumOk(h) {
@@ -6083,21 +6076,21 @@ function paxPath(data) {
     while (i < data.length) {
         const sp = data.indexOf(0x20, i);
         if (sp === -1)
-            throw new ReadError('tar', 'malformed PAX header record');
+            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
         const len = Number(data.toString('latin1', i, sp));
         if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
-            throw new ReadError('tar', 'malformed PAX header record length');
+            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record length');
         const rec = data.toString('utf8', sp + 1, i + len - 1);
         const eq = rec.indexOf('=');
         if (eq === -1)
-            throw new ReadError('tar', 'malformed PAX header record');
+            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
         const key = rec.slice(0, eq);
         if (key === 'path')
             path = rec.slice(eq + 1);
         if (key === 'linkpath')
-            throw new ReadError('tar', 'PAX linkpath record: links are not allowed in a bundle');
+            throw new read_error/* ReadError */.F('tar', 'PAX linkpath record: links are not allowed in a bundle');
         if (key === 'size')
-            throw new ReadError('tar', 'PAX size record is not supported in a bundle');
+            throw new read_error/* ReadError */.F('tar', 'PAX size record is not supported in a bundle');
         i += len;
     }
     return path;
@@ -6107,22 +6100,22 @@ async function* members(src, limits) {
     let consumed = true;
     for (;;) {
         if (!consumed)
-            throw new ReadError('tar', 'internal: member data not consumed');
+            throw new read_error/* ReadError */.F('tar', 'internal: member data not consumed');
         const h = await src.read(BLOCK);
         if (h.length === 0) {
             if (longName !== undefined)
-                throw new ReadError('tar', 'tar archive ends after an extended header (truncated)');
+                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header (truncated)');
             return; // EOF at a header boundary: tolerated like the end marker
         }
         if (h.length < BLOCK)
-            throw new ReadError('tar', 'tar archive is truncated inside a header');
+            throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside a header');
         if (isZero(h)) {
             if (longName !== undefined)
-                throw new ReadError('tar', 'tar archive ends after an extended header');
+                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header');
             return;
         }
         if (!checksumOk(h))
-            throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
+            throw new read_error/* ReadError */.F('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
         const type = String.fromCharCode(h[156]);
         const size = octal(h, 124, 12, 'size');
         const magic = h.toString('latin1', 257, 263);
@@ -6133,43 +6126,43 @@ async function* members(src, limits) {
             name = `${prefix}/${name}`;
         if (type === 'x' || type === 'L') {
             if (size > limits.maxMetaBytes) {
-                throw new ReadError('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+                throw new read_error/* ReadError */.F('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
             }
             const data = await src.read(size + padding(size));
             if (data.length < size + padding(size))
-                throw new ReadError('tar', 'tar archive is truncated inside an extended header');
+                throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside an extended header');
             const body = data.subarray(0, size);
             longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
             continue;
         }
         if (type === 'g')
-            throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');
+            throw new read_error/* ReadError */.F('tar', 'global PAX header member is not allowed in a bundle');
         if (type === '1' || type === '2' || type === 'K')
-            throw new ReadError('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+            throw new read_error/* ReadError */.F('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type === '3' || type === '4' || type === '6')
-            throw new ReadError('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+            throw new read_error/* ReadError */.F('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type === '5')
-            throw new ReadError('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+            throw new read_error/* ReadError */.F('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type !== '0' && type !== '\0' && type !== '7')
-            throw new ReadError('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
+            throw new read_error/* ReadError */.F('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
         const path = longName ?? name;
         longName = undefined;
         if (Buffer.byteLength(path) > limits.maxPathBytes)
-            throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
+            throw new read_error/* ReadError */.F('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
         if (path.startsWith('/'))
-            throw new ReadError('tar', `tar member path "${path}" is absolute`);
+            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" is absolute`);
         if (path.split('/').includes('..'))
-            throw new ReadError('tar', `tar member path "${path}" contains ".."`);
+            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" contains ".."`);
         consumed = false;
         yield {
             path,
             size,
             data: async (maxBytes, what) => {
                 if (size > maxBytes)
-                    throw new ReadError('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
+                    throw new read_error/* ReadError */.F('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
                 const buf = await src.read(size + padding(size));
                 if (buf.length < size + padding(size))
-                    throw new ReadError('tar', `tar archive is truncated inside ${what}`);
+                    throw new read_error/* ReadError */.F('tar', `tar archive is truncated inside ${what}`);
                 consumed = true;
                 return buf.subarray(0, size);
             },
@@ -6205,7 +6198,7 @@ async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_
         return { ok: true, value: await archive_walk(source, file, limits) };
     }
     catch (e) {
-        if (e instanceof ReadError)
+        if (e instanceof read_error/* ReadError */.F)
             return { ok: false, reason: e };
         throw e;
     }
@@ -6215,13 +6208,13 @@ function archive_open(source, limits) {
     try {
         const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
-            throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
+            throw new read_error/* ReadError */.F('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
         return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
     }
     catch (e) {
-        if (e instanceof ReadError)
+        if (e instanceof read_error/* ReadError */.F)
             throw e;
-        throw new ReadError('io', `cannot read file: ${e.code ?? e.message}`);
+        throw new read_error/* ReadError */.F('io', `cannot read file: ${(0,read_error/* ioReason */.N)(e)}`);
     }
 }
 const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
@@ -6238,7 +6231,7 @@ async function contents(src, file, limits) {
                     return { other };
             }
             if (m.path !== 'manifest.json')
-                throw new ReadError('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
+                throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
             const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
             if ('other' in read)
                 return read;
@@ -6246,24 +6239,24 @@ async function contents(src, file, limits) {
         }
         else if (!events) {
             if (m.path !== 'events.ndjson')
-                throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
+                throw new read_error/* ReadError */.F('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
             if (m.size !== manifest.eventsBytes)
-                throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+                throw new read_error/* ReadError */.F('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
             const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
             if (sha256Digest(bytes) !== manifest.eventsSha256)
-                throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
+                throw new read_error/* ReadError */.F('bundle', 'events.ndjson sha256 does not match the manifest');
             events = readEvents(bytes, manifest, file, limits);
         }
         else {
-            throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
+            throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
         }
     }
     if (!(await src.drain()))
-        throw new ReadError('bundle', 'data after the end of the tar archive');
+        throw new read_error/* ReadError */.F('bundle', 'data after the end of the tar archive');
     if (!manifest)
-        throw new ReadError('bundle', 'missing member manifest.json');
+        throw new read_error/* ReadError */.F('bundle', 'missing member manifest.json');
     if (!events)
-        throw new ReadError('bundle', 'missing member events.ndjson');
+        throw new read_error/* ReadError */.F('bundle', 'missing member events.ndjson');
     return { manifest, events };
 }
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
@@ -6292,13 +6285,13 @@ async function archive_walk(source, file, limits) {
         return { kind: 'bundle', events, facts };
     }
     catch (e) {
-        if (e instanceof ReadError)
+        if (e instanceof read_error/* ReadError */.F)
             throw e;
         const err = e;
         if (typeof err.code === 'string' && err.code.startsWith('Z_'))
-            throw new ReadError('gzip', gzipReason(err));
+            throw new read_error/* ReadError */.F('gzip', gzipReason(err));
         if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
-            throw new ReadError('io', `cannot read file: ${err.code}`);
+            throw new read_error/* ReadError */.F('io', `cannot read file: ${err.code}`);
         throw e;
     }
     finally {
@@ -6330,6 +6323,7 @@ async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LI
  * One artifact file → what it contributes (a run, records, findings), by its name and role. The
  * file is read once and nothing of it is kept but the prepared decisions and records.
  */
+
 
 
 
@@ -6371,7 +6365,7 @@ function readBytes(p, limits) {
         return { ok: true, value: (0,external_node_fs_.readFileSync)(p) };
     }
     catch (e) {
-        return { ok: false, reason: `cannot read file: ${e.code ?? e.message}` };
+        return { ok: false, reason: `cannot read file: ${(0,read_error/* ioReason */.N)(e)}` };
     }
 }
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
@@ -9081,6 +9075,7 @@ function usageText(only) {
 
 
 
+
 const USAGE = usageText();
 /** The command names, from the option tables: "a, b or c". */
 const COMMAND_NAMES = ((names) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(COMMAND_SPECS.map((c) => c.name));
@@ -9109,7 +9104,7 @@ function readNamed(flag, file) {
         return (0,external_node_fs_.readFileSync)(file, 'utf8');
     }
     catch (e) {
-        throw new UsageError(`${flag} ${file}: cannot read (${e.code ?? e.message})`);
+        throw new UsageError(`${flag} ${file}: cannot read (${(0,read_error/* ioReason */.N)(e)})`);
     }
 }
 /** Trusted keys from the PEM files a repeatable flag names (relative to `dir`); none: null. */
@@ -9477,6 +9472,7 @@ function commandOf(argv, isTTY, cwd, env) {
 
 
 
+
 /** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
 function findingLines(tool, findings) {
     const shown = findings.slice(0, 50).map((f) => `receipt-gate: ${tool}: ${located(f)}\n`);
@@ -9527,7 +9523,6 @@ async function main(argv, env, isTTY, cwd, now = new Date()) {
             return attest(cmd);
     }
 }
-const readError = (e) => e.code ?? e.message;
 /** The input files of a tool, read whole; the first that cannot be read is named. */
 function readInputs(files) {
     const inputs = [];
@@ -9536,7 +9531,7 @@ function readInputs(files) {
             inputs.push({ name: file, bytes: (0,external_node_fs_.readFileSync)(file) });
         }
         catch (e) {
-            return { ok: false, reason: `${file}: cannot read (${readError(e)})` };
+            return { ok: false, reason: `${file}: cannot read (${(0,read_error/* ioReason */.N)(e)})` };
         }
     }
     return { ok: true, value: inputs };
@@ -9550,7 +9545,7 @@ function readSigningKey(flag, file) {
         pem = (0,external_node_fs_.readFileSync)(file, 'utf8');
     }
     catch (e) {
-        return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: cannot read (${readError(e)})` } };
+        return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: cannot read (${(0,read_error/* ioReason */.N)(e)})` } };
     }
     const k = parsePrivateKey(pem);
     return k.ok ? k : { ok: false, reason: { code: 'unusable', message: `${flag} ${k.reason}` } };
@@ -10408,6 +10403,26 @@ function blank(text, start, end) {
     }
     return true;
 }
+
+
+/***/ }),
+
+/***/ 9677:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   F: () => (/* binding */ ReadError),
+/* harmony export */   N: () => (/* binding */ ioReason)
+/* harmony export */ });
+class ReadError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
+const ioReason = (e) => e.code ?? e.message;
 
 
 /***/ }),

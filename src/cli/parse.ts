@@ -28,6 +28,7 @@ import {
 } from '../gate/settings.js';
 import { sidecarOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
+import { ioReason } from '../read/read-error.js';
 import { isSignedAt } from '../read/signature.js';
 import { DEFAULT_POLICY_URI, resourceUriFromEnv } from '../report/verification-summary.js';
 import { IMPORT_KINDS, type ImportKind, importKind } from '../tools/import/run.js';
@@ -155,7 +156,7 @@ function readNamed(flag: string, file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`${flag} ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UsageError(`${flag} ${file}: cannot read (${ioReason(e)})`);
   }
 }
 

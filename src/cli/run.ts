@@ -7,6 +7,7 @@ import type { Finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { runGate } from '../gate/gate.js';
 import { DEFAULT_LIMITS } from '../read/limits.js';
+import { ioReason } from '../read/read-error.js';
 import { renderJson, writeJson } from '../report/json-report.js';
 import { renderSarif } from '../report/sarif.js';
 import { renderTable } from '../report/table.js';
@@ -97,8 +98,6 @@ export async function main(
   }
 }
 
-const readError = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-
 /** The input files of a tool, read whole; the first that cannot be read is named. */
 function readInputs(files: readonly string[]): Result<ToolInput[]> {
   const inputs: ToolInput[] = [];
@@ -106,7 +105,7 @@ function readInputs(files: readonly string[]): Result<ToolInput[]> {
     try {
       inputs.push({ name: file, bytes: readFileSync(file) });
     } catch (e) {
-      return { ok: false, reason: `${file}: cannot read (${readError(e)})` };
+      return { ok: false, reason: `${file}: cannot read (${ioReason(e)})` };
     }
   }
   return { ok: true, value: inputs };
@@ -127,7 +126,7 @@ function readSigningKey(flag: string, file: string): Result<SigningKey, KeyProbl
   try {
     pem = readFileSync(file, 'utf8');
   } catch (e) {
-    return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: cannot read (${readError(e)})` } };
+    return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: cannot read (${ioReason(e)})` } };
   }
   const k = parsePrivateKey(pem);
   return k.ok ? k : { ok: false, reason: { code: 'unusable', message: `${flag} ${k.reason}` } };

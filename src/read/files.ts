@@ -12,6 +12,7 @@ import type { FoundFile } from './discover.js';
 import type { FileRead } from './file-read.js';
 import { EXTENSION_LIST, formatOf } from './formats.js';
 import { bundleLimits, fileTooLarge, type ReadLimits } from './limits.js';
+import { ioReason } from './read-error.js';
 
 export type Role = 'runs' | 'audit';
 
@@ -45,7 +46,7 @@ export function readBytes(p: string, limits: ReadLimits): Result<Buffer> {
     if (size > limits.maxFileBytes) return { ok: false, reason: fileTooLarge(size, limits) };
     return { ok: true, value: readFileSync(p) };
   } catch (e) {
-    return { ok: false, reason: `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    return { ok: false, reason: `cannot read file: ${ioReason(e)}` };
   }
 }
 

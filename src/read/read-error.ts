@@ -25,3 +25,6 @@ export class ReadError extends Error {
     super(message);
   }
 }
+
+/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
+export const ioReason = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;

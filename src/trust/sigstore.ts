@@ -22,6 +22,7 @@ import { asciiLower, quote } from '../core/text.js';
 import { type Doc, decode, documents, LocatingSink } from '../read/documents.js';
 import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
 import type { ReadLimits } from '../read/limits.js';
+import { ioReason } from '../read/read-error.js';
 import { PUBLIC_GOOD_ROOT } from './public-good-root.generated.js';
 
 /** Fulcio's certificate extensions (https://github.com/sigstore/fulcio/blob/main/docs/oid-info.md). */
@@ -99,7 +100,7 @@ export function loadTrustedRoots(label: string, file: string | null, limits: Rea
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    return { ok: false, reason: `${label} ${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    return { ok: false, reason: `${label} ${file}: cannot read (${ioReason(e)})` };
   }
   return parseTrustedRoots(`${label} ${file}`, text, limits);
 }

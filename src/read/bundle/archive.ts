@@ -16,7 +16,7 @@ import { SURFACE_SCHEMA as SURFACE } from '../../core/model.js';
 import type { Result } from '../../core/result.js';
 import { type BundleFacts, type FileRead, skippedFinding } from '../file-read.js';
 import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from '../limits.js';
-import { ReadError } from '../read-error.js';
+import { ioReason, ReadError } from '../read-error.js';
 import { type Events, readEvents } from './events.js';
 import { type Manifest, otherArchive, readManifest } from './manifest.js';
 import { GunzipSource, gzipReason } from './source.js';
@@ -56,7 +56,7 @@ function open(source: BundleSource, limits: BundleLimits): { readonly size: numb
     return { size, input: 'path' in source ? createReadStream(source.path) : Readable.from([Buffer.from(source.bytes)]) };
   } catch (e) {
     if (e instanceof ReadError) throw e;
-    throw new ReadError('io', `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new ReadError('io', `cannot read file: ${ioReason(e)}`);
   }
 }
 
