@@ -34690,6 +34690,7 @@ async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LI
 
 
 
+
 const failure = (rel, message) => ({
     run: null,
     records: [],
@@ -34726,6 +34727,38 @@ function readBytes(p, limits) {
     catch (e) {
         return { ok: false, reason: `cannot read file: ${(0,read_error/* ioReason */.N)(e)}` };
     }
+}
+/**
+ * The file beside an input (`what` names it in reasons, e.g. "the attestation sidecar"): a link to a
+ * file inside the workspace is followed like every input, one that leaves it or is broken is
+ * refused, and so is anything but a regular file.
+ */
+function readBeside(file, what, workspace, limits) {
+    const refuse = (reason) => ({ kind: 'refused', reason });
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(file);
+    }
+    catch {
+        return { kind: 'none' };
+    }
+    if (st.isSymbolicLink()) {
+        let real;
+        try {
+            real = (0,external_node_fs_.realpathSync)(file);
+        }
+        catch {
+            return refuse(`${what} is a broken symbolic link`);
+        }
+        const r = external_node_path_default().relative((0,external_node_fs_.realpathSync)(workspace), real);
+        if (r.startsWith('..') || external_node_path_default().isAbsolute(r))
+            return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
+        st = (0,external_node_fs_.statSync)(real);
+    }
+    if (!st.isFile())
+        return refuse(`${what} is not a regular file; not read`);
+    const got = readBytes(file, limits);
+    return got.ok ? { kind: 'read', bytes: got.value } : refuse(got.reason);
 }
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(p) {
@@ -35244,39 +35277,16 @@ function orphans(attestations) {
  * workspace is followed like every input; one that leaves it is refused.
  */
 function readSidecar(bundle, workspace, limits, inputs, findings) {
-    const file = sidecarOf(bundle.path);
     const rel = sidecarOf(bundle.rel);
-    const refuse = (reason) => {
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, reason));
+    const got = readBeside(sidecarOf(bundle.path), 'the attestation sidecar', workspace, limits);
+    if (got.kind === 'none')
+        return got;
+    if (got.kind === 'refused') {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
         return { kind: 'malformed' };
-    };
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(file);
     }
-    catch {
-        return { kind: 'none' };
-    }
-    if (st.isSymbolicLink()) {
-        let real;
-        try {
-            real = (0,external_node_fs_.realpathSync)(file);
-        }
-        catch {
-            return refuse('the attestation sidecar is a broken symbolic link');
-        }
-        const r = external_node_path_default().relative((0,external_node_fs_.realpathSync)(workspace), real);
-        if (r.startsWith('..') || external_node_path_default().isAbsolute(r))
-            return refuse('the attestation sidecar is a symbolic link that points outside the workspace; not followed');
-        st = (0,external_node_fs_.statSync)(real);
-    }
-    if (!st.isFile())
-        return refuse('the attestation sidecar is not a regular file; not read');
-    const got = readBytes(file, limits);
-    if (!got.ok)
-        return refuse(got.reason);
-    inputs?.set(rel, sha256Hex(got.value));
-    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.value, limits);
+    inputs?.set(rel, sha256Hex(got.bytes));
+    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.bytes, limits);
     for (const f of read.findings)
         findings.push(f);
     if (read.findings.length > 0)

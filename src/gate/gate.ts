@@ -2,7 +2,7 @@
  * The seam both entries call: settings → files → readers → verify → Report.
  * All file I/O of a verification happens here and in read/; the core never touches a file.
  */
-import { existsSync, lstatSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/binding.js';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
@@ -15,7 +15,7 @@ import { verify } from '../core/verify.js';
 import { discover, type FoundFile } from '../read/discover.js';
 import { readEnvelopeFile } from '../read/envelope.js';
 import type { FileRead } from '../read/file-read.js';
-import { readBytes, readOne } from '../read/files.js';
+import { readBeside, readOne } from '../read/files.js';
 import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
 import { TrustPool } from '../trust/pool.js';
@@ -156,35 +156,15 @@ function readSidecar(
   inputs: Map<string, string> | null,
   findings: Finding[],
 ): Sidecar {
-  const file = sidecarOf(bundle.path);
   const rel = sidecarOf(bundle.rel);
-  const refuse = (reason: string): Sidecar => {
-    findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, reason));
+  const got = readBeside(sidecarOf(bundle.path), 'the attestation sidecar', workspace, limits);
+  if (got.kind === 'none') return got;
+  if (got.kind === 'refused') {
+    findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
     return { kind: 'malformed' };
-  };
-  let st: Stats;
-  try {
-    st = lstatSync(file);
-  } catch {
-    return { kind: 'none' };
   }
-  if (st.isSymbolicLink()) {
-    let real: string;
-    try {
-      real = realpathSync(file);
-    } catch {
-      return refuse('the attestation sidecar is a broken symbolic link');
-    }
-    const r = path.relative(realpathSync(workspace), real);
-    if (r.startsWith('..') || path.isAbsolute(r))
-      return refuse('the attestation sidecar is a symbolic link that points outside the workspace; not followed');
-    st = statSync(real);
-  }
-  if (!st.isFile()) return refuse('the attestation sidecar is not a regular file; not read');
-  const got = readBytes(file, limits);
-  if (!got.ok) return refuse(got.reason);
-  inputs?.set(rel, sha256Hex(got.value));
-  const read = readEnvelopeFile(rel, got.value, limits);
+  inputs?.set(rel, sha256Hex(got.bytes));
+  const read = readEnvelopeFile(rel, got.bytes, limits);
   for (const f of read.findings) findings.push(f);
   if (read.findings.length > 0) return { kind: 'malformed' };
   return read.empty ? { kind: 'empty' } : { kind: 'envelopes', envelopes: read.envelopes };

@@ -3,7 +3,8 @@
  * file is read once and nothing of it is kept but the prepared decisions and records.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { createReadStream, lstatSync, readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
+import path from 'node:path';
 import { finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { readAuditFile, readRunFile } from './artifacts.js';
@@ -48,6 +49,42 @@ export function readBytes(p: string, limits: ReadLimits): Result<Buffer> {
   } catch (e) {
     return { ok: false, reason: `cannot read file: ${ioReason(e)}` };
   }
+}
+
+/** A file read beside an input (an attestation): absent, refused with the reason, or its bytes. */
+export type Beside =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'read'; readonly bytes: Buffer };
+
+/**
+ * The file beside an input (`what` names it in reasons, e.g. "the attestation sidecar"): a link to a
+ * file inside the workspace is followed like every input, one that leaves it or is broken is
+ * refused, and so is anything but a regular file.
+ */
+export function readBeside(file: string, what: string, workspace: string, limits: ReadLimits): Beside {
+  const refuse = (reason: string): Beside => ({ kind: 'refused', reason });
+  let st: Stats;
+  try {
+    st = lstatSync(file);
+  } catch {
+    return { kind: 'none' };
+  }
+  if (st.isSymbolicLink()) {
+    let real: string;
+    try {
+      real = realpathSync(file);
+    } catch {
+      return refuse(`${what} is a broken symbolic link`);
+    }
+    const r = path.relative(realpathSync(workspace), real);
+    if (r.startsWith('..') || path.isAbsolute(r))
+      return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
+    st = statSync(real);
+  }
+  if (!st.isFile()) return refuse(`${what} is not a regular file; not read`);
+  const got = readBytes(file, limits);
+  return got.ok ? { kind: 'read', bytes: got.value } : refuse(got.reason);
 }
 
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
