@@ -4,7 +4,7 @@
  * checked in the doc's order, each refusal with its own reason.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
@@ -262,6 +262,30 @@ describe('identities in the trust sets, through the gate', () => {
       ROOT,
     );
     expect(none.report.records[0]!.untrusted).toBe('no attestation (no a.ndjson.sigstore.json beside it)');
+  });
+
+  it('a .sigstore.json that links out of the workspace is refused, as a DSSE sidecar is; one that links inside is followed', async () => {
+    const good = await world.attest(recordsStatement());
+    const outside = writeFiles(tempDir(), { 'b.sigstore.json': JSON.stringify(good) });
+    const dir = await workspace(null);
+    symlinkSync(path.join(outside, 'b.sigstore.json'), path.join(dir, 'audit/a.ndjson.sigstore.json'));
+    const out = await cliJson(['-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY], ROOT);
+    expect(out.code).toBe(1);
+    expect(out.report.records[0]!.untrusted).toBe(
+      'audit/a.ndjson.sigstore.json: the Sigstore bundle is a symbolic link that points outside the workspace; not followed',
+    );
+    const plain = await cliJson(['-C', dir, '--runs', 'runs', '--audit', 'audit'], ROOT);
+    expect(plain.report.findings).toContainEqual(
+      expect.objectContaining({
+        code: 'invalid_artifact',
+        file: 'audit/a.ndjson.sigstore.json',
+        message: expect.stringMatching(/outside the workspace/),
+      }),
+    );
+    const inside = await workspace(null, { 'keep/b.sigstore.json': JSON.stringify(good) });
+    symlinkSync(path.join(inside, 'keep/b.sigstore.json'), path.join(inside, 'audit/a.ndjson.sigstore.json'));
+    const followed = await cliJson(['-C', inside, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY], ROOT);
+    expect(followed.code, JSON.stringify(followed.report.findings)).toBe(0);
   });
 
   it('a server log attested by a trusted producer identity (run-v1): attested, named in runs[].producer.identity', async () => {

@@ -6724,26 +6724,24 @@ async function attestation(run, keys, limits) {
 
 
 
-
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
 const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 /** Load the Sigstore layer and the roots; a trusted root that cannot be used is a usage problem. */
-async function keylessChecker(settings, limits) {
+async function keylessChecker(settings, limits, workspace) {
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
     const loaded = sigstore.loadTrustedRoots('trusted-root', settings.trustedRoot, limits);
     if (!loaded.ok)
         return { ok: false, reason: { message: loaded.reason } };
     const roots = loaded.value;
     const check = (file, sha256, policy, predicate) => {
-        const beside = sigstoreOf(file.path);
-        if (!(0,external_node_fs_.existsSync)(beside))
+        const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
+        if (got.kind === 'none')
             return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
-        const bytes = readBytes(beside, limits);
-        if (!bytes.ok)
-            return { ok: false, reason: `${sigstoreOf(file.rel)}: ${bytes.reason}` };
-        return sigstore.checkBundleFile(sigstoreOf(file.rel), bytes.value, { name: file.rel, sha256 }, policy, roots, predicate, limits);
+        if (got.kind === 'refused')
+            return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
+        return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { name: file.rel, sha256 }, policy, roots, predicate, limits);
     };
     return {
         ok: true,
@@ -6786,16 +6784,15 @@ function attestedWith(a, keyless, facts, keys) {
  * A `.sigstore.json` beside an input when no identity is configured: its shape checked (garbage is
  * never ignored), reported as not checked. Null: there is none.
  */
-async function uncheckedBundle(file, limits) {
-    const beside = sigstoreOf(file.path);
-    if (!(0,external_node_fs_.existsSync)(beside))
+async function uncheckedBundle(file, limits, workspace) {
+    const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
+    if (got.kind === 'none')
         return null;
     const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };
-    const bytes = readBytes(beside, limits);
-    if (!bytes.ok)
-        return (0,core_findings/* finding */.gk)('invalid_artifact', at, bytes.reason);
+    if (got.kind === 'refused')
+        return (0,core_findings/* finding */.gk)('invalid_artifact', at, got.reason);
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const shapes = sigstore.bundleShapes(at.file, bytes.value, limits);
+    const shapes = sigstore.bundleShapes(at.file, got.bytes, limits);
     if (!shapes.ok)
         return (0,core_findings/* finding */.gk)('invalid_artifact', at, shapes.reason);
     return (0,core_findings/* finding */.gk)('skipped_object', at, `${shapes.value} Sigstore bundle(s), not checked: no trusted identities (--trusted-signer-identity, --trusted-producer-identity)`);
@@ -6849,7 +6846,7 @@ async function collect(settings, digests, keyless) {
         for (const file of d.files) {
             const r = await readOne(file, role, settings.limits, digests || keyless !== null);
             if (!settings.keyless) {
-                const unchecked = await uncheckedBundle(file, settings.limits);
+                const unchecked = await uncheckedBundle(file, settings.limits, workspace);
                 if (unchecked)
                     findings.push(unchecked);
             }
@@ -6974,7 +6971,7 @@ function classesSeen(runs) {
 async function runGate(settings, digests = false) {
     let keyless = null;
     if (settings.keyless) {
-        const k = await keylessChecker(settings.keyless, settings.limits);
+        const k = await keylessChecker(settings.keyless, settings.limits, external_node_path_default().resolve(settings.workspace));
         if (!k.ok)
             return k;
         keyless = k.value;

@@ -62,7 +62,7 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessChe
     for (const file of d.files) {
       const r = await readOne(file, role, settings.limits, digests || keyless !== null);
       if (!settings.keyless) {
-        const unchecked = await uncheckedBundle(file, settings.limits);
+        const unchecked = await uncheckedBundle(file, settings.limits, workspace);
         if (unchecked) findings.push(unchecked);
       }
       if (keyless && role === 'audit' && settings.keyless?.signers) recordTrust.set(file.rel, keyless.records(file, r.sha256 as string));
@@ -216,7 +216,7 @@ function classesSeen(runs: readonly RunInput[]): Map<string, Set<string>> {
 export async function runGate(settings: Settings, digests = false): Promise<Result<Gated, UsageProblem>> {
   let keyless: KeylessChecker | null = null;
   if (settings.keyless) {
-    const k = await keylessChecker(settings.keyless, settings.limits);
+    const k = await keylessChecker(settings.keyless, settings.limits, path.resolve(settings.workspace));
     if (!k.ok) return k;
     keyless = k.value;
   }

@@ -4,14 +4,13 @@
  * which is loaded only when an identity is configured or such a file is met: the gate's cold start
  * does not pay for it. Keys and identities combine: either trusts.
  */
-import { existsSync } from 'node:fs';
 import { type Finding, finding } from '../core/findings.js';
 import { isObject } from '../core/json.js';
 import type { Attestation, RecordInput, WorkflowSigner } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import { checkBundlePredicate, EVIDENCE_BUNDLE_V1 } from '../read/attestation.js';
 import type { BundleFacts } from '../read/file-read.js';
-import { readBytes } from '../read/files.js';
+import { readBeside } from '../read/files.js';
 import { sigstoreOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
 import type { IdentityPolicy, PredicateKind } from '../trust/sigstore.js';
@@ -37,7 +36,11 @@ export interface KeylessChecker {
 }
 
 /** Load the Sigstore layer and the roots; a trusted root that cannot be used is a usage problem. */
-export async function keylessChecker(settings: KeylessSettings, limits: ReadLimits): Promise<Result<KeylessChecker, UsageProblem>> {
+export async function keylessChecker(
+  settings: KeylessSettings,
+  limits: ReadLimits,
+  workspace: string,
+): Promise<Result<KeylessChecker, UsageProblem>> {
   const sigstore = await import('../trust/sigstore.js');
   const loaded = sigstore.loadTrustedRoots('trusted-root', settings.trustedRoot, limits);
   if (!loaded.ok) return { ok: false, reason: { message: loaded.reason } };
@@ -48,12 +51,11 @@ export async function keylessChecker(settings: KeylessSettings, limits: ReadLimi
     policy: IdentityPolicy,
     predicate: PredicateKind,
   ): Result<WorkflowSigner> => {
-    const beside = sigstoreOf(file.path);
-    if (!existsSync(beside))
+    const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
+    if (got.kind === 'none')
       return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop() as string)} beside it)` };
-    const bytes = readBytes(beside, limits);
-    if (!bytes.ok) return { ok: false, reason: `${sigstoreOf(file.rel)}: ${bytes.reason}` };
-    return sigstore.checkBundleFile(sigstoreOf(file.rel), bytes.value, { name: file.rel, sha256 }, policy, roots, predicate, limits);
+    if (got.kind === 'refused') return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
+    return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { name: file.rel, sha256 }, policy, roots, predicate, limits);
   };
   return {
     ok: true,
@@ -99,14 +101,17 @@ export function attestedWith(
  * A `.sigstore.json` beside an input when no identity is configured: its shape checked (garbage is
  * never ignored), reported as not checked. Null: there is none.
  */
-export async function uncheckedBundle(file: { readonly path: string; readonly rel: string }, limits: ReadLimits): Promise<Finding | null> {
-  const beside = sigstoreOf(file.path);
-  if (!existsSync(beside)) return null;
+export async function uncheckedBundle(
+  file: { readonly path: string; readonly rel: string },
+  limits: ReadLimits,
+  workspace: string,
+): Promise<Finding | null> {
+  const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
+  if (got.kind === 'none') return null;
   const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };
-  const bytes = readBytes(beside, limits);
-  if (!bytes.ok) return finding('invalid_artifact', at, bytes.reason);
+  if (got.kind === 'refused') return finding('invalid_artifact', at, got.reason);
   const sigstore = await import('../trust/sigstore.js');
-  const shapes = sigstore.bundleShapes(at.file, bytes.value, limits);
+  const shapes = sigstore.bundleShapes(at.file, got.bytes, limits);
   if (!shapes.ok) return finding('invalid_artifact', at, shapes.reason);
   return finding(
     'skipped_object',

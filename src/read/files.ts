@@ -41,7 +41,7 @@ const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export mus
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
 
 /** A file's bytes within max-file-size, or why not (the reason names the limit or the error code). */
-export function readBytes(p: string, limits: ReadLimits): Result<Buffer> {
+function readBytes(p: string, limits: ReadLimits): Result<Buffer> {
   try {
     const size = statSync(p).size;
     if (size > limits.maxFileBytes) return { ok: false, reason: fileTooLarge(size, limits) };
