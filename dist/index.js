@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(122);
+/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1326);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 
@@ -30926,7 +30926,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 122:
+/***/ 1326:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -34773,7 +34773,7 @@ async function fileSha256(p) {
     }
 }
 /** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
-async function readOne(file, role, limits, digest = false) {
+async function files_readOne(file, role, limits, digest = false) {
     const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
@@ -35157,6 +35157,279 @@ async function uncheckedBundle(file, limits, workspace) {
     return (0,core_findings/* finding */.gk)('skipped_object', at, `${shapes.value} Sigstore bundle(s), not checked: no trusted identities (--trusted-signer-identity, --trusted-producer-identity)`);
 }
 
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+// EXTERNAL MODULE: external "node:worker_threads"
+var external_node_worker_threads_ = __nccwpck_require__(5919);
+;// CONCATENATED MODULE: ./src/read/wire.ts
+
+const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
+const unloc = (t, rel) => {
+    const file = t[0] ?? rel;
+    const member = t[3];
+    return member === null
+        ? { file, line: t[1], column: t[2] }
+        : { file, line: t[1], column: t[2], member };
+};
+const claimTuple = (c) => c.kind === 'invalid' ? [0, c.reason] : [1, c.claim.asserted, c.claim.level, c.claim.digest, c.claim.legacy, [...c.inconsistencies]];
+const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
+/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
+const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
+const decisionTuple = (d, rel) => [
+    ...loc(d.loc, rel),
+    d.index,
+    d.tool,
+    claimTuple(d.claim),
+    projectionTuple(d.projection),
+    d.actionClass,
+    d.verb,
+    d.denied,
+    providerTuple(d.provider),
+    d.succeeded,
+];
+const recordTuple = (r, rel) => [
+    ...loc(r.loc, rel),
+    r.record.provider,
+    r.record.record_id,
+    r.record.subject,
+    r.record.binding_digest,
+    r.signer,
+    r.signature ?? null,
+    r.payload ?? null,
+];
+/** What a reading thread sends for one file. */
+function wire_encodeRead(r, rel) {
+    const wire = {
+        run: r.run ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)) } : null,
+        records: r.records.map((x) => recordTuple(x, rel)),
+        findings: r.findings,
+        sha256: r.sha256 ?? null,
+        bundle: r.bundle ?? null,
+    };
+    return JSON.stringify(wire);
+}
+/** Consistent claims share one empty list, as the reader's do. */
+const wire_NONE = Object.freeze([]);
+const INVALID_PROVIDER = Object.freeze({ invalid: true });
+function claimOf(t) {
+    if (t[0] === 0)
+        return { kind: 'invalid', reason: t[1] };
+    const [, asserted, level, digest, legacy, inconsistencies] = t;
+    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : wire_NONE };
+}
+function projectionOf(t) {
+    if (t[0] === 0)
+        return { kind: 'none', reason: t[1] };
+    return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
+}
+function decisionOf(t, rel) {
+    const p = t[11];
+    return {
+        loc: unloc(t, rel),
+        index: t[4],
+        tool: t[5],
+        claim: claimOf(t[6]),
+        projection: projectionOf(t[7]),
+        actionClass: t[8],
+        verb: t[9],
+        denied: t[10],
+        provider: p === 0 ? null : p === 2 ? INVALID_PROVIDER : p,
+        succeeded: t[12],
+    };
+}
+function recordOf(t, rel) {
+    const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+    const at = unloc(t, rel);
+    const signature = t[9];
+    const payload = t[10] ?? undefined;
+    return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
+}
+/** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */
+function decodeRead(text, rel) {
+    const w = JSON.parse(text);
+    const run = w.run ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) } : null;
+    const records = w.records.map((r) => recordOf(r, rel));
+    const read = { run, records, findings: w.findings };
+    if (w.sha256 !== null)
+        read.sha256 = w.sha256;
+    if (w.bundle !== null)
+        read.bundle = w.bundle;
+    return read;
+}
+
+;// CONCATENATED MODULE: ./src/gate/readers.ts
+/**
+ * Where input files are read: on the main thread (one at a time, as they are merged), or on worker
+ * threads that read, parse, classify and bind each file and send back a compact text (read/wire.ts),
+ * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
+ * report does not depend on which file finished first. Both sides of the worker protocol are here.
+ *
+ * Files are handed out largest first (the long ones start early, the short ones fill the gaps), at
+ * most DEPTH per worker at a time, so at most jobs × DEPTH results are in flight. A worker that dies
+ * fails the file it was reading with a finding naming it (never a skipped file); the files queued
+ * behind it go to a fresh worker.
+ */
+
+
+
+
+
+
+
+
+/** The main thread's reader: today's path, one file at a time as it is asked. */
+function inlineReaders(tasks, setup) {
+    return {
+        read: (i) => files_readOne(tasks[i].file, tasks[i].role, setup.limits, setup.digest),
+        close: async () => { },
+    };
+}
+/**
+ * Below this many bytes of input, reading on workers cannot pay for starting them (~40 ms each to
+ * load the reader bundle, measured on the benchmark machine; see BENCHMARKS.md "Reading on every core"):
+ * the default reads on the main thread. An explicit `jobs` is honoured whatever the size.
+ */
+const WORKER_THRESHOLD_BYTES = 16 * 1024 ** 2;
+/** Tasks given to one worker at once: the next file is already there when one is sent back. */
+const DEPTH = 2;
+const sizeOf = (p) => {
+    try {
+        return (0,external_node_fs_.statSync)(p).size;
+    }
+    catch {
+        return 0; // the reader says why it cannot be read
+    }
+};
+/** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
+function workerScript() {
+    const here = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));
+    for (const dir of [here, external_node_path_default().dirname(here)]) {
+        const p = external_node_path_default().join(dir, 'read-worker.js');
+        if (sizeOf(p) > 0)
+            return p;
+    }
+    return null;
+}
+/**
+ * How many threads read this input: `jobs` (null: the machine's cores, when the files add up to at
+ * least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
+ */
+function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
+    const n = Math.min(jobs ?? cores, sizes.length);
+    if (jobs === null && sizes.reduce((a, b) => a + b, 0) < WORKER_THRESHOLD_BYTES)
+        return 1;
+    return Math.max(n, 1);
+}
+/** The readers for this input (`script`: the worker's entry; null when not built, as under tests of src/). */
+function openReaders(tasks, setup, jobs, script = workerScript()) {
+    if (jobs === 1 || script === null)
+        return inlineReaders(tasks, setup);
+    const sizes = tasks.map((t) => sizeOf(t.file.path));
+    const n = threadsFor(jobs, sizes);
+    return n <= 1 ? inlineReaders(tasks, setup) : new WorkerReaders(tasks, sizes, setup, n, script);
+}
+function pending() {
+    let resolve;
+    const promise = new Promise((r) => {
+        resolve = r;
+    });
+    return { resolve, promise };
+}
+/** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
+const stopped = (rel, why) => ({
+    run: null,
+    records: [],
+    findings: [
+        (0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, `the thread reading this file stopped (${why}); it is not verified`),
+    ],
+});
+class WorkerReaders {
+    tasks;
+    setup;
+    script;
+    results;
+    /** Task indices not yet given to a worker, largest file first. */
+    queue;
+    /** Each live worker → the task ids it holds, oldest (the one it is reading) first. */
+    held = new Map();
+    closing = false;
+    constructor(tasks, sizes, setup, jobs, script) {
+        this.tasks = tasks;
+        this.setup = setup;
+        this.script = script;
+        this.results = tasks.map(pending);
+        this.queue = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
+        for (let k = 0; k < jobs; k++)
+            this.spawn();
+    }
+    read(i) {
+        return this.results[i].promise;
+    }
+    spawn() {
+        const w = new external_node_worker_threads_.Worker(this.script, { workerData: this.setup });
+        this.held.set(w, []);
+        w.on('message', (m) => this.done(w, m));
+        let why = 'it exited';
+        w.on('error', (e) => {
+            why = e instanceof Error ? e.message : String(e);
+        });
+        w.on('exit', (code) => this.exited(w, code === 0 ? why : `${why}, code ${code}`));
+        this.feed(w);
+    }
+    feed(w) {
+        const held = this.held.get(w);
+        while (held.length < DEPTH && this.queue.length > 0) {
+            const id = this.queue.shift();
+            const t = this.tasks[id];
+            held.push(id);
+            w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
+        }
+    }
+    done(w, m) {
+        const held = this.held.get(w);
+        held.splice(held.indexOf(m.id), 1);
+        this.feed(w);
+        const rel = this.tasks[m.id].file.rel;
+        this.results[m.id].resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+    }
+    /** A worker ended: the file it was reading fails, the ones queued behind it go to a new worker. */
+    exited(w, why) {
+        const held = this.held.get(w);
+        this.held.delete(w);
+        if (this.closing)
+            return;
+        const [reading, ...rest] = held;
+        if (reading !== undefined)
+            this.results[reading].resolve(stopped(this.tasks[reading].file.rel, why));
+        this.queue.unshift(...rest);
+        if (this.queue.length > 0)
+            this.spawn();
+    }
+    async close() {
+        this.closing = true;
+        await Promise.all([...this.held.keys()].map((w) => w.terminate()));
+    }
+}
+/** The worker side: read each task in turn and send back its encoded result. */
+function serveReads(port = parentPort, setup = workerData) {
+    let chain = Promise.resolve();
+    port.on('message', (t) => {
+        chain = chain.then(async () => {
+            let reply;
+            try {
+                const r = await readOne({ path: t.path, rel: t.rel }, t.role, setup.limits, setup.digest);
+                reply = { id: t.id, text: encodeRead(r, t.rel) };
+            }
+            catch (e) {
+                reply = { id: t.id, thrown: e instanceof Error ? e.message : String(e) };
+            }
+            port.postMessage(reply);
+        });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/gate/gate.ts
 /**
  * The seam both entries call: settings → files → readers → verify → Report.
@@ -35176,12 +35449,14 @@ async function uncheckedBundle(file, limits, workspace) {
 
 
 
+
 /**
- * Read every input file into located evidence, one file at a time: each is read once and dropped
- * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
- * did not pay on two cores: see BENCHMARKS.md.)
+ * Read every input file into located evidence. The files are read by `open`'s readers (on the main
+ * thread, or on worker threads for a large input) and taken here in path order, each dropped as
+ * soon as its decisions and records are merged, so the evidence does not depend on which file was
+ * read first.
  */
-async function collect(settings, digests, keyless) {
+async function collect(settings, digests, keyless, open) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
@@ -35194,32 +35469,42 @@ async function collect(settings, digests, keyless) {
     /** Audit export → its keyless result, when signer identities are configured. */
     const recordTrust = new Map();
     const attestations = new Map();
-    for (const role of ['audit', 'runs']) {
-        const d = discover(settings[role], cwd, workspace, settings.explicit[role], role);
-        findings.push(...d.findings);
-        for (const a of d.attestations)
-            attestations.set(a.rel, a);
-        if (role === 'runs' && d.files.length === 0) {
-            findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
-        }
-        for (const file of d.files) {
-            const r = await readOne(file, role, settings.limits, digests || keyless !== null);
-            if (!settings.keyless) {
-                const unchecked = await uncheckedBundle(file, settings.limits, workspace);
-                if (unchecked)
-                    findings.push(unchecked);
+    const found = ['audit', 'runs'].map((role) => ({
+        role,
+        d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
+    }));
+    const readers = open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null }, settings.jobs);
+    let next = 0;
+    try {
+        for (const { role, d } of found) {
+            findings.push(...d.findings);
+            for (const a of d.attestations)
+                attestations.set(a.rel, a);
+            if (role === 'runs' && d.files.length === 0) {
+                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
             }
-            if (keyless && role === 'audit' && settings.keyless?.signers)
-                recordTrust.set(file.rel, keyless.records(file, r.sha256));
-            if (r.sha256 !== undefined)
-                inputs.set(file.rel, r.sha256);
-            for (const x of r.findings)
-                findings.push(x);
-            if (r.run)
-                runs.push(runInput(file, r.run, r, { settings, keyless, workspace, inputs: digests ? inputs : null, findings }));
-            trust.add(r.records);
-            await trust.yield();
+            for (const file of d.files) {
+                const r = await readers.read(next++);
+                if (!settings.keyless) {
+                    const unchecked = await uncheckedBundle(file, settings.limits, workspace);
+                    if (unchecked)
+                        findings.push(unchecked);
+                }
+                if (keyless && role === 'audit' && settings.keyless?.signers)
+                    recordTrust.set(file.rel, keyless.records(file, r.sha256));
+                if (r.sha256 !== undefined)
+                    inputs.set(file.rel, r.sha256);
+                for (const x of r.findings)
+                    findings.push(x);
+                if (r.run)
+                    runs.push(runInput(file, r.run, r, { settings, keyless, workspace, inputs: digests ? inputs : null, findings }));
+                trust.add(r.records);
+                await trust.yield();
+            }
         }
+    }
+    finally {
+        await readers.close();
     }
     findings.push(...orphans(attestations.values()));
     return {
@@ -35327,7 +35612,7 @@ function classesSeen(runs) {
  * gate nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
  * @param digests hash every input read (for a verdict attestation)
  */
-async function runGate(settings, digests = false) {
+async function runGate(settings, digests = false, open = openReaders) {
     let keyless = null;
     if (settings.keyless) {
         const k = await keylessChecker(settings.keyless, settings.limits, external_node_path_default().resolve(settings.workspace));
@@ -35335,7 +35620,7 @@ async function runGate(settings, digests = false) {
             return k;
         keyless = k.value;
     }
-    const evidence = await collect(settings, digests, keyless);
+    const evidence = await collect(settings, digests, keyless, open);
     const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
     if (!names.ok)
         return { ok: false, reason: { message: names.reason, input: 'require' } };
@@ -36402,8 +36687,6 @@ function readContext(env, cwd) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/gate/settings.ts
 /**
  * Settings with one home: the typed settings of a verification, the defaults of every option in one
@@ -36480,6 +36763,7 @@ const DEFAULTS = {
     'max-annotations': '1000',
     'max-file-size': '64MiB',
     'max-line-size': '8MiB',
+    jobs: 'auto',
     require: '',
     'trusted-keys': '',
     'require-signed-records': 'false',
@@ -36577,7 +36861,19 @@ function defaultSettings(cwd) {
         trustedKeys: null,
         trustedProducers: null,
         keyless: null,
+        jobs: parseJobs('jobs', DEFAULTS.jobs),
     };
+}
+/** Most reading threads one gate starts. */
+const MAX_JOBS = 256;
+/** `auto` (the machine's cores: null) or a number of reading threads, 1 to MAX_JOBS. */
+function parseJobs(name, value) {
+    const v = value.trim();
+    if (v === 'auto')
+        return null;
+    if (!/^\d{1,9}$/.test(v) || Number(v) < 1 || Number(v) > MAX_JOBS)
+        throw new UsageError(`${name}: "${value}" is not a number of threads from 1 to ${MAX_JOBS}, or auto`);
+    return Number(v);
 }
 /** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
 const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
@@ -36793,6 +37089,7 @@ function settingsOf(input, ctx, env) {
             allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
             strictObserved: parseBool('strict-observed', get('strict-observed')),
             limits: readLimits(get('max-file-size'), get('max-line-size')),
+            jobs: parseJobs('jobs', get('jobs')),
             policy: readPolicy('require', parseList(get('require'))),
             // PEM text, typically from a repository variable, so a pull request cannot change it.
             trustedKeys: keysRequired('trusted-keys', get('trusted-keys'), parseBool('require-signed-records', get('require-signed-records')) && !keyless?.signers, 'require-signed-records'),

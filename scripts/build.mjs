@@ -9,12 +9,15 @@ import { publicGood } from './gen-trusted-root.mjs';
 
 // Each entry in its own folder with its own chunks (the lazily loaded Octokit and Sigstore code):
 // two builds' chunks share names (434.index.js…) but not contents, so they never share a folder.
-const entries = { 'index.js': 'src/action.ts', 'cli/index.js': 'src/cli.ts' };
+// The reading thread (dist/read-worker.js) is one file with no chunks; both entries start it from dist/.
+const entries = { 'index.js': 'src/action.ts', 'cli/index.js': 'src/cli.ts', 'read-worker.js': 'src/read-worker.ts' };
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
 for (const [out, src] of Object.entries(entries)) {
   const { code, assets } = await ncc(path.resolve(src), { minify: false, sourceMap: false, quiet: true, target: 'es2024', license: '' });
+  if (out === 'read-worker.js' && Object.keys(assets ?? {}).some((a) => a !== 'package.json'))
+    throw new Error("the reading thread must be one file (its chunks would clash with the action's)");
   const dir = path.join('dist', path.dirname(out));
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join('dist', out), code);

@@ -12,7 +12,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 let checked = false;
 
 /** The path of a bundle in dist/, after making sure dist/ is not stale. */
-export function distFile(name: 'cli.js' | 'index.js'): string {
+export function distFile(name: 'cli.js' | 'index.js' | 'read-worker.js'): string {
   if (!checked) {
     const recorded = path.join(ROOT, 'dist/build-inputs.sha256');
     const now = buildInputsDigest(ROOT) as string;

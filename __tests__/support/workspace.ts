@@ -59,8 +59,8 @@ export async function cli(args: readonly string[], cwd: string, env: NodeJS.Proc
 }
 
 /** The bundled dist/cli.js as a real process (the end-to-end layer). */
-export function spawnCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Proc {
-  const r = spawnSync(process.execPath, [distFile('cli.js'), ...args], {
+export function spawnCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, bundle = distFile('cli.js')): Proc {
+  const r = spawnSync(process.execPath, [bundle, ...args], {
     cwd,
     encoding: 'utf8',
     env: { PATH: process.env['PATH'], ...env },

@@ -15,6 +15,7 @@ import {
   parseBool,
   parseChoice,
   parseCount,
+  parseJobs,
   parseList,
   readKeyless,
   readLimits,
@@ -159,6 +160,7 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
       allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
       strictObserved: parseBool('strict-observed', get('strict-observed')),
       limits: readLimits(get('max-file-size'), get('max-line-size')),
+      jobs: parseJobs('jobs', get('jobs')),
       policy: readPolicy('require', parseList(get('require'))),
       // PEM text, typically from a repository variable, so a pull request cannot change it.
       trustedKeys: keysRequired(

@@ -183,6 +183,13 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       },
       ...LIMITS,
       {
+        flag: 'jobs',
+        kind: 'string',
+        arg: 'N',
+        input: 'jobs',
+        help: "threads that read the input files: a number, or auto (the machine's cores when the input is over 16 MiB, else one); 1 reads on the main thread",
+      },
+      {
         flag: 'vsa-predicate',
         kind: 'string',
         arg: 'FILE',

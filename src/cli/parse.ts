@@ -15,6 +15,7 @@ import {
   directoryIn,
   type KeylessSettings,
   parseChoice,
+  parseJobs,
   parseList,
   readKeyless,
   readLimits,
@@ -452,6 +453,7 @@ function verifyCommand(a: Args): CliCommand {
       allowUnmatchedRecords: bool('allow-unmatched-records') ?? defaults.allowUnmatchedRecords,
       strictObserved: bool('strict-observed') ?? defaults.strictObserved,
       limits: limitsOf(a),
+      jobs: a.str('jobs') === undefined ? defaults.jobs : parseJobs('--jobs', a.str('jobs') as string),
       policy: readPolicy('--require', (list('require') ?? []).flatMap(parseList)),
       // Key files are inputs: relative to the working directory, as the runs and audit exports are.
       trustedKeys: required(

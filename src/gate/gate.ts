@@ -15,12 +15,13 @@ import { verify } from '../core/verify.js';
 import { discover, type FoundFile } from '../read/discover.js';
 import { readEnvelopeFile } from '../read/envelope.js';
 import type { FileRead } from '../read/file-read.js';
-import { readBeside, readOne } from '../read/files.js';
+import { readBeside } from '../read/files.js';
 import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
 import { TrustPool } from '../trust/pool.js';
 import { attestation, type Sidecar } from '../trust/producer.js';
 import { attestedWith, type KeylessChecker, keylessChecker, uncheckedBundle, withKeyless } from './keyless.js';
+import { openReaders, type Readers, type ReadTask } from './readers.js';
 import type { Settings, UsageProblem } from './settings.js';
 
 interface Collected extends Evidence {
@@ -28,12 +29,16 @@ interface Collected extends Evidence {
   readonly inputs: ReadonlyMap<string, string>;
 }
 
+/** Where the files are read (gate/readers.ts): the main thread or worker threads. */
+export type OpenReaders = (tasks: readonly ReadTask[], setup: { limits: ReadLimits; digest: boolean }, jobs: number | null) => Readers;
+
 /**
- * Read every input file into located evidence, one file at a time: each is read once and dropped
- * as soon as its decisions and records are prepared. (Reading in worker threads was measured and
- * did not pay on two cores: see BENCHMARKS.md.)
+ * Read every input file into located evidence. The files are read by `open`'s readers (on the main
+ * thread, or on worker threads for a large input) and taken here in path order, each dropped as
+ * soon as its decisions and records are merged, so the evidence does not depend on which file was
+ * read first.
  */
-async function collect(settings: Settings, digests: boolean, keyless: KeylessChecker | null): Promise<Collected> {
+async function collect(settings: Settings, digests: boolean, keyless: KeylessChecker | null, open: OpenReaders): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
   const runs: Promise<RunInput>[] = [];
@@ -46,32 +51,45 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessChe
   /** Audit export → its keyless result, when signer identities are configured. */
   const recordTrust = new Map<string, Result<WorkflowSigner>>();
   const attestations = new Map<string, FoundFile>();
-  for (const role of ['audit', 'runs'] as const) {
-    const d = discover(settings[role], cwd, workspace, settings.explicit[role], role);
-    findings.push(...d.findings);
-    for (const a of d.attestations) attestations.set(a.rel, a);
-    if (role === 'runs' && d.files.length === 0) {
-      findings.push(
-        inputFinding(
-          'no_artifacts',
-          `runs: ${settings.runs.join(', ') || '(none)'}`,
-          `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`,
-        ),
-      );
-    }
-    for (const file of d.files) {
-      const r = await readOne(file, role, settings.limits, digests || keyless !== null);
-      if (!settings.keyless) {
-        const unchecked = await uncheckedBundle(file, settings.limits, workspace);
-        if (unchecked) findings.push(unchecked);
+  const found = (['audit', 'runs'] as const).map((role) => ({
+    role,
+    d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
+  }));
+  const readers = open(
+    found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))),
+    { limits: settings.limits, digest: digests || keyless !== null },
+    settings.jobs,
+  );
+  let next = 0;
+  try {
+    for (const { role, d } of found) {
+      findings.push(...d.findings);
+      for (const a of d.attestations) attestations.set(a.rel, a);
+      if (role === 'runs' && d.files.length === 0) {
+        findings.push(
+          inputFinding(
+            'no_artifacts',
+            `runs: ${settings.runs.join(', ') || '(none)'}`,
+            `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`,
+          ),
+        );
       }
-      if (keyless && role === 'audit' && settings.keyless?.signers) recordTrust.set(file.rel, keyless.records(file, r.sha256 as string));
-      if (r.sha256 !== undefined) inputs.set(file.rel, r.sha256);
-      for (const x of r.findings) findings.push(x);
-      if (r.run) runs.push(runInput(file, r.run, r, { settings, keyless, workspace, inputs: digests ? inputs : null, findings }));
-      trust.add(r.records);
-      await trust.yield();
+      for (const file of d.files) {
+        const r = await readers.read(next++);
+        if (!settings.keyless) {
+          const unchecked = await uncheckedBundle(file, settings.limits, workspace);
+          if (unchecked) findings.push(unchecked);
+        }
+        if (keyless && role === 'audit' && settings.keyless?.signers) recordTrust.set(file.rel, keyless.records(file, r.sha256 as string));
+        if (r.sha256 !== undefined) inputs.set(file.rel, r.sha256);
+        for (const x of r.findings) findings.push(x);
+        if (r.run) runs.push(runInput(file, r.run, r, { settings, keyless, workspace, inputs: digests ? inputs : null, findings }));
+        trust.add(r.records);
+        await trust.yield();
+      }
     }
+  } finally {
+    await readers.close();
   }
   findings.push(...orphans(attestations.values()));
   return {
@@ -213,14 +231,14 @@ function classesSeen(runs: readonly RunInput[]): Map<string, Set<string>> {
  * gate nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
  * @param digests hash every input read (for a verdict attestation)
  */
-export async function runGate(settings: Settings, digests = false): Promise<Result<Gated, UsageProblem>> {
+export async function runGate(settings: Settings, digests = false, open: OpenReaders = openReaders): Promise<Result<Gated, UsageProblem>> {
   let keyless: KeylessChecker | null = null;
   if (settings.keyless) {
     const k = await keylessChecker(settings.keyless, settings.limits, path.resolve(settings.workspace));
     if (!k.ok) return k;
     keyless = k.value;
   }
-  const evidence = await collect(settings, digests, keyless);
+  const evidence = await collect(settings, digests, keyless, open);
   const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
   if (!names.ok) return { ok: false, reason: { message: names.reason, input: 'require' } };
   return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };

@@ -87,6 +87,8 @@ export interface Settings {
   readonly trustedProducers: TrustedKeys | null;
   /** Trusted workflow identities (docs/keyless.md); null: none configured (the Sigstore layer is not loaded). */
   readonly keyless: KeylessSettings | null;
+  /** Threads that read the input files (1: the main thread alone); null: the machine's cores, when the input is large enough to pay (gate/readers.ts). */
+  readonly jobs: number | null;
 }
 
 /**
@@ -111,6 +113,7 @@ export const DEFAULTS = {
   'max-annotations': '1000',
   'max-file-size': '64MiB',
   'max-line-size': '8MiB',
+  jobs: 'auto',
   require: '',
   'trusted-keys': '',
   'require-signed-records': 'false',
@@ -207,7 +210,20 @@ export function defaultSettings(cwd: string): Settings {
     trustedKeys: null,
     trustedProducers: null,
     keyless: null,
+    jobs: parseJobs('jobs', DEFAULTS.jobs),
   };
+}
+
+/** Most reading threads one gate starts. */
+const MAX_JOBS = 256;
+
+/** `auto` (the machine's cores: null) or a number of reading threads, 1 to MAX_JOBS. */
+export function parseJobs(name: string, value: string): number | null {
+  const v = value.trim();
+  if (v === 'auto') return null;
+  if (!/^\d{1,9}$/.test(v) || Number(v) < 1 || Number(v) > MAX_JOBS)
+    throw new UsageError(`${name}: "${value}" is not a number of threads from 1 to ${MAX_JOBS}, or auto`);
+  return Number(v);
 }
 
 /** The keyless settings: the identities of each trust set (null: none), and the trusted root file (null: the shipped public-good root). */

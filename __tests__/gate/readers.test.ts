@@ -1,0 +1,127 @@
+/**
+ * Reading on worker threads (gate/readers.ts): the bundled reader gives what the main thread's
+ * reader gives, the gate's report does not depend on the order files finish in, a thread that dies
+ * fails the file it was reading (never a skipped file), and the thread count follows the input.
+ */
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type OpenReaders, runGate } from '../../src/gate/gate.js';
+import { inlineReaders, openReaders, type ReadTask, threadsFor, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
+import { defaultSettings, type Settings } from '../../src/gate/settings.js';
+import type { FileRead } from '../../src/read/file-read.js';
+import { DEFAULT_LIMITS } from '../../src/read/limits.js';
+import { renderJson } from '../../src/report/json-report.js';
+import { cleanup, distFile, ROOT, tempDir } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+function tasksUnder(dir: string, base = dir): ReadTask[] {
+  const out: ReadTask[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = path.join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...tasksUnder(p, base));
+    else if (/\.(json|jsonl|ndjson|log|tar\.gz)$/.test(name))
+      out.push({ file: { path: p, rel: path.relative(base, p).split(path.sep).join('/') }, role: /audit/.test(p) ? 'audit' : 'runs' });
+  }
+  return out;
+}
+
+const setup = { limits: DEFAULT_LIMITS, digest: true };
+
+async function readAll(open: ReturnType<typeof openReaders>, n: number): Promise<FileRead[]> {
+  const out: FileRead[] = [];
+  try {
+    for (let i = 0; i < n; i++) out.push(await open.read(i));
+  } finally {
+    await open.close();
+  }
+  return out;
+}
+
+describe('reading on worker threads', () => {
+  it('the bundled reader gives, for every fixture, exactly what the main thread reads', async () => {
+    const tasks = tasksUnder(path.join(ROOT, 'fixtures'));
+    expect(tasks.length).toBeGreaterThan(50);
+    const inline = await readAll(inlineReaders(tasks, setup), tasks.length);
+    const threads = await readAll(openReaders(tasks, setup, 3, distFile('read-worker.js')), tasks.length);
+    expect(threads).toEqual(inline);
+  });
+
+  it('the report does not depend on the order the files finish in (property)', async () => {
+    const corpora = ['fixtures/demo', 'fixtures/demo-failing', 'fixtures/demo-signed-failing'].map((d) => path.join(ROOT, d));
+    const settingsOf = (cwd: string): Settings => defaultSettings(cwd);
+    const expected = new Map<string, string>();
+    for (const cwd of corpora) {
+      const r = await runGate(settingsOf(cwd), true);
+      if (!r.ok) throw new Error(r.reason.message);
+      expected.set(cwd, renderJson(r.value.report));
+    }
+    /** Readers that finish in the order `keys` sorts the files into. */
+    const shuffled =
+      (keys: readonly number[]): OpenReaders =>
+      (tasks, s) => {
+        const inline = inlineReaders(tasks, s);
+        const done: ((r: FileRead) => void)[] = [];
+        const results = tasks.map(() => new Promise<FileRead>((r) => done.push(r)));
+        const order = tasks.map((_, i) => i).sort((a, b) => (keys[a % keys.length] ?? 0) - (keys[b % keys.length] ?? 0) || b - a);
+        void (async () => {
+          const all = await Promise.all(tasks.map((_, i) => inline.read(i)));
+          for (const i of order) {
+            done[i]?.(all[i] as FileRead);
+            await new Promise((r) => setImmediate(r));
+          }
+        })();
+        return { read: (i) => results[i] as Promise<FileRead>, close: async () => {} };
+      };
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...corpora), fc.array(fc.nat(1000), { minLength: 1, maxLength: 12 }), async (cwd, keys) => {
+        const r = await runGate(settingsOf(cwd), true, shuffled(keys));
+        if (!r.ok) throw new Error(r.reason.message);
+        expect(renderJson(r.value.report)).toBe(expected.get(cwd));
+      }),
+      { numRuns: 40, seed: 20261201 },
+    );
+  });
+
+  it('a thread that dies fails the file it was reading, names it, and the rest are still read', async () => {
+    const dir = tempDir();
+    // A stand-in reader that speaks the protocol: it dies on crash-*, throws on throw-*, answers the rest.
+    const script = path.join(dir, 'worker.mjs');
+    writeFileSync(
+      script,
+      `import { parentPort } from 'node:worker_threads';
+parentPort.on('message', (t) => {
+  if (t.rel.startsWith('crash')) process.exit(7);
+  if (t.rel.startsWith('throw')) throw new Error('reader bug');
+  parentPort.postMessage({ id: t.id, text: '{"run":null,"records":[],"findings":[],"sha256":"' + t.rel + '","bundle":null}' });
+});
+`,
+    );
+    const names = ['a.json', 'crash-1.json', 'b.json', 'throw-1.json', 'c.json', 'crash-2.json', 'd.json'];
+    const tasks: ReadTask[] = names.map((rel) => ({ file: { path: path.join(dir, rel), rel }, role: 'runs' }));
+    const got = await readAll(openReaders(tasks, setup, 2, script), tasks.length);
+    for (const [i, rel] of names.entries()) {
+      const r = got[i] as FileRead;
+      if (rel.startsWith('crash') || rel.startsWith('throw')) {
+        expect(r.run).toBeNull();
+        expect(r.findings).toHaveLength(1);
+        expect(r.findings[0]).toMatchObject({ code: 'invalid_artifact', severity: 'error', file: rel, line: 1, column: 1 });
+        expect(r.findings[0]?.message).toContain(rel.startsWith('crash') ? 'code 7' : 'reader bug');
+        expect(r.findings[0]?.message).toContain('it is not verified');
+      } else expect(r).toEqual({ run: null, records: [], findings: [], sha256: rel });
+    }
+  });
+
+  it('threads: auto reads a small input on the main thread, a large one on every core, never more than the files', () => {
+    const mib = 1024 ** 2;
+    expect(threadsFor(null, [1 * mib, 2 * mib], 4)).toBe(1);
+    expect(threadsFor(null, [WORKER_THRESHOLD_BYTES, 1], 4)).toBe(2);
+    expect(threadsFor(null, Array(10).fill(4 * mib), 4)).toBe(4);
+    expect(threadsFor(3, [1, 1], 8)).toBe(2);
+    expect(threadsFor(3, [1, 1, 1, 1], 8)).toBe(3);
+    expect(threadsFor(1, Array(10).fill(64 * mib), 8)).toBe(1);
+    expect(threadsFor(null, [], 8)).toBe(1);
+  });
+});

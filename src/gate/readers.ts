@@ -1,0 +1,216 @@
+/**
+ * Where input files are read: on the main thread (one at a time, as they are merged), or on worker
+ * threads that read, parse, classify and bind each file and send back a compact text (read/wire.ts),
+ * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
+ * report does not depend on which file finished first. Both sides of the worker protocol are here.
+ *
+ * Files are handed out largest first (the long ones start early, the short ones fill the gaps), at
+ * most DEPTH per worker at a time, so at most jobs × DEPTH results are in flight. A worker that dies
+ * fails the file it was reading with a finding naming it (never a skipped file); the files queued
+ * behind it go to a fresh worker.
+ */
+import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type MessagePort, parentPort, Worker, workerData } from 'node:worker_threads';
+import { finding } from '../core/findings.js';
+import type { FoundFile } from '../read/discover.js';
+import type { FileRead } from '../read/file-read.js';
+import { type Role, readOne } from '../read/files.js';
+import type { ReadLimits } from '../read/limits.js';
+import { decodeRead, encodeRead } from '../read/wire.js';
+
+/** One file to read and the role it was given. */
+export interface ReadTask {
+  readonly file: FoundFile;
+  readonly role: Role;
+}
+
+/** The results of reading every task, taken in order. */
+export interface Readers {
+  /** The i-th task's result (each asked once, in order). */
+  read(i: number): Promise<FileRead>;
+  /** Stop the threads (after the last read). */
+  close(): Promise<void>;
+}
+
+/** What every reader is told once: the limits and whether to hash each file. */
+interface ReadSetup {
+  readonly limits: ReadLimits;
+  readonly digest: boolean;
+}
+
+/** The main thread's reader: today's path, one file at a time as it is asked. */
+export function inlineReaders(tasks: readonly ReadTask[], setup: ReadSetup): Readers {
+  return {
+    read: (i) => readOne(tasks[i]!.file, tasks[i]!.role, setup.limits, setup.digest),
+    close: async () => {},
+  };
+}
+
+/**
+ * Below this many bytes of input, reading on workers cannot pay for starting them (~40 ms each to
+ * load the reader bundle, measured on the benchmark machine; see BENCHMARKS.md "Reading on every core"):
+ * the default reads on the main thread. An explicit `jobs` is honoured whatever the size.
+ */
+export const WORKER_THRESHOLD_BYTES = 16 * 1024 ** 2;
+
+/** Tasks given to one worker at once: the next file is already there when one is sent back. */
+const DEPTH = 2;
+
+const sizeOf = (p: string): number => {
+  try {
+    return statSync(p).size;
+  } catch {
+    return 0; // the reader says why it cannot be read
+  }
+};
+
+/** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
+function workerScript(): string | null {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const dir of [here, path.dirname(here)]) {
+    const p = path.join(dir, 'read-worker.js');
+    if (sizeOf(p) > 0) return p;
+  }
+  return null;
+}
+
+/**
+ * How many threads read this input: `jobs` (null: the machine's cores, when the files add up to at
+ * least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
+ */
+export function threadsFor(jobs: number | null, sizes: readonly number[], cores = availableParallelism()): number {
+  const n = Math.min(jobs ?? cores, sizes.length);
+  if (jobs === null && sizes.reduce((a, b) => a + b, 0) < WORKER_THRESHOLD_BYTES) return 1;
+  return Math.max(n, 1);
+}
+
+/** The readers for this input (`script`: the worker's entry; null when not built, as under tests of src/). */
+export function openReaders(tasks: readonly ReadTask[], setup: ReadSetup, jobs: number | null, script = workerScript()): Readers {
+  if (jobs === 1 || script === null) return inlineReaders(tasks, setup);
+  const sizes = tasks.map((t) => sizeOf(t.file.path));
+  const n = threadsFor(jobs, sizes);
+  return n <= 1 ? inlineReaders(tasks, setup) : new WorkerReaders(tasks, sizes, setup, n, script);
+}
+
+/** main → worker */
+interface TaskMessage {
+  readonly id: number;
+  readonly path: string;
+  readonly rel: string;
+  readonly role: Role;
+}
+/** worker → main: the encoded result, or why reading threw (a bug: the file still fails). */
+type ResultMessage = { readonly id: number; readonly text: string } | { readonly id: number; readonly thrown: string };
+
+interface Pending {
+  resolve(r: FileRead): void;
+  readonly promise: Promise<FileRead>;
+}
+
+function pending(): Pending {
+  let resolve!: (r: FileRead) => void;
+  const promise = new Promise<FileRead>((r) => {
+    resolve = r;
+  });
+  return { resolve, promise };
+}
+
+/** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
+const stopped = (rel: string, why: string): FileRead => ({
+  run: null,
+  records: [],
+  findings: [
+    finding('invalid_artifact', { file: rel, line: 1, column: 1 }, `the thread reading this file stopped (${why}); it is not verified`),
+  ],
+});
+
+class WorkerReaders implements Readers {
+  private readonly results: Pending[];
+  /** Task indices not yet given to a worker, largest file first. */
+  private readonly queue: number[];
+  /** Each live worker → the task ids it holds, oldest (the one it is reading) first. */
+  private readonly held = new Map<Worker, number[]>();
+  private closing = false;
+
+  constructor(
+    private readonly tasks: readonly ReadTask[],
+    sizes: readonly number[],
+    private readonly setup: ReadSetup,
+    jobs: number,
+    private readonly script: string,
+  ) {
+    this.results = tasks.map(pending);
+    this.queue = tasks.map((_, i) => i).sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
+    for (let k = 0; k < jobs; k++) this.spawn();
+  }
+
+  read(i: number): Promise<FileRead> {
+    return (this.results[i] as Pending).promise;
+  }
+
+  private spawn(): void {
+    const w = new Worker(this.script, { workerData: this.setup });
+    this.held.set(w, []);
+    w.on('message', (m: ResultMessage) => this.done(w, m));
+    let why = 'it exited';
+    w.on('error', (e) => {
+      why = e instanceof Error ? e.message : String(e);
+    });
+    w.on('exit', (code) => this.exited(w, code === 0 ? why : `${why}, code ${code}`));
+    this.feed(w);
+  }
+
+  private feed(w: Worker): void {
+    const held = this.held.get(w) as number[];
+    while (held.length < DEPTH && this.queue.length > 0) {
+      const id = this.queue.shift() as number;
+      const t = this.tasks[id] as ReadTask;
+      held.push(id);
+      w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role } satisfies TaskMessage);
+    }
+  }
+
+  private done(w: Worker, m: ResultMessage): void {
+    const held = this.held.get(w) as number[];
+    held.splice(held.indexOf(m.id), 1);
+    this.feed(w);
+    const rel = (this.tasks[m.id] as ReadTask).file.rel;
+    (this.results[m.id] as Pending).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+  }
+
+  /** A worker ended: the file it was reading fails, the ones queued behind it go to a new worker. */
+  private exited(w: Worker, why: string): void {
+    const held = this.held.get(w) as number[];
+    this.held.delete(w);
+    if (this.closing) return;
+    const [reading, ...rest] = held;
+    if (reading !== undefined) (this.results[reading] as Pending).resolve(stopped((this.tasks[reading] as ReadTask).file.rel, why));
+    this.queue.unshift(...rest);
+    if (this.queue.length > 0) this.spawn();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.held.keys()].map((w) => w.terminate()));
+  }
+}
+
+/** The worker side: read each task in turn and send back its encoded result. */
+export function serveReads(port: MessagePort = parentPort as MessagePort, setup: ReadSetup = workerData as ReadSetup): void {
+  let chain = Promise.resolve();
+  port.on('message', (t: TaskMessage) => {
+    chain = chain.then(async () => {
+      let reply: ResultMessage;
+      try {
+        const r = await readOne({ path: t.path, rel: t.rel }, t.role, setup.limits, setup.digest);
+        reply = { id: t.id, text: encodeRead(r, t.rel) };
+      } catch (e) {
+        reply = { id: t.id, thrown: e instanceof Error ? e.message : String(e) };
+      }
+      port.postMessage(reply);
+    });
+  });
+}

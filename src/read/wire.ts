@@ -1,0 +1,148 @@
+/**
+ * A FileRead as it crosses from a reading thread to the gate: one compact JSON text of tuples
+ * (never the parsed artifact, never a structured clone of an object graph). `JSON.parse` of it
+ * rebuilds, in one native pass, what the reader prepared; `decodeRead` restores the exact shapes
+ * (decode(encode(r)) equals r: tested on every fixture). A decision is ~250 bytes here against
+ * ~2 KB in the artifact, and nothing of it is scanned, classified or hashed again.
+ *
+ * The text is produced by this gate's own reader in the same process; it is not input, and it is
+ * read only by `decodeRead`.
+ */
+import type { ClaimReading } from '../core/claims.js';
+import type { Finding } from '../core/findings.js';
+import type { JsonObject } from '../core/json.js';
+import type { Location } from '../core/location.js';
+import { type AuditRecord, type DecisionInput, RECORD_SCHEMA, type RunInput } from '../core/model.js';
+import type { Projection } from '../core/projection.js';
+import type { Level } from '../core/vocabulary.js';
+import type { BundleFacts, FileRead } from './file-read.js';
+import type { RecordRead } from './record-read.js';
+import type { SignatureMember } from './signature.js';
+
+/** [file (null: the file read), line, column, member (null: none)] */
+type Loc = [string | null, number, number, string | null];
+type ClaimTuple = [0, string] | [1, boolean, Level, string | null, boolean, string[]];
+type ProjectionTuple = [0, string] | [1, string, string, JsonObject, string];
+type DecisionTuple = [
+  ...Loc,
+  number,
+  string | null,
+  ClaimTuple,
+  ProjectionTuple,
+  string | null,
+  string | null,
+  DecisionInput['denied'],
+  0 | 1 | 2 | string,
+  boolean,
+];
+type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, SignatureMember | null, string | null];
+
+interface Wire {
+  readonly run: { readonly artifact: string; readonly decisions: readonly DecisionTuple[] } | null;
+  readonly records: readonly RecordTuple[];
+  readonly findings: readonly Finding[];
+  readonly sha256: string | null;
+  readonly bundle: BundleFacts | null;
+}
+
+const loc = (l: Location, rel: string): Loc => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
+const unloc = (t: readonly unknown[], rel: string): Location => {
+  const file = (t[0] as string | null) ?? rel;
+  const member = t[3] as string | null;
+  return member === null
+    ? { file, line: t[1] as number, column: t[2] as number }
+    : { file, line: t[1] as number, column: t[2] as number, member };
+};
+
+const claimTuple = (c: ClaimReading): ClaimTuple =>
+  c.kind === 'invalid' ? [0, c.reason] : [1, c.claim.asserted, c.claim.level, c.claim.digest, c.claim.legacy, [...c.inconsistencies]];
+const projectionTuple = (p: Projection): ProjectionTuple =>
+  p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
+/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
+const providerTuple = (p: DecisionInput['provider']): 0 | 2 | string => (p === null ? 0 : typeof p === 'string' ? p : 2);
+
+const decisionTuple = (d: DecisionInput, rel: string): DecisionTuple => [
+  ...loc(d.loc, rel),
+  d.index,
+  d.tool,
+  claimTuple(d.claim),
+  projectionTuple(d.projection),
+  d.actionClass,
+  d.verb,
+  d.denied,
+  providerTuple(d.provider),
+  d.succeeded,
+];
+
+const recordTuple = (r: RecordRead, rel: string): RecordTuple => [
+  ...loc(r.loc, rel),
+  r.record.provider,
+  r.record.record_id,
+  r.record.subject,
+  r.record.binding_digest,
+  r.signer,
+  r.signature ?? null,
+  r.payload ?? null,
+];
+
+/** What a reading thread sends for one file. */
+export function encodeRead(r: FileRead, rel: string): string {
+  const wire: Wire = {
+    run: r.run ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)) } : null,
+    records: r.records.map((x) => recordTuple(x, rel)),
+    findings: r.findings,
+    sha256: r.sha256 ?? null,
+    bundle: r.bundle ?? null,
+  };
+  return JSON.stringify(wire);
+}
+
+/** Consistent claims share one empty list, as the reader's do. */
+const NONE: readonly string[] = Object.freeze([]);
+const INVALID_PROVIDER = Object.freeze({ invalid: true as const });
+
+function claimOf(t: ClaimTuple): ClaimReading {
+  if (t[0] === 0) return { kind: 'invalid', reason: t[1] };
+  const [, asserted, level, digest, legacy, inconsistencies] = t;
+  return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
+}
+
+function projectionOf(t: ProjectionTuple): Projection {
+  if (t[0] === 0) return { kind: 'none', reason: t[1] };
+  return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
+}
+
+function decisionOf(t: DecisionTuple, rel: string): DecisionInput {
+  const p = t[11];
+  return {
+    loc: unloc(t, rel),
+    index: t[4],
+    tool: t[5],
+    claim: claimOf(t[6]),
+    projection: projectionOf(t[7]),
+    actionClass: t[8],
+    verb: t[9],
+    denied: t[10],
+    provider: p === 0 ? null : p === 2 ? INVALID_PROVIDER : (p as string),
+    succeeded: t[12],
+  };
+}
+
+function recordOf(t: RecordTuple, rel: string): RecordRead {
+  const record: AuditRecord = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+  const at = unloc(t, rel);
+  const signature = t[9];
+  const payload = t[10] ?? undefined;
+  return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
+}
+
+/** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */
+export function decodeRead(text: string, rel: string): FileRead {
+  const w = JSON.parse(text) as Wire;
+  const run: RunInput | null = w.run ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) } : null;
+  const records = w.records.map((r) => recordOf(r, rel));
+  const read: { -readonly [K in keyof FileRead]: FileRead[K] } = { run, records, findings: w.findings };
+  if (w.sha256 !== null) read.sha256 = w.sha256;
+  if (w.bundle !== null) read.bundle = w.bundle;
+  return read;
+}
