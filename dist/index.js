@@ -31711,6 +31711,18 @@ function subsets(n, size) {
             out.push([first, ...rest.map((x) => x + first + 1)]);
     return out;
 }
+/** Below this, two value ids fit one number exactly (2 × 26 bits < 2^53). */
+const ID_LIMIT = 2 ** 26;
+/** The key of a combination of field value ids: a number for one or two small ids (the common case, no string made), else their list. */
+function comboKey(fields, ids) {
+    const a = ids[fields[0]];
+    if (fields.length === 1)
+        return a;
+    const b = ids[fields[1]];
+    if (fields.length === 2 && a < ID_LIMIT && b < ID_LIMIT)
+        return a * ID_LIMIT + b;
+    return fields.map((i) => ids[i]).join(',');
+}
 class GroupIndex {
     fields;
     members;
@@ -31730,7 +31742,7 @@ class GroupIndex {
             const ids = this.ids(targetOf(call), true);
             for (const level of this.levels) {
                 for (const combo of level) {
-                    const k = combo.fields.map((i) => ids[i]).join(',');
+                    const k = comboKey(combo.fields, ids);
                     if (!combo.first.has(k))
                         combo.first.set(k, order);
                 }
@@ -31760,7 +31772,7 @@ class GroupIndex {
             for (const combo of level) {
                 if (combo.fields.some((i) => ids[i] === undefined))
                     continue;
-                const hit = combo.first.get(combo.fields.map((i) => ids[i]).join(','));
+                const hit = combo.first.get(comboKey(combo.fields, ids));
                 if (hit !== undefined && hit < best)
                     best = hit;
             }

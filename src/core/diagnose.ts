@@ -214,12 +214,24 @@ function subsets(n: number, size: number): number[][] {
   return out;
 }
 
+/** Below this, two value ids fit one number exactly (2 × 26 bits < 2^53). */
+const ID_LIMIT = 2 ** 26;
+
+/** The key of a combination of field value ids: a number for one or two small ids (the common case, no string made), else their list. */
+function comboKey(fields: readonly number[], ids: readonly number[]): string | number {
+  const a = ids[fields[0] as number] as number;
+  if (fields.length === 1) return a;
+  const b = ids[fields[1] as number] as number;
+  if (fields.length === 2 && a < ID_LIMIT && b < ID_LIMIT) return a * ID_LIMIT + b;
+  return fields.map((i) => ids[i]).join(',');
+}
+
 class GroupIndex {
   /** Per bound field: string value → id, other JSON values (by their JSON text) → id; 0 is "absent". */
   private readonly strings: Map<string, number>[];
   private readonly others: Map<string, number>[];
   /** From the largest combination (k - 1 fields) down to single fields: the ids joined → the first member holding them. */
-  private readonly levels: { readonly fields: readonly number[]; readonly first: Map<string, number> }[][] = [];
+  private readonly levels: { readonly fields: readonly number[]; readonly first: Map<string | number, number> }[][] = [];
 
   constructor(
     private readonly fields: readonly string[],
@@ -233,7 +245,7 @@ class GroupIndex {
       const ids = this.ids(targetOf(call), true);
       for (const level of this.levels) {
         for (const combo of level) {
-          const k = combo.fields.map((i) => ids[i]).join(',');
+          const k = comboKey(combo.fields, ids as number[]);
           if (!combo.first.has(k)) combo.first.set(k, order);
         }
       }
@@ -261,7 +273,7 @@ class GroupIndex {
       let best = Number.POSITIVE_INFINITY;
       for (const combo of level) {
         if (combo.fields.some((i) => ids[i] === undefined)) continue;
-        const hit = combo.first.get(combo.fields.map((i) => ids[i]).join(','));
+        const hit = combo.first.get(comboKey(combo.fields, ids as number[]));
         if (hit !== undefined && hit < best) best = hit;
       }
       if (best !== Number.POSITIVE_INFINITY) return this.members[best] ?? null;
