@@ -110,12 +110,29 @@ describe('trusted mode (after JSON.parse accepted the text) agrees with the full
     '"side_effect_asserted"',
     '"side_effect_verified"',
     '"x\\"y"',
+    '"x\\\\"',
+    '"\\"\\""',
     '"\\ud800"',
     '"\\ud83d\\ude00"',
     '"😀"',
     '"__proto__"',
   ];
-  const STRINGS = ['"v"', '"\\\\"', '"\\udc00"', '"a\\nb"', '"\\ud83d\\ude00"', '"é"'];
+  const STRINGS = [
+    '"v"',
+    '"\\\\"',
+    '"\\udc00"',
+    '"a\\nb"',
+    '"\\ud83d\\ude00"',
+    '"é"',
+    // Escaped quotes and runs of backslashes (a JSON text inside a string, as a server log's decision).
+    '"{\\"k\\":\\"v\\",\\"n\\":1}"',
+    '"\\\\\\""',
+    '"a\\\\"',
+    '"\\\\u0041"',
+    '"\\"\\ud800\\""',
+    '"\\"x\\u00e9\\""',
+    '"\\\\\\\\"',
+  ];
   const { value } = fc.letrec<{ value: string }>((tie) => ({
     value: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
