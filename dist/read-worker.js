@@ -234,7 +234,7 @@ const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
  * object check every reader and the core use. Parsed objects are never copied or spread.
  */
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (o, k) => Object.hasOwn(o, k);
+const json_hasOwn = (o, k) => Object.hasOwn(o, k);
 
 ;// CONCATENATED MODULE: ./src/core/model.ts
 /**
@@ -353,7 +353,7 @@ function classify(value) {
             named: true,
         };
     }
-    const event = typeof type === 'string' && hasOwn(value, 'data');
+    const event = typeof type === 'string' && json_hasOwn(value, 'data');
     if (schema !== undefined && typeof schema !== 'string')
         return { kind: 'error', reason: '"schema" is not a string', named: true };
     if (typeof schema === 'string' && event) {
@@ -1364,14 +1364,14 @@ function readClaim(decision) {
     if (typeof asserted !== 'boolean')
         return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
     const legacyVerified = response['side_effect_verified'];
-    if (hasOwn(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+    if (json_hasOwn(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
         return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
     }
     const problems = [];
     const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
     if (contradiction)
         problems.push(contradiction);
-    if (!hasOwn(response, 'side_effect')) {
+    if (!json_hasOwn(response, 'side_effect')) {
         const level = legacyVerified === true ? 'verified' : 'asserted';
         if (level !== 'asserted' && !asserted)
             problems.push(`claims "${level}" while side_effect_asserted is false`);
@@ -1392,8 +1392,8 @@ function readClaim(decision) {
         return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
     }
     const claimed = level;
-    const source = hasOwn(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = hasOwn(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    const source = json_hasOwn(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = json_hasOwn(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
     if (digestValue !== null && typeof digestValue !== 'string') {
         return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
     }
@@ -1407,7 +1407,7 @@ function readClaim(decision) {
     if (claimed === 'asserted' && digestValue !== null) {
         problems.push('an "asserted" claim carries a verification_subject_digest');
     }
-    if (hasOwn(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+    if (json_hasOwn(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
         problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
     }
     if (claimed !== 'asserted' && !asserted) {
@@ -1687,7 +1687,7 @@ function narrowTarget(actionClass, target) {
         return undefined;
     const out = {};
     for (const f of fields)
-        if (hasOwn(target, f))
+        if (json_hasOwn(target, f))
             out[f] = target[f];
     return out;
 }
@@ -1716,11 +1716,27 @@ function project(decision) {
         return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
     return { kind: 'subject', subject, digest: b.digest };
 }
-/** Canonical {action_class, target}, without the verb: two calls touch the same thing when these are equal. */
+/**
+ * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
+ * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
+ * field by field, the same presence and canonically equal values. The key says exactly that: the
+ * class, then each bound field's value as JSON (a string as JSON.stringify writes it, anything else
+ * canonical), `\u0000`-separated (no JSON text holds a raw U+0000), empty when absent (no JSON text
+ * is empty). No sorting or escaping of whole objects per call.
+ */
 function targetKey(subject) {
-    const c = jcs({ action_class: subject.action_class, target: subject.target });
-    // The subject was canonicalized once already, so this cannot fail; keep the types honest anyway.
-    return c.ok ? c.text : `\u0000${subject.action_class}`;
+    let key = subject.action_class;
+    for (const f of boundFields(subject.action_class) ?? []) {
+        if (!hasOwn(subject.target, f))
+            key += '\u0000';
+        else {
+            const v = subject.target[f];
+            // The subject was canonicalized once already, so jcs cannot fail here; keep the types honest anyway.
+            const c = typeof v === 'string' ? null : jcs(v);
+            key += `\u0000${typeof v === 'string' ? JSON.stringify(v) : c?.ok ? c.text : '\u0000'}`;
+        }
+    }
+    return key;
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision.ts
@@ -1736,7 +1752,7 @@ function prepareDecision(loc, index, decision) {
     const d = decision['decision'];
     const action = decision['action'];
     const target = isObject(action) ? action['target'] : undefined;
-    const p = isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
+    const p = isObject(target) && json_hasOwn(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
     return {
         loc,
@@ -2391,7 +2407,7 @@ function carriesDecision(v) {
     if (!isObject(fields))
         return false;
     const event = fields['event'];
-    return hasOwn(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+    return json_hasOwn(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
 }
 const newSession = () => ({ started: new Map(), decided: new Set() });
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
@@ -2425,7 +2441,7 @@ class ServerLog {
         }
         if (event !== 'tool_decision') {
             if (carriesDecision(line)) {
-                const what = hasOwn(fields, 'decision')
+                const what = json_hasOwn(fields, 'decision')
                     ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? quote(event, 60) : (event ?? null))}`
                     : `fields.event ${JSON.stringify(quote(String(event), 60))}`;
                 this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
@@ -2641,7 +2657,7 @@ function readSignatureMember(v) {
         if (!MEMBERS.includes(k))
             return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     for (const k of MEMBERS)
-        if (!hasOwn(v, k))
+        if (!json_hasOwn(v, k))
             return { ok: false, reason: `signature.${k} is missing` };
     if (v['version'] !== 1)
         return { ok: false, reason: 'signature.version must be 1' };
@@ -2852,7 +2868,7 @@ function readRecord(kind, loc, fr, out, options) {
         fr.error(loc, `audit record: ${shape.reason}`);
         return;
     }
-    const signed = hasOwn(kind.payload, 'signature');
+    const signed = json_hasOwn(kind.payload, 'signature');
     const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
     // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
     if (signature && !signature.ok) {

@@ -2,12 +2,13 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binding } from '../../src/core/binding.js';
+import { binding, jcs } from '../../src/core/binding.js';
 import type { Call } from '../../src/core/call.js';
 import { prepareDecision } from '../../src/core/decision.js';
 import { NearestCalls } from '../../src/core/diagnose.js';
 import type { JsonObject } from '../../src/core/json.js';
 import type { AuditRecord, Evidence, RecordInput, RunInput } from '../../src/core/model.js';
+import { type CallSubject, KNOWN_CLASSES, narrowTarget, targetKey } from '../../src/core/projection.js';
 import { verify } from '../../src/core/verify.js';
 import { decision, deployKey, record } from '../support/corpus.js';
 
@@ -269,6 +270,39 @@ describe('the nearest call to an unmatched record (diagnose.ts)', () => {
         },
       ),
       { numRuns: 500, seed: 17 },
+    );
+  });
+});
+
+describe('the target key', () => {
+  // Values that collide often (few strings), and values of every JSON kind, nested objects in any key order.
+  const value = fc.oneof(
+    fc.constantFrom('a', 'b', '"', '\u0000', 'é', ''),
+    fc.integer({ min: -2, max: 2 }),
+    fc.constantFrom(true, false, null),
+    fc.constantFrom({ x: 1, y: 'a' }, { y: 'a', x: 1 }, [1, 'a'], ['a', 1], {}),
+  );
+  const subject = fc
+    .tuple(
+      fc.constantFrom(...KNOWN_CLASSES),
+      fc.dictionary(
+        fc.constantFrom('owner', 'repo', 'key_title_hash', 'workspace_id_hash', 'channel_id_hash', 'principal_hash', 'role', 'other'),
+        value,
+      ),
+    )
+    .map(([c, t]): CallSubject => ({ action_class: c, verb: 'create', target: narrowTarget(c, t) as JsonObject }));
+  const canonical = (s: CallSubject): string => {
+    const c = jcs({ action_class: s.action_class, target: s.target });
+    if (!c.ok) throw new Error(c.reason);
+    return c.text;
+  };
+  it('two subjects have the same key exactly when canonical {action_class, target} are equal (property)', () => {
+    fc.assert(
+      fc.property(subject, subject, (a, b) => {
+        expect(targetKey(a) === targetKey(b)).toBe(canonical(a) === canonical(b));
+        expect(targetKey(a)).toBe(targetKey({ ...a, verb: 'get' }));
+      }),
+      { numRuns: 5000, seed: 20261201 },
     );
   });
 });

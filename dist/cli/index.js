@@ -2885,11 +2885,27 @@ function project(decision) {
         return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
     return { kind: 'subject', subject, digest: b.digest };
 }
-/** Canonical {action_class, target}, without the verb: two calls touch the same thing when these are equal. */
+/**
+ * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
+ * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
+ * field by field, the same presence and canonically equal values. The key says exactly that: the
+ * class, then each bound field's value as JSON (a string as JSON.stringify writes it, anything else
+ * canonical), `\u0000`-separated (no JSON text holds a raw U+0000), empty when absent (no JSON text
+ * is empty). No sorting or escaping of whole objects per call.
+ */
 function targetKey(subject) {
-    const c = jcs({ action_class: subject.action_class, target: subject.target });
-    // The subject was canonicalized once already, so this cannot fail; keep the types honest anyway.
-    return c.ok ? c.text : `\u0000${subject.action_class}`;
+    let key = subject.action_class;
+    for (const f of boundFields(subject.action_class) ?? []) {
+        if (!(0,core_json/* hasOwn */.$)(subject.target, f))
+            key += '\u0000';
+        else {
+            const v = subject.target[f];
+            // The subject was canonicalized once already, so jcs cannot fail here; keep the types honest anyway.
+            const c = typeof v === 'string' ? null : jcs(v);
+            key += `\u0000${typeof v === 'string' ? JSON.stringify(v) : c?.ok ? c.text : '\u0000'}`;
+        }
+    }
+    return key;
 }
 
 // EXTERNAL MODULE: ./src/core/text.ts
