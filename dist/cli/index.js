@@ -6935,10 +6935,11 @@ function decodeRead(text, rel) {
  * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
  * report does not depend on which file finished first. Both sides of the worker protocol are here.
  *
- * Files are handed out largest first (the long ones start early, the short ones fill the gaps), at
- * most DEPTH per worker at a time, so at most jobs × DEPTH results are in flight. A worker that dies
- * fails the file it was reading with a finding naming it (never a skipped file); the files queued
- * behind it go to a fresh worker.
+ * `jobs` threads read: jobs − 1 workers and the main thread. Workers are given the largest files
+ * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
+ * thread reads, in path order, the files no worker has been given yet, and while it waits for a
+ * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
+ * with a finding naming it (never a skipped file); the files it held go to a fresh worker.
  */
 
 
@@ -6956,11 +6957,13 @@ function inlineReaders(tasks, setup) {
     };
 }
 /**
- * Below this many bytes of input, reading on workers cannot pay for starting them (~40 ms each to
- * load the reader bundle, measured on the benchmark machine; see BENCHMARKS.md "Reading on every core"):
- * the default reads on the main thread. An explicit `jobs` is honoured whatever the size.
+ * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
+ * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
+ * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
+ * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.93× at 190 MiB. The
+ * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
  */
-const WORKER_THRESHOLD_BYTES = 16 * 1024 ** 2;
+const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
 /** Tasks given to one worker at once: the next file is already there when one is sent back. */
 const DEPTH = 2;
 const sizeOf = (p) => {
@@ -6997,14 +7000,22 @@ function openReaders(tasks, setup, jobs, script = workerScript()) {
         return inlineReaders(tasks, setup);
     const sizes = tasks.map((t) => sizeOf(t.file.path));
     const n = threadsFor(jobs, sizes);
-    return n <= 1 ? inlineReaders(tasks, setup) : new WorkerReaders(tasks, sizes, setup, n, script);
+    return n <= 1 ? inlineReaders(tasks, setup) : new WorkerReaders(tasks, sizes, setup, n - 1, script);
 }
 function pending() {
-    let resolve;
+    let done;
     const promise = new Promise((r) => {
-        resolve = r;
+        done = r;
     });
-    return { resolve, promise };
+    const p = {
+        settled: false,
+        promise,
+        resolve(r) {
+            p.settled = true;
+            done(r);
+        },
+    };
+    return p;
 }
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
 const stopped = (rel, why) => ({
@@ -7019,22 +7030,78 @@ class WorkerReaders {
     setup;
     script;
     results;
-    /** Task indices not yet given to a worker, largest file first. */
-    queue;
+    /** Task indices largest file first: the order workers are given them. */
+    order;
+    next = 0;
+    /** The smallest task not yet looked at from the far end (this thread reads from there while it waits). */
+    last;
+    /** Tasks held by a worker that died before reading them: given out again first. */
+    retry = [];
+    /** 1: given to a worker or read here. */
+    taken;
     /** Each live worker → the task ids it holds, oldest (the one it is reading) first. */
     held = new Map();
     closing = false;
-    constructor(tasks, sizes, setup, jobs, script) {
+    /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
+    constructor(tasks, sizes, setup, workers, script) {
         this.tasks = tasks;
         this.setup = setup;
         this.script = script;
         this.results = tasks.map(pending);
-        this.queue = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
-        for (let k = 0; k < jobs; k++)
+        this.taken = new Uint8Array(tasks.length);
+        this.order = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
+        this.last = this.order.length - 1;
+        for (let k = 0; k < workers; k++)
             this.spawn();
     }
-    read(i) {
-        return this.results[i].promise;
+    /**
+     * The i-th result. A file no worker has been given yet is read here; while a worker's file is
+     * awaited, this thread reads the smallest files nobody has taken (their results wait for their
+     * turn), yielding between files so the workers' results come in and they are given more.
+     */
+    async read(i) {
+        // Let the workers' results in first (each gives its worker its next file).
+        await new Promise((r) => setImmediate(r));
+        if (this.taken[i] === 0) {
+            this.taken[i] = 1;
+            return this.readHere(i);
+        }
+        const wanted = this.results[i];
+        while (!wanted.settled) {
+            const j = this.takeSmallest();
+            if (j === undefined)
+                break;
+            this.results[j].resolve(await this.readHere(j));
+            await new Promise((r) => setImmediate(r));
+        }
+        return wanted.promise;
+    }
+    readHere(i) {
+        const t = this.tasks[i];
+        return files_readOne(t.file, t.role, this.setup.limits, this.setup.digest);
+    }
+    /** The smallest task nobody has taken (the far end of the workers' order). */
+    takeSmallest() {
+        while (this.last >= this.next) {
+            const id = this.order[this.last--];
+            if (this.taken[id] === 0) {
+                this.taken[id] = 1;
+                return id;
+            }
+        }
+        return undefined;
+    }
+    /** The next task for a worker, or undefined when every task is taken. */
+    take() {
+        for (;;) {
+            const id = this.retry.length > 0 ? this.retry.shift() : this.order[this.next++];
+            if (id === undefined)
+                return undefined;
+            if (this.taken[id] === 0) {
+                this.taken[id] = 1;
+                return id;
+            }
+        }
     }
     spawn() {
         const w = new external_node_worker_threads_namespaceObject.Worker(this.script, { workerData: this.setup });
@@ -7049,8 +7116,10 @@ class WorkerReaders {
     }
     feed(w) {
         const held = this.held.get(w);
-        while (held.length < DEPTH && this.queue.length > 0) {
-            const id = this.queue.shift();
+        while (held.length < DEPTH) {
+            const id = this.take();
+            if (id === undefined)
+                return;
             const t = this.tasks[id];
             held.push(id);
             w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
@@ -7072,8 +7141,10 @@ class WorkerReaders {
         const [reading, ...rest] = held;
         if (reading !== undefined)
             this.results[reading].resolve(stopped(this.tasks[reading].file.rel, why));
-        this.queue.unshift(...rest);
-        if (this.queue.length > 0)
+        for (const id of rest)
+            this.taken[id] = 0;
+        this.retry.push(...rest);
+        if (this.retry.length > 0 || this.next < this.order.length)
             this.spawn();
     }
     async close() {
@@ -9163,7 +9234,7 @@ const COMMAND_SPECS = [
                 kind: 'string',
                 arg: 'N',
                 input: 'jobs',
-                help: "threads that read the input files: a number, or auto (the machine's cores when the input is over 16 MiB, else one); 1 reads on the main thread",
+                help: "threads that read the input files: a number, or auto (the machine's cores when the input is over 64 MiB, else one); 1 reads on the main thread",
             },
             {
                 flag: 'vsa-predicate',

@@ -4,10 +4,11 @@
  * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
  * report does not depend on which file finished first. Both sides of the worker protocol are here.
  *
- * Files are handed out largest first (the long ones start early, the short ones fill the gaps), at
- * most DEPTH per worker at a time, so at most jobs × DEPTH results are in flight. A worker that dies
- * fails the file it was reading with a finding naming it (never a skipped file); the files queued
- * behind it go to a fresh worker.
+ * `jobs` threads read: jobs − 1 workers and the main thread. Workers are given the largest files
+ * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
+ * thread reads, in path order, the files no worker has been given yet, and while it waits for a
+ * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
+ * with a finding naming it (never a skipped file); the files it held go to a fresh worker.
  */
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -50,11 +51,13 @@ export function inlineReaders(tasks: readonly ReadTask[], setup: ReadSetup): Rea
 }
 
 /**
- * Below this many bytes of input, reading on workers cannot pay for starting them (~40 ms each to
- * load the reader bundle, measured on the benchmark machine; see BENCHMARKS.md "Reading on every core"):
- * the default reads on the main thread. An explicit `jobs` is honoured whatever the size.
+ * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
+ * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
+ * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
+ * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.93× at 190 MiB. The
+ * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
  */
-export const WORKER_THRESHOLD_BYTES = 16 * 1024 ** 2;
+export const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
 
 /** Tasks given to one worker at once: the next file is already there when one is sent back. */
 const DEPTH = 2;
@@ -92,7 +95,7 @@ export function openReaders(tasks: readonly ReadTask[], setup: ReadSetup, jobs: 
   if (jobs === 1 || script === null) return inlineReaders(tasks, setup);
   const sizes = tasks.map((t) => sizeOf(t.file.path));
   const n = threadsFor(jobs, sizes);
-  return n <= 1 ? inlineReaders(tasks, setup) : new WorkerReaders(tasks, sizes, setup, n, script);
+  return n <= 1 ? inlineReaders(tasks, setup) : new WorkerReaders(tasks, sizes, setup, n - 1, script);
 }
 
 /** main → worker */
@@ -108,14 +111,23 @@ type ResultMessage = { readonly id: number; readonly text: string } | { readonly
 interface Pending {
   resolve(r: FileRead): void;
   readonly promise: Promise<FileRead>;
+  readonly settled: boolean;
 }
 
 function pending(): Pending {
-  let resolve!: (r: FileRead) => void;
+  let done!: (r: FileRead) => void;
   const promise = new Promise<FileRead>((r) => {
-    resolve = r;
+    done = r;
   });
-  return { resolve, promise };
+  const p = {
+    settled: false,
+    promise,
+    resolve(r: FileRead): void {
+      p.settled = true;
+      done(r);
+    },
+  };
+  return p;
 }
 
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
@@ -129,26 +141,83 @@ const stopped = (rel: string, why: string): FileRead => ({
 
 class WorkerReaders implements Readers {
   private readonly results: Pending[];
-  /** Task indices not yet given to a worker, largest file first. */
-  private readonly queue: number[];
+  /** Task indices largest file first: the order workers are given them. */
+  private readonly order: number[];
+  private next = 0;
+  /** The smallest task not yet looked at from the far end (this thread reads from there while it waits). */
+  private last: number;
+  /** Tasks held by a worker that died before reading them: given out again first. */
+  private readonly retry: number[] = [];
+  /** 1: given to a worker or read here. */
+  private readonly taken: Uint8Array;
   /** Each live worker → the task ids it holds, oldest (the one it is reading) first. */
   private readonly held = new Map<Worker, number[]>();
   private closing = false;
 
+  /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
   constructor(
     private readonly tasks: readonly ReadTask[],
     sizes: readonly number[],
     private readonly setup: ReadSetup,
-    jobs: number,
+    workers: number,
     private readonly script: string,
   ) {
     this.results = tasks.map(pending);
-    this.queue = tasks.map((_, i) => i).sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
-    for (let k = 0; k < jobs; k++) this.spawn();
+    this.taken = new Uint8Array(tasks.length);
+    this.order = tasks.map((_, i) => i).sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
+    this.last = this.order.length - 1;
+    for (let k = 0; k < workers; k++) this.spawn();
   }
 
-  read(i: number): Promise<FileRead> {
-    return (this.results[i] as Pending).promise;
+  /**
+   * The i-th result. A file no worker has been given yet is read here; while a worker's file is
+   * awaited, this thread reads the smallest files nobody has taken (their results wait for their
+   * turn), yielding between files so the workers' results come in and they are given more.
+   */
+  async read(i: number): Promise<FileRead> {
+    // Let the workers' results in first (each gives its worker its next file).
+    await new Promise((r) => setImmediate(r));
+    if (this.taken[i] === 0) {
+      this.taken[i] = 1;
+      return this.readHere(i);
+    }
+    const wanted = this.results[i] as Pending;
+    while (!wanted.settled) {
+      const j = this.takeSmallest();
+      if (j === undefined) break;
+      (this.results[j] as Pending).resolve(await this.readHere(j));
+      await new Promise((r) => setImmediate(r));
+    }
+    return wanted.promise;
+  }
+
+  private readHere(i: number): Promise<FileRead> {
+    const t = this.tasks[i] as ReadTask;
+    return readOne(t.file, t.role, this.setup.limits, this.setup.digest);
+  }
+
+  /** The smallest task nobody has taken (the far end of the workers' order). */
+  private takeSmallest(): number | undefined {
+    while (this.last >= this.next) {
+      const id = this.order[this.last--] as number;
+      if (this.taken[id] === 0) {
+        this.taken[id] = 1;
+        return id;
+      }
+    }
+    return undefined;
+  }
+
+  /** The next task for a worker, or undefined when every task is taken. */
+  private take(): number | undefined {
+    for (;;) {
+      const id = this.retry.length > 0 ? this.retry.shift() : this.order[this.next++];
+      if (id === undefined) return undefined;
+      if (this.taken[id] === 0) {
+        this.taken[id] = 1;
+        return id;
+      }
+    }
   }
 
   private spawn(): void {
@@ -165,8 +234,9 @@ class WorkerReaders implements Readers {
 
   private feed(w: Worker): void {
     const held = this.held.get(w) as number[];
-    while (held.length < DEPTH && this.queue.length > 0) {
-      const id = this.queue.shift() as number;
+    while (held.length < DEPTH) {
+      const id = this.take();
+      if (id === undefined) return;
       const t = this.tasks[id] as ReadTask;
       held.push(id);
       w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role } satisfies TaskMessage);
@@ -188,8 +258,9 @@ class WorkerReaders implements Readers {
     if (this.closing) return;
     const [reading, ...rest] = held;
     if (reading !== undefined) (this.results[reading] as Pending).resolve(stopped((this.tasks[reading] as ReadTask).file.rel, why));
-    this.queue.unshift(...rest);
-    if (this.queue.length > 0) this.spawn();
+    for (const id of rest) this.taken[id] = 0;
+    this.retry.push(...rest);
+    if (this.retry.length > 0 || this.next < this.order.length) this.spawn();
   }
 
   async close(): Promise<void> {
