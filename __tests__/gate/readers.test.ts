@@ -134,7 +134,7 @@ parentPort.on('message', (t) => {
     const mib = 1024 ** 2;
     expect(threadsFor(null, [1 * mib, 2 * mib], 4)).toBe(1);
     expect(threadsFor(null, [WORKER_THRESHOLD_BYTES, 1], 4)).toBe(2);
-    expect(threadsFor(null, Array(10).fill(4 * mib), 4)).toBe(4);
+    expect(threadsFor(null, Array(10).fill(8 * mib), 4)).toBe(4);
     expect(threadsFor(3, [1, 1], 8)).toBe(2);
     expect(threadsFor(3, [1, 1, 1, 1], 8)).toBe(3);
     expect(threadsFor(1, Array(10).fill(64 * mib), 8)).toBe(1);
