@@ -16,7 +16,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import ncc from '@vercel/ncc';
@@ -57,48 +57,60 @@ console.log(
 );
 
 const rows = [];
+const cores = availableParallelism();
 for (const n of sizes) {
   const dir = path.join(tmp, `n${n}`);
   const c = generate(dir, n);
+  // The gate with the default (auto) reading threads, on the main thread alone (--jobs 1), and from
+  // 100 000 calls also with 2 threads and with every core: the report must be the same bytes.
+  const modes = ['auto', '1', ...(n >= 100_000 ? ['2', ...(cores > 2 ? [String(cores)] : [])] : [])];
   const floor = [];
-  const gate = [];
-  let gateRun;
+  const gate = new Map(modes.map((m) => [m, []]));
+  const digests = new Map();
   for (let i = 0; i < repeat; i++) {
     const f = timed([path.join(root, 'bench/floor.mjs'), c.runs, c.audit]);
     if (f.status !== 0) throw new Error(`floor failed: ${f.stderr}`);
     floor.push(f);
-    gateRun = timed([
-      path.join(root, 'dist/cli.js'),
-      'verify',
-      '-C',
-      dir,
-      '--runs',
-      'runs',
-      '--audit',
-      'audit',
-      '--format',
-      'json',
-      '--output',
-      path.join(tmp, 'report.json'),
-    ]);
-    if (gateRun.status !== 1) throw new Error(`gate exited ${gateRun.status} (expected 1: the corpus has mismatches): ${gateRun.stderr}`);
-    gate.push(gateRun);
+    for (const m of modes) {
+      const out = path.join(tmp, `report-${m}.json`);
+      const g = timed([
+        path.join(root, 'dist/cli.js'),
+        'verify',
+        '-C',
+        dir,
+        '--runs',
+        'runs',
+        '--audit',
+        'audit',
+        '--format',
+        'json',
+        '--output',
+        out,
+        '--jobs',
+        m,
+      ]);
+      if (g.status !== 1) throw new Error(`gate exited ${g.status} (expected 1: the corpus has mismatches): ${g.stderr}`);
+      gate.get(m).push(g);
+      digests.set(m, createHash('sha256').update(readFileSync(out)).digest('hex'));
+    }
   }
+  if (new Set(digests.values()).size !== 1) throw new Error(`the reports differ across --jobs: ${JSON.stringify([...digests])}`);
   // The report can pass V8's string limit at N = 1 000 000; its totals are on its fourth line.
   const head = Buffer.alloc(4096);
-  const fd = openSync(path.join(tmp, 'report.json'), 'r');
+  const fd = openSync(path.join(tmp, 'report-auto.json'), 'r');
   readSync(fd, head, 0, head.length, 0);
   closeSync(fd);
   const report = { totals: JSON.parse(/"totals": (\{[^\n]*\})/.exec(head.toString('utf8'))[1]) };
+  const at = (m) => ({ ms: median(gate.get(m).map((x) => x.ms)), rss: median(gate.get(m).map((x) => x.rss)) });
   const row = {
     n: c.calls,
     records: c.records,
     files: c.files,
     bytes: c.bytes,
     floor: median(floor.map((x) => x.ms)),
-    gate: median(gate.map((x) => x.ms)),
+    gate: at('auto').ms,
     floorRss: median(floor.map((x) => x.rss)),
-    gateRss: median(gate.map((x) => x.rss)),
+    gateRss: at('auto').rss,
     verified: report.totals.verified,
     errors: report.totals.errors,
   };
@@ -110,6 +122,13 @@ for (const n of sizes) {
   console.log(
     `  floor ${fmt(row.floor)} (RSS ${mb(row.floorRss)}) | gate ${fmt(row.gate)} (RSS ${mb(row.gateRss)}) | gate/floor ${(row.gate / row.floor).toFixed(2)}× | ${Math.round(row.n / (row.gate / 1000)).toLocaleString('en')} calls/s | RSS/corpus ${(row.gateRss / row.bytes).toFixed(2)}×`,
   );
+  for (const m of modes.slice(1)) {
+    const g = at(m);
+    console.log(
+      `  --jobs ${m.padEnd(4)} ${fmt(g.ms)} (RSS ${mb(g.rss)}) | gate/floor ${(g.ms / row.floor).toFixed(2)}× | RSS/corpus ${(g.rss / row.bytes).toFixed(2)}× | ${(at('1').ms / g.ms).toFixed(2)}× the speed of --jobs 1`,
+    );
+  }
+  console.log(`  reports byte-identical across --jobs ${modes.join(', ')}: sha256 ${[...digests.values()][0]}`);
 }
 const t10 = rows.find((r) => r.n === 10_000);
 const t100 = rows.find((r) => r.n === 100_000);

@@ -10962,6 +10962,17 @@ function keyHash(s, a, b) {
 }
 /** Members remembered per open object before switching to a Set of decoded keys. */
 const SMALL = 16;
+const NO_PATHS = [];
+/** The keys and depth of the paths a reader collects, computed once per list (a reader passes the same list for every line). */
+const plans = new WeakMap();
+function collectPlan(collect) {
+    let plan = plans.get(collect);
+    if (!plan) {
+        plan = { keys: new Set(collect.map(pathKey)), maxPath: Math.max(-1, ...collect.map((p) => p.length)) };
+        plans.set(collect, plan);
+    }
+    return plan;
+}
 let shared = null;
 function tables(depths) {
     if (!shared || shared.kinds.length < depths) {
@@ -10998,7 +11009,9 @@ class Scanner {
     /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
     paths = [];
     collecting = [];
+    /** The offsets found, by path key (a wanted path that holds no array is absent). */
     wanted = new Map();
+    wantedKeys;
     maxPath;
     maxKeys;
     /** The last key read, decoded: only kept while path bookkeeping needs it. */
@@ -11027,12 +11040,9 @@ class Scanner {
         this.ends = t.ends;
         this.hashes = t.hashes;
         this.escapes = t.escapes;
-        let maxPath = -1;
-        for (const p of o.collect ?? []) {
-            this.wanted.set(pathKey(p), []);
-            maxPath = Math.max(maxPath, p.length);
-        }
-        this.maxPath = maxPath;
+        const plan = collectPlan(o.collect ?? NO_PATHS);
+        this.wantedKeys = plan.keys;
+        this.maxPath = plan.maxPath;
         this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
     }
     /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
@@ -11146,7 +11156,7 @@ class Scanner {
                     path = [...parent, this.lastKey];
             }
             this.paths[d] = path;
-            this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
+            this.collecting[d] = kind === 2 && path ? this.collected(pathKey(path)) : null;
         }
         else {
             this.paths[d] = null;
@@ -11166,6 +11176,15 @@ class Scanner {
         else {
             this.element();
         }
+    }
+    /** Where the element offsets of the array at this path go, when it is wanted. */
+    collected(key) {
+        if (!this.wantedKeys.has(key))
+            return null;
+        let offsets = this.wanted.get(key);
+        if (!offsets)
+            this.wanted.set(key, (offsets = []));
+        return offsets;
     }
     sameRaw(a, b, a2, b2) {
         if (b - a !== b2 - a2)

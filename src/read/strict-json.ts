@@ -160,6 +160,19 @@ function keyHash(s: string, a: number, b: number): number {
 /** Members remembered per open object before switching to a Set of decoded keys. */
 const SMALL = 16;
 
+const NO_PATHS: readonly (readonly string[])[] = [];
+
+/** The keys and depth of the paths a reader collects, computed once per list (a reader passes the same list for every line). */
+const plans = new WeakMap<readonly (readonly string[])[], { readonly keys: ReadonlySet<string>; readonly maxPath: number }>();
+function collectPlan(collect: readonly (readonly string[])[]): { readonly keys: ReadonlySet<string>; readonly maxPath: number } {
+  let plan = plans.get(collect);
+  if (!plan) {
+    plan = { keys: new Set(collect.map(pathKey)), maxPath: Math.max(-1, ...collect.map((p) => p.length)) };
+    plans.set(collect, plan);
+  }
+  return plan;
+}
+
 /**
  * Per-depth tables, shared by every scan: a scan is synchronous and never nested, and every slot a
  * scan reads it has written first, so reusing them saves an allocation per NDJSON line.
@@ -205,7 +218,9 @@ class Scanner {
   /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
   private readonly paths: (string[] | null)[] = [];
   private readonly collecting: (number[] | null)[] = [];
+  /** The offsets found, by path key (a wanted path that holds no array is absent). */
   private readonly wanted: Map<string, number[]> = new Map();
+  private readonly wantedKeys: ReadonlySet<string>;
   private readonly maxPath: number;
   private readonly maxKeys: number;
   /** The last key read, decoded: only kept while path bookkeeping needs it. */
@@ -238,12 +253,9 @@ class Scanner {
     this.ends = t.ends;
     this.hashes = t.hashes;
     this.escapes = t.escapes;
-    let maxPath = -1;
-    for (const p of o.collect ?? []) {
-      this.wanted.set(pathKey(p), []);
-      maxPath = Math.max(maxPath, p.length);
-    }
-    this.maxPath = maxPath;
+    const plan = collectPlan(o.collect ?? NO_PATHS);
+    this.wantedKeys = plan.keys;
+    this.maxPath = plan.maxPath;
     this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
   }
 
@@ -341,7 +353,7 @@ class Scanner {
         if (parent && this.kinds[d - 1] === 1) path = [...parent, this.lastKey];
       }
       this.paths[d] = path;
-      this.collecting[d] = kind === 2 && path ? (this.wanted.get(pathKey(path)) ?? null) : null;
+      this.collecting[d] = kind === 2 && path ? this.collected(pathKey(path)) : null;
     } else {
       this.paths[d] = null;
       this.collecting[d] = null;
@@ -359,6 +371,14 @@ class Scanner {
     } else {
       this.element();
     }
+  }
+
+  /** Where the element offsets of the array at this path go, when it is wanted. */
+  private collected(key: string): number[] | null {
+    if (!this.wantedKeys.has(key)) return null;
+    let offsets = this.wanted.get(key);
+    if (!offsets) this.wanted.set(key, (offsets = []));
+    return offsets;
   }
 
   private sameRaw(a: number, b: number, a2: number, b2: number): boolean {
