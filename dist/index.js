@@ -31583,7 +31583,8 @@ function diagnoser(calls, records, allocated) {
     return {
         noRecord: snagIndex(records, holders),
         verdicts: () => {
-            const unmatched = unmatchedIndex(calls, allocated);
+            const unbound = records.filter((r) => isUsable(r) && !holders.has(r));
+            const unmatched = unmatchedIndex(calls, allocated, unbound);
             return records.map((r) => {
                 if (!isUsable(r)) {
                     const u = r;
@@ -31636,15 +31637,34 @@ function snagIndex(records, holders) {
 }
 /** The target of a call that has a subject. */
 const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
-/** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
-function unmatchedIndex(calls, allocated) {
+/** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
+function narrowedDigest(r) {
+    const { action_class, verb, target } = r.input.record.subject;
+    const narrowed = narrowTarget(action_class, target);
+    const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
+    return b?.ok ? b.digest : null;
+}
+/**
+ * Why a usable record bound no call (`unbound`: every such record). The calls are indexed by digest
+ * only for the digests those records name, and the nearest-call index only when one needs it.
+ */
+function unmatchedIndex(calls, allocated, unbound) {
+    const exact = new Map();
+    const wanted = new Set();
+    for (const r of unbound) {
+        const d = narrowedDigest(r);
+        exact.set(r, d);
+        wanted.add(r.input.record.binding_digest);
+        if (d !== null)
+            wanted.add(d);
+    }
     let byDigest = null;
     let nearest = null;
     return (r) => {
         if (!byDigest) {
             byDigest = new Map();
             for (const c of calls)
-                if (c.input.projection.kind === 'subject')
+                if (c.input.projection.kind === 'subject' && wanted.has(c.input.projection.digest))
                     push(byDigest, c.input.projection.digest, c);
         }
         const digest = r.input.record.binding_digest;
@@ -31667,10 +31687,8 @@ function unmatchedIndex(calls, allocated) {
         }
         const { action_class, verb, target } = r.input.record.subject;
         // A record whose target carries more than the bound fields may still equal a call on all of them.
-        const narrowed = narrowTarget(action_class, target);
-        const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
-        const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
-        const near = exact ?? (nearest ??= new NearestCalls(calls)).find(action_class, verb, target);
+        const d = exact.get(r) ?? null;
+        const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= new NearestCalls(calls)).find(action_class, verb, target);
         if (!near)
             return { kind: 'no_call', actionClass: action_class, verb };
         const t = targetOf(near);
@@ -31745,25 +31763,46 @@ class GroupIndex {
     /** Per bound field: string value → id, other JSON values (by their JSON text) → id; 0 is "absent". */
     strings;
     others;
-    /** From the largest combination (k - 1 fields) down to single fields: the ids joined → the first member holding them. */
-    levels = [];
+    /** Every member's value ids, field by field (members × fields). */
+    memberIds;
+    /**
+     * From the largest combination (k - 1 fields) down to single fields: the ids joined → the first
+     * member holding them. A level is indexed the first time a query gets that far (most stop at the first).
+     */
+    levels;
     constructor(fields, members) {
         this.fields = fields;
         this.members = members;
         this.strings = fields.map(() => new Map());
         this.others = fields.map(() => new Map());
-        for (let size = fields.length - 1; size >= 1; size--)
-            this.levels.push(subsets(fields.length, size).map((fs) => ({ fields: fs, first: new Map() })));
+        this.levels = fields.slice(1).map(() => null);
+        const k = fields.length;
+        this.memberIds = new Int32Array(members.length * k);
         members.forEach((call, order) => {
             const ids = this.ids(targetOf(call), true);
-            for (const level of this.levels) {
-                for (const combo of level) {
-                    const k = comboKey(combo.fields, ids);
-                    if (!combo.first.has(k))
-                        combo.first.set(k, order);
-                }
-            }
+            for (let f = 0; f < k; f++)
+                this.memberIds[order * k + f] = ids[f];
         });
+    }
+    /** Level `l` (0: combinations of k - 1 fields), indexed on first use. */
+    level(l) {
+        const built = this.levels[l];
+        if (built)
+            return built;
+        const k = this.fields.length;
+        const combos = subsets(k, k - 1 - l).map((fs) => ({ fields: fs, first: new Map() }));
+        const ids = new Array(k).fill(0);
+        for (let order = 0; order < this.members.length; order++) {
+            for (let f = 0; f < k; f++)
+                ids[f] = this.memberIds[order * k + f];
+            for (const combo of combos) {
+                const key = comboKey(combo.fields, ids);
+                if (!combo.first.has(key))
+                    combo.first.set(key, order);
+            }
+        }
+        this.levels[l] = combos;
+        return combos;
     }
     /** The id of each bound field's value; undefined where a query's value was never seen. */
     ids(target, intern) {
@@ -31783,9 +31822,9 @@ class GroupIndex {
     }
     nearest(target) {
         const ids = this.ids(target, false);
-        for (const level of this.levels) {
+        for (let l = 0; l < this.levels.length; l++) {
             let best = Number.POSITIVE_INFINITY;
-            for (const combo of level) {
+            for (const combo of this.level(l)) {
                 if (combo.fields.some((i) => ids[i] === undefined))
                     continue;
                 const hit = combo.first.get(comboKey(combo.fields, ids));

@@ -79,7 +79,8 @@ export function diagnoser(
   return {
     noRecord: snagIndex(records, holders),
     verdicts: () => {
-      const unmatched = unmatchedIndex(calls, allocated);
+      const unbound = records.filter((r): r is UsableRecord => isUsable(r) && !holders.has(r));
+      const unmatched = unmatchedIndex(calls, allocated, unbound);
       return records.map((r): RecordVerdict => {
         if (!isUsable(r)) {
           const u = r as UnusableRecord;
@@ -133,14 +134,38 @@ function snagIndex(
 /** The target of a call that has a subject. */
 const targetOf = (c: Call): JsonObject => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
 
-/** Why a usable record bound no call; the call-side indexes are built only when a record needs them. */
-function unmatchedIndex(calls: readonly Call[], allocated: ReadonlyMap<Call, UsableRecord>): (r: UsableRecord) => Unmatched {
+/** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
+function narrowedDigest(r: UsableRecord): string | null {
+  const { action_class, verb, target } = r.input.record.subject;
+  const narrowed = narrowTarget(action_class, target);
+  const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
+  return b?.ok ? b.digest : null;
+}
+
+/**
+ * Why a usable record bound no call (`unbound`: every such record). The calls are indexed by digest
+ * only for the digests those records name, and the nearest-call index only when one needs it.
+ */
+function unmatchedIndex(
+  calls: readonly Call[],
+  allocated: ReadonlyMap<Call, UsableRecord>,
+  unbound: readonly UsableRecord[],
+): (r: UsableRecord) => Unmatched {
+  const exact = new Map<UsableRecord, string | null>();
+  const wanted = new Set<string>();
+  for (const r of unbound) {
+    const d = narrowedDigest(r);
+    exact.set(r, d);
+    wanted.add(r.input.record.binding_digest);
+    if (d !== null) wanted.add(d);
+  }
   let byDigest: Map<string, Call[]> | null = null;
   let nearest: NearestCalls | null = null;
   return (r) => {
     if (!byDigest) {
       byDigest = new Map();
-      for (const c of calls) if (c.input.projection.kind === 'subject') push(byDigest, c.input.projection.digest, c);
+      for (const c of calls)
+        if (c.input.projection.kind === 'subject' && wanted.has(c.input.projection.digest)) push(byDigest, c.input.projection.digest, c);
     }
     const digest = r.input.record.binding_digest;
     const same = byDigest.get(digest);
@@ -159,10 +184,8 @@ function unmatchedIndex(calls: readonly Call[], allocated: ReadonlyMap<Call, Usa
     }
     const { action_class, verb, target } = r.input.record.subject;
     // A record whose target carries more than the bound fields may still equal a call on all of them.
-    const narrowed = narrowTarget(action_class, target);
-    const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
-    const exact = b?.ok ? byDigest.get(b.digest)?.[0] : undefined;
-    const near = exact ?? (nearest ??= new NearestCalls(calls)).find(action_class, verb, target);
+    const d = exact.get(r) ?? null;
+    const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= new NearestCalls(calls)).find(action_class, verb, target);
     if (!near) return { kind: 'no_call', actionClass: action_class, verb };
     const t = targetOf(near);
     const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
@@ -230,8 +253,13 @@ class GroupIndex {
   /** Per bound field: string value → id, other JSON values (by their JSON text) → id; 0 is "absent". */
   private readonly strings: Map<string, number>[];
   private readonly others: Map<string, number>[];
-  /** From the largest combination (k - 1 fields) down to single fields: the ids joined → the first member holding them. */
-  private readonly levels: { readonly fields: readonly number[]; readonly first: Map<string | number, number> }[][] = [];
+  /** Every member's value ids, field by field (members × fields). */
+  private readonly memberIds: Int32Array;
+  /**
+   * From the largest combination (k - 1 fields) down to single fields: the ids joined → the first
+   * member holding them. A level is indexed the first time a query gets that far (most stop at the first).
+   */
+  private readonly levels: ({ readonly fields: readonly number[]; readonly first: Map<string | number, number> }[] | null)[];
 
   constructor(
     private readonly fields: readonly string[],
@@ -239,17 +267,31 @@ class GroupIndex {
   ) {
     this.strings = fields.map(() => new Map());
     this.others = fields.map(() => new Map());
-    for (let size = fields.length - 1; size >= 1; size--)
-      this.levels.push(subsets(fields.length, size).map((fs) => ({ fields: fs, first: new Map() })));
+    this.levels = fields.slice(1).map(() => null);
+    const k = fields.length;
+    this.memberIds = new Int32Array(members.length * k);
     members.forEach((call, order) => {
-      const ids = this.ids(targetOf(call), true);
-      for (const level of this.levels) {
-        for (const combo of level) {
-          const k = comboKey(combo.fields, ids as number[]);
-          if (!combo.first.has(k)) combo.first.set(k, order);
-        }
-      }
+      const ids = this.ids(targetOf(call), true) as number[];
+      for (let f = 0; f < k; f++) this.memberIds[order * k + f] = ids[f] as number;
     });
+  }
+
+  /** Level `l` (0: combinations of k - 1 fields), indexed on first use. */
+  private level(l: number): readonly { readonly fields: readonly number[]; readonly first: Map<string | number, number> }[] {
+    const built = this.levels[l];
+    if (built) return built;
+    const k = this.fields.length;
+    const combos = subsets(k, k - 1 - l).map((fs) => ({ fields: fs, first: new Map<string | number, number>() }));
+    const ids: number[] = new Array(k).fill(0);
+    for (let order = 0; order < this.members.length; order++) {
+      for (let f = 0; f < k; f++) ids[f] = this.memberIds[order * k + f] as number;
+      for (const combo of combos) {
+        const key = comboKey(combo.fields, ids);
+        if (!combo.first.has(key)) combo.first.set(key, order);
+      }
+    }
+    this.levels[l] = combos;
+    return combos;
   }
 
   /** The id of each bound field's value; undefined where a query's value was never seen. */
@@ -269,9 +311,9 @@ class GroupIndex {
 
   nearest(target: JsonObject): Call | null {
     const ids = this.ids(target, false);
-    for (const level of this.levels) {
+    for (let l = 0; l < this.levels.length; l++) {
       let best = Number.POSITIVE_INFINITY;
-      for (const combo of level) {
+      for (const combo of this.level(l)) {
         if (combo.fields.some((i) => ids[i] === undefined)) continue;
         const hit = combo.first.get(comboKey(combo.fields, ids as number[]));
         if (hit !== undefined && hit < best) best = hit;
