@@ -31660,6 +31660,18 @@ function unmatchedIndex(calls, allocated, unbound) {
     }
     let byDigest = null;
     let nearest = null;
+    /** The nearest-call index, asked about every unbound record that no call matches by digest. */
+    const nearestFor = (index) => {
+        const queries = [];
+        for (const r of unbound) {
+            const d = exact.get(r) ?? null;
+            if (index.has(r.input.record.binding_digest) || (d !== null && index.has(d)))
+                continue;
+            const { action_class, verb, target } = r.input.record.subject;
+            queries.push({ actionClass: action_class, verb, target });
+        }
+        return new NearestCalls(calls, queries);
+    };
     return (r) => {
         if (!byDigest) {
             byDigest = new Map();
@@ -31688,7 +31700,7 @@ function unmatchedIndex(calls, allocated, unbound) {
         const { action_class, verb, target } = r.input.record.subject;
         // A record whose target carries more than the bound fields may still equal a call on all of them.
         const d = exact.get(r) ?? null;
-        const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= new NearestCalls(calls)).find(action_class, verb, target);
+        const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
         if (!near)
             return { kind: 'no_call', actionClass: action_class, verb };
         const t = targetOf(near);
@@ -31701,17 +31713,22 @@ function unmatchedIndex(calls, allocated, unbound) {
  * The nearest call to a record's subject among the calls of its class and verb: the most bound
  * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
  * in order. The record's whole narrowed subject never equals a call's here (that is an exact match,
- * found by digest first), so with k bound fields the best is k - 1 equal. Per class and verb, each
- * field's values are interned to small numbers, and the first call holding each combination of
- * k - 1, …, 1 field values is remembered: a query is a few lookups, and a group is indexed only
- * when a record asks about it.
+ * found by digest first), so with k bound fields the best is k - 1 equal. The subjects that will be
+ * asked about are given first: per class and verb, only their field values are interned (a call's
+ * value that no query holds can equal none of them), and the first call holding each combination of
+ * k - 1, …, 1 of those values is remembered, a level only when a query gets that far. A query is a
+ * few lookups; a group is indexed only when a record asks about it; a target not given first is
+ * answered by a scan.
  */
 class NearestCalls {
     calls;
     groups = null;
     indexes = new Map();
-    constructor(calls) {
+    asked = new Map();
+    constructor(calls, queries) {
         this.calls = calls;
+        for (const q of queries)
+            push(this.asked, `${q.actionClass}\u0000${q.verb}`, q.target);
     }
     find(actionClass, verb, target) {
         const fields = boundFields(actionClass);
@@ -31731,7 +31748,7 @@ class NearestCalls {
             return null;
         let index = this.indexes.get(key);
         if (!index)
-            this.indexes.set(key, (index = new GroupIndex(fields, members)));
+            this.indexes.set(key, (index = new GroupIndex(fields, members, this.asked.get(key) ?? [])));
         return index.nearest(target);
     }
 }
@@ -31757,34 +31774,51 @@ function comboKey(fields, ids) {
         return a * ID_LIMIT + b;
     return fields.map((i) => ids[i]).join(',');
 }
+/** A value's equality key within one field: a string by itself, anything else by its JSON text. */
+const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: JSON.stringify(v) };
+/** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
+function sameField(a, b, f) {
+    const has = (0,core_json/* hasOwn */.$)(a, f);
+    if (has !== (0,core_json/* hasOwn */.$)(b, f))
+        return false;
+    if (!has)
+        return true;
+    const x = valueKey(a[f]);
+    const y = valueKey(b[f]);
+    return x.isString === y.isString && x.key === y.key;
+}
+/** A member's value that no query holds. */
+const UNASKED = -1;
 class GroupIndex {
     fields;
     members;
-    /** Per bound field: string value → id, other JSON values (by their JSON text) → id; 0 is "absent". */
+    /** Per bound field: the queries' string values → id, their other JSON values (by JSON text) → id; 0 is "absent". */
     strings;
     others;
-    /** Every member's value ids, field by field (members × fields). */
+    /** Every member's value ids, field by field (members × fields); UNASKED for a value no query holds. */
     memberIds;
     /**
      * From the largest combination (k - 1 fields) down to single fields: the ids joined → the first
      * member holding them. A level is indexed the first time a query gets that far (most stop at the first).
      */
     levels;
-    constructor(fields, members) {
+    constructor(fields, members, queries) {
         this.fields = fields;
         this.members = members;
         this.strings = fields.map(() => new Map());
         this.others = fields.map(() => new Map());
         this.levels = fields.slice(1).map(() => null);
+        for (const q of queries)
+            this.ids(q, true);
         const k = fields.length;
         this.memberIds = new Int32Array(members.length * k);
         members.forEach((call, order) => {
-            const ids = this.ids(targetOf(call), true);
+            const ids = this.ids(targetOf(call), false);
             for (let f = 0; f < k; f++)
-                this.memberIds[order * k + f] = ids[f];
+                this.memberIds[order * k + f] = ids[f] ?? UNASKED;
         });
     }
-    /** Level `l` (0: combinations of k - 1 fields), indexed on first use. */
+    /** Level `l` (0: combinations of k - 1 fields), indexed on first use; a combination holding an unasked value is left out. */
     level(l) {
         const built = this.levels[l];
         if (built)
@@ -31796,6 +31830,8 @@ class GroupIndex {
             for (let f = 0; f < k; f++)
                 ids[f] = this.memberIds[order * k + f];
             for (const combo of combos) {
+                if (combo.fields.some((i) => ids[i] === UNASKED))
+                    continue;
                 const key = comboKey(combo.fields, ids);
                 if (!combo.first.has(key))
                     combo.first.set(key, order);
@@ -31804,29 +31840,28 @@ class GroupIndex {
         this.levels[l] = combos;
         return combos;
     }
-    /** The id of each bound field's value; undefined where a query's value was never seen. */
+    /** The id of each bound field's value; undefined where the value was never interned. */
     ids(target, intern) {
         return this.fields.map((f, i) => {
             if (!(0,core_json/* hasOwn */.$)(target, f))
                 return 0;
-            const v = target[f];
+            const { isString, key } = valueKey(target[f]);
             const strings = this.strings[i];
             const others = this.others[i];
-            const m = typeof v === 'string' ? strings : others;
-            const k = typeof v === 'string' ? v : JSON.stringify(v);
-            let id = m.get(k);
+            const m = isString ? strings : others;
+            let id = m.get(key);
             if (id === undefined && intern)
-                m.set(k, (id = strings.size + others.size + 1));
+                m.set(key, (id = strings.size + others.size + 1));
             return id;
         });
     }
     nearest(target) {
         const ids = this.ids(target, false);
+        if (ids.some((id) => id === undefined))
+            return this.scan(target);
         for (let l = 0; l < this.levels.length; l++) {
             let best = Number.POSITIVE_INFINITY;
             for (const combo of this.level(l)) {
-                if (combo.fields.some((i) => ids[i] === undefined))
-                    continue;
                 const hit = combo.first.get(comboKey(combo.fields, ids));
                 if (hit !== undefined && hit < best)
                     best = hit;
@@ -31835,6 +31870,20 @@ class GroupIndex {
                 return this.members[best] ?? null;
         }
         return this.members[0] ?? null;
+    }
+    /** A target not given first, by a scan: the first member with the most fields equal (all k count as k - 1, as in the levels). */
+    scan(target) {
+        const k = this.fields.length;
+        let best = null;
+        let most = -1;
+        for (const m of this.members) {
+            const equal = Math.min(k - 1, this.fields.filter((f) => sameField(targetOf(m), target, f)).length);
+            if (equal > most) {
+                best = m;
+                most = equal;
+            }
+        }
+        return best;
     }
 }
 

@@ -247,7 +247,13 @@ describe('the nearest call to an unmatched record (diagnose.ts)', () => {
             };
           });
           const withSubject = calls.filter((c) => c.input.projection.kind === 'subject');
-          const index = new NearestCalls(calls);
+          // Half the targets are given first (the index), half are not (a scan): both must agree with this scan.
+          const index = new NearestCalls(
+            calls,
+            recordTargets
+              .filter((_, i) => i % 2 === 0)
+              .map((t) => ({ actionClass: 'github_deploy_key', verb: 'create', target: t as JsonObject })),
+          );
           for (const t of recordTargets) {
             const target = t as JsonObject;
             let best: Call | null = null;

@@ -161,6 +161,17 @@ function unmatchedIndex(
   }
   let byDigest: Map<string, Call[]> | null = null;
   let nearest: NearestCalls | null = null;
+  /** The nearest-call index, asked about every unbound record that no call matches by digest. */
+  const nearestFor = (index: ReadonlyMap<string, Call[]>): NearestCalls => {
+    const queries: NearestQuery[] = [];
+    for (const r of unbound) {
+      const d = exact.get(r) ?? null;
+      if (index.has(r.input.record.binding_digest) || (d !== null && index.has(d))) continue;
+      const { action_class, verb, target } = r.input.record.subject;
+      queries.push({ actionClass: action_class, verb, target });
+    }
+    return new NearestCalls(calls, queries);
+  };
   return (r) => {
     if (!byDigest) {
       byDigest = new Map();
@@ -185,7 +196,7 @@ function unmatchedIndex(
     const { action_class, verb, target } = r.input.record.subject;
     // A record whose target carries more than the bound fields may still equal a call on all of them.
     const d = exact.get(r) ?? null;
-    const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= new NearestCalls(calls)).find(action_class, verb, target);
+    const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
     if (!near) return { kind: 'no_call', actionClass: action_class, verb };
     const t = targetOf(near);
     const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
@@ -194,20 +205,35 @@ function unmatchedIndex(
   };
 }
 
+/** A subject a record names, asked about: its class, verb and (whole) target. */
+export interface NearestQuery {
+  readonly actionClass: string;
+  readonly verb: string;
+  readonly target: JsonObject;
+}
+
 /**
  * The nearest call to a record's subject among the calls of its class and verb: the most bound
  * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
  * in order. The record's whole narrowed subject never equals a call's here (that is an exact match,
- * found by digest first), so with k bound fields the best is k - 1 equal. Per class and verb, each
- * field's values are interned to small numbers, and the first call holding each combination of
- * k - 1, …, 1 field values is remembered: a query is a few lookups, and a group is indexed only
- * when a record asks about it.
+ * found by digest first), so with k bound fields the best is k - 1 equal. The subjects that will be
+ * asked about are given first: per class and verb, only their field values are interned (a call's
+ * value that no query holds can equal none of them), and the first call holding each combination of
+ * k - 1, …, 1 of those values is remembered, a level only when a query gets that far. A query is a
+ * few lookups; a group is indexed only when a record asks about it; a target not given first is
+ * answered by a scan.
  */
 export class NearestCalls {
   private groups: Map<string, Call[]> | null = null;
   private readonly indexes = new Map<string, GroupIndex>();
+  private readonly asked = new Map<string, JsonObject[]>();
 
-  constructor(private readonly calls: readonly Call[]) {}
+  constructor(
+    private readonly calls: readonly Call[],
+    queries: readonly NearestQuery[],
+  ) {
+    for (const q of queries) push(this.asked, `${q.actionClass}\u0000${q.verb}`, q.target);
+  }
 
   find(actionClass: string, verb: string, target: JsonObject): Call | null {
     const fields = boundFields(actionClass);
@@ -223,7 +249,7 @@ export class NearestCalls {
     const members = this.groups.get(key);
     if (!members) return null;
     let index = this.indexes.get(key);
-    if (!index) this.indexes.set(key, (index = new GroupIndex(fields, members)));
+    if (!index) this.indexes.set(key, (index = new GroupIndex(fields, members, this.asked.get(key) ?? [])));
     return index.nearest(target);
   }
 }
@@ -249,35 +275,56 @@ function comboKey(fields: readonly number[], ids: readonly number[]): string | n
   return fields.map((i) => ids[i]).join(',');
 }
 
+/** A value's equality key within one field: a string by itself, anything else by its JSON text. */
+const valueKey = (v: unknown): { readonly isString: boolean; readonly key: string } =>
+  typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: JSON.stringify(v) };
+
+/** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
+function sameField(a: JsonObject, b: JsonObject, f: string): boolean {
+  const has = hasOwn(a, f);
+  if (has !== hasOwn(b, f)) return false;
+  if (!has) return true;
+  const x = valueKey(a[f]);
+  const y = valueKey(b[f]);
+  return x.isString === y.isString && x.key === y.key;
+}
+
+/** A member's value that no query holds. */
+const UNASKED = -1;
+
+type Level = readonly { readonly fields: readonly number[]; readonly first: Map<string | number, number> }[];
+
 class GroupIndex {
-  /** Per bound field: string value → id, other JSON values (by their JSON text) → id; 0 is "absent". */
+  /** Per bound field: the queries' string values → id, their other JSON values (by JSON text) → id; 0 is "absent". */
   private readonly strings: Map<string, number>[];
   private readonly others: Map<string, number>[];
-  /** Every member's value ids, field by field (members × fields). */
+  /** Every member's value ids, field by field (members × fields); UNASKED for a value no query holds. */
   private readonly memberIds: Int32Array;
   /**
    * From the largest combination (k - 1 fields) down to single fields: the ids joined → the first
    * member holding them. A level is indexed the first time a query gets that far (most stop at the first).
    */
-  private readonly levels: ({ readonly fields: readonly number[]; readonly first: Map<string | number, number> }[] | null)[];
+  private readonly levels: (Level | null)[];
 
   constructor(
     private readonly fields: readonly string[],
     private readonly members: readonly Call[],
+    queries: readonly JsonObject[],
   ) {
     this.strings = fields.map(() => new Map());
     this.others = fields.map(() => new Map());
     this.levels = fields.slice(1).map(() => null);
+    for (const q of queries) this.ids(q, true);
     const k = fields.length;
     this.memberIds = new Int32Array(members.length * k);
     members.forEach((call, order) => {
-      const ids = this.ids(targetOf(call), true) as number[];
-      for (let f = 0; f < k; f++) this.memberIds[order * k + f] = ids[f] as number;
+      const ids = this.ids(targetOf(call), false);
+      for (let f = 0; f < k; f++) this.memberIds[order * k + f] = ids[f] ?? UNASKED;
     });
   }
 
-  /** Level `l` (0: combinations of k - 1 fields), indexed on first use. */
-  private level(l: number): readonly { readonly fields: readonly number[]; readonly first: Map<string | number, number> }[] {
+  /** Level `l` (0: combinations of k - 1 fields), indexed on first use; a combination holding an unasked value is left out. */
+  private level(l: number): Level {
     const built = this.levels[l];
     if (built) return built;
     const k = this.fields.length;
@@ -286,6 +333,7 @@ class GroupIndex {
     for (let order = 0; order < this.members.length; order++) {
       for (let f = 0; f < k; f++) ids[f] = this.memberIds[order * k + f] as number;
       for (const combo of combos) {
+        if (combo.fields.some((i) => ids[i] === UNASKED)) continue;
         const key = comboKey(combo.fields, ids);
         if (!combo.first.has(key)) combo.first.set(key, order);
       }
@@ -294,32 +342,46 @@ class GroupIndex {
     return combos;
   }
 
-  /** The id of each bound field's value; undefined where a query's value was never seen. */
+  /** The id of each bound field's value; undefined where the value was never interned. */
   private ids(target: JsonObject, intern: boolean): (number | undefined)[] {
     return this.fields.map((f, i) => {
       if (!hasOwn(target, f)) return 0;
-      const v = target[f];
+      const { isString, key } = valueKey(target[f]);
       const strings = this.strings[i] as Map<string, number>;
       const others = this.others[i] as Map<string, number>;
-      const m = typeof v === 'string' ? strings : others;
-      const k = typeof v === 'string' ? v : JSON.stringify(v);
-      let id = m.get(k);
-      if (id === undefined && intern) m.set(k, (id = strings.size + others.size + 1));
+      const m = isString ? strings : others;
+      let id = m.get(key);
+      if (id === undefined && intern) m.set(key, (id = strings.size + others.size + 1));
       return id;
     });
   }
 
   nearest(target: JsonObject): Call | null {
     const ids = this.ids(target, false);
+    if (ids.some((id) => id === undefined)) return this.scan(target);
     for (let l = 0; l < this.levels.length; l++) {
       let best = Number.POSITIVE_INFINITY;
       for (const combo of this.level(l)) {
-        if (combo.fields.some((i) => ids[i] === undefined)) continue;
         const hit = combo.first.get(comboKey(combo.fields, ids as number[]));
         if (hit !== undefined && hit < best) best = hit;
       }
       if (best !== Number.POSITIVE_INFINITY) return this.members[best] ?? null;
     }
     return this.members[0] ?? null;
+  }
+
+  /** A target not given first, by a scan: the first member with the most fields equal (all k count as k - 1, as in the levels). */
+  private scan(target: JsonObject): Call | null {
+    const k = this.fields.length;
+    let best: Call | null = null;
+    let most = -1;
+    for (const m of this.members) {
+      const equal = Math.min(k - 1, this.fields.filter((f) => sameField(targetOf(m), target, f)).length);
+      if (equal > most) {
+        best = m;
+        most = equal;
+      }
+    }
+    return best;
   }
 }
