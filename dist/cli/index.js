@@ -3157,30 +3157,33 @@ function checkRecords(records) {
  * @returns the record allocated to each claimant that got one
  */
 function allocate(claimants, records) {
+    // Records by recomputed digest, as positions in `records` (so "used" is one byte per record).
     const buckets = new Map();
-    for (const r of records) {
+    records.forEach((r, i) => {
         if (!isUsable(r))
-            continue;
+            return;
         const b = buckets.get(r.check.recomputed);
         if (b)
-            b.recs.push(r);
+            b.recs.push(i);
         else
-            buckets.set(r.check.recomputed, { recs: [r], next: 0 });
-    }
-    const used = new Set();
+            buckets.set(r.check.recomputed, { recs: [i], next: 0 });
+    });
+    const used = new Uint8Array(records.length);
     const out = new Map();
     const serve = (c) => {
         const bucket = buckets.get(c.digest);
         if (!bucket)
             return;
+        const { recs } = bucket;
         // Records before `next` are all used: skip them once, not once per call.
-        while (bucket.next < bucket.recs.length && used.has(bucket.recs[bucket.next]))
+        while (bucket.next < recs.length && used[recs[bucket.next]] === 1)
             bucket.next++;
-        for (let j = bucket.next; j < bucket.recs.length; j++) {
-            const r = bucket.recs[j];
-            if (used.has(r) || (c.provider !== null && r.input.record.provider !== c.provider))
+        for (let j = bucket.next; j < recs.length; j++) {
+            const i = recs[j];
+            const r = records[i];
+            if (used[i] === 1 || (c.provider !== null && r.input.record.provider !== c.provider))
                 continue;
-            used.add(r);
+            used[i] = 1;
             out.set(c, r);
             return;
         }

@@ -22,24 +22,27 @@ export interface Claimant {
  * @returns the record allocated to each claimant that got one
  */
 export function allocate<C extends Claimant>(claimants: readonly C[], records: readonly CheckedRecord[]): Map<C, UsableRecord> {
-  const buckets = new Map<string, { readonly recs: UsableRecord[]; next: number }>();
-  for (const r of records) {
-    if (!isUsable(r)) continue;
+  // Records by recomputed digest, as positions in `records` (so "used" is one byte per record).
+  const buckets = new Map<string, { readonly recs: number[]; next: number }>();
+  records.forEach((r, i) => {
+    if (!isUsable(r)) return;
     const b = buckets.get(r.check.recomputed);
-    if (b) b.recs.push(r);
-    else buckets.set(r.check.recomputed, { recs: [r], next: 0 });
-  }
-  const used = new Set<UsableRecord>();
+    if (b) b.recs.push(i);
+    else buckets.set(r.check.recomputed, { recs: [i], next: 0 });
+  });
+  const used = new Uint8Array(records.length);
   const out = new Map<C, UsableRecord>();
   const serve = (c: C): void => {
     const bucket = buckets.get(c.digest);
     if (!bucket) return;
+    const { recs } = bucket;
     // Records before `next` are all used: skip them once, not once per call.
-    while (bucket.next < bucket.recs.length && used.has(bucket.recs[bucket.next] as UsableRecord)) bucket.next++;
-    for (let j = bucket.next; j < bucket.recs.length; j++) {
-      const r = bucket.recs[j] as UsableRecord;
-      if (used.has(r) || (c.provider !== null && r.input.record.provider !== c.provider)) continue;
-      used.add(r);
+    while (bucket.next < recs.length && used[recs[bucket.next] as number] === 1) bucket.next++;
+    for (let j = bucket.next; j < recs.length; j++) {
+      const i = recs[j] as number;
+      const r = records[i] as UsableRecord;
+      if (used[i] === 1 || (c.provider !== null && r.input.record.provider !== c.provider)) continue;
+      used[i] = 1;
       out.set(c, r);
       return;
     }
