@@ -3,7 +3,7 @@
  * reproduced (semantics §6, §7, §12). Every case here passed silently, or said something else, before.
  */
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -112,6 +112,20 @@ describe('paths on the command line (§6)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(path.join(dir, 'report.json'))).toBe(true);
     expect(existsSync(path.join(ROOT, 'report.json'))).toBe(false);
+  });
+
+  it('an --output that cannot be written (a directory) is exit 2 naming it, never a crash or an unhandled rejection', async () => {
+    const dir = workspace();
+    mkdirSync(path.join(dir, 'out.json'));
+    const r = await cli(['verify', '-C', dir, '--format', 'json', '--output', 'out.json'], ROOT);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^receipt-gate: cannot write --output .*out\.json: EISDIR/);
+  });
+
+  it.skipIf(process.platform !== 'linux')('a write that fails part way (a full disk: /dev/full) is exit 2 naming it', async () => {
+    const r = await cli(['verify', '-C', workspace(), '--format', 'json', '--output', '/dev/full'], ROOT);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^receipt-gate: cannot write --output \/dev\/full: ENOSPC/);
   });
 
   it('two outputs naming one file are a usage error, and nothing is written', async () => {

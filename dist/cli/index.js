@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7115);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3330);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7115:
+/***/ 3330:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7458,12 +7458,15 @@ async function runGate(settings, digests = false, open = openReaders) {
     return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
 }
 
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
  * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
  * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
  * with its digest computed on the way, so a release can attach both.
  */
+
 
 
 
@@ -7520,24 +7523,44 @@ function renderJson(report) {
         s += c;
     return s;
 }
-/** Write the report to `file` in chunks; returns the sha256 digest of exactly the bytes written. */
-function writeJson(report, file) {
+/** Chunks being written at once: the next is rendered while the disk takes the last ones. */
+const IN_FLIGHT = 4;
+async function writeAt(fh, bytes, position) {
+    let off = 0;
+    while (off < bytes.length)
+        off += (await fh.write(bytes, off, bytes.length - off, position + off)).bytesWritten;
+}
+/**
+ * Write the report to `file` in chunks, each at its own offset while the next is rendered; returns
+ * the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
+ * ended, so none is left running).
+ */
+async function writeJson(report, file) {
     (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    const fd = (0,external_node_fs_.openSync)(file, 'w');
-    const scratch = Buffer.allocUnsafe(4 * CHUNK);
+    const fh = await (0,promises_namespaceObject.open)(file, 'w');
+    const writes = [];
     try {
+        let position = 0;
         for (const chunk of jsonChunks(report)) {
-            // Encode into one reused buffer when the chunk surely fits (UTF-8 needs at most 3 bytes per unit).
-            const bytes = chunk.length * 3 <= scratch.length ? scratch.subarray(0, scratch.write(chunk, 'utf8')) : Buffer.from(chunk, 'utf8');
+            const bytes = Buffer.from(chunk, 'utf8');
             h.update(bytes);
-            let off = 0;
-            while (off < bytes.length)
-                off += (0,external_node_fs_.writeSync)(fd, bytes, off);
+            const w = writeAt(fh, bytes, position);
+            // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
+            w.catch(() => { });
+            writes.push(w);
+            position += bytes.length;
+            if (writes.length >= IN_FLIGHT)
+                await writes.shift();
         }
+        await Promise.all(writes);
+    }
+    catch (e) {
+        await Promise.allSettled(writes);
+        throw e;
     }
     finally {
-        (0,external_node_fs_.closeSync)(fd);
+        await fh.close();
     }
     return `sha256:${h.digest('hex')}`;
 }
@@ -10195,7 +10218,7 @@ async function run_verify(cmd, env, isTTY, now) {
         let digest = '';
         try {
             if (cmd.format === 'json')
-                digest = writeJson(report, cmd.output);
+                digest = await writeJson(report, cmd.output);
             else
                 (0,external_node_fs_.writeFileSync)(cmd.output, renderTable(report, { color: false }));
         }

@@ -200,7 +200,7 @@ export async function runAction(
     return;
   }
   const { report, inputs } = gated.value;
-  const digest = writeJson(report, s.reportFile);
+  const digest = await writeJson(report, s.reportFile);
   if (!verdict(core, s, ctx, env, report, digest, inputs, now)) return;
   outputs(core, s, report, digest);
   const summary: SummaryContext = {

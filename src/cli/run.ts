@@ -265,7 +265,7 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
   if (cmd.output) {
     let digest = '';
     try {
-      if (cmd.format === 'json') digest = writeJson(report, cmd.output);
+      if (cmd.format === 'json') digest = await writeJson(report, cmd.output);
       else writeFileSync(cmd.output, renderTable(report, { color: false }));
     } catch (e) {
       return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${cmd.output}: ${(e as Error).message}\n` };

@@ -5,7 +5,8 @@
  */
 
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallJson, CallReport, Report } from '../core/report.js';
 
@@ -65,22 +66,42 @@ export function renderJson(report: Report): string {
   return s;
 }
 
-/** Write the report to `file` in chunks; returns the sha256 digest of exactly the bytes written. */
-export function writeJson(report: Report, file: string): string {
+/** Chunks being written at once: the next is rendered while the disk takes the last ones. */
+const IN_FLIGHT = 4;
+
+async function writeAt(fh: FileHandle, bytes: Buffer, position: number): Promise<void> {
+  let off = 0;
+  while (off < bytes.length) off += (await fh.write(bytes, off, bytes.length - off, position + off)).bytesWritten;
+}
+
+/**
+ * Write the report to `file` in chunks, each at its own offset while the next is rendered; returns
+ * the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
+ * ended, so none is left running).
+ */
+export async function writeJson(report: Report, file: string): Promise<string> {
   mkdirSync(path.dirname(file), { recursive: true });
   const h = createHash('sha256');
-  const fd = openSync(file, 'w');
-  const scratch = Buffer.allocUnsafe(4 * CHUNK);
+  const fh = await open(file, 'w');
+  const writes: Promise<void>[] = [];
   try {
+    let position = 0;
     for (const chunk of jsonChunks(report)) {
-      // Encode into one reused buffer when the chunk surely fits (UTF-8 needs at most 3 bytes per unit).
-      const bytes = chunk.length * 3 <= scratch.length ? scratch.subarray(0, scratch.write(chunk, 'utf8')) : Buffer.from(chunk, 'utf8');
+      const bytes = Buffer.from(chunk, 'utf8');
       h.update(bytes);
-      let off = 0;
-      while (off < bytes.length) off += writeSync(fd, bytes, off);
+      const w = writeAt(fh, bytes, position);
+      // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
+      w.catch(() => {});
+      writes.push(w);
+      position += bytes.length;
+      if (writes.length >= IN_FLIGHT) await writes.shift();
     }
+    await Promise.all(writes);
+  } catch (e) {
+    await Promise.allSettled(writes);
+    throw e;
   } finally {
-    closeSync(fd);
+    await fh.close();
   }
   return `sha256:${h.digest('hex')}`;
 }
