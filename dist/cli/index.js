@@ -3431,6 +3431,16 @@ function sameField(a, b, f) {
     const y = valueKey(b[f]);
     return x.isString === y.isString && x.key === y.key;
 }
+/** Length and five code units of a string (the last three, the middle and the first quarter's end): equal strings always share it. */
+function fingerprint(s) {
+    const n = s.length;
+    const at = (i) => (i >= 0 ? s.charCodeAt(i) : 0);
+    let h = Math.imul(n, 65599) + at(n - 1);
+    h = Math.imul(h, 65599) + at(n - 2);
+    h = Math.imul(h, 65599) + at(n - 3);
+    h = Math.imul(h, 65599) + at(n >> 1);
+    return (Math.imul(h, 65599) + at(n >> 2)) | 0;
+}
 /** A member's value that no query holds. */
 const UNASKED = -1;
 class GroupIndex {
@@ -3454,12 +3464,19 @@ class GroupIndex {
         this.levels = fields.slice(1).map(() => null);
         for (const q of queries)
             this.ids(q, true);
+        // A cheap fingerprint of each string a query holds: most call values are told apart by it
+        // without hashing the whole string (call values are mostly hashes, each distinct).
+        const prints = fields.map((_, f) => new Set([...this.strings[f].keys()].map(fingerprint)));
         const k = fields.length;
         this.memberIds = new Int32Array(members.length * k);
         members.forEach((call, order) => {
-            const ids = this.ids(targetOf(call), false);
-            for (let f = 0; f < k; f++)
-                this.memberIds[order * k + f] = ids[f] ?? UNASKED;
+            const t = targetOf(call);
+            for (let f = 0; f < k; f++) {
+                const name = fields[f];
+                const v = (0,core_json/* hasOwn */.$)(t, name) ? t[name] : undefined;
+                const id = typeof v === 'string' && !prints[f].has(fingerprint(v)) ? UNASKED : (this.idOf(t, f, false) ?? UNASKED);
+                this.memberIds[order * k + f] = id;
+            }
         });
     }
     /** Level `l` (0: combinations of k - 1 fields), indexed on first use; a combination holding an unasked value is left out. */
@@ -3484,20 +3501,23 @@ class GroupIndex {
         this.levels[l] = combos;
         return combos;
     }
-    /** The id of each bound field's value; undefined where the value was never interned. */
+    /** The id of field `i`'s value in `target`: 0 when absent, undefined when the value was never interned. */
+    idOf(target, i, intern) {
+        const f = this.fields[i];
+        if (!(0,core_json/* hasOwn */.$)(target, f))
+            return 0;
+        const { isString, key } = valueKey(target[f]);
+        const strings = this.strings[i];
+        const others = this.others[i];
+        const m = isString ? strings : others;
+        let id = m.get(key);
+        if (id === undefined && intern)
+            m.set(key, (id = strings.size + others.size + 1));
+        return id;
+    }
+    /** The id of each bound field's value. */
     ids(target, intern) {
-        return this.fields.map((f, i) => {
-            if (!(0,core_json/* hasOwn */.$)(target, f))
-                return 0;
-            const { isString, key } = valueKey(target[f]);
-            const strings = this.strings[i];
-            const others = this.others[i];
-            const m = isString ? strings : others;
-            let id = m.get(key);
-            if (id === undefined && intern)
-                m.set(key, (id = strings.size + others.size + 1));
-            return id;
-        });
+        return this.fields.map((_, i) => this.idOf(target, i, intern));
     }
     nearest(target) {
         const ids = this.ids(target, false);

@@ -289,6 +289,17 @@ function sameField(a: JsonObject, b: JsonObject, f: string): boolean {
   return x.isString === y.isString && x.key === y.key;
 }
 
+/** Length and five code units of a string (the last three, the middle and the first quarter's end): equal strings always share it. */
+function fingerprint(s: string): number {
+  const n = s.length;
+  const at = (i: number): number => (i >= 0 ? s.charCodeAt(i) : 0);
+  let h = Math.imul(n, 65599) + at(n - 1);
+  h = Math.imul(h, 65599) + at(n - 2);
+  h = Math.imul(h, 65599) + at(n - 3);
+  h = Math.imul(h, 65599) + at(n >> 1);
+  return (Math.imul(h, 65599) + at(n >> 2)) | 0;
+}
+
 /** A member's value that no query holds. */
 const UNASKED = -1;
 
@@ -315,11 +326,19 @@ class GroupIndex {
     this.others = fields.map(() => new Map());
     this.levels = fields.slice(1).map(() => null);
     for (const q of queries) this.ids(q, true);
+    // A cheap fingerprint of each string a query holds: most call values are told apart by it
+    // without hashing the whole string (call values are mostly hashes, each distinct).
+    const prints = fields.map((_, f) => new Set([...(this.strings[f] as Map<string, number>).keys()].map(fingerprint)));
     const k = fields.length;
     this.memberIds = new Int32Array(members.length * k);
     members.forEach((call, order) => {
-      const ids = this.ids(targetOf(call), false);
-      for (let f = 0; f < k; f++) this.memberIds[order * k + f] = ids[f] ?? UNASKED;
+      const t = targetOf(call);
+      for (let f = 0; f < k; f++) {
+        const name = fields[f] as string;
+        const v = hasOwn(t, name) ? t[name] : undefined;
+        const id = typeof v === 'string' && !(prints[f] as Set<number>).has(fingerprint(v)) ? UNASKED : (this.idOf(t, f, false) ?? UNASKED);
+        this.memberIds[order * k + f] = id;
+      }
     });
   }
 
@@ -342,18 +361,22 @@ class GroupIndex {
     return combos;
   }
 
-  /** The id of each bound field's value; undefined where the value was never interned. */
+  /** The id of field `i`'s value in `target`: 0 when absent, undefined when the value was never interned. */
+  private idOf(target: JsonObject, i: number, intern: boolean): number | undefined {
+    const f = this.fields[i] as string;
+    if (!hasOwn(target, f)) return 0;
+    const { isString, key } = valueKey(target[f]);
+    const strings = this.strings[i] as Map<string, number>;
+    const others = this.others[i] as Map<string, number>;
+    const m = isString ? strings : others;
+    let id = m.get(key);
+    if (id === undefined && intern) m.set(key, (id = strings.size + others.size + 1));
+    return id;
+  }
+
+  /** The id of each bound field's value. */
   private ids(target: JsonObject, intern: boolean): (number | undefined)[] {
-    return this.fields.map((f, i) => {
-      if (!hasOwn(target, f)) return 0;
-      const { isString, key } = valueKey(target[f]);
-      const strings = this.strings[i] as Map<string, number>;
-      const others = this.others[i] as Map<string, number>;
-      const m = isString ? strings : others;
-      let id = m.get(key);
-      if (id === undefined && intern) m.set(key, (id = strings.size + others.size + 1));
-      return id;
-    });
+    return this.fields.map((_, i) => this.idOf(target, i, intern));
   }
 
   nearest(target: JsonObject): Call | null {
