@@ -35312,7 +35312,13 @@ const unloc = (t, rel) => {
         ? { file, line: t[1], column: t[2] }
         : { file, line: t[1], column: t[2], member };
 };
-const claimTuple = (c) => c.kind === 'invalid' ? [0, c.reason] : [1, c.claim.asserted, c.claim.level, c.claim.digest, c.claim.legacy, [...c.inconsistencies]];
+/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
+const SAME = 1;
+const subjectOf = (p) => (p.kind === 'subject' ? p : null);
+const same = (v, subject) => (v !== null && v === subject ? SAME : v);
+const claimTuple = (c, p) => c.kind === 'invalid'
+    ? [0, c.reason]
+    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
 const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
 /** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
 const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
@@ -35320,10 +35326,10 @@ const decisionTuple = (d, rel) => [
     ...loc(d.loc, rel),
     d.index,
     d.tool,
-    claimTuple(d.claim),
+    claimTuple(d.claim, d.projection),
     projectionTuple(d.projection),
-    d.actionClass,
-    d.verb,
+    same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
+    same(d.verb, subjectOf(d.projection)?.subject.verb),
     d.denied,
     providerTuple(d.provider),
     d.succeeded,
@@ -35352,10 +35358,11 @@ function wire_encodeRead(r, rel) {
 /** Consistent claims share one empty list, as the reader's do. */
 const wire_NONE = Object.freeze([]);
 const INVALID_PROVIDER = Object.freeze({ invalid: true });
-function claimOf(t) {
+function claimOf(t, p) {
     if (t[0] === 0)
         return { kind: 'invalid', reason: t[1] };
-    const [, asserted, level, digest, legacy, inconsistencies] = t;
+    const [, asserted, level, sent, legacy, inconsistencies] = t;
+    const digest = sent === SAME ? subjectOf(p).digest : sent;
     return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : wire_NONE };
 }
 function projectionOf(t) {
@@ -35365,14 +35372,16 @@ function projectionOf(t) {
 }
 function decisionOf(t, rel) {
     const p = t[11];
+    const projection = projectionOf(t[7]);
+    const subject = subjectOf(projection)?.subject;
     return {
         loc: unloc(t, rel),
         index: t[4],
         tool: t[5],
-        claim: claimOf(t[6]),
-        projection: projectionOf(t[7]),
-        actionClass: t[8],
-        verb: t[9],
+        claim: claimOf(t[6], projection),
+        projection,
+        actionClass: t[8] === SAME ? subject.action_class : t[8],
+        verb: t[9] === SAME ? subject.verb : t[9],
         denied: t[10],
         provider: p === 0 ? null : p === 2 ? INVALID_PROVIDER : p,
         succeeded: t[12],

@@ -13,7 +13,7 @@ import type { Finding } from '../core/findings.js';
 import type { JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import { type AuditRecord, type DecisionInput, RECORD_SCHEMA, type RunInput } from '../core/model.js';
-import type { Projection } from '../core/projection.js';
+import type { CallSubject, Projection } from '../core/projection.js';
 import type { Level } from '../core/vocabulary.js';
 import type { BundleFacts, FileRead } from './file-read.js';
 import type { RecordRead } from './record-read.js';
@@ -21,7 +21,8 @@ import type { SignatureMember } from './signature.js';
 
 /** [file (null: the file read), line, column, member (null: none)] */
 type Loc = [string | null, number, number, string | null];
-type ClaimTuple = [0, string] | [1, boolean, Level, string | null, boolean, string[]];
+/** The claimed digest is SAME when it is the subject's digest (most claims of `verified`): sent once, one string after. */
+type ClaimTuple = [0, string] | [1, boolean, Level, string | null | typeof SAME, boolean, string[]];
 type ProjectionTuple = [0, string] | [1, string, string, JsonObject, string];
 type DecisionTuple = [
   ...Loc,
@@ -29,8 +30,9 @@ type DecisionTuple = [
   string | null,
   ClaimTuple,
   ProjectionTuple,
-  string | null,
-  string | null,
+  // action class and verb: SAME when they are the subject's (always, when there is one)
+  string | null | typeof SAME,
+  string | null | typeof SAME,
   DecisionInput['denied'],
   0 | 1 | 2 | string,
   boolean,
@@ -54,8 +56,15 @@ const unloc = (t: readonly unknown[], rel: string): Location => {
     : { file, line: t[1] as number, column: t[2] as number, member };
 };
 
-const claimTuple = (c: ClaimReading): ClaimTuple =>
-  c.kind === 'invalid' ? [0, c.reason] : [1, c.claim.asserted, c.claim.level, c.claim.digest, c.claim.legacy, [...c.inconsistencies]];
+/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
+const SAME = 1;
+const subjectOf = (p: Projection): (Projection & { kind: 'subject' }) | null => (p.kind === 'subject' ? p : null);
+const same = <T>(v: T, subject: unknown): T | typeof SAME => (v !== null && v === subject ? SAME : v);
+
+const claimTuple = (c: ClaimReading, p: Projection): ClaimTuple =>
+  c.kind === 'invalid'
+    ? [0, c.reason]
+    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
 const projectionTuple = (p: Projection): ProjectionTuple =>
   p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
 /** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
@@ -65,10 +74,10 @@ const decisionTuple = (d: DecisionInput, rel: string): DecisionTuple => [
   ...loc(d.loc, rel),
   d.index,
   d.tool,
-  claimTuple(d.claim),
+  claimTuple(d.claim, d.projection),
   projectionTuple(d.projection),
-  d.actionClass,
-  d.verb,
+  same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
+  same(d.verb, subjectOf(d.projection)?.subject.verb),
   d.denied,
   providerTuple(d.provider),
   d.succeeded,
@@ -101,9 +110,10 @@ export function encodeRead(r: FileRead, rel: string): string {
 const NONE: readonly string[] = Object.freeze([]);
 const INVALID_PROVIDER = Object.freeze({ invalid: true as const });
 
-function claimOf(t: ClaimTuple): ClaimReading {
+function claimOf(t: ClaimTuple, p: Projection): ClaimReading {
   if (t[0] === 0) return { kind: 'invalid', reason: t[1] };
-  const [, asserted, level, digest, legacy, inconsistencies] = t;
+  const [, asserted, level, sent, legacy, inconsistencies] = t;
+  const digest = sent === SAME ? (subjectOf(p) as Projection & { kind: 'subject' }).digest : sent;
   return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
 }
 
@@ -114,14 +124,16 @@ function projectionOf(t: ProjectionTuple): Projection {
 
 function decisionOf(t: DecisionTuple, rel: string): DecisionInput {
   const p = t[11];
+  const projection = projectionOf(t[7]);
+  const subject = subjectOf(projection)?.subject;
   return {
     loc: unloc(t, rel),
     index: t[4],
     tool: t[5],
-    claim: claimOf(t[6]),
-    projection: projectionOf(t[7]),
-    actionClass: t[8],
-    verb: t[9],
+    claim: claimOf(t[6], projection),
+    projection,
+    actionClass: t[8] === SAME ? (subject as CallSubject).action_class : t[8],
+    verb: t[9] === SAME ? (subject as CallSubject).verb : t[9],
     denied: t[10],
     provider: p === 0 ? null : p === 2 ? INVALID_PROVIDER : (p as string),
     succeeded: t[12],
