@@ -31581,8 +31581,11 @@ function push(m, k, v) {
 }
 function diagnoser(calls, records, allocated) {
     const holders = new Map();
-    for (const [call, r] of allocated)
-        holders.set(r, call);
+    for (const call of calls) {
+        const r = allocated[call.order];
+        if (r)
+            holders.set(r, call);
+    }
     return {
         noRecord: snagIndex(records, holders),
         verdicts: () => {
@@ -31690,7 +31693,7 @@ function unmatchedIndex(calls, allocated, unbound) {
             let verified = null;
             for (const c of same) {
                 const e = c.eligibility;
-                const holding = allocated.get(c);
+                const holding = allocated[c.order];
                 if (!e.ok)
                     ineligible ??= c;
                 else if (holding)
@@ -31948,7 +31951,7 @@ function confirmations(run, out) {
                     if (verb !== p.subject.verb && (!best || r.index < best.index))
                         best = r;
             if (best)
-                out.set(call, best);
+                out[call.order] = best;
         }
         if (read) {
             let verbs = reads.get(key);
@@ -31971,16 +31974,15 @@ function climb(runs, records) {
         if (e.ok)
             eligible.push({ call, digest: e.digest, provider: e.provider, claimsVerified: call.claim.level === 'verified' });
     }
-    const allocated = new Map();
+    // Tables by Call.order: one slot per call, no map keyed by call.
+    const allocated = new Array(calls.length);
     for (const [c, r] of allocate(eligible, records))
-        allocated.set(c.call, r);
-    const confirmed = new Map();
+        allocated[c.call.order] = r;
+    const confirmed = new Array(calls.length);
     for (const run of runs)
         confirmations(run, confirmed);
     const diagnose = diagnoser(calls, records, allocated);
-    const outcomes = new Map();
-    for (const call of calls)
-        outcomes.set(call, outcomeOf(call, allocated.get(call), confirmed.get(call), diagnose.noRecord));
+    const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], diagnose.noRecord));
     return { outcomes, records: diagnose.verdicts() };
 }
 function outcomeOf(call, record, read, noRecord) {
@@ -32287,16 +32289,17 @@ function judgeRecord(v, options) {
 
 
 /** The calls of one run, with the findings their claims make on their own (shape, consistency). */
-function callsOf(run, read) {
-    return run.decisions.map((input) => {
+function callsOf(run, first, read) {
+    return run.decisions.map((input, i) => {
         const reading = input.claim;
+        const order = first + i;
         if (reading.kind === 'invalid') {
             const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
-            const call = { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
+            const call = { order, run, input, claim, eligibility: { ok: false, reason: reading.reason } };
             read.set(call, [(0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
             return call;
         }
-        const call = { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
+        const call = { order, run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
         if (reading.inconsistencies.length > 0) {
             read.set(call, reading.inconsistencies.map((why) => (0,core_findings/* finding */.gk)('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
         }
@@ -32383,7 +32386,12 @@ function verify(evidence, options) {
     const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
     const records = checkRecords([...evidence.records].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
     const read = new Map();
-    const perRun = runs.map((run) => callsOf(run, read));
+    let first = 0;
+    const perRun = runs.map((run) => {
+        const calls = callsOf(run, first, read);
+        first += calls.length;
+        return calls;
+    });
     const climbed = climb(perRun, records);
     const NONE = [];
     const runReports = [];
@@ -32392,7 +32400,7 @@ function verify(evidence, options) {
         const mine = own.map((call) => {
             // A rule applies to calls that assert a side effect and were not denied (§7).
             const rule = ruled(call) ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
-            const outcome = climbed.outcomes.get(call);
+            const outcome = climbed.outcomes[call.order];
             if (!outcome)
                 throw new Error('the ladder left a call without an outcome');
             return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);

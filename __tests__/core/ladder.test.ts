@@ -137,19 +137,19 @@ describe('the allocation (§5)', () => {
   });
 });
 
-/** The ladder's outcomes in call order (the ladder keys them by call). */
+/** The ladder's outcomes in call order (as Call.order indexes them). */
 function climb(runs: readonly (readonly Call[])[], recs: Parameters<typeof climbMap>[1]) {
   const r = climbMap(runs, recs);
-  return { outcomes: runs.flat().map((c) => r.outcomes.get(c)!), records: r.records };
+  return { outcomes: runs.flat().map((c) => r.outcomes[c.order]!), records: r.records };
 }
 
 /** The calls of one run, as verify() builds them. */
 function callsOf(ds: readonly ReturnType<typeof addKey>[]): Call[] {
   const run = evidence({ 'r.json': ds }).runs[0]!;
-  return run.decisions.map((input) => {
+  return run.decisions.map((input, order) => {
     const c = input.claim;
     if (c.kind !== 'claim') throw new Error('test decision has an invalid claim');
-    return { run, input, claim: c.claim, eligibility: eligibility(input, c.claim) };
+    return { order, run, input, claim: c.claim, eligibility: eligibility(input, c.claim) };
   });
 }
 

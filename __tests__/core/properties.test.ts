@@ -240,6 +240,7 @@ describe('the nearest call to an unmatched record (diagnose.ts)', () => {
               decision({ tool: 'x', verb: 'create', resourceType: 'github_deploy_key', target: t }),
             );
             return {
+              order: i,
               run,
               input,
               claim: { asserted: true, level: 'asserted', digest: null, legacy: false },

@@ -11,6 +11,8 @@ export type Eligibility =
 
 /** One recorded call: immutable; what it earned is its Outcome, never a field set later. */
 export interface Call {
+  /** 0-based position among every call of the verification (artifact, then decision order): what the ladder's tables are indexed by. */
+  readonly order: number;
   readonly run: RunInput;
   readonly input: DecisionInput;
   readonly claim: Claim;

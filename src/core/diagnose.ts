@@ -72,10 +72,13 @@ export interface Diagnoser {
 export function diagnoser(
   calls: readonly Call[],
   records: readonly CheckedRecord[],
-  allocated: ReadonlyMap<Call, UsableRecord>,
+  allocated: readonly (UsableRecord | undefined)[],
 ): Diagnoser {
   const holders = new Map<UsableRecord, Call>();
-  for (const [call, r] of allocated) holders.set(r, call);
+  for (const call of calls) {
+    const r = allocated[call.order];
+    if (r) holders.set(r, call);
+  }
   return {
     noRecord: snagIndex(records, holders),
     verdicts: () => {
@@ -148,7 +151,7 @@ function narrowedDigest(r: UsableRecord): string | null {
  */
 function unmatchedIndex(
   calls: readonly Call[],
-  allocated: ReadonlyMap<Call, UsableRecord>,
+  allocated: readonly (UsableRecord | undefined)[],
   unbound: readonly UsableRecord[],
 ): (r: UsableRecord) => Unmatched {
   const exact = new Map<UsableRecord, string | null>();
@@ -186,7 +189,7 @@ function unmatchedIndex(
       let verified: { call: Call; record: UsableRecord } | null = null;
       for (const c of same) {
         const e = c.eligibility;
-        const holding = allocated.get(c);
+        const holding = allocated[c.order];
         if (!e.ok) ineligible ??= c as Call & { eligibility: { ok: false } };
         else if (holding) verified ??= { call: c, record: holding };
         else if (e.provider !== null && e.provider !== r.input.record.provider) otherProvider ??= c as Call & { eligibility: { ok: true } };

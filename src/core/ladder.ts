@@ -24,7 +24,7 @@ export type Outcome =
   | { readonly level: 'asserted'; readonly why: NotVerified };
 
 /** For each eligible call of one run, the first later successful read of the same target with another verb. */
-function confirmations(run: readonly Call[], out: Map<Call, DecisionInput>): void {
+function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[]): void {
   // A denied read never confirms anything (§5), whatever status it reports.
   const isRead = (c: Call): boolean =>
     c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded && !c.input.denied;
@@ -42,7 +42,7 @@ function confirmations(run: readonly Call[], out: Map<Call, DecisionInput>): voi
       const verbs = reads.get(key);
       let best: DecisionInput | null = null;
       if (verbs) for (const [verb, r] of verbs) if (verb !== p.subject.verb && (!best || r.index < best.index)) best = r;
-      if (best) out.set(call, best);
+      if (best) out[call.order] = best;
     }
     if (read) {
       let verbs = reads.get(key);
@@ -53,8 +53,8 @@ function confirmations(run: readonly Call[], out: Map<Call, DecisionInput>): voi
 }
 
 export interface Climb {
-  /** What every call earned, keyed by call. */
-  readonly outcomes: ReadonlyMap<Call, Outcome>;
+  /** What every call earned, by `Call.order`. */
+  readonly outcomes: readonly Outcome[];
   /** What became of every record, in the order of `records`. */
   readonly records: readonly RecordVerdict[];
 }
@@ -76,14 +76,14 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
     const e = call.eligibility;
     if (e.ok) eligible.push({ call, digest: e.digest, provider: e.provider, claimsVerified: call.claim.level === 'verified' });
   }
-  const allocated = new Map<Call, UsableRecord>();
-  for (const [c, r] of allocate(eligible, records)) allocated.set(c.call, r);
-  const confirmed = new Map<Call, DecisionInput>();
+  // Tables by Call.order: one slot per call, no map keyed by call.
+  const allocated: (UsableRecord | undefined)[] = new Array(calls.length);
+  for (const [c, r] of allocate(eligible, records)) allocated[c.call.order] = r;
+  const confirmed: (DecisionInput | undefined)[] = new Array(calls.length);
   for (const run of runs) confirmations(run, confirmed);
 
   const diagnose = diagnoser(calls, records, allocated);
-  const outcomes = new Map<Call, Outcome>();
-  for (const call of calls) outcomes.set(call, outcomeOf(call, allocated.get(call), confirmed.get(call), diagnose.noRecord));
+  const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], diagnose.noRecord));
   return { outcomes, records: diagnose.verdicts() };
 }
 

@@ -21,16 +21,17 @@ import { judgeCall, judgeRecord, workflowTrust } from './verdicts.js';
 import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES } from './vocabulary.js';
 
 /** The calls of one run, with the findings their claims make on their own (shape, consistency). */
-function callsOf(run: RunInput, read: Map<Call, Finding[]>): Call[] {
-  return run.decisions.map((input): Call => {
+function callsOf(run: RunInput, first: number, read: Map<Call, Finding[]>): Call[] {
+  return run.decisions.map((input, i): Call => {
     const reading = input.claim;
+    const order = first + i;
     if (reading.kind === 'invalid') {
       const claim: Claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
-      const call: Call = { run, input, claim, eligibility: { ok: false, reason: reading.reason } };
+      const call: Call = { order, run, input, claim, eligibility: { ok: false, reason: reading.reason } };
       read.set(call, [finding('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
       return call;
     }
-    const call: Call = { run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
+    const call: Call = { order, run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
     if (reading.inconsistencies.length > 0) {
       read.set(
         call,
@@ -133,7 +134,12 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
   const records = checkRecords([...evidence.records].sort((a, b) => byLocation(a.loc, b.loc)));
   const read = new Map<Call, Finding[]>();
-  const perRun = runs.map((run) => callsOf(run, read));
+  let first = 0;
+  const perRun = runs.map((run) => {
+    const calls = callsOf(run, first, read);
+    first += calls.length;
+    return calls;
+  });
 
   const climbed = climb(perRun, records);
   const NONE: readonly Finding[] = [];
@@ -143,7 +149,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     const mine = own.map((call) => {
       // A rule applies to calls that assert a side effect and were not denied (§7).
       const rule = ruled(call) ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
-      const outcome = climbed.outcomes.get(call);
+      const outcome = climbed.outcomes[call.order];
       if (!outcome) throw new Error('the ladder left a call without an outcome');
       return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
     });
