@@ -74,6 +74,7 @@ const arbEvidence: fc.Arbitrary<Evidence & { raw: JsonObject[][] }> = fc
           record,
           signer: null,
           trust: { kind: 'unchecked' },
+          recomputed: binding(record.subject),
         }),
       ),
     ),
@@ -177,7 +178,15 @@ describe('core invariants', () => {
         const r = verify(
           {
             runs: [{ artifact: 'r', decisions: [prepareDecision({ file: 'r', line: 1, column: 1 }, 0, d)] }],
-            records: [{ loc: { file: 'a', line: 1, column: 1 }, record: rec, signer: null, trust: { kind: 'unchecked' } }],
+            records: [
+              {
+                loc: { file: 'a', line: 1, column: 1 },
+                record: rec,
+                signer: null,
+                trust: { kind: 'unchecked' },
+                recomputed: binding(rec.subject),
+              },
+            ],
             findings: [],
           },
           options,

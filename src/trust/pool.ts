@@ -13,7 +13,13 @@ import { checkTrust } from './check.js';
 import type { TrustedKeys } from './keys.js';
 
 /** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
-const withTrust = (r: RecordRead, trust: Trust): RecordInput => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
+const withTrust = (r: RecordRead, trust: Trust): RecordInput => ({
+  loc: r.loc,
+  record: r.record,
+  signer: r.signer,
+  trust,
+  recomputed: r.recomputed,
+});
 
 /** A record as the core sees it when no trusted keys are configured. */
 export const unchecked = (r: RecordRead): RecordInput => withTrust(r, { kind: 'unchecked' });
