@@ -228,242 +228,6 @@ function compareFindings(a, b) {
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
-function serializeString (value) {
-  if (!value.isWellFormed()) {
-    throw new Error('Lone surrogate is not allowed');
-  }
-  return JSON.stringify(value);
-}
-
-function serializePrimitive (value) {
-  switch (typeof value) {
-    case 'number':
-      if (isNaN(value)) {
-        throw new Error('NaN is not allowed');
-      }
-      if (!isFinite(value)) {
-        throw new Error('Infinity is not allowed');
-      }
-      // For finite numbers String(value) would give identical output, but
-      // JSON.stringify benchmarks faster on V8.
-      return JSON.stringify(value);
-    case 'string':
-      return serializeString(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    default:
-      // null, or values JSON.stringify maps to undefined (undefined,
-      // functions, symbols).
-      return JSON.stringify(value);
-  }
-}
-
-// Resolves a value to either its serialized primitive form (a string — or
-// undefined, for values JSON.stringify drops) or a frame describing the
-// container to descend into. Callers distinguish the two cases with
-// `typeof result !== 'object'`.
-//
-// toJSON results are unwrapped here, and the wrapper objects stay in `seen`
-// until the resolved subtree is fully serialized, so cycles introduced via
-// toJSON are still detected.
-function enterValue (value, seen) {
-  let wrappers = null;
-  while (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
-    if (seen.has(value)) {
-      throw new Error('Circular reference detected');
-    }
-    seen.add(value);
-    (wrappers ??= []).push(value);
-    value = value.toJSON();
-  }
-
-  // Boxed Number/String/Boolean objects serialize as their primitive values,
-  // mirroring how JSON.stringify treats them.
-  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
-    value = value.valueOf();
-  }
-
-  if (value === null || typeof value !== 'object') {
-    if (wrappers !== null) {
-      for (const wrapper of wrappers) seen.delete(wrapper);
-    }
-    return serializePrimitive(value);
-  }
-
-  if (seen.has(value)) {
-    throw new Error('Circular reference detected');
-  }
-  seen.add(value);
-
-  return {
-    container: value,
-    // null marks an array frame; object frames carry their sorted keys.
-    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
-    // order JCS requires.
-    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
-    // Next child to serialize; the frame resumes here after a nested
-    // container's subtree completes.
-    index: 0,
-    // Whether no member has been emitted yet (controls comma placement).
-    first: true,
-    // toJSON wrappers to release from `seen` when this frame completes.
-    wrappers
-  };
-}
-
-function canonicalize (object) {
-  if (object === null || typeof object !== 'object') {
-    return serializePrimitive(object);
-  }
-
-  const seen = new Set();
-  const root = enterValue(object, seen);
-  if (typeof root !== 'object') {
-    // A toJSON chain resolved the input to a primitive.
-    return root;
-  }
-
-  let result = root.keys === null ? '[' : '{';
-  const stack = [root];
-
-  // Depth-first serialization with an explicit stack instead of recursion, so
-  // nesting depth is bounded by heap size rather than call-stack size. The top
-  // frame is the container currently being serialized: primitive children are
-  // appended inline, while a nested container pushes a new frame and jumps
-  // back to the outer loop. Because frame.index was already advanced, the
-  // parent resumes at its next child once the subtree is done. Opening
-  // brackets are emitted when a frame is pushed, closing brackets when it
-  // completes.
-  outer:
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1];
-    const container = frame.container;
-
-    // keys === null marks an array frame; otherwise keys holds the object's
-    // sorted property names. Either way the iteration counter lives on the
-    // frame itself (frame.index), so when a frame is resumed after a nested
-    // container completes, the while condition continues at the first
-    // unserialized child instead of restarting from the beginning.
-    if (frame.keys === null) {
-      while (frame.index < container.length) {
-        const i = frame.index++;
-        if (i > 0) {
-          result += ',';
-        }
-        const element = container[i];
-        // Inside arrays, JSON.stringify serializes values with no JSON
-        // representation (undefined, symbols, functions) as null.
-        const value = element === undefined || typeof element === 'symbol' || typeof element === 'function' ? null : element;
-        if (value === null || typeof value !== 'object') {
-          result += serializePrimitive(value);
-          continue;
-        }
-        const child = enterValue(value, seen);
-        if (typeof child !== 'object') {
-          // A toJSON chain resolved the child to an already-serialized
-          // primitive — or, when child is undefined, to a value with no JSON
-          // representation, which becomes null inside arrays.
-          result += child === undefined ? 'null' : child;
-          continue;
-        }
-        result += child.keys === null ? '[' : '{';
-        stack.push(child);
-        continue outer;
-      }
-      result += ']';
-    } else {
-      const keys = frame.keys;
-      while (frame.index < keys.length) {
-        const key = keys[frame.index++];
-        const value = container[key];
-        // Inside objects, JSON.stringify omits properties whose value has no
-        // JSON representation (undefined, symbols, functions).
-        if (value === undefined || typeof value === 'symbol' || typeof value === 'function') {
-          continue;
-        }
-        if (value === null || typeof value !== 'object') {
-          // Commas are tracked with a flag rather than the key index: a
-          // skipped key must not leave a stray comma behind.
-          if (frame.first) {
-            frame.first = false;
-          } else {
-            result += ',';
-          }
-          result += serializeString(key) + ':' + serializePrimitive(value);
-          continue;
-        }
-        // The child must be resolved before the key is emitted: a toJSON
-        // returning a value with no JSON representation drops the whole
-        // property.
-        const child = enterValue(value, seen);
-        if (child === undefined) {
-          continue;
-        }
-        if (frame.first) {
-          frame.first = false;
-        } else {
-          result += ',';
-        }
-        result += serializeString(key) + ':';
-        if (typeof child !== 'object') {
-          result += child;
-          continue;
-        }
-        result += child.keys === null ? '[' : '{';
-        stack.push(child);
-        continue outer;
-      }
-      result += '}';
-    }
-
-    // Frame complete. The container leaves `seen` so that a later, sibling
-    // reference to the same object is not mistaken for a cycle.
-    seen.delete(container);
-    if (frame.wrappers !== null) {
-      for (const wrapper of frame.wrappers) seen.delete(wrapper);
-    }
-    stack.pop();
-  }
-
-  return result;
-}
-
-;// CONCATENATED MODULE: ./src/core/binding.ts
-/**
- * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
- * canonical form. The one place in the gate where a subject digest is made and the one pattern a
- * digest must match; a binding is recomputed from committed bytes, never fetched.
- */
-
-
-/** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
-const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
-/** RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. */
-function binding_jcs(value) {
-    try {
-        const text = canonicalize(value);
-        if (text === undefined)
-            return { ok: false, reason: 'value has no JSON representation' };
-        return { ok: true, text };
-    }
-    catch (err) {
-        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
-    }
-}
-function sha256Hex(text) {
-    return (0,external_node_crypto_namespaceObject.hash)('sha256', text, 'hex');
-}
-/** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
-const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
-/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
-const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
-/** binding(subject) as the semantics document defines it. */
-function binding(subject) {
-    const c = binding_jcs(subject);
-    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
-}
-
 ;// CONCATENATED MODULE: ./src/core/json.ts
 /**
  * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
@@ -1675,6 +1439,242 @@ function readClaim(decision) {
     };
 }
 
+;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
+function serializeString (value) {
+  if (!value.isWellFormed()) {
+    throw new Error('Lone surrogate is not allowed');
+  }
+  return JSON.stringify(value);
+}
+
+function serializePrimitive (value) {
+  switch (typeof value) {
+    case 'number':
+      if (isNaN(value)) {
+        throw new Error('NaN is not allowed');
+      }
+      if (!isFinite(value)) {
+        throw new Error('Infinity is not allowed');
+      }
+      // For finite numbers String(value) would give identical output, but
+      // JSON.stringify benchmarks faster on V8.
+      return JSON.stringify(value);
+    case 'string':
+      return serializeString(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      // null, or values JSON.stringify maps to undefined (undefined,
+      // functions, symbols).
+      return JSON.stringify(value);
+  }
+}
+
+// Resolves a value to either its serialized primitive form (a string — or
+// undefined, for values JSON.stringify drops) or a frame describing the
+// container to descend into. Callers distinguish the two cases with
+// `typeof result !== 'object'`.
+//
+// toJSON results are unwrapped here, and the wrapper objects stay in `seen`
+// until the resolved subtree is fully serialized, so cycles introduced via
+// toJSON are still detected.
+function enterValue (value, seen) {
+  let wrappers = null;
+  while (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
+    if (seen.has(value)) {
+      throw new Error('Circular reference detected');
+    }
+    seen.add(value);
+    (wrappers ??= []).push(value);
+    value = value.toJSON();
+  }
+
+  // Boxed Number/String/Boolean objects serialize as their primitive values,
+  // mirroring how JSON.stringify treats them.
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+    value = value.valueOf();
+  }
+
+  if (value === null || typeof value !== 'object') {
+    if (wrappers !== null) {
+      for (const wrapper of wrappers) seen.delete(wrapper);
+    }
+    return serializePrimitive(value);
+  }
+
+  if (seen.has(value)) {
+    throw new Error('Circular reference detected');
+  }
+  seen.add(value);
+
+  return {
+    container: value,
+    // null marks an array frame; object frames carry their sorted keys.
+    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
+    // order JCS requires.
+    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
+    // Next child to serialize; the frame resumes here after a nested
+    // container's subtree completes.
+    index: 0,
+    // Whether no member has been emitted yet (controls comma placement).
+    first: true,
+    // toJSON wrappers to release from `seen` when this frame completes.
+    wrappers
+  };
+}
+
+function canonicalize (object) {
+  if (object === null || typeof object !== 'object') {
+    return serializePrimitive(object);
+  }
+
+  const seen = new Set();
+  const root = enterValue(object, seen);
+  if (typeof root !== 'object') {
+    // A toJSON chain resolved the input to a primitive.
+    return root;
+  }
+
+  let result = root.keys === null ? '[' : '{';
+  const stack = [root];
+
+  // Depth-first serialization with an explicit stack instead of recursion, so
+  // nesting depth is bounded by heap size rather than call-stack size. The top
+  // frame is the container currently being serialized: primitive children are
+  // appended inline, while a nested container pushes a new frame and jumps
+  // back to the outer loop. Because frame.index was already advanced, the
+  // parent resumes at its next child once the subtree is done. Opening
+  // brackets are emitted when a frame is pushed, closing brackets when it
+  // completes.
+  outer:
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    const container = frame.container;
+
+    // keys === null marks an array frame; otherwise keys holds the object's
+    // sorted property names. Either way the iteration counter lives on the
+    // frame itself (frame.index), so when a frame is resumed after a nested
+    // container completes, the while condition continues at the first
+    // unserialized child instead of restarting from the beginning.
+    if (frame.keys === null) {
+      while (frame.index < container.length) {
+        const i = frame.index++;
+        if (i > 0) {
+          result += ',';
+        }
+        const element = container[i];
+        // Inside arrays, JSON.stringify serializes values with no JSON
+        // representation (undefined, symbols, functions) as null.
+        const value = element === undefined || typeof element === 'symbol' || typeof element === 'function' ? null : element;
+        if (value === null || typeof value !== 'object') {
+          result += serializePrimitive(value);
+          continue;
+        }
+        const child = enterValue(value, seen);
+        if (typeof child !== 'object') {
+          // A toJSON chain resolved the child to an already-serialized
+          // primitive — or, when child is undefined, to a value with no JSON
+          // representation, which becomes null inside arrays.
+          result += child === undefined ? 'null' : child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += ']';
+    } else {
+      const keys = frame.keys;
+      while (frame.index < keys.length) {
+        const key = keys[frame.index++];
+        const value = container[key];
+        // Inside objects, JSON.stringify omits properties whose value has no
+        // JSON representation (undefined, symbols, functions).
+        if (value === undefined || typeof value === 'symbol' || typeof value === 'function') {
+          continue;
+        }
+        if (value === null || typeof value !== 'object') {
+          // Commas are tracked with a flag rather than the key index: a
+          // skipped key must not leave a stray comma behind.
+          if (frame.first) {
+            frame.first = false;
+          } else {
+            result += ',';
+          }
+          result += serializeString(key) + ':' + serializePrimitive(value);
+          continue;
+        }
+        // The child must be resolved before the key is emitted: a toJSON
+        // returning a value with no JSON representation drops the whole
+        // property.
+        const child = enterValue(value, seen);
+        if (child === undefined) {
+          continue;
+        }
+        if (frame.first) {
+          frame.first = false;
+        } else {
+          result += ',';
+        }
+        result += serializeString(key) + ':';
+        if (typeof child !== 'object') {
+          result += child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += '}';
+    }
+
+    // Frame complete. The container leaves `seen` so that a later, sibling
+    // reference to the same object is not mistaken for a cycle.
+    seen.delete(container);
+    if (frame.wrappers !== null) {
+      for (const wrapper of frame.wrappers) seen.delete(wrapper);
+    }
+    stack.pop();
+  }
+
+  return result;
+}
+
+;// CONCATENATED MODULE: ./src/core/binding.ts
+/**
+ * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
+ * canonical form. The one place in the gate where a subject digest is made and the one pattern a
+ * digest must match; a binding is recomputed from committed bytes, never fetched.
+ */
+
+
+/** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
+const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+/** RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. */
+function binding_jcs(value) {
+    try {
+        const text = canonicalize(value);
+        if (text === undefined)
+            return { ok: false, reason: 'value has no JSON representation' };
+        return { ok: true, text };
+    }
+    catch (err) {
+        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+}
+function sha256Hex(text) {
+    return (0,external_node_crypto_namespaceObject.hash)('sha256', text, 'hex');
+}
+/** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
+const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
+const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
+/** binding(subject) as the semantics document defines it. */
+function binding(subject) {
+    const c = binding_jcs(subject);
+    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+}
+
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
@@ -2815,7 +2815,6 @@ function readSurface(payload, via, locate, run, fail) {
 
 
 
-
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: pathKey(SURFACE_PATHS[0]), event: pathKey(SURFACE_PATHS[1]) };
 const ROOT_KEY = pathKey([]);
@@ -2914,10 +2913,9 @@ function readRecord(kind, loc, fr, out, options) {
         subject: p['subject'],
         binding_digest: p['binding_digest'],
     };
-    const recomputed = binding(record.subject);
     const input = signature?.ok
-        ? { loc, record, signer: signature.value.key_id, recomputed, signature: signature.value, payload }
-        : { loc, record, signer: null, recomputed, payload };
+        ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
+        : { loc, record, signer: null, payload };
     out.push(input);
 }
 /** The end of the line that starts at `start` (its "\n", or the end of the text). */
@@ -3842,7 +3840,6 @@ const recordTuple = (r, rel) => [
     r.signer,
     r.signature ?? null,
     r.payload ?? null,
-    r.recomputed.ok ? same(r.recomputed.digest, r.record.binding_digest) : { reason: r.recomputed.reason },
 ];
 /** What a reading thread sends for one file. */
 function encodeRead(r, rel) {
@@ -3892,15 +3889,7 @@ function recordOf(t, rel) {
     const at = unloc(t, rel);
     const signature = t[9];
     const payload = t[10] ?? undefined;
-    const b = t[11];
-    const recomputed = b === SAME
-        ? { ok: true, digest: record.binding_digest }
-        : typeof b === 'string'
-            ? { ok: true, digest: b }
-            : { ok: false, reason: b.reason };
-    return signature
-        ? { loc: at, record, signer: t[8], recomputed, signature, payload }
-        : { loc: at, record, signer: t[8], recomputed, payload };
+    return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
 }
 /** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */
 function wire_decodeRead(text, rel) {

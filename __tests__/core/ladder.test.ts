@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { allocate } from '../../src/core/allocation.js';
-import { binding } from '../../src/core/binding.js';
 import { type Call, eligibility } from '../../src/core/call.js';
 import { readClaim } from '../../src/core/claims.js';
 import { SNAGS_LISTED } from '../../src/core/diagnose.js';
@@ -72,7 +71,6 @@ const located = (rs: readonly Record<string, unknown>[]): RecordInput[] =>
     record: r as unknown as RecordInput['record'],
     signer: null,
     trust: { kind: 'unchecked' },
-    recomputed: binding((r as unknown as RecordInput['record']).subject),
   }));
 
 describe('records (§3)', () => {

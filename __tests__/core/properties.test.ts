@@ -74,7 +74,6 @@ const arbEvidence: fc.Arbitrary<Evidence & { raw: JsonObject[][] }> = fc
           record,
           signer: null,
           trust: { kind: 'unchecked' },
-          recomputed: binding(record.subject),
         }),
       ),
     ),
@@ -178,15 +177,7 @@ describe('core invariants', () => {
         const r = verify(
           {
             runs: [{ artifact: 'r', decisions: [prepareDecision({ file: 'r', line: 1, column: 1 }, 0, d)] }],
-            records: [
-              {
-                loc: { file: 'a', line: 1, column: 1 },
-                record: rec,
-                signer: null,
-                trust: { kind: 'unchecked' },
-                recomputed: binding(rec.subject),
-              },
-            ],
+            records: [{ loc: { file: 'a', line: 1, column: 1 }, record: rec, signer: null, trust: { kind: 'unchecked' } }],
             findings: [],
           },
           options,

@@ -1,5 +1,4 @@
 /** Evidence for the pure core, built in memory (no files): runs of decisions and audit records, located. */
-import { binding } from '../../src/core/binding.js';
 import { prepareDecision } from '../../src/core/decision.js';
 import type { JsonObject } from '../../src/core/json.js';
 import type { AuditRecord, Evidence, RecordInput, RunInput } from '../../src/core/model.js';
@@ -18,8 +17,6 @@ export function evidence(runs: Record<string, readonly JsonObject[]>, records: r
         record: r as unknown as AuditRecord,
         signer: null,
         trust: { kind: 'unchecked' },
-        // As the reader computes it (read/artifacts.ts).
-        recomputed: binding((r as unknown as AuditRecord).subject),
       }),
     ),
     findings: [],

@@ -3078,11 +3078,21 @@ function eligibility(input, claim) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/records.ts
+/**
+ * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
+ * trust (when trusted keys are configured), identity. Identity is taken only by records that passed
+ * the earlier checks: an inconsistent or untrusted copy never makes a good one a duplicate. Copies
+ * of one audit entry (one identity, one meaning: overlapping exports, at-least-once streaming, a
+ * redelivery) count once; one identity with two meanings makes every record of it unusable. Each
+ * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
+ * but this module can make, can ever bind a call.
+ */
+
 const isUsable = (r) => r.check.outcome === 'usable';
 /** Consistency and trust, each record on its own. */
 function precheck(input) {
     const { record } = input;
-    const b = input.recomputed;
+    const b = binding(record.subject);
     if (!b.ok)
         return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
     if (b.digest !== record.binding_digest) {
@@ -5624,7 +5634,6 @@ function readSurface(payload, via, locate, run, fail) {
 
 
 
-
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[1]) };
 const ROOT_KEY = (0,strict_json/* pathKey */.Pn)([]);
@@ -5723,10 +5732,9 @@ function readRecord(kind, loc, fr, out, options) {
         subject: p['subject'],
         binding_digest: p['binding_digest'],
     };
-    const recomputed = binding(record.subject);
     const input = signature?.ok
-        ? { loc, record, signer: signature.value.key_id, recomputed, signature: signature.value, payload }
-        : { loc, record, signer: null, recomputed, payload };
+        ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
+        : { loc, record, signer: null, payload };
     out.push(input);
 }
 /** The end of the line that starts at `start` (its "\n", or the end of the text). */
@@ -6614,13 +6622,7 @@ async function checkTrust(member, payload, keys) {
 ;// CONCATENATED MODULE: ./src/trust/pool.ts
 
 /** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
-const withTrust = (r, trust) => ({
-    loc: r.loc,
-    record: r.record,
-    signer: r.signer,
-    trust,
-    recomputed: r.recomputed,
-});
+const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
 /** A record as the core sees it when no trusted keys are configured. */
 const unchecked = (r) => withTrust(r, { kind: 'unchecked' });
 const WINDOW = 4096;
@@ -6913,7 +6915,7 @@ function withKeyless(r, keyless, keys) {
     const trust = keyless.ok
         ? { kind: 'trusted', by: keyless.value }
         : { kind: 'untrusted', reason: keys && r.trust.kind === 'untrusted' ? `${r.trust.reason}; and ${keyless.reason}` : keyless.reason };
-    return { loc: r.loc, record: r.record, signer: r.signer, trust, recomputed: r.recomputed };
+    return { loc: r.loc, record: r.record, signer: r.signer, trust };
 }
 /** A run's attestation with its keyless result: a trusted producer key's sidecar or a trusted identity's bundle attests it. */
 function attestedWith(a, keyless, facts, keys) {
@@ -6990,7 +6992,6 @@ const recordTuple = (r, rel) => [
     r.signer,
     r.signature ?? null,
     r.payload ?? null,
-    r.recomputed.ok ? same(r.recomputed.digest, r.record.binding_digest) : { reason: r.recomputed.reason },
 ];
 /** What a reading thread sends for one file. */
 function wire_encodeRead(r, rel) {
@@ -7040,15 +7041,7 @@ function recordOf(t, rel) {
     const at = unloc(t, rel);
     const signature = t[9];
     const payload = t[10] ?? undefined;
-    const b = t[11];
-    const recomputed = b === SAME
-        ? { ok: true, digest: record.binding_digest }
-        : typeof b === 'string'
-            ? { ok: true, digest: b }
-            : { ok: false, reason: b.reason };
-    return signature
-        ? { loc: at, record, signer: t[8], recomputed, signature, payload }
-        : { loc: at, record, signer: t[8], recomputed, payload };
+    return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
 }
 /** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */
 function decodeRead(text, rel) {

@@ -1,4 +1,3 @@
-import type { Binding } from './binding.js';
 import type { ClaimReading } from './claims.js';
 import type { Finding } from './findings.js';
 import type { JsonObject } from './json.js';
@@ -87,12 +86,6 @@ export interface RecordInput {
   /** The key_id of its well-formed `signature` member, or null when unsigned. */
   readonly signer: string | null;
   readonly trust: Trust;
-  /**
-   * binding(subject) recomputed from the committed bytes (core/binding.ts) as the record was read,
-   * like a call's subject digest (so it is computed on the thread that read the file); what the
-   * record says (binding_digest) is compared with it in records.ts.
-   */
-  readonly recomputed: Binding;
 }
 
 export interface AuditRecord {

@@ -7,6 +7,7 @@
  * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
  * but this module can make, can ever bind a call.
  */
+import { binding } from './binding.js';
 import type { RecordInput } from './model.js';
 
 type RecordCheck =
@@ -36,7 +37,7 @@ export const isUsable = (r: CheckedRecord): r is UsableRecord => r.check.outcome
 /** Consistency and trust, each record on its own. */
 function precheck(input: RecordInput): RecordCheck {
   const { record } = input;
-  const b = input.recomputed;
+  const b = binding(record.subject);
   if (!b.ok) return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
   if (b.digest !== record.binding_digest) {
     return {

@@ -80,7 +80,7 @@ export function withKeyless(r: RecordInput, keyless: Result<WorkflowSigner>, key
   const trust: RecordInput['trust'] = keyless.ok
     ? { kind: 'trusted', by: keyless.value }
     : { kind: 'untrusted', reason: keys && r.trust.kind === 'untrusted' ? `${r.trust.reason}; and ${keyless.reason}` : keyless.reason };
-  return { loc: r.loc, record: r.record, signer: r.signer, trust, recomputed: r.recomputed };
+  return { loc: r.loc, record: r.record, signer: r.signer, trust };
 }
 
 /** A run's attestation with its keyless result: a trusted producer key's sidecar or a trusted identity's bundle attests it. */

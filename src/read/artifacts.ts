@@ -4,7 +4,6 @@
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
-import { binding } from '../core/binding.js';
 import { type Finding, finding } from '../core/findings.js';
 import { hasOwn, isObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
@@ -142,10 +141,9 @@ function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileRepo
     subject: p['subject'] as AuditRecord['subject'],
     binding_digest: p['binding_digest'] as string,
   };
-  const recomputed = binding(record.subject);
   const input: RecordRead = signature?.ok
-    ? { loc, record, signer: signature.value.key_id, recomputed, signature: signature.value, payload }
-    : { loc, record, signer: null, recomputed, payload };
+    ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
+    : { loc, record, signer: null, payload };
   out.push(input);
 }
 

@@ -8,7 +8,6 @@
  * The text is produced by this gate's own reader in the same process; it is not input, and it is
  * read only by `decodeRead`.
  */
-import type { Binding } from '../core/binding.js';
 import type { ClaimReading } from '../core/claims.js';
 import type { Finding } from '../core/findings.js';
 import type { JsonObject } from '../core/json.js';
@@ -38,19 +37,7 @@ type DecisionTuple = [
   0 | 1 | 2 | string,
   boolean,
 ];
-/** The recomputed binding: SAME when it is the record's binding_digest (a consistent record), its digest, or why it cannot be computed. */
-type BindingTuple = typeof SAME | string | { readonly reason: string };
-type RecordTuple = [
-  ...Loc,
-  string,
-  string,
-  AuditRecord['subject'],
-  string,
-  string | null,
-  SignatureMember | null,
-  string | null,
-  BindingTuple,
-];
+type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, SignatureMember | null, string | null];
 
 interface Wire {
   readonly run: { readonly artifact: string; readonly decisions: readonly DecisionTuple[] } | null;
@@ -105,7 +92,6 @@ const recordTuple = (r: RecordRead, rel: string): RecordTuple => [
   r.signer,
   r.signature ?? null,
   r.payload ?? null,
-  r.recomputed.ok ? same(r.recomputed.digest, r.record.binding_digest) : { reason: r.recomputed.reason },
 ];
 
 /** What a reading thread sends for one file. */
@@ -159,16 +145,7 @@ function recordOf(t: RecordTuple, rel: string): RecordRead {
   const at = unloc(t, rel);
   const signature = t[9];
   const payload = t[10] ?? undefined;
-  const b = t[11];
-  const recomputed: Binding =
-    b === SAME
-      ? { ok: true, digest: record.binding_digest }
-      : typeof b === 'string'
-        ? { ok: true, digest: b }
-        : { ok: false, reason: b.reason };
-  return signature
-    ? { loc: at, record, signer: t[8], recomputed, signature, payload }
-    : { loc: at, record, signer: t[8], recomputed, payload };
+  return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
 }
 
 /** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */

@@ -13,13 +13,7 @@ import { checkTrust } from './check.js';
 import type { TrustedKeys } from './keys.js';
 
 /** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
-const withTrust = (r: RecordRead, trust: Trust): RecordInput => ({
-  loc: r.loc,
-  record: r.record,
-  signer: r.signer,
-  trust,
-  recomputed: r.recomputed,
-});
+const withTrust = (r: RecordRead, trust: Trust): RecordInput => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
 
 /** A record as the core sees it when no trusted keys are configured. */
 export const unchecked = (r: RecordRead): RecordInput => withTrust(r, { kind: 'unchecked' });
