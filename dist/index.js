@@ -35308,8 +35308,6 @@ async function uncheckedBundle(file, limits, workspace) {
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: external "node:url"
 var external_node_url_ = __nccwpck_require__(3136);
-// EXTERNAL MODULE: external "node:worker_threads"
-var external_node_worker_threads_ = __nccwpck_require__(5919);
 ;// CONCATENATED MODULE: ./src/read/wire.ts
 
 const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
@@ -35435,7 +35433,6 @@ function decodeRead(text, rel) {
 
 
 
-
 /** The main thread's reader: today's path, one file at a time as it is asked. */
 function inlineReaders(tasks, setup) {
     return {
@@ -35482,12 +35479,15 @@ function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.ava
     return Math.max(n, 1);
 }
 /** The readers for this input (`script`: the worker's entry; null when not built, as under tests of src/). */
-function openReaders(tasks, setup, jobs, script = workerScript()) {
+async function openReaders(tasks, setup, jobs, script = workerScript()) {
     if (jobs === 1 || script === null)
         return inlineReaders(tasks, setup);
     const sizes = tasks.map((t) => sizeOf(t.file.path));
     const n = threadsFor(jobs, sizes);
-    return n <= 1 ? inlineReaders(tasks, setup) : new WorkerReaders(tasks, sizes, setup, n - 1, script);
+    if (n <= 1)
+        return inlineReaders(tasks, setup);
+    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
+    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
 }
 function pending() {
     let done;
@@ -35515,7 +35515,7 @@ const stopped = (rel, why) => ({
 class WorkerReaders {
     tasks;
     setup;
-    script;
+    start;
     results;
     /** Task indices largest file first: the order workers are given them. */
     order;
@@ -35530,10 +35530,12 @@ class WorkerReaders {
     held = new Map();
     closing = false;
     /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
-    constructor(tasks, sizes, setup, workers, script) {
+    constructor(tasks, sizes, setup, workers, 
+    /** Starts one worker with the reading set-up. */
+    start) {
         this.tasks = tasks;
         this.setup = setup;
-        this.script = script;
+        this.start = start;
         this.results = tasks.map(pending);
         this.taken = new Uint8Array(tasks.length);
         this.order = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
@@ -35591,7 +35593,7 @@ class WorkerReaders {
         }
     }
     spawn() {
-        const w = new external_node_worker_threads_.Worker(this.script, { workerData: this.setup });
+        const w = this.start(this.setup);
         this.held.set(w, []);
         w.on('message', (m) => this.done(w, m));
         let why = 'it exited';
@@ -35640,7 +35642,7 @@ class WorkerReaders {
     }
 }
 /** The worker side: read each task in turn and send back its encoded result. */
-function serveReads(port = parentPort, setup = workerData) {
+function serveReads(port, setup) {
     let chain = Promise.resolve();
     port.on('message', (t) => {
         chain = chain.then(async () => {
@@ -35700,7 +35702,7 @@ async function collect(settings, digests, keyless, open) {
         role,
         d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
     }));
-    const readers = open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null }, settings.jobs);
+    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null }, settings.jobs);
     let next = 0;
     try {
         for (const { role, d } of found) {

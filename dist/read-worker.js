@@ -29,6 +29,13 @@ exports["default"] = ucs2length;
 ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 //# sourceMappingURL=ucs2length.js.map
 
+/***/ }),
+
+/***/ 919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
 /***/ })
 
 /******/ });
@@ -67,9 +74,69 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 /******/ /* webpack/runtime/asset-relocator-loader */
 /******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
 /******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
 /************************************************************************/
 var __webpack_exports__ = {};
 
+// EXTERNAL MODULE: external "node:worker_threads"
+var external_node_worker_threads_ = __nccwpck_require__(919);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:os"
@@ -78,8 +145,6 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: external "node:worker_threads"
-const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/core/severity.ts
 /**
  * Severities, one table: their order and every reporter's word for each (the report's totals, the
@@ -3924,7 +3989,6 @@ function wire_decodeRead(text, rel) {
 
 
 
-
 /** The main thread's reader: today's path, one file at a time as it is asked. */
 function inlineReaders(tasks, setup) {
     return {
@@ -3971,12 +4035,15 @@ function threadsFor(jobs, sizes, cores = availableParallelism()) {
     return Math.max(n, 1);
 }
 /** The readers for this input (`script`: the worker's entry; null when not built, as under tests of src/). */
-function openReaders(tasks, setup, jobs, script = workerScript()) {
+async function openReaders(tasks, setup, jobs, script = workerScript()) {
     if (jobs === 1 || script === null)
         return inlineReaders(tasks, setup);
     const sizes = tasks.map((t) => sizeOf(t.file.path));
     const n = threadsFor(jobs, sizes);
-    return n <= 1 ? inlineReaders(tasks, setup) : new WorkerReaders(tasks, sizes, setup, n - 1, script);
+    if (n <= 1)
+        return inlineReaders(tasks, setup);
+    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 919, 23));
+    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
 }
 function pending() {
     let done;
@@ -4004,7 +4071,7 @@ const stopped = (rel, why) => ({
 class WorkerReaders {
     tasks;
     setup;
-    script;
+    start;
     results;
     /** Task indices largest file first: the order workers are given them. */
     order;
@@ -4019,10 +4086,12 @@ class WorkerReaders {
     held = new Map();
     closing = false;
     /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
-    constructor(tasks, sizes, setup, workers, script) {
+    constructor(tasks, sizes, setup, workers, 
+    /** Starts one worker with the reading set-up. */
+    start) {
         this.tasks = tasks;
         this.setup = setup;
-        this.script = script;
+        this.start = start;
         this.results = tasks.map(pending);
         this.taken = new Uint8Array(tasks.length);
         this.order = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
@@ -4080,7 +4149,7 @@ class WorkerReaders {
         }
     }
     spawn() {
-        const w = new Worker(this.script, { workerData: this.setup });
+        const w = this.start(this.setup);
         this.held.set(w, []);
         w.on('message', (m) => this.done(w, m));
         let why = 'it exited';
@@ -4129,7 +4198,7 @@ class WorkerReaders {
     }
 }
 /** The worker side: read each task in turn and send back its encoded result. */
-function serveReads(port = external_node_worker_threads_namespaceObject.parentPort, setup = external_node_worker_threads_namespaceObject.workerData) {
+function serveReads(port, setup) {
     let chain = Promise.resolve();
     port.on('message', (t) => {
         chain = chain.then(async () => {
@@ -4149,5 +4218,6 @@ function serveReads(port = external_node_worker_threads_namespaceObject.parentPo
 ;// CONCATENATED MODULE: ./src/read-worker.ts
 /** The reading thread's entry (dist/read-worker.js): files in, compact results out (gate/readers.ts). */
 
-serveReads();
+
+serveReads(external_node_worker_threads_.parentPort, external_node_worker_threads_.workerData);
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type OpenReaders, runGate } from '../../src/gate/gate.js';
-import { inlineReaders, openReaders, type ReadTask, threadsFor, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
+import { inlineReaders, openReaders, type Readers, type ReadTask, threadsFor, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
 import { defaultSettings, type Settings } from '../../src/gate/settings.js';
 import type { FileRead } from '../../src/read/file-read.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
@@ -30,7 +30,8 @@ function tasksUnder(dir: string, base = dir): ReadTask[] {
 
 const setup = { limits: DEFAULT_LIMITS, digest: true };
 
-async function readAll(open: ReturnType<typeof openReaders>, n: number): Promise<FileRead[]> {
+async function readAll(opening: Readers | Promise<Readers>, n: number): Promise<FileRead[]> {
+  const open = await opening;
   const out: FileRead[] = [];
   try {
     for (let i = 0; i < n; i++) out.push(await open.read(i));

@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3330);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(809);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3330:
+/***/ 809:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6949,8 +6949,6 @@ async function uncheckedBundle(file, limits, workspace) {
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: external "node:worker_threads"
-const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/read/wire.ts
 
 const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
@@ -7076,7 +7074,6 @@ function decodeRead(text, rel) {
 
 
 
-
 /** The main thread's reader: today's path, one file at a time as it is asked. */
 function inlineReaders(tasks, setup) {
     return {
@@ -7123,12 +7120,15 @@ function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.ava
     return Math.max(n, 1);
 }
 /** The readers for this input (`script`: the worker's entry; null when not built, as under tests of src/). */
-function openReaders(tasks, setup, jobs, script = workerScript()) {
+async function openReaders(tasks, setup, jobs, script = workerScript()) {
     if (jobs === 1 || script === null)
         return inlineReaders(tasks, setup);
     const sizes = tasks.map((t) => sizeOf(t.file.path));
     const n = threadsFor(jobs, sizes);
-    return n <= 1 ? inlineReaders(tasks, setup) : new WorkerReaders(tasks, sizes, setup, n - 1, script);
+    if (n <= 1)
+        return inlineReaders(tasks, setup);
+    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
+    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
 }
 function pending() {
     let done;
@@ -7156,7 +7156,7 @@ const stopped = (rel, why) => ({
 class WorkerReaders {
     tasks;
     setup;
-    script;
+    start;
     results;
     /** Task indices largest file first: the order workers are given them. */
     order;
@@ -7171,10 +7171,12 @@ class WorkerReaders {
     held = new Map();
     closing = false;
     /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
-    constructor(tasks, sizes, setup, workers, script) {
+    constructor(tasks, sizes, setup, workers, 
+    /** Starts one worker with the reading set-up. */
+    start) {
         this.tasks = tasks;
         this.setup = setup;
-        this.script = script;
+        this.start = start;
         this.results = tasks.map(pending);
         this.taken = new Uint8Array(tasks.length);
         this.order = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
@@ -7232,7 +7234,7 @@ class WorkerReaders {
         }
     }
     spawn() {
-        const w = new external_node_worker_threads_namespaceObject.Worker(this.script, { workerData: this.setup });
+        const w = this.start(this.setup);
         this.held.set(w, []);
         w.on('message', (m) => this.done(w, m));
         let why = 'it exited';
@@ -7281,7 +7283,7 @@ class WorkerReaders {
     }
 }
 /** The worker side: read each task in turn and send back its encoded result. */
-function serveReads(port = parentPort, setup = workerData) {
+function serveReads(port, setup) {
     let chain = Promise.resolve();
     port.on('message', (t) => {
         chain = chain.then(async () => {
@@ -7341,7 +7343,7 @@ async function collect(settings, digests, keyless, open) {
         role,
         d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
     }));
-    const readers = open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null }, settings.jobs);
+    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null }, settings.jobs);
     let next = 0;
     try {
         for (const { role, d } of found) {
@@ -11706,6 +11708,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
+/***/ 5919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
 /***/ 8522:
 /***/ ((module) => {
 
@@ -11837,6 +11846,36 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 			() => (module);
 /******/ 		__nccwpck_require__.d(getter, { a: getter });
 /******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
 /******/ 	};
 /******/ })();
 /******/ 

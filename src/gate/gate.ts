@@ -30,7 +30,11 @@ interface Collected extends Evidence {
 }
 
 /** Where the files are read (gate/readers.ts): the main thread or worker threads. */
-export type OpenReaders = (tasks: readonly ReadTask[], setup: { limits: ReadLimits; digest: boolean }, jobs: number | null) => Readers;
+export type OpenReaders = (
+  tasks: readonly ReadTask[],
+  setup: { limits: ReadLimits; digest: boolean },
+  jobs: number | null,
+) => Readers | Promise<Readers>;
 
 /**
  * Read every input file into located evidence. The files are read by `open`'s readers (on the main
@@ -55,7 +59,7 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessChe
     role,
     d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
   }));
-  const readers = open(
+  const readers = await open(
     found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))),
     { limits: settings.limits, digest: digests || keyless !== null },
     settings.jobs,
