@@ -40,6 +40,32 @@ describe('--jobs', () => {
     expect(report.findings.filter((f) => f.code === 'invalid_artifact')).toEqual([]);
   });
 
+  it('signed records checked against a trusted key, and the byte limits: the same report on 1 and 2 threads', () => {
+    const dir = tempDir();
+    const c = generate(path.join(dir, 'corpus'), 2_000, 7, { signed: true }) as { trustedKey: string; files: number };
+    const run = (jobs: string, extra: readonly string[]): string => {
+      const out = path.join(dir, `r-${jobs}-${extra.length}.json`);
+      const r = spawnCli(
+        ['verify', '-C', path.join(dir, 'corpus'), '--runs', 'runs', '--audit', 'audit', '--output', out, '--jobs', jobs, ...extra],
+        dir,
+      );
+      expect(r.code, r.stderr).toBe(1);
+      return readFileSync(out, 'utf8');
+    };
+    const key = ['--trusted-key', c.trustedKey];
+    const signed = run('1', key);
+    expect(run('2', key)).toBe(signed);
+    const report = JSON.parse(signed) as Report;
+    expect(report.records.length).toBeGreaterThan(1000);
+    expect(report.records.every((r) => r.signer !== null && r.untrusted === null)).toBe(true);
+    // A limit every run file breaks: each is the same located error on a worker as on the main thread.
+    const limited = ['--max-file-size', '20KiB'];
+    const one = run('1', limited);
+    expect(run('2', limited)).toBe(one);
+    const tooLarge = (JSON.parse(one) as Report).findings.filter((f) => f.code === 'invalid_artifact' && /max-file-size/.test(f.message));
+    expect(tooLarge.length).toBe(c.files);
+  });
+
   it('a reading thread that dies: every file it could not read is an error naming it, never a skipped file', () => {
     const dir = tempDir();
     // A copy of dist/ whose reading thread dies on its first file.
