@@ -29,6 +29,7 @@ let outside: string;
 let report: Report;
 let maxRssKiB: number;
 let stderr: string;
+let sameOnOneThread: boolean;
 
 beforeAll(() => {
   const root = tempDir();
@@ -69,30 +70,38 @@ beforeAll(() => {
   });
   sparse(path.join(ws, r('huge-1gib.json')), 1024 * MiB);
   symlinkSync(path.join(outside, 'secret.json'), path.join(ws, r('link-out.json')));
-  const p = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS="+process.resourceUsage().maxRSS+"\\n"))',
-      distFile('cli.js'),
-      'verify',
-      '--format',
-      'json',
-      '--runs',
-      '.assay/runs',
-      '--runs',
-      '../outside/*.json',
-      '--runs',
-      '/etc/passwd',
-      '--max-file-size',
-      '128MiB',
-    ],
-    { cwd: ws, encoding: 'utf8', maxBuffer: 512 * MiB, timeout: 120_000 },
-  );
+  const gate = (jobs: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS="+process.resourceUsage().maxRSS+"\\n"))',
+        distFile('cli.js'),
+        'verify',
+        '--format',
+        'json',
+        '--runs',
+        '.assay/runs',
+        '--runs',
+        '../outside/*.json',
+        '--runs',
+        '/etc/passwd',
+        '--max-file-size',
+        '128MiB',
+        '--jobs',
+        jobs,
+      ],
+      { cwd: ws, encoding: 'utf8', maxBuffer: 512 * MiB, timeout: 120_000 },
+    );
+  // On worker threads (a reader per core, the main thread one of them) and on the main thread alone.
+  const p = gate('3');
+  const inline = gate('1');
   stderr = p.stderr;
   maxRssKiB = Number(/MAXRSS=(\d+)/.exec(p.stderr)?.[1]);
   expect(p.status, p.stderr).toBe(1);
+  expect(inline.status, inline.stderr).toBe(1);
   report = JSON.parse(p.stdout) as Report;
+  sameOnOneThread = inline.stdout === p.stdout;
 }, 180_000);
 afterAll(cleanup);
 
@@ -130,6 +139,10 @@ describe('hostile input through dist/cli.js', () => {
     expect(errorFor('../outside/*.json')!.message).toMatch(/outside the workspace/);
     expect(errorFor('/etc/passwd')!.message).toMatch(/outside the workspace/);
     expect(report.calls.some((c) => c.artifact.includes('outside'))).toBe(false);
+  });
+
+  it('reads to the same report on reading threads as on the main thread alone', () => {
+    expect(sameOnOneThread).toBe(true);
   });
 
   it('never promotes, never crashes, stays in bounded memory', () => {
