@@ -125,7 +125,7 @@ for (const n of sizes) {
   for (const m of modes.slice(1)) {
     const g = at(m);
     console.log(
-      `  --jobs ${m.padEnd(4)} ${fmt(g.ms)} (RSS ${mb(g.rss)}) | gate/floor ${(g.ms / row.floor).toFixed(2)}× | RSS/corpus ${(g.rss / row.bytes).toFixed(2)}× | ${(at('1').ms / g.ms).toFixed(2)}× the speed of --jobs 1`,
+      `  --jobs ${m.padEnd(4)} ${fmt(g.ms)} (RSS ${mb(g.rss)}) | gate/floor ${(g.ms / row.floor).toFixed(2)}× | RSS/corpus ${(g.rss / row.bytes).toFixed(2)}×${m === '1' ? '' : ` | ${(at('1').ms / g.ms).toFixed(2)}× the speed of --jobs 1`}`,
     );
   }
   console.log(`  reports byte-identical across --jobs ${modes.join(', ')}: sha256 ${[...digests.values()][0]}`);
