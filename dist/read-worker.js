@@ -3980,7 +3980,9 @@ function wire_decodeRead(text, rel) {
  * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
  * thread reads, in path order, the files no worker has been given yet, and while it waits for a
  * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
- * with a finding naming it (never a skipped file); the files it held go to a fresh worker.
+ * with a finding naming it (never a skipped file); the files it held go to a fresh worker. A worker
+ * that cannot start (it ends before its reader says it is loaded) read nothing: its files, and every
+ * file no worker holds, are read on the main thread, and no more workers are started.
  */
 
 
@@ -4000,7 +4002,7 @@ function inlineReaders(tasks, setup) {
  * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
  * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
  * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
- * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.93× at 190 MiB. The
+ * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.90× at 190 MiB. The
  * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
  */
 const WORKER_THRESHOLD_BYTES = (/* unused pure expression or super */ null && (64 * 1024 ** 2));
@@ -4084,6 +4086,12 @@ class WorkerReaders {
     taken;
     /** Each live worker → the task ids it holds, oldest (the one it is reading) first. */
     held = new Map();
+    /** Workers whose reader loaded (one that ends before it did never read a file). */
+    online = new Set();
+    /** A worker could not be started: no more are, and this thread reads what is left. */
+    broken = false;
+    /** Wakes read() when tasks come back from a worker that never started. */
+    wake = null;
     closing = false;
     /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
     constructor(tasks, sizes, setup, workers, 
@@ -4113,11 +4121,21 @@ class WorkerReaders {
         }
         const wanted = this.results[i];
         while (!wanted.settled) {
+            // Given back by a worker that never started: read it here.
+            if (this.taken[i] === 0) {
+                this.taken[i] = 1;
+                return this.readHere(i);
+            }
             const j = this.takeSmallest();
-            if (j === undefined)
-                break;
-            this.results[j].resolve(await this.readHere(j));
-            await new Promise((r) => setImmediate(r));
+            if (j !== undefined) {
+                this.results[j].resolve(await this.readHere(j));
+                await new Promise((r) => setImmediate(r));
+            }
+            else
+                await new Promise((r) => {
+                    this.wake = r;
+                    void wanted.promise.then(() => r());
+                });
         }
         return wanted.promise;
     }
@@ -4136,8 +4154,10 @@ class WorkerReaders {
         }
         return undefined;
     }
-    /** The next task for a worker, or undefined when every task is taken. */
+    /** The next task for a worker, or undefined when every task is taken (or workers cannot start). */
     take() {
+        if (this.broken)
+            return undefined;
         for (;;) {
             const id = this.retry.length > 0 ? this.retry.shift() : this.order[this.next++];
             if (id === undefined)
@@ -4149,9 +4169,21 @@ class WorkerReaders {
         }
     }
     spawn() {
-        const w = this.start(this.setup);
+        let w;
+        try {
+            w = this.start(this.setup);
+        }
+        catch {
+            this.broken = true; // this thread reads every file no worker holds
+            return;
+        }
         this.held.set(w, []);
-        w.on('message', (m) => this.done(w, m));
+        w.on('message', (m) => {
+            if ('ready' in m)
+                this.online.add(w);
+            else
+                this.done(w, m);
+        });
         let why = 'it exited';
         w.on('error', (e) => {
             why = e instanceof Error ? e.message : String(e);
@@ -4177,19 +4209,32 @@ class WorkerReaders {
         const rel = this.tasks[m.id].file.rel;
         this.results[m.id].resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
     }
-    /** A worker ended: the file it was reading fails, the ones queued behind it go to a new worker. */
+    /**
+     * A worker ended. One that had started fails the file it was reading, and the ones queued behind
+     * it go to a new worker; one that never started read nothing: its files come back to this thread,
+     * and no more workers are started.
+     */
     exited(w, why) {
         const held = this.held.get(w);
         this.held.delete(w);
         if (this.closing)
             return;
+        if (!this.online.has(w)) {
+            this.broken = true;
+            for (const id of held)
+                this.taken[id] = 0;
+            this.wake?.();
+            return;
+        }
+        this.online.delete(w);
         const [reading, ...rest] = held;
         if (reading !== undefined)
             this.results[reading].resolve(stopped(this.tasks[reading].file.rel, why));
         for (const id of rest)
             this.taken[id] = 0;
         this.retry.push(...rest);
-        if (this.retry.length > 0 || this.next < this.order.length)
+        this.wake?.();
+        if (!this.broken && (this.retry.length > 0 || this.next < this.order.length))
             this.spawn();
     }
     async close() {
@@ -4199,6 +4244,7 @@ class WorkerReaders {
 }
 /** The worker side: read each task in turn and send back its encoded result. */
 function serveReads(port, setup) {
+    port.postMessage({ ready: true });
     let chain = Promise.resolve();
     port.on('message', (t) => {
         chain = chain.then(async () => {

@@ -68,11 +68,11 @@ describe('--jobs', () => {
 
   it('a reading thread that dies: every file it could not read is an error naming it, never a skipped file', () => {
     const dir = tempDir();
-    // A copy of dist/ whose reading thread dies on its first file.
+    // A copy of dist/ whose reading thread starts, then dies on its first file.
     cpSync(path.dirname(distFile('read-worker.js')), path.join(dir, 'dist'), { recursive: true });
     writeFileSync(
       path.join(dir, 'dist/read-worker.js'),
-      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(9));\n",
+      "import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\nparentPort.on('message', () => process.exit(9));\n",
     );
     const cli = path.join(dir, 'dist/cli.js');
     const demo = path.join(ROOT, 'fixtures/demo');

@@ -50,6 +50,13 @@ describe('reading on worker threads', () => {
     expect(threads).toEqual(inline);
   });
 
+  it('workers that cannot start (a missing reader bundle): every file is read on the main thread, none fails', async () => {
+    const tasks = tasksUnder(path.join(ROOT, 'fixtures/demo'));
+    const inline = await readAll(inlineReaders(tasks, setup), tasks.length);
+    const got = await readAll(openReaders(tasks, setup, 3, path.join(tempDir(), 'no-such-worker.js')), tasks.length);
+    expect(got).toEqual(inline);
+  });
+
   it('the report does not depend on the order the files finish in (property)', async () => {
     const corpora = ['fixtures/demo', 'fixtures/demo-failing', 'fixtures/demo-signed-failing'].map((d) => path.join(ROOT, d));
     const settingsOf = (cwd: string): Settings => defaultSettings(cwd);
@@ -93,6 +100,7 @@ describe('reading on worker threads', () => {
     writeFileSync(
       script,
       `import { parentPort } from 'node:worker_threads';
+parentPort.postMessage({ ready: true });
 parentPort.on('message', (t) => {
   if (t.rel.startsWith('crash')) process.exit(7);
   if (t.rel.startsWith('throw')) throw new Error('reader bug');

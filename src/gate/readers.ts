@@ -8,7 +8,9 @@
  * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
  * thread reads, in path order, the files no worker has been given yet, and while it waits for a
  * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
- * with a finding naming it (never a skipped file); the files it held go to a fresh worker.
+ * with a finding naming it (never a skipped file); the files it held go to a fresh worker. A worker
+ * that cannot start (it ends before its reader says it is loaded) read nothing: its files, and every
+ * file no worker holds, are read on the main thread, and no more workers are started.
  */
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -55,7 +57,7 @@ export function inlineReaders(tasks: readonly ReadTask[], setup: ReadSetup): Rea
  * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
  * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
  * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
- * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.93× at 190 MiB. The
+ * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.90× at 190 MiB. The
  * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
  */
 export const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
@@ -115,6 +117,10 @@ interface TaskMessage {
 }
 /** worker → main: the encoded result, or why reading threw (a bug: the file still fails). */
 type ResultMessage = { readonly id: number; readonly text: string } | { readonly id: number; readonly thrown: string };
+/** worker → main, first: its reader is loaded (a worker that ends before this read nothing). */
+interface ReadyMessage {
+  readonly ready: true;
+}
 
 interface Pending {
   resolve(r: FileRead): void;
@@ -160,6 +166,12 @@ class WorkerReaders implements Readers {
   private readonly taken: Uint8Array;
   /** Each live worker → the task ids it holds, oldest (the one it is reading) first. */
   private readonly held = new Map<Worker, number[]>();
+  /** Workers whose reader loaded (one that ends before it did never read a file). */
+  private readonly online = new Set<Worker>();
+  /** A worker could not be started: no more are, and this thread reads what is left. */
+  private broken = false;
+  /** Wakes read() when tasks come back from a worker that never started. */
+  private wake: (() => void) | null = null;
   private closing = false;
 
   /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
@@ -192,10 +204,20 @@ class WorkerReaders implements Readers {
     }
     const wanted = this.results[i] as Pending;
     while (!wanted.settled) {
+      // Given back by a worker that never started: read it here.
+      if (this.taken[i] === 0) {
+        this.taken[i] = 1;
+        return this.readHere(i);
+      }
       const j = this.takeSmallest();
-      if (j === undefined) break;
-      (this.results[j] as Pending).resolve(await this.readHere(j));
-      await new Promise((r) => setImmediate(r));
+      if (j !== undefined) {
+        (this.results[j] as Pending).resolve(await this.readHere(j));
+        await new Promise((r) => setImmediate(r));
+      } else
+        await new Promise<void>((r) => {
+          this.wake = r;
+          void wanted.promise.then(() => r());
+        });
     }
     return wanted.promise;
   }
@@ -217,8 +239,9 @@ class WorkerReaders implements Readers {
     return undefined;
   }
 
-  /** The next task for a worker, or undefined when every task is taken. */
+  /** The next task for a worker, or undefined when every task is taken (or workers cannot start). */
   private take(): number | undefined {
+    if (this.broken) return undefined;
     for (;;) {
       const id = this.retry.length > 0 ? this.retry.shift() : this.order[this.next++];
       if (id === undefined) return undefined;
@@ -230,9 +253,18 @@ class WorkerReaders implements Readers {
   }
 
   private spawn(): void {
-    const w = this.start(this.setup);
+    let w: Worker;
+    try {
+      w = this.start(this.setup);
+    } catch {
+      this.broken = true; // this thread reads every file no worker holds
+      return;
+    }
     this.held.set(w, []);
-    w.on('message', (m: ResultMessage) => this.done(w, m));
+    w.on('message', (m: ResultMessage | ReadyMessage) => {
+      if ('ready' in m) this.online.add(w);
+      else this.done(w, m);
+    });
     let why = 'it exited';
     w.on('error', (e) => {
       why = e instanceof Error ? e.message : String(e);
@@ -260,16 +292,28 @@ class WorkerReaders implements Readers {
     (this.results[m.id] as Pending).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
   }
 
-  /** A worker ended: the file it was reading fails, the ones queued behind it go to a new worker. */
+  /**
+   * A worker ended. One that had started fails the file it was reading, and the ones queued behind
+   * it go to a new worker; one that never started read nothing: its files come back to this thread,
+   * and no more workers are started.
+   */
   private exited(w: Worker, why: string): void {
     const held = this.held.get(w) as number[];
     this.held.delete(w);
     if (this.closing) return;
+    if (!this.online.has(w)) {
+      this.broken = true;
+      for (const id of held) this.taken[id] = 0;
+      this.wake?.();
+      return;
+    }
+    this.online.delete(w);
     const [reading, ...rest] = held;
     if (reading !== undefined) (this.results[reading] as Pending).resolve(stopped((this.tasks[reading] as ReadTask).file.rel, why));
     for (const id of rest) this.taken[id] = 0;
     this.retry.push(...rest);
-    if (this.retry.length > 0 || this.next < this.order.length) this.spawn();
+    this.wake?.();
+    if (!this.broken && (this.retry.length > 0 || this.next < this.order.length)) this.spawn();
   }
 
   async close(): Promise<void> {
@@ -280,6 +324,7 @@ class WorkerReaders implements Readers {
 
 /** The worker side: read each task in turn and send back its encoded result. */
 export function serveReads(port: MessagePort, setup: ReadSetup): void {
+  port.postMessage({ ready: true } satisfies ReadyMessage);
   let chain = Promise.resolve();
   port.on('message', (t: TaskMessage) => {
     chain = chain.then(async () => {
