@@ -144,6 +144,17 @@ describe('dist/index.js on a pull request', () => {
     expect(commands(wc.stdout, 'notice')).toHaveLength(9);
   });
 
+  it('input jobs: the report file is the same bytes on reading threads as on the main thread', async () => {
+    const one = await runAction({ workspace: corpus120(), inputs: { annotations: 'off', 'report-file': 'one.json', jobs: '1' } });
+    const three = await runAction({ workspace: corpus120(), inputs: { annotations: 'off', 'report-file': 'three.json', jobs: '3' } });
+    expect(one.code).toBe(three.code);
+    expect(three.outputs['report-digest']).toBe(one.outputs['report-digest']);
+    expect(three.outputs['report-digest']).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const bad = await runAction({ workspace: demo(), inputs: { jobs: '0' } });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain('jobs: "0" is not a number of threads from 1 to 256, or auto');
+  });
+
   it('annotates repository-relative paths when working-directory is set', async () => {
     const ws = corpus120('agents/prod');
     const r = await runAction({ workspace: ws, inputs: { 'working-directory': 'agents/prod', 'sarif-file': 'out/receipts.sarif' } });
