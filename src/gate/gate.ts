@@ -21,7 +21,7 @@ import type { ReadLimits } from '../read/limits.js';
 import { TrustPool } from '../trust/pool.js';
 import { attestation, type Sidecar } from '../trust/producer.js';
 import { attestedWith, type KeylessChecker, keylessChecker, uncheckedBundle, withKeyless } from './keyless.js';
-import { openReaders, type Readers, type ReadTask } from './readers.js';
+import { openReaders, type Readers, type ReadSetup, type ReadTask } from './readers.js';
 import type { Settings, UsageProblem } from './settings.js';
 
 interface Collected extends Evidence {
@@ -30,11 +30,7 @@ interface Collected extends Evidence {
 }
 
 /** Where the files are read (gate/readers.ts): the main thread or worker threads. */
-export type OpenReaders = (
-  tasks: readonly ReadTask[],
-  setup: { limits: ReadLimits; digest: boolean },
-  jobs: number | null,
-) => Readers | Promise<Readers>;
+export type OpenReaders = (tasks: readonly ReadTask[], setup: ReadSetup, jobs: number | null) => Readers | Promise<Readers>;
 
 /**
  * Read every input file into located evidence. The files are read by `open`'s readers (on the main
