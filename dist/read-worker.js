@@ -4261,7 +4261,7 @@ function serveReads(port, setup) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/read-worker.ts
+;// CONCATENATED MODULE: ./src/gate/read-worker.ts
 /** The reading thread's entry (dist/read-worker.js): files in, compact results out (gate/readers.ts). */
 
 

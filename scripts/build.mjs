@@ -10,7 +10,7 @@ import { publicGood } from './gen-trusted-root.mjs';
 // Each entry in its own folder with its own chunks (the lazily loaded Octokit and Sigstore code):
 // two builds' chunks share names (434.index.js…) but not contents, so they never share a folder.
 // The reading thread (dist/read-worker.js) is one file with no chunks; both entries start it from dist/.
-const entries = { 'index.js': 'src/action.ts', 'cli/index.js': 'src/cli.ts', 'read-worker.js': 'src/read-worker.ts' };
+const entries = { 'index.js': 'src/action.ts', 'cli/index.js': 'src/cli.ts', 'read-worker.js': 'src/gate/read-worker.ts' };
 
 rmSync('dist', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
