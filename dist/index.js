@@ -34838,6 +34838,7 @@ async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LI
 
 
 
+/** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
 const failure = (rel, message) => ({
     run: null,
     records: [],
@@ -35434,7 +35435,6 @@ function decodeRead(text, rel) {
 
 
 
-
 /** The main thread's reader: today's path, one file at a time as it is asked. */
 function inlineReaders(tasks, setup) {
     return {
@@ -35507,13 +35507,7 @@ function pending() {
     return p;
 }
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel, why) => ({
-    run: null,
-    records: [],
-    findings: [
-        (0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, `the thread reading this file stopped (${why}); it is not verified`),
-    ],
-});
+const stopped = (rel, why) => failure(rel, `the thread reading this file stopped (${why}); it is not verified`);
 class WorkerReaders {
     tasks;
     setup;

@@ -145,6 +145,8 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/core/severity.ts
 /**
  * Severities, one table: their order and every reporter's word for each (the report's totals, the
@@ -268,7 +270,7 @@ const FINDING_CODES = Object.keys(FINDINGS);
 /** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
 const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
-function findings_finding(code, loc, message, severity = FINDINGS[code].severity) {
+function finding(code, loc, message, severity = FINDINGS[code].severity) {
     if (loc.member === undefined)
         return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
     return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
@@ -291,8 +293,6 @@ function compareFindings(a, b) {
         cmp(a.message, b.message));
 }
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 ;// CONCATENATED MODULE: ./src/core/json.ts
 /**
  * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
@@ -1224,7 +1224,7 @@ class LocatingSink {
     }
     /** Where a located problem goes: here, the findings. */
     report(loc, message) {
-        this.findings.push(findings_finding('invalid_artifact', loc, message));
+        this.findings.push(finding('invalid_artifact', loc, message));
     }
 }
 /** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
@@ -1377,7 +1377,7 @@ function skippedFinding(at, skipped) {
         .slice(0, 20)
         .map(([k, n]) => `${k} ×${n}`)
         .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return findings_finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+    return finding('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
 }
 
 ;// CONCATENATED MODULE: ./src/core/vocabulary.ts
@@ -2896,20 +2896,20 @@ class FileReport extends LocatingSink {
     }
     /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
     incomplete(loc, message) {
-        this.listed(findings_finding('run_incomplete', loc, message));
+        this.listed(finding('run_incomplete', loc, message));
     }
     get skippedAny() {
         return this.firstSkip !== null;
     }
     notice(code, message) {
-        this.findings.push(findings_finding(code, { file: this.file, line: 1, column: 1 }, message));
+        this.findings.push(finding(code, { file: this.file, line: 1, column: 1 }, message));
     }
     get failed() {
         return this.errors > 0;
     }
     report(loc, message) {
         this.errors++;
-        this.listed(findings_finding('invalid_artifact', loc, message));
+        this.listed(finding('invalid_artifact', loc, message));
     }
     /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
     listed(f) {
@@ -2924,7 +2924,7 @@ class FileReport extends LocatingSink {
     }
     close() {
         if (this.suppressed > 0) {
-            this.findings.push(findings_finding(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+            this.findings.push(finding(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
         }
         if (this.firstSkip)
             this.findings.push(skippedFinding(this.firstSkip, this.skipped));
@@ -3699,10 +3699,10 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     const at = { file, line: 1, column: 1 };
     const verified = await verifyBundle(source, file, limits);
     if (!verified.ok)
-        return { run: null, records: [], findings: [findings_finding('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+        return { run: null, records: [], findings: [finding('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
     const archive = verified.value;
     if (archive.kind === 'other') {
-        const f = findings_finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        const f = finding('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
         return { run: null, records: [], findings: [f] };
     }
     const { decisions, skipped } = archive.events;
@@ -3710,7 +3710,7 @@ async function readBundle(source, file, limits = DEFAULT_BUNDLE_LIMITS) {
     if (skipped.size > 0)
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
-        findings.push(findings_finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
+        findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
     return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
 }
 
@@ -3764,25 +3764,26 @@ function attestedBy(attestation) {
 
 
 
-const failure = (rel, message) => ({
+/** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
+const files_failure = (rel, message) => ({
     run: null,
     records: [],
-    findings: [findings_finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+    findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
 const isBundle = (rel) => formatOf(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
 async function readArtifact(rel, role, bytes, limits) {
     if (isBundle(rel))
-        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
+        return role === 'audit' ? files_failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
     const format = formatOf(rel);
     if (!format || format === 'bundle')
-        return failure(rel, UNSUPPORTED);
+        return files_failure(rel, UNSUPPORTED);
     if (format === 'attestation')
-        return failure(rel, ATTESTATION);
+        return files_failure(rel, ATTESTATION);
     if (role === 'runs')
         return readRunFile(rel, bytes, format, limits);
     if (format === 'log')
-        return failure(rel, LOG_IN_AUDIT);
+        return files_failure(rel, LOG_IN_AUDIT);
     return readAuditFile(rel, bytes, format, limits);
 }
 const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
@@ -3847,7 +3848,7 @@ async function fileSha256(p) {
 }
 /** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
 async function files_readOne(file, role, limits, digest = false) {
-    const fail = (message) => failure(file.rel, message);
+    const fail = (message) => files_failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
         const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
@@ -3990,7 +3991,6 @@ function wire_decodeRead(text, rel) {
 
 
 
-
 /** The main thread's reader: today's path, one file at a time as it is asked. */
 function inlineReaders(tasks, setup) {
     return {
@@ -4063,13 +4063,7 @@ function pending() {
     return p;
 }
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel, why) => ({
-    run: null,
-    records: [],
-    findings: [
-        finding('invalid_artifact', { file: rel, line: 1, column: 1 }, `the thread reading this file stopped (${why}); it is not verified`),
-    ],
-});
+const stopped = (rel, why) => failure(rel, `the thread reading this file stopped (${why}); it is not verified`);
 class WorkerReaders {
     tasks;
     setup;

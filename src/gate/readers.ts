@@ -18,10 +18,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // node:worker_threads is loaded only when workers start (1.6 ms of every cold start otherwise).
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { finding } from '../core/findings.js';
 import type { FoundFile } from '../read/discover.js';
 import type { FileRead } from '../read/file-read.js';
-import { type Role, readOne } from '../read/files.js';
+import { failure, type Role, readOne } from '../read/files.js';
 import type { ReadLimits } from '../read/limits.js';
 import { decodeRead, encodeRead } from '../read/wire.js';
 
@@ -145,13 +144,7 @@ function pending(): Pending {
 }
 
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel: string, why: string): FileRead => ({
-  run: null,
-  records: [],
-  findings: [
-    finding('invalid_artifact', { file: rel, line: 1, column: 1 }, `the thread reading this file stopped (${why}); it is not verified`),
-  ],
-});
+const stopped = (rel: string, why: string): FileRead => failure(rel, `the thread reading this file stopped (${why}); it is not verified`);
 
 class WorkerReaders implements Readers {
   private readonly results: Pending[];
