@@ -35480,13 +35480,17 @@ function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.ava
         return 1;
     return Math.max(n, 1);
 }
-/** The readers for this input (`script`: the worker's entry; null when not built, as under tests of src/). */
-async function openReaders(tasks, setup, jobs, script = workerScript()) {
-    if (jobs === 1 || script === null)
+/**
+ * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
+ * when workers may start; none when not built, as under tests of src/).
+ */
+async function openReaders(tasks, setup, jobs, entry) {
+    if (jobs === 1 || tasks.length <= 1)
         return inlineReaders(tasks, setup);
     const sizes = tasks.map((t) => sizeOf(t.file.path));
     const n = threadsFor(jobs, sizes);
-    if (n <= 1)
+    const script = n <= 1 ? null : (entry ?? workerScript());
+    if (script === null)
         return inlineReaders(tasks, setup);
     const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
     return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));

@@ -92,17 +92,16 @@ export function threadsFor(jobs: number | null, sizes: readonly number[], cores 
   return Math.max(n, 1);
 }
 
-/** The readers for this input (`script`: the worker's entry; null when not built, as under tests of src/). */
-export async function openReaders(
-  tasks: readonly ReadTask[],
-  setup: ReadSetup,
-  jobs: number | null,
-  script = workerScript(),
-): Promise<Readers> {
-  if (jobs === 1 || script === null) return inlineReaders(tasks, setup);
+/**
+ * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
+ * when workers may start; none when not built, as under tests of src/).
+ */
+export async function openReaders(tasks: readonly ReadTask[], setup: ReadSetup, jobs: number | null, entry?: string): Promise<Readers> {
+  if (jobs === 1 || tasks.length <= 1) return inlineReaders(tasks, setup);
   const sizes = tasks.map((t) => sizeOf(t.file.path));
   const n = threadsFor(jobs, sizes);
-  if (n <= 1) return inlineReaders(tasks, setup);
+  const script = n <= 1 ? null : (entry ?? workerScript());
+  if (script === null) return inlineReaders(tasks, setup);
   const { Worker } = await import('node:worker_threads');
   return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
 }
