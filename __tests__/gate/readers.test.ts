@@ -3,7 +3,7 @@
  * reader gives, the gate's report does not depend on the order files finish in, a thread that dies
  * fails the file it was reading (never a skipped file), and the thread count follows the input.
  */
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,20 +13,17 @@ import { defaultSettings, type Settings } from '../../src/gate/settings.js';
 import type { FileRead } from '../../src/read/file-read.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { renderJson } from '../../src/report/json-report.js';
+import { artifactFiles } from '../support/artifact-files.js';
 import { cleanup, distFile, ROOT, tempDir } from '../support/workspace.js';
 
 afterEach(cleanup);
 
-function tasksUnder(dir: string, base = dir): ReadTask[] {
-  const out: ReadTask[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...tasksUnder(p, base));
-    else if (/\.(json|jsonl|ndjson|log|tar\.gz)$/.test(name))
-      out.push({ file: { path: p, rel: path.relative(base, p).split(path.sep).join('/') }, role: /audit/.test(p) ? 'audit' : 'runs' });
-  }
-  return out;
-}
+/** The artifacts under `dir` as tasks, named relative to it; a path with "audit" in it is an audit export. */
+const tasksUnder = (dir: string): ReadTask[] =>
+  artifactFiles(dir).map((p) => ({
+    file: { path: p, rel: path.relative(dir, p).split(path.sep).join('/') },
+    role: /audit/.test(p) ? 'audit' : 'runs',
+  }));
 
 const setup = { limits: DEFAULT_LIMITS, digest: true };
 

@@ -3,28 +3,18 @@
  * committed fixture, in both roles (so rejected files and their findings too), and on random byte
  * mutations of the demo corpus.
  */
-import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readArtifact, readOne } from '../../src/read/files.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { decodeRead, encodeRead } from '../../src/read/wire.js';
+import { artifactFiles } from '../support/artifact-files.js';
 import { demoCorpus } from '../support/corpus.js';
 import { arbByteOps, mutateBytes } from '../support/fuzz.js';
 import { ROOT } from '../support/workspace.js';
 
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...filesUnder(p));
-    else if (/\.(json|jsonl|ndjson|log|tar\.gz)$/.test(name)) out.push(p);
-  }
-  return out;
-}
-
-const FIXTURES = filesUnder(path.join(ROOT, 'fixtures'));
+const FIXTURES = artifactFiles(path.join(ROOT, 'fixtures'));
 
 describe('the wire between a reading thread and the gate', () => {
   it('covers the fixtures', () => {
