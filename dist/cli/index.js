@@ -3476,8 +3476,11 @@ class GroupIndex {
             const t = targetOf(call);
             for (let f = 0; f < k; f++) {
                 const name = fields[f];
-                const v = (0,core_json/* hasOwn */.$)(t, name) ? t[name] : undefined;
-                const id = typeof v === 'string' && !prints[f].has(fingerprint(v)) ? UNASKED : (this.idOf(t, f, false) ?? UNASKED);
+                let id = 0; // absent
+                if ((0,core_json/* hasOwn */.$)(t, name)) {
+                    const v = t[name];
+                    id = typeof v === 'string' && !prints[f].has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
+                }
                 this.memberIds[order * k + f] = id;
             }
         });
@@ -3504,12 +3507,9 @@ class GroupIndex {
         this.levels[l] = combos;
         return combos;
     }
-    /** The id of field `i`'s value in `target`: 0 when absent, undefined when the value was never interned. */
-    idOf(target, i, intern) {
-        const f = this.fields[i];
-        if (!(0,core_json/* hasOwn */.$)(target, f))
-            return 0;
-        const { isString, key } = valueKey(target[f]);
+    /** The id of a value of field `i` (present), or undefined when it was never interned. */
+    valueId(i, v, intern) {
+        const { isString, key } = valueKey(v);
         const strings = this.strings[i];
         const others = this.others[i];
         const m = isString ? strings : others;
@@ -3518,9 +3518,9 @@ class GroupIndex {
             m.set(key, (id = strings.size + others.size + 1));
         return id;
     }
-    /** The id of each bound field's value. */
+    /** The id of each bound field's value: 0 when absent, undefined when never interned. */
     ids(target, intern) {
-        return this.fields.map((_, i) => this.idOf(target, i, intern));
+        return this.fields.map((f, i) => ((0,core_json/* hasOwn */.$)(target, f) ? this.valueId(i, target[f], intern) : 0));
     }
     nearest(target) {
         const ids = this.ids(target, false);

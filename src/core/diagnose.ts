@@ -338,8 +338,11 @@ class GroupIndex {
       const t = targetOf(call);
       for (let f = 0; f < k; f++) {
         const name = fields[f] as string;
-        const v = hasOwn(t, name) ? t[name] : undefined;
-        const id = typeof v === 'string' && !(prints[f] as Set<number>).has(fingerprint(v)) ? UNASKED : (this.idOf(t, f, false) ?? UNASKED);
+        let id = 0; // absent
+        if (hasOwn(t, name)) {
+          const v = t[name];
+          id = typeof v === 'string' && !(prints[f] as Set<number>).has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
+        }
         this.memberIds[order * k + f] = id;
       }
     });
@@ -364,11 +367,9 @@ class GroupIndex {
     return combos;
   }
 
-  /** The id of field `i`'s value in `target`: 0 when absent, undefined when the value was never interned. */
-  private idOf(target: JsonObject, i: number, intern: boolean): number | undefined {
-    const f = this.fields[i] as string;
-    if (!hasOwn(target, f)) return 0;
-    const { isString, key } = valueKey(target[f]);
+  /** The id of a value of field `i` (present), or undefined when it was never interned. */
+  private valueId(i: number, v: unknown, intern: boolean): number | undefined {
+    const { isString, key } = valueKey(v);
     const strings = this.strings[i] as Map<string, number>;
     const others = this.others[i] as Map<string, number>;
     const m = isString ? strings : others;
@@ -377,9 +378,9 @@ class GroupIndex {
     return id;
   }
 
-  /** The id of each bound field's value. */
+  /** The id of each bound field's value: 0 when absent, undefined when never interned. */
   private ids(target: JsonObject, intern: boolean): (number | undefined)[] {
-    return this.fields.map((_, i) => this.idOf(target, i, intern));
+    return this.fields.map((f, i) => (hasOwn(target, f) ? this.valueId(i, target[f], intern) : 0));
   }
 
   nearest(target: JsonObject): Call | null {
