@@ -38465,10 +38465,88 @@ function parseStrict(text, options, start = 0, end = text.length) {
             reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
         };
     }
-    const r = runScanner(new Scanner(slice, 0, slice.length, options, wellFormed(slice)));
+    const trusted = wellFormed(slice);
+    if (trusted && provablyClean(slice, value, options))
+        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
+    const r = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
     if (!r.ok)
         return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
     return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+}
+const NO_ELEMENTS = new Map();
+/**
+ * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
+ * value, within the limits, with nothing to collect — proved without a scan, from the value:
+ *
+ * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
+ * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
+ * colons in its strings. The parsed value holds every string and member of the text except those a
+ * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
+ * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
+ * the value. False is not an error: the scan then decides, and says where.
+ */
+function provablyClean(text, value, o) {
+    if (text.includes('\\u'))
+        return false;
+    if (o.collect)
+        for (const p of o.collect)
+            if (holdsArray(value, p))
+                return false;
+    walkState.colons = 0;
+    walkState.bad = false;
+    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
+    return !walkState.bad && colonsIn(text) === walkState.colons;
+}
+/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
+function holdsArray(value, path) {
+    let v = value;
+    for (const k of path) {
+        if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, k))
+            return false;
+        v = v[k];
+    }
+    return Array.isArray(v);
+}
+const colonsIn = (s) => {
+    let n = 0;
+    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
+        n++;
+    return n;
+};
+/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
+const walkState = { colons: 0, bad: false };
+function walk(v, depth, maxDepth, maxKeys) {
+    if (typeof v === 'string') {
+        if (v.includes(':'))
+            walkState.colons += colonsIn(v);
+        return;
+    }
+    if (typeof v === 'number') {
+        if (!Number.isFinite(v))
+            walkState.bad = true;
+        return;
+    }
+    if (typeof v !== 'object' || v === null)
+        return;
+    if (depth > maxDepth) {
+        walkState.bad = true;
+        return;
+    }
+    if (Array.isArray(v)) {
+        for (let i = 0; i < v.length && !walkState.bad; i++)
+            walk(v[i], depth + 1, maxDepth, maxKeys);
+        return;
+    }
+    // Own keys only (an enumerable key someone put on Object.prototype is not the text's).
+    const keys = Object.keys(v);
+    if (keys.length > maxKeys)
+        walkState.bad = true;
+    walkState.colons += keys.length;
+    for (const k of keys) {
+        if (k.includes(':'))
+            walkState.colons += colonsIn(k);
+        walk(v[k], depth + 1, maxDepth, maxKeys);
+    }
 }
 function shifted(elements, by) {
     const out = new Map();

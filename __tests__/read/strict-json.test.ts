@@ -116,6 +116,10 @@ describe('trusted mode (after JSON.parse accepted the text) agrees with the full
     '"\\ud83d\\ude00"',
     '"😀"',
     '"__proto__"',
+    // Colons in keys: the proof without a scan counts them (strict-json.ts provablyClean).
+    '"a:"',
+    '":"',
+    '"\\u003a"',
   ];
   const STRINGS = [
     '"v"',
@@ -132,6 +136,9 @@ describe('trusted mode (after JSON.parse accepted the text) agrees with the full
     '"\\"\\ud800\\""',
     '"\\"x\\u00e9\\""',
     '"\\\\\\\\"',
+    '":"',
+    '"sha256:ab:cd"',
+    '"\\u003a"',
   ];
   const { value } = fc.letrec<{ value: string }>((tie) => ({
     value: fc.oneof(
@@ -156,5 +163,37 @@ describe('trusted mode (after JSON.parse accepted the text) agrees with the full
       }),
       { numRuns: 3000, seed: 99 },
     );
+  });
+  it('with nothing to collect (the proof without a scan): same verdict, same error location and message', () => {
+    fc.assert(
+      fc.property(value, fc.boolean(), fc.integer({ min: 1, max: 6 }), (text, pretty, maxDepth) => {
+        const t = pretty ? `\n  ${text}\n` : text;
+        const o = { maxDepth, maxKeys: 12 };
+        const full = scan(t, o);
+        const fast = parseStrict(t, o);
+        expect(fast.ok).toBe(full.ok);
+        if (!full.ok && !fast.ok) expect(fast.reason).toEqual(full.reason);
+        if (fast.ok) expect(fast.value.json).toEqual(JSON.parse(t));
+      }),
+      { numRuns: 5000, seed: 7 },
+    );
+  });
+  it.each([
+    ['a duplicate whose colons a colon in a value would hide', '{"a":"x","a":"y:"}'],
+    ['a duplicate key holding a colon', '{"k:":1,"k:":1}'],
+    ['a duplicate in a nested object', '{"o":{"a":1,"b":{"c":[1,{"d":2,"d":3}]}}}'],
+    ['an escaped colon in a key, then a duplicate', '{"\\u003a":1,"a":2,"a":3}'],
+  ])('refuses %s, at the second key', (_, text) => {
+    const r = parseStrict(text, { maxDepth: 64 });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toEqual((scan(text, { maxDepth: 64 }) as { reason: unknown }).reason);
+    if (!r.ok) expect(r.reason.message).toMatch(/^duplicate key/);
+  });
+  it('an object past maxKeys, a number past a double and nesting past maxDepth are refused without collect too', () => {
+    expect(parseStrict('{"a":1,"b":2,"c":3}', { maxDepth: 8, maxKeys: 2 })).toEqual(
+      scan('{"a":1,"b":2,"c":3}', { maxDepth: 8, maxKeys: 2 }),
+    );
+    expect(parseStrict('{"a":[1e400]}', { maxDepth: 8 }).ok).toBe(false);
+    expect(parseStrict('[[[[1]]]]', { maxDepth: 3 })).toEqual(scan('[[[[1]]]]', { maxDepth: 3 }));
   });
 });
