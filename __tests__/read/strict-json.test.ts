@@ -197,3 +197,27 @@ describe('trusted mode (after JSON.parse accepted the text) agrees with the full
     expect(parseStrict('[[[[1]]]]', { maxDepth: 3 })).toEqual(scan('[[[[1]]]]', { maxDepth: 3 }));
   });
 });
+
+describe('LineIndex', () => {
+  const reference = (text: string, offset: number) => {
+    const before = text.slice(0, offset);
+    const nl = before.lastIndexOf('\n');
+    return { line: before.split('\n').length, column: offset - (nl + 1) + 1 };
+  };
+  it('locates any sequence of offsets (forward, backward, repeated) as counting lines from the start does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', '\n', 'é', '\r', ' '), { maxLength: 60 }).map((cs) => cs.join('')),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        (text, picks) => {
+          const index = new LineIndex(text);
+          for (const p of picks) {
+            const offset = p % (text.length + 1);
+            expect(index.locate(offset)).toEqual(reference(text, offset));
+          }
+        },
+      ),
+      { numRuns: 2000, seed: 5 },
+    );
+  });
+});
