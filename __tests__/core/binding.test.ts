@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { binding, jcs } from '../../src/core/binding.js';
+import { binding, jcs, sha256Digest } from '../../src/core/binding.js';
 import { UPSTREAM } from '../support/workspace.js';
 
 const vectors = JSON.parse(readFileSync(path.join(UPSTREAM, 'jcs/rfc8785.json'), 'utf8')) as Record<
@@ -33,5 +34,86 @@ describe('binding', () => {
   it('matches the upstream deploy-key digest', () => {
     const subject = JSON.parse(readFileSync(path.join(UPSTREAM, 'side_effect/audit_record_github_deploy_key.json'), 'utf8')).subject;
     expect(binding(subject)).toEqual({ ok: true, digest: 'sha256:31f2007b91477601789c8803c3e32912a8a4510851cc55397d49a65bbc5e4ec3' });
+  });
+});
+
+describe('binding of a subject {action_class, target, verb} (written out, not walked by canonicalize)', () => {
+  const reference = (s: unknown) => {
+    const c = jcs(s);
+    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+  };
+  /** An object with these own members, as JSON.parse makes one (`__proto__` an ordinary key). */
+  const own = (members: readonly (readonly [string, unknown])[]): Record<string, unknown> => {
+    const o: Record<string, unknown> = {};
+    for (const [k, v] of members) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+    return o;
+  };
+  const text = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 6 }),
+    fc.constantFrom('\ud800', 'a\udc00', '😀', '', 'é', '"', '\\', '\u2028', '\u0000', '__proto__', 'toJSON', 'b', 'B', 'owner', 'repo'),
+  );
+  const leaf = fc.oneof(text, fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0, 1e21, 1e-7, 0.1));
+  const target = fc.oneof(fc.array(fc.tuple(text, leaf), { maxLength: 5 }).map(own), leaf, fc.constant([] as unknown[]));
+  const subject = fc.oneof(
+    fc.record({ action_class: fc.oneof(text, leaf), verb: fc.oneof(text, leaf), target }),
+    fc.tuple(text, text, target).map(([a, v, t]) =>
+      own([
+        ['verb', v],
+        ['target', t],
+        ['action_class', a],
+      ]),
+    ),
+    fc.tuple(text, text, target, text, leaf).map(([a, v, t, k, x]) =>
+      own([
+        ['action_class', a],
+        ['verb', v],
+        ['target', t],
+        [k, x],
+      ]),
+    ),
+    fc.tuple(text, target).map(([a, t]) =>
+      own([
+        ['action_class', a],
+        ['target', t],
+      ]),
+    ),
+  );
+  it('equals sha256(canonicalize(subject)) over arbitrary subjects, failures included, reason for reason', () => {
+    fc.assert(
+      fc.property(subject, (s) => {
+        expect(binding(s)).toEqual(reference(s));
+      }),
+      { numRuns: 5000, seed: 23 },
+    );
+  });
+  it("a target that is not an object as JSON.parse makes them is canonicalize's to judge (its toJSON, a Date)", () => {
+    const inherited = Object.create({ toJSON: () => ({ x: 1 }) }) as Record<string, unknown>;
+    inherited['a'] = 'b';
+    for (const t of [inherited, new Date(0)]) {
+      const s = { action_class: 'c', verb: 'v', target: t };
+      expect(binding(s)).toEqual(reference(s));
+    }
+    expect(jcs({ action_class: 'c', verb: 'v', target: inherited })).toEqual({
+      ok: true,
+      text: '{"action_class":"c","target":{"x":1},"verb":"v"}',
+    });
+  });
+  it('a target key is sorted by UTF-16 code units, as canonicalize sorts it', () => {
+    const s = {
+      action_class: 'c',
+      verb: 'v',
+      target: own([
+        ['b', '1'],
+        ['B', '2'],
+        ['😀', '3'],
+        ['\uffff', '4'],
+        ['a', { z: 1, y: [2] }],
+      ]),
+    };
+    expect(binding(s)).toEqual(reference(s));
+    expect(jcs(s)).toEqual({
+      ok: true,
+      text: '{"action_class":"c","target":{"B":"2","a":{"y":[2],"z":1},"b":"1","😀":"3","\uffff":"4"},"verb":"v"}',
+    });
   });
 });

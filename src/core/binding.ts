@@ -5,6 +5,7 @@
  */
 import { hash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { hasOwn, isObject, type JsonObject } from './json.js';
 
 export type Canonical = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
 export type Binding = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly reason: string };
@@ -35,6 +36,53 @@ export const utcSeconds = (d: Date): string => d.toISOString().replace(/\.\d+Z$/
 
 /** binding(subject) as the semantics document defines it. */
 export function binding(subject: unknown): Binding {
+  const text = subjectText(subject);
+  if (text !== null) return { ok: true, digest: sha256Digest(text) };
   const c = jcs(subject);
   return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
 }
+
+/**
+ * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
+ * here, or null for canonicalize to decide (any other shape, and whatever could fail). JCS of an
+ * object is its members sorted by key in UTF-16 code units, each `key:value` in canonical form, no
+ * white space; the three keys sort as action_class < target < verb, a target's own keys are sorted
+ * (the order `Object.keys().sort()` gives, as canonicalize sorts), a well-formed string is what
+ * JSON.stringify writes (RFC 8785 §3.2.2.2), and any other value is canonicalize's. A property test
+ * holds this equal to canonicalize over arbitrary subjects. Per subject, it saves canonicalize's
+ * general walk (a frame, a set of seen objects and a sort per object): ~0.7 µs of ~2.
+ */
+function subjectText(subject: unknown): string | null {
+  if (!isPlainObject(subject)) return null;
+  if (Object.keys(subject).length !== 3 || !hasOwn(subject, 'action_class') || !hasOwn(subject, 'verb') || !hasOwn(subject, 'target'))
+    return null;
+  const actionClass = subject['action_class'];
+  const verb = subject['verb'];
+  const target = subject['target'];
+  if (typeof actionClass !== 'string' || typeof verb !== 'string' || !isPlainObject(target)) return null;
+  if (!actionClass.isWellFormed() || !verb.isWellFormed()) return null;
+  // Entries, not a lookup by key: a key is input text (`__proto__` included).
+  const members = Object.entries(target);
+  if (members.length > 1) members.sort(byKey);
+  let t = '{';
+  for (let i = 0; i < members.length; i++) {
+    const [k, v] = members[i] as [string, unknown];
+    let value: string;
+    if (typeof v === 'string') {
+      if (!v.isWellFormed()) return null;
+      value = JSON.stringify(v);
+    } else {
+      const c = jcs(v);
+      if (!c.ok) return null;
+      value = c.text;
+    }
+    if (!k.isWellFormed()) return null;
+    t += `${i === 0 ? '' : ','}${JSON.stringify(k)}:${value}`;
+  }
+  return `{"action_class":${JSON.stringify(actionClass)},"target":${t}},"verb":${JSON.stringify(verb)}}`;
+}
+
+const byKey = (a: [string, unknown], b: [string, unknown]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+/** An object as JSON.parse makes them (canonicalize alone judges anything with another prototype: a toJSON, a boxed value). */
+const isPlainObject = (v: unknown): v is JsonObject => isObject(v) && Object.getPrototypeOf(v) === Object.prototype;
