@@ -31680,6 +31680,8 @@ function diagnoser(calls, records, allocated) {
  * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
  * of calls share one subject.
  */
+const NO_SNAGS = Object.freeze([]);
+const NO_MORE = new Map();
 function snagIndex(records, holders) {
     const byDigest = new Map();
     for (const r of records) {
@@ -31689,6 +31691,9 @@ function snagIndex(records, holders) {
     }
     const cache = new Map();
     return (digest, provider) => {
+        // No record names this digest (the common case when a run has no exports): nothing to list or cache.
+        if (!byDigest.has(digest))
+            return { kind: 'no_record', digest, snags: NO_SNAGS, more: NO_MORE };
         const key = `${digest}\u0000${provider ?? ''}`;
         const hit = cache.get(key);
         if (hit)

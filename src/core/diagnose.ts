@@ -101,6 +101,9 @@ export function diagnoser(
  * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
  * of calls share one subject.
  */
+const NO_SNAGS: readonly Snag[] = Object.freeze([]);
+const NO_MORE: ReadonlyMap<SnagKind, number> = new Map();
+
 function snagIndex(
   records: readonly CheckedRecord[],
   holders: ReadonlyMap<UsableRecord, Call>,
@@ -112,6 +115,8 @@ function snagIndex(
   }
   const cache = new Map<string, NoRecord>();
   return (digest, provider) => {
+    // No record names this digest (the common case when a run has no exports): nothing to list or cache.
+    if (!byDigest.has(digest)) return { kind: 'no_record', digest, snags: NO_SNAGS, more: NO_MORE };
     const key = `${digest}\u0000${provider ?? ''}`;
     const hit = cache.get(key);
     if (hit) return hit;
