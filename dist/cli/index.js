@@ -2834,7 +2834,8 @@ function binding(subject) {
  * (the order `Object.keys().sort()` gives, as canonicalize sorts), a well-formed string is what
  * JSON.stringify writes (RFC 8785 §3.2.2.2), and any other value is canonicalize's. A property test
  * holds this equal to canonicalize over arbitrary subjects. Per subject, it saves canonicalize's
- * general walk (a frame, a set of seen objects and a sort per object): binding() at N = 100 000 (160 000 subjects) 334 → 258–277 ms in a CPU profile.
+ * general walk (a frame, a set of seen objects and a sort per object): binding() at N = 100 000
+ * (160 000 subjects) 334 → 258–277 ms in a CPU profile, and ~270 MiB of the run's 1.9 GiB allocated.
  */
 function subjectText(subject) {
     if (!isPlainObject(subject))
@@ -3316,13 +3317,14 @@ function diagnoser(calls, records, allocated) {
         },
     };
 }
+/** The no-record reason when no record names the digest: nothing listed, nothing counted. */
+const NO_SNAGS = Object.freeze([]);
+const NO_MORE = new Map();
 /**
  * Why no record served a call with this digest and provider: computed once per (digest, provider),
  * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
  * of calls share one subject.
  */
-const NO_SNAGS = Object.freeze([]);
-const NO_MORE = new Map();
 function snagIndex(records, holders) {
     const byDigest = new Map();
     for (const r of records) {
@@ -6604,9 +6606,9 @@ function readBytes(p, limits) {
 }
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
- * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file cost a page fault
- * per 4 KiB touched: reading 100 000 calls' inputs (190 MiB) took 359 ms in `read` with fresh
- * buffers and a third of that with this one (BENCHMARKS.md).
+ * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
+ * for the kernel to fault in: at N = 100 000 (190 MiB of inputs) `read` took 359 ms of a CPU profile
+ * with one and ~40 ms with this buffer (the whole run gained less, 2–4 %: BENCHMARKS.md).
  */
 let scratch = null;
 const SCRATCH_MAX = 64 * 1024 * 1024;
@@ -11351,15 +11353,19 @@ function walk(v, depth, maxDepth, maxKeys) {
             walk(v[i], depth + 1, maxDepth, maxKeys);
         return;
     }
-    // Own keys only (an enumerable key someone put on Object.prototype is not the text's).
+    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
+    // never a lookup by a key read from the input.
     const keys = Object.keys(v);
     if (keys.length > maxKeys)
         walkState.bad = true;
     walkState.colons += keys.length;
-    for (const k of keys) {
+    for (const k of keys)
         if (k.includes(':'))
             walkState.colons += colonsIn(k);
-        walk(v[k], depth + 1, maxDepth, maxKeys);
+    for (const x of Object.values(v)) {
+        if (walkState.bad)
+            return;
+        walk(x, depth + 1, maxDepth, maxKeys);
     }
 }
 function shifted(elements, by) {

@@ -50,7 +50,8 @@ export function binding(subject: unknown): Binding {
  * (the order `Object.keys().sort()` gives, as canonicalize sorts), a well-formed string is what
  * JSON.stringify writes (RFC 8785 §3.2.2.2), and any other value is canonicalize's. A property test
  * holds this equal to canonicalize over arbitrary subjects. Per subject, it saves canonicalize's
- * general walk (a frame, a set of seen objects and a sort per object): binding() at N = 100 000 (160 000 subjects) 334 → 258–277 ms in a CPU profile.
+ * general walk (a frame, a set of seen objects and a sort per object): binding() at N = 100 000
+ * (160 000 subjects) 334 → 258–277 ms in a CPU profile, and ~270 MiB of the run's 1.9 GiB allocated.
  */
 function subjectText(subject: unknown): string | null {
   if (!isPlainObject(subject)) return null;

@@ -96,14 +96,15 @@ export function diagnoser(
   };
 }
 
+/** The no-record reason when no record names the digest: nothing listed, nothing counted. */
+const NO_SNAGS: readonly Snag[] = Object.freeze([]);
+const NO_MORE: ReadonlyMap<SnagKind, number> = new Map();
+
 /**
  * Why no record served a call with this digest and provider: computed once per (digest, provider),
  * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
  * of calls share one subject.
  */
-const NO_SNAGS: readonly Snag[] = Object.freeze([]);
-const NO_MORE: ReadonlyMap<SnagKind, number> = new Map();
-
 function snagIndex(
   records: readonly CheckedRecord[],
   holders: ReadonlyMap<UsableRecord, Call>,

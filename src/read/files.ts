@@ -73,9 +73,9 @@ function readBytes(p: string, limits: ReadLimits): Result<Buffer> {
 
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
- * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file cost a page fault
- * per 4 KiB touched: reading 100 000 calls' inputs (190 MiB) took 359 ms in `read` with fresh
- * buffers and a third of that with this one (BENCHMARKS.md).
+ * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
+ * for the kernel to fault in: at N = 100 000 (190 MiB of inputs) `read` took 359 ms of a CPU profile
+ * with one and ~40 ms with this buffer (the whole run gained less, 2–4 %: BENCHMARKS.md).
  */
 let scratch: Buffer | null = null;
 const SCRATCH_MAX = 64 * 1024 * 1024;

@@ -4,8 +4,10 @@
  * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
  * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
  * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
- * start. Values are then taken from JSON.parse, which is only ever given text that passed the scan
- * (so it never sees deep nesting, and `__proto__` is an ordinary own key).
+ * start. Values are taken from JSON.parse (`__proto__` is an ordinary own key there), which sees the
+ * text first: when it accepts, the text is trusted grammar and `parseStrict` either proves it clean
+ * from the parsed value alone (nothing to collect: `provablyClean`) or scans it in trusted mode;
+ * when it refuses, the full scan says where and why.
  */
 import type { Result } from '../core/result.js';
 
@@ -197,13 +199,15 @@ function walk(v: unknown, depth: number, maxDepth: number, maxKeys: number): voi
     for (let i = 0; i < v.length && !walkState.bad; i++) walk(v[i], depth + 1, maxDepth, maxKeys);
     return;
   }
-  // Own keys only (an enumerable key someone put on Object.prototype is not the text's).
+  // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
+  // never a lookup by a key read from the input.
   const keys = Object.keys(v);
   if (keys.length > maxKeys) walkState.bad = true;
   walkState.colons += keys.length;
-  for (const k of keys) {
-    if (k.includes(':')) walkState.colons += colonsIn(k);
-    walk((v as Record<string, unknown>)[k], depth + 1, maxDepth, maxKeys);
+  for (const k of keys) if (k.includes(':')) walkState.colons += colonsIn(k);
+  for (const x of Object.values(v)) {
+    if (walkState.bad) return;
+    walk(x, depth + 1, maxDepth, maxKeys);
   }
 }
 
