@@ -192,7 +192,7 @@ if (t10 && t100)
         name === 'evidence bundle'
           ? [
               '-e',
-              `import('${path.join(root, 'bench/shapes.mjs').replace(/\\/g, '/')}').then((m) => m.bundleFloor(${JSON.stringify(path.join(dir, 'runs/run.tar.gz'))}, (f) => require('node:fs').readFileSync(f)))`,
+              `import('${path.join(root, 'bench/shapes.mjs').replace(/\\/g, '/')}').then((m) => { const got = m.bundleFloor(${JSON.stringify(path.join(dir, 'runs/run.tar.gz'))}, (f) => require('node:fs').readFileSync(f)); if (got !== ${n}) throw new Error('bundle floor read ' + got + ' of ${n} events'); })`,
             ]
           : [path.join(root, 'bench/floor.mjs'), path.join(dir, 'runs'), path.join(dir, 'audit')];
       const f = [];

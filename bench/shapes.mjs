@@ -169,18 +169,31 @@ export function serverLogFloor(text) {
   return n;
 }
 
-/** The floor for a bundle: gunzip, split, JSON.parse every line and recompute its content hash. */
+/**
+ * The floor for a bundle: gunzip, split, JSON.parse every line and recompute its content hash.
+ * The archive is manifest.json then events.ndjson (as `bundle` writes it): the events' tar header
+ * follows the manifest's padded content. Returns the number of events, which the bench checks (until
+ * 2026-12-01 the size was read from inside the manifest, so the floor parsed nothing).
+ */
 export function bundleFloor(file, read) {
   const raw = gunzipSync(read(file));
-  const size = Number.parseInt(raw.subarray(512 + 124, 512 + 135).toString(), 8);
-  const mlen = Number.parseInt(raw.subarray(124, 135).toString(), 8);
-  const start = 512 + Math.ceil(mlen / 512) * 512 + 512;
+  const octal = (at) => Number.parseInt(raw.subarray(at + 124, at + 135).toString(), 8);
+  const header = 512 + Math.ceil(octal(0) / 512) * 512;
+  const name = raw
+    .subarray(header, header + 100)
+    .toString()
+    .replace(/\0[^]*$/, '');
+  const size = octal(header);
+  if (name !== 'events.ndjson' || !Number.isSafeInteger(size)) throw new Error(`bundle floor: no events.ndjson entry at ${header}`);
+  let n = 0;
   for (const line of raw
-    .subarray(start, start + size)
+    .subarray(header + 512, header + 512 + size)
     .toString('utf8')
     .split('\n')) {
     if (!line) continue;
     const e = JSON.parse(line);
     sha(canonicalize({ specversion: e.specversion, type: e.type, datacontenttype: e.datacontenttype, data: e.data }));
+    n++;
   }
+  return n;
 }
