@@ -182,7 +182,7 @@ export function bundleFloor(file, read) {
   const name = raw
     .subarray(header, header + 100)
     .toString()
-    .replace(/\0[^]*$/, '');
+    .replace(/\0[\s\S]*$/, '');
   const size = octal(header);
   if (name !== 'events.ndjson' || !Number.isSafeInteger(size)) throw new Error(`bundle floor: no events.ndjson entry at ${header}`);
   let n = 0;
