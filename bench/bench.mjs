@@ -70,6 +70,9 @@ for (const n of sizes) {
   for (let i = 0; i < repeat; i++) {
     const f = timed([path.join(root, 'bench/floor.mjs'), c.runs, c.audit]);
     if (f.status !== 0) throw new Error(`floor failed: ${f.stderr}`);
+    // A floor that skipped work would flatter nothing and mislead everything: it hashes every call and record.
+    if (Number(f.stdout.trim()) !== c.calls + c.records)
+      throw new Error(`the floor hashed ${f.stdout.trim()} subjects, not ${c.calls + c.records}`);
     floor.push(f);
     for (const m of modes) {
       const out = path.join(tmp, `report-${m}.json`);
@@ -232,17 +235,17 @@ if (t10 && t100)
 // JSON-parses every line and every decision string.
 {
   const dir = path.join(tmp, 'serverlog');
-  serverLog(dir, 100_000);
+  const decisions = serverLog(dir, 100_000);
   const file = path.join(dir, 'runs/server.log');
   const floor = [];
   const gate = [];
   for (let i = 0; i < repeat; i++) {
-    floor.push(
-      timed([
-        '-e',
-        `import('${path.join(root, 'bench/shapes.mjs').replace(/\\/g, '/')}').then((m) => m.serverLogFloor(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8')))`,
-      ]).ms,
-    );
+    const fl = timed([
+      '-e',
+      `import('${path.join(root, 'bench/shapes.mjs').replace(/\\/g, '/')}').then((m) => { const n = m.serverLogFloor(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8')); if (n !== ${decisions}) throw new Error('the server-log floor parsed ' + n + ' decisions, not ${decisions}'); })`,
+    ]);
+    if (fl.status !== 0) throw new Error(`the server-log floor failed: ${fl.stderr}`);
+    floor.push(fl.ms);
     const g = timed([
       path.join(root, 'dist/cli.js'),
       'verify',
@@ -259,7 +262,7 @@ if (t10 && t100)
     gate.push(g.ms);
   }
   console.log(
-    `\nserver log, 100,000 lines (${mb(statSync(file).size)}; 50,000 decisions), median of ${repeat}: floor ${fmt(median(floor))} | gate ${fmt(median(gate))} | gate/floor ${(median(gate) / median(floor)).toFixed(2)}×`,
+    `\nserver log, 100,000 lines (${mb(statSync(file).size)}; ${decisions.toLocaleString('en')} decisions), median of ${repeat}: floor ${fmt(median(floor))} | gate ${fmt(median(gate))} | gate/floor ${(median(gate) / median(floor)).toFixed(2)}×`,
   );
 }
 

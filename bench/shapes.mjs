@@ -136,7 +136,8 @@ export function serverLog(dir, n) {
   const lines = [
     '{"timestamp":"2026-05-14T10:02:41.90731102Z","level":"INFO","fields":{"event":"server_start","timeout_ms":2000},"target":"assay_mcp_server"}',
   ];
-  for (let i = 1; lines.length < n - 1; i++) {
+  let decisions = 0;
+  for (let i = 1; lines.length < n - 1; i++, decisions++) {
     const rid = `r-${String(i).padStart(6, '0')}`;
     lines.push(
       `{"timestamp":"2026-05-14T10:02:42.238015777Z","level":"INFO","fields":{"event":"tool_call_start","rid":"${rid}","rpc_id":"Some(Number(${i}))","bytes_in":336,"args_bytes":240},"target":"assay_mcp_server::server"}`,
@@ -156,6 +157,7 @@ export function serverLog(dir, n) {
       '{"timestamp":"2026-05-14T10:02:43Z","level":"INFO","fields":{"event":"initialized","rid":"r-000002"},"target":"assay_mcp_server::server"}',
     );
   writeFileSync(path.join(dir, 'runs', 'server.log'), `${lines.join('\n')}\n`);
+  return decisions;
 }
 
 /** The floor for a server log: JSON.parse every line, and every decision string. */
