@@ -3842,10 +3842,17 @@ async function contents(src, file, limits) {
         throw new ReadError('bundle', 'missing member events.ndjson');
     return { manifest, events };
 }
+/**
+ * Bytes gunzip hands over at a time. Each chunk is a turn of the event loop while zlib inflates on
+ * the thread pool: 16 KiB (the default) is ~5 000 turns for a 100 000-event bundle, 256 KiB ~300
+ * (2.28 → 2.06 s for it; 1 MiB was no faster). The limits are checked per chunk, so a bomb is
+ * stopped at most one chunk past them.
+ */
+const GUNZIP_CHUNK = 256 * 1024;
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
 async function archive_walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
-    const gunzip = (0,external_node_zlib_namespaceObject.createGunzip)();
+    const gunzip = (0,external_node_zlib_namespaceObject.createGunzip)({ chunkSize: GUNZIP_CHUNK });
     const archiveHash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
     input.on('data', (chunk) => archiveHash.update(chunk));
     input.on('error', (e) => gunzip.destroy(e));

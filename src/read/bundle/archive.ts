@@ -106,10 +106,18 @@ async function contents(
   return { manifest, events };
 }
 
+/**
+ * Bytes gunzip hands over at a time. Each chunk is a turn of the event loop while zlib inflates on
+ * the thread pool: 16 KiB (the default) is ~5 000 turns for a 100 000-event bundle, 256 KiB ~300
+ * (2.28 → 2.06 s for it; 1 MiB was no faster). The limits are checked per chunk, so a bomb is
+ * stopped at most one chunk past them.
+ */
+const GUNZIP_CHUNK = 256 * 1024;
+
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
 async function walk(source: BundleSource, file: string, limits: BundleLimits): Promise<Archive> {
   const { size, input } = open(source, limits);
-  const gunzip = createGunzip();
+  const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK });
   const archiveHash = createHash('sha256');
   input.on('data', (chunk: Buffer) => archiveHash.update(chunk));
   input.on('error', (e) => gunzip.destroy(e));
