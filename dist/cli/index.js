@@ -3186,10 +3186,12 @@ function checkRecords(records) {
     const firstOf = new Map();
     const conflicted = new Map();
     const identity = (r) => JSON.stringify([r.record.provider, r.record.record_id]);
+    // Each usable record's identity, made once (both passes read it).
+    const ids = checks.map((c, i) => (c.outcome === 'usable' ? identity(records[i]) : undefined));
     checks.forEach((c, i) => {
         if (c.outcome !== 'usable')
             return;
-        const id = identity(records[i]);
+        const id = ids[i];
         const first = firstOf.get(id);
         if (first === undefined)
             firstOf.set(id, i);
@@ -3200,7 +3202,7 @@ function checkRecords(records) {
         const c = checks[i];
         if (c.outcome !== 'usable')
             return { input, check: c };
-        const id = identity(input);
+        const id = ids[i];
         const first = firstOf.get(id);
         const clash = conflicted.get(id);
         if (clash !== undefined) {

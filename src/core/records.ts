@@ -56,9 +56,11 @@ export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {
   const firstOf = new Map<string, number>();
   const conflicted = new Map<string, number>();
   const identity = (r: RecordInput): string => JSON.stringify([r.record.provider, r.record.record_id]);
+  // Each usable record's identity, made once (both passes read it).
+  const ids: (string | undefined)[] = checks.map((c, i) => (c.outcome === 'usable' ? identity(records[i] as RecordInput) : undefined));
   checks.forEach((c, i) => {
     if (c.outcome !== 'usable') return;
-    const id = identity(records[i] as RecordInput);
+    const id = ids[i] as string;
     const first = firstOf.get(id);
     if (first === undefined) firstOf.set(id, i);
     else if ((checks[first] as { recomputed: string }).recomputed !== c.recomputed && !conflicted.has(id)) conflicted.set(id, i);
@@ -66,7 +68,7 @@ export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {
   return records.map((input, i): CheckedRecord => {
     const c = checks[i] as RecordCheck;
     if (c.outcome !== 'usable') return { input, check: c };
-    const id = identity(input);
+    const id = ids[i] as string;
     const first = firstOf.get(id) as number;
     const clash = conflicted.get(id);
     if (clash !== undefined) {
