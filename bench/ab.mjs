@@ -1,0 +1,86 @@
+// node bench/ab.mjs --before <dist dir> [--after dist] [--calls 100000 | --log 100000] [--jobs auto] [--pairs 9]
+// Two builds of the gate, interleaved on one input, with the floor between each pair: on a noisy
+// machine only pairs taken side by side say whether a change helped. `--before` is a dist/ of an
+// earlier commit, e.g. `mkdir /tmp/before && git archive <rev> dist | tar -x -C /tmp/before` and
+// `--before /tmp/before/dist`. Prints medians and minimums, the ratio after / before, and fails when
+// the two builds write different reports.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generate } from './corpus.mjs';
+import { serverLog } from './shapes.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { values } = parseArgs({
+  options: {
+    before: { type: 'string' },
+    after: { type: 'string', default: path.join(root, 'dist') },
+    calls: { type: 'string', default: '100000' },
+    log: { type: 'string' },
+    jobs: { type: 'string', default: 'auto' },
+    pairs: { type: 'string', default: '9' },
+  },
+});
+if (!values.before) throw new Error('--before <dist dir> is required (a dist/ of the commit to compare with)');
+const pairs = Number(values.pairs);
+const tmp = mkdtempSync(path.join(tmpdir(), 'receipt-gate-ab-'));
+
+// The input, and the floor for it (the same floors as bench.mjs).
+let args;
+let floorArgs;
+let label;
+if (values.log) {
+  const lines = Number(values.log);
+  const decisions = serverLog(tmp, lines);
+  const file = path.join(tmp, 'runs/server.log');
+  args = ['verify', '-C', tmp, '--runs', 'runs', '--format', 'json', '--jobs', values.jobs];
+  const check = `if (n !== ${decisions}) throw new Error('the floor parsed ' + n + ' decisions')`;
+  floorArgs = [
+    '-e',
+    `import(${JSON.stringify(path.join(root, 'bench/shapes.mjs'))}).then((m) => { const n = m.serverLogFloor(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8')); ${check} })`,
+  ];
+  label = `a server log of ${lines.toLocaleString('en')} lines (${decisions.toLocaleString('en')} decisions)`;
+} else {
+  const c = generate(path.join(tmp, 'corpus'), Number(values.calls));
+  args = ['verify', '-C', path.join(tmp, 'corpus'), '--runs', 'runs', '--audit', 'audit', '--format', 'json', '--jobs', values.jobs];
+  floorArgs = [path.join(root, 'bench/floor.mjs'), c.runs, c.audit];
+  label = `${c.calls.toLocaleString('en')} calls, ${c.records.toLocaleString('en')} records (${(c.bytes / 2 ** 20).toFixed(0)} MiB)`;
+}
+
+const timed = (argv) => {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, argv, { encoding: 'utf8', maxBuffer: 1 << 26 });
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, status: r.status, stderr: r.stderr };
+};
+const run = (dist, out) => {
+  const r = timed([path.join(dist, 'cli.js'), ...args, '--output', out]);
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${dist} exited ${r.status}: ${r.stderr}`);
+  return r.ms;
+};
+const sha = (p) => createHash('sha256').update(readFileSync(p)).digest('hex');
+
+const t = { before: [], after: [], floor: [] };
+for (let i = 0; i < pairs; i++) {
+  const f = timed(floorArgs);
+  if (f.status !== 0) throw new Error(`the floor failed: ${f.stderr}`);
+  t.floor.push(f.ms);
+  // Alternate which build goes first, so neither always runs on a warmer cache.
+  const order = i % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
+  for (const k of order) t[k].push(run(values[k], path.join(tmp, `${k}.json`)));
+}
+if (sha(path.join(tmp, 'before.json')) !== sha(path.join(tmp, 'after.json'))) throw new Error('the two builds wrote different reports');
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+console.log(
+  `${label}, --jobs ${values.jobs}, ${pairs} interleaved pairs (reports identical: sha256 ${sha(path.join(tmp, 'after.json')).slice(0, 16)}…)`,
+);
+for (const k of ['floor', 'before', 'after'])
+  console.log(
+    `  ${k.padEnd(6)} median ${fmt(median(t[k]))}, min ${fmt(Math.min(...t[k]))}${k === 'floor' ? '' : ` | ${(median(t[k]) / median(t.floor)).toFixed(2)}× the floor`}`,
+  );
+console.log(`  after / before ${(median(t.after) / median(t.before)).toFixed(3)} (medians)`);
+rmSync(tmp, { recursive: true, force: true });
