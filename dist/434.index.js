@@ -285,7 +285,8 @@ function verifyBundle(bundle, roots, artifact) {
     }
     return { ok: false, reason: `the signature does not verify against the trusted root: ${why}` };
 }
-function checkBundle(value, subject, policy, roots, predicate, limits) {
+function checkBundle(value, expected, limits) {
+    const { subject, policy, roots, predicate } = expected;
     const parsed = parseBundle(value);
     if (!parsed.ok)
         return parsed;
@@ -331,7 +332,7 @@ function checkBundle(value, subject, policy, roots, predicate, limits) {
  * A `.sigstore.json` file's bundles (one value, or one per line): trusted when one passes every
  * check; otherwise the first reason (with the line when there are several).
  */
-function checkBundleFile(name, bytes, subject, policy, roots, predicate, limits) {
+function checkBundleFile(name, bytes, expected, limits) {
     const { docs, sink } = valuesOf(name, bytes, limits);
     const problem = sink.findings[0];
     if (problem)
@@ -340,7 +341,7 @@ function checkBundleFile(name, bytes, subject, policy, roots, predicate, limits)
         return { ok: false, reason: 'no attestation: the .sigstore.json holds no bundle' };
     let reason = '';
     for (const [i, doc] of docs.entries()) {
-        const r = checkBundle(doc.value, subject, policy, roots, predicate, limits);
+        const r = checkBundle(doc.value, expected, limits);
         if (r.ok)
             return r;
         reason ||= docs.length > 1 ? `${r.reason} (bundle ${i + 1}; none of ${docs.length} passes)` : r.reason;

@@ -35402,7 +35402,7 @@ async function keylessChecker(settings, limits, workspace) {
             return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
         if (got.kind === 'refused')
             return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
-        return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { name: file.rel, sha256 }, policy, roots, predicate, limits);
+        return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
     };
     return {
         ok: true,

@@ -9,7 +9,14 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { PUBLIC_GOOD_ROOT } from '../../src/trust/public-good-root.generated.js';
-import { checkBundleFile, type IdentityPolicy, parseTrustedRoots, publicGoodRoots, type Root } from '../../src/trust/sigstore.js';
+import {
+  type BundleExpectation,
+  checkBundleFile,
+  type IdentityPolicy,
+  parseTrustedRoots,
+  publicGoodRoots,
+  type Root,
+} from '../../src/trust/sigstore.js';
 import { addKey, json, record, surface } from '../support/corpus.js';
 import { EXPORT_IDENTITY, ISSUER, mockSigstore, OID, REPO, statementFor } from '../support/sigstore.js';
 import { cli, cliJson, ROOT, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
@@ -38,13 +45,12 @@ const check = (bundle: unknown, over: Partial<IdentityPolicy> = {}, file = FILE,
   checkBundleFile(
     `${file.name}.sigstore.json`,
     Buffer.from(JSON.stringify(bundle)),
-    file,
-    { ...policy, ...over },
-    rs,
-    { type: RECORDS_V1 },
+    { subject: file, policy: { ...policy, ...over }, roots: rs, predicate: { type: RECORDS_V1 } },
     DEFAULT_LIMITS,
   );
 const good = () => world.attest(statementFor('2026-12-01.ndjson', BYTES, RECORDS_V1));
+/** FILE's records attested by the policy's identity under the mock root. */
+const expectRecords = (): BundleExpectation => ({ subject: FILE, policy, roots, predicate: { type: RECORDS_V1 } });
 
 describe('a bundle from a trusted workflow identity', () => {
   it('passes, naming the identity, source repository, ref, issuer and signing time', async () => {
@@ -140,26 +146,23 @@ describe('every refusal has its own reason', () => {
   it('JSON lines with one good bundle among bad ones: trusted', async () => {
     const bad = await world.attest(statementFor('x', BYTES, RECORDS_V1));
     const text = `${JSON.stringify(bad)}\n${JSON.stringify(await good())}\n`;
-    const r = checkBundleFile('f.sigstore.json', Buffer.from(text), FILE, policy, roots, { type: RECORDS_V1 }, DEFAULT_LIMITS);
+    const r = checkBundleFile('f.sigstore.json', Buffer.from(text), expectRecords(), DEFAULT_LIMITS);
     expect(r.ok).toBe(true);
     const none = checkBundleFile(
       'f.sigstore.json',
       Buffer.from(`${JSON.stringify(bad)}\n${JSON.stringify(bad)}\n`),
-      FILE,
-      policy,
-      roots,
-      { type: RECORDS_V1 },
+      expectRecords(),
       DEFAULT_LIMITS,
     );
     expect(none).toMatchObject({ ok: false, reason: expect.stringMatching(/\(bundle 1; none of 2 passes\)/) });
   });
 
   it('garbage is not a bundle; an empty file holds none', () => {
-    expect(checkBundleFile('f', Buffer.from('{"mediaType":1}'), FILE, policy, roots, { type: RECORDS_V1 }, DEFAULT_LIMITS)).toMatchObject({
+    expect(checkBundleFile('f', Buffer.from('{"mediaType":1}'), expectRecords(), DEFAULT_LIMITS)).toMatchObject({
       ok: false,
       reason: expect.stringMatching(/^not a Sigstore bundle/),
     });
-    expect(checkBundleFile('f', Buffer.from('\n'), FILE, policy, roots, { type: RECORDS_V1 }, DEFAULT_LIMITS)).toMatchObject({
+    expect(checkBundleFile('f', Buffer.from('\n'), expectRecords(), DEFAULT_LIMITS)).toMatchObject({
       ok: false,
       reason: 'no attestation: the .sigstore.json holds no bundle',
     });

@@ -7043,7 +7043,7 @@ async function keylessChecker(settings, limits, workspace) {
             return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
         if (got.kind === 'refused')
             return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
-        return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { name: file.rel, sha256 }, policy, roots, predicate, limits);
+        return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
     };
     return {
         ok: true,
@@ -9124,7 +9124,7 @@ async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report,
             return v.ok ? { ok: true } : v;
         },
     };
-    const r = sigstore.checkBundleFile(bundleFile, bundleBytes, { name: reportFile, sha256: sha256Hex(report) }, policy, roots.value, predicate, limits);
+    const r = sigstore.checkBundleFile(bundleFile, bundleBytes, { subject: { name: reportFile, sha256: sha256Hex(report) }, policy, roots: roots.value, predicate }, limits);
     return r.ok
         ? { ok: true, value: `${summary} · signed by ${r.value.identity} (${r.value.sourceRef}, ${r.value.signedAt})` }
         : { ok: false, reason: { usage: false, text: r.reason } };

@@ -55,7 +55,12 @@ export async function keylessChecker(
     if (got.kind === 'none')
       return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop() as string)} beside it)` };
     if (got.kind === 'refused') return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
-    return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { name: file.rel, sha256 }, policy, roots, predicate, limits);
+    return sigstore.checkBundleFile(
+      sigstoreOf(file.rel),
+      got.bytes,
+      { subject: { name: file.rel, sha256 }, policy, roots, predicate },
+      limits,
+    );
   };
   return {
     ok: true,

@@ -262,14 +262,17 @@ function verifyBundle(
   return { ok: false, reason: `the signature does not verify against the trusted root: ${why}` };
 }
 
-function checkBundle(
-  value: unknown,
-  subject: { readonly name: string; readonly sha256: string },
-  policy: IdentityPolicy,
-  roots: readonly Root[],
-  predicate: PredicateKind,
-  limits: ReadLimits,
-): Result<KeylessSigner> {
+/** What a bundle must be to be trusted: about this file, signed by an identity of the policy under one of the roots, with this predicate. */
+export interface BundleExpectation {
+  /** The file it attests: its base name is the subject name it must carry, its sha256 the digest. */
+  readonly subject: { readonly name: string; readonly sha256: string };
+  readonly policy: IdentityPolicy;
+  readonly roots: readonly Root[];
+  readonly predicate: PredicateKind;
+}
+
+function checkBundle(value: unknown, expected: BundleExpectation, limits: ReadLimits): Result<KeylessSigner> {
+  const { subject, policy, roots, predicate } = expected;
   const parsed = parseBundle(value);
   if (!parsed.ok) return parsed;
   if (!isBundleWithDsseEnvelope(parsed.value))
@@ -308,22 +311,14 @@ function checkBundle(
  * A `.sigstore.json` file's bundles (one value, or one per line): trusted when one passes every
  * check; otherwise the first reason (with the line when there are several).
  */
-export function checkBundleFile(
-  name: string,
-  bytes: Uint8Array,
-  subject: { readonly name: string; readonly sha256: string },
-  policy: IdentityPolicy,
-  roots: readonly Root[],
-  predicate: PredicateKind,
-  limits: ReadLimits,
-): Result<KeylessSigner> {
+export function checkBundleFile(name: string, bytes: Uint8Array, expected: BundleExpectation, limits: ReadLimits): Result<KeylessSigner> {
   const { docs, sink } = valuesOf(name, bytes, limits);
   const problem = sink.findings[0];
   if (problem) return { ok: false, reason: `${name} is not strict JSON: ${problem.message}` };
   if (docs.length === 0) return { ok: false, reason: 'no attestation: the .sigstore.json holds no bundle' };
   let reason = '';
   for (const [i, doc] of docs.entries()) {
-    const r = checkBundle(doc.value, subject, policy, roots, predicate, limits);
+    const r = checkBundle(doc.value, expected, limits);
     if (r.ok) return r;
     reason ||= docs.length > 1 ? `${r.reason} (bundle ${i + 1}; none of ${docs.length} passes)` : r.reason;
   }

@@ -119,10 +119,7 @@ export async function verifyVerdictKeyless(
   const r = sigstore.checkBundleFile(
     bundleFile,
     bundleBytes,
-    { name: reportFile, sha256: sha256Hex(report) },
-    policy,
-    roots.value,
-    predicate,
+    { subject: { name: reportFile, sha256: sha256Hex(report) }, policy, roots: roots.value, predicate },
     limits,
   );
   return r.ok
