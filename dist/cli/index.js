@@ -9084,8 +9084,15 @@ async function verdict_checkOne(e, reportSha256, keys, limits, resourceUri) {
     const v = verdictOf(s['predicate'], resourceUri);
     return v.ok ? { ok: true, value: `${v.value} · signed by ${signed.value}` } : v;
 }
-/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
+/**
+ * Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes.
+ * Its refusals are the verdict's, never the caller's (the keys were read before): `usage` is false.
+ */
 async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits, resourceUri = null) {
+    const r = await keySigned(envelopeFile, envelopeBytes, report, keys, limits, resourceUri);
+    return r.ok ? r : { ok: false, reason: { usage: false, text: r.reason } };
+}
+async function keySigned(envelopeFile, envelopeBytes, report, keys, limits, resourceUri) {
     const read = (0,envelope/* readEnvelopeFile */.f_)(envelopeFile, envelopeBytes, limits);
     const first = read.findings[0];
     if (first)
@@ -10422,10 +10429,8 @@ async function verifyAttestation(cmd) {
     const r = cmd.keyless?.signers
         ? await verifyVerdictKeyless(cmd.envelope, envelope.bytes, cmd.report, report.bytes, cmd.keyless.signers, cmd.keyless.trustedRoot, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri)
         : await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri);
-    if (!r.ok) {
-        const [code, text] = typeof r.reason === 'string' ? [1, r.reason] : [r.reason.usage ? 2 : 1, r.reason.text];
-        return { code, stdout: '', stderr: `receipt-gate: verify-attestation: ${text_visible(text)}\n` };
-    }
+    if (!r.ok)
+        return { code: r.reason.usage ? 2 : 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${text_visible(r.reason.text)}\n` };
     return { code: 0, stdout: `${text_visible(r.value)}\n`, stderr: '' };
 }
 async function run_verify(cmd, env, isTTY, now) {

@@ -235,10 +235,7 @@ async function verifyAttestation(cmd: VerifyAttestationCommand): Promise<CliOutc
         cmd.resourceUri,
       )
     : await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys as TrustedKeys, DEFAULT_LIMITS, cmd.resourceUri);
-  if (!r.ok) {
-    const [code, text]: [1 | 2, string] = typeof r.reason === 'string' ? [1, r.reason] : [r.reason.usage ? 2 : 1, r.reason.text];
-    return { code, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(text)}\n` };
-  }
+  if (!r.ok) return { code: r.reason.usage ? 2 : 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason.text)}\n` };
   return { code: 0, stdout: `${visible(r.value)}\n`, stderr: '' };
 }
 

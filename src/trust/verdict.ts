@@ -64,7 +64,10 @@ async function checkOne(
   return v.ok ? { ok: true, value: `${v.value} · signed by ${signed.value}` } : v;
 }
 
-/** Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes. */
+/**
+ * Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes.
+ * Its refusals are the verdict's, never the caller's (the keys were read before): `usage` is false.
+ */
 export async function verifyVerdict(
   envelopeFile: string,
   envelopeBytes: Uint8Array,
@@ -72,6 +75,18 @@ export async function verifyVerdict(
   keys: TrustedKeys,
   limits: ReadLimits,
   resourceUri: string | null = null,
+): Promise<Result<string, VerdictRefusal>> {
+  const r = await keySigned(envelopeFile, envelopeBytes, report, keys, limits, resourceUri);
+  return r.ok ? r : { ok: false, reason: { usage: false, text: r.reason } };
+}
+
+async function keySigned(
+  envelopeFile: string,
+  envelopeBytes: Uint8Array,
+  report: Uint8Array,
+  keys: TrustedKeys,
+  limits: ReadLimits,
+  resourceUri: string | null,
 ): Promise<Result<string>> {
   const read = readEnvelopeFile(envelopeFile, envelopeBytes, limits);
   const first = read.findings[0];
