@@ -453,7 +453,7 @@ const DEFAULT_LIMITS = {
     maxDecisions: 100_000,
 };
 /** The messages a broken limit gives, the same wherever it is checked. */
-const limits_fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
 const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
 /** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
 const MAX_KEY_TEXT_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
@@ -1368,7 +1368,7 @@ function decode(bytes, limits, sink, options = {}) {
         }
     }
     if (raw.length > limits.maxFileBytes) {
-        sink.error({ line: 1, column: 1 }, limits_fileTooLarge(raw.length, limits));
+        sink.error({ line: 1, column: 1 }, fileTooLarge(raw.length, limits));
         return null;
     }
     const decoded = decodeUtf8(raw);
@@ -3297,7 +3297,7 @@ class ReadError extends Error {
     }
 }
 /** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
-const read_error_ioReason = (e) => e.code ?? e.message;
+const ioReason = (e) => e.code ?? e.message;
 
 ;// CONCATENATED MODULE: ./src/read/bundle/events.ts
 /**
@@ -3797,7 +3797,7 @@ function archive_open(source, limits) {
     catch (e) {
         if (e instanceof ReadError)
             throw e;
-        throw new ReadError('io', `cannot read file: ${read_error_ioReason(e)}`);
+        throw new ReadError('io', `cannot read file: ${ioReason(e)}`);
     }
 }
 const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
@@ -3991,18 +3991,6 @@ const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its b
 const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
-/** A file's bytes within max-file-size, or why not (the reason names the limit or the error code). */
-function readBytes(p, limits) {
-    try {
-        const size = statSync(p).size;
-        if (size > limits.maxFileBytes)
-            return { ok: false, reason: fileTooLarge(size, limits) };
-        return { ok: true, value: readFileSync(p) };
-    }
-    catch (e) {
-        return { ok: false, reason: `cannot read file: ${ioReason(e)}` };
-    }
-}
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
  * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
@@ -4013,9 +4001,10 @@ let scratch = null;
 const SCRATCH_MAX = 64 * 1024 * 1024;
 const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit while it was read (max-file-size)`;
 /**
- * A file's bytes within max-file-size, or why not, in this thread's read buffer: the view is valid
- * until the next call, so the caller consumes it before it yields. Read to its end, not to the size
- * stat gave: a file that grows past the limit while it is read is refused all the same.
+ * A file's bytes within max-file-size, or why not, in this thread's read buffer: the one way an
+ * input or a file beside it is read. The view is valid until the next call, so the caller consumes
+ * it before it yields or copies it. Read to its end, not to the size stat gave: a file that grows
+ * past the limit while it is read is refused all the same.
  */
 function readTransient(p, limits) {
     let fd;
@@ -4023,7 +4012,7 @@ function readTransient(p, limits) {
         fd = (0,external_node_fs_namespaceObject.openSync)(p, 'r');
         const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
         if (size > limits.maxFileBytes)
-            return { ok: false, reason: limits_fileTooLarge(size, limits) };
+            return { ok: false, reason: fileTooLarge(size, limits) };
         // One byte more than the limit allows, to see a file that grew past it.
         const want = Math.min(size, limits.maxFileBytes) + 1;
         let buf;
@@ -4053,7 +4042,7 @@ function readTransient(p, limits) {
         return { ok: true, value: buf.subarray(0, got) };
     }
     catch (e) {
-        return { ok: false, reason: `cannot read file: ${read_error_ioReason(e)}` };
+        return { ok: false, reason: `cannot read file: ${ioReason(e)}` };
     }
     finally {
         if (fd !== undefined)
@@ -4089,8 +4078,9 @@ function readBeside(file, what, workspace, limits) {
     }
     if (!st.isFile())
         return refuse(`${what} is not a regular file; not read`);
-    const got = readBytes(file, limits);
-    return got.ok ? { kind: 'read', bytes: got.value } : refuse(got.reason);
+    const got = readTransient(file, limits);
+    // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
+    return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
 }
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(p) {

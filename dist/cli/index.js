@@ -6601,18 +6601,6 @@ const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its b
 const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
-/** A file's bytes within max-file-size, or why not (the reason names the limit or the error code). */
-function readBytes(p, limits) {
-    try {
-        const size = (0,external_node_fs_.statSync)(p).size;
-        if (size > limits.maxFileBytes)
-            return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
-        return { ok: true, value: (0,external_node_fs_.readFileSync)(p) };
-    }
-    catch (e) {
-        return { ok: false, reason: `cannot read file: ${(0,read_error/* ioReason */.N)(e)}` };
-    }
-}
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
  * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
@@ -6623,9 +6611,10 @@ let scratch = null;
 const SCRATCH_MAX = 64 * 1024 * 1024;
 const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit while it was read (max-file-size)`;
 /**
- * A file's bytes within max-file-size, or why not, in this thread's read buffer: the view is valid
- * until the next call, so the caller consumes it before it yields. Read to its end, not to the size
- * stat gave: a file that grows past the limit while it is read is refused all the same.
+ * A file's bytes within max-file-size, or why not, in this thread's read buffer: the one way an
+ * input or a file beside it is read. The view is valid until the next call, so the caller consumes
+ * it before it yields or copies it. Read to its end, not to the size stat gave: a file that grows
+ * past the limit while it is read is refused all the same.
  */
 function readTransient(p, limits) {
     let fd;
@@ -6699,8 +6688,9 @@ function readBeside(file, what, workspace, limits) {
     }
     if (!st.isFile())
         return refuse(`${what} is not a regular file; not read`);
-    const got = readBytes(file, limits);
-    return got.ok ? { kind: 'read', bytes: got.value } : refuse(got.reason);
+    const got = readTransient(file, limits);
+    // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
+    return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
 }
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(p) {
