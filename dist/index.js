@@ -31322,23 +31322,27 @@ function project(decision) {
  * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
  * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
  * field by field, the same presence and canonically equal values. The key says exactly that: the
- * class, then each bound field's value as JSON (a string as JSON.stringify writes it, anything else
- * canonical), `\u0000`-separated (no JSON text holds a raw U+0000), empty when absent (no JSON text
+ * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds a raw U+0000), empty when absent (no JSON text
  * is empty). No sorting or escaping of whole objects per call.
  */
 function targetKey(subject) {
     let key = subject.action_class;
-    for (const f of boundFields(subject.action_class) ?? []) {
-        if (!(0,core_json/* hasOwn */.$)(subject.target, f))
-            key += '\u0000';
-        else {
-            const v = subject.target[f];
-            // The subject was canonicalized once already, so jcs cannot fail here; keep the types honest anyway.
-            const c = typeof v === 'string' ? null : jcs(v);
-            key += `\u0000${typeof v === 'string' ? JSON.stringify(v) : c?.ok ? c.text : '\u0000'}`;
-        }
-    }
+    for (const f of boundFields(subject.action_class) ?? [])
+        key += (0,core_json/* hasOwn */.$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
     return key;
+}
+/**
+ * A bound field's value as the binding sees it, for telling values equal: a string as
+ * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
+ * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
+ * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
+ * canonicalized once already, so that cannot happen for a call.
+ */
+function boundValueText(v) {
+    if (typeof v === 'string')
+        return JSON.stringify(v);
+    const c = jcs(v);
+    return c.ok ? c.text : '\u0000';
 }
 
 // EXTERNAL MODULE: ./src/core/text.ts
@@ -31793,7 +31797,7 @@ function unmatchedIndex(calls, allocated, unbound) {
             return { kind: 'no_call', actionClass: action_class, verb };
         const t = targetOf(near);
         const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
-        const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
+        const differ = keys.filter((k) => !sameField(t, target, k));
         return { kind: 'nearest', call: near, differ };
     };
 }
@@ -31862,8 +31866,8 @@ function comboKey(fields, ids) {
         return a * ID_LIMIT + b;
     return fields.map((i) => ids[i]).join(',');
 }
-/** A value's equality key within one field: a string by itself, anything else by its JSON text. */
-const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: JSON.stringify(v) };
+/** A value's equality key within one field: a string by itself, anything else by its canonical text (as the binding and the ladder's target key compare it). */
+const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: boundValueText(v) };
 /** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
 function sameField(a, b, f) {
     const has = (0,core_json/* hasOwn */.$)(a, f);
@@ -31890,7 +31894,7 @@ const UNASKED = -1;
 class GroupIndex {
     fields;
     members;
-    /** Per bound field: the queries' string values → id, their other JSON values (by JSON text) → id; 0 is "absent". */
+    /** Per bound field: the queries' string values → id, their other JSON values (by canonical text) → id; 0 is "absent". */
     strings;
     others;
     /** Every member's value ids, field by field (members × fields); UNASKED for a value no query holds. */

@@ -230,6 +230,24 @@ describe("explanations read the ladder's reasons", () => {
     );
   });
 
+  it('a bound value that is an object in another key order is the same value, as in the binding: only the field that truly differs is named', () => {
+    const call = addKey({ target: { provider: 'github', owner: { org: 'acme', id: 7 }, repo: 'payments-api', key_title_hash: 'h1' } });
+    const r = verify(
+      evidence({ 'r.json': [call] }, [
+        record(
+          'github',
+          'm',
+          addKey({ target: { provider: 'github', owner: { id: 7, org: 'acme' }, repo: 'payments-api', key_title_hash: 'h2' } }),
+        ),
+      ]),
+      OPTIONS,
+    );
+    // Before, the owner objects compared by JSON.stringify and "owner" was named as differing too.
+    expect(r.findings.find((f) => f.code === 'record_unmatched')!.message).toMatch(
+      /nearest is runs\/r\.json decision 0 \(line 4\), whose target differs in key_title_hash\. With an export scoped to the agent/,
+    );
+  });
+
   it('a verified_not_reproduced finding gives only the reason the verified claim failed', () => {
     const r = verify(evidence({ 'r.json': [addKey({ claim: 'verified' })] }), OPTIONS);
     const f = r.findings.find((x) => x.code === 'verified_not_reproduced')!;

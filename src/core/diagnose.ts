@@ -8,7 +8,7 @@
 import { binding } from './binding.js';
 import type { Call } from './call.js';
 import { hasOwn, type JsonObject } from './json.js';
-import { boundFields, narrowTarget } from './projection.js';
+import { boundFields, boundValueText, narrowTarget } from './projection.js';
 import { type CheckedRecord, isUsable, type UnusableRecord, type UsableRecord } from './records.js';
 
 /** Records a reason names before it counts the rest. */
@@ -209,7 +209,7 @@ function unmatchedIndex(
     if (!near) return { kind: 'no_call', actionClass: action_class, verb };
     const t = targetOf(near);
     const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
-    const differ = keys.filter((k) => JSON.stringify(t[k]) !== JSON.stringify(target[k]));
+    const differ = keys.filter((k) => !sameField(t, target, k));
     return { kind: 'nearest', call: near, differ };
   };
 }
@@ -284,9 +284,9 @@ function comboKey(fields: readonly number[], ids: readonly number[]): string | n
   return fields.map((i) => ids[i]).join(',');
 }
 
-/** A value's equality key within one field: a string by itself, anything else by its JSON text. */
+/** A value's equality key within one field: a string by itself, anything else by its canonical text (as the binding and the ladder's target key compare it). */
 const valueKey = (v: unknown): { readonly isString: boolean; readonly key: string } =>
-  typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: JSON.stringify(v) };
+  typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: boundValueText(v) };
 
 /** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
 function sameField(a: JsonObject, b: JsonObject, f: string): boolean {
@@ -315,7 +315,7 @@ const UNASKED = -1;
 type Level = readonly { readonly fields: readonly number[]; readonly first: Map<string | number, number> }[];
 
 class GroupIndex {
-  /** Per bound field: the queries' string values → id, their other JSON values (by JSON text) → id; 0 is "absent". */
+  /** Per bound field: the queries' string values → id, their other JSON values (by canonical text) → id; 0 is "absent". */
   private readonly strings: Map<string, number>[];
   private readonly others: Map<string, number>[];
   /** Every member's value ids, field by field (members × fields); UNASKED for a value no query holds. */

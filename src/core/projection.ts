@@ -69,20 +69,25 @@ export function project(decision: JsonObject): Projection {
  * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
  * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
  * field by field, the same presence and canonically equal values. The key says exactly that: the
- * class, then each bound field's value as JSON (a string as JSON.stringify writes it, anything else
- * canonical), `\u0000`-separated (no JSON text holds a raw U+0000), empty when absent (no JSON text
+ * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds a raw U+0000), empty when absent (no JSON text
  * is empty). No sorting or escaping of whole objects per call.
  */
 export function targetKey(subject: CallSubject): string {
   let key = subject.action_class;
-  for (const f of boundFields(subject.action_class) ?? []) {
-    if (!hasOwn(subject.target, f)) key += '\u0000';
-    else {
-      const v = subject.target[f];
-      // The subject was canonicalized once already, so jcs cannot fail here; keep the types honest anyway.
-      const c = typeof v === 'string' ? null : jcs(v);
-      key += `\u0000${typeof v === 'string' ? JSON.stringify(v) : c?.ok ? c.text : '\u0000'}`;
-    }
-  }
+  for (const f of boundFields(subject.action_class) ?? [])
+    key += hasOwn(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
   return key;
+}
+
+/**
+ * A bound field's value as the binding sees it, for telling values equal: a string as
+ * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
+ * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
+ * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
+ * canonicalized once already, so that cannot happen for a call.
+ */
+export function boundValueText(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  const c = jcs(v);
+  return c.ok ? c.text : '\u0000';
 }
