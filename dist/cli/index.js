@@ -10422,7 +10422,12 @@ async function verifyAttestation(cmd) {
     const [report, envelope] = read.value;
     const r = cmd.keyless?.signers
         ? await verifyVerdictKeyless(cmd.envelope, envelope.bytes, cmd.report, report.bytes, cmd.keyless.signers, cmd.keyless.trustedRoot, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri)
-        : await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri);
+        : cmd.keys
+            ? await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri)
+            : null;
+    // The parser asks for exactly one of the two; a command with neither is refused, never checked against nothing.
+    if (r === null)
+        return usageError('verify-attestation: --trusted-key FILE or --certificate-identity URI is required');
     if (!r.ok)
         return { code: r.reason.usage ? 2 : 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${text_visible(r.reason.text)}\n` };
     return { code: 0, stdout: `${text_visible(r.value)}\n`, stderr: '' };

@@ -21,7 +21,6 @@ import { signRecords } from '../tools/sign.js';
 import { parsePrivateKey, type SigningKey, signedAtNow } from '../tools/signing.js';
 import { writeVerdict } from '../tools/verdict.js';
 import { writeNew, writeWhole } from '../tools/write.js';
-import type { TrustedKeys } from '../trust/keys.js';
 import { verifyVerdict, verifyVerdictKeyless } from '../trust/verdict.js';
 import { VERSION } from '../version.js';
 import { usageText } from './options.js';
@@ -234,7 +233,11 @@ async function verifyAttestation(cmd: VerifyAttestationCommand): Promise<CliOutc
         DEFAULT_LIMITS,
         cmd.resourceUri,
       )
-    : await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys as TrustedKeys, DEFAULT_LIMITS, cmd.resourceUri);
+    : cmd.keys
+      ? await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, DEFAULT_LIMITS, cmd.resourceUri)
+      : null;
+  // The parser asks for exactly one of the two; a command with neither is refused, never checked against nothing.
+  if (r === null) return usageError('verify-attestation: --trusted-key FILE or --certificate-identity URI is required');
   if (!r.ok) return { code: r.reason.usage ? 2 : 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${visible(r.reason.text)}\n` };
   return { code: 0, stdout: `${visible(r.value)}\n`, stderr: '' };
 }
