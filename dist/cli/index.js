@@ -8303,8 +8303,7 @@ function envelopeLine(payloadType, payload, key) {
 
 
 
-/** The sidecar line for a bundle's bytes, or the findings that stop it. */
-/** The signed sidecar line for a bundle, or (key null) upstream's predicate alone, for actions/attest's predicate-path. */
+/** The signed sidecar line for a bundle, or (key null) upstream's predicate alone, for actions/attest's predicate-path; or the findings that stop it. */
 async function attestBundle(bundle, key, limits) {
     const read = await archive_readBundle({ bytes: bundle.bytes }, bundle.name, (0,read_limits/* bundleLimits */.x0)(limits));
     const errors = read.findings.filter((f) => f.severity === 'error');
@@ -9796,8 +9795,7 @@ function optionLines(o) {
         return [head.padEnd(COLUMN) + help[0].slice(COLUMN), ...help.slice(1)];
     return [head, ...help];
 }
-/** The whole usage text, from the tables. */
-/** The usage text: every command, or (`receipt-gate COMMAND --help`) that command alone. */
+/** The usage text, from the tables: every command, or (`receipt-gate COMMAND --help`) that command alone. */
 function usageText(only) {
     const specs = only === undefined ? COMMAND_SPECS : COMMAND_SPECS.filter((c) => c.name === only);
     const out = only === undefined ? ['Usage: receipt-gate <command> [options]', '', 'Commands:'] : [`Usage: receipt-gate ${only} [options]`];
@@ -9876,7 +9874,6 @@ function keyFiles(flag, files, dir) {
         throw new UsageError(`${flag}: an empty file name (an unset variable?)`);
     return readTrustedKeys(files.map((f) => ({ name: `${flag} ${f}`, pem: readNamed(flag, external_node_path_default().resolve(dir, f)) })));
 }
-/** The verdict attestation flags of verify, checked together. */
 /** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
 function resourceUriOf(v) {
     if (v === undefined)
@@ -9885,6 +9882,7 @@ function resourceUriOf(v) {
         throw new UsageError(`--resource-uri: "${v}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
     return v;
 }
+/** The verdict attestation flags of verify, checked together. */
 function verdictRequest(str, at, env, output, format) {
     const predicate = str('vsa-predicate');
     const envelope = str('vsa');

@@ -405,8 +405,7 @@ function optionLines(o: OptionSpec): string[] {
   return [head, ...help];
 }
 
-/** The whole usage text, from the tables. */
-/** The usage text: every command, or (`receipt-gate COMMAND --help`) that command alone. */
+/** The usage text, from the tables: every command, or (`receipt-gate COMMAND --help`) that command alone. */
 export function usageText(only?: string): string {
   const specs = only === undefined ? COMMAND_SPECS : COMMAND_SPECS.filter((c) => c.name === only);
   const out = only === undefined ? ['Usage: receipt-gate <command> [options]', '', 'Commands:'] : [`Usage: receipt-gate ${only} [options]`];

@@ -167,7 +167,6 @@ function keyFiles(flag: string, files: readonly string[], dir: string): TrustedK
   return readTrustedKeys(files.map((f) => ({ name: `${flag} ${f}`, pem: readNamed(flag, path.resolve(dir, f)) })));
 }
 
-/** The verdict attestation flags of verify, checked together. */
 /** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
 function resourceUriOf(v: string | undefined): string | undefined {
   if (v === undefined) return undefined;
@@ -176,6 +175,7 @@ function resourceUriOf(v: string | undefined): string | undefined {
   return v;
 }
 
+/** The verdict attestation flags of verify, checked together. */
 function verdictRequest(
   str: (k: string) => string | undefined,
   at: (flag: string) => string | null,

@@ -16,8 +16,7 @@ import { bundleLimits } from '../read/limits.js';
 import type { ToolInput } from './input.js';
 import { envelopeLine, type SigningKey } from './signing.js';
 
-/** The sidecar line for a bundle's bytes, or the findings that stop it. */
-/** The signed sidecar line for a bundle, or (key null) upstream's predicate alone, for actions/attest's predicate-path. */
+/** The signed sidecar line for a bundle, or (key null) upstream's predicate alone, for actions/attest's predicate-path; or the findings that stop it. */
 export async function attestBundle(
   bundle: ToolInput,
   key: SigningKey | null,
