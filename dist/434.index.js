@@ -16,6 +16,8 @@ __webpack_require__.d(__webpack_exports__, {
   loadTrustedRoots: () => (/* binding */ loadTrustedRoots),
   parseTrustedRoots: () => (/* binding */ parseTrustedRoots),
   publicGoodRoots: () => (/* binding */ publicGoodRoots),
+  readTrustedRootsFile: () => (/* binding */ readTrustedRootsFile),
+  rootsFrom: () => (/* binding */ rootsFrom),
   verifySigned: () => (/* binding */ verifySigned)
 });
 
@@ -124,16 +126,23 @@ function parseTrustedRoots(name, text, limits) {
  * `--trusted-root FILE`), or the shipped public-good root when there is none.
  */
 function loadTrustedRoots(label, file, limits) {
+    const source = readTrustedRootsFile(label, file);
+    return source.ok ? rootsFrom(source.value, limits) : source;
+}
+/** Read a trusted-roots file once, so that every thread that checks bundles parses the same bytes. */
+function readTrustedRootsFile(label, file) {
     if (file === null)
-        return { ok: true, value: publicGoodRoots() };
-    let text;
+        return { ok: true, value: null };
     try {
-        text = (0,external_node_fs_.readFileSync)(file, 'utf8');
+        return { ok: true, value: { name: `${label} ${file}`, text: (0,external_node_fs_.readFileSync)(file, 'utf8') } };
     }
     catch (e) {
         return { ok: false, reason: `${label} ${file}: cannot read (${(0,read_error/* ioReason */.N)(e)})` };
     }
-    return parseTrustedRoots(`${label} ${file}`, text, limits);
+}
+/** The roots a source holds (the public-good root for none). */
+function rootsFrom(source, limits) {
+    return source === null ? { ok: true, value: publicGoodRoots() } : parseTrustedRoots(source.name, source.text, limits);
 }
 /** The first key or authority of a trusted root whose validFor interval has no start, or null. */
 function unboundedKey(v) {

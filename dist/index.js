@@ -35068,7 +35068,7 @@ async function fileSha256(p) {
     }
 }
 /** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
-async function files_readOne(file, role, limits, digest = false) {
+async function readOne(file, role, limits, digest = false) {
     const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
@@ -35372,7 +35372,8 @@ async function attestation(run, keys, limits) {
  * Keyless trust in the gate (docs/keyless.md): the `<file>.sigstore.json` beside an audit export or
  * a run, checked against the trust set's identities with the Sigstore layer (src/trust/sigstore.ts),
  * which is loaded only when an identity is configured or such a file is met: the gate's cold start
- * does not pay for it. Keys and identities combine: either trusts.
+ * does not pay for it. Each bundle is checked by the thread that read its file (on every core for a
+ * large input: gate/readers.ts). Keys and identities combine: either trusts.
  */
 
 
@@ -35383,38 +35384,66 @@ async function attestation(run, keys, limits) {
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
 const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
-/** Load the Sigstore layer and the roots; a trusted root that cannot be used is a usage problem. */
-async function keylessChecker(settings, limits, workspace) {
+/**
+ * The gate's set-up for keyless checks: the trusted roots read once and loaded here, so that a root
+ * that cannot be used is a usage problem before anything is read.
+ */
+async function keylessSetup(settings, limits, workspace) {
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const loaded = sigstore.loadTrustedRoots('trusted-root', settings.trustedRoot, limits);
+    const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot);
+    if (!roots.ok)
+        return { ok: false, reason: { message: roots.reason } };
+    const setup = { settings, roots: roots.value, workspace };
+    const checker = await keylessChecker(setup, limits);
+    return checker.ok ? { ok: true, value: setup } : checker;
+}
+/** One checker per set-up on each thread (the gate's thread makes it first; a worker, at its first bundle). */
+const checkers = new WeakMap();
+/** The Sigstore layer loaded and the roots parsed, once per set-up on this thread. */
+function keylessChecker(setup, limits) {
+    let made = checkers.get(setup);
+    if (!made)
+        checkers.set(setup, (made = makeChecker(setup, limits)));
+    return made;
+}
+async function makeChecker(setup, limits) {
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const loaded = sigstore.rootsFrom(setup.roots, limits);
     if (!loaded.ok)
         return { ok: false, reason: { message: loaded.reason } };
     const roots = loaded.value;
-    const check = (file, sha256, policy, predicate) => {
-        const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
-        if (got.kind === 'none')
-            return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
-        if (got.kind === 'refused')
-            return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
-        return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
-    };
     return {
         ok: true,
-        value: {
-            records: (file, sha256) => settings.signers
-                ? check(file, sha256, settings.signers, { type: RECORDS_V1, check: isObjectPredicate })
-                : { ok: false, reason: 'no trusted signer identities' },
-            run: (file, sha256, facts, isBundle) => {
-                if (!settings.producers)
-                    return { ok: false, reason: 'no trusted producer identities' };
-                if (!isBundle)
-                    return check(file, sha256, settings.producers, { type: RUN_V1, check: isObjectPredicate });
-                if (!facts)
-                    return { ok: false, reason: 'the bundle does not verify' };
-                return check(file, sha256, settings.producers, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
-            },
+        value: (file, sha256, policy, predicate) => {
+            const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', setup.workspace, limits);
+            if (got.kind === 'none')
+                return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
+            if (got.kind === 'refused')
+                return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
+            return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
         },
     };
+}
+/** Whether a file of this role is checked by identity at all (then its bundle is worth a reading thread's time). */
+const checkedByIdentity = (settings, role) => (role === 'audit' ? settings.signers : settings.producers) !== null;
+/**
+ * A file's keyless result, decided by the thread that read it: an audit export's records by a signer
+ * identity, a run by a producer identity (a bundle's predicate is upstream's, checked field by
+ * field against what its reader verified); undefined when its role has no identities or the file
+ * is no run. `read.sha256` is there: readers hash every file when identities are configured.
+ */
+function keylessOf(check, settings, role, file, read) {
+    const sha256 = read.sha256;
+    if (role === 'audit')
+        return settings.signers ? check(file, sha256, settings.signers, { type: RECORDS_V1, check: isObjectPredicate }) : undefined;
+    if (!read.run || !settings.producers)
+        return undefined;
+    if (formatOf(file.rel) !== 'bundle')
+        return check(file, sha256, settings.producers, { type: RUN_V1, check: isObjectPredicate });
+    const facts = read.bundle;
+    if (!facts)
+        return { ok: false, reason: 'the bundle does not verify' };
+    return check(file, sha256, settings.producers, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
 }
 /** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
 function withKeyless(r, keyless, keys) {
@@ -35507,6 +35536,7 @@ function wire_encodeRead(r, rel) {
         findings: r.findings,
         sha256: r.sha256 ?? null,
         bundle: r.bundle ?? null,
+        keyless: r.keyless ?? null,
     };
     return JSON.stringify(wire);
 }
@@ -35559,6 +35589,8 @@ function decodeRead(text, rel) {
         read.sha256 = w.sha256;
     if (w.bundle !== null)
         read.bundle = w.bundle;
+    if (w.keyless !== null)
+        read.keyless = w.keyless;
     return read;
 }
 
@@ -35583,10 +35615,28 @@ function decodeRead(text, rel) {
 
 
 
+
+
+/**
+ * One file read, and the bundle beside it checked by identity when its role has identities: the
+ * Sigstore checks (milliseconds per bundle) run on the thread that read the file, on every core.
+ */
+async function readTask(t, setup) {
+    const r = await readOne(t.file, t.role, setup.limits, setup.digest);
+    const k = setup.keyless;
+    if (!k || !checkedByIdentity(k.settings, t.role))
+        return r;
+    const check = await keylessChecker(k, setup.limits);
+    // The gate loaded these same bytes before anything was read; if they fail here, the file fails.
+    if (!check.ok)
+        throw new Error(check.reason.message);
+    const keyless = keylessOf(check.value, k.settings, t.role, t.file, r);
+    return keyless ? { ...r, keyless } : r;
+}
 /** The main thread's reader: today's path, one file at a time as it is asked. */
 function inlineReaders(tasks, setup) {
     return {
-        read: (i) => files_readOne(tasks[i].file, tasks[i].role, setup.limits, setup.digest),
+        read: (i) => readTask(tasks[i], setup),
         close: async () => { },
     };
 }
@@ -35608,6 +35658,15 @@ const sizeOf = (p) => {
         return 0; // the reader says why it cannot be read
     }
 };
+/**
+ * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
+ * the order workers are given files: a bundle's Sigstore checks take ~3.7 ms on the benchmark
+ * machine, what reading ~256 KiB of runs takes (BENCHMARKS.md "Keyless checks on every core").
+ */
+const KEYLESS_WEIGHT_BYTES = 512 * 1024;
+/** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
+const weightOf = (t, setup) => sizeOf(t.file.path) +
+    (setup.keyless && checkedByIdentity(setup.keyless.settings, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
 /** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
 function workerScript() {
     const here = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));
@@ -35619,8 +35678,8 @@ function workerScript() {
     return null;
 }
 /**
- * How many threads read this input: `jobs` (null: the machine's cores, when the files add up to at
- * least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
+ * How many threads read this input: `jobs` (null: the machine's cores, when the files' weights add
+ * up to at least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
  */
 function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
     const n = Math.min(jobs ?? cores, sizes.length);
@@ -35635,7 +35694,7 @@ function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.ava
 async function openReaders(tasks, setup, jobs, entry) {
     if (jobs === 1 || tasks.length <= 1)
         return inlineReaders(tasks, setup);
-    const sizes = tasks.map((t) => sizeOf(t.file.path));
+    const sizes = tasks.map((t) => weightOf(t, setup));
     const n = threadsFor(jobs, sizes);
     const script = n <= 1 ? null : (entry ?? workerScript());
     if (script === null)
@@ -35730,8 +35789,7 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        const t = this.tasks[i];
-        return files_readOne(t.file, t.role, this.setup.limits, this.setup.digest);
+        return readTask(this.tasks[i], this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
@@ -35840,7 +35898,7 @@ function serveReads(port, setup) {
         chain = chain.then(async () => {
             let reply;
             try {
-                const r = await readOne({ path: t.path, rel: t.rel }, t.role, setup.limits, setup.digest);
+                const r = await readTask({ file: { path: t.path, rel: t.rel }, role: t.role }, setup);
                 reply = { id: t.id, text: encodeRead(r, t.rel) };
             }
             catch (e) {
@@ -35894,7 +35952,7 @@ async function collect(settings, digests, keyless, open) {
         role,
         d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
     }));
-    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null }, settings.jobs);
+    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null, keyless }, settings.jobs);
     let next = 0;
     try {
         for (const { role, d } of found) {
@@ -35911,14 +35969,14 @@ async function collect(settings, digests, keyless, open) {
                     if (unchecked)
                         findings.push(unchecked);
                 }
-                if (keyless && role === 'audit' && settings.keyless?.signers)
-                    recordTrust.set(file.rel, keyless.records(file, r.sha256));
+                if (role === 'audit' && r.keyless)
+                    recordTrust.set(file.rel, r.keyless);
                 if (r.sha256 !== undefined)
                     inputs.set(file.rel, r.sha256);
                 for (const x of r.findings)
                     findings.push(x);
                 if (r.run)
-                    runs.push(runInput(file, r.run, r, { settings, keyless, workspace, inputs: digests ? inputs : null, findings }));
+                    runs.push(runInput(file, r.run, r, { settings, workspace, inputs: digests ? inputs : null, findings }));
                 trust.add(r.records);
                 await trust.yield();
             }
@@ -35947,14 +36005,15 @@ async function collect(settings, digests, keyless, open) {
  * `<run>.sigstore.json`); keys or identities, either trusts.
  */
 function runInput(file, run, r, ctx) {
-    const { settings, keyless } = ctx;
+    const { settings } = ctx;
     const producers = settings.trustedProducers;
     const bundle = formatOf(file.rel) === 'bundle';
     const sidecar = bundle ? readSidecar(file, ctx.workspace, settings.limits, ctx.inputs, ctx.findings) : { kind: 'none' };
     if (sidecar.kind === 'empty' && !producers)
         ctx.findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: sidecarOf(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
     const evidence = { bundle, facts: r.bundle ?? null, sidecar };
-    const byIdentity = keyless && settings.keyless?.producers ? keyless.run(file, r.sha256, r.bundle ?? null, bundle) : null;
+    // Checked by the thread that read the run, when producer identities are configured (gate/keyless.ts).
+    const byIdentity = r.keyless ?? null;
     const decided = (a) => ({
         artifact: run.artifact,
         decisions: run.decisions,
@@ -36036,7 +36095,7 @@ function classesSeen(runs) {
 async function runGate(settings, digests = false, open = openReaders) {
     let keyless = null;
     if (settings.keyless) {
-        const k = await keylessChecker(settings.keyless, settings.limits, external_node_path_default().resolve(settings.workspace));
+        const k = await keylessSetup(settings.keyless, settings.limits, external_node_path_default().resolve(settings.workspace));
         if (!k.ok)
             return k;
         keyless = k.value;

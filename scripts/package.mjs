@@ -17,10 +17,12 @@ const root = path.resolve(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? root);
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
-/** What the package holds: the CLI bundle, its licences, the report schema, the docs a user reads. */
+/** What the package holds: the CLI bundle and its reading thread, its licences, the report schema, the docs a user reads. */
 const FILES = [
   'dist/cli.js',
   'dist/cli',
+  'dist/read-worker.js',
+  'dist/read-worker',
   'dist/package.json',
   'dist/licenses.txt',
   'schemas/report.schema.json',
@@ -35,8 +37,8 @@ try {
     mkdirSync(path.dirname(path.join(stage, f)), { recursive: true });
     cpSync(path.join(root, f), path.join(stage, f), { recursive: true });
   }
-  // npm pack leaves out a folder that holds its own package.json; dist/package.json ({"type":"module"}) covers dist/cli/ too.
-  rmSync(path.join(stage, 'dist/cli/package.json'), { force: true });
+  // npm pack leaves out a folder that holds its own package.json; dist/package.json ({"type":"module"}) covers both folders too.
+  for (const dir of ['dist/cli', 'dist/read-worker']) rmSync(path.join(stage, dir, 'package.json'), { force: true });
   const manifest = {
     name: pkg.name,
     version: pkg.version,

@@ -4,14 +4,15 @@
  * it could not read, and a wrong --jobs is a usage error.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs benchmark module, no types
 import { generate } from '../../bench/corpus.mjs';
 import type { Report } from '../../src/core/report.js';
-import { WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
-import { cleanup, distFile, ROOT, spawnCli, tempDir } from '../support/workspace.js';
+import { KEYLESS_WEIGHT_BYTES, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
+import { EXPORT_IDENTITY, ISSUER, mockSigstore, OID, REPO, statementFor } from '../support/sigstore.js';
+import { cleanup, distFile, ROOT, spawnCli, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
@@ -102,6 +103,73 @@ describe('--jobs', () => {
     const inline = run('1');
     expect(inline.code).toBe(0);
     expect(inline.report.totals.calls).toBe(9);
+  });
+
+  it('bundles checked by identity on every thread: the same report on 1 and 2 threads and auto, every refusal included; auto starts workers from 128 of them', async () => {
+    const world = await mockSigstore();
+    const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
+    const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
+    const log = readFileSync(path.join(UPSTREAM, 'server-logs/02_deploy_key_create_then_get.stderr.log'), 'utf8');
+    const records = readFileSync(path.join(UPSTREAM, 'side_effect/audit_record_github_deploy_key.json'), 'utf8');
+    const agent = `https://github.com/${REPO}/.github/workflows/agent.yml@refs/heads/main`;
+    const files: Record<string, string> = { 'root.json': JSON.stringify(world.trustedRoot), 'audit/a.json': records };
+    files['audit/a.json.sigstore.json'] = JSON.stringify(await world.attest(statementFor('a.json', Buffer.from(records), RECORDS_V1, {})));
+    for (let i = 0; i < 150; i++) {
+      const name = `run-${String(i).padStart(3, '0')}.log`;
+      // Distinct bytes per log, so that each bundle binds one file.
+      const bytes = log.replace(/"timestamp":"[^"]*"/, `"timestamp":"2026-05-14T10:02:41.${String(i).padStart(6, '0')}Z"`);
+      files[`runs/${name}`] = bytes;
+      const pr = {
+        san: agent,
+        extensions: [
+          { oid: OID.issuer, value: ISSUER },
+          { oid: OID.repo, value: `https://github.com/${REPO}` },
+          { oid: OID.ref, value: 'refs/pull/7/merge' },
+        ],
+      };
+      // Most attested by the agent's workflow; some edited after signing, some from a pull request, some never attested.
+      if (i % 10 === 3) continue;
+      const attested = await world.attest(
+        statementFor(name, Buffer.from(i % 10 === 5 ? `${bytes} ` : bytes), RUN_V1, {}),
+        i % 10 === 7 ? pr : { san: agent },
+      );
+      files[`runs/${name}.sigstore.json`] = JSON.stringify(attested);
+    }
+    const dir = writeFiles(tempDir(), files);
+    const base = ['--runs', 'runs', '--audit', 'audit', '--source-repository', REPO, '--trusted-root', 'root.json'];
+    const ids = ['--trusted-producer-identity', agent, '--trusted-signer-identity', EXPORT_IDENTITY];
+    const run = (jobs: string, cli?: string): { code: number | null; text: string } => {
+      const out = path.join(dir, `r-${jobs}.json`);
+      const r = spawnCli(['verify', '-C', dir, ...base, ...ids, '--output', out, '--jobs', jobs], dir, {}, cli);
+      return { code: r.code, text: readFileSync(out, 'utf8') };
+    };
+    const one = run('1');
+    expect(run('2').text).toBe(one.text);
+    expect(run('auto').text).toBe(one.text);
+    const report = JSON.parse(one.text) as Report;
+    expect(report.records.every((r) => r.trusted_by?.identity === EXPORT_IDENTITY)).toBe(true);
+    expect(report.runs.filter((r) => r.producer?.identity?.identity === agent).length).toBe(105);
+    const reasons = report.findings.filter((f) => f.code === 'run_unattested').map((f) => f.message);
+    expect(reasons.length).toBe(45);
+    expect(reasons.filter((r) => /no attestation \(no run-\d+\.log\.sigstore\.json beside it\)/.test(r)).length).toBe(15);
+    expect(reasons.filter((r) => /digest/.test(r)).length).toBe(15);
+    expect(reasons.filter((r) => /refs\/pull\/7\/merge/.test(r)).length).toBe(15);
+
+    // auto: workers from 128 attested files (a reading thread that dies on its first file shows it ran), none for fewer.
+    // Here 136 files have a bundle (135 runs and the export), then 91.
+    expect(WORKER_THRESHOLD_BYTES / KEYLESS_WEIGHT_BYTES).toBe(128);
+    const copy = path.join(dir, 'dying');
+    cpSync(path.dirname(distFile('read-worker.js')), copy, { recursive: true });
+    writeFileSync(
+      path.join(copy, 'read-worker.js'),
+      "import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\nparentPort.on('message', () => process.exit(9));\n",
+    );
+    const dying = run('auto', path.join(copy, 'cli.js'));
+    expect(dying.code).toBe(1);
+    expect((JSON.parse(dying.text) as Report).findings.some((f) => /^the thread reading this file stopped/.test(f.message))).toBe(true);
+    for (let i = 100; i < 150; i++) rmSync(path.join(dir, `runs/run-${i}.log.sigstore.json`), { force: true });
+    const fewer = run('auto', path.join(copy, 'cli.js'));
+    expect((JSON.parse(fewer.text) as Report).findings.some((f) => /^the thread reading this file stopped/.test(f.message))).toBe(false);
   });
 
   it.each([['0'], ['-1'], ['two'], ['257'], ['']])('--jobs %j is a usage error', (jobs) => {

@@ -10,6 +10,7 @@ import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import type { Report } from '../../src/core/report.js';
 import { cleanup, distFile, ROOT, tempDir } from '../support/workspace.js';
 
 afterAll(cleanup);
@@ -31,14 +32,17 @@ describe('the npm package', () => {
   it('holds the bundle, its licences and the docs; no source, test, fixture or dependency', () => {
     expect(path.basename(tarball)).toBe(`receipt-gate-${pkg.version}.tgz`);
     const list = spawnSync('tar', ['tzf', tarball], { encoding: 'utf8' }).stdout.trim().split('\n').sort();
-    // The launcher, the CLI bundle and its lazily loaded chunks, the licences, the report schema, the docs.
+    // The launchers, the CLI bundle and its reading thread with their lazily loaded chunks, the licences, the report schema, the docs.
     const allowed =
-      /^package\/(dist\/cli\.js|dist\/cli\/[\w.-]+\.js|dist\/package\.json|dist\/licenses\.txt|package\.json|schemas\/report\.schema\.json|README\.md|LICENSE|CHANGELOG\.md)$/;
+      /^package\/(dist\/cli\.js|dist\/read-worker\.js|dist\/(cli|read-worker)\/[\w.-]+\.js|dist\/package\.json|dist\/licenses\.txt|package\.json|schemas\/report\.schema\.json|README\.md|LICENSE|CHANGELOG\.md)$/;
     expect(list.filter((f) => !allowed.test(f))).toEqual([]);
     expect(list).toEqual(
       expect.arrayContaining([
         'package/dist/cli.js',
         'package/dist/cli/index.js',
+        // Without its reading thread the installed CLI would read every input on one thread, whatever --jobs says.
+        'package/dist/read-worker.js',
+        'package/dist/read-worker/index.js',
         'package/dist/licenses.txt',
         'package/README.md',
         'package/LICENSE',
@@ -63,6 +67,19 @@ describe('the npm package', () => {
     expect(JSON.parse(r.stdout).totals).toMatchObject({ calls: 9, verified: 4 });
     const version = spawnSync(bin, ['--version'], { encoding: 'utf8', shell: process.platform === 'win32' });
     expect(version.stdout).toBe(`receipt-gate ${pkg.version}\n`);
+    // The installed CLI starts its own reading thread when asked: one that dies on its first file fails that file, so it ran.
+    writeFileSync(
+      path.join(home, 'node_modules/receipt-gate/dist/read-worker.js'),
+      "import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\nparentPort.on('message', () => process.exit(9));\n",
+    );
+    const threads = spawnSync(bin, ['verify', '-C', demo, '--format', 'json', '--jobs', '2'], {
+      encoding: 'utf8',
+      shell: process.platform === 'win32',
+    });
+    expect(threads.status, threads.stderr).toBe(1);
+    const failed = (JSON.parse(threads.stdout) as Report).findings.filter((f) => f.code === 'invalid_artifact');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const f of failed) expect(f.message).toMatch(/^the thread reading this file stopped \(.*code 9\); it is not verified$/);
   });
 });
 

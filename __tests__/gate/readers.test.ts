@@ -25,7 +25,7 @@ const tasksUnder = (dir: string): ReadTask[] =>
     role: /audit/.test(p) ? 'audit' : 'runs',
   }));
 
-const setup = { limits: DEFAULT_LIMITS, digest: true };
+const setup = { limits: DEFAULT_LIMITS, digest: true, keyless: null };
 
 async function readAll(opening: Readers | Promise<Readers>, n: number): Promise<FileRead[]> {
   const open = await opening;

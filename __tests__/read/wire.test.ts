@@ -51,6 +51,26 @@ describe('the wire between a reading thread and the gate', () => {
       expect(decodeRead(encodeRead(moved as never, rel), rel).findings[0]).toMatchObject({ file: 'elsewhere.json' });
   });
 
+  it('carries a keyless result, trusted or refused, as the thread that checked it decided', async () => {
+    const p = path.join(ROOT, 'fixtures/demo/.assay/audit/github/2026-11.json');
+    const rel = '.assay/audit/github/2026-11.json';
+    const r = await readOne({ path: p, rel }, 'audit', DEFAULT_LIMITS, true);
+    const signer = {
+      identity: 'https://github.com/acme/agents/.github/workflows/export.yml@refs/heads/main',
+      sourceRepository: 'acme/agents',
+      sourceRef: 'refs/heads/main',
+      issuer: 'https://token.actions.githubusercontent.com',
+      signedAt: '2026-12-01T12:00:00Z',
+    };
+    for (const keyless of [
+      { ok: true as const, value: signer },
+      { ok: false as const, reason: 'source ref "refs/pull/7/merge" is not allowed' },
+    ]) {
+      const withKeyless = { ...r, keyless };
+      expect(decodeRead(encodeRead(withKeyless, rel), rel)).toEqual(withKeyless);
+    }
+  });
+
   it('round-trips whatever a mutated artifact reads as (property)', async () => {
     const corpus = [...demoCorpus().entries()].map(([k, v]) => [k, Buffer.from(v)] as const);
     await fc.assert(

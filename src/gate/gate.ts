@@ -20,7 +20,7 @@ import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats
 import type { ReadLimits } from '../read/limits.js';
 import { TrustPool } from '../trust/pool.js';
 import { attestation, type Sidecar } from '../trust/producer.js';
-import { attestedWith, type KeylessChecker, keylessChecker, uncheckedBundle, withKeyless } from './keyless.js';
+import { attestedWith, type KeylessSetup, keylessSetup, uncheckedBundle, withKeyless } from './keyless.js';
 import { openReaders, type Readers, type ReadSetup, type ReadTask } from './readers.js';
 import type { Settings, UsageProblem } from './settings.js';
 
@@ -38,7 +38,7 @@ export type OpenReaders = (tasks: readonly ReadTask[], setup: ReadSetup, jobs: n
  * soon as its decisions and records are merged, so the evidence does not depend on which file was
  * read first.
  */
-async function collect(settings: Settings, digests: boolean, keyless: KeylessChecker | null, open: OpenReaders): Promise<Collected> {
+async function collect(settings: Settings, digests: boolean, keyless: KeylessSetup | null, open: OpenReaders): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
   const runs: Promise<RunInput>[] = [];
@@ -57,7 +57,7 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessChe
   }));
   const readers = await open(
     found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))),
-    { limits: settings.limits, digest: digests || keyless !== null },
+    { limits: settings.limits, digest: digests || keyless !== null, keyless },
     settings.jobs,
   );
   let next = 0;
@@ -80,10 +80,10 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessChe
           const unchecked = await uncheckedBundle(file, settings.limits, workspace);
           if (unchecked) findings.push(unchecked);
         }
-        if (keyless && role === 'audit' && settings.keyless?.signers) recordTrust.set(file.rel, keyless.records(file, r.sha256 as string));
+        if (role === 'audit' && r.keyless) recordTrust.set(file.rel, r.keyless);
         if (r.sha256 !== undefined) inputs.set(file.rel, r.sha256);
         for (const x of r.findings) findings.push(x);
-        if (r.run) runs.push(runInput(file, r.run, r, { settings, keyless, workspace, inputs: digests ? inputs : null, findings }));
+        if (r.run) runs.push(runInput(file, r.run, r, { settings, workspace, inputs: digests ? inputs : null, findings }));
         trust.add(r.records);
         await trust.yield();
       }
@@ -109,7 +109,6 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessChe
 /** What a run needs from the gate's state while it is read. */
 interface RunContext {
   readonly settings: Settings;
-  readonly keyless: KeylessChecker | null;
   readonly workspace: string;
   /** Where the sidecar's digest goes, when digests were asked for. */
   readonly inputs: Map<string, string> | null;
@@ -122,7 +121,7 @@ interface RunContext {
  * `<run>.sigstore.json`); keys or identities, either trusts.
  */
 function runInput(file: FoundFile, run: RunInput, r: FileRead, ctx: RunContext): Promise<RunInput> {
-  const { settings, keyless } = ctx;
+  const { settings } = ctx;
   const producers = settings.trustedProducers;
   const bundle = formatOf(file.rel) === 'bundle';
   const sidecar: Sidecar = bundle ? readSidecar(file, ctx.workspace, settings.limits, ctx.inputs, ctx.findings) : { kind: 'none' };
@@ -135,7 +134,8 @@ function runInput(file: FoundFile, run: RunInput, r: FileRead, ctx: RunContext):
       ),
     );
   const evidence = { bundle, facts: r.bundle ?? null, sidecar };
-  const byIdentity = keyless && settings.keyless?.producers ? keyless.run(file, r.sha256 as string, r.bundle ?? null, bundle) : null;
+  // Checked by the thread that read the run, when producer identities are configured (gate/keyless.ts).
+  const byIdentity = r.keyless ?? null;
   const decided = (a: Attestation | undefined): RunInput => ({
     artifact: run.artifact,
     decisions: run.decisions,
@@ -232,9 +232,9 @@ function classesSeen(runs: readonly RunInput[]): Map<string, Set<string>> {
  * @param digests hash every input read (for a verdict attestation)
  */
 export async function runGate(settings: Settings, digests = false, open: OpenReaders = openReaders): Promise<Result<Gated, UsageProblem>> {
-  let keyless: KeylessChecker | null = null;
+  let keyless: KeylessSetup | null = null;
   if (settings.keyless) {
-    const k = await keylessChecker(settings.keyless, settings.limits, path.resolve(settings.workspace));
+    const k = await keylessSetup(settings.keyless, settings.limits, path.resolve(settings.workspace));
     if (!k.ok) return k;
     keyless = k.value;
   }

@@ -2,18 +2,19 @@
  * Keyless trust in the gate (docs/keyless.md): the `<file>.sigstore.json` beside an audit export or
  * a run, checked against the trust set's identities with the Sigstore layer (src/trust/sigstore.ts),
  * which is loaded only when an identity is configured or such a file is met: the gate's cold start
- * does not pay for it. Keys and identities combine: either trusts.
+ * does not pay for it. Each bundle is checked by the thread that read its file (on every core for a
+ * large input: gate/readers.ts). Keys and identities combine: either trusts.
  */
 import { type Finding, finding } from '../core/findings.js';
 import { isObject } from '../core/json.js';
 import type { Attestation, RecordInput, WorkflowSigner } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import { checkBundlePredicate, EVIDENCE_BUNDLE_V1 } from '../read/attestation.js';
-import type { BundleFacts } from '../read/file-read.js';
-import { readBeside } from '../read/files.js';
-import { sigstoreOf } from '../read/formats.js';
+import type { BundleFacts, FileRead } from '../read/file-read.js';
+import { type Role, readBeside } from '../read/files.js';
+import { formatOf, sigstoreOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
-import type { IdentityPolicy, PredicateKind } from '../trust/sigstore.js';
+import type { IdentityPolicy, PredicateKind, RootsSource } from '../trust/sigstore.js';
 import type { KeylessSettings, UsageProblem } from './settings.js';
 
 /** The predicate types of keyless attestations (docs/predicates/). */
@@ -22,61 +23,99 @@ const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/pred
 
 const isObjectPredicate = (p: unknown): Result => (isObject(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 
-/** Checks bundles for one gate run; made once, with the roots loaded. */
-export interface KeylessChecker {
-  /** The records of an audit export: trusted by a signer identity, or why not. */
-  records(file: { readonly path: string; readonly rel: string }, sha256: string): Result<WorkflowSigner>;
-  /** A run: attested by a producer identity, or why not (a bundle's predicate is upstream's, checked field by field). */
-  run(
-    file: { readonly path: string; readonly rel: string },
-    sha256: string,
-    bundle: BundleFacts | null,
-    isBundle: boolean,
-  ): Result<WorkflowSigner>;
+/**
+ * What a reading thread needs to check the bundles beside its files itself (gate/readers.ts): the
+ * identities, the trusted roots' text read once by the gate (every thread parses the same bytes)
+ * and the workspace. Plain data: a worker gets a copy.
+ */
+export interface KeylessSetup {
+  readonly settings: KeylessSettings;
+  readonly roots: RootsSource;
+  readonly workspace: string;
 }
 
-/** Load the Sigstore layer and the roots; a trusted root that cannot be used is a usage problem. */
-export async function keylessChecker(
+/** Checks the bundle beside one file against a policy and a predicate kind (made once per thread, with the roots loaded). */
+export type KeylessChecker = (
+  file: { readonly path: string; readonly rel: string },
+  sha256: string,
+  policy: IdentityPolicy,
+  predicate: PredicateKind,
+) => Result<WorkflowSigner>;
+
+/**
+ * The gate's set-up for keyless checks: the trusted roots read once and loaded here, so that a root
+ * that cannot be used is a usage problem before anything is read.
+ */
+export async function keylessSetup(
   settings: KeylessSettings,
   limits: ReadLimits,
   workspace: string,
-): Promise<Result<KeylessChecker, UsageProblem>> {
+): Promise<Result<KeylessSetup, UsageProblem>> {
   const sigstore = await import('../trust/sigstore.js');
-  const loaded = sigstore.loadTrustedRoots('trusted-root', settings.trustedRoot, limits);
+  const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot);
+  if (!roots.ok) return { ok: false, reason: { message: roots.reason } };
+  const setup = { settings, roots: roots.value, workspace };
+  const checker = await keylessChecker(setup, limits);
+  return checker.ok ? { ok: true, value: setup } : checker;
+}
+
+/** One checker per set-up on each thread (the gate's thread makes it first; a worker, at its first bundle). */
+const checkers = new WeakMap<KeylessSetup, Promise<Result<KeylessChecker, UsageProblem>>>();
+
+/** The Sigstore layer loaded and the roots parsed, once per set-up on this thread. */
+export function keylessChecker(setup: KeylessSetup, limits: ReadLimits): Promise<Result<KeylessChecker, UsageProblem>> {
+  let made = checkers.get(setup);
+  if (!made) checkers.set(setup, (made = makeChecker(setup, limits)));
+  return made;
+}
+
+async function makeChecker(setup: KeylessSetup, limits: ReadLimits): Promise<Result<KeylessChecker, UsageProblem>> {
+  const sigstore = await import('../trust/sigstore.js');
+  const loaded = sigstore.rootsFrom(setup.roots, limits);
   if (!loaded.ok) return { ok: false, reason: { message: loaded.reason } };
   const roots = loaded.value;
-  const check = (
-    file: { readonly path: string; readonly rel: string },
-    sha256: string,
-    policy: IdentityPolicy,
-    predicate: PredicateKind,
-  ): Result<WorkflowSigner> => {
-    const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
-    if (got.kind === 'none')
-      return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop() as string)} beside it)` };
-    if (got.kind === 'refused') return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
-    return sigstore.checkBundleFile(
-      sigstoreOf(file.rel),
-      got.bytes,
-      { subject: { name: file.rel, sha256 }, policy, roots, predicate },
-      limits,
-    );
-  };
   return {
     ok: true,
-    value: {
-      records: (file, sha256) =>
-        settings.signers
-          ? check(file, sha256, settings.signers, { type: RECORDS_V1, check: isObjectPredicate })
-          : { ok: false, reason: 'no trusted signer identities' },
-      run: (file, sha256, facts, isBundle) => {
-        if (!settings.producers) return { ok: false, reason: 'no trusted producer identities' };
-        if (!isBundle) return check(file, sha256, settings.producers, { type: RUN_V1, check: isObjectPredicate });
-        if (!facts) return { ok: false, reason: 'the bundle does not verify' };
-        return check(file, sha256, settings.producers, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
-      },
+    value: (file, sha256, policy, predicate) => {
+      const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', setup.workspace, limits);
+      if (got.kind === 'none')
+        return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop() as string)} beside it)` };
+      if (got.kind === 'refused') return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
+      return sigstore.checkBundleFile(
+        sigstoreOf(file.rel),
+        got.bytes,
+        { subject: { name: file.rel, sha256 }, policy, roots, predicate },
+        limits,
+      );
     },
   };
+}
+
+/** Whether a file of this role is checked by identity at all (then its bundle is worth a reading thread's time). */
+export const checkedByIdentity = (settings: KeylessSettings, role: Role): boolean =>
+  (role === 'audit' ? settings.signers : settings.producers) !== null;
+
+/**
+ * A file's keyless result, decided by the thread that read it: an audit export's records by a signer
+ * identity, a run by a producer identity (a bundle's predicate is upstream's, checked field by
+ * field against what its reader verified); undefined when its role has no identities or the file
+ * is no run. `read.sha256` is there: readers hash every file when identities are configured.
+ */
+export function keylessOf(
+  check: KeylessChecker,
+  settings: KeylessSettings,
+  role: Role,
+  file: { readonly path: string; readonly rel: string },
+  read: FileRead,
+): Result<WorkflowSigner> | undefined {
+  const sha256 = read.sha256 as string;
+  if (role === 'audit')
+    return settings.signers ? check(file, sha256, settings.signers, { type: RECORDS_V1, check: isObjectPredicate }) : undefined;
+  if (!read.run || !settings.producers) return undefined;
+  if (formatOf(file.rel) !== 'bundle') return check(file, sha256, settings.producers, { type: RUN_V1, check: isObjectPredicate });
+  const facts = read.bundle;
+  if (!facts) return { ok: false, reason: 'the bundle does not verify' };
+  return check(file, sha256, settings.producers, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
 }
 
 /** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */

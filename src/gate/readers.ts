@@ -21,8 +21,10 @@ import type { MessagePort, Worker } from 'node:worker_threads';
 import type { FoundFile } from '../read/discover.js';
 import type { FileRead } from '../read/file-read.js';
 import { failure, type Role, readOne } from '../read/files.js';
+import { sigstoreOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
 import { decodeRead, encodeRead } from '../read/wire.js';
+import { checkedByIdentity, type KeylessSetup, keylessChecker, keylessOf } from './keyless.js';
 
 /** One file to read and the role it was given. */
 export interface ReadTask {
@@ -38,16 +40,32 @@ export interface Readers {
   close(): Promise<void>;
 }
 
-/** What every reader is told once: the limits and whether to hash each file. */
+/** What every reader is told once: the limits, whether to hash each file, and the keyless set-up when identities are configured. */
 export interface ReadSetup {
   readonly limits: ReadLimits;
   readonly digest: boolean;
+  readonly keyless: KeylessSetup | null;
+}
+
+/**
+ * One file read, and the bundle beside it checked by identity when its role has identities: the
+ * Sigstore checks (milliseconds per bundle) run on the thread that read the file, on every core.
+ */
+async function readTask(t: ReadTask, setup: ReadSetup): Promise<FileRead> {
+  const r = await readOne(t.file, t.role, setup.limits, setup.digest);
+  const k = setup.keyless;
+  if (!k || !checkedByIdentity(k.settings, t.role)) return r;
+  const check = await keylessChecker(k, setup.limits);
+  // The gate loaded these same bytes before anything was read; if they fail here, the file fails.
+  if (!check.ok) throw new Error(check.reason.message);
+  const keyless = keylessOf(check.value, k.settings, t.role, t.file, r);
+  return keyless ? { ...r, keyless } : r;
 }
 
 /** The main thread's reader: today's path, one file at a time as it is asked. */
 export function inlineReaders(tasks: readonly ReadTask[], setup: ReadSetup): Readers {
   return {
-    read: (i) => readOne(tasks[i]!.file, tasks[i]!.role, setup.limits, setup.digest),
+    read: (i) => readTask(tasks[i]!, setup),
     close: async () => {},
   };
 }
@@ -72,6 +90,18 @@ const sizeOf = (p: string): number => {
   }
 };
 
+/**
+ * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
+ * the order workers are given files: a bundle's Sigstore checks take ~3.7 ms on the benchmark
+ * machine, what reading ~256 KiB of runs takes (BENCHMARKS.md "Keyless checks on every core").
+ */
+export const KEYLESS_WEIGHT_BYTES = 512 * 1024;
+
+/** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
+const weightOf = (t: ReadTask, setup: ReadSetup): number =>
+  sizeOf(t.file.path) +
+  (setup.keyless && checkedByIdentity(setup.keyless.settings, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
+
 /** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
 function workerScript(): string | null {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -83,8 +113,8 @@ function workerScript(): string | null {
 }
 
 /**
- * How many threads read this input: `jobs` (null: the machine's cores, when the files add up to at
- * least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
+ * How many threads read this input: `jobs` (null: the machine's cores, when the files' weights add
+ * up to at least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
  */
 export function threadsFor(jobs: number | null, sizes: readonly number[], cores = availableParallelism()): number {
   const n = Math.min(jobs ?? cores, sizes.length);
@@ -98,7 +128,7 @@ export function threadsFor(jobs: number | null, sizes: readonly number[], cores 
  */
 export async function openReaders(tasks: readonly ReadTask[], setup: ReadSetup, jobs: number | null, entry?: string): Promise<Readers> {
   if (jobs === 1 || tasks.length <= 1) return inlineReaders(tasks, setup);
-  const sizes = tasks.map((t) => sizeOf(t.file.path));
+  const sizes = tasks.map((t) => weightOf(t, setup));
   const n = threadsFor(jobs, sizes);
   const script = n <= 1 ? null : (entry ?? workerScript());
   if (script === null) return inlineReaders(tasks, setup);
@@ -215,8 +245,7 @@ class WorkerReaders implements Readers {
   }
 
   private readHere(i: number): Promise<FileRead> {
-    const t = this.tasks[i] as ReadTask;
-    return readOne(t.file, t.role, this.setup.limits, this.setup.digest);
+    return readTask(this.tasks[i] as ReadTask, this.setup);
   }
 
   /** The smallest task nobody has taken (the far end of the workers' order). */
@@ -322,7 +351,7 @@ export function serveReads(port: MessagePort, setup: ReadSetup): void {
     chain = chain.then(async () => {
       let reply: ResultMessage;
       try {
-        const r = await readOne({ path: t.path, rel: t.rel }, t.role, setup.limits, setup.digest);
+        const r = await readTask({ file: { path: t.path, rel: t.rel }, role: t.role }, setup);
         reply = { id: t.id, text: encodeRead(r, t.rel) };
       } catch (e) {
         reply = { id: t.id, thrown: e instanceof Error ? e.message : String(e) };

@@ -4,7 +4,8 @@
  */
 import { type Finding, finding } from '../core/findings.js';
 import type { Location } from '../core/location.js';
-import type { RunInput } from '../core/model.js';
+import type { RunInput, WorkflowSigner } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { RecordRead } from './record-read.js';
 
 export interface FileRead {
@@ -16,6 +17,8 @@ export interface FileRead {
   readonly sha256?: string;
   /** For a verified evidence bundle: what its producer attestation must match. */
   readonly bundle?: BundleFacts;
+  /** Its keyless result, when identities are configured for its role (checked by the thread that read it: gate/keyless.ts). */
+  readonly keyless?: Result<WorkflowSigner>;
 }
 
 /** What a verified bundle says about itself: what its producer attestation must match (docs/attestations.md §1). */

@@ -12,8 +12,9 @@ import type { ClaimReading } from '../core/claims.js';
 import type { Finding } from '../core/findings.js';
 import type { JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
-import { type AuditRecord, type DecisionInput, RECORD_SCHEMA, type RunInput } from '../core/model.js';
+import { type AuditRecord, type DecisionInput, RECORD_SCHEMA, type RunInput, type WorkflowSigner } from '../core/model.js';
 import type { CallSubject, Projection } from '../core/projection.js';
+import type { Result } from '../core/result.js';
 import type { Level } from '../core/vocabulary.js';
 import type { BundleFacts, FileRead } from './file-read.js';
 import type { RecordRead } from './record-read.js';
@@ -45,6 +46,7 @@ interface Wire {
   readonly findings: readonly Finding[];
   readonly sha256: string | null;
   readonly bundle: BundleFacts | null;
+  readonly keyless: Result<WorkflowSigner> | null;
 }
 
 const loc = (l: Location, rel: string): Loc => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
@@ -102,6 +104,7 @@ export function encodeRead(r: FileRead, rel: string): string {
     findings: r.findings,
     sha256: r.sha256 ?? null,
     bundle: r.bundle ?? null,
+    keyless: r.keyless ?? null,
   };
   return JSON.stringify(wire);
 }
@@ -156,5 +159,6 @@ export function decodeRead(text: string, rel: string): FileRead {
   const read: { -readonly [K in keyof FileRead]: FileRead[K] } = { run, records, findings: w.findings };
   if (w.sha256 !== null) read.sha256 = w.sha256;
   if (w.bundle !== null) read.bundle = w.bundle;
+  if (w.keyless !== null) read.keyless = w.keyless;
   return read;
 }

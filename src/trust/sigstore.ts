@@ -95,14 +95,26 @@ export function parseTrustedRoots(name: string, text: string, limits: ReadLimits
  * `--trusted-root FILE`), or the shipped public-good root when there is none.
  */
 export function loadTrustedRoots(label: string, file: string | null, limits: ReadLimits): Result<Root[]> {
-  if (file === null) return { ok: true, value: publicGoodRoots() };
-  let text: string;
+  const source = readTrustedRootsFile(label, file);
+  return source.ok ? rootsFrom(source.value, limits) : source;
+}
+
+/** A trusted-roots file's text, named for messages as `LABEL FILE`; null (no file): the shipped public-good root. */
+export type RootsSource = { readonly name: string; readonly text: string } | null;
+
+/** Read a trusted-roots file once, so that every thread that checks bundles parses the same bytes. */
+export function readTrustedRootsFile(label: string, file: string | null): Result<RootsSource> {
+  if (file === null) return { ok: true, value: null };
   try {
-    text = readFileSync(file, 'utf8');
+    return { ok: true, value: { name: `${label} ${file}`, text: readFileSync(file, 'utf8') } };
   } catch (e) {
     return { ok: false, reason: `${label} ${file}: cannot read (${ioReason(e)})` };
   }
-  return parseTrustedRoots(`${label} ${file}`, text, limits);
+}
+
+/** The roots a source holds (the public-good root for none). */
+export function rootsFrom(source: RootsSource, limits: ReadLimits): Result<Root[]> {
+  return source === null ? { ok: true, value: publicGoodRoots() } : parseTrustedRoots(source.name, source.text, limits);
 }
 
 /** The first key or authority of a trusted root whose validFor interval has no start, or null. */

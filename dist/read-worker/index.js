@@ -1,0 +1,5159 @@
+import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
+/******/ var __webpack_modules__ = ({
+
+/***/ 6214:
+/***/ ((__unused_webpack_module, exports) => {
+
+
+Object.defineProperty(exports, "__esModule", ({ value: true }));
+// https://mathiasbynens.be/notes/javascript-encoding
+// https://github.com/bestiejs/punycode.js - punycode.ucs2.decode
+function ucs2length(str) {
+    const len = str.length;
+    let length = 0;
+    let pos = 0;
+    let value;
+    while (pos < len) {
+        length++;
+        value = str.charCodeAt(pos++);
+        if (value >= 0xd800 && value <= 0xdbff && pos < len) {
+            // high surrogate, and there is a next character
+            value = str.charCodeAt(pos);
+            if ((value & 0xfc00) === 0xdc00)
+                pos++; // low surrogate
+        }
+    }
+    return length;
+}
+exports["default"] = ucs2length;
+ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
+//# sourceMappingURL=ucs2length.js.map
+
+/***/ }),
+
+/***/ 1607:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  gk: () => (/* binding */ finding),
+  $t: () => (/* binding */ placeOf)
+});
+
+// UNUSED EXPORTS: FINDINGS, FINDING_CODES, byLocation, compareFindings, inputFinding
+
+;// CONCATENATED MODULE: ./src/core/severity.ts
+/**
+ * Severities, one table: their order and every reporter's word for each (the report's totals, the
+ * Checks API's annotation level, SARIF's level, the summary's icon, the table's colour).
+ */
+/** How bad a finding is: the order is the rank (most severe first). */
+const SEVERITIES = (/* unused pure expression or super */ null && (['error', 'warning', 'notice']));
+const severity_SEVERITY_TABLE = {
+    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
+    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
+    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
+};
+/** The rank of an annotation level: the rank of the severity it stands for. */
+const annotationRank = (level) => SEVERITIES.findIndex((s) => severity_SEVERITY_TABLE[s].annotation === level);
+
+;// CONCATENATED MODULE: ./src/core/findings.ts
+
+
+const FINDINGS = {
+    invalid_artifact: {
+        severity: 'error',
+        title: 'Invalid artifact',
+        help: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.',
+        about: 'file',
+    },
+    record_inconsistent: {
+        severity: 'error',
+        title: 'Audit record inconsistent',
+        help: "An audit record's subject does not hash to its binding_digest: it was edited after it was made.",
+    },
+    duplicate_record: {
+        severity: 'error',
+        title: 'Duplicate audit record',
+        help: 'Two records share one (provider, record_id) but differ in subject or binding_digest: one identity names one audit entry, so neither verifies a call.',
+    },
+    record_unmatched: {
+        severity: 'error',
+        option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
+        title: 'Audit record binds no call',
+        help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
+    },
+    record_untrusted: {
+        severity: 'error',
+        title: 'Audit record not from a trusted signer',
+        help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
+    },
+    policy_unmet: {
+        severity: 'error',
+        title: 'Required level not reached',
+        help: 'A required level (--require / require) is above the level the call earned.',
+        shortfall: true,
+    },
+    verified_not_reproduced: {
+        severity: 'error',
+        title: 'verified claim not reproduced',
+        help: 'A call claims verified, but no committed audit record reproduces its binding.',
+        shortfall: true,
+    },
+    observed_confirmed_not_reproduced: {
+        severity: 'warning',
+        option: { when: 'with `strict-observed`', severity: 'error' },
+        title: 'observed_confirmed claim not reproduced',
+        help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+        shortfall: true,
+    },
+    inconsistent_claim: {
+        severity: 'error',
+        title: 'Inconsistent claim',
+        help: "A call's claim contradicts itself (level, source, digest, asserted flags), or asserts a side effect of a call that was denied, failed or did not succeed.",
+    },
+    run_incomplete: {
+        severity: 'error',
+        title: 'Run incomplete',
+        help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+        about: 'file',
+    },
+    run_unattested: {
+        severity: 'error',
+        title: 'Run not attested by a trusted producer',
+        help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
+        about: 'file',
+    },
+    orphan_attestation: {
+        severity: 'warning',
+        title: 'Attestation without its artifact',
+        help: 'An attestation file (.intoto.jsonl, .sigstore.json) has no artifact of its base name beside it: a renamed artifact must not lose its attestation silently.',
+        about: 'file',
+    },
+    no_artifacts: {
+        severity: 'error',
+        title: 'No run artifacts',
+        help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+    },
+    rule_unused: {
+        severity: 'warning',
+        title: 'Required-level rule applies to no call',
+        help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
+    },
+    imported_twice: {
+        severity: 'notice',
+        title: 'Audit entry imported twice',
+        help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
+    },
+    under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+    skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
+    no_decisions: {
+        severity: 'notice',
+        title: 'No decisions',
+        help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
+        about: 'file',
+    },
+    no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
+    no_match: {
+        severity: 'notice',
+        option: { when: 'for an input given explicitly', severity: 'error' },
+        title: 'Input matched nothing',
+        help: 'An input path or glob matched no file.',
+    },
+};
+const FINDING_CODES = Object.keys(FINDINGS);
+/** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
+const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
+/** A finding at a location; `severity` only for the codes whose severity an option changes. */
+function finding(code, loc, message, severity = FINDINGS[code].severity) {
+    if (loc.member === undefined)
+        return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
+}
+/** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
+function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
+    return { severity, code, input, file: null, line: null, column: null, message };
+}
+/** Root causes first: findings about inputs, then about whole files, then about the records and calls in them. */
+const groupOf = (f) => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
+const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column;
+/** Where a finding is, for ordering: its input, or its file, line and column. */
+const position = (a, b) => a.input !== undefined || b.input !== undefined ? cmp(a.input ?? '', b.input ?? '') : byLocation(a, b);
+/** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
+function compareFindings(a, b) {
+    return (groupOf(a) - groupOf(b) ||
+        position(a, b) ||
+        SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
+        cmp(a.code, b.code) ||
+        cmp(a.message, b.message));
+}
+
+
+/***/ }),
+
+/***/ 6153:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ hasOwn),
+/* harmony export */   G: () => (/* binding */ isObject)
+/* harmony export */ });
+/**
+ * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
+ * object check every reader and the core use. Parsed objects are never copied or spread.
+ */
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasOwn = (o, k) => Object.hasOwn(o, k);
+
+
+/***/ }),
+
+/***/ 2020:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   F: () => (/* binding */ asciiLower),
+/* harmony export */   hD: () => (/* binding */ quote)
+/* harmony export */ });
+/* unused harmony exports cmp, clip, nearestName */
+/** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
+/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
+ * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
+ */
+const quote = (s, max = 200) => clip(s, max);
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+function clip(s, max, marker = '…') {
+    if (s.length <= max)
+        return s;
+    let cut = Math.max(0, max - marker.length);
+    const c = s.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff)
+        cut--;
+    return s.slice(0, cut) + marker;
+}
+/** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
+function editDistance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) {
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        prev = cur;
+    }
+    return prev[b.length];
+}
+/** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */
+function nearestName(word, candidates) {
+    let best = null;
+    let bestD = Number.POSITIVE_INFINITY;
+    for (const c of candidates) {
+        const d = editDistance(word.toLowerCase(), c.toLowerCase());
+        if (d < bestD)
+            [best, bestD] = [c, d];
+    }
+    return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
+}
+/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
+const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+
+/***/ }),
+
+/***/ 7602:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bz: () => (/* binding */ LocatingSink),
+/* harmony export */   D4: () => (/* binding */ decode),
+/* harmony export */   DB: () => (/* binding */ documents),
+/* harmony export */   OG: () => (/* binding */ logLines)
+/* harmony export */ });
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8522);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1607);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
+/* harmony import */ var _lines_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(771);
+/* harmony import */ var _strict_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(186);
+/* harmony import */ var _utf8_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8107);
+/**
+ * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
+ * starts at and the element offsets its reader asked for. Every input kind reads through here: run
+ * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
+ * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
+ * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
+ * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
+ */
+
+
+
+
+
+
+/**
+ * The one locating sink: problems at offsets of one file become `invalid_artifact` findings at its
+ * line and column (once the file's line index is known: before that, 1:1). Readers with more to
+ * say (caps, skips) extend it.
+ */
+class LocatingSink {
+    file;
+    findings = [];
+    lines = null;
+    constructor(file) {
+        this.file = file;
+    }
+    at(offset) {
+        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
+        return { file: this.file, line, column };
+    }
+    locate(where) {
+        return 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
+    }
+    error(where, message) {
+        this.report(this.locate(where), message);
+    }
+    /** Where a located problem goes: here, the findings. */
+    report(loc, message) {
+        this.findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .finding */ .gk)('invalid_artifact', loc, message));
+    }
+}
+/** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
+function utf16(b) {
+    const le = b[0] === 0xff && b[1] === 0xfe;
+    const be = b[0] === 0xfe && b[1] === 0xff;
+    const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
+    if (!le && !be && !nulls)
+        return null;
+    const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
+    return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
+}
+const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+/**
+ * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
+ * is decompressed first, to at most max-file-size (a bomb stops there).
+ */
+function decode(bytes, limits, sink, options = {}) {
+    let raw = bytes;
+    if (options.gzip && isGzip(bytes)) {
+        try {
+            raw = (0,node_zlib__WEBPACK_IMPORTED_MODULE_0__.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+        }
+        catch (e) {
+            const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
+            sink.error({ line: 1, column: 1 }, tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream');
+            return null;
+        }
+    }
+    if (raw.length > limits.maxFileBytes) {
+        sink.error({ line: 1, column: 1 }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .fileTooLarge */ .ME)(raw.length, limits));
+        return null;
+    }
+    const decoded = (0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeUtf8 */ ._)(raw);
+    if (!decoded.ok) {
+        sink.error((0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .byteLocation */ .I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
+        return null;
+    }
+    return { text: decoded.value, lines: new _strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .LineIndex */ .rr(decoded.value) };
+}
+/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
+function* documents(text, mode, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    const parse = (start, end) => {
+        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        if (r.ok)
+            return { value: r.value.json, start, elements: r.value.elements };
+        sink.error({ offset: r.reason.offset }, r.reason.message);
+        return null;
+    };
+    if (mode === 'json') {
+        const doc = parse(0, text.length);
+        if (doc)
+            yield doc;
+        return;
+    }
+    if (text.charCodeAt(0) === 0xfeff) {
+        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
+        return;
+    }
+    if (mode === 'ndjson') {
+        for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
+            if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
+                sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+            }
+            else if (!(0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end)) {
+                // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
+                const doc = parse(start, end);
+                if (doc)
+                    yield doc;
+            }
+        }
+        return;
+    }
+    yield* values(text, opts, limits, sink);
+}
+/**
+ * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
+ * must be one strict JSON document (a truncated last line is an error, never a skip); any other
+ * non-blank line is text for the reader to judge; blank lines are nothing.
+ */
+function* logLines(text, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
+        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
+            sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+            continue;
+        }
+        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end))
+            continue;
+        if (text.charCodeAt(start) !== 0x7b) {
+            yield { kind: 'text', start, end };
+            continue;
+        }
+        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        if (r.ok)
+            yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
+        else
+            sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
+    }
+}
+const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
+function* values(text, opts, limits, sink) {
+    let at = 0;
+    for (;;) {
+        while (at < text.length && isSpace(text.charCodeAt(at)))
+            at++;
+        if (at >= text.length)
+            break;
+        const end = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .firstValueEnd */ .t1)(text, opts, at);
+        if (!end.ok) {
+            sink.error({ offset: end.reason.offset }, end.reason.message);
+            const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
+            if (next < 0)
+                break;
+            at = next + 1;
+            continue;
+        }
+        // A value on one line is held to the line limit, as a JSON line would be.
+        if (end.value - at > limits.maxLineBytes / 3 &&
+            text.lastIndexOf('\n', end.value - 1) < at &&
+            (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, at, end.value, limits.maxLineBytes)) {
+            sink.error({ offset: at }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+        }
+        else {
+            const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, at, end.value);
+            if (r.ok)
+                yield { value: r.value.json, start: at, elements: r.value.elements };
+            else
+                sink.error({ offset: r.reason.offset }, r.reason.message);
+        }
+        at = end.value;
+    }
+}
+
+
+/***/ }),
+
+/***/ 1210:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lh: () => (/* binding */ onlySubject),
+/* harmony export */   T4: () => (/* binding */ IN_TOTO_PAYLOAD_TYPE),
+/* harmony export */   iv: () => (/* binding */ strictPayload),
+/* harmony export */   zG: () => (/* binding */ STATEMENT_TYPE)
+/* harmony export */ });
+/* unused harmony exports VSA_PREDICATE_TYPE, readEnvelopeFile */
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1607);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
+/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7602);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
+/**
+ * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
+ * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
+ * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ */
+
+
+
+
+
+const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
+function onlySubject(s) {
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject' };
+    const only = subject[0];
+    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) ? only['digest'] : undefined;
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+    }
+    return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
+}
+/** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
+function notAnEnvelope(v) {
+    if (hasOwn(v, 'verifier') && hasOwn(v, 'verificationResult'))
+        return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
+    if (v['_type'] === STATEMENT_TYPE)
+        return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
+    if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
+        return 'a Sigstore bundle (check it by identity: --certificate-identity)';
+    return null;
+}
+/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
+function readEnvelope(v, loc) {
+    if (!isObject(v))
+        return { ok: false, reason: 'an envelope is not a JSON object' };
+    const what = notAnEnvelope(v);
+    if (what)
+        return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
+    for (const k of Object.keys(v)) {
+        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
+            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    }
+    const type = v['payloadType'];
+    if (typeof type !== 'string' || type === '')
+        return { ok: false, reason: 'payloadType is not a non-empty string' };
+    const p = v['payload'];
+    const payload = typeof p === 'string' ? strictBase64(p) : null;
+    if (!payload)
+        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
+    const sigs = v['signatures'];
+    if (!Array.isArray(sigs) || sigs.length === 0)
+        return { ok: false, reason: 'signatures is not a non-empty array' };
+    if (sigs.length > MAX_SIGNATURES)
+        return { ok: false, reason: `too many signatures (${sigs.length}; at most ${MAX_SIGNATURES})` };
+    const signatures = [];
+    for (const [i, s] of sigs.entries()) {
+        if (!isObject(s))
+            return { ok: false, reason: `signatures[${i}] is not an object` };
+        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
+        if (typeof keyid !== 'string')
+            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
+        const raw = s['sig'];
+        const sig = typeof raw === 'string' ? strictBase64(raw) : null;
+        if (!sig || sig.length === 0)
+            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
+        signatures.push({ keyid, sig });
+    }
+    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+function strictPayload(payload, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .decode */ .D4)(payload, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let value;
+    let count = 0;
+    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'json', { limits, collect: [] }, sink)) {
+        value = doc.value;
+        count++;
+    }
+    if (problems.length > 0 || count !== 1)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+    return { ok: true, value };
+}
+/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
+function readEnvelopeFile(file, bytes, limits) {
+    const sink = new LocatingSink(file);
+    const findings = sink.findings;
+    const decoded = decode(bytes, limits, sink);
+    if (!decoded)
+        return { envelopes: [], findings, empty: false };
+    sink.lines = decoded.lines;
+    const at = (offset) => sink.at(offset);
+    const envelopes = [];
+    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+        const e = readEnvelope(doc.value, at(doc.start));
+        if (e.ok)
+            envelopes.push(e.value);
+        else
+            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+    }
+    return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
+}
+
+
+/***/ }),
+
+/***/ 5826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ME: () => (/* binding */ fileTooLarge),
+/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
+/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
+/* harmony export */   ti: () => (/* binding */ lineTooLong),
+/* harmony export */   x0: () => (/* binding */ bundleLimits)
+/* harmony export */ });
+/* unused harmony exports MAX_KEY_TEXT_BYTES, MAX_SIGNATURES, MAX_WALK_ENTRIES */
+const DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
+/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
+const MAX_SIGNATURES = 16;
+/** Most directory entries one discovery walks before it stops (narrow the inputs). */
+const MAX_WALK_ENTRIES = 500_000;
+const MiB = 1024 * 1024;
+const DEFAULT_BUNDLE_LIMITS = {
+    maxCompressedBytes: 100 * MiB,
+    maxDecompressedBytes: 1024 * MiB,
+    maxRatio: 200,
+    maxManifestBytes: 10 * MiB,
+    maxEventsBytes: 500 * MiB,
+    maxEvents: 100_000,
+    maxLineBytes: 1 * MiB,
+    maxPathBytes: 256,
+    maxMetaBytes: 64 * 1024,
+    maxDepth: 64,
+    maxDecisions: DEFAULT_LIMITS.maxDecisions,
+};
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+function bundleLimits(read) {
+    return {
+        ...DEFAULT_BUNDLE_LIMITS,
+        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+        maxDecisions: read.maxDecisions,
+    };
+}
+
+
+/***/ }),
+
+/***/ 771:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mn: () => (/* binding */ lines),
+/* harmony export */   Q_: () => (/* binding */ overBytes),
+/* harmony export */   hQ: () => (/* binding */ blank)
+/* harmony export */ });
+/**
+ * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
+ * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
+ */
+function* lines(text) {
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        yield { line, start, end };
+        start = next;
+    }
+}
+/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
+function overBytes(text, start, end, maxBytes) {
+    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
+}
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 9677:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   F: () => (/* binding */ ReadError),
+/* harmony export */   N: () => (/* binding */ ioReason)
+/* harmony export */ });
+class ReadError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
+const ioReason = (e) => e.code ?? e.message;
+
+
+/***/ }),
+
+/***/ 186:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Pn: () => (/* binding */ pathKey),
+/* harmony export */   rr: () => (/* binding */ LineIndex),
+/* harmony export */   t1: () => (/* binding */ firstValueEnd),
+/* harmony export */   z3: () => (/* binding */ parseStrict)
+/* harmony export */ });
+/* unused harmony export scan */
+/** The key under which `elements` holds a path's offsets. */
+const pathKey = (path) => JSON.stringify(path);
+var C;
+(function (C) {
+    C[C["TAB"] = 9] = "TAB";
+    C[C["LF"] = 10] = "LF";
+    C[C["CR"] = 13] = "CR";
+    C[C["SPACE"] = 32] = "SPACE";
+    C[C["QUOTE"] = 34] = "QUOTE";
+    C[C["PLUS"] = 43] = "PLUS";
+    C[C["COMMA"] = 44] = "COMMA";
+    C[C["MINUS"] = 45] = "MINUS";
+    C[C["DOT"] = 46] = "DOT";
+    C[C["ZERO"] = 48] = "ZERO";
+    C[C["NINE"] = 57] = "NINE";
+    C[C["COLON"] = 58] = "COLON";
+    C[C["UPPER_E"] = 69] = "UPPER_E";
+    C[C["LBRACKET"] = 91] = "LBRACKET";
+    C[C["BACKSLASH"] = 92] = "BACKSLASH";
+    C[C["RBRACKET"] = 93] = "RBRACKET";
+    C[C["LOWER_E"] = 101] = "LOWER_E";
+    C[C["LBRACE"] = 123] = "LBRACE";
+    C[C["RBRACE"] = 125] = "RBRACE";
+})(C || (C = {}));
+class ScanError {
+    offset;
+    message;
+    constructor(offset, message) {
+        this.offset = offset;
+        this.message = message;
+    }
+}
+const describe = (s) => {
+    const j = JSON.stringify(s);
+    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
+};
+/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
+function scan(text, options, start = 0, end = text.length) {
+    return runScanner(new Scanner(text, start, end, options, false));
+}
+/**
+ * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
+ * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
+ */
+function firstValueEnd(text, options, start, end = text.length) {
+    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
+    try {
+        scanner.run(true);
+        return { ok: true, value: scanner.valueEnd };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
+        throw e;
+    }
+}
+function runScanner(scanner) {
+    try {
+        return { ok: true, value: scanner.run() };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
+        throw e;
+    }
+}
+const wellFormed = (s) => s.isWellFormed();
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
+ */
+function parseStrict(text, options, start = 0, end = text.length) {
+    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+    let value;
+    try {
+        value = JSON.parse(slice);
+    }
+    catch (e) {
+        const r = scan(slice, options);
+        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+        return {
+            ok: false,
+            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+        };
+    }
+    const trusted = wellFormed(slice);
+    if (trusted && provablyClean(slice, value, options))
+        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
+    const r = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
+    if (!r.ok)
+        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+}
+const NO_ELEMENTS = new Map();
+/**
+ * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
+ * value, within the limits, with nothing to collect — proved without a scan, from the value:
+ *
+ * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
+ * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
+ * colons in its strings. The parsed value holds every string and member of the text except those a
+ * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
+ * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
+ * the value. False is not an error: the scan then decides, and says where.
+ */
+function provablyClean(text, value, o) {
+    if (text.includes('\\u'))
+        return false;
+    if (o.collect)
+        for (const p of o.collect)
+            if (holdsArray(value, p))
+                return false;
+    walkState.colons = 0;
+    walkState.bad = false;
+    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
+    return !walkState.bad && colonsIn(text) === walkState.colons;
+}
+/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
+function holdsArray(value, path) {
+    let v = value;
+    for (const k of path) {
+        if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, k))
+            return false;
+        v = v[k];
+    }
+    return Array.isArray(v);
+}
+const colonsIn = (s) => {
+    let n = 0;
+    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
+        n++;
+    return n;
+};
+/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
+const walkState = { colons: 0, bad: false };
+function walk(v, depth, maxDepth, maxKeys) {
+    if (typeof v === 'string') {
+        if (v.includes(':'))
+            walkState.colons += colonsIn(v);
+        return;
+    }
+    if (typeof v === 'number') {
+        if (!Number.isFinite(v))
+            walkState.bad = true;
+        return;
+    }
+    if (typeof v !== 'object' || v === null)
+        return;
+    if (depth > maxDepth) {
+        walkState.bad = true;
+        return;
+    }
+    if (Array.isArray(v)) {
+        for (let i = 0; i < v.length && !walkState.bad; i++)
+            walk(v[i], depth + 1, maxDepth, maxKeys);
+        return;
+    }
+    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
+    // never a lookup by a key read from the input.
+    const keys = Object.keys(v);
+    if (keys.length > maxKeys)
+        walkState.bad = true;
+    walkState.colons += keys.length;
+    for (const k of keys)
+        if (k.includes(':'))
+            walkState.colons += colonsIn(k);
+    for (const x of Object.values(v)) {
+        if (walkState.bad)
+            return;
+        walk(x, depth + 1, maxDepth, maxKeys);
+    }
+}
+function shifted(elements, by) {
+    const out = new Map();
+    for (const [k, v] of elements)
+        out.set(k, v.map((o) => o + by));
+    return out;
+}
+/**
+ * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
+ * collision only costs a comparison of the two decoded keys.
+ */
+function keyHash(s, a, b) {
+    const n = b - a;
+    if (n === 0)
+        return 0;
+    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
+}
+/** Members remembered per open object before switching to a Set of decoded keys. */
+const SMALL = 16;
+const NO_PATHS = [];
+/** The keys and depth of the paths a reader collects, computed once per list (a reader passes the same list for every line). */
+const plans = new WeakMap();
+function collectPlan(collect) {
+    let plan = plans.get(collect);
+    if (!plan) {
+        plan = { keys: new Set(collect.map(pathKey)), maxPath: Math.max(-1, ...collect.map((p) => p.length)) };
+        plans.set(collect, plan);
+    }
+    return plan;
+}
+let shared = null;
+function tables(depths) {
+    if (!shared || shared.kinds.length < depths) {
+        shared = {
+            kinds: new Uint8Array(depths),
+            counts: new Int32Array(depths),
+            starts: new Int32Array(depths * SMALL),
+            ends: new Int32Array(depths * SMALL),
+            hashes: new Int32Array(depths * SMALL),
+            escapes: new Uint8Array(depths * SMALL),
+        };
+    }
+    return shared;
+}
+class Scanner {
+    s;
+    end;
+    o;
+    trusted;
+    i;
+    depth = 0;
+    /** Per depth: 1 for an object, 2 for an array. */
+    kinds;
+    /**
+     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
+     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
+     */
+    counts;
+    starts;
+    ends;
+    hashes;
+    escapes;
+    sets = [];
+    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
+    paths = [];
+    collecting = [];
+    /** The offsets found, by path key (a wanted path that holds no array is absent). */
+    wanted = new Map();
+    wantedKeys;
+    maxPath;
+    maxKeys;
+    /** The last key read, decoded: only kept while path bookkeeping needs it. */
+    lastKey = '';
+    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
+    escaped = false;
+    hash = 0;
+    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
+    nextBackslash = -2;
+    /** Index of the next `\\u` at or after the scan position (-1: none); trusted mode only. */
+    nextUnicode = -2;
+    /**
+     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
+     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
+     */
+    constructor(s, start, end, o, trusted) {
+        this.s = s;
+        this.end = end;
+        this.o = o;
+        this.trusted = trusted;
+        this.i = start;
+        const t = tables(o.maxDepth + 2);
+        this.kinds = t.kinds;
+        this.counts = t.counts;
+        this.starts = t.starts;
+        this.ends = t.ends;
+        this.hashes = t.hashes;
+        this.escapes = t.escapes;
+        const plan = collectPlan(o.collect ?? NO_PATHS);
+        this.wantedKeys = plan.keys;
+        this.maxPath = plan.maxPath;
+        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
+    }
+    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
+    valueEnd = -1;
+    run(firstOnly = false) {
+        const { s, end } = this;
+        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
+            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
+        this.ws();
+        if (this.i >= end)
+            throw new ScanError(this.i, 'empty input: expected a JSON value');
+        this.value();
+        for (;;) {
+            if (this.depth === 0) {
+                this.valueEnd = this.i;
+                if (firstOnly)
+                    return this.wanted;
+                this.ws();
+                if (this.i < end)
+                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
+                return this.wanted;
+            }
+            this.ws();
+            const c = this.i < end ? s.charCodeAt(this.i) : -1;
+            const inObject = this.kinds[this.depth] === 1;
+            if (c === C.COMMA) {
+                this.i++;
+                if (inObject)
+                    this.key();
+                else
+                    this.element();
+            }
+            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
+                this.i++;
+                this.depth--;
+            }
+            else {
+                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
+            }
+        }
+    }
+    what() {
+        if (this.i >= this.end)
+            return 'the end of the input (truncated?)';
+        const ch = this.s.codePointAt(this.i);
+        return ch < 0x20 || ch === 0x7f
+            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
+            : `'${String.fromCodePoint(ch)}'`;
+    }
+    ws() {
+        const { s, end } = this;
+        let i = this.i;
+        while (i < end) {
+            const c = s.charCodeAt(i);
+            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
+                i++;
+            else
+                break;
+        }
+        this.i = i;
+    }
+    /** An array element starts here (after '[' or ','). */
+    element() {
+        this.ws();
+        const col = this.collecting[this.depth];
+        if (col)
+            col.push(this.i);
+        this.value();
+    }
+    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
+    value() {
+        this.ws();
+        const { s, end } = this;
+        const i = this.i;
+        if (i >= end)
+            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
+        const c = s.charCodeAt(i);
+        if (c === C.QUOTE)
+            this.skipString();
+        else if (c === C.LBRACE)
+            this.open(1);
+        else if (c === C.LBRACKET)
+            this.open(2);
+        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
+            this.number();
+        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
+            this.i = i + 4;
+        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
+            this.i = i + 5;
+        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
+            this.i = i + 4;
+        else
+            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
+    }
+    open(kind) {
+        const parentDepth = this.depth;
+        if (parentDepth >= this.o.maxDepth) {
+            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
+        }
+        const d = ++this.depth;
+        this.kinds[d] = kind;
+        this.i++;
+        // Path bookkeeping only as deep as some requested path goes.
+        if (d - 1 <= this.maxPath) {
+            let path = null;
+            if (d === 1)
+                path = [];
+            else {
+                const parent = this.paths[d - 1];
+                if (parent && this.kinds[d - 1] === 1)
+                    path = [...parent, this.lastKey];
+            }
+            this.paths[d] = path;
+            this.collecting[d] = kind === 2 && path ? this.collected(pathKey(path)) : null;
+        }
+        else {
+            this.paths[d] = null;
+            this.collecting[d] = null;
+        }
+        this.ws();
+        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
+        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
+            this.i++;
+            this.depth--;
+            return;
+        }
+        if (kind === 1) {
+            this.counts[d] = 0;
+            this.key();
+        }
+        else {
+            this.element();
+        }
+    }
+    /** Where the element offsets of the array at this path go, when it is wanted. */
+    collected(key) {
+        if (!this.wantedKeys.has(key))
+            return null;
+        let offsets = this.wanted.get(key);
+        if (!offsets)
+            this.wanted.set(key, (offsets = []));
+        return offsets;
+    }
+    sameRaw(a, b, a2, b2) {
+        if (b - a !== b2 - a2)
+            return false;
+        const { s } = this;
+        for (let k = 0; k < b - a; k++)
+            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
+                return false;
+        return true;
+    }
+    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
+    decoded(a, b) {
+        const raw = this.s.slice(a - 1, b + 1);
+        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+    }
+    /** An object member starts here: key, colon, then its value. */
+    key() {
+        this.ws();
+        const { s } = this;
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
+            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
+        }
+        const at = this.i;
+        this.string();
+        const a = at + 1;
+        const b = this.i - 1;
+        const d = this.depth;
+        const n = this.counts[d];
+        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
+        let key = null;
+        let h = this.hash;
+        if (this.escaped) {
+            key = this.decoded(a, b);
+            h = keyHash(key, 0, key.length);
+        }
+        if (n < SMALL) {
+            const base = d * SMALL;
+            for (let k = 0; k < n; k++) {
+                if (this.hashes[base + k] !== h)
+                    continue;
+                const a2 = this.starts[base + k];
+                const b2 = this.ends[base + k];
+                // Unescaped keys are compared in place; an escaped one on either side is decoded.
+                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
+                if (same)
+                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
+            }
+            this.starts[base + n] = a;
+            this.ends[base + n] = b;
+            this.hashes[base + n] = h;
+            this.escapes[base + n] = this.escaped ? 1 : 0;
+        }
+        else {
+            let set = this.sets[d];
+            if (n === SMALL) {
+                // Switch to a set: decode the first SMALL keys once.
+                if (set)
+                    set.clear();
+                else
+                    this.sets[d] = set = new Set();
+                const base = d * SMALL;
+                for (let k = 0; k < SMALL; k++)
+                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
+            }
+            key ??= this.decoded(a, b);
+            if (set.has(key))
+                throw new ScanError(at, `duplicate key ${describe(key)}`);
+            set.add(key);
+        }
+        if (n + 1 > this.maxKeys)
+            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
+        this.counts[d] = n + 1;
+        if (d <= this.maxPath)
+            this.lastKey = key ?? this.decoded(a, b);
+        this.ws();
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
+            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
+        }
+        this.i++;
+        this.value();
+    }
+    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
+    quickEnd(start) {
+        const q = this.s.indexOf('"', start + 1);
+        if (this.nextBackslash !== -1 && this.nextBackslash < start)
+            this.nextBackslash = this.s.indexOf('\\', start);
+        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
+    }
+    /**
+     * Trusted mode: the closing quote of a string at `start` that holds escapes, found from quote to
+     * quote (a quote preceded by an odd run of backslashes is escaped), or -1 when the string may hold
+     * a `\u` escape: those are left to the exact loop, which refuses lone surrogates (JSON.parse
+     * accepts them). A JSON text inside a string (a server log's decision) is skipped in a few hops
+     * instead of character by character.
+     */
+    escapedEnd(start) {
+        const { s } = this;
+        let q = s.indexOf('"', start + 1);
+        for (;;) {
+            if (q === -1)
+                return -1;
+            let k = q - 1;
+            while (s.charCodeAt(k) === C.BACKSLASH)
+                k--;
+            if ((q - 1 - k) % 2 === 0)
+                break;
+            q = s.indexOf('"', q + 1);
+        }
+        if (this.nextUnicode !== -1 && this.nextUnicode < start)
+            this.nextUnicode = s.indexOf('\\u', start);
+        return this.nextUnicode !== -1 && this.nextUnicode < q ? -1 : q;
+    }
+    /** A string starts at the quote; moves past it and says whether it held an escape. */
+    skipString() {
+        const { s, end } = this;
+        const start = this.i;
+        if (this.trusted) {
+            const q = this.quickEnd(start);
+            if (q !== -1) {
+                this.i = q + 1;
+                return false;
+            }
+            const e = this.escapedEnd(start);
+            if (e !== -1) {
+                this.i = e + 1;
+                return true;
+            }
+        }
+        let i = start + 1;
+        let escaped = false;
+        for (;;) {
+            if (i >= end)
+                throw new ScanError(start, 'unterminated string (truncated?)');
+            const c = s.charCodeAt(i);
+            if (c === C.QUOTE)
+                break;
+            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
+                i++;
+                continue;
+            }
+            if (c === C.BACKSLASH) {
+                escaped = true;
+                i = this.escape(i);
+            }
+            else if (c < 0x20)
+                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
+            else {
+                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
+                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
+                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+                i += 2;
+            }
+        }
+        this.i = i + 1;
+        return escaped;
+    }
+    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
+    string() {
+        const start = this.i;
+        this.escaped = this.skipString();
+        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
+    }
+    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
+    escape(i) {
+        const { s, end } = this;
+        if (i + 1 >= end)
+            throw new ScanError(i, 'unterminated escape (truncated?)');
+        const e = s.charCodeAt(i + 1);
+        if (e !== 117 /* u */) {
+            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
+                return i + 2;
+            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
+        }
+        const u = this.hex4(i + 2);
+        if (u >= 0xdc00 && u <= 0xdfff)
+            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
+        if (u >= 0xd800 && u <= 0xdbff) {
+            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            }
+            const low = this.hex4(i + 8);
+            if (low < 0xdc00 || low > 0xdfff)
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            return i + 12;
+        }
+        return i + 6;
+    }
+    hex4(at) {
+        if (at + 4 > this.end)
+            throw new ScanError(at - 2, 'truncated \\u escape');
+        let v = 0;
+        for (let k = 0; k < 4; k++) {
+            const c = this.s.charCodeAt(at + k);
+            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+            if (d < 0)
+                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
+            v = v * 16 + d;
+        }
+        return v;
+    }
+    number() {
+        const { s, end } = this;
+        const start = this.i;
+        let i = start;
+        if (s.charCodeAt(i) === C.MINUS)
+            i++;
+        const digits = () => {
+            const from = i;
+            while (i < end) {
+                const c = s.charCodeAt(i);
+                if (c < C.ZERO || c > C.NINE)
+                    break;
+                i++;
+            }
+            return i - from;
+        };
+        if (i < end && s.charCodeAt(i) === C.ZERO) {
+            i++;
+            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
+                throw new ScanError(start, 'numbers must not have leading zeros');
+        }
+        else if (digits() === 0) {
+            throw new ScanError(start, 'invalid number: expected a digit');
+        }
+        let exp = false;
+        if (i < end && s.charCodeAt(i) === C.DOT) {
+            i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
+        }
+        const e = i < end ? s.charCodeAt(i) : 0;
+        if (e === C.LOWER_E || e === C.UPPER_E) {
+            exp = true;
+            i++;
+            const sign = i < end ? s.charCodeAt(i) : 0;
+            if (sign === C.PLUS || sign === C.MINUS)
+                i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
+        }
+        this.i = i;
+        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
+            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
+        }
+    }
+}
+/**
+ * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
+ * order (a file's decisions, records and findings as they are read), so the index walks forward
+ * from the last offset asked, counting newlines; an offset before it is found in a table of line
+ * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
+ * for a few hundred offsets: 3.3 million lines for 100 000 calls).
+ */
+class LineIndex {
+    text;
+    /** The line (0-based) and the start of the line of the furthest offset asked. */
+    at = 0;
+    line = 0;
+    lineStart = 0;
+    /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
+    nextBreak = -2;
+    /** Line starts up to `at`, built when an offset before it is asked. */
+    starts = null;
+    constructor(text) {
+        this.text = text;
+    }
+    locate(offset) {
+        if (offset >= this.at) {
+            const t = this.text;
+            const starts = this.starts;
+            if (this.nextBreak === -2)
+                this.nextBreak = t.indexOf('\n');
+            while (this.nextBreak !== -1 && this.nextBreak < offset) {
+                this.line++;
+                this.lineStart = this.nextBreak + 1;
+                starts?.push(this.lineStart);
+                this.nextBreak = t.indexOf('\n', this.lineStart);
+            }
+            this.at = offset;
+            return { line: this.line + 1, column: offset - this.lineStart + 1 };
+        }
+        const starts = this.behind();
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (starts[mid] <= offset)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return { line: lo + 1, column: offset - starts[lo] + 1 };
+    }
+    /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
+    behind() {
+        if (!this.starts) {
+            const starts = [0];
+            const t = this.text;
+            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
+                starts.push(i + 1);
+            this.starts = starts;
+        }
+        return this.starts;
+    }
+}
+
+
+/***/ }),
+
+/***/ 8107:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  I: () => (/* binding */ byteLocation),
+  _: () => (/* binding */ decodeUtf8)
+});
+
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+;// CONCATENATED MODULE: ./src/read/utf8.ts
+/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
+
+/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
+function decodeUtf8(bytes) {
+    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
+        return { ok: false, reason: firstInvalidUtf8(bytes) };
+    return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+}
+/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(b) {
+    let i = 0;
+    while (i < b.length) {
+        const c = b[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        let n;
+        let min;
+        let cp;
+        if (c >= 0xc2 && c <= 0xdf)
+            [n, min, cp] = [1, 0x80, c & 0x1f];
+        else if (c >= 0xe0 && c <= 0xef)
+            [n, min, cp] = [2, 0x800, c & 0x0f];
+        else if (c >= 0xf0 && c <= 0xf4)
+            [n, min, cp] = [3, 0x10000, c & 0x07];
+        else
+            return i;
+        if (i + n >= b.length)
+            return i;
+        for (let k = 1; k <= n; k++) {
+            const cc = b[i + k];
+            if ((cc & 0xc0) !== 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += n + 1;
+    }
+    return b.length;
+}
+/** 1-based line and column (in bytes) of a byte offset. */
+function byteLocation(b, offset) {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset && i < b.length; i++) {
+        if (b[i] === 0x0a) {
+            line++;
+            lineStart = i + 1;
+        }
+    }
+    return { line, column: offset - lineStart + 1 };
+}
+
+
+/***/ }),
+
+/***/ 6982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 5919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
+/******/ })();
+/******/ 
+/************************************************************************/
+var __webpack_exports__ = {};
+
+// EXTERNAL MODULE: external "node:worker_threads"
+var external_node_worker_threads_ = __nccwpck_require__(5919);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
+var core_findings = __nccwpck_require__(1607);
+// EXTERNAL MODULE: ./src/core/json.ts
+var core_json = __nccwpck_require__(6153);
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const model_RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
+;// CONCATENATED MODULE: ./src/read/classify.ts
+/**
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ */
+
+
+
+const KNOWN = [
+    [SURFACE_SCHEMA, 'surface'],
+    [model_RECORD_SCHEMA, 'record'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const n = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (n.startsWith(k[0].replace(/\.v0$/, '')))
+            return k;
+    return null;
+}
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return {
+            kind: 'error',
+            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+            named: true,
+        };
+    }
+    if (!(0,core_json/* isObject */.G)(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
+    return { kind, payload, via };
+}
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.G)(v['fields']) && typeof v['target'] === 'string';
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    if (!(0,core_json/* isObject */.G)(value)) {
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+            named: false,
+        };
+    }
+    const schema = value['schema'];
+    const type = value['type'];
+    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
+    if (isTracing(value)) {
+        if (schema === undefined && type === undefined)
+            return { kind: 'tracing', line: value };
+        return {
+            kind: 'error',
+            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
+            named: true,
+        };
+    }
+    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$)(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string', named: true };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
+                named: true,
+            };
+        }
+        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
+    }
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (event) {
+        const k = byName(type, value['data'], 'event');
+        return k;
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+
+// EXTERNAL MODULE: ./src/read/documents.ts
+var read_worker_documents = __nccwpck_require__(7602);
+;// CONCATENATED MODULE: ./src/read/file-read.ts
+/**
+ * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
+ * reader both return it; the gate merges them).
+ */
+
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+function skippedFinding(at, skipped) {
+    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const all = [...skipped.entries()].sort();
+    const kinds = all
+        .slice(0, 20)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+    return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
+
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+;// CONCATENATED MODULE: ./src/core/vocabulary.ts
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
+
+;// CONCATENATED MODULE: ./src/core/claims.ts
+/**
+ * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
+ * for consistency and later compared with what the evidence earns; they never earn anything.
+ */
+
+
+const EXPECTED_SOURCE = {
+    asserted: null,
+    observed_confirmed: 'observed_read_followup',
+    verified: 'provider_audit_import',
+};
+/** Most claims are consistent: share one empty list rather than keep one per call. */
+const NONE = Object.freeze([]);
+/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
+function assertedAgainstOutcome(decision, response) {
+    const d = decision['decision'];
+    const effect = (0,core_json/* isObject */.G)(d) ? d['effect'] : undefined;
+    if (effect === 'deny' || effect === 'error')
+        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
+    const status = response['status'];
+    if (status !== 'success')
+        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
+    return null;
+}
+function readClaim(decision) {
+    const response = decision['response'];
+    if (!(0,core_json/* isObject */.G)(response))
+        return { kind: 'invalid', reason: 'response is not an object' };
+    const asserted = response['side_effect_asserted'];
+    if (typeof asserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
+    const legacyVerified = response['side_effect_verified'];
+    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
+    }
+    const problems = [];
+    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
+    if (contradiction)
+        problems.push(contradiction);
+    if (!(0,core_json/* hasOwn */.$)(response, 'side_effect')) {
+        const level = legacyVerified === true ? 'verified' : 'asserted';
+        if (level !== 'asserted' && !asserted)
+            problems.push(`claims "${level}" while side_effect_asserted is false`);
+        return {
+            kind: 'claim',
+            claim: { asserted, level, digest: null, legacy: level === 'verified' },
+            inconsistencies: problems.length ? problems : NONE,
+        };
+    }
+    const block = response['side_effect'];
+    if (!(0,core_json/* isObject */.G)(block))
+        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
+    const blockAsserted = block['asserted'];
+    const level = block['level'];
+    if (typeof blockAsserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
+    if (typeof level !== 'string' || !LEVELS.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
+    }
+    const claimed = level;
+    const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = (0,core_json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    if (digestValue !== null && typeof digestValue !== 'string') {
+        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
+    }
+    if (blockAsserted !== asserted) {
+        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
+    }
+    const expected = EXPECTED_SOURCE[claimed];
+    if (source !== expected) {
+        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
+    }
+    if (claimed === 'asserted' && digestValue !== null) {
+        problems.push('an "asserted" claim carries a verification_subject_digest');
+    }
+    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
+    }
+    if (claimed !== 'asserted' && !asserted) {
+        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
+    }
+    return {
+        kind: 'claim',
+        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
+        inconsistencies: problems.length ? problems : NONE,
+    };
+}
+
+;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
+function serializeString (value) {
+  if (!value.isWellFormed()) {
+    throw new Error('Lone surrogate is not allowed');
+  }
+  return JSON.stringify(value);
+}
+
+function serializePrimitive (value) {
+  switch (typeof value) {
+    case 'number':
+      if (isNaN(value)) {
+        throw new Error('NaN is not allowed');
+      }
+      if (!isFinite(value)) {
+        throw new Error('Infinity is not allowed');
+      }
+      // For finite numbers String(value) would give identical output, but
+      // JSON.stringify benchmarks faster on V8.
+      return JSON.stringify(value);
+    case 'string':
+      return serializeString(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      // null, or values JSON.stringify maps to undefined (undefined,
+      // functions, symbols).
+      return JSON.stringify(value);
+  }
+}
+
+// Resolves a value to either its serialized primitive form (a string — or
+// undefined, for values JSON.stringify drops) or a frame describing the
+// container to descend into. Callers distinguish the two cases with
+// `typeof result !== 'object'`.
+//
+// toJSON results are unwrapped here, and the wrapper objects stay in `seen`
+// until the resolved subtree is fully serialized, so cycles introduced via
+// toJSON are still detected.
+function enterValue (value, seen) {
+  let wrappers = null;
+  while (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
+    if (seen.has(value)) {
+      throw new Error('Circular reference detected');
+    }
+    seen.add(value);
+    (wrappers ??= []).push(value);
+    value = value.toJSON();
+  }
+
+  // Boxed Number/String/Boolean objects serialize as their primitive values,
+  // mirroring how JSON.stringify treats them.
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+    value = value.valueOf();
+  }
+
+  if (value === null || typeof value !== 'object') {
+    if (wrappers !== null) {
+      for (const wrapper of wrappers) seen.delete(wrapper);
+    }
+    return serializePrimitive(value);
+  }
+
+  if (seen.has(value)) {
+    throw new Error('Circular reference detected');
+  }
+  seen.add(value);
+
+  return {
+    container: value,
+    // null marks an array frame; object frames carry their sorted keys.
+    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
+    // order JCS requires.
+    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
+    // Next child to serialize; the frame resumes here after a nested
+    // container's subtree completes.
+    index: 0,
+    // Whether no member has been emitted yet (controls comma placement).
+    first: true,
+    // toJSON wrappers to release from `seen` when this frame completes.
+    wrappers
+  };
+}
+
+function canonicalize (object) {
+  if (object === null || typeof object !== 'object') {
+    return serializePrimitive(object);
+  }
+
+  const seen = new Set();
+  const root = enterValue(object, seen);
+  if (typeof root !== 'object') {
+    // A toJSON chain resolved the input to a primitive.
+    return root;
+  }
+
+  let result = root.keys === null ? '[' : '{';
+  const stack = [root];
+
+  // Depth-first serialization with an explicit stack instead of recursion, so
+  // nesting depth is bounded by heap size rather than call-stack size. The top
+  // frame is the container currently being serialized: primitive children are
+  // appended inline, while a nested container pushes a new frame and jumps
+  // back to the outer loop. Because frame.index was already advanced, the
+  // parent resumes at its next child once the subtree is done. Opening
+  // brackets are emitted when a frame is pushed, closing brackets when it
+  // completes.
+  outer:
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    const container = frame.container;
+
+    // keys === null marks an array frame; otherwise keys holds the object's
+    // sorted property names. Either way the iteration counter lives on the
+    // frame itself (frame.index), so when a frame is resumed after a nested
+    // container completes, the while condition continues at the first
+    // unserialized child instead of restarting from the beginning.
+    if (frame.keys === null) {
+      while (frame.index < container.length) {
+        const i = frame.index++;
+        if (i > 0) {
+          result += ',';
+        }
+        const element = container[i];
+        // Inside arrays, JSON.stringify serializes values with no JSON
+        // representation (undefined, symbols, functions) as null.
+        const value = element === undefined || typeof element === 'symbol' || typeof element === 'function' ? null : element;
+        if (value === null || typeof value !== 'object') {
+          result += serializePrimitive(value);
+          continue;
+        }
+        const child = enterValue(value, seen);
+        if (typeof child !== 'object') {
+          // A toJSON chain resolved the child to an already-serialized
+          // primitive — or, when child is undefined, to a value with no JSON
+          // representation, which becomes null inside arrays.
+          result += child === undefined ? 'null' : child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += ']';
+    } else {
+      const keys = frame.keys;
+      while (frame.index < keys.length) {
+        const key = keys[frame.index++];
+        const value = container[key];
+        // Inside objects, JSON.stringify omits properties whose value has no
+        // JSON representation (undefined, symbols, functions).
+        if (value === undefined || typeof value === 'symbol' || typeof value === 'function') {
+          continue;
+        }
+        if (value === null || typeof value !== 'object') {
+          // Commas are tracked with a flag rather than the key index: a
+          // skipped key must not leave a stray comma behind.
+          if (frame.first) {
+            frame.first = false;
+          } else {
+            result += ',';
+          }
+          result += serializeString(key) + ':' + serializePrimitive(value);
+          continue;
+        }
+        // The child must be resolved before the key is emitted: a toJSON
+        // returning a value with no JSON representation drops the whole
+        // property.
+        const child = enterValue(value, seen);
+        if (child === undefined) {
+          continue;
+        }
+        if (frame.first) {
+          frame.first = false;
+        } else {
+          result += ',';
+        }
+        result += serializeString(key) + ':';
+        if (typeof child !== 'object') {
+          result += child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += '}';
+    }
+
+    // Frame complete. The container leaves `seen` so that a later, sibling
+    // reference to the same object is not mistaken for a cycle.
+    seen.delete(container);
+    if (frame.wrappers !== null) {
+      for (const wrapper of frame.wrappers) seen.delete(wrapper);
+    }
+    stack.pop();
+  }
+
+  return result;
+}
+
+;// CONCATENATED MODULE: ./src/core/binding.ts
+/**
+ * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
+ * canonical form. The one place in the gate where a subject digest is made and the one pattern a
+ * digest must match; a binding is recomputed from committed bytes, never fetched.
+ */
+
+
+
+/** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
+const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+/** RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. */
+function binding_jcs(value) {
+    try {
+        const text = canonicalize(value);
+        if (text === undefined)
+            return { ok: false, reason: 'value has no JSON representation' };
+        return { ok: true, text };
+    }
+    catch (err) {
+        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+}
+function sha256Hex(text) {
+    return (0,external_node_crypto_namespaceObject.hash)('sha256', text, 'hex');
+}
+/** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
+const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
+const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
+/** binding(subject) as the semantics document defines it. */
+function binding(subject) {
+    const text = subjectText(subject);
+    if (text !== null)
+        return { ok: true, digest: sha256Digest(text) };
+    const c = binding_jcs(subject);
+    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+}
+/**
+ * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
+ * here, or null for canonicalize to decide (any other shape, and whatever could fail). JCS of an
+ * object is its members sorted by key in UTF-16 code units, each `key:value` in canonical form, no
+ * white space; the three keys sort as action_class < target < verb, a target's own keys are sorted
+ * (the order `Object.keys().sort()` gives, as canonicalize sorts), a well-formed string is what
+ * JSON.stringify writes (RFC 8785 §3.2.2.2), and any other value is canonicalize's. A property test
+ * holds this equal to canonicalize over arbitrary subjects. Per subject, it saves canonicalize's
+ * general walk (a frame, a set of seen objects and a sort per object): binding() at N = 100 000
+ * (160 000 subjects) 334 → 258–277 ms in a CPU profile, and ~270 MiB of the run's 1.9 GiB allocated.
+ */
+function subjectText(subject) {
+    if (!isPlainObject(subject))
+        return null;
+    if (Object.keys(subject).length !== 3 || !(0,core_json/* hasOwn */.$)(subject, 'action_class') || !(0,core_json/* hasOwn */.$)(subject, 'verb') || !(0,core_json/* hasOwn */.$)(subject, 'target'))
+        return null;
+    const actionClass = subject['action_class'];
+    const verb = subject['verb'];
+    const target = subject['target'];
+    if (typeof actionClass !== 'string' || typeof verb !== 'string' || !isPlainObject(target))
+        return null;
+    if (!actionClass.isWellFormed() || !verb.isWellFormed())
+        return null;
+    // Entries, not a lookup by key: a key is input text (`__proto__` included).
+    const members = Object.entries(target);
+    sortByKey(members);
+    // Joined, not concatenated: one flat string for the hash (measured ~1.6× faster than a cons string).
+    const parts = [];
+    for (const [k, v] of members) {
+        if (!k.isWellFormed())
+            return null;
+        let value;
+        if (typeof v === 'string') {
+            if (!v.isWellFormed())
+                return null;
+            value = JSON.stringify(v);
+        }
+        else {
+            const c = binding_jcs(v);
+            if (!c.ok)
+                return null;
+            value = c.text;
+        }
+        parts.push(`${JSON.stringify(k)}:${value}`);
+    }
+    return `{"action_class":${JSON.stringify(actionClass)},"target":{${parts.join(',')}},"verb":${JSON.stringify(verb)}}`;
+}
+/**
+ * Members in key order (UTF-16 code units, as `<` compares strings). A target has a few keys: they
+ * are sorted in place, by insertion (Array.prototype.sort allocated 115 MiB of scratch for 160 000
+ * subjects); past SMALL_TARGET keys, by sort, so an input with thousands of keys costs n log n.
+ */
+function sortByKey(members) {
+    if (members.length > SMALL_TARGET) {
+        members.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        return;
+    }
+    for (let i = 1; i < members.length; i++) {
+        const m = members[i];
+        let j = i - 1;
+        while (j >= 0 && members[j][0] > m[0]) {
+            members[j + 1] = members[j];
+            j--;
+        }
+        members[j + 1] = m;
+    }
+}
+const SMALL_TARGET = 8;
+/** An object as JSON.parse makes them (canonicalize alone judges anything with another prototype: a toJSON, a boxed value). */
+const isPlainObject = (v) => (0,core_json/* isObject */.G)(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+;// CONCATENATED MODULE: ./src/core/projection.ts
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+
+
+/** Bound target fields per class; a Map, since the class is text from an artifact. */
+const BOUND_TARGET_FIELDS = new Map([
+    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
+    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
+    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
+]);
+/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
+const PRODUCER_VERBS = new Map([
+    ['github_deploy_key', ['create']],
+    ['workspace_member', ['add']],
+    ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
+]);
+/** The action classes of the table. */
+const KNOWN_CLASSES = [...BOUND_TARGET_FIELDS.keys()];
+/** The bound fields of an action class, or undefined when the class has no binding rule. */
+const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
+/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
+function narrowTarget(actionClass, target) {
+    const fields = boundFields(actionClass);
+    if (!fields)
+        return undefined;
+    const out = {};
+    for (const f of fields)
+        if ((0,core_json/* hasOwn */.$)(target, f))
+            out[f] = target[f];
+    return out;
+}
+function project(decision) {
+    const action = decision['action'];
+    if (!(0,core_json/* isObject */.G)(action))
+        return { kind: 'none', reason: 'action is not an object' };
+    const actionClass = action['resource_type'];
+    const verb = action['verb'];
+    const target = action['target'];
+    if (typeof actionClass !== 'string')
+        return { kind: 'none', reason: 'action.resource_type is not a string' };
+    if (typeof verb !== 'string')
+        return { kind: 'none', reason: 'action.verb is not a string' };
+    if (!(0,core_json/* isObject */.G)(target))
+        return { kind: 'none', reason: 'action.target is not an object' };
+    const narrowed = narrowTarget(actionClass, target);
+    if (!narrowed)
+        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+    if (Object.keys(narrowed).length === 0) {
+        return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
+    }
+    const subject = { action_class: actionClass, verb, target: narrowed };
+    const b = binding(subject);
+    if (!b.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
+    return { kind: 'subject', subject, digest: b.digest };
+}
+/**
+ * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
+ * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
+ * field by field, the same presence and canonically equal values. The key says exactly that: the
+ * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds a raw U+0000), empty when absent (no JSON text
+ * is empty). No sorting or escaping of whole objects per call.
+ */
+function targetKey(subject) {
+    let key = subject.action_class;
+    for (const f of boundFields(subject.action_class) ?? [])
+        key += hasOwn(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
+    return key;
+}
+/**
+ * A bound field's value as the binding sees it, for telling values equal: a string as
+ * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
+ * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
+ * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
+ * canonicalized once already, so that cannot happen for a call.
+ */
+function boundValueText(v) {
+    if (typeof v === 'string')
+        return JSON.stringify(v);
+    const c = jcs(v);
+    return c.ok ? c.text : '\u0000';
+}
+
+;// CONCATENATED MODULE: ./src/core/decision.ts
+/**
+ * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
+ * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
+ */
+
+
+
+function prepareDecision(loc, index, decision) {
+    const tool = decision['tool'];
+    const d = decision['decision'];
+    const action = decision['action'];
+    const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
+    const p = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
+    const response = decision['response'];
+    return {
+        loc,
+        index,
+        tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        claim: readClaim(decision),
+        projection: project(decision),
+        actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: (0,core_json/* isObject */.G)(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
+        provider: p === null || typeof p === 'string' ? p : { invalid: true },
+        succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/runtime/ucs2length.js
+var ucs2length = __nccwpck_require__(6214);
+;// CONCATENATED MODULE: ./src/read/validators.generated.js
+// Generated by scripts/gen-validators.mjs from schemas/; do not edit.
+const decision = validate1;
+const schema1 = {"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"enum":["allow","deny","error"],"description":"Exactly allow, deny or error when present (upstream's server writes error for a call that failed): a denied or failed call is never promoted and never confirms another."}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\"success\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}};
+
+const func0 = ucs2length["default"] ?? ucs2length;
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.response === undefined) && (missing0 = "response")){
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.tool !== undefined){
+let data0 = data.tool;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name !== undefined){
+let data1 = data0.name;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: schema1.properties.tool.properties.name.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(func0(data1) > 1024){
+validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.category !== undefined){
+let data2 = data0.category;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate1.errors = [{instancePath:instancePath+"/tool/category",schemaPath:"#/properties/tool/properties/category/type",keyword:"type",params:{type: schema1.properties.tool.properties.category.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.action !== undefined){
+let data3 = data.action;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+validate1.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: schema1.properties.action.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.target !== undefined){
+let data4 = data3.target;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.provider !== undefined){
+let data5 = data4.provider;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate1.errors = [{instancePath:instancePath+"/action/target/provider",schemaPath:"#/properties/action/properties/target/properties/provider/type",keyword:"type",params:{type: schema1.properties.action.properties.target.properties.provider.type},message:"must be string,null"}];
+return false;
+}
+}
+}
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.decision !== undefined){
+let data6 = data.decision;
+const _errs12 = errors;
+if(errors === _errs12){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.effect !== undefined){
+let data7 = data6.effect;
+if(!(((data7 === "allow") || (data7 === "deny")) || (data7 === "error"))){
+validate1.errors = [{instancePath:instancePath+"/decision/effect",schemaPath:"#/properties/decision/properties/effect/enum",keyword:"enum",params:{allowedValues: schema1.properties.decision.properties.effect.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.response !== undefined){
+let data8 = data.response;
+const _errs15 = errors;
+if(errors === _errs15){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if((data8.side_effect_asserted === undefined) && (missing1 = "side_effect_asserted")){
+validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data8.side_effect_asserted !== undefined){
+const _errs17 = errors;
+if(typeof data8.side_effect_asserted !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect_asserted",schemaPath:"#/properties/response/properties/side_effect_asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid5 = _errs17 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data8.side_effect_verified !== undefined){
+const _errs19 = errors;
+if(typeof data8.side_effect_verified !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect_verified",schemaPath:"#/properties/response/properties/side_effect_verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid5 = _errs19 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data8.side_effect !== undefined){
+let data11 = data8.side_effect;
+const _errs21 = errors;
+if(errors === _errs21){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing2;
+if(((data11.asserted === undefined) && (missing2 = "asserted")) || ((data11.level === undefined) && (missing2 = "level"))){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data11.asserted !== undefined){
+const _errs23 = errors;
+if(typeof data11.asserted !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/asserted",schemaPath:"#/properties/response/properties/side_effect/properties/asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid6 = _errs23 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.level !== undefined){
+let data13 = data11.level;
+const _errs25 = errors;
+if(!(((data13 === "asserted") || (data13 === "observed_confirmed")) || (data13 === "verified"))){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/level",schemaPath:"#/properties/response/properties/side_effect/properties/level/enum",keyword:"enum",params:{allowedValues: schema1.properties.response.properties.side_effect.properties.level.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid6 = _errs25 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.verification_source !== undefined){
+let data14 = data11.verification_source;
+const _errs26 = errors;
+if((typeof data14 !== "string") && (data14 !== null)){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_source",schemaPath:"#/properties/response/properties/side_effect/properties/verification_source/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_source.type},message:"must be string,null"}];
+return false;
+}
+var valid6 = _errs26 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.verification_subject_digest !== undefined){
+let data15 = data11.verification_subject_digest;
+const _errs28 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_subject_digest",schemaPath:"#/properties/response/properties/side_effect/properties/verification_subject_digest/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_subject_digest.type},message:"must be string,null"}];
+return false;
+}
+var valid6 = _errs28 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid5 = _errs21 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+
+const record = validate2;
+const schema3 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider's own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record's identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}},"signature":{"type":"object","description":"Optional: an Ed25519 signature by the export job over the DSSE PAE of JCS(this record without signature); see docs/records-provenance.md.","required":["version","algorithm","payload_type","signed_payload_digest","key_id","signature","signed_at"],"additionalProperties":false,"properties":{"version":{"const":1},"algorithm":{"const":"ed25519"},"payload_type":{"const":"application/vnd.assay.provider-audit-record+json;v=0"},"signed_payload_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"key_id":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 of the signer's public key (SubjectPublicKeyInfo DER)."},"signature":{"type":"string","description":"base64 of the 64-byte Ed25519 signature"},"signed_at":{"type":"string","description":"RFC 3339 UTC time"}}}}};
+const pattern0 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://receipt-gate.dev/schemas/provider-audit-record.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((data.schema === undefined) && (missing0 = "schema")) || ((data.provider === undefined) && (missing0 = "provider"))) || ((data.record_id === undefined) && (missing0 = "record_id"))) || ((data.subject === undefined) && (missing0 = "subject"))) || ((data.binding_digest === undefined) && (missing0 = "binding_digest"))){
+validate2.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.schema !== undefined){
+const _errs1 = errors;
+if("assay.provider_audit_record.v0" !== data.schema){
+validate2.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "assay.provider_audit_record.v0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.provider !== undefined){
+const _errs2 = errors;
+if(typeof data.provider !== "string"){
+validate2.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.record_id !== undefined){
+const _errs4 = errors;
+if(typeof data.record_id !== "string"){
+validate2.errors = [{instancePath:instancePath+"/record_id",schemaPath:"#/properties/record_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.subject !== undefined){
+let data3 = data.subject;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.action_class === undefined) && (missing1 = "action_class")) || ((data3.verb === undefined) && (missing1 = "verb"))) || ((data3.target === undefined) && (missing1 = "target"))){
+validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data3.action_class !== undefined){
+const _errs8 = errors;
+if(typeof data3.action_class !== "string"){
+validate2.errors = [{instancePath:instancePath+"/subject/action_class",schemaPath:"#/properties/subject/properties/action_class/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.verb !== undefined){
+const _errs10 = errors;
+if(typeof data3.verb !== "string"){
+validate2.errors = [{instancePath:instancePath+"/subject/verb",schemaPath:"#/properties/subject/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.target !== undefined){
+let data6 = data3.target;
+const _errs12 = errors;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+validate2.errors = [{instancePath:instancePath+"/subject/target",schemaPath:"#/properties/subject/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.binding_digest !== undefined){
+let data7 = data.binding_digest;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.non_claims !== undefined){
+let data8 = data.non_claims;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data8)){
+var valid2 = true;
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+const _errs18 = errors;
+if(typeof data8[i0] !== "string"){
+validate2.errors = [{instancePath:instancePath+"/non_claims/" + i0,schemaPath:"#/properties/non_claims/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/non_claims",schemaPath:"#/properties/non_claims/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.signature !== undefined){
+let data10 = data.signature;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing2;
+if((((((((data10.version === undefined) && (missing2 = "version")) || ((data10.algorithm === undefined) && (missing2 = "algorithm"))) || ((data10.payload_type === undefined) && (missing2 = "payload_type"))) || ((data10.signed_payload_digest === undefined) && (missing2 = "signed_payload_digest"))) || ((data10.key_id === undefined) && (missing2 = "key_id"))) || ((data10.signature === undefined) && (missing2 = "signature"))) || ((data10.signed_at === undefined) && (missing2 = "signed_at"))){
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs22 = errors;
+for(const key0 in data10){
+if(!(((((((key0 === "version") || (key0 === "algorithm")) || (key0 === "payload_type")) || (key0 === "signed_payload_digest")) || (key0 === "key_id")) || (key0 === "signature")) || (key0 === "signed_at"))){
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs22 === errors){
+if(data10.version !== undefined){
+const _errs23 = errors;
+if(1 !== data10.version){
+validate2.errors = [{instancePath:instancePath+"/signature/version",schemaPath:"#/properties/signature/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs23 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.algorithm !== undefined){
+const _errs24 = errors;
+if("ed25519" !== data10.algorithm){
+validate2.errors = [{instancePath:instancePath+"/signature/algorithm",schemaPath:"#/properties/signature/properties/algorithm/const",keyword:"const",params:{allowedValue: "ed25519"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs24 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.payload_type !== undefined){
+const _errs25 = errors;
+if("application/vnd.assay.provider-audit-record+json;v=0" !== data10.payload_type){
+validate2.errors = [{instancePath:instancePath+"/signature/payload_type",schemaPath:"#/properties/signature/properties/payload_type/const",keyword:"const",params:{allowedValue: "application/vnd.assay.provider-audit-record+json;v=0"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs25 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signed_payload_digest !== undefined){
+let data14 = data10.signed_payload_digest;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data14 === "string"){
+if(!pattern0.test(data14)){
+validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs26 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.key_id !== undefined){
+let data15 = data10.key_id;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data15 === "string"){
+if(!pattern0.test(data15)){
+validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs28 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signature !== undefined){
+const _errs30 = errors;
+if(typeof data10.signature !== "string"){
+validate2.errors = [{instancePath:instancePath+"/signature/signature",schemaPath:"#/properties/signature/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs30 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signed_at !== undefined){
+const _errs32 = errors;
+if(typeof data10.signed_at !== "string"){
+validate2.errors = [{instancePath:instancePath+"/signature/signed_at",schemaPath:"#/properties/signature/properties/signed_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs32 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate2.errors = vErrors;
+return errors === 0;
+}
+
+
+;// CONCATENATED MODULE: ./src/read/shapes.ts
+
+function describe(errors) {
+    const e = errors?.[0];
+    if (!e)
+        return 'does not match its schema';
+    const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the object';
+    if (e.keyword === 'const' || e.keyword === 'enum') {
+        return `${where} must be ${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)}`;
+    }
+    return `${where} ${e.message ?? 'is invalid'}`;
+}
+const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: describe(fn.errors) };
+const checkDecision = checker(decision);
+const checkRecord = checker(record);
+
+// EXTERNAL MODULE: ./src/read/strict-json.ts
+var strict_json = __nccwpck_require__(186);
+;// CONCATENATED MODULE: ./src/read/server-log.ts
+/**
+ * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
+ * `assay-mcp-server`, one tracing JSON line per event. Each `tool_decision` event contributes the
+ * decision in its `fields.decision` string, in line order, located at the line and the column of
+ * that value. Other events, text lines and JSON that is not a tracing event are skipped and
+ * counted; everything the doc lists as an error is one. A call started with no decision in its
+ * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
+ * happened that no decision records.
+ */
+
+
+
+
+
+/** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
+function decisionColumn(text, start, end) {
+    const key = /"decision"[ \t]*:[ \t]*/g;
+    key.lastIndex = start;
+    for (let m = key.exec(text); m !== null && m.index < end; m = key.exec(text)) {
+        if (text.charCodeAt(m.index - 1) !== 0x5c)
+            return m.index + m[0].length - start + 1;
+    }
+    return 1;
+}
+/** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
+const mentionsDecision = (line) => /tool_decision/i.test(line);
+/**
+ * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
+ * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
+ * error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ */
+function carriesDecision(v) {
+    const fields = v['fields'];
+    if (!(0,core_json/* isObject */.G)(fields))
+        return false;
+    const event = fields['event'];
+    return (0,core_json/* hasOwn */.$)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+}
+const newSession = () => ({ started: new Map(), decided: new Set() });
+/** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
+class ServerLog {
+    run;
+    sink;
+    limits;
+    session = newSession();
+    constructor(run, sink, limits) {
+        this.run = run;
+        this.sink = sink;
+        this.limits = limits;
+    }
+    /** A tracing line (classified as one), its location and the raw text it came from. */
+    event(line, loc, text, start, end) {
+        const fields = line['fields'];
+        const event = fields['event'];
+        const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
+        if (event === 'server_start') {
+            this.endSession();
+            this.sink.skip(loc, 'tracing event server_start');
+            return;
+        }
+        if (event === 'tool_call_start') {
+            if (rid === null)
+                this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
+            else if (!this.session.started.has(rid))
+                this.session.started.set(rid, loc);
+            this.sink.skip(loc, 'tracing event tool_call_start');
+            return;
+        }
+        if (event !== 'tool_decision') {
+            if (carriesDecision(line)) {
+                const what = (0,core_json/* hasOwn */.$)(fields, 'decision')
+                    ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
+                    : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
+                this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
+                return;
+            }
+            this.sink.skip(loc, typeof event === 'string' ? `tracing event ${(0,core_text/* quote */.hD)(event, 60)}` : 'tracing message');
+            return;
+        }
+        const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
+        const d = this.decision(rid, fields['decision']);
+        if (!d.ok) {
+            this.sink.error(at, d.reason);
+            return;
+        }
+        if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
+            return;
+        const index = this.run.seen++;
+        const shape = checkDecision(d.value);
+        if (shape.ok)
+            this.run.decisions.push(prepareDecision(at, index, d.value));
+        else
+            this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+    }
+    /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
+    decision(rid, raw) {
+        if (rid === null)
+            return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
+        if (this.session.decided.has(rid))
+            return {
+                ok: false,
+                reason: `a second tool_decision for rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} in one server session: one call, one decision`,
+            };
+        this.session.decided.add(rid);
+        if (typeof raw !== 'string')
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
+        if (raw.trim() === '')
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
+        const parsed = (0,strict_json/* parseStrict */.z3)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        if (!parsed.ok)
+            return {
+                ok: false,
+                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
+            };
+        const json = parsed.value.json;
+        if (!(0,core_json/* isObject */.G)(json))
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
+        return { ok: true, value: json };
+    }
+    /** A text line (not JSON; the whole line): skipped, unless it is a near miss of a decision or a lost event. */
+    text(line, loc) {
+        if (line.startsWith('Unable to format the following event')) {
+            this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
+        }
+        else if (mentionsDecision(line)) {
+            this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
+        }
+        else {
+            this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
+        }
+    }
+    /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
+    other(loc, name) {
+        this.sink.skip(loc, name);
+    }
+    endSession() {
+        for (const [rid, loc] of this.session.started) {
+            if (this.session.decided.has(rid))
+                continue;
+            this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
+        }
+        this.session = newSession();
+    }
+    /** The end of the file: calls still without a decision are incomplete. */
+    close() {
+        this.endSession();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/time.ts
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const m = SHAPE.exec(text);
+    if (!m)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+    if (options.utc && !m[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!m[8]) {
+        const [oh, om] = [Number(m[10]), Number(m[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
+        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const m = DAY.exec(text);
+    if (!m)
+        return null;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!m)
+        return null;
+    const digits = `${m[2]}${m[3] ?? ''}`;
+    const point = m[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (m[1] === '-') {
+        const f = trimZeros(frac);
+        if (f === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(a, b) {
+    if (a.seconds !== b.seconds)
+        return a.seconds < b.seconds ? -1 : 1;
+    const n = Math.max(a.fraction.length, b.fraction.length);
+    const fa = a.fraction.padEnd(n, '0');
+    const fb = b.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(i) {
+    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+
+;// CONCATENATED MODULE: ./src/read/base64.ts
+/** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
+const read_worker_strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+
+;// CONCATENATED MODULE: ./src/read/signature.ts
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
+/** The `signature` member's shape: the seven members with their types and values, nothing else. */
+function readSignatureMember(v) {
+    if (!(0,core_json/* isObject */.G)(v))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(v))
+        if (!MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of MEMBERS)
+        if (!(0,core_json/* hasOwn */.$)(v, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (v['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (v['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (v['payload_type'] !== PAYLOAD_TYPE)
+        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const d = v[k];
+        if (typeof d !== 'string' || !DIGEST_PATTERN.test(d))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = v['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || read_worker_strictBase64(sig)?.length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = v['signed_at'];
+    if (typeof at !== 'string' || !isSignedAt(at))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: v['signed_payload_digest'],
+        key_id: v['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, value: member };
+}
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return binding_jcs(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const t = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
+}
+
+;// CONCATENATED MODULE: ./src/read/surface.ts
+/**
+ * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
+ * line, an evidence event in a log or a bundle): the array check, the event-data schema rule, and
+ * each decision's shape, location and index. Problems go to `fail`; valid decisions are prepared
+ * (reduced to what verification reads) as they are read.
+ */
+
+
+
+
+/** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
+class RunDecisions {
+    max;
+    decisions = [];
+    seen = 0;
+    /** Past the limit: the run is rejected (one error said), and no further decision is read. */
+    full = false;
+    /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
+    constructor(max) {
+        this.max = max;
+    }
+    /** Room for `count` more decisions; past the limit, once, the located error that rejects the run. */
+    admit(count, at, fail) {
+        if (this.full)
+            return false;
+        if (this.seen + count <= this.max)
+            return true;
+        // One located error, and nothing more is prepared: memory stays bounded by the limit.
+        this.full = true;
+        fail(at(), `the run holds more than ${this.max} decisions (the limit per run); it is not read`);
+        return false;
+    }
+}
+/**
+ * @param payload  the surface object (the document itself, or an event's `data`)
+ * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
+ * @param locate   the location of decision j of this surface (null: the surface's own location)
+ * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
+ *                 not, takes the next index
+ * @returns false when the surface itself is unusable (then nothing was appended)
+ */
+function readSurface(payload, via, locate, run, fail) {
+    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
+        const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
+        const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
+        fail(locate(null), version
+            ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
+            : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`);
+        return false;
+    }
+    const list = payload['observed_tool_decisions'];
+    if (!Array.isArray(list)) {
+        fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+        return false;
+    }
+    if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
+        return false;
+    list.forEach((decision, j) => {
+        const loc = locate(j);
+        const index = run.seen++;
+        const shape = checkDecision(decision);
+        // A decision that breaks its shape rejects the run; the rest are still checked and reported.
+        if (!shape.ok)
+            fail(loc, `decision ${index}: ${shape.reason}`);
+        else
+            run.decisions.push(prepareDecision(loc, index, decision));
+    });
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/read/artifacts.ts
+/**
+ * Bytes of one run artifact or audit export → located decisions and records, plus findings.
+ * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
+ * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
+ * so half a run is not a run); an audit export loses only the records that are broken.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
+const SURFACE_KEY = { schema: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[1]) };
+const ROOT_KEY = (0,strict_json/* pathKey */.Pn)([]);
+/** Collects findings for one file, capped, and turns offsets into locations. */
+class FileReport extends read_worker_documents/* LocatingSink */.Bz {
+    limits;
+    errors = 0;
+    suppressed = 0;
+    skipped = new Map();
+    firstSkip = null;
+    constructor(file, limits) {
+        super(file);
+        this.limits = limits;
+    }
+    /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
+    incomplete(loc, message) {
+        this.listed((0,core_findings/* finding */.gk)('run_incomplete', loc, message));
+    }
+    get skippedAny() {
+        return this.firstSkip !== null;
+    }
+    notice(code, message) {
+        this.findings.push((0,core_findings/* finding */.gk)(code, { file: this.file, line: 1, column: 1 }, message));
+    }
+    get failed() {
+        return this.errors > 0;
+    }
+    report(loc, message) {
+        this.errors++;
+        this.listed((0,core_findings/* finding */.gk)('invalid_artifact', loc, message));
+    }
+    /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
+    listed(f) {
+        if (this.findings.length >= this.limits.maxFindingsPerFile)
+            this.suppressed++;
+        else
+            this.findings.push(f);
+    }
+    skip(loc, name) {
+        this.firstSkip ??= loc;
+        this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
+    }
+    close() {
+        if (this.suppressed > 0) {
+            this.findings.push((0,core_findings/* finding */.gk)(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+        }
+        if (this.firstSkip)
+            this.findings.push(skippedFinding(this.firstSkip, this.skipped));
+        return this.findings;
+    }
+}
+/** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
+function fileText(bytes, fr, limits) {
+    const decoded = (0,read_worker_documents/* decode */.D4)(bytes, limits, fr);
+    if (!decoded)
+        return null;
+    fr.lines = decoded.lines;
+    return decoded.text;
+}
+/** An audit export's documents; only a .json file's root array offsets are wanted (its records). */
+function* auditDocuments(bytes, format, fr, limits) {
+    const text = fileText(bytes, fr, limits);
+    if (text === null)
+        return;
+    yield* (0,read_worker_documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
+}
+function readRecord(kind, loc, fr, out, options) {
+    const shape = checkRecord(kind.payload);
+    if (!shape.ok) {
+        fr.error(loc, `audit record: ${shape.reason}`);
+        return;
+    }
+    const signed = (0,core_json/* hasOwn */.$)(kind.payload, 'signature');
+    const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
+    // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
+    if (signature && !signature.ok) {
+        fr.error(loc, `audit record: ${signature.reason}`);
+        return;
+    }
+    let payload;
+    if (signed || options.payloads) {
+        const p = payloadOf(kind.payload);
+        if (!p.ok) {
+            fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
+            return;
+        }
+        payload = p.text;
+    }
+    // Keep only what verification reads (never a spread of the parsed object).
+    // The shape check above makes every member below what AuditRecord says it is.
+    const p = kind.payload;
+    const record = {
+        schema: model_RECORD_SCHEMA,
+        provider: p['provider'],
+        record_id: p['record_id'],
+        subject: p['subject'],
+        binding_digest: p['binding_digest'],
+    };
+    const input = signature?.ok
+        ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
+        : { loc, record, signer: null, payload };
+    out.push(input);
+}
+/** The end of the line that starts at `start` (its "\n", or the end of the text). */
+const lineEnd = (text, start) => {
+    const n = text.indexOf('\n', start);
+    return n < 0 ? text.length : n;
+};
+/**
+ * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
+ * lines; or a server log (.log). One run per file, decisions in line order.
+ */
+function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR) {
+    const fr = new FileReport(file, limits);
+    const run = new RunDecisions(limits.maxDecisions);
+    const log = new ServerLog(run, fr, limits);
+    let surfaces = 0;
+    let tracing = 0;
+    const text = fileText(bytes, fr, limits);
+    const surface = (doc, k) => {
+        surfaces++;
+        const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
+        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message));
+    };
+    const json = (doc, inLog) => {
+        const loc = fr.at(doc.start);
+        const k = classify(doc.value);
+        if (k.kind === 'tracing') {
+            // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
+            if (format === 'json')
+                fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
+            else {
+                tracing++;
+                log.event(k.line, loc, text, doc.start, lineEnd(text, doc.start));
+            }
+        }
+        else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
+            // A decision is never skipped: a line that carries one but is not a tracing line is an error.
+            fr.error(loc, k.kind === 'error' && k.named
+                ? k.reason
+                : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
+        }
+        else if (k.kind === 'error' && inLog && !k.named) {
+            // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
+            log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+                ? 'JSON-RPC message (stdout mixed in)'
+                : 'JSON that is not a tracing event');
+        }
+        else if (k.kind === 'error')
+            fr.error(loc, k.reason);
+        else if (k.kind === 'other')
+            fr.skip(loc, k.name);
+        else if (k.kind === 'record')
+            fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+        else if (format === 'json' && k.via === 'event')
+            fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
+        else
+            surface(doc, k);
+    };
+    if (text !== null) {
+        const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
+        if (format === 'log') {
+            for (const l of (0,read_worker_documents/* logLines */.OG)(text, { limits, collect }, fr)) {
+                if (l.kind === 'json')
+                    json(l.doc, true);
+                else
+                    log.text(text.slice(l.start, l.end), fr.at(l.start));
+            }
+        }
+        else {
+            for (const doc of (0,read_worker_documents/* documents */.DB)(text, format, { limits, collect }, fr))
+                json(doc, false);
+        }
+        log.close();
+    }
+    const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
+    const first = fr.findings[firstError];
+    if (fr.failed && first) {
+        fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
+    }
+    const isRun = surfaces > 0 || tracing > 0;
+    // Nothing is dropped silently: a readable file with nothing to verify says so.
+    if (!fr.failed && !isRun && !fr.skippedAny)
+        fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
+    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0) {
+        fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
+    }
+    const findings = fr.close();
+    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
+}
+/** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
+function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
+    const fr = new FileReport(file, limits);
+    const records = [];
+    for (const doc of auditDocuments(bytes, format, fr, limits)) {
+        const offsets = doc.elements.get(ROOT_KEY) ?? [];
+        const items = Array.isArray(doc.value) && format === 'json'
+            ? doc.value.map((v, j) => [v, offsets[j] ?? doc.start])
+            : [[doc.value, doc.start]];
+        for (const [value, offset] of items) {
+            const loc = fr.at(offset);
+            const k = classify(value);
+            if (k.kind === 'error')
+                fr.error(loc, k.reason);
+            else if (k.kind === 'other')
+                fr.skip(loc, k.name);
+            else if (k.kind === 'tracing')
+                fr.skip(loc, 'a server tracing line (a run among the audit exports)');
+            else if (k.kind === 'surface')
+                fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+            else
+                readRecord(k, loc, fr, records, options);
+        }
+    }
+    if (!fr.failed && records.length === 0 && !fr.skippedAny)
+        fr.notice('no_records', 'no audit record in this file');
+    return { run: null, records, findings: fr.close() };
+}
+
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+// EXTERNAL MODULE: ./src/read/read-error.ts
+var read_error = __nccwpck_require__(9677);
+// EXTERNAL MODULE: ./src/read/lines.ts
+var lines = __nccwpck_require__(771);
+// EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
+var utf8 = __nccwpck_require__(8107);
+;// CONCATENATED MODULE: ./src/read/bundle/events.ts
+/**
+ * The third job of the bundle reader: events.ndjson, every event's envelope, sequence and content
+ * hash, the run root; the decisions of its surface events through the same classifier as plain files.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
+const fail = (message) => {
+    throw new read_error/* ReadError */.F('events', message);
+};
+/** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
+function checkEnvelope(e, where, m, seq, source) {
+    if (e['specversion'] !== '1.0')
+        fail(`${where}: specversion must be "1.0"`);
+    for (const k of STRINGS)
+        if (typeof e[k] !== 'string')
+            fail(`${where}: ${k} must be a string`);
+    const src = e['source'];
+    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
+        fail(`${where}: source must be a string containing ':' and not starting with it`);
+    if (source !== undefined && src !== source)
+        fail(`${where}: source differs from the first event's`);
+    if (e['assayrunid'] !== m.runId)
+        fail(`${where}: assayrunid does not equal the manifest run_id`);
+    if (e['assayseq'] !== seq)
+        fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
+    if (e['id'] !== `${m.runId}:${seq}`)
+        fail(`${where}: id must be "${m.runId}:${seq}"`);
+    const t = e['time'];
+    if (typeof t !== 'string')
+        return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
+    const time = parseRfc3339(t);
+    if (!time.ok)
+        return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
+    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+        fail(`${where}: assaypii and assaysecrets must be booleans`);
+    const subject = e['subject'];
+    if (subject !== undefined && subject !== null && typeof subject !== 'string')
+        fail(`${where}: subject must be a string`);
+    const covered = {
+        specversion: e['specversion'],
+        type: e['type'],
+        datacontenttype: e['datacontenttype'],
+        data: e['data'],
+    };
+    if (typeof subject === 'string')
+        covered['subject'] = subject;
+    const c = binding_jcs(covered);
+    if (!c.ok)
+        return fail(`${where}: event cannot be canonicalized (${c.reason})`);
+    const contentHash = sha256Digest(c.text);
+    if (e['assaycontenthash'] !== contentHash)
+        fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
+    return { time: time.value, contentHash };
+}
+function readEvents(bytes, m, file, limits) {
+    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        fail('events.ndjson starts with a byte-order mark');
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!d.ok)
+        return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
+    const text = d.value;
+    const root = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    const run = new RunDecisions(limits.maxDecisions);
+    const skipped = new Map();
+    let seq = 0;
+    let source;
+    let earliest = null;
+    let latest = null;
+    const surfacePath = (0,strict_json/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
+    const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
+    for (const { line, start, end } of (0,lines/* lines */.Mn)(text)) {
+        const where = `events.ndjson line ${line}`;
+        if (end === start)
+            fail(`${where} is blank`);
+        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes))
+            fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
+        if (seq >= limits.maxEvents)
+            fail(`more than ${limits.maxEvents} events`);
+        const r = (0,strict_json/* parseStrict */.z3)(text, opts, start, end);
+        if (!r.ok)
+            return fail(`${where} is not strict JSON: ${r.reason.message}`);
+        const e = r.value.json;
+        if (!(0,core_json/* isObject */.G)(e))
+            return fail(`${where} is not a JSON object`);
+        const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
+        source = e['source'];
+        if (!earliest || compareInstants(time, earliest) < 0)
+            earliest = time;
+        if (!latest || compareInstants(latest, time) < 0)
+            latest = time;
+        root.update(`${contentHash}\n`);
+        // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
+        const k = classify(e);
+        if (k.kind === 'error')
+            fail(`${where}: ${k.reason}`);
+        else if (k.kind === 'surface') {
+            const offsets = r.value.elements.get(surfacePath) ?? [];
+            const locate = (j) => ({
+                file,
+                line,
+                column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
+                member: 'events.ndjson',
+            });
+            readSurface(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
+        }
+        else {
+            const name = k.kind === 'record' ? `${model_RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
+            skipped.set(name, (skipped.get(name) ?? 0) + 1);
+        }
+        seq++;
+    }
+    if (seq === 0)
+        fail('events.ndjson holds no events (a bundle needs at least one)');
+    if (seq !== m.eventCount)
+        fail(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+    const runRoot = `sha256:${root.digest('hex')}`;
+    if (runRoot !== m.runRoot)
+        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
+    if (m.bundleId !== m.runRoot)
+        fail('manifest bundle_id does not equal the run root');
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
+/** The second job of the bundle reader: manifest.json, or the other kind of archive it announces. */
+
+
+
+
+
+
+
+/** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
+function otherKind(schema) {
+    const k = classify({ schema, observed_tool_decisions: [] });
+    if (k.kind === 'other')
+        return k.name;
+    throw new read_error/* ReadError */.F('manifest', k.kind === 'error'
+        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${k.reason}`
+        : `the archive's manifest names ${schema}, which is not an archive`);
+}
+/** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
+function otherArchive(bytes, limits) {
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!d.ok)
+        return null;
+    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    const v = r.ok ? r.value.json : null;
+    return (0,core_json/* isObject */.G)(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
+}
+/** The manifest, or the name of the other kind of archive it announces. */
+function readManifest(bytes, limits) {
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!d.ok)
+        throw new read_error/* ReadError */.F('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
+    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    if (!r.ok)
+        throw new read_error/* ReadError */.F('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
+    const m = r.value.json;
+    if (!(0,core_json/* isObject */.G)(m))
+        throw new read_error/* ReadError */.F('manifest', 'manifest.json is not a JSON object');
+    if (typeof m['schema'] === 'string' && !('schema_version' in m))
+        return { other: otherKind(m['schema']) };
+    if (m['schema_version'] !== 1)
+        throw new read_error/* ReadError */.F('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+    const runId = m['run_id'];
+    const eventCount = m['event_count'];
+    const runRoot = m['run_root'];
+    const bundleId = m['bundle_id'];
+    if (typeof runId !== 'string')
+        throw new read_error/* ReadError */.F('manifest', 'manifest run_id is not a string');
+    if (runId.includes(':'))
+        throw new read_error/* ReadError */.F('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
+    if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
+        throw new read_error/* ReadError */.F('manifest', 'manifest event_count is not a non-negative integer');
+    if (typeof runRoot !== 'string' || !DIGEST_PATTERN.test(runRoot))
+        throw new read_error/* ReadError */.F('manifest', 'manifest run_root is not a sha256:<hex> digest');
+    if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
+        throw new read_error/* ReadError */.F('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
+    const files = m['files'];
+    const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
+    if (!(0,core_json/* isObject */.G)(ev))
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"] is missing or not an object');
+    const sha = ev['sha256'];
+    const size = ev['bytes'];
+    if (typeof ev['path'] !== 'string')
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].path is not a string');
+    if (typeof sha !== 'string')
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
+    const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
+    const p = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
+    const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
+    return {
+        producer: { name: text('name'), version: text('version'), git: text('git') },
+        runId,
+        eventCount,
+        runRoot,
+        bundleId,
+        eventsSha256,
+        eventsBytes: size,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/source.ts
+/**
+ * The first job of the bundle reader: the archive's bytes through gunzip, pulled by the tar reader,
+ * with the decompression limits (size, ratio) enforced while streaming.
+ */
+
+const MiB = 1024 * 1024;
+/** A pull source over the gunzip stream that enforces the decompression limits. */
+class GunzipSource {
+    compressed;
+    limits;
+    chunks = [];
+    buffered = 0;
+    total = 0;
+    done = false;
+    it;
+    constructor(stream, compressed, limits) {
+        this.compressed = compressed;
+        this.limits = limits;
+        this.it = stream[Symbol.asyncIterator]();
+    }
+    async fill() {
+        if (this.done)
+            return false;
+        const r = await this.it.next();
+        if (r.done) {
+            this.done = true;
+            return false;
+        }
+        this.total += r.value.length;
+        if (this.total > this.limits.maxDecompressedBytes) {
+            throw new read_error/* ReadError */.F('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
+        }
+        if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
+            throw new read_error/* ReadError */.F('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+        }
+        this.chunks.push(r.value);
+        this.buffered += r.value.length;
+        return true;
+    }
+    async read(n) {
+        while (this.buffered < n && (await this.fill()))
+            ;
+        const take = Math.min(n, this.buffered);
+        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+        const out = all.subarray(0, take);
+        const rest = all.subarray(take);
+        this.chunks = rest.length > 0 ? [rest] : [];
+        this.buffered = rest.length;
+        return out;
+    }
+    /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
+    async drain() {
+        let zeros = true;
+        const check = (b) => {
+            if (zeros)
+                for (let i = 0; i < b.length; i++)
+                    if (b[i] !== 0) {
+                        zeros = false;
+                        break;
+                    }
+        };
+        for (const c of this.chunks)
+            check(c);
+        this.chunks = [];
+        this.buffered = 0;
+        while (await this.fill()) {
+            for (const c of this.chunks)
+                check(c);
+            this.chunks = [];
+            this.buffered = 0;
+        }
+        return zeros;
+    }
+}
+function gzipReason(e) {
+    const m = e.message ?? '';
+    if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
+        return 'gzip stream is truncated (it ends before its trailer)';
+    if (/incorrect header check|unknown compression/i.test(m))
+        return 'not a gzip stream (bad gzip header)';
+    if (/incorrect data check/i.test(m))
+        return 'gzip CRC32 trailer does not match the data';
+    if (/incorrect length check/i.test(m))
+        return 'gzip size trailer does not match the data';
+    return `gzip stream is corrupt (${m})`;
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/tar.ts
+/**
+ * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
+ * local PAX and GNU long-name headers, and refuses everything an evidence bundle never contains:
+ * links, devices, directories, global PAX headers, oversized metadata. Failures are ReadError('tar')
+ * (or 'limit') whose message names the rule.
+ */
+
+
+const BLOCK = 512;
+const isZero = (b) => {
+    for (let i = 0; i < b.length; i++)
+        if (b[i] !== 0)
+            return false;
+    return true;
+};
+const cstring = (b, start, len) => {
+    const end = b.indexOf(0, start);
+    return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
+};
+function octal(b, start, len, what) {
+    if ((b[start] & 0x80) !== 0) {
+        // GNU base-256: only sizes that fit in a double are meaningful here.
+        let v = 0;
+        for (let i = start + 1; i < start + len; i++)
+            v = v * 256 + b[i];
+        if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
+            throw new read_error/* ReadError */.F('tar', `tar header ${what} field is out of range`);
+        return v;
+    }
+    const s = b
+        .toString('latin1', start, start + len)
+        .replace(/[\0 ]+$/, '')
+        .replace(/^ +/, '');
+    if (s === '')
+        return 0;
+    if (!/^[0-7]+$/.test(s))
+        throw new read_error/* ReadError */.F('tar', `tar header ${what} field is not octal`);
+    return parseInt(s, 8);
+}
+function checksumOk(h) {
+    const declared = octal(h, 148, 8, 'checksum');
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++)
+        sum += i >= 148 && i < 156 ? 32 : h[i];
+    return sum === declared;
+}
+const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
+/** Parse PAX records "len key=value\n" and return the `path` record if any. */
+function paxPath(data) {
+    let i = 0;
+    let path;
+    while (i < data.length) {
+        const sp = data.indexOf(0x20, i);
+        if (sp === -1)
+            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
+        const len = Number(data.toString('latin1', i, sp));
+        if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
+            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record length');
+        const rec = data.toString('utf8', sp + 1, i + len - 1);
+        const eq = rec.indexOf('=');
+        if (eq === -1)
+            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
+        const key = rec.slice(0, eq);
+        if (key === 'path')
+            path = rec.slice(eq + 1);
+        if (key === 'linkpath')
+            throw new read_error/* ReadError */.F('tar', 'PAX linkpath record: links are not allowed in a bundle');
+        if (key === 'size')
+            throw new read_error/* ReadError */.F('tar', 'PAX size record is not supported in a bundle');
+        i += len;
+    }
+    return path;
+}
+async function* members(src, limits) {
+    let longName;
+    let consumed = true;
+    for (;;) {
+        if (!consumed)
+            throw new read_error/* ReadError */.F('tar', 'internal: member data not consumed');
+        const h = await src.read(BLOCK);
+        if (h.length === 0) {
+            if (longName !== undefined)
+                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header (truncated)');
+            return; // EOF at a header boundary: tolerated like the end marker
+        }
+        if (h.length < BLOCK)
+            throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside a header');
+        if (isZero(h)) {
+            if (longName !== undefined)
+                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header');
+            return;
+        }
+        if (!checksumOk(h))
+            throw new read_error/* ReadError */.F('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
+        const type = String.fromCharCode(h[156]);
+        const size = octal(h, 124, 12, 'size');
+        const magic = h.toString('latin1', 257, 263);
+        const ustar = magic === 'ustar\0' || magic === 'ustar ';
+        let name = cstring(h, 0, 100);
+        const prefix = ustar && magic === 'ustar\0' ? cstring(h, 345, 155) : '';
+        if (prefix)
+            name = `${prefix}/${name}`;
+        if (type === 'x' || type === 'L') {
+            if (size > limits.maxMetaBytes) {
+                throw new read_error/* ReadError */.F('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+            }
+            const data = await src.read(size + padding(size));
+            if (data.length < size + padding(size))
+                throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside an extended header');
+            const body = data.subarray(0, size);
+            longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
+            continue;
+        }
+        if (type === 'g')
+            throw new read_error/* ReadError */.F('tar', 'global PAX header member is not allowed in a bundle');
+        if (type === '1' || type === '2' || type === 'K')
+            throw new read_error/* ReadError */.F('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type === '3' || type === '4' || type === '6')
+            throw new read_error/* ReadError */.F('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type === '5')
+            throw new read_error/* ReadError */.F('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type !== '0' && type !== '\0' && type !== '7')
+            throw new read_error/* ReadError */.F('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
+        const path = longName ?? name;
+        longName = undefined;
+        if (Buffer.byteLength(path) > limits.maxPathBytes)
+            throw new read_error/* ReadError */.F('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
+        if (path.startsWith('/'))
+            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" is absolute`);
+        if (path.split('/').includes('..'))
+            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" contains ".."`);
+        consumed = false;
+        yield {
+            path,
+            size,
+            data: async (maxBytes, what) => {
+                if (size > maxBytes)
+                    throw new read_error/* ReadError */.F('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
+                const buf = await src.read(size + padding(size));
+                if (buf.length < size + padding(size))
+                    throw new read_error/* ReadError */.F('tar', `tar archive is truncated inside ${what}`);
+                consumed = true;
+                return buf.subarray(0, size);
+            },
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/archive.ts
+/**
+ * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
+ * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
+ * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
+ * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
+ * one `invalid_artifact` finding naming the rule, and contributes nothing.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
+async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
+    try {
+        return { ok: true, value: await walk(source, file, limits) };
+    }
+    catch (e) {
+        if (e instanceof read_error/* ReadError */.F)
+            return { ok: false, reason: e };
+        throw e;
+    }
+}
+/** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
+function archive_open(source, limits) {
+    try {
+        const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
+        if (size > limits.maxCompressedBytes)
+            throw new read_error/* ReadError */.F('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
+        return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
+    }
+    catch (e) {
+        if (e instanceof read_error/* ReadError */.F)
+            throw e;
+        throw new read_error/* ReadError */.F('io', `cannot read file: ${(0,read_error/* ioReason */.N)(e)}`);
+    }
+}
+const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
+/** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
+async function contents(src, file, limits) {
+    let manifest;
+    let events;
+    for await (const m of members(src, limits)) {
+        if (!manifest) {
+            if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
+                // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
+                const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                if (other !== null)
+                    return { other };
+            }
+            if (m.path !== 'manifest.json')
+                throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
+            const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+            if ('other' in read)
+                return read;
+            manifest = read;
+        }
+        else if (!events) {
+            if (m.path !== 'events.ndjson')
+                throw new read_error/* ReadError */.F('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
+            if (m.size !== manifest.eventsBytes)
+                throw new read_error/* ReadError */.F('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+            const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
+            if (sha256Digest(bytes) !== manifest.eventsSha256)
+                throw new read_error/* ReadError */.F('bundle', 'events.ndjson sha256 does not match the manifest');
+            events = readEvents(bytes, manifest, file, limits);
+        }
+        else {
+            throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
+        }
+    }
+    if (!(await src.drain()))
+        throw new read_error/* ReadError */.F('bundle', 'data after the end of the tar archive');
+    if (!manifest)
+        throw new read_error/* ReadError */.F('bundle', 'missing member manifest.json');
+    if (!events)
+        throw new read_error/* ReadError */.F('bundle', 'missing member events.ndjson');
+    return { manifest, events };
+}
+/**
+ * Bytes gunzip hands over at a time. Each chunk is a turn of the event loop while zlib inflates on
+ * the thread pool: 16 KiB (the default) is ~5 000 turns for a 100 000-event bundle, 256 KiB ~300
+ * (2.28 → 2.06 s for it; 1 MiB was no faster). The limits are checked per chunk, so a bomb is
+ * stopped at most one chunk past them.
+ */
+const GUNZIP_CHUNK = 256 * 1024;
+/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
+async function walk(source, file, limits) {
+    const { size, input } = archive_open(source, limits);
+    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    const archiveHash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    input.on('data', (chunk) => archiveHash.update(chunk));
+    input.on('error', (e) => gunzip.destroy(e));
+    input.pipe(gunzip);
+    try {
+        const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
+        if ('other' in read)
+            return { kind: 'other', name: read.other };
+        const { manifest, events } = read;
+        // Every byte has been read (drain checked the end): the hash is of the whole archive.
+        const facts = {
+            archiveSha256: archiveHash.digest('hex'),
+            bundleId: manifest.bundleId,
+            runId: manifest.runId,
+            eventCount: manifest.eventCount,
+            runRoot: manifest.runRoot,
+            producer: manifest.producer,
+            window: events.window,
+        };
+        return { kind: 'bundle', events, facts };
+    }
+    catch (e) {
+        if (e instanceof read_error/* ReadError */.F)
+            throw e;
+        const err = e;
+        if (typeof err.code === 'string' && err.code.startsWith('Z_'))
+            throw new read_error/* ReadError */.F('gzip', gzipReason(err));
+        if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
+            throw new read_error/* ReadError */.F('io', `cannot read file: ${err.code}`);
+        throw e;
+    }
+    finally {
+        input.destroy();
+        gunzip.destroy();
+    }
+}
+async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
+    const at = { file, line: 1, column: 1 };
+    const verified = await verifyBundle(source, file, limits);
+    if (!verified.ok)
+        return { run: null, records: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+    const archive = verified.value;
+    if (archive.kind === 'other') {
+        const f = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        return { run: null, records: [], findings: [f] };
+    }
+    const { decisions, skipped } = archive.events;
+    const findings = [];
+    if (skipped.size > 0)
+        findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
+    if (decisions.length === 0)
+        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
+    return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
+}
+
+;// CONCATENATED MODULE: ./src/read/formats.ts
+const EXTENSIONS = [
+    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
+    { ext: '.intoto.jsonl', format: 'attestation' },
+    { ext: '.sigstore.json', format: 'attestation' },
+    { ext: '.json', format: 'json' },
+    { ext: '.jsonl', format: 'ndjson' },
+    { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.log', format: 'log' },
+    { ext: '.tar.gz', format: 'bundle' },
+];
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
+/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
+function formatOf(file) {
+    const lower = file.toLowerCase();
+    for (const { ext, format } of EXTENSIONS)
+        if (lower.endsWith(ext))
+            return format;
+    return null;
+}
+/** Whether a directory or glob input of this role picks the file up. */
+function discoverable(file, role) {
+    const f = formatOf(file);
+    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
+}
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+const formats_sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+function attestedBy(attestation) {
+    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return m ? attestation.slice(0, m.index) : null;
+}
+
+;// CONCATENATED MODULE: ./src/read/files.ts
+/**
+ * One artifact file → what it contributes (a run, records, findings), by its name and role. The
+ * file is read once and nothing of it is kept but the prepared decisions and records.
+ */
+
+
+
+
+
+
+
+
+
+/** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
+const files_failure = (rel, message) => ({
+    run: null,
+    records: [],
+    findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+});
+const isBundle = (rel) => formatOf(rel) === 'bundle';
+/** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
+async function readArtifact(rel, role, bytes, limits) {
+    if (isBundle(rel))
+        return role === 'audit' ? files_failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
+    return readTextArtifact(rel, role, bytes, limits);
+}
+/**
+ * Any artifact but an evidence bundle → what it contributes. Synchronous, and nothing it returns
+ * refers to `bytes` (the text is decoded into strings), so `bytes` may be reused once it returns.
+ */
+function readTextArtifact(rel, role, bytes, limits) {
+    const format = formatOf(rel);
+    if (!format || format === 'bundle')
+        return files_failure(rel, UNSUPPORTED);
+    if (format === 'attestation')
+        return files_failure(rel, ATTESTATION);
+    if (role === 'runs')
+        return readRunFile(rel, bytes, format, limits);
+    if (format === 'log')
+        return files_failure(rel, LOG_IN_AUDIT);
+    return readAuditFile(rel, bytes, format, limits);
+}
+const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
+const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
+const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
+const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
+/**
+ * The buffer this thread reads its inputs into, grown to the largest file read so far up to
+ * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
+ * for the kernel to fault in: at N = 100 000 (190 MiB of inputs) `read` took 359 ms of a CPU profile
+ * with one and ~40 ms with this buffer (the whole run gained less, 2–4 %: BENCHMARKS.md).
+ */
+let scratch = null;
+const SCRATCH_MAX = 64 * 1024 * 1024;
+const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit while it was read (max-file-size)`;
+/**
+ * A file's bytes within max-file-size, or why not, in this thread's read buffer: the one way an
+ * input or a file beside it is read. The view is valid until the next call, so the caller consumes
+ * it before it yields or copies it. Read to its end, not to the size stat gave: a file that grows
+ * past the limit while it is read is refused all the same.
+ */
+function readTransient(p, limits) {
+    let fd;
+    try {
+        fd = (0,external_node_fs_.openSync)(p, 'r');
+        const size = (0,external_node_fs_.fstatSync)(fd).size;
+        if (size > limits.maxFileBytes)
+            return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
+        // One byte more than the limit allows, to see a file that grew past it.
+        const want = Math.min(size, limits.maxFileBytes) + 1;
+        let buf;
+        if (want > SCRATCH_MAX)
+            buf = Buffer.allocUnsafeSlow(want);
+        else {
+            if (!scratch || scratch.length < want)
+                scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(want, 2 * (scratch?.length ?? 32768))));
+            buf = scratch;
+        }
+        let got = 0;
+        for (;;) {
+            if (got === buf.length) {
+                if (got > limits.maxFileBytes)
+                    return { ok: false, reason: GREW(limits) };
+                const bigger = Buffer.allocUnsafeSlow(Math.min(limits.maxFileBytes + 1, 2 * buf.length));
+                buf.copy(bigger, 0, 0, got);
+                buf = bigger;
+            }
+            const n = (0,external_node_fs_.readSync)(fd, buf, got, buf.length - got, null);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        if (got > limits.maxFileBytes)
+            return { ok: false, reason: GREW(limits) };
+        return { ok: true, value: buf.subarray(0, got) };
+    }
+    catch (e) {
+        return { ok: false, reason: `cannot read file: ${(0,read_error/* ioReason */.N)(e)}` };
+    }
+    finally {
+        if (fd !== undefined)
+            (0,external_node_fs_.closeSync)(fd);
+    }
+}
+/**
+ * The file beside an input (`what` names it in reasons, e.g. "the attestation sidecar"): a link to a
+ * file inside the workspace is followed like every input, one that leaves it or is broken is
+ * refused, and so is anything but a regular file.
+ */
+function files_readBeside(file, what, workspace, limits) {
+    const refuse = (reason) => ({ kind: 'refused', reason });
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(file);
+    }
+    catch {
+        return { kind: 'none' };
+    }
+    if (st.isSymbolicLink()) {
+        let real;
+        try {
+            real = (0,external_node_fs_.realpathSync)(file);
+        }
+        catch {
+            return refuse(`${what} is a broken symbolic link`);
+        }
+        const r = external_node_path_default().relative((0,external_node_fs_.realpathSync)(workspace), real);
+        if (r.startsWith('..') || external_node_path_default().isAbsolute(r))
+            return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
+        st = (0,external_node_fs_.statSync)(real);
+    }
+    if (!st.isFile())
+        return refuse(`${what} is not a regular file; not read`);
+    const got = readTransient(file, limits);
+    // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
+    return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
+}
+/** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
+async function fileSha256(p) {
+    try {
+        const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+        for await (const chunk of (0,external_node_fs_.createReadStream)(p))
+            h.update(chunk);
+        return h.digest('hex');
+    }
+    catch {
+        return undefined; // the reader reports why the file cannot be read
+    }
+}
+/** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
+async function readOne(file, role, limits, digest = false) {
+    const fail = (message) => files_failure(file.rel, message);
+    if (isBundle(file.rel)) {
+        // Streamed from disk: a bundle is never held whole beyond its events.
+        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await archive_readBundle({ path: file.path }, file.rel, (0,read_limits/* bundleLimits */.x0)(limits));
+        const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
+        return sha256 === undefined ? r : { ...r, sha256 };
+    }
+    if (!formatOf(file.rel))
+        return fail(UNSUPPORTED);
+    const read = readTransient(file.path, limits);
+    if (!read.ok)
+        return fail(read.reason);
+    const bytes = read.value;
+    // Both before anything yields: the buffer is this thread's, and the next file is read into it.
+    const r = readTextArtifact(file.rel, role, bytes, limits);
+    return digest ? { ...r, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex') } : r;
+}
+
+;// CONCATENATED MODULE: ./src/read/wire.ts
+
+const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
+const unloc = (t, rel) => {
+    const file = t[0] ?? rel;
+    const member = t[3];
+    return member === null
+        ? { file, line: t[1], column: t[2] }
+        : { file, line: t[1], column: t[2], member };
+};
+/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
+const SAME = 1;
+const subjectOf = (p) => (p.kind === 'subject' ? p : null);
+const same = (v, subject) => (v !== null && v === subject ? SAME : v);
+const claimTuple = (c, p) => c.kind === 'invalid'
+    ? [0, c.reason]
+    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
+const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
+/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
+const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
+const decisionTuple = (d, rel) => [
+    ...loc(d.loc, rel),
+    d.index,
+    d.tool,
+    claimTuple(d.claim, d.projection),
+    projectionTuple(d.projection),
+    same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
+    same(d.verb, subjectOf(d.projection)?.subject.verb),
+    d.denied,
+    providerTuple(d.provider),
+    d.succeeded,
+];
+const recordTuple = (r, rel) => [
+    ...loc(r.loc, rel),
+    r.record.provider,
+    r.record.record_id,
+    r.record.subject,
+    r.record.binding_digest,
+    r.signer,
+    r.signature ?? null,
+    r.payload ?? null,
+];
+/** What a reading thread sends for one file. */
+function encodeRead(r, rel) {
+    const wire = {
+        run: r.run ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)) } : null,
+        records: r.records.map((x) => recordTuple(x, rel)),
+        findings: r.findings,
+        sha256: r.sha256 ?? null,
+        bundle: r.bundle ?? null,
+        keyless: r.keyless ?? null,
+    };
+    return JSON.stringify(wire);
+}
+/** Consistent claims share one empty list, as the reader's do. */
+const wire_NONE = Object.freeze([]);
+const INVALID_PROVIDER = Object.freeze({ invalid: true });
+function claimOf(t, p) {
+    if (t[0] === 0)
+        return { kind: 'invalid', reason: t[1] };
+    const [, asserted, level, sent, legacy, inconsistencies] = t;
+    const digest = sent === SAME ? subjectOf(p).digest : sent;
+    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : wire_NONE };
+}
+function projectionOf(t) {
+    if (t[0] === 0)
+        return { kind: 'none', reason: t[1] };
+    return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
+}
+function decisionOf(t, rel) {
+    const p = t[11];
+    const projection = projectionOf(t[7]);
+    const subject = subjectOf(projection)?.subject;
+    return {
+        loc: unloc(t, rel),
+        index: t[4],
+        tool: t[5],
+        claim: claimOf(t[6], projection),
+        projection,
+        actionClass: t[8] === SAME ? subject.action_class : t[8],
+        verb: t[9] === SAME ? subject.verb : t[9],
+        denied: t[10],
+        provider: p === 0 ? null : p === 2 ? INVALID_PROVIDER : p,
+        succeeded: t[12],
+    };
+}
+function recordOf(t, rel) {
+    const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+    const at = unloc(t, rel);
+    const signature = t[9];
+    const payload = t[10] ?? undefined;
+    return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
+}
+/** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */
+function wire_decodeRead(text, rel) {
+    const w = JSON.parse(text);
+    const run = w.run ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) } : null;
+    const records = w.records.map((r) => recordOf(r, rel));
+    const read = { run, records, findings: w.findings };
+    if (w.sha256 !== null)
+        read.sha256 = w.sha256;
+    if (w.bundle !== null)
+        read.bundle = w.bundle;
+    if (w.keyless !== null)
+        read.keyless = w.keyless;
+    return read;
+}
+
+// EXTERNAL MODULE: ./src/read/envelope.ts
+var envelope = __nccwpck_require__(1210);
+;// CONCATENATED MODULE: ./src/read/attestation.ts
+/**
+ * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
+ * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
+ * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
+ * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
+ */
+
+
+const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
+const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
+/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
+function bundleStatement(f) {
+    if (f.producer.name === null || f.producer.version === null) {
+        return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
+    }
+    if (f.window === null)
+        return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
+    return {
+        ok: true,
+        value: {
+            _type: envelope/* STATEMENT_TYPE */.zG,
+            subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
+            predicateType: EVIDENCE_BUNDLE_V1,
+            predicate: {
+                schema_version: 1,
+                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
+                run: {
+                    run_id: f.runId,
+                    event_count: f.eventCount,
+                    producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
+                    time_window: { start: f.window.start, end: f.window.end },
+                },
+            },
+        },
+    };
+}
+/** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
+const member = (at, k) => {
+    const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
+    return at ? `${at}.${name}` : name;
+};
+/** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
+function difference(want, got, at) {
+    if (!(0,core_json/* isObject */.G)(want))
+        return got === want ? null : `predicate field ${at} disagrees with the bundle`;
+    if (!(0,core_json/* isObject */.G)(got))
+        return `predicate field ${at} disagrees with the bundle`;
+    for (const k of Object.keys(want)) {
+        if (!(0,core_json/* hasOwn */.$)(got, k))
+            return `predicate field ${member(at, k)} disagrees with the bundle`;
+        const d = difference(want[k], got[k], member(at, k));
+        if (d)
+            return d;
+    }
+    for (const k of Object.keys(got))
+        if (!(0,core_json/* hasOwn */.$)(want, k))
+            return `predicate field ${member(at, k)} is not one upstream writes`;
+    return null;
+}
+/**
+ * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
+ * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
+ * facts only for a verified bundle), subject digest against the archive bytes, subject name against
+ * the manifest's bundle_id, then every predicate field against what the bundle gives.
+ */
+function checkBundleStatement(s, facts) {
+    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
+        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+    const type = s['predicateType'];
+    if (type === EVIDENCE_BUNDLE_V0)
+        return {
+            ok: false,
+            reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
+        };
+    if (type !== EVIDENCE_BUNDLE_V1)
+        return {
+            ok: false,
+            reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
+        };
+    const subject = onlySubject(s);
+    if (!subject.ok)
+        return subject;
+    const pred = s['predicate'];
+    if (!isObject(pred) || pred['schema_version'] !== 1)
+        return { ok: false, reason: 'predicate.schema_version is not 1' };
+    if (!facts)
+        return { ok: false, reason: 'the bundle does not verify' };
+    if (subject.value.sha256 !== facts.archiveSha256)
+        return { ok: false, reason: 'subject digest differs from the archive' };
+    if (subject.value.name !== facts.bundleId)
+        return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+    return checkBundlePredicate(pred, facts);
+}
+/** Every predicate field against what the verified bundle gives (also for a keyless attestation of a bundle, docs/keyless.md). */
+function checkBundlePredicate(pred, facts) {
+    const expected = bundleStatement(facts);
+    if (!expected.ok)
+        return expected;
+    const d = difference(expected.value['predicate'], pred, '');
+    return d === null ? { ok: true } : { ok: false, reason: d };
+}
+
+;// CONCATENATED MODULE: ./src/gate/keyless.ts
+/**
+ * Keyless trust in the gate (docs/keyless.md): the `<file>.sigstore.json` beside an audit export or
+ * a run, checked against the trust set's identities with the Sigstore layer (src/trust/sigstore.ts),
+ * which is loaded only when an identity is configured or such a file is met: the gate's cold start
+ * does not pay for it. Each bundle is checked by the thread that read its file (on every core for a
+ * large input: gate/readers.ts). Keys and identities combine: either trusts.
+ */
+
+
+
+
+
+/** The predicate types of keyless attestations (docs/predicates/). */
+const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
+const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
+const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
+/**
+ * The gate's set-up for keyless checks: the trusted roots read once and loaded here, so that a root
+ * that cannot be used is a usage problem before anything is read.
+ */
+async function keylessSetup(settings, limits, workspace) {
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot);
+    if (!roots.ok)
+        return { ok: false, reason: { message: roots.reason } };
+    const setup = { settings, roots: roots.value, workspace };
+    const checker = await keylessChecker(setup, limits);
+    return checker.ok ? { ok: true, value: setup } : checker;
+}
+/** One checker per set-up on each thread (the gate's thread makes it first; a worker, at its first bundle). */
+const checkers = new WeakMap();
+/** The Sigstore layer loaded and the roots parsed, once per set-up on this thread. */
+function keylessChecker(setup, limits) {
+    let made = checkers.get(setup);
+    if (!made)
+        checkers.set(setup, (made = makeChecker(setup, limits)));
+    return made;
+}
+async function makeChecker(setup, limits) {
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const loaded = sigstore.rootsFrom(setup.roots, limits);
+    if (!loaded.ok)
+        return { ok: false, reason: { message: loaded.reason } };
+    const roots = loaded.value;
+    return {
+        ok: true,
+        value: (file, sha256, policy, predicate) => {
+            const got = files_readBeside(formats_sigstoreOf(file.path), 'the Sigstore bundle', setup.workspace, limits);
+            if (got.kind === 'none')
+                return { ok: false, reason: `no attestation (no ${formats_sigstoreOf(file.rel.split('/').pop())} beside it)` };
+            if (got.kind === 'refused')
+                return { ok: false, reason: `${formats_sigstoreOf(file.rel)}: ${got.reason}` };
+            return sigstore.checkBundleFile(formats_sigstoreOf(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
+        },
+    };
+}
+/** Whether a file of this role is checked by identity at all (then its bundle is worth a reading thread's time). */
+const keyless_checkedByIdentity = (settings, role) => (role === 'audit' ? settings.signers : settings.producers) !== null;
+/**
+ * A file's keyless result, decided by the thread that read it: an audit export's records by a signer
+ * identity, a run by a producer identity (a bundle's predicate is upstream's, checked field by
+ * field against what its reader verified); undefined when its role has no identities or the file
+ * is no run. `read.sha256` is there: readers hash every file when identities are configured.
+ */
+function keylessOf(check, settings, role, file, read) {
+    const sha256 = read.sha256;
+    if (role === 'audit')
+        return settings.signers ? check(file, sha256, settings.signers, { type: RECORDS_V1, check: isObjectPredicate }) : undefined;
+    if (!read.run || !settings.producers)
+        return undefined;
+    if (formatOf(file.rel) !== 'bundle')
+        return check(file, sha256, settings.producers, { type: RUN_V1, check: isObjectPredicate });
+    const facts = read.bundle;
+    if (!facts)
+        return { ok: false, reason: 'the bundle does not verify' };
+    return check(file, sha256, settings.producers, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
+}
+/** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
+function withKeyless(r, keyless, keys) {
+    if (r.trust.kind === 'trusted')
+        return r;
+    const trust = keyless.ok
+        ? { kind: 'trusted', by: keyless.value }
+        : { kind: 'untrusted', reason: keys && r.trust.kind === 'untrusted' ? `${r.trust.reason}; and ${keyless.reason}` : keyless.reason };
+    return { loc: r.loc, record: r.record, signer: r.signer, trust };
+}
+/** A run's attestation with its keyless result: a trusted producer key's sidecar or a trusted identity's bundle attests it. */
+function attestedWith(a, keyless, facts, keys) {
+    if (a?.kind === 'attested')
+        return a;
+    const named = { name: facts?.producer.name ?? null, version: facts?.producer.version ?? null };
+    if (keyless.ok)
+        return { kind: 'attested-keyless', by: keyless.value, ...named };
+    const keyReason = keys && a?.kind === 'unattested' ? `${a.reason}; and ` : '';
+    return { kind: 'unattested', reason: `${keyReason}${keyless.reason}` };
+}
+/**
+ * A `.sigstore.json` beside an input when no identity is configured: its shape checked (garbage is
+ * never ignored), reported as not checked. Null: there is none.
+ */
+async function uncheckedBundle(file, limits, workspace) {
+    const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
+    if (got.kind === 'none')
+        return null;
+    const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };
+    if (got.kind === 'refused')
+        return finding('invalid_artifact', at, got.reason);
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const shapes = sigstore.bundleShapes(at.file, got.bytes, limits);
+    if (!shapes.ok)
+        return finding('invalid_artifact', at, shapes.reason);
+    return finding('skipped_object', at, `${shapes.value} Sigstore bundle(s), not checked: no trusted identities (--trusted-signer-identity, --trusted-producer-identity)`);
+}
+
+;// CONCATENATED MODULE: ./src/gate/readers.ts
+/**
+ * Where input files are read: on the main thread (one at a time, as they are merged), or on worker
+ * threads that read, parse, classify and bind each file and send back a compact text (read/wire.ts),
+ * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
+ * report does not depend on which file finished first. Both sides of the worker protocol are here.
+ *
+ * `jobs` threads read: jobs − 1 workers and the main thread. Workers are given the largest files
+ * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
+ * thread reads, in path order, the files no worker has been given yet, and while it waits for a
+ * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
+ * with a finding naming it (never a skipped file); the files it held go to a fresh worker. A worker
+ * that cannot start (it ends before its reader says it is loaded) read nothing: its files, and every
+ * file no worker holds, are read on the main thread, and no more workers are started.
+ */
+
+
+
+
+
+
+
+
+/**
+ * One file read, and the bundle beside it checked by identity when its role has identities: the
+ * Sigstore checks (milliseconds per bundle) run on the thread that read the file, on every core.
+ */
+async function readTask(t, setup) {
+    const r = await readOne(t.file, t.role, setup.limits, setup.digest);
+    const k = setup.keyless;
+    if (!k || !keyless_checkedByIdentity(k.settings, t.role))
+        return r;
+    const check = await keylessChecker(k, setup.limits);
+    // The gate loaded these same bytes before anything was read; if they fail here, the file fails.
+    if (!check.ok)
+        throw new Error(check.reason.message);
+    const keyless = keylessOf(check.value, k.settings, t.role, t.file, r);
+    return keyless ? { ...r, keyless } : r;
+}
+/** The main thread's reader: today's path, one file at a time as it is asked. */
+function inlineReaders(tasks, setup) {
+    return {
+        read: (i) => readTask(tasks[i], setup),
+        close: async () => { },
+    };
+}
+/**
+ * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
+ * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
+ * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
+ * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.90× at 190 MiB. The
+ * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
+ */
+const WORKER_THRESHOLD_BYTES = (/* unused pure expression or super */ null && (64 * 1024 ** 2));
+/** Tasks given to one worker at once: the next file is already there when one is sent back. */
+const DEPTH = 2;
+const sizeOf = (p) => {
+    try {
+        return statSync(p).size;
+    }
+    catch {
+        return 0; // the reader says why it cannot be read
+    }
+};
+/**
+ * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
+ * the order workers are given files: a bundle's Sigstore checks take ~3.7 ms on the benchmark
+ * machine, what reading ~256 KiB of runs takes (BENCHMARKS.md "Keyless checks on every core").
+ */
+const KEYLESS_WEIGHT_BYTES = (/* unused pure expression or super */ null && (512 * 1024));
+/** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
+const weightOf = (t, setup) => sizeOf(t.file.path) +
+    (setup.keyless && checkedByIdentity(setup.keyless.settings, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
+/** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
+function workerScript() {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    for (const dir of [here, path.dirname(here)]) {
+        const p = path.join(dir, 'read-worker.js');
+        if (sizeOf(p) > 0)
+            return p;
+    }
+    return null;
+}
+/**
+ * How many threads read this input: `jobs` (null: the machine's cores, when the files' weights add
+ * up to at least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
+ */
+function threadsFor(jobs, sizes, cores = availableParallelism()) {
+    const n = Math.min(jobs ?? cores, sizes.length);
+    if (jobs === null && sizes.reduce((a, b) => a + b, 0) < WORKER_THRESHOLD_BYTES)
+        return 1;
+    return Math.max(n, 1);
+}
+/**
+ * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
+ * when workers may start; none when not built, as under tests of src/).
+ */
+async function openReaders(tasks, setup, jobs, entry) {
+    if (jobs === 1 || tasks.length <= 1)
+        return inlineReaders(tasks, setup);
+    const sizes = tasks.map((t) => weightOf(t, setup));
+    const n = threadsFor(jobs, sizes);
+    const script = n <= 1 ? null : (entry ?? workerScript());
+    if (script === null)
+        return inlineReaders(tasks, setup);
+    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
+    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
+}
+function pending() {
+    let done;
+    const promise = new Promise((r) => {
+        done = r;
+    });
+    const p = {
+        settled: false,
+        promise,
+        resolve(r) {
+            p.settled = true;
+            done(r);
+        },
+    };
+    return p;
+}
+/** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
+const stopped = (rel, why) => failure(rel, `the thread reading this file stopped (${why}); it is not verified`);
+class WorkerReaders {
+    tasks;
+    setup;
+    start;
+    results;
+    /** Task indices largest file first: the order workers are given them. */
+    order;
+    next = 0;
+    /** The smallest task not yet looked at from the far end (this thread reads from there while it waits). */
+    last;
+    /** Tasks held by a worker that died before reading them: given out again first. */
+    retry = [];
+    /** 1: given to a worker or read here. */
+    taken;
+    /** Each live worker → the task ids it holds, oldest (the one it is reading) first. */
+    held = new Map();
+    /** Workers whose reader loaded (one that ends before it did never read a file). */
+    online = new Set();
+    /** A worker could not be started: no more are, and this thread reads what is left. */
+    broken = false;
+    /** Wakes read() when tasks come back from a worker that never started. */
+    wake = null;
+    closing = false;
+    /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
+    constructor(tasks, sizes, setup, workers, 
+    /** Starts one worker with the reading set-up. */
+    start) {
+        this.tasks = tasks;
+        this.setup = setup;
+        this.start = start;
+        this.results = tasks.map(pending);
+        this.taken = new Uint8Array(tasks.length);
+        this.order = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
+        this.last = this.order.length - 1;
+        for (let k = 0; k < workers; k++)
+            this.spawn();
+    }
+    /**
+     * The i-th result. A file no worker has been given yet is read here; while a worker's file is
+     * awaited, this thread reads the smallest files nobody has taken (their results wait for their
+     * turn), yielding between files so the workers' results come in and they are given more.
+     */
+    async read(i) {
+        // Let the workers' results in first (each gives its worker its next file).
+        await new Promise((r) => setImmediate(r));
+        if (this.taken[i] === 0) {
+            this.taken[i] = 1;
+            return this.readHere(i);
+        }
+        const wanted = this.results[i];
+        while (!wanted.settled) {
+            // Given back by a worker that never started: read it here.
+            if (this.taken[i] === 0) {
+                this.taken[i] = 1;
+                return this.readHere(i);
+            }
+            const j = this.takeSmallest();
+            if (j !== undefined) {
+                this.results[j].resolve(await this.readHere(j));
+                await new Promise((r) => setImmediate(r));
+            }
+            else
+                await new Promise((r) => {
+                    this.wake = r;
+                    void wanted.promise.then(() => r());
+                });
+        }
+        return wanted.promise;
+    }
+    readHere(i) {
+        return readTask(this.tasks[i], this.setup);
+    }
+    /** The smallest task nobody has taken (the far end of the workers' order). */
+    takeSmallest() {
+        while (this.last >= this.next) {
+            const id = this.order[this.last--];
+            if (this.taken[id] === 0) {
+                this.taken[id] = 1;
+                return id;
+            }
+        }
+        return undefined;
+    }
+    /** The next task for a worker, or undefined when every task is taken (or workers cannot start). */
+    take() {
+        if (this.broken)
+            return undefined;
+        for (;;) {
+            const id = this.retry.length > 0 ? this.retry.shift() : this.order[this.next++];
+            if (id === undefined)
+                return undefined;
+            if (this.taken[id] === 0) {
+                this.taken[id] = 1;
+                return id;
+            }
+        }
+    }
+    spawn() {
+        let w;
+        try {
+            w = this.start(this.setup);
+        }
+        catch {
+            this.broken = true; // this thread reads every file no worker holds
+            return;
+        }
+        this.held.set(w, []);
+        w.on('message', (m) => {
+            if ('ready' in m)
+                this.online.add(w);
+            else
+                this.done(w, m);
+        });
+        let why = 'it exited';
+        w.on('error', (e) => {
+            why = e instanceof Error ? e.message : String(e);
+        });
+        w.on('exit', (code) => this.exited(w, code === 0 ? why : `${why}, code ${code}`));
+        this.feed(w);
+    }
+    feed(w) {
+        const held = this.held.get(w);
+        while (held.length < DEPTH) {
+            const id = this.take();
+            if (id === undefined)
+                return;
+            const t = this.tasks[id];
+            held.push(id);
+            w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
+        }
+    }
+    done(w, m) {
+        const held = this.held.get(w);
+        held.splice(held.indexOf(m.id), 1);
+        this.feed(w);
+        const rel = this.tasks[m.id].file.rel;
+        this.results[m.id].resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+    }
+    /**
+     * A worker ended. One that had started fails the file it was reading, and the ones queued behind
+     * it go to a new worker; one that never started read nothing: its files come back to this thread,
+     * and no more workers are started.
+     */
+    exited(w, why) {
+        const held = this.held.get(w);
+        this.held.delete(w);
+        if (this.closing)
+            return;
+        if (!this.online.has(w)) {
+            this.broken = true;
+            for (const id of held)
+                this.taken[id] = 0;
+            this.wake?.();
+            return;
+        }
+        this.online.delete(w);
+        const [reading, ...rest] = held;
+        if (reading !== undefined)
+            this.results[reading].resolve(stopped(this.tasks[reading].file.rel, why));
+        for (const id of rest)
+            this.taken[id] = 0;
+        this.retry.push(...rest);
+        this.wake?.();
+        if (!this.broken && (this.retry.length > 0 || this.next < this.order.length))
+            this.spawn();
+    }
+    async close() {
+        this.closing = true;
+        await Promise.all([...this.held.keys()].map((w) => w.terminate()));
+    }
+}
+/** The worker side: read each task in turn and send back its encoded result. */
+function serveReads(port, setup) {
+    port.postMessage({ ready: true });
+    let chain = Promise.resolve();
+    port.on('message', (t) => {
+        chain = chain.then(async () => {
+            let reply;
+            try {
+                const r = await readTask({ file: { path: t.path, rel: t.rel }, role: t.role }, setup);
+                reply = { id: t.id, text: encodeRead(r, t.rel) };
+            }
+            catch (e) {
+                reply = { id: t.id, thrown: e instanceof Error ? e.message : String(e) };
+            }
+            port.postMessage(reply);
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/gate/read-worker.ts
+/** The reading thread's entry (dist/read-worker.js): files in, compact results out (gate/readers.ts). */
+
+
+serveReads(external_node_worker_threads_.parentPort, external_node_worker_threads_.workerData);
+
