@@ -92,8 +92,9 @@ const sizeOf = (p: string): number => {
 
 /**
  * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
- * the order workers are given files: a bundle's Sigstore checks take ~3.7 ms on the benchmark
- * machine, what reading ~256 KiB of runs takes (BENCHMARKS.md "Keyless checks on every core").
+ * the order workers are given files: a bundle's Sigstore checks take ~3.5 ms on the benchmark
+ * machine and workers pay from ~50 bundles, so auto starts them from 128 (64 MiB / 512 KiB), clearly
+ * past that (BENCHMARKS.md "Keyless checks on every core").
  */
 export const KEYLESS_WEIGHT_BYTES = 512 * 1024;
 
