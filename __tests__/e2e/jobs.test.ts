@@ -12,7 +12,7 @@ import { generate } from '../../bench/corpus.mjs';
 import type { Report } from '../../src/core/report.js';
 import { KEYLESS_WEIGHT_BYTES, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
 import { EXPORT_IDENTITY, ISSUER, mockSigstore, OID, REPO, statementFor } from '../support/sigstore.js';
-import { cleanup, distFile, ROOT, spawnCli, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
+import { cleanup, DYING_READER, distFile, ROOT, spawnCli, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
@@ -71,10 +71,7 @@ describe('--jobs', () => {
     const dir = tempDir();
     // A copy of dist/ whose reading thread starts, then dies on its first file.
     cpSync(path.dirname(distFile('read-worker.js')), path.join(dir, 'dist'), { recursive: true });
-    writeFileSync(
-      path.join(dir, 'dist/read-worker.js'),
-      "import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\nparentPort.on('message', () => process.exit(9));\n",
-    );
+    writeFileSync(path.join(dir, 'dist/read-worker.js'), DYING_READER);
     const cli = path.join(dir, 'dist/cli.js');
     const demo = path.join(ROOT, 'fixtures/demo');
     const run = (jobs: string): { code: number | null; report: Report } => {
@@ -160,10 +157,7 @@ describe('--jobs', () => {
     expect(WORKER_THRESHOLD_BYTES / KEYLESS_WEIGHT_BYTES).toBe(128);
     const copy = path.join(dir, 'dying');
     cpSync(path.dirname(distFile('read-worker.js')), copy, { recursive: true });
-    writeFileSync(
-      path.join(copy, 'read-worker.js'),
-      "import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\nparentPort.on('message', () => process.exit(9));\n",
-    );
+    writeFileSync(path.join(copy, 'read-worker.js'), DYING_READER);
     const dying = run('auto', path.join(copy, 'cli.js'));
     expect(dying.code).toBe(1);
     expect((JSON.parse(dying.text) as Report).findings.some((f) => /^the thread reading this file stopped/.test(f.message))).toBe(true);

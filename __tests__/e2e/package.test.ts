@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { Report } from '../../src/core/report.js';
-import { cleanup, distFile, ROOT, tempDir } from '../support/workspace.js';
+import { cleanup, DYING_READER, distFile, ROOT, tempDir } from '../support/workspace.js';
 
 afterAll(cleanup);
 
@@ -68,10 +68,7 @@ describe('the npm package', () => {
     const version = spawnSync(bin, ['--version'], { encoding: 'utf8', shell: process.platform === 'win32' });
     expect(version.stdout).toBe(`receipt-gate ${pkg.version}\n`);
     // The installed CLI starts its own reading thread when asked: one that dies on its first file fails that file, so it ran.
-    writeFileSync(
-      path.join(home, 'node_modules/receipt-gate/dist/read-worker.js'),
-      "import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\nparentPort.on('message', () => process.exit(9));\n",
-    );
+    writeFileSync(path.join(home, 'node_modules/receipt-gate/dist/read-worker.js'), DYING_READER);
     const threads = spawnSync(bin, ['verify', '-C', demo, '--format', 'json', '--jobs', '2'], {
       encoding: 'utf8',
       shell: process.platform === 'win32',

@@ -19,6 +19,10 @@ export { distFile };
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const UPSTREAM = path.join(ROOT, 'fixtures/upstream');
 
+/** A reading thread (dist/read-worker.js) that starts, then dies on its first file: a test puts it in a copy of dist/ to see that a worker ran and fails closed. */
+export const DYING_READER =
+  "import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\nparentPort.on('message', () => process.exit(9));\n";
+
 const made: string[] = [];
 export function tempDir(): string {
   const d = mkdtempSync(path.join(tmpdir(), 'receipt-gate-'));
