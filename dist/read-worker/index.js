@@ -2382,8 +2382,9 @@ function project(decision) {
  * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
  * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
  * field by field, the same presence and canonically equal values. The key says exactly that: the
- * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds a raw U+0000), empty when absent (no JSON text
- * is empty). No sorting or escaping of whole objects per call.
+ * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds
+ * a raw U+0000), empty when absent (no JSON text is empty). No sorting or escaping of whole objects
+ * per call.
  */
 function targetKey(subject) {
     let key = subject.action_class;
