@@ -1,12 +1,13 @@
 /** dist/index.js as the runner starts it, against a recording HTTP server on 127.0.0.1. */
 
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/binding.js';
+import type { Report } from '../../src/core/report.js';
 import { BASE_SHA, forbidden, HEAD_SHA, MERGE_SHA, runAction } from '../support/action-harness.js';
 import { decision, deployKey, json, record, SIGNED_DEMO_POLICY, surface } from '../support/corpus.js';
-import { cleanup, cli, ROOT, tempDir, writeFiles } from '../support/workspace.js';
+import { cleanup, cli, DYING_READER, distFile, ROOT, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
@@ -150,6 +151,22 @@ describe('dist/index.js on a pull request', () => {
     expect(one.code).toBe(three.code);
     expect(three.outputs['report-digest']).toBe(one.outputs['report-digest']);
     expect(three.outputs['report-digest']).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // The action starts its reading thread (dist/read-worker.js beside it): one that dies on its first file fails that file.
+    const copy = tempDir();
+    cpSync(path.dirname(distFile('index.js')), copy, { recursive: true });
+    writeFileSync(path.join(copy, 'read-worker.js'), DYING_READER);
+    const ws = corpus120();
+    const dying = await runAction({
+      workspace: ws,
+      inputs: { annotations: 'off', 'report-file': 'dying.json', jobs: '3' },
+      bundle: path.join(copy, 'index.js'),
+    });
+    expect(dying.code).toBe(1);
+    const failed = (JSON.parse(readFileSync(path.join(ws, 'dying.json'), 'utf8')) as Report).findings.filter(
+      (f) => f.code === 'invalid_artifact',
+    );
+    expect(failed.length).toBeGreaterThan(0);
+    for (const f of failed) expect(f.message).toMatch(/^the thread reading this file stopped \(.*code 9\); it is not verified$/);
     const bad = await runAction({ workspace: demo(), inputs: { jobs: '0' } });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('jobs: "0" is not a number of threads from 1 to 256, or auto');

@@ -61,6 +61,8 @@ export interface RunOptions {
   readonly env?: Record<string, string>;
   /** Route the API through a forward proxy on loopback (HTTPS_PROXY / HTTP_PROXY); its hits are counted. */
   readonly proxy?: boolean;
+  /** The action bundle to run (default: dist/index.js). */
+  readonly bundle?: string;
 }
 
 export const HEAD_SHA = 'a'.repeat(40);
@@ -143,7 +145,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     ...o.env,
   };
-  const child = spawn(process.execPath, [distFile('index.js')], { cwd: o.workspace, env });
+  const child = spawn(process.execPath, [o.bundle ?? distFile('index.js')], { cwd: o.workspace, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
