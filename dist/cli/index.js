@@ -9646,7 +9646,7 @@ const COMMAND_SPECS = [
                 kind: 'string',
                 arg: 'N',
                 input: 'jobs',
-                help: "threads that read the input files: a number, or auto (the machine's cores when the input is over 64 MiB, else one); 1 reads on the main thread",
+                help: "threads that read the input files and check the Sigstore bundles beside them: a number, or auto (the machine's cores when the input is over 64 MiB or 128 files have a bundle checked by identity, else one); 1 reads on the main thread",
             },
             {
                 flag: 'vsa-predicate',
