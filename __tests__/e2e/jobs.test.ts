@@ -4,7 +4,7 @@
  * it could not read, and a wrong --jobs is a usage error.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs benchmark module, no types
@@ -161,6 +161,17 @@ describe('--jobs', () => {
     const dying = run('auto', path.join(copy, 'cli.js'));
     expect(dying.code).toBe(1);
     expect((JSON.parse(dying.text) as Report).findings.some((f) => /^the thread reading this file stopped/.test(f.message))).toBe(true);
+    // A reading thread whose Sigstore code is missing fails every file it was given, each named; nothing is trusted by default.
+    const broken = path.join(dir, 'broken');
+    cpSync(path.dirname(distFile('read-worker.js')), broken, { recursive: true });
+    for (const f of readdirSync(path.join(broken, 'read-worker')))
+      if (f !== 'index.js' && f !== 'package.json') rmSync(path.join(broken, 'read-worker', f));
+    const chunkless = run('2', path.join(broken, 'cli.js'));
+    expect(chunkless.code).toBe(1);
+    const stopped = (JSON.parse(chunkless.text) as Report).findings.filter((f) => /^the thread reading this file stopped/.test(f.message));
+    expect(stopped.length).toBeGreaterThan(0);
+    expect(new Set(stopped.map((f) => f.file)).size).toBe(stopped.length);
+
     for (let i = 100; i < 150; i++) rmSync(path.join(dir, `runs/run-${i}.log.sigstore.json`), { force: true });
     const fewer = run('auto', path.join(copy, 'cli.js'));
     expect((JSON.parse(fewer.text) as Report).findings.some((f) => /^the thread reading this file stopped/.test(f.message))).toBe(false);
