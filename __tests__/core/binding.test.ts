@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { binding, jcs, sha256Digest } from '../../src/core/binding.js';
@@ -37,9 +38,97 @@ describe('binding', () => {
   });
 });
 
+/** canonicalize itself, as jcs reports it (the reference the written-out forms are held to). */
+const canonical = (v: unknown): { ok: true; text: string } | { ok: false; reason: string } => {
+  try {
+    const text = canonicalize(v);
+    return text === undefined ? { ok: false, reason: 'value has no JSON representation' } : { ok: true, text };
+  } catch (e) {
+    return { ok: false, reason: (e as Error).message };
+  }
+};
+
+describe('JCS of a value as JSON.parse makes them (written out, not walked by canonicalize)', () => {
+  /** Text JSON.parse turns into values: own `__proto__` and `toJSON` members, escapes, lone surrogates, -0, big and tiny numbers. */
+  const key = fc.constantFrom('"a"', '"b"', '"B"', '"__proto__"', '"toJSON"', '"\\ud800"', '"😀"', '"\\uffff"', '"é"', '""', '"a\\"b"');
+  const scalar = fc.oneof(
+    fc.constantFrom('-0', '0', '1e21', '1e-7', '0.1', '1E400', '-1e400', '123456789012345678901234567890', 'true', 'false', 'null'),
+    fc.constantFrom('"x"', '"\\udc00"', '"\\ud83d\\ude00"', '"\\u2028"', '"\\u0000"', '"\\n"', '"😀"'),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+  );
+  const { value } = fc.letrec<{ value: string }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      scalar,
+      fc
+        .uniqueArray(fc.tuple(key, tie('value')), { maxLength: 12, selector: (m) => m[0] })
+        .map((ms) => `{${ms.map(([k, v]) => `${k}:${v}`).join(',')}}`),
+      fc.array(tie('value'), { maxLength: 6 }).map((xs) => `[${xs.join(',')}]`),
+    ),
+  }));
+  it('equals canonicalize over arbitrary parsed values, failures included, reason for reason', () => {
+    fc.assert(
+      fc.property(value, (t) => {
+        const v: unknown = JSON.parse(t);
+        expect(jcs(v)).toEqual(canonical(v));
+      }),
+      { numRuns: 5000, seed: 31 },
+    );
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), (v) => {
+        expect(jcs(v)).toEqual(canonical(v));
+      }),
+      { numRuns: 2000, seed: 32 },
+    );
+  });
+  it('what JSON.parse does not make is written as canonicalize writes it, or left to it: a toJSON, a Date, a boxed number, undefined, a hole, a cycle, 100 levels', () => {
+    const inherited = Object.create({ toJSON: () => ({ x: 1 }) }) as Record<string, unknown>;
+    inherited['a'] = 'b';
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic['self'] = cyclic;
+    let deep: unknown = 1;
+    for (let i = 0; i < 100; i++) deep = [deep];
+    // biome-ignore lint/suspicious/noSparseArray: a hole, on purpose
+    const holed = [1, , 3];
+    const values: unknown[] = [
+      inherited,
+      new Date(0),
+      { n: Object(1) },
+      { u: undefined, a: 1 },
+      [undefined, () => 1],
+      holed,
+      cyclic,
+      deep,
+      Object.create(null),
+      { f: () => 1 },
+      { toJSON: () => 'x' },
+    ];
+    for (const v of values) expect(jcs(v)).toEqual(canonical(v));
+    expect(jcs(deep)).toEqual({ ok: true, text: `${'['.repeat(100)}1${']'.repeat(100)}` });
+  });
+});
+
+describe('a toJSON put on Object.prototype', () => {
+  it("is canonicalize's to apply, as it does: a parsed object is then not written out", () => {
+    Object.defineProperty(Object.prototype, 'toJSON', { value: () => 'polluted', configurable: true, writable: true });
+    try {
+      const v: unknown = JSON.parse('{"a":[1,{"b":2}]}');
+      expect(jcs(v)).toEqual(canonical(v));
+      expect(jcs(v)).toEqual({ ok: true, text: '"polluted"' });
+      // A subject too: its digest is canonicalize's, whatever that makes of it.
+      const subject: unknown = JSON.parse('{"action_class":"c","verb":"v","target":{"a":"b"}}');
+      const c = canonical(subject);
+      expect(binding(subject)).toEqual(c.ok ? { ok: true, digest: sha256Digest(c.text) } : c);
+    } finally {
+      delete (Object.prototype as { toJSON?: unknown }).toJSON;
+    }
+    expect(jcs(JSON.parse('{"a":1}'))).toEqual({ ok: true, text: '{"a":1}' });
+  });
+});
+
 describe('binding of a subject {action_class, target, verb} (written out, not walked by canonicalize)', () => {
   const reference = (s: unknown) => {
-    const c = jcs(s);
+    const c = canonical(s);
     return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
   };
   /** An object with these own members, as JSON.parse makes one (`__proto__` an ordinary key). */

@@ -2799,8 +2799,14 @@ var core_json = __nccwpck_require__(6153);
 
 /** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
 const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
-/** RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. */
+/**
+ * RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. A value
+ * as JSON.parse makes them is written out here (`jsonText`); canonicalize decides anything else.
+ */
 function jcs(value) {
+    const text = jsonText(value, 0);
+    if (text !== null)
+        return { ok: true, text };
     try {
         const text = canonicalize(value);
         if (text === undefined)
@@ -2828,50 +2834,86 @@ function binding(subject) {
 }
 /**
  * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
- * here, or null for canonicalize to decide (any other shape, and whatever could fail). JCS of an
- * object is its members sorted by key in UTF-16 code units, each `key:value` in canonical form, no
- * white space; the three keys sort as action_class < target < verb, a target's own keys are sorted
- * (the order `Object.keys().sort()` gives, as canonicalize sorts), a well-formed string is what
- * JSON.stringify writes (RFC 8785 §3.2.2.2), and any other value is canonicalize's. A property test
- * holds this equal to canonicalize over arbitrary subjects. Per subject, it saves canonicalize's
- * general walk (a frame, a set of seen objects and a sort per object): binding() at N = 100 000
- * (160 000 subjects) 334 → 258–277 ms in a CPU profile, and ~270 MiB of the run's 1.9 GiB allocated.
+ * here, or null for canonicalize to decide (any other shape, and whatever could fail): the three
+ * keys sort as action_class < target < verb, the two strings are what JSON.stringify writes
+ * (RFC 8785 §3.2.2.2), and the target is `jsonText`'s. A property test holds this equal to
+ * canonicalize over arbitrary subjects. Per subject, it saves canonicalize's general walk (a frame,
+ * a set of seen objects and a sort per object): binding() at N = 100 000 (160 000 subjects) 334 →
+ * 258–277 ms in a CPU profile, and ~270 MiB of the run's 1.9 GiB allocated.
  */
 function subjectText(subject) {
-    if (!isPlainObject(subject))
+    if (!isPlainObject(subject) || typeof subject.toJSON === 'function')
         return null;
     if (Object.keys(subject).length !== 3 || !(0,core_json/* hasOwn */.$)(subject, 'action_class') || !(0,core_json/* hasOwn */.$)(subject, 'verb') || !(0,core_json/* hasOwn */.$)(subject, 'target'))
         return null;
     const actionClass = subject['action_class'];
     const verb = subject['verb'];
-    const target = subject['target'];
-    if (typeof actionClass !== 'string' || typeof verb !== 'string' || !isPlainObject(target))
+    if (typeof actionClass !== 'string' || typeof verb !== 'string' || !actionClass.isWellFormed() || !verb.isWellFormed())
         return null;
-    if (!actionClass.isWellFormed() || !verb.isWellFormed())
+    const target = jsonText(subject['target'], 1);
+    return target === null ? null : `{"action_class":${JSON.stringify(actionClass)},"target":${target},"verb":${JSON.stringify(verb)}}`;
+}
+/** Containers deeper than this are left to canonicalize (which walks with a stack of its own, not the call stack). */
+const MAX_WRITTEN_DEPTH = 64;
+/**
+ * The JCS text of a JSON value as JSON.parse makes it, written out flat (each container's parts
+ * joined), or null for canonicalize to decide: anything else (another prototype, a toJSON, a value
+ * JSON has no form for) and whatever could fail (a lone surrogate, a non-finite number). An object's
+ * members are sorted by key in UTF-16 code units (the order `sort()` gives, as canonicalize sorts),
+ * strings and numbers are what JSON.stringify writes (as canonicalize writes them). Per value it
+ * saves canonicalize's general walk, and its text is one flat string where canonicalize's is a tree
+ * of concatenations that every later use flattens again (a signed record's payload, an event's
+ * content hash). A property test holds it equal to canonicalize over arbitrary values.
+ */
+function jsonText(v, depth) {
+    switch (typeof v) {
+        case 'string':
+            return v.isWellFormed() ? JSON.stringify(v) : null;
+        case 'number':
+            return Number.isFinite(v) ? JSON.stringify(v) : null;
+        case 'boolean':
+            return v ? 'true' : 'false';
+        case 'object':
+            break;
+        default:
+            return null;
+    }
+    if (v === null)
+        return 'null';
+    if (depth >= MAX_WRITTEN_DEPTH)
+        return null;
+    if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype)
+            return null;
+        const parts = new Array(v.length);
+        for (let i = 0; i < v.length; i++) {
+            const x = v[i];
+            // As JSON.stringify and canonicalize write them: an element with no JSON form (a hole, undefined, a function) is null.
+            const t = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : jsonText(x, depth + 1);
+            if (t === null)
+                return null;
+            parts[i] = t;
+        }
+        return `[${parts.join(',')}]`;
+    }
+    if (!isPlainObject(v) || typeof v.toJSON === 'function')
         return null;
     // Entries, not a lookup by key: a key is input text (`__proto__` included).
-    const members = Object.entries(target);
+    const members = Object.entries(v);
     sortByKey(members);
-    // Joined, not concatenated: one flat string for the hash (measured ~1.6× faster than a cons string).
     const parts = [];
-    for (const [k, v] of members) {
+    for (const [k, x] of members) {
+        // As JSON.stringify and canonicalize leave them out: a member with no JSON form (undefined, a function).
+        if (x === undefined || typeof x === 'function' || typeof x === 'symbol')
+            continue;
         if (!k.isWellFormed())
             return null;
-        let value;
-        if (typeof v === 'string') {
-            if (!v.isWellFormed())
-                return null;
-            value = JSON.stringify(v);
-        }
-        else {
-            const c = jcs(v);
-            if (!c.ok)
-                return null;
-            value = c.text;
-        }
-        parts.push(`${JSON.stringify(k)}:${value}`);
+        const t = jsonText(x, depth + 1);
+        if (t === null)
+            return null;
+        parts.push(`${JSON.stringify(k)}:${t}`);
     }
-    return `{"action_class":${JSON.stringify(actionClass)},"target":{${parts.join(',')}},"verb":${JSON.stringify(verb)}}`;
+    return `{${parts.join(',')}}`;
 }
 /**
  * Members in key order (UTF-16 code units, as `<` compares strings). A target has a few keys: they
