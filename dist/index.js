@@ -31163,9 +31163,9 @@ const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
  * as JSON.parse makes them is written out here (`jsonText`); canonicalize decides anything else.
  */
 function jcs(value) {
-    const text = jsonText(value, 0);
-    if (text !== null)
-        return { ok: true, text };
+    const written = jsonText(value, 0);
+    if (written !== null)
+        return { ok: true, text: written };
     try {
         const text = canonicalize(value);
         if (text === undefined)
@@ -31275,8 +31275,8 @@ function jsonText(v, depth) {
     return `{${parts.join(',')}}`;
 }
 /**
- * Members in key order (UTF-16 code units, as `<` compares strings). A target has a few keys: they
- * are sorted in place, by insertion (Array.prototype.sort allocated 115 MiB of scratch for 160 000
+ * Members in key order (UTF-16 code units, as `<` compares strings). An object (a target, a record)
+ * has a few keys: they are sorted in place, by insertion (Array.prototype.sort allocated 115 MiB of scratch for 160 000
  * subjects); past SMALL_TARGET keys, by sort, so an input with thousands of keys costs n log n.
  */
 function sortByKey(members) {
