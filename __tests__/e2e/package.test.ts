@@ -6,7 +6,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -68,7 +68,9 @@ describe('the npm package', () => {
     const version = spawnSync(bin, ['--version'], { encoding: 'utf8', shell: process.platform === 'win32' });
     expect(version.stdout).toBe(`receipt-gate ${pkg.version}\n`);
     // The installed CLI starts its own reading thread when asked: one that dies on its first file fails that file, so it ran.
-    writeFileSync(path.join(home, 'node_modules/receipt-gate/dist/read-worker.js'), DYING_READER);
+    const reader = path.join(home, 'node_modules/receipt-gate/dist/read-worker.js');
+    expect(existsSync(reader)).toBe(true);
+    writeFileSync(reader, DYING_READER);
     const threads = spawnSync(bin, ['verify', '-C', demo, '--format', 'json', '--jobs', '2'], {
       encoding: 'utf8',
       shell: process.platform === 'win32',
