@@ -11305,6 +11305,19 @@ const ioReason = (e) => e.code ?? e.message;
 /* harmony export */   z3: () => (/* binding */ parseStrict)
 /* harmony export */ });
 /* unused harmony export scan */
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6153);
+/**
+ * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
+ *
+ * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
+ * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
+ * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
+ * start. Values are taken from JSON.parse (`__proto__` is an ordinary own key there), which sees the
+ * text first: when it accepts, the text is trusted grammar and `parseStrict` either proves it clean
+ * from the parsed value alone (nothing to collect: `provablyClean`) or scans it in trusted mode;
+ * when it refuses, the full scan says where and why.
+ */
+
 /** The key under which `elements` holds a path's offsets. */
 const pathKey = (path) => JSON.stringify(path);
 var C;
@@ -11431,7 +11444,7 @@ function provablyClean(text, value, o) {
 function holdsArray(value, path) {
     let v = value;
     for (const k of path) {
-        if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, k))
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(v) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(v, k))
             return false;
         v = v[k];
     }

@@ -9,6 +9,7 @@
  * from the parsed value alone (nothing to collect: `provablyClean`) or scans it in trusted mode;
  * when it refuses, the full scan says where and why.
  */
+import { hasOwn, isObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 
 export interface ScanOptions {
@@ -167,8 +168,8 @@ function provablyClean(text: string, value: unknown, o: ScanOptions): boolean {
 function holdsArray(value: unknown, path: readonly string[]): boolean {
   let v = value;
   for (const k of path) {
-    if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, k)) return false;
-    v = (v as Record<string, unknown>)[k];
+    if (!isObject(v) || !hasOwn(v, k)) return false;
+    v = v[k];
   }
   return Array.isArray(v);
 }
