@@ -7108,8 +7108,10 @@ async function makeChecker(setup, limits) {
         },
     };
 }
+/** The identities a file of this role is checked against: signers for audit exports, producers for runs (null: none). */
+const policyFor = (settings, role) => role === 'audit' ? settings.signers : settings.producers;
 /** Whether a file of this role is checked by identity at all (then its bundle is worth a reading thread's time). */
-const checkedByIdentity = (settings, role) => (role === 'audit' ? settings.signers : settings.producers) !== null;
+const checkedByIdentity = (settings, role) => policyFor(settings, role) !== null;
 /**
  * A file's keyless result, decided by the thread that read it: an audit export's records by a signer
  * identity, a run by a producer identity (a bundle's predicate is upstream's, checked field by
@@ -7117,17 +7119,18 @@ const checkedByIdentity = (settings, role) => (role === 'audit' ? settings.signe
  * is no run. `read.sha256` is there: readers hash every file when identities are configured.
  */
 function keylessOf(check, settings, role, file, read) {
+    const policy = policyFor(settings, role);
+    if (!policy || (role === 'runs' && !read.run))
+        return undefined;
     const sha256 = read.sha256;
     if (role === 'audit')
-        return settings.signers ? check(file, sha256, settings.signers, { type: RECORDS_V1, check: isObjectPredicate }) : undefined;
-    if (!read.run || !settings.producers)
-        return undefined;
+        return check(file, sha256, policy, { type: RECORDS_V1, check: isObjectPredicate });
     if (formatOf(file.rel) !== 'bundle')
-        return check(file, sha256, settings.producers, { type: RUN_V1, check: isObjectPredicate });
+        return check(file, sha256, policy, { type: RUN_V1, check: isObjectPredicate });
     const facts = read.bundle;
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
-    return check(file, sha256, settings.producers, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
+    return check(file, sha256, policy, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
 }
 /** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
 function withKeyless(r, keyless, keys) {

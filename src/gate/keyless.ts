@@ -91,9 +91,12 @@ async function makeChecker(setup: KeylessSetup, limits: ReadLimits): Promise<Res
   };
 }
 
+/** The identities a file of this role is checked against: signers for audit exports, producers for runs (null: none). */
+const policyFor = (settings: KeylessSettings, role: Role): IdentityPolicy | null =>
+  role === 'audit' ? settings.signers : settings.producers;
+
 /** Whether a file of this role is checked by identity at all (then its bundle is worth a reading thread's time). */
-export const checkedByIdentity = (settings: KeylessSettings, role: Role): boolean =>
-  (role === 'audit' ? settings.signers : settings.producers) !== null;
+export const checkedByIdentity = (settings: KeylessSettings, role: Role): boolean => policyFor(settings, role) !== null;
 
 /**
  * A file's keyless result, decided by the thread that read it: an audit export's records by a signer
@@ -108,14 +111,14 @@ export function keylessOf(
   file: { readonly path: string; readonly rel: string },
   read: FileRead,
 ): Result<WorkflowSigner> | undefined {
+  const policy = policyFor(settings, role);
+  if (!policy || (role === 'runs' && !read.run)) return undefined;
   const sha256 = read.sha256 as string;
-  if (role === 'audit')
-    return settings.signers ? check(file, sha256, settings.signers, { type: RECORDS_V1, check: isObjectPredicate }) : undefined;
-  if (!read.run || !settings.producers) return undefined;
-  if (formatOf(file.rel) !== 'bundle') return check(file, sha256, settings.producers, { type: RUN_V1, check: isObjectPredicate });
+  if (role === 'audit') return check(file, sha256, policy, { type: RECORDS_V1, check: isObjectPredicate });
+  if (formatOf(file.rel) !== 'bundle') return check(file, sha256, policy, { type: RUN_V1, check: isObjectPredicate });
   const facts = read.bundle;
   if (!facts) return { ok: false, reason: 'the bundle does not verify' };
-  return check(file, sha256, settings.producers, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
+  return check(file, sha256, policy, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
 }
 
 /** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
