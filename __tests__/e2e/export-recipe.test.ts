@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { addKey, decision, deployKey, json, surface } from '../support/corpus.js';
-import { mockSigstore, statementFor } from '../support/sigstore.js';
+import { mockSigstore, RECORDS_V1, statementFor } from '../support/sigstore.js';
 import { cleanup, distFile, ROOT, tempDir } from '../support/workspace.js';
 
 afterAll(cleanup);
@@ -31,9 +31,7 @@ const steps = workflow.jobs.export.steps.filter((s) => s.run !== undefined);
 
 const AGENT = 'deploy-agent[bot]';
 /** What `gh attestation download` returns here: a bundle signed by a mock Sigstore (its shape is what the gate checks without identities). */
-const RECORDED_BUNDLE = await (await mockSigstore()).attest(
-  statementFor('records.ndjson', Buffer.from('x'), 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md'),
-);
+const RECORDED_BUNDLE = await (await mockSigstore()).attest(statementFor('records.ndjson', Buffer.from('x'), RECORDS_V1));
 const sh = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) => {
   const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generate } from '../../bench/corpus.mjs';
 import type { Report } from '../../src/core/report.js';
 import { KEYLESS_WEIGHT_BYTES, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
-import { EXPORT_IDENTITY, ISSUER, mockSigstore, OID, REPO, statementFor } from '../support/sigstore.js';
+import { EXPORT_IDENTITY, ISSUER, mockSigstore, OID, RECORDS_V1, REPO, RUN_V1, statementFor } from '../support/sigstore.js';
 import { cleanup, DYING_READER, distFile, ROOT, spawnCli, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
@@ -104,8 +104,6 @@ describe('--jobs', () => {
 
   it('bundles checked by identity on every thread: the same report on 1 and 2 threads and auto, every refusal included; auto starts workers from 128 of them', async () => {
     const world = await mockSigstore();
-    const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-    const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
     const log = readFileSync(path.join(UPSTREAM, 'server-logs/02_deploy_key_create_then_get.stderr.log'), 'utf8');
     const records = readFileSync(path.join(UPSTREAM, 'side_effect/audit_record_github_deploy_key.json'), 'utf8');
     const agent = `https://github.com/${REPO}/.github/workflows/agent.yml@refs/heads/main`;

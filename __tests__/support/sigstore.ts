@@ -11,6 +11,9 @@ import { DSSEBundleBuilder, type Signature, type Signer, type VerificationMateri
 import { toProposedEntry } from '@sigstore/sign/dist/witness/tlog/entry.js';
 
 export const ISSUER = 'https://token.actions.githubusercontent.com';
+/** The predicate types of keyless attestations (docs/predicates/), as the docs spell them. */
+export const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
+export const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
 export const REPO = 'acme/agents';
 export const EXPORT_IDENTITY = `https://github.com/${REPO}/.github/workflows/export.yml@refs/heads/main`;
 

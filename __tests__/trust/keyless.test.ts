@@ -18,10 +18,9 @@ import {
   type Root,
 } from '../../src/trust/sigstore.js';
 import { addKey, json, record, surface } from '../support/corpus.js';
-import { EXPORT_IDENTITY, ISSUER, mockSigstore, OID, REPO, statementFor } from '../support/sigstore.js';
+import { EXPORT_IDENTITY, ISSUER, mockSigstore, OID, RECORDS_V1, REPO, RUN_V1, statementFor } from '../support/sigstore.js';
 import { cli, cliJson, ROOT, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
-const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const BYTES = Buffer.from('{"schema":"assay.provider_audit_record.v0"}\n');
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const FILE = { name: '.assay/audit/github/2026-12-01.ndjson', sha256: sha(BYTES) };
@@ -214,7 +213,6 @@ describe('trusted roots', () => {
 });
 
 describe('identities in the trust sets, through the gate', () => {
-  const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
   const call = addKey({ claim: 'verified' });
   const exportText = `${JSON.stringify(record('github', 'g1', call))}\n`;
   const base = ['--audit', 'audit', '--source-repository', REPO, '--trusted-root', 'root.json'];
