@@ -4949,8 +4949,12 @@ function inlineReaders(tasks, setup) {
  * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
  */
 const WORKER_THRESHOLD_BYTES = (/* unused pure expression or super */ null && (64 * 1024 ** 2));
-/** Tasks given to one worker at once: the next file is already there when one is sent back. */
-const DEPTH = 2;
+/**
+ * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
+ * file read here is synchronous), so a worker holding two went idle ~12 % of the time at N = 100 000;
+ * with four it is kept busy (0.96× the time, RSS unchanged: BENCHMARKS.md "issue 23, fourth stop").
+ */
+const DEPTH = 4;
 const sizeOf = (p) => {
     try {
         return statSync(p).size;

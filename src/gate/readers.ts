@@ -79,8 +79,12 @@ export function inlineReaders(tasks: readonly ReadTask[], setup: ReadSetup): Rea
  */
 export const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
 
-/** Tasks given to one worker at once: the next file is already there when one is sent back. */
-const DEPTH = 2;
+/**
+ * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
+ * file read here is synchronous), so a worker holding two went idle ~12 % of the time at N = 100 000;
+ * with four it is kept busy (0.96× the time, RSS unchanged: BENCHMARKS.md "issue 23, fourth stop").
+ */
+const DEPTH = 4;
 
 const sizeOf = (p: string): number => {
   try {
