@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import canonicalize from 'canonicalize';
+import { hashAction } from './subject.mjs';
 
 const sha = (s) => createHash('sha256').update(s).digest('hex');
 
@@ -160,13 +161,20 @@ export function serverLog(dir, n) {
   return decisions;
 }
 
-/** The floor for a server log: JSON.parse every line, and every decision string. */
-export function serverLogFloor(text) {
+/**
+ * The floor for a server log: JSON.parse every line and every decision string, and (with `bind`)
+ * JCS + sha256 of every decision's subject, as the corpus floor (floor.mjs) binds every call. Until
+ * 2026-12-01 it bound nothing; the bench prints both, the binding one as the row's floor.
+ */
+export function serverLogFloor(text, bind = true) {
   let n = 0;
   for (const line of text.split('\n')) {
     if (!line) continue;
     const o = JSON.parse(line);
-    if (o.fields.event === 'tool_decision') n += JSON.parse(o.fields.decision).response ? 1 : 0;
+    if (o.fields.event !== 'tool_decision') continue;
+    const d = JSON.parse(o.fields.decision);
+    if (bind && d.action) hashAction(d.action);
+    n += d.response ? 1 : 0;
   }
   return n;
 }
