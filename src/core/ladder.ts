@@ -78,7 +78,9 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
   }
   // Tables by Call.order: one slot per call, no map keyed by call.
   const allocated: (UsableRecord | undefined)[] = new Array(calls.length);
-  for (const [c, r] of allocate(eligible, records)) allocated[c.call.order] = r;
+  allocate(eligible, records).forEach((r, k) => {
+    if (r) allocated[(eligible[k] as Eligible).call.order] = r;
+  });
   const confirmed: (DecisionInput | undefined)[] = new Array(calls.length);
   for (const run of runs) confirmations(run, confirmed);
 
