@@ -480,10 +480,7 @@ console.log(
   // 31 pairs, and the median of each pair's ratio: the VM drifts by more than the margin within a run
   // (BENCHMARKS.md). Which goes first alternates, so neither always starts on the other's warm cache.
   for (let i = 0; i < 31; i++) {
-    const pair = [
-      () => theirs.push(once([path.join(minimal, 'index.mjs')])),
-      () => ours.push(once([path.join(root, 'dist/index.js')])),
-    ];
+    const pair = [() => theirs.push(once([path.join(minimal, 'index.mjs')])), () => ours.push(once([path.join(root, 'dist/index.js')]))];
     if (i % 2 === 1) pair.reverse();
     for (const run of pair) run();
   }

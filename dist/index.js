@@ -32685,8 +32685,12 @@ const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, a
 /** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
 const named = (w, input) => `${w.role}: ${input}`;
 const where = (rel) => ({ file: rel, line: 1, column: 1 });
-/** Every regular file under `dir` (and in-workspace links to one), into `take`; problems into `findings`. */
-function walk(w, dir, input, take, findings) {
+/**
+ * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
+ * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
+ * does not name is never taken and never reported, whatever it is.
+ */
+function walk(w, dir, input, take, findings, inScope = () => true) {
     const stack = [dir];
     while (stack.length > 0) {
         const d = stack.pop();
@@ -32707,6 +32711,9 @@ function walk(w, dir, input, take, findings) {
             if (ent.isDirectory()) {
                 if (!PRUNED.has(ent.name))
                     stack.push(abs);
+            }
+            else if (!inScope(abs)) {
+                // Not named by the input: neither read nor reported.
             }
             else if (ent.isFile()) {
                 take(abs);
@@ -32729,7 +32736,9 @@ function discover_link(w, abs, take, findings) {
         real = (0,external_node_fs_.realpathSync)(abs);
     }
     catch {
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
+        // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
+        if (formatOf(abs) !== null)
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
         return;
     }
     if (!inside(w.realWorkspace, real)) {
@@ -32798,15 +32807,13 @@ function expand(w, input, noMatch) {
         let ignored = 0;
         walk(w, base, input, (abs) => {
             const rel = relOf(w, abs);
-            if (!match(rel))
-                return;
             if (discoverable(rel, w.role))
                 add(abs);
             else if (formatOf(rel) === 'attestation')
                 attestation(abs);
             else
                 ignored++;
-        }, findings);
+        }, findings, (abs) => match(relOf(w, abs)));
         if (ignored > 0)
             findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
@@ -36007,6 +36014,13 @@ async function collect(settings, digests, keyless, open) {
         role,
         d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
     }));
+    // A file discovery refused (a broken link, a link out, a FIFO) is refused once: an attestation read
+    // beside its artifact says nothing more of it (semantics §6: one fact, one finding).
+    const refused = new Set();
+    for (const { d } of found)
+        for (const f of d.findings)
+            if (f.code === 'invalid_artifact' && f.file !== null)
+                refused.add(f.file);
     const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null, keyless }, settings.jobs);
     let next = 0;
     try {
@@ -36021,7 +36035,7 @@ async function collect(settings, digests, keyless, open) {
                 const r = await readers.read(next++);
                 if (!settings.keyless) {
                     const unchecked = await uncheckedBundle(file, settings.limits, workspace);
-                    if (unchecked)
+                    if (unchecked && !(unchecked.code === 'invalid_artifact' && refused.has(unchecked.file)))
                         findings.push(unchecked);
                 }
                 if (role === 'audit' && r.keyless)
@@ -36031,7 +36045,7 @@ async function collect(settings, digests, keyless, open) {
                 for (const x of r.findings)
                     findings.push(x);
                 if (r.run)
-                    runs.push(runInput(file, r.run, r, { settings, workspace, inputs: digests ? inputs : null, findings }));
+                    runs.push(runInput(file, r.run, r, { settings, workspace, inputs: digests ? inputs : null, findings, refused }));
                 trust.add(r.records);
                 await trust.yield();
             }
@@ -36063,7 +36077,7 @@ function runInput(file, run, r, ctx) {
     const { settings } = ctx;
     const producers = settings.trustedProducers;
     const bundle = formatOf(file.rel) === 'bundle';
-    const sidecar = bundle ? readSidecar(file, ctx.workspace, settings.limits, ctx.inputs, ctx.findings) : { kind: 'none' };
+    const sidecar = bundle ? readSidecar(file, ctx) : { kind: 'none' };
     if (sidecar.kind === 'empty' && !producers)
         ctx.findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: sidecarOf(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
     const evidence = { bundle, facts: r.bundle ?? null, sidecar };
@@ -36090,19 +36104,23 @@ function orphans(attestations) {
 }
 /**
  * The sidecar `<bundle>.intoto.jsonl` beside a bundle: none, one that holds nothing, a malformed one
- * (its invalid_artifact findings are added), or its envelopes. A link to a sidecar inside the
- * workspace is followed like every input; one that leaves it is refused.
+ * (its invalid_artifact findings are added, unless discovery already refused the file), or its
+ * envelopes. A link to a sidecar inside the workspace is followed like every input; one that leaves
+ * it is refused.
  */
-function readSidecar(bundle, workspace, limits, inputs, findings) {
+function readSidecar(bundle, ctx) {
+    const { findings } = ctx;
+    const { limits } = ctx.settings;
     const rel = sidecarOf(bundle.rel);
-    const got = readBeside(sidecarOf(bundle.path), 'the attestation sidecar', workspace, limits);
+    const got = readBeside(sidecarOf(bundle.path), 'the attestation sidecar', ctx.workspace, limits);
     if (got.kind === 'none')
         return got;
     if (got.kind === 'refused') {
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
+        if (!ctx.refused.has(rel))
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
         return { kind: 'malformed' };
     }
-    inputs?.set(rel, sha256Hex(got.bytes));
+    ctx.inputs?.set(rel, sha256Hex(got.bytes));
     const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.bytes, limits);
     for (const f of read.findings)
         findings.push(f);

@@ -80,6 +80,32 @@ describe('discover', () => {
     ]);
   });
 
+  it('a glob names only what it matches: a broken link or a link out it does not match is neither read nor reported', () => {
+    const root = tempDir();
+    const ws = path.join(root, 'ws');
+    writeFiles(ws, { 'runs/a1.json': '{}' });
+    writeFileSync(path.join(root, 'secret.json'), '{}');
+    symlinkSync('nowhere', path.join(ws, 'runs/b.json'));
+    symlinkSync(path.join(root, 'secret.json'), path.join(ws, 'runs/c.json'));
+    const d = discover(['runs/a*.json'], ws, ws);
+    expect(rels(d)).toEqual(['runs/a1.json']);
+    expect(d.findings).toEqual([]);
+    // Walked as a directory, both are named, and both are refused.
+    expect(discover(['runs'], ws, ws).findings.map((f) => `${f.file}: ${f.message}`)).toEqual([
+      'runs/b.json: broken symbolic link',
+      'runs/c.json: symbolic link points outside the workspace; not followed',
+    ]);
+  });
+
+  it('a broken link without an artifact name is not reported (it would not be read if it resolved); with one it is', () => {
+    const ws = writeFiles(tempDir(), { 'runs/a.json': '{}' });
+    symlinkSync('nowhere', path.join(ws, 'runs/notes.txt'));
+    symlinkSync('nowhere', path.join(ws, 'runs/gone.ndjson'));
+    const d = discover(['runs'], ws, ws);
+    expect(rels(d)).toEqual(['runs/a.json']);
+    expect(d.findings.map((f) => `${f.file}: ${f.message}`)).toEqual(['runs/gone.ndjson: broken symbolic link']);
+  });
+
   it('links inside the workspace are read; links to directories are not descended', () => {
     const ws = tree();
     symlinkSync(path.join(ws, 'b/a.json'), path.join(ws, 'a/link.json'));

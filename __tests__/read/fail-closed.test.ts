@@ -203,6 +203,43 @@ describe('special files', () => {
       expect(r.calls).toHaveLength(1);
     },
   );
+
+  it.skipIf(process.platform === 'win32')(
+    'an attestation beside its artifact that is a broken link, a link out or a FIFO is refused once (§6: one fact, one finding)',
+    async () => {
+      const dir = tempDir();
+      const outside = writeFiles(tempDir(), { 'x.sigstore.json': '{}', 'x.intoto.jsonl': '' });
+      const events = [{ type: 'assay.tool_decision_surface.v0', data: surface([addKey()]) }];
+      const gz = buildBundle({ runId: 'r', source: 'urn:a:b', time: '2026-11-01T00:00:00Z', events }).gz;
+      writeFiles(dir, {
+        '.assay/runs/a.json': json(surface([addKey()])),
+        '.assay/runs/b.json': json(surface([addKey()])),
+        '.assay/runs/c.json': json(surface([addKey()])),
+        '.assay/runs/d.tar.gz': gz,
+        '.assay/runs/e.tar.gz': gz,
+      });
+      const runsDir = path.join(dir, '.assay/runs');
+      symlinkSync('nowhere', path.join(runsDir, 'a.json.sigstore.json'));
+      symlinkSync(path.join(outside, 'x.sigstore.json'), path.join(runsDir, 'b.json.sigstore.json'));
+      execFileSync('mkfifo', [path.join(runsDir, 'c.json.sigstore.json')]);
+      symlinkSync('nowhere', path.join(runsDir, 'd.tar.gz.intoto.jsonl'));
+      symlinkSync(path.join(outside, 'x.intoto.jsonl'), path.join(runsDir, 'e.tar.gz.intoto.jsonl'));
+      const r = await gate(dir);
+      expect(r.findings.filter((f) => f.code === 'invalid_artifact').map((f) => `${f.file}: ${f.message}`)).toEqual([
+        '.assay/runs/a.json.sigstore.json: broken symbolic link',
+        '.assay/runs/b.json.sigstore.json: symbolic link points outside the workspace; not followed',
+        '.assay/runs/c.json.sigstore.json: not a regular file (a FIFO); not read',
+        '.assay/runs/d.tar.gz.intoto.jsonl: broken symbolic link',
+        '.assay/runs/e.tar.gz.intoto.jsonl: symbolic link points outside the workspace; not followed',
+      ]);
+      // Named explicitly, the artifacts alone are walked: the attestations beside them are refused by their reader, once each.
+      const named = await gate(dir, { runs: ['.assay/runs/a.json', '.assay/runs/d.tar.gz'], explicit: { runs: true, audit: false } });
+      expect(named.findings.filter((f) => f.code === 'invalid_artifact').map((f) => `${f.file}: ${f.message}`)).toEqual([
+        '.assay/runs/a.json.sigstore.json: the Sigstore bundle is a broken symbolic link',
+        '.assay/runs/d.tar.gz.intoto.jsonl: the attestation sidecar is a broken symbolic link',
+      ]);
+    },
+  );
 });
 
 void decision;

@@ -17,7 +17,6 @@ import { readEnvelopeFile } from '../read/envelope.js';
 import type { FileRead } from '../read/file-read.js';
 import { readBeside } from '../read/files.js';
 import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats.js';
-import type { ReadLimits } from '../read/limits.js';
 import { TrustPool } from '../trust/pool.js';
 import { attestation, type Sidecar } from '../trust/producer.js';
 import { attestedWith, type KeylessSetup, keylessSetup, uncheckedBundle, withKeyless } from './keyless.js';
@@ -55,6 +54,10 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessSet
     role,
     d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
   }));
+  // A file discovery refused (a broken link, a link out, a FIFO) is refused once: an attestation read
+  // beside its artifact says nothing more of it (semantics §6: one fact, one finding).
+  const refused = new Set<string>();
+  for (const { d } of found) for (const f of d.findings) if (f.code === 'invalid_artifact' && f.file !== null) refused.add(f.file);
   const readers = await open(
     found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))),
     { limits: settings.limits, digest: digests || keyless !== null, keyless },
@@ -78,12 +81,12 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessSet
         const r = await readers.read(next++);
         if (!settings.keyless) {
           const unchecked = await uncheckedBundle(file, settings.limits, workspace);
-          if (unchecked) findings.push(unchecked);
+          if (unchecked && !(unchecked.code === 'invalid_artifact' && refused.has(unchecked.file))) findings.push(unchecked);
         }
         if (role === 'audit' && r.keyless) recordTrust.set(file.rel, r.keyless);
         if (r.sha256 !== undefined) inputs.set(file.rel, r.sha256);
         for (const x of r.findings) findings.push(x);
-        if (r.run) runs.push(runInput(file, r.run, r, { settings, workspace, inputs: digests ? inputs : null, findings }));
+        if (r.run) runs.push(runInput(file, r.run, r, { settings, workspace, inputs: digests ? inputs : null, findings, refused }));
         trust.add(r.records);
         await trust.yield();
       }
@@ -113,6 +116,8 @@ interface RunContext {
   /** Where the sidecar's digest goes, when digests were asked for. */
   readonly inputs: Map<string, string> | null;
   readonly findings: Finding[];
+  /** Files discovery already refused, each with its finding. */
+  readonly refused: ReadonlySet<string>;
 }
 
 /**
@@ -124,7 +129,7 @@ function runInput(file: FoundFile, run: RunInput, r: FileRead, ctx: RunContext):
   const { settings } = ctx;
   const producers = settings.trustedProducers;
   const bundle = formatOf(file.rel) === 'bundle';
-  const sidecar: Sidecar = bundle ? readSidecar(file, ctx.workspace, settings.limits, ctx.inputs, ctx.findings) : { kind: 'none' };
+  const sidecar: Sidecar = bundle ? readSidecar(file, ctx) : { kind: 'none' };
   if (sidecar.kind === 'empty' && !producers)
     ctx.findings.push(
       finding(
@@ -164,24 +169,21 @@ function orphans(attestations: Iterable<FoundFile>): Finding[] {
 
 /**
  * The sidecar `<bundle>.intoto.jsonl` beside a bundle: none, one that holds nothing, a malformed one
- * (its invalid_artifact findings are added), or its envelopes. A link to a sidecar inside the
- * workspace is followed like every input; one that leaves it is refused.
+ * (its invalid_artifact findings are added, unless discovery already refused the file), or its
+ * envelopes. A link to a sidecar inside the workspace is followed like every input; one that leaves
+ * it is refused.
  */
-function readSidecar(
-  bundle: FoundFile,
-  workspace: string,
-  limits: ReadLimits,
-  inputs: Map<string, string> | null,
-  findings: Finding[],
-): Sidecar {
+function readSidecar(bundle: FoundFile, ctx: RunContext): Sidecar {
+  const { findings } = ctx;
+  const { limits } = ctx.settings;
   const rel = sidecarOf(bundle.rel);
-  const got = readBeside(sidecarOf(bundle.path), 'the attestation sidecar', workspace, limits);
+  const got = readBeside(sidecarOf(bundle.path), 'the attestation sidecar', ctx.workspace, limits);
   if (got.kind === 'none') return got;
   if (got.kind === 'refused') {
-    findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
+    if (!ctx.refused.has(rel)) findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
     return { kind: 'malformed' };
   }
-  inputs?.set(rel, sha256Hex(got.bytes));
+  ctx.inputs?.set(rel, sha256Hex(got.bytes));
   const read = readEnvelopeFile(rel, got.bytes, limits);
   for (const f of read.findings) findings.push(f);
   if (read.findings.length > 0) return { kind: 'malformed' };

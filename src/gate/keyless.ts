@@ -5,7 +5,7 @@
  * does not pay for it. Each bundle is checked by the thread that read its file (on every core for a
  * large input: gate/readers.ts). Keys and identities combine: either trusts.
  */
-import { type Finding, finding } from '../core/findings.js';
+import { finding, type LocatedFinding } from '../core/findings.js';
 import { isObject } from '../core/json.js';
 import type { Attestation, RecordInput, WorkflowSigner } from '../core/model.js';
 import type { Result } from '../core/result.js';
@@ -152,7 +152,7 @@ export async function uncheckedBundle(
   file: { readonly path: string; readonly rel: string },
   limits: ReadLimits,
   workspace: string,
-): Promise<Finding | null> {
+): Promise<LocatedFinding | null> {
   const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
   if (got.kind === 'none') return null;
   const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };

@@ -62,8 +62,19 @@ const relOf = (w: Walk, abs: string): string => toPosix(path.relative(w.cwd, abs
 const named = (w: Walk, input: string): string => `${w.role}: ${input}`;
 const where = (rel: string) => ({ file: rel, line: 1, column: 1 });
 
-/** Every regular file under `dir` (and in-workspace links to one), into `take`; problems into `findings`. */
-function walk(w: Walk, dir: string, input: string, take: (abs: string) => void, findings: Finding[]): void {
+/**
+ * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
+ * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
+ * does not name is never taken and never reported, whatever it is.
+ */
+function walk(
+  w: Walk,
+  dir: string,
+  input: string,
+  take: (abs: string) => void,
+  findings: Finding[],
+  inScope: (abs: string) => boolean = () => true,
+): void {
   const stack = [dir];
   while (stack.length > 0) {
     const d = stack.pop() as string;
@@ -84,6 +95,8 @@ function walk(w: Walk, dir: string, input: string, take: (abs: string) => void, 
       const abs = path.join(d, ent.name);
       if (ent.isDirectory()) {
         if (!PRUNED.has(ent.name)) stack.push(abs);
+      } else if (!inScope(abs)) {
+        // Not named by the input: neither read nor reported.
       } else if (ent.isFile()) {
         take(abs);
       } else if (ent.isSymbolicLink()) {
@@ -103,7 +116,8 @@ function link(w: Walk, abs: string, take: (abs: string) => void, findings: Findi
   try {
     real = realpathSync(abs);
   } catch {
-    findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
+    // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
+    if (formatOf(abs) !== null) findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
     return;
   }
   if (!inside(w.realWorkspace, real)) {
@@ -177,12 +191,12 @@ function expand(w: Walk, input: string, noMatch: 'error' | 'notice'): Discovery 
       input,
       (abs) => {
         const rel = relOf(w, abs);
-        if (!match(rel)) return;
         if (discoverable(rel, w.role)) add(abs);
         else if (formatOf(rel) === 'attestation') attestation(abs);
         else ignored++;
       },
       findings,
+      (abs) => match(relOf(w, abs)),
     );
     if (ignored > 0)
       findings.push(
