@@ -30917,7 +30917,12 @@ try {
 catch (e) {
     // A bug, never an input problem: fail closed with a plain message; the stack goes to the debug log.
     _actions_core__WEBPACK_IMPORTED_MODULE_0__.debug(e?.stack ?? String(e));
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__.setOutput('result', 'error');
+    try {
+        _actions_core__WEBPACK_IMPORTED_MODULE_0__.setOutput('result', 'error');
+    }
+    catch {
+        // The outputs file is what failed (a runner without GITHUB_OUTPUT's file): the failure below still says why.
+    }
     _actions_core__WEBPACK_IMPORTED_MODULE_0__.setFailed(`receipt-gate: internal error: ${e?.message ?? String(e)}`);
 }
 

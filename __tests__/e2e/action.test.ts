@@ -367,6 +367,15 @@ describe('network failure while reporting', () => {
     expect(commands(r.stdout, 'warning')).toContainEqual(expect.stringMatching(/the job summary could not be written/));
   });
 
+  it('an outputs file that is missing fails the step with one plain error, never a stack trace', async () => {
+    const r = await runAction({ workspace: demo(), env: { GITHUB_OUTPUT: path.join(tempDir(), 'gone', 'output') } });
+    expect(r.code).toBe(1);
+    expect(commands(r.stdout, 'error')).toEqual([
+      expect.stringMatching(/^::error::receipt-gate: internal error: Missing file at path: .*output$/),
+    ]);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('goes through the proxy in HTTPS_PROXY / HTTP_PROXY (self-hosted runners)', async () => {
     const r = await runAction({ workspace: demo(), proxy: true });
     expect(r.code, r.stdout + r.stderr).toBe(0);
