@@ -9077,11 +9077,35 @@ function writeTemp(file, text) {
     }
     return tmp;
 }
-/** Write `text` to `file` only whole: a temporary file beside it, then a rename. */
-function writeWhole(file, text) {
-    const tmp = writeTemp(file, text);
+/**
+ * Where a whole write goes: the path to rename onto (a link's target, so the link stays a link), or
+ * null for something that exists and is neither a file nor a directory (a device, a FIFO,
+ * `/dev/stdout`), which is written in place: a rename would replace the device node itself.
+ */
+function renameTarget(file) {
     try {
-        (0,external_node_fs_.renameSync)(tmp, file);
+        const st = (0,external_node_fs_.statSync)(file);
+        if (st.isFile())
+            return (0,external_node_fs_.realpathSync)(file);
+        return st.isDirectory() ? file : null;
+    }
+    catch {
+        return file; // nothing there yet (or a broken link, which the file replaces)
+    }
+}
+/**
+ * Write `text` to `file` only whole: a temporary file beside it, then a rename. A device or a FIFO
+ * (`--sarif-file /dev/stdout`) is written to directly: nothing there can be replaced whole.
+ */
+function writeWhole(file, text) {
+    const target = renameTarget(file);
+    if (target === null) {
+        (0,external_node_fs_.writeFileSync)(file, text);
+        return;
+    }
+    const tmp = writeTemp(target, text);
+    try {
+        (0,external_node_fs_.renameSync)(tmp, target);
     }
     catch (e) {
         (0,external_node_fs_.rmSync)(tmp, { force: true });
