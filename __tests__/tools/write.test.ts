@@ -1,12 +1,12 @@
-/** How the tools write files: whole or not at all, and never by replacing a device, a FIFO or a link. */
+/** How the tools write files: whole or not at all; never by replacing a device or a FIFO, never through a link. */
 
-import { execFileSync, spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeNew, writeWhole } from '../../src/tools/write.js';
 import { addKey, json, surface } from '../support/corpus.js';
-import { cleanup, cli, ROOT, tempDir, writeFiles } from '../support/workspace.js';
+import { cleanup, cli, distFile, ROOT, tempDir, writeFiles } from '../support/workspace.js';
 
 afterEach(cleanup);
 
@@ -18,24 +18,36 @@ function readerOf(p: string): { readonly got: Promise<string>; stop(): void } {
   return { got: new Promise((resolve) => cat.on('close', () => resolve(out))), stop: () => cat.kill() };
 }
 
+const listing = (dir: string): string => execFileSync('ls', ['-A', dir], { encoding: 'utf8' }).trim();
+
 describe('writeWhole', () => {
   it('replaces a file whole, leaving no temporary file beside it', () => {
     const dir = writeFiles(tempDir(), { 'out.json': 'old' });
     writeWhole(path.join(dir, 'out.json'), 'new');
     expect(readFileSync(path.join(dir, 'out.json'), 'utf8')).toBe('new');
-    expect(execFileSync('ls', ['-A', dir], { encoding: 'utf8' }).trim()).toBe('out.json');
+    expect(listing(dir)).toBe('out.json');
   });
 
-  it('writes through a link to a file: the link stays a link, the file it names gets the text', () => {
-    const dir = writeFiles(tempDir(), { 'real/out.json': 'old' });
-    symlinkSync('real/out.json', path.join(dir, 'out.json'));
-    writeWhole(path.join(dir, 'out.json'), 'new');
-    expect(lstatSync(path.join(dir, 'out.json')).isSymbolicLink()).toBe(true);
-    expect(readlinkSync(path.join(dir, 'out.json'))).toBe('real/out.json');
-    expect(readFileSync(path.join(dir, 'real/out.json'), 'utf8')).toBe('new');
+  it('replaces a link, never writing through it: a link committed to a repository must not redirect a write', () => {
+    const dir = writeFiles(tempDir(), { 'runner/.bashrc': 'mine' });
+    symlinkSync(path.join(dir, 'runner/.bashrc'), path.join(dir, 'out.sarif'));
+    writeWhole(path.join(dir, 'out.sarif'), 'new');
+    expect(lstatSync(path.join(dir, 'out.sarif')).isFile()).toBe(true);
+    expect(readFileSync(path.join(dir, 'out.sarif'), 'utf8')).toBe('new');
+    expect(readFileSync(path.join(dir, 'runner/.bashrc'), 'utf8')).toBe('mine');
   });
 
-  it.skipIf(process.platform === 'win32')('writes into a FIFO in place (as into /dev/stdout), never renaming a file over it', async () => {
+  it.skipIf(process.platform === 'win32')('refuses a link to a device, and leaves the link as it was', () => {
+    const dir = tempDir();
+    symlinkSync('/dev/null', path.join(dir, 'out.sarif'));
+    expect(() => writeWhole(path.join(dir, 'out.sarif'), 'x')).toThrow(
+      /a symbolic link to something that is not a regular file; not written/,
+    );
+    expect(lstatSync(path.join(dir, 'out.sarif')).isSymbolicLink()).toBe(true);
+    expect(listing(dir)).toBe('out.sarif');
+  });
+
+  it.skipIf(process.platform === 'win32')('writes into a FIFO in place, never renaming a file over it', async () => {
     const fifo = path.join(tempDir(), 'pipe');
     execFileSync('mkfifo', [fifo]);
     const reader = readerOf(fifo);
@@ -52,7 +64,7 @@ describe('writeWhole', () => {
     const dir = tempDir();
     mkdirSync(path.join(dir, 'out.json'));
     expect(() => writeWhole(path.join(dir, 'out.json'), 'x')).toThrow();
-    expect(execFileSync('ls', ['-A', dir], { encoding: 'utf8' }).trim()).toBe('out.json');
+    expect(listing(dir)).toBe('out.json');
   });
 });
 
@@ -61,7 +73,7 @@ describe('writeNew', () => {
     const dir = writeFiles(tempDir(), { 'key.pem': 'mine' });
     expect(() => writeNew(path.join(dir, 'key.pem'), 'other')).toThrow(/EEXIST/);
     expect(readFileSync(path.join(dir, 'key.pem'), 'utf8')).toBe('mine');
-    expect(execFileSync('ls', ['-A', dir], { encoding: 'utf8' }).trim()).toBe('key.pem');
+    expect(listing(dir)).toBe('key.pem');
   });
 });
 
@@ -80,4 +92,19 @@ describe('through the CLI', () => {
       reader.stop();
     }
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    '--sarif-file through a link to its own standard output (as /dev/stdout is) writes the SARIF there, and the link stays',
+    () => {
+      const dir = writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([addKey()])) });
+      symlinkSync('/proc/self/fd/1', path.join(dir, 'stdout'));
+      // Through a shell pipe, as a workflow step's output is (Node's own child pipes are sockets, which cannot be opened by path).
+      const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+      const command = `${q(process.execPath)} ${q(distFile('cli.js'))} verify -C ${q(dir)} --sarif-file stdout --output r.json | cat`;
+      const r = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      expect(lstatSync(path.join(dir, 'stdout')).isSymbolicLink()).toBe(true);
+      expect(JSON.parse(r.stdout)).toMatchObject({ version: '2.1.0' });
+    },
+  );
 });

@@ -9077,35 +9077,56 @@ function writeTemp(file, text) {
     }
     return tmp;
 }
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
 /**
- * Where a whole write goes: the path to rename onto (a link's target, so the link stays a link), or
- * null for something that exists and is neither a file nor a directory (a device, a FIFO,
- * `/dev/stdout`), which is written in place: a rename would replace the device node itself.
+ * How a whole write reaches `file`: by a rename over it (nothing there, a file, or a link to a file,
+ * which is replaced and never written through: a link committed to a repository must not redirect
+ * a write), or in place (a FIFO or a character device named as such, or a link to this process's
+ * own standard output or error: `--sarif-file /dev/stdout`), where a rename would replace the node
+ * or the link itself. Anything else (a link to a device, a block device, a socket) is refused.
  */
-function renameTarget(file) {
+function placeOf(file) {
+    let st;
     try {
-        const st = (0,external_node_fs_.statSync)(file);
-        if (st.isFile())
-            return (0,external_node_fs_.realpathSync)(file);
-        return st.isDirectory() ? file : null;
+        st = (0,external_node_fs_.lstatSync)(file);
     }
     catch {
-        return file; // nothing there yet (or a broken link, which the file replaces)
+        return 'rename'; // nothing there yet
     }
+    if (st.isFIFO() || st.isCharacterDevice())
+        return 'in place';
+    if (st.isFile() || st.isDirectory())
+        return 'rename';
+    if (st.isSymbolicLink()) {
+        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
+            return 'in place';
+        let to = null;
+        try {
+            to = (0,external_node_fs_.statSync)(file);
+        }
+        catch {
+            // a broken link: replaced by the file
+        }
+        if (to === null || to.isFile())
+            return 'rename';
+        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+    }
+    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
 }
 /**
- * Write `text` to `file` only whole: a temporary file beside it, then a rename. A device or a FIFO
- * (`--sarif-file /dev/stdout`) is written to directly: nothing there can be replaced whole.
+ * Write `text` to `file` only whole: a temporary file beside it, then a rename. A FIFO, a character
+ * device or this process's own output (`/dev/stdout`) is written to directly: nothing there can be
+ * replaced whole.
  */
 function writeWhole(file, text) {
-    const target = renameTarget(file);
-    if (target === null) {
+    if (placeOf(file) === 'in place') {
         (0,external_node_fs_.writeFileSync)(file, text);
         return;
     }
-    const tmp = writeTemp(target, text);
+    const tmp = writeTemp(file, text);
     try {
-        (0,external_node_fs_.renameSync)(tmp, target);
+        (0,external_node_fs_.renameSync)(tmp, file);
     }
     catch (e) {
         (0,external_node_fs_.rmSync)(tmp, { force: true });

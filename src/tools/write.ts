@@ -1,5 +1,18 @@
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-import { closeSync, linkSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /** `text` in a new temporary file beside `file`: its path. */
@@ -15,34 +28,52 @@ function writeTemp(file: string, text: string): string {
   return tmp;
 }
 
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+
 /**
- * Where a whole write goes: the path to rename onto (a link's target, so the link stays a link), or
- * null for something that exists and is neither a file nor a directory (a device, a FIFO,
- * `/dev/stdout`), which is written in place: a rename would replace the device node itself.
+ * How a whole write reaches `file`: by a rename over it (nothing there, a file, or a link to a file,
+ * which is replaced and never written through: a link committed to a repository must not redirect
+ * a write), or in place (a FIFO or a character device named as such, or a link to this process's
+ * own standard output or error: `--sarif-file /dev/stdout`), where a rename would replace the node
+ * or the link itself. Anything else (a link to a device, a block device, a socket) is refused.
  */
-function renameTarget(file: string): string | null {
+function placeOf(file: string): 'rename' | 'in place' {
+  let st: Stats;
   try {
-    const st = statSync(file);
-    if (st.isFile()) return realpathSync(file);
-    return st.isDirectory() ? file : null;
+    st = lstatSync(file);
   } catch {
-    return file; // nothing there yet (or a broken link, which the file replaces)
+    return 'rename'; // nothing there yet
   }
+  if (st.isFIFO() || st.isCharacterDevice()) return 'in place';
+  if (st.isFile() || st.isDirectory()) return 'rename';
+  if (st.isSymbolicLink()) {
+    if (OWN_OUTPUT.test(readlinkSync(file))) return 'in place';
+    let to: Stats | null = null;
+    try {
+      to = statSync(file);
+    } catch {
+      // a broken link: replaced by the file
+    }
+    if (to === null || to.isFile()) return 'rename';
+    throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+  }
+  throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
 }
 
 /**
- * Write `text` to `file` only whole: a temporary file beside it, then a rename. A device or a FIFO
- * (`--sarif-file /dev/stdout`) is written to directly: nothing there can be replaced whole.
+ * Write `text` to `file` only whole: a temporary file beside it, then a rename. A FIFO, a character
+ * device or this process's own output (`/dev/stdout`) is written to directly: nothing there can be
+ * replaced whole.
  */
 export function writeWhole(file: string, text: string): void {
-  const target = renameTarget(file);
-  if (target === null) {
+  if (placeOf(file) === 'in place') {
     writeFileSync(file, text);
     return;
   }
-  const tmp = writeTemp(target, text);
+  const tmp = writeTemp(file, text);
   try {
-    renameSync(tmp, target);
+    renameSync(tmp, file);
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
