@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8279);
+/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3192);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 
@@ -30931,7 +30931,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8279:
+/***/ 3192:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30940,13 +30940,13 @@ __nccwpck_require__.d(__webpack_exports__, {
   C: () => (/* binding */ runAction)
 });
 
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 17 modules
+var lib_core = __nccwpck_require__(3491);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 17 modules
-var lib_core = __nccwpck_require__(3491);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
@@ -36427,8 +36427,64 @@ function envelopeLine(payloadType, payload, key) {
     });
 }
 
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/report/output.ts
+/**
+ * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
+ * through a symbolic link, since a link at an output path can be committed to the repository the gate
+ * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
+ * file is replaced by the output; a FIFO or a character device named as such, and a link to the
+ * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
+ * refused with its reason.
+ */
+
+
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+/**
+ * How an output reaches `file`: `replace` (nothing there, a file, a directory, which fails when
+ * written, or a link to a file or to nothing, which is replaced and never written through) or
+ * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
+ */
+function outputPlace(file) {
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(file);
+    }
+    catch {
+        return 'replace'; // nothing there yet
+    }
+    if (st.isFIFO() || st.isCharacterDevice())
+        return 'in place';
+    if (st.isFile() || st.isDirectory())
+        return 'replace';
+    if (st.isSymbolicLink()) {
+        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
+            return 'in place';
+        let to = null;
+        try {
+            to = (0,external_node_fs_.statSync)(file);
+        }
+        catch {
+            // a broken link: replaced by the output
+        }
+        if (to === null || to.isFile())
+            return 'replace';
+        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+    }
+    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
+}
+/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
+async function openOutput(file) {
+    if (outputPlace(file) === 'replace' && (0,external_node_fs_.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink())
+        (0,external_node_fs_.unlinkSync)(file);
+    return (0,promises_namespaceObject.open)(file, 'w');
+}
+
 ;// CONCATENATED MODULE: ./src/tools/write.ts
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
+
 
 
 /** `text` in a new temporary file beside `file`: its path. */
@@ -36444,50 +36500,13 @@ function writeTemp(file, text) {
     }
     return tmp;
 }
-/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
-const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
 /**
- * How a whole write reaches `file`: by a rename over it (nothing there, a file, or a link to a file,
- * which is replaced and never written through: a link committed to a repository must not redirect
- * a write), or in place (a FIFO or a character device named as such, or a link to this process's
- * own standard output or error: `--sarif-file /dev/stdout`), where a rename would replace the node
- * or the link itself. Anything else (a link to a device, a block device, a socket) is refused.
- */
-function placeOf(file) {
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(file);
-    }
-    catch {
-        return 'rename'; // nothing there yet
-    }
-    if (st.isFIFO() || st.isCharacterDevice())
-        return 'in place';
-    if (st.isFile() || st.isDirectory())
-        return 'rename';
-    if (st.isSymbolicLink()) {
-        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
-            return 'in place';
-        let to = null;
-        try {
-            to = (0,external_node_fs_.statSync)(file);
-        }
-        catch {
-            // a broken link: replaced by the file
-        }
-        if (to === null || to.isFile())
-            return 'rename';
-        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
-    }
-    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
-}
-/**
- * Write `text` to `file` only whole: a temporary file beside it, then a rename. A FIFO, a character
- * device or this process's own output (`/dev/stdout`) is written to directly: nothing there can be
- * replaced whole.
+ * Write `text` to `file` only whole: a temporary file beside it, then a rename (which replaces a link
+ * at `file`, never writing through it). A FIFO, a character device or this process's own output
+ * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
  */
 function writeWhole(file, text) {
-    if (placeOf(file) === 'in place') {
+    if (outputPlace(file) === 'in place') {
         (0,external_node_fs_.writeFileSync)(file, text);
         return;
     }
@@ -36835,8 +36854,6 @@ async function publishCheckRun(api, t, output, annotations) {
     return { ok: true, value: { id: id, url, requests } };
 }
 
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
  * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
@@ -36908,14 +36925,14 @@ async function writeAt(fh, bytes, position) {
         off += (await fh.write(bytes, off, bytes.length - off, position + off)).bytesWritten;
 }
 /**
- * Write the report to `file` in chunks, each at its own offset while the next is rendered; returns
- * the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
+ * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
+ * through a link at `file` (report/output.ts); returns the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
  * ended, so none is left running).
  */
 async function writeJson(report, file) {
     (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const h = (0,external_node_crypto_.createHash)('sha256');
-    const fh = await (0,promises_namespaceObject.open)(file, 'w');
+    const fh = await openOutput(file);
     const writes = [];
     try {
         let position = 0;
@@ -37749,7 +37766,6 @@ function settingsOf(input, ctx, env) {
 
 
 
-
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
 
@@ -37817,10 +37833,6 @@ async function annotate(core, s, ctx, report, annotations, api, summary, now) {
     return written;
 }
 const blobBase = (ctx) => ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
-function write(file, text) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    (0,external_node_fs_.writeFileSync)(file, text);
-}
 /** The verdict attestation's files; false when it could not be written (the step has failed). */
 function run_verdict(core, s, ctx, env, report, digest, inputs, now) {
     core.setOutput('vsa-predicate-file', '');
@@ -37866,7 +37878,7 @@ function outputs(core, s, report, digest) {
     core.setOutput('report-file', s.reportFile);
     core.setOutput('report-digest', digest);
     if (s.sarifFile)
-        write(s.sarifFile, renderSarif(report, s.prefix, VERSION));
+        writeWhole(s.sarifFile, renderSarif(report, s.prefix, VERSION));
     core.setOutput('sarif-file', s.sarifFile ?? '');
 }
 /**

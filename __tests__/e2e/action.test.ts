@@ -1,6 +1,6 @@
 /** dist/index.js as the runner starts it, against a recording HTTP server on 127.0.0.1. */
 
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/binding.js';
@@ -365,6 +365,19 @@ describe('network failure while reporting', () => {
     expect(r.code).toBe(0);
     expect(r.outputs['result']).toBe('pass');
     expect(commands(r.stdout, 'warning')).toContainEqual(expect.stringMatching(/the job summary could not be written/));
+  });
+
+  it('sarif-file and report-file committed as links are replaced, never written through (to a file of the runner)', async () => {
+    const ws = demo();
+    const runner = writeFiles(tempDir(), { '.bashrc': 'mine', 'notes.txt': 'mine too' });
+    symlinkSync(path.join(runner, '.bashrc'), path.join(ws, 'receipts.sarif'));
+    symlinkSync(path.join(runner, 'notes.txt'), path.join(ws, 'report.json'));
+    const r = await runAction({ workspace: ws, inputs: { 'sarif-file': 'receipts.sarif', 'report-file': 'report.json' } });
+    expect(r.code, r.stdout).toBe(0);
+    expect(readFileSync(path.join(runner, '.bashrc'), 'utf8')).toBe('mine');
+    expect(readFileSync(path.join(runner, 'notes.txt'), 'utf8')).toBe('mine too');
+    expect(JSON.parse(readFileSync(path.join(ws, 'receipts.sarif'), 'utf8'))).toMatchObject({ version: '2.1.0' });
+    expect(JSON.parse(readFileSync(path.join(ws, 'report.json'), 'utf8'))).toMatchObject({ schema: 'receipt-gate.report.v1' });
   });
 
   it('an outputs file that is missing fails the step with one plain error, never a stack trace', async () => {

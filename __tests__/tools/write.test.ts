@@ -77,6 +77,22 @@ describe('writeNew', () => {
   });
 });
 
+describe('the JSON report and the table', () => {
+  it('--output committed as a link to a file is replaced, never written through, in both formats', async () => {
+    const dir = writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([addKey()])), 'runner/notes.txt': 'mine' });
+    for (const format of ['json', 'table']) {
+      symlinkSync(path.join(dir, 'runner/notes.txt'), path.join(dir, `out.${format}`));
+      const r = await cli(['verify', '-C', dir, '--format', format, '--output', `out.${format}`], ROOT);
+      expect(r.code, r.stderr).toBe(0);
+      expect(lstatSync(path.join(dir, `out.${format}`)).isFile()).toBe(true);
+      expect(readFileSync(path.join(dir, `out.${format}`), 'utf8')).toMatch(
+        format === 'json' ? /"schema": "receipt-gate.report.v1"/ : /asserted/,
+      );
+    }
+    expect(readFileSync(path.join(dir, 'runner/notes.txt'), 'utf8')).toBe('mine');
+  });
+});
+
 describe('through the CLI', () => {
   it.skipIf(process.platform === 'win32')('--sarif-file into a FIFO writes the SARIF into it, and the FIFO stays', async () => {
     const dir = writeFiles(tempDir(), { '.assay/runs/a.json': json(surface([addKey()])) });

@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(809);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1884);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 809:
+/***/ 1884:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7823,6 +7823,59 @@ async function runGate(settings, digests = false, open = openReaders) {
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/report/output.ts
+/**
+ * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
+ * through a symbolic link, since a link at an output path can be committed to the repository the gate
+ * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
+ * file is replaced by the output; a FIFO or a character device named as such, and a link to the
+ * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
+ * refused with its reason.
+ */
+
+
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+/**
+ * How an output reaches `file`: `replace` (nothing there, a file, a directory, which fails when
+ * written, or a link to a file or to nothing, which is replaced and never written through) or
+ * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
+ */
+function outputPlace(file) {
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(file);
+    }
+    catch {
+        return 'replace'; // nothing there yet
+    }
+    if (st.isFIFO() || st.isCharacterDevice())
+        return 'in place';
+    if (st.isFile() || st.isDirectory())
+        return 'replace';
+    if (st.isSymbolicLink()) {
+        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
+            return 'in place';
+        let to = null;
+        try {
+            to = (0,external_node_fs_.statSync)(file);
+        }
+        catch {
+            // a broken link: replaced by the output
+        }
+        if (to === null || to.isFile())
+            return 'replace';
+        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+    }
+    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
+}
+/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
+async function openOutput(file) {
+    if (outputPlace(file) === 'replace' && (0,external_node_fs_.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink())
+        (0,external_node_fs_.unlinkSync)(file);
+    return (0,promises_namespaceObject.open)(file, 'w');
+}
+
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
 /**
  * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
@@ -7894,14 +7947,14 @@ async function writeAt(fh, bytes, position) {
         off += (await fh.write(bytes, off, bytes.length - off, position + off)).bytesWritten;
 }
 /**
- * Write the report to `file` in chunks, each at its own offset while the next is rendered; returns
- * the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
+ * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
+ * through a link at `file` (report/output.ts); returns the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
  * ended, so none is left running).
  */
 async function writeJson(report, file) {
     (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
     const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    const fh = await (0,promises_namespaceObject.open)(file, 'w');
+    const fh = await openOutput(file);
     const writes = [];
     try {
         let position = 0;
@@ -9064,6 +9117,7 @@ function resourceUriFromEnv(env) {
 /** How every tool writes a file: whole or not at all, never over a file it must not replace. */
 
 
+
 /** `text` in a new temporary file beside `file`: its path. */
 function writeTemp(file, text) {
     (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
@@ -9077,50 +9131,13 @@ function writeTemp(file, text) {
     }
     return tmp;
 }
-/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
-const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
 /**
- * How a whole write reaches `file`: by a rename over it (nothing there, a file, or a link to a file,
- * which is replaced and never written through: a link committed to a repository must not redirect
- * a write), or in place (a FIFO or a character device named as such, or a link to this process's
- * own standard output or error: `--sarif-file /dev/stdout`), where a rename would replace the node
- * or the link itself. Anything else (a link to a device, a block device, a socket) is refused.
- */
-function placeOf(file) {
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(file);
-    }
-    catch {
-        return 'rename'; // nothing there yet
-    }
-    if (st.isFIFO() || st.isCharacterDevice())
-        return 'in place';
-    if (st.isFile() || st.isDirectory())
-        return 'rename';
-    if (st.isSymbolicLink()) {
-        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
-            return 'in place';
-        let to = null;
-        try {
-            to = (0,external_node_fs_.statSync)(file);
-        }
-        catch {
-            // a broken link: replaced by the file
-        }
-        if (to === null || to.isFile())
-            return 'rename';
-        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
-    }
-    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
-}
-/**
- * Write `text` to `file` only whole: a temporary file beside it, then a rename. A FIFO, a character
- * device or this process's own output (`/dev/stdout`) is written to directly: nothing there can be
- * replaced whole.
+ * Write `text` to `file` only whole: a temporary file beside it, then a rename (which replaces a link
+ * at `file`, never writing through it). A FIFO, a character device or this process's own output
+ * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
  */
 function writeWhole(file, text) {
-    if (placeOf(file) === 'in place') {
+    if (outputPlace(file) === 'in place') {
         (0,external_node_fs_.writeFileSync)(file, text);
         return;
     }
@@ -10636,7 +10653,7 @@ async function run_verify(cmd, env, isTTY, now) {
             if (cmd.format === 'json')
                 digest = await writeJson(report, cmd.output);
             else
-                (0,external_node_fs_.writeFileSync)(cmd.output, renderTable(report, { color: false }));
+                writeWhole(cmd.output, renderTable(report, { color: false }));
         }
         catch (e) {
             return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${cmd.output}: ${e.message}\n` };

@@ -5,12 +5,11 @@
  * a summary that cannot be written) degrade and never change the verdict; only the report's `ok`
  * fails the step.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import * as actionsCore from '@actions/core';
 import { runGate } from '../gate/gate.js';
 import { DEFAULT_POLICY_URI } from '../report/verification-summary.js';
 import { writeVerdict } from '../tools/verdict.js';
+import { writeWhole } from '../tools/write.js';
 
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): ReadonlyMap<string, string> =>
@@ -113,11 +112,6 @@ async function annotate(
 const blobBase = (ctx: RunContext): string | null =>
   ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
 
-function write(file: string, text: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, text);
-}
-
 /** The verdict attestation's files; false when it could not be written (the step has failed). */
 function verdict(
   core: Core,
@@ -169,7 +163,7 @@ function outputs(core: Core, s: ActionSettings, report: Report, digest: string):
   core.setOutput('warnings', t.warnings);
   core.setOutput('report-file', s.reportFile);
   core.setOutput('report-digest', digest);
-  if (s.sarifFile) write(s.sarifFile, renderSarif(report, s.prefix, VERSION));
+  if (s.sarifFile) writeWhole(s.sarifFile, renderSarif(report, s.prefix, VERSION));
   core.setOutput('sarif-file', s.sarifFile ?? '');
 }
 

@@ -2,7 +2,7 @@
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { runGate } from '../gate/gate.js';
@@ -266,7 +266,7 @@ async function verify(cmd: VerifyCommand, env: NodeJS.ProcessEnv, isTTY: boolean
     let digest = '';
     try {
       if (cmd.format === 'json') digest = await writeJson(report, cmd.output);
-      else writeFileSync(cmd.output, renderTable(report, { color: false }));
+      else writeWhole(cmd.output, renderTable(report, { color: false }));
     } catch (e) {
       return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${cmd.output}: ${(e as Error).message}\n` };
     }

@@ -6,9 +6,10 @@
 
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CallJson, CallReport, Report } from '../core/report.js';
+import { openOutput } from './output.js';
 
 const CHUNK = 1 << 20;
 
@@ -75,14 +76,14 @@ async function writeAt(fh: FileHandle, bytes: Buffer, position: number): Promise
 }
 
 /**
- * Write the report to `file` in chunks, each at its own offset while the next is rendered; returns
- * the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
+ * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
+ * through a link at `file` (report/output.ts); returns the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
  * ended, so none is left running).
  */
 export async function writeJson(report: Report, file: string): Promise<string> {
   mkdirSync(path.dirname(file), { recursive: true });
   const h = createHash('sha256');
-  const fh = await open(file, 'w');
+  const fh = await openOutput(file);
   const writes: Promise<void>[] = [];
   try {
     let position = 0;

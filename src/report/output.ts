@@ -1,0 +1,47 @@
+/**
+ * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
+ * through a symbolic link, since a link at an output path can be committed to the repository the gate
+ * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
+ * file is replaced by the output; a FIFO or a character device named as such, and a link to the
+ * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
+ * refused with its reason.
+ */
+import { lstatSync, readlinkSync, type Stats, statSync, unlinkSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+
+/**
+ * How an output reaches `file`: `replace` (nothing there, a file, a directory, which fails when
+ * written, or a link to a file or to nothing, which is replaced and never written through) or
+ * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
+ */
+export function outputPlace(file: string): 'replace' | 'in place' {
+  let st: Stats;
+  try {
+    st = lstatSync(file);
+  } catch {
+    return 'replace'; // nothing there yet
+  }
+  if (st.isFIFO() || st.isCharacterDevice()) return 'in place';
+  if (st.isFile() || st.isDirectory()) return 'replace';
+  if (st.isSymbolicLink()) {
+    if (OWN_OUTPUT.test(readlinkSync(file))) return 'in place';
+    let to: Stats | null = null;
+    try {
+      to = statSync(file);
+    } catch {
+      // a broken link: replaced by the output
+    }
+    if (to === null || to.isFile()) return 'replace';
+    throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+  }
+  throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
+}
+
+/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
+export async function openOutput(file: string): Promise<FileHandle> {
+  if (outputPlace(file) === 'replace' && lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(file);
+  return open(file, 'w');
+}
