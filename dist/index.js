@@ -31642,7 +31642,7 @@ function checkRecords(records) {
 /**
  * @param claimants in artifact then decision order (only calls that can be verified at all)
  * @returns the record allocated to each claimant that got one, by the claimant's position (a table,
- *   not a map keyed by claimant: 0.88× the time at 100 000 calls)
+ *   not a map keyed by claimant: 0.89× the time at 100 000 calls)
  */
 function allocate(claimants, records) {
     // Records by recomputed digest, as positions in `records` (so "used" is one byte per record).
