@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3192);
+/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8480);
 /** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
 
 
@@ -30931,7 +30931,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3192:
+/***/ 8480:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30947,6 +30947,4250 @@ var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(5872);
+// EXTERNAL MODULE: ./src/core/findings.ts
+var core_findings = __nccwpck_require__(4637);
+// EXTERNAL MODULE: ./src/core/projection.ts
+var projection = __nccwpck_require__(3890);
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/core/vocabulary.ts
+var vocabulary = __nccwpck_require__(7063);
+;// CONCATENATED MODULE: ./src/core/policy.ts
+/**
+ * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
+ * with SELECTOR one of `*`, `CLASS`, `CLASS:VERB`; the most specific rule that matches a call
+ * applies. Selectors are parsed once (CLASS:VERB splits at the first `:`) and matched by equality
+ * of class and verb, never as text, so a class that itself contains `:` cannot pick up a rule
+ * written for another class. A rule applies to calls that assert a side effect and were not
+ * denied; by default there are none and the gate enforces honesty only.
+ */
+
+
+
+const policy_NO_POLICY = { rules: [], parsed: [] };
+const NAME = /^[A-Za-z0-9_.-]+$/;
+function selectorOf(text) {
+    if (text === '*')
+        return { kind: 'any' };
+    const colon = text.indexOf(':');
+    if (colon < 0)
+        return NAME.test(text) ? { kind: 'class', cls: text } : null;
+    const cls = text.slice(0, colon);
+    const verb = text.slice(colon + 1);
+    return NAME.test(cls) && NAME.test(verb) ? { kind: 'verb', cls, verb } : null;
+}
+/** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
+function parsePolicy(texts) {
+    const parsed = [];
+    const seen = new Set();
+    for (const text of texts) {
+        const t = text.trim();
+        const eq = t.indexOf('=');
+        if (eq < 0)
+            return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
+        const selectorText = t.slice(0, eq).trim();
+        const level = t.slice(eq + 1).trim();
+        const selector = selectorOf(selectorText);
+        if (!selector)
+            return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
+        if (!(0,vocabulary/* isLevel */.NW)(level))
+            return { ok: false, reason: `"${t}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
+        if (seen.has(selectorText))
+            return { ok: false, reason: `"${t}": a second rule for ${selectorText}` };
+        seen.add(selectorText);
+        parsed.push({ rule: { selector: selectorText, level }, selector });
+    }
+    return { ok: true, value: { rules: parsed.map((p) => p.rule), parsed } };
+}
+/** Whether a rule's selector matches a call of this class and verb. */
+function matches(s, actionClass, verb) {
+    if (s.kind === 'any')
+        return true;
+    if (s.kind === 'class')
+        return actionClass === s.cls;
+    return actionClass === s.cls && verb === s.verb;
+}
+const SPECIFICITY = { verb: 0, class: 1, any: 2 };
+/** The rule for a call of this class and verb (null when it has none), the most specific first. */
+function ruleFor(policy, actionClass, verb) {
+    let best = null;
+    for (const p of policy.parsed) {
+        if (!matches(p.selector, actionClass, verb))
+            continue;
+        if (!best || SPECIFICITY[p.selector.kind] < SPECIFICITY[best.selector.kind])
+            best = p;
+    }
+    return best?.rule ?? null;
+}
+/** The rules whose selector matches none of these calls (class and verb of each call a rule could apply to). */
+function unusedRules(policy, calls) {
+    const unused = new Set(policy.parsed);
+    if (unused.size === 0)
+        return [];
+    for (const c of calls) {
+        for (const p of unused)
+            if (matches(p.selector, c.actionClass, c.verb))
+                unused.delete(p);
+        if (unused.size === 0)
+            break;
+    }
+    return policy.parsed.filter((p) => unused.has(p)).map((p) => p.rule);
+}
+/**
+ * A typo must not silently turn a requirement off (§7): a rule whose CLASS is neither a class of the
+ * §2 table nor a class of the input, or whose VERB is neither a verb the producer writes for that
+ * class nor a verb of the input for it, is refused, with the nearest known name suggested.
+ * @param seen every class of the input, with its verbs
+ */
+function checkRuleNames(policy, seen) {
+    for (const p of policy.parsed) {
+        const s = p.selector;
+        if (s.kind === 'any')
+            continue;
+        const classes = new Set([...projection/* KNOWN_CLASSES */.RD, ...seen.keys()]);
+        if (!classes.has(s.cls)) {
+            const near = (0,core_text/* nearestName */.qb)(s.cls, classes);
+            return {
+                ok: false,
+                reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(s.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`}`,
+            };
+        }
+        if (s.kind === 'verb') {
+            const verbs = new Set([...(projection/* PRODUCER_VERBS */.UW.get(s.cls) ?? []), ...(seen.get(s.cls) ?? [])]);
+            if (!verbs.has(s.verb)) {
+                const near = (0,core_text/* nearestName */.qb)(s.verb, verbs);
+                return {
+                    ok: false,
+                    reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(s.verb)} for ${s.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${s.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
+                };
+            }
+        }
+    }
+    return { ok: true };
+}
+
+;// CONCATENATED MODULE: ./src/core/call.ts
+/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
+function eligibility(input, claim) {
+    if (!claim.asserted)
+        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
+    if (input.denied)
+        return {
+            ok: false,
+            reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")',
+        };
+    const p = input.projection;
+    if (p.kind === 'none')
+        return { ok: false, reason: `the call has no subject: ${p.reason}` };
+    if (input.provider !== null && typeof input.provider !== 'string')
+        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
+    return { ok: true, digest: p.digest, provider: input.provider };
+}
+
+;// CONCATENATED MODULE: ./src/core/records.ts
+/**
+ * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
+ * trust (when trusted keys are configured), identity. Identity is taken only by records that passed
+ * the earlier checks: an inconsistent or untrusted copy never makes a good one a duplicate. Copies
+ * of one audit entry (one identity, one meaning: overlapping exports, at-least-once streaming, a
+ * redelivery) count once; one identity with two meanings makes every record of it unusable. Each
+ * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
+ * but this module can make, can ever bind a call.
+ */
+
+const isUsable = (r) => r.check.outcome === 'usable';
+/** Consistency and trust, each record on its own. */
+function precheck(input) {
+    const { record } = input;
+    const b = (0,binding/* binding */.Ch)(record.subject);
+    if (!b.ok)
+        return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
+    if (b.digest !== record.binding_digest) {
+        return {
+            outcome: 'inconsistent',
+            recomputed: b.digest,
+            reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
+        };
+    }
+    if (input.trust.kind === 'untrusted')
+        return { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason };
+    return { outcome: 'usable', recomputed: b.digest };
+}
+function checkRecords(records) {
+    const checks = records.map(precheck);
+    // Identity, among the records that passed: the first of each identity, and whether all agree.
+    const firstOf = new Map();
+    const conflicted = new Map();
+    const identity = (r) => JSON.stringify([r.record.provider, r.record.record_id]);
+    // Each usable record's identity, made once (both passes read it).
+    const ids = checks.map((c, i) => (c.outcome === 'usable' ? identity(records[i]) : undefined));
+    checks.forEach((c, i) => {
+        if (c.outcome !== 'usable')
+            return;
+        const id = ids[i];
+        const first = firstOf.get(id);
+        if (first === undefined)
+            firstOf.set(id, i);
+        else if (checks[first].recomputed !== c.recomputed && !conflicted.has(id))
+            conflicted.set(id, i);
+    });
+    return records.map((input, i) => {
+        const c = checks[i];
+        if (c.outcome !== 'usable')
+            return { input, check: c };
+        const id = ids[i];
+        const first = firstOf.get(id);
+        const clash = conflicted.get(id);
+        if (clash !== undefined) {
+            // Name the other meaning: for the first record the first that differs, for the others the first.
+            const other = records[checks[first].recomputed === c.recomputed ? clash : first];
+            return { input, check: { outcome: 'duplicate', recomputed: c.recomputed, other } };
+        }
+        if (first !== i)
+            return { input, check: { outcome: 'imported_twice', recomputed: c.recomputed, first: records[first] } };
+        return { input, check: c };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/allocation.ts
+/**
+ * The allocation of audit records to calls (§5): one to one, across all artifacts, a record only to
+ * a call whose recomputed subject digest it binds and whose provider (when the call names one) it
+ * carries. Two passes: first the calls that claim `verified` (a scarce record goes to the call that
+ * claims it), then the rest; each pass in artifact then decision order, calls that name a provider
+ * before calls that name none. A call that names a provider can take only that provider's records,
+ * one that names none can take any: serving the constrained first makes each pass a maximum
+ * matching (a call that could only take a `github` record is never starved by one that could take
+ * any).
+ */
+
+/**
+ * @param claimants in artifact then decision order (only calls that can be verified at all)
+ * @returns the record allocated to each claimant that got one, by the claimant's position (a table,
+ *   not a map keyed by claimant: 0.89× the time at 100 000 calls)
+ */
+function allocate(claimants, records) {
+    // Records by recomputed digest, as positions in `records` (so "used" is one byte per record).
+    const buckets = new Map();
+    records.forEach((r, i) => {
+        if (!isUsable(r))
+            return;
+        const b = buckets.get(r.check.recomputed);
+        if (b)
+            b.recs.push(i);
+        else
+            buckets.set(r.check.recomputed, { recs: [i], next: 0 });
+    });
+    const used = new Uint8Array(records.length);
+    const out = new Array(claimants.length);
+    const serve = (c, k) => {
+        const bucket = buckets.get(c.digest);
+        if (!bucket)
+            return;
+        const { recs } = bucket;
+        // Records before `next` are all used: skip them once, not once per call.
+        while (bucket.next < recs.length && used[recs[bucket.next]] === 1)
+            bucket.next++;
+        for (let j = bucket.next; j < recs.length; j++) {
+            const i = recs[j];
+            const r = records[i];
+            if (used[i] === 1 || (c.provider !== null && r.input.record.provider !== c.provider))
+                continue;
+            used[i] = 1;
+            out[k] = r;
+            return;
+        }
+    };
+    for (const claimsVerified of [true, false]) {
+        for (const named of [true, false]) {
+            claimants.forEach((c, k) => {
+                if (c.claimsVerified === claimsVerified && (c.provider !== null) === named)
+                    serve(c, k);
+            });
+        }
+    }
+    return out;
+}
+
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+;// CONCATENATED MODULE: ./src/core/diagnose.ts
+/**
+ * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
+ * decided once, from the allocation the ladder made, and carried as values (explain.ts puts them in
+ * words). Reasons list at most SNAGS_LISTED records and count the rest, and the nearest call to an
+ * unmatched record is found through one index per class and verb, built only for the groups an
+ * unmatched record asks about, so no diagnosis grows quadratically with the input.
+ */
+
+
+
+
+/** Records a reason names before it counts the rest. */
+const SNAGS_LISTED = 3;
+const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
+function push(m, k, v) {
+    const xs = m.get(k);
+    if (xs)
+        xs.push(v);
+    else
+        m.set(k, [v]);
+}
+function diagnoser(calls, records, allocated) {
+    const holders = new Map();
+    for (const call of calls) {
+        const r = allocated[call.order];
+        if (r)
+            holders.set(r, call);
+    }
+    return {
+        noRecord: snagIndex(records, holders),
+        verdicts: () => {
+            const unbound = records.filter((r) => isUsable(r) && !holders.has(r));
+            const unmatched = unmatchedIndex(calls, allocated, unbound);
+            return records.map((r) => {
+                if (!isUsable(r)) {
+                    const u = r;
+                    return { outcome: u.check.outcome, record: u };
+                }
+                const holder = holders.get(r);
+                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+            });
+        },
+    };
+}
+/** The no-record reason when no record names the digest: nothing listed, nothing counted. */
+const NO_SNAGS = Object.freeze([]);
+const NO_MORE = new Map();
+/**
+ * Why no record served a call with this digest and provider: computed once per (digest, provider),
+ * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
+ * of calls share one subject.
+ */
+function snagIndex(records, holders) {
+    const byDigest = new Map();
+    for (const r of records) {
+        push(byDigest, r.input.record.binding_digest, r);
+        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
+            push(byDigest, r.check.recomputed, r);
+    }
+    const cache = new Map();
+    return (digest, provider) => {
+        // No record names this digest (the common case when a run has no exports): nothing to list or cache.
+        if (!byDigest.has(digest))
+            return { kind: 'no_record', digest, snags: NO_SNAGS, more: NO_MORE };
+        const key = `${digest}\u0000${provider ?? ''}`;
+        const hit = cache.get(key);
+        if (hit)
+            return hit;
+        const listed = [];
+        const more = new Map();
+        for (const record of byDigest.get(digest) ?? []) {
+            let snag;
+            if (!isUsable(record))
+                snag = { kind: 'unusable', record: record };
+            else {
+                const holder = holders.get(record);
+                // An unused usable record of this digest was refused for its provider (the only other reason).
+                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+            }
+            if (listed.length < SNAGS_LISTED)
+                listed.push(snag);
+            else
+                more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);
+        }
+        const out = { kind: 'no_record', digest, snags: listed, more };
+        cache.set(key, out);
+        return out;
+    };
+}
+/** The target of a call that has a subject. */
+const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
+/** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
+function narrowedDigest(r) {
+    const { action_class, verb, target } = r.input.record.subject;
+    const narrowed = (0,projection/* narrowTarget */.nw)(action_class, target);
+    const b = narrowed && Object.keys(narrowed).length > 0 ? (0,binding/* binding */.Ch)({ action_class, verb, target: narrowed }) : null;
+    return b?.ok ? b.digest : null;
+}
+/**
+ * Why a usable record bound no call (`unbound`: every such record). The calls are indexed by digest
+ * only for the digests those records name, and the nearest-call index only when one needs it.
+ */
+function unmatchedIndex(calls, allocated, unbound) {
+    const exact = new Map();
+    const wanted = new Set();
+    for (const r of unbound) {
+        const d = narrowedDigest(r);
+        exact.set(r, d);
+        wanted.add(r.input.record.binding_digest);
+        if (d !== null)
+            wanted.add(d);
+    }
+    let byDigest = null;
+    let nearest = null;
+    /** The nearest-call index, asked about every unbound record that no call matches by digest. */
+    const nearestFor = (index) => {
+        const queries = [];
+        for (const r of unbound) {
+            const d = exact.get(r) ?? null;
+            if (index.has(r.input.record.binding_digest) || (d !== null && index.has(d)))
+                continue;
+            const { action_class, verb, target } = r.input.record.subject;
+            queries.push({ actionClass: action_class, verb, target });
+        }
+        return new NearestCalls(calls, queries);
+    };
+    return (r) => {
+        if (!byDigest) {
+            byDigest = new Map();
+            for (const c of calls)
+                if (c.input.projection.kind === 'subject' && wanted.has(c.input.projection.digest))
+                    push(byDigest, c.input.projection.digest, c);
+        }
+        const digest = r.input.record.binding_digest;
+        const same = byDigest.get(digest);
+        if (same) {
+            let otherProvider = null;
+            let ineligible = null;
+            let verified = null;
+            for (const c of same) {
+                const e = c.eligibility;
+                const holding = allocated[c.order];
+                if (!e.ok)
+                    ineligible ??= c;
+                else if (holding)
+                    verified ??= { call: c, record: holding };
+                else if (e.provider !== null && e.provider !== r.input.record.provider)
+                    otherProvider ??= c;
+            }
+            return { kind: 'same_subject', otherProvider, ineligible, verified };
+        }
+        const { action_class, verb, target } = r.input.record.subject;
+        // A record whose target carries more than the bound fields may still equal a call on all of them.
+        const d = exact.get(r) ?? null;
+        const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
+        if (!near)
+            return { kind: 'no_call', actionClass: action_class, verb };
+        const t = targetOf(near);
+        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
+        const differ = keys.filter((k) => !sameField(t, target, k));
+        return { kind: 'nearest', call: near, differ };
+    };
+}
+/**
+ * The nearest call to a record's subject among the calls of its class and verb: the most bound
+ * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
+ * in order. The record's whole narrowed subject never equals a call's here (that is an exact match,
+ * found by digest first), so with k bound fields the best is k - 1 equal. The subjects that will be
+ * asked about are given first: per class and verb, only their field values are interned (a call's
+ * value that no query holds can equal none of them), and the first call holding each combination of
+ * k - 1, …, 1 of those values is remembered, a level only when a query gets that far. A query is a
+ * few lookups; a group is indexed only when a record asks about it; a target not given first is
+ * answered by a scan.
+ */
+class NearestCalls {
+    calls;
+    groups = null;
+    indexes = new Map();
+    asked = new Map();
+    constructor(calls, queries) {
+        this.calls = calls;
+        for (const q of queries)
+            push(this.asked, `${q.actionClass}\u0000${q.verb}`, q.target);
+    }
+    find(actionClass, verb, target) {
+        const fields = (0,projection/* boundFields */.EC)(actionClass);
+        if (!fields)
+            return null;
+        if (!this.groups) {
+            this.groups = new Map();
+            for (const c of this.calls) {
+                const p = c.input.projection;
+                if (p.kind === 'subject')
+                    push(this.groups, `${p.subject.action_class}\u0000${p.subject.verb}`, c);
+            }
+        }
+        const key = `${actionClass}\u0000${verb}`;
+        const members = this.groups.get(key);
+        if (!members)
+            return null;
+        let index = this.indexes.get(key);
+        if (!index)
+            this.indexes.set(key, (index = new GroupIndex(fields, members, this.asked.get(key) ?? [])));
+        return index.nearest(target);
+    }
+}
+/** All subsets of {0 … n-1} of size `size`, in lexicographic order. */
+function subsets(n, size) {
+    if (size === 0)
+        return [[]];
+    const out = [];
+    for (let first = 0; first <= n - size; first++)
+        for (const rest of subsets(n - first - 1, size - 1))
+            out.push([first, ...rest.map((x) => x + first + 1)]);
+    return out;
+}
+/** Below this, two value ids fit one number exactly (2 × 26 bits < 2^53). */
+const ID_LIMIT = 2 ** 26;
+/** The key of a combination of field value ids: a number for one or two small ids (the common case, no string made), else their list. */
+function comboKey(fields, ids) {
+    const a = ids[fields[0]];
+    if (fields.length === 1)
+        return a;
+    const b = ids[fields[1]];
+    if (fields.length === 2 && a < ID_LIMIT && b < ID_LIMIT)
+        return a * ID_LIMIT + b;
+    return fields.map((i) => ids[i]).join(',');
+}
+/** A value's equality key within one field: a string by itself, anything else by its canonical text (as the binding and the ladder's target key compare it). */
+const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: (0,projection/* boundValueText */.zo)(v) };
+/** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
+function sameField(a, b, f) {
+    const has = (0,json/* hasOwn */.$)(a, f);
+    if (has !== (0,json/* hasOwn */.$)(b, f))
+        return false;
+    if (!has)
+        return true;
+    const x = valueKey(a[f]);
+    const y = valueKey(b[f]);
+    return x.isString === y.isString && x.key === y.key;
+}
+/** Length and five code units of a string (the last three, the middle and the first quarter's end): equal strings always share it. */
+function fingerprint(s) {
+    const n = s.length;
+    const at = (i) => (i >= 0 ? s.charCodeAt(i) : 0);
+    let h = Math.imul(n, 65599) + at(n - 1);
+    h = Math.imul(h, 65599) + at(n - 2);
+    h = Math.imul(h, 65599) + at(n - 3);
+    h = Math.imul(h, 65599) + at(n >> 1);
+    return (Math.imul(h, 65599) + at(n >> 2)) | 0;
+}
+/** A member's value that no query holds. */
+const UNASKED = -1;
+class GroupIndex {
+    fields;
+    members;
+    /** Per bound field: the queries' string values → id, their other JSON values (by canonical text) → id; 0 is "absent". */
+    strings;
+    others;
+    /** Every member's value ids, field by field (members × fields); UNASKED for a value no query holds. */
+    memberIds;
+    /**
+     * From the largest combination (k - 1 fields) down to single fields: the ids joined → the first
+     * member holding them. A level is indexed the first time a query gets that far (most stop at the first).
+     */
+    levels;
+    constructor(fields, members, queries) {
+        this.fields = fields;
+        this.members = members;
+        this.strings = fields.map(() => new Map());
+        this.others = fields.map(() => new Map());
+        this.levels = fields.slice(1).map(() => null);
+        for (const q of queries)
+            this.ids(q, true);
+        // A cheap fingerprint of each string a query holds: most call values are told apart by it
+        // without hashing the whole string (call values are mostly hashes, each distinct).
+        const prints = fields.map((_, f) => new Set([...this.strings[f].keys()].map(fingerprint)));
+        const k = fields.length;
+        this.memberIds = new Int32Array(members.length * k);
+        members.forEach((call, order) => {
+            const t = targetOf(call);
+            for (let f = 0; f < k; f++) {
+                const name = fields[f];
+                let id = 0; // absent
+                if ((0,json/* hasOwn */.$)(t, name)) {
+                    const v = t[name];
+                    id = typeof v === 'string' && !prints[f].has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
+                }
+                this.memberIds[order * k + f] = id;
+            }
+        });
+    }
+    /** Level `l` (0: combinations of k - 1 fields), indexed on first use; a combination holding an unasked value is left out. */
+    level(l) {
+        const built = this.levels[l];
+        if (built)
+            return built;
+        const k = this.fields.length;
+        const combos = subsets(k, k - 1 - l).map((fs) => ({ fields: fs, first: new Map() }));
+        const ids = new Array(k).fill(0);
+        for (let order = 0; order < this.members.length; order++) {
+            for (let f = 0; f < k; f++)
+                ids[f] = this.memberIds[order * k + f];
+            for (const combo of combos) {
+                if (combo.fields.some((i) => ids[i] === UNASKED))
+                    continue;
+                const key = comboKey(combo.fields, ids);
+                if (!combo.first.has(key))
+                    combo.first.set(key, order);
+            }
+        }
+        this.levels[l] = combos;
+        return combos;
+    }
+    /** The id of a value of field `i` (present), or undefined when it was never interned. */
+    valueId(i, v, intern) {
+        const { isString, key } = valueKey(v);
+        const strings = this.strings[i];
+        const others = this.others[i];
+        const m = isString ? strings : others;
+        let id = m.get(key);
+        if (id === undefined && intern)
+            m.set(key, (id = strings.size + others.size + 1));
+        return id;
+    }
+    /** The id of each bound field's value: 0 when absent, undefined when never interned. */
+    ids(target, intern) {
+        return this.fields.map((f, i) => ((0,json/* hasOwn */.$)(target, f) ? this.valueId(i, target[f], intern) : 0));
+    }
+    nearest(target) {
+        const ids = this.ids(target, false);
+        if (ids.some((id) => id === undefined))
+            return this.scan(target);
+        for (let l = 0; l < this.levels.length; l++) {
+            let best = Number.POSITIVE_INFINITY;
+            for (const combo of this.level(l)) {
+                const hit = combo.first.get(comboKey(combo.fields, ids));
+                if (hit !== undefined && hit < best)
+                    best = hit;
+            }
+            if (best !== Number.POSITIVE_INFINITY)
+                return this.members[best] ?? null;
+        }
+        return this.members[0] ?? null;
+    }
+    /** A target not given first, by a scan: the first member with the most fields equal (all k count as k - 1, as in the levels). */
+    scan(target) {
+        const k = this.fields.length;
+        let best = null;
+        let most = -1;
+        for (const m of this.members) {
+            const equal = Math.min(k - 1, this.fields.filter((f) => sameField(targetOf(m), target, f)).length);
+            if (equal > most) {
+                best = m;
+                most = equal;
+            }
+        }
+        return best;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/ladder.ts
+/**
+ * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
+ * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
+ * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
+ * with a `UsableRecord` the allocation gave it, `observed_confirmed` only with a later successful
+ * read of the same target in the same run. Nothing else promotes a call. Why a call earned no more,
+ * and why a record bound nothing, are diagnosed in diagnose.ts; nothing downstream searches again.
+ */
+
+
+
+const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
+/** For each eligible call of one run, the first later successful read of the same target with another verb. */
+function confirmations(run, out) {
+    // A denied read never confirms anything (§5), whatever status it reports.
+    const isRead = (c) => c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded && !c.input.denied;
+    if (!run.some(isRead))
+        return;
+    // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
+    const reads = new Map(); // target key → verb → earliest later read
+    for (let i = run.length - 1; i >= 0; i--) {
+        const call = run[i];
+        const p = call.input.projection;
+        if (p.kind !== 'subject')
+            continue;
+        const read = isRead(call);
+        if (!read && (reads.size === 0 || !call.eligibility.ok))
+            continue;
+        const key = (0,projection/* targetKey */.hD)(p.subject);
+        if (call.eligibility.ok) {
+            const verbs = reads.get(key);
+            let best = null;
+            if (verbs)
+                for (const [verb, r] of verbs)
+                    if (verb !== p.subject.verb && (!best || r.index < best.index))
+                        best = r;
+            if (best)
+                out[call.order] = best;
+        }
+        if (read) {
+            let verbs = reads.get(key);
+            if (!verbs)
+                reads.set(key, (verbs = new Map()));
+            verbs.set(p.subject.verb, call.input);
+        }
+    }
+}
+/**
+ * Allocate records, find confirming reads, and return what every call earned and what became of
+ * every record, each with its reason.
+ * @param runs the calls of each run, in artifact then decision order
+ */
+function climb(runs, records) {
+    const calls = runs.flat();
+    const eligible = [];
+    for (const call of calls) {
+        const e = call.eligibility;
+        if (e.ok)
+            eligible.push({ call, digest: e.digest, provider: e.provider, claimsVerified: call.claim.level === 'verified' });
+    }
+    // Tables by Call.order: one slot per call, no map keyed by call.
+    const allocated = new Array(calls.length);
+    allocate(eligible, records).forEach((r, k) => {
+        if (r)
+            allocated[eligible[k].call.order] = r;
+    });
+    const confirmed = new Array(calls.length);
+    for (const run of runs)
+        confirmations(run, confirmed);
+    const diagnose = diagnoser(calls, records, allocated);
+    const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], diagnose.noRecord));
+    return { outcomes, records: diagnose.verdicts() };
+}
+function outcomeOf(call, record, read, noRecord) {
+    if (!call.claim.asserted)
+        return { level: null };
+    if (record)
+        return { level: 'verified', record };
+    const e = call.eligibility;
+    if (!e.ok)
+        return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
+    const notVerified = noRecord(e.digest, e.provider);
+    return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
+}
+
+;// CONCATENATED MODULE: ./src/core/report.ts
+const REPORT_SCHEMA = 'receipt-gate.report.v1';
+
+// EXTERNAL MODULE: ./src/core/severity.ts
+var severity = __nccwpck_require__(432);
+;// CONCATENATED MODULE: ./src/core/explain.ts
+/**
+ * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
+ * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
+ * names at most a few records, so no message grows with the input.
+ */
+
+
+
+const at = (d) => `line ${d.loc.line}`;
+const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
+/** `record "id" (provider) at file:line` */
+const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
+/** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
+function signedBy(r) {
+    const { signer, trust } = r.input;
+    if (trust.kind === 'trusted')
+        return `, signed by trusted signer ${signer}`;
+    return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
+}
+/** `artifact decision N (line L)` */
+const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
+/** How a call is named in its own findings: its tool (or "decision") and its index. */
+const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
+const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
+const NO_READ = 'no later successful read of the same target in this run';
+const NO_RECORD = 'no audit record binds its subject';
+/** The most common reason, shared rather than rebuilt for every asserted call. */
+const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
+function snagText(s) {
+    switch (s.kind) {
+        case 'unusable': {
+            const check = s.record.check;
+            const words = vocabulary/* RECORD_OUTCOMES */.mG[check.outcome].snag;
+            return `${recordName(s.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
+        }
+        case 'taken':
+            return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
+        case 'other_provider':
+            return `${recordName(s.record)} is from provider "${(0,core_text/* quote */.hD)(s.record.input.record.provider)}", the call targets "${(0,core_text/* quote */.hD)(s.callProvider)}"`;
+    }
+}
+/** How the snags past the listed few are counted, by kind. */
+const more = (k) => k === 'taken' ? vocabulary/* RECORD_OUTCOMES */.mG.bound.more : k === 'other_provider' ? 'from another provider' : vocabulary/* RECORD_OUTCOMES */.mG[k].more;
+/** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
+function noRecordText(n, showDigest) {
+    const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
+    if (n.snags.length === 0)
+        return `no audit record binds ${subject}`;
+    const parts = n.snags.map(snagText);
+    const rest = [...n.more.entries()];
+    if (rest.length > 0) {
+        const total = rest.reduce((a, [, k]) => a + k, 0);
+        const kinds = rest.length === 1 ? `all ${more(rest[0][0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
+        parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
+    }
+    return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
+}
+const notVerifiedText = (n, showDigest) => n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
+/** Why a call earned exactly its level. */
+function outcomeText(o) {
+    switch (o.level) {
+        case null:
+            return NO_EFFECT;
+        case 'verified':
+            return `bound by ${recordName(o.record)}${signedBy(o.record)}`;
+        case 'observed_confirmed':
+            return `confirmed by a later read at ${at(o.read)}; not verified: ${noRecordText(o.notVerified, false)}`;
+        case 'asserted':
+            if (o.why.kind === 'ineligible')
+                return o.why.reason;
+            return o.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(o.why, false)}; ${NO_READ}`;
+    }
+}
+const fieldList = (fields) => {
+    if (fields.length === 0)
+        return 'field order or types';
+    const shown = fields.slice(0, 10).map((k) => (0,core_text/* quote */.hD)(k, 60));
+    return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
+};
+/** Whether the nearest call differs from the record only in the letter case of owner or repo. */
+function caseOnly(u, record) {
+    const p = u.call.input.projection;
+    if (p.kind !== 'subject' || u.differ.length === 0)
+        return false;
+    const a = p.subject.target;
+    const b = record.input.record.subject.target;
+    return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
+        typeof a[k] === 'string' &&
+        typeof b[k] === 'string' &&
+        a[k].toLowerCase() === b[k].toLowerCase());
+}
+/** Why a usable record bound no call. */
+function unmatchedText(u, record) {
+    const provider = (0,core_text/* quote */.hD)(record.input.record.provider);
+    switch (u.kind) {
+        case 'same_subject': {
+            if (!u.otherProvider && !u.ineligible && u.verified) {
+                return `every call with its subject is already verified (${u.verified.call.run.artifact} decision ${u.verified.call.input.index} by ${recordName(u.verified.record)}): one audit entry vouches for one call only`;
+            }
+            const parts = [];
+            if (u.otherProvider?.eligibility.ok) {
+                parts.push(`its subject matches ${callName(u.otherProvider)} but the call targets provider "${(0,core_text/* quote */.hD)(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
+            }
+            if (u.ineligible)
+                parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
+            if (u.verified)
+                parts.push(`${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`);
+            return parts.join('; ');
+        }
+        case 'nearest':
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}${caseOnly(u, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
+        case 'no_call':
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(u.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(u.verb))} at all)`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/verdicts.ts
+/**
+ * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
+ * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
+ * only the reasons that concern that claim; each call's report carries its own findings, so no
+ * reporter re-derives them. A record that does not bind a call is always reported with its reason.
+ */
+
+
+
+
+const verdicts_NO_READ = 'no later successful read of the same target exists in this run';
+/** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
+const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
+/** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
+function whyNotReached(outcome, needed) {
+    switch (outcome.level) {
+        case null:
+        case 'verified':
+            return outcomeText(outcome);
+        case 'observed_confirmed':
+            return noRecordText(outcome.notVerified, true);
+        case 'asserted':
+            if (outcome.why.kind === 'ineligible')
+                return outcome.why.reason;
+            return needed === 'verified' ? notVerifiedText(outcome.why, true) : verdicts_NO_READ;
+    }
+}
+/** The findings a call's claim and its required level earn. */
+function callFindings(call, outcome, rule, options, subject) {
+    const { claim, input } = call;
+    const level = outcome.level;
+    const out = [];
+    if (level === null)
+        return out;
+    const where = callTitle(call);
+    if (claim.level === 'verified') {
+        if (level !== 'verified') {
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+        }
+        else if (!claim.legacy && claim.digest !== subject) {
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
+        }
+    }
+    else if (claim.level === 'observed_confirmed') {
+        const severity = options.strictObserved ? 'error' : 'warning';
+        if (level === 'asserted') {
+            const why = whyNotReached(outcome, 'observed_confirmed');
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
+        }
+        else if (level === 'observed_confirmed' && claim.digest !== subject) {
+            const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
+        }
+    }
+    if ((0,vocabulary/* below */.Gz)(claim.level, level))
+        out.push((0,core_findings/* finding */.gk)('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+    if (rule && (0,vocabulary/* below */.Gz)(level, rule.level)) {
+        // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
+        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === rule.level);
+        const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
+        out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
+    }
+    return out;
+}
+/**
+ * A call's report line with its findings.
+ * @param read the findings its decision already has (its claim's shape and consistency)
+ */
+function judgeCall(call, outcome, rule, options, read) {
+    const { claim, input } = call;
+    const level = outcome.level;
+    const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
+    const own = callFindings(call, outcome, rule, options, subject);
+    const findings = read.length === 0 ? own : [...read, ...own];
+    if (findings.length > 1)
+        findings.sort(core_findings/* compareFindings */.Eg);
+    const r = outcome.level === 'verified' ? outcome.record.input : null;
+    return {
+        artifact: call.run.artifact,
+        index: input.index,
+        line: input.loc.line,
+        column: input.loc.column,
+        member: input.loc.member ?? null,
+        tool: input.tool,
+        asserted: claim.asserted,
+        claimed_level: level === null ? null : claim.level,
+        level,
+        required_level: rule?.level ?? null,
+        subject_digest: subject,
+        record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
+        reason: outcomeText(outcome),
+        findings,
+        below_required: rule !== null && level !== null && (0,vocabulary/* below */.Gz)(level, rule.level),
+    };
+}
+/** The words of a record's finding (the code comes from the outcome table). */
+function recordMessage(v, name) {
+    if (v.outcome === 'bound')
+        return null;
+    if (v.outcome === 'unmatched')
+        return `${name} binds no call: ${unmatchedText(v.why, v.record)}. ${UNDECLARED}`;
+    const check = v.record.check;
+    switch (check.outcome) {
+        case 'inconsistent':
+            return `${name}: ${check.reason}`;
+        case 'untrusted':
+            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
+        case 'imported_twice':
+            return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
+        case 'duplicate':
+            return `${name} shares (provider, record_id) with the record at ${(0,core_findings/* placeOf */.$t)(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
+    }
+}
+/** A workflow identity as the report names it. */
+const workflowTrust = (w) => ({
+    identity: w.identity,
+    source_repository: w.sourceRepository,
+    source_ref: w.sourceRef,
+    issuer: w.issuer,
+    signed_at: w.signedAt,
+});
+/** A record's report line, and the finding of a record that does not bind a call. */
+function judgeRecord(v, options) {
+    const { record, loc, signer } = v.record.input;
+    const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
+    const code = vocabulary/* RECORD_OUTCOMES */.mG[v.outcome].finding;
+    const message = recordMessage(v, name);
+    const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
+    const holder = v.outcome === 'bound' ? v.call : null;
+    const by = v.record.input.trust.kind === 'trusted' ? v.record.input.trust.by : undefined;
+    return {
+        report: {
+            file: loc.file,
+            line: loc.line,
+            column: loc.column,
+            provider: record.provider,
+            record_id: record.record_id,
+            outcome: v.outcome,
+            binding_digest: record.binding_digest,
+            recomputed_digest: v.record.check.recomputed,
+            signer,
+            untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
+            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
+            ...(by ? { trusted_by: workflowTrust(by) } : {}),
+        },
+        finding: code !== null && message !== null ? (0,core_findings/* finding */.gk)(code, loc, message, severity) : null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/verify.ts
+/**
+ * verify(evidence, options) → Report: the whole contract of docs/verification-semantics.md as one
+ * pure function, and the only path from evidence to a verdict. No I/O: readers hand in located
+ * values, reporters render the result. The rules live in their own modules: the binding
+ * (binding.ts, projection.ts), claims (claims.ts), records (records.ts), the allocation
+ * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
+ * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
+ */
+
+
+
+
+
+
+
+
+
+
+/** The calls of one run, with the findings their claims make on their own (shape, consistency). */
+function callsOf(run, first, read) {
+    return run.decisions.map((input, i) => {
+        const reading = input.claim;
+        const order = first + i;
+        if (reading.kind === 'invalid') {
+            const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
+            const call = { order, run, input, claim, eligibility: { ok: false, reason: reading.reason } };
+            read.set(call, [(0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
+            return call;
+        }
+        const call = { order, run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
+        if (reading.inconsistencies.length > 0) {
+            read.set(call, reading.inconsistencies.map((why) => (0,core_findings/* finding */.gk)('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
+        }
+        return call;
+    });
+}
+/** The weakest level among calls that assert a side effect (§9); null when none does. */
+function weakest(calls) {
+    let w = null;
+    for (const c of calls)
+        if (c.level !== null && (w === null || (0,vocabulary/* below */.Gz)(c.level, w)))
+            w = c.level;
+    return w;
+}
+function count(keys) {
+    const m = new Map();
+    for (const k of keys)
+        m.set(k, (m.get(k) ?? 0) + 1);
+    return m;
+}
+/** A record's report with the other places one entry exported twice was found. */
+function withCopies(r, copies) {
+    return {
+        file: r.file,
+        line: r.line,
+        column: r.column,
+        provider: r.provider,
+        record_id: r.record_id,
+        outcome: r.outcome,
+        binding_digest: r.binding_digest,
+        recomputed_digest: r.recomputed_digest,
+        signer: r.signer,
+        untrusted: r.untrusted,
+        call: r.call,
+        also_at: copies.map((c) => ({ file: c.loc.file, line: c.loc.line, column: c.loc.column })),
+    };
+}
+/** The totals, member by member in the JSON order; `copies`: second copies of one entry, counted once in `records` (§3.2). */
+function tallyTotals(runs, calls, records, findings, copies) {
+    const levels = count(calls.map((c) => c.level ?? 'no_effect'));
+    const outcomes = count(records.map((r) => r.outcome));
+    const severities = count(findings.map((f) => f.severity));
+    const totals = { artifacts: runs, calls: calls.length };
+    for (const l of vocabulary/* LEVELS_DESCENDING */.lS)
+        totals[l] = levels.get(l) ?? 0;
+    totals['no_effect'] = levels.get('no_effect') ?? 0;
+    totals['weakest_level'] = weakest(calls);
+    totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
+    totals['records'] = records.length;
+    for (const o of vocabulary/* RECORD_OUTCOME_NAMES */.Kc)
+        totals[o] = outcomes.get(o) ?? 0;
+    totals['imported_twice'] = copies;
+    for (const s of severity/* SEVERITIES */.oC)
+        totals[severity/* SEVERITY_TABLE */.ps[s].total] = severities.get(s) ?? 0;
+    return totals;
+}
+/** A run's producer as the report names it (§10). */
+function producerOf(a) {
+    if (!a || a.kind === 'none' || a.kind === 'unattested')
+        return null;
+    if (a.kind === 'attested-keyless')
+        return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by) };
+    return { key_id: a.keyId, name: a.name, version: a.version, checked: a.kind === 'attested' };
+}
+/** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
+const ruled = (call) => call.claim.asserted && !call.input.denied;
+/** `rule_unused` (§7): a rule whose selector matches no call it could apply to, naming the classes seen. */
+function unusedRuleFindings(policy, calls) {
+    const applicable = calls.filter(ruled).map((c) => c.input);
+    const unused = unusedRules(policy, applicable);
+    if (unused.length === 0)
+        return [];
+    const classes = [...new Set(applicable.map((c) => c.actionClass).filter((c) => c !== null))].sort(core_text/* cmp */.r2);
+    const seen = classes.length === 0
+        ? 'no call asserts a side effect'
+        : `classes seen: ${classes
+            .slice(0, 20)
+            .map((c) => (0,core_text/* quote */.hD)(c, 100))
+            .join(', ')}${classes.length > 20 ? ` and ${classes.length - 20} more` : ''}`;
+    return unused.map((r) => (0,core_findings/* inputFinding */.uY)('rule_unused', `require: ${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`));
+}
+function verify(evidence, options) {
+    const policy = options.policy ?? policy_NO_POLICY;
+    const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
+    const records = checkRecords([...evidence.records].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
+    const read = new Map();
+    let first = 0;
+    const perRun = runs.map((run) => {
+        const calls = callsOf(run, first, read);
+        first += calls.length;
+        return calls;
+    });
+    const climbed = climb(perRun, records);
+    const NONE = [];
+    const runReports = [];
+    const callReports = [];
+    for (const [i, own] of perRun.entries()) {
+        const mine = own.map((call) => {
+            // A rule applies to calls that assert a side effect and were not denied (§7).
+            const rule = ruled(call) ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
+            const outcome = climbed.outcomes[call.order];
+            if (!outcome)
+                throw new Error('the ladder left a call without an outcome');
+            return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
+        });
+        const run = runs[i];
+        runReports.push({ artifact: run.artifact, calls: mine.length, weakest_level: weakest(mine), producer: producerOf(run.attestation) });
+        for (const c of mine)
+            callReports.push(c);
+    }
+    const findings = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];
+    for (const run of runs) {
+        if (run.attestation?.kind === 'unattested') {
+            const why = `run ${(0,core_text/* quote */.hD)(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
+            findings.push((0,core_findings/* finding */.gk)('run_unattested', { file: run.artifact, line: 1, column: 1 }, why));
+        }
+    }
+    for (const c of callReports)
+        for (const f of c.findings)
+            findings.push(f);
+    // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
+    const copies = new Map();
+    for (const v of climbed.records) {
+        const check = v.record.check;
+        if (check.outcome !== 'imported_twice')
+            continue;
+        const list = copies.get(check.first) ?? [];
+        list.push(v.record.input);
+        copies.set(check.first, list);
+    }
+    const recordReports = [];
+    for (const v of climbed.records) {
+        const judged = judgeRecord(v, options);
+        if (judged.finding)
+            findings.push(judged.finding);
+        if (v.record.check.outcome === 'imported_twice')
+            continue;
+        const also = copies.get(v.record.input);
+        recordReports.push(also ? withCopies(judged.report, also) : judged.report);
+    }
+    findings.sort(core_findings/* compareFindings */.Eg);
+    const totals = tallyTotals(runs.length, callReports, recordReports, findings, [...copies.values()].reduce((n, l) => n + l.length, 0));
+    return {
+        schema: REPORT_SCHEMA,
+        ok: totals.errors === 0,
+        policy: {
+            rules: policy.rules,
+            trusted_signers: evidence.trustedSigners ?? [],
+            trusted_producers: evidence.trustedProducers ?? [],
+            allow_unmatched_records: options.allowUnmatchedRecords,
+            strict_observed: options.strictObserved,
+            ...(evidence.identities
+                ? {
+                    identities: {
+                        trusted_signer_identities: evidence.identities.signers,
+                        trusted_producer_identities: evidence.identities.producers,
+                        source_repository: evidence.identities.sourceRepository,
+                        source_refs: evidence.identities.sourceRefs,
+                        certificate_oidc_issuer: evidence.identities.issuer,
+                    },
+                }
+                : {}),
+        },
+        runs: runReports,
+        calls: callReports,
+        records: recordReports,
+        findings,
+        totals,
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+// EXTERNAL MODULE: ./src/read/formats.ts
+var formats = __nccwpck_require__(7928);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var limits = __nccwpck_require__(5826);
+;// CONCATENATED MODULE: ./src/read/discover.ts
+/**
+ * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
+ * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
+ * resolves outside it, are errors; links to directories are not descended (no cycles).
+ */
+
+
+
+
+
+
+
+/** Directories a walk never enters unless named explicitly. */
+const PRUNED = new Set(['.git', 'node_modules']);
+const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
+/** What kind of special file a path is, for messages. */
+function special(p) {
+    try {
+        const st = (0,external_node_fs_.statSync)(p);
+        if (st.isFIFO())
+            return 'a FIFO';
+        if (st.isSocket())
+            return 'a socket';
+        if (st.isCharacterDevice() || st.isBlockDevice())
+            return 'a device';
+    }
+    catch {
+        return 'unreadable';
+    }
+    return 'a special file';
+}
+const inside = (root, p) => {
+    const r = external_node_path_default().relative(root, p);
+    return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
+};
+const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
+/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
+const named = (w, input) => `${w.role}: ${input}`;
+const where = (rel) => ({ file: rel, line: 1, column: 1 });
+/**
+ * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
+ * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
+ * does not name is never taken and never reported, whatever it is.
+ */
+function walk(w, dir, input, take, findings, inScope = () => true) {
+    const stack = [dir];
+    while (stack.length > 0) {
+        const d = stack.pop();
+        let list;
+        try {
+            list = (0,external_node_fs_.readdirSync)(d, { withFileTypes: true });
+        }
+        catch (e) {
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
+            continue;
+        }
+        for (const ent of list) {
+            if (++w.entries > limits/* MAX_WALK_ENTRIES */.MH) {
+                findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `more than ${limits/* MAX_WALK_ENTRIES */.MH} entries under the inputs; narrow the paths`));
+                return;
+            }
+            const abs = external_node_path_default().join(d, ent.name);
+            if (ent.isDirectory()) {
+                if (!PRUNED.has(ent.name))
+                    stack.push(abs);
+            }
+            else if (!inScope(abs)) {
+                // Not named by the input: neither read nor reported.
+            }
+            else if (ent.isFile()) {
+                take(abs);
+            }
+            else if (ent.isSymbolicLink()) {
+                discover_link(w, abs, take, findings);
+            }
+            else if ((0,formats/* formatOf */.be)(ent.name) !== null) {
+                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
+                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
+            }
+        }
+    }
+}
+/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
+function discover_link(w, abs, take, findings) {
+    const rel = relOf(w, abs);
+    let real;
+    try {
+        real = (0,external_node_fs_.realpathSync)(abs);
+    }
+    catch {
+        // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
+        if ((0,formats/* formatOf */.be)(abs) !== null)
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
+        return;
+    }
+    if (!inside(w.realWorkspace, real)) {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+        return;
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_.statSync)(real);
+    }
+    catch {
+        return;
+    }
+    if (st.isFile())
+        take(abs);
+    else if (st.isDirectory())
+        findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else if ((0,formats/* formatOf */.be)(abs) !== null)
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
+}
+/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
+function expand(w, input, noMatch) {
+    const findings = [];
+    const files = [];
+    const attestations = [];
+    const add = (abs) => {
+        files.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const attestation = (abs) => {
+        if ((0,formats/* formatOf */.be)(abs) === 'attestation')
+            attestations.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const scan = picomatch_default().scan(input);
+    const base = external_node_path_default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(w.workspace, base)) {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
+        return { files, findings, attestations };
+    }
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(base);
+    }
+    catch {
+        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
+        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+        if (noMatch === 'error')
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
+        return { files, findings, attestations };
+    }
+    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
+    let real = '';
+    try {
+        real = (0,external_node_fs_.realpathSync)(base);
+    }
+    catch {
+        /* a broken link: reported below */
+    }
+    if (!real || !inside(w.realWorkspace, real)) {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+        return { files, findings, attestations };
+    }
+    if (st.isSymbolicLink())
+        st = (0,external_node_fs_.statSync)(real);
+    if (scan.isGlob) {
+        const match = picomatch_default()(relOf(w, external_node_path_default().resolve(w.cwd, input)), { dot: true });
+        let ignored = 0;
+        walk(w, base, input, (abs) => {
+            const rel = relOf(w, abs);
+            if ((0,formats/* discoverable */.ks)(rel, w.role))
+                add(abs);
+            else if ((0,formats/* formatOf */.be)(rel) === 'attestation')
+                attestation(abs);
+            else
+                ignored++;
+        }, findings, (abs) => match(relOf(w, abs)));
+        if (ignored > 0)
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${formats/* EXTENSION_LIST */.RV}; not read`));
+    }
+    else if (st.isDirectory()) {
+        walk(w, base, input, (abs) => ((0,formats/* discoverable */.ks)(abs, w.role) ? add(abs) : attestation(abs)), findings);
+    }
+    else if (st.isFile()) {
+        if ((0,formats/* formatOf */.be)(base) === 'attestation')
+            attestation(base);
+        else
+            add(base);
+    }
+    else {
+        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
+        return { files, findings, attestations };
+    }
+    if (files.length === 0)
+        findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
+    return { files, findings, attestations };
+}
+/**
+ * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
+ *                  glob that excludes what it matches from the others' files
+ * @param cwd       the working directory (names in reports are relative to it)
+ * @param workspace nothing outside this directory is read
+ * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
+ */
+function discover(all, cwd, workspace, explicit = false, role = 'runs') {
+    const trimmed = all.map((i) => i.trim());
+    const excludes = trimmed
+        .filter((i) => i.startsWith('!'))
+        .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
+    let realWorkspace;
+    try {
+        realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
+    }
+    catch {
+        realWorkspace = external_node_path_default().resolve(workspace);
+    }
+    const w = { cwd, workspace, realWorkspace, role, entries: 0 };
+    const findings = [];
+    const found = new Map();
+    const attestations = new Map();
+    for (const input of trimmed) {
+        if (input === '' || input.startsWith('!'))
+            continue;
+        const e = expand(w, input, explicit ? 'error' : 'notice');
+        for (const f of e.findings)
+            findings.push(f);
+        for (const f of e.files)
+            if (!found.has(f.rel))
+                found.set(f.rel, f);
+        for (const f of e.attestations)
+            attestations.set(f.rel, f);
+    }
+    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,core_text/* cmp */.r2)(a.rel, b.rel));
+    return { files: kept(found), findings, attestations: kept(attestations) };
+}
+
+// EXTERNAL MODULE: ./src/read/envelope.ts
+var envelope = __nccwpck_require__(1210);
+// EXTERNAL MODULE: ./src/read/files.ts + 15 modules
+var files = __nccwpck_require__(1528);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/read/signature.ts
+var signature = __nccwpck_require__(2826);
+;// CONCATENATED MODULE: ./src/trust/check.ts
+/**
+ * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
+ * is trusted only when its well-formed signature member names a trusted key, its signed payload
+ * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
+ * has its exact reason.
+ */
+
+
+
+/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
+function check_precheck(member, payload, keys) {
+    if (!member || payload === undefined)
+        return { ok: false, reason: 'unsigned' };
+    const key = keys.get(member.key_id);
+    if (!key)
+        return { ok: false, reason: `unknown signer ${member.key_id}` };
+    const p = Buffer.from(payload, 'utf8');
+    if ((0,binding/* sha256Digest */.sI)(p) !== member.signed_payload_digest)
+        return { ok: false, reason: 'payload digest differs' };
+    return { data: (0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, p), key, signature: Buffer.from(member.signature, 'base64') };
+}
+const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
+/** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
+function verifyOnPool(data, key, signature) {
+    return new Promise((resolve) => {
+        try {
+            (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
+        }
+        catch {
+            resolve(false);
+        }
+    });
+}
+/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature verified on the thread pool. */
+async function checkTrust(member, payload, keys) {
+    const p = check_precheck(member, payload, keys);
+    return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
+}
+
+;// CONCATENATED MODULE: ./src/trust/pool.ts
+
+/** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
+const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
+/** A record as the core sees it when no trusted keys are configured. */
+const unchecked = (r) => withTrust(r, { kind: 'unchecked' });
+const WINDOW = 4096;
+/** Trust for records as they are read: `add` each audit file's records, `finish` after the runs are read. */
+class TrustPool {
+    keys;
+    records = [];
+    trust = [];
+    next = 0;
+    inFlight = 0;
+    failed = null;
+    idle = null;
+    constructor(keys) {
+        this.keys = keys;
+    }
+    add(records) {
+        for (const r of records)
+            this.records.push(r);
+        this.pump();
+    }
+    /** Start checks until the window is full. */
+    pump() {
+        const keys = this.keys;
+        while (this.next < this.records.length && this.inFlight < WINDOW) {
+            const i = this.next++;
+            const r = this.records[i];
+            if (!keys) {
+                this.trust[i] = { kind: 'unchecked' };
+                continue;
+            }
+            this.inFlight++;
+            checkTrust(r.signature ?? null, r.payload, keys).then((c) => {
+                this.trust[i] = c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason };
+                this.done();
+            }, (e) => {
+                this.failed ??= e;
+                this.done();
+            });
+        }
+    }
+    done() {
+        this.inFlight--;
+        this.pump();
+        if (this.inFlight === 0 && this.next >= this.records.length)
+            this.idle?.();
+    }
+    /** Let finished checks be collected (and new ones start) between files read synchronously. */
+    yield() {
+        return this.inFlight > 0 ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
+    }
+    /** Every record with its trust decided, in the order added. */
+    async finish() {
+        this.pump();
+        if (this.inFlight > 0)
+            await new Promise((resolve) => (this.idle = resolve));
+        if (this.failed)
+            throw this.failed;
+        return this.records.map((r, i) => withTrust(r, this.trust[i]));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/attestation.ts
+/**
+ * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
+ * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
+ * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
+ * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
+ */
+
+
+const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
+const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
+/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
+function bundleStatement(f) {
+    if (f.producer.name === null || f.producer.version === null) {
+        return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
+    }
+    if (f.window === null)
+        return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
+    return {
+        ok: true,
+        value: {
+            _type: envelope/* STATEMENT_TYPE */.zG,
+            subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
+            predicateType: EVIDENCE_BUNDLE_V1,
+            predicate: {
+                schema_version: 1,
+                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
+                run: {
+                    run_id: f.runId,
+                    event_count: f.eventCount,
+                    producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
+                    time_window: { start: f.window.start, end: f.window.end },
+                },
+            },
+        },
+    };
+}
+/** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
+const member = (at, k) => {
+    const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
+    return at ? `${at}.${name}` : name;
+};
+/** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
+function difference(want, got, at) {
+    if (!(0,json/* isObject */.G)(want))
+        return got === want ? null : `predicate field ${at} disagrees with the bundle`;
+    if (!(0,json/* isObject */.G)(got))
+        return `predicate field ${at} disagrees with the bundle`;
+    for (const k of Object.keys(want)) {
+        if (!(0,json/* hasOwn */.$)(got, k))
+            return `predicate field ${member(at, k)} disagrees with the bundle`;
+        const d = difference(want[k], got[k], member(at, k));
+        if (d)
+            return d;
+    }
+    for (const k of Object.keys(got))
+        if (!(0,json/* hasOwn */.$)(want, k))
+            return `predicate field ${member(at, k)} is not one upstream writes`;
+    return null;
+}
+/**
+ * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
+ * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
+ * facts only for a verified bundle), subject digest against the archive bytes, subject name against
+ * the manifest's bundle_id, then every predicate field against what the bundle gives.
+ */
+function checkBundleStatement(s, facts) {
+    if (!(0,json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
+        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
+    const type = s['predicateType'];
+    if (type === EVIDENCE_BUNDLE_V0)
+        return {
+            ok: false,
+            reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
+        };
+    if (type !== EVIDENCE_BUNDLE_V1)
+        return {
+            ok: false,
+            reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
+        };
+    const subject = (0,envelope/* onlySubject */.Lh)(s);
+    if (!subject.ok)
+        return subject;
+    const pred = s['predicate'];
+    if (!(0,json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
+        return { ok: false, reason: 'predicate.schema_version is not 1' };
+    if (!facts)
+        return { ok: false, reason: 'the bundle does not verify' };
+    if (subject.value.sha256 !== facts.archiveSha256)
+        return { ok: false, reason: 'subject digest differs from the archive' };
+    if (subject.value.name !== facts.bundleId)
+        return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+    return checkBundlePredicate(pred, facts);
+}
+/** Every predicate field against what the verified bundle gives (also for a keyless attestation of a bundle, docs/keyless.md). */
+function checkBundlePredicate(pred, facts) {
+    const expected = bundleStatement(facts);
+    if (!expected.ok)
+        return expected;
+    const d = difference(expected.value['predicate'], pred, '');
+    return d === null ? { ok: true } : { ok: false, reason: d };
+}
+
+;// CONCATENATED MODULE: ./src/trust/envelope.ts
+/**
+ * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
+ * payload type first (a key that signed the same bytes under another type must not pass), then the
+ * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
+ * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
+ * trusted key), `signature does not verify`.
+ */
+
+
+
+/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+async function checkEnvelopeAsync(e, payloadType, keys, who) {
+    if (e.payloadType !== payloadType)
+        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+    const data = (0,signature/* pae */.Zg)(payloadType, e.payload);
+    const tries = [];
+    for (const s of e.signatures) {
+        for (const [keyId, key] of keys) {
+            tries.push(verifyOnPool(data, key, s.sig).then((ok) => (ok ? keyId : null)));
+        }
+    }
+    const verified = (await Promise.all(tries)).find((k) => k !== null);
+    if (verified)
+        return { ok: true, value: verified };
+    if (!e.signatures.some((s) => keys.has(s.keyid)))
+        return { ok: false, reason: `unknown ${who} ${(0,core_text/* quote */.hD)(e.signatures[0]?.keyid || '(no keyid)')}` };
+    return { ok: false, reason: 'signature does not verify' };
+}
+
+;// CONCATENATED MODULE: ./src/trust/producer.ts
+
+
+
+const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
+async function checkOne(e, facts, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
+    if (!signed.ok)
+        return signed;
+    const payload = (0,envelope/* strictPayload */.iv)(e.payload, limits);
+    if (!payload.ok)
+        return payload;
+    const statement = checkBundleStatement(payload.value, facts);
+    if (!statement.ok)
+        return statement;
+    return { ok: true, keyId: signed.value };
+}
+async function attestation(run, keys, limits) {
+    if (!keys) {
+        const first = run.sidecar.kind === 'envelopes' ? run.sidecar.envelopes[0]?.signatures[0] : undefined;
+        return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
+    }
+    if (!run.bundle)
+        return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
+    const sidecar = run.sidecar;
+    if (sidecar.kind === 'none')
+        return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
+    if (sidecar.kind === 'empty')
+        return { kind: 'unattested', reason: 'no attestation: the sidecar holds no envelope' };
+    if (sidecar.kind === 'malformed')
+        return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
+    const envelopes = sidecar.envelopes;
+    let reason = '';
+    for (const e of envelopes) {
+        const r = await checkOne(e, run.facts, keys, limits);
+        if (r.ok)
+            return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
+        reason ||= envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)` : r.reason;
+    }
+    return { kind: 'unattested', reason };
+}
+
+;// CONCATENATED MODULE: ./src/gate/keyless.ts
+/**
+ * Keyless trust in the gate (docs/keyless.md): the `<file>.sigstore.json` beside an audit export or
+ * a run, checked against the trust set's identities with the Sigstore layer (src/trust/sigstore.ts),
+ * which is loaded only when an identity is configured or such a file is met: the gate's cold start
+ * does not pay for it. Each bundle is checked by the thread that read its file (on every core for a
+ * large input: gate/readers.ts). Keys and identities combine: either trusts.
+ */
+
+
+
+
+
+/** The predicate types of keyless attestations (docs/predicates/). */
+const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
+const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
+const isObjectPredicate = (p) => ((0,json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
+/**
+ * The gate's set-up for keyless checks: the trusted roots read once and loaded here, so that a root
+ * that cannot be used is a usage problem before anything is read.
+ */
+async function keylessSetup(settings, limits, workspace) {
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot, limits);
+    if (!roots.ok)
+        return { ok: false, reason: { message: roots.reason } };
+    const setup = { settings, roots: roots.value, workspace };
+    const checker = await keylessChecker(setup, limits);
+    return checker.ok ? { ok: true, value: setup } : checker;
+}
+/** One checker per set-up on each thread (the gate's thread makes it first; a worker, at its first bundle). */
+const checkers = new WeakMap();
+/** The Sigstore layer loaded and the roots parsed, once per set-up on this thread. */
+function keylessChecker(setup, limits) {
+    let made = checkers.get(setup);
+    if (!made)
+        checkers.set(setup, (made = makeChecker(setup, limits)));
+    return made;
+}
+async function makeChecker(setup, limits) {
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const loaded = sigstore.rootsFrom(setup.roots, limits);
+    if (!loaded.ok)
+        return { ok: false, reason: { message: loaded.reason } };
+    const roots = loaded.value;
+    return {
+        ok: true,
+        value: (file, sha256, policy, predicate) => {
+            const got = (0,files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(file.path), 'the Sigstore bundle', setup.workspace, limits);
+            if (got.kind === 'none')
+                return { ok: false, reason: `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop())} beside it)` };
+            if (got.kind === 'refused')
+                return { ok: false, reason: `${(0,formats/* sigstoreOf */.MA)(file.rel)}: ${got.reason}` };
+            return sigstore.checkBundleFile((0,formats/* sigstoreOf */.MA)(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
+        },
+    };
+}
+/** The identities a file of this role is checked against: signers for audit exports, producers for runs (null: none). */
+const policyFor = (settings, role) => role === 'audit' ? settings.signers : settings.producers;
+/** Whether a file of this role is checked by identity at all (then its bundle is worth a reading thread's time). */
+const checkedByIdentity = (settings, role) => policyFor(settings, role) !== null;
+/**
+ * A file's keyless result, decided by the thread that read it: an audit export's records by a signer
+ * identity, a run by a producer identity (a bundle's predicate is upstream's, checked field by
+ * field against what its reader verified); undefined when its role has no identities or the file
+ * is no run. `read.sha256` is there: readers hash every file when identities are configured.
+ */
+function keylessOf(check, settings, role, file, read) {
+    const policy = policyFor(settings, role);
+    if (!policy || (role === 'runs' && !read.run))
+        return undefined;
+    const sha256 = read.sha256;
+    if (role === 'audit')
+        return check(file, sha256, policy, { type: RECORDS_V1, check: isObjectPredicate });
+    if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
+        return check(file, sha256, policy, { type: RUN_V1, check: isObjectPredicate });
+    const facts = read.bundle;
+    if (!facts)
+        return { ok: false, reason: 'the bundle does not verify' };
+    return check(file, sha256, policy, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
+}
+/** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
+function withKeyless(r, keyless, keys) {
+    if (r.trust.kind === 'trusted')
+        return r;
+    const trust = keyless.ok
+        ? { kind: 'trusted', by: keyless.value }
+        : { kind: 'untrusted', reason: keys && r.trust.kind === 'untrusted' ? `${r.trust.reason}; and ${keyless.reason}` : keyless.reason };
+    return { loc: r.loc, record: r.record, signer: r.signer, trust };
+}
+/** A run's attestation with its keyless result: a trusted producer key's sidecar or a trusted identity's bundle attests it. */
+function attestedWith(a, keyless, facts, keys) {
+    if (a?.kind === 'attested')
+        return a;
+    const named = { name: facts?.producer.name ?? null, version: facts?.producer.version ?? null };
+    if (keyless.ok)
+        return { kind: 'attested-keyless', by: keyless.value, ...named };
+    const keyReason = keys && a?.kind === 'unattested' ? `${a.reason}; and ` : '';
+    return { kind: 'unattested', reason: `${keyReason}${keyless.reason}` };
+}
+/**
+ * A `.sigstore.json` beside an input when no identity is configured: its shape checked (garbage is
+ * never ignored), reported as not checked. Null: there is none.
+ */
+async function uncheckedBundle(file, limits, workspace) {
+    const got = (0,files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(file.path), 'the Sigstore bundle', workspace, limits);
+    if (got.kind === 'none')
+        return null;
+    const at = { file: (0,formats/* sigstoreOf */.MA)(file.rel), line: 1, column: 1 };
+    if (got.kind === 'refused')
+        return (0,core_findings/* finding */.gk)('invalid_artifact', at, got.reason);
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const shapes = sigstore.bundleShapes(at.file, got.bytes, limits);
+    if (!shapes.ok)
+        return (0,core_findings/* finding */.gk)('invalid_artifact', at, shapes.reason);
+    return (0,core_findings/* finding */.gk)('skipped_object', at, `${shapes.value} Sigstore bundle(s), not checked: no trusted identities (--trusted-signer-identity, --trusted-producer-identity)`);
+}
+
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __nccwpck_require__(3136);
+// EXTERNAL MODULE: ./src/core/model.ts
+var model = __nccwpck_require__(4146);
+;// CONCATENATED MODULE: ./src/read/wire.ts
+
+const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
+const unloc = (t, rel) => {
+    const file = t[0] ?? rel;
+    const member = t[3];
+    return member === null
+        ? { file, line: t[1], column: t[2] }
+        : { file, line: t[1], column: t[2], member };
+};
+/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
+const SAME = 1;
+const subjectOf = (p) => (p.kind === 'subject' ? p : null);
+const same = (v, subject) => (v !== null && v === subject ? SAME : v);
+const claimTuple = (c, p) => c.kind === 'invalid'
+    ? [0, c.reason]
+    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
+const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
+/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
+const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
+const decisionTuple = (d, rel) => [
+    ...loc(d.loc, rel),
+    d.index,
+    d.tool,
+    claimTuple(d.claim, d.projection),
+    projectionTuple(d.projection),
+    same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
+    same(d.verb, subjectOf(d.projection)?.subject.verb),
+    d.denied,
+    providerTuple(d.provider),
+    d.succeeded,
+];
+const recordTuple = (r, rel) => [
+    ...loc(r.loc, rel),
+    r.record.provider,
+    r.record.record_id,
+    r.record.subject,
+    r.record.binding_digest,
+    r.signer,
+    r.signature ?? null,
+    r.payload ?? null,
+];
+/** What a reading thread sends for one file. */
+function wire_encodeRead(r, rel) {
+    const wire = {
+        run: r.run ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)) } : null,
+        records: r.records.map((x) => recordTuple(x, rel)),
+        findings: r.findings,
+        sha256: r.sha256 ?? null,
+        bundle: r.bundle ?? null,
+        keyless: r.keyless ?? null,
+    };
+    return JSON.stringify(wire);
+}
+/** Consistent claims share one empty list, as the reader's do. */
+const NONE = Object.freeze([]);
+const INVALID_PROVIDER = Object.freeze({ invalid: true });
+function claimOf(t, p) {
+    if (t[0] === 0)
+        return { kind: 'invalid', reason: t[1] };
+    const [, asserted, level, sent, legacy, inconsistencies] = t;
+    const digest = sent === SAME ? subjectOf(p).digest : sent;
+    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
+}
+function projectionOf(t) {
+    if (t[0] === 0)
+        return { kind: 'none', reason: t[1] };
+    return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
+}
+function decisionOf(t, rel) {
+    const p = t[11];
+    const projection = projectionOf(t[7]);
+    const subject = subjectOf(projection)?.subject;
+    return {
+        loc: unloc(t, rel),
+        index: t[4],
+        tool: t[5],
+        claim: claimOf(t[6], projection),
+        projection,
+        actionClass: t[8] === SAME ? subject.action_class : t[8],
+        verb: t[9] === SAME ? subject.verb : t[9],
+        denied: t[10],
+        provider: p === 0 ? null : p === 2 ? INVALID_PROVIDER : p,
+        succeeded: t[12],
+    };
+}
+function recordOf(t, rel) {
+    const record = { schema: model/* RECORD_SCHEMA */.e, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+    const at = unloc(t, rel);
+    const signature = t[9];
+    const payload = t[10] ?? undefined;
+    return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
+}
+/** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */
+function decodeRead(text, rel) {
+    const w = JSON.parse(text);
+    const run = w.run ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) } : null;
+    const records = w.records.map((r) => recordOf(r, rel));
+    const read = { run, records, findings: w.findings };
+    if (w.sha256 !== null)
+        read.sha256 = w.sha256;
+    if (w.bundle !== null)
+        read.bundle = w.bundle;
+    if (w.keyless !== null)
+        read.keyless = w.keyless;
+    return read;
+}
+
+;// CONCATENATED MODULE: ./src/gate/readers.ts
+/**
+ * Where input files are read: on the main thread (one at a time, as they are merged), or on worker
+ * threads that read, parse, classify and bind each file and send back a compact text (read/wire.ts),
+ * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
+ * report does not depend on which file finished first. Both sides of the worker protocol are here.
+ *
+ * `jobs` threads read: jobs − 1 workers and the main thread. Workers are given the largest files
+ * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
+ * thread reads, in path order, the files no worker has been given yet, and while it waits for a
+ * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
+ * with a finding naming it (never a skipped file); the files it held go to a fresh worker. A worker
+ * that cannot start (it ends before its reader says it is loaded) read nothing: its files, and every
+ * file no worker holds, are read on the main thread, and no more workers are started.
+ */
+
+
+
+
+
+
+
+
+/**
+ * One file read, and the bundle beside it checked by identity when its role has identities: the
+ * Sigstore checks (milliseconds per bundle) run on the thread that read the file, on every core.
+ */
+async function readTask(t, setup) {
+    const r = await (0,files/* readOne */.JF)(t.file, t.role, setup.limits, setup.digest);
+    const k = setup.keyless;
+    if (!k || !checkedByIdentity(k.settings, t.role))
+        return r;
+    const check = await keylessChecker(k, setup.limits);
+    // The gate loaded these same bytes before anything was read; if they fail here, the file fails.
+    if (!check.ok)
+        throw new Error(check.reason.message);
+    const keyless = keylessOf(check.value, k.settings, t.role, t.file, r);
+    return keyless ? { ...r, keyless } : r;
+}
+/** The main thread's reader: today's path, one file at a time as it is asked. */
+function inlineReaders(tasks, setup) {
+    return {
+        read: (i) => readTask(tasks[i], setup),
+        close: async () => { },
+    };
+}
+/**
+ * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
+ * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
+ * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
+ * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.90× at 190 MiB. The
+ * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
+ */
+const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
+/**
+ * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
+ * file read here is synchronous), so a worker holding two went idle ~12 % of the time at N = 100 000;
+ * with four it is kept busy (0.96× the time, RSS unchanged: BENCHMARKS.md "issue 23, fourth stop").
+ */
+const DEPTH = 4;
+const sizeOf = (p) => {
+    try {
+        return (0,external_node_fs_.statSync)(p).size;
+    }
+    catch {
+        return 0; // the reader says why it cannot be read
+    }
+};
+/**
+ * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
+ * the order workers are given files: a bundle's Sigstore checks take ~3.5 ms on the benchmark
+ * machine and workers pay from ~50 bundles, so auto starts them from 128 (64 MiB / 512 KiB), clearly
+ * past that (BENCHMARKS.md "Keyless checks on every core").
+ */
+const KEYLESS_WEIGHT_BYTES = 512 * 1024;
+/** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
+const weightOf = (t, setup) => sizeOf(t.file.path) +
+    (setup.keyless && checkedByIdentity(setup.keyless.settings, t.role) && sizeOf((0,formats/* sigstoreOf */.MA)(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
+/** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
+function workerScript() {
+    const here = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));
+    for (const dir of [here, external_node_path_default().dirname(here)]) {
+        const p = external_node_path_default().join(dir, 'read-worker.js');
+        if (sizeOf(p) > 0)
+            return p;
+    }
+    return null;
+}
+/**
+ * How many threads read this input: `jobs` (null: the machine's cores, when the files' weights add
+ * up to at least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
+ */
+function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
+    const n = Math.min(jobs ?? cores, sizes.length);
+    if (jobs === null && sizes.reduce((a, b) => a + b, 0) < WORKER_THRESHOLD_BYTES)
+        return 1;
+    return Math.max(n, 1);
+}
+/**
+ * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
+ * when workers may start; none when not built, as under tests of src/).
+ */
+async function openReaders(tasks, setup, jobs, entry) {
+    if (jobs === 1 || tasks.length <= 1)
+        return inlineReaders(tasks, setup);
+    const sizes = tasks.map((t) => weightOf(t, setup));
+    const n = threadsFor(jobs, sizes);
+    const script = n <= 1 ? null : (entry ?? workerScript());
+    if (script === null)
+        return inlineReaders(tasks, setup);
+    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
+    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
+}
+function pending() {
+    let done;
+    const promise = new Promise((r) => {
+        done = r;
+    });
+    const p = {
+        settled: false,
+        promise,
+        resolve(r) {
+            p.settled = true;
+            done(r);
+        },
+    };
+    return p;
+}
+/** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
+const stopped = (rel, why) => (0,files/* failure */.V2)(rel, `the thread reading this file stopped (${why}); it is not verified`);
+class WorkerReaders {
+    tasks;
+    setup;
+    start;
+    results;
+    /** Task indices largest file first: the order workers are given them. */
+    order;
+    next = 0;
+    /** The smallest task not yet looked at from the far end (this thread reads from there while it waits). */
+    last;
+    /** Tasks held by a worker that died before reading them: given out again first. */
+    retry = [];
+    /** 1: given to a worker or read here. */
+    taken;
+    /** Each live worker → the task ids it holds, oldest (the one it is reading) first. */
+    held = new Map();
+    /** Workers whose reader loaded (one that ends before it did never read a file). */
+    online = new Set();
+    /** A worker could not be started: no more are, and this thread reads what is left. */
+    broken = false;
+    /** Wakes read() when tasks come back from a worker that never started. */
+    wake = null;
+    closing = false;
+    /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
+    constructor(tasks, sizes, setup, workers, 
+    /** Starts one worker with the reading set-up. */
+    start) {
+        this.tasks = tasks;
+        this.setup = setup;
+        this.start = start;
+        this.results = tasks.map(pending);
+        this.taken = new Uint8Array(tasks.length);
+        this.order = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
+        this.last = this.order.length - 1;
+        for (let k = 0; k < workers; k++)
+            this.spawn();
+    }
+    /**
+     * The i-th result. A file no worker has been given yet is read here; while a worker's file is
+     * awaited, this thread reads the smallest files nobody has taken (their results wait for their
+     * turn), yielding between files so the workers' results come in and they are given more.
+     */
+    async read(i) {
+        // Let the workers' results in first (each gives its worker its next file).
+        await new Promise((r) => setImmediate(r));
+        if (this.taken[i] === 0) {
+            this.taken[i] = 1;
+            return this.readHere(i);
+        }
+        const wanted = this.results[i];
+        while (!wanted.settled) {
+            // Given back by a worker that never started: read it here.
+            if (this.taken[i] === 0) {
+                this.taken[i] = 1;
+                return this.readHere(i);
+            }
+            const j = this.takeSmallest();
+            if (j !== undefined) {
+                this.results[j].resolve(await this.readHere(j));
+                await new Promise((r) => setImmediate(r));
+            }
+            else
+                await new Promise((r) => {
+                    this.wake = r;
+                    void wanted.promise.then(() => r());
+                });
+        }
+        return wanted.promise;
+    }
+    readHere(i) {
+        return readTask(this.tasks[i], this.setup);
+    }
+    /** The smallest task nobody has taken (the far end of the workers' order). */
+    takeSmallest() {
+        while (this.last >= this.next) {
+            const id = this.order[this.last--];
+            if (this.taken[id] === 0) {
+                this.taken[id] = 1;
+                return id;
+            }
+        }
+        return undefined;
+    }
+    /** The next task for a worker, or undefined when every task is taken (or workers cannot start). */
+    take() {
+        if (this.broken)
+            return undefined;
+        for (;;) {
+            const id = this.retry.length > 0 ? this.retry.shift() : this.order[this.next++];
+            if (id === undefined)
+                return undefined;
+            if (this.taken[id] === 0) {
+                this.taken[id] = 1;
+                return id;
+            }
+        }
+    }
+    spawn() {
+        let w;
+        try {
+            w = this.start(this.setup);
+        }
+        catch {
+            this.broken = true; // this thread reads every file no worker holds
+            return;
+        }
+        this.held.set(w, []);
+        w.on('message', (m) => {
+            if ('ready' in m)
+                this.online.add(w);
+            else
+                this.done(w, m);
+        });
+        let why = 'it exited';
+        w.on('error', (e) => {
+            why = e instanceof Error ? e.message : String(e);
+        });
+        w.on('exit', (code) => this.exited(w, code === 0 ? why : `${why}, code ${code}`));
+        this.feed(w);
+    }
+    feed(w) {
+        const held = this.held.get(w);
+        while (held.length < DEPTH) {
+            const id = this.take();
+            if (id === undefined)
+                return;
+            const t = this.tasks[id];
+            held.push(id);
+            w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
+        }
+    }
+    done(w, m) {
+        const held = this.held.get(w);
+        held.splice(held.indexOf(m.id), 1);
+        this.feed(w);
+        const rel = this.tasks[m.id].file.rel;
+        this.results[m.id].resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+    }
+    /**
+     * A worker ended. One that had started fails the file it was reading, and the ones queued behind
+     * it go to a new worker; one that never started read nothing: its files come back to this thread,
+     * and no more workers are started.
+     */
+    exited(w, why) {
+        const held = this.held.get(w);
+        this.held.delete(w);
+        if (this.closing)
+            return;
+        if (!this.online.has(w)) {
+            this.broken = true;
+            for (const id of held)
+                this.taken[id] = 0;
+            this.wake?.();
+            return;
+        }
+        this.online.delete(w);
+        const [reading, ...rest] = held;
+        if (reading !== undefined)
+            this.results[reading].resolve(stopped(this.tasks[reading].file.rel, why));
+        for (const id of rest)
+            this.taken[id] = 0;
+        this.retry.push(...rest);
+        this.wake?.();
+        if (!this.broken && (this.retry.length > 0 || this.next < this.order.length))
+            this.spawn();
+    }
+    async close() {
+        this.closing = true;
+        await Promise.all([...this.held.keys()].map((w) => w.terminate()));
+    }
+}
+/** The worker side: read each task in turn and send back its encoded result. */
+function serveReads(port, setup) {
+    port.postMessage({ ready: true });
+    let chain = Promise.resolve();
+    port.on('message', (t) => {
+        chain = chain.then(async () => {
+            let reply;
+            try {
+                const r = await readTask({ file: { path: t.path, rel: t.rel }, role: t.role }, setup);
+                reply = { id: t.id, text: encodeRead(r, t.rel) };
+            }
+            catch (e) {
+                reply = { id: t.id, thrown: e instanceof Error ? e.message : String(e) };
+            }
+            port.postMessage(reply);
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/gate/gate.ts
+/**
+ * The seam both entries call: settings → files → readers → verify → Report.
+ * All file I/O of a verification happens here and in read/; the core never touches a file.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Read every input file into located evidence. The files are read by `open`'s readers (on the main
+ * thread, or on worker threads for a large input) and taken here in path order, each dropped as
+ * soon as its decisions and records are merged, so the evidence does not depend on which file was
+ * read first.
+ */
+async function collect(settings, digests, keyless, open) {
+    const findings = [];
+    const inputs = new Map();
+    const runs = [];
+    const producers = settings.trustedProducers;
+    const workspace = external_node_path_default().resolve(settings.workspace);
+    const cwd = external_node_path_default().resolve(settings.cwd);
+    const keys = settings.trustedKeys;
+    // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
+    const trust = new TrustPool(keys);
+    /** Audit export → its keyless result, when signer identities are configured. */
+    const recordTrust = new Map();
+    const attestations = new Map();
+    const found = ['audit', 'runs'].map((role) => ({
+        role,
+        d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
+    }));
+    // A file discovery refused (a broken link, a link out, a FIFO) is refused once: an attestation read
+    // beside its artifact says nothing more of it (semantics §6: one fact, one finding).
+    const refused = new Set();
+    for (const { d } of found)
+        for (const f of d.findings)
+            if (f.code === 'invalid_artifact' && f.file !== null)
+                refused.add(f.file);
+    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null, keyless }, settings.jobs);
+    let next = 0;
+    try {
+        for (const { role, d } of found) {
+            findings.push(...d.findings);
+            for (const a of d.attestations)
+                attestations.set(a.rel, a);
+            if (role === 'runs' && d.files.length === 0) {
+                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${formats/* EXTENSION_LIST */.RV} file: a gate that sees nothing must not pass`));
+            }
+            for (const file of d.files) {
+                const r = await readers.read(next++);
+                if (!settings.keyless) {
+                    const unchecked = await uncheckedBundle(file, settings.limits, workspace);
+                    if (unchecked && !(unchecked.code === 'invalid_artifact' && refused.has(unchecked.file)))
+                        findings.push(unchecked);
+                }
+                if (role === 'audit' && r.keyless)
+                    recordTrust.set(file.rel, r.keyless);
+                if (r.sha256 !== undefined)
+                    inputs.set(file.rel, r.sha256);
+                for (const x of r.findings)
+                    findings.push(x);
+                if (r.run)
+                    runs.push(runInput(file, r.run, r, { settings, workspace, inputs: digests ? inputs : null, findings, refused }));
+                trust.add(r.records);
+                await trust.yield();
+            }
+        }
+    }
+    finally {
+        await readers.close();
+    }
+    findings.push(...orphans(attestations.values()));
+    return {
+        runs: await Promise.all(runs),
+        records: (await trust.finish()).map((rec) => {
+            const k = recordTrust.get(rec.loc.file);
+            return k ? withKeyless(rec, k, keys !== null) : rec;
+        }),
+        findings,
+        trustedSigners: keys ? [...keys.keys()].sort() : [],
+        trustedProducers: producers ? [...producers.keys()].sort() : [],
+        ...(settings.keyless ? { identities: identityTrust(settings.keyless) } : {}),
+        inputs,
+    };
+}
+/**
+ * A run with its attestation decided: a bundle's sidecar (read beside it, never as a run; its
+ * checks run while the rest is read), trusted producers' keys, and producer identities (a run's
+ * `<run>.sigstore.json`); keys or identities, either trusts.
+ */
+function runInput(file, run, r, ctx) {
+    const { settings } = ctx;
+    const producers = settings.trustedProducers;
+    const bundle = (0,formats/* formatOf */.be)(file.rel) === 'bundle';
+    const sidecar = bundle ? readSidecar(file, ctx) : { kind: 'none' };
+    if (sidecar.kind === 'empty' && !producers)
+        ctx.findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: (0,formats/* sidecarOf */.hQ)(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
+    const evidence = { bundle, facts: r.bundle ?? null, sidecar };
+    // Checked by the thread that read the run, when producer identities are configured (gate/keyless.ts).
+    const byIdentity = r.keyless ?? null;
+    const decided = (a) => ({
+        artifact: run.artifact,
+        decisions: run.decisions,
+        attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : a,
+    });
+    if (producers || sidecar.kind !== 'none')
+        return attestation(evidence, producers, settings.limits).then(decided);
+    return Promise.resolve(byIdentity ? decided(undefined) : run);
+}
+/** `orphan_attestation`: an attestation with no artifact beside it. */
+function orphans(attestations) {
+    const out = [];
+    for (const a of attestations) {
+        const artifact = (0,formats/* attestedBy */.W_)(a.path);
+        if (!(0,external_node_fs_.existsSync)(artifact))
+            out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
+    }
+    return out;
+}
+/**
+ * The sidecar `<bundle>.intoto.jsonl` beside a bundle: none, one that holds nothing, a malformed one
+ * (its invalid_artifact findings are added, unless discovery already refused the file), or its
+ * envelopes. A link to a sidecar inside the workspace is followed like every input; one that leaves
+ * it is refused.
+ */
+function readSidecar(bundle, ctx) {
+    const { findings } = ctx;
+    const { limits } = ctx.settings;
+    const rel = (0,formats/* sidecarOf */.hQ)(bundle.rel);
+    const got = (0,files/* readBeside */.ri)((0,formats/* sidecarOf */.hQ)(bundle.path), 'the attestation sidecar', ctx.workspace, limits);
+    if (got.kind === 'none')
+        return got;
+    if (got.kind === 'refused') {
+        if (!ctx.refused.has(rel))
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
+        return { kind: 'malformed' };
+    }
+    ctx.inputs?.set(rel, (0,binding/* sha256Hex */.fg)(got.bytes));
+    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.bytes, limits);
+    for (const f of read.findings)
+        findings.push(f);
+    if (read.findings.length > 0)
+        return { kind: 'malformed' };
+    return read.empty ? { kind: 'empty' } : { kind: 'envelopes', envelopes: read.envelopes };
+}
+/** The identity trust in effect, sorted, for the report's policy. */
+function identityTrust(k) {
+    const any = (k.signers ?? k.producers);
+    return {
+        signers: [...(k.signers?.identities ?? [])].sort(core_text/* cmp */.r2),
+        producers: [...(k.producers?.identities ?? [])].sort(core_text/* cmp */.r2),
+        sourceRepository: any.sourceRepository,
+        sourceRefs: [...any.sourceRefs].sort(core_text/* cmp */.r2),
+        issuer: any.issuer,
+    };
+}
+/** What the core needs of the settings (nothing about files). */
+const optionsOf = (s) => ({
+    allowUnmatchedRecords: s.allowUnmatchedRecords,
+    strictObserved: s.strictObserved,
+    policy: s.policy,
+});
+/** Every class of the input with its verbs (what a rule may name besides the §2 table). */
+function classesSeen(runs) {
+    const seen = new Map();
+    for (const r of runs)
+        for (const d of r.decisions) {
+            if (d.actionClass === null)
+                continue;
+            let verbs = seen.get(d.actionClass);
+            if (!verbs)
+                seen.set(d.actionClass, (verbs = new Set()));
+            if (d.verb !== null)
+                verbs.add(d.verb);
+        }
+    return seen;
+}
+/**
+ * settings → read (+ sidecars) → trust → verify. A rule naming a class or verb that neither the
+ * gate nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
+ * @param digests hash every input read (for a verdict attestation)
+ */
+async function runGate(settings, digests = false, open = openReaders) {
+    let keyless = null;
+    if (settings.keyless) {
+        const k = await keylessSetup(settings.keyless, settings.limits, external_node_path_default().resolve(settings.workspace));
+        if (!k.ok)
+            return k;
+        keyless = k.value;
+    }
+    const evidence = await collect(settings, digests, keyless, open);
+    const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
+    if (!names.ok)
+        return { ok: false, reason: { message: names.reason, input: 'require' } };
+    return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
+}
+
+;// CONCATENATED MODULE: ./src/report/verification-summary.ts
+/**
+ * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
+ * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
+ * were read from is `resourceUri`, the policy digest covers everything that decides a verdict
+ * besides the inputs (the report carries that object as `policy`, so a consumer can recompute it),
+ * and every input file is listed with its sha256. Pure: the caller hands in the report's digest,
+ * the inputs' digests and the time; nothing here reads a file or a clock.
+ */
+
+
+
+
+const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+/** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
+const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
+/** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
+function policyDigest(report) {
+    const c = (0,binding/* jcs */.vI)(report.policy);
+    if (!c.ok)
+        throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
+    return (0,binding/* sha256Hex */.fg)(c.text);
+}
+/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
+function verifiedLevels(report) {
+    if (!report.ok)
+        return [];
+    const w = report.totals.weakest_level;
+    const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
+    if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
+        levels.push('RECEIPTS_POLICY_MET');
+    if (report.policy.trusted_signers.length > 0)
+        levels.push('RECEIPTS_SIGNED_RECORDS');
+    if (report.policy.trusted_producers.length > 0)
+        levels.push('RECEIPTS_ATTESTED_RUNS');
+    return levels;
+}
+function vsaPredicate(report, ctx) {
+    return {
+        verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
+        // The only member that is not deterministic.
+        timeVerified: (0,binding/* utcSeconds */.kk)(ctx.timeVerified),
+        resourceUri: ctx.resourceUri,
+        policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
+        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => (0,core_text/* cmp */.r2)(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
+        verificationResult: report.ok ? 'PASSED' : 'FAILED',
+        verifiedLevels: verifiedLevels(report),
+    };
+}
+function vsaStatement(report, ctx) {
+    return {
+        _type: envelope/* STATEMENT_TYPE */.zG,
+        subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
+        predicateType: envelope/* VSA_PREDICATE_TYPE */.cF,
+        predicate: vsaPredicate(report, ctx),
+    };
+}
+/** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
+function reportName(workspace, reportFile) {
+    const rel = external_node_path_default().relative(workspace, reportFile);
+    return rel.startsWith('..') || external_node_path_default().isAbsolute(rel) ? external_node_path_default().basename(reportFile) : rel.split((external_node_path_default()).sep).join('/');
+}
+/** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
+function resourceUriFromEnv(env) {
+    const server = env['GITHUB_SERVER_URL'];
+    const repo = env['GITHUB_REPOSITORY'];
+    const sha = env['GITHUB_SHA'];
+    if (!server || !repo || !sha)
+        return null;
+    return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
+}
+
+;// CONCATENATED MODULE: ./src/trust/keys.ts
+/**
+ * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
+ * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
+ * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
+ * refused past MAX_KEY_TEXT_BYTES.
+ */
+
+
+/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
+function keys_keyIdOf(publicKey) {
+    return `sha256:${(0,external_node_crypto_.createHash)('sha256')
+        .update(publicKey.export({ type: 'spki', format: 'der' }))
+        .digest('hex')}`;
+}
+/**
+ * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
+ * `-----END L-----`, and nothing but whitespace may stand between blocks.
+ */
+function pemBlocks(pem) {
+    if (Buffer.byteLength(pem) > limits/* MAX_KEY_TEXT_BYTES */.ZG)
+        return { ok: false, reason: `key text is over ${limits/* MAX_KEY_TEXT_BYTES */.ZG} bytes (a few keys are a few KiB)` };
+    const blocks = [];
+    let at = 0;
+    for (;;) {
+        const begin = pem.indexOf('-----BEGIN ', at);
+        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
+        if (gap.trim() !== '')
+            return { ok: false, reason: 'text outside the PEM blocks' };
+        if (begin < 0)
+            break;
+        const labelEnd = pem.indexOf('-----', begin + 11);
+        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
+        if (!/^[A-Z ]+$/.test(label))
+            return { ok: false, reason: 'a PEM BEGIN line without a label' };
+        const endLine = `-----END ${label}-----`;
+        const end = pem.indexOf(endLine, labelEnd + 5);
+        if (end < 0)
+            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
+        at = end + endLine.length;
+        blocks.push({ label, text: pem.slice(begin, at) });
+    }
+    return { ok: true, value: blocks };
+}
+/** A key type as people name it, with its article: "an RSA key", "an EC (ECDSA) key". */
+function keyKind(type) {
+    const names = new Map([
+        ['rsa', 'an RSA'],
+        ['rsa-pss', 'an RSA-PSS'],
+        ['dsa', 'a DSA'],
+        ['ec', 'an EC (ECDSA)'],
+        ['ed448', 'an Ed448'],
+        ['x25519', 'an X25519'],
+        ['x448', 'an X448'],
+        ['dh', 'a Diffie-Hellman'],
+    ]);
+    return `${names.get(type ?? '') ?? `a ${type ?? 'unknown'}`} key`;
+}
+/** The label of the first PEM block of a text, or null when it holds none. */
+const firstPemLabel = (pem) => /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1] ?? null;
+/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
+function parsePublicKeys(pem) {
+    if (!pem.includes('-----BEGIN '))
+        return {
+            ok: false,
+            reason: 'no PEM "PUBLIC KEY" block (this takes the PEM text of a public key, -----BEGIN PUBLIC KEY-----, not a file name)',
+        };
+    const scanned = pemBlocks(pem);
+    if (!scanned.ok)
+        return scanned;
+    const blocks = scanned.value;
+    if (blocks.length === 0)
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const keys = [];
+    for (const [i, block] of blocks.entries()) {
+        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
+        if (block.label !== 'PUBLIC KEY')
+            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
+        let key;
+        try {
+            key = (0,external_node_crypto_.createPublicKey)({ key: block.text, format: 'pem' });
+        }
+        catch (e) {
+            return { ok: false, reason: `${where}does not parse (${e.message})` };
+        }
+        if (key.asymmetricKeyType !== 'ed25519')
+            return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
+        keys.push(key);
+    }
+    return { ok: true, value: keys };
+}
+/** Trusted keys by key_id (a key given twice counts once). */
+function trustedKeys(keys) {
+    return new Map(keys.map((k) => [keys_keyIdOf(k), k]));
+}
+
+;// CONCATENATED MODULE: ./src/tools/signing.ts
+/**
+ * Making signatures, for the tools that write signed files: the export job's private key, new key
+ * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
+ * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
+ */
+
+
+
+
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+function parsePrivateKey(pem) {
+    const label = firstPemLabel(pem);
+    if (label === null)
+        return { ok: false, reason: 'holds no PEM block (an Ed25519 private key from keygen: -----BEGIN PRIVATE KEY-----)' };
+    if (label === 'PUBLIC KEY')
+        return {
+            ok: false,
+            reason: 'is a public key (PUBLIC KEY); signing needs the private key (PRIVATE KEY: the PREFIX.key.pem that keygen wrote)',
+        };
+    if (label === 'OPENSSH PRIVATE KEY')
+        return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
+    let privateKey;
+    try {
+        privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
+    }
+    catch (e) {
+        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+        return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
+    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_.createPublicKey)(privateKey) } };
+}
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+function newKeyPair() {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    return {
+        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        keyId: keyIdOf(publicKey),
+    };
+}
+/** Now, as a `signed_at` value (whole seconds). */
+const signedAtNow = (now) => utcSeconds(now);
+/** The signature member for payload P, signed with an Ed25519 private key. */
+function signPayload(payload, key, signedAt) {
+    const p = Buffer.from(payload, 'utf8');
+    return {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: sha256Digest(p),
+        key_id: keyIdOf(key.publicKey),
+        signature: edSign(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
+        signed_at: signedAt,
+    };
+}
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+function signedLine(payload, key, signedAt) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+}
+/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
+function envelopeLine(payloadType, payload, key) {
+    const sig = (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(payloadType, payload), key.privateKey).toString('base64');
+    return JSON.stringify({
+        payload: Buffer.from(payload).toString('base64'),
+        payloadType,
+        signatures: [{ keyid: keys_keyIdOf(key.publicKey), sig }],
+    });
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/report/output.ts
+/**
+ * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
+ * through a symbolic link, since a link at an output path can be committed to the repository the gate
+ * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
+ * file is replaced by the output; a FIFO or a character device named as such, and a link to the
+ * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
+ * refused with its reason.
+ */
+
+
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+/**
+ * How an output reaches `file`: `replace` (nothing there, a file, a directory, which fails when
+ * written, or a link to a file or to nothing, which is replaced and never written through) or
+ * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
+ */
+function outputPlace(file) {
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(file);
+    }
+    catch {
+        return 'replace'; // nothing there yet
+    }
+    if (st.isFIFO() || st.isCharacterDevice())
+        return 'in place';
+    if (st.isFile() || st.isDirectory())
+        return 'replace';
+    if (st.isSymbolicLink()) {
+        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
+            return 'in place';
+        let to = null;
+        try {
+            to = (0,external_node_fs_.statSync)(file);
+        }
+        catch {
+            // a broken link: replaced by the output
+        }
+        if (to === null || to.isFile())
+            return 'replace';
+        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+    }
+    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
+}
+/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
+async function openOutput(file) {
+    if (outputPlace(file) === 'replace' && (0,external_node_fs_.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink())
+        (0,external_node_fs_.unlinkSync)(file);
+    return (0,promises_namespaceObject.open)(file, 'w');
+}
+
+;// CONCATENATED MODULE: ./src/tools/write.ts
+/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
+
+
+
+/** `text` in a new temporary file beside `file`: its path. */
+function writeTemp(file, text) {
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+    const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
+    try {
+        (0,external_node_fs_.writeSync)(fd, text);
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+    return tmp;
+}
+/**
+ * Write `text` to `file` only whole: a temporary file beside it, then a rename (which replaces a link
+ * at `file`, never writing through it). A FIFO, a character device or this process's own output
+ * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
+ */
+function writeWhole(file, text) {
+    if (outputPlace(file) === 'in place') {
+        (0,external_node_fs_.writeFileSync)(file, text);
+        return;
+    }
+    const tmp = writeTemp(file, text);
+    try {
+        (0,external_node_fs_.renameSync)(tmp, file);
+    }
+    catch (e) {
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
+        throw e;
+    }
+}
+/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
+function writeNew(file, text) {
+    const tmp = writeTemp(file, text);
+    try {
+        linkSync(tmp, file);
+    }
+    finally {
+        rmSync(tmp, { force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/tools/verdict.ts
+/**
+ * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
+ * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
+ * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
+ * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
+ */
+
+
+
+
+
+
+/** Write the requested files; `message` lists what was written. */
+function writeVerdict(report, origin, files) {
+    const ctx = {
+        reportName: reportName(origin.workspace, origin.reportFile),
+        reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
+        resourceUri: origin.resourceUri,
+        policyUri: origin.policyUri,
+        inputs: origin.inputs,
+        version: origin.version,
+        timeVerified: origin.timeVerified,
+    };
+    const statement = vsaStatement(report, ctx);
+    const written = [];
+    try {
+        if (files.predicate) {
+            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
+            written.push(files.predicate);
+        }
+        if (files.envelope) {
+            if (!files.key)
+                return {
+                    ok: false,
+                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+                };
+            const payload = (0,binding/* jcs */.vI)(statement);
+            if (!payload.ok)
+                return {
+                    ok: false,
+                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+                };
+            writeWhole(files.envelope, `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+            written.push(files.envelope);
+        }
+    }
+    catch (e) {
+        return {
+            ok: false,
+            reason: [
+                (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
+            ],
+        };
+    }
+    return { ok: true, value: written.join('\n') };
+}
+
+;// CONCATENATED MODULE: ./src/report/github-limits.ts
+/**
+ * GitHub's limits on what a step may report, in one place: every reporter that talks to GitHub
+ * (Checks API, workflow commands, job summary) clips and counts against these.
+ */
+const CHECKS_API = {
+    /** Annotations per create/update request. */
+    annotationsPerRequest: 50,
+    /** Annotation title, and check run output title, in characters. */
+    title: 255,
+    /** Annotation message, in bytes. */
+    messageBytes: 64 * 1024,
+    /** Check run output summary and text, in characters (bytes here: stricter). */
+    summaryBytes: 65_535,
+};
+/** Workflow commands shown per level before the rest are counted in one notice. */
+const WORKFLOW_COMMANDS_PER_LEVEL = 10;
+/** GitHub's job summary limit is 1 MiB per step; keep a margin for the trimmed line. */
+const STEP_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
+
+;// CONCATENATED MODULE: ./src/report/text.ts
+/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
+
+
+/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
+const levelCounts = (t) => [...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
+/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
+const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
+/** A level for people: the rung, or "—" for a call that asserts no side effect. */
+const rung = (l) => l ?? '—';
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
+const recordCounts = (t) => vocabulary/* RECORD_OUTCOME_NAMES */.Kc.map((o) => `${t[o]} ${o}`).join(', ');
+/**
+ * Which runs a producer attested (§10), or null when no run names a producer and no trusted
+ * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
+ */
+function producerLine(r) {
+    const trusted = r.policy.trusted_producers.length > 0;
+    const checked = r.runs.filter((x) => x.producer?.checked).length;
+    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
+    if (!trusted && unchecked === 0)
+        return null;
+    if (!trusted)
+        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
+    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
+}
+/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
+function runProducer(p) {
+    if (!p)
+        return 'not attested';
+    const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
+    const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
+}
+/** "0 error(s), 0 warning(s), 2 notice(s)" */
+const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+function visible(s) {
+    return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
+function text_where(l) {
+    const col = l.column !== undefined ? `:${l.column}` : '';
+    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
+}
+/** A finding on one line: where (file:line:column, or the input as given), then its message. */
+const located = (f) => `${findingPlace(f)}: ${visible(f.message)}`;
+/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
+const findingPlace = (f) => visible(f.input !== undefined ? f.input : text_where(f));
+const MARKER = ' … [trimmed by receipt-gate]';
+/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
+function clipBytes(s, max) {
+    if (Buffer.byteLength(s) <= max)
+        return s;
+    const room = max - Buffer.byteLength(MARKER);
+    let lo = 0;
+    let hi = Math.min(s.length, room);
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (Buffer.byteLength((0,core_text/* clip */.$Q)(s, mid, '')) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return (0,core_text/* clip */.$Q)(s, lo, '') + MARKER;
+}
+/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
+function failingFirst(calls) {
+    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
+    return calls
+        .map((call, i) => ({ call, i, r: rank(call) }))
+        .sort((a, b) => a.r - b.r || a.i - b.i)
+        .map(({ call, r }) => ({ call, fails: r < 2 }));
+}
+
+;// CONCATENATED MODULE: ./src/report/annotations.ts
+/**
+ * Annotations: one per call at its decision line (earned level, claimed level, tool, and the reason
+ * when something failed there), plus one per finding that is not about a call (records, invalid
+ * artifacts). Shared by the Checks API reporter and the workflow-command reporter; most important first.
+ */
+
+
+
+
+
+
+/** The Checks API's limits, applied to every annotation whichever way it is sent. */
+const TITLE_MAX = CHECKS_API.title;
+const MESSAGE_MAX_BYTES = CHECKS_API.messageBytes;
+const LEVEL = (s) => severity/* SEVERITY_TABLE */.ps[s].annotation;
+/** A report path (relative to the working directory) as a repository path. */
+function repoPath(prefix, file) {
+    return external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix || '.', file)).replace(/^\.\//, '');
+}
+/**
+ * @param prefix the working directory relative to the repository root ('' when they are the same)
+ * @param scope `all`: every call that asserts a side effect, with its level; `failures`: only what
+ *   has an error or a warning (the job summary lists every call either way)
+ */
+function buildAnnotations(report, prefix, scope = 'all') {
+    // Each call carries its own findings; the rest are about records, artifacts and inputs.
+    const own = new Set();
+    for (const c of report.calls)
+        for (const f of c.findings)
+            own.add(f);
+    const loose = report.findings.filter((f) => !own.has(f));
+    const out = [];
+    // A location inside a bundle cannot be shown on the binary file: point at line 1 and say where.
+    const place = (file, line, column, member) => member
+        ? { path: repoPath(prefix, file), line: 1, column: null, inside: `${member}:${line}:${column}: ` }
+        : { path: repoPath(prefix, file), line, column, inside: '' };
+    for (const c of report.calls) {
+        const fs = c.findings;
+        // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
+        if (c.level === null && fs.length === 0)
+            continue;
+        const worst = fs.reduce((acc, f) => ((0,severity/* annotationRank */.Uo)(LEVEL(f.severity)) < (0,severity/* annotationRank */.Uo)(acc) ? LEVEL(f.severity) : acc), 'notice');
+        const p = place(c.artifact, c.line, c.column, c.member);
+        const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
+        const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
+        const lines = [
+            `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${visible((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 1000))}.`,
+        ];
+        // A finding about the shortfall says why the level was not reached; the level's own reason
+        // would repeat it and add what does not concern the claim.
+        if (!fs.some((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code]))
+            lines.push(`Why: ${visible(c.reason)}`);
+        for (const f of fs)
+            lines.push(`${f.code}: ${visible(f.message)}`);
+        out.push({
+            path: p.path,
+            line: p.line,
+            column: p.column,
+            level: worst,
+            title: (0,core_text/* clip */.$Q)(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
+            message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
+        });
+    }
+    for (const f of loose) {
+        if (f.input !== undefined) {
+            out.push({
+                path: null,
+                line: 0,
+                column: null,
+                level: LEVEL(f.severity),
+                title: f.code,
+                message: clipBytes(`${visible(f.input)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
+            });
+            continue;
+        }
+        const p = place(f.file, f.line, f.column, f.member);
+        out.push({
+            path: p.path,
+            line: p.line,
+            column: p.column,
+            level: LEVEL(f.severity),
+            title: f.code,
+            message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES),
+        });
+    }
+    const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+    const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
+    return kept.sort((a, b) => (0,severity/* annotationRank */.Uo)(a.level) - (0,severity/* annotationRank */.Uo)(b.level) || byPath(a.path, b.path) || a.line - b.line);
+}
+
+;// CONCATENATED MODULE: ./src/report/check-run.ts
+/**
+ * Annotations and the summary through the Checks API: on the job's own check run when its id is
+ * given, else on a check run this action creates. 50 annotations per request (create, then update
+ * to append); titles, messages and texts trimmed to the API's limits with a visible marker.
+ */
+
+
+
+const ANNOTATIONS_PER_REQUEST = CHECKS_API.annotationsPerRequest;
+const toApi = (a) => ({
+    path: a.path,
+    start_line: a.line,
+    end_line: a.line,
+    ...(a.column !== null ? { start_column: a.column, end_column: a.column } : {}),
+    annotation_level: a.level,
+    title: (0,core_text/* clip */.$Q)(a.title, CHECKS_API.title, '…'),
+    message: clipBytes(a.message, CHECKS_API.messageBytes),
+});
+async function publishCheckRun(api, t, output, annotations) {
+    const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
+    const out = { title: (0,core_text/* clip */.$Q)(output.title, CHECKS_API.title, '…'), summary: clipBytes(output.summary, CHECKS_API.summaryBytes) };
+    // The API needs a file for every annotation; findings about inputs are in the summary instead.
+    const located = annotations.filter((a) => a.path !== null);
+    const batches = [];
+    for (let i = 0; i < located.length; i += ANNOTATIONS_PER_REQUEST)
+        batches.push(located.slice(i, i + ANNOTATIONS_PER_REQUEST));
+    if (batches.length === 0)
+        batches.push([]);
+    let id = t.checkRunId;
+    let url = null;
+    let requests = 0;
+    let posted = 0;
+    for (const batch of batches) {
+        const body = { output: { ...out, annotations: batch.map(toApi) } };
+        let res;
+        try {
+            if (id === null) {
+                Object.assign(body, {
+                    name: t.name,
+                    head_sha: t.headSha,
+                    status: 'completed',
+                    conclusion: t.conclusion,
+                    completed_at: t.completedAt.toISOString(),
+                });
+                res = await api.request('POST', base, body);
+            }
+            else {
+                res = await api.request('PATCH', `${base}/${id}`, body);
+            }
+        }
+        catch (e) {
+            return { ok: false, reason: { status: null, message: e.message, posted, unposted: located.slice(posted) } };
+        }
+        requests++;
+        if (res.status < 200 || res.status >= 300) {
+            const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data
+                ? String(res.data.message)
+                : `HTTP ${res.status}`;
+            return { ok: false, reason: { status: res.status, message: msg, posted, unposted: located.slice(posted) } };
+        }
+        const html = res.data?.html_url;
+        if (typeof html === 'string' && /^https?:\/\//.test(html))
+            url = html;
+        if (id === null) {
+            const got = res.data?.id;
+            if (typeof got !== 'number')
+                return {
+                    ok: false,
+                    reason: { status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) },
+                };
+            id = got;
+        }
+        posted += batch.length;
+    }
+    return { ok: true, value: { id: id, url, requests } };
+}
+
+;// CONCATENATED MODULE: ./src/report/json-report.ts
+/**
+ * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
+ * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
+ * with its digest computed on the way, so a release can attach both.
+ */
+
+
+
+
+const CHUNK = 1 << 20;
+/** A call's JSON form: its members in schema order, without what only the reporters read. */
+const callJson = (c) => ({
+    artifact: c.artifact,
+    index: c.index,
+    line: c.line,
+    column: c.column,
+    member: c.member,
+    tool: c.tool,
+    asserted: c.asserted,
+    claimed_level: c.claimed_level,
+    level: c.level,
+    required_level: c.required_level,
+    subject_digest: c.subject_digest,
+    record: c.record,
+    reason: c.reason,
+});
+/** The report's text in pieces of about 1 MiB. */
+function* jsonChunks(report) {
+    // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
+    let parts = [
+        `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
+    ];
+    let size = 0;
+    const lists = [
+        ['runs', report.runs, (x) => x],
+        ['calls', report.calls, callJson],
+        ['records', report.records, (x) => x],
+        ['findings', report.findings, (x) => x],
+    ];
+    for (const [name, items, form] of lists) {
+        parts.push(`,\n  "${name}": [`);
+        for (let i = 0; i < items.length; i++) {
+            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
+            parts.push(line);
+            size += line.length;
+            if (size >= CHUNK) {
+                yield parts.join('');
+                parts = [];
+                size = 0;
+            }
+        }
+        parts.push(items.length > 0 ? '\n  ]' : ']');
+    }
+    parts.push('\n}\n');
+    yield parts.join('');
+}
+function renderJson(report) {
+    let s = '';
+    for (const c of jsonChunks(report))
+        s += c;
+    return s;
+}
+/** Chunks being written at once: the next is rendered while the disk takes the last ones. */
+const IN_FLIGHT = 4;
+async function writeAt(fh, bytes, position) {
+    let off = 0;
+    while (off < bytes.length)
+        off += (await fh.write(bytes, off, bytes.length - off, position + off)).bytesWritten;
+}
+/**
+ * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
+ * through a link at `file` (report/output.ts); returns the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
+ * ended, so none is left running).
+ */
+async function writeJson(report, file) {
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const h = (0,external_node_crypto_.createHash)('sha256');
+    const fh = await openOutput(file);
+    const writes = [];
+    try {
+        let position = 0;
+        for (const chunk of jsonChunks(report)) {
+            const bytes = Buffer.from(chunk, 'utf8');
+            h.update(bytes);
+            const w = writeAt(fh, bytes, position);
+            // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
+            w.catch(() => { });
+            writes.push(w);
+            position += bytes.length;
+            if (writes.length >= IN_FLIGHT)
+                await writes.shift();
+        }
+        await Promise.all(writes);
+    }
+    catch (e) {
+        await Promise.allSettled(writes);
+        throw e;
+    }
+    finally {
+        await fh.close();
+    }
+    return `sha256:${h.digest('hex')}`;
+}
+
+;// CONCATENATED MODULE: ./src/report/sarif.ts
+/**
+ * SARIF 2.1.0 for code scanning (github/codeql-action/upload-sarif): one rule per finding code,
+ * one result per error or warning about a file (notices stay out: every result is an alert), findings
+ * about inputs as tool configuration notifications, repository-relative locations, stable partial fingerprints.
+ */
+
+
+
+
+function renderSarif(report, prefix, version) {
+    const alerting = report.findings.filter((f) => f.severity !== 'notice');
+    const located = alerting.filter((f) => f.input === undefined);
+    const inputs = alerting.filter((f) => f.input !== undefined);
+    const codes = [...new Set(located.map((f) => f.code))].sort();
+    const rules = codes.map((code) => ({
+        id: code,
+        name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
+        shortDescription: { text: core_findings/* FINDINGS */.TG[code].title },
+        fullDescription: { text: core_findings/* FINDINGS */.TG[code].help },
+        defaultConfiguration: { level: severity/* SEVERITY_TABLE */.ps[core_findings/* FINDINGS */.TG[code].severity].sarif },
+        helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
+    }));
+    // Code scanning turns every result into an alert: notices (skipped objects, under-claims) stay in
+    // the report and the summary. A finding about an input has no artifact: it is a tool configuration
+    // notification, never a result at an invented location.
+    const results = located.map((f) => {
+        const uri = repoPath(prefix, f.file);
+        return {
+            ruleId: f.code,
+            ruleIndex: codes.indexOf(f.code),
+            level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
+            message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
+            locations: [
+                {
+                    physicalLocation: {
+                        artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
+                        region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column },
+                    },
+                },
+            ],
+            partialFingerprints: { 'receiptGate/v1': (0,binding/* sha256Hex */.fg)(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
+        };
+    });
+    const notifications = inputs.map((f) => ({
+        descriptor: { id: f.code },
+        level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
+        message: { text: `${f.input}: ${f.message}` },
+    }));
+    const sarif = {
+        $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+        version: '2.1.0',
+        runs: [
+            {
+                tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } },
+                ...(notifications.length > 0
+                    ? { invocations: [{ executionSuccessful: true, toolConfigurationNotifications: notifications }] }
+                    : {}),
+                results,
+            },
+        ],
+    };
+    return JSON.stringify(sarif, null, 2) + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+/**
+ * The job summary (Markdown): result banner, totals, failing findings first, then every call with a
+ * link to its line at the head commit. Kept under a byte budget (GitHub's limit is 1 MiB per step);
+ * when rows must be cut, a line says how many and where the full report is.
+ */
+
+
+
+
+
+
+const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
+/** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
+function md(s) {
+    return visible(s).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function summary_link(ctx, file, line, member) {
+    const p = repoPath(ctx.prefix, file);
+    const label = md(member ? `${p}!${member}:${line}` : `${p}:${line}`);
+    if (!ctx.blobBase)
+        return label;
+    const url = `${ctx.blobBase}/${p.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
+    return `[${label}](${url})`;
+}
+/** What was verified, where: the commit, the inputs as given, the report's digest. */
+function bannerLines(ctx, passed) {
+    const parts = [];
+    // md() makes every character inert, so nothing here goes in a code span (entities would show).
+    if (ctx.commit && ctx.merge) {
+        parts.push(`the merge of head ${md(ctx.merge.head.slice(0, 40))} into base ${md(ctx.merge.base.slice(0, 40))}, commit ${md(ctx.commit.slice(0, 40))}`);
+    }
+    else if (ctx.commit)
+        parts.push(`commit ${md(ctx.commit.slice(0, 40))}`);
+    if (ctx.inputs)
+        parts.push(`runs ${ctx.inputs.runs.map(md).join(', ')}`, `audit ${ctx.inputs.audit.map(md).join(', ')}`);
+    if (ctx.reportDigest)
+        parts.push(`report ${md(ctx.reportDigest)}`);
+    // A failed gate verified nothing: it checked these and found what failed.
+    return parts.length > 0 ? [`${passed ? 'Verified' : 'Checked'} ${parts.join(' · ')}.`, ''] : [];
+}
+/** The policy in effect, in the summary's head. */
+function policyLines(report) {
+    const rules = report.policy.rules;
+    if (rules.length === 0)
+        return ['Policy: none (honesty only: no level is required).', ''];
+    const t = report.totals;
+    return [
+        `Policy: ${rules.map((r) => `\`${r.selector}=${r.level}\``).join(', ')} · ${t.policy_unmet === 0 ? 'every call meets it' : `**${t.policy_unmet} call(s) below it**`}.`,
+        '',
+    ];
+}
+/** The counts: levels, records, policy, and each run's producer when any run has one. */
+function totalsLines(report) {
+    const t = report.totals;
+    const signers = report.policy.trusted_signers;
+    return [
+        `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
+        '',
+        '| level | calls |',
+        '|---|---:|',
+        ...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `| ${vocabulary/* LEVEL_TABLE */.iH[l].icon} ${l} | ${t[l]} |`),
+        `| — no rung (asserts no side effect) | ${t.no_effect} |`,
+        '',
+        `Audit records: ${recordCounts(t)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
+        '',
+        ...policyLines(report),
+        ...(producerLine(report)
+            ? [
+                `Runs: ${producerLine(report)}:`,
+                '',
+                ...report.runs.map((r) => `- ${md((0,core_text/* clip */.$Q)(r.artifact, 200))}: ${md(runProducer(r.producer))}`),
+                '',
+            ]
+            : []),
+    ];
+}
+/** One row per call: calls below their required level first, then calls with other failures (both marked), then the rest. */
+function callRows(report, ctx) {
+    const policy = report.policy.rules.length > 0;
+    return failingFirst(report.calls).map(({ call: c, fails }) => {
+        const mark = fails ? '❌ ' : '';
+        const level = c.level === null ? rung(null) : `${vocabulary/* LEVEL_TABLE */.iH[c.level].icon} ${c.level}`;
+        return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
+    });
+}
+/** Markdown within a byte budget: whole blocks, and sections cut row by row, counting what was left out. */
+class Budgeted {
+    budget;
+    parts = [];
+    trimmed = 0;
+    used = 0;
+    static RESERVE = 1024;
+    constructor(budget) {
+        this.budget = budget;
+    }
+    put(lines) {
+        this.add(`${lines.join('\n')}\n`);
+    }
+    section(heading, rows) {
+        if (rows.length === 0)
+            return;
+        const head = `${heading.join('\n')}\n`;
+        if (!this.fits(head)) {
+            this.trimmed += rows.length;
+            return;
+        }
+        this.add(head);
+        for (const [i, r] of rows.entries()) {
+            if (!this.fits(`${r}\n`)) {
+                this.trimmed += rows.length - i;
+                break;
+            }
+            this.add(`${r}\n`);
+        }
+        this.parts.push('\n');
+    }
+    fits(text) {
+        return this.used + Buffer.byteLength(text) + Budgeted.RESERVE <= this.budget;
+    }
+    add(text) {
+        this.parts.push(text);
+        this.used += Buffer.byteLength(text);
+    }
+}
+function renderSummary(report, ctx) {
+    const t = report.totals;
+    const verdict = report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed';
+    // A finding about an input names the input, never a link to a file that is not there.
+    const row = (f) => `- ${severity/* SEVERITY_TABLE */.ps[f.severity].icon} **${f.code}** ${f.input !== undefined ? md(f.input) : summary_link(ctx, f.file, f.line, f.member)}: ${md((0,core_text/* clip */.$Q)(f.message, 2000))}`;
+    // A failed gate leads with what failed; the totals and everything else follow.
+    const failed = report.ok ? [] : report.findings.filter((f) => f.severity === 'error');
+    const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
+    const policy = report.policy.rules.length > 0;
+    const out = new Budgeted(ctx.budgetBytes);
+    out.put([`${verdict} · ${weakestRung(t)}`, '', ...bannerLines(ctx, report.ok)]);
+    out.section(['### What failed', ''], failed.map(row));
+    out.put(totalsLines(report));
+    out.section(['### Findings', ''], rest.map(row));
+    out.section([
+        '### Calls',
+        '',
+        policy ? '| earned | claimed | required | tool | location |' : '| earned | claimed | tool | location |',
+        policy ? '|---|---|---|---|---|' : '|---|---|---|---|',
+    ], callRows(report, ctx));
+    if (out.trimmed > 0) {
+        const where = ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file';
+        out.parts.push(`> Summary trimmed: ${out.trimmed} more row(s) not shown. The full report is ${where}.\n`);
+    }
+    return { markdown: out.parts.join(''), trimmed: out.trimmed };
+}
+
+;// CONCATENATED MODULE: ./src/report/workflow-commands.ts
+/**
+ * Annotations as workflow commands (fork PRs, read-only tokens, `annotations: workflow-commands`,
+ * or whatever the Checks API did not take). GitHub shows at most WORKFLOW_COMMANDS_PER_LEVEL error,
+ * warning and notice annotations per step, counting the step's own lines (the failure message is
+ * an error, a fallback warning is a warning): the caller reserves those, the most severe are
+ * written first, and one notice (kept room for) says how many more the summary and report hold.
+ */
+
+
+/** @returns how many annotations were left out */
+function emitWorkflowCommands(annotations, sink, reserved = { failure: 0, warning: 0 }) {
+    // The notice budget keeps one line for the count of what was left out.
+    const room = {
+        failure: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.failure),
+        warning: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.warning),
+        notice: WORKFLOW_COMMANDS_PER_LEVEL - 1,
+    };
+    const shown = { failure: 0, warning: 0, notice: 0 };
+    let hidden = 0;
+    const ordered = [...annotations].sort((a, b) => (0,severity/* annotationRank */.Uo)(a.level) - (0,severity/* annotationRank */.Uo)(b.level));
+    for (const a of ordered) {
+        if (shown[a.level] >= room[a.level]) {
+            hidden++;
+            continue;
+        }
+        shown[a.level]++;
+        const props = a.path === null
+            ? { title: a.title }
+            : { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
+        if (a.level === 'failure')
+            sink.error(a.message, props);
+        else if (a.level === 'warning')
+            sink.warning(a.message, props);
+        else
+            sink.notice(a.message, props);
+    }
+    if (hidden > 0) {
+        sink.notice(`${hidden} more annotation(s) not shown: GitHub shows at most ${WORKFLOW_COMMANDS_PER_LEVEL} error, ${WORKFLOW_COMMANDS_PER_LEVEL} warning and ${WORKFLOW_COMMANDS_PER_LEVEL} notice annotations per step. The job summary and the report file list every call and finding.`, { title: 'receipt-gate: more annotations' });
+    }
+    return hidden;
+}
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
+const VERSION = '0.2.0';
+
+;// CONCATENATED MODULE: ./src/action/github-client.ts
+/**
+ * The only network code in receipt-gate: the GitHub API for reporting (never for verification),
+ * and the run's context read from the runner's environment. The client is @actions/github's Octokit
+ * (proxy from HTTPS_PROXY / NO_PROXY, GHES from GITHUB_API_URL) with @octokit/plugin-throttling (a
+ * secondary-rate-limit 403 or 429 and an exhausted primary limit are retried after the time GitHub
+ * asks for) and @octokit/plugin-retry (5xx retried with backoff), all within a bounded total wait.
+ * It is imported only when a run reports through the API, so a run that does not pays nothing.
+ */
+
+
+/** Longest total time spent waiting for rate limits before giving up (then: workflow commands). */
+const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
+/** Retries of one request after a rate limit, and after a 5xx. */
+const MAX_RETRIES = 2;
+/** An Octokit-backed client; `log` hears every wait, so the step's log says why it paused. */
+async function octokitApi(token, log) {
+    const [{ getOctokit }, { defaults }, { retry }, { throttling }] = await Promise.all([
+        Promise.all(/* import() */[__nccwpck_require__.e(555), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
+        __nccwpck_require__.e(/* import() */ 555).then(__nccwpck_require__.bind(__nccwpck_require__, 5555)),
+        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(735)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9735)),
+        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(856)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6856)),
+    ]);
+    let waited = 0;
+    const wait = (kind) => (retryAfter, options, _o, retryCount) => {
+        if (retryCount >= MAX_RETRIES || waited + retryAfter > MAX_RATE_LIMIT_WAIT_SECONDS) {
+            log(`receipt-gate: ${kind} on ${options.method} ${options.url}; not waiting ${retryAfter} s more (${waited} s already, at most ${MAX_RATE_LIMIT_WAIT_SECONDS} s)`);
+            return false;
+        }
+        waited += retryAfter;
+        log(`receipt-gate: ${kind} on ${options.method} ${options.url}; retrying after ${retryAfter} s as GitHub asks`);
+        return true;
+    };
+    const octokit = getOctokit(token, {
+        userAgent: 'receipt-gate',
+        throttle: { onRateLimit: wait('rate limit'), onSecondaryRateLimit: wait('secondary rate limit') },
+        // 429 is the throttling plugin's (and ours, below), never plugin-retry's blind backoff.
+        retry: { retries: MAX_RETRIES, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+        // Keep the toolkit's proxy-aware fetch and agent (HTTPS_PROXY, NO_PROXY): only add a timeout.
+        request: { ...defaults.request, timeout: 30_000 },
+    }, retry, throttling);
+    const once = async (method, path, body) => {
+        try {
+            const r = await octokit.request(`${method} ${path}`, {
+                ...((0,json/* isObject */.G)(body) ? body : {}),
+                headers: { 'x-github-api-version': '2022-11-28' },
+            });
+            return { status: r.status, data: r.data };
+        }
+        catch (e) {
+            const err = e;
+            // An answer from GitHub is a status; no answer at all (refused, reset, timed out) is a network error.
+            if (typeof err.status !== 'number' || err.status < 400 || !err.response)
+                throw e;
+            const after = Number(err.response.headers?.['retry-after']);
+            return {
+                status: err.status,
+                data: err.response.data ?? { message: err.message },
+                ...(Number.isFinite(after) ? { retryAfter: after } : {}),
+            };
+        }
+    };
+    return {
+        async request(method, path, body) {
+            // A 429 the throttling plugin did not take (no "secondary rate" message): wait what it asks, bounded.
+            for (let attempt = 0;; attempt++) {
+                const r = await once(method, path, body);
+                if (r.status !== 429 || !wait('rate limit (429)')(r.retryAfter ?? 60, { method, url: path }, null, attempt))
+                    return r;
+                await new Promise((resolve) => setTimeout(resolve, (r.retryAfter ?? 60) * 1000));
+            }
+        },
+    };
+}
+const str = (v) => (typeof v === 'string' && v !== '' ? v : null);
+function readContext(env, cwd) {
+    const [owner, repo] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
+    let event = null;
+    const eventPath = env['GITHUB_EVENT_PATH'];
+    if (eventPath) {
+        try {
+            event = JSON.parse((0,external_node_fs_.readFileSync)(eventPath, 'utf8'));
+        }
+        catch {
+            event = null; // no event context: annotations go to GITHUB_SHA
+        }
+    }
+    const e = (0,json/* isObject */.G)(event) ? event : {};
+    const pr = (0,json/* isObject */.G)(e['pull_request']) ? e['pull_request'] : null;
+    const head = pr && (0,json/* isObject */.G)(pr['head']) ? str(pr['head']['sha']) : null;
+    const base = pr && (0,json/* isObject */.G)(pr['base']) ? str(pr['base']['sha']) : null;
+    const mg = (0,json/* isObject */.G)(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
+    const wr = (0,json/* isObject */.G)(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
+    return {
+        owner: str(owner),
+        repo: str(repo),
+        headSha: head ?? mg ?? wr ?? str(env['GITHUB_SHA']),
+        sha: str(env['GITHUB_SHA']),
+        merge: head && base && str(env['GITHUB_SHA']) !== head ? { head, base } : null,
+        eventName: env['GITHUB_EVENT_NAME'] ?? '',
+        serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
+        apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
+        workspace: env['GITHUB_WORKSPACE'] ?? cwd,
+        defaultBranch: (0,json/* isObject */.G)(e['repository']) ? str(e['repository']['default_branch']) : null,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gate/settings.ts
+/**
+ * Settings with one home: the typed settings of a verification, the defaults of every option in one
+ * table (the action's `action.yml` declares the same defaults; a test compares them), and the
+ * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
+ * message per mistake. Nothing below the entries reads argv or the environment.
+ */
+
+
+
+
+
+
+
+/**
+ * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
+ * entries' parsers (cli/parse.ts `parseCli`, action/inputs.ts `readSettings`), which return it as a
+ * `UsageProblem`. It never leaves those modules.
+ */
+class UsageError extends Error {
+}
+/** Run a settings parser: its value, or the usage problem it threw. */
+function usage(parse) {
+    try {
+        return { ok: true, value: parse() };
+    }
+    catch (e) {
+        if (e instanceof UsageError)
+            return { ok: false, reason: { message: e.message } };
+        throw e;
+    }
+}
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+function directoryIn(workspace, base, value, name) {
+    const dir = external_node_path_default().resolve(base, value);
+    if (workspace !== null) {
+        const rel = external_node_path_default().relative(workspace, dir);
+        if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
+            throw new UsageError(`${name}: "${value}" is outside the workspace`);
+    }
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new UsageError(`${name}: "${value}" is not a directory`);
+    return dir;
+}
+/**
+ * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
+ * flags of the same name use the same defaults).
+ */
+const DEFAULTS = {
+    runs: '.assay/runs',
+    audit: '.assay/audit',
+    'allow-unmatched-records': 'false',
+    'strict-observed': 'false',
+    annotations: 'auto',
+    annotate: 'all',
+    'check-run-id': '',
+    'check-name': 'side-effect receipts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
+    'github-token': '${{ github.token }}',
+    summary: 'true',
+    'sarif-file': '',
+    'report-file': '',
+    'working-directory': '.',
+    'max-annotations': '1000',
+    'max-file-size': '64MiB',
+    'max-line-size': '8MiB',
+    jobs: 'auto',
+    require: '',
+    'trusted-keys': '',
+    'require-signed-records': 'false',
+    'trusted-producers': '',
+    'require-attested-runs': 'false',
+    'vsa-predicate': '',
+    vsa: '',
+    'vsa-key': '',
+    'trusted-signer-identities': '',
+    'trusted-producer-identities': '',
+    'source-refs': '',
+    'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
+    'trusted-root': '',
+};
+/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
+const UNITS = new Map([
+    ['', 1],
+    ['b', 1],
+    ['k', 1024],
+    ['kb', 1024],
+    ['kib', 1024],
+    ['m', 1024 ** 2],
+    ['mb', 1024 ** 2],
+    ['mib', 1024 ** 2],
+    ['g', 1024 ** 3],
+    ['gb', 1024 ** 3],
+    ['gib', 1024 ** 3],
+]);
+/** "64MiB", "512k", "1048576" → bytes. */
+function parseSize(name, value) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
+    if (!m || unit === undefined)
+        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+    const bytes = Math.floor(Number(m[1]) * unit);
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+        throw new UsageError(`${name}: "${value}" is out of range`);
+    return bytes;
+}
+/** YAML 1.2 core booleans, as @actions/core reads them. */
+function parseBool(name, value) {
+    const v = value.trim();
+    if (['true', 'True', 'TRUE'].includes(v))
+        return true;
+    if (['false', 'False', 'FALSE', ''].includes(v))
+        return false;
+    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
+}
+function parseChoice(name, value, choices) {
+    const v = value.trim();
+    if (choices.includes(v))
+        return v;
+    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
+}
+/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
+function parseList(value) {
+    const out = [];
+    let depth = 0;
+    let cur = '';
+    for (const ch of value) {
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        if (ch === '\n' || (ch === ',' && depth === 0)) {
+            out.push(cur);
+            cur = '';
+            depth = 0;
+        }
+        else
+            cur += ch;
+    }
+    out.push(cur);
+    return out.map((s) => s.trim()).filter((s) => s !== '');
+}
+/** A whole number ≥ 0. */
+function parseCount(name, value) {
+    const v = value.trim();
+    if (!/^\d{1,9}$/.test(v))
+        throw new UsageError(`${name}: "${value}" is not a whole number`);
+    return Number(v);
+}
+/** The verification settings with every default, for a working directory (tests and entries start here). */
+function defaultSettings(cwd) {
+    return {
+        runs: parseList(DEFAULTS.runs),
+        audit: parseList(DEFAULTS.audit),
+        explicit: { runs: false, audit: false },
+        cwd,
+        workspace: cwd,
+        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
+        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
+        limits: DEFAULT_LIMITS,
+        policy: NO_POLICY,
+        trustedKeys: null,
+        trustedProducers: null,
+        keyless: null,
+        jobs: parseJobs('jobs', DEFAULTS.jobs),
+    };
+}
+/** Most reading threads one gate starts. */
+const MAX_JOBS = 256;
+/** `auto` (the machine's cores: null) or a number of reading threads, 1 to MAX_JOBS. */
+function parseJobs(name, value) {
+    const v = value.trim();
+    if (v === 'auto')
+        return null;
+    if (!/^\d{1,9}$/.test(v) || Number(v) < 1 || Number(v) > MAX_JOBS)
+        throw new UsageError(`${name}: "${value}" is not a number of threads from 1 to ${MAX_JOBS}, or auto`);
+    return Number(v);
+}
+/** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
+const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
+const IDENTITY = /^https:\/\/[^\s@]+@refs\/\S+$/;
+/** Identities, source repository, refs and issuer, checked (semantics "Keyless trust"); no identity at all: null. */
+function readKeyless(k, names) {
+    for (const [list, name] of [
+        [k.signerIdentities, names.signerIdentities],
+        [k.producerIdentities, names.producerIdentities],
+    ]) {
+        for (const id of list)
+            if (!IDENTITY.test(id))
+                throw new UsageError(`${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`);
+    }
+    if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0)
+        return null;
+    const repo = k.sourceRepository;
+    if (repo === null || repo === '')
+        throw new UsageError(`${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`);
+    if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
+        throw new UsageError(`${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
+    for (const r of k.sourceRefs)
+        if (!/^refs\/\S+$/.test(r))
+            throw new UsageError(`${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+    const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
+    if (!/^https:\/\/\S+$/.test(issuer))
+        throw new UsageError(`${names.issuer}: "${issuer}" is not an https:// URL`);
+    const policy = (ids) => ids.length === 0
+        ? null
+        : {
+            identities: new Set(ids),
+            sourceRepository: repo,
+            sourceRefs: new Set(k.sourceRefs.length > 0 ? k.sourceRefs : [k.defaultRef]),
+            issuer,
+        };
+    return { signers: policy(k.signerIdentities), producers: policy(k.producerIdentities), trustedRoot: k.trustedRoot };
+}
+/** Required-level rules, each a usage error naming the rule when it is wrong. */
+function readPolicy(name, rules) {
+    const p = parsePolicy(rules);
+    if (!p.ok)
+        throw new UsageError(`${name}: ${p.reason}`);
+    return p.value;
+}
+/**
+ * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
+ * each text came from, for the message when one does not parse. None: null (no trust configured).
+ */
+function readTrustedKeys(sources) {
+    if (sources.length === 0)
+        return null;
+    const keys = [];
+    for (const s of sources) {
+        const parsed = parsePublicKeys(s.pem);
+        if (!parsed.ok)
+            throw new UsageError(`${s.name}: ${parsed.reason}`);
+        keys.push(...parsed.value);
+    }
+    return trustedKeys(keys);
+}
+/** Limits with the two that users set (each undefined: the default). */
+function readLimits(maxFileSize, maxLineSize, prefix = '') {
+    return {
+        ...limits/* DEFAULT_LIMITS */.dR,
+        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : limits/* DEFAULT_LIMITS */.dR.maxFileBytes,
+        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : limits/* DEFAULT_LIMITS */.dR.maxLineBytes,
+    };
+}
+/**
+ * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
+ * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
+ * artifact are the gate's `no_artifacts` / `no_match`, not this.
+ */
+function requireExistingPaths(inputs, cwd, name) {
+    for (const raw of inputs) {
+        const input = raw.trim();
+        if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
+            continue;
+        const abs = external_node_path_default().resolve(cwd, input);
+        if ((0,external_node_fs_.existsSync)(abs))
+            continue;
+        throw new UsageError(`${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
+    }
+}
+/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
+function nearestExisting(cwd, abs) {
+    let dir = abs;
+    const missing = [];
+    while (!(0,external_node_fs_.existsSync)(dir)) {
+        missing.unshift(external_node_path_default().basename(dir));
+        const up = external_node_path_default().dirname(dir);
+        if (up === dir)
+            return '';
+        dir = up;
+    }
+    const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
+    let entries = [];
+    try {
+        entries = (0,external_node_fs_.readdirSync)(dir);
+    }
+    catch {
+        /* not a directory: no suggestion */
+    }
+    const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
+    if (near !== null)
+        return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
+    return ` (the nearest existing path is "${rel(dir)}")`;
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs.ts
+/**
+ * The action's inputs → one typed settings object, in the manner of actions/checkout's input
+ * helper: every input read once, its default taken from the settings table (the same default
+ * `action.yml` declares; a test compares them), and validated before anything runs. A bad value is
+ * one UsageError naming the input.
+ */
+
+
+
+
+
+/**
+ * Trusted keys from an input's PEM text; empty is "none configured", unless a switch says keys are
+ * required (semantics §12): then empty is a configuration error naming both inputs.
+ */
+function keysRequired(name, pem, required, switchName) {
+    if (pem.trim() !== '')
+        return readTrustedKeys([{ name, pem }]);
+    if (required) {
+        throw new UsageError(`${name}: empty, but ${switchName} is true (an unset repository variable is an empty string; set the variable, or the gate would accept what no trusted key signed)`);
+    }
+    return null;
+}
+/** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
+function verdictInputs(predicate, envelope, keyPem, env) {
+    if (predicate === null && envelope === null) {
+        if (keyPem.trim() !== '')
+            throw new UsageError('vsa-key: only with vsa (a path for the signed verdict)');
+        return null;
+    }
+    let key = null;
+    if (envelope !== null) {
+        if (keyPem.trim() === '')
+            throw new UsageError('vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
+        const k = parsePrivateKey(keyPem);
+        if (!k.ok)
+            throw new UsageError(`vsa-key: ${k.reason}`);
+        key = k.value;
+    }
+    const resourceUri = resourceUriFromEnv(env);
+    if (!resourceUri)
+        throw new UsageError(`${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`);
+    return { predicate, envelope, key, resourceUri };
+}
+/**
+ * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
+ *   local run may not, so an empty value means the default here too, except for github-token)
+ */
+/** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
+function readSettings(input, ctx, env) {
+    return usage(() => settingsOf(input, ctx, env));
+}
+function settingsOf(input, ctx, env) {
+    const get = (name) => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
+    const workspace = external_node_path_default().resolve(ctx.workspace);
+    const wdInput = get('working-directory');
+    const cwd = directoryIn(workspace, workspace, wdInput, 'working-directory');
+    const rel = external_node_path_default().relative(workspace, cwd);
+    const checkRunId = get('check-run-id');
+    if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) {
+        throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
+    }
+    const checkName = get('check-name');
+    if (checkName.length > 255)
+        throw new UsageError('check-name: longer than 255 characters');
+    const file = (name) => {
+        const v = get(name);
+        return v === '' ? null : external_node_path_default().resolve(workspace, v);
+    };
+    const runs = parseList(get('runs'));
+    const audit = parseList(get('audit'));
+    const explicit = {
+        runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs,
+        audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit,
+    };
+    if (explicit.runs)
+        requireExistingPaths(runs, cwd, 'runs');
+    if (explicit.audit)
+        requireExistingPaths(audit, cwd, 'audit');
+    // Identities beside keys (docs/keyless.md): the source repository is the one this workflow runs for.
+    const keyless = readKeyless({
+        signerIdentities: parseList(get('trusted-signer-identities')),
+        producerIdentities: parseList(get('trusted-producer-identities')),
+        sourceRepository: env['GITHUB_REPOSITORY'] ?? null,
+        sourceRefs: parseList(get('source-refs')),
+        defaultRef: `refs/heads/${ctx.defaultBranch ?? 'main'}`,
+        issuer: get('certificate-oidc-issuer'),
+        trustedRoot: file('trusted-root'),
+    }, {
+        signerIdentities: 'trusted-signer-identities',
+        producerIdentities: 'trusted-producer-identities',
+        sourceRepository: 'GITHUB_REPOSITORY',
+        sourceRefs: 'source-refs',
+        issuer: 'certificate-oidc-issuer',
+    });
+    return {
+        gate: {
+            runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
+            audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
+            explicit,
+            cwd,
+            workspace,
+            allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
+            strictObserved: parseBool('strict-observed', get('strict-observed')),
+            limits: readLimits(get('max-file-size'), get('max-line-size')),
+            jobs: parseJobs('jobs', get('jobs')),
+            policy: readPolicy('require', parseList(get('require'))),
+            // PEM text, typically from a repository variable, so a pull request cannot change it.
+            trustedKeys: keysRequired('trusted-keys', get('trusted-keys'), parseBool('require-signed-records', get('require-signed-records')) && !keyless?.signers, 'require-signed-records'),
+            trustedProducers: keysRequired('trusted-producers', get('trusted-producers'), parseBool('require-attested-runs', get('require-attested-runs')) && !keyless?.producers, 'require-attested-runs'),
+            keyless,
+        },
+        annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off']),
+        annotate: parseChoice('annotate', get('annotate'), ['all', 'failures']),
+        checkRunId: checkRunId === '' ? null : Number(checkRunId),
+        checkName,
+        token: get('github-token'),
+        summary: parseBool('summary', get('summary')),
+        maxAnnotations: parseCount('max-annotations', get('max-annotations')),
+        sarifFile: file('sarif-file'),
+        reportFile: file('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_namespaceObject.tmpdir)(), 'receipt-gate', 'report.json'),
+        prefix: rel.split((external_node_path_default()).sep).join('/'),
+        vsa: verdictInputs(file('vsa-predicate'), file('vsa'), get('vsa-key'), env),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/run.ts
+/**
+ * The GitHub Action: inputs → settings → runGate → reporters (report file, SARIF, annotations,
+ * job summary) → outputs → the gate. Runner protocol through @actions/core; the Checks API through
+ * Octokit (github.ts), loaded only when used. Reporting problems (a read-only token, an API outage,
+ * a summary that cannot be written) degrade and never change the verdict; only the report's `ok`
+ * fails the step.
+ */
+
+
+
+
+
+/** Input paths relative to the working directory, as repository paths. */
+const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
+
+
+
+
+
+
+
+
+
+
+/** Messages from the API or the system, as one inert log line (never a workflow command). */
+const line = (s) => visible(s).replace(/^::/, ':\u200b:');
+async function annotate(core, s, ctx, report, annotations, api, summary, now) {
+    let written = null;
+    if (s.annotations === 'off')
+        return written;
+    // The step's own failure message is one of the error lines GitHub shows.
+    const failing = report.ok ? 0 : 1;
+    const canApi = s.annotations !== 'workflow-commands' && s.token !== '' && ctx.owner && ctx.repo && ctx.headSha;
+    if (canApi) {
+        // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
+        const located = annotations.filter((a) => a.path !== null);
+        const sent = located.slice(0, s.maxAnnotations);
+        const capped = located.length - sent.length;
+        const note = capped > 0
+            ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
+            : '';
+        const t = report.totals;
+        const r = await publishCheckRun(await api(), {
+            owner: ctx.owner,
+            repo: ctx.repo,
+            headSha: ctx.headSha,
+            name: s.checkName,
+            checkRunId: s.checkRunId,
+            conclusion: report.ok ? 'success' : 'failure',
+            completedAt: now(),
+        }, {
+            title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
+            summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
+        }, sent);
+        // The Checks API needs a file for an annotation: findings about inputs (a path that matched
+        // nothing, a rule that applies to no call) are annotated on the run by workflow commands.
+        const about = annotations.filter((a) => a.path === null);
+        if (r.ok) {
+            emitWorkflowCommands(about, core, { failure: failing, warning: 0 });
+            const w = r.value;
+            written = { id: String(w.id), url: w.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${w.id}` };
+            core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${w.id} (${w.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
+            return written;
+        }
+        const f = r.reason;
+        const why = f.status === 403
+            ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
+            : `the Checks API failed (${f.status ?? 'network'}: ${line(f.message)})`;
+        core.warning(`receipt-gate: ${why}; falling back to workflow commands${f.posted > 0 ? ` for the ${f.unposted.length} annotation(s) not yet posted` : ''}.`);
+        emitWorkflowCommands(f.posted > 0 ? [...about, ...f.unposted] : annotations, core, { failure: failing, warning: 1 });
+        return written;
+    }
+    const warned = s.annotations === 'check-run';
+    if (warned)
+        core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
+    emitWorkflowCommands(annotations, core, { failure: failing, warning: warned ? 1 : 0 });
+    return written;
+}
+const blobBase = (ctx) => ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
+/** The verdict attestation's files; false when it could not be written (the step has failed). */
+function run_verdict(core, s, ctx, env, report, digest, inputs, now) {
+    core.setOutput('vsa-predicate-file', '');
+    core.setOutput('vsa-file', '');
+    if (!s.vsa)
+        return true;
+    const origin = {
+        workspace: ctx.workspace,
+        reportFile: s.reportFile,
+        reportDigest: digest,
+        resourceUri: s.vsa.resourceUri,
+        // The workflow that ran the gate names its policy.
+        policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
+        inputs: prefixed(inputs, s.prefix),
+        timeVerified: now(),
+        version: VERSION,
+    };
+    const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
+    if (!w.ok) {
+        core.setOutput('result', 'error');
+        core.setFailed(`receipt-gate: ${w.reason.map((f) => f.message).join('; ')}`);
+        return false;
+    }
+    if (s.vsa.predicate)
+        core.setOutput('vsa-predicate-file', s.vsa.predicate);
+    if (s.vsa.envelope)
+        core.setOutput('vsa-file', s.vsa.envelope);
+    return true;
+}
+/** The step's outputs from the report's totals, and the SARIF file when asked. */
+function outputs(core, s, report, digest) {
+    const t = report.totals;
+    core.setOutput('result', report.ok ? 'pass' : 'fail');
+    core.setOutput('calls', t.calls);
+    core.setOutput('verified', t.verified);
+    core.setOutput('observed-confirmed', t.observed_confirmed);
+    core.setOutput('asserted', t.asserted);
+    core.setOutput('no-effect', t.no_effect);
+    core.setOutput('weakest-level', t.weakest_level ?? '');
+    core.setOutput('policy-unmet', t.policy_unmet);
+    core.setOutput('errors', t.errors);
+    core.setOutput('warnings', t.warnings);
+    core.setOutput('report-file', s.reportFile);
+    core.setOutput('report-digest', digest);
+    if (s.sarifFile)
+        writeWhole(s.sarifFile, renderSarif(report, s.prefix, VERSION));
+    core.setOutput('sarif-file', s.sarifFile ?? '');
+}
+/**
+ * inputs → settings → the gate → the report file, the verdict, outputs, annotations, the job summary.
+ * @param cwd the process's working directory (the workspace when GITHUB_WORKSPACE is unset)
+ * @param now the clock (the check run's completed_at)
+ */
+async function runAction(core = lib_core, env = process.env, cwd = process.cwd(), now = () => new Date()) {
+    const ctx = readContext(env, cwd);
+    const read = readSettings((name) => core.getInput(name), ctx, env);
+    if (!read.ok) {
+        // `if: always()` steps can tell a misconfigured gate from a failed one.
+        core.setOutput('result', 'error');
+        core.setFailed(`receipt-gate: invalid input ${read.reason.message}`);
+        return;
+    }
+    const s = read.value;
+    const gated = await runGate(s.gate, s.vsa !== null);
+    if (!gated.ok) {
+        core.setOutput('result', 'error');
+        core.setFailed(`receipt-gate: invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
+        return;
+    }
+    const { report, inputs } = gated.value;
+    const digest = await writeJson(report, s.reportFile);
+    if (!run_verdict(core, s, ctx, env, report, digest, inputs, now))
+        return;
+    outputs(core, s, report, digest);
+    const summary = {
+        prefix: s.prefix,
+        blobBase: blobBase(ctx),
+        reportFile: s.reportFile,
+        budgetBytes: SUMMARY_BUDGET,
+        // What was verified is the commit checked out (on a pull request, the merge commit); the check run stays on the head.
+        commit: ctx.sha ?? ctx.headSha,
+        merge: ctx.merge,
+        inputs: { runs: s.gate.runs, audit: s.gate.audit },
+        reportDigest: digest,
+    };
+    const annotations = buildAnnotations(report, s.prefix, s.annotate);
+    const checkRun = await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
+    core.setOutput('check-run-id', checkRun?.id ?? '');
+    core.setOutput('check-run-url', checkRun?.url ?? '');
+    if (s.summary && env['GITHUB_STEP_SUMMARY']) {
+        try {
+            await core.summary.addRaw(renderSummary(report, summary).markdown).write();
+        }
+        catch (e) {
+            // A summary that cannot be written never changes the verdict.
+            core.warning(`receipt-gate: the job summary could not be written (${line(e.message)}); the report is in ${s.reportFile}.`);
+        }
+    }
+    const t = report.totals;
+    core.info(`receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${levelCounts(t)}; ${t.errors} error(s), ${t.warnings} warning(s)`);
+    if (!report.ok)
+        core.setFailed(`receipt-gate: the gate failed with ${t.errors} error(s); see the annotations and the job summary.`);
+}
+
+
+/***/ }),
+
+/***/ 5872:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  WA: () => (/* binding */ DIGEST_PATTERN),
+  Ch: () => (/* binding */ binding),
+  vI: () => (/* binding */ jcs),
+  sI: () => (/* binding */ sha256Digest),
+  fg: () => (/* binding */ sha256Hex),
+  kk: () => (/* binding */ utcSeconds)
+});
+
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
@@ -31151,7 +35395,7 @@ function canonicalize (object) {
 }
 
 // EXTERNAL MODULE: ./src/core/json.ts
-var core_json = __nccwpck_require__(6153);
+var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/core/binding.ts
 /**
  * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
@@ -31185,16 +35429,16 @@ function sha256Hex(text) {
     return (0,external_node_crypto_.hash)('sha256', text, 'hex');
 }
 /** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
-const binding_sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
 /** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
-const binding_utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
+const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
 /** binding(subject) as the semantics document defines it. */
 function binding(subject) {
     const text = subjectText(subject);
     if (text !== null)
-        return { ok: true, digest: binding_sha256Digest(text) };
+        return { ok: true, digest: sha256Digest(text) };
     const c = jcs(subject);
-    return c.ok ? { ok: true, digest: binding_sha256Digest(c.text) } : c;
+    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
 }
 /**
  * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
@@ -31208,7 +35452,7 @@ function binding(subject) {
 function subjectText(subject) {
     if (!isPlainObject(subject) || typeof subject.toJSON === 'function')
         return null;
-    if (Object.keys(subject).length !== 3 || !(0,core_json/* hasOwn */.$)(subject, 'action_class') || !(0,core_json/* hasOwn */.$)(subject, 'verb') || !(0,core_json/* hasOwn */.$)(subject, 'target'))
+    if (Object.keys(subject).length !== 3 || !(0,json/* hasOwn */.$)(subject, 'action_class') || !(0,json/* hasOwn */.$)(subject, 'verb') || !(0,json/* hasOwn */.$)(subject, 'target'))
         return null;
     const actionClass = subject['action_class'];
     const verb = subject['verb'];
@@ -31301,11 +35545,207 @@ function sortByKey(members) {
 }
 const SMALL_TARGET = 8;
 /** An object as JSON.parse makes them (canonicalize alone judges anything with another prototype: a toJSON, a boxed value). */
-const isPlainObject = (v) => (0,core_json/* isObject */.G)(v) && Object.getPrototypeOf(v) === Object.prototype;
+const isPlainObject = (v) => (0,json/* isObject */.G)(v) && Object.getPrototypeOf(v) === Object.prototype;
 
-// EXTERNAL MODULE: ./src/core/findings.ts
-var core_findings = __nccwpck_require__(4637);
-;// CONCATENATED MODULE: ./src/core/projection.ts
+
+/***/ }),
+
+/***/ 4637:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $t: () => (/* binding */ placeOf),
+/* harmony export */   Eg: () => (/* binding */ compareFindings),
+/* harmony export */   HC: () => (/* binding */ byLocation),
+/* harmony export */   TG: () => (/* binding */ FINDINGS),
+/* harmony export */   gk: () => (/* binding */ finding),
+/* harmony export */   uY: () => (/* binding */ inputFinding)
+/* harmony export */ });
+/* unused harmony export FINDING_CODES */
+/* harmony import */ var _severity_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(432);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2020);
+
+
+const FINDINGS = {
+    invalid_artifact: {
+        severity: 'error',
+        title: 'Invalid artifact',
+        help: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.',
+        about: 'file',
+    },
+    record_inconsistent: {
+        severity: 'error',
+        title: 'Audit record inconsistent',
+        help: "An audit record's subject does not hash to its binding_digest: it was edited after it was made.",
+    },
+    duplicate_record: {
+        severity: 'error',
+        title: 'Duplicate audit record',
+        help: 'Two records share one (provider, record_id) but differ in subject or binding_digest: one identity names one audit entry, so neither verifies a call.',
+    },
+    record_unmatched: {
+        severity: 'error',
+        option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
+        title: 'Audit record binds no call',
+        help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
+    },
+    record_untrusted: {
+        severity: 'error',
+        title: 'Audit record not from a trusted signer',
+        help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
+    },
+    policy_unmet: {
+        severity: 'error',
+        title: 'Required level not reached',
+        help: 'A required level (--require / require) is above the level the call earned.',
+        shortfall: true,
+    },
+    verified_not_reproduced: {
+        severity: 'error',
+        title: 'verified claim not reproduced',
+        help: 'A call claims verified, but no committed audit record reproduces its binding.',
+        shortfall: true,
+    },
+    observed_confirmed_not_reproduced: {
+        severity: 'warning',
+        option: { when: 'with `strict-observed`', severity: 'error' },
+        title: 'observed_confirmed claim not reproduced',
+        help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
+        shortfall: true,
+    },
+    inconsistent_claim: {
+        severity: 'error',
+        title: 'Inconsistent claim',
+        help: "A call's claim contradicts itself (level, source, digest, asserted flags), or asserts a side effect of a call that was denied, failed or did not succeed.",
+    },
+    run_incomplete: {
+        severity: 'error',
+        title: 'Run incomplete',
+        help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
+        about: 'file',
+    },
+    run_unattested: {
+        severity: 'error',
+        title: 'Run not attested by a trusted producer',
+        help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
+        about: 'file',
+    },
+    orphan_attestation: {
+        severity: 'warning',
+        title: 'Attestation without its artifact',
+        help: 'An attestation file (.intoto.jsonl, .sigstore.json) has no artifact of its base name beside it: a renamed artifact must not lose its attestation silently.',
+        about: 'file',
+    },
+    no_artifacts: {
+        severity: 'error',
+        title: 'No run artifacts',
+        help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+    },
+    rule_unused: {
+        severity: 'warning',
+        title: 'Required-level rule applies to no call',
+        help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
+    },
+    imported_twice: {
+        severity: 'notice',
+        title: 'Audit entry imported twice',
+        help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
+    },
+    under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+    skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
+    no_decisions: {
+        severity: 'notice',
+        title: 'No decisions',
+        help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
+        about: 'file',
+    },
+    no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
+    no_match: {
+        severity: 'notice',
+        option: { when: 'for an input given explicitly', severity: 'error' },
+        title: 'Input matched nothing',
+        help: 'An input path or glob matched no file.',
+    },
+};
+const FINDING_CODES = Object.keys(FINDINGS);
+/** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
+const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
+/** A finding at a location; `severity` only for the codes whose severity an option changes. */
+function finding(code, loc, message, severity = FINDINGS[code].severity) {
+    if (loc.member === undefined)
+        return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
+}
+/** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
+function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
+    return { severity, code, input, file: null, line: null, column: null, message };
+}
+/** Root causes first: findings about inputs, then about whole files, then about the records and calls in them. */
+const groupOf = (f) => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
+const byLocation = (a, b) => (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.file, b.file) || a.line - b.line || a.column - b.column;
+/** Where a finding is, for ordering: its input, or its file, line and column. */
+const position = (a, b) => a.input !== undefined || b.input !== undefined ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.input ?? '', b.input ?? '') : byLocation(a, b);
+/** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
+function compareFindings(a, b) {
+    return (groupOf(a) - groupOf(b) ||
+        position(a, b) ||
+        _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[a.severity].rank - _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[b.severity].rank ||
+        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.code, b.code) ||
+        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.message, b.message));
+}
+
+
+/***/ }),
+
+/***/ 6153:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ hasOwn),
+/* harmony export */   G: () => (/* binding */ isObject)
+/* harmony export */ });
+/**
+ * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
+ * object check every reader and the core use. Parsed objects are never copied or spread.
+ */
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasOwn = (o, k) => Object.hasOwn(o, k);
+
+
+/***/ }),
+
+/***/ 4146:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   S: () => (/* binding */ SURFACE_SCHEMA),
+/* harmony export */   e: () => (/* binding */ RECORD_SCHEMA)
+/* harmony export */ });
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+
+
+/***/ }),
+
+/***/ 3890:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Cv: () => (/* binding */ project),
+/* harmony export */   EC: () => (/* binding */ boundFields),
+/* harmony export */   RD: () => (/* binding */ KNOWN_CLASSES),
+/* harmony export */   UW: () => (/* binding */ PRODUCER_VERBS),
+/* harmony export */   hD: () => (/* binding */ targetKey),
+/* harmony export */   nw: () => (/* binding */ narrowTarget),
+/* harmony export */   zo: () => (/* binding */ boundValueText)
+/* harmony export */ });
+/* harmony import */ var _binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5872);
+/* harmony import */ var _json_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6153);
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
  * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
@@ -31336,13 +35776,13 @@ function narrowTarget(actionClass, target) {
         return undefined;
     const out = {};
     for (const f of fields)
-        if ((0,core_json/* hasOwn */.$)(target, f))
+        if ((0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .hasOwn */ .$)(target, f))
             out[f] = target[f];
     return out;
 }
 function project(decision) {
     const action = decision['action'];
-    if (!(0,core_json/* isObject */.G)(action))
+    if (!(0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .isObject */ .G)(action))
         return { kind: 'none', reason: 'action is not an object' };
     const actionClass = action['resource_type'];
     const verb = action['verb'];
@@ -31351,7 +35791,7 @@ function project(decision) {
         return { kind: 'none', reason: 'action.resource_type is not a string' };
     if (typeof verb !== 'string')
         return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!(0,core_json/* isObject */.G)(target))
+    if (!(0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .isObject */ .G)(target))
         return { kind: 'none', reason: 'action.target is not an object' };
     const narrowed = narrowTarget(actionClass, target);
     if (!narrowed)
@@ -31360,7 +35800,7 @@ function project(decision) {
         return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
     }
     const subject = { action_class: actionClass, verb, target: narrowed };
-    const b = binding(subject);
+    const b = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .binding */ .Ch)(subject);
     if (!b.ok)
         return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
     return { kind: 'subject', subject, digest: b.digest };
@@ -31376,7 +35816,7 @@ function project(decision) {
 function targetKey(subject) {
     let key = subject.action_class;
     for (const f of boundFields(subject.action_class) ?? [])
-        key += (0,core_json/* hasOwn */.$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
+        key += (0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .hasOwn */ .$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
     return key;
 }
 /**
@@ -31389,13 +35829,226 @@ function targetKey(subject) {
 function boundValueText(v) {
     if (typeof v === 'string')
         return JSON.stringify(v);
-    const c = jcs(v);
+    const c = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(v);
     return c.ok ? c.text : '\u0000';
 }
 
-// EXTERNAL MODULE: ./src/core/text.ts
-var core_text = __nccwpck_require__(2020);
-;// CONCATENATED MODULE: ./src/core/vocabulary.ts
+
+/***/ }),
+
+/***/ 432:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Uo: () => (/* binding */ annotationRank),
+/* harmony export */   oC: () => (/* binding */ SEVERITIES),
+/* harmony export */   ps: () => (/* binding */ SEVERITY_TABLE)
+/* harmony export */ });
+/**
+ * Severities, one table: their order and every reporter's word for each (the report's totals, the
+ * Checks API's annotation level, SARIF's level, the summary's icon, the table's colour).
+ */
+/** How bad a finding is: the order is the rank (most severe first). */
+const SEVERITIES = ['error', 'warning', 'notice'];
+const SEVERITY_TABLE = {
+    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
+    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
+    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
+};
+/** The rank of an annotation level: the rank of the severity it stands for. */
+const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
+
+
+/***/ }),
+
+/***/ 2020:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   F: () => (/* binding */ asciiLower),
+/* harmony export */   hD: () => (/* binding */ quote),
+/* harmony export */   qb: () => (/* binding */ nearestName),
+/* harmony export */   r2: () => (/* binding */ cmp)
+/* harmony export */ });
+/** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
+/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
+const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
+ * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
+ */
+const quote = (s, max = 200) => clip(s, max);
+/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
+function clip(s, max, marker = '…') {
+    if (s.length <= max)
+        return s;
+    let cut = Math.max(0, max - marker.length);
+    const c = s.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff)
+        cut--;
+    return s.slice(0, cut) + marker;
+}
+/** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
+function editDistance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) {
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        prev = cur;
+    }
+    return prev[b.length];
+}
+/** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */
+function nearestName(word, candidates) {
+    let best = null;
+    let bestD = Number.POSITIVE_INFINITY;
+    for (const c of candidates) {
+        const d = editDistance(word.toLowerCase(), c.toLowerCase());
+        if (d < bestD)
+            [best, bestD] = [c, d];
+    }
+    return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
+}
+/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
+const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+
+/***/ }),
+
+/***/ 2334:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QI: () => (/* binding */ compareInstants),
+/* harmony export */   Qs: () => (/* binding */ autoSi),
+/* harmony export */   TM: () => (/* binding */ parseRfc3339)
+/* harmony export */ });
+/* unused harmony exports parseDay, fromEpochNumber */
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const m = SHAPE.exec(text);
+    if (!m)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+    if (options.utc && !m[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!m[8]) {
+        const [oh, om] = [Number(m[10]), Number(m[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
+        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const m = DAY.exec(text);
+    if (!m)
+        return null;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!m)
+        return null;
+    const digits = `${m[2]}${m[3] ?? ''}`;
+    const point = m[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (m[1] === '-') {
+        const f = trimZeros(frac);
+        if (f === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(a, b) {
+    if (a.seconds !== b.seconds)
+        return a.seconds < b.seconds ? -1 : 1;
+    const n = Math.max(a.fraction.length, b.fraction.length);
+    const fa = a.fraction.padEnd(n, '0');
+    const fb = b.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(i) {
+    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+
+
+/***/ }),
+
+/***/ 7063:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A_: () => (/* binding */ LEVELS),
+/* harmony export */   Gz: () => (/* binding */ below),
+/* harmony export */   Kc: () => (/* binding */ RECORD_OUTCOME_NAMES),
+/* harmony export */   NW: () => (/* binding */ isLevel),
+/* harmony export */   iH: () => (/* binding */ LEVEL_TABLE),
+/* harmony export */   lS: () => (/* binding */ LEVELS_DESCENDING),
+/* harmony export */   mG: () => (/* binding */ RECORD_OUTCOMES)
+/* harmony export */ });
+/* unused harmony export levelRank */
 /** The rungs, lowest first: the order is the rank. */
 const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
 const LEVEL_TABLE = {
@@ -31430,1465 +36083,377 @@ const RECORD_OUTCOMES = {
 };
 const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
 
-;// CONCATENATED MODULE: ./src/core/policy.ts
+
+/***/ }),
+
+/***/ 7753:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ strictBase64)
+/* harmony export */ });
+/** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
+const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+
+
+/***/ }),
+
+/***/ 7602:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bz: () => (/* binding */ LocatingSink),
+/* harmony export */   D4: () => (/* binding */ decode),
+/* harmony export */   DB: () => (/* binding */ documents),
+/* harmony export */   OG: () => (/* binding */ logLines)
+/* harmony export */ });
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8522);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4637);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
+/* harmony import */ var _lines_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(771);
+/* harmony import */ var _strict_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(186);
+/* harmony import */ var _utf8_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8145);
 /**
- * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
- * with SELECTOR one of `*`, `CLASS`, `CLASS:VERB`; the most specific rule that matches a call
- * applies. Selectors are parsed once (CLASS:VERB splits at the first `:`) and matched by equality
- * of class and verb, never as text, so a class that itself contains `:` cannot pick up a rule
- * written for another class. A rule applies to calls that assert a side effect and were not
- * denied; by default there are none and the gate enforces honesty only.
- */
-
-
-
-const policy_NO_POLICY = { rules: [], parsed: [] };
-const NAME = /^[A-Za-z0-9_.-]+$/;
-function selectorOf(text) {
-    if (text === '*')
-        return { kind: 'any' };
-    const colon = text.indexOf(':');
-    if (colon < 0)
-        return NAME.test(text) ? { kind: 'class', cls: text } : null;
-    const cls = text.slice(0, colon);
-    const verb = text.slice(colon + 1);
-    return NAME.test(cls) && NAME.test(verb) ? { kind: 'verb', cls, verb } : null;
-}
-/** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
-function parsePolicy(texts) {
-    const parsed = [];
-    const seen = new Set();
-    for (const text of texts) {
-        const t = text.trim();
-        const eq = t.indexOf('=');
-        if (eq < 0)
-            return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
-        const selectorText = t.slice(0, eq).trim();
-        const level = t.slice(eq + 1).trim();
-        const selector = selectorOf(selectorText);
-        if (!selector)
-            return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
-        if (!isLevel(level))
-            return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
-        if (seen.has(selectorText))
-            return { ok: false, reason: `"${t}": a second rule for ${selectorText}` };
-        seen.add(selectorText);
-        parsed.push({ rule: { selector: selectorText, level }, selector });
-    }
-    return { ok: true, value: { rules: parsed.map((p) => p.rule), parsed } };
-}
-/** Whether a rule's selector matches a call of this class and verb. */
-function matches(s, actionClass, verb) {
-    if (s.kind === 'any')
-        return true;
-    if (s.kind === 'class')
-        return actionClass === s.cls;
-    return actionClass === s.cls && verb === s.verb;
-}
-const SPECIFICITY = { verb: 0, class: 1, any: 2 };
-/** The rule for a call of this class and verb (null when it has none), the most specific first. */
-function ruleFor(policy, actionClass, verb) {
-    let best = null;
-    for (const p of policy.parsed) {
-        if (!matches(p.selector, actionClass, verb))
-            continue;
-        if (!best || SPECIFICITY[p.selector.kind] < SPECIFICITY[best.selector.kind])
-            best = p;
-    }
-    return best?.rule ?? null;
-}
-/** The rules whose selector matches none of these calls (class and verb of each call a rule could apply to). */
-function unusedRules(policy, calls) {
-    const unused = new Set(policy.parsed);
-    if (unused.size === 0)
-        return [];
-    for (const c of calls) {
-        for (const p of unused)
-            if (matches(p.selector, c.actionClass, c.verb))
-                unused.delete(p);
-        if (unused.size === 0)
-            break;
-    }
-    return policy.parsed.filter((p) => unused.has(p)).map((p) => p.rule);
-}
-/**
- * A typo must not silently turn a requirement off (§7): a rule whose CLASS is neither a class of the
- * §2 table nor a class of the input, or whose VERB is neither a verb the producer writes for that
- * class nor a verb of the input for it, is refused, with the nearest known name suggested.
- * @param seen every class of the input, with its verbs
- */
-function checkRuleNames(policy, seen) {
-    for (const p of policy.parsed) {
-        const s = p.selector;
-        if (s.kind === 'any')
-            continue;
-        const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
-        if (!classes.has(s.cls)) {
-            const near = (0,core_text/* nearestName */.qb)(s.cls, classes);
-            return {
-                ok: false,
-                reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(s.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`}`,
-            };
-        }
-        if (s.kind === 'verb') {
-            const verbs = new Set([...(PRODUCER_VERBS.get(s.cls) ?? []), ...(seen.get(s.cls) ?? [])]);
-            if (!verbs.has(s.verb)) {
-                const near = (0,core_text/* nearestName */.qb)(s.verb, verbs);
-                return {
-                    ok: false,
-                    reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(s.verb)} for ${s.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${s.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
-                };
-            }
-        }
-    }
-    return { ok: true };
-}
-
-;// CONCATENATED MODULE: ./src/core/call.ts
-/** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
-function eligibility(input, claim) {
-    if (!claim.asserted)
-        return { ok: false, reason: 'the call does not assert a side effect (side_effect_asserted is false)' };
-    if (input.denied)
-        return {
-            ok: false,
-            reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")',
-        };
-    const p = input.projection;
-    if (p.kind === 'none')
-        return { ok: false, reason: `the call has no subject: ${p.reason}` };
-    if (input.provider !== null && typeof input.provider !== 'string')
-        return { ok: false, reason: 'action.target.provider is neither a string nor null' };
-    return { ok: true, digest: p.digest, provider: input.provider };
-}
-
-;// CONCATENATED MODULE: ./src/core/records.ts
-/**
- * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
- * trust (when trusted keys are configured), identity. Identity is taken only by records that passed
- * the earlier checks: an inconsistent or untrusted copy never makes a good one a duplicate. Copies
- * of one audit entry (one identity, one meaning: overlapping exports, at-least-once streaming, a
- * redelivery) count once; one identity with two meanings makes every record of it unusable. Each
- * record leaves here with an outcome that carries its reason; only a `UsableRecord`, which nothing
- * but this module can make, can ever bind a call.
- */
-
-const isUsable = (r) => r.check.outcome === 'usable';
-/** Consistency and trust, each record on its own. */
-function precheck(input) {
-    const { record } = input;
-    const b = binding(record.subject);
-    if (!b.ok)
-        return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
-    if (b.digest !== record.binding_digest) {
-        return {
-            outcome: 'inconsistent',
-            recomputed: b.digest,
-            reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
-        };
-    }
-    if (input.trust.kind === 'untrusted')
-        return { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason };
-    return { outcome: 'usable', recomputed: b.digest };
-}
-function checkRecords(records) {
-    const checks = records.map(precheck);
-    // Identity, among the records that passed: the first of each identity, and whether all agree.
-    const firstOf = new Map();
-    const conflicted = new Map();
-    const identity = (r) => JSON.stringify([r.record.provider, r.record.record_id]);
-    // Each usable record's identity, made once (both passes read it).
-    const ids = checks.map((c, i) => (c.outcome === 'usable' ? identity(records[i]) : undefined));
-    checks.forEach((c, i) => {
-        if (c.outcome !== 'usable')
-            return;
-        const id = ids[i];
-        const first = firstOf.get(id);
-        if (first === undefined)
-            firstOf.set(id, i);
-        else if (checks[first].recomputed !== c.recomputed && !conflicted.has(id))
-            conflicted.set(id, i);
-    });
-    return records.map((input, i) => {
-        const c = checks[i];
-        if (c.outcome !== 'usable')
-            return { input, check: c };
-        const id = ids[i];
-        const first = firstOf.get(id);
-        const clash = conflicted.get(id);
-        if (clash !== undefined) {
-            // Name the other meaning: for the first record the first that differs, for the others the first.
-            const other = records[checks[first].recomputed === c.recomputed ? clash : first];
-            return { input, check: { outcome: 'duplicate', recomputed: c.recomputed, other } };
-        }
-        if (first !== i)
-            return { input, check: { outcome: 'imported_twice', recomputed: c.recomputed, first: records[first] } };
-        return { input, check: c };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/core/allocation.ts
-/**
- * The allocation of audit records to calls (§5): one to one, across all artifacts, a record only to
- * a call whose recomputed subject digest it binds and whose provider (when the call names one) it
- * carries. Two passes: first the calls that claim `verified` (a scarce record goes to the call that
- * claims it), then the rest; each pass in artifact then decision order, calls that name a provider
- * before calls that name none. A call that names a provider can take only that provider's records,
- * one that names none can take any: serving the constrained first makes each pass a maximum
- * matching (a call that could only take a `github` record is never starved by one that could take
- * any).
- */
-
-/**
- * @param claimants in artifact then decision order (only calls that can be verified at all)
- * @returns the record allocated to each claimant that got one, by the claimant's position (a table,
- *   not a map keyed by claimant: 0.89× the time at 100 000 calls)
- */
-function allocate(claimants, records) {
-    // Records by recomputed digest, as positions in `records` (so "used" is one byte per record).
-    const buckets = new Map();
-    records.forEach((r, i) => {
-        if (!isUsable(r))
-            return;
-        const b = buckets.get(r.check.recomputed);
-        if (b)
-            b.recs.push(i);
-        else
-            buckets.set(r.check.recomputed, { recs: [i], next: 0 });
-    });
-    const used = new Uint8Array(records.length);
-    const out = new Array(claimants.length);
-    const serve = (c, k) => {
-        const bucket = buckets.get(c.digest);
-        if (!bucket)
-            return;
-        const { recs } = bucket;
-        // Records before `next` are all used: skip them once, not once per call.
-        while (bucket.next < recs.length && used[recs[bucket.next]] === 1)
-            bucket.next++;
-        for (let j = bucket.next; j < recs.length; j++) {
-            const i = recs[j];
-            const r = records[i];
-            if (used[i] === 1 || (c.provider !== null && r.input.record.provider !== c.provider))
-                continue;
-            used[i] = 1;
-            out[k] = r;
-            return;
-        }
-    };
-    for (const claimsVerified of [true, false]) {
-        for (const named of [true, false]) {
-            claimants.forEach((c, k) => {
-                if (c.claimsVerified === claimsVerified && (c.provider !== null) === named)
-                    serve(c, k);
-            });
-        }
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/core/diagnose.ts
-/**
- * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
- * decided once, from the allocation the ladder made, and carried as values (explain.ts puts them in
- * words). Reasons list at most SNAGS_LISTED records and count the rest, and the nearest call to an
- * unmatched record is found through one index per class and verb, built only for the groups an
- * unmatched record asks about, so no diagnosis grows quadratically with the input.
+ * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
+ * starts at and the element offsets its reader asked for. Every input kind reads through here: run
+ * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
+ * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
+ * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
+ * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
 
 
 
 
-/** Records a reason names before it counts the rest. */
-const SNAGS_LISTED = 3;
-const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
-function push(m, k, v) {
-    const xs = m.get(k);
-    if (xs)
-        xs.push(v);
-    else
-        m.set(k, [v]);
-}
-function diagnoser(calls, records, allocated) {
-    const holders = new Map();
-    for (const call of calls) {
-        const r = allocated[call.order];
-        if (r)
-            holders.set(r, call);
-    }
-    return {
-        noRecord: snagIndex(records, holders),
-        verdicts: () => {
-            const unbound = records.filter((r) => isUsable(r) && !holders.has(r));
-            const unmatched = unmatchedIndex(calls, allocated, unbound);
-            return records.map((r) => {
-                if (!isUsable(r)) {
-                    const u = r;
-                    return { outcome: u.check.outcome, record: u };
-                }
-                const holder = holders.get(r);
-                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
-            });
-        },
-    };
-}
-/** The no-record reason when no record names the digest: nothing listed, nothing counted. */
-const NO_SNAGS = Object.freeze([]);
-const NO_MORE = new Map();
+
+
 /**
- * Why no record served a call with this digest and provider: computed once per (digest, provider),
- * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
- * of calls share one subject.
+ * The one locating sink: problems at offsets of one file become `invalid_artifact` findings at its
+ * line and column (once the file's line index is known: before that, 1:1). Readers with more to
+ * say (caps, skips) extend it.
  */
-function snagIndex(records, holders) {
-    const byDigest = new Map();
-    for (const r of records) {
-        push(byDigest, r.input.record.binding_digest, r);
-        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
-            push(byDigest, r.check.recomputed, r);
+class LocatingSink {
+    file;
+    findings = [];
+    lines = null;
+    constructor(file) {
+        this.file = file;
     }
-    const cache = new Map();
-    return (digest, provider) => {
-        // No record names this digest (the common case when a run has no exports): nothing to list or cache.
-        if (!byDigest.has(digest))
-            return { kind: 'no_record', digest, snags: NO_SNAGS, more: NO_MORE };
-        const key = `${digest}\u0000${provider ?? ''}`;
-        const hit = cache.get(key);
-        if (hit)
-            return hit;
-        const listed = [];
-        const more = new Map();
-        for (const record of byDigest.get(digest) ?? []) {
-            let snag;
-            if (!isUsable(record))
-                snag = { kind: 'unusable', record: record };
-            else {
-                const holder = holders.get(record);
-                // An unused usable record of this digest was refused for its provider (the only other reason).
-                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
-            }
-            if (listed.length < SNAGS_LISTED)
-                listed.push(snag);
-            else
-                more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);
-        }
-        const out = { kind: 'no_record', digest, snags: listed, more };
-        cache.set(key, out);
-        return out;
-    };
-}
-/** The target of a call that has a subject. */
-const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
-/** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
-function narrowedDigest(r) {
-    const { action_class, verb, target } = r.input.record.subject;
-    const narrowed = narrowTarget(action_class, target);
-    const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
-    return b?.ok ? b.digest : null;
-}
-/**
- * Why a usable record bound no call (`unbound`: every such record). The calls are indexed by digest
- * only for the digests those records name, and the nearest-call index only when one needs it.
- */
-function unmatchedIndex(calls, allocated, unbound) {
-    const exact = new Map();
-    const wanted = new Set();
-    for (const r of unbound) {
-        const d = narrowedDigest(r);
-        exact.set(r, d);
-        wanted.add(r.input.record.binding_digest);
-        if (d !== null)
-            wanted.add(d);
+    at(offset) {
+        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
+        return { file: this.file, line, column };
     }
-    let byDigest = null;
-    let nearest = null;
-    /** The nearest-call index, asked about every unbound record that no call matches by digest. */
-    const nearestFor = (index) => {
-        const queries = [];
-        for (const r of unbound) {
-            const d = exact.get(r) ?? null;
-            if (index.has(r.input.record.binding_digest) || (d !== null && index.has(d)))
-                continue;
-            const { action_class, verb, target } = r.input.record.subject;
-            queries.push({ actionClass: action_class, verb, target });
-        }
-        return new NearestCalls(calls, queries);
-    };
-    return (r) => {
-        if (!byDigest) {
-            byDigest = new Map();
-            for (const c of calls)
-                if (c.input.projection.kind === 'subject' && wanted.has(c.input.projection.digest))
-                    push(byDigest, c.input.projection.digest, c);
-        }
-        const digest = r.input.record.binding_digest;
-        const same = byDigest.get(digest);
-        if (same) {
-            let otherProvider = null;
-            let ineligible = null;
-            let verified = null;
-            for (const c of same) {
-                const e = c.eligibility;
-                const holding = allocated[c.order];
-                if (!e.ok)
-                    ineligible ??= c;
-                else if (holding)
-                    verified ??= { call: c, record: holding };
-                else if (e.provider !== null && e.provider !== r.input.record.provider)
-                    otherProvider ??= c;
-            }
-            return { kind: 'same_subject', otherProvider, ineligible, verified };
-        }
-        const { action_class, verb, target } = r.input.record.subject;
-        // A record whose target carries more than the bound fields may still equal a call on all of them.
-        const d = exact.get(r) ?? null;
-        const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
-        if (!near)
-            return { kind: 'no_call', actionClass: action_class, verb };
-        const t = targetOf(near);
-        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
-        const differ = keys.filter((k) => !sameField(t, target, k));
-        return { kind: 'nearest', call: near, differ };
-    };
-}
-/**
- * The nearest call to a record's subject among the calls of its class and verb: the most bound
- * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
- * in order. The record's whole narrowed subject never equals a call's here (that is an exact match,
- * found by digest first), so with k bound fields the best is k - 1 equal. The subjects that will be
- * asked about are given first: per class and verb, only their field values are interned (a call's
- * value that no query holds can equal none of them), and the first call holding each combination of
- * k - 1, …, 1 of those values is remembered, a level only when a query gets that far. A query is a
- * few lookups; a group is indexed only when a record asks about it; a target not given first is
- * answered by a scan.
- */
-class NearestCalls {
-    calls;
-    groups = null;
-    indexes = new Map();
-    asked = new Map();
-    constructor(calls, queries) {
-        this.calls = calls;
-        for (const q of queries)
-            push(this.asked, `${q.actionClass}\u0000${q.verb}`, q.target);
+    locate(where) {
+        return 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
     }
-    find(actionClass, verb, target) {
-        const fields = boundFields(actionClass);
-        if (!fields)
-            return null;
-        if (!this.groups) {
-            this.groups = new Map();
-            for (const c of this.calls) {
-                const p = c.input.projection;
-                if (p.kind === 'subject')
-                    push(this.groups, `${p.subject.action_class}\u0000${p.subject.verb}`, c);
-            }
-        }
-        const key = `${actionClass}\u0000${verb}`;
-        const members = this.groups.get(key);
-        if (!members)
-            return null;
-        let index = this.indexes.get(key);
-        if (!index)
-            this.indexes.set(key, (index = new GroupIndex(fields, members, this.asked.get(key) ?? [])));
-        return index.nearest(target);
+    error(where, message) {
+        this.report(this.locate(where), message);
+    }
+    /** Where a located problem goes: here, the findings. */
+    report(loc, message) {
+        this.findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .finding */ .gk)('invalid_artifact', loc, message));
     }
 }
-/** All subsets of {0 … n-1} of size `size`, in lexicographic order. */
-function subsets(n, size) {
-    if (size === 0)
-        return [[]];
-    const out = [];
-    for (let first = 0; first <= n - size; first++)
-        for (const rest of subsets(n - first - 1, size - 1))
-            out.push([first, ...rest.map((x) => x + first + 1)]);
-    return out;
-}
-/** Below this, two value ids fit one number exactly (2 × 26 bits < 2^53). */
-const ID_LIMIT = 2 ** 26;
-/** The key of a combination of field value ids: a number for one or two small ids (the common case, no string made), else their list. */
-function comboKey(fields, ids) {
-    const a = ids[fields[0]];
-    if (fields.length === 1)
-        return a;
-    const b = ids[fields[1]];
-    if (fields.length === 2 && a < ID_LIMIT && b < ID_LIMIT)
-        return a * ID_LIMIT + b;
-    return fields.map((i) => ids[i]).join(',');
-}
-/** A value's equality key within one field: a string by itself, anything else by its canonical text (as the binding and the ladder's target key compare it). */
-const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: boundValueText(v) };
-/** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
-function sameField(a, b, f) {
-    const has = (0,core_json/* hasOwn */.$)(a, f);
-    if (has !== (0,core_json/* hasOwn */.$)(b, f))
-        return false;
-    if (!has)
-        return true;
-    const x = valueKey(a[f]);
-    const y = valueKey(b[f]);
-    return x.isString === y.isString && x.key === y.key;
-}
-/** Length and five code units of a string (the last three, the middle and the first quarter's end): equal strings always share it. */
-function fingerprint(s) {
-    const n = s.length;
-    const at = (i) => (i >= 0 ? s.charCodeAt(i) : 0);
-    let h = Math.imul(n, 65599) + at(n - 1);
-    h = Math.imul(h, 65599) + at(n - 2);
-    h = Math.imul(h, 65599) + at(n - 3);
-    h = Math.imul(h, 65599) + at(n >> 1);
-    return (Math.imul(h, 65599) + at(n >> 2)) | 0;
-}
-/** A member's value that no query holds. */
-const UNASKED = -1;
-class GroupIndex {
-    fields;
-    members;
-    /** Per bound field: the queries' string values → id, their other JSON values (by canonical text) → id; 0 is "absent". */
-    strings;
-    others;
-    /** Every member's value ids, field by field (members × fields); UNASKED for a value no query holds. */
-    memberIds;
-    /**
-     * From the largest combination (k - 1 fields) down to single fields: the ids joined → the first
-     * member holding them. A level is indexed the first time a query gets that far (most stop at the first).
-     */
-    levels;
-    constructor(fields, members, queries) {
-        this.fields = fields;
-        this.members = members;
-        this.strings = fields.map(() => new Map());
-        this.others = fields.map(() => new Map());
-        this.levels = fields.slice(1).map(() => null);
-        for (const q of queries)
-            this.ids(q, true);
-        // A cheap fingerprint of each string a query holds: most call values are told apart by it
-        // without hashing the whole string (call values are mostly hashes, each distinct).
-        const prints = fields.map((_, f) => new Set([...this.strings[f].keys()].map(fingerprint)));
-        const k = fields.length;
-        this.memberIds = new Int32Array(members.length * k);
-        members.forEach((call, order) => {
-            const t = targetOf(call);
-            for (let f = 0; f < k; f++) {
-                const name = fields[f];
-                let id = 0; // absent
-                if ((0,core_json/* hasOwn */.$)(t, name)) {
-                    const v = t[name];
-                    id = typeof v === 'string' && !prints[f].has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
-                }
-                this.memberIds[order * k + f] = id;
-            }
-        });
-    }
-    /** Level `l` (0: combinations of k - 1 fields), indexed on first use; a combination holding an unasked value is left out. */
-    level(l) {
-        const built = this.levels[l];
-        if (built)
-            return built;
-        const k = this.fields.length;
-        const combos = subsets(k, k - 1 - l).map((fs) => ({ fields: fs, first: new Map() }));
-        const ids = new Array(k).fill(0);
-        for (let order = 0; order < this.members.length; order++) {
-            for (let f = 0; f < k; f++)
-                ids[f] = this.memberIds[order * k + f];
-            for (const combo of combos) {
-                if (combo.fields.some((i) => ids[i] === UNASKED))
-                    continue;
-                const key = comboKey(combo.fields, ids);
-                if (!combo.first.has(key))
-                    combo.first.set(key, order);
-            }
-        }
-        this.levels[l] = combos;
-        return combos;
-    }
-    /** The id of a value of field `i` (present), or undefined when it was never interned. */
-    valueId(i, v, intern) {
-        const { isString, key } = valueKey(v);
-        const strings = this.strings[i];
-        const others = this.others[i];
-        const m = isString ? strings : others;
-        let id = m.get(key);
-        if (id === undefined && intern)
-            m.set(key, (id = strings.size + others.size + 1));
-        return id;
-    }
-    /** The id of each bound field's value: 0 when absent, undefined when never interned. */
-    ids(target, intern) {
-        return this.fields.map((f, i) => ((0,core_json/* hasOwn */.$)(target, f) ? this.valueId(i, target[f], intern) : 0));
-    }
-    nearest(target) {
-        const ids = this.ids(target, false);
-        if (ids.some((id) => id === undefined))
-            return this.scan(target);
-        for (let l = 0; l < this.levels.length; l++) {
-            let best = Number.POSITIVE_INFINITY;
-            for (const combo of this.level(l)) {
-                const hit = combo.first.get(comboKey(combo.fields, ids));
-                if (hit !== undefined && hit < best)
-                    best = hit;
-            }
-            if (best !== Number.POSITIVE_INFINITY)
-                return this.members[best] ?? null;
-        }
-        return this.members[0] ?? null;
-    }
-    /** A target not given first, by a scan: the first member with the most fields equal (all k count as k - 1, as in the levels). */
-    scan(target) {
-        const k = this.fields.length;
-        let best = null;
-        let most = -1;
-        for (const m of this.members) {
-            const equal = Math.min(k - 1, this.fields.filter((f) => sameField(targetOf(m), target, f)).length);
-            if (equal > most) {
-                best = m;
-                most = equal;
-            }
-        }
-        return best;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/ladder.ts
-/**
- * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
- * here. A call that asserts no side effect has no rung at all (it may still confirm another call as
- * a read). Every call that asserts a side effect starts at `asserted`; `verified` is reachable only
- * with a `UsableRecord` the allocation gave it, `observed_confirmed` only with a later successful
- * read of the same target in the same run. Nothing else promotes a call. Why a call earned no more,
- * and why a record bound nothing, are diagnosed in diagnose.ts; nothing downstream searches again.
- */
-
-
-
-const READ_VERBS = new Set(['get', 'list', 'read', 'describe', 'view', 'search', 'fetch']);
-/** For each eligible call of one run, the first later successful read of the same target with another verb. */
-function confirmations(run, out) {
-    // A denied read never confirms anything (§5), whatever status it reports.
-    const isRead = (c) => c.input.projection.kind === 'subject' && READ_VERBS.has(c.input.projection.subject.verb) && c.input.succeeded && !c.input.denied;
-    if (!run.some(isRead))
-        return;
-    // Walk backwards, remembering every successful read seen so far (i.e. later in the run).
-    const reads = new Map(); // target key → verb → earliest later read
-    for (let i = run.length - 1; i >= 0; i--) {
-        const call = run[i];
-        const p = call.input.projection;
-        if (p.kind !== 'subject')
-            continue;
-        const read = isRead(call);
-        if (!read && (reads.size === 0 || !call.eligibility.ok))
-            continue;
-        const key = targetKey(p.subject);
-        if (call.eligibility.ok) {
-            const verbs = reads.get(key);
-            let best = null;
-            if (verbs)
-                for (const [verb, r] of verbs)
-                    if (verb !== p.subject.verb && (!best || r.index < best.index))
-                        best = r;
-            if (best)
-                out[call.order] = best;
-        }
-        if (read) {
-            let verbs = reads.get(key);
-            if (!verbs)
-                reads.set(key, (verbs = new Map()));
-            verbs.set(p.subject.verb, call.input);
-        }
-    }
-}
-/**
- * Allocate records, find confirming reads, and return what every call earned and what became of
- * every record, each with its reason.
- * @param runs the calls of each run, in artifact then decision order
- */
-function climb(runs, records) {
-    const calls = runs.flat();
-    const eligible = [];
-    for (const call of calls) {
-        const e = call.eligibility;
-        if (e.ok)
-            eligible.push({ call, digest: e.digest, provider: e.provider, claimsVerified: call.claim.level === 'verified' });
-    }
-    // Tables by Call.order: one slot per call, no map keyed by call.
-    const allocated = new Array(calls.length);
-    allocate(eligible, records).forEach((r, k) => {
-        if (r)
-            allocated[eligible[k].call.order] = r;
-    });
-    const confirmed = new Array(calls.length);
-    for (const run of runs)
-        confirmations(run, confirmed);
-    const diagnose = diagnoser(calls, records, allocated);
-    const outcomes = calls.map((call) => outcomeOf(call, allocated[call.order], confirmed[call.order], diagnose.noRecord));
-    return { outcomes, records: diagnose.verdicts() };
-}
-function outcomeOf(call, record, read, noRecord) {
-    if (!call.claim.asserted)
-        return { level: null };
-    if (record)
-        return { level: 'verified', record };
-    const e = call.eligibility;
-    if (!e.ok)
-        return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
-    const notVerified = noRecord(e.digest, e.provider);
-    return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
-}
-
-;// CONCATENATED MODULE: ./src/core/report.ts
-const REPORT_SCHEMA = 'receipt-gate.report.v1';
-
-// EXTERNAL MODULE: ./src/core/severity.ts
-var severity = __nccwpck_require__(432);
-;// CONCATENATED MODULE: ./src/core/explain.ts
-/**
- * Outcomes and verdicts in words. Everything here reads a reason the ladder made (core/ladder.ts);
- * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
- * names at most a few records, so no message grows with the input.
- */
-
-
-
-const at = (d) => `line ${d.loc.line}`;
-const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)}` : d);
-/** `record "id" (provider) at file:line` */
-const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
-/** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
-function signedBy(r) {
-    const { signer, trust } = r.input;
-    if (trust.kind === 'trusted')
-        return `, signed by trusted signer ${signer}`;
-    return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
-}
-/** `artifact decision N (line L)` */
-const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.input)})`;
-/** How a call is named in its own findings: its tool (or "decision") and its index. */
-const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
-const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
-const NO_READ = 'no later successful read of the same target in this run';
-const NO_RECORD = 'no audit record binds its subject';
-/** The most common reason, shared rather than rebuilt for every asserted call. */
-const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
-function snagText(s) {
-    switch (s.kind) {
-        case 'unusable': {
-            const check = s.record.check;
-            const words = RECORD_OUTCOMES[check.outcome].snag;
-            return `${recordName(s.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
-        }
-        case 'taken':
-            return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
-        case 'other_provider':
-            return `${recordName(s.record)} is from provider "${(0,core_text/* quote */.hD)(s.record.input.record.provider)}", the call targets "${(0,core_text/* quote */.hD)(s.callProvider)}"`;
-    }
-}
-/** How the snags past the listed few are counted, by kind. */
-const more = (k) => k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
-/** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
-function noRecordText(n, showDigest) {
-    const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
-    if (n.snags.length === 0)
-        return `no audit record binds ${subject}`;
-    const parts = n.snags.map(snagText);
-    const rest = [...n.more.entries()];
-    if (rest.length > 0) {
-        const total = rest.reduce((a, [, k]) => a + k, 0);
-        const kinds = rest.length === 1 ? `all ${more(rest[0][0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
-        parts.push(`… and ${total} more record(s) for this subject, ${kinds}`);
-    }
-    return `no unused audit record binds ${subject}: ${parts.join('; ')}`;
-}
-const notVerifiedText = (n, showDigest) => n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
-/** Why a call earned exactly its level. */
-function outcomeText(o) {
-    switch (o.level) {
-        case null:
-            return NO_EFFECT;
-        case 'verified':
-            return `bound by ${recordName(o.record)}${signedBy(o.record)}`;
-        case 'observed_confirmed':
-            return `confirmed by a later read at ${at(o.read)}; not verified: ${noRecordText(o.notVerified, false)}`;
-        case 'asserted':
-            if (o.why.kind === 'ineligible')
-                return o.why.reason;
-            return o.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(o.why, false)}; ${NO_READ}`;
-    }
-}
-const fieldList = (fields) => {
-    if (fields.length === 0)
-        return 'field order or types';
-    const shown = fields.slice(0, 10).map((k) => (0,core_text/* quote */.hD)(k, 60));
-    return fields.length > 10 ? `${shown.join(', ')} and ${fields.length - 10} more field(s)` : shown.join(', ');
-};
-/** Whether the nearest call differs from the record only in the letter case of owner or repo. */
-function caseOnly(u, record) {
-    const p = u.call.input.projection;
-    if (p.kind !== 'subject' || u.differ.length === 0)
-        return false;
-    const a = p.subject.target;
-    const b = record.input.record.subject.target;
-    return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
-        typeof a[k] === 'string' &&
-        typeof b[k] === 'string' &&
-        a[k].toLowerCase() === b[k].toLowerCase());
-}
-/** Why a usable record bound no call. */
-function unmatchedText(u, record) {
-    const provider = (0,core_text/* quote */.hD)(record.input.record.provider);
-    switch (u.kind) {
-        case 'same_subject': {
-            if (!u.otherProvider && !u.ineligible && u.verified) {
-                return `every call with its subject is already verified (${u.verified.call.run.artifact} decision ${u.verified.call.input.index} by ${recordName(u.verified.record)}): one audit entry vouches for one call only`;
-            }
-            const parts = [];
-            if (u.otherProvider?.eligibility.ok) {
-                parts.push(`its subject matches ${callName(u.otherProvider)} but the call targets provider "${(0,core_text/* quote */.hD)(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
-            }
-            if (u.ineligible)
-                parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
-            if (u.verified)
-                parts.push(`${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`);
-            return parts.join('; ');
-        }
-        case 'nearest':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}${caseOnly(u, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
-        case 'no_call':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(u.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(u.verb))} at all)`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/verdicts.ts
-/**
- * Verdicts (§6, §7): what each call's claim, each call's required level and each record's fate mean
- * for the gate. A call's findings compare its claim (or its requirement) with its outcome and give
- * only the reasons that concern that claim; each call's report carries its own findings, so no
- * reporter re-derives them. A record that does not bind a call is always reported with its reason.
- */
-
-
-
-
-const verdicts_NO_READ = 'no later successful read of the same target exists in this run';
-/** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
-const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
-/** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
-function whyNotReached(outcome, needed) {
-    switch (outcome.level) {
-        case null:
-        case 'verified':
-            return outcomeText(outcome);
-        case 'observed_confirmed':
-            return noRecordText(outcome.notVerified, true);
-        case 'asserted':
-            if (outcome.why.kind === 'ineligible')
-                return outcome.why.reason;
-            return needed === 'verified' ? notVerifiedText(outcome.why, true) : verdicts_NO_READ;
-    }
-}
-/** The findings a call's claim and its required level earn. */
-function callFindings(call, outcome, rule, options, subject) {
-    const { claim, input } = call;
-    const level = outcome.level;
-    const out = [];
-    if (level === null)
-        return out;
-    const where = callTitle(call);
-    if (claim.level === 'verified') {
-        if (level !== 'verified') {
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
-        }
-        else if (!claim.legacy && claim.digest !== subject) {
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
-        }
-    }
-    else if (claim.level === 'observed_confirmed') {
-        const severity = options.strictObserved ? 'error' : 'warning';
-        if (level === 'asserted') {
-            const why = whyNotReached(outcome, 'observed_confirmed');
-            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
-        }
-        else if (level === 'observed_confirmed' && claim.digest !== subject) {
-            const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
-            out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
-        }
-    }
-    if (below(claim.level, level))
-        out.push((0,core_findings/* finding */.gk)('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
-    if (rule && below(level, rule.level)) {
-        // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === rule.level);
-        const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
-        out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
-    }
-    return out;
-}
-/**
- * A call's report line with its findings.
- * @param read the findings its decision already has (its claim's shape and consistency)
- */
-function judgeCall(call, outcome, rule, options, read) {
-    const { claim, input } = call;
-    const level = outcome.level;
-    const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
-    const own = callFindings(call, outcome, rule, options, subject);
-    const findings = read.length === 0 ? own : [...read, ...own];
-    if (findings.length > 1)
-        findings.sort(core_findings/* compareFindings */.Eg);
-    const r = outcome.level === 'verified' ? outcome.record.input : null;
-    return {
-        artifact: call.run.artifact,
-        index: input.index,
-        line: input.loc.line,
-        column: input.loc.column,
-        member: input.loc.member ?? null,
-        tool: input.tool,
-        asserted: claim.asserted,
-        claimed_level: level === null ? null : claim.level,
-        level,
-        required_level: rule?.level ?? null,
-        subject_digest: subject,
-        record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
-        reason: outcomeText(outcome),
-        findings,
-        below_required: rule !== null && level !== null && below(level, rule.level),
-    };
-}
-/** The words of a record's finding (the code comes from the outcome table). */
-function recordMessage(v, name) {
-    if (v.outcome === 'bound')
+/** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
+function utf16(b) {
+    const le = b[0] === 0xff && b[1] === 0xfe;
+    const be = b[0] === 0xfe && b[1] === 0xff;
+    const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
+    if (!le && !be && !nulls)
         return null;
-    if (v.outcome === 'unmatched')
-        return `${name} binds no call: ${unmatchedText(v.why, v.record)}. ${UNDECLARED}`;
-    const check = v.record.check;
-    switch (check.outcome) {
-        case 'inconsistent':
-            return `${name}: ${check.reason}`;
-        case 'untrusted':
-            return `${name} is not from a trusted signer: ${check.reason}; it verifies no call`;
-        case 'imported_twice':
-            return `${name} is the same audit entry as the record at ${(0,core_findings/* placeOf */.$t)(check.first.loc)} (same identity, same subject and binding_digest): counted once`;
-        case 'duplicate':
-            return `${name} shares (provider, record_id) with the record at ${(0,core_findings/* placeOf */.$t)(check.other.loc)}, whose subject differs: one identity names one audit entry, so neither verifies a call`;
-    }
+    const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
+    return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
 }
-/** A workflow identity as the report names it. */
-const workflowTrust = (w) => ({
-    identity: w.identity,
-    source_repository: w.sourceRepository,
-    source_ref: w.sourceRef,
-    issuer: w.issuer,
-    signed_at: w.signedAt,
-});
-/** A record's report line, and the finding of a record that does not bind a call. */
-function judgeRecord(v, options) {
-    const { record, loc, signer } = v.record.input;
-    const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
-    const code = RECORD_OUTCOMES[v.outcome].finding;
-    const message = recordMessage(v, name);
-    const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
-    const holder = v.outcome === 'bound' ? v.call : null;
-    const by = v.record.input.trust.kind === 'trusted' ? v.record.input.trust.by : undefined;
-    return {
-        report: {
-            file: loc.file,
-            line: loc.line,
-            column: loc.column,
-            provider: record.provider,
-            record_id: record.record_id,
-            outcome: v.outcome,
-            binding_digest: record.binding_digest,
-            recomputed_digest: v.record.check.recomputed,
-            signer,
-            untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
-            call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
-            ...(by ? { trusted_by: workflowTrust(by) } : {}),
-        },
-        finding: code !== null && message !== null ? (0,core_findings/* finding */.gk)(code, loc, message, severity) : null,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/verify.ts
+const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 /**
- * verify(evidence, options) → Report: the whole contract of docs/verification-semantics.md as one
- * pure function, and the only path from evidence to a verdict. No I/O: readers hand in located
- * values, reporters render the result. The rules live in their own modules: the binding
- * (binding.ts, projection.ts), claims (claims.ts), records (records.ts), the allocation
- * (allocation.ts), the ladder (ladder.ts), diagnoses (diagnose.ts), required levels (policy.ts) and
- * the verdicts (verdicts.ts); the counts come from the vocabularies (vocabulary.ts, findings.ts).
+ * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
+ * is decompressed first, to at most max-file-size (a bomb stops there).
  */
-
-
-
-
-
-
-
-
-
-
-/** The calls of one run, with the findings their claims make on their own (shape, consistency). */
-function callsOf(run, first, read) {
-    return run.decisions.map((input, i) => {
-        const reading = input.claim;
-        const order = first + i;
-        if (reading.kind === 'invalid') {
-            const claim = { asserted: false, level: 'asserted', digest: null, legacy: false };
-            const call = { order, run, input, claim, eligibility: { ok: false, reason: reading.reason } };
-            read.set(call, [(0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `decision ${input.index}: ${reading.reason}`)]);
-            return call;
-        }
-        const call = { order, run, input, claim: reading.claim, eligibility: eligibility(input, reading.claim) };
-        if (reading.inconsistencies.length > 0) {
-            read.set(call, reading.inconsistencies.map((why) => (0,core_findings/* finding */.gk)('inconsistent_claim', input.loc, `decision ${input.index}: ${why}`)));
-        }
-        return call;
-    });
-}
-/** The weakest level among calls that assert a side effect (§9); null when none does. */
-function weakest(calls) {
-    let w = null;
-    for (const c of calls)
-        if (c.level !== null && (w === null || below(c.level, w)))
-            w = c.level;
-    return w;
-}
-function count(keys) {
-    const m = new Map();
-    for (const k of keys)
-        m.set(k, (m.get(k) ?? 0) + 1);
-    return m;
-}
-/** A record's report with the other places one entry exported twice was found. */
-function withCopies(r, copies) {
-    return {
-        file: r.file,
-        line: r.line,
-        column: r.column,
-        provider: r.provider,
-        record_id: r.record_id,
-        outcome: r.outcome,
-        binding_digest: r.binding_digest,
-        recomputed_digest: r.recomputed_digest,
-        signer: r.signer,
-        untrusted: r.untrusted,
-        call: r.call,
-        also_at: copies.map((c) => ({ file: c.loc.file, line: c.loc.line, column: c.loc.column })),
-    };
-}
-/** The totals, member by member in the JSON order; `copies`: second copies of one entry, counted once in `records` (§3.2). */
-function tallyTotals(runs, calls, records, findings, copies) {
-    const levels = count(calls.map((c) => c.level ?? 'no_effect'));
-    const outcomes = count(records.map((r) => r.outcome));
-    const severities = count(findings.map((f) => f.severity));
-    const totals = { artifacts: runs, calls: calls.length };
-    for (const l of LEVELS_DESCENDING)
-        totals[l] = levels.get(l) ?? 0;
-    totals['no_effect'] = levels.get('no_effect') ?? 0;
-    totals['weakest_level'] = weakest(calls);
-    totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
-    totals['records'] = records.length;
-    for (const o of RECORD_OUTCOME_NAMES)
-        totals[o] = outcomes.get(o) ?? 0;
-    totals['imported_twice'] = copies;
-    for (const s of severity/* SEVERITIES */.oC)
-        totals[severity/* SEVERITY_TABLE */.ps[s].total] = severities.get(s) ?? 0;
-    return totals;
-}
-/** A run's producer as the report names it (§10). */
-function producerOf(a) {
-    if (!a || a.kind === 'none' || a.kind === 'unattested')
-        return null;
-    if (a.kind === 'attested-keyless')
-        return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by) };
-    return { key_id: a.keyId, name: a.name, version: a.version, checked: a.kind === 'attested' };
-}
-/** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
-const ruled = (call) => call.claim.asserted && !call.input.denied;
-/** `rule_unused` (§7): a rule whose selector matches no call it could apply to, naming the classes seen. */
-function unusedRuleFindings(policy, calls) {
-    const applicable = calls.filter(ruled).map((c) => c.input);
-    const unused = unusedRules(policy, applicable);
-    if (unused.length === 0)
-        return [];
-    const classes = [...new Set(applicable.map((c) => c.actionClass).filter((c) => c !== null))].sort(core_text/* cmp */.r2);
-    const seen = classes.length === 0
-        ? 'no call asserts a side effect'
-        : `classes seen: ${classes
-            .slice(0, 20)
-            .map((c) => (0,core_text/* quote */.hD)(c, 100))
-            .join(', ')}${classes.length > 20 ? ` and ${classes.length - 20} more` : ''}`;
-    return unused.map((r) => (0,core_findings/* inputFinding */.uY)('rule_unused', `require: ${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`));
-}
-function verify(evidence, options) {
-    const policy = options.policy ?? policy_NO_POLICY;
-    const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
-    const records = checkRecords([...evidence.records].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
-    const read = new Map();
-    let first = 0;
-    const perRun = runs.map((run) => {
-        const calls = callsOf(run, first, read);
-        first += calls.length;
-        return calls;
-    });
-    const climbed = climb(perRun, records);
-    const NONE = [];
-    const runReports = [];
-    const callReports = [];
-    for (const [i, own] of perRun.entries()) {
-        const mine = own.map((call) => {
-            // A rule applies to calls that assert a side effect and were not denied (§7).
-            const rule = ruled(call) ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
-            const outcome = climbed.outcomes[call.order];
-            if (!outcome)
-                throw new Error('the ladder left a call without an outcome');
-            return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
-        });
-        const run = runs[i];
-        runReports.push({ artifact: run.artifact, calls: mine.length, weakest_level: weakest(mine), producer: producerOf(run.attestation) });
-        for (const c of mine)
-            callReports.push(c);
-    }
-    const findings = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];
-    for (const run of runs) {
-        if (run.attestation?.kind === 'unattested') {
-            const why = `run ${(0,core_text/* quote */.hD)(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
-            findings.push((0,core_findings/* finding */.gk)('run_unattested', { file: run.artifact, line: 1, column: 1 }, why));
-        }
-    }
-    for (const c of callReports)
-        for (const f of c.findings)
-            findings.push(f);
-    // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
-    const copies = new Map();
-    for (const v of climbed.records) {
-        const check = v.record.check;
-        if (check.outcome !== 'imported_twice')
-            continue;
-        const list = copies.get(check.first) ?? [];
-        list.push(v.record.input);
-        copies.set(check.first, list);
-    }
-    const recordReports = [];
-    for (const v of climbed.records) {
-        const judged = judgeRecord(v, options);
-        if (judged.finding)
-            findings.push(judged.finding);
-        if (v.record.check.outcome === 'imported_twice')
-            continue;
-        const also = copies.get(v.record.input);
-        recordReports.push(also ? withCopies(judged.report, also) : judged.report);
-    }
-    findings.sort(core_findings/* compareFindings */.Eg);
-    const totals = tallyTotals(runs.length, callReports, recordReports, findings, [...copies.values()].reduce((n, l) => n + l.length, 0));
-    return {
-        schema: REPORT_SCHEMA,
-        ok: totals.errors === 0,
-        policy: {
-            rules: policy.rules,
-            trusted_signers: evidence.trustedSigners ?? [],
-            trusted_producers: evidence.trustedProducers ?? [],
-            allow_unmatched_records: options.allowUnmatchedRecords,
-            strict_observed: options.strictObserved,
-            ...(evidence.identities
-                ? {
-                    identities: {
-                        trusted_signer_identities: evidence.identities.signers,
-                        trusted_producer_identities: evidence.identities.producers,
-                        source_repository: evidence.identities.sourceRepository,
-                        source_refs: evidence.identities.sourceRefs,
-                        certificate_oidc_issuer: evidence.identities.issuer,
-                    },
-                }
-                : {}),
-        },
-        runs: runReports,
-        calls: callReports,
-        records: recordReports,
-        findings,
-        totals,
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/read/formats.ts
-const EXTENSIONS = [
-    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
-    { ext: '.intoto.jsonl', format: 'attestation' },
-    { ext: '.sigstore.json', format: 'attestation' },
-    { ext: '.json', format: 'json' },
-    { ext: '.jsonl', format: 'ndjson' },
-    { ext: '.ndjson', format: 'ndjson' },
-    { ext: '.log', format: 'log' },
-    { ext: '.tar.gz', format: 'bundle' },
-];
-/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
-const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
-/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
-function formatOf(file) {
-    const lower = file.toLowerCase();
-    for (const { ext, format } of EXTENSIONS)
-        if (lower.endsWith(ext))
-            return format;
-    return null;
-}
-/** Whether a directory or glob input of this role picks the file up. */
-function discoverable(file, role) {
-    const f = formatOf(file);
-    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
-}
-/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
-const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
-/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
-const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
-/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
-function attestedBy(attestation) {
-    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
-    return m ? attestation.slice(0, m.index) : null;
-}
-
-// EXTERNAL MODULE: ./src/read/limits.ts
-var read_limits = __nccwpck_require__(5826);
-;// CONCATENATED MODULE: ./src/read/discover.ts
-/**
- * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
- * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
- * resolves outside it, are errors; links to directories are not descended (no cycles).
- */
-
-
-
-
-
-
-
-/** Directories a walk never enters unless named explicitly. */
-const PRUNED = new Set(['.git', 'node_modules']);
-const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
-/** What kind of special file a path is, for messages. */
-function special(p) {
-    try {
-        const st = (0,external_node_fs_.statSync)(p);
-        if (st.isFIFO())
-            return 'a FIFO';
-        if (st.isSocket())
-            return 'a socket';
-        if (st.isCharacterDevice() || st.isBlockDevice())
-            return 'a device';
-    }
-    catch {
-        return 'unreadable';
-    }
-    return 'a special file';
-}
-const inside = (root, p) => {
-    const r = external_node_path_default().relative(root, p);
-    return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
-};
-const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
-/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
-const named = (w, input) => `${w.role}: ${input}`;
-const where = (rel) => ({ file: rel, line: 1, column: 1 });
-/**
- * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
- * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
- * does not name is never taken and never reported, whatever it is.
- */
-function walk(w, dir, input, take, findings, inScope = () => true) {
-    const stack = [dir];
-    while (stack.length > 0) {
-        const d = stack.pop();
-        let list;
+function decode(bytes, limits, sink, options = {}) {
+    let raw = bytes;
+    if (options.gzip && isGzip(bytes)) {
         try {
-            list = (0,external_node_fs_.readdirSync)(d, { withFileTypes: true });
+            raw = (0,node_zlib__WEBPACK_IMPORTED_MODULE_0__.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
         }
         catch (e) {
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
+            const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
+            sink.error({ line: 1, column: 1 }, tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream');
+            return null;
+        }
+    }
+    if (raw.length > limits.maxFileBytes) {
+        sink.error({ line: 1, column: 1 }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .fileTooLarge */ .ME)(raw.length, limits));
+        return null;
+    }
+    const decoded = (0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeUtf8 */ ._)(raw);
+    if (!decoded.ok) {
+        sink.error((0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .byteLocation */ .I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
+        return null;
+    }
+    return { text: decoded.value, lines: new _strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .LineIndex */ .rr(decoded.value) };
+}
+/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
+function* documents(text, mode, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    const parse = (start, end) => {
+        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        if (r.ok)
+            return { value: r.value.json, start, elements: r.value.elements };
+        sink.error({ offset: r.reason.offset }, r.reason.message);
+        return null;
+    };
+    if (mode === 'json') {
+        const doc = parse(0, text.length);
+        if (doc)
+            yield doc;
+        return;
+    }
+    if (text.charCodeAt(0) === 0xfeff) {
+        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
+        return;
+    }
+    if (mode === 'ndjson') {
+        for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
+            if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
+                sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+            }
+            else if (!(0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end)) {
+                // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
+                const doc = parse(start, end);
+                if (doc)
+                    yield doc;
+            }
+        }
+        return;
+    }
+    yield* values(text, opts, limits, sink);
+}
+/**
+ * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
+ * must be one strict JSON document (a truncated last line is an error, never a skip); any other
+ * non-blank line is text for the reader to judge; blank lines are nothing.
+ */
+function* logLines(text, options, sink) {
+    const { limits } = options;
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
+    for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
+        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
+            sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
             continue;
         }
-        for (const ent of list) {
-            if (++w.entries > read_limits/* MAX_WALK_ENTRIES */.MH) {
-                findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `more than ${read_limits/* MAX_WALK_ENTRIES */.MH} entries under the inputs; narrow the paths`));
-                return;
-            }
-            const abs = external_node_path_default().join(d, ent.name);
-            if (ent.isDirectory()) {
-                if (!PRUNED.has(ent.name))
-                    stack.push(abs);
-            }
-            else if (!inScope(abs)) {
-                // Not named by the input: neither read nor reported.
-            }
-            else if (ent.isFile()) {
-                take(abs);
-            }
-            else if (ent.isSymbolicLink()) {
-                discover_link(w, abs, take, findings);
-            }
-            else if (formatOf(ent.name) !== null) {
-                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
-            }
+        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end))
+            continue;
+        if (text.charCodeAt(start) !== 0x7b) {
+            yield { kind: 'text', start, end };
+            continue;
         }
-    }
-}
-/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
-function discover_link(w, abs, take, findings) {
-    const rel = relOf(w, abs);
-    let real;
-    try {
-        real = (0,external_node_fs_.realpathSync)(abs);
-    }
-    catch {
-        // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
-        if (formatOf(abs) !== null)
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
-        return;
-    }
-    if (!inside(w.realWorkspace, real)) {
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
-        return;
-    }
-    let st;
-    try {
-        st = (0,external_node_fs_.statSync)(real);
-    }
-    catch {
-        return;
-    }
-    if (st.isFile())
-        take(abs);
-    else if (st.isDirectory())
-        findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
-    else if (formatOf(abs) !== null)
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
-}
-/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
-function expand(w, input, noMatch) {
-    const findings = [];
-    const files = [];
-    const attestations = [];
-    const add = (abs) => {
-        files.push({ path: abs, rel: relOf(w, abs) });
-    };
-    const attestation = (abs) => {
-        if (formatOf(abs) === 'attestation')
-            attestations.push({ path: abs, rel: relOf(w, abs) });
-    };
-    const scan = picomatch_default().scan(input);
-    const base = external_node_path_default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
-    if (!inside(w.workspace, base)) {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
-        return { files, findings, attestations };
-    }
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(base);
-    }
-    catch {
-        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
-        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
-        if (noMatch === 'error')
-            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
-        return { files, findings, attestations };
-    }
-    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
-    let real = '';
-    try {
-        real = (0,external_node_fs_.realpathSync)(base);
-    }
-    catch {
-        /* a broken link: reported below */
-    }
-    if (!real || !inside(w.realWorkspace, real)) {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
-        return { files, findings, attestations };
-    }
-    if (st.isSymbolicLink())
-        st = (0,external_node_fs_.statSync)(real);
-    if (scan.isGlob) {
-        const match = picomatch_default()(relOf(w, external_node_path_default().resolve(w.cwd, input)), { dot: true });
-        let ignored = 0;
-        walk(w, base, input, (abs) => {
-            const rel = relOf(w, abs);
-            if (discoverable(rel, w.role))
-                add(abs);
-            else if (formatOf(rel) === 'attestation')
-                attestation(abs);
-            else
-                ignored++;
-        }, findings, (abs) => match(relOf(w, abs)));
-        if (ignored > 0)
-            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
-    }
-    else if (st.isDirectory()) {
-        walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : attestation(abs)), findings);
-    }
-    else if (st.isFile()) {
-        if (formatOf(base) === 'attestation')
-            attestation(base);
+        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        if (r.ok)
+            yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
         else
-            add(base);
+            sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
     }
-    else {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
-        return { files, findings, attestations };
-    }
-    if (files.length === 0)
-        findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
-    return { files, findings, attestations };
 }
-/**
- * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
- *                  glob that excludes what it matches from the others' files
- * @param cwd       the working directory (names in reports are relative to it)
- * @param workspace nothing outside this directory is read
- * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
- */
-function discover(all, cwd, workspace, explicit = false, role = 'runs') {
-    const trimmed = all.map((i) => i.trim());
-    const excludes = trimmed
-        .filter((i) => i.startsWith('!'))
-        .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
-    let realWorkspace;
-    try {
-        realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
-    }
-    catch {
-        realWorkspace = external_node_path_default().resolve(workspace);
-    }
-    const w = { cwd, workspace, realWorkspace, role, entries: 0 };
-    const findings = [];
-    const found = new Map();
-    const attestations = new Map();
-    for (const input of trimmed) {
-        if (input === '' || input.startsWith('!'))
+const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
+function* values(text, opts, limits, sink) {
+    let at = 0;
+    for (;;) {
+        while (at < text.length && isSpace(text.charCodeAt(at)))
+            at++;
+        if (at >= text.length)
+            break;
+        const end = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .firstValueEnd */ .t1)(text, opts, at);
+        if (!end.ok) {
+            sink.error({ offset: end.reason.offset }, end.reason.message);
+            const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
+            if (next < 0)
+                break;
+            at = next + 1;
             continue;
-        const e = expand(w, input, explicit ? 'error' : 'notice');
-        for (const f of e.findings)
-            findings.push(f);
-        for (const f of e.files)
-            if (!found.has(f.rel))
-                found.set(f.rel, f);
-        for (const f of e.attestations)
-            attestations.set(f.rel, f);
+        }
+        // A value on one line is held to the line limit, as a JSON line would be.
+        if (end.value - at > limits.maxLineBytes / 3 &&
+            text.lastIndexOf('\n', end.value - 1) < at &&
+            (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, at, end.value, limits.maxLineBytes)) {
+            sink.error({ offset: at }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+        }
+        else {
+            const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, at, end.value);
+            if (r.ok)
+                yield { value: r.value.json, start: at, elements: r.value.elements };
+            else
+                sink.error({ offset: r.reason.offset }, r.reason.message);
+        }
+        at = end.value;
     }
-    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,core_text/* cmp */.r2)(a.rel, b.rel));
-    return { files: kept(found), findings, attestations: kept(attestations) };
 }
 
-// EXTERNAL MODULE: ./src/read/envelope.ts
-var envelope = __nccwpck_require__(1210);
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * The vocabulary of the gate, shared by readers, core and reporters.
- * Values here are plain data: locations travel with them from the reader to the finding.
- */
-/** The artifact kinds this gate reads: the one place their names are written. */
-const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 
+/***/ }),
+
+/***/ 1210:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lh: () => (/* binding */ onlySubject),
+/* harmony export */   T4: () => (/* binding */ IN_TOTO_PAYLOAD_TYPE),
+/* harmony export */   cF: () => (/* binding */ VSA_PREDICATE_TYPE),
+/* harmony export */   f_: () => (/* binding */ readEnvelopeFile),
+/* harmony export */   iv: () => (/* binding */ strictPayload),
+/* harmony export */   zG: () => (/* binding */ STATEMENT_TYPE)
+/* harmony export */ });
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
+/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7753);
+/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7602);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
+/**
+ * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
+ * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
+ * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ */
+
+
+
+
+
+const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
+const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
+/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
+function onlySubject(s) {
+    const subject = s['subject'];
+    if (!Array.isArray(subject) || subject.length !== 1)
+        return { ok: false, reason: 'the Statement must have exactly one subject' };
+    const only = subject[0];
+    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) ? only['digest'] : undefined;
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
+        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
+    }
+    return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
+}
+/** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
+function notAnEnvelope(v) {
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verificationResult'))
+        return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
+    if (v['_type'] === STATEMENT_TYPE)
+        return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
+    if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
+        return 'a Sigstore bundle (check it by identity: --certificate-identity)';
+    return null;
+}
+/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
+function readEnvelope(v, loc) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(v))
+        return { ok: false, reason: 'an envelope is not a JSON object' };
+    const what = notAnEnvelope(v);
+    if (what)
+        return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
+    for (const k of Object.keys(v)) {
+        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
+            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    }
+    const type = v['payloadType'];
+    if (typeof type !== 'string' || type === '')
+        return { ok: false, reason: 'payloadType is not a non-empty string' };
+    const p = v['payload'];
+    const payload = typeof p === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(p) : null;
+    if (!payload)
+        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
+    const sigs = v['signatures'];
+    if (!Array.isArray(sigs) || sigs.length === 0)
+        return { ok: false, reason: 'signatures is not a non-empty array' };
+    if (sigs.length > _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4)
+        return { ok: false, reason: `too many signatures (${sigs.length}; at most ${_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4})` };
+    const signatures = [];
+    for (const [i, s] of sigs.entries()) {
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(s))
+            return { ok: false, reason: `signatures[${i}] is not an object` };
+        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(s, 'keyid') ? s['keyid'] : '';
+        if (typeof keyid !== 'string')
+            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
+        const raw = s['sig'];
+        const sig = typeof raw === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(raw) : null;
+        if (!sig || sig.length === 0)
+            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
+        signatures.push({ keyid, sig });
+    }
+    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
+}
+/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
+function strictPayload(payload, limits) {
+    const problems = [];
+    const sink = { error: (_at, message) => problems.push(message) };
+    const decoded = (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .decode */ .D4)(payload, limits, sink);
+    if (!decoded)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
+    let value;
+    let count = 0;
+    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'json', { limits, collect: [] }, sink)) {
+        value = doc.value;
+        count++;
+    }
+    if (problems.length > 0 || count !== 1)
+        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
+    return { ok: true, value };
+}
+/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
+function readEnvelopeFile(file, bytes, limits) {
+    const sink = new _documents_js__WEBPACK_IMPORTED_MODULE_1__/* .LocatingSink */ .Bz(file);
+    const findings = sink.findings;
+    const decoded = (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .decode */ .D4)(bytes, limits, sink);
+    if (!decoded)
+        return { envelopes: [], findings, empty: false };
+    sink.lines = decoded.lines;
+    const at = (offset) => sink.at(offset);
+    const envelopes = [];
+    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'values', { limits, collect: [] }, sink)) {
+        const e = readEnvelope(doc.value, at(doc.start));
+        if (e.ok)
+            envelopes.push(e.value);
+        else
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+    }
+    return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
+}
+
+
+/***/ }),
+
+/***/ 1528:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  V2: () => (/* binding */ failure),
+  ri: () => (/* binding */ readBeside),
+  wh: () => (/* binding */ readNamedFile),
+  JF: () => (/* binding */ readOne)
+});
+
+// UNUSED EXPORTS: readArtifact
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./src/core/findings.ts
+var core_findings = __nccwpck_require__(4637);
+// EXTERNAL MODULE: ./src/core/json.ts
+var core_json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/core/model.ts
+var model = __nccwpck_require__(4146);
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
@@ -32901,8 +36466,8 @@ const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 
 
 const KNOWN = [
-    [SURFACE_SCHEMA, 'surface'],
-    [RECORD_SCHEMA, 'record'],
+    [model/* SURFACE_SCHEMA */.S, 'surface'],
+    [model/* RECORD_SCHEMA */.e, 'record'],
 ];
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name) {
@@ -32994,6 +36559,10 @@ function skippedFinding(at, skipped) {
     return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
 }
 
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+// EXTERNAL MODULE: ./src/core/vocabulary.ts
+var vocabulary = __nccwpck_require__(7063);
 ;// CONCATENATED MODULE: ./src/core/claims.ts
 /**
  * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
@@ -33051,8 +36620,8 @@ function readClaim(decision) {
     const level = block['level'];
     if (typeof blockAsserted !== 'boolean')
         return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
-    if (typeof level !== 'string' || !LEVELS.includes(level)) {
-        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
+    if (typeof level !== 'string' || !vocabulary/* LEVELS */.A_.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
     }
     const claimed = level;
     const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
@@ -33083,6 +36652,8 @@ function readClaim(decision) {
     };
 }
 
+// EXTERNAL MODULE: ./src/core/projection.ts
+var projection = __nccwpck_require__(3890);
 ;// CONCATENATED MODULE: ./src/core/decision.ts
 /**
  * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
@@ -33103,7 +36674,7 @@ function prepareDecision(loc, index, decision) {
         index,
         tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
         claim: readClaim(decision),
-        projection: project(decision),
+        projection: (0,projection/* project */.Cv)(decision),
         actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
         verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
         denied: (0,core_json/* isObject */.G)(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
@@ -33866,188 +37437,8 @@ class ServerLog {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/time.ts
-const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
-const trimZeros = (digits) => digits.replace(/0+$/, '');
-/** Why a calendar date is impossible, or null. */
-function badDate(y, m, d) {
-    if (m < 1 || m > 12)
-        return `month ${m} does not exist`;
-    if (d < 1 || d > daysIn(y, m))
-        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
-    return null;
-}
-/** An RFC 3339 date-time, or why it is not one. */
-function parseRfc3339(text, options = {}) {
-    const m = SHAPE.exec(text);
-    if (!m)
-        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-    const date = badDate(y, mo, d);
-    if (date)
-        return { ok: false, reason: `is not a calendar date: ${date}` };
-    if (h > 23)
-        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
-    if (mi > 59)
-        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
-    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
-        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
-    if (options.utc && !m[8])
-        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
-    let offset = 0;
-    if (!m[8]) {
-        const [oh, om] = [Number(m[10]), Number(m[11])];
-        if (oh > 23 || om > 59)
-            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
-        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    }
-    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
-    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
-}
-/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
-function daysFromCivil(year, m, d) {
-    const y = m <= 2 ? year - 1 : year;
-    const era = Math.floor(y / 400);
-    const yoe = y - era * 400;
-    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-    return era * 146_097 + doe - 719_468;
-}
-/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
-function parseDay(text) {
-    const m = DAY.exec(text);
-    if (!m)
-        return null;
-    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    const bad = badDate(y, mo, d);
-    if (bad)
-        return { ok: false, reason: `is not a calendar date: ${bad}` };
-    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
-}
-/**
- * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
- * decimal form; null for a value that is not finite or is written with an exponent.
- */
-function fromEpochNumber(v, scale) {
-    if (!Number.isFinite(v))
-        return null;
-    const text = String(v);
-    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-    if (!m)
-        return null;
-    const digits = `${m[2]}${m[3] ?? ''}`;
-    const point = m[2].length - scale;
-    const whole = point > 0 ? digits.slice(0, point) : '0';
-    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
-    const seconds = Number(whole);
-    if (m[1] === '-') {
-        const f = trimZeros(frac);
-        if (f === '')
-            return { seconds: -seconds, fraction: '' };
-        // −s.f = −(s+1) + (1 − 0.f)
-        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
-        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
-    }
-    return { seconds, fraction: trimZeros(frac) };
-}
-/** Order of two instants, exact at any precision. */
-function compareInstants(a, b) {
-    if (a.seconds !== b.seconds)
-        return a.seconds < b.seconds ? -1 : 1;
-    const n = Math.max(a.fraction.length, b.fraction.length);
-    const fa = a.fraction.padEnd(n, '0');
-    const fb = b.fraction.padEnd(n, '0');
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
-}
-/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-function autoSi(i) {
-    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
-    if (/^0+$/.test(nanos))
-        return `${base}Z`;
-    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
-    return `${base}.${nanos.slice(0, digits)}Z`;
-}
-
-// EXTERNAL MODULE: ./src/read/base64.ts
-var base64 = __nccwpck_require__(7753);
-;// CONCATENATED MODULE: ./src/read/signature.ts
-/**
- * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
- * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
- * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
- * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
- * (src/trust/); making one is the tools' (src/tools/signing.ts).
- */
-
-
-
-
-const signature_PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
-const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
-const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
-/** The `signature` member's shape: the seven members with their types and values, nothing else. */
-function readSignatureMember(v) {
-    if (!(0,core_json/* isObject */.G)(v))
-        return { ok: false, reason: 'signature is not an object' };
-    for (const k of Object.keys(v))
-        if (!MEMBERS.includes(k))
-            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    for (const k of MEMBERS)
-        if (!(0,core_json/* hasOwn */.$)(v, k))
-            return { ok: false, reason: `signature.${k} is missing` };
-    if (v['version'] !== 1)
-        return { ok: false, reason: 'signature.version must be 1' };
-    if (v['algorithm'] !== 'ed25519')
-        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (v['payload_type'] !== signature_PAYLOAD_TYPE)
-        return { ok: false, reason: `signature.payload_type must be "${signature_PAYLOAD_TYPE}"` };
-    for (const k of ['signed_payload_digest', 'key_id']) {
-        const d = v[k];
-        if (typeof d !== 'string' || !DIGEST_PATTERN.test(d))
-            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
-    }
-    const sig = v['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || (0,base64/* strictBase64 */.P)(sig)?.length !== 64) {
-        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
-    }
-    const at = v['signed_at'];
-    if (typeof at !== 'string' || !isSignedAt(at))
-        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-    const member = {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: signature_PAYLOAD_TYPE,
-        signed_payload_digest: v['signed_payload_digest'],
-        key_id: v['key_id'],
-        signature: sig,
-        signed_at: at,
-    };
-    return { ok: true, value: member };
-}
-/**
- * P: the canonical text of the record without its `signature` member. Members are defined one by
- * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
- */
-function payloadOf(record) {
-    const unsigned = {};
-    for (const k of Object.keys(record)) {
-        if (k !== 'signature')
-            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
-    }
-    return jcs(unsigned);
-}
-/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
-function signature_pae(type, body) {
-    const t = Buffer.from(type, 'utf8');
-    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-
+// EXTERNAL MODULE: ./src/read/signature.ts
+var read_signature = __nccwpck_require__(2826);
 ;// CONCATENATED MODULE: ./src/read/surface.ts
 /**
  * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
@@ -34091,17 +37482,17 @@ class RunDecisions {
  * @returns false when the surface itself is unusable (then nothing was appended)
  */
 function readSurface(payload, via, locate, run, fail) {
-    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
+    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== model/* SURFACE_SCHEMA */.S) {
         const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
         const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
         fail(locate(null), version
-            ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
-            : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`);
+            ? `event data has schema ${found}: unsupported version (this gate reads ${model/* SURFACE_SCHEMA */.S})`
+            : `event data has schema ${found}, expected ${model/* SURFACE_SCHEMA */.S}`);
         return false;
     }
     const list = payload['observed_tool_decisions'];
     if (!Array.isArray(list)) {
-        fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+        fail(locate(null), via === 'event' ? `${model/* SURFACE_SCHEMA */.S} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
         return false;
     }
     if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
@@ -34211,7 +37602,7 @@ function readRecord(kind, loc, fr, out, options) {
         return;
     }
     const signed = (0,core_json/* hasOwn */.$)(kind.payload, 'signature');
-    const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
+    const signature = signed ? (0,read_signature/* readSignatureMember */.lH)(kind.payload['signature']) : null;
     // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
     if (signature && !signature.ok) {
         fr.error(loc, `audit record: ${signature.reason}`);
@@ -34219,7 +37610,7 @@ function readRecord(kind, loc, fr, out, options) {
     }
     let payload;
     if (signed || options.payloads) {
-        const p = payloadOf(kind.payload);
+        const p = (0,read_signature/* payloadOf */.Md)(kind.payload);
         if (!p.ok) {
             fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
             return;
@@ -34230,7 +37621,7 @@ function readRecord(kind, loc, fr, out, options) {
     // The shape check above makes every member below what AuditRecord says it is.
     const p = kind.payload;
     const record = {
-        schema: RECORD_SCHEMA,
+        schema: model/* RECORD_SCHEMA */.e,
         provider: p['provider'],
         record_id: p['record_id'],
         subject: p['subject'],
@@ -34361,8 +37752,21 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
 var external_node_stream_ = __nccwpck_require__(7075);
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
-// EXTERNAL MODULE: ./src/read/read-error.ts
-var read_error = __nccwpck_require__(9677);
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(5872);
+;// CONCATENATED MODULE: ./src/read/read-error.ts
+class ReadError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
+const ioReason = (e) => e.code ?? e.message;
+
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
 // EXTERNAL MODULE: ./src/read/lines.ts
 var lines = __nccwpck_require__(771);
 // EXTERNAL MODULE: ./src/read/utf8.ts
@@ -34386,7 +37790,7 @@ var utf8 = __nccwpck_require__(8145);
 
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
 const fail = (message) => {
-    throw new read_error/* ReadError */.F('events', message);
+    throw new ReadError('events', message);
 };
 /** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
 function checkEnvelope(e, where, m, seq, source) {
@@ -34409,7 +37813,7 @@ function checkEnvelope(e, where, m, seq, source) {
     const t = e['time'];
     if (typeof t !== 'string')
         return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
-    const time = parseRfc3339(t);
+    const time = (0,core_time/* parseRfc3339 */.TM)(t);
     if (!time.ok)
         return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
     if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
@@ -34425,10 +37829,10 @@ function checkEnvelope(e, where, m, seq, source) {
     };
     if (typeof subject === 'string')
         covered['subject'] = subject;
-    const c = jcs(covered);
+    const c = (0,binding/* jcs */.vI)(covered);
     if (!c.ok)
         return fail(`${where}: event cannot be canonicalized (${c.reason})`);
-    const contentHash = binding_sha256Digest(c.text);
+    const contentHash = (0,binding/* sha256Digest */.sI)(c.text);
     if (e['assaycontenthash'] !== contentHash)
         fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
     return { time: time.value, contentHash };
@@ -34465,9 +37869,9 @@ function readEvents(bytes, m, file, limits) {
             return fail(`${where} is not a JSON object`);
         const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
         source = e['source'];
-        if (!earliest || compareInstants(time, earliest) < 0)
+        if (!earliest || (0,core_time/* compareInstants */.QI)(time, earliest) < 0)
             earliest = time;
-        if (!latest || compareInstants(latest, time) < 0)
+        if (!latest || (0,core_time/* compareInstants */.QI)(latest, time) < 0)
             latest = time;
         root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
@@ -34485,7 +37889,7 @@ function readEvents(bytes, m, file, limits) {
             readSurface(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
         }
         else {
-            const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
+            const name = k.kind === 'record' ? `${model/* RECORD_SCHEMA */.e} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
             skipped.set(name, (skipped.get(name) ?? 0) + 1);
         }
         seq++;
@@ -34499,7 +37903,7 @@ function readEvents(bytes, m, file, limits) {
         fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
     if (m.bundleId !== m.runRoot)
         fail('manifest bundle_id does not equal the run root');
-    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: (0,core_time/* autoSi */.Qs)(earliest), end: (0,core_time/* autoSi */.Qs)(latest) } : null };
 }
 
 ;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
@@ -34516,7 +37920,7 @@ function otherKind(schema) {
     const k = classify({ schema, observed_tool_decisions: [] });
     if (k.kind === 'other')
         return k.name;
-    throw new read_error/* ReadError */.F('manifest', k.kind === 'error'
+    throw new ReadError('manifest', k.kind === 'error'
         ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${k.reason}`
         : `the archive's manifest names ${schema}, which is not an archive`);
 }
@@ -34533,43 +37937,43 @@ function otherArchive(bytes, limits) {
 function readManifest(bytes, limits) {
     const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
-        throw new read_error/* ReadError */.F('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
+        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
     const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
     if (!r.ok)
-        throw new read_error/* ReadError */.F('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
+        throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
     const m = r.value.json;
     if (!(0,core_json/* isObject */.G)(m))
-        throw new read_error/* ReadError */.F('manifest', 'manifest.json is not a JSON object');
+        throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
         return { other: otherKind(m['schema']) };
     if (m['schema_version'] !== 1)
-        throw new read_error/* ReadError */.F('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+        throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
     const runId = m['run_id'];
     const eventCount = m['event_count'];
     const runRoot = m['run_root'];
     const bundleId = m['bundle_id'];
     if (typeof runId !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_id is not a string');
+        throw new ReadError('manifest', 'manifest run_id is not a string');
     if (runId.includes(':'))
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
+        throw new ReadError('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
     if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
-        throw new read_error/* ReadError */.F('manifest', 'manifest event_count is not a non-negative integer');
-    if (typeof runRoot !== 'string' || !DIGEST_PATTERN.test(runRoot))
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_root is not a sha256:<hex> digest');
-    if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
-        throw new read_error/* ReadError */.F('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
+        throw new ReadError('manifest', 'manifest event_count is not a non-negative integer');
+    if (typeof runRoot !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(runRoot))
+        throw new ReadError('manifest', 'manifest run_root is not a sha256:<hex> digest');
+    if (typeof bundleId !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(bundleId))
+        throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
     const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
     if (!(0,core_json/* isObject */.G)(ev))
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"] is missing or not an object');
+        throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
     const sha = ev['sha256'];
     const size = ev['bytes'];
     if (typeof ev['path'] !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].path is not a string');
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].path is not a string');
     if (typeof sha !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
     const p = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
     const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
@@ -34615,10 +38019,10 @@ class GunzipSource {
         }
         this.total += r.value.length;
         if (this.total > this.limits.maxDecompressedBytes) {
-            throw new read_error/* ReadError */.F('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
+            throw new ReadError('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
         }
         if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
-            throw new read_error/* ReadError */.F('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+            throw new ReadError('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
         }
         this.chunks.push(r.value);
         this.buffered += r.value.length;
@@ -34699,7 +38103,7 @@ function octal(b, start, len, what) {
         for (let i = start + 1; i < start + len; i++)
             v = v * 256 + b[i];
         if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
-            throw new read_error/* ReadError */.F('tar', `tar header ${what} field is out of range`);
+            throw new ReadError('tar', `tar header ${what} field is out of range`);
         return v;
     }
     const s = b
@@ -34709,7 +38113,7 @@ function octal(b, start, len, what) {
     if (s === '')
         return 0;
     if (!/^[0-7]+$/.test(s))
-        throw new read_error/* ReadError */.F('tar', `tar header ${what} field is not octal`);
+        throw new ReadError('tar', `tar header ${what} field is not octal`);
     return parseInt(s, 8);
 }
 function checksumOk(h) {
@@ -34727,21 +38131,21 @@ function paxPath(data) {
     while (i < data.length) {
         const sp = data.indexOf(0x20, i);
         if (sp === -1)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
+            throw new ReadError('tar', 'malformed PAX header record');
         const len = Number(data.toString('latin1', i, sp));
         if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record length');
+            throw new ReadError('tar', 'malformed PAX header record length');
         const rec = data.toString('utf8', sp + 1, i + len - 1);
         const eq = rec.indexOf('=');
         if (eq === -1)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
+            throw new ReadError('tar', 'malformed PAX header record');
         const key = rec.slice(0, eq);
         if (key === 'path')
             path = rec.slice(eq + 1);
         if (key === 'linkpath')
-            throw new read_error/* ReadError */.F('tar', 'PAX linkpath record: links are not allowed in a bundle');
+            throw new ReadError('tar', 'PAX linkpath record: links are not allowed in a bundle');
         if (key === 'size')
-            throw new read_error/* ReadError */.F('tar', 'PAX size record is not supported in a bundle');
+            throw new ReadError('tar', 'PAX size record is not supported in a bundle');
         i += len;
     }
     return path;
@@ -34751,22 +38155,22 @@ async function* members(src, limits) {
     let consumed = true;
     for (;;) {
         if (!consumed)
-            throw new read_error/* ReadError */.F('tar', 'internal: member data not consumed');
+            throw new ReadError('tar', 'internal: member data not consumed');
         const h = await src.read(BLOCK);
         if (h.length === 0) {
             if (longName !== undefined)
-                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header (truncated)');
+                throw new ReadError('tar', 'tar archive ends after an extended header (truncated)');
             return; // EOF at a header boundary: tolerated like the end marker
         }
         if (h.length < BLOCK)
-            throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside a header');
+            throw new ReadError('tar', 'tar archive is truncated inside a header');
         if (isZero(h)) {
             if (longName !== undefined)
-                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header');
+                throw new ReadError('tar', 'tar archive ends after an extended header');
             return;
         }
         if (!checksumOk(h))
-            throw new read_error/* ReadError */.F('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
+            throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
         const type = String.fromCharCode(h[156]);
         const size = octal(h, 124, 12, 'size');
         const magic = h.toString('latin1', 257, 263);
@@ -34777,43 +38181,43 @@ async function* members(src, limits) {
             name = `${prefix}/${name}`;
         if (type === 'x' || type === 'L') {
             if (size > limits.maxMetaBytes) {
-                throw new read_error/* ReadError */.F('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+                throw new ReadError('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
             }
             const data = await src.read(size + padding(size));
             if (data.length < size + padding(size))
-                throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside an extended header');
+                throw new ReadError('tar', 'tar archive is truncated inside an extended header');
             const body = data.subarray(0, size);
             longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
             continue;
         }
         if (type === 'g')
-            throw new read_error/* ReadError */.F('tar', 'global PAX header member is not allowed in a bundle');
+            throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');
         if (type === '1' || type === '2' || type === 'K')
-            throw new read_error/* ReadError */.F('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+            throw new ReadError('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type === '3' || type === '4' || type === '6')
-            throw new read_error/* ReadError */.F('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+            throw new ReadError('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type === '5')
-            throw new read_error/* ReadError */.F('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+            throw new ReadError('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type !== '0' && type !== '\0' && type !== '7')
-            throw new read_error/* ReadError */.F('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
+            throw new ReadError('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
         const path = longName ?? name;
         longName = undefined;
         if (Buffer.byteLength(path) > limits.maxPathBytes)
-            throw new read_error/* ReadError */.F('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
+            throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
         if (path.startsWith('/'))
-            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" is absolute`);
+            throw new ReadError('tar', `tar member path "${path}" is absolute`);
         if (path.split('/').includes('..'))
-            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" contains ".."`);
+            throw new ReadError('tar', `tar member path "${path}" contains ".."`);
         consumed = false;
         yield {
             path,
             size,
             data: async (maxBytes, what) => {
                 if (size > maxBytes)
-                    throw new read_error/* ReadError */.F('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
+                    throw new ReadError('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
                 const buf = await src.read(size + padding(size));
                 if (buf.length < size + padding(size))
-                    throw new read_error/* ReadError */.F('tar', `tar archive is truncated inside ${what}`);
+                    throw new ReadError('tar', `tar archive is truncated inside ${what}`);
                 consumed = true;
                 return buf.subarray(0, size);
             },
@@ -34846,10 +38250,10 @@ async function* members(src, limits) {
 /** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
 async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
     try {
-        return { ok: true, value: await archive_walk(source, file, limits) };
+        return { ok: true, value: await walk(source, file, limits) };
     }
     catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
+        if (e instanceof ReadError)
             return { ok: false, reason: e };
         throw e;
     }
@@ -34859,13 +38263,13 @@ function archive_open(source, limits) {
     try {
         const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
-            throw new read_error/* ReadError */.F('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
+            throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
         return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_.Readable.from([Buffer.from(source.bytes)]) };
     }
     catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
+        if (e instanceof ReadError)
             throw e;
-        throw new read_error/* ReadError */.F('io', `cannot read file: ${(0,read_error/* ioReason */.N)(e)}`);
+        throw new ReadError('io', `cannot read file: ${ioReason(e)}`);
     }
 }
 const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
@@ -34882,7 +38286,7 @@ async function contents(src, file, limits) {
                     return { other };
             }
             if (m.path !== 'manifest.json')
-                throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
+                throw new ReadError('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
             const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
             if ('other' in read)
                 return read;
@@ -34890,24 +38294,24 @@ async function contents(src, file, limits) {
         }
         else if (!events) {
             if (m.path !== 'events.ndjson')
-                throw new read_error/* ReadError */.F('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
+                throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
             if (m.size !== manifest.eventsBytes)
-                throw new read_error/* ReadError */.F('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+                throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
             const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-            if (binding_sha256Digest(bytes) !== manifest.eventsSha256)
-                throw new read_error/* ReadError */.F('bundle', 'events.ndjson sha256 does not match the manifest');
+            if ((0,binding/* sha256Digest */.sI)(bytes) !== manifest.eventsSha256)
+                throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
             events = readEvents(bytes, manifest, file, limits);
         }
         else {
-            throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
+            throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
         }
     }
     if (!(await src.drain()))
-        throw new read_error/* ReadError */.F('bundle', 'data after the end of the tar archive');
+        throw new ReadError('bundle', 'data after the end of the tar archive');
     if (!manifest)
-        throw new read_error/* ReadError */.F('bundle', 'missing member manifest.json');
+        throw new ReadError('bundle', 'missing member manifest.json');
     if (!events)
-        throw new read_error/* ReadError */.F('bundle', 'missing member events.ndjson');
+        throw new ReadError('bundle', 'missing member events.ndjson');
     return { manifest, events };
 }
 /**
@@ -34918,7 +38322,7 @@ async function contents(src, file, limits) {
  */
 const GUNZIP_CHUNK = 256 * 1024;
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
-async function archive_walk(source, file, limits) {
+async function walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
     const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
     const archiveHash = (0,external_node_crypto_.createHash)('sha256');
@@ -34943,13 +38347,13 @@ async function archive_walk(source, file, limits) {
         return { kind: 'bundle', events, facts };
     }
     catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
+        if (e instanceof ReadError)
             throw e;
         const err = e;
         if (typeof err.code === 'string' && err.code.startsWith('Z_'))
-            throw new read_error/* ReadError */.F('gzip', gzipReason(err));
+            throw new ReadError('gzip', gzipReason(err));
         if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
-            throw new read_error/* ReadError */.F('io', `cannot read file: ${err.code}`);
+            throw new ReadError('io', `cannot read file: ${err.code}`);
         throw e;
     }
     finally {
@@ -34972,10 +38376,12 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
     if (skipped.size > 0)
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
-        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
+        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${model/* SURFACE_SCHEMA */.S} events, so it contributes no calls`));
     return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
 }
 
+// EXTERNAL MODULE: ./src/read/formats.ts
+var formats = __nccwpck_require__(7928);
 ;// CONCATENATED MODULE: ./src/read/files.ts
 /**
  * One artifact file → what it contributes (a run, records, findings), by its name and role. The
@@ -34996,7 +38402,7 @@ const failure = (rel, message) => ({
     records: [],
     findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
-const isBundle = (rel) => formatOf(rel) === 'bundle';
+const isBundle = (rel) => (0,formats/* formatOf */.be)(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
 async function readArtifact(rel, role, bytes, limits) {
     if (isBundle(rel))
@@ -35008,7 +38414,7 @@ async function readArtifact(rel, role, bytes, limits) {
  * refers to `bytes` (the text is decoded into strings), so `bytes` may be reused once it returns.
  */
 function readTextArtifact(rel, role, bytes, limits) {
-    const format = formatOf(rel);
+    const format = (0,formats/* formatOf */.be)(rel);
     if (!format || format === 'bundle')
         return failure(rel, UNSUPPORTED);
     if (format === 'attestation')
@@ -35022,7 +38428,7 @@ function readTextArtifact(rel, role, bytes, limits) {
 const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
 const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
-const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
+const UNSUPPORTED = `unsupported file type: expected ${formats/* EXTENSION_LIST */.RV}`;
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
  * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
@@ -35074,7 +38480,7 @@ function readTransient(p, limits) {
         return { ok: true, value: buf.subarray(0, got) };
     }
     catch (e) {
-        return { ok: false, reason: `cannot read file: ${(0,read_error/* ioReason */.N)(e)}` };
+        return { ok: false, reason: `cannot read file: ${ioReason(e)}` };
     }
     finally {
         if (fd !== undefined)
@@ -35114,6 +38520,25 @@ function readBeside(file, what, workspace, limits) {
     // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
     return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
 }
+/**
+ * A file a flag or an input names (a key, a trusted root, an export to import), read whole within
+ * the file limit. Only a regular file is read (a link to one is followed: the user named it): a
+ * FIFO would block and a device never end (`--trusted-root /dev/zero`). The reason when not.
+ */
+function readNamedFile(file, limits) {
+    let st;
+    try {
+        st = (0,external_node_fs_.statSync)(file);
+    }
+    catch (e) {
+        return { ok: false, reason: `cannot read (${ioReason(e)})` };
+    }
+    if (!st.isFile())
+        return { ok: false, reason: 'not a regular file; not read' };
+    const got = readTransient(file, limits);
+    // A copy: the read buffer is reused by the next read.
+    return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
+}
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(p) {
     try {
@@ -35135,7 +38560,7 @@ async function readOne(file, role, limits, digest = false) {
         const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
         return sha256 === undefined ? r : { ...r, sha256 };
     }
-    if (!formatOf(file.rel))
+    if (!(0,formats/* formatOf */.be)(file.rel))
         return fail(UNSUPPORTED);
     const read = readTransient(file.path, limits);
     if (!read.ok)
@@ -35146,3380 +38571,53 @@ async function readOne(file, role, limits, digest = false) {
     return digest ? { ...r, sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') } : r;
 }
 
-;// CONCATENATED MODULE: ./src/trust/check.ts
-/**
- * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
- * is trusted only when its well-formed signature member names a trusted key, its signed payload
- * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
- * has its exact reason.
- */
 
+/***/ }),
 
+/***/ 7928:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
-function check_precheck(member, payload, keys) {
-    if (!member || payload === undefined)
-        return { ok: false, reason: 'unsigned' };
-    const key = keys.get(member.key_id);
-    if (!key)
-        return { ok: false, reason: `unknown signer ${member.key_id}` };
-    const p = Buffer.from(payload, 'utf8');
-    if (binding_sha256Digest(p) !== member.signed_payload_digest)
-        return { ok: false, reason: 'payload digest differs' };
-    return { data: signature_pae(signature_PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
-}
-const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
-/** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
-function verifyOnPool(data, key, signature) {
-    return new Promise((resolve) => {
-        try {
-            (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
-        }
-        catch {
-            resolve(false);
-        }
-    });
-}
-/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature verified on the thread pool. */
-async function checkTrust(member, payload, keys) {
-    const p = check_precheck(member, payload, keys);
-    return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
-}
-
-;// CONCATENATED MODULE: ./src/trust/pool.ts
-
-/** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
-const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
-/** A record as the core sees it when no trusted keys are configured. */
-const unchecked = (r) => withTrust(r, { kind: 'unchecked' });
-const WINDOW = 4096;
-/** Trust for records as they are read: `add` each audit file's records, `finish` after the runs are read. */
-class TrustPool {
-    keys;
-    records = [];
-    trust = [];
-    next = 0;
-    inFlight = 0;
-    failed = null;
-    idle = null;
-    constructor(keys) {
-        this.keys = keys;
-    }
-    add(records) {
-        for (const r of records)
-            this.records.push(r);
-        this.pump();
-    }
-    /** Start checks until the window is full. */
-    pump() {
-        const keys = this.keys;
-        while (this.next < this.records.length && this.inFlight < WINDOW) {
-            const i = this.next++;
-            const r = this.records[i];
-            if (!keys) {
-                this.trust[i] = { kind: 'unchecked' };
-                continue;
-            }
-            this.inFlight++;
-            checkTrust(r.signature ?? null, r.payload, keys).then((c) => {
-                this.trust[i] = c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason };
-                this.done();
-            }, (e) => {
-                this.failed ??= e;
-                this.done();
-            });
-        }
-    }
-    done() {
-        this.inFlight--;
-        this.pump();
-        if (this.inFlight === 0 && this.next >= this.records.length)
-            this.idle?.();
-    }
-    /** Let finished checks be collected (and new ones start) between files read synchronously. */
-    yield() {
-        return this.inFlight > 0 ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
-    }
-    /** Every record with its trust decided, in the order added. */
-    async finish() {
-        this.pump();
-        if (this.inFlight > 0)
-            await new Promise((resolve) => (this.idle = resolve));
-        if (this.failed)
-            throw this.failed;
-        return this.records.map((r, i) => withTrust(r, this.trust[i]));
-    }
-}
-
-;// CONCATENATED MODULE: ./src/read/attestation.ts
-/**
- * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
- * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
- * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
- * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
- */
-
-
-const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
-const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
-/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
-function bundleStatement(f) {
-    if (f.producer.name === null || f.producer.version === null) {
-        return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
-    }
-    if (f.window === null)
-        return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
-    return {
-        ok: true,
-        value: {
-            _type: envelope/* STATEMENT_TYPE */.zG,
-            subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
-            predicateType: EVIDENCE_BUNDLE_V1,
-            predicate: {
-                schema_version: 1,
-                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
-                run: {
-                    run_id: f.runId,
-                    event_count: f.eventCount,
-                    producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
-                    time_window: { start: f.window.start, end: f.window.end },
-                },
-            },
-        },
-    };
-}
-/** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
-const member = (at, k) => {
-    const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
-    return at ? `${at}.${name}` : name;
-};
-/** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
-function difference(want, got, at) {
-    if (!(0,core_json/* isObject */.G)(want))
-        return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!(0,core_json/* isObject */.G)(got))
-        return `predicate field ${at} disagrees with the bundle`;
-    for (const k of Object.keys(want)) {
-        if (!(0,core_json/* hasOwn */.$)(got, k))
-            return `predicate field ${member(at, k)} disagrees with the bundle`;
-        const d = difference(want[k], got[k], member(at, k));
-        if (d)
-            return d;
-    }
-    for (const k of Object.keys(got))
-        if (!(0,core_json/* hasOwn */.$)(want, k))
-            return `predicate field ${member(at, k)} is not one upstream writes`;
-    return null;
-}
-/**
- * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
- * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
- * facts only for a verified bundle), subject digest against the archive bytes, subject name against
- * the manifest's bundle_id, then every predicate field against what the bundle gives.
- */
-function checkBundleStatement(s, facts) {
-    if (!(0,core_json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
-        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
-    const type = s['predicateType'];
-    if (type === EVIDENCE_BUNDLE_V0)
-        return {
-            ok: false,
-            reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
-        };
-    if (type !== EVIDENCE_BUNDLE_V1)
-        return {
-            ok: false,
-            reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
-        };
-    const subject = (0,envelope/* onlySubject */.Lh)(s);
-    if (!subject.ok)
-        return subject;
-    const pred = s['predicate'];
-    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
-        return { ok: false, reason: 'predicate.schema_version is not 1' };
-    if (!facts)
-        return { ok: false, reason: 'the bundle does not verify' };
-    if (subject.value.sha256 !== facts.archiveSha256)
-        return { ok: false, reason: 'subject digest differs from the archive' };
-    if (subject.value.name !== facts.bundleId)
-        return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
-    return checkBundlePredicate(pred, facts);
-}
-/** Every predicate field against what the verified bundle gives (also for a keyless attestation of a bundle, docs/keyless.md). */
-function checkBundlePredicate(pred, facts) {
-    const expected = bundleStatement(facts);
-    if (!expected.ok)
-        return expected;
-    const d = difference(expected.value['predicate'], pred, '');
-    return d === null ? { ok: true } : { ok: false, reason: d };
-}
-
-;// CONCATENATED MODULE: ./src/trust/envelope.ts
-/**
- * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
- * payload type first (a key that signed the same bytes under another type must not pass), then the
- * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
- * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
- * trusted key), `signature does not verify`.
- */
-
-
-
-/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
-async function checkEnvelopeAsync(e, payloadType, keys, who) {
-    if (e.payloadType !== payloadType)
-        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
-    const data = signature_pae(payloadType, e.payload);
-    const tries = [];
-    for (const s of e.signatures) {
-        for (const [keyId, key] of keys) {
-            tries.push(verifyOnPool(data, key, s.sig).then((ok) => (ok ? keyId : null)));
-        }
-    }
-    const verified = (await Promise.all(tries)).find((k) => k !== null);
-    if (verified)
-        return { ok: true, value: verified };
-    if (!e.signatures.some((s) => keys.has(s.keyid)))
-        return { ok: false, reason: `unknown ${who} ${(0,core_text/* quote */.hD)(e.signatures[0]?.keyid || '(no keyid)')}` };
-    return { ok: false, reason: 'signature does not verify' };
-}
-
-;// CONCATENATED MODULE: ./src/trust/producer.ts
-
-
-
-const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
-async function checkOne(e, facts, keys, limits) {
-    const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
-    if (!signed.ok)
-        return signed;
-    const payload = (0,envelope/* strictPayload */.iv)(e.payload, limits);
-    if (!payload.ok)
-        return payload;
-    const statement = checkBundleStatement(payload.value, facts);
-    if (!statement.ok)
-        return statement;
-    return { ok: true, keyId: signed.value };
-}
-async function attestation(run, keys, limits) {
-    if (!keys) {
-        const first = run.sidecar.kind === 'envelopes' ? run.sidecar.envelopes[0]?.signatures[0] : undefined;
-        return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
-    }
-    if (!run.bundle)
-        return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
-    const sidecar = run.sidecar;
-    if (sidecar.kind === 'none')
-        return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
-    if (sidecar.kind === 'empty')
-        return { kind: 'unattested', reason: 'no attestation: the sidecar holds no envelope' };
-    if (sidecar.kind === 'malformed')
-        return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
-    const envelopes = sidecar.envelopes;
-    let reason = '';
-    for (const e of envelopes) {
-        const r = await checkOne(e, run.facts, keys, limits);
-        if (r.ok)
-            return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
-        reason ||= envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)` : r.reason;
-    }
-    return { kind: 'unattested', reason };
-}
-
-;// CONCATENATED MODULE: ./src/gate/keyless.ts
-/**
- * Keyless trust in the gate (docs/keyless.md): the `<file>.sigstore.json` beside an audit export or
- * a run, checked against the trust set's identities with the Sigstore layer (src/trust/sigstore.ts),
- * which is loaded only when an identity is configured or such a file is met: the gate's cold start
- * does not pay for it. Each bundle is checked by the thread that read its file (on every core for a
- * large input: gate/readers.ts). Keys and identities combine: either trusts.
- */
-
-
-
-
-
-/** The predicate types of keyless attestations (docs/predicates/). */
-const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
-const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
-/**
- * The gate's set-up for keyless checks: the trusted roots read once and loaded here, so that a root
- * that cannot be used is a usage problem before anything is read.
- */
-async function keylessSetup(settings, limits, workspace) {
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot);
-    if (!roots.ok)
-        return { ok: false, reason: { message: roots.reason } };
-    const setup = { settings, roots: roots.value, workspace };
-    const checker = await keylessChecker(setup, limits);
-    return checker.ok ? { ok: true, value: setup } : checker;
-}
-/** One checker per set-up on each thread (the gate's thread makes it first; a worker, at its first bundle). */
-const checkers = new WeakMap();
-/** The Sigstore layer loaded and the roots parsed, once per set-up on this thread. */
-function keylessChecker(setup, limits) {
-    let made = checkers.get(setup);
-    if (!made)
-        checkers.set(setup, (made = makeChecker(setup, limits)));
-    return made;
-}
-async function makeChecker(setup, limits) {
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const loaded = sigstore.rootsFrom(setup.roots, limits);
-    if (!loaded.ok)
-        return { ok: false, reason: { message: loaded.reason } };
-    const roots = loaded.value;
-    return {
-        ok: true,
-        value: (file, sha256, policy, predicate) => {
-            const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', setup.workspace, limits);
-            if (got.kind === 'none')
-                return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
-            if (got.kind === 'refused')
-                return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
-            return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
-        },
-    };
-}
-/** The identities a file of this role is checked against: signers for audit exports, producers for runs (null: none). */
-const policyFor = (settings, role) => role === 'audit' ? settings.signers : settings.producers;
-/** Whether a file of this role is checked by identity at all (then its bundle is worth a reading thread's time). */
-const checkedByIdentity = (settings, role) => policyFor(settings, role) !== null;
-/**
- * A file's keyless result, decided by the thread that read it: an audit export's records by a signer
- * identity, a run by a producer identity (a bundle's predicate is upstream's, checked field by
- * field against what its reader verified); undefined when its role has no identities or the file
- * is no run. `read.sha256` is there: readers hash every file when identities are configured.
- */
-function keylessOf(check, settings, role, file, read) {
-    const policy = policyFor(settings, role);
-    if (!policy || (role === 'runs' && !read.run))
-        return undefined;
-    const sha256 = read.sha256;
-    if (role === 'audit')
-        return check(file, sha256, policy, { type: RECORDS_V1, check: isObjectPredicate });
-    if (formatOf(file.rel) !== 'bundle')
-        return check(file, sha256, policy, { type: RUN_V1, check: isObjectPredicate });
-    const facts = read.bundle;
-    if (!facts)
-        return { ok: false, reason: 'the bundle does not verify' };
-    return check(file, sha256, policy, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
-}
-/** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
-function withKeyless(r, keyless, keys) {
-    if (r.trust.kind === 'trusted')
-        return r;
-    const trust = keyless.ok
-        ? { kind: 'trusted', by: keyless.value }
-        : { kind: 'untrusted', reason: keys && r.trust.kind === 'untrusted' ? `${r.trust.reason}; and ${keyless.reason}` : keyless.reason };
-    return { loc: r.loc, record: r.record, signer: r.signer, trust };
-}
-/** A run's attestation with its keyless result: a trusted producer key's sidecar or a trusted identity's bundle attests it. */
-function attestedWith(a, keyless, facts, keys) {
-    if (a?.kind === 'attested')
-        return a;
-    const named = { name: facts?.producer.name ?? null, version: facts?.producer.version ?? null };
-    if (keyless.ok)
-        return { kind: 'attested-keyless', by: keyless.value, ...named };
-    const keyReason = keys && a?.kind === 'unattested' ? `${a.reason}; and ` : '';
-    return { kind: 'unattested', reason: `${keyReason}${keyless.reason}` };
-}
-/**
- * A `.sigstore.json` beside an input when no identity is configured: its shape checked (garbage is
- * never ignored), reported as not checked. Null: there is none.
- */
-async function uncheckedBundle(file, limits, workspace) {
-    const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
-    if (got.kind === 'none')
-        return null;
-    const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };
-    if (got.kind === 'refused')
-        return (0,core_findings/* finding */.gk)('invalid_artifact', at, got.reason);
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const shapes = sigstore.bundleShapes(at.file, got.bytes, limits);
-    if (!shapes.ok)
-        return (0,core_findings/* finding */.gk)('invalid_artifact', at, shapes.reason);
-    return (0,core_findings/* finding */.gk)('skipped_object', at, `${shapes.value} Sigstore bundle(s), not checked: no trusted identities (--trusted-signer-identity, --trusted-producer-identity)`);
-}
-
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-// EXTERNAL MODULE: external "node:url"
-var external_node_url_ = __nccwpck_require__(3136);
-;// CONCATENATED MODULE: ./src/read/wire.ts
-
-const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
-const unloc = (t, rel) => {
-    const file = t[0] ?? rel;
-    const member = t[3];
-    return member === null
-        ? { file, line: t[1], column: t[2] }
-        : { file, line: t[1], column: t[2], member };
-};
-/** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
-const SAME = 1;
-const subjectOf = (p) => (p.kind === 'subject' ? p : null);
-const same = (v, subject) => (v !== null && v === subject ? SAME : v);
-const claimTuple = (c, p) => c.kind === 'invalid'
-    ? [0, c.reason]
-    : [1, c.claim.asserted, c.claim.level, same(c.claim.digest, subjectOf(p)?.digest), c.claim.legacy, [...c.inconsistencies]];
-const projectionTuple = (p) => p.kind === 'none' ? [0, p.reason] : [1, p.subject.action_class, p.subject.verb, p.subject.target, p.digest];
-/** provider: 0 absent or null, 2 invalid, else the string (1 is unused, so a string never collides). */
-const providerTuple = (p) => (p === null ? 0 : typeof p === 'string' ? p : 2);
-const decisionTuple = (d, rel) => [
-    ...loc(d.loc, rel),
-    d.index,
-    d.tool,
-    claimTuple(d.claim, d.projection),
-    projectionTuple(d.projection),
-    same(d.actionClass, subjectOf(d.projection)?.subject.action_class),
-    same(d.verb, subjectOf(d.projection)?.subject.verb),
-    d.denied,
-    providerTuple(d.provider),
-    d.succeeded,
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MA: () => (/* binding */ sigstoreOf),
+/* harmony export */   RV: () => (/* binding */ EXTENSION_LIST),
+/* harmony export */   W_: () => (/* binding */ attestedBy),
+/* harmony export */   be: () => (/* binding */ formatOf),
+/* harmony export */   hQ: () => (/* binding */ sidecarOf),
+/* harmony export */   ks: () => (/* binding */ discoverable)
+/* harmony export */ });
+const EXTENSIONS = [
+    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
+    { ext: '.intoto.jsonl', format: 'attestation' },
+    { ext: '.sigstore.json', format: 'attestation' },
+    { ext: '.json', format: 'json' },
+    { ext: '.jsonl', format: 'ndjson' },
+    { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.log', format: 'log' },
+    { ext: '.tar.gz', format: 'bundle' },
 ];
-const recordTuple = (r, rel) => [
-    ...loc(r.loc, rel),
-    r.record.provider,
-    r.record.record_id,
-    r.record.subject,
-    r.record.binding_digest,
-    r.signer,
-    r.signature ?? null,
-    r.payload ?? null,
-];
-/** What a reading thread sends for one file. */
-function wire_encodeRead(r, rel) {
-    const wire = {
-        run: r.run ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)) } : null,
-        records: r.records.map((x) => recordTuple(x, rel)),
-        findings: r.findings,
-        sha256: r.sha256 ?? null,
-        bundle: r.bundle ?? null,
-        keyless: r.keyless ?? null,
-    };
-    return JSON.stringify(wire);
-}
-/** Consistent claims share one empty list, as the reader's do. */
-const wire_NONE = Object.freeze([]);
-const INVALID_PROVIDER = Object.freeze({ invalid: true });
-function claimOf(t, p) {
-    if (t[0] === 0)
-        return { kind: 'invalid', reason: t[1] };
-    const [, asserted, level, sent, legacy, inconsistencies] = t;
-    const digest = sent === SAME ? subjectOf(p).digest : sent;
-    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : wire_NONE };
-}
-function projectionOf(t) {
-    if (t[0] === 0)
-        return { kind: 'none', reason: t[1] };
-    return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
-}
-function decisionOf(t, rel) {
-    const p = t[11];
-    const projection = projectionOf(t[7]);
-    const subject = subjectOf(projection)?.subject;
-    return {
-        loc: unloc(t, rel),
-        index: t[4],
-        tool: t[5],
-        claim: claimOf(t[6], projection),
-        projection,
-        actionClass: t[8] === SAME ? subject.action_class : t[8],
-        verb: t[9] === SAME ? subject.verb : t[9],
-        denied: t[10],
-        provider: p === 0 ? null : p === 2 ? INVALID_PROVIDER : p,
-        succeeded: t[12],
-    };
-}
-function recordOf(t, rel) {
-    const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
-    const at = unloc(t, rel);
-    const signature = t[9];
-    const payload = t[10] ?? undefined;
-    return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
-}
-/** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */
-function decodeRead(text, rel) {
-    const w = JSON.parse(text);
-    const run = w.run ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) } : null;
-    const records = w.records.map((r) => recordOf(r, rel));
-    const read = { run, records, findings: w.findings };
-    if (w.sha256 !== null)
-        read.sha256 = w.sha256;
-    if (w.bundle !== null)
-        read.bundle = w.bundle;
-    if (w.keyless !== null)
-        read.keyless = w.keyless;
-    return read;
-}
-
-;// CONCATENATED MODULE: ./src/gate/readers.ts
-/**
- * Where input files are read: on the main thread (one at a time, as they are merged), or on worker
- * threads that read, parse, classify and bind each file and send back a compact text (read/wire.ts),
- * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
- * report does not depend on which file finished first. Both sides of the worker protocol are here.
- *
- * `jobs` threads read: jobs − 1 workers and the main thread. Workers are given the largest files
- * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
- * thread reads, in path order, the files no worker has been given yet, and while it waits for a
- * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
- * with a finding naming it (never a skipped file); the files it held go to a fresh worker. A worker
- * that cannot start (it ends before its reader says it is loaded) read nothing: its files, and every
- * file no worker holds, are read on the main thread, and no more workers are started.
- */
-
-
-
-
-
-
-
-
-/**
- * One file read, and the bundle beside it checked by identity when its role has identities: the
- * Sigstore checks (milliseconds per bundle) run on the thread that read the file, on every core.
- */
-async function readTask(t, setup) {
-    const r = await readOne(t.file, t.role, setup.limits, setup.digest);
-    const k = setup.keyless;
-    if (!k || !checkedByIdentity(k.settings, t.role))
-        return r;
-    const check = await keylessChecker(k, setup.limits);
-    // The gate loaded these same bytes before anything was read; if they fail here, the file fails.
-    if (!check.ok)
-        throw new Error(check.reason.message);
-    const keyless = keylessOf(check.value, k.settings, t.role, t.file, r);
-    return keyless ? { ...r, keyless } : r;
-}
-/** The main thread's reader: today's path, one file at a time as it is asked. */
-function inlineReaders(tasks, setup) {
-    return {
-        read: (i) => readTask(tasks[i], setup),
-        close: async () => { },
-    };
-}
-/**
- * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
- * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
- * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
- * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.90× at 190 MiB. The
- * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
- */
-const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
-/**
- * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
- * file read here is synchronous), so a worker holding two went idle ~12 % of the time at N = 100 000;
- * with four it is kept busy (0.96× the time, RSS unchanged: BENCHMARKS.md "issue 23, fourth stop").
- */
-const DEPTH = 4;
-const sizeOf = (p) => {
-    try {
-        return (0,external_node_fs_.statSync)(p).size;
-    }
-    catch {
-        return 0; // the reader says why it cannot be read
-    }
-};
-/**
- * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
- * the order workers are given files: a bundle's Sigstore checks take ~3.5 ms on the benchmark
- * machine and workers pay from ~50 bundles, so auto starts them from 128 (64 MiB / 512 KiB), clearly
- * past that (BENCHMARKS.md "Keyless checks on every core").
- */
-const KEYLESS_WEIGHT_BYTES = 512 * 1024;
-/** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
-const weightOf = (t, setup) => sizeOf(t.file.path) +
-    (setup.keyless && checkedByIdentity(setup.keyless.settings, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
-/** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
-function workerScript() {
-    const here = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));
-    for (const dir of [here, external_node_path_default().dirname(here)]) {
-        const p = external_node_path_default().join(dir, 'read-worker.js');
-        if (sizeOf(p) > 0)
-            return p;
-    }
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
+/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
+function formatOf(file) {
+    const lower = file.toLowerCase();
+    for (const { ext, format } of EXTENSIONS)
+        if (lower.endsWith(ext))
+            return format;
     return null;
 }
-/**
- * How many threads read this input: `jobs` (null: the machine's cores, when the files' weights add
- * up to at least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
- */
-function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
-    const n = Math.min(jobs ?? cores, sizes.length);
-    if (jobs === null && sizes.reduce((a, b) => a + b, 0) < WORKER_THRESHOLD_BYTES)
-        return 1;
-    return Math.max(n, 1);
-}
-/**
- * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
- * when workers may start; none when not built, as under tests of src/).
- */
-async function openReaders(tasks, setup, jobs, entry) {
-    if (jobs === 1 || tasks.length <= 1)
-        return inlineReaders(tasks, setup);
-    const sizes = tasks.map((t) => weightOf(t, setup));
-    const n = threadsFor(jobs, sizes);
-    const script = n <= 1 ? null : (entry ?? workerScript());
-    if (script === null)
-        return inlineReaders(tasks, setup);
-    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
-    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
-}
-function pending() {
-    let done;
-    const promise = new Promise((r) => {
-        done = r;
-    });
-    const p = {
-        settled: false,
-        promise,
-        resolve(r) {
-            p.settled = true;
-            done(r);
-        },
-    };
-    return p;
-}
-/** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel, why) => failure(rel, `the thread reading this file stopped (${why}); it is not verified`);
-class WorkerReaders {
-    tasks;
-    setup;
-    start;
-    results;
-    /** Task indices largest file first: the order workers are given them. */
-    order;
-    next = 0;
-    /** The smallest task not yet looked at from the far end (this thread reads from there while it waits). */
-    last;
-    /** Tasks held by a worker that died before reading them: given out again first. */
-    retry = [];
-    /** 1: given to a worker or read here. */
-    taken;
-    /** Each live worker → the task ids it holds, oldest (the one it is reading) first. */
-    held = new Map();
-    /** Workers whose reader loaded (one that ends before it did never read a file). */
-    online = new Set();
-    /** A worker could not be started: no more are, and this thread reads what is left. */
-    broken = false;
-    /** Wakes read() when tasks come back from a worker that never started. */
-    wake = null;
-    closing = false;
-    /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
-    constructor(tasks, sizes, setup, workers, 
-    /** Starts one worker with the reading set-up. */
-    start) {
-        this.tasks = tasks;
-        this.setup = setup;
-        this.start = start;
-        this.results = tasks.map(pending);
-        this.taken = new Uint8Array(tasks.length);
-        this.order = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
-        this.last = this.order.length - 1;
-        for (let k = 0; k < workers; k++)
-            this.spawn();
-    }
-    /**
-     * The i-th result. A file no worker has been given yet is read here; while a worker's file is
-     * awaited, this thread reads the smallest files nobody has taken (their results wait for their
-     * turn), yielding between files so the workers' results come in and they are given more.
-     */
-    async read(i) {
-        // Let the workers' results in first (each gives its worker its next file).
-        await new Promise((r) => setImmediate(r));
-        if (this.taken[i] === 0) {
-            this.taken[i] = 1;
-            return this.readHere(i);
-        }
-        const wanted = this.results[i];
-        while (!wanted.settled) {
-            // Given back by a worker that never started: read it here.
-            if (this.taken[i] === 0) {
-                this.taken[i] = 1;
-                return this.readHere(i);
-            }
-            const j = this.takeSmallest();
-            if (j !== undefined) {
-                this.results[j].resolve(await this.readHere(j));
-                await new Promise((r) => setImmediate(r));
-            }
-            else
-                await new Promise((r) => {
-                    this.wake = r;
-                    void wanted.promise.then(() => r());
-                });
-        }
-        return wanted.promise;
-    }
-    readHere(i) {
-        return readTask(this.tasks[i], this.setup);
-    }
-    /** The smallest task nobody has taken (the far end of the workers' order). */
-    takeSmallest() {
-        while (this.last >= this.next) {
-            const id = this.order[this.last--];
-            if (this.taken[id] === 0) {
-                this.taken[id] = 1;
-                return id;
-            }
-        }
-        return undefined;
-    }
-    /** The next task for a worker, or undefined when every task is taken (or workers cannot start). */
-    take() {
-        if (this.broken)
-            return undefined;
-        for (;;) {
-            const id = this.retry.length > 0 ? this.retry.shift() : this.order[this.next++];
-            if (id === undefined)
-                return undefined;
-            if (this.taken[id] === 0) {
-                this.taken[id] = 1;
-                return id;
-            }
-        }
-    }
-    spawn() {
-        let w;
-        try {
-            w = this.start(this.setup);
-        }
-        catch {
-            this.broken = true; // this thread reads every file no worker holds
-            return;
-        }
-        this.held.set(w, []);
-        w.on('message', (m) => {
-            if ('ready' in m)
-                this.online.add(w);
-            else
-                this.done(w, m);
-        });
-        let why = 'it exited';
-        w.on('error', (e) => {
-            why = e instanceof Error ? e.message : String(e);
-        });
-        w.on('exit', (code) => this.exited(w, code === 0 ? why : `${why}, code ${code}`));
-        this.feed(w);
-    }
-    feed(w) {
-        const held = this.held.get(w);
-        while (held.length < DEPTH) {
-            const id = this.take();
-            if (id === undefined)
-                return;
-            const t = this.tasks[id];
-            held.push(id);
-            w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
-        }
-    }
-    done(w, m) {
-        const held = this.held.get(w);
-        held.splice(held.indexOf(m.id), 1);
-        this.feed(w);
-        const rel = this.tasks[m.id].file.rel;
-        this.results[m.id].resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
-    }
-    /**
-     * A worker ended. One that had started fails the file it was reading, and the ones queued behind
-     * it go to a new worker; one that never started read nothing: its files come back to this thread,
-     * and no more workers are started.
-     */
-    exited(w, why) {
-        const held = this.held.get(w);
-        this.held.delete(w);
-        if (this.closing)
-            return;
-        if (!this.online.has(w)) {
-            this.broken = true;
-            for (const id of held)
-                this.taken[id] = 0;
-            this.wake?.();
-            return;
-        }
-        this.online.delete(w);
-        const [reading, ...rest] = held;
-        if (reading !== undefined)
-            this.results[reading].resolve(stopped(this.tasks[reading].file.rel, why));
-        for (const id of rest)
-            this.taken[id] = 0;
-        this.retry.push(...rest);
-        this.wake?.();
-        if (!this.broken && (this.retry.length > 0 || this.next < this.order.length))
-            this.spawn();
-    }
-    async close() {
-        this.closing = true;
-        await Promise.all([...this.held.keys()].map((w) => w.terminate()));
-    }
-}
-/** The worker side: read each task in turn and send back its encoded result. */
-function serveReads(port, setup) {
-    port.postMessage({ ready: true });
-    let chain = Promise.resolve();
-    port.on('message', (t) => {
-        chain = chain.then(async () => {
-            let reply;
-            try {
-                const r = await readTask({ file: { path: t.path, rel: t.rel }, role: t.role }, setup);
-                reply = { id: t.id, text: encodeRead(r, t.rel) };
-            }
-            catch (e) {
-                reply = { id: t.id, thrown: e instanceof Error ? e.message : String(e) };
-            }
-            port.postMessage(reply);
-        });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/gate/gate.ts
-/**
- * The seam both entries call: settings → files → readers → verify → Report.
- * All file I/O of a verification happens here and in read/; the core never touches a file.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/**
- * Read every input file into located evidence. The files are read by `open`'s readers (on the main
- * thread, or on worker threads for a large input) and taken here in path order, each dropped as
- * soon as its decisions and records are merged, so the evidence does not depend on which file was
- * read first.
- */
-async function collect(settings, digests, keyless, open) {
-    const findings = [];
-    const inputs = new Map();
-    const runs = [];
-    const producers = settings.trustedProducers;
-    const workspace = external_node_path_default().resolve(settings.workspace);
-    const cwd = external_node_path_default().resolve(settings.cwd);
-    const keys = settings.trustedKeys;
-    // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
-    const trust = new TrustPool(keys);
-    /** Audit export → its keyless result, when signer identities are configured. */
-    const recordTrust = new Map();
-    const attestations = new Map();
-    const found = ['audit', 'runs'].map((role) => ({
-        role,
-        d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
-    }));
-    // A file discovery refused (a broken link, a link out, a FIFO) is refused once: an attestation read
-    // beside its artifact says nothing more of it (semantics §6: one fact, one finding).
-    const refused = new Set();
-    for (const { d } of found)
-        for (const f of d.findings)
-            if (f.code === 'invalid_artifact' && f.file !== null)
-                refused.add(f.file);
-    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null, keyless }, settings.jobs);
-    let next = 0;
-    try {
-        for (const { role, d } of found) {
-            findings.push(...d.findings);
-            for (const a of d.attestations)
-                attestations.set(a.rel, a);
-            if (role === 'runs' && d.files.length === 0) {
-                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
-            }
-            for (const file of d.files) {
-                const r = await readers.read(next++);
-                if (!settings.keyless) {
-                    const unchecked = await uncheckedBundle(file, settings.limits, workspace);
-                    if (unchecked && !(unchecked.code === 'invalid_artifact' && refused.has(unchecked.file)))
-                        findings.push(unchecked);
-                }
-                if (role === 'audit' && r.keyless)
-                    recordTrust.set(file.rel, r.keyless);
-                if (r.sha256 !== undefined)
-                    inputs.set(file.rel, r.sha256);
-                for (const x of r.findings)
-                    findings.push(x);
-                if (r.run)
-                    runs.push(runInput(file, r.run, r, { settings, workspace, inputs: digests ? inputs : null, findings, refused }));
-                trust.add(r.records);
-                await trust.yield();
-            }
-        }
-    }
-    finally {
-        await readers.close();
-    }
-    findings.push(...orphans(attestations.values()));
-    return {
-        runs: await Promise.all(runs),
-        records: (await trust.finish()).map((rec) => {
-            const k = recordTrust.get(rec.loc.file);
-            return k ? withKeyless(rec, k, keys !== null) : rec;
-        }),
-        findings,
-        trustedSigners: keys ? [...keys.keys()].sort() : [],
-        trustedProducers: producers ? [...producers.keys()].sort() : [],
-        ...(settings.keyless ? { identities: identityTrust(settings.keyless) } : {}),
-        inputs,
-    };
-}
-/**
- * A run with its attestation decided: a bundle's sidecar (read beside it, never as a run; its
- * checks run while the rest is read), trusted producers' keys, and producer identities (a run's
- * `<run>.sigstore.json`); keys or identities, either trusts.
- */
-function runInput(file, run, r, ctx) {
-    const { settings } = ctx;
-    const producers = settings.trustedProducers;
-    const bundle = formatOf(file.rel) === 'bundle';
-    const sidecar = bundle ? readSidecar(file, ctx) : { kind: 'none' };
-    if (sidecar.kind === 'empty' && !producers)
-        ctx.findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: sidecarOf(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
-    const evidence = { bundle, facts: r.bundle ?? null, sidecar };
-    // Checked by the thread that read the run, when producer identities are configured (gate/keyless.ts).
-    const byIdentity = r.keyless ?? null;
-    const decided = (a) => ({
-        artifact: run.artifact,
-        decisions: run.decisions,
-        attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : a,
-    });
-    if (producers || sidecar.kind !== 'none')
-        return attestation(evidence, producers, settings.limits).then(decided);
-    return Promise.resolve(byIdentity ? decided(undefined) : run);
-}
-/** `orphan_attestation`: an attestation with no artifact beside it. */
-function orphans(attestations) {
-    const out = [];
-    for (const a of attestations) {
-        const artifact = attestedBy(a.path);
-        if (!(0,external_node_fs_.existsSync)(artifact))
-            out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
-    }
-    return out;
-}
-/**
- * The sidecar `<bundle>.intoto.jsonl` beside a bundle: none, one that holds nothing, a malformed one
- * (its invalid_artifact findings are added, unless discovery already refused the file), or its
- * envelopes. A link to a sidecar inside the workspace is followed like every input; one that leaves
- * it is refused.
- */
-function readSidecar(bundle, ctx) {
-    const { findings } = ctx;
-    const { limits } = ctx.settings;
-    const rel = sidecarOf(bundle.rel);
-    const got = readBeside(sidecarOf(bundle.path), 'the attestation sidecar', ctx.workspace, limits);
-    if (got.kind === 'none')
-        return got;
-    if (got.kind === 'refused') {
-        if (!ctx.refused.has(rel))
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
-        return { kind: 'malformed' };
-    }
-    ctx.inputs?.set(rel, sha256Hex(got.bytes));
-    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.bytes, limits);
-    for (const f of read.findings)
-        findings.push(f);
-    if (read.findings.length > 0)
-        return { kind: 'malformed' };
-    return read.empty ? { kind: 'empty' } : { kind: 'envelopes', envelopes: read.envelopes };
-}
-/** The identity trust in effect, sorted, for the report's policy. */
-function identityTrust(k) {
-    const any = (k.signers ?? k.producers);
-    return {
-        signers: [...(k.signers?.identities ?? [])].sort(core_text/* cmp */.r2),
-        producers: [...(k.producers?.identities ?? [])].sort(core_text/* cmp */.r2),
-        sourceRepository: any.sourceRepository,
-        sourceRefs: [...any.sourceRefs].sort(core_text/* cmp */.r2),
-        issuer: any.issuer,
-    };
-}
-/** What the core needs of the settings (nothing about files). */
-const optionsOf = (s) => ({
-    allowUnmatchedRecords: s.allowUnmatchedRecords,
-    strictObserved: s.strictObserved,
-    policy: s.policy,
-});
-/** Every class of the input with its verbs (what a rule may name besides the §2 table). */
-function classesSeen(runs) {
-    const seen = new Map();
-    for (const r of runs)
-        for (const d of r.decisions) {
-            if (d.actionClass === null)
-                continue;
-            let verbs = seen.get(d.actionClass);
-            if (!verbs)
-                seen.set(d.actionClass, (verbs = new Set()));
-            if (d.verb !== null)
-                verbs.add(d.verb);
-        }
-    return seen;
-}
-/**
- * settings → read (+ sidecars) → trust → verify. A rule naming a class or verb that neither the
- * gate nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
- * @param digests hash every input read (for a verdict attestation)
- */
-async function runGate(settings, digests = false, open = openReaders) {
-    let keyless = null;
-    if (settings.keyless) {
-        const k = await keylessSetup(settings.keyless, settings.limits, external_node_path_default().resolve(settings.workspace));
-        if (!k.ok)
-            return k;
-        keyless = k.value;
-    }
-    const evidence = await collect(settings, digests, keyless, open);
-    const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
-    if (!names.ok)
-        return { ok: false, reason: { message: names.reason, input: 'require' } };
-    return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
-}
-
-;// CONCATENATED MODULE: ./src/report/verification-summary.ts
-/**
- * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
- * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
- * were read from is `resourceUri`, the policy digest covers everything that decides a verdict
- * besides the inputs (the report carries that object as `policy`, so a consumer can recompute it),
- * and every input file is listed with its sha256. Pure: the caller hands in the report's digest,
- * the inputs' digests and the time; nothing here reads a file or a clock.
- */
-
-
-
-
-const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
-/** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
-const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
-/** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
-function policyDigest(report) {
-    const c = jcs(report.policy);
-    if (!c.ok)
-        throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
-    return sha256Hex(c.text);
-}
-/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
-function verifiedLevels(report) {
-    if (!report.ok)
-        return [];
-    const w = report.totals.weakest_level;
-    const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
-    if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
-        levels.push('RECEIPTS_POLICY_MET');
-    if (report.policy.trusted_signers.length > 0)
-        levels.push('RECEIPTS_SIGNED_RECORDS');
-    if (report.policy.trusted_producers.length > 0)
-        levels.push('RECEIPTS_ATTESTED_RUNS');
-    return levels;
-}
-function vsaPredicate(report, ctx) {
-    return {
-        verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
-        // The only member that is not deterministic.
-        timeVerified: binding_utcSeconds(ctx.timeVerified),
-        resourceUri: ctx.resourceUri,
-        policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
-        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => (0,core_text/* cmp */.r2)(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
-        verificationResult: report.ok ? 'PASSED' : 'FAILED',
-        verifiedLevels: verifiedLevels(report),
-    };
-}
-function vsaStatement(report, ctx) {
-    return {
-        _type: envelope/* STATEMENT_TYPE */.zG,
-        subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
-        predicateType: envelope/* VSA_PREDICATE_TYPE */.cF,
-        predicate: vsaPredicate(report, ctx),
-    };
-}
-/** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
-function reportName(workspace, reportFile) {
-    const rel = external_node_path_default().relative(workspace, reportFile);
-    return rel.startsWith('..') || external_node_path_default().isAbsolute(rel) ? external_node_path_default().basename(reportFile) : rel.split((external_node_path_default()).sep).join('/');
-}
-/** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
-function resourceUriFromEnv(env) {
-    const server = env['GITHUB_SERVER_URL'];
-    const repo = env['GITHUB_REPOSITORY'];
-    const sha = env['GITHUB_SHA'];
-    if (!server || !repo || !sha)
-        return null;
-    return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
-}
-
-;// CONCATENATED MODULE: ./src/trust/keys.ts
-/**
- * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
- * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
- * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
- * refused past MAX_KEY_TEXT_BYTES.
- */
-
-
-/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
-function keys_keyIdOf(publicKey) {
-    return `sha256:${(0,external_node_crypto_.createHash)('sha256')
-        .update(publicKey.export({ type: 'spki', format: 'der' }))
-        .digest('hex')}`;
-}
-/**
- * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
- * `-----END L-----`, and nothing but whitespace may stand between blocks.
- */
-function pemBlocks(pem) {
-    if (Buffer.byteLength(pem) > read_limits/* MAX_KEY_TEXT_BYTES */.ZG)
-        return { ok: false, reason: `key text is over ${read_limits/* MAX_KEY_TEXT_BYTES */.ZG} bytes (a few keys are a few KiB)` };
-    const blocks = [];
-    let at = 0;
-    for (;;) {
-        const begin = pem.indexOf('-----BEGIN ', at);
-        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
-        if (gap.trim() !== '')
-            return { ok: false, reason: 'text outside the PEM blocks' };
-        if (begin < 0)
-            break;
-        const labelEnd = pem.indexOf('-----', begin + 11);
-        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
-        if (!/^[A-Z ]+$/.test(label))
-            return { ok: false, reason: 'a PEM BEGIN line without a label' };
-        const endLine = `-----END ${label}-----`;
-        const end = pem.indexOf(endLine, labelEnd + 5);
-        if (end < 0)
-            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
-        at = end + endLine.length;
-        blocks.push({ label, text: pem.slice(begin, at) });
-    }
-    return { ok: true, value: blocks };
-}
-/** A key type as people name it, with its article: "an RSA key", "an EC (ECDSA) key". */
-function keyKind(type) {
-    const names = new Map([
-        ['rsa', 'an RSA'],
-        ['rsa-pss', 'an RSA-PSS'],
-        ['dsa', 'a DSA'],
-        ['ec', 'an EC (ECDSA)'],
-        ['ed448', 'an Ed448'],
-        ['x25519', 'an X25519'],
-        ['x448', 'an X448'],
-        ['dh', 'a Diffie-Hellman'],
-    ]);
-    return `${names.get(type ?? '') ?? `a ${type ?? 'unknown'}`} key`;
-}
-/** The label of the first PEM block of a text, or null when it holds none. */
-const firstPemLabel = (pem) => /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1] ?? null;
-/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
-function parsePublicKeys(pem) {
-    if (!pem.includes('-----BEGIN '))
-        return {
-            ok: false,
-            reason: 'no PEM "PUBLIC KEY" block (this takes the PEM text of a public key, -----BEGIN PUBLIC KEY-----, not a file name)',
-        };
-    const scanned = pemBlocks(pem);
-    if (!scanned.ok)
-        return scanned;
-    const blocks = scanned.value;
-    if (blocks.length === 0)
-        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
-    const keys = [];
-    for (const [i, block] of blocks.entries()) {
-        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
-        if (block.label !== 'PUBLIC KEY')
-            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
-        let key;
-        try {
-            key = (0,external_node_crypto_.createPublicKey)({ key: block.text, format: 'pem' });
-        }
-        catch (e) {
-            return { ok: false, reason: `${where}does not parse (${e.message})` };
-        }
-        if (key.asymmetricKeyType !== 'ed25519')
-            return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
-        keys.push(key);
-    }
-    return { ok: true, value: keys };
-}
-/** Trusted keys by key_id (a key given twice counts once). */
-function trustedKeys(keys) {
-    return new Map(keys.map((k) => [keys_keyIdOf(k), k]));
-}
-
-;// CONCATENATED MODULE: ./src/tools/signing.ts
-/**
- * Making signatures, for the tools that write signed files: the export job's private key, new key
- * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
- * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
- */
-
-
-
-
-/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
-function parsePrivateKey(pem) {
-    const label = firstPemLabel(pem);
-    if (label === null)
-        return { ok: false, reason: 'holds no PEM block (an Ed25519 private key from keygen: -----BEGIN PRIVATE KEY-----)' };
-    if (label === 'PUBLIC KEY')
-        return {
-            ok: false,
-            reason: 'is a public key (PUBLIC KEY); signing needs the private key (PRIVATE KEY: the PREFIX.key.pem that keygen wrote)',
-        };
-    if (label === 'OPENSSH PRIVATE KEY')
-        return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
-    let privateKey;
-    try {
-        privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
-    }
-    catch (e) {
-        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
-    }
-    if (privateKey.asymmetricKeyType !== 'ed25519')
-        return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
-    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_.createPublicKey)(privateKey) } };
-}
-/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
-function newKeyPair() {
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    return {
-        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
-        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
-        keyId: keyIdOf(publicKey),
-    };
-}
-/** Now, as a `signed_at` value (whole seconds). */
-const signedAtNow = (now) => utcSeconds(now);
-/** The signature member for payload P, signed with an Ed25519 private key. */
-function signPayload(payload, key, signedAt) {
-    const p = Buffer.from(payload, 'utf8');
-    return {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: sha256Digest(p),
-        key_id: keyIdOf(key.publicKey),
-        signature: edSign(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
-        signed_at: signedAt,
-    };
-}
-/**
- * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
- * the signature member goes in before its closing brace (the parsed record is never copied).
- */
-function signedLine(payload, key, signedAt) {
-    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
-}
-/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
-function envelopeLine(payloadType, payload, key) {
-    const sig = (0,external_node_crypto_.sign)(null, signature_pae(payloadType, payload), key.privateKey).toString('base64');
-    return JSON.stringify({
-        payload: Buffer.from(payload).toString('base64'),
-        payloadType,
-        signatures: [{ keyid: keys_keyIdOf(key.publicKey), sig }],
-    });
-}
-
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./src/report/output.ts
-/**
- * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
- * through a symbolic link, since a link at an output path can be committed to the repository the gate
- * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
- * file is replaced by the output; a FIFO or a character device named as such, and a link to the
- * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
- * refused with its reason.
- */
-
-
-/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
-const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
-/**
- * How an output reaches `file`: `replace` (nothing there, a file, a directory, which fails when
- * written, or a link to a file or to nothing, which is replaced and never written through) or
- * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
- */
-function outputPlace(file) {
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(file);
-    }
-    catch {
-        return 'replace'; // nothing there yet
-    }
-    if (st.isFIFO() || st.isCharacterDevice())
-        return 'in place';
-    if (st.isFile() || st.isDirectory())
-        return 'replace';
-    if (st.isSymbolicLink()) {
-        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
-            return 'in place';
-        let to = null;
-        try {
-            to = (0,external_node_fs_.statSync)(file);
-        }
-        catch {
-            // a broken link: replaced by the output
-        }
-        if (to === null || to.isFile())
-            return 'replace';
-        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
-    }
-    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
-}
-/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
-async function openOutput(file) {
-    if (outputPlace(file) === 'replace' && (0,external_node_fs_.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink())
-        (0,external_node_fs_.unlinkSync)(file);
-    return (0,promises_namespaceObject.open)(file, 'w');
-}
-
-;// CONCATENATED MODULE: ./src/tools/write.ts
-/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-
-
-
-/** `text` in a new temporary file beside `file`: its path. */
-function writeTemp(file, text) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
-    try {
-        (0,external_node_fs_.writeSync)(fd, text);
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-    return tmp;
-}
-/**
- * Write `text` to `file` only whole: a temporary file beside it, then a rename (which replaces a link
- * at `file`, never writing through it). A FIFO, a character device or this process's own output
- * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
- */
-function writeWhole(file, text) {
-    if (outputPlace(file) === 'in place') {
-        (0,external_node_fs_.writeFileSync)(file, text);
-        return;
-    }
-    const tmp = writeTemp(file, text);
-    try {
-        (0,external_node_fs_.renameSync)(tmp, file);
-    }
-    catch (e) {
-        (0,external_node_fs_.rmSync)(tmp, { force: true });
-        throw e;
-    }
-}
-/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
-function writeNew(file, text) {
-    const tmp = writeTemp(file, text);
-    try {
-        linkSync(tmp, file);
-    }
-    finally {
-        rmSync(tmp, { force: true });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/tools/verdict.ts
-/**
- * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
- * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
- * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
- * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
- */
-
-
-
-
-
-
-/** Write the requested files; `message` lists what was written. */
-function writeVerdict(report, origin, files) {
-    const ctx = {
-        reportName: reportName(origin.workspace, origin.reportFile),
-        reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
-        resourceUri: origin.resourceUri,
-        policyUri: origin.policyUri,
-        inputs: origin.inputs,
-        version: origin.version,
-        timeVerified: origin.timeVerified,
-    };
-    const statement = vsaStatement(report, ctx);
-    const written = [];
-    try {
-        if (files.predicate) {
-            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
-            written.push(files.predicate);
-        }
-        if (files.envelope) {
-            if (!files.key)
-                return {
-                    ok: false,
-                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
-                };
-            const payload = jcs(statement);
-            if (!payload.ok)
-                return {
-                    ok: false,
-                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
-                };
-            writeWhole(files.envelope, `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
-            written.push(files.envelope);
-        }
-    }
-    catch (e) {
-        return {
-            ok: false,
-            reason: [
-                (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
-            ],
-        };
-    }
-    return { ok: true, value: written.join('\n') };
-}
-
-;// CONCATENATED MODULE: ./src/report/github-limits.ts
-/**
- * GitHub's limits on what a step may report, in one place: every reporter that talks to GitHub
- * (Checks API, workflow commands, job summary) clips and counts against these.
- */
-const CHECKS_API = {
-    /** Annotations per create/update request. */
-    annotationsPerRequest: 50,
-    /** Annotation title, and check run output title, in characters. */
-    title: 255,
-    /** Annotation message, in bytes. */
-    messageBytes: 64 * 1024,
-    /** Check run output summary and text, in characters (bytes here: stricter). */
-    summaryBytes: 65_535,
-};
-/** Workflow commands shown per level before the rest are counted in one notice. */
-const WORKFLOW_COMMANDS_PER_LEVEL = 10;
-/** GitHub's job summary limit is 1 MiB per step; keep a margin for the trimmed line. */
-const STEP_SUMMARY_BYTES = 1024 * 1024 - 16 * 1024;
-
-;// CONCATENATED MODULE: ./src/report/text.ts
-/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
-
-
-/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
-const levelCounts = (t) => [...LEVELS_DESCENDING.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
-/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
-const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
-/** A level for people: the rung, or "—" for a call that asserts no side effect. */
-const rung = (l) => l ?? '—';
-/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
-const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
-/**
- * Which runs a producer attested (§10), or null when no run names a producer and no trusted
- * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
- */
-function producerLine(r) {
-    const trusted = r.policy.trusted_producers.length > 0;
-    const checked = r.runs.filter((x) => x.producer?.checked).length;
-    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
-    if (!trusted && unchecked === 0)
-        return null;
-    if (!trusted)
-        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
-    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
-}
-/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
-function runProducer(p) {
-    if (!p)
-        return 'not attested';
-    const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
-    const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
-    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
-}
-/** "0 error(s), 0 warning(s), 2 notice(s)" */
-const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
-// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
-function visible(s) {
-    return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
-function text_where(l) {
-    const col = l.column !== undefined ? `:${l.column}` : '';
-    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
-}
-/** A finding on one line: where (file:line:column, or the input as given), then its message. */
-const located = (f) => `${findingPlace(f)}: ${visible(f.message)}`;
-/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
-const findingPlace = (f) => visible(f.input !== undefined ? f.input : text_where(f));
-const MARKER = ' … [trimmed by receipt-gate]';
-/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
-function clipBytes(s, max) {
-    if (Buffer.byteLength(s) <= max)
-        return s;
-    const room = max - Buffer.byteLength(MARKER);
-    let lo = 0;
-    let hi = Math.min(s.length, room);
-    while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (Buffer.byteLength((0,core_text/* clip */.$Q)(s, mid, '')) <= room)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return (0,core_text/* clip */.$Q)(s, lo, '') + MARKER;
-}
-/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
-function failingFirst(calls) {
-    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
-    return calls
-        .map((call, i) => ({ call, i, r: rank(call) }))
-        .sort((a, b) => a.r - b.r || a.i - b.i)
-        .map(({ call, r }) => ({ call, fails: r < 2 }));
-}
-
-;// CONCATENATED MODULE: ./src/report/annotations.ts
-/**
- * Annotations: one per call at its decision line (earned level, claimed level, tool, and the reason
- * when something failed there), plus one per finding that is not about a call (records, invalid
- * artifacts). Shared by the Checks API reporter and the workflow-command reporter; most important first.
- */
-
-
-
-
-
-
-/** The Checks API's limits, applied to every annotation whichever way it is sent. */
-const TITLE_MAX = CHECKS_API.title;
-const MESSAGE_MAX_BYTES = CHECKS_API.messageBytes;
-const LEVEL = (s) => severity/* SEVERITY_TABLE */.ps[s].annotation;
-/** A report path (relative to the working directory) as a repository path. */
-function repoPath(prefix, file) {
-    return external_node_path_default().posix.normalize(external_node_path_default().posix.join(prefix || '.', file)).replace(/^\.\//, '');
-}
-/**
- * @param prefix the working directory relative to the repository root ('' when they are the same)
- * @param scope `all`: every call that asserts a side effect, with its level; `failures`: only what
- *   has an error or a warning (the job summary lists every call either way)
- */
-function buildAnnotations(report, prefix, scope = 'all') {
-    // Each call carries its own findings; the rest are about records, artifacts and inputs.
-    const own = new Set();
-    for (const c of report.calls)
-        for (const f of c.findings)
-            own.add(f);
-    const loose = report.findings.filter((f) => !own.has(f));
-    const out = [];
-    // A location inside a bundle cannot be shown on the binary file: point at line 1 and say where.
-    const place = (file, line, column, member) => member
-        ? { path: repoPath(prefix, file), line: 1, column: null, inside: `${member}:${line}:${column}: ` }
-        : { path: repoPath(prefix, file), line, column, inside: '' };
-    for (const c of report.calls) {
-        const fs = c.findings;
-        // A call that asserts no side effect has no rung: no annotation unless a finding is about it.
-        if (c.level === null && fs.length === 0)
-            continue;
-        const worst = fs.reduce((acc, f) => ((0,severity/* annotationRank */.Uo)(LEVEL(f.severity)) < (0,severity/* annotationRank */.Uo)(acc) ? LEVEL(f.severity) : acc), 'notice');
-        const p = place(c.artifact, c.line, c.column, c.member);
-        const claimed = c.claimed_level === c.level ? '' : ` (claimed ${c.claimed_level})`;
-        const required = c.required_level === null ? '' : `; required: ${c.required_level}`;
-        const lines = [
-            `${p.inside}Earned level: ${rung(c.level)}; claimed: ${rung(c.claimed_level)}${required}; tool: ${visible((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 1000))}.`,
-        ];
-        // A finding about the shortfall says why the level was not reached; the level's own reason
-        // would repeat it and add what does not concern the claim.
-        if (!fs.some((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code]))
-            lines.push(`Why: ${visible(c.reason)}`);
-        for (const f of fs)
-            lines.push(`${f.code}: ${visible(f.message)}`);
-        out.push({
-            path: p.path,
-            line: p.line,
-            column: p.column,
-            level: worst,
-            title: (0,core_text/* clip */.$Q)(`${c.level ?? 'no rung'}${c.level === null ? '' : claimed} · ${visible(c.tool ?? 'decision ' + c.index)}`, TITLE_MAX),
-            message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
-        });
-    }
-    for (const f of loose) {
-        if (f.input !== undefined) {
-            out.push({
-                path: null,
-                line: 0,
-                column: null,
-                level: LEVEL(f.severity),
-                title: f.code,
-                message: clipBytes(`${visible(f.input)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
-            });
-            continue;
-        }
-        const p = place(f.file, f.line, f.column, f.member);
-        out.push({
-            path: p.path,
-            line: p.line,
-            column: p.column,
-            level: LEVEL(f.severity),
-            title: f.code,
-            message: clipBytes(p.inside + visible(f.message), MESSAGE_MAX_BYTES),
-        });
-    }
-    const byPath = (a, b) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
-    const kept = scope === 'all' ? out : out.filter((a) => a.level !== 'notice');
-    return kept.sort((a, b) => (0,severity/* annotationRank */.Uo)(a.level) - (0,severity/* annotationRank */.Uo)(b.level) || byPath(a.path, b.path) || a.line - b.line);
-}
-
-;// CONCATENATED MODULE: ./src/report/check-run.ts
-/**
- * Annotations and the summary through the Checks API: on the job's own check run when its id is
- * given, else on a check run this action creates. 50 annotations per request (create, then update
- * to append); titles, messages and texts trimmed to the API's limits with a visible marker.
- */
-
-
-
-const ANNOTATIONS_PER_REQUEST = CHECKS_API.annotationsPerRequest;
-const toApi = (a) => ({
-    path: a.path,
-    start_line: a.line,
-    end_line: a.line,
-    ...(a.column !== null ? { start_column: a.column, end_column: a.column } : {}),
-    annotation_level: a.level,
-    title: (0,core_text/* clip */.$Q)(a.title, CHECKS_API.title, '…'),
-    message: clipBytes(a.message, CHECKS_API.messageBytes),
-});
-async function publishCheckRun(api, t, output, annotations) {
-    const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
-    const out = { title: (0,core_text/* clip */.$Q)(output.title, CHECKS_API.title, '…'), summary: clipBytes(output.summary, CHECKS_API.summaryBytes) };
-    // The API needs a file for every annotation; findings about inputs are in the summary instead.
-    const located = annotations.filter((a) => a.path !== null);
-    const batches = [];
-    for (let i = 0; i < located.length; i += ANNOTATIONS_PER_REQUEST)
-        batches.push(located.slice(i, i + ANNOTATIONS_PER_REQUEST));
-    if (batches.length === 0)
-        batches.push([]);
-    let id = t.checkRunId;
-    let url = null;
-    let requests = 0;
-    let posted = 0;
-    for (const batch of batches) {
-        const body = { output: { ...out, annotations: batch.map(toApi) } };
-        let res;
-        try {
-            if (id === null) {
-                Object.assign(body, {
-                    name: t.name,
-                    head_sha: t.headSha,
-                    status: 'completed',
-                    conclusion: t.conclusion,
-                    completed_at: t.completedAt.toISOString(),
-                });
-                res = await api.request('POST', base, body);
-            }
-            else {
-                res = await api.request('PATCH', `${base}/${id}`, body);
-            }
-        }
-        catch (e) {
-            return { ok: false, reason: { status: null, message: e.message, posted, unposted: located.slice(posted) } };
-        }
-        requests++;
-        if (res.status < 200 || res.status >= 300) {
-            const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data
-                ? String(res.data.message)
-                : `HTTP ${res.status}`;
-            return { ok: false, reason: { status: res.status, message: msg, posted, unposted: located.slice(posted) } };
-        }
-        const html = res.data?.html_url;
-        if (typeof html === 'string' && /^https?:\/\//.test(html))
-            url = html;
-        if (id === null) {
-            const got = res.data?.id;
-            if (typeof got !== 'number')
-                return {
-                    ok: false,
-                    reason: { status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) },
-                };
-            id = got;
-        }
-        posted += batch.length;
-    }
-    return { ok: true, value: { id: id, url, requests } };
-}
-
-;// CONCATENATED MODULE: ./src/report/json-report.ts
-/**
- * The JSON report (schemas/report.schema.json), one call, record or finding per line: readable,
- * grep-able, half the size of fully indented JSON, and written in chunks (never one giant string)
- * with its digest computed on the way, so a release can attach both.
- */
-
-
-
-
-const CHUNK = 1 << 20;
-/** A call's JSON form: its members in schema order, without what only the reporters read. */
-const callJson = (c) => ({
-    artifact: c.artifact,
-    index: c.index,
-    line: c.line,
-    column: c.column,
-    member: c.member,
-    tool: c.tool,
-    asserted: c.asserted,
-    claimed_level: c.claimed_level,
-    level: c.level,
-    required_level: c.required_level,
-    subject_digest: c.subject_digest,
-    record: c.record,
-    reason: c.reason,
-});
-/** The report's text in pieces of about 1 MiB. */
-function* jsonChunks(report) {
-    // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
-    let parts = [
-        `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
-    ];
-    let size = 0;
-    const lists = [
-        ['runs', report.runs, (x) => x],
-        ['calls', report.calls, callJson],
-        ['records', report.records, (x) => x],
-        ['findings', report.findings, (x) => x],
-    ];
-    for (const [name, items, form] of lists) {
-        parts.push(`,\n  "${name}": [`);
-        for (let i = 0; i < items.length; i++) {
-            const line = `${i === 0 ? '' : ','}\n    ${JSON.stringify(form(items[i]))}`;
-            parts.push(line);
-            size += line.length;
-            if (size >= CHUNK) {
-                yield parts.join('');
-                parts = [];
-                size = 0;
-            }
-        }
-        parts.push(items.length > 0 ? '\n  ]' : ']');
-    }
-    parts.push('\n}\n');
-    yield parts.join('');
-}
-function renderJson(report) {
-    let s = '';
-    for (const c of jsonChunks(report))
-        s += c;
-    return s;
-}
-/** Chunks being written at once: the next is rendered while the disk takes the last ones. */
-const IN_FLIGHT = 4;
-async function writeAt(fh, bytes, position) {
-    let off = 0;
-    while (off < bytes.length)
-        off += (await fh.write(bytes, off, bytes.length - off, position + off)).bytesWritten;
-}
-/**
- * Write the report to `file` in chunks, each at its own offset while the next is rendered, never
- * through a link at `file` (report/output.ts); returns the sha256 digest of exactly the bytes written. A failed write rejects (after every write has
- * ended, so none is left running).
- */
-async function writeJson(report, file) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const h = (0,external_node_crypto_.createHash)('sha256');
-    const fh = await openOutput(file);
-    const writes = [];
-    try {
-        let position = 0;
-        for (const chunk of jsonChunks(report)) {
-            const bytes = Buffer.from(chunk, 'utf8');
-            h.update(bytes);
-            const w = writeAt(fh, bytes, position);
-            // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
-            w.catch(() => { });
-            writes.push(w);
-            position += bytes.length;
-            if (writes.length >= IN_FLIGHT)
-                await writes.shift();
-        }
-        await Promise.all(writes);
-    }
-    catch (e) {
-        await Promise.allSettled(writes);
-        throw e;
-    }
-    finally {
-        await fh.close();
-    }
-    return `sha256:${h.digest('hex')}`;
-}
-
-;// CONCATENATED MODULE: ./src/report/sarif.ts
-/**
- * SARIF 2.1.0 for code scanning (github/codeql-action/upload-sarif): one rule per finding code,
- * one result per error or warning about a file (notices stay out: every result is an alert), findings
- * about inputs as tool configuration notifications, repository-relative locations, stable partial fingerprints.
- */
-
-
-
-
-function renderSarif(report, prefix, version) {
-    const alerting = report.findings.filter((f) => f.severity !== 'notice');
-    const located = alerting.filter((f) => f.input === undefined);
-    const inputs = alerting.filter((f) => f.input !== undefined);
-    const codes = [...new Set(located.map((f) => f.code))].sort();
-    const rules = codes.map((code) => ({
-        id: code,
-        name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
-        shortDescription: { text: core_findings/* FINDINGS */.TG[code].title },
-        fullDescription: { text: core_findings/* FINDINGS */.TG[code].help },
-        defaultConfiguration: { level: severity/* SEVERITY_TABLE */.ps[core_findings/* FINDINGS */.TG[code].severity].sarif },
-        helpUri: 'https://github.com/receipt-gate/receipt-gate#findings',
-    }));
-    // Code scanning turns every result into an alert: notices (skipped objects, under-claims) stay in
-    // the report and the summary. A finding about an input has no artifact: it is a tool configuration
-    // notification, never a result at an invented location.
-    const results = located.map((f) => {
-        const uri = repoPath(prefix, f.file);
-        return {
-            ruleId: f.code,
-            ruleIndex: codes.indexOf(f.code),
-            level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
-            message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
-            locations: [
-                {
-                    physicalLocation: {
-                        artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
-                        region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column },
-                    },
-                },
-            ],
-            partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
-        };
-    });
-    const notifications = inputs.map((f) => ({
-        descriptor: { id: f.code },
-        level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
-        message: { text: `${f.input}: ${f.message}` },
-    }));
-    const sarif = {
-        $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-        version: '2.1.0',
-        runs: [
-            {
-                tool: { driver: { name: 'receipt-gate', version, informationUri: 'https://github.com/receipt-gate/receipt-gate', rules } },
-                ...(notifications.length > 0
-                    ? { invocations: [{ executionSuccessful: true, toolConfigurationNotifications: notifications }] }
-                    : {}),
-                results,
-            },
-        ],
-    };
-    return JSON.stringify(sarif, null, 2) + '\n';
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-/**
- * The job summary (Markdown): result banner, totals, failing findings first, then every call with a
- * link to its line at the head commit. Kept under a byte budget (GitHub's limit is 1 MiB per step);
- * when rows must be cut, a line says how many and where the full report is.
- */
-
-
-
-
-
-
-const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
-/** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
-function md(s) {
-    return visible(s).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-function summary_link(ctx, file, line, member) {
-    const p = repoPath(ctx.prefix, file);
-    const label = md(member ? `${p}!${member}:${line}` : `${p}:${line}`);
-    if (!ctx.blobBase)
-        return label;
-    const url = `${ctx.blobBase}/${p.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
-    return `[${label}](${url})`;
-}
-/** What was verified, where: the commit, the inputs as given, the report's digest. */
-function bannerLines(ctx, passed) {
-    const parts = [];
-    // md() makes every character inert, so nothing here goes in a code span (entities would show).
-    if (ctx.commit && ctx.merge) {
-        parts.push(`the merge of head ${md(ctx.merge.head.slice(0, 40))} into base ${md(ctx.merge.base.slice(0, 40))}, commit ${md(ctx.commit.slice(0, 40))}`);
-    }
-    else if (ctx.commit)
-        parts.push(`commit ${md(ctx.commit.slice(0, 40))}`);
-    if (ctx.inputs)
-        parts.push(`runs ${ctx.inputs.runs.map(md).join(', ')}`, `audit ${ctx.inputs.audit.map(md).join(', ')}`);
-    if (ctx.reportDigest)
-        parts.push(`report ${md(ctx.reportDigest)}`);
-    // A failed gate verified nothing: it checked these and found what failed.
-    return parts.length > 0 ? [`${passed ? 'Verified' : 'Checked'} ${parts.join(' · ')}.`, ''] : [];
-}
-/** The policy in effect, in the summary's head. */
-function policyLines(report) {
-    const rules = report.policy.rules;
-    if (rules.length === 0)
-        return ['Policy: none (honesty only: no level is required).', ''];
-    const t = report.totals;
-    return [
-        `Policy: ${rules.map((r) => `\`${r.selector}=${r.level}\``).join(', ')} · ${t.policy_unmet === 0 ? 'every call meets it' : `**${t.policy_unmet} call(s) below it**`}.`,
-        '',
-    ];
-}
-/** The counts: levels, records, policy, and each run's producer when any run has one. */
-function totalsLines(report) {
-    const t = report.totals;
-    const signers = report.policy.trusted_signers;
-    return [
-        `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
-        '',
-        '| level | calls |',
-        '|---|---:|',
-        ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${t[l]} |`),
-        `| — no rung (asserts no side effect) | ${t.no_effect} |`,
-        '',
-        `Audit records: ${recordCounts(t)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
-        '',
-        ...policyLines(report),
-        ...(producerLine(report)
-            ? [
-                `Runs: ${producerLine(report)}:`,
-                '',
-                ...report.runs.map((r) => `- ${md((0,core_text/* clip */.$Q)(r.artifact, 200))}: ${md(runProducer(r.producer))}`),
-                '',
-            ]
-            : []),
-    ];
-}
-/** One row per call: calls below their required level first, then calls with other failures (both marked), then the rest. */
-function callRows(report, ctx) {
-    const policy = report.policy.rules.length > 0;
-    return failingFirst(report.calls).map(({ call: c, fails }) => {
-        const mark = fails ? '❌ ' : '';
-        const level = c.level === null ? rung(null) : `${LEVEL_TABLE[c.level].icon} ${c.level}`;
-        return `| ${mark}${level} | ${rung(c.claimed_level)} |${policy ? ` ${rung(c.required_level)} |` : ''} ${md((0,core_text/* clip */.$Q)(c.tool ?? '(none)', 100))} | ${summary_link(ctx, c.artifact, c.line, c.member)} |`;
-    });
-}
-/** Markdown within a byte budget: whole blocks, and sections cut row by row, counting what was left out. */
-class Budgeted {
-    budget;
-    parts = [];
-    trimmed = 0;
-    used = 0;
-    static RESERVE = 1024;
-    constructor(budget) {
-        this.budget = budget;
-    }
-    put(lines) {
-        this.add(`${lines.join('\n')}\n`);
-    }
-    section(heading, rows) {
-        if (rows.length === 0)
-            return;
-        const head = `${heading.join('\n')}\n`;
-        if (!this.fits(head)) {
-            this.trimmed += rows.length;
-            return;
-        }
-        this.add(head);
-        for (const [i, r] of rows.entries()) {
-            if (!this.fits(`${r}\n`)) {
-                this.trimmed += rows.length - i;
-                break;
-            }
-            this.add(`${r}\n`);
-        }
-        this.parts.push('\n');
-    }
-    fits(text) {
-        return this.used + Buffer.byteLength(text) + Budgeted.RESERVE <= this.budget;
-    }
-    add(text) {
-        this.parts.push(text);
-        this.used += Buffer.byteLength(text);
-    }
-}
-function renderSummary(report, ctx) {
-    const t = report.totals;
-    const verdict = report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed';
-    // A finding about an input names the input, never a link to a file that is not there.
-    const row = (f) => `- ${severity/* SEVERITY_TABLE */.ps[f.severity].icon} **${f.code}** ${f.input !== undefined ? md(f.input) : summary_link(ctx, f.file, f.line, f.member)}: ${md((0,core_text/* clip */.$Q)(f.message, 2000))}`;
-    // A failed gate leads with what failed; the totals and everything else follow.
-    const failed = report.ok ? [] : report.findings.filter((f) => f.severity === 'error');
-    const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
-    const policy = report.policy.rules.length > 0;
-    const out = new Budgeted(ctx.budgetBytes);
-    out.put([`${verdict} · ${weakestRung(t)}`, '', ...bannerLines(ctx, report.ok)]);
-    out.section(['### What failed', ''], failed.map(row));
-    out.put(totalsLines(report));
-    out.section(['### Findings', ''], rest.map(row));
-    out.section([
-        '### Calls',
-        '',
-        policy ? '| earned | claimed | required | tool | location |' : '| earned | claimed | tool | location |',
-        policy ? '|---|---|---|---|---|' : '|---|---|---|---|',
-    ], callRows(report, ctx));
-    if (out.trimmed > 0) {
-        const where = ctx.reportFile ? `in \`${md(ctx.reportFile)}\` (the \`report-file\` output)` : 'in the report file';
-        out.parts.push(`> Summary trimmed: ${out.trimmed} more row(s) not shown. The full report is ${where}.\n`);
-    }
-    return { markdown: out.parts.join(''), trimmed: out.trimmed };
-}
-
-;// CONCATENATED MODULE: ./src/report/workflow-commands.ts
-/**
- * Annotations as workflow commands (fork PRs, read-only tokens, `annotations: workflow-commands`,
- * or whatever the Checks API did not take). GitHub shows at most WORKFLOW_COMMANDS_PER_LEVEL error,
- * warning and notice annotations per step, counting the step's own lines (the failure message is
- * an error, a fallback warning is a warning): the caller reserves those, the most severe are
- * written first, and one notice (kept room for) says how many more the summary and report hold.
- */
-
-
-/** @returns how many annotations were left out */
-function emitWorkflowCommands(annotations, sink, reserved = { failure: 0, warning: 0 }) {
-    // The notice budget keeps one line for the count of what was left out.
-    const room = {
-        failure: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.failure),
-        warning: Math.max(0, WORKFLOW_COMMANDS_PER_LEVEL - reserved.warning),
-        notice: WORKFLOW_COMMANDS_PER_LEVEL - 1,
-    };
-    const shown = { failure: 0, warning: 0, notice: 0 };
-    let hidden = 0;
-    const ordered = [...annotations].sort((a, b) => (0,severity/* annotationRank */.Uo)(a.level) - (0,severity/* annotationRank */.Uo)(b.level));
-    for (const a of ordered) {
-        if (shown[a.level] >= room[a.level]) {
-            hidden++;
-            continue;
-        }
-        shown[a.level]++;
-        const props = a.path === null
-            ? { title: a.title }
-            : { title: a.title, file: a.path, startLine: a.line, ...(a.column !== null ? { startColumn: a.column } : {}) };
-        if (a.level === 'failure')
-            sink.error(a.message, props);
-        else if (a.level === 'warning')
-            sink.warning(a.message, props);
-        else
-            sink.notice(a.message, props);
-    }
-    if (hidden > 0) {
-        sink.notice(`${hidden} more annotation(s) not shown: GitHub shows at most ${WORKFLOW_COMMANDS_PER_LEVEL} error, ${WORKFLOW_COMMANDS_PER_LEVEL} warning and ${WORKFLOW_COMMANDS_PER_LEVEL} notice annotations per step. The job summary and the report file list every call and finding.`, { title: 'receipt-gate: more annotations' });
-    }
-    return hidden;
-}
-
-;// CONCATENATED MODULE: ./src/version.ts
-/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
-const VERSION = '0.2.0';
-
-;// CONCATENATED MODULE: ./src/action/github-client.ts
-/**
- * The only network code in receipt-gate: the GitHub API for reporting (never for verification),
- * and the run's context read from the runner's environment. The client is @actions/github's Octokit
- * (proxy from HTTPS_PROXY / NO_PROXY, GHES from GITHUB_API_URL) with @octokit/plugin-throttling (a
- * secondary-rate-limit 403 or 429 and an exhausted primary limit are retried after the time GitHub
- * asks for) and @octokit/plugin-retry (5xx retried with backoff), all within a bounded total wait.
- * It is imported only when a run reports through the API, so a run that does not pays nothing.
- */
-
-
-/** Longest total time spent waiting for rate limits before giving up (then: workflow commands). */
-const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
-/** Retries of one request after a rate limit, and after a 5xx. */
-const MAX_RETRIES = 2;
-/** An Octokit-backed client; `log` hears every wait, so the step's log says why it paused. */
-async function octokitApi(token, log) {
-    const [{ getOctokit }, { defaults }, { retry }, { throttling }] = await Promise.all([
-        Promise.all(/* import() */[__nccwpck_require__.e(555), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
-        __nccwpck_require__.e(/* import() */ 555).then(__nccwpck_require__.bind(__nccwpck_require__, 5555)),
-        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(735)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9735)),
-        Promise.all(/* import() */[__nccwpck_require__.e(251), __nccwpck_require__.e(856)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6856)),
-    ]);
-    let waited = 0;
-    const wait = (kind) => (retryAfter, options, _o, retryCount) => {
-        if (retryCount >= MAX_RETRIES || waited + retryAfter > MAX_RATE_LIMIT_WAIT_SECONDS) {
-            log(`receipt-gate: ${kind} on ${options.method} ${options.url}; not waiting ${retryAfter} s more (${waited} s already, at most ${MAX_RATE_LIMIT_WAIT_SECONDS} s)`);
-            return false;
-        }
-        waited += retryAfter;
-        log(`receipt-gate: ${kind} on ${options.method} ${options.url}; retrying after ${retryAfter} s as GitHub asks`);
-        return true;
-    };
-    const octokit = getOctokit(token, {
-        userAgent: 'receipt-gate',
-        throttle: { onRateLimit: wait('rate limit'), onSecondaryRateLimit: wait('secondary rate limit') },
-        // 429 is the throttling plugin's (and ours, below), never plugin-retry's blind backoff.
-        retry: { retries: MAX_RETRIES, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-        // Keep the toolkit's proxy-aware fetch and agent (HTTPS_PROXY, NO_PROXY): only add a timeout.
-        request: { ...defaults.request, timeout: 30_000 },
-    }, retry, throttling);
-    const once = async (method, path, body) => {
-        try {
-            const r = await octokit.request(`${method} ${path}`, {
-                ...((0,core_json/* isObject */.G)(body) ? body : {}),
-                headers: { 'x-github-api-version': '2022-11-28' },
-            });
-            return { status: r.status, data: r.data };
-        }
-        catch (e) {
-            const err = e;
-            // An answer from GitHub is a status; no answer at all (refused, reset, timed out) is a network error.
-            if (typeof err.status !== 'number' || err.status < 400 || !err.response)
-                throw e;
-            const after = Number(err.response.headers?.['retry-after']);
-            return {
-                status: err.status,
-                data: err.response.data ?? { message: err.message },
-                ...(Number.isFinite(after) ? { retryAfter: after } : {}),
-            };
-        }
-    };
-    return {
-        async request(method, path, body) {
-            // A 429 the throttling plugin did not take (no "secondary rate" message): wait what it asks, bounded.
-            for (let attempt = 0;; attempt++) {
-                const r = await once(method, path, body);
-                if (r.status !== 429 || !wait('rate limit (429)')(r.retryAfter ?? 60, { method, url: path }, null, attempt))
-                    return r;
-                await new Promise((resolve) => setTimeout(resolve, (r.retryAfter ?? 60) * 1000));
-            }
-        },
-    };
-}
-const str = (v) => (typeof v === 'string' && v !== '' ? v : null);
-function readContext(env, cwd) {
-    const [owner, repo] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
-    let event = null;
-    const eventPath = env['GITHUB_EVENT_PATH'];
-    if (eventPath) {
-        try {
-            event = JSON.parse((0,external_node_fs_.readFileSync)(eventPath, 'utf8'));
-        }
-        catch {
-            event = null; // no event context: annotations go to GITHUB_SHA
-        }
-    }
-    const e = (0,core_json/* isObject */.G)(event) ? event : {};
-    const pr = (0,core_json/* isObject */.G)(e['pull_request']) ? e['pull_request'] : null;
-    const head = pr && (0,core_json/* isObject */.G)(pr['head']) ? str(pr['head']['sha']) : null;
-    const base = pr && (0,core_json/* isObject */.G)(pr['base']) ? str(pr['base']['sha']) : null;
-    const mg = (0,core_json/* isObject */.G)(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
-    const wr = (0,core_json/* isObject */.G)(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
-    return {
-        owner: str(owner),
-        repo: str(repo),
-        headSha: head ?? mg ?? wr ?? str(env['GITHUB_SHA']),
-        sha: str(env['GITHUB_SHA']),
-        merge: head && base && str(env['GITHUB_SHA']) !== head ? { head, base } : null,
-        eventName: env['GITHUB_EVENT_NAME'] ?? '',
-        serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
-        apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
-        workspace: env['GITHUB_WORKSPACE'] ?? cwd,
-        defaultBranch: (0,core_json/* isObject */.G)(e['repository']) ? str(e['repository']['default_branch']) : null,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/gate/settings.ts
-/**
- * Settings with one home: the typed settings of a verification, the defaults of every option in one
- * table (the action's `action.yml` declares the same defaults; a test compares them), and the
- * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
- * message per mistake. Nothing below the entries reads argv or the environment.
- */
-
-
-
-
-
-
-
-/**
- * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
- * entries' parsers (cli/parse.ts `parseCli`, action/inputs.ts `readSettings`), which return it as a
- * `UsageProblem`. It never leaves those modules.
- */
-class UsageError extends Error {
-}
-/** Run a settings parser: its value, or the usage problem it threw. */
-function usage(parse) {
-    try {
-        return { ok: true, value: parse() };
-    }
-    catch (e) {
-        if (e instanceof UsageError)
-            return { ok: false, reason: { message: e.message } };
-        throw e;
-    }
-}
-/**
- * A working directory: `value` resolved against `base`, which must be a directory and, when a
- * workspace is given, inside it. `name` is the flag or input named in the message.
- */
-function directoryIn(workspace, base, value, name) {
-    const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null) {
-        const rel = external_node_path_default().relative(workspace, dir);
-        if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
-            throw new UsageError(`${name}: "${value}" is outside the workspace`);
-    }
-    let isDir = false;
-    try {
-        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
-    }
-    catch {
-        isDir = false;
-    }
-    if (!isDir)
-        throw new UsageError(`${name}: "${value}" is not a directory`);
-    return dir;
-}
-/**
- * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
- * flags of the same name use the same defaults).
- */
-const DEFAULTS = {
-    runs: '.assay/runs',
-    audit: '.assay/audit',
-    'allow-unmatched-records': 'false',
-    'strict-observed': 'false',
-    annotations: 'auto',
-    annotate: 'all',
-    'check-run-id': '',
-    'check-name': 'side-effect receipts',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
-    'github-token': '${{ github.token }}',
-    summary: 'true',
-    'sarif-file': '',
-    'report-file': '',
-    'working-directory': '.',
-    'max-annotations': '1000',
-    'max-file-size': '64MiB',
-    'max-line-size': '8MiB',
-    jobs: 'auto',
-    require: '',
-    'trusted-keys': '',
-    'require-signed-records': 'false',
-    'trusted-producers': '',
-    'require-attested-runs': 'false',
-    'vsa-predicate': '',
-    vsa: '',
-    'vsa-key': '',
-    'trusted-signer-identities': '',
-    'trusted-producer-identities': '',
-    'source-refs': '',
-    'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
-    'trusted-root': '',
-};
-/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
-const UNITS = new Map([
-    ['', 1],
-    ['b', 1],
-    ['k', 1024],
-    ['kb', 1024],
-    ['kib', 1024],
-    ['m', 1024 ** 2],
-    ['mb', 1024 ** 2],
-    ['mib', 1024 ** 2],
-    ['g', 1024 ** 3],
-    ['gb', 1024 ** 3],
-    ['gib', 1024 ** 3],
-]);
-/** "64MiB", "512k", "1048576" → bytes. */
-function parseSize(name, value) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
-    if (!m || unit === undefined)
-        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
-    const bytes = Math.floor(Number(m[1]) * unit);
-    if (!Number.isSafeInteger(bytes) || bytes < 1)
-        throw new UsageError(`${name}: "${value}" is out of range`);
-    return bytes;
-}
-/** YAML 1.2 core booleans, as @actions/core reads them. */
-function parseBool(name, value) {
-    const v = value.trim();
-    if (['true', 'True', 'TRUE'].includes(v))
-        return true;
-    if (['false', 'False', 'FALSE', ''].includes(v))
-        return false;
-    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
-}
-function parseChoice(name, value, choices) {
-    const v = value.trim();
-    if (choices.includes(v))
-        return v;
-    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
-}
-/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
-function parseList(value) {
-    const out = [];
-    let depth = 0;
-    let cur = '';
-    for (const ch of value) {
-        if (ch === '{')
-            depth++;
-        else if (ch === '}' && depth > 0)
-            depth--;
-        if (ch === '\n' || (ch === ',' && depth === 0)) {
-            out.push(cur);
-            cur = '';
-            depth = 0;
-        }
-        else
-            cur += ch;
-    }
-    out.push(cur);
-    return out.map((s) => s.trim()).filter((s) => s !== '');
-}
-/** A whole number ≥ 0. */
-function parseCount(name, value) {
-    const v = value.trim();
-    if (!/^\d{1,9}$/.test(v))
-        throw new UsageError(`${name}: "${value}" is not a whole number`);
-    return Number(v);
-}
-/** The verification settings with every default, for a working directory (tests and entries start here). */
-function defaultSettings(cwd) {
-    return {
-        runs: parseList(DEFAULTS.runs),
-        audit: parseList(DEFAULTS.audit),
-        explicit: { runs: false, audit: false },
-        cwd,
-        workspace: cwd,
-        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
-        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
-        limits: DEFAULT_LIMITS,
-        policy: NO_POLICY,
-        trustedKeys: null,
-        trustedProducers: null,
-        keyless: null,
-        jobs: parseJobs('jobs', DEFAULTS.jobs),
-    };
-}
-/** Most reading threads one gate starts. */
-const MAX_JOBS = 256;
-/** `auto` (the machine's cores: null) or a number of reading threads, 1 to MAX_JOBS. */
-function parseJobs(name, value) {
-    const v = value.trim();
-    if (v === 'auto')
-        return null;
-    if (!/^\d{1,9}$/.test(v) || Number(v) < 1 || Number(v) > MAX_JOBS)
-        throw new UsageError(`${name}: "${value}" is not a number of threads from 1 to ${MAX_JOBS}, or auto`);
-    return Number(v);
-}
-/** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
-const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
-const IDENTITY = /^https:\/\/[^\s@]+@refs\/\S+$/;
-/** Identities, source repository, refs and issuer, checked (semantics "Keyless trust"); no identity at all: null. */
-function readKeyless(k, names) {
-    for (const [list, name] of [
-        [k.signerIdentities, names.signerIdentities],
-        [k.producerIdentities, names.producerIdentities],
-    ]) {
-        for (const id of list)
-            if (!IDENTITY.test(id))
-                throw new UsageError(`${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`);
-    }
-    if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0)
-        return null;
-    const repo = k.sourceRepository;
-    if (repo === null || repo === '')
-        throw new UsageError(`${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`);
-    if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
-        throw new UsageError(`${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
-    for (const r of k.sourceRefs)
-        if (!/^refs\/\S+$/.test(r))
-            throw new UsageError(`${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
-    const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
-    if (!/^https:\/\/\S+$/.test(issuer))
-        throw new UsageError(`${names.issuer}: "${issuer}" is not an https:// URL`);
-    const policy = (ids) => ids.length === 0
-        ? null
-        : {
-            identities: new Set(ids),
-            sourceRepository: repo,
-            sourceRefs: new Set(k.sourceRefs.length > 0 ? k.sourceRefs : [k.defaultRef]),
-            issuer,
-        };
-    return { signers: policy(k.signerIdentities), producers: policy(k.producerIdentities), trustedRoot: k.trustedRoot };
-}
-/** Required-level rules, each a usage error naming the rule when it is wrong. */
-function readPolicy(name, rules) {
-    const p = parsePolicy(rules);
-    if (!p.ok)
-        throw new UsageError(`${name}: ${p.reason}`);
-    return p.value;
-}
-/**
- * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
- * each text came from, for the message when one does not parse. None: null (no trust configured).
- */
-function readTrustedKeys(sources) {
-    if (sources.length === 0)
-        return null;
-    const keys = [];
-    for (const s of sources) {
-        const parsed = parsePublicKeys(s.pem);
-        if (!parsed.ok)
-            throw new UsageError(`${s.name}: ${parsed.reason}`);
-        keys.push(...parsed.value);
-    }
-    return trustedKeys(keys);
-}
-/** Limits with the two that users set (each undefined: the default). */
-function readLimits(maxFileSize, maxLineSize, prefix = '') {
-    return {
-        ...read_limits/* DEFAULT_LIMITS */.dR,
-        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : read_limits/* DEFAULT_LIMITS */.dR.maxFileBytes,
-        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : read_limits/* DEFAULT_LIMITS */.dR.maxLineBytes,
-    };
-}
-/**
- * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
- * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
- * artifact are the gate's `no_artifacts` / `no_match`, not this.
- */
-function requireExistingPaths(inputs, cwd, name) {
-    for (const raw of inputs) {
-        const input = raw.trim();
-        if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
-            continue;
-        const abs = external_node_path_default().resolve(cwd, input);
-        if ((0,external_node_fs_.existsSync)(abs))
-            continue;
-        throw new UsageError(`${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
-    }
-}
-/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
-function nearestExisting(cwd, abs) {
-    let dir = abs;
-    const missing = [];
-    while (!(0,external_node_fs_.existsSync)(dir)) {
-        missing.unshift(external_node_path_default().basename(dir));
-        const up = external_node_path_default().dirname(dir);
-        if (up === dir)
-            return '';
-        dir = up;
-    }
-    const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
-    let entries = [];
-    try {
-        entries = (0,external_node_fs_.readdirSync)(dir);
-    }
-    catch {
-        /* not a directory: no suggestion */
-    }
-    const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
-    if (near !== null)
-        return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
-    return ` (the nearest existing path is "${rel(dir)}")`;
-}
-
-;// CONCATENATED MODULE: ./src/action/inputs.ts
-/**
- * The action's inputs → one typed settings object, in the manner of actions/checkout's input
- * helper: every input read once, its default taken from the settings table (the same default
- * `action.yml` declares; a test compares them), and validated before anything runs. A bad value is
- * one UsageError naming the input.
- */
-
-
-
-
-
-/**
- * Trusted keys from an input's PEM text; empty is "none configured", unless a switch says keys are
- * required (semantics §12): then empty is a configuration error naming both inputs.
- */
-function keysRequired(name, pem, required, switchName) {
-    if (pem.trim() !== '')
-        return readTrustedKeys([{ name, pem }]);
-    if (required) {
-        throw new UsageError(`${name}: empty, but ${switchName} is true (an unset repository variable is an empty string; set the variable, or the gate would accept what no trusted key signed)`);
-    }
-    return null;
-}
-/** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
-function verdictInputs(predicate, envelope, keyPem, env) {
-    if (predicate === null && envelope === null) {
-        if (keyPem.trim() !== '')
-            throw new UsageError('vsa-key: only with vsa (a path for the signed verdict)');
-        return null;
-    }
-    let key = null;
-    if (envelope !== null) {
-        if (keyPem.trim() === '')
-            throw new UsageError('vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
-        const k = parsePrivateKey(keyPem);
-        if (!k.ok)
-            throw new UsageError(`vsa-key: ${k.reason}`);
-        key = k.value;
-    }
-    const resourceUri = resourceUriFromEnv(env);
-    if (!resourceUri)
-        throw new UsageError(`${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`);
-    return { predicate, envelope, key, resourceUri };
-}
-/**
- * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
- *   local run may not, so an empty value means the default here too, except for github-token)
- */
-/** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
-function readSettings(input, ctx, env) {
-    return usage(() => settingsOf(input, ctx, env));
-}
-function settingsOf(input, ctx, env) {
-    const get = (name) => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
-    const workspace = external_node_path_default().resolve(ctx.workspace);
-    const wdInput = get('working-directory');
-    const cwd = directoryIn(workspace, workspace, wdInput, 'working-directory');
-    const rel = external_node_path_default().relative(workspace, cwd);
-    const checkRunId = get('check-run-id');
-    if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) {
-        throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
-    }
-    const checkName = get('check-name');
-    if (checkName.length > 255)
-        throw new UsageError('check-name: longer than 255 characters');
-    const file = (name) => {
-        const v = get(name);
-        return v === '' ? null : external_node_path_default().resolve(workspace, v);
-    };
-    const runs = parseList(get('runs'));
-    const audit = parseList(get('audit'));
-    const explicit = {
-        runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs,
-        audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit,
-    };
-    if (explicit.runs)
-        requireExistingPaths(runs, cwd, 'runs');
-    if (explicit.audit)
-        requireExistingPaths(audit, cwd, 'audit');
-    // Identities beside keys (docs/keyless.md): the source repository is the one this workflow runs for.
-    const keyless = readKeyless({
-        signerIdentities: parseList(get('trusted-signer-identities')),
-        producerIdentities: parseList(get('trusted-producer-identities')),
-        sourceRepository: env['GITHUB_REPOSITORY'] ?? null,
-        sourceRefs: parseList(get('source-refs')),
-        defaultRef: `refs/heads/${ctx.defaultBranch ?? 'main'}`,
-        issuer: get('certificate-oidc-issuer'),
-        trustedRoot: file('trusted-root'),
-    }, {
-        signerIdentities: 'trusted-signer-identities',
-        producerIdentities: 'trusted-producer-identities',
-        sourceRepository: 'GITHUB_REPOSITORY',
-        sourceRefs: 'source-refs',
-        issuer: 'certificate-oidc-issuer',
-    });
-    return {
-        gate: {
-            runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
-            audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
-            explicit,
-            cwd,
-            workspace,
-            allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
-            strictObserved: parseBool('strict-observed', get('strict-observed')),
-            limits: readLimits(get('max-file-size'), get('max-line-size')),
-            jobs: parseJobs('jobs', get('jobs')),
-            policy: readPolicy('require', parseList(get('require'))),
-            // PEM text, typically from a repository variable, so a pull request cannot change it.
-            trustedKeys: keysRequired('trusted-keys', get('trusted-keys'), parseBool('require-signed-records', get('require-signed-records')) && !keyless?.signers, 'require-signed-records'),
-            trustedProducers: keysRequired('trusted-producers', get('trusted-producers'), parseBool('require-attested-runs', get('require-attested-runs')) && !keyless?.producers, 'require-attested-runs'),
-            keyless,
-        },
-        annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off']),
-        annotate: parseChoice('annotate', get('annotate'), ['all', 'failures']),
-        checkRunId: checkRunId === '' ? null : Number(checkRunId),
-        checkName,
-        token: get('github-token'),
-        summary: parseBool('summary', get('summary')),
-        maxAnnotations: parseCount('max-annotations', get('max-annotations')),
-        sarifFile: file('sarif-file'),
-        reportFile: file('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_namespaceObject.tmpdir)(), 'receipt-gate', 'report.json'),
-        prefix: rel.split((external_node_path_default()).sep).join('/'),
-        vsa: verdictInputs(file('vsa-predicate'), file('vsa'), get('vsa-key'), env),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/action/run.ts
-/**
- * The GitHub Action: inputs → settings → runGate → reporters (report file, SARIF, annotations,
- * job summary) → outputs → the gate. Runner protocol through @actions/core; the Checks API through
- * Octokit (github.ts), loaded only when used. Reporting problems (a read-only token, an API outage,
- * a summary that cannot be written) degrade and never change the verdict; only the report's `ok`
- * fails the step.
- */
-
-
-
-
-
-/** Input paths relative to the working directory, as repository paths. */
-const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
-
-
-
-
-
-
-
-
-
-
-/** Messages from the API or the system, as one inert log line (never a workflow command). */
-const line = (s) => visible(s).replace(/^::/, ':\u200b:');
-async function annotate(core, s, ctx, report, annotations, api, summary, now) {
-    let written = null;
-    if (s.annotations === 'off')
-        return written;
-    // The step's own failure message is one of the error lines GitHub shows.
-    const failing = report.ok ? 0 : 1;
-    const canApi = s.annotations !== 'workflow-commands' && s.token !== '' && ctx.owner && ctx.repo && ctx.headSha;
-    if (canApi) {
-        // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
-        const located = annotations.filter((a) => a.path !== null);
-        const sent = located.slice(0, s.maxAnnotations);
-        const capped = located.length - sent.length;
-        const note = capped > 0
-            ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
-            : '';
-        const t = report.totals;
-        const r = await publishCheckRun(await api(), {
-            owner: ctx.owner,
-            repo: ctx.repo,
-            headSha: ctx.headSha,
-            name: s.checkName,
-            checkRunId: s.checkRunId,
-            conclusion: report.ok ? 'success' : 'failure',
-            completedAt: now(),
-        }, {
-            title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
-            summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
-        }, sent);
-        // The Checks API needs a file for an annotation: findings about inputs (a path that matched
-        // nothing, a rule that applies to no call) are annotated on the run by workflow commands.
-        const about = annotations.filter((a) => a.path === null);
-        if (r.ok) {
-            emitWorkflowCommands(about, core, { failure: failing, warning: 0 });
-            const w = r.value;
-            written = { id: String(w.id), url: w.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${w.id}` };
-            core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${w.id} (${w.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
-            return written;
-        }
-        const f = r.reason;
-        const why = f.status === 403
-            ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
-            : `the Checks API failed (${f.status ?? 'network'}: ${line(f.message)})`;
-        core.warning(`receipt-gate: ${why}; falling back to workflow commands${f.posted > 0 ? ` for the ${f.unposted.length} annotation(s) not yet posted` : ''}.`);
-        emitWorkflowCommands(f.posted > 0 ? [...about, ...f.unposted] : annotations, core, { failure: failing, warning: 1 });
-        return written;
-    }
-    const warned = s.annotations === 'check-run';
-    if (warned)
-        core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
-    emitWorkflowCommands(annotations, core, { failure: failing, warning: warned ? 1 : 0 });
-    return written;
-}
-const blobBase = (ctx) => ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
-/** The verdict attestation's files; false when it could not be written (the step has failed). */
-function run_verdict(core, s, ctx, env, report, digest, inputs, now) {
-    core.setOutput('vsa-predicate-file', '');
-    core.setOutput('vsa-file', '');
-    if (!s.vsa)
-        return true;
-    const origin = {
-        workspace: ctx.workspace,
-        reportFile: s.reportFile,
-        reportDigest: digest,
-        resourceUri: s.vsa.resourceUri,
-        // The workflow that ran the gate names its policy.
-        policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
-        inputs: prefixed(inputs, s.prefix),
-        timeVerified: now(),
-        version: VERSION,
-    };
-    const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
-    if (!w.ok) {
-        core.setOutput('result', 'error');
-        core.setFailed(`receipt-gate: ${w.reason.map((f) => f.message).join('; ')}`);
-        return false;
-    }
-    if (s.vsa.predicate)
-        core.setOutput('vsa-predicate-file', s.vsa.predicate);
-    if (s.vsa.envelope)
-        core.setOutput('vsa-file', s.vsa.envelope);
-    return true;
-}
-/** The step's outputs from the report's totals, and the SARIF file when asked. */
-function outputs(core, s, report, digest) {
-    const t = report.totals;
-    core.setOutput('result', report.ok ? 'pass' : 'fail');
-    core.setOutput('calls', t.calls);
-    core.setOutput('verified', t.verified);
-    core.setOutput('observed-confirmed', t.observed_confirmed);
-    core.setOutput('asserted', t.asserted);
-    core.setOutput('no-effect', t.no_effect);
-    core.setOutput('weakest-level', t.weakest_level ?? '');
-    core.setOutput('policy-unmet', t.policy_unmet);
-    core.setOutput('errors', t.errors);
-    core.setOutput('warnings', t.warnings);
-    core.setOutput('report-file', s.reportFile);
-    core.setOutput('report-digest', digest);
-    if (s.sarifFile)
-        writeWhole(s.sarifFile, renderSarif(report, s.prefix, VERSION));
-    core.setOutput('sarif-file', s.sarifFile ?? '');
-}
-/**
- * inputs → settings → the gate → the report file, the verdict, outputs, annotations, the job summary.
- * @param cwd the process's working directory (the workspace when GITHUB_WORKSPACE is unset)
- * @param now the clock (the check run's completed_at)
- */
-async function runAction(core = lib_core, env = process.env, cwd = process.cwd(), now = () => new Date()) {
-    const ctx = readContext(env, cwd);
-    const read = readSettings((name) => core.getInput(name), ctx, env);
-    if (!read.ok) {
-        // `if: always()` steps can tell a misconfigured gate from a failed one.
-        core.setOutput('result', 'error');
-        core.setFailed(`receipt-gate: invalid input ${read.reason.message}`);
-        return;
-    }
-    const s = read.value;
-    const gated = await runGate(s.gate, s.vsa !== null);
-    if (!gated.ok) {
-        core.setOutput('result', 'error');
-        core.setFailed(`receipt-gate: invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
-        return;
-    }
-    const { report, inputs } = gated.value;
-    const digest = await writeJson(report, s.reportFile);
-    if (!run_verdict(core, s, ctx, env, report, digest, inputs, now))
-        return;
-    outputs(core, s, report, digest);
-    const summary = {
-        prefix: s.prefix,
-        blobBase: blobBase(ctx),
-        reportFile: s.reportFile,
-        budgetBytes: SUMMARY_BUDGET,
-        // What was verified is the commit checked out (on a pull request, the merge commit); the check run stays on the head.
-        commit: ctx.sha ?? ctx.headSha,
-        merge: ctx.merge,
-        inputs: { runs: s.gate.runs, audit: s.gate.audit },
-        reportDigest: digest,
-    };
-    const annotations = buildAnnotations(report, s.prefix, s.annotate);
-    const checkRun = await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
-    core.setOutput('check-run-id', checkRun?.id ?? '');
-    core.setOutput('check-run-url', checkRun?.url ?? '');
-    if (s.summary && env['GITHUB_STEP_SUMMARY']) {
-        try {
-            await core.summary.addRaw(renderSummary(report, summary).markdown).write();
-        }
-        catch (e) {
-            // A summary that cannot be written never changes the verdict.
-            core.warning(`receipt-gate: the job summary could not be written (${line(e.message)}); the report is in ${s.reportFile}.`);
-        }
-    }
-    const t = report.totals;
-    core.info(`receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${levelCounts(t)}; ${t.errors} error(s), ${t.warnings} warning(s)`);
-    if (!report.ok)
-        core.setFailed(`receipt-gate: the gate failed with ${t.errors} error(s); see the annotations and the job summary.`);
-}
-
-
-/***/ }),
-
-/***/ 4637:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $t: () => (/* binding */ placeOf),
-/* harmony export */   Eg: () => (/* binding */ compareFindings),
-/* harmony export */   HC: () => (/* binding */ byLocation),
-/* harmony export */   TG: () => (/* binding */ FINDINGS),
-/* harmony export */   gk: () => (/* binding */ finding),
-/* harmony export */   uY: () => (/* binding */ inputFinding)
-/* harmony export */ });
-/* unused harmony export FINDING_CODES */
-/* harmony import */ var _severity_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(432);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2020);
-
-
-const FINDINGS = {
-    invalid_artifact: {
-        severity: 'error',
-        title: 'Invalid artifact',
-        help: 'An artifact could not be read or breaks its shape, so nothing in it is trusted.',
-        about: 'file',
-    },
-    record_inconsistent: {
-        severity: 'error',
-        title: 'Audit record inconsistent',
-        help: "An audit record's subject does not hash to its binding_digest: it was edited after it was made.",
-    },
-    duplicate_record: {
-        severity: 'error',
-        title: 'Duplicate audit record',
-        help: 'Two records share one (provider, record_id) but differ in subject or binding_digest: one identity names one audit entry, so neither verifies a call.',
-    },
-    record_unmatched: {
-        severity: 'error',
-        option: { when: 'with `allow-unmatched-records`', severity: 'warning' },
-        title: 'Audit record binds no call',
-        help: 'A consistent audit record binds no recorded call: with an agent-scoped export, a side effect the provider logged for the agent that no committed run declares.',
-    },
-    record_untrusted: {
-        severity: 'error',
-        title: 'Audit record not from a trusted signer',
-        help: 'Trusted signers are configured and the record is unsigned, signed by another key, or its signature does not verify.',
-    },
-    policy_unmet: {
-        severity: 'error',
-        title: 'Required level not reached',
-        help: 'A required level (--require / require) is above the level the call earned.',
-        shortfall: true,
-    },
-    verified_not_reproduced: {
-        severity: 'error',
-        title: 'verified claim not reproduced',
-        help: 'A call claims verified, but no committed audit record reproduces its binding.',
-        shortfall: true,
-    },
-    observed_confirmed_not_reproduced: {
-        severity: 'warning',
-        option: { when: 'with `strict-observed`', severity: 'error' },
-        title: 'observed_confirmed claim not reproduced',
-        help: 'A call claims observed_confirmed, but no later successful read of the same target is in the run.',
-        shortfall: true,
-    },
-    inconsistent_claim: {
-        severity: 'error',
-        title: 'Inconsistent claim',
-        help: "A call's claim contradicts itself (level, source, digest, asserted flags), or asserts a side effect of a call that was denied, failed or did not succeed.",
-    },
-    run_incomplete: {
-        severity: 'error',
-        title: 'Run incomplete',
-        help: 'A server log shows a tool call started with no decision, or an event lost: a side effect may have happened that no decision records.',
-        about: 'file',
-    },
-    run_unattested: {
-        severity: 'error',
-        title: 'Run not attested by a trusted producer',
-        help: 'Trusted producers are configured and the run is not an evidence bundle whose attestation a trusted producer key signed and every check passes.',
-        about: 'file',
-    },
-    orphan_attestation: {
-        severity: 'warning',
-        title: 'Attestation without its artifact',
-        help: 'An attestation file (.intoto.jsonl, .sigstore.json) has no artifact of its base name beside it: a renamed artifact must not lose its attestation silently.',
-        about: 'file',
-    },
-    no_artifacts: {
-        severity: 'error',
-        title: 'No run artifacts',
-        help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
-    },
-    rule_unused: {
-        severity: 'warning',
-        title: 'Required-level rule applies to no call',
-        help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
-    },
-    imported_twice: {
-        severity: 'notice',
-        title: 'Audit entry imported twice',
-        help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
-    },
-    under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
-    skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
-    no_decisions: {
-        severity: 'notice',
-        title: 'No decisions',
-        help: 'A run artifact (or a verified evidence bundle) holds no tool decisions.',
-        about: 'file',
-    },
-    no_records: { severity: 'notice', title: 'No records', help: 'An audit export holds no audit record.', about: 'file' },
-    no_match: {
-        severity: 'notice',
-        option: { when: 'for an input given explicitly', severity: 'error' },
-        title: 'Input matched nothing',
-        help: 'An input path or glob matched no file.',
-    },
-};
-const FINDING_CODES = Object.keys(FINDINGS);
-/** `file:line` (with `:column` when asked): how a message names a place; reporters have their own (report/text.ts). */
-const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
-/** A finding at a location; `severity` only for the codes whose severity an option changes. */
-function finding(code, loc, message, severity = FINDINGS[code].severity) {
-    if (loc.member === undefined)
-        return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
-    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
-}
-/** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
-function inputFinding(code, input, message, severity = FINDINGS[code].severity) {
-    return { severity, code, input, file: null, line: null, column: null, message };
-}
-/** Root causes first: findings about inputs, then about whole files, then about the records and calls in them. */
-const groupOf = (f) => (f.input !== undefined ? 0 : 'about' in FINDINGS[f.code] ? 1 : 2);
-const byLocation = (a, b) => (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.file, b.file) || a.line - b.line || a.column - b.column;
-/** Where a finding is, for ordering: its input, or its file, line and column. */
-const position = (a, b) => a.input !== undefined || b.input !== undefined ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.input ?? '', b.input ?? '') : byLocation(a, b);
-/** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
-function compareFindings(a, b) {
-    return (groupOf(a) - groupOf(b) ||
-        position(a, b) ||
-        _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[a.severity].rank - _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[b.severity].rank ||
-        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.code, b.code) ||
-        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.message, b.message));
-}
-
-
-/***/ }),
-
-/***/ 6153:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $: () => (/* binding */ hasOwn),
-/* harmony export */   G: () => (/* binding */ isObject)
-/* harmony export */ });
-/**
- * Values from JSON.parse, read safely: an own-property test that `__proto__` cannot fool, and the one
- * object check every reader and the core use. Parsed objects are never copied or spread.
- */
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (o, k) => Object.hasOwn(o, k);
-
-
-/***/ }),
-
-/***/ 432:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Uo: () => (/* binding */ annotationRank),
-/* harmony export */   oC: () => (/* binding */ SEVERITIES),
-/* harmony export */   ps: () => (/* binding */ SEVERITY_TABLE)
-/* harmony export */ });
-/**
- * Severities, one table: their order and every reporter's word for each (the report's totals, the
- * Checks API's annotation level, SARIF's level, the summary's icon, the table's colour).
- */
-/** How bad a finding is: the order is the rank (most severe first). */
-const SEVERITIES = ['error', 'warning', 'notice'];
-const SEVERITY_TABLE = {
-    error: { rank: 0, total: 'errors', annotation: 'failure', sarif: 'error', icon: '❌', colour: 'red' },
-    warning: { rank: 1, total: 'warnings', annotation: 'warning', sarif: 'warning', icon: '⚠️', colour: 'yellow' },
-    notice: { rank: 2, total: 'notices', annotation: 'notice', sarif: 'note', icon: 'ℹ️', colour: 'dim' },
-};
-/** The rank of an annotation level: the rank of the severity it stands for. */
-const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].annotation === level);
-
-
-/***/ }),
-
-/***/ 2020:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $Q: () => (/* binding */ clip),
-/* harmony export */   F: () => (/* binding */ asciiLower),
-/* harmony export */   hD: () => (/* binding */ quote),
-/* harmony export */   qb: () => (/* binding */ nearestName),
-/* harmony export */   r2: () => (/* binding */ cmp)
-/* harmony export */ });
-/** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
-/** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
-const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-/**
- * Untrusted text (names, ids, providers from artifacts) as quoted in a message: at most `max`
- * UTF-16 units, cut at a code-point boundary with a visible marker, so no message grows with it.
- */
-const quote = (s, max = 200) => clip(s, max);
-/** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-function clip(s, max, marker = '…') {
-    if (s.length <= max)
-        return s;
-    let cut = Math.max(0, max - marker.length);
-    const c = s.charCodeAt(cut - 1);
-    if (c >= 0xd800 && c <= 0xdbff)
-        cut--;
-    return s.slice(0, cut) + marker;
-}
-/** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
-function editDistance(a, b) {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const cur = [i];
-        for (let j = 1; j <= b.length; j++) {
-            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-        }
-        prev = cur;
-    }
-    return prev[b.length];
-}
-/** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */
-function nearestName(word, candidates) {
-    let best = null;
-    let bestD = Number.POSITIVE_INFINITY;
-    for (const c of candidates) {
-        const d = editDistance(word.toLowerCase(), c.toLowerCase());
-        if (d < bestD)
-            [best, bestD] = [c, d];
-    }
-    return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
-}
-/** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
-const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
-
-/***/ }),
-
-/***/ 7753:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   P: () => (/* binding */ strictBase64)
-/* harmony export */ });
-/** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-/** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
-const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
-
-
-/***/ }),
-
-/***/ 7602:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bz: () => (/* binding */ LocatingSink),
-/* harmony export */   D4: () => (/* binding */ decode),
-/* harmony export */   DB: () => (/* binding */ documents),
-/* harmony export */   OG: () => (/* binding */ logLines)
-/* harmony export */ });
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8522);
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4637);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
-/* harmony import */ var _lines_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(771);
-/* harmony import */ var _strict_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(186);
-/* harmony import */ var _utf8_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8145);
-/**
- * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
- * starts at and the element offsets its reader asked for. Every input kind reads through here: run
- * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
- * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
- * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
- * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
- */
-
-
-
-
-
-
-/**
- * The one locating sink: problems at offsets of one file become `invalid_artifact` findings at its
- * line and column (once the file's line index is known: before that, 1:1). Readers with more to
- * say (caps, skips) extend it.
- */
-class LocatingSink {
-    file;
-    findings = [];
-    lines = null;
-    constructor(file) {
-        this.file = file;
-    }
-    at(offset) {
-        const { line, column } = this.lines ? this.lines.locate(offset) : { line: 1, column: 1 };
-        return { file: this.file, line, column };
-    }
-    locate(where) {
-        return 'offset' in where ? this.at(where.offset) : { file: this.file, line: where.line, column: where.column };
-    }
-    error(where, message) {
-        this.report(this.locate(where), message);
-    }
-    /** Where a located problem goes: here, the findings. */
-    report(loc, message) {
-        this.findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .finding */ .gk)('invalid_artifact', loc, message));
-    }
-}
-/** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
-function utf16(b) {
-    const le = b[0] === 0xff && b[1] === 0xfe;
-    const be = b[0] === 0xfe && b[1] === 0xff;
-    const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
-    if (!le && !be && !nulls)
-        return null;
-    const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
-    return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
-}
-const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
-/**
- * Bytes → text, within max-file-size, strict UTF-8. With `gzip`, a gzip stream (streaming exports)
- * is decompressed first, to at most max-file-size (a bomb stops there).
- */
-function decode(bytes, limits, sink, options = {}) {
-    let raw = bytes;
-    if (options.gzip && isGzip(bytes)) {
-        try {
-            raw = (0,node_zlib__WEBPACK_IMPORTED_MODULE_0__.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
-        }
-        catch (e) {
-            const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
-            sink.error({ line: 1, column: 1 }, tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream');
-            return null;
-        }
-    }
-    if (raw.length > limits.maxFileBytes) {
-        sink.error({ line: 1, column: 1 }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .fileTooLarge */ .ME)(raw.length, limits));
-        return null;
-    }
-    const decoded = (0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeUtf8 */ ._)(raw);
-    if (!decoded.ok) {
-        sink.error((0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .byteLocation */ .I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
-        return null;
-    }
-    return { text: decoded.value, lines: new _strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .LineIndex */ .rr(decoded.value) };
-}
-/** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
-function* documents(text, mode, options, sink) {
-    const { limits } = options;
-    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
-    const parse = (start, end) => {
-        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
-        if (r.ok)
-            return { value: r.value.json, start, elements: r.value.elements };
-        sink.error({ offset: r.reason.offset }, r.reason.message);
-        return null;
-    };
-    if (mode === 'json') {
-        const doc = parse(0, text.length);
-        if (doc)
-            yield doc;
-        return;
-    }
-    if (text.charCodeAt(0) === 0xfeff) {
-        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
-        return;
-    }
-    if (mode === 'ndjson') {
-        for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
-            if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
-                sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
-            }
-            else if (!(0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end)) {
-                // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
-                const doc = parse(start, end);
-                if (doc)
-                    yield doc;
-            }
-        }
-        return;
-    }
-    yield* values(text, opts, limits, sink);
-}
-/**
- * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
- * must be one strict JSON document (a truncated last line is an error, never a skip); any other
- * non-blank line is text for the reader to judge; blank lines are nothing.
- */
-function* logLines(text, options, sink) {
-    const { limits } = options;
-    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
-    for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
-        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
-            sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
-            continue;
-        }
-        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end))
-            continue;
-        if (text.charCodeAt(start) !== 0x7b) {
-            yield { kind: 'text', start, end };
-            continue;
-        }
-        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
-        if (r.ok)
-            yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
-        else
-            sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
-    }
-}
-const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
-function* values(text, opts, limits, sink) {
-    let at = 0;
-    for (;;) {
-        while (at < text.length && isSpace(text.charCodeAt(at)))
-            at++;
-        if (at >= text.length)
-            break;
-        const end = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .firstValueEnd */ .t1)(text, opts, at);
-        if (!end.ok) {
-            sink.error({ offset: end.reason.offset }, end.reason.message);
-            const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
-            if (next < 0)
-                break;
-            at = next + 1;
-            continue;
-        }
-        // A value on one line is held to the line limit, as a JSON line would be.
-        if (end.value - at > limits.maxLineBytes / 3 &&
-            text.lastIndexOf('\n', end.value - 1) < at &&
-            (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, at, end.value, limits.maxLineBytes)) {
-            sink.error({ offset: at }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
-        }
-        else {
-            const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, at, end.value);
-            if (r.ok)
-                yield { value: r.value.json, start: at, elements: r.value.elements };
-            else
-                sink.error({ offset: r.reason.offset }, r.reason.message);
-        }
-        at = end.value;
-    }
-}
-
-
-/***/ }),
-
-/***/ 1210:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Lh: () => (/* binding */ onlySubject),
-/* harmony export */   T4: () => (/* binding */ IN_TOTO_PAYLOAD_TYPE),
-/* harmony export */   cF: () => (/* binding */ VSA_PREDICATE_TYPE),
-/* harmony export */   f_: () => (/* binding */ readEnvelopeFile),
-/* harmony export */   iv: () => (/* binding */ strictPayload),
-/* harmony export */   zG: () => (/* binding */ STATEMENT_TYPE)
-/* harmony export */ });
-/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
-/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7753);
-/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7602);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
-/**
- * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
- * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
- * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
- */
-
-
-
-
-
-const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
-const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
-const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
-/** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
-function onlySubject(s) {
-    const subject = s['subject'];
-    if (!Array.isArray(subject) || subject.length !== 1)
-        return { ok: false, reason: 'the Statement must have exactly one subject' };
-    const only = subject[0];
-    const digest = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) ? only['digest'] : undefined;
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(only) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(digest) || Object.keys(digest).length !== 1 || typeof digest['sha256'] !== 'string') {
-        return { ok: false, reason: 'the subject must carry exactly one digest, sha256 (a second entry would let another artifact match)' };
-    }
-    return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
-}
-/** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
-function notAnEnvelope(v) {
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verificationResult'))
-        return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
-    if (v['_type'] === STATEMENT_TYPE)
-        return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
-    if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
-        return 'a Sigstore bundle (check it by identity: --certificate-identity)';
-    return null;
-}
-/** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
-function readEnvelope(v, loc) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(v))
-        return { ok: false, reason: 'an envelope is not a JSON object' };
-    const what = notAnEnvelope(v);
-    if (what)
-        return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
-    for (const k of Object.keys(v)) {
-        if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
-            return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    }
-    const type = v['payloadType'];
-    if (typeof type !== 'string' || type === '')
-        return { ok: false, reason: 'payloadType is not a non-empty string' };
-    const p = v['payload'];
-    const payload = typeof p === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(p) : null;
-    if (!payload)
-        return { ok: false, reason: 'payload is not standard base64 (with padding)' };
-    const sigs = v['signatures'];
-    if (!Array.isArray(sigs) || sigs.length === 0)
-        return { ok: false, reason: 'signatures is not a non-empty array' };
-    if (sigs.length > _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4)
-        return { ok: false, reason: `too many signatures (${sigs.length}; at most ${_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4})` };
-    const signatures = [];
-    for (const [i, s] of sigs.entries()) {
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(s))
-            return { ok: false, reason: `signatures[${i}] is not an object` };
-        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(s, 'keyid') ? s['keyid'] : '';
-        if (typeof keyid !== 'string')
-            return { ok: false, reason: `signatures[${i}].keyid is not a string` };
-        const raw = s['sig'];
-        const sig = typeof raw === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(raw) : null;
-        if (!sig || sig.length === 0)
-            return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
-        signatures.push({ keyid, sig });
-    }
-    return { ok: true, value: { loc, payloadType: type, payload, signatures } };
-}
-/** The payload as one strict JSON value (duplicate members, lone surrogates, a BOM: refused). */
-function strictPayload(payload, limits) {
-    const problems = [];
-    const sink = { error: (_at, message) => problems.push(message) };
-    const decoded = (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .decode */ .D4)(payload, limits, sink);
-    if (!decoded)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'unreadable'}` };
-    let value;
-    let count = 0;
-    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'json', { limits, collect: [] }, sink)) {
-        value = doc.value;
-        count++;
-    }
-    if (problems.length > 0 || count !== 1)
-        return { ok: false, reason: `payload is not strict JSON: ${problems[0] ?? 'no value'}` };
-    return { ok: true, value };
-}
-/** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
-function readEnvelopeFile(file, bytes, limits) {
-    const sink = new _documents_js__WEBPACK_IMPORTED_MODULE_1__/* .LocatingSink */ .Bz(file);
-    const findings = sink.findings;
-    const decoded = (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .decode */ .D4)(bytes, limits, sink);
-    if (!decoded)
-        return { envelopes: [], findings, empty: false };
-    sink.lines = decoded.lines;
-    const at = (offset) => sink.at(offset);
-    const envelopes = [];
-    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'values', { limits, collect: [] }, sink)) {
-        const e = readEnvelope(doc.value, at(doc.start));
-        if (e.ok)
-            envelopes.push(e.value);
-        else
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
-    }
-    return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
+/** Whether a directory or glob input of this role picks the file up. */
+function discoverable(file, role) {
+    const f = formatOf(file);
+    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
+}
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+function attestedBy(attestation) {
+    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return m ? attestation.slice(0, m.index) : null;
 }
 
 
@@ -38622,22 +38720,91 @@ function blank(text, start, end) {
 
 /***/ }),
 
-/***/ 9677:
+/***/ 2826:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   F: () => (/* binding */ ReadError),
-/* harmony export */   N: () => (/* binding */ ioReason)
+/* harmony export */   Md: () => (/* binding */ payloadOf),
+/* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
+/* harmony export */   Zg: () => (/* binding */ pae),
+/* harmony export */   lH: () => (/* binding */ readSignatureMember)
 /* harmony export */ });
-class ReadError extends Error {
-    code;
-    constructor(code, message) {
-        super(message);
-        this.code = code;
+/* unused harmony export isSignedAt */
+/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5872);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
+/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
+/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7753);
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
+/** The `signature` member's shape: the seven members with their types and values, nothing else. */
+function readSignatureMember(v) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(v))
+        if (!MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of MEMBERS)
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(v, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (v['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (v['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (v['payload_type'] !== PAYLOAD_TYPE)
+        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const d = v[k];
+        if (typeof d !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(d))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
     }
+    const sig = v['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = v['signed_at'];
+    if (typeof at !== 'string' || !isSignedAt(at))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: v['signed_payload_digest'],
+        key_id: v['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, value: member };
 }
-/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
-const ioReason = (e) => e.code ?? e.message;
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const t = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
+}
 
 
 /***/ }),

@@ -215,6 +215,41 @@ describe('keys: say what was given', () => {
   });
 });
 
+describe('a file a flag names is read only if it is a regular file, within the file limit', () => {
+  const ID = [
+    '--trusted-producer-identity',
+    'https://github.com/a/b/.github/workflows/x.yml@refs/heads/main',
+    '--source-repository',
+    'a/b',
+  ];
+
+  it.skipIf(process.platform !== 'linux')(
+    'a device where a file is wanted is refused at once, never read until memory runs out',
+    async () => {
+      const dir = workspace();
+      const root = await cli(['verify', '-C', dir, '--trusted-root', '/dev/zero', ...ID], ROOT);
+      expect(root).toMatchObject({ code: 2, stderr: expect.stringContaining('trusted-root /dev/zero: not a regular file; not read') });
+      const sign = await cli(
+        ['sign', '--key', '/dev/zero', '--output', path.join(dir, 'o.ndjson'), path.join(dir, '.assay/audit/a.json')],
+        ROOT,
+      );
+      expect(sign).toMatchObject({ code: 2, stderr: expect.stringContaining('--key /dev/zero: not a regular file; not read') });
+      const imported = await cli(['import', 'github-audit-log', '--output', path.join(dir, 'i.ndjson'), '/dev/zero'], ROOT);
+      expect(imported.stderr).toContain('/dev/zero: not a regular file; not read');
+      expect(existsSync(path.join(dir, 'i.ndjson'))).toBe(false);
+    },
+  );
+
+  it('a trusted root past max-file-size is refused with the limit named', async () => {
+    const dir = workspace({ 'root.json': `${' '.repeat(2048)}{}` });
+    const r = await cli(['verify', '-C', dir, '--trusted-root', 'root.json', '--max-file-size', '1KiB', ...ID], ROOT);
+    expect(r).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/trusted-root .*root\.json: file is 2050 bytes, over the 1024-byte limit \(max-file-size\)/),
+    });
+  });
+});
+
 describe('messages that say what happened', () => {
   it('a UTF-16 file says it is UTF-16', async () => {
     const text = json(surface([addKey()]));

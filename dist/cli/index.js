@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1884);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3523);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1884:
+/***/ 3523:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2583,489 +2583,16 @@ var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
-function serializeString (value) {
-  if (!value.isWellFormed()) {
-    throw new Error('Lone surrogate is not allowed');
-  }
-  return JSON.stringify(value);
-}
-
-function serializePrimitive (value) {
-  switch (typeof value) {
-    case 'number':
-      if (isNaN(value)) {
-        throw new Error('NaN is not allowed');
-      }
-      if (!isFinite(value)) {
-        throw new Error('Infinity is not allowed');
-      }
-      // For finite numbers String(value) would give identical output, but
-      // JSON.stringify benchmarks faster on V8.
-      return JSON.stringify(value);
-    case 'string':
-      return serializeString(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    default:
-      // null, or values JSON.stringify maps to undefined (undefined,
-      // functions, symbols).
-      return JSON.stringify(value);
-  }
-}
-
-// Resolves a value to either its serialized primitive form (a string — or
-// undefined, for values JSON.stringify drops) or a frame describing the
-// container to descend into. Callers distinguish the two cases with
-// `typeof result !== 'object'`.
-//
-// toJSON results are unwrapped here, and the wrapper objects stay in `seen`
-// until the resolved subtree is fully serialized, so cycles introduced via
-// toJSON are still detected.
-function enterValue (value, seen) {
-  let wrappers = null;
-  while (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
-    if (seen.has(value)) {
-      throw new Error('Circular reference detected');
-    }
-    seen.add(value);
-    (wrappers ??= []).push(value);
-    value = value.toJSON();
-  }
-
-  // Boxed Number/String/Boolean objects serialize as their primitive values,
-  // mirroring how JSON.stringify treats them.
-  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
-    value = value.valueOf();
-  }
-
-  if (value === null || typeof value !== 'object') {
-    if (wrappers !== null) {
-      for (const wrapper of wrappers) seen.delete(wrapper);
-    }
-    return serializePrimitive(value);
-  }
-
-  if (seen.has(value)) {
-    throw new Error('Circular reference detected');
-  }
-  seen.add(value);
-
-  return {
-    container: value,
-    // null marks an array frame; object frames carry their sorted keys.
-    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
-    // order JCS requires.
-    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
-    // Next child to serialize; the frame resumes here after a nested
-    // container's subtree completes.
-    index: 0,
-    // Whether no member has been emitted yet (controls comma placement).
-    first: true,
-    // toJSON wrappers to release from `seen` when this frame completes.
-    wrappers
-  };
-}
-
-function canonicalize (object) {
-  if (object === null || typeof object !== 'object') {
-    return serializePrimitive(object);
-  }
-
-  const seen = new Set();
-  const root = enterValue(object, seen);
-  if (typeof root !== 'object') {
-    // A toJSON chain resolved the input to a primitive.
-    return root;
-  }
-
-  let result = root.keys === null ? '[' : '{';
-  const stack = [root];
-
-  // Depth-first serialization with an explicit stack instead of recursion, so
-  // nesting depth is bounded by heap size rather than call-stack size. The top
-  // frame is the container currently being serialized: primitive children are
-  // appended inline, while a nested container pushes a new frame and jumps
-  // back to the outer loop. Because frame.index was already advanced, the
-  // parent resumes at its next child once the subtree is done. Opening
-  // brackets are emitted when a frame is pushed, closing brackets when it
-  // completes.
-  outer:
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1];
-    const container = frame.container;
-
-    // keys === null marks an array frame; otherwise keys holds the object's
-    // sorted property names. Either way the iteration counter lives on the
-    // frame itself (frame.index), so when a frame is resumed after a nested
-    // container completes, the while condition continues at the first
-    // unserialized child instead of restarting from the beginning.
-    if (frame.keys === null) {
-      while (frame.index < container.length) {
-        const i = frame.index++;
-        if (i > 0) {
-          result += ',';
-        }
-        const element = container[i];
-        // Inside arrays, JSON.stringify serializes values with no JSON
-        // representation (undefined, symbols, functions) as null.
-        const value = element === undefined || typeof element === 'symbol' || typeof element === 'function' ? null : element;
-        if (value === null || typeof value !== 'object') {
-          result += serializePrimitive(value);
-          continue;
-        }
-        const child = enterValue(value, seen);
-        if (typeof child !== 'object') {
-          // A toJSON chain resolved the child to an already-serialized
-          // primitive — or, when child is undefined, to a value with no JSON
-          // representation, which becomes null inside arrays.
-          result += child === undefined ? 'null' : child;
-          continue;
-        }
-        result += child.keys === null ? '[' : '{';
-        stack.push(child);
-        continue outer;
-      }
-      result += ']';
-    } else {
-      const keys = frame.keys;
-      while (frame.index < keys.length) {
-        const key = keys[frame.index++];
-        const value = container[key];
-        // Inside objects, JSON.stringify omits properties whose value has no
-        // JSON representation (undefined, symbols, functions).
-        if (value === undefined || typeof value === 'symbol' || typeof value === 'function') {
-          continue;
-        }
-        if (value === null || typeof value !== 'object') {
-          // Commas are tracked with a flag rather than the key index: a
-          // skipped key must not leave a stray comma behind.
-          if (frame.first) {
-            frame.first = false;
-          } else {
-            result += ',';
-          }
-          result += serializeString(key) + ':' + serializePrimitive(value);
-          continue;
-        }
-        // The child must be resolved before the key is emitted: a toJSON
-        // returning a value with no JSON representation drops the whole
-        // property.
-        const child = enterValue(value, seen);
-        if (child === undefined) {
-          continue;
-        }
-        if (frame.first) {
-          frame.first = false;
-        } else {
-          result += ',';
-        }
-        result += serializeString(key) + ':';
-        if (typeof child !== 'object') {
-          result += child;
-          continue;
-        }
-        result += child.keys === null ? '[' : '{';
-        stack.push(child);
-        continue outer;
-      }
-      result += '}';
-    }
-
-    // Frame complete. The container leaves `seen` so that a later, sibling
-    // reference to the same object is not mistaken for a cycle.
-    seen.delete(container);
-    if (frame.wrappers !== null) {
-      for (const wrapper of frame.wrappers) seen.delete(wrapper);
-    }
-    stack.pop();
-  }
-
-  return result;
-}
-
-// EXTERNAL MODULE: ./src/core/json.ts
-var core_json = __nccwpck_require__(6153);
-;// CONCATENATED MODULE: ./src/core/binding.ts
-/**
- * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
- * canonical form. The one place in the gate where a subject digest is made and the one pattern a
- * digest must match; a binding is recomputed from committed bytes, never fetched.
- */
-
-
-
-/** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
-const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
-/**
- * RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. A value
- * as JSON.parse makes them is written out here (`jsonText`); canonicalize decides anything else.
- */
-function jcs(value) {
-    const written = jsonText(value, 0);
-    if (written !== null)
-        return { ok: true, text: written };
-    try {
-        const text = canonicalize(value);
-        if (text === undefined)
-            return { ok: false, reason: 'value has no JSON representation' };
-        return { ok: true, text };
-    }
-    catch (err) {
-        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
-    }
-}
-function sha256Hex(text) {
-    return (0,external_node_crypto_namespaceObject.hash)('sha256', text, 'hex');
-}
-/** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
-const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
-/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
-const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
-/** binding(subject) as the semantics document defines it. */
-function binding(subject) {
-    const text = subjectText(subject);
-    if (text !== null)
-        return { ok: true, digest: sha256Digest(text) };
-    const c = jcs(subject);
-    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
-}
-/**
- * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
- * here, or null for canonicalize to decide (any other shape, and whatever could fail): the three
- * keys sort as action_class < target < verb, the two strings are what JSON.stringify writes
- * (RFC 8785 §3.2.2.2), and the target is `jsonText`'s. A property test holds this equal to
- * canonicalize over arbitrary subjects. Per subject, it saves canonicalize's general walk (a frame,
- * a set of seen objects and a sort per object): binding() at N = 100 000 (160 000 subjects) 334 →
- * 258–277 ms in a CPU profile, and ~270 MiB of the run's 1.9 GiB allocated.
- */
-function subjectText(subject) {
-    if (!isPlainObject(subject) || typeof subject.toJSON === 'function')
-        return null;
-    if (Object.keys(subject).length !== 3 || !(0,core_json/* hasOwn */.$)(subject, 'action_class') || !(0,core_json/* hasOwn */.$)(subject, 'verb') || !(0,core_json/* hasOwn */.$)(subject, 'target'))
-        return null;
-    const actionClass = subject['action_class'];
-    const verb = subject['verb'];
-    if (typeof actionClass !== 'string' || typeof verb !== 'string' || !actionClass.isWellFormed() || !verb.isWellFormed())
-        return null;
-    const target = jsonText(subject['target'], 1);
-    return target === null ? null : `{"action_class":${JSON.stringify(actionClass)},"target":${target},"verb":${JSON.stringify(verb)}}`;
-}
-/** Containers deeper than this are left to canonicalize (which walks with a stack of its own, not the call stack). */
-const MAX_WRITTEN_DEPTH = 64;
-/**
- * The JCS text of a JSON value as JSON.parse makes it, written out flat (each container's parts
- * joined), or null for canonicalize to decide: anything else (another prototype, a toJSON, a value
- * JSON has no form for) and whatever could fail (a lone surrogate, a non-finite number). An object's
- * members are sorted by key in UTF-16 code units (the order `sort()` gives, as canonicalize sorts),
- * strings and numbers are what JSON.stringify writes (as canonicalize writes them). Per value it
- * saves canonicalize's general walk, and its text is one flat string where canonicalize's is a tree
- * of concatenations that every later use flattens again (a signed record's payload, an event's
- * content hash). A property test holds it equal to canonicalize over arbitrary values.
- */
-function jsonText(v, depth) {
-    switch (typeof v) {
-        case 'string':
-            return v.isWellFormed() ? JSON.stringify(v) : null;
-        case 'number':
-            return Number.isFinite(v) ? JSON.stringify(v) : null;
-        case 'boolean':
-            return v ? 'true' : 'false';
-        case 'object':
-            break;
-        default:
-            return null;
-    }
-    if (v === null)
-        return 'null';
-    if (depth >= MAX_WRITTEN_DEPTH)
-        return null;
-    if (Array.isArray(v)) {
-        if (Object.getPrototypeOf(v) !== Array.prototype)
-            return null;
-        const parts = new Array(v.length);
-        for (let i = 0; i < v.length; i++) {
-            const x = v[i];
-            // As JSON.stringify and canonicalize write them: an element with no JSON form (a hole, undefined, a function) is null.
-            const t = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : jsonText(x, depth + 1);
-            if (t === null)
-                return null;
-            parts[i] = t;
-        }
-        return `[${parts.join(',')}]`;
-    }
-    if (!isPlainObject(v) || typeof v.toJSON === 'function')
-        return null;
-    // Entries, not a lookup by key: a key is input text (`__proto__` included).
-    const members = Object.entries(v);
-    sortByKey(members);
-    const parts = [];
-    for (const [k, x] of members) {
-        // As JSON.stringify and canonicalize leave them out: a member with no JSON form (undefined, a function).
-        if (x === undefined || typeof x === 'function' || typeof x === 'symbol')
-            continue;
-        if (!k.isWellFormed())
-            return null;
-        const t = jsonText(x, depth + 1);
-        if (t === null)
-            return null;
-        parts.push(`${JSON.stringify(k)}:${t}`);
-    }
-    return `{${parts.join(',')}}`;
-}
-/**
- * Members in key order (UTF-16 code units, as `<` compares strings). An object (a target, a record)
- * has a few keys: they are sorted in place, by insertion (Array.prototype.sort allocated 115 MiB of scratch for 160 000
- * subjects); past SMALL_TARGET keys, by sort, so an input with thousands of keys costs n log n.
- */
-function sortByKey(members) {
-    if (members.length > SMALL_TARGET) {
-        members.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-        return;
-    }
-    for (let i = 1; i < members.length; i++) {
-        const m = members[i];
-        let j = i - 1;
-        while (j >= 0 && members[j][0] > m[0]) {
-            members[j + 1] = members[j];
-            j--;
-        }
-        members[j + 1] = m;
-    }
-}
-const SMALL_TARGET = 8;
-/** An object as JSON.parse makes them (canonicalize alone judges anything with another prototype: a toJSON, a boxed value). */
-const isPlainObject = (v) => (0,core_json/* isObject */.G)(v) && Object.getPrototypeOf(v) === Object.prototype;
-
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
-;// CONCATENATED MODULE: ./src/core/projection.ts
-/**
- * The call subject (action projection) of a decision: {action_class, verb, target} with the target
- * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
- * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
- */
-
-
-/** Bound target fields per class; a Map, since the class is text from an artifact. */
-const BOUND_TARGET_FIELDS = new Map([
-    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
-    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
-    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
-]);
-/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
-const PRODUCER_VERBS = new Map([
-    ['github_deploy_key', ['create']],
-    ['workspace_member', ['add']],
-    ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
-]);
-/** The action classes of the table. */
-const KNOWN_CLASSES = [...BOUND_TARGET_FIELDS.keys()];
-/** The bound fields of an action class, or undefined when the class has no binding rule. */
-const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
-/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
-function narrowTarget(actionClass, target) {
-    const fields = boundFields(actionClass);
-    if (!fields)
-        return undefined;
-    const out = {};
-    for (const f of fields)
-        if ((0,core_json/* hasOwn */.$)(target, f))
-            out[f] = target[f];
-    return out;
-}
-function project(decision) {
-    const action = decision['action'];
-    if (!(0,core_json/* isObject */.G)(action))
-        return { kind: 'none', reason: 'action is not an object' };
-    const actionClass = action['resource_type'];
-    const verb = action['verb'];
-    const target = action['target'];
-    if (typeof actionClass !== 'string')
-        return { kind: 'none', reason: 'action.resource_type is not a string' };
-    if (typeof verb !== 'string')
-        return { kind: 'none', reason: 'action.verb is not a string' };
-    if (!(0,core_json/* isObject */.G)(target))
-        return { kind: 'none', reason: 'action.target is not an object' };
-    const narrowed = narrowTarget(actionClass, target);
-    if (!narrowed)
-        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
-    if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
-    }
-    const subject = { action_class: actionClass, verb, target: narrowed };
-    const b = binding(subject);
-    if (!b.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
-    return { kind: 'subject', subject, digest: b.digest };
-}
-/**
- * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
- * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
- * field by field, the same presence and canonically equal values. The key says exactly that: the
- * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds
- * a raw U+0000), empty when absent (no JSON text is empty). No sorting or escaping of whole objects
- * per call.
- */
-function targetKey(subject) {
-    let key = subject.action_class;
-    for (const f of boundFields(subject.action_class) ?? [])
-        key += (0,core_json/* hasOwn */.$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
-    return key;
-}
-/**
- * A bound field's value as the binding sees it, for telling values equal: a string as
- * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
- * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
- * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
- * canonicalized once already, so that cannot happen for a call.
- */
-function boundValueText(v) {
-    if (typeof v === 'string')
-        return JSON.stringify(v);
-    const c = jcs(v);
-    return c.ok ? c.text : '\u0000';
-}
-
+// EXTERNAL MODULE: ./src/core/projection.ts
+var projection = __nccwpck_require__(3890);
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
-;// CONCATENATED MODULE: ./src/core/vocabulary.ts
-/** The rungs, lowest first: the order is the rank. */
-const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
-const LEVEL_TABLE = {
-    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
-    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
-    verified: { rank: 2, icon: '🟢', colour: 'green' },
-};
-const levelRank = (l) => LEVEL_TABLE[l].rank;
-/** Highest rung first, the order every tally and every reporter lists them in. */
-const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
-const isLevel = (s) => LEVELS.includes(s);
-/** `a` ranks below `b`. */
-const below = (a, b) => levelRank(a) < levelRank(b);
-/** In the order the totals and the reporters list them. */
-const RECORD_OUTCOMES = {
-    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
-    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
-    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
-    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
-    imported_twice: {
-        finding: 'imported_twice',
-        unusable: true,
-        snag: 'is a second copy of one audit entry (counted once)',
-        more: 'second copies',
-    },
-    duplicate: {
-        finding: 'duplicate_record',
-        unusable: true,
-        snag: 'shares its identity with a record of another meaning',
-        more: 'duplicates',
-    },
-};
-const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
-
+// EXTERNAL MODULE: ./src/core/vocabulary.ts
+var vocabulary = __nccwpck_require__(7063);
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
  * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
@@ -3104,8 +2631,8 @@ function parsePolicy(texts) {
         const selector = selectorOf(selectorText);
         if (!selector)
             return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
-        if (!isLevel(level))
-            return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
+        if (!(0,vocabulary/* isLevel */.NW)(level))
+            return { ok: false, reason: `"${t}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
         if (seen.has(selectorText))
             return { ok: false, reason: `"${t}": a second rule for ${selectorText}` };
         seen.add(selectorText);
@@ -3158,7 +2685,7 @@ function checkRuleNames(policy, seen) {
         const s = p.selector;
         if (s.kind === 'any')
             continue;
-        const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
+        const classes = new Set([...projection/* KNOWN_CLASSES */.RD, ...seen.keys()]);
         if (!classes.has(s.cls)) {
             const near = (0,core_text/* nearestName */.qb)(s.cls, classes);
             return {
@@ -3167,7 +2694,7 @@ function checkRuleNames(policy, seen) {
             };
         }
         if (s.kind === 'verb') {
-            const verbs = new Set([...(PRODUCER_VERBS.get(s.cls) ?? []), ...(seen.get(s.cls) ?? [])]);
+            const verbs = new Set([...(projection/* PRODUCER_VERBS */.UW.get(s.cls) ?? []), ...(seen.get(s.cls) ?? [])]);
             if (!verbs.has(s.verb)) {
                 const near = (0,core_text/* nearestName */.qb)(s.verb, verbs);
                 return {
@@ -3213,7 +2740,7 @@ const isUsable = (r) => r.check.outcome === 'usable';
 /** Consistency and trust, each record on its own. */
 function precheck(input) {
     const { record } = input;
-    const b = binding(record.subject);
+    const b = (0,binding/* binding */.Ch)(record.subject);
     if (!b.ok)
         return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
     if (b.digest !== record.binding_digest) {
@@ -3323,6 +2850,8 @@ function allocate(claimants, records) {
     return out;
 }
 
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/core/diagnose.ts
 /**
  * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
@@ -3418,8 +2947,8 @@ const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.project
 /** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
 function narrowedDigest(r) {
     const { action_class, verb, target } = r.input.record.subject;
-    const narrowed = narrowTarget(action_class, target);
-    const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
+    const narrowed = (0,projection/* narrowTarget */.nw)(action_class, target);
+    const b = narrowed && Object.keys(narrowed).length > 0 ? (0,binding/* binding */.Ch)({ action_class, verb, target: narrowed }) : null;
     return b?.ok ? b.digest : null;
 }
 /**
@@ -3509,7 +3038,7 @@ class NearestCalls {
             push(this.asked, `${q.actionClass}\u0000${q.verb}`, q.target);
     }
     find(actionClass, verb, target) {
-        const fields = boundFields(actionClass);
+        const fields = (0,projection/* boundFields */.EC)(actionClass);
         if (!fields)
             return null;
         if (!this.groups) {
@@ -3553,11 +3082,11 @@ function comboKey(fields, ids) {
     return fields.map((i) => ids[i]).join(',');
 }
 /** A value's equality key within one field: a string by itself, anything else by its canonical text (as the binding and the ladder's target key compare it). */
-const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: boundValueText(v) };
+const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: (0,projection/* boundValueText */.zo)(v) };
 /** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
 function sameField(a, b, f) {
-    const has = (0,core_json/* hasOwn */.$)(a, f);
-    if (has !== (0,core_json/* hasOwn */.$)(b, f))
+    const has = (0,json/* hasOwn */.$)(a, f);
+    if (has !== (0,json/* hasOwn */.$)(b, f))
         return false;
     if (!has)
         return true;
@@ -3608,7 +3137,7 @@ class GroupIndex {
             for (let f = 0; f < k; f++) {
                 const name = fields[f];
                 let id = 0; // absent
-                if ((0,core_json/* hasOwn */.$)(t, name)) {
+                if ((0,json/* hasOwn */.$)(t, name)) {
                     const v = t[name];
                     id = typeof v === 'string' && !prints[f].has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
                 }
@@ -3651,7 +3180,7 @@ class GroupIndex {
     }
     /** The id of each bound field's value: 0 when absent, undefined when never interned. */
     ids(target, intern) {
-        return this.fields.map((f, i) => ((0,core_json/* hasOwn */.$)(target, f) ? this.valueId(i, target[f], intern) : 0));
+        return this.fields.map((f, i) => ((0,json/* hasOwn */.$)(target, f) ? this.valueId(i, target[f], intern) : 0));
     }
     nearest(target) {
         const ids = this.ids(target, false);
@@ -3714,7 +3243,7 @@ function confirmations(run, out) {
         const read = isRead(call);
         if (!read && (reads.size === 0 || !call.eligibility.ok))
             continue;
-        const key = targetKey(p.subject);
+        const key = (0,projection/* targetKey */.hD)(p.subject);
         if (call.eligibility.ok) {
             const verbs = reads.get(key);
             let best = null;
@@ -3809,7 +3338,7 @@ function snagText(s) {
     switch (s.kind) {
         case 'unusable': {
             const check = s.record.check;
-            const words = RECORD_OUTCOMES[check.outcome].snag;
+            const words = vocabulary/* RECORD_OUTCOMES */.mG[check.outcome].snag;
             return `${recordName(s.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
         }
         case 'taken':
@@ -3819,7 +3348,7 @@ function snagText(s) {
     }
 }
 /** How the snags past the listed few are counted, by kind. */
-const more = (k) => k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
+const more = (k) => k === 'taken' ? vocabulary/* RECORD_OUTCOMES */.mG.bound.more : k === 'other_provider' ? 'from another provider' : vocabulary/* RECORD_OUTCOMES */.mG[k].more;
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
 function noRecordText(n, showDigest) {
     const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
@@ -3948,9 +3477,9 @@ function callFindings(call, outcome, rule, options, subject) {
             out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
         }
     }
-    if (below(claim.level, level))
+    if ((0,vocabulary/* below */.Gz)(claim.level, level))
         out.push((0,core_findings/* finding */.gk)('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
-    if (rule && below(level, rule.level)) {
+    if (rule && (0,vocabulary/* below */.Gz)(level, rule.level)) {
         // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
         const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === rule.level);
         const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
@@ -3986,7 +3515,7 @@ function judgeCall(call, outcome, rule, options, read) {
         record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
         reason: outcomeText(outcome),
         findings,
-        below_required: rule !== null && level !== null && below(level, rule.level),
+        below_required: rule !== null && level !== null && (0,vocabulary/* below */.Gz)(level, rule.level),
     };
 }
 /** The words of a record's finding (the code comes from the outcome table). */
@@ -4019,7 +3548,7 @@ const workflowTrust = (w) => ({
 function judgeRecord(v, options) {
     const { record, loc, signer } = v.record.input;
     const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
-    const code = RECORD_OUTCOMES[v.outcome].finding;
+    const code = vocabulary/* RECORD_OUTCOMES */.mG[v.outcome].finding;
     const message = recordMessage(v, name);
     const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
     const holder = v.outcome === 'bound' ? v.call : null;
@@ -4084,7 +3613,7 @@ function callsOf(run, first, read) {
 function weakest(calls) {
     let w = null;
     for (const c of calls)
-        if (c.level !== null && (w === null || below(c.level, w)))
+        if (c.level !== null && (w === null || (0,vocabulary/* below */.Gz)(c.level, w)))
             w = c.level;
     return w;
 }
@@ -4117,13 +3646,13 @@ function tallyTotals(runs, calls, records, findings, copies) {
     const outcomes = count(records.map((r) => r.outcome));
     const severities = count(findings.map((f) => f.severity));
     const totals = { artifacts: runs, calls: calls.length };
-    for (const l of LEVELS_DESCENDING)
+    for (const l of vocabulary/* LEVELS_DESCENDING */.lS)
         totals[l] = levels.get(l) ?? 0;
     totals['no_effect'] = levels.get('no_effect') ?? 0;
     totals['weakest_level'] = weakest(calls);
     totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
     totals['records'] = records.length;
-    for (const o of RECORD_OUTCOME_NAMES)
+    for (const o of vocabulary/* RECORD_OUTCOME_NAMES */.Kc)
         totals[o] = outcomes.get(o) ?? 0;
     totals['imported_twice'] = copies;
     for (const s of severity/* SEVERITIES */.oC)
@@ -4248,42 +3777,8 @@ function verify(evidence, options) {
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/read/formats.ts
-const EXTENSIONS = [
-    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
-    { ext: '.intoto.jsonl', format: 'attestation' },
-    { ext: '.sigstore.json', format: 'attestation' },
-    { ext: '.json', format: 'json' },
-    { ext: '.jsonl', format: 'ndjson' },
-    { ext: '.ndjson', format: 'ndjson' },
-    { ext: '.log', format: 'log' },
-    { ext: '.tar.gz', format: 'bundle' },
-];
-/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
-const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
-/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
-function formatOf(file) {
-    const lower = file.toLowerCase();
-    for (const { ext, format } of EXTENSIONS)
-        if (lower.endsWith(ext))
-            return format;
-    return null;
-}
-/** Whether a directory or glob input of this role picks the file up. */
-function discoverable(file, role) {
-    const f = formatOf(file);
-    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
-}
-/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
-const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
-/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
-const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
-/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
-function attestedBy(attestation) {
-    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
-    return m ? attestation.slice(0, m.index) : null;
-}
-
+// EXTERNAL MODULE: ./src/read/formats.ts
+var formats = __nccwpck_require__(7928);
 // EXTERNAL MODULE: ./src/read/limits.ts
 var read_limits = __nccwpck_require__(5826);
 ;// CONCATENATED MODULE: ./src/read/discover.ts
@@ -4362,7 +3857,7 @@ function walk(w, dir, input, take, findings, inScope = () => true) {
             else if (ent.isSymbolicLink()) {
                 discover_link(w, abs, take, findings);
             }
-            else if (formatOf(ent.name) !== null) {
+            else if ((0,formats/* formatOf */.be)(ent.name) !== null) {
                 // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
                 findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
             }
@@ -4378,7 +3873,7 @@ function discover_link(w, abs, take, findings) {
     }
     catch {
         // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
-        if (formatOf(abs) !== null)
+        if ((0,formats/* formatOf */.be)(abs) !== null)
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
         return;
     }
@@ -4397,7 +3892,7 @@ function discover_link(w, abs, take, findings) {
         take(abs);
     else if (st.isDirectory())
         findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
-    else if (formatOf(abs) !== null)
+    else if ((0,formats/* formatOf */.be)(abs) !== null)
         findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
 }
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
@@ -4409,7 +3904,7 @@ function expand(w, input, noMatch) {
         files.push({ path: abs, rel: relOf(w, abs) });
     };
     const attestation = (abs) => {
-        if (formatOf(abs) === 'attestation')
+        if ((0,formats/* formatOf */.be)(abs) === 'attestation')
             attestations.push({ path: abs, rel: relOf(w, abs) });
     };
     const scan = picomatch_default().scan(input);
@@ -4448,21 +3943,21 @@ function expand(w, input, noMatch) {
         let ignored = 0;
         walk(w, base, input, (abs) => {
             const rel = relOf(w, abs);
-            if (discoverable(rel, w.role))
+            if ((0,formats/* discoverable */.ks)(rel, w.role))
                 add(abs);
-            else if (formatOf(rel) === 'attestation')
+            else if ((0,formats/* formatOf */.be)(rel) === 'attestation')
                 attestation(abs);
             else
                 ignored++;
         }, findings, (abs) => match(relOf(w, abs)));
         if (ignored > 0)
-            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${formats/* EXTENSION_LIST */.RV}; not read`));
     }
     else if (st.isDirectory()) {
-        walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : attestation(abs)), findings);
+        walk(w, base, input, (abs) => ((0,formats/* discoverable */.ks)(abs, w.role) ? add(abs) : attestation(abs)), findings);
     }
     else if (st.isFile()) {
-        if (formatOf(base) === 'attestation')
+        if ((0,formats/* formatOf */.be)(base) === 'attestation')
             attestation(base);
         else
             add(base);
@@ -4516,2272 +4011,12 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
 
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var envelope = __nccwpck_require__(1210);
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * The vocabulary of the gate, shared by readers, core and reporters.
- * Values here are plain data: locations travel with them from the reader to the finding.
- */
-/** The artifact kinds this gate reads: the one place their names are written. */
-const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
-
-;// CONCATENATED MODULE: ./src/read/classify.ts
-/**
- * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
- * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
- * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
- * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
- * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
- */
-
-
-
-const KNOWN = [
-    [SURFACE_SCHEMA, 'surface'],
-    [RECORD_SCHEMA, 'record'],
-];
-/** The family of a kind we read that `name` is exact or a near miss of, if any. */
-function familyOf(name) {
-    const n = name.trim().toLowerCase();
-    for (const k of KNOWN)
-        if (n.startsWith(k[0].replace(/\.v0$/, '')))
-            return k;
-    return null;
-}
-function byName(name, payload, via) {
-    const k = familyOf(name);
-    if (!k)
-        return { kind: 'other', name: (0,core_text/* quote */.hD)(name, 120) };
-    const [known, kind] = k;
-    if (name !== known) {
-        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
-        return {
-            kind: 'error',
-            reason: `${version} ${JSON.stringify((0,core_text/* quote */.hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
-            named: true,
-        };
-    }
-    if (!(0,core_json/* isObject */.G)(payload))
-        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
-    return { kind, payload, via };
-}
-/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,core_json/* isObject */.G)(v['fields']) && typeof v['target'] === 'string';
-/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
-function classify(value) {
-    if (!(0,core_json/* isObject */.G)(value)) {
-        return {
-            kind: 'error',
-            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
-            named: false,
-        };
-    }
-    const schema = value['schema'];
-    const type = value['type'];
-    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
-    if (isTracing(value)) {
-        if (schema === undefined && type === undefined)
-            return { kind: 'tracing', line: value };
-        return {
-            kind: 'error',
-            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
-            named: true,
-        };
-    }
-    const event = typeof type === 'string' && (0,core_json/* hasOwn */.$)(value, 'data');
-    if (schema !== undefined && typeof schema !== 'string')
-        return { kind: 'error', reason: '"schema" is not a string', named: true };
-    if (typeof schema === 'string' && event) {
-        // Both named: fine only when they cannot disagree about whether this is something we read.
-        if (familyOf(schema) || familyOf(type)) {
-            return {
-                kind: 'error',
-                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,core_text/* quote */.hD)(type, 120))} with a top-level schema ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}`,
-                named: true,
-            };
-        }
-        return { kind: 'other', name: (0,core_text/* quote */.hD)(type, 120) };
-    }
-    if (typeof schema === 'string')
-        return byName(schema, value, 'schema');
-    if (event) {
-        const k = byName(type, value['data'], 'event');
-        return k;
-    }
-    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
-}
-
-// EXTERNAL MODULE: ./src/read/documents.ts
-var documents = __nccwpck_require__(7602);
-;// CONCATENATED MODULE: ./src/read/file-read.ts
-/**
- * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
- * reader both return it; the gate merges them).
- */
-
-/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
-function skippedFinding(at, skipped) {
-    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const all = [...skipped.entries()].sort();
-    const kinds = all
-        .slice(0, 20)
-        .map(([k, n]) => `${k} ×${n}`)
-        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
-    return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
-}
-
-;// CONCATENATED MODULE: ./src/core/claims.ts
-/**
- * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
- * for consistency and later compared with what the evidence earns; they never earn anything.
- */
-
-
-const EXPECTED_SOURCE = {
-    asserted: null,
-    observed_confirmed: 'observed_read_followup',
-    verified: 'provider_audit_import',
-};
-/** Most claims are consistent: share one empty list rather than keep one per call. */
-const NONE = Object.freeze([]);
-/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
-function assertedAgainstOutcome(decision, response) {
-    const d = decision['decision'];
-    const effect = (0,core_json/* isObject */.G)(d) ? d['effect'] : undefined;
-    if (effect === 'deny' || effect === 'error')
-        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
-    const status = response['status'];
-    if (status !== 'success')
-        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
-    return null;
-}
-function readClaim(decision) {
-    const response = decision['response'];
-    if (!(0,core_json/* isObject */.G)(response))
-        return { kind: 'invalid', reason: 'response is not an object' };
-    const asserted = response['side_effect_asserted'];
-    if (typeof asserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
-    const legacyVerified = response['side_effect_verified'];
-    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
-        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
-    }
-    const problems = [];
-    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
-    if (contradiction)
-        problems.push(contradiction);
-    if (!(0,core_json/* hasOwn */.$)(response, 'side_effect')) {
-        const level = legacyVerified === true ? 'verified' : 'asserted';
-        if (level !== 'asserted' && !asserted)
-            problems.push(`claims "${level}" while side_effect_asserted is false`);
-        return {
-            kind: 'claim',
-            claim: { asserted, level, digest: null, legacy: level === 'verified' },
-            inconsistencies: problems.length ? problems : NONE,
-        };
-    }
-    const block = response['side_effect'];
-    if (!(0,core_json/* isObject */.G)(block))
-        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
-    const blockAsserted = block['asserted'];
-    const level = block['level'];
-    if (typeof blockAsserted !== 'boolean')
-        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
-    if (typeof level !== 'string' || !LEVELS.includes(level)) {
-        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${LEVELS.join(', ')}` };
-    }
-    const claimed = level;
-    const source = (0,core_json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
-    const digestValue = (0,core_json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
-    if (digestValue !== null && typeof digestValue !== 'string') {
-        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
-    }
-    if (blockAsserted !== asserted) {
-        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
-    }
-    const expected = EXPECTED_SOURCE[claimed];
-    if (source !== expected) {
-        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
-    }
-    if (claimed === 'asserted' && digestValue !== null) {
-        problems.push('an "asserted" claim carries a verification_subject_digest');
-    }
-    if ((0,core_json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
-        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
-    }
-    if (claimed !== 'asserted' && !asserted) {
-        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
-    }
-    return {
-        kind: 'claim',
-        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
-        inconsistencies: problems.length ? problems : NONE,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/decision.ts
-/**
- * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
- * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
- */
-
-
-
-function prepareDecision(loc, index, decision) {
-    const tool = decision['tool'];
-    const d = decision['decision'];
-    const action = decision['action'];
-    const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
-    const p = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
-    const response = decision['response'];
-    return {
-        loc,
-        index,
-        tool: (0,core_json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
-        claim: readClaim(decision),
-        projection: project(decision),
-        actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
-        verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: (0,core_json/* isObject */.G)(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
-        provider: p === null || typeof p === 'string' ? p : { invalid: true },
-        succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/ajv/dist/runtime/ucs2length.js
-var ucs2length = __nccwpck_require__(6214);
-;// CONCATENATED MODULE: ./src/read/validators.generated.js
-// Generated by scripts/gen-validators.mjs from schemas/; do not edit.
-const decision = validate1;
-const schema1 = {"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"enum":["allow","deny","error"],"description":"Exactly allow, deny or error when present (upstream's server writes error for a call that failed): a denied or failed call is never promoted and never confirms another."}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\"success\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}};
-
-const func0 = ucs2length["default"] ?? ucs2length;
-
-function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.response === undefined) && (missing0 = "response")){
-validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.tool !== undefined){
-let data0 = data.tool;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.name !== undefined){
-let data1 = data0.name;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: schema1.properties.tool.properties.name.type},message:"must be string,null"}];
-return false;
-}
-if(errors === _errs3){
-if(typeof data1 === "string"){
-if(func0(data1) > 1024){
-validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
-return false;
-}
-}
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.category !== undefined){
-let data2 = data0.category;
-const _errs5 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate1.errors = [{instancePath:instancePath+"/tool/category",schemaPath:"#/properties/tool/properties/category/type",keyword:"type",params:{type: schema1.properties.tool.properties.category.type},message:"must be string,null"}];
-return false;
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.action !== undefined){
-let data3 = data.action;
-const _errs7 = errors;
-if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
-validate1.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: schema1.properties.action.type},message:"must be object,null"}];
-return false;
-}
-if(errors === _errs7){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.target !== undefined){
-let data4 = data3.target;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.provider !== undefined){
-let data5 = data4.provider;
-if((typeof data5 !== "string") && (data5 !== null)){
-validate1.errors = [{instancePath:instancePath+"/action/target/provider",schemaPath:"#/properties/action/properties/target/properties/provider/type",keyword:"type",params:{type: schema1.properties.action.properties.target.properties.provider.type},message:"must be string,null"}];
-return false;
-}
-}
-}
-}
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.decision !== undefined){
-let data6 = data.decision;
-const _errs12 = errors;
-if(errors === _errs12){
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.effect !== undefined){
-let data7 = data6.effect;
-if(!(((data7 === "allow") || (data7 === "deny")) || (data7 === "error"))){
-validate1.errors = [{instancePath:instancePath+"/decision/effect",schemaPath:"#/properties/decision/properties/effect/enum",keyword:"enum",params:{allowedValues: schema1.properties.decision.properties.effect.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.response !== undefined){
-let data8 = data.response;
-const _errs15 = errors;
-if(errors === _errs15){
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-let missing1;
-if((data8.side_effect_asserted === undefined) && (missing1 = "side_effect_asserted")){
-validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data8.side_effect_asserted !== undefined){
-const _errs17 = errors;
-if(typeof data8.side_effect_asserted !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect_asserted",schemaPath:"#/properties/response/properties/side_effect_asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid5 = _errs17 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data8.side_effect_verified !== undefined){
-const _errs19 = errors;
-if(typeof data8.side_effect_verified !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect_verified",schemaPath:"#/properties/response/properties/side_effect_verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid5 = _errs19 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data8.side_effect !== undefined){
-let data11 = data8.side_effect;
-const _errs21 = errors;
-if(errors === _errs21){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-let missing2;
-if(((data11.asserted === undefined) && (missing2 = "asserted")) || ((data11.level === undefined) && (missing2 = "level"))){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-if(data11.asserted !== undefined){
-const _errs23 = errors;
-if(typeof data11.asserted !== "boolean"){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect/asserted",schemaPath:"#/properties/response/properties/side_effect/properties/asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid6 = _errs23 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data11.level !== undefined){
-let data13 = data11.level;
-const _errs25 = errors;
-if(!(((data13 === "asserted") || (data13 === "observed_confirmed")) || (data13 === "verified"))){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect/level",schemaPath:"#/properties/response/properties/side_effect/properties/level/enum",keyword:"enum",params:{allowedValues: schema1.properties.response.properties.side_effect.properties.level.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid6 = _errs25 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data11.verification_source !== undefined){
-let data14 = data11.verification_source;
-const _errs26 = errors;
-if((typeof data14 !== "string") && (data14 !== null)){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_source",schemaPath:"#/properties/response/properties/side_effect/properties/verification_source/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_source.type},message:"must be string,null"}];
-return false;
-}
-var valid6 = _errs26 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data11.verification_subject_digest !== undefined){
-let data15 = data11.verification_subject_digest;
-const _errs28 = errors;
-if((typeof data15 !== "string") && (data15 !== null)){
-validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_subject_digest",schemaPath:"#/properties/response/properties/side_effect/properties/verification_subject_digest/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_subject_digest.type},message:"must be string,null"}];
-return false;
-}
-var valid6 = _errs28 === errors;
-}
-else {
-var valid6 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid5 = _errs21 === errors;
-}
-else {
-var valid5 = true;
-}
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1.errors = vErrors;
-return errors === 0;
-}
-
-const record = validate2;
-const schema3 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider's own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record's identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}},"signature":{"type":"object","description":"Optional: an Ed25519 signature by the export job over the DSSE PAE of JCS(this record without signature); see docs/records-provenance.md.","required":["version","algorithm","payload_type","signed_payload_digest","key_id","signature","signed_at"],"additionalProperties":false,"properties":{"version":{"const":1},"algorithm":{"const":"ed25519"},"payload_type":{"const":"application/vnd.assay.provider-audit-record+json;v=0"},"signed_payload_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"key_id":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 of the signer's public key (SubjectPublicKeyInfo DER)."},"signature":{"type":"string","description":"base64 of the 64-byte Ed25519 signature"},"signed_at":{"type":"string","description":"RFC 3339 UTC time"}}}}};
-const pattern0 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
-
-function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="https://receipt-gate.dev/schemas/provider-audit-record.schema.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((data.schema === undefined) && (missing0 = "schema")) || ((data.provider === undefined) && (missing0 = "provider"))) || ((data.record_id === undefined) && (missing0 = "record_id"))) || ((data.subject === undefined) && (missing0 = "subject"))) || ((data.binding_digest === undefined) && (missing0 = "binding_digest"))){
-validate2.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.schema !== undefined){
-const _errs1 = errors;
-if("assay.provider_audit_record.v0" !== data.schema){
-validate2.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "assay.provider_audit_record.v0"},message:"must be equal to constant"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.provider !== undefined){
-const _errs2 = errors;
-if(typeof data.provider !== "string"){
-validate2.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.record_id !== undefined){
-const _errs4 = errors;
-if(typeof data.record_id !== "string"){
-validate2.errors = [{instancePath:instancePath+"/record_id",schemaPath:"#/properties/record_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.subject !== undefined){
-let data3 = data.subject;
-const _errs6 = errors;
-if(errors === _errs6){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((((data3.action_class === undefined) && (missing1 = "action_class")) || ((data3.verb === undefined) && (missing1 = "verb"))) || ((data3.target === undefined) && (missing1 = "target"))){
-validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data3.action_class !== undefined){
-const _errs8 = errors;
-if(typeof data3.action_class !== "string"){
-validate2.errors = [{instancePath:instancePath+"/subject/action_class",schemaPath:"#/properties/subject/properties/action_class/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.verb !== undefined){
-const _errs10 = errors;
-if(typeof data3.verb !== "string"){
-validate2.errors = [{instancePath:instancePath+"/subject/verb",schemaPath:"#/properties/subject/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs10 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data3.target !== undefined){
-let data6 = data3.target;
-const _errs12 = errors;
-if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-validate2.errors = [{instancePath:instancePath+"/subject/target",schemaPath:"#/properties/subject/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-var valid1 = _errs12 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.binding_digest !== undefined){
-let data7 = data.binding_digest;
-const _errs14 = errors;
-if(errors === _errs14){
-if(typeof data7 === "string"){
-if(!pattern0.test(data7)){
-validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs14 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.non_claims !== undefined){
-let data8 = data.non_claims;
-const _errs16 = errors;
-if(errors === _errs16){
-if(Array.isArray(data8)){
-var valid2 = true;
-const len0 = data8.length;
-for(let i0=0; i0<len0; i0++){
-const _errs18 = errors;
-if(typeof data8[i0] !== "string"){
-validate2.errors = [{instancePath:instancePath+"/non_claims/" + i0,schemaPath:"#/properties/non_claims/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs18 === errors;
-if(!valid2){
-break;
-}
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/non_claims",schemaPath:"#/properties/non_claims/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs16 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.signature !== undefined){
-let data10 = data.signature;
-const _errs20 = errors;
-if(errors === _errs20){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-let missing2;
-if((((((((data10.version === undefined) && (missing2 = "version")) || ((data10.algorithm === undefined) && (missing2 = "algorithm"))) || ((data10.payload_type === undefined) && (missing2 = "payload_type"))) || ((data10.signed_payload_digest === undefined) && (missing2 = "signed_payload_digest"))) || ((data10.key_id === undefined) && (missing2 = "key_id"))) || ((data10.signature === undefined) && (missing2 = "signature"))) || ((data10.signed_at === undefined) && (missing2 = "signed_at"))){
-validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-const _errs22 = errors;
-for(const key0 in data10){
-if(!(((((((key0 === "version") || (key0 === "algorithm")) || (key0 === "payload_type")) || (key0 === "signed_payload_digest")) || (key0 === "key_id")) || (key0 === "signature")) || (key0 === "signed_at"))){
-validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs22 === errors){
-if(data10.version !== undefined){
-const _errs23 = errors;
-if(1 !== data10.version){
-validate2.errors = [{instancePath:instancePath+"/signature/version",schemaPath:"#/properties/signature/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
-return false;
-}
-var valid3 = _errs23 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.algorithm !== undefined){
-const _errs24 = errors;
-if("ed25519" !== data10.algorithm){
-validate2.errors = [{instancePath:instancePath+"/signature/algorithm",schemaPath:"#/properties/signature/properties/algorithm/const",keyword:"const",params:{allowedValue: "ed25519"},message:"must be equal to constant"}];
-return false;
-}
-var valid3 = _errs24 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.payload_type !== undefined){
-const _errs25 = errors;
-if("application/vnd.assay.provider-audit-record+json;v=0" !== data10.payload_type){
-validate2.errors = [{instancePath:instancePath+"/signature/payload_type",schemaPath:"#/properties/signature/properties/payload_type/const",keyword:"const",params:{allowedValue: "application/vnd.assay.provider-audit-record+json;v=0"},message:"must be equal to constant"}];
-return false;
-}
-var valid3 = _errs25 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.signed_payload_digest !== undefined){
-let data14 = data10.signed_payload_digest;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data14 === "string"){
-if(!pattern0.test(data14)){
-validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs26 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.key_id !== undefined){
-let data15 = data10.key_id;
-const _errs28 = errors;
-if(errors === _errs28){
-if(typeof data15 === "string"){
-if(!pattern0.test(data15)){
-validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
-return false;
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid3 = _errs28 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.signature !== undefined){
-const _errs30 = errors;
-if(typeof data10.signature !== "string"){
-validate2.errors = [{instancePath:instancePath+"/signature/signature",schemaPath:"#/properties/signature/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid3 = _errs30 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data10.signed_at !== undefined){
-const _errs32 = errors;
-if(typeof data10.signed_at !== "string"){
-validate2.errors = [{instancePath:instancePath+"/signature/signed_at",schemaPath:"#/properties/signature/properties/signed_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid3 = _errs32 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs20 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate2.errors = vErrors;
-return errors === 0;
-}
-
-
-;// CONCATENATED MODULE: ./src/read/shapes.ts
-
-function describe(errors) {
-    const e = errors?.[0];
-    if (!e)
-        return 'does not match its schema';
-    const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the object';
-    if (e.keyword === 'const' || e.keyword === 'enum') {
-        return `${where} must be ${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)}`;
-    }
-    return `${where} ${e.message ?? 'is invalid'}`;
-}
-const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: describe(fn.errors) };
-const checkDecision = checker(decision);
-const checkRecord = checker(record);
-
-// EXTERNAL MODULE: ./src/read/strict-json.ts
-var strict_json = __nccwpck_require__(186);
-;// CONCATENATED MODULE: ./src/read/server-log.ts
-/**
- * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
- * `assay-mcp-server`, one tracing JSON line per event. Each `tool_decision` event contributes the
- * decision in its `fields.decision` string, in line order, located at the line and the column of
- * that value. Other events, text lines and JSON that is not a tracing event are skipped and
- * counted; everything the doc lists as an error is one. A call started with no decision in its
- * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
- * happened that no decision records.
- */
-
-
-
-
-
-/** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
-function decisionColumn(text, start, end) {
-    const key = /"decision"[ \t]*:[ \t]*/g;
-    key.lastIndex = start;
-    for (let m = key.exec(text); m !== null && m.index < end; m = key.exec(text)) {
-        if (text.charCodeAt(m.index - 1) !== 0x5c)
-            return m.index + m[0].length - start + 1;
-    }
-    return 1;
-}
-/** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
-const mentionsDecision = (line) => /tool_decision/i.test(line);
-/**
- * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
- * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
- * error, never skipped (docs/assay-server-logs.md, "Never skipped").
- */
-function carriesDecision(v) {
-    const fields = v['fields'];
-    if (!(0,core_json/* isObject */.G)(fields))
-        return false;
-    const event = fields['event'];
-    return (0,core_json/* hasOwn */.$)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
-}
-const newSession = () => ({ started: new Map(), decided: new Set() });
-/** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
-class ServerLog {
-    run;
-    sink;
-    limits;
-    session = newSession();
-    constructor(run, sink, limits) {
-        this.run = run;
-        this.sink = sink;
-        this.limits = limits;
-    }
-    /** A tracing line (classified as one), its location and the raw text it came from. */
-    event(line, loc, text, start, end) {
-        const fields = line['fields'];
-        const event = fields['event'];
-        const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
-        if (event === 'server_start') {
-            this.endSession();
-            this.sink.skip(loc, 'tracing event server_start');
-            return;
-        }
-        if (event === 'tool_call_start') {
-            if (rid === null)
-                this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
-            else if (!this.session.started.has(rid))
-                this.session.started.set(rid, loc);
-            this.sink.skip(loc, 'tracing event tool_call_start');
-            return;
-        }
-        if (event !== 'tool_decision') {
-            if (carriesDecision(line)) {
-                const what = (0,core_json/* hasOwn */.$)(fields, 'decision')
-                    ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
-                    : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
-                this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
-                return;
-            }
-            this.sink.skip(loc, typeof event === 'string' ? `tracing event ${(0,core_text/* quote */.hD)(event, 60)}` : 'tracing message');
-            return;
-        }
-        const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
-        const d = this.decision(rid, fields['decision']);
-        if (!d.ok) {
-            this.sink.error(at, d.reason);
-            return;
-        }
-        if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
-            return;
-        const index = this.run.seen++;
-        const shape = checkDecision(d.value);
-        if (shape.ok)
-            this.run.decisions.push(prepareDecision(at, index, d.value));
-        else
-            this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
-    }
-    /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
-    decision(rid, raw) {
-        if (rid === null)
-            return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
-        if (this.session.decided.has(rid))
-            return {
-                ok: false,
-                reason: `a second tool_decision for rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} in one server session: one call, one decision`,
-            };
-        this.session.decided.add(rid);
-        if (typeof raw !== 'string')
-            return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
-        if (raw.trim() === '')
-            return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
-        const parsed = (0,strict_json/* parseStrict */.z3)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
-        if (!parsed.ok)
-            return {
-                ok: false,
-                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
-            };
-        const json = parsed.value.json;
-        if (!(0,core_json/* isObject */.G)(json))
-            return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
-        return { ok: true, value: json };
-    }
-    /** A text line (not JSON; the whole line): skipped, unless it is a near miss of a decision or a lost event. */
-    text(line, loc) {
-        if (line.startsWith('Unable to format the following event')) {
-            this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
-        }
-        else if (mentionsDecision(line)) {
-            this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
-        }
-        else {
-            this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
-        }
-    }
-    /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
-    other(loc, name) {
-        this.sink.skip(loc, name);
-    }
-    endSession() {
-        for (const [rid, loc] of this.session.started) {
-            if (this.session.decided.has(rid))
-                continue;
-            this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
-        }
-        this.session = newSession();
-    }
-    /** The end of the file: calls still without a decision are incomplete. */
-    close() {
-        this.endSession();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/time.ts
-const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
-const trimZeros = (digits) => digits.replace(/0+$/, '');
-/** Why a calendar date is impossible, or null. */
-function badDate(y, m, d) {
-    if (m < 1 || m > 12)
-        return `month ${m} does not exist`;
-    if (d < 1 || d > daysIn(y, m))
-        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
-    return null;
-}
-/** An RFC 3339 date-time, or why it is not one. */
-function parseRfc3339(text, options = {}) {
-    const m = SHAPE.exec(text);
-    if (!m)
-        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-    const date = badDate(y, mo, d);
-    if (date)
-        return { ok: false, reason: `is not a calendar date: ${date}` };
-    if (h > 23)
-        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
-    if (mi > 59)
-        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
-    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
-        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
-    if (options.utc && !m[8])
-        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
-    let offset = 0;
-    if (!m[8]) {
-        const [oh, om] = [Number(m[10]), Number(m[11])];
-        if (oh > 23 || om > 59)
-            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
-        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    }
-    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
-    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
-}
-/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
-function daysFromCivil(year, m, d) {
-    const y = m <= 2 ? year - 1 : year;
-    const era = Math.floor(y / 400);
-    const yoe = y - era * 400;
-    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-    return era * 146_097 + doe - 719_468;
-}
-/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
-function parseDay(text) {
-    const m = DAY.exec(text);
-    if (!m)
-        return null;
-    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    const bad = badDate(y, mo, d);
-    if (bad)
-        return { ok: false, reason: `is not a calendar date: ${bad}` };
-    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
-}
-/**
- * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
- * decimal form; null for a value that is not finite or is written with an exponent.
- */
-function fromEpochNumber(v, scale) {
-    if (!Number.isFinite(v))
-        return null;
-    const text = String(v);
-    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-    if (!m)
-        return null;
-    const digits = `${m[2]}${m[3] ?? ''}`;
-    const point = m[2].length - scale;
-    const whole = point > 0 ? digits.slice(0, point) : '0';
-    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
-    const seconds = Number(whole);
-    if (m[1] === '-') {
-        const f = trimZeros(frac);
-        if (f === '')
-            return { seconds: -seconds, fraction: '' };
-        // −s.f = −(s+1) + (1 − 0.f)
-        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
-        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
-    }
-    return { seconds, fraction: trimZeros(frac) };
-}
-/** Order of two instants, exact at any precision. */
-function compareInstants(a, b) {
-    if (a.seconds !== b.seconds)
-        return a.seconds < b.seconds ? -1 : 1;
-    const n = Math.max(a.fraction.length, b.fraction.length);
-    const fa = a.fraction.padEnd(n, '0');
-    const fb = b.fraction.padEnd(n, '0');
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
-}
-/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-function autoSi(i) {
-    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
-    if (/^0+$/.test(nanos))
-        return `${base}Z`;
-    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
-    return `${base}.${nanos.slice(0, digits)}Z`;
-}
-
-// EXTERNAL MODULE: ./src/read/base64.ts
-var base64 = __nccwpck_require__(7753);
-;// CONCATENATED MODULE: ./src/read/signature.ts
-/**
- * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
- * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
- * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
- * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
- * (src/trust/); making one is the tools' (src/tools/signing.ts).
- */
-
-
-
-
-const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
-const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
-const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
-/** The `signature` member's shape: the seven members with their types and values, nothing else. */
-function readSignatureMember(v) {
-    if (!(0,core_json/* isObject */.G)(v))
-        return { ok: false, reason: 'signature is not an object' };
-    for (const k of Object.keys(v))
-        if (!MEMBERS.includes(k))
-            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    for (const k of MEMBERS)
-        if (!(0,core_json/* hasOwn */.$)(v, k))
-            return { ok: false, reason: `signature.${k} is missing` };
-    if (v['version'] !== 1)
-        return { ok: false, reason: 'signature.version must be 1' };
-    if (v['algorithm'] !== 'ed25519')
-        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (v['payload_type'] !== PAYLOAD_TYPE)
-        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
-    for (const k of ['signed_payload_digest', 'key_id']) {
-        const d = v[k];
-        if (typeof d !== 'string' || !DIGEST_PATTERN.test(d))
-            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
-    }
-    const sig = v['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || (0,base64/* strictBase64 */.P)(sig)?.length !== 64) {
-        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
-    }
-    const at = v['signed_at'];
-    if (typeof at !== 'string' || !isSignedAt(at))
-        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-    const member = {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: v['signed_payload_digest'],
-        key_id: v['key_id'],
-        signature: sig,
-        signed_at: at,
-    };
-    return { ok: true, value: member };
-}
-/**
- * P: the canonical text of the record without its `signature` member. Members are defined one by
- * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
- */
-function payloadOf(record) {
-    const unsigned = {};
-    for (const k of Object.keys(record)) {
-        if (k !== 'signature')
-            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
-    }
-    return jcs(unsigned);
-}
-/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
-function pae(type, body) {
-    const t = Buffer.from(type, 'utf8');
-    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-
-;// CONCATENATED MODULE: ./src/read/surface.ts
-/**
- * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
- * line, an evidence event in a log or a bundle): the array check, the event-data schema rule, and
- * each decision's shape, location and index. Problems go to `fail`; valid decisions are prepared
- * (reduced to what verification reads) as they are read.
- */
-
-
-
-
-/** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
-class RunDecisions {
-    max;
-    decisions = [];
-    seen = 0;
-    /** Past the limit: the run is rejected (one error said), and no further decision is read. */
-    full = false;
-    /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
-    constructor(max) {
-        this.max = max;
-    }
-    /** Room for `count` more decisions; past the limit, once, the located error that rejects the run. */
-    admit(count, at, fail) {
-        if (this.full)
-            return false;
-        if (this.seen + count <= this.max)
-            return true;
-        // One located error, and nothing more is prepared: memory stays bounded by the limit.
-        this.full = true;
-        fail(at(), `the run holds more than ${this.max} decisions (the limit per run); it is not read`);
-        return false;
-    }
-}
-/**
- * @param payload  the surface object (the document itself, or an event's `data`)
- * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
- * @param locate   the location of decision j of this surface (null: the surface's own location)
- * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
- *                 not, takes the next index
- * @returns false when the surface itself is unusable (then nothing was appended)
- */
-function readSurface(payload, via, locate, run, fail) {
-    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
-        const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
-        const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
-        fail(locate(null), version
-            ? `event data has schema ${found}: unsupported version (this gate reads ${SURFACE_SCHEMA})`
-            : `event data has schema ${found}, expected ${SURFACE_SCHEMA}`);
-        return false;
-    }
-    const list = payload['observed_tool_decisions'];
-    if (!Array.isArray(list)) {
-        fail(locate(null), via === 'event' ? `${SURFACE_SCHEMA} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
-        return false;
-    }
-    if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
-        return false;
-    list.forEach((decision, j) => {
-        const loc = locate(j);
-        const index = run.seen++;
-        const shape = checkDecision(decision);
-        // A decision that breaks its shape rejects the run; the rest are still checked and reported.
-        if (!shape.ok)
-            fail(loc, `decision ${index}: ${shape.reason}`);
-        else
-            run.decisions.push(prepareDecision(loc, index, decision));
-    });
-    return true;
-}
-
-;// CONCATENATED MODULE: ./src/read/artifacts.ts
-/**
- * Bytes of one run artifact or audit export → located decisions and records, plus findings.
- * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
- * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
- * so half a run is not a run); an audit export loses only the records that are broken.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
-const SURFACE_KEY = { schema: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[1]) };
-const ROOT_KEY = (0,strict_json/* pathKey */.Pn)([]);
-/** Collects findings for one file, capped, and turns offsets into locations. */
-class FileReport extends documents/* LocatingSink */.Bz {
-    limits;
-    errors = 0;
-    suppressed = 0;
-    skipped = new Map();
-    firstSkip = null;
-    constructor(file, limits) {
-        super(file);
-        this.limits = limits;
-    }
-    /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
-    incomplete(loc, message) {
-        this.listed((0,core_findings/* finding */.gk)('run_incomplete', loc, message));
-    }
-    get skippedAny() {
-        return this.firstSkip !== null;
-    }
-    notice(code, message) {
-        this.findings.push((0,core_findings/* finding */.gk)(code, { file: this.file, line: 1, column: 1 }, message));
-    }
-    get failed() {
-        return this.errors > 0;
-    }
-    report(loc, message) {
-        this.errors++;
-        this.listed((0,core_findings/* finding */.gk)('invalid_artifact', loc, message));
-    }
-    /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
-    listed(f) {
-        if (this.findings.length >= this.limits.maxFindingsPerFile)
-            this.suppressed++;
-        else
-            this.findings.push(f);
-    }
-    skip(loc, name) {
-        this.firstSkip ??= loc;
-        this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
-    }
-    close() {
-        if (this.suppressed > 0) {
-            this.findings.push((0,core_findings/* finding */.gk)(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
-        }
-        if (this.firstSkip)
-            this.findings.push(skippedFinding(this.firstSkip, this.skipped));
-        return this.findings;
-    }
-}
-/** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
-function fileText(bytes, fr, limits) {
-    const decoded = (0,documents/* decode */.D4)(bytes, limits, fr);
-    if (!decoded)
-        return null;
-    fr.lines = decoded.lines;
-    return decoded.text;
-}
-/** An audit export's documents; only a .json file's root array offsets are wanted (its records). */
-function* auditDocuments(bytes, format, fr, limits) {
-    const text = fileText(bytes, fr, limits);
-    if (text === null)
-        return;
-    yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
-}
-function readRecord(kind, loc, fr, out, options) {
-    const shape = checkRecord(kind.payload);
-    if (!shape.ok) {
-        fr.error(loc, `audit record: ${shape.reason}`);
-        return;
-    }
-    const signed = (0,core_json/* hasOwn */.$)(kind.payload, 'signature');
-    const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
-    // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
-    if (signature && !signature.ok) {
-        fr.error(loc, `audit record: ${signature.reason}`);
-        return;
-    }
-    let payload;
-    if (signed || options.payloads) {
-        const p = payloadOf(kind.payload);
-        if (!p.ok) {
-            fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
-            return;
-        }
-        payload = p.text;
-    }
-    // Keep only what verification reads (never a spread of the parsed object).
-    // The shape check above makes every member below what AuditRecord says it is.
-    const p = kind.payload;
-    const record = {
-        schema: RECORD_SCHEMA,
-        provider: p['provider'],
-        record_id: p['record_id'],
-        subject: p['subject'],
-        binding_digest: p['binding_digest'],
-    };
-    const input = signature?.ok
-        ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
-        : { loc, record, signer: null, payload };
-    out.push(input);
-}
-/** The end of the line that starts at `start` (its "\n", or the end of the text). */
-const lineEnd = (text, start) => {
-    const n = text.indexOf('\n', start);
-    return n < 0 ? text.length : n;
-};
-/**
- * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
- * lines; or a server log (.log). One run per file, decisions in line order.
- */
-function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR) {
-    const fr = new FileReport(file, limits);
-    const run = new RunDecisions(limits.maxDecisions);
-    const log = new ServerLog(run, fr, limits);
-    let surfaces = 0;
-    let tracing = 0;
-    const text = fileText(bytes, fr, limits);
-    const surface = (doc, k) => {
-        surfaces++;
-        const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
-        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message));
-    };
-    const json = (doc, inLog) => {
-        const loc = fr.at(doc.start);
-        const k = classify(doc.value);
-        if (k.kind === 'tracing') {
-            // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
-            if (format === 'json')
-                fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
-            else {
-                tracing++;
-                log.event(k.line, loc, text, doc.start, lineEnd(text, doc.start));
-            }
-        }
-        else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
-            // A decision is never skipped: a line that carries one but is not a tracing line is an error.
-            fr.error(loc, k.kind === 'error' && k.named
-                ? k.reason
-                : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
-        }
-        else if (k.kind === 'error' && inLog && !k.named) {
-            // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
-            log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
-                ? 'JSON-RPC message (stdout mixed in)'
-                : 'JSON that is not a tracing event');
-        }
-        else if (k.kind === 'error')
-            fr.error(loc, k.reason);
-        else if (k.kind === 'other')
-            fr.skip(loc, k.name);
-        else if (k.kind === 'record')
-            fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
-        else if (format === 'json' && k.via === 'event')
-            fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
-        else
-            surface(doc, k);
-    };
-    if (text !== null) {
-        const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
-        if (format === 'log') {
-            for (const l of (0,documents/* logLines */.OG)(text, { limits, collect }, fr)) {
-                if (l.kind === 'json')
-                    json(l.doc, true);
-                else
-                    log.text(text.slice(l.start, l.end), fr.at(l.start));
-            }
-        }
-        else {
-            for (const doc of (0,documents/* documents */.DB)(text, format, { limits, collect }, fr))
-                json(doc, false);
-        }
-        log.close();
-    }
-    const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
-    const first = fr.findings[firstError];
-    if (fr.failed && first) {
-        fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
-    }
-    const isRun = surfaces > 0 || tracing > 0;
-    // Nothing is dropped silently: a readable file with nothing to verify says so.
-    if (!fr.failed && !isRun && !fr.skippedAny)
-        fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
-    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0) {
-        fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
-    }
-    const findings = fr.close();
-    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
-}
-/** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
-function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
-    const fr = new FileReport(file, limits);
-    const records = [];
-    for (const doc of auditDocuments(bytes, format, fr, limits)) {
-        const offsets = doc.elements.get(ROOT_KEY) ?? [];
-        const items = Array.isArray(doc.value) && format === 'json'
-            ? doc.value.map((v, j) => [v, offsets[j] ?? doc.start])
-            : [[doc.value, doc.start]];
-        for (const [value, offset] of items) {
-            const loc = fr.at(offset);
-            const k = classify(value);
-            if (k.kind === 'error')
-                fr.error(loc, k.reason);
-            else if (k.kind === 'other')
-                fr.skip(loc, k.name);
-            else if (k.kind === 'tracing')
-                fr.skip(loc, 'a server tracing line (a run among the audit exports)');
-            else if (k.kind === 'surface')
-                fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
-            else
-                readRecord(k, loc, fr, records, options);
-        }
-    }
-    if (!fr.failed && records.length === 0 && !fr.skippedAny)
-        fr.notice('no_records', 'no audit record in this file');
-    return { run: null, records, findings: fr.close() };
-}
-
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
-// EXTERNAL MODULE: ./src/read/read-error.ts
-var read_error = __nccwpck_require__(9677);
-// EXTERNAL MODULE: ./src/read/lines.ts
-var lines = __nccwpck_require__(771);
-// EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
-var utf8 = __nccwpck_require__(8107);
-;// CONCATENATED MODULE: ./src/read/bundle/events.ts
-/**
- * The third job of the bundle reader: events.ndjson, every event's envelope, sequence and content
- * hash, the run root; the decisions of its surface events through the same classifier as plain files.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
-const fail = (message) => {
-    throw new read_error/* ReadError */.F('events', message);
-};
-/** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
-function checkEnvelope(e, where, m, seq, source) {
-    if (e['specversion'] !== '1.0')
-        fail(`${where}: specversion must be "1.0"`);
-    for (const k of STRINGS)
-        if (typeof e[k] !== 'string')
-            fail(`${where}: ${k} must be a string`);
-    const src = e['source'];
-    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
-        fail(`${where}: source must be a string containing ':' and not starting with it`);
-    if (source !== undefined && src !== source)
-        fail(`${where}: source differs from the first event's`);
-    if (e['assayrunid'] !== m.runId)
-        fail(`${where}: assayrunid does not equal the manifest run_id`);
-    if (e['assayseq'] !== seq)
-        fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
-    if (e['id'] !== `${m.runId}:${seq}`)
-        fail(`${where}: id must be "${m.runId}:${seq}"`);
-    const t = e['time'];
-    if (typeof t !== 'string')
-        return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
-    const time = parseRfc3339(t);
-    if (!time.ok)
-        return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
-    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
-        fail(`${where}: assaypii and assaysecrets must be booleans`);
-    const subject = e['subject'];
-    if (subject !== undefined && subject !== null && typeof subject !== 'string')
-        fail(`${where}: subject must be a string`);
-    const covered = {
-        specversion: e['specversion'],
-        type: e['type'],
-        datacontenttype: e['datacontenttype'],
-        data: e['data'],
-    };
-    if (typeof subject === 'string')
-        covered['subject'] = subject;
-    const c = jcs(covered);
-    if (!c.ok)
-        return fail(`${where}: event cannot be canonicalized (${c.reason})`);
-    const contentHash = sha256Digest(c.text);
-    if (e['assaycontenthash'] !== contentHash)
-        fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
-    return { time: time.value, contentHash };
-}
-function readEvents(bytes, m, file, limits) {
-    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        fail('events.ndjson starts with a byte-order mark');
-    const d = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!d.ok)
-        return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
-    const text = d.value;
-    const root = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    const run = new RunDecisions(limits.maxDecisions);
-    const skipped = new Map();
-    let seq = 0;
-    let source;
-    let earliest = null;
-    let latest = null;
-    const surfacePath = (0,strict_json/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
-    const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
-    for (const { line, start, end } of (0,lines/* lines */.Mn)(text)) {
-        const where = `events.ndjson line ${line}`;
-        if (end === start)
-            fail(`${where} is blank`);
-        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes))
-            fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
-        if (seq >= limits.maxEvents)
-            fail(`more than ${limits.maxEvents} events`);
-        const r = (0,strict_json/* parseStrict */.z3)(text, opts, start, end);
-        if (!r.ok)
-            return fail(`${where} is not strict JSON: ${r.reason.message}`);
-        const e = r.value.json;
-        if (!(0,core_json/* isObject */.G)(e))
-            return fail(`${where} is not a JSON object`);
-        const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
-        source = e['source'];
-        if (!earliest || compareInstants(time, earliest) < 0)
-            earliest = time;
-        if (!latest || compareInstants(latest, time) < 0)
-            latest = time;
-        root.update(`${contentHash}\n`);
-        // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
-        const k = classify(e);
-        if (k.kind === 'error')
-            fail(`${where}: ${k.reason}`);
-        else if (k.kind === 'surface') {
-            const offsets = r.value.elements.get(surfacePath) ?? [];
-            const locate = (j) => ({
-                file,
-                line,
-                column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
-                member: 'events.ndjson',
-            });
-            readSurface(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
-        }
-        else {
-            const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
-            skipped.set(name, (skipped.get(name) ?? 0) + 1);
-        }
-        seq++;
-    }
-    if (seq === 0)
-        fail('events.ndjson holds no events (a bundle needs at least one)');
-    if (seq !== m.eventCount)
-        fail(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
-    const runRoot = `sha256:${root.digest('hex')}`;
-    if (runRoot !== m.runRoot)
-        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
-    if (m.bundleId !== m.runRoot)
-        fail('manifest bundle_id does not equal the run root');
-    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
-}
-
-;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
-/** The second job of the bundle reader: manifest.json, or the other kind of archive it announces. */
-
-
-
-
-
-
-
-/** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
-function otherKind(schema) {
-    const k = classify({ schema, observed_tool_decisions: [] });
-    if (k.kind === 'other')
-        return k.name;
-    throw new read_error/* ReadError */.F('manifest', k.kind === 'error'
-        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${k.reason}`
-        : `the archive's manifest names ${schema}, which is not an archive`);
-}
-/** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
-function otherArchive(bytes, limits) {
-    const d = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!d.ok)
-        return null;
-    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
-    const v = r.ok ? r.value.json : null;
-    return (0,core_json/* isObject */.G)(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
-}
-/** The manifest, or the name of the other kind of archive it announces. */
-function readManifest(bytes, limits) {
-    const d = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!d.ok)
-        throw new read_error/* ReadError */.F('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
-    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
-    if (!r.ok)
-        throw new read_error/* ReadError */.F('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
-    const m = r.value.json;
-    if (!(0,core_json/* isObject */.G)(m))
-        throw new read_error/* ReadError */.F('manifest', 'manifest.json is not a JSON object');
-    if (typeof m['schema'] === 'string' && !('schema_version' in m))
-        return { other: otherKind(m['schema']) };
-    if (m['schema_version'] !== 1)
-        throw new read_error/* ReadError */.F('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
-    const runId = m['run_id'];
-    const eventCount = m['event_count'];
-    const runRoot = m['run_root'];
-    const bundleId = m['bundle_id'];
-    if (typeof runId !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_id is not a string');
-    if (runId.includes(':'))
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
-    if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
-        throw new read_error/* ReadError */.F('manifest', 'manifest event_count is not a non-negative integer');
-    if (typeof runRoot !== 'string' || !DIGEST_PATTERN.test(runRoot))
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_root is not a sha256:<hex> digest');
-    if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
-        throw new read_error/* ReadError */.F('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
-    const files = m['files'];
-    const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
-    if (!(0,core_json/* isObject */.G)(ev))
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"] is missing or not an object');
-    const sha = ev['sha256'];
-    const size = ev['bytes'];
-    if (typeof ev['path'] !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].path is not a string');
-    if (typeof sha !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
-    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
-    const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    const p = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
-    const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
-    return {
-        producer: { name: text('name'), version: text('version'), git: text('git') },
-        runId,
-        eventCount,
-        runRoot,
-        bundleId,
-        eventsSha256,
-        eventsBytes: size,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/read/bundle/source.ts
-/**
- * The first job of the bundle reader: the archive's bytes through gunzip, pulled by the tar reader,
- * with the decompression limits (size, ratio) enforced while streaming.
- */
-
-const MiB = 1024 * 1024;
-/** A pull source over the gunzip stream that enforces the decompression limits. */
-class GunzipSource {
-    compressed;
-    limits;
-    chunks = [];
-    buffered = 0;
-    total = 0;
-    done = false;
-    it;
-    constructor(stream, compressed, limits) {
-        this.compressed = compressed;
-        this.limits = limits;
-        this.it = stream[Symbol.asyncIterator]();
-    }
-    async fill() {
-        if (this.done)
-            return false;
-        const r = await this.it.next();
-        if (r.done) {
-            this.done = true;
-            return false;
-        }
-        this.total += r.value.length;
-        if (this.total > this.limits.maxDecompressedBytes) {
-            throw new read_error/* ReadError */.F('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
-        }
-        if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
-            throw new read_error/* ReadError */.F('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
-        }
-        this.chunks.push(r.value);
-        this.buffered += r.value.length;
-        return true;
-    }
-    async read(n) {
-        while (this.buffered < n && (await this.fill()))
-            ;
-        const take = Math.min(n, this.buffered);
-        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
-        const out = all.subarray(0, take);
-        const rest = all.subarray(take);
-        this.chunks = rest.length > 0 ? [rest] : [];
-        this.buffered = rest.length;
-        return out;
-    }
-    /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
-    async drain() {
-        let zeros = true;
-        const check = (b) => {
-            if (zeros)
-                for (let i = 0; i < b.length; i++)
-                    if (b[i] !== 0) {
-                        zeros = false;
-                        break;
-                    }
-        };
-        for (const c of this.chunks)
-            check(c);
-        this.chunks = [];
-        this.buffered = 0;
-        while (await this.fill()) {
-            for (const c of this.chunks)
-                check(c);
-            this.chunks = [];
-            this.buffered = 0;
-        }
-        return zeros;
-    }
-}
-function gzipReason(e) {
-    const m = e.message ?? '';
-    if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
-        return 'gzip stream is truncated (it ends before its trailer)';
-    if (/incorrect header check|unknown compression/i.test(m))
-        return 'not a gzip stream (bad gzip header)';
-    if (/incorrect data check/i.test(m))
-        return 'gzip CRC32 trailer does not match the data';
-    if (/incorrect length check/i.test(m))
-        return 'gzip size trailer does not match the data';
-    return `gzip stream is corrupt (${m})`;
-}
-
-;// CONCATENATED MODULE: ./src/read/bundle/tar.ts
-/**
- * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
- * local PAX and GNU long-name headers, and refuses everything an evidence bundle never contains:
- * links, devices, directories, global PAX headers, oversized metadata. Failures are ReadError('tar')
- * (or 'limit') whose message names the rule.
- */
-
-
-const BLOCK = 512;
-const isZero = (b) => {
-    for (let i = 0; i < b.length; i++)
-        if (b[i] !== 0)
-            return false;
-    return true;
-};
-const cstring = (b, start, len) => {
-    const end = b.indexOf(0, start);
-    return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
-};
-function octal(b, start, len, what) {
-    if ((b[start] & 0x80) !== 0) {
-        // GNU base-256: only sizes that fit in a double are meaningful here.
-        let v = 0;
-        for (let i = start + 1; i < start + len; i++)
-            v = v * 256 + b[i];
-        if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
-            throw new read_error/* ReadError */.F('tar', `tar header ${what} field is out of range`);
-        return v;
-    }
-    const s = b
-        .toString('latin1', start, start + len)
-        .replace(/[\0 ]+$/, '')
-        .replace(/^ +/, '');
-    if (s === '')
-        return 0;
-    if (!/^[0-7]+$/.test(s))
-        throw new read_error/* ReadError */.F('tar', `tar header ${what} field is not octal`);
-    return parseInt(s, 8);
-}
-function checksumOk(h) {
-    const declared = octal(h, 148, 8, 'checksum');
-    let sum = 0;
-    for (let i = 0; i < BLOCK; i++)
-        sum += i >= 148 && i < 156 ? 32 : h[i];
-    return sum === declared;
-}
-const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
-/** Parse PAX records "len key=value\n" and return the `path` record if any. */
-function paxPath(data) {
-    let i = 0;
-    let path;
-    while (i < data.length) {
-        const sp = data.indexOf(0x20, i);
-        if (sp === -1)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
-        const len = Number(data.toString('latin1', i, sp));
-        if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record length');
-        const rec = data.toString('utf8', sp + 1, i + len - 1);
-        const eq = rec.indexOf('=');
-        if (eq === -1)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
-        const key = rec.slice(0, eq);
-        if (key === 'path')
-            path = rec.slice(eq + 1);
-        if (key === 'linkpath')
-            throw new read_error/* ReadError */.F('tar', 'PAX linkpath record: links are not allowed in a bundle');
-        if (key === 'size')
-            throw new read_error/* ReadError */.F('tar', 'PAX size record is not supported in a bundle');
-        i += len;
-    }
-    return path;
-}
-async function* members(src, limits) {
-    let longName;
-    let consumed = true;
-    for (;;) {
-        if (!consumed)
-            throw new read_error/* ReadError */.F('tar', 'internal: member data not consumed');
-        const h = await src.read(BLOCK);
-        if (h.length === 0) {
-            if (longName !== undefined)
-                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header (truncated)');
-            return; // EOF at a header boundary: tolerated like the end marker
-        }
-        if (h.length < BLOCK)
-            throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside a header');
-        if (isZero(h)) {
-            if (longName !== undefined)
-                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header');
-            return;
-        }
-        if (!checksumOk(h))
-            throw new read_error/* ReadError */.F('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
-        const type = String.fromCharCode(h[156]);
-        const size = octal(h, 124, 12, 'size');
-        const magic = h.toString('latin1', 257, 263);
-        const ustar = magic === 'ustar\0' || magic === 'ustar ';
-        let name = cstring(h, 0, 100);
-        const prefix = ustar && magic === 'ustar\0' ? cstring(h, 345, 155) : '';
-        if (prefix)
-            name = `${prefix}/${name}`;
-        if (type === 'x' || type === 'L') {
-            if (size > limits.maxMetaBytes) {
-                throw new read_error/* ReadError */.F('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
-            }
-            const data = await src.read(size + padding(size));
-            if (data.length < size + padding(size))
-                throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside an extended header');
-            const body = data.subarray(0, size);
-            longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
-            continue;
-        }
-        if (type === 'g')
-            throw new read_error/* ReadError */.F('tar', 'global PAX header member is not allowed in a bundle');
-        if (type === '1' || type === '2' || type === 'K')
-            throw new read_error/* ReadError */.F('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
-        if (type === '3' || type === '4' || type === '6')
-            throw new read_error/* ReadError */.F('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
-        if (type === '5')
-            throw new read_error/* ReadError */.F('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
-        if (type !== '0' && type !== '\0' && type !== '7')
-            throw new read_error/* ReadError */.F('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
-        const path = longName ?? name;
-        longName = undefined;
-        if (Buffer.byteLength(path) > limits.maxPathBytes)
-            throw new read_error/* ReadError */.F('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
-        if (path.startsWith('/'))
-            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" is absolute`);
-        if (path.split('/').includes('..'))
-            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" contains ".."`);
-        consumed = false;
-        yield {
-            path,
-            size,
-            data: async (maxBytes, what) => {
-                if (size > maxBytes)
-                    throw new read_error/* ReadError */.F('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
-                const buf = await src.read(size + padding(size));
-                if (buf.length < size + padding(size))
-                    throw new read_error/* ReadError */.F('tar', `tar archive is truncated inside ${what}`);
-                consumed = true;
-                return buf.subarray(0, size);
-            },
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/read/bundle/archive.ts
-/**
- * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
- * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
- * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
- * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
- * one `invalid_artifact` finding naming the rule, and contributes nothing.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
-async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
-    try {
-        return { ok: true, value: await archive_walk(source, file, limits) };
-    }
-    catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
-            return { ok: false, reason: e };
-        throw e;
-    }
-}
-/** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
-function archive_open(source, limits) {
-    try {
-        const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
-        if (size > limits.maxCompressedBytes)
-            throw new read_error/* ReadError */.F('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
-        return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
-    }
-    catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
-            throw e;
-        throw new read_error/* ReadError */.F('io', `cannot read file: ${(0,read_error/* ioReason */.N)(e)}`);
-    }
-}
-const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
-/** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
-async function contents(src, file, limits) {
-    let manifest;
-    let events;
-    for await (const m of members(src, limits)) {
-        if (!manifest) {
-            if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
-                // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
-                const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
-                if (other !== null)
-                    return { other };
-            }
-            if (m.path !== 'manifest.json')
-                throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
-            const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
-            if ('other' in read)
-                return read;
-            manifest = read;
-        }
-        else if (!events) {
-            if (m.path !== 'events.ndjson')
-                throw new read_error/* ReadError */.F('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
-            if (m.size !== manifest.eventsBytes)
-                throw new read_error/* ReadError */.F('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
-            const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-            if (sha256Digest(bytes) !== manifest.eventsSha256)
-                throw new read_error/* ReadError */.F('bundle', 'events.ndjson sha256 does not match the manifest');
-            events = readEvents(bytes, manifest, file, limits);
-        }
-        else {
-            throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
-        }
-    }
-    if (!(await src.drain()))
-        throw new read_error/* ReadError */.F('bundle', 'data after the end of the tar archive');
-    if (!manifest)
-        throw new read_error/* ReadError */.F('bundle', 'missing member manifest.json');
-    if (!events)
-        throw new read_error/* ReadError */.F('bundle', 'missing member events.ndjson');
-    return { manifest, events };
-}
-/**
- * Bytes gunzip hands over at a time. Each chunk is a turn of the event loop while zlib inflates on
- * the thread pool: 16 KiB (the default) is ~5 000 turns for a 100 000-event bundle, 256 KiB ~300
- * (2.28 → 2.06 s for it; 1 MiB was no faster). The limits are checked per chunk, so a bomb is
- * stopped at most one chunk past them.
- */
-const GUNZIP_CHUNK = 256 * 1024;
-/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
-async function archive_walk(source, file, limits) {
-    const { size, input } = archive_open(source, limits);
-    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
-    const archiveHash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-    input.on('data', (chunk) => archiveHash.update(chunk));
-    input.on('error', (e) => gunzip.destroy(e));
-    input.pipe(gunzip);
-    try {
-        const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
-        if ('other' in read)
-            return { kind: 'other', name: read.other };
-        const { manifest, events } = read;
-        // Every byte has been read (drain checked the end): the hash is of the whole archive.
-        const facts = {
-            archiveSha256: archiveHash.digest('hex'),
-            bundleId: manifest.bundleId,
-            runId: manifest.runId,
-            eventCount: manifest.eventCount,
-            runRoot: manifest.runRoot,
-            producer: manifest.producer,
-            window: events.window,
-        };
-        return { kind: 'bundle', events, facts };
-    }
-    catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
-            throw e;
-        const err = e;
-        if (typeof err.code === 'string' && err.code.startsWith('Z_'))
-            throw new read_error/* ReadError */.F('gzip', gzipReason(err));
-        if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
-            throw new read_error/* ReadError */.F('io', `cannot read file: ${err.code}`);
-        throw e;
-    }
-    finally {
-        input.destroy();
-        gunzip.destroy();
-    }
-}
-async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
-    const at = { file, line: 1, column: 1 };
-    const verified = await verifyBundle(source, file, limits);
-    if (!verified.ok)
-        return { run: null, records: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
-    const archive = verified.value;
-    if (archive.kind === 'other') {
-        const f = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
-        return { run: null, records: [], findings: [f] };
-    }
-    const { decisions, skipped } = archive.events;
-    const findings = [];
-    if (skipped.size > 0)
-        findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
-    if (decisions.length === 0)
-        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
-    return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
-}
-
-;// CONCATENATED MODULE: ./src/read/files.ts
-/**
- * One artifact file → what it contributes (a run, records, findings), by its name and role. The
- * file is read once and nothing of it is kept but the prepared decisions and records.
- */
-
-
-
-
-
-
-
-
-
-/** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
-const failure = (rel, message) => ({
-    run: null,
-    records: [],
-    findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
-});
-const isBundle = (rel) => formatOf(rel) === 'bundle';
-/** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
-async function readArtifact(rel, role, bytes, limits) {
-    if (isBundle(rel))
-        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
-    return readTextArtifact(rel, role, bytes, limits);
-}
-/**
- * Any artifact but an evidence bundle → what it contributes. Synchronous, and nothing it returns
- * refers to `bytes` (the text is decoded into strings), so `bytes` may be reused once it returns.
- */
-function readTextArtifact(rel, role, bytes, limits) {
-    const format = formatOf(rel);
-    if (!format || format === 'bundle')
-        return failure(rel, UNSUPPORTED);
-    if (format === 'attestation')
-        return failure(rel, ATTESTATION);
-    if (role === 'runs')
-        return readRunFile(rel, bytes, format, limits);
-    if (format === 'log')
-        return failure(rel, LOG_IN_AUDIT);
-    return readAuditFile(rel, bytes, format, limits);
-}
-const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
-const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
-const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
-const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
-/**
- * The buffer this thread reads its inputs into, grown to the largest file read so far up to
- * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
- * for the kernel to fault in: at N = 100 000 (190 MiB of inputs) `read` took 359 ms of a CPU profile
- * with one and ~40 ms with this buffer (the whole run gained less, 2–4 %: BENCHMARKS.md).
- */
-let scratch = null;
-const SCRATCH_MAX = 64 * 1024 * 1024;
-const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit while it was read (max-file-size)`;
-/**
- * A file's bytes within max-file-size, or why not, in this thread's read buffer: the one way an
- * input or a file beside it is read. The view is valid until the next call, so the caller consumes
- * it before it yields or copies it. Read to its end, not to the size stat gave: a file that grows
- * past the limit while it is read is refused all the same.
- */
-function readTransient(p, limits) {
-    let fd;
-    try {
-        fd = (0,external_node_fs_.openSync)(p, 'r');
-        const size = (0,external_node_fs_.fstatSync)(fd).size;
-        if (size > limits.maxFileBytes)
-            return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
-        // One byte more than the limit allows, to see a file that grew past it.
-        const want = Math.min(size, limits.maxFileBytes) + 1;
-        let buf;
-        if (want > SCRATCH_MAX)
-            buf = Buffer.allocUnsafeSlow(want);
-        else {
-            if (!scratch || scratch.length < want)
-                scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(want, 2 * (scratch?.length ?? 32768))));
-            buf = scratch;
-        }
-        let got = 0;
-        for (;;) {
-            if (got === buf.length) {
-                if (got > limits.maxFileBytes)
-                    return { ok: false, reason: GREW(limits) };
-                const bigger = Buffer.allocUnsafeSlow(Math.min(limits.maxFileBytes + 1, 2 * buf.length));
-                buf.copy(bigger, 0, 0, got);
-                buf = bigger;
-            }
-            const n = (0,external_node_fs_.readSync)(fd, buf, got, buf.length - got, null);
-            if (n === 0)
-                break;
-            got += n;
-        }
-        if (got > limits.maxFileBytes)
-            return { ok: false, reason: GREW(limits) };
-        return { ok: true, value: buf.subarray(0, got) };
-    }
-    catch (e) {
-        return { ok: false, reason: `cannot read file: ${(0,read_error/* ioReason */.N)(e)}` };
-    }
-    finally {
-        if (fd !== undefined)
-            (0,external_node_fs_.closeSync)(fd);
-    }
-}
-/**
- * The file beside an input (`what` names it in reasons, e.g. "the attestation sidecar"): a link to a
- * file inside the workspace is followed like every input, one that leaves it or is broken is
- * refused, and so is anything but a regular file.
- */
-function readBeside(file, what, workspace, limits) {
-    const refuse = (reason) => ({ kind: 'refused', reason });
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(file);
-    }
-    catch {
-        return { kind: 'none' };
-    }
-    if (st.isSymbolicLink()) {
-        let real;
-        try {
-            real = (0,external_node_fs_.realpathSync)(file);
-        }
-        catch {
-            return refuse(`${what} is a broken symbolic link`);
-        }
-        const r = external_node_path_default().relative((0,external_node_fs_.realpathSync)(workspace), real);
-        if (r.startsWith('..') || external_node_path_default().isAbsolute(r))
-            return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
-        st = (0,external_node_fs_.statSync)(real);
-    }
-    if (!st.isFile())
-        return refuse(`${what} is not a regular file; not read`);
-    const got = readTransient(file, limits);
-    // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
-    return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
-}
-/** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
-async function fileSha256(p) {
-    try {
-        const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
-        for await (const chunk of (0,external_node_fs_.createReadStream)(p))
-            h.update(chunk);
-        return h.digest('hex');
-    }
-    catch {
-        return undefined; // the reader reports why the file cannot be read
-    }
-}
-/** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
-async function readOne(file, role, limits, digest = false) {
-    const fail = (message) => failure(file.rel, message);
-    if (isBundle(file.rel)) {
-        // Streamed from disk: a bundle is never held whole beyond its events.
-        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await archive_readBundle({ path: file.path }, file.rel, (0,read_limits/* bundleLimits */.x0)(limits));
-        const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
-        return sha256 === undefined ? r : { ...r, sha256 };
-    }
-    if (!formatOf(file.rel))
-        return fail(UNSUPPORTED);
-    const read = readTransient(file.path, limits);
-    if (!read.ok)
-        return fail(read.reason);
-    const bytes = read.value;
-    // Both before anything yields: the buffer is this thread's, and the next file is read into it.
-    const r = readTextArtifact(file.rel, role, bytes, limits);
-    return digest ? { ...r, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex') } : r;
-}
-
+// EXTERNAL MODULE: ./src/read/files.ts
+var read_files = __nccwpck_require__(1119);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/read/signature.ts
+var signature = __nccwpck_require__(2826);
 ;// CONCATENATED MODULE: ./src/trust/check.ts
 /**
  * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
@@ -6800,16 +4035,16 @@ function check_precheck(member, payload, keys) {
     if (!key)
         return { ok: false, reason: `unknown signer ${member.key_id}` };
     const p = Buffer.from(payload, 'utf8');
-    if (sha256Digest(p) !== member.signed_payload_digest)
+    if ((0,binding/* sha256Digest */.sI)(p) !== member.signed_payload_digest)
         return { ok: false, reason: 'payload digest differs' };
-    return { data: pae(PAYLOAD_TYPE, p), key, signature: Buffer.from(member.signature, 'base64') };
+    return { data: (0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, p), key, signature: Buffer.from(member.signature, 'base64') };
 }
 const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
 /** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
 function verifyOnPool(data, key, signature) {
     return new Promise((resolve) => {
         try {
-            (0,external_node_crypto_namespaceObject.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
+            (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
         }
         catch {
             resolve(false);
@@ -6931,19 +4166,19 @@ const member = (at, k) => {
 };
 /** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
 function difference(want, got, at) {
-    if (!(0,core_json/* isObject */.G)(want))
+    if (!(0,json/* isObject */.G)(want))
         return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!(0,core_json/* isObject */.G)(got))
+    if (!(0,json/* isObject */.G)(got))
         return `predicate field ${at} disagrees with the bundle`;
     for (const k of Object.keys(want)) {
-        if (!(0,core_json/* hasOwn */.$)(got, k))
+        if (!(0,json/* hasOwn */.$)(got, k))
             return `predicate field ${member(at, k)} disagrees with the bundle`;
         const d = difference(want[k], got[k], member(at, k));
         if (d)
             return d;
     }
     for (const k of Object.keys(got))
-        if (!(0,core_json/* hasOwn */.$)(want, k))
+        if (!(0,json/* hasOwn */.$)(want, k))
             return `predicate field ${member(at, k)} is not one upstream writes`;
     return null;
 }
@@ -6954,7 +4189,7 @@ function difference(want, got, at) {
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
 function checkBundleStatement(s, facts) {
-    if (!(0,core_json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
+    if (!(0,json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
         return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
     const type = s['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
@@ -6971,7 +4206,7 @@ function checkBundleStatement(s, facts) {
     if (!subject.ok)
         return subject;
     const pred = s['predicate'];
-    if (!(0,core_json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
+    if (!(0,json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
@@ -7005,7 +4240,7 @@ function checkBundlePredicate(pred, facts) {
 async function checkEnvelopeAsync(e, payloadType, keys, who) {
     if (e.payloadType !== payloadType)
         return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
-    const data = pae(payloadType, e.payload);
+    const data = (0,signature/* pae */.Zg)(payloadType, e.payload);
     const tries = [];
     for (const s of e.signatures) {
         for (const [keyId, key] of keys) {
@@ -7078,14 +4313,14 @@ async function attestation(run, keys, limits) {
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
+const isObjectPredicate = (p) => ((0,json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 /**
  * The gate's set-up for keyless checks: the trusted roots read once and loaded here, so that a root
  * that cannot be used is a usage problem before anything is read.
  */
 async function keylessSetup(settings, limits, workspace) {
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot);
+    const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot, limits);
     if (!roots.ok)
         return { ok: false, reason: { message: roots.reason } };
     const setup = { settings, roots: roots.value, workspace };
@@ -7110,12 +4345,12 @@ async function makeChecker(setup, limits) {
     return {
         ok: true,
         value: (file, sha256, policy, predicate) => {
-            const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', setup.workspace, limits);
+            const got = (0,read_files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(file.path), 'the Sigstore bundle', setup.workspace, limits);
             if (got.kind === 'none')
-                return { ok: false, reason: `no attestation (no ${sigstoreOf(file.rel.split('/').pop())} beside it)` };
+                return { ok: false, reason: `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop())} beside it)` };
             if (got.kind === 'refused')
-                return { ok: false, reason: `${sigstoreOf(file.rel)}: ${got.reason}` };
-            return sigstore.checkBundleFile(sigstoreOf(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
+                return { ok: false, reason: `${(0,formats/* sigstoreOf */.MA)(file.rel)}: ${got.reason}` };
+            return sigstore.checkBundleFile((0,formats/* sigstoreOf */.MA)(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
         },
     };
 }
@@ -7136,7 +4371,7 @@ function keylessOf(check, settings, role, file, read) {
     const sha256 = read.sha256;
     if (role === 'audit')
         return check(file, sha256, policy, { type: RECORDS_V1, check: isObjectPredicate });
-    if (formatOf(file.rel) !== 'bundle')
+    if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
         return check(file, sha256, policy, { type: RUN_V1, check: isObjectPredicate });
     const facts = read.bundle;
     if (!facts)
@@ -7167,10 +4402,10 @@ function attestedWith(a, keyless, facts, keys) {
  * never ignored), reported as not checked. Null: there is none.
  */
 async function uncheckedBundle(file, limits, workspace) {
-    const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
+    const got = (0,read_files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(file.path), 'the Sigstore bundle', workspace, limits);
     if (got.kind === 'none')
         return null;
-    const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };
+    const at = { file: (0,formats/* sigstoreOf */.MA)(file.rel), line: 1, column: 1 };
     if (got.kind === 'refused')
         return (0,core_findings/* finding */.gk)('invalid_artifact', at, got.reason);
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
@@ -7184,6 +4419,8 @@ async function uncheckedBundle(file, limits, workspace) {
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+// EXTERNAL MODULE: ./src/core/model.ts
+var model = __nccwpck_require__(4146);
 ;// CONCATENATED MODULE: ./src/read/wire.ts
 
 const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
@@ -7239,14 +4476,14 @@ function wire_encodeRead(r, rel) {
     return JSON.stringify(wire);
 }
 /** Consistent claims share one empty list, as the reader's do. */
-const wire_NONE = Object.freeze([]);
+const NONE = Object.freeze([]);
 const INVALID_PROVIDER = Object.freeze({ invalid: true });
 function claimOf(t, p) {
     if (t[0] === 0)
         return { kind: 'invalid', reason: t[1] };
     const [, asserted, level, sent, legacy, inconsistencies] = t;
     const digest = sent === SAME ? subjectOf(p).digest : sent;
-    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : wire_NONE };
+    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
 }
 function projectionOf(t) {
     if (t[0] === 0)
@@ -7271,7 +4508,7 @@ function decisionOf(t, rel) {
     };
 }
 function recordOf(t, rel) {
-    const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+    const record = { schema: model/* RECORD_SCHEMA */.e, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
     const at = unloc(t, rel);
     const signature = t[9];
     const payload = t[10] ?? undefined;
@@ -7320,7 +4557,7 @@ function decodeRead(text, rel) {
  * Sigstore checks (milliseconds per bundle) run on the thread that read the file, on every core.
  */
 async function readTask(t, setup) {
-    const r = await readOne(t.file, t.role, setup.limits, setup.digest);
+    const r = await (0,read_files/* readOne */.JF)(t.file, t.role, setup.limits, setup.digest);
     const k = setup.keyless;
     if (!k || !checkedByIdentity(k.settings, t.role))
         return r;
@@ -7369,7 +4606,7 @@ const sizeOf = (p) => {
 const KEYLESS_WEIGHT_BYTES = 512 * 1024;
 /** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
 const weightOf = (t, setup) => sizeOf(t.file.path) +
-    (setup.keyless && checkedByIdentity(setup.keyless.settings, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
+    (setup.keyless && checkedByIdentity(setup.keyless.settings, t.role) && sizeOf((0,formats/* sigstoreOf */.MA)(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
 /** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
 function workerScript() {
     const here = external_node_path_default().dirname((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
@@ -7421,7 +4658,7 @@ function pending() {
     return p;
 }
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel, why) => failure(rel, `the thread reading this file stopped (${why}); it is not verified`);
+const stopped = (rel, why) => (0,read_files/* failure */.V2)(rel, `the thread reading this file stopped (${why}); it is not verified`);
 class WorkerReaders {
     tasks;
     setup;
@@ -7670,7 +4907,7 @@ async function collect(settings, digests, keyless, open) {
             for (const a of d.attestations)
                 attestations.set(a.rel, a);
             if (role === 'runs' && d.files.length === 0) {
-                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`));
+                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${formats/* EXTENSION_LIST */.RV} file: a gate that sees nothing must not pass`));
             }
             for (const file of d.files) {
                 const r = await readers.read(next++);
@@ -7717,10 +4954,10 @@ async function collect(settings, digests, keyless, open) {
 function runInput(file, run, r, ctx) {
     const { settings } = ctx;
     const producers = settings.trustedProducers;
-    const bundle = formatOf(file.rel) === 'bundle';
+    const bundle = (0,formats/* formatOf */.be)(file.rel) === 'bundle';
     const sidecar = bundle ? readSidecar(file, ctx) : { kind: 'none' };
     if (sidecar.kind === 'empty' && !producers)
-        ctx.findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: sidecarOf(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
+        ctx.findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: (0,formats/* sidecarOf */.hQ)(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
     const evidence = { bundle, facts: r.bundle ?? null, sidecar };
     // Checked by the thread that read the run, when producer identities are configured (gate/keyless.ts).
     const byIdentity = r.keyless ?? null;
@@ -7737,7 +4974,7 @@ function runInput(file, run, r, ctx) {
 function orphans(attestations) {
     const out = [];
     for (const a of attestations) {
-        const artifact = attestedBy(a.path);
+        const artifact = (0,formats/* attestedBy */.W_)(a.path);
         if (!(0,external_node_fs_.existsSync)(artifact))
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
     }
@@ -7752,8 +4989,8 @@ function orphans(attestations) {
 function readSidecar(bundle, ctx) {
     const { findings } = ctx;
     const { limits } = ctx.settings;
-    const rel = sidecarOf(bundle.rel);
-    const got = readBeside(sidecarOf(bundle.path), 'the attestation sidecar', ctx.workspace, limits);
+    const rel = (0,formats/* sidecarOf */.hQ)(bundle.rel);
+    const got = (0,read_files/* readBeside */.ri)((0,formats/* sidecarOf */.hQ)(bundle.path), 'the attestation sidecar', ctx.workspace, limits);
     if (got.kind === 'none')
         return got;
     if (got.kind === 'refused') {
@@ -7761,7 +4998,7 @@ function readSidecar(bundle, ctx) {
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
         return { kind: 'malformed' };
     }
-    ctx.inputs?.set(rel, sha256Hex(got.bytes));
+    ctx.inputs?.set(rel, (0,binding/* sha256Hex */.fg)(got.bytes));
     const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.bytes, limits);
     for (const f of read.findings)
         findings.push(f);
@@ -7953,7 +5190,7 @@ async function writeAt(fh, bytes, position) {
  */
 async function writeJson(report, file) {
     (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    const h = (0,external_node_crypto_.createHash)('sha256');
     const fh = await openOutput(file);
     const writes = [];
     try {
@@ -8006,13 +5243,13 @@ const STEP_SUMMARY_BYTES = (/* unused pure expression or super */ null && (1024 
 
 
 /** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
-const levelCounts = (t) => [...LEVELS_DESCENDING.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
+const levelCounts = (t) => [...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
 /** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
 const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
 /** A level for people: the rung, or "—" for a call that asserts no side effect. */
 const text_rung = (l) => l ?? '—';
 /** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
-const recordCounts = (t) => RECORD_OUTCOME_NAMES.map((o) => `${t[o]} ${o}`).join(', ');
+const recordCounts = (t) => vocabulary/* RECORD_OUTCOME_NAMES */.Kc.map((o) => `${t[o]} ${o}`).join(', ');
 /**
  * Which runs a producer attested (§10), or null when no run names a producer and no trusted
  * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
@@ -8210,7 +5447,7 @@ function renderSarif(report, prefix, version) {
                     },
                 },
             ],
-            partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
+            partialFingerprints: { 'receiptGate/v1': (0,binding/* sha256Hex */.fg)(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
         };
     });
     const notifications = inputs.map((f) => ({
@@ -8275,7 +5512,7 @@ function renderTable(report, style) {
         // Failing calls first, each marked in its own column (✗), so a failure is never below the fold.
         out.push(paint('bold', `  ${pad('LEVEL', 19)}  ${pad('CLAIMED', 19)}  ${req('REQUIRED')}${pad('TOOL', toolWidth)}  LOCATION`));
         for (const r of rows) {
-            const level = r.level === null ? pad(text_rung(null), 19) : paint(LEVEL_TABLE[r.level].colour, pad(r.level, 19));
+            const level = r.level === null ? pad(text_rung(null), 19) : paint(vocabulary/* LEVEL_TABLE */.iH[r.level].colour, pad(r.level, 19));
             const mark = r.fails ? paint('red', '✗ ') : '  ';
             out.push(`${mark}${level}  ${pad(r.claimed, 19)}  ${req(r.required)}${pad(r.tool, toolWidth)}  ${r.loc}`);
         }
@@ -8304,6 +5541,8 @@ function renderTable(report, style) {
     return out.join('\n') + '\n';
 }
 
+// EXTERNAL MODULE: ./src/read/bundle/archive.ts + 5 modules
+var archive = __nccwpck_require__(2789);
 ;// CONCATENATED MODULE: ./src/trust/keys.ts
 /**
  * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
@@ -8315,7 +5554,7 @@ function renderTable(report, style) {
 
 /** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
 function keyIdOf(publicKey) {
-    return `sha256:${(0,external_node_crypto_namespaceObject.createHash)('sha256')
+    return `sha256:${(0,external_node_crypto_.createHash)('sha256')
         .update(publicKey.export({ type: 'spki', format: 'der' }))
         .digest('hex')}`;
 }
@@ -8384,7 +5623,7 @@ function parsePublicKeys(pem) {
             return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
         let key;
         try {
-            key = (0,external_node_crypto_namespaceObject.createPublicKey)({ key: block.text, format: 'pem' });
+            key = (0,external_node_crypto_.createPublicKey)({ key: block.text, format: 'pem' });
         }
         catch (e) {
             return { ok: false, reason: `${where}does not parse (${e.message})` };
@@ -8424,18 +5663,18 @@ function parsePrivateKey(pem) {
         return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
     let privateKey;
     try {
-        privateKey = (0,external_node_crypto_namespaceObject.createPrivateKey)({ key: pem, format: 'pem' });
+        privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
     }
     catch (e) {
         return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
     }
     if (privateKey.asymmetricKeyType !== 'ed25519')
         return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
-    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_namespaceObject.createPublicKey)(privateKey) } };
+    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_.createPublicKey)(privateKey) } };
 }
 /** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
 function newKeyPair() {
-    const { privateKey, publicKey } = (0,external_node_crypto_namespaceObject.generateKeyPairSync)('ed25519');
+    const { privateKey, publicKey } = (0,external_node_crypto_.generateKeyPairSync)('ed25519');
     return {
         privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
         publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
@@ -8443,17 +5682,17 @@ function newKeyPair() {
     };
 }
 /** Now, as a `signed_at` value (whole seconds). */
-const signedAtNow = (now) => utcSeconds(now);
+const signedAtNow = (now) => (0,binding/* utcSeconds */.kk)(now);
 /** The signature member for payload P, signed with an Ed25519 private key. */
 function signPayload(payload, key, signedAt) {
     const p = Buffer.from(payload, 'utf8');
     return {
         version: 1,
         algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: sha256Digest(p),
+        payload_type: signature/* PAYLOAD_TYPE */.Uc,
+        signed_payload_digest: (0,binding/* sha256Digest */.sI)(p),
         key_id: keyIdOf(key.publicKey),
-        signature: (0,external_node_crypto_namespaceObject.sign)(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
+        signature: (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, p), key.privateKey).toString('base64'),
         signed_at: signedAt,
     };
 }
@@ -8466,7 +5705,7 @@ function signedLine(payload, key, signedAt) {
 }
 /** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
 function envelopeLine(payloadType, payload, key) {
-    const sig = (0,external_node_crypto_namespaceObject.sign)(null, pae(payloadType, payload), key.privateKey).toString('base64');
+    const sig = (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(payloadType, payload), key.privateKey).toString('base64');
     return JSON.stringify({
         payload: Buffer.from(payload).toString('base64'),
         payloadType,
@@ -8490,7 +5729,7 @@ function envelopeLine(payloadType, payload, key) {
 
 /** The signed sidecar line for a bundle, or (key null) upstream's predicate alone, for actions/attest's predicate-path; or the findings that stop it. */
 async function attestBundle(bundle, key, limits) {
-    const read = await archive_readBundle({ bytes: bundle.bytes }, bundle.name, (0,read_limits/* bundleLimits */.x0)(limits));
+    const read = await (0,archive/* readBundle */.B)({ bytes: bundle.bytes }, bundle.name, (0,read_limits/* bundleLimits */.x0)(limits));
     const errors = read.findings.filter((f) => f.severity === 'error');
     if (errors.length > 0)
         return { ok: false, reason: errors };
@@ -8501,7 +5740,7 @@ async function attestBundle(bundle, key, limits) {
         return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, statement.reason)] };
     if (key === null)
         return { ok: true, value: `${JSON.stringify(statement.value['predicate'], null, 2)}\n` };
-    const payload = jcs(statement.value);
+    const payload = (0,binding/* jcs */.vI)(statement.value);
     if (!payload.ok)
         return {
             ok: false,
@@ -8510,6 +5749,10 @@ async function attestBundle(bundle, key, limits) {
     return { ok: true, value: `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), key)}\n` };
 }
 
+// EXTERNAL MODULE: ./src/read/documents.ts
+var documents = __nccwpck_require__(7602);
+// EXTERNAL MODULE: ./src/read/strict-json.ts
+var strict_json = __nccwpck_require__(186);
 ;// CONCATENATED MODULE: ./src/tools/import/exports.ts
 /**
  * Provider export files → located JSON entries, through the gate's one document pipeline
@@ -8540,7 +5783,7 @@ function readExport(name, raw, limits, listKey) {
 function* pages(text, limits, listKey, at, sink, findings) {
     let entries = [];
     const take = (value, offset) => {
-        if ((0,core_json/* isObject */.G)(value))
+        if ((0,json/* isObject */.G)(value))
             entries.push({ value, loc: at(offset) });
         else
             findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(offset), 'an entry is not a JSON object'));
@@ -8565,7 +5808,7 @@ function* pages(text, limits, listKey, at, sink, findings) {
         const v = doc.value;
         if (Array.isArray(v))
             page(v, doc.elements.get((0,strict_json/* pathKey */.Pn)([])) ?? [], v.some(Array.isArray));
-        else if (listKey && (0,core_json/* isObject */.G)(v) && Array.isArray(v[listKey]))
+        else if (listKey && (0,json/* isObject */.G)(v) && Array.isArray(v[listKey]))
             page(v[listKey], doc.elements.get((0,strict_json/* pathKey */.Pn)([listKey])) ?? [], false);
         else
             take(v, doc.start);
@@ -8585,11 +5828,11 @@ function* pages(text, limits, listKey, at, sink, findings) {
 
 
 function makeRecord(m, source) {
-    const b = binding(m.subject);
+    const b = (0,binding/* binding */.Ch)(m.subject);
     if (!b.ok)
         throw new Error(`subject cannot be canonicalized: ${b.reason}`); // subjects here are strings and nulls only
     return {
-        schema: RECORD_SCHEMA,
+        schema: model/* RECORD_SCHEMA */.e,
         provider: m.provider,
         record_id: m.recordId,
         subject: m.subject,
@@ -8602,17 +5845,19 @@ function makeRecord(m, source) {
 }
 /** A string member, or null (absent, empty or not a string). */
 const str = (o, k) => {
-    const v = (0,core_json/* isObject */.G)(o) ? o[k] : undefined;
+    const v = (0,json/* isObject */.G)(o) ? o[k] : undefined;
     return typeof v === 'string' && v !== '' ? v : null;
 };
 /** An object member, or null. */
 const obj = (o, k) => {
-    const v = (0,core_json/* isObject */.G)(o) ? o[k] : undefined;
-    return (0,core_json/* isObject */.G)(v) ? v : null;
+    const v = (0,json/* isObject */.G)(o) ? o[k] : undefined;
+    return (0,json/* isObject */.G)(v) ? v : null;
 };
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
 const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
 
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
 ;// CONCATENATED MODULE: ./src/tools/import/scope.ts
 
 
@@ -8625,17 +5870,17 @@ function outOfScope(f, s) {
     if (f.since !== null || f.until !== null) {
         if (s.time === null)
             return 'without a time (a window is set)';
-        if ((f.since !== null && compareInstants(s.time, f.since) < 0) || (f.until !== null && compareInstants(s.time, f.until) >= 0))
+        if ((f.since !== null && (0,core_time/* compareInstants */.QI)(s.time, f.since) < 0) || (f.until !== null && (0,core_time/* compareInstants */.QI)(s.time, f.until) >= 0))
             return 'outside the window';
     }
     return null;
 }
 /** `--since` / `--until`: RFC 3339 (any offset, any precision, read exactly), or YYYY-MM-DD for midnight UTC. */
 function parseWindowTime(text) {
-    const day = parseDay(text);
+    const day = (0,core_time/* parseDay */.Iq)(text);
     if (day)
         return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-    const t = parseRfc3339(text);
+    const t = (0,core_time/* parseRfc3339 */.TM)(text);
     if (t.ok)
         return t;
     return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${t.reason}` };
@@ -8643,9 +5888,9 @@ function parseWindowTime(text) {
 /** An entry time: a number of ms (GitHub's audit log) or s (Slack), or an RFC 3339 string; null otherwise. */
 function entryTime(v, unit = 'ms') {
     if (typeof v === 'number')
-        return fromEpochNumber(v, unit === 's' ? 0 : 3);
+        return (0,core_time/* fromEpochNumber */.n6)(v, unit === 's' ? 0 : 3);
     if (typeof v === 'string') {
-        const t = parseRfc3339(v);
+        const t = (0,core_time/* parseRfc3339 */.TM)(v);
         return t.ok ? t.value : null;
     }
     return null;
@@ -8671,7 +5916,7 @@ const DOMAINS = [
 const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
 const normalize = (value) => value.replace(TRIM, '').toLowerCase();
-const targetHash = (domain, value) => sha256Digest(`assay.tool_target.v0:${domain}:${normalize(value)}`);
+const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.tool_target.v0:${domain}:${normalize(value)}`);
 /** A plain label as the agent side writes it. */
 const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
 
@@ -8875,16 +6120,16 @@ const IMPORT_KINDS = {
 /** Whether an entry has the shape of each kind's entries (what tells an export of the wrong kind). */
 const SHAPES = {
     'github-audit-log': (e) => typeof e['action'] === 'string' &&
-        !(0,core_json/* isObject */.G)(e['entity']) &&
-        ((0,core_json/* hasOwn */.$)(e, '_document_id') || (0,core_json/* hasOwn */.$)(e, '@timestamp') || (0,core_json/* hasOwn */.$)(e, 'created_at')),
-    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.G)(e['request']) || (0,core_json/* hasOwn */.$)(e, 'delivered_at') || (0,core_json/* hasOwn */.$)(e, 'event'))) ||
-        ((0,core_json/* isObject */.G)(e['key']) && (0,core_json/* isObject */.G)(e['repository'])),
-    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$)(e, '_document_id') && ((0,core_json/* isObject */.G)(e['entity']) || (0,core_json/* isObject */.G)(e['context'])),
+        !(0,json/* isObject */.G)(e['entity']) &&
+        ((0,json/* hasOwn */.$)(e, '_document_id') || (0,json/* hasOwn */.$)(e, '@timestamp') || (0,json/* hasOwn */.$)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,json/* isObject */.G)(e['request']) || (0,json/* hasOwn */.$)(e, 'delivered_at') || (0,json/* hasOwn */.$)(e, 'event'))) ||
+        ((0,json/* isObject */.G)(e['key']) && (0,json/* isObject */.G)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,json/* hasOwn */.$)(e, '_document_id') && ((0,json/* isObject */.G)(e['entity']) || (0,json/* isObject */.G)(e['context'])),
 };
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind, sample) {
     // The entry itself, or the first entry of a page object (`{"entries": [...]}`, read whole by a kind without a list member).
-    const list = sample && Object.values(sample).find((v) => Array.isArray(v) && (0,core_json/* isObject */.G)(v[0]));
+    const list = sample && Object.values(sample).find((v) => Array.isArray(v) && (0,json/* isObject */.G)(v[0]));
     const candidates = [sample, list ? list[0] : null].filter((c) => c !== null);
     const other = Object.keys(SHAPES).find((k) => k !== kind && candidates.some((c) => SHAPES[k](c)));
     return other
@@ -8932,7 +6177,7 @@ function runImport(s) {
             }
             // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
             // the same record are one record; only different mappings under one id are an error.
-            const canon = jcs({ provider: m.provider, subject: m.subject });
+            const canon = (0,binding/* jcs */.vI)({ provider: m.provider, subject: m.subject });
             const mapping = canon.ok ? canon.text : '';
             const seen = byId.get(m.recordId);
             if (seen) {
@@ -8945,7 +6190,7 @@ function runImport(s) {
                 continue;
             }
             const record = makeRecord(m, `${source} (${file})`);
-            const payload = jcs(record);
+            const payload = (0,binding/* jcs */.vI)(record);
             if (!payload.ok) {
                 errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `the record cannot be canonicalized (${payload.reason})`));
                 continue;
@@ -8993,6 +6238,8 @@ function keygen(prefix) {
     return { ok: true, value: `${pair.keyId}\n` };
 }
 
+// EXTERNAL MODULE: ./src/read/artifacts.ts + 1 modules
+var artifacts = __nccwpck_require__(7249);
 ;// CONCATENATED MODULE: ./src/tools/sign.ts
 /**
  * `sign`: audit records, signed, as NDJSON. Fails closed: nothing is written unless every input is
@@ -9012,12 +6259,12 @@ function signRecords(key, inputs, limits, signedAt) {
     const errors = [];
     const records = [];
     for (const input of inputs) {
-        const format = formatOf(input.name);
+        const format = (0,formats/* formatOf */.be)(input.name);
         if (format !== 'json' && format !== 'ndjson') {
             errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
             continue;
         }
-        const r = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
+        const r = (0,artifacts/* readAuditFile */.q)(input.name, input.bytes, format, limits, { payloads: true });
         const bad = r.findings.filter((f) => f.severity === 'error');
         for (const f of bad)
             errors.push(f);
@@ -9028,7 +6275,7 @@ function signRecords(key, inputs, limits, signedAt) {
     }
     const lines = [];
     for (const r of records) {
-        const b = binding(r.record.subject);
+        const b = (0,binding/* binding */.Ch)(r.record.subject);
         if (!b.ok || b.digest !== r.record.binding_digest || r.payload === undefined) {
             const why = `record ${JSON.stringify((0,core_text/* quote */.hD)(r.record.record_id))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`;
             errors.push((0,core_findings/* finding */.gk)('invalid_artifact', r.loc, why));
@@ -9059,10 +6306,10 @@ const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
 const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
 /** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
 function policyDigest(report) {
-    const c = jcs(report.policy);
+    const c = (0,binding/* jcs */.vI)(report.policy);
     if (!c.ok)
         throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
-    return sha256Hex(c.text);
+    return (0,binding/* sha256Hex */.fg)(c.text);
 }
 /** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
 function verifiedLevels(report) {
@@ -9082,7 +6329,7 @@ function vsaPredicate(report, ctx) {
     return {
         verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
         // The only member that is not deterministic.
-        timeVerified: utcSeconds(ctx.timeVerified),
+        timeVerified: (0,binding/* utcSeconds */.kk)(ctx.timeVerified),
         resourceUri: ctx.resourceUri,
         policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
         inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => (0,core_text/* cmp */.r2)(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
@@ -9198,7 +6445,7 @@ function writeVerdict(report, origin, files) {
                     ok: false,
                     reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
                 };
-            const payload = jcs(statement);
+            const payload = (0,binding/* jcs */.vI)(statement);
             if (!payload.ok)
                 return {
                     ok: false,
@@ -9234,7 +6481,7 @@ function writeVerdict(report, origin, files) {
 
 /** The predicate of a verdict: the resource it is about (when one is required) and PASSED; its summary line. */
 function verdictOf(pred, resourceUri) {
-    if (!(0,core_json/* isObject */.G)(pred))
+    if (!(0,json/* isObject */.G)(pred))
         return { ok: false, reason: 'predicate is not an object' };
     if (resourceUri !== null && pred['resourceUri'] !== resourceUri)
         return {
@@ -9244,7 +6491,7 @@ function verdictOf(pred, resourceUri) {
     if (pred['verificationResult'] !== 'PASSED')
         return { ok: false, reason: `verificationResult is ${JSON.stringify(pred['verificationResult'] ?? null)}: the gate did not pass` };
     const levels = Array.isArray(pred['verifiedLevels']) ? pred['verifiedLevels'].filter((l) => typeof l === 'string') : [];
-    const policy = (0,core_json/* isObject */.G)(pred['policy']) && (0,core_json/* isObject */.G)(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
+    const policy = (0,json/* isObject */.G)(pred['policy']) && (0,json/* isObject */.G)(pred['policy']['digest']) ? pred['policy']['digest']['sha256'] : undefined;
     const resource = typeof pred['resourceUri'] === 'string' ? pred['resourceUri'] : '(no resourceUri)';
     return {
         ok: true,
@@ -9259,7 +6506,7 @@ async function verdict_checkOne(e, reportSha256, keys, limits, resourceUri) {
     if (!p.ok)
         return p;
     const s = p.value;
-    if (!(0,core_json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
+    if (!(0,json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
         return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
     if (s['predicateType'] !== envelope/* VSA_PREDICATE_TYPE */.cF)
         return { ok: false, reason: `predicateType is not ${envelope/* VSA_PREDICATE_TYPE */.cF}` };
@@ -9286,7 +6533,7 @@ async function keySigned(envelopeFile, envelopeBytes, report, keys, limits, reso
         return { ok: false, reason: `${first.input ?? (0,core_findings/* placeOf */.$t)(first, true)}: ${first.message}` };
     if (read.empty)
         return { ok: false, reason: `${envelopeFile}: holds no DSSE envelope` };
-    const sha = sha256Hex(report);
+    const sha = (0,binding/* sha256Hex */.fg)(report);
     let reason = '';
     for (const e of read.envelopes) {
         const r = await verdict_checkOne(e, sha, keys, limits, resourceUri);
@@ -9318,7 +6565,7 @@ async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report,
             return v.ok ? { ok: true } : v;
         },
     };
-    const r = sigstore.checkBundleFile(bundleFile, bundleBytes, { subject: { name: reportFile, sha256: sha256Hex(report) }, policy, roots: roots.value, predicate }, limits);
+    const r = sigstore.checkBundleFile(bundleFile, bundleBytes, { subject: { name: reportFile, sha256: (0,binding/* sha256Hex */.fg)(report) }, policy, roots: roots.value, predicate }, limits);
     return r.ok
         ? { ok: true, value: `${summary} · signed by ${r.value.identity} (${r.value.sourceRef}, ${r.value.signedAt})` }
         : { ok: false, reason: { usage: false, text: r.reason } };
@@ -10031,13 +7278,14 @@ function usageText(only) {
 
 
 
+
 const USAGE = usageText();
 /** The command names, from the option tables: "a, b or c". */
 const COMMAND_NAMES = ((names) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(COMMAND_SPECS.map((c) => c.name));
 function signedAtOf(v) {
     if (v === undefined)
         return null;
-    if (!isSignedAt(v))
+    if (!(0,signature/* isSignedAt */.CY)(v))
         throw new UsageError(`--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
     return v;
 }
@@ -10055,12 +7303,11 @@ function readNamed(flag, file) {
         const why = (0,external_node_fs_.existsSync)(file) ? 'is not a file' : 'does not exist';
         throw new UsageError(`${flag} ${file}: ${why} (this flag takes the path of a PEM key file)`);
     }
-    try {
-        return (0,external_node_fs_.readFileSync)(file, 'utf8');
-    }
-    catch (e) {
-        throw new UsageError(`${flag} ${file}: cannot read (${(0,read_error/* ioReason */.N)(e)})`);
-    }
+    // Bounded, and a regular file at the moment it is read (trust/keys.ts then refuses past a few KiB).
+    const got = (0,read_files/* readNamedFile */.wh)(file, read_limits/* DEFAULT_LIMITS */.dR);
+    if (!got.ok)
+        throw new UsageError(`${flag} ${file}: ${got.reason}`);
+    return got.value.toString('utf8');
 }
 /** Trusted keys from the PEM files a repeatable flag names (relative to `dir`); none: null. */
 function keyFiles(flag, files, dir) {
@@ -10133,7 +7380,7 @@ function windowOf(a) {
     };
     const since = time('since');
     const until = time('until');
-    if (since !== null && until !== null && compareInstants(until, since) <= 0)
+    if (since !== null && until !== null && (0,core_time/* compareInstants */.QI)(until, since) <= 0)
         throw new UsageError('--until must be later than --since (the window is [since, until))');
     return { since, until };
 }
@@ -10211,7 +7458,7 @@ function attestBundleCommand(a) {
         command: 'attest-bundle',
         key: key ? external_node_path_default().resolve(a.cwd, key) : null,
         bundle,
-        output: output ? external_node_path_default().resolve(a.cwd, output) : predicateOnly ? null : sidecarOf(bundle),
+        output: output ? external_node_path_default().resolve(a.cwd, output) : predicateOnly ? null : (0,formats/* sidecarOf */.hQ)(bundle),
         limits: limitsOf(a),
     };
 }
@@ -10479,16 +7726,19 @@ async function main(argv, env, isTTY, cwd, now = new Date()) {
             return attest(cmd);
     }
 }
-/** The input files of a tool, read whole; the first that cannot be read is named. */
-function readInputs(files) {
+/**
+ * What verify-attestation reads: a report is the gate's own output, as large as its input makes it
+ * (0.7 GB for a million calls), so only Node's own bound on one read applies; still never a FIFO or a device.
+ */
+const VERDICT_INPUTS = { ...read_limits/* DEFAULT_LIMITS */.dR, maxFileBytes: 2 ** 31 - 1 };
+/** The input files of a tool, read whole within the file limit; the first that cannot be read is named. */
+function readInputs(files, limits) {
     const inputs = [];
     for (const file of files) {
-        try {
-            inputs.push({ name: file, bytes: (0,external_node_fs_.readFileSync)(file) });
-        }
-        catch (e) {
-            return { ok: false, reason: `${file}: cannot read (${(0,read_error/* ioReason */.N)(e)})` };
-        }
+        const got = (0,read_files/* readNamedFile */.wh)(file, limits);
+        if (!got.ok)
+            return { ok: false, reason: `${file}: ${got.reason}` };
+        inputs.push({ name: file, bytes: got.value });
     }
     return { ok: true, value: inputs };
 }
@@ -10496,14 +7746,11 @@ function readInputs(files) {
 const KEY_EXIT = { unreadable: 2, unusable: 2 };
 /** A private key named by a flag. */
 function readSigningKey(flag, file) {
-    let pem;
-    try {
-        pem = (0,external_node_fs_.readFileSync)(file, 'utf8');
-    }
-    catch (e) {
-        return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: cannot read (${(0,read_error/* ioReason */.N)(e)})` } };
-    }
-    const k = parsePrivateKey(pem);
+    // Bounded, and only a regular file (a FIFO would block, a device never end); parsePrivateKey refuses past a few KiB.
+    const got = (0,read_files/* readNamedFile */.wh)(file, read_limits/* DEFAULT_LIMITS */.dR);
+    if (!got.ok)
+        return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: ${got.reason}` } };
+    const k = parsePrivateKey(got.value.toString('utf8'));
     return k.ok ? k : { ok: false, reason: { code: 'unusable', message: `${flag} ${k.reason}` } };
 }
 function importExports(cmd, now) {
@@ -10521,7 +7768,7 @@ function importExports(cmd, now) {
             return fail(say(k.reason.message));
         sign = { key: k.value, signedAt: cmd.signedAt ?? signedAtNow(now) };
     }
-    const read = readInputs(cmd.inputs);
+    const read = readInputs(cmd.inputs, cmd.limits);
     if (!read.ok)
         return fail(say(read.reason));
     const r = runImport({ kind: cmd.kind, inputs: read.value, limits: cmd.limits, slack: cmd.slack, sign, scope: cmd.scope });
@@ -10565,7 +7812,7 @@ function sign(cmd, now) {
             stdout: '',
             stderr: `receipt-gate: sign: ${k.reason.message}\nreceipt-gate: sign: nothing written\n`,
         };
-    const read = readInputs(cmd.inputs);
+    const read = readInputs(cmd.inputs, cmd.limits);
     if (!read.ok)
         return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.reason}; nothing written\n` };
     const r = signRecords(k.value, read.value, cmd.limits, cmd.signedAt ?? signedAtNow(now));
@@ -10591,7 +7838,7 @@ async function attest(cmd) {
         return fail(`receipt-gate: attest-bundle: ${k.reason.message}\n`, KEY_EXIT[k.reason.code]);
     if (cmd.output !== null && (0,external_node_fs_.existsSync)(cmd.output))
         return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
-    const read = readInputs([cmd.bundle]);
+    const read = readInputs([cmd.bundle], cmd.limits);
     if (!read.ok)
         return fail(`receipt-gate: attest-bundle: ${read.reason}\n`);
     const r = await attestBundle(read.value[0], k ? k.value : null, cmd.limits);
@@ -10608,7 +7855,7 @@ async function attest(cmd) {
     return { code: 0, stdout: '', stderr: `receipt-gate: attest-bundle: wrote ${cmd.output}\n` };
 }
 async function verifyAttestation(cmd) {
-    const read = readInputs([cmd.report, cmd.envelope]);
+    const read = readInputs([cmd.report, cmd.envelope], VERDICT_INPUTS);
     if (!read.ok)
         return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
     const [report, envelope] = read.value;
@@ -10679,6 +7926,515 @@ async function run_verify(cmd, env, isTTY, now) {
         return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${cmd.output}${attested}\n` };
     }
     return { code, stdout: cmd.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
+}
+
+
+/***/ }),
+
+/***/ 3491:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  WA: () => (/* binding */ DIGEST_PATTERN),
+  Ch: () => (/* binding */ binding),
+  vI: () => (/* binding */ jcs),
+  sI: () => (/* binding */ sha256Digest),
+  fg: () => (/* binding */ sha256Hex),
+  kk: () => (/* binding */ utcSeconds)
+});
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
+function serializeString (value) {
+  if (!value.isWellFormed()) {
+    throw new Error('Lone surrogate is not allowed');
+  }
+  return JSON.stringify(value);
+}
+
+function serializePrimitive (value) {
+  switch (typeof value) {
+    case 'number':
+      if (isNaN(value)) {
+        throw new Error('NaN is not allowed');
+      }
+      if (!isFinite(value)) {
+        throw new Error('Infinity is not allowed');
+      }
+      // For finite numbers String(value) would give identical output, but
+      // JSON.stringify benchmarks faster on V8.
+      return JSON.stringify(value);
+    case 'string':
+      return serializeString(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      // null, or values JSON.stringify maps to undefined (undefined,
+      // functions, symbols).
+      return JSON.stringify(value);
+  }
+}
+
+// Resolves a value to either its serialized primitive form (a string — or
+// undefined, for values JSON.stringify drops) or a frame describing the
+// container to descend into. Callers distinguish the two cases with
+// `typeof result !== 'object'`.
+//
+// toJSON results are unwrapped here, and the wrapper objects stay in `seen`
+// until the resolved subtree is fully serialized, so cycles introduced via
+// toJSON are still detected.
+function enterValue (value, seen) {
+  let wrappers = null;
+  while (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
+    if (seen.has(value)) {
+      throw new Error('Circular reference detected');
+    }
+    seen.add(value);
+    (wrappers ??= []).push(value);
+    value = value.toJSON();
+  }
+
+  // Boxed Number/String/Boolean objects serialize as their primitive values,
+  // mirroring how JSON.stringify treats them.
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+    value = value.valueOf();
+  }
+
+  if (value === null || typeof value !== 'object') {
+    if (wrappers !== null) {
+      for (const wrapper of wrappers) seen.delete(wrapper);
+    }
+    return serializePrimitive(value);
+  }
+
+  if (seen.has(value)) {
+    throw new Error('Circular reference detected');
+  }
+  seen.add(value);
+
+  return {
+    container: value,
+    // null marks an array frame; object frames carry their sorted keys.
+    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
+    // order JCS requires.
+    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
+    // Next child to serialize; the frame resumes here after a nested
+    // container's subtree completes.
+    index: 0,
+    // Whether no member has been emitted yet (controls comma placement).
+    first: true,
+    // toJSON wrappers to release from `seen` when this frame completes.
+    wrappers
+  };
+}
+
+function canonicalize (object) {
+  if (object === null || typeof object !== 'object') {
+    return serializePrimitive(object);
+  }
+
+  const seen = new Set();
+  const root = enterValue(object, seen);
+  if (typeof root !== 'object') {
+    // A toJSON chain resolved the input to a primitive.
+    return root;
+  }
+
+  let result = root.keys === null ? '[' : '{';
+  const stack = [root];
+
+  // Depth-first serialization with an explicit stack instead of recursion, so
+  // nesting depth is bounded by heap size rather than call-stack size. The top
+  // frame is the container currently being serialized: primitive children are
+  // appended inline, while a nested container pushes a new frame and jumps
+  // back to the outer loop. Because frame.index was already advanced, the
+  // parent resumes at its next child once the subtree is done. Opening
+  // brackets are emitted when a frame is pushed, closing brackets when it
+  // completes.
+  outer:
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    const container = frame.container;
+
+    // keys === null marks an array frame; otherwise keys holds the object's
+    // sorted property names. Either way the iteration counter lives on the
+    // frame itself (frame.index), so when a frame is resumed after a nested
+    // container completes, the while condition continues at the first
+    // unserialized child instead of restarting from the beginning.
+    if (frame.keys === null) {
+      while (frame.index < container.length) {
+        const i = frame.index++;
+        if (i > 0) {
+          result += ',';
+        }
+        const element = container[i];
+        // Inside arrays, JSON.stringify serializes values with no JSON
+        // representation (undefined, symbols, functions) as null.
+        const value = element === undefined || typeof element === 'symbol' || typeof element === 'function' ? null : element;
+        if (value === null || typeof value !== 'object') {
+          result += serializePrimitive(value);
+          continue;
+        }
+        const child = enterValue(value, seen);
+        if (typeof child !== 'object') {
+          // A toJSON chain resolved the child to an already-serialized
+          // primitive — or, when child is undefined, to a value with no JSON
+          // representation, which becomes null inside arrays.
+          result += child === undefined ? 'null' : child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += ']';
+    } else {
+      const keys = frame.keys;
+      while (frame.index < keys.length) {
+        const key = keys[frame.index++];
+        const value = container[key];
+        // Inside objects, JSON.stringify omits properties whose value has no
+        // JSON representation (undefined, symbols, functions).
+        if (value === undefined || typeof value === 'symbol' || typeof value === 'function') {
+          continue;
+        }
+        if (value === null || typeof value !== 'object') {
+          // Commas are tracked with a flag rather than the key index: a
+          // skipped key must not leave a stray comma behind.
+          if (frame.first) {
+            frame.first = false;
+          } else {
+            result += ',';
+          }
+          result += serializeString(key) + ':' + serializePrimitive(value);
+          continue;
+        }
+        // The child must be resolved before the key is emitted: a toJSON
+        // returning a value with no JSON representation drops the whole
+        // property.
+        const child = enterValue(value, seen);
+        if (child === undefined) {
+          continue;
+        }
+        if (frame.first) {
+          frame.first = false;
+        } else {
+          result += ',';
+        }
+        result += serializeString(key) + ':';
+        if (typeof child !== 'object') {
+          result += child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += '}';
+    }
+
+    // Frame complete. The container leaves `seen` so that a later, sibling
+    // reference to the same object is not mistaken for a cycle.
+    seen.delete(container);
+    if (frame.wrappers !== null) {
+      for (const wrapper of frame.wrappers) seen.delete(wrapper);
+    }
+    stack.pop();
+  }
+
+  return result;
+}
+
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+;// CONCATENATED MODULE: ./src/core/binding.ts
+/**
+ * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
+ * canonical form. The one place in the gate where a subject digest is made and the one pattern a
+ * digest must match; a binding is recomputed from committed bytes, never fetched.
+ */
+
+
+
+/** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
+const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+/**
+ * RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. A value
+ * as JSON.parse makes them is written out here (`jsonText`); canonicalize decides anything else.
+ */
+function jcs(value) {
+    const written = jsonText(value, 0);
+    if (written !== null)
+        return { ok: true, text: written };
+    try {
+        const text = canonicalize(value);
+        if (text === undefined)
+            return { ok: false, reason: 'value has no JSON representation' };
+        return { ok: true, text };
+    }
+    catch (err) {
+        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+}
+function sha256Hex(text) {
+    return (0,external_node_crypto_.hash)('sha256', text, 'hex');
+}
+/** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
+const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
+const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
+/** binding(subject) as the semantics document defines it. */
+function binding(subject) {
+    const text = subjectText(subject);
+    if (text !== null)
+        return { ok: true, digest: sha256Digest(text) };
+    const c = jcs(subject);
+    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+}
+/**
+ * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
+ * here, or null for canonicalize to decide (any other shape, and whatever could fail): the three
+ * keys sort as action_class < target < verb, the two strings are what JSON.stringify writes
+ * (RFC 8785 §3.2.2.2), and the target is `jsonText`'s. A property test holds this equal to
+ * canonicalize over arbitrary subjects. Per subject, it saves canonicalize's general walk (a frame,
+ * a set of seen objects and a sort per object): binding() at N = 100 000 (160 000 subjects) 334 →
+ * 258–277 ms in a CPU profile, and ~270 MiB of the run's 1.9 GiB allocated.
+ */
+function subjectText(subject) {
+    if (!isPlainObject(subject) || typeof subject.toJSON === 'function')
+        return null;
+    if (Object.keys(subject).length !== 3 || !(0,json/* hasOwn */.$)(subject, 'action_class') || !(0,json/* hasOwn */.$)(subject, 'verb') || !(0,json/* hasOwn */.$)(subject, 'target'))
+        return null;
+    const actionClass = subject['action_class'];
+    const verb = subject['verb'];
+    if (typeof actionClass !== 'string' || typeof verb !== 'string' || !actionClass.isWellFormed() || !verb.isWellFormed())
+        return null;
+    const target = jsonText(subject['target'], 1);
+    return target === null ? null : `{"action_class":${JSON.stringify(actionClass)},"target":${target},"verb":${JSON.stringify(verb)}}`;
+}
+/** Containers deeper than this are left to canonicalize (which walks with a stack of its own, not the call stack). */
+const MAX_WRITTEN_DEPTH = 64;
+/**
+ * The JCS text of a JSON value as JSON.parse makes it, written out flat (each container's parts
+ * joined), or null for canonicalize to decide: anything else (another prototype, a toJSON, a value
+ * JSON has no form for) and whatever could fail (a lone surrogate, a non-finite number). An object's
+ * members are sorted by key in UTF-16 code units (the order `sort()` gives, as canonicalize sorts),
+ * strings and numbers are what JSON.stringify writes (as canonicalize writes them). Per value it
+ * saves canonicalize's general walk, and its text is one flat string where canonicalize's is a tree
+ * of concatenations that every later use flattens again (a signed record's payload, an event's
+ * content hash). A property test holds it equal to canonicalize over arbitrary values.
+ */
+function jsonText(v, depth) {
+    switch (typeof v) {
+        case 'string':
+            return v.isWellFormed() ? JSON.stringify(v) : null;
+        case 'number':
+            return Number.isFinite(v) ? JSON.stringify(v) : null;
+        case 'boolean':
+            return v ? 'true' : 'false';
+        case 'object':
+            break;
+        default:
+            return null;
+    }
+    if (v === null)
+        return 'null';
+    if (depth >= MAX_WRITTEN_DEPTH)
+        return null;
+    if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype)
+            return null;
+        const parts = new Array(v.length);
+        for (let i = 0; i < v.length; i++) {
+            const x = v[i];
+            // As JSON.stringify and canonicalize write them: an element with no JSON form (a hole, undefined, a function) is null.
+            const t = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : jsonText(x, depth + 1);
+            if (t === null)
+                return null;
+            parts[i] = t;
+        }
+        return `[${parts.join(',')}]`;
+    }
+    if (!isPlainObject(v) || typeof v.toJSON === 'function')
+        return null;
+    // Entries, not a lookup by key: a key is input text (`__proto__` included).
+    const members = Object.entries(v);
+    sortByKey(members);
+    const parts = [];
+    for (const [k, x] of members) {
+        // As JSON.stringify and canonicalize leave them out: a member with no JSON form (undefined, a function).
+        if (x === undefined || typeof x === 'function' || typeof x === 'symbol')
+            continue;
+        if (!k.isWellFormed())
+            return null;
+        const t = jsonText(x, depth + 1);
+        if (t === null)
+            return null;
+        parts.push(`${JSON.stringify(k)}:${t}`);
+    }
+    return `{${parts.join(',')}}`;
+}
+/**
+ * Members in key order (UTF-16 code units, as `<` compares strings). An object (a target, a record)
+ * has a few keys: they are sorted in place, by insertion (Array.prototype.sort allocated 115 MiB of scratch for 160 000
+ * subjects); past SMALL_TARGET keys, by sort, so an input with thousands of keys costs n log n.
+ */
+function sortByKey(members) {
+    if (members.length > SMALL_TARGET) {
+        members.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        return;
+    }
+    for (let i = 1; i < members.length; i++) {
+        const m = members[i];
+        let j = i - 1;
+        while (j >= 0 && members[j][0] > m[0]) {
+            members[j + 1] = members[j];
+            j--;
+        }
+        members[j + 1] = m;
+    }
+}
+const SMALL_TARGET = 8;
+/** An object as JSON.parse makes them (canonicalize alone judges anything with another prototype: a toJSON, a boxed value). */
+const isPlainObject = (v) => (0,json/* isObject */.G)(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+
+/***/ }),
+
+/***/ 118:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  i: () => (/* binding */ prepareDecision)
+});
+
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/core/vocabulary.ts
+var vocabulary = __nccwpck_require__(7063);
+;// CONCATENATED MODULE: ./src/core/claims.ts
+/**
+ * What a decision claims about its side effect (§4 of the semantics). Claims are read, checked
+ * for consistency and later compared with what the evidence earns; they never earn anything.
+ */
+
+
+const EXPECTED_SOURCE = {
+    asserted: null,
+    observed_confirmed: 'observed_read_followup',
+    verified: 'provider_audit_import',
+};
+/** Most claims are consistent: share one empty list rather than keep one per call. */
+const NONE = Object.freeze([]);
+/** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
+function assertedAgainstOutcome(decision, response) {
+    const d = decision['decision'];
+    const effect = (0,json/* isObject */.G)(d) ? d['effect'] : undefined;
+    if (effect === 'deny' || effect === 'error')
+        return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
+    const status = response['status'];
+    if (status !== 'success')
+        return `side_effect_asserted is true while response.status is ${JSON.stringify(typeof status === 'string' ? status.slice(0, 60) : (status ?? null))}, not "success"`;
+    return null;
+}
+function readClaim(decision) {
+    const response = decision['response'];
+    if (!(0,json/* isObject */.G)(response))
+        return { kind: 'invalid', reason: 'response is not an object' };
+    const asserted = response['side_effect_asserted'];
+    if (typeof asserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect_asserted is not a boolean' };
+    const legacyVerified = response['side_effect_verified'];
+    if ((0,json/* hasOwn */.$)(response, 'side_effect_verified') && typeof legacyVerified !== 'boolean') {
+        return { kind: 'invalid', reason: 'response.side_effect_verified is not a boolean' };
+    }
+    const problems = [];
+    const contradiction = asserted ? assertedAgainstOutcome(decision, response) : null;
+    if (contradiction)
+        problems.push(contradiction);
+    if (!(0,json/* hasOwn */.$)(response, 'side_effect')) {
+        const level = legacyVerified === true ? 'verified' : 'asserted';
+        if (level !== 'asserted' && !asserted)
+            problems.push(`claims "${level}" while side_effect_asserted is false`);
+        return {
+            kind: 'claim',
+            claim: { asserted, level, digest: null, legacy: level === 'verified' },
+            inconsistencies: problems.length ? problems : NONE,
+        };
+    }
+    const block = response['side_effect'];
+    if (!(0,json/* isObject */.G)(block))
+        return { kind: 'invalid', reason: 'response.side_effect is not an object' };
+    const blockAsserted = block['asserted'];
+    const level = block['level'];
+    if (typeof blockAsserted !== 'boolean')
+        return { kind: 'invalid', reason: 'response.side_effect.asserted is not a boolean' };
+    if (typeof level !== 'string' || !vocabulary/* LEVELS */.A_.includes(level)) {
+        return { kind: 'invalid', reason: `response.side_effect.level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
+    }
+    const claimed = level;
+    const source = (0,json/* hasOwn */.$)(block, 'verification_source') ? block['verification_source'] : null;
+    const digestValue = (0,json/* hasOwn */.$)(block, 'verification_subject_digest') ? block['verification_subject_digest'] : null;
+    if (digestValue !== null && typeof digestValue !== 'string') {
+        return { kind: 'invalid', reason: 'response.side_effect.verification_subject_digest is not a string or null' };
+    }
+    if (blockAsserted !== asserted) {
+        problems.push(`side_effect.asserted (${blockAsserted}) differs from side_effect_asserted (${asserted})`);
+    }
+    const expected = EXPECTED_SOURCE[claimed];
+    if (source !== expected) {
+        problems.push(`verification_source ${JSON.stringify(source)} does not fit level "${claimed}" (expected ${JSON.stringify(expected)})`);
+    }
+    if (claimed === 'asserted' && digestValue !== null) {
+        problems.push('an "asserted" claim carries a verification_subject_digest');
+    }
+    if ((0,json/* hasOwn */.$)(response, 'side_effect_verified') && legacyVerified !== (claimed === 'verified')) {
+        problems.push(`side_effect_verified (${legacyVerified}) contradicts level "${claimed}"`);
+    }
+    if (claimed !== 'asserted' && !asserted) {
+        problems.push(`claims "${claimed}" while side_effect_asserted is false`);
+    }
+    return {
+        kind: 'claim',
+        claim: { asserted, level: claimed, digest: digestValue, legacy: false },
+        inconsistencies: problems.length ? problems : NONE,
+    };
+}
+
+// EXTERNAL MODULE: ./src/core/projection.ts
+var projection = __nccwpck_require__(3890);
+;// CONCATENATED MODULE: ./src/core/decision.ts
+/**
+ * A parsed decision → the few facts verification reads (claim, subject, denial, provider, status).
+ * Readers call this as each decision is read, so a run's parsed JSON is never held past its file.
+ */
+
+
+
+function prepareDecision(loc, index, decision) {
+    const tool = decision['tool'];
+    const d = decision['decision'];
+    const action = decision['action'];
+    const target = (0,json/* isObject */.G)(action) ? action['target'] : undefined;
+    const p = (0,json/* isObject */.G)(target) && (0,json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
+    const response = decision['response'];
+    return {
+        loc,
+        index,
+        tool: (0,json/* isObject */.G)(tool) && typeof tool['name'] === 'string' ? tool['name'] : null,
+        claim: readClaim(decision),
+        projection: (0,projection/* project */.Cv)(decision),
+        actionClass: (0,json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
+        verb: (0,json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
+        denied: (0,json/* isObject */.G)(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
+        provider: p === null || typeof p === 'string' ? p : { invalid: true },
+        succeeded: (0,json/* isObject */.G)(response) && response['status'] === 'success',
+    };
 }
 
 
@@ -10848,6 +8604,128 @@ const hasOwn = (o, k) => Object.hasOwn(o, k);
 
 /***/ }),
 
+/***/ 4146:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   S: () => (/* binding */ SURFACE_SCHEMA),
+/* harmony export */   e: () => (/* binding */ RECORD_SCHEMA)
+/* harmony export */ });
+/**
+ * The vocabulary of the gate, shared by readers, core and reporters.
+ * Values here are plain data: locations travel with them from the reader to the finding.
+ */
+/** The artifact kinds this gate reads: the one place their names are written. */
+const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+
+
+/***/ }),
+
+/***/ 3890:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Cv: () => (/* binding */ project),
+/* harmony export */   EC: () => (/* binding */ boundFields),
+/* harmony export */   RD: () => (/* binding */ KNOWN_CLASSES),
+/* harmony export */   UW: () => (/* binding */ PRODUCER_VERBS),
+/* harmony export */   hD: () => (/* binding */ targetKey),
+/* harmony export */   nw: () => (/* binding */ narrowTarget),
+/* harmony export */   zo: () => (/* binding */ boundValueText)
+/* harmony export */ });
+/* harmony import */ var _binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
+/* harmony import */ var _json_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6153);
+/**
+ * The call subject (action projection) of a decision: {action_class, verb, target} with the target
+ * narrowed to the fields bound for its class. `provider` and `read_only` describe the request, not
+ * the effect, and are never bound. The github_deploy_key row is byte-compatible with upstream Assay.
+ */
+
+
+/** Bound target fields per class; a Map, since the class is text from an artifact. */
+const BOUND_TARGET_FIELDS = new Map([
+    ['github_deploy_key', ['owner', 'repo', 'key_title_hash']],
+    ['workspace_member', ['workspace_id_hash', 'channel_id_hash', 'principal_hash']],
+    ['workspace_role', ['workspace_id_hash', 'principal_hash', 'role']],
+]);
+/** The verbs the producer writes for each class of the table (a rule naming another verb is a typo unless the input has it). */
+const PRODUCER_VERBS = new Map([
+    ['github_deploy_key', ['create']],
+    ['workspace_member', ['add']],
+    ['workspace_role', ['grant', 'change_role', 'invite', 'modify', 'create']],
+]);
+/** The action classes of the table. */
+const KNOWN_CLASSES = [...BOUND_TARGET_FIELDS.keys()];
+/** The bound fields of an action class, or undefined when the class has no binding rule. */
+const boundFields = (actionClass) => BOUND_TARGET_FIELDS.get(actionClass);
+/** Narrow a target to its class's bound fields, copying only those (never spreading the parsed object). */
+function narrowTarget(actionClass, target) {
+    const fields = boundFields(actionClass);
+    if (!fields)
+        return undefined;
+    const out = {};
+    for (const f of fields)
+        if ((0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .hasOwn */ .$)(target, f))
+            out[f] = target[f];
+    return out;
+}
+function project(decision) {
+    const action = decision['action'];
+    if (!(0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .isObject */ .G)(action))
+        return { kind: 'none', reason: 'action is not an object' };
+    const actionClass = action['resource_type'];
+    const verb = action['verb'];
+    const target = action['target'];
+    if (typeof actionClass !== 'string')
+        return { kind: 'none', reason: 'action.resource_type is not a string' };
+    if (typeof verb !== 'string')
+        return { kind: 'none', reason: 'action.verb is not a string' };
+    if (!(0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .isObject */ .G)(target))
+        return { kind: 'none', reason: 'action.target is not an object' };
+    const narrowed = narrowTarget(actionClass, target);
+    if (!narrowed)
+        return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
+    if (Object.keys(narrowed).length === 0) {
+        return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
+    }
+    const subject = { action_class: actionClass, verb, target: narrowed };
+    const b = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .binding */ .Ch)(subject);
+    if (!b.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
+    return { kind: 'subject', subject, digest: b.digest };
+}
+/**
+ * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
+ * holds only its class's bound fields, in the table's order, so that equality is: the same class and,
+ * field by field, the same presence and canonically equal values. The key says exactly that: the
+ * class, then each bound field's value by `boundValueText`, `\u0000`-separated (no JSON text holds
+ * a raw U+0000), empty when absent (no JSON text is empty). No sorting or escaping of whole objects
+ * per call.
+ */
+function targetKey(subject) {
+    let key = subject.action_class;
+    for (const f of boundFields(subject.action_class) ?? [])
+        key += (0,_json_js__WEBPACK_IMPORTED_MODULE_1__/* .hasOwn */ .$)(subject.target, f) ? `\u0000${boundValueText(subject.target[f])}` : '\u0000';
+    return key;
+}
+/**
+ * A bound field's value as the binding sees it, for telling values equal: a string as
+ * JSON.stringify writes it, anything else canonical (JCS), so `{"a":1,"b":2}` equals
+ * `{"b":2,"a":1}` here as in their digests; a string's text starts with `"` and no other value's
+ * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
+ * canonicalized once already, so that cannot happen for a call.
+ */
+function boundValueText(v) {
+    if (typeof v === 'string')
+        return JSON.stringify(v);
+    const c = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(v);
+    return c.ok ? c.text : '\u0000';
+}
+
+
+/***/ }),
+
 /***/ 432:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -10930,6 +8808,602 @@ const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /***/ }),
 
+/***/ 2334:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Iq: () => (/* binding */ parseDay),
+/* harmony export */   QI: () => (/* binding */ compareInstants),
+/* harmony export */   Qs: () => (/* binding */ autoSi),
+/* harmony export */   TM: () => (/* binding */ parseRfc3339),
+/* harmony export */   n6: () => (/* binding */ fromEpochNumber)
+/* harmony export */ });
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const m = SHAPE.exec(text);
+    if (!m)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+    if (options.utc && !m[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!m[8]) {
+        const [oh, om] = [Number(m[10]), Number(m[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
+        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const m = DAY.exec(text);
+    if (!m)
+        return null;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!m)
+        return null;
+    const digits = `${m[2]}${m[3] ?? ''}`;
+    const point = m[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (m[1] === '-') {
+        const f = trimZeros(frac);
+        if (f === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(a, b) {
+    if (a.seconds !== b.seconds)
+        return a.seconds < b.seconds ? -1 : 1;
+    const n = Math.max(a.fraction.length, b.fraction.length);
+    const fa = a.fraction.padEnd(n, '0');
+    const fb = b.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(i) {
+    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+
+
+/***/ }),
+
+/***/ 7063:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A_: () => (/* binding */ LEVELS),
+/* harmony export */   Gz: () => (/* binding */ below),
+/* harmony export */   Kc: () => (/* binding */ RECORD_OUTCOME_NAMES),
+/* harmony export */   NW: () => (/* binding */ isLevel),
+/* harmony export */   iH: () => (/* binding */ LEVEL_TABLE),
+/* harmony export */   lS: () => (/* binding */ LEVELS_DESCENDING),
+/* harmony export */   mG: () => (/* binding */ RECORD_OUTCOMES)
+/* harmony export */ });
+/* unused harmony export levelRank */
+/** The rungs, lowest first: the order is the rank. */
+const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
+const LEVEL_TABLE = {
+    asserted: { rank: 0, icon: '⚪', colour: 'yellow' },
+    observed_confirmed: { rank: 1, icon: '🔵', colour: 'cyan' },
+    verified: { rank: 2, icon: '🟢', colour: 'green' },
+};
+const levelRank = (l) => LEVEL_TABLE[l].rank;
+/** Highest rung first, the order every tally and every reporter lists them in. */
+const LEVELS_DESCENDING = [...LEVELS].sort((a, b) => levelRank(b) - levelRank(a));
+const isLevel = (s) => LEVELS.includes(s);
+/** `a` ranks below `b`. */
+const below = (a, b) => levelRank(a) < levelRank(b);
+/** In the order the totals and the reporters list them. */
+const RECORD_OUTCOMES = {
+    bound: { finding: null, unusable: false, snag: 'already verifies another call', more: 'already verify other calls' },
+    unmatched: { finding: 'record_unmatched', unusable: false, snag: 'binds no call', more: 'unmatched' },
+    inconsistent: { finding: 'record_inconsistent', unusable: true, snag: 'declares this binding but is inconsistent', more: 'inconsistent' },
+    untrusted: { finding: 'record_untrusted', unusable: true, snag: 'is not from a trusted signer', more: 'not from a trusted signer' },
+    imported_twice: {
+        finding: 'imported_twice',
+        unusable: true,
+        snag: 'is a second copy of one audit entry (counted once)',
+        more: 'second copies',
+    },
+    duplicate: {
+        finding: 'duplicate_record',
+        unusable: true,
+        snag: 'shares its identity with a record of another meaning',
+        more: 'duplicates',
+    },
+};
+const RECORD_OUTCOME_NAMES = Object.keys(RECORD_OUTCOMES);
+
+
+/***/ }),
+
+/***/ 7249:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  q: () => (/* binding */ readAuditFile),
+  m: () => (/* binding */ readRunFile)
+});
+
+// EXTERNAL MODULE: ./src/core/findings.ts
+var findings = __nccwpck_require__(4637);
+// EXTERNAL MODULE: ./src/core/json.ts
+var core_json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/core/model.ts
+var model = __nccwpck_require__(4146);
+// EXTERNAL MODULE: ./src/read/classify.ts
+var classify = __nccwpck_require__(3440);
+// EXTERNAL MODULE: ./src/read/documents.ts
+var documents = __nccwpck_require__(7602);
+// EXTERNAL MODULE: ./src/read/file-read.ts
+var file_read = __nccwpck_require__(7465);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+// EXTERNAL MODULE: ./src/core/decision.ts + 1 modules
+var decision = __nccwpck_require__(118);
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/read/shapes.ts + 1 modules
+var shapes = __nccwpck_require__(8981);
+// EXTERNAL MODULE: ./src/read/strict-json.ts
+var strict_json = __nccwpck_require__(186);
+;// CONCATENATED MODULE: ./src/read/server-log.ts
+/**
+ * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
+ * `assay-mcp-server`, one tracing JSON line per event. Each `tool_decision` event contributes the
+ * decision in its `fields.decision` string, in line order, located at the line and the column of
+ * that value. Other events, text lines and JSON that is not a tracing event are skipped and
+ * counted; everything the doc lists as an error is one. A call started with no decision in its
+ * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
+ * happened that no decision records.
+ */
+
+
+
+
+
+/** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
+function decisionColumn(text, start, end) {
+    const key = /"decision"[ \t]*:[ \t]*/g;
+    key.lastIndex = start;
+    for (let m = key.exec(text); m !== null && m.index < end; m = key.exec(text)) {
+        if (text.charCodeAt(m.index - 1) !== 0x5c)
+            return m.index + m[0].length - start + 1;
+    }
+    return 1;
+}
+/** Whether a line of text mentions tool_decision in any case (the whole line is searched). */
+const mentionsDecision = (line) => /tool_decision/i.test(line);
+/**
+ * Whether a JSON object carries a decision, whatever else it is: a `fields.decision` member, or a
+ * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
+ * error, never skipped (docs/assay-server-logs.md, "Never skipped").
+ */
+function carriesDecision(v) {
+    const fields = v['fields'];
+    if (!(0,core_json/* isObject */.G)(fields))
+        return false;
+    const event = fields['event'];
+    return (0,core_json/* hasOwn */.$)(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
+}
+const newSession = () => ({ started: new Map(), decided: new Set() });
+/** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
+class ServerLog {
+    run;
+    sink;
+    limits;
+    session = newSession();
+    constructor(run, sink, limits) {
+        this.run = run;
+        this.sink = sink;
+        this.limits = limits;
+    }
+    /** A tracing line (classified as one), its location and the raw text it came from. */
+    event(line, loc, text, start, end) {
+        const fields = line['fields'];
+        const event = fields['event'];
+        const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
+        if (event === 'server_start') {
+            this.endSession();
+            this.sink.skip(loc, 'tracing event server_start');
+            return;
+        }
+        if (event === 'tool_call_start') {
+            if (rid === null)
+                this.sink.error(loc, 'a tool_call_start event without a string fields.rid (its call cannot be paired with a decision)');
+            else if (!this.session.started.has(rid))
+                this.session.started.set(rid, loc);
+            this.sink.skip(loc, 'tracing event tool_call_start');
+            return;
+        }
+        if (event !== 'tool_decision') {
+            if (carriesDecision(line)) {
+                const what = (0,core_json/* hasOwn */.$)(fields, 'decision')
+                    ? `a fields.decision member with fields.event ${JSON.stringify(typeof event === 'string' ? (0,core_text/* quote */.hD)(event, 60) : (event ?? null))}`
+                    : `fields.event ${JSON.stringify((0,core_text/* quote */.hD)(String(event), 60))}`;
+                this.sink.error(loc, `${what}: a decision that is not exactly a tool_decision event is never skipped`);
+                return;
+            }
+            this.sink.skip(loc, typeof event === 'string' ? `tracing event ${(0,core_text/* quote */.hD)(event, 60)}` : 'tracing message');
+            return;
+        }
+        const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
+        const d = this.decision(rid, fields['decision']);
+        if (!d.ok) {
+            this.sink.error(at, d.reason);
+            return;
+        }
+        if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
+            return;
+        const index = this.run.seen++;
+        const shape = (0,shapes/* checkDecision */.d)(d.value);
+        if (shape.ok)
+            this.run.decisions.push((0,decision/* prepareDecision */.i)(at, index, d.value));
+        else
+            this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
+    }
+    /** The decision a tool_decision event carries, or why it carries none (each an error, never a skip). */
+    decision(rid, raw) {
+        if (rid === null)
+            return { ok: false, reason: 'a tool_decision event without a string fields.rid' };
+        if (this.session.decided.has(rid))
+            return {
+                ok: false,
+                reason: `a second tool_decision for rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} in one server session: one call, one decision`,
+            };
+        this.session.decided.add(rid);
+        if (typeof raw !== 'string')
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
+        if (raw.trim() === '')
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
+        const parsed = (0,strict_json/* parseStrict */.z3)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        if (!parsed.ok)
+            return {
+                ok: false,
+                reason: `tool_decision ${rid}: fields.decision is not strict JSON (at character ${parsed.reason.offset + 1} of it): ${parsed.reason.message}`,
+            };
+        const json = parsed.value.json;
+        if (!(0,core_json/* isObject */.G)(json))
+            return { ok: false, reason: `tool_decision ${rid}: fields.decision is not a JSON object` };
+        return { ok: true, value: json };
+    }
+    /** A text line (not JSON; the whole line): skipped, unless it is a near miss of a decision or a lost event. */
+    text(line, loc) {
+        if (line.startsWith('Unable to format the following event')) {
+            this.sink.incomplete(loc, 'tracing could not format an event here: it may have been a tool_decision, so the log may not hold every decision of the run');
+        }
+        else if (mentionsDecision(line)) {
+            this.sink.error(loc, 'a text line that mentions tool_decision (a decision that is not a tracing JSON line is never skipped)');
+        }
+        else {
+            this.sink.skip(loc, line.charCodeAt(0) === 0x1b ? 'text line (ANSI banner)' : 'text line');
+        }
+    }
+    /** A JSON object on a log line that is not a tracing event (stdout mixed in, a startup_failure line). */
+    other(loc, name) {
+        this.sink.skip(loc, name);
+    }
+    endSession() {
+        for (const [rid, loc] of this.session.started) {
+            if (this.session.decided.has(rid))
+                continue;
+            this.sink.incomplete(loc, `rid ${JSON.stringify((0,core_text/* quote */.hD)(rid, 40))} started a tool call with no tool_decision in its session (the process was killed mid-call, or decisions were filtered out, e.g. ASSAY_LOG=warn): a side effect may have happened that no decision records`);
+        }
+        this.session = newSession();
+    }
+    /** The end of the file: calls still without a decision are incomplete. */
+    close() {
+        this.endSession();
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/signature.ts
+var read_signature = __nccwpck_require__(2826);
+// EXTERNAL MODULE: ./src/read/surface.ts
+var read_surface = __nccwpck_require__(2835);
+;// CONCATENATED MODULE: ./src/read/artifacts.ts
+/**
+ * Bytes of one run artifact or audit export → located decisions and records, plus findings.
+ * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
+ * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
+ * so half a run is not a run); an audit export loses only the records that are broken.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
+const SURFACE_KEY = { schema: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[1]) };
+const ROOT_KEY = (0,strict_json/* pathKey */.Pn)([]);
+/** Collects findings for one file, capped, and turns offsets into locations. */
+class FileReport extends documents/* LocatingSink */.Bz {
+    limits;
+    errors = 0;
+    suppressed = 0;
+    skipped = new Map();
+    firstSkip = null;
+    constructor(file, limits) {
+        super(file);
+        this.limits = limits;
+    }
+    /** A server log shows a call with no decision, or a lost event (the run still counts, and fails). */
+    incomplete(loc, message) {
+        this.listed((0,findings/* finding */.gk)('run_incomplete', loc, message));
+    }
+    get skippedAny() {
+        return this.firstSkip !== null;
+    }
+    notice(code, message) {
+        this.findings.push((0,findings/* finding */.gk)(code, { file: this.file, line: 1, column: 1 }, message));
+    }
+    get failed() {
+        return this.errors > 0;
+    }
+    report(loc, message) {
+        this.errors++;
+        this.listed((0,findings/* finding */.gk)('invalid_artifact', loc, message));
+    }
+    /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
+    listed(f) {
+        if (this.findings.length >= this.limits.maxFindingsPerFile)
+            this.suppressed++;
+        else
+            this.findings.push(f);
+    }
+    skip(loc, name) {
+        this.firstSkip ??= loc;
+        this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
+    }
+    close() {
+        if (this.suppressed > 0) {
+            this.findings.push((0,findings/* finding */.gk)(this.errors > 0 ? 'invalid_artifact' : 'run_incomplete', { file: this.file, line: 1, column: 1 }, `${this.suppressed} more problem(s) in this file not listed`));
+        }
+        if (this.firstSkip)
+            this.findings.push((0,file_read/* skippedFinding */.E)(this.firstSkip, this.skipped));
+        return this.findings;
+    }
+}
+/** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
+function fileText(bytes, fr, limits) {
+    const decoded = (0,documents/* decode */.D4)(bytes, limits, fr);
+    if (!decoded)
+        return null;
+    fr.lines = decoded.lines;
+    return decoded.text;
+}
+/** An audit export's documents; only a .json file's root array offsets are wanted (its records). */
+function* auditDocuments(bytes, format, fr, limits) {
+    const text = fileText(bytes, fr, limits);
+    if (text === null)
+        return;
+    yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
+}
+function readRecord(kind, loc, fr, out, options) {
+    const shape = (0,shapes/* checkRecord */.E)(kind.payload);
+    if (!shape.ok) {
+        fr.error(loc, `audit record: ${shape.reason}`);
+        return;
+    }
+    const signed = (0,core_json/* hasOwn */.$)(kind.payload, 'signature');
+    const signature = signed ? (0,read_signature/* readSignatureMember */.lH)(kind.payload['signature']) : null;
+    // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
+    if (signature && !signature.ok) {
+        fr.error(loc, `audit record: ${signature.reason}`);
+        return;
+    }
+    let payload;
+    if (signed || options.payloads) {
+        const p = (0,read_signature/* payloadOf */.Md)(kind.payload);
+        if (!p.ok) {
+            fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
+            return;
+        }
+        payload = p.text;
+    }
+    // Keep only what verification reads (never a spread of the parsed object).
+    // The shape check above makes every member below what AuditRecord says it is.
+    const p = kind.payload;
+    const record = {
+        schema: model/* RECORD_SCHEMA */.e,
+        provider: p['provider'],
+        record_id: p['record_id'],
+        subject: p['subject'],
+        binding_digest: p['binding_digest'],
+    };
+    const input = signature?.ok
+        ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
+        : { loc, record, signer: null, payload };
+    out.push(input);
+}
+/** The end of the line that starts at `start` (its "\n", or the end of the text). */
+const lineEnd = (text, start) => {
+    const n = text.indexOf('\n', start);
+    return n < 0 ? text.length : n;
+};
+/**
+ * A run artifact: a .json surface; .ndjson/.jsonl of surfaces, surface events or server tracing
+ * lines; or a server log (.log). One run per file, decisions in line order.
+ */
+function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR) {
+    const fr = new FileReport(file, limits);
+    const run = new read_surface/* RunDecisions */.N(limits.maxDecisions);
+    const log = new ServerLog(run, fr, limits);
+    let surfaces = 0;
+    let tracing = 0;
+    const text = fileText(bytes, fr, limits);
+    const surface = (doc, k) => {
+        surfaces++;
+        const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
+        (0,read_surface/* readSurface */.U)(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message));
+    };
+    const json = (doc, inLog) => {
+        const loc = fr.at(doc.start);
+        const k = (0,classify/* classify */.L)(doc.value);
+        if (k.kind === 'tracing') {
+            // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
+            if (format === 'json')
+                fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
+            else {
+                tracing++;
+                log.event(k.line, loc, text, doc.start, lineEnd(text, doc.start));
+            }
+        }
+        else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
+            // A decision is never skipped: a line that carries one but is not a tracing line is an error.
+            fr.error(loc, k.kind === 'error' && k.named
+                ? k.reason
+                : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
+        }
+        else if (k.kind === 'error' && inLog && !k.named) {
+            // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
+            log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
+                ? 'JSON-RPC message (stdout mixed in)'
+                : 'JSON that is not a tracing event');
+        }
+        else if (k.kind === 'error')
+            fr.error(loc, k.reason);
+        else if (k.kind === 'other')
+            fr.skip(loc, k.name);
+        else if (k.kind === 'record')
+            fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+        else if (format === 'json' && k.via === 'event')
+            fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
+        else
+            surface(doc, k);
+    };
+    if (text !== null) {
+        const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
+        if (format === 'log') {
+            for (const l of (0,documents/* logLines */.OG)(text, { limits, collect }, fr)) {
+                if (l.kind === 'json')
+                    json(l.doc, true);
+                else
+                    log.text(text.slice(l.start, l.end), fr.at(l.start));
+            }
+        }
+        else {
+            for (const doc of (0,documents/* documents */.DB)(text, format, { limits, collect }, fr))
+                json(doc, false);
+        }
+        log.close();
+    }
+    const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
+    const first = fr.findings[firstError];
+    if (fr.failed && first) {
+        fr.findings[firstError] = { ...first, message: `${first.message} (the run is rejected and contributes no calls)` };
+    }
+    const isRun = surfaces > 0 || tracing > 0;
+    // Nothing is dropped silently: a readable file with nothing to verify says so.
+    if (!fr.failed && !isRun && !fr.skippedAny)
+        fr.notice('no_decisions', 'no decision surface in this file: it contributes no calls');
+    if (!fr.failed && tracing > 0 && run.decisions.length === 0 && surfaces === 0) {
+        fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
+    }
+    const findings = fr.close();
+    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
+}
+/** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
+function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
+    const fr = new FileReport(file, limits);
+    const records = [];
+    for (const doc of auditDocuments(bytes, format, fr, limits)) {
+        const offsets = doc.elements.get(ROOT_KEY) ?? [];
+        const items = Array.isArray(doc.value) && format === 'json'
+            ? doc.value.map((v, j) => [v, offsets[j] ?? doc.start])
+            : [[doc.value, doc.start]];
+        for (const [value, offset] of items) {
+            const loc = fr.at(offset);
+            const k = (0,classify/* classify */.L)(value);
+            if (k.kind === 'error')
+                fr.error(loc, k.reason);
+            else if (k.kind === 'other')
+                fr.skip(loc, k.name);
+            else if (k.kind === 'tracing')
+                fr.skip(loc, 'a server tracing line (a run among the audit exports)');
+            else if (k.kind === 'surface')
+                fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+            else
+                readRecord(k, loc, fr, records, options);
+        }
+    }
+    if (!fr.failed && records.length === 0 && !fr.skippedAny)
+        fr.notice('no_records', 'no audit record in this file');
+    return { run: null, records, findings: fr.close() };
+}
+
+
+/***/ }),
+
 /***/ 7753:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -10940,6 +9414,760 @@ const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
 const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+
+
+/***/ }),
+
+/***/ 2789:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  B: () => (/* binding */ readBundle)
+});
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:stream"
+const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
+// EXTERNAL MODULE: ./src/core/findings.ts
+var core_findings = __nccwpck_require__(4637);
+// EXTERNAL MODULE: ./src/core/model.ts
+var model = __nccwpck_require__(4146);
+// EXTERNAL MODULE: ./src/read/file-read.ts
+var file_read = __nccwpck_require__(7465);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+// EXTERNAL MODULE: ./src/read/read-error.ts
+var read_error = __nccwpck_require__(9677);
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
+// EXTERNAL MODULE: ./src/read/classify.ts
+var classify = __nccwpck_require__(3440);
+// EXTERNAL MODULE: ./src/read/lines.ts
+var lines = __nccwpck_require__(771);
+// EXTERNAL MODULE: ./src/read/strict-json.ts
+var strict_json = __nccwpck_require__(186);
+// EXTERNAL MODULE: ./src/read/surface.ts
+var surface = __nccwpck_require__(2835);
+// EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
+var utf8 = __nccwpck_require__(8107);
+;// CONCATENATED MODULE: ./src/read/bundle/events.ts
+/**
+ * The third job of the bundle reader: events.ndjson, every event's envelope, sequence and content
+ * hash, the run root; the decisions of its surface events through the same classifier as plain files.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
+const fail = (message) => {
+    throw new read_error/* ReadError */.F('events', message);
+};
+/** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
+function checkEnvelope(e, where, m, seq, source) {
+    if (e['specversion'] !== '1.0')
+        fail(`${where}: specversion must be "1.0"`);
+    for (const k of STRINGS)
+        if (typeof e[k] !== 'string')
+            fail(`${where}: ${k} must be a string`);
+    const src = e['source'];
+    if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
+        fail(`${where}: source must be a string containing ':' and not starting with it`);
+    if (source !== undefined && src !== source)
+        fail(`${where}: source differs from the first event's`);
+    if (e['assayrunid'] !== m.runId)
+        fail(`${where}: assayrunid does not equal the manifest run_id`);
+    if (e['assayseq'] !== seq)
+        fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
+    if (e['id'] !== `${m.runId}:${seq}`)
+        fail(`${where}: id must be "${m.runId}:${seq}"`);
+    const t = e['time'];
+    if (typeof t !== 'string')
+        return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
+    const time = (0,core_time/* parseRfc3339 */.TM)(t);
+    if (!time.ok)
+        return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
+    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+        fail(`${where}: assaypii and assaysecrets must be booleans`);
+    const subject = e['subject'];
+    if (subject !== undefined && subject !== null && typeof subject !== 'string')
+        fail(`${where}: subject must be a string`);
+    const covered = {
+        specversion: e['specversion'],
+        type: e['type'],
+        datacontenttype: e['datacontenttype'],
+        data: e['data'],
+    };
+    if (typeof subject === 'string')
+        covered['subject'] = subject;
+    const c = (0,binding/* jcs */.vI)(covered);
+    if (!c.ok)
+        return fail(`${where}: event cannot be canonicalized (${c.reason})`);
+    const contentHash = (0,binding/* sha256Digest */.sI)(c.text);
+    if (e['assaycontenthash'] !== contentHash)
+        fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
+    return { time: time.value, contentHash };
+}
+function readEvents(bytes, m, file, limits) {
+    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        fail('events.ndjson starts with a byte-order mark');
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!d.ok)
+        return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
+    const text = d.value;
+    const root = (0,external_node_crypto_.createHash)('sha256');
+    const run = new surface/* RunDecisions */.N(limits.maxDecisions);
+    const skipped = new Map();
+    let seq = 0;
+    let source;
+    let earliest = null;
+    let latest = null;
+    const surfacePath = (0,strict_json/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
+    const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
+    for (const { line, start, end } of (0,lines/* lines */.Mn)(text)) {
+        const where = `events.ndjson line ${line}`;
+        if (end === start)
+            fail(`${where} is blank`);
+        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes))
+            fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
+        if (seq >= limits.maxEvents)
+            fail(`more than ${limits.maxEvents} events`);
+        const r = (0,strict_json/* parseStrict */.z3)(text, opts, start, end);
+        if (!r.ok)
+            return fail(`${where} is not strict JSON: ${r.reason.message}`);
+        const e = r.value.json;
+        if (!(0,json/* isObject */.G)(e))
+            return fail(`${where} is not a JSON object`);
+        const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
+        source = e['source'];
+        if (!earliest || (0,core_time/* compareInstants */.QI)(time, earliest) < 0)
+            earliest = time;
+        if (!latest || (0,core_time/* compareInstants */.QI)(latest, time) < 0)
+            latest = time;
+        root.update(`${contentHash}\n`);
+        // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
+        const k = (0,classify/* classify */.L)(e);
+        if (k.kind === 'error')
+            fail(`${where}: ${k.reason}`);
+        else if (k.kind === 'surface') {
+            const offsets = r.value.elements.get(surfacePath) ?? [];
+            const locate = (j) => ({
+                file,
+                line,
+                column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
+                member: 'events.ndjson',
+            });
+            (0,surface/* readSurface */.U)(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
+        }
+        else {
+            const name = k.kind === 'record' ? `${model/* RECORD_SCHEMA */.e} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
+            skipped.set(name, (skipped.get(name) ?? 0) + 1);
+        }
+        seq++;
+    }
+    if (seq === 0)
+        fail('events.ndjson holds no events (a bundle needs at least one)');
+    if (seq !== m.eventCount)
+        fail(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+    const runRoot = `sha256:${root.digest('hex')}`;
+    if (runRoot !== m.runRoot)
+        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
+    if (m.bundleId !== m.runRoot)
+        fail('manifest bundle_id does not equal the run root');
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: (0,core_time/* autoSi */.Qs)(earliest), end: (0,core_time/* autoSi */.Qs)(latest) } : null };
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
+/** The second job of the bundle reader: manifest.json, or the other kind of archive it announces. */
+
+
+
+
+
+
+
+/** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
+function otherKind(schema) {
+    const k = (0,classify/* classify */.L)({ schema, observed_tool_decisions: [] });
+    if (k.kind === 'other')
+        return k.name;
+    throw new read_error/* ReadError */.F('manifest', k.kind === 'error'
+        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${k.reason}`
+        : `the archive's manifest names ${schema}, which is not an archive`);
+}
+/** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
+function otherArchive(bytes, limits) {
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!d.ok)
+        return null;
+    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    const v = r.ok ? r.value.json : null;
+    return (0,json/* isObject */.G)(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
+}
+/** The manifest, or the name of the other kind of archive it announces. */
+function readManifest(bytes, limits) {
+    const d = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!d.ok)
+        throw new read_error/* ReadError */.F('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
+    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    if (!r.ok)
+        throw new read_error/* ReadError */.F('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
+    const m = r.value.json;
+    if (!(0,json/* isObject */.G)(m))
+        throw new read_error/* ReadError */.F('manifest', 'manifest.json is not a JSON object');
+    if (typeof m['schema'] === 'string' && !('schema_version' in m))
+        return { other: otherKind(m['schema']) };
+    if (m['schema_version'] !== 1)
+        throw new read_error/* ReadError */.F('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+    const runId = m['run_id'];
+    const eventCount = m['event_count'];
+    const runRoot = m['run_root'];
+    const bundleId = m['bundle_id'];
+    if (typeof runId !== 'string')
+        throw new read_error/* ReadError */.F('manifest', 'manifest run_id is not a string');
+    if (runId.includes(':'))
+        throw new read_error/* ReadError */.F('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
+    if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
+        throw new read_error/* ReadError */.F('manifest', 'manifest event_count is not a non-negative integer');
+    if (typeof runRoot !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(runRoot))
+        throw new read_error/* ReadError */.F('manifest', 'manifest run_root is not a sha256:<hex> digest');
+    if (typeof bundleId !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(bundleId))
+        throw new read_error/* ReadError */.F('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
+    const files = m['files'];
+    const ev = (0,json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
+    if (!(0,json/* isObject */.G)(ev))
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"] is missing or not an object');
+    const sha = ev['sha256'];
+    const size = ev['bytes'];
+    if (typeof ev['path'] !== 'string')
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].path is not a string');
+    if (typeof sha !== 'string')
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
+    if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
+        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
+    const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
+    const p = (0,json/* isObject */.G)(m['producer']) ? m['producer'] : {};
+    const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
+    return {
+        producer: { name: text('name'), version: text('version'), git: text('git') },
+        runId,
+        eventCount,
+        runRoot,
+        bundleId,
+        eventsSha256,
+        eventsBytes: size,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/source.ts
+/**
+ * The first job of the bundle reader: the archive's bytes through gunzip, pulled by the tar reader,
+ * with the decompression limits (size, ratio) enforced while streaming.
+ */
+
+const MiB = 1024 * 1024;
+/** A pull source over the gunzip stream that enforces the decompression limits. */
+class GunzipSource {
+    compressed;
+    limits;
+    chunks = [];
+    buffered = 0;
+    total = 0;
+    done = false;
+    it;
+    constructor(stream, compressed, limits) {
+        this.compressed = compressed;
+        this.limits = limits;
+        this.it = stream[Symbol.asyncIterator]();
+    }
+    async fill() {
+        if (this.done)
+            return false;
+        const r = await this.it.next();
+        if (r.done) {
+            this.done = true;
+            return false;
+        }
+        this.total += r.value.length;
+        if (this.total > this.limits.maxDecompressedBytes) {
+            throw new read_error/* ReadError */.F('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
+        }
+        if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
+            throw new read_error/* ReadError */.F('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+        }
+        this.chunks.push(r.value);
+        this.buffered += r.value.length;
+        return true;
+    }
+    async read(n) {
+        while (this.buffered < n && (await this.fill()))
+            ;
+        const take = Math.min(n, this.buffered);
+        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+        const out = all.subarray(0, take);
+        const rest = all.subarray(take);
+        this.chunks = rest.length > 0 ? [rest] : [];
+        this.buffered = rest.length;
+        return out;
+    }
+    /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
+    async drain() {
+        let zeros = true;
+        const check = (b) => {
+            if (zeros)
+                for (let i = 0; i < b.length; i++)
+                    if (b[i] !== 0) {
+                        zeros = false;
+                        break;
+                    }
+        };
+        for (const c of this.chunks)
+            check(c);
+        this.chunks = [];
+        this.buffered = 0;
+        while (await this.fill()) {
+            for (const c of this.chunks)
+                check(c);
+            this.chunks = [];
+            this.buffered = 0;
+        }
+        return zeros;
+    }
+}
+function gzipReason(e) {
+    const m = e.message ?? '';
+    if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
+        return 'gzip stream is truncated (it ends before its trailer)';
+    if (/incorrect header check|unknown compression/i.test(m))
+        return 'not a gzip stream (bad gzip header)';
+    if (/incorrect data check/i.test(m))
+        return 'gzip CRC32 trailer does not match the data';
+    if (/incorrect length check/i.test(m))
+        return 'gzip size trailer does not match the data';
+    return `gzip stream is corrupt (${m})`;
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/tar.ts
+/**
+ * A minimal, strict ustar reader over a pull source. It yields members one at a time, consuming
+ * local PAX and GNU long-name headers, and refuses everything an evidence bundle never contains:
+ * links, devices, directories, global PAX headers, oversized metadata. Failures are ReadError('tar')
+ * (or 'limit') whose message names the rule.
+ */
+
+
+const BLOCK = 512;
+const isZero = (b) => {
+    for (let i = 0; i < b.length; i++)
+        if (b[i] !== 0)
+            return false;
+    return true;
+};
+const cstring = (b, start, len) => {
+    const end = b.indexOf(0, start);
+    return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
+};
+function octal(b, start, len, what) {
+    if ((b[start] & 0x80) !== 0) {
+        // GNU base-256: only sizes that fit in a double are meaningful here.
+        let v = 0;
+        for (let i = start + 1; i < start + len; i++)
+            v = v * 256 + b[i];
+        if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
+            throw new read_error/* ReadError */.F('tar', `tar header ${what} field is out of range`);
+        return v;
+    }
+    const s = b
+        .toString('latin1', start, start + len)
+        .replace(/[\0 ]+$/, '')
+        .replace(/^ +/, '');
+    if (s === '')
+        return 0;
+    if (!/^[0-7]+$/.test(s))
+        throw new read_error/* ReadError */.F('tar', `tar header ${what} field is not octal`);
+    return parseInt(s, 8);
+}
+function checksumOk(h) {
+    const declared = octal(h, 148, 8, 'checksum');
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++)
+        sum += i >= 148 && i < 156 ? 32 : h[i];
+    return sum === declared;
+}
+const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
+/** Parse PAX records "len key=value\n" and return the `path` record if any. */
+function paxPath(data) {
+    let i = 0;
+    let path;
+    while (i < data.length) {
+        const sp = data.indexOf(0x20, i);
+        if (sp === -1)
+            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
+        const len = Number(data.toString('latin1', i, sp));
+        if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
+            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record length');
+        const rec = data.toString('utf8', sp + 1, i + len - 1);
+        const eq = rec.indexOf('=');
+        if (eq === -1)
+            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
+        const key = rec.slice(0, eq);
+        if (key === 'path')
+            path = rec.slice(eq + 1);
+        if (key === 'linkpath')
+            throw new read_error/* ReadError */.F('tar', 'PAX linkpath record: links are not allowed in a bundle');
+        if (key === 'size')
+            throw new read_error/* ReadError */.F('tar', 'PAX size record is not supported in a bundle');
+        i += len;
+    }
+    return path;
+}
+async function* members(src, limits) {
+    let longName;
+    let consumed = true;
+    for (;;) {
+        if (!consumed)
+            throw new read_error/* ReadError */.F('tar', 'internal: member data not consumed');
+        const h = await src.read(BLOCK);
+        if (h.length === 0) {
+            if (longName !== undefined)
+                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header (truncated)');
+            return; // EOF at a header boundary: tolerated like the end marker
+        }
+        if (h.length < BLOCK)
+            throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside a header');
+        if (isZero(h)) {
+            if (longName !== undefined)
+                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header');
+            return;
+        }
+        if (!checksumOk(h))
+            throw new read_error/* ReadError */.F('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
+        const type = String.fromCharCode(h[156]);
+        const size = octal(h, 124, 12, 'size');
+        const magic = h.toString('latin1', 257, 263);
+        const ustar = magic === 'ustar\0' || magic === 'ustar ';
+        let name = cstring(h, 0, 100);
+        const prefix = ustar && magic === 'ustar\0' ? cstring(h, 345, 155) : '';
+        if (prefix)
+            name = `${prefix}/${name}`;
+        if (type === 'x' || type === 'L') {
+            if (size > limits.maxMetaBytes) {
+                throw new read_error/* ReadError */.F('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+            }
+            const data = await src.read(size + padding(size));
+            if (data.length < size + padding(size))
+                throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside an extended header');
+            const body = data.subarray(0, size);
+            longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
+            continue;
+        }
+        if (type === 'g')
+            throw new read_error/* ReadError */.F('tar', 'global PAX header member is not allowed in a bundle');
+        if (type === '1' || type === '2' || type === 'K')
+            throw new read_error/* ReadError */.F('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type === '3' || type === '4' || type === '6')
+            throw new read_error/* ReadError */.F('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type === '5')
+            throw new read_error/* ReadError */.F('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+        if (type !== '0' && type !== '\0' && type !== '7')
+            throw new read_error/* ReadError */.F('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
+        const path = longName ?? name;
+        longName = undefined;
+        if (Buffer.byteLength(path) > limits.maxPathBytes)
+            throw new read_error/* ReadError */.F('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
+        if (path.startsWith('/'))
+            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" is absolute`);
+        if (path.split('/').includes('..'))
+            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" contains ".."`);
+        consumed = false;
+        yield {
+            path,
+            size,
+            data: async (maxBytes, what) => {
+                if (size > maxBytes)
+                    throw new read_error/* ReadError */.F('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
+                const buf = await src.read(size + padding(size));
+                if (buf.length < size + padding(size))
+                    throw new read_error/* ReadError */.F('tar', `tar archive is truncated inside ${what}`);
+                consumed = true;
+                return buf.subarray(0, size);
+            },
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/bundle/archive.ts
+/**
+ * Assay evidence bundles (`docs/evidence-bundle.md`): gzip → tar (manifest.json, events.ndjson) →
+ * manifest, envelope, sequence, content hashes, run root, bundle_id — every limit enforced while
+ * streaming, so a decompression bomb stops at the limit. The bundle is one run; its decisions come
+ * from `assay.tool_decision_surface.v0` events in sequence order. A bundle that fails any rule is
+ * one `invalid_artifact` finding naming the rule, and contributes nothing.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Verify a bundle: what the archive is, or the rule it broke (the reader's errors end here). */
+async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
+    try {
+        return { ok: true, value: await walk(source, file, limits) };
+    }
+    catch (e) {
+        if (e instanceof read_error/* ReadError */.F)
+            return { ok: false, reason: e };
+        throw e;
+    }
+}
+/** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
+function archive_open(source, limits) {
+    try {
+        const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
+        if (size > limits.maxCompressedBytes)
+            throw new read_error/* ReadError */.F('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
+        return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
+    }
+    catch (e) {
+        if (e instanceof read_error/* ReadError */.F)
+            throw e;
+        throw new read_error/* ReadError */.F('io', `cannot read file: ${(0,read_error/* ioReason */.N)(e)}`);
+    }
+}
+const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
+/** The members in order: manifest.json, then events.ndjson, nothing else; or another kind of archive. */
+async function contents(src, file, limits) {
+    let manifest;
+    let events;
+    for await (const m of members(src, limits)) {
+        if (!manifest) {
+            if (m.path !== 'manifest.json' && m.path.endsWith('.json')) {
+                // Another kind of Assay archive (a runner archive…) announces itself in its first JSON member.
+                const other = otherArchive(await m.data(limits.maxManifestBytes, m.path), limits);
+                if (other !== null)
+                    return { other };
+            }
+            if (m.path !== 'manifest.json')
+                throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
+            const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
+            if ('other' in read)
+                return read;
+            manifest = read;
+        }
+        else if (!events) {
+            if (m.path !== 'events.ndjson')
+                throw new read_error/* ReadError */.F('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
+            if (m.size !== manifest.eventsBytes)
+                throw new read_error/* ReadError */.F('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+            const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
+            if ((0,binding/* sha256Digest */.sI)(bytes) !== manifest.eventsSha256)
+                throw new read_error/* ReadError */.F('bundle', 'events.ndjson sha256 does not match the manifest');
+            events = readEvents(bytes, manifest, file, limits);
+        }
+        else {
+            throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
+        }
+    }
+    if (!(await src.drain()))
+        throw new read_error/* ReadError */.F('bundle', 'data after the end of the tar archive');
+    if (!manifest)
+        throw new read_error/* ReadError */.F('bundle', 'missing member manifest.json');
+    if (!events)
+        throw new read_error/* ReadError */.F('bundle', 'missing member events.ndjson');
+    return { manifest, events };
+}
+/**
+ * Bytes gunzip hands over at a time. Each chunk is a turn of the event loop while zlib inflates on
+ * the thread pool: 16 KiB (the default) is ~5 000 turns for a 100 000-event bundle, 256 KiB ~300
+ * (2.28 → 2.06 s for it; 1 MiB was no faster). The limits are checked per chunk, so a bomb is
+ * stopped at most one chunk past them.
+ */
+const GUNZIP_CHUNK = 256 * 1024;
+/** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
+async function walk(source, file, limits) {
+    const { size, input } = archive_open(source, limits);
+    const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
+    const archiveHash = (0,external_node_crypto_.createHash)('sha256');
+    input.on('data', (chunk) => archiveHash.update(chunk));
+    input.on('error', (e) => gunzip.destroy(e));
+    input.pipe(gunzip);
+    try {
+        const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
+        if ('other' in read)
+            return { kind: 'other', name: read.other };
+        const { manifest, events } = read;
+        // Every byte has been read (drain checked the end): the hash is of the whole archive.
+        const facts = {
+            archiveSha256: archiveHash.digest('hex'),
+            bundleId: manifest.bundleId,
+            runId: manifest.runId,
+            eventCount: manifest.eventCount,
+            runRoot: manifest.runRoot,
+            producer: manifest.producer,
+            window: events.window,
+        };
+        return { kind: 'bundle', events, facts };
+    }
+    catch (e) {
+        if (e instanceof read_error/* ReadError */.F)
+            throw e;
+        const err = e;
+        if (typeof err.code === 'string' && err.code.startsWith('Z_'))
+            throw new read_error/* ReadError */.F('gzip', gzipReason(err));
+        if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
+            throw new read_error/* ReadError */.F('io', `cannot read file: ${err.code}`);
+        throw e;
+    }
+    finally {
+        input.destroy();
+        gunzip.destroy();
+    }
+}
+async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LIMITS */.k$) {
+    const at = { file, line: 1, column: 1 };
+    const verified = await verifyBundle(source, file, limits);
+    if (!verified.ok)
+        return { run: null, records: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+    const archive = verified.value;
+    if (archive.kind === 'other') {
+        const f = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        return { run: null, records: [], findings: [f] };
+    }
+    const { decisions, skipped } = archive.events;
+    const findings = [];
+    if (skipped.size > 0)
+        findings.push((0,file_read/* skippedFinding */.E)({ ...at, member: 'events.ndjson' }, skipped));
+    if (decisions.length === 0)
+        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${model/* SURFACE_SCHEMA */.S} events, so it contributes no calls`));
+    return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
+}
+
+
+/***/ }),
+
+/***/ 3440:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ classify)
+/* harmony export */ });
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
+/* harmony import */ var _core_model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4146);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2020);
+/**
+ * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
+ * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
+ * skipped with a notice; but a near miss of a kind the gate reads is an error, never a skip:
+ * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
+ * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
+ */
+
+
+
+const KNOWN = [
+    [_core_model_js__WEBPACK_IMPORTED_MODULE_0__/* .SURFACE_SCHEMA */ .S, 'surface'],
+    [_core_model_js__WEBPACK_IMPORTED_MODULE_0__/* .RECORD_SCHEMA */ .e, 'record'],
+];
+/** The family of a kind we read that `name` is exact or a near miss of, if any. */
+function familyOf(name) {
+    const n = name.trim().toLowerCase();
+    for (const k of KNOWN)
+        if (n.startsWith(k[0].replace(/\.v0$/, '')))
+            return k;
+    return null;
+}
+function byName(name, payload, via) {
+    const k = familyOf(name);
+    if (!k)
+        return { kind: 'other', name: (0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(name, 120) };
+    const [known, kind] = k;
+    if (name !== known) {
+        const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
+        return {
+            kind: 'error',
+            reason: `${version} ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+            named: true,
+        };
+    }
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(payload))
+        return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
+    return { kind, payload, via };
+}
+/** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v['fields']) && typeof v['target'] === 'string';
+/** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
+function classify(value) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(value)) {
+        return {
+            kind: 'error',
+            reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+            named: false,
+        };
+    }
+    const schema = value['schema'];
+    const type = value['type'];
+    // The tracing shape is recognised first: a tracing line that also names a kind names two (an error, never a skip).
+    if (isTracing(value)) {
+        if (schema === undefined && type === undefined)
+            return { kind: 'tracing', line: value };
+        return {
+            kind: 'error',
+            reason: `ambiguous: a server tracing line that also carries a top-level ${schema !== undefined ? 'schema' : 'type'}`,
+            named: true,
+        };
+    }
+    const event = typeof type === 'string' && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(value, 'data');
+    if (schema !== undefined && typeof schema !== 'string')
+        return { kind: 'error', reason: '"schema" is not a string', named: true };
+    if (typeof schema === 'string' && event) {
+        // Both named: fine only when they cannot disagree about whether this is something we read.
+        if (familyOf(schema) || familyOf(type)) {
+            return {
+                kind: 'error',
+                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(type, 120))} with a top-level schema ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(schema, 120))}`,
+                named: true,
+            };
+        }
+        return { kind: 'other', name: (0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(type, 120) };
+    }
+    if (typeof schema === 'string')
+        return byName(schema, value, 'schema');
+    if (event) {
+        const k = byName(type, value['data'], 'event');
+        return k;
+    }
+    return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
 
 
 /***/ }),
@@ -11269,6 +10497,294 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
+/***/ 7465:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E: () => (/* binding */ skippedFinding)
+/* harmony export */ });
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
+/**
+ * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
+ * reader both return it; the gate merges them).
+ */
+
+/** One notice for the objects of other kinds a file holds, counted by kind (at most 20 kinds named). */
+function skippedFinding(at, skipped) {
+    const total = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const all = [...skipped.entries()].sort();
+    const kinds = all
+        .slice(0, 20)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ') + (all.length > 20 ? `, and ${all.length - 20} more kind(s)` : '');
+    return (0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
+}
+
+
+/***/ }),
+
+/***/ 1119:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   JF: () => (/* binding */ readOne),
+/* harmony export */   V2: () => (/* binding */ failure),
+/* harmony export */   ri: () => (/* binding */ readBeside),
+/* harmony export */   wh: () => (/* binding */ readNamedFile)
+/* harmony export */ });
+/* unused harmony export readArtifact */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4637);
+/* harmony import */ var _artifacts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7249);
+/* harmony import */ var _bundle_archive_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2789);
+/* harmony import */ var _formats_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7928);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5826);
+/* harmony import */ var _read_error_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9677);
+/**
+ * One artifact file → what it contributes (a run, records, findings), by its name and role. The
+ * file is read once and nothing of it is kept but the prepared decisions and records.
+ */
+
+
+
+
+
+
+
+
+
+/** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
+const failure = (rel, message) => ({
+    run: null,
+    records: [],
+    findings: [(0,_core_findings_js__WEBPACK_IMPORTED_MODULE_3__/* .finding */ .gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+});
+const isBundle = (rel) => (0,_formats_js__WEBPACK_IMPORTED_MODULE_6__/* .formatOf */ .be)(rel) === 'bundle';
+/** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
+async function readArtifact(rel, role, bytes, limits) {
+    if (isBundle(rel))
+        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
+    return readTextArtifact(rel, role, bytes, limits);
+}
+/**
+ * Any artifact but an evidence bundle → what it contributes. Synchronous, and nothing it returns
+ * refers to `bytes` (the text is decoded into strings), so `bytes` may be reused once it returns.
+ */
+function readTextArtifact(rel, role, bytes, limits) {
+    const format = (0,_formats_js__WEBPACK_IMPORTED_MODULE_6__/* .formatOf */ .be)(rel);
+    if (!format || format === 'bundle')
+        return failure(rel, UNSUPPORTED);
+    if (format === 'attestation')
+        return failure(rel, ATTESTATION);
+    if (role === 'runs')
+        return (0,_artifacts_js__WEBPACK_IMPORTED_MODULE_4__/* .readRunFile */ .m)(rel, bytes, format, limits);
+    if (format === 'log')
+        return failure(rel, LOG_IN_AUDIT);
+    return (0,_artifacts_js__WEBPACK_IMPORTED_MODULE_4__/* .readAuditFile */ .q)(rel, bytes, format, limits);
+}
+const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
+const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
+const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
+const UNSUPPORTED = `unsupported file type: expected ${_formats_js__WEBPACK_IMPORTED_MODULE_6__/* .EXTENSION_LIST */ .RV}`;
+/**
+ * The buffer this thread reads its inputs into, grown to the largest file read so far up to
+ * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
+ * for the kernel to fault in: at N = 100 000 (190 MiB of inputs) `read` took 359 ms of a CPU profile
+ * with one and ~40 ms with this buffer (the whole run gained less, 2–4 %: BENCHMARKS.md).
+ */
+let scratch = null;
+const SCRATCH_MAX = 64 * 1024 * 1024;
+const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit while it was read (max-file-size)`;
+/**
+ * A file's bytes within max-file-size, or why not, in this thread's read buffer: the one way an
+ * input or a file beside it is read. The view is valid until the next call, so the caller consumes
+ * it before it yields or copies it. Read to its end, not to the size stat gave: a file that grows
+ * past the limit while it is read is refused all the same.
+ */
+function readTransient(p, limits) {
+    let fd;
+    try {
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(p, 'r');
+        const size = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.fstatSync)(fd).size;
+        if (size > limits.maxFileBytes)
+            return { ok: false, reason: (0,_limits_js__WEBPACK_IMPORTED_MODULE_7__/* .fileTooLarge */ .ME)(size, limits) };
+        // One byte more than the limit allows, to see a file that grew past it.
+        const want = Math.min(size, limits.maxFileBytes) + 1;
+        let buf;
+        if (want > SCRATCH_MAX)
+            buf = Buffer.allocUnsafeSlow(want);
+        else {
+            if (!scratch || scratch.length < want)
+                scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(want, 2 * (scratch?.length ?? 32768))));
+            buf = scratch;
+        }
+        let got = 0;
+        for (;;) {
+            if (got === buf.length) {
+                if (got > limits.maxFileBytes)
+                    return { ok: false, reason: GREW(limits) };
+                const bigger = Buffer.allocUnsafeSlow(Math.min(limits.maxFileBytes + 1, 2 * buf.length));
+                buf.copy(bigger, 0, 0, got);
+                buf = bigger;
+            }
+            const n = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.readSync)(fd, buf, got, buf.length - got, null);
+            if (n === 0)
+                break;
+            got += n;
+        }
+        if (got > limits.maxFileBytes)
+            return { ok: false, reason: GREW(limits) };
+        return { ok: true, value: buf.subarray(0, got) };
+    }
+    catch (e) {
+        return { ok: false, reason: `cannot read file: ${(0,_read_error_js__WEBPACK_IMPORTED_MODULE_8__/* .ioReason */ .N)(e)}` };
+    }
+    finally {
+        if (fd !== undefined)
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.closeSync)(fd);
+    }
+}
+/**
+ * The file beside an input (`what` names it in reasons, e.g. "the attestation sidecar"): a link to a
+ * file inside the workspace is followed like every input, one that leaves it or is broken is
+ * refused, and so is anything but a regular file.
+ */
+function readBeside(file, what, workspace, limits) {
+    const refuse = (reason) => ({ kind: 'refused', reason });
+    let st;
+    try {
+        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.lstatSync)(file);
+    }
+    catch {
+        return { kind: 'none' };
+    }
+    if (st.isSymbolicLink()) {
+        let real;
+        try {
+            real = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.realpathSync)(file);
+        }
+        catch {
+            return refuse(`${what} is a broken symbolic link`);
+        }
+        const r = node_path__WEBPACK_IMPORTED_MODULE_2___default().relative((0,node_fs__WEBPACK_IMPORTED_MODULE_1__.realpathSync)(workspace), real);
+        if (r.startsWith('..') || node_path__WEBPACK_IMPORTED_MODULE_2___default().isAbsolute(r))
+            return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
+        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(real);
+    }
+    if (!st.isFile())
+        return refuse(`${what} is not a regular file; not read`);
+    const got = readTransient(file, limits);
+    // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
+    return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
+}
+/**
+ * A file a flag or an input names (a key, a trusted root, an export to import), read whole within
+ * the file limit. Only a regular file is read (a link to one is followed: the user named it): a
+ * FIFO would block and a device never end (`--trusted-root /dev/zero`). The reason when not.
+ */
+function readNamedFile(file, limits) {
+    let st;
+    try {
+        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(file);
+    }
+    catch (e) {
+        return { ok: false, reason: `cannot read (${(0,_read_error_js__WEBPACK_IMPORTED_MODULE_8__/* .ioReason */ .N)(e)})` };
+    }
+    if (!st.isFile())
+        return { ok: false, reason: 'not a regular file; not read' };
+    const got = readTransient(file, limits);
+    // A copy: the read buffer is reused by the next read.
+    return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
+}
+/** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
+async function fileSha256(p) {
+    try {
+        const h = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
+        for await (const chunk of (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.createReadStream)(p))
+            h.update(chunk);
+        return h.digest('hex');
+    }
+    catch {
+        return undefined; // the reader reports why the file cannot be read
+    }
+}
+/** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
+async function readOne(file, role, limits, digest = false) {
+    const fail = (message) => failure(file.rel, message);
+    if (isBundle(file.rel)) {
+        // Streamed from disk: a bundle is never held whole beyond its events.
+        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await (0,_bundle_archive_js__WEBPACK_IMPORTED_MODULE_5__/* .readBundle */ .B)({ path: file.path }, file.rel, (0,_limits_js__WEBPACK_IMPORTED_MODULE_7__/* .bundleLimits */ .x0)(limits));
+        const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
+        return sha256 === undefined ? r : { ...r, sha256 };
+    }
+    if (!(0,_formats_js__WEBPACK_IMPORTED_MODULE_6__/* .formatOf */ .be)(file.rel))
+        return fail(UNSUPPORTED);
+    const read = readTransient(file.path, limits);
+    if (!read.ok)
+        return fail(read.reason);
+    const bytes = read.value;
+    // Both before anything yields: the buffer is this thread's, and the next file is read into it.
+    const r = readTextArtifact(file.rel, role, bytes, limits);
+    return digest ? { ...r, sha256: (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(bytes).digest('hex') } : r;
+}
+
+
+/***/ }),
+
+/***/ 7928:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MA: () => (/* binding */ sigstoreOf),
+/* harmony export */   RV: () => (/* binding */ EXTENSION_LIST),
+/* harmony export */   W_: () => (/* binding */ attestedBy),
+/* harmony export */   be: () => (/* binding */ formatOf),
+/* harmony export */   hQ: () => (/* binding */ sidecarOf),
+/* harmony export */   ks: () => (/* binding */ discoverable)
+/* harmony export */ });
+const EXTENSIONS = [
+    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
+    { ext: '.intoto.jsonl', format: 'attestation' },
+    { ext: '.sigstore.json', format: 'attestation' },
+    { ext: '.json', format: 'json' },
+    { ext: '.jsonl', format: 'ndjson' },
+    { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.log', format: 'log' },
+    { ext: '.tar.gz', format: 'bundle' },
+];
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
+/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
+function formatOf(file) {
+    const lower = file.toLowerCase();
+    for (const { ext, format } of EXTENSIONS)
+        if (lower.endsWith(ext))
+            return format;
+    return null;
+}
+/** Whether a directory or glob input of this role picks the file up. */
+function discoverable(file, role) {
+    const f = formatOf(file);
+    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
+}
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+function attestedBy(attestation) {
+    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return m ? attestation.slice(0, m.index) : null;
+}
+
+
+/***/ }),
+
 /***/ 5826:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -11382,6 +10898,710 @@ class ReadError extends Error {
 }
 /** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
 const ioReason = (e) => e.code ?? e.message;
+
+
+/***/ }),
+
+/***/ 8981:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  d: () => (/* binding */ checkDecision),
+  E: () => (/* binding */ checkRecord)
+});
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/runtime/ucs2length.js
+var ucs2length = __nccwpck_require__(6214);
+;// CONCATENATED MODULE: ./src/read/validators.generated.js
+// Generated by scripts/gen-validators.mjs from schemas/; do not edit.
+const decision = validate1;
+const schema1 = {"description":"One recorded tool call. A call can only be verified when action.resource_type, action.verb and action.target yield a subject (see the semantics document, section 2).","type":"object","required":["response"],"properties":{"tool":{"type":"object","properties":{"name":{"type":["string","null"],"maxLength":1024,"description":"The MCP tool name; longer than 1024 characters is refused (it is printed in annotations and summaries)."},"category":{"type":["string","null"]}}},"action":{"description":"What the call does. Missing or non-string resource_type/verb, or a non-object target, leave the call without a subject (never verified) rather than invalid.","type":["object","null"],"properties":{"resource_type":{"description":"The action class: github_deploy_key, workspace_member or workspace_role bind; other classes cannot be verified."},"verb":{},"target":{"description":"Only the fields bound for the class are hashed; provider selects which audit records may bind; read_only is never bound.","properties":{"provider":{"type":["string","null"]}}}}},"decision":{"type":"object","properties":{"effect":{"enum":["allow","deny","error"],"description":"Exactly allow, deny or error when present (upstream's server writes error for a call that failed): a denied or failed call is never promoted and never confirms another."}}},"response":{"type":"object","required":["side_effect_asserted"],"properties":{"status":{"description":"\"success\" on a read makes it able to confirm an earlier write."},"side_effect_asserted":{"type":"boolean"},"side_effect_verified":{"type":"boolean","description":"Legacy claim: true without a side_effect block claims verified (no digest)."},"side_effect":{"type":"object","required":["asserted","level"],"properties":{"asserted":{"type":"boolean"},"level":{"enum":["asserted","observed_confirmed","verified"]},"verification_source":{"type":["string","null"],"description":"null for asserted, observed_read_followup for observed_confirmed, provider_audit_import for verified."},"verification_subject_digest":{"type":["string","null"],"description":"The claimed binding of the call subject (sha256:<64 hex>); null for asserted."}}}}}}};
+
+const func0 = ucs2length["default"] ?? ucs2length;
+
+function validate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.response === undefined) && (missing0 = "response")){
+validate1.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.tool !== undefined){
+let data0 = data.tool;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name !== undefined){
+let data1 = data0.name;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: schema1.properties.tool.properties.name.type},message:"must be string,null"}];
+return false;
+}
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(func0(data1) > 1024){
+validate1.errors = [{instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters"}];
+return false;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.category !== undefined){
+let data2 = data0.category;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate1.errors = [{instancePath:instancePath+"/tool/category",schemaPath:"#/properties/tool/properties/category/type",keyword:"type",params:{type: schema1.properties.tool.properties.category.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.action !== undefined){
+let data3 = data.action;
+const _errs7 = errors;
+if((!(data3 && typeof data3 == "object" && !Array.isArray(data3))) && (data3 !== null)){
+validate1.errors = [{instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: schema1.properties.action.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.target !== undefined){
+let data4 = data3.target;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.provider !== undefined){
+let data5 = data4.provider;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate1.errors = [{instancePath:instancePath+"/action/target/provider",schemaPath:"#/properties/action/properties/target/properties/provider/type",keyword:"type",params:{type: schema1.properties.action.properties.target.properties.provider.type},message:"must be string,null"}];
+return false;
+}
+}
+}
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.decision !== undefined){
+let data6 = data.decision;
+const _errs12 = errors;
+if(errors === _errs12){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.effect !== undefined){
+let data7 = data6.effect;
+if(!(((data7 === "allow") || (data7 === "deny")) || (data7 === "error"))){
+validate1.errors = [{instancePath:instancePath+"/decision/effect",schemaPath:"#/properties/decision/properties/effect/enum",keyword:"enum",params:{allowedValues: schema1.properties.decision.properties.effect.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.response !== undefined){
+let data8 = data.response;
+const _errs15 = errors;
+if(errors === _errs15){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if((data8.side_effect_asserted === undefined) && (missing1 = "side_effect_asserted")){
+validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data8.side_effect_asserted !== undefined){
+const _errs17 = errors;
+if(typeof data8.side_effect_asserted !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect_asserted",schemaPath:"#/properties/response/properties/side_effect_asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid5 = _errs17 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data8.side_effect_verified !== undefined){
+const _errs19 = errors;
+if(typeof data8.side_effect_verified !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect_verified",schemaPath:"#/properties/response/properties/side_effect_verified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid5 = _errs19 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data8.side_effect !== undefined){
+let data11 = data8.side_effect;
+const _errs21 = errors;
+if(errors === _errs21){
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing2;
+if(((data11.asserted === undefined) && (missing2 = "asserted")) || ((data11.level === undefined) && (missing2 = "level"))){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data11.asserted !== undefined){
+const _errs23 = errors;
+if(typeof data11.asserted !== "boolean"){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/asserted",schemaPath:"#/properties/response/properties/side_effect/properties/asserted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid6 = _errs23 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.level !== undefined){
+let data13 = data11.level;
+const _errs25 = errors;
+if(!(((data13 === "asserted") || (data13 === "observed_confirmed")) || (data13 === "verified"))){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/level",schemaPath:"#/properties/response/properties/side_effect/properties/level/enum",keyword:"enum",params:{allowedValues: schema1.properties.response.properties.side_effect.properties.level.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid6 = _errs25 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.verification_source !== undefined){
+let data14 = data11.verification_source;
+const _errs26 = errors;
+if((typeof data14 !== "string") && (data14 !== null)){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_source",schemaPath:"#/properties/response/properties/side_effect/properties/verification_source/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_source.type},message:"must be string,null"}];
+return false;
+}
+var valid6 = _errs26 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data11.verification_subject_digest !== undefined){
+let data15 = data11.verification_subject_digest;
+const _errs28 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate1.errors = [{instancePath:instancePath+"/response/side_effect/verification_subject_digest",schemaPath:"#/properties/response/properties/side_effect/properties/verification_subject_digest/type",keyword:"type",params:{type: schema1.properties.response.properties.side_effect.properties.verification_subject_digest.type},message:"must be string,null"}];
+return false;
+}
+var valid6 = _errs28 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/response/side_effect",schemaPath:"#/properties/response/properties/side_effect/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid5 = _errs21 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath:instancePath+"/response",schemaPath:"#/properties/response/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1.errors = vErrors;
+return errors === 0;
+}
+
+const record = validate2;
+const schema3 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://receipt-gate.dev/schemas/provider-audit-record.schema.json","title":"assay.provider_audit_record.v0","description":"An audit record exported independently from a provider's own audit log. binding_digest must equal sha256(JCS(subject)); receipt-gate recomputes it and never queries the provider.","type":"object","required":["schema","provider","record_id","subject","binding_digest"],"properties":{"schema":{"const":"assay.provider_audit_record.v0"},"provider":{"type":"string","description":"Must equal action.target.provider of the call it verifies, when the call names one."},"record_id":{"type":"string","description":"With provider, the record's identity: one record verifies one call."},"subject":{"type":"object","required":["action_class","verb","target"],"properties":{"action_class":{"type":"string"},"verb":{"type":"string"},"target":{"type":"object"}}},"binding_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"non_claims":{"type":"array","items":{"type":"string"}},"signature":{"type":"object","description":"Optional: an Ed25519 signature by the export job over the DSSE PAE of JCS(this record without signature); see docs/records-provenance.md.","required":["version","algorithm","payload_type","signed_payload_digest","key_id","signature","signed_at"],"additionalProperties":false,"properties":{"version":{"const":1},"algorithm":{"const":"ed25519"},"payload_type":{"const":"application/vnd.assay.provider-audit-record+json;v=0"},"signed_payload_digest":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"key_id":{"type":"string","pattern":"^sha256:[0-9a-f]{64}$","description":"sha256 of the signer's public key (SubjectPublicKeyInfo DER)."},"signature":{"type":"string","description":"base64 of the 64-byte Ed25519 signature"},"signed_at":{"type":"string","description":"RFC 3339 UTC time"}}}}};
+const pattern0 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+
+function validate2(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://receipt-gate.dev/schemas/provider-audit-record.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((data.schema === undefined) && (missing0 = "schema")) || ((data.provider === undefined) && (missing0 = "provider"))) || ((data.record_id === undefined) && (missing0 = "record_id"))) || ((data.subject === undefined) && (missing0 = "subject"))) || ((data.binding_digest === undefined) && (missing0 = "binding_digest"))){
+validate2.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.schema !== undefined){
+const _errs1 = errors;
+if("assay.provider_audit_record.v0" !== data.schema){
+validate2.errors = [{instancePath:instancePath+"/schema",schemaPath:"#/properties/schema/const",keyword:"const",params:{allowedValue: "assay.provider_audit_record.v0"},message:"must be equal to constant"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.provider !== undefined){
+const _errs2 = errors;
+if(typeof data.provider !== "string"){
+validate2.errors = [{instancePath:instancePath+"/provider",schemaPath:"#/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.record_id !== undefined){
+const _errs4 = errors;
+if(typeof data.record_id !== "string"){
+validate2.errors = [{instancePath:instancePath+"/record_id",schemaPath:"#/properties/record_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.subject !== undefined){
+let data3 = data.subject;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if((((data3.action_class === undefined) && (missing1 = "action_class")) || ((data3.verb === undefined) && (missing1 = "verb"))) || ((data3.target === undefined) && (missing1 = "target"))){
+validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data3.action_class !== undefined){
+const _errs8 = errors;
+if(typeof data3.action_class !== "string"){
+validate2.errors = [{instancePath:instancePath+"/subject/action_class",schemaPath:"#/properties/subject/properties/action_class/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.verb !== undefined){
+const _errs10 = errors;
+if(typeof data3.verb !== "string"){
+validate2.errors = [{instancePath:instancePath+"/subject/verb",schemaPath:"#/properties/subject/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.target !== undefined){
+let data6 = data3.target;
+const _errs12 = errors;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+validate2.errors = [{instancePath:instancePath+"/subject/target",schemaPath:"#/properties/subject/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.binding_digest !== undefined){
+let data7 = data.binding_digest;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data7 === "string"){
+if(!pattern0.test(data7)){
+validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/binding_digest",schemaPath:"#/properties/binding_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.non_claims !== undefined){
+let data8 = data.non_claims;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data8)){
+var valid2 = true;
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+const _errs18 = errors;
+if(typeof data8[i0] !== "string"){
+validate2.errors = [{instancePath:instancePath+"/non_claims/" + i0,schemaPath:"#/properties/non_claims/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/non_claims",schemaPath:"#/properties/non_claims/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.signature !== undefined){
+let data10 = data.signature;
+const _errs20 = errors;
+if(errors === _errs20){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing2;
+if((((((((data10.version === undefined) && (missing2 = "version")) || ((data10.algorithm === undefined) && (missing2 = "algorithm"))) || ((data10.payload_type === undefined) && (missing2 = "payload_type"))) || ((data10.signed_payload_digest === undefined) && (missing2 = "signed_payload_digest"))) || ((data10.key_id === undefined) && (missing2 = "key_id"))) || ((data10.signature === undefined) && (missing2 = "signature"))) || ((data10.signed_at === undefined) && (missing2 = "signed_at"))){
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs22 = errors;
+for(const key0 in data10){
+if(!(((((((key0 === "version") || (key0 === "algorithm")) || (key0 === "payload_type")) || (key0 === "signed_payload_digest")) || (key0 === "key_id")) || (key0 === "signature")) || (key0 === "signed_at"))){
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs22 === errors){
+if(data10.version !== undefined){
+const _errs23 = errors;
+if(1 !== data10.version){
+validate2.errors = [{instancePath:instancePath+"/signature/version",schemaPath:"#/properties/signature/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs23 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.algorithm !== undefined){
+const _errs24 = errors;
+if("ed25519" !== data10.algorithm){
+validate2.errors = [{instancePath:instancePath+"/signature/algorithm",schemaPath:"#/properties/signature/properties/algorithm/const",keyword:"const",params:{allowedValue: "ed25519"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs24 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.payload_type !== undefined){
+const _errs25 = errors;
+if("application/vnd.assay.provider-audit-record+json;v=0" !== data10.payload_type){
+validate2.errors = [{instancePath:instancePath+"/signature/payload_type",schemaPath:"#/properties/signature/properties/payload_type/const",keyword:"const",params:{allowedValue: "application/vnd.assay.provider-audit-record+json;v=0"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs25 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signed_payload_digest !== undefined){
+let data14 = data10.signed_payload_digest;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data14 === "string"){
+if(!pattern0.test(data14)){
+validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature/signed_payload_digest",schemaPath:"#/properties/signature/properties/signed_payload_digest/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs26 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.key_id !== undefined){
+let data15 = data10.key_id;
+const _errs28 = errors;
+if(errors === _errs28){
+if(typeof data15 === "string"){
+if(!pattern0.test(data15)){
+validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature/key_id",schemaPath:"#/properties/signature/properties/key_id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs28 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signature !== undefined){
+const _errs30 = errors;
+if(typeof data10.signature !== "string"){
+validate2.errors = [{instancePath:instancePath+"/signature/signature",schemaPath:"#/properties/signature/properties/signature/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs30 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data10.signed_at !== undefined){
+const _errs32 = errors;
+if(typeof data10.signed_at !== "string"){
+validate2.errors = [{instancePath:instancePath+"/signature/signed_at",schemaPath:"#/properties/signature/properties/signed_at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid3 = _errs32 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath:instancePath+"/signature",schemaPath:"#/properties/signature/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate2.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate2.errors = vErrors;
+return errors === 0;
+}
+
+
+;// CONCATENATED MODULE: ./src/read/shapes.ts
+
+function describe(errors) {
+    const e = errors?.[0];
+    if (!e)
+        return 'does not match its schema';
+    const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the object';
+    if (e.keyword === 'const' || e.keyword === 'enum') {
+        return `${where} must be ${JSON.stringify(e.params.allowedValue ?? e.params.allowedValues)}`;
+    }
+    return `${where} ${e.message ?? 'is invalid'}`;
+}
+const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reason: describe(fn.errors) };
+const checkDecision = checker(decision);
+const checkRecord = checker(record);
+
+
+/***/ }),
+
+/***/ 2826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CY: () => (/* binding */ isSignedAt),
+/* harmony export */   Md: () => (/* binding */ payloadOf),
+/* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
+/* harmony export */   Zg: () => (/* binding */ pae),
+/* harmony export */   lH: () => (/* binding */ readSignatureMember)
+/* harmony export */ });
+/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
+/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
+/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7753);
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
+/** The `signature` member's shape: the seven members with their types and values, nothing else. */
+function readSignatureMember(v) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(v))
+        if (!MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of MEMBERS)
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(v, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (v['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (v['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (v['payload_type'] !== PAYLOAD_TYPE)
+        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const d = v[k];
+        if (typeof d !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(d))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = v['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = v['signed_at'];
+    if (typeof at !== 'string' || !isSignedAt(at))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: v['signed_payload_digest'],
+        key_id: v['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, value: member };
+}
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const t = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
+}
 
 
 /***/ }),
@@ -12136,6 +12356,90 @@ class LineIndex {
 
 /***/ }),
 
+/***/ 2835:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   N: () => (/* binding */ RunDecisions),
+/* harmony export */   U: () => (/* binding */ readSurface)
+/* harmony export */ });
+/* harmony import */ var _core_decision_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(118);
+/* harmony import */ var _core_model_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4146);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2020);
+/* harmony import */ var _shapes_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8981);
+/**
+ * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
+ * line, an evidence event in a log or a bundle): the array check, the event-data schema rule, and
+ * each decision's shape, location and index. Problems go to `fail`; valid decisions are prepared
+ * (reduced to what verification reads) as they are read.
+ */
+
+
+
+
+/** A run's decisions as they are read: the valid ones, and how many were seen (valid or not). */
+class RunDecisions {
+    max;
+    decisions = [];
+    seen = 0;
+    /** Past the limit: the run is rejected (one error said), and no further decision is read. */
+    full = false;
+    /** @param max the most decisions one run may hold (ReadLimits.maxDecisions) */
+    constructor(max) {
+        this.max = max;
+    }
+    /** Room for `count` more decisions; past the limit, once, the located error that rejects the run. */
+    admit(count, at, fail) {
+        if (this.full)
+            return false;
+        if (this.seen + count <= this.max)
+            return true;
+        // One located error, and nothing more is prepared: memory stays bounded by the limit.
+        this.full = true;
+        fail(at(), `the run holds more than ${this.max} decisions (the limit per run); it is not read`);
+        return false;
+    }
+}
+/**
+ * @param payload  the surface object (the document itself, or an event's `data`)
+ * @param via      how the surface was named: its own `schema`, or an evidence event's `type`
+ * @param locate   the location of decision j of this surface (null: the surface's own location)
+ * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
+ *                 not, takes the next index
+ * @returns false when the surface itself is unusable (then nothing was appended)
+ */
+function readSurface(payload, via, locate, run, fail) {
+    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== _core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .S) {
+        const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,_core_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quote */ .hD)(payload['schema'], 120) : payload['schema']);
+        const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
+        fail(locate(null), version
+            ? `event data has schema ${found}: unsupported version (this gate reads ${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .S})`
+            : `event data has schema ${found}, expected ${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .S}`);
+        return false;
+    }
+    const list = payload['observed_tool_decisions'];
+    if (!Array.isArray(list)) {
+        fail(locate(null), via === 'event' ? `${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .S} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+        return false;
+    }
+    if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
+        return false;
+    list.forEach((decision, j) => {
+        const loc = locate(j);
+        const index = run.seen++;
+        const shape = (0,_shapes_js__WEBPACK_IMPORTED_MODULE_1__/* .checkDecision */ .d)(decision);
+        // A decision that breaks its shape rejects the run; the rest are still checked and reported.
+        if (!shape.ok)
+            fail(loc, `decision ${index}: ${shape.reason}`);
+        else
+            run.decisions.push((0,_core_decision_js__WEBPACK_IMPORTED_MODULE_0__/* .prepareDecision */ .i)(loc, index, decision));
+    });
+    return true;
+}
+
+
+/***/ }),
+
 /***/ 8107:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -12211,6 +12515,13 @@ function byteLocation(b, offset) {
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 
 /***/ }),
 

@@ -587,1194 +587,26 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
-/***/ 5826:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   ME: () => (/* binding */ fileTooLarge),
-/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
-/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
-/* harmony export */   ti: () => (/* binding */ lineTooLong),
-/* harmony export */   x0: () => (/* binding */ bundleLimits)
-/* harmony export */ });
-/* unused harmony exports MAX_KEY_TEXT_BYTES, MAX_SIGNATURES, MAX_WALK_ENTRIES */
-const DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 ** 2,
-    maxLineBytes: 8 * 1024 ** 2,
-    maxDepth: 64,
-    maxKeys: 10_000,
-    maxFindingsPerFile: 20,
-    maxDecisions: 100_000,
-};
-/** The messages a broken limit gives, the same wherever it is checked. */
-const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
-const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
-/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
-const MAX_KEY_TEXT_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
-/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
-const MAX_SIGNATURES = 16;
-/** Most directory entries one discovery walks before it stops (narrow the inputs). */
-const MAX_WALK_ENTRIES = 500_000;
-const MiB = 1024 * 1024;
-const DEFAULT_BUNDLE_LIMITS = {
-    maxCompressedBytes: 100 * MiB,
-    maxDecompressedBytes: 1024 * MiB,
-    maxRatio: 200,
-    maxManifestBytes: 10 * MiB,
-    maxEventsBytes: 500 * MiB,
-    maxEvents: 100_000,
-    maxLineBytes: 1 * MiB,
-    maxPathBytes: 256,
-    maxMetaBytes: 64 * 1024,
-    maxDepth: 64,
-    maxDecisions: DEFAULT_LIMITS.maxDecisions,
-};
-/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
-function bundleLimits(read) {
-    return {
-        ...DEFAULT_BUNDLE_LIMITS,
-        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
-        maxDecisions: read.maxDecisions,
-    };
-}
-
-
-/***/ }),
-
-/***/ 771:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Mn: () => (/* binding */ lines),
-/* harmony export */   Q_: () => (/* binding */ overBytes),
-/* harmony export */   hQ: () => (/* binding */ blank)
-/* harmony export */ });
-/**
- * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
- * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
- */
-function* lines(text) {
-    for (let start = 0, line = 1; start < text.length; line++) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
-        yield { line, start, end };
-        start = next;
-    }
-}
-/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
-function overBytes(text, start, end, maxBytes) {
-    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
-}
-/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
-function blank(text, start, end) {
-    for (let i = start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09)
-            return false;
-    }
-    return true;
-}
-
-
-/***/ }),
-
-/***/ 9677:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   F: () => (/* binding */ ReadError),
-/* harmony export */   N: () => (/* binding */ ioReason)
-/* harmony export */ });
-class ReadError extends Error {
-    code;
-    constructor(code, message) {
-        super(message);
-        this.code = code;
-    }
-}
-/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
-const ioReason = (e) => e.code ?? e.message;
-
-
-/***/ }),
-
-/***/ 186:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Pn: () => (/* binding */ pathKey),
-/* harmony export */   rr: () => (/* binding */ LineIndex),
-/* harmony export */   t1: () => (/* binding */ firstValueEnd),
-/* harmony export */   z3: () => (/* binding */ parseStrict)
-/* harmony export */ });
-/* unused harmony export scan */
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6153);
-/**
- * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
- *
- * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
- * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
- * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
- * start. Values are taken from JSON.parse (`__proto__` is an ordinary own key there), which sees the
- * text first: when it accepts, the text is trusted grammar and `parseStrict` either proves it clean
- * from the parsed value alone (nothing to collect: `provablyClean`) or scans it in trusted mode;
- * when it refuses, the full scan says where and why.
- */
-
-/** The key under which `elements` holds a path's offsets. */
-const pathKey = (path) => JSON.stringify(path);
-var C;
-(function (C) {
-    C[C["TAB"] = 9] = "TAB";
-    C[C["LF"] = 10] = "LF";
-    C[C["CR"] = 13] = "CR";
-    C[C["SPACE"] = 32] = "SPACE";
-    C[C["QUOTE"] = 34] = "QUOTE";
-    C[C["PLUS"] = 43] = "PLUS";
-    C[C["COMMA"] = 44] = "COMMA";
-    C[C["MINUS"] = 45] = "MINUS";
-    C[C["DOT"] = 46] = "DOT";
-    C[C["ZERO"] = 48] = "ZERO";
-    C[C["NINE"] = 57] = "NINE";
-    C[C["COLON"] = 58] = "COLON";
-    C[C["UPPER_E"] = 69] = "UPPER_E";
-    C[C["LBRACKET"] = 91] = "LBRACKET";
-    C[C["BACKSLASH"] = 92] = "BACKSLASH";
-    C[C["RBRACKET"] = 93] = "RBRACKET";
-    C[C["LOWER_E"] = 101] = "LOWER_E";
-    C[C["LBRACE"] = 123] = "LBRACE";
-    C[C["RBRACE"] = 125] = "RBRACE";
-})(C || (C = {}));
-class ScanError {
-    offset;
-    message;
-    constructor(offset, message) {
-        this.offset = offset;
-        this.message = message;
-    }
-}
-const describe = (s) => {
-    const j = JSON.stringify(s);
-    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
-};
-/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
-function scan(text, options, start = 0, end = text.length) {
-    return runScanner(new Scanner(text, start, end, options, false));
-}
-/**
- * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
- * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
- */
-function firstValueEnd(text, options, start, end = text.length) {
-    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
-    try {
-        scanner.run(true);
-        return { ok: true, value: scanner.valueEnd };
-    }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, reason: { offset: e.offset, message: e.message } };
-        throw e;
-    }
-}
-function runScanner(scanner) {
-    try {
-        return { ok: true, value: scanner.run() };
-    }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, reason: { offset: e.offset, message: e.message } };
-        throw e;
-    }
-}
-const wellFormed = (s) => s.isWellFormed();
-/**
- * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
- * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
- * character by character. When it rejects, the full scan finds and locates the error.
- *
- * Both scans run on the document's own slice, never on the text around it: a search (for the next
- * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
- * its size whatever its lines hold. Offsets are moved back to the whole text's.
- */
-function parseStrict(text, options, start = 0, end = text.length) {
-    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
-    let value;
-    try {
-        value = JSON.parse(slice);
-    }
-    catch (e) {
-        const r = scan(slice, options);
-        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-        return {
-            ok: false,
-            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
-        };
-    }
-    const trusted = wellFormed(slice);
-    if (trusted && provablyClean(slice, value, options))
-        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
-    const r = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
-    if (!r.ok)
-        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
-    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
-}
-const NO_ELEMENTS = new Map();
-/**
- * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
- * value, within the limits, with nothing to collect — proved without a scan, from the value:
- *
- * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
- * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
- * colons in its strings. The parsed value holds every string and member of the text except those a
- * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
- * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
- * the value. False is not an error: the scan then decides, and says where.
- */
-function provablyClean(text, value, o) {
-    if (text.includes('\\u'))
-        return false;
-    if (o.collect)
-        for (const p of o.collect)
-            if (holdsArray(value, p))
-                return false;
-    walkState.colons = 0;
-    walkState.bad = false;
-    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
-    return !walkState.bad && colonsIn(text) === walkState.colons;
-}
-/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
-function holdsArray(value, path) {
-    let v = value;
-    for (const k of path) {
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(v) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(v, k))
-            return false;
-        v = v[k];
-    }
-    return Array.isArray(v);
-}
-const colonsIn = (s) => {
-    let n = 0;
-    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
-        n++;
-    return n;
-};
-/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
-const walkState = { colons: 0, bad: false };
-function walk(v, depth, maxDepth, maxKeys) {
-    if (typeof v === 'string') {
-        if (v.includes(':'))
-            walkState.colons += colonsIn(v);
-        return;
-    }
-    if (typeof v === 'number') {
-        if (!Number.isFinite(v))
-            walkState.bad = true;
-        return;
-    }
-    if (typeof v !== 'object' || v === null)
-        return;
-    if (depth > maxDepth) {
-        walkState.bad = true;
-        return;
-    }
-    if (Array.isArray(v)) {
-        for (let i = 0; i < v.length && !walkState.bad; i++)
-            walk(v[i], depth + 1, maxDepth, maxKeys);
-        return;
-    }
-    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
-    // never a lookup by a key read from the input.
-    const keys = Object.keys(v);
-    if (keys.length > maxKeys)
-        walkState.bad = true;
-    walkState.colons += keys.length;
-    for (const k of keys)
-        if (k.includes(':'))
-            walkState.colons += colonsIn(k);
-    for (const x of Object.values(v)) {
-        if (walkState.bad)
-            return;
-        walk(x, depth + 1, maxDepth, maxKeys);
-    }
-}
-function shifted(elements, by) {
-    const out = new Map();
-    for (const [k, v] of elements)
-        out.set(k, v.map((o) => o + by));
-    return out;
-}
-/**
- * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
- * collision only costs a comparison of the two decoded keys.
- */
-function keyHash(s, a, b) {
-    const n = b - a;
-    if (n === 0)
-        return 0;
-    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
-}
-/** Members remembered per open object before switching to a Set of decoded keys. */
-const SMALL = 16;
-const NO_PATHS = [];
-/** The keys and depth of the paths a reader collects, computed once per list (a reader passes the same list for every line). */
-const plans = new WeakMap();
-function collectPlan(collect) {
-    let plan = plans.get(collect);
-    if (!plan) {
-        plan = { keys: new Set(collect.map(pathKey)), maxPath: Math.max(-1, ...collect.map((p) => p.length)) };
-        plans.set(collect, plan);
-    }
-    return plan;
-}
-let shared = null;
-function tables(depths) {
-    if (!shared || shared.kinds.length < depths) {
-        shared = {
-            kinds: new Uint8Array(depths),
-            counts: new Int32Array(depths),
-            starts: new Int32Array(depths * SMALL),
-            ends: new Int32Array(depths * SMALL),
-            hashes: new Int32Array(depths * SMALL),
-            escapes: new Uint8Array(depths * SMALL),
-        };
-    }
-    return shared;
-}
-class Scanner {
-    s;
-    end;
-    o;
-    trusted;
-    i;
-    depth = 0;
-    /** Per depth: 1 for an object, 2 for an array. */
-    kinds;
-    /**
-     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
-     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
-     */
-    counts;
-    starts;
-    ends;
-    hashes;
-    escapes;
-    sets = [];
-    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
-    paths = [];
-    collecting = [];
-    /** The offsets found, by path key (a wanted path that holds no array is absent). */
-    wanted = new Map();
-    wantedKeys;
-    maxPath;
-    maxKeys;
-    /** The last key read, decoded: only kept while path bookkeeping needs it. */
-    lastKey = '';
-    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
-    escaped = false;
-    hash = 0;
-    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
-    nextBackslash = -2;
-    /** Index of the next `\\u` at or after the scan position (-1: none); trusted mode only. */
-    nextUnicode = -2;
-    /**
-     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
-     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
-     */
-    constructor(s, start, end, o, trusted) {
-        this.s = s;
-        this.end = end;
-        this.o = o;
-        this.trusted = trusted;
-        this.i = start;
-        const t = tables(o.maxDepth + 2);
-        this.kinds = t.kinds;
-        this.counts = t.counts;
-        this.starts = t.starts;
-        this.ends = t.ends;
-        this.hashes = t.hashes;
-        this.escapes = t.escapes;
-        const plan = collectPlan(o.collect ?? NO_PATHS);
-        this.wantedKeys = plan.keys;
-        this.maxPath = plan.maxPath;
-        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
-    }
-    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
-    valueEnd = -1;
-    run(firstOnly = false) {
-        const { s, end } = this;
-        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
-            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
-        this.ws();
-        if (this.i >= end)
-            throw new ScanError(this.i, 'empty input: expected a JSON value');
-        this.value();
-        for (;;) {
-            if (this.depth === 0) {
-                this.valueEnd = this.i;
-                if (firstOnly)
-                    return this.wanted;
-                this.ws();
-                if (this.i < end)
-                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
-                return this.wanted;
-            }
-            this.ws();
-            const c = this.i < end ? s.charCodeAt(this.i) : -1;
-            const inObject = this.kinds[this.depth] === 1;
-            if (c === C.COMMA) {
-                this.i++;
-                if (inObject)
-                    this.key();
-                else
-                    this.element();
-            }
-            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
-                this.i++;
-                this.depth--;
-            }
-            else {
-                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
-            }
-        }
-    }
-    what() {
-        if (this.i >= this.end)
-            return 'the end of the input (truncated?)';
-        const ch = this.s.codePointAt(this.i);
-        return ch < 0x20 || ch === 0x7f
-            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
-            : `'${String.fromCodePoint(ch)}'`;
-    }
-    ws() {
-        const { s, end } = this;
-        let i = this.i;
-        while (i < end) {
-            const c = s.charCodeAt(i);
-            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
-                i++;
-            else
-                break;
-        }
-        this.i = i;
-    }
-    /** An array element starts here (after '[' or ','). */
-    element() {
-        this.ws();
-        const col = this.collecting[this.depth];
-        if (col)
-            col.push(this.i);
-        this.value();
-    }
-    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
-    value() {
-        this.ws();
-        const { s, end } = this;
-        const i = this.i;
-        if (i >= end)
-            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
-        const c = s.charCodeAt(i);
-        if (c === C.QUOTE)
-            this.skipString();
-        else if (c === C.LBRACE)
-            this.open(1);
-        else if (c === C.LBRACKET)
-            this.open(2);
-        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
-            this.number();
-        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
-            this.i = i + 4;
-        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
-            this.i = i + 5;
-        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
-            this.i = i + 4;
-        else
-            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
-    }
-    open(kind) {
-        const parentDepth = this.depth;
-        if (parentDepth >= this.o.maxDepth) {
-            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
-        }
-        const d = ++this.depth;
-        this.kinds[d] = kind;
-        this.i++;
-        // Path bookkeeping only as deep as some requested path goes.
-        if (d - 1 <= this.maxPath) {
-            let path = null;
-            if (d === 1)
-                path = [];
-            else {
-                const parent = this.paths[d - 1];
-                if (parent && this.kinds[d - 1] === 1)
-                    path = [...parent, this.lastKey];
-            }
-            this.paths[d] = path;
-            this.collecting[d] = kind === 2 && path ? this.collected(pathKey(path)) : null;
-        }
-        else {
-            this.paths[d] = null;
-            this.collecting[d] = null;
-        }
-        this.ws();
-        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
-        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
-            this.i++;
-            this.depth--;
-            return;
-        }
-        if (kind === 1) {
-            this.counts[d] = 0;
-            this.key();
-        }
-        else {
-            this.element();
-        }
-    }
-    /** Where the element offsets of the array at this path go, when it is wanted. */
-    collected(key) {
-        if (!this.wantedKeys.has(key))
-            return null;
-        let offsets = this.wanted.get(key);
-        if (!offsets)
-            this.wanted.set(key, (offsets = []));
-        return offsets;
-    }
-    sameRaw(a, b, a2, b2) {
-        if (b - a !== b2 - a2)
-            return false;
-        const { s } = this;
-        for (let k = 0; k < b - a; k++)
-            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
-                return false;
-        return true;
-    }
-    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
-    decoded(a, b) {
-        const raw = this.s.slice(a - 1, b + 1);
-        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
-    }
-    /** An object member starts here: key, colon, then its value. */
-    key() {
-        this.ws();
-        const { s } = this;
-        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
-            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
-        }
-        const at = this.i;
-        this.string();
-        const a = at + 1;
-        const b = this.i - 1;
-        const d = this.depth;
-        const n = this.counts[d];
-        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
-        let key = null;
-        let h = this.hash;
-        if (this.escaped) {
-            key = this.decoded(a, b);
-            h = keyHash(key, 0, key.length);
-        }
-        if (n < SMALL) {
-            const base = d * SMALL;
-            for (let k = 0; k < n; k++) {
-                if (this.hashes[base + k] !== h)
-                    continue;
-                const a2 = this.starts[base + k];
-                const b2 = this.ends[base + k];
-                // Unescaped keys are compared in place; an escaped one on either side is decoded.
-                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
-                if (same)
-                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
-            }
-            this.starts[base + n] = a;
-            this.ends[base + n] = b;
-            this.hashes[base + n] = h;
-            this.escapes[base + n] = this.escaped ? 1 : 0;
-        }
-        else {
-            let set = this.sets[d];
-            if (n === SMALL) {
-                // Switch to a set: decode the first SMALL keys once.
-                if (set)
-                    set.clear();
-                else
-                    this.sets[d] = set = new Set();
-                const base = d * SMALL;
-                for (let k = 0; k < SMALL; k++)
-                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
-            }
-            key ??= this.decoded(a, b);
-            if (set.has(key))
-                throw new ScanError(at, `duplicate key ${describe(key)}`);
-            set.add(key);
-        }
-        if (n + 1 > this.maxKeys)
-            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
-        this.counts[d] = n + 1;
-        if (d <= this.maxPath)
-            this.lastKey = key ?? this.decoded(a, b);
-        this.ws();
-        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
-            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
-        }
-        this.i++;
-        this.value();
-    }
-    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
-    quickEnd(start) {
-        const q = this.s.indexOf('"', start + 1);
-        if (this.nextBackslash !== -1 && this.nextBackslash < start)
-            this.nextBackslash = this.s.indexOf('\\', start);
-        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
-    }
-    /**
-     * Trusted mode: the closing quote of a string at `start` that holds escapes, found from quote to
-     * quote (a quote preceded by an odd run of backslashes is escaped), or -1 when the string may hold
-     * a `\u` escape: those are left to the exact loop, which refuses lone surrogates (JSON.parse
-     * accepts them). A JSON text inside a string (a server log's decision) is skipped in a few hops
-     * instead of character by character.
-     */
-    escapedEnd(start) {
-        const { s } = this;
-        let q = s.indexOf('"', start + 1);
-        for (;;) {
-            if (q === -1)
-                return -1;
-            let k = q - 1;
-            while (s.charCodeAt(k) === C.BACKSLASH)
-                k--;
-            if ((q - 1 - k) % 2 === 0)
-                break;
-            q = s.indexOf('"', q + 1);
-        }
-        if (this.nextUnicode !== -1 && this.nextUnicode < start)
-            this.nextUnicode = s.indexOf('\\u', start);
-        return this.nextUnicode !== -1 && this.nextUnicode < q ? -1 : q;
-    }
-    /** A string starts at the quote; moves past it and says whether it held an escape. */
-    skipString() {
-        const { s, end } = this;
-        const start = this.i;
-        if (this.trusted) {
-            const q = this.quickEnd(start);
-            if (q !== -1) {
-                this.i = q + 1;
-                return false;
-            }
-            const e = this.escapedEnd(start);
-            if (e !== -1) {
-                this.i = e + 1;
-                return true;
-            }
-        }
-        let i = start + 1;
-        let escaped = false;
-        for (;;) {
-            if (i >= end)
-                throw new ScanError(start, 'unterminated string (truncated?)');
-            const c = s.charCodeAt(i);
-            if (c === C.QUOTE)
-                break;
-            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
-                i++;
-                continue;
-            }
-            if (c === C.BACKSLASH) {
-                escaped = true;
-                i = this.escape(i);
-            }
-            else if (c < 0x20)
-                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
-            else {
-                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
-                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
-                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
-                i += 2;
-            }
-        }
-        this.i = i + 1;
-        return escaped;
-    }
-    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
-    string() {
-        const start = this.i;
-        this.escaped = this.skipString();
-        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
-    }
-    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
-    escape(i) {
-        const { s, end } = this;
-        if (i + 1 >= end)
-            throw new ScanError(i, 'unterminated escape (truncated?)');
-        const e = s.charCodeAt(i + 1);
-        if (e !== 117 /* u */) {
-            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
-                return i + 2;
-            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
-        }
-        const u = this.hex4(i + 2);
-        if (u >= 0xdc00 && u <= 0xdfff)
-            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
-        if (u >= 0xd800 && u <= 0xdbff) {
-            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
-                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
-            }
-            const low = this.hex4(i + 8);
-            if (low < 0xdc00 || low > 0xdfff)
-                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
-            return i + 12;
-        }
-        return i + 6;
-    }
-    hex4(at) {
-        if (at + 4 > this.end)
-            throw new ScanError(at - 2, 'truncated \\u escape');
-        let v = 0;
-        for (let k = 0; k < 4; k++) {
-            const c = this.s.charCodeAt(at + k);
-            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
-            if (d < 0)
-                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
-            v = v * 16 + d;
-        }
-        return v;
-    }
-    number() {
-        const { s, end } = this;
-        const start = this.i;
-        let i = start;
-        if (s.charCodeAt(i) === C.MINUS)
-            i++;
-        const digits = () => {
-            const from = i;
-            while (i < end) {
-                const c = s.charCodeAt(i);
-                if (c < C.ZERO || c > C.NINE)
-                    break;
-                i++;
-            }
-            return i - from;
-        };
-        if (i < end && s.charCodeAt(i) === C.ZERO) {
-            i++;
-            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
-                throw new ScanError(start, 'numbers must not have leading zeros');
-        }
-        else if (digits() === 0) {
-            throw new ScanError(start, 'invalid number: expected a digit');
-        }
-        let exp = false;
-        if (i < end && s.charCodeAt(i) === C.DOT) {
-            i++;
-            if (digits() === 0)
-                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
-        }
-        const e = i < end ? s.charCodeAt(i) : 0;
-        if (e === C.LOWER_E || e === C.UPPER_E) {
-            exp = true;
-            i++;
-            const sign = i < end ? s.charCodeAt(i) : 0;
-            if (sign === C.PLUS || sign === C.MINUS)
-                i++;
-            if (digits() === 0)
-                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
-        }
-        this.i = i;
-        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
-            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
-        }
-    }
-}
-/**
- * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
- * order (a file's decisions, records and findings as they are read), so the index walks forward
- * from the last offset asked, counting newlines; an offset before it is found in a table of line
- * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
- * for a few hundred offsets: 3.3 million lines for 100 000 calls).
- */
-class LineIndex {
-    text;
-    /** The line (0-based) and the start of the line of the furthest offset asked. */
-    at = 0;
-    line = 0;
-    lineStart = 0;
-    /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
-    nextBreak = -2;
-    /** Line starts up to `at`, built when an offset before it is asked. */
-    starts = null;
-    constructor(text) {
-        this.text = text;
-    }
-    locate(offset) {
-        if (offset >= this.at) {
-            const t = this.text;
-            const starts = this.starts;
-            if (this.nextBreak === -2)
-                this.nextBreak = t.indexOf('\n');
-            while (this.nextBreak !== -1 && this.nextBreak < offset) {
-                this.line++;
-                this.lineStart = this.nextBreak + 1;
-                starts?.push(this.lineStart);
-                this.nextBreak = t.indexOf('\n', this.lineStart);
-            }
-            this.at = offset;
-            return { line: this.line + 1, column: offset - this.lineStart + 1 };
-        }
-        const starts = this.behind();
-        let lo = 0;
-        let hi = starts.length - 1;
-        while (lo < hi) {
-            const mid = (lo + hi + 1) >> 1;
-            if (starts[mid] <= offset)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        return { line: lo + 1, column: offset - starts[lo] + 1 };
-    }
-    /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
-    behind() {
-        if (!this.starts) {
-            const starts = [0];
-            const t = this.text;
-            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
-                starts.push(i + 1);
-            this.starts = starts;
-        }
-        return this.starts;
-    }
-}
-
-
-/***/ }),
-
-/***/ 8107:
+/***/ 7548:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  I: () => (/* binding */ byteLocation),
-  _: () => (/* binding */ decodeUtf8)
+  ri: () => (/* binding */ readBeside),
+  wh: () => (/* binding */ readNamedFile),
+  JF: () => (/* binding */ readOne)
 });
 
-;// CONCATENATED MODULE: external "node:buffer"
-const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-;// CONCATENATED MODULE: ./src/read/utf8.ts
-/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
+// UNUSED EXPORTS: failure, readArtifact
 
-/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
-function decodeUtf8(bytes) {
-    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
-        return { ok: false, reason: firstInvalidUtf8(bytes) };
-    return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
-}
-/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
-function firstInvalidUtf8(b) {
-    let i = 0;
-    while (i < b.length) {
-        const c = b[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        let n;
-        let min;
-        let cp;
-        if (c >= 0xc2 && c <= 0xdf)
-            [n, min, cp] = [1, 0x80, c & 0x1f];
-        else if (c >= 0xe0 && c <= 0xef)
-            [n, min, cp] = [2, 0x800, c & 0x0f];
-        else if (c >= 0xf0 && c <= 0xf4)
-            [n, min, cp] = [3, 0x10000, c & 0x07];
-        else
-            return i;
-        if (i + n >= b.length)
-            return i;
-        for (let k = 1; k <= n; k++) {
-            const cc = b[i + k];
-            if ((cc & 0xc0) !== 0x80)
-                return i;
-            cp = (cp << 6) | (cc & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
-        i += n + 1;
-    }
-    return b.length;
-}
-/** 1-based line and column (in bytes) of a byte offset. */
-function byteLocation(b, offset) {
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < offset && i < b.length; i++) {
-        if (b[i] === 0x0a) {
-            line++;
-            lineStart = i + 1;
-        }
-    }
-    return { line, column: offset - lineStart + 1 };
-}
-
-
-/***/ }),
-
-/***/ 6982:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-
-/***/ }),
-
-/***/ 3024:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-
-/***/ }),
-
-/***/ 6760:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-
-/***/ }),
-
-/***/ 5919:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
-
-/***/ }),
-
-/***/ 8522:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
-
-/***/ }),
-
-/***/ 9023:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
-
-/***/ })
-
-/******/ });
-/************************************************************************/
-/******/ // The module cache
-/******/ var __webpack_module_cache__ = {};
-/******/ 
-/******/ // The require function
-/******/ function __nccwpck_require__(moduleId) {
-/******/ 	// Check if module is in cache
-/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
-/******/ 	if (cachedModule !== undefined) {
-/******/ 		return cachedModule.exports;
-/******/ 	}
-/******/ 	// Create a new module (and put it into the cache)
-/******/ 	var module = __webpack_module_cache__[moduleId] = {
-/******/ 		// no module.id needed
-/******/ 		// no module.loaded needed
-/******/ 		exports: {}
-/******/ 	};
-/******/ 
-/******/ 	// Execute the module function
-/******/ 	var threw = true;
-/******/ 	try {
-/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
-/******/ 		threw = false;
-/******/ 	} finally {
-/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
-/******/ 	}
-/******/ 
-/******/ 	// Return the exports of the module
-/******/ 	return module.exports;
-/******/ }
-/******/ 
-/******/ // expose the modules object (__webpack_modules__)
-/******/ __nccwpck_require__.m = __webpack_modules__;
-/******/ 
-/************************************************************************/
-/******/ /* webpack/runtime/asset-relocator-loader */
-/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
-/******/ 
-/******/ /* webpack/runtime/compat get default export */
-/******/ (() => {
-/******/ 	// getDefaultExport function for compatibility with non-harmony modules
-/******/ 	__nccwpck_require__.n = (module) => {
-/******/ 		var getter = module && module.__esModule ?
-/******/ 			() => (module['default']) :
-/******/ 			() => (module);
-/******/ 		__nccwpck_require__.d(getter, { a: getter });
-/******/ 		return getter;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/create fake namespace object */
-/******/ (() => {
-/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
-/******/ 	var leafPrototypes;
-/******/ 	// create a fake namespace object
-/******/ 	// mode & 1: value is a module id, require it
-/******/ 	// mode & 2: merge all properties of value into the ns
-/******/ 	// mode & 4: return value when already ns object
-/******/ 	// mode & 16: return value when it's Promise-like
-/******/ 	// mode & 8|1: behave like require
-/******/ 	__nccwpck_require__.t = function(value, mode) {
-/******/ 		if(mode & 1) value = this(value);
-/******/ 		if(mode & 8) return value;
-/******/ 		if(typeof value === 'object' && value) {
-/******/ 			if((mode & 4) && value.__esModule) return value;
-/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
-/******/ 		}
-/******/ 		var ns = Object.create(null);
-/******/ 		__nccwpck_require__.r(ns);
-/******/ 		var def = {};
-/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
-/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
-/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
-/******/ 		}
-/******/ 		def['default'] = () => (value);
-/******/ 		__nccwpck_require__.d(ns, def);
-/******/ 		return ns;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/define property getters */
-/******/ (() => {
-/******/ 	// define getter functions for harmony exports
-/******/ 	__nccwpck_require__.d = (exports, definition) => {
-/******/ 		for(var key in definition) {
-/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
-/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
-/******/ 			}
-/******/ 		}
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/ensure chunk */
-/******/ (() => {
-/******/ 	__nccwpck_require__.f = {};
-/******/ 	// This file contains only the entry chunk.
-/******/ 	// The chunk loading function for additional chunks
-/******/ 	__nccwpck_require__.e = (chunkId) => {
-/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
-/******/ 			__nccwpck_require__.f[key](chunkId, promises);
-/******/ 			return promises;
-/******/ 		}, []));
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/get javascript chunk filename */
-/******/ (() => {
-/******/ 	// This function allow to reference async chunks
-/******/ 	__nccwpck_require__.u = (chunkId) => {
-/******/ 		// return url for filenames based on template
-/******/ 		return "" + chunkId + ".index.js";
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/hasOwnProperty shorthand */
-/******/ (() => {
-/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/make namespace object */
-/******/ (() => {
-/******/ 	// define __esModule on exports
-/******/ 	__nccwpck_require__.r = (exports) => {
-/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
-/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
-/******/ 		}
-/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/import chunk loading */
-/******/ (() => {
-/******/ 	// no baseURI
-/******/ 	
-/******/ 	// object to store loaded and loading chunks
-/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
-/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
-/******/ 	var installedChunks = {
-/******/ 		792: 0
-/******/ 	};
-/******/ 	
-/******/ 	var installChunk = (data) => {
-/******/ 		var {ids, modules, runtime} = data;
-/******/ 		// add "modules" to the modules object,
-/******/ 		// then flag all "ids" as loaded and fire callback
-/******/ 		var moduleId, chunkId, i = 0;
-/******/ 		for(moduleId in modules) {
-/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
-/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
-/******/ 			}
-/******/ 		}
-/******/ 		if(runtime) runtime(__nccwpck_require__);
-/******/ 		for(;i < ids.length; i++) {
-/******/ 			chunkId = ids[i];
-/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
-/******/ 				installedChunks[chunkId][0]();
-/******/ 			}
-/******/ 			installedChunks[ids[i]] = 0;
-/******/ 		}
-/******/ 	
-/******/ 	}
-/******/ 	
-/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
-/******/ 			// import() chunk loading for javascript
-/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
-/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
-/******/ 	
-/******/ 				// a Promise means "currently loading".
-/******/ 				if(installedChunkData) {
-/******/ 					promises.push(installedChunkData[1]);
-/******/ 				} else {
-/******/ 					if(true) { // all chunks have JS
-/******/ 						// setup Promise in chunk cache
-/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
-/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
-/******/ 							throw e;
-/******/ 						});
-/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
-/******/ 						promises.push(installedChunkData[1] = promise);
-/******/ 					}
-/******/ 				}
-/******/ 			}
-/******/ 	};
-/******/ 	
-/******/ 	// no prefetching
-/******/ 	
-/******/ 	// no preloaded
-/******/ 	
-/******/ 	// no external install chunk
-/******/ 	
-/******/ 	// no on chunks loaded
-/******/ })();
-/******/ 
-/************************************************************************/
-var __webpack_exports__ = {};
-
-// EXTERNAL MODULE: external "node:worker_threads"
-var external_node_worker_threads_ = __nccwpck_require__(5919);
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
 var core_findings = __nccwpck_require__(1607);
 // EXTERNAL MODULE: ./src/core/json.ts
@@ -1786,7 +618,7 @@ var core_json = __nccwpck_require__(6153);
  */
 /** The artifact kinds this gate reads: the one place their names are written. */
 const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
-const model_RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
@@ -1803,7 +635,7 @@ var core_text = __nccwpck_require__(2020);
 
 const KNOWN = [
     [SURFACE_SCHEMA, 'surface'],
-    [model_RECORD_SCHEMA, 'record'],
+    [RECORD_SCHEMA, 'record'],
 ];
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name) {
@@ -1877,7 +709,7 @@ function classify(value) {
 }
 
 // EXTERNAL MODULE: ./src/read/documents.ts
-var read_worker_documents = __nccwpck_require__(7602);
+var documents = __nccwpck_require__(7602);
 ;// CONCATENATED MODULE: ./src/read/file-read.ts
 /**
  * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
@@ -3355,7 +2187,7 @@ function autoSi(i) {
 /** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
-const read_worker_strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
 
 ;// CONCATENATED MODULE: ./src/read/signature.ts
 /**
@@ -3395,7 +2227,7 @@ function readSignatureMember(v) {
             return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
     }
     const sig = v['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || read_worker_strictBase64(sig)?.length !== 64) {
+    if (typeof sig !== 'string' || sig.length !== 88 || strictBase64(sig)?.length !== 64) {
         return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
     }
     const at = v['signed_at'];
@@ -3524,7 +2356,7 @@ const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_deci
 const SURFACE_KEY = { schema: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[1]) };
 const ROOT_KEY = (0,strict_json/* pathKey */.Pn)([]);
 /** Collects findings for one file, capped, and turns offsets into locations. */
-class FileReport extends read_worker_documents/* LocatingSink */.Bz {
+class FileReport extends documents/* LocatingSink */.Bz {
     limits;
     errors = 0;
     suppressed = 0;
@@ -3573,7 +2405,7 @@ class FileReport extends read_worker_documents/* LocatingSink */.Bz {
 }
 /** A file's decoded text and documents through the one pipeline, its problems into `fr`. */
 function fileText(bytes, fr, limits) {
-    const decoded = (0,read_worker_documents/* decode */.D4)(bytes, limits, fr);
+    const decoded = (0,documents/* decode */.D4)(bytes, limits, fr);
     if (!decoded)
         return null;
     fr.lines = decoded.lines;
@@ -3584,7 +2416,7 @@ function* auditDocuments(bytes, format, fr, limits) {
     const text = fileText(bytes, fr, limits);
     if (text === null)
         return;
-    yield* (0,read_worker_documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
+    yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
 }
 function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
@@ -3612,7 +2444,7 @@ function readRecord(kind, loc, fr, out, options) {
     // The shape check above makes every member below what AuditRecord says it is.
     const p = kind.payload;
     const record = {
-        schema: model_RECORD_SCHEMA,
+        schema: RECORD_SCHEMA,
         provider: p['provider'],
         record_id: p['record_id'],
         subject: p['subject'],
@@ -3682,7 +2514,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     if (text !== null) {
         const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
         if (format === 'log') {
-            for (const l of (0,read_worker_documents/* logLines */.OG)(text, { limits, collect }, fr)) {
+            for (const l of (0,documents/* logLines */.OG)(text, { limits, collect }, fr)) {
                 if (l.kind === 'json')
                     json(l.doc, true);
                 else
@@ -3690,7 +2522,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
             }
         }
         else {
-            for (const doc of (0,read_worker_documents/* documents */.DB)(text, format, { limits, collect }, fr))
+            for (const doc of (0,documents/* documents */.DB)(text, format, { limits, collect }, fr))
                 json(doc, false);
         }
         log.close();
@@ -3743,8 +2575,17 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
 const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
-// EXTERNAL MODULE: ./src/read/read-error.ts
-var read_error = __nccwpck_require__(9677);
+;// CONCATENATED MODULE: ./src/read/read-error.ts
+class ReadError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+/** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
+const ioReason = (e) => e.code ?? e.message;
+
 // EXTERNAL MODULE: ./src/read/lines.ts
 var lines = __nccwpck_require__(771);
 // EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
@@ -3768,7 +2609,7 @@ var utf8 = __nccwpck_require__(8107);
 
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
 const fail = (message) => {
-    throw new read_error/* ReadError */.F('events', message);
+    throw new ReadError('events', message);
 };
 /** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
 function checkEnvelope(e, where, m, seq, source) {
@@ -3867,7 +2708,7 @@ function readEvents(bytes, m, file, limits) {
             readSurface(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
         }
         else {
-            const name = k.kind === 'record' ? `${model_RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
+            const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
             skipped.set(name, (skipped.get(name) ?? 0) + 1);
         }
         seq++;
@@ -3898,7 +2739,7 @@ function otherKind(schema) {
     const k = classify({ schema, observed_tool_decisions: [] });
     if (k.kind === 'other')
         return k.name;
-    throw new read_error/* ReadError */.F('manifest', k.kind === 'error'
+    throw new ReadError('manifest', k.kind === 'error'
         ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${k.reason}`
         : `the archive's manifest names ${schema}, which is not an archive`);
 }
@@ -3915,43 +2756,43 @@ function otherArchive(bytes, limits) {
 function readManifest(bytes, limits) {
     const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
-        throw new read_error/* ReadError */.F('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
+        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
     const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
     if (!r.ok)
-        throw new read_error/* ReadError */.F('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
+        throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
     const m = r.value.json;
     if (!(0,core_json/* isObject */.G)(m))
-        throw new read_error/* ReadError */.F('manifest', 'manifest.json is not a JSON object');
+        throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
         return { other: otherKind(m['schema']) };
     if (m['schema_version'] !== 1)
-        throw new read_error/* ReadError */.F('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
+        throw new ReadError('manifest', `manifest schema_version must be 1, found ${JSON.stringify(m['schema_version'])}`);
     const runId = m['run_id'];
     const eventCount = m['event_count'];
     const runRoot = m['run_root'];
     const bundleId = m['bundle_id'];
     if (typeof runId !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_id is not a string');
+        throw new ReadError('manifest', 'manifest run_id is not a string');
     if (runId.includes(':'))
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
+        throw new ReadError('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
     if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
-        throw new read_error/* ReadError */.F('manifest', 'manifest event_count is not a non-negative integer');
+        throw new ReadError('manifest', 'manifest event_count is not a non-negative integer');
     if (typeof runRoot !== 'string' || !DIGEST_PATTERN.test(runRoot))
-        throw new read_error/* ReadError */.F('manifest', 'manifest run_root is not a sha256:<hex> digest');
+        throw new ReadError('manifest', 'manifest run_root is not a sha256:<hex> digest');
     if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
-        throw new read_error/* ReadError */.F('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
+        throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
     const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
     if (!(0,core_json/* isObject */.G)(ev))
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"] is missing or not an object');
+        throw new ReadError('manifest', 'manifest files["events.ndjson"] is missing or not an object');
     const sha = ev['sha256'];
     const size = ev['bytes'];
     if (typeof ev['path'] !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].path is not a string');
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].path is not a string');
     if (typeof sha !== 'string')
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].sha256 is not a string');
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
-        throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
+        throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
     const p = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
     const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
@@ -3997,10 +2838,10 @@ class GunzipSource {
         }
         this.total += r.value.length;
         if (this.total > this.limits.maxDecompressedBytes) {
-            throw new read_error/* ReadError */.F('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
+            throw new ReadError('limit', `decompressed size exceeds the ${this.limits.maxDecompressedBytes}-byte limit (decompression bomb?)`);
         }
         if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
-            throw new read_error/* ReadError */.F('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
+            throw new ReadError('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
         }
         this.chunks.push(r.value);
         this.buffered += r.value.length;
@@ -4081,7 +2922,7 @@ function octal(b, start, len, what) {
         for (let i = start + 1; i < start + len; i++)
             v = v * 256 + b[i];
         if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
-            throw new read_error/* ReadError */.F('tar', `tar header ${what} field is out of range`);
+            throw new ReadError('tar', `tar header ${what} field is out of range`);
         return v;
     }
     const s = b
@@ -4091,7 +2932,7 @@ function octal(b, start, len, what) {
     if (s === '')
         return 0;
     if (!/^[0-7]+$/.test(s))
-        throw new read_error/* ReadError */.F('tar', `tar header ${what} field is not octal`);
+        throw new ReadError('tar', `tar header ${what} field is not octal`);
     return parseInt(s, 8);
 }
 function checksumOk(h) {
@@ -4109,21 +2950,21 @@ function paxPath(data) {
     while (i < data.length) {
         const sp = data.indexOf(0x20, i);
         if (sp === -1)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
+            throw new ReadError('tar', 'malformed PAX header record');
         const len = Number(data.toString('latin1', i, sp));
         if (!Number.isSafeInteger(len) || len <= 0 || i + len > data.length)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record length');
+            throw new ReadError('tar', 'malformed PAX header record length');
         const rec = data.toString('utf8', sp + 1, i + len - 1);
         const eq = rec.indexOf('=');
         if (eq === -1)
-            throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
+            throw new ReadError('tar', 'malformed PAX header record');
         const key = rec.slice(0, eq);
         if (key === 'path')
             path = rec.slice(eq + 1);
         if (key === 'linkpath')
-            throw new read_error/* ReadError */.F('tar', 'PAX linkpath record: links are not allowed in a bundle');
+            throw new ReadError('tar', 'PAX linkpath record: links are not allowed in a bundle');
         if (key === 'size')
-            throw new read_error/* ReadError */.F('tar', 'PAX size record is not supported in a bundle');
+            throw new ReadError('tar', 'PAX size record is not supported in a bundle');
         i += len;
     }
     return path;
@@ -4133,22 +2974,22 @@ async function* members(src, limits) {
     let consumed = true;
     for (;;) {
         if (!consumed)
-            throw new read_error/* ReadError */.F('tar', 'internal: member data not consumed');
+            throw new ReadError('tar', 'internal: member data not consumed');
         const h = await src.read(BLOCK);
         if (h.length === 0) {
             if (longName !== undefined)
-                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header (truncated)');
+                throw new ReadError('tar', 'tar archive ends after an extended header (truncated)');
             return; // EOF at a header boundary: tolerated like the end marker
         }
         if (h.length < BLOCK)
-            throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside a header');
+            throw new ReadError('tar', 'tar archive is truncated inside a header');
         if (isZero(h)) {
             if (longName !== undefined)
-                throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header');
+                throw new ReadError('tar', 'tar archive ends after an extended header');
             return;
         }
         if (!checksumOk(h))
-            throw new read_error/* ReadError */.F('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
+            throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
         const type = String.fromCharCode(h[156]);
         const size = octal(h, 124, 12, 'size');
         const magic = h.toString('latin1', 257, 263);
@@ -4159,43 +3000,43 @@ async function* members(src, limits) {
             name = `${prefix}/${name}`;
         if (type === 'x' || type === 'L') {
             if (size > limits.maxMetaBytes) {
-                throw new read_error/* ReadError */.F('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
+                throw new ReadError('tar', `${type === 'x' ? 'PAX' : 'GNU long-name'} header of ${size} bytes is past the ${limits.maxMetaBytes}-byte decode ceiling`);
             }
             const data = await src.read(size + padding(size));
             if (data.length < size + padding(size))
-                throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside an extended header');
+                throw new ReadError('tar', 'tar archive is truncated inside an extended header');
             const body = data.subarray(0, size);
             longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
             continue;
         }
         if (type === 'g')
-            throw new read_error/* ReadError */.F('tar', 'global PAX header member is not allowed in a bundle');
+            throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');
         if (type === '1' || type === '2' || type === 'K')
-            throw new read_error/* ReadError */.F('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+            throw new ReadError('tar', `link member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type === '3' || type === '4' || type === '6')
-            throw new read_error/* ReadError */.F('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+            throw new ReadError('tar', `device or FIFO member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type === '5')
-            throw new read_error/* ReadError */.F('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
+            throw new ReadError('tar', `directory member "${(0,core_text/* quote */.hD)(name)}" is not allowed in a bundle`);
         if (type !== '0' && type !== '\0' && type !== '7')
-            throw new read_error/* ReadError */.F('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
+            throw new ReadError('tar', `tar member "${(0,core_text/* quote */.hD)(name)}" has unsupported type '${type}'`);
         const path = longName ?? name;
         longName = undefined;
         if (Buffer.byteLength(path) > limits.maxPathBytes)
-            throw new read_error/* ReadError */.F('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
+            throw new ReadError('tar', `tar member path is longer than ${limits.maxPathBytes} bytes`);
         if (path.startsWith('/'))
-            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" is absolute`);
+            throw new ReadError('tar', `tar member path "${path}" is absolute`);
         if (path.split('/').includes('..'))
-            throw new read_error/* ReadError */.F('tar', `tar member path "${path}" contains ".."`);
+            throw new ReadError('tar', `tar member path "${path}" contains ".."`);
         consumed = false;
         yield {
             path,
             size,
             data: async (maxBytes, what) => {
                 if (size > maxBytes)
-                    throw new read_error/* ReadError */.F('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
+                    throw new ReadError('limit', `${what} is ${size} bytes, over the ${maxBytes}-byte limit`);
                 const buf = await src.read(size + padding(size));
                 if (buf.length < size + padding(size))
-                    throw new read_error/* ReadError */.F('tar', `tar archive is truncated inside ${what}`);
+                    throw new ReadError('tar', `tar archive is truncated inside ${what}`);
                 consumed = true;
                 return buf.subarray(0, size);
             },
@@ -4231,7 +3072,7 @@ async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_
         return { ok: true, value: await walk(source, file, limits) };
     }
     catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
+        if (e instanceof ReadError)
             return { ok: false, reason: e };
         throw e;
     }
@@ -4241,13 +3082,13 @@ function archive_open(source, limits) {
     try {
         const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
-            throw new read_error/* ReadError */.F('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
+            throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
         return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
     }
     catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
+        if (e instanceof ReadError)
             throw e;
-        throw new read_error/* ReadError */.F('io', `cannot read file: ${(0,read_error/* ioReason */.N)(e)}`);
+        throw new ReadError('io', `cannot read file: ${ioReason(e)}`);
     }
 }
 const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
@@ -4264,7 +3105,7 @@ async function contents(src, file, limits) {
                     return { other };
             }
             if (m.path !== 'manifest.json')
-                throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
+                throw new ReadError('bundle', m.path === 'events.ndjson' ? 'member order: events.ndjson comes before manifest.json' : unexpected(m.path));
             const read = readManifest(await m.data(limits.maxManifestBytes, 'manifest.json'), limits);
             if ('other' in read)
                 return read;
@@ -4272,24 +3113,24 @@ async function contents(src, file, limits) {
         }
         else if (!events) {
             if (m.path !== 'events.ndjson')
-                throw new read_error/* ReadError */.F('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
+                throw new ReadError('bundle', m.path === 'manifest.json' ? 'duplicate member "manifest.json"' : unexpected(m.path));
             if (m.size !== manifest.eventsBytes)
-                throw new read_error/* ReadError */.F('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
+                throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
             const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
             if (sha256Digest(bytes) !== manifest.eventsSha256)
-                throw new read_error/* ReadError */.F('bundle', 'events.ndjson sha256 does not match the manifest');
+                throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
             events = readEvents(bytes, manifest, file, limits);
         }
         else {
-            throw new read_error/* ReadError */.F('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
+            throw new ReadError('bundle', m.path === 'events.ndjson' || m.path === 'manifest.json' ? `duplicate member "${m.path}"` : unexpected(m.path));
         }
     }
     if (!(await src.drain()))
-        throw new read_error/* ReadError */.F('bundle', 'data after the end of the tar archive');
+        throw new ReadError('bundle', 'data after the end of the tar archive');
     if (!manifest)
-        throw new read_error/* ReadError */.F('bundle', 'missing member manifest.json');
+        throw new ReadError('bundle', 'missing member manifest.json');
     if (!events)
-        throw new read_error/* ReadError */.F('bundle', 'missing member events.ndjson');
+        throw new ReadError('bundle', 'missing member events.ndjson');
     return { manifest, events };
 }
 /**
@@ -4325,13 +3166,13 @@ async function walk(source, file, limits) {
         return { kind: 'bundle', events, facts };
     }
     catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
+        if (e instanceof ReadError)
             throw e;
         const err = e;
         if (typeof err.code === 'string' && err.code.startsWith('Z_'))
-            throw new read_error/* ReadError */.F('gzip', gzipReason(err));
+            throw new ReadError('gzip', gzipReason(err));
         if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
-            throw new read_error/* ReadError */.F('io', `cannot read file: ${err.code}`);
+            throw new ReadError('io', `cannot read file: ${err.code}`);
         throw e;
     }
     finally {
@@ -4358,42 +3199,8 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
     return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
 }
 
-;// CONCATENATED MODULE: ./src/read/formats.ts
-const EXTENSIONS = [
-    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
-    { ext: '.intoto.jsonl', format: 'attestation' },
-    { ext: '.sigstore.json', format: 'attestation' },
-    { ext: '.json', format: 'json' },
-    { ext: '.jsonl', format: 'ndjson' },
-    { ext: '.ndjson', format: 'ndjson' },
-    { ext: '.log', format: 'log' },
-    { ext: '.tar.gz', format: 'bundle' },
-];
-/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
-const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
-/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
-function formatOf(file) {
-    const lower = file.toLowerCase();
-    for (const { ext, format } of EXTENSIONS)
-        if (lower.endsWith(ext))
-            return format;
-    return null;
-}
-/** Whether a directory or glob input of this role picks the file up. */
-function discoverable(file, role) {
-    const f = formatOf(file);
-    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
-}
-/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
-const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
-/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
-const formats_sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
-/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
-function attestedBy(attestation) {
-    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
-    return m ? attestation.slice(0, m.index) : null;
-}
-
+// EXTERNAL MODULE: ./src/read/formats.ts
+var formats = __nccwpck_require__(7928);
 ;// CONCATENATED MODULE: ./src/read/files.ts
 /**
  * One artifact file → what it contributes (a run, records, findings), by its name and role. The
@@ -4409,16 +3216,16 @@ function attestedBy(attestation) {
 
 
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
-const files_failure = (rel, message) => ({
+const failure = (rel, message) => ({
     run: null,
     records: [],
     findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
-const isBundle = (rel) => formatOf(rel) === 'bundle';
+const isBundle = (rel) => (0,formats/* formatOf */.be)(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
 async function readArtifact(rel, role, bytes, limits) {
     if (isBundle(rel))
-        return role === 'audit' ? files_failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
+        return role === 'audit' ? failure(rel, BUNDLE_IN_AUDIT) : readBundle({ bytes }, rel, bundleLimits(limits));
     return readTextArtifact(rel, role, bytes, limits);
 }
 /**
@@ -4426,21 +3233,21 @@ async function readArtifact(rel, role, bytes, limits) {
  * refers to `bytes` (the text is decoded into strings), so `bytes` may be reused once it returns.
  */
 function readTextArtifact(rel, role, bytes, limits) {
-    const format = formatOf(rel);
+    const format = (0,formats/* formatOf */.be)(rel);
     if (!format || format === 'bundle')
-        return files_failure(rel, UNSUPPORTED);
+        return failure(rel, UNSUPPORTED);
     if (format === 'attestation')
-        return files_failure(rel, ATTESTATION);
+        return failure(rel, ATTESTATION);
     if (role === 'runs')
         return readRunFile(rel, bytes, format, limits);
     if (format === 'log')
-        return files_failure(rel, LOG_IN_AUDIT);
+        return failure(rel, LOG_IN_AUDIT);
     return readAuditFile(rel, bytes, format, limits);
 }
 const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
 const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
 const BUNDLE_IN_AUDIT = 'evidence bundles are run artifacts; an audit export must be .json, .jsonl or .ndjson';
-const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
+const UNSUPPORTED = `unsupported file type: expected ${formats/* EXTENSION_LIST */.RV}`;
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
  * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
@@ -4492,7 +3299,7 @@ function readTransient(p, limits) {
         return { ok: true, value: buf.subarray(0, got) };
     }
     catch (e) {
-        return { ok: false, reason: `cannot read file: ${(0,read_error/* ioReason */.N)(e)}` };
+        return { ok: false, reason: `cannot read file: ${ioReason(e)}` };
     }
     finally {
         if (fd !== undefined)
@@ -4504,7 +3311,7 @@ function readTransient(p, limits) {
  * file inside the workspace is followed like every input, one that leaves it or is broken is
  * refused, and so is anything but a regular file.
  */
-function files_readBeside(file, what, workspace, limits) {
+function readBeside(file, what, workspace, limits) {
     const refuse = (reason) => ({ kind: 'refused', reason });
     let st;
     try {
@@ -4532,6 +3339,25 @@ function files_readBeside(file, what, workspace, limits) {
     // A copy: the file beside is kept (its envelopes are checked later), the read buffer is not.
     return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
 }
+/**
+ * A file a flag or an input names (a key, a trusted root, an export to import), read whole within
+ * the file limit. Only a regular file is read (a link to one is followed: the user named it): a
+ * FIFO would block and a device never end (`--trusted-root /dev/zero`). The reason when not.
+ */
+function readNamedFile(file, limits) {
+    let st;
+    try {
+        st = (0,external_node_fs_.statSync)(file);
+    }
+    catch (e) {
+        return { ok: false, reason: `cannot read (${ioReason(e)})` };
+    }
+    if (!st.isFile())
+        return { ok: false, reason: 'not a regular file; not read' };
+    const got = readTransient(file, limits);
+    // A copy: the read buffer is reused by the next read.
+    return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
+}
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(p) {
     try {
@@ -4546,14 +3372,14 @@ async function fileSha256(p) {
 }
 /** @param digest also return the sha256 of the file's bytes (one more hash per input, nothing else) */
 async function readOne(file, role, limits, digest = false) {
-    const fail = (message) => files_failure(file.rel, message);
+    const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
         const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await archive_readBundle({ path: file.path }, file.rel, (0,read_limits/* bundleLimits */.x0)(limits));
         const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
         return sha256 === undefined ? r : { ...r, sha256 };
     }
-    if (!formatOf(file.rel))
+    if (!(0,formats/* formatOf */.be)(file.rel))
         return fail(UNSUPPORTED);
     const read = readTransient(file.path, limits);
     if (!read.ok)
@@ -4564,6 +3390,1225 @@ async function readOne(file, role, limits, digest = false) {
     return digest ? { ...r, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex') } : r;
 }
 
+
+/***/ }),
+
+/***/ 7928:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MA: () => (/* binding */ sigstoreOf),
+/* harmony export */   RV: () => (/* binding */ EXTENSION_LIST),
+/* harmony export */   be: () => (/* binding */ formatOf)
+/* harmony export */ });
+/* unused harmony exports discoverable, sidecarOf, attestedBy */
+const EXTENSIONS = [
+    // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
+    { ext: '.intoto.jsonl', format: 'attestation' },
+    { ext: '.sigstore.json', format: 'attestation' },
+    { ext: '.json', format: 'json' },
+    { ext: '.jsonl', format: 'ndjson' },
+    { ext: '.ndjson', format: 'ndjson' },
+    { ext: '.log', format: 'log' },
+    { ext: '.tar.gz', format: 'bundle' },
+];
+/** ".json, .jsonl, .ndjson, .log or .tar.gz" (what a run input may hold). */
+const EXTENSION_LIST = '.json, .jsonl, .ndjson, .log or .tar.gz';
+/** The format of a file by its name (case-insensitive), or null when the gate does not read it. */
+function formatOf(file) {
+    const lower = file.toLowerCase();
+    for (const { ext, format } of EXTENSIONS)
+        if (lower.endsWith(ext))
+            return format;
+    return null;
+}
+/** Whether a directory or glob input of this role picks the file up. */
+function discoverable(file, role) {
+    const f = formatOf(file);
+    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
+}
+/** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
+const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
+/** The Sigstore bundle file of an artifact: `<artifact file name>.sigstore.json` beside it. */
+const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
+/** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
+function attestedBy(attestation) {
+    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return m ? attestation.slice(0, m.index) : null;
+}
+
+
+/***/ }),
+
+/***/ 5826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ME: () => (/* binding */ fileTooLarge),
+/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
+/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
+/* harmony export */   ti: () => (/* binding */ lineTooLong),
+/* harmony export */   x0: () => (/* binding */ bundleLimits)
+/* harmony export */ });
+/* unused harmony exports MAX_KEY_TEXT_BYTES, MAX_SIGNATURES, MAX_WALK_ENTRIES */
+const DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
+/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
+const MAX_SIGNATURES = 16;
+/** Most directory entries one discovery walks before it stops (narrow the inputs). */
+const MAX_WALK_ENTRIES = 500_000;
+const MiB = 1024 * 1024;
+const DEFAULT_BUNDLE_LIMITS = {
+    maxCompressedBytes: 100 * MiB,
+    maxDecompressedBytes: 1024 * MiB,
+    maxRatio: 200,
+    maxManifestBytes: 10 * MiB,
+    maxEventsBytes: 500 * MiB,
+    maxEvents: 100_000,
+    maxLineBytes: 1 * MiB,
+    maxPathBytes: 256,
+    maxMetaBytes: 64 * 1024,
+    maxDepth: 64,
+    maxDecisions: DEFAULT_LIMITS.maxDecisions,
+};
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+function bundleLimits(read) {
+    return {
+        ...DEFAULT_BUNDLE_LIMITS,
+        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+        maxDecisions: read.maxDecisions,
+    };
+}
+
+
+/***/ }),
+
+/***/ 771:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mn: () => (/* binding */ lines),
+/* harmony export */   Q_: () => (/* binding */ overBytes),
+/* harmony export */   hQ: () => (/* binding */ blank)
+/* harmony export */ });
+/**
+ * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
+ * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
+ */
+function* lines(text) {
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        yield { line, start, end };
+        start = next;
+    }
+}
+/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
+function overBytes(text, start, end, maxBytes) {
+    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
+}
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 186:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Pn: () => (/* binding */ pathKey),
+/* harmony export */   rr: () => (/* binding */ LineIndex),
+/* harmony export */   t1: () => (/* binding */ firstValueEnd),
+/* harmony export */   z3: () => (/* binding */ parseStrict)
+/* harmony export */ });
+/* unused harmony export scan */
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6153);
+/**
+ * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
+ *
+ * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
+ * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
+ * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
+ * start. Values are taken from JSON.parse (`__proto__` is an ordinary own key there), which sees the
+ * text first: when it accepts, the text is trusted grammar and `parseStrict` either proves it clean
+ * from the parsed value alone (nothing to collect: `provablyClean`) or scans it in trusted mode;
+ * when it refuses, the full scan says where and why.
+ */
+
+/** The key under which `elements` holds a path's offsets. */
+const pathKey = (path) => JSON.stringify(path);
+var C;
+(function (C) {
+    C[C["TAB"] = 9] = "TAB";
+    C[C["LF"] = 10] = "LF";
+    C[C["CR"] = 13] = "CR";
+    C[C["SPACE"] = 32] = "SPACE";
+    C[C["QUOTE"] = 34] = "QUOTE";
+    C[C["PLUS"] = 43] = "PLUS";
+    C[C["COMMA"] = 44] = "COMMA";
+    C[C["MINUS"] = 45] = "MINUS";
+    C[C["DOT"] = 46] = "DOT";
+    C[C["ZERO"] = 48] = "ZERO";
+    C[C["NINE"] = 57] = "NINE";
+    C[C["COLON"] = 58] = "COLON";
+    C[C["UPPER_E"] = 69] = "UPPER_E";
+    C[C["LBRACKET"] = 91] = "LBRACKET";
+    C[C["BACKSLASH"] = 92] = "BACKSLASH";
+    C[C["RBRACKET"] = 93] = "RBRACKET";
+    C[C["LOWER_E"] = 101] = "LOWER_E";
+    C[C["LBRACE"] = 123] = "LBRACE";
+    C[C["RBRACE"] = 125] = "RBRACE";
+})(C || (C = {}));
+class ScanError {
+    offset;
+    message;
+    constructor(offset, message) {
+        this.offset = offset;
+        this.message = message;
+    }
+}
+const describe = (s) => {
+    const j = JSON.stringify(s);
+    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
+};
+/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
+function scan(text, options, start = 0, end = text.length) {
+    return runScanner(new Scanner(text, start, end, options, false));
+}
+/**
+ * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
+ * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
+ */
+function firstValueEnd(text, options, start, end = text.length) {
+    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
+    try {
+        scanner.run(true);
+        return { ok: true, value: scanner.valueEnd };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
+        throw e;
+    }
+}
+function runScanner(scanner) {
+    try {
+        return { ok: true, value: scanner.run() };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
+        throw e;
+    }
+}
+const wellFormed = (s) => s.isWellFormed();
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
+ */
+function parseStrict(text, options, start = 0, end = text.length) {
+    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+    let value;
+    try {
+        value = JSON.parse(slice);
+    }
+    catch (e) {
+        const r = scan(slice, options);
+        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+        return {
+            ok: false,
+            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+        };
+    }
+    const trusted = wellFormed(slice);
+    if (trusted && provablyClean(slice, value, options))
+        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
+    const r = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
+    if (!r.ok)
+        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+}
+const NO_ELEMENTS = new Map();
+/**
+ * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
+ * value, within the limits, with nothing to collect — proved without a scan, from the value:
+ *
+ * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
+ * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
+ * colons in its strings. The parsed value holds every string and member of the text except those a
+ * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
+ * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
+ * the value. False is not an error: the scan then decides, and says where.
+ */
+function provablyClean(text, value, o) {
+    if (text.includes('\\u'))
+        return false;
+    if (o.collect)
+        for (const p of o.collect)
+            if (holdsArray(value, p))
+                return false;
+    walkState.colons = 0;
+    walkState.bad = false;
+    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
+    return !walkState.bad && colonsIn(text) === walkState.colons;
+}
+/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
+function holdsArray(value, path) {
+    let v = value;
+    for (const k of path) {
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(v) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(v, k))
+            return false;
+        v = v[k];
+    }
+    return Array.isArray(v);
+}
+const colonsIn = (s) => {
+    let n = 0;
+    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
+        n++;
+    return n;
+};
+/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
+const walkState = { colons: 0, bad: false };
+function walk(v, depth, maxDepth, maxKeys) {
+    if (typeof v === 'string') {
+        if (v.includes(':'))
+            walkState.colons += colonsIn(v);
+        return;
+    }
+    if (typeof v === 'number') {
+        if (!Number.isFinite(v))
+            walkState.bad = true;
+        return;
+    }
+    if (typeof v !== 'object' || v === null)
+        return;
+    if (depth > maxDepth) {
+        walkState.bad = true;
+        return;
+    }
+    if (Array.isArray(v)) {
+        for (let i = 0; i < v.length && !walkState.bad; i++)
+            walk(v[i], depth + 1, maxDepth, maxKeys);
+        return;
+    }
+    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
+    // never a lookup by a key read from the input.
+    const keys = Object.keys(v);
+    if (keys.length > maxKeys)
+        walkState.bad = true;
+    walkState.colons += keys.length;
+    for (const k of keys)
+        if (k.includes(':'))
+            walkState.colons += colonsIn(k);
+    for (const x of Object.values(v)) {
+        if (walkState.bad)
+            return;
+        walk(x, depth + 1, maxDepth, maxKeys);
+    }
+}
+function shifted(elements, by) {
+    const out = new Map();
+    for (const [k, v] of elements)
+        out.set(k, v.map((o) => o + by));
+    return out;
+}
+/**
+ * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
+ * collision only costs a comparison of the two decoded keys.
+ */
+function keyHash(s, a, b) {
+    const n = b - a;
+    if (n === 0)
+        return 0;
+    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
+}
+/** Members remembered per open object before switching to a Set of decoded keys. */
+const SMALL = 16;
+const NO_PATHS = [];
+/** The keys and depth of the paths a reader collects, computed once per list (a reader passes the same list for every line). */
+const plans = new WeakMap();
+function collectPlan(collect) {
+    let plan = plans.get(collect);
+    if (!plan) {
+        plan = { keys: new Set(collect.map(pathKey)), maxPath: Math.max(-1, ...collect.map((p) => p.length)) };
+        plans.set(collect, plan);
+    }
+    return plan;
+}
+let shared = null;
+function tables(depths) {
+    if (!shared || shared.kinds.length < depths) {
+        shared = {
+            kinds: new Uint8Array(depths),
+            counts: new Int32Array(depths),
+            starts: new Int32Array(depths * SMALL),
+            ends: new Int32Array(depths * SMALL),
+            hashes: new Int32Array(depths * SMALL),
+            escapes: new Uint8Array(depths * SMALL),
+        };
+    }
+    return shared;
+}
+class Scanner {
+    s;
+    end;
+    o;
+    trusted;
+    i;
+    depth = 0;
+    /** Per depth: 1 for an object, 2 for an array. */
+    kinds;
+    /**
+     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
+     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
+     */
+    counts;
+    starts;
+    ends;
+    hashes;
+    escapes;
+    sets = [];
+    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
+    paths = [];
+    collecting = [];
+    /** The offsets found, by path key (a wanted path that holds no array is absent). */
+    wanted = new Map();
+    wantedKeys;
+    maxPath;
+    maxKeys;
+    /** The last key read, decoded: only kept while path bookkeeping needs it. */
+    lastKey = '';
+    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
+    escaped = false;
+    hash = 0;
+    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
+    nextBackslash = -2;
+    /** Index of the next `\\u` at or after the scan position (-1: none); trusted mode only. */
+    nextUnicode = -2;
+    /**
+     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
+     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
+     */
+    constructor(s, start, end, o, trusted) {
+        this.s = s;
+        this.end = end;
+        this.o = o;
+        this.trusted = trusted;
+        this.i = start;
+        const t = tables(o.maxDepth + 2);
+        this.kinds = t.kinds;
+        this.counts = t.counts;
+        this.starts = t.starts;
+        this.ends = t.ends;
+        this.hashes = t.hashes;
+        this.escapes = t.escapes;
+        const plan = collectPlan(o.collect ?? NO_PATHS);
+        this.wantedKeys = plan.keys;
+        this.maxPath = plan.maxPath;
+        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
+    }
+    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
+    valueEnd = -1;
+    run(firstOnly = false) {
+        const { s, end } = this;
+        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
+            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
+        this.ws();
+        if (this.i >= end)
+            throw new ScanError(this.i, 'empty input: expected a JSON value');
+        this.value();
+        for (;;) {
+            if (this.depth === 0) {
+                this.valueEnd = this.i;
+                if (firstOnly)
+                    return this.wanted;
+                this.ws();
+                if (this.i < end)
+                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
+                return this.wanted;
+            }
+            this.ws();
+            const c = this.i < end ? s.charCodeAt(this.i) : -1;
+            const inObject = this.kinds[this.depth] === 1;
+            if (c === C.COMMA) {
+                this.i++;
+                if (inObject)
+                    this.key();
+                else
+                    this.element();
+            }
+            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
+                this.i++;
+                this.depth--;
+            }
+            else {
+                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
+            }
+        }
+    }
+    what() {
+        if (this.i >= this.end)
+            return 'the end of the input (truncated?)';
+        const ch = this.s.codePointAt(this.i);
+        return ch < 0x20 || ch === 0x7f
+            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
+            : `'${String.fromCodePoint(ch)}'`;
+    }
+    ws() {
+        const { s, end } = this;
+        let i = this.i;
+        while (i < end) {
+            const c = s.charCodeAt(i);
+            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
+                i++;
+            else
+                break;
+        }
+        this.i = i;
+    }
+    /** An array element starts here (after '[' or ','). */
+    element() {
+        this.ws();
+        const col = this.collecting[this.depth];
+        if (col)
+            col.push(this.i);
+        this.value();
+    }
+    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
+    value() {
+        this.ws();
+        const { s, end } = this;
+        const i = this.i;
+        if (i >= end)
+            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
+        const c = s.charCodeAt(i);
+        if (c === C.QUOTE)
+            this.skipString();
+        else if (c === C.LBRACE)
+            this.open(1);
+        else if (c === C.LBRACKET)
+            this.open(2);
+        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
+            this.number();
+        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
+            this.i = i + 4;
+        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
+            this.i = i + 5;
+        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
+            this.i = i + 4;
+        else
+            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
+    }
+    open(kind) {
+        const parentDepth = this.depth;
+        if (parentDepth >= this.o.maxDepth) {
+            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
+        }
+        const d = ++this.depth;
+        this.kinds[d] = kind;
+        this.i++;
+        // Path bookkeeping only as deep as some requested path goes.
+        if (d - 1 <= this.maxPath) {
+            let path = null;
+            if (d === 1)
+                path = [];
+            else {
+                const parent = this.paths[d - 1];
+                if (parent && this.kinds[d - 1] === 1)
+                    path = [...parent, this.lastKey];
+            }
+            this.paths[d] = path;
+            this.collecting[d] = kind === 2 && path ? this.collected(pathKey(path)) : null;
+        }
+        else {
+            this.paths[d] = null;
+            this.collecting[d] = null;
+        }
+        this.ws();
+        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
+        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
+            this.i++;
+            this.depth--;
+            return;
+        }
+        if (kind === 1) {
+            this.counts[d] = 0;
+            this.key();
+        }
+        else {
+            this.element();
+        }
+    }
+    /** Where the element offsets of the array at this path go, when it is wanted. */
+    collected(key) {
+        if (!this.wantedKeys.has(key))
+            return null;
+        let offsets = this.wanted.get(key);
+        if (!offsets)
+            this.wanted.set(key, (offsets = []));
+        return offsets;
+    }
+    sameRaw(a, b, a2, b2) {
+        if (b - a !== b2 - a2)
+            return false;
+        const { s } = this;
+        for (let k = 0; k < b - a; k++)
+            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
+                return false;
+        return true;
+    }
+    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
+    decoded(a, b) {
+        const raw = this.s.slice(a - 1, b + 1);
+        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+    }
+    /** An object member starts here: key, colon, then its value. */
+    key() {
+        this.ws();
+        const { s } = this;
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
+            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
+        }
+        const at = this.i;
+        this.string();
+        const a = at + 1;
+        const b = this.i - 1;
+        const d = this.depth;
+        const n = this.counts[d];
+        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
+        let key = null;
+        let h = this.hash;
+        if (this.escaped) {
+            key = this.decoded(a, b);
+            h = keyHash(key, 0, key.length);
+        }
+        if (n < SMALL) {
+            const base = d * SMALL;
+            for (let k = 0; k < n; k++) {
+                if (this.hashes[base + k] !== h)
+                    continue;
+                const a2 = this.starts[base + k];
+                const b2 = this.ends[base + k];
+                // Unescaped keys are compared in place; an escaped one on either side is decoded.
+                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
+                if (same)
+                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
+            }
+            this.starts[base + n] = a;
+            this.ends[base + n] = b;
+            this.hashes[base + n] = h;
+            this.escapes[base + n] = this.escaped ? 1 : 0;
+        }
+        else {
+            let set = this.sets[d];
+            if (n === SMALL) {
+                // Switch to a set: decode the first SMALL keys once.
+                if (set)
+                    set.clear();
+                else
+                    this.sets[d] = set = new Set();
+                const base = d * SMALL;
+                for (let k = 0; k < SMALL; k++)
+                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
+            }
+            key ??= this.decoded(a, b);
+            if (set.has(key))
+                throw new ScanError(at, `duplicate key ${describe(key)}`);
+            set.add(key);
+        }
+        if (n + 1 > this.maxKeys)
+            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
+        this.counts[d] = n + 1;
+        if (d <= this.maxPath)
+            this.lastKey = key ?? this.decoded(a, b);
+        this.ws();
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
+            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
+        }
+        this.i++;
+        this.value();
+    }
+    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
+    quickEnd(start) {
+        const q = this.s.indexOf('"', start + 1);
+        if (this.nextBackslash !== -1 && this.nextBackslash < start)
+            this.nextBackslash = this.s.indexOf('\\', start);
+        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
+    }
+    /**
+     * Trusted mode: the closing quote of a string at `start` that holds escapes, found from quote to
+     * quote (a quote preceded by an odd run of backslashes is escaped), or -1 when the string may hold
+     * a `\u` escape: those are left to the exact loop, which refuses lone surrogates (JSON.parse
+     * accepts them). A JSON text inside a string (a server log's decision) is skipped in a few hops
+     * instead of character by character.
+     */
+    escapedEnd(start) {
+        const { s } = this;
+        let q = s.indexOf('"', start + 1);
+        for (;;) {
+            if (q === -1)
+                return -1;
+            let k = q - 1;
+            while (s.charCodeAt(k) === C.BACKSLASH)
+                k--;
+            if ((q - 1 - k) % 2 === 0)
+                break;
+            q = s.indexOf('"', q + 1);
+        }
+        if (this.nextUnicode !== -1 && this.nextUnicode < start)
+            this.nextUnicode = s.indexOf('\\u', start);
+        return this.nextUnicode !== -1 && this.nextUnicode < q ? -1 : q;
+    }
+    /** A string starts at the quote; moves past it and says whether it held an escape. */
+    skipString() {
+        const { s, end } = this;
+        const start = this.i;
+        if (this.trusted) {
+            const q = this.quickEnd(start);
+            if (q !== -1) {
+                this.i = q + 1;
+                return false;
+            }
+            const e = this.escapedEnd(start);
+            if (e !== -1) {
+                this.i = e + 1;
+                return true;
+            }
+        }
+        let i = start + 1;
+        let escaped = false;
+        for (;;) {
+            if (i >= end)
+                throw new ScanError(start, 'unterminated string (truncated?)');
+            const c = s.charCodeAt(i);
+            if (c === C.QUOTE)
+                break;
+            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
+                i++;
+                continue;
+            }
+            if (c === C.BACKSLASH) {
+                escaped = true;
+                i = this.escape(i);
+            }
+            else if (c < 0x20)
+                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
+            else {
+                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
+                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
+                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+                i += 2;
+            }
+        }
+        this.i = i + 1;
+        return escaped;
+    }
+    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
+    string() {
+        const start = this.i;
+        this.escaped = this.skipString();
+        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
+    }
+    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
+    escape(i) {
+        const { s, end } = this;
+        if (i + 1 >= end)
+            throw new ScanError(i, 'unterminated escape (truncated?)');
+        const e = s.charCodeAt(i + 1);
+        if (e !== 117 /* u */) {
+            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
+                return i + 2;
+            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
+        }
+        const u = this.hex4(i + 2);
+        if (u >= 0xdc00 && u <= 0xdfff)
+            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
+        if (u >= 0xd800 && u <= 0xdbff) {
+            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            }
+            const low = this.hex4(i + 8);
+            if (low < 0xdc00 || low > 0xdfff)
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            return i + 12;
+        }
+        return i + 6;
+    }
+    hex4(at) {
+        if (at + 4 > this.end)
+            throw new ScanError(at - 2, 'truncated \\u escape');
+        let v = 0;
+        for (let k = 0; k < 4; k++) {
+            const c = this.s.charCodeAt(at + k);
+            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+            if (d < 0)
+                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
+            v = v * 16 + d;
+        }
+        return v;
+    }
+    number() {
+        const { s, end } = this;
+        const start = this.i;
+        let i = start;
+        if (s.charCodeAt(i) === C.MINUS)
+            i++;
+        const digits = () => {
+            const from = i;
+            while (i < end) {
+                const c = s.charCodeAt(i);
+                if (c < C.ZERO || c > C.NINE)
+                    break;
+                i++;
+            }
+            return i - from;
+        };
+        if (i < end && s.charCodeAt(i) === C.ZERO) {
+            i++;
+            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
+                throw new ScanError(start, 'numbers must not have leading zeros');
+        }
+        else if (digits() === 0) {
+            throw new ScanError(start, 'invalid number: expected a digit');
+        }
+        let exp = false;
+        if (i < end && s.charCodeAt(i) === C.DOT) {
+            i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
+        }
+        const e = i < end ? s.charCodeAt(i) : 0;
+        if (e === C.LOWER_E || e === C.UPPER_E) {
+            exp = true;
+            i++;
+            const sign = i < end ? s.charCodeAt(i) : 0;
+            if (sign === C.PLUS || sign === C.MINUS)
+                i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
+        }
+        this.i = i;
+        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
+            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
+        }
+    }
+}
+/**
+ * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
+ * order (a file's decisions, records and findings as they are read), so the index walks forward
+ * from the last offset asked, counting newlines; an offset before it is found in a table of line
+ * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
+ * for a few hundred offsets: 3.3 million lines for 100 000 calls).
+ */
+class LineIndex {
+    text;
+    /** The line (0-based) and the start of the line of the furthest offset asked. */
+    at = 0;
+    line = 0;
+    lineStart = 0;
+    /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
+    nextBreak = -2;
+    /** Line starts up to `at`, built when an offset before it is asked. */
+    starts = null;
+    constructor(text) {
+        this.text = text;
+    }
+    locate(offset) {
+        if (offset >= this.at) {
+            const t = this.text;
+            const starts = this.starts;
+            if (this.nextBreak === -2)
+                this.nextBreak = t.indexOf('\n');
+            while (this.nextBreak !== -1 && this.nextBreak < offset) {
+                this.line++;
+                this.lineStart = this.nextBreak + 1;
+                starts?.push(this.lineStart);
+                this.nextBreak = t.indexOf('\n', this.lineStart);
+            }
+            this.at = offset;
+            return { line: this.line + 1, column: offset - this.lineStart + 1 };
+        }
+        const starts = this.behind();
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (starts[mid] <= offset)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return { line: lo + 1, column: offset - starts[lo] + 1 };
+    }
+    /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
+    behind() {
+        if (!this.starts) {
+            const starts = [0];
+            const t = this.text;
+            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
+                starts.push(i + 1);
+            this.starts = starts;
+        }
+        return this.starts;
+    }
+}
+
+
+/***/ }),
+
+/***/ 8107:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  I: () => (/* binding */ byteLocation),
+  _: () => (/* binding */ decodeUtf8)
+});
+
+;// CONCATENATED MODULE: external "node:buffer"
+const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
+;// CONCATENATED MODULE: ./src/read/utf8.ts
+/** UTF-8 decoding that refuses invalid bytes and says where the first one is. */
+
+/** Validate (simdutf), then decode; a byte-order mark is kept so that it can be refused with a location. */
+function decodeUtf8(bytes) {
+    if (!(0,external_node_buffer_namespaceObject.isUtf8)(bytes))
+        return { ok: false, reason: firstInvalidUtf8(bytes) };
+    return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
+}
+/** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
+function firstInvalidUtf8(b) {
+    let i = 0;
+    while (i < b.length) {
+        const c = b[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        let n;
+        let min;
+        let cp;
+        if (c >= 0xc2 && c <= 0xdf)
+            [n, min, cp] = [1, 0x80, c & 0x1f];
+        else if (c >= 0xe0 && c <= 0xef)
+            [n, min, cp] = [2, 0x800, c & 0x0f];
+        else if (c >= 0xf0 && c <= 0xf4)
+            [n, min, cp] = [3, 0x10000, c & 0x07];
+        else
+            return i;
+        if (i + n >= b.length)
+            return i;
+        for (let k = 1; k <= n; k++) {
+            const cc = b[i + k];
+            if ((cc & 0xc0) !== 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return i;
+        i += n + 1;
+    }
+    return b.length;
+}
+/** 1-based line and column (in bytes) of a byte offset. */
+function byteLocation(b, offset) {
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < offset && i < b.length; i++) {
+        if (b[i] === 0x0a) {
+            line++;
+            lineStart = i + 1;
+        }
+    }
+    return { line, column: offset - lineStart + 1 };
+}
+
+
+/***/ }),
+
+/***/ 6982:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 3024:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+
+/***/ }),
+
+/***/ 6760:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 5919:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
+
+/***/ }),
+
+/***/ 8522:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+
+/***/ }),
+
+/***/ 9023:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ })
+
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
+/******/ })();
+/******/ 
+/************************************************************************/
+var __webpack_exports__ = {};
+
+// EXTERNAL MODULE: external "node:worker_threads"
+var external_node_worker_threads_ = __nccwpck_require__(5919);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: external "node:url"
+const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
+// EXTERNAL MODULE: ./src/read/files.ts + 25 modules
+var files = __nccwpck_require__(7548);
+// EXTERNAL MODULE: ./src/read/formats.ts
+var formats = __nccwpck_require__(7928);
 ;// CONCATENATED MODULE: ./src/read/wire.ts
 
 const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
@@ -4619,14 +4664,14 @@ function encodeRead(r, rel) {
     return JSON.stringify(wire);
 }
 /** Consistent claims share one empty list, as the reader's do. */
-const wire_NONE = Object.freeze([]);
+const NONE = Object.freeze([]);
 const INVALID_PROVIDER = Object.freeze({ invalid: true });
 function claimOf(t, p) {
     if (t[0] === 0)
         return { kind: 'invalid', reason: t[1] };
     const [, asserted, level, sent, legacy, inconsistencies] = t;
     const digest = sent === SAME ? subjectOf(p).digest : sent;
-    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : wire_NONE };
+    return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
 }
 function projectionOf(t) {
     if (t[0] === 0)
@@ -4672,6 +4717,10 @@ function wire_decodeRead(text, rel) {
     return read;
 }
 
+// EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
+var findings = __nccwpck_require__(1607);
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var envelope = __nccwpck_require__(1210);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
@@ -4718,19 +4767,19 @@ const member = (at, k) => {
 };
 /** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
 function difference(want, got, at) {
-    if (!(0,core_json/* isObject */.G)(want))
+    if (!(0,json/* isObject */.G)(want))
         return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!(0,core_json/* isObject */.G)(got))
+    if (!(0,json/* isObject */.G)(got))
         return `predicate field ${at} disagrees with the bundle`;
     for (const k of Object.keys(want)) {
-        if (!(0,core_json/* hasOwn */.$)(got, k))
+        if (!(0,json/* hasOwn */.$)(got, k))
             return `predicate field ${member(at, k)} disagrees with the bundle`;
         const d = difference(want[k], got[k], member(at, k));
         if (d)
             return d;
     }
     for (const k of Object.keys(got))
-        if (!(0,core_json/* hasOwn */.$)(want, k))
+        if (!(0,json/* hasOwn */.$)(want, k))
             return `predicate field ${member(at, k)} is not one upstream writes`;
     return null;
 }
@@ -4793,14 +4842,14 @@ function checkBundlePredicate(pred, facts) {
 /** The predicate types of keyless attestations (docs/predicates/). */
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-const isObjectPredicate = (p) => ((0,core_json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
+const isObjectPredicate = (p) => ((0,json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
 /**
  * The gate's set-up for keyless checks: the trusted roots read once and loaded here, so that a root
  * that cannot be used is a usage problem before anything is read.
  */
 async function keylessSetup(settings, limits, workspace) {
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot);
+    const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot, limits);
     if (!roots.ok)
         return { ok: false, reason: { message: roots.reason } };
     const setup = { settings, roots: roots.value, workspace };
@@ -4825,12 +4874,12 @@ async function makeChecker(setup, limits) {
     return {
         ok: true,
         value: (file, sha256, policy, predicate) => {
-            const got = files_readBeside(formats_sigstoreOf(file.path), 'the Sigstore bundle', setup.workspace, limits);
+            const got = (0,files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(file.path), 'the Sigstore bundle', setup.workspace, limits);
             if (got.kind === 'none')
-                return { ok: false, reason: `no attestation (no ${formats_sigstoreOf(file.rel.split('/').pop())} beside it)` };
+                return { ok: false, reason: `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop())} beside it)` };
             if (got.kind === 'refused')
-                return { ok: false, reason: `${formats_sigstoreOf(file.rel)}: ${got.reason}` };
-            return sigstore.checkBundleFile(formats_sigstoreOf(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
+                return { ok: false, reason: `${(0,formats/* sigstoreOf */.MA)(file.rel)}: ${got.reason}` };
+            return sigstore.checkBundleFile((0,formats/* sigstoreOf */.MA)(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
         },
     };
 }
@@ -4851,7 +4900,7 @@ function keylessOf(check, settings, role, file, read) {
     const sha256 = read.sha256;
     if (role === 'audit')
         return check(file, sha256, policy, { type: RECORDS_V1, check: isObjectPredicate });
-    if (formatOf(file.rel) !== 'bundle')
+    if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
         return check(file, sha256, policy, { type: RUN_V1, check: isObjectPredicate });
     const facts = read.bundle;
     if (!facts)
@@ -4923,7 +4972,7 @@ async function uncheckedBundle(file, limits, workspace) {
  * Sigstore checks (milliseconds per bundle) run on the thread that read the file, on every core.
  */
 async function readTask(t, setup) {
-    const r = await readOne(t.file, t.role, setup.limits, setup.digest);
+    const r = await (0,files/* readOne */.JF)(t.file, t.role, setup.limits, setup.digest);
     const k = setup.keyless;
     if (!k || !keyless_checkedByIdentity(k.settings, t.role))
         return r;

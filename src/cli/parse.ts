@@ -4,7 +4,7 @@
  * UsageProblem naming the flag. Reading a key file named by a flag happens here, so a key that does
  * not parse is a usage error naming the file.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Result } from '../core/result.js';
@@ -27,9 +27,9 @@ import {
   type UsageProblem,
   usage,
 } from '../gate/settings.js';
+import { readNamedFile } from '../read/files.js';
 import { sidecarOf } from '../read/formats.js';
-import type { ReadLimits } from '../read/limits.js';
-import { ioReason } from '../read/read-error.js';
+import { DEFAULT_LIMITS, type ReadLimits } from '../read/limits.js';
 import { isSignedAt } from '../read/signature.js';
 import { DEFAULT_POLICY_URI, resourceUriFromEnv } from '../report/verification-summary.js';
 import { IMPORT_KINDS, type ImportKind, importKind } from '../tools/import/run.js';
@@ -154,11 +154,10 @@ function readNamed(flag: string, file: string): string {
     const why = existsSync(file) ? 'is not a file' : 'does not exist';
     throw new UsageError(`${flag} ${file}: ${why} (this flag takes the path of a PEM key file)`);
   }
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new UsageError(`${flag} ${file}: cannot read (${ioReason(e)})`);
-  }
+  // Bounded, and a regular file at the moment it is read (trust/keys.ts then refuses past a few KiB).
+  const got = readNamedFile(file, DEFAULT_LIMITS);
+  if (!got.ok) throw new UsageError(`${flag} ${file}: ${got.reason}`);
+  return got.value.toString('utf8');
 }
 
 /** Trusted keys from the PEM files a repeatable flag names (relative to `dir`); none: null. */

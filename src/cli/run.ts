@@ -2,12 +2,12 @@
  * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
  * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { runGate } from '../gate/gate.js';
-import { DEFAULT_LIMITS } from '../read/limits.js';
-import { ioReason } from '../read/read-error.js';
+import { readNamedFile } from '../read/files.js';
+import { DEFAULT_LIMITS, type ReadLimits } from '../read/limits.js';
 import { renderJson, writeJson } from '../report/json-report.js';
 import { renderSarif } from '../report/sarif.js';
 import { renderTable } from '../report/table.js';
@@ -97,15 +97,19 @@ export async function main(
   }
 }
 
-/** The input files of a tool, read whole; the first that cannot be read is named. */
-function readInputs(files: readonly string[]): Result<ToolInput[]> {
+/**
+ * What verify-attestation reads: a report is the gate's own output, as large as its input makes it
+ * (0.7 GB for a million calls), so only Node's own bound on one read applies; still never a FIFO or a device.
+ */
+const VERDICT_INPUTS: ReadLimits = { ...DEFAULT_LIMITS, maxFileBytes: 2 ** 31 - 1 };
+
+/** The input files of a tool, read whole within the file limit; the first that cannot be read is named. */
+function readInputs(files: readonly string[], limits: ReadLimits): Result<ToolInput[]> {
   const inputs: ToolInput[] = [];
   for (const file of files) {
-    try {
-      inputs.push({ name: file, bytes: readFileSync(file) });
-    } catch (e) {
-      return { ok: false, reason: `${file}: cannot read (${ioReason(e)})` };
-    }
+    const got = readNamedFile(file, limits);
+    if (!got.ok) return { ok: false, reason: `${file}: ${got.reason}` };
+    inputs.push({ name: file, bytes: got.value });
   }
   return { ok: true, value: inputs };
 }
@@ -121,13 +125,10 @@ const KEY_EXIT: { readonly [C in KeyProblem['code']]: 1 | 2 } = { unreadable: 2,
 
 /** A private key named by a flag. */
 function readSigningKey(flag: string, file: string): Result<SigningKey, KeyProblem> {
-  let pem: string;
-  try {
-    pem = readFileSync(file, 'utf8');
-  } catch (e) {
-    return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: cannot read (${ioReason(e)})` } };
-  }
-  const k = parsePrivateKey(pem);
+  // Bounded, and only a regular file (a FIFO would block, a device never end); parsePrivateKey refuses past a few KiB.
+  const got = readNamedFile(file, DEFAULT_LIMITS);
+  if (!got.ok) return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: ${got.reason}` } };
+  const k = parsePrivateKey(got.value.toString('utf8'));
   return k.ok ? k : { ok: false, reason: { code: 'unusable', message: `${flag} ${k.reason}` } };
 }
 
@@ -145,7 +146,7 @@ function importExports(cmd: ImportCommand, now: Date): CliOutcome {
     if (!k.ok) return fail(say(k.reason.message));
     sign = { key: k.value, signedAt: cmd.signedAt ?? signedAtNow(now) };
   }
-  const read = readInputs(cmd.inputs);
+  const read = readInputs(cmd.inputs, cmd.limits);
   if (!read.ok) return fail(say(read.reason));
   const r = runImport({ kind: cmd.kind, inputs: read.value, limits: cmd.limits, slack: cmd.slack, sign, scope: cmd.scope });
   if (!r.ok) return fail(findingLines(tool, r.reason.findings), r.reason.summary);
@@ -182,7 +183,7 @@ function sign(cmd: SignCommand, now: Date): CliOutcome {
       stdout: '',
       stderr: `receipt-gate: sign: ${k.reason.message}\nreceipt-gate: sign: nothing written\n`,
     };
-  const read = readInputs(cmd.inputs);
+  const read = readInputs(cmd.inputs, cmd.limits);
   if (!read.ok) return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.reason}; nothing written\n` };
   const r = signRecords(k.value, read.value, cmd.limits, cmd.signedAt ?? signedAtNow(now));
   if (!r.ok) return { code: 1, stdout: '', stderr: `${findingLines('sign', r.reason)}receipt-gate: sign: nothing written\n` };
@@ -205,7 +206,7 @@ async function attest(cmd: AttestBundleCommand): Promise<CliOutcome> {
   if (k && !k.ok) return fail(`receipt-gate: attest-bundle: ${k.reason.message}\n`, KEY_EXIT[k.reason.code]);
   if (cmd.output !== null && existsSync(cmd.output))
     return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
-  const read = readInputs([cmd.bundle]);
+  const read = readInputs([cmd.bundle], cmd.limits);
   if (!read.ok) return fail(`receipt-gate: attest-bundle: ${read.reason}\n`);
   const r = await attestBundle(read.value[0] as ToolInput, k ? k.value : null, cmd.limits);
   if (!r.ok) return fail(findingLines('attest-bundle', r.reason));
@@ -219,7 +220,7 @@ async function attest(cmd: AttestBundleCommand): Promise<CliOutcome> {
 }
 
 async function verifyAttestation(cmd: VerifyAttestationCommand): Promise<CliOutcome> {
-  const read = readInputs([cmd.report, cmd.envelope]);
+  const read = readInputs([cmd.report, cmd.envelope], VERDICT_INPUTS);
   if (!read.ok) return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
   const [report, envelope] = read.value as [ToolInput, ToolInput];
   const r = cmd.keyless?.signers

@@ -52,7 +52,7 @@ export async function keylessSetup(
   workspace: string,
 ): Promise<Result<KeylessSetup, UsageProblem>> {
   const sigstore = await import('../trust/sigstore.js');
-  const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot);
+  const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot, limits);
   if (!roots.ok) return { ok: false, reason: { message: roots.reason } };
   const setup = { settings, roots: roots.value, workspace };
   const checker = await keylessChecker(setup, limits);

@@ -138,6 +138,24 @@ export function readBeside(file: string, what: string, workspace: string, limits
   return got.ok ? { kind: 'read', bytes: Buffer.from(got.value) } : refuse(got.reason);
 }
 
+/**
+ * A file a flag or an input names (a key, a trusted root, an export to import), read whole within
+ * the file limit. Only a regular file is read (a link to one is followed: the user named it): a
+ * FIFO would block and a device never end (`--trusted-root /dev/zero`). The reason when not.
+ */
+export function readNamedFile(file: string, limits: ReadLimits): Result<Buffer> {
+  let st: Stats;
+  try {
+    st = statSync(file);
+  } catch (e) {
+    return { ok: false, reason: `cannot read (${ioReason(e)})` };
+  }
+  if (!st.isFile()) return { ok: false, reason: 'not a regular file; not read' };
+  const got = readTransient(file, limits);
+  // A copy: the read buffer is reused by the next read.
+  return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
+}
+
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(p: string): Promise<string | undefined> {
   try {

@@ -9,7 +9,6 @@
  * exact bytes, the file's base name, the predicate type). Nothing is ever fetched. This module is
  * loaded (dynamically) only when an identity is configured.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleFromJSON, isBundleWithDsseEnvelope } from '@sigstore/bundle';
 import type { X509Certificate } from '@sigstore/core';
@@ -21,8 +20,8 @@ import type { Result } from '../core/result.js';
 import { asciiLower, quote } from '../core/text.js';
 import { type Doc, decode, documents, LocatingSink } from '../read/documents.js';
 import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
+import { readNamedFile } from '../read/files.js';
 import type { ReadLimits } from '../read/limits.js';
-import { ioReason } from '../read/read-error.js';
 import { PUBLIC_GOOD_ROOT } from './public-good-root.generated.js';
 
 /** Fulcio's certificate extensions (https://github.com/sigstore/fulcio/blob/main/docs/oid-info.md). */
@@ -95,7 +94,7 @@ export function parseTrustedRoots(name: string, text: string, limits: ReadLimits
  * `--trusted-root FILE`), or the shipped public-good root when there is none.
  */
 export function loadTrustedRoots(label: string, file: string | null, limits: ReadLimits): Result<Root[]> {
-  const source = readTrustedRootsFile(label, file);
+  const source = readTrustedRootsFile(label, file, limits);
   return source.ok ? rootsFrom(source.value, limits) : source;
 }
 
@@ -103,13 +102,11 @@ export function loadTrustedRoots(label: string, file: string | null, limits: Rea
 export type RootsSource = { readonly name: string; readonly text: string } | null;
 
 /** Read a trusted-roots file once, so that every thread that checks bundles parses the same bytes. */
-export function readTrustedRootsFile(label: string, file: string | null): Result<RootsSource> {
+export function readTrustedRootsFile(label: string, file: string | null, limits: ReadLimits): Result<RootsSource> {
   if (file === null) return { ok: true, value: null };
-  try {
-    return { ok: true, value: { name: `${label} ${file}`, text: readFileSync(file, 'utf8') } };
-  } catch (e) {
-    return { ok: false, reason: `${label} ${file}: cannot read (${ioReason(e)})` };
-  }
+  const got = readNamedFile(file, limits);
+  if (!got.ok) return { ok: false, reason: `${label} ${file}: ${got.reason}` };
+  return { ok: true, value: { name: `${label} ${file}`, text: got.value.toString('utf8') } };
 }
 
 /** The roots a source holds (the public-good root for none). */
