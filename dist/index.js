@@ -32177,6 +32177,7 @@ function special(p) {
     }
     return 'a special file';
 }
+/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
 const inside = (root, p) => {
     const r = external_node_path_default().relative(root, p);
     return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
@@ -34581,6 +34582,7 @@ function readContext(env, cwd) {
 
 
 
+
 /**
  * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
  * entries' parsers (cli/parse.ts `parseCli`, action/inputs.ts `readSettings`), which return it as a
@@ -34620,6 +34622,36 @@ function directoryIn(workspace, base, value, name) {
     if (!isDir)
         throw new UsageError(`${name}: "${value}" is not a directory`);
     return dir;
+}
+/**
+ * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
+ * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
+ * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
+ * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
+ */
+function outputIn(workspace, base, value, name) {
+    const file = external_node_path_default().resolve(base, value);
+    if (!inside(workspace, file))
+        return file;
+    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
+    // The nearest directory above the file that exists, where it really is.
+    for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
+        let real = null;
+        try {
+            real = (0,external_node_fs_.realpathSync)(dir);
+        }
+        catch {
+            // not there yet: the writer creates it, below the nearest one that is
+        }
+        if (real !== null) {
+            if (inside(realWorkspace, real))
+                return file;
+            const via = external_node_path_default().relative(workspace, dir) || '.';
+            throw new UsageError(`${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
+        }
+        if (external_node_path_default().dirname(dir) === dir)
+            return file;
+    }
 }
 /**
  * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
@@ -34933,6 +34965,11 @@ function settingsOf(input, ctx, env) {
         const v = get(name);
         return v === '' ? null : external_node_path_default().resolve(workspace, v);
     };
+    /** A file the action writes: never out of the workspace through a link the checkout holds. */
+    const output = (name) => {
+        const v = get(name);
+        return v === '' ? null : outputIn(workspace, workspace, v, name);
+    };
     const runs = parseList(get('runs'));
     const audit = parseList(get('audit'));
     const explicit = {
@@ -34983,10 +35020,10 @@ function settingsOf(input, ctx, env) {
         token: get('github-token'),
         summary: parseBool('summary', get('summary')),
         maxAnnotations: parseCount('max-annotations', get('max-annotations')),
-        sarifFile: file('sarif-file'),
-        reportFile: file('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_namespaceObject.tmpdir)(), 'receipt-gate', 'report.json'),
+        sarifFile: output('sarif-file'),
+        reportFile: output('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_namespaceObject.tmpdir)(), 'receipt-gate', 'report.json'),
         prefix: rel.split((external_node_path_default()).sep).join('/'),
-        vsa: verdictInputs(file('vsa-predicate'), file('vsa'), get('vsa-key'), env),
+        vsa: verdictInputs(output('vsa-predicate'), output('vsa'), get('vsa-key'), env),
     };
 }
 

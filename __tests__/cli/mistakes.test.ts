@@ -3,7 +3,7 @@
  * reproduced (semantics §6, §7, §12). Every case here passed silently, or said something else, before.
  */
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -212,6 +212,28 @@ describe('keys: say what was given', () => {
     expect(() => readTrustedKeys([{ name: 'trusted-keys', pem: 'path/to.pem' }])).toThrow(
       /takes the PEM text of a public key.*not a file name/,
     );
+  });
+});
+
+describe('outputs stay where they are named', () => {
+  it('--output, --sarif-file and --vsa-predicate below a directory link out of -C are usage errors; nothing is written there', async () => {
+    const dir = workspace();
+    const elsewhere = tempDir();
+    symlinkSync(elsewhere, path.join(dir, 'out'));
+    for (const args of [
+      ['--format', 'json', '--output', 'out/r.json'],
+      ['--sarif-file', 'out/r.sarif'],
+      ['--format', 'json', '--output', 'r.json', '--vsa-predicate', 'out/v.json', '--resource-uri', 'git+https://x/y@z'],
+    ]) {
+      const r = await cli(['verify', '-C', dir, ...args], ROOT);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/: "out\/[a-z.]+" leads out of the workspace through a symbolic link \(out is .*\); not written/);
+    }
+    expect(readdirSync(elsewhere)).toEqual([]);
+    // A path outside -C was chosen by whoever typed it, and is taken as given.
+    const r = await cli(['verify', '-C', dir, '--sarif-file', path.join(elsewhere, 'r.sarif')], ROOT);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(elsewhere)).toEqual(['r.sarif']);
   });
 });
 

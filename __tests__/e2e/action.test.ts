@@ -1,6 +1,6 @@
 /** dist/index.js as the runner starts it, against a recording HTTP server on 127.0.0.1. */
 
-import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/core/binding.js';
@@ -378,6 +378,25 @@ describe('network failure while reporting', () => {
     expect(readFileSync(path.join(runner, 'notes.txt'), 'utf8')).toBe('mine too');
     expect(JSON.parse(readFileSync(path.join(ws, 'receipts.sarif'), 'utf8'))).toMatchObject({ version: '2.1.0' });
     expect(JSON.parse(readFileSync(path.join(ws, 'report.json'), 'utf8'))).toMatchObject({ schema: 'receipt-gate.report.v1' });
+  });
+
+  it('an output below a directory link the checkout holds, leading out of the workspace, is a configuration error', async () => {
+    const ws = demo();
+    const runner = tempDir();
+    symlinkSync(runner, path.join(ws, 'out'));
+    const r = await runAction({ workspace: ws, inputs: { 'sarif-file': 'out/receipts.sarif' } });
+    expect(r.code).toBe(1);
+    expect(r.outputs['result']).toBe('error');
+    expect(commands(r.stdout, 'error').join('\n')).toContain(
+      `sarif-file: "out/receipts.sarif" leads out of the workspace through a symbolic link (out is ${realpathSync(runner)}); not written`,
+    );
+    expect(readdirSync(runner)).toEqual([]);
+    // A link that stays inside the workspace is followed, as any directory is.
+    mkdirSync(path.join(ws, 'reports'));
+    symlinkSync(path.join(ws, 'reports'), path.join(ws, 'here'));
+    const inside = await runAction({ workspace: ws, inputs: { 'sarif-file': 'here/receipts.sarif' } });
+    expect(inside.code, inside.stdout).toBe(0);
+    expect(readdirSync(path.join(ws, 'reports'))).toEqual(['receipts.sarif']);
   });
 
   it('an outputs file that is missing fails the step with one plain error, never a stack trace', async () => {

@@ -3813,6 +3813,7 @@ function special(p) {
     }
     return 'a special file';
 }
+/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
 const inside = (root, p) => {
     const r = external_node_path_default().relative(root, p);
     return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
@@ -6589,6 +6590,7 @@ const VERSION = '0.2.0';
 
 
 
+
 /**
  * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
  * entries' parsers (cli/parse.ts `parseCli`, action/inputs.ts `readSettings`), which return it as a
@@ -6628,6 +6630,36 @@ function directoryIn(workspace, base, value, name) {
     if (!isDir)
         throw new UsageError(`${name}: "${value}" is not a directory`);
     return dir;
+}
+/**
+ * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
+ * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
+ * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
+ * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
+ */
+function outputIn(workspace, base, value, name) {
+    const file = external_node_path_default().resolve(base, value);
+    if (!inside(workspace, file))
+        return file;
+    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
+    // The nearest directory above the file that exists, where it really is.
+    for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
+        let real = null;
+        try {
+            real = (0,external_node_fs_.realpathSync)(dir);
+        }
+        catch {
+            // not there yet: the writer creates it, below the nearest one that is
+        }
+        if (real !== null) {
+            if (inside(realWorkspace, real))
+                return file;
+            const via = external_node_path_default().relative(workspace, dir) || '.';
+            throw new UsageError(`${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
+        }
+        if (external_node_path_default().dirname(dir) === dir)
+            return file;
+    }
 }
 /**
  * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
@@ -7324,7 +7356,7 @@ function resourceUriOf(v) {
     return v;
 }
 /** The verdict attestation flags of verify, checked together. */
-function verdictRequest(str, at, env, output, format) {
+function verdictRequest(str, at, out, env, output, format) {
     const predicate = str('vsa-predicate');
     const envelope = str('vsa');
     const key = str('vsa-key');
@@ -7343,8 +7375,8 @@ function verdictRequest(str, at, env, output, format) {
         throw new UsageError(`${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
     }
     return {
-        predicate: at('vsa-predicate'),
-        envelope: at('vsa'),
+        predicate: out('vsa-predicate'),
+        envelope: out('vsa'),
         key: at('vsa-key'),
         resourceUri,
         policyUri: str('policy-uri') ?? DEFAULT_POLICY_URI,
@@ -7548,13 +7580,18 @@ function verifyCommand(a) {
         const v = str(flag);
         return v === undefined ? null : external_node_path_default().resolve(dir, v);
     };
-    const output = at('output');
+    /** A file the gate writes: never out of -C's directory through a link it holds (gate/settings.ts outputIn). */
+    const out = (flag) => {
+        const v = str(flag);
+        return v === undefined ? null : outputIn(dir, dir, v, `--${flag}`);
+    };
+    const output = out('output');
     const defaults = defaultSettings(dir);
     const given = str('format');
     const format = given !== undefined ? parseChoice('--format', given, ['table', 'json']) : a.isTTY && output === null ? 'table' : 'json';
     for (const role of ['runs', 'audit'])
         requireExistingPaths(list(role) ?? [], dir, `--${role}`);
-    const sarif = at('sarif-file');
+    const sarif = out('sarif-file');
     const keyless = readKeyless({
         signerIdentities: list('trusted-signer-identity') ?? [],
         producerIdentities: list('trusted-producer-identity') ?? [],
@@ -7570,7 +7607,7 @@ function verifyCommand(a) {
         sourceRefs: '--source-ref',
         issuer: '--certificate-oidc-issuer',
     });
-    const vsa = verdictRequest(str, at, a.env, output, format);
+    const vsa = verdictRequest(str, at, out, a.env, output, format);
     distinctOutputs([
         ['--output', output],
         ['--sarif-file', sarif],

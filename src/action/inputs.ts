@@ -12,6 +12,7 @@ import {
   DEFAULTS,
   directoryIn,
   type OptionName,
+  outputIn,
   parseBool,
   parseChoice,
   parseCount,
@@ -123,6 +124,11 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
     const v = get(name);
     return v === '' ? null : path.resolve(workspace, v);
   };
+  /** A file the action writes: never out of the workspace through a link the checkout holds. */
+  const output = (name: OptionName): string | null => {
+    const v = get(name);
+    return v === '' ? null : outputIn(workspace, workspace, v, name);
+  };
   const runs = parseList(get('runs'));
   const audit = parseList(get('audit'));
   const explicit = {
@@ -184,9 +190,9 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
     token: get('github-token'),
     summary: parseBool('summary', get('summary')),
     maxAnnotations: parseCount('max-annotations', get('max-annotations')),
-    sarifFile: file('sarif-file'),
-    reportFile: file('report-file') ?? path.join(env['RUNNER_TEMP'] || tmpdir(), 'receipt-gate', 'report.json'),
+    sarifFile: output('sarif-file'),
+    reportFile: output('report-file') ?? path.join(env['RUNNER_TEMP'] || tmpdir(), 'receipt-gate', 'report.json'),
     prefix: rel.split(path.sep).join('/'),
-    vsa: verdictInputs(file('vsa-predicate'), file('vsa'), get('vsa-key'), env),
+    vsa: verdictInputs(output('vsa-predicate'), output('vsa'), get('vsa-key'), env),
   };
 }

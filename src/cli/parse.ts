@@ -14,6 +14,7 @@ import {
   defaultSettings,
   directoryIn,
   type KeylessSettings,
+  outputIn,
   parseChoice,
   parseJobs,
   parseList,
@@ -178,6 +179,7 @@ function resourceUriOf(v: string | undefined): string | undefined {
 function verdictRequest(
   str: (k: string) => string | undefined,
   at: (flag: string) => string | null,
+  out: (flag: string) => string | null,
   env: NodeJS.ProcessEnv,
   output: string | null,
   format: 'table' | 'json',
@@ -200,8 +202,8 @@ function verdictRequest(
     );
   }
   return {
-    predicate: at('vsa-predicate'),
-    envelope: at('vsa'),
+    predicate: out('vsa-predicate'),
+    envelope: out('vsa'),
     key: at('vsa-key'),
     resourceUri,
     policyUri: str('policy-uri') ?? DEFAULT_POLICY_URI,
@@ -408,13 +410,18 @@ function verifyCommand(a: Args): CliCommand {
     const v = str(flag);
     return v === undefined ? null : path.resolve(dir, v);
   };
-  const output = at('output');
+  /** A file the gate writes: never out of -C's directory through a link it holds (gate/settings.ts outputIn). */
+  const out = (flag: string): string | null => {
+    const v = str(flag);
+    return v === undefined ? null : outputIn(dir, dir, v, `--${flag}`);
+  };
+  const output = out('output');
   const defaults = defaultSettings(dir);
   const given = str('format');
   const format =
     given !== undefined ? parseChoice('--format', given, ['table', 'json'] as const) : a.isTTY && output === null ? 'table' : 'json';
   for (const role of ['runs', 'audit'] as const) requireExistingPaths(list(role) ?? [], dir, `--${role}`);
-  const sarif = at('sarif-file');
+  const sarif = out('sarif-file');
   const keyless = readKeyless(
     {
       signerIdentities: list('trusted-signer-identity') ?? [],
@@ -433,7 +440,7 @@ function verifyCommand(a: Args): CliCommand {
       issuer: '--certificate-oidc-issuer',
     },
   );
-  const vsa = verdictRequest(str, at, a.env, output, format);
+  const vsa = verdictRequest(str, at, out, a.env, output, format);
   distinctOutputs([
     ['--output', output],
     ['--sarif-file', sarif],

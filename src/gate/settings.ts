@@ -5,12 +5,13 @@
  * message per mistake. Nothing below the entries reads argv or the environment.
  */
 
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { NO_POLICY, type Policy, parsePolicy } from '../core/policy.js';
 import type { Result } from '../core/result.js';
 import { nearestName } from '../core/text.js';
+import { inside } from '../read/discover.js';
 import { DEFAULT_LIMITS, type ReadLimits } from '../read/limits.js';
 import { parsePublicKeys, type TrustedKeys, trustedKeys } from '../trust/keys.js';
 import type { IdentityPolicy } from '../trust/sigstore.js';
@@ -57,6 +58,33 @@ export function directoryIn(workspace: string | null, base: string, value: strin
   }
   if (!isDir) throw new UsageError(`${name}: "${value}" is not a directory`);
   return dir;
+}
+
+/**
+ * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
+ * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
+ * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
+ * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
+ */
+export function outputIn(workspace: string, base: string, value: string, name: string): string {
+  const file = path.resolve(base, value);
+  if (!inside(workspace, file)) return file;
+  const realWorkspace = realpathSync(workspace);
+  // The nearest directory above the file that exists, where it really is.
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    let real: string | null = null;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      // not there yet: the writer creates it, below the nearest one that is
+    }
+    if (real !== null) {
+      if (inside(realWorkspace, real)) return file;
+      const via = path.relative(workspace, dir) || '.';
+      throw new UsageError(`${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
+    }
+    if (path.dirname(dir) === dir) return file;
+  }
 }
 
 /** What one verification reads and how it judges (the settings both entries build). */

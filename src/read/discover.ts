@@ -42,7 +42,8 @@ function special(p: string): string {
   }
   return 'a special file';
 }
-const inside = (root: string, p: string): boolean => {
+/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
+export const inside = (root: string, p: string): boolean => {
   const r = path.relative(root, p);
   return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
 };
