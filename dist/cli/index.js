@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3523);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1567);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3523:
+/***/ 1567:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3774,246 +3774,14 @@ function verify(evidence, options) {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-// EXTERNAL MODULE: ./src/read/formats.ts
-var formats = __nccwpck_require__(7928);
-// EXTERNAL MODULE: ./src/read/limits.ts
-var read_limits = __nccwpck_require__(5826);
-;// CONCATENATED MODULE: ./src/read/discover.ts
-/**
- * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
- * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
- * resolves outside it, are errors; links to directories are not descended (no cycles).
- */
-
-
-
-
-
-
-
-/** Directories a walk never enters unless named explicitly. */
-const PRUNED = new Set(['.git', 'node_modules']);
-const toPosix = (p) => p.split((external_node_path_default()).sep).join('/');
-/** What kind of special file a path is, for messages. */
-function special(p) {
-    try {
-        const st = (0,external_node_fs_.statSync)(p);
-        if (st.isFIFO())
-            return 'a FIFO';
-        if (st.isSocket())
-            return 'a socket';
-        if (st.isCharacterDevice() || st.isBlockDevice())
-            return 'a device';
-    }
-    catch {
-        return 'unreadable';
-    }
-    return 'a special file';
-}
-/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
-const inside = (root, p) => {
-    const r = external_node_path_default().relative(root, p);
-    return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
-};
-const relOf = (w, abs) => toPosix(external_node_path_default().relative(w.cwd, abs));
-/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
-const named = (w, input) => `${w.role}: ${input}`;
-const where = (rel) => ({ file: rel, line: 1, column: 1 });
-/**
- * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
- * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
- * does not name is never taken and never reported, whatever it is.
- */
-function walk(w, dir, input, take, findings, inScope = () => true) {
-    const stack = [dir];
-    while (stack.length > 0) {
-        const d = stack.pop();
-        let list;
-        try {
-            list = (0,external_node_fs_.readdirSync)(d, { withFileTypes: true });
-        }
-        catch (e) {
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
-            continue;
-        }
-        for (const ent of list) {
-            if (++w.entries > read_limits/* MAX_WALK_ENTRIES */.MH) {
-                findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `more than ${read_limits/* MAX_WALK_ENTRIES */.MH} entries under the inputs; narrow the paths`));
-                return;
-            }
-            const abs = external_node_path_default().join(d, ent.name);
-            if (ent.isDirectory()) {
-                if (!PRUNED.has(ent.name))
-                    stack.push(abs);
-            }
-            else if (!inScope(abs)) {
-                // Not named by the input: neither read nor reported.
-            }
-            else if (ent.isFile()) {
-                take(abs);
-            }
-            else if (ent.isSymbolicLink()) {
-                discover_link(w, abs, take, findings);
-            }
-            else if ((0,formats/* formatOf */.be)(ent.name) !== null) {
-                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
-            }
-        }
-    }
-}
-/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
-function discover_link(w, abs, take, findings) {
-    const rel = relOf(w, abs);
-    let real;
-    try {
-        real = (0,external_node_fs_.realpathSync)(abs);
-    }
-    catch {
-        // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
-        if ((0,formats/* formatOf */.be)(abs) !== null)
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'broken symbolic link'));
-        return;
-    }
-    if (!inside(w.realWorkspace, real)) {
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
-        return;
-    }
-    let st;
-    try {
-        st = (0,external_node_fs_.statSync)(real);
-    }
-    catch {
-        return;
-    }
-    if (st.isFile())
-        take(abs);
-    else if (st.isDirectory())
-        findings.push((0,core_findings/* finding */.gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
-    else if ((0,formats/* formatOf */.be)(abs) !== null)
-        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
-}
-/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
-function expand(w, input, noMatch) {
-    const findings = [];
-    const files = [];
-    const attestations = [];
-    const add = (abs) => {
-        files.push({ path: abs, rel: relOf(w, abs) });
-    };
-    const attestation = (abs) => {
-        if ((0,formats/* formatOf */.be)(abs) === 'attestation')
-            attestations.push({ path: abs, rel: relOf(w, abs) });
-    };
-    const scan = picomatch_default().scan(input);
-    const base = external_node_path_default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
-    if (!inside(w.workspace, base)) {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
-        return { files, findings, attestations };
-    }
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(base);
-    }
-    catch {
-        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
-        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
-        if (noMatch === 'error')
-            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
-        return { files, findings, attestations };
-    }
-    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
-    let real = '';
-    try {
-        real = (0,external_node_fs_.realpathSync)(base);
-    }
-    catch {
-        /* a broken link: reported below */
-    }
-    if (!real || !inside(w.realWorkspace, real)) {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
-        return { files, findings, attestations };
-    }
-    if (st.isSymbolicLink())
-        st = (0,external_node_fs_.statSync)(real);
-    if (scan.isGlob) {
-        const match = picomatch_default()(relOf(w, external_node_path_default().resolve(w.cwd, input)), { dot: true });
-        let ignored = 0;
-        walk(w, base, input, (abs) => {
-            const rel = relOf(w, abs);
-            if ((0,formats/* discoverable */.ks)(rel, w.role))
-                add(abs);
-            else if ((0,formats/* formatOf */.be)(rel) === 'attestation')
-                attestation(abs);
-            else
-                ignored++;
-        }, findings, (abs) => match(relOf(w, abs)));
-        if (ignored > 0)
-            findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${formats/* EXTENSION_LIST */.RV}; not read`));
-    }
-    else if (st.isDirectory()) {
-        walk(w, base, input, (abs) => ((0,formats/* discoverable */.ks)(abs, w.role) ? add(abs) : attestation(abs)), findings);
-    }
-    else if (st.isFile()) {
-        if ((0,formats/* formatOf */.be)(base) === 'attestation')
-            attestation(base);
-        else
-            add(base);
-    }
-    else {
-        findings.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
-        return { files, findings, attestations };
-    }
-    if (files.length === 0)
-        findings.push((0,core_findings/* inputFinding */.uY)('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
-    return { files, findings, attestations };
-}
-/**
- * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
- *                  glob that excludes what it matches from the others' files
- * @param cwd       the working directory (names in reports are relative to it)
- * @param workspace nothing outside this directory is read
- * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
- */
-function discover(all, cwd, workspace, explicit = false, role = 'runs') {
-    const trimmed = all.map((i) => i.trim());
-    const excludes = trimmed
-        .filter((i) => i.startsWith('!'))
-        .map((i) => picomatch_default()(toPosix(external_node_path_default().relative(cwd, external_node_path_default().resolve(cwd, i.slice(1)))), { dot: true }));
-    let realWorkspace;
-    try {
-        realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
-    }
-    catch {
-        realWorkspace = external_node_path_default().resolve(workspace);
-    }
-    const w = { cwd, workspace, realWorkspace, role, entries: 0 };
-    const findings = [];
-    const found = new Map();
-    const attestations = new Map();
-    for (const input of trimmed) {
-        if (input === '' || input.startsWith('!'))
-            continue;
-        const e = expand(w, input, explicit ? 'error' : 'notice');
-        for (const f of e.findings)
-            findings.push(f);
-        for (const f of e.files)
-            if (!found.has(f.rel))
-                found.set(f.rel, f);
-        for (const f of e.attestations)
-            attestations.set(f.rel, f);
-    }
-    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,core_text/* cmp */.r2)(a.rel, b.rel));
-    return { files: kept(found), findings, attestations: kept(attestations) };
-}
-
+// EXTERNAL MODULE: ./src/read/discover.ts
+var discover = __nccwpck_require__(5965);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var envelope = __nccwpck_require__(1210);
 // EXTERNAL MODULE: ./src/read/files.ts
 var read_files = __nccwpck_require__(1119);
+// EXTERNAL MODULE: ./src/read/formats.ts
+var formats = __nccwpck_require__(7928);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/read/signature.ts
@@ -4891,7 +4659,7 @@ async function collect(settings, digests, keyless, open) {
     const attestations = new Map();
     const found = ['audit', 'runs'].map((role) => ({
         role,
-        d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
+        d: (0,discover/* discover */.k)(settings[role], cwd, workspace, settings.explicit[role], role),
     }));
     // A file discovery refused (a broken link, a link out, a FIFO) is refused once: an attestation read
     // beside its artifact says nothing more of it (semantics §6: one fact, one finding).
@@ -5059,6 +4827,8 @@ async function runGate(settings, digests = false, open = openReaders) {
     return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
 }
 
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: ./src/report/output.ts
@@ -5282,14 +5052,14 @@ function text_visible(s) {
     return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
-function text_where(l) {
+function where(l) {
     const col = l.column !== undefined ? `:${l.column}` : '';
     return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
 }
 /** A finding on one line: where (file:line:column, or the input as given), then its message. */
 const located = (f) => `${findingPlace(f)}: ${text_visible(f.message)}`;
 /** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
-const findingPlace = (f) => text_visible(f.input !== undefined ? f.input : text_where(f));
+const findingPlace = (f) => text_visible(f.input !== undefined ? f.input : where(f));
 const MARKER = ' … [trimmed by receipt-gate]';
 /** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
 function text_clipBytes(s, max) {
@@ -5499,7 +5269,7 @@ function renderTable(report, style) {
             claimed: text_rung(c.claimed_level),
             required: text_rung(c.required_level),
             tool: (0,core_text/* clip */.$Q)(text_visible(c.tool ?? '(no tool name)'), 40),
-            loc: text_visible(text_where({
+            loc: text_visible(where({
                 file: c.artifact,
                 line: c.line,
                 member: c.member ?? undefined,
@@ -6302,6 +6072,7 @@ function signRecords(key, inputs, limits, signedAt) {
 
 
 
+
 const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
 /** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
 const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
@@ -6348,8 +6119,7 @@ function vsaStatement(report, ctx) {
 }
 /** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
 function reportName(workspace, reportFile) {
-    const rel = external_node_path_default().relative(workspace, reportFile);
-    return rel.startsWith('..') || external_node_path_default().isAbsolute(rel) ? external_node_path_default().basename(reportFile) : rel.split((external_node_path_default()).sep).join('/');
+    return (0,discover/* inside */.n)(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
 }
 /** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
 function resourceUriFromEnv(env) {
@@ -6576,6 +6346,9 @@ async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report,
 /** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
 const VERSION = '0.2.0';
 
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/gate/settings.ts
 /**
  * Settings with one home: the typed settings of a verification, the defaults of every option in one
@@ -6615,11 +6388,8 @@ function usage(parse) {
  */
 function directoryIn(workspace, base, value, name) {
     const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null) {
-        const rel = external_node_path_default().relative(workspace, dir);
-        if (rel.startsWith('..') || external_node_path_default().isAbsolute(rel))
-            throw new UsageError(`${name}: "${value}" is outside the workspace`);
-    }
+    if (workspace !== null && !(0,discover/* inside */.n)(workspace, dir))
+        throw new UsageError(`${name}: "${value}" is outside the workspace`);
     let isDir = false;
     try {
         isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
@@ -6639,7 +6409,7 @@ function directoryIn(workspace, base, value, name) {
  */
 function outputIn(workspace, base, value, name) {
     const file = external_node_path_default().resolve(base, value);
-    if (!inside(workspace, file))
+    if (!(0,discover/* inside */.n)(workspace, file))
         return file;
     const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
     // The nearest directory above the file that exists, where it really is.
@@ -6652,7 +6422,7 @@ function outputIn(workspace, base, value, name) {
             // not there yet: the writer creates it, below the nearest one that is
         }
         if (real !== null) {
-            if (inside(realWorkspace, real))
+            if ((0,discover/* inside */.n)(realWorkspace, real))
                 return file;
             const via = external_node_path_default().relative(workspace, dir) || '.';
             throw new UsageError(`${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
@@ -10209,6 +9979,254 @@ function classify(value) {
 
 /***/ }),
 
+/***/ 5965:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   k: () => (/* binding */ discover),
+/* harmony export */   n: () => (/* binding */ inside)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4006);
+/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_5___default = /*#__PURE__*/__nccwpck_require__.n(picomatch__WEBPACK_IMPORTED_MODULE_5__);
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4637);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2020);
+/* harmony import */ var _formats_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7928);
+/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5826);
+/**
+ * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
+ * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
+ * resolves outside it, are errors; links to directories are not descended (no cycles).
+ */
+
+
+
+
+
+
+
+/** Directories a walk never enters unless named explicitly. */
+const PRUNED = new Set(['.git', 'node_modules']);
+const toPosix = (p) => p.split((node_path__WEBPACK_IMPORTED_MODULE_1___default().sep)).join('/');
+/** What kind of special file a path is, for messages. */
+function special(p) {
+    try {
+        const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(p);
+        if (st.isFIFO())
+            return 'a FIFO';
+        if (st.isSocket())
+            return 'a socket';
+        if (st.isCharacterDevice() || st.isBlockDevice())
+            return 'a device';
+    }
+    catch {
+        return 'unreadable';
+    }
+    return 'a special file';
+}
+/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
+const inside = (root, p) => {
+    const r = node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(root, p);
+    return r === '' || (!r.startsWith('..') && !node_path__WEBPACK_IMPORTED_MODULE_1___default().isAbsolute(r));
+};
+const relOf = (w, abs) => toPosix(node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(w.cwd, abs));
+/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
+const named = (w, input) => `${w.role}: ${input}`;
+const where = (rel) => ({ file: rel, line: 1, column: 1 });
+/**
+ * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
+ * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
+ * does not name is never taken and never reported, whatever it is.
+ */
+function walk(w, dir, input, take, findings, inScope = () => true) {
+    const stack = [dir];
+    while (stack.length > 0) {
+        const d = stack.pop();
+        let list;
+        try {
+            list = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(d, { withFileTypes: true });
+        }
+        catch (e) {
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
+            continue;
+        }
+        for (const ent of list) {
+            if (++w.entries > _limits_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_WALK_ENTRIES */ .MH) {
+                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(w, input), `more than ${_limits_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_WALK_ENTRIES */ .MH} entries under the inputs; narrow the paths`));
+                return;
+            }
+            const abs = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(d, ent.name);
+            if (ent.isDirectory()) {
+                if (!PRUNED.has(ent.name))
+                    stack.push(abs);
+            }
+            else if (!inScope(abs)) {
+                // Not named by the input: neither read nor reported.
+            }
+            else if (ent.isFile()) {
+                take(abs);
+            }
+            else if (ent.isSymbolicLink()) {
+                link(w, abs, take, findings);
+            }
+            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(ent.name) !== null) {
+                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
+                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
+            }
+        }
+    }
+}
+/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
+function link(w, abs, take, findings) {
+    const rel = relOf(w, abs);
+    let real;
+    try {
+        real = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(abs);
+    }
+    catch {
+        // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
+        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) !== null)
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(rel), 'broken symbolic link'));
+        return;
+    }
+    if (!inside(w.realWorkspace, real)) {
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+        return;
+    }
+    let st;
+    try {
+        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(real);
+    }
+    catch {
+        return;
+    }
+    if (st.isFile())
+        take(abs);
+    else if (st.isDirectory())
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) !== null)
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
+}
+/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
+function expand(w, input, noMatch) {
+    const findings = [];
+    const files = [];
+    const attestations = [];
+    const add = (abs) => {
+        files.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const attestation = (abs) => {
+        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation')
+            attestations.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const scan = picomatch__WEBPACK_IMPORTED_MODULE_5___default().scan(input);
+    const base = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(w.workspace, base)) {
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
+        return { files, findings, attestations };
+    }
+    let st;
+    try {
+        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(base);
+    }
+    catch {
+        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
+        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+        if (noMatch === 'error')
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
+        return { files, findings, attestations };
+    }
+    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
+    let real = '';
+    try {
+        real = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(base);
+    }
+    catch {
+        /* a broken link: reported below */
+    }
+    if (!real || !inside(w.realWorkspace, real)) {
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+        return { files, findings, attestations };
+    }
+    if (st.isSymbolicLink())
+        st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(real);
+    if (scan.isGlob) {
+        const match = picomatch__WEBPACK_IMPORTED_MODULE_5___default()(relOf(w, node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(w.cwd, input)), { dot: true });
+        let ignored = 0;
+        walk(w, base, input, (abs) => {
+            const rel = relOf(w, abs);
+            if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(rel, w.role))
+                add(abs);
+            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(rel) === 'attestation')
+                attestation(abs);
+            else
+                ignored++;
+        }, findings, (abs) => match(relOf(w, abs)));
+        if (ignored > 0)
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .EXTENSION_LIST */ .RV}; not read`));
+    }
+    else if (st.isDirectory()) {
+        walk(w, base, input, (abs) => ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(abs, w.role) ? add(abs) : attestation(abs)), findings);
+    }
+    else if (st.isFile()) {
+        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(base) === 'attestation')
+            attestation(base);
+        else
+            add(base);
+    }
+    else {
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
+        return { files, findings, attestations };
+    }
+    if (files.length === 0)
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
+    return { files, findings, attestations };
+}
+/**
+ * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
+ *                  glob that excludes what it matches from the others' files
+ * @param cwd       the working directory (names in reports are relative to it)
+ * @param workspace nothing outside this directory is read
+ * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
+ */
+function discover(all, cwd, workspace, explicit = false, role = 'runs') {
+    const trimmed = all.map((i) => i.trim());
+    const excludes = trimmed
+        .filter((i) => i.startsWith('!'))
+        .map((i) => picomatch__WEBPACK_IMPORTED_MODULE_5___default()(toPosix(node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(cwd, node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(cwd, i.slice(1)))), { dot: true }));
+    let realWorkspace;
+    try {
+        realWorkspace = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(workspace);
+    }
+    catch {
+        realWorkspace = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(workspace);
+    }
+    const w = { cwd, workspace, realWorkspace, role, entries: 0 };
+    const findings = [];
+    const found = new Map();
+    const attestations = new Map();
+    for (const input of trimmed) {
+        if (input === '' || input.startsWith('!'))
+            continue;
+        const e = expand(w, input, explicit ? 'error' : 'notice');
+        for (const f of e.findings)
+            findings.push(f);
+        for (const f of e.files)
+            if (!found.has(f.rel))
+                found.set(f.rel, f);
+        for (const f of e.attestations)
+            attestations.set(f.rel, f);
+    }
+    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,_core_text_js__WEBPACK_IMPORTED_MODULE_6__/* .cmp */ .r2)(a.rel, b.rel));
+    return { files: kept(found), findings, attestations: kept(attestations) };
+}
+
+
+/***/ }),
+
 /***/ 7602:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -10574,11 +10592,10 @@ function skippedFinding(at, skipped) {
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4637);
-/* harmony import */ var _artifacts_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7249);
-/* harmony import */ var _bundle_archive_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2789);
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4637);
+/* harmony import */ var _artifacts_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7249);
+/* harmony import */ var _bundle_archive_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2789);
+/* harmony import */ var _discover_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5965);
 /* harmony import */ var _formats_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7928);
 /* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(5826);
 /* harmony import */ var _read_error_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(9677);
@@ -10599,7 +10616,7 @@ function skippedFinding(at, skipped) {
 const failure = (rel, message) => ({
     run: null,
     records: [],
-    findings: [(0,_core_findings_js__WEBPACK_IMPORTED_MODULE_3__/* .finding */ .gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+    findings: [(0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
 const isBundle = (rel) => (0,_formats_js__WEBPACK_IMPORTED_MODULE_6__/* .formatOf */ .be)(rel) === 'bundle';
 /** One artifact's bytes (already in memory) → what it contributes. Used by fuzzing and by readOne. */
@@ -10619,10 +10636,10 @@ function readTextArtifact(rel, role, bytes, limits) {
     if (format === 'attestation')
         return failure(rel, ATTESTATION);
     if (role === 'runs')
-        return (0,_artifacts_js__WEBPACK_IMPORTED_MODULE_4__/* .readRunFile */ .m)(rel, bytes, format, limits);
+        return (0,_artifacts_js__WEBPACK_IMPORTED_MODULE_3__/* .readRunFile */ .m)(rel, bytes, format, limits);
     if (format === 'log')
         return failure(rel, LOG_IN_AUDIT);
-    return (0,_artifacts_js__WEBPACK_IMPORTED_MODULE_4__/* .readAuditFile */ .q)(rel, bytes, format, limits);
+    return (0,_artifacts_js__WEBPACK_IMPORTED_MODULE_3__/* .readAuditFile */ .q)(rel, bytes, format, limits);
 }
 const ATTESTATION = 'an attestation sidecar (.intoto.jsonl) is read beside its bundle, never as a run or an audit export';
 const LOG_IN_AUDIT = 'server logs are run artifacts; an audit export must be .json, .jsonl or .ndjson';
@@ -10708,8 +10725,7 @@ function readBeside(file, what, workspace, limits) {
         catch {
             return refuse(`${what} is a broken symbolic link`);
         }
-        const r = node_path__WEBPACK_IMPORTED_MODULE_2___default().relative((0,node_fs__WEBPACK_IMPORTED_MODULE_1__.realpathSync)(workspace), real);
-        if (r.startsWith('..') || node_path__WEBPACK_IMPORTED_MODULE_2___default().isAbsolute(r))
+        if (!(0,_discover_js__WEBPACK_IMPORTED_MODULE_5__/* .inside */ .n)((0,node_fs__WEBPACK_IMPORTED_MODULE_1__.realpathSync)(workspace), real))
             return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
         st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(real);
     }
@@ -10755,7 +10771,7 @@ async function readOne(file, role, limits, digest = false) {
     const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
-        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await (0,_bundle_archive_js__WEBPACK_IMPORTED_MODULE_5__/* .readBundle */ .B)({ path: file.path }, file.rel, (0,_limits_js__WEBPACK_IMPORTED_MODULE_7__/* .bundleLimits */ .x0)(limits));
+        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await (0,_bundle_archive_js__WEBPACK_IMPORTED_MODULE_4__/* .readBundle */ .B)({ path: file.path }, file.rel, (0,_limits_js__WEBPACK_IMPORTED_MODULE_7__/* .bundleLimits */ .x0)(limits));
         const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
         return sha256 === undefined ? r : { ...r, sha256 };
     }

@@ -587,7 +587,7 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
-/***/ 7548:
+/***/ 6351:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -604,9 +604,6 @@ __nccwpck_require__.d(__webpack_exports__, {
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
 var core_findings = __nccwpck_require__(1607);
 // EXTERNAL MODULE: ./src/core/json.ts
@@ -3199,8 +3196,240 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
     return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
 }
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./src/read/formats.ts
 var formats = __nccwpck_require__(7928);
+;// CONCATENATED MODULE: ./src/read/discover.ts
+/**
+ * Inputs (paths, directories, globs) → the artifact files they name, inside the workspace, sorted.
+ * Nothing outside the workspace is read: a path or glob that escapes it, and a symbolic link that
+ * resolves outside it, are errors; links to directories are not descended (no cycles).
+ */
+
+
+
+
+
+
+
+/** Directories a walk never enters unless named explicitly. */
+const PRUNED = new Set(['.git', 'node_modules']);
+const toPosix = (p) => p.split(path.sep).join('/');
+/** What kind of special file a path is, for messages. */
+function special(p) {
+    try {
+        const st = statSync(p);
+        if (st.isFIFO())
+            return 'a FIFO';
+        if (st.isSocket())
+            return 'a socket';
+        if (st.isCharacterDevice() || st.isBlockDevice())
+            return 'a device';
+    }
+    catch {
+        return 'unreadable';
+    }
+    return 'a special file';
+}
+/** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
+const inside = (root, p) => {
+    const r = external_node_path_default().relative(root, p);
+    return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
+};
+const relOf = (w, abs) => toPosix(path.relative(w.cwd, abs));
+/** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
+const named = (w, input) => `${w.role}: ${input}`;
+const where = (rel) => ({ file: rel, line: 1, column: 1 });
+/**
+ * Every regular file under `dir` (and in-workspace links to one), into `take`; problems into
+ * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
+ * does not name is never taken and never reported, whatever it is.
+ */
+function discover_walk(w, dir, input, take, findings, inScope = () => true) {
+    const stack = [dir];
+    while (stack.length > 0) {
+        const d = stack.pop();
+        let list;
+        try {
+            list = readdirSync(d, { withFileTypes: true });
+        }
+        catch (e) {
+            findings.push(finding('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
+            continue;
+        }
+        for (const ent of list) {
+            if (++w.entries > MAX_WALK_ENTRIES) {
+                findings.push(inputFinding('invalid_artifact', named(w, input), `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
+                return;
+            }
+            const abs = path.join(d, ent.name);
+            if (ent.isDirectory()) {
+                if (!PRUNED.has(ent.name))
+                    stack.push(abs);
+            }
+            else if (!inScope(abs)) {
+                // Not named by the input: neither read nor reported.
+            }
+            else if (ent.isFile()) {
+                take(abs);
+            }
+            else if (ent.isSymbolicLink()) {
+                discover_link(w, abs, take, findings);
+            }
+            else if (formatOf(ent.name) !== null) {
+                // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
+                findings.push(finding('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
+            }
+        }
+    }
+}
+/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
+function discover_link(w, abs, take, findings) {
+    const rel = relOf(w, abs);
+    let real;
+    try {
+        real = realpathSync(abs);
+    }
+    catch {
+        // A broken link with an artifact's name is never dropped silently; one with another name would not be read if it resolved.
+        if (formatOf(abs) !== null)
+            findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
+        return;
+    }
+    if (!inside(w.realWorkspace, real)) {
+        findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
+        return;
+    }
+    let st;
+    try {
+        st = statSync(real);
+    }
+    catch {
+        return;
+    }
+    if (st.isFile())
+        take(abs);
+    else if (st.isDirectory())
+        findings.push(finding('no_match', where(rel), 'symbolic link to a directory; not descended'));
+    else if (formatOf(abs) !== null)
+        findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
+}
+/** One input (a path, a directory or a glob) → the files it names and what went wrong. */
+function expand(w, input, noMatch) {
+    const findings = [];
+    const files = [];
+    const attestations = [];
+    const add = (abs) => {
+        files.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const attestation = (abs) => {
+        if (formatOf(abs) === 'attestation')
+            attestations.push({ path: abs, rel: relOf(w, abs) });
+    };
+    const scan = picomatch.scan(input);
+    const base = path.resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(w.workspace, base)) {
+        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
+        return { files, findings, attestations };
+    }
+    let st;
+    try {
+        st = lstatSync(base);
+    }
+    catch {
+        // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
+        const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
+        if (noMatch === 'error')
+            findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
+        return { files, findings, attestations };
+    }
+    // Lexically inside is not enough: the input, or any directory above it, may be a link out.
+    let real = '';
+    try {
+        real = realpathSync(base);
+    }
+    catch {
+        /* a broken link: reported below */
+    }
+    if (!real || !inside(w.realWorkspace, real)) {
+        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+        return { files, findings, attestations };
+    }
+    if (st.isSymbolicLink())
+        st = statSync(real);
+    if (scan.isGlob) {
+        const match = picomatch(relOf(w, path.resolve(w.cwd, input)), { dot: true });
+        let ignored = 0;
+        discover_walk(w, base, input, (abs) => {
+            const rel = relOf(w, abs);
+            if (discoverable(rel, w.role))
+                add(abs);
+            else if (formatOf(rel) === 'attestation')
+                attestation(abs);
+            else
+                ignored++;
+        }, findings, (abs) => match(relOf(w, abs)));
+        if (ignored > 0)
+            findings.push(inputFinding('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+    }
+    else if (st.isDirectory()) {
+        discover_walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : attestation(abs)), findings);
+    }
+    else if (st.isFile()) {
+        if (formatOf(base) === 'attestation')
+            attestation(base);
+        else
+            add(base);
+    }
+    else {
+        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
+        return { files, findings, attestations };
+    }
+    if (files.length === 0)
+        findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
+    return { files, findings, attestations };
+}
+/**
+ * @param all       paths, directories or globs, relative to `cwd`; one that starts with `!` is a
+ *                  glob that excludes what it matches from the others' files
+ * @param cwd       the working directory (names in reports are relative to it)
+ * @param workspace nothing outside this directory is read
+ * @param explicit  the inputs were given explicitly: one that matches nothing is an error, not a notice
+ */
+function discover(all, cwd, workspace, explicit = false, role = 'runs') {
+    const trimmed = all.map((i) => i.trim());
+    const excludes = trimmed
+        .filter((i) => i.startsWith('!'))
+        .map((i) => picomatch(toPosix(path.relative(cwd, path.resolve(cwd, i.slice(1)))), { dot: true }));
+    let realWorkspace;
+    try {
+        realWorkspace = realpathSync(workspace);
+    }
+    catch {
+        realWorkspace = path.resolve(workspace);
+    }
+    const w = { cwd, workspace, realWorkspace, role, entries: 0 };
+    const findings = [];
+    const found = new Map();
+    const attestations = new Map();
+    for (const input of trimmed) {
+        if (input === '' || input.startsWith('!'))
+            continue;
+        const e = expand(w, input, explicit ? 'error' : 'notice');
+        for (const f of e.findings)
+            findings.push(f);
+        for (const f of e.files)
+            if (!found.has(f.rel))
+                found.set(f.rel, f);
+        for (const f of e.attestations)
+            attestations.set(f.rel, f);
+    }
+    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => cmp(a.rel, b.rel));
+    return { files: kept(found), findings, attestations: kept(attestations) };
+}
+
 ;// CONCATENATED MODULE: ./src/read/files.ts
 /**
  * One artifact file → what it contributes (a run, records, findings), by its name and role. The
@@ -3328,8 +3557,7 @@ function readBeside(file, what, workspace, limits) {
         catch {
             return refuse(`${what} is a broken symbolic link`);
         }
-        const r = external_node_path_default().relative((0,external_node_fs_.realpathSync)(workspace), real);
-        if (r.startsWith('..') || external_node_path_default().isAbsolute(r))
+        if (!inside((0,external_node_fs_.realpathSync)(workspace), real))
             return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
         st = (0,external_node_fs_.statSync)(real);
     }
@@ -4605,8 +4833,8 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-// EXTERNAL MODULE: ./src/read/files.ts + 25 modules
-var files = __nccwpck_require__(7548);
+// EXTERNAL MODULE: ./src/read/files.ts + 26 modules
+var files = __nccwpck_require__(6351);
 // EXTERNAL MODULE: ./src/read/formats.ts
 var formats = __nccwpck_require__(7928);
 ;// CONCATENATED MODULE: ./src/read/wire.ts

@@ -46,10 +46,7 @@ export function usage<T>(parse: () => T): Result<T, UsageProblem> {
  */
 export function directoryIn(workspace: string | null, base: string, value: string, name: string): string {
   const dir = path.resolve(base, value);
-  if (workspace !== null) {
-    const rel = path.relative(workspace, dir);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError(`${name}: "${value}" is outside the workspace`);
-  }
+  if (workspace !== null && !inside(workspace, dir)) throw new UsageError(`${name}: "${value}" is outside the workspace`);
   let isDir = false;
   try {
     isDir = statSync(dir).isDirectory();

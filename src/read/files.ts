@@ -4,12 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
-import path from 'node:path';
 import { finding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { readAuditFile, readRunFile } from './artifacts.js';
 import { readBundle } from './bundle/archive.js';
-import type { FoundFile } from './discover.js';
+import { type FoundFile, inside } from './discover.js';
 import type { FileRead } from './file-read.js';
 import { EXTENSION_LIST, formatOf } from './formats.js';
 import { bundleLimits, fileTooLarge, type ReadLimits } from './limits.js';
@@ -127,9 +126,7 @@ export function readBeside(file: string, what: string, workspace: string, limits
     } catch {
       return refuse(`${what} is a broken symbolic link`);
     }
-    const r = path.relative(realpathSync(workspace), real);
-    if (r.startsWith('..') || path.isAbsolute(r))
-      return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
+    if (!inside(realpathSync(workspace), real)) return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
     st = statSync(real);
   }
   if (!st.isFile()) return refuse(`${what} is not a regular file; not read`);

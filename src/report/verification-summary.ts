@@ -10,6 +10,7 @@ import path from 'node:path';
 import { jcs, sha256Hex, utcSeconds } from '../core/binding.js';
 import type { Report } from '../core/report.js';
 import { cmp } from '../core/text.js';
+import { inside } from '../read/discover.js';
 import { STATEMENT_TYPE, VSA_PREDICATE_TYPE } from '../read/envelope.js';
 
 const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
@@ -92,8 +93,7 @@ export function vsaStatement(report: Report, ctx: VsaContext): VsaStatement {
 
 /** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
 export function reportName(workspace: string, reportFile: string): string {
-  const rel = path.relative(workspace, reportFile);
-  return rel.startsWith('..') || path.isAbsolute(rel) ? path.basename(reportFile) : rel.split(path.sep).join('/');
+  return inside(workspace, reportFile) ? path.relative(workspace, reportFile).split(path.sep).join('/') : path.basename(reportFile);
 }
 
 /** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
