@@ -4845,8 +4845,8 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 /** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
 const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
 /**
- * How an output reaches `file`: `replace` (nothing there, a file, a directory, which fails when
- * written, or a link to a file or to nothing, which is replaced and never written through) or
+ * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
+ * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
  * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
  */
 function outputPlace(file) {
@@ -4872,14 +4872,14 @@ function outputPlace(file) {
             // a broken link: replaced by the output
         }
         if (to === null || to.isFile())
-            return 'replace';
+            return 'replace link';
         throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
     }
     throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
 }
 /** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
 async function openOutput(file) {
-    if (outputPlace(file) === 'replace' && (0,external_node_fs_.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink())
+    if (outputPlace(file) === 'replace link')
         (0,external_node_fs_.unlinkSync)(file);
     return (0,promises_namespaceObject.open)(file, 'w');
 }

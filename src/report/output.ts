@@ -13,11 +13,11 @@ import { type FileHandle, open } from 'node:fs/promises';
 const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
 
 /**
- * How an output reaches `file`: `replace` (nothing there, a file, a directory, which fails when
- * written, or a link to a file or to nothing, which is replaced and never written through) or
+ * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
+ * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
  * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
  */
-export function outputPlace(file: string): 'replace' | 'in place' {
+export function outputPlace(file: string): 'replace' | 'replace link' | 'in place' {
   let st: Stats;
   try {
     st = lstatSync(file);
@@ -34,7 +34,7 @@ export function outputPlace(file: string): 'replace' | 'in place' {
     } catch {
       // a broken link: replaced by the output
     }
-    if (to === null || to.isFile()) return 'replace';
+    if (to === null || to.isFile()) return 'replace link';
     throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
   }
   throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
@@ -42,6 +42,6 @@ export function outputPlace(file: string): 'replace' | 'in place' {
 
 /** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
 export async function openOutput(file: string): Promise<FileHandle> {
-  if (outputPlace(file) === 'replace' && lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(file);
+  if (outputPlace(file) === 'replace link') unlinkSync(file);
   return open(file, 'w');
 }
