@@ -35,15 +35,21 @@ const p256 = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const b64 = (b: ArrayBufferView | Buffer) => Buffer.from(b as Uint8Array).toString('base64');
 const der = (k: KeyObject) => k.export({ type: 'spki', format: 'der' });
 
-/** A Sigstore instance of mocks: its CA, CT log and transparency log, and the trusted root naming them. */
-export async function mockSigstore(clock = new Date()) {
+/**
+ * A Sigstore instance of mocks: its CA, CT log and transparency log, and the trusted root naming them.
+ * `clock`: a fixed time for certificates, SCTs and log entries; absent, each takes the real time when
+ * it is made. (A fixed default made the suite flaky: the mock CA's root certificate always takes the
+ * real time, so a clock read a few milliseconds earlier, across a second boundary, put every signing
+ * time before the root's notBefore and every bundle of that instance failed under load.)
+ */
+export async function mockSigstore(clock?: Date) {
   const ctKeys = p256();
   const caKeys = p256();
   const tlogKeys = p256();
   const ctLog = await initializeCTLog(ctKeys, clock);
   const ca = await initializeCA(caKeys, ctLog, clock);
   const tlog = await initializeTLog('https://tlog.test', tlogKeys, clock);
-  const start = new Date(clock.getTime() - 86_400_000).toISOString();
+  const start = new Date((clock ?? new Date()).getTime() - 86_400_000).toISOString();
   const logId = (k: KeyObject) => ({ keyId: b64(createHash('sha256').update(der(k)).digest()) });
   const trustedRoot = {
     mediaType: 'application/vnd.dev.sigstore.trustedroot+json;version=0.1',
