@@ -7,10 +7,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ReadSetup, ReadTask } from '../../src/gate/evidence.js';
 import { type OpenReaders, runGate } from '../../src/gate/gate.js';
-import { inlineReaders, openReaders, type Readers, type ReadTask, threadsFor, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
+import { inlineReaders, openReaders, type Readers, threadsFor, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
 import { defaultSettings, type Settings } from '../../src/gate/settings.js';
-import type { FileRead } from '../../src/read/file-read.js';
+import type { FileEvidence } from '../../src/read/file-read.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { renderJson } from '../../src/report/json-report.js';
 import { artifactFiles } from '../support/artifact-files.js';
@@ -25,11 +26,16 @@ const tasksUnder = (dir: string): ReadTask[] =>
     role: /audit/.test(p) ? 'audit' : 'runs',
   }));
 
-const setup = { limits: DEFAULT_LIMITS, digest: true, keyless: null };
+const setup: ReadSetup = {
+  limits: DEFAULT_LIMITS,
+  digest: true,
+  workspace: ROOT,
+  trust: { recordKeys: null, producerKeys: null, identities: null },
+};
 
-async function readAll(opening: Readers | Promise<Readers>, n: number): Promise<FileRead[]> {
+async function readAll(opening: Readers | Promise<Readers>, n: number): Promise<FileEvidence[]> {
   const open = await opening;
-  const out: FileRead[] = [];
+  const out: FileEvidence[] = [];
   try {
     for (let i = 0; i < n; i++) out.push(await open.read(i));
   } finally {
@@ -68,17 +74,17 @@ describe('reading on worker threads', () => {
       (keys: readonly number[]): OpenReaders =>
       (tasks, s) => {
         const inline = inlineReaders(tasks, s);
-        const done: ((r: FileRead) => void)[] = [];
-        const results = tasks.map(() => new Promise<FileRead>((r) => done.push(r)));
+        const done: ((r: FileEvidence) => void)[] = [];
+        const results = tasks.map(() => new Promise<FileEvidence>((r) => done.push(r)));
         const order = tasks.map((_, i) => i).sort((a, b) => (keys[a % keys.length] ?? 0) - (keys[b % keys.length] ?? 0) || b - a);
         void (async () => {
           const all = await Promise.all(tasks.map((_, i) => inline.read(i)));
           for (const i of order) {
-            done[i]?.(all[i] as FileRead);
+            done[i]?.(all[i] as FileEvidence);
             await new Promise((r) => setImmediate(r));
           }
         })();
-        return { read: (i) => results[i] as Promise<FileRead>, close: async () => {} };
+        return { read: (i) => results[i] as Promise<FileEvidence>, close: async () => {} };
       };
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...corpora), fc.array(fc.nat(1000), { minLength: 1, maxLength: 12 }), async (cwd, keys) => {
@@ -101,7 +107,7 @@ parentPort.postMessage({ ready: true });
 parentPort.on('message', (t) => {
   if (t.rel.startsWith('crash')) process.exit(7);
   if (t.rel.startsWith('throw')) throw new Error('reader bug');
-  parentPort.postMessage({ id: t.id, text: '{"run":null,"records":[],"findings":[],"sha256":"' + t.rel + '","bundle":null}' });
+  parentPort.postMessage({ id: t.id, text: '{"run":null,"records":[],"findings":[],"digests":[["' + t.rel + '","x"]]}' });
 });
 `,
     );
@@ -121,7 +127,7 @@ parentPort.on('message', (t) => {
     const here = await readAll(inlineReaders(tasks, setup), tasks.length);
     const got = await readAll(openReaders(tasks, setup, 3, script), tasks.length);
     for (const [i, rel] of names.entries()) {
-      const r = got[i] as FileRead;
+      const r = got[i] as FileEvidence;
       if (rel === 'crash-1.json' || rel === 'throw-1.json') {
         expect(r.run).toBeNull();
         expect(r.findings).toHaveLength(1);
@@ -130,7 +136,7 @@ parentPort.on('message', (t) => {
         expect(r.findings[0]?.message).toContain('it is not verified');
       } else {
         // Read by a (stand-in) worker or on the main thread; never missing.
-        const byWorker = { run: null, records: [], findings: [], sha256: rel };
+        const byWorker = { run: null, records: [], findings: [], digests: [[rel, 'x']] };
         expect([byWorker, here[i]]).toContainEqual(r);
       }
     }

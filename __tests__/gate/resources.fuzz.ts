@@ -9,8 +9,8 @@ import { verify } from '../../src/core/verify.js';
 import { readArtifact } from '../../src/read/files.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { renderJson } from '../../src/report/json-report.js';
-import { unchecked } from '../../src/trust/pool.js';
 import { addKey, deployKey, record, surface } from '../support/corpus.js';
+import { unchecked } from '../support/evidence.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 400);
 const seeded = process.env['FUZZ_RUNS'] ? {} : { seed: 20261129 };

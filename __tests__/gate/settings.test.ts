@@ -12,6 +12,7 @@ import { readSettings } from '../../src/action/inputs.js';
 import { COMMAND_SPECS, optionDefault, parseArgsOptions, usageText } from '../../src/cli/options.js';
 import { parseCli } from '../../src/cli/parse.js';
 import { FINDING_CODES, FINDINGS } from '../../src/core/findings.js';
+import { TRUST_CODE_NAMES } from '../../src/core/trust.js';
 import { LEVELS, RECORD_OUTCOME_NAMES } from '../../src/core/vocabulary.js';
 import {
   DEFAULTS,
@@ -209,5 +210,9 @@ describe('the report schema follows the vocabularies', () => {
     expect(enums.some((e) => e.join() === RECORD_OUTCOME_NAMES.join())).toBe(true);
     const totals = schema.properties.totals.required as string[];
     for (const k of [...LEVELS, ...RECORD_OUTCOME_NAMES]) expect(totals, k).toContain(k);
+  });
+
+  it('trust codes are exactly the table', () => {
+    expect(schema.$defs.trust_code.enum).toEqual([...TRUST_CODE_NAMES]);
   });
 });

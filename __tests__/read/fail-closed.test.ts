@@ -226,11 +226,11 @@ describe('special files', () => {
       symlinkSync(path.join(outside, 'x.intoto.jsonl'), path.join(runsDir, 'e.tar.gz.intoto.jsonl'));
       const r = await gate(dir);
       expect(r.findings.filter((f) => f.code === 'invalid_artifact').map((f) => `${f.file}: ${f.message}`)).toEqual([
-        '.assay/runs/a.json.sigstore.json: broken symbolic link',
-        '.assay/runs/b.json.sigstore.json: symbolic link points outside the workspace; not followed',
-        '.assay/runs/c.json.sigstore.json: not a regular file (a FIFO); not read',
-        '.assay/runs/d.tar.gz.intoto.jsonl: broken symbolic link',
-        '.assay/runs/e.tar.gz.intoto.jsonl: symbolic link points outside the workspace; not followed',
+        '.assay/runs/a.json.sigstore.json: the Sigstore bundle is a broken symbolic link',
+        '.assay/runs/b.json.sigstore.json: the Sigstore bundle is a symbolic link that points outside the workspace; not followed',
+        '.assay/runs/c.json.sigstore.json: the Sigstore bundle is not a regular file; not read',
+        '.assay/runs/d.tar.gz.intoto.jsonl: the attestation sidecar is a broken symbolic link',
+        '.assay/runs/e.tar.gz.intoto.jsonl: the attestation sidecar is a symbolic link that points outside the workspace; not followed',
       ]);
       // Named explicitly, the artifacts alone are walked: the attestations beside them are refused by their reader, once each.
       const named = await gate(dir, { runs: ['.assay/runs/a.json', '.assay/runs/d.tar.gz'], explicit: { runs: true, audit: false } });

@@ -11,7 +11,7 @@ import type { Report } from '../../src/core/report.js';
 import { verify } from '../../src/core/verify.js';
 import { readArtifact } from '../../src/read/files.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
-import { unchecked } from '../../src/trust/pool.js';
+import { unchecked } from '../support/evidence.js';
 import { cliJson, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 const LOGS = path.join(UPSTREAM, 'server-logs');

@@ -6,7 +6,10 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readArtifact, readOne } from '../../src/read/files.js';
+import type { RecordInput, RunInput } from '../../src/core/model.js';
+import { type ReadSetup, readEvidence } from '../../src/gate/evidence.js';
+import type { FileEvidence } from '../../src/read/file-read.js';
+import { readArtifact } from '../../src/read/files.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { decodeRead, encodeRead } from '../../src/read/wire.js';
 import { artifactFiles } from '../support/artifact-files.js';
@@ -15,19 +18,33 @@ import { arbByteOps, mutateBytes } from '../support/fuzz.js';
 import { ROOT } from '../support/workspace.js';
 
 const FIXTURES = artifactFiles(path.join(ROOT, 'fixtures'));
+const SETUP: ReadSetup = {
+  limits: DEFAULT_LIMITS,
+  digest: true,
+  workspace: ROOT,
+  trust: { recordKeys: null, producerKeys: null, identities: null },
+};
+const evidenceOf = (p: string, rel: string, role: 'runs' | 'audit', setup = SETUP) => readEvidence({ file: { path: p, rel }, role }, setup);
+/** What a reading thread of no trust makes of an artifact's bytes. */
+const asEvidence = (r: Awaited<ReturnType<typeof readArtifact>>): FileEvidence => ({
+  run: r.run,
+  records: r.records.map((x): RecordInput => ({ loc: x.loc, record: x.record, signer: x.signer, trust: { kind: 'unchecked' } })),
+  findings: r.findings,
+  digests: [],
+});
 
 describe('the wire between a reading thread and the gate', () => {
   it('covers the fixtures', () => {
     expect(FIXTURES.length).toBeGreaterThan(50);
   });
 
-  it('decode(encode(read)) equals the read, for every fixture in both roles, with its digest', async () => {
+  it('decode(encode(evidence)) equals the evidence, for every fixture in both roles, with its digests', async () => {
     let calls = 0;
     let records = 0;
     for (const p of FIXTURES) {
       const rel = path.relative(ROOT, p).split(path.sep).join('/');
       for (const role of ['runs', 'audit'] as const) {
-        const r = await readOne({ path: p, rel }, role, DEFAULT_LIMITS, true);
+        const r = await evidenceOf(p, rel, role);
         expect(decodeRead(encodeRead(r, rel), rel), `${rel} as ${role}`).toEqual(r);
         calls += r.run?.decisions.length ?? 0;
         records += r.records.length;
@@ -41,7 +58,7 @@ describe('the wire between a reading thread and the gate', () => {
   it('keeps a location inside a bundle (its member) and a location in another file', async () => {
     const bundle = path.join(ROOT, 'fixtures/demo/.assay/runs/2026-11-20-release.tar.gz');
     const rel = '.assay/runs/2026-11-20-release.tar.gz';
-    const r = await readOne({ path: bundle, rel }, 'runs', DEFAULT_LIMITS);
+    const r = await evidenceOf(bundle, rel, 'runs');
     const back = decodeRead(encodeRead(r, rel), rel);
     expect(back.run?.decisions[0]?.loc.member).toBe('events.ndjson');
     expect(back).toEqual(r);
@@ -51,10 +68,10 @@ describe('the wire between a reading thread and the gate', () => {
       expect(decodeRead(encodeRead(moved as never, rel), rel).findings[0]).toMatchObject({ file: 'elsewhere.json' });
   });
 
-  it('carries a keyless result, trusted or refused, as the thread that checked it decided', async () => {
+  it('carries trust as the thread that checked it decided: a key, an identity, a refusal with its code, an attestation', async () => {
     const p = path.join(ROOT, 'fixtures/demo/.assay/audit/github/2026-11.json');
     const rel = '.assay/audit/github/2026-11.json';
-    const r = await readOne({ path: p, rel }, 'audit', DEFAULT_LIMITS, true);
+    const r = await evidenceOf(p, rel, 'audit');
     const signer = {
       identity: 'https://github.com/acme/agents/.github/workflows/export.yml@refs/heads/main',
       sourceRepository: 'acme/agents',
@@ -62,12 +79,29 @@ describe('the wire between a reading thread and the gate', () => {
       issuer: 'https://token.actions.githubusercontent.com',
       signedAt: '2026-12-01T12:00:00Z',
     };
-    for (const keyless of [
-      { ok: true as const, value: signer },
-      { ok: false as const, reason: 'source ref "refs/pull/7/merge" is not allowed' },
-    ]) {
-      const withKeyless = { ...r, keyless };
-      expect(decodeRead(encodeRead(withKeyless, rel), rel)).toEqual(withKeyless);
+    const trusts: RecordInput['trust'][] = [
+      { kind: 'trusted', by: { kind: 'identity', signer } },
+      { kind: 'trusted', by: { kind: 'key', keyId: `sha256:${'a'.repeat(64)}` } },
+      { kind: 'untrusted', code: 'source_untrusted', reason: 'source ref "refs/pull/7/merge" is not allowed' },
+    ];
+    expect(r.records.length).toBeGreaterThan(0);
+    for (const trust of trusts) {
+      const decided = { ...r, records: r.records.map((x) => ({ ...x, trust })) };
+      expect(decodeRead(encodeRead(decided, rel), rel)).toEqual(decided);
+    }
+    const run = await evidenceOf(
+      path.join(ROOT, 'fixtures/demo/.assay/runs/2026-11-20-release.tar.gz'),
+      '.assay/runs/2026-11-20-release.tar.gz',
+      'runs',
+    );
+    const attestations: NonNullable<RunInput['attestation']>[] = [
+      { kind: 'attested', by: { kind: 'identity', signer }, name: 'assay', version: '1' },
+      { kind: 'unattested', code: 'no_attestation', reason: 'no attestation' },
+      { kind: 'unchecked', keyId: 'sha256:x', name: null, version: null },
+    ];
+    for (const attestation of attestations) {
+      const decided = { ...run, run: run.run ? { ...run.run, attestation } : null };
+      expect(decodeRead(encodeRead(decided, rel), rel)).toEqual(decided);
     }
   });
 
@@ -77,7 +111,7 @@ describe('the wire between a reading thread and the gate', () => {
       fc.asyncProperty(fc.nat(), arbByteOps, async (i, ops) => {
         const [rel, bytes] = corpus[i % corpus.length] as (typeof corpus)[number];
         const role = rel.includes('/audit/') ? 'audit' : 'runs';
-        const r = await readArtifact(rel, role, mutateBytes(bytes, ops), DEFAULT_LIMITS);
+        const r = asEvidence(await readArtifact(rel, role, mutateBytes(bytes, ops), DEFAULT_LIMITS));
         expect(decodeRead(encodeRead(r, rel), rel)).toEqual(r);
       }),
       { numRuns: 300, seed: 20261201 },

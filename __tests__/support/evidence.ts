@@ -3,6 +3,7 @@ import { prepareDecision } from '../../src/core/decision.js';
 import type { JsonObject } from '../../src/core/json.js';
 import type { AuditRecord, Evidence, RecordInput, RunInput } from '../../src/core/model.js';
 import { type Policy, parsePolicy } from '../../src/core/policy.js';
+import type { RecordRead } from '../../src/read/record-read.js';
 
 /** Each run is `runs/<name>` with decision i at line 10·i + 4; records are `audit/a.json` line i + 1. */
 export function evidence(runs: Record<string, readonly JsonObject[]>, records: readonly JsonObject[] = []): Evidence {
@@ -31,3 +32,6 @@ export function policyOf(...rules: string[]): Policy {
   if (!p.ok) throw new Error(p.reason);
   return p.value;
 }
+
+/** A record as the core sees it when no trusted signer is configured. */
+export const unchecked = (r: RecordRead): RecordInput => ({ loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } });

@@ -8,14 +8,17 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RecordInput } from '../../src/core/model.js';
 import { parsePolicy, ruleFor } from '../../src/core/policy.js';
 import type { Report } from '../../src/core/report.js';
 import { verify } from '../../src/core/verify.js';
 import { LEVELS, type Level, levelRank } from '../../src/core/vocabulary.js';
 import { readAuditFile } from '../../src/read/artifacts.js';
+import type { RecordRead } from '../../src/read/record-read.js';
 import { PAYLOAD_TYPE, pae, payloadOf } from '../../src/read/signature.js';
+import { checkRecordSignature } from '../../src/trust/check.js';
+import type { TrustedKeys } from '../../src/trust/keys.js';
 import { keyIdOf, parsePublicKeys, trustedKeys } from '../../src/trust/keys.js';
-import { TrustPool } from '../../src/trust/pool.js';
 import { addKey, deployKey, getKey, record, SIGNED_DEMO_POLICY, seededKey, signed, testSigner } from '../support/corpus.js';
 import { evidence, OPTIONS, policyOf } from '../support/evidence.js';
 import { cleanup, cli, cliJson, gate, ROOT, spawnCliJson, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
@@ -33,11 +36,21 @@ const codes = (r: Report) =>
     .sort();
 
 /** A workspace with upstream's verified.json and the given audit export; verified with the given keys. */
-/** Records with their trust decided by the pool the gate uses. */
-async function checked(records: Parameters<TrustPool['add']>[0], keys: ConstructorParameters<typeof TrustPool>[0]) {
-  const pool = new TrustPool(keys);
-  pool.add(records);
-  return pool.finish();
+/** Records with their trust decided by the check the record-keys checker runs. */
+async function checked(records: readonly RecordRead[], keys: TrustedKeys | null): Promise<RecordInput[]> {
+  return Promise.all(
+    records.map(async (r): Promise<RecordInput> => {
+      if (!keys) return { loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } };
+      const d = await checkRecordSignature(r.signature ?? null, r.payload, keys);
+      const trust =
+        d.kind === 'trusted'
+          ? { kind: 'trusted' as const, by: d.by }
+          : d.kind === 'untrusted'
+            ? { kind: 'untrusted' as const, code: d.code, reason: d.detail }
+            : { kind: 'unchecked' as const };
+      return { loc: r.loc, record: r.record, signer: r.signer, trust };
+    }),
+  );
 }
 
 async function withRecord(text: string, keys: readonly string[] = [readFileSync(path.join(SIGNED, 'test-signer.pub.pem'), 'utf8')]) {
@@ -247,7 +260,9 @@ describe('no rung without a claim (§5)', () => {
       [null, null],
     ]);
     expect(r.totals).toMatchObject({ no_effect: 1, asserted: 0, weakest_level: 'observed_confirmed' });
-    expect(r.runs).toEqual([{ artifact: 'runs/r.json', calls: 2, weakest_level: 'observed_confirmed', producer: null }]);
+    expect(r.runs).toEqual([
+      { artifact: 'runs/r.json', calls: 2, unattested_code: null, weakest_level: 'observed_confirmed', producer: null },
+    ]);
   });
 
   it('the weakest rung is null when no call asserts a side effect, and one strong call never raises it', () => {

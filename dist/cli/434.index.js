@@ -10,12 +10,13 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  bundleShapes: () => (/* binding */ bundleShapes),
   checkBundleFile: () => (/* binding */ checkBundleFile),
+  checkBundles: () => (/* binding */ checkBundles),
   checkSigner: () => (/* binding */ checkSigner),
   loadTrustedRoots: () => (/* binding */ loadTrustedRoots),
   parseTrustedRoots: () => (/* binding */ parseTrustedRoots),
   publicGoodRoots: () => (/* binding */ publicGoodRoots),
+  readSigstoreFile: () => (/* binding */ readSigstoreFile),
   readTrustedRootsFile: () => (/* binding */ readTrustedRootsFile),
   rootsFrom: () => (/* binding */ rootsFrom),
   verifySigned: () => (/* binding */ verifySigned)
@@ -36,6 +37,8 @@ var findings = __webpack_require__(4637);
 var json = __webpack_require__(6153);
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __webpack_require__(2020);
+// EXTERNAL MODULE: ./src/core/trust.ts
+var trust = __webpack_require__(9597);
 // EXTERNAL MODULE: ./src/read/documents.ts
 var documents = __webpack_require__(7602);
 // EXTERNAL MODULE: ./src/read/envelope.ts
@@ -58,6 +61,8 @@ const PUBLIC_GOOD_ROOT = {
     "json": "{\n  \"mediaType\": \"application/vnd.dev.sigstore.trustedroot+json;version=0.1\",\n  \"tlogs\": [\n    {\n      \"baseUrl\": \"https://rekor.sigstore.dev\",\n      \"hashAlgorithm\": \"SHA2_256\",\n      \"publicKey\": {\n        \"rawBytes\": \"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE2G2Y+2tabdTV5BcGiBIx0a9fAFwrkBbmLSGtks4L3qX6yYY0zufBnhC8Ur/iy55GhWP/9A/bY2LhC30M9+RYtw==\",\n        \"keyDetails\": \"PKIX_ECDSA_P256_SHA_256\",\n        \"validFor\": {\n          \"start\": \"2021-01-12T11:53:27Z\"\n        }\n      },\n      \"logId\": {\n        \"keyId\": \"wNI9atQGlz+VWfO6LRygH4QUfY/8W4RFwiT5i5WRgB0=\"\n      }\n    },\n    {\n      \"baseUrl\": \"https://log2025-1.rekor.sigstore.dev\",\n      \"hashAlgorithm\": \"SHA2_256\",\n      \"publicKey\": {\n        \"rawBytes\": \"MCowBQYDK2VwAyEAt8rlp1knGwjfbcXAYPYAkn0XiLz1x8O4t0YkEhie244=\",\n        \"keyDetails\": \"PKIX_ED25519\",\n        \"validFor\": {\n          \"start\": \"2025-09-23T00:00:00Z\"\n        }\n      },\n      \"logId\": {\n        \"keyId\": \"zxGZFVvd0FEmjR8WrFwMdcAJ9vtaY/QXf44Y1wUeP6A=\"\n      }\n    }\n  ],\n  \"certificateAuthorities\": [\n    {\n      \"subject\": {\n        \"organization\": \"sigstore.dev\",\n        \"commonName\": \"sigstore\"\n      },\n      \"uri\": \"https://fulcio.sigstore.dev\",\n      \"certChain\": {\n        \"certificates\": [\n          {\n            \"rawBytes\": \"MIIB+DCCAX6gAwIBAgITNVkDZoCiofPDsy7dfm6geLbuhzAKBggqhkjOPQQDAzAqMRUwEwYDVQQKEwxzaWdzdG9yZS5kZXYxETAPBgNVBAMTCHNpZ3N0b3JlMB4XDTIxMDMwNzAzMjAyOVoXDTMxMDIyMzAzMjAyOVowKjEVMBMGA1UEChMMc2lnc3RvcmUuZGV2MREwDwYDVQQDEwhzaWdzdG9yZTB2MBAGByqGSM49AgEGBSuBBAAiA2IABLSyA7Ii5k+pNO8ZEWY0ylemWDowOkNa3kL+GZE5Z5GWehL9/A9bRNA3RbrsZ5i0JcastaRL7Sp5fp/jD5dxqc/UdTVnlvS16an+2Yfswe/QuLolRUCrcOE2+2iA5+tzd6NmMGQwDgYDVR0PAQH/BAQDAgEGMBIGA1UdEwEB/wQIMAYBAf8CAQEwHQYDVR0OBBYEFMjFHQBBmiQpMlEk6w2uSu1KBtPsMB8GA1UdIwQYMBaAFMjFHQBBmiQpMlEk6w2uSu1KBtPsMAoGCCqGSM49BAMDA2gAMGUCMH8liWJfMui6vXXBhjDgY4MwslmN/TJxVe/83WrFomwmNf056y1X48F9c4m3a3ozXAIxAKjRay5/aj/jsKKGIkmQatjI8uupHr/+CxFvaJWmpYqNkLDGRU+9orzh5hI2RrcuaQ==\"\n          }\n        ]\n      },\n      \"validFor\": {\n        \"start\": \"2021-03-07T03:20:29Z\",\n        \"end\": \"2022-12-31T23:59:59.999Z\"\n      }\n    },\n    {\n      \"subject\": {\n        \"organization\": \"sigstore.dev\",\n        \"commonName\": \"sigstore\"\n      },\n      \"uri\": \"https://fulcio.sigstore.dev\",\n      \"certChain\": {\n        \"certificates\": [\n          {\n            \"rawBytes\": \"MIICGjCCAaGgAwIBAgIUALnViVfnU0brJasmRkHrn/UnfaQwCgYIKoZIzj0EAwMwKjEVMBMGA1UEChMMc2lnc3RvcmUuZGV2MREwDwYDVQQDEwhzaWdzdG9yZTAeFw0yMjA0MTMyMDA2MTVaFw0zMTEwMDUxMzU2NThaMDcxFTATBgNVBAoTDHNpZ3N0b3JlLmRldjEeMBwGA1UEAxMVc2lnc3RvcmUtaW50ZXJtZWRpYXRlMHYwEAYHKoZIzj0CAQYFK4EEACIDYgAE8RVS/ysH+NOvuDZyPIZtilgUF9NlarYpAd9HP1vBBH1U5CV77LSS7s0ZiH4nE7Hv7ptS6LvvR/STk798LVgMzLlJ4HeIfF3tHSaexLcYpSASr1kS0N/RgBJz/9jWCiXno3sweTAOBgNVHQ8BAf8EBAMCAQYwEwYDVR0lBAwwCgYIKwYBBQUHAwMwEgYDVR0TAQH/BAgwBgEB/wIBADAdBgNVHQ4EFgQU39Ppz1YkEZb5qNjpKFWixi4YZD8wHwYDVR0jBBgwFoAUWMAeX5FFpWapesyQoZMi0CrFxfowCgYIKoZIzj0EAwMDZwAwZAIwPCsQK4DYiZYDPIaDi5HFKnfxXx6ASSVmERfsynYBiX2X6SJRnZU84/9DZdnFvvxmAjBOt6QpBlc4J/0DxvkTCqpclvziL6BCCPnjdlIB3Pu3BxsPmygUY7Ii2zbdCdliiow=\"\n          },\n          {\n            \"rawBytes\": \"MIIB9zCCAXygAwIBAgIUALZNAPFdxHPwjeDloDwyYChAO/4wCgYIKoZIzj0EAwMwKjEVMBMGA1UEChMMc2lnc3RvcmUuZGV2MREwDwYDVQQDEwhzaWdzdG9yZTAeFw0yMTEwMDcxMzU2NTlaFw0zMTEwMDUxMzU2NThaMCoxFTATBgNVBAoTDHNpZ3N0b3JlLmRldjERMA8GA1UEAxMIc2lnc3RvcmUwdjAQBgcqhkjOPQIBBgUrgQQAIgNiAAT7XeFT4rb3PQGwS4IajtLk3/OlnpgangaBclYpsYBr5i+4ynB07ceb3LP0OIOZdxexX69c5iVuyJRQ+Hz05yi+UF3uBWAlHpiS5sh0+H2GHE7SXrk1EC5m1Tr19L9gg92jYzBhMA4GA1UdDwEB/wQEAwIBBjAPBgNVHRMBAf8EBTADAQH/MB0GA1UdDgQWBBRYwB5fkUWlZql6zJChkyLQKsXF+jAfBgNVHSMEGDAWgBRYwB5fkUWlZql6zJChkyLQKsXF+jAKBggqhkjOPQQDAwNpADBmAjEAj1nHeXZp+13NWBNa+EDsDP8G1WWg1tCMWP/WHPqpaVo0jhsweNFZgSs0eE7wYI4qAjEA2WB9ot98sIkoF3vZYdd3/VtWB5b9TNMea7Ix/stJ5TfcLLeABLE4BNJOsQ4vnBHJ\"\n          }\n        ]\n      },\n      \"validFor\": {\n        \"start\": \"2022-04-13T20:06:15Z\"\n      }\n    }\n  ],\n  \"ctlogs\": [\n    {\n      \"baseUrl\": \"https://ctfe.sigstore.dev/test\",\n      \"hashAlgorithm\": \"SHA2_256\",\n      \"publicKey\": {\n        \"rawBytes\": \"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEbfwR+RJudXscgRBRpKX1XFDy3PyudDxz/SfnRi1fT8ekpfBd2O1uoz7jr3Z8nKzxA69EUQ+eFCFI3zeubPWU7w==\",\n        \"keyDetails\": \"PKIX_ECDSA_P256_SHA_256\",\n        \"validFor\": {\n          \"start\": \"2021-03-14T00:00:00Z\",\n          \"end\": \"2022-10-31T23:59:59.999Z\"\n        }\n      },\n      \"logId\": {\n        \"keyId\": \"CGCS8ChS/2hF0dFrJ4ScRWcYrBY9wzjSbea8IgY2b3I=\"\n      }\n    },\n    {\n      \"baseUrl\": \"https://ctfe.sigstore.dev/2022\",\n      \"hashAlgorithm\": \"SHA2_256\",\n      \"publicKey\": {\n        \"rawBytes\": \"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEiPSlFi0CmFTfEjCUqF9HuCEcYXNKAaYalIJmBZ8yyezPjTqhxrKBpMnaocVtLJBI1eM3uXnQzQGAJdJ4gs9Fyw==\",\n        \"keyDetails\": \"PKIX_ECDSA_P256_SHA_256\",\n        \"validFor\": {\n          \"start\": \"2022-10-20T00:00:00Z\"\n        }\n      },\n      \"logId\": {\n        \"keyId\": \"3T0wasbHETJjGR4cmWc3AqJKXrjePK3/h4pygC8p7o4=\"\n      }\n    }\n  ],\n  \"timestampAuthorities\": [\n    {\n      \"subject\": {\n        \"organization\": \"sigstore.dev\",\n        \"commonName\": \"sigstore-tsa-selfsigned\"\n      },\n      \"uri\": \"https://timestamp.sigstore.dev/api/v1/timestamp\",\n      \"certChain\": {\n        \"certificates\": [\n          {\n            \"rawBytes\": \"MIICEDCCAZagAwIBAgIUOhNULwyQYe68wUMvy4qOiyojiwwwCgYIKoZIzj0EAwMwOTEVMBMGA1UEChMMc2lnc3RvcmUuZGV2MSAwHgYDVQQDExdzaWdzdG9yZS10c2Etc2VsZnNpZ25lZDAeFw0yNTA0MDgwNjU5NDNaFw0zNTA0MDYwNjU5NDNaMC4xFTATBgNVBAoTDHNpZ3N0b3JlLmRldjEVMBMGA1UEAxMMc2lnc3RvcmUtdHNhMHYwEAYHKoZIzj0CAQYFK4EEACIDYgAE4ra2Z8hKNig2T9kFjCAToGG30jky+WQv3BzL+mKvh1SKNR/UwuwsfNCg4sryoYAd8E6isovVA3M4aoNdm9QDi50Z8nTEyvqgfDPtTIwXItfiW/AFf1V7uwkbkAoj0xxco2owaDAOBgNVHQ8BAf8EBAMCB4AwHQYDVR0OBBYEFIn9eUOHz9BlRsMCRscsc1t9tOsDMB8GA1UdIwQYMBaAFJjsAe9/u1H/1JUeb4qImFMHic6/MBYGA1UdJQEB/wQMMAoGCCsGAQUFBwMIMAoGCCqGSM49BAMDA2gAMGUCMDtpsV/6KaO0qyF/UMsX2aSUXKQFdoGTptQGc0ftq1csulHPGG6dsmyMNd3JB+G3EQIxAOajvBcjpJmKb4Nv+2Taoj8Uc5+b6ih6FXCCKraSqupe07zqswMcXJTe1cExvHvvlw==\"\n          },\n          {\n            \"rawBytes\": \"MIIB9zCCAXygAwIBAgIUV7f0GLDOoEzIh8LXSW80OJiUp14wCgYIKoZIzj0EAwMwOTEVMBMGA1UEChMMc2lnc3RvcmUuZGV2MSAwHgYDVQQDExdzaWdzdG9yZS10c2Etc2VsZnNpZ25lZDAeFw0yNTA0MDgwNjU5NDNaFw0zNTA0MDYwNjU5NDNaMDkxFTATBgNVBAoTDHNpZ3N0b3JlLmRldjEgMB4GA1UEAxMXc2lnc3RvcmUtdHNhLXNlbGZzaWduZWQwdjAQBgcqhkjOPQIBBgUrgQQAIgNiAAQUQNtfRT/ou3YATa6wB/kKTe70cfJwyRIBovMnt8RcJph/COE82uyS6FmppLLL1VBPGcPfpQPYJNXzWwi8icwhKQ6W/Qe2h3oebBb2FHpwNJDqo+TMaC/tdfkv/ElJB72jRTBDMA4GA1UdDwEB/wQEAwIBBjASBgNVHRMBAf8ECDAGAQH/AgEAMB0GA1UdDgQWBBSY7AHvf7tR/9SVHm+KiJhTB4nOvzAKBggqhkjOPQQDAwNpADBmAjEAwGEGrfGZR1cen1R8/DTVMI943LssZmJRtDp/i7SfGHmGRP6gRbuj9vOK3b67Z0QQAjEAuT2H673LQEaHTcyQSZrkp4mX7WwkmF+sVbkYY5mXN+RMH13KUEHHOqASaemYWK/E\"\n          }\n        ]\n      },\n      \"validFor\": {\n        \"start\": \"2025-07-04T00:00:00Z\"\n      }\n    }\n  ]\n}\n"
 };
 
+// EXTERNAL MODULE: ./src/trust/refusal.ts
+var trust_refusal = __webpack_require__(2510);
 ;// CONCATENATED MODULE: ./src/trust/sigstore.ts
 /**
  * Keyless trust (docs/keyless.md): a Sigstore bundle beside a file, checked offline against trusted
@@ -81,6 +86,8 @@ const PUBLIC_GOOD_ROOT = {
 
 
 
+
+
 /** Fulcio's certificate extensions (https://github.com/sigstore/fulcio/blob/main/docs/oid-info.md). */
 const OID = {
     issuerV1: '1.3.6.1.4.1.57264.1.1',
@@ -89,8 +96,8 @@ const OID = {
     sourceRepositoryRef: '1.3.6.1.4.1.57264.1.14',
 };
 /**
- * A file's JSON values (one value, or one per line) through the one document pipeline, its
- * problems located by the one sink; the first problem, or null.
+ * A file's JSON values (one value, pretty-printed or not, or one compact value per line) through the
+ * one document pipeline, its problems located by the one sink.
  */
 function valuesOf(name, bytes, limits) {
     const sink = new documents/* LocatingSink */.Bz(name);
@@ -98,7 +105,7 @@ function valuesOf(name, bytes, limits) {
     if (!decoded)
         return { docs: [], sink };
     sink.lines = decoded.lines;
-    return { docs: [...(0,documents/* documents */.DB)(decoded.text, 'values', { limits, collect: [] }, sink)], sink };
+    return { docs: [...(0,documents/* documents */.DB)(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)], sink };
 }
 /** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
 function parseTrustedRoots(name, text, limits) {
@@ -161,9 +168,26 @@ function unboundedKey(v) {
     }
     return null;
 }
+/** The trusted-root media types (versions) this gate reads; any other is refused, never guessed at. */
+const ROOT_MEDIA_TYPES = new Set([
+    'application/vnd.dev.sigstore.trustedroot+json;version=0.1',
+    'application/vnd.dev.sigstore.trustedroot.v0.2+json',
+]);
+/** The bundle media types (versions) this gate reads (docs/keyless.md); any other is refused, never guessed at. */
+const BUNDLE_MEDIA_TYPES = new Set([
+    'application/vnd.dev.sigstore.bundle+json;version=0.1',
+    'application/vnd.dev.sigstore.bundle+json;version=0.2',
+    'application/vnd.dev.sigstore.bundle+json;version=0.3',
+    'application/vnd.dev.sigstore.bundle.v0.3+json',
+]);
 function rootOf(v) {
     if (!(0,json/* isObject */.G)(v) || typeof v['mediaType'] !== 'string' || !v['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
         return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
+    if (!ROOT_MEDIA_TYPES.has(v['mediaType']))
+        return {
+            ok: false,
+            reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify((0,core_text/* quote */.hD)(v['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
+        };
     // A validity interval without its start is malformed, never unbounded (the library alone reads it as open).
     const missing = unboundedKey(v);
     if (missing)
@@ -183,7 +207,8 @@ function rootOf(v) {
             timestampThreshold: 1,
             ctlogThreshold: root.ctlogs.length > 0 ? 1 : 0,
         });
-        return { ok: true, value: { verifier } };
+        const tlogIds = new Set(root.tlogs.flatMap((t) => (t.logId ? [Buffer.from(t.logId.keyId).toString('base64')] : [])));
+        return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length } };
     }
     catch (e) {
         return { ok: false, reason: `the trusted root does not load: ${e.message}` };
@@ -224,17 +249,17 @@ function checkSigner(cert, identities, issuer) {
 function checkIdentity(cert, policy) {
     const signer = checkSigner(cert, policy.identities, policy.issuer);
     if (!signer.ok)
-        return signer;
+        return (0,trust_refusal/* refuse */.T)('identity_untrusted', signer.reason);
     const { san } = signer.value;
     const repo = extensionText(cert, OID.sourceRepositoryUri);
     const ref = extensionText(cert, OID.sourceRepositoryRef);
     if (repo === undefined || ref === undefined)
-        return { ok: false, reason: 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)' };
+        return (0,trust_refusal/* refuse */.T)('source_untrusted', 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)');
     const want = `https://github.com/${policy.sourceRepository}`;
     if ((0,core_text/* asciiLower */.F)(repo) !== (0,core_text/* asciiLower */.F)(want))
-        return { ok: false, reason: `source repository ${JSON.stringify((0,core_text/* quote */.hD)(repo))} is not ${want}` };
+        return (0,trust_refusal/* refuse */.T)('source_untrusted', `source repository ${JSON.stringify((0,core_text/* quote */.hD)(repo))} is not ${want}`);
     if (!policy.sourceRefs.has(ref))
-        return { ok: false, reason: `source ref ${JSON.stringify((0,core_text/* quote */.hD)(ref))} is not allowed` };
+        return (0,trust_refusal/* refuse */.T)('source_untrusted', `source ref ${JSON.stringify((0,core_text/* quote */.hD)(ref))} is not allowed`);
     return { ok: true, value: { identity: san, sourceRepository: repo, sourceRef: ref, issuer: signer.value.issuer } };
 }
 /** The earliest signing time the bundle's log entries or timestamps vouch for (what the verifier checked the certificate at). */
@@ -249,8 +274,14 @@ function signingTime(bundle) {
     const first = Math.min(...times);
     return Number.isFinite(first) ? new Date(first).toISOString().replace(/\.\d+Z$/, 'Z') : '(unknown)';
 }
-/** A Sigstore bundle's parsed form, or why a value is not one. */
+/** A Sigstore bundle's parsed form, or why a value is not one (another version included: never guessed at). */
 function parseBundle(value) {
+    const mediaType = (0,json/* isObject */.G)(value) ? value['mediaType'] : undefined;
+    if (typeof mediaType === 'string' && !BUNDLE_MEDIA_TYPES.has(mediaType))
+        return {
+            ok: false,
+            reason: `a Sigstore bundle of an unsupported version (mediaType ${JSON.stringify((0,core_text/* quote */.hD)(mediaType))}; supported: ${[...BUNDLE_MEDIA_TYPES].join(', ')})`,
+        };
     try {
         return { ok: true, value: (0,dist/* bundleFromJSON */.vw)(value) };
     }
@@ -265,7 +296,35 @@ function parseBundle(value) {
  */
 function verifySigned(value, roots, artifact) {
     const parsed = parseBundle(value);
-    return parsed.ok ? verifyBundle(parsed.value, roots, artifact) : parsed;
+    if (!parsed.ok)
+        return parsed;
+    const verified = verifyBundle(parsed.value, roots, artifact);
+    return verified.ok ? verified : { ok: false, reason: verified.reason.detail };
+}
+/** The verifier's cause, as far as it says: the certificate's chain, a log or a timestamp authority. */
+const causeOf = (e) => {
+    const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
+    return `${e instanceof Error ? e.message : String(e)}${cause}`;
+};
+/**
+ * Why a bundle that did not verify against any root failed, told apart from a forgery where the root
+ * says so: a certificate that chains to no CA of any root, a log entry whose log no root holds, or a
+ * timestamp when no root holds a timestamp authority is a root out of date (or the wrong root).
+ */
+function whyNotVerified(bundle, roots, first) {
+    const why = causeOf(first);
+    const code = first instanceof Error && 'code' in first ? String(first.code) : '';
+    const entries = bundle.verificationMaterial.tlogEntries;
+    const knownLog = entries.some((t) => t.logId !== undefined && roots.some((r) => r.tlogIds.has(Buffer.from(t.logId?.keyId ?? []).toString('base64'))));
+    const stamps = bundle.verificationMaterial.timestampVerificationData?.rfc3161Timestamps.length ?? 0;
+    const text = `the signature does not verify against the trusted root: ${why}`;
+    if (code === 'CERTIFICATE_ERROR' && /no (valid|trusted) certificate path/.test(why))
+        return { code: 'chain_untrusted', detail: `${text} (the certificate chains to no certificate authority of the trusted root)` };
+    if (entries.length > 0 && !knownLog && stamps === 0)
+        return { code: 'log_unknown', detail: `${text} (its transparency log is not in the trusted root)` };
+    if (stamps > 0 && entries.length === 0 && roots.every((r) => r.timestampAuthorities === 0))
+        return { code: 'log_unknown', detail: `${text} (the trusted root holds no timestamp authority)` };
+    return { code: 'signature_invalid', detail: text };
 }
 function verifyBundle(bundle, roots, artifact) {
     let entity;
@@ -273,32 +332,32 @@ function verifyBundle(bundle, roots, artifact) {
         entity = (0,verify_dist/* toSignedEntity */.DC)(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
     }
     catch (e) {
-        return { ok: false, reason: `the bundle does not load: ${e.message}` };
+        return (0,trust_refusal/* refuse */.T)('bundle_unsupported', `the bundle does not load: ${causeOf(e)}`);
     }
     if (entity.key.$case !== 'certificate')
-        return { ok: false, reason: 'the bundle is signed with a key, not a workflow certificate' };
-    let why = '';
+        return (0,trust_refusal/* refuse */.T)('bundle_unsupported', 'the bundle is signed with a key, not a workflow certificate');
+    let first = null;
     for (const root of roots) {
         try {
             root.verifier.verify(entity);
             return { ok: true, value: { entity, cert: entity.key.certificate, bundle } };
         }
         catch (e) {
-            why ||= e.message;
+            first ??= e;
         }
     }
-    return { ok: false, reason: `the signature does not verify against the trusted root: ${why}` };
+    return { ok: false, reason: whyNotVerified(bundle, roots, first) };
 }
 function checkBundle(value, expected, limits) {
     const { subject, policy, roots, predicate } = expected;
     const parsed = parseBundle(value);
     if (!parsed.ok)
-        return parsed;
+        return (0,trust_refusal/* refuse */.T)('attestation_malformed', parsed.reason);
     if (!(0,dist/* isBundleWithDsseEnvelope */.Km)(parsed.value))
-        return { ok: false, reason: 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)' };
+        return (0,trust_refusal/* refuse */.T)('bundle_unsupported', 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)');
     const envelope = parsed.value.content.dsseEnvelope;
     if (envelope.payloadType !== read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4)
-        return { ok: false, reason: `payload type is ${JSON.stringify((0,core_text/* quote */.hD)(envelope.payloadType))}, not ${read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4}` };
+        return (0,trust_refusal/* refuse */.T)('payload_type', `payload type is ${JSON.stringify((0,core_text/* quote */.hD)(envelope.payloadType))}, not ${read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4}`);
     const signed = verifyBundle(parsed.value, roots);
     if (!signed.ok)
         return signed;
@@ -308,62 +367,77 @@ function checkBundle(value, expected, limits) {
         return who;
     const payload = (0,read_envelope/* strictPayload */.iv)(Buffer.from(envelope.payload), limits);
     if (!payload.ok)
-        return payload;
-    const s = payload.value;
-    if (!(0,json/* isObject */.G)(s) || s['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
-        return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
-    const only = (0,read_envelope/* onlySubject */.Lh)(s);
+        return (0,trust_refusal/* refuse */.T)('statement_mismatch', payload.reason);
+    const statement = payload.value;
+    if (!(0,json/* isObject */.G)(statement) || statement['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+        return (0,trust_refusal/* refuse */.T)('statement_mismatch', `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}`);
+    const only = (0,read_envelope/* onlySubject */.Lh)(statement);
     if (!only.ok)
-        return only;
+        return (0,trust_refusal/* refuse */.T)('statement_mismatch', only.reason);
     if (only.value.sha256 !== subject.sha256)
-        return { ok: false, reason: 'subject digest differs from the file' };
+        return (0,trust_refusal/* refuse */.T)('statement_mismatch', 'subject digest differs from the file');
     const name = external_node_path_default().basename(subject.name);
-    if (only.value.name !== name)
-        return {
-            ok: false,
-            reason: `subject name ${JSON.stringify(typeof only.value.name === 'string' ? (0,core_text/* quote */.hD)(only.value.name) : only.value.name)} is not ${JSON.stringify(name)}`,
-        };
-    if (s['predicateType'] !== predicate.type)
-        return { ok: false, reason: `predicate type is ${JSON.stringify((0,core_text/* quote */.hD)(String(s['predicateType'])))}, not ${predicate.type}` };
+    if (only.value.name !== name) {
+        const given = typeof only.value.name === 'string' ? (0,core_text/* quote */.hD)(only.value.name) : only.value.name;
+        return (0,trust_refusal/* refuse */.T)('statement_mismatch', `subject name ${JSON.stringify(given)} is not ${JSON.stringify(name)}`);
+    }
+    if (statement['predicateType'] !== predicate.type)
+        return (0,trust_refusal/* refuse */.T)('statement_mismatch', `predicate type is ${JSON.stringify((0,core_text/* quote */.hD)(String(statement['predicateType'])))}, not ${predicate.type}`);
     if (predicate.check) {
-        const p = predicate.check(s['predicate']);
-        if (!p.ok)
-            return p;
+        const checked = predicate.check(statement['predicate']);
+        if (!checked.ok)
+            return (0,trust_refusal/* refuse */.T)('statement_mismatch', checked.reason);
     }
     return { ok: true, value: { ...who.value, signedAt: signingTime(entity) } };
 }
 /**
- * A `.sigstore.json` file's bundles (one value, or one per line): trusted when one passes every
- * check; otherwise the first reason (with the line when there are several).
+ * A `.sigstore.json` file's shape, always checked, whatever trust is configured (docs/keyless.md):
+ * one value (pretty-printed or not) or one compact value per line, each a Sigstore bundle of a
+ * supported version; every value that is not is an `invalid_artifact` at its line (garbage is never
+ * ignored, beside a good bundle neither).
  */
-function checkBundleFile(name, bytes, expected, limits) {
+function readSigstoreFile(name, bytes, limits) {
     const { docs, sink } = valuesOf(name, bytes, limits);
-    const problem = sink.findings[0];
-    if (problem)
-        return { ok: false, reason: `${name} is not strict JSON: ${problem.message}` };
-    if (docs.length === 0)
-        return { ok: false, reason: 'no attestation: the .sigstore.json holds no bundle' };
-    let reason = '';
-    for (const [i, doc] of docs.entries()) {
-        const r = checkBundle(doc.value, expected, limits);
-        if (r.ok)
-            return r;
-        reason ||= docs.length > 1 ? `${r.reason} (bundle ${i + 1}; none of ${docs.length} passes)` : r.reason;
-    }
-    return { ok: false, reason };
-}
-/** Without identities a `.sigstore.json` is still read and its shape checked (docs/keyless.md): how many bundles it holds, or why it is malformed. */
-function bundleShapes(name, bytes, limits) {
-    const { docs, sink } = valuesOf(name, bytes, limits);
+    const bundles = [];
     for (const doc of docs) {
         const b = parseBundle(doc.value);
-        if (!b.ok)
-            return b;
+        if (b.ok)
+            bundles.push(doc.value);
+        else
+            sink.error({ offset: doc.start }, b.reason);
     }
-    const problem = sink.findings[0];
-    if (problem)
-        return { ok: false, reason: `${name} is not strict JSON: ${problem.message}` };
-    return { ok: true, value: docs.length };
+    return { bundles, findings: sink.findings };
+}
+/**
+ * The bundles of a `.sigstore.json` against what they must be: trusted when one passes every check;
+ * otherwise the first refusal (with the bundle's number when there are several). A file with any
+ * malformed value, or none, trusts nothing.
+ */
+function checkBundles(file, expected, limits) {
+    if (file.findings.length > 0)
+        return (0,trust_refusal/* refuse */.T)('attestation_malformed', `the Sigstore bundle file is malformed (${file.findings[0]?.message ?? 'see its finding'})`);
+    if (file.bundles.length === 0)
+        return (0,trust_refusal/* refuse */.T)('attestation_empty', 'no attestation: the .sigstore.json holds no bundle');
+    let refusal = null;
+    for (const [i, value] of file.bundles.entries()) {
+        const r = checkBundle(value, expected, limits);
+        if (r.ok)
+            return r;
+        refusal ??=
+            file.bundles.length > 1
+                ? { code: r.reason.code, detail: `${r.reason.detail} (bundle ${i + 1}; none of ${file.bundles.length} passes)` }
+                : r.reason;
+    }
+    return { ok: false, reason: refusal ?? { code: 'attestation_empty', detail: 'no bundle' } };
+}
+/** A `.sigstore.json` file read and checked in one step (verify-attestation, tests): the signer, or the refusal in words. */
+function checkBundleFile(name, bytes, expected, limits) {
+    const file = readSigstoreFile(name, bytes, limits);
+    const first = file.findings[0];
+    if (first)
+        return { ok: false, reason: first.message };
+    const r = checkBundles(file, expected, limits);
+    return r.ok ? r : { ok: false, reason: (0,trust/* refusalText */.Kw)(r.reason.code, r.reason.detail) };
 }
 
 

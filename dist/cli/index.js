@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1567);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5086);
 /** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1567:
+/***/ 5086:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2583,8 +2583,6 @@ var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/projection.ts
@@ -2725,6 +2723,8 @@ function eligibility(input, claim) {
     return { ok: true, digest: p.digest, provider: input.provider };
 }
 
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
@@ -2751,7 +2751,7 @@ function precheck(input) {
         };
     }
     if (input.trust.kind === 'untrusted')
-        return { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason };
+        return { outcome: 'untrusted', recomputed: b.digest, code: input.trust.code, reason: input.trust.reason };
     return { outcome: 'usable', recomputed: b.digest };
 }
 function checkRecords(records) {
@@ -3322,7 +3322,9 @@ const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r
 function signedBy(r) {
     const { signer, trust } = r.input;
     if (trust.kind === 'trusted')
-        return `, signed by trusted signer ${signer}`;
+        return trust.by.kind === 'key'
+            ? `, signed by trusted signer ${trust.by.keyId}`
+            : `, attested by trusted identity ${(0,core_text/* quote */.hD)(trust.by.signer.identity)}`;
     return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
 }
 /** `artifact decision N (line L)` */
@@ -3552,7 +3554,8 @@ function judgeRecord(v, options) {
     const message = recordMessage(v, name);
     const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
     const holder = v.outcome === 'bound' ? v.call : null;
-    const by = v.record.input.trust.kind === 'trusted' ? v.record.input.trust.by : undefined;
+    const trust = v.record.input.trust;
+    const by = trust.kind === 'trusted' && trust.by.kind === 'identity' ? trust.by.signer : undefined;
     return {
         report: {
             file: loc.file,
@@ -3565,6 +3568,7 @@ function judgeRecord(v, options) {
             recomputed_digest: v.record.check.recomputed,
             signer,
             untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
+            untrusted_code: v.record.check.outcome === 'untrusted' ? v.record.check.code : null,
             call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
             ...(by ? { trusted_by: workflowTrust(by) } : {}),
         },
@@ -3636,7 +3640,9 @@ function withCopies(r, copies) {
         recomputed_digest: r.recomputed_digest,
         signer: r.signer,
         untrusted: r.untrusted,
+        untrusted_code: r.untrusted_code,
         call: r.call,
+        ...(r.trusted_by ? { trusted_by: r.trusted_by } : {}),
         also_at: copies.map((c) => ({ file: c.loc.file, line: c.loc.line, column: c.loc.column })),
     };
 }
@@ -3663,9 +3669,11 @@ function tallyTotals(runs, calls, records, findings, copies) {
 function producerOf(a) {
     if (!a || a.kind === 'none' || a.kind === 'unattested')
         return null;
-    if (a.kind === 'attested-keyless')
-        return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by) };
-    return { key_id: a.keyId, name: a.name, version: a.version, checked: a.kind === 'attested' };
+    if (a.kind === 'unchecked')
+        return { key_id: a.keyId, name: a.name, version: a.version, checked: false };
+    if (a.by.kind === 'identity')
+        return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by.signer) };
+    return { key_id: a.by.keyId, name: a.name, version: a.version, checked: true };
 }
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
 const ruled = (call) => call.claim.asserted && !call.input.denied;
@@ -3709,7 +3717,14 @@ function verify(evidence, options) {
             return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
         });
         const run = runs[i];
-        runReports.push({ artifact: run.artifact, calls: mine.length, weakest_level: weakest(mine), producer: producerOf(run.attestation) });
+        const a = run.attestation;
+        runReports.push({
+            artifact: run.artifact,
+            calls: mine.length,
+            weakest_level: weakest(mine),
+            producer: producerOf(a),
+            unattested_code: a?.kind === 'unattested' ? a.code : null,
+        });
         for (const c of mine)
             callReports.push(c);
     }
@@ -3776,121 +3791,12 @@ function verify(evidence, options) {
 
 // EXTERNAL MODULE: ./src/read/discover.ts
 var discover = __nccwpck_require__(5965);
-// EXTERNAL MODULE: ./src/read/envelope.ts
-var envelope = __nccwpck_require__(1210);
-// EXTERNAL MODULE: ./src/read/files.ts
-var read_files = __nccwpck_require__(1119);
 // EXTERNAL MODULE: ./src/read/formats.ts
 var formats = __nccwpck_require__(7928);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./src/read/signature.ts
-var signature = __nccwpck_require__(2826);
-;// CONCATENATED MODULE: ./src/trust/check.ts
-/**
- * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
- * is trusted only when its well-formed signature member names a trusted key, its signed payload
- * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
- * has its exact reason.
- */
-
-
-
-/** The trust rules short of the signature itself: unsigned, unknown signer, payload digest. */
-function check_precheck(member, payload, keys) {
-    if (!member || payload === undefined)
-        return { ok: false, reason: 'unsigned' };
-    const key = keys.get(member.key_id);
-    if (!key)
-        return { ok: false, reason: `unknown signer ${member.key_id}` };
-    const p = Buffer.from(payload, 'utf8');
-    if ((0,binding/* sha256Digest */.sI)(p) !== member.signed_payload_digest)
-        return { ok: false, reason: 'payload digest differs' };
-    return { data: (0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, p), key, signature: Buffer.from(member.signature, 'base64') };
-}
-const verdict = (ok) => (ok ? { ok: true } : { ok: false, reason: 'signature does not verify' });
-/** An Ed25519 verification on libuv's thread pool (the main thread goes on); false for a signature that cannot be one. */
-function verifyOnPool(data, key, signature) {
-    return new Promise((resolve) => {
-        try {
-            (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
-        }
-        catch {
-            resolve(false);
-        }
-    });
-}
-/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature verified on the thread pool. */
-async function checkTrust(member, payload, keys) {
-    const p = check_precheck(member, payload, keys);
-    return 'ok' in p ? p : verdict(await verifyOnPool(p.data, p.key, p.signature));
-}
-
-;// CONCATENATED MODULE: ./src/trust/pool.ts
-
-/** A record with its trust decided and what its check needed dropped (never a copy of the parsed object). */
-const withTrust = (r, trust) => ({ loc: r.loc, record: r.record, signer: r.signer, trust });
-/** A record as the core sees it when no trusted keys are configured. */
-const unchecked = (r) => withTrust(r, { kind: 'unchecked' });
-const WINDOW = 4096;
-/** Trust for records as they are read: `add` each audit file's records, `finish` after the runs are read. */
-class TrustPool {
-    keys;
-    records = [];
-    trust = [];
-    next = 0;
-    inFlight = 0;
-    failed = null;
-    idle = null;
-    constructor(keys) {
-        this.keys = keys;
-    }
-    add(records) {
-        for (const r of records)
-            this.records.push(r);
-        this.pump();
-    }
-    /** Start checks until the window is full. */
-    pump() {
-        const keys = this.keys;
-        while (this.next < this.records.length && this.inFlight < WINDOW) {
-            const i = this.next++;
-            const r = this.records[i];
-            if (!keys) {
-                this.trust[i] = { kind: 'unchecked' };
-                continue;
-            }
-            this.inFlight++;
-            checkTrust(r.signature ?? null, r.payload, keys).then((c) => {
-                this.trust[i] = c.ok ? { kind: 'trusted' } : { kind: 'untrusted', reason: c.reason };
-                this.done();
-            }, (e) => {
-                this.failed ??= e;
-                this.done();
-            });
-        }
-    }
-    done() {
-        this.inFlight--;
-        this.pump();
-        if (this.inFlight === 0 && this.next >= this.records.length)
-            this.idle?.();
-    }
-    /** Let finished checks be collected (and new ones start) between files read synchronously. */
-    yield() {
-        return this.inFlight > 0 ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
-    }
-    /** Every record with its trust decided, in the order added. */
-    async finish() {
-        this.pump();
-        if (this.inFlight > 0)
-            await new Promise((resolve) => (this.idle = resolve));
-        if (this.failed)
-            throw this.failed;
-        return this.records.map((r, i) => withTrust(r, this.trust[i]));
-    }
-}
-
+// EXTERNAL MODULE: ./src/core/trust.ts
+var trust = __nccwpck_require__(9597);
+// EXTERNAL MODULE: ./src/read/envelope.ts
+var envelope = __nccwpck_require__(1210);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
 /**
  * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
@@ -3994,6 +3900,136 @@ function checkBundlePredicate(pred, facts) {
     return d === null ? { ok: true } : { ok: false, reason: d };
 }
 
+;// CONCATENATED MODULE: ./src/trust/checkers/identities.ts
+/**
+ * Signer and producer identities (docs/keyless.md): the `<file>.sigstore.json` beside an audit export
+ * or a run, checked against the trust set's workflow identities with the Sigstore layer
+ * (trust/sigstore.ts), which is loaded only when an identity is configured: the gate's cold start
+ * does not pay for it. The trusted roots are parsed once per thread from the same bytes the gate read.
+ */
+
+
+
+
+/** The predicate types of keyless attestations (docs/predicates/). */
+const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
+const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
+const isObjectPredicate = (p) => ((0,json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
+/** The roots of a set-up, parsed once per thread (the gate parses them first, so a root that cannot be used stops it before any file). */
+const loaded = new WeakMap();
+let publicGood = null;
+function rootsOf(source, limits) {
+    const load = async () => (await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434))).rootsFrom(source, limits);
+    if (source === null)
+        return (publicGood ??= load());
+    let made = loaded.get(source);
+    if (!made)
+        loaded.set(source, (made = load()));
+    return made;
+}
+/** What a file's Statement must name as its predicate type (and check of its predicate), by what the file is. */
+function predicateFor(file) {
+    if (file.role === 'audit')
+        return { type: RECORDS_V1, check: isObjectPredicate };
+    if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
+        return { type: RUN_V1, check: isObjectPredicate };
+    const facts = file.read.bundle;
+    if (!facts)
+        return (0,trust/* refused */.J5)('statement_mismatch', 'the bundle does not verify');
+    return { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) };
+}
+async function decide(file, policy, source, limits) {
+    const beside = file.sigstore;
+    const name = (0,formats/* sigstoreOf */.MA)(file.rel);
+    if (beside.kind === 'none')
+        return (0,trust/* refused */.J5)('no_attestation', `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop() ?? file.rel)} beside it)`);
+    if (beside.kind === 'refused')
+        return (0,trust/* refused */.J5)('attestation_malformed', `${name}: ${beside.reason}`);
+    const predicate = predicateFor(file);
+    if ('kind' in predicate)
+        return predicate;
+    const roots = await rootsOf(source, limits);
+    // The gate loaded these same bytes before anything was read: if they fail here, so does the file.
+    if (!roots.ok)
+        return (0,trust/* refused */.J5)('attestation_malformed', `the trusted root cannot be used: ${roots.reason}`);
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const sha256 = file.read.sha256 ?? '';
+    const checked = sigstore.checkBundles(beside.file, { subject: { name: file.rel, sha256 }, policy, roots: roots.value, predicate }, limits);
+    if (!checked.ok)
+        return (0,trust/* refused */.J5)(checked.reason.code, checked.reason.detail);
+    return { kind: 'trusted', by: { kind: 'identity', signer: checked.value } };
+}
+/** The identity checkers a set-up configures: the signers' (audit exports) and the producers' (runs). */
+function identityCheckers(setup, limits) {
+    const checker = (role, policy) => ({
+        role,
+        async check(file) {
+            const decision = await decide(file, policy, setup.roots, limits);
+            return role === 'audit' ? { kind: 'file', decision } : { kind: 'run', decision };
+        },
+    });
+    return [...(setup.signers ? [checker('audit', setup.signers)] : []), ...(setup.producers ? [checker('runs', setup.producers)] : [])];
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/read/files.ts
+var read_files = __nccwpck_require__(1119);
+// EXTERNAL MODULE: ./src/read/signature.ts
+var signature = __nccwpck_require__(2826);
+;// CONCATENATED MODULE: ./src/trust/check.ts
+/**
+ * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
+ * is trusted only when its well-formed signature member names a trusted key, its signed payload
+ * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
+ * has its code and its words. Verifications run on libuv's thread pool, at most WINDOW at once per
+ * thread (memory stays bounded and file reads on the same pool are not starved), while the thread
+ * goes on reading the next file.
+ */
+
+
+
+
+/** Most Ed25519 verifications queued on libuv's pool at once, per thread. */
+const WINDOW = 4096;
+let running = 0;
+const waiting = [];
+/** An Ed25519 verification on libuv's thread pool, when the window has room; false for a signature that cannot be one. */
+async function verifyOnPool(data, key, signature) {
+    if (running >= WINDOW)
+        await new Promise((resolve) => waiting.push(resolve));
+    running++;
+    try {
+        return await new Promise((resolve) => {
+            try {
+                (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
+            }
+            catch {
+                resolve(false);
+            }
+        });
+    }
+    finally {
+        running--;
+        waiting.shift()?.();
+    }
+}
+/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature. */
+async function checkRecordSignature(member, payload, keys) {
+    if (!member || payload === undefined)
+        return (0,trust/* refused */.J5)('unsigned', 'unsigned');
+    const key = keys.get(member.key_id);
+    if (!key)
+        return (0,trust/* refused */.J5)('unknown_signer', `unknown signer ${member.key_id}`);
+    const bytes = Buffer.from(payload, 'utf8');
+    if ((0,binding/* sha256Digest */.sI)(bytes) !== member.signed_payload_digest)
+        return (0,trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
+    const ok = await verifyOnPool((0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, bytes), key, Buffer.from(member.signature, 'base64'));
+    return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,trust/* refused */.J5)('signature_invalid', 'signature does not verify');
+}
+
+// EXTERNAL MODULE: ./src/trust/refusal.ts
+var refusal = __nccwpck_require__(2510);
 ;// CONCATENATED MODULE: ./src/trust/envelope.ts
 /**
  * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
@@ -4005,10 +4041,11 @@ function checkBundlePredicate(pred, facts) {
 
 
 
+
 /** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
 async function checkEnvelopeAsync(e, payloadType, keys, who) {
     if (e.payloadType !== payloadType)
-        return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+        return (0,refusal/* refuse */.T)('payload_type', `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}`);
     const data = (0,signature/* pae */.Zg)(payloadType, e.payload);
     const tries = [];
     for (const s of e.signatures) {
@@ -4020,168 +4057,235 @@ async function checkEnvelopeAsync(e, payloadType, keys, who) {
     if (verified)
         return { ok: true, value: verified };
     if (!e.signatures.some((s) => keys.has(s.keyid)))
-        return { ok: false, reason: `unknown ${who} ${(0,core_text/* quote */.hD)(e.signatures[0]?.keyid || '(no keyid)')}` };
-    return { ok: false, reason: 'signature does not verify' };
+        return (0,refusal/* refuse */.T)('unknown_signer', `unknown ${who} ${(0,core_text/* quote */.hD)(e.signatures[0]?.keyid || '(no keyid)')}`);
+    return (0,refusal/* refuse */.T)('signature_invalid', 'signature does not verify');
 }
 
-;// CONCATENATED MODULE: ./src/trust/producer.ts
+;// CONCATENATED MODULE: ./src/trust/checkers/producer-keys.ts
+/**
+ * Producer keys (semantics §10, docs/attestations.md §1): with trusted producers, a run is attested
+ * only when it is an evidence bundle whose `<bundle>.intoto.jsonl` holds an envelope that passes
+ * every check with a trusted key, in upstream's order: payload type, signature, strict payload, then
+ * the Statement against the verified bundle. Each refusal has its code.
+ */
 
 
 
-const producerNamed = (facts) => ({ name: facts?.producer.name ?? null, version: facts?.producer.version ?? null });
+
+
 async function checkOne(e, facts, keys, limits) {
     const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
     if (!signed.ok)
-        return signed;
+        return (0,trust/* refused */.J5)(signed.reason.code, signed.reason.detail);
     const payload = (0,envelope/* strictPayload */.iv)(e.payload, limits);
     if (!payload.ok)
-        return payload;
+        return (0,trust/* refused */.J5)('statement_mismatch', payload.reason);
     const statement = checkBundleStatement(payload.value, facts);
     if (!statement.ok)
-        return statement;
-    return { ok: true, keyId: signed.value };
+        return (0,trust/* refused */.J5)('statement_mismatch', statement.reason);
+    return { kind: 'trusted', by: { kind: 'key', keyId: signed.value } };
 }
-async function attestation(run, keys, limits) {
-    if (!keys) {
-        const first = run.sidecar.kind === 'envelopes' ? run.sidecar.envelopes[0]?.signatures[0] : undefined;
-        return first ? { kind: 'unchecked', keyId: first.keyid, ...producerNamed(run.facts) } : { kind: 'none' };
-    }
-    if (!run.bundle)
-        return { kind: 'unattested', reason: 'not an evidence bundle: JSON surfaces and server logs cannot be attested' };
-    const sidecar = run.sidecar;
-    if (sidecar.kind === 'none')
-        return { kind: 'unattested', reason: 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)' };
-    if (sidecar.kind === 'empty')
-        return { kind: 'unattested', reason: 'no attestation: the sidecar holds no envelope' };
-    if (sidecar.kind === 'malformed')
-        return { kind: 'unattested', reason: 'the attestation sidecar is malformed (see its invalid_artifact finding)' };
-    const envelopes = sidecar.envelopes;
-    let reason = '';
-    for (const e of envelopes) {
-        const r = await checkOne(e, run.facts, keys, limits);
-        if (r.ok)
-            return { kind: 'attested', keyId: r.keyId, ...producerNamed(run.facts) };
-        reason ||= envelopes.length > 1 ? `${r.reason} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)` : r.reason;
-    }
-    return { kind: 'unattested', reason };
-}
+const producerKeys = (keys, limits) => ({
+    role: 'runs',
+    async check(file) {
+        const decision = async () => {
+            if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
+                return (0,trust/* refused */.J5)('not_a_bundle', 'not an evidence bundle: JSON surfaces and server logs cannot be attested by a producer key');
+            const sidecar = file.dsse;
+            if (sidecar.kind === 'none')
+                return (0,trust/* refused */.J5)('no_attestation', 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)');
+            if (sidecar.kind === 'empty')
+                return (0,trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
+            if (sidecar.kind === 'malformed')
+                return (0,trust/* refused */.J5)('attestation_malformed', 'the attestation sidecar is malformed (see its invalid_artifact finding)');
+            const envelopes = sidecar.envelopes;
+            let first = null;
+            for (const e of envelopes) {
+                const d = await checkOne(e, file.read.bundle ?? null, keys, limits);
+                if (d.kind === 'trusted')
+                    return d;
+                if (d.kind === 'untrusted')
+                    first ??=
+                        envelopes.length > 1 ? (0,trust/* refused */.J5)(d.code, `${d.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`) : d;
+            }
+            return first ?? (0,trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
+        };
+        return { kind: 'run', decision: await decision() };
+    },
+});
 
-;// CONCATENATED MODULE: ./src/gate/keyless.ts
+;// CONCATENATED MODULE: ./src/trust/checkers/record-keys.ts
 /**
- * Keyless trust in the gate (docs/keyless.md): the `<file>.sigstore.json` beside an audit export or
- * a run, checked against the trust set's identities with the Sigstore layer (src/trust/sigstore.ts),
- * which is loaded only when an identity is configured or such a file is met: the gate's cold start
- * does not pay for it. Each bundle is checked by the thread that read its file (on every core for a
- * large input: gate/readers.ts). Keys and identities combine: either trusts.
+ * Record keys (§8, docs/records-provenance.md): every record of an audit export is trusted only when
+ * a trusted key signed it. One decision per record; the Ed25519 checks run on libuv's pool (check.ts).
+ */
+
+const recordKeys = (keys) => ({
+    role: 'audit',
+    async check(file) {
+        const decisions = await Promise.all(file.read.records.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys)));
+        return { kind: 'records', decisions };
+    },
+});
+
+;// CONCATENATED MODULE: ./src/trust/checkers/shape-only.ts
+/**
+ * Shape only: when no producer key is configured, a well-formed `<bundle>.intoto.jsonl` is reported
+ * with the signer it names, not checked (the report's producer, `checked: false`). Its shape was
+ * checked when it was read (gate/evidence.ts): garbage is never ignored.
+ */
+
+const shapeOnly = {
+    role: 'runs',
+    async check(file) {
+        const first = file.dsse.kind === 'envelopes' ? file.dsse.envelopes[0]?.signatures[0] : undefined;
+        return { kind: 'run', decision: first ? { kind: 'unchecked', keyId: first.keyid } : trust/* NONE */.x3 };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/gate/evidence.ts
+/**
+ * One input file, with everything beside it, is the unit of work. `readEvidence` runs on whichever
+ * thread reads the file (gate/readers.ts): it reads and binds the file, finds its sidecars once (one
+ * look, one refusal each: `<bundle>.intoto.jsonl`, `<file>.sigstore.json`, their shapes always
+ * checked), runs every configured trust checker of its role (src/trust/checkers/), and returns core
+ * input with trust decided. Signatures and payloads stay on this thread; what leaves is decisions.
  */
 
 
 
 
 
-/** The predicate types of keyless attestations (docs/predicates/). */
-const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
-const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
-const isObjectPredicate = (p) => ((0,json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
-/**
- * The gate's set-up for keyless checks: the trusted roots read once and loaded here, so that a root
- * that cannot be used is a usage problem before anything is read.
- */
-async function keylessSetup(settings, limits, workspace) {
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot, limits);
-    if (!roots.ok)
-        return { ok: false, reason: { message: roots.reason } };
-    const setup = { settings, roots: roots.value, workspace };
-    const checker = await keylessChecker(setup, limits);
-    return checker.ok ? { ok: true, value: setup } : checker;
+
+
+
+
+
+
+/** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
+const failed = (rel, message) => ({
+    run: null,
+    records: [],
+    findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+    digests: [],
+});
+/** Key material of trusted keys (what crosses to a worker). */
+const keyMaterial = (keys) => keys === null ? null : [...keys].map(([keyId, key]) => ({ keyId, spki: key.export({ type: 'spki', format: 'der' }).toString('base64') }));
+const keysOf = (material) => new Map(material.map((m) => [m.keyId, (0,external_node_crypto_.createPublicKey)({ key: Buffer.from(m.spki, 'base64'), format: 'der', type: 'spki' })]));
+/** The checkers of a set-up, in the order their refusals are told: keys, then identities; made once per thread. */
+const made = new WeakMap();
+function checkersOf(setup) {
+    let list = made.get(setup);
+    if (list)
+        return list;
+    const { trust, limits } = setup;
+    list = [
+        ...(trust.recordKeys ? [recordKeys(keysOf(trust.recordKeys))] : []),
+        ...(trust.producerKeys ? [producerKeys(keysOf(trust.producerKeys), limits)] : [shapeOnly]),
+        ...(trust.identities ? identityCheckers(trust.identities, limits) : []),
+    ];
+    made.set(setup, list);
+    return list;
 }
-/** One checker per set-up on each thread (the gate's thread makes it first; a worker, at its first bundle). */
-const checkers = new WeakMap();
-/** The Sigstore layer loaded and the roots parsed, once per set-up on this thread. */
-function keylessChecker(setup, limits) {
-    let made = checkers.get(setup);
-    if (!made)
-        checkers.set(setup, (made = makeChecker(setup, limits)));
-    return made;
-}
-async function makeChecker(setup, limits) {
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const loaded = sigstore.rootsFrom(setup.roots, limits);
-    if (!loaded.ok)
-        return { ok: false, reason: { message: loaded.reason } };
-    const roots = loaded.value;
-    return {
-        ok: true,
-        value: (file, sha256, policy, predicate) => {
-            const got = (0,read_files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(file.path), 'the Sigstore bundle', setup.workspace, limits);
-            if (got.kind === 'none')
-                return { ok: false, reason: `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop())} beside it)` };
-            if (got.kind === 'refused')
-                return { ok: false, reason: `${(0,formats/* sigstoreOf */.MA)(file.rel)}: ${got.reason}` };
-            return sigstore.checkBundleFile((0,formats/* sigstoreOf */.MA)(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
-        },
-    };
-}
-/** The identities a file of this role is checked against: signers for audit exports, producers for runs (null: none). */
-const policyFor = (settings, role) => role === 'audit' ? settings.signers : settings.producers;
-/** Whether a file of this role is checked by identity at all (then its bundle is worth a reading thread's time). */
-const checkedByIdentity = (settings, role) => policyFor(settings, role) !== null;
-/**
- * A file's keyless result, decided by the thread that read it: an audit export's records by a signer
- * identity, a run by a producer identity (a bundle's predicate is upstream's, checked field by
- * field against what its reader verified); undefined when its role has no identities or the file
- * is no run. `read.sha256` is there: readers hash every file when identities are configured.
- */
-function keylessOf(check, settings, role, file, read) {
-    const policy = policyFor(settings, role);
-    if (!policy || (role === 'runs' && !read.run))
-        return undefined;
-    const sha256 = read.sha256;
-    if (role === 'audit')
-        return check(file, sha256, policy, { type: RECORDS_V1, check: isObjectPredicate });
-    if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
-        return check(file, sha256, policy, { type: RUN_V1, check: isObjectPredicate });
-    const facts = read.bundle;
-    if (!facts)
-        return { ok: false, reason: 'the bundle does not verify' };
-    return check(file, sha256, policy, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
-}
-/** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
-function withKeyless(r, keyless, keys) {
-    if (r.trust.kind === 'trusted')
-        return r;
-    const trust = keyless.ok
-        ? { kind: 'trusted', by: keyless.value }
-        : { kind: 'untrusted', reason: keys && r.trust.kind === 'untrusted' ? `${r.trust.reason}; and ${keyless.reason}` : keyless.reason };
-    return { loc: r.loc, record: r.record, signer: r.signer, trust };
-}
-/** A run's attestation with its keyless result: a trusted producer key's sidecar or a trusted identity's bundle attests it. */
-function attestedWith(a, keyless, facts, keys) {
-    if (a?.kind === 'attested')
-        return a;
-    const named = { name: facts?.producer.name ?? null, version: facts?.producer.version ?? null };
-    if (keyless.ok)
-        return { kind: 'attested-keyless', by: keyless.value, ...named };
-    const keyReason = keys && a?.kind === 'unattested' ? `${a.reason}; and ` : '';
-    return { kind: 'unattested', reason: `${keyReason}${keyless.reason}` };
-}
-/**
- * A `.sigstore.json` beside an input when no identity is configured: its shape checked (garbage is
- * never ignored), reported as not checked. Null: there is none.
- */
-async function uncheckedBundle(file, limits, workspace) {
-    const got = (0,read_files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(file.path), 'the Sigstore bundle', workspace, limits);
+/** Whether identities of this role are configured (then a file's sha256 is needed, and its bundle is checked, not only shaped). */
+const identitiesFor = (setup, role) => setup.trust.identities !== null && (role === 'audit' ? setup.trust.identities.signers : setup.trust.identities.producers) !== null;
+/** A bundle's `<bundle>.intoto.jsonl`, read once; its shape checked whatever is configured. */
+function readDsse(task, setup, out) {
+    if (task.role !== 'runs' || (0,formats/* formatOf */.be)(task.file.rel) !== 'bundle')
+        return { kind: 'none' };
+    const rel = (0,formats/* sidecarOf */.hQ)(task.file.rel);
+    const got = (0,read_files/* readBeside */.ri)((0,formats/* sidecarOf */.hQ)(task.file.path), 'the attestation sidecar', setup.workspace, setup.limits);
     if (got.kind === 'none')
-        return null;
-    const at = { file: (0,formats/* sigstoreOf */.MA)(file.rel), line: 1, column: 1 };
-    if (got.kind === 'refused')
-        return (0,core_findings/* finding */.gk)('invalid_artifact', at, got.reason);
+        return got;
+    if (got.kind === 'refused') {
+        out.findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
+        return { kind: 'malformed' };
+    }
+    if (setup.digest)
+        out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
+    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.bytes, setup.limits);
+    for (const f of read.findings)
+        out.findings.push(f);
+    if (read.findings.length > 0)
+        return { kind: 'malformed' };
+    if (read.empty) {
+        if (setup.trust.producerKeys === null)
+            out.findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: rel, line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
+        return { kind: 'empty' };
+    }
+    return { kind: 'envelopes', envelopes: read.envelopes };
+}
+/** A file's `<file>.sigstore.json`, read once; its shape checked always (garbage is never ignored), its bundles checked by identity when its role has identities. */
+async function readSigstore(task, setup, out) {
+    const rel = (0,formats/* sigstoreOf */.MA)(task.file.rel);
+    const at = { file: rel, line: 1, column: 1 };
+    const got = (0,read_files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(task.file.path), 'the Sigstore bundle', setup.workspace, setup.limits);
+    if (got.kind === 'none')
+        return got;
+    if (got.kind === 'refused') {
+        out.findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at, got.reason));
+        return { kind: 'refused', reason: got.reason };
+    }
+    if (setup.digest)
+        out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const shapes = sigstore.bundleShapes(at.file, got.bytes, limits);
-    if (!shapes.ok)
-        return (0,core_findings/* finding */.gk)('invalid_artifact', at, shapes.reason);
-    return (0,core_findings/* finding */.gk)('skipped_object', at, `${shapes.value} Sigstore bundle(s), not checked: no trusted identities (--trusted-signer-identity, --trusted-producer-identity)`);
+    const file = sigstore.readSigstoreFile(rel, got.bytes, setup.limits);
+    for (const f of file.findings)
+        out.findings.push(f);
+    if (file.findings.length === 0 && !identitiesFor(setup, task.role)) {
+        const flag = task.role === 'audit' ? '--trusted-signer-identity' : '--trusted-producer-identity';
+        out.findings.push((0,core_findings/* finding */.gk)('skipped_object', at, `${file.bundles.length} Sigstore bundle(s), not checked: no trusted identities for this file (${flag})`));
+    }
+    return { kind: 'read', file };
+}
+/** A record's trust from the combined decision of its role's checkers (none configured: unchecked). */
+function trustOf(d) {
+    if (d.kind === 'trusted')
+        return { kind: 'trusted', by: d.by };
+    if (d.kind === 'untrusted')
+        return { kind: 'untrusted', code: d.code, reason: d.detail };
+    return { kind: 'unchecked' };
+}
+/** A run's attestation from the combined decision of its role's checkers. */
+function attestationOf(d, read) {
+    const named = { name: read.bundle?.producer.name ?? null, version: read.bundle?.producer.version ?? null };
+    if (d.kind === 'trusted')
+        return { kind: 'attested', by: d.by, ...named };
+    if (d.kind === 'untrusted')
+        return { kind: 'unattested', code: d.code, reason: d.detail };
+    if (d.kind === 'unchecked' && d.keyId !== null)
+        return { kind: 'unchecked', keyId: d.keyId, ...named };
+    return { kind: 'none' };
+}
+/** The decision a checker made for the i-th record (a file's decision holds for each). */
+const forRecord = (c, i) => c.kind === 'records' ? (c.decisions[i] ?? { kind: 'none' }) : c.decision;
+/** One file and everything beside it → what it contributes, trust decided. */
+async function evidence_readEvidence(task, setup) {
+    const { file, role } = task;
+    const read = await (0,read_files/* readOne */.JF)(file, role, setup.limits, setup.digest || identitiesFor(setup, role));
+    const out = { findings: [...read.findings], digests: [] };
+    if (read.sha256 !== undefined)
+        out.digests.push([file.rel, read.sha256]);
+    const dsse = readDsse(task, setup, out);
+    const sigstore = await readSigstore(task, setup, out);
+    const judged = role === 'runs' ? read.run !== null : read.records.length > 0;
+    const checkers = judged ? checkersOf(setup).filter((c) => c.role === role) : [];
+    const under = { path: file.path, rel: file.rel, role, read, dsse, sigstore };
+    const decisions = await Promise.all(checkers.map((c) => c.check(under)));
+    const records = read.records.map((r, i) => ({
+        loc: r.loc,
+        record: r.record,
+        signer: r.signer,
+        trust: trustOf((0,trust/* combine */.kg)(decisions.map((c) => forRecord(c, i)))),
+    }));
+    const run = read.run
+        ? {
+            artifact: read.run.artifact,
+            decisions: read.run.decisions,
+            attestation: attestationOf((0,trust/* combine */.kg)(decisions.map((c) => forRecord(c, 0))), read),
+        }
+        : null;
+    return { run, records, findings: out.findings, digests: out.digests };
 }
 
 ;// CONCATENATED MODULE: external "node:os"
@@ -4229,18 +4333,17 @@ const recordTuple = (r, rel) => [
     r.record.subject,
     r.record.binding_digest,
     r.signer,
-    r.signature ?? null,
-    r.payload ?? null,
+    r.trust,
 ];
 /** What a reading thread sends for one file. */
 function wire_encodeRead(r, rel) {
     const wire = {
-        run: r.run ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)) } : null,
+        run: r.run
+            ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)), attestation: r.run.attestation ?? null }
+            : null,
         records: r.records.map((x) => recordTuple(x, rel)),
         findings: r.findings,
-        sha256: r.sha256 ?? null,
-        bundle: r.bundle ?? null,
-        keyless: r.keyless ?? null,
+        digests: r.digests,
     };
     return JSON.stringify(wire);
 }
@@ -4278,24 +4381,17 @@ function decisionOf(t, rel) {
 }
 function recordOf(t, rel) {
     const record = { schema: model/* RECORD_SCHEMA */.e, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
-    const at = unloc(t, rel);
-    const signature = t[9];
-    const payload = t[10] ?? undefined;
-    return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
+    return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
 }
-/** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */
+/** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
 function decodeRead(text, rel) {
     const w = JSON.parse(text);
-    const run = w.run ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) } : null;
-    const records = w.records.map((r) => recordOf(r, rel));
-    const read = { run, records, findings: w.findings };
-    if (w.sha256 !== null)
-        read.sha256 = w.sha256;
-    if (w.bundle !== null)
-        read.bundle = w.bundle;
-    if (w.keyless !== null)
-        read.keyless = w.keyless;
-    return read;
+    const run = w.run
+        ? w.run.attestation === null
+            ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) }
+            : { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)), attestation: w.run.attestation }
+        : null;
+    return { run, records: w.records.map((r) => recordOf(r, rel)), findings: w.findings, digests: w.digests };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/readers.ts
@@ -4320,27 +4416,39 @@ function decodeRead(text, rel) {
 
 
 
-
 /**
- * One file read, and the bundle beside it checked by identity when its role has identities: the
- * Sigstore checks (milliseconds per bundle) run on the thread that read the file, on every core.
+ * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
+ * pool (trust/check.ts) while the next files are read, so reading and checking overlap; the results
+ * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
+ * the core anyway).
  */
-async function readTask(t, setup) {
-    const r = await (0,read_files/* readOne */.JF)(t.file, t.role, setup.limits, setup.digest);
-    const k = setup.keyless;
-    if (!k || !checkedByIdentity(k.settings, t.role))
-        return r;
-    const check = await keylessChecker(k, setup.limits);
-    // The gate loaded these same bytes before anything was read; if they fail here, the file fails.
-    if (!check.ok)
-        throw new Error(check.reason.message);
-    const keyless = keylessOf(check.value, k.settings, t.role, t.file, r);
-    return keyless ? { ...r, keyless } : r;
-}
-/** The main thread's reader: today's path, one file at a time as it is asked. */
+const AHEAD = 64;
+/** The main thread's reader: the files in path order, read ahead while earlier files' signatures are checked. */
 function inlineReaders(tasks, setup) {
+    const started = [];
+    /** 1: the file's reading has begun (its result may already have been taken). */
+    const begun = new Uint8Array(tasks.length);
+    const start = (k) => {
+        const task = tasks[k];
+        if (task && begun[k] === 0) {
+            begun[k] = 1;
+            started[k] = evidence_readEvidence(task, setup);
+        }
+    };
     return {
-        read: (i) => readTask(tasks[i], setup),
+        async read(i) {
+            start(i);
+            // Each file read ahead runs up to its first wait (its checks), letting those of earlier files finish meanwhile.
+            for (let k = i + 1; k < Math.min(tasks.length, i + 1 + AHEAD) && begun[k] === 0; k++) {
+                await new Promise((resolve) => setImmediate(resolve));
+                start(k);
+            }
+            const got = started[i];
+            if (!got)
+                throw new Error(`file ${i} was never read`);
+            delete started[i];
+            return got;
+        },
         close: async () => { },
     };
 }
@@ -4374,8 +4482,7 @@ const sizeOf = (p) => {
  */
 const KEYLESS_WEIGHT_BYTES = 512 * 1024;
 /** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
-const weightOf = (t, setup) => sizeOf(t.file.path) +
-    (setup.keyless && checkedByIdentity(setup.keyless.settings, t.role) && sizeOf((0,formats/* sigstoreOf */.MA)(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
+const weightOf = (t, setup) => sizeOf(t.file.path) + (identitiesFor(setup, t.role) && sizeOf((0,formats/* sigstoreOf */.MA)(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
 /** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
 function workerScript() {
     const here = external_node_path_default().dirname((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
@@ -4427,7 +4534,7 @@ function pending() {
     return p;
 }
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel, why) => (0,read_files/* failure */.V2)(rel, `the thread reading this file stopped (${why}); it is not verified`);
+const stopped = (rel, why) => failed(rel, `the thread reading this file stopped (${why}); it is not verified`);
 class WorkerReaders {
     tasks;
     setup;
@@ -4498,7 +4605,7 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return readTask(this.tasks[i], this.setup);
+        return evidence_readEvidence(this.tasks[i], this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
@@ -4599,21 +4706,20 @@ class WorkerReaders {
         await Promise.all([...this.held.keys()].map((w) => w.terminate()));
     }
 }
-/** The worker side: read each task in turn and send back its encoded result. */
+/**
+ * The worker side: read each task in turn (one file's bytes at a time in this thread's buffer), and
+ * send back its encoded result once its checks are done; a file's checks finish while the next is read.
+ */
 function serveReads(port, setup) {
     port.postMessage({ ready: true });
     let chain = Promise.resolve();
+    const reply = (id, got, rel) => {
+        got.then((r) => port.postMessage({ id, text: encodeRead(r, rel) }), (e) => port.postMessage({ id, thrown: e instanceof Error ? e.message : String(e) }));
+    };
     port.on('message', (t) => {
-        chain = chain.then(async () => {
-            let reply;
-            try {
-                const r = await readTask({ file: { path: t.path, rel: t.rel }, role: t.role }, setup);
-                reply = { id: t.id, text: encodeRead(r, t.rel) };
-            }
-            catch (e) {
-                reply = { id: t.id, thrown: e instanceof Error ? e.message : String(e) };
-            }
-            port.postMessage(reply);
+        chain = chain.then(() => {
+            reply(t.id, readEvidence({ file: { path: t.path, rel: t.rel }, role: t.role }, setup), t.rel);
+            return new Promise((resolve) => setImmediate(resolve));
         });
     });
 }
@@ -4634,110 +4740,64 @@ function serveReads(port, setup) {
 
 
 
-
-
-
-
 /**
- * Read every input file into located evidence. The files are read by `open`'s readers (on the main
- * thread, or on worker threads for a large input) and taken here in path order, each dropped as
- * soon as its decisions and records are merged, so the evidence does not depend on which file was
- * read first.
+ * discover → schedule → merge: every input file is one unit of work (gate/evidence.ts), read on the
+ * main thread or on worker threads (`open`), and taken here in path order, so the evidence does not
+ * depend on which file was read first.
  */
-async function collect(settings, digests, keyless, open) {
+async function collect(settings, setup, open) {
     const findings = [];
     const inputs = new Map();
     const runs = [];
-    const producers = settings.trustedProducers;
+    const records = [];
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
-    const keys = settings.trustedKeys;
-    // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
-    const trust = new TrustPool(keys);
-    /** Audit export → its keyless result, when signer identities are configured. */
-    const recordTrust = new Map();
     const attestations = new Map();
+    // Audit exports first: their signature checks overlap with reading the runs.
     const found = ['audit', 'runs'].map((role) => ({
         role,
         d: (0,discover/* discover */.k)(settings[role], cwd, workspace, settings.explicit[role], role),
     }));
-    // A file discovery refused (a broken link, a link out, a FIFO) is refused once: an attestation read
-    // beside its artifact says nothing more of it (semantics §6: one fact, one finding).
-    const refused = new Set();
-    for (const { d } of found)
-        for (const f of d.findings)
-            if (f.code === 'invalid_artifact' && f.file !== null)
-                refused.add(f.file);
-    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), { limits: settings.limits, digest: digests || keyless !== null, keyless }, settings.jobs);
+    const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), setup, settings.jobs);
     let next = 0;
     try {
         for (const { role, d } of found) {
-            findings.push(...d.findings);
+            for (const f of d.findings)
+                findings.push(f);
             for (const a of d.attestations)
                 attestations.set(a.rel, a);
             if (role === 'runs' && d.files.length === 0) {
                 findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${formats/* EXTENSION_LIST */.RV} file: a gate that sees nothing must not pass`));
             }
-            for (const file of d.files) {
-                const r = await readers.read(next++);
-                if (!settings.keyless) {
-                    const unchecked = await uncheckedBundle(file, settings.limits, workspace);
-                    if (unchecked && !(unchecked.code === 'invalid_artifact' && refused.has(unchecked.file)))
-                        findings.push(unchecked);
-                }
-                if (role === 'audit' && r.keyless)
-                    recordTrust.set(file.rel, r.keyless);
-                if (r.sha256 !== undefined)
-                    inputs.set(file.rel, r.sha256);
-                for (const x of r.findings)
-                    findings.push(x);
-                if (r.run)
-                    runs.push(runInput(file, r.run, r, { settings, workspace, inputs: digests ? inputs : null, findings, refused }));
-                trust.add(r.records);
-                await trust.yield();
+            for (const _ of d.files) {
+                const evidence = await readers.read(next++);
+                for (const [rel, sha256] of evidence.digests)
+                    inputs.set(rel, sha256);
+                for (const f of evidence.findings)
+                    findings.push(f);
+                if (evidence.run)
+                    runs.push(evidence.run);
+                for (const r of evidence.records)
+                    records.push(r);
             }
         }
     }
     finally {
         await readers.close();
     }
-    findings.push(...orphans(attestations.values()));
+    for (const f of orphans(attestations.values()))
+        findings.push(f);
+    const keys = settings.trustedKeys;
+    const producers = settings.trustedProducers;
     return {
-        runs: await Promise.all(runs),
-        records: (await trust.finish()).map((rec) => {
-            const k = recordTrust.get(rec.loc.file);
-            return k ? withKeyless(rec, k, keys !== null) : rec;
-        }),
+        runs,
+        records,
         findings,
         trustedSigners: keys ? [...keys.keys()].sort() : [],
         trustedProducers: producers ? [...producers.keys()].sort() : [],
         ...(settings.keyless ? { identities: identityTrust(settings.keyless) } : {}),
         inputs,
     };
-}
-/**
- * A run with its attestation decided: a bundle's sidecar (read beside it, never as a run; its
- * checks run while the rest is read), trusted producers' keys, and producer identities (a run's
- * `<run>.sigstore.json`); keys or identities, either trusts.
- */
-function runInput(file, run, r, ctx) {
-    const { settings } = ctx;
-    const producers = settings.trustedProducers;
-    const bundle = (0,formats/* formatOf */.be)(file.rel) === 'bundle';
-    const sidecar = bundle ? readSidecar(file, ctx) : { kind: 'none' };
-    if (sidecar.kind === 'empty' && !producers)
-        ctx.findings.push((0,core_findings/* finding */.gk)('skipped_object', { file: (0,formats/* sidecarOf */.hQ)(file.rel), line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
-    const evidence = { bundle, facts: r.bundle ?? null, sidecar };
-    // Checked by the thread that read the run, when producer identities are configured (gate/keyless.ts).
-    const byIdentity = r.keyless ?? null;
-    const decided = (a) => ({
-        artifact: run.artifact,
-        decisions: run.decisions,
-        attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : a,
-    });
-    if (producers || sidecar.kind !== 'none')
-        return attestation(evidence, producers, settings.limits).then(decided);
-    return Promise.resolve(byIdentity ? decided(undefined) : run);
 }
 /** `orphan_attestation`: an attestation with no artifact beside it. */
 function orphans(attestations) {
@@ -4748,32 +4808,6 @@ function orphans(attestations) {
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
     }
     return out;
-}
-/**
- * The sidecar `<bundle>.intoto.jsonl` beside a bundle: none, one that holds nothing, a malformed one
- * (its invalid_artifact findings are added, unless discovery already refused the file), or its
- * envelopes. A link to a sidecar inside the workspace is followed like every input; one that leaves
- * it is refused.
- */
-function readSidecar(bundle, ctx) {
-    const { findings } = ctx;
-    const { limits } = ctx.settings;
-    const rel = (0,formats/* sidecarOf */.hQ)(bundle.rel);
-    const got = (0,read_files/* readBeside */.ri)((0,formats/* sidecarOf */.hQ)(bundle.path), 'the attestation sidecar', ctx.workspace, limits);
-    if (got.kind === 'none')
-        return got;
-    if (got.kind === 'refused') {
-        if (!ctx.refused.has(rel))
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
-        return { kind: 'malformed' };
-    }
-    ctx.inputs?.set(rel, (0,binding/* sha256Hex */.fg)(got.bytes));
-    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.bytes, limits);
-    for (const f of read.findings)
-        findings.push(f);
-    if (read.findings.length > 0)
-        return { kind: 'malformed' };
-    return read.empty ? { kind: 'empty' } : { kind: 'envelopes', envelopes: read.envelopes };
 }
 /** The identity trust in effect, sorted, for the report's policy. */
 function identityTrust(k) {
@@ -4808,19 +4842,43 @@ function classesSeen(runs) {
     return seen;
 }
 /**
- * settings → read (+ sidecars) → trust → verify. A rule naming a class or verb that neither the
- * gate nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
+ * What every reading thread is told: the limits, whether to hash, and the trust configured. With
+ * identities, the trusted roots are read once here and loaded, so a root that cannot be used is a
+ * usage problem before anything is read.
+ */
+async function readSetup(settings, digests) {
+    let identities = null;
+    const k = settings.keyless;
+    if (k) {
+        const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+        const roots = sigstore.readTrustedRootsFile('trusted-root', k.trustedRoot, settings.limits);
+        if (!roots.ok)
+            return { ok: false, reason: { message: roots.reason } };
+        const loaded = await rootsOf(roots.value, settings.limits);
+        if (!loaded.ok)
+            return { ok: false, reason: { message: loaded.reason } };
+        identities = { signers: k.signers, producers: k.producers, roots: roots.value };
+    }
+    return {
+        ok: true,
+        value: {
+            limits: settings.limits,
+            digest: digests,
+            workspace: external_node_path_default().resolve(settings.workspace),
+            trust: { recordKeys: keyMaterial(settings.trustedKeys), producerKeys: keyMaterial(settings.trustedProducers), identities },
+        },
+    };
+}
+/**
+ * settings → read (+ sidecars, trust) → verify. A rule naming a class or verb that neither the gate
+ * nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
  * @param digests hash every input read (for a verdict attestation)
  */
 async function runGate(settings, digests = false, open = openReaders) {
-    let keyless = null;
-    if (settings.keyless) {
-        const k = await keylessSetup(settings.keyless, settings.limits, external_node_path_default().resolve(settings.workspace));
-        if (!k.ok)
-            return k;
-        keyless = k.value;
-    }
-    const evidence = await collect(settings, digests, keyless, open);
+    const setup = await readSetup(settings, digests);
+    if (!setup.ok)
+        return setup;
+    const evidence = await collect(settings, setup.value, open);
     const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
     if (!names.ok)
         return { ok: false, reason: { message: names.reason, input: 'require' } };
@@ -6091,9 +6149,11 @@ function verifiedLevels(report) {
     const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
     if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
         levels.push('RECEIPTS_POLICY_MET');
-    if (report.policy.trusted_signers.length > 0)
+    // Keys or identities: either set in force means every record (every run) had to be vouched for.
+    const ids = report.policy.identities;
+    if (report.policy.trusted_signers.length > 0 || (ids?.trusted_signer_identities.length ?? 0) > 0)
         levels.push('RECEIPTS_SIGNED_RECORDS');
-    if (report.policy.trusted_producers.length > 0)
+    if (report.policy.trusted_producers.length > 0 || (ids?.trusted_producer_identities.length ?? 0) > 0)
         levels.push('RECEIPTS_ATTESTED_RUNS');
     return levels;
 }
@@ -6272,7 +6332,7 @@ function verdictOf(pred, resourceUri) {
 async function verdict_checkOne(e, reportSha256, keys, limits, resourceUri) {
     const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'signer');
     if (!signed.ok)
-        return signed;
+        return { ok: false, reason: signed.reason.detail };
     const p = (0,envelope/* strictPayload */.iv)(e.payload, limits);
     if (!p.ok)
         return p;
@@ -8734,6 +8794,86 @@ function autoSi(i) {
 
 /***/ }),
 
+/***/ 9597:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J5: () => (/* binding */ refused),
+/* harmony export */   Kw: () => (/* binding */ refusalText),
+/* harmony export */   kg: () => (/* binding */ combine),
+/* harmony export */   x3: () => (/* binding */ NONE)
+/* harmony export */ });
+/* unused harmony export TRUST_CODE_NAMES */
+/**
+ * Trust as values: what one checker decided about a record or a run, and the one pure function that
+ * combines the decisions of every checker configured (keys or identities: either trusts). Each
+ * refusal carries a code from one table; its words are the detail. Nothing here checks anything:
+ * the checkers are in src/trust/checkers/, and they run on the thread that read the file.
+ */
+/** Why a record or a run is not trusted: one table, read by the report, the docs and the tests. */
+const TRUST_CODES = {
+    unsigned: { means: 'the record carries no signature' },
+    unknown_signer: { means: 'the signature names a key that is not trusted' },
+    payload_digest_differs: { means: "the signature's payload digest is not the digest of the record" },
+    signature_invalid: { means: 'a signature or a certificate does not verify' },
+    no_attestation: { means: 'no attestation beside the file (no .intoto.jsonl sidecar, no .sigstore.json)' },
+    attestation_empty: { means: 'the attestation file holds no envelope or bundle' },
+    attestation_malformed: { means: 'the attestation file cannot be read or is malformed (see its invalid_artifact finding)' },
+    not_a_bundle: { means: 'a producer key attests evidence bundles only; JSON surfaces and server logs cannot carry a sidecar' },
+    payload_type: { means: 'the envelope signs another payload type' },
+    statement_mismatch: { means: 'the Statement is not about this file (subject, digest, predicate type or predicate)' },
+    bundle_unsupported: {
+        means: 'a Sigstore bundle of an unsupported version or kind (a message signature, a key instead of a certificate)',
+    },
+    identity_untrusted: { means: "the certificate's identity or OIDC issuer is not trusted" },
+    source_untrusted: { means: "the certificate's source repository or ref is not allowed" },
+    chain_untrusted: {
+        means: 'the certificate chains to no certificate authority of the trusted root (the root may be out of date)',
+        configuration: true,
+    },
+    log_unknown: {
+        means: 'the transparency log or timestamp authority is not in the trusted root (the root may be out of date)',
+        configuration: true,
+    },
+};
+const TRUST_CODE_NAMES = Object.keys(TRUST_CODES);
+const NONE = { kind: 'none' };
+/** A refusal, made where the check failed. */
+const refused = (code, detail) => ({ kind: 'untrusted', code, detail });
+/** A refusal's words, with how to refresh the root when the code says the root may be out of date. */
+function refusalText(code, detail) {
+    const entry = TRUST_CODES[code];
+    return entry.configuration
+        ? `${detail} (the trusted root may be out of date: refresh it with \`gh attestation trusted-root\`, or update receipt-gate)`
+        : detail;
+}
+/**
+ * The decisions of every configured checker, in checker order, as one: trusted when any trusts (the
+ * first); else untrusted when any refused (the first refusal's code, every refusal's words);
+ * else unchecked when an attestation was seen; else none.
+ */
+function combine(decisions) {
+    let firstRefusal = null;
+    const details = [];
+    let unchecked = null;
+    for (const d of decisions) {
+        if (d.kind === 'trusted')
+            return d;
+        if (d.kind === 'untrusted') {
+            firstRefusal ??= d;
+            details.push(d.detail);
+        }
+        else if (d.kind === 'unchecked')
+            unchecked ??= d;
+    }
+    if (firstRefusal)
+        return details.length === 1 ? firstRefusal : refused(firstRefusal.code, details.join('; and '));
+    return unchecked ?? NONE;
+}
+
+
+/***/ }),
+
 /***/ 7063:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -10072,6 +10212,9 @@ function walk(w, dir, input, take, findings, inScope = () => true) {
             else if (ent.isSymbolicLink()) {
                 link(w, abs, take, findings);
             }
+            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(ent.name) === 'attestation') {
+                take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
+            }
             else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(ent.name) !== null) {
                 // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
                 findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
@@ -10079,9 +10222,17 @@ function walk(w, dir, input, take, findings, inScope = () => true) {
         }
     }
 }
-/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
+/**
+ * A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it,
+ * never into a directory. An attestation's name is taken whatever it leads to: it is read beside
+ * its artifact, which refuses it once (gate/evidence.ts), or it is an orphan.
+ */
 function link(w, abs, take, findings) {
     const rel = relOf(w, abs);
+    if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation') {
+        take(abs);
+        return;
+    }
     let real;
     try {
         real = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(abs);
@@ -10247,8 +10398,9 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
  * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
  * starts at and the element offsets its reader asked for. Every input kind reads through here: run
  * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
- * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
- * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
+ * bundle events, and the importers' exports (`values`: one or more JSON values one after another,
+ * so one value, `[…][…]` pages and JSON lines are all read as written), attestations and trusted
+ * roots (`oneOrLines`: one value, pretty-printed or not, or one compact value per line). Limits are
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
 
@@ -10357,7 +10509,36 @@ function* documents(text, mode, options, sink) {
         }
         return;
     }
-    yield* values(text, opts, limits, sink);
+    if (mode === 'values') {
+        for (const span of values(text, opts, limits, sink))
+            yield span.doc;
+        return;
+    }
+    yield* oneOrLines(text, opts, limits, sink);
+}
+/**
+ * One value (pretty-printed or not), or one compact value per line: never two pretty-printed values
+ * one after another, never two values on one line (what `gh attestation` and `actions/attest` write,
+ * and nothing a reader could take two ways).
+ */
+function* oneOrLines(text, opts, limits, sink) {
+    const spans = [...values(text, opts, limits, sink)];
+    if (spans.length <= 1) {
+        for (const span of spans)
+            yield span.doc;
+        return;
+    }
+    let lastEnd = 0;
+    for (const { doc, end } of spans) {
+        const sameLine = lastEnd > 0 && !text.slice(lastEnd, doc.start).includes('\n');
+        lastEnd = end;
+        if (text.slice(doc.start, end).includes('\n'))
+            sink.error({ offset: doc.start }, 'a file of several values must hold one compact value per line (a pretty-printed value must be alone in its file)');
+        else if (sameLine)
+            sink.error({ offset: doc.start }, 'two values on one line: one compact value per line');
+        else
+            yield doc;
+    }
 }
 /**
  * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
@@ -10386,7 +10567,7 @@ function* logLines(text, options, sink) {
     }
 }
 const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
+/** Zero or more JSON values, whitespace between them (an empty export is no entries), each with where it ends; after a syntax error, reading resumes at the next line. */
 function* values(text, opts, limits, sink) {
     let at = 0;
     for (;;) {
@@ -10412,7 +10593,7 @@ function* values(text, opts, limits, sink) {
         else {
             const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, at, end.value);
             if (r.ok)
-                yield { value: r.value.json, start: at, elements: r.value.elements };
+                yield { doc: { value: r.value.json, start: at, elements: r.value.elements }, end: end.value };
             else
                 sink.error({ offset: r.reason.offset }, r.reason.message);
         }
@@ -10442,7 +10623,7 @@ function* values(text, opts, limits, sink) {
 /**
  * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
  * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
- * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ * the one document pipeline (`oneOrLines`: never two pretty-printed values). PAE is the same as for signed records (signature.ts).
  */
 
 
@@ -10539,7 +10720,7 @@ function readEnvelopeFile(file, bytes, limits) {
     sink.lines = decoded.lines;
     const at = (offset) => sink.at(offset);
     const envelopes = [];
-    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'values', { limits, collect: [] }, sink)) {
+    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)) {
         const e = readEnvelope(doc.value, at(doc.start));
         if (e.ok)
             envelopes.push(e.value);
@@ -10583,7 +10764,6 @@ function skippedFinding(at, skipped) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   JF: () => (/* binding */ readOne),
-/* harmony export */   V2: () => (/* binding */ failure),
 /* harmony export */   ri: () => (/* binding */ readBeside),
 /* harmony export */   wh: () => (/* binding */ readNamedFile)
 /* harmony export */ });
@@ -12560,6 +12740,20 @@ function byteLocation(b, offset) {
     }
     return { line, column: offset - lineStart + 1 };
 }
+
+
+/***/ }),
+
+/***/ 2510:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ refuse)
+/* harmony export */ });
+const refuse = (code, detail) => ({
+    ok: false,
+    reason: { code, detail },
+});
 
 
 /***/ }),

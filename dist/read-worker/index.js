@@ -31,6 +31,380 @@ ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
 
 /***/ }),
 
+/***/ 3491:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  WA: () => (/* binding */ DIGEST_PATTERN),
+  Ch: () => (/* binding */ binding),
+  vI: () => (/* binding */ jcs),
+  sI: () => (/* binding */ sha256Digest),
+  fg: () => (/* binding */ sha256Hex)
+});
+
+// UNUSED EXPORTS: utcSeconds
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
+function serializeString (value) {
+  if (!value.isWellFormed()) {
+    throw new Error('Lone surrogate is not allowed');
+  }
+  return JSON.stringify(value);
+}
+
+function serializePrimitive (value) {
+  switch (typeof value) {
+    case 'number':
+      if (isNaN(value)) {
+        throw new Error('NaN is not allowed');
+      }
+      if (!isFinite(value)) {
+        throw new Error('Infinity is not allowed');
+      }
+      // For finite numbers String(value) would give identical output, but
+      // JSON.stringify benchmarks faster on V8.
+      return JSON.stringify(value);
+    case 'string':
+      return serializeString(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      // null, or values JSON.stringify maps to undefined (undefined,
+      // functions, symbols).
+      return JSON.stringify(value);
+  }
+}
+
+// Resolves a value to either its serialized primitive form (a string — or
+// undefined, for values JSON.stringify drops) or a frame describing the
+// container to descend into. Callers distinguish the two cases with
+// `typeof result !== 'object'`.
+//
+// toJSON results are unwrapped here, and the wrapper objects stay in `seen`
+// until the resolved subtree is fully serialized, so cycles introduced via
+// toJSON are still detected.
+function enterValue (value, seen) {
+  let wrappers = null;
+  while (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
+    if (seen.has(value)) {
+      throw new Error('Circular reference detected');
+    }
+    seen.add(value);
+    (wrappers ??= []).push(value);
+    value = value.toJSON();
+  }
+
+  // Boxed Number/String/Boolean objects serialize as their primitive values,
+  // mirroring how JSON.stringify treats them.
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
+    value = value.valueOf();
+  }
+
+  if (value === null || typeof value !== 'object') {
+    if (wrappers !== null) {
+      for (const wrapper of wrappers) seen.delete(wrapper);
+    }
+    return serializePrimitive(value);
+  }
+
+  if (seen.has(value)) {
+    throw new Error('Circular reference detected');
+  }
+  seen.add(value);
+
+  return {
+    container: value,
+    // null marks an array frame; object frames carry their sorted keys.
+    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
+    // order JCS requires.
+    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
+    // Next child to serialize; the frame resumes here after a nested
+    // container's subtree completes.
+    index: 0,
+    // Whether no member has been emitted yet (controls comma placement).
+    first: true,
+    // toJSON wrappers to release from `seen` when this frame completes.
+    wrappers
+  };
+}
+
+function canonicalize (object) {
+  if (object === null || typeof object !== 'object') {
+    return serializePrimitive(object);
+  }
+
+  const seen = new Set();
+  const root = enterValue(object, seen);
+  if (typeof root !== 'object') {
+    // A toJSON chain resolved the input to a primitive.
+    return root;
+  }
+
+  let result = root.keys === null ? '[' : '{';
+  const stack = [root];
+
+  // Depth-first serialization with an explicit stack instead of recursion, so
+  // nesting depth is bounded by heap size rather than call-stack size. The top
+  // frame is the container currently being serialized: primitive children are
+  // appended inline, while a nested container pushes a new frame and jumps
+  // back to the outer loop. Because frame.index was already advanced, the
+  // parent resumes at its next child once the subtree is done. Opening
+  // brackets are emitted when a frame is pushed, closing brackets when it
+  // completes.
+  outer:
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    const container = frame.container;
+
+    // keys === null marks an array frame; otherwise keys holds the object's
+    // sorted property names. Either way the iteration counter lives on the
+    // frame itself (frame.index), so when a frame is resumed after a nested
+    // container completes, the while condition continues at the first
+    // unserialized child instead of restarting from the beginning.
+    if (frame.keys === null) {
+      while (frame.index < container.length) {
+        const i = frame.index++;
+        if (i > 0) {
+          result += ',';
+        }
+        const element = container[i];
+        // Inside arrays, JSON.stringify serializes values with no JSON
+        // representation (undefined, symbols, functions) as null.
+        const value = element === undefined || typeof element === 'symbol' || typeof element === 'function' ? null : element;
+        if (value === null || typeof value !== 'object') {
+          result += serializePrimitive(value);
+          continue;
+        }
+        const child = enterValue(value, seen);
+        if (typeof child !== 'object') {
+          // A toJSON chain resolved the child to an already-serialized
+          // primitive — or, when child is undefined, to a value with no JSON
+          // representation, which becomes null inside arrays.
+          result += child === undefined ? 'null' : child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += ']';
+    } else {
+      const keys = frame.keys;
+      while (frame.index < keys.length) {
+        const key = keys[frame.index++];
+        const value = container[key];
+        // Inside objects, JSON.stringify omits properties whose value has no
+        // JSON representation (undefined, symbols, functions).
+        if (value === undefined || typeof value === 'symbol' || typeof value === 'function') {
+          continue;
+        }
+        if (value === null || typeof value !== 'object') {
+          // Commas are tracked with a flag rather than the key index: a
+          // skipped key must not leave a stray comma behind.
+          if (frame.first) {
+            frame.first = false;
+          } else {
+            result += ',';
+          }
+          result += serializeString(key) + ':' + serializePrimitive(value);
+          continue;
+        }
+        // The child must be resolved before the key is emitted: a toJSON
+        // returning a value with no JSON representation drops the whole
+        // property.
+        const child = enterValue(value, seen);
+        if (child === undefined) {
+          continue;
+        }
+        if (frame.first) {
+          frame.first = false;
+        } else {
+          result += ',';
+        }
+        result += serializeString(key) + ':';
+        if (typeof child !== 'object') {
+          result += child;
+          continue;
+        }
+        result += child.keys === null ? '[' : '{';
+        stack.push(child);
+        continue outer;
+      }
+      result += '}';
+    }
+
+    // Frame complete. The container leaves `seen` so that a later, sibling
+    // reference to the same object is not mistaken for a cycle.
+    seen.delete(container);
+    if (frame.wrappers !== null) {
+      for (const wrapper of frame.wrappers) seen.delete(wrapper);
+    }
+    stack.pop();
+  }
+
+  return result;
+}
+
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+;// CONCATENATED MODULE: ./src/core/binding.ts
+/**
+ * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
+ * canonical form. The one place in the gate where a subject digest is made and the one pattern a
+ * digest must match; a binding is recomputed from committed bytes, never fetched.
+ */
+
+
+
+/** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
+const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
+/**
+ * RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. A value
+ * as JSON.parse makes them is written out here (`jsonText`); canonicalize decides anything else.
+ */
+function jcs(value) {
+    const written = jsonText(value, 0);
+    if (written !== null)
+        return { ok: true, text: written };
+    try {
+        const text = canonicalize(value);
+        if (text === undefined)
+            return { ok: false, reason: 'value has no JSON representation' };
+        return { ok: true, text };
+    }
+    catch (err) {
+        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+}
+function sha256Hex(text) {
+    return (0,external_node_crypto_.hash)('sha256', text, 'hex');
+}
+/** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
+const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
+/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
+const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
+/** binding(subject) as the semantics document defines it. */
+function binding(subject) {
+    const text = subjectText(subject);
+    if (text !== null)
+        return { ok: true, digest: sha256Digest(text) };
+    const c = jcs(subject);
+    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+}
+/**
+ * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
+ * here, or null for canonicalize to decide (any other shape, and whatever could fail): the three
+ * keys sort as action_class < target < verb, the two strings are what JSON.stringify writes
+ * (RFC 8785 §3.2.2.2), and the target is `jsonText`'s. A property test holds this equal to
+ * canonicalize over arbitrary subjects. Per subject, it saves canonicalize's general walk (a frame,
+ * a set of seen objects and a sort per object): binding() at N = 100 000 (160 000 subjects) 334 →
+ * 258–277 ms in a CPU profile, and ~270 MiB of the run's 1.9 GiB allocated.
+ */
+function subjectText(subject) {
+    if (!isPlainObject(subject) || typeof subject.toJSON === 'function')
+        return null;
+    if (Object.keys(subject).length !== 3 || !(0,json/* hasOwn */.$)(subject, 'action_class') || !(0,json/* hasOwn */.$)(subject, 'verb') || !(0,json/* hasOwn */.$)(subject, 'target'))
+        return null;
+    const actionClass = subject['action_class'];
+    const verb = subject['verb'];
+    if (typeof actionClass !== 'string' || typeof verb !== 'string' || !actionClass.isWellFormed() || !verb.isWellFormed())
+        return null;
+    const target = jsonText(subject['target'], 1);
+    return target === null ? null : `{"action_class":${JSON.stringify(actionClass)},"target":${target},"verb":${JSON.stringify(verb)}}`;
+}
+/** Containers deeper than this are left to canonicalize (which walks with a stack of its own, not the call stack). */
+const MAX_WRITTEN_DEPTH = 64;
+/**
+ * The JCS text of a JSON value as JSON.parse makes it, written out flat (each container's parts
+ * joined), or null for canonicalize to decide: anything else (another prototype, a toJSON, a value
+ * JSON has no form for) and whatever could fail (a lone surrogate, a non-finite number). An object's
+ * members are sorted by key in UTF-16 code units (the order `sort()` gives, as canonicalize sorts),
+ * strings and numbers are what JSON.stringify writes (as canonicalize writes them). Per value it
+ * saves canonicalize's general walk, and its text is one flat string where canonicalize's is a tree
+ * of concatenations that every later use flattens again (a signed record's payload, an event's
+ * content hash). A property test holds it equal to canonicalize over arbitrary values.
+ */
+function jsonText(v, depth) {
+    switch (typeof v) {
+        case 'string':
+            return v.isWellFormed() ? JSON.stringify(v) : null;
+        case 'number':
+            return Number.isFinite(v) ? JSON.stringify(v) : null;
+        case 'boolean':
+            return v ? 'true' : 'false';
+        case 'object':
+            break;
+        default:
+            return null;
+    }
+    if (v === null)
+        return 'null';
+    if (depth >= MAX_WRITTEN_DEPTH)
+        return null;
+    if (Array.isArray(v)) {
+        if (Object.getPrototypeOf(v) !== Array.prototype)
+            return null;
+        const parts = new Array(v.length);
+        for (let i = 0; i < v.length; i++) {
+            const x = v[i];
+            // As JSON.stringify and canonicalize write them: an element with no JSON form (a hole, undefined, a function) is null.
+            const t = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : jsonText(x, depth + 1);
+            if (t === null)
+                return null;
+            parts[i] = t;
+        }
+        return `[${parts.join(',')}]`;
+    }
+    if (!isPlainObject(v) || typeof v.toJSON === 'function')
+        return null;
+    // Entries, not a lookup by key: a key is input text (`__proto__` included).
+    const members = Object.entries(v);
+    sortByKey(members);
+    const parts = [];
+    for (const [k, x] of members) {
+        // As JSON.stringify and canonicalize leave them out: a member with no JSON form (undefined, a function).
+        if (x === undefined || typeof x === 'function' || typeof x === 'symbol')
+            continue;
+        if (!k.isWellFormed())
+            return null;
+        const t = jsonText(x, depth + 1);
+        if (t === null)
+            return null;
+        parts.push(`${JSON.stringify(k)}:${t}`);
+    }
+    return `{${parts.join(',')}}`;
+}
+/**
+ * Members in key order (UTF-16 code units, as `<` compares strings). An object (a target, a record)
+ * has a few keys: they are sorted in place, by insertion (Array.prototype.sort allocated 115 MiB of scratch for 160 000
+ * subjects); past SMALL_TARGET keys, by sort, so an input with thousands of keys costs n log n.
+ */
+function sortByKey(members) {
+    if (members.length > SMALL_TARGET) {
+        members.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+        return;
+    }
+    for (let i = 1; i < members.length; i++) {
+        const m = members[i];
+        let j = i - 1;
+        while (j >= 0 && members[j][0] > m[0]) {
+            members[j + 1] = members[j];
+            j--;
+        }
+        members[j + 1] = m;
+    }
+}
+const SMALL_TARGET = 8;
+/** An object as JSON.parse makes them (canonicalize alone judges anything with another prototype: a toJSON, a boxed value). */
+const isPlainObject = (v) => (0,json/* isObject */.G)(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+
+/***/ }),
+
 /***/ 1607:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -264,6 +638,218 @@ const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /***/ }),
 
+/***/ 2334:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QI: () => (/* binding */ compareInstants),
+/* harmony export */   Qs: () => (/* binding */ autoSi),
+/* harmony export */   TM: () => (/* binding */ parseRfc3339)
+/* harmony export */ });
+/* unused harmony exports parseDay, fromEpochNumber */
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
+const trimZeros = (digits) => digits.replace(/0+$/, '');
+/** Why a calendar date is impossible, or null. */
+function badDate(y, m, d) {
+    if (m < 1 || m > 12)
+        return `month ${m} does not exist`;
+    if (d < 1 || d > daysIn(y, m))
+        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
+    return null;
+}
+/** An RFC 3339 date-time, or why it is not one. */
+function parseRfc3339(text, options = {}) {
+    const m = SHAPE.exec(text);
+    if (!m)
+        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const date = badDate(y, mo, d);
+    if (date)
+        return { ok: false, reason: `is not a calendar date: ${date}` };
+    if (h > 23)
+        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
+    if (mi > 59)
+        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
+    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
+        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
+    if (options.utc && !m[8])
+        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+    let offset = 0;
+    if (!m[8]) {
+        const [oh, om] = [Number(m[10]), Number(m[11])];
+        if (oh > 23 || om > 59)
+            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
+        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
+    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
+    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+}
+/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
+function daysFromCivil(year, m, d) {
+    const y = m <= 2 ? year - 1 : year;
+    const era = Math.floor(y / 400);
+    const yoe = y - era * 400;
+    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+    return era * 146_097 + doe - 719_468;
+}
+/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
+function parseDay(text) {
+    const m = DAY.exec(text);
+    if (!m)
+        return null;
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const bad = badDate(y, mo, d);
+    if (bad)
+        return { ok: false, reason: `is not a calendar date: ${bad}` };
+    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+}
+/**
+ * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
+ * decimal form; null for a value that is not finite or is written with an exponent.
+ */
+function fromEpochNumber(v, scale) {
+    if (!Number.isFinite(v))
+        return null;
+    const text = String(v);
+    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!m)
+        return null;
+    const digits = `${m[2]}${m[3] ?? ''}`;
+    const point = m[2].length - scale;
+    const whole = point > 0 ? digits.slice(0, point) : '0';
+    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
+    const seconds = Number(whole);
+    if (m[1] === '-') {
+        const f = trimZeros(frac);
+        if (f === '')
+            return { seconds: -seconds, fraction: '' };
+        // −s.f = −(s+1) + (1 − 0.f)
+        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
+    }
+    return { seconds, fraction: trimZeros(frac) };
+}
+/** Order of two instants, exact at any precision. */
+function compareInstants(a, b) {
+    if (a.seconds !== b.seconds)
+        return a.seconds < b.seconds ? -1 : 1;
+    const n = Math.max(a.fraction.length, b.fraction.length);
+    const fa = a.fraction.padEnd(n, '0');
+    const fb = b.fraction.padEnd(n, '0');
+    return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
+function autoSi(i) {
+    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+    if (/^0+$/.test(nanos))
+        return `${base}Z`;
+    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
+    return `${base}.${nanos.slice(0, digits)}Z`;
+}
+
+
+/***/ }),
+
+/***/ 9597:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J5: () => (/* binding */ refused),
+/* harmony export */   Kw: () => (/* binding */ refusalText),
+/* harmony export */   kg: () => (/* binding */ combine),
+/* harmony export */   x3: () => (/* binding */ NONE)
+/* harmony export */ });
+/* unused harmony export TRUST_CODE_NAMES */
+/**
+ * Trust as values: what one checker decided about a record or a run, and the one pure function that
+ * combines the decisions of every checker configured (keys or identities: either trusts). Each
+ * refusal carries a code from one table; its words are the detail. Nothing here checks anything:
+ * the checkers are in src/trust/checkers/, and they run on the thread that read the file.
+ */
+/** Why a record or a run is not trusted: one table, read by the report, the docs and the tests. */
+const TRUST_CODES = {
+    unsigned: { means: 'the record carries no signature' },
+    unknown_signer: { means: 'the signature names a key that is not trusted' },
+    payload_digest_differs: { means: "the signature's payload digest is not the digest of the record" },
+    signature_invalid: { means: 'a signature or a certificate does not verify' },
+    no_attestation: { means: 'no attestation beside the file (no .intoto.jsonl sidecar, no .sigstore.json)' },
+    attestation_empty: { means: 'the attestation file holds no envelope or bundle' },
+    attestation_malformed: { means: 'the attestation file cannot be read or is malformed (see its invalid_artifact finding)' },
+    not_a_bundle: { means: 'a producer key attests evidence bundles only; JSON surfaces and server logs cannot carry a sidecar' },
+    payload_type: { means: 'the envelope signs another payload type' },
+    statement_mismatch: { means: 'the Statement is not about this file (subject, digest, predicate type or predicate)' },
+    bundle_unsupported: {
+        means: 'a Sigstore bundle of an unsupported version or kind (a message signature, a key instead of a certificate)',
+    },
+    identity_untrusted: { means: "the certificate's identity or OIDC issuer is not trusted" },
+    source_untrusted: { means: "the certificate's source repository or ref is not allowed" },
+    chain_untrusted: {
+        means: 'the certificate chains to no certificate authority of the trusted root (the root may be out of date)',
+        configuration: true,
+    },
+    log_unknown: {
+        means: 'the transparency log or timestamp authority is not in the trusted root (the root may be out of date)',
+        configuration: true,
+    },
+};
+const TRUST_CODE_NAMES = Object.keys(TRUST_CODES);
+const NONE = { kind: 'none' };
+/** A refusal, made where the check failed. */
+const refused = (code, detail) => ({ kind: 'untrusted', code, detail });
+/** A refusal's words, with how to refresh the root when the code says the root may be out of date. */
+function refusalText(code, detail) {
+    const entry = TRUST_CODES[code];
+    return entry.configuration
+        ? `${detail} (the trusted root may be out of date: refresh it with \`gh attestation trusted-root\`, or update receipt-gate)`
+        : detail;
+}
+/**
+ * The decisions of every configured checker, in checker order, as one: trusted when any trusts (the
+ * first); else untrusted when any refused (the first refusal's code, every refusal's words);
+ * else unchecked when an attestation was seen; else none.
+ */
+function combine(decisions) {
+    let firstRefusal = null;
+    const details = [];
+    let unchecked = null;
+    for (const d of decisions) {
+        if (d.kind === 'trusted')
+            return d;
+        if (d.kind === 'untrusted') {
+            firstRefusal ??= d;
+            details.push(d.detail);
+        }
+        else if (d.kind === 'unchecked')
+            unchecked ??= d;
+    }
+    if (firstRefusal)
+        return details.length === 1 ? firstRefusal : refused(firstRefusal.code, details.join('; and '));
+    return unchecked ?? NONE;
+}
+
+
+/***/ }),
+
+/***/ 7753:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   P: () => (/* binding */ strictBase64)
+/* harmony export */ });
+/** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
+const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
+
+
+/***/ }),
+
 /***/ 7602:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -284,8 +870,9 @@ const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
  * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
  * starts at and the element offsets its reader asked for. Every input kind reads through here: run
  * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
- * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
- * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
+ * bundle events, and the importers' exports (`values`: one or more JSON values one after another,
+ * so one value, `[…][…]` pages and JSON lines are all read as written), attestations and trusted
+ * roots (`oneOrLines`: one value, pretty-printed or not, or one compact value per line). Limits are
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
 
@@ -394,7 +981,36 @@ function* documents(text, mode, options, sink) {
         }
         return;
     }
-    yield* values(text, opts, limits, sink);
+    if (mode === 'values') {
+        for (const span of values(text, opts, limits, sink))
+            yield span.doc;
+        return;
+    }
+    yield* oneOrLines(text, opts, limits, sink);
+}
+/**
+ * One value (pretty-printed or not), or one compact value per line: never two pretty-printed values
+ * one after another, never two values on one line (what `gh attestation` and `actions/attest` write,
+ * and nothing a reader could take two ways).
+ */
+function* oneOrLines(text, opts, limits, sink) {
+    const spans = [...values(text, opts, limits, sink)];
+    if (spans.length <= 1) {
+        for (const span of spans)
+            yield span.doc;
+        return;
+    }
+    let lastEnd = 0;
+    for (const { doc, end } of spans) {
+        const sameLine = lastEnd > 0 && !text.slice(lastEnd, doc.start).includes('\n');
+        lastEnd = end;
+        if (text.slice(doc.start, end).includes('\n'))
+            sink.error({ offset: doc.start }, 'a file of several values must hold one compact value per line (a pretty-printed value must be alone in its file)');
+        else if (sameLine)
+            sink.error({ offset: doc.start }, 'two values on one line: one compact value per line');
+        else
+            yield doc;
+    }
 }
 /**
  * The lines of a server log (`.log`, docs/assay-server-logs.md): a line whose first character is `{`
@@ -423,7 +1039,7 @@ function* logLines(text, options, sink) {
     }
 }
 const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
+/** Zero or more JSON values, whitespace between them (an empty export is no entries), each with where it ends; after a syntax error, reading resumes at the next line. */
 function* values(text, opts, limits, sink) {
     let at = 0;
     for (;;) {
@@ -449,7 +1065,7 @@ function* values(text, opts, limits, sink) {
         else {
             const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, at, end.value);
             if (r.ok)
-                yield { value: r.value.json, start: at, elements: r.value.elements };
+                yield { doc: { value: r.value.json, start: at, elements: r.value.elements }, end: end.value };
             else
                 sink.error({ offset: r.reason.offset }, r.reason.message);
         }
@@ -466,18 +1082,20 @@ function* values(text, opts, limits, sink) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Lh: () => (/* binding */ onlySubject),
 /* harmony export */   T4: () => (/* binding */ IN_TOTO_PAYLOAD_TYPE),
+/* harmony export */   f_: () => (/* binding */ readEnvelopeFile),
 /* harmony export */   iv: () => (/* binding */ strictPayload),
 /* harmony export */   zG: () => (/* binding */ STATEMENT_TYPE)
 /* harmony export */ });
-/* unused harmony exports VSA_PREDICATE_TYPE, readEnvelopeFile */
+/* unused harmony export VSA_PREDICATE_TYPE */
 /* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1607);
 /* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
+/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7753);
 /* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7602);
 /* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
 /**
  * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
  * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
- * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ * the one document pipeline (`oneOrLines`: never two pretty-printed values). PAE is the same as for signed records (signature.ts).
  */
 
 
@@ -501,7 +1119,7 @@ function onlySubject(s) {
 }
 /** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
 function notAnEnvelope(v) {
-    if (hasOwn(v, 'verifier') && hasOwn(v, 'verificationResult'))
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verificationResult'))
         return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
     if (v['_type'] === STATEMENT_TYPE)
         return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
@@ -511,7 +1129,7 @@ function notAnEnvelope(v) {
 }
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
 function readEnvelope(v, loc) {
-    if (!isObject(v))
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(v))
         return { ok: false, reason: 'an envelope is not a JSON object' };
     const what = notAnEnvelope(v);
     if (what)
@@ -524,23 +1142,23 @@ function readEnvelope(v, loc) {
     if (typeof type !== 'string' || type === '')
         return { ok: false, reason: 'payloadType is not a non-empty string' };
     const p = v['payload'];
-    const payload = typeof p === 'string' ? strictBase64(p) : null;
+    const payload = typeof p === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(p) : null;
     if (!payload)
         return { ok: false, reason: 'payload is not standard base64 (with padding)' };
     const sigs = v['signatures'];
     if (!Array.isArray(sigs) || sigs.length === 0)
         return { ok: false, reason: 'signatures is not a non-empty array' };
-    if (sigs.length > MAX_SIGNATURES)
-        return { ok: false, reason: `too many signatures (${sigs.length}; at most ${MAX_SIGNATURES})` };
+    if (sigs.length > _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4)
+        return { ok: false, reason: `too many signatures (${sigs.length}; at most ${_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4})` };
     const signatures = [];
     for (const [i, s] of sigs.entries()) {
-        if (!isObject(s))
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(s))
             return { ok: false, reason: `signatures[${i}] is not an object` };
-        const keyid = hasOwn(s, 'keyid') ? s['keyid'] : '';
+        const keyid = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(s, 'keyid') ? s['keyid'] : '';
         if (typeof keyid !== 'string')
             return { ok: false, reason: `signatures[${i}].keyid is not a string` };
         const raw = s['sig'];
-        const sig = typeof raw === 'string' ? strictBase64(raw) : null;
+        const sig = typeof raw === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(raw) : null;
         if (!sig || sig.length === 0)
             return { ok: false, reason: `signatures[${i}].sig is not standard base64` };
         signatures.push({ keyid, sig });
@@ -566,20 +1184,20 @@ function strictPayload(payload, limits) {
 }
 /** Every envelope of an envelope file (one value, or one per line), each located; problems as findings. */
 function readEnvelopeFile(file, bytes, limits) {
-    const sink = new LocatingSink(file);
+    const sink = new _documents_js__WEBPACK_IMPORTED_MODULE_1__/* .LocatingSink */ .Bz(file);
     const findings = sink.findings;
-    const decoded = decode(bytes, limits, sink);
+    const decoded = (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .decode */ .D4)(bytes, limits, sink);
     if (!decoded)
         return { envelopes: [], findings, empty: false };
     sink.lines = decoded.lines;
     const at = (offset) => sink.at(offset);
     const envelopes = [];
-    for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+    for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)) {
         const e = readEnvelope(doc.value, at(doc.start));
         if (e.ok)
             envelopes.push(e.value);
         else
-            findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
     }
     return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
 }
@@ -587,7 +1205,7 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
-/***/ 6351:
+/***/ 1120:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -598,10 +1216,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   JF: () => (/* binding */ readOne)
 });
 
-// UNUSED EXPORTS: failure, readArtifact
+// UNUSED EXPORTS: readArtifact
 
-;// CONCATENATED MODULE: external "node:crypto"
-const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
@@ -850,358 +1468,8 @@ function readClaim(decision) {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/canonicalize/lib/canonicalize.js
-function serializeString (value) {
-  if (!value.isWellFormed()) {
-    throw new Error('Lone surrogate is not allowed');
-  }
-  return JSON.stringify(value);
-}
-
-function serializePrimitive (value) {
-  switch (typeof value) {
-    case 'number':
-      if (isNaN(value)) {
-        throw new Error('NaN is not allowed');
-      }
-      if (!isFinite(value)) {
-        throw new Error('Infinity is not allowed');
-      }
-      // For finite numbers String(value) would give identical output, but
-      // JSON.stringify benchmarks faster on V8.
-      return JSON.stringify(value);
-    case 'string':
-      return serializeString(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    default:
-      // null, or values JSON.stringify maps to undefined (undefined,
-      // functions, symbols).
-      return JSON.stringify(value);
-  }
-}
-
-// Resolves a value to either its serialized primitive form (a string — or
-// undefined, for values JSON.stringify drops) or a frame describing the
-// container to descend into. Callers distinguish the two cases with
-// `typeof result !== 'object'`.
-//
-// toJSON results are unwrapped here, and the wrapper objects stay in `seen`
-// until the resolved subtree is fully serialized, so cycles introduced via
-// toJSON are still detected.
-function enterValue (value, seen) {
-  let wrappers = null;
-  while (value !== null && typeof value === 'object' && typeof value.toJSON === 'function') {
-    if (seen.has(value)) {
-      throw new Error('Circular reference detected');
-    }
-    seen.add(value);
-    (wrappers ??= []).push(value);
-    value = value.toJSON();
-  }
-
-  // Boxed Number/String/Boolean objects serialize as their primitive values,
-  // mirroring how JSON.stringify treats them.
-  if (value instanceof Number || value instanceof String || value instanceof Boolean) {
-    value = value.valueOf();
-  }
-
-  if (value === null || typeof value !== 'object') {
-    if (wrappers !== null) {
-      for (const wrapper of wrappers) seen.delete(wrapper);
-    }
-    return serializePrimitive(value);
-  }
-
-  if (seen.has(value)) {
-    throw new Error('Circular reference detected');
-  }
-  seen.add(value);
-
-  return {
-    container: value,
-    // null marks an array frame; object frames carry their sorted keys.
-    // `sort()`'s default comparator orders by UTF-16 code unit, which is the
-    // order JCS requires.
-    keys: Array.isArray(value) ? null : Object.keys(value).sort(),
-    // Next child to serialize; the frame resumes here after a nested
-    // container's subtree completes.
-    index: 0,
-    // Whether no member has been emitted yet (controls comma placement).
-    first: true,
-    // toJSON wrappers to release from `seen` when this frame completes.
-    wrappers
-  };
-}
-
-function canonicalize (object) {
-  if (object === null || typeof object !== 'object') {
-    return serializePrimitive(object);
-  }
-
-  const seen = new Set();
-  const root = enterValue(object, seen);
-  if (typeof root !== 'object') {
-    // A toJSON chain resolved the input to a primitive.
-    return root;
-  }
-
-  let result = root.keys === null ? '[' : '{';
-  const stack = [root];
-
-  // Depth-first serialization with an explicit stack instead of recursion, so
-  // nesting depth is bounded by heap size rather than call-stack size. The top
-  // frame is the container currently being serialized: primitive children are
-  // appended inline, while a nested container pushes a new frame and jumps
-  // back to the outer loop. Because frame.index was already advanced, the
-  // parent resumes at its next child once the subtree is done. Opening
-  // brackets are emitted when a frame is pushed, closing brackets when it
-  // completes.
-  outer:
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1];
-    const container = frame.container;
-
-    // keys === null marks an array frame; otherwise keys holds the object's
-    // sorted property names. Either way the iteration counter lives on the
-    // frame itself (frame.index), so when a frame is resumed after a nested
-    // container completes, the while condition continues at the first
-    // unserialized child instead of restarting from the beginning.
-    if (frame.keys === null) {
-      while (frame.index < container.length) {
-        const i = frame.index++;
-        if (i > 0) {
-          result += ',';
-        }
-        const element = container[i];
-        // Inside arrays, JSON.stringify serializes values with no JSON
-        // representation (undefined, symbols, functions) as null.
-        const value = element === undefined || typeof element === 'symbol' || typeof element === 'function' ? null : element;
-        if (value === null || typeof value !== 'object') {
-          result += serializePrimitive(value);
-          continue;
-        }
-        const child = enterValue(value, seen);
-        if (typeof child !== 'object') {
-          // A toJSON chain resolved the child to an already-serialized
-          // primitive — or, when child is undefined, to a value with no JSON
-          // representation, which becomes null inside arrays.
-          result += child === undefined ? 'null' : child;
-          continue;
-        }
-        result += child.keys === null ? '[' : '{';
-        stack.push(child);
-        continue outer;
-      }
-      result += ']';
-    } else {
-      const keys = frame.keys;
-      while (frame.index < keys.length) {
-        const key = keys[frame.index++];
-        const value = container[key];
-        // Inside objects, JSON.stringify omits properties whose value has no
-        // JSON representation (undefined, symbols, functions).
-        if (value === undefined || typeof value === 'symbol' || typeof value === 'function') {
-          continue;
-        }
-        if (value === null || typeof value !== 'object') {
-          // Commas are tracked with a flag rather than the key index: a
-          // skipped key must not leave a stray comma behind.
-          if (frame.first) {
-            frame.first = false;
-          } else {
-            result += ',';
-          }
-          result += serializeString(key) + ':' + serializePrimitive(value);
-          continue;
-        }
-        // The child must be resolved before the key is emitted: a toJSON
-        // returning a value with no JSON representation drops the whole
-        // property.
-        const child = enterValue(value, seen);
-        if (child === undefined) {
-          continue;
-        }
-        if (frame.first) {
-          frame.first = false;
-        } else {
-          result += ',';
-        }
-        result += serializeString(key) + ':';
-        if (typeof child !== 'object') {
-          result += child;
-          continue;
-        }
-        result += child.keys === null ? '[' : '{';
-        stack.push(child);
-        continue outer;
-      }
-      result += '}';
-    }
-
-    // Frame complete. The container leaves `seen` so that a later, sibling
-    // reference to the same object is not mistaken for a cycle.
-    seen.delete(container);
-    if (frame.wrappers !== null) {
-      for (const wrapper of frame.wrappers) seen.delete(wrapper);
-    }
-    stack.pop();
-  }
-
-  return result;
-}
-
-;// CONCATENATED MODULE: ./src/core/binding.ts
-/**
- * The binding: "sha256:" + lowercase hex of sha256 over the UTF-8 bytes of the RFC 8785 (JCS)
- * canonical form. The one place in the gate where a subject digest is made and the one pattern a
- * digest must match; a binding is recomputed from committed bytes, never fetched.
- */
-
-
-
-/** What every digest in an artifact must look like (binding_digest, run_root, key_id, …). */
-const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
-/**
- * RFC 8785 canonical text; lone surrogates and non-finite numbers are refused, not coerced. A value
- * as JSON.parse makes them is written out here (`jsonText`); canonicalize decides anything else.
- */
-function binding_jcs(value) {
-    const written = jsonText(value, 0);
-    if (written !== null)
-        return { ok: true, text: written };
-    try {
-        const text = canonicalize(value);
-        if (text === undefined)
-            return { ok: false, reason: 'value has no JSON representation' };
-        return { ok: true, text };
-    }
-    catch (err) {
-        return { ok: false, reason: err instanceof Error ? err.message : String(err) };
-    }
-}
-function sha256Hex(text) {
-    return (0,external_node_crypto_namespaceObject.hash)('sha256', text, 'hex');
-}
-/** "sha256:" + hex of sha256(bytes): the digest form every artifact uses. */
-const sha256Digest = (text) => `sha256:${sha256Hex(text)}`;
-/** RFC 3339 UTC in whole seconds (`…T12:00:00Z`): signed_at and timeVerified. */
-const utcSeconds = (d) => d.toISOString().replace(/\.\d+Z$/, 'Z');
-/** binding(subject) as the semantics document defines it. */
-function binding(subject) {
-    const text = subjectText(subject);
-    if (text !== null)
-        return { ok: true, digest: sha256Digest(text) };
-    const c = binding_jcs(subject);
-    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
-}
-/**
- * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
- * here, or null for canonicalize to decide (any other shape, and whatever could fail): the three
- * keys sort as action_class < target < verb, the two strings are what JSON.stringify writes
- * (RFC 8785 §3.2.2.2), and the target is `jsonText`'s. A property test holds this equal to
- * canonicalize over arbitrary subjects. Per subject, it saves canonicalize's general walk (a frame,
- * a set of seen objects and a sort per object): binding() at N = 100 000 (160 000 subjects) 334 →
- * 258–277 ms in a CPU profile, and ~270 MiB of the run's 1.9 GiB allocated.
- */
-function subjectText(subject) {
-    if (!isPlainObject(subject) || typeof subject.toJSON === 'function')
-        return null;
-    if (Object.keys(subject).length !== 3 || !(0,core_json/* hasOwn */.$)(subject, 'action_class') || !(0,core_json/* hasOwn */.$)(subject, 'verb') || !(0,core_json/* hasOwn */.$)(subject, 'target'))
-        return null;
-    const actionClass = subject['action_class'];
-    const verb = subject['verb'];
-    if (typeof actionClass !== 'string' || typeof verb !== 'string' || !actionClass.isWellFormed() || !verb.isWellFormed())
-        return null;
-    const target = jsonText(subject['target'], 1);
-    return target === null ? null : `{"action_class":${JSON.stringify(actionClass)},"target":${target},"verb":${JSON.stringify(verb)}}`;
-}
-/** Containers deeper than this are left to canonicalize (which walks with a stack of its own, not the call stack). */
-const MAX_WRITTEN_DEPTH = 64;
-/**
- * The JCS text of a JSON value as JSON.parse makes it, written out flat (each container's parts
- * joined), or null for canonicalize to decide: anything else (another prototype, a toJSON, a value
- * JSON has no form for) and whatever could fail (a lone surrogate, a non-finite number). An object's
- * members are sorted by key in UTF-16 code units (the order `sort()` gives, as canonicalize sorts),
- * strings and numbers are what JSON.stringify writes (as canonicalize writes them). Per value it
- * saves canonicalize's general walk, and its text is one flat string where canonicalize's is a tree
- * of concatenations that every later use flattens again (a signed record's payload, an event's
- * content hash). A property test holds it equal to canonicalize over arbitrary values.
- */
-function jsonText(v, depth) {
-    switch (typeof v) {
-        case 'string':
-            return v.isWellFormed() ? JSON.stringify(v) : null;
-        case 'number':
-            return Number.isFinite(v) ? JSON.stringify(v) : null;
-        case 'boolean':
-            return v ? 'true' : 'false';
-        case 'object':
-            break;
-        default:
-            return null;
-    }
-    if (v === null)
-        return 'null';
-    if (depth >= MAX_WRITTEN_DEPTH)
-        return null;
-    if (Array.isArray(v)) {
-        if (Object.getPrototypeOf(v) !== Array.prototype)
-            return null;
-        const parts = new Array(v.length);
-        for (let i = 0; i < v.length; i++) {
-            const x = v[i];
-            // As JSON.stringify and canonicalize write them: an element with no JSON form (a hole, undefined, a function) is null.
-            const t = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : jsonText(x, depth + 1);
-            if (t === null)
-                return null;
-            parts[i] = t;
-        }
-        return `[${parts.join(',')}]`;
-    }
-    if (!isPlainObject(v) || typeof v.toJSON === 'function')
-        return null;
-    // Entries, not a lookup by key: a key is input text (`__proto__` included).
-    const members = Object.entries(v);
-    sortByKey(members);
-    const parts = [];
-    for (const [k, x] of members) {
-        // As JSON.stringify and canonicalize leave them out: a member with no JSON form (undefined, a function).
-        if (x === undefined || typeof x === 'function' || typeof x === 'symbol')
-            continue;
-        if (!k.isWellFormed())
-            return null;
-        const t = jsonText(x, depth + 1);
-        if (t === null)
-            return null;
-        parts.push(`${JSON.stringify(k)}:${t}`);
-    }
-    return `{${parts.join(',')}}`;
-}
-/**
- * Members in key order (UTF-16 code units, as `<` compares strings). An object (a target, a record)
- * has a few keys: they are sorted in place, by insertion (Array.prototype.sort allocated 115 MiB of scratch for 160 000
- * subjects); past SMALL_TARGET keys, by sort, so an input with thousands of keys costs n log n.
- */
-function sortByKey(members) {
-    if (members.length > SMALL_TARGET) {
-        members.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-        return;
-    }
-    for (let i = 1; i < members.length; i++) {
-        const m = members[i];
-        let j = i - 1;
-        while (j >= 0 && members[j][0] > m[0]) {
-            members[j + 1] = members[j];
-            j--;
-        }
-        members[j + 1] = m;
-    }
-}
-const SMALL_TARGET = 8;
-/** An object as JSON.parse makes them (canonicalize alone judges anything with another prototype: a toJSON, a boxed value). */
-const isPlainObject = (v) => (0,core_json/* isObject */.G)(v) && Object.getPrototypeOf(v) === Object.prototype;
-
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
@@ -1257,7 +1525,7 @@ function project(decision) {
         return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
     }
     const subject = { action_class: actionClass, verb, target: narrowed };
-    const b = binding(subject);
+    const b = (0,binding/* binding */.Ch)(subject);
     if (!b.ok)
         return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
     return { kind: 'subject', subject, digest: b.digest };
@@ -2073,192 +2341,8 @@ class ServerLog {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/time.ts
-const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const daysIn = (y, m) => [31, leap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
-const trimZeros = (digits) => digits.replace(/0+$/, '');
-/** Why a calendar date is impossible, or null. */
-function badDate(y, m, d) {
-    if (m < 1 || m > 12)
-        return `month ${m} does not exist`;
-    if (d < 1 || d > daysIn(y, m))
-        return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')} has no day ${d}`;
-    return null;
-}
-/** An RFC 3339 date-time, or why it is not one. */
-function parseRfc3339(text, options = {}) {
-    const m = SHAPE.exec(text);
-    if (!m)
-        return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
-    const date = badDate(y, mo, d);
-    if (date)
-        return { ok: false, reason: `is not a calendar date: ${date}` };
-    if (h > 23)
-        return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
-    if (mi > 59)
-        return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
-    if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
-        return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
-    if (options.utc && !m[8])
-        return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
-    let offset = 0;
-    if (!m[8]) {
-        const [oh, om] = [Number(m[10]), Number(m[11])];
-        if (oh > 23 || om > 59)
-            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
-        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    }
-    // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
-    const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
-    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
-}
-/** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
-function daysFromCivil(year, m, d) {
-    const y = m <= 2 ? year - 1 : year;
-    const era = Math.floor(y / 400);
-    const yoe = y - era * 400;
-    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-    return era * 146_097 + doe - 719_468;
-}
-/** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
-function parseDay(text) {
-    const m = DAY.exec(text);
-    if (!m)
-        return null;
-    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-    const bad = badDate(y, mo, d);
-    if (bad)
-        return { ok: false, reason: `is not a calendar date: ${bad}` };
-    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
-}
-/**
- * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
- * decimal form; null for a value that is not finite or is written with an exponent.
- */
-function fromEpochNumber(v, scale) {
-    if (!Number.isFinite(v))
-        return null;
-    const text = String(v);
-    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-    if (!m)
-        return null;
-    const digits = `${m[2]}${m[3] ?? ''}`;
-    const point = m[2].length - scale;
-    const whole = point > 0 ? digits.slice(0, point) : '0';
-    const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
-    const seconds = Number(whole);
-    if (m[1] === '-') {
-        const f = trimZeros(frac);
-        if (f === '')
-            return { seconds: -seconds, fraction: '' };
-        // −s.f = −(s+1) + (1 − 0.f)
-        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
-        return { seconds: -seconds - 1, fraction: trimZeros(complement) };
-    }
-    return { seconds, fraction: trimZeros(frac) };
-}
-/** Order of two instants, exact at any precision. */
-function compareInstants(a, b) {
-    if (a.seconds !== b.seconds)
-        return a.seconds < b.seconds ? -1 : 1;
-    const n = Math.max(a.fraction.length, b.fraction.length);
-    const fa = a.fraction.padEnd(n, '0');
-    const fb = b.fraction.padEnd(n, '0');
-    return fa < fb ? -1 : fa > fb ? 1 : 0;
-}
-/** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-function autoSi(i) {
-    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
-    if (/^0+$/.test(nanos))
-        return `${base}Z`;
-    const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
-    return `${base}.${nanos.slice(0, digits)}Z`;
-}
-
-;// CONCATENATED MODULE: ./src/read/base64.ts
-/** Standard base64 (RFC 4648 §4, padded), strictly: the one decoder of signatures and envelopes. */
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-/** The bytes of strict standard base64 text, or null (wrong alphabet, length or padding). */
-const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(s, 'base64') : null);
-
-;// CONCATENATED MODULE: ./src/read/signature.ts
-/**
- * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
- * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
- * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
- * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
- * (src/trust/); making one is the tools' (src/tools/signing.ts).
- */
-
-
-
-
-const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
-const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
-const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
-/** The `signature` member's shape: the seven members with their types and values, nothing else. */
-function readSignatureMember(v) {
-    if (!(0,core_json/* isObject */.G)(v))
-        return { ok: false, reason: 'signature is not an object' };
-    for (const k of Object.keys(v))
-        if (!MEMBERS.includes(k))
-            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    for (const k of MEMBERS)
-        if (!(0,core_json/* hasOwn */.$)(v, k))
-            return { ok: false, reason: `signature.${k} is missing` };
-    if (v['version'] !== 1)
-        return { ok: false, reason: 'signature.version must be 1' };
-    if (v['algorithm'] !== 'ed25519')
-        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (v['payload_type'] !== PAYLOAD_TYPE)
-        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
-    for (const k of ['signed_payload_digest', 'key_id']) {
-        const d = v[k];
-        if (typeof d !== 'string' || !DIGEST_PATTERN.test(d))
-            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
-    }
-    const sig = v['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || strictBase64(sig)?.length !== 64) {
-        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
-    }
-    const at = v['signed_at'];
-    if (typeof at !== 'string' || !isSignedAt(at))
-        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-    const member = {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: v['signed_payload_digest'],
-        key_id: v['key_id'],
-        signature: sig,
-        signed_at: at,
-    };
-    return { ok: true, value: member };
-}
-/**
- * P: the canonical text of the record without its `signature` member. Members are defined one by
- * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
- */
-function payloadOf(record) {
-    const unsigned = {};
-    for (const k of Object.keys(record)) {
-        if (k !== 'signature')
-            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
-    }
-    return binding_jcs(unsigned);
-}
-/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
-function pae(type, body) {
-    const t = Buffer.from(type, 'utf8');
-    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-
+// EXTERNAL MODULE: ./src/read/signature.ts
+var read_signature = __nccwpck_require__(2826);
 ;// CONCATENATED MODULE: ./src/read/surface.ts
 /**
  * The decisions of one decision surface, for every reader that meets one (a .json file, an NDJSON
@@ -2422,7 +2506,7 @@ function readRecord(kind, loc, fr, out, options) {
         return;
     }
     const signed = (0,core_json/* hasOwn */.$)(kind.payload, 'signature');
-    const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
+    const signature = signed ? (0,read_signature/* readSignatureMember */.lH)(kind.payload['signature']) : null;
     // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
     if (signature && !signature.ok) {
         fr.error(loc, `audit record: ${signature.reason}`);
@@ -2430,7 +2514,7 @@ function readRecord(kind, loc, fr, out, options) {
     }
     let payload;
     if (signed || options.payloads) {
-        const p = payloadOf(kind.payload);
+        const p = (0,read_signature/* payloadOf */.Md)(kind.payload);
         if (!p.ok) {
             fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
             return;
@@ -2583,6 +2667,8 @@ class ReadError extends Error {
 /** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
 const ioReason = (e) => e.code ?? e.message;
 
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
 // EXTERNAL MODULE: ./src/read/lines.ts
 var lines = __nccwpck_require__(771);
 // EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
@@ -2629,7 +2715,7 @@ function checkEnvelope(e, where, m, seq, source) {
     const t = e['time'];
     if (typeof t !== 'string')
         return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
-    const time = parseRfc3339(t);
+    const time = (0,core_time/* parseRfc3339 */.TM)(t);
     if (!time.ok)
         return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
     if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
@@ -2645,10 +2731,10 @@ function checkEnvelope(e, where, m, seq, source) {
     };
     if (typeof subject === 'string')
         covered['subject'] = subject;
-    const c = binding_jcs(covered);
+    const c = (0,binding/* jcs */.vI)(covered);
     if (!c.ok)
         return fail(`${where}: event cannot be canonicalized (${c.reason})`);
-    const contentHash = sha256Digest(c.text);
+    const contentHash = (0,binding/* sha256Digest */.sI)(c.text);
     if (e['assaycontenthash'] !== contentHash)
         fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
     return { time: time.value, contentHash };
@@ -2660,7 +2746,7 @@ function readEvents(bytes, m, file, limits) {
     if (!d.ok)
         return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
     const text = d.value;
-    const root = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    const root = (0,external_node_crypto_.createHash)('sha256');
     const run = new RunDecisions(limits.maxDecisions);
     const skipped = new Map();
     let seq = 0;
@@ -2685,9 +2771,9 @@ function readEvents(bytes, m, file, limits) {
             return fail(`${where} is not a JSON object`);
         const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
         source = e['source'];
-        if (!earliest || compareInstants(time, earliest) < 0)
+        if (!earliest || (0,core_time/* compareInstants */.QI)(time, earliest) < 0)
             earliest = time;
-        if (!latest || compareInstants(latest, time) < 0)
+        if (!latest || (0,core_time/* compareInstants */.QI)(latest, time) < 0)
             latest = time;
         root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
@@ -2719,7 +2805,7 @@ function readEvents(bytes, m, file, limits) {
         fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
     if (m.bundleId !== m.runRoot)
         fail('manifest bundle_id does not equal the run root');
-    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
+    return { decisions: run.decisions, skipped, window: earliest && latest ? { start: (0,core_time/* autoSi */.Qs)(earliest), end: (0,core_time/* autoSi */.Qs)(latest) } : null };
 }
 
 ;// CONCATENATED MODULE: ./src/read/bundle/manifest.ts
@@ -2774,9 +2860,9 @@ function readManifest(bytes, limits) {
         throw new ReadError('manifest', 'manifest run_id contains ":" (event ids are run_id:seq)');
     if (typeof eventCount !== 'number' || !Number.isSafeInteger(eventCount) || eventCount < 0)
         throw new ReadError('manifest', 'manifest event_count is not a non-negative integer');
-    if (typeof runRoot !== 'string' || !DIGEST_PATTERN.test(runRoot))
+    if (typeof runRoot !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(runRoot))
         throw new ReadError('manifest', 'manifest run_root is not a sha256:<hex> digest');
-    if (typeof bundleId !== 'string' || !DIGEST_PATTERN.test(bundleId))
+    if (typeof bundleId !== 'string' || !binding/* DIGEST_PATTERN */.WA.test(bundleId))
         throw new ReadError('manifest', 'manifest bundle_id is not a sha256:<hex> digest');
     const files = m['files'];
     const ev = (0,core_json/* isObject */.G)(files) ? files['events.ndjson'] : undefined;
@@ -3114,7 +3200,7 @@ async function contents(src, file, limits) {
             if (m.size !== manifest.eventsBytes)
                 throw new ReadError('bundle', `events.ndjson is ${m.size} bytes but the manifest says ${manifest.eventsBytes}`);
             const bytes = await m.data(limits.maxEventsBytes, 'events.ndjson');
-            if (sha256Digest(bytes) !== manifest.eventsSha256)
+            if ((0,binding/* sha256Digest */.sI)(bytes) !== manifest.eventsSha256)
                 throw new ReadError('bundle', 'events.ndjson sha256 does not match the manifest');
             events = readEvents(bytes, manifest, file, limits);
         }
@@ -3141,7 +3227,7 @@ const GUNZIP_CHUNK = 256 * 1024;
 async function walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
     const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
-    const archiveHash = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+    const archiveHash = (0,external_node_crypto_.createHash)('sha256');
     input.on('data', (chunk) => archiveHash.update(chunk));
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
@@ -3278,6 +3364,9 @@ function discover_walk(w, dir, input, take, findings, inScope = () => true) {
             else if (ent.isSymbolicLink()) {
                 discover_link(w, abs, take, findings);
             }
+            else if (formatOf(ent.name) === 'attestation') {
+                take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
+            }
             else if (formatOf(ent.name) !== null) {
                 // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
                 findings.push(finding('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
@@ -3285,9 +3374,17 @@ function discover_walk(w, dir, input, take, findings, inScope = () => true) {
         }
     }
 }
-/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
+/**
+ * A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it,
+ * never into a directory. An attestation's name is taken whatever it leads to: it is read beside
+ * its artifact, which refuses it once (gate/evidence.ts), or it is an orphan.
+ */
 function discover_link(w, abs, take, findings) {
     const rel = relOf(w, abs);
+    if (formatOf(abs) === 'attestation') {
+        take(abs);
+        return;
+    }
     let real;
     try {
         real = realpathSync(abs);
@@ -3589,7 +3686,7 @@ function readNamedFile(file, limits) {
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
 async function fileSha256(p) {
     try {
-        const h = (0,external_node_crypto_namespaceObject.createHash)('sha256');
+        const h = (0,external_node_crypto_.createHash)('sha256');
         for await (const chunk of (0,external_node_fs_.createReadStream)(p))
             h.update(chunk);
         return h.digest('hex');
@@ -3615,7 +3712,7 @@ async function readOne(file, role, limits, digest = false) {
     const bytes = read.value;
     // Both before anything yields: the buffer is this thread's, and the next file is read into it.
     const r = readTextArtifact(file.rel, role, bytes, limits);
-    return digest ? { ...r, sha256: (0,external_node_crypto_namespaceObject.createHash)('sha256').update(bytes).digest('hex') } : r;
+    return digest ? { ...r, sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') } : r;
 }
 
 
@@ -3627,9 +3724,10 @@ async function readOne(file, role, limits, digest = false) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   MA: () => (/* binding */ sigstoreOf),
 /* harmony export */   RV: () => (/* binding */ EXTENSION_LIST),
-/* harmony export */   be: () => (/* binding */ formatOf)
+/* harmony export */   be: () => (/* binding */ formatOf),
+/* harmony export */   hQ: () => (/* binding */ sidecarOf)
 /* harmony export */ });
-/* unused harmony exports discoverable, sidecarOf, attestedBy */
+/* unused harmony exports discoverable, attestedBy */
 const EXTENSIONS = [
     // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
     { ext: '.intoto.jsonl', format: 'attestation' },
@@ -3673,12 +3771,13 @@ function attestedBy(attestation) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   ME: () => (/* binding */ fileTooLarge),
+/* harmony export */   d4: () => (/* binding */ MAX_SIGNATURES),
 /* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
 /* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
 /* harmony export */   ti: () => (/* binding */ lineTooLong),
 /* harmony export */   x0: () => (/* binding */ bundleLimits)
 /* harmony export */ });
-/* unused harmony exports MAX_KEY_TEXT_BYTES, MAX_SIGNATURES, MAX_WALK_ENTRIES */
+/* unused harmony exports MAX_KEY_TEXT_BYTES, MAX_WALK_ENTRIES */
 const DEFAULT_LIMITS = {
     maxFileBytes: 64 * 1024 ** 2,
     maxLineBytes: 8 * 1024 ** 2,
@@ -3758,6 +3857,95 @@ function blank(text, start, end) {
             return false;
     }
     return true;
+}
+
+
+/***/ }),
+
+/***/ 2826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Md: () => (/* binding */ payloadOf),
+/* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
+/* harmony export */   Zg: () => (/* binding */ pae),
+/* harmony export */   lH: () => (/* binding */ readSignatureMember)
+/* harmony export */ });
+/* unused harmony export isSignedAt */
+/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
+/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
+/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7753);
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
+/** The `signature` member's shape: the seven members with their types and values, nothing else. */
+function readSignatureMember(v) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(v))
+        if (!MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of MEMBERS)
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(v, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (v['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (v['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (v['payload_type'] !== PAYLOAD_TYPE)
+        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const d = v[k];
+        if (typeof d !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(d))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = v['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = v['signed_at'];
+    if (typeof at !== 'string' || !isSignedAt(at))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: v['signed_payload_digest'],
+        key_id: v['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, value: member };
+}
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const t = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
 }
 
 
@@ -4584,10 +4772,31 @@ function byteLocation(b, offset) {
 
 /***/ }),
 
+/***/ 2510:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ refuse)
+/* harmony export */ });
+const refuse = (code, detail) => ({
+    ok: false,
+    reason: { code, detail },
+});
+
+
+/***/ }),
+
 /***/ 6982:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+
+/***/ }),
+
+/***/ 7598:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 
 /***/ }),
 
@@ -4833,8 +5042,6 @@ const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-// EXTERNAL MODULE: ./src/read/files.ts + 26 modules
-var files = __nccwpck_require__(6351);
 // EXTERNAL MODULE: ./src/read/formats.ts
 var formats = __nccwpck_require__(7928);
 ;// CONCATENATED MODULE: ./src/read/wire.ts
@@ -4876,18 +5083,17 @@ const recordTuple = (r, rel) => [
     r.record.subject,
     r.record.binding_digest,
     r.signer,
-    r.signature ?? null,
-    r.payload ?? null,
+    r.trust,
 ];
 /** What a reading thread sends for one file. */
 function encodeRead(r, rel) {
     const wire = {
-        run: r.run ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)) } : null,
+        run: r.run
+            ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)), attestation: r.run.attestation ?? null }
+            : null,
         records: r.records.map((x) => recordTuple(x, rel)),
         findings: r.findings,
-        sha256: r.sha256 ?? null,
-        bundle: r.bundle ?? null,
-        keyless: r.keyless ?? null,
+        digests: r.digests,
     };
     return JSON.stringify(wire);
 }
@@ -4925,32 +5131,33 @@ function decisionOf(t, rel) {
 }
 function recordOf(t, rel) {
     const record = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
-    const at = unloc(t, rel);
-    const signature = t[9];
-    const payload = t[10] ?? undefined;
-    return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
+    return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
 }
-/** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */
+/** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
 function wire_decodeRead(text, rel) {
     const w = JSON.parse(text);
-    const run = w.run ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) } : null;
-    const records = w.records.map((r) => recordOf(r, rel));
-    const read = { run, records, findings: w.findings };
-    if (w.sha256 !== null)
-        read.sha256 = w.sha256;
-    if (w.bundle !== null)
-        read.bundle = w.bundle;
-    if (w.keyless !== null)
-        read.keyless = w.keyless;
-    return read;
+    const run = w.run
+        ? w.run.attestation === null
+            ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) }
+            : { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)), attestation: w.run.attestation }
+        : null;
+    return { run, records: w.records.map((r) => recordOf(r, rel)), findings: w.findings, digests: w.digests };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
 var findings = __nccwpck_require__(1607);
-// EXTERNAL MODULE: ./src/core/json.ts
-var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/core/trust.ts
+var trust = __nccwpck_require__(9597);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var envelope = __nccwpck_require__(1210);
+// EXTERNAL MODULE: ./src/read/files.ts + 20 modules
+var files = __nccwpck_require__(1120);
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
 /**
  * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
@@ -5018,8 +5225,8 @@ function difference(want, got, at) {
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
 function checkBundleStatement(s, facts) {
-    if (!isObject(s) || s['_type'] !== STATEMENT_TYPE)
-        return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+    if (!(0,json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
+        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
     const type = s['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
         return {
@@ -5031,11 +5238,11 @@ function checkBundleStatement(s, facts) {
             ok: false,
             reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
         };
-    const subject = onlySubject(s);
+    const subject = (0,envelope/* onlySubject */.Lh)(s);
     if (!subject.ok)
         return subject;
     const pred = s['predicate'];
-    if (!isObject(pred) || pred['schema_version'] !== 1)
+    if (!(0,json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
         return { ok: false, reason: 'the bundle does not verify' };
@@ -5054,15 +5261,13 @@ function checkBundlePredicate(pred, facts) {
     return d === null ? { ok: true } : { ok: false, reason: d };
 }
 
-;// CONCATENATED MODULE: ./src/gate/keyless.ts
+;// CONCATENATED MODULE: ./src/trust/checkers/identities.ts
 /**
- * Keyless trust in the gate (docs/keyless.md): the `<file>.sigstore.json` beside an audit export or
- * a run, checked against the trust set's identities with the Sigstore layer (src/trust/sigstore.ts),
- * which is loaded only when an identity is configured or such a file is met: the gate's cold start
- * does not pay for it. Each bundle is checked by the thread that read its file (on every core for a
- * large input: gate/readers.ts). Keys and identities combine: either trusts.
+ * Signer and producer identities (docs/keyless.md): the `<file>.sigstore.json` beside an audit export
+ * or a run, checked against the trust set's workflow identities with the Sigstore layer
+ * (trust/sigstore.ts), which is loaded only when an identity is configured: the gate's cold start
+ * does not pay for it. The trusted roots are parsed once per thread from the same bytes the gate read.
  */
-
 
 
 
@@ -5071,105 +5276,375 @@ function checkBundlePredicate(pred, facts) {
 const RECORDS_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/records-v1.md';
 const RUN_V1 = 'https://github.com/receipt-gate/receipt-gate/blob/main/docs/predicates/run-v1.md';
 const isObjectPredicate = (p) => ((0,json/* isObject */.G)(p) ? { ok: true } : { ok: false, reason: 'the predicate is not an object' });
-/**
- * The gate's set-up for keyless checks: the trusted roots read once and loaded here, so that a root
- * that cannot be used is a usage problem before anything is read.
- */
-async function keylessSetup(settings, limits, workspace) {
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const roots = sigstore.readTrustedRootsFile('trusted-root', settings.trustedRoot, limits);
-    if (!roots.ok)
-        return { ok: false, reason: { message: roots.reason } };
-    const setup = { settings, roots: roots.value, workspace };
-    const checker = await keylessChecker(setup, limits);
-    return checker.ok ? { ok: true, value: setup } : checker;
-}
-/** One checker per set-up on each thread (the gate's thread makes it first; a worker, at its first bundle). */
-const checkers = new WeakMap();
-/** The Sigstore layer loaded and the roots parsed, once per set-up on this thread. */
-function keylessChecker(setup, limits) {
-    let made = checkers.get(setup);
+/** The roots of a set-up, parsed once per thread (the gate parses them first, so a root that cannot be used stops it before any file). */
+const loaded = new WeakMap();
+let publicGood = null;
+function rootsOf(source, limits) {
+    const load = async () => (await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434))).rootsFrom(source, limits);
+    if (source === null)
+        return (publicGood ??= load());
+    let made = loaded.get(source);
     if (!made)
-        checkers.set(setup, (made = makeChecker(setup, limits)));
+        loaded.set(source, (made = load()));
     return made;
 }
-async function makeChecker(setup, limits) {
-    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const loaded = sigstore.rootsFrom(setup.roots, limits);
-    if (!loaded.ok)
-        return { ok: false, reason: { message: loaded.reason } };
-    const roots = loaded.value;
-    return {
-        ok: true,
-        value: (file, sha256, policy, predicate) => {
-            const got = (0,files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(file.path), 'the Sigstore bundle', setup.workspace, limits);
-            if (got.kind === 'none')
-                return { ok: false, reason: `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop())} beside it)` };
-            if (got.kind === 'refused')
-                return { ok: false, reason: `${(0,formats/* sigstoreOf */.MA)(file.rel)}: ${got.reason}` };
-            return sigstore.checkBundleFile((0,formats/* sigstoreOf */.MA)(file.rel), got.bytes, { subject: { name: file.rel, sha256 }, policy, roots, predicate }, limits);
-        },
-    };
-}
-/** The identities a file of this role is checked against: signers for audit exports, producers for runs (null: none). */
-const policyFor = (settings, role) => role === 'audit' ? settings.signers : settings.producers;
-/** Whether a file of this role is checked by identity at all (then its bundle is worth a reading thread's time). */
-const keyless_checkedByIdentity = (settings, role) => policyFor(settings, role) !== null;
-/**
- * A file's keyless result, decided by the thread that read it: an audit export's records by a signer
- * identity, a run by a producer identity (a bundle's predicate is upstream's, checked field by
- * field against what its reader verified); undefined when its role has no identities or the file
- * is no run. `read.sha256` is there: readers hash every file when identities are configured.
- */
-function keylessOf(check, settings, role, file, read) {
-    const policy = policyFor(settings, role);
-    if (!policy || (role === 'runs' && !read.run))
-        return undefined;
-    const sha256 = read.sha256;
-    if (role === 'audit')
-        return check(file, sha256, policy, { type: RECORDS_V1, check: isObjectPredicate });
+/** What a file's Statement must name as its predicate type (and check of its predicate), by what the file is. */
+function predicateFor(file) {
+    if (file.role === 'audit')
+        return { type: RECORDS_V1, check: isObjectPredicate };
     if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
-        return check(file, sha256, policy, { type: RUN_V1, check: isObjectPredicate });
-    const facts = read.bundle;
+        return { type: RUN_V1, check: isObjectPredicate };
+    const facts = file.read.bundle;
     if (!facts)
-        return { ok: false, reason: 'the bundle does not verify' };
-    return check(file, sha256, policy, { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) });
+        return (0,trust/* refused */.J5)('statement_mismatch', 'the bundle does not verify');
+    return { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) };
 }
-/** A record's trust with its file's keyless result: a trusted key's signature or a trusted identity's bundle trusts it. */
-function withKeyless(r, keyless, keys) {
-    if (r.trust.kind === 'trusted')
-        return r;
-    const trust = keyless.ok
-        ? { kind: 'trusted', by: keyless.value }
-        : { kind: 'untrusted', reason: keys && r.trust.kind === 'untrusted' ? `${r.trust.reason}; and ${keyless.reason}` : keyless.reason };
-    return { loc: r.loc, record: r.record, signer: r.signer, trust };
-}
-/** A run's attestation with its keyless result: a trusted producer key's sidecar or a trusted identity's bundle attests it. */
-function attestedWith(a, keyless, facts, keys) {
-    if (a?.kind === 'attested')
-        return a;
-    const named = { name: facts?.producer.name ?? null, version: facts?.producer.version ?? null };
-    if (keyless.ok)
-        return { kind: 'attested-keyless', by: keyless.value, ...named };
-    const keyReason = keys && a?.kind === 'unattested' ? `${a.reason}; and ` : '';
-    return { kind: 'unattested', reason: `${keyReason}${keyless.reason}` };
-}
-/**
- * A `.sigstore.json` beside an input when no identity is configured: its shape checked (garbage is
- * never ignored), reported as not checked. Null: there is none.
- */
-async function uncheckedBundle(file, limits, workspace) {
-    const got = readBeside(sigstoreOf(file.path), 'the Sigstore bundle', workspace, limits);
-    if (got.kind === 'none')
-        return null;
-    const at = { file: sigstoreOf(file.rel), line: 1, column: 1 };
-    if (got.kind === 'refused')
-        return finding('invalid_artifact', at, got.reason);
+async function decide(file, policy, source, limits) {
+    const beside = file.sigstore;
+    const name = (0,formats/* sigstoreOf */.MA)(file.rel);
+    if (beside.kind === 'none')
+        return (0,trust/* refused */.J5)('no_attestation', `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop() ?? file.rel)} beside it)`);
+    if (beside.kind === 'refused')
+        return (0,trust/* refused */.J5)('attestation_malformed', `${name}: ${beside.reason}`);
+    const predicate = predicateFor(file);
+    if ('kind' in predicate)
+        return predicate;
+    const roots = await rootsOf(source, limits);
+    // The gate loaded these same bytes before anything was read: if they fail here, so does the file.
+    if (!roots.ok)
+        return (0,trust/* refused */.J5)('attestation_malformed', `the trusted root cannot be used: ${roots.reason}`);
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
-    const shapes = sigstore.bundleShapes(at.file, got.bytes, limits);
-    if (!shapes.ok)
-        return finding('invalid_artifact', at, shapes.reason);
-    return finding('skipped_object', at, `${shapes.value} Sigstore bundle(s), not checked: no trusted identities (--trusted-signer-identity, --trusted-producer-identity)`);
+    const sha256 = file.read.sha256 ?? '';
+    const checked = sigstore.checkBundles(beside.file, { subject: { name: file.rel, sha256 }, policy, roots: roots.value, predicate }, limits);
+    if (!checked.ok)
+        return (0,trust/* refused */.J5)(checked.reason.code, checked.reason.detail);
+    return { kind: 'trusted', by: { kind: 'identity', signer: checked.value } };
+}
+/** The identity checkers a set-up configures: the signers' (audit exports) and the producers' (runs). */
+function identityCheckers(setup, limits) {
+    const checker = (role, policy) => ({
+        role,
+        async check(file) {
+            const decision = await decide(file, policy, setup.roots, limits);
+            return role === 'audit' ? { kind: 'file', decision } : { kind: 'run', decision };
+        },
+    });
+    return [...(setup.signers ? [checker('audit', setup.signers)] : []), ...(setup.producers ? [checker('runs', setup.producers)] : [])];
+}
+
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/read/signature.ts
+var signature = __nccwpck_require__(2826);
+;// CONCATENATED MODULE: ./src/trust/check.ts
+/**
+ * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
+ * is trusted only when its well-formed signature member names a trusted key, its signed payload
+ * digest is sha256(P), and the Ed25519 signature over PAE(payload_type, P) verifies. Each refusal
+ * has its code and its words. Verifications run on libuv's thread pool, at most WINDOW at once per
+ * thread (memory stays bounded and file reads on the same pool are not starved), while the thread
+ * goes on reading the next file.
+ */
+
+
+
+
+/** Most Ed25519 verifications queued on libuv's pool at once, per thread. */
+const WINDOW = 4096;
+let running = 0;
+const waiting = [];
+/** An Ed25519 verification on libuv's thread pool, when the window has room; false for a signature that cannot be one. */
+async function verifyOnPool(data, key, signature) {
+    if (running >= WINDOW)
+        await new Promise((resolve) => waiting.push(resolve));
+    running++;
+    try {
+        return await new Promise((resolve) => {
+            try {
+                (0,external_node_crypto_.verify)(null, data, key, signature, (err, ok) => resolve(!err && ok));
+            }
+            catch {
+                resolve(false);
+            }
+        });
+    }
+    finally {
+        running--;
+        waiting.shift()?.();
+    }
+}
+/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature. */
+async function checkRecordSignature(member, payload, keys) {
+    if (!member || payload === undefined)
+        return (0,trust/* refused */.J5)('unsigned', 'unsigned');
+    const key = keys.get(member.key_id);
+    if (!key)
+        return (0,trust/* refused */.J5)('unknown_signer', `unknown signer ${member.key_id}`);
+    const bytes = Buffer.from(payload, 'utf8');
+    if ((0,binding/* sha256Digest */.sI)(bytes) !== member.signed_payload_digest)
+        return (0,trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
+    const ok = await verifyOnPool((0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, bytes), key, Buffer.from(member.signature, 'base64'));
+    return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,trust/* refused */.J5)('signature_invalid', 'signature does not verify');
+}
+
+// EXTERNAL MODULE: ./src/trust/refusal.ts
+var refusal = __nccwpck_require__(2510);
+;// CONCATENATED MODULE: ./src/trust/envelope.ts
+/**
+ * Checking a DSSE envelope against trusted keys, in the order docs/attestations.md gives: the
+ * payload type first (a key that signed the same bytes under another type must not pass), then the
+ * signatures: every signature against every trusted key, trusted when one pair verifies (keyid is
+ * never relied on). Reasons: `payload type …`, `unknown … sha256:…` (no signature's keyid names a
+ * trusted key), `signature does not verify`.
+ */
+
+
+
+
+/** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
+async function checkEnvelopeAsync(e, payloadType, keys, who) {
+    if (e.payloadType !== payloadType)
+        return (0,refusal/* refuse */.T)('payload_type', `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}`);
+    const data = (0,signature/* pae */.Zg)(payloadType, e.payload);
+    const tries = [];
+    for (const s of e.signatures) {
+        for (const [keyId, key] of keys) {
+            tries.push(verifyOnPool(data, key, s.sig).then((ok) => (ok ? keyId : null)));
+        }
+    }
+    const verified = (await Promise.all(tries)).find((k) => k !== null);
+    if (verified)
+        return { ok: true, value: verified };
+    if (!e.signatures.some((s) => keys.has(s.keyid)))
+        return (0,refusal/* refuse */.T)('unknown_signer', `unknown ${who} ${(0,core_text/* quote */.hD)(e.signatures[0]?.keyid || '(no keyid)')}`);
+    return (0,refusal/* refuse */.T)('signature_invalid', 'signature does not verify');
+}
+
+;// CONCATENATED MODULE: ./src/trust/checkers/producer-keys.ts
+/**
+ * Producer keys (semantics §10, docs/attestations.md §1): with trusted producers, a run is attested
+ * only when it is an evidence bundle whose `<bundle>.intoto.jsonl` holds an envelope that passes
+ * every check with a trusted key, in upstream's order: payload type, signature, strict payload, then
+ * the Statement against the verified bundle. Each refusal has its code.
+ */
+
+
+
+
+
+async function checkOne(e, facts, keys, limits) {
+    const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
+    if (!signed.ok)
+        return (0,trust/* refused */.J5)(signed.reason.code, signed.reason.detail);
+    const payload = (0,envelope/* strictPayload */.iv)(e.payload, limits);
+    if (!payload.ok)
+        return (0,trust/* refused */.J5)('statement_mismatch', payload.reason);
+    const statement = checkBundleStatement(payload.value, facts);
+    if (!statement.ok)
+        return (0,trust/* refused */.J5)('statement_mismatch', statement.reason);
+    return { kind: 'trusted', by: { kind: 'key', keyId: signed.value } };
+}
+const producerKeys = (keys, limits) => ({
+    role: 'runs',
+    async check(file) {
+        const decision = async () => {
+            if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
+                return (0,trust/* refused */.J5)('not_a_bundle', 'not an evidence bundle: JSON surfaces and server logs cannot be attested by a producer key');
+            const sidecar = file.dsse;
+            if (sidecar.kind === 'none')
+                return (0,trust/* refused */.J5)('no_attestation', 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)');
+            if (sidecar.kind === 'empty')
+                return (0,trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
+            if (sidecar.kind === 'malformed')
+                return (0,trust/* refused */.J5)('attestation_malformed', 'the attestation sidecar is malformed (see its invalid_artifact finding)');
+            const envelopes = sidecar.envelopes;
+            let first = null;
+            for (const e of envelopes) {
+                const d = await checkOne(e, file.read.bundle ?? null, keys, limits);
+                if (d.kind === 'trusted')
+                    return d;
+                if (d.kind === 'untrusted')
+                    first ??=
+                        envelopes.length > 1 ? (0,trust/* refused */.J5)(d.code, `${d.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`) : d;
+            }
+            return first ?? (0,trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
+        };
+        return { kind: 'run', decision: await decision() };
+    },
+});
+
+;// CONCATENATED MODULE: ./src/trust/checkers/record-keys.ts
+/**
+ * Record keys (§8, docs/records-provenance.md): every record of an audit export is trusted only when
+ * a trusted key signed it. One decision per record; the Ed25519 checks run on libuv's pool (check.ts).
+ */
+
+const recordKeys = (keys) => ({
+    role: 'audit',
+    async check(file) {
+        const decisions = await Promise.all(file.read.records.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys)));
+        return { kind: 'records', decisions };
+    },
+});
+
+;// CONCATENATED MODULE: ./src/trust/checkers/shape-only.ts
+/**
+ * Shape only: when no producer key is configured, a well-formed `<bundle>.intoto.jsonl` is reported
+ * with the signer it names, not checked (the report's producer, `checked: false`). Its shape was
+ * checked when it was read (gate/evidence.ts): garbage is never ignored.
+ */
+
+const shapeOnly = {
+    role: 'runs',
+    async check(file) {
+        const first = file.dsse.kind === 'envelopes' ? file.dsse.envelopes[0]?.signatures[0] : undefined;
+        return { kind: 'run', decision: first ? { kind: 'unchecked', keyId: first.keyid } : trust/* NONE */.x3 };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/gate/evidence.ts
+/**
+ * One input file, with everything beside it, is the unit of work. `readEvidence` runs on whichever
+ * thread reads the file (gate/readers.ts): it reads and binds the file, finds its sidecars once (one
+ * look, one refusal each: `<bundle>.intoto.jsonl`, `<file>.sigstore.json`, their shapes always
+ * checked), runs every configured trust checker of its role (src/trust/checkers/), and returns core
+ * input with trust decided. Signatures and payloads stay on this thread; what leaves is decisions.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
+const evidence_failed = (rel, message) => ({
+    run: null,
+    records: [],
+    findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+    digests: [],
+});
+/** Key material of trusted keys (what crosses to a worker). */
+const keyMaterial = (keys) => keys === null ? null : [...keys].map(([keyId, key]) => ({ keyId, spki: key.export({ type: 'spki', format: 'der' }).toString('base64') }));
+const keysOf = (material) => new Map(material.map((m) => [m.keyId, (0,external_node_crypto_.createPublicKey)({ key: Buffer.from(m.spki, 'base64'), format: 'der', type: 'spki' })]));
+/** The checkers of a set-up, in the order their refusals are told: keys, then identities; made once per thread. */
+const made = new WeakMap();
+function checkersOf(setup) {
+    let list = made.get(setup);
+    if (list)
+        return list;
+    const { trust, limits } = setup;
+    list = [
+        ...(trust.recordKeys ? [recordKeys(keysOf(trust.recordKeys))] : []),
+        ...(trust.producerKeys ? [producerKeys(keysOf(trust.producerKeys), limits)] : [shapeOnly]),
+        ...(trust.identities ? identityCheckers(trust.identities, limits) : []),
+    ];
+    made.set(setup, list);
+    return list;
+}
+/** Whether identities of this role are configured (then a file's sha256 is needed, and its bundle is checked, not only shaped). */
+const evidence_identitiesFor = (setup, role) => setup.trust.identities !== null && (role === 'audit' ? setup.trust.identities.signers : setup.trust.identities.producers) !== null;
+/** A bundle's `<bundle>.intoto.jsonl`, read once; its shape checked whatever is configured. */
+function readDsse(task, setup, out) {
+    if (task.role !== 'runs' || (0,formats/* formatOf */.be)(task.file.rel) !== 'bundle')
+        return { kind: 'none' };
+    const rel = (0,formats/* sidecarOf */.hQ)(task.file.rel);
+    const got = (0,files/* readBeside */.ri)((0,formats/* sidecarOf */.hQ)(task.file.path), 'the attestation sidecar', setup.workspace, setup.limits);
+    if (got.kind === 'none')
+        return got;
+    if (got.kind === 'refused') {
+        out.findings.push((0,findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
+        return { kind: 'malformed' };
+    }
+    if (setup.digest)
+        out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
+    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.bytes, setup.limits);
+    for (const f of read.findings)
+        out.findings.push(f);
+    if (read.findings.length > 0)
+        return { kind: 'malformed' };
+    if (read.empty) {
+        if (setup.trust.producerKeys === null)
+            out.findings.push((0,findings/* finding */.gk)('skipped_object', { file: rel, line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'));
+        return { kind: 'empty' };
+    }
+    return { kind: 'envelopes', envelopes: read.envelopes };
+}
+/** A file's `<file>.sigstore.json`, read once; its shape checked always (garbage is never ignored), its bundles checked by identity when its role has identities. */
+async function readSigstore(task, setup, out) {
+    const rel = (0,formats/* sigstoreOf */.MA)(task.file.rel);
+    const at = { file: rel, line: 1, column: 1 };
+    const got = (0,files/* readBeside */.ri)((0,formats/* sigstoreOf */.MA)(task.file.path), 'the Sigstore bundle', setup.workspace, setup.limits);
+    if (got.kind === 'none')
+        return got;
+    if (got.kind === 'refused') {
+        out.findings.push((0,findings/* finding */.gk)('invalid_artifact', at, got.reason));
+        return { kind: 'refused', reason: got.reason };
+    }
+    if (setup.digest)
+        out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
+    const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
+    const file = sigstore.readSigstoreFile(rel, got.bytes, setup.limits);
+    for (const f of file.findings)
+        out.findings.push(f);
+    if (file.findings.length === 0 && !evidence_identitiesFor(setup, task.role)) {
+        const flag = task.role === 'audit' ? '--trusted-signer-identity' : '--trusted-producer-identity';
+        out.findings.push((0,findings/* finding */.gk)('skipped_object', at, `${file.bundles.length} Sigstore bundle(s), not checked: no trusted identities for this file (${flag})`));
+    }
+    return { kind: 'read', file };
+}
+/** A record's trust from the combined decision of its role's checkers (none configured: unchecked). */
+function trustOf(d) {
+    if (d.kind === 'trusted')
+        return { kind: 'trusted', by: d.by };
+    if (d.kind === 'untrusted')
+        return { kind: 'untrusted', code: d.code, reason: d.detail };
+    return { kind: 'unchecked' };
+}
+/** A run's attestation from the combined decision of its role's checkers. */
+function attestationOf(d, read) {
+    const named = { name: read.bundle?.producer.name ?? null, version: read.bundle?.producer.version ?? null };
+    if (d.kind === 'trusted')
+        return { kind: 'attested', by: d.by, ...named };
+    if (d.kind === 'untrusted')
+        return { kind: 'unattested', code: d.code, reason: d.detail };
+    if (d.kind === 'unchecked' && d.keyId !== null)
+        return { kind: 'unchecked', keyId: d.keyId, ...named };
+    return { kind: 'none' };
+}
+/** The decision a checker made for the i-th record (a file's decision holds for each). */
+const forRecord = (c, i) => c.kind === 'records' ? (c.decisions[i] ?? { kind: 'none' }) : c.decision;
+/** One file and everything beside it → what it contributes, trust decided. */
+async function evidence_readEvidence(task, setup) {
+    const { file, role } = task;
+    const read = await (0,files/* readOne */.JF)(file, role, setup.limits, setup.digest || evidence_identitiesFor(setup, role));
+    const out = { findings: [...read.findings], digests: [] };
+    if (read.sha256 !== undefined)
+        out.digests.push([file.rel, read.sha256]);
+    const dsse = readDsse(task, setup, out);
+    const sigstore = await readSigstore(task, setup, out);
+    const judged = role === 'runs' ? read.run !== null : read.records.length > 0;
+    const checkers = judged ? checkersOf(setup).filter((c) => c.role === role) : [];
+    const under = { path: file.path, rel: file.rel, role, read, dsse, sigstore };
+    const decisions = await Promise.all(checkers.map((c) => c.check(under)));
+    const records = read.records.map((r, i) => ({
+        loc: r.loc,
+        record: r.record,
+        signer: r.signer,
+        trust: trustOf((0,trust/* combine */.kg)(decisions.map((c) => forRecord(c, i)))),
+    }));
+    const run = read.run
+        ? {
+            artifact: read.run.artifact,
+            decisions: read.run.decisions,
+            attestation: attestationOf((0,trust/* combine */.kg)(decisions.map((c) => forRecord(c, 0))), read),
+        }
+        : null;
+    return { run, records, findings: out.findings, digests: out.digests };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/readers.ts
@@ -5194,27 +5669,39 @@ async function uncheckedBundle(file, limits, workspace) {
 
 
 
-
 /**
- * One file read, and the bundle beside it checked by identity when its role has identities: the
- * Sigstore checks (milliseconds per bundle) run on the thread that read the file, on every core.
+ * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
+ * pool (trust/check.ts) while the next files are read, so reading and checking overlap; the results
+ * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
+ * the core anyway).
  */
-async function readTask(t, setup) {
-    const r = await (0,files/* readOne */.JF)(t.file, t.role, setup.limits, setup.digest);
-    const k = setup.keyless;
-    if (!k || !keyless_checkedByIdentity(k.settings, t.role))
-        return r;
-    const check = await keylessChecker(k, setup.limits);
-    // The gate loaded these same bytes before anything was read; if they fail here, the file fails.
-    if (!check.ok)
-        throw new Error(check.reason.message);
-    const keyless = keylessOf(check.value, k.settings, t.role, t.file, r);
-    return keyless ? { ...r, keyless } : r;
-}
-/** The main thread's reader: today's path, one file at a time as it is asked. */
+const AHEAD = 64;
+/** The main thread's reader: the files in path order, read ahead while earlier files' signatures are checked. */
 function inlineReaders(tasks, setup) {
+    const started = [];
+    /** 1: the file's reading has begun (its result may already have been taken). */
+    const begun = new Uint8Array(tasks.length);
+    const start = (k) => {
+        const task = tasks[k];
+        if (task && begun[k] === 0) {
+            begun[k] = 1;
+            started[k] = readEvidence(task, setup);
+        }
+    };
     return {
-        read: (i) => readTask(tasks[i], setup),
+        async read(i) {
+            start(i);
+            // Each file read ahead runs up to its first wait (its checks), letting those of earlier files finish meanwhile.
+            for (let k = i + 1; k < Math.min(tasks.length, i + 1 + AHEAD) && begun[k] === 0; k++) {
+                await new Promise((resolve) => setImmediate(resolve));
+                start(k);
+            }
+            const got = started[i];
+            if (!got)
+                throw new Error(`file ${i} was never read`);
+            delete started[i];
+            return got;
+        },
         close: async () => { },
     };
 }
@@ -5248,8 +5735,7 @@ const sizeOf = (p) => {
  */
 const KEYLESS_WEIGHT_BYTES = (/* unused pure expression or super */ null && (512 * 1024));
 /** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
-const weightOf = (t, setup) => sizeOf(t.file.path) +
-    (setup.keyless && checkedByIdentity(setup.keyless.settings, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
+const weightOf = (t, setup) => sizeOf(t.file.path) + (identitiesFor(setup, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
 /** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
 function workerScript() {
     const here = path.dirname(fileURLToPath(import.meta.url));
@@ -5301,7 +5787,7 @@ function pending() {
     return p;
 }
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel, why) => failure(rel, `the thread reading this file stopped (${why}); it is not verified`);
+const stopped = (rel, why) => failed(rel, `the thread reading this file stopped (${why}); it is not verified`);
 class WorkerReaders {
     tasks;
     setup;
@@ -5372,7 +5858,7 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return readTask(this.tasks[i], this.setup);
+        return readEvidence(this.tasks[i], this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
@@ -5473,21 +5959,20 @@ class WorkerReaders {
         await Promise.all([...this.held.keys()].map((w) => w.terminate()));
     }
 }
-/** The worker side: read each task in turn and send back its encoded result. */
+/**
+ * The worker side: read each task in turn (one file's bytes at a time in this thread's buffer), and
+ * send back its encoded result once its checks are done; a file's checks finish while the next is read.
+ */
 function serveReads(port, setup) {
     port.postMessage({ ready: true });
     let chain = Promise.resolve();
+    const reply = (id, got, rel) => {
+        got.then((r) => port.postMessage({ id, text: encodeRead(r, rel) }), (e) => port.postMessage({ id, thrown: e instanceof Error ? e.message : String(e) }));
+    };
     port.on('message', (t) => {
-        chain = chain.then(async () => {
-            let reply;
-            try {
-                const r = await readTask({ file: { path: t.path, rel: t.rel }, role: t.role }, setup);
-                reply = { id: t.id, text: encodeRead(r, t.rel) };
-            }
-            catch (e) {
-                reply = { id: t.id, thrown: e instanceof Error ? e.message : String(e) };
-            }
-            port.postMessage(reply);
+        chain = chain.then(() => {
+            reply(t.id, evidence_readEvidence({ file: { path: t.path, rel: t.rel }, role: t.role }, setup), t.rel);
+            return new Promise((resolve) => setImmediate(resolve));
         });
     });
 }

@@ -23,7 +23,10 @@ const recordName = (r: CheckedRecord): string =>
 /** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
 function signedBy(r: CheckedRecord): string {
   const { signer, trust } = r.input;
-  if (trust.kind === 'trusted') return `, signed by trusted signer ${signer}`;
+  if (trust.kind === 'trusted')
+    return trust.by.kind === 'key'
+      ? `, signed by trusted signer ${trust.by.keyId}`
+      : `, attested by trusted identity ${quote(trust.by.signer.identity)}`;
   return signer === null ? '' : `, signed by key_id ${signer}, not checked: no trusted keys`;
 }
 

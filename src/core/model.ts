@@ -4,6 +4,7 @@ import type { JsonObject } from './json.js';
 import type { Location } from './location.js';
 import type { Policy } from './policy.js';
 import type { Projection } from './projection.js';
+import type { TrustCode, Voucher } from './trust.js';
 
 /**
  * The vocabulary of the gate, shared by readers, core and reporters.
@@ -37,29 +38,17 @@ export interface DecisionInput {
 }
 
 /**
- * Who produced a run (§10), decided at the trust edge (src/trust/producer.ts): `none` (no sidecar,
- * no trusted producers), `unchecked` (a well-formed sidecar, no trusted producers to check it
- * against), `attested` (a trusted producer's envelope passed every check) or `unattested` (trusted
- * producers are configured and it did not: the reason says why).
+ * Who produced a run (§10), decided at the trust edge by the checkers (src/trust/checkers/) on the
+ * thread that read it: `none` (no attestation, nothing configured), `unchecked` (a well-formed
+ * sidecar, no trusted producers to check it against), `attested` (a trusted producer key or identity
+ * passed every check) or `unattested` (trusted producers are configured and it did not: the code and
+ * the words say why).
  */
 export type Attestation =
   | { readonly kind: 'none' }
   | { readonly kind: 'unchecked'; readonly keyId: string; readonly name: string | null; readonly version: string | null }
-  | { readonly kind: 'attested'; readonly keyId: string; readonly name: string | null; readonly version: string | null }
-  /** A trusted producer identity's Sigstore bundle passed every check (docs/keyless.md). */
-  | { readonly kind: 'attested-keyless'; readonly by: WorkflowSigner; readonly name: string | null; readonly version: string | null }
-  | { readonly kind: 'unattested'; readonly reason: string };
-
-/** Who a keyless attestation names, as its certificate says and the checks required (docs/keyless.md). */
-export interface WorkflowSigner {
-  /** The certificate's SAN: the workflow file at its ref. */
-  readonly identity: string;
-  readonly sourceRepository: string;
-  readonly sourceRef: string;
-  readonly issuer: string;
-  /** The signing time a log entry or a timestamp vouched for (RFC 3339 UTC). */
-  readonly signedAt: string;
-}
+  | { readonly kind: 'attested'; readonly by: Voucher; readonly name: string | null; readonly version: string | null }
+  | { readonly kind: 'unattested'; readonly code: TrustCode; readonly reason: string };
 
 /** One run: a file (surface, NDJSON log, server log or bundle) and its decisions in order. */
 export interface RunInput {
@@ -70,14 +59,14 @@ export interface RunInput {
 }
 
 /**
- * Whether a record's signer is trusted (§8), decided at the edge where the trusted keys are
- * (src/trust/): `unchecked` when no trusted keys are configured.
+ * Whether a record's signer is trusted (§8), decided at the trust edge where the keys and identities
+ * are (src/trust/checkers/): `unchecked` when no trusted signer is configured; `trusted` by a key or
+ * an identity; `untrusted` with the code and the words of why.
  */
 export type Trust =
   | { readonly kind: 'unchecked' }
-  /** `by`: the file's Sigstore bundle from a trusted signer identity trusted it (absent: a trusted key's signature). */
-  | { readonly kind: 'trusted'; readonly by?: WorkflowSigner }
-  | { readonly kind: 'untrusted'; readonly reason: string };
+  | { readonly kind: 'trusted'; readonly by: Voucher }
+  | { readonly kind: 'untrusted'; readonly code: TrustCode; readonly reason: string };
 
 /** One provider audit record, as read from an export (shape and signature shape already validated), with its trust decided. */
 export interface RecordInput {

@@ -9,11 +9,12 @@
  */
 import { binding } from './binding.js';
 import type { RecordInput } from './model.js';
+import type { TrustCode } from './trust.js';
 
 type RecordCheck =
   | { readonly outcome: 'usable'; readonly recomputed: string }
   | { readonly outcome: 'inconsistent'; readonly recomputed: string | null; readonly reason: string }
-  | { readonly outcome: 'untrusted'; readonly recomputed: string; readonly reason: string }
+  | { readonly outcome: 'untrusted'; readonly recomputed: string; readonly code: TrustCode; readonly reason: string }
   /** A second copy of the entry `first` holds: counted once, so it binds nothing itself. */
   | { readonly outcome: 'imported_twice'; readonly recomputed: string; readonly first: RecordInput }
   /** Its identity is shared by `other`, a record of another meaning: neither is usable. */
@@ -46,7 +47,8 @@ function precheck(input: RecordInput): RecordCheck {
       reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
     };
   }
-  if (input.trust.kind === 'untrusted') return { outcome: 'untrusted', recomputed: b.digest, reason: input.trust.reason };
+  if (input.trust.kind === 'untrusted')
+    return { outcome: 'untrusted', recomputed: b.digest, code: input.trust.code, reason: input.trust.reason };
   return { outcome: 'usable', recomputed: b.digest };
 }
 

@@ -1,6 +1,7 @@
 /** The report: the one value every reporter renders. Its JSON form is `schemas/report.schema.json`. */
 import type { Finding } from './findings.js';
 import type { Rule } from './policy.js';
+import type { TrustCode } from './trust.js';
 import type { Level, RecordOutcome } from './vocabulary.js';
 
 export const REPORT_SCHEMA = 'receipt-gate.report.v1';
@@ -48,6 +49,8 @@ export interface RecordReport {
   readonly signer: string | null;
   /** For an untrusted record: why (unsigned, unknown signer …, payload digest differs, signature does not verify). */
   readonly untrusted: string | null;
+  /** For an untrusted record: the code of why (core/trust.ts TRUST_CODES). */
+  readonly untrusted_code: TrustCode | null;
   readonly call: { readonly artifact: string; readonly index: number; readonly line: number } | null;
   /** What trusted a record whose file a trusted signer identity attested (present only then). */
   readonly trusted_by?: WorkflowTrust;
@@ -79,6 +82,8 @@ export interface RunReport {
     /** The workflow identity that attested the run (present only for a keyless attestation). */
     readonly identity?: WorkflowTrust;
   } | null;
+  /** A run that trusted producers did not attest: the code of why (core/trust.ts TRUST_CODES); null otherwise. */
+  readonly unattested_code: TrustCode | null;
 }
 
 /**

@@ -10,10 +10,11 @@ import type { RecordVerdict } from './diagnose.js';
 import { callTitle, noRecordText, notVerifiedText, outcomeText, unmatchedText } from './explain.js';
 import { compareFindings, FINDINGS, type Finding, finding, placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
-import type { VerifyOptions, WorkflowSigner } from './model.js';
+import type { VerifyOptions } from './model.js';
 import type { Rule } from './policy.js';
 import type { CallReport, RecordReport, WorkflowTrust } from './report.js';
 import { quote } from './text.js';
+import type { WorkflowSigner } from './trust.js';
 import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
 
 const NO_READ = 'no later successful read of the same target exists in this run';
@@ -140,7 +141,8 @@ export function judgeRecord(v: RecordVerdict, options: VerifyOptions): { readonl
   const message = recordMessage(v, name);
   const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
   const holder = v.outcome === 'bound' ? v.call : null;
-  const by = v.record.input.trust.kind === 'trusted' ? v.record.input.trust.by : undefined;
+  const trust = v.record.input.trust;
+  const by = trust.kind === 'trusted' && trust.by.kind === 'identity' ? trust.by.signer : undefined;
   return {
     report: {
       file: loc.file,
@@ -153,6 +155,7 @@ export function judgeRecord(v: RecordVerdict, options: VerifyOptions): { readonl
       recomputed_digest: v.record.check.recomputed,
       signer,
       untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
+      untrusted_code: v.record.check.outcome === 'untrusted' ? v.record.check.code : null,
       call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
       ...(by ? { trusted_by: workflowTrust(by) } : {}),
     },

@@ -68,7 +68,9 @@ function withCopies(r: RecordReport, copies: readonly RecordInput[]): RecordRepo
     recomputed_digest: r.recomputed_digest,
     signer: r.signer,
     untrusted: r.untrusted,
+    untrusted_code: r.untrusted_code,
     call: r.call,
+    ...(r.trusted_by ? { trusted_by: r.trusted_by } : {}),
     also_at: copies.map((c) => ({ file: c.loc.file, line: c.loc.line, column: c.loc.column })),
   };
 }
@@ -99,9 +101,10 @@ function tallyTotals(
 /** A run's producer as the report names it (§10). */
 function producerOf(a: Attestation | undefined): RunReport['producer'] {
   if (!a || a.kind === 'none' || a.kind === 'unattested') return null;
-  if (a.kind === 'attested-keyless')
-    return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by) };
-  return { key_id: a.keyId, name: a.name, version: a.version, checked: a.kind === 'attested' };
+  if (a.kind === 'unchecked') return { key_id: a.keyId, name: a.name, version: a.version, checked: false };
+  if (a.by.kind === 'identity')
+    return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by.signer) };
+  return { key_id: a.by.keyId, name: a.name, version: a.version, checked: true };
 }
 
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
@@ -154,7 +157,14 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
       return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
     });
     const run = runs[i] as RunInput;
-    runReports.push({ artifact: run.artifact, calls: mine.length, weakest_level: weakest(mine), producer: producerOf(run.attestation) });
+    const a = run.attestation;
+    runReports.push({
+      artifact: run.artifact,
+      calls: mine.length,
+      weakest_level: weakest(mine),
+      producer: producerOf(a),
+      unattested_code: a?.kind === 'unattested' ? a.code : null,
+    });
     for (const c of mine) callReports.push(c);
   }
   const findings: Finding[] = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];

@@ -4,27 +4,22 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { sha256Hex } from '../core/binding.js';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
-import type { Attestation, Evidence, IdentityTrust, RunInput, VerifyOptions, WorkflowSigner } from '../core/model.js';
+import type { Evidence, IdentityTrust, RecordInput, RunInput, VerifyOptions } from '../core/model.js';
 import { checkRuleNames } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
 import { verify } from '../core/verify.js';
 import { discover, type FoundFile } from '../read/discover.js';
-import { readEnvelopeFile } from '../read/envelope.js';
-import type { FileRead } from '../read/file-read.js';
-import { readBeside } from '../read/files.js';
-import { attestedBy, EXTENSION_LIST, formatOf, sidecarOf } from '../read/formats.js';
-import { TrustPool } from '../trust/pool.js';
-import { attestation, type Sidecar } from '../trust/producer.js';
-import { attestedWith, type KeylessSetup, keylessSetup, uncheckedBundle, withKeyless } from './keyless.js';
-import { openReaders, type Readers, type ReadSetup, type ReadTask } from './readers.js';
+import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
+import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
+import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
+import { openReaders, type Readers } from './readers.js';
 import type { Settings, UsageProblem } from './settings.js';
 
 interface Collected extends Evidence {
-  /** Every input file read, path (as in the report) → hex sha256, when digests were asked for. */
+  /** Every input file read (and every attestation read beside one), path (as in the report) → hex sha256, when digests were asked for. */
   readonly inputs: ReadonlyMap<string, string>;
 }
 
@@ -32,41 +27,32 @@ interface Collected extends Evidence {
 export type OpenReaders = (tasks: readonly ReadTask[], setup: ReadSetup, jobs: number | null) => Readers | Promise<Readers>;
 
 /**
- * Read every input file into located evidence. The files are read by `open`'s readers (on the main
- * thread, or on worker threads for a large input) and taken here in path order, each dropped as
- * soon as its decisions and records are merged, so the evidence does not depend on which file was
- * read first.
+ * discover → schedule → merge: every input file is one unit of work (gate/evidence.ts), read on the
+ * main thread or on worker threads (`open`), and taken here in path order, so the evidence does not
+ * depend on which file was read first.
  */
-async function collect(settings: Settings, digests: boolean, keyless: KeylessSetup | null, open: OpenReaders): Promise<Collected> {
+async function collect(settings: Settings, setup: ReadSetup, open: OpenReaders): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
-  const runs: Promise<RunInput>[] = [];
-  const producers = settings.trustedProducers;
+  const runs: RunInput[] = [];
+  const records: RecordInput[] = [];
   const workspace = path.resolve(settings.workspace);
   const cwd = path.resolve(settings.cwd);
-  const keys = settings.trustedKeys;
-  // Audit exports first: their signatures are checked on libuv's thread pool while the runs are read.
-  const trust = new TrustPool(keys);
-  /** Audit export → its keyless result, when signer identities are configured. */
-  const recordTrust = new Map<string, Result<WorkflowSigner>>();
   const attestations = new Map<string, FoundFile>();
+  // Audit exports first: their signature checks overlap with reading the runs.
   const found = (['audit', 'runs'] as const).map((role) => ({
     role,
     d: discover(settings[role], cwd, workspace, settings.explicit[role], role),
   }));
-  // A file discovery refused (a broken link, a link out, a FIFO) is refused once: an attestation read
-  // beside its artifact says nothing more of it (semantics §6: one fact, one finding).
-  const refused = new Set<string>();
-  for (const { d } of found) for (const f of d.findings) if (f.code === 'invalid_artifact' && f.file !== null) refused.add(f.file);
   const readers = await open(
     found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))),
-    { limits: settings.limits, digest: digests || keyless !== null, keyless },
+    setup,
     settings.jobs,
   );
   let next = 0;
   try {
     for (const { role, d } of found) {
-      findings.push(...d.findings);
+      for (const f of d.findings) findings.push(f);
       for (const a of d.attestations) attestations.set(a.rel, a);
       if (role === 'runs' && d.files.length === 0) {
         findings.push(
@@ -77,77 +63,29 @@ async function collect(settings: Settings, digests: boolean, keyless: KeylessSet
           ),
         );
       }
-      for (const file of d.files) {
-        const r = await readers.read(next++);
-        if (!settings.keyless) {
-          const unchecked = await uncheckedBundle(file, settings.limits, workspace);
-          if (unchecked && !(unchecked.code === 'invalid_artifact' && refused.has(unchecked.file))) findings.push(unchecked);
-        }
-        if (role === 'audit' && r.keyless) recordTrust.set(file.rel, r.keyless);
-        if (r.sha256 !== undefined) inputs.set(file.rel, r.sha256);
-        for (const x of r.findings) findings.push(x);
-        if (r.run) runs.push(runInput(file, r.run, r, { settings, workspace, inputs: digests ? inputs : null, findings, refused }));
-        trust.add(r.records);
-        await trust.yield();
+      for (const _ of d.files) {
+        const evidence = await readers.read(next++);
+        for (const [rel, sha256] of evidence.digests) inputs.set(rel, sha256);
+        for (const f of evidence.findings) findings.push(f);
+        if (evidence.run) runs.push(evidence.run);
+        for (const r of evidence.records) records.push(r);
       }
     }
   } finally {
     await readers.close();
   }
-  findings.push(...orphans(attestations.values()));
+  for (const f of orphans(attestations.values())) findings.push(f);
+  const keys = settings.trustedKeys;
+  const producers = settings.trustedProducers;
   return {
-    runs: await Promise.all(runs),
-    records: (await trust.finish()).map((rec) => {
-      const k = recordTrust.get(rec.loc.file);
-      return k ? withKeyless(rec, k, keys !== null) : rec;
-    }),
+    runs,
+    records,
     findings,
     trustedSigners: keys ? [...keys.keys()].sort() : [],
     trustedProducers: producers ? [...producers.keys()].sort() : [],
     ...(settings.keyless ? { identities: identityTrust(settings.keyless) } : {}),
     inputs,
   };
-}
-
-/** What a run needs from the gate's state while it is read. */
-interface RunContext {
-  readonly settings: Settings;
-  readonly workspace: string;
-  /** Where the sidecar's digest goes, when digests were asked for. */
-  readonly inputs: Map<string, string> | null;
-  readonly findings: Finding[];
-  /** Files discovery already refused, each with its finding. */
-  readonly refused: ReadonlySet<string>;
-}
-
-/**
- * A run with its attestation decided: a bundle's sidecar (read beside it, never as a run; its
- * checks run while the rest is read), trusted producers' keys, and producer identities (a run's
- * `<run>.sigstore.json`); keys or identities, either trusts.
- */
-function runInput(file: FoundFile, run: RunInput, r: FileRead, ctx: RunContext): Promise<RunInput> {
-  const { settings } = ctx;
-  const producers = settings.trustedProducers;
-  const bundle = formatOf(file.rel) === 'bundle';
-  const sidecar: Sidecar = bundle ? readSidecar(file, ctx) : { kind: 'none' };
-  if (sidecar.kind === 'empty' && !producers)
-    ctx.findings.push(
-      finding(
-        'skipped_object',
-        { file: sidecarOf(file.rel), line: 1, column: 1 },
-        'the attestation sidecar holds no envelope: it attests nothing',
-      ),
-    );
-  const evidence = { bundle, facts: r.bundle ?? null, sidecar };
-  // Checked by the thread that read the run, when producer identities are configured (gate/keyless.ts).
-  const byIdentity = r.keyless ?? null;
-  const decided = (a: Attestation | undefined): RunInput => ({
-    artifact: run.artifact,
-    decisions: run.decisions,
-    attestation: byIdentity ? attestedWith(a, byIdentity, r.bundle ?? null, producers !== null) : (a as Attestation),
-  });
-  if (producers || sidecar.kind !== 'none') return attestation(evidence, producers, settings.limits).then(decided);
-  return Promise.resolve(byIdentity ? decided(undefined) : run);
 }
 
 /** `orphan_attestation`: an attestation with no artifact beside it. */
@@ -165,29 +103,6 @@ function orphans(attestations: Iterable<FoundFile>): Finding[] {
       );
   }
   return out;
-}
-
-/**
- * The sidecar `<bundle>.intoto.jsonl` beside a bundle: none, one that holds nothing, a malformed one
- * (its invalid_artifact findings are added, unless discovery already refused the file), or its
- * envelopes. A link to a sidecar inside the workspace is followed like every input; one that leaves
- * it is refused.
- */
-function readSidecar(bundle: FoundFile, ctx: RunContext): Sidecar {
-  const { findings } = ctx;
-  const { limits } = ctx.settings;
-  const rel = sidecarOf(bundle.rel);
-  const got = readBeside(sidecarOf(bundle.path), 'the attestation sidecar', ctx.workspace, limits);
-  if (got.kind === 'none') return got;
-  if (got.kind === 'refused') {
-    if (!ctx.refused.has(rel)) findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
-    return { kind: 'malformed' };
-  }
-  ctx.inputs?.set(rel, sha256Hex(got.bytes));
-  const read = readEnvelopeFile(rel, got.bytes, limits);
-  for (const f of read.findings) findings.push(f);
-  if (read.findings.length > 0) return { kind: 'malformed' };
-  return read.empty ? { kind: 'empty' } : { kind: 'envelopes', envelopes: read.envelopes };
 }
 
 /** The identity trust in effect, sorted, for the report's policy. */
@@ -229,18 +144,41 @@ function classesSeen(runs: readonly RunInput[]): Map<string, Set<string>> {
 }
 
 /**
- * settings → read (+ sidecars) → trust → verify. A rule naming a class or verb that neither the
- * gate nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
+ * What every reading thread is told: the limits, whether to hash, and the trust configured. With
+ * identities, the trusted roots are read once here and loaded, so a root that cannot be used is a
+ * usage problem before anything is read.
+ */
+async function readSetup(settings: Settings, digests: boolean): Promise<Result<ReadSetup, UsageProblem>> {
+  let identities: IdentitySetup | null = null;
+  const k = settings.keyless;
+  if (k) {
+    const sigstore = await import('../trust/sigstore.js');
+    const roots = sigstore.readTrustedRootsFile('trusted-root', k.trustedRoot, settings.limits);
+    if (!roots.ok) return { ok: false, reason: { message: roots.reason } };
+    const loaded = await rootsOf(roots.value, settings.limits);
+    if (!loaded.ok) return { ok: false, reason: { message: loaded.reason } };
+    identities = { signers: k.signers, producers: k.producers, roots: roots.value };
+  }
+  return {
+    ok: true,
+    value: {
+      limits: settings.limits,
+      digest: digests,
+      workspace: path.resolve(settings.workspace),
+      trust: { recordKeys: keyMaterial(settings.trustedKeys), producerKeys: keyMaterial(settings.trustedProducers), identities },
+    },
+  };
+}
+
+/**
+ * settings → read (+ sidecars, trust) → verify. A rule naming a class or verb that neither the gate
+ * nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
  * @param digests hash every input read (for a verdict attestation)
  */
 export async function runGate(settings: Settings, digests = false, open: OpenReaders = openReaders): Promise<Result<Gated, UsageProblem>> {
-  let keyless: KeylessSetup | null = null;
-  if (settings.keyless) {
-    const k = await keylessSetup(settings.keyless, settings.limits, path.resolve(settings.workspace));
-    if (!k.ok) return k;
-    keyless = k.value;
-  }
-  const evidence = await collect(settings, digests, keyless, open);
+  const setup = await readSetup(settings, digests);
+  if (!setup.ok) return setup;
+  const evidence = await collect(settings, setup.value, open);
   const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
   if (!names.ok) return { ok: false, reason: { message: names.reason, input: 'require' } };
   return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };

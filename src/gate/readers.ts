@@ -18,54 +18,53 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // node:worker_threads is loaded only when workers start (1.6 ms of every cold start otherwise).
 import type { MessagePort, Worker } from 'node:worker_threads';
-import type { FoundFile } from '../read/discover.js';
-import type { FileRead } from '../read/file-read.js';
-import { failure, type Role, readOne } from '../read/files.js';
+import type { FileEvidence } from '../read/file-read.js';
+import type { Role } from '../read/files.js';
 import { sigstoreOf } from '../read/formats.js';
-import type { ReadLimits } from '../read/limits.js';
 import { decodeRead, encodeRead } from '../read/wire.js';
-import { checkedByIdentity, type KeylessSetup, keylessChecker, keylessOf } from './keyless.js';
-
-/** One file to read and the role it was given. */
-export interface ReadTask {
-  readonly file: FoundFile;
-  readonly role: Role;
-}
+import { failed, identitiesFor, type ReadSetup, type ReadTask, readEvidence } from './evidence.js';
 
 /** The results of reading every task, taken in order. */
 export interface Readers {
   /** The i-th task's result (each asked once, in order). */
-  read(i: number): Promise<FileRead>;
+  read(i: number): Promise<FileEvidence>;
   /** Stop the threads (after the last read). */
   close(): Promise<void>;
 }
 
-/** What every reader is told once: the limits, whether to hash each file, and the keyless set-up when identities are configured. */
-export interface ReadSetup {
-  readonly limits: ReadLimits;
-  readonly digest: boolean;
-  readonly keyless: KeylessSetup | null;
-}
-
 /**
- * One file read, and the bundle beside it checked by identity when its role has identities: the
- * Sigstore checks (milliseconds per bundle) run on the thread that read the file, on every core.
+ * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
+ * pool (trust/check.ts) while the next files are read, so reading and checking overlap; the results
+ * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
+ * the core anyway).
  */
-async function readTask(t: ReadTask, setup: ReadSetup): Promise<FileRead> {
-  const r = await readOne(t.file, t.role, setup.limits, setup.digest);
-  const k = setup.keyless;
-  if (!k || !checkedByIdentity(k.settings, t.role)) return r;
-  const check = await keylessChecker(k, setup.limits);
-  // The gate loaded these same bytes before anything was read; if they fail here, the file fails.
-  if (!check.ok) throw new Error(check.reason.message);
-  const keyless = keylessOf(check.value, k.settings, t.role, t.file, r);
-  return keyless ? { ...r, keyless } : r;
-}
+const AHEAD = 64;
 
-/** The main thread's reader: today's path, one file at a time as it is asked. */
+/** The main thread's reader: the files in path order, read ahead while earlier files' signatures are checked. */
 export function inlineReaders(tasks: readonly ReadTask[], setup: ReadSetup): Readers {
+  const started: Promise<FileEvidence>[] = [];
+  /** 1: the file's reading has begun (its result may already have been taken). */
+  const begun = new Uint8Array(tasks.length);
+  const start = (k: number): void => {
+    const task = tasks[k];
+    if (task && begun[k] === 0) {
+      begun[k] = 1;
+      started[k] = readEvidence(task, setup);
+    }
+  };
   return {
-    read: (i) => readTask(tasks[i]!, setup),
+    async read(i) {
+      start(i);
+      // Each file read ahead runs up to its first wait (its checks), letting those of earlier files finish meanwhile.
+      for (let k = i + 1; k < Math.min(tasks.length, i + 1 + AHEAD) && begun[k] === 0; k++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        start(k);
+      }
+      const got = started[i];
+      if (!got) throw new Error(`file ${i} was never read`);
+      delete started[i];
+      return got;
+    },
     close: async () => {},
   };
 }
@@ -104,8 +103,7 @@ export const KEYLESS_WEIGHT_BYTES = 512 * 1024;
 
 /** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
 const weightOf = (t: ReadTask, setup: ReadSetup): number =>
-  sizeOf(t.file.path) +
-  (setup.keyless && checkedByIdentity(setup.keyless.settings, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
+  sizeOf(t.file.path) + (identitiesFor(setup, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
 
 /** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
 function workerScript(): string | null {
@@ -156,20 +154,20 @@ interface ReadyMessage {
 }
 
 interface Pending {
-  resolve(r: FileRead): void;
-  readonly promise: Promise<FileRead>;
+  resolve(r: FileEvidence): void;
+  readonly promise: Promise<FileEvidence>;
   readonly settled: boolean;
 }
 
 function pending(): Pending {
-  let done!: (r: FileRead) => void;
-  const promise = new Promise<FileRead>((r) => {
+  let done!: (r: FileEvidence) => void;
+  const promise = new Promise<FileEvidence>((r) => {
     done = r;
   });
   const p = {
     settled: false,
     promise,
-    resolve(r: FileRead): void {
+    resolve(r: FileEvidence): void {
       p.settled = true;
       done(r);
     },
@@ -178,7 +176,8 @@ function pending(): Pending {
 }
 
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel: string, why: string): FileRead => failure(rel, `the thread reading this file stopped (${why}); it is not verified`);
+const stopped = (rel: string, why: string): FileEvidence =>
+  failed(rel, `the thread reading this file stopped (${why}); it is not verified`);
 
 class WorkerReaders implements Readers {
   private readonly results: Pending[];
@@ -222,7 +221,7 @@ class WorkerReaders implements Readers {
    * awaited, this thread reads the smallest files nobody has taken (their results wait for their
    * turn), yielding between files so the workers' results come in and they are given more.
    */
-  async read(i: number): Promise<FileRead> {
+  async read(i: number): Promise<FileEvidence> {
     // Let the workers' results in first (each gives its worker its next file).
     await new Promise((r) => setImmediate(r));
     if (this.taken[i] === 0) {
@@ -249,8 +248,8 @@ class WorkerReaders implements Readers {
     return wanted.promise;
   }
 
-  private readHere(i: number): Promise<FileRead> {
-    return readTask(this.tasks[i] as ReadTask, this.setup);
+  private readHere(i: number): Promise<FileEvidence> {
+    return readEvidence(this.tasks[i] as ReadTask, this.setup);
   }
 
   /** The smallest task nobody has taken (the far end of the workers' order). */
@@ -348,20 +347,23 @@ class WorkerReaders implements Readers {
   }
 }
 
-/** The worker side: read each task in turn and send back its encoded result. */
+/**
+ * The worker side: read each task in turn (one file's bytes at a time in this thread's buffer), and
+ * send back its encoded result once its checks are done; a file's checks finish while the next is read.
+ */
 export function serveReads(port: MessagePort, setup: ReadSetup): void {
   port.postMessage({ ready: true } satisfies ReadyMessage);
   let chain = Promise.resolve();
+  const reply = (id: number, got: Promise<FileEvidence>, rel: string): void => {
+    got.then(
+      (r) => port.postMessage({ id, text: encodeRead(r, rel) } satisfies ResultMessage),
+      (e: unknown) => port.postMessage({ id, thrown: e instanceof Error ? e.message : String(e) } satisfies ResultMessage),
+    );
+  };
   port.on('message', (t: TaskMessage) => {
-    chain = chain.then(async () => {
-      let reply: ResultMessage;
-      try {
-        const r = await readTask({ file: { path: t.path, rel: t.rel }, role: t.role }, setup);
-        reply = { id: t.id, text: encodeRead(r, t.rel) };
-      } catch (e) {
-        reply = { id: t.id, thrown: e instanceof Error ? e.message : String(e) };
-      }
-      port.postMessage(reply);
+    chain = chain.then(() => {
+      reply(t.id, readEvidence({ file: { path: t.path, rel: t.rel }, role: t.role }, setup), t.rel);
+      return new Promise((resolve) => setImmediate(resolve));
     });
   });
 }

@@ -102,6 +102,8 @@ function walk(
         take(abs);
       } else if (ent.isSymbolicLink()) {
         link(w, abs, take, findings);
+      } else if (formatOf(ent.name) === 'attestation') {
+        take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
       } else if (formatOf(ent.name) !== null) {
         // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
         findings.push(finding('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
@@ -110,9 +112,17 @@ function walk(
   }
 }
 
-/** A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it, never into a directory. */
+/**
+ * A symbolic link met in a walk: followed to a regular file inside the workspace, never out of it,
+ * never into a directory. An attestation's name is taken whatever it leads to: it is read beside
+ * its artifact, which refuses it once (gate/evidence.ts), or it is an orphan.
+ */
 function link(w: Walk, abs: string, take: (abs: string) => void, findings: Finding[]): void {
   const rel = relOf(w, abs);
+  if (formatOf(abs) === 'attestation') {
+    take(abs);
+    return;
+  }
   let real: string;
   try {
     real = realpathSync(abs);

@@ -2,8 +2,9 @@
  * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
  * starts at and the element offsets its reader asked for. Every input kind reads through here: run
  * artifacts and audit exports (`json`: the whole file; `ndjson`: one document per non-blank line),
- * bundle events, and the importers' and sidecars' exports (`values`: one or more JSON values one
- * after another, so one value, `[…][…]` pages and JSON lines are all read as written). Limits are
+ * bundle events, and the importers' exports (`values`: one or more JSON values one after another,
+ * so one value, `[…][…]` pages and JSON lines are all read as written), attestations and trusted
+ * roots (`oneOrLines`: one value, pretty-printed or not, or one compact value per line). Limits are
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
 import { gunzipSync } from 'node:zlib';
@@ -14,7 +15,7 @@ import { blank, lines, overBytes } from './lines.js';
 import { firstValueEnd, LineIndex, parseStrict } from './strict-json.js';
 import { byteLocation, decodeUtf8 } from './utf8.js';
 
-export type DocumentMode = 'json' | 'ndjson' | 'values';
+export type DocumentMode = 'json' | 'ndjson' | 'values' | 'oneOrLines';
 
 /** One JSON document: its value, where it starts, and the element offsets of the paths collected. */
 export interface Doc {
@@ -145,7 +146,36 @@ export function* documents(text: string, mode: DocumentMode, options: DocumentOp
     }
     return;
   }
-  yield* values(text, opts, limits, sink);
+  if (mode === 'values') {
+    for (const span of values(text, opts, limits, sink)) yield span.doc;
+    return;
+  }
+  yield* oneOrLines(text, opts, limits, sink);
+}
+
+/**
+ * One value (pretty-printed or not), or one compact value per line: never two pretty-printed values
+ * one after another, never two values on one line (what `gh attestation` and `actions/attest` write,
+ * and nothing a reader could take two ways).
+ */
+function* oneOrLines(text: string, opts: Parameters<typeof parseStrict>[1], limits: ReadLimits, sink: DocSink): Generator<Doc> {
+  const spans = [...values(text, opts, limits, sink)];
+  if (spans.length <= 1) {
+    for (const span of spans) yield span.doc;
+    return;
+  }
+  let lastEnd = 0;
+  for (const { doc, end } of spans) {
+    const sameLine = lastEnd > 0 && !text.slice(lastEnd, doc.start).includes('\n');
+    lastEnd = end;
+    if (text.slice(doc.start, end).includes('\n'))
+      sink.error(
+        { offset: doc.start },
+        'a file of several values must hold one compact value per line (a pretty-printed value must be alone in its file)',
+      );
+    else if (sameLine) sink.error({ offset: doc.start }, 'two values on one line: one compact value per line');
+    else yield doc;
+  }
 }
 
 /** A line of a captured server log: a JSON document (it starts with `{`), or text to be looked at. */
@@ -179,8 +209,13 @@ export function* logLines(text: string, options: DocumentOptions, sink: DocSink)
 
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
-/** Zero or more JSON values, whitespace between them (an empty export is no entries); after a syntax error, reading resumes at the next line. */
-function* values(text: string, opts: Parameters<typeof parseStrict>[1], limits: ReadLimits, sink: DocSink): Generator<Doc> {
+/** Zero or more JSON values, whitespace between them (an empty export is no entries), each with where it ends; after a syntax error, reading resumes at the next line. */
+function* values(
+  text: string,
+  opts: Parameters<typeof parseStrict>[1],
+  limits: ReadLimits,
+  sink: DocSink,
+): Generator<{ readonly doc: Doc; readonly end: number }> {
   let at = 0;
   for (;;) {
     while (at < text.length && isSpace(text.charCodeAt(at))) at++;
@@ -202,7 +237,7 @@ function* values(text: string, opts: Parameters<typeof parseStrict>[1], limits: 
       sink.error({ offset: at }, lineTooLong(limits));
     } else {
       const r = parseStrict(text, opts, at, end.value);
-      if (r.ok) yield { value: r.value.json, start: at, elements: r.value.elements };
+      if (r.ok) yield { doc: { value: r.value.json, start: at, elements: r.value.elements }, end: end.value };
       else sink.error({ offset: r.reason.offset }, r.reason.message);
     }
     at = end.value;

@@ -1,7 +1,7 @@
 /**
  * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
  * file holds one JSON value (possibly pretty-printed) or one compact envelope per line, read through
- * the one document pipeline in `values` mode. PAE is the same as for signed records (signature.ts).
+ * the one document pipeline (`oneOrLines`: never two pretty-printed values). PAE is the same as for signed records (signature.ts).
  */
 import { type Finding, finding } from '../core/findings.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
@@ -114,7 +114,7 @@ export function readEnvelopeFile(file: string, bytes: Uint8Array, limits: ReadLi
   sink.lines = decoded.lines;
   const at = (offset: number): Location => sink.at(offset);
   const envelopes: Envelope[] = [];
-  for (const doc of documents(decoded.text, 'values', { limits, collect: [] }, sink)) {
+  for (const doc of documents(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)) {
     const e = readEnvelope(doc.value, at(doc.start));
     if (e.ok) envelopes.push(e.value);
     else findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));

@@ -4,8 +4,7 @@
  */
 import { type Finding, finding } from '../core/findings.js';
 import type { Location } from '../core/location.js';
-import type { RunInput, WorkflowSigner } from '../core/model.js';
-import type { Result } from '../core/result.js';
+import type { RecordInput, RunInput } from '../core/model.js';
 import type { RecordRead } from './record-read.js';
 
 export interface FileRead {
@@ -17,8 +16,20 @@ export interface FileRead {
   readonly sha256?: string;
   /** For a verified evidence bundle: what its producer attestation must match. */
   readonly bundle?: BundleFacts;
-  /** Its keyless result, when identities are configured for its role (checked by the thread that read it: gate/keyless.ts). */
-  readonly keyless?: Result<WorkflowSigner>;
+}
+
+/**
+ * What one file contributes once its trust is decided (gate/evidence.ts): core input only. This is
+ * what crosses from a reading thread to the gate (read/wire.ts).
+ */
+export interface FileEvidence {
+  /** Its run, its attestation decided (null: not a run, or rejected). */
+  readonly run: RunInput | null;
+  /** Its records, each one's trust decided. */
+  readonly records: readonly RecordInput[];
+  readonly findings: readonly Finding[];
+  /** Hex sha256 of the file and of each attestation read beside it, when hashed: [rel, digest]. */
+  readonly digests: readonly (readonly [string, string])[];
 }
 
 /** What a verified bundle says about itself: what its producer attestation must match (docs/attestations.md §1). */

@@ -17,7 +17,7 @@ import { ioReason } from './read-error.js';
 export type Role = 'runs' | 'audit';
 
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
-export const failure = (rel: string, message: string): FileRead => ({
+const failure = (rel: string, message: string): FileRead => ({
   run: null,
   records: [],
   findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],

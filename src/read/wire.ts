@@ -1,9 +1,10 @@
 /**
- * A FileRead as it crosses from a reading thread to the gate: one compact JSON text of tuples
- * (never the parsed artifact, never a structured clone of an object graph). `JSON.parse` of it
- * rebuilds, in one native pass, what the reader prepared; `decodeRead` restores the exact shapes
- * (decode(encode(r)) equals r: tested on every fixture). A decision is ~250 bytes here against
- * ~2 KB in the artifact, and nothing of it is scanned, classified or hashed again.
+ * What one file contributed, as it crosses from a reading thread to the gate: one compact JSON text
+ * of tuples (never the parsed artifact, never a structured clone of an object graph). `JSON.parse`
+ * of it rebuilds, in one native pass, what the reader prepared; `decodeRead` restores the exact
+ * shapes (decode(encode(r)) equals r: tested on every fixture). A decision is ~250 bytes here against
+ * ~2 KB in the artifact, and nothing of it is scanned, classified or hashed again. Trust crosses as
+ * decisions: signatures and payloads never leave the thread that checked them.
  *
  * The text is produced by this gate's own reader in the same process; it is not input, and it is
  * read only by `decodeRead`.
@@ -12,13 +13,18 @@ import type { ClaimReading } from '../core/claims.js';
 import type { Finding } from '../core/findings.js';
 import type { JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
-import { type AuditRecord, type DecisionInput, RECORD_SCHEMA, type RunInput, type WorkflowSigner } from '../core/model.js';
+import {
+  type Attestation,
+  type AuditRecord,
+  type DecisionInput,
+  RECORD_SCHEMA,
+  type RecordInput,
+  type RunInput,
+  type Trust,
+} from '../core/model.js';
 import type { CallSubject, Projection } from '../core/projection.js';
-import type { Result } from '../core/result.js';
 import type { Level } from '../core/vocabulary.js';
-import type { BundleFacts, FileRead } from './file-read.js';
-import type { RecordRead } from './record-read.js';
-import type { SignatureMember } from './signature.js';
+import type { FileEvidence } from './file-read.js';
 
 /** [file (null: the file read), line, column, member (null: none)] */
 type Loc = [string | null, number, number, string | null];
@@ -38,15 +44,17 @@ type DecisionTuple = [
   0 | 1 | 2 | string,
   boolean,
 ];
-type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, SignatureMember | null, string | null];
+type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, Trust];
 
 interface Wire {
-  readonly run: { readonly artifact: string; readonly decisions: readonly DecisionTuple[] } | null;
+  readonly run: {
+    readonly artifact: string;
+    readonly decisions: readonly DecisionTuple[];
+    readonly attestation: Attestation | null;
+  } | null;
   readonly records: readonly RecordTuple[];
   readonly findings: readonly Finding[];
-  readonly sha256: string | null;
-  readonly bundle: BundleFacts | null;
-  readonly keyless: Result<WorkflowSigner> | null;
+  readonly digests: readonly (readonly [string, string])[];
 }
 
 const loc = (l: Location, rel: string): Loc => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
@@ -85,26 +93,25 @@ const decisionTuple = (d: DecisionInput, rel: string): DecisionTuple => [
   d.succeeded,
 ];
 
-const recordTuple = (r: RecordRead, rel: string): RecordTuple => [
+const recordTuple = (r: RecordInput, rel: string): RecordTuple => [
   ...loc(r.loc, rel),
   r.record.provider,
   r.record.record_id,
   r.record.subject,
   r.record.binding_digest,
   r.signer,
-  r.signature ?? null,
-  r.payload ?? null,
+  r.trust,
 ];
 
 /** What a reading thread sends for one file. */
-export function encodeRead(r: FileRead, rel: string): string {
+export function encodeRead(r: FileEvidence, rel: string): string {
   const wire: Wire = {
-    run: r.run ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)) } : null,
+    run: r.run
+      ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)), attestation: r.run.attestation ?? null }
+      : null,
     records: r.records.map((x) => recordTuple(x, rel)),
     findings: r.findings,
-    sha256: r.sha256 ?? null,
-    bundle: r.bundle ?? null,
-    keyless: r.keyless ?? null,
+    digests: r.digests,
   };
   return JSON.stringify(wire);
 }
@@ -143,22 +150,18 @@ function decisionOf(t: DecisionTuple, rel: string): DecisionInput {
   };
 }
 
-function recordOf(t: RecordTuple, rel: string): RecordRead {
+function recordOf(t: RecordTuple, rel: string): RecordInput {
   const record: AuditRecord = { schema: RECORD_SCHEMA, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
-  const at = unloc(t, rel);
-  const signature = t[9];
-  const payload = t[10] ?? undefined;
-  return signature ? { loc: at, record, signer: t[8], signature, payload } : { loc: at, record, signer: t[8], payload };
+  return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
 }
 
-/** The FileRead a reading thread sent for the file `rel` (as encodeRead wrote it). */
-export function decodeRead(text: string, rel: string): FileRead {
-  const w = JSON.parse(text) as Wire;
-  const run: RunInput | null = w.run ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) } : null;
-  const records = w.records.map((r) => recordOf(r, rel));
-  const read: { -readonly [K in keyof FileRead]: FileRead[K] } = { run, records, findings: w.findings };
-  if (w.sha256 !== null) read.sha256 = w.sha256;
-  if (w.bundle !== null) read.bundle = w.bundle;
-  if (w.keyless !== null) read.keyless = w.keyless;
-  return read;
+/** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
+export function decodeRead(text: string, rel: string): FileEvidence {
+  const w: Wire = JSON.parse(text);
+  const run: RunInput | null = w.run
+    ? w.run.attestation === null
+      ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) }
+      : { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)), attestation: w.run.attestation }
+    : null;
+  return { run, records: w.records.map((r) => recordOf(r, rel)), findings: w.findings, digests: w.digests };
 }

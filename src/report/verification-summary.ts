@@ -64,8 +64,11 @@ function verifiedLevels(report: Report): string[] {
   const w = report.totals.weakest_level;
   const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
   if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0) levels.push('RECEIPTS_POLICY_MET');
-  if (report.policy.trusted_signers.length > 0) levels.push('RECEIPTS_SIGNED_RECORDS');
-  if (report.policy.trusted_producers.length > 0) levels.push('RECEIPTS_ATTESTED_RUNS');
+  // Keys or identities: either set in force means every record (every run) had to be vouched for.
+  const ids = report.policy.identities;
+  if (report.policy.trusted_signers.length > 0 || (ids?.trusted_signer_identities.length ?? 0) > 0) levels.push('RECEIPTS_SIGNED_RECORDS');
+  if (report.policy.trusted_producers.length > 0 || (ids?.trusted_producer_identities.length ?? 0) > 0)
+    levels.push('RECEIPTS_ATTESTED_RUNS');
   return levels;
 }
 

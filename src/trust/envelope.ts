@@ -12,6 +12,7 @@ import type { Envelope } from '../read/envelope.js';
 import { pae } from '../read/signature.js';
 import { verifyOnPool } from './check.js';
 import type { TrustedKeys } from './keys.js';
+import { type Refusal, refuse } from './refusal.js';
 
 /** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
 export async function checkEnvelopeAsync(
@@ -19,9 +20,9 @@ export async function checkEnvelopeAsync(
   payloadType: string,
   keys: TrustedKeys,
   who: 'signer' | 'producer',
-): Promise<Result<string>> {
+): Promise<Result<string, Refusal>> {
   if (e.payloadType !== payloadType)
-    return { ok: false, reason: `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}` };
+    return refuse('payload_type', `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}`);
   const data = pae(payloadType, e.payload);
   const tries: Promise<string | null>[] = [];
   for (const s of e.signatures) {
@@ -32,6 +33,6 @@ export async function checkEnvelopeAsync(
   const verified = (await Promise.all(tries)).find((k) => k !== null);
   if (verified) return { ok: true, value: verified };
   if (!e.signatures.some((s) => keys.has(s.keyid)))
-    return { ok: false, reason: `unknown ${who} ${quote(e.signatures[0]?.keyid || '(no keyid)')}` };
-  return { ok: false, reason: 'signature does not verify' };
+    return refuse('unknown_signer', `unknown ${who} ${quote(e.signatures[0]?.keyid || '(no keyid)')}`);
+  return refuse('signature_invalid', 'signature does not verify');
 }

@@ -14,15 +14,17 @@ import { bundleFromJSON, isBundleWithDsseEnvelope } from '@sigstore/bundle';
 import type { X509Certificate } from '@sigstore/core';
 import { TrustedRoot } from '@sigstore/protobuf-specs';
 import { toSignedEntity, toTrustMaterial, Verifier } from '@sigstore/verify';
-import { placeOf } from '../core/findings.js';
+import { type Finding, placeOf } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { asciiLower, quote } from '../core/text.js';
+import { refusalText } from '../core/trust.js';
 import { type Doc, decode, documents, LocatingSink } from '../read/documents.js';
 import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
 import { readNamedFile } from '../read/files.js';
 import type { ReadLimits } from '../read/limits.js';
 import { PUBLIC_GOOD_ROOT } from './public-good-root.generated.js';
+import { type Refusal, refuse } from './refusal.js';
 
 /** Fulcio's certificate extensions (https://github.com/sigstore/fulcio/blob/main/docs/oid-info.md). */
 const OID = {
@@ -45,6 +47,10 @@ export interface IdentityPolicy {
 export interface Root {
   /** The root's verifier, built once: one log entry or one timestamp (GitHub's own instance writes timestamps and no log entry); SCTs when the root lists CT logs. */
   readonly verifier: Verifier;
+  /** The log ids (base64) of its transparency logs: a log entry of another log means a root out of date, not a forgery. */
+  readonly tlogIds: ReadonlySet<string>;
+  /** How many timestamp authorities it holds. */
+  readonly timestampAuthorities: number;
 }
 
 /** What a passing bundle says about who signed, for the report. */
@@ -61,15 +67,15 @@ export interface KeylessSigner {
 export type PredicateKind = { readonly type: string; readonly check?: (predicate: unknown) => Result };
 
 /**
- * A file's JSON values (one value, or one per line) through the one document pipeline, its
- * problems located by the one sink; the first problem, or null.
+ * A file's JSON values (one value, pretty-printed or not, or one compact value per line) through the
+ * one document pipeline, its problems located by the one sink.
  */
 function valuesOf(name: string, bytes: Uint8Array, limits: ReadLimits): { readonly docs: readonly Doc[]; readonly sink: LocatingSink } {
   const sink = new LocatingSink(name);
   const decoded = decode(bytes, limits, sink);
   if (!decoded) return { docs: [], sink };
   sink.lines = decoded.lines;
-  return { docs: [...documents(decoded.text, 'values', { limits, collect: [] }, sink)], sink };
+  return { docs: [...documents(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)], sink };
 }
 
 /** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
@@ -134,9 +140,28 @@ function unboundedKey(v: JsonObject): string | null {
   return null;
 }
 
+/** The trusted-root media types (versions) this gate reads; any other is refused, never guessed at. */
+const ROOT_MEDIA_TYPES: ReadonlySet<string> = new Set([
+  'application/vnd.dev.sigstore.trustedroot+json;version=0.1',
+  'application/vnd.dev.sigstore.trustedroot.v0.2+json',
+]);
+
+/** The bundle media types (versions) this gate reads (docs/keyless.md); any other is refused, never guessed at. */
+const BUNDLE_MEDIA_TYPES: ReadonlySet<string> = new Set([
+  'application/vnd.dev.sigstore.bundle+json;version=0.1',
+  'application/vnd.dev.sigstore.bundle+json;version=0.2',
+  'application/vnd.dev.sigstore.bundle+json;version=0.3',
+  'application/vnd.dev.sigstore.bundle.v0.3+json',
+]);
+
 function rootOf(v: unknown): Result<Root> {
   if (!isObject(v) || typeof v['mediaType'] !== 'string' || !v['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
     return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
+  if (!ROOT_MEDIA_TYPES.has(v['mediaType']))
+    return {
+      ok: false,
+      reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify(quote(v['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
+    };
   // A validity interval without its start is malformed, never unbounded (the library alone reads it as open).
   const missing = unboundedKey(v);
   if (missing) return { ok: false, reason: `the trusted root is malformed: ${missing} has a validFor without a start` };
@@ -153,7 +178,8 @@ function rootOf(v: unknown): Result<Root> {
       timestampThreshold: 1,
       ctlogThreshold: root.ctlogs.length > 0 ? 1 : 0,
     });
-    return { ok: true, value: { verifier } };
+    const tlogIds = new Set(root.tlogs.flatMap((t) => (t.logId ? [Buffer.from(t.logId.keyId).toString('base64')] : [])));
+    return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length } };
   } catch (e) {
     return { ok: false, reason: `the trusted root does not load: ${(e as Error).message}` };
   }
@@ -194,18 +220,18 @@ export function checkSigner(
 }
 
 /** Steps 3 and 4: who signed, and for which repository and ref. */
-function checkIdentity(cert: X509Certificate, policy: IdentityPolicy): Result<Omit<KeylessSigner, 'signedAt'>> {
+function checkIdentity(cert: X509Certificate, policy: IdentityPolicy): Result<Omit<KeylessSigner, 'signedAt'>, Refusal> {
   const signer = checkSigner(cert, policy.identities, policy.issuer);
-  if (!signer.ok) return signer;
+  if (!signer.ok) return refuse('identity_untrusted', signer.reason);
   const { san } = signer.value;
   const repo = extensionText(cert, OID.sourceRepositoryUri);
   const ref = extensionText(cert, OID.sourceRepositoryRef);
   if (repo === undefined || ref === undefined)
-    return { ok: false, reason: 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)' };
+    return refuse('source_untrusted', 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)');
   const want = `https://github.com/${policy.sourceRepository}`;
   if (asciiLower(repo) !== asciiLower(want))
-    return { ok: false, reason: `source repository ${JSON.stringify(quote(repo))} is not ${want}` };
-  if (!policy.sourceRefs.has(ref)) return { ok: false, reason: `source ref ${JSON.stringify(quote(ref))} is not allowed` };
+    return refuse('source_untrusted', `source repository ${JSON.stringify(quote(repo))} is not ${want}`);
+  if (!policy.sourceRefs.has(ref)) return refuse('source_untrusted', `source ref ${JSON.stringify(quote(ref))} is not allowed`);
   return { ok: true, value: { identity: san, sourceRepository: repo, sourceRef: ref, issuer: signer.value.issuer } };
 }
 
@@ -220,8 +246,14 @@ function signingTime(bundle: ReturnType<typeof toSignedEntity>): string {
   return Number.isFinite(first) ? new Date(first).toISOString().replace(/\.\d+Z$/, 'Z') : '(unknown)';
 }
 
-/** A Sigstore bundle's parsed form, or why a value is not one. */
+/** A Sigstore bundle's parsed form, or why a value is not one (another version included: never guessed at). */
 function parseBundle(value: unknown): Result<ReturnType<typeof bundleFromJSON>> {
+  const mediaType = isObject(value) ? value['mediaType'] : undefined;
+  if (typeof mediaType === 'string' && !BUNDLE_MEDIA_TYPES.has(mediaType))
+    return {
+      ok: false,
+      reason: `a Sigstore bundle of an unsupported version (mediaType ${JSON.stringify(quote(mediaType))}; supported: ${[...BUNDLE_MEDIA_TYPES].join(', ')})`,
+    };
   try {
     return { ok: true, value: bundleFromJSON(value) };
   } catch (e) {
@@ -244,31 +276,70 @@ export function verifySigned(
   readonly bundle: ReturnType<typeof bundleFromJSON>;
 }> {
   const parsed = parseBundle(value);
-  return parsed.ok ? verifyBundle(parsed.value, roots, artifact) : parsed;
+  if (!parsed.ok) return parsed;
+  const verified = verifyBundle(parsed.value, roots, artifact);
+  return verified.ok ? verified : { ok: false, reason: verified.reason.detail };
+}
+
+/** The verifier's cause, as far as it says: the certificate's chain, a log or a timestamp authority. */
+const causeOf = (e: unknown): string => {
+  const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
+  return `${e instanceof Error ? e.message : String(e)}${cause}`;
+};
+
+/**
+ * Why a bundle that did not verify against any root failed, told apart from a forgery where the root
+ * says so: a certificate that chains to no CA of any root, a log entry whose log no root holds, or a
+ * timestamp when no root holds a timestamp authority is a root out of date (or the wrong root).
+ */
+function whyNotVerified(bundle: ReturnType<typeof bundleFromJSON>, roots: readonly Root[], first: unknown): Refusal {
+  const why = causeOf(first);
+  const code = first instanceof Error && 'code' in first ? String(first.code) : '';
+  const entries = bundle.verificationMaterial.tlogEntries;
+  const knownLog = entries.some(
+    (t) => t.logId !== undefined && roots.some((r) => r.tlogIds.has(Buffer.from(t.logId?.keyId ?? []).toString('base64'))),
+  );
+  const stamps = bundle.verificationMaterial.timestampVerificationData?.rfc3161Timestamps.length ?? 0;
+  const text = `the signature does not verify against the trusted root: ${why}`;
+  if (code === 'CERTIFICATE_ERROR' && /no (valid|trusted) certificate path/.test(why))
+    return { code: 'chain_untrusted', detail: `${text} (the certificate chains to no certificate authority of the trusted root)` };
+  if (entries.length > 0 && !knownLog && stamps === 0)
+    return { code: 'log_unknown', detail: `${text} (its transparency log is not in the trusted root)` };
+  if (stamps > 0 && entries.length === 0 && roots.every((r) => r.timestampAuthorities === 0))
+    return { code: 'log_unknown', detail: `${text} (the trusted root holds no timestamp authority)` };
+  return { code: 'signature_invalid', detail: text };
 }
 
 function verifyBundle(
   bundle: ReturnType<typeof bundleFromJSON>,
   roots: readonly Root[],
   artifact?: Uint8Array,
-): ReturnType<typeof verifySigned> {
+): Result<
+  {
+    readonly entity: ReturnType<typeof toSignedEntity>;
+    readonly cert: X509Certificate;
+    readonly bundle: ReturnType<typeof bundleFromJSON>;
+  },
+  Refusal
+> {
   let entity: ReturnType<typeof toSignedEntity>;
   try {
     entity = toSignedEntity(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
   } catch (e) {
-    return { ok: false, reason: `the bundle does not load: ${(e as Error).message}` };
+    return refuse('bundle_unsupported', `the bundle does not load: ${causeOf(e)}`);
   }
-  if (entity.key.$case !== 'certificate') return { ok: false, reason: 'the bundle is signed with a key, not a workflow certificate' };
-  let why = '';
+  if (entity.key.$case !== 'certificate')
+    return refuse('bundle_unsupported', 'the bundle is signed with a key, not a workflow certificate');
+  let first: unknown = null;
   for (const root of roots) {
     try {
       root.verifier.verify(entity);
       return { ok: true, value: { entity, cert: entity.key.certificate, bundle } };
     } catch (e) {
-      why ||= (e as Error).message;
+      first ??= e;
     }
   }
-  return { ok: false, reason: `the signature does not verify against the trusted root: ${why}` };
+  return { ok: false, reason: whyNotVerified(bundle, roots, first) };
 }
 
 /** What a bundle must be to be trusted: about this file, signed by an identity of the policy under one of the roots, with this predicate. */
@@ -280,68 +351,93 @@ export interface BundleExpectation {
   readonly predicate: PredicateKind;
 }
 
-function checkBundle(value: unknown, expected: BundleExpectation, limits: ReadLimits): Result<KeylessSigner> {
+function checkBundle(value: unknown, expected: BundleExpectation, limits: ReadLimits): Result<KeylessSigner, Refusal> {
   const { subject, policy, roots, predicate } = expected;
   const parsed = parseBundle(value);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return refuse('attestation_malformed', parsed.reason);
   if (!isBundleWithDsseEnvelope(parsed.value))
-    return { ok: false, reason: 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)' };
+    return refuse('bundle_unsupported', 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)');
   const envelope = parsed.value.content.dsseEnvelope;
   if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE)
-    return { ok: false, reason: `payload type is ${JSON.stringify(quote(envelope.payloadType))}, not ${IN_TOTO_PAYLOAD_TYPE}` };
+    return refuse('payload_type', `payload type is ${JSON.stringify(quote(envelope.payloadType))}, not ${IN_TOTO_PAYLOAD_TYPE}`);
   const signed = verifyBundle(parsed.value, roots);
   if (!signed.ok) return signed;
   const { entity, cert } = signed.value;
   const who = checkIdentity(cert, policy);
   if (!who.ok) return who;
   const payload = strictPayload(Buffer.from(envelope.payload), limits);
-  if (!payload.ok) return payload;
-  const s = payload.value;
-  if (!isObject(s) || s['_type'] !== STATEMENT_TYPE) return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
-  const only = onlySubject(s);
-  if (!only.ok) return only;
-  if (only.value.sha256 !== subject.sha256) return { ok: false, reason: 'subject digest differs from the file' };
+  if (!payload.ok) return refuse('statement_mismatch', payload.reason);
+  const statement = payload.value;
+  if (!isObject(statement) || statement['_type'] !== STATEMENT_TYPE) return refuse('statement_mismatch', `_type is not ${STATEMENT_TYPE}`);
+  const only = onlySubject(statement);
+  if (!only.ok) return refuse('statement_mismatch', only.reason);
+  if (only.value.sha256 !== subject.sha256) return refuse('statement_mismatch', 'subject digest differs from the file');
   const name = path.basename(subject.name);
-  if (only.value.name !== name)
-    return {
-      ok: false,
-      reason: `subject name ${JSON.stringify(typeof only.value.name === 'string' ? quote(only.value.name) : only.value.name)} is not ${JSON.stringify(name)}`,
-    };
-  if (s['predicateType'] !== predicate.type)
-    return { ok: false, reason: `predicate type is ${JSON.stringify(quote(String(s['predicateType'])))}, not ${predicate.type}` };
+  if (only.value.name !== name) {
+    const given = typeof only.value.name === 'string' ? quote(only.value.name) : only.value.name;
+    return refuse('statement_mismatch', `subject name ${JSON.stringify(given)} is not ${JSON.stringify(name)}`);
+  }
+  if (statement['predicateType'] !== predicate.type)
+    return refuse(
+      'statement_mismatch',
+      `predicate type is ${JSON.stringify(quote(String(statement['predicateType'])))}, not ${predicate.type}`,
+    );
   if (predicate.check) {
-    const p = predicate.check(s['predicate']);
-    if (!p.ok) return p;
+    const checked = predicate.check(statement['predicate']);
+    if (!checked.ok) return refuse('statement_mismatch', checked.reason);
   }
   return { ok: true, value: { ...who.value, signedAt: signingTime(entity) } };
 }
 
-/**
- * A `.sigstore.json` file's bundles (one value, or one per line): trusted when one passes every
- * check; otherwise the first reason (with the line when there are several).
- */
-export function checkBundleFile(name: string, bytes: Uint8Array, expected: BundleExpectation, limits: ReadLimits): Result<KeylessSigner> {
-  const { docs, sink } = valuesOf(name, bytes, limits);
-  const problem = sink.findings[0];
-  if (problem) return { ok: false, reason: `${name} is not strict JSON: ${problem.message}` };
-  if (docs.length === 0) return { ok: false, reason: 'no attestation: the .sigstore.json holds no bundle' };
-  let reason = '';
-  for (const [i, doc] of docs.entries()) {
-    const r = checkBundle(doc.value, expected, limits);
-    if (r.ok) return r;
-    reason ||= docs.length > 1 ? `${r.reason} (bundle ${i + 1}; none of ${docs.length} passes)` : r.reason;
-  }
-  return { ok: false, reason };
+/** A `.sigstore.json` as read: its values that are bundles of a supported version, each located, and every problem as a finding. */
+export interface SigstoreFile {
+  readonly bundles: readonly unknown[];
+  readonly findings: readonly Finding[];
 }
 
-/** Without identities a `.sigstore.json` is still read and its shape checked (docs/keyless.md): how many bundles it holds, or why it is malformed. */
-export function bundleShapes(name: string, bytes: Uint8Array, limits: ReadLimits): Result<number> {
+/**
+ * A `.sigstore.json` file's shape, always checked, whatever trust is configured (docs/keyless.md):
+ * one value (pretty-printed or not) or one compact value per line, each a Sigstore bundle of a
+ * supported version; every value that is not is an `invalid_artifact` at its line (garbage is never
+ * ignored, beside a good bundle neither).
+ */
+export function readSigstoreFile(name: string, bytes: Uint8Array, limits: ReadLimits): SigstoreFile {
   const { docs, sink } = valuesOf(name, bytes, limits);
+  const bundles: unknown[] = [];
   for (const doc of docs) {
     const b = parseBundle(doc.value);
-    if (!b.ok) return b;
+    if (b.ok) bundles.push(doc.value);
+    else sink.error({ offset: doc.start }, b.reason);
   }
-  const problem = sink.findings[0];
-  if (problem) return { ok: false, reason: `${name} is not strict JSON: ${problem.message}` };
-  return { ok: true, value: docs.length };
+  return { bundles, findings: sink.findings };
+}
+
+/**
+ * The bundles of a `.sigstore.json` against what they must be: trusted when one passes every check;
+ * otherwise the first refusal (with the bundle's number when there are several). A file with any
+ * malformed value, or none, trusts nothing.
+ */
+export function checkBundles(file: SigstoreFile, expected: BundleExpectation, limits: ReadLimits): Result<KeylessSigner, Refusal> {
+  if (file.findings.length > 0)
+    return refuse('attestation_malformed', `the Sigstore bundle file is malformed (${file.findings[0]?.message ?? 'see its finding'})`);
+  if (file.bundles.length === 0) return refuse('attestation_empty', 'no attestation: the .sigstore.json holds no bundle');
+  let refusal: Refusal | null = null;
+  for (const [i, value] of file.bundles.entries()) {
+    const r = checkBundle(value, expected, limits);
+    if (r.ok) return r;
+    refusal ??=
+      file.bundles.length > 1
+        ? { code: r.reason.code, detail: `${r.reason.detail} (bundle ${i + 1}; none of ${file.bundles.length} passes)` }
+        : r.reason;
+  }
+  return { ok: false, reason: refusal ?? { code: 'attestation_empty', detail: 'no bundle' } };
+}
+
+/** A `.sigstore.json` file read and checked in one step (verify-attestation, tests): the signer, or the refusal in words. */
+export function checkBundleFile(name: string, bytes: Uint8Array, expected: BundleExpectation, limits: ReadLimits): Result<KeylessSigner> {
+  const file = readSigstoreFile(name, bytes, limits);
+  const first = file.findings[0];
+  if (first) return { ok: false, reason: first.message };
+  const r = checkBundles(file, expected, limits);
+  return r.ok ? r : { ok: false, reason: refusalText(r.reason.code, r.reason.detail) };
 }

@@ -50,7 +50,7 @@ async function checkOne(
   resourceUri: string | null,
 ): Promise<Result<string>> {
   const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
-  if (!signed.ok) return signed;
+  if (!signed.ok) return { ok: false, reason: signed.reason.detail };
   const p = strictPayload(e.payload, limits);
   if (!p.ok) return p;
   const s = p.value;

@@ -1,0 +1,198 @@
+/**
+ * One input file, with everything beside it, is the unit of work. `readEvidence` runs on whichever
+ * thread reads the file (gate/readers.ts): it reads and binds the file, finds its sidecars once (one
+ * look, one refusal each: `<bundle>.intoto.jsonl`, `<file>.sigstore.json`, their shapes always
+ * checked), runs every configured trust checker of its role (src/trust/checkers/), and returns core
+ * input with trust decided. Signatures and payloads stay on this thread; what leaves is decisions.
+ */
+import { createPublicKey } from 'node:crypto';
+import { sha256Hex } from '../core/binding.js';
+import { type Finding, finding } from '../core/findings.js';
+import type { Attestation, RecordInput, Trust } from '../core/model.js';
+import { combine, type TrustDecision } from '../core/trust.js';
+import type { FoundFile } from '../read/discover.js';
+import { readEnvelopeFile } from '../read/envelope.js';
+import type { FileEvidence, FileRead } from '../read/file-read.js';
+import { type Role, readBeside, readOne } from '../read/files.js';
+import { formatOf, sidecarOf, sigstoreOf } from '../read/formats.js';
+import type { ReadLimits } from '../read/limits.js';
+import type { CheckerDecision, DsseSidecar, FileUnderCheck, SigstoreSidecar, TrustChecker } from '../trust/checker.js';
+import { type IdentitySetup, identityCheckers } from '../trust/checkers/identities.js';
+import { producerKeys } from '../trust/checkers/producer-keys.js';
+import { recordKeys } from '../trust/checkers/record-keys.js';
+import { shapeOnly } from '../trust/checkers/shape-only.js';
+import type { TrustedKeys } from '../trust/keys.js';
+
+/** One file to read and the role it was given. */
+export interface ReadTask {
+  readonly file: FoundFile;
+  readonly role: Role;
+}
+
+/** A trusted public key as plain data (a worker rebuilds the key from it). */
+export interface KeyMaterial {
+  readonly keyId: string;
+  /** SubjectPublicKeyInfo DER, base64. */
+  readonly spki: string;
+}
+
+/** Which trust is configured: plain data, the same on every thread. */
+interface TrustSetup {
+  /** Trusted record signers' keys (§8); null: none. */
+  readonly recordKeys: readonly KeyMaterial[] | null;
+  /** Trusted producers' keys (§10); null: none. */
+  readonly producerKeys: readonly KeyMaterial[] | null;
+  /** Trusted identities and the roots' text (docs/keyless.md); null: none. */
+  readonly identities: IdentitySetup | null;
+}
+
+/** What every reading thread is told once. */
+export interface ReadSetup {
+  readonly limits: ReadLimits;
+  /** Hash every file read (and every attestation read beside it): a verdict lists them. */
+  readonly digest: boolean;
+  readonly trust: TrustSetup;
+  /** Nothing outside it is read (a link beside an input must not lead out). */
+  readonly workspace: string;
+}
+
+/** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
+export const failed = (rel: string, message: string): FileEvidence => ({
+  run: null,
+  records: [],
+  findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
+  digests: [],
+});
+
+/** Key material of trusted keys (what crosses to a worker). */
+export const keyMaterial = (keys: TrustedKeys | null): readonly KeyMaterial[] | null =>
+  keys === null ? null : [...keys].map(([keyId, key]) => ({ keyId, spki: key.export({ type: 'spki', format: 'der' }).toString('base64') }));
+
+const keysOf = (material: readonly KeyMaterial[]): TrustedKeys =>
+  new Map(material.map((m) => [m.keyId, createPublicKey({ key: Buffer.from(m.spki, 'base64'), format: 'der', type: 'spki' })]));
+
+/** The checkers of a set-up, in the order their refusals are told: keys, then identities; made once per thread. */
+const made = new WeakMap<ReadSetup, readonly TrustChecker[]>();
+function checkersOf(setup: ReadSetup): readonly TrustChecker[] {
+  let list = made.get(setup);
+  if (list) return list;
+  const { trust, limits } = setup;
+  list = [
+    ...(trust.recordKeys ? [recordKeys(keysOf(trust.recordKeys))] : []),
+    ...(trust.producerKeys ? [producerKeys(keysOf(trust.producerKeys), limits)] : [shapeOnly]),
+    ...(trust.identities ? identityCheckers(trust.identities, limits) : []),
+  ];
+  made.set(setup, list);
+  return list;
+}
+
+/** Whether identities of this role are configured (then a file's sha256 is needed, and its bundle is checked, not only shaped). */
+export const identitiesFor = (setup: ReadSetup, role: Role): boolean =>
+  setup.trust.identities !== null && (role === 'audit' ? setup.trust.identities.signers : setup.trust.identities.producers) !== null;
+
+/** Where the findings and digests of what is read beside a file go. */
+interface Beside {
+  readonly findings: Finding[];
+  readonly digests: [string, string][];
+}
+
+/** A bundle's `<bundle>.intoto.jsonl`, read once; its shape checked whatever is configured. */
+function readDsse(task: ReadTask, setup: ReadSetup, out: Beside): DsseSidecar {
+  if (task.role !== 'runs' || formatOf(task.file.rel) !== 'bundle') return { kind: 'none' };
+  const rel = sidecarOf(task.file.rel);
+  const got = readBeside(sidecarOf(task.file.path), 'the attestation sidecar', setup.workspace, setup.limits);
+  if (got.kind === 'none') return got;
+  if (got.kind === 'refused') {
+    out.findings.push(finding('invalid_artifact', { file: rel, line: 1, column: 1 }, got.reason));
+    return { kind: 'malformed' };
+  }
+  if (setup.digest) out.digests.push([rel, sha256Hex(got.bytes)]);
+  const read = readEnvelopeFile(rel, got.bytes, setup.limits);
+  for (const f of read.findings) out.findings.push(f);
+  if (read.findings.length > 0) return { kind: 'malformed' };
+  if (read.empty) {
+    if (setup.trust.producerKeys === null)
+      out.findings.push(
+        finding('skipped_object', { file: rel, line: 1, column: 1 }, 'the attestation sidecar holds no envelope: it attests nothing'),
+      );
+    return { kind: 'empty' };
+  }
+  return { kind: 'envelopes', envelopes: read.envelopes };
+}
+
+/** A file's `<file>.sigstore.json`, read once; its shape checked always (garbage is never ignored), its bundles checked by identity when its role has identities. */
+async function readSigstore(task: ReadTask, setup: ReadSetup, out: Beside): Promise<SigstoreSidecar> {
+  const rel = sigstoreOf(task.file.rel);
+  const at = { file: rel, line: 1, column: 1 };
+  const got = readBeside(sigstoreOf(task.file.path), 'the Sigstore bundle', setup.workspace, setup.limits);
+  if (got.kind === 'none') return got;
+  if (got.kind === 'refused') {
+    out.findings.push(finding('invalid_artifact', at, got.reason));
+    return { kind: 'refused', reason: got.reason };
+  }
+  if (setup.digest) out.digests.push([rel, sha256Hex(got.bytes)]);
+  const sigstore = await import('../trust/sigstore.js');
+  const file = sigstore.readSigstoreFile(rel, got.bytes, setup.limits);
+  for (const f of file.findings) out.findings.push(f);
+  if (file.findings.length === 0 && !identitiesFor(setup, task.role)) {
+    const flag = task.role === 'audit' ? '--trusted-signer-identity' : '--trusted-producer-identity';
+    out.findings.push(
+      finding(
+        'skipped_object',
+        at,
+        `${file.bundles.length} Sigstore bundle(s), not checked: no trusted identities for this file (${flag})`,
+      ),
+    );
+  }
+  return { kind: 'read', file };
+}
+
+/** A record's trust from the combined decision of its role's checkers (none configured: unchecked). */
+function trustOf(d: TrustDecision): Trust {
+  if (d.kind === 'trusted') return { kind: 'trusted', by: d.by };
+  if (d.kind === 'untrusted') return { kind: 'untrusted', code: d.code, reason: d.detail };
+  return { kind: 'unchecked' };
+}
+
+/** A run's attestation from the combined decision of its role's checkers. */
+function attestationOf(d: TrustDecision, read: FileRead): Attestation {
+  const named = { name: read.bundle?.producer.name ?? null, version: read.bundle?.producer.version ?? null };
+  if (d.kind === 'trusted') return { kind: 'attested', by: d.by, ...named };
+  if (d.kind === 'untrusted') return { kind: 'unattested', code: d.code, reason: d.detail };
+  if (d.kind === 'unchecked' && d.keyId !== null) return { kind: 'unchecked', keyId: d.keyId, ...named };
+  return { kind: 'none' };
+}
+
+/** The decision a checker made for the i-th record (a file's decision holds for each). */
+const forRecord = (c: CheckerDecision, i: number): TrustDecision =>
+  c.kind === 'records' ? (c.decisions[i] ?? { kind: 'none' }) : c.decision;
+
+/** One file and everything beside it → what it contributes, trust decided. */
+export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<FileEvidence> {
+  const { file, role } = task;
+  const read = await readOne(file, role, setup.limits, setup.digest || identitiesFor(setup, role));
+  const out: Beside = { findings: [...read.findings], digests: [] };
+  if (read.sha256 !== undefined) out.digests.push([file.rel, read.sha256]);
+  const dsse = readDsse(task, setup, out);
+  const sigstore = await readSigstore(task, setup, out);
+  const judged = role === 'runs' ? read.run !== null : read.records.length > 0;
+  const checkers = judged ? checkersOf(setup).filter((c) => c.role === role) : [];
+  const under: FileUnderCheck = { path: file.path, rel: file.rel, role, read, dsse, sigstore };
+  const decisions = await Promise.all(checkers.map((c) => c.check(under)));
+  const records = read.records.map(
+    (r, i): RecordInput => ({
+      loc: r.loc,
+      record: r.record,
+      signer: r.signer,
+      trust: trustOf(combine(decisions.map((c) => forRecord(c, i)))),
+    }),
+  );
+  const run = read.run
+    ? {
+        artifact: read.run.artifact,
+        decisions: read.run.decisions,
+        attestation: attestationOf(combine(decisions.map((c) => forRecord(c, 0))), read),
+      }
+    : null;
+  return { run, records, findings: out.findings, digests: out.digests };
+}
