@@ -30907,23 +30907,23 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_run_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2829);
-/** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9898);
+/** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
 
 try {
-    await (0,_action_run_js__WEBPACK_IMPORTED_MODULE_1__/* .runAction */ .C)(_actions_core__WEBPACK_IMPORTED_MODULE_0__);
+    await (0,_action_main_js__WEBPACK_IMPORTED_MODULE_1__/* .run */ .e)(_actions_core__WEBPACK_IMPORTED_MODULE_0__);
 }
 catch (e) {
     // A bug, never an input problem: fail closed with a plain message; the stack goes to the debug log.
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__.debug(e?.stack ?? String(e));
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__.debug(e instanceof Error ? (e.stack ?? e.message) : String(e));
     try {
         _actions_core__WEBPACK_IMPORTED_MODULE_0__.setOutput('result', 'error');
     }
     catch {
         // The outputs file is what failed (a runner without GITHUB_OUTPUT's file): the failure below still says why.
     }
-    _actions_core__WEBPACK_IMPORTED_MODULE_0__.setFailed(`receipt-gate: internal error: ${e?.message ?? String(e)}`);
+    _actions_core__WEBPACK_IMPORTED_MODULE_0__.setFailed(`receipt-gate: internal error: ${e instanceof Error ? e.message : String(e)}`);
 }
 
 __webpack_async_result__();
@@ -30931,13 +30931,13 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2829:
+/***/ 9898:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  C: () => (/* binding */ runAction)
+  e: () => (/* binding */ run)
 });
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 17 modules
@@ -33217,10 +33217,10 @@ async function readSetup(settings, digests) {
         const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
         const roots = sigstore.readTrustedRootsFile('trusted-root', k.trustedRoot, settings.limits);
         if (!roots.ok)
-            return { ok: false, reason: { message: roots.reason } };
+            return { ok: false, reason: { code: 'file', message: roots.reason } };
         const loaded = await rootsOf(roots.value, settings.limits);
         if (!loaded.ok)
-            return { ok: false, reason: { message: loaded.reason } };
+            return { ok: false, reason: { code: 'file', message: loaded.reason } };
         identities = { signers: k.signers, producers: k.producers, roots: roots.value };
     }
     return {
@@ -33245,415 +33245,8 @@ async function runGate(settings, digests = false, open = openReaders) {
     const evidence = await collect(settings, setup.value, open);
     const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
     if (!names.ok)
-        return { ok: false, reason: { message: names.reason, input: 'require' } };
+        return { ok: false, reason: { code: 'value', message: names.reason, input: 'require' } };
     return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
-}
-
-;// CONCATENATED MODULE: ./src/report/verification-summary.ts
-/**
- * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
- * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
- * were read from is `resourceUri`, the policy digest covers everything that decides a verdict
- * besides the inputs (the report carries that object as `policy`, so a consumer can recompute it),
- * and every input file is listed with its sha256. Pure: the caller hands in the report's digest,
- * the inputs' digests and the time; nothing here reads a file or a clock.
- */
-
-
-
-
-
-const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
-/** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
-const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
-/** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
-function policyDigest(report) {
-    const c = (0,binding/* jcs */.vI)(report.policy);
-    if (!c.ok)
-        throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
-    return (0,binding/* sha256Hex */.fg)(c.text);
-}
-/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
-function verifiedLevels(report) {
-    if (!report.ok)
-        return [];
-    const w = report.totals.weakest_level;
-    const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
-    if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
-        levels.push('RECEIPTS_POLICY_MET');
-    // Keys or identities: either set in force means every record (every run) had to be vouched for.
-    const ids = report.policy.identities;
-    if (report.policy.trusted_signers.length > 0 || (ids?.trusted_signer_identities.length ?? 0) > 0)
-        levels.push('RECEIPTS_SIGNED_RECORDS');
-    if (report.policy.trusted_producers.length > 0 || (ids?.trusted_producer_identities.length ?? 0) > 0)
-        levels.push('RECEIPTS_ATTESTED_RUNS');
-    return levels;
-}
-function vsaPredicate(report, ctx) {
-    return {
-        verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
-        // The only member that is not deterministic.
-        timeVerified: (0,binding/* utcSeconds */.kk)(ctx.timeVerified),
-        resourceUri: ctx.resourceUri,
-        policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
-        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => (0,core_text/* cmp */.r2)(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
-        verificationResult: report.ok ? 'PASSED' : 'FAILED',
-        verifiedLevels: verifiedLevels(report),
-    };
-}
-function vsaStatement(report, ctx) {
-    return {
-        _type: envelope/* STATEMENT_TYPE */.zG,
-        subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
-        predicateType: envelope/* VSA_PREDICATE_TYPE */.cF,
-        predicate: vsaPredicate(report, ctx),
-    };
-}
-/** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
-function reportName(workspace, reportFile) {
-    return (0,discover/* inside */.n)(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
-}
-/** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
-function resourceUriFromEnv(env) {
-    const server = env['GITHUB_SERVER_URL'];
-    const repo = env['GITHUB_REPOSITORY'];
-    const sha = env['GITHUB_SHA'];
-    if (!server || !repo || !sha)
-        return null;
-    return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
-}
-
-// EXTERNAL MODULE: ./src/read/limits.ts
-var limits = __nccwpck_require__(5826);
-;// CONCATENATED MODULE: ./src/trust/keys.ts
-/**
- * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
- * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
- * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
- * refused past MAX_KEY_TEXT_BYTES.
- */
-
-
-/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
-function keys_keyIdOf(publicKey) {
-    return `sha256:${(0,external_node_crypto_.createHash)('sha256')
-        .update(publicKey.export({ type: 'spki', format: 'der' }))
-        .digest('hex')}`;
-}
-/**
- * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
- * `-----END L-----`, and nothing but whitespace may stand between blocks.
- */
-function pemBlocks(pem) {
-    if (Buffer.byteLength(pem) > limits/* MAX_KEY_TEXT_BYTES */.ZG)
-        return { ok: false, reason: `key text is over ${limits/* MAX_KEY_TEXT_BYTES */.ZG} bytes (a few keys are a few KiB)` };
-    const blocks = [];
-    let at = 0;
-    for (;;) {
-        const begin = pem.indexOf('-----BEGIN ', at);
-        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
-        if (gap.trim() !== '')
-            return { ok: false, reason: 'text outside the PEM blocks' };
-        if (begin < 0)
-            break;
-        const labelEnd = pem.indexOf('-----', begin + 11);
-        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
-        if (!/^[A-Z ]+$/.test(label))
-            return { ok: false, reason: 'a PEM BEGIN line without a label' };
-        const endLine = `-----END ${label}-----`;
-        const end = pem.indexOf(endLine, labelEnd + 5);
-        if (end < 0)
-            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
-        at = end + endLine.length;
-        blocks.push({ label, text: pem.slice(begin, at) });
-    }
-    return { ok: true, value: blocks };
-}
-/** A key type as people name it, with its article: "an RSA key", "an EC (ECDSA) key". */
-function keyKind(type) {
-    const names = new Map([
-        ['rsa', 'an RSA'],
-        ['rsa-pss', 'an RSA-PSS'],
-        ['dsa', 'a DSA'],
-        ['ec', 'an EC (ECDSA)'],
-        ['ed448', 'an Ed448'],
-        ['x25519', 'an X25519'],
-        ['x448', 'an X448'],
-        ['dh', 'a Diffie-Hellman'],
-    ]);
-    return `${names.get(type ?? '') ?? `a ${type ?? 'unknown'}`} key`;
-}
-/** The label of the first PEM block of a text, or null when it holds none. */
-const firstPemLabel = (pem) => /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1] ?? null;
-/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
-function parsePublicKeys(pem) {
-    if (!pem.includes('-----BEGIN '))
-        return {
-            ok: false,
-            reason: 'no PEM "PUBLIC KEY" block (this takes the PEM text of a public key, -----BEGIN PUBLIC KEY-----, not a file name)',
-        };
-    const scanned = pemBlocks(pem);
-    if (!scanned.ok)
-        return scanned;
-    const blocks = scanned.value;
-    if (blocks.length === 0)
-        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
-    const keys = [];
-    for (const [i, block] of blocks.entries()) {
-        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
-        if (block.label !== 'PUBLIC KEY')
-            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
-        let key;
-        try {
-            key = (0,external_node_crypto_.createPublicKey)({ key: block.text, format: 'pem' });
-        }
-        catch (e) {
-            return { ok: false, reason: `${where}does not parse (${e.message})` };
-        }
-        if (key.asymmetricKeyType !== 'ed25519')
-            return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
-        keys.push(key);
-    }
-    return { ok: true, value: keys };
-}
-/** Trusted keys by key_id (a key given twice counts once). */
-function trustedKeys(keys) {
-    return new Map(keys.map((k) => [keys_keyIdOf(k), k]));
-}
-
-;// CONCATENATED MODULE: ./src/tools/signing.ts
-/**
- * Making signatures, for the tools that write signed files: the export job's private key, new key
- * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
- * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
- */
-
-
-
-
-/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
-function parsePrivateKey(pem) {
-    const label = firstPemLabel(pem);
-    if (label === null)
-        return { ok: false, reason: 'holds no PEM block (an Ed25519 private key from keygen: -----BEGIN PRIVATE KEY-----)' };
-    if (label === 'PUBLIC KEY')
-        return {
-            ok: false,
-            reason: 'is a public key (PUBLIC KEY); signing needs the private key (PRIVATE KEY: the PREFIX.key.pem that keygen wrote)',
-        };
-    if (label === 'OPENSSH PRIVATE KEY')
-        return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
-    let privateKey;
-    try {
-        privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
-    }
-    catch (e) {
-        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
-    }
-    if (privateKey.asymmetricKeyType !== 'ed25519')
-        return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
-    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_.createPublicKey)(privateKey) } };
-}
-/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
-function newKeyPair() {
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-    return {
-        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
-        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
-        keyId: keyIdOf(publicKey),
-    };
-}
-/** Now, as a `signed_at` value (whole seconds). */
-const signedAtNow = (now) => utcSeconds(now);
-/** The signature member for payload P, signed with an Ed25519 private key. */
-function signPayload(payload, key, signedAt) {
-    const p = Buffer.from(payload, 'utf8');
-    return {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: sha256Digest(p),
-        key_id: keyIdOf(key.publicKey),
-        signature: edSign(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
-        signed_at: signedAt,
-    };
-}
-/**
- * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
- * the signature member goes in before its closing brace (the parsed record is never copied).
- */
-function signedLine(payload, key, signedAt) {
-    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
-}
-/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
-function envelopeLine(payloadType, payload, key) {
-    const sig = (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(payloadType, payload), key.privateKey).toString('base64');
-    return JSON.stringify({
-        payload: Buffer.from(payload).toString('base64'),
-        payloadType,
-        signatures: [{ keyid: keys_keyIdOf(key.publicKey), sig }],
-    });
-}
-
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./src/report/output.ts
-/**
- * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
- * through a symbolic link, since a link at an output path can be committed to the repository the gate
- * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
- * file is replaced by the output; a FIFO or a character device named as such, and a link to the
- * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
- * refused with its reason.
- */
-
-
-/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
-const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
-/**
- * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
- * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
- * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
- */
-function outputPlace(file) {
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(file);
-    }
-    catch {
-        return 'replace'; // nothing there yet
-    }
-    if (st.isFIFO() || st.isCharacterDevice())
-        return 'in place';
-    if (st.isFile() || st.isDirectory())
-        return 'replace';
-    if (st.isSymbolicLink()) {
-        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
-            return 'in place';
-        let to = null;
-        try {
-            to = (0,external_node_fs_.statSync)(file);
-        }
-        catch {
-            // a broken link: replaced by the output
-        }
-        if (to === null || to.isFile())
-            return 'replace link';
-        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
-    }
-    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
-}
-/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
-async function openOutput(file) {
-    if (outputPlace(file) === 'replace link')
-        (0,external_node_fs_.unlinkSync)(file);
-    return (0,promises_namespaceObject.open)(file, 'w');
-}
-
-;// CONCATENATED MODULE: ./src/tools/write.ts
-/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-
-
-
-/** `text` in a new temporary file beside `file`: its path. */
-function writeTemp(file, text) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
-    try {
-        (0,external_node_fs_.writeSync)(fd, text);
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-    return tmp;
-}
-/**
- * Write `text` to `file` only whole: a temporary file beside it, then a rename (which replaces a link
- * at `file`, never writing through it). A FIFO, a character device or this process's own output
- * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
- */
-function writeWhole(file, text) {
-    if (outputPlace(file) === 'in place') {
-        (0,external_node_fs_.writeFileSync)(file, text);
-        return;
-    }
-    const tmp = writeTemp(file, text);
-    try {
-        (0,external_node_fs_.renameSync)(tmp, file);
-    }
-    catch (e) {
-        (0,external_node_fs_.rmSync)(tmp, { force: true });
-        throw e;
-    }
-}
-/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
-function writeNew(file, text) {
-    const tmp = writeTemp(file, text);
-    try {
-        linkSync(tmp, file);
-    }
-    finally {
-        rmSync(tmp, { force: true });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/tools/verdict.ts
-/**
- * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
- * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
- * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
- * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
- */
-
-
-
-
-
-
-/** Write the requested files; `message` lists what was written. */
-function writeVerdict(report, origin, files) {
-    const ctx = {
-        reportName: reportName(origin.workspace, origin.reportFile),
-        reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
-        resourceUri: origin.resourceUri,
-        policyUri: origin.policyUri,
-        inputs: origin.inputs,
-        version: origin.version,
-        timeVerified: origin.timeVerified,
-    };
-    const statement = vsaStatement(report, ctx);
-    const written = [];
-    try {
-        if (files.predicate) {
-            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
-            written.push(files.predicate);
-        }
-        if (files.envelope) {
-            if (!files.key)
-                return {
-                    ok: false,
-                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
-                };
-            const payload = (0,binding/* jcs */.vI)(statement);
-            if (!payload.ok)
-                return {
-                    ok: false,
-                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
-                };
-            writeWhole(files.envelope, `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
-            written.push(files.envelope);
-        }
-    }
-    catch (e) {
-        return {
-            ok: false,
-            reason: [
-                (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
-            ],
-        };
-    }
-    return { ok: true, value: written.join('\n') };
 }
 
 ;// CONCATENATED MODULE: ./src/report/github-limits.ts
@@ -33854,6 +33447,37 @@ function buildAnnotations(report, prefix, scope = 'all') {
 
 
 const ANNOTATIONS_PER_REQUEST = CHECKS_API.annotationsPerRequest;
+/** An id as the API gave it (a number, or digits), as digits; null when it is neither. */
+const idOf = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? String(v) : typeof v === 'string' && /^[1-9]\d{0,18}$/.test(v) ? v : null;
+const check_run_member = (data, key) => typeof data === 'object' && data !== null && key in data ? data[key] : undefined;
+/**
+ * The check run this job already created, when a create's answer was lost (a 5xx or no answer after
+ * GitHub may have made it): found by its name on the head commit with the completion time this job
+ * gave it (to the second: an earlier attempt's run of the same name is not this one). Null: none.
+ */
+async function findCreated(api, t) {
+    const q = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/commits/${encodeURIComponent(t.headSha)}/check-runs?check_name=${encodeURIComponent(t.name)}&filter=latest`;
+    let res;
+    try {
+        res = await api.request('GET', q);
+    }
+    catch {
+        return null;
+    }
+    const runs = check_run_member(res.data, 'check_runs');
+    if (res.status !== 200 || !Array.isArray(runs))
+        return null;
+    for (const r of runs) {
+        const id = idOf(check_run_member(r, 'id'));
+        const completed = check_run_member(r, 'completed_at');
+        const same = typeof completed === 'string' && Math.floor(Date.parse(completed) / 1000) === Math.floor(t.completedAt.getTime() / 1000);
+        if (id === null || check_run_member(r, 'name') !== t.name || !same)
+            continue;
+        const html = check_run_member(r, 'html_url');
+        return { id, url: typeof html === 'string' && /^https?:\/\//.test(html) ? html : null };
+    }
+    return null;
+}
 const toApi = (a) => ({
     path: a.path,
     start_line: a.line,
@@ -33877,49 +33501,120 @@ async function publishCheckRun(api, t, output, annotations) {
     let url = null;
     let requests = 0;
     let posted = 0;
+    const failed = (status, message) => ({
+        ok: false,
+        reason: { status, message, posted, unposted: located.slice(posted), run: id === null ? null : { id, url } },
+    });
     for (const batch of batches) {
         const body = { output: { ...out, annotations: batch.map(toApi) } };
-        let res;
+        let res = null;
+        let lost = '';
         try {
             if (id === null) {
-                Object.assign(body, {
+                const create = {
                     name: t.name,
                     head_sha: t.headSha,
                     status: 'completed',
                     conclusion: t.conclusion,
                     completed_at: t.completedAt.toISOString(),
-                });
-                res = await api.request('POST', base, body);
+                    ...body,
+                };
+                res = await api.request('POST', base, create, { once: true });
             }
             else {
                 res = await api.request('PATCH', `${base}/${id}`, body);
             }
         }
         catch (e) {
-            return { ok: false, reason: { status: null, message: e.message, posted, unposted: located.slice(posted) } };
+            lost = e instanceof Error ? e.message : String(e);
         }
         requests++;
-        if (res.status < 200 || res.status >= 300) {
-            const msg = typeof res.data === 'object' && res.data !== null && 'message' in res.data
-                ? String(res.data.message)
-                : `HTTP ${res.status}`;
-            return { ok: false, reason: { status: res.status, message: msg, posted, unposted: located.slice(posted) } };
+        // A create whose answer was lost may have made the run: find it before creating another.
+        if (id === null && (res === null || res.status >= 500)) {
+            const found = await findCreated(api, t);
+            requests++;
+            if (found) {
+                id = found.id;
+                url = found.url;
+                posted += batch.length;
+                continue;
+            }
         }
-        const html = res.data?.html_url;
+        if (res === null)
+            return failed(null, lost);
+        if (res.status < 200 || res.status >= 300) {
+            const message = check_run_member(res.data, 'message');
+            return failed(res.status, message === undefined ? `HTTP ${res.status}` : String(message));
+        }
+        const html = check_run_member(res.data, 'html_url');
         if (typeof html === 'string' && /^https?:\/\//.test(html))
             url = html;
         if (id === null) {
-            const got = res.data?.id;
-            if (typeof got !== 'number')
-                return {
-                    ok: false,
-                    reason: { status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) },
-                };
+            const got = idOf(check_run_member(res.data, 'id'));
+            if (got === null)
+                return failed(res.status, 'the API did not return a check run id');
             id = got;
         }
         posted += batch.length;
     }
-    return { ok: true, value: { id: id, url, requests } };
+    if (id === null)
+        return failed(null, 'no check run was written');
+    return { ok: true, value: { id, url, requests } };
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/report/output.ts
+/**
+ * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
+ * through a symbolic link, since a link at an output path can be committed to the repository the gate
+ * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
+ * file is replaced by the output; a FIFO or a character device named as such, and a link to the
+ * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
+ * refused with its reason.
+ */
+
+
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+/**
+ * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
+ * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
+ * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
+ */
+function outputPlace(file) {
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(file);
+    }
+    catch {
+        return 'replace'; // nothing there yet
+    }
+    if (st.isFIFO() || st.isCharacterDevice())
+        return 'in place';
+    if (st.isFile() || st.isDirectory())
+        return 'replace';
+    if (st.isSymbolicLink()) {
+        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
+            return 'in place';
+        let to = null;
+        try {
+            to = (0,external_node_fs_.statSync)(file);
+        }
+        catch {
+            // a broken link: replaced by the output
+        }
+        if (to === null || to.isFile())
+            return 'replace link';
+        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+    }
+    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
+}
+/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
+async function openOutput(file) {
+    if (outputPlace(file) === 'replace link')
+        (0,external_node_fs_.unlinkSync)(file);
+    return (0,promises_namespaceObject.open)(file, 'w');
 }
 
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
@@ -34244,6 +33939,80 @@ function renderSummary(report, ctx) {
     return { markdown: out.parts.join(''), trimmed: out.trimmed };
 }
 
+;// CONCATENATED MODULE: ./src/report/verification-summary.ts
+/**
+ * The verdict as an in-toto Statement with the SLSA Verification Summary predicate
+ * (docs/attestations.md §2, semantics §11): the report file is the subject, the commit the bytes
+ * were read from is `resourceUri`, the policy digest covers everything that decides a verdict
+ * besides the inputs (the report carries that object as `policy`, so a consumer can recompute it),
+ * and every input file is listed with its sha256. Pure: the caller hands in the report's digest,
+ * the inputs' digests and the time; nothing here reads a file or a clock.
+ */
+
+
+
+
+
+const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
+/** The policy's name when nothing better names it: the report's own `policy` object is the policy. */
+const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
+/** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
+function policyDigest(report) {
+    const c = (0,binding/* jcs */.vI)(report.policy);
+    if (!c.ok)
+        throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
+    return (0,binding/* sha256Hex */.fg)(c.text);
+}
+/** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
+function verifiedLevels(report) {
+    if (!report.ok)
+        return [];
+    const w = report.totals.weakest_level;
+    const levels = [w === null ? 'RECEIPTS_NO_SIDE_EFFECTS' : `RECEIPTS_WEAKEST_${w.toUpperCase()}`];
+    if (report.policy.rules.length > 0 && report.totals.policy_unmet === 0)
+        levels.push('RECEIPTS_POLICY_MET');
+    // Keys or identities: either set in force means every record (every run) had to be vouched for.
+    const ids = report.policy.identities;
+    if (report.policy.trusted_signers.length > 0 || (ids?.trusted_signer_identities.length ?? 0) > 0)
+        levels.push('RECEIPTS_SIGNED_RECORDS');
+    if (report.policy.trusted_producers.length > 0 || (ids?.trusted_producer_identities.length ?? 0) > 0)
+        levels.push('RECEIPTS_ATTESTED_RUNS');
+    return levels;
+}
+function vsaPredicate(report, ctx) {
+    return {
+        verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
+        // The only member that is not deterministic.
+        timeVerified: (0,binding/* utcSeconds */.kk)(ctx.timeVerified),
+        resourceUri: ctx.resourceUri,
+        policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
+        inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => (0,core_text/* cmp */.r2)(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
+        verificationResult: report.ok ? 'PASSED' : 'FAILED',
+        verifiedLevels: verifiedLevels(report),
+    };
+}
+function vsaStatement(report, ctx) {
+    return {
+        _type: envelope/* STATEMENT_TYPE */.zG,
+        subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
+        predicateType: envelope/* VSA_PREDICATE_TYPE */.cF,
+        predicate: vsaPredicate(report, ctx),
+    };
+}
+/** The subject's name: the report's path relative to the workspace (its file name when it lies outside). */
+function reportName(workspace, reportFile) {
+    return (0,discover/* inside */.n)(workspace, reportFile) ? external_node_path_default().relative(workspace, reportFile).split((external_node_path_default()).sep).join('/') : external_node_path_default().basename(reportFile);
+}
+/** `git+https://github.com/OWNER/REPO@SHA` from the runner's variables, or null when one is missing. */
+function resourceUriFromEnv(env) {
+    const server = env['GITHUB_SERVER_URL'];
+    const repo = env['GITHUB_REPOSITORY'];
+    const sha = env['GITHUB_SHA'];
+    if (!server || !repo || !sha)
+        return null;
+    return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/workflow-commands.ts
 /**
  * Annotations as workflow commands (fork PRs, read-only tokens, `annotations: workflow-commands`,
@@ -34287,6 +34056,284 @@ function emitWorkflowCommands(annotations, sink, reserved = { failure: 0, warnin
     return hidden;
 }
 
+// EXTERNAL MODULE: ./src/read/limits.ts
+var limits = __nccwpck_require__(5826);
+;// CONCATENATED MODULE: ./src/trust/keys.ts
+/**
+ * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
+ * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
+ * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
+ * refused past MAX_KEY_TEXT_BYTES.
+ */
+
+
+/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
+function keys_keyIdOf(publicKey) {
+    return `sha256:${(0,external_node_crypto_.createHash)('sha256')
+        .update(publicKey.export({ type: 'spki', format: 'der' }))
+        .digest('hex')}`;
+}
+/**
+ * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
+ * `-----END L-----`, and nothing but whitespace may stand between blocks.
+ */
+function pemBlocks(pem) {
+    if (Buffer.byteLength(pem) > limits/* MAX_KEY_TEXT_BYTES */.ZG)
+        return { ok: false, reason: `key text is over ${limits/* MAX_KEY_TEXT_BYTES */.ZG} bytes (a few keys are a few KiB)` };
+    const blocks = [];
+    let at = 0;
+    for (;;) {
+        const begin = pem.indexOf('-----BEGIN ', at);
+        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
+        if (gap.trim() !== '')
+            return { ok: false, reason: 'text outside the PEM blocks' };
+        if (begin < 0)
+            break;
+        const labelEnd = pem.indexOf('-----', begin + 11);
+        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
+        if (!/^[A-Z ]+$/.test(label))
+            return { ok: false, reason: 'a PEM BEGIN line without a label' };
+        const endLine = `-----END ${label}-----`;
+        const end = pem.indexOf(endLine, labelEnd + 5);
+        if (end < 0)
+            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
+        at = end + endLine.length;
+        blocks.push({ label, text: pem.slice(begin, at) });
+    }
+    return { ok: true, value: blocks };
+}
+/** A key type as people name it, with its article: "an RSA key", "an EC (ECDSA) key". */
+function keyKind(type) {
+    const names = new Map([
+        ['rsa', 'an RSA'],
+        ['rsa-pss', 'an RSA-PSS'],
+        ['dsa', 'a DSA'],
+        ['ec', 'an EC (ECDSA)'],
+        ['ed448', 'an Ed448'],
+        ['x25519', 'an X25519'],
+        ['x448', 'an X448'],
+        ['dh', 'a Diffie-Hellman'],
+    ]);
+    return `${names.get(type ?? '') ?? `a ${type ?? 'unknown'}`} key`;
+}
+/** The label of the first PEM block of a text, or null when it holds none. */
+const firstPemLabel = (pem) => /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1] ?? null;
+/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
+function parsePublicKeys(pem) {
+    if (!pem.includes('-----BEGIN '))
+        return {
+            ok: false,
+            reason: 'no PEM "PUBLIC KEY" block (this takes the PEM text of a public key, -----BEGIN PUBLIC KEY-----, not a file name)',
+        };
+    const scanned = pemBlocks(pem);
+    if (!scanned.ok)
+        return scanned;
+    const blocks = scanned.value;
+    if (blocks.length === 0)
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const keys = [];
+    for (const [i, block] of blocks.entries()) {
+        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
+        if (block.label !== 'PUBLIC KEY')
+            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
+        let key;
+        try {
+            key = (0,external_node_crypto_.createPublicKey)({ key: block.text, format: 'pem' });
+        }
+        catch (e) {
+            return { ok: false, reason: `${where}does not parse (${e.message})` };
+        }
+        if (key.asymmetricKeyType !== 'ed25519')
+            return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
+        keys.push(key);
+    }
+    return { ok: true, value: keys };
+}
+/** Trusted keys by key_id (a key given twice counts once). */
+function trustedKeys(keys) {
+    return new Map(keys.map((k) => [keys_keyIdOf(k), k]));
+}
+
+;// CONCATENATED MODULE: ./src/tools/signing.ts
+/**
+ * Making signatures, for the tools that write signed files: the export job's private key, new key
+ * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
+ * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
+ */
+
+
+
+
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+function parsePrivateKey(pem) {
+    const label = firstPemLabel(pem);
+    if (label === null)
+        return { ok: false, reason: 'holds no PEM block (an Ed25519 private key from keygen: -----BEGIN PRIVATE KEY-----)' };
+    if (label === 'PUBLIC KEY')
+        return {
+            ok: false,
+            reason: 'is a public key (PUBLIC KEY); signing needs the private key (PRIVATE KEY: the PREFIX.key.pem that keygen wrote)',
+        };
+    if (label === 'OPENSSH PRIVATE KEY')
+        return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
+    let privateKey;
+    try {
+        privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
+    }
+    catch (e) {
+        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+        return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
+    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_.createPublicKey)(privateKey) } };
+}
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+function newKeyPair() {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    return {
+        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        keyId: keyIdOf(publicKey),
+    };
+}
+/** Now, as a `signed_at` value (whole seconds). */
+const signedAtNow = (now) => utcSeconds(now);
+/** The signature member for payload P, signed with an Ed25519 private key. */
+function signPayload(payload, key, signedAt) {
+    const p = Buffer.from(payload, 'utf8');
+    return {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: sha256Digest(p),
+        key_id: keyIdOf(key.publicKey),
+        signature: edSign(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
+        signed_at: signedAt,
+    };
+}
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+function signedLine(payload, key, signedAt) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+}
+/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
+function envelopeLine(payloadType, payload, key) {
+    const sig = (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(payloadType, payload), key.privateKey).toString('base64');
+    return JSON.stringify({
+        payload: Buffer.from(payload).toString('base64'),
+        payloadType,
+        signatures: [{ keyid: keys_keyIdOf(key.publicKey), sig }],
+    });
+}
+
+;// CONCATENATED MODULE: ./src/tools/write.ts
+/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
+
+
+
+/** `text` in a new temporary file beside `file`: its path. */
+function writeTemp(file, text) {
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+    const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
+    try {
+        (0,external_node_fs_.writeSync)(fd, text);
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+    return tmp;
+}
+/**
+ * Write `text` to `file` only whole: a temporary file beside it, then a rename (which replaces a link
+ * at `file`, never writing through it). A FIFO, a character device or this process's own output
+ * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
+ */
+function writeWhole(file, text) {
+    if (outputPlace(file) === 'in place') {
+        (0,external_node_fs_.writeFileSync)(file, text);
+        return;
+    }
+    const tmp = writeTemp(file, text);
+    try {
+        (0,external_node_fs_.renameSync)(tmp, file);
+    }
+    catch (e) {
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
+        throw e;
+    }
+}
+/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
+function writeNew(file, text) {
+    const tmp = writeTemp(file, text);
+    try {
+        linkSync(tmp, file);
+    }
+    finally {
+        rmSync(tmp, { force: true });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/tools/verdict.ts
+/**
+ * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
+ * `actions/attest`, which makes and signs the Statement around it) and/or the Statement in a DSSE
+ * envelope signed with an Ed25519 key (for consumers outside GitHub: `verify-attestation`). The
+ * payload is the UTF-8 of JCS(the Statement). Each file is written whole or not at all.
+ */
+
+
+
+
+
+
+/** Write the requested files; `message` lists what was written. */
+function writeVerdict(report, origin, files) {
+    const ctx = {
+        reportName: reportName(origin.workspace, origin.reportFile),
+        reportSha256: origin.reportDigest.replace(/^sha256:/, ''),
+        resourceUri: origin.resourceUri,
+        policyUri: origin.policyUri,
+        inputs: origin.inputs,
+        version: origin.version,
+        timeVerified: origin.timeVerified,
+    };
+    const statement = vsaStatement(report, ctx);
+    const written = [];
+    try {
+        if (files.predicate) {
+            writeWhole(files.predicate, `${JSON.stringify(statement.predicate, null, 2)}\n`);
+            written.push(files.predicate);
+        }
+        if (files.envelope) {
+            if (!files.key)
+                return {
+                    ok: false,
+                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, 'a signed verdict needs a key (--vsa-key / vsa-key)')],
+                };
+            const payload = (0,binding/* jcs */.vI)(statement);
+            if (!payload.ok)
+                return {
+                    ok: false,
+                    reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
+                };
+            writeWhole(files.envelope, `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+            written.push(files.envelope);
+        }
+    }
+    catch (e) {
+        return {
+            ok: false,
+            reason: [
+                (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
+            ],
+        };
+    }
+    return { ok: true, value: written.join('\n') };
+}
+
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
 const VERSION = '0.2.0';
@@ -34307,7 +34354,7 @@ const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
 /** Retries of one request after a rate limit, and after a 5xx. */
 const MAX_RETRIES = 2;
 /** An Octokit-backed client; `log` hears every wait, so the step's log says why it paused. */
-async function octokitApi(token, log) {
+async function octokitApi(token, baseUrl, log) {
     const [{ getOctokit }, { defaults }, { retry }, { throttling }] = await Promise.all([
         Promise.all(/* import() */[__nccwpck_require__.e(555), __nccwpck_require__.e(351)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1351)),
         __nccwpck_require__.e(/* import() */ 555).then(__nccwpck_require__.bind(__nccwpck_require__, 5555)),
@@ -34325,6 +34372,8 @@ async function octokitApi(token, log) {
         return true;
     };
     const octokit = getOctokit(token, {
+        // The API of this run's GitHub (GHES too), from the context: never a value read when a module was imported.
+        baseUrl: baseUrl.replace(/\/+$/, ''),
         userAgent: 'receipt-gate',
         throttle: { onRateLimit: wait('rate limit'), onSecondaryRateLimit: wait('secondary rate limit') },
         // 429 is the throttling plugin's (and ours, below), never plugin-retry's blind backoff.
@@ -34332,11 +34381,13 @@ async function octokitApi(token, log) {
         // Keep the toolkit's proxy-aware fetch and agent (HTTPS_PROXY, NO_PROXY): only add a timeout.
         request: { ...defaults.request, timeout: 30_000 },
     }, retry, throttling);
-    const once = async (method, path, body) => {
+    const once = async (method, path, body, retries) => {
         try {
             const r = await octokit.request(`${method} ${path}`, {
                 ...((0,json/* isObject */.G)(body) ? body : {}),
-                headers: { 'x-github-api-version': '2022-11-28' },
+                headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
+                // A create is not idempotent: no retry of it after a lost answer (report/check-run.ts looks for it instead).
+                ...(retries ? {} : { request: { retries: 0, retryAfter: 0 } }),
             });
             return { status: r.status, data: r.data };
         }
@@ -34354,10 +34405,10 @@ async function octokitApi(token, log) {
         }
     };
     return {
-        async request(method, path, body) {
+        async request(method, path, body, options) {
             // A 429 the throttling plugin did not take (no "secondary rate" message): wait what it asks, bounded.
             for (let attempt = 0;; attempt++) {
-                const r = await once(method, path, body);
+                const r = await once(method, path, body, options?.once !== true);
                 if (r.status !== 429 || !wait('rate limit (429)')(r.retryAfter ?? 60, { method, url: path }, null, attempt))
                     return r;
                 await new Promise((resolve) => setTimeout(resolve, (r.retryAfter ?? 60) * 1000));
@@ -34398,96 +34449,13 @@ function readContext(env, cwd) {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/gate/settings.ts
+;// CONCATENATED MODULE: ./src/gate/settings/defaults.ts
 /**
- * Settings with one home: the typed settings of a verification, the defaults of every option in one
- * table (the action's `action.yml` declares the same defaults; a test compares them), and the
- * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
- * message per mistake. Nothing below the entries reads argv or the environment.
+ * Every option's default in one table, as the text a user would write: the action's inputs by name
+ * (`action.yml` declares the same defaults; a test compares them), and the CLI's flags of the same
+ * meaning (cli/options.ts reads them here).
  */
-
-
-
-
-
-
-
-
-/**
- * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
- * entries' parsers (cli/parse.ts `parseCli`, action/inputs.ts `readSettings`), which return it as a
- * `UsageProblem`. It never leaves those modules.
- */
-class UsageError extends Error {
-}
-/** Run a settings parser: its value, or the usage problem it threw. */
-function usage(parse) {
-    try {
-        return { ok: true, value: parse() };
-    }
-    catch (e) {
-        if (e instanceof UsageError)
-            return { ok: false, reason: { message: e.message } };
-        throw e;
-    }
-}
-/**
- * A working directory: `value` resolved against `base`, which must be a directory and, when a
- * workspace is given, inside it. `name` is the flag or input named in the message.
- */
-function directoryIn(workspace, base, value, name) {
-    const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null && !(0,discover/* inside */.n)(workspace, dir))
-        throw new UsageError(`${name}: "${value}" is outside the workspace`);
-    let isDir = false;
-    try {
-        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
-    }
-    catch {
-        isDir = false;
-    }
-    if (!isDir)
-        throw new UsageError(`${name}: "${value}" is not a directory`);
-    return dir;
-}
-/**
- * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
- * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
- * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
- * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
- */
-function outputIn(workspace, base, value, name) {
-    const file = external_node_path_default().resolve(base, value);
-    if (!(0,discover/* inside */.n)(workspace, file))
-        return file;
-    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
-    // The nearest directory above the file that exists, where it really is.
-    for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
-        let real = null;
-        try {
-            real = (0,external_node_fs_.realpathSync)(dir);
-        }
-        catch {
-            // not there yet: the writer creates it, below the nearest one that is
-        }
-        if (real !== null) {
-            if ((0,discover/* inside */.n)(realWorkspace, real))
-                return file;
-            const via = external_node_path_default().relative(workspace, dir) || '.';
-            throw new UsageError(`${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
-        }
-        if (external_node_path_default().dirname(dir) === dir)
-            return file;
-    }
-}
-/**
- * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
- * flags of the same name use the same defaults).
- */
-const DEFAULTS = {
+const defaults_DEFAULTS = {
     runs: '.assay/runs',
     audit: '.assay/audit',
     'allow-unmatched-records': 'false',
@@ -34520,6 +34488,39 @@ const DEFAULTS = {
     'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
     'trusted-root': '',
 };
+
+;// CONCATENATED MODULE: ./src/gate/settings/types.ts
+/** A mistake in the settings (a flag or an input); the message names the flag or input. */
+class UsageError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+/** Run a settings parser: its value, or the usage problem it threw. */
+function usage(parse) {
+    try {
+        const value = parse();
+        return { ok: true, value };
+    }
+    catch (e) {
+        if (e instanceof UsageError)
+            return { ok: false, reason: { code: e.code, message: e.message } };
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gate/settings/parsers.ts
+/**
+ * The settings parsers: user-supplied strings (CLI flags, action inputs) into typed values, one clear
+ * message per mistake naming the flag or input. Pure but for the key parser (node:crypto).
+ */
+
+
+
+
+
 /** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
 const UNITS = new Map([
     ['', 1],
@@ -34539,10 +34540,10 @@ function parseSize(name, value) {
     const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
     const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
     if (!m || unit === undefined)
-        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+        throw new UsageError('value', `${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
     const bytes = Math.floor(Number(m[1]) * unit);
     if (!Number.isSafeInteger(bytes) || bytes < 1)
-        throw new UsageError(`${name}: "${value}" is out of range`);
+        throw new UsageError('value', `${name}: "${value}" is out of range`);
     return bytes;
 }
 /** YAML 1.2 core booleans, as @actions/core reads them. */
@@ -34552,13 +34553,13 @@ function parseBool(name, value) {
         return true;
     if (['false', 'False', 'FALSE', ''].includes(v))
         return false;
-    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
+    throw new UsageError('value', `${name}: "${value}" is not a boolean (true or false)`);
 }
 function parseChoice(name, value, choices) {
     const v = value.trim();
     if (choices.includes(v))
         return v;
-    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
+    throw new UsageError('value', `${name}: "${value}" must be one of ${choices.join(', ')}`);
 }
 /** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
 function parseList(value) {
@@ -34585,7 +34586,7 @@ function parseList(value) {
 function parseCount(name, value) {
     const v = value.trim();
     if (!/^\d{1,9}$/.test(v))
-        throw new UsageError(`${name}: "${value}" is not a whole number`);
+        throw new UsageError('value', `${name}: "${value}" is not a whole number`);
     return Number(v);
 }
 /** The verification settings with every default, for a working directory (tests and entries start here). */
@@ -34614,7 +34615,7 @@ function parseJobs(name, value) {
     if (v === 'auto')
         return null;
     if (!/^\d{1,9}$/.test(v) || Number(v) < 1 || Number(v) > MAX_JOBS)
-        throw new UsageError(`${name}: "${value}" is not a number of threads from 1 to ${MAX_JOBS}, or auto`);
+        throw new UsageError('value', `${name}: "${value}" is not a number of threads from 1 to ${MAX_JOBS}, or auto`);
     return Number(v);
 }
 /** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
@@ -34628,21 +34629,21 @@ function readKeyless(k, names) {
     ]) {
         for (const id of list)
             if (!IDENTITY.test(id))
-                throw new UsageError(`${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`);
+                throw new UsageError('value', `${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`);
     }
     if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0)
         return null;
     const repo = k.sourceRepository;
     if (repo === null || repo === '')
-        throw new UsageError(`${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`);
+        throw new UsageError('missing', `${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`);
     if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
-        throw new UsageError(`${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
+        throw new UsageError('value', `${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
     for (const r of k.sourceRefs)
         if (!/^refs\/\S+$/.test(r))
-            throw new UsageError(`${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+            throw new UsageError('value', `${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
     const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
     if (!/^https:\/\/\S+$/.test(issuer))
-        throw new UsageError(`${names.issuer}: "${issuer}" is not an https:// URL`);
+        throw new UsageError('value', `${names.issuer}: "${issuer}" is not an https:// URL`);
     const policy = (ids) => ids.length === 0
         ? null
         : {
@@ -34657,7 +34658,7 @@ function readKeyless(k, names) {
 function readPolicy(name, rules) {
     const p = parsePolicy(rules);
     if (!p.ok)
-        throw new UsageError(`${name}: ${p.reason}`);
+        throw new UsageError('value', `${name}: ${p.reason}`);
     return p.value;
 }
 /**
@@ -34671,7 +34672,7 @@ function readTrustedKeys(sources) {
     for (const s of sources) {
         const parsed = parsePublicKeys(s.pem);
         if (!parsed.ok)
-            throw new UsageError(`${s.name}: ${parsed.reason}`);
+            throw new UsageError('value', `${s.name}: ${parsed.reason}`);
         keys.push(...parsed.value);
     }
     return trustedKeys(keys);
@@ -34683,6 +34684,80 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
         maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : limits/* DEFAULT_LIMITS */.dR.maxFileBytes,
         maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : limits/* DEFAULT_LIMITS */.dR.maxLineBytes,
     };
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/gate/settings/paths.ts
+/**
+ * The paths a user gives, checked on disk: a working directory inside the workspace, an output that
+ * does not leave the workspace through a committed link, an explicit input that exists (else the
+ * nearest path that does is named).
+ */
+
+
+
+
+
+
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+function directoryIn(workspace, base, value, name) {
+    const dir = external_node_path_default().resolve(base, value);
+    if (workspace !== null && !(0,discover/* inside */.n)(workspace, dir))
+        throw new UsageError('path', `${name}: "${value}" is outside the workspace`);
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new UsageError('path', `${name}: "${value}" is not a directory`);
+    return dir;
+}
+/**
+ * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
+ * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
+ * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
+ * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
+ */
+function outputIn(workspace, base, value, name) {
+    const file = external_node_path_default().resolve(base, value);
+    let isDirectory = false;
+    try {
+        isDirectory = (0,external_node_fs_.statSync)(file).isDirectory();
+    }
+    catch {
+        // nothing there yet: the writer makes it
+    }
+    if (isDirectory)
+        throw new UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
+    if (!(0,discover/* inside */.n)(workspace, file))
+        return file;
+    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
+    // The nearest directory above the file that exists, where it really is.
+    for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
+        let real = null;
+        try {
+            real = (0,external_node_fs_.realpathSync)(dir);
+        }
+        catch {
+            // not there yet: the writer creates it, below the nearest one that is
+        }
+        if (real !== null) {
+            if ((0,discover/* inside */.n)(realWorkspace, real))
+                return file;
+            const via = external_node_path_default().relative(workspace, dir) || '.';
+            throw new UsageError('output', `${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
+        }
+        if (external_node_path_default().dirname(dir) === dir)
+            return file;
+    }
 }
 /**
  * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
@@ -34697,7 +34772,7 @@ function requireExistingPaths(inputs, cwd, name) {
         const abs = external_node_path_default().resolve(cwd, input);
         if ((0,external_node_fs_.existsSync)(abs))
             continue;
-        throw new UsageError(`${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
+        throw new UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
     }
 }
 /** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
@@ -34724,6 +34799,96 @@ function nearestExisting(cwd, abs) {
         return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
     return ` (the nearest existing path is "${rel(dir)}")`;
 }
+/** Where a path really is: the nearest directory above it that exists, with its links resolved, and the rest as written. */
+function canonical(file) {
+    const rest = [];
+    for (let dir = file;; dir = external_node_path_default().dirname(dir)) {
+        try {
+            return external_node_path_default().join((0,external_node_fs_.realpathSync)(dir), ...rest);
+        }
+        catch {
+            rest.unshift(external_node_path_default().basename(dir));
+            if (external_node_path_default().dirname(dir) === dir)
+                return file;
+        }
+    }
+}
+/**
+ * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
+ * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
+ */
+function distinctOutputs(named) {
+    const seen = new Map();
+    for (const [flag, file] of named) {
+        if (file === null)
+            continue;
+        const where = canonical(file);
+        const other = seen.get(where);
+        if (other)
+            throw new UsageError('conflict', `${flag}: names the same file as ${other} (${file}); each output needs its own file`);
+        seen.set(where, flag);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gate/settings/build.ts
+/**
+ * The one settings builder. The CLI's flags and the action's inputs are two sources of one typed
+ * record (`GateInputs`); this turns it into the verification's `Settings`: every default taken from
+ * the one table, every value checked with one message naming the flag or input as its entry calls
+ * it, and the rule that an empty list never turns trust off (semantics §12) stated once.
+ */
+
+
+
+
+
+/** An input list as given: its entries, or the default's when it was not given (or given empty). */
+const listOr = (given, fallback) => given !== null && given.length > 0 ? given : parseList(fallback);
+/**
+ * Trust is never turned off by an empty value (semantics §12): with its switch on, a trust set with
+ * no key and no identity is a configuration error naming both.
+ */
+function mustTrust(on, configured, switchName, keysName, idsName) {
+    if (on && !configured)
+        throw new UsageError('missing', `${switchName} is on, but neither ${keysName} nor ${idsName} is given (an unset repository variable is an empty string: set it, or the gate would accept what nobody it trusts vouched for)`);
+}
+/** The verification's settings from what either entry was given; a mistake throws a UsageError naming it. */
+function buildSettings(g) {
+    const n = g.names;
+    const runs = listOr(g.runs, defaults_DEFAULTS.runs);
+    const audit = listOr(g.audit, defaults_DEFAULTS.audit);
+    const explicit = { runs: g.runs !== null && g.runs.length > 0, audit: g.audit !== null && g.audit.length > 0 };
+    if (explicit.runs)
+        requireExistingPaths(runs, g.cwd, n.runs);
+    if (explicit.audit)
+        requireExistingPaths(audit, g.cwd, n.audit);
+    const keyless = readKeyless({ ...g.identities, trustedRoot: g.identities.trustedRoot === null ? null : external_node_path_default().resolve(g.cwd, g.identities.trustedRoot) }, {
+        signerIdentities: n.signerIdentities,
+        producerIdentities: n.producerIdentities,
+        sourceRepository: n.sourceRepository,
+        sourceRefs: n.sourceRefs,
+        issuer: n.issuer,
+    });
+    const trustedKeys = readTrustedKeys(g.trustedKeys);
+    const trustedProducers = readTrustedKeys(g.trustedProducers);
+    mustTrust(g.requireSignedRecords, trustedKeys !== null || keyless?.signers != null, n.requireSignedRecords, n.trustedKeys, n.signerIdentities);
+    mustTrust(g.requireAttestedRuns, trustedProducers !== null || keyless?.producers != null, n.requireAttestedRuns, n.trustedProducers, n.producerIdentities);
+    return {
+        runs,
+        audit,
+        explicit,
+        cwd: g.cwd,
+        workspace: g.workspace,
+        allowUnmatchedRecords: g.allowUnmatchedRecords ?? parseBool('allow-unmatched-records', defaults_DEFAULTS['allow-unmatched-records']),
+        strictObserved: g.strictObserved ?? parseBool('strict-observed', defaults_DEFAULTS['strict-observed']),
+        limits: readLimits(g.maxFileSize ?? undefined, g.maxLineSize ?? undefined, g.names.limitsPrefix),
+        jobs: parseJobs(n.jobs, g.jobs ?? defaults_DEFAULTS.jobs),
+        policy: readPolicy(n.require, g.require.flatMap(parseList)),
+        trustedKeys,
+        trustedProducers,
+        keyless,
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/action/inputs.ts
 /**
@@ -34737,134 +34902,168 @@ function nearestExisting(cwd, abs) {
 
 
 
-/**
- * Trusted keys from an input's PEM text; empty is "none configured", unless a switch says keys are
- * required (semantics §12): then empty is a configuration error naming both inputs.
- */
-function keysRequired(name, pem, required, switchName) {
-    if (pem.trim() !== '')
-        return readTrustedKeys([{ name, pem }]);
-    if (required) {
-        throw new UsageError(`${name}: empty, but ${switchName} is true (an unset repository variable is an empty string; set the variable, or the gate would accept what no trusted key signed)`);
-    }
-    return null;
-}
+
+
+
+
+
 /** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
 function verdictInputs(predicate, envelope, keyPem, env) {
     if (predicate === null && envelope === null) {
         if (keyPem.trim() !== '')
-            throw new UsageError('vsa-key: only with vsa (a path for the signed verdict)');
+            throw new UsageError('conflict', 'vsa-key: only with vsa (a path for the signed verdict)');
         return null;
     }
     let key = null;
     if (envelope !== null) {
         if (keyPem.trim() === '')
-            throw new UsageError('vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
+            throw new UsageError('missing', 'vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
         const k = parsePrivateKey(keyPem);
         if (!k.ok)
-            throw new UsageError(`vsa-key: ${k.reason}`);
+            throw new UsageError('value', `vsa-key: ${k.reason}`);
         key = k.value;
     }
     const resourceUri = resourceUriFromEnv(env);
     if (!resourceUri)
-        throw new UsageError(`${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`);
+        throw new UsageError('missing', `${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`);
     return { predicate, envelope, key, resourceUri };
 }
 /**
- * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
- *   local run may not, so an empty value means the default here too, except for github-token)
+ * A misspelt input (`requires:`, `trusted-key:`) must not leave the step green with a runner warning
+ * only: every `INPUT_*` of the environment names an input of action.yml, else it is a configuration
+ * error naming the nearest input.
  */
+function refuseUnknownInputs(env, known) {
+    for (const key of Object.keys(env)) {
+        if (!key.startsWith('INPUT_'))
+            continue;
+        const name = key.slice('INPUT_'.length).toLowerCase();
+        if (known.has(name))
+            continue;
+        const near = (0,core_text/* nearestName */.qb)(name, known);
+        throw new UsageError('value', `${name}: not an input of receipt-gate${near ? ` (did you mean ${near}?)` : ''}; the inputs are listed in action.yml and the README`);
+    }
+}
 /** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
 function readSettings(input, ctx, env) {
     return usage(() => settingsOf(input, ctx, env));
 }
+/** An input given as a list, or null when it is empty or the default (then it was not given explicitly). */
+function listGiven(raw, name) {
+    const given = parseList(raw);
+    return given.length === 0 || raw === defaults_DEFAULTS[name] ? null : given;
+}
+/** The inputs as the one settings builder takes them (the CLI's flags are its other source). */
+function gateInputs(input, get, workspace, cwd, ctx, env) {
+    const pem = (name) => (get(name).trim() === '' ? [] : [{ name, pem: get(name) }]);
+    const flag = (name) => (input(name) === '' ? null : parseBool(name, input(name)));
+    return {
+        names: {
+            runs: 'runs',
+            audit: 'audit',
+            require: 'require',
+            jobs: 'jobs',
+            trustedKeys: 'trusted-keys',
+            requireSignedRecords: 'require-signed-records',
+            trustedProducers: 'trusted-producers',
+            requireAttestedRuns: 'require-attested-runs',
+            signerIdentities: 'trusted-signer-identities',
+            producerIdentities: 'trusted-producer-identities',
+            sourceRepository: 'GITHUB_REPOSITORY',
+            sourceRefs: 'source-refs',
+            issuer: 'certificate-oidc-issuer',
+            limitsPrefix: '',
+        },
+        cwd,
+        workspace,
+        runs: listGiven(input('runs'), 'runs'),
+        audit: listGiven(input('audit'), 'audit'),
+        allowUnmatchedRecords: flag('allow-unmatched-records'),
+        strictObserved: flag('strict-observed'),
+        maxFileSize: get('max-file-size'),
+        maxLineSize: get('max-line-size'),
+        jobs: get('jobs'),
+        require: parseList(get('require')),
+        // PEM text, typically from a repository variable, so a pull request cannot change it.
+        trustedKeys: pem('trusted-keys'),
+        requireSignedRecords: parseBool('require-signed-records', get('require-signed-records')),
+        trustedProducers: pem('trusted-producers'),
+        requireAttestedRuns: parseBool('require-attested-runs', get('require-attested-runs')),
+        // Identities beside keys (docs/keyless.md): the source repository is the one this workflow runs for.
+        identities: {
+            signerIdentities: parseList(get('trusted-signer-identities')),
+            producerIdentities: parseList(get('trusted-producer-identities')),
+            sourceRepository: env['GITHUB_REPOSITORY'] ?? null,
+            sourceRefs: parseList(get('source-refs')),
+            defaultRef: `refs/heads/${ctx.defaultBranch ?? 'main'}`,
+            issuer: get('certificate-oidc-issuer'),
+            trustedRoot: get('trusted-root') === '' ? null : external_node_path_default().resolve(workspace, get('trusted-root')),
+        },
+    };
+}
 function settingsOf(input, ctx, env) {
-    const get = (name) => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
+    refuseUnknownInputs(env, new Set(Object.keys(defaults_DEFAULTS)));
+    // '' when not set: the runner fills in action.yml's default, a local run may not, so an empty value means the default (github-token aside).
+    const get = (name) => input(name) || (name === 'github-token' ? '' : defaults_DEFAULTS[name]);
     const workspace = external_node_path_default().resolve(ctx.workspace);
-    const wdInput = get('working-directory');
-    const cwd = directoryIn(workspace, workspace, wdInput, 'working-directory');
+    const cwd = directoryIn(workspace, workspace, get('working-directory'), 'working-directory');
     const rel = external_node_path_default().relative(workspace, cwd);
     const checkRunId = get('check-run-id');
     if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) {
-        throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
+        throw new UsageError('value', `check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
     }
     const checkName = get('check-name');
     if (checkName.length > 255)
-        throw new UsageError('check-name: longer than 255 characters');
-    const file = (name) => {
-        const v = get(name);
-        return v === '' ? null : external_node_path_default().resolve(workspace, v);
-    };
+        throw new UsageError('value', 'check-name: longer than 255 characters');
     /** A file the action writes: never out of the workspace through a link the checkout holds. */
     const output = (name) => {
         const v = get(name);
         return v === '' ? null : outputIn(workspace, workspace, v, name);
     };
-    const runs = parseList(get('runs'));
-    const audit = parseList(get('audit'));
-    const explicit = {
-        runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs,
-        audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit,
-    };
-    if (explicit.runs)
-        requireExistingPaths(runs, cwd, 'runs');
-    if (explicit.audit)
-        requireExistingPaths(audit, cwd, 'audit');
-    // Identities beside keys (docs/keyless.md): the source repository is the one this workflow runs for.
-    const keyless = readKeyless({
-        signerIdentities: parseList(get('trusted-signer-identities')),
-        producerIdentities: parseList(get('trusted-producer-identities')),
-        sourceRepository: env['GITHUB_REPOSITORY'] ?? null,
-        sourceRefs: parseList(get('source-refs')),
-        defaultRef: `refs/heads/${ctx.defaultBranch ?? 'main'}`,
-        issuer: get('certificate-oidc-issuer'),
-        trustedRoot: file('trusted-root'),
-    }, {
-        signerIdentities: 'trusted-signer-identities',
-        producerIdentities: 'trusted-producer-identities',
-        sourceRepository: 'GITHUB_REPOSITORY',
-        sourceRefs: 'source-refs',
-        issuer: 'certificate-oidc-issuer',
-    });
+    const sarifFile = output('sarif-file');
+    const reportFile = output('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_namespaceObject.tmpdir)(), 'receipt-gate', 'report.json');
+    const vsa = verdictInputs(output('vsa-predicate'), output('vsa'), get('vsa-key'), env);
+    distinctOutputs([
+        ['report-file', reportFile],
+        ['sarif-file', sarifFile],
+        ['vsa-predicate', vsa?.predicate ?? null],
+        ['vsa', vsa?.envelope ?? null],
+    ]);
     return {
-        gate: {
-            runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
-            audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
-            explicit,
-            cwd,
-            workspace,
-            allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
-            strictObserved: parseBool('strict-observed', get('strict-observed')),
-            limits: readLimits(get('max-file-size'), get('max-line-size')),
-            jobs: parseJobs('jobs', get('jobs')),
-            policy: readPolicy('require', parseList(get('require'))),
-            // PEM text, typically from a repository variable, so a pull request cannot change it.
-            trustedKeys: keysRequired('trusted-keys', get('trusted-keys'), parseBool('require-signed-records', get('require-signed-records')) && !keyless?.signers, 'require-signed-records'),
-            trustedProducers: keysRequired('trusted-producers', get('trusted-producers'), parseBool('require-attested-runs', get('require-attested-runs')) && !keyless?.producers, 'require-attested-runs'),
-            keyless,
-        },
+        gate: buildSettings(gateInputs(input, get, workspace, cwd, ctx, env)),
         annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off']),
         annotate: parseChoice('annotate', get('annotate'), ['all', 'failures']),
-        checkRunId: checkRunId === '' ? null : Number(checkRunId),
+        checkRunId: checkRunId === '' ? null : checkRunId,
         checkName,
         token: get('github-token'),
         summary: parseBool('summary', get('summary')),
         maxAnnotations: parseCount('max-annotations', get('max-annotations')),
-        sarifFile: output('sarif-file'),
-        reportFile: output('report-file') ?? external_node_path_default().join(env['RUNNER_TEMP'] || (0,external_node_os_namespaceObject.tmpdir)(), 'receipt-gate', 'report.json'),
+        sarifFile,
+        reportFile,
         prefix: rel.split((external_node_path_default()).sep).join('/'),
-        vsa: verdictInputs(output('vsa-predicate'), output('vsa'), get('vsa-key'), env),
+        vsa,
     };
 }
 
-;// CONCATENATED MODULE: ./src/action/run.ts
+;// CONCATENATED MODULE: ./src/action/main.ts
 /**
- * The GitHub Action: inputs → settings → runGate → reporters (report file, SARIF, annotations,
- * job summary) → outputs → the gate. Runner protocol through @actions/core; the Checks API through
- * Octokit (github.ts), loaded only when used. Reporting problems (a read-only token, an API outage,
- * a summary that cannot be written) degrade and never change the verdict; only the report's `ok`
- * fails the step.
+ * The GitHub Action's `run()`: inputs → settings → runGate → reporters (report file, SARIF,
+ * annotations, job summary) → outputs → the gate. Runner protocol through @actions/core (or any
+ * object with its shape: tests and `@github/local-action` pass their own); the Checks API through
+ * Octokit (github-client.ts), loaded only when used. Reporting problems (a read-only token, an API
+ * outage, a summary that cannot be written) degrade and never change the verdict; only the report's
+ * `ok` fails the step. `src/action.ts` only calls `run()`.
  */
+
+
+
+
+
+
+
+
+
+
 
 
 
@@ -34872,69 +35071,65 @@ function settingsOf(input, ctx, env) {
 
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs, prefix) => new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
-
-
-
-
-
-
-
-
-
-
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
 const line = (s) => visible(s).replace(/^::/, ':\u200b:');
+/** A check run's page: the API's, else the one GitHub serves for that id. */
+const runUrl = (ctx, owner, repo, run) => ({
+    id: run.id,
+    url: run.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${owner}/${repo}/runs/${run.id}`,
+});
 async function annotate(core, s, ctx, report, annotations, api, summary, now) {
-    let written = null;
     if (s.annotations === 'off')
-        return written;
+        return null;
     // The step's own failure message is one of the error lines GitHub shows.
     const failing = report.ok ? 0 : 1;
-    const canApi = s.annotations !== 'workflow-commands' && s.token !== '' && ctx.owner && ctx.repo && ctx.headSha;
-    if (canApi) {
-        // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
-        const located = annotations.filter((a) => a.path !== null);
-        const sent = located.slice(0, s.maxAnnotations);
-        const capped = located.length - sent.length;
-        const note = capped > 0
-            ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
-            : '';
-        const t = report.totals;
-        const r = await publishCheckRun(await api(), {
-            owner: ctx.owner,
-            repo: ctx.repo,
-            headSha: ctx.headSha,
-            name: s.checkName,
-            checkRunId: s.checkRunId,
-            conclusion: report.ok ? 'success' : 'failure',
-            completedAt: now(),
-        }, {
-            title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
-            summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
-        }, sent);
-        // The Checks API needs a file for an annotation: findings about inputs (a path that matched
-        // nothing, a rule that applies to no call) are annotated on the run by workflow commands.
-        const about = annotations.filter((a) => a.path === null);
-        if (r.ok) {
-            emitWorkflowCommands(about, core, { failure: failing, warning: 0 });
-            const w = r.value;
-            written = { id: String(w.id), url: w.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${w.id}` };
-            core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${w.id} (${w.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
-            return written;
-        }
-        const f = r.reason;
-        const why = f.status === 403
-            ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
-            : `the Checks API failed (${f.status ?? 'network'}: ${line(f.message)})`;
-        core.warning(`receipt-gate: ${why}; falling back to workflow commands${f.posted > 0 ? ` for the ${f.unposted.length} annotation(s) not yet posted` : ''}.`);
-        emitWorkflowCommands(f.posted > 0 ? [...about, ...f.unposted] : annotations, core, { failure: failing, warning: 1 });
-        return written;
+    const { owner, repo, headSha } = ctx;
+    if (s.annotations === 'workflow-commands' || s.token === '' || !owner || !repo || !headSha) {
+        const warned = s.annotations === 'check-run';
+        if (warned)
+            core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
+        emitWorkflowCommands(annotations, core, { failure: failing, warning: warned ? 1 : 0 });
+        return null;
     }
-    const warned = s.annotations === 'check-run';
-    if (warned)
-        core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
-    emitWorkflowCommands(annotations, core, { failure: failing, warning: warned ? 1 : 0 });
-    return written;
+    // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
+    const located = annotations.filter((a) => a.path !== null);
+    const sent = located.slice(0, s.maxAnnotations);
+    const capped = located.length - sent.length;
+    const note = capped > 0
+        ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
+        : '';
+    const t = report.totals;
+    const r = await publishCheckRun(await api(), {
+        owner,
+        repo,
+        headSha,
+        name: s.checkName,
+        checkRunId: s.checkRunId,
+        conclusion: report.ok ? 'success' : 'failure',
+        completedAt: now(),
+    }, {
+        title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
+        summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
+    }, sent);
+    // The Checks API needs a file for an annotation: findings about inputs (a path that matched
+    // nothing, a rule that applies to no call) are annotated on the run by workflow commands.
+    const about = annotations.filter((a) => a.path === null);
+    if (r.ok) {
+        emitWorkflowCommands(about, core, { failure: failing, warning: 0 });
+        const w = r.value;
+        core.info(`receipt-gate: ${sent.length} annotation(s) on check run ${w.id} (${w.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`);
+        return runUrl(ctx, owner, repo, w);
+    }
+    const f = r.reason;
+    const why = f.status === 403
+        ? f.posted > 0
+            ? 'a later update of the check run was refused (403)'
+            : 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
+        : `the Checks API failed (${f.status ?? 'network'}: ${line(f.message)})`;
+    const went = f.run ? `; ${f.posted} annotation(s) are on check run ${f.run.id}` : '';
+    core.warning(`receipt-gate: ${why}${went}; falling back to workflow commands${f.posted > 0 ? ` for the ${f.unposted.length} annotation(s) not yet posted` : ''}.`);
+    emitWorkflowCommands(f.posted > 0 ? [...about, ...f.unposted] : annotations, core, { failure: failing, warning: 1 });
+    return f.run && f.posted > 0 ? runUrl(ctx, owner, repo, f.run) : null;
 }
 const blobBase = (ctx) => ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
 /** The verdict attestation's files; false when it could not be written (the step has failed). */
@@ -34990,7 +35185,7 @@ function outputs(core, s, report, digest) {
  * @param cwd the process's working directory (the workspace when GITHUB_WORKSPACE is unset)
  * @param now the clock (the check run's completed_at)
  */
-async function runAction(core = lib_core, env = process.env, cwd = process.cwd(), now = () => new Date()) {
+async function run(core = lib_core, env = process.env, cwd = process.cwd(), now = () => new Date()) {
     const ctx = readContext(env, cwd);
     const read = readSettings((name) => core.getInput(name), ctx, env);
     if (!read.ok) {
@@ -35023,7 +35218,7 @@ async function runAction(core = lib_core, env = process.env, cwd = process.cwd()
         reportDigest: digest,
     };
     const annotations = buildAnnotations(report, s.prefix, s.annotate);
-    const checkRun = await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
+    const checkRun = await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, ctx.apiUrl, (m) => core.info(line(m))), summary, now);
     core.setOutput('check-run-id', checkRun?.id ?? '');
     core.setOutput('check-run-url', checkRun?.url ?? '');
     if (s.summary && env['GITHUB_STEP_SUMMARY']) {
@@ -37995,7 +38190,22 @@ class ReadError extends Error {
     }
 }
 /** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
-const ioReason = (e) => e.code ?? e.message;
+const IO_WORDS = new Map([
+    ['ENOENT', 'no such file or directory'],
+    ['EACCES', 'permission denied'],
+    ['EPERM', 'operation not permitted'],
+    ['EISDIR', 'is a directory'],
+    ['ENOTDIR', 'a path component is not a directory'],
+    ['ELOOP', 'too many symbolic links'],
+]);
+/** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
+const ioReason = (e) => {
+    const code = e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : null;
+    if (code === null)
+        return e instanceof Error ? e.message : String(e);
+    const words = IO_WORDS.get(code);
+    return words ? `${words} (${code})` : code;
+};
 
 // EXTERNAL MODULE: ./src/core/time.ts
 var core_time = __nccwpck_require__(2334);

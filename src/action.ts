@@ -1,16 +1,16 @@
-/** GitHub Action entry (bundled as dist/index.js). All logic is in action-main.ts. */
+/** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 import * as core from '@actions/core';
-import { runAction } from './action/run.js';
+import { run } from './action/main.js';
 
 try {
-  await runAction(core);
+  await run(core);
 } catch (e) {
   // A bug, never an input problem: fail closed with a plain message; the stack goes to the debug log.
-  core.debug((e as Error)?.stack ?? String(e));
+  core.debug(e instanceof Error ? (e.stack ?? e.message) : String(e));
   try {
     core.setOutput('result', 'error');
   } catch {
     // The outputs file is what failed (a runner without GITHUB_OUTPUT's file): the failure below still says why.
   }
-  core.setFailed(`receipt-gate: internal error: ${(e as Error)?.message ?? String(e)}`);
+  core.setFailed(`receipt-gate: internal error: ${e instanceof Error ? e.message : String(e)}`);
 }

@@ -1,4 +1,4 @@
-/** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
+/** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 import { main } from './cli/run.js';
 
 async function run(): Promise<void> {

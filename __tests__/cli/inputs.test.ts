@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseList } from '../../src/gate/settings.js';
+import { parseList } from '../../src/gate/settings/parsers.js';
 import { VERSION } from '../../src/version.js';
 import { gzip, tar } from '../support/bundle-writer.js';
 import { addKey, json, surface } from '../support/corpus.js';

@@ -6,11 +6,12 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commandSpec } from '../../src/cli/options.js';
+import { commandNamed } from '../../src/cli/registry.js';
 import { ruleFor } from '../../src/core/policy.js';
 import { boundFields } from '../../src/core/projection.js';
 import { verify } from '../../src/core/verify.js';
-import { parseSize, UsageError } from '../../src/gate/settings.js';
+import { parseSize } from '../../src/gate/settings/parsers.js';
+import { UsageError } from '../../src/gate/settings/types.js';
 import { importKind } from '../../src/tools/import/run.js';
 import { DEFAULT_SLACK, slackAuditLog } from '../../src/tools/import/slack.js';
 import { addKey, decision, deployKey } from '../support/corpus.js';
@@ -59,7 +60,7 @@ describe('tables looked up with input text', () => {
       fc.property(hostile, (k) => {
         if (!known.classes.includes(k)) expect(boundFields(k), k).toBeUndefined();
         if (!known.kinds.includes(k)) expect(importKind(k), k).toBeNull();
-        if (!commands.includes(k)) expect(commandSpec(k), k).toBeUndefined();
+        if (!commands.includes(k)) expect(commandNamed(k), k).toBeUndefined();
         const role = slackAuditLog(DEFAULT_SLACK)(roleEntry(k));
         if (!['admin', 'owner', 'user', 'guest'].includes(k)) expect(role.kind === 'record', k).toBe(false);
         if (/^[a-z]+$/i.test(k) && !/^(b|kb?|kib|mb?|mib|gb?|gib)$/i.test(k))

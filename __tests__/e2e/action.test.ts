@@ -294,8 +294,10 @@ describe('dist/index.js edge cases', () => {
       true,
     );
     expect(commands(r.stdout, 'warning')[0]).toMatch(
-      /Checks API failed \(502: Bad gateway\); falling back to workflow commands for the 70 annotation\(s\) not yet posted/,
+      /Checks API failed \(502: Bad gateway\); 50 annotation\(s\) are on check run 9; falling back to workflow commands for the 70 annotation\(s\) not yet posted/,
     );
+    // The outputs name the run the posted annotations went to.
+    expect(r.outputs['check-run-id']).toBe('9');
     expect(r.summary).toContain('no_match');
   });
 
@@ -433,7 +435,9 @@ describe('what a user sees in the first hour', () => {
     const r = await runAction({ workspace: demo(), inputs: { 'require-signed-records': 'true', 'trusted-keys': '' } });
     expect(r.code).toBe(1);
     expect(r.outputs['result']).toBe('error');
-    expect(r.stdout).toMatch(/::error::receipt-gate: invalid input trusted-keys: empty, but require-signed-records is true/);
+    expect(r.stdout).toMatch(
+      /::error::receipt-gate: invalid input require-signed-records is on, but neither trusted-keys nor trusted-signer-identities is given/,
+    );
     expect(r.requests).toEqual([]);
     // Without the switch an empty value still means "no trusted signers".
     const off = await runAction({ workspace: demo(), inputs: { 'trusted-keys': '' } });
@@ -539,6 +543,8 @@ describe('producer attestations from the action', () => {
     );
     const empty = await runAction({ workspace: demo(), inputs: { 'require-attested-runs': 'true' } });
     expect(empty.outputs['result']).toBe('error');
-    expect(empty.stdout).toMatch(/invalid input trusted-producers: empty, but require-attested-runs is true/);
+    expect(empty.stdout).toMatch(
+      /invalid input require-attested-runs is on, but neither trusted-producers nor trusted-producer-identities is given/,
+    );
   });
 });

@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_SPECS } from '../../src/cli/options.js';
+import { COMMAND_SPECS } from '../../src/cli/registry.js';
 import { distFile, ROOT } from '../support/workspace.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');

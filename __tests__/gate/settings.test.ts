@@ -9,25 +9,24 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { readContext } from '../../src/action/github-client.js';
 import { readSettings } from '../../src/action/inputs.js';
-import { COMMAND_SPECS, optionDefault, parseArgsOptions, usageText } from '../../src/cli/options.js';
-import { parseCli } from '../../src/cli/parse.js';
+import { verifyRequest } from '../../src/cli/commands/verify.js';
+import { optionDefault, parseArgsOptions } from '../../src/cli/options.js';
+import { COMMAND_SPECS } from '../../src/cli/registry.js';
+import { main } from '../../src/cli/run.js';
+import { usageText } from '../../src/cli/usage.js';
 import { FINDING_CODES, FINDINGS } from '../../src/core/findings.js';
 import { TRUST_CODE_NAMES } from '../../src/core/trust.js';
 import { LEVELS, RECORD_OUTCOME_NAMES } from '../../src/core/vocabulary.js';
-import {
-  DEFAULTS,
-  defaultSettings,
-  parseBool,
-  parseChoice,
-  parseCount,
-  parseList,
-  parseSize,
-  UsageError,
-} from '../../src/gate/settings.js';
+import { DEFAULTS } from '../../src/gate/settings/defaults.js';
+import { defaultSettings, parseBool, parseChoice, parseCount, parseList, parseSize } from '../../src/gate/settings/parsers.js';
+import { UsageError, usage } from '../../src/gate/settings/types.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { ROOT } from '../support/workspace.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+
+/** `receipt-gate verify …` read into its request, or the usage problem. */
+const parseVerify = (argv: readonly string[], isTTY = false) => usage(() => verifyRequest(argv, { cwd: ROOT, env: {}, isTTY }));
 
 describe('parsers', () => {
   it('sizes take binary units, case-insensitively, and refuse anything else naming the option', () => {
@@ -36,7 +35,7 @@ describe('parsers', () => {
     expect(parseSize('x', ' 1048576 ')).toBe(1048576);
     expect(parseSize('x', '1.5 KiB')).toBe(1536);
     expect(() => parseSize('max-file-size', '64 parsecs')).toThrow(
-      new UsageError('max-file-size: "64 parsecs" is not a size (e.g. 64MiB, 512KiB, 1048576)'),
+      new UsageError('value', 'max-file-size: "64 parsecs" is not a size (e.g. 64MiB, 512KiB, 1048576)'),
     );
     expect(() => parseSize('x', '0')).toThrow(/out of range/);
     expect(() => parseSize('x', '99999999999G')).toThrow(/out of range/);
@@ -102,10 +101,9 @@ describe('the entries map their surface onto the same settings', () => {
   it('an action run with no inputs set and a CLI run with no flags verify the same way', () => {
     const action = readSettings(() => '', ctx, {});
     const fromAction = action.ok ? action.value.gate : null;
-    const parsed = parseCli(['verify'], false, ROOT);
-    const fromCli = parsed.ok ? parsed.value : null;
-    expect(fromCli?.command).toBe('verify');
-    expect(fromCli?.command === 'verify' && fromCli.settings).toEqual(fromAction);
+    const parsed = parseVerify([]);
+    const fromCli = parsed.ok && parsed.value !== 'help' ? parsed.value : null;
+    expect(fromCli?.settings).toEqual(fromAction);
     expect(fromAction).toEqual(defaultSettings(ROOT));
   });
 
@@ -147,22 +145,22 @@ describe('the entries map their surface onto the same settings', () => {
     expect(plain.ok && plain.value.gate.keyless).toBeNull();
   });
 
-  it('the CLI refuses a bad flag by name', () => {
+  it('the CLI refuses a bad flag by name', async () => {
     const problem = (argv: string[]) => {
-      const r = parseCli(argv, false, ROOT);
+      const r = parseVerify(argv);
       return r.ok ? '(accepted)' : r.reason.message;
     };
-    expect(problem(['verify', '--max-line-size', 'x'])).toContain('--max-line-size: "x" is not a size');
-    expect(problem(['verify', '--format', 'xml'])).toContain('--format: "xml" must be one of table, json');
-    expect(problem(['check'])).toContain('unknown command "check"');
-    expect(parseCli(['verify', '--runs', 'demo', '--runs', 'bundles', '-C', 'fixtures'], true, ROOT)).toMatchObject({
+    expect(problem(['--max-line-size', 'x'])).toContain('--max-line-size: "x" is not a size');
+    expect(problem(['--format', 'xml'])).toContain('--format: "xml" must be one of table, json');
+    expect((await main(['check'], {}, false, ROOT)).stderr).toContain('unknown command "check"');
+    expect(parseVerify(['--runs', 'demo', '--runs', 'bundles', '-C', 'fixtures'], true)).toMatchObject({
       ok: true,
       value: { settings: { runs: ['demo', 'bundles'], cwd: path.join(ROOT, 'fixtures') }, format: 'table' },
     });
   });
 });
 
-describe('the option tables (cli-options.ts)', () => {
+describe('the option tables (cli/commands/*.ts)', () => {
   it('every flag that shares an action input shares its default, and the usage text shows it', () => {
     const usage = usageText();
     for (const c of COMMAND_SPECS) {
@@ -180,7 +178,7 @@ describe('the option tables (cli-options.ts)', () => {
 
   it('the parseArgs configuration is the table: every flag, its kind, its short name', () => {
     for (const c of COMMAND_SPECS) {
-      const config = parseArgsOptions(c);
+      const config = parseArgsOptions(c.options) ?? {};
       expect(Object.keys(config).sort()).toEqual([...c.options.map((o) => o.flag), 'help'].sort());
       for (const o of c.options) {
         expect(config[o.flag]!.type, o.flag).toBe(o.kind === 'boolean' ? 'boolean' : 'string');

@@ -10,7 +10,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { DEFAULTS } from '../../src/gate/settings.js';
+import { DEFAULTS } from '../../src/gate/settings/defaults.js';
 import { distFile, tempDir } from './workspace.js';
 
 interface Recorded {

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { main } from '../../src/cli/run.js';
 import type { Report } from '../../src/core/report.js';
 import { runGate } from '../../src/gate/gate.js';
-import { defaultSettings, type Settings } from '../../src/gate/settings.js';
+import { defaultSettings } from '../../src/gate/settings/parsers.js';
+import type { Settings } from '../../src/gate/settings/types.js';
 import { distFile } from './fresh-dist.js';
 
 export { distFile };

@@ -79,7 +79,7 @@ describe('the shared vector', () => {
     const r = await cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(path.join(dir, 'b.tar.gz.intoto.jsonl'), 'utf8')).toBe(vector);
-    expect((await cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir)).code).toBe(1); // never overwrites
+    expect((await cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir)).code).toBe(2); // never overwrites: an output that cannot be written is exit 2
   });
 });
 

@@ -405,7 +405,7 @@ describe('keys and signing tools', () => {
     expect(parsed.ok && keyIdOf(parsed.value[0]!)).toBe(r.stdout.trim());
     const before = readFileSync(`${prefix}.key.pem`, 'utf8');
     const again = await cli(['keygen', '--out', prefix], ROOT);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/exists; keygen never overwrites a key/);
     expect(readFileSync(`${prefix}.key.pem`, 'utf8')).toBe(before);
   });

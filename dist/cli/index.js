@@ -2539,8 +2539,8 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5086);
-/** receipt-gate CLI entry (bundled as dist/cli.js). All logic is in cli-main.ts. */
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2862);
+/** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 async function run() {
     try {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5086:
+/***/ 2862:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2578,19 +2578,875 @@ __nccwpck_require__.d(__webpack_exports__, {
   i: () => (/* binding */ main)
 });
 
+;// CONCATENATED MODULE: ./src/gate/settings/types.ts
+/** A mistake in the settings (a flag or an input); the message names the flag or input. */
+class types_UsageError extends Error {
+    code;
+    constructor(code, message) {
+        super(message);
+        this.code = code;
+    }
+}
+/** Run a settings parser: its value, or the usage problem it threw. */
+function usage(parse) {
+    try {
+        const value = parse();
+        return { ok: true, value };
+    }
+    catch (e) {
+        if (e instanceof types_UsageError)
+            return { ok: false, reason: { code: e.code, message: e.message } };
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/version.ts
+/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
+const VERSION = '0.2.0';
+
+// EXTERNAL MODULE: ./src/core/vocabulary.ts
+var vocabulary = __nccwpck_require__(7063);
+;// CONCATENATED MODULE: ./src/report/text.ts
+/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
+
+
+/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
+const levelCounts = (t) => [...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
+/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
+const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
+/** A level for people: the rung, or "—" for a call that asserts no side effect. */
+const text_rung = (l) => l ?? '—';
+/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
+const recordCounts = (t) => vocabulary/* RECORD_OUTCOME_NAMES */.Kc.map((o) => `${t[o]} ${o}`).join(', ');
+/**
+ * Which runs a producer attested (§10), or null when no run names a producer and no trusted
+ * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
+ */
+function producerLine(r) {
+    const trusted = r.policy.trusted_producers.length > 0;
+    const checked = r.runs.filter((x) => x.producer?.checked).length;
+    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
+    if (!trusted && unchecked === 0)
+        return null;
+    if (!trusted)
+        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
+    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
+}
+/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
+function runProducer(p) {
+    if (!p)
+        return 'not attested';
+    const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
+    const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
+    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
+}
+/** "0 error(s), 0 warning(s), 2 notice(s)" */
+const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
+// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
+function text_visible(s) {
+    return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
+function where(l) {
+    const col = l.column !== undefined ? `:${l.column}` : '';
+    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
+}
+/** A finding on one line: where (file:line:column, or the input as given), then its message. */
+const located = (f) => `${findingPlace(f)}: ${text_visible(f.message)}`;
+/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
+const findingPlace = (f) => text_visible(f.input !== undefined ? f.input : where(f));
+const MARKER = ' … [trimmed by receipt-gate]';
+/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
+function text_clipBytes(s, max) {
+    if (Buffer.byteLength(s) <= max)
+        return s;
+    const room = max - Buffer.byteLength(MARKER);
+    let lo = 0;
+    let hi = Math.min(s.length, room);
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (Buffer.byteLength(clip(s, mid, '')) <= room)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return clip(s, lo, '') + MARKER;
+}
+/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
+function failingFirst(calls) {
+    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
+    return calls
+        .map((call, i) => ({ call, i, r: rank(call) }))
+        .sort((a, b) => a.r - b.r || a.i - b.i)
+        .map(({ call, r }) => ({ call, fails: r < 2 }));
+}
+
+;// CONCATENATED MODULE: ./src/cli/command.ts
+
+const EXIT = { pass: 0, problem: 1, usage: 2 };
+/** A usage error: exit 2, the problem, and where to read about the commands. */
+const usageError = (message) => ({
+    code: EXIT.usage,
+    stdout: '',
+    stderr: `receipt-gate: ${message}\nRun 'receipt-gate --help' for the commands and their options.\n`,
+});
+/** What a tool says on stderr, each line prefixed with its name. */
+const say = (tool, ...lines) => lines.map((l) => `receipt-gate: ${tool}: ${l}\n`).join('');
+/** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
+function findingLines(tool, findings) {
+    const shown = findings.slice(0, 50).map((f) => located(f));
+    if (findings.length > 50)
+        shown.push(`… and ${findings.length - 50} more error(s)`);
+    return say(tool, ...shown);
+}
+/** A tool that wrote nothing: the code (a problem in the evidence, or usage), what it says, and that nothing was written. */
+const wroteNothing = (tool, code, text) => ({
+    code,
+    stdout: '',
+    stderr: `${text}${say(tool, 'nothing written')}`,
+});
+/** An output a tool could not write: a configuration problem (exit 2), whatever the tool. */
+const unwritable = (tool, what, file, e) => wroteNothing(tool, EXIT.usage, say(tool, `cannot write ${what} ${file}: ${e instanceof Error ? e.message : String(e)}`));
+
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./src/core/findings.ts
-var core_findings = __nccwpck_require__(4637);
-// EXTERNAL MODULE: ./src/core/projection.ts
-var projection = __nccwpck_require__(3890);
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
-// EXTERNAL MODULE: ./src/core/vocabulary.ts
-var vocabulary = __nccwpck_require__(7063);
+// EXTERNAL MODULE: ./src/read/discover.ts
+var discover = __nccwpck_require__(5965);
+;// CONCATENATED MODULE: ./src/gate/settings/paths.ts
+/**
+ * The paths a user gives, checked on disk: a working directory inside the workspace, an output that
+ * does not leave the workspace through a committed link, an explicit input that exists (else the
+ * nearest path that does is named).
+ */
+
+
+
+
+
+
+/**
+ * A working directory: `value` resolved against `base`, which must be a directory and, when a
+ * workspace is given, inside it. `name` is the flag or input named in the message.
+ */
+function directoryIn(workspace, base, value, name) {
+    const dir = external_node_path_default().resolve(base, value);
+    if (workspace !== null && !(0,discover/* inside */.n)(workspace, dir))
+        throw new types_UsageError('path', `${name}: "${value}" is outside the workspace`);
+    let isDir = false;
+    try {
+        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
+    }
+    catch {
+        isDir = false;
+    }
+    if (!isDir)
+        throw new types_UsageError('path', `${name}: "${value}" is not a directory`);
+    return dir;
+}
+/**
+ * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
+ * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
+ * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
+ * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
+ */
+function outputIn(workspace, base, value, name) {
+    const file = external_node_path_default().resolve(base, value);
+    let isDirectory = false;
+    try {
+        isDirectory = (0,external_node_fs_.statSync)(file).isDirectory();
+    }
+    catch {
+        // nothing there yet: the writer makes it
+    }
+    if (isDirectory)
+        throw new types_UsageError('output', `${name}: "${value}" is a directory; name a file to write`);
+    if (!(0,discover/* inside */.n)(workspace, file))
+        return file;
+    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
+    // The nearest directory above the file that exists, where it really is.
+    for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
+        let real = null;
+        try {
+            real = (0,external_node_fs_.realpathSync)(dir);
+        }
+        catch {
+            // not there yet: the writer creates it, below the nearest one that is
+        }
+        if (real !== null) {
+            if ((0,discover/* inside */.n)(realWorkspace, real))
+                return file;
+            const via = external_node_path_default().relative(workspace, dir) || '.';
+            throw new types_UsageError('output', `${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
+        }
+        if (external_node_path_default().dirname(dir) === dir)
+            return file;
+    }
+}
+/**
+ * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
+ * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
+ * artifact are the gate's `no_artifacts` / `no_match`, not this.
+ */
+function requireExistingPaths(inputs, cwd, name) {
+    for (const raw of inputs) {
+        const input = raw.trim();
+        if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
+            continue;
+        const abs = external_node_path_default().resolve(cwd, input);
+        if ((0,external_node_fs_.existsSync)(abs))
+            continue;
+        throw new types_UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
+    }
+}
+/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
+function nearestExisting(cwd, abs) {
+    let dir = abs;
+    const missing = [];
+    while (!(0,external_node_fs_.existsSync)(dir)) {
+        missing.unshift(external_node_path_default().basename(dir));
+        const up = external_node_path_default().dirname(dir);
+        if (up === dir)
+            return '';
+        dir = up;
+    }
+    const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
+    let entries = [];
+    try {
+        entries = (0,external_node_fs_.readdirSync)(dir);
+    }
+    catch {
+        /* not a directory: no suggestion */
+    }
+    const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
+    if (near !== null)
+        return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
+    return ` (the nearest existing path is "${rel(dir)}")`;
+}
+/** Where a path really is: the nearest directory above it that exists, with its links resolved, and the rest as written. */
+function canonical(file) {
+    const rest = [];
+    for (let dir = file;; dir = external_node_path_default().dirname(dir)) {
+        try {
+            return external_node_path_default().join((0,external_node_fs_.realpathSync)(dir), ...rest);
+        }
+        catch {
+            rest.unshift(external_node_path_default().basename(dir));
+            if (external_node_path_default().dirname(dir) === dir)
+                return file;
+        }
+    }
+}
+/**
+ * Every file a command writes, each named once: two flags naming one file (`--output r.json --vsa
+ * r.json`, or through a directory link: `real/r.json` and `alias/r.json`) are a usage error.
+ */
+function distinctOutputs(named) {
+    const seen = new Map();
+    for (const [flag, file] of named) {
+        if (file === null)
+            continue;
+        const where = canonical(file);
+        const other = seen.get(where);
+        if (other)
+            throw new types_UsageError('conflict', `${flag}: names the same file as ${other} (${file}); each output needs its own file`);
+        seen.set(where, flag);
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/formats.ts
+var formats = __nccwpck_require__(7928);
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
+// EXTERNAL MODULE: ./src/core/findings.ts
+var core_findings = __nccwpck_require__(4637);
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/read/envelope.ts
+var envelope = __nccwpck_require__(1210);
+;// CONCATENATED MODULE: ./src/read/attestation.ts
+/**
+ * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
+ * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
+ * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
+ * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
+ */
+
+
+const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
+const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
+/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
+function bundleStatement(f) {
+    if (f.producer.name === null || f.producer.version === null) {
+        return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
+    }
+    if (f.window === null)
+        return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
+    return {
+        ok: true,
+        value: {
+            _type: envelope/* STATEMENT_TYPE */.zG,
+            subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
+            predicateType: EVIDENCE_BUNDLE_V1,
+            predicate: {
+                schema_version: 1,
+                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
+                run: {
+                    run_id: f.runId,
+                    event_count: f.eventCount,
+                    producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
+                    time_window: { start: f.window.start, end: f.window.end },
+                },
+            },
+        },
+    };
+}
+/** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
+const member = (at, k) => {
+    const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
+    return at ? `${at}.${name}` : name;
+};
+/** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
+function difference(want, got, at) {
+    if (!(0,json/* isObject */.G)(want))
+        return got === want ? null : `predicate field ${at} disagrees with the bundle`;
+    if (!(0,json/* isObject */.G)(got))
+        return `predicate field ${at} disagrees with the bundle`;
+    for (const k of Object.keys(want)) {
+        if (!(0,json/* hasOwn */.$)(got, k))
+            return `predicate field ${member(at, k)} disagrees with the bundle`;
+        const d = difference(want[k], got[k], member(at, k));
+        if (d)
+            return d;
+    }
+    for (const k of Object.keys(got))
+        if (!(0,json/* hasOwn */.$)(want, k))
+            return `predicate field ${member(at, k)} is not one upstream writes`;
+    return null;
+}
+/**
+ * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
+ * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
+ * facts only for a verified bundle), subject digest against the archive bytes, subject name against
+ * the manifest's bundle_id, then every predicate field against what the bundle gives.
+ */
+function checkBundleStatement(s, facts) {
+    if (!(0,json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
+        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
+    const type = s['predicateType'];
+    if (type === EVIDENCE_BUNDLE_V0)
+        return {
+            ok: false,
+            reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
+        };
+    if (type !== EVIDENCE_BUNDLE_V1)
+        return {
+            ok: false,
+            reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
+        };
+    const subject = (0,envelope/* onlySubject */.Lh)(s);
+    if (!subject.ok)
+        return subject;
+    const pred = s['predicate'];
+    if (!(0,json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
+        return { ok: false, reason: 'predicate.schema_version is not 1' };
+    if (!facts)
+        return { ok: false, reason: 'the bundle does not verify' };
+    if (subject.value.sha256 !== facts.archiveSha256)
+        return { ok: false, reason: 'subject digest differs from the archive' };
+    if (subject.value.name !== facts.bundleId)
+        return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
+    return checkBundlePredicate(pred, facts);
+}
+/** Every predicate field against what the verified bundle gives (also for a keyless attestation of a bundle, docs/keyless.md). */
+function checkBundlePredicate(pred, facts) {
+    const expected = bundleStatement(facts);
+    if (!expected.ok)
+        return expected;
+    const d = difference(expected.value['predicate'], pred, '');
+    return d === null ? { ok: true } : { ok: false, reason: d };
+}
+
+// EXTERNAL MODULE: ./src/read/bundle/archive.ts + 5 modules
+var archive = __nccwpck_require__(2789);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+// EXTERNAL MODULE: ./src/read/signature.ts
+var signature = __nccwpck_require__(2826);
+;// CONCATENATED MODULE: ./src/trust/keys.ts
+/**
+ * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
+ * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
+ * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
+ * refused past MAX_KEY_TEXT_BYTES.
+ */
+
+
+/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
+function keyIdOf(publicKey) {
+    return `sha256:${(0,external_node_crypto_.createHash)('sha256')
+        .update(publicKey.export({ type: 'spki', format: 'der' }))
+        .digest('hex')}`;
+}
+/**
+ * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
+ * `-----END L-----`, and nothing but whitespace may stand between blocks.
+ */
+function pemBlocks(pem) {
+    if (Buffer.byteLength(pem) > read_limits/* MAX_KEY_TEXT_BYTES */.ZG)
+        return { ok: false, reason: `key text is over ${read_limits/* MAX_KEY_TEXT_BYTES */.ZG} bytes (a few keys are a few KiB)` };
+    const blocks = [];
+    let at = 0;
+    for (;;) {
+        const begin = pem.indexOf('-----BEGIN ', at);
+        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
+        if (gap.trim() !== '')
+            return { ok: false, reason: 'text outside the PEM blocks' };
+        if (begin < 0)
+            break;
+        const labelEnd = pem.indexOf('-----', begin + 11);
+        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
+        if (!/^[A-Z ]+$/.test(label))
+            return { ok: false, reason: 'a PEM BEGIN line without a label' };
+        const endLine = `-----END ${label}-----`;
+        const end = pem.indexOf(endLine, labelEnd + 5);
+        if (end < 0)
+            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
+        at = end + endLine.length;
+        blocks.push({ label, text: pem.slice(begin, at) });
+    }
+    return { ok: true, value: blocks };
+}
+/** A key type as people name it, with its article: "an RSA key", "an EC (ECDSA) key". */
+function keyKind(type) {
+    const names = new Map([
+        ['rsa', 'an RSA'],
+        ['rsa-pss', 'an RSA-PSS'],
+        ['dsa', 'a DSA'],
+        ['ec', 'an EC (ECDSA)'],
+        ['ed448', 'an Ed448'],
+        ['x25519', 'an X25519'],
+        ['x448', 'an X448'],
+        ['dh', 'a Diffie-Hellman'],
+    ]);
+    return `${names.get(type ?? '') ?? `a ${type ?? 'unknown'}`} key`;
+}
+/** The label of the first PEM block of a text, or null when it holds none. */
+const firstPemLabel = (pem) => /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1] ?? null;
+/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
+function parsePublicKeys(pem) {
+    if (!pem.includes('-----BEGIN '))
+        return {
+            ok: false,
+            reason: 'no PEM "PUBLIC KEY" block (this takes the PEM text of a public key, -----BEGIN PUBLIC KEY-----, not a file name)',
+        };
+    const scanned = pemBlocks(pem);
+    if (!scanned.ok)
+        return scanned;
+    const blocks = scanned.value;
+    if (blocks.length === 0)
+        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
+    const keys = [];
+    for (const [i, block] of blocks.entries()) {
+        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
+        if (block.label !== 'PUBLIC KEY')
+            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
+        let key;
+        try {
+            key = (0,external_node_crypto_.createPublicKey)({ key: block.text, format: 'pem' });
+        }
+        catch (e) {
+            return { ok: false, reason: `${where}does not parse (${e.message})` };
+        }
+        if (key.asymmetricKeyType !== 'ed25519')
+            return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
+        keys.push(key);
+    }
+    return { ok: true, value: keys };
+}
+/** Trusted keys by key_id (a key given twice counts once). */
+function trustedKeys(keys) {
+    return new Map(keys.map((k) => [keyIdOf(k), k]));
+}
+
+;// CONCATENATED MODULE: ./src/tools/signing.ts
+/**
+ * Making signatures, for the tools that write signed files: the export job's private key, new key
+ * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
+ * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
+ */
+
+
+
+
+/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
+function parsePrivateKey(pem) {
+    const label = firstPemLabel(pem);
+    if (label === null)
+        return { ok: false, reason: 'holds no PEM block (an Ed25519 private key from keygen: -----BEGIN PRIVATE KEY-----)' };
+    if (label === 'PUBLIC KEY')
+        return {
+            ok: false,
+            reason: 'is a public key (PUBLIC KEY); signing needs the private key (PRIVATE KEY: the PREFIX.key.pem that keygen wrote)',
+        };
+    if (label === 'OPENSSH PRIVATE KEY')
+        return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
+    let privateKey;
+    try {
+        privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
+    }
+    catch (e) {
+        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+    }
+    if (privateKey.asymmetricKeyType !== 'ed25519')
+        return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
+    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_.createPublicKey)(privateKey) } };
+}
+/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
+function newKeyPair() {
+    const { privateKey, publicKey } = (0,external_node_crypto_.generateKeyPairSync)('ed25519');
+    return {
+        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        keyId: keyIdOf(publicKey),
+    };
+}
+/** Now, as a `signed_at` value (whole seconds). */
+const signedAtNow = (now) => (0,binding/* utcSeconds */.kk)(now);
+/** The signature member for payload P, signed with an Ed25519 private key. */
+function signPayload(payload, key, signedAt) {
+    const p = Buffer.from(payload, 'utf8');
+    return {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: signature/* PAYLOAD_TYPE */.Uc,
+        signed_payload_digest: (0,binding/* sha256Digest */.sI)(p),
+        key_id: keyIdOf(key.publicKey),
+        signature: (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, p), key.privateKey).toString('base64'),
+        signed_at: signedAt,
+    };
+}
+/**
+ * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
+ * the signature member goes in before its closing brace (the parsed record is never copied).
+ */
+function signedLine(payload, key, signedAt) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+}
+/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
+function envelopeLine(payloadType, payload, key) {
+    const sig = (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(payloadType, payload), key.privateKey).toString('base64');
+    return JSON.stringify({
+        payload: Buffer.from(payload).toString('base64'),
+        payloadType,
+        signatures: [{ keyid: keyIdOf(key.publicKey), sig }],
+    });
+}
+
+;// CONCATENATED MODULE: ./src/tools/attest-bundle.ts
+/**
+ * `attest-bundle`: a producer's side, for tests, demos and users without the Rust CLI. Verifies the
+ * bundle with the gate's reader, makes exactly the Statement upstream's `assay evidence attest`
+ * makes (read/attestation.ts), and writes it as one compact DSSE envelope line (JCS payload,
+ * Ed25519) to `<bundle>.intoto.jsonl`, never over an existing file.
+ */
+
+
+
+
+
+
+
+/** The signed sidecar line for a bundle, or (key null) upstream's predicate alone, for actions/attest's predicate-path; or the findings that stop it. */
+async function attestBundle(bundle, key, limits) {
+    const read = await (0,archive/* readBundle */.B)({ bytes: bundle.bytes }, bundle.name, (0,read_limits/* bundleLimits */.x0)(limits));
+    const errors = read.findings.filter((f) => f.severity === 'error');
+    if (errors.length > 0)
+        return { ok: false, reason: errors };
+    if (!read.bundle)
+        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
+    const statement = bundleStatement(read.bundle);
+    if (!statement.ok)
+        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, statement.reason)] };
+    if (key === null)
+        return { ok: true, value: `${JSON.stringify(statement.value['predicate'], null, 2)}\n` };
+    const payload = (0,binding/* jcs */.vI)(statement.value);
+    if (!payload.ok)
+        return {
+            ok: false,
+            reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)],
+        };
+    return { ok: true, value: `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), key)}\n` };
+}
+
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/report/output.ts
+/**
+ * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
+ * through a symbolic link, since a link at an output path can be committed to the repository the gate
+ * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
+ * file is replaced by the output; a FIFO or a character device named as such, and a link to the
+ * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
+ * refused with its reason.
+ */
+
+
+/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
+const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+/**
+ * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
+ * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
+ * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
+ */
+function outputPlace(file) {
+    let st;
+    try {
+        st = (0,external_node_fs_.lstatSync)(file);
+    }
+    catch {
+        return 'replace'; // nothing there yet
+    }
+    if (st.isFIFO() || st.isCharacterDevice())
+        return 'in place';
+    if (st.isFile() || st.isDirectory())
+        return 'replace';
+    if (st.isSymbolicLink()) {
+        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
+            return 'in place';
+        let to = null;
+        try {
+            to = (0,external_node_fs_.statSync)(file);
+        }
+        catch {
+            // a broken link: replaced by the output
+        }
+        if (to === null || to.isFile())
+            return 'replace link';
+        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
+    }
+    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
+}
+/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
+async function openOutput(file) {
+    if (outputPlace(file) === 'replace link')
+        (0,external_node_fs_.unlinkSync)(file);
+    return (0,promises_namespaceObject.open)(file, 'w');
+}
+
+;// CONCATENATED MODULE: ./src/tools/write.ts
+/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
+
+
+
+/** `text` in a new temporary file beside `file`: its path. */
+function writeTemp(file, text) {
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
+    const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
+    try {
+        (0,external_node_fs_.writeSync)(fd, text);
+    }
+    finally {
+        (0,external_node_fs_.closeSync)(fd);
+    }
+    return tmp;
+}
+/**
+ * Write `text` to `file` only whole: a temporary file beside it, then a rename (which replaces a link
+ * at `file`, never writing through it). A FIFO, a character device or this process's own output
+ * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
+ */
+function writeWhole(file, text) {
+    if (outputPlace(file) === 'in place') {
+        (0,external_node_fs_.writeFileSync)(file, text);
+        return;
+    }
+    const tmp = writeTemp(file, text);
+    try {
+        (0,external_node_fs_.renameSync)(tmp, file);
+    }
+    catch (e) {
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
+        throw e;
+    }
+}
+/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
+function writeNew(file, text) {
+    const tmp = writeTemp(file, text);
+    try {
+        (0,external_node_fs_.linkSync)(tmp, file);
+    }
+    finally {
+        (0,external_node_fs_.rmSync)(tmp, { force: true });
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/files.ts
+var read_files = __nccwpck_require__(1119);
+;// CONCATENATED MODULE: ./src/cli/files.ts
+/**
+ * Files a flag or an argument names (keys, a tool's inputs), read whole within the limit and only as
+ * regular files; one that cannot be used is a usage error naming the flag and the file (exit 2).
+ */
+
+
+
+
+/** The text of a PEM key file a flag names. */
+function readKeyText(flag, file) {
+    // Bounded, and a regular file at the moment it is read (trust/keys.ts then refuses past a few KiB).
+    const got = (0,read_files/* readNamedFile */.wh)(file, read_limits/* DEFAULT_LIMITS */.dR);
+    if (!got.ok)
+        throw new types_UsageError('file', `${flag} ${file}: ${got.reason} (this flag takes the path of a PEM key file)`);
+    return got.value.toString('utf8');
+}
+/** A private key a flag names (a key file from keygen). */
+function readSigningKey(flag, file) {
+    const k = parsePrivateKey(readKeyText(flag, file));
+    if (!k.ok)
+        throw new types_UsageError('file', `${flag} ${k.reason}`);
+    return k.value;
+}
+/** The input files of a tool, read whole within the file limit; the first that cannot be read is a usage error naming it. */
+function readInputs(files, limits) {
+    return files.map((file) => {
+        const got = (0,read_files/* readNamedFile */.wh)(file, limits);
+        if (!got.ok)
+            throw new types_UsageError('file', `${file}: ${got.reason}`);
+        return { name: file, bytes: got.value };
+    });
+}
+
+;// CONCATENATED MODULE: external "node:util"
+const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+;// CONCATENATED MODULE: ./src/gate/settings/defaults.ts
+/**
+ * Every option's default in one table, as the text a user would write: the action's inputs by name
+ * (`action.yml` declares the same defaults; a test compares them), and the CLI's flags of the same
+ * meaning (cli/options.ts reads them here).
+ */
+const defaults_DEFAULTS = {
+    runs: '.assay/runs',
+    audit: '.assay/audit',
+    'allow-unmatched-records': 'false',
+    'strict-observed': 'false',
+    annotations: 'auto',
+    annotate: 'all',
+    'check-run-id': '',
+    'check-name': 'side-effect receipts',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
+    'github-token': '${{ github.token }}',
+    summary: 'true',
+    'sarif-file': '',
+    'report-file': '',
+    'working-directory': '.',
+    'max-annotations': '1000',
+    'max-file-size': '64MiB',
+    'max-line-size': '8MiB',
+    jobs: 'auto',
+    require: '',
+    'trusted-keys': '',
+    'require-signed-records': 'false',
+    'trusted-producers': '',
+    'require-attested-runs': 'false',
+    'vsa-predicate': '',
+    vsa: '',
+    'vsa-key': '',
+    'trusted-signer-identities': '',
+    'trusted-producer-identities': '',
+    'source-refs': '',
+    'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
+    'trusted-root': '',
+};
+
+;// CONCATENATED MODULE: ./src/cli/options.ts
+/**
+ * What a command's option table is, and how argv is read through it. Each command declares its
+ * table (cli/commands/<name>.ts) `as const`; `parseFlags` returns its values typed by that table, so
+ * a flag read under a misspelt name does not compile. The usage text, the README's and action.yml's
+ * checks read the same tables; nothing about an option is written twice.
+ */
+
+
+
+
+const HELP = { flag: 'help', short: 'h', kind: 'boolean', help: 'show this help' };
+const VERSION_FLAG = { flag: 'version', short: 'V', kind: 'boolean', help: 'print the version' };
+/** The option every command takes. */
+const COMMON_OPTIONS = [HELP, VERSION_FLAG];
+const LIMITS = [
+    {
+        flag: 'max-file-size',
+        kind: 'string',
+        arg: 'SIZE',
+        input: 'max-file-size',
+        help: 'largest file read (a gzipped export: what it decompresses to)',
+    },
+    { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
+];
+const SIGNED_AT = {
+    flag: 'signed-at',
+    kind: 'string',
+    arg: 'TIME',
+    help: 'the signed_at of every signature (RFC 3339 UTC). Default: now',
+};
+/** The default an option shows: its input's (from the settings table), or its own. */
+function optionDefault(o) {
+    if (o.input)
+        return o.kind === 'boolean' ? undefined : defaults_DEFAULTS[o.input] || undefined;
+    return o.default;
+}
+/** The `parseArgs` options of a table (with --help). */
+function parseArgsOptions(options) {
+    const out = {};
+    for (const o of [...options, HELP]) {
+        out[o.flag] = {
+            type: o.kind === 'boolean' ? 'boolean' : 'string',
+            ...(o.kind === 'list' ? { multiple: true } : {}),
+            ...(o.short ? { short: o.short } : {}),
+        };
+    }
+    return out;
+}
+/** Every flag name of a table (for the nearest-name suggestion of a flag that is not in it). */
+const flagNames = (options) => [...options, HELP].map((o) => o.flag);
+/**
+ * A command's argv (after the command's name) read through its table. An unknown flag is a usage
+ * error naming the nearest flag of the table (`--trusted-keys`: did you mean `--trusted-key`?).
+ */
+function parseFlags(argv, options) {
+    let parsed;
+    try {
+        parsed = (0,external_node_util_namespaceObject.parseArgs)({ args: [...argv], allowPositionals: true, strict: true, options: parseArgsOptions(options) });
+    }
+    catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        const unknown = /Unknown option '(-{1,2})([^']+)'/.exec(message);
+        if (unknown) {
+            const guess = (0,core_text/* nearestName */.qb)(unknown[2] ?? '', flagNames(options));
+            throw new types_UsageError('value', `unknown option ${unknown[1]}${unknown[2]}${guess ? ` (did you mean --${guess}?)` : ''}: see --help for this command's options`);
+        }
+        throw new types_UsageError('value', message);
+    }
+    const { help, ...rest } = parsed.values;
+    // parseArgs types its values by the configuration it was given at run time; the table's types are the same by construction.
+    return { flags: rest, rest: parsed.positionals, help: help === true };
+}
+
+// EXTERNAL MODULE: ./src/core/projection.ts
+var projection = __nccwpck_require__(3890);
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
  * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
@@ -2603,7 +3459,7 @@ var vocabulary = __nccwpck_require__(7063);
 
 
 
-const NO_POLICY = { rules: [], parsed: [] };
+const policy_NO_POLICY = { rules: [], parsed: [] };
 const NAME = /^[A-Za-z0-9_.-]+$/;
 function selectorOf(text) {
     if (text === '*')
@@ -2705,6 +3561,1117 @@ function checkRuleNames(policy, seen) {
     return { ok: true };
 }
 
+;// CONCATENATED MODULE: ./src/gate/settings/parsers.ts
+/**
+ * The settings parsers: user-supplied strings (CLI flags, action inputs) into typed values, one clear
+ * message per mistake naming the flag or input. Pure but for the key parser (node:crypto).
+ */
+
+
+
+
+
+/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
+const UNITS = new Map([
+    ['', 1],
+    ['b', 1],
+    ['k', 1024],
+    ['kb', 1024],
+    ['kib', 1024],
+    ['m', 1024 ** 2],
+    ['mb', 1024 ** 2],
+    ['mib', 1024 ** 2],
+    ['g', 1024 ** 3],
+    ['gb', 1024 ** 3],
+    ['gib', 1024 ** 3],
+]);
+/** "64MiB", "512k", "1048576" → bytes. */
+function parseSize(name, value) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
+    if (!m || unit === undefined)
+        throw new types_UsageError('value', `${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+    const bytes = Math.floor(Number(m[1]) * unit);
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+        throw new types_UsageError('value', `${name}: "${value}" is out of range`);
+    return bytes;
+}
+/** YAML 1.2 core booleans, as @actions/core reads them. */
+function parseBool(name, value) {
+    const v = value.trim();
+    if (['true', 'True', 'TRUE'].includes(v))
+        return true;
+    if (['false', 'False', 'FALSE', ''].includes(v))
+        return false;
+    throw new types_UsageError('value', `${name}: "${value}" is not a boolean (true or false)`);
+}
+function parseChoice(name, value, choices) {
+    const v = value.trim();
+    if (choices.includes(v))
+        return v;
+    throw new types_UsageError('value', `${name}: "${value}" must be one of ${choices.join(', ')}`);
+}
+/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
+function parseList(value) {
+    const out = [];
+    let depth = 0;
+    let cur = '';
+    for (const ch of value) {
+        if (ch === '{')
+            depth++;
+        else if (ch === '}' && depth > 0)
+            depth--;
+        if (ch === '\n' || (ch === ',' && depth === 0)) {
+            out.push(cur);
+            cur = '';
+            depth = 0;
+        }
+        else
+            cur += ch;
+    }
+    out.push(cur);
+    return out.map((s) => s.trim()).filter((s) => s !== '');
+}
+/** A whole number ≥ 0. */
+function parseCount(name, value) {
+    const v = value.trim();
+    if (!/^\d{1,9}$/.test(v))
+        throw new UsageError('value', `${name}: "${value}" is not a whole number`);
+    return Number(v);
+}
+/** The verification settings with every default, for a working directory (tests and entries start here). */
+function defaultSettings(cwd) {
+    return {
+        runs: parseList(DEFAULTS.runs),
+        audit: parseList(DEFAULTS.audit),
+        explicit: { runs: false, audit: false },
+        cwd,
+        workspace: cwd,
+        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
+        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
+        limits: DEFAULT_LIMITS,
+        policy: NO_POLICY,
+        trustedKeys: null,
+        trustedProducers: null,
+        keyless: null,
+        jobs: parseJobs('jobs', DEFAULTS.jobs),
+    };
+}
+/** Most reading threads one gate starts. */
+const MAX_JOBS = 256;
+/** `auto` (the machine's cores: null) or a number of reading threads, 1 to MAX_JOBS. */
+function parseJobs(name, value) {
+    const v = value.trim();
+    if (v === 'auto')
+        return null;
+    if (!/^\d{1,9}$/.test(v) || Number(v) < 1 || Number(v) > MAX_JOBS)
+        throw new types_UsageError('value', `${name}: "${value}" is not a number of threads from 1 to ${MAX_JOBS}, or auto`);
+    return Number(v);
+}
+/** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
+const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
+const IDENTITY = /^https:\/\/[^\s@]+@refs\/\S+$/;
+/** Identities, source repository, refs and issuer, checked (semantics "Keyless trust"); no identity at all: null. */
+function readKeyless(k, names) {
+    for (const [list, name] of [
+        [k.signerIdentities, names.signerIdentities],
+        [k.producerIdentities, names.producerIdentities],
+    ]) {
+        for (const id of list)
+            if (!IDENTITY.test(id))
+                throw new types_UsageError('value', `${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`);
+    }
+    if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0)
+        return null;
+    const repo = k.sourceRepository;
+    if (repo === null || repo === '')
+        throw new types_UsageError('missing', `${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`);
+    if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
+        throw new types_UsageError('value', `${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
+    for (const r of k.sourceRefs)
+        if (!/^refs\/\S+$/.test(r))
+            throw new types_UsageError('value', `${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
+    const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
+    if (!/^https:\/\/\S+$/.test(issuer))
+        throw new types_UsageError('value', `${names.issuer}: "${issuer}" is not an https:// URL`);
+    const policy = (ids) => ids.length === 0
+        ? null
+        : {
+            identities: new Set(ids),
+            sourceRepository: repo,
+            sourceRefs: new Set(k.sourceRefs.length > 0 ? k.sourceRefs : [k.defaultRef]),
+            issuer,
+        };
+    return { signers: policy(k.signerIdentities), producers: policy(k.producerIdentities), trustedRoot: k.trustedRoot };
+}
+/** Required-level rules, each a usage error naming the rule when it is wrong. */
+function readPolicy(name, rules) {
+    const p = parsePolicy(rules);
+    if (!p.ok)
+        throw new types_UsageError('value', `${name}: ${p.reason}`);
+    return p.value;
+}
+/**
+ * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
+ * each text came from, for the message when one does not parse. None: null (no trust configured).
+ */
+function readTrustedKeys(sources) {
+    if (sources.length === 0)
+        return null;
+    const keys = [];
+    for (const s of sources) {
+        const parsed = parsePublicKeys(s.pem);
+        if (!parsed.ok)
+            throw new types_UsageError('value', `${s.name}: ${parsed.reason}`);
+        keys.push(...parsed.value);
+    }
+    return trustedKeys(keys);
+}
+/** Limits with the two that users set (each undefined: the default). */
+function readLimits(maxFileSize, maxLineSize, prefix = '') {
+    return {
+        ...read_limits/* DEFAULT_LIMITS */.dR,
+        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : read_limits/* DEFAULT_LIMITS */.dR.maxFileBytes,
+        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : read_limits/* DEFAULT_LIMITS */.dR.maxLineBytes,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/shared.ts
+/** What several commands read the same way: the read limits, a signing time. */
+
+
+
+/** --max-file-size and --max-line-size, each the default when not given. */
+const limitsOf = (flags) => readLimits(flags['max-file-size'], flags['max-line-size'], '--');
+/** --signed-at as given (RFC 3339 UTC), or null (now). */
+function signedAtOf(v) {
+    if (v === undefined)
+        return null;
+    if (!(0,signature/* isSignedAt */.CY)(v))
+        throw new types_UsageError('value', `--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
+    return v;
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/attest-bundle.ts
+/** `receipt-gate attest-bundle`: attest an evidence bundle as its producer (upstream's `assay evidence attest`). */
+
+
+
+
+
+
+
+
+
+
+
+const OPTIONS = [
+    { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM)" },
+    { flag: 'predicate-only', kind: 'boolean', help: "write upstream's evidence-bundle/v1 predicate alone (JSON), no key needed" },
+    {
+        flag: 'output',
+        kind: 'string',
+        arg: 'FILE',
+        help: 'where it goes. Default: BUNDLE.intoto.jsonl (--predicate-only: standard output)',
+    },
+    ...LIMITS,
+];
+const TOOL = 'attest-bundle';
+const attest_bundle_attestBundle = {
+    spec: {
+        name: 'attest-bundle',
+        synopsis: '(--key FILE | --predicate-only) [--output FILE] BUNDLE',
+        summary: "attest an evidence bundle as its producer (what upstream's assay evidence attest writes)",
+        about: 'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file. With --predicate-only, writes the predicate alone (for actions/attest predicate-path) to --output or standard output',
+        options: OPTIONS,
+    },
+    async run(ctx) {
+        const { flags, rest, help } = parseFlags(ctx.argv, OPTIONS);
+        if (help)
+            return 'help';
+        const predicateOnly = flags['predicate-only'] ?? false;
+        if (predicateOnly && flags.key)
+            throw new types_UsageError('conflict', 'attest-bundle: --predicate-only writes no signature: no --key');
+        if (!predicateOnly && !flags.key)
+            throw new types_UsageError('missing', 'attest-bundle: --key FILE is required (or --predicate-only for actions/attest)');
+        const [name, ...more] = rest;
+        if (name === undefined || more.length > 0)
+            throw new types_UsageError('value', 'attest-bundle: exactly one BUNDLE (.tar.gz) is required');
+        const bundle = external_node_path_default().resolve(ctx.cwd, name);
+        const target = flags.output ?? (predicateOnly ? null : (0,formats/* sidecarOf */.hQ)(name));
+        const output = target === null ? null : outputIn(ctx.cwd, ctx.cwd, target, flags.output ? '--output' : 'the sidecar');
+        const limits = limitsOf(flags);
+        const key = flags.key ? readSigningKey('--key', external_node_path_default().resolve(ctx.cwd, flags.key)) : null;
+        if (output !== null && (0,external_node_fs_.existsSync)(output))
+            return wroteNothing(TOOL, EXIT.usage, say(TOOL, `${output} exists; attest-bundle never overwrites (--output to choose another file)`));
+        const [input] = readInputs([bundle], limits);
+        if (!input)
+            throw new types_UsageError('missing', 'attest-bundle: exactly one BUNDLE (.tar.gz) is required');
+        const r = await attestBundle(input, key, limits);
+        if (!r.ok)
+            return wroteNothing(TOOL, EXIT.problem, findingLines(TOOL, r.reason));
+        if (output === null)
+            return { code: EXIT.pass, stdout: r.value, stderr: '' };
+        try {
+            writeNew(output, r.value);
+        }
+        catch (e) {
+            return unwritable(TOOL, '--output', output, e);
+        }
+        return { code: EXIT.pass, stdout: '', stderr: say(TOOL, `wrote ${output}`) };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/tools/import/target-hash.ts
+/**
+ * The target hash the agent side computes (docs/importers.md): H(domain, value) =
+ * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
+ * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
+ * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
+ * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
+ */
+
+const DOMAINS = [
+    'github_key_title',
+    'slack_workspace',
+    'slack_channel',
+    'slack_principal',
+    'workspace',
+    'workspace_principal',
+];
+const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
+const normalize = (value) => value.replace(TRIM, '').toLowerCase();
+const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.tool_target.v0:${domain}:${normalize(value)}`);
+/** A plain label as the agent side writes it. */
+const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
+
+;// CONCATENATED MODULE: ./src/cli/commands/hash.ts
+/** `receipt-gate hash DOMAIN VALUE`: the target hash of a raw value, to see why a call and a record differ. */
+
+
+
+
+const hash_OPTIONS = [];
+/** The domain a user named, or null (looked up in a list: the name is text from argv). */
+const domainOf = (name) => DOMAINS.find((d) => d === name) ?? null;
+const hash = {
+    spec: {
+        name: 'hash',
+        synopsis: 'DOMAIN VALUE',
+        summary: 'print the target hash of a raw value',
+        about: 'prints the target hash of a raw value (domains: github_key_title, slack_workspace, slack_channel, slack_principal, workspace, workspace_principal), to see why a call and a record differ',
+        options: hash_OPTIONS,
+    },
+    run(ctx) {
+        const { rest, help } = parseFlags(ctx.argv, hash_OPTIONS);
+        if (help)
+            return 'help';
+        const [name, value, ...more] = rest;
+        if (name === undefined || value === undefined || more.length > 0)
+            throw new types_UsageError('value', 'hash: usage: receipt-gate hash DOMAIN VALUE');
+        const domain = domainOf(name);
+        if (domain === null)
+            throw new types_UsageError('value', `hash: unknown domain "${name}" (one of ${DOMAINS.join(', ')})`);
+        return { code: EXIT.pass, stdout: `${targetHash(domain, value)}\n`, stderr: '' };
+    },
+};
+
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
+// EXTERNAL MODULE: ./src/read/documents.ts
+var documents = __nccwpck_require__(7602);
+// EXTERNAL MODULE: ./src/read/strict-json.ts
+var strict_json = __nccwpck_require__(186);
+;// CONCATENATED MODULE: ./src/tools/import/exports.ts
+/**
+ * Provider export files → located JSON entries, through the gate's one document pipeline
+ * (read/documents.ts): gzip (streaming exports) decompressed up to max-file-size, strict UTF-8 and
+ * JSON, and every shape the export routes write: one array, pages written one after another
+ * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`), one entry per line
+ * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
+ * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
+ */
+
+
+
+
+/**
+ * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
+ */
+function readExport(name, raw, limits, listKey) {
+    const sink = new documents/* LocatingSink */.Bz(name);
+    const findings = sink.findings;
+    const at = (offset) => sink.at(offset);
+    const decoded = (0,documents/* decode */.D4)(raw, limits, sink, { gzip: true });
+    if (!decoded)
+        return { entries: [], findings };
+    sink.lines = decoded.lines;
+    const { text } = decoded;
+    return { entries: pages(text, limits, listKey, at, sink, findings), findings };
+}
+function* pages(text, limits, listKey, at, sink, findings) {
+    let entries = [];
+    const take = (value, offset) => {
+        if ((0,json/* isObject */.G)(value))
+            entries.push({ value, loc: at(offset) });
+        else
+            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(offset), 'an entry is not a JSON object'));
+    };
+    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[]] };
+    /** The entries of one array (a page); a page of pages (--slurp) is read page by page. */
+    const page = (list, offsets, nested) => {
+        list.forEach((item, i) => {
+            const offset = offsets[i] ?? 0;
+            if (!nested || !Array.isArray(item)) {
+                take(item, offset);
+                return;
+            }
+            // An inner page: parse its own slice again for its elements' offsets.
+            const end = (0,strict_json/* firstValueEnd */.t1)(text, opts, offset);
+            const inner = end.ok ? (0,strict_json/* parseStrict */.z3)(text, opts, offset, end.value) : null;
+            page(item, inner?.ok ? (inner.value.elements.get((0,strict_json/* pathKey */.Pn)([])) ?? []) : [], false);
+        });
+    };
+    const collect = [[], ...(listKey ? [[listKey]] : [])];
+    for (const doc of (0,documents/* documents */.DB)(text, 'values', { limits, collect }, sink)) {
+        const v = doc.value;
+        if (Array.isArray(v))
+            page(v, doc.elements.get((0,strict_json/* pathKey */.Pn)([])) ?? [], v.some(Array.isArray));
+        else if (listKey && (0,json/* isObject */.G)(v) && Array.isArray(v[listKey]))
+            page(v[listKey], doc.elements.get((0,strict_json/* pathKey */.Pn)([listKey])) ?? [], false);
+        else
+            take(v, doc.start);
+        yield* entries;
+        entries = [];
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/model.ts
+var model = __nccwpck_require__(4146);
+;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
+/**
+ * What every importer returns per export entry, and how a record is made from a subject: the one
+ * record shape (assay.provider_audit_record.v0, binding recomputed here, non_claims naming the
+ * export), whatever the provider.
+ */
+
+
+
+
+function makeRecord(m, source) {
+    const b = (0,binding/* binding */.Ch)(m.subject);
+    if (!b.ok)
+        throw new Error(`subject cannot be canonicalized: ${b.reason}`); // subjects here are strings and nulls only
+    return {
+        schema: model/* RECORD_SCHEMA */.e,
+        provider: m.provider,
+        record_id: m.recordId,
+        subject: m.subject,
+        binding_digest: b.digest,
+        non_claims: [
+            `imported from ${source}; receipt-gate queried nothing`,
+            'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
+        ],
+    };
+}
+/** A string member, or null (absent, empty or not a string). */
+const str = (o, k) => {
+    const v = (0,json/* isObject */.G)(o) ? o[k] : undefined;
+    return typeof v === 'string' && v !== '' ? v : null;
+};
+/** An object member, or null. */
+const obj = (o, k) => {
+    const v = (0,json/* isObject */.G)(o) ? o[k] : undefined;
+    return (0,json/* isObject */.G)(v) ? v : null;
+};
+/** An id as quoted in a message: ids are not secrets, but are clipped. */
+const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
+
+;// CONCATENATED MODULE: ./src/tools/import/scope.ts
+
+
+/** Why an entry is out of scope (the skip reason), or null when it is in scope. */
+function outOfScope(f, s) {
+    if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? (0,core_text/* asciiLower */.F)(a) : a)))
+        return 'by another actor';
+    if (f.repos && (s.repo === null || !f.repos.has((0,core_text/* asciiLower */.F)(s.repo))))
+        return s.repo === null ? 'without a repository' : 'in another repository';
+    if (f.since !== null || f.until !== null) {
+        if (s.time === null)
+            return 'without a time (a window is set)';
+        if ((f.since !== null && (0,core_time/* compareInstants */.QI)(s.time, f.since) < 0) || (f.until !== null && (0,core_time/* compareInstants */.QI)(s.time, f.until) >= 0))
+            return 'outside the window';
+    }
+    return null;
+}
+/** `--since` / `--until`: RFC 3339 (any offset, any precision, read exactly), or YYYY-MM-DD for midnight UTC. */
+function parseWindowTime(text) {
+    const day = (0,core_time/* parseDay */.Iq)(text);
+    if (day)
+        return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
+    const t = (0,core_time/* parseRfc3339 */.TM)(text);
+    if (t.ok)
+        return t;
+    return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${t.reason}` };
+}
+/** An entry time: a number of ms (GitHub's audit log) or s (Slack), or an RFC 3339 string; null otherwise. */
+function entryTime(v, unit = 'ms') {
+    if (typeof v === 'number')
+        return (0,core_time/* fromEpochNumber */.n6)(v, unit === 's' ? 0 : 3);
+    if (typeof v === 'string') {
+        const t = (0,core_time/* parseRfc3339 */.TM)(v);
+        return t.ok ? t.value : null;
+    }
+    return null;
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/github-audit.ts
+
+
+
+function deployKey(recordId, owner, repo, title, scope) {
+    return {
+        kind: 'record',
+        provider: 'github',
+        recordId,
+        scope,
+        subject: {
+            action_class: 'github_deploy_key',
+            verb: 'create',
+            target: { owner: label(owner), repo: label(repo), key_title_hash: targetHash('github_key_title', title) },
+        },
+    };
+}
+function githubAuditLog(e) {
+    if (e['action'] !== 'public_key.create')
+        return { kind: 'skip', reason: 'other action' };
+    const id = str(e, '_document_id');
+    if (!id)
+        return { kind: 'error', message: 'a public_key.create entry without a _document_id (its record would have no identity)' };
+    const repo = str(e, 'repo');
+    if (!repo)
+        return { kind: 'skip', reason: 'user key without repo' };
+    const title = str(e, 'title');
+    if (!title)
+        return { kind: 'skip', reason: 'no title' };
+    const slash = repo.indexOf('/');
+    if (slash <= 0 || slash === repo.length - 1)
+        return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
+    const actor = str(e, 'actor');
+    const scope = { actors: actor ? [actor] : [], repo, time: entryTime(e['@timestamp']) ?? entryTime(e['created_at']) };
+    return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
+}
+/** Headers as the deliveries API returns them: names in any case. */
+const header = (headers, name) => {
+    if (!headers)
+        return null;
+    for (const k of Object.keys(headers))
+        if (k.toLowerCase() === name)
+            return str(headers, k);
+    return null;
+};
+function githubWebhook(e) {
+    const request = obj(e, 'request');
+    const delivery = request !== null || str(e, 'guid') !== null;
+    const payload = delivery ? obj(request, 'payload') : e;
+    if (!payload)
+        return { kind: 'error', message: `delivery ${idText(str(e, 'guid') ?? '?')} has no request.payload object` };
+    const event = delivery
+        ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
+        : payload['key'] !== undefined
+            ? 'deploy_key'
+            : null;
+    if (event !== 'deploy_key')
+        return { kind: 'skip', reason: 'other event' };
+    if (payload['action'] !== 'created')
+        return { kind: 'skip', reason: 'other action' };
+    const key = obj(payload, 'key');
+    const repository = obj(payload, 'repository');
+    const owner = str(obj(repository, 'owner'), 'login');
+    const repo = str(repository, 'name');
+    const title = str(key, 'title');
+    if (!owner || !repo)
+        return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
+    if (!title)
+        return { kind: 'skip', reason: 'no title' };
+    const sender = str(obj(payload, 'sender'), 'login');
+    const scope = (time) => ({
+        actors: sender ? [sender] : [],
+        repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
+        time,
+    });
+    if (delivery) {
+        const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
+        if (!guid)
+            return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
+        return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(e['delivered_at'])));
+    }
+    const keyId = key?.['id'];
+    if (typeof keyId !== 'number' && typeof keyId !== 'string')
+        return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
+    return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/slack.ts
+
+
+
+const DEFAULT_SLACK = {
+    principal: 'id',
+    workspace: 'context',
+    roleVerbs: new Map([
+        ['admin', 'grant'],
+        ['owner', 'grant'],
+        ['user', 'change_role'],
+        ['guest', 'change_role'],
+    ]),
+    memberProvider: 'slack',
+    roleProvider: 'workspace',
+};
+function slackAuditLog(o) {
+    return (e) => {
+        const action = str(e, 'action');
+        const id = str(e, 'id');
+        if (!action)
+            return { kind: 'error', message: 'an entry without an action' };
+        const join = action === 'user_channel_join' || action === 'guest_channel_join';
+        const role = /^role_change_to_([a-z_]+)$/.exec(action)?.[1];
+        if (!join && !role)
+            return { kind: 'skip', reason: 'other action' };
+        if (!id)
+            return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
+        const location = obj(obj(e, 'context'), 'location');
+        const actorUser = obj(obj(e, 'actor'), 'user');
+        const scope = {
+            actors: [str(actorUser, 'id'), str(actorUser, 'email')].filter((a) => a !== null),
+            repo: null,
+            time: entryTime(e['date_create'], 's'),
+        };
+        const principalOf = (who) => str(obj(who, 'user'), o.principal);
+        if (join) {
+            const channel = str(obj(obj(e, 'entity'), 'channel'), 'id');
+            const principal = principalOf(obj(e, 'actor'));
+            if (!channel)
+                return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.channel.id` };
+            if (!principal)
+                return { kind: 'error', message: `entry ${idText(id)}: ${action} without actor.user.${o.principal} (--principal ${o.principal})` };
+            const ws = o.workspace === 'context' && str(location, 'type') === 'workspace' ? str(location, 'id') : null;
+            return {
+                kind: 'record',
+                provider: o.memberProvider,
+                recordId: `slack-audit:${id}`,
+                scope,
+                subject: {
+                    action_class: 'workspace_member',
+                    verb: 'add',
+                    target: {
+                        workspace_id_hash: ws === null ? null : targetHash('slack_workspace', ws),
+                        channel_id_hash: targetHash('slack_channel', channel),
+                        principal_hash: targetHash('slack_principal', principal),
+                    },
+                },
+            };
+        }
+        const verb = role === undefined ? undefined : o.roleVerbs.get(role);
+        if (!verb)
+            return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
+        const principal = principalOf(obj(e, 'entity'));
+        const ws = str(location, 'id');
+        if (!principal)
+            return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.user.${o.principal} (--principal ${o.principal})` };
+        if (!ws)
+            return { kind: 'error', message: `entry ${idText(id)}: ${action} without context.location.id` };
+        return {
+            kind: 'record',
+            provider: o.roleProvider,
+            recordId: `slack-audit:${id}`,
+            scope,
+            subject: {
+                action_class: 'workspace_role',
+                verb,
+                target: {
+                    workspace_id_hash: targetHash('workspace', ws),
+                    principal_hash: targetHash('workspace_principal', principal),
+                    role: role,
+                },
+            },
+        };
+    };
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/run.ts
+/**
+ * `receipt-gate import <kind>`: export files → records, offline. Each file is read with the gate's
+ * strict readers and limits; each entry becomes a record, a counted skip, or a located error.
+ * Identical entries under one record id (at-least-once streaming) are one record; two different
+ * entries under one id are an error naming it. Output: NDJSON, one record per line in record-id
+ * order, canonical JSON, signed with --sign-key when given. Any error: nothing is written.
+ */
+
+
+
+
+
+
+
+
+
+
+const IMPORT_KINDS = {
+    'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined, looks: 'a GitHub audit-log export' },
+    'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined, looks: 'GitHub webhook deliveries' },
+    'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries', looks: 'a Slack audit-log page' },
+};
+/** Whether an entry has the shape of each kind's entries (what tells an export of the wrong kind). */
+const SHAPES = {
+    'github-audit-log': (e) => typeof e['action'] === 'string' &&
+        !(0,json/* isObject */.G)(e['entity']) &&
+        ((0,json/* hasOwn */.$)(e, '_document_id') || (0,json/* hasOwn */.$)(e, '@timestamp') || (0,json/* hasOwn */.$)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,json/* isObject */.G)(e['request']) || (0,json/* hasOwn */.$)(e, 'delivered_at') || (0,json/* hasOwn */.$)(e, 'event'))) ||
+        ((0,json/* isObject */.G)(e['key']) && (0,json/* isObject */.G)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,json/* hasOwn */.$)(e, '_document_id') && ((0,json/* isObject */.G)(e['entity']) || (0,json/* isObject */.G)(e['context'])),
+};
+/** What an export whose entries are not of `kind` looks like, for the refusal. */
+function wrongKind(kind, sample) {
+    // The entry itself, or the first entry of a page object (`{"entries": [...]}`, read whole by a kind without a list member).
+    const list = sample && Object.values(sample).find((v) => Array.isArray(v) && (0,json/* isObject */.G)(v[0]));
+    const candidates = [sample, list ? list[0] : null].filter((c) => c !== null);
+    const other = Object.keys(SHAPES).find((k) => k !== kind && candidates.some((c) => SHAPES[k](c)));
+    return other
+        ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
+        : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;
+}
+const KIND_NAMES = new Map(Object.keys(IMPORT_KINDS).map((k) => [k, k]));
+/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
+const importKind = (name) => KIND_NAMES.get(name) ?? null;
+function runImport(s) {
+    const mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
+    const { source, listKey } = IMPORT_KINDS[s.kind];
+    const errors = [];
+    const skipped = new Map();
+    const skip = (reason) => {
+        skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+    };
+    const byId = new Map();
+    let entries = 0;
+    let merged = 0;
+    let ofKind = 0;
+    let sample = null;
+    for (const input of s.inputs) {
+        const file = external_node_path_default().basename(input.name);
+        const read = readExport(input.name, input.bytes, s.limits, listKey);
+        for (const e of read.entries) {
+            entries++;
+            if (SHAPES[s.kind](e.value))
+                ofKind++;
+            else
+                sample ??= e;
+            const m = mapper(e.value);
+            if (m.kind === 'skip') {
+                skip(m.reason);
+                continue;
+            }
+            if (m.kind === 'error') {
+                errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, m.message));
+                continue;
+            }
+            const out = outOfScope(s.scope, m.scope);
+            if (out !== null) {
+                skip(out);
+                continue;
+            }
+            // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
+            // the same record are one record; only different mappings under one id are an error.
+            const canon = (0,binding/* jcs */.vI)({ provider: m.provider, subject: m.subject });
+            const mapping = canon.ok ? canon.text : '';
+            const seen = byId.get(m.recordId);
+            if (seen) {
+                if (seen.mapping === mapping)
+                    merged++;
+                else {
+                    const why = `two entries with record id ${idText(m.recordId)} map to different records (the other at ${(0,core_findings/* placeOf */.$t)(seen.loc, true)}): an id vouches for one entry only`;
+                    errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, why));
+                }
+                continue;
+            }
+            const record = makeRecord(m, `${source} (${file})`);
+            const payload = (0,binding/* jcs */.vI)(record);
+            if (!payload.ok) {
+                errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `the record cannot be canonicalized (${payload.reason})`));
+                continue;
+            }
+            const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
+            byId.set(m.recordId, { line, mapping, loc: e.loc });
+        }
+        // Complete only now: the entries are read one page at a time.
+        for (const f of read.findings)
+            errors.push(f);
+    }
+    const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+    const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
+    // An export of another kind maps to nothing, quietly, every night: refuse it (docs/importers.md).
+    if (entries > 0 && ofKind === 0 && sample && errors.length === 0)
+        errors.push((0,core_findings/* finding */.gk)('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
+    const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
+    if (errors.length > 0)
+        return { ok: false, reason: { findings: errors, summary } };
+    const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
+    return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, entries, summary } };
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/import.ts
+/**
+ * `receipt-gate import KIND`: a provider's audit export (files a user exported: nothing is queried)
+ * turned into audit records, written only when the whole import succeeds.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const import_OPTIONS = [
+    { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
+    { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
+    {
+        flag: 'predicate',
+        kind: 'string',
+        arg: 'FILE',
+        help: 'also write the records predicate (kind, scope, entries read, records written) for actions/attest predicate-path',
+    },
+    {
+        flag: 'actor',
+        kind: 'list',
+        arg: 'LOGIN',
+        help: "the agent's identity: keep only entries by it (GitHub actor, a delivery's sender.login, Slack actor.user.id or email); repeatable",
+    },
+    {
+        flag: 'repo',
+        kind: 'list',
+        arg: 'OWNER/NAME',
+        help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable',
+    },
+    {
+        flag: 'since',
+        kind: 'string',
+        arg: 'TIME',
+        help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)",
+    },
+    { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
+    SIGNED_AT,
+    { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
+    { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
+    {
+        flag: 'role-verb',
+        kind: 'list',
+        arg: 'ROLE=VERB',
+        default: 'admin=grant, owner=grant, user=change_role, guest=change_role',
+        help: 'Slack: the verb of a role change; repeatable',
+    },
+    { flag: 'member-provider', kind: 'string', arg: 'NAME', default: 'slack', help: 'Slack: the provider of workspace_member records' },
+    { flag: 'role-provider', kind: 'string', arg: 'NAME', default: 'workspace', help: 'Slack: the provider of workspace_role records' },
+    ...LIMITS,
+];
+/** --since / --until: the window [since, until). */
+function windowOf(f) {
+    const time = (flag) => {
+        const v = f[flag];
+        if (v === undefined)
+            return null;
+        const t = parseWindowTime(v);
+        if (!t.ok)
+            throw new types_UsageError('value', `--${flag}: ${t.reason}`);
+        return t.value;
+    };
+    const since = time('since');
+    const until = time('until');
+    if (since !== null && until !== null && (0,core_time/* compareInstants */.QI)(until, since) <= 0)
+        throw new types_UsageError('value', '--until must be later than --since (the window is [since, until))');
+    return { since, until };
+}
+function slackOptions(f) {
+    const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
+    for (const rv of f['role-verb'] ?? []) {
+        const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
+        if (!m?.[1] || !m[2])
+            throw new types_UsageError('value', `--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
+        roleVerbs.set(m[1], m[2]);
+    }
+    return {
+        principal: parseChoice('--principal', f.principal ?? DEFAULT_SLACK.principal, ['id', 'email']),
+        workspace: parseChoice('--workspace', f.workspace ?? DEFAULT_SLACK.workspace, ['context', 'none']),
+        roleVerbs,
+        memberProvider: f['member-provider'] ?? DEFAULT_SLACK.memberProvider,
+        roleProvider: f['role-provider'] ?? DEFAULT_SLACK.roleProvider,
+    };
+}
+/** The records predicate (docs/predicates/records-v1.md): the kind, the scope as given (absent members left out), the counts. */
+function recordsPredicate(kind, f, done) {
+    const scope = {};
+    if (f.actor && f.actor.length > 0)
+        scope['actor'] = f.actor;
+    if (f.repo && f.repo.length > 0)
+        scope['repo'] = f.repo;
+    if (f.since !== undefined)
+        scope['since'] = f.since;
+    if (f.until !== undefined)
+        scope['until'] = f.until;
+    return `${JSON.stringify({ kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
+}
+const importExports = {
+    spec: {
+        name: 'import',
+        synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
+        summary: "turn a provider's audit export into audit records",
+        about: 'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
+        options: import_OPTIONS,
+    },
+    run(ctx) {
+        const { flags: f, rest, help } = parseFlags(ctx.argv, import_OPTIONS);
+        if (help)
+            return 'help';
+        const [kindName, ...files] = rest;
+        const kind = kindName === undefined ? null : importKind(kindName);
+        if (!kind)
+            throw new types_UsageError('value', `import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+        if (!f.output)
+            throw new types_UsageError('missing', 'import: --output FILE is required');
+        if (files.length === 0)
+            throw new types_UsageError('missing', 'import: at least one INPUT export file is required');
+        const output = outputIn(ctx.cwd, ctx.cwd, f.output, '--output');
+        const predicate = f.predicate === undefined ? null : outputIn(ctx.cwd, ctx.cwd, f.predicate, '--predicate');
+        distinctOutputs([
+            ['--output', output],
+            ['--predicate', predicate],
+        ]);
+        const slack = slackOptions(f);
+        const { since, until } = windowOf(f);
+        const repos = f.repo;
+        if (repos && kind === 'slack-audit-log')
+            throw new types_UsageError('value', '--repo: Slack audit entries name no repository');
+        for (const r of repos ?? [])
+            if (!/^[^/\s]+\/[^/\s]+$/.test(r))
+                throw new types_UsageError('value', `--repo: "${r}" is not OWNER/NAME`);
+        const actors = f.actor;
+        for (const x of actors ?? [])
+            if (x.trim() === '')
+                throw new types_UsageError('value', '--actor: an empty identity');
+        const limits = limitsOf(f);
+        const signedAt = signedAtOf(f['signed-at']);
+        const tool = `import ${kind}`;
+        const sign = f['sign-key']
+            ? { key: readSigningKey('--sign-key', external_node_path_default().resolve(ctx.cwd, f['sign-key'])), signedAt: signedAt ?? signedAtNow(ctx.now) }
+            : null;
+        const inputs = readInputs(files.map((x) => external_node_path_default().resolve(ctx.cwd, x)), limits);
+        const scope = {
+            actors: actors ? new Set(kind === 'slack-audit-log' ? actors : actors.map(core_text/* asciiLower */.F)) : null,
+            caseless: kind !== 'slack-audit-log',
+            repos: repos ? new Set(repos.map(core_text/* asciiLower */.F)) : null,
+            since,
+            until,
+        };
+        const r = runImport({ kind, inputs, limits, slack, sign, scope });
+        if (!r.ok)
+            return wroteNothing(tool, EXIT.problem, `${findingLines(tool, r.reason.findings)}${say(tool, r.reason.summary)}`);
+        const done = r.value;
+        // A quiet night: nothing to write, and no empty file for a job to commit.
+        if (done.records === 0)
+            return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}; no records, so ${output} was not written`) };
+        try {
+            // The predicate first: when it cannot be written, no records file is left without it.
+            if (predicate)
+                writeWhole(predicate, recordsPredicate(kind, f, done));
+            writeWhole(output, done.ndjson);
+        }
+        catch (e) {
+            return unwritable(tool, 'the output', output, e);
+        }
+        const also = predicate ? ` (predicate → ${predicate})` : '';
+        return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}${sign ? ', signed' : ''} → ${output}${also}`) };
+    },
+};
+
+;// CONCATENATED MODULE: ./src/tools/keygen.ts
+/** `keygen`: a new Ed25519 key pair for an export job (or a producer); never overwrites a file. */
+
+
+
+/** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
+function keygen(prefix) {
+    const keyFile = `${prefix}.key.pem`;
+    const pubFile = `${prefix}.pub.pem`;
+    for (const f of [keyFile, pubFile])
+        if ((0,external_node_fs_.existsSync)(f))
+            return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
+    const pair = newKeyPair();
+    try {
+        // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
+        (0,external_node_fs_.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
+        (0,external_node_fs_.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
+    }
+    catch (e) {
+        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${e.message}`)] };
+    }
+    return { ok: true, value: `${pair.keyId}\n` };
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/keygen.ts
+/** `receipt-gate keygen --out PREFIX`: a new Ed25519 key pair for an export job (or a producer). */
+
+
+
+
+
+
+const keygen_OPTIONS = [
+    { flag: 'out', kind: 'string', arg: 'PREFIX', help: 'where the two key files go (required)' },
+];
+const keygen_keygen = {
+    spec: {
+        name: 'keygen',
+        synopsis: '--out PREFIX',
+        summary: 'write a new Ed25519 key pair for signing audit records',
+        about: 'writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem (SPKI), and prints the key_id; the folder of PREFIX is made when it does not exist',
+        options: keygen_OPTIONS,
+    },
+    run(ctx) {
+        const { flags, rest, help } = parseFlags(ctx.argv, keygen_OPTIONS);
+        if (help)
+            return 'help';
+        if (rest.length > 0)
+            throw new types_UsageError('value', `keygen: unexpected argument "${rest[0]}"`);
+        if (!flags.out)
+            throw new types_UsageError('missing', 'keygen: --out PREFIX is required');
+        // Both files stay inside the working directory through every directory above them.
+        for (const suffix of ['.key.pem', '.pub.pem'])
+            outputIn(ctx.cwd, ctx.cwd, `${flags.out}${suffix}`, '--out');
+        const prefix = external_node_path_default().resolve(ctx.cwd, flags.out);
+        const r = keygen(prefix);
+        if (!r.ok)
+            return { code: EXIT.usage, stdout: '', stderr: findingLines('keygen', r.reason) };
+        return {
+            code: EXIT.pass,
+            stdout: r.value,
+            stderr: `receipt-gate: wrote ${prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${prefix}.pub.pem (the public key: what a gate trusts)\n`,
+        };
+    },
+};
+
+// EXTERNAL MODULE: ./src/read/artifacts.ts + 1 modules
+var artifacts = __nccwpck_require__(7249);
+;// CONCATENATED MODULE: ./src/tools/sign.ts
+/**
+ * `sign`: audit records, signed, as NDJSON. Fails closed: nothing is written unless every input is
+ * valid and every record's binding recomputes, and the output appears only whole (writeWhole).
+ */
+
+
+
+
+
+
+/**
+ * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
+ * and return the NDJSON text (one signed record per line, in input then record order).
+ */
+function signRecords(key, inputs, limits, signedAt) {
+    const errors = [];
+    const records = [];
+    for (const input of inputs) {
+        const format = (0,formats/* formatOf */.be)(input.name);
+        if (format !== 'json' && format !== 'ndjson') {
+            errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
+            continue;
+        }
+        const r = (0,artifacts/* readAuditFile */.q)(input.name, input.bytes, format, limits, { payloads: true });
+        const bad = r.findings.filter((f) => f.severity === 'error');
+        for (const f of bad)
+            errors.push(f);
+        if (r.records.length === 0 && bad.length === 0)
+            errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'no audit record to sign'));
+        for (const x of r.records)
+            records.push(x);
+    }
+    const lines = [];
+    for (const r of records) {
+        const b = (0,binding/* binding */.Ch)(r.record.subject);
+        if (!b.ok || b.digest !== r.record.binding_digest || r.payload === undefined) {
+            const why = `record ${JSON.stringify((0,core_text/* quote */.hD)(r.record.record_id))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`;
+            errors.push((0,core_findings/* finding */.gk)('invalid_artifact', r.loc, why));
+            continue;
+        }
+        lines.push(signedLine(r.payload, key, signedAt));
+    }
+    if (errors.length > 0)
+        return { ok: false, reason: errors };
+    return { ok: true, value: lines.join('\n') + '\n' };
+}
+
+;// CONCATENATED MODULE: ./src/cli/commands/sign.ts
+/** `receipt-gate sign`: audit records signed with an export job's private key, written whole or not at all. */
+
+
+
+
+
+
+
+
+
+
+const sign_OPTIONS = [
+    { flag: 'key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key (PKCS#8 PEM; required)' },
+    { flag: 'output', kind: 'string', arg: 'FILE', help: 'the signed NDJSON (required)' },
+    SIGNED_AT,
+    ...LIMITS,
+];
+const sign = {
+    spec: {
+        name: 'sign',
+        synopsis: '--key FILE --output FILE [--signed-at TIME] INPUT...',
+        summary: "sign audit records with an export job's private key",
+        about: 'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid or a record whose binding does not recompute',
+        options: sign_OPTIONS,
+    },
+    run(ctx) {
+        const { flags, rest, help } = parseFlags(ctx.argv, sign_OPTIONS);
+        if (help)
+            return 'help';
+        if (!flags.key)
+            throw new types_UsageError('missing', 'sign: --key FILE is required');
+        if (!flags.output)
+            throw new types_UsageError('missing', 'sign: --output FILE is required');
+        if (rest.length === 0)
+            throw new types_UsageError('missing', 'sign: at least one INPUT file of audit records is required');
+        const output = outputIn(ctx.cwd, ctx.cwd, flags.output, '--output');
+        const limits = limitsOf(flags);
+        const signedAt = signedAtOf(flags['signed-at']) ?? signedAtNow(ctx.now);
+        const key = readSigningKey('--key', external_node_path_default().resolve(ctx.cwd, flags.key));
+        const inputs = readInputs(rest.map((f) => external_node_path_default().resolve(ctx.cwd, f)), limits);
+        const r = signRecords(key, inputs, limits, signedAt);
+        if (!r.ok)
+            return wroteNothing('sign', EXIT.problem, findingLines('sign', r.reason));
+        try {
+            writeWhole(output, r.value);
+        }
+        catch (e) {
+            return unwritable('sign', '--output', output, e);
+        }
+        const n = r.value.split('\n').length - 1;
+        return { code: EXIT.pass, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${output}\n` };
+    },
+};
+
 ;// CONCATENATED MODULE: ./src/core/call.ts
 /** Whether a call can be verified at all, and with what: decided once, before any record is seen. */
 function eligibility(input, claim) {
@@ -2723,8 +4690,6 @@ function eligibility(input, claim) {
     return { ok: true, digest: p.digest, provider: input.provider };
 }
 
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
@@ -2850,8 +4815,6 @@ function allocate(claimants, records) {
     return out;
 }
 
-// EXTERNAL MODULE: ./src/core/json.ts
-var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/core/diagnose.ts
 /**
  * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
@@ -3693,7 +5656,7 @@ function unusedRuleFindings(policy, calls) {
     return unused.map((r) => (0,core_findings/* inputFinding */.uY)('rule_unused', `require: ${r.selector}=${r.level}`, `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`));
 }
 function verify(evidence, options) {
-    const policy = options.policy ?? NO_POLICY;
+    const policy = options.policy ?? policy_NO_POLICY;
     const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
     const records = checkRecords([...evidence.records].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc)));
     const read = new Map();
@@ -3789,117 +5752,8 @@ function verify(evidence, options) {
     };
 }
 
-// EXTERNAL MODULE: ./src/read/discover.ts
-var discover = __nccwpck_require__(5965);
-// EXTERNAL MODULE: ./src/read/formats.ts
-var formats = __nccwpck_require__(7928);
 // EXTERNAL MODULE: ./src/core/trust.ts
 var trust = __nccwpck_require__(9597);
-// EXTERNAL MODULE: ./src/read/envelope.ts
-var envelope = __nccwpck_require__(1210);
-;// CONCATENATED MODULE: ./src/read/attestation.ts
-/**
- * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
- * attest` signs for a bundle, made from what the verified bundle says (one home: the tool that
- * makes it and the check that reads it both use `bundleStatement`), and the checks of a signed
- * payload against a bundle in upstream's order, each with its own reason. Pure: no keys here.
- */
-
-
-const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
-const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
-/** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
-function bundleStatement(f) {
-    if (f.producer.name === null || f.producer.version === null) {
-        return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
-    }
-    if (f.window === null)
-        return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
-    return {
-        ok: true,
-        value: {
-            _type: envelope/* STATEMENT_TYPE */.zG,
-            subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
-            predicateType: EVIDENCE_BUNDLE_V1,
-            predicate: {
-                schema_version: 1,
-                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
-                run: {
-                    run_id: f.runId,
-                    event_count: f.eventCount,
-                    producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
-                    time_window: { start: f.window.start, end: f.window.end },
-                },
-            },
-        },
-    };
-}
-/** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
-const member = (at, k) => {
-    const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
-    return at ? `${at}.${name}` : name;
-};
-/** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
-function difference(want, got, at) {
-    if (!(0,json/* isObject */.G)(want))
-        return got === want ? null : `predicate field ${at} disagrees with the bundle`;
-    if (!(0,json/* isObject */.G)(got))
-        return `predicate field ${at} disagrees with the bundle`;
-    for (const k of Object.keys(want)) {
-        if (!(0,json/* hasOwn */.$)(got, k))
-            return `predicate field ${member(at, k)} disagrees with the bundle`;
-        const d = difference(want[k], got[k], member(at, k));
-        if (d)
-            return d;
-    }
-    for (const k of Object.keys(got))
-        if (!(0,json/* hasOwn */.$)(want, k))
-            return `predicate field ${member(at, k)} is not one upstream writes`;
-    return null;
-}
-/**
- * The checks after the signature, in upstream's order: Statement type, predicate type, exactly one
- * subject with exactly one digest (sha256), schema_version, the bundle verified (the caller has
- * facts only for a verified bundle), subject digest against the archive bytes, subject name against
- * the manifest's bundle_id, then every predicate field against what the bundle gives.
- */
-function checkBundleStatement(s, facts) {
-    if (!(0,json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
-        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
-    const type = s['predicateType'];
-    if (type === EVIDENCE_BUNDLE_V0)
-        return {
-            ok: false,
-            reason: `predicate type ${EVIDENCE_BUNDLE_V0} names a run root, not an archive: the attestation must be reissued as evidence-bundle/v1`,
-        };
-    if (type !== EVIDENCE_BUNDLE_V1)
-        return {
-            ok: false,
-            reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
-        };
-    const subject = (0,envelope/* onlySubject */.Lh)(s);
-    if (!subject.ok)
-        return subject;
-    const pred = s['predicate'];
-    if (!(0,json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
-        return { ok: false, reason: 'predicate.schema_version is not 1' };
-    if (!facts)
-        return { ok: false, reason: 'the bundle does not verify' };
-    if (subject.value.sha256 !== facts.archiveSha256)
-        return { ok: false, reason: 'subject digest differs from the archive' };
-    if (subject.value.name !== facts.bundleId)
-        return { ok: false, reason: "subject name differs from the manifest's bundle_id" };
-    return checkBundlePredicate(pred, facts);
-}
-/** Every predicate field against what the verified bundle gives (also for a keyless attestation of a bundle, docs/keyless.md). */
-function checkBundlePredicate(pred, facts) {
-    const expected = bundleStatement(facts);
-    if (!expected.ok)
-        return expected;
-    const d = difference(expected.value['predicate'], pred, '');
-    return d === null ? { ok: true } : { ok: false, reason: d };
-}
-
 ;// CONCATENATED MODULE: ./src/trust/checkers/identities.ts
 /**
  * Signer and producer identities (docs/keyless.md): the `<file>.sigstore.json` beside an audit export
@@ -3971,12 +5825,6 @@ function identityCheckers(setup, limits) {
     return [...(setup.signers ? [checker('audit', setup.signers)] : []), ...(setup.producers ? [checker('runs', setup.producers)] : [])];
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./src/read/files.ts
-var read_files = __nccwpck_require__(1119);
-// EXTERNAL MODULE: ./src/read/signature.ts
-var signature = __nccwpck_require__(2826);
 ;// CONCATENATED MODULE: ./src/trust/check.ts
 /**
  * The trust check of a signed record (§8, docs/records-provenance.md): with trusted keys, a record
@@ -4292,8 +6140,6 @@ async function evidence_readEvidence(task, setup) {
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-// EXTERNAL MODULE: ./src/core/model.ts
-var model = __nccwpck_require__(4146);
 ;// CONCATENATED MODULE: ./src/read/wire.ts
 
 const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
@@ -4853,10 +6699,10 @@ async function readSetup(settings, digests) {
         const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
         const roots = sigstore.readTrustedRootsFile('trusted-root', k.trustedRoot, settings.limits);
         if (!roots.ok)
-            return { ok: false, reason: { message: roots.reason } };
+            return { ok: false, reason: { code: 'file', message: roots.reason } };
         const loaded = await rootsOf(roots.value, settings.limits);
         if (!loaded.ok)
-            return { ok: false, reason: { message: loaded.reason } };
+            return { ok: false, reason: { code: 'file', message: loaded.reason } };
         identities = { signers: k.signers, producers: k.producers, roots: roots.value };
     }
     return {
@@ -4881,65 +6727,68 @@ async function runGate(settings, digests = false, open = openReaders) {
     const evidence = await collect(settings, setup.value, open);
     const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
     if (!names.ok)
-        return { ok: false, reason: { message: names.reason, input: 'require' } };
+        return { ok: false, reason: { code: 'value', message: names.reason, input: 'require' } };
     return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
 }
 
-// EXTERNAL MODULE: ./src/read/limits.ts
-var read_limits = __nccwpck_require__(5826);
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: ./src/report/output.ts
+;// CONCATENATED MODULE: ./src/gate/settings/build.ts
 /**
- * Where an output file is written (the JSON report, SARIF, the verdict, a tool's output): never
- * through a symbolic link, since a link at an output path can be committed to the repository the gate
- * checks out, and a write through it would land on a file of the runner's (or a device). A link to a
- * file is replaced by the output; a FIFO or a character device named as such, and a link to the
- * process's own standard output or error (`/dev/stdout`), are written in place; anything else is
- * refused with its reason.
+ * The one settings builder. The CLI's flags and the action's inputs are two sources of one typed
+ * record (`GateInputs`); this turns it into the verification's `Settings`: every default taken from
+ * the one table, every value checked with one message naming the flag or input as its entry calls
+ * it, and the rule that an empty list never turns trust off (semantics §12) stated once.
  */
 
 
-/** A link to this process's own standard output or error (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/2`). */
-const OWN_OUTPUT = /^\/(?:proc\/self|dev)\/fd\/[12]$/;
+
+
+
+/** An input list as given: its entries, or the default's when it was not given (or given empty). */
+const listOr = (given, fallback) => given !== null && given.length > 0 ? given : parseList(fallback);
 /**
- * How an output reaches `file`: `replace` (nothing there, a file, or a directory, which fails when
- * written), `replace link` (a link to a file or to nothing: replaced, never written through) or
- * `in place` (a FIFO, a character device, the process's own output). Throws for what is refused.
+ * Trust is never turned off by an empty value (semantics §12): with its switch on, a trust set with
+ * no key and no identity is a configuration error naming both.
  */
-function outputPlace(file) {
-    let st;
-    try {
-        st = (0,external_node_fs_.lstatSync)(file);
-    }
-    catch {
-        return 'replace'; // nothing there yet
-    }
-    if (st.isFIFO() || st.isCharacterDevice())
-        return 'in place';
-    if (st.isFile() || st.isDirectory())
-        return 'replace';
-    if (st.isSymbolicLink()) {
-        if (OWN_OUTPUT.test((0,external_node_fs_.readlinkSync)(file)))
-            return 'in place';
-        let to = null;
-        try {
-            to = (0,external_node_fs_.statSync)(file);
-        }
-        catch {
-            // a broken link: replaced by the output
-        }
-        if (to === null || to.isFile())
-            return 'replace link';
-        throw new Error(`${file} is a symbolic link to something that is not a regular file; not written`);
-    }
-    throw new Error(`${file} is not a regular file, a FIFO or a character device; not written`);
+function mustTrust(on, configured, switchName, keysName, idsName) {
+    if (on && !configured)
+        throw new types_UsageError('missing', `${switchName} is on, but neither ${keysName} nor ${idsName} is given (an unset repository variable is an empty string: set it, or the gate would accept what nobody it trusts vouched for)`);
 }
-/** `file` opened for writing from its start, by `outputPlace`'s rules: a link at it is removed first, never followed. */
-async function openOutput(file) {
-    if (outputPlace(file) === 'replace link')
-        (0,external_node_fs_.unlinkSync)(file);
-    return (0,promises_namespaceObject.open)(file, 'w');
+/** The verification's settings from what either entry was given; a mistake throws a UsageError naming it. */
+function buildSettings(g) {
+    const n = g.names;
+    const runs = listOr(g.runs, defaults_DEFAULTS.runs);
+    const audit = listOr(g.audit, defaults_DEFAULTS.audit);
+    const explicit = { runs: g.runs !== null && g.runs.length > 0, audit: g.audit !== null && g.audit.length > 0 };
+    if (explicit.runs)
+        requireExistingPaths(runs, g.cwd, n.runs);
+    if (explicit.audit)
+        requireExistingPaths(audit, g.cwd, n.audit);
+    const keyless = readKeyless({ ...g.identities, trustedRoot: g.identities.trustedRoot === null ? null : external_node_path_default().resolve(g.cwd, g.identities.trustedRoot) }, {
+        signerIdentities: n.signerIdentities,
+        producerIdentities: n.producerIdentities,
+        sourceRepository: n.sourceRepository,
+        sourceRefs: n.sourceRefs,
+        issuer: n.issuer,
+    });
+    const trustedKeys = readTrustedKeys(g.trustedKeys);
+    const trustedProducers = readTrustedKeys(g.trustedProducers);
+    mustTrust(g.requireSignedRecords, trustedKeys !== null || keyless?.signers != null, n.requireSignedRecords, n.trustedKeys, n.signerIdentities);
+    mustTrust(g.requireAttestedRuns, trustedProducers !== null || keyless?.producers != null, n.requireAttestedRuns, n.trustedProducers, n.producerIdentities);
+    return {
+        runs,
+        audit,
+        explicit,
+        cwd: g.cwd,
+        workspace: g.workspace,
+        allowUnmatchedRecords: g.allowUnmatchedRecords ?? parseBool('allow-unmatched-records', defaults_DEFAULTS['allow-unmatched-records']),
+        strictObserved: g.strictObserved ?? parseBool('strict-observed', defaults_DEFAULTS['strict-observed']),
+        limits: readLimits(g.maxFileSize ?? undefined, g.maxLineSize ?? undefined, g.names.limitsPrefix),
+        jobs: parseJobs(n.jobs, g.jobs ?? defaults_DEFAULTS.jobs),
+        policy: readPolicy(n.require, g.require.flatMap(parseList)),
+        trustedKeys,
+        trustedProducers,
+        keyless,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/report/json-report.ts
@@ -5066,83 +6915,6 @@ const CHECKS_API = {
 const WORKFLOW_COMMANDS_PER_LEVEL = 10;
 /** GitHub's job summary limit is 1 MiB per step; keep a margin for the trimmed line. */
 const STEP_SUMMARY_BYTES = (/* unused pure expression or super */ null && (1024 * 1024 - 16 * 1024));
-
-;// CONCATENATED MODULE: ./src/report/text.ts
-/** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
-
-
-/** "4 verified, 1 observed_confirmed, 4 asserted, 0 no_effect": the totals sentence of every reporter. */
-const levelCounts = (t) => [...vocabulary/* LEVELS_DESCENDING */.lS.map((l) => `${t[l]} ${l}`), `${t.no_effect} no_effect`].join(', ');
-/** "weakest rung: observed_confirmed" (§9), or that nothing asserts a side effect. */
-const weakestRung = (t) => t.weakest_level === null ? 'weakest rung: none (no call asserts a side effect)' : `weakest rung: ${t.weakest_level}`;
-/** A level for people: the rung, or "—" for a call that asserts no side effect. */
-const text_rung = (l) => l ?? '—';
-/** "4 bound, 0 unmatched, 0 inconsistent, 0 untrusted, 0 duplicate", from the outcome table. */
-const recordCounts = (t) => vocabulary/* RECORD_OUTCOME_NAMES */.Kc.map((o) => `${t[o]} ${o}`).join(', ');
-/**
- * Which runs a producer attested (§10), or null when no run names a producer and no trusted
- * producers are configured: "2 of 3 run(s) attested by a trusted producer; 1 signed, not checked".
- */
-function producerLine(r) {
-    const trusted = r.policy.trusted_producers.length > 0;
-    const checked = r.runs.filter((x) => x.producer?.checked).length;
-    const unchecked = r.runs.filter((x) => x.producer && !x.producer.checked).length;
-    if (!trusted && unchecked === 0)
-        return null;
-    if (!trusted)
-        return `${unchecked} of ${r.runs.length} run(s) carry a producer attestation, not checked: no trusted producers`;
-    return `${checked} of ${r.runs.length} run(s) attested by a trusted producer`;
-}
-/** Each run's producer, for people: "attested by sha256:646d6be49d9f…", "signed by sha256:… (not checked)", "not attested". */
-function runProducer(p) {
-    if (!p)
-        return 'not attested';
-    const signer = p.identity ? `${p.identity.identity} (${p.identity.source_ref})` : `${(p.key_id ?? '').slice(0, 19)}…`;
-    const who = `${signer}${p.name ? ` (${p.name}${p.version ? ` ${p.version}` : ''})` : ''}`;
-    return p.checked ? `attested by ${who}` : `signed by ${who}, not checked`;
-}
-/** "0 error(s), 0 warning(s), 2 notice(s)" */
-const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${t.notices} notice(s)`;
-// C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
-function text_visible(s) {
-    return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-/** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
-function where(l) {
-    const col = l.column !== undefined ? `:${l.column}` : '';
-    return l.member ? `${l.file}!${l.member}:${l.line}${col}` : `${l.file}:${l.line}${col}`;
-}
-/** A finding on one line: where (file:line:column, or the input as given), then its message. */
-const located = (f) => `${findingPlace(f)}: ${text_visible(f.message)}`;
-/** Where a finding is, for people: file:line:column, or the input as given (never an invented place). */
-const findingPlace = (f) => text_visible(f.input !== undefined ? f.input : where(f));
-const MARKER = ' … [trimmed by receipt-gate]';
-/** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
-function text_clipBytes(s, max) {
-    if (Buffer.byteLength(s) <= max)
-        return s;
-    const room = max - Buffer.byteLength(MARKER);
-    let lo = 0;
-    let hi = Math.min(s.length, room);
-    while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (Buffer.byteLength(clip(s, mid, '')) <= room)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return clip(s, lo, '') + MARKER;
-}
-/** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
-function failingFirst(calls) {
-    const rank = (c) => (c.below_required ? 0 : c.findings.some((f) => f.severity === 'error') ? 1 : 2);
-    return calls
-        .map((call, i) => ({ call, i, r: rank(call) }))
-        .sort((a, b) => a.r - b.r || a.i - b.i)
-        .map(({ call, r }) => ({ call, fails: r < 2 }));
-}
 
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
@@ -5300,8 +7072,6 @@ function renderSarif(report, prefix, version) {
     return JSON.stringify(sarif, null, 2) + '\n';
 }
 
-;// CONCATENATED MODULE: external "node:util"
-const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 ;// CONCATENATED MODULE: ./src/report/table.ts
 /** The terminal report: one line per call, findings grouped by severity, totals. */
 
@@ -5368,753 +7138,6 @@ function renderTable(report, style) {
         ]
         : []), `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`);
     return out.join('\n') + '\n';
-}
-
-// EXTERNAL MODULE: ./src/read/bundle/archive.ts + 5 modules
-var archive = __nccwpck_require__(2789);
-;// CONCATENATED MODULE: ./src/trust/keys.ts
-/**
- * Trusted keys: the Ed25519 public keys (PEM SPKI blocks) whose signatures the gate accepts, each
- * parsed once, by key_id. Parsing returns a reason instead of throwing, so each entry can name the
- * input that was wrong. PEM text is scanned once, left to right (no backtracking pattern), and is
- * refused past MAX_KEY_TEXT_BYTES.
- */
-
-
-/** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
-function keyIdOf(publicKey) {
-    return `sha256:${(0,external_node_crypto_.createHash)('sha256')
-        .update(publicKey.export({ type: 'spki', format: 'der' }))
-        .digest('hex')}`;
-}
-/**
- * The PEM blocks of a text, in one left-to-right scan: every `-----BEGIN L-----` must be closed by
- * `-----END L-----`, and nothing but whitespace may stand between blocks.
- */
-function pemBlocks(pem) {
-    if (Buffer.byteLength(pem) > read_limits/* MAX_KEY_TEXT_BYTES */.ZG)
-        return { ok: false, reason: `key text is over ${read_limits/* MAX_KEY_TEXT_BYTES */.ZG} bytes (a few keys are a few KiB)` };
-    const blocks = [];
-    let at = 0;
-    for (;;) {
-        const begin = pem.indexOf('-----BEGIN ', at);
-        const gap = pem.slice(at, begin < 0 ? pem.length : begin);
-        if (gap.trim() !== '')
-            return { ok: false, reason: 'text outside the PEM blocks' };
-        if (begin < 0)
-            break;
-        const labelEnd = pem.indexOf('-----', begin + 11);
-        const label = labelEnd < 0 ? '' : pem.slice(begin + 11, labelEnd);
-        if (!/^[A-Z ]+$/.test(label))
-            return { ok: false, reason: 'a PEM BEGIN line without a label' };
-        const endLine = `-----END ${label}-----`;
-        const end = pem.indexOf(endLine, labelEnd + 5);
-        if (end < 0)
-            return { ok: false, reason: `a "${label}" block is never closed (no ${endLine})` };
-        at = end + endLine.length;
-        blocks.push({ label, text: pem.slice(begin, at) });
-    }
-    return { ok: true, value: blocks };
-}
-/** A key type as people name it, with its article: "an RSA key", "an EC (ECDSA) key". */
-function keyKind(type) {
-    const names = new Map([
-        ['rsa', 'an RSA'],
-        ['rsa-pss', 'an RSA-PSS'],
-        ['dsa', 'a DSA'],
-        ['ec', 'an EC (ECDSA)'],
-        ['ed448', 'an Ed448'],
-        ['x25519', 'an X25519'],
-        ['x448', 'an X448'],
-        ['dh', 'a Diffie-Hellman'],
-    ]);
-    return `${names.get(type ?? '') ?? `a ${type ?? 'unknown'}`} key`;
-}
-/** The label of the first PEM block of a text, or null when it holds none. */
-const firstPemLabel = (pem) => /-----BEGIN ([A-Z0-9 ]+)-----/.exec(pem)?.[1] ?? null;
-/** Every `PUBLIC KEY` block of a PEM text, each an Ed25519 SPKI key; anything else is refused. */
-function parsePublicKeys(pem) {
-    if (!pem.includes('-----BEGIN '))
-        return {
-            ok: false,
-            reason: 'no PEM "PUBLIC KEY" block (this takes the PEM text of a public key, -----BEGIN PUBLIC KEY-----, not a file name)',
-        };
-    const scanned = pemBlocks(pem);
-    if (!scanned.ok)
-        return scanned;
-    const blocks = scanned.value;
-    if (blocks.length === 0)
-        return { ok: false, reason: 'no PEM "PUBLIC KEY" block' };
-    const keys = [];
-    for (const [i, block] of blocks.entries()) {
-        const where = blocks.length > 1 ? `block ${i + 1}: ` : '';
-        if (block.label !== 'PUBLIC KEY')
-            return { ok: false, reason: `${where}not a "PUBLIC KEY" block (a private key must never be given as a trusted key)` };
-        let key;
-        try {
-            key = (0,external_node_crypto_.createPublicKey)({ key: block.text, format: 'pem' });
-        }
-        catch (e) {
-            return { ok: false, reason: `${where}does not parse (${e.message})` };
-        }
-        if (key.asymmetricKeyType !== 'ed25519')
-            return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
-        keys.push(key);
-    }
-    return { ok: true, value: keys };
-}
-/** Trusted keys by key_id (a key given twice counts once). */
-function trustedKeys(keys) {
-    return new Map(keys.map((k) => [keyIdOf(k), k]));
-}
-
-;// CONCATENATED MODULE: ./src/tools/signing.ts
-/**
- * Making signatures, for the tools that write signed files: the export job's private key, new key
- * pairs, the signature member of a record (docs/records-provenance.md) and a signed NDJSON line.
- * Checking signatures is the trust edge's (src/trust/); their shape is the reader's (read/signature.ts).
- */
-
-
-
-
-/** An Ed25519 private key (PKCS#8 PEM) and its public key. */
-function parsePrivateKey(pem) {
-    const label = firstPemLabel(pem);
-    if (label === null)
-        return { ok: false, reason: 'holds no PEM block (an Ed25519 private key from keygen: -----BEGIN PRIVATE KEY-----)' };
-    if (label === 'PUBLIC KEY')
-        return {
-            ok: false,
-            reason: 'is a public key (PUBLIC KEY); signing needs the private key (PRIVATE KEY: the PREFIX.key.pem that keygen wrote)',
-        };
-    if (label === 'OPENSSH PRIVATE KEY')
-        return { ok: false, reason: 'is an OpenSSH private key; give it as PKCS#8 PEM (ssh-keygen -p -m PKCS8 -f FILE, or a key from keygen)' };
-    let privateKey;
-    try {
-        privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
-    }
-    catch (e) {
-        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
-    }
-    if (privateKey.asymmetricKeyType !== 'ed25519')
-        return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
-    return { ok: true, value: { privateKey, publicKey: (0,external_node_crypto_.createPublicKey)(privateKey) } };
-}
-/** A new Ed25519 key pair as PEM texts (private: PKCS#8, public: SPKI) and its key_id. */
-function newKeyPair() {
-    const { privateKey, publicKey } = (0,external_node_crypto_.generateKeyPairSync)('ed25519');
-    return {
-        privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
-        publicPem: publicKey.export({ type: 'spki', format: 'pem' }),
-        keyId: keyIdOf(publicKey),
-    };
-}
-/** Now, as a `signed_at` value (whole seconds). */
-const signedAtNow = (now) => (0,binding/* utcSeconds */.kk)(now);
-/** The signature member for payload P, signed with an Ed25519 private key. */
-function signPayload(payload, key, signedAt) {
-    const p = Buffer.from(payload, 'utf8');
-    return {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: signature/* PAYLOAD_TYPE */.Uc,
-        signed_payload_digest: (0,binding/* sha256Digest */.sI)(p),
-        key_id: keyIdOf(key.publicKey),
-        signature: (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, p), key.privateKey).toString('base64'),
-        signed_at: signedAt,
-    };
-}
-/**
- * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
- * the signature member goes in before its closing brace (the parsed record is never copied).
- */
-function signedLine(payload, key, signedAt) {
-    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
-}
-/** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
-function envelopeLine(payloadType, payload, key) {
-    const sig = (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(payloadType, payload), key.privateKey).toString('base64');
-    return JSON.stringify({
-        payload: Buffer.from(payload).toString('base64'),
-        payloadType,
-        signatures: [{ keyid: keyIdOf(key.publicKey), sig }],
-    });
-}
-
-;// CONCATENATED MODULE: ./src/tools/attest-bundle.ts
-/**
- * `attest-bundle`: a producer's side, for tests, demos and users without the Rust CLI. Verifies the
- * bundle with the gate's reader, makes exactly the Statement upstream's `assay evidence attest`
- * makes (read/attestation.ts), and writes it as one compact DSSE envelope line (JCS payload,
- * Ed25519) to `<bundle>.intoto.jsonl`, never over an existing file.
- */
-
-
-
-
-
-
-
-/** The signed sidecar line for a bundle, or (key null) upstream's predicate alone, for actions/attest's predicate-path; or the findings that stop it. */
-async function attestBundle(bundle, key, limits) {
-    const read = await (0,archive/* readBundle */.B)({ bytes: bundle.bytes }, bundle.name, (0,read_limits/* bundleLimits */.x0)(limits));
-    const errors = read.findings.filter((f) => f.severity === 'error');
-    if (errors.length > 0)
-        return { ok: false, reason: errors };
-    if (!read.bundle)
-        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, 'not an evidence bundle (another kind of archive)')] };
-    const statement = bundleStatement(read.bundle);
-    if (!statement.ok)
-        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, statement.reason)] };
-    if (key === null)
-        return { ok: true, value: `${JSON.stringify(statement.value['predicate'], null, 2)}\n` };
-    const payload = (0,binding/* jcs */.vI)(statement.value);
-    if (!payload.ok)
-        return {
-            ok: false,
-            reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)],
-        };
-    return { ok: true, value: `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), key)}\n` };
-}
-
-// EXTERNAL MODULE: ./src/read/documents.ts
-var documents = __nccwpck_require__(7602);
-// EXTERNAL MODULE: ./src/read/strict-json.ts
-var strict_json = __nccwpck_require__(186);
-;// CONCATENATED MODULE: ./src/tools/import/exports.ts
-/**
- * Provider export files → located JSON entries, through the gate's one document pipeline
- * (read/documents.ts): gzip (streaming exports) decompressed up to max-file-size, strict UTF-8 and
- * JSON, and every shape the export routes write: one array, pages written one after another
- * (`gh api --paginate`: `[…][…]`), an array of pages (`--slurp`: `[[…],[…]]`), one entry per line
- * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
- * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
- */
-
-
-
-
-/**
- * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
- */
-function readExport(name, raw, limits, listKey) {
-    const sink = new documents/* LocatingSink */.Bz(name);
-    const findings = sink.findings;
-    const at = (offset) => sink.at(offset);
-    const decoded = (0,documents/* decode */.D4)(raw, limits, sink, { gzip: true });
-    if (!decoded)
-        return { entries: [], findings };
-    sink.lines = decoded.lines;
-    const { text } = decoded;
-    return { entries: pages(text, limits, listKey, at, sink, findings), findings };
-}
-function* pages(text, limits, listKey, at, sink, findings) {
-    let entries = [];
-    const take = (value, offset) => {
-        if ((0,json/* isObject */.G)(value))
-            entries.push({ value, loc: at(offset) });
-        else
-            findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(offset), 'an entry is not a JSON object'));
-    };
-    const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: [[]] };
-    /** The entries of one array (a page); a page of pages (--slurp) is read page by page. */
-    const page = (list, offsets, nested) => {
-        list.forEach((item, i) => {
-            const offset = offsets[i] ?? 0;
-            if (!nested || !Array.isArray(item)) {
-                take(item, offset);
-                return;
-            }
-            // An inner page: parse its own slice again for its elements' offsets.
-            const end = (0,strict_json/* firstValueEnd */.t1)(text, opts, offset);
-            const inner = end.ok ? (0,strict_json/* parseStrict */.z3)(text, opts, offset, end.value) : null;
-            page(item, inner?.ok ? (inner.value.elements.get((0,strict_json/* pathKey */.Pn)([])) ?? []) : [], false);
-        });
-    };
-    const collect = [[], ...(listKey ? [[listKey]] : [])];
-    for (const doc of (0,documents/* documents */.DB)(text, 'values', { limits, collect }, sink)) {
-        const v = doc.value;
-        if (Array.isArray(v))
-            page(v, doc.elements.get((0,strict_json/* pathKey */.Pn)([])) ?? [], v.some(Array.isArray));
-        else if (listKey && (0,json/* isObject */.G)(v) && Array.isArray(v[listKey]))
-            page(v[listKey], doc.elements.get((0,strict_json/* pathKey */.Pn)([listKey])) ?? [], false);
-        else
-            take(v, doc.start);
-        yield* entries;
-        entries = [];
-    }
-}
-
-;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
-/**
- * What every importer returns per export entry, and how a record is made from a subject: the one
- * record shape (assay.provider_audit_record.v0, binding recomputed here, non_claims naming the
- * export), whatever the provider.
- */
-
-
-
-
-function makeRecord(m, source) {
-    const b = (0,binding/* binding */.Ch)(m.subject);
-    if (!b.ok)
-        throw new Error(`subject cannot be canonicalized: ${b.reason}`); // subjects here are strings and nulls only
-    return {
-        schema: model/* RECORD_SCHEMA */.e,
-        provider: m.provider,
-        record_id: m.recordId,
-        subject: m.subject,
-        binding_digest: b.digest,
-        non_claims: [
-            `imported from ${source}; receipt-gate queried nothing`,
-            'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
-        ],
-    };
-}
-/** A string member, or null (absent, empty or not a string). */
-const str = (o, k) => {
-    const v = (0,json/* isObject */.G)(o) ? o[k] : undefined;
-    return typeof v === 'string' && v !== '' ? v : null;
-};
-/** An object member, or null. */
-const obj = (o, k) => {
-    const v = (0,json/* isObject */.G)(o) ? o[k] : undefined;
-    return (0,json/* isObject */.G)(v) ? v : null;
-};
-/** An id as quoted in a message: ids are not secrets, but are clipped. */
-const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
-
-// EXTERNAL MODULE: ./src/core/time.ts
-var core_time = __nccwpck_require__(2334);
-;// CONCATENATED MODULE: ./src/tools/import/scope.ts
-
-
-/** Why an entry is out of scope (the skip reason), or null when it is in scope. */
-function outOfScope(f, s) {
-    if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? (0,core_text/* asciiLower */.F)(a) : a)))
-        return 'by another actor';
-    if (f.repos && (s.repo === null || !f.repos.has((0,core_text/* asciiLower */.F)(s.repo))))
-        return s.repo === null ? 'without a repository' : 'in another repository';
-    if (f.since !== null || f.until !== null) {
-        if (s.time === null)
-            return 'without a time (a window is set)';
-        if ((f.since !== null && (0,core_time/* compareInstants */.QI)(s.time, f.since) < 0) || (f.until !== null && (0,core_time/* compareInstants */.QI)(s.time, f.until) >= 0))
-            return 'outside the window';
-    }
-    return null;
-}
-/** `--since` / `--until`: RFC 3339 (any offset, any precision, read exactly), or YYYY-MM-DD for midnight UTC. */
-function parseWindowTime(text) {
-    const day = (0,core_time/* parseDay */.Iq)(text);
-    if (day)
-        return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-    const t = (0,core_time/* parseRfc3339 */.TM)(text);
-    if (t.ok)
-        return t;
-    return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${t.reason}` };
-}
-/** An entry time: a number of ms (GitHub's audit log) or s (Slack), or an RFC 3339 string; null otherwise. */
-function entryTime(v, unit = 'ms') {
-    if (typeof v === 'number')
-        return (0,core_time/* fromEpochNumber */.n6)(v, unit === 's' ? 0 : 3);
-    if (typeof v === 'string') {
-        const t = (0,core_time/* parseRfc3339 */.TM)(v);
-        return t.ok ? t.value : null;
-    }
-    return null;
-}
-
-;// CONCATENATED MODULE: ./src/tools/import/target-hash.ts
-/**
- * The target hash the agent side computes (docs/importers.md): H(domain, value) =
- * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
- * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
- * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
- * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
- */
-
-const DOMAINS = [
-    'github_key_title',
-    'slack_workspace',
-    'slack_channel',
-    'slack_principal',
-    'workspace',
-    'workspace_principal',
-];
-const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
-const normalize = (value) => value.replace(TRIM, '').toLowerCase();
-const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.tool_target.v0:${domain}:${normalize(value)}`);
-/** A plain label as the agent side writes it. */
-const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
-
-;// CONCATENATED MODULE: ./src/tools/import/github-audit.ts
-
-
-
-function deployKey(recordId, owner, repo, title, scope) {
-    return {
-        kind: 'record',
-        provider: 'github',
-        recordId,
-        scope,
-        subject: {
-            action_class: 'github_deploy_key',
-            verb: 'create',
-            target: { owner: label(owner), repo: label(repo), key_title_hash: targetHash('github_key_title', title) },
-        },
-    };
-}
-function githubAuditLog(e) {
-    if (e['action'] !== 'public_key.create')
-        return { kind: 'skip', reason: 'other action' };
-    const id = str(e, '_document_id');
-    if (!id)
-        return { kind: 'error', message: 'a public_key.create entry without a _document_id (its record would have no identity)' };
-    const repo = str(e, 'repo');
-    if (!repo)
-        return { kind: 'skip', reason: 'user key without repo' };
-    const title = str(e, 'title');
-    if (!title)
-        return { kind: 'skip', reason: 'no title' };
-    const slash = repo.indexOf('/');
-    if (slash <= 0 || slash === repo.length - 1)
-        return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-    const actor = str(e, 'actor');
-    const scope = { actors: actor ? [actor] : [], repo, time: entryTime(e['@timestamp']) ?? entryTime(e['created_at']) };
-    return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
-}
-/** Headers as the deliveries API returns them: names in any case. */
-const header = (headers, name) => {
-    if (!headers)
-        return null;
-    for (const k of Object.keys(headers))
-        if (k.toLowerCase() === name)
-            return str(headers, k);
-    return null;
-};
-function githubWebhook(e) {
-    const request = obj(e, 'request');
-    const delivery = request !== null || str(e, 'guid') !== null;
-    const payload = delivery ? obj(request, 'payload') : e;
-    if (!payload)
-        return { kind: 'error', message: `delivery ${idText(str(e, 'guid') ?? '?')} has no request.payload object` };
-    const event = delivery
-        ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
-        : payload['key'] !== undefined
-            ? 'deploy_key'
-            : null;
-    if (event !== 'deploy_key')
-        return { kind: 'skip', reason: 'other event' };
-    if (payload['action'] !== 'created')
-        return { kind: 'skip', reason: 'other action' };
-    const key = obj(payload, 'key');
-    const repository = obj(payload, 'repository');
-    const owner = str(obj(repository, 'owner'), 'login');
-    const repo = str(repository, 'name');
-    const title = str(key, 'title');
-    if (!owner || !repo)
-        return { kind: 'error', message: 'a deploy_key created payload without repository.owner.login and repository.name' };
-    if (!title)
-        return { kind: 'skip', reason: 'no title' };
-    const sender = str(obj(payload, 'sender'), 'login');
-    const scope = (time) => ({
-        actors: sender ? [sender] : [],
-        repo: str(repository, 'full_name') ?? `${owner}/${repo}`,
-        time,
-    });
-    if (delivery) {
-        const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
-        if (!guid)
-            return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
-        return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(e['delivered_at'])));
-    }
-    const keyId = key?.['id'];
-    if (typeof keyId !== 'number' && typeof keyId !== 'string')
-        return { kind: 'error', message: 'a raw deploy_key payload without key.id (its record would have no identity)' };
-    return deployKey(`github-deploy-key:${owner}/${repo}:${keyId}`, owner, repo, title, scope(entryTime(key?.['created_at'])));
-}
-
-;// CONCATENATED MODULE: ./src/tools/import/slack.ts
-
-
-
-const DEFAULT_SLACK = {
-    principal: 'id',
-    workspace: 'context',
-    roleVerbs: new Map([
-        ['admin', 'grant'],
-        ['owner', 'grant'],
-        ['user', 'change_role'],
-        ['guest', 'change_role'],
-    ]),
-    memberProvider: 'slack',
-    roleProvider: 'workspace',
-};
-function slackAuditLog(o) {
-    return (e) => {
-        const action = str(e, 'action');
-        const id = str(e, 'id');
-        if (!action)
-            return { kind: 'error', message: 'an entry without an action' };
-        const join = action === 'user_channel_join' || action === 'guest_channel_join';
-        const role = /^role_change_to_([a-z_]+)$/.exec(action)?.[1];
-        if (!join && !role)
-            return { kind: 'skip', reason: 'other action' };
-        if (!id)
-            return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
-        const location = obj(obj(e, 'context'), 'location');
-        const actorUser = obj(obj(e, 'actor'), 'user');
-        const scope = {
-            actors: [str(actorUser, 'id'), str(actorUser, 'email')].filter((a) => a !== null),
-            repo: null,
-            time: entryTime(e['date_create'], 's'),
-        };
-        const principalOf = (who) => str(obj(who, 'user'), o.principal);
-        if (join) {
-            const channel = str(obj(obj(e, 'entity'), 'channel'), 'id');
-            const principal = principalOf(obj(e, 'actor'));
-            if (!channel)
-                return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.channel.id` };
-            if (!principal)
-                return { kind: 'error', message: `entry ${idText(id)}: ${action} without actor.user.${o.principal} (--principal ${o.principal})` };
-            const ws = o.workspace === 'context' && str(location, 'type') === 'workspace' ? str(location, 'id') : null;
-            return {
-                kind: 'record',
-                provider: o.memberProvider,
-                recordId: `slack-audit:${id}`,
-                scope,
-                subject: {
-                    action_class: 'workspace_member',
-                    verb: 'add',
-                    target: {
-                        workspace_id_hash: ws === null ? null : targetHash('slack_workspace', ws),
-                        channel_id_hash: targetHash('slack_channel', channel),
-                        principal_hash: targetHash('slack_principal', principal),
-                    },
-                },
-            };
-        }
-        const verb = role === undefined ? undefined : o.roleVerbs.get(role);
-        if (!verb)
-            return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
-        const principal = principalOf(obj(e, 'entity'));
-        const ws = str(location, 'id');
-        if (!principal)
-            return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.user.${o.principal} (--principal ${o.principal})` };
-        if (!ws)
-            return { kind: 'error', message: `entry ${idText(id)}: ${action} without context.location.id` };
-        return {
-            kind: 'record',
-            provider: o.roleProvider,
-            recordId: `slack-audit:${id}`,
-            scope,
-            subject: {
-                action_class: 'workspace_role',
-                verb,
-                target: {
-                    workspace_id_hash: targetHash('workspace', ws),
-                    principal_hash: targetHash('workspace_principal', principal),
-                    role: role,
-                },
-            },
-        };
-    };
-}
-
-;// CONCATENATED MODULE: ./src/tools/import/run.ts
-/**
- * `receipt-gate import <kind>`: export files → records, offline. Each file is read with the gate's
- * strict readers and limits; each entry becomes a record, a counted skip, or a located error.
- * Identical entries under one record id (at-least-once streaming) are one record; two different
- * entries under one id are an error naming it. Output: NDJSON, one record per line in record-id
- * order, canonical JSON, signed with --sign-key when given. Any error: nothing is written.
- */
-
-
-
-
-
-
-
-
-
-
-const IMPORT_KINDS = {
-    'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined, looks: 'a GitHub audit-log export' },
-    'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined, looks: 'GitHub webhook deliveries' },
-    'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries', looks: 'a Slack audit-log page' },
-};
-/** Whether an entry has the shape of each kind's entries (what tells an export of the wrong kind). */
-const SHAPES = {
-    'github-audit-log': (e) => typeof e['action'] === 'string' &&
-        !(0,json/* isObject */.G)(e['entity']) &&
-        ((0,json/* hasOwn */.$)(e, '_document_id') || (0,json/* hasOwn */.$)(e, '@timestamp') || (0,json/* hasOwn */.$)(e, 'created_at')),
-    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,json/* isObject */.G)(e['request']) || (0,json/* hasOwn */.$)(e, 'delivered_at') || (0,json/* hasOwn */.$)(e, 'event'))) ||
-        ((0,json/* isObject */.G)(e['key']) && (0,json/* isObject */.G)(e['repository'])),
-    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,json/* hasOwn */.$)(e, '_document_id') && ((0,json/* isObject */.G)(e['entity']) || (0,json/* isObject */.G)(e['context'])),
-};
-/** What an export whose entries are not of `kind` looks like, for the refusal. */
-function wrongKind(kind, sample) {
-    // The entry itself, or the first entry of a page object (`{"entries": [...]}`, read whole by a kind without a list member).
-    const list = sample && Object.values(sample).find((v) => Array.isArray(v) && (0,json/* isObject */.G)(v[0]));
-    const candidates = [sample, list ? list[0] : null].filter((c) => c !== null);
-    const other = Object.keys(SHAPES).find((k) => k !== kind && candidates.some((c) => SHAPES[k](c)));
-    return other
-        ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
-        : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;
-}
-const KIND_NAMES = new Map(Object.keys(IMPORT_KINDS).map((k) => [k, k]));
-/** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
-const importKind = (name) => KIND_NAMES.get(name) ?? null;
-function runImport(s) {
-    const mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
-    const { source, listKey } = IMPORT_KINDS[s.kind];
-    const errors = [];
-    const skipped = new Map();
-    const skip = (reason) => {
-        skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
-    };
-    const byId = new Map();
-    let entries = 0;
-    let merged = 0;
-    let ofKind = 0;
-    let sample = null;
-    for (const input of s.inputs) {
-        const file = external_node_path_default().basename(input.name);
-        const read = readExport(input.name, input.bytes, s.limits, listKey);
-        for (const e of read.entries) {
-            entries++;
-            if (SHAPES[s.kind](e.value))
-                ofKind++;
-            else
-                sample ??= e;
-            const m = mapper(e.value);
-            if (m.kind === 'skip') {
-                skip(m.reason);
-                continue;
-            }
-            if (m.kind === 'error') {
-                errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, m.message));
-                continue;
-            }
-            const out = outOfScope(s.scope, m.scope);
-            if (out !== null) {
-                skip(out);
-                continue;
-            }
-            // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
-            // the same record are one record; only different mappings under one id are an error.
-            const canon = (0,binding/* jcs */.vI)({ provider: m.provider, subject: m.subject });
-            const mapping = canon.ok ? canon.text : '';
-            const seen = byId.get(m.recordId);
-            if (seen) {
-                if (seen.mapping === mapping)
-                    merged++;
-                else {
-                    const why = `two entries with record id ${idText(m.recordId)} map to different records (the other at ${(0,core_findings/* placeOf */.$t)(seen.loc, true)}): an id vouches for one entry only`;
-                    errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, why));
-                }
-                continue;
-            }
-            const record = makeRecord(m, `${source} (${file})`);
-            const payload = (0,binding/* jcs */.vI)(record);
-            if (!payload.ok) {
-                errors.push((0,core_findings/* finding */.gk)('invalid_artifact', e.loc, `the record cannot be canonicalized (${payload.reason})`));
-                continue;
-            }
-            const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
-            byId.set(m.recordId, { line, mapping, loc: e.loc });
-        }
-        // Complete only now: the entries are read one page at a time.
-        for (const f of read.findings)
-            errors.push(f);
-    }
-    const skips = [...skipped.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
-    const skipText = skips.length === 0 ? '0 skipped' : `${skips.reduce((n, [, k]) => n + k, 0)} skipped (${skips.map(([r, k]) => `${k} ${r}`).join(', ')})`;
-    // An export of another kind maps to nothing, quietly, every night: refuse it (docs/importers.md).
-    if (entries > 0 && ofKind === 0 && sample && errors.length === 0)
-        errors.push((0,core_findings/* finding */.gk)('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
-    const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
-    if (errors.length > 0)
-        return { ok: false, reason: { findings: errors, summary } };
-    const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
-    return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, entries, summary } };
-}
-
-;// CONCATENATED MODULE: ./src/tools/keygen.ts
-/** `keygen`: a new Ed25519 key pair for an export job (or a producer); never overwrites a file. */
-
-
-
-/** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
-function keygen(prefix) {
-    const keyFile = `${prefix}.key.pem`;
-    const pubFile = `${prefix}.pub.pem`;
-    for (const f of [keyFile, pubFile])
-        if ((0,external_node_fs_.existsSync)(f))
-            return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
-    const pair = newKeyPair();
-    try {
-        // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
-        (0,external_node_fs_.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
-        (0,external_node_fs_.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
-    }
-    catch (e) {
-        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${e.message}`)] };
-    }
-    return { ok: true, value: `${pair.keyId}\n` };
-}
-
-// EXTERNAL MODULE: ./src/read/artifacts.ts + 1 modules
-var artifacts = __nccwpck_require__(7249);
-;// CONCATENATED MODULE: ./src/tools/sign.ts
-/**
- * `sign`: audit records, signed, as NDJSON. Fails closed: nothing is written unless every input is
- * valid and every record's binding recomputes, and the output appears only whole (writeWhole).
- */
-
-
-
-
-
-
-/**
- * Read records from the inputs with the gate's strict readers, refuse any problem, sign each record
- * and return the NDJSON text (one signed record per line, in input then record order).
- */
-function signRecords(key, inputs, limits, signedAt) {
-    const errors = [];
-    const records = [];
-    for (const input of inputs) {
-        const format = (0,formats/* formatOf */.be)(input.name);
-        if (format !== 'json' && format !== 'ndjson') {
-            errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
-            continue;
-        }
-        const r = (0,artifacts/* readAuditFile */.q)(input.name, input.bytes, format, limits, { payloads: true });
-        const bad = r.findings.filter((f) => f.severity === 'error');
-        for (const f of bad)
-            errors.push(f);
-        if (r.records.length === 0 && bad.length === 0)
-            errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'no audit record to sign'));
-        for (const x of r.records)
-            records.push(x);
-    }
-    const lines = [];
-    for (const r of records) {
-        const b = (0,binding/* binding */.Ch)(r.record.subject);
-        if (!b.ok || b.digest !== r.record.binding_digest || r.payload === undefined) {
-            const why = `record ${JSON.stringify((0,core_text/* quote */.hD)(r.record.record_id))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`;
-            errors.push((0,core_findings/* finding */.gk)('invalid_artifact', r.loc, why));
-            continue;
-        }
-        lines.push(signedLine(r.payload, key, signedAt));
-    }
-    if (errors.length > 0)
-        return { ok: false, reason: errors };
-    return { ok: true, value: lines.join('\n') + '\n' };
 }
 
 ;// CONCATENATED MODULE: ./src/report/verification-summary.ts
@@ -6191,54 +7214,6 @@ function resourceUriFromEnv(env) {
     return `git+${server.replace(/\/+$/, '')}/${repo}@${sha}`;
 }
 
-;// CONCATENATED MODULE: ./src/tools/write.ts
-/** How every tool writes a file: whole or not at all, never over a file it must not replace. */
-
-
-
-/** `text` in a new temporary file beside `file`: its path. */
-function writeTemp(file, text) {
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const tmp = external_node_path_default().join(external_node_path_default().dirname(file), `.${external_node_path_default().basename(file)}.${process.pid}.tmp`);
-    const fd = (0,external_node_fs_.openSync)(tmp, 'wx', 0o644);
-    try {
-        (0,external_node_fs_.writeSync)(fd, text);
-    }
-    finally {
-        (0,external_node_fs_.closeSync)(fd);
-    }
-    return tmp;
-}
-/**
- * Write `text` to `file` only whole: a temporary file beside it, then a rename (which replaces a link
- * at `file`, never writing through it). A FIFO, a character device or this process's own output
- * (`/dev/stdout`) is written to directly: nothing there can be replaced whole (report/output.ts).
- */
-function writeWhole(file, text) {
-    if (outputPlace(file) === 'in place') {
-        (0,external_node_fs_.writeFileSync)(file, text);
-        return;
-    }
-    const tmp = writeTemp(file, text);
-    try {
-        (0,external_node_fs_.renameSync)(tmp, file);
-    }
-    catch (e) {
-        (0,external_node_fs_.rmSync)(tmp, { force: true });
-        throw e;
-    }
-}
-/** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
-function writeNew(file, text) {
-    const tmp = writeTemp(file, text);
-    try {
-        (0,external_node_fs_.linkSync)(tmp, file);
-    }
-    finally {
-        (0,external_node_fs_.rmSync)(tmp, { force: true });
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/tools/verdict.ts
 /**
  * Writing the verdict attestation (docs/attestations.md §2): the predicate alone (for
@@ -6296,6 +7271,374 @@ function writeVerdict(report, origin, files) {
     }
     return { ok: true, value: written.join('\n') };
 }
+
+;// CONCATENATED MODULE: ./src/cli/commands/verify.ts
+/**
+ * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
+ * inputs feed the same), the gate, and the report, SARIF and verdict written.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+const verify_OPTIONS = [
+    {
+        flag: 'runs',
+        kind: 'list',
+        arg: 'PATH|GLOB',
+        input: 'runs',
+        help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .log server logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson, *.log and *.tar.gz beneath it',
+    },
+    {
+        flag: 'audit',
+        kind: 'list',
+        arg: 'PATH|GLOB',
+        input: 'audit',
+        help: 'provider audit exports (.json, .ndjson, .jsonl); repeatable',
+    },
+    {
+        flag: 'require',
+        kind: 'list',
+        arg: 'SELECTOR=LEVEL',
+        input: 'require',
+        help: 'required levels; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); one rule or several, comma- or newline-separated as in the action input; repeatable, the most specific rule applies',
+    },
+    {
+        flag: 'trusted-key',
+        kind: 'list',
+        arg: 'FILE',
+        input: 'trusted-keys',
+        help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
+    },
+    {
+        flag: 'trusted-producer',
+        kind: 'list',
+        arg: 'FILE',
+        input: 'trusted-producers',
+        help: 'PEM public key(s) of trusted run producers (Ed25519; relative to -C); repeatable. With any, every run must be an evidence bundle attested by one of them (a <bundle>.intoto.jsonl sidecar)',
+    },
+    {
+        flag: 'trusted-signer-identity',
+        kind: 'list',
+        arg: 'URI',
+        input: 'trusted-signer-identities',
+        help: 'a workflow identity (the URI a certificate names: the workflow file at its ref) whose GitHub artifact attestations (a <file>.sigstore.json beside an audit export) trust its records; repeatable; needs --source-repository',
+    },
+    {
+        flag: 'trusted-producer-identity',
+        kind: 'list',
+        arg: 'URI',
+        input: 'trusted-producer-identities',
+        help: 'a workflow identity whose attestations (a <run>.sigstore.json) attest runs; repeatable; needs --source-repository',
+    },
+    {
+        flag: 'source-repository',
+        kind: 'string',
+        arg: 'OWNER/NAME',
+        help: 'the repository an identity must have run for (its Source Repository URI extension); required with any identity',
+    },
+    {
+        flag: 'source-ref',
+        kind: 'list',
+        arg: 'REF',
+        input: 'source-refs',
+        default: 'refs/heads/main',
+        help: 'an allowed Source Repository Ref (repeatable; given values replace the default)',
+    },
+    {
+        flag: 'certificate-oidc-issuer',
+        kind: 'string',
+        arg: 'URL',
+        input: 'certificate-oidc-issuer',
+        help: "the certificates' OIDC issuer",
+    },
+    {
+        flag: 'trusted-root',
+        kind: 'string',
+        arg: 'FILE',
+        input: 'trusted-root',
+        help: 'a Sigstore trusted root, or JSON lines of them (gh attestation trusted-root; relative to -C). Default: the Sigstore public-good root shipped with receipt-gate',
+    },
+    {
+        flag: 'require-signed-records',
+        kind: 'boolean',
+        input: 'require-signed-records',
+        help: 'refuse to run without a trusted signer (--trusted-key): trust is never turned off by an empty list',
+    },
+    {
+        flag: 'require-attested-runs',
+        kind: 'boolean',
+        input: 'require-attested-runs',
+        help: 'refuse to run without a trusted producer (--trusted-producer)',
+    },
+    { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
+    {
+        flag: 'output',
+        kind: 'string',
+        arg: 'FILE',
+        input: 'report-file',
+        help: 'write the report to FILE instead of stdout (relative to -C)',
+    },
+    {
+        flag: 'sarif-file',
+        kind: 'string',
+        arg: 'FILE',
+        input: 'sarif-file',
+        help: 'also write SARIF 2.1.0 for code scanning to FILE (relative to -C)',
+    },
+    {
+        flag: 'allow-unmatched-records',
+        kind: 'boolean',
+        input: 'allow-unmatched-records',
+        help: 'an audit record bound to no call is a warning, not an error',
+    },
+    {
+        flag: 'strict-observed',
+        kind: 'boolean',
+        input: 'strict-observed',
+        help: 'an unreproduced observed_confirmed claim is an error, not a warning',
+    },
+    {
+        flag: 'working-directory',
+        short: 'C',
+        kind: 'string',
+        arg: 'DIR',
+        input: 'working-directory',
+        help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
+    },
+    ...LIMITS,
+    {
+        flag: 'jobs',
+        kind: 'string',
+        arg: 'N',
+        input: 'jobs',
+        help: "threads that read the input files and check the Sigstore bundles beside them: a number, or auto (the machine's cores when the input is over 64 MiB or 128 files have a bundle checked by identity, else one); 1 reads on the main thread",
+    },
+    {
+        flag: 'vsa-predicate',
+        kind: 'string',
+        arg: 'FILE',
+        input: 'vsa-predicate',
+        help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest; relative to -C); needs --output',
+    },
+    {
+        flag: 'vsa',
+        kind: 'string',
+        arg: 'FILE',
+        input: 'vsa',
+        help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line; relative to -C); needs --output and --vsa-key',
+    },
+    {
+        flag: 'vsa-key',
+        kind: 'string',
+        arg: 'FILE',
+        input: 'vsa-key',
+        help: 'the Ed25519 private key that signs --vsa (a key file from keygen; relative to -C)',
+    },
+    {
+        flag: 'resource-uri',
+        kind: 'string',
+        arg: 'URI',
+        help: 'the commit the bytes were read from, named in the verdict. Default: git+ then $GITHUB_SERVER_URL/$GITHUB_REPOSITORY@$GITHUB_SHA',
+    },
+    {
+        flag: 'policy-uri',
+        kind: 'string',
+        arg: 'URI',
+        default: DEFAULT_POLICY_URI,
+        help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
+    },
+];
+/** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
+function resourceUriOf(v) {
+    if (v === undefined)
+        return undefined;
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v) || !URL.canParse(v))
+        throw new types_UsageError('value', `--resource-uri: "${v}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
+    return v;
+}
+/** The verdict flags, checked together; a verdict key that cannot be used stops the run before anything is read or written. */
+function verdictRequest(f, at, out, env, output, format) {
+    if (f['vsa-predicate'] === undefined && f.vsa === undefined) {
+        if (f['vsa-key'] !== undefined)
+            throw new types_UsageError('conflict', '--vsa-key: only with --vsa FILE');
+        return null;
+    }
+    const flag = f.vsa !== undefined ? '--vsa' : '--vsa-predicate';
+    if (output === null || format !== 'json')
+        throw new types_UsageError('missing', `${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
+    if (f.vsa !== undefined && f['vsa-key'] === undefined)
+        throw new types_UsageError('missing', '--vsa: a signed verdict needs --vsa-key FILE');
+    const resourceUri = resourceUriOf(f['resource-uri']) ?? resourceUriFromEnv(env);
+    if (!resourceUri)
+        throw new types_UsageError('missing', `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
+    const keyFile = at(f['vsa-key']);
+    return {
+        predicate: out('vsa-predicate', f['vsa-predicate']),
+        envelope: out('vsa', f.vsa),
+        key: keyFile === null ? null : readSigningKey('--vsa-key', keyFile),
+        resourceUri,
+        policyUri: f['policy-uri'] ?? DEFAULT_POLICY_URI,
+    };
+}
+/** PEM texts of the key files a repeatable flag names (relative to `dir`). */
+function pemFiles(flag, files, dir) {
+    return (files ?? []).map((f) => {
+        if (f.trim() === '')
+            throw new types_UsageError('value', `${flag}: an empty file name (an unset variable?)`);
+        return { name: `${flag} ${f}`, pem: readKeyText(flag, external_node_path_default().resolve(dir, f)) };
+    });
+}
+/** The flags as the one settings builder takes them. */
+function gateInputs(f, dir) {
+    return {
+        names: {
+            runs: '--runs',
+            audit: '--audit',
+            require: '--require',
+            jobs: '--jobs',
+            trustedKeys: '--trusted-key',
+            requireSignedRecords: '--require-signed-records',
+            trustedProducers: '--trusted-producer',
+            requireAttestedRuns: '--require-attested-runs',
+            signerIdentities: '--trusted-signer-identity',
+            producerIdentities: '--trusted-producer-identity',
+            sourceRepository: '--source-repository',
+            sourceRefs: '--source-ref',
+            issuer: '--certificate-oidc-issuer',
+            limitsPrefix: '--',
+        },
+        cwd: dir,
+        workspace: dir,
+        runs: f.runs ?? null,
+        audit: f.audit ?? null,
+        allowUnmatchedRecords: f['allow-unmatched-records'] ?? null,
+        strictObserved: f['strict-observed'] ?? null,
+        maxFileSize: f['max-file-size'] ?? null,
+        maxLineSize: f['max-line-size'] ?? null,
+        jobs: f.jobs ?? null,
+        require: f.require ?? [],
+        trustedKeys: pemFiles('--trusted-key', f['trusted-key'], dir),
+        requireSignedRecords: f['require-signed-records'] ?? false,
+        trustedProducers: pemFiles('--trusted-producer', f['trusted-producer'], dir),
+        requireAttestedRuns: f['require-attested-runs'] ?? false,
+        identities: {
+            signerIdentities: f['trusted-signer-identity'] ?? [],
+            producerIdentities: f['trusted-producer-identity'] ?? [],
+            sourceRepository: f['source-repository'] ?? null,
+            sourceRefs: f['source-ref'] ?? [],
+            defaultRef: 'refs/heads/main',
+            issuer: f['certificate-oidc-issuer'] ?? null,
+            trustedRoot: f['trusted-root'] ?? null,
+        },
+    };
+}
+/** The flags → the request (settings through the one builder); a mistake throws a UsageError naming the flag. */
+function verifyRequest(argv, ctx) {
+    const { flags: f, rest, help } = parseFlags(argv, verify_OPTIONS);
+    if (help)
+        return 'help';
+    if (rest.length > 0)
+        throw new types_UsageError('value', `unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
+    // -C works as git -C: every relative path the command takes (inputs, keys, outputs) is relative to it.
+    const dir = directoryIn(null, ctx.cwd, f['working-directory'] ?? '.', '-C/--working-directory');
+    const at = (v) => (v === undefined ? null : external_node_path_default().resolve(dir, v));
+    /** A file the gate writes: never out of -C's directory through a link it holds. */
+    const out = (flag, v) => (v === undefined ? null : outputIn(dir, dir, v, `--${flag}`));
+    const output = out('output', f.output);
+    const format = f.format !== undefined
+        ? parseChoice('--format', f.format, ['table', 'json'])
+        : ctx.isTTY && output === null
+            ? 'table'
+            : 'json';
+    const sarif = out('sarif-file', f['sarif-file']);
+    const vsa = verdictRequest(f, at, out, ctx.env, output, format);
+    distinctOutputs([
+        ['--output', output],
+        ['--sarif-file', sarif],
+        ['--vsa-predicate', vsa?.predicate ?? null],
+        ['--vsa', vsa?.envelope ?? null],
+        ['--vsa-key', at(f['vsa-key'])],
+    ]);
+    return { settings: buildSettings(gateInputs(f, dir)), format, output, sarif, vsa };
+}
+/** An output the gate could not write: a configuration problem (exit 2). */
+const cannotWrite = (flag, file, e) => ({
+    code: EXIT.usage,
+    stdout: '',
+    stderr: `receipt-gate: cannot write ${flag} ${file}: ${e instanceof Error ? e.message : String(e)}\n`,
+});
+async function run(ctx) {
+    const req = verifyRequest(ctx.argv, ctx);
+    if (req === 'help')
+        return req;
+    const gated = await runGate(req.settings, req.vsa !== null);
+    if (!gated.ok)
+        return usageError(gated.reason.input ? `--${gated.reason.input}: ${gated.reason.message}` : gated.reason.message);
+    const { report, inputs } = gated.value;
+    const code = report.ok ? EXIT.pass : EXIT.problem;
+    if (req.sarif) {
+        try {
+            writeWhole(req.sarif, renderSarif(report, '', ctx.version));
+        }
+        catch (e) {
+            return cannotWrite('--sarif-file', req.sarif, e);
+        }
+    }
+    if (req.output === null) {
+        const color = req.format === 'table' && ctx.isTTY && !ctx.env['NO_COLOR'];
+        return { code, stdout: req.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
+    }
+    let digest = '';
+    try {
+        if (req.format === 'json')
+            digest = await writeJson(report, req.output);
+        else
+            writeWhole(req.output, renderTable(report, { color: false }));
+    }
+    catch (e) {
+        return cannotWrite('--output', req.output, e);
+    }
+    let attested = '';
+    if (req.vsa) {
+        const v = req.vsa;
+        const origin = {
+            workspace: req.settings.workspace,
+            reportFile: req.output,
+            reportDigest: digest,
+            resourceUri: v.resourceUri,
+            policyUri: v.policyUri,
+            inputs,
+            timeVerified: ctx.now,
+            version: ctx.version,
+        };
+        const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key });
+        if (!w.ok)
+            return { code: EXIT.usage, stdout: '', stderr: findingLines('verify', w.reason) };
+        attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.value.split('\n').join(', ')}`;
+    }
+    return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${req.output}${attested}\n` };
+}
+const verify_verify = {
+    spec: {
+        name: 'verify',
+        synopsis: '[options]',
+        summary: 'recompute every side-effect receipt binding from committed bytes and fail when a record mismatches, a claim cannot be reproduced or a required level is not reached',
+        options: verify_OPTIONS,
+    },
+    run,
+};
 
 ;// CONCATENATED MODULE: ./src/trust/verdict.ts
 /**
@@ -6402,20 +7745,8 @@ async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report,
         : { ok: false, reason: { usage: false, text: r.reason } };
 }
 
-;// CONCATENATED MODULE: ./src/version.ts
-/** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
-const VERSION = '0.2.0';
-
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/gate/settings.ts
-/**
- * Settings with one home: the typed settings of a verification, the defaults of every option in one
- * table (the action's `action.yml` declares the same defaults; a test compares them), and the
- * parsers that turn user-supplied strings (CLI flags, action inputs) into typed values with one clear
- * message per mistake. Nothing below the entries reads argv or the environment.
- */
+;// CONCATENATED MODULE: ./src/cli/commands/verify-attestation.ts
+/** `receipt-gate verify-attestation`: check a signed verdict offline against the report it names. */
 
 
 
@@ -6424,666 +7755,137 @@ var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 
 
 
-/**
- * A mistake in the settings (a flag or an input): thrown by the settings parsers, caught at the
- * entries' parsers (cli/parse.ts `parseCli`, action/inputs.ts `readSettings`), which return it as a
- * `UsageProblem`. It never leaves those modules.
- */
-class UsageError extends Error {
-}
-/** Run a settings parser: its value, or the usage problem it threw. */
-function usage(parse) {
-    try {
-        return { ok: true, value: parse() };
-    }
-    catch (e) {
-        if (e instanceof UsageError)
-            return { ok: false, reason: { message: e.message } };
-        throw e;
-    }
-}
-/**
- * A working directory: `value` resolved against `base`, which must be a directory and, when a
- * workspace is given, inside it. `name` is the flag or input named in the message.
- */
-function directoryIn(workspace, base, value, name) {
-    const dir = external_node_path_default().resolve(base, value);
-    if (workspace !== null && !(0,discover/* inside */.n)(workspace, dir))
-        throw new UsageError(`${name}: "${value}" is outside the workspace`);
-    let isDir = false;
-    try {
-        isDir = (0,external_node_fs_.statSync)(dir).isDirectory();
-    }
-    catch {
-        isDir = false;
-    }
-    if (!isDir)
-        throw new UsageError(`${name}: "${value}" is not a directory`);
-    return dir;
-}
-/**
- * An output file: `value` resolved against `base`. One that lies inside `workspace` must stay inside
- * it through every directory above it: a checkout can commit a directory link (`out -> /home/runner`),
- * and a write must not follow it out. A path outside the workspace was chosen by whoever wrote the
- * workflow and is taken as given. (The file itself is never written through a link: report/output.ts.)
- */
-function outputIn(workspace, base, value, name) {
-    const file = external_node_path_default().resolve(base, value);
-    if (!(0,discover/* inside */.n)(workspace, file))
-        return file;
-    const realWorkspace = (0,external_node_fs_.realpathSync)(workspace);
-    // The nearest directory above the file that exists, where it really is.
-    for (let dir = external_node_path_default().dirname(file);; dir = external_node_path_default().dirname(dir)) {
-        let real = null;
-        try {
-            real = (0,external_node_fs_.realpathSync)(dir);
-        }
-        catch {
-            // not there yet: the writer creates it, below the nearest one that is
-        }
-        if (real !== null) {
-            if ((0,discover/* inside */.n)(realWorkspace, real))
-                return file;
-            const via = external_node_path_default().relative(workspace, dir) || '.';
-            throw new UsageError(`${name}: "${value}" leads out of the workspace through a symbolic link (${via} is ${real}); not written`);
-        }
-        if (external_node_path_default().dirname(dir) === dir)
-            return file;
-    }
-}
-/**
- * Every option's default, as the text a user would write (the action's inputs by name; the CLI's
- * flags of the same name use the same defaults).
- */
-const DEFAULTS = {
-    runs: '.assay/runs',
-    audit: '.assay/audit',
-    'allow-unmatched-records': 'false',
-    'strict-observed': 'false',
-    annotations: 'auto',
-    annotate: 'all',
-    'check-run-id': '',
-    'check-name': 'side-effect receipts',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression action.yml declares, verbatim
-    'github-token': '${{ github.token }}',
-    summary: 'true',
-    'sarif-file': '',
-    'report-file': '',
-    'working-directory': '.',
-    'max-annotations': '1000',
-    'max-file-size': '64MiB',
-    'max-line-size': '8MiB',
-    jobs: 'auto',
-    require: '',
-    'trusted-keys': '',
-    'require-signed-records': 'false',
-    'trusted-producers': '',
-    'require-attested-runs': 'false',
-    'vsa-predicate': '',
-    vsa: '',
-    'vsa-key': '',
-    'trusted-signer-identities': '',
-    'trusted-producer-identities': '',
-    'source-refs': '',
-    'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
-    'trusted-root': '',
-};
-/** Size units; a Map, since the unit is text a user wrote (`1constructor` is no unit). */
-const UNITS = new Map([
-    ['', 1],
-    ['b', 1],
-    ['k', 1024],
-    ['kb', 1024],
-    ['kib', 1024],
-    ['m', 1024 ** 2],
-    ['mb', 1024 ** 2],
-    ['mib', 1024 ** 2],
-    ['g', 1024 ** 3],
-    ['gb', 1024 ** 3],
-    ['gib', 1024 ** 3],
-]);
-/** "64MiB", "512k", "1048576" → bytes. */
-function parseSize(name, value) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
-    if (!m || unit === undefined)
-        throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
-    const bytes = Math.floor(Number(m[1]) * unit);
-    if (!Number.isSafeInteger(bytes) || bytes < 1)
-        throw new UsageError(`${name}: "${value}" is out of range`);
-    return bytes;
-}
-/** YAML 1.2 core booleans, as @actions/core reads them. */
-function parseBool(name, value) {
-    const v = value.trim();
-    if (['true', 'True', 'TRUE'].includes(v))
-        return true;
-    if (['false', 'False', 'FALSE', ''].includes(v))
-        return false;
-    throw new UsageError(`${name}: "${value}" is not a boolean (true or false)`);
-}
-function parseChoice(name, value, choices) {
-    const v = value.trim();
-    if (choices.includes(v))
-        return v;
-    throw new UsageError(`${name}: "${value}" must be one of ${choices.join(', ')}`);
-}
-/** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
-function parseList(value) {
-    const out = [];
-    let depth = 0;
-    let cur = '';
-    for (const ch of value) {
-        if (ch === '{')
-            depth++;
-        else if (ch === '}' && depth > 0)
-            depth--;
-        if (ch === '\n' || (ch === ',' && depth === 0)) {
-            out.push(cur);
-            cur = '';
-            depth = 0;
-        }
-        else
-            cur += ch;
-    }
-    out.push(cur);
-    return out.map((s) => s.trim()).filter((s) => s !== '');
-}
-/** A whole number ≥ 0. */
-function parseCount(name, value) {
-    const v = value.trim();
-    if (!/^\d{1,9}$/.test(v))
-        throw new UsageError(`${name}: "${value}" is not a whole number`);
-    return Number(v);
-}
-/** The verification settings with every default, for a working directory (tests and entries start here). */
-function defaultSettings(cwd) {
-    return {
-        runs: parseList(DEFAULTS.runs),
-        audit: parseList(DEFAULTS.audit),
-        explicit: { runs: false, audit: false },
-        cwd,
-        workspace: cwd,
-        allowUnmatchedRecords: parseBool('allow-unmatched-records', DEFAULTS['allow-unmatched-records']),
-        strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
-        limits: read_limits/* DEFAULT_LIMITS */.dR,
-        policy: NO_POLICY,
-        trustedKeys: null,
-        trustedProducers: null,
-        keyless: null,
-        jobs: parseJobs('jobs', DEFAULTS.jobs),
-    };
-}
-/** Most reading threads one gate starts. */
-const MAX_JOBS = 256;
-/** `auto` (the machine's cores: null) or a number of reading threads, 1 to MAX_JOBS. */
-function parseJobs(name, value) {
-    const v = value.trim();
-    if (v === 'auto')
-        return null;
-    if (!/^\d{1,9}$/.test(v) || Number(v) < 1 || Number(v) > MAX_JOBS)
-        throw new UsageError(`${name}: "${value}" is not a number of threads from 1 to ${MAX_JOBS}, or auto`);
-    return Number(v);
-}
-/** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
-const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
-const IDENTITY = /^https:\/\/[^\s@]+@refs\/\S+$/;
-/** Identities, source repository, refs and issuer, checked (semantics "Keyless trust"); no identity at all: null. */
-function readKeyless(k, names) {
-    for (const [list, name] of [
-        [k.signerIdentities, names.signerIdentities],
-        [k.producerIdentities, names.producerIdentities],
-    ]) {
-        for (const id of list)
-            if (!IDENTITY.test(id))
-                throw new UsageError(`${name}: "${id}" is not a workflow identity (an https:// URI with @refs/, e.g. https://github.com/OWNER/REPO/.github/workflows/export.yml@refs/heads/main)`);
-    }
-    if (k.signerIdentities.length === 0 && k.producerIdentities.length === 0)
-        return null;
-    const repo = k.sourceRepository;
-    if (repo === null || repo === '')
-        throw new UsageError(`${names.sourceRepository}: required with any trusted identity (the repository the workflows must have run for)`);
-    if (!/^[^/\s]+\/[^/\s]+$/.test(repo))
-        throw new UsageError(`${names.sourceRepository}: "${repo}" is not OWNER/NAME`);
-    for (const r of k.sourceRefs)
-        if (!/^refs\/\S+$/.test(r))
-            throw new UsageError(`${names.sourceRefs}: "${r}" is not a ref (refs/heads/main, refs/tags/v1)`);
-    const issuer = k.issuer ?? GITHUB_ACTIONS_ISSUER;
-    if (!/^https:\/\/\S+$/.test(issuer))
-        throw new UsageError(`${names.issuer}: "${issuer}" is not an https:// URL`);
-    const policy = (ids) => ids.length === 0
-        ? null
-        : {
-            identities: new Set(ids),
-            sourceRepository: repo,
-            sourceRefs: new Set(k.sourceRefs.length > 0 ? k.sourceRefs : [k.defaultRef]),
-            issuer,
-        };
-    return { signers: policy(k.signerIdentities), producers: policy(k.producerIdentities), trustedRoot: k.trustedRoot };
-}
-/** Required-level rules, each a usage error naming the rule when it is wrong. */
-function readPolicy(name, rules) {
-    const p = parsePolicy(rules);
-    if (!p.ok)
-        throw new UsageError(`${name}: ${p.reason}`);
-    return p.value;
-}
-/**
- * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
- * each text came from, for the message when one does not parse. None: null (no trust configured).
- */
-function readTrustedKeys(sources) {
-    if (sources.length === 0)
-        return null;
-    const keys = [];
-    for (const s of sources) {
-        const parsed = parsePublicKeys(s.pem);
-        if (!parsed.ok)
-            throw new UsageError(`${s.name}: ${parsed.reason}`);
-        keys.push(...parsed.value);
-    }
-    return trustedKeys(keys);
-}
-/** Limits with the two that users set (each undefined: the default). */
-function readLimits(maxFileSize, maxLineSize, prefix = '') {
-    return {
-        ...read_limits/* DEFAULT_LIMITS */.dR,
-        maxFileBytes: maxFileSize ? parseSize(`${prefix}max-file-size`, maxFileSize) : read_limits/* DEFAULT_LIMITS */.dR.maxFileBytes,
-        maxLineBytes: maxLineSize ? parseSize(`${prefix}max-line-size`, maxLineSize) : read_limits/* DEFAULT_LIMITS */.dR.maxLineBytes,
-    };
-}
-/**
- * Every input given explicitly as a plain path (no glob characters) must exist: a missing one is a
- * usage error naming the nearest existing path (semantics §6). Directories and globs that hold no
- * artifact are the gate's `no_artifacts` / `no_match`, not this.
- */
-function requireExistingPaths(inputs, cwd, name) {
-    for (const raw of inputs) {
-        const input = raw.trim();
-        if (input === '' || input.startsWith('!') || picomatch_default().scan(input).isGlob)
-            continue;
-        const abs = external_node_path_default().resolve(cwd, input);
-        if ((0,external_node_fs_.existsSync)(abs))
-            continue;
-        throw new UsageError(`${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
-    }
-}
-/** ` (did you mean "…"?)` or ` (the nearest existing path is "…")`, relative to `cwd`. */
-function nearestExisting(cwd, abs) {
-    let dir = abs;
-    const missing = [];
-    while (!(0,external_node_fs_.existsSync)(dir)) {
-        missing.unshift(external_node_path_default().basename(dir));
-        const up = external_node_path_default().dirname(dir);
-        if (up === dir)
-            return '';
-        dir = up;
-    }
-    const rel = (p) => external_node_path_default().relative(cwd, p).split((external_node_path_default()).sep).join('/') || '.';
-    let entries = [];
-    try {
-        entries = (0,external_node_fs_.readdirSync)(dir);
-    }
-    catch {
-        /* not a directory: no suggestion */
-    }
-    const near = (0,core_text/* nearestName */.qb)(missing[0], entries);
-    if (near !== null)
-        return ` (did you mean "${rel(external_node_path_default().join(dir, near, ...missing.slice(1)))}"?)`;
-    return ` (the nearest existing path is "${rel(dir)}")`;
-}
-
-;// CONCATENATED MODULE: ./src/cli/options.ts
 
 
-const LIMITS = [
+const verify_attestation_OPTIONS = [
+    { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
+    { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
     {
-        flag: 'max-file-size',
+        flag: 'certificate-identity',
         kind: 'string',
-        arg: 'SIZE',
-        input: 'max-file-size',
-        help: 'largest file read (a gzipped export: what it decompresses to)',
+        arg: 'URI',
+        help: 'check a Sigstore bundle (GitHub artifact attestation) instead of a key-signed envelope: the workflow identity that must have signed it; needs --source-repository',
     },
-    { flag: 'max-line-size', kind: 'string', arg: 'SIZE', input: 'max-line-size', help: 'largest NDJSON line' },
+    { flag: 'source-repository', kind: 'string', arg: 'OWNER/NAME', help: 'the repository the workflow must have run for' },
+    { flag: 'source-ref', kind: 'list', arg: 'REF', default: 'refs/heads/main', help: 'an allowed Source Repository Ref (repeatable)' },
+    { flag: 'certificate-oidc-issuer', kind: 'string', arg: 'URL', help: "the certificate's OIDC issuer" },
+    {
+        flag: 'trusted-root',
+        kind: 'string',
+        arg: 'FILE',
+        help: 'a Sigstore trusted root (or JSON lines of them). Default: the public-good root',
+    },
+    {
+        flag: 'resource-uri',
+        kind: 'string',
+        arg: 'URI',
+        help: "require the verdict's resourceUri to be exactly URI (a verdict for another commit or repository must not pass)",
+    },
 ];
-const SIGNED_AT = {
-    flag: 'signed-at',
-    kind: 'string',
-    arg: 'TIME',
-    help: 'the signed_at of every signature (RFC 3339 UTC). Default: now',
-};
-const COMMAND_SPECS = [
-    {
-        name: 'verify',
-        synopsis: '[options]',
-        summary: 'recompute every side-effect receipt binding from committed bytes and fail when a record mismatches, a claim cannot be reproduced or a required level is not reached',
-        options: [
-            {
-                flag: 'runs',
-                kind: 'list',
-                arg: 'PATH|GLOB',
-                input: 'runs',
-                help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .log server logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson, *.log and *.tar.gz beneath it',
-            },
-            {
-                flag: 'audit',
-                kind: 'list',
-                arg: 'PATH|GLOB',
-                input: 'audit',
-                help: 'provider audit exports (.json, .ndjson, .jsonl); repeatable',
-            },
-            {
-                flag: 'require',
-                kind: 'list',
-                arg: 'SELECTOR=LEVEL',
-                input: 'require',
-                help: 'required levels; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); one rule or several, comma- or newline-separated as in the action input; repeatable, the most specific rule applies',
-            },
-            {
-                flag: 'trusted-key',
-                kind: 'list',
-                arg: 'FILE',
-                input: 'trusted-keys',
-                help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
-            },
-            {
-                flag: 'trusted-producer',
-                kind: 'list',
-                arg: 'FILE',
-                input: 'trusted-producers',
-                help: 'PEM public key(s) of trusted run producers (Ed25519; relative to -C); repeatable. With any, every run must be an evidence bundle attested by one of them (a <bundle>.intoto.jsonl sidecar)',
-            },
-            {
-                flag: 'trusted-signer-identity',
-                kind: 'list',
-                arg: 'URI',
-                input: 'trusted-signer-identities',
-                help: 'a workflow identity (the URI a certificate names: the workflow file at its ref) whose GitHub artifact attestations (a <file>.sigstore.json beside an audit export) trust its records; repeatable; needs --source-repository',
-            },
-            {
-                flag: 'trusted-producer-identity',
-                kind: 'list',
-                arg: 'URI',
-                input: 'trusted-producer-identities',
-                help: 'a workflow identity whose attestations (a <run>.sigstore.json) attest runs; repeatable; needs --source-repository',
-            },
-            {
-                flag: 'source-repository',
-                kind: 'string',
-                arg: 'OWNER/NAME',
-                help: 'the repository an identity must have run for (its Source Repository URI extension); required with any identity',
-            },
-            {
-                flag: 'source-ref',
-                kind: 'list',
-                arg: 'REF',
-                input: 'source-refs',
-                default: 'refs/heads/main',
-                help: 'an allowed Source Repository Ref (repeatable; given values replace the default)',
-            },
-            {
-                flag: 'certificate-oidc-issuer',
-                kind: 'string',
-                arg: 'URL',
-                input: 'certificate-oidc-issuer',
-                help: "the certificates' OIDC issuer",
-            },
-            {
-                flag: 'trusted-root',
-                kind: 'string',
-                arg: 'FILE',
-                input: 'trusted-root',
-                help: 'a Sigstore trusted root, or JSON lines of them (gh attestation trusted-root; relative to -C). Default: the Sigstore public-good root shipped with receipt-gate',
-            },
-            {
-                flag: 'require-signed-records',
-                kind: 'boolean',
-                input: 'require-signed-records',
-                help: 'refuse to run without a trusted signer (--trusted-key): trust is never turned off by an empty list',
-            },
-            {
-                flag: 'require-attested-runs',
-                kind: 'boolean',
-                input: 'require-attested-runs',
-                help: 'refuse to run without a trusted producer (--trusted-producer)',
-            },
-            { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
-            {
-                flag: 'output',
-                kind: 'string',
-                arg: 'FILE',
-                input: 'report-file',
-                help: 'write the report to FILE instead of stdout (relative to -C)',
-            },
-            {
-                flag: 'sarif-file',
-                kind: 'string',
-                arg: 'FILE',
-                input: 'sarif-file',
-                help: 'also write SARIF 2.1.0 for code scanning to FILE (relative to -C)',
-            },
-            {
-                flag: 'allow-unmatched-records',
-                kind: 'boolean',
-                input: 'allow-unmatched-records',
-                help: 'an audit record bound to no call is a warning, not an error',
-            },
-            {
-                flag: 'strict-observed',
-                kind: 'boolean',
-                input: 'strict-observed',
-                help: 'an unreproduced observed_confirmed claim is an error, not a warning',
-            },
-            {
-                flag: 'working-directory',
-                short: 'C',
-                kind: 'string',
-                arg: 'DIR',
-                input: 'working-directory',
-                help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
-            },
-            ...LIMITS,
-            {
-                flag: 'jobs',
-                kind: 'string',
-                arg: 'N',
-                input: 'jobs',
-                help: "threads that read the input files and check the Sigstore bundles beside them: a number, or auto (the machine's cores when the input is over 64 MiB or 128 files have a bundle checked by identity, else one); 1 reads on the main thread",
-            },
-            {
-                flag: 'vsa-predicate',
-                kind: 'string',
-                arg: 'FILE',
-                input: 'vsa-predicate',
-                help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest; relative to -C); needs --output',
-            },
-            {
-                flag: 'vsa',
-                kind: 'string',
-                arg: 'FILE',
-                input: 'vsa',
-                help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line; relative to -C); needs --output and --vsa-key',
-            },
-            {
-                flag: 'vsa-key',
-                kind: 'string',
-                arg: 'FILE',
-                input: 'vsa-key',
-                help: 'the Ed25519 private key that signs --vsa (a key file from keygen; relative to -C)',
-            },
-            {
-                flag: 'resource-uri',
-                kind: 'string',
-                arg: 'URI',
-                help: 'the commit the bytes were read from, named in the verdict. Default: git+ then $GITHUB_SERVER_URL/$GITHUB_REPOSITORY@$GITHUB_SHA',
-            },
-            {
-                flag: 'policy-uri',
-                kind: 'string',
-                arg: 'URI',
-                default: DEFAULT_POLICY_URI,
-                help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
-            },
-        ],
-    },
-    {
+/**
+ * What verify-attestation reads: a report is the gate's own output, as large as its input makes it
+ * (0.7 GB for a million calls), so only Node's own bound on one read applies; still never a FIFO or a device.
+ */
+const VERDICT_INPUTS = { ...read_limits/* DEFAULT_LIMITS */.dR, maxFileBytes: 2 ** 31 - 1 };
+const verifyAttestation = {
+    spec: {
         name: 'verify-attestation',
         synopsis: '(--trusted-key PUB | --certificate-identity URI --source-repository OWNER/NAME) --report REPORT ENVELOPE',
         summary: "check a signed verdict offline: the report's digest, the signer, and PASSED",
         about: 'checks the envelope in order (payload type, a trusted signature, strict payload, Statement and predicate types, the subject digest against REPORT, verificationResult PASSED); exit 0 and one line when valid, 1 with the reason',
-        options: [
-            { flag: 'trusted-key', kind: 'list', arg: 'FILE', help: 'PEM public key(s) of the verdict signer (Ed25519); repeatable' },
-            { flag: 'report', kind: 'string', arg: 'FILE', help: 'the report the verdict is about (required)' },
-            {
-                flag: 'certificate-identity',
-                kind: 'string',
-                arg: 'URI',
-                help: 'check a Sigstore bundle (GitHub artifact attestation) instead of a key-signed envelope: the workflow identity that must have signed it; needs --source-repository',
-            },
-            { flag: 'source-repository', kind: 'string', arg: 'OWNER/NAME', help: 'the repository the workflow must have run for' },
-            { flag: 'source-ref', kind: 'list', arg: 'REF', default: 'refs/heads/main', help: 'an allowed Source Repository Ref (repeatable)' },
-            { flag: 'certificate-oidc-issuer', kind: 'string', arg: 'URL', help: "the certificate's OIDC issuer" },
-            {
-                flag: 'trusted-root',
-                kind: 'string',
-                arg: 'FILE',
-                help: 'a Sigstore trusted root (or JSON lines of them). Default: the public-good root',
-            },
-            {
-                flag: 'resource-uri',
-                kind: 'string',
-                arg: 'URI',
-                help: "require the verdict's resourceUri to be exactly URI (a verdict for another commit or repository must not pass)",
-            },
-        ],
+        options: verify_attestation_OPTIONS,
     },
-    {
-        name: 'attest-bundle',
-        synopsis: '(--key FILE | --predicate-only) [--output FILE] BUNDLE',
-        summary: "attest an evidence bundle as its producer (what upstream's assay evidence attest writes)",
-        about: 'verifies BUNDLE, makes the evidence-bundle/v1 Statement for its exact bytes and writes it, signed (DSSE, Ed25519), as one line to BUNDLE.intoto.jsonl; never overwrites a file. With --predicate-only, writes the predicate alone (for actions/attest predicate-path) to --output or standard output',
-        options: [
-            { flag: 'key', kind: 'string', arg: 'FILE', help: "the producer's Ed25519 private key (PKCS#8 PEM)" },
-            { flag: 'predicate-only', kind: 'boolean', help: "write upstream's evidence-bundle/v1 predicate alone (JSON), no key needed" },
-            {
-                flag: 'output',
-                kind: 'string',
-                arg: 'FILE',
-                help: 'where it goes. Default: BUNDLE.intoto.jsonl (--predicate-only: standard output)',
-            },
-            ...LIMITS,
-        ],
+    async run(ctx) {
+        const { flags, rest, help } = parseFlags(ctx.argv, verify_attestation_OPTIONS);
+        if (help)
+            return 'help';
+        const files = flags['trusted-key'] ?? [];
+        const identity = flags['certificate-identity'];
+        if (!flags.report)
+            throw new types_UsageError('missing', 'verify-attestation: --report FILE is required');
+        if (files.length === 0 && identity === undefined)
+            throw new types_UsageError('missing', 'verify-attestation: --trusted-key FILE (a key-signed envelope) or --certificate-identity URI (a Sigstore bundle) is required');
+        if (files.length > 0 && identity !== undefined)
+            throw new types_UsageError('conflict', 'verify-attestation: --trusted-key or --certificate-identity, not both');
+        const [envelopeName, ...more] = rest;
+        if (envelopeName === undefined || more.length > 0)
+            throw new types_UsageError('value', 'verify-attestation: exactly one ENVELOPE file is required');
+        const resourceUri = resourceUriOf(flags['resource-uri']) ?? null;
+        const reportFile = external_node_path_default().resolve(ctx.cwd, flags.report);
+        const envelopeFile = external_node_path_default().resolve(ctx.cwd, envelopeName);
+        const [report, envelope] = readInputs([reportFile, envelopeFile], VERDICT_INPUTS);
+        if (!report || !envelope)
+            throw new types_UsageError('missing', 'verify-attestation: --report FILE and one ENVELOPE are required');
+        let checked;
+        if (identity !== undefined) {
+            const trustedRoot = flags['trusted-root'];
+            const keyless = readKeyless({
+                signerIdentities: [identity],
+                producerIdentities: [],
+                sourceRepository: flags['source-repository'] ?? null,
+                sourceRefs: flags['source-ref'] ?? [],
+                defaultRef: 'refs/heads/main',
+                issuer: flags['certificate-oidc-issuer'] ?? null,
+                trustedRoot: trustedRoot ? external_node_path_default().resolve(ctx.cwd, trustedRoot) : null,
+            }, {
+                signerIdentities: '--certificate-identity',
+                producerIdentities: '--certificate-identity',
+                sourceRepository: '--source-repository',
+                sourceRefs: '--source-ref',
+                issuer: '--certificate-oidc-issuer',
+            });
+            const signers = keyless?.signers;
+            if (!keyless || !signers)
+                throw new types_UsageError('missing', 'verify-attestation: --certificate-identity URI is required');
+            checked = await verifyVerdictKeyless(envelopeFile, envelope.bytes, reportFile, report.bytes, signers, keyless.trustedRoot, read_limits/* DEFAULT_LIMITS */.dR, resourceUri);
+        }
+        else {
+            const keys = readTrustedKeys(files.map((f) => ({ name: `--trusted-key ${f}`, pem: readKeyText('--trusted-key', external_node_path_default().resolve(ctx.cwd, f)) })));
+            if (!keys)
+                throw new types_UsageError('missing', 'verify-attestation: --trusted-key FILE is required');
+            checked = await verifyVerdict(envelopeFile, envelope.bytes, report.bytes, keys, read_limits/* DEFAULT_LIMITS */.dR, resourceUri);
+        }
+        if (!checked.ok)
+            return {
+                code: checked.reason.usage ? EXIT.usage : EXIT.problem,
+                stdout: '',
+                stderr: `receipt-gate: verify-attestation: ${text_visible(checked.reason.text)}\n`,
+            };
+        return { code: EXIT.pass, stdout: `${text_visible(checked.value)}\n`, stderr: '' };
     },
-    {
-        name: 'keygen',
-        synopsis: '--out PREFIX',
-        summary: 'write a new Ed25519 key pair for signing audit records',
-        about: 'writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem (SPKI), and prints the key_id',
-        options: [{ flag: 'out', kind: 'string', arg: 'PREFIX', help: 'where the two key files go (required)' }],
-    },
-    {
-        name: 'sign',
-        synopsis: '--key FILE --output FILE [--signed-at TIME] INPUT...',
-        summary: "sign audit records with an export job's private key",
-        about: 'reads audit records from INPUT files (.json, .ndjson, .jsonl), signs each with the Ed25519 private key and writes them as NDJSON to --output; refuses (exit 1, nothing written) any input that is invalid or a record whose binding does not recompute',
-        options: [
-            { flag: 'key', kind: 'string', arg: 'FILE', help: 'the Ed25519 private key (PKCS#8 PEM; required)' },
-            { flag: 'output', kind: 'string', arg: 'FILE', help: 'the signed NDJSON (required)' },
-            SIGNED_AT,
-            ...LIMITS,
-        ],
-    },
-    {
-        name: 'import',
-        synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
-        summary: "turn a provider's audit export into audit records",
-        about: 'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
-        options: [
-            { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
-            { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
-            {
-                flag: 'predicate',
-                kind: 'string',
-                arg: 'FILE',
-                help: 'also write the records predicate (kind, scope, entries read, records written) for actions/attest predicate-path',
-            },
-            {
-                flag: 'actor',
-                kind: 'list',
-                arg: 'LOGIN',
-                help: "the agent's identity: keep only entries by it (GitHub actor, a delivery's sender.login, Slack actor.user.id or email); repeatable",
-            },
-            {
-                flag: 'repo',
-                kind: 'list',
-                arg: 'OWNER/NAME',
-                help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable',
-            },
-            {
-                flag: 'since',
-                kind: 'string',
-                arg: 'TIME',
-                help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)",
-            },
-            { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
-            SIGNED_AT,
-            { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
-            { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
-            {
-                flag: 'role-verb',
-                kind: 'list',
-                arg: 'ROLE=VERB',
-                default: 'admin=grant, owner=grant, user=change_role, guest=change_role',
-                help: 'Slack: the verb of a role change; repeatable',
-            },
-            { flag: 'member-provider', kind: 'string', arg: 'NAME', default: 'slack', help: 'Slack: the provider of workspace_member records' },
-            { flag: 'role-provider', kind: 'string', arg: 'NAME', default: 'workspace', help: 'Slack: the provider of workspace_role records' },
-            ...LIMITS,
-        ],
-    },
-    {
-        name: 'hash',
-        synopsis: 'DOMAIN VALUE',
-        summary: 'print the target hash of a raw value',
-        about: 'prints the target hash of a raw value (domains: github_key_title, slack_workspace, slack_channel, slack_principal, workspace, workspace_principal), to see why a call and a record differ',
-        options: [],
-    },
-];
-const HELP = { flag: 'help', short: 'h', kind: 'boolean', help: 'show this help' };
-function commandSpec(name) {
-    return COMMAND_SPECS.find((c) => c.name === name);
-}
-/** The default an option shows: its input's (from the settings table), or its own. */
-function optionDefault(o) {
-    if (o.input)
-        return o.kind === 'boolean' ? undefined : DEFAULTS[o.input] || undefined;
-    return o.default;
-}
-/** The `parseArgs` options of a command. */
-function parseArgsOptions(spec) {
-    const out = {};
-    for (const o of [...spec.options, HELP]) {
-        out[o.flag] = {
-            type: o.kind === 'boolean' ? 'boolean' : 'string',
-            ...(o.kind === 'list' ? { multiple: true } : {}),
-            ...(o.short ? { short: o.short } : {}),
-        };
-    }
-    return out;
-}
+};
+
+;// CONCATENATED MODULE: ./src/cli/registry.ts
+
+
+
+
+
+
+
+const COMMANDS = [verify_verify, verifyAttestation, attest_bundle_attestBundle, keygen_keygen, sign, importExports, hash];
+/** Every command's option table. */
+const COMMAND_SPECS = COMMANDS.map((c) => c.spec);
+/** The command of this name (looked up in a list: the name is text from argv). */
+const commandNamed = (name) => COMMANDS.find((c) => c.spec.name === name);
+
+;// CONCATENATED MODULE: ./src/cli/usage.ts
+/** The usage text, from the option tables: every command, or (`receipt-gate COMMAND --help`) that command alone. */
+
+
 const WIDTH = 80;
 const COLUMN = 28;
 /** Words filled into lines of at most `width` characters, each line indented. */
 function fill(text, indent, width = WIDTH) {
     const lines = [];
     let cur = '';
-    for (const w of text.split(/\s+/).filter(Boolean)) {
-        if (cur !== '' && indent + cur.length + 1 + w.length > width) {
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+        if (cur !== '' && indent + cur.length + 1 + word.length > width) {
             lines.push(' '.repeat(indent) + cur);
-            cur = w;
+            cur = word;
         }
         else
-            cur = cur === '' ? w : `${cur} ${w}`;
+            cur = cur === '' ? word : `${cur} ${word}`;
     }
     if (cur !== '')
         lines.push(' '.repeat(indent) + cur);
@@ -7091,14 +7893,13 @@ function fill(text, indent, width = WIDTH) {
 }
 function optionLines(o) {
     const name = `${o.short ? `-${o.short}, ` : ''}--${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
-    const d = optionDefault(o);
-    const help = fill(`${o.help}${d !== undefined ? `. Default: ${d}` : ''}`, COLUMN);
+    const shown = optionDefault(o);
+    const help = fill(`${o.help}${shown !== undefined ? `. Default: ${shown}` : ''}`, COLUMN);
     const head = `  ${name}`;
     if (head.length + 1 < COLUMN && help[0])
         return [head.padEnd(COLUMN) + help[0].slice(COLUMN), ...help.slice(1)];
     return [head, ...help];
 }
-/** The usage text, from the tables: every command, or (`receipt-gate COMMAND --help`) that command alone. */
 function usageText(only) {
     const specs = only === undefined ? COMMAND_SPECS : COMMAND_SPECS.filter((c) => c.name === only);
     const out = only === undefined ? ['Usage: receipt-gate <command> [options]', '', 'Commands:'] : [`Usage: receipt-gate ${only} [options]`];
@@ -7114,685 +7915,49 @@ function usageText(only) {
         for (const o of c.options)
             out.push(...optionLines(o));
     }
-    out.push('', ...optionLines(HELP), ...optionLines({ flag: 'version', short: 'V', kind: 'boolean', help: 'print the version' }), '', 'Exit status: 0 the gate passed (or the command succeeded), 1 it failed,', '2 usage error. Colour only on a terminal; set NO_COLOR to turn it off.', '');
+    out.push('', ...COMMON_OPTIONS.flatMap(optionLines), '', 'Exit status: 0 the gate passed (or the command succeeded), 1 the gate or', 'a tool found a problem in the evidence, 2 usage or configuration (an', 'output that cannot be written included). Colour only on a terminal; set', 'NO_COLOR to turn it off.', '');
     return out.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/cli/parse.ts
-/**
- * The CLI's surface: argv → one typed command with its settings. The flags, their defaults and the
- * usage text come from the option tables (options.ts), one parser per command; a mistake is a
- * UsageProblem naming the flag. Reading a key file named by a flag happens here, so a key that does
- * not parse is a usage error naming the file.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-const USAGE = usageText();
-/** The command names, from the option tables: "a, b or c". */
-const COMMAND_NAMES = ((names) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(COMMAND_SPECS.map((c) => c.name));
-function signedAtOf(v) {
-    if (v === undefined)
-        return null;
-    if (!(0,signature/* isSignedAt */.CY)(v))
-        throw new UsageError(`--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
-    return v;
-}
-function parse(argv, options) {
-    try {
-        return (0,external_node_util_namespaceObject.parseArgs)({ args: [...argv], allowPositionals: true, strict: true, options });
-    }
-    catch (e) {
-        throw new UsageError(e.message);
-    }
-}
-/** The text of a file a flag names; a file that cannot be read is a usage error naming it. */
-function readNamed(flag, file) {
-    if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
-        const why = (0,external_node_fs_.existsSync)(file) ? 'is not a file' : 'does not exist';
-        throw new UsageError(`${flag} ${file}: ${why} (this flag takes the path of a PEM key file)`);
-    }
-    // Bounded, and a regular file at the moment it is read (trust/keys.ts then refuses past a few KiB).
-    const got = (0,read_files/* readNamedFile */.wh)(file, read_limits/* DEFAULT_LIMITS */.dR);
-    if (!got.ok)
-        throw new UsageError(`${flag} ${file}: ${got.reason}`);
-    return got.value.toString('utf8');
-}
-/** Trusted keys from the PEM files a repeatable flag names (relative to `dir`); none: null. */
-function keyFiles(flag, files, dir) {
-    if (files.some((f) => f.trim() === ''))
-        throw new UsageError(`${flag}: an empty file name (an unset variable?)`);
-    return readTrustedKeys(files.map((f) => ({ name: `${flag} ${f}`, pem: readNamed(flag, external_node_path_default().resolve(dir, f)) })));
-}
-/** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
-function resourceUriOf(v) {
-    if (v === undefined)
-        return undefined;
-    if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v) || !URL.canParse(v))
-        throw new UsageError(`--resource-uri: "${v}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
-    return v;
-}
-/** The verdict attestation flags of verify, checked together. */
-function verdictRequest(str, at, out, env, output, format) {
-    const predicate = str('vsa-predicate');
-    const envelope = str('vsa');
-    const key = str('vsa-key');
-    if (predicate === undefined && envelope === undefined) {
-        if (key !== undefined)
-            throw new UsageError('--vsa-key: only with --vsa FILE');
-        return null;
-    }
-    const flag = envelope !== undefined ? '--vsa' : '--vsa-predicate';
-    if (output === null || format !== 'json')
-        throw new UsageError(`${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
-    if (envelope !== undefined && key === undefined)
-        throw new UsageError('--vsa: a signed verdict needs --vsa-key FILE');
-    const resourceUri = resourceUriOf(str('resource-uri')) ?? resourceUriFromEnv(env);
-    if (!resourceUri) {
-        throw new UsageError(`${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
-    }
-    return {
-        predicate: out('vsa-predicate'),
-        envelope: out('vsa'),
-        key: at('vsa-key'),
-        resourceUri,
-        policyUri: str('policy-uri') ?? DEFAULT_POLICY_URI,
-    };
-}
-const limitsOf = (a) => readLimits(a.str('max-file-size'), a.str('max-line-size'), '--');
-function keygenCommand(a) {
-    if (a.rest.length > 0)
-        throw new UsageError(`keygen: unexpected argument "${a.rest[0]}"`);
-    const out = a.str('out');
-    if (!out)
-        throw new UsageError('keygen: --out PREFIX is required');
-    return { command: 'keygen', prefix: external_node_path_default().resolve(a.cwd, out) };
-}
-function hashCommand(a) {
-    const [domain, value, ...more] = a.rest;
-    if (!domain || value === undefined || more.length > 0)
-        throw new UsageError('hash: usage: receipt-gate hash DOMAIN VALUE');
-    if (!DOMAINS.includes(domain))
-        throw new UsageError(`hash: unknown domain "${domain}" (one of ${DOMAINS.join(', ')})`);
-    return { command: 'hash', domain: domain, value };
-}
-/** --since / --until: the window [since, until). */
-function windowOf(a) {
-    const time = (flag) => {
-        const v = a.str(flag);
-        if (v === undefined)
-            return null;
-        const t = parseWindowTime(v);
-        if (!t.ok)
-            throw new UsageError(`--${flag}: ${t.reason}`);
-        return t.value;
-    };
-    const since = time('since');
-    const until = time('until');
-    if (since !== null && until !== null && (0,core_time/* compareInstants */.QI)(until, since) <= 0)
-        throw new UsageError('--until must be later than --since (the window is [since, until))');
-    return { since, until };
-}
-function slackOptions(a) {
-    const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
-    for (const rv of a.list('role-verb') ?? []) {
-        const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
-        if (!m)
-            throw new UsageError(`--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
-        roleVerbs.set(m[1], m[2]);
-    }
-    return {
-        principal: parseChoice('--principal', a.str('principal') ?? DEFAULT_SLACK.principal, ['id', 'email']),
-        workspace: parseChoice('--workspace', a.str('workspace') ?? DEFAULT_SLACK.workspace, ['context', 'none']),
-        roleVerbs,
-        memberProvider: a.str('member-provider') ?? DEFAULT_SLACK.memberProvider,
-        roleProvider: a.str('role-provider') ?? DEFAULT_SLACK.roleProvider,
-    };
-}
-function importCommand(a) {
-    const [kind, ...inputs] = a.rest;
-    const k = kind === undefined ? null : importKind(kind);
-    if (!k)
-        throw new UsageError(`import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
-    const output = a.str('output');
-    if (!output)
-        throw new UsageError('import: --output FILE is required');
-    if (inputs.length === 0)
-        throw new UsageError('import: at least one INPUT export file is required');
-    const slack = slackOptions(a);
-    const { since, until } = windowOf(a);
-    const repos = a.list('repo');
-    if (repos && k === 'slack-audit-log')
-        throw new UsageError('--repo: Slack audit entries name no repository');
-    for (const r of repos ?? [])
-        if (!/^[^/\s]+\/[^/\s]+$/.test(r))
-            throw new UsageError(`--repo: "${r}" is not OWNER/NAME`);
-    const actors = a.list('actor');
-    for (const x of actors ?? [])
-        if (x.trim() === '')
-            throw new UsageError('--actor: an empty identity');
-    const signKey = a.str('sign-key');
-    return {
-        command: 'import',
-        kind: k,
-        scope: {
-            actors: actors ? new Set(k === 'slack-audit-log' ? actors : actors.map(core_text/* asciiLower */.F)) : null,
-            caseless: k !== 'slack-audit-log',
-            repos: repos ? new Set(repos.map(core_text/* asciiLower */.F)) : null,
-            since,
-            until,
-        },
-        inputs: inputs.map((f) => external_node_path_default().resolve(a.cwd, f)),
-        output: external_node_path_default().resolve(a.cwd, output),
-        signKey: signKey ? external_node_path_default().resolve(a.cwd, signKey) : null,
-        signedAt: signedAtOf(a.str('signed-at')),
-        limits: limitsOf(a),
-        slack,
-        predicate: a.str('predicate') ? external_node_path_default().resolve(a.cwd, a.str('predicate')) : null,
-        given: { actors: actors ?? [], repos: repos ?? [], since: a.str('since') ?? null, until: a.str('until') ?? null },
-    };
-}
-function attestBundleCommand(a) {
-    const key = a.str('key');
-    const predicateOnly = a.bool('predicate-only') ?? false;
-    if (predicateOnly && key)
-        throw new UsageError('attest-bundle: --predicate-only writes no signature: no --key');
-    if (!predicateOnly && !key)
-        throw new UsageError('attest-bundle: --key FILE is required (or --predicate-only for actions/attest)');
-    if (a.rest.length !== 1)
-        throw new UsageError('attest-bundle: exactly one BUNDLE (.tar.gz) is required');
-    const bundle = external_node_path_default().resolve(a.cwd, a.rest[0]);
-    const output = a.str('output');
-    return {
-        command: 'attest-bundle',
-        key: key ? external_node_path_default().resolve(a.cwd, key) : null,
-        bundle,
-        output: output ? external_node_path_default().resolve(a.cwd, output) : predicateOnly ? null : (0,formats/* sidecarOf */.hQ)(bundle),
-        limits: limitsOf(a),
-    };
-}
-function verifyAttestationCommand(a) {
-    const report = a.str('report');
-    const files = a.list('trusted-key') ?? [];
-    const identity = a.str('certificate-identity');
-    if (!report)
-        throw new UsageError('verify-attestation: --report FILE is required');
-    if (files.length === 0 && identity === undefined)
-        throw new UsageError('verify-attestation: --trusted-key FILE (a key-signed envelope) or --certificate-identity URI (a Sigstore bundle) is required');
-    if (files.length > 0 && identity !== undefined)
-        throw new UsageError('verify-attestation: --trusted-key or --certificate-identity, not both');
-    if (a.rest.length !== 1)
-        throw new UsageError('verify-attestation: exactly one ENVELOPE file is required');
-    const keys = files.length > 0 ? keyFiles('--trusted-key', files, a.cwd) : null;
-    const trustedRoot = a.str('trusted-root');
-    const keyless = identity === undefined
-        ? null
-        : readKeyless({
-            signerIdentities: [identity],
-            producerIdentities: [],
-            sourceRepository: a.str('source-repository') ?? null,
-            sourceRefs: a.list('source-ref') ?? [],
-            defaultRef: 'refs/heads/main',
-            issuer: a.str('certificate-oidc-issuer') ?? null,
-            trustedRoot: trustedRoot ? external_node_path_default().resolve(a.cwd, trustedRoot) : null,
-        }, {
-            signerIdentities: '--certificate-identity',
-            producerIdentities: '--certificate-identity',
-            sourceRepository: '--source-repository',
-            sourceRefs: '--source-ref',
-            issuer: '--certificate-oidc-issuer',
-        });
-    return {
-        command: 'verify-attestation',
-        keys,
-        keyless,
-        report: external_node_path_default().resolve(a.cwd, report),
-        envelope: external_node_path_default().resolve(a.cwd, a.rest[0]),
-        resourceUri: resourceUriOf(a.str('resource-uri')) ?? null,
-    };
-}
-function signCommand(a) {
-    const key = a.str('key');
-    const output = a.str('output');
-    if (!key)
-        throw new UsageError('sign: --key FILE is required');
-    if (!output)
-        throw new UsageError('sign: --output FILE is required');
-    if (a.rest.length === 0)
-        throw new UsageError('sign: at least one INPUT file of audit records is required');
-    return {
-        command: 'sign',
-        key: external_node_path_default().resolve(a.cwd, key),
-        output: external_node_path_default().resolve(a.cwd, output),
-        inputs: a.rest.map((f) => external_node_path_default().resolve(a.cwd, f)),
-        signedAt: signedAtOf(a.str('signed-at')),
-        limits: limitsOf(a),
-    };
-}
-/** Every file the verify command writes, each named once (two flags naming one file are a usage error). */
-function distinctOutputs(named) {
-    const seen = new Map();
-    for (const [flag, file] of named) {
-        if (file === null)
-            continue;
-        const other = seen.get(file);
-        if (other)
-            throw new UsageError(`${flag}: names the same file as ${other} (${file}); each output needs its own file`);
-        seen.set(file, flag);
-    }
-}
-/** A trust set that must not be empty when its switch is on: trust is never turned off by an empty list (semantics §12). */
-function required(keys, on, flag, keysFlag) {
-    if (on && !keys)
-        throw new UsageError(`--${flag}: no ${keysFlag} given (the gate would accept what no trusted key signed)`);
-    return keys;
-}
-function verifyCommand(a) {
-    const { str, list, bool, cwd } = a;
-    if (a.rest.length > 0)
-        throw new UsageError(`unexpected argument "${a.rest[0]}" (use --runs / --audit for paths)`);
-    // -C works as git -C: every relative path the command takes (inputs, keys, outputs) is relative to it.
-    const dir = directoryIn(null, cwd, str('working-directory') ?? '.', '-C/--working-directory');
-    const at = (flag) => {
-        const v = str(flag);
-        return v === undefined ? null : external_node_path_default().resolve(dir, v);
-    };
-    /** A file the gate writes: never out of -C's directory through a link it holds (gate/settings.ts outputIn). */
-    const out = (flag) => {
-        const v = str(flag);
-        return v === undefined ? null : outputIn(dir, dir, v, `--${flag}`);
-    };
-    const output = out('output');
-    const defaults = defaultSettings(dir);
-    const given = str('format');
-    const format = given !== undefined ? parseChoice('--format', given, ['table', 'json']) : a.isTTY && output === null ? 'table' : 'json';
-    for (const role of ['runs', 'audit'])
-        requireExistingPaths(list(role) ?? [], dir, `--${role}`);
-    const sarif = out('sarif-file');
-    const keyless = readKeyless({
-        signerIdentities: list('trusted-signer-identity') ?? [],
-        producerIdentities: list('trusted-producer-identity') ?? [],
-        sourceRepository: str('source-repository') ?? null,
-        sourceRefs: list('source-ref') ?? [],
-        defaultRef: 'refs/heads/main',
-        issuer: str('certificate-oidc-issuer') ?? null,
-        trustedRoot: at('trusted-root'),
-    }, {
-        signerIdentities: '--trusted-signer-identity',
-        producerIdentities: '--trusted-producer-identity',
-        sourceRepository: '--source-repository',
-        sourceRefs: '--source-ref',
-        issuer: '--certificate-oidc-issuer',
-    });
-    const vsa = verdictRequest(str, at, out, a.env, output, format);
-    distinctOutputs([
-        ['--output', output],
-        ['--sarif-file', sarif],
-        ['--vsa-predicate', vsa?.predicate ?? null],
-        ['--vsa', vsa?.envelope ?? null],
-        ['--vsa-key', vsa?.key ?? null],
-    ]);
-    return {
-        command: 'verify',
-        vsa,
-        settings: {
-            ...defaults,
-            runs: list('runs') ?? defaults.runs,
-            audit: list('audit') ?? defaults.audit,
-            explicit: { runs: list('runs') !== undefined, audit: list('audit') !== undefined },
-            allowUnmatchedRecords: bool('allow-unmatched-records') ?? defaults.allowUnmatchedRecords,
-            strictObserved: bool('strict-observed') ?? defaults.strictObserved,
-            limits: limitsOf(a),
-            jobs: a.str('jobs') === undefined ? defaults.jobs : parseJobs('--jobs', a.str('jobs')),
-            policy: readPolicy('--require', (list('require') ?? []).flatMap(parseList)),
-            // Key files are inputs: relative to the working directory, as the runs and audit exports are.
-            trustedKeys: required(keyFiles('--trusted-key', list('trusted-key') ?? [], dir), bool('require-signed-records') && !keyless?.signers, 'require-signed-records', '--trusted-key or --trusted-signer-identity'),
-            trustedProducers: required(keyFiles('--trusted-producer', list('trusted-producer') ?? [], dir), bool('require-attested-runs') && !keyless?.producers, 'require-attested-runs', '--trusted-producer or --trusted-producer-identity'),
-            keyless,
-        },
-        format,
-        output,
-        sarif,
-    };
-}
-/** One parser per command of the option tables. */
-const PARSERS = {
-    verify: verifyCommand,
-    'verify-attestation': verifyAttestationCommand,
-    'attest-bundle': attestBundleCommand,
-    keygen: keygenCommand,
-    sign: signCommand,
-    import: importCommand,
-    hash: hashCommand,
-};
-/**
- * argv → one typed command, or the usage problem (never an exception).
- * @param isTTY whether stdout is a terminal (the default format depends on it)
- * @param cwd   the process's working directory (relative paths resolve against it)
- * @param env   the environment (only for the verdict's default resourceUri)
- */
-function parseCli(argv, isTTY, cwd, env = {}) {
-    return usage(() => commandOf(argv, isTTY, cwd, env));
-}
-function commandOf(argv, isTTY, cwd, env) {
-    // The command comes first, as in git: `receipt-gate verify --runs …`.
-    const command = argv[0];
-    if (command === '--version' || command === '-V' || command === 'version')
-        return { command: 'version' };
-    if (command === undefined || command === 'help' || command === '-h' || command === '--help') {
-        if (command !== undefined)
-            return { command: 'help' };
-        throw new UsageError(`missing command: ${COMMAND_NAMES}`);
-    }
-    if (command.startsWith('-'))
-        throw new UsageError(`the command comes first (${COMMAND_NAMES}), before "${command}"`);
-    const spec = commandSpec(command);
-    const parser = spec ? PARSERS[spec.name] : undefined;
-    if (!spec || !parser)
-        throw new UsageError(`unknown command "${command}" (one of ${COMMAND_NAMES})`);
-    const parsed = parse(argv, parseArgsOptions(spec));
-    const v = parsed.values;
-    if (v['help'])
-        return { command: 'help', of: spec.name };
-    return parser({
-        str: (k) => v[k],
-        list: (k) => v[k],
-        bool: (k) => v[k],
-        rest: parsed.positionals.slice(1),
-        cwd,
-        isTTY,
-        env,
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/cli/run.ts
 /**
- * The CLI's logic, free of process globals so tests can call it: argv → command (cli-args.ts) →
- * the gate or a signing tool → output → exit code (0 passed, 1 failed, 2 usage error).
+ * The CLI's logic, free of process globals so tests can call it: argv → the command named first →
+ * its run (which reads its flags through its option table) → one outcome, its exit code from the one
+ * table (command.ts). A usage error thrown anywhere in a command's parsing is exit 2, never a crash.
  */
 
 
 
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** A tool's findings as lines of stderr, at most 50 and a count of the rest. */
-function findingLines(tool, findings) {
-    const shown = findings.slice(0, 50).map((f) => `receipt-gate: ${tool}: ${located(f)}\n`);
-    if (findings.length > 50)
-        shown.push(`receipt-gate: ${tool}: … and ${findings.length - 50} more error(s)\n`);
-    return shown.join('');
-}
-/** A usage error: exit 2, the problem, and where to read about the commands. */
-const usageError = (message) => ({
-    code: 2,
-    stdout: '',
-    stderr: `receipt-gate: ${message}\nRun 'receipt-gate --help' for the commands and their options.\n`,
-});
+/** The command names, from the option tables: "a, b or c". */
+const COMMAND_NAMES = ((names) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(COMMAND_SPECS.map((c) => c.name));
 /**
- * @param now the time a signature is made at when --signed-at is not given
+ * @param now the time a signature is made at when --signed-at is not given, and the verification time
  */
 async function main(argv, env, isTTY, cwd, now = new Date()) {
-    const parsed = parseCli(argv, isTTY, cwd, env);
-    if (!parsed.ok)
-        return usageError(parsed.reason.message);
-    const cmd = parsed.value;
-    switch (cmd.command) {
-        case 'help':
-            return { code: 0, stdout: cmd.of === undefined ? USAGE : usageText(cmd.of), stderr: '' };
-        case 'version':
-            return { code: 0, stdout: `receipt-gate ${VERSION}\n`, stderr: '' };
-        case 'keygen': {
-            const r = keygen(cmd.prefix);
-            return r.ok
-                ? {
-                    code: 0,
-                    stdout: r.value,
-                    stderr: `receipt-gate: wrote ${cmd.prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${cmd.prefix}.pub.pem (the public key: what a gate trusts)\n`,
-                }
-                : { code: 1, stdout: '', stderr: findingLines('keygen', r.reason) };
-        }
-        case 'sign':
-            return sign(cmd, now);
-        case 'hash':
-            return { code: 0, stdout: `${targetHash(cmd.domain, cmd.value)}\n`, stderr: '' };
-        case 'import':
-            return importExports(cmd, now);
-        case 'verify':
-            return run_verify(cmd, env, isTTY, now);
-        case 'verify-attestation':
-            return verifyAttestation(cmd);
-        case 'attest-bundle':
-            return attest(cmd);
-    }
-}
-/**
- * What verify-attestation reads: a report is the gate's own output, as large as its input makes it
- * (0.7 GB for a million calls), so only Node's own bound on one read applies; still never a FIFO or a device.
- */
-const VERDICT_INPUTS = { ...read_limits/* DEFAULT_LIMITS */.dR, maxFileBytes: 2 ** 31 - 1 };
-/** The input files of a tool, read whole within the file limit; the first that cannot be read is named. */
-function readInputs(files, limits) {
-    const inputs = [];
-    for (const file of files) {
-        const got = (0,read_files/* readNamedFile */.wh)(file, limits);
-        if (!got.ok)
-            return { ok: false, reason: `${file}: ${got.reason}` };
-        inputs.push({ name: file, bytes: got.value });
-    }
-    return { ok: true, value: inputs };
-}
-/** The exit code of each key problem (never chosen from a message's words). */
-const KEY_EXIT = { unreadable: 2, unusable: 2 };
-/** A private key named by a flag. */
-function readSigningKey(flag, file) {
-    // Bounded, and only a regular file (a FIFO would block, a device never end); parsePrivateKey refuses past a few KiB.
-    const got = (0,read_files/* readNamedFile */.wh)(file, read_limits/* DEFAULT_LIMITS */.dR);
-    if (!got.ok)
-        return { ok: false, reason: { code: 'unreadable', message: `${flag} ${file}: ${got.reason}` } };
-    const k = parsePrivateKey(got.value.toString('utf8'));
-    return k.ok ? k : { ok: false, reason: { code: 'unusable', message: `${flag} ${k.reason}` } };
-}
-function importExports(cmd, now) {
-    const tool = `import ${cmd.kind}`;
-    const fail = (lines, summary = '') => ({
-        code: 1,
-        stdout: '',
-        stderr: `${lines}${summary ? `receipt-gate: ${tool}: ${summary}\n` : ''}receipt-gate: ${tool}: nothing written\n`,
-    });
-    const say = (line) => `receipt-gate: ${tool}: ${line}\n`;
-    let sign = null;
-    if (cmd.signKey) {
-        const k = readSigningKey('--sign-key', cmd.signKey);
-        if (!k.ok)
-            return fail(say(k.reason.message));
-        sign = { key: k.value, signedAt: cmd.signedAt ?? signedAtNow(now) };
-    }
-    const read = readInputs(cmd.inputs, cmd.limits);
-    if (!read.ok)
-        return fail(say(read.reason));
-    const r = runImport({ kind: cmd.kind, inputs: read.value, limits: cmd.limits, slack: cmd.slack, sign, scope: cmd.scope });
-    if (!r.ok)
-        return fail(findingLines(tool, r.reason.findings), r.reason.summary);
-    const done = r.value;
-    // A quiet night: nothing to write, and no empty file for a job to commit.
-    if (done.records === 0)
-        return { code: 0, stdout: '', stderr: say(`${done.summary}; no records, so ${cmd.output} was not written`) };
+    // The command comes first, as in git: `receipt-gate verify --runs …`.
+    const [name, ...rest] = argv;
+    if (name === '--version' || name === '-V' || name === 'version')
+        return { code: EXIT.pass, stdout: `receipt-gate ${VERSION}\n`, stderr: '' };
+    if (name === 'help' || name === '-h' || name === '--help')
+        return { code: EXIT.pass, stdout: usageText(), stderr: '' };
+    if (name === undefined)
+        return usageError(`missing command: ${COMMAND_NAMES}`);
+    if (name.startsWith('-'))
+        return usageError(`the command comes first (${COMMAND_NAMES}), before "${name}"`);
+    const command = commandNamed(name);
+    if (!command)
+        return usageError(`unknown command "${name}" (one of ${COMMAND_NAMES})`);
     try {
-        // The predicate first: when it cannot be written, no records file is left without it.
-        if (cmd.predicate)
-            writeWhole(cmd.predicate, recordsPredicate(cmd, done));
-        writeWhole(cmd.output, done.ndjson);
+        const r = await command.run({ argv: rest, env, isTTY, cwd, now, version: VERSION });
+        return r === 'help' ? { code: EXIT.pass, stdout: usageText(command.spec.name), stderr: '' } : r;
     }
     catch (e) {
-        return fail(say(`cannot write ${cmd.output}: ${e.message}`), done.summary);
+        if (e instanceof types_UsageError)
+            return usageError(e.message);
+        throw e;
     }
-    const also = cmd.predicate ? ` (predicate → ${cmd.predicate})` : '';
-    return { code: 0, stdout: '', stderr: say(`${done.summary}${sign ? ', signed' : ''} → ${cmd.output}${also}`) };
-}
-/** The records predicate (docs/predicates/records-v1.md): the kind, the scope as given (absent members left out), the counts. */
-function recordsPredicate(cmd, done) {
-    const g = cmd.given;
-    const scope = {};
-    if (g.actors.length > 0)
-        scope['actor'] = g.actors;
-    if (g.repos.length > 0)
-        scope['repo'] = g.repos;
-    if (g.since !== null)
-        scope['since'] = g.since;
-    if (g.until !== null)
-        scope['until'] = g.until;
-    return `${JSON.stringify({ kind: cmd.kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
-}
-function sign(cmd, now) {
-    const k = readSigningKey('--key', cmd.key);
-    if (!k.ok)
-        return {
-            code: KEY_EXIT[k.reason.code],
-            stdout: '',
-            stderr: `receipt-gate: sign: ${k.reason.message}\nreceipt-gate: sign: nothing written\n`,
-        };
-    const read = readInputs(cmd.inputs, cmd.limits);
-    if (!read.ok)
-        return { code: 1, stdout: '', stderr: `receipt-gate: sign: ${read.reason}; nothing written\n` };
-    const r = signRecords(k.value, read.value, cmd.limits, cmd.signedAt ?? signedAtNow(now));
-    if (!r.ok)
-        return { code: 1, stdout: '', stderr: `${findingLines('sign', r.reason)}receipt-gate: sign: nothing written\n` };
-    try {
-        writeWhole(cmd.output, r.value);
-    }
-    catch (e) {
-        return { code: 1, stdout: '', stderr: `receipt-gate: sign: cannot write ${cmd.output}: ${e.message}; nothing written\n` };
-    }
-    const n = r.value.split('\n').length - 1;
-    return { code: 0, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${cmd.output}\n` };
-}
-async function attest(cmd) {
-    const fail = (why, code = 1) => ({
-        code,
-        stdout: '',
-        stderr: `${why}receipt-gate: attest-bundle: nothing written\n`,
-    });
-    const k = cmd.key === null ? null : readSigningKey('--key', cmd.key);
-    if (k && !k.ok)
-        return fail(`receipt-gate: attest-bundle: ${k.reason.message}\n`, KEY_EXIT[k.reason.code]);
-    if (cmd.output !== null && (0,external_node_fs_.existsSync)(cmd.output))
-        return fail(`receipt-gate: attest-bundle: ${cmd.output} exists; attest-bundle never overwrites (--output to choose another file)\n`);
-    const read = readInputs([cmd.bundle], cmd.limits);
-    if (!read.ok)
-        return fail(`receipt-gate: attest-bundle: ${read.reason}\n`);
-    const r = await attestBundle(read.value[0], k ? k.value : null, cmd.limits);
-    if (!r.ok)
-        return fail(findingLines('attest-bundle', r.reason));
-    if (cmd.output === null)
-        return { code: 0, stdout: r.value, stderr: '' };
-    try {
-        writeNew(cmd.output, r.value);
-    }
-    catch (e) {
-        return fail(`receipt-gate: attest-bundle: cannot write ${cmd.output}: ${e.message}\n`);
-    }
-    return { code: 0, stdout: '', stderr: `receipt-gate: attest-bundle: wrote ${cmd.output}\n` };
-}
-async function verifyAttestation(cmd) {
-    const read = readInputs([cmd.report, cmd.envelope], VERDICT_INPUTS);
-    if (!read.ok)
-        return { code: 2, stdout: '', stderr: `receipt-gate: verify-attestation: ${read.reason}\n` };
-    const [report, envelope] = read.value;
-    const r = cmd.keyless?.signers
-        ? await verifyVerdictKeyless(cmd.envelope, envelope.bytes, cmd.report, report.bytes, cmd.keyless.signers, cmd.keyless.trustedRoot, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri)
-        : cmd.keys
-            ? await verifyVerdict(cmd.envelope, envelope.bytes, report.bytes, cmd.keys, read_limits/* DEFAULT_LIMITS */.dR, cmd.resourceUri)
-            : null;
-    // The parser asks for exactly one of the two; a command with neither is refused, never checked against nothing.
-    if (r === null)
-        return usageError('verify-attestation: --trusted-key FILE or --certificate-identity URI is required');
-    if (!r.ok)
-        return { code: r.reason.usage ? 2 : 1, stdout: '', stderr: `receipt-gate: verify-attestation: ${text_visible(r.reason.text)}\n` };
-    return { code: 0, stdout: `${text_visible(r.value)}\n`, stderr: '' };
-}
-async function run_verify(cmd, env, isTTY, now) {
-    // A verdict key that cannot be used stops the run before anything is read or written.
-    let key = null;
-    if (cmd.vsa?.key) {
-        const k = readSigningKey('--vsa-key', cmd.vsa.key);
-        if (!k.ok)
-            return { code: 2, stdout: '', stderr: `receipt-gate: ${k.reason.message}\n` };
-        key = k.value;
-    }
-    const gated = await runGate(cmd.settings, cmd.vsa !== null);
-    if (!gated.ok)
-        return usageError(gated.reason.input ? `--${gated.reason.input}: ${gated.reason.message}` : gated.reason.message);
-    const { report, inputs } = gated.value;
-    const color = cmd.format === 'table' && isTTY && cmd.output === null && !env['NO_COLOR'];
-    const code = report.ok ? 0 : 1;
-    if (cmd.sarif) {
-        try {
-            writeWhole(cmd.sarif, renderSarif(report, '', VERSION));
-        }
-        catch (e) {
-            return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --sarif-file ${cmd.sarif}: ${e.message}\n` };
-        }
-    }
-    if (cmd.output) {
-        let digest = '';
-        try {
-            if (cmd.format === 'json')
-                digest = await writeJson(report, cmd.output);
-            else
-                writeWhole(cmd.output, renderTable(report, { color: false }));
-        }
-        catch (e) {
-            return { code: 2, stdout: '', stderr: `receipt-gate: cannot write --output ${cmd.output}: ${e.message}\n` };
-        }
-        let attested = '';
-        if (cmd.vsa) {
-            const v = cmd.vsa;
-            const origin = {
-                workspace: cmd.settings.workspace,
-                reportFile: cmd.output,
-                reportDigest: digest,
-                resourceUri: v.resourceUri,
-                policyUri: v.policyUri,
-                inputs,
-                timeVerified: now,
-                version: VERSION,
-            };
-            const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key });
-            if (!w.ok)
-                return { code: 2, stdout: '', stderr: findingLines('verify', w.reason) };
-            attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.value.split('\n').join(', ')}`;
-        }
-        return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${cmd.output}${attested}\n` };
-    }
-    return { code, stdout: cmd.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
 }
 
 
@@ -11130,7 +11295,22 @@ class ReadError extends Error {
     }
 }
 /** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
-const ioReason = (e) => e.code ?? e.message;
+const IO_WORDS = new Map([
+    ['ENOENT', 'no such file or directory'],
+    ['EACCES', 'permission denied'],
+    ['EPERM', 'operation not permitted'],
+    ['EISDIR', 'is a directory'],
+    ['ENOTDIR', 'a path component is not a directory'],
+    ['ELOOP', 'too many symbolic links'],
+]);
+/** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
+const ioReason = (e) => {
+    const code = e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : null;
+    if (code === null)
+        return e instanceof Error ? e.message : String(e);
+    const words = IO_WORDS.get(code);
+    return words ? `${words} (${code})` : code;
+};
 
 
 /***/ }),

@@ -2665,7 +2665,22 @@ class ReadError extends Error {
     }
 }
 /** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
-const ioReason = (e) => e.code ?? e.message;
+const IO_WORDS = new Map([
+    ['ENOENT', 'no such file or directory'],
+    ['EACCES', 'permission denied'],
+    ['EPERM', 'operation not permitted'],
+    ['EISDIR', 'is a directory'],
+    ['ENOTDIR', 'a path component is not a directory'],
+    ['ELOOP', 'too many symbolic links'],
+]);
+/** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
+const ioReason = (e) => {
+    const code = e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : null;
+    if (code === null)
+        return e instanceof Error ? e.message : String(e);
+    const words = IO_WORDS.get(code);
+    return words ? `${words} (${code})` : code;
+};
 
 // EXTERNAL MODULE: ./src/core/time.ts
 var core_time = __nccwpck_require__(2334);

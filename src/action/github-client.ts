@@ -17,7 +17,7 @@ const MAX_RATE_LIMIT_WAIT_SECONDS = 120;
 const MAX_RETRIES = 2;
 
 /** An Octokit-backed client; `log` hears every wait, so the step's log says why it paused. */
-export async function octokitApi(token: string, log: (message: string) => void): Promise<GitHubApi> {
+export async function octokitApi(token: string, baseUrl: string, log: (message: string) => void): Promise<GitHubApi> {
   const [{ getOctokit }, { defaults }, { retry }, { throttling }] = await Promise.all([
     import('@actions/github'),
     import('@actions/github/lib/utils'),
@@ -39,6 +39,8 @@ export async function octokitApi(token: string, log: (message: string) => void):
   const octokit = getOctokit(
     token,
     {
+      // The API of this run's GitHub (GHES too), from the context: never a value read when a module was imported.
+      baseUrl: baseUrl.replace(/\/+$/, ''),
       userAgent: 'receipt-gate',
       throttle: { onRateLimit: wait('rate limit'), onSecondaryRateLimit: wait('secondary rate limit') },
       // 429 is the throttling plugin's (and ours, below), never plugin-retry's blind backoff.
@@ -49,11 +51,13 @@ export async function octokitApi(token: string, log: (message: string) => void):
     retry,
     throttling,
   );
-  const once = async (method: string, path: string, body: unknown): Promise<ApiResponse & { retryAfter?: number }> => {
+  const once = async (method: string, path: string, body: unknown, retries: boolean): Promise<ApiResponse & { retryAfter?: number }> => {
     try {
       const r = await octokit.request(`${method} ${path}`, {
         ...(isObject(body) ? body : {}),
-        headers: { 'x-github-api-version': '2022-11-28' },
+        headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
+        // A create is not idempotent: no retry of it after a lost answer (report/check-run.ts looks for it instead).
+        ...(retries ? {} : { request: { retries: 0, retryAfter: 0 } }),
       });
       return { status: r.status, data: r.data };
     } catch (e) {
@@ -69,10 +73,10 @@ export async function octokitApi(token: string, log: (message: string) => void):
     }
   };
   return {
-    async request(method, path, body) {
+    async request(method, path, body, options) {
       // A 429 the throttling plugin did not take (no "secondary rate" message): wait what it asks, bounded.
       for (let attempt = 0; ; attempt++) {
-        const r = await once(method, path, body);
+        const r = await once(method, path, body, options?.once !== true);
         if (r.status !== 429 || !wait('rate limit (429)')(r.retryAfter ?? 60, { method, url: path }, null, attempt)) return r;
         await new Promise((resolve) => setTimeout(resolve, (r.retryAfter ?? 60) * 1000));
       }

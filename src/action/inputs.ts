@@ -8,26 +8,12 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Result } from '../core/result.js';
-import {
-  DEFAULTS,
-  directoryIn,
-  type OptionName,
-  outputIn,
-  parseBool,
-  parseChoice,
-  parseCount,
-  parseJobs,
-  parseList,
-  readKeyless,
-  readLimits,
-  readPolicy,
-  readTrustedKeys,
-  requireExistingPaths,
-  type Settings,
-  UsageError,
-  type UsageProblem,
-  usage,
-} from '../gate/settings.js';
+import { nearestName } from '../core/text.js';
+import { buildSettings, type GateInputs } from '../gate/settings/build.js';
+import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
+import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/parsers.js';
+import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
+import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
 import { resourceUriFromEnv } from '../report/verification-summary.js';
 import { parsePrivateKey, type SigningKey } from '../tools/signing.js';
 import type { RunContext } from './github-client.js';
@@ -40,7 +26,8 @@ export interface ActionSettings {
   readonly gate: Settings;
   readonly annotations: AnnotationMode;
   readonly annotate: AnnotateScope;
-  readonly checkRunId: number | null;
+  /** The job's own check run id, exactly as given (an int64: never through Number). */
+  readonly checkRunId: string | null;
   readonly checkName: string;
   readonly token: string;
   readonly summary: boolean;
@@ -59,46 +46,47 @@ export interface ActionSettings {
   } | null;
 }
 
-/**
- * Trusted keys from an input's PEM text; empty is "none configured", unless a switch says keys are
- * required (semantics §12): then empty is a configuration error naming both inputs.
- */
-function keysRequired(name: string, pem: string, required: boolean, switchName: string): ReturnType<typeof readTrustedKeys> {
-  if (pem.trim() !== '') return readTrustedKeys([{ name, pem }]);
-  if (required) {
-    throw new UsageError(
-      `${name}: empty, but ${switchName} is true (an unset repository variable is an empty string; set the variable, or the gate would accept what no trusted key signed)`,
-    );
-  }
-  return null;
-}
-
 /** vsa-predicate, vsa and vsa-key, checked together; the key is PEM text from a secret, parsed in memory. */
 function verdictInputs(predicate: string | null, envelope: string | null, keyPem: string, env: NodeJS.ProcessEnv): ActionSettings['vsa'] {
   if (predicate === null && envelope === null) {
-    if (keyPem.trim() !== '') throw new UsageError('vsa-key: only with vsa (a path for the signed verdict)');
+    if (keyPem.trim() !== '') throw new UsageError('conflict', 'vsa-key: only with vsa (a path for the signed verdict)');
     return null;
   }
   let key: SigningKey | null = null;
   if (envelope !== null) {
     if (keyPem.trim() === '')
-      throw new UsageError('vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
+      throw new UsageError('missing', 'vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
     const k = parsePrivateKey(keyPem);
-    if (!k.ok) throw new UsageError(`vsa-key: ${k.reason}`);
+    if (!k.ok) throw new UsageError('value', `vsa-key: ${k.reason}`);
     key = k.value;
   }
   const resourceUri = resourceUriFromEnv(env);
   if (!resourceUri)
     throw new UsageError(
+      'missing',
       `${envelope !== null ? 'vsa' : 'vsa-predicate'}: GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA name the commit verified (SLSA requires resourceUri)`,
     );
   return { predicate, envelope, key, resourceUri };
 }
 
 /**
- * @param input an input's raw value ('' when not set: the runner fills in action.yml's default, a
- *   local run may not, so an empty value means the default here too, except for github-token)
+ * A misspelt input (`requires:`, `trusted-key:`) must not leave the step green with a runner warning
+ * only: every `INPUT_*` of the environment names an input of action.yml, else it is a configuration
+ * error naming the nearest input.
  */
+function refuseUnknownInputs(env: NodeJS.ProcessEnv, known: ReadonlySet<string>): void {
+  for (const key of Object.keys(env)) {
+    if (!key.startsWith('INPUT_')) continue;
+    const name = key.slice('INPUT_'.length).toLowerCase();
+    if (known.has(name)) continue;
+    const near = nearestName(name, known);
+    throw new UsageError(
+      'value',
+      `${name}: not an input of receipt-gate${near ? ` (did you mean ${near}?)` : ''}; the inputs are listed in action.yml and the README`,
+    );
+  }
+}
+
 /** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
 export function readSettings(
   input: (name: string) => string,
@@ -108,91 +96,107 @@ export function readSettings(
   return usage(() => settingsOf(input, ctx, env));
 }
 
-function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJS.ProcessEnv): ActionSettings {
-  const get = (name: OptionName): string => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
-  const workspace = path.resolve(ctx.workspace);
-  const wdInput = get('working-directory');
-  const cwd = directoryIn(workspace, workspace, wdInput, 'working-directory');
-  const rel = path.relative(workspace, cwd);
-  const checkRunId = get('check-run-id');
-  if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) {
-    throw new UsageError(`check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
-  }
-  const checkName = get('check-name');
-  if (checkName.length > 255) throw new UsageError('check-name: longer than 255 characters');
-  const file = (name: OptionName): string | null => {
-    const v = get(name);
-    return v === '' ? null : path.resolve(workspace, v);
-  };
-  /** A file the action writes: never out of the workspace through a link the checkout holds. */
-  const output = (name: OptionName): string | null => {
-    const v = get(name);
-    return v === '' ? null : outputIn(workspace, workspace, v, name);
-  };
-  const runs = parseList(get('runs'));
-  const audit = parseList(get('audit'));
-  const explicit = {
-    runs: input('runs') !== '' && input('runs') !== DEFAULTS.runs,
-    audit: input('audit') !== '' && input('audit') !== DEFAULTS.audit,
-  };
-  if (explicit.runs) requireExistingPaths(runs, cwd, 'runs');
-  if (explicit.audit) requireExistingPaths(audit, cwd, 'audit');
-  // Identities beside keys (docs/keyless.md): the source repository is the one this workflow runs for.
-  const keyless = readKeyless(
-    {
+/** An input given as a list, or null when it is empty or the default (then it was not given explicitly). */
+function listGiven(raw: string, name: OptionName): readonly string[] | null {
+  const given = parseList(raw);
+  return given.length === 0 || raw === DEFAULTS[name] ? null : given;
+}
+
+/** The inputs as the one settings builder takes them (the CLI's flags are its other source). */
+function gateInputs(
+  input: (name: string) => string,
+  get: (name: OptionName) => string,
+  workspace: string,
+  cwd: string,
+  ctx: RunContext,
+  env: NodeJS.ProcessEnv,
+): GateInputs {
+  const pem = (name: OptionName) => (get(name).trim() === '' ? [] : [{ name, pem: get(name) }]);
+  const flag = (name: OptionName): boolean | null => (input(name) === '' ? null : parseBool(name, input(name)));
+  return {
+    names: {
+      runs: 'runs',
+      audit: 'audit',
+      require: 'require',
+      jobs: 'jobs',
+      trustedKeys: 'trusted-keys',
+      requireSignedRecords: 'require-signed-records',
+      trustedProducers: 'trusted-producers',
+      requireAttestedRuns: 'require-attested-runs',
+      signerIdentities: 'trusted-signer-identities',
+      producerIdentities: 'trusted-producer-identities',
+      sourceRepository: 'GITHUB_REPOSITORY',
+      sourceRefs: 'source-refs',
+      issuer: 'certificate-oidc-issuer',
+      limitsPrefix: '',
+    },
+    cwd,
+    workspace,
+    runs: listGiven(input('runs'), 'runs'),
+    audit: listGiven(input('audit'), 'audit'),
+    allowUnmatchedRecords: flag('allow-unmatched-records'),
+    strictObserved: flag('strict-observed'),
+    maxFileSize: get('max-file-size'),
+    maxLineSize: get('max-line-size'),
+    jobs: get('jobs'),
+    require: parseList(get('require')),
+    // PEM text, typically from a repository variable, so a pull request cannot change it.
+    trustedKeys: pem('trusted-keys'),
+    requireSignedRecords: parseBool('require-signed-records', get('require-signed-records')),
+    trustedProducers: pem('trusted-producers'),
+    requireAttestedRuns: parseBool('require-attested-runs', get('require-attested-runs')),
+    // Identities beside keys (docs/keyless.md): the source repository is the one this workflow runs for.
+    identities: {
       signerIdentities: parseList(get('trusted-signer-identities')),
       producerIdentities: parseList(get('trusted-producer-identities')),
       sourceRepository: env['GITHUB_REPOSITORY'] ?? null,
       sourceRefs: parseList(get('source-refs')),
       defaultRef: `refs/heads/${ctx.defaultBranch ?? 'main'}`,
       issuer: get('certificate-oidc-issuer'),
-      trustedRoot: file('trusted-root'),
+      trustedRoot: get('trusted-root') === '' ? null : path.resolve(workspace, get('trusted-root')),
     },
-    {
-      signerIdentities: 'trusted-signer-identities',
-      producerIdentities: 'trusted-producer-identities',
-      sourceRepository: 'GITHUB_REPOSITORY',
-      sourceRefs: 'source-refs',
-      issuer: 'certificate-oidc-issuer',
-    },
-  );
+  };
+}
+
+function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJS.ProcessEnv): ActionSettings {
+  refuseUnknownInputs(env, new Set(Object.keys(DEFAULTS)));
+  // '' when not set: the runner fills in action.yml's default, a local run may not, so an empty value means the default (github-token aside).
+  const get = (name: OptionName): string => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
+  const workspace = path.resolve(ctx.workspace);
+  const cwd = directoryIn(workspace, workspace, get('working-directory'), 'working-directory');
+  const rel = path.relative(workspace, cwd);
+  const checkRunId = get('check-run-id');
+  if (checkRunId !== '' && !/^[1-9]\d{0,18}$/.test(checkRunId)) {
+    throw new UsageError('value', `check-run-id: "${checkRunId}" is not a check run id (pass \${{ job.check_run_id }} or leave it empty)`);
+  }
+  const checkName = get('check-name');
+  if (checkName.length > 255) throw new UsageError('value', 'check-name: longer than 255 characters');
+  /** A file the action writes: never out of the workspace through a link the checkout holds. */
+  const output = (name: OptionName): string | null => {
+    const v = get(name);
+    return v === '' ? null : outputIn(workspace, workspace, v, name);
+  };
+  const sarifFile = output('sarif-file');
+  const reportFile = output('report-file') ?? path.join(env['RUNNER_TEMP'] || tmpdir(), 'receipt-gate', 'report.json');
+  const vsa = verdictInputs(output('vsa-predicate'), output('vsa'), get('vsa-key'), env);
+  distinctOutputs([
+    ['report-file', reportFile],
+    ['sarif-file', sarifFile],
+    ['vsa-predicate', vsa?.predicate ?? null],
+    ['vsa', vsa?.envelope ?? null],
+  ]);
   return {
-    gate: {
-      runs: runs.length > 0 ? runs : parseList(DEFAULTS.runs),
-      audit: audit.length > 0 ? audit : parseList(DEFAULTS.audit),
-      explicit,
-      cwd,
-      workspace,
-      allowUnmatchedRecords: parseBool('allow-unmatched-records', get('allow-unmatched-records')),
-      strictObserved: parseBool('strict-observed', get('strict-observed')),
-      limits: readLimits(get('max-file-size'), get('max-line-size')),
-      jobs: parseJobs('jobs', get('jobs')),
-      policy: readPolicy('require', parseList(get('require'))),
-      // PEM text, typically from a repository variable, so a pull request cannot change it.
-      trustedKeys: keysRequired(
-        'trusted-keys',
-        get('trusted-keys'),
-        parseBool('require-signed-records', get('require-signed-records')) && !keyless?.signers,
-        'require-signed-records',
-      ),
-      trustedProducers: keysRequired(
-        'trusted-producers',
-        get('trusted-producers'),
-        parseBool('require-attested-runs', get('require-attested-runs')) && !keyless?.producers,
-        'require-attested-runs',
-      ),
-      keyless,
-    },
+    gate: buildSettings(gateInputs(input, get, workspace, cwd, ctx, env)),
     annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off'] as const),
     annotate: parseChoice('annotate', get('annotate'), ['all', 'failures'] as const),
-    checkRunId: checkRunId === '' ? null : Number(checkRunId),
+    checkRunId: checkRunId === '' ? null : checkRunId,
     checkName,
     token: get('github-token'),
     summary: parseBool('summary', get('summary')),
     maxAnnotations: parseCount('max-annotations', get('max-annotations')),
-    sarifFile: output('sarif-file'),
-    reportFile: output('report-file') ?? path.join(env['RUNNER_TEMP'] || tmpdir(), 'receipt-gate', 'report.json'),
+    sarifFile,
+    reportFile,
     prefix: rel.split(path.sep).join('/'),
-    vsa: verdictInputs(output('vsa-predicate'), output('vsa'), get('vsa-key'), env),
+    vsa,
   };
 }

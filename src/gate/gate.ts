@@ -16,7 +16,7 @@ import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
 import { openReaders, type Readers } from './readers.js';
-import type { Settings, UsageProblem } from './settings.js';
+import type { Settings, UsageProblem } from './settings/types.js';
 
 interface Collected extends Evidence {
   /** Every input file read (and every attestation read beside one), path (as in the report) → hex sha256, when digests were asked for. */
@@ -154,9 +154,9 @@ async function readSetup(settings: Settings, digests: boolean): Promise<Result<R
   if (k) {
     const sigstore = await import('../trust/sigstore.js');
     const roots = sigstore.readTrustedRootsFile('trusted-root', k.trustedRoot, settings.limits);
-    if (!roots.ok) return { ok: false, reason: { message: roots.reason } };
+    if (!roots.ok) return { ok: false, reason: { code: 'file', message: roots.reason } };
     const loaded = await rootsOf(roots.value, settings.limits);
-    if (!loaded.ok) return { ok: false, reason: { message: loaded.reason } };
+    if (!loaded.ok) return { ok: false, reason: { code: 'file', message: loaded.reason } };
     identities = { signers: k.signers, producers: k.producers, roots: roots.value };
   }
   return {
@@ -180,6 +180,6 @@ export async function runGate(settings: Settings, digests = false, open: OpenRea
   if (!setup.ok) return setup;
   const evidence = await collect(settings, setup.value, open);
   const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
-  if (!names.ok) return { ok: false, reason: { message: names.reason, input: 'require' } };
+  if (!names.ok) return { ok: false, reason: { code: 'value', message: names.reason, input: 'require' } };
   return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
 }

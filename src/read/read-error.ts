@@ -27,4 +27,19 @@ export class ReadError extends Error {
 }
 
 /** Why a file system call failed, in the words every "cannot read" message uses: the errno code (ENOENT, EACCES …), else the message. */
-export const ioReason = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+const IO_WORDS: ReadonlyMap<string, string> = new Map([
+  ['ENOENT', 'no such file or directory'],
+  ['EACCES', 'permission denied'],
+  ['EPERM', 'operation not permitted'],
+  ['EISDIR', 'is a directory'],
+  ['ENOTDIR', 'a path component is not a directory'],
+  ['ELOOP', 'too many symbolic links'],
+]);
+
+/** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
+export const ioReason = (e: unknown): string => {
+  const code = e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : null;
+  if (code === null) return e instanceof Error ? e.message : String(e);
+  const words = IO_WORDS.get(code);
+  return words ? `${words} (${code})` : code;
+};

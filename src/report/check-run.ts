@@ -17,7 +17,8 @@ export interface ApiResponse {
 
 /** What the reporters need of the API (declared here; src/action/github-client.ts implements it): one request, answered with a status (errors included). */
 export interface GitHubApi {
-  request(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<ApiResponse>;
+  /** `once`: never retried by the client (a create is not idempotent: a retry after a lost answer would make a second one). */
+  request(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, options?: { readonly once?: boolean }): Promise<ApiResponse>;
 }
 
 const ANNOTATIONS_PER_REQUEST = CHECKS_API.annotationsPerRequest;
@@ -27,8 +28,8 @@ export interface CheckRunTarget {
   readonly repo: string;
   readonly headSha: string;
   readonly name: string;
-  /** The job's own check run; null to create one. */
-  readonly checkRunId: number | null;
+  /** The job's own check run (an int64, kept as its digits); null to create one. */
+  readonly checkRunId: string | null;
   readonly conclusion: 'success' | 'failure';
   /** When the check completed (completed_at). */
   readonly completedAt: Date;
@@ -39,19 +40,56 @@ export interface CheckOutput {
   readonly summary: string;
 }
 
-/** The check run written: its id, its URL when the API gave one, the requests it took. */
+/** The check run written: its id (its digits), its URL when the API gave one, the requests it took. */
 export interface CheckRunWritten {
-  readonly id: number;
+  readonly id: string;
   readonly url: string | null;
   readonly requests: number;
 }
 
-/** Why the Checks API could not take it all: the status (null: no answer), and what was not posted. */
+/**
+ * Why the Checks API could not take it all: the status (null: no answer), what was not posted, and
+ * the run the posted ones went to (null: none was created or given).
+ */
 export interface CheckRunFailure {
   readonly status: number | null;
   readonly message: string;
   readonly posted: number;
   readonly unposted: readonly Annotation[];
+  readonly run: { readonly id: string; readonly url: string | null } | null;
+}
+
+/** An id as the API gave it (a number, or digits), as digits; null when it is neither. */
+const idOf = (v: unknown): string | null =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? String(v) : typeof v === 'string' && /^[1-9]\d{0,18}$/.test(v) ? v : null;
+
+const member = (data: unknown, key: string): unknown =>
+  typeof data === 'object' && data !== null && key in data ? (data as { [k: string]: unknown })[key] : undefined;
+
+/**
+ * The check run this job already created, when a create's answer was lost (a 5xx or no answer after
+ * GitHub may have made it): found by its name on the head commit with the completion time this job
+ * gave it (to the second: an earlier attempt's run of the same name is not this one). Null: none.
+ */
+async function findCreated(api: GitHubApi, t: CheckRunTarget): Promise<{ readonly id: string; readonly url: string | null } | null> {
+  const q = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/commits/${encodeURIComponent(t.headSha)}/check-runs?check_name=${encodeURIComponent(t.name)}&filter=latest`;
+  let res: ApiResponse;
+  try {
+    res = await api.request('GET', q);
+  } catch {
+    return null;
+  }
+  const runs = member(res.data, 'check_runs');
+  if (res.status !== 200 || !Array.isArray(runs)) return null;
+  for (const r of runs) {
+    const id = idOf(member(r, 'id'));
+    const completed = member(r, 'completed_at');
+    const same = typeof completed === 'string' && Math.floor(Date.parse(completed) / 1000) === Math.floor(t.completedAt.getTime() / 1000);
+    if (id === null || member(r, 'name') !== t.name || !same) continue;
+    const html = member(r, 'html_url');
+    return { id, url: typeof html === 'string' && /^https?:\/\//.test(html) ? html : null };
+  }
+  return null;
 }
 
 const toApi = (a: Annotation & { path: string }) => ({
@@ -81,45 +119,57 @@ export async function publishCheckRun(
   let url: string | null = null;
   let requests = 0;
   let posted = 0;
+  const failed = (status: number | null, message: string): Result<CheckRunWritten, CheckRunFailure> => ({
+    ok: false,
+    reason: { status, message, posted, unposted: located.slice(posted), run: id === null ? null : { id, url } },
+  });
   for (const batch of batches) {
     const body: Record<string, unknown> = { output: { ...out, annotations: batch.map(toApi) } };
-    let res: ApiResponse;
+    let res: ApiResponse | null = null;
+    let lost = '';
     try {
       if (id === null) {
-        Object.assign(body, {
+        const create = {
           name: t.name,
           head_sha: t.headSha,
           status: 'completed',
           conclusion: t.conclusion,
           completed_at: t.completedAt.toISOString(),
-        });
-        res = await api.request('POST', base, body);
+          ...body,
+        };
+        res = await api.request('POST', base, create, { once: true });
       } else {
         res = await api.request('PATCH', `${base}/${id}`, body);
       }
     } catch (e) {
-      return { ok: false, reason: { status: null, message: (e as Error).message, posted, unposted: located.slice(posted) } };
+      lost = e instanceof Error ? e.message : String(e);
     }
     requests++;
-    if (res.status < 200 || res.status >= 300) {
-      const msg =
-        typeof res.data === 'object' && res.data !== null && 'message' in res.data
-          ? String((res.data as { message: unknown }).message)
-          : `HTTP ${res.status}`;
-      return { ok: false, reason: { status: res.status, message: msg, posted, unposted: located.slice(posted) } };
+    // A create whose answer was lost may have made the run: find it before creating another.
+    if (id === null && (res === null || res.status >= 500)) {
+      const found = await findCreated(api, t);
+      requests++;
+      if (found) {
+        id = found.id;
+        url = found.url;
+        posted += batch.length;
+        continue;
+      }
     }
-    const html = (res.data as { html_url?: unknown } | null)?.html_url;
+    if (res === null) return failed(null, lost);
+    if (res.status < 200 || res.status >= 300) {
+      const message = member(res.data, 'message');
+      return failed(res.status, message === undefined ? `HTTP ${res.status}` : String(message));
+    }
+    const html = member(res.data, 'html_url');
     if (typeof html === 'string' && /^https?:\/\//.test(html)) url = html;
     if (id === null) {
-      const got = (res.data as { id?: unknown } | null)?.id;
-      if (typeof got !== 'number')
-        return {
-          ok: false,
-          reason: { status: res.status, message: 'the API did not return a check run id', posted, unposted: located.slice(posted) },
-        };
+      const got = idOf(member(res.data, 'id'));
+      if (got === null) return failed(res.status, 'the API did not return a check run id');
       id = got;
     }
     posted += batch.length;
   }
-  return { ok: true, value: { id: id as number, url, requests } };
+  if (id === null) return failed(null, 'no check run was written');
+  return { ok: true, value: { id, url, requests } };
 }

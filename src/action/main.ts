@@ -1,21 +1,14 @@
 /**
- * The GitHub Action: inputs → settings → runGate → reporters (report file, SARIF, annotations,
- * job summary) → outputs → the gate. Runner protocol through @actions/core; the Checks API through
- * Octokit (github.ts), loaded only when used. Reporting problems (a read-only token, an API outage,
- * a summary that cannot be written) degrade and never change the verdict; only the report's `ok`
- * fails the step.
+ * The GitHub Action's `run()`: inputs → settings → runGate → reporters (report file, SARIF,
+ * annotations, job summary) → outputs → the gate. Runner protocol through @actions/core (or any
+ * object with its shape: tests and `@github/local-action` pass their own); the Checks API through
+ * Octokit (github-client.ts), loaded only when used. Reporting problems (a read-only token, an API
+ * outage, a summary that cannot be written) degrade and never change the verdict; only the report's
+ * `ok` fails the step. `src/action.ts` only calls `run()`.
  */
 import * as actionsCore from '@actions/core';
-import { runGate } from '../gate/gate.js';
-import { DEFAULT_POLICY_URI } from '../report/verification-summary.js';
-import { writeVerdict } from '../tools/verdict.js';
-import { writeWhole } from '../tools/write.js';
-
-/** Input paths relative to the working directory, as repository paths. */
-const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): ReadonlyMap<string, string> =>
-  new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
-
 import type { Report } from '../core/report.js';
+import { runGate } from '../gate/gate.js';
 import { type Annotation, buildAnnotations, repoPath } from '../report/annotations.js';
 import type { GitHubApi } from '../report/check-run.js';
 import { publishCheckRun } from '../report/check-run.js';
@@ -23,10 +16,17 @@ import { writeJson } from '../report/json-report.js';
 import { renderSarif } from '../report/sarif.js';
 import { renderSummary, SUMMARY_BUDGET, type SummaryContext } from '../report/summary.js';
 import { levelCounts, visible } from '../report/text.js';
+import { DEFAULT_POLICY_URI } from '../report/verification-summary.js';
 import { emitWorkflowCommands } from '../report/workflow-commands.js';
+import { writeVerdict } from '../tools/verdict.js';
+import { writeWhole } from '../tools/write.js';
 import { VERSION } from '../version.js';
 import { octokitApi, type RunContext, readContext } from './github-client.js';
 import { type ActionSettings, readSettings } from './inputs.js';
+
+/** Input paths relative to the working directory, as repository paths. */
+const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): ReadonlyMap<string, string> =>
+  new Map([...inputs].map(([p, h]) => [repoPath(prefix, p), h]));
 
 /** The slice of @actions/core the action uses (tests may pass their own). */
 export type Core = Pick<
@@ -37,6 +37,18 @@ export type Core = Pick<
 /** Messages from the API or the system, as one inert log line (never a workflow command). */
 const line = (s: string): string => visible(s).replace(/^::/, ':\u200b:');
 
+/** The check run the annotations went to: its id and its page. */
+interface Written {
+  readonly id: string;
+  readonly url: string;
+}
+
+/** A check run's page: the API's, else the one GitHub serves for that id. */
+const runUrl = (ctx: RunContext, owner: string, repo: string, run: { readonly id: string; readonly url: string | null }): Written => ({
+  id: run.id,
+  url: run.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${owner}/${repo}/runs/${run.id}`,
+});
+
 async function annotate(
   core: Core,
   s: ActionSettings,
@@ -46,67 +58,68 @@ async function annotate(
   api: () => Promise<GitHubApi>,
   summary: SummaryContext,
   now: () => Date,
-): Promise<{ readonly id: string; readonly url: string } | null> {
-  let written: { readonly id: string; readonly url: string } | null = null;
-  if (s.annotations === 'off') return written;
+): Promise<Written | null> {
+  if (s.annotations === 'off') return null;
   // The step's own failure message is one of the error lines GitHub shows.
   const failing = report.ok ? 0 : 1;
-  const canApi = s.annotations !== 'workflow-commands' && s.token !== '' && ctx.owner && ctx.repo && ctx.headSha;
-  if (canApi) {
-    // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
-    const located = annotations.filter((a) => a.path !== null);
-    const sent = located.slice(0, s.maxAnnotations);
-    const capped = located.length - sent.length;
-    const note =
-      capped > 0
-        ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
-        : '';
-    const t = report.totals;
-    const r = await publishCheckRun(
-      await api(),
-      {
-        owner: ctx.owner!,
-        repo: ctx.repo!,
-        headSha: ctx.headSha!,
-        name: s.checkName,
-        checkRunId: s.checkRunId,
-        conclusion: report.ok ? 'success' : 'failure',
-        completedAt: now(),
-      },
-      {
-        title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
-        summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
-      },
-      sent,
-    );
-    // The Checks API needs a file for an annotation: findings about inputs (a path that matched
-    // nothing, a rule that applies to no call) are annotated on the run by workflow commands.
-    const about = annotations.filter((a) => a.path === null);
-    if (r.ok) {
-      emitWorkflowCommands(about, core, { failure: failing, warning: 0 });
-      const w = r.value;
-      written = { id: String(w.id), url: w.url ?? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/runs/${w.id}` };
-      core.info(
-        `receipt-gate: ${sent.length} annotation(s) on check run ${w.id} (${w.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`,
-      );
-      return written;
-    }
-    const f = r.reason;
-    const why =
-      f.status === 403
-        ? 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
-        : `the Checks API failed (${f.status ?? 'network'}: ${line(f.message)})`;
-    core.warning(
-      `receipt-gate: ${why}; falling back to workflow commands${f.posted > 0 ? ` for the ${f.unposted.length} annotation(s) not yet posted` : ''}.`,
-    );
-    emitWorkflowCommands(f.posted > 0 ? [...about, ...f.unposted] : annotations, core, { failure: failing, warning: 1 });
-    return written;
+  const { owner, repo, headSha } = ctx;
+  if (s.annotations === 'workflow-commands' || s.token === '' || !owner || !repo || !headSha) {
+    const warned = s.annotations === 'check-run';
+    if (warned)
+      core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
+    emitWorkflowCommands(annotations, core, { failure: failing, warning: warned ? 1 : 0 });
+    return null;
   }
-  const warned = s.annotations === 'check-run';
-  if (warned)
-    core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
-  emitWorkflowCommands(annotations, core, { failure: failing, warning: warned ? 1 : 0 });
-  return written;
+  // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
+  const located = annotations.filter((a) => a.path !== null);
+  const sent = located.slice(0, s.maxAnnotations);
+  const capped = located.length - sent.length;
+  const note =
+    capped > 0
+      ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
+      : '';
+  const t = report.totals;
+  const r = await publishCheckRun(
+    await api(),
+    {
+      owner,
+      repo,
+      headSha,
+      name: s.checkName,
+      checkRunId: s.checkRunId,
+      conclusion: report.ok ? 'success' : 'failure',
+      completedAt: now(),
+    },
+    {
+      title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
+      summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
+    },
+    sent,
+  );
+  // The Checks API needs a file for an annotation: findings about inputs (a path that matched
+  // nothing, a rule that applies to no call) are annotated on the run by workflow commands.
+  const about = annotations.filter((a) => a.path === null);
+  if (r.ok) {
+    emitWorkflowCommands(about, core, { failure: failing, warning: 0 });
+    const w = r.value;
+    core.info(
+      `receipt-gate: ${sent.length} annotation(s) on check run ${w.id} (${w.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`,
+    );
+    return runUrl(ctx, owner, repo, w);
+  }
+  const f = r.reason;
+  const why =
+    f.status === 403
+      ? f.posted > 0
+        ? 'a later update of the check run was refused (403)'
+        : 'the token may not write checks (403; fork pull requests and read-only tokens cannot)'
+      : `the Checks API failed (${f.status ?? 'network'}: ${line(f.message)})`;
+  const went = f.run ? `; ${f.posted} annotation(s) are on check run ${f.run.id}` : '';
+  core.warning(
+    `receipt-gate: ${why}${went}; falling back to workflow commands${f.posted > 0 ? ` for the ${f.unposted.length} annotation(s) not yet posted` : ''}.`,
+  );
+  emitWorkflowCommands(f.posted > 0 ? [...about, ...f.unposted] : annotations, core, { failure: failing, warning: 1 });
+  return f.run && f.posted > 0 ? runUrl(ctx, owner, repo, f.run) : null;
 }
 
 const blobBase = (ctx: RunContext): string | null =>
@@ -172,7 +185,7 @@ function outputs(core: Core, s: ActionSettings, report: Report, digest: string):
  * @param cwd the process's working directory (the workspace when GITHUB_WORKSPACE is unset)
  * @param now the clock (the check run's completed_at)
  */
-export async function runAction(
+export async function run(
   core: Core = actionsCore,
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
@@ -209,7 +222,16 @@ export async function runAction(
     reportDigest: digest,
   };
   const annotations = buildAnnotations(report, s.prefix, s.annotate);
-  const checkRun = await annotate(core, s, ctx, report, annotations, () => octokitApi(s.token, (m) => core.info(line(m))), summary, now);
+  const checkRun = await annotate(
+    core,
+    s,
+    ctx,
+    report,
+    annotations,
+    () => octokitApi(s.token, ctx.apiUrl, (m) => core.info(line(m))),
+    summary,
+    now,
+  );
   core.setOutput('check-run-id', checkRun?.id ?? '');
   core.setOutput('check-run-url', checkRun?.url ?? '');
   if (s.summary && env['GITHUB_STEP_SUMMARY']) {

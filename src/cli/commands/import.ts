@@ -1,0 +1,171 @@
+/**
+ * `receipt-gate import KIND`: a provider's audit export (files a user exported: nothing is queried)
+ * turned into audit records, written only when the whole import succeeds.
+ */
+import path from 'node:path';
+import { asciiLower } from '../../core/text.js';
+import { compareInstants, type Instant } from '../../core/time.js';
+import { parseChoice } from '../../gate/settings/parsers.js';
+import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
+import { UsageError } from '../../gate/settings/types.js';
+import { IMPORT_KINDS, type ImportKind, type ImportSettings, importKind, runImport } from '../../tools/import/run.js';
+import { parseWindowTime } from '../../tools/import/scope.js';
+import { DEFAULT_SLACK, type SlackOptions } from '../../tools/import/slack.js';
+import { signedAtNow } from '../../tools/signing.js';
+import { writeWhole } from '../../tools/write.js';
+import { type Command, EXIT, findingLines, say, unwritable, wroteNothing } from '../command.js';
+import { readInputs, readSigningKey } from '../files.js';
+import { type Flags, LIMITS, type OptionSpec, parseFlags, SIGNED_AT } from '../options.js';
+import { limitsOf, signedAtOf } from './shared.js';
+
+const OPTIONS = [
+  { flag: 'output', kind: 'string', arg: 'FILE', help: 'the records (NDJSON; required)' },
+  { flag: 'sign-key', kind: 'string', arg: 'FILE', help: 'sign every record with this Ed25519 private key' },
+  {
+    flag: 'predicate',
+    kind: 'string',
+    arg: 'FILE',
+    help: 'also write the records predicate (kind, scope, entries read, records written) for actions/attest predicate-path',
+  },
+  {
+    flag: 'actor',
+    kind: 'list',
+    arg: 'LOGIN',
+    help: "the agent's identity: keep only entries by it (GitHub actor, a delivery's sender.login, Slack actor.user.id or email); repeatable",
+  },
+  {
+    flag: 'repo',
+    kind: 'list',
+    arg: 'OWNER/NAME',
+    help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable',
+  },
+  {
+    flag: 'since',
+    kind: 'string',
+    arg: 'TIME',
+    help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)",
+  },
+  { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
+  SIGNED_AT,
+  { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
+  { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
+  {
+    flag: 'role-verb',
+    kind: 'list',
+    arg: 'ROLE=VERB',
+    default: 'admin=grant, owner=grant, user=change_role, guest=change_role',
+    help: 'Slack: the verb of a role change; repeatable',
+  },
+  { flag: 'member-provider', kind: 'string', arg: 'NAME', default: 'slack', help: 'Slack: the provider of workspace_member records' },
+  { flag: 'role-provider', kind: 'string', arg: 'NAME', default: 'workspace', help: 'Slack: the provider of workspace_role records' },
+  ...LIMITS,
+] as const satisfies readonly OptionSpec[];
+
+type ImportFlags = Flags<typeof OPTIONS>;
+
+/** --since / --until: the window [since, until). */
+function windowOf(f: ImportFlags): { readonly since: Instant | null; readonly until: Instant | null } {
+  const time = (flag: 'since' | 'until'): Instant | null => {
+    const v = f[flag];
+    if (v === undefined) return null;
+    const t = parseWindowTime(v);
+    if (!t.ok) throw new UsageError('value', `--${flag}: ${t.reason}`);
+    return t.value;
+  };
+  const since = time('since');
+  const until = time('until');
+  if (since !== null && until !== null && compareInstants(until, since) <= 0)
+    throw new UsageError('value', '--until must be later than --since (the window is [since, until))');
+  return { since, until };
+}
+
+function slackOptions(f: ImportFlags): SlackOptions {
+  const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
+  for (const rv of f['role-verb'] ?? []) {
+    const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
+    if (!m?.[1] || !m[2]) throw new UsageError('value', `--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
+    roleVerbs.set(m[1], m[2]);
+  }
+  return {
+    principal: parseChoice('--principal', f.principal ?? DEFAULT_SLACK.principal, ['id', 'email'] as const),
+    workspace: parseChoice('--workspace', f.workspace ?? DEFAULT_SLACK.workspace, ['context', 'none'] as const),
+    roleVerbs,
+    memberProvider: f['member-provider'] ?? DEFAULT_SLACK.memberProvider,
+    roleProvider: f['role-provider'] ?? DEFAULT_SLACK.roleProvider,
+  };
+}
+
+/** The records predicate (docs/predicates/records-v1.md): the kind, the scope as given (absent members left out), the counts. */
+function recordsPredicate(kind: ImportKind, f: ImportFlags, done: { readonly entries: number; readonly records: number }): string {
+  const scope: { [k: string]: unknown } = {};
+  if (f.actor && f.actor.length > 0) scope['actor'] = f.actor;
+  if (f.repo && f.repo.length > 0) scope['repo'] = f.repo;
+  if (f.since !== undefined) scope['since'] = f.since;
+  if (f.until !== undefined) scope['until'] = f.until;
+  return `${JSON.stringify({ kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
+}
+
+export const importExports: Command = {
+  spec: {
+    name: 'import',
+    synopsis: 'github-audit-log|github-webhook|slack-audit-log --output FILE [options] INPUT...',
+    summary: "turn a provider's audit export into audit records",
+    about:
+      'turns provider audit exports (read from files: nothing is queried) into audit records, written as NDJSON only when the whole import succeeds',
+    options: OPTIONS,
+  },
+  run(ctx) {
+    const { flags: f, rest, help } = parseFlags(ctx.argv, OPTIONS);
+    if (help) return 'help';
+    const [kindName, ...files] = rest;
+    const kind = kindName === undefined ? null : importKind(kindName);
+    if (!kind) throw new UsageError('value', `import: the export kind comes first: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+    if (!f.output) throw new UsageError('missing', 'import: --output FILE is required');
+    if (files.length === 0) throw new UsageError('missing', 'import: at least one INPUT export file is required');
+    const output = outputIn(ctx.cwd, ctx.cwd, f.output, '--output');
+    const predicate = f.predicate === undefined ? null : outputIn(ctx.cwd, ctx.cwd, f.predicate, '--predicate');
+    distinctOutputs([
+      ['--output', output],
+      ['--predicate', predicate],
+    ]);
+    const slack = slackOptions(f);
+    const { since, until } = windowOf(f);
+    const repos = f.repo;
+    if (repos && kind === 'slack-audit-log') throw new UsageError('value', '--repo: Slack audit entries name no repository');
+    for (const r of repos ?? []) if (!/^[^/\s]+\/[^/\s]+$/.test(r)) throw new UsageError('value', `--repo: "${r}" is not OWNER/NAME`);
+    const actors = f.actor;
+    for (const x of actors ?? []) if (x.trim() === '') throw new UsageError('value', '--actor: an empty identity');
+    const limits = limitsOf(f);
+    const signedAt = signedAtOf(f['signed-at']);
+    const tool = `import ${kind}`;
+    const sign: ImportSettings['sign'] = f['sign-key']
+      ? { key: readSigningKey('--sign-key', path.resolve(ctx.cwd, f['sign-key'])), signedAt: signedAt ?? signedAtNow(ctx.now) }
+      : null;
+    const inputs = readInputs(
+      files.map((x) => path.resolve(ctx.cwd, x)),
+      limits,
+    );
+    const scope = {
+      actors: actors ? new Set(kind === 'slack-audit-log' ? actors : actors.map(asciiLower)) : null,
+      caseless: kind !== 'slack-audit-log',
+      repos: repos ? new Set(repos.map(asciiLower)) : null,
+      since,
+      until,
+    };
+    const r = runImport({ kind, inputs, limits, slack, sign, scope });
+    if (!r.ok) return wroteNothing(tool, EXIT.problem, `${findingLines(tool, r.reason.findings)}${say(tool, r.reason.summary)}`);
+    const done = r.value;
+    // A quiet night: nothing to write, and no empty file for a job to commit.
+    if (done.records === 0)
+      return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}; no records, so ${output} was not written`) };
+    try {
+      // The predicate first: when it cannot be written, no records file is left without it.
+      if (predicate) writeWhole(predicate, recordsPredicate(kind, f, done));
+      writeWhole(output, done.ndjson);
+    } catch (e) {
+      return unwritable(tool, 'the output', output, e);
+    }
+    const also = predicate ? ` (predicate → ${predicate})` : '';
+    return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}${sign ? ', signed' : ''} → ${output}${also}`) };
+  },
+};

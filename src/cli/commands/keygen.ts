@@ -1,0 +1,38 @@
+/** `receipt-gate keygen --out PREFIX`: a new Ed25519 key pair for an export job (or a producer). */
+import path from 'node:path';
+import { outputIn } from '../../gate/settings/paths.js';
+import { UsageError } from '../../gate/settings/types.js';
+import { keygen as makeKeys } from '../../tools/keygen.js';
+import { type Command, EXIT, findingLines } from '../command.js';
+import { type OptionSpec, parseFlags } from '../options.js';
+
+const OPTIONS = [
+  { flag: 'out', kind: 'string', arg: 'PREFIX', help: 'where the two key files go (required)' },
+] as const satisfies readonly OptionSpec[];
+
+export const keygen: Command = {
+  spec: {
+    name: 'keygen',
+    synopsis: '--out PREFIX',
+    summary: 'write a new Ed25519 key pair for signing audit records',
+    about:
+      'writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem (SPKI), and prints the key_id; the folder of PREFIX is made when it does not exist',
+    options: OPTIONS,
+  },
+  run(ctx) {
+    const { flags, rest, help } = parseFlags(ctx.argv, OPTIONS);
+    if (help) return 'help';
+    if (rest.length > 0) throw new UsageError('value', `keygen: unexpected argument "${rest[0]}"`);
+    if (!flags.out) throw new UsageError('missing', 'keygen: --out PREFIX is required');
+    // Both files stay inside the working directory through every directory above them.
+    for (const suffix of ['.key.pem', '.pub.pem']) outputIn(ctx.cwd, ctx.cwd, `${flags.out}${suffix}`, '--out');
+    const prefix = path.resolve(ctx.cwd, flags.out);
+    const r = makeKeys(prefix);
+    if (!r.ok) return { code: EXIT.usage, stdout: '', stderr: findingLines('keygen', r.reason) };
+    return {
+      code: EXIT.pass,
+      stdout: r.value,
+      stderr: `receipt-gate: wrote ${prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${prefix}.pub.pem (the public key: what a gate trusts)\n`,
+    };
+  },
+};

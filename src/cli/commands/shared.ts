@@ -1,0 +1,16 @@
+/** What several commands read the same way: the read limits, a signing time. */
+import { readLimits } from '../../gate/settings/parsers.js';
+import { UsageError } from '../../gate/settings/types.js';
+import type { ReadLimits } from '../../read/limits.js';
+import { isSignedAt } from '../../read/signature.js';
+
+/** --max-file-size and --max-line-size, each the default when not given. */
+export const limitsOf = (flags: { readonly 'max-file-size'?: string; readonly 'max-line-size'?: string }): ReadLimits =>
+  readLimits(flags['max-file-size'], flags['max-line-size'], '--');
+
+/** --signed-at as given (RFC 3339 UTC), or null (now). */
+export function signedAtOf(v: string | undefined): string | null {
+  if (v === undefined) return null;
+  if (!isSignedAt(v)) throw new UsageError('value', `--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
+  return v;
+}

@@ -1,0 +1,396 @@
+/**
+ * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
+ * inputs feed the same), the gate, and the report, SARIF and verdict written.
+ */
+import path from 'node:path';
+import { runGate } from '../../gate/gate.js';
+import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
+import { parseChoice } from '../../gate/settings/parsers.js';
+import { directoryIn, distinctOutputs, outputIn } from '../../gate/settings/paths.js';
+import type { Settings } from '../../gate/settings/types.js';
+import { UsageError } from '../../gate/settings/types.js';
+import { renderJson, writeJson } from '../../report/json-report.js';
+import { renderSarif } from '../../report/sarif.js';
+import { renderTable } from '../../report/table.js';
+import { DEFAULT_POLICY_URI, resourceUriFromEnv } from '../../report/verification-summary.js';
+import type { SigningKey } from '../../tools/signing.js';
+import { writeVerdict } from '../../tools/verdict.js';
+import { writeWhole } from '../../tools/write.js';
+import { type CliOutcome, type Command, type CommandContext, EXIT, findingLines, usageError } from '../command.js';
+import { readKeyText, readSigningKey } from '../files.js';
+import { type Flags, LIMITS, type OptionSpec, parseFlags } from '../options.js';
+
+const OPTIONS = [
+  {
+    flag: 'runs',
+    kind: 'list',
+    arg: 'PATH|GLOB',
+    input: 'runs',
+    help: 'run artifacts (.json surfaces, .ndjson/.jsonl logs, .log server logs, .tar.gz evidence bundles); repeatable. A directory means every *.json, *.jsonl, *.ndjson, *.log and *.tar.gz beneath it',
+  },
+  {
+    flag: 'audit',
+    kind: 'list',
+    arg: 'PATH|GLOB',
+    input: 'audit',
+    help: 'provider audit exports (.json, .ndjson, .jsonl); repeatable',
+  },
+  {
+    flag: 'require',
+    kind: 'list',
+    arg: 'SELECTOR=LEVEL',
+    input: 'require',
+    help: 'required levels; SELECTOR is *, CLASS or CLASS:VERB, LEVEL asserted, observed_confirmed or verified (e.g. github_deploy_key:create=verified); one rule or several, comma- or newline-separated as in the action input; repeatable, the most specific rule applies',
+  },
+  {
+    flag: 'trusted-key',
+    kind: 'list',
+    arg: 'FILE',
+    input: 'trusted-keys',
+    help: 'PEM public key(s) of trusted record signers (Ed25519, SPKI; relative to -C); repeatable. With any, every record must be signed by one of them',
+  },
+  {
+    flag: 'trusted-producer',
+    kind: 'list',
+    arg: 'FILE',
+    input: 'trusted-producers',
+    help: 'PEM public key(s) of trusted run producers (Ed25519; relative to -C); repeatable. With any, every run must be an evidence bundle attested by one of them (a <bundle>.intoto.jsonl sidecar)',
+  },
+  {
+    flag: 'trusted-signer-identity',
+    kind: 'list',
+    arg: 'URI',
+    input: 'trusted-signer-identities',
+    help: 'a workflow identity (the URI a certificate names: the workflow file at its ref) whose GitHub artifact attestations (a <file>.sigstore.json beside an audit export) trust its records; repeatable; needs --source-repository',
+  },
+  {
+    flag: 'trusted-producer-identity',
+    kind: 'list',
+    arg: 'URI',
+    input: 'trusted-producer-identities',
+    help: 'a workflow identity whose attestations (a <run>.sigstore.json) attest runs; repeatable; needs --source-repository',
+  },
+  {
+    flag: 'source-repository',
+    kind: 'string',
+    arg: 'OWNER/NAME',
+    help: 'the repository an identity must have run for (its Source Repository URI extension); required with any identity',
+  },
+  {
+    flag: 'source-ref',
+    kind: 'list',
+    arg: 'REF',
+    input: 'source-refs',
+    default: 'refs/heads/main',
+    help: 'an allowed Source Repository Ref (repeatable; given values replace the default)',
+  },
+  {
+    flag: 'certificate-oidc-issuer',
+    kind: 'string',
+    arg: 'URL',
+    input: 'certificate-oidc-issuer',
+    help: "the certificates' OIDC issuer",
+  },
+  {
+    flag: 'trusted-root',
+    kind: 'string',
+    arg: 'FILE',
+    input: 'trusted-root',
+    help: 'a Sigstore trusted root, or JSON lines of them (gh attestation trusted-root; relative to -C). Default: the Sigstore public-good root shipped with receipt-gate',
+  },
+  {
+    flag: 'require-signed-records',
+    kind: 'boolean',
+    input: 'require-signed-records',
+    help: 'refuse to run without a trusted signer (--trusted-key): trust is never turned off by an empty list',
+  },
+  {
+    flag: 'require-attested-runs',
+    kind: 'boolean',
+    input: 'require-attested-runs',
+    help: 'refuse to run without a trusted producer (--trusted-producer)',
+  },
+  { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
+  {
+    flag: 'output',
+    kind: 'string',
+    arg: 'FILE',
+    input: 'report-file',
+    help: 'write the report to FILE instead of stdout (relative to -C)',
+  },
+  {
+    flag: 'sarif-file',
+    kind: 'string',
+    arg: 'FILE',
+    input: 'sarif-file',
+    help: 'also write SARIF 2.1.0 for code scanning to FILE (relative to -C)',
+  },
+  {
+    flag: 'allow-unmatched-records',
+    kind: 'boolean',
+    input: 'allow-unmatched-records',
+    help: 'an audit record bound to no call is a warning, not an error',
+  },
+  {
+    flag: 'strict-observed',
+    kind: 'boolean',
+    input: 'strict-observed',
+    help: 'an unreproduced observed_confirmed claim is an error, not a warning',
+  },
+  {
+    flag: 'working-directory',
+    short: 'C',
+    kind: 'string',
+    arg: 'DIR',
+    input: 'working-directory',
+    help: 'run as if started in DIR (inputs and reported paths are relative to it; nothing outside it is read)',
+  },
+  ...LIMITS,
+  {
+    flag: 'jobs',
+    kind: 'string',
+    arg: 'N',
+    input: 'jobs',
+    help: "threads that read the input files and check the Sigstore bundles beside them: a number, or auto (the machine's cores when the input is over 64 MiB or 128 files have a bundle checked by identity, else one); 1 reads on the main thread",
+  },
+  {
+    flag: 'vsa-predicate',
+    kind: 'string',
+    arg: 'FILE',
+    input: 'vsa-predicate',
+    help: 'write the verdict as a SLSA Verification Summary predicate (for actions/attest; relative to -C); needs --output',
+  },
+  {
+    flag: 'vsa',
+    kind: 'string',
+    arg: 'FILE',
+    input: 'vsa',
+    help: 'write the verdict as a signed in-toto Statement (a DSSE envelope line; relative to -C); needs --output and --vsa-key',
+  },
+  {
+    flag: 'vsa-key',
+    kind: 'string',
+    arg: 'FILE',
+    input: 'vsa-key',
+    help: 'the Ed25519 private key that signs --vsa (a key file from keygen; relative to -C)',
+  },
+  {
+    flag: 'resource-uri',
+    kind: 'string',
+    arg: 'URI',
+    help: 'the commit the bytes were read from, named in the verdict. Default: git+ then $GITHUB_SERVER_URL/$GITHUB_REPOSITORY@$GITHUB_SHA',
+  },
+  {
+    flag: 'policy-uri',
+    kind: 'string',
+    arg: 'URI',
+    default: DEFAULT_POLICY_URI,
+    help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
+  },
+] as const satisfies readonly OptionSpec[];
+
+type VerifyFlags = Flags<typeof OPTIONS>;
+
+/** The verdict attestation asked for. */
+interface VerdictRequest {
+  readonly predicate: string | null;
+  readonly envelope: string | null;
+  readonly key: SigningKey | null;
+  readonly resourceUri: string;
+  readonly policyUri: string;
+}
+
+/** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
+export function resourceUriOf(v: string | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v) || !URL.canParse(v))
+    throw new UsageError('value', `--resource-uri: "${v}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
+  return v;
+}
+
+/** The verdict flags, checked together; a verdict key that cannot be used stops the run before anything is read or written. */
+function verdictRequest(
+  f: VerifyFlags,
+  at: (v: string | undefined) => string | null,
+  out: (flag: 'vsa-predicate' | 'vsa', v: string | undefined) => string | null,
+  env: NodeJS.ProcessEnv,
+  output: string | null,
+  format: 'table' | 'json',
+): VerdictRequest | null {
+  if (f['vsa-predicate'] === undefined && f.vsa === undefined) {
+    if (f['vsa-key'] !== undefined) throw new UsageError('conflict', '--vsa-key: only with --vsa FILE');
+    return null;
+  }
+  const flag = f.vsa !== undefined ? '--vsa' : '--vsa-predicate';
+  if (output === null || format !== 'json')
+    throw new UsageError('missing', `${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
+  if (f.vsa !== undefined && f['vsa-key'] === undefined) throw new UsageError('missing', '--vsa: a signed verdict needs --vsa-key FILE');
+  const resourceUri = resourceUriOf(f['resource-uri']) ?? resourceUriFromEnv(env);
+  if (!resourceUri)
+    throw new UsageError(
+      'missing',
+      `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`,
+    );
+  const keyFile = at(f['vsa-key']);
+  return {
+    predicate: out('vsa-predicate', f['vsa-predicate']),
+    envelope: out('vsa', f.vsa),
+    key: keyFile === null ? null : readSigningKey('--vsa-key', keyFile),
+    resourceUri,
+    policyUri: f['policy-uri'] ?? DEFAULT_POLICY_URI,
+  };
+}
+
+/** PEM texts of the key files a repeatable flag names (relative to `dir`). */
+function pemFiles(flag: string, files: readonly string[] | undefined, dir: string): { readonly name: string; readonly pem: string }[] {
+  return (files ?? []).map((f) => {
+    if (f.trim() === '') throw new UsageError('value', `${flag}: an empty file name (an unset variable?)`);
+    return { name: `${flag} ${f}`, pem: readKeyText(flag, path.resolve(dir, f)) };
+  });
+}
+
+/** The flags as the one settings builder takes them. */
+function gateInputs(f: VerifyFlags, dir: string): GateInputs {
+  return {
+    names: {
+      runs: '--runs',
+      audit: '--audit',
+      require: '--require',
+      jobs: '--jobs',
+      trustedKeys: '--trusted-key',
+      requireSignedRecords: '--require-signed-records',
+      trustedProducers: '--trusted-producer',
+      requireAttestedRuns: '--require-attested-runs',
+      signerIdentities: '--trusted-signer-identity',
+      producerIdentities: '--trusted-producer-identity',
+      sourceRepository: '--source-repository',
+      sourceRefs: '--source-ref',
+      issuer: '--certificate-oidc-issuer',
+      limitsPrefix: '--',
+    },
+    cwd: dir,
+    workspace: dir,
+    runs: f.runs ?? null,
+    audit: f.audit ?? null,
+    allowUnmatchedRecords: f['allow-unmatched-records'] ?? null,
+    strictObserved: f['strict-observed'] ?? null,
+    maxFileSize: f['max-file-size'] ?? null,
+    maxLineSize: f['max-line-size'] ?? null,
+    jobs: f.jobs ?? null,
+    require: f.require ?? [],
+    trustedKeys: pemFiles('--trusted-key', f['trusted-key'], dir),
+    requireSignedRecords: f['require-signed-records'] ?? false,
+    trustedProducers: pemFiles('--trusted-producer', f['trusted-producer'], dir),
+    requireAttestedRuns: f['require-attested-runs'] ?? false,
+    identities: {
+      signerIdentities: f['trusted-signer-identity'] ?? [],
+      producerIdentities: f['trusted-producer-identity'] ?? [],
+      sourceRepository: f['source-repository'] ?? null,
+      sourceRefs: f['source-ref'] ?? [],
+      defaultRef: 'refs/heads/main',
+      issuer: f['certificate-oidc-issuer'] ?? null,
+      trustedRoot: f['trusted-root'] ?? null,
+    },
+  };
+}
+
+/** What `verify` was asked to do. */
+interface VerifyRequest {
+  readonly settings: Settings;
+  readonly format: 'table' | 'json';
+  readonly output: string | null;
+  readonly sarif: string | null;
+  readonly vsa: VerdictRequest | null;
+}
+
+/** The flags → the request (settings through the one builder); a mistake throws a UsageError naming the flag. */
+export function verifyRequest(argv: readonly string[], ctx: Pick<CommandContext, 'cwd' | 'env' | 'isTTY'>): VerifyRequest | 'help' {
+  const { flags: f, rest, help } = parseFlags(argv, OPTIONS);
+  if (help) return 'help';
+  if (rest.length > 0) throw new UsageError('value', `unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
+  // -C works as git -C: every relative path the command takes (inputs, keys, outputs) is relative to it.
+  const dir = directoryIn(null, ctx.cwd, f['working-directory'] ?? '.', '-C/--working-directory');
+  const at = (v: string | undefined): string | null => (v === undefined ? null : path.resolve(dir, v));
+  /** A file the gate writes: never out of -C's directory through a link it holds. */
+  const out = (flag: string, v: string | undefined): string | null => (v === undefined ? null : outputIn(dir, dir, v, `--${flag}`));
+  const output = out('output', f.output);
+  const format =
+    f.format !== undefined
+      ? parseChoice('--format', f.format, ['table', 'json'] as const)
+      : ctx.isTTY && output === null
+        ? 'table'
+        : 'json';
+  const sarif = out('sarif-file', f['sarif-file']);
+  const vsa = verdictRequest(f, at, out, ctx.env, output, format);
+  distinctOutputs([
+    ['--output', output],
+    ['--sarif-file', sarif],
+    ['--vsa-predicate', vsa?.predicate ?? null],
+    ['--vsa', vsa?.envelope ?? null],
+    ['--vsa-key', at(f['vsa-key'])],
+  ]);
+  return { settings: buildSettings(gateInputs(f, dir)), format, output, sarif, vsa };
+}
+
+/** An output the gate could not write: a configuration problem (exit 2). */
+const cannotWrite = (flag: string, file: string, e: unknown): CliOutcome => ({
+  code: EXIT.usage,
+  stdout: '',
+  stderr: `receipt-gate: cannot write ${flag} ${file}: ${e instanceof Error ? e.message : String(e)}\n`,
+});
+
+async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
+  const req = verifyRequest(ctx.argv, ctx);
+  if (req === 'help') return req;
+  const gated = await runGate(req.settings, req.vsa !== null);
+  if (!gated.ok) return usageError(gated.reason.input ? `--${gated.reason.input}: ${gated.reason.message}` : gated.reason.message);
+  const { report, inputs } = gated.value;
+  const code = report.ok ? EXIT.pass : EXIT.problem;
+  if (req.sarif) {
+    try {
+      writeWhole(req.sarif, renderSarif(report, '', ctx.version));
+    } catch (e) {
+      return cannotWrite('--sarif-file', req.sarif, e);
+    }
+  }
+  if (req.output === null) {
+    const color = req.format === 'table' && ctx.isTTY && !ctx.env['NO_COLOR'];
+    return { code, stdout: req.format === 'json' ? renderJson(report) : renderTable(report, { color }), stderr: '' };
+  }
+  let digest = '';
+  try {
+    if (req.format === 'json') digest = await writeJson(report, req.output);
+    else writeWhole(req.output, renderTable(report, { color: false }));
+  } catch (e) {
+    return cannotWrite('--output', req.output, e);
+  }
+  let attested = '';
+  if (req.vsa) {
+    const v = req.vsa;
+    const origin = {
+      workspace: req.settings.workspace,
+      reportFile: req.output,
+      reportDigest: digest,
+      resourceUri: v.resourceUri,
+      policyUri: v.policyUri,
+      inputs,
+      timeVerified: ctx.now,
+      version: ctx.version,
+    };
+    const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key });
+    if (!w.ok) return { code: EXIT.usage, stdout: '', stderr: findingLines('verify', w.reason) };
+    attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.value.split('\n').join(', ')}`;
+  }
+  return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${req.output}${attested}\n` };
+}
+
+export const verify: Command = {
+  spec: {
+    name: 'verify',
+    synopsis: '[options]',
+    summary:
+      'recompute every side-effect receipt binding from committed bytes and fail when a record mismatches, a claim cannot be reproduced or a required level is not reached',
+    options: OPTIONS,
+  },
+  run,
+};

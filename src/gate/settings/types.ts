@@ -1,0 +1,87 @@
+/**
+ * The typed settings of a verification, and the one error the settings parsers throw: a mistake in
+ * a flag or an input, with a code from a closed set. It is thrown only inside src/gate/settings/ and
+ * the entries' parsers, and caught where they return (`usage`), as a `UsageProblem`.
+ */
+import type { Policy } from '../../core/policy.js';
+import type { Result } from '../../core/result.js';
+import type { ReadLimits } from '../../read/limits.js';
+import type { TrustedKeys } from '../../trust/keys.js';
+import type { IdentityPolicy } from '../../trust/sigstore.js';
+
+/**
+ * What kind of mistake (every one is a usage or configuration error: exit 2, the action's
+ * `result=error`): a value that does not parse, a required value missing, two that conflict, a path
+ * that does not exist or leaves the workspace, an output that cannot be written, a file a flag names
+ * that cannot be used.
+ */
+export type UsageCode = 'value' | 'missing' | 'conflict' | 'path' | 'output' | 'file';
+
+/** A mistake in the settings (a flag or an input); the message names the flag or input. */
+export class UsageError extends Error {
+  constructor(
+    readonly code: UsageCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A mistake on the command line or in the action's inputs: the message names the flag or input. */
+export interface UsageProblem {
+  readonly code: UsageCode;
+  readonly message: string;
+  /** The input the problem is about when the message does not name it (`require`: a flag or an input of that name). */
+  readonly input?: 'require';
+}
+
+/** Run a settings parser: its value, or the usage problem it threw. */
+export function usage<T>(parse: () => T): Result<T, UsageProblem> {
+  try {
+    const value = parse();
+    return { ok: true, value } as Result<T, UsageProblem>;
+  } catch (e) {
+    if (e instanceof UsageError) return { ok: false, reason: { code: e.code, message: e.message } };
+    throw e;
+  }
+}
+
+/** What one verification reads and how it judges (the settings both entries build). */
+export interface Settings {
+  /** Run-artifact inputs: paths, directories or globs relative to `cwd`. */
+  readonly runs: readonly string[];
+  /** Audit-export inputs. */
+  readonly audit: readonly string[];
+  /**
+   * Whether each set of inputs was given explicitly (not the default): an explicit input that matches
+   * nothing is an error (a typo must not pass silently); the defaults may be absent.
+   */
+  readonly explicit: { readonly runs: boolean; readonly audit: boolean };
+  /** Working directory: inputs and report paths are relative to it. */
+  readonly cwd: string;
+  /** Nothing outside this directory is read. */
+  readonly workspace: string;
+  /** `record_unmatched` becomes a warning. */
+  readonly allowUnmatchedRecords: boolean;
+  /** `observed_confirmed_not_reproduced` becomes an error. */
+  readonly strictObserved: boolean;
+  readonly limits: ReadLimits;
+  /** Required levels (§7); no rules: honesty only. */
+  readonly policy: Policy;
+  /** Trusted signers (§8), each key parsed once; null: none configured (signatures not needed). */
+  readonly trustedKeys: TrustedKeys | null;
+  /** Trusted producers (§10), each key parsed once; null: none configured (runs need no attestation). */
+  readonly trustedProducers: TrustedKeys | null;
+  /** Trusted workflow identities (docs/keyless.md); null: none configured (the Sigstore layer is not loaded). */
+  readonly keyless: KeylessSettings | null;
+  /** Threads that read the input files (1: the main thread alone); null: the machine's cores, when the input is large enough to pay (gate/readers.ts). */
+  readonly jobs: number | null;
+}
+
+/** The keyless settings: the identities of each trust set (null: none), and the trusted root file (null: the shipped public-good root). */
+export interface KeylessSettings {
+  readonly signers: IdentityPolicy | null;
+  readonly producers: IdentityPolicy | null;
+  /** Absolute path of --trusted-root / trusted-root, or null. */
+  readonly trustedRoot: string | null;
+}
