@@ -42,7 +42,7 @@ const commands = (stdout: string, kind: string) =>
 describe('dist/index.js on a pull request', () => {
   it('passes the demo, writes outputs, report and summary, and annotates through the Checks API', async () => {
     const ws = demo();
-    const r = await runAction({ workspace: ws });
+    const r = await runAction({ workspace: ws, spawn: true });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.outputs).toMatchObject({
       result: 'pass',
@@ -402,7 +402,7 @@ describe('network failure while reporting', () => {
   });
 
   it('an outputs file that is missing fails the step with one plain error, never a stack trace', async () => {
-    const r = await runAction({ workspace: demo(), env: { GITHUB_OUTPUT: path.join(tempDir(), 'gone', 'output') } });
+    const r = await runAction({ workspace: demo(), spawn: true, env: { GITHUB_OUTPUT: path.join(tempDir(), 'gone', 'output') } });
     expect(r.code).toBe(1);
     expect(commands(r.stdout, 'error')).toEqual([
       expect.stringMatching(/^::error::receipt-gate: internal error: Missing file at path: .*output$/),

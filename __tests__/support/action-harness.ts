@@ -1,7 +1,10 @@
 /**
- * Runs dist/index.js exactly as the Actions runner does: INPUT_* variables, GITHUB_OUTPUT and
+ * Runs the action as the Actions runner does: INPUT_* variables, GITHUB_OUTPUT and
  * GITHUB_STEP_SUMMARY files, an event payload at GITHUB_EVENT_PATH, and GITHUB_API_URL pointing at
- * a real HTTP server on 127.0.0.1 that records every request.
+ * a real HTTP server on 127.0.0.1 that records every request. By default in this process, through
+ * the action's exported `run()` with the real @actions/core (its stdout captured, the environment
+ * swapped for the run's); with `spawn` (or a `bundle` or a `proxy`, which only a fresh process
+ * reads), dist/index.js as a real process.
  */
 
 import { spawn } from 'node:child_process';
@@ -61,8 +64,39 @@ export interface RunOptions {
   readonly env?: Record<string, string>;
   /** Route the API through a forward proxy on loopback (HTTPS_PROXY / HTTP_PROXY); its hits are counted. */
   readonly proxy?: boolean;
-  /** The action bundle to run (default: dist/index.js). */
+  /** The action bundle to run (default: dist/index.js); spawns a process. */
   readonly bundle?: string;
+  /** Run dist/index.js as a real process (as the runner does) rather than `run()` in this one. */
+  readonly spawn?: boolean;
+}
+
+/** `run()` of src/action/main.ts in this process, with exactly `env` as its environment; its stdout and exit code. */
+async function inProcess(env: Record<string, string>, cwd: string): Promise<{ code: number; stdout: string }> {
+  const { run } = await import('../../src/action/main.js');
+  const core = await import('@actions/core');
+  // The toolkit's job summary is one object per process that keeps the first run's file path: forget it.
+  Object.assign(core.summary, { _filePath: undefined });
+  core.summary.emptyBuffer();
+  const saved = { ...process.env };
+  const savedCode = process.exitCode;
+  const write = process.stdout.write.bind(process.stdout);
+  let stdout = '';
+  for (const k of Object.keys(process.env)) delete process.env[k];
+  Object.assign(process.env, env);
+  process.exitCode = undefined;
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await run(undefined, process.env, cwd);
+    return { code: Number(process.exitCode ?? 0), stdout };
+  } finally {
+    process.stdout.write = write;
+    for (const k of Object.keys(process.env)) delete process.env[k];
+    Object.assign(process.env, saved);
+    process.exitCode = savedCode;
+  }
 }
 
 export const HEAD_SHA = 'a'.repeat(40);
@@ -145,12 +179,17 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     ...o.env,
   };
-  const child = spawn(process.execPath, [o.bundle ?? distFile('index.js')], { cwd: o.workspace, env });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  let code: number | null;
+  if (o.spawn || o.bundle || o.proxy) {
+    const child = spawn(process.execPath, [o.bundle ?? distFile('index.js')], { cwd: o.workspace, env });
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  } else {
+    ({ code, stdout } = await inProcess(env, o.workspace));
+  }
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (o.proxy) await new Promise<void>((resolve) => proxy.close(() => resolve()));
   return {
