@@ -39,8 +39,8 @@ var json = __webpack_require__(6153);
 var core_text = __webpack_require__(2020);
 // EXTERNAL MODULE: ./src/core/trust.ts
 var trust = __webpack_require__(9597);
-// EXTERNAL MODULE: ./src/read/documents.ts
-var documents = __webpack_require__(7602);
+// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
+var documents = __webpack_require__(1035);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __webpack_require__(1210);
 // EXTERNAL MODULE: ./src/read/files.ts + 15 modules

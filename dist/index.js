@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9898);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6870);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
 
@@ -30931,7 +30931,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9898:
+/***/ 6870:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31216,170 +31216,19 @@ function allocate(claimants, records) {
 
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
-;// CONCATENATED MODULE: ./src/core/diagnose.ts
-/**
- * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
- * decided once, from the allocation the ladder made, and carried as values (explain.ts puts them in
- * words). Reasons list at most SNAGS_LISTED records and count the rest, and the nearest call to an
- * unmatched record is found through one index per class and verb, built only for the groups an
- * unmatched record asks about, so no diagnosis grows quadratically with the input.
- */
+;// CONCATENATED MODULE: ./src/core/nearest.ts
 
 
-
-
-/** Records a reason names before it counts the rest. */
-const SNAGS_LISTED = 3;
-const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
+/** Add `v` to the list at `k`. */
 function push(m, k, v) {
-    const xs = m.get(k);
-    if (xs)
-        xs.push(v);
+    const list = m.get(k);
+    if (list)
+        list.push(v);
     else
         m.set(k, [v]);
 }
-function diagnoser(calls, records, allocated) {
-    const holders = new Map();
-    for (const call of calls) {
-        const r = allocated[call.order];
-        if (r)
-            holders.set(r, call);
-    }
-    return {
-        noRecord: snagIndex(records, holders),
-        verdicts: () => {
-            const unbound = records.filter((r) => isUsable(r) && !holders.has(r));
-            const unmatched = unmatchedIndex(calls, allocated, unbound);
-            return records.map((r) => {
-                if (!isUsable(r)) {
-                    const u = r;
-                    return { outcome: u.check.outcome, record: u };
-                }
-                const holder = holders.get(r);
-                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
-            });
-        },
-    };
-}
-/** The no-record reason when no record names the digest: nothing listed, nothing counted. */
-const NO_SNAGS = Object.freeze([]);
-const NO_MORE = new Map();
-/**
- * Why no record served a call with this digest and provider: computed once per (digest, provider),
- * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
- * of calls share one subject.
- */
-function snagIndex(records, holders) {
-    const byDigest = new Map();
-    for (const r of records) {
-        push(byDigest, r.input.record.binding_digest, r);
-        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
-            push(byDigest, r.check.recomputed, r);
-    }
-    const cache = new Map();
-    return (digest, provider) => {
-        // No record names this digest (the common case when a run has no exports): nothing to list or cache.
-        if (!byDigest.has(digest))
-            return { kind: 'no_record', digest, snags: NO_SNAGS, more: NO_MORE };
-        const key = `${digest}\u0000${provider ?? ''}`;
-        const hit = cache.get(key);
-        if (hit)
-            return hit;
-        const listed = [];
-        const more = new Map();
-        for (const record of byDigest.get(digest) ?? []) {
-            let snag;
-            if (!isUsable(record))
-                snag = { kind: 'unusable', record: record };
-            else {
-                const holder = holders.get(record);
-                // An unused usable record of this digest was refused for its provider (the only other reason).
-                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
-            }
-            if (listed.length < SNAGS_LISTED)
-                listed.push(snag);
-            else
-                more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);
-        }
-        const out = { kind: 'no_record', digest, snags: listed, more };
-        cache.set(key, out);
-        return out;
-    };
-}
 /** The target of a call that has a subject. */
 const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
-/** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
-function narrowedDigest(r) {
-    const { action_class, verb, target } = r.input.record.subject;
-    const narrowed = (0,projection/* narrowTarget */.nw)(action_class, target);
-    const b = narrowed && Object.keys(narrowed).length > 0 ? (0,binding/* binding */.Ch)({ action_class, verb, target: narrowed }) : null;
-    return b?.ok ? b.digest : null;
-}
-/**
- * Why a usable record bound no call (`unbound`: every such record). The calls are indexed by digest
- * only for the digests those records name, and the nearest-call index only when one needs it.
- */
-function unmatchedIndex(calls, allocated, unbound) {
-    const exact = new Map();
-    const wanted = new Set();
-    for (const r of unbound) {
-        const d = narrowedDigest(r);
-        exact.set(r, d);
-        wanted.add(r.input.record.binding_digest);
-        if (d !== null)
-            wanted.add(d);
-    }
-    let byDigest = null;
-    let nearest = null;
-    /** The nearest-call index, asked about every unbound record that no call matches by digest. */
-    const nearestFor = (index) => {
-        const queries = [];
-        for (const r of unbound) {
-            const d = exact.get(r) ?? null;
-            if (index.has(r.input.record.binding_digest) || (d !== null && index.has(d)))
-                continue;
-            const { action_class, verb, target } = r.input.record.subject;
-            queries.push({ actionClass: action_class, verb, target });
-        }
-        return new NearestCalls(calls, queries);
-    };
-    return (r) => {
-        if (!byDigest) {
-            byDigest = new Map();
-            for (const c of calls)
-                if (c.input.projection.kind === 'subject' && wanted.has(c.input.projection.digest))
-                    push(byDigest, c.input.projection.digest, c);
-        }
-        const digest = r.input.record.binding_digest;
-        const same = byDigest.get(digest);
-        if (same) {
-            let otherProvider = null;
-            let ineligible = null;
-            let verified = null;
-            for (const c of same) {
-                const e = c.eligibility;
-                const holding = allocated[c.order];
-                if (!e.ok)
-                    ineligible ??= c;
-                else if (holding)
-                    verified ??= { call: c, record: holding };
-                else if (e.provider !== null && e.provider !== r.input.record.provider)
-                    otherProvider ??= c;
-            }
-            return { kind: 'same_subject', otherProvider, ineligible, verified };
-        }
-        const { action_class, verb, target } = r.input.record.subject;
-        // A record whose target carries more than the bound fields may still equal a call on all of them.
-        const d = exact.get(r) ?? null;
-        const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
-        if (!near)
-            return { kind: 'no_call', actionClass: action_class, verb };
-        const t = targetOf(near);
-        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
-        const differ = keys.filter((k) => !sameField(t, target, k));
-        return { kind: 'nearest', call: near, differ };
-    };
-}
 /**
  * The nearest call to a record's subject among the calls of its class and verb: the most bound
  * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
@@ -31578,6 +31427,162 @@ class GroupIndex {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/diagnose.ts
+/**
+ * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
+ * decided once, from the allocation the ladder made, and carried as values (explain.ts puts them in
+ * words). Reasons list at most SNAGS_LISTED records and count the rest, and the nearest call to an
+ * unmatched record is found through one index per class and verb, built only for the groups an
+ * unmatched record asks about, so no diagnosis grows quadratically with the input.
+ */
+
+
+
+
+/** Records a reason names before it counts the rest. */
+const SNAGS_LISTED = 3;
+const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
+function diagnoser(calls, records, allocated) {
+    const holders = new Map();
+    for (const call of calls) {
+        const r = allocated[call.order];
+        if (r)
+            holders.set(r, call);
+    }
+    return {
+        noRecord: snagIndex(records, holders),
+        verdicts: () => {
+            const unbound = records.filter((r) => isUsable(r) && !holders.has(r));
+            const unmatched = unmatchedIndex(calls, allocated, unbound);
+            return records.map((r) => {
+                if (!isUsable(r)) {
+                    const u = r;
+                    return { outcome: u.check.outcome, record: u };
+                }
+                const holder = holders.get(r);
+                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+            });
+        },
+    };
+}
+/** The no-record reason when no record names the digest: nothing listed, nothing counted. */
+const NO_SNAGS = Object.freeze([]);
+const NO_MORE = new Map();
+/**
+ * Why no record served a call with this digest and provider: computed once per (digest, provider),
+ * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
+ * of calls share one subject.
+ */
+function snagIndex(records, holders) {
+    const byDigest = new Map();
+    for (const r of records) {
+        push(byDigest, r.input.record.binding_digest, r);
+        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
+            push(byDigest, r.check.recomputed, r);
+    }
+    const cache = new Map();
+    return (digest, provider) => {
+        // No record names this digest (the common case when a run has no exports): nothing to list or cache.
+        if (!byDigest.has(digest))
+            return { kind: 'no_record', digest, snags: NO_SNAGS, more: NO_MORE };
+        const key = `${digest}\u0000${provider ?? ''}`;
+        const hit = cache.get(key);
+        if (hit)
+            return hit;
+        const listed = [];
+        const more = new Map();
+        for (const record of byDigest.get(digest) ?? []) {
+            let snag;
+            if (!isUsable(record))
+                snag = { kind: 'unusable', record: record };
+            else {
+                const holder = holders.get(record);
+                // An unused usable record of this digest was refused for its provider (the only other reason).
+                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+            }
+            if (listed.length < SNAGS_LISTED)
+                listed.push(snag);
+            else
+                more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);
+        }
+        const out = { kind: 'no_record', digest, snags: listed, more };
+        cache.set(key, out);
+        return out;
+    };
+}
+/** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
+function narrowedDigest(r) {
+    const { action_class, verb, target } = r.input.record.subject;
+    const narrowed = (0,projection/* narrowTarget */.nw)(action_class, target);
+    const b = narrowed && Object.keys(narrowed).length > 0 ? (0,binding/* binding */.Ch)({ action_class, verb, target: narrowed }) : null;
+    return b?.ok ? b.digest : null;
+}
+/**
+ * Why a usable record bound no call (`unbound`: every such record). The calls are indexed by digest
+ * only for the digests those records name, and the nearest-call index only when one needs it.
+ */
+function unmatchedIndex(calls, allocated, unbound) {
+    const exact = new Map();
+    const wanted = new Set();
+    for (const r of unbound) {
+        const d = narrowedDigest(r);
+        exact.set(r, d);
+        wanted.add(r.input.record.binding_digest);
+        if (d !== null)
+            wanted.add(d);
+    }
+    let byDigest = null;
+    let nearest = null;
+    /** The nearest-call index, asked about every unbound record that no call matches by digest. */
+    const nearestFor = (index) => {
+        const queries = [];
+        for (const r of unbound) {
+            const d = exact.get(r) ?? null;
+            if (index.has(r.input.record.binding_digest) || (d !== null && index.has(d)))
+                continue;
+            const { action_class, verb, target } = r.input.record.subject;
+            queries.push({ actionClass: action_class, verb, target });
+        }
+        return new NearestCalls(calls, queries);
+    };
+    return (r) => {
+        if (!byDigest) {
+            byDigest = new Map();
+            for (const c of calls)
+                if (c.input.projection.kind === 'subject' && wanted.has(c.input.projection.digest))
+                    push(byDigest, c.input.projection.digest, c);
+        }
+        const digest = r.input.record.binding_digest;
+        const same = byDigest.get(digest);
+        if (same) {
+            let otherProvider = null;
+            let ineligible = null;
+            let verified = null;
+            for (const c of same) {
+                const e = c.eligibility;
+                const holding = allocated[c.order];
+                if (!e.ok)
+                    ineligible ??= c;
+                else if (holding)
+                    verified ??= { call: c, record: holding };
+                else if (e.provider !== null && e.provider !== r.input.record.provider)
+                    otherProvider ??= c;
+            }
+            return { kind: 'same_subject', otherProvider, ineligible, verified };
+        }
+        const { action_class, verb, target } = r.input.record.subject;
+        // A record whose target carries more than the bound fields may still equal a call on all of them.
+        const d = exact.get(r) ?? null;
+        const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
+        if (!near)
+            return { kind: 'no_call', actionClass: action_class, verb };
+        const t = targetOf(near);
+        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
+        const differ = keys.filter((k) => !sameField(t, target, k));
+        return { kind: 'nearest', call: near, differ };
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/ladder.ts
 /**
  * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
@@ -31696,6 +31701,7 @@ const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.inp
 /** How a call is named in its own findings: its tool (or "decision") and its index. */
 const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
 const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
+/** Why a call earned no observed_confirmed: the one wording, in reasons and in findings. */
 const NO_READ = 'no later successful read of the same target in this run';
 const NO_RECORD = 'no audit record binds its subject';
 /** The most common reason, shared rather than rebuilt for every asserted call. */
@@ -31799,7 +31805,6 @@ function unmatchedText(u, record) {
 
 
 
-const verdicts_NO_READ = 'no later successful read of the same target exists in this run';
 /** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
 const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
 /** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
@@ -31813,7 +31818,7 @@ function whyNotReached(outcome, needed) {
         case 'asserted':
             if (outcome.why.kind === 'ineligible')
                 return outcome.why.reason;
-            return needed === 'verified' ? notVerifiedText(outcome.why, true) : verdicts_NO_READ;
+            return needed === 'verified' ? notVerifiedText(outcome.why, true) : NO_READ;
     }
 }
 /** The findings a call's claim and its required level earn. */
@@ -32758,130 +32763,15 @@ function decodeRead(text, rel) {
     return { run, records: w.records.map((r) => recordOf(r, rel)), findings: w.findings, digests: w.digests };
 }
 
-;// CONCATENATED MODULE: ./src/gate/readers.ts
-/**
- * Where input files are read: on the main thread (one at a time, as they are merged), or on worker
- * threads that read, parse, classify and bind each file and send back a compact text (read/wire.ts),
- * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
- * report does not depend on which file finished first. Both sides of the worker protocol are here.
- *
- * `jobs` threads read: jobs − 1 workers and the main thread. Workers are given the largest files
- * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
- * thread reads, in path order, the files no worker has been given yet, and while it waits for a
- * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
- * with a finding naming it (never a skipped file); the files it held go to a fresh worker. A worker
- * that cannot start (it ends before its reader says it is loaded) read nothing: its files, and every
- * file no worker holds, are read on the main thread, and no more workers are started.
- */
+;// CONCATENATED MODULE: ./src/gate/pool.ts
 
 
-
-
-
-
-
-/**
- * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
- * pool (trust/check.ts) while the next files are read, so reading and checking overlap; the results
- * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
- * the core anyway).
- */
-const AHEAD = 64;
-/** The main thread's reader: the files in path order, read ahead while earlier files' signatures are checked. */
-function inlineReaders(tasks, setup) {
-    const started = [];
-    /** 1: the file's reading has begun (its result may already have been taken). */
-    const begun = new Uint8Array(tasks.length);
-    const start = (k) => {
-        const task = tasks[k];
-        if (task && begun[k] === 0) {
-            begun[k] = 1;
-            started[k] = evidence_readEvidence(task, setup);
-        }
-    };
-    return {
-        async read(i) {
-            start(i);
-            // Each file read ahead runs up to its first wait (its checks), letting those of earlier files finish meanwhile.
-            for (let k = i + 1; k < Math.min(tasks.length, i + 1 + AHEAD) && begun[k] === 0; k++) {
-                await new Promise((resolve) => setImmediate(resolve));
-                start(k);
-            }
-            const got = started[i];
-            if (!got)
-                throw new Error(`file ${i} was never read`);
-            delete started[i];
-            return got;
-        },
-        close: async () => { },
-    };
-}
-/**
- * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
- * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
- * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
- * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.90× at 190 MiB. The
- * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
- */
-const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
 /**
  * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
- * file read here is synchronous), so a worker holding two went idle ~12 % of the time at N = 100 000;
- * with four it is kept busy (0.96× the time, RSS unchanged: BENCHMARKS.md "issue 23, fourth stop").
+ * file read there is synchronous), so a worker must hold enough not to go idle meanwhile
+ * (BENCHMARKS.md, "Reading on every core").
  */
 const DEPTH = 4;
-const sizeOf = (p) => {
-    try {
-        return (0,external_node_fs_.statSync)(p).size;
-    }
-    catch {
-        return 0; // the reader says why it cannot be read
-    }
-};
-/**
- * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
- * the order workers are given files: a bundle's Sigstore checks take ~3.5 ms on the benchmark
- * machine and workers pay from ~50 bundles, so auto starts them from 128 (64 MiB / 512 KiB), clearly
- * past that (BENCHMARKS.md "Keyless checks on every core").
- */
-const KEYLESS_WEIGHT_BYTES = 512 * 1024;
-/** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
-const weightOf = (t, setup) => sizeOf(t.file.path) + (identitiesFor(setup, t.role) && sizeOf((0,formats/* sigstoreOf */.MA)(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
-/** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
-function workerScript() {
-    const here = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));
-    for (const dir of [here, external_node_path_default().dirname(here)]) {
-        const p = external_node_path_default().join(dir, 'read-worker.js');
-        if (sizeOf(p) > 0)
-            return p;
-    }
-    return null;
-}
-/**
- * How many threads read this input: `jobs` (null: the machine's cores, when the files' weights add
- * up to at least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
- */
-function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
-    const n = Math.min(jobs ?? cores, sizes.length);
-    if (jobs === null && sizes.reduce((a, b) => a + b, 0) < WORKER_THRESHOLD_BYTES)
-        return 1;
-    return Math.max(n, 1);
-}
-/**
- * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
- * when workers may start; none when not built, as under tests of src/).
- */
-async function openReaders(tasks, setup, jobs, entry) {
-    if (jobs === 1 || tasks.length <= 1)
-        return inlineReaders(tasks, setup);
-    const sizes = tasks.map((t) => weightOf(t, setup));
-    const n = threadsFor(jobs, sizes);
-    const script = n <= 1 ? null : (entry ?? workerScript());
-    if (script === null)
-        return inlineReaders(tasks, setup);
-    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
-    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
-}
 function pending() {
     let done;
     const promise = new Promise((r) => {
@@ -33086,6 +32976,115 @@ function serveReads(port, setup) {
             return new Promise((resolve) => setImmediate(resolve));
         });
     });
+}
+
+;// CONCATENATED MODULE: ./src/gate/readers.ts
+/**
+ * Where input files are read: on the main thread, or on worker threads too (gate/pool.ts) for a
+ * large input. Each file is one unit of work (gate/evidence.ts) wherever it is read, and the gate
+ * takes the results in path order (`read(i)`), so the report does not depend on which file finished
+ * first. This module decides how many threads read (`jobs`, the input's weight).
+ */
+
+
+
+
+
+
+
+/**
+ * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
+ * pool (trust/check.ts) while the next files are read, so reading and checking overlap; the results
+ * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
+ * the core anyway).
+ */
+const AHEAD = 64;
+/** The main thread's reader: the files in path order, read ahead while earlier files' signatures are checked. */
+function inlineReaders(tasks, setup) {
+    const started = [];
+    /** 1: the file's reading has begun (its result may already have been taken). */
+    const begun = new Uint8Array(tasks.length);
+    const start = (k) => {
+        const task = tasks[k];
+        if (task && begun[k] === 0) {
+            begun[k] = 1;
+            started[k] = evidence_readEvidence(task, setup);
+        }
+    };
+    return {
+        async read(i) {
+            start(i);
+            // Each file read ahead runs up to its first wait (its checks), letting those of earlier files finish meanwhile.
+            for (let k = i + 1; k < Math.min(tasks.length, i + 1 + AHEAD) && begun[k] === 0; k++) {
+                await new Promise((resolve) => setImmediate(resolve));
+                start(k);
+            }
+            const got = started[i];
+            if (!got)
+                throw new Error(`file ${i} was never read`);
+            delete started[i];
+            return got;
+        },
+        close: async () => { },
+    };
+}
+/**
+ * Below this many bytes of input, reading on workers does not pay: a worker's start, its own JIT
+ * warm-up and taking its results in are only won back on large inputs (the measurements:
+ * BENCHMARKS.md, "Reading on every core"). The default reads on the main thread below it; an
+ * explicit `jobs` is honoured whatever the size.
+ */
+const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
+const sizeOf = (p) => {
+    try {
+        return (0,external_node_fs_.statSync)(p).size;
+    }
+    catch {
+        return 0; // the reader says why it cannot be read
+    }
+};
+/**
+ * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
+ * the order workers are given files: auto starts workers from 128 bundles (64 MiB / 512 KiB), well
+ * past where they pay (the measurements: BENCHMARKS.md, "Keyless checks on every core").
+ */
+const KEYLESS_WEIGHT_BYTES = 512 * 1024;
+/** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
+const weightOf = (t, setup) => sizeOf(t.file.path) + (identitiesFor(setup, t.role) && sizeOf((0,formats/* sigstoreOf */.MA)(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
+/** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
+function workerScript() {
+    const here = external_node_path_default().dirname((0,external_node_url_.fileURLToPath)(import.meta.url));
+    for (const dir of [here, external_node_path_default().dirname(here)]) {
+        const p = external_node_path_default().join(dir, 'read-worker.js');
+        if (sizeOf(p) > 0)
+            return p;
+    }
+    return null;
+}
+/**
+ * How many threads read this input: `jobs` (null: the machine's cores, when the files' weights add
+ * up to at least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
+ */
+function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
+    const n = Math.min(jobs ?? cores, sizes.length);
+    if (jobs === null && sizes.reduce((a, b) => a + b, 0) < WORKER_THRESHOLD_BYTES)
+        return 1;
+    return Math.max(n, 1);
+}
+/**
+ * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
+ * when workers may start; none when not built, as under tests of src/).
+ */
+async function openReaders(tasks, setup, jobs, entry) {
+    if (jobs === 1 || tasks.length <= 1)
+        return inlineReaders(tasks, setup);
+    const sizes = tasks.map((t) => weightOf(t, setup));
+    const n = threadsFor(jobs, sizes);
+    const script = n <= 1 ? null : (entry ?? workerScript());
+    if (script === null)
+        return inlineReaders(tasks, setup);
+    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
+    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
 }
 
 ;// CONCATENATED MODULE: ./src/gate/gate.ts
@@ -36501,22 +36500,95 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
 
 /***/ }),
 
-/***/ 7602:
+/***/ 1035:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bz: () => (/* binding */ LocatingSink),
-/* harmony export */   D4: () => (/* binding */ decode),
-/* harmony export */   DB: () => (/* binding */ documents),
-/* harmony export */   OG: () => (/* binding */ logLines)
-/* harmony export */ });
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8522);
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4637);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
-/* harmony import */ var _lines_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(771);
-/* harmony import */ var _strict_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(186);
-/* harmony import */ var _utf8_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8145);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Bz: () => (/* binding */ LocatingSink),
+  D4: () => (/* binding */ decode),
+  DB: () => (/* binding */ documents),
+  OG: () => (/* binding */ logLines)
+});
+
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+// EXTERNAL MODULE: ./src/core/findings.ts
+var findings = __nccwpck_require__(4637);
+;// CONCATENATED MODULE: ./src/read/json/positions.ts
+/** Where an offset of a decoded text is: its 1-based line and column. */
+/**
+ * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
+ * order (a file's decisions, records and findings as they are read), so the index walks forward
+ * from the last offset asked, counting newlines; an offset before it is found in a table of line
+ * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
+ * for a few hundred offsets: 3.3 million lines for 100 000 calls).
+ */
+class LineIndex {
+    text;
+    /** The line (0-based) and the start of the line of the furthest offset asked. */
+    at = 0;
+    line = 0;
+    lineStart = 0;
+    /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
+    nextBreak = -2;
+    /** Line starts up to `at`, built when an offset before it is asked. */
+    starts = null;
+    constructor(text) {
+        this.text = text;
+    }
+    locate(offset) {
+        if (offset >= this.at) {
+            const t = this.text;
+            const starts = this.starts;
+            if (this.nextBreak === -2)
+                this.nextBreak = t.indexOf('\n');
+            while (this.nextBreak !== -1 && this.nextBreak < offset) {
+                this.line++;
+                this.lineStart = this.nextBreak + 1;
+                starts?.push(this.lineStart);
+                this.nextBreak = t.indexOf('\n', this.lineStart);
+            }
+            this.at = offset;
+            return { line: this.line + 1, column: offset - this.lineStart + 1 };
+        }
+        const starts = this.behind();
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (starts[mid] <= offset)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return { line: lo + 1, column: offset - starts[lo] + 1 };
+    }
+    /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
+    behind() {
+        if (!this.starts) {
+            const starts = [0];
+            const t = this.text;
+            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
+                starts.push(i + 1);
+            this.starts = starts;
+        }
+        return this.starts;
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+// EXTERNAL MODULE: ./src/read/lines.ts
+var lines = __nccwpck_require__(771);
+// EXTERNAL MODULE: ./src/read/utf8.ts
+var utf8 = __nccwpck_require__(8145);
+;// CONCATENATED MODULE: ./src/read/documents.ts
 /**
  * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
  * starts at and the element offsets its reader asked for. Every input kind reads through here: run
@@ -36526,6 +36598,8 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
  * roots (`oneOrLines`: one value, pretty-printed or not, or one compact value per line). Limits are
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
+
+
 
 
 
@@ -36556,7 +36630,7 @@ class LocatingSink {
     }
     /** Where a located problem goes: here, the findings. */
     report(loc, message) {
-        this.findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .finding */ .gk)('invalid_artifact', loc, message));
+        this.findings.push((0,findings/* finding */.gk)('invalid_artifact', loc, message));
     }
 }
 /** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
@@ -36578,7 +36652,7 @@ function decode(bytes, limits, sink, options = {}) {
     let raw = bytes;
     if (options.gzip && isGzip(bytes)) {
         try {
-            raw = (0,node_zlib__WEBPACK_IMPORTED_MODULE_0__.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+            raw = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
         }
         catch (e) {
             const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
@@ -36587,22 +36661,22 @@ function decode(bytes, limits, sink, options = {}) {
         }
     }
     if (raw.length > limits.maxFileBytes) {
-        sink.error({ line: 1, column: 1 }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .fileTooLarge */ .ME)(raw.length, limits));
+        sink.error({ line: 1, column: 1 }, (0,read_limits/* fileTooLarge */.ME)(raw.length, limits));
         return null;
     }
-    const decoded = (0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeUtf8 */ ._)(raw);
+    const decoded = (0,utf8/* decodeUtf8 */._)(raw);
     if (!decoded.ok) {
-        sink.error((0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .byteLocation */ .I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
+        sink.error((0,utf8/* byteLocation */.I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
         return null;
     }
-    return { text: decoded.value, lines: new _strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .LineIndex */ .rr(decoded.value) };
+    return { text: decoded.value, lines: new LineIndex(decoded.value) };
 }
 /** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
 function* documents(text, mode, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     const parse = (start, end) => {
-        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
         if (r.ok)
             return { value: r.value.json, start, elements: r.value.elements };
         sink.error({ offset: r.reason.offset }, r.reason.message);
@@ -36619,11 +36693,11 @@ function* documents(text, mode, options, sink) {
         return;
     }
     if (mode === 'ndjson') {
-        for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
-            if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
-                sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+        for (const { start, end } of (0,lines/* lines */.Mn)(text)) {
+            if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes)) {
+                sink.error({ offset: start }, (0,read_limits/* lineTooLong */.ti)(limits));
             }
-            else if (!(0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end)) {
+            else if (!(0,lines/* blank */.hQ)(text, start, end)) {
                 // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
                 const doc = parse(start, end);
                 if (doc)
@@ -36671,18 +36745,18 @@ function* oneOrLines(text, opts, limits, sink) {
 function* logLines(text, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
-    for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
-        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
-            sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+    for (const { start, end } of (0,lines/* lines */.Mn)(text)) {
+        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes)) {
+            sink.error({ offset: start }, (0,read_limits/* lineTooLong */.ti)(limits));
             continue;
         }
-        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end))
+        if ((0,lines/* blank */.hQ)(text, start, end))
             continue;
         if (text.charCodeAt(start) !== 0x7b) {
             yield { kind: 'text', start, end };
             continue;
         }
-        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
         if (r.ok)
             yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
         else
@@ -36698,7 +36772,7 @@ function* values(text, opts, limits, sink) {
             at++;
         if (at >= text.length)
             break;
-        const end = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .firstValueEnd */ .t1)(text, opts, at);
+        const end = (0,scanner/* firstValueEnd */.t1)(text, opts, at);
         if (!end.ok) {
             sink.error({ offset: end.reason.offset }, end.reason.message);
             const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
@@ -36710,11 +36784,11 @@ function* values(text, opts, limits, sink) {
         // A value on one line is held to the line limit, as a JSON line would be.
         if (end.value - at > limits.maxLineBytes / 3 &&
             text.lastIndexOf('\n', end.value - 1) < at &&
-            (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, at, end.value, limits.maxLineBytes)) {
-            sink.error({ offset: at }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+            (0,lines/* overBytes */.Q_)(text, at, end.value, limits.maxLineBytes)) {
+            sink.error({ offset: at }, (0,read_limits/* lineTooLong */.ti)(limits));
         }
         else {
-            const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, at, end.value);
+            const r = (0,strict/* parseStrict */.z)(text, opts, at, end.value);
             if (r.ok)
                 yield { doc: { value: r.value.json, start: at, elements: r.value.elements }, end: end.value };
             else
@@ -36741,7 +36815,7 @@ function* values(text, opts, limits, sink) {
 /* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
 /* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
 /* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7753);
-/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7602);
+/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1035);
 /* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
 /**
  * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
@@ -36967,8 +37041,8 @@ function classify(value) {
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }
 
-// EXTERNAL MODULE: ./src/read/documents.ts
-var documents = __nccwpck_require__(7602);
+// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
+var documents = __nccwpck_require__(1035);
 ;// CONCATENATED MODULE: ./src/read/file-read.ts
 /**
  * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
@@ -36986,6 +37060,8 @@ function skippedFinding(at, skipped) {
     return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
 }
 
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
 // EXTERNAL MODULE: ./src/read/limits.ts
 var read_limits = __nccwpck_require__(5826);
 // EXTERNAL MODULE: ./src/core/vocabulary.ts
@@ -37110,6 +37186,8 @@ function prepareDecision(loc, index, decision) {
     };
 }
 
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/runtime/ucs2length.js
 var ucs2length = __nccwpck_require__(6214);
 ;// CONCATENATED MODULE: ./src/read/validators.generated.js
@@ -37712,8 +37790,6 @@ const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reaso
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
 
-// EXTERNAL MODULE: ./src/read/strict-json.ts
-var strict_json = __nccwpck_require__(186);
 ;// CONCATENATED MODULE: ./src/read/server-log.ts
 /**
  * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
@@ -37823,7 +37899,7 @@ class ServerLog {
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
         if (raw.trim() === '')
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
-        const parsed = (0,strict_json/* parseStrict */.z3)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        const parsed = (0,strict/* parseStrict */.z)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
         if (!parsed.ok)
             return {
                 ok: false,
@@ -37940,7 +38016,7 @@ function readSurface(payload, via, locate, run, fail) {
 ;// CONCATENATED MODULE: ./src/read/artifacts.ts
 /**
  * Bytes of one run artifact or audit export → located decisions and records, plus findings.
- * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
+ * Every document is strict JSON (see read/json/strict.ts); every decision and record keeps its line and
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
@@ -37957,8 +38033,8 @@ function readSurface(payload, via, locate, run, fail) {
 
 
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
-const SURFACE_KEY = { schema: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[1]) };
-const ROOT_KEY = (0,strict_json/* pathKey */.Pn)([]);
+const SURFACE_KEY = { schema: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[1]) };
+const ROOT_KEY = (0,scanner/* pathKey */.Pn)([]);
 /** Collects findings for one file, capped, and turns offsets into locations. */
 class FileReport extends documents/* LocatingSink */.Bz {
     limits;
@@ -38230,6 +38306,7 @@ var utf8 = __nccwpck_require__(8145);
 
 
 
+
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
 const fail = (message) => {
     throw new ReadError('events', message);
@@ -38293,7 +38370,7 @@ function readEvents(bytes, m, file, limits) {
     let source;
     let earliest = null;
     let latest = null;
-    const surfacePath = (0,strict_json/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
+    const surfacePath = (0,scanner/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
     const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
     for (const { line, start, end } of (0,lines/* lines */.Mn)(text)) {
         const where = `events.ndjson line ${line}`;
@@ -38303,7 +38380,7 @@ function readEvents(bytes, m, file, limits) {
             fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
             fail(`more than ${limits.maxEvents} events`);
-        const r = (0,strict_json/* parseStrict */.z3)(text, opts, start, end);
+        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
         if (!r.ok)
             return fail(`${where} is not strict JSON: ${r.reason.message}`);
         const e = r.value.json;
@@ -38371,7 +38448,7 @@ function otherArchive(bytes, limits) {
     const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
         return null;
-    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    const r = (0,strict/* parseStrict */.z)(d.value, { maxDepth: limits.maxDepth });
     const v = r.ok ? r.value.json : null;
     return (0,core_json/* isObject */.G)(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
 }
@@ -38380,7 +38457,7 @@ function readManifest(bytes, limits) {
     const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
         throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
-    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    const r = (0,strict/* parseStrict */.z)(d.value, { maxDepth: limits.maxDepth });
     if (!r.ok)
         throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
     const m = r.value.json;
@@ -38876,8 +38953,8 @@ const UNSUPPORTED = `unsupported file type: expected ${formats/* EXTENSION_LIST 
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
  * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
- * for the kernel to fault in: at N = 100 000 (190 MiB of inputs) `read` took 359 ms of a CPU profile
- * with one and ~40 ms with this buffer (the whole run gained less, 2–4 %: BENCHMARKS.md).
+ * for the kernel to fault in, and reading large inputs spent most of `read` there (the profile and
+ * the gain: BENCHMARKS.md, "Reading on every core").
  */
 let scratch = null;
 const SCRATCH_MAX = 64 * 1024 * 1024;
@@ -39066,215 +39143,16 @@ function attestedBy(attestation) {
 
 /***/ }),
 
-/***/ 5826:
+/***/ 3853:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   ME: () => (/* binding */ fileTooLarge),
-/* harmony export */   MH: () => (/* binding */ MAX_WALK_ENTRIES),
-/* harmony export */   ZG: () => (/* binding */ MAX_KEY_TEXT_BYTES),
-/* harmony export */   d4: () => (/* binding */ MAX_SIGNATURES),
-/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
-/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
-/* harmony export */   ti: () => (/* binding */ lineTooLong),
-/* harmony export */   x0: () => (/* binding */ bundleLimits)
-/* harmony export */ });
-const DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 ** 2,
-    maxLineBytes: 8 * 1024 ** 2,
-    maxDepth: 64,
-    maxKeys: 10_000,
-    maxFindingsPerFile: 20,
-    maxDecisions: 100_000,
-};
-/** The messages a broken limit gives, the same wherever it is checked. */
-const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
-const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
-/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
-const MAX_KEY_TEXT_BYTES = 64 * 1024;
-/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
-const MAX_SIGNATURES = 16;
-/** Most directory entries one discovery walks before it stops (narrow the inputs). */
-const MAX_WALK_ENTRIES = 500_000;
-const MiB = 1024 * 1024;
-const DEFAULT_BUNDLE_LIMITS = {
-    maxCompressedBytes: 100 * MiB,
-    maxDecompressedBytes: 1024 * MiB,
-    maxRatio: 200,
-    maxManifestBytes: 10 * MiB,
-    maxEventsBytes: 500 * MiB,
-    maxEvents: 100_000,
-    maxLineBytes: 1 * MiB,
-    maxPathBytes: 256,
-    maxMetaBytes: 64 * 1024,
-    maxDepth: 64,
-    maxDecisions: DEFAULT_LIMITS.maxDecisions,
-};
-/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
-function bundleLimits(read) {
-    return {
-        ...DEFAULT_BUNDLE_LIMITS,
-        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
-        maxDecisions: read.maxDecisions,
-    };
-}
-
-
-/***/ }),
-
-/***/ 771:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Mn: () => (/* binding */ lines),
-/* harmony export */   Q_: () => (/* binding */ overBytes),
-/* harmony export */   hQ: () => (/* binding */ blank)
-/* harmony export */ });
-/**
- * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
- * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
- */
-function* lines(text) {
-    for (let start = 0, line = 1; start < text.length; line++) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
-        yield { line, start, end };
-        start = next;
-    }
-}
-/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
-function overBytes(text, start, end, maxBytes) {
-    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
-}
-/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
-function blank(text, start, end) {
-    for (let i = start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09)
-            return false;
-    }
-    return true;
-}
-
-
-/***/ }),
-
-/***/ 2826:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Md: () => (/* binding */ payloadOf),
-/* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
-/* harmony export */   Zg: () => (/* binding */ pae),
-/* harmony export */   lH: () => (/* binding */ readSignatureMember)
-/* harmony export */ });
-/* unused harmony export isSignedAt */
-/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5872);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
-/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
-/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7753);
-/**
- * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
- * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
- * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
- * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
- * (src/trust/); making one is the tools' (src/tools/signing.ts).
- */
-
-
-
-
-const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
-const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
-const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
-/** The `signature` member's shape: the seven members with their types and values, nothing else. */
-function readSignatureMember(v) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v))
-        return { ok: false, reason: 'signature is not an object' };
-    for (const k of Object.keys(v))
-        if (!MEMBERS.includes(k))
-            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    for (const k of MEMBERS)
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(v, k))
-            return { ok: false, reason: `signature.${k} is missing` };
-    if (v['version'] !== 1)
-        return { ok: false, reason: 'signature.version must be 1' };
-    if (v['algorithm'] !== 'ed25519')
-        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (v['payload_type'] !== PAYLOAD_TYPE)
-        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
-    for (const k of ['signed_payload_digest', 'key_id']) {
-        const d = v[k];
-        if (typeof d !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(d))
-            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
-    }
-    const sig = v['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
-        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
-    }
-    const at = v['signed_at'];
-    if (typeof at !== 'string' || !isSignedAt(at))
-        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-    const member = {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: v['signed_payload_digest'],
-        key_id: v['key_id'],
-        signature: sig,
-        signed_at: at,
-    };
-    return { ok: true, value: member };
-}
-/**
- * P: the canonical text of the record without its `signature` member. Members are defined one by
- * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
- */
-function payloadOf(record) {
-    const unsigned = {};
-    for (const k of Object.keys(record)) {
-        if (k !== 'signature')
-            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
-    }
-    return (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(unsigned);
-}
-/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
-function pae(type, body) {
-    const t = Buffer.from(type, 'utf8');
-    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-
-
-/***/ }),
-
-/***/ 186:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lp: () => (/* binding */ Scanner),
 /* harmony export */   Pn: () => (/* binding */ pathKey),
-/* harmony export */   rr: () => (/* binding */ LineIndex),
-/* harmony export */   t1: () => (/* binding */ firstValueEnd),
-/* harmony export */   z3: () => (/* binding */ parseStrict)
+/* harmony export */   SQ: () => (/* binding */ scan),
+/* harmony export */   Sw: () => (/* binding */ runScanner),
+/* harmony export */   t1: () => (/* binding */ firstValueEnd)
 /* harmony export */ });
-/* unused harmony export scan */
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6153);
-/**
- * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
- *
- * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
- * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
- * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
- * start. Values are taken from JSON.parse (`__proto__` is an ordinary own key there), which sees the
- * text first: when it accepts, the text is trusted grammar and `parseStrict` either proves it clean
- * from the parsed value alone (nothing to collect: `provablyClean`) or scans it in trusted mode;
- * when it refuses, the full scan says where and why.
- */
-
 /** The key under which `elements` holds a path's offsets. */
 const pathKey = (path) => JSON.stringify(path);
 var C;
@@ -39340,123 +39218,6 @@ function runScanner(scanner) {
             return { ok: false, reason: { offset: e.offset, message: e.message } };
         throw e;
     }
-}
-const wellFormed = (s) => s.isWellFormed();
-/**
- * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
- * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
- * character by character. When it rejects, the full scan finds and locates the error.
- *
- * Both scans run on the document's own slice, never on the text around it: a search (for the next
- * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
- * its size whatever its lines hold. Offsets are moved back to the whole text's.
- */
-function parseStrict(text, options, start = 0, end = text.length) {
-    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
-    let value;
-    try {
-        value = JSON.parse(slice);
-    }
-    catch (e) {
-        const r = scan(slice, options);
-        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-        return {
-            ok: false,
-            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
-        };
-    }
-    const trusted = wellFormed(slice);
-    if (trusted && provablyClean(slice, value, options))
-        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
-    const r = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
-    if (!r.ok)
-        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
-    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
-}
-const NO_ELEMENTS = new Map();
-/**
- * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
- * value, within the limits, with nothing to collect — proved without a scan, from the value:
- *
- * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
- * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
- * colons in its strings. The parsed value holds every string and member of the text except those a
- * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
- * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
- * the value. False is not an error: the scan then decides, and says where.
- */
-function provablyClean(text, value, o) {
-    if (text.includes('\\u'))
-        return false;
-    if (o.collect)
-        for (const p of o.collect)
-            if (holdsArray(value, p))
-                return false;
-    walkState.colons = 0;
-    walkState.bad = false;
-    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
-    return !walkState.bad && colonsIn(text) === walkState.colons;
-}
-/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
-function holdsArray(value, path) {
-    let v = value;
-    for (const k of path) {
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(v) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(v, k))
-            return false;
-        v = v[k];
-    }
-    return Array.isArray(v);
-}
-const colonsIn = (s) => {
-    let n = 0;
-    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
-        n++;
-    return n;
-};
-/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
-const walkState = { colons: 0, bad: false };
-function walk(v, depth, maxDepth, maxKeys) {
-    if (typeof v === 'string') {
-        if (v.includes(':'))
-            walkState.colons += colonsIn(v);
-        return;
-    }
-    if (typeof v === 'number') {
-        if (!Number.isFinite(v))
-            walkState.bad = true;
-        return;
-    }
-    if (typeof v !== 'object' || v === null)
-        return;
-    if (depth > maxDepth) {
-        walkState.bad = true;
-        return;
-    }
-    if (Array.isArray(v)) {
-        for (let i = 0; i < v.length && !walkState.bad; i++)
-            walk(v[i], depth + 1, maxDepth, maxKeys);
-        return;
-    }
-    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
-    // never a lookup by a key read from the input.
-    const keys = Object.keys(v);
-    if (keys.length > maxKeys)
-        walkState.bad = true;
-    walkState.colons += keys.length;
-    for (const k of keys)
-        if (k.includes(':'))
-            walkState.colons += colonsIn(k);
-    for (const x of Object.values(v)) {
-        if (walkState.bad)
-            return;
-        walk(x, depth + 1, maxDepth, maxKeys);
-    }
-}
-function shifted(elements, by) {
-    const out = new Map();
-    for (const [k, v] of elements)
-        out.set(k, v.map((o) => o + by));
-    return out;
 }
 /**
  * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
@@ -39939,64 +39700,342 @@ class Scanner {
         }
     }
 }
+
+
+/***/ }),
+
+/***/ 755:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  z: () => (/* binding */ parseStrict)
+});
+
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+;// CONCATENATED MODULE: ./src/read/json/proof.ts
 /**
- * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
- * order (a file's decisions, records and findings as they are read), so the index walks forward
- * from the last offset asked, counting newlines; an offset before it is found in a table of line
- * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
- * for a few hundred offsets: 3.3 million lines for 100 000 calls).
+ * The proof that text JSON.parse accepted is strict JSON without a scan (read/json/strict.ts): from
+ * the parsed value alone, when nothing is to be collected.
  */
-class LineIndex {
-    text;
-    /** The line (0-based) and the start of the line of the furthest offset asked. */
-    at = 0;
-    line = 0;
-    lineStart = 0;
-    /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
-    nextBreak = -2;
-    /** Line starts up to `at`, built when an offset before it is asked. */
-    starts = null;
-    constructor(text) {
-        this.text = text;
+
+/**
+ * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
+ * value, within the limits, with nothing to collect — proved without a scan, from the value:
+ *
+ * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
+ * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
+ * colons in its strings. The parsed value holds every string and member of the text except those a
+ * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
+ * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
+ * the value. False is not an error: the scan then decides, and says where.
+ */
+function provablyClean(text, value, o) {
+    if (text.includes('\\u'))
+        return false;
+    if (o.collect)
+        for (const p of o.collect)
+            if (holdsArray(value, p))
+                return false;
+    walkState.colons = 0;
+    walkState.bad = false;
+    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
+    return !walkState.bad && colonsIn(text) === walkState.colons;
+}
+/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
+function holdsArray(value, path) {
+    let v = value;
+    for (const k of path) {
+        if (!(0,json/* isObject */.G)(v) || !(0,json/* hasOwn */.$)(v, k))
+            return false;
+        v = v[k];
     }
-    locate(offset) {
-        if (offset >= this.at) {
-            const t = this.text;
-            const starts = this.starts;
-            if (this.nextBreak === -2)
-                this.nextBreak = t.indexOf('\n');
-            while (this.nextBreak !== -1 && this.nextBreak < offset) {
-                this.line++;
-                this.lineStart = this.nextBreak + 1;
-                starts?.push(this.lineStart);
-                this.nextBreak = t.indexOf('\n', this.lineStart);
-            }
-            this.at = offset;
-            return { line: this.line + 1, column: offset - this.lineStart + 1 };
-        }
-        const starts = this.behind();
-        let lo = 0;
-        let hi = starts.length - 1;
-        while (lo < hi) {
-            const mid = (lo + hi + 1) >> 1;
-            if (starts[mid] <= offset)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        return { line: lo + 1, column: offset - starts[lo] + 1 };
+    return Array.isArray(v);
+}
+const colonsIn = (s) => {
+    let n = 0;
+    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
+        n++;
+    return n;
+};
+/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
+const walkState = { colons: 0, bad: false };
+function walk(v, depth, maxDepth, maxKeys) {
+    if (typeof v === 'string') {
+        if (v.includes(':'))
+            walkState.colons += colonsIn(v);
+        return;
     }
-    /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
-    behind() {
-        if (!this.starts) {
-            const starts = [0];
-            const t = this.text;
-            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
-                starts.push(i + 1);
-            this.starts = starts;
-        }
-        return this.starts;
+    if (typeof v === 'number') {
+        if (!Number.isFinite(v))
+            walkState.bad = true;
+        return;
     }
+    if (typeof v !== 'object' || v === null)
+        return;
+    if (depth > maxDepth) {
+        walkState.bad = true;
+        return;
+    }
+    if (Array.isArray(v)) {
+        for (let i = 0; i < v.length && !walkState.bad; i++)
+            walk(v[i], depth + 1, maxDepth, maxKeys);
+        return;
+    }
+    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
+    // never a lookup by a key read from the input.
+    const keys = Object.keys(v);
+    if (keys.length > maxKeys)
+        walkState.bad = true;
+    walkState.colons += keys.length;
+    for (const k of keys)
+        if (k.includes(':'))
+            walkState.colons += colonsIn(k);
+    for (const x of Object.values(v)) {
+        if (walkState.bad)
+            return;
+        walk(x, depth + 1, maxDepth, maxKeys);
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+;// CONCATENATED MODULE: ./src/read/json/strict.ts
+/**
+ * Strict JSON: JSON.parse for the values (`__proto__` is an ordinary own key there), and the checks
+ * it cannot make, with positions. JSON.parse sees the text first: when it accepts, the text is
+ * trusted grammar, and the value is either proved clean from itself (read/json/proof.ts: nothing to
+ * collect) or scanned in trusted mode; when it refuses, the full scan (read/json/scanner.ts) says
+ * where and why.
+ */
+
+
+const wellFormed = (s) => s.isWellFormed();
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
+ */
+function parseStrict(text, options, start = 0, end = text.length) {
+    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+    let value;
+    try {
+        value = JSON.parse(slice);
+    }
+    catch (e) {
+        const r = (0,scanner/* scan */.SQ)(slice, options);
+        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+        return {
+            ok: false,
+            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+        };
+    }
+    const trusted = wellFormed(slice);
+    if (trusted && provablyClean(slice, value, options))
+        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
+    const r = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
+    if (!r.ok)
+        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+}
+const NO_ELEMENTS = new Map();
+function shifted(elements, by) {
+    const out = new Map();
+    for (const [k, v] of elements)
+        out.set(k, v.map((o) => o + by));
+    return out;
+}
+
+
+/***/ }),
+
+/***/ 5826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ME: () => (/* binding */ fileTooLarge),
+/* harmony export */   MH: () => (/* binding */ MAX_WALK_ENTRIES),
+/* harmony export */   ZG: () => (/* binding */ MAX_KEY_TEXT_BYTES),
+/* harmony export */   d4: () => (/* binding */ MAX_SIGNATURES),
+/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
+/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
+/* harmony export */   ti: () => (/* binding */ lineTooLong),
+/* harmony export */   x0: () => (/* binding */ bundleLimits)
+/* harmony export */ });
+const DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = 64 * 1024;
+/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
+const MAX_SIGNATURES = 16;
+/** Most directory entries one discovery walks before it stops (narrow the inputs). */
+const MAX_WALK_ENTRIES = 500_000;
+const MiB = 1024 * 1024;
+const DEFAULT_BUNDLE_LIMITS = {
+    maxCompressedBytes: 100 * MiB,
+    maxDecompressedBytes: 1024 * MiB,
+    maxRatio: 200,
+    maxManifestBytes: 10 * MiB,
+    maxEventsBytes: 500 * MiB,
+    maxEvents: 100_000,
+    maxLineBytes: 1 * MiB,
+    maxPathBytes: 256,
+    maxMetaBytes: 64 * 1024,
+    maxDepth: 64,
+    maxDecisions: DEFAULT_LIMITS.maxDecisions,
+};
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+function bundleLimits(read) {
+    return {
+        ...DEFAULT_BUNDLE_LIMITS,
+        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+        maxDecisions: read.maxDecisions,
+    };
+}
+
+
+/***/ }),
+
+/***/ 771:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mn: () => (/* binding */ lines),
+/* harmony export */   Q_: () => (/* binding */ overBytes),
+/* harmony export */   hQ: () => (/* binding */ blank)
+/* harmony export */ });
+/**
+ * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
+ * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
+ */
+function* lines(text) {
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        yield { line, start, end };
+        start = next;
+    }
+}
+/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
+function overBytes(text, start, end, maxBytes) {
+    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
+}
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 2826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Md: () => (/* binding */ payloadOf),
+/* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
+/* harmony export */   Zg: () => (/* binding */ pae),
+/* harmony export */   lH: () => (/* binding */ readSignatureMember)
+/* harmony export */ });
+/* unused harmony export isSignedAt */
+/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5872);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
+/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
+/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7753);
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
+/** The `signature` member's shape: the seven members with their types and values, nothing else. */
+function readSignatureMember(v) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(v))
+        if (!MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of MEMBERS)
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(v, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (v['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (v['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (v['payload_type'] !== PAYLOAD_TYPE)
+        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const d = v[k];
+        if (typeof d !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(d))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = v['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = v['signed_at'];
+    if (typeof at !== 'string' || !isSignedAt(at))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: v['signed_payload_digest'],
+        key_id: v['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, value: member };
+}
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const t = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
 }
 
 

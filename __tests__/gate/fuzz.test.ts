@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
-import { parseStrict } from '../../src/read/strict-json.js';
+import { parseStrict } from '../../src/read/json/strict.js';
 import { demoCorpus } from '../support/corpus.js';
 import { arbByteOps, arbStructOp, assertNoNewVerified, type Corpus, mutateBytes, mutateStructure, verifyCorpus } from '../support/fuzz.js';
 

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LineIndex, parseStrict, pathKey, scan } from '../../src/read/strict-json.js';
+import { LineIndex } from '../../src/read/json/positions.js';
+import { pathKey, scan } from '../../src/read/json/scanner.js';
+import { parseStrict } from '../../src/read/json/strict.js';
 
 const opts = { maxDepth: 64 };
 const err = (text: string) => {

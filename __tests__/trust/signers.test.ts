@@ -350,7 +350,7 @@ describe('required levels (§7)', () => {
   it('an observed_confirmed requirement names the missing read, not the missing record', () => {
     const r = verify(evidence({ 'r.json': [addKey()] }), { ...OPTIONS, policy: policy('github_deploy_key=observed_confirmed') });
     expect(r.findings.find((f) => f.code === 'policy_unmet')!.message).toMatch(
-      /requires observed_confirmed; earned asserted: no later successful read of the same target exists in this run$/,
+      /requires observed_confirmed; earned asserted: no later successful read of the same target in this run$/,
     );
   });
 

@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2862);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4956);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2862:
+/***/ 4956:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3879,10 +3879,12 @@ const hash = {
 
 // EXTERNAL MODULE: ./src/core/time.ts
 var core_time = __nccwpck_require__(2334);
-// EXTERNAL MODULE: ./src/read/documents.ts
-var documents = __nccwpck_require__(7602);
-// EXTERNAL MODULE: ./src/read/strict-json.ts
-var strict_json = __nccwpck_require__(186);
+// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
+var documents = __nccwpck_require__(1035);
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
 ;// CONCATENATED MODULE: ./src/tools/import/exports.ts
 /**
  * Provider export files → located JSON entries, through the gate's one document pipeline
@@ -3892,6 +3894,7 @@ var strict_json = __nccwpck_require__(186);
  * (`--jq '.[]'`), one object, or an object with a list member (Slack's `{"entries": [...]}`). An
  * empty page is no entries. Every entry keeps its own file:line:column. Never a network call.
  */
+
 
 
 
@@ -3928,23 +3931,39 @@ function* pages(text, limits, listKey, at, sink, findings) {
                 return;
             }
             // An inner page: parse its own slice again for its elements' offsets.
-            const end = (0,strict_json/* firstValueEnd */.t1)(text, opts, offset);
-            const inner = end.ok ? (0,strict_json/* parseStrict */.z3)(text, opts, offset, end.value) : null;
-            page(item, inner?.ok ? (inner.value.elements.get((0,strict_json/* pathKey */.Pn)([])) ?? []) : [], false);
+            const end = (0,scanner/* firstValueEnd */.t1)(text, opts, offset);
+            const inner = end.ok ? (0,strict/* parseStrict */.z)(text, opts, offset, end.value) : null;
+            page(item, inner?.ok ? (inner.value.elements.get((0,scanner/* pathKey */.Pn)([])) ?? []) : [], false);
         });
     };
     const collect = [[], ...(listKey ? [[listKey]] : [])];
     for (const doc of (0,documents/* documents */.DB)(text, 'values', { limits, collect }, sink)) {
         const v = doc.value;
         if (Array.isArray(v))
-            page(v, doc.elements.get((0,strict_json/* pathKey */.Pn)([])) ?? [], v.some(Array.isArray));
+            page(v, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], v.some(Array.isArray));
         else if (listKey && (0,json/* isObject */.G)(v) && Array.isArray(v[listKey]))
-            page(v[listKey], doc.elements.get((0,strict_json/* pathKey */.Pn)([listKey])) ?? [], false);
+            page(v[listKey], doc.elements.get((0,scanner/* pathKey */.Pn)([listKey])) ?? [], false);
         else
             take(v, doc.start);
         yield* entries;
         entries = [];
     }
+}
+
+;// CONCATENATED MODULE: ./src/tools/import/github-subject.ts
+
+function deployKey(recordId, owner, repo, title, scope) {
+    return {
+        kind: 'record',
+        provider: 'github',
+        recordId,
+        scope,
+        subject: {
+            action_class: 'github_deploy_key',
+            verb: 'create',
+            target: { owner: label(owner), repo: label(repo), key_title_hash: targetHash('github_key_title', title) },
+        },
+    };
 }
 
 // EXTERNAL MODULE: ./src/core/model.ts
@@ -4026,23 +4045,10 @@ function entryTime(v, unit = 'ms') {
     return null;
 }
 
-;// CONCATENATED MODULE: ./src/tools/import/github-audit.ts
+;// CONCATENATED MODULE: ./src/tools/import/github-audit-log.ts
 
 
 
-function deployKey(recordId, owner, repo, title, scope) {
-    return {
-        kind: 'record',
-        provider: 'github',
-        recordId,
-        scope,
-        subject: {
-            action_class: 'github_deploy_key',
-            verb: 'create',
-            target: { owner: label(owner), repo: label(repo), key_title_hash: targetHash('github_key_title', title) },
-        },
-    };
-}
 function githubAuditLog(e) {
     if (e['action'] !== 'public_key.create')
         return { kind: 'skip', reason: 'other action' };
@@ -4062,6 +4068,11 @@ function githubAuditLog(e) {
     const scope = { actors: actor ? [actor] : [], repo, time: entryTime(e['@timestamp']) ?? entryTime(e['created_at']) };
     return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
 }
+
+;// CONCATENATED MODULE: ./src/tools/import/github-webhook.ts
+
+
+
 /** Headers as the deliveries API returns them: names in any case. */
 const header = (headers, name) => {
     if (!headers)
@@ -4208,6 +4219,7 @@ function slackAuditLog(o) {
  * entries under one id are an error naming it. Output: NDJSON, one record per line in record-id
  * order, canonical JSON, signed with --sign-key when given. Any error: nothing is written.
  */
+
 
 
 
@@ -4815,170 +4827,19 @@ function allocate(claimants, records) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/core/diagnose.ts
-/**
- * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
- * decided once, from the allocation the ladder made, and carried as values (explain.ts puts them in
- * words). Reasons list at most SNAGS_LISTED records and count the rest, and the nearest call to an
- * unmatched record is found through one index per class and verb, built only for the groups an
- * unmatched record asks about, so no diagnosis grows quadratically with the input.
- */
+;// CONCATENATED MODULE: ./src/core/nearest.ts
 
 
-
-
-/** Records a reason names before it counts the rest. */
-const SNAGS_LISTED = 3;
-const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
+/** Add `v` to the list at `k`. */
 function push(m, k, v) {
-    const xs = m.get(k);
-    if (xs)
-        xs.push(v);
+    const list = m.get(k);
+    if (list)
+        list.push(v);
     else
         m.set(k, [v]);
 }
-function diagnoser(calls, records, allocated) {
-    const holders = new Map();
-    for (const call of calls) {
-        const r = allocated[call.order];
-        if (r)
-            holders.set(r, call);
-    }
-    return {
-        noRecord: snagIndex(records, holders),
-        verdicts: () => {
-            const unbound = records.filter((r) => isUsable(r) && !holders.has(r));
-            const unmatched = unmatchedIndex(calls, allocated, unbound);
-            return records.map((r) => {
-                if (!isUsable(r)) {
-                    const u = r;
-                    return { outcome: u.check.outcome, record: u };
-                }
-                const holder = holders.get(r);
-                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
-            });
-        },
-    };
-}
-/** The no-record reason when no record names the digest: nothing listed, nothing counted. */
-const NO_SNAGS = Object.freeze([]);
-const NO_MORE = new Map();
-/**
- * Why no record served a call with this digest and provider: computed once per (digest, provider),
- * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
- * of calls share one subject.
- */
-function snagIndex(records, holders) {
-    const byDigest = new Map();
-    for (const r of records) {
-        push(byDigest, r.input.record.binding_digest, r);
-        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
-            push(byDigest, r.check.recomputed, r);
-    }
-    const cache = new Map();
-    return (digest, provider) => {
-        // No record names this digest (the common case when a run has no exports): nothing to list or cache.
-        if (!byDigest.has(digest))
-            return { kind: 'no_record', digest, snags: NO_SNAGS, more: NO_MORE };
-        const key = `${digest}\u0000${provider ?? ''}`;
-        const hit = cache.get(key);
-        if (hit)
-            return hit;
-        const listed = [];
-        const more = new Map();
-        for (const record of byDigest.get(digest) ?? []) {
-            let snag;
-            if (!isUsable(record))
-                snag = { kind: 'unusable', record: record };
-            else {
-                const holder = holders.get(record);
-                // An unused usable record of this digest was refused for its provider (the only other reason).
-                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
-            }
-            if (listed.length < SNAGS_LISTED)
-                listed.push(snag);
-            else
-                more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);
-        }
-        const out = { kind: 'no_record', digest, snags: listed, more };
-        cache.set(key, out);
-        return out;
-    };
-}
 /** The target of a call that has a subject. */
 const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
-/** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
-function narrowedDigest(r) {
-    const { action_class, verb, target } = r.input.record.subject;
-    const narrowed = (0,projection/* narrowTarget */.nw)(action_class, target);
-    const b = narrowed && Object.keys(narrowed).length > 0 ? (0,binding/* binding */.Ch)({ action_class, verb, target: narrowed }) : null;
-    return b?.ok ? b.digest : null;
-}
-/**
- * Why a usable record bound no call (`unbound`: every such record). The calls are indexed by digest
- * only for the digests those records name, and the nearest-call index only when one needs it.
- */
-function unmatchedIndex(calls, allocated, unbound) {
-    const exact = new Map();
-    const wanted = new Set();
-    for (const r of unbound) {
-        const d = narrowedDigest(r);
-        exact.set(r, d);
-        wanted.add(r.input.record.binding_digest);
-        if (d !== null)
-            wanted.add(d);
-    }
-    let byDigest = null;
-    let nearest = null;
-    /** The nearest-call index, asked about every unbound record that no call matches by digest. */
-    const nearestFor = (index) => {
-        const queries = [];
-        for (const r of unbound) {
-            const d = exact.get(r) ?? null;
-            if (index.has(r.input.record.binding_digest) || (d !== null && index.has(d)))
-                continue;
-            const { action_class, verb, target } = r.input.record.subject;
-            queries.push({ actionClass: action_class, verb, target });
-        }
-        return new NearestCalls(calls, queries);
-    };
-    return (r) => {
-        if (!byDigest) {
-            byDigest = new Map();
-            for (const c of calls)
-                if (c.input.projection.kind === 'subject' && wanted.has(c.input.projection.digest))
-                    push(byDigest, c.input.projection.digest, c);
-        }
-        const digest = r.input.record.binding_digest;
-        const same = byDigest.get(digest);
-        if (same) {
-            let otherProvider = null;
-            let ineligible = null;
-            let verified = null;
-            for (const c of same) {
-                const e = c.eligibility;
-                const holding = allocated[c.order];
-                if (!e.ok)
-                    ineligible ??= c;
-                else if (holding)
-                    verified ??= { call: c, record: holding };
-                else if (e.provider !== null && e.provider !== r.input.record.provider)
-                    otherProvider ??= c;
-            }
-            return { kind: 'same_subject', otherProvider, ineligible, verified };
-        }
-        const { action_class, verb, target } = r.input.record.subject;
-        // A record whose target carries more than the bound fields may still equal a call on all of them.
-        const d = exact.get(r) ?? null;
-        const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
-        if (!near)
-            return { kind: 'no_call', actionClass: action_class, verb };
-        const t = targetOf(near);
-        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
-        const differ = keys.filter((k) => !sameField(t, target, k));
-        return { kind: 'nearest', call: near, differ };
-    };
-}
 /**
  * The nearest call to a record's subject among the calls of its class and verb: the most bound
  * fields equal (absent on both counts as equal; a string equals only a string), ties to the first
@@ -5177,6 +5038,162 @@ class GroupIndex {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/diagnose.ts
+/**
+ * Diagnoses: why an eligible call got no record, and why a usable record bound no call. Both are
+ * decided once, from the allocation the ladder made, and carried as values (explain.ts puts them in
+ * words). Reasons list at most SNAGS_LISTED records and count the rest, and the nearest call to an
+ * unmatched record is found through one index per class and verb, built only for the groups an
+ * unmatched record asks about, so no diagnosis grows quadratically with the input.
+ */
+
+
+
+
+/** Records a reason names before it counts the rest. */
+const SNAGS_LISTED = 3;
+const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
+function diagnoser(calls, records, allocated) {
+    const holders = new Map();
+    for (const call of calls) {
+        const r = allocated[call.order];
+        if (r)
+            holders.set(r, call);
+    }
+    return {
+        noRecord: snagIndex(records, holders),
+        verdicts: () => {
+            const unbound = records.filter((r) => isUsable(r) && !holders.has(r));
+            const unmatched = unmatchedIndex(calls, allocated, unbound);
+            return records.map((r) => {
+                if (!isUsable(r)) {
+                    const u = r;
+                    return { outcome: u.check.outcome, record: u };
+                }
+                const holder = holders.get(r);
+                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+            });
+        },
+    };
+}
+/** The no-record reason when no record names the digest: nothing listed, nothing counted. */
+const NO_SNAGS = Object.freeze([]);
+const NO_MORE = new Map();
+/**
+ * Why no record served a call with this digest and provider: computed once per (digest, provider),
+ * listing at most SNAGS_LISTED records and counting the rest, so reasons stay small when thousands
+ * of calls share one subject.
+ */
+function snagIndex(records, holders) {
+    const byDigest = new Map();
+    for (const r of records) {
+        push(byDigest, r.input.record.binding_digest, r);
+        if (r.check.recomputed !== null && r.check.recomputed !== r.input.record.binding_digest)
+            push(byDigest, r.check.recomputed, r);
+    }
+    const cache = new Map();
+    return (digest, provider) => {
+        // No record names this digest (the common case when a run has no exports): nothing to list or cache.
+        if (!byDigest.has(digest))
+            return { kind: 'no_record', digest, snags: NO_SNAGS, more: NO_MORE };
+        const key = `${digest}\u0000${provider ?? ''}`;
+        const hit = cache.get(key);
+        if (hit)
+            return hit;
+        const listed = [];
+        const more = new Map();
+        for (const record of byDigest.get(digest) ?? []) {
+            let snag;
+            if (!isUsable(record))
+                snag = { kind: 'unusable', record: record };
+            else {
+                const holder = holders.get(record);
+                // An unused usable record of this digest was refused for its provider (the only other reason).
+                snag = holder ? { kind: 'taken', record, holder } : { kind: 'other_provider', record, callProvider: provider ?? '' };
+            }
+            if (listed.length < SNAGS_LISTED)
+                listed.push(snag);
+            else
+                more.set(snagKind(snag), (more.get(snagKind(snag)) ?? 0) + 1);
+        }
+        const out = { kind: 'no_record', digest, snags: listed, more };
+        cache.set(key, out);
+        return out;
+    };
+}
+/** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
+function narrowedDigest(r) {
+    const { action_class, verb, target } = r.input.record.subject;
+    const narrowed = (0,projection/* narrowTarget */.nw)(action_class, target);
+    const b = narrowed && Object.keys(narrowed).length > 0 ? (0,binding/* binding */.Ch)({ action_class, verb, target: narrowed }) : null;
+    return b?.ok ? b.digest : null;
+}
+/**
+ * Why a usable record bound no call (`unbound`: every such record). The calls are indexed by digest
+ * only for the digests those records name, and the nearest-call index only when one needs it.
+ */
+function unmatchedIndex(calls, allocated, unbound) {
+    const exact = new Map();
+    const wanted = new Set();
+    for (const r of unbound) {
+        const d = narrowedDigest(r);
+        exact.set(r, d);
+        wanted.add(r.input.record.binding_digest);
+        if (d !== null)
+            wanted.add(d);
+    }
+    let byDigest = null;
+    let nearest = null;
+    /** The nearest-call index, asked about every unbound record that no call matches by digest. */
+    const nearestFor = (index) => {
+        const queries = [];
+        for (const r of unbound) {
+            const d = exact.get(r) ?? null;
+            if (index.has(r.input.record.binding_digest) || (d !== null && index.has(d)))
+                continue;
+            const { action_class, verb, target } = r.input.record.subject;
+            queries.push({ actionClass: action_class, verb, target });
+        }
+        return new NearestCalls(calls, queries);
+    };
+    return (r) => {
+        if (!byDigest) {
+            byDigest = new Map();
+            for (const c of calls)
+                if (c.input.projection.kind === 'subject' && wanted.has(c.input.projection.digest))
+                    push(byDigest, c.input.projection.digest, c);
+        }
+        const digest = r.input.record.binding_digest;
+        const same = byDigest.get(digest);
+        if (same) {
+            let otherProvider = null;
+            let ineligible = null;
+            let verified = null;
+            for (const c of same) {
+                const e = c.eligibility;
+                const holding = allocated[c.order];
+                if (!e.ok)
+                    ineligible ??= c;
+                else if (holding)
+                    verified ??= { call: c, record: holding };
+                else if (e.provider !== null && e.provider !== r.input.record.provider)
+                    otherProvider ??= c;
+            }
+            return { kind: 'same_subject', otherProvider, ineligible, verified };
+        }
+        const { action_class, verb, target } = r.input.record.subject;
+        // A record whose target carries more than the bound fields may still equal a call on all of them.
+        const d = exact.get(r) ?? null;
+        const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
+        if (!near)
+            return { kind: 'no_call', actionClass: action_class, verb };
+        const t = targetOf(near);
+        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
+        const differ = keys.filter((k) => !sameField(t, target, k));
+        return { kind: 'nearest', call: near, differ };
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/ladder.ts
 /**
  * The ladder (§5): what each call earns, as a value that carries its reason, decided here and only
@@ -5295,6 +5312,7 @@ const callName = (c) => `${c.run.artifact} decision ${c.input.index} (${at(c.inp
 /** How a call is named in its own findings: its tool (or "decision") and its index. */
 const callTitle = (c) => `${c.input.tool === null ? 'decision' : (0,core_text/* quote */.hD)(c.input.tool)} (decision ${c.input.index})`;
 const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
+/** Why a call earned no observed_confirmed: the one wording, in reasons and in findings. */
 const NO_READ = 'no later successful read of the same target in this run';
 const NO_RECORD = 'no audit record binds its subject';
 /** The most common reason, shared rather than rebuilt for every asserted call. */
@@ -5398,7 +5416,6 @@ function unmatchedText(u, record) {
 
 
 
-const verdicts_NO_READ = 'no later successful read of the same target exists in this run';
 /** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
 const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
 /** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
@@ -5412,7 +5429,7 @@ function whyNotReached(outcome, needed) {
         case 'asserted':
             if (outcome.why.kind === 'ineligible')
                 return outcome.why.reason;
-            return needed === 'verified' ? notVerifiedText(outcome.why, true) : verdicts_NO_READ;
+            return needed === 'verified' ? notVerifiedText(outcome.why, true) : NO_READ;
     }
 }
 /** The findings a call's claim and its required level earn. */
@@ -6240,130 +6257,15 @@ function decodeRead(text, rel) {
     return { run, records: w.records.map((r) => recordOf(r, rel)), findings: w.findings, digests: w.digests };
 }
 
-;// CONCATENATED MODULE: ./src/gate/readers.ts
-/**
- * Where input files are read: on the main thread (one at a time, as they are merged), or on worker
- * threads that read, parse, classify and bind each file and send back a compact text (read/wire.ts),
- * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
- * report does not depend on which file finished first. Both sides of the worker protocol are here.
- *
- * `jobs` threads read: jobs − 1 workers and the main thread. Workers are given the largest files
- * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
- * thread reads, in path order, the files no worker has been given yet, and while it waits for a
- * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
- * with a finding naming it (never a skipped file); the files it held go to a fresh worker. A worker
- * that cannot start (it ends before its reader says it is loaded) read nothing: its files, and every
- * file no worker holds, are read on the main thread, and no more workers are started.
- */
+;// CONCATENATED MODULE: ./src/gate/pool.ts
 
 
-
-
-
-
-
-/**
- * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
- * pool (trust/check.ts) while the next files are read, so reading and checking overlap; the results
- * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
- * the core anyway).
- */
-const AHEAD = 64;
-/** The main thread's reader: the files in path order, read ahead while earlier files' signatures are checked. */
-function inlineReaders(tasks, setup) {
-    const started = [];
-    /** 1: the file's reading has begun (its result may already have been taken). */
-    const begun = new Uint8Array(tasks.length);
-    const start = (k) => {
-        const task = tasks[k];
-        if (task && begun[k] === 0) {
-            begun[k] = 1;
-            started[k] = evidence_readEvidence(task, setup);
-        }
-    };
-    return {
-        async read(i) {
-            start(i);
-            // Each file read ahead runs up to its first wait (its checks), letting those of earlier files finish meanwhile.
-            for (let k = i + 1; k < Math.min(tasks.length, i + 1 + AHEAD) && begun[k] === 0; k++) {
-                await new Promise((resolve) => setImmediate(resolve));
-                start(k);
-            }
-            const got = started[i];
-            if (!got)
-                throw new Error(`file ${i} was never read`);
-            delete started[i];
-            return got;
-        },
-        close: async () => { },
-    };
-}
-/**
- * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
- * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
- * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
- * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.90× at 190 MiB. The
- * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
- */
-const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
 /**
  * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
- * file read here is synchronous), so a worker holding two went idle ~12 % of the time at N = 100 000;
- * with four it is kept busy (0.96× the time, RSS unchanged: BENCHMARKS.md "issue 23, fourth stop").
+ * file read there is synchronous), so a worker must hold enough not to go idle meanwhile
+ * (BENCHMARKS.md, "Reading on every core").
  */
 const DEPTH = 4;
-const sizeOf = (p) => {
-    try {
-        return (0,external_node_fs_.statSync)(p).size;
-    }
-    catch {
-        return 0; // the reader says why it cannot be read
-    }
-};
-/**
- * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
- * the order workers are given files: a bundle's Sigstore checks take ~3.5 ms on the benchmark
- * machine and workers pay from ~50 bundles, so auto starts them from 128 (64 MiB / 512 KiB), clearly
- * past that (BENCHMARKS.md "Keyless checks on every core").
- */
-const KEYLESS_WEIGHT_BYTES = 512 * 1024;
-/** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
-const weightOf = (t, setup) => sizeOf(t.file.path) + (identitiesFor(setup, t.role) && sizeOf((0,formats/* sigstoreOf */.MA)(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
-/** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
-function workerScript() {
-    const here = external_node_path_default().dirname((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
-    for (const dir of [here, external_node_path_default().dirname(here)]) {
-        const p = external_node_path_default().join(dir, 'read-worker.js');
-        if (sizeOf(p) > 0)
-            return p;
-    }
-    return null;
-}
-/**
- * How many threads read this input: `jobs` (null: the machine's cores, when the files' weights add
- * up to at least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
- */
-function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
-    const n = Math.min(jobs ?? cores, sizes.length);
-    if (jobs === null && sizes.reduce((a, b) => a + b, 0) < WORKER_THRESHOLD_BYTES)
-        return 1;
-    return Math.max(n, 1);
-}
-/**
- * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
- * when workers may start; none when not built, as under tests of src/).
- */
-async function openReaders(tasks, setup, jobs, entry) {
-    if (jobs === 1 || tasks.length <= 1)
-        return inlineReaders(tasks, setup);
-    const sizes = tasks.map((t) => weightOf(t, setup));
-    const n = threadsFor(jobs, sizes);
-    const script = n <= 1 ? null : (entry ?? workerScript());
-    if (script === null)
-        return inlineReaders(tasks, setup);
-    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
-    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
-}
 function pending() {
     let done;
     const promise = new Promise((r) => {
@@ -6568,6 +6470,115 @@ function serveReads(port, setup) {
             return new Promise((resolve) => setImmediate(resolve));
         });
     });
+}
+
+;// CONCATENATED MODULE: ./src/gate/readers.ts
+/**
+ * Where input files are read: on the main thread, or on worker threads too (gate/pool.ts) for a
+ * large input. Each file is one unit of work (gate/evidence.ts) wherever it is read, and the gate
+ * takes the results in path order (`read(i)`), so the report does not depend on which file finished
+ * first. This module decides how many threads read (`jobs`, the input's weight).
+ */
+
+
+
+
+
+
+
+/**
+ * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
+ * pool (trust/check.ts) while the next files are read, so reading and checking overlap; the results
+ * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
+ * the core anyway).
+ */
+const AHEAD = 64;
+/** The main thread's reader: the files in path order, read ahead while earlier files' signatures are checked. */
+function inlineReaders(tasks, setup) {
+    const started = [];
+    /** 1: the file's reading has begun (its result may already have been taken). */
+    const begun = new Uint8Array(tasks.length);
+    const start = (k) => {
+        const task = tasks[k];
+        if (task && begun[k] === 0) {
+            begun[k] = 1;
+            started[k] = evidence_readEvidence(task, setup);
+        }
+    };
+    return {
+        async read(i) {
+            start(i);
+            // Each file read ahead runs up to its first wait (its checks), letting those of earlier files finish meanwhile.
+            for (let k = i + 1; k < Math.min(tasks.length, i + 1 + AHEAD) && begun[k] === 0; k++) {
+                await new Promise((resolve) => setImmediate(resolve));
+                start(k);
+            }
+            const got = started[i];
+            if (!got)
+                throw new Error(`file ${i} was never read`);
+            delete started[i];
+            return got;
+        },
+        close: async () => { },
+    };
+}
+/**
+ * Below this many bytes of input, reading on workers does not pay: a worker's start, its own JIT
+ * warm-up and taking its results in are only won back on large inputs (the measurements:
+ * BENCHMARKS.md, "Reading on every core"). The default reads on the main thread below it; an
+ * explicit `jobs` is honoured whatever the size.
+ */
+const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
+const sizeOf = (p) => {
+    try {
+        return (0,external_node_fs_.statSync)(p).size;
+    }
+    catch {
+        return 0; // the reader says why it cannot be read
+    }
+};
+/**
+ * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
+ * the order workers are given files: auto starts workers from 128 bundles (64 MiB / 512 KiB), well
+ * past where they pay (the measurements: BENCHMARKS.md, "Keyless checks on every core").
+ */
+const KEYLESS_WEIGHT_BYTES = 512 * 1024;
+/** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
+const weightOf = (t, setup) => sizeOf(t.file.path) + (identitiesFor(setup, t.role) && sizeOf((0,formats/* sigstoreOf */.MA)(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
+/** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
+function workerScript() {
+    const here = external_node_path_default().dirname((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
+    for (const dir of [here, external_node_path_default().dirname(here)]) {
+        const p = external_node_path_default().join(dir, 'read-worker.js');
+        if (sizeOf(p) > 0)
+            return p;
+    }
+    return null;
+}
+/**
+ * How many threads read this input: `jobs` (null: the machine's cores, when the files' weights add
+ * up to at least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
+ */
+function threadsFor(jobs, sizes, cores = (0,external_node_os_namespaceObject.availableParallelism)()) {
+    const n = Math.min(jobs ?? cores, sizes.length);
+    if (jobs === null && sizes.reduce((a, b) => a + b, 0) < WORKER_THRESHOLD_BYTES)
+        return 1;
+    return Math.max(n, 1);
+}
+/**
+ * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
+ * when workers may start; none when not built, as under tests of src/).
+ */
+async function openReaders(tasks, setup, jobs, entry) {
+    if (jobs === 1 || tasks.length <= 1)
+        return inlineReaders(tasks, setup);
+    const sizes = tasks.map((t) => weightOf(t, setup));
+    const n = threadsFor(jobs, sizes);
+    const script = n <= 1 ? null : (entry ?? workerScript());
+    if (script === null)
+        return inlineReaders(tasks, setup);
+    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
+    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
 }
 
 ;// CONCATENATED MODULE: ./src/gate/gate.ts
@@ -9107,20 +9118,22 @@ var core_json = __nccwpck_require__(6153);
 var model = __nccwpck_require__(4146);
 // EXTERNAL MODULE: ./src/read/classify.ts
 var classify = __nccwpck_require__(3440);
-// EXTERNAL MODULE: ./src/read/documents.ts
-var documents = __nccwpck_require__(7602);
+// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
+var documents = __nccwpck_require__(1035);
 // EXTERNAL MODULE: ./src/read/file-read.ts
 var file_read = __nccwpck_require__(7465);
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
 // EXTERNAL MODULE: ./src/read/limits.ts
 var read_limits = __nccwpck_require__(5826);
 // EXTERNAL MODULE: ./src/core/decision.ts + 1 modules
 var decision = __nccwpck_require__(118);
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
 // EXTERNAL MODULE: ./src/read/shapes.ts + 1 modules
 var shapes = __nccwpck_require__(8981);
-// EXTERNAL MODULE: ./src/read/strict-json.ts
-var strict_json = __nccwpck_require__(186);
 ;// CONCATENATED MODULE: ./src/read/server-log.ts
 /**
  * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
@@ -9230,7 +9243,7 @@ class ServerLog {
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
         if (raw.trim() === '')
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
-        const parsed = (0,strict_json/* parseStrict */.z3)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        const parsed = (0,strict/* parseStrict */.z)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
         if (!parsed.ok)
             return {
                 ok: false,
@@ -9278,7 +9291,7 @@ var read_surface = __nccwpck_require__(2835);
 ;// CONCATENATED MODULE: ./src/read/artifacts.ts
 /**
  * Bytes of one run artifact or audit export → located decisions and records, plus findings.
- * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
+ * Every document is strict JSON (see read/json/strict.ts); every decision and record keeps its line and
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
@@ -9295,8 +9308,8 @@ var read_surface = __nccwpck_require__(2835);
 
 
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
-const SURFACE_KEY = { schema: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[1]) };
-const ROOT_KEY = (0,strict_json/* pathKey */.Pn)([]);
+const SURFACE_KEY = { schema: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[1]) };
+const ROOT_KEY = (0,scanner/* pathKey */.Pn)([]);
 /** Collects findings for one file, capped, and turns offsets into locations. */
 class FileReport extends documents/* LocatingSink */.Bz {
     limits;
@@ -9567,10 +9580,12 @@ var core_text = __nccwpck_require__(2020);
 var core_time = __nccwpck_require__(2334);
 // EXTERNAL MODULE: ./src/read/classify.ts
 var classify = __nccwpck_require__(3440);
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
 // EXTERNAL MODULE: ./src/read/lines.ts
 var lines = __nccwpck_require__(771);
-// EXTERNAL MODULE: ./src/read/strict-json.ts
-var strict_json = __nccwpck_require__(186);
 // EXTERNAL MODULE: ./src/read/surface.ts
 var surface = __nccwpck_require__(2835);
 // EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
@@ -9580,6 +9595,7 @@ var utf8 = __nccwpck_require__(8107);
  * The third job of the bundle reader: events.ndjson, every event's envelope, sequence and content
  * hash, the run root; the decisions of its surface events through the same classifier as plain files.
  */
+
 
 
 
@@ -9655,7 +9671,7 @@ function readEvents(bytes, m, file, limits) {
     let source;
     let earliest = null;
     let latest = null;
-    const surfacePath = (0,strict_json/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
+    const surfacePath = (0,scanner/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
     const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
     for (const { line, start, end } of (0,lines/* lines */.Mn)(text)) {
         const where = `events.ndjson line ${line}`;
@@ -9665,7 +9681,7 @@ function readEvents(bytes, m, file, limits) {
             fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
             fail(`more than ${limits.maxEvents} events`);
-        const r = (0,strict_json/* parseStrict */.z3)(text, opts, start, end);
+        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
         if (!r.ok)
             return fail(`${where} is not strict JSON: ${r.reason.message}`);
         const e = r.value.json;
@@ -9733,7 +9749,7 @@ function otherArchive(bytes, limits) {
     const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
         return null;
-    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    const r = (0,strict/* parseStrict */.z)(d.value, { maxDepth: limits.maxDepth });
     const v = r.ok ? r.value.json : null;
     return (0,json/* isObject */.G)(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
 }
@@ -9742,7 +9758,7 @@ function readManifest(bytes, limits) {
     const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
         throw new read_error/* ReadError */.F('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
-    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    const r = (0,strict/* parseStrict */.z)(d.value, { maxDepth: limits.maxDepth });
     if (!r.ok)
         throw new read_error/* ReadError */.F('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
     const m = r.value.json;
@@ -10543,22 +10559,95 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
 
 /***/ }),
 
-/***/ 7602:
+/***/ 1035:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bz: () => (/* binding */ LocatingSink),
-/* harmony export */   D4: () => (/* binding */ decode),
-/* harmony export */   DB: () => (/* binding */ documents),
-/* harmony export */   OG: () => (/* binding */ logLines)
-/* harmony export */ });
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8522);
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4637);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
-/* harmony import */ var _lines_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(771);
-/* harmony import */ var _strict_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(186);
-/* harmony import */ var _utf8_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8107);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Bz: () => (/* binding */ LocatingSink),
+  D4: () => (/* binding */ decode),
+  DB: () => (/* binding */ documents),
+  OG: () => (/* binding */ logLines)
+});
+
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+// EXTERNAL MODULE: ./src/core/findings.ts
+var findings = __nccwpck_require__(4637);
+;// CONCATENATED MODULE: ./src/read/json/positions.ts
+/** Where an offset of a decoded text is: its 1-based line and column. */
+/**
+ * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
+ * order (a file's decisions, records and findings as they are read), so the index walks forward
+ * from the last offset asked, counting newlines; an offset before it is found in a table of line
+ * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
+ * for a few hundred offsets: 3.3 million lines for 100 000 calls).
+ */
+class LineIndex {
+    text;
+    /** The line (0-based) and the start of the line of the furthest offset asked. */
+    at = 0;
+    line = 0;
+    lineStart = 0;
+    /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
+    nextBreak = -2;
+    /** Line starts up to `at`, built when an offset before it is asked. */
+    starts = null;
+    constructor(text) {
+        this.text = text;
+    }
+    locate(offset) {
+        if (offset >= this.at) {
+            const t = this.text;
+            const starts = this.starts;
+            if (this.nextBreak === -2)
+                this.nextBreak = t.indexOf('\n');
+            while (this.nextBreak !== -1 && this.nextBreak < offset) {
+                this.line++;
+                this.lineStart = this.nextBreak + 1;
+                starts?.push(this.lineStart);
+                this.nextBreak = t.indexOf('\n', this.lineStart);
+            }
+            this.at = offset;
+            return { line: this.line + 1, column: offset - this.lineStart + 1 };
+        }
+        const starts = this.behind();
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (starts[mid] <= offset)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return { line: lo + 1, column: offset - starts[lo] + 1 };
+    }
+    /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
+    behind() {
+        if (!this.starts) {
+            const starts = [0];
+            const t = this.text;
+            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
+                starts.push(i + 1);
+            this.starts = starts;
+        }
+        return this.starts;
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+// EXTERNAL MODULE: ./src/read/lines.ts
+var lines = __nccwpck_require__(771);
+// EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
+var utf8 = __nccwpck_require__(8107);
+;// CONCATENATED MODULE: ./src/read/documents.ts
 /**
  * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
  * starts at and the element offsets its reader asked for. Every input kind reads through here: run
@@ -10568,6 +10657,8 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
  * roots (`oneOrLines`: one value, pretty-printed or not, or one compact value per line). Limits are
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
+
+
 
 
 
@@ -10598,7 +10689,7 @@ class LocatingSink {
     }
     /** Where a located problem goes: here, the findings. */
     report(loc, message) {
-        this.findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .finding */ .gk)('invalid_artifact', loc, message));
+        this.findings.push((0,findings/* finding */.gk)('invalid_artifact', loc, message));
     }
 }
 /** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
@@ -10620,7 +10711,7 @@ function decode(bytes, limits, sink, options = {}) {
     let raw = bytes;
     if (options.gzip && isGzip(bytes)) {
         try {
-            raw = (0,node_zlib__WEBPACK_IMPORTED_MODULE_0__.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+            raw = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
         }
         catch (e) {
             const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
@@ -10629,22 +10720,22 @@ function decode(bytes, limits, sink, options = {}) {
         }
     }
     if (raw.length > limits.maxFileBytes) {
-        sink.error({ line: 1, column: 1 }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .fileTooLarge */ .ME)(raw.length, limits));
+        sink.error({ line: 1, column: 1 }, (0,read_limits/* fileTooLarge */.ME)(raw.length, limits));
         return null;
     }
-    const decoded = (0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeUtf8 */ ._)(raw);
+    const decoded = (0,utf8/* decodeUtf8 */._)(raw);
     if (!decoded.ok) {
-        sink.error((0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .byteLocation */ .I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
+        sink.error((0,utf8/* byteLocation */.I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
         return null;
     }
-    return { text: decoded.value, lines: new _strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .LineIndex */ .rr(decoded.value) };
+    return { text: decoded.value, lines: new LineIndex(decoded.value) };
 }
 /** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
 function* documents(text, mode, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     const parse = (start, end) => {
-        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
         if (r.ok)
             return { value: r.value.json, start, elements: r.value.elements };
         sink.error({ offset: r.reason.offset }, r.reason.message);
@@ -10661,11 +10752,11 @@ function* documents(text, mode, options, sink) {
         return;
     }
     if (mode === 'ndjson') {
-        for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
-            if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
-                sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+        for (const { start, end } of (0,lines/* lines */.Mn)(text)) {
+            if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes)) {
+                sink.error({ offset: start }, (0,read_limits/* lineTooLong */.ti)(limits));
             }
-            else if (!(0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end)) {
+            else if (!(0,lines/* blank */.hQ)(text, start, end)) {
                 // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
                 const doc = parse(start, end);
                 if (doc)
@@ -10713,18 +10804,18 @@ function* oneOrLines(text, opts, limits, sink) {
 function* logLines(text, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
-    for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
-        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
-            sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+    for (const { start, end } of (0,lines/* lines */.Mn)(text)) {
+        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes)) {
+            sink.error({ offset: start }, (0,read_limits/* lineTooLong */.ti)(limits));
             continue;
         }
-        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end))
+        if ((0,lines/* blank */.hQ)(text, start, end))
             continue;
         if (text.charCodeAt(start) !== 0x7b) {
             yield { kind: 'text', start, end };
             continue;
         }
-        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
         if (r.ok)
             yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
         else
@@ -10740,7 +10831,7 @@ function* values(text, opts, limits, sink) {
             at++;
         if (at >= text.length)
             break;
-        const end = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .firstValueEnd */ .t1)(text, opts, at);
+        const end = (0,scanner/* firstValueEnd */.t1)(text, opts, at);
         if (!end.ok) {
             sink.error({ offset: end.reason.offset }, end.reason.message);
             const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
@@ -10752,11 +10843,11 @@ function* values(text, opts, limits, sink) {
         // A value on one line is held to the line limit, as a JSON line would be.
         if (end.value - at > limits.maxLineBytes / 3 &&
             text.lastIndexOf('\n', end.value - 1) < at &&
-            (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, at, end.value, limits.maxLineBytes)) {
-            sink.error({ offset: at }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+            (0,lines/* overBytes */.Q_)(text, at, end.value, limits.maxLineBytes)) {
+            sink.error({ offset: at }, (0,read_limits/* lineTooLong */.ti)(limits));
         }
         else {
-            const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, at, end.value);
+            const r = (0,strict/* parseStrict */.z)(text, opts, at, end.value);
             if (r.ok)
                 yield { doc: { value: r.value.json, start: at, elements: r.value.elements }, end: end.value };
             else
@@ -10783,7 +10874,7 @@ function* values(text, opts, limits, sink) {
 /* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4637);
 /* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
 /* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7753);
-/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7602);
+/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1035);
 /* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
 /**
  * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
@@ -10993,8 +11084,8 @@ const UNSUPPORTED = `unsupported file type: expected ${_formats_js__WEBPACK_IMPO
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
  * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
- * for the kernel to fault in: at N = 100 000 (190 MiB of inputs) `read` took 359 ms of a CPU profile
- * with one and ~40 ms with this buffer (the whole run gained less, 2–4 %: BENCHMARKS.md).
+ * for the kernel to fault in, and reading large inputs spent most of `read` there (the profile and
+ * the gain: BENCHMARKS.md, "Reading on every core").
  */
 let scratch = null;
 const SCRATCH_MAX = 64 * 1024 * 1024;
@@ -11178,6 +11269,718 @@ const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
 function attestedBy(attestation) {
     const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
     return m ? attestation.slice(0, m.index) : null;
+}
+
+
+/***/ }),
+
+/***/ 3853:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lp: () => (/* binding */ Scanner),
+/* harmony export */   Pn: () => (/* binding */ pathKey),
+/* harmony export */   SQ: () => (/* binding */ scan),
+/* harmony export */   Sw: () => (/* binding */ runScanner),
+/* harmony export */   t1: () => (/* binding */ firstValueEnd)
+/* harmony export */ });
+/** The key under which `elements` holds a path's offsets. */
+const pathKey = (path) => JSON.stringify(path);
+var C;
+(function (C) {
+    C[C["TAB"] = 9] = "TAB";
+    C[C["LF"] = 10] = "LF";
+    C[C["CR"] = 13] = "CR";
+    C[C["SPACE"] = 32] = "SPACE";
+    C[C["QUOTE"] = 34] = "QUOTE";
+    C[C["PLUS"] = 43] = "PLUS";
+    C[C["COMMA"] = 44] = "COMMA";
+    C[C["MINUS"] = 45] = "MINUS";
+    C[C["DOT"] = 46] = "DOT";
+    C[C["ZERO"] = 48] = "ZERO";
+    C[C["NINE"] = 57] = "NINE";
+    C[C["COLON"] = 58] = "COLON";
+    C[C["UPPER_E"] = 69] = "UPPER_E";
+    C[C["LBRACKET"] = 91] = "LBRACKET";
+    C[C["BACKSLASH"] = 92] = "BACKSLASH";
+    C[C["RBRACKET"] = 93] = "RBRACKET";
+    C[C["LOWER_E"] = 101] = "LOWER_E";
+    C[C["LBRACE"] = 123] = "LBRACE";
+    C[C["RBRACE"] = 125] = "RBRACE";
+})(C || (C = {}));
+class ScanError {
+    offset;
+    message;
+    constructor(offset, message) {
+        this.offset = offset;
+        this.message = message;
+    }
+}
+const describe = (s) => {
+    const j = JSON.stringify(s);
+    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
+};
+/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
+function scan(text, options, start = 0, end = text.length) {
+    return runScanner(new Scanner(text, start, end, options, false));
+}
+/**
+ * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
+ * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
+ */
+function firstValueEnd(text, options, start, end = text.length) {
+    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
+    try {
+        scanner.run(true);
+        return { ok: true, value: scanner.valueEnd };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
+        throw e;
+    }
+}
+function runScanner(scanner) {
+    try {
+        return { ok: true, value: scanner.run() };
+    }
+    catch (e) {
+        if (e instanceof ScanError)
+            return { ok: false, reason: { offset: e.offset, message: e.message } };
+        throw e;
+    }
+}
+/**
+ * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
+ * collision only costs a comparison of the two decoded keys.
+ */
+function keyHash(s, a, b) {
+    const n = b - a;
+    if (n === 0)
+        return 0;
+    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
+}
+/** Members remembered per open object before switching to a Set of decoded keys. */
+const SMALL = 16;
+const NO_PATHS = [];
+/** The keys and depth of the paths a reader collects, computed once per list (a reader passes the same list for every line). */
+const plans = new WeakMap();
+function collectPlan(collect) {
+    let plan = plans.get(collect);
+    if (!plan) {
+        plan = { keys: new Set(collect.map(pathKey)), maxPath: Math.max(-1, ...collect.map((p) => p.length)) };
+        plans.set(collect, plan);
+    }
+    return plan;
+}
+let shared = null;
+function tables(depths) {
+    if (!shared || shared.kinds.length < depths) {
+        shared = {
+            kinds: new Uint8Array(depths),
+            counts: new Int32Array(depths),
+            starts: new Int32Array(depths * SMALL),
+            ends: new Int32Array(depths * SMALL),
+            hashes: new Int32Array(depths * SMALL),
+            escapes: new Uint8Array(depths * SMALL),
+        };
+    }
+    return shared;
+}
+class Scanner {
+    s;
+    end;
+    o;
+    trusted;
+    i;
+    depth = 0;
+    /** Per depth: 1 for an object, 2 for an array. */
+    kinds;
+    /**
+     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
+     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
+     */
+    counts;
+    starts;
+    ends;
+    hashes;
+    escapes;
+    sets = [];
+    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
+    paths = [];
+    collecting = [];
+    /** The offsets found, by path key (a wanted path that holds no array is absent). */
+    wanted = new Map();
+    wantedKeys;
+    maxPath;
+    maxKeys;
+    /** The last key read, decoded: only kept while path bookkeeping needs it. */
+    lastKey = '';
+    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
+    escaped = false;
+    hash = 0;
+    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
+    nextBackslash = -2;
+    /** Index of the next `\\u` at or after the scan position (-1: none); trusted mode only. */
+    nextUnicode = -2;
+    /**
+     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
+     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
+     */
+    constructor(s, start, end, o, trusted) {
+        this.s = s;
+        this.end = end;
+        this.o = o;
+        this.trusted = trusted;
+        this.i = start;
+        const t = tables(o.maxDepth + 2);
+        this.kinds = t.kinds;
+        this.counts = t.counts;
+        this.starts = t.starts;
+        this.ends = t.ends;
+        this.hashes = t.hashes;
+        this.escapes = t.escapes;
+        const plan = collectPlan(o.collect ?? NO_PATHS);
+        this.wantedKeys = plan.keys;
+        this.maxPath = plan.maxPath;
+        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
+    }
+    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
+    valueEnd = -1;
+    run(firstOnly = false) {
+        const { s, end } = this;
+        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
+            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
+        this.ws();
+        if (this.i >= end)
+            throw new ScanError(this.i, 'empty input: expected a JSON value');
+        this.value();
+        for (;;) {
+            if (this.depth === 0) {
+                this.valueEnd = this.i;
+                if (firstOnly)
+                    return this.wanted;
+                this.ws();
+                if (this.i < end)
+                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
+                return this.wanted;
+            }
+            this.ws();
+            const c = this.i < end ? s.charCodeAt(this.i) : -1;
+            const inObject = this.kinds[this.depth] === 1;
+            if (c === C.COMMA) {
+                this.i++;
+                if (inObject)
+                    this.key();
+                else
+                    this.element();
+            }
+            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
+                this.i++;
+                this.depth--;
+            }
+            else {
+                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
+            }
+        }
+    }
+    what() {
+        if (this.i >= this.end)
+            return 'the end of the input (truncated?)';
+        const ch = this.s.codePointAt(this.i);
+        return ch < 0x20 || ch === 0x7f
+            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
+            : `'${String.fromCodePoint(ch)}'`;
+    }
+    ws() {
+        const { s, end } = this;
+        let i = this.i;
+        while (i < end) {
+            const c = s.charCodeAt(i);
+            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
+                i++;
+            else
+                break;
+        }
+        this.i = i;
+    }
+    /** An array element starts here (after '[' or ','). */
+    element() {
+        this.ws();
+        const col = this.collecting[this.depth];
+        if (col)
+            col.push(this.i);
+        this.value();
+    }
+    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
+    value() {
+        this.ws();
+        const { s, end } = this;
+        const i = this.i;
+        if (i >= end)
+            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
+        const c = s.charCodeAt(i);
+        if (c === C.QUOTE)
+            this.skipString();
+        else if (c === C.LBRACE)
+            this.open(1);
+        else if (c === C.LBRACKET)
+            this.open(2);
+        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
+            this.number();
+        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
+            this.i = i + 4;
+        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
+            this.i = i + 5;
+        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
+            this.i = i + 4;
+        else
+            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
+    }
+    open(kind) {
+        const parentDepth = this.depth;
+        if (parentDepth >= this.o.maxDepth) {
+            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
+        }
+        const d = ++this.depth;
+        this.kinds[d] = kind;
+        this.i++;
+        // Path bookkeeping only as deep as some requested path goes.
+        if (d - 1 <= this.maxPath) {
+            let path = null;
+            if (d === 1)
+                path = [];
+            else {
+                const parent = this.paths[d - 1];
+                if (parent && this.kinds[d - 1] === 1)
+                    path = [...parent, this.lastKey];
+            }
+            this.paths[d] = path;
+            this.collecting[d] = kind === 2 && path ? this.collected(pathKey(path)) : null;
+        }
+        else {
+            this.paths[d] = null;
+            this.collecting[d] = null;
+        }
+        this.ws();
+        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
+        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
+            this.i++;
+            this.depth--;
+            return;
+        }
+        if (kind === 1) {
+            this.counts[d] = 0;
+            this.key();
+        }
+        else {
+            this.element();
+        }
+    }
+    /** Where the element offsets of the array at this path go, when it is wanted. */
+    collected(key) {
+        if (!this.wantedKeys.has(key))
+            return null;
+        let offsets = this.wanted.get(key);
+        if (!offsets)
+            this.wanted.set(key, (offsets = []));
+        return offsets;
+    }
+    sameRaw(a, b, a2, b2) {
+        if (b - a !== b2 - a2)
+            return false;
+        const { s } = this;
+        for (let k = 0; k < b - a; k++)
+            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
+                return false;
+        return true;
+    }
+    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
+    decoded(a, b) {
+        const raw = this.s.slice(a - 1, b + 1);
+        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
+    }
+    /** An object member starts here: key, colon, then its value. */
+    key() {
+        this.ws();
+        const { s } = this;
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
+            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
+        }
+        const at = this.i;
+        this.string();
+        const a = at + 1;
+        const b = this.i - 1;
+        const d = this.depth;
+        const n = this.counts[d];
+        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
+        let key = null;
+        let h = this.hash;
+        if (this.escaped) {
+            key = this.decoded(a, b);
+            h = keyHash(key, 0, key.length);
+        }
+        if (n < SMALL) {
+            const base = d * SMALL;
+            for (let k = 0; k < n; k++) {
+                if (this.hashes[base + k] !== h)
+                    continue;
+                const a2 = this.starts[base + k];
+                const b2 = this.ends[base + k];
+                // Unescaped keys are compared in place; an escaped one on either side is decoded.
+                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
+                if (same)
+                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
+            }
+            this.starts[base + n] = a;
+            this.ends[base + n] = b;
+            this.hashes[base + n] = h;
+            this.escapes[base + n] = this.escaped ? 1 : 0;
+        }
+        else {
+            let set = this.sets[d];
+            if (n === SMALL) {
+                // Switch to a set: decode the first SMALL keys once.
+                if (set)
+                    set.clear();
+                else
+                    this.sets[d] = set = new Set();
+                const base = d * SMALL;
+                for (let k = 0; k < SMALL; k++)
+                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
+            }
+            key ??= this.decoded(a, b);
+            if (set.has(key))
+                throw new ScanError(at, `duplicate key ${describe(key)}`);
+            set.add(key);
+        }
+        if (n + 1 > this.maxKeys)
+            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
+        this.counts[d] = n + 1;
+        if (d <= this.maxPath)
+            this.lastKey = key ?? this.decoded(a, b);
+        this.ws();
+        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
+            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
+        }
+        this.i++;
+        this.value();
+    }
+    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
+    quickEnd(start) {
+        const q = this.s.indexOf('"', start + 1);
+        if (this.nextBackslash !== -1 && this.nextBackslash < start)
+            this.nextBackslash = this.s.indexOf('\\', start);
+        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
+    }
+    /**
+     * Trusted mode: the closing quote of a string at `start` that holds escapes, found from quote to
+     * quote (a quote preceded by an odd run of backslashes is escaped), or -1 when the string may hold
+     * a `\u` escape: those are left to the exact loop, which refuses lone surrogates (JSON.parse
+     * accepts them). A JSON text inside a string (a server log's decision) is skipped in a few hops
+     * instead of character by character.
+     */
+    escapedEnd(start) {
+        const { s } = this;
+        let q = s.indexOf('"', start + 1);
+        for (;;) {
+            if (q === -1)
+                return -1;
+            let k = q - 1;
+            while (s.charCodeAt(k) === C.BACKSLASH)
+                k--;
+            if ((q - 1 - k) % 2 === 0)
+                break;
+            q = s.indexOf('"', q + 1);
+        }
+        if (this.nextUnicode !== -1 && this.nextUnicode < start)
+            this.nextUnicode = s.indexOf('\\u', start);
+        return this.nextUnicode !== -1 && this.nextUnicode < q ? -1 : q;
+    }
+    /** A string starts at the quote; moves past it and says whether it held an escape. */
+    skipString() {
+        const { s, end } = this;
+        const start = this.i;
+        if (this.trusted) {
+            const q = this.quickEnd(start);
+            if (q !== -1) {
+                this.i = q + 1;
+                return false;
+            }
+            const e = this.escapedEnd(start);
+            if (e !== -1) {
+                this.i = e + 1;
+                return true;
+            }
+        }
+        let i = start + 1;
+        let escaped = false;
+        for (;;) {
+            if (i >= end)
+                throw new ScanError(start, 'unterminated string (truncated?)');
+            const c = s.charCodeAt(i);
+            if (c === C.QUOTE)
+                break;
+            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
+                i++;
+                continue;
+            }
+            if (c === C.BACKSLASH) {
+                escaped = true;
+                i = this.escape(i);
+            }
+            else if (c < 0x20)
+                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
+            else {
+                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
+                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
+                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
+                i += 2;
+            }
+        }
+        this.i = i + 1;
+        return escaped;
+    }
+    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
+    string() {
+        const start = this.i;
+        this.escaped = this.skipString();
+        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
+    }
+    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
+    escape(i) {
+        const { s, end } = this;
+        if (i + 1 >= end)
+            throw new ScanError(i, 'unterminated escape (truncated?)');
+        const e = s.charCodeAt(i + 1);
+        if (e !== 117 /* u */) {
+            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
+                return i + 2;
+            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
+        }
+        const u = this.hex4(i + 2);
+        if (u >= 0xdc00 && u <= 0xdfff)
+            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
+        if (u >= 0xd800 && u <= 0xdbff) {
+            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            }
+            const low = this.hex4(i + 8);
+            if (low < 0xdc00 || low > 0xdfff)
+                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
+            return i + 12;
+        }
+        return i + 6;
+    }
+    hex4(at) {
+        if (at + 4 > this.end)
+            throw new ScanError(at - 2, 'truncated \\u escape');
+        let v = 0;
+        for (let k = 0; k < 4; k++) {
+            const c = this.s.charCodeAt(at + k);
+            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+            if (d < 0)
+                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
+            v = v * 16 + d;
+        }
+        return v;
+    }
+    number() {
+        const { s, end } = this;
+        const start = this.i;
+        let i = start;
+        if (s.charCodeAt(i) === C.MINUS)
+            i++;
+        const digits = () => {
+            const from = i;
+            while (i < end) {
+                const c = s.charCodeAt(i);
+                if (c < C.ZERO || c > C.NINE)
+                    break;
+                i++;
+            }
+            return i - from;
+        };
+        if (i < end && s.charCodeAt(i) === C.ZERO) {
+            i++;
+            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
+                throw new ScanError(start, 'numbers must not have leading zeros');
+        }
+        else if (digits() === 0) {
+            throw new ScanError(start, 'invalid number: expected a digit');
+        }
+        let exp = false;
+        if (i < end && s.charCodeAt(i) === C.DOT) {
+            i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
+        }
+        const e = i < end ? s.charCodeAt(i) : 0;
+        if (e === C.LOWER_E || e === C.UPPER_E) {
+            exp = true;
+            i++;
+            const sign = i < end ? s.charCodeAt(i) : 0;
+            if (sign === C.PLUS || sign === C.MINUS)
+                i++;
+            if (digits() === 0)
+                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
+        }
+        this.i = i;
+        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
+            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 755:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  z: () => (/* binding */ parseStrict)
+});
+
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+;// CONCATENATED MODULE: ./src/read/json/proof.ts
+/**
+ * The proof that text JSON.parse accepted is strict JSON without a scan (read/json/strict.ts): from
+ * the parsed value alone, when nothing is to be collected.
+ */
+
+/**
+ * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
+ * value, within the limits, with nothing to collect — proved without a scan, from the value:
+ *
+ * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
+ * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
+ * colons in its strings. The parsed value holds every string and member of the text except those a
+ * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
+ * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
+ * the value. False is not an error: the scan then decides, and says where.
+ */
+function provablyClean(text, value, o) {
+    if (text.includes('\\u'))
+        return false;
+    if (o.collect)
+        for (const p of o.collect)
+            if (holdsArray(value, p))
+                return false;
+    walkState.colons = 0;
+    walkState.bad = false;
+    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
+    return !walkState.bad && colonsIn(text) === walkState.colons;
+}
+/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
+function holdsArray(value, path) {
+    let v = value;
+    for (const k of path) {
+        if (!(0,json/* isObject */.G)(v) || !(0,json/* hasOwn */.$)(v, k))
+            return false;
+        v = v[k];
+    }
+    return Array.isArray(v);
+}
+const colonsIn = (s) => {
+    let n = 0;
+    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
+        n++;
+    return n;
+};
+/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
+const walkState = { colons: 0, bad: false };
+function walk(v, depth, maxDepth, maxKeys) {
+    if (typeof v === 'string') {
+        if (v.includes(':'))
+            walkState.colons += colonsIn(v);
+        return;
+    }
+    if (typeof v === 'number') {
+        if (!Number.isFinite(v))
+            walkState.bad = true;
+        return;
+    }
+    if (typeof v !== 'object' || v === null)
+        return;
+    if (depth > maxDepth) {
+        walkState.bad = true;
+        return;
+    }
+    if (Array.isArray(v)) {
+        for (let i = 0; i < v.length && !walkState.bad; i++)
+            walk(v[i], depth + 1, maxDepth, maxKeys);
+        return;
+    }
+    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
+    // never a lookup by a key read from the input.
+    const keys = Object.keys(v);
+    if (keys.length > maxKeys)
+        walkState.bad = true;
+    walkState.colons += keys.length;
+    for (const k of keys)
+        if (k.includes(':'))
+            walkState.colons += colonsIn(k);
+    for (const x of Object.values(v)) {
+        if (walkState.bad)
+            return;
+        walk(x, depth + 1, maxDepth, maxKeys);
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+;// CONCATENATED MODULE: ./src/read/json/strict.ts
+/**
+ * Strict JSON: JSON.parse for the values (`__proto__` is an ordinary own key there), and the checks
+ * it cannot make, with positions. JSON.parse sees the text first: when it accepts, the text is
+ * trusted grammar, and the value is either proved clean from itself (read/json/proof.ts: nothing to
+ * collect) or scanned in trusted mode; when it refuses, the full scan (read/json/scanner.ts) says
+ * where and why.
+ */
+
+
+const wellFormed = (s) => s.isWellFormed();
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
+ */
+function parseStrict(text, options, start = 0, end = text.length) {
+    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+    let value;
+    try {
+        value = JSON.parse(slice);
+    }
+    catch (e) {
+        const r = (0,scanner/* scan */.SQ)(slice, options);
+        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+        return {
+            ok: false,
+            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+        };
+    }
+    const trusted = wellFormed(slice);
+    if (trusted && provablyClean(slice, value, options))
+        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
+    const r = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
+    if (!r.ok)
+        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+}
+const NO_ELEMENTS = new Map();
+function shifted(elements, by) {
+    const out = new Map();
+    for (const [k, v] of elements)
+        out.set(k, v.map((o) => o + by));
+    return out;
 }
 
 
@@ -12014,756 +12817,6 @@ function payloadOf(record) {
 function pae(type, body) {
     const t = Buffer.from(type, 'utf8');
     return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-
-
-/***/ }),
-
-/***/ 186:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Pn: () => (/* binding */ pathKey),
-/* harmony export */   rr: () => (/* binding */ LineIndex),
-/* harmony export */   t1: () => (/* binding */ firstValueEnd),
-/* harmony export */   z3: () => (/* binding */ parseStrict)
-/* harmony export */ });
-/* unused harmony export scan */
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6153);
-/**
- * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
- *
- * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
- * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
- * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
- * start. Values are taken from JSON.parse (`__proto__` is an ordinary own key there), which sees the
- * text first: when it accepts, the text is trusted grammar and `parseStrict` either proves it clean
- * from the parsed value alone (nothing to collect: `provablyClean`) or scans it in trusted mode;
- * when it refuses, the full scan says where and why.
- */
-
-/** The key under which `elements` holds a path's offsets. */
-const pathKey = (path) => JSON.stringify(path);
-var C;
-(function (C) {
-    C[C["TAB"] = 9] = "TAB";
-    C[C["LF"] = 10] = "LF";
-    C[C["CR"] = 13] = "CR";
-    C[C["SPACE"] = 32] = "SPACE";
-    C[C["QUOTE"] = 34] = "QUOTE";
-    C[C["PLUS"] = 43] = "PLUS";
-    C[C["COMMA"] = 44] = "COMMA";
-    C[C["MINUS"] = 45] = "MINUS";
-    C[C["DOT"] = 46] = "DOT";
-    C[C["ZERO"] = 48] = "ZERO";
-    C[C["NINE"] = 57] = "NINE";
-    C[C["COLON"] = 58] = "COLON";
-    C[C["UPPER_E"] = 69] = "UPPER_E";
-    C[C["LBRACKET"] = 91] = "LBRACKET";
-    C[C["BACKSLASH"] = 92] = "BACKSLASH";
-    C[C["RBRACKET"] = 93] = "RBRACKET";
-    C[C["LOWER_E"] = 101] = "LOWER_E";
-    C[C["LBRACE"] = 123] = "LBRACE";
-    C[C["RBRACE"] = 125] = "RBRACE";
-})(C || (C = {}));
-class ScanError {
-    offset;
-    message;
-    constructor(offset, message) {
-        this.offset = offset;
-        this.message = message;
-    }
-}
-const describe = (s) => {
-    const j = JSON.stringify(s);
-    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
-};
-/** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
-function scan(text, options, start = 0, end = text.length) {
-    return runScanner(new Scanner(text, start, end, options, false));
-}
-/**
- * Where the first JSON value at or after `start` (after whitespace) ends: a full grammar scan of that
- * value alone, never of what follows it, so a file of many values is scanned once (`[…][…]`).
- */
-function firstValueEnd(text, options, start, end = text.length) {
-    const scanner = new Scanner(text, start, end, { maxDepth: options.maxDepth, ...(options.maxKeys !== undefined ? { maxKeys: options.maxKeys } : {}) }, false);
-    try {
-        scanner.run(true);
-        return { ok: true, value: scanner.valueEnd };
-    }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, reason: { offset: e.offset, message: e.message } };
-        throw e;
-    }
-}
-function runScanner(scanner) {
-    try {
-        return { ok: true, value: scanner.run() };
-    }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, reason: { offset: e.offset, message: e.message } };
-        throw e;
-    }
-}
-const wellFormed = (s) => s.isWellFormed();
-/**
- * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
- * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
- * character by character. When it rejects, the full scan finds and locates the error.
- *
- * Both scans run on the document's own slice, never on the text around it: a search (for the next
- * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
- * its size whatever its lines hold. Offsets are moved back to the whole text's.
- */
-function parseStrict(text, options, start = 0, end = text.length) {
-    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
-    let value;
-    try {
-        value = JSON.parse(slice);
-    }
-    catch (e) {
-        const r = scan(slice, options);
-        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-        return {
-            ok: false,
-            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
-        };
-    }
-    const trusted = wellFormed(slice);
-    if (trusted && provablyClean(slice, value, options))
-        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
-    const r = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
-    if (!r.ok)
-        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
-    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
-}
-const NO_ELEMENTS = new Map();
-/**
- * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
- * value, within the limits, with nothing to collect — proved without a scan, from the value:
- *
- * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
- * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
- * colons in its strings. The parsed value holds every string and member of the text except those a
- * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
- * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
- * the value. False is not an error: the scan then decides, and says where.
- */
-function provablyClean(text, value, o) {
-    if (text.includes('\\u'))
-        return false;
-    if (o.collect)
-        for (const p of o.collect)
-            if (holdsArray(value, p))
-                return false;
-    walkState.colons = 0;
-    walkState.bad = false;
-    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
-    return !walkState.bad && colonsIn(text) === walkState.colons;
-}
-/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
-function holdsArray(value, path) {
-    let v = value;
-    for (const k of path) {
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(v) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(v, k))
-            return false;
-        v = v[k];
-    }
-    return Array.isArray(v);
-}
-const colonsIn = (s) => {
-    let n = 0;
-    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
-        n++;
-    return n;
-};
-/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
-const walkState = { colons: 0, bad: false };
-function walk(v, depth, maxDepth, maxKeys) {
-    if (typeof v === 'string') {
-        if (v.includes(':'))
-            walkState.colons += colonsIn(v);
-        return;
-    }
-    if (typeof v === 'number') {
-        if (!Number.isFinite(v))
-            walkState.bad = true;
-        return;
-    }
-    if (typeof v !== 'object' || v === null)
-        return;
-    if (depth > maxDepth) {
-        walkState.bad = true;
-        return;
-    }
-    if (Array.isArray(v)) {
-        for (let i = 0; i < v.length && !walkState.bad; i++)
-            walk(v[i], depth + 1, maxDepth, maxKeys);
-        return;
-    }
-    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
-    // never a lookup by a key read from the input.
-    const keys = Object.keys(v);
-    if (keys.length > maxKeys)
-        walkState.bad = true;
-    walkState.colons += keys.length;
-    for (const k of keys)
-        if (k.includes(':'))
-            walkState.colons += colonsIn(k);
-    for (const x of Object.values(v)) {
-        if (walkState.bad)
-            return;
-        walk(x, depth + 1, maxDepth, maxKeys);
-    }
-}
-function shifted(elements, by) {
-    const out = new Map();
-    for (const [k, v] of elements)
-        out.set(k, v.map((o) => o + by));
-    return out;
-}
-/**
- * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
- * collision only costs a comparison of the two decoded keys.
- */
-function keyHash(s, a, b) {
-    const n = b - a;
-    if (n === 0)
-        return 0;
-    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
-}
-/** Members remembered per open object before switching to a Set of decoded keys. */
-const SMALL = 16;
-const NO_PATHS = [];
-/** The keys and depth of the paths a reader collects, computed once per list (a reader passes the same list for every line). */
-const plans = new WeakMap();
-function collectPlan(collect) {
-    let plan = plans.get(collect);
-    if (!plan) {
-        plan = { keys: new Set(collect.map(pathKey)), maxPath: Math.max(-1, ...collect.map((p) => p.length)) };
-        plans.set(collect, plan);
-    }
-    return plan;
-}
-let shared = null;
-function tables(depths) {
-    if (!shared || shared.kinds.length < depths) {
-        shared = {
-            kinds: new Uint8Array(depths),
-            counts: new Int32Array(depths),
-            starts: new Int32Array(depths * SMALL),
-            ends: new Int32Array(depths * SMALL),
-            hashes: new Int32Array(depths * SMALL),
-            escapes: new Uint8Array(depths * SMALL),
-        };
-    }
-    return shared;
-}
-class Scanner {
-    s;
-    end;
-    o;
-    trusted;
-    i;
-    depth = 0;
-    /** Per depth: 1 for an object, 2 for an array. */
-    kinds;
-    /**
-     * Per depth, the members of the open object so far: for the first SMALL, the raw key's start,
-     * end and hash (no string is made unless two hashes meet); past that, a Set of decoded keys.
-     */
-    counts;
-    starts;
-    ends;
-    hashes;
-    escapes;
-    sets = [];
-    /** Per depth: the path of the open container, or null when nobody asked for anything below it. */
-    paths = [];
-    collecting = [];
-    /** The offsets found, by path key (a wanted path that holds no array is absent). */
-    wanted = new Map();
-    wantedKeys;
-    maxPath;
-    maxKeys;
-    /** The last key read, decoded: only kept while path bookkeeping needs it. */
-    lastKey = '';
-    /** Set by string(): whether the last string had an escape, and its hash over raw code units. */
-    escaped = false;
-    hash = 0;
-    /** Index of the next backslash at or after the scan position (-1: none); trusted mode only. */
-    nextBackslash = -2;
-    /** Index of the next `\\u` at or after the scan position (-1: none); trusted mode only. */
-    nextUnicode = -2;
-    /**
-     * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
-     * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
-     */
-    constructor(s, start, end, o, trusted) {
-        this.s = s;
-        this.end = end;
-        this.o = o;
-        this.trusted = trusted;
-        this.i = start;
-        const t = tables(o.maxDepth + 2);
-        this.kinds = t.kinds;
-        this.counts = t.counts;
-        this.starts = t.starts;
-        this.ends = t.ends;
-        this.hashes = t.hashes;
-        this.escapes = t.escapes;
-        const plan = collectPlan(o.collect ?? NO_PATHS);
-        this.wantedKeys = plan.keys;
-        this.maxPath = plan.maxPath;
-        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
-    }
-    /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
-    valueEnd = -1;
-    run(firstOnly = false) {
-        const { s, end } = this;
-        if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
-            throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
-        this.ws();
-        if (this.i >= end)
-            throw new ScanError(this.i, 'empty input: expected a JSON value');
-        this.value();
-        for (;;) {
-            if (this.depth === 0) {
-                this.valueEnd = this.i;
-                if (firstOnly)
-                    return this.wanted;
-                this.ws();
-                if (this.i < end)
-                    throw new ScanError(this.i, `unexpected ${this.what()} after the JSON value`);
-                return this.wanted;
-            }
-            this.ws();
-            const c = this.i < end ? s.charCodeAt(this.i) : -1;
-            const inObject = this.kinds[this.depth] === 1;
-            if (c === C.COMMA) {
-                this.i++;
-                if (inObject)
-                    this.key();
-                else
-                    this.element();
-            }
-            else if (c === (inObject ? C.RBRACE : C.RBRACKET)) {
-                this.i++;
-                this.depth--;
-            }
-            else {
-                throw new ScanError(this.i, `expected ',' or '${inObject ? '}' : ']'}' but found ${this.what()}`);
-            }
-        }
-    }
-    what() {
-        if (this.i >= this.end)
-            return 'the end of the input (truncated?)';
-        const ch = this.s.codePointAt(this.i);
-        return ch < 0x20 || ch === 0x7f
-            ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
-            : `'${String.fromCodePoint(ch)}'`;
-    }
-    ws() {
-        const { s, end } = this;
-        let i = this.i;
-        while (i < end) {
-            const c = s.charCodeAt(i);
-            if (c === C.SPACE || c === C.LF || c === C.CR || c === C.TAB)
-                i++;
-            else
-                break;
-        }
-        this.i = i;
-    }
-    /** An array element starts here (after '[' or ','). */
-    element() {
-        this.ws();
-        const col = this.collecting[this.depth];
-        if (col)
-            col.push(this.i);
-        this.value();
-    }
-    /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
-    value() {
-        this.ws();
-        const { s, end } = this;
-        const i = this.i;
-        if (i >= end)
-            throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
-        const c = s.charCodeAt(i);
-        if (c === C.QUOTE)
-            this.skipString();
-        else if (c === C.LBRACE)
-            this.open(1);
-        else if (c === C.LBRACKET)
-            this.open(2);
-        else if (c === C.MINUS || (c >= C.ZERO && c <= C.NINE))
-            this.number();
-        else if (c === 116 /* t */ && i + 4 <= end && s.startsWith('true', i))
-            this.i = i + 4;
-        else if (c === 102 /* f */ && i + 5 <= end && s.startsWith('false', i))
-            this.i = i + 5;
-        else if (c === 110 /* n */ && i + 4 <= end && s.startsWith('null', i))
-            this.i = i + 4;
-        else
-            throw new ScanError(i, `unexpected ${this.what()}: expected a value`);
-    }
-    open(kind) {
-        const parentDepth = this.depth;
-        if (parentDepth >= this.o.maxDepth) {
-            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
-        }
-        const d = ++this.depth;
-        this.kinds[d] = kind;
-        this.i++;
-        // Path bookkeeping only as deep as some requested path goes.
-        if (d - 1 <= this.maxPath) {
-            let path = null;
-            if (d === 1)
-                path = [];
-            else {
-                const parent = this.paths[d - 1];
-                if (parent && this.kinds[d - 1] === 1)
-                    path = [...parent, this.lastKey];
-            }
-            this.paths[d] = path;
-            this.collecting[d] = kind === 2 && path ? this.collected(pathKey(path)) : null;
-        }
-        else {
-            this.paths[d] = null;
-            this.collecting[d] = null;
-        }
-        this.ws();
-        const close = kind === 1 ? C.RBRACE : C.RBRACKET;
-        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
-            this.i++;
-            this.depth--;
-            return;
-        }
-        if (kind === 1) {
-            this.counts[d] = 0;
-            this.key();
-        }
-        else {
-            this.element();
-        }
-    }
-    /** Where the element offsets of the array at this path go, when it is wanted. */
-    collected(key) {
-        if (!this.wantedKeys.has(key))
-            return null;
-        let offsets = this.wanted.get(key);
-        if (!offsets)
-            this.wanted.set(key, (offsets = []));
-        return offsets;
-    }
-    sameRaw(a, b, a2, b2) {
-        if (b - a !== b2 - a2)
-            return false;
-        const { s } = this;
-        for (let k = 0; k < b - a; k++)
-            if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
-                return false;
-        return true;
-    }
-    /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
-    decoded(a, b) {
-        const raw = this.s.slice(a - 1, b + 1);
-        return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
-    }
-    /** An object member starts here: key, colon, then its value. */
-    key() {
-        this.ws();
-        const { s } = this;
-        if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
-            throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
-        }
-        const at = this.i;
-        this.string();
-        const a = at + 1;
-        const b = this.i - 1;
-        const d = this.depth;
-        const n = this.counts[d];
-        // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
-        let key = null;
-        let h = this.hash;
-        if (this.escaped) {
-            key = this.decoded(a, b);
-            h = keyHash(key, 0, key.length);
-        }
-        if (n < SMALL) {
-            const base = d * SMALL;
-            for (let k = 0; k < n; k++) {
-                if (this.hashes[base + k] !== h)
-                    continue;
-                const a2 = this.starts[base + k];
-                const b2 = this.ends[base + k];
-                // Unescaped keys are compared in place; an escaped one on either side is decoded.
-                const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
-                if (same)
-                    throw new ScanError(at, `duplicate key ${describe(key ?? this.decoded(a, b))}`);
-            }
-            this.starts[base + n] = a;
-            this.ends[base + n] = b;
-            this.hashes[base + n] = h;
-            this.escapes[base + n] = this.escaped ? 1 : 0;
-        }
-        else {
-            let set = this.sets[d];
-            if (n === SMALL) {
-                // Switch to a set: decode the first SMALL keys once.
-                if (set)
-                    set.clear();
-                else
-                    this.sets[d] = set = new Set();
-                const base = d * SMALL;
-                for (let k = 0; k < SMALL; k++)
-                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
-            }
-            key ??= this.decoded(a, b);
-            if (set.has(key))
-                throw new ScanError(at, `duplicate key ${describe(key)}`);
-            set.add(key);
-        }
-        if (n + 1 > this.maxKeys)
-            throw new ScanError(at, `object has more than ${this.maxKeys} members`);
-        this.counts[d] = n + 1;
-        if (d <= this.maxPath)
-            this.lastKey = key ?? this.decoded(a, b);
-        this.ws();
-        if (this.i >= this.end || s.charCodeAt(this.i) !== C.COLON) {
-            throw new ScanError(this.i, `expected ':' after key ${describe(key ?? this.decoded(a, b))} but found ${this.what()}`);
-        }
-        this.i++;
-        this.value();
-    }
-    /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
-    quickEnd(start) {
-        const q = this.s.indexOf('"', start + 1);
-        if (this.nextBackslash !== -1 && this.nextBackslash < start)
-            this.nextBackslash = this.s.indexOf('\\', start);
-        return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
-    }
-    /**
-     * Trusted mode: the closing quote of a string at `start` that holds escapes, found from quote to
-     * quote (a quote preceded by an odd run of backslashes is escaped), or -1 when the string may hold
-     * a `\u` escape: those are left to the exact loop, which refuses lone surrogates (JSON.parse
-     * accepts them). A JSON text inside a string (a server log's decision) is skipped in a few hops
-     * instead of character by character.
-     */
-    escapedEnd(start) {
-        const { s } = this;
-        let q = s.indexOf('"', start + 1);
-        for (;;) {
-            if (q === -1)
-                return -1;
-            let k = q - 1;
-            while (s.charCodeAt(k) === C.BACKSLASH)
-                k--;
-            if ((q - 1 - k) % 2 === 0)
-                break;
-            q = s.indexOf('"', q + 1);
-        }
-        if (this.nextUnicode !== -1 && this.nextUnicode < start)
-            this.nextUnicode = s.indexOf('\\u', start);
-        return this.nextUnicode !== -1 && this.nextUnicode < q ? -1 : q;
-    }
-    /** A string starts at the quote; moves past it and says whether it held an escape. */
-    skipString() {
-        const { s, end } = this;
-        const start = this.i;
-        if (this.trusted) {
-            const q = this.quickEnd(start);
-            if (q !== -1) {
-                this.i = q + 1;
-                return false;
-            }
-            const e = this.escapedEnd(start);
-            if (e !== -1) {
-                this.i = e + 1;
-                return true;
-            }
-        }
-        let i = start + 1;
-        let escaped = false;
-        for (;;) {
-            if (i >= end)
-                throw new ScanError(start, 'unterminated string (truncated?)');
-            const c = s.charCodeAt(i);
-            if (c === C.QUOTE)
-                break;
-            if (c >= 0x20 && c !== C.BACKSLASH && (c & 0xf800) !== 0xd800) {
-                i++;
-                continue;
-            }
-            if (c === C.BACKSLASH) {
-                escaped = true;
-                i = this.escape(i);
-            }
-            else if (c < 0x20)
-                throw new ScanError(i, `control character U+${c.toString(16).padStart(4, '0').toUpperCase()} must be escaped inside a string`);
-            else {
-                const n = i + 1 < end ? s.charCodeAt(i + 1) : 0;
-                if (c > 0xdbff || n < 0xdc00 || n > 0xdfff)
-                    throw new ScanError(i, 'lone UTF-16 surrogate in a string');
-                i += 2;
-            }
-        }
-        this.i = i + 1;
-        return escaped;
-    }
-    /** A key string starts at the quote; leaves `escaped` and the `hash` of the raw key for key(). */
-    string() {
-        const start = this.i;
-        this.escaped = this.skipString();
-        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
-    }
-    /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
-    escape(i) {
-        const { s, end } = this;
-        if (i + 1 >= end)
-            throw new ScanError(i, 'unterminated escape (truncated?)');
-        const e = s.charCodeAt(i + 1);
-        if (e !== 117 /* u */) {
-            if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116)
-                return i + 2;
-            throw new ScanError(i, `invalid escape '\\${String.fromCharCode(e)}'`);
-        }
-        const u = this.hex4(i + 2);
-        if (u >= 0xdc00 && u <= 0xdfff)
-            throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a low surrogate without a high one)`);
-        if (u >= 0xd800 && u <= 0xdbff) {
-            if (i + 12 > end || s.charCodeAt(i + 6) !== C.BACKSLASH || s.charCodeAt(i + 7) !== 117) {
-                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
-            }
-            const low = this.hex4(i + 8);
-            if (low < 0xdc00 || low > 0xdfff)
-                throw new ScanError(i, `lone UTF-16 surrogate \\u${u.toString(16)} (a high surrogate not followed by a low one)`);
-            return i + 12;
-        }
-        return i + 6;
-    }
-    hex4(at) {
-        if (at + 4 > this.end)
-            throw new ScanError(at - 2, 'truncated \\u escape');
-        let v = 0;
-        for (let k = 0; k < 4; k++) {
-            const c = this.s.charCodeAt(at + k);
-            const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
-            if (d < 0)
-                throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
-            v = v * 16 + d;
-        }
-        return v;
-    }
-    number() {
-        const { s, end } = this;
-        const start = this.i;
-        let i = start;
-        if (s.charCodeAt(i) === C.MINUS)
-            i++;
-        const digits = () => {
-            const from = i;
-            while (i < end) {
-                const c = s.charCodeAt(i);
-                if (c < C.ZERO || c > C.NINE)
-                    break;
-                i++;
-            }
-            return i - from;
-        };
-        if (i < end && s.charCodeAt(i) === C.ZERO) {
-            i++;
-            if (i < end && s.charCodeAt(i) >= C.ZERO && s.charCodeAt(i) <= C.NINE)
-                throw new ScanError(start, 'numbers must not have leading zeros');
-        }
-        else if (digits() === 0) {
-            throw new ScanError(start, 'invalid number: expected a digit');
-        }
-        let exp = false;
-        if (i < end && s.charCodeAt(i) === C.DOT) {
-            i++;
-            if (digits() === 0)
-                throw new ScanError(i, 'invalid number: expected a digit after the decimal point');
-        }
-        const e = i < end ? s.charCodeAt(i) : 0;
-        if (e === C.LOWER_E || e === C.UPPER_E) {
-            exp = true;
-            i++;
-            const sign = i < end ? s.charCodeAt(i) : 0;
-            if (sign === C.PLUS || sign === C.MINUS)
-                i++;
-            if (digits() === 0)
-                throw new ScanError(i, 'invalid number: expected a digit in the exponent');
-        }
-        this.i = i;
-        if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
-            throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
-        }
-    }
-}
-/**
- * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
- * order (a file's decisions, records and findings as they are read), so the index walks forward
- * from the last offset asked, counting newlines; an offset before it is found in a table of line
- * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
- * for a few hundred offsets: 3.3 million lines for 100 000 calls).
- */
-class LineIndex {
-    text;
-    /** The line (0-based) and the start of the line of the furthest offset asked. */
-    at = 0;
-    line = 0;
-    lineStart = 0;
-    /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
-    nextBreak = -2;
-    /** Line starts up to `at`, built when an offset before it is asked. */
-    starts = null;
-    constructor(text) {
-        this.text = text;
-    }
-    locate(offset) {
-        if (offset >= this.at) {
-            const t = this.text;
-            const starts = this.starts;
-            if (this.nextBreak === -2)
-                this.nextBreak = t.indexOf('\n');
-            while (this.nextBreak !== -1 && this.nextBreak < offset) {
-                this.line++;
-                this.lineStart = this.nextBreak + 1;
-                starts?.push(this.lineStart);
-                this.nextBreak = t.indexOf('\n', this.lineStart);
-            }
-            this.at = offset;
-            return { line: this.line + 1, column: offset - this.lineStart + 1 };
-        }
-        const starts = this.behind();
-        let lo = 0;
-        let hi = starts.length - 1;
-        while (lo < hi) {
-            const mid = (lo + hi + 1) >> 1;
-            if (starts[mid] <= offset)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        return { line: lo + 1, column: offset - starts[lo] + 1 };
-    }
-    /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
-    behind() {
-        if (!this.starts) {
-            const starts = [0];
-            const t = this.text;
-            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
-                starts.push(i + 1);
-            this.starts = starts;
-        }
-        return this.starts;
-    }
 }
 
 

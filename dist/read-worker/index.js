@@ -850,22 +850,95 @@ const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(
 
 /***/ }),
 
-/***/ 7602:
+/***/ 1035:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bz: () => (/* binding */ LocatingSink),
-/* harmony export */   D4: () => (/* binding */ decode),
-/* harmony export */   DB: () => (/* binding */ documents),
-/* harmony export */   OG: () => (/* binding */ logLines)
-/* harmony export */ });
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8522);
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1607);
-/* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
-/* harmony import */ var _lines_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(771);
-/* harmony import */ var _strict_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(186);
-/* harmony import */ var _utf8_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8107);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Bz: () => (/* binding */ LocatingSink),
+  D4: () => (/* binding */ decode),
+  DB: () => (/* binding */ documents),
+  OG: () => (/* binding */ logLines)
+});
+
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+// EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
+var findings = __nccwpck_require__(1607);
+;// CONCATENATED MODULE: ./src/read/json/positions.ts
+/** Where an offset of a decoded text is: its 1-based line and column. */
+/**
+ * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
+ * order (a file's decisions, records and findings as they are read), so the index walks forward
+ * from the last offset asked, counting newlines; an offset before it is found in a table of line
+ * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
+ * for a few hundred offsets: 3.3 million lines for 100 000 calls).
+ */
+class LineIndex {
+    text;
+    /** The line (0-based) and the start of the line of the furthest offset asked. */
+    at = 0;
+    line = 0;
+    lineStart = 0;
+    /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
+    nextBreak = -2;
+    /** Line starts up to `at`, built when an offset before it is asked. */
+    starts = null;
+    constructor(text) {
+        this.text = text;
+    }
+    locate(offset) {
+        if (offset >= this.at) {
+            const t = this.text;
+            const starts = this.starts;
+            if (this.nextBreak === -2)
+                this.nextBreak = t.indexOf('\n');
+            while (this.nextBreak !== -1 && this.nextBreak < offset) {
+                this.line++;
+                this.lineStart = this.nextBreak + 1;
+                starts?.push(this.lineStart);
+                this.nextBreak = t.indexOf('\n', this.lineStart);
+            }
+            this.at = offset;
+            return { line: this.line + 1, column: offset - this.lineStart + 1 };
+        }
+        const starts = this.behind();
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+            const mid = (lo + hi + 1) >> 1;
+            if (starts[mid] <= offset)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        return { line: lo + 1, column: offset - starts[lo] + 1 };
+    }
+    /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
+    behind() {
+        if (!this.starts) {
+            const starts = [0];
+            const t = this.text;
+            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
+                starts.push(i + 1);
+            this.starts = starts;
+        }
+        return this.starts;
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
+// EXTERNAL MODULE: ./src/read/limits.ts
+var read_limits = __nccwpck_require__(5826);
+// EXTERNAL MODULE: ./src/read/lines.ts
+var lines = __nccwpck_require__(771);
+// EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
+var utf8 = __nccwpck_require__(8107);
+;// CONCATENATED MODULE: ./src/read/documents.ts
 /**
  * The one document pipeline: bytes → decoded text → strict-JSON documents, each with the offset it
  * starts at and the element offsets its reader asked for. Every input kind reads through here: run
@@ -875,6 +948,8 @@ const strictBase64 = (s) => (s.length % 4 === 0 && BASE64.test(s) ? Buffer.from(
  * roots (`oneOrLines`: one value, pretty-printed or not, or one compact value per line). Limits are
  * in bytes everywhere; problems go to the sink at their offset, never as exceptions.
  */
+
+
 
 
 
@@ -905,7 +980,7 @@ class LocatingSink {
     }
     /** Where a located problem goes: here, the findings. */
     report(loc, message) {
-        this.findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_1__/* .finding */ .gk)('invalid_artifact', loc, message));
+        this.findings.push((0,findings/* finding */.gk)('invalid_artifact', loc, message));
     }
 }
 /** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
@@ -927,7 +1002,7 @@ function decode(bytes, limits, sink, options = {}) {
     let raw = bytes;
     if (options.gzip && isGzip(bytes)) {
         try {
-            raw = (0,node_zlib__WEBPACK_IMPORTED_MODULE_0__.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
+            raw = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
         }
         catch (e) {
             const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
@@ -936,22 +1011,22 @@ function decode(bytes, limits, sink, options = {}) {
         }
     }
     if (raw.length > limits.maxFileBytes) {
-        sink.error({ line: 1, column: 1 }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .fileTooLarge */ .ME)(raw.length, limits));
+        sink.error({ line: 1, column: 1 }, (0,read_limits/* fileTooLarge */.ME)(raw.length, limits));
         return null;
     }
-    const decoded = (0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeUtf8 */ ._)(raw);
+    const decoded = (0,utf8/* decodeUtf8 */._)(raw);
     if (!decoded.ok) {
-        sink.error((0,_utf8_js__WEBPACK_IMPORTED_MODULE_4__/* .byteLocation */ .I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
+        sink.error((0,utf8/* byteLocation */.I)(raw, decoded.reason), utf16(raw) ?? `invalid UTF-8 at byte ${decoded.reason}`);
         return null;
     }
-    return { text: decoded.value, lines: new _strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .LineIndex */ .rr(decoded.value) };
+    return { text: decoded.value, lines: new LineIndex(decoded.value) };
 }
 /** The documents of a decoded text, one at a time (a generator: parsed lines are never all held at once). */
 function* documents(text, mode, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     const parse = (start, end) => {
-        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
         if (r.ok)
             return { value: r.value.json, start, elements: r.value.elements };
         sink.error({ offset: r.reason.offset }, r.reason.message);
@@ -968,11 +1043,11 @@ function* documents(text, mode, options, sink) {
         return;
     }
     if (mode === 'ndjson') {
-        for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
-            if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
-                sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+        for (const { start, end } of (0,lines/* lines */.Mn)(text)) {
+            if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes)) {
+                sink.error({ offset: start }, (0,read_limits/* lineTooLong */.ti)(limits));
             }
-            else if (!(0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end)) {
+            else if (!(0,lines/* blank */.hQ)(text, start, end)) {
                 // Anything but spaces and tabs is a document: a BOM, U+00A0 or U+2028 alone is an error, not a blank line.
                 const doc = parse(start, end);
                 if (doc)
@@ -1020,18 +1095,18 @@ function* oneOrLines(text, opts, limits, sink) {
 function* logLines(text, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
-    for (const { start, end } of (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .lines */ .Mn)(text)) {
-        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, start, end, limits.maxLineBytes)) {
-            sink.error({ offset: start }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+    for (const { start, end } of (0,lines/* lines */.Mn)(text)) {
+        if ((0,lines/* overBytes */.Q_)(text, start, end, limits.maxLineBytes)) {
+            sink.error({ offset: start }, (0,read_limits/* lineTooLong */.ti)(limits));
             continue;
         }
-        if ((0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .blank */ .hQ)(text, start, end))
+        if ((0,lines/* blank */.hQ)(text, start, end))
             continue;
         if (text.charCodeAt(start) !== 0x7b) {
             yield { kind: 'text', start, end };
             continue;
         }
-        const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, start, end);
+        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
         if (r.ok)
             yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
         else
@@ -1047,7 +1122,7 @@ function* values(text, opts, limits, sink) {
             at++;
         if (at >= text.length)
             break;
-        const end = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .firstValueEnd */ .t1)(text, opts, at);
+        const end = (0,scanner/* firstValueEnd */.t1)(text, opts, at);
         if (!end.ok) {
             sink.error({ offset: end.reason.offset }, end.reason.message);
             const next = text.indexOf('\n', Math.max(end.reason.offset, at + 1));
@@ -1059,11 +1134,11 @@ function* values(text, opts, limits, sink) {
         // A value on one line is held to the line limit, as a JSON line would be.
         if (end.value - at > limits.maxLineBytes / 3 &&
             text.lastIndexOf('\n', end.value - 1) < at &&
-            (0,_lines_js__WEBPACK_IMPORTED_MODULE_5__/* .overBytes */ .Q_)(text, at, end.value, limits.maxLineBytes)) {
-            sink.error({ offset: at }, (0,_limits_js__WEBPACK_IMPORTED_MODULE_2__/* .lineTooLong */ .ti)(limits));
+            (0,lines/* overBytes */.Q_)(text, at, end.value, limits.maxLineBytes)) {
+            sink.error({ offset: at }, (0,read_limits/* lineTooLong */.ti)(limits));
         }
         else {
-            const r = (0,_strict_json_js__WEBPACK_IMPORTED_MODULE_3__/* .parseStrict */ .z3)(text, opts, at, end.value);
+            const r = (0,strict/* parseStrict */.z)(text, opts, at, end.value);
             if (r.ok)
                 yield { doc: { value: r.value.json, start: at, elements: r.value.elements }, end: end.value };
             else
@@ -1090,7 +1165,7 @@ function* values(text, opts, limits, sink) {
 /* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1607);
 /* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
 /* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7753);
-/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7602);
+/* harmony import */ var _documents_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1035);
 /* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5826);
 /**
  * DSSE envelopes (docs/attestations.md, "The DSSE envelope"): the shape only, no keys. An envelope
@@ -1205,7 +1280,7 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
-/***/ 1120:
+/***/ 6860:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1220,8 +1295,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
 var core_findings = __nccwpck_require__(1607);
 // EXTERNAL MODULE: ./src/core/json.ts
@@ -1323,8 +1398,8 @@ function classify(value) {
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }
 
-// EXTERNAL MODULE: ./src/read/documents.ts
-var documents = __nccwpck_require__(7602);
+// EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
+var documents = __nccwpck_require__(1035);
 ;// CONCATENATED MODULE: ./src/read/file-read.ts
 /**
  * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
@@ -1342,6 +1417,8 @@ function skippedFinding(at, skipped) {
     return (0,core_findings/* finding */.gk)('skipped_object', at, `skipped ${total} object(s) of other kinds: ${kinds}`);
 }
 
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
 // EXTERNAL MODULE: ./src/read/limits.ts
 var read_limits = __nccwpck_require__(5826);
 ;// CONCATENATED MODULE: ./src/core/vocabulary.ts
@@ -1587,6 +1664,8 @@ function prepareDecision(loc, index, decision) {
     };
 }
 
+// EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
+var strict = __nccwpck_require__(755);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/runtime/ucs2length.js
 var ucs2length = __nccwpck_require__(6214);
 ;// CONCATENATED MODULE: ./src/read/validators.generated.js
@@ -2189,8 +2268,6 @@ const checker = (fn) => (value) => fn(value) ? { ok: true } : { ok: false, reaso
 const checkDecision = checker(decision);
 const checkRecord = checker(record);
 
-// EXTERNAL MODULE: ./src/read/strict-json.ts
-var strict_json = __nccwpck_require__(186);
 ;// CONCATENATED MODULE: ./src/read/server-log.ts
 /**
  * Runs as Assay's server writes them (docs/assay-server-logs.md, semantics §1): the stderr of
@@ -2300,7 +2377,7 @@ class ServerLog {
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is ${raw === undefined ? 'missing' : 'not a string'}` };
         if (raw.trim() === '')
             return { ok: false, reason: `tool_decision ${rid}: fields.decision is empty` };
-        const parsed = (0,strict_json/* parseStrict */.z3)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
+        const parsed = (0,strict/* parseStrict */.z)(raw, { maxDepth: this.limits.maxDepth, maxKeys: this.limits.maxKeys });
         if (!parsed.ok)
             return {
                 ok: false,
@@ -2417,7 +2494,7 @@ function readSurface(payload, via, locate, run, fail) {
 ;// CONCATENATED MODULE: ./src/read/artifacts.ts
 /**
  * Bytes of one run artifact or audit export → located decisions and records, plus findings.
- * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
+ * Every document is strict JSON (see read/json/strict.ts); every decision and record keeps its line and
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
@@ -2434,8 +2511,8 @@ function readSurface(payload, via, locate, run, fail) {
 
 
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
-const SURFACE_KEY = { schema: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,strict_json/* pathKey */.Pn)(SURFACE_PATHS[1]) };
-const ROOT_KEY = (0,strict_json/* pathKey */.Pn)([]);
+const SURFACE_KEY = { schema: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[1]) };
+const ROOT_KEY = (0,scanner/* pathKey */.Pn)([]);
 /** Collects findings for one file, capped, and turns offsets into locations. */
 class FileReport extends documents/* LocatingSink */.Bz {
     limits;
@@ -2705,6 +2782,7 @@ var utf8 = __nccwpck_require__(8107);
 
 
 
+
 const STRINGS = ['type', 'datacontenttype', 'assayproducer', 'assayproducerversion', 'assaygit'];
 const fail = (message) => {
     throw new ReadError('events', message);
@@ -2768,7 +2846,7 @@ function readEvents(bytes, m, file, limits) {
     let source;
     let earliest = null;
     let latest = null;
-    const surfacePath = (0,strict_json/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
+    const surfacePath = (0,scanner/* pathKey */.Pn)(['data', 'observed_tool_decisions']);
     const opts = { maxDepth: limits.maxDepth, collect: [['data', 'observed_tool_decisions']] };
     for (const { line, start, end } of (0,lines/* lines */.Mn)(text)) {
         const where = `events.ndjson line ${line}`;
@@ -2778,7 +2856,7 @@ function readEvents(bytes, m, file, limits) {
             fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
             fail(`more than ${limits.maxEvents} events`);
-        const r = (0,strict_json/* parseStrict */.z3)(text, opts, start, end);
+        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
         if (!r.ok)
             return fail(`${where} is not strict JSON: ${r.reason.message}`);
         const e = r.value.json;
@@ -2846,7 +2924,7 @@ function otherArchive(bytes, limits) {
     const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
         return null;
-    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    const r = (0,strict/* parseStrict */.z)(d.value, { maxDepth: limits.maxDepth });
     const v = r.ok ? r.value.json : null;
     return (0,core_json/* isObject */.G)(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
 }
@@ -2855,7 +2933,7 @@ function readManifest(bytes, limits) {
     const d = (0,utf8/* decodeUtf8 */._)(bytes);
     if (!d.ok)
         throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
-    const r = (0,strict_json/* parseStrict */.z3)(d.value, { maxDepth: limits.maxDepth });
+    const r = (0,strict/* parseStrict */.z)(d.value, { maxDepth: limits.maxDepth });
     if (!r.ok)
         throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
     const m = r.value.json;
@@ -3178,10 +3256,10 @@ async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_
 /** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
 function archive_open(source, limits) {
     try {
-        const size = 'path' in source ? (0,external_node_fs_.statSync)(source.path).size : source.bytes.length;
+        const size = 'path' in source ? (0,external_node_fs_namespaceObject.statSync)(source.path).size : source.bytes.length;
         if (size > limits.maxCompressedBytes)
             throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
-        return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
+        return { size, input: 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
     }
     catch (e) {
         if (e instanceof ReadError)
@@ -3592,8 +3670,8 @@ const UNSUPPORTED = `unsupported file type: expected ${formats/* EXTENSION_LIST 
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
  * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
- * for the kernel to fault in: at N = 100 000 (190 MiB of inputs) `read` took 359 ms of a CPU profile
- * with one and ~40 ms with this buffer (the whole run gained less, 2–4 %: BENCHMARKS.md).
+ * for the kernel to fault in, and reading large inputs spent most of `read` there (the profile and
+ * the gain: BENCHMARKS.md, "Reading on every core").
  */
 let scratch = null;
 const SCRATCH_MAX = 64 * 1024 * 1024;
@@ -3607,8 +3685,8 @@ const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit w
 function readTransient(p, limits) {
     let fd;
     try {
-        fd = (0,external_node_fs_.openSync)(p, 'r');
-        const size = (0,external_node_fs_.fstatSync)(fd).size;
+        fd = (0,external_node_fs_namespaceObject.openSync)(p, 'r');
+        const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
         if (size > limits.maxFileBytes)
             return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
         // One byte more than the limit allows, to see a file that grew past it.
@@ -3630,7 +3708,7 @@ function readTransient(p, limits) {
                 buf.copy(bigger, 0, 0, got);
                 buf = bigger;
             }
-            const n = (0,external_node_fs_.readSync)(fd, buf, got, buf.length - got, null);
+            const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, got, buf.length - got, null);
             if (n === 0)
                 break;
             got += n;
@@ -3644,7 +3722,7 @@ function readTransient(p, limits) {
     }
     finally {
         if (fd !== undefined)
-            (0,external_node_fs_.closeSync)(fd);
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
 }
 /**
@@ -3656,7 +3734,7 @@ function readBeside(file, what, workspace, limits) {
     const refuse = (reason) => ({ kind: 'refused', reason });
     let st;
     try {
-        st = (0,external_node_fs_.lstatSync)(file);
+        st = (0,external_node_fs_namespaceObject.lstatSync)(file);
     }
     catch {
         return { kind: 'none' };
@@ -3664,14 +3742,14 @@ function readBeside(file, what, workspace, limits) {
     if (st.isSymbolicLink()) {
         let real;
         try {
-            real = (0,external_node_fs_.realpathSync)(file);
+            real = (0,external_node_fs_namespaceObject.realpathSync)(file);
         }
         catch {
             return refuse(`${what} is a broken symbolic link`);
         }
-        if (!inside((0,external_node_fs_.realpathSync)(workspace), real))
+        if (!inside((0,external_node_fs_namespaceObject.realpathSync)(workspace), real))
             return refuse(`${what} is a symbolic link that points outside the workspace; not followed`);
-        st = (0,external_node_fs_.statSync)(real);
+        st = (0,external_node_fs_namespaceObject.statSync)(real);
     }
     if (!st.isFile())
         return refuse(`${what} is not a regular file; not read`);
@@ -3687,7 +3765,7 @@ function readBeside(file, what, workspace, limits) {
 function readNamedFile(file, limits) {
     let st;
     try {
-        st = (0,external_node_fs_.statSync)(file);
+        st = (0,external_node_fs_namespaceObject.statSync)(file);
     }
     catch (e) {
         return { ok: false, reason: `cannot read (${ioReason(e)})` };
@@ -3702,7 +3780,7 @@ function readNamedFile(file, limits) {
 async function fileSha256(p) {
     try {
         const h = (0,external_node_crypto_.createHash)('sha256');
-        for await (const chunk of (0,external_node_fs_.createReadStream)(p))
+        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(p))
             h.update(chunk);
         return h.digest('hex');
     }
@@ -3781,214 +3859,16 @@ function attestedBy(attestation) {
 
 /***/ }),
 
-/***/ 5826:
+/***/ 3853:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   ME: () => (/* binding */ fileTooLarge),
-/* harmony export */   d4: () => (/* binding */ MAX_SIGNATURES),
-/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
-/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
-/* harmony export */   ti: () => (/* binding */ lineTooLong),
-/* harmony export */   x0: () => (/* binding */ bundleLimits)
-/* harmony export */ });
-/* unused harmony exports MAX_KEY_TEXT_BYTES, MAX_WALK_ENTRIES */
-const DEFAULT_LIMITS = {
-    maxFileBytes: 64 * 1024 ** 2,
-    maxLineBytes: 8 * 1024 ** 2,
-    maxDepth: 64,
-    maxKeys: 10_000,
-    maxFindingsPerFile: 20,
-    maxDecisions: 100_000,
-};
-/** The messages a broken limit gives, the same wherever it is checked. */
-const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
-const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
-/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
-const MAX_KEY_TEXT_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
-/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
-const MAX_SIGNATURES = 16;
-/** Most directory entries one discovery walks before it stops (narrow the inputs). */
-const MAX_WALK_ENTRIES = 500_000;
-const MiB = 1024 * 1024;
-const DEFAULT_BUNDLE_LIMITS = {
-    maxCompressedBytes: 100 * MiB,
-    maxDecompressedBytes: 1024 * MiB,
-    maxRatio: 200,
-    maxManifestBytes: 10 * MiB,
-    maxEventsBytes: 500 * MiB,
-    maxEvents: 100_000,
-    maxLineBytes: 1 * MiB,
-    maxPathBytes: 256,
-    maxMetaBytes: 64 * 1024,
-    maxDepth: 64,
-    maxDecisions: DEFAULT_LIMITS.maxDecisions,
-};
-/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
-function bundleLimits(read) {
-    return {
-        ...DEFAULT_BUNDLE_LIMITS,
-        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
-        maxDecisions: read.maxDecisions,
-    };
-}
-
-
-/***/ }),
-
-/***/ 771:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Mn: () => (/* binding */ lines),
-/* harmony export */   Q_: () => (/* binding */ overBytes),
-/* harmony export */   hQ: () => (/* binding */ blank)
-/* harmony export */ });
-/**
- * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
- * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
- */
-function* lines(text) {
-    for (let start = 0, line = 1; start < text.length; line++) {
-        let end = text.indexOf('\n', start);
-        const next = end === -1 ? text.length : end + 1;
-        if (end === -1)
-            end = text.length;
-        if (end > start && text.charCodeAt(end - 1) === 13)
-            end--;
-        yield { line, start, end };
-        start = next;
-    }
-}
-/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
-function overBytes(text, start, end, maxBytes) {
-    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
-}
-/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
-function blank(text, start, end) {
-    for (let i = start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 0x20 && c !== 0x09)
-            return false;
-    }
-    return true;
-}
-
-
-/***/ }),
-
-/***/ 2826:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Md: () => (/* binding */ payloadOf),
-/* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
-/* harmony export */   Zg: () => (/* binding */ pae),
-/* harmony export */   lH: () => (/* binding */ readSignatureMember)
-/* harmony export */ });
-/* unused harmony export isSignedAt */
-/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
-/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
-/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7753);
-/**
- * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
- * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
- * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
- * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
- * (src/trust/); making one is the tools' (src/tools/signing.ts).
- */
-
-
-
-
-const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
-const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
-/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
-const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
-/** The `signature` member's shape: the seven members with their types and values, nothing else. */
-function readSignatureMember(v) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v))
-        return { ok: false, reason: 'signature is not an object' };
-    for (const k of Object.keys(v))
-        if (!MEMBERS.includes(k))
-            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-    for (const k of MEMBERS)
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(v, k))
-            return { ok: false, reason: `signature.${k} is missing` };
-    if (v['version'] !== 1)
-        return { ok: false, reason: 'signature.version must be 1' };
-    if (v['algorithm'] !== 'ed25519')
-        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (v['payload_type'] !== PAYLOAD_TYPE)
-        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
-    for (const k of ['signed_payload_digest', 'key_id']) {
-        const d = v[k];
-        if (typeof d !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(d))
-            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
-    }
-    const sig = v['signature'];
-    if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
-        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
-    }
-    const at = v['signed_at'];
-    if (typeof at !== 'string' || !isSignedAt(at))
-        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
-    const member = {
-        version: 1,
-        algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: v['signed_payload_digest'],
-        key_id: v['key_id'],
-        signature: sig,
-        signed_at: at,
-    };
-    return { ok: true, value: member };
-}
-/**
- * P: the canonical text of the record without its `signature` member. Members are defined one by
- * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
- */
-function payloadOf(record) {
-    const unsigned = {};
-    for (const k of Object.keys(record)) {
-        if (k !== 'signature')
-            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
-    }
-    return (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(unsigned);
-}
-/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
-function pae(type, body) {
-    const t = Buffer.from(type, 'utf8');
-    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
-}
-
-
-/***/ }),
-
-/***/ 186:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Lp: () => (/* binding */ Scanner),
 /* harmony export */   Pn: () => (/* binding */ pathKey),
-/* harmony export */   rr: () => (/* binding */ LineIndex),
-/* harmony export */   t1: () => (/* binding */ firstValueEnd),
-/* harmony export */   z3: () => (/* binding */ parseStrict)
+/* harmony export */   SQ: () => (/* binding */ scan),
+/* harmony export */   Sw: () => (/* binding */ runScanner),
+/* harmony export */   t1: () => (/* binding */ firstValueEnd)
 /* harmony export */ });
-/* unused harmony export scan */
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6153);
-/**
- * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
- *
- * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
- * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
- * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
- * start. Values are taken from JSON.parse (`__proto__` is an ordinary own key there), which sees the
- * text first: when it accepts, the text is trusted grammar and `parseStrict` either proves it clean
- * from the parsed value alone (nothing to collect: `provablyClean`) or scans it in trusted mode;
- * when it refuses, the full scan says where and why.
- */
-
 /** The key under which `elements` holds a path's offsets. */
 const pathKey = (path) => JSON.stringify(path);
 var C;
@@ -4054,123 +3934,6 @@ function runScanner(scanner) {
             return { ok: false, reason: { offset: e.offset, message: e.message } };
         throw e;
     }
-}
-const wellFormed = (s) => s.isWellFormed();
-/**
- * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
- * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
- * character by character. When it rejects, the full scan finds and locates the error.
- *
- * Both scans run on the document's own slice, never on the text around it: a search (for the next
- * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
- * its size whatever its lines hold. Offsets are moved back to the whole text's.
- */
-function parseStrict(text, options, start = 0, end = text.length) {
-    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
-    let value;
-    try {
-        value = JSON.parse(slice);
-    }
-    catch (e) {
-        const r = scan(slice, options);
-        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-        return {
-            ok: false,
-            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
-        };
-    }
-    const trusted = wellFormed(slice);
-    if (trusted && provablyClean(slice, value, options))
-        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
-    const r = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
-    if (!r.ok)
-        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
-    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
-}
-const NO_ELEMENTS = new Map();
-/**
- * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
- * value, within the limits, with nothing to collect — proved without a scan, from the value:
- *
- * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
- * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
- * colons in its strings. The parsed value holds every string and member of the text except those a
- * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
- * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
- * the value. False is not an error: the scan then decides, and says where.
- */
-function provablyClean(text, value, o) {
-    if (text.includes('\\u'))
-        return false;
-    if (o.collect)
-        for (const p of o.collect)
-            if (holdsArray(value, p))
-                return false;
-    walkState.colons = 0;
-    walkState.bad = false;
-    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
-    return !walkState.bad && colonsIn(text) === walkState.colons;
-}
-/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
-function holdsArray(value, path) {
-    let v = value;
-    for (const k of path) {
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(v) || !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(v, k))
-            return false;
-        v = v[k];
-    }
-    return Array.isArray(v);
-}
-const colonsIn = (s) => {
-    let n = 0;
-    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
-        n++;
-    return n;
-};
-/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
-const walkState = { colons: 0, bad: false };
-function walk(v, depth, maxDepth, maxKeys) {
-    if (typeof v === 'string') {
-        if (v.includes(':'))
-            walkState.colons += colonsIn(v);
-        return;
-    }
-    if (typeof v === 'number') {
-        if (!Number.isFinite(v))
-            walkState.bad = true;
-        return;
-    }
-    if (typeof v !== 'object' || v === null)
-        return;
-    if (depth > maxDepth) {
-        walkState.bad = true;
-        return;
-    }
-    if (Array.isArray(v)) {
-        for (let i = 0; i < v.length && !walkState.bad; i++)
-            walk(v[i], depth + 1, maxDepth, maxKeys);
-        return;
-    }
-    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
-    // never a lookup by a key read from the input.
-    const keys = Object.keys(v);
-    if (keys.length > maxKeys)
-        walkState.bad = true;
-    walkState.colons += keys.length;
-    for (const k of keys)
-        if (k.includes(':'))
-            walkState.colons += colonsIn(k);
-    for (const x of Object.values(v)) {
-        if (walkState.bad)
-            return;
-        walk(x, depth + 1, maxDepth, maxKeys);
-    }
-}
-function shifted(elements, by) {
-    const out = new Map();
-    for (const [k, v] of elements)
-        out.set(k, v.map((o) => o + by));
-    return out;
 }
 /**
  * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
@@ -4653,64 +4416,341 @@ class Scanner {
         }
     }
 }
+
+
+/***/ }),
+
+/***/ 755:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  z: () => (/* binding */ parseStrict)
+});
+
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+;// CONCATENATED MODULE: ./src/read/json/proof.ts
 /**
- * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
- * order (a file's decisions, records and findings as they are read), so the index walks forward
- * from the last offset asked, counting newlines; an offset before it is found in a table of line
- * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
- * for a few hundred offsets: 3.3 million lines for 100 000 calls).
+ * The proof that text JSON.parse accepted is strict JSON without a scan (read/json/strict.ts): from
+ * the parsed value alone, when nothing is to be collected.
  */
-class LineIndex {
-    text;
-    /** The line (0-based) and the start of the line of the furthest offset asked. */
-    at = 0;
-    line = 0;
-    lineStart = 0;
-    /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
-    nextBreak = -2;
-    /** Line starts up to `at`, built when an offset before it is asked. */
-    starts = null;
-    constructor(text) {
-        this.text = text;
+
+/**
+ * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
+ * value, within the limits, with nothing to collect — proved without a scan, from the value:
+ *
+ * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
+ * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
+ * colons in its strings. The parsed value holds every string and member of the text except those a
+ * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
+ * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
+ * the value. False is not an error: the scan then decides, and says where.
+ */
+function provablyClean(text, value, o) {
+    if (text.includes('\\u'))
+        return false;
+    if (o.collect)
+        for (const p of o.collect)
+            if (holdsArray(value, p))
+                return false;
+    walkState.colons = 0;
+    walkState.bad = false;
+    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
+    return !walkState.bad && colonsIn(text) === walkState.colons;
+}
+/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
+function holdsArray(value, path) {
+    let v = value;
+    for (const k of path) {
+        if (!(0,json/* isObject */.G)(v) || !(0,json/* hasOwn */.$)(v, k))
+            return false;
+        v = v[k];
     }
-    locate(offset) {
-        if (offset >= this.at) {
-            const t = this.text;
-            const starts = this.starts;
-            if (this.nextBreak === -2)
-                this.nextBreak = t.indexOf('\n');
-            while (this.nextBreak !== -1 && this.nextBreak < offset) {
-                this.line++;
-                this.lineStart = this.nextBreak + 1;
-                starts?.push(this.lineStart);
-                this.nextBreak = t.indexOf('\n', this.lineStart);
-            }
-            this.at = offset;
-            return { line: this.line + 1, column: offset - this.lineStart + 1 };
-        }
-        const starts = this.behind();
-        let lo = 0;
-        let hi = starts.length - 1;
-        while (lo < hi) {
-            const mid = (lo + hi + 1) >> 1;
-            if (starts[mid] <= offset)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        return { line: lo + 1, column: offset - starts[lo] + 1 };
+    return Array.isArray(v);
+}
+const colonsIn = (s) => {
+    let n = 0;
+    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
+        n++;
+    return n;
+};
+/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
+const walkState = { colons: 0, bad: false };
+function walk(v, depth, maxDepth, maxKeys) {
+    if (typeof v === 'string') {
+        if (v.includes(':'))
+            walkState.colons += colonsIn(v);
+        return;
     }
-    /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
-    behind() {
-        if (!this.starts) {
-            const starts = [0];
-            const t = this.text;
-            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
-                starts.push(i + 1);
-            this.starts = starts;
-        }
-        return this.starts;
+    if (typeof v === 'number') {
+        if (!Number.isFinite(v))
+            walkState.bad = true;
+        return;
     }
+    if (typeof v !== 'object' || v === null)
+        return;
+    if (depth > maxDepth) {
+        walkState.bad = true;
+        return;
+    }
+    if (Array.isArray(v)) {
+        for (let i = 0; i < v.length && !walkState.bad; i++)
+            walk(v[i], depth + 1, maxDepth, maxKeys);
+        return;
+    }
+    // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
+    // never a lookup by a key read from the input.
+    const keys = Object.keys(v);
+    if (keys.length > maxKeys)
+        walkState.bad = true;
+    walkState.colons += keys.length;
+    for (const k of keys)
+        if (k.includes(':'))
+            walkState.colons += colonsIn(k);
+    for (const x of Object.values(v)) {
+        if (walkState.bad)
+            return;
+        walk(x, depth + 1, maxDepth, maxKeys);
+    }
+}
+
+// EXTERNAL MODULE: ./src/read/json/scanner.ts
+var scanner = __nccwpck_require__(3853);
+;// CONCATENATED MODULE: ./src/read/json/strict.ts
+/**
+ * Strict JSON: JSON.parse for the values (`__proto__` is an ordinary own key there), and the checks
+ * it cannot make, with positions. JSON.parse sees the text first: when it accepts, the text is
+ * trusted grammar, and the value is either proved clean from itself (read/json/proof.ts: nothing to
+ * collect) or scanned in trusted mode; when it refuses, the full scan (read/json/scanner.ts) says
+ * where and why.
+ */
+
+
+const wellFormed = (s) => s.isWellFormed();
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
+ */
+function parseStrict(text, options, start = 0, end = text.length) {
+    const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+    let value;
+    try {
+        value = JSON.parse(slice);
+    }
+    catch (e) {
+        const r = (0,scanner/* scan */.SQ)(slice, options);
+        // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+        return {
+            ok: false,
+            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+        };
+    }
+    const trusted = wellFormed(slice);
+    if (trusted && provablyClean(slice, value, options))
+        return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
+    const r = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
+    if (!r.ok)
+        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+}
+const NO_ELEMENTS = new Map();
+function shifted(elements, by) {
+    const out = new Map();
+    for (const [k, v] of elements)
+        out.set(k, v.map((o) => o + by));
+    return out;
+}
+
+
+/***/ }),
+
+/***/ 5826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ME: () => (/* binding */ fileTooLarge),
+/* harmony export */   d4: () => (/* binding */ MAX_SIGNATURES),
+/* harmony export */   dR: () => (/* binding */ DEFAULT_LIMITS),
+/* harmony export */   k$: () => (/* binding */ DEFAULT_BUNDLE_LIMITS),
+/* harmony export */   ti: () => (/* binding */ lineTooLong),
+/* harmony export */   x0: () => (/* binding */ bundleLimits)
+/* harmony export */ });
+/* unused harmony exports MAX_KEY_TEXT_BYTES, MAX_WALK_ENTRIES */
+const DEFAULT_LIMITS = {
+    maxFileBytes: 64 * 1024 ** 2,
+    maxLineBytes: 8 * 1024 ** 2,
+    maxDepth: 64,
+    maxKeys: 10_000,
+    maxFindingsPerFile: 20,
+    maxDecisions: 100_000,
+};
+/** The messages a broken limit gives, the same wherever it is checked. */
+const fileTooLarge = (size, limits) => `file is ${size} bytes, over the ${limits.maxFileBytes}-byte limit (max-file-size)`;
+const lineTooLong = (limits) => `line is over the ${limits.maxLineBytes}-byte limit (max-line-size)`;
+/** Largest key file (PEM text) read from a flag or an action input: a few keys are a few KiB. */
+const MAX_KEY_TEXT_BYTES = (/* unused pure expression or super */ null && (64 * 1024));
+/** Most signatures one DSSE envelope may carry (each is checked against every trusted key). */
+const MAX_SIGNATURES = 16;
+/** Most directory entries one discovery walks before it stops (narrow the inputs). */
+const MAX_WALK_ENTRIES = 500_000;
+const MiB = 1024 * 1024;
+const DEFAULT_BUNDLE_LIMITS = {
+    maxCompressedBytes: 100 * MiB,
+    maxDecompressedBytes: 1024 * MiB,
+    maxRatio: 200,
+    maxManifestBytes: 10 * MiB,
+    maxEventsBytes: 500 * MiB,
+    maxEvents: 100_000,
+    maxLineBytes: 1 * MiB,
+    maxPathBytes: 256,
+    maxMetaBytes: 64 * 1024,
+    maxDepth: 64,
+    maxDecisions: DEFAULT_LIMITS.maxDecisions,
+};
+/** The bundle limits under the user's read limits: a bundle's compressed size honours max-file-size. */
+function bundleLimits(read) {
+    return {
+        ...DEFAULT_BUNDLE_LIMITS,
+        maxCompressedBytes: Math.min(DEFAULT_BUNDLE_LIMITS.maxCompressedBytes, read.maxFileBytes),
+        maxDecisions: read.maxDecisions,
+    };
+}
+
+
+/***/ }),
+
+/***/ 771:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Mn: () => (/* binding */ lines),
+/* harmony export */   Q_: () => (/* binding */ overBytes),
+/* harmony export */   hQ: () => (/* binding */ blank)
+/* harmony export */ });
+/**
+ * NDJSON lines of a decoded text, as the readers and the bundle reader both need them: split on
+ * "\n", one trailing "\r" tolerated, a final line without "\n" still a line. Offsets, not slices.
+ */
+function* lines(text) {
+    for (let start = 0, line = 1; start < text.length; line++) {
+        let end = text.indexOf('\n', start);
+        const next = end === -1 ? text.length : end + 1;
+        if (end === -1)
+            end = text.length;
+        if (end > start && text.charCodeAt(end - 1) === 13)
+            end--;
+        yield { line, start, end };
+        start = next;
+    }
+}
+/** Whether text[start, end) is over `maxBytes` in UTF-8; only slices when the length says it might be. */
+function overBytes(text, start, end, maxBytes) {
+    return end - start > maxBytes / 3 && Buffer.byteLength(text.slice(start, end)) > maxBytes;
+}
+/** A blank NDJSON line (§1): empty, or only spaces and tabs (a final CR is already cut). */
+function blank(text, start, end) {
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== 0x20 && c !== 0x09)
+            return false;
+    }
+    return true;
+}
+
+
+/***/ }),
+
+/***/ 2826:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Md: () => (/* binding */ payloadOf),
+/* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
+/* harmony export */   Zg: () => (/* binding */ pae),
+/* harmony export */   lH: () => (/* binding */ readSignatureMember)
+/* harmony export */ });
+/* unused harmony export isSignedAt */
+/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
+/* harmony import */ var _core_time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
+/* harmony import */ var _base64_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7753);
+/**
+ * Signed audit records (docs/records-provenance.md): the `signature` member's shape, byte for byte,
+ * read as a pure reader (no keys here). The signed payload P is the UTF-8 of JCS(the record without
+ * its `signature` member), so every other member is covered; the Ed25519 signature is over the DSSE
+ * v1 pre-authentication encoding PAE(payload_type, P). Checking a signature is the trust edge's
+ * (src/trust/); making one is the tools' (src/tools/signing.ts).
+ */
+
+
+
+
+const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
+/** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
+const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
+/** The `signature` member's shape: the seven members with their types and values, nothing else. */
+function readSignatureMember(v) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v))
+        return { ok: false, reason: 'signature is not an object' };
+    for (const k of Object.keys(v))
+        if (!MEMBERS.includes(k))
+            return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
+    for (const k of MEMBERS)
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(v, k))
+            return { ok: false, reason: `signature.${k} is missing` };
+    if (v['version'] !== 1)
+        return { ok: false, reason: 'signature.version must be 1' };
+    if (v['algorithm'] !== 'ed25519')
+        return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+    if (v['payload_type'] !== PAYLOAD_TYPE)
+        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    for (const k of ['signed_payload_digest', 'key_id']) {
+        const d = v[k];
+        if (typeof d !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(d))
+            return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    }
+    const sig = v['signature'];
+    if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
+        return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
+    }
+    const at = v['signed_at'];
+    if (typeof at !== 'string' || !isSignedAt(at))
+        return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
+    const member = {
+        version: 1,
+        algorithm: 'ed25519',
+        payload_type: PAYLOAD_TYPE,
+        signed_payload_digest: v['signed_payload_digest'],
+        key_id: v['key_id'],
+        signature: sig,
+        signed_at: at,
+    };
+    return { ok: true, value: member };
+}
+/**
+ * P: the canonical text of the record without its `signature` member. Members are defined one by
+ * one (never assigned or spread), so a `__proto__` member stays an ordinary member.
+ */
+function payloadOf(record) {
+    const unsigned = {};
+    for (const k of Object.keys(record)) {
+        if (k !== 'signature')
+            Object.defineProperty(unsigned, k, { value: record[k], enumerable: true, writable: true, configurable: true });
+    }
+    return (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(unsigned);
+}
+/** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
+function pae(type, body) {
+    const t = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
 }
 
 
@@ -4815,24 +4855,10 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto"
 
 /***/ }),
 
-/***/ 3024:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-
-/***/ }),
-
 /***/ 6760:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-
-/***/ }),
-
-/***/ 5919:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 
 /***/ }),
 
@@ -4898,36 +4924,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 			() => (module);
 /******/ 		__nccwpck_require__.d(getter, { a: getter });
 /******/ 		return getter;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/create fake namespace object */
-/******/ (() => {
-/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
-/******/ 	var leafPrototypes;
-/******/ 	// create a fake namespace object
-/******/ 	// mode & 1: value is a module id, require it
-/******/ 	// mode & 2: merge all properties of value into the ns
-/******/ 	// mode & 4: return value when already ns object
-/******/ 	// mode & 16: return value when it's Promise-like
-/******/ 	// mode & 8|1: behave like require
-/******/ 	__nccwpck_require__.t = function(value, mode) {
-/******/ 		if(mode & 1) value = this(value);
-/******/ 		if(mode & 8) return value;
-/******/ 		if(typeof value === 'object' && value) {
-/******/ 			if((mode & 4) && value.__esModule) return value;
-/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
-/******/ 		}
-/******/ 		var ns = Object.create(null);
-/******/ 		__nccwpck_require__.r(ns);
-/******/ 		var def = {};
-/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
-/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
-/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
-/******/ 		}
-/******/ 		def['default'] = () => (value);
-/******/ 		__nccwpck_require__.d(ns, def);
-/******/ 		return ns;
 /******/ 	};
 /******/ })();
 /******/ 
@@ -5047,18 +5043,8 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /************************************************************************/
 var __webpack_exports__ = {};
 
-// EXTERNAL MODULE: external "node:worker_threads"
-var external_node_worker_threads_ = __nccwpck_require__(5919);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: external "node:url"
-const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
-// EXTERNAL MODULE: ./src/read/formats.ts
-var formats = __nccwpck_require__(7928);
+;// CONCATENATED MODULE: external "node:worker_threads"
+const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:worker_threads");
 ;// CONCATENATED MODULE: ./src/read/wire.ts
 
 const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
@@ -5169,8 +5155,10 @@ var findings = __nccwpck_require__(1607);
 var trust = __nccwpck_require__(9597);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var envelope = __nccwpck_require__(1210);
-// EXTERNAL MODULE: ./src/read/files.ts + 20 modules
-var files = __nccwpck_require__(1120);
+// EXTERNAL MODULE: ./src/read/files.ts + 21 modules
+var files = __nccwpck_require__(6860);
+// EXTERNAL MODULE: ./src/read/formats.ts
+var formats = __nccwpck_require__(7928);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
@@ -5562,7 +5550,7 @@ function checkersOf(setup) {
     return list;
 }
 /** Whether identities of this role are configured (then a file's sha256 is needed, and its bundle is checked, not only shaped). */
-const evidence_identitiesFor = (setup, role) => setup.trust.identities !== null && (role === 'audit' ? setup.trust.identities.signers : setup.trust.identities.producers) !== null;
+const identitiesFor = (setup, role) => setup.trust.identities !== null && (role === 'audit' ? setup.trust.identities.signers : setup.trust.identities.producers) !== null;
 /** A bundle's `<bundle>.intoto.jsonl`, read once; its shape checked whatever is configured. */
 function readDsse(task, setup, out) {
     if (task.role !== 'runs' || (0,formats/* formatOf */.be)(task.file.rel) !== 'bundle')
@@ -5606,7 +5594,7 @@ async function readSigstore(task, setup, out) {
     const file = sigstore.readSigstoreFile(rel, got.bytes, setup.limits);
     for (const f of file.findings)
         out.findings.push(f);
-    if (file.findings.length === 0 && !evidence_identitiesFor(setup, task.role)) {
+    if (file.findings.length === 0 && !identitiesFor(setup, task.role)) {
         const flag = task.role === 'audit' ? '--trusted-signer-identity' : '--trusted-producer-identity';
         out.findings.push((0,findings/* finding */.gk)('skipped_object', at, `${file.bundles.length} Sigstore bundle(s), not checked: no trusted identities for this file (${flag})`));
     }
@@ -5636,7 +5624,7 @@ const forRecord = (c, i) => c.kind === 'records' ? (c.decisions[i] ?? { kind: 'n
 /** One file and everything beside it → what it contributes, trust decided. */
 async function evidence_readEvidence(task, setup) {
     const { file, role } = task;
-    const read = await (0,files/* readOne */.JF)(file, role, setup.limits, setup.digest || evidence_identitiesFor(setup, role));
+    const read = await (0,files/* readOne */.JF)(file, role, setup.limits, setup.digest || identitiesFor(setup, role));
     const out = { findings: [...read.findings], digests: [] };
     if (read.sha256 !== undefined)
         out.digests.push([file.rel, read.sha256]);
@@ -5662,130 +5650,15 @@ async function evidence_readEvidence(task, setup) {
     return { run, records, findings: out.findings, digests: out.digests };
 }
 
-;// CONCATENATED MODULE: ./src/gate/readers.ts
-/**
- * Where input files are read: on the main thread (one at a time, as they are merged), or on worker
- * threads that read, parse, classify and bind each file and send back a compact text (read/wire.ts),
- * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
- * report does not depend on which file finished first. Both sides of the worker protocol are here.
- *
- * `jobs` threads read: jobs − 1 workers and the main thread. Workers are given the largest files
- * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
- * thread reads, in path order, the files no worker has been given yet, and while it waits for a
- * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
- * with a finding naming it (never a skipped file); the files it held go to a fresh worker. A worker
- * that cannot start (it ends before its reader says it is loaded) read nothing: its files, and every
- * file no worker holds, are read on the main thread, and no more workers are started.
- */
+;// CONCATENATED MODULE: ./src/gate/pool.ts
 
 
-
-
-
-
-
-/**
- * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
- * pool (trust/check.ts) while the next files are read, so reading and checking overlap; the results
- * are held until they are asked for, which the gate does at once (it keeps every file's evidence for
- * the core anyway).
- */
-const AHEAD = 64;
-/** The main thread's reader: the files in path order, read ahead while earlier files' signatures are checked. */
-function inlineReaders(tasks, setup) {
-    const started = [];
-    /** 1: the file's reading has begun (its result may already have been taken). */
-    const begun = new Uint8Array(tasks.length);
-    const start = (k) => {
-        const task = tasks[k];
-        if (task && begun[k] === 0) {
-            begun[k] = 1;
-            started[k] = readEvidence(task, setup);
-        }
-    };
-    return {
-        async read(i) {
-            start(i);
-            // Each file read ahead runs up to its first wait (its checks), letting those of earlier files finish meanwhile.
-            for (let k = i + 1; k < Math.min(tasks.length, i + 1 + AHEAD) && begun[k] === 0; k++) {
-                await new Promise((resolve) => setImmediate(resolve));
-                start(k);
-            }
-            const got = started[i];
-            if (!got)
-                throw new Error(`file ${i} was never read`);
-            delete started[i];
-            return got;
-        },
-        close: async () => { },
-    };
-}
-/**
- * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
- * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
- * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
- * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.90× at 190 MiB. The
- * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
- */
-const WORKER_THRESHOLD_BYTES = (/* unused pure expression or super */ null && (64 * 1024 ** 2));
 /**
  * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
- * file read here is synchronous), so a worker holding two went idle ~12 % of the time at N = 100 000;
- * with four it is kept busy (0.96× the time, RSS unchanged: BENCHMARKS.md "issue 23, fourth stop").
+ * file read there is synchronous), so a worker must hold enough not to go idle meanwhile
+ * (BENCHMARKS.md, "Reading on every core").
  */
 const DEPTH = 4;
-const sizeOf = (p) => {
-    try {
-        return statSync(p).size;
-    }
-    catch {
-        return 0; // the reader says why it cannot be read
-    }
-};
-/**
- * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
- * the order workers are given files: a bundle's Sigstore checks take ~3.5 ms on the benchmark
- * machine and workers pay from ~50 bundles, so auto starts them from 128 (64 MiB / 512 KiB), clearly
- * past that (BENCHMARKS.md "Keyless checks on every core").
- */
-const KEYLESS_WEIGHT_BYTES = (/* unused pure expression or super */ null && (512 * 1024));
-/** A task's work: its file's bytes, and its bundle when one is beside it and will be checked by identity. */
-const weightOf = (t, setup) => sizeOf(t.file.path) + (identitiesFor(setup, t.role) && sizeOf(sigstoreOf(t.file.path)) > 0 ? KEYLESS_WEIGHT_BYTES : 0);
-/** The bundled worker script beside the running bundle (dist/read-worker.js), or null when not built (tests of src/). */
-function workerScript() {
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    for (const dir of [here, path.dirname(here)]) {
-        const p = path.join(dir, 'read-worker.js');
-        if (sizeOf(p) > 0)
-            return p;
-    }
-    return null;
-}
-/**
- * How many threads read this input: `jobs` (null: the machine's cores, when the files' weights add
- * up to at least WORKER_THRESHOLD_BYTES), never more than there are files; 1 means the main thread.
- */
-function threadsFor(jobs, sizes, cores = availableParallelism()) {
-    const n = Math.min(jobs ?? cores, sizes.length);
-    if (jobs === null && sizes.reduce((a, b) => a + b, 0) < WORKER_THRESHOLD_BYTES)
-        return 1;
-    return Math.max(n, 1);
-}
-/**
- * The readers for this input. `entry`: the worker's entry (default: the bundled one, looked up only
- * when workers may start; none when not built, as under tests of src/).
- */
-async function openReaders(tasks, setup, jobs, entry) {
-    if (jobs === 1 || tasks.length <= 1)
-        return inlineReaders(tasks, setup);
-    const sizes = tasks.map((t) => weightOf(t, setup));
-    const n = threadsFor(jobs, sizes);
-    const script = n <= 1 ? null : (entry ?? workerScript());
-    if (script === null)
-        return inlineReaders(tasks, setup);
-    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
-    return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
-}
 function pending() {
     let done;
     const promise = new Promise((r) => {
@@ -5993,8 +5866,8 @@ function serveReads(port, setup) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/read-worker.ts
-/** The reading thread's entry (dist/read-worker.js): files in, compact results out (gate/readers.ts). */
+/** The reading thread's entry (dist/read-worker.js): files in, compact results out (gate/pool.ts). */
 
 
-serveReads(external_node_worker_threads_.parentPort, external_node_worker_threads_.workerData);
+serveReads(external_node_worker_threads_namespaceObject.parentPort, external_node_worker_threads_namespaceObject.workerData);
 

@@ -37,7 +37,8 @@ const callName = (c: Call): string => `${c.run.artifact} decision ${c.input.inde
 export const callTitle = (c: Call): string => `${c.input.tool === null ? 'decision' : quote(c.input.tool)} (decision ${c.input.index})`;
 
 const NO_EFFECT = 'the call asserts no side effect (side_effect_asserted is false): it has no rung';
-const NO_READ = 'no later successful read of the same target in this run';
+/** Why a call earned no observed_confirmed: the one wording, in reasons and in findings. */
+export const NO_READ = 'no later successful read of the same target in this run';
 const NO_RECORD = 'no audit record binds its subject';
 /** The most common reason, shared rather than rebuilt for every asserted call. */
 const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;

@@ -7,7 +7,7 @@
 
 import type { Call } from './call.js';
 import type { RecordVerdict } from './diagnose.js';
-import { callTitle, noRecordText, notVerifiedText, outcomeText, unmatchedText } from './explain.js';
+import { callTitle, NO_READ, noRecordText, notVerifiedText, outcomeText, unmatchedText } from './explain.js';
 import { compareFindings, FINDINGS, type Finding, finding, placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
 import type { VerifyOptions } from './model.js';
@@ -17,7 +17,6 @@ import { quote } from './text.js';
 import type { WorkflowSigner } from './trust.js';
 import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
 
-const NO_READ = 'no later successful read of the same target exists in this run';
 
 /** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
 const UNDECLARED =

@@ -15,7 +15,8 @@ import { discover, type FoundFile } from '../read/discover.js';
 import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
-import { openReaders, type Readers } from './readers.js';
+import type { Readers } from './pool.js';
+import { openReaders } from './readers.js';
 import type { Settings, UsageProblem } from './settings/types.js';
 
 interface Collected extends Evidence {

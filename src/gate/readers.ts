@@ -1,36 +1,18 @@
 /**
- * Where input files are read: on the main thread (one at a time, as they are merged), or on worker
- * threads that read, parse, classify and bind each file and send back a compact text (read/wire.ts),
- * never the parsed objects. Either way the gate takes the results in path order (`read(i)`), so the
- * report does not depend on which file finished first. Both sides of the worker protocol are here.
- *
- * `jobs` threads read: jobs − 1 workers and the main thread. Workers are given the largest files
- * first, at most DEPTH each at a time (so at most (jobs − 1) × DEPTH results are in flight); the main
- * thread reads, in path order, the files no worker has been given yet, and while it waits for a
- * worker's file it reads the smallest ones left. A worker that dies fails the file it was reading
- * with a finding naming it (never a skipped file); the files it held go to a fresh worker. A worker
- * that cannot start (it ends before its reader says it is loaded) read nothing: its files, and every
- * file no worker holds, are read on the main thread, and no more workers are started.
+ * Where input files are read: on the main thread, or on worker threads too (gate/pool.ts) for a
+ * large input. Each file is one unit of work (gate/evidence.ts) wherever it is read, and the gate
+ * takes the results in path order (`read(i)`), so the report does not depend on which file finished
+ * first. This module decides how many threads read (`jobs`, the input's weight).
  */
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-// node:worker_threads is loaded only when workers start (1.6 ms of every cold start otherwise).
-import type { MessagePort, Worker } from 'node:worker_threads';
+// node:worker_threads is loaded only when workers start (a cost on every cold start otherwise).
 import type { FileEvidence } from '../read/file-read.js';
-import type { Role } from '../read/files.js';
 import { sigstoreOf } from '../read/formats.js';
-import { decodeRead, encodeRead } from '../read/wire.js';
-import { failed, identitiesFor, type ReadSetup, type ReadTask, readEvidence } from './evidence.js';
-
-/** The results of reading every task, taken in order. */
-export interface Readers {
-  /** The i-th task's result (each asked once, in order). */
-  read(i: number): Promise<FileEvidence>;
-  /** Stop the threads (after the last read). */
-  close(): Promise<void>;
-}
+import { identitiesFor, type ReadSetup, type ReadTask, readEvidence } from './evidence.js';
+import { type Readers, WorkerReaders } from './pool.js';
 
 /**
  * Files read ahead of the one asked for on the main thread: a file's signature checks run on libuv's
@@ -70,20 +52,12 @@ export function inlineReaders(tasks: readonly ReadTask[], setup: ReadSetup): Rea
 }
 
 /**
- * Below this many bytes of input, reading on workers does not pay: a worker costs ~50 ms to start
- * and warms its own JIT, and what the main thread then spends taking its results in (~1 ms per MiB)
- * is only won back on large inputs. Measured on the 2-core benchmark machine (BENCHMARKS.md "Reading
- * on every core"): 1.41× slower at 2 MiB, 1.03× at 30 MiB, even at 61 MiB, 0.90× at 190 MiB. The
- * default reads on the main thread below it; an explicit `jobs` is honoured whatever the size.
+ * Below this many bytes of input, reading on workers does not pay: a worker's start, its own JIT
+ * warm-up and taking its results in are only won back on large inputs (the measurements:
+ * BENCHMARKS.md, "Reading on every core"). The default reads on the main thread below it; an
+ * explicit `jobs` is honoured whatever the size.
  */
 export const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
-
-/**
- * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
- * file read here is synchronous), so a worker holding two went idle ~12 % of the time at N = 100 000;
- * with four it is kept busy (0.96× the time, RSS unchanged: BENCHMARKS.md "issue 23, fourth stop").
- */
-const DEPTH = 4;
 
 const sizeOf = (p: string): number => {
   try {
@@ -95,9 +69,8 @@ const sizeOf = (p: string): number => {
 
 /**
  * What checking a file's bundle by identity weighs, in bytes of reading, for the threshold and for
- * the order workers are given files: a bundle's Sigstore checks take ~3.5 ms on the benchmark
- * machine and workers pay from ~50 bundles, so auto starts them from 128 (64 MiB / 512 KiB), clearly
- * past that (BENCHMARKS.md "Keyless checks on every core").
+ * the order workers are given files: auto starts workers from 128 bundles (64 MiB / 512 KiB), well
+ * past where they pay (the measurements: BENCHMARKS.md, "Keyless checks on every core").
  */
 export const KEYLESS_WEIGHT_BYTES = 512 * 1024;
 
@@ -137,233 +110,4 @@ export async function openReaders(tasks: readonly ReadTask[], setup: ReadSetup, 
   if (script === null) return inlineReaders(tasks, setup);
   const { Worker } = await import('node:worker_threads');
   return new WorkerReaders(tasks, sizes, setup, n - 1, (data) => new Worker(script, { workerData: data }));
-}
-
-/** main → worker */
-interface TaskMessage {
-  readonly id: number;
-  readonly path: string;
-  readonly rel: string;
-  readonly role: Role;
-}
-/** worker → main: the encoded result, or why reading threw (a bug: the file still fails). */
-type ResultMessage = { readonly id: number; readonly text: string } | { readonly id: number; readonly thrown: string };
-/** worker → main, first: its reader is loaded (a worker that ends before this read nothing). */
-interface ReadyMessage {
-  readonly ready: true;
-}
-
-interface Pending {
-  resolve(r: FileEvidence): void;
-  readonly promise: Promise<FileEvidence>;
-  readonly settled: boolean;
-}
-
-function pending(): Pending {
-  let done!: (r: FileEvidence) => void;
-  const promise = new Promise<FileEvidence>((r) => {
-    done = r;
-  });
-  const p = {
-    settled: false,
-    promise,
-    resolve(r: FileEvidence): void {
-      p.settled = true;
-      done(r);
-    },
-  };
-  return p;
-}
-
-/** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
-const stopped = (rel: string, why: string): FileEvidence =>
-  failed(rel, `the thread reading this file stopped (${why}); it is not verified`);
-
-class WorkerReaders implements Readers {
-  private readonly results: Pending[];
-  /** Task indices largest file first: the order workers are given them. */
-  private readonly order: number[];
-  private next = 0;
-  /** The smallest task not yet looked at from the far end (this thread reads from there while it waits). */
-  private last: number;
-  /** Tasks held by a worker that died before reading them: given out again first. */
-  private readonly retry: number[] = [];
-  /** 1: given to a worker or read here. */
-  private readonly taken: Uint8Array;
-  /** Each live worker → the task ids it holds, oldest (the one it is reading) first. */
-  private readonly held = new Map<Worker, number[]>();
-  /** Workers whose reader loaded (one that ends before it did never read a file). */
-  private readonly online = new Set<Worker>();
-  /** A worker could not be started: no more are, and this thread reads what is left. */
-  private broken = false;
-  /** Wakes read() when tasks come back from a worker that never started. */
-  private wake: (() => void) | null = null;
-  private closing = false;
-
-  /** @param workers threads besides this one (which reads, in path order, the files no worker has been given yet) */
-  constructor(
-    private readonly tasks: readonly ReadTask[],
-    sizes: readonly number[],
-    private readonly setup: ReadSetup,
-    workers: number,
-    /** Starts one worker with the reading set-up. */
-    private readonly start: (setup: ReadSetup) => Worker,
-  ) {
-    this.results = tasks.map(pending);
-    this.taken = new Uint8Array(tasks.length);
-    this.order = tasks.map((_, i) => i).sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
-    this.last = this.order.length - 1;
-    for (let k = 0; k < workers; k++) this.spawn();
-  }
-
-  /**
-   * The i-th result. A file no worker has been given yet is read here; while a worker's file is
-   * awaited, this thread reads the smallest files nobody has taken (their results wait for their
-   * turn), yielding between files so the workers' results come in and they are given more.
-   */
-  async read(i: number): Promise<FileEvidence> {
-    // Let the workers' results in first (each gives its worker its next file).
-    await new Promise((r) => setImmediate(r));
-    if (this.taken[i] === 0) {
-      this.taken[i] = 1;
-      return this.readHere(i);
-    }
-    const wanted = this.results[i] as Pending;
-    while (!wanted.settled) {
-      // Given back by a worker that never started: read it here.
-      if (this.taken[i] === 0) {
-        this.taken[i] = 1;
-        return this.readHere(i);
-      }
-      const j = this.takeSmallest();
-      if (j !== undefined) {
-        (this.results[j] as Pending).resolve(await this.readHere(j));
-        await new Promise((r) => setImmediate(r));
-      } else
-        await new Promise<void>((r) => {
-          this.wake = r;
-          void wanted.promise.then(() => r());
-        });
-    }
-    return wanted.promise;
-  }
-
-  private readHere(i: number): Promise<FileEvidence> {
-    return readEvidence(this.tasks[i] as ReadTask, this.setup);
-  }
-
-  /** The smallest task nobody has taken (the far end of the workers' order). */
-  private takeSmallest(): number | undefined {
-    while (this.last >= this.next) {
-      const id = this.order[this.last--] as number;
-      if (this.taken[id] === 0) {
-        this.taken[id] = 1;
-        return id;
-      }
-    }
-    return undefined;
-  }
-
-  /** The next task for a worker, or undefined when every task is taken (or workers cannot start). */
-  private take(): number | undefined {
-    if (this.broken) return undefined;
-    for (;;) {
-      const id = this.retry.length > 0 ? this.retry.shift() : this.order[this.next++];
-      if (id === undefined) return undefined;
-      if (this.taken[id] === 0) {
-        this.taken[id] = 1;
-        return id;
-      }
-    }
-  }
-
-  private spawn(): void {
-    let w: Worker;
-    try {
-      w = this.start(this.setup);
-    } catch {
-      this.broken = true; // this thread reads every file no worker holds
-      return;
-    }
-    this.held.set(w, []);
-    w.on('message', (m: ResultMessage | ReadyMessage) => {
-      if ('ready' in m) this.online.add(w);
-      else this.done(w, m);
-    });
-    let why = 'it exited';
-    w.on('error', (e) => {
-      why = e instanceof Error ? e.message : String(e);
-    });
-    w.on('exit', (code) => this.exited(w, code === 0 ? why : `${why}, code ${code}`));
-    this.feed(w);
-  }
-
-  private feed(w: Worker): void {
-    const held = this.held.get(w) as number[];
-    while (held.length < DEPTH) {
-      const id = this.take();
-      if (id === undefined) return;
-      const t = this.tasks[id] as ReadTask;
-      held.push(id);
-      w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role } satisfies TaskMessage);
-    }
-  }
-
-  private done(w: Worker, m: ResultMessage): void {
-    const held = this.held.get(w) as number[];
-    held.splice(held.indexOf(m.id), 1);
-    this.feed(w);
-    const rel = (this.tasks[m.id] as ReadTask).file.rel;
-    (this.results[m.id] as Pending).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
-  }
-
-  /**
-   * A worker ended. One that had started fails the file it was reading, and the ones queued behind
-   * it go to a new worker; one that never started read nothing: its files come back to this thread,
-   * and no more workers are started.
-   */
-  private exited(w: Worker, why: string): void {
-    const held = this.held.get(w) as number[];
-    this.held.delete(w);
-    if (this.closing) return;
-    if (!this.online.has(w)) {
-      this.broken = true;
-      for (const id of held) this.taken[id] = 0;
-      this.wake?.();
-      return;
-    }
-    this.online.delete(w);
-    const [reading, ...rest] = held;
-    if (reading !== undefined) (this.results[reading] as Pending).resolve(stopped((this.tasks[reading] as ReadTask).file.rel, why));
-    for (const id of rest) this.taken[id] = 0;
-    this.retry.push(...rest);
-    this.wake?.();
-    if (!this.broken && (this.retry.length > 0 || this.next < this.order.length)) this.spawn();
-  }
-
-  async close(): Promise<void> {
-    this.closing = true;
-    await Promise.all([...this.held.keys()].map((w) => w.terminate()));
-  }
-}
-
-/**
- * The worker side: read each task in turn (one file's bytes at a time in this thread's buffer), and
- * send back its encoded result once its checks are done; a file's checks finish while the next is read.
- */
-export function serveReads(port: MessagePort, setup: ReadSetup): void {
-  port.postMessage({ ready: true } satisfies ReadyMessage);
-  let chain = Promise.resolve();
-  const reply = (id: number, got: Promise<FileEvidence>, rel: string): void => {
-    got.then(
-      (r) => port.postMessage({ id, text: encodeRead(r, rel) } satisfies ResultMessage),
-      (e: unknown) => port.postMessage({ id, thrown: e instanceof Error ? e.message : String(e) } satisfies ResultMessage),
-    );
-  };
-  port.on('message', (t: TaskMessage) => {
-    chain = chain.then(() => {
-      reply(t.id, readEvidence({ file: { path: t.path, rel: t.rel }, role: t.role }, setup), t.rel);
-      return new Promise((resolve) => setImmediate(resolve));
-    });
-  });
 }

@@ -1,6 +1,6 @@
 /**
  * Bytes of one run artifact or audit export → located decisions and records, plus findings.
- * Every document is strict JSON (see strict-json.ts); every decision and record keeps its line and
+ * Every document is strict JSON (see read/json/strict.ts); every decision and record keeps its line and
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
@@ -12,12 +12,12 @@ import { classify, type Kind } from './classify.js';
 import { type Doc, decode, documents, LocatingSink, logLines } from './documents.js';
 import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
+import { pathKey } from './json/scanner.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
 import type { RecordRead } from './record-read.js';
 import { carriesDecision, ServerLog } from './server-log.js';
 import { checkRecord } from './shapes.js';
 import { payloadOf, readSignatureMember } from './signature.js';
-import { pathKey } from './strict-json.js';
 import { RunDecisions, readSurface } from './surface.js';
 
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']] as const;

@@ -10,9 +10,11 @@
 import { gunzipSync } from 'node:zlib';
 import { type Finding, finding } from '../core/findings.js';
 import type { Location } from '../core/location.js';
+import { LineIndex } from './json/positions.js';
+import { firstValueEnd } from './json/scanner.js';
+import { parseStrict } from './json/strict.js';
 import { fileTooLarge, lineTooLong, type ReadLimits } from './limits.js';
 import { blank, lines, overBytes } from './lines.js';
-import { firstValueEnd, LineIndex, parseStrict } from './strict-json.js';
 import { byteLocation, decodeUtf8 } from './utf8.js';
 
 export type DocumentMode = 'json' | 'ndjson' | 'values' | 'oneOrLines';
@@ -111,7 +113,7 @@ export function decode(bytes: Uint8Array, limits: ReadLimits, sink: DocSink, opt
 
 export interface DocumentOptions {
   readonly limits: ReadLimits;
-  /** Key paths whose array element offsets each document reports (see strict-json.ts). */
+  /** Key paths whose array element offsets each document reports (see read/json/scanner.ts). */
   readonly collect: readonly (readonly string[])[];
 }
 

@@ -51,8 +51,8 @@ const UNSUPPORTED = `unsupported file type: expected ${EXTENSION_LIST}`;
 /**
  * The buffer this thread reads its inputs into, grown to the largest file read so far up to
  * SCRATCH_MAX (a larger file gets a buffer of its own). A fresh buffer per file is fresh memory
- * for the kernel to fault in: at N = 100 000 (190 MiB of inputs) `read` took 359 ms of a CPU profile
- * with one and ~40 ms with this buffer (the whole run gained less, 2–4 %: BENCHMARKS.md).
+ * for the kernel to fault in, and reading large inputs spent most of `read` there (the profile and
+ * the gain: BENCHMARKS.md, "Reading on every core").
  */
 let scratch: Buffer | null = null;
 const SCRATCH_MAX = 64 * 1024 * 1024;

@@ -12,9 +12,9 @@ import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
+import { parseStrict } from './json/strict.js';
 import type { ReadLimits } from './limits.js';
 import { checkDecision } from './shapes.js';
-import { parseStrict } from './strict-json.js';
 import type { RunDecisions } from './surface.js';
 
 /** Where a server log's problems and skips go (the file's report). */

@@ -3,9 +3,9 @@ import { DIGEST_PATTERN as DIGEST } from '../../core/binding.js';
 import { isObject } from '../../core/json.js';
 import { quote } from '../../core/text.js';
 import { classify } from '../classify.js';
+import { parseStrict } from '../json/strict.js';
 import type { BundleLimits } from '../limits.js';
 import { ReadError } from '../read-error.js';
-import { parseStrict } from '../strict-json.js';
 import { decodeUtf8 } from '../utf8.js';
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */

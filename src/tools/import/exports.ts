@@ -10,8 +10,9 @@ import { type Finding, finding } from '../../core/findings.js';
 import { isObject, type JsonObject } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
 import { type DocSink, decode, documents, LocatingSink } from '../../read/documents.js';
+import { firstValueEnd, pathKey } from '../../read/json/scanner.js';
+import { parseStrict } from '../../read/json/strict.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { firstValueEnd, parseStrict, pathKey } from '../../read/strict-json.js';
 
 interface Entry {
   readonly value: JsonObject;

@@ -1,16 +1,11 @@
 /**
- * Strict JSON: the checks JSON.parse cannot make, with positions, in one allocation-light pass.
- *
- * `scan` validates the full JSON grammar and rejects what the semantics forbid — duplicate keys
- * (compared after unescaping), lone UTF-16 surrogates, nesting deeper than the limit, a byte-order
- * mark, numbers that overflow to ±Infinity — and records where the elements of selected arrays
- * start. Values are taken from JSON.parse (`__proto__` is an ordinary own key there), which sees the
- * text first: when it accepts, the text is trusted grammar and `parseStrict` either proves it clean
- * from the parsed value alone (nothing to collect: `provablyClean`) or scans it in trusted mode;
- * when it refuses, the full scan says where and why.
+ * The strict JSON scanner: the full grammar and what the semantics forbid beyond it (duplicate keys
+ * compared after unescaping, lone UTF-16 surrogates, nesting past the limit, a byte-order mark,
+ * numbers that overflow to ±Infinity), with the offset of every problem and of the elements of the
+ * arrays a reader asks for, in one allocation-light pass. Trusted mode (the text JSON.parse already
+ * accepted) skips strings with indexOf.
  */
-import { hasOwn, isObject } from '../core/json.js';
-import type { Result } from '../core/result.js';
+import type { Result } from '../../core/result.js';
 
 export interface ScanOptions {
   /** Containers nested deeper than this are rejected (the root container is depth 1). */
@@ -30,7 +25,7 @@ export interface JsonProblem {
   readonly message: string;
 }
 
-type Elements = ReadonlyMap<string, readonly number[]>;
+export type Elements = ReadonlyMap<string, readonly number[]>;
 export type ScanResult = Result<Elements, JsonProblem>;
 /** The parsed value and the element offsets of the paths collected. */
 export type StrictParse = Result<Parsed, JsonProblem>;
@@ -102,124 +97,13 @@ export function firstValueEnd(text: string, options: ScanOptions, start: number,
   }
 }
 
-function runScanner(scanner: Scanner): ScanResult {
+export function runScanner(scanner: Scanner): ScanResult {
   try {
     return { ok: true, value: scanner.run() };
   } catch (e) {
     if (e instanceof ScanError) return { ok: false, reason: { offset: e.offset, message: e.message } };
     throw e;
   }
-}
-
-const wellFormed = (s: string): boolean => s.isWellFormed();
-
-/**
- * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
- * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
- * character by character. When it rejects, the full scan finds and locates the error.
- *
- * Both scans run on the document's own slice, never on the text around it: a search (for the next
- * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
- * its size whatever its lines hold. Offsets are moved back to the whole text's.
- */
-export function parseStrict(text: string, options: ScanOptions, start = 0, end = text.length): StrictParse {
-  const slice = start === 0 && end === text.length ? text : text.slice(start, end);
-  let value: unknown;
-  try {
-    value = JSON.parse(slice);
-  } catch (e) {
-    const r = scan(slice, options);
-    // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
-    return {
-      ok: false,
-      reason: r.ok ? { offset: start, message: (e as Error).message } : { offset: r.reason.offset + start, message: r.reason.message },
-    };
-  }
-  const trusted = wellFormed(slice);
-  if (trusted && provablyClean(slice, value, options)) return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
-  const r = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
-  if (!r.ok) return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
-  return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
-}
-
-const NO_ELEMENTS: Elements = new Map();
-
-/**
- * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
- * value, within the limits, with nothing to collect — proved without a scan, from the value:
- *
- * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
- * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
- * colons in its strings. The parsed value holds every string and member of the text except those a
- * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
- * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
- * the value. False is not an error: the scan then decides, and says where.
- */
-function provablyClean(text: string, value: unknown, o: ScanOptions): boolean {
-  if (text.includes('\\u')) return false;
-  if (o.collect) for (const p of o.collect) if (holdsArray(value, p)) return false;
-  walkState.colons = 0;
-  walkState.bad = false;
-  walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
-  return !walkState.bad && colonsIn(text) === walkState.colons;
-}
-
-/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
-function holdsArray(value: unknown, path: readonly string[]): boolean {
-  let v = value;
-  for (const k of path) {
-    if (!isObject(v) || !hasOwn(v, k)) return false;
-    v = v[k];
-  }
-  return Array.isArray(v);
-}
-
-const colonsIn = (s: string): number => {
-  let n = 0;
-  for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1)) n++;
-  return n;
-};
-
-/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
-const walkState = { colons: 0, bad: false };
-function walk(v: unknown, depth: number, maxDepth: number, maxKeys: number): void {
-  if (typeof v === 'string') {
-    if (v.includes(':')) walkState.colons += colonsIn(v);
-    return;
-  }
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) walkState.bad = true;
-    return;
-  }
-  if (typeof v !== 'object' || v === null) return;
-  if (depth > maxDepth) {
-    walkState.bad = true;
-    return;
-  }
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length && !walkState.bad; i++) walk(v[i], depth + 1, maxDepth, maxKeys);
-    return;
-  }
-  // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
-  // never a lookup by a key read from the input.
-  const keys = Object.keys(v);
-  if (keys.length > maxKeys) walkState.bad = true;
-  walkState.colons += keys.length;
-  for (const k of keys) if (k.includes(':')) walkState.colons += colonsIn(k);
-  for (const x of Object.values(v)) {
-    if (walkState.bad) return;
-    walk(x, depth + 1, maxDepth, maxKeys);
-  }
-}
-
-function shifted(elements: ReadonlyMap<string, readonly number[]>, by: number): ReadonlyMap<string, readonly number[]> {
-  const out = new Map<string, number[]>();
-  for (const [k, v] of elements)
-    out.set(
-      k,
-      v.map((o) => o + by),
-    );
-  return out;
 }
 
 /**
@@ -275,7 +159,7 @@ function tables(depths: number): Tables {
   return shared;
 }
 
-class Scanner {
+export class Scanner {
   private i: number;
   private depth = 0;
   /** Per depth: 1 for an object, 2 for an array. */
@@ -678,60 +562,5 @@ class Scanner {
     if ((exp || i - start > 308) && !Number.isFinite(Number(s.slice(start, i)))) {
       throw new ScanError(start, `number ${s.slice(start, Math.min(i, start + 40))} is out of range (not a finite double)`);
     }
-  }
-}
-
-/**
- * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
- * order (a file's decisions, records and findings as they are read), so the index walks forward
- * from the last offset asked, counting newlines; an offset before it is found in a table of line
- * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
- * for a few hundred offsets: 3.3 million lines for 100 000 calls).
- */
-export class LineIndex {
-  /** The line (0-based) and the start of the line of the furthest offset asked. */
-  private at = 0;
-  private line = 0;
-  private lineStart = 0;
-  /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
-  private nextBreak = -2;
-  /** Line starts up to `at`, built when an offset before it is asked. */
-  private starts: number[] | null = null;
-  constructor(private readonly text: string) {}
-
-  locate(offset: number): { line: number; column: number } {
-    if (offset >= this.at) {
-      const t = this.text;
-      const starts = this.starts;
-      if (this.nextBreak === -2) this.nextBreak = t.indexOf('\n');
-      while (this.nextBreak !== -1 && this.nextBreak < offset) {
-        this.line++;
-        this.lineStart = this.nextBreak + 1;
-        starts?.push(this.lineStart);
-        this.nextBreak = t.indexOf('\n', this.lineStart);
-      }
-      this.at = offset;
-      return { line: this.line + 1, column: offset - this.lineStart + 1 };
-    }
-    const starts = this.behind();
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - starts[lo]! + 1 };
-  }
-
-  /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
-  private behind(): number[] {
-    if (!this.starts) {
-      const starts = [0];
-      const t = this.text;
-      for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
-      this.starts = starts;
-    }
-    return this.starts;
   }
 }

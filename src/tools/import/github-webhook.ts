@@ -1,49 +1,14 @@
 /**
- * GitHub exports → github_deploy_key/create records (docs/importers.md). Never copies `key`,
- * `fingerprint` or the actor into a record or a message.
- *
- * - Organisation / enterprise audit log (REST pages and the UI's JSON export: arrays; streaming:
- *   JSON lines, gzipped or not): `public_key.create` with a `repo` and a `title`;
- *   record_id "github-audit:" + _document_id.
- * - `deploy_key` webhook deliveries (the deliveries REST endpoints: `guid`, `request.headers`,
- *   `request.payload`), action `created`; record_id "github-delivery:" + guid. A raw payload file
- *   (no delivery around it) has no delivery id: record_id "github-deploy-key:" + repository
- *   full_name + ":" + key.id.
+ * GitHub `deploy_key` webhook deliveries → github_deploy_key/create records (docs/importers.md): the
+ * deliveries REST endpoints (`guid`, `request.headers`, `request.payload`), action `created`;
+ * record_id "github-delivery:" + guid. A raw payload file (no delivery around it) has no delivery
+ * id: record_id "github-deploy-key:" + repository full_name + ":" + key.id.
  */
 import type { JsonObject } from '../../core/json.js';
 import type { Instant } from '../../core/time.js';
+import { deployKey } from './github-subject.js';
 import { idText, type Mapped, obj, str } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
-import { label, targetHash } from './target-hash.js';
-
-function deployKey(recordId: string, owner: string, repo: string, title: string, scope: EntryScope): Mapped {
-  return {
-    kind: 'record',
-    provider: 'github',
-    recordId,
-    scope,
-    subject: {
-      action_class: 'github_deploy_key',
-      verb: 'create',
-      target: { owner: label(owner), repo: label(repo), key_title_hash: targetHash('github_key_title', title) },
-    },
-  };
-}
-
-export function githubAuditLog(e: JsonObject): Mapped {
-  if (e['action'] !== 'public_key.create') return { kind: 'skip', reason: 'other action' };
-  const id = str(e, '_document_id');
-  if (!id) return { kind: 'error', message: 'a public_key.create entry without a _document_id (its record would have no identity)' };
-  const repo = str(e, 'repo');
-  if (!repo) return { kind: 'skip', reason: 'user key without repo' };
-  const title = str(e, 'title');
-  if (!title) return { kind: 'skip', reason: 'no title' };
-  const slash = repo.indexOf('/');
-  if (slash <= 0 || slash === repo.length - 1) return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-  const actor = str(e, 'actor');
-  const scope = { actors: actor ? [actor] : [], repo, time: entryTime(e['@timestamp']) ?? entryTime(e['created_at']) };
-  return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
-}
 
 /** Headers as the deliveries API returns them: names in any case. */
 const header = (headers: JsonObject | null, name: string): string | null => {

@@ -1,0 +1,55 @@
+/** Where an offset of a decoded text is: its 1-based line and column. */
+/**
+ * 1-based line and column (in UTF-16 code units) of offsets in one text. Readers ask in increasing
+ * order (a file's decisions, records and findings as they are read), so the index walks forward
+ * from the last offset asked, counting newlines; an offset before it is found in a table of line
+ * starts, built once, up to the furthest offset asked so far (not a table of every line of a file
+ * for a few hundred offsets: 3.3 million lines for 100 000 calls).
+ */
+export class LineIndex {
+  /** The line (0-based) and the start of the line of the furthest offset asked. */
+  private at = 0;
+  private line = 0;
+  private lineStart = 0;
+  /** The first newline at or after lineStart (-1: none; -2: not looked for yet), so offsets on one long line cost no search. */
+  private nextBreak = -2;
+  /** Line starts up to `at`, built when an offset before it is asked. */
+  private starts: number[] | null = null;
+  constructor(private readonly text: string) {}
+
+  locate(offset: number): { line: number; column: number } {
+    if (offset >= this.at) {
+      const t = this.text;
+      const starts = this.starts;
+      if (this.nextBreak === -2) this.nextBreak = t.indexOf('\n');
+      while (this.nextBreak !== -1 && this.nextBreak < offset) {
+        this.line++;
+        this.lineStart = this.nextBreak + 1;
+        starts?.push(this.lineStart);
+        this.nextBreak = t.indexOf('\n', this.lineStart);
+      }
+      this.at = offset;
+      return { line: this.line + 1, column: offset - this.lineStart + 1 };
+    }
+    const starts = this.behind();
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+  }
+
+  /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
+  private behind(): number[] {
+    if (!this.starts) {
+      const starts = [0];
+      const t = this.text;
+      for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.starts = starts;
+    }
+    return this.starts;
+  }
+}

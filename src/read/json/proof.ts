@@ -1,0 +1,74 @@
+/**
+ * The proof that text JSON.parse accepted is strict JSON without a scan (read/json/strict.ts): from
+ * the parsed value alone, when nothing is to be collected.
+ */
+import { hasOwn, isObject } from '../../core/json.js';
+import type { ScanOptions } from './scanner.js';
+
+/**
+ * Whether text JSON.parse accepted, well-formed and without a `\u` escape, is exactly its parsed
+ * value, within the limits, with nothing to collect — proved without a scan, from the value:
+ *
+ * Every `:` of valid JSON outside a string separates a member, and without `\u` every string's
+ * decoded text holds as many `:` as its raw text. So the text's colons are its members plus the
+ * colons in its strings. The parsed value holds every string and member of the text except those a
+ * duplicate key overwrote (at least one member, with its key): it counts the same total exactly when
+ * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
+ * the value. False is not an error: the scan then decides, and says where.
+ */
+export function provablyClean(text: string, value: unknown, o: ScanOptions): boolean {
+  if (text.includes('\\u')) return false;
+  if (o.collect) for (const p of o.collect) if (holdsArray(value, p)) return false;
+  walkState.colons = 0;
+  walkState.bad = false;
+  walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
+  return !walkState.bad && colonsIn(text) === walkState.colons;
+}
+
+/** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
+function holdsArray(value: unknown, path: readonly string[]): boolean {
+  let v = value;
+  for (const k of path) {
+    if (!isObject(v) || !hasOwn(v, k)) return false;
+    v = v[k];
+  }
+  return Array.isArray(v);
+}
+
+const colonsIn = (s: string): number => {
+  let n = 0;
+  for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1)) n++;
+  return n;
+};
+
+/** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
+const walkState = { colons: 0, bad: false };
+function walk(v: unknown, depth: number, maxDepth: number, maxKeys: number): void {
+  if (typeof v === 'string') {
+    if (v.includes(':')) walkState.colons += colonsIn(v);
+    return;
+  }
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) walkState.bad = true;
+    return;
+  }
+  if (typeof v !== 'object' || v === null) return;
+  if (depth > maxDepth) {
+    walkState.bad = true;
+    return;
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length && !walkState.bad; i++) walk(v[i], depth + 1, maxDepth, maxKeys);
+    return;
+  }
+  // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
+  // never a lookup by a key read from the input.
+  const keys = Object.keys(v);
+  if (keys.length > maxKeys) walkState.bad = true;
+  walkState.colons += keys.length;
+  for (const k of keys) if (k.includes(':')) walkState.colons += colonsIn(k);
+  for (const x of Object.values(v)) {
+    if (walkState.bad) return;
+    walk(x, depth + 1, maxDepth, maxKeys);
+  }
+}

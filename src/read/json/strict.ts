@@ -1,0 +1,52 @@
+/**
+ * Strict JSON: JSON.parse for the values (`__proto__` is an ordinary own key there), and the checks
+ * it cannot make, with positions. JSON.parse sees the text first: when it accepts, the text is
+ * trusted grammar, and the value is either proved clean from itself (read/json/proof.ts: nothing to
+ * collect) or scanned in trusted mode; when it refuses, the full scan (read/json/scanner.ts) says
+ * where and why.
+ */
+import { provablyClean } from './proof.js';
+import { type Elements, runScanner, Scanner, type ScanOptions, type StrictParse, scan } from './scanner.js';
+
+const wellFormed = (s: string): boolean => s.isWellFormed();
+
+/**
+ * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
+ * is known good and the scan runs in trusted mode: strings are skipped with indexOf instead of
+ * character by character. When it rejects, the full scan finds and locates the error.
+ *
+ * Both scans run on the document's own slice, never on the text around it: a search (for the next
+ * quote or backslash) can then never run past the document, so reading an NDJSON file is linear in
+ * its size whatever its lines hold. Offsets are moved back to the whole text's.
+ */
+export function parseStrict(text: string, options: ScanOptions, start = 0, end = text.length): StrictParse {
+  const slice = start === 0 && end === text.length ? text : text.slice(start, end);
+  let value: unknown;
+  try {
+    value = JSON.parse(slice);
+  } catch (e) {
+    const r = scan(slice, options);
+    // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
+    return {
+      ok: false,
+      reason: r.ok ? { offset: start, message: (e as Error).message } : { offset: r.reason.offset + start, message: r.reason.message },
+    };
+  }
+  const trusted = wellFormed(slice);
+  if (trusted && provablyClean(slice, value, options)) return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
+  const r = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
+  if (!r.ok) return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
+  return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+}
+
+const NO_ELEMENTS: Elements = new Map();
+
+function shifted(elements: ReadonlyMap<string, readonly number[]>, by: number): ReadonlyMap<string, readonly number[]> {
+  const out = new Map<string, number[]>();
+  for (const [k, v] of elements)
+    out.set(
+      k,
+      v.map((o) => o + by),
+    );
+  return out;
+}

@@ -1,0 +1,26 @@
+/**
+ * GitHub's organisation or enterprise audit log → github_deploy_key/create records
+ * (docs/importers.md): REST pages and the UI's JSON export (arrays) and audit-log streaming (JSON
+ * lines, gzipped or not). `public_key.create` with a `repo` and a `title`; record_id
+ * "github-audit:" + _document_id. Never copies `key`, `fingerprint` or the actor into a record or a
+ * message.
+ */
+import type { JsonObject } from '../../core/json.js';
+import { deployKey } from './github-subject.js';
+import { idText, type Mapped, str } from './mapping.js';
+import { entryTime } from './scope.js';
+
+export function githubAuditLog(e: JsonObject): Mapped {
+  if (e['action'] !== 'public_key.create') return { kind: 'skip', reason: 'other action' };
+  const id = str(e, '_document_id');
+  if (!id) return { kind: 'error', message: 'a public_key.create entry without a _document_id (its record would have no identity)' };
+  const repo = str(e, 'repo');
+  if (!repo) return { kind: 'skip', reason: 'user key without repo' };
+  const title = str(e, 'title');
+  if (!title) return { kind: 'skip', reason: 'no title' };
+  const slash = repo.indexOf('/');
+  if (slash <= 0 || slash === repo.length - 1) return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
+  const actor = str(e, 'actor');
+  const scope = { actors: actor ? [actor] : [], repo, time: entryTime(e['@timestamp']) ?? entryTime(e['created_at']) };
+  return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
+}
