@@ -197,7 +197,7 @@ function rootOf(v) {
         root = protobuf_specs_dist.TrustedRoot.fromJSON(v);
     }
     catch (e) {
-        return { ok: false, reason: `not a trusted root: ${e.message}` };
+        return { ok: false, reason: `not a trusted root: ${(0,core_text/* messageOf */.bD)(e)}` };
     }
     if (root.certificateAuthorities.length === 0)
         return { ok: false, reason: 'the trusted root has no certificate authority' };
@@ -211,7 +211,7 @@ function rootOf(v) {
         return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length } };
     }
     catch (e) {
-        return { ok: false, reason: `the trusted root does not load: ${e.message}` };
+        return { ok: false, reason: `the trusted root does not load: ${(0,core_text/* messageOf */.bD)(e)}` };
     }
 }
 let publicGood = null;
@@ -286,7 +286,7 @@ function parseBundle(value) {
         return { ok: true, value: (0,dist/* bundleFromJSON */.vw)(value) };
     }
     catch (e) {
-        return { ok: false, reason: `not a Sigstore bundle: ${e.message}` };
+        return { ok: false, reason: `not a Sigstore bundle: ${(0,core_text/* messageOf */.bD)(e)}` };
     }
 }
 /**

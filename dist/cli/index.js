@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4956);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7876);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4956:
+/***/ 7876:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2993,6 +2993,7 @@ var signature = __nccwpck_require__(2826);
  */
 
 
+
 /** key_id: sha256 of the public key's SubjectPublicKeyInfo DER. */
 function keyIdOf(publicKey) {
     return `sha256:${(0,external_node_crypto_.createHash)('sha256')
@@ -3067,7 +3068,7 @@ function parsePublicKeys(pem) {
             key = (0,external_node_crypto_.createPublicKey)({ key: block.text, format: 'pem' });
         }
         catch (e) {
-            return { ok: false, reason: `${where}does not parse (${e.message})` };
+            return { ok: false, reason: `${where}does not parse (${(0,core_text/* messageOf */.bD)(e)})` };
         }
         if (key.asymmetricKeyType !== 'ed25519')
             return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
@@ -3090,6 +3091,7 @@ function trustedKeys(keys) {
 
 
 
+
 /** An Ed25519 private key (PKCS#8 PEM) and its public key. */
 function parsePrivateKey(pem) {
     const label = firstPemLabel(pem);
@@ -3107,7 +3109,7 @@ function parsePrivateKey(pem) {
         privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
     }
     catch (e) {
-        return { ok: false, reason: `does not parse as a PEM private key (${e.message})` };
+        return { ok: false, reason: `does not parse as a PEM private key (${(0,core_text/* messageOf */.bD)(e)})` };
     }
     if (privateKey.asymmetricKeyType !== 'ed25519')
         return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
@@ -4184,7 +4186,9 @@ function slackAuditLog(o) {
                 },
             };
         }
-        const verb = role === undefined ? undefined : o.roleVerbs.get(role);
+        if (role === undefined)
+            return { kind: 'skip', reason: 'other action' };
+        const verb = o.roleVerbs.get(role);
         if (!verb)
             return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
         const principal = principalOf(obj(e, 'entity'));
@@ -4204,7 +4208,7 @@ function slackAuditLog(o) {
                 target: {
                     workspace_id_hash: targetHash('workspace', ws),
                     principal_hash: targetHash('workspace_principal', principal),
-                    role: role,
+                    role,
                 },
             },
         };
@@ -4518,6 +4522,7 @@ const importExports = {
 
 
 
+
 /** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
 function keygen(prefix) {
     const keyFile = `${prefix}.key.pem`;
@@ -4532,7 +4537,7 @@ function keygen(prefix) {
         (0,external_node_fs_.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
     }
     catch (e) {
-        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${e.message}`)] };
+        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${(0,core_text/* messageOf */.bD)(e)}`)] };
     }
     return { ok: true, value: `${pair.keyId}\n` };
 }
@@ -4701,6 +4706,31 @@ function eligibility(input, claim) {
         return { ok: false, reason: 'action.target.provider is neither a string nor null' };
     return { ok: true, digest: p.digest, provider: input.provider };
 }
+/** A call that can be verified (its eligibility says with what). */
+const isEligible = (call) => call.eligibility.ok;
+/** A call that can never be verified (its eligibility says why). */
+const isIneligible = (call) => !call.eligibility.ok;
+
+;// CONCATENATED MODULE: ./src/core/lists.ts
+/**
+ * Reading what a module made itself: an element at an index it computed from the list, a value
+ * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
+ * (and never a type cast that would hide it).
+ */
+/** The element at `index` of `list`, which the caller knows is there. */
+function item(list, index) {
+    const value = list[index];
+    if (value === undefined || value === null)
+        throw new RangeError(`no element at ${index} of ${list.length}`);
+    return value;
+}
+/** The value under `key` of `map`, which the caller stored. */
+function stored(map, key) {
+    const value = map.get(key);
+    if (value === undefined || value === null)
+        throw new RangeError('no value stored under that key');
+    return value;
+}
 
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
@@ -4713,7 +4743,9 @@ function eligibility(input, claim) {
  * but this module can make, can ever bind a call.
  */
 
+
 const isUsable = (r) => r.check.outcome === 'usable';
+const isUnusable = (r) => r.check.outcome !== 'usable';
 /** Consistency and trust, each record on its own. */
 function precheck(input) {
     const { record } = input;
@@ -4733,39 +4765,41 @@ function precheck(input) {
 }
 function checkRecords(records) {
     const checks = records.map(precheck);
-    // Identity, among the records that passed: the first of each identity, and whether all agree.
+    // Identity, among the records that passed: the first of each identity, its digest, and the first that differs.
+    const identity = (r) => JSON.stringify([r.record.provider, r.record.record_id]);
     const firstOf = new Map();
     const conflicted = new Map();
-    const identity = (r) => JSON.stringify([r.record.provider, r.record.record_id]);
-    // Each usable record's identity, made once (both passes read it).
-    const ids = checks.map((c, i) => (c.outcome === 'usable' ? identity(records[i]) : undefined));
-    checks.forEach((c, i) => {
-        if (c.outcome !== 'usable')
+    // Each usable record's identity, made once (both passes read it); null for the others.
+    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(item(records, index)) : null));
+    checks.forEach((check, index) => {
+        const id = ids[index];
+        if (check.outcome !== 'usable' || id == null)
             return;
-        const id = ids[i];
         const first = firstOf.get(id);
         if (first === undefined)
-            firstOf.set(id, i);
-        else if (checks[first].recomputed !== c.recomputed && !conflicted.has(id))
-            conflicted.set(id, i);
+            firstOf.set(id, { index, recomputed: check.recomputed });
+        else if (first.recomputed !== check.recomputed && !conflicted.has(id))
+            conflicted.set(id, index);
     });
-    return records.map((input, i) => {
-        const c = checks[i];
-        if (c.outcome !== 'usable')
-            return { input, check: c };
-        const id = ids[i];
-        const first = firstOf.get(id);
+    return records.map((input, index) => {
+        const check = item(checks, index);
+        if (check.outcome !== 'usable')
+            return { input, check };
+        const id = item(ids, index);
+        const first = stored(firstOf, id);
         const clash = conflicted.get(id);
         if (clash !== undefined) {
             // Name the other meaning: for the first record the first that differs, for the others the first.
-            const other = records[checks[first].recomputed === c.recomputed ? clash : first];
-            return { input, check: { outcome: 'duplicate', recomputed: c.recomputed, other } };
+            const other = item(records, first.recomputed === check.recomputed ? clash : first.index);
+            return { input, check: { outcome: 'duplicate', recomputed: check.recomputed, other } };
         }
-        if (first !== i)
-            return { input, check: { outcome: 'imported_twice', recomputed: c.recomputed, first: records[first] } };
-        return { input, check: c };
+        if (first.index !== index)
+            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: item(records, first.index) } };
+        return usable(input, check);
     });
 }
+/** The one way a record becomes usable: every check passed (the brand is made here and nowhere else). */
+const usable = (input, check) => ({ input, check });
 
 ;// CONCATENATED MODULE: ./src/core/allocation.ts
 /**
@@ -4828,6 +4862,7 @@ function allocate(claimants, records) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/nearest.ts
+
 
 
 /** Add `v` to the list at `k`. */
@@ -4897,10 +4932,10 @@ function subsets(n, size) {
 const ID_LIMIT = 2 ** 26;
 /** The key of a combination of field value ids: a number for one or two small ids (the common case, no string made), else their list. */
 function comboKey(fields, ids) {
-    const a = ids[fields[0]];
+    const a = ids[fields[0] ?? 0] ?? 0;
     if (fields.length === 1)
         return a;
-    const b = ids[fields[1]];
+    const b = ids[fields[1] ?? 0] ?? 0;
     if (fields.length === 2 && a < ID_LIMIT && b < ID_LIMIT)
         return a * ID_LIMIT + b;
     return fields.map((i) => ids[i]).join(',');
@@ -4953,17 +4988,17 @@ class GroupIndex {
             this.ids(q, true);
         // A cheap fingerprint of each string a query holds: most call values are told apart by it
         // without hashing the whole string (call values are mostly hashes, each distinct).
-        const prints = fields.map((_, f) => new Set([...this.strings[f].keys()].map(fingerprint)));
+        const prints = fields.map((_, f) => new Set([...item(this.strings, f).keys()].map(fingerprint)));
         const k = fields.length;
         this.memberIds = new Int32Array(members.length * k);
         members.forEach((call, order) => {
             const t = targetOf(call);
             for (let f = 0; f < k; f++) {
-                const name = fields[f];
+                const name = item(fields, f);
                 let id = 0; // absent
                 if ((0,json/* hasOwn */.$)(t, name)) {
                     const v = t[name];
-                    id = typeof v === 'string' && !prints[f].has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
+                    id = typeof v === 'string' && !item(prints, f).has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
                 }
                 this.memberIds[order * k + f] = id;
             }
@@ -4979,7 +5014,7 @@ class GroupIndex {
         const ids = new Array(k).fill(0);
         for (let order = 0; order < this.members.length; order++) {
             for (let f = 0; f < k; f++)
-                ids[f] = this.memberIds[order * k + f];
+                ids[f] = this.memberIds[order * k + f] ?? 0;
             for (const combo of combos) {
                 if (combo.fields.some((i) => ids[i] === UNASKED))
                     continue;
@@ -4994,8 +5029,8 @@ class GroupIndex {
     /** The id of a value of field `i` (present), or undefined when it was never interned. */
     valueId(i, v, intern) {
         const { isString, key } = valueKey(v);
-        const strings = this.strings[i];
-        const others = this.others[i];
+        const strings = item(this.strings, i);
+        const others = item(this.others, i);
         const m = isString ? strings : others;
         let id = m.get(key);
         if (id === undefined && intern)
@@ -5007,8 +5042,9 @@ class GroupIndex {
         return this.fields.map((f, i) => ((0,json/* hasOwn */.$)(target, f) ? this.valueId(i, target[f], intern) : 0));
     }
     nearest(target) {
-        const ids = this.ids(target, false);
-        if (ids.some((id) => id === undefined))
+        const known = this.ids(target, false);
+        const ids = known.filter((id) => id !== undefined);
+        if (ids.length < known.length)
             return this.scan(target);
         for (let l = 0; l < this.levels.length; l++) {
             let best = Number.POSITIVE_INFINITY;
@@ -5050,6 +5086,7 @@ class GroupIndex {
 
 
 
+
 /** Records a reason names before it counts the rest. */
 const SNAGS_LISTED = 3;
 const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind);
@@ -5066,10 +5103,8 @@ function diagnoser(calls, records, allocated) {
             const unbound = records.filter((r) => isUsable(r) && !holders.has(r));
             const unmatched = unmatchedIndex(calls, allocated, unbound);
             return records.map((r) => {
-                if (!isUsable(r)) {
-                    const u = r;
-                    return { outcome: u.check.outcome, record: u };
-                }
+                if (isUnusable(r))
+                    return { outcome: r.check.outcome, record: r };
                 const holder = holders.get(r);
                 return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
             });
@@ -5104,8 +5139,8 @@ function snagIndex(records, holders) {
         const more = new Map();
         for (const record of byDigest.get(digest) ?? []) {
             let snag;
-            if (!isUsable(record))
-                snag = { kind: 'unusable', record: record };
+            if (isUnusable(record))
+                snag = { kind: 'unusable', record };
             else {
                 const holder = holders.get(record);
                 // An unused usable record of this digest was refused for its provider (the only other reason).
@@ -5170,13 +5205,12 @@ function unmatchedIndex(calls, allocated, unbound) {
             let ineligible = null;
             let verified = null;
             for (const c of same) {
-                const e = c.eligibility;
                 const holding = allocated[c.order];
-                if (!e.ok)
+                if (isIneligible(c))
                     ineligible ??= c;
                 else if (holding)
                     verified ??= { call: c, record: holding };
-                else if (e.provider !== null && e.provider !== r.input.record.provider)
+                else if (isEligible(c) && c.eligibility.provider !== null && c.eligibility.provider !== r.input.record.provider)
                     otherProvider ??= c;
             }
             return { kind: 'same_subject', otherProvider, ineligible, verified };
@@ -6160,12 +6194,10 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
 ;// CONCATENATED MODULE: ./src/read/wire.ts
 
 const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
-const unloc = (t, rel) => {
-    const file = t[0] ?? rel;
-    const member = t[3];
-    return member === null
-        ? { file, line: t[1], column: t[2] }
-        : { file, line: t[1], column: t[2], member };
+const unloc = (tuple, rel) => {
+    const [written, line, column, member] = tuple;
+    const file = written ?? rel;
+    return member === null ? { file, line, column } : { file, line, column, member };
 };
 /** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
 const SAME = 1;
@@ -6217,7 +6249,9 @@ function claimOf(t, p) {
     if (t[0] === 0)
         return { kind: 'invalid', reason: t[1] };
     const [, asserted, level, sent, legacy, inconsistencies] = t;
-    const digest = sent === SAME ? subjectOf(p).digest : sent;
+    const subject = subjectOf(p);
+    // SAME is written only for a claim whose digest is its subject's: a subject is there.
+    const digest = sent === SAME ? (subject?.digest ?? null) : sent;
     return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
 }
 function projectionOf(t) {
@@ -6225,21 +6259,22 @@ function projectionOf(t) {
         return { kind: 'none', reason: t[1] };
     return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
-function decisionOf(t, rel) {
-    const p = t[11];
-    const projection = projectionOf(t[7]);
-    const subject = subjectOf(projection)?.subject;
+function decisionOf(tuple, rel) {
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded] = tuple;
+    const projection = projectionOf(projected);
+    // SAME is written only for a member equal to the subject's: a subject is there.
+    const subject = subjectOf(projection)?.subject ?? null;
     return {
-        loc: unloc(t, rel),
-        index: t[4],
-        tool: t[5],
-        claim: claimOf(t[6], projection),
+        loc: unloc(tuple, rel),
+        index,
+        tool,
+        claim: claimOf(claim, projection),
         projection,
-        actionClass: t[8] === SAME ? subject.action_class : t[8],
-        verb: t[9] === SAME ? subject.verb : t[9],
-        denied: t[10],
-        provider: p === 0 ? null : p === 2 ? INVALID_PROVIDER : p,
-        succeeded: t[12],
+        actionClass: actionClass === SAME ? (subject?.action_class ?? null) : actionClass,
+        verb: verb === SAME ? (subject?.verb ?? null) : verb,
+        denied,
+        provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
+        succeeded,
     };
 }
 function recordOf(t, rel) {
@@ -6258,6 +6293,7 @@ function decodeRead(text, rel) {
 }
 
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
+
 
 
 /**
@@ -6315,7 +6351,7 @@ class WorkerReaders {
         this.start = start;
         this.results = tasks.map(pending);
         this.taken = new Uint8Array(tasks.length);
-        this.order = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
+        this.order = tasks.map((_, i) => i).sort((a, b) => item(sizes, b) - item(sizes, a) || a - b);
         this.last = this.order.length - 1;
         for (let k = 0; k < workers; k++)
             this.spawn();
@@ -6332,7 +6368,7 @@ class WorkerReaders {
             this.taken[i] = 1;
             return this.readHere(i);
         }
-        const wanted = this.results[i];
+        const wanted = item(this.results, i);
         while (!wanted.settled) {
             // Given back by a worker that never started: read it here.
             if (this.taken[i] === 0) {
@@ -6341,7 +6377,7 @@ class WorkerReaders {
             }
             const j = this.takeSmallest();
             if (j !== undefined) {
-                this.results[j].resolve(await this.readHere(j));
+                item(this.results, j).resolve(await this.readHere(j));
                 await new Promise((r) => setImmediate(r));
             }
             else
@@ -6353,12 +6389,12 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return evidence_readEvidence(this.tasks[i], this.setup);
+        return evidence_readEvidence(item(this.tasks, i), this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
         while (this.last >= this.next) {
-            const id = this.order[this.last--];
+            const id = item(this.order, this.last--);
             if (this.taken[id] === 0) {
                 this.taken[id] = 1;
                 return id;
@@ -6404,22 +6440,22 @@ class WorkerReaders {
         this.feed(w);
     }
     feed(w) {
-        const held = this.held.get(w);
+        const held = stored(this.held, w);
         while (held.length < DEPTH) {
             const id = this.take();
             if (id === undefined)
                 return;
-            const t = this.tasks[id];
+            const t = item(this.tasks, id);
             held.push(id);
             w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
         }
     }
     done(w, m) {
-        const held = this.held.get(w);
+        const held = stored(this.held, w);
         held.splice(held.indexOf(m.id), 1);
         this.feed(w);
-        const rel = this.tasks[m.id].file.rel;
-        this.results[m.id].resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+        const rel = item(this.tasks, m.id).file.rel;
+        item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
     }
     /**
      * A worker ended. One that had started fails the file it was reading, and the ones queued behind
@@ -6427,7 +6463,7 @@ class WorkerReaders {
      * and no more workers are started.
      */
     exited(w, why) {
-        const held = this.held.get(w);
+        const held = stored(this.held, w);
         this.held.delete(w);
         if (this.closing)
             return;
@@ -6441,7 +6477,7 @@ class WorkerReaders {
         this.online.delete(w);
         const [reading, ...rest] = held;
         if (reading !== undefined)
-            this.results[reading].resolve(stopped(this.tasks[reading].file.rel, why));
+            item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));
         for (const id of rest)
             this.taken[id] = 0;
         this.retry.push(...rest);
@@ -7112,7 +7148,7 @@ function renderTable(report, style) {
                 file: c.artifact,
                 line: c.line,
                 member: c.member ?? undefined,
-                ...(perLine.get(lineKey(c)) > 1 ? { column: c.column } : {}),
+                ...((perLine.get(lineKey(c)) ?? 0) > 1 ? { column: c.column } : {}),
             })),
         }));
         const toolWidth = Math.max(4, ...rows.map((r) => r.tool.length));
@@ -7238,6 +7274,7 @@ function resourceUriFromEnv(env) {
 
 
 
+
 /** Write the requested files; `message` lists what was written. */
 function writeVerdict(report, origin, files) {
     const ctx = {
@@ -7275,9 +7312,7 @@ function writeVerdict(report, origin, files) {
     catch (e) {
         return {
             ok: false,
-            reason: [
-                (0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${e.message}`),
-            ],
+            reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(e)}`)],
         };
     }
     return { ok: true, value: written.join('\n') };
@@ -8730,7 +8765,7 @@ function project(decision) {
     if (!narrowed)
         return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
     if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
+        return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
     }
     const subject = { action_class: actionClass, verb, target: narrowed };
     const b = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .binding */ .Ch)(subject);
@@ -8800,6 +8835,7 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
 /* harmony export */   F: () => (/* binding */ asciiLower),
+/* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   hD: () => (/* binding */ quote),
 /* harmony export */   qb: () => (/* binding */ nearestName),
 /* harmony export */   r2: () => (/* binding */ cmp)
@@ -8847,6 +8883,8 @@ function nearestName(word, candidates) {
 }
 /** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
 const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/** What went wrong, in words, whatever was thrown (an Error's message, or the value as text). */
+const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String(thrown));
 
 
 /***/ }),
@@ -9852,7 +9890,8 @@ class GunzipSource {
         while (this.buffered < n && (await this.fill()))
             ;
         const take = Math.min(n, this.buffered);
-        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+        const [only] = this.chunks;
+        const all = this.chunks.length === 1 && only ? only : Buffer.concat(this.chunks);
         const out = all.subarray(0, take);
         const rest = all.subarray(take);
         this.chunks = rest.length > 0 ? [rest] : [];
@@ -9917,12 +9956,12 @@ const cstring = (b, start, len) => {
     return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
 };
 function octal(b, start, len, what) {
-    if ((b[start] & 0x80) !== 0) {
+    if (((b[start] ?? 0) & 0x80) !== 0) {
         // GNU base-256: only sizes that fit in a double are meaningful here.
         let v = 0;
         for (let i = start + 1; i < start + len; i++)
-            v = v * 256 + b[i];
-        if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
+            v = v * 256 + (b[i] ?? 0);
+        if (((b[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v))
             throw new read_error/* ReadError */.F('tar', `tar header ${what} field is out of range`);
         return v;
     }
@@ -9940,7 +9979,7 @@ function checksumOk(h) {
     const declared = octal(h, 148, 8, 'checksum');
     let sum = 0;
     for (let i = 0; i < BLOCK; i++)
-        sum += i >= 148 && i < 156 ? 32 : h[i];
+        sum += i >= 148 && i < 156 ? 32 : (h[i] ?? 0);
     return sum === declared;
 }
 const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
@@ -9991,7 +10030,7 @@ async function* members(src, limits) {
         }
         if (!checksumOk(h))
             throw new read_error/* ReadError */.F('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
-        const type = String.fromCharCode(h[156]);
+        const type = String.fromCharCode(h[156] ?? 0);
         const size = octal(h, 124, 12, 'size');
         const magic = h.toString('latin1', 257, 263);
         const ustar = magic === 'ustar\0' || magic === 'ustar ';
@@ -10311,10 +10350,10 @@ function classify(value) {
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4006);
-/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_5___default = /*#__PURE__*/__nccwpck_require__.n(picomatch__WEBPACK_IMPORTED_MODULE_5__);
+/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4006);
+/* harmony import */ var picomatch__WEBPACK_IMPORTED_MODULE_6___default = /*#__PURE__*/__nccwpck_require__.n(picomatch__WEBPACK_IMPORTED_MODULE_6__);
 /* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4637);
-/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2020);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2020);
 /* harmony import */ var _formats_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7928);
 /* harmony import */ var _limits_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5826);
 /**
@@ -10371,7 +10410,7 @@ function walk(w, dir, input, take, findings, inScope = () => true) {
             list = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(d, { withFileTypes: true });
         }
         catch (e) {
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .messageOf */ .bD)(e)}`));
             continue;
         }
         for (const ent of list) {
@@ -10454,7 +10493,7 @@ function expand(w, input, noMatch) {
         if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation')
             attestations.push({ path: abs, rel: relOf(w, abs) });
     };
-    const scan = picomatch__WEBPACK_IMPORTED_MODULE_5___default().scan(input);
+    const scan = picomatch__WEBPACK_IMPORTED_MODULE_6___default().scan(input);
     const base = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
     if (!inside(w.workspace, base)) {
         findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
@@ -10486,7 +10525,7 @@ function expand(w, input, noMatch) {
     if (st.isSymbolicLink())
         st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(real);
     if (scan.isGlob) {
-        const match = picomatch__WEBPACK_IMPORTED_MODULE_5___default()(relOf(w, node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(w.cwd, input)), { dot: true });
+        const match = picomatch__WEBPACK_IMPORTED_MODULE_6___default()(relOf(w, node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(w.cwd, input)), { dot: true });
         let ignored = 0;
         walk(w, base, input, (abs) => {
             const rel = relOf(w, abs);
@@ -10528,7 +10567,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     const trimmed = all.map((i) => i.trim());
     const excludes = trimmed
         .filter((i) => i.startsWith('!'))
-        .map((i) => picomatch__WEBPACK_IMPORTED_MODULE_5___default()(toPosix(node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(cwd, node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(cwd, i.slice(1)))), { dot: true }));
+        .map((i) => picomatch__WEBPACK_IMPORTED_MODULE_6___default()(toPosix(node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(cwd, node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(cwd, i.slice(1)))), { dot: true }));
     let realWorkspace;
     try {
         realWorkspace = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(workspace);
@@ -10552,7 +10591,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
         for (const f of e.attestations)
             attestations.set(f.rel, f);
     }
-    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,_core_text_js__WEBPACK_IMPORTED_MODULE_6__/* .cmp */ .r2)(a.rel, b.rel));
+    const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cmp */ .r2)(a.rel, b.rel));
     return { files: kept(found), findings, attestations: kept(attestations) };
 }
 
@@ -10617,12 +10656,12 @@ class LineIndex {
         let hi = starts.length - 1;
         while (lo < hi) {
             const mid = (lo + hi + 1) >> 1;
-            if (starts[mid] <= offset)
+            if ((starts[mid] ?? 0) <= offset)
                 lo = mid;
             else
                 hi = mid - 1;
         }
-        return { line: lo + 1, column: offset - starts[lo] + 1 };
+        return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
     }
     /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
     behind() {
@@ -11487,7 +11526,7 @@ class Scanner {
     what() {
         if (this.i >= this.end)
             return 'the end of the input (truncated?)';
-        const ch = this.s.codePointAt(this.i);
+        const ch = this.s.codePointAt(this.i) ?? 0;
         return ch < 0x20 || ch === 0x7f
             ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
             : `'${String.fromCodePoint(ch)}'`;
@@ -11612,7 +11651,7 @@ class Scanner {
         const a = at + 1;
         const b = this.i - 1;
         const d = this.depth;
-        const n = this.counts[d];
+        const n = this.counts[d] ?? 0;
         // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
         let key = null;
         let h = this.hash;
@@ -11625,8 +11664,8 @@ class Scanner {
             for (let k = 0; k < n; k++) {
                 if (this.hashes[base + k] !== h)
                     continue;
-                const a2 = this.starts[base + k];
-                const b2 = this.ends[base + k];
+                const a2 = this.starts[base + k] ?? 0;
+                const b2 = this.ends[base + k] ?? 0;
                 // Unescaped keys are compared in place; an escaped one on either side is decoded.
                 const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
                 if (same)
@@ -11639,7 +11678,7 @@ class Scanner {
         }
         else {
             let set = this.sets[d];
-            if (n === SMALL) {
+            if (n === SMALL || !set) {
                 // Switch to a set: decode the first SMALL keys once.
                 if (set)
                     set.clear();
@@ -11647,7 +11686,7 @@ class Scanner {
                     this.sets[d] = set = new Set();
                 const base = d * SMALL;
                 for (let k = 0; k < SMALL; k++)
-                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
+                    set.add(this.decoded(this.starts[base + k] ?? 0, this.ends[base + k] ?? 0));
             }
             key ??= this.decoded(a, b);
             if (set.has(key))
@@ -11844,6 +11883,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   z: () => (/* binding */ parseStrict)
 });
 
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/read/json/proof.ts
@@ -11943,6 +11984,7 @@ var scanner = __nccwpck_require__(3853);
  */
 
 
+
 const wellFormed = (s) => s.isWellFormed();
 /**
  * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
@@ -11964,7 +12006,7 @@ function parseStrict(text, options, start = 0, end = text.length) {
         // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
         return {
             ok: false,
-            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+            reason: r.ok ? { offset: start, message: (0,core_text/* messageOf */.bD)(e) } : { offset: r.reason.offset + start, message: r.reason.message },
         };
     }
     const trusted = wellFormed(slice);
@@ -12931,7 +12973,7 @@ function decodeUtf8(bytes) {
 function firstInvalidUtf8(b) {
     let i = 0;
     while (i < b.length) {
-        const c = b[i];
+        const c = b[i] ?? 0;
         if (c < 0x80) {
             i++;
             continue;
@@ -12950,7 +12992,7 @@ function firstInvalidUtf8(b) {
         if (i + n >= b.length)
             return i;
         for (let k = 1; k <= n; k++) {
-            const cc = b[i + k];
+            const cc = b[i + k] ?? 0;
             if ((cc & 0xc0) !== 0x80)
                 return i;
             cp = (cp << 6) | (cc & 0x3f);

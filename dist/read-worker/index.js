@@ -588,6 +588,7 @@ const hasOwn = (o, k) => Object.hasOwn(o, k);
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   F: () => (/* binding */ asciiLower),
+/* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   hD: () => (/* binding */ quote)
 /* harmony export */ });
 /* unused harmony exports cmp, clip, nearestName */
@@ -634,6 +635,8 @@ function nearestName(word, candidates) {
 }
 /** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
 const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/** What went wrong, in words, whatever was thrown (an Error's message, or the value as text). */
+const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String(thrown));
 
 
 /***/ }),
@@ -908,12 +911,12 @@ class LineIndex {
         let hi = starts.length - 1;
         while (lo < hi) {
             const mid = (lo + hi + 1) >> 1;
-            if (starts[mid] <= offset)
+            if ((starts[mid] ?? 0) <= offset)
                 lo = mid;
             else
                 hi = mid - 1;
         }
-        return { line: lo + 1, column: offset - starts[lo] + 1 };
+        return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
     }
     /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */
     behind() {
@@ -1599,7 +1602,7 @@ function project(decision) {
     if (!narrowed)
         return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
     if (Object.keys(narrowed).length === 0) {
-        return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass).join(', ')})` };
+        return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
     }
     const subject = { action_class: actionClass, verb, target: narrowed };
     const b = (0,binding/* binding */.Ch)(subject);
@@ -3027,7 +3030,8 @@ class GunzipSource {
         while (this.buffered < n && (await this.fill()))
             ;
         const take = Math.min(n, this.buffered);
-        const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+        const [only] = this.chunks;
+        const all = this.chunks.length === 1 && only ? only : Buffer.concat(this.chunks);
         const out = all.subarray(0, take);
         const rest = all.subarray(take);
         this.chunks = rest.length > 0 ? [rest] : [];
@@ -3092,12 +3096,12 @@ const cstring = (b, start, len) => {
     return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
 };
 function octal(b, start, len, what) {
-    if ((b[start] & 0x80) !== 0) {
+    if (((b[start] ?? 0) & 0x80) !== 0) {
         // GNU base-256: only sizes that fit in a double are meaningful here.
         let v = 0;
         for (let i = start + 1; i < start + len; i++)
-            v = v * 256 + b[i];
-        if ((b[start] & 0x7f) !== 0 || !Number.isSafeInteger(v))
+            v = v * 256 + (b[i] ?? 0);
+        if (((b[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v))
             throw new ReadError('tar', `tar header ${what} field is out of range`);
         return v;
     }
@@ -3115,7 +3119,7 @@ function checksumOk(h) {
     const declared = octal(h, 148, 8, 'checksum');
     let sum = 0;
     for (let i = 0; i < BLOCK; i++)
-        sum += i >= 148 && i < 156 ? 32 : h[i];
+        sum += i >= 148 && i < 156 ? 32 : (h[i] ?? 0);
     return sum === declared;
 }
 const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
@@ -3166,7 +3170,7 @@ async function* members(src, limits) {
         }
         if (!checksumOk(h))
             throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
-        const type = String.fromCharCode(h[156]);
+        const type = String.fromCharCode(h[156] ?? 0);
         const size = octal(h, 124, 12, 'size');
         const magic = h.toString('latin1', 257, 263);
         const ustar = magic === 'ustar\0' || magic === 'ustar ';
@@ -3435,7 +3439,7 @@ function discover_walk(w, dir, input, take, findings, inScope = () => true) {
             list = readdirSync(d, { withFileTypes: true });
         }
         catch (e) {
-            findings.push(finding('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${e.message}`));
+            findings.push(finding('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${messageOf(e)}`));
             continue;
         }
         for (const ent of list) {
@@ -4072,7 +4076,7 @@ class Scanner {
     what() {
         if (this.i >= this.end)
             return 'the end of the input (truncated?)';
-        const ch = this.s.codePointAt(this.i);
+        const ch = this.s.codePointAt(this.i) ?? 0;
         return ch < 0x20 || ch === 0x7f
             ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
             : `'${String.fromCodePoint(ch)}'`;
@@ -4197,7 +4201,7 @@ class Scanner {
         const a = at + 1;
         const b = this.i - 1;
         const d = this.depth;
-        const n = this.counts[d];
+        const n = this.counts[d] ?? 0;
         // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
         let key = null;
         let h = this.hash;
@@ -4210,8 +4214,8 @@ class Scanner {
             for (let k = 0; k < n; k++) {
                 if (this.hashes[base + k] !== h)
                     continue;
-                const a2 = this.starts[base + k];
-                const b2 = this.ends[base + k];
+                const a2 = this.starts[base + k] ?? 0;
+                const b2 = this.ends[base + k] ?? 0;
                 // Unescaped keys are compared in place; an escaped one on either side is decoded.
                 const same = key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
                 if (same)
@@ -4224,7 +4228,7 @@ class Scanner {
         }
         else {
             let set = this.sets[d];
-            if (n === SMALL) {
+            if (n === SMALL || !set) {
                 // Switch to a set: decode the first SMALL keys once.
                 if (set)
                     set.clear();
@@ -4232,7 +4236,7 @@ class Scanner {
                     this.sets[d] = set = new Set();
                 const base = d * SMALL;
                 for (let k = 0; k < SMALL; k++)
-                    set.add(this.decoded(this.starts[base + k], this.ends[base + k]));
+                    set.add(this.decoded(this.starts[base + k] ?? 0, this.ends[base + k] ?? 0));
             }
             key ??= this.decoded(a, b);
             if (set.has(key))
@@ -4429,6 +4433,8 @@ __nccwpck_require__.d(__webpack_exports__, {
   z: () => (/* binding */ parseStrict)
 });
 
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/read/json/proof.ts
@@ -4528,6 +4534,7 @@ var scanner = __nccwpck_require__(3853);
  */
 
 
+
 const wellFormed = (s) => s.isWellFormed();
 /**
  * JSON.parse, then the strict checks. When JSON.parse accepts the text (the common case), the grammar
@@ -4549,7 +4556,7 @@ function parseStrict(text, options, start = 0, end = text.length) {
         // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
         return {
             ok: false,
-            reason: r.ok ? { offset: start, message: e.message } : { offset: r.reason.offset + start, message: r.reason.message },
+            reason: r.ok ? { offset: start, message: (0,core_text/* messageOf */.bD)(e) } : { offset: r.reason.offset + start, message: r.reason.message },
         };
     }
     const trusted = wellFormed(slice);
@@ -4781,7 +4788,7 @@ function decodeUtf8(bytes) {
 function firstInvalidUtf8(b) {
     let i = 0;
     while (i < b.length) {
-        const c = b[i];
+        const c = b[i] ?? 0;
         if (c < 0x80) {
             i++;
             continue;
@@ -4800,7 +4807,7 @@ function firstInvalidUtf8(b) {
         if (i + n >= b.length)
             return i;
         for (let k = 1; k <= n; k++) {
-            const cc = b[i + k];
+            const cc = b[i + k] ?? 0;
             if ((cc & 0xc0) !== 0x80)
                 return i;
             cp = (cp << 6) | (cc & 0x3f);
@@ -5048,12 +5055,10 @@ const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRe
 ;// CONCATENATED MODULE: ./src/read/wire.ts
 
 const loc = (l, rel) => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
-const unloc = (t, rel) => {
-    const file = t[0] ?? rel;
-    const member = t[3];
-    return member === null
-        ? { file, line: t[1], column: t[2] }
-        : { file, line: t[1], column: t[2], member };
+const unloc = (tuple, rel) => {
+    const [written, line, column, member] = tuple;
+    const file = written ?? rel;
+    return member === null ? { file, line, column } : { file, line, column, member };
 };
 /** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
 const SAME = 1;
@@ -5105,7 +5110,9 @@ function claimOf(t, p) {
     if (t[0] === 0)
         return { kind: 'invalid', reason: t[1] };
     const [, asserted, level, sent, legacy, inconsistencies] = t;
-    const digest = sent === SAME ? subjectOf(p).digest : sent;
+    const subject = subjectOf(p);
+    // SAME is written only for a claim whose digest is its subject's: a subject is there.
+    const digest = sent === SAME ? (subject?.digest ?? null) : sent;
     return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
 }
 function projectionOf(t) {
@@ -5113,21 +5120,22 @@ function projectionOf(t) {
         return { kind: 'none', reason: t[1] };
     return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
-function decisionOf(t, rel) {
-    const p = t[11];
-    const projection = projectionOf(t[7]);
-    const subject = subjectOf(projection)?.subject;
+function decisionOf(tuple, rel) {
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded] = tuple;
+    const projection = projectionOf(projected);
+    // SAME is written only for a member equal to the subject's: a subject is there.
+    const subject = subjectOf(projection)?.subject ?? null;
     return {
-        loc: unloc(t, rel),
-        index: t[4],
-        tool: t[5],
-        claim: claimOf(t[6], projection),
+        loc: unloc(tuple, rel),
+        index,
+        tool,
+        claim: claimOf(claim, projection),
         projection,
-        actionClass: t[8] === SAME ? subject.action_class : t[8],
-        verb: t[9] === SAME ? subject.verb : t[9],
-        denied: t[10],
-        provider: p === 0 ? null : p === 2 ? INVALID_PROVIDER : p,
-        succeeded: t[12],
+        actionClass: actionClass === SAME ? (subject?.action_class ?? null) : actionClass,
+        verb: verb === SAME ? (subject?.verb ?? null) : verb,
+        denied,
+        provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
+        succeeded,
     };
 }
 function recordOf(t, rel) {
@@ -5653,6 +5661,7 @@ async function evidence_readEvidence(task, setup) {
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
 
 
+
 /**
  * Tasks given to one worker at once. The main thread hands out files only between its own reads (a
  * file read there is synchronous), so a worker must hold enough not to go idle meanwhile
@@ -5708,7 +5717,7 @@ class WorkerReaders {
         this.start = start;
         this.results = tasks.map(pending);
         this.taken = new Uint8Array(tasks.length);
-        this.order = tasks.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
+        this.order = tasks.map((_, i) => i).sort((a, b) => item(sizes, b) - item(sizes, a) || a - b);
         this.last = this.order.length - 1;
         for (let k = 0; k < workers; k++)
             this.spawn();
@@ -5725,7 +5734,7 @@ class WorkerReaders {
             this.taken[i] = 1;
             return this.readHere(i);
         }
-        const wanted = this.results[i];
+        const wanted = item(this.results, i);
         while (!wanted.settled) {
             // Given back by a worker that never started: read it here.
             if (this.taken[i] === 0) {
@@ -5734,7 +5743,7 @@ class WorkerReaders {
             }
             const j = this.takeSmallest();
             if (j !== undefined) {
-                this.results[j].resolve(await this.readHere(j));
+                item(this.results, j).resolve(await this.readHere(j));
                 await new Promise((r) => setImmediate(r));
             }
             else
@@ -5746,12 +5755,12 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return readEvidence(this.tasks[i], this.setup);
+        return readEvidence(item(this.tasks, i), this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
         while (this.last >= this.next) {
-            const id = this.order[this.last--];
+            const id = item(this.order, this.last--);
             if (this.taken[id] === 0) {
                 this.taken[id] = 1;
                 return id;
@@ -5797,22 +5806,22 @@ class WorkerReaders {
         this.feed(w);
     }
     feed(w) {
-        const held = this.held.get(w);
+        const held = stored(this.held, w);
         while (held.length < DEPTH) {
             const id = this.take();
             if (id === undefined)
                 return;
-            const t = this.tasks[id];
+            const t = item(this.tasks, id);
             held.push(id);
             w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
         }
     }
     done(w, m) {
-        const held = this.held.get(w);
+        const held = stored(this.held, w);
         held.splice(held.indexOf(m.id), 1);
         this.feed(w);
-        const rel = this.tasks[m.id].file.rel;
-        this.results[m.id].resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+        const rel = item(this.tasks, m.id).file.rel;
+        item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
     }
     /**
      * A worker ended. One that had started fails the file it was reading, and the ones queued behind
@@ -5820,7 +5829,7 @@ class WorkerReaders {
      * and no more workers are started.
      */
     exited(w, why) {
-        const held = this.held.get(w);
+        const held = stored(this.held, w);
         this.held.delete(w);
         if (this.closing)
             return;
@@ -5834,7 +5843,7 @@ class WorkerReaders {
         this.online.delete(w);
         const [reading, ...rest] = held;
         if (reading !== undefined)
-            this.results[reading].resolve(stopped(this.tasks[reading].file.rel, why));
+            item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));
         for (const id of rest)
             this.taken[id] = 0;
         this.retry.push(...rest);

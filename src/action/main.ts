@@ -8,6 +8,7 @@
  */
 import * as actionsCore from '@actions/core';
 import type { Report } from '../core/report.js';
+import { messageOf } from '../core/text.js';
 import { runGate } from '../gate/gate.js';
 import { type Annotation, buildAnnotations, repoPath } from '../report/annotations.js';
 import type { GitHubApi } from '../report/check-run.js';
@@ -239,7 +240,7 @@ export async function run(
       await core.summary.addRaw(renderSummary(report, summary).markdown).write();
     } catch (e) {
       // A summary that cannot be written never changes the verdict.
-      core.warning(`receipt-gate: the job summary could not be written (${line((e as Error).message)}); the report is in ${s.reportFile}.`);
+      core.warning(`receipt-gate: the job summary could not be written (${line(messageOf(e))}); the report is in ${s.reportFile}.`);
     }
   }
   const t = report.totals;

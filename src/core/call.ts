@@ -33,3 +33,9 @@ export function eligibility(input: DecisionInput, claim: Claim): Eligibility {
     return { ok: false, reason: 'action.target.provider is neither a string nor null' };
   return { ok: true, digest: p.digest, provider: input.provider };
 }
+
+/** A call that can be verified (its eligibility says with what). */
+export const isEligible = (call: Call): call is Call & { readonly eligibility: { readonly ok: true } } => call.eligibility.ok;
+
+/** A call that can never be verified (its eligibility says why). */
+export const isIneligible = (call: Call): call is Call & { readonly eligibility: { readonly ok: false } } => !call.eligibility.ok;

@@ -6,10 +6,10 @@
  * unmatched record asks about, so no diagnosis grows quadratically with the input.
  */
 import { binding } from './binding.js';
-import type { Call } from './call.js';
+import { type Call, isEligible, isIneligible } from './call.js';
 import { NearestCalls, type NearestQuery, push, sameField, targetOf } from './nearest.js';
 import { narrowTarget } from './projection.js';
-import { type CheckedRecord, isUsable, type UnusableRecord, type UsableRecord } from './records.js';
+import { type CheckedRecord, isUnusable, isUsable, type UnusableRecord, type UsableRecord } from './records.js';
 
 /** Records a reason names before it counts the rest. */
 export const SNAGS_LISTED = 3;
@@ -79,10 +79,7 @@ export function diagnoser(
       const unbound = records.filter((r): r is UsableRecord => isUsable(r) && !holders.has(r));
       const unmatched = unmatchedIndex(calls, allocated, unbound);
       return records.map((r): RecordVerdict => {
-        if (!isUsable(r)) {
-          const u = r as UnusableRecord;
-          return { outcome: u.check.outcome, record: u };
-        }
+        if (isUnusable(r)) return { outcome: r.check.outcome, record: r };
         const holder = holders.get(r);
         return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
       });
@@ -119,7 +116,7 @@ function snagIndex(
     const more = new Map<SnagKind, number>();
     for (const record of byDigest.get(digest) ?? []) {
       let snag: Snag;
-      if (!isUsable(record)) snag = { kind: 'unusable', record: record as UnusableRecord };
+      if (isUnusable(record)) snag = { kind: 'unusable', record };
       else {
         const holder = holders.get(record);
         // An unused usable record of this digest was refused for its provider (the only other reason).
@@ -185,11 +182,11 @@ function unmatchedIndex(
       let ineligible: (Call & { eligibility: { ok: false } }) | null = null;
       let verified: { call: Call; record: UsableRecord } | null = null;
       for (const c of same) {
-        const e = c.eligibility;
         const holding = allocated[c.order];
-        if (!e.ok) ineligible ??= c as Call & { eligibility: { ok: false } };
+        if (isIneligible(c)) ineligible ??= c;
         else if (holding) verified ??= { call: c, record: holding };
-        else if (e.provider !== null && e.provider !== r.input.record.provider) otherProvider ??= c as Call & { eligibility: { ok: true } };
+        else if (isEligible(c) && c.eligibility.provider !== null && c.eligibility.provider !== r.input.record.provider)
+          otherProvider ??= c;
       }
       return { kind: 'same_subject', otherProvider, ineligible, verified };
     }

@@ -5,6 +5,7 @@
  */
 import type { Call } from './call.js';
 import { hasOwn, type JsonObject } from './json.js';
+import { item } from './lists.js';
 import { boundFields, boundValueText } from './projection.js';
 
 /** Add `v` to the list at `k`. */
@@ -80,9 +81,9 @@ const ID_LIMIT = 2 ** 26;
 
 /** The key of a combination of field value ids: a number for one or two small ids (the common case, no string made), else their list. */
 function comboKey(fields: readonly number[], ids: readonly number[]): string | number {
-  const a = ids[fields[0] as number] as number;
+  const a = ids[fields[0] ?? 0] ?? 0;
   if (fields.length === 1) return a;
-  const b = ids[fields[1] as number] as number;
+  const b = ids[fields[1] ?? 0] ?? 0;
   if (fields.length === 2 && a < ID_LIMIT && b < ID_LIMIT) return a * ID_LIMIT + b;
   return fields.map((i) => ids[i]).join(',');
 }
@@ -140,17 +141,17 @@ class GroupIndex {
     for (const q of queries) this.ids(q, true);
     // A cheap fingerprint of each string a query holds: most call values are told apart by it
     // without hashing the whole string (call values are mostly hashes, each distinct).
-    const prints = fields.map((_, f) => new Set([...(this.strings[f] as Map<string, number>).keys()].map(fingerprint)));
+    const prints = fields.map((_, f) => new Set([...item(this.strings, f).keys()].map(fingerprint)));
     const k = fields.length;
     this.memberIds = new Int32Array(members.length * k);
     members.forEach((call, order) => {
       const t = targetOf(call);
       for (let f = 0; f < k; f++) {
-        const name = fields[f] as string;
+        const name = item(fields, f);
         let id = 0; // absent
         if (hasOwn(t, name)) {
           const v = t[name];
-          id = typeof v === 'string' && !(prints[f] as Set<number>).has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
+          id = typeof v === 'string' && !item(prints, f).has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
         }
         this.memberIds[order * k + f] = id;
       }
@@ -165,7 +166,7 @@ class GroupIndex {
     const combos = subsets(k, k - 1 - l).map((fs) => ({ fields: fs, first: new Map<string | number, number>() }));
     const ids: number[] = new Array(k).fill(0);
     for (let order = 0; order < this.members.length; order++) {
-      for (let f = 0; f < k; f++) ids[f] = this.memberIds[order * k + f] as number;
+      for (let f = 0; f < k; f++) ids[f] = this.memberIds[order * k + f] ?? 0;
       for (const combo of combos) {
         if (combo.fields.some((i) => ids[i] === UNASKED)) continue;
         const key = comboKey(combo.fields, ids);
@@ -179,8 +180,8 @@ class GroupIndex {
   /** The id of a value of field `i` (present), or undefined when it was never interned. */
   private valueId(i: number, v: unknown, intern: boolean): number | undefined {
     const { isString, key } = valueKey(v);
-    const strings = this.strings[i] as Map<string, number>;
-    const others = this.others[i] as Map<string, number>;
+    const strings = item(this.strings, i);
+    const others = item(this.others, i);
     const m = isString ? strings : others;
     let id = m.get(key);
     if (id === undefined && intern) m.set(key, (id = strings.size + others.size + 1));
@@ -193,12 +194,13 @@ class GroupIndex {
   }
 
   nearest(target: JsonObject): Call | null {
-    const ids = this.ids(target, false);
-    if (ids.some((id) => id === undefined)) return this.scan(target);
+    const known = this.ids(target, false);
+    const ids = known.filter((id): id is number => id !== undefined);
+    if (ids.length < known.length) return this.scan(target);
     for (let l = 0; l < this.levels.length; l++) {
       let best = Number.POSITIVE_INFINITY;
       for (const combo of this.level(l)) {
-        const hit = combo.first.get(comboKey(combo.fields, ids as number[]));
+        const hit = combo.first.get(comboKey(combo.fields, ids));
         if (hit !== undefined && hit < best) best = hit;
       }
       if (best !== Number.POSITIVE_INFINITY) return this.members[best] ?? null;

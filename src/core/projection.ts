@@ -57,7 +57,7 @@ export function project(decision: JsonObject): Projection {
   const narrowed = narrowTarget(actionClass, target);
   if (!narrowed) return { kind: 'none', reason: `action class "${actionClass}" has no binding rule` };
   if (Object.keys(narrowed).length === 0) {
-    return { kind: 'none', reason: `target has none of the bound fields (${boundFields(actionClass)!.join(', ')})` };
+    return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
   }
   const subject: CallSubject = { action_class: actionClass, verb, target: narrowed };
   const b = binding(subject);

@@ -8,6 +8,7 @@
  * but this module can make, can ever bind a call.
  */
 import { binding } from './binding.js';
+import { item, stored } from './lists.js';
 import type { RecordInput } from './model.js';
 import type { TrustCode } from './trust.js';
 
@@ -20,20 +21,27 @@ type RecordCheck =
   /** Its identity is shared by `other`, a record of another meaning: neither is usable. */
   | { readonly outcome: 'duplicate'; readonly recomputed: string; readonly other: RecordInput };
 
-export interface CheckedRecord {
-  readonly input: RecordInput;
-  readonly check: RecordCheck;
-}
-
 declare const USABLE: unique symbol;
 
 /** A record that passed every check: the only kind of record a `verified` outcome can hold. */
-export type UsableRecord = CheckedRecord & { readonly check: { readonly outcome: 'usable' }; readonly [USABLE]: true };
+export interface UsableRecord {
+  readonly input: RecordInput;
+  readonly check: RecordCheck & { readonly outcome: 'usable' };
+  readonly [USABLE]: true;
+}
 
 /** A record that failed a check: the reason a call with its binding did not get it. */
-export type UnusableRecord = CheckedRecord & { readonly check: Exclude<RecordCheck, { readonly outcome: 'usable' }> };
+export interface UnusableRecord {
+  readonly input: RecordInput;
+  readonly check: Exclude<RecordCheck, { readonly outcome: 'usable' }>;
+}
+
+/** A record after its checks: usable, or not with the reason. */
+export type CheckedRecord = UsableRecord | UnusableRecord;
 
 export const isUsable = (r: CheckedRecord): r is UsableRecord => r.check.outcome === 'usable';
+
+export const isUnusable = (r: CheckedRecord): r is UnusableRecord => r.check.outcome !== 'usable';
 
 /** Consistency and trust, each record on its own. */
 function precheck(input: RecordInput): RecordCheck {
@@ -54,31 +62,36 @@ function precheck(input: RecordInput): RecordCheck {
 
 export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {
   const checks = records.map(precheck);
-  // Identity, among the records that passed: the first of each identity, and whether all agree.
-  const firstOf = new Map<string, number>();
-  const conflicted = new Map<string, number>();
+  // Identity, among the records that passed: the first of each identity, its digest, and the first that differs.
   const identity = (r: RecordInput): string => JSON.stringify([r.record.provider, r.record.record_id]);
-  // Each usable record's identity, made once (both passes read it).
-  const ids: (string | undefined)[] = checks.map((c, i) => (c.outcome === 'usable' ? identity(records[i] as RecordInput) : undefined));
-  checks.forEach((c, i) => {
-    if (c.outcome !== 'usable') return;
-    const id = ids[i] as string;
+  const firstOf = new Map<string, { readonly index: number; readonly recomputed: string }>();
+  const conflicted = new Map<string, number>();
+  // Each usable record's identity, made once (both passes read it); null for the others.
+  const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(item(records, index)) : null));
+  checks.forEach((check, index) => {
+    const id = ids[index];
+    if (check.outcome !== 'usable' || id == null) return;
     const first = firstOf.get(id);
-    if (first === undefined) firstOf.set(id, i);
-    else if ((checks[first] as { recomputed: string }).recomputed !== c.recomputed && !conflicted.has(id)) conflicted.set(id, i);
+    if (first === undefined) firstOf.set(id, { index, recomputed: check.recomputed });
+    else if (first.recomputed !== check.recomputed && !conflicted.has(id)) conflicted.set(id, index);
   });
-  return records.map((input, i): CheckedRecord => {
-    const c = checks[i] as RecordCheck;
-    if (c.outcome !== 'usable') return { input, check: c };
-    const id = ids[i] as string;
-    const first = firstOf.get(id) as number;
+  return records.map((input, index): CheckedRecord => {
+    const check = item(checks, index);
+    if (check.outcome !== 'usable') return { input, check };
+    const id = item(ids, index);
+    const first = stored(firstOf, id);
     const clash = conflicted.get(id);
     if (clash !== undefined) {
       // Name the other meaning: for the first record the first that differs, for the others the first.
-      const other = records[(checks[first] as { recomputed: string }).recomputed === c.recomputed ? clash : first] as RecordInput;
-      return { input, check: { outcome: 'duplicate', recomputed: c.recomputed, other } };
+      const other = item(records, first.recomputed === check.recomputed ? clash : first.index);
+      return { input, check: { outcome: 'duplicate', recomputed: check.recomputed, other } };
     }
-    if (first !== i) return { input, check: { outcome: 'imported_twice', recomputed: c.recomputed, first: records[first] as RecordInput } };
-    return { input, check: c } as UsableRecord;
+    if (first.index !== index)
+      return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: item(records, first.index) } };
+    return usable(input, check);
   });
 }
+
+/** The one way a record becomes usable: every check passed (the brand is made here and nowhere else). */
+const usable = (input: RecordInput, check: RecordCheck & { readonly outcome: 'usable' }): UsableRecord =>
+  ({ input, check }) as UsableRecord;

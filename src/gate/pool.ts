@@ -10,6 +10,7 @@
  * thread, and no more workers are started.
  */
 import type { MessagePort, Worker } from 'node:worker_threads';
+import { item, stored } from '../core/lists.js';
 import type { FileEvidence } from '../read/file-read.js';
 import type { Role } from '../read/files.js';
 import { decodeRead, encodeRead } from '../read/wire.js';
@@ -102,7 +103,7 @@ export class WorkerReaders implements Readers {
   ) {
     this.results = tasks.map(pending);
     this.taken = new Uint8Array(tasks.length);
-    this.order = tasks.map((_, i) => i).sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b);
+    this.order = tasks.map((_, i) => i).sort((a, b) => item(sizes, b) - item(sizes, a) || a - b);
     this.last = this.order.length - 1;
     for (let k = 0; k < workers; k++) this.spawn();
   }
@@ -119,7 +120,7 @@ export class WorkerReaders implements Readers {
       this.taken[i] = 1;
       return this.readHere(i);
     }
-    const wanted = this.results[i] as Pending;
+    const wanted = item(this.results, i);
     while (!wanted.settled) {
       // Given back by a worker that never started: read it here.
       if (this.taken[i] === 0) {
@@ -128,7 +129,7 @@ export class WorkerReaders implements Readers {
       }
       const j = this.takeSmallest();
       if (j !== undefined) {
-        (this.results[j] as Pending).resolve(await this.readHere(j));
+        item(this.results, j).resolve(await this.readHere(j));
         await new Promise((r) => setImmediate(r));
       } else
         await new Promise<void>((r) => {
@@ -140,13 +141,13 @@ export class WorkerReaders implements Readers {
   }
 
   private readHere(i: number): Promise<FileEvidence> {
-    return readEvidence(this.tasks[i] as ReadTask, this.setup);
+    return readEvidence(item(this.tasks, i), this.setup);
   }
 
   /** The smallest task nobody has taken (the far end of the workers' order). */
   private takeSmallest(): number | undefined {
     while (this.last >= this.next) {
-      const id = this.order[this.last--] as number;
+      const id = item(this.order, this.last--);
       if (this.taken[id] === 0) {
         this.taken[id] = 1;
         return id;
@@ -190,22 +191,22 @@ export class WorkerReaders implements Readers {
   }
 
   private feed(w: Worker): void {
-    const held = this.held.get(w) as number[];
+    const held = stored(this.held, w);
     while (held.length < DEPTH) {
       const id = this.take();
       if (id === undefined) return;
-      const t = this.tasks[id] as ReadTask;
+      const t = item(this.tasks, id);
       held.push(id);
       w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role } satisfies TaskMessage);
     }
   }
 
   private done(w: Worker, m: ResultMessage): void {
-    const held = this.held.get(w) as number[];
+    const held = stored(this.held, w);
     held.splice(held.indexOf(m.id), 1);
     this.feed(w);
-    const rel = (this.tasks[m.id] as ReadTask).file.rel;
-    (this.results[m.id] as Pending).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+    const rel = item(this.tasks, m.id).file.rel;
+    item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
   }
 
   /**
@@ -214,7 +215,7 @@ export class WorkerReaders implements Readers {
    * and no more workers are started.
    */
   private exited(w: Worker, why: string): void {
-    const held = this.held.get(w) as number[];
+    const held = stored(this.held, w);
     this.held.delete(w);
     if (this.closing) return;
     if (!this.online.has(w)) {
@@ -225,7 +226,7 @@ export class WorkerReaders implements Readers {
     }
     this.online.delete(w);
     const [reading, ...rest] = held;
-    if (reading !== undefined) (this.results[reading] as Pending).resolve(stopped((this.tasks[reading] as ReadTask).file.rel, why));
+    if (reading !== undefined) item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));
     for (const id of rest) this.taken[id] = 0;
     this.retry.push(...rest);
     this.wake?.();

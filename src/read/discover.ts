@@ -7,7 +7,7 @@ import { type Dirent, lstatSync, readdirSync, realpathSync, type Stats, statSync
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
-import { cmp } from '../core/text.js';
+import { cmp, messageOf } from '../core/text.js';
 import { discoverable, EXTENSION_LIST, formatOf } from './formats.js';
 import { MAX_WALK_ENTRIES } from './limits.js';
 
@@ -83,7 +83,7 @@ function walk(
     try {
       list = readdirSync(d, { withFileTypes: true });
     } catch (e) {
-      findings.push(finding('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${(e as Error).message}`));
+      findings.push(finding('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${messageOf(e)}`));
       continue;
     }
     for (const ent of list) {

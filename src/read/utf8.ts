@@ -17,7 +17,7 @@ export function decodeUtf8(bytes: Uint8Array): Decoded {
 function firstInvalidUtf8(b: Uint8Array): number {
   let i = 0;
   while (i < b.length) {
-    const c = b[i]!;
+    const c = b[i] ?? 0;
     if (c < 0x80) {
       i++;
       continue;
@@ -31,7 +31,7 @@ function firstInvalidUtf8(b: Uint8Array): number {
     else return i;
     if (i + n >= b.length) return i;
     for (let k = 1; k <= n; k++) {
-      const cc = b[i + k]!;
+      const cc = b[i + k] ?? 0;
       if ((cc & 0xc0) !== 0x80) return i;
       cp = (cp << 6) | (cc & 0x3f);
     }

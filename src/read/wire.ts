@@ -22,7 +22,7 @@ import {
   type RunInput,
   type Trust,
 } from '../core/model.js';
-import type { CallSubject, Projection } from '../core/projection.js';
+import type { Projection } from '../core/projection.js';
 import type { Level } from '../core/vocabulary.js';
 import type { FileEvidence } from './file-read.js';
 
@@ -41,7 +41,7 @@ type DecisionTuple = [
   string | null | typeof SAME,
   string | null | typeof SAME,
   DecisionInput['denied'],
-  0 | 1 | 2 | string,
+  0 | 2 | string,
   boolean,
 ];
 type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, Trust];
@@ -58,12 +58,10 @@ interface Wire {
 }
 
 const loc = (l: Location, rel: string): Loc => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
-const unloc = (t: readonly unknown[], rel: string): Location => {
-  const file = (t[0] as string | null) ?? rel;
-  const member = t[3] as string | null;
-  return member === null
-    ? { file, line: t[1] as number, column: t[2] as number }
-    : { file, line: t[1] as number, column: t[2] as number, member };
+const unloc = (tuple: readonly [...Loc, ...unknown[]], rel: string): Location => {
+  const [written, line, column, member] = tuple;
+  const file = written ?? rel;
+  return member === null ? { file, line, column } : { file, line, column, member };
 };
 
 /** A member equal to the subject's (sent once; the decoded call holds one string for both, as the reader's does). */
@@ -123,7 +121,9 @@ const INVALID_PROVIDER = Object.freeze({ invalid: true as const });
 function claimOf(t: ClaimTuple, p: Projection): ClaimReading {
   if (t[0] === 0) return { kind: 'invalid', reason: t[1] };
   const [, asserted, level, sent, legacy, inconsistencies] = t;
-  const digest = sent === SAME ? (subjectOf(p) as Projection & { kind: 'subject' }).digest : sent;
+  const subject = subjectOf(p);
+  // SAME is written only for a claim whose digest is its subject's: a subject is there.
+  const digest = sent === SAME ? (subject?.digest ?? null) : sent;
   return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
 }
 
@@ -132,21 +132,22 @@ function projectionOf(t: ProjectionTuple): Projection {
   return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
 
-function decisionOf(t: DecisionTuple, rel: string): DecisionInput {
-  const p = t[11];
-  const projection = projectionOf(t[7]);
-  const subject = subjectOf(projection)?.subject;
+function decisionOf(tuple: DecisionTuple, rel: string): DecisionInput {
+  const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded] = tuple;
+  const projection = projectionOf(projected);
+  // SAME is written only for a member equal to the subject's: a subject is there.
+  const subject = subjectOf(projection)?.subject ?? null;
   return {
-    loc: unloc(t, rel),
-    index: t[4],
-    tool: t[5],
-    claim: claimOf(t[6], projection),
+    loc: unloc(tuple, rel),
+    index,
+    tool,
+    claim: claimOf(claim, projection),
     projection,
-    actionClass: t[8] === SAME ? (subject as CallSubject).action_class : t[8],
-    verb: t[9] === SAME ? (subject as CallSubject).verb : t[9],
-    denied: t[10],
-    provider: p === 0 ? null : p === 2 ? INVALID_PROVIDER : (p as string),
-    succeeded: t[12],
+    actionClass: actionClass === SAME ? (subject?.action_class ?? null) : actionClass,
+    verb: verb === SAME ? (subject?.verb ?? null) : verb,
+    denied,
+    provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
+    succeeded,
   };
 }
 

@@ -49,7 +49,7 @@ export function renderTable(report: Report, style: TableStyle): string {
           file: c.artifact,
           line: c.line,
           member: c.member ?? undefined,
-          ...(perLine.get(lineKey(c))! > 1 ? { column: c.column } : {}),
+          ...((perLine.get(lineKey(c)) ?? 0) > 1 ? { column: c.column } : {}),
         }),
       ),
     }));

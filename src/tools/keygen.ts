@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import type { Finding } from '../core/findings.js';
 import { inputFinding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
+import { messageOf } from '../core/text.js';
 import { newKeyPair } from './signing.js';
 
 /** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
@@ -17,7 +18,7 @@ export function keygen(prefix: string): Result<string, readonly Finding[]> {
     writeFileSync(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
     writeFileSync(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
   } catch (e) {
-    return { ok: false, reason: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${(e as Error).message}`)] };
+    return { ok: false, reason: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${messageOf(e)}`)] };
   }
   return { ok: true, value: `${pair.keyId}\n` };
 }

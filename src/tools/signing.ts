@@ -6,6 +6,7 @@
 import { createPrivateKey, createPublicKey, sign as edSign, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { sha256Digest, utcSeconds } from '../core/binding.js';
 import type { Result } from '../core/result.js';
+import { messageOf } from '../core/text.js';
 import { PAYLOAD_TYPE, pae, type SignatureMember } from '../read/signature.js';
 import { firstPemLabel, keyIdOf, keyKind } from '../trust/keys.js';
 
@@ -29,7 +30,7 @@ export function parsePrivateKey(pem: string): Result<SigningKey> {
   try {
     privateKey = createPrivateKey({ key: pem, format: 'pem' });
   } catch (e) {
-    return { ok: false, reason: `does not parse as a PEM private key (${(e as Error).message})` };
+    return { ok: false, reason: `does not parse as a PEM private key (${messageOf(e)})` };
   }
   if (privateKey.asymmetricKeyType !== 'ed25519')
     return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };

@@ -10,6 +10,7 @@ import type { Finding } from '../core/findings.js';
 import { inputFinding } from '../core/findings.js';
 import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
+import { messageOf } from '../core/text.js';
 import { IN_TOTO_PAYLOAD_TYPE } from '../read/envelope.js';
 import { reportName, type VsaContext, vsaStatement } from '../report/verification-summary.js';
 import { envelopeLine, type SigningKey } from './signing.js';
@@ -74,9 +75,7 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
   } catch (e) {
     return {
       ok: false,
-      reason: [
-        inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(e as Error).message}`),
-      ],
+      reason: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${messageOf(e)}`)],
     };
   }
   return { ok: true, value: written.join('\n') };

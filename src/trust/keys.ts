@@ -6,6 +6,7 @@
  */
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import type { Result } from '../core/result.js';
+import { messageOf } from '../core/text.js';
 import { MAX_KEY_TEXT_BYTES } from '../read/limits.js';
 
 /** Trusted signers: key_id → public key, each key parsed once. */
@@ -87,7 +88,7 @@ export function parsePublicKeys(pem: string): Result<KeyObject[]> {
     try {
       key = createPublicKey({ key: block.text, format: 'pem' });
     } catch (e) {
-      return { ok: false, reason: `${where}does not parse (${(e as Error).message})` };
+      return { ok: false, reason: `${where}does not parse (${messageOf(e)})` };
     }
     if (key.asymmetricKeyType !== 'ed25519')
       return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };

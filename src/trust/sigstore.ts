@@ -17,7 +17,7 @@ import { toSignedEntity, toTrustMaterial, Verifier } from '@sigstore/verify';
 import { type Finding, placeOf } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
-import { asciiLower, quote } from '../core/text.js';
+import { asciiLower, messageOf, quote } from '../core/text.js';
 import { refusalText } from '../core/trust.js';
 import { type Doc, decode, documents, LocatingSink } from '../read/documents.js';
 import { IN_TOTO_PAYLOAD_TYPE, onlySubject, STATEMENT_TYPE, strictPayload } from '../read/envelope.js';
@@ -169,7 +169,7 @@ function rootOf(v: unknown): Result<Root> {
   try {
     root = TrustedRoot.fromJSON(v);
   } catch (e) {
-    return { ok: false, reason: `not a trusted root: ${(e as Error).message}` };
+    return { ok: false, reason: `not a trusted root: ${messageOf(e)}` };
   }
   if (root.certificateAuthorities.length === 0) return { ok: false, reason: 'the trusted root has no certificate authority' };
   try {
@@ -181,7 +181,7 @@ function rootOf(v: unknown): Result<Root> {
     const tlogIds = new Set(root.tlogs.flatMap((t) => (t.logId ? [Buffer.from(t.logId.keyId).toString('base64')] : [])));
     return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length } };
   } catch (e) {
-    return { ok: false, reason: `the trusted root does not load: ${(e as Error).message}` };
+    return { ok: false, reason: `the trusted root does not load: ${messageOf(e)}` };
   }
 }
 
@@ -257,7 +257,7 @@ function parseBundle(value: unknown): Result<ReturnType<typeof bundleFromJSON>> 
   try {
     return { ok: true, value: bundleFromJSON(value) };
   } catch (e) {
-    return { ok: false, reason: `not a Sigstore bundle: ${(e as Error).message}` };
+    return { ok: false, reason: `not a Sigstore bundle: ${messageOf(e)}` };
   }
 }
 

@@ -50,7 +50,8 @@ export class GunzipSource implements ByteSource {
   async read(n: number): Promise<Buffer> {
     while (this.buffered < n && (await this.fill()));
     const take = Math.min(n, this.buffered);
-    const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    const [only] = this.chunks;
+    const all = this.chunks.length === 1 && only ? only : Buffer.concat(this.chunks);
     const out = all.subarray(0, take);
     const rest = all.subarray(take);
     this.chunks = rest.length > 0 ? [rest] : [];

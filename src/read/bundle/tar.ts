@@ -36,11 +36,11 @@ const cstring = (b: Buffer, start: number, len: number): string => {
 };
 
 function octal(b: Buffer, start: number, len: number, what: string): number {
-  if ((b[start]! & 0x80) !== 0) {
+  if (((b[start] ?? 0) & 0x80) !== 0) {
     // GNU base-256: only sizes that fit in a double are meaningful here.
     let v = 0;
-    for (let i = start + 1; i < start + len; i++) v = v * 256 + b[i]!;
-    if ((b[start]! & 0x7f) !== 0 || !Number.isSafeInteger(v)) throw new ReadError('tar', `tar header ${what} field is out of range`);
+    for (let i = start + 1; i < start + len; i++) v = v * 256 + (b[i] ?? 0);
+    if (((b[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v)) throw new ReadError('tar', `tar header ${what} field is out of range`);
     return v;
   }
   const s = b
@@ -55,7 +55,7 @@ function octal(b: Buffer, start: number, len: number, what: string): number {
 function checksumOk(h: Buffer): boolean {
   const declared = octal(h, 148, 8, 'checksum');
   let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
+  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : (h[i] ?? 0);
   return sum === declared;
 }
 
@@ -98,7 +98,7 @@ export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerat
       return;
     }
     if (!checksumOk(h)) throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
-    const type = String.fromCharCode(h[156]!);
+    const type = String.fromCharCode(h[156] ?? 0);
     const size = octal(h, 124, 12, 'size');
     const magic = h.toString('latin1', 257, 263);
     const ustar = magic === 'ustar\0' || magic === 'ustar ';

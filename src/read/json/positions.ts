@@ -36,10 +36,10 @@ export class LineIndex {
     let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
+      if ((starts[mid] ?? 0) <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+    return { line: lo + 1, column: offset - (starts[lo] ?? 0) + 1 };
   }
 
   /** The line starts up to the furthest offset asked (then kept up to date as the index moves forward). */

@@ -253,7 +253,7 @@ export class Scanner {
 
   private what(): string {
     if (this.i >= this.end) return 'the end of the input (truncated?)';
-    const ch = this.s.codePointAt(this.i)!;
+    const ch = this.s.codePointAt(this.i) ?? 0;
     return ch < 0x20 || ch === 0x7f
       ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
       : `'${String.fromCodePoint(ch)}'`;
@@ -365,7 +365,7 @@ export class Scanner {
     const a = at + 1;
     const b = this.i - 1;
     const d = this.depth;
-    const n = this.counts[d]!;
+    const n = this.counts[d] ?? 0;
     // Escaped keys are compared decoded: {"a":1,"\u0061":2} is a duplicate. Hash the decoded text then.
     let key: string | null = null;
     let h = this.hash;
@@ -377,8 +377,8 @@ export class Scanner {
       const base = d * SMALL;
       for (let k = 0; k < n; k++) {
         if (this.hashes[base + k] !== h) continue;
-        const a2 = this.starts[base + k]!;
-        const b2 = this.ends[base + k]!;
+        const a2 = this.starts[base + k] ?? 0;
+        const b2 = this.ends[base + k] ?? 0;
         // Unescaped keys are compared in place; an escaped one on either side is decoded.
         const same =
           key === null && this.escapes[base + k] === 0 ? this.sameRaw(a, b, a2, b2) : this.decoded(a2, b2) === (key ??= this.decoded(a, b));
@@ -390,16 +390,16 @@ export class Scanner {
       this.escapes[base + n] = this.escaped ? 1 : 0;
     } else {
       let set = this.sets[d];
-      if (n === SMALL) {
+      if (n === SMALL || !set) {
         // Switch to a set: decode the first SMALL keys once.
         if (set) set.clear();
         else this.sets[d] = set = new Set();
         const base = d * SMALL;
-        for (let k = 0; k < SMALL; k++) set.add(this.decoded(this.starts[base + k]!, this.ends[base + k]!));
+        for (let k = 0; k < SMALL; k++) set.add(this.decoded(this.starts[base + k] ?? 0, this.ends[base + k] ?? 0));
       }
       key ??= this.decoded(a, b);
-      if (set!.has(key)) throw new ScanError(at, `duplicate key ${describe(key)}`);
-      set!.add(key);
+      if (set.has(key)) throw new ScanError(at, `duplicate key ${describe(key)}`);
+      set.add(key);
     }
     if (n + 1 > this.maxKeys) throw new ScanError(at, `object has more than ${this.maxKeys} members`);
     this.counts[d] = n + 1;

@@ -5,6 +5,8 @@
  * collect) or scanned in trusted mode; when it refuses, the full scan (read/json/scanner.ts) says
  * where and why.
  */
+
+import { messageOf } from '../../core/text.js';
 import { provablyClean } from './proof.js';
 import { type Elements, runScanner, Scanner, type ScanOptions, type StrictParse, scan } from './scanner.js';
 
@@ -29,7 +31,7 @@ export function parseStrict(text: string, options: ScanOptions, start = 0, end =
     // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
     return {
       ok: false,
-      reason: r.ok ? { offset: start, message: (e as Error).message } : { offset: r.reason.offset + start, message: r.reason.message },
+      reason: r.ok ? { offset: start, message: messageOf(e) } : { offset: r.reason.offset + start, message: r.reason.message },
     };
   }
   const trusted = wellFormed(slice);

@@ -79,7 +79,8 @@ export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
         },
       };
     }
-    const verb = role === undefined ? undefined : o.roleVerbs.get(role);
+    if (role === undefined) return { kind: 'skip', reason: 'other action' };
+    const verb = o.roleVerbs.get(role);
     if (!verb) return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
     const principal = principalOf(obj(e, 'entity'));
     const ws = str(location, 'id');
@@ -97,7 +98,7 @@ export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
         target: {
           workspace_id_hash: targetHash('workspace', ws),
           principal_hash: targetHash('workspace_principal', principal),
-          role: role!,
+          role,
         },
       },
     };
