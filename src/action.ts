@@ -4,13 +4,13 @@ import { run } from './action/main.js';
 
 try {
   await run(core);
-} catch (e) {
+} catch (error) {
   // A bug, never an input problem: fail closed with a plain message; the stack goes to the debug log.
-  core.debug(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  core.debug(error instanceof Error ? (error.stack ?? error.message) : String(error));
   try {
     core.setOutput('result', 'error');
   } catch {
     // The outputs file is what failed (a runner without GITHUB_OUTPUT's file): the failure below still says why.
   }
-  core.setFailed(`receipt-gate: internal error: ${e instanceof Error ? e.message : String(e)}`);
+  core.setFailed(`receipt-gate: internal error: ${error instanceof Error ? error.message : String(error)}`);
 }

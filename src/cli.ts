@@ -7,15 +7,15 @@ async function run(): Promise<void> {
     if (r.stdout) process.stdout.write(r.stdout);
     if (r.stderr) process.stderr.write(r.stderr);
     process.exitCode = r.code;
-  } catch (e) {
+  } catch (error) {
     // A bug, never an input problem: say so plainly and fail closed.
-    process.stderr.write(`receipt-gate: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.stderr.write(`receipt-gate: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
     process.exitCode = 1;
   }
 }
 
 // A reader that stops early (`| head`) is not an error of the gate: stop writing, keep the exit status.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code !== 'EPIPE') throw e;
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
 });
 await run();

@@ -112,10 +112,10 @@ function parseTrustedRoots(name, text, limits) {
     const { docs, sink } = valuesOf(name, Buffer.from(text, 'utf8'), limits);
     const roots = [];
     for (const doc of docs) {
-        const r = rootOf(doc.value);
-        if (!r.ok)
-            return { ok: false, reason: `${(0,findings/* placeOf */.$t)(sink.at(doc.start), true)}: ${r.reason}` };
-        roots.push(r.value);
+        const result = rootOf(doc.value);
+        if (!result.ok)
+            return { ok: false, reason: `${(0,findings/* placeOf */.$t)(sink.at(doc.start), true)}: ${result.reason}` };
+        roots.push(result.value);
     }
     const problem = sink.findings[0];
     // The sink's findings are located (file, line, column): the one sink's only kind.
@@ -147,7 +147,7 @@ function rootsFrom(source, limits) {
     return source === null ? { ok: true, value: publicGoodRoots() } : parseTrustedRoots(source.name, source.text, limits);
 }
 /** The first key or authority of a trusted root whose validFor interval has no start, or null. */
-function unboundedKey(v) {
+function unboundedKey(value) {
     const lists = [
         ['tlogs', (e) => ((0,json/* isObject */.G)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
         ['ctlogs', (e) => ((0,json/* isObject */.G)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
@@ -155,7 +155,7 @@ function unboundedKey(v) {
         ['timestampAuthorities', (e) => e['validFor']],
     ];
     for (const [name, validFor] of lists) {
-        const list = v[name];
+        const list = value[name];
         if (!Array.isArray(list))
             continue;
         for (const [i, e] of list.entries()) {
@@ -180,24 +180,26 @@ const BUNDLE_MEDIA_TYPES = new Set([
     'application/vnd.dev.sigstore.bundle+json;version=0.3',
     'application/vnd.dev.sigstore.bundle.v0.3+json',
 ]);
-function rootOf(v) {
-    if (!(0,json/* isObject */.G)(v) || typeof v['mediaType'] !== 'string' || !v['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
+function rootOf(value) {
+    if (!(0,json/* isObject */.G)(value) ||
+        typeof value['mediaType'] !== 'string' ||
+        !value['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
         return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
-    if (!ROOT_MEDIA_TYPES.has(v['mediaType']))
+    if (!ROOT_MEDIA_TYPES.has(value['mediaType']))
         return {
             ok: false,
-            reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify((0,core_text/* quote */.hD)(v['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
+            reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify((0,core_text/* quote */.hD)(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
         };
     // A validity interval without its start is malformed, never unbounded (the library alone reads it as open).
-    const missing = unboundedKey(v);
+    const missing = unboundedKey(value);
     if (missing)
         return { ok: false, reason: `the trusted root is malformed: ${missing} has a validFor without a start` };
     let root;
     try {
-        root = protobuf_specs_dist.TrustedRoot.fromJSON(v);
+        root = protobuf_specs_dist.TrustedRoot.fromJSON(value);
     }
-    catch (e) {
-        return { ok: false, reason: `not a trusted root: ${(0,core_text/* messageOf */.bD)(e)}` };
+    catch (error) {
+        return { ok: false, reason: `not a trusted root: ${(0,core_text/* messageOf */.bD)(error)}` };
     }
     if (root.certificateAuthorities.length === 0)
         return { ok: false, reason: 'the trusted root has no certificate authority' };
@@ -210,18 +212,18 @@ function rootOf(v) {
         const tlogIds = new Set(root.tlogs.flatMap((t) => (t.logId ? [Buffer.from(t.logId.keyId).toString('base64')] : [])));
         return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length } };
     }
-    catch (e) {
-        return { ok: false, reason: `the trusted root does not load: ${(0,core_text/* messageOf */.bD)(e)}` };
+    catch (thrown) {
+        return { ok: false, reason: `the trusted root does not load: ${(0,core_text/* messageOf */.bD)(thrown)}` };
     }
 }
 let publicGood = null;
 /** The Sigstore public-good root shipped in the bundle (scripts/gen-trusted-root.mjs). */
 function publicGoodRoots() {
     if (!publicGood) {
-        const r = rootOf(JSON.parse(PUBLIC_GOOD_ROOT.json));
-        if (!r.ok)
-            throw new Error(`the shipped public-good root does not load: ${r.reason}`);
-        publicGood = [r.value];
+        const result = rootOf(JSON.parse(PUBLIC_GOOD_ROOT.json));
+        if (!result.ok)
+            throw new Error(`the shipped public-good root does not load: ${result.reason}`);
+        publicGood = [result.value];
     }
     return publicGood;
 }
@@ -285,8 +287,8 @@ function parseBundle(value) {
     try {
         return { ok: true, value: (0,dist/* bundleFromJSON */.vw)(value) };
     }
-    catch (e) {
-        return { ok: false, reason: `not a Sigstore bundle: ${(0,core_text/* messageOf */.bD)(e)}` };
+    catch (error) {
+        return { ok: false, reason: `not a Sigstore bundle: ${(0,core_text/* messageOf */.bD)(error)}` };
     }
 }
 /**
@@ -302,9 +304,9 @@ function verifySigned(value, roots, artifact) {
     return verified.ok ? verified : { ok: false, reason: verified.reason.detail };
 }
 /** The verifier's cause, as far as it says: the certificate's chain, a log or a timestamp authority. */
-const causeOf = (e) => {
-    const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
-    return `${e instanceof Error ? e.message : String(e)}${cause}`;
+const causeOf = (thrown) => {
+    const cause = thrown instanceof Error && thrown.cause instanceof Error ? `: ${thrown.cause.message}` : '';
+    return `${thrown instanceof Error ? thrown.message : String(thrown)}${cause}`;
 };
 /**
  * Why a bundle that did not verify against any root failed, told apart from a forgery where the root
@@ -331,8 +333,8 @@ function verifyBundle(bundle, roots, artifact) {
     try {
         entity = (0,verify_dist/* toSignedEntity */.DC)(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
     }
-    catch (e) {
-        return (0,trust_refusal/* refuse */.T)('bundle_unsupported', `the bundle does not load: ${causeOf(e)}`);
+    catch (error) {
+        return (0,trust_refusal/* refuse */.T)('bundle_unsupported', `the bundle does not load: ${causeOf(error)}`);
     }
     if (entity.key.$case !== 'certificate')
         return (0,trust_refusal/* refuse */.T)('bundle_unsupported', 'the bundle is signed with a key, not a workflow certificate');
@@ -342,8 +344,8 @@ function verifyBundle(bundle, roots, artifact) {
             root.verifier.verify(entity);
             return { ok: true, value: { entity, cert: entity.key.certificate, bundle } };
         }
-        catch (e) {
-            first ??= e;
+        catch (error) {
+            first ??= error;
         }
     }
     return { ok: false, reason: whyNotVerified(bundle, roots, first) };
@@ -400,11 +402,11 @@ function readSigstoreFile(name, bytes, limits) {
     const { docs, sink } = valuesOf(name, bytes, limits);
     const bundles = [];
     for (const doc of docs) {
-        const b = parseBundle(doc.value);
-        if (b.ok)
+        const result = parseBundle(doc.value);
+        if (result.ok)
             bundles.push(doc.value);
         else
-            sink.error({ offset: doc.start }, b.reason);
+            sink.error({ offset: doc.start }, result.reason);
     }
     return { bundles, findings: sink.findings };
 }
@@ -420,13 +422,13 @@ function checkBundles(file, expected, limits) {
         return (0,trust_refusal/* refuse */.T)('attestation_empty', 'no attestation: the .sigstore.json holds no bundle');
     let refusal = null;
     for (const [i, value] of file.bundles.entries()) {
-        const r = checkBundle(value, expected, limits);
-        if (r.ok)
-            return r;
+        const result = checkBundle(value, expected, limits);
+        if (result.ok)
+            return result;
         refusal ??=
             file.bundles.length > 1
-                ? { code: r.reason.code, detail: `${r.reason.detail} (bundle ${i + 1}; none of ${file.bundles.length} passes)` }
-                : r.reason;
+                ? { code: result.reason.code, detail: `${result.reason.detail} (bundle ${i + 1}; none of ${file.bundles.length} passes)` }
+                : result.reason;
     }
     return { ok: false, reason: refusal ?? { code: 'attestation_empty', detail: 'no bundle' } };
 }
@@ -436,8 +438,8 @@ function checkBundleFile(name, bytes, expected, limits) {
     const first = file.findings[0];
     if (first)
         return { ok: false, reason: first.message };
-    const r = checkBundles(file, expected, limits);
-    return r.ok ? r : { ok: false, reason: (0,trust/* refusalText */.Kw)(r.reason.code, r.reason.detail) };
+    const result = checkBundles(file, expected, limits);
+    return result.ok ? result : { ok: false, reason: (0,trust/* refusalText */.Kw)(result.reason.code, result.reason.detail) };
 }
 
 

@@ -2551,16 +2551,16 @@ async function run() {
             process.stderr.write(r.stderr);
         process.exitCode = r.code;
     }
-    catch (e) {
+    catch (error) {
         // A bug, never an input problem: say so plainly and fail closed.
-        process.stderr.write(`receipt-gate: internal error: ${e?.stack ?? String(e)}\n`);
+        process.stderr.write(`receipt-gate: internal error: ${error?.stack ?? String(error)}\n`);
         process.exitCode = 1;
     }
 }
 // A reader that stops early (`| head`) is not an error of the gate: stop writing, keep the exit status.
-process.stdout.on('error', (e) => {
-    if (e.code !== 'EPIPE')
-        throw e;
+process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE')
+        throw error;
 });
 await run();
 
@@ -2593,10 +2593,10 @@ function usage(parse) {
         const value = parse();
         return { ok: true, value };
     }
-    catch (e) {
-        if (e instanceof types_UsageError)
-            return { ok: false, reason: { code: e.code, message: e.message } };
-        throw e;
+    catch (error) {
+        if (error instanceof types_UsageError)
+            return { ok: false, reason: { code: error.code, message: error.message } };
+        throw error;
     }
 }
 
@@ -2645,8 +2645,8 @@ const findingCounts = (t) => `${t.errors} error(s), ${t.warnings} warning(s), ${
 // C0/C1 controls, DEL, line/paragraph separators, bidi overrides and isolates.
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 /** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
-function text_visible(s) {
-    return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+function text_visible(text) {
+    return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
 function where(l) {
@@ -2659,20 +2659,20 @@ const located = (f) => `${findingPlace(f)}: ${text_visible(f.message)}`;
 const findingPlace = (f) => text_visible(f.input !== undefined ? f.input : where(f));
 const MARKER = ' … [trimmed by receipt-gate]';
 /** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
-function text_clipBytes(s, max) {
-    if (Buffer.byteLength(s) <= max)
-        return s;
+function text_clipBytes(text, max) {
+    if (Buffer.byteLength(text) <= max)
+        return text;
     const room = max - Buffer.byteLength(MARKER);
     let lo = 0;
-    let hi = Math.min(s.length, room);
+    let hi = Math.min(text.length, room);
     while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (Buffer.byteLength(clip(s, mid, '')) <= room)
+        if (Buffer.byteLength(clip(text, mid, '')) <= room)
             lo = mid;
         else
             hi = mid - 1;
     }
-    return clip(s, lo, '') + MARKER;
+    return clip(text, lo, '') + MARKER;
 }
 /** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */
 function failingFirst(calls) {
@@ -2872,7 +2872,7 @@ var core_findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
 var json = __nccwpck_require__(6153);
 // EXTERNAL MODULE: ./src/read/envelope.ts
-var envelope = __nccwpck_require__(1210);
+var read_envelope = __nccwpck_require__(1210);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
 /**
  * Producer attestations (docs/attestations.md §1): the Statement upstream's `assay evidence
@@ -2885,34 +2885,34 @@ var envelope = __nccwpck_require__(1210);
 const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
 const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
 /** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
-function bundleStatement(f) {
-    if (f.producer.name === null || f.producer.version === null) {
+function bundleStatement(facts) {
+    if (facts.producer.name === null || facts.producer.version === null) {
         return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
     }
-    if (f.window === null)
+    if (facts.window === null)
         return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
     return {
         ok: true,
         value: {
-            _type: envelope/* STATEMENT_TYPE */.zG,
-            subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
+            _type: read_envelope/* STATEMENT_TYPE */.zG,
+            subject: [{ name: facts.bundleId, digest: { sha256: facts.archiveSha256 } }],
             predicateType: EVIDENCE_BUNDLE_V1,
             predicate: {
                 schema_version: 1,
-                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
+                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: facts.runRoot },
                 run: {
-                    run_id: f.runId,
-                    event_count: f.eventCount,
-                    producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
-                    time_window: { start: f.window.start, end: f.window.end },
+                    run_id: facts.runId,
+                    event_count: facts.eventCount,
+                    producer: { name: facts.producer.name, version: facts.producer.version, git: facts.producer.git ?? '' },
+                    time_window: { start: facts.window.start, end: facts.window.end },
                 },
             },
         },
     };
 }
 /** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
-const member = (at, k) => {
-    const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
+const member = (at, key) => {
+    const name = /^[A-Za-z0-9_]+$/.test(key) ? key : JSON.stringify(key.slice(0, 80));
     return at ? `${at}.${name}` : name;
 };
 /** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
@@ -2924,9 +2924,9 @@ function difference(want, got, at) {
     for (const k of Object.keys(want)) {
         if (!(0,json/* hasOwn */.$)(got, k))
             return `predicate field ${member(at, k)} disagrees with the bundle`;
-        const d = difference(want[k], got[k], member(at, k));
-        if (d)
-            return d;
+        const digest = difference(want[k], got[k], member(at, k));
+        if (digest)
+            return digest;
     }
     for (const k of Object.keys(got))
         if (!(0,json/* hasOwn */.$)(want, k))
@@ -2939,10 +2939,10 @@ function difference(want, got, at) {
  * facts only for a verified bundle), subject digest against the archive bytes, subject name against
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
-function checkBundleStatement(s, facts) {
-    if (!(0,json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
-        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
-    const type = s['predicateType'];
+function checkBundleStatement(value, facts) {
+    if (!(0,json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+        return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
+    const type = value['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
         return {
             ok: false,
@@ -2953,10 +2953,10 @@ function checkBundleStatement(s, facts) {
             ok: false,
             reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
         };
-    const subject = (0,envelope/* onlySubject */.Lh)(s);
+    const subject = (0,read_envelope/* onlySubject */.Lh)(value);
     if (!subject.ok)
         return subject;
-    const pred = s['predicate'];
+    const pred = value['predicate'];
     if (!(0,json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
@@ -2972,8 +2972,8 @@ function checkBundlePredicate(pred, facts) {
     const expected = bundleStatement(facts);
     if (!expected.ok)
         return expected;
-    const d = difference(expected.value['predicate'], pred, '');
-    return d === null ? { ok: true } : { ok: false, reason: d };
+    const digest = difference(expected.value['predicate'], pred, '');
+    return digest === null ? { ok: true } : { ok: false, reason: digest };
 }
 
 // EXTERNAL MODULE: ./src/read/bundle/archive.ts + 5 modules
@@ -3067,8 +3067,8 @@ function parsePublicKeys(pem) {
         try {
             key = (0,external_node_crypto_.createPublicKey)({ key: block.text, format: 'pem' });
         }
-        catch (e) {
-            return { ok: false, reason: `${where}does not parse (${(0,core_text/* messageOf */.bD)(e)})` };
+        catch (error) {
+            return { ok: false, reason: `${where}does not parse (${(0,core_text/* messageOf */.bD)(error)})` };
         }
         if (key.asymmetricKeyType !== 'ed25519')
             return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };
@@ -3108,8 +3108,8 @@ function parsePrivateKey(pem) {
     try {
         privateKey = (0,external_node_crypto_.createPrivateKey)({ key: pem, format: 'pem' });
     }
-    catch (e) {
-        return { ok: false, reason: `does not parse as a PEM private key (${(0,core_text/* messageOf */.bD)(e)})` };
+    catch (error) {
+        return { ok: false, reason: `does not parse as a PEM private key (${(0,core_text/* messageOf */.bD)(error)})` };
     }
     if (privateKey.asymmetricKeyType !== 'ed25519')
         return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
@@ -3128,14 +3128,14 @@ function newKeyPair() {
 const signedAtNow = (now) => (0,binding/* utcSeconds */.kk)(now);
 /** The signature member for payload P, signed with an Ed25519 private key. */
 function signPayload(payload, key, signedAt) {
-    const p = Buffer.from(payload, 'utf8');
+    const bytes = Buffer.from(payload, 'utf8');
     return {
         version: 1,
         algorithm: 'ed25519',
         payload_type: signature/* PAYLOAD_TYPE */.Uc,
-        signed_payload_digest: (0,binding/* sha256Digest */.sI)(p),
+        signed_payload_digest: (0,binding/* sha256Digest */.sI)(bytes),
         key_id: keyIdOf(key.publicKey),
-        signature: (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, p), key.privateKey).toString('base64'),
+        signature: (0,external_node_crypto_.sign)(null, (0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, bytes), key.privateKey).toString('base64'),
         signed_at: signedAt,
     };
 }
@@ -3189,7 +3189,7 @@ async function attestBundle(bundle, key, limits) {
             ok: false,
             reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', bundle.name, `the Statement cannot be canonicalized: ${payload.reason}`)],
         };
-    return { ok: true, value: `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), key)}\n` };
+    return { ok: true, value: `${envelopeLine(read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), key)}\n` };
 }
 
 ;// CONCATENATED MODULE: external "node:fs/promises"
@@ -3279,9 +3279,9 @@ function writeWhole(file, text) {
     try {
         (0,external_node_fs_.renameSync)(tmp, file);
     }
-    catch (e) {
+    catch (error) {
         (0,external_node_fs_.rmSync)(tmp, { force: true });
-        throw e;
+        throw error;
     }
 }
 /** Write `text` to a new `file`, whole, never replacing one that exists (a hard link of a finished temporary file). */
@@ -3316,10 +3316,10 @@ function readKeyText(flag, file) {
 }
 /** A private key a flag names (a key file from keygen). */
 function readSigningKey(flag, file) {
-    const k = parsePrivateKey(readKeyText(flag, file));
-    if (!k.ok)
-        throw new types_UsageError('file', `${flag} ${k.reason}`);
-    return k.value;
+    const result = parsePrivateKey(readKeyText(flag, file));
+    if (!result.ok)
+        throw new types_UsageError('file', `${flag} ${result.reason}`);
+    return result.value;
 }
 /** The input files of a tool, read whole within the file limit; the first that cannot be read is a usage error naming it. */
 function readInputs(files, limits) {
@@ -3405,10 +3405,10 @@ const SIGNED_AT = {
     help: 'the signed_at of every signature (RFC 3339 UTC). Default: now',
 };
 /** The default an option shows: its input's (from the settings table), or its own. */
-function optionDefault(o) {
-    if (o.input)
-        return o.kind === 'boolean' ? undefined : defaults_DEFAULTS[o.input] || undefined;
-    return o.default;
+function optionDefault(option) {
+    if (option.input)
+        return option.kind === 'boolean' ? undefined : defaults_DEFAULTS[option.input] || undefined;
+    return option.default;
 }
 /** The `parseArgs` options of a table (with --help). */
 function parseArgsOptions(options) {
@@ -3433,8 +3433,8 @@ function parseFlags(argv, options) {
     try {
         parsed = (0,external_node_util_namespaceObject.parseArgs)({ args: [...argv], allowPositionals: true, strict: true, options: parseArgsOptions(options) });
     }
-    catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
         const unknown = /Unknown option '(-{1,2})([^']+)'/.exec(message);
         if (unknown) {
             const guess = (0,core_text/* nearestName */.qb)(unknown[2] ?? '', flagNames(options));
@@ -3448,7 +3448,7 @@ function parseFlags(argv, options) {
 }
 
 // EXTERNAL MODULE: ./src/core/projection.ts
-var projection = __nccwpck_require__(3890);
+var core_projection = __nccwpck_require__(3890);
 ;// CONCATENATED MODULE: ./src/core/policy.ts
 /**
  * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
@@ -3478,31 +3478,31 @@ function parsePolicy(texts) {
     const parsed = [];
     const seen = new Set();
     for (const text of texts) {
-        const t = text.trim();
-        const eq = t.indexOf('=');
+        const source = text.trim();
+        const eq = source.indexOf('=');
         if (eq < 0)
-            return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
-        const selectorText = t.slice(0, eq).trim();
-        const level = t.slice(eq + 1).trim();
+            return { ok: false, reason: `"${source}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
+        const selectorText = source.slice(0, eq).trim();
+        const level = source.slice(eq + 1).trim();
         const selector = selectorOf(selectorText);
         if (!selector)
-            return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
+            return { ok: false, reason: `"${source}": the selector must be *, CLASS or CLASS:VERB` };
         if (!(0,vocabulary/* isLevel */.NW)(level))
-            return { ok: false, reason: `"${t}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
+            return { ok: false, reason: `"${source}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
         if (seen.has(selectorText))
-            return { ok: false, reason: `"${t}": a second rule for ${selectorText}` };
+            return { ok: false, reason: `"${source}": a second rule for ${selectorText}` };
         seen.add(selectorText);
         parsed.push({ rule: { selector: selectorText, level }, selector });
     }
     return { ok: true, value: { rules: parsed.map((p) => p.rule), parsed } };
 }
 /** Whether a rule's selector matches a call of this class and verb. */
-function matches(s, actionClass, verb) {
-    if (s.kind === 'any')
+function matches(selector, actionClass, verb) {
+    if (selector.kind === 'any')
         return true;
-    if (s.kind === 'class')
-        return actionClass === s.cls;
-    return actionClass === s.cls && verb === s.verb;
+    if (selector.kind === 'class')
+        return actionClass === selector.cls;
+    return actionClass === selector.cls && verb === selector.verb;
 }
 const SPECIFICITY = { verb: 0, class: 1, any: 2 };
 /** The rule for a call of this class and verb (null when it has none), the most specific first. */
@@ -3538,24 +3538,24 @@ function unusedRules(policy, calls) {
  */
 function checkRuleNames(policy, seen) {
     for (const p of policy.parsed) {
-        const s = p.selector;
-        if (s.kind === 'any')
+        const selector = p.selector;
+        if (selector.kind === 'any')
             continue;
-        const classes = new Set([...projection/* KNOWN_CLASSES */.RD, ...seen.keys()]);
-        if (!classes.has(s.cls)) {
-            const near = (0,core_text/* nearestName */.qb)(s.cls, classes);
+        const classes = new Set([...core_projection/* KNOWN_CLASSES */.RD, ...seen.keys()]);
+        if (!classes.has(selector.cls)) {
+            const near = (0,core_text/* nearestName */.qb)(selector.cls, classes);
             return {
                 ok: false,
-                reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(s.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`}`,
+                reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(selector.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`}`,
             };
         }
-        if (s.kind === 'verb') {
-            const verbs = new Set([...(projection/* PRODUCER_VERBS */.UW.get(s.cls) ?? []), ...(seen.get(s.cls) ?? [])]);
-            if (!verbs.has(s.verb)) {
-                const near = (0,core_text/* nearestName */.qb)(s.verb, verbs);
+        if (selector.kind === 'verb') {
+            const verbs = new Set([...(core_projection/* PRODUCER_VERBS */.UW.get(selector.cls) ?? []), ...(seen.get(selector.cls) ?? [])]);
+            if (!verbs.has(selector.verb)) {
+                const near = (0,core_text/* nearestName */.qb)(selector.verb, verbs);
                 return {
                     ok: false,
-                    reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(s.verb)} for ${s.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${s.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
+                    reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(selector.verb)} for ${selector.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${selector.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
                 };
             }
         }
@@ -3589,28 +3589,28 @@ const UNITS = new Map([
 ]);
 /** "64MiB", "512k", "1048576" → bytes. */
 function parseSize(name, value) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-    const unit = m ? UNITS.get(m[2].toLowerCase()) : undefined;
-    if (!m || unit === undefined)
+    const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+    const unit = match ? UNITS.get(match[2].toLowerCase()) : undefined;
+    if (!match || unit === undefined)
         throw new types_UsageError('value', `${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
-    const bytes = Math.floor(Number(m[1]) * unit);
+    const bytes = Math.floor(Number(match[1]) * unit);
     if (!Number.isSafeInteger(bytes) || bytes < 1)
         throw new types_UsageError('value', `${name}: "${value}" is out of range`);
     return bytes;
 }
 /** YAML 1.2 core booleans, as @actions/core reads them. */
 function parseBool(name, value) {
-    const v = value.trim();
-    if (['true', 'True', 'TRUE'].includes(v))
+    const given = value.trim();
+    if (['true', 'True', 'TRUE'].includes(given))
         return true;
-    if (['false', 'False', 'FALSE', ''].includes(v))
+    if (['false', 'False', 'FALSE', ''].includes(given))
         return false;
     throw new types_UsageError('value', `${name}: "${value}" is not a boolean (true or false)`);
 }
 function parseChoice(name, value, choices) {
-    const v = value.trim();
-    if (choices.includes(v))
-        return v;
+    const given = value.trim();
+    if (choices.includes(given))
+        return given;
     throw new types_UsageError('value', `${name}: "${value}" must be one of ${choices.join(', ')}`);
 }
 /** Newline- or comma-separated list, blanks dropped; a comma inside braces (a glob like `{runs,more}`) does not split. */
@@ -3636,10 +3636,10 @@ function parseList(value) {
 }
 /** A whole number ≥ 0. */
 function parseCount(name, value) {
-    const v = value.trim();
-    if (!/^\d{1,9}$/.test(v))
+    const given = value.trim();
+    if (!/^\d{1,9}$/.test(given))
         throw new UsageError('value', `${name}: "${value}" is not a whole number`);
-    return Number(v);
+    return Number(given);
 }
 /** The verification settings with every default, for a working directory (tests and entries start here). */
 function defaultSettings(cwd) {
@@ -3663,12 +3663,12 @@ function defaultSettings(cwd) {
 const MAX_JOBS = 256;
 /** `auto` (the machine's cores: null) or a number of reading threads, 1 to MAX_JOBS. */
 function parseJobs(name, value) {
-    const v = value.trim();
-    if (v === 'auto')
+    const given = value.trim();
+    if (given === 'auto')
         return null;
-    if (!/^\d{1,9}$/.test(v) || Number(v) < 1 || Number(v) > MAX_JOBS)
+    if (!/^\d{1,9}$/.test(given) || Number(given) < 1 || Number(given) > MAX_JOBS)
         throw new types_UsageError('value', `${name}: "${value}" is not a number of threads from 1 to ${MAX_JOBS}, or auto`);
-    return Number(v);
+    return Number(given);
 }
 /** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
 const GITHUB_ACTIONS_ISSUER = 'https://token.actions.githubusercontent.com';
@@ -3708,10 +3708,10 @@ function readKeyless(k, names) {
 }
 /** Required-level rules, each a usage error naming the rule when it is wrong. */
 function readPolicy(name, rules) {
-    const p = parsePolicy(rules);
-    if (!p.ok)
-        throw new types_UsageError('value', `${name}: ${p.reason}`);
-    return p.value;
+    const result = parsePolicy(rules);
+    if (!result.ok)
+        throw new types_UsageError('value', `${name}: ${result.reason}`);
+    return result.value;
 }
 /**
  * Trusted signers from PEM texts (each may hold several PUBLIC KEY blocks); `sources` name where
@@ -3746,12 +3746,12 @@ function readLimits(maxFileSize, maxLineSize, prefix = '') {
 /** --max-file-size and --max-line-size, each the default when not given. */
 const limitsOf = (flags) => readLimits(flags['max-file-size'], flags['max-line-size'], '--');
 /** --signed-at as given (RFC 3339 UTC), or null (now). */
-function signedAtOf(v) {
-    if (v === undefined)
+function signedAtOf(value) {
+    if (value === undefined)
         return null;
-    if (!(0,signature/* isSignedAt */.CY)(v))
-        throw new types_UsageError('value', `--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
-    return v;
+    if (!(0,signature/* isSignedAt */.CY)(value))
+        throw new types_UsageError('value', `--signed-at: "${value}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
+    return value;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands/attest-bundle.ts
@@ -3809,16 +3809,16 @@ const attest_bundle_attestBundle = {
         const [input] = readInputs([bundle], limits);
         if (!input)
             throw new types_UsageError('missing', 'attest-bundle: exactly one BUNDLE (.tar.gz) is required');
-        const r = await attestBundle(input, key, limits);
-        if (!r.ok)
-            return wroteNothing(TOOL, EXIT.problem, findingLines(TOOL, r.reason));
+        const result = await attestBundle(input, key, limits);
+        if (!result.ok)
+            return wroteNothing(TOOL, EXIT.problem, findingLines(TOOL, result.reason));
         if (output === null)
-            return { code: EXIT.pass, stdout: r.value, stderr: '' };
+            return { code: EXIT.pass, stdout: result.value, stderr: '' };
         try {
-            writeNew(output, r.value);
+            writeNew(output, result.value);
         }
-        catch (e) {
-            return unwritable(TOOL, '--output', output, e);
+        catch (error) {
+            return unwritable(TOOL, '--output', output, error);
         }
         return { code: EXIT.pass, stdout: '', stderr: say(TOOL, `wrote ${output}`) };
     },
@@ -3940,13 +3940,13 @@ function* pages(text, limits, listKey, at, sink, findings) {
     };
     const collect = [[], ...(listKey ? [[listKey]] : [])];
     for (const doc of (0,documents/* documents */.DB)(text, 'values', { limits, collect }, sink)) {
-        const v = doc.value;
-        if (Array.isArray(v))
-            page(v, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], v.some(Array.isArray));
-        else if (listKey && (0,json/* isObject */.G)(v) && Array.isArray(v[listKey]))
-            page(v[listKey], doc.elements.get((0,scanner/* pathKey */.Pn)([listKey])) ?? [], false);
+        const given = doc.value;
+        if (Array.isArray(given))
+            page(given, doc.elements.get((0,scanner/* pathKey */.Pn)([])) ?? [], given.some(Array.isArray));
+        else if (listKey && (0,json/* isObject */.G)(given) && Array.isArray(given[listKey]))
+            page(given[listKey], doc.elements.get((0,scanner/* pathKey */.Pn)([listKey])) ?? [], false);
         else
-            take(v, doc.start);
+            take(given, doc.start);
         yield* entries;
         entries = [];
     }
@@ -3981,15 +3981,15 @@ var model = __nccwpck_require__(4146);
 
 
 function makeRecord(m, source) {
-    const b = (0,binding/* binding */.Ch)(m.subject);
-    if (!b.ok)
-        throw new Error(`subject cannot be canonicalized: ${b.reason}`); // subjects here are strings and nulls only
+    const bound = (0,binding/* binding */.Ch)(m.subject);
+    if (!bound.ok)
+        throw new Error(`subject cannot be canonicalized: ${bound.reason}`); // subjects here are strings and nulls only
     return {
         schema: model/* RECORD_SCHEMA */.e,
         provider: m.provider,
         record_id: m.recordId,
         subject: m.subject,
-        binding_digest: b.digest,
+        binding_digest: bound.digest,
         non_claims: [
             `imported from ${source}; receipt-gate queried nothing`,
             'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
@@ -3997,14 +3997,14 @@ function makeRecord(m, source) {
     };
 }
 /** A string member, or null (absent, empty or not a string). */
-const str = (o, k) => {
-    const v = (0,json/* isObject */.G)(o) ? o[k] : undefined;
-    return typeof v === 'string' && v !== '' ? v : null;
+const str = (value, key) => {
+    const given = (0,json/* isObject */.G)(value) ? value[key] : undefined;
+    return typeof given === 'string' && given !== '' ? given : null;
 };
 /** An object member, or null. */
-const obj = (o, k) => {
-    const v = (0,json/* isObject */.G)(o) ? o[k] : undefined;
-    return (0,json/* isObject */.G)(v) ? v : null;
+const obj = (value, key) => {
+    const given = (0,json/* isObject */.G)(value) ? value[key] : undefined;
+    return (0,json/* isObject */.G)(given) ? given : null;
 };
 /** An id as quoted in a message: ids are not secrets, but are clipped. */
 const idText = (s) => JSON.stringify((0,core_text/* quote */.hD)(s, 80));
@@ -4031,18 +4031,18 @@ function parseWindowTime(text) {
     const day = (0,core_time/* parseDay */.Iq)(text);
     if (day)
         return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-    const t = (0,core_time/* parseRfc3339 */.TM)(text);
-    if (t.ok)
-        return t;
-    return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${t.reason}` };
+    const result = (0,core_time/* parseRfc3339 */.TM)(text);
+    if (result.ok)
+        return result;
+    return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${result.reason}` };
 }
 /** An entry time: a number of ms (GitHub's audit log) or s (Slack), or an RFC 3339 string; null otherwise. */
-function entryTime(v, unit = 'ms') {
-    if (typeof v === 'number')
-        return (0,core_time/* fromEpochNumber */.n6)(v, unit === 's' ? 0 : 3);
-    if (typeof v === 'string') {
-        const t = (0,core_time/* parseRfc3339 */.TM)(v);
-        return t.ok ? t.value : null;
+function entryTime(value, unit = 'ms') {
+    if (typeof value === 'number')
+        return (0,core_time/* fromEpochNumber */.n6)(value, unit === 's' ? 0 : 3);
+    if (typeof value === 'string') {
+        const result = (0,core_time/* parseRfc3339 */.TM)(value);
+        return result.ok ? result.value : null;
     }
     return null;
 }
@@ -4051,23 +4051,23 @@ function entryTime(v, unit = 'ms') {
 
 
 
-function githubAuditLog(e) {
-    if (e['action'] !== 'public_key.create')
+function githubAuditLog(entry) {
+    if (entry['action'] !== 'public_key.create')
         return { kind: 'skip', reason: 'other action' };
-    const id = str(e, '_document_id');
+    const id = str(entry, '_document_id');
     if (!id)
         return { kind: 'error', message: 'a public_key.create entry without a _document_id (its record would have no identity)' };
-    const repo = str(e, 'repo');
+    const repo = str(entry, 'repo');
     if (!repo)
         return { kind: 'skip', reason: 'user key without repo' };
-    const title = str(e, 'title');
+    const title = str(entry, 'title');
     if (!title)
         return { kind: 'skip', reason: 'no title' };
     const slash = repo.indexOf('/');
     if (slash <= 0 || slash === repo.length - 1)
         return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-    const actor = str(e, 'actor');
-    const scope = { actors: actor ? [actor] : [], repo, time: entryTime(e['@timestamp']) ?? entryTime(e['created_at']) };
+    const actor = str(entry, 'actor');
+    const scope = { actors: actor ? [actor] : [], repo, time: entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']) };
     return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
 }
 
@@ -4084,14 +4084,14 @@ const header = (headers, name) => {
             return str(headers, k);
     return null;
 };
-function githubWebhook(e) {
-    const request = obj(e, 'request');
-    const delivery = request !== null || str(e, 'guid') !== null;
-    const payload = delivery ? obj(request, 'payload') : e;
+function githubWebhook(entry) {
+    const request = obj(entry, 'request');
+    const delivery = request !== null || str(entry, 'guid') !== null;
+    const payload = delivery ? obj(request, 'payload') : entry;
     if (!payload)
-        return { kind: 'error', message: `delivery ${idText(str(e, 'guid') ?? '?')} has no request.payload object` };
+        return { kind: 'error', message: `delivery ${idText(str(entry, 'guid') ?? '?')} has no request.payload object` };
     const event = delivery
-        ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
+        ? (str(entry, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
         : payload['key'] !== undefined
             ? 'deploy_key'
             : null;
@@ -4115,10 +4115,10 @@ function githubWebhook(e) {
         time,
     });
     if (delivery) {
-        const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
+        const guid = str(entry, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
         if (!guid)
             return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
-        return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(e['delivered_at'])));
+        return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(entry['delivered_at'])));
     }
     const keyId = key?.['id'];
     if (typeof keyId !== 'number' && typeof keyId !== 'string')
@@ -4143,9 +4143,9 @@ const DEFAULT_SLACK = {
     roleProvider: 'workspace',
 };
 function slackAuditLog(o) {
-    return (e) => {
-        const action = str(e, 'action');
-        const id = str(e, 'id');
+    return (entry) => {
+        const action = str(entry, 'action');
+        const id = str(entry, 'id');
         if (!action)
             return { kind: 'error', message: 'an entry without an action' };
         const join = action === 'user_channel_join' || action === 'guest_channel_join';
@@ -4154,17 +4154,17 @@ function slackAuditLog(o) {
             return { kind: 'skip', reason: 'other action' };
         if (!id)
             return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
-        const location = obj(obj(e, 'context'), 'location');
-        const actorUser = obj(obj(e, 'actor'), 'user');
+        const location = obj(obj(entry, 'context'), 'location');
+        const actorUser = obj(obj(entry, 'actor'), 'user');
         const scope = {
             actors: [str(actorUser, 'id'), str(actorUser, 'email')].filter((a) => a !== null),
             repo: null,
-            time: entryTime(e['date_create'], 's'),
+            time: entryTime(entry['date_create'], 's'),
         };
         const principalOf = (who) => str(obj(who, 'user'), o.principal);
         if (join) {
-            const channel = str(obj(obj(e, 'entity'), 'channel'), 'id');
-            const principal = principalOf(obj(e, 'actor'));
+            const channel = str(obj(obj(entry, 'entity'), 'channel'), 'id');
+            const principal = principalOf(obj(entry, 'actor'));
             if (!channel)
                 return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.channel.id` };
             if (!principal)
@@ -4191,7 +4191,7 @@ function slackAuditLog(o) {
         const verb = o.roleVerbs.get(role);
         if (!verb)
             return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
-        const principal = principalOf(obj(e, 'entity'));
+        const principal = principalOf(obj(entry, 'entity'));
         const ws = str(location, 'id');
         if (!principal)
             return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.user.${o.principal} (--principal ${o.principal})` };
@@ -4399,15 +4399,15 @@ const import_OPTIONS = [
     ...LIMITS,
 ];
 /** --since / --until: the window [since, until). */
-function windowOf(f) {
+function windowOf(flags) {
     const time = (flag) => {
-        const v = f[flag];
-        if (v === undefined)
+        const value = flags[flag];
+        if (value === undefined)
             return null;
-        const t = parseWindowTime(v);
-        if (!t.ok)
-            throw new types_UsageError('value', `--${flag}: ${t.reason}`);
-        return t.value;
+        const result = parseWindowTime(value);
+        if (!result.ok)
+            throw new types_UsageError('value', `--${flag}: ${result.reason}`);
+        return result.value;
     };
     const since = time('since');
     const until = time('until');
@@ -4415,33 +4415,33 @@ function windowOf(f) {
         throw new types_UsageError('value', '--until must be later than --since (the window is [since, until))');
     return { since, until };
 }
-function slackOptions(f) {
+function slackOptions(flags) {
     const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
-    for (const rv of f['role-verb'] ?? []) {
-        const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
-        if (!m?.[1] || !m[2])
+    for (const rv of flags['role-verb'] ?? []) {
+        const match = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
+        if (!match?.[1] || !match[2])
             throw new types_UsageError('value', `--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
-        roleVerbs.set(m[1], m[2]);
+        roleVerbs.set(match[1], match[2]);
     }
     return {
-        principal: parseChoice('--principal', f.principal ?? DEFAULT_SLACK.principal, ['id', 'email']),
-        workspace: parseChoice('--workspace', f.workspace ?? DEFAULT_SLACK.workspace, ['context', 'none']),
+        principal: parseChoice('--principal', flags.principal ?? DEFAULT_SLACK.principal, ['id', 'email']),
+        workspace: parseChoice('--workspace', flags.workspace ?? DEFAULT_SLACK.workspace, ['context', 'none']),
         roleVerbs,
-        memberProvider: f['member-provider'] ?? DEFAULT_SLACK.memberProvider,
-        roleProvider: f['role-provider'] ?? DEFAULT_SLACK.roleProvider,
+        memberProvider: flags['member-provider'] ?? DEFAULT_SLACK.memberProvider,
+        roleProvider: flags['role-provider'] ?? DEFAULT_SLACK.roleProvider,
     };
 }
 /** The records predicate (docs/predicates/records-v1.md): the kind, the scope as given (absent members left out), the counts. */
-function recordsPredicate(kind, f, done) {
+function recordsPredicate(kind, flags, done) {
     const scope = {};
-    if (f.actor && f.actor.length > 0)
-        scope['actor'] = f.actor;
-    if (f.repo && f.repo.length > 0)
-        scope['repo'] = f.repo;
-    if (f.since !== undefined)
-        scope['since'] = f.since;
-    if (f.until !== undefined)
-        scope['until'] = f.until;
+    if (flags.actor && flags.actor.length > 0)
+        scope['actor'] = flags.actor;
+    if (flags.repo && flags.repo.length > 0)
+        scope['repo'] = flags.repo;
+    if (flags.since !== undefined)
+        scope['since'] = flags.since;
+    if (flags.until !== undefined)
+        scope['until'] = flags.until;
     return `${JSON.stringify({ kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
 }
 const importExports = {
@@ -4496,10 +4496,10 @@ const importExports = {
             since,
             until,
         };
-        const r = runImport({ kind, inputs, limits, slack, sign, scope });
-        if (!r.ok)
-            return wroteNothing(tool, EXIT.problem, `${findingLines(tool, r.reason.findings)}${say(tool, r.reason.summary)}`);
-        const done = r.value;
+        const result = runImport({ kind, inputs, limits, slack, sign, scope });
+        if (!result.ok)
+            return wroteNothing(tool, EXIT.problem, `${findingLines(tool, result.reason.findings)}${say(tool, result.reason.summary)}`);
+        const done = result.value;
         // A quiet night: nothing to write, and no empty file for a job to commit.
         if (done.records === 0)
             return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}; no records, so ${output} was not written`) };
@@ -4509,8 +4509,8 @@ const importExports = {
                 writeWhole(predicate, recordsPredicate(kind, f, done));
             writeWhole(output, done.ndjson);
         }
-        catch (e) {
-            return unwritable(tool, 'the output', output, e);
+        catch (error) {
+            return unwritable(tool, 'the output', output, error);
         }
         const also = predicate ? ` (predicate → ${predicate})` : '';
         return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}${sign ? ', signed' : ''} → ${output}${also}`) };
@@ -4536,8 +4536,8 @@ function keygen(prefix) {
         (0,external_node_fs_.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
         (0,external_node_fs_.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
     }
-    catch (e) {
-        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${(0,core_text/* messageOf */.bD)(e)}`)] };
+    catch (error) {
+        return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${(0,core_text/* messageOf */.bD)(error)}`)] };
     }
     return { ok: true, value: `${pair.keyId}\n` };
 }
@@ -4573,12 +4573,12 @@ const keygen_keygen = {
         for (const suffix of ['.key.pem', '.pub.pem'])
             outputIn(ctx.cwd, ctx.cwd, `${flags.out}${suffix}`, '--out');
         const prefix = external_node_path_default().resolve(ctx.cwd, flags.out);
-        const r = keygen(prefix);
-        if (!r.ok)
-            return { code: EXIT.usage, stdout: '', stderr: findingLines('keygen', r.reason) };
+        const result = keygen(prefix);
+        if (!result.ok)
+            return { code: EXIT.usage, stdout: '', stderr: findingLines('keygen', result.reason) };
         return {
             code: EXIT.pass,
-            stdout: r.value,
+            stdout: result.value,
             stderr: `receipt-gate: wrote ${prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${prefix}.pub.pem (the public key: what a gate trusts)\n`,
         };
     },
@@ -4610,20 +4610,20 @@ function signRecords(key, inputs, limits, signedAt) {
             errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
             continue;
         }
-        const r = (0,artifacts/* readAuditFile */.q)(input.name, input.bytes, format, limits, { payloads: true });
-        const bad = r.findings.filter((f) => f.severity === 'error');
+        const read = (0,artifacts/* readAuditFile */.q)(input.name, input.bytes, format, limits, { payloads: true });
+        const bad = read.findings.filter((f) => f.severity === 'error');
         for (const f of bad)
             errors.push(f);
-        if (r.records.length === 0 && bad.length === 0)
+        if (read.records.length === 0 && bad.length === 0)
             errors.push((0,core_findings/* inputFinding */.uY)('invalid_artifact', input.name, 'no audit record to sign'));
-        for (const x of r.records)
+        for (const x of read.records)
             records.push(x);
     }
     const lines = [];
     for (const r of records) {
-        const b = (0,binding/* binding */.Ch)(r.record.subject);
-        if (!b.ok || b.digest !== r.record.binding_digest || r.payload === undefined) {
-            const why = `record ${JSON.stringify((0,core_text/* quote */.hD)(r.record.record_id))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`;
+        const bound = (0,binding/* binding */.Ch)(r.record.subject);
+        if (!bound.ok || bound.digest !== r.record.binding_digest || r.payload === undefined) {
+            const why = `record ${JSON.stringify((0,core_text/* quote */.hD)(r.record.record_id))}: binding_digest does not recompute (${bound.ok ? bound.digest : bound.reason}); never sign a binding that does not recompute`;
             errors.push((0,core_findings/* finding */.gk)('invalid_artifact', r.loc, why));
             continue;
         }
@@ -4675,16 +4675,16 @@ const sign = {
         const signedAt = signedAtOf(flags['signed-at']) ?? signedAtNow(ctx.now);
         const key = readSigningKey('--key', external_node_path_default().resolve(ctx.cwd, flags.key));
         const inputs = readInputs(rest.map((f) => external_node_path_default().resolve(ctx.cwd, f)), limits);
-        const r = signRecords(key, inputs, limits, signedAt);
-        if (!r.ok)
-            return wroteNothing('sign', EXIT.problem, findingLines('sign', r.reason));
+        const result = signRecords(key, inputs, limits, signedAt);
+        if (!result.ok)
+            return wroteNothing('sign', EXIT.problem, findingLines('sign', result.reason));
         try {
-            writeWhole(output, r.value);
+            writeWhole(output, result.value);
         }
-        catch (e) {
-            return unwritable('sign', '--output', output, e);
+        catch (error) {
+            return unwritable('sign', '--output', output, error);
         }
-        const n = r.value.split('\n').length - 1;
+        const n = result.value.split('\n').length - 1;
         return { code: EXIT.pass, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${output}\n` };
     },
 };
@@ -4699,12 +4699,12 @@ function eligibility(input, claim) {
             ok: false,
             reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")',
         };
-    const p = input.projection;
-    if (p.kind === 'none')
-        return { ok: false, reason: `the call has no subject: ${p.reason}` };
+    const projection = input.projection;
+    if (projection.kind === 'none')
+        return { ok: false, reason: `the call has no subject: ${projection.reason}` };
     if (input.provider !== null && typeof input.provider !== 'string')
         return { ok: false, reason: 'action.target.provider is neither a string nor null' };
-    return { ok: true, digest: p.digest, provider: input.provider };
+    return { ok: true, digest: projection.digest, provider: input.provider };
 }
 /** A call that can be verified (its eligibility says with what). */
 const isEligible = (call) => call.eligibility.ok;
@@ -4749,19 +4749,19 @@ const isUnusable = (r) => r.check.outcome !== 'usable';
 /** Consistency and trust, each record on its own. */
 function precheck(input) {
     const { record } = input;
-    const b = (0,binding/* binding */.Ch)(record.subject);
-    if (!b.ok)
-        return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
-    if (b.digest !== record.binding_digest) {
+    const bound = (0,binding/* binding */.Ch)(record.subject);
+    if (!bound.ok)
+        return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${bound.reason}` };
+    if (bound.digest !== record.binding_digest) {
         return {
             outcome: 'inconsistent',
-            recomputed: b.digest,
-            reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
+            recomputed: bound.digest,
+            reason: `subject recomputes to ${bound.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
         };
     }
     if (input.trust.kind === 'untrusted')
-        return { outcome: 'untrusted', recomputed: b.digest, code: input.trust.code, reason: input.trust.reason };
-    return { outcome: 'usable', recomputed: b.digest };
+        return { outcome: 'untrusted', recomputed: bound.digest, code: input.trust.code, reason: input.trust.reason };
+    return { outcome: 'usable', recomputed: bound.digest };
 }
 function checkRecords(records) {
     const checks = records.map(precheck);
@@ -4821,19 +4821,19 @@ const usable = (input, check) => ({ input, check });
 function allocate(claimants, records) {
     // Records by recomputed digest, as positions in `records` (so "used" is one byte per record).
     const buckets = new Map();
-    records.forEach((r, i) => {
-        if (!isUsable(r))
+    records.forEach((record, i) => {
+        if (!isUsable(record))
             return;
-        const b = buckets.get(r.check.recomputed);
+        const b = buckets.get(record.check.recomputed);
         if (b)
             b.recs.push(i);
         else
-            buckets.set(r.check.recomputed, { recs: [i], next: 0 });
+            buckets.set(record.check.recomputed, { recs: [i], next: 0 });
     });
     const used = new Uint8Array(records.length);
     const out = new Array(claimants.length);
-    const serve = (c, k) => {
-        const bucket = buckets.get(c.digest);
+    const serve = (claimant, k) => {
+        const bucket = buckets.get(claimant.digest);
         if (!bucket)
             return;
         const { recs } = bucket;
@@ -4842,19 +4842,19 @@ function allocate(claimants, records) {
             bucket.next++;
         for (let j = bucket.next; j < recs.length; j++) {
             const i = recs[j];
-            const r = records[i];
-            if (used[i] === 1 || (c.provider !== null && r.input.record.provider !== c.provider))
+            const record = records[i];
+            if (used[i] === 1 || (claimant.provider !== null && record.input.record.provider !== claimant.provider))
                 continue;
             used[i] = 1;
-            out[k] = r;
+            out[k] = record;
             return;
         }
     };
     for (const claimsVerified of [true, false]) {
         for (const named of [true, false]) {
-            claimants.forEach((c, k) => {
-                if (c.claimsVerified === claimsVerified && (c.provider !== null) === named)
-                    serve(c, k);
+            claimants.forEach((claimant, k) => {
+                if (claimant.claimsVerified === claimsVerified && (claimant.provider !== null) === named)
+                    serve(claimant, k);
             });
         }
     }
@@ -4866,12 +4866,12 @@ function allocate(claimants, records) {
 
 
 /** Add `v` to the list at `k`. */
-function push(m, k, v) {
-    const list = m.get(k);
+function push(map, k, v) {
+    const list = map.get(k);
     if (list)
         list.push(v);
     else
-        m.set(k, [v]);
+        map.set(k, [v]);
 }
 /** The target of a call that has a subject. */
 const targetOf = (c) => (c.input.projection.kind === 'subject' ? c.input.projection.subject.target : {});
@@ -4897,15 +4897,15 @@ class NearestCalls {
             push(this.asked, `${q.actionClass}\u0000${q.verb}`, q.target);
     }
     find(actionClass, verb, target) {
-        const fields = (0,projection/* boundFields */.EC)(actionClass);
+        const fields = (0,core_projection/* boundFields */.EC)(actionClass);
         if (!fields)
             return null;
         if (!this.groups) {
             this.groups = new Map();
             for (const c of this.calls) {
-                const p = c.input.projection;
-                if (p.kind === 'subject')
-                    push(this.groups, `${p.subject.action_class}\u0000${p.subject.verb}`, c);
+                const projection = c.input.projection;
+                if (projection.kind === 'subject')
+                    push(this.groups, `${projection.subject.action_class}\u0000${projection.subject.verb}`, c);
             }
         }
         const key = `${actionClass}\u0000${verb}`;
@@ -4941,22 +4941,22 @@ function comboKey(fields, ids) {
     return fields.map((i) => ids[i]).join(',');
 }
 /** A value's equality key within one field: a string by itself, anything else by its canonical text (as the binding and the ladder's target key compare it). */
-const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: (0,projection/* boundValueText */.zo)(v) };
+const valueKey = (v) => typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: (0,core_projection/* boundValueText */.zo)(v) };
 /** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
-function sameField(a, b, f) {
-    const has = (0,json/* hasOwn */.$)(a, f);
-    if (has !== (0,json/* hasOwn */.$)(b, f))
+function sameField(left, right, file) {
+    const has = (0,json/* hasOwn */.$)(left, file);
+    if (has !== (0,json/* hasOwn */.$)(right, file))
         return false;
     if (!has)
         return true;
-    const x = valueKey(a[f]);
-    const y = valueKey(b[f]);
+    const x = valueKey(left[file]);
+    const y = valueKey(right[file]);
     return x.isString === y.isString && x.key === y.key;
 }
 /** Length and five code units of a string (the last three, the middle and the first quarter's end): equal strings always share it. */
-function fingerprint(s) {
-    const n = s.length;
-    const at = (i) => (i >= 0 ? s.charCodeAt(i) : 0);
+function fingerprint(text) {
+    const n = text.length;
+    const at = (i) => (i >= 0 ? text.charCodeAt(i) : 0);
     let h = Math.imul(n, 65599) + at(n - 1);
     h = Math.imul(h, 65599) + at(n - 2);
     h = Math.imul(h, 65599) + at(n - 3);
@@ -4992,13 +4992,13 @@ class GroupIndex {
         const k = fields.length;
         this.memberIds = new Int32Array(members.length * k);
         members.forEach((call, order) => {
-            const t = targetOf(call);
+            const target = targetOf(call);
             for (let f = 0; f < k; f++) {
                 const name = item(fields, f);
                 let id = 0; // absent
-                if ((0,json/* hasOwn */.$)(t, name)) {
-                    const v = t[name];
-                    id = typeof v === 'string' && !item(prints, f).has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
+                if ((0,json/* hasOwn */.$)(target, name)) {
+                    const value = target[name];
+                    id = typeof value === 'string' && !item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
                 }
                 this.memberIds[order * k + f] = id;
             }
@@ -5027,14 +5027,14 @@ class GroupIndex {
         return combos;
     }
     /** The id of a value of field `i` (present), or undefined when it was never interned. */
-    valueId(i, v, intern) {
-        const { isString, key } = valueKey(v);
+    valueId(i, value, intern) {
+        const { isString, key } = valueKey(value);
         const strings = item(this.strings, i);
         const others = item(this.others, i);
-        const m = isString ? strings : others;
-        let id = m.get(key);
+        const map = isString ? strings : others;
+        let id = map.get(key);
         if (id === undefined && intern)
-            m.set(key, (id = strings.size + others.size + 1));
+            map.set(key, (id = strings.size + others.size + 1));
         return id;
     }
     /** The id of each bound field's value: 0 when absent, undefined when never interned. */
@@ -5093,20 +5093,22 @@ const snagKind = (s) => (s.kind === 'unusable' ? s.record.check.outcome : s.kind
 function diagnoser(calls, records, allocated) {
     const holders = new Map();
     for (const call of calls) {
-        const r = allocated[call.order];
-        if (r)
-            holders.set(r, call);
+        const record = allocated[call.order];
+        if (record)
+            holders.set(record, call);
     }
     return {
         noRecord: snagIndex(records, holders),
         verdicts: () => {
             const unbound = records.filter((r) => isUsable(r) && !holders.has(r));
             const unmatched = unmatchedIndex(calls, allocated, unbound);
-            return records.map((r) => {
-                if (isUnusable(r))
-                    return { outcome: r.check.outcome, record: r };
-                const holder = holders.get(r);
-                return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+            return records.map((record) => {
+                if (isUnusable(record))
+                    return { outcome: record.check.outcome, record: record };
+                const holder = holders.get(record);
+                return holder
+                    ? { outcome: 'bound', record: record, call: holder }
+                    : { outcome: 'unmatched', record: record, why: unmatched(record) };
             });
         },
     };
@@ -5157,11 +5159,11 @@ function snagIndex(records, holders) {
     };
 }
 /** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
-function narrowedDigest(r) {
-    const { action_class, verb, target } = r.input.record.subject;
-    const narrowed = (0,projection/* narrowTarget */.nw)(action_class, target);
-    const b = narrowed && Object.keys(narrowed).length > 0 ? (0,binding/* binding */.Ch)({ action_class, verb, target: narrowed }) : null;
-    return b?.ok ? b.digest : null;
+function narrowedDigest(record) {
+    const { action_class, verb, target } = record.input.record.subject;
+    const narrowed = (0,core_projection/* narrowTarget */.nw)(action_class, target);
+    const bound = narrowed && Object.keys(narrowed).length > 0 ? (0,binding/* binding */.Ch)({ action_class, verb, target: narrowed }) : null;
+    return bound?.ok ? bound.digest : null;
 }
 /**
  * Why a usable record bound no call (`unbound`: every such record). The calls are indexed by digest
@@ -5171,11 +5173,11 @@ function unmatchedIndex(calls, allocated, unbound) {
     const exact = new Map();
     const wanted = new Set();
     for (const r of unbound) {
-        const d = narrowedDigest(r);
-        exact.set(r, d);
+        const hash = narrowedDigest(r);
+        exact.set(r, hash);
         wanted.add(r.input.record.binding_digest);
-        if (d !== null)
-            wanted.add(d);
+        if (hash !== null)
+            wanted.add(hash);
     }
     let byDigest = null;
     let nearest = null;
@@ -5183,22 +5185,22 @@ function unmatchedIndex(calls, allocated, unbound) {
     const nearestFor = (index) => {
         const queries = [];
         for (const r of unbound) {
-            const d = exact.get(r) ?? null;
-            if (index.has(r.input.record.binding_digest) || (d !== null && index.has(d)))
+            const digest = exact.get(r) ?? null;
+            if (index.has(r.input.record.binding_digest) || (digest !== null && index.has(digest)))
                 continue;
             const { action_class, verb, target } = r.input.record.subject;
             queries.push({ actionClass: action_class, verb, target });
         }
         return new NearestCalls(calls, queries);
     };
-    return (r) => {
+    return (record) => {
         if (!byDigest) {
             byDigest = new Map();
             for (const c of calls)
                 if (c.input.projection.kind === 'subject' && wanted.has(c.input.projection.digest))
                     push(byDigest, c.input.projection.digest, c);
         }
-        const digest = r.input.record.binding_digest;
+        const digest = record.input.record.binding_digest;
         const same = byDigest.get(digest);
         if (same) {
             let otherProvider = null;
@@ -5210,20 +5212,20 @@ function unmatchedIndex(calls, allocated, unbound) {
                     ineligible ??= c;
                 else if (holding)
                     verified ??= { call: c, record: holding };
-                else if (isEligible(c) && c.eligibility.provider !== null && c.eligibility.provider !== r.input.record.provider)
+                else if (isEligible(c) && c.eligibility.provider !== null && c.eligibility.provider !== record.input.record.provider)
                     otherProvider ??= c;
             }
             return { kind: 'same_subject', otherProvider, ineligible, verified };
         }
-        const { action_class, verb, target } = r.input.record.subject;
+        const { action_class, verb, target } = record.input.record.subject;
         // A record whose target carries more than the bound fields may still equal a call on all of them.
-        const d = exact.get(r) ?? null;
-        const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
+        const hash = exact.get(record) ?? null;
+        const near = (hash === null ? undefined : byDigest.get(hash)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
         if (!near)
             return { kind: 'no_call', actionClass: action_class, verb };
-        const t = targetOf(near);
-        const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
-        const differ = keys.filter((k) => !sameField(t, target, k));
+        const target2 = targetOf(near);
+        const keys = [...new Set([...Object.keys(target2), ...Object.keys(target)])].sort();
+        const differ = keys.filter((k) => !sameField(target2, target, k));
         return { kind: 'nearest', call: near, differ };
     };
 }
@@ -5251,19 +5253,19 @@ function confirmations(run, out) {
     const reads = new Map(); // target key → verb → earliest later read
     for (let i = run.length - 1; i >= 0; i--) {
         const call = run[i];
-        const p = call.input.projection;
-        if (p.kind !== 'subject')
+        const projection = call.input.projection;
+        if (projection.kind !== 'subject')
             continue;
         const read = isRead(call);
         if (!read && (reads.size === 0 || !call.eligibility.ok))
             continue;
-        const key = (0,projection/* targetKey */.hD)(p.subject);
+        const key = (0,core_projection/* targetKey */.hD)(projection.subject);
         if (call.eligibility.ok) {
             const verbs = reads.get(key);
             let best = null;
             if (verbs)
                 for (const [verb, r] of verbs)
-                    if (verb !== p.subject.verb && (!best || r.index < best.index))
+                    if (verb !== projection.subject.verb && (!best || r.index < best.index))
                         best = r;
             if (best)
                 out[call.order] = best;
@@ -5272,7 +5274,7 @@ function confirmations(run, out) {
             let verbs = reads.get(key);
             if (!verbs)
                 reads.set(key, (verbs = new Map()));
-            verbs.set(p.subject.verb, call.input);
+            verbs.set(projection.subject.verb, call.input);
         }
     }
 }
@@ -5285,15 +5287,15 @@ function climb(runs, records) {
     const calls = runs.flat();
     const eligible = [];
     for (const call of calls) {
-        const e = call.eligibility;
-        if (e.ok)
-            eligible.push({ call, digest: e.digest, provider: e.provider, claimsVerified: call.claim.level === 'verified' });
+        const eligibility = call.eligibility;
+        if (eligibility.ok)
+            eligible.push({ call, digest: eligibility.digest, provider: eligibility.provider, claimsVerified: call.claim.level === 'verified' });
     }
     // Tables by Call.order: one slot per call, no map keyed by call.
     const allocated = new Array(calls.length);
-    allocate(eligible, records).forEach((r, k) => {
-        if (r)
-            allocated[eligible[k].call.order] = r;
+    allocate(eligible, records).forEach((record, k) => {
+        if (record)
+            allocated[eligible[k].call.order] = record;
     });
     const confirmed = new Array(calls.length);
     for (const run of runs)
@@ -5307,10 +5309,10 @@ function outcomeOf(call, record, read, noRecord) {
         return { level: null };
     if (record)
         return { level: 'verified', record };
-    const e = call.eligibility;
-    if (!e.ok)
-        return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
-    const notVerified = noRecord(e.digest, e.provider);
+    const eligibility = call.eligibility;
+    if (!eligibility.ok)
+        return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason } };
+    const notVerified = noRecord(eligibility.digest, eligibility.provider);
     return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
 }
 
@@ -5333,8 +5335,8 @@ const explain_short = (d) => (d.length > 20 ? `${d.slice(0, 15)}…${d.slice(-4)
 /** `record "id" (provider) at file:line` */
 const recordName = (r) => `record ${JSON.stringify((0,core_text/* quote */.hD)(r.input.record.record_id))} (${(0,core_text/* quote */.hD)(r.input.record.provider)}) at ${(0,core_findings/* placeOf */.$t)(r.input.loc)}`;
 /** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
-function signedBy(r) {
-    const { signer, trust } = r.input;
+function signedBy(record) {
+    const { signer, trust } = record.input;
     if (trust.kind === 'trusted')
         return trust.by.kind === 'key'
             ? `, signed by trusted signer ${trust.by.keyId}`
@@ -5351,28 +5353,28 @@ const NO_READ = 'no later successful read of the same target in this run';
 const NO_RECORD = 'no audit record binds its subject';
 /** The most common reason, shared rather than rebuilt for every asserted call. */
 const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
-function snagText(s) {
-    switch (s.kind) {
+function snagText(snag) {
+    switch (snag.kind) {
         case 'unusable': {
-            const check = s.record.check;
+            const check = snag.record.check;
             const words = vocabulary/* RECORD_OUTCOMES */.mG[check.outcome].snag;
-            return `${recordName(s.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
+            return `${recordName(snag.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
         }
         case 'taken':
-            return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
+            return `${recordName(snag.record)} already verifies ${callName(snag.holder)}`;
         case 'other_provider':
-            return `${recordName(s.record)} is from provider "${(0,core_text/* quote */.hD)(s.record.input.record.provider)}", the call targets "${(0,core_text/* quote */.hD)(s.callProvider)}"`;
+            return `${recordName(snag.record)} is from provider "${(0,core_text/* quote */.hD)(snag.record.input.record.provider)}", the call targets "${(0,core_text/* quote */.hD)(snag.callProvider)}"`;
     }
 }
 /** How the snags past the listed few are counted, by kind. */
 const more = (k) => k === 'taken' ? vocabulary/* RECORD_OUTCOMES */.mG.bound.more : k === 'other_provider' ? 'from another provider' : vocabulary/* RECORD_OUTCOMES */.mG[k].more;
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
-function noRecordText(n, showDigest) {
-    const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
-    if (n.snags.length === 0)
+function noRecordText(noRecord, showDigest) {
+    const subject = showDigest ? `its subject ${noRecord.digest}` : 'its subject';
+    if (noRecord.snags.length === 0)
         return `no audit record binds ${subject}`;
-    const parts = n.snags.map(snagText);
-    const rest = [...n.more.entries()];
+    const parts = noRecord.snags.map(snagText);
+    const rest = [...noRecord.more.entries()];
     if (rest.length > 0) {
         const total = rest.reduce((a, [, k]) => a + k, 0);
         const kinds = rest.length === 1 ? `all ${more(rest[0][0])}` : rest.map(([k, v]) => `${v} ${more(k)}`).join(', ');
@@ -5382,18 +5384,18 @@ function noRecordText(n, showDigest) {
 }
 const notVerifiedText = (n, showDigest) => n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
 /** Why a call earned exactly its level. */
-function outcomeText(o) {
-    switch (o.level) {
+function outcomeText(outcome) {
+    switch (outcome.level) {
         case null:
             return NO_EFFECT;
         case 'verified':
-            return `bound by ${recordName(o.record)}${signedBy(o.record)}`;
+            return `bound by ${recordName(outcome.record)}${signedBy(outcome.record)}`;
         case 'observed_confirmed':
-            return `confirmed by a later read at ${at(o.read)}; not verified: ${noRecordText(o.notVerified, false)}`;
+            return `confirmed by a later read at ${at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
         case 'asserted':
-            if (o.why.kind === 'ineligible')
-                return o.why.reason;
-            return o.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(o.why, false)}; ${NO_READ}`;
+            if (outcome.why.kind === 'ineligible')
+                return outcome.why.reason;
+            return outcome.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(outcome.why, false)}; ${NO_READ}`;
     }
 }
 const fieldList = (fields) => {
@@ -5404,38 +5406,38 @@ const fieldList = (fields) => {
 };
 /** Whether the nearest call differs from the record only in the letter case of owner or repo. */
 function caseOnly(u, record) {
-    const p = u.call.input.projection;
-    if (p.kind !== 'subject' || u.differ.length === 0)
+    const projection = u.call.input.projection;
+    if (projection.kind !== 'subject' || u.differ.length === 0)
         return false;
-    const a = p.subject.target;
-    const b = record.input.record.subject.target;
+    const left = projection.subject.target;
+    const right = record.input.record.subject.target;
     return u.differ.every((k) => (k === 'owner' || k === 'repo') &&
-        typeof a[k] === 'string' &&
-        typeof b[k] === 'string' &&
-        a[k].toLowerCase() === b[k].toLowerCase());
+        typeof left[k] === 'string' &&
+        typeof right[k] === 'string' &&
+        left[k].toLowerCase() === right[k].toLowerCase());
 }
 /** Why a usable record bound no call. */
-function unmatchedText(u, record) {
+function unmatchedText(unmatched, record) {
     const provider = (0,core_text/* quote */.hD)(record.input.record.provider);
-    switch (u.kind) {
+    switch (unmatched.kind) {
         case 'same_subject': {
-            if (!u.otherProvider && !u.ineligible && u.verified) {
-                return `every call with its subject is already verified (${u.verified.call.run.artifact} decision ${u.verified.call.input.index} by ${recordName(u.verified.record)}): one audit entry vouches for one call only`;
+            if (!unmatched.otherProvider && !unmatched.ineligible && unmatched.verified) {
+                return `every call with its subject is already verified (${unmatched.verified.call.run.artifact} decision ${unmatched.verified.call.input.index} by ${recordName(unmatched.verified.record)}): one audit entry vouches for one call only`;
             }
             const parts = [];
-            if (u.otherProvider?.eligibility.ok) {
-                parts.push(`its subject matches ${callName(u.otherProvider)} but the call targets provider "${(0,core_text/* quote */.hD)(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
+            if (unmatched.otherProvider?.eligibility.ok) {
+                parts.push(`its subject matches ${callName(unmatched.otherProvider)} but the call targets provider "${(0,core_text/* quote */.hD)(unmatched.otherProvider.eligibility.provider ?? '')}", not "${provider}"`);
             }
-            if (u.ineligible)
-                parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
-            if (u.verified)
-                parts.push(`${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`);
+            if (unmatched.ineligible)
+                parts.push(`its subject matches ${callName(unmatched.ineligible)}, which cannot be verified: ${unmatched.ineligible.eligibility.reason}`);
+            if (unmatched.verified)
+                parts.push(`${callName(unmatched.verified.call)} is already verified by ${recordName(unmatched.verified.record)} (one audit entry vouches for one call only)`);
             return parts.join('; ');
         }
         case 'nearest':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}${caseOnly(u, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)}; nearest is ${callName(unmatched.call)}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
         case 'no_call':
-            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(u.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(u.verb))} at all)`;
+            return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.verb))} at all)`;
     }
 }
 
@@ -5515,7 +5517,7 @@ function judgeCall(call, outcome, rule, options, read) {
     const findings = read.length === 0 ? own : [...read, ...own];
     if (findings.length > 1)
         findings.sort(core_findings/* compareFindings */.Eg);
-    const r = outcome.level === 'verified' ? outcome.record.input : null;
+    const record = outcome.level === 'verified' ? outcome.record.input : null;
     return {
         artifact: call.run.artifact,
         index: input.index,
@@ -5528,19 +5530,21 @@ function judgeCall(call, outcome, rule, options, read) {
         level,
         required_level: rule?.level ?? null,
         subject_digest: subject,
-        record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
+        record: record
+            ? { file: record.loc.file, line: record.loc.line, provider: record.record.provider, record_id: record.record.record_id }
+            : null,
         reason: outcomeText(outcome),
         findings,
         below_required: rule !== null && level !== null && (0,vocabulary/* below */.Gz)(level, rule.level),
     };
 }
 /** The words of a record's finding (the code comes from the outcome table). */
-function recordMessage(v, name) {
-    if (v.outcome === 'bound')
+function recordMessage(verdict, name) {
+    if (verdict.outcome === 'bound')
         return null;
-    if (v.outcome === 'unmatched')
-        return `${name} binds no call: ${unmatchedText(v.why, v.record)}. ${UNDECLARED}`;
-    const check = v.record.check;
+    if (verdict.outcome === 'unmatched')
+        return `${name} binds no call: ${unmatchedText(verdict.why, verdict.record)}. ${UNDECLARED}`;
+    const check = verdict.record.check;
     switch (check.outcome) {
         case 'inconsistent':
             return `${name}: ${check.reason}`;
@@ -5561,14 +5565,14 @@ const workflowTrust = (w) => ({
     signed_at: w.signedAt,
 });
 /** A record's report line, and the finding of a record that does not bind a call. */
-function judgeRecord(v, options) {
-    const { record, loc, signer } = v.record.input;
+function judgeRecord(verdict, options) {
+    const { record, loc, signer } = verdict.record.input;
     const name = `record ${JSON.stringify((0,core_text/* quote */.hD)(record.record_id))} (${(0,core_text/* quote */.hD)(record.provider)})`;
-    const code = vocabulary/* RECORD_OUTCOMES */.mG[v.outcome].finding;
-    const message = recordMessage(v, name);
-    const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
-    const holder = v.outcome === 'bound' ? v.call : null;
-    const trust = v.record.input.trust;
+    const code = vocabulary/* RECORD_OUTCOMES */.mG[verdict.outcome].finding;
+    const message = recordMessage(verdict, name);
+    const severity = verdict.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
+    const holder = verdict.outcome === 'bound' ? verdict.call : null;
+    const trust = verdict.record.input.trust;
     const by = trust.kind === 'trusted' && trust.by.kind === 'identity' ? trust.by.signer : undefined;
     return {
         report: {
@@ -5577,12 +5581,12 @@ function judgeRecord(v, options) {
             column: loc.column,
             provider: record.provider,
             record_id: record.record_id,
-            outcome: v.outcome,
+            outcome: verdict.outcome,
             binding_digest: record.binding_digest,
-            recomputed_digest: v.record.check.recomputed,
+            recomputed_digest: verdict.record.check.recomputed,
             signer,
-            untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
-            untrusted_code: v.record.check.outcome === 'untrusted' ? v.record.check.code : null,
+            untrusted: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.reason : null,
+            untrusted_code: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.code : null,
             call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
             ...(by ? { trusted_by: workflowTrust(by) } : {}),
         },
@@ -5636,27 +5640,27 @@ function weakest(calls) {
     return w;
 }
 function count(keys) {
-    const m = new Map();
+    const map = new Map();
     for (const k of keys)
-        m.set(k, (m.get(k) ?? 0) + 1);
-    return m;
+        map.set(k, (map.get(k) ?? 0) + 1);
+    return map;
 }
 /** A record's report with the other places one entry exported twice was found. */
-function withCopies(r, copies) {
+function withCopies(record, copies) {
     return {
-        file: r.file,
-        line: r.line,
-        column: r.column,
-        provider: r.provider,
-        record_id: r.record_id,
-        outcome: r.outcome,
-        binding_digest: r.binding_digest,
-        recomputed_digest: r.recomputed_digest,
-        signer: r.signer,
-        untrusted: r.untrusted,
-        untrusted_code: r.untrusted_code,
-        call: r.call,
-        ...(r.trusted_by ? { trusted_by: r.trusted_by } : {}),
+        file: record.file,
+        line: record.line,
+        column: record.column,
+        provider: record.provider,
+        record_id: record.record_id,
+        outcome: record.outcome,
+        binding_digest: record.binding_digest,
+        recomputed_digest: record.recomputed_digest,
+        signer: record.signer,
+        untrusted: record.untrusted,
+        untrusted_code: record.untrusted_code,
+        call: record.call,
+        ...(record.trusted_by ? { trusted_by: record.trusted_by } : {}),
         also_at: copies.map((c) => ({ file: c.loc.file, line: c.loc.line, column: c.loc.column })),
     };
 }
@@ -5680,14 +5684,20 @@ function tallyTotals(runs, calls, records, findings, copies) {
     return totals;
 }
 /** A run's producer as the report names it (§10). */
-function producerOf(a) {
-    if (!a || a.kind === 'none' || a.kind === 'unattested')
+function producerOf(attestation) {
+    if (!attestation || attestation.kind === 'none' || attestation.kind === 'unattested')
         return null;
-    if (a.kind === 'unchecked')
-        return { key_id: a.keyId, name: a.name, version: a.version, checked: false };
-    if (a.by.kind === 'identity')
-        return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by.signer) };
-    return { key_id: a.by.keyId, name: a.name, version: a.version, checked: true };
+    if (attestation.kind === 'unchecked')
+        return { key_id: attestation.keyId, name: attestation.name, version: attestation.version, checked: false };
+    if (attestation.by.kind === 'identity')
+        return {
+            key_id: null,
+            name: attestation.name,
+            version: attestation.version,
+            checked: true,
+            identity: workflowTrust(attestation.by.signer),
+        };
+    return { key_id: attestation.by.keyId, name: attestation.name, version: attestation.version, checked: true };
 }
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
 const ruled = (call) => call.claim.asserted && !call.input.denied;
@@ -5731,13 +5741,13 @@ function verify(evidence, options) {
             return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
         });
         const run = runs[i];
-        const a = run.attestation;
+        const attestation = run.attestation;
         runReports.push({
             artifact: run.artifact,
             calls: mine.length,
             weakest_level: weakest(mine),
-            producer: producerOf(a),
-            unattested_code: a?.kind === 'unattested' ? a.code : null,
+            producer: producerOf(attestation),
+            unattested_code: attestation?.kind === 'unattested' ? attestation.code : null,
         });
         for (const c of mine)
             callReports.push(c);
@@ -5942,12 +5952,12 @@ var refusal = __nccwpck_require__(2510);
 
 
 /** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
-async function checkEnvelopeAsync(e, payloadType, keys, who) {
-    if (e.payloadType !== payloadType)
-        return (0,refusal/* refuse */.T)('payload_type', `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}`);
-    const data = (0,signature/* pae */.Zg)(payloadType, e.payload);
+async function checkEnvelopeAsync(envelope, payloadType, keys, who) {
+    if (envelope.payloadType !== payloadType)
+        return (0,refusal/* refuse */.T)('payload_type', `payload type is ${JSON.stringify(envelope.payloadType.slice(0, 100))}, not ${payloadType}`);
+    const data = (0,signature/* pae */.Zg)(payloadType, envelope.payload);
     const tries = [];
-    for (const s of e.signatures) {
+    for (const s of envelope.signatures) {
         for (const [keyId, key] of keys) {
             tries.push(verifyOnPool(data, key, s.sig).then((ok) => (ok ? keyId : null)));
         }
@@ -5955,8 +5965,8 @@ async function checkEnvelopeAsync(e, payloadType, keys, who) {
     const verified = (await Promise.all(tries)).find((k) => k !== null);
     if (verified)
         return { ok: true, value: verified };
-    if (!e.signatures.some((s) => keys.has(s.keyid)))
-        return (0,refusal/* refuse */.T)('unknown_signer', `unknown ${who} ${(0,core_text/* quote */.hD)(e.signatures[0]?.keyid || '(no keyid)')}`);
+    if (!envelope.signatures.some((s) => keys.has(s.keyid)))
+        return (0,refusal/* refuse */.T)('unknown_signer', `unknown ${who} ${(0,core_text/* quote */.hD)(envelope.signatures[0]?.keyid || '(no keyid)')}`);
     return (0,refusal/* refuse */.T)('signature_invalid', 'signature does not verify');
 }
 
@@ -5972,11 +5982,11 @@ async function checkEnvelopeAsync(e, payloadType, keys, who) {
 
 
 
-async function checkOne(e, facts, keys, limits) {
-    const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
+async function checkOne(envelope, facts, keys, limits) {
+    const signed = await checkEnvelopeAsync(envelope, read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
     if (!signed.ok)
         return (0,trust/* refused */.J5)(signed.reason.code, signed.reason.detail);
-    const payload = (0,envelope/* strictPayload */.iv)(e.payload, limits);
+    const payload = (0,read_envelope/* strictPayload */.iv)(envelope.payload, limits);
     if (!payload.ok)
         return (0,trust/* refused */.J5)('statement_mismatch', payload.reason);
     const statement = checkBundleStatement(payload.value, facts);
@@ -6000,12 +6010,14 @@ const producerKeys = (keys, limits) => ({
             const envelopes = sidecar.envelopes;
             let first = null;
             for (const e of envelopes) {
-                const d = await checkOne(e, file.read.bundle ?? null, keys, limits);
-                if (d.kind === 'trusted')
-                    return d;
-                if (d.kind === 'untrusted')
+                const decision = await checkOne(e, file.read.bundle ?? null, keys, limits);
+                if (decision.kind === 'trusted')
+                    return decision;
+                if (decision.kind === 'untrusted')
                     first ??=
-                        envelopes.length > 1 ? (0,trust/* refused */.J5)(d.code, `${d.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`) : d;
+                        envelopes.length > 1
+                            ? (0,trust/* refused */.J5)(decision.code, `${decision.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`)
+                            : decision;
             }
             return first ?? (0,trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
         };
@@ -6102,7 +6114,7 @@ function readDsse(task, setup, out) {
     }
     if (setup.digest)
         out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
-    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.bytes, setup.limits);
+    const read = (0,read_envelope/* readEnvelopeFile */.f_)(rel, got.bytes, setup.limits);
     for (const f of read.findings)
         out.findings.push(f);
     if (read.findings.length > 0)
@@ -6138,22 +6150,22 @@ async function readSigstore(task, setup, out) {
     return { kind: 'read', file };
 }
 /** A record's trust from the combined decision of its role's checkers (none configured: unchecked). */
-function trustOf(d) {
-    if (d.kind === 'trusted')
-        return { kind: 'trusted', by: d.by };
-    if (d.kind === 'untrusted')
-        return { kind: 'untrusted', code: d.code, reason: d.detail };
+function trustOf(decision) {
+    if (decision.kind === 'trusted')
+        return { kind: 'trusted', by: decision.by };
+    if (decision.kind === 'untrusted')
+        return { kind: 'untrusted', code: decision.code, reason: decision.detail };
     return { kind: 'unchecked' };
 }
 /** A run's attestation from the combined decision of its role's checkers. */
-function attestationOf(d, read) {
+function attestationOf(decision, read) {
     const named = { name: read.bundle?.producer.name ?? null, version: read.bundle?.producer.version ?? null };
-    if (d.kind === 'trusted')
-        return { kind: 'attested', by: d.by, ...named };
-    if (d.kind === 'untrusted')
-        return { kind: 'unattested', code: d.code, reason: d.detail };
-    if (d.kind === 'unchecked' && d.keyId !== null)
-        return { kind: 'unchecked', keyId: d.keyId, ...named };
+    if (decision.kind === 'trusted')
+        return { kind: 'attested', by: decision.by, ...named };
+    if (decision.kind === 'untrusted')
+        return { kind: 'unattested', code: decision.code, reason: decision.detail };
+    if (decision.kind === 'unchecked' && decision.keyId !== null)
+        return { kind: 'unchecked', keyId: decision.keyId, ...named };
     return { kind: 'none' };
 }
 /** The decision a checker made for the i-th record (a file's decision holds for each). */
@@ -6231,25 +6243,29 @@ const recordTuple = (r, rel) => [
     r.trust,
 ];
 /** What a reading thread sends for one file. */
-function wire_encodeRead(r, rel) {
+function wire_encodeRead(evidence, rel) {
     const wire = {
-        run: r.run
-            ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)), attestation: r.run.attestation ?? null }
+        run: evidence.run
+            ? {
+                artifact: evidence.run.artifact,
+                decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
+                attestation: evidence.run.attestation ?? null,
+            }
             : null,
-        records: r.records.map((x) => recordTuple(x, rel)),
-        findings: r.findings,
-        digests: r.digests,
+        records: evidence.records.map((x) => recordTuple(x, rel)),
+        findings: evidence.findings,
+        digests: evidence.digests,
     };
     return JSON.stringify(wire);
 }
 /** Consistent claims share one empty list, as the reader's do. */
 const NONE = Object.freeze([]);
 const INVALID_PROVIDER = Object.freeze({ invalid: true });
-function claimOf(t, p) {
+function claimOf(t, projection) {
     if (t[0] === 0)
         return { kind: 'invalid', reason: t[1] };
     const [, asserted, level, sent, legacy, inconsistencies] = t;
-    const subject = subjectOf(p);
+    const subject = subjectOf(projection);
     // SAME is written only for a claim whose digest is its subject's: a subject is there.
     const digest = sent === SAME ? (subject?.digest ?? null) : sent;
     return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
@@ -6310,9 +6326,9 @@ function pending() {
     const p = {
         settled: false,
         promise,
-        resolve(r) {
+        resolve(evidence) {
             p.settled = true;
-            done(r);
+            done(evidence);
         },
     };
     return p;
@@ -6417,43 +6433,43 @@ class WorkerReaders {
         }
     }
     spawn() {
-        let w;
+        let worker;
         try {
-            w = this.start(this.setup);
+            worker = this.start(this.setup);
         }
         catch {
             this.broken = true; // this thread reads every file no worker holds
             return;
         }
-        this.held.set(w, []);
-        w.on('message', (m) => {
+        this.held.set(worker, []);
+        worker.on('message', (m) => {
             if ('ready' in m)
-                this.online.add(w);
+                this.online.add(worker);
             else
-                this.done(w, m);
+                this.done(worker, m);
         });
         let why = 'it exited';
-        w.on('error', (e) => {
+        worker.on('error', (e) => {
             why = e instanceof Error ? e.message : String(e);
         });
-        w.on('exit', (code) => this.exited(w, code === 0 ? why : `${why}, code ${code}`));
-        this.feed(w);
+        worker.on('exit', (code) => this.exited(worker, code === 0 ? why : `${why}, code ${code}`));
+        this.feed(worker);
     }
-    feed(w) {
-        const held = stored(this.held, w);
+    feed(worker) {
+        const held = stored(this.held, worker);
         while (held.length < DEPTH) {
             const id = this.take();
             if (id === undefined)
                 return;
             const t = item(this.tasks, id);
             held.push(id);
-            w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
+            worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
         }
     }
-    done(w, m) {
-        const held = stored(this.held, w);
+    done(worker, m) {
+        const held = stored(this.held, worker);
         held.splice(held.indexOf(m.id), 1);
-        this.feed(w);
+        this.feed(worker);
         const rel = item(this.tasks, m.id).file.rel;
         item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
     }
@@ -6462,19 +6478,19 @@ class WorkerReaders {
      * it go to a new worker; one that never started read nothing: its files come back to this thread,
      * and no more workers are started.
      */
-    exited(w, why) {
-        const held = stored(this.held, w);
-        this.held.delete(w);
+    exited(worker, why) {
+        const held = stored(this.held, worker);
+        this.held.delete(worker);
         if (this.closing)
             return;
-        if (!this.online.has(w)) {
+        if (!this.online.has(worker)) {
             this.broken = true;
             for (const id of held)
                 this.taken[id] = 0;
             this.wake?.();
             return;
         }
-        this.online.delete(w);
+        this.online.delete(worker);
         const [reading, ...rest] = held;
         if (reading !== undefined)
             item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));
@@ -6565,9 +6581,9 @@ function inlineReaders(tasks, setup) {
  * explicit `jobs` is honoured whatever the size.
  */
 const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
-const sizeOf = (p) => {
+const sizeOf = (path) => {
     try {
-        return (0,external_node_fs_.statSync)(p).size;
+        return (0,external_node_fs_.statSync)(path).size;
     }
     catch {
         return 0; // the reader says why it cannot be read
@@ -6585,9 +6601,9 @@ const weightOf = (t, setup) => sizeOf(t.file.path) + (identitiesFor(setup, t.rol
 function workerScript() {
     const here = external_node_path_default().dirname((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url));
     for (const dir of [here, external_node_path_default().dirname(here)]) {
-        const p = external_node_path_default().join(dir, 'read-worker.js');
-        if (sizeOf(p) > 0)
-            return p;
+        const where = external_node_path_default().join(dir, 'read-worker.js');
+        if (sizeOf(where) > 0)
+            return where;
     }
     return null;
 }
@@ -6896,10 +6912,10 @@ function* jsonChunks(report) {
     yield parts.join('');
 }
 function renderJson(report) {
-    let s = '';
+    let text = '';
     for (const c of jsonChunks(report))
-        s += c;
-    return s;
+        text += c;
+    return text;
 }
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
 const IN_FLIGHT = 4;
@@ -6915,14 +6931,14 @@ async function writeAt(fh, bytes, position) {
  */
 async function writeJson(report, file) {
     (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-    const h = (0,external_node_crypto_.createHash)('sha256');
+    const hash = (0,external_node_crypto_.createHash)('sha256');
     const fh = await openOutput(file);
     const writes = [];
     try {
         let position = 0;
         for (const chunk of jsonChunks(report)) {
             const bytes = Buffer.from(chunk, 'utf8');
-            h.update(bytes);
+            hash.update(bytes);
             const w = writeAt(fh, bytes, position);
             // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
             w.catch(() => { });
@@ -6933,14 +6949,14 @@ async function writeJson(report, file) {
         }
         await Promise.all(writes);
     }
-    catch (e) {
+    catch (error) {
         await Promise.allSettled(writes);
-        throw e;
+        throw error;
     }
     finally {
         await fh.close();
     }
-    return `sha256:${h.digest('hex')}`;
+    return `sha256:${hash.digest('hex')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/github-limits.ts
@@ -7080,22 +7096,24 @@ function renderSarif(report, prefix, version) {
     // Code scanning turns every result into an alert: notices (skipped objects, under-claims) stay in
     // the report and the summary. A finding about an input has no artifact: it is a tool configuration
     // notification, never a result at an invented location.
-    const results = located.map((f) => {
-        const uri = repoPath(prefix, f.file);
+    const results = located.map((finding) => {
+        const uri = repoPath(prefix, finding.file);
         return {
-            ruleId: f.code,
-            ruleIndex: codes.indexOf(f.code),
-            level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
-            message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
+            ruleId: finding.code,
+            ruleIndex: codes.indexOf(finding.code),
+            level: severity/* SEVERITY_TABLE */.ps[finding.severity].sarif,
+            message: { text: finding.member ? `${finding.member}:${finding.line}:${finding.column}: ${finding.message}` : finding.message },
             locations: [
                 {
                     physicalLocation: {
                         artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
-                        region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column },
+                        region: finding.member ? { startLine: 1 } : { startLine: finding.line, startColumn: finding.column },
                     },
                 },
             ],
-            partialFingerprints: { 'receiptGate/v1': (0,binding/* sha256Hex */.fg)(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
+            partialFingerprints: {
+                'receiptGate/v1': (0,binding/* sha256Hex */.fg)(`${finding.code}\0${uri}\0${finding.member ?? ''}\0${finding.line}\0${finding.column}\0${finding.message}`),
+            },
         };
     });
     const notifications = inputs.map((f) => ({
@@ -7131,7 +7149,7 @@ function renderTable(report, style) {
     // The caller decided (a terminal, no NO_COLOR): Node's styleText paints without asking the stream again.
     const paint = style.color ? (n, s) => (0,external_node_util_namespaceObject.styleText)(n, s, { validateStream: false }) : (_n, s) => s;
     const out = [];
-    const t = report.totals;
+    const totals = report.totals;
     if (report.calls.length > 0) {
         // file:line, with the column only where calls share a line (an NDJSON surface line holds many).
         const lineKey = (c) => `${c.artifact}\u0000${c.member ?? ''}\u0000${c.line}`;
@@ -7178,12 +7196,12 @@ function renderTable(report, style) {
     }
     out.push('');
     const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
-    out.push(`${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`, `      ${t.records} audit record(s): ${recordCounts(t)}`, `      ${findingCounts(t)}`, ...(producerLine(report)
+    out.push(`${verdict}  ${totals.calls} call(s) in ${totals.artifacts} run(s): ${levelCounts(totals)}`, `      ${totals.records} audit record(s): ${recordCounts(totals)}`, `      ${findingCounts(totals)}`, ...(producerLine(report)
         ? [
             `      ${producerLine(report)}`,
             ...report.runs.map((r) => `        ${text_visible((0,core_text/* clip */.$Q)(r.artifact, 200))}: ${text_visible(runProducer(r.producer))}`),
         ]
-        : []), `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`);
+        : []), `      ${weakestRung(totals)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${totals.policy_unmet} call(s) below it` : ''}`);
     return out.join('\n') + '\n';
 }
 
@@ -7206,10 +7224,10 @@ const VERIFIER_ID = 'https://github.com/receipt-gate/receipt-gate';
 const DEFAULT_POLICY_URI = 'receipt-gate:report.policy';
 /** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
 function policyDigest(report) {
-    const c = (0,binding/* jcs */.vI)(report.policy);
-    if (!c.ok)
-        throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
-    return (0,binding/* sha256Hex */.fg)(c.text);
+    const canonical = (0,binding/* jcs */.vI)(report.policy);
+    if (!canonical.ok)
+        throw new Error(`the report's policy cannot be canonicalized: ${canonical.reason}`); // built from strings and booleans only
+    return (0,binding/* sha256Hex */.fg)(canonical.text);
 }
 /** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
 function verifiedLevels(report) {
@@ -7241,9 +7259,9 @@ function vsaPredicate(report, ctx) {
 }
 function vsaStatement(report, ctx) {
     return {
-        _type: envelope/* STATEMENT_TYPE */.zG,
+        _type: read_envelope/* STATEMENT_TYPE */.zG,
         subject: [{ name: ctx.reportName, digest: { sha256: ctx.reportSha256 } }],
-        predicateType: envelope/* VSA_PREDICATE_TYPE */.cF,
+        predicateType: read_envelope/* VSA_PREDICATE_TYPE */.cF,
         predicate: vsaPredicate(report, ctx),
     };
 }
@@ -7305,14 +7323,14 @@ function writeVerdict(report, origin, files) {
                     ok: false,
                     reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope, `the Statement cannot be canonicalized: ${payload.reason}`)],
                 };
-            writeWhole(files.envelope, `${envelopeLine(envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
+            writeWhole(files.envelope, `${envelopeLine(read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
             written.push(files.envelope);
         }
     }
-    catch (e) {
+    catch (error) {
         return {
             ok: false,
-            reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(e)}`)],
+            reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${(0,core_text/* messageOf */.bD)(error)}`)],
         };
     }
     return { ok: true, value: written.join('\n') };
@@ -7507,47 +7525,47 @@ const verify_OPTIONS = [
     },
 ];
 /** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
-function resourceUriOf(v) {
-    if (v === undefined)
+function resourceUriOf(value) {
+    if (value === undefined)
         return undefined;
-    if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v) || !URL.canParse(v))
-        throw new types_UsageError('value', `--resource-uri: "${v}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
-    return v;
+    if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) || !URL.canParse(value))
+        throw new types_UsageError('value', `--resource-uri: "${value}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
+    return value;
 }
 /** The verdict flags, checked together; a verdict key that cannot be used stops the run before anything is read or written. */
-function verdictRequest(f, at, out, env, output, format) {
-    if (f['vsa-predicate'] === undefined && f.vsa === undefined) {
-        if (f['vsa-key'] !== undefined)
+function verdictRequest(flags, at, out, env, output, format) {
+    if (flags['vsa-predicate'] === undefined && flags.vsa === undefined) {
+        if (flags['vsa-key'] !== undefined)
             throw new types_UsageError('conflict', '--vsa-key: only with --vsa FILE');
         return null;
     }
-    const flag = f.vsa !== undefined ? '--vsa' : '--vsa-predicate';
+    const flag = flags.vsa !== undefined ? '--vsa' : '--vsa-predicate';
     if (output === null || format !== 'json')
         throw new types_UsageError('missing', `${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
-    if (f.vsa !== undefined && f['vsa-key'] === undefined)
+    if (flags.vsa !== undefined && flags['vsa-key'] === undefined)
         throw new types_UsageError('missing', '--vsa: a signed verdict needs --vsa-key FILE');
-    const resourceUri = resourceUriOf(f['resource-uri']) ?? resourceUriFromEnv(env);
+    const resourceUri = resourceUriOf(flags['resource-uri']) ?? resourceUriFromEnv(env);
     if (!resourceUri)
         throw new types_UsageError('missing', `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`);
-    const keyFile = at(f['vsa-key']);
+    const keyFile = at(flags['vsa-key']);
     return {
-        predicate: out('vsa-predicate', f['vsa-predicate']),
-        envelope: out('vsa', f.vsa),
+        predicate: out('vsa-predicate', flags['vsa-predicate']),
+        envelope: out('vsa', flags.vsa),
         key: keyFile === null ? null : readSigningKey('--vsa-key', keyFile),
         resourceUri,
-        policyUri: f['policy-uri'] ?? DEFAULT_POLICY_URI,
+        policyUri: flags['policy-uri'] ?? DEFAULT_POLICY_URI,
     };
 }
 /** PEM texts of the key files a repeatable flag names (relative to `dir`). */
 function pemFiles(flag, files, dir) {
-    return (files ?? []).map((f) => {
-        if (f.trim() === '')
+    return (files ?? []).map((file) => {
+        if (file.trim() === '')
             throw new types_UsageError('value', `${flag}: an empty file name (an unset variable?)`);
-        return { name: `${flag} ${f}`, pem: readKeyText(flag, external_node_path_default().resolve(dir, f)) };
+        return { name: `${flag} ${file}`, pem: readKeyText(flag, external_node_path_default().resolve(dir, file)) };
     });
 }
 /** The flags as the one settings builder takes them. */
-function gateInputs(f, dir) {
+function gateInputs(flags, dir) {
     return {
         names: {
             runs: '--runs',
@@ -7567,26 +7585,26 @@ function gateInputs(f, dir) {
         },
         cwd: dir,
         workspace: dir,
-        runs: f.runs ?? null,
-        audit: f.audit ?? null,
-        allowUnmatchedRecords: f['allow-unmatched-records'] ?? null,
-        strictObserved: f['strict-observed'] ?? null,
-        maxFileSize: f['max-file-size'] ?? null,
-        maxLineSize: f['max-line-size'] ?? null,
-        jobs: f.jobs ?? null,
-        require: f.require ?? [],
-        trustedKeys: pemFiles('--trusted-key', f['trusted-key'], dir),
-        requireSignedRecords: f['require-signed-records'] ?? false,
-        trustedProducers: pemFiles('--trusted-producer', f['trusted-producer'], dir),
-        requireAttestedRuns: f['require-attested-runs'] ?? false,
+        runs: flags.runs ?? null,
+        audit: flags.audit ?? null,
+        allowUnmatchedRecords: flags['allow-unmatched-records'] ?? null,
+        strictObserved: flags['strict-observed'] ?? null,
+        maxFileSize: flags['max-file-size'] ?? null,
+        maxLineSize: flags['max-line-size'] ?? null,
+        jobs: flags.jobs ?? null,
+        require: flags.require ?? [],
+        trustedKeys: pemFiles('--trusted-key', flags['trusted-key'], dir),
+        requireSignedRecords: flags['require-signed-records'] ?? false,
+        trustedProducers: pemFiles('--trusted-producer', flags['trusted-producer'], dir),
+        requireAttestedRuns: flags['require-attested-runs'] ?? false,
         identities: {
-            signerIdentities: f['trusted-signer-identity'] ?? [],
-            producerIdentities: f['trusted-producer-identity'] ?? [],
-            sourceRepository: f['source-repository'] ?? null,
-            sourceRefs: f['source-ref'] ?? [],
+            signerIdentities: flags['trusted-signer-identity'] ?? [],
+            producerIdentities: flags['trusted-producer-identity'] ?? [],
+            sourceRepository: flags['source-repository'] ?? null,
+            sourceRefs: flags['source-ref'] ?? [],
             defaultRef: 'refs/heads/main',
-            issuer: f['certificate-oidc-issuer'] ?? null,
-            trustedRoot: f['trusted-root'] ?? null,
+            issuer: flags['certificate-oidc-issuer'] ?? null,
+            trustedRoot: flags['trusted-root'] ?? null,
         },
     };
 }
@@ -7638,8 +7656,8 @@ async function run(ctx) {
         try {
             writeWhole(req.sarif, renderSarif(report, '', ctx.version));
         }
-        catch (e) {
-            return cannotWrite('--sarif-file', req.sarif, e);
+        catch (error) {
+            return cannotWrite('--sarif-file', req.sarif, error);
         }
     }
     if (req.output === null) {
@@ -7653,8 +7671,8 @@ async function run(ctx) {
         else
             writeWhole(req.output, renderTable(report, { color: false }));
     }
-    catch (e) {
-        return cannotWrite('--output', req.output, e);
+    catch (thrown) {
+        return cannotWrite('--output', req.output, thrown);
     }
     let attested = '';
     if (req.vsa) {
@@ -7669,10 +7687,10 @@ async function run(ctx) {
             timeVerified: ctx.now,
             version: ctx.version,
         };
-        const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key });
-        if (!w.ok)
-            return { code: EXIT.usage, stdout: '', stderr: findingLines('verify', w.reason) };
-        attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.value.split('\n').join(', ')}`;
+        const result = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key });
+        if (!result.ok)
+            return { code: EXIT.usage, stdout: '', stderr: findingLines('verify', result.reason) };
+        attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${result.value.split('\n').join(', ')}`;
     }
     return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${req.output}${attested}\n` };
 }
@@ -7718,36 +7736,36 @@ function verdictOf(pred, resourceUri) {
         value: `PASSED ${resource} · ${levels.join(', ') || '(no levels)'} · policy sha256:${typeof policy === 'string' ? policy : '?'}`,
     };
 }
-async function verdict_checkOne(e, reportSha256, keys, limits, resourceUri) {
-    const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'signer');
+async function verdict_checkOne(envelope, reportSha256, keys, limits, resourceUri) {
+    const signed = await checkEnvelopeAsync(envelope, read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'signer');
     if (!signed.ok)
         return { ok: false, reason: signed.reason.detail };
-    const p = (0,envelope/* strictPayload */.iv)(e.payload, limits);
-    if (!p.ok)
-        return p;
-    const s = p.value;
-    if (!(0,json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
-        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
-    if (s['predicateType'] !== envelope/* VSA_PREDICATE_TYPE */.cF)
-        return { ok: false, reason: `predicateType is not ${envelope/* VSA_PREDICATE_TYPE */.cF}` };
-    const subject = (0,envelope/* onlySubject */.Lh)(s);
+    const result = (0,read_envelope/* strictPayload */.iv)(envelope.payload, limits);
+    if (!result.ok)
+        return result;
+    const value = result.value;
+    if (!(0,json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+        return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
+    if (value['predicateType'] !== read_envelope/* VSA_PREDICATE_TYPE */.cF)
+        return { ok: false, reason: `predicateType is not ${read_envelope/* VSA_PREDICATE_TYPE */.cF}` };
+    const subject = (0,read_envelope/* onlySubject */.Lh)(value);
     if (!subject.ok)
         return subject;
     if (subject.value.sha256 !== reportSha256)
         return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
-    const v = verdictOf(s['predicate'], resourceUri);
-    return v.ok ? { ok: true, value: `${v.value} · signed by ${signed.value}` } : v;
+    const got = verdictOf(value['predicate'], resourceUri);
+    return got.ok ? { ok: true, value: `${got.value} · signed by ${signed.value}` } : got;
 }
 /**
  * Whether an envelope file holds a valid, trusted, PASSED verdict about exactly these report bytes.
  * Its refusals are the verdict's, never the caller's (the keys were read before): `usage` is false.
  */
 async function verifyVerdict(envelopeFile, envelopeBytes, report, keys, limits, resourceUri = null) {
-    const r = await keySigned(envelopeFile, envelopeBytes, report, keys, limits, resourceUri);
-    return r.ok ? r : { ok: false, reason: { usage: false, text: r.reason } };
+    const result = await keySigned(envelopeFile, envelopeBytes, report, keys, limits, resourceUri);
+    return result.ok ? result : { ok: false, reason: { usage: false, text: result.reason } };
 }
 async function keySigned(envelopeFile, envelopeBytes, report, keys, limits, resourceUri) {
-    const read = (0,envelope/* readEnvelopeFile */.f_)(envelopeFile, envelopeBytes, limits);
+    const read = (0,read_envelope/* readEnvelopeFile */.f_)(envelopeFile, envelopeBytes, limits);
     const first = read.findings[0];
     if (first)
         return { ok: false, reason: `${first.input ?? (0,core_findings/* placeOf */.$t)(first, true)}: ${first.message}` };
@@ -7756,10 +7774,10 @@ async function keySigned(envelopeFile, envelopeBytes, report, keys, limits, reso
     const sha = (0,binding/* sha256Hex */.fg)(report);
     let reason = '';
     for (const e of read.envelopes) {
-        const r = await verdict_checkOne(e, sha, keys, limits, resourceUri);
-        if (r.ok)
-            return r;
-        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
+        const result = await verdict_checkOne(e, sha, keys, limits, resourceUri);
+        if (result.ok)
+            return result;
+        reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${result.reason}` : result.reason;
     }
     return { ok: false, reason };
 }
@@ -7777,18 +7795,18 @@ async function verifyVerdictKeyless(bundleFile, bundleBytes, reportFile, report,
         return { ok: false, reason: { usage: true, text: roots.reason } };
     let summary = '';
     const predicate = {
-        type: envelope/* VSA_PREDICATE_TYPE */.cF,
-        check: (p) => {
-            const v = verdictOf(p, resourceUri);
-            if (v.ok)
-                summary = v.value;
-            return v.ok ? { ok: true } : v;
+        type: read_envelope/* VSA_PREDICATE_TYPE */.cF,
+        check: (value) => {
+            const result = verdictOf(value, resourceUri);
+            if (result.ok)
+                summary = result.value;
+            return result.ok ? { ok: true } : result;
         },
     };
-    const r = sigstore.checkBundleFile(bundleFile, bundleBytes, { subject: { name: reportFile, sha256: (0,binding/* sha256Hex */.fg)(report) }, policy, roots: roots.value, predicate }, limits);
-    return r.ok
-        ? { ok: true, value: `${summary} · signed by ${r.value.identity} (${r.value.sourceRef}, ${r.value.signedAt})` }
-        : { ok: false, reason: { usage: false, text: r.reason } };
+    const got = sigstore.checkBundleFile(bundleFile, bundleBytes, { subject: { name: reportFile, sha256: (0,binding/* sha256Hex */.fg)(report) }, policy, roots: roots.value, predicate }, limits);
+    return got.ok
+        ? { ok: true, value: `${summary} · signed by ${got.value.identity} (${got.value.sourceRef}, ${got.value.signedAt})` }
+        : { ok: false, reason: { usage: false, text: got.reason } };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands/verify-attestation.ts
@@ -7937,10 +7955,10 @@ function fill(text, indent, width = WIDTH) {
         lines.push(' '.repeat(indent) + cur);
     return lines;
 }
-function optionLines(o) {
-    const name = `${o.short ? `-${o.short}, ` : ''}--${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
-    const shown = optionDefault(o);
-    const help = fill(`${o.help}${shown !== undefined ? `. Default: ${shown}` : ''}`, COLUMN);
+function optionLines(option) {
+    const name = `${option.short ? `-${option.short}, ` : ''}--${option.flag}${option.arg ? ` ${option.arg}` : ''}`;
+    const shown = optionDefault(option);
+    const help = fill(`${option.help}${shown !== undefined ? `. Default: ${shown}` : ''}`, COLUMN);
     const head = `  ${name}`;
     if (head.length + 1 < COLUMN && help[0])
         return [head.padEnd(COLUMN) + help[0].slice(COLUMN), ...help.slice(1)];
@@ -7999,10 +8017,10 @@ async function main(argv, env, isTTY, cwd, now = new Date()) {
         const r = await command.run({ argv: rest, env, isTTY, cwd, now, version: VERSION });
         return r === 'help' ? { code: EXIT.pass, stdout: usageText(command.spec.name), stderr: '' } : r;
     }
-    catch (e) {
-        if (e instanceof types_UsageError)
-            return usageError(e.message);
-        throw e;
+    catch (error) {
+        if (error instanceof types_UsageError)
+            return usageError(error.message);
+        throw error;
     }
 }
 
@@ -8269,8 +8287,8 @@ function binding(subject) {
     const text = subjectText(subject);
     if (text !== null)
         return { ok: true, digest: sha256Digest(text) };
-    const c = jcs(subject);
-    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+    const canonical = jcs(subject);
+    return canonical.ok ? { ok: true, digest: sha256Digest(canonical.text) } : canonical;
 }
 /**
  * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
@@ -8305,41 +8323,41 @@ const MAX_WRITTEN_DEPTH = 64;
  * of concatenations that every later use flattens again (a signed record's payload, an event's
  * content hash). A property test holds it equal to canonicalize over arbitrary values.
  */
-function jsonText(v, depth) {
-    switch (typeof v) {
+function jsonText(value, depth) {
+    switch (typeof value) {
         case 'string':
-            return v.isWellFormed() ? JSON.stringify(v) : null;
+            return value.isWellFormed() ? JSON.stringify(value) : null;
         case 'number':
-            return Number.isFinite(v) ? JSON.stringify(v) : null;
+            return Number.isFinite(value) ? JSON.stringify(value) : null;
         case 'boolean':
-            return v ? 'true' : 'false';
+            return value ? 'true' : 'false';
         case 'object':
             break;
         default:
             return null;
     }
-    if (v === null)
+    if (value === null)
         return 'null';
     if (depth >= MAX_WRITTEN_DEPTH)
         return null;
-    if (Array.isArray(v)) {
-        if (Object.getPrototypeOf(v) !== Array.prototype)
+    if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype)
             return null;
-        const parts = new Array(v.length);
-        for (let i = 0; i < v.length; i++) {
-            const x = v[i];
+        const parts = new Array(value.length);
+        for (let i = 0; i < value.length; i++) {
+            const given = value[i];
             // As JSON.stringify and canonicalize write them: an element with no JSON form (a hole, undefined, a function) is null.
-            const t = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : jsonText(x, depth + 1);
+            const t = given === undefined || typeof given === 'function' || typeof given === 'symbol' ? 'null' : jsonText(given, depth + 1);
             if (t === null)
                 return null;
             parts[i] = t;
         }
         return `[${parts.join(',')}]`;
     }
-    if (!isPlainObject(v) || typeof v.toJSON === 'function')
+    if (!isPlainObject(value) || typeof value.toJSON === 'function')
         return null;
     // Entries, not a lookup by key: a key is input text (`__proto__` included).
-    const members = Object.entries(v);
+    const members = Object.entries(value);
     sortByKey(members);
     const parts = [];
     for (const [k, x] of members) {
@@ -8411,8 +8429,8 @@ const EXPECTED_SOURCE = {
 const NONE = Object.freeze([]);
 /** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
 function assertedAgainstOutcome(decision, response) {
-    const d = decision['decision'];
-    const effect = (0,json/* isObject */.G)(d) ? d['effect'] : undefined;
+    const value = decision['decision'];
+    const effect = (0,json/* isObject */.G)(value) ? value['effect'] : undefined;
     if (effect === 'deny' || effect === 'error')
         return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
     const status = response['status'];
@@ -8496,10 +8514,10 @@ var projection = __nccwpck_require__(3890);
 
 function prepareDecision(loc, index, decision) {
     const tool = decision['tool'];
-    const d = decision['decision'];
+    const value = decision['decision'];
     const action = decision['action'];
     const target = (0,json/* isObject */.G)(action) ? action['target'] : undefined;
-    const p = (0,json/* isObject */.G)(target) && (0,json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
+    const given = (0,json/* isObject */.G)(target) && (0,json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
     return {
         loc,
@@ -8509,8 +8527,8 @@ function prepareDecision(loc, index, decision) {
         projection: (0,projection/* project */.Cv)(decision),
         actionClass: (0,json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
         verb: (0,json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: (0,json/* isObject */.G)(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
-        provider: p === null || typeof p === 'string' ? p : { invalid: true },
+        denied: (0,json/* isObject */.G)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
+        provider: given === null || typeof given === 'string' ? given : { invalid: true },
         succeeded: (0,json/* isObject */.G)(response) && response['status'] === 'success',
     };
 }
@@ -8654,12 +8672,12 @@ const byLocation = (a, b) => (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ 
 /** Where a finding is, for ordering: its input, or its file, line and column. */
 const position = (a, b) => a.input !== undefined || b.input !== undefined ? (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.input ?? '', b.input ?? '') : byLocation(a, b);
 /** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
-function compareFindings(a, b) {
-    return (groupOf(a) - groupOf(b) ||
-        position(a, b) ||
-        _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[a.severity].rank - _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[b.severity].rank ||
-        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.code, b.code) ||
-        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(a.message, b.message));
+function compareFindings(left, right) {
+    return (groupOf(left) - groupOf(right) ||
+        position(left, right) ||
+        _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[left.severity].rank - _severity_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITY_TABLE */ .ps[right.severity].rank ||
+        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(left.code, right.code) ||
+        (0,_text_js__WEBPACK_IMPORTED_MODULE_1__/* .cmp */ .r2)(left.message, right.message));
 }
 
 
@@ -8768,10 +8786,10 @@ function project(decision) {
         return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
     }
     const subject = { action_class: actionClass, verb, target: narrowed };
-    const b = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .binding */ .Ch)(subject);
-    if (!b.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
-    return { kind: 'subject', subject, digest: b.digest };
+    const bound = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .binding */ .Ch)(subject);
+    if (!bound.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${bound.reason}` };
+    return { kind: 'subject', subject, digest: bound.digest };
 }
 /**
  * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
@@ -8794,11 +8812,11 @@ function targetKey(subject) {
  * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
  * canonicalized once already, so that cannot happen for a call.
  */
-function boundValueText(v) {
-    if (typeof v === 'string')
-        return JSON.stringify(v);
-    const c = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(v);
-    return c.ok ? c.text : '\u0000';
+function boundValueText(value) {
+    if (typeof value === 'string')
+        return JSON.stringify(value);
+    const canonical = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)(value);
+    return canonical.ok ? canonical.text : '\u0000';
 }
 
 
@@ -8849,26 +8867,26 @@ const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
  */
 const quote = (s, max = 200) => clip(s, max);
 /** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-function clip(s, max, marker = '…') {
-    if (s.length <= max)
-        return s;
+function clip(text, max, marker = '…') {
+    if (text.length <= max)
+        return text;
     let cut = Math.max(0, max - marker.length);
-    const c = s.charCodeAt(cut - 1);
+    const c = text.charCodeAt(cut - 1);
     if (c >= 0xd800 && c <= 0xdbff)
         cut--;
-    return s.slice(0, cut) + marker;
+    return text.slice(0, cut) + marker;
 }
 /** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
-function editDistance(a, b) {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
+function editDistance(left, right) {
+    let prev = Array.from({ length: right.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= left.length; i++) {
         const cur = [i];
-        for (let j = 1; j <= b.length; j++) {
-            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        for (let j = 1; j <= right.length; j++) {
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (left[i - 1] === right[j - 1] ? 0 : 1));
         }
         prev = cur;
     }
-    return prev[b.length];
+    return prev[right.length];
 }
 /** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */
 function nearestName(word, candidates) {
@@ -8914,10 +8932,10 @@ function badDate(y, m, d) {
 }
 /** An RFC 3339 date-time, or why it is not one. */
 function parseRfc3339(text, options = {}) {
-    const m = SHAPE.exec(text);
-    if (!m)
+    const match = SHAPE.exec(text);
+    if (!match)
         return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i]));
     const date = badDate(y, mo, d);
     if (date)
         return { ok: false, reason: `is not a calendar date: ${date}` };
@@ -8927,18 +8945,18 @@ function parseRfc3339(text, options = {}) {
         return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
     if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
         return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
-    if (options.utc && !m[8])
+    if (options.utc && !match[8])
         return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
     let offset = 0;
-    if (!m[8]) {
-        const [oh, om] = [Number(m[10]), Number(m[11])];
+    if (!match[8]) {
+        const [oh, om] = [Number(match[10]), Number(match[11])];
         if (oh > 23 || om > 59)
-            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
-        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+            return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
+        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
     }
     // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
     const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
-    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
 }
 /** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
 function daysFromCivil(year, m, d) {
@@ -8951,14 +8969,14 @@ function daysFromCivil(year, m, d) {
 }
 /** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
 function parseDay(text) {
-    const m = DAY.exec(text);
-    if (!m)
+    const match = DAY.exec(text);
+    if (!match)
         return null;
-    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
     const bad = badDate(y, mo, d);
     if (bad)
         return { ok: false, reason: `is not a calendar date: ${bad}` };
-    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
 }
 /**
  * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
@@ -8968,37 +8986,37 @@ function fromEpochNumber(v, scale) {
     if (!Number.isFinite(v))
         return null;
     const text = String(v);
-    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-    if (!m)
+    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!match)
         return null;
-    const digits = `${m[2]}${m[3] ?? ''}`;
-    const point = m[2].length - scale;
+    const digits = `${match[2]}${match[3] ?? ''}`;
+    const point = match[2].length - scale;
     const whole = point > 0 ? digits.slice(0, point) : '0';
     const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
     const seconds = Number(whole);
-    if (m[1] === '-') {
-        const f = trimZeros(frac);
-        if (f === '')
+    if (match[1] === '-') {
+        const file = trimZeros(frac);
+        if (file === '')
             return { seconds: -seconds, fraction: '' };
         // −s.f = −(s+1) + (1 − 0.f)
-        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
         return { seconds: -seconds - 1, fraction: trimZeros(complement) };
     }
     return { seconds, fraction: trimZeros(frac) };
 }
 /** Order of two instants, exact at any precision. */
-function compareInstants(a, b) {
-    if (a.seconds !== b.seconds)
-        return a.seconds < b.seconds ? -1 : 1;
-    const n = Math.max(a.fraction.length, b.fraction.length);
-    const fa = a.fraction.padEnd(n, '0');
-    const fb = b.fraction.padEnd(n, '0');
+function compareInstants(left, right) {
+    if (left.seconds !== right.seconds)
+        return left.seconds < right.seconds ? -1 : 1;
+    const n = Math.max(left.fraction.length, right.fraction.length);
+    const fa = left.fraction.padEnd(n, '0');
+    const fb = right.fraction.padEnd(n, '0');
     return fa < fb ? -1 : fa > fb ? 1 : 0;
 }
 /** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-function autoSi(i) {
-    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+function autoSi(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
     if (/^0+$/.test(nanos))
         return `${base}Z`;
     const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
@@ -9204,8 +9222,8 @@ const mentionsDecision = (line) => /tool_decision/i.test(line);
  * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
  * error, never skipped (docs/assay-server-logs.md, "Never skipped").
  */
-function carriesDecision(v) {
-    const fields = v['fields'];
+function carriesDecision(value) {
+    const fields = value['fields'];
     if (!(0,core_json/* isObject */.G)(fields))
         return false;
     const event = fields['event'];
@@ -9253,17 +9271,17 @@ class ServerLog {
             return;
         }
         const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
-        const d = this.decision(rid, fields['decision']);
-        if (!d.ok) {
-            this.sink.error(at, d.reason);
+        const result = this.decision(rid, fields['decision']);
+        if (!result.ok) {
+            this.sink.error(at, result.reason);
             return;
         }
         if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
             return;
         const index = this.run.seen++;
-        const shape = (0,shapes/* checkDecision */.d)(d.value);
+        const shape = (0,shapes/* checkDecision */.d)(result.value);
         if (shape.ok)
-            this.run.decisions.push((0,decision/* prepareDecision */.i)(at, index, d.value));
+            this.run.decisions.push((0,decision/* prepareDecision */.i)(at, index, result.value));
         else
             this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
     }
@@ -9377,11 +9395,11 @@ class FileReport extends documents/* LocatingSink */.Bz {
         this.listed((0,findings/* finding */.gk)('invalid_artifact', loc, message));
     }
     /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
-    listed(f) {
+    listed(finding) {
         if (this.findings.length >= this.limits.maxFindingsPerFile)
             this.suppressed++;
         else
-            this.findings.push(f);
+            this.findings.push(finding);
     }
     skip(loc, name) {
         this.firstSkip ??= loc;
@@ -9426,22 +9444,22 @@ function readRecord(kind, loc, fr, out, options) {
     }
     let payload;
     if (signed || options.payloads) {
-        const p = (0,read_signature/* payloadOf */.Md)(kind.payload);
-        if (!p.ok) {
-            fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
+        const canonical = (0,read_signature/* payloadOf */.Md)(kind.payload);
+        if (!canonical.ok) {
+            fr.error(loc, `audit record: cannot be canonicalized (${canonical.reason})`);
             return;
         }
-        payload = p.text;
+        payload = canonical.text;
     }
     // Keep only what verification reads (never a spread of the parsed object).
     // The shape check above makes every member below what AuditRecord says it is.
-    const p = kind.payload;
+    const parsed = kind.payload;
     const record = {
         schema: model/* RECORD_SCHEMA */.e,
-        provider: p['provider'],
-        record_id: p['record_id'],
-        subject: p['subject'],
-        binding_digest: p['binding_digest'],
+        provider: parsed['provider'],
+        record_id: parsed['record_id'],
+        subject: parsed['subject'],
+        binding_digest: parsed['binding_digest'],
     };
     const input = signature?.ok
         ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
@@ -9471,38 +9489,38 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     };
     const json = (doc, inLog) => {
         const loc = fr.at(doc.start);
-        const k = (0,classify/* classify */.L)(doc.value);
-        if (k.kind === 'tracing') {
+        const kind = (0,classify/* classify */.L)(doc.value);
+        if (kind.kind === 'tracing') {
             // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
             if (format === 'json')
                 fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
             else {
                 tracing++;
-                log.event(k.line, loc, text, doc.start, lineEnd(text, doc.start));
+                log.event(kind.line, loc, text, doc.start, lineEnd(text, doc.start));
             }
         }
         else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
             // A decision is never skipped: a line that carries one but is not a tracing line is an error.
-            fr.error(loc, k.kind === 'error' && k.named
-                ? k.reason
+            fr.error(loc, kind.kind === 'error' && kind.named
+                ? kind.reason
                 : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
         }
-        else if (k.kind === 'error' && inLog && !k.named) {
+        else if (kind.kind === 'error' && inLog && !kind.named) {
             // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
             log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
                 ? 'JSON-RPC message (stdout mixed in)'
                 : 'JSON that is not a tracing event');
         }
-        else if (k.kind === 'error')
-            fr.error(loc, k.reason);
-        else if (k.kind === 'other')
-            fr.skip(loc, k.name);
-        else if (k.kind === 'record')
+        else if (kind.kind === 'error')
+            fr.error(loc, kind.reason);
+        else if (kind.kind === 'other')
+            fr.skip(loc, kind.name);
+        else if (kind.kind === 'record')
             fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
-        else if (format === 'json' && k.via === 'event')
+        else if (format === 'json' && kind.via === 'event')
             fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
-            surface(doc, k);
+            surface(doc, kind);
     };
     if (text !== null) {
         const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
@@ -9546,17 +9564,17 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
             : [[doc.value, doc.start]];
         for (const [value, offset] of items) {
             const loc = fr.at(offset);
-            const k = (0,classify/* classify */.L)(value);
-            if (k.kind === 'error')
-                fr.error(loc, k.reason);
-            else if (k.kind === 'other')
-                fr.skip(loc, k.name);
-            else if (k.kind === 'tracing')
+            const kind = (0,classify/* classify */.L)(value);
+            if (kind.kind === 'error')
+                fr.error(loc, kind.reason);
+            else if (kind.kind === 'other')
+                fr.skip(loc, kind.name);
+            else if (kind.kind === 'tracing')
                 fr.skip(loc, 'a server tracing line (a run among the audit exports)');
-            else if (k.kind === 'surface')
+            else if (kind.kind === 'surface')
                 fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
             else
-                readRecord(k, loc, fr, records, options);
+                readRecord(kind, loc, fr, records, options);
         }
     }
     if (!fr.failed && records.length === 0 && !fr.skippedAny)
@@ -9651,57 +9669,57 @@ const fail = (message) => {
     throw new read_error/* ReadError */.F('events', message);
 };
 /** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
-function checkEnvelope(e, where, m, seq, source) {
-    if (e['specversion'] !== '1.0')
+function checkEnvelope(entry, where, manifest, seq, source) {
+    if (entry['specversion'] !== '1.0')
         fail(`${where}: specversion must be "1.0"`);
     for (const k of STRINGS)
-        if (typeof e[k] !== 'string')
+        if (typeof entry[k] !== 'string')
             fail(`${where}: ${k} must be a string`);
-    const src = e['source'];
+    const src = entry['source'];
     if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
         fail(`${where}: source must be a string containing ':' and not starting with it`);
     if (source !== undefined && src !== source)
         fail(`${where}: source differs from the first event's`);
-    if (e['assayrunid'] !== m.runId)
+    if (entry['assayrunid'] !== manifest.runId)
         fail(`${where}: assayrunid does not equal the manifest run_id`);
-    if (e['assayseq'] !== seq)
+    if (entry['assayseq'] !== seq)
         fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
-    if (e['id'] !== `${m.runId}:${seq}`)
-        fail(`${where}: id must be "${m.runId}:${seq}"`);
-    const t = e['time'];
+    if (entry['id'] !== `${manifest.runId}:${seq}`)
+        fail(`${where}: id must be "${manifest.runId}:${seq}"`);
+    const t = entry['time'];
     if (typeof t !== 'string')
         return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
     const time = (0,core_time/* parseRfc3339 */.TM)(t);
     if (!time.ok)
         return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
-    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+    if (typeof entry['assaypii'] !== 'boolean' || typeof entry['assaysecrets'] !== 'boolean')
         fail(`${where}: assaypii and assaysecrets must be booleans`);
-    const subject = e['subject'];
+    const subject = entry['subject'];
     if (subject !== undefined && subject !== null && typeof subject !== 'string')
         fail(`${where}: subject must be a string`);
     const covered = {
-        specversion: e['specversion'],
-        type: e['type'],
-        datacontenttype: e['datacontenttype'],
-        data: e['data'],
+        specversion: entry['specversion'],
+        type: entry['type'],
+        datacontenttype: entry['datacontenttype'],
+        data: entry['data'],
     };
     if (typeof subject === 'string')
         covered['subject'] = subject;
-    const c = (0,binding/* jcs */.vI)(covered);
-    if (!c.ok)
-        return fail(`${where}: event cannot be canonicalized (${c.reason})`);
-    const contentHash = (0,binding/* sha256Digest */.sI)(c.text);
-    if (e['assaycontenthash'] !== contentHash)
+    const canonical = (0,binding/* jcs */.vI)(covered);
+    if (!canonical.ok)
+        return fail(`${where}: event cannot be canonicalized (${canonical.reason})`);
+    const contentHash = (0,binding/* sha256Digest */.sI)(canonical.text);
+    if (entry['assaycontenthash'] !== contentHash)
         fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
     return { time: time.value, contentHash };
 }
-function readEvents(bytes, m, file, limits) {
+function readEvents(bytes, manifest, file, limits) {
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
         fail('events.ndjson starts with a byte-order mark');
-    const d = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!d.ok)
-        return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
-    const text = d.value;
+    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!decoded.ok)
+        return fail(`events.ndjson is not valid UTF-8 (byte ${decoded.reason})`);
+    const text = decoded.value;
     const root = (0,external_node_crypto_.createHash)('sha256');
     const run = new surface/* RunDecisions */.N(limits.maxDecisions);
     const skipped = new Map();
@@ -9719,47 +9737,51 @@ function readEvents(bytes, m, file, limits) {
             fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
             fail(`more than ${limits.maxEvents} events`);
-        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
-        if (!r.ok)
-            return fail(`${where} is not strict JSON: ${r.reason.message}`);
-        const e = r.value.json;
-        if (!(0,json/* isObject */.G)(e))
+        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        if (!parsed.ok)
+            return fail(`${where} is not strict JSON: ${parsed.reason.message}`);
+        const thrown = parsed.value.json;
+        if (!(0,json/* isObject */.G)(thrown))
             return fail(`${where} is not a JSON object`);
-        const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
-        source = e['source'];
+        const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
+        source = thrown['source'];
         if (!earliest || (0,core_time/* compareInstants */.QI)(time, earliest) < 0)
             earliest = time;
         if (!latest || (0,core_time/* compareInstants */.QI)(latest, time) < 0)
             latest = time;
         root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
-        const k = (0,classify/* classify */.L)(e);
-        if (k.kind === 'error')
-            fail(`${where}: ${k.reason}`);
-        else if (k.kind === 'surface') {
-            const offsets = r.value.elements.get(surfacePath) ?? [];
+        const kind = (0,classify/* classify */.L)(thrown);
+        if (kind.kind === 'error')
+            fail(`${where}: ${kind.reason}`);
+        else if (kind.kind === 'surface') {
+            const offsets = parsed.value.elements.get(surfacePath) ?? [];
             const locate = (j) => ({
                 file,
                 line,
                 column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
                 member: 'events.ndjson',
             });
-            (0,surface/* readSurface */.U)(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
+            (0,surface/* readSurface */.U)(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
         }
         else {
-            const name = k.kind === 'record' ? `${model/* RECORD_SCHEMA */.e} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
+            const name = kind.kind === 'record'
+                ? `${model/* RECORD_SCHEMA */.e} (an audit record among the runs)`
+                : kind.kind === 'other'
+                    ? kind.name
+                    : 'a server tracing line';
             skipped.set(name, (skipped.get(name) ?? 0) + 1);
         }
         seq++;
     }
     if (seq === 0)
         fail('events.ndjson holds no events (a bundle needs at least one)');
-    if (seq !== m.eventCount)
-        fail(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+    if (seq !== manifest.eventCount)
+        fail(`manifest event_count is ${manifest.eventCount} but events.ndjson holds ${seq} events`);
     const runRoot = `sha256:${root.digest('hex')}`;
-    if (runRoot !== m.runRoot)
-        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
-    if (m.bundleId !== m.runRoot)
+    if (runRoot !== manifest.runRoot)
+        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${manifest.runRoot}`);
+    if (manifest.bundleId !== manifest.runRoot)
         fail('manifest bundle_id does not equal the run root');
     return { decisions: run.decisions, skipped, window: earliest && latest ? { start: (0,core_time/* autoSi */.Qs)(earliest), end: (0,core_time/* autoSi */.Qs)(latest) } : null };
 }
@@ -9775,31 +9797,31 @@ function readEvents(bytes, m, file, limits) {
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema) {
-    const k = (0,classify/* classify */.L)({ schema, observed_tool_decisions: [] });
-    if (k.kind === 'other')
-        return k.name;
-    throw new read_error/* ReadError */.F('manifest', k.kind === 'error'
-        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${k.reason}`
+    const kind = (0,classify/* classify */.L)({ schema, observed_tool_decisions: [] });
+    if (kind.kind === 'other')
+        return kind.name;
+    throw new read_error/* ReadError */.F('manifest', kind.kind === 'error'
+        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${kind.reason}`
         : `the archive's manifest names ${schema}, which is not an archive`);
 }
 /** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
 function otherArchive(bytes, limits) {
-    const d = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!d.ok)
+    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!decoded.ok)
         return null;
-    const r = (0,strict/* parseStrict */.z)(d.value, { maxDepth: limits.maxDepth });
-    const v = r.ok ? r.value.json : null;
-    return (0,json/* isObject */.G)(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
+    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
+    const value = parsed.ok ? parsed.value.json : null;
+    return (0,json/* isObject */.G)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
 }
 /** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
-    const d = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!d.ok)
-        throw new read_error/* ReadError */.F('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
-    const r = (0,strict/* parseStrict */.z)(d.value, { maxDepth: limits.maxDepth });
-    if (!r.ok)
-        throw new read_error/* ReadError */.F('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
-    const m = r.value.json;
+    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!decoded.ok)
+        throw new read_error/* ReadError */.F('manifest', `manifest.json is not valid UTF-8 (byte ${decoded.reason})`);
+    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
+    if (!parsed.ok)
+        throw new read_error/* ReadError */.F('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
+    const m = parsed.value.json;
     if (!(0,json/* isObject */.G)(m))
         throw new read_error/* ReadError */.F('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
@@ -9833,8 +9855,8 @@ function readManifest(bytes, limits) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
         throw new read_error/* ReadError */.F('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    const p = (0,json/* isObject */.G)(m['producer']) ? m['producer'] : {};
-    const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
+    const parsed2 = (0,json/* isObject */.G)(m['producer']) ? m['producer'] : {};
+    const text = (k) => (typeof parsed2[k] === 'string' ? parsed2[k] : null);
     return {
         producer: { name: text('name'), version: text('version'), git: text('git') },
         runId,
@@ -9901,10 +9923,10 @@ class GunzipSource {
     /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
     async drain() {
         let zeros = true;
-        const check = (b) => {
+        const check = (bytes) => {
             if (zeros)
-                for (let i = 0; i < b.length; i++)
-                    if (b[i] !== 0) {
+                for (let i = 0; i < bytes.length; i++)
+                    if (bytes[i] !== 0) {
                         zeros = false;
                         break;
                     }
@@ -9922,9 +9944,9 @@ class GunzipSource {
         return zeros;
     }
 }
-function gzipReason(e) {
-    const m = e.message ?? '';
-    if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
+function gzipReason(error) {
+    const m = error.message ?? '';
+    if (error.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
         return 'gzip stream is truncated (it ends before its trailer)';
     if (/incorrect header check|unknown compression/i.test(m))
         return 'not a gzip stream (bad gzip header)';
@@ -9945,41 +9967,41 @@ function gzipReason(e) {
 
 
 const BLOCK = 512;
-const isZero = (b) => {
-    for (let i = 0; i < b.length; i++)
-        if (b[i] !== 0)
+const isZero = (bytes) => {
+    for (let i = 0; i < bytes.length; i++)
+        if (bytes[i] !== 0)
             return false;
     return true;
 };
-const cstring = (b, start, len) => {
-    const end = b.indexOf(0, start);
-    return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
+const cstring = (bytes, start, len) => {
+    const end = bytes.indexOf(0, start);
+    return bytes.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
 };
-function octal(b, start, len, what) {
-    if (((b[start] ?? 0) & 0x80) !== 0) {
+function octal(bytes, start, len, what) {
+    if (((bytes[start] ?? 0) & 0x80) !== 0) {
         // GNU base-256: only sizes that fit in a double are meaningful here.
         let v = 0;
         for (let i = start + 1; i < start + len; i++)
-            v = v * 256 + (b[i] ?? 0);
-        if (((b[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v))
+            v = v * 256 + (bytes[i] ?? 0);
+        if (((bytes[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v))
             throw new read_error/* ReadError */.F('tar', `tar header ${what} field is out of range`);
         return v;
     }
-    const s = b
+    const text = bytes
         .toString('latin1', start, start + len)
         .replace(/[\0 ]+$/, '')
         .replace(/^ +/, '');
-    if (s === '')
+    if (text === '')
         return 0;
-    if (!/^[0-7]+$/.test(s))
+    if (!/^[0-7]+$/.test(text))
         throw new read_error/* ReadError */.F('tar', `tar header ${what} field is not octal`);
-    return parseInt(s, 8);
+    return parseInt(text, 8);
 }
-function checksumOk(h) {
-    const declared = octal(h, 148, 8, 'checksum');
+function checksumOk(bytes) {
+    const declared = octal(bytes, 148, 8, 'checksum');
     let sum = 0;
     for (let i = 0; i < BLOCK; i++)
-        sum += i >= 148 && i < 156 ? 32 : (h[i] ?? 0);
+        sum += i >= 148 && i < 156 ? 32 : (bytes[i] ?? 0);
     return sum === declared;
 }
 const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
@@ -10015,27 +10037,27 @@ async function* members(src, limits) {
     for (;;) {
         if (!consumed)
             throw new read_error/* ReadError */.F('tar', 'internal: member data not consumed');
-        const h = await src.read(BLOCK);
-        if (h.length === 0) {
+        const bytes = await src.read(BLOCK);
+        if (bytes.length === 0) {
             if (longName !== undefined)
                 throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header (truncated)');
             return; // EOF at a header boundary: tolerated like the end marker
         }
-        if (h.length < BLOCK)
+        if (bytes.length < BLOCK)
             throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside a header');
-        if (isZero(h)) {
+        if (isZero(bytes)) {
             if (longName !== undefined)
                 throw new read_error/* ReadError */.F('tar', 'tar archive ends after an extended header');
             return;
         }
-        if (!checksumOk(h))
+        if (!checksumOk(bytes))
             throw new read_error/* ReadError */.F('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
-        const type = String.fromCharCode(h[156] ?? 0);
-        const size = octal(h, 124, 12, 'size');
-        const magic = h.toString('latin1', 257, 263);
+        const type = String.fromCharCode(bytes[156] ?? 0);
+        const size = octal(bytes, 124, 12, 'size');
+        const magic = bytes.toString('latin1', 257, 263);
         const ustar = magic === 'ustar\0' || magic === 'ustar ';
-        let name = cstring(h, 0, 100);
-        const prefix = ustar && magic === 'ustar\0' ? cstring(h, 345, 155) : '';
+        let name = cstring(bytes, 0, 100);
+        const prefix = ustar && magic === 'ustar\0' ? cstring(bytes, 345, 155) : '';
         if (prefix)
             name = `${prefix}/${name}`;
         if (type === 'x' || type === 'L') {
@@ -10111,10 +10133,10 @@ async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_
     try {
         return { ok: true, value: await walk(source, file, limits) };
     }
-    catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
-            return { ok: false, reason: e };
-        throw e;
+    catch (error) {
+        if (error instanceof read_error/* ReadError */.F)
+            return { ok: false, reason: error };
+        throw error;
     }
 }
 /** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
@@ -10125,10 +10147,10 @@ function archive_open(source, limits) {
             throw new read_error/* ReadError */.F('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
         return { size, input: 'path' in source ? (0,external_node_fs_.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
     }
-    catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
-            throw e;
-        throw new read_error/* ReadError */.F('io', `cannot read file: ${(0,read_error/* ioReason */.N)(e)}`);
+    catch (error) {
+        if (error instanceof read_error/* ReadError */.F)
+            throw error;
+        throw new read_error/* ReadError */.F('io', `cannot read file: ${(0,read_error/* ioReason */.N)(error)}`);
     }
 }
 const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
@@ -10205,15 +10227,15 @@ async function walk(source, file, limits) {
         };
         return { kind: 'bundle', events, facts };
     }
-    catch (e) {
-        if (e instanceof read_error/* ReadError */.F)
-            throw e;
-        const err = e;
+    catch (error) {
+        if (error instanceof read_error/* ReadError */.F)
+            throw error;
+        const err = error;
         if (typeof err.code === 'string' && err.code.startsWith('Z_'))
             throw new read_error/* ReadError */.F('gzip', gzipReason(err));
         if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
             throw new read_error/* ReadError */.F('io', `cannot read file: ${err.code}`);
-        throw e;
+        throw error;
     }
     finally {
         input.destroy();
@@ -10227,8 +10249,8 @@ async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LI
         return { run: null, records: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
     const archive = verified.value;
     if (archive.kind === 'other') {
-        const f = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
-        return { run: null, records: [], findings: [f] };
+        const problem = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        return { run: null, records: [], findings: [problem] };
     }
     const { decisions, skipped } = archive.events;
     const findings = [];
@@ -10267,9 +10289,9 @@ const KNOWN = [
 ];
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name) {
-    const n = name.trim().toLowerCase();
+    const name2 = name.trim().toLowerCase();
     for (const k of KNOWN)
-        if (n.startsWith(k[0].replace(/\.v0$/, '')))
+        if (name2.startsWith(k[0].replace(/\.v0$/, '')))
             return k;
     return null;
 }
@@ -10330,8 +10352,8 @@ function classify(value) {
     if (typeof schema === 'string')
         return byName(schema, value, 'schema');
     if (event) {
-        const k = byName(type, value['data'], 'event');
-        return k;
+        const kind = byName(type, value['data'], 'event');
+        return kind;
     }
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }
@@ -10372,9 +10394,9 @@ function classify(value) {
 const PRUNED = new Set(['.git', 'node_modules']);
 const toPosix = (p) => p.split((node_path__WEBPACK_IMPORTED_MODULE_1___default().sep)).join('/');
 /** What kind of special file a path is, for messages. */
-function special(p) {
+function special(path) {
     try {
-        const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(p);
+        const st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(path);
         if (st.isFIFO())
             return 'a FIFO';
         if (st.isSocket())
@@ -10388,9 +10410,9 @@ function special(p) {
     return 'a special file';
 }
 /** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
-const inside = (root, p) => {
-    const r = node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(root, p);
-    return r === '' || (!r.startsWith('..') && !node_path__WEBPACK_IMPORTED_MODULE_1___default().isAbsolute(r));
+const inside = (root, where) => {
+    const rel = node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(root, where);
+    return rel === '' || (!rel.startsWith('..') && !node_path__WEBPACK_IMPORTED_MODULE_1___default().isAbsolute(rel));
 };
 const relOf = (w, abs) => toPosix(node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(w.cwd, abs));
 /** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
@@ -10401,24 +10423,24 @@ const where = (rel) => ({ file: rel, line: 1, column: 1 });
  * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
  * does not name is never taken and never reported, whatever it is.
  */
-function walk(w, dir, input, take, findings, inScope = () => true) {
+function walk(state, dir, input, take, findings, inScope = () => true) {
     const stack = [dir];
     while (stack.length > 0) {
-        const d = stack.pop();
+        const digest = stack.pop();
         let list;
         try {
-            list = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(d, { withFileTypes: true });
+            list = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readdirSync)(digest, { withFileTypes: true });
         }
-        catch (e) {
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .messageOf */ .bD)(e)}`));
+        catch (error) {
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(state, digest) || '.'), `cannot read directory: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .messageOf */ .bD)(error)}`));
             continue;
         }
         for (const ent of list) {
-            if (++w.entries > _limits_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_WALK_ENTRIES */ .MH) {
-                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(w, input), `more than ${_limits_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_WALK_ENTRIES */ .MH} entries under the inputs; narrow the paths`));
+            if (++state.entries > _limits_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_WALK_ENTRIES */ .MH) {
+                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(state, input), `more than ${_limits_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_WALK_ENTRIES */ .MH} entries under the inputs; narrow the paths`));
                 return;
             }
-            const abs = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(d, ent.name);
+            const abs = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(digest, ent.name);
             if (ent.isDirectory()) {
                 if (!PRUNED.has(ent.name))
                     stack.push(abs);
@@ -10430,14 +10452,14 @@ function walk(w, dir, input, take, findings, inScope = () => true) {
                 take(abs);
             }
             else if (ent.isSymbolicLink()) {
-                link(w, abs, take, findings);
+                link(state, abs, take, findings);
             }
             else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(ent.name) === 'attestation') {
                 take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
             }
             else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(ent.name) !== null) {
                 // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
+                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(relOf(state, abs)), `not a regular file (${special(abs)}); not read`));
             }
         }
     }
@@ -10447,8 +10469,8 @@ function walk(w, dir, input, take, findings, inScope = () => true) {
  * never into a directory. An attestation's name is taken whatever it leads to: it is read beside
  * its artifact, which refuses it once (gate/evidence.ts), or it is an orphan.
  */
-function link(w, abs, take, findings) {
-    const rel = relOf(w, abs);
+function link(walk, abs, take, findings) {
+    const rel = relOf(walk, abs);
     if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation') {
         take(abs);
         return;
@@ -10463,7 +10485,7 @@ function link(w, abs, take, findings) {
             findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(rel), 'broken symbolic link'));
         return;
     }
-    if (!inside(w.realWorkspace, real)) {
+    if (!inside(walk.realWorkspace, real)) {
         findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
         return;
     }
@@ -10482,21 +10504,21 @@ function link(w, abs, take, findings) {
         findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
 }
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
-function expand(w, input, noMatch) {
+function expand(state, input, noMatch) {
     const findings = [];
     const files = [];
     const attestations = [];
     const add = (abs) => {
-        files.push({ path: abs, rel: relOf(w, abs) });
+        files.push({ path: abs, rel: relOf(state, abs) });
     };
     const attestation = (abs) => {
         if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation')
-            attestations.push({ path: abs, rel: relOf(w, abs) });
+            attestations.push({ path: abs, rel: relOf(state, abs) });
     };
     const scan = picomatch__WEBPACK_IMPORTED_MODULE_6___default().scan(input);
-    const base = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
-    if (!inside(w.workspace, base)) {
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
+    const base = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(state.workspace, base)) {
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
         return { files, findings, attestations };
     }
     let st;
@@ -10507,7 +10529,7 @@ function expand(w, input, noMatch) {
         // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
         const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
         if (noMatch === 'error')
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(state, input), `"${input}" matched no file (${why})`, noMatch));
         return { files, findings, attestations };
     }
     // Lexically inside is not enough: the input, or any directory above it, may be a link out.
@@ -10518,29 +10540,29 @@ function expand(w, input, noMatch) {
     catch {
         /* a broken link: reported below */
     }
-    if (!real || !inside(w.realWorkspace, real)) {
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+    if (!real || !inside(state.realWorkspace, real)) {
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
         return { files, findings, attestations };
     }
     if (st.isSymbolicLink())
         st = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.statSync)(real);
     if (scan.isGlob) {
-        const match = picomatch__WEBPACK_IMPORTED_MODULE_6___default()(relOf(w, node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(w.cwd, input)), { dot: true });
+        const match = picomatch__WEBPACK_IMPORTED_MODULE_6___default()(relOf(state, node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(state.cwd, input)), { dot: true });
         let ignored = 0;
-        walk(w, base, input, (abs) => {
-            const rel = relOf(w, abs);
-            if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(rel, w.role))
+        walk(state, base, input, (abs) => {
+            const rel = relOf(state, abs);
+            if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(rel, state.role))
                 add(abs);
             else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(rel) === 'attestation')
                 attestation(abs);
             else
                 ignored++;
-        }, findings, (abs) => match(relOf(w, abs)));
+        }, findings, (abs) => match(relOf(state, abs)));
         if (ignored > 0)
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .EXTENSION_LIST */ .RV}; not read`));
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .EXTENSION_LIST */ .RV}; not read`));
     }
     else if (st.isDirectory()) {
-        walk(w, base, input, (abs) => ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(abs, w.role) ? add(abs) : attestation(abs)), findings);
+        walk(state, base, input, (abs) => ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(abs, state.role) ? add(abs) : attestation(abs)), findings);
     }
     else if (st.isFile()) {
         if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(base) === 'attestation')
@@ -10549,11 +10571,11 @@ function expand(w, input, noMatch) {
             add(base);
     }
     else {
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));
         return { files, findings, attestations };
     }
     if (files.length === 0)
-        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
+        findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(state, input), `"${input}" matched no artifact file`, noMatch));
     return { files, findings, attestations };
 }
 /**
@@ -10575,20 +10597,20 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     catch {
         realWorkspace = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(workspace);
     }
-    const w = { cwd, workspace, realWorkspace, role, entries: 0 };
+    const walk = { cwd, workspace, realWorkspace, role, entries: 0 };
     const findings = [];
     const found = new Map();
     const attestations = new Map();
     for (const input of trimmed) {
         if (input === '' || input.startsWith('!'))
             continue;
-        const e = expand(w, input, explicit ? 'error' : 'notice');
-        for (const f of e.findings)
+        const discovery = expand(walk, input, explicit ? 'error' : 'notice');
+        for (const f of discovery.findings)
             findings.push(f);
-        for (const f of e.files)
+        for (const f of discovery.files)
             if (!found.has(f.rel))
                 found.set(f.rel, f);
-        for (const f of e.attestations)
+        for (const f of discovery.attestations)
             attestations.set(f.rel, f);
     }
     const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => (0,_core_text_js__WEBPACK_IMPORTED_MODULE_5__/* .cmp */ .r2)(a.rel, b.rel));
@@ -10638,15 +10660,15 @@ class LineIndex {
     }
     locate(offset) {
         if (offset >= this.at) {
-            const t = this.text;
+            const text = this.text;
             const starts = this.starts;
             if (this.nextBreak === -2)
-                this.nextBreak = t.indexOf('\n');
+                this.nextBreak = text.indexOf('\n');
             while (this.nextBreak !== -1 && this.nextBreak < offset) {
                 this.line++;
                 this.lineStart = this.nextBreak + 1;
                 starts?.push(this.lineStart);
-                this.nextBreak = t.indexOf('\n', this.lineStart);
+                this.nextBreak = text.indexOf('\n', this.lineStart);
             }
             this.at = offset;
             return { line: this.line + 1, column: offset - this.lineStart + 1 };
@@ -10667,8 +10689,8 @@ class LineIndex {
     behind() {
         if (!this.starts) {
             const starts = [0];
-            const t = this.text;
-            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
+            const text = this.text;
+            for (let i = text.indexOf('\n'); i !== -1 && i < this.lineStart; i = text.indexOf('\n', i + 1))
                 starts.push(i + 1);
             this.starts = starts;
         }
@@ -10732,13 +10754,13 @@ class LocatingSink {
     }
 }
 /** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
-function utf16(b) {
-    const le = b[0] === 0xff && b[1] === 0xfe;
-    const be = b[0] === 0xfe && b[1] === 0xff;
-    const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
+function utf16(bytes) {
+    const le = bytes[0] === 0xff && bytes[1] === 0xfe;
+    const be = bytes[0] === 0xfe && bytes[1] === 0xff;
+    const nulls = bytes.length >= 4 && ((bytes[1] === 0 && bytes[3] === 0 && bytes[0] !== 0) || (bytes[0] === 0 && bytes[2] === 0 && bytes[1] !== 0));
     if (!le && !be && !nulls)
         return null;
-    const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
+    const order = le || (!be && bytes[1] === 0) ? 'little-endian' : 'big-endian';
     return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
 }
 const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
@@ -10752,8 +10774,8 @@ function decode(bytes, limits, sink, options = {}) {
         try {
             raw = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
         }
-        catch (e) {
-            const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
+        catch (error) {
+            const tooLarge = error.code === 'ERR_BUFFER_TOO_LARGE';
             sink.error({ line: 1, column: 1 }, tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream');
             return null;
         }
@@ -10774,10 +10796,10 @@ function* documents(text, mode, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     const parse = (start, end) => {
-        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
-        if (r.ok)
-            return { value: r.value.json, start, elements: r.value.elements };
-        sink.error({ offset: r.reason.offset }, r.reason.message);
+        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        if (parsed.ok)
+            return { value: parsed.value.json, start, elements: parsed.value.elements };
+        sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
         return null;
     };
     if (mode === 'json') {
@@ -10854,11 +10876,11 @@ function* logLines(text, options, sink) {
             yield { kind: 'text', start, end };
             continue;
         }
-        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
-        if (r.ok)
-            yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
+        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        if (parsed.ok)
+            yield { kind: 'json', doc: { value: parsed.value.json, start, elements: parsed.value.elements } };
         else
-            sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
+            sink.error({ offset: parsed.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${parsed.reason.message}`);
     }
 }
 const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -10886,11 +10908,11 @@ function* values(text, opts, limits, sink) {
             sink.error({ offset: at }, (0,read_limits/* lineTooLong */.ti)(limits));
         }
         else {
-            const r = (0,strict/* parseStrict */.z)(text, opts, at, end.value);
-            if (r.ok)
-                yield { doc: { value: r.value.json, start: at, elements: r.value.elements }, end: end.value };
+            const parsed = (0,strict/* parseStrict */.z)(text, opts, at, end.value);
+            if (parsed.ok)
+                yield { doc: { value: parsed.value.json, start: at, elements: parsed.value.elements }, end: end.value };
             else
-                sink.error({ offset: r.reason.offset }, r.reason.message);
+                sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
         }
         at = end.value;
     }
@@ -10929,8 +10951,8 @@ const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
 /** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
-function onlySubject(s) {
-    const subject = s['subject'];
+function onlySubject(source) {
+    const subject = source['subject'];
     if (!Array.isArray(subject) || subject.length !== 1)
         return { ok: false, reason: 'the Statement must have exactly one subject' };
     const only = subject[0];
@@ -10941,34 +10963,34 @@ function onlySubject(s) {
     return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
 }
 /** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
-function notAnEnvelope(v) {
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verificationResult'))
+function notAnEnvelope(value) {
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'verificationResult'))
         return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
-    if (v['_type'] === STATEMENT_TYPE)
+    if (value['_type'] === STATEMENT_TYPE)
         return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
-    if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
+    if (typeof value['mediaType'] === 'string' && value['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
         return 'a Sigstore bundle (check it by identity: --certificate-identity)';
     return null;
 }
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
-function readEnvelope(v, loc) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(v))
+function readEnvelope(value, loc) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(value))
         return { ok: false, reason: 'an envelope is not a JSON object' };
-    const what = notAnEnvelope(v);
+    const what = notAnEnvelope(value);
     if (what)
         return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
-    for (const k of Object.keys(v)) {
+    for (const k of Object.keys(value)) {
         if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
             return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     }
-    const type = v['payloadType'];
+    const type = value['payloadType'];
     if (typeof type !== 'string' || type === '')
         return { ok: false, reason: 'payloadType is not a non-empty string' };
-    const p = v['payload'];
-    const payload = typeof p === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(p) : null;
+    const given = value['payload'];
+    const payload = typeof given === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(given) : null;
     if (!payload)
         return { ok: false, reason: 'payload is not standard base64 (with padding)' };
-    const sigs = v['signatures'];
+    const sigs = value['signatures'];
     if (!Array.isArray(sigs) || sigs.length === 0)
         return { ok: false, reason: 'signatures is not a non-empty array' };
     if (sigs.length > _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4)
@@ -11016,11 +11038,11 @@ function readEnvelopeFile(file, bytes, limits) {
     const at = (offset) => sink.at(offset);
     const envelopes = [];
     for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)) {
-        const e = readEnvelope(doc.value, at(doc.start));
-        if (e.ok)
-            envelopes.push(e.value);
+        const result = readEnvelope(doc.value, at(doc.start));
+        if (result.ok)
+            envelopes.push(result.value);
         else
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('invalid_artifact', at(doc.start), `DSSE envelope: ${result.reason}`));
     }
     return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
 }
@@ -11135,10 +11157,10 @@ const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit w
  * it before it yields or copies it. Read to its end, not to the size stat gave: a file that grows
  * past the limit while it is read is refused all the same.
  */
-function readTransient(p, limits) {
+function readTransient(path, limits) {
     let fd;
     try {
-        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(p, 'r');
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.openSync)(path, 'r');
         const size = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.fstatSync)(fd).size;
         if (size > limits.maxFileBytes)
             return { ok: false, reason: (0,_limits_js__WEBPACK_IMPORTED_MODULE_7__/* .fileTooLarge */ .ME)(size, limits) };
@@ -11170,8 +11192,8 @@ function readTransient(p, limits) {
             return { ok: false, reason: GREW(limits) };
         return { ok: true, value: buf.subarray(0, got) };
     }
-    catch (e) {
-        return { ok: false, reason: `cannot read file: ${(0,_read_error_js__WEBPACK_IMPORTED_MODULE_8__/* .ioReason */ .N)(e)}` };
+    catch (error) {
+        return { ok: false, reason: `cannot read file: ${(0,_read_error_js__WEBPACK_IMPORTED_MODULE_8__/* .ioReason */ .N)(error)}` };
     }
     finally {
         if (fd !== undefined)
@@ -11220,8 +11242,8 @@ function readNamedFile(file, limits) {
     try {
         st = (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.statSync)(file);
     }
-    catch (e) {
-        return { ok: false, reason: `cannot read (${(0,_read_error_js__WEBPACK_IMPORTED_MODULE_8__/* .ioReason */ .N)(e)})` };
+    catch (error) {
+        return { ok: false, reason: `cannot read (${(0,_read_error_js__WEBPACK_IMPORTED_MODULE_8__/* .ioReason */ .N)(error)})` };
     }
     if (!st.isFile())
         return { ok: false, reason: 'not a regular file; not read' };
@@ -11230,12 +11252,12 @@ function readNamedFile(file, limits) {
     return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
 }
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
-async function fileSha256(p) {
+async function fileSha256(path) {
     try {
-        const h = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
-        for await (const chunk of (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.createReadStream)(p))
-            h.update(chunk);
-        return h.digest('hex');
+        const hash = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256');
+        for await (const chunk of (0,node_fs__WEBPACK_IMPORTED_MODULE_1__.createReadStream)(path))
+            hash.update(chunk);
+        return hash.digest('hex');
     }
     catch {
         return undefined; // the reader reports why the file cannot be read
@@ -11246,9 +11268,9 @@ async function readOne(file, role, limits, digest = false) {
     const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
-        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await (0,_bundle_archive_js__WEBPACK_IMPORTED_MODULE_4__/* .readBundle */ .B)({ path: file.path }, file.rel, (0,_limits_js__WEBPACK_IMPORTED_MODULE_7__/* .bundleLimits */ .x0)(limits));
-        const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
-        return sha256 === undefined ? r : { ...r, sha256 };
+        const readResult = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await (0,_bundle_archive_js__WEBPACK_IMPORTED_MODULE_4__/* .readBundle */ .B)({ path: file.path }, file.rel, (0,_limits_js__WEBPACK_IMPORTED_MODULE_7__/* .bundleLimits */ .x0)(limits));
+        const sha256 = digest ? (readResult.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
+        return sha256 === undefined ? readResult : { ...readResult, sha256 };
     }
     if (!(0,_formats_js__WEBPACK_IMPORTED_MODULE_6__/* .formatOf */ .be)(file.rel))
         return fail(UNSUPPORTED);
@@ -11257,8 +11279,8 @@ async function readOne(file, role, limits, digest = false) {
         return fail(read.reason);
     const bytes = read.value;
     // Both before anything yields: the buffer is this thread's, and the next file is read into it.
-    const r = readTextArtifact(file.rel, role, bytes, limits);
-    return digest ? { ...r, sha256: (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(bytes).digest('hex') } : r;
+    const fileRead = readTextArtifact(file.rel, role, bytes, limits);
+    return digest ? { ...fileRead, sha256: (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256').update(bytes).digest('hex') } : fileRead;
 }
 
 
@@ -11297,8 +11319,8 @@ function formatOf(file) {
 }
 /** Whether a directory or glob input of this role picks the file up. */
 function discoverable(file, role) {
-    const f = formatOf(file);
-    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
+    const format = formatOf(file);
+    return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
 }
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
 const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
@@ -11306,8 +11328,8 @@ const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
 const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
 /** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
 function attestedBy(attestation) {
-    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
-    return m ? attestation.slice(0, m.index) : null;
+    const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return match ? attestation.slice(0, match.index) : null;
 }
 
 
@@ -11355,9 +11377,9 @@ class ScanError {
         this.message = message;
     }
 }
-const describe = (s) => {
-    const j = JSON.stringify(s);
-    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
+const describe = (text) => {
+    const source = JSON.stringify(text);
+    return source.length > 80 ? source.slice(0, 77) + '…"' : source;
 };
 /** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
 function scan(text, options, start = 0, end = text.length) {
@@ -11373,31 +11395,31 @@ function firstValueEnd(text, options, start, end = text.length) {
         scanner.run(true);
         return { ok: true, value: scanner.valueEnd };
     }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, reason: { offset: e.offset, message: e.message } };
-        throw e;
+    catch (error) {
+        if (error instanceof ScanError)
+            return { ok: false, reason: { offset: error.offset, message: error.message } };
+        throw error;
     }
 }
 function runScanner(scanner) {
     try {
         return { ok: true, value: scanner.run() };
     }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, reason: { offset: e.offset, message: e.message } };
-        throw e;
+    catch (error) {
+        if (error instanceof ScanError)
+            return { ok: false, reason: { offset: error.offset, message: error.message } };
+        throw error;
     }
 }
 /**
  * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
  * collision only costs a comparison of the two decoded keys.
  */
-function keyHash(s, a, b) {
+function keyHash(text, a, b) {
     const n = b - a;
     if (n === 0)
         return 0;
-    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
+    return ((Math.imul(Math.imul(Math.imul(n, 65599) + text.charCodeAt(a), 65599) + text.charCodeAt(a + (n >> 1)), 31) + text.charCodeAt(b - 1)) | 0);
 }
 /** Members remembered per open object before switching to a Set of decoded keys. */
 const SMALL = 16;
@@ -11427,9 +11449,9 @@ function tables(depths) {
     return shared;
 }
 class Scanner {
-    s;
+    text;
     end;
-    o;
+    options;
     trusted;
     i;
     depth = 0;
@@ -11466,28 +11488,28 @@ class Scanner {
      * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
      * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
      */
-    constructor(s, start, end, o, trusted) {
-        this.s = s;
+    constructor(text, start, end, options, trusted) {
+        this.text = text;
         this.end = end;
-        this.o = o;
+        this.options = options;
         this.trusted = trusted;
         this.i = start;
-        const t = tables(o.maxDepth + 2);
-        this.kinds = t.kinds;
-        this.counts = t.counts;
-        this.starts = t.starts;
-        this.ends = t.ends;
-        this.hashes = t.hashes;
-        this.escapes = t.escapes;
-        const plan = collectPlan(o.collect ?? NO_PATHS);
+        const lookup = tables(options.maxDepth + 2);
+        this.kinds = lookup.kinds;
+        this.counts = lookup.counts;
+        this.starts = lookup.starts;
+        this.ends = lookup.ends;
+        this.hashes = lookup.hashes;
+        this.escapes = lookup.escapes;
+        const plan = collectPlan(options.collect ?? NO_PATHS);
         this.wantedKeys = plan.keys;
         this.maxPath = plan.maxPath;
-        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
+        this.maxKeys = options.maxKeys ?? Number.MAX_SAFE_INTEGER;
     }
     /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
     valueEnd = -1;
     run(firstOnly = false) {
-        const { s, end } = this;
+        const { text: s, end } = this;
         if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
             throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
         this.ws();
@@ -11526,13 +11548,13 @@ class Scanner {
     what() {
         if (this.i >= this.end)
             return 'the end of the input (truncated?)';
-        const ch = this.s.codePointAt(this.i) ?? 0;
+        const ch = this.text.codePointAt(this.i) ?? 0;
         return ch < 0x20 || ch === 0x7f
             ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
             : `'${String.fromCodePoint(ch)}'`;
     }
     ws() {
-        const { s, end } = this;
+        const { text: s, end } = this;
         let i = this.i;
         while (i < end) {
             const c = s.charCodeAt(i);
@@ -11554,7 +11576,7 @@ class Scanner {
     /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
     value() {
         this.ws();
-        const { s, end } = this;
+        const { text: s, end } = this;
         const i = this.i;
         if (i >= end)
             throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
@@ -11578,8 +11600,8 @@ class Scanner {
     }
     open(kind) {
         const parentDepth = this.depth;
-        if (parentDepth >= this.o.maxDepth) {
-            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
+        if (parentDepth >= this.options.maxDepth) {
+            throw new ScanError(this.i, `nesting deeper than ${this.options.maxDepth} levels`);
         }
         const d = ++this.depth;
         this.kinds[d] = kind;
@@ -11603,7 +11625,7 @@ class Scanner {
         }
         this.ws();
         const close = kind === 1 ? C.RBRACE : C.RBRACKET;
-        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
+        if (this.i < this.end && this.text.charCodeAt(this.i) === close) {
             this.i++;
             this.depth--;
             return;
@@ -11628,7 +11650,7 @@ class Scanner {
     sameRaw(a, b, a2, b2) {
         if (b - a !== b2 - a2)
             return false;
-        const { s } = this;
+        const { text: s } = this;
         for (let k = 0; k < b - a; k++)
             if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
                 return false;
@@ -11636,13 +11658,13 @@ class Scanner {
     }
     /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
     decoded(a, b) {
-        const raw = this.s.slice(a - 1, b + 1);
+        const raw = this.text.slice(a - 1, b + 1);
         return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
     }
     /** An object member starts here: key, colon, then its value. */
     key() {
         this.ws();
-        const { s } = this;
+        const { text: s } = this;
         if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
             throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
         }
@@ -11707,9 +11729,9 @@ class Scanner {
     }
     /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
     quickEnd(start) {
-        const q = this.s.indexOf('"', start + 1);
+        const q = this.text.indexOf('"', start + 1);
         if (this.nextBackslash !== -1 && this.nextBackslash < start)
-            this.nextBackslash = this.s.indexOf('\\', start);
+            this.nextBackslash = this.text.indexOf('\\', start);
         return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
     }
     /**
@@ -11720,7 +11742,7 @@ class Scanner {
      * instead of character by character.
      */
     escapedEnd(start) {
-        const { s } = this;
+        const { text: s } = this;
         let q = s.indexOf('"', start + 1);
         for (;;) {
             if (q === -1)
@@ -11738,7 +11760,7 @@ class Scanner {
     }
     /** A string starts at the quote; moves past it and says whether it held an escape. */
     skipString() {
-        const { s, end } = this;
+        const { text: s, end } = this;
         const start = this.i;
         if (this.trusted) {
             const q = this.quickEnd(start);
@@ -11784,11 +11806,11 @@ class Scanner {
     string() {
         const start = this.i;
         this.escaped = this.skipString();
-        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
+        this.hash = this.escaped ? 0 : keyHash(this.text, start + 1, this.i - 1);
     }
     /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
     escape(i) {
-        const { s, end } = this;
+        const { text: s, end } = this;
         if (i + 1 >= end)
             throw new ScanError(i, 'unterminated escape (truncated?)');
         const e = s.charCodeAt(i + 1);
@@ -11816,7 +11838,7 @@ class Scanner {
             throw new ScanError(at - 2, 'truncated \\u escape');
         let v = 0;
         for (let k = 0; k < 4; k++) {
-            const c = this.s.charCodeAt(at + k);
+            const c = this.text.charCodeAt(at + k);
             const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
             if (d < 0)
                 throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
@@ -11825,7 +11847,7 @@ class Scanner {
         return v;
     }
     number() {
-        const { s, end } = this;
+        const { text: s, end } = this;
         const start = this.i;
         let i = start;
         if (s.charCodeAt(i) === C.MINUS)
@@ -11904,68 +11926,68 @@ var json = __nccwpck_require__(6153);
  * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
  * the value. False is not an error: the scan then decides, and says where.
  */
-function provablyClean(text, value, o) {
+function provablyClean(text, value, options) {
     if (text.includes('\\u'))
         return false;
-    if (o.collect)
-        for (const p of o.collect)
+    if (options.collect)
+        for (const p of options.collect)
             if (holdsArray(value, p))
                 return false;
     walkState.colons = 0;
     walkState.bad = false;
-    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
+    walk(value, 1, options.maxDepth, options.maxKeys ?? Number.MAX_SAFE_INTEGER);
     return !walkState.bad && colonsIn(text) === walkState.colons;
 }
 /** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
 function holdsArray(value, path) {
-    let v = value;
+    let given = value;
     for (const k of path) {
-        if (!(0,json/* isObject */.G)(v) || !(0,json/* hasOwn */.$)(v, k))
+        if (!(0,json/* isObject */.G)(given) || !(0,json/* hasOwn */.$)(given, k))
             return false;
-        v = v[k];
+        given = given[k];
     }
-    return Array.isArray(v);
+    return Array.isArray(given);
 }
-const colonsIn = (s) => {
+const colonsIn = (text) => {
     let n = 0;
-    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
+    for (let i = text.indexOf(':'); i !== -1; i = text.indexOf(':', i + 1))
         n++;
     return n;
 };
 /** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
 const walkState = { colons: 0, bad: false };
-function walk(v, depth, maxDepth, maxKeys) {
-    if (typeof v === 'string') {
-        if (v.includes(':'))
-            walkState.colons += colonsIn(v);
+function walk(value, depth, maxDepth, maxKeys) {
+    if (typeof value === 'string') {
+        if (value.includes(':'))
+            walkState.colons += colonsIn(value);
         return;
     }
-    if (typeof v === 'number') {
-        if (!Number.isFinite(v))
+    if (typeof value === 'number') {
+        if (!Number.isFinite(value))
             walkState.bad = true;
         return;
     }
-    if (typeof v !== 'object' || v === null)
+    if (typeof value !== 'object' || value === null)
         return;
     if (depth > maxDepth) {
         walkState.bad = true;
         return;
     }
-    if (Array.isArray(v)) {
-        for (let i = 0; i < v.length && !walkState.bad; i++)
-            walk(v[i], depth + 1, maxDepth, maxKeys);
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length && !walkState.bad; i++)
+            walk(value[i], depth + 1, maxDepth, maxKeys);
         return;
     }
     // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
     // never a lookup by a key read from the input.
-    const keys = Object.keys(v);
+    const keys = Object.keys(value);
     if (keys.length > maxKeys)
         walkState.bad = true;
     walkState.colons += keys.length;
     for (const k of keys)
         if (k.includes(':'))
             walkState.colons += colonsIn(k);
-    for (const x of Object.values(v)) {
+    for (const x of Object.values(value)) {
         if (walkState.bad)
             return;
         walk(x, depth + 1, maxDepth, maxKeys);
@@ -12001,21 +12023,23 @@ function parseStrict(text, options, start = 0, end = text.length) {
     try {
         value = JSON.parse(slice);
     }
-    catch (e) {
-        const r = (0,scanner/* scan */.SQ)(slice, options);
+    catch (error) {
+        const scanned = (0,scanner/* scan */.SQ)(slice, options);
         // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
         return {
             ok: false,
-            reason: r.ok ? { offset: start, message: (0,core_text/* messageOf */.bD)(e) } : { offset: r.reason.offset + start, message: r.reason.message },
+            reason: scanned.ok
+                ? { offset: start, message: (0,core_text/* messageOf */.bD)(error) }
+                : { offset: scanned.reason.offset + start, message: scanned.reason.message },
         };
     }
     const trusted = wellFormed(slice);
     if (trusted && provablyClean(slice, value, options))
         return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
-    const r = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
-    if (!r.ok)
-        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
-    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+    const scanned2 = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
+    if (!scanned2.ok)
+        return { ok: false, reason: { offset: scanned2.reason.offset + start, message: scanned2.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? scanned2.value : shifted(scanned2.value, start) } };
 }
 const NO_ELEMENTS = new Map();
 function shifted(elements, by) {
@@ -12149,10 +12173,10 @@ const IO_WORDS = new Map([
     ['ELOOP', 'too many symbolic links'],
 ]);
 /** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
-const ioReason = (e) => {
-    const code = e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : null;
+const ioReason = (thrown) => {
+    const code = thrown instanceof Error && 'code' in thrown && typeof thrown.code === 'string' ? thrown.code : null;
     if (code === null)
-        return e instanceof Error ? e.message : String(e);
+        return thrown instanceof Error ? thrown.message : String(thrown);
     const words = IO_WORDS.get(code);
     return words ? `${words} (${code})` : code;
 };
@@ -12805,39 +12829,39 @@ const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest'
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
 const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
-function readSignatureMember(v) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v))
+function readSignatureMember(value) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(value))
         return { ok: false, reason: 'signature is not an object' };
-    for (const k of Object.keys(v))
+    for (const k of Object.keys(value))
         if (!MEMBERS.includes(k))
             return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     for (const k of MEMBERS)
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(v, k))
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(value, k))
             return { ok: false, reason: `signature.${k} is missing` };
-    if (v['version'] !== 1)
+    if (value['version'] !== 1)
         return { ok: false, reason: 'signature.version must be 1' };
-    if (v['algorithm'] !== 'ed25519')
+    if (value['algorithm'] !== 'ed25519')
         return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (v['payload_type'] !== PAYLOAD_TYPE)
+    if (value['payload_type'] !== PAYLOAD_TYPE)
         return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
     for (const k of ['signed_payload_digest', 'key_id']) {
-        const d = v[k];
-        if (typeof d !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(d))
+        const given = value[k];
+        if (typeof given !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(given))
             return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
     }
-    const sig = v['signature'];
+    const sig = value['signature'];
     if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
         return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
     }
-    const at = v['signed_at'];
+    const at = value['signed_at'];
     if (typeof at !== 'string' || !isSignedAt(at))
         return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
     const member = {
         version: 1,
         algorithm: 'ed25519',
         payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: v['signed_payload_digest'],
-        key_id: v['key_id'],
+        signed_payload_digest: value['signed_payload_digest'],
+        key_id: value['key_id'],
         signature: sig,
         signed_at: at,
     };
@@ -12857,8 +12881,8 @@ function payloadOf(record) {
 }
 /** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
 function pae(type, body) {
-    const t = Buffer.from(type, 'utf8');
-    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
+    const bytes = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${bytes.length} `, 'utf8'), bytes, Buffer.from(` ${body.length} `, 'utf8'), body]);
 }
 
 
@@ -12970,10 +12994,10 @@ function decodeUtf8(bytes) {
     return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
 }
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
-function firstInvalidUtf8(b) {
+function firstInvalidUtf8(bytes) {
     let i = 0;
-    while (i < b.length) {
-        const c = b[i] ?? 0;
+    while (i < bytes.length) {
+        const c = bytes[i] ?? 0;
         if (c < 0x80) {
             i++;
             continue;
@@ -12989,10 +13013,10 @@ function firstInvalidUtf8(b) {
             [n, min, cp] = [3, 0x10000, c & 0x07];
         else
             return i;
-        if (i + n >= b.length)
+        if (i + n >= bytes.length)
             return i;
         for (let k = 1; k <= n; k++) {
-            const cc = b[i + k] ?? 0;
+            const cc = bytes[i + k] ?? 0;
             if ((cc & 0xc0) !== 0x80)
                 return i;
             cp = (cp << 6) | (cc & 0x3f);
@@ -13001,14 +13025,14 @@ function firstInvalidUtf8(b) {
             return i;
         i += n + 1;
     }
-    return b.length;
+    return bytes.length;
 }
 /** 1-based line and column (in bytes) of a byte offset. */
-function byteLocation(b, offset) {
+function byteLocation(bytes, offset) {
     let line = 1;
     let lineStart = 0;
-    for (let i = 0; i < offset && i < b.length; i++) {
-        if (b[i] === 0x0a) {
+    for (let i = 0; i < offset && i < bytes.length; i++) {
+        if (bytes[i] === 0x0a) {
             line++;
             lineStart = i + 1;
         }

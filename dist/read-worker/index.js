@@ -292,8 +292,8 @@ function binding(subject) {
     const text = subjectText(subject);
     if (text !== null)
         return { ok: true, digest: sha256Digest(text) };
-    const c = jcs(subject);
-    return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+    const canonical = jcs(subject);
+    return canonical.ok ? { ok: true, digest: sha256Digest(canonical.text) } : canonical;
 }
 /**
  * The JCS text of a subject, `{action_class, target, verb}` (a call's or a record's), written out
@@ -328,41 +328,41 @@ const MAX_WRITTEN_DEPTH = 64;
  * of concatenations that every later use flattens again (a signed record's payload, an event's
  * content hash). A property test holds it equal to canonicalize over arbitrary values.
  */
-function jsonText(v, depth) {
-    switch (typeof v) {
+function jsonText(value, depth) {
+    switch (typeof value) {
         case 'string':
-            return v.isWellFormed() ? JSON.stringify(v) : null;
+            return value.isWellFormed() ? JSON.stringify(value) : null;
         case 'number':
-            return Number.isFinite(v) ? JSON.stringify(v) : null;
+            return Number.isFinite(value) ? JSON.stringify(value) : null;
         case 'boolean':
-            return v ? 'true' : 'false';
+            return value ? 'true' : 'false';
         case 'object':
             break;
         default:
             return null;
     }
-    if (v === null)
+    if (value === null)
         return 'null';
     if (depth >= MAX_WRITTEN_DEPTH)
         return null;
-    if (Array.isArray(v)) {
-        if (Object.getPrototypeOf(v) !== Array.prototype)
+    if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype)
             return null;
-        const parts = new Array(v.length);
-        for (let i = 0; i < v.length; i++) {
-            const x = v[i];
+        const parts = new Array(value.length);
+        for (let i = 0; i < value.length; i++) {
+            const given = value[i];
             // As JSON.stringify and canonicalize write them: an element with no JSON form (a hole, undefined, a function) is null.
-            const t = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : jsonText(x, depth + 1);
+            const t = given === undefined || typeof given === 'function' || typeof given === 'symbol' ? 'null' : jsonText(given, depth + 1);
             if (t === null)
                 return null;
             parts[i] = t;
         }
         return `[${parts.join(',')}]`;
     }
-    if (!isPlainObject(v) || typeof v.toJSON === 'function')
+    if (!isPlainObject(value) || typeof value.toJSON === 'function')
         return null;
     // Entries, not a lookup by key: a key is input text (`__proto__` included).
-    const members = Object.entries(v);
+    const members = Object.entries(value);
     sortByKey(members);
     const parts = [];
     for (const [k, x] of members) {
@@ -555,12 +555,12 @@ const byLocation = (a, b) => cmp(a.file, b.file) || a.line - b.line || a.column 
 /** Where a finding is, for ordering: its input, or its file, line and column. */
 const position = (a, b) => a.input !== undefined || b.input !== undefined ? cmp(a.input ?? '', b.input ?? '') : byLocation(a, b);
 /** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
-function compareFindings(a, b) {
-    return (groupOf(a) - groupOf(b) ||
-        position(a, b) ||
-        SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
-        cmp(a.code, b.code) ||
-        cmp(a.message, b.message));
+function compareFindings(left, right) {
+    return (groupOf(left) - groupOf(right) ||
+        position(left, right) ||
+        SEVERITY_TABLE[left.severity].rank - SEVERITY_TABLE[right.severity].rank ||
+        cmp(left.code, right.code) ||
+        cmp(left.message, right.message));
 }
 
 
@@ -601,26 +601,26 @@ const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
  */
 const quote = (s, max = 200) => clip(s, max);
 /** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-function clip(s, max, marker = '…') {
-    if (s.length <= max)
-        return s;
+function clip(text, max, marker = '…') {
+    if (text.length <= max)
+        return text;
     let cut = Math.max(0, max - marker.length);
-    const c = s.charCodeAt(cut - 1);
+    const c = text.charCodeAt(cut - 1);
     if (c >= 0xd800 && c <= 0xdbff)
         cut--;
-    return s.slice(0, cut) + marker;
+    return text.slice(0, cut) + marker;
 }
 /** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
-function editDistance(a, b) {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
+function editDistance(left, right) {
+    let prev = Array.from({ length: right.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= left.length; i++) {
         const cur = [i];
-        for (let j = 1; j <= b.length; j++) {
-            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        for (let j = 1; j <= right.length; j++) {
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (left[i - 1] === right[j - 1] ? 0 : 1));
         }
         prev = cur;
     }
-    return prev[b.length];
+    return prev[right.length];
 }
 /** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */
 function nearestName(word, candidates) {
@@ -665,10 +665,10 @@ function badDate(y, m, d) {
 }
 /** An RFC 3339 date-time, or why it is not one. */
 function parseRfc3339(text, options = {}) {
-    const m = SHAPE.exec(text);
-    if (!m)
+    const match = SHAPE.exec(text);
+    if (!match)
         return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i]));
     const date = badDate(y, mo, d);
     if (date)
         return { ok: false, reason: `is not a calendar date: ${date}` };
@@ -678,18 +678,18 @@ function parseRfc3339(text, options = {}) {
         return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
     if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
         return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
-    if (options.utc && !m[8])
+    if (options.utc && !match[8])
         return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
     let offset = 0;
-    if (!m[8]) {
-        const [oh, om] = [Number(m[10]), Number(m[11])];
+    if (!match[8]) {
+        const [oh, om] = [Number(match[10]), Number(match[11])];
         if (oh > 23 || om > 59)
-            return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
-        offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+            return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
+        offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
     }
     // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
     const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
-    return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+    return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
 }
 /** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
 function daysFromCivil(year, m, d) {
@@ -702,14 +702,14 @@ function daysFromCivil(year, m, d) {
 }
 /** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
 function parseDay(text) {
-    const m = DAY.exec(text);
-    if (!m)
+    const match = DAY.exec(text);
+    if (!match)
         return null;
-    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
     const bad = badDate(y, mo, d);
     if (bad)
         return { ok: false, reason: `is not a calendar date: ${bad}` };
-    return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+    return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
 }
 /**
  * A number of seconds (scale 0) or milliseconds (scale 3) since the epoch, read exactly from its
@@ -719,37 +719,37 @@ function fromEpochNumber(v, scale) {
     if (!Number.isFinite(v))
         return null;
     const text = String(v);
-    const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-    if (!m)
+    const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+    if (!match)
         return null;
-    const digits = `${m[2]}${m[3] ?? ''}`;
-    const point = m[2].length - scale;
+    const digits = `${match[2]}${match[3] ?? ''}`;
+    const point = match[2].length - scale;
     const whole = point > 0 ? digits.slice(0, point) : '0';
     const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
     const seconds = Number(whole);
-    if (m[1] === '-') {
-        const f = trimZeros(frac);
-        if (f === '')
+    if (match[1] === '-') {
+        const file = trimZeros(frac);
+        if (file === '')
             return { seconds: -seconds, fraction: '' };
         // −s.f = −(s+1) + (1 − 0.f)
-        const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+        const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
         return { seconds: -seconds - 1, fraction: trimZeros(complement) };
     }
     return { seconds, fraction: trimZeros(frac) };
 }
 /** Order of two instants, exact at any precision. */
-function compareInstants(a, b) {
-    if (a.seconds !== b.seconds)
-        return a.seconds < b.seconds ? -1 : 1;
-    const n = Math.max(a.fraction.length, b.fraction.length);
-    const fa = a.fraction.padEnd(n, '0');
-    const fb = b.fraction.padEnd(n, '0');
+function compareInstants(left, right) {
+    if (left.seconds !== right.seconds)
+        return left.seconds < right.seconds ? -1 : 1;
+    const n = Math.max(left.fraction.length, right.fraction.length);
+    const fa = left.fraction.padEnd(n, '0');
+    const fb = right.fraction.padEnd(n, '0');
     return fa < fb ? -1 : fa > fb ? 1 : 0;
 }
 /** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-function autoSi(i) {
-    const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
-    const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+function autoSi(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
     if (/^0+$/.test(nanos))
         return `${base}Z`;
     const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
@@ -893,15 +893,15 @@ class LineIndex {
     }
     locate(offset) {
         if (offset >= this.at) {
-            const t = this.text;
+            const text = this.text;
             const starts = this.starts;
             if (this.nextBreak === -2)
-                this.nextBreak = t.indexOf('\n');
+                this.nextBreak = text.indexOf('\n');
             while (this.nextBreak !== -1 && this.nextBreak < offset) {
                 this.line++;
                 this.lineStart = this.nextBreak + 1;
                 starts?.push(this.lineStart);
-                this.nextBreak = t.indexOf('\n', this.lineStart);
+                this.nextBreak = text.indexOf('\n', this.lineStart);
             }
             this.at = offset;
             return { line: this.line + 1, column: offset - this.lineStart + 1 };
@@ -922,8 +922,8 @@ class LineIndex {
     behind() {
         if (!this.starts) {
             const starts = [0];
-            const t = this.text;
-            for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1))
+            const text = this.text;
+            for (let i = text.indexOf('\n'); i !== -1 && i < this.lineStart; i = text.indexOf('\n', i + 1))
                 starts.push(i + 1);
             this.starts = starts;
         }
@@ -987,13 +987,13 @@ class LocatingSink {
     }
 }
 /** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
-function utf16(b) {
-    const le = b[0] === 0xff && b[1] === 0xfe;
-    const be = b[0] === 0xfe && b[1] === 0xff;
-    const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
+function utf16(bytes) {
+    const le = bytes[0] === 0xff && bytes[1] === 0xfe;
+    const be = bytes[0] === 0xfe && bytes[1] === 0xff;
+    const nulls = bytes.length >= 4 && ((bytes[1] === 0 && bytes[3] === 0 && bytes[0] !== 0) || (bytes[0] === 0 && bytes[2] === 0 && bytes[1] !== 0));
     if (!le && !be && !nulls)
         return null;
-    const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
+    const order = le || (!be && bytes[1] === 0) ? 'little-endian' : 'big-endian';
     return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
 }
 const isGzip = (b) => b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
@@ -1007,8 +1007,8 @@ function decode(bytes, limits, sink, options = {}) {
         try {
             raw = (0,external_node_zlib_.gunzipSync)(bytes, { maxOutputLength: limits.maxFileBytes });
         }
-        catch (e) {
-            const tooLarge = e.code === 'ERR_BUFFER_TOO_LARGE';
+        catch (error) {
+            const tooLarge = error.code === 'ERR_BUFFER_TOO_LARGE';
             sink.error({ line: 1, column: 1 }, tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream');
             return null;
         }
@@ -1029,10 +1029,10 @@ function* documents(text, mode, options, sink) {
     const { limits } = options;
     const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
     const parse = (start, end) => {
-        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
-        if (r.ok)
-            return { value: r.value.json, start, elements: r.value.elements };
-        sink.error({ offset: r.reason.offset }, r.reason.message);
+        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        if (parsed.ok)
+            return { value: parsed.value.json, start, elements: parsed.value.elements };
+        sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
         return null;
     };
     if (mode === 'json') {
@@ -1109,11 +1109,11 @@ function* logLines(text, options, sink) {
             yield { kind: 'text', start, end };
             continue;
         }
-        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
-        if (r.ok)
-            yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
+        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        if (parsed.ok)
+            yield { kind: 'json', doc: { value: parsed.value.json, start, elements: parsed.value.elements } };
         else
-            sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
+            sink.error({ offset: parsed.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${parsed.reason.message}`);
     }
 }
 const isSpace = (c) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -1141,11 +1141,11 @@ function* values(text, opts, limits, sink) {
             sink.error({ offset: at }, (0,read_limits/* lineTooLong */.ti)(limits));
         }
         else {
-            const r = (0,strict/* parseStrict */.z)(text, opts, at, end.value);
-            if (r.ok)
-                yield { doc: { value: r.value.json, start: at, elements: r.value.elements }, end: end.value };
+            const parsed = (0,strict/* parseStrict */.z)(text, opts, at, end.value);
+            if (parsed.ok)
+                yield { doc: { value: parsed.value.json, start: at, elements: parsed.value.elements }, end: end.value };
             else
-                sink.error({ offset: r.reason.offset }, r.reason.message);
+                sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
         }
         at = end.value;
     }
@@ -1184,8 +1184,8 @@ const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
 /** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
-function onlySubject(s) {
-    const subject = s['subject'];
+function onlySubject(source) {
+    const subject = source['subject'];
     if (!Array.isArray(subject) || subject.length !== 1)
         return { ok: false, reason: 'the Statement must have exactly one subject' };
     const only = subject[0];
@@ -1196,34 +1196,34 @@ function onlySubject(s) {
     return { ok: true, value: { name: only['name'], sha256: digest['sha256'] } };
 }
 /** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
-function notAnEnvelope(v) {
-    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(v, 'verificationResult'))
+function notAnEnvelope(value) {
+    if ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'verifier') && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'verificationResult'))
         return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
-    if (v['_type'] === STATEMENT_TYPE)
+    if (value['_type'] === STATEMENT_TYPE)
         return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
-    if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
+    if (typeof value['mediaType'] === 'string' && value['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
         return 'a Sigstore bundle (check it by identity: --certificate-identity)';
     return null;
 }
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
-function readEnvelope(v, loc) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(v))
+function readEnvelope(value, loc) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(value))
         return { ok: false, reason: 'an envelope is not a JSON object' };
-    const what = notAnEnvelope(v);
+    const what = notAnEnvelope(value);
     if (what)
         return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
-    for (const k of Object.keys(v)) {
+    for (const k of Object.keys(value)) {
         if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
             return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     }
-    const type = v['payloadType'];
+    const type = value['payloadType'];
     if (typeof type !== 'string' || type === '')
         return { ok: false, reason: 'payloadType is not a non-empty string' };
-    const p = v['payload'];
-    const payload = typeof p === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(p) : null;
+    const given = value['payload'];
+    const payload = typeof given === 'string' ? (0,_base64_js__WEBPACK_IMPORTED_MODULE_4__/* .strictBase64 */ .P)(given) : null;
     if (!payload)
         return { ok: false, reason: 'payload is not standard base64 (with padding)' };
-    const sigs = v['signatures'];
+    const sigs = value['signatures'];
     if (!Array.isArray(sigs) || sigs.length === 0)
         return { ok: false, reason: 'signatures is not a non-empty array' };
     if (sigs.length > _limits_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_SIGNATURES */ .d4)
@@ -1271,11 +1271,11 @@ function readEnvelopeFile(file, bytes, limits) {
     const at = (offset) => sink.at(offset);
     const envelopes = [];
     for (const doc of (0,_documents_js__WEBPACK_IMPORTED_MODULE_1__/* .documents */ .DB)(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)) {
-        const e = readEnvelope(doc.value, at(doc.start));
-        if (e.ok)
-            envelopes.push(e.value);
+        const result = readEnvelope(doc.value, at(doc.start));
+        if (result.ok)
+            envelopes.push(result.value);
         else
-            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_0__/* .finding */ .gk)('invalid_artifact', at(doc.start), `DSSE envelope: ${result.reason}`));
     }
     return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
 }
@@ -1332,9 +1332,9 @@ const KNOWN = [
 ];
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name) {
-    const n = name.trim().toLowerCase();
+    const name2 = name.trim().toLowerCase();
     for (const k of KNOWN)
-        if (n.startsWith(k[0].replace(/\.v0$/, '')))
+        if (name2.startsWith(k[0].replace(/\.v0$/, '')))
             return k;
     return null;
 }
@@ -1395,8 +1395,8 @@ function classify(value) {
     if (typeof schema === 'string')
         return byName(schema, value, 'schema');
     if (event) {
-        const k = byName(type, value['data'], 'event');
-        return k;
+        const kind = byName(type, value['data'], 'event');
+        return kind;
     }
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }
@@ -1475,8 +1475,8 @@ const EXPECTED_SOURCE = {
 const NONE = Object.freeze([]);
 /** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
 function assertedAgainstOutcome(decision, response) {
-    const d = decision['decision'];
-    const effect = (0,core_json/* isObject */.G)(d) ? d['effect'] : undefined;
+    const value = decision['decision'];
+    const effect = (0,core_json/* isObject */.G)(value) ? value['effect'] : undefined;
     if (effect === 'deny' || effect === 'error')
         return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
     const status = response['status'];
@@ -1605,10 +1605,10 @@ function project(decision) {
         return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
     }
     const subject = { action_class: actionClass, verb, target: narrowed };
-    const b = (0,binding/* binding */.Ch)(subject);
-    if (!b.ok)
-        return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
-    return { kind: 'subject', subject, digest: b.digest };
+    const bound = (0,binding/* binding */.Ch)(subject);
+    if (!bound.ok)
+        return { kind: 'none', reason: `subject cannot be canonicalized: ${bound.reason}` };
+    return { kind: 'subject', subject, digest: bound.digest };
 }
 /**
  * Two calls touch the same thing when canonical {action_class, target} are equal. A subject's target
@@ -1631,11 +1631,11 @@ function targetKey(subject) {
  * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
  * canonicalized once already, so that cannot happen for a call.
  */
-function boundValueText(v) {
-    if (typeof v === 'string')
-        return JSON.stringify(v);
-    const c = jcs(v);
-    return c.ok ? c.text : '\u0000';
+function boundValueText(value) {
+    if (typeof value === 'string')
+        return JSON.stringify(value);
+    const canonical = jcs(value);
+    return canonical.ok ? canonical.text : '\u0000';
 }
 
 ;// CONCATENATED MODULE: ./src/core/decision.ts
@@ -1648,10 +1648,10 @@ function boundValueText(v) {
 
 function prepareDecision(loc, index, decision) {
     const tool = decision['tool'];
-    const d = decision['decision'];
+    const value = decision['decision'];
     const action = decision['action'];
     const target = (0,core_json/* isObject */.G)(action) ? action['target'] : undefined;
-    const p = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
+    const given = (0,core_json/* isObject */.G)(target) && (0,core_json/* hasOwn */.$)(target, 'provider') ? target['provider'] : null;
     const response = decision['response'];
     return {
         loc,
@@ -1661,8 +1661,8 @@ function prepareDecision(loc, index, decision) {
         projection: project(decision),
         actionClass: (0,core_json/* isObject */.G)(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
         verb: (0,core_json/* isObject */.G)(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-        denied: (0,core_json/* isObject */.G)(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
-        provider: p === null || typeof p === 'string' ? p : { invalid: true },
+        denied: (0,core_json/* isObject */.G)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
+        provider: given === null || typeof given === 'string' ? given : { invalid: true },
         succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
     };
 }
@@ -2303,8 +2303,8 @@ const mentionsDecision = (line) => /tool_decision/i.test(line);
  * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
  * error, never skipped (docs/assay-server-logs.md, "Never skipped").
  */
-function carriesDecision(v) {
-    const fields = v['fields'];
+function carriesDecision(value) {
+    const fields = value['fields'];
     if (!(0,core_json/* isObject */.G)(fields))
         return false;
     const event = fields['event'];
@@ -2352,17 +2352,17 @@ class ServerLog {
             return;
         }
         const at = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
-        const d = this.decision(rid, fields['decision']);
-        if (!d.ok) {
-            this.sink.error(at, d.reason);
+        const result = this.decision(rid, fields['decision']);
+        if (!result.ok) {
+            this.sink.error(at, result.reason);
             return;
         }
         if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
             return;
         const index = this.run.seen++;
-        const shape = checkDecision(d.value);
+        const shape = checkDecision(result.value);
         if (shape.ok)
-            this.run.decisions.push(prepareDecision(at, index, d.value));
+            this.run.decisions.push(prepareDecision(at, index, result.value));
         else
             this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
     }
@@ -2545,11 +2545,11 @@ class FileReport extends documents/* LocatingSink */.Bz {
         this.listed((0,core_findings/* finding */.gk)('invalid_artifact', loc, message));
     }
     /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
-    listed(f) {
+    listed(finding) {
         if (this.findings.length >= this.limits.maxFindingsPerFile)
             this.suppressed++;
         else
-            this.findings.push(f);
+            this.findings.push(finding);
     }
     skip(loc, name) {
         this.firstSkip ??= loc;
@@ -2594,22 +2594,22 @@ function readRecord(kind, loc, fr, out, options) {
     }
     let payload;
     if (signed || options.payloads) {
-        const p = (0,read_signature/* payloadOf */.Md)(kind.payload);
-        if (!p.ok) {
-            fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
+        const canonical = (0,read_signature/* payloadOf */.Md)(kind.payload);
+        if (!canonical.ok) {
+            fr.error(loc, `audit record: cannot be canonicalized (${canonical.reason})`);
             return;
         }
-        payload = p.text;
+        payload = canonical.text;
     }
     // Keep only what verification reads (never a spread of the parsed object).
     // The shape check above makes every member below what AuditRecord says it is.
-    const p = kind.payload;
+    const parsed = kind.payload;
     const record = {
         schema: RECORD_SCHEMA,
-        provider: p['provider'],
-        record_id: p['record_id'],
-        subject: p['subject'],
-        binding_digest: p['binding_digest'],
+        provider: parsed['provider'],
+        record_id: parsed['record_id'],
+        subject: parsed['subject'],
+        binding_digest: parsed['binding_digest'],
     };
     const input = signature?.ok
         ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
@@ -2639,38 +2639,38 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     };
     const json = (doc, inLog) => {
         const loc = fr.at(doc.start);
-        const k = classify(doc.value);
-        if (k.kind === 'tracing') {
+        const kind = classify(doc.value);
+        if (kind.kind === 'tracing') {
             // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
             if (format === 'json')
                 fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
             else {
                 tracing++;
-                log.event(k.line, loc, text, doc.start, lineEnd(text, doc.start));
+                log.event(kind.line, loc, text, doc.start, lineEnd(text, doc.start));
             }
         }
         else if ((0,core_json/* isObject */.G)(doc.value) && carriesDecision(doc.value)) {
             // A decision is never skipped: a line that carries one but is not a tracing line is an error.
-            fr.error(loc, k.kind === 'error' && k.named
-                ? k.reason
+            fr.error(loc, kind.kind === 'error' && kind.named
+                ? kind.reason
                 : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line');
         }
-        else if (k.kind === 'error' && inLog && !k.named) {
+        else if (kind.kind === 'error' && inLog && !kind.named) {
             // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
             log.other(loc, (0,core_json/* isObject */.G)(doc.value) && typeof doc.value['jsonrpc'] === 'string'
                 ? 'JSON-RPC message (stdout mixed in)'
                 : 'JSON that is not a tracing event');
         }
-        else if (k.kind === 'error')
-            fr.error(loc, k.reason);
-        else if (k.kind === 'other')
-            fr.skip(loc, k.name);
-        else if (k.kind === 'record')
+        else if (kind.kind === 'error')
+            fr.error(loc, kind.reason);
+        else if (kind.kind === 'other')
+            fr.skip(loc, kind.name);
+        else if (kind.kind === 'record')
             fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
-        else if (format === 'json' && k.via === 'event')
+        else if (format === 'json' && kind.via === 'event')
             fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
-            surface(doc, k);
+            surface(doc, kind);
     };
     if (text !== null) {
         const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
@@ -2714,17 +2714,17 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
             : [[doc.value, doc.start]];
         for (const [value, offset] of items) {
             const loc = fr.at(offset);
-            const k = classify(value);
-            if (k.kind === 'error')
-                fr.error(loc, k.reason);
-            else if (k.kind === 'other')
-                fr.skip(loc, k.name);
-            else if (k.kind === 'tracing')
+            const kind = classify(value);
+            if (kind.kind === 'error')
+                fr.error(loc, kind.reason);
+            else if (kind.kind === 'other')
+                fr.skip(loc, kind.name);
+            else if (kind.kind === 'tracing')
                 fr.skip(loc, 'a server tracing line (a run among the audit exports)');
-            else if (k.kind === 'surface')
+            else if (kind.kind === 'surface')
                 fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
             else
-                readRecord(k, loc, fr, records, options);
+                readRecord(kind, loc, fr, records, options);
         }
     }
     if (!fr.failed && records.length === 0 && !fr.skippedAny)
@@ -2754,10 +2754,10 @@ const IO_WORDS = new Map([
     ['ELOOP', 'too many symbolic links'],
 ]);
 /** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
-const ioReason = (e) => {
-    const code = e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : null;
+const ioReason = (thrown) => {
+    const code = thrown instanceof Error && 'code' in thrown && typeof thrown.code === 'string' ? thrown.code : null;
     if (code === null)
-        return e instanceof Error ? e.message : String(e);
+        return thrown instanceof Error ? thrown.message : String(thrown);
     const words = IO_WORDS.get(code);
     return words ? `${words} (${code})` : code;
 };
@@ -2791,57 +2791,57 @@ const fail = (message) => {
     throw new ReadError('events', message);
 };
 /** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
-function checkEnvelope(e, where, m, seq, source) {
-    if (e['specversion'] !== '1.0')
+function checkEnvelope(entry, where, manifest, seq, source) {
+    if (entry['specversion'] !== '1.0')
         fail(`${where}: specversion must be "1.0"`);
     for (const k of STRINGS)
-        if (typeof e[k] !== 'string')
+        if (typeof entry[k] !== 'string')
             fail(`${where}: ${k} must be a string`);
-    const src = e['source'];
+    const src = entry['source'];
     if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
         fail(`${where}: source must be a string containing ':' and not starting with it`);
     if (source !== undefined && src !== source)
         fail(`${where}: source differs from the first event's`);
-    if (e['assayrunid'] !== m.runId)
+    if (entry['assayrunid'] !== manifest.runId)
         fail(`${where}: assayrunid does not equal the manifest run_id`);
-    if (e['assayseq'] !== seq)
+    if (entry['assayseq'] !== seq)
         fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
-    if (e['id'] !== `${m.runId}:${seq}`)
-        fail(`${where}: id must be "${m.runId}:${seq}"`);
-    const t = e['time'];
+    if (entry['id'] !== `${manifest.runId}:${seq}`)
+        fail(`${where}: id must be "${manifest.runId}:${seq}"`);
+    const t = entry['time'];
     if (typeof t !== 'string')
         return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
     const time = (0,core_time/* parseRfc3339 */.TM)(t);
     if (!time.ok)
         return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify((0,core_text/* quote */.hD)(t, 40))} ${time.reason}`);
-    if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+    if (typeof entry['assaypii'] !== 'boolean' || typeof entry['assaysecrets'] !== 'boolean')
         fail(`${where}: assaypii and assaysecrets must be booleans`);
-    const subject = e['subject'];
+    const subject = entry['subject'];
     if (subject !== undefined && subject !== null && typeof subject !== 'string')
         fail(`${where}: subject must be a string`);
     const covered = {
-        specversion: e['specversion'],
-        type: e['type'],
-        datacontenttype: e['datacontenttype'],
-        data: e['data'],
+        specversion: entry['specversion'],
+        type: entry['type'],
+        datacontenttype: entry['datacontenttype'],
+        data: entry['data'],
     };
     if (typeof subject === 'string')
         covered['subject'] = subject;
-    const c = (0,binding/* jcs */.vI)(covered);
-    if (!c.ok)
-        return fail(`${where}: event cannot be canonicalized (${c.reason})`);
-    const contentHash = (0,binding/* sha256Digest */.sI)(c.text);
-    if (e['assaycontenthash'] !== contentHash)
+    const canonical = (0,binding/* jcs */.vI)(covered);
+    if (!canonical.ok)
+        return fail(`${where}: event cannot be canonicalized (${canonical.reason})`);
+    const contentHash = (0,binding/* sha256Digest */.sI)(canonical.text);
+    if (entry['assaycontenthash'] !== contentHash)
         fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
     return { time: time.value, contentHash };
 }
-function readEvents(bytes, m, file, limits) {
+function readEvents(bytes, manifest, file, limits) {
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
         fail('events.ndjson starts with a byte-order mark');
-    const d = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!d.ok)
-        return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
-    const text = d.value;
+    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!decoded.ok)
+        return fail(`events.ndjson is not valid UTF-8 (byte ${decoded.reason})`);
+    const text = decoded.value;
     const root = (0,external_node_crypto_.createHash)('sha256');
     const run = new RunDecisions(limits.maxDecisions);
     const skipped = new Map();
@@ -2859,47 +2859,51 @@ function readEvents(bytes, m, file, limits) {
             fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
         if (seq >= limits.maxEvents)
             fail(`more than ${limits.maxEvents} events`);
-        const r = (0,strict/* parseStrict */.z)(text, opts, start, end);
-        if (!r.ok)
-            return fail(`${where} is not strict JSON: ${r.reason.message}`);
-        const e = r.value.json;
-        if (!(0,core_json/* isObject */.G)(e))
+        const parsed = (0,strict/* parseStrict */.z)(text, opts, start, end);
+        if (!parsed.ok)
+            return fail(`${where} is not strict JSON: ${parsed.reason.message}`);
+        const thrown = parsed.value.json;
+        if (!(0,core_json/* isObject */.G)(thrown))
             return fail(`${where} is not a JSON object`);
-        const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
-        source = e['source'];
+        const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
+        source = thrown['source'];
         if (!earliest || (0,core_time/* compareInstants */.QI)(time, earliest) < 0)
             earliest = time;
         if (!latest || (0,core_time/* compareInstants */.QI)(latest, time) < 0)
             latest = time;
         root.update(`${contentHash}\n`);
         // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
-        const k = classify(e);
-        if (k.kind === 'error')
-            fail(`${where}: ${k.reason}`);
-        else if (k.kind === 'surface') {
-            const offsets = r.value.elements.get(surfacePath) ?? [];
+        const kind = classify(thrown);
+        if (kind.kind === 'error')
+            fail(`${where}: ${kind.reason}`);
+        else if (kind.kind === 'surface') {
+            const offsets = parsed.value.elements.get(surfacePath) ?? [];
             const locate = (j) => ({
                 file,
                 line,
                 column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
                 member: 'events.ndjson',
             });
-            readSurface(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
+            readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
         }
         else {
-            const name = k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
+            const name = kind.kind === 'record'
+                ? `${RECORD_SCHEMA} (an audit record among the runs)`
+                : kind.kind === 'other'
+                    ? kind.name
+                    : 'a server tracing line';
             skipped.set(name, (skipped.get(name) ?? 0) + 1);
         }
         seq++;
     }
     if (seq === 0)
         fail('events.ndjson holds no events (a bundle needs at least one)');
-    if (seq !== m.eventCount)
-        fail(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+    if (seq !== manifest.eventCount)
+        fail(`manifest event_count is ${manifest.eventCount} but events.ndjson holds ${seq} events`);
     const runRoot = `sha256:${root.digest('hex')}`;
-    if (runRoot !== m.runRoot)
-        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
-    if (m.bundleId !== m.runRoot)
+    if (runRoot !== manifest.runRoot)
+        fail(`run root recomputes to ${runRoot} but the manifest run_root says ${manifest.runRoot}`);
+    if (manifest.bundleId !== manifest.runRoot)
         fail('manifest bundle_id does not equal the run root');
     return { decisions: run.decisions, skipped, window: earliest && latest ? { start: (0,core_time/* autoSi */.Qs)(earliest), end: (0,core_time/* autoSi */.Qs)(latest) } : null };
 }
@@ -2915,31 +2919,31 @@ function readEvents(bytes, m, file, limits) {
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema) {
-    const k = classify({ schema, observed_tool_decisions: [] });
-    if (k.kind === 'other')
-        return k.name;
-    throw new ReadError('manifest', k.kind === 'error'
-        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${k.reason}`
+    const kind = classify({ schema, observed_tool_decisions: [] });
+    if (kind.kind === 'other')
+        return kind.name;
+    throw new ReadError('manifest', kind.kind === 'error'
+        ? `the archive's manifest names ${JSON.stringify((0,core_text/* quote */.hD)(schema, 120))}: ${kind.reason}`
         : `the archive's manifest names ${schema}, which is not an archive`);
 }
 /** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
 function otherArchive(bytes, limits) {
-    const d = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!d.ok)
+    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!decoded.ok)
         return null;
-    const r = (0,strict/* parseStrict */.z)(d.value, { maxDepth: limits.maxDepth });
-    const v = r.ok ? r.value.json : null;
-    return (0,core_json/* isObject */.G)(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
+    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
+    const value = parsed.ok ? parsed.value.json : null;
+    return (0,core_json/* isObject */.G)(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
 }
 /** The manifest, or the name of the other kind of archive it announces. */
 function readManifest(bytes, limits) {
-    const d = (0,utf8/* decodeUtf8 */._)(bytes);
-    if (!d.ok)
-        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
-    const r = (0,strict/* parseStrict */.z)(d.value, { maxDepth: limits.maxDepth });
-    if (!r.ok)
-        throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
-    const m = r.value.json;
+    const decoded = (0,utf8/* decodeUtf8 */._)(bytes);
+    if (!decoded.ok)
+        throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${decoded.reason})`);
+    const parsed = (0,strict/* parseStrict */.z)(decoded.value, { maxDepth: limits.maxDepth });
+    if (!parsed.ok)
+        throw new ReadError('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
+    const m = parsed.value.json;
     if (!(0,core_json/* isObject */.G)(m))
         throw new ReadError('manifest', 'manifest.json is not a JSON object');
     if (typeof m['schema'] === 'string' && !('schema_version' in m))
@@ -2973,8 +2977,8 @@ function readManifest(bytes, limits) {
     if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
         throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
     const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-    const p = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
-    const text = (k) => (typeof p[k] === 'string' ? p[k] : null);
+    const parsed2 = (0,core_json/* isObject */.G)(m['producer']) ? m['producer'] : {};
+    const text = (k) => (typeof parsed2[k] === 'string' ? parsed2[k] : null);
     return {
         producer: { name: text('name'), version: text('version'), git: text('git') },
         runId,
@@ -3041,10 +3045,10 @@ class GunzipSource {
     /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
     async drain() {
         let zeros = true;
-        const check = (b) => {
+        const check = (bytes) => {
             if (zeros)
-                for (let i = 0; i < b.length; i++)
-                    if (b[i] !== 0) {
+                for (let i = 0; i < bytes.length; i++)
+                    if (bytes[i] !== 0) {
                         zeros = false;
                         break;
                     }
@@ -3062,9 +3066,9 @@ class GunzipSource {
         return zeros;
     }
 }
-function gzipReason(e) {
-    const m = e.message ?? '';
-    if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
+function gzipReason(error) {
+    const m = error.message ?? '';
+    if (error.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m))
         return 'gzip stream is truncated (it ends before its trailer)';
     if (/incorrect header check|unknown compression/i.test(m))
         return 'not a gzip stream (bad gzip header)';
@@ -3085,41 +3089,41 @@ function gzipReason(e) {
 
 
 const BLOCK = 512;
-const isZero = (b) => {
-    for (let i = 0; i < b.length; i++)
-        if (b[i] !== 0)
+const isZero = (bytes) => {
+    for (let i = 0; i < bytes.length; i++)
+        if (bytes[i] !== 0)
             return false;
     return true;
 };
-const cstring = (b, start, len) => {
-    const end = b.indexOf(0, start);
-    return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
+const cstring = (bytes, start, len) => {
+    const end = bytes.indexOf(0, start);
+    return bytes.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
 };
-function octal(b, start, len, what) {
-    if (((b[start] ?? 0) & 0x80) !== 0) {
+function octal(bytes, start, len, what) {
+    if (((bytes[start] ?? 0) & 0x80) !== 0) {
         // GNU base-256: only sizes that fit in a double are meaningful here.
         let v = 0;
         for (let i = start + 1; i < start + len; i++)
-            v = v * 256 + (b[i] ?? 0);
-        if (((b[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v))
+            v = v * 256 + (bytes[i] ?? 0);
+        if (((bytes[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v))
             throw new ReadError('tar', `tar header ${what} field is out of range`);
         return v;
     }
-    const s = b
+    const text = bytes
         .toString('latin1', start, start + len)
         .replace(/[\0 ]+$/, '')
         .replace(/^ +/, '');
-    if (s === '')
+    if (text === '')
         return 0;
-    if (!/^[0-7]+$/.test(s))
+    if (!/^[0-7]+$/.test(text))
         throw new ReadError('tar', `tar header ${what} field is not octal`);
-    return parseInt(s, 8);
+    return parseInt(text, 8);
 }
-function checksumOk(h) {
-    const declared = octal(h, 148, 8, 'checksum');
+function checksumOk(bytes) {
+    const declared = octal(bytes, 148, 8, 'checksum');
     let sum = 0;
     for (let i = 0; i < BLOCK; i++)
-        sum += i >= 148 && i < 156 ? 32 : (h[i] ?? 0);
+        sum += i >= 148 && i < 156 ? 32 : (bytes[i] ?? 0);
     return sum === declared;
 }
 const padding = (size) => (BLOCK - (size % BLOCK)) % BLOCK;
@@ -3155,27 +3159,27 @@ async function* members(src, limits) {
     for (;;) {
         if (!consumed)
             throw new ReadError('tar', 'internal: member data not consumed');
-        const h = await src.read(BLOCK);
-        if (h.length === 0) {
+        const bytes = await src.read(BLOCK);
+        if (bytes.length === 0) {
             if (longName !== undefined)
                 throw new ReadError('tar', 'tar archive ends after an extended header (truncated)');
             return; // EOF at a header boundary: tolerated like the end marker
         }
-        if (h.length < BLOCK)
+        if (bytes.length < BLOCK)
             throw new ReadError('tar', 'tar archive is truncated inside a header');
-        if (isZero(h)) {
+        if (isZero(bytes)) {
             if (longName !== undefined)
                 throw new ReadError('tar', 'tar archive ends after an extended header');
             return;
         }
-        if (!checksumOk(h))
+        if (!checksumOk(bytes))
             throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
-        const type = String.fromCharCode(h[156] ?? 0);
-        const size = octal(h, 124, 12, 'size');
-        const magic = h.toString('latin1', 257, 263);
+        const type = String.fromCharCode(bytes[156] ?? 0);
+        const size = octal(bytes, 124, 12, 'size');
+        const magic = bytes.toString('latin1', 257, 263);
         const ustar = magic === 'ustar\0' || magic === 'ustar ';
-        let name = cstring(h, 0, 100);
-        const prefix = ustar && magic === 'ustar\0' ? cstring(h, 345, 155) : '';
+        let name = cstring(bytes, 0, 100);
+        const prefix = ustar && magic === 'ustar\0' ? cstring(bytes, 345, 155) : '';
         if (prefix)
             name = `${prefix}/${name}`;
         if (type === 'x' || type === 'L') {
@@ -3251,10 +3255,10 @@ async function verifyBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_
     try {
         return { ok: true, value: await walk(source, file, limits) };
     }
-    catch (e) {
-        if (e instanceof ReadError)
-            return { ok: false, reason: e };
-        throw e;
+    catch (error) {
+        if (error instanceof ReadError)
+            return { ok: false, reason: error };
+        throw error;
     }
 }
 /** The archive's bytes as a stream, and its size (over the compressed limit: refused before reading). */
@@ -3265,10 +3269,10 @@ function archive_open(source, limits) {
             throw new ReadError('limit', `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${read_limits/* DEFAULT_BUNDLE_LIMITS */.k$.maxCompressedBytes})`);
         return { size, input: 'path' in source ? (0,external_node_fs_namespaceObject.createReadStream)(source.path) : external_node_stream_namespaceObject.Readable.from([Buffer.from(source.bytes)]) };
     }
-    catch (e) {
-        if (e instanceof ReadError)
-            throw e;
-        throw new ReadError('io', `cannot read file: ${ioReason(e)}`);
+    catch (error) {
+        if (error instanceof ReadError)
+            throw error;
+        throw new ReadError('io', `cannot read file: ${ioReason(error)}`);
     }
 }
 const unexpected = (path) => `unexpected member "${path}" (a bundle holds manifest.json then events.ndjson)`;
@@ -3345,15 +3349,15 @@ async function walk(source, file, limits) {
         };
         return { kind: 'bundle', events, facts };
     }
-    catch (e) {
-        if (e instanceof ReadError)
-            throw e;
-        const err = e;
+    catch (error) {
+        if (error instanceof ReadError)
+            throw error;
+        const err = error;
         if (typeof err.code === 'string' && err.code.startsWith('Z_'))
             throw new ReadError('gzip', gzipReason(err));
         if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
             throw new ReadError('io', `cannot read file: ${err.code}`);
-        throw e;
+        throw error;
     }
     finally {
         input.destroy();
@@ -3367,8 +3371,8 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
         return { run: null, records: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
     const archive = verified.value;
     if (archive.kind === 'other') {
-        const f = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
-        return { run: null, records: [], findings: [f] };
+        const problem = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
+        return { run: null, records: [], findings: [problem] };
     }
     const { decisions, skipped } = archive.events;
     const findings = [];
@@ -3401,9 +3405,9 @@ var formats = __nccwpck_require__(7928);
 const PRUNED = new Set(['.git', 'node_modules']);
 const toPosix = (p) => p.split(path.sep).join('/');
 /** What kind of special file a path is, for messages. */
-function special(p) {
+function special(path) {
     try {
-        const st = statSync(p);
+        const st = statSync(path);
         if (st.isFIFO())
             return 'a FIFO';
         if (st.isSocket())
@@ -3417,9 +3421,9 @@ function special(p) {
     return 'a special file';
 }
 /** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
-const inside = (root, p) => {
-    const r = external_node_path_default().relative(root, p);
-    return r === '' || (!r.startsWith('..') && !external_node_path_default().isAbsolute(r));
+const inside = (root, where) => {
+    const rel = external_node_path_default().relative(root, where);
+    return rel === '' || (!rel.startsWith('..') && !external_node_path_default().isAbsolute(rel));
 };
 const relOf = (w, abs) => toPosix(path.relative(w.cwd, abs));
 /** An input as a finding names it: its role and the value as given (`runs: .assay/run`). */
@@ -3430,24 +3434,24 @@ const where = (rel) => ({ file: rel, line: 1, column: 1 });
  * `findings`. `inScope` says whether an entry is named by the input at all (a glob's match): one it
  * does not name is never taken and never reported, whatever it is.
  */
-function discover_walk(w, dir, input, take, findings, inScope = () => true) {
+function discover_walk(state, dir, input, take, findings, inScope = () => true) {
     const stack = [dir];
     while (stack.length > 0) {
-        const d = stack.pop();
+        const digest = stack.pop();
         let list;
         try {
-            list = readdirSync(d, { withFileTypes: true });
+            list = readdirSync(digest, { withFileTypes: true });
         }
-        catch (e) {
-            findings.push(finding('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${messageOf(e)}`));
+        catch (error) {
+            findings.push(finding('invalid_artifact', where(relOf(state, digest) || '.'), `cannot read directory: ${messageOf(error)}`));
             continue;
         }
         for (const ent of list) {
-            if (++w.entries > MAX_WALK_ENTRIES) {
-                findings.push(inputFinding('invalid_artifact', named(w, input), `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
+            if (++state.entries > MAX_WALK_ENTRIES) {
+                findings.push(inputFinding('invalid_artifact', named(state, input), `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`));
                 return;
             }
-            const abs = path.join(d, ent.name);
+            const abs = path.join(digest, ent.name);
             if (ent.isDirectory()) {
                 if (!PRUNED.has(ent.name))
                     stack.push(abs);
@@ -3459,14 +3463,14 @@ function discover_walk(w, dir, input, take, findings, inScope = () => true) {
                 take(abs);
             }
             else if (ent.isSymbolicLink()) {
-                discover_link(w, abs, take, findings);
+                discover_link(state, abs, take, findings);
             }
             else if (formatOf(ent.name) === 'attestation') {
                 take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
             }
             else if (formatOf(ent.name) !== null) {
                 // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-                findings.push(finding('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
+                findings.push(finding('invalid_artifact', where(relOf(state, abs)), `not a regular file (${special(abs)}); not read`));
             }
         }
     }
@@ -3476,8 +3480,8 @@ function discover_walk(w, dir, input, take, findings, inScope = () => true) {
  * never into a directory. An attestation's name is taken whatever it leads to: it is read beside
  * its artifact, which refuses it once (gate/evidence.ts), or it is an orphan.
  */
-function discover_link(w, abs, take, findings) {
-    const rel = relOf(w, abs);
+function discover_link(walk, abs, take, findings) {
+    const rel = relOf(walk, abs);
     if (formatOf(abs) === 'attestation') {
         take(abs);
         return;
@@ -3492,7 +3496,7 @@ function discover_link(w, abs, take, findings) {
             findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
         return;
     }
-    if (!inside(w.realWorkspace, real)) {
+    if (!inside(walk.realWorkspace, real)) {
         findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
         return;
     }
@@ -3511,21 +3515,21 @@ function discover_link(w, abs, take, findings) {
         findings.push(finding('invalid_artifact', where(rel), `symbolic link to something that is not a regular file (${special(real)}); not read`));
 }
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
-function expand(w, input, noMatch) {
+function expand(state, input, noMatch) {
     const findings = [];
     const files = [];
     const attestations = [];
     const add = (abs) => {
-        files.push({ path: abs, rel: relOf(w, abs) });
+        files.push({ path: abs, rel: relOf(state, abs) });
     };
     const attestation = (abs) => {
         if (formatOf(abs) === 'attestation')
-            attestations.push({ path: abs, rel: relOf(w, abs) });
+            attestations.push({ path: abs, rel: relOf(state, abs) });
     };
     const scan = picomatch.scan(input);
-    const base = path.resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
-    if (!inside(w.workspace, base)) {
-        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
+    const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
+    if (!inside(state.workspace, base)) {
+        findings.push(inputFinding('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`));
         return { files, findings, attestations };
     }
     let st;
@@ -3536,7 +3540,7 @@ function expand(w, input, noMatch) {
         // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
         const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
         if (noMatch === 'error')
-            findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
+            findings.push(inputFinding('no_match', named(state, input), `"${input}" matched no file (${why})`, noMatch));
         return { files, findings, attestations };
     }
     // Lexically inside is not enough: the input, or any directory above it, may be a link out.
@@ -3547,29 +3551,29 @@ function expand(w, input, noMatch) {
     catch {
         /* a broken link: reported below */
     }
-    if (!real || !inside(w.realWorkspace, real)) {
-        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
+    if (!real || !inside(state.realWorkspace, real)) {
+        findings.push(inputFinding('invalid_artifact', named(state, input), `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`));
         return { files, findings, attestations };
     }
     if (st.isSymbolicLink())
         st = statSync(real);
     if (scan.isGlob) {
-        const match = picomatch(relOf(w, path.resolve(w.cwd, input)), { dot: true });
+        const match = picomatch(relOf(state, path.resolve(state.cwd, input)), { dot: true });
         let ignored = 0;
-        discover_walk(w, base, input, (abs) => {
-            const rel = relOf(w, abs);
-            if (discoverable(rel, w.role))
+        discover_walk(state, base, input, (abs) => {
+            const rel = relOf(state, abs);
+            if (discoverable(rel, state.role))
                 add(abs);
             else if (formatOf(rel) === 'attestation')
                 attestation(abs);
             else
                 ignored++;
-        }, findings, (abs) => match(relOf(w, abs)));
+        }, findings, (abs) => match(relOf(state, abs)));
         if (ignored > 0)
-            findings.push(inputFinding('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
+            findings.push(inputFinding('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
     else if (st.isDirectory()) {
-        discover_walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : attestation(abs)), findings);
+        discover_walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : attestation(abs)), findings);
     }
     else if (st.isFile()) {
         if (formatOf(base) === 'attestation')
@@ -3578,11 +3582,11 @@ function expand(w, input, noMatch) {
             add(base);
     }
     else {
-        findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
+        findings.push(inputFinding('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));
         return { files, findings, attestations };
     }
     if (files.length === 0)
-        findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
+        findings.push(inputFinding('no_match', named(state, input), `"${input}" matched no artifact file`, noMatch));
     return { files, findings, attestations };
 }
 /**
@@ -3604,20 +3608,20 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
     catch {
         realWorkspace = path.resolve(workspace);
     }
-    const w = { cwd, workspace, realWorkspace, role, entries: 0 };
+    const walk = { cwd, workspace, realWorkspace, role, entries: 0 };
     const findings = [];
     const found = new Map();
     const attestations = new Map();
     for (const input of trimmed) {
         if (input === '' || input.startsWith('!'))
             continue;
-        const e = expand(w, input, explicit ? 'error' : 'notice');
-        for (const f of e.findings)
+        const discovery = expand(walk, input, explicit ? 'error' : 'notice');
+        for (const f of discovery.findings)
             findings.push(f);
-        for (const f of e.files)
+        for (const f of discovery.files)
             if (!found.has(f.rel))
                 found.set(f.rel, f);
-        for (const f of e.attestations)
+        for (const f of discovery.attestations)
             attestations.set(f.rel, f);
     }
     const kept = (m) => [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => cmp(a.rel, b.rel));
@@ -3686,10 +3690,10 @@ const GREW = (limits) => `file grew past the ${limits.maxFileBytes}-byte limit w
  * it before it yields or copies it. Read to its end, not to the size stat gave: a file that grows
  * past the limit while it is read is refused all the same.
  */
-function readTransient(p, limits) {
+function readTransient(path, limits) {
     let fd;
     try {
-        fd = (0,external_node_fs_namespaceObject.openSync)(p, 'r');
+        fd = (0,external_node_fs_namespaceObject.openSync)(path, 'r');
         const size = (0,external_node_fs_namespaceObject.fstatSync)(fd).size;
         if (size > limits.maxFileBytes)
             return { ok: false, reason: (0,read_limits/* fileTooLarge */.ME)(size, limits) };
@@ -3721,8 +3725,8 @@ function readTransient(p, limits) {
             return { ok: false, reason: GREW(limits) };
         return { ok: true, value: buf.subarray(0, got) };
     }
-    catch (e) {
-        return { ok: false, reason: `cannot read file: ${ioReason(e)}` };
+    catch (error) {
+        return { ok: false, reason: `cannot read file: ${ioReason(error)}` };
     }
     finally {
         if (fd !== undefined)
@@ -3771,8 +3775,8 @@ function readNamedFile(file, limits) {
     try {
         st = (0,external_node_fs_namespaceObject.statSync)(file);
     }
-    catch (e) {
-        return { ok: false, reason: `cannot read (${ioReason(e)})` };
+    catch (error) {
+        return { ok: false, reason: `cannot read (${ioReason(error)})` };
     }
     if (!st.isFile())
         return { ok: false, reason: 'not a regular file; not read' };
@@ -3781,12 +3785,12 @@ function readNamedFile(file, limits) {
     return got.ok ? { ok: true, value: Buffer.from(got.value) } : got;
 }
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
-async function fileSha256(p) {
+async function fileSha256(path) {
     try {
-        const h = (0,external_node_crypto_.createHash)('sha256');
-        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(p))
-            h.update(chunk);
-        return h.digest('hex');
+        const hash = (0,external_node_crypto_.createHash)('sha256');
+        for await (const chunk of (0,external_node_fs_namespaceObject.createReadStream)(path))
+            hash.update(chunk);
+        return hash.digest('hex');
     }
     catch {
         return undefined; // the reader reports why the file cannot be read
@@ -3797,9 +3801,9 @@ async function readOne(file, role, limits, digest = false) {
     const fail = (message) => failure(file.rel, message);
     if (isBundle(file.rel)) {
         // Streamed from disk: a bundle is never held whole beyond its events.
-        const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await archive_readBundle({ path: file.path }, file.rel, (0,read_limits/* bundleLimits */.x0)(limits));
-        const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
-        return sha256 === undefined ? r : { ...r, sha256 };
+        const readResult = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await archive_readBundle({ path: file.path }, file.rel, (0,read_limits/* bundleLimits */.x0)(limits));
+        const sha256 = digest ? (readResult.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
+        return sha256 === undefined ? readResult : { ...readResult, sha256 };
     }
     if (!(0,formats/* formatOf */.be)(file.rel))
         return fail(UNSUPPORTED);
@@ -3808,8 +3812,8 @@ async function readOne(file, role, limits, digest = false) {
         return fail(read.reason);
     const bytes = read.value;
     // Both before anything yields: the buffer is this thread's, and the next file is read into it.
-    const r = readTextArtifact(file.rel, role, bytes, limits);
-    return digest ? { ...r, sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') } : r;
+    const fileRead = readTextArtifact(file.rel, role, bytes, limits);
+    return digest ? { ...fileRead, sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex') } : fileRead;
 }
 
 
@@ -3847,8 +3851,8 @@ function formatOf(file) {
 }
 /** Whether a directory or glob input of this role picks the file up. */
 function discoverable(file, role) {
-    const f = formatOf(file);
-    return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
+    const format = formatOf(file);
+    return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
 }
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
 const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
@@ -3856,8 +3860,8 @@ const sidecarOf = (bundle) => `${bundle}.intoto.jsonl`;
 const sigstoreOf = (artifact) => `${artifact}.sigstore.json`;
 /** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
 function attestedBy(attestation) {
-    const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
-    return m ? attestation.slice(0, m.index) : null;
+    const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+    return match ? attestation.slice(0, match.index) : null;
 }
 
 
@@ -3905,9 +3909,9 @@ class ScanError {
         this.message = message;
     }
 }
-const describe = (s) => {
-    const j = JSON.stringify(s);
-    return j.length > 80 ? j.slice(0, 77) + '…"' : j;
+const describe = (text) => {
+    const source = JSON.stringify(text);
+    return source.length > 80 ? source.slice(0, 77) + '…"' : source;
 };
 /** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
 function scan(text, options, start = 0, end = text.length) {
@@ -3923,31 +3927,31 @@ function firstValueEnd(text, options, start, end = text.length) {
         scanner.run(true);
         return { ok: true, value: scanner.valueEnd };
     }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, reason: { offset: e.offset, message: e.message } };
-        throw e;
+    catch (error) {
+        if (error instanceof ScanError)
+            return { ok: false, reason: { offset: error.offset, message: error.message } };
+        throw error;
     }
 }
 function runScanner(scanner) {
     try {
         return { ok: true, value: scanner.run() };
     }
-    catch (e) {
-        if (e instanceof ScanError)
-            return { ok: false, reason: { offset: e.offset, message: e.message } };
-        throw e;
+    catch (error) {
+        if (error instanceof ScanError)
+            return { ok: false, reason: { offset: error.offset, message: error.message } };
+        throw error;
     }
 }
 /**
  * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
  * collision only costs a comparison of the two decoded keys.
  */
-function keyHash(s, a, b) {
+function keyHash(text, a, b) {
     const n = b - a;
     if (n === 0)
         return 0;
-    return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
+    return ((Math.imul(Math.imul(Math.imul(n, 65599) + text.charCodeAt(a), 65599) + text.charCodeAt(a + (n >> 1)), 31) + text.charCodeAt(b - 1)) | 0);
 }
 /** Members remembered per open object before switching to a Set of decoded keys. */
 const SMALL = 16;
@@ -3977,9 +3981,9 @@ function tables(depths) {
     return shared;
 }
 class Scanner {
-    s;
+    text;
     end;
-    o;
+    options;
     trusted;
     i;
     depth = 0;
@@ -4016,28 +4020,28 @@ class Scanner {
      * @param trusted JSON.parse accepted exactly this text and it is well-formed UTF-16: grammar,
      * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
      */
-    constructor(s, start, end, o, trusted) {
-        this.s = s;
+    constructor(text, start, end, options, trusted) {
+        this.text = text;
         this.end = end;
-        this.o = o;
+        this.options = options;
         this.trusted = trusted;
         this.i = start;
-        const t = tables(o.maxDepth + 2);
-        this.kinds = t.kinds;
-        this.counts = t.counts;
-        this.starts = t.starts;
-        this.ends = t.ends;
-        this.hashes = t.hashes;
-        this.escapes = t.escapes;
-        const plan = collectPlan(o.collect ?? NO_PATHS);
+        const lookup = tables(options.maxDepth + 2);
+        this.kinds = lookup.kinds;
+        this.counts = lookup.counts;
+        this.starts = lookup.starts;
+        this.ends = lookup.ends;
+        this.hashes = lookup.hashes;
+        this.escapes = lookup.escapes;
+        const plan = collectPlan(options.collect ?? NO_PATHS);
         this.wantedKeys = plan.keys;
         this.maxPath = plan.maxPath;
-        this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
+        this.maxKeys = options.maxKeys ?? Number.MAX_SAFE_INTEGER;
     }
     /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
     valueEnd = -1;
     run(firstOnly = false) {
-        const { s, end } = this;
+        const { text: s, end } = this;
         if (this.i < end && s.charCodeAt(this.i) === 0xfeff)
             throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
         this.ws();
@@ -4076,13 +4080,13 @@ class Scanner {
     what() {
         if (this.i >= this.end)
             return 'the end of the input (truncated?)';
-        const ch = this.s.codePointAt(this.i) ?? 0;
+        const ch = this.text.codePointAt(this.i) ?? 0;
         return ch < 0x20 || ch === 0x7f
             ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
             : `'${String.fromCodePoint(ch)}'`;
     }
     ws() {
-        const { s, end } = this;
+        const { text: s, end } = this;
         let i = this.i;
         while (i < end) {
             const c = s.charCodeAt(i);
@@ -4104,7 +4108,7 @@ class Scanner {
     /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
     value() {
         this.ws();
-        const { s, end } = this;
+        const { text: s, end } = this;
         const i = this.i;
         if (i >= end)
             throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
@@ -4128,8 +4132,8 @@ class Scanner {
     }
     open(kind) {
         const parentDepth = this.depth;
-        if (parentDepth >= this.o.maxDepth) {
-            throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
+        if (parentDepth >= this.options.maxDepth) {
+            throw new ScanError(this.i, `nesting deeper than ${this.options.maxDepth} levels`);
         }
         const d = ++this.depth;
         this.kinds[d] = kind;
@@ -4153,7 +4157,7 @@ class Scanner {
         }
         this.ws();
         const close = kind === 1 ? C.RBRACE : C.RBRACKET;
-        if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
+        if (this.i < this.end && this.text.charCodeAt(this.i) === close) {
             this.i++;
             this.depth--;
             return;
@@ -4178,7 +4182,7 @@ class Scanner {
     sameRaw(a, b, a2, b2) {
         if (b - a !== b2 - a2)
             return false;
-        const { s } = this;
+        const { text: s } = this;
         for (let k = 0; k < b - a; k++)
             if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k))
                 return false;
@@ -4186,13 +4190,13 @@ class Scanner {
     }
     /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
     decoded(a, b) {
-        const raw = this.s.slice(a - 1, b + 1);
+        const raw = this.text.slice(a - 1, b + 1);
         return raw.includes('\\') ? JSON.parse(raw) : raw.slice(1, -1);
     }
     /** An object member starts here: key, colon, then its value. */
     key() {
         this.ws();
-        const { s } = this;
+        const { text: s } = this;
         if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
             throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
         }
@@ -4257,9 +4261,9 @@ class Scanner {
     }
     /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
     quickEnd(start) {
-        const q = this.s.indexOf('"', start + 1);
+        const q = this.text.indexOf('"', start + 1);
         if (this.nextBackslash !== -1 && this.nextBackslash < start)
-            this.nextBackslash = this.s.indexOf('\\', start);
+            this.nextBackslash = this.text.indexOf('\\', start);
         return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
     }
     /**
@@ -4270,7 +4274,7 @@ class Scanner {
      * instead of character by character.
      */
     escapedEnd(start) {
-        const { s } = this;
+        const { text: s } = this;
         let q = s.indexOf('"', start + 1);
         for (;;) {
             if (q === -1)
@@ -4288,7 +4292,7 @@ class Scanner {
     }
     /** A string starts at the quote; moves past it and says whether it held an escape. */
     skipString() {
-        const { s, end } = this;
+        const { text: s, end } = this;
         const start = this.i;
         if (this.trusted) {
             const q = this.quickEnd(start);
@@ -4334,11 +4338,11 @@ class Scanner {
     string() {
         const start = this.i;
         this.escaped = this.skipString();
-        this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
+        this.hash = this.escaped ? 0 : keyHash(this.text, start + 1, this.i - 1);
     }
     /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
     escape(i) {
-        const { s, end } = this;
+        const { text: s, end } = this;
         if (i + 1 >= end)
             throw new ScanError(i, 'unterminated escape (truncated?)');
         const e = s.charCodeAt(i + 1);
@@ -4366,7 +4370,7 @@ class Scanner {
             throw new ScanError(at - 2, 'truncated \\u escape');
         let v = 0;
         for (let k = 0; k < 4; k++) {
-            const c = this.s.charCodeAt(at + k);
+            const c = this.text.charCodeAt(at + k);
             const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
             if (d < 0)
                 throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
@@ -4375,7 +4379,7 @@ class Scanner {
         return v;
     }
     number() {
-        const { s, end } = this;
+        const { text: s, end } = this;
         const start = this.i;
         let i = start;
         if (s.charCodeAt(i) === C.MINUS)
@@ -4454,68 +4458,68 @@ var json = __nccwpck_require__(6153);
  * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
  * the value. False is not an error: the scan then decides, and says where.
  */
-function provablyClean(text, value, o) {
+function provablyClean(text, value, options) {
     if (text.includes('\\u'))
         return false;
-    if (o.collect)
-        for (const p of o.collect)
+    if (options.collect)
+        for (const p of options.collect)
             if (holdsArray(value, p))
                 return false;
     walkState.colons = 0;
     walkState.bad = false;
-    walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
+    walk(value, 1, options.maxDepth, options.maxKeys ?? Number.MAX_SAFE_INTEGER);
     return !walkState.bad && colonsIn(text) === walkState.colons;
 }
 /** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
 function holdsArray(value, path) {
-    let v = value;
+    let given = value;
     for (const k of path) {
-        if (!(0,json/* isObject */.G)(v) || !(0,json/* hasOwn */.$)(v, k))
+        if (!(0,json/* isObject */.G)(given) || !(0,json/* hasOwn */.$)(given, k))
             return false;
-        v = v[k];
+        given = given[k];
     }
-    return Array.isArray(v);
+    return Array.isArray(given);
 }
-const colonsIn = (s) => {
+const colonsIn = (text) => {
     let n = 0;
-    for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1))
+    for (let i = text.indexOf(':'); i !== -1; i = text.indexOf(':', i + 1))
         n++;
     return n;
 };
 /** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
 const walkState = { colons: 0, bad: false };
-function walk(v, depth, maxDepth, maxKeys) {
-    if (typeof v === 'string') {
-        if (v.includes(':'))
-            walkState.colons += colonsIn(v);
+function walk(value, depth, maxDepth, maxKeys) {
+    if (typeof value === 'string') {
+        if (value.includes(':'))
+            walkState.colons += colonsIn(value);
         return;
     }
-    if (typeof v === 'number') {
-        if (!Number.isFinite(v))
+    if (typeof value === 'number') {
+        if (!Number.isFinite(value))
             walkState.bad = true;
         return;
     }
-    if (typeof v !== 'object' || v === null)
+    if (typeof value !== 'object' || value === null)
         return;
     if (depth > maxDepth) {
         walkState.bad = true;
         return;
     }
-    if (Array.isArray(v)) {
-        for (let i = 0; i < v.length && !walkState.bad; i++)
-            walk(v[i], depth + 1, maxDepth, maxKeys);
+    if (Array.isArray(value)) {
+        for (let i = 0; i < value.length && !walkState.bad; i++)
+            walk(value[i], depth + 1, maxDepth, maxKeys);
         return;
     }
     // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
     // never a lookup by a key read from the input.
-    const keys = Object.keys(v);
+    const keys = Object.keys(value);
     if (keys.length > maxKeys)
         walkState.bad = true;
     walkState.colons += keys.length;
     for (const k of keys)
         if (k.includes(':'))
             walkState.colons += colonsIn(k);
-    for (const x of Object.values(v)) {
+    for (const x of Object.values(value)) {
         if (walkState.bad)
             return;
         walk(x, depth + 1, maxDepth, maxKeys);
@@ -4551,21 +4555,23 @@ function parseStrict(text, options, start = 0, end = text.length) {
     try {
         value = JSON.parse(slice);
     }
-    catch (e) {
-        const r = (0,scanner/* scan */.SQ)(slice, options);
+    catch (error) {
+        const scanned = (0,scanner/* scan */.SQ)(slice, options);
         // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
         return {
             ok: false,
-            reason: r.ok ? { offset: start, message: (0,core_text/* messageOf */.bD)(e) } : { offset: r.reason.offset + start, message: r.reason.message },
+            reason: scanned.ok
+                ? { offset: start, message: (0,core_text/* messageOf */.bD)(error) }
+                : { offset: scanned.reason.offset + start, message: scanned.reason.message },
         };
     }
     const trusted = wellFormed(slice);
     if (trusted && provablyClean(slice, value, options))
         return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
-    const r = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
-    if (!r.ok)
-        return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
-    return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+    const scanned2 = (0,scanner/* runScanner */.Sw)(new scanner/* Scanner */.Lp(slice, 0, slice.length, options, trusted));
+    if (!scanned2.ok)
+        return { ok: false, reason: { offset: scanned2.reason.offset + start, message: scanned2.reason.message } };
+    return { ok: true, value: { json: value, elements: start === 0 ? scanned2.value : shifted(scanned2.value, start) } };
 }
 const NO_ELEMENTS = new Map();
 function shifted(elements, by) {
@@ -4704,39 +4710,39 @@ const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest'
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
 const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
-function readSignatureMember(v) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v))
+function readSignatureMember(value) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(value))
         return { ok: false, reason: 'signature is not an object' };
-    for (const k of Object.keys(v))
+    for (const k of Object.keys(value))
         if (!MEMBERS.includes(k))
             return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
     for (const k of MEMBERS)
-        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(v, k))
+        if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(value, k))
             return { ok: false, reason: `signature.${k} is missing` };
-    if (v['version'] !== 1)
+    if (value['version'] !== 1)
         return { ok: false, reason: 'signature.version must be 1' };
-    if (v['algorithm'] !== 'ed25519')
+    if (value['algorithm'] !== 'ed25519')
         return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (v['payload_type'] !== PAYLOAD_TYPE)
+    if (value['payload_type'] !== PAYLOAD_TYPE)
         return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
     for (const k of ['signed_payload_digest', 'key_id']) {
-        const d = v[k];
-        if (typeof d !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(d))
+        const given = value[k];
+        if (typeof given !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(given))
             return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
     }
-    const sig = v['signature'];
+    const sig = value['signature'];
     if (typeof sig !== 'string' || sig.length !== 88 || (0,_base64_js__WEBPACK_IMPORTED_MODULE_3__/* .strictBase64 */ .P)(sig)?.length !== 64) {
         return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
     }
-    const at = v['signed_at'];
+    const at = value['signed_at'];
     if (typeof at !== 'string' || !isSignedAt(at))
         return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
     const member = {
         version: 1,
         algorithm: 'ed25519',
         payload_type: PAYLOAD_TYPE,
-        signed_payload_digest: v['signed_payload_digest'],
-        key_id: v['key_id'],
+        signed_payload_digest: value['signed_payload_digest'],
+        key_id: value['key_id'],
         signature: sig,
         signed_at: at,
     };
@@ -4756,8 +4762,8 @@ function payloadOf(record) {
 }
 /** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
 function pae(type, body) {
-    const t = Buffer.from(type, 'utf8');
-    return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
+    const bytes = Buffer.from(type, 'utf8');
+    return Buffer.concat([Buffer.from(`DSSEv1 ${bytes.length} `, 'utf8'), bytes, Buffer.from(` ${body.length} `, 'utf8'), body]);
 }
 
 
@@ -4785,10 +4791,10 @@ function decodeUtf8(bytes) {
     return { ok: true, value: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
 }
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
-function firstInvalidUtf8(b) {
+function firstInvalidUtf8(bytes) {
     let i = 0;
-    while (i < b.length) {
-        const c = b[i] ?? 0;
+    while (i < bytes.length) {
+        const c = bytes[i] ?? 0;
         if (c < 0x80) {
             i++;
             continue;
@@ -4804,10 +4810,10 @@ function firstInvalidUtf8(b) {
             [n, min, cp] = [3, 0x10000, c & 0x07];
         else
             return i;
-        if (i + n >= b.length)
+        if (i + n >= bytes.length)
             return i;
         for (let k = 1; k <= n; k++) {
-            const cc = b[i + k] ?? 0;
+            const cc = bytes[i + k] ?? 0;
             if ((cc & 0xc0) !== 0x80)
                 return i;
             cp = (cp << 6) | (cc & 0x3f);
@@ -4816,14 +4822,14 @@ function firstInvalidUtf8(b) {
             return i;
         i += n + 1;
     }
-    return b.length;
+    return bytes.length;
 }
 /** 1-based line and column (in bytes) of a byte offset. */
-function byteLocation(b, offset) {
+function byteLocation(bytes, offset) {
     let line = 1;
     let lineStart = 0;
-    for (let i = 0; i < offset && i < b.length; i++) {
-        if (b[i] === 0x0a) {
+    for (let i = 0; i < offset && i < bytes.length; i++) {
+        if (bytes[i] === 0x0a) {
             line++;
             lineStart = i + 1;
         }
@@ -5092,25 +5098,29 @@ const recordTuple = (r, rel) => [
     r.trust,
 ];
 /** What a reading thread sends for one file. */
-function encodeRead(r, rel) {
+function encodeRead(evidence, rel) {
     const wire = {
-        run: r.run
-            ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)), attestation: r.run.attestation ?? null }
+        run: evidence.run
+            ? {
+                artifact: evidence.run.artifact,
+                decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
+                attestation: evidence.run.attestation ?? null,
+            }
             : null,
-        records: r.records.map((x) => recordTuple(x, rel)),
-        findings: r.findings,
-        digests: r.digests,
+        records: evidence.records.map((x) => recordTuple(x, rel)),
+        findings: evidence.findings,
+        digests: evidence.digests,
     };
     return JSON.stringify(wire);
 }
 /** Consistent claims share one empty list, as the reader's do. */
 const NONE = Object.freeze([]);
 const INVALID_PROVIDER = Object.freeze({ invalid: true });
-function claimOf(t, p) {
+function claimOf(t, projection) {
     if (t[0] === 0)
         return { kind: 'invalid', reason: t[1] };
     const [, asserted, level, sent, legacy, inconsistencies] = t;
-    const subject = subjectOf(p);
+    const subject = subjectOf(projection);
     // SAME is written only for a claim whose digest is its subject's: a subject is there.
     const digest = sent === SAME ? (subject?.digest ?? null) : sent;
     return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };
@@ -5162,7 +5172,7 @@ var findings = __nccwpck_require__(1607);
 // EXTERNAL MODULE: ./src/core/trust.ts
 var trust = __nccwpck_require__(9597);
 // EXTERNAL MODULE: ./src/read/envelope.ts
-var envelope = __nccwpck_require__(1210);
+var read_envelope = __nccwpck_require__(1210);
 // EXTERNAL MODULE: ./src/read/files.ts + 21 modules
 var files = __nccwpck_require__(6860);
 // EXTERNAL MODULE: ./src/read/formats.ts
@@ -5181,34 +5191,34 @@ var json = __nccwpck_require__(6153);
 const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidence-bundle/v1';
 const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
 /** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
-function bundleStatement(f) {
-    if (f.producer.name === null || f.producer.version === null) {
+function bundleStatement(facts) {
+    if (facts.producer.name === null || facts.producer.version === null) {
         return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
     }
-    if (f.window === null)
+    if (facts.window === null)
         return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
     return {
         ok: true,
         value: {
-            _type: envelope/* STATEMENT_TYPE */.zG,
-            subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
+            _type: read_envelope/* STATEMENT_TYPE */.zG,
+            subject: [{ name: facts.bundleId, digest: { sha256: facts.archiveSha256 } }],
             predicateType: EVIDENCE_BUNDLE_V1,
             predicate: {
                 schema_version: 1,
-                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
+                semantic_equivalence: { algorithm: 'assay-run-root-v1', value: facts.runRoot },
                 run: {
-                    run_id: f.runId,
-                    event_count: f.eventCount,
-                    producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
-                    time_window: { start: f.window.start, end: f.window.end },
+                    run_id: facts.runId,
+                    event_count: facts.eventCount,
+                    producer: { name: facts.producer.name, version: facts.producer.version, git: facts.producer.git ?? '' },
+                    time_window: { start: facts.window.start, end: facts.window.end },
                 },
             },
         },
     };
 }
 /** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
-const member = (at, k) => {
-    const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
+const member = (at, key) => {
+    const name = /^[A-Za-z0-9_]+$/.test(key) ? key : JSON.stringify(key.slice(0, 80));
     return at ? `${at}.${name}` : name;
 };
 /** The first difference between the predicate upstream writes and the one given, compared as nested structures (never flattened names). */
@@ -5220,9 +5230,9 @@ function difference(want, got, at) {
     for (const k of Object.keys(want)) {
         if (!(0,json/* hasOwn */.$)(got, k))
             return `predicate field ${member(at, k)} disagrees with the bundle`;
-        const d = difference(want[k], got[k], member(at, k));
-        if (d)
-            return d;
+        const digest = difference(want[k], got[k], member(at, k));
+        if (digest)
+            return digest;
     }
     for (const k of Object.keys(got))
         if (!(0,json/* hasOwn */.$)(want, k))
@@ -5235,10 +5245,10 @@ function difference(want, got, at) {
  * facts only for a verified bundle), subject digest against the archive bytes, subject name against
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
-function checkBundleStatement(s, facts) {
-    if (!(0,json/* isObject */.G)(s) || s['_type'] !== envelope/* STATEMENT_TYPE */.zG)
-        return { ok: false, reason: `_type is not ${envelope/* STATEMENT_TYPE */.zG}` };
-    const type = s['predicateType'];
+function checkBundleStatement(value, facts) {
+    if (!(0,json/* isObject */.G)(value) || value['_type'] !== read_envelope/* STATEMENT_TYPE */.zG)
+        return { ok: false, reason: `_type is not ${read_envelope/* STATEMENT_TYPE */.zG}` };
+    const type = value['predicateType'];
     if (type === EVIDENCE_BUNDLE_V0)
         return {
             ok: false,
@@ -5249,10 +5259,10 @@ function checkBundleStatement(s, facts) {
             ok: false,
             reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
         };
-    const subject = (0,envelope/* onlySubject */.Lh)(s);
+    const subject = (0,read_envelope/* onlySubject */.Lh)(value);
     if (!subject.ok)
         return subject;
-    const pred = s['predicate'];
+    const pred = value['predicate'];
     if (!(0,json/* isObject */.G)(pred) || pred['schema_version'] !== 1)
         return { ok: false, reason: 'predicate.schema_version is not 1' };
     if (!facts)
@@ -5268,8 +5278,8 @@ function checkBundlePredicate(pred, facts) {
     const expected = bundleStatement(facts);
     if (!expected.ok)
         return expected;
-    const d = difference(expected.value['predicate'], pred, '');
-    return d === null ? { ok: true } : { ok: false, reason: d };
+    const digest = difference(expected.value['predicate'], pred, '');
+    return digest === null ? { ok: true } : { ok: false, reason: digest };
 }
 
 ;// CONCATENATED MODULE: ./src/trust/checkers/identities.ts
@@ -5413,12 +5423,12 @@ var refusal = __nccwpck_require__(2510);
 
 
 /** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
-async function checkEnvelopeAsync(e, payloadType, keys, who) {
-    if (e.payloadType !== payloadType)
-        return (0,refusal/* refuse */.T)('payload_type', `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}`);
-    const data = (0,signature/* pae */.Zg)(payloadType, e.payload);
+async function checkEnvelopeAsync(envelope, payloadType, keys, who) {
+    if (envelope.payloadType !== payloadType)
+        return (0,refusal/* refuse */.T)('payload_type', `payload type is ${JSON.stringify(envelope.payloadType.slice(0, 100))}, not ${payloadType}`);
+    const data = (0,signature/* pae */.Zg)(payloadType, envelope.payload);
     const tries = [];
-    for (const s of e.signatures) {
+    for (const s of envelope.signatures) {
         for (const [keyId, key] of keys) {
             tries.push(verifyOnPool(data, key, s.sig).then((ok) => (ok ? keyId : null)));
         }
@@ -5426,8 +5436,8 @@ async function checkEnvelopeAsync(e, payloadType, keys, who) {
     const verified = (await Promise.all(tries)).find((k) => k !== null);
     if (verified)
         return { ok: true, value: verified };
-    if (!e.signatures.some((s) => keys.has(s.keyid)))
-        return (0,refusal/* refuse */.T)('unknown_signer', `unknown ${who} ${(0,core_text/* quote */.hD)(e.signatures[0]?.keyid || '(no keyid)')}`);
+    if (!envelope.signatures.some((s) => keys.has(s.keyid)))
+        return (0,refusal/* refuse */.T)('unknown_signer', `unknown ${who} ${(0,core_text/* quote */.hD)(envelope.signatures[0]?.keyid || '(no keyid)')}`);
     return (0,refusal/* refuse */.T)('signature_invalid', 'signature does not verify');
 }
 
@@ -5443,11 +5453,11 @@ async function checkEnvelopeAsync(e, payloadType, keys, who) {
 
 
 
-async function checkOne(e, facts, keys, limits) {
-    const signed = await checkEnvelopeAsync(e, envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
+async function checkOne(envelope, facts, keys, limits) {
+    const signed = await checkEnvelopeAsync(envelope, read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
     if (!signed.ok)
         return (0,trust/* refused */.J5)(signed.reason.code, signed.reason.detail);
-    const payload = (0,envelope/* strictPayload */.iv)(e.payload, limits);
+    const payload = (0,read_envelope/* strictPayload */.iv)(envelope.payload, limits);
     if (!payload.ok)
         return (0,trust/* refused */.J5)('statement_mismatch', payload.reason);
     const statement = checkBundleStatement(payload.value, facts);
@@ -5471,12 +5481,14 @@ const producerKeys = (keys, limits) => ({
             const envelopes = sidecar.envelopes;
             let first = null;
             for (const e of envelopes) {
-                const d = await checkOne(e, file.read.bundle ?? null, keys, limits);
-                if (d.kind === 'trusted')
-                    return d;
-                if (d.kind === 'untrusted')
+                const decision = await checkOne(e, file.read.bundle ?? null, keys, limits);
+                if (decision.kind === 'trusted')
+                    return decision;
+                if (decision.kind === 'untrusted')
                     first ??=
-                        envelopes.length > 1 ? (0,trust/* refused */.J5)(d.code, `${d.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`) : d;
+                        envelopes.length > 1
+                            ? (0,trust/* refused */.J5)(decision.code, `${decision.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`)
+                            : decision;
             }
             return first ?? (0,trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
         };
@@ -5573,7 +5585,7 @@ function readDsse(task, setup, out) {
     }
     if (setup.digest)
         out.digests.push([rel, (0,binding/* sha256Hex */.fg)(got.bytes)]);
-    const read = (0,envelope/* readEnvelopeFile */.f_)(rel, got.bytes, setup.limits);
+    const read = (0,read_envelope/* readEnvelopeFile */.f_)(rel, got.bytes, setup.limits);
     for (const f of read.findings)
         out.findings.push(f);
     if (read.findings.length > 0)
@@ -5609,22 +5621,22 @@ async function readSigstore(task, setup, out) {
     return { kind: 'read', file };
 }
 /** A record's trust from the combined decision of its role's checkers (none configured: unchecked). */
-function trustOf(d) {
-    if (d.kind === 'trusted')
-        return { kind: 'trusted', by: d.by };
-    if (d.kind === 'untrusted')
-        return { kind: 'untrusted', code: d.code, reason: d.detail };
+function trustOf(decision) {
+    if (decision.kind === 'trusted')
+        return { kind: 'trusted', by: decision.by };
+    if (decision.kind === 'untrusted')
+        return { kind: 'untrusted', code: decision.code, reason: decision.detail };
     return { kind: 'unchecked' };
 }
 /** A run's attestation from the combined decision of its role's checkers. */
-function attestationOf(d, read) {
+function attestationOf(decision, read) {
     const named = { name: read.bundle?.producer.name ?? null, version: read.bundle?.producer.version ?? null };
-    if (d.kind === 'trusted')
-        return { kind: 'attested', by: d.by, ...named };
-    if (d.kind === 'untrusted')
-        return { kind: 'unattested', code: d.code, reason: d.detail };
-    if (d.kind === 'unchecked' && d.keyId !== null)
-        return { kind: 'unchecked', keyId: d.keyId, ...named };
+    if (decision.kind === 'trusted')
+        return { kind: 'attested', by: decision.by, ...named };
+    if (decision.kind === 'untrusted')
+        return { kind: 'unattested', code: decision.code, reason: decision.detail };
+    if (decision.kind === 'unchecked' && decision.keyId !== null)
+        return { kind: 'unchecked', keyId: decision.keyId, ...named };
     return { kind: 'none' };
 }
 /** The decision a checker made for the i-th record (a file's decision holds for each). */
@@ -5676,9 +5688,9 @@ function pending() {
     const p = {
         settled: false,
         promise,
-        resolve(r) {
+        resolve(evidence) {
             p.settled = true;
-            done(r);
+            done(evidence);
         },
     };
     return p;
@@ -5783,43 +5795,43 @@ class WorkerReaders {
         }
     }
     spawn() {
-        let w;
+        let worker;
         try {
-            w = this.start(this.setup);
+            worker = this.start(this.setup);
         }
         catch {
             this.broken = true; // this thread reads every file no worker holds
             return;
         }
-        this.held.set(w, []);
-        w.on('message', (m) => {
+        this.held.set(worker, []);
+        worker.on('message', (m) => {
             if ('ready' in m)
-                this.online.add(w);
+                this.online.add(worker);
             else
-                this.done(w, m);
+                this.done(worker, m);
         });
         let why = 'it exited';
-        w.on('error', (e) => {
+        worker.on('error', (e) => {
             why = e instanceof Error ? e.message : String(e);
         });
-        w.on('exit', (code) => this.exited(w, code === 0 ? why : `${why}, code ${code}`));
-        this.feed(w);
+        worker.on('exit', (code) => this.exited(worker, code === 0 ? why : `${why}, code ${code}`));
+        this.feed(worker);
     }
-    feed(w) {
-        const held = stored(this.held, w);
+    feed(worker) {
+        const held = stored(this.held, worker);
         while (held.length < DEPTH) {
             const id = this.take();
             if (id === undefined)
                 return;
             const t = item(this.tasks, id);
             held.push(id);
-            w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
+            worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
         }
     }
-    done(w, m) {
-        const held = stored(this.held, w);
+    done(worker, m) {
+        const held = stored(this.held, worker);
         held.splice(held.indexOf(m.id), 1);
-        this.feed(w);
+        this.feed(worker);
         const rel = item(this.tasks, m.id).file.rel;
         item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
     }
@@ -5828,19 +5840,19 @@ class WorkerReaders {
      * it go to a new worker; one that never started read nothing: its files come back to this thread,
      * and no more workers are started.
      */
-    exited(w, why) {
-        const held = stored(this.held, w);
-        this.held.delete(w);
+    exited(worker, why) {
+        const held = stored(this.held, worker);
+        this.held.delete(worker);
         if (this.closing)
             return;
-        if (!this.online.has(w)) {
+        if (!this.online.has(worker)) {
             this.broken = true;
             for (const id of held)
                 this.taken[id] = 0;
             this.wake?.();
             return;
         }
-        this.online.delete(w);
+        this.online.delete(worker);
         const [reading, ...rest] = held;
         if (reading !== undefined)
             item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));

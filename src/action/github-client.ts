@@ -60,10 +60,14 @@ export async function octokitApi(token: string, baseUrl: string, log: (message: 
         ...(retries ? {} : { request: { retries: 0, retryAfter: 0 } }),
       });
       return { status: r.status, data: r.data };
-    } catch (e) {
-      const err = e as { status?: unknown; response?: { data?: unknown; headers?: Record<string, string | undefined> }; message?: string };
+    } catch (error) {
+      const err = error as {
+        status?: unknown;
+        response?: { data?: unknown; headers?: Record<string, string | undefined> };
+        message?: string;
+      };
       // An answer from GitHub is a status; no answer at all (refused, reset, timed out) is a network error.
-      if (typeof err.status !== 'number' || err.status < 400 || !err.response) throw e;
+      if (typeof err.status !== 'number' || err.status < 400 || !err.response) throw error;
       const after = Number(err.response.headers?.['retry-after']);
       return {
         status: err.status,
@@ -114,12 +118,12 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
       event = null; // no event context: annotations go to GITHUB_SHA
     }
   }
-  const e = isObject(event) ? event : {};
-  const pr = isObject(e['pull_request']) ? e['pull_request'] : null;
+  const entry = isObject(event) ? event : {};
+  const pr = isObject(entry['pull_request']) ? entry['pull_request'] : null;
   const head = pr && isObject(pr['head']) ? str(pr['head']['sha']) : null;
   const base = pr && isObject(pr['base']) ? str(pr['base']['sha']) : null;
-  const mg = isObject(e['merge_group']) ? str(e['merge_group']['head_sha']) : null;
-  const wr = isObject(e['workflow_run']) ? str(e['workflow_run']['head_sha']) : null;
+  const mg = isObject(entry['merge_group']) ? str(entry['merge_group']['head_sha']) : null;
+  const wr = isObject(entry['workflow_run']) ? str(entry['workflow_run']['head_sha']) : null;
   return {
     owner: str(owner),
     repo: str(repo),
@@ -130,6 +134,6 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
     serverUrl: env['GITHUB_SERVER_URL'] ?? 'https://github.com',
     apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
     workspace: env['GITHUB_WORKSPACE'] ?? cwd,
-    defaultBranch: isObject(e['repository']) ? str(e['repository']['default_branch']) : null,
+    defaultBranch: isObject(entry['repository']) ? str(entry['repository']['default_branch']) : null,
   };
 }

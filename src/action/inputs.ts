@@ -56,9 +56,9 @@ function verdictInputs(predicate: string | null, envelope: string | null, keyPem
   if (envelope !== null) {
     if (keyPem.trim() === '')
       throw new UsageError('missing', 'vsa: a signed verdict needs vsa-key (the PEM text of an Ed25519 private key, from a secret)');
-    const k = parsePrivateKey(keyPem);
-    if (!k.ok) throw new UsageError('value', `vsa-key: ${k.reason}`);
-    key = k.value;
+    const result = parsePrivateKey(keyPem);
+    if (!result.ok) throw new UsageError('value', `vsa-key: ${result.reason}`);
+    key = result.value;
   }
   const resourceUri = resourceUriFromEnv(env);
   if (!resourceUri)
@@ -173,8 +173,8 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
   if (checkName.length > 255) throw new UsageError('value', 'check-name: longer than 255 characters');
   /** A file the action writes: never out of the workspace through a link the checkout holds. */
   const output = (name: OptionName): string | null => {
-    const v = get(name);
-    return v === '' ? null : outputIn(workspace, workspace, v, name);
+    const value = get(name);
+    return value === '' ? null : outputIn(workspace, workspace, value, name);
   };
   const sarifFile = output('sarif-file');
   const reportFile = output('report-file') ?? path.join(env['RUNNER_TEMP'] || tmpdir(), 'receipt-gate', 'report.json');

@@ -52,7 +52,7 @@ const runUrl = (ctx: RunContext, owner: string, repo: string, run: { readonly id
 
 async function annotate(
   core: Core,
-  s: ActionSettings,
+  settings: ActionSettings,
   ctx: RunContext,
   report: Report,
   annotations: readonly Annotation[],
@@ -60,12 +60,12 @@ async function annotate(
   summary: SummaryContext,
   now: () => Date,
 ): Promise<Written | null> {
-  if (s.annotations === 'off') return null;
+  if (settings.annotations === 'off') return null;
   // The step's own failure message is one of the error lines GitHub shows.
   const failing = report.ok ? 0 : 1;
   const { owner, repo, headSha } = ctx;
-  if (s.annotations === 'workflow-commands' || s.token === '' || !owner || !repo || !headSha) {
-    const warned = s.annotations === 'check-run';
+  if (settings.annotations === 'workflow-commands' || settings.token === '' || !owner || !repo || !headSha) {
+    const warned = settings.annotations === 'check-run';
     if (warned)
       core.warning('receipt-gate: annotations: check-run needs github-token and a repository context; falling back to workflow commands.');
     emitWorkflowCommands(annotations, core, { failure: failing, warning: warned ? 1 : 0 });
@@ -73,26 +73,26 @@ async function annotate(
   }
   // Most important first: a cap (rate limits: 50 per request) only ever leaves out the least.
   const located = annotations.filter((a) => a.path !== null);
-  const sent = located.slice(0, s.maxAnnotations);
+  const sent = located.slice(0, settings.maxAnnotations);
   const capped = located.length - sent.length;
   const note =
     capped > 0
-      ? `> ${capped} more annotation(s) were not posted (max-annotations: ${s.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
+      ? `> ${capped} more annotation(s) were not posted (max-annotations: ${settings.maxAnnotations}); the job summary and the report list every call and finding.\n\n`
       : '';
-  const t = report.totals;
-  const r = await publishCheckRun(
+  const totals = report.totals;
+  const result = await publishCheckRun(
     await api(),
     {
       owner,
       repo,
       headSha,
-      name: s.checkName,
-      checkRunId: s.checkRunId,
+      name: settings.checkName,
+      checkRunId: settings.checkRunId,
       conclusion: report.ok ? 'success' : 'failure',
       completedAt: now(),
     },
     {
-      title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(t)}; ${t.errors} error(s)`,
+      title: `${report.ok ? 'Passed' : 'Failed'}: ${levelCounts(totals)}; ${totals.errors} error(s)`,
       summary: note + renderSummary(report, { ...summary, budgetBytes: 60_000 }).markdown,
     },
     sent,
@@ -100,15 +100,15 @@ async function annotate(
   // The Checks API needs a file for an annotation: findings about inputs (a path that matched
   // nothing, a rule that applies to no call) are annotated on the run by workflow commands.
   const about = annotations.filter((a) => a.path === null);
-  if (r.ok) {
+  if (result.ok) {
     emitWorkflowCommands(about, core, { failure: failing, warning: 0 });
-    const w = r.value;
+    const w = result.value;
     core.info(
       `receipt-gate: ${sent.length} annotation(s) on check run ${w.id} (${w.requests} request(s))${capped > 0 ? `; ${capped} more not posted (max-annotations)` : ''}`,
     );
     return runUrl(ctx, owner, repo, w);
   }
-  const f = r.reason;
+  const f = result.reason;
   const why =
     f.status === 403
       ? f.posted > 0
@@ -129,7 +129,7 @@ const blobBase = (ctx: RunContext): string | null =>
 /** The verdict attestation's files; false when it could not be written (the step has failed). */
 function verdict(
   core: Core,
-  s: ActionSettings,
+  settings: ActionSettings,
   ctx: RunContext,
   env: NodeJS.ProcessEnv,
   report: Report,
@@ -139,46 +139,50 @@ function verdict(
 ): boolean {
   core.setOutput('vsa-predicate-file', '');
   core.setOutput('vsa-file', '');
-  if (!s.vsa) return true;
+  if (!settings.vsa) return true;
   const origin = {
     workspace: ctx.workspace,
-    reportFile: s.reportFile,
+    reportFile: settings.reportFile,
     reportDigest: digest,
-    resourceUri: s.vsa.resourceUri,
+    resourceUri: settings.vsa.resourceUri,
     // The workflow that ran the gate names its policy.
     policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
-    inputs: prefixed(inputs, s.prefix),
+    inputs: prefixed(inputs, settings.prefix),
     timeVerified: now(),
     version: VERSION,
   };
-  const w = writeVerdict(report, origin, { predicate: s.vsa.predicate, envelope: s.vsa.envelope, key: s.vsa.key });
-  if (!w.ok) {
+  const result = writeVerdict(report, origin, {
+    predicate: settings.vsa.predicate,
+    envelope: settings.vsa.envelope,
+    key: settings.vsa.key,
+  });
+  if (!result.ok) {
     core.setOutput('result', 'error');
-    core.setFailed(`receipt-gate: ${w.reason.map((f) => f.message).join('; ')}`);
+    core.setFailed(`receipt-gate: ${result.reason.map((f) => f.message).join('; ')}`);
     return false;
   }
-  if (s.vsa.predicate) core.setOutput('vsa-predicate-file', s.vsa.predicate);
-  if (s.vsa.envelope) core.setOutput('vsa-file', s.vsa.envelope);
+  if (settings.vsa.predicate) core.setOutput('vsa-predicate-file', settings.vsa.predicate);
+  if (settings.vsa.envelope) core.setOutput('vsa-file', settings.vsa.envelope);
   return true;
 }
 
 /** The step's outputs from the report's totals, and the SARIF file when asked. */
-function outputs(core: Core, s: ActionSettings, report: Report, digest: string): void {
-  const t = report.totals;
+function outputs(core: Core, settings: ActionSettings, report: Report, digest: string): void {
+  const totals = report.totals;
   core.setOutput('result', report.ok ? 'pass' : 'fail');
-  core.setOutput('calls', t.calls);
-  core.setOutput('verified', t.verified);
-  core.setOutput('observed-confirmed', t.observed_confirmed);
-  core.setOutput('asserted', t.asserted);
-  core.setOutput('no-effect', t.no_effect);
-  core.setOutput('weakest-level', t.weakest_level ?? '');
-  core.setOutput('policy-unmet', t.policy_unmet);
-  core.setOutput('errors', t.errors);
-  core.setOutput('warnings', t.warnings);
-  core.setOutput('report-file', s.reportFile);
+  core.setOutput('calls', totals.calls);
+  core.setOutput('verified', totals.verified);
+  core.setOutput('observed-confirmed', totals.observed_confirmed);
+  core.setOutput('asserted', totals.asserted);
+  core.setOutput('no-effect', totals.no_effect);
+  core.setOutput('weakest-level', totals.weakest_level ?? '');
+  core.setOutput('policy-unmet', totals.policy_unmet);
+  core.setOutput('errors', totals.errors);
+  core.setOutput('warnings', totals.warnings);
+  core.setOutput('report-file', settings.reportFile);
   core.setOutput('report-digest', digest);
-  if (s.sarifFile) writeWhole(s.sarifFile, renderSarif(report, s.prefix, VERSION));
-  core.setOutput('sarif-file', s.sarifFile ?? '');
+  if (settings.sarifFile) writeWhole(settings.sarifFile, renderSarif(report, settings.prefix, VERSION));
+  core.setOutput('sarif-file', settings.sarifFile ?? '');
 }
 
 /**
@@ -200,52 +204,54 @@ export async function run(
     core.setFailed(`receipt-gate: invalid input ${read.reason.message}`);
     return;
   }
-  const s = read.value;
-  const gated = await runGate(s.gate, s.vsa !== null);
+  const settings = read.value;
+  const gated = await runGate(settings.gate, settings.vsa !== null);
   if (!gated.ok) {
     core.setOutput('result', 'error');
     core.setFailed(`receipt-gate: invalid input ${gated.reason.input ? `${gated.reason.input}: ` : ''}${gated.reason.message}`);
     return;
   }
   const { report, inputs } = gated.value;
-  const digest = await writeJson(report, s.reportFile);
-  if (!verdict(core, s, ctx, env, report, digest, inputs, now)) return;
-  outputs(core, s, report, digest);
+  const digest = await writeJson(report, settings.reportFile);
+  if (!verdict(core, settings, ctx, env, report, digest, inputs, now)) return;
+  outputs(core, settings, report, digest);
   const summary: SummaryContext = {
-    prefix: s.prefix,
+    prefix: settings.prefix,
     blobBase: blobBase(ctx),
-    reportFile: s.reportFile,
+    reportFile: settings.reportFile,
     budgetBytes: SUMMARY_BUDGET,
     // What was verified is the commit checked out (on a pull request, the merge commit); the check run stays on the head.
     commit: ctx.sha ?? ctx.headSha,
     merge: ctx.merge,
-    inputs: { runs: s.gate.runs, audit: s.gate.audit },
+    inputs: { runs: settings.gate.runs, audit: settings.gate.audit },
     reportDigest: digest,
   };
-  const annotations = buildAnnotations(report, s.prefix, s.annotate);
+  const annotations = buildAnnotations(report, settings.prefix, settings.annotate);
   const checkRun = await annotate(
     core,
-    s,
+    settings,
     ctx,
     report,
     annotations,
-    () => octokitApi(s.token, ctx.apiUrl, (m) => core.info(line(m))),
+    () => octokitApi(settings.token, ctx.apiUrl, (m) => core.info(line(m))),
     summary,
     now,
   );
   core.setOutput('check-run-id', checkRun?.id ?? '');
   core.setOutput('check-run-url', checkRun?.url ?? '');
-  if (s.summary && env['GITHUB_STEP_SUMMARY']) {
+  if (settings.summary && env['GITHUB_STEP_SUMMARY']) {
     try {
       await core.summary.addRaw(renderSummary(report, summary).markdown).write();
-    } catch (e) {
+    } catch (error) {
       // A summary that cannot be written never changes the verdict.
-      core.warning(`receipt-gate: the job summary could not be written (${line(messageOf(e))}); the report is in ${s.reportFile}.`);
+      core.warning(
+        `receipt-gate: the job summary could not be written (${line(messageOf(error))}); the report is in ${settings.reportFile}.`,
+      );
     }
   }
-  const t = report.totals;
+  const totals = report.totals;
   core.info(
-    `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${t.calls} call(s): ${levelCounts(t)}; ${t.errors} error(s), ${t.warnings} warning(s)`,
+    `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}: ${totals.calls} call(s): ${levelCounts(totals)}; ${totals.errors} error(s), ${totals.warnings} warning(s)`,
   );
-  if (!report.ok) core.setFailed(`receipt-gate: the gate failed with ${t.errors} error(s); see the annotations and the job summary.`);
+  if (!report.ok) core.setFailed(`receipt-gate: the gate failed with ${totals.errors} error(s); see the annotations and the job summary.`);
 }

@@ -19,9 +19,9 @@ export function readKeyText(flag: string, file: string): string {
 
 /** A private key a flag names (a key file from keygen). */
 export function readSigningKey(flag: string, file: string): SigningKey {
-  const k = parsePrivateKey(readKeyText(flag, file));
-  if (!k.ok) throw new UsageError('file', `${flag} ${k.reason}`);
-  return k.value;
+  const result = parsePrivateKey(readKeyText(flag, file));
+  if (!result.ok) throw new UsageError('file', `${flag} ${result.reason}`);
+  return result.value;
 }
 
 /** The input files of a tool, read whole within the file limit; the first that cannot be read is a usage error naming it. */

@@ -75,9 +75,9 @@ export const SIGNED_AT = {
 } as const satisfies OptionSpec;
 
 /** The default an option shows: its input's (from the settings table), or its own. */
-export function optionDefault(o: OptionSpec): string | undefined {
-  if (o.input) return o.kind === 'boolean' ? undefined : DEFAULTS[o.input] || undefined;
-  return o.default;
+export function optionDefault(option: OptionSpec): string | undefined {
+  if (option.input) return option.kind === 'boolean' ? undefined : DEFAULTS[option.input] || undefined;
+  return option.default;
 }
 
 /** The `parseArgs` options of a table (with --help). */
@@ -104,8 +104,8 @@ export function parseFlags<O extends readonly OptionSpec[]>(argv: readonly strin
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: parseArgsOptions(options) });
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
     const unknown = /Unknown option '(-{1,2})([^']+)'/.exec(message);
     if (unknown) {
       const guess = nearestName(unknown[2] ?? '', flagNames(options));

@@ -36,8 +36,8 @@ export async function main(
   try {
     const r = await command.run({ argv: rest, env, isTTY, cwd, now, version: VERSION });
     return r === 'help' ? { code: EXIT.pass, stdout: usageText(command.spec.name), stderr: '' } : r;
-  } catch (e) {
-    if (e instanceof UsageError) return usageError(e.message);
-    throw e;
+  } catch (error) {
+    if (error instanceof UsageError) return usageError(error.message);
+    throw error;
   }
 }

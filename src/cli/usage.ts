@@ -19,10 +19,10 @@ function fill(text: string, indent: number, width = WIDTH): string[] {
   return lines;
 }
 
-function optionLines(o: OptionSpec): string[] {
-  const name = `${o.short ? `-${o.short}, ` : ''}--${o.flag}${o.arg ? ` ${o.arg}` : ''}`;
-  const shown = optionDefault(o);
-  const help = fill(`${o.help}${shown !== undefined ? `. Default: ${shown}` : ''}`, COLUMN);
+function optionLines(option: OptionSpec): string[] {
+  const name = `${option.short ? `-${option.short}, ` : ''}--${option.flag}${option.arg ? ` ${option.arg}` : ''}`;
+  const shown = optionDefault(option);
+  const help = fill(`${option.help}${shown !== undefined ? `. Default: ${shown}` : ''}`, COLUMN);
   const head = `  ${name}`;
   if (head.length + 1 < COLUMN && help[0]) return [head.padEnd(COLUMN) + help[0].slice(COLUMN), ...help.slice(1)];
   return [head, ...help];

@@ -25,33 +25,33 @@ export interface Claimant {
 export function allocate(claimants: readonly Claimant[], records: readonly CheckedRecord[]): readonly (UsableRecord | undefined)[] {
   // Records by recomputed digest, as positions in `records` (so "used" is one byte per record).
   const buckets = new Map<string, { readonly recs: number[]; next: number }>();
-  records.forEach((r, i) => {
-    if (!isUsable(r)) return;
-    const b = buckets.get(r.check.recomputed);
+  records.forEach((record, i) => {
+    if (!isUsable(record)) return;
+    const b = buckets.get(record.check.recomputed);
     if (b) b.recs.push(i);
-    else buckets.set(r.check.recomputed, { recs: [i], next: 0 });
+    else buckets.set(record.check.recomputed, { recs: [i], next: 0 });
   });
   const used = new Uint8Array(records.length);
   const out: (UsableRecord | undefined)[] = new Array(claimants.length);
-  const serve = (c: Claimant, k: number): void => {
-    const bucket = buckets.get(c.digest);
+  const serve = (claimant: Claimant, k: number): void => {
+    const bucket = buckets.get(claimant.digest);
     if (!bucket) return;
     const { recs } = bucket;
     // Records before `next` are all used: skip them once, not once per call.
     while (bucket.next < recs.length && used[recs[bucket.next] as number] === 1) bucket.next++;
     for (let j = bucket.next; j < recs.length; j++) {
       const i = recs[j] as number;
-      const r = records[i] as UsableRecord;
-      if (used[i] === 1 || (c.provider !== null && r.input.record.provider !== c.provider)) continue;
+      const record = records[i] as UsableRecord;
+      if (used[i] === 1 || (claimant.provider !== null && record.input.record.provider !== claimant.provider)) continue;
       used[i] = 1;
-      out[k] = r;
+      out[k] = record;
       return;
     }
   };
   for (const claimsVerified of [true, false]) {
     for (const named of [true, false]) {
-      claimants.forEach((c, k) => {
-        if (c.claimsVerified === claimsVerified && (c.provider !== null) === named) serve(c, k);
+      claimants.forEach((claimant, k) => {
+        if (claimant.claimsVerified === claimsVerified && (claimant.provider !== null) === named) serve(claimant, k);
       });
     }
   }

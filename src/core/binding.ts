@@ -43,8 +43,8 @@ export const utcSeconds = (d: Date): string => d.toISOString().replace(/\.\d+Z$/
 export function binding(subject: unknown): Binding {
   const text = subjectText(subject);
   if (text !== null) return { ok: true, digest: sha256Digest(text) };
-  const c = jcs(subject);
-  return c.ok ? { ok: true, digest: sha256Digest(c.text) } : c;
+  const canonical = jcs(subject);
+  return canonical.ok ? { ok: true, digest: sha256Digest(canonical.text) } : canonical;
 }
 
 /**
@@ -80,36 +80,36 @@ const MAX_WRITTEN_DEPTH = 64;
  * of concatenations that every later use flattens again (a signed record's payload, an event's
  * content hash). A property test holds it equal to canonicalize over arbitrary values.
  */
-function jsonText(v: unknown, depth: number): string | null {
-  switch (typeof v) {
+function jsonText(value: unknown, depth: number): string | null {
+  switch (typeof value) {
     case 'string':
-      return v.isWellFormed() ? JSON.stringify(v) : null;
+      return value.isWellFormed() ? JSON.stringify(value) : null;
     case 'number':
-      return Number.isFinite(v) ? JSON.stringify(v) : null;
+      return Number.isFinite(value) ? JSON.stringify(value) : null;
     case 'boolean':
-      return v ? 'true' : 'false';
+      return value ? 'true' : 'false';
     case 'object':
       break;
     default:
       return null;
   }
-  if (v === null) return 'null';
+  if (value === null) return 'null';
   if (depth >= MAX_WRITTEN_DEPTH) return null;
-  if (Array.isArray(v)) {
-    if (Object.getPrototypeOf(v) !== Array.prototype) return null;
-    const parts: string[] = new Array(v.length);
-    for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return null;
+    const parts: string[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const given: unknown = value[i];
       // As JSON.stringify and canonicalize write them: an element with no JSON form (a hole, undefined, a function) is null.
-      const t = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : jsonText(x, depth + 1);
+      const t = given === undefined || typeof given === 'function' || typeof given === 'symbol' ? 'null' : jsonText(given, depth + 1);
       if (t === null) return null;
       parts[i] = t;
     }
     return `[${parts.join(',')}]`;
   }
-  if (!isPlainObject(v) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return null;
+  if (!isPlainObject(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return null;
   // Entries, not a lookup by key: a key is input text (`__proto__` included).
-  const members = Object.entries(v);
+  const members = Object.entries(value);
   sortByKey(members);
   const parts: string[] = [];
   for (const [k, x] of members) {

@@ -27,11 +27,11 @@ export function eligibility(input: DecisionInput, claim: Claim): Eligibility {
       ok: false,
       reason: input.denied === 'error' ? 'the call failed (decision.effect is "error")' : 'the call was denied (decision.effect is "deny")',
     };
-  const p = input.projection;
-  if (p.kind === 'none') return { ok: false, reason: `the call has no subject: ${p.reason}` };
+  const projection = input.projection;
+  if (projection.kind === 'none') return { ok: false, reason: `the call has no subject: ${projection.reason}` };
   if (input.provider !== null && typeof input.provider !== 'string')
     return { ok: false, reason: 'action.target.provider is neither a string nor null' };
-  return { ok: true, digest: p.digest, provider: input.provider };
+  return { ok: true, digest: projection.digest, provider: input.provider };
 }
 
 /** A call that can be verified (its eligibility says with what). */

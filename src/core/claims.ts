@@ -30,8 +30,8 @@ const NONE: readonly string[] = Object.freeze([]);
 
 /** §4: the producer asserts exactly `effect == allow && status == success`; anything else asserted is a contradiction. */
 function assertedAgainstOutcome(decision: JsonObject, response: JsonObject): string | null {
-  const d = decision['decision'];
-  const effect = isObject(d) ? d['effect'] : undefined;
+  const value = decision['decision'];
+  const effect = isObject(value) ? value['effect'] : undefined;
   if (effect === 'deny' || effect === 'error')
     return `side_effect_asserted is true while decision.effect is "${effect}": a call that was not allowed cannot have changed anything`;
   const status = response['status'];

@@ -10,10 +10,10 @@ import { project } from './projection.js';
 
 export function prepareDecision(loc: Location, index: number, decision: JsonObject): DecisionInput {
   const tool = decision['tool'];
-  const d = decision['decision'];
+  const value = decision['decision'];
   const action = decision['action'];
   const target = isObject(action) ? action['target'] : undefined;
-  const p = isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
+  const given = isObject(target) && hasOwn(target, 'provider') ? target['provider'] : null;
   const response = decision['response'];
   return {
     loc,
@@ -23,8 +23,8 @@ export function prepareDecision(loc: Location, index: number, decision: JsonObje
     projection: project(decision),
     actionClass: isObject(action) && typeof action['resource_type'] === 'string' ? action['resource_type'] : null,
     verb: isObject(action) && typeof action['verb'] === 'string' ? action['verb'] : null,
-    denied: isObject(d) && (d['effect'] === 'deny' || d['effect'] === 'error') ? d['effect'] : false,
-    provider: p === null || typeof p === 'string' ? p : { invalid: true },
+    denied: isObject(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
+    provider: given === null || typeof given === 'string' ? given : { invalid: true },
     succeeded: isObject(response) && response['status'] === 'success',
   };
 }

@@ -70,18 +70,20 @@ export function diagnoser(
 ): Diagnoser {
   const holders = new Map<UsableRecord, Call>();
   for (const call of calls) {
-    const r = allocated[call.order];
-    if (r) holders.set(r, call);
+    const record = allocated[call.order];
+    if (record) holders.set(record, call);
   }
   return {
     noRecord: snagIndex(records, holders),
     verdicts: () => {
       const unbound = records.filter((r): r is UsableRecord => isUsable(r) && !holders.has(r));
       const unmatched = unmatchedIndex(calls, allocated, unbound);
-      return records.map((r): RecordVerdict => {
-        if (isUnusable(r)) return { outcome: r.check.outcome, record: r };
-        const holder = holders.get(r);
-        return holder ? { outcome: 'bound', record: r, call: holder } : { outcome: 'unmatched', record: r, why: unmatched(r) };
+      return records.map((record): RecordVerdict => {
+        if (isUnusable(record)) return { outcome: record.check.outcome, record: record };
+        const holder = holders.get(record);
+        return holder
+          ? { outcome: 'bound', record: record, call: holder }
+          : { outcome: 'unmatched', record: record, why: unmatched(record) };
       });
     },
   };
@@ -132,11 +134,11 @@ function snagIndex(
 }
 
 /** The digest of a record's subject narrowed to its class's bound fields (a record may carry more), or null. */
-function narrowedDigest(r: UsableRecord): string | null {
-  const { action_class, verb, target } = r.input.record.subject;
+function narrowedDigest(record: UsableRecord): string | null {
+  const { action_class, verb, target } = record.input.record.subject;
   const narrowed = narrowTarget(action_class, target);
-  const b = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
-  return b?.ok ? b.digest : null;
+  const bound = narrowed && Object.keys(narrowed).length > 0 ? binding({ action_class, verb, target: narrowed }) : null;
+  return bound?.ok ? bound.digest : null;
 }
 
 /**
@@ -147,14 +149,14 @@ function unmatchedIndex(
   calls: readonly Call[],
   allocated: readonly (UsableRecord | undefined)[],
   unbound: readonly UsableRecord[],
-): (r: UsableRecord) => Unmatched {
+): (record: UsableRecord) => Unmatched {
   const exact = new Map<UsableRecord, string | null>();
   const wanted = new Set<string>();
   for (const r of unbound) {
-    const d = narrowedDigest(r);
-    exact.set(r, d);
+    const hash = narrowedDigest(r);
+    exact.set(r, hash);
     wanted.add(r.input.record.binding_digest);
-    if (d !== null) wanted.add(d);
+    if (hash !== null) wanted.add(hash);
   }
   let byDigest: Map<string, Call[]> | null = null;
   let nearest: NearestCalls | null = null;
@@ -162,20 +164,20 @@ function unmatchedIndex(
   const nearestFor = (index: ReadonlyMap<string, Call[]>): NearestCalls => {
     const queries: NearestQuery[] = [];
     for (const r of unbound) {
-      const d = exact.get(r) ?? null;
-      if (index.has(r.input.record.binding_digest) || (d !== null && index.has(d))) continue;
+      const digest = exact.get(r) ?? null;
+      if (index.has(r.input.record.binding_digest) || (digest !== null && index.has(digest))) continue;
       const { action_class, verb, target } = r.input.record.subject;
       queries.push({ actionClass: action_class, verb, target });
     }
     return new NearestCalls(calls, queries);
   };
-  return (r) => {
+  return (record) => {
     if (!byDigest) {
       byDigest = new Map();
       for (const c of calls)
         if (c.input.projection.kind === 'subject' && wanted.has(c.input.projection.digest)) push(byDigest, c.input.projection.digest, c);
     }
-    const digest = r.input.record.binding_digest;
+    const digest = record.input.record.binding_digest;
     const same = byDigest.get(digest);
     if (same) {
       let otherProvider: (Call & { eligibility: { ok: true } }) | null = null;
@@ -185,19 +187,20 @@ function unmatchedIndex(
         const holding = allocated[c.order];
         if (isIneligible(c)) ineligible ??= c;
         else if (holding) verified ??= { call: c, record: holding };
-        else if (isEligible(c) && c.eligibility.provider !== null && c.eligibility.provider !== r.input.record.provider)
+        else if (isEligible(c) && c.eligibility.provider !== null && c.eligibility.provider !== record.input.record.provider)
           otherProvider ??= c;
       }
       return { kind: 'same_subject', otherProvider, ineligible, verified };
     }
-    const { action_class, verb, target } = r.input.record.subject;
+    const { action_class, verb, target } = record.input.record.subject;
     // A record whose target carries more than the bound fields may still equal a call on all of them.
-    const d = exact.get(r) ?? null;
-    const near = (d === null ? undefined : byDigest.get(d)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
+    const hash = exact.get(record) ?? null;
+    const near =
+      (hash === null ? undefined : byDigest.get(hash)?.[0]) ?? (nearest ??= nearestFor(byDigest)).find(action_class, verb, target);
     if (!near) return { kind: 'no_call', actionClass: action_class, verb };
-    const t = targetOf(near);
-    const keys = [...new Set([...Object.keys(t), ...Object.keys(target)])].sort();
-    const differ = keys.filter((k) => !sameField(t, target, k));
+    const target2 = targetOf(near);
+    const keys = [...new Set([...Object.keys(target2), ...Object.keys(target)])].sort();
+    const differ = keys.filter((k) => !sameField(target2, target, k));
     return { kind: 'nearest', call: near, differ };
   };
 }

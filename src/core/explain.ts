@@ -21,8 +21,8 @@ const recordName = (r: CheckedRecord): string =>
   `record ${JSON.stringify(quote(r.input.record.record_id))} (${quote(r.input.record.provider)}) at ${placeOf(r.input.loc)}`;
 
 /** Who signed a record, as far as the gate checked (§8); nothing for an unsigned record without trusted keys. */
-function signedBy(r: CheckedRecord): string {
-  const { signer, trust } = r.input;
+function signedBy(record: CheckedRecord): string {
+  const { signer, trust } = record.input;
   if (trust.kind === 'trusted')
     return trust.by.kind === 'key'
       ? `, signed by trusted signer ${trust.by.keyId}`
@@ -43,17 +43,17 @@ const NO_RECORD = 'no audit record binds its subject';
 /** The most common reason, shared rather than rebuilt for every asserted call. */
 const NO_EVIDENCE = `${NO_RECORD}; ${NO_READ}`;
 
-function snagText(s: Snag): string {
-  switch (s.kind) {
+function snagText(snag: Snag): string {
+  switch (snag.kind) {
     case 'unusable': {
-      const check = s.record.check;
+      const check = snag.record.check;
       const words = RECORD_OUTCOMES[check.outcome].snag;
-      return `${recordName(s.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
+      return `${recordName(snag.record)} ${words}${check.outcome === 'untrusted' ? ` (${check.reason})` : ''}`;
     }
     case 'taken':
-      return `${recordName(s.record)} already verifies ${callName(s.holder)}`;
+      return `${recordName(snag.record)} already verifies ${callName(snag.holder)}`;
     case 'other_provider':
-      return `${recordName(s.record)} is from provider "${quote(s.record.input.record.provider)}", the call targets "${quote(s.callProvider)}"`;
+      return `${recordName(snag.record)} is from provider "${quote(snag.record.input.record.provider)}", the call targets "${quote(snag.callProvider)}"`;
   }
 }
 
@@ -62,11 +62,11 @@ const more = (k: SnagKind): string =>
   k === 'taken' ? RECORD_OUTCOMES.bound.more : k === 'other_provider' ? 'from another provider' : RECORD_OUTCOMES[k].more;
 
 /** Why an eligible call got no record; with the digest in findings, where a reviewer compares it. */
-export function noRecordText(n: NoRecord, showDigest: boolean): string {
-  const subject = showDigest ? `its subject ${n.digest}` : 'its subject';
-  if (n.snags.length === 0) return `no audit record binds ${subject}`;
-  const parts = n.snags.map(snagText);
-  const rest = [...n.more.entries()];
+export function noRecordText(noRecord: NoRecord, showDigest: boolean): string {
+  const subject = showDigest ? `its subject ${noRecord.digest}` : 'its subject';
+  if (noRecord.snags.length === 0) return `no audit record binds ${subject}`;
+  const parts = noRecord.snags.map(snagText);
+  const rest = [...noRecord.more.entries()];
   if (rest.length > 0) {
     const total = rest.reduce((a, [, k]) => a + k, 0);
     const kinds =
@@ -80,17 +80,17 @@ export const notVerifiedText = (n: NotVerified, showDigest: boolean): string =>
   n.kind === 'ineligible' ? n.reason : noRecordText(n, showDigest);
 
 /** Why a call earned exactly its level. */
-export function outcomeText(o: Outcome): string {
-  switch (o.level) {
+export function outcomeText(outcome: Outcome): string {
+  switch (outcome.level) {
     case null:
       return NO_EFFECT;
     case 'verified':
-      return `bound by ${recordName(o.record)}${signedBy(o.record)}`;
+      return `bound by ${recordName(outcome.record)}${signedBy(outcome.record)}`;
     case 'observed_confirmed':
-      return `confirmed by a later read at ${at(o.read)}; not verified: ${noRecordText(o.notVerified, false)}`;
+      return `confirmed by a later read at ${at(outcome.read)}; not verified: ${noRecordText(outcome.notVerified, false)}`;
     case 'asserted':
-      if (o.why.kind === 'ineligible') return o.why.reason;
-      return o.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(o.why, false)}; ${NO_READ}`;
+      if (outcome.why.kind === 'ineligible') return outcome.why.reason;
+      return outcome.why.snags.length === 0 ? NO_EVIDENCE : `${noRecordText(outcome.why, false)}; ${NO_READ}`;
   }
 }
 
@@ -102,44 +102,46 @@ const fieldList = (fields: readonly string[]): string => {
 
 /** Whether the nearest call differs from the record only in the letter case of owner or repo. */
 function caseOnly(u: Unmatched & { kind: 'nearest' }, record: CheckedRecord): boolean {
-  const p = u.call.input.projection;
-  if (p.kind !== 'subject' || u.differ.length === 0) return false;
-  const a = p.subject.target;
-  const b = record.input.record.subject.target;
+  const projection = u.call.input.projection;
+  if (projection.kind !== 'subject' || u.differ.length === 0) return false;
+  const left = projection.subject.target;
+  const right = record.input.record.subject.target;
   return u.differ.every(
     (k) =>
       (k === 'owner' || k === 'repo') &&
-      typeof a[k] === 'string' &&
-      typeof b[k] === 'string' &&
-      (a[k] as string).toLowerCase() === (b[k] as string).toLowerCase(),
+      typeof left[k] === 'string' &&
+      typeof right[k] === 'string' &&
+      (left[k] as string).toLowerCase() === (right[k] as string).toLowerCase(),
   );
 }
 
 /** Why a usable record bound no call. */
-export function unmatchedText(u: Unmatched, record: CheckedRecord): string {
+export function unmatchedText(unmatched: Unmatched, record: CheckedRecord): string {
   const provider = quote(record.input.record.provider);
-  switch (u.kind) {
+  switch (unmatched.kind) {
     case 'same_subject': {
-      if (!u.otherProvider && !u.ineligible && u.verified) {
-        return `every call with its subject is already verified (${u.verified.call.run.artifact} decision ${u.verified.call.input.index} by ${recordName(u.verified.record)}): one audit entry vouches for one call only`;
+      if (!unmatched.otherProvider && !unmatched.ineligible && unmatched.verified) {
+        return `every call with its subject is already verified (${unmatched.verified.call.run.artifact} decision ${unmatched.verified.call.input.index} by ${recordName(unmatched.verified.record)}): one audit entry vouches for one call only`;
       }
       const parts: string[] = [];
-      if (u.otherProvider?.eligibility.ok) {
+      if (unmatched.otherProvider?.eligibility.ok) {
         parts.push(
-          `its subject matches ${callName(u.otherProvider)} but the call targets provider "${quote(u.otherProvider.eligibility.provider ?? '')}", not "${provider}"`,
+          `its subject matches ${callName(unmatched.otherProvider)} but the call targets provider "${quote(unmatched.otherProvider.eligibility.provider ?? '')}", not "${provider}"`,
         );
       }
-      if (u.ineligible)
-        parts.push(`its subject matches ${callName(u.ineligible)}, which cannot be verified: ${u.ineligible.eligibility.reason}`);
-      if (u.verified)
+      if (unmatched.ineligible)
         parts.push(
-          `${callName(u.verified.call)} is already verified by ${recordName(u.verified.record)} (one audit entry vouches for one call only)`,
+          `its subject matches ${callName(unmatched.ineligible)}, which cannot be verified: ${unmatched.ineligible.eligibility.reason}`,
+        );
+      if (unmatched.verified)
+        parts.push(
+          `${callName(unmatched.verified.call)} is already verified by ${recordName(unmatched.verified.record)} (one audit entry vouches for one call only)`,
         );
       return parts.join('; ');
     }
     case 'nearest':
-      return `no call has its subject ${short(record.input.record.binding_digest)}; nearest is ${callName(u.call)}, whose target differs in ${fieldList(u.differ)}${caseOnly(u, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
+      return `no call has its subject ${short(record.input.record.binding_digest)}; nearest is ${callName(unmatched.call)}, whose target differs in ${fieldList(unmatched.differ)}${caseOnly(unmatched, record) ? ': only in letter case (GitHub names are case-insensitive; the binding is not)' : ''}`;
     case 'no_call':
-      return `no call has its subject ${short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(u.actionClass))} call with verb ${JSON.stringify(quote(u.verb))} at all)`;
+      return `no call has its subject ${short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(unmatched.actionClass))} call with verb ${JSON.stringify(quote(unmatched.verb))} at all)`;
   }
 }

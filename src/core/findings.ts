@@ -178,12 +178,12 @@ const position = (a: Finding, b: Finding): number =>
   a.input !== undefined || b.input !== undefined ? cmp(a.input ?? '', b.input ?? '') : byLocation(a, b);
 
 /** Root causes first (semantics §6): by group, then in path and line order, then by severity, code and message. */
-export function compareFindings(a: Finding, b: Finding): number {
+export function compareFindings(left: Finding, right: Finding): number {
   return (
-    groupOf(a) - groupOf(b) ||
-    position(a, b) ||
-    SEVERITY_TABLE[a.severity].rank - SEVERITY_TABLE[b.severity].rank ||
-    cmp(a.code, b.code) ||
-    cmp(a.message, b.message)
+    groupOf(left) - groupOf(right) ||
+    position(left, right) ||
+    SEVERITY_TABLE[left.severity].rank - SEVERITY_TABLE[right.severity].rank ||
+    cmp(left.code, right.code) ||
+    cmp(left.message, right.message)
   );
 }

@@ -33,21 +33,21 @@ function confirmations(run: readonly Call[], out: (DecisionInput | undefined)[])
   const reads = new Map<string, Map<string, DecisionInput>>(); // target key → verb → earliest later read
   for (let i = run.length - 1; i >= 0; i--) {
     const call = run[i] as Call;
-    const p = call.input.projection;
-    if (p.kind !== 'subject') continue;
+    const projection = call.input.projection;
+    if (projection.kind !== 'subject') continue;
     const read = isRead(call);
     if (!read && (reads.size === 0 || !call.eligibility.ok)) continue;
-    const key = targetKey(p.subject);
+    const key = targetKey(projection.subject);
     if (call.eligibility.ok) {
       const verbs = reads.get(key);
       let best: DecisionInput | null = null;
-      if (verbs) for (const [verb, r] of verbs) if (verb !== p.subject.verb && (!best || r.index < best.index)) best = r;
+      if (verbs) for (const [verb, r] of verbs) if (verb !== projection.subject.verb && (!best || r.index < best.index)) best = r;
       if (best) out[call.order] = best;
     }
     if (read) {
       let verbs = reads.get(key);
       if (!verbs) reads.set(key, (verbs = new Map()));
-      verbs.set(p.subject.verb, call.input);
+      verbs.set(projection.subject.verb, call.input);
     }
   }
 }
@@ -73,13 +73,14 @@ export function climb(runs: readonly (readonly Call[])[], records: readonly Chec
   const calls = runs.flat();
   const eligible: Eligible[] = [];
   for (const call of calls) {
-    const e = call.eligibility;
-    if (e.ok) eligible.push({ call, digest: e.digest, provider: e.provider, claimsVerified: call.claim.level === 'verified' });
+    const eligibility = call.eligibility;
+    if (eligibility.ok)
+      eligible.push({ call, digest: eligibility.digest, provider: eligibility.provider, claimsVerified: call.claim.level === 'verified' });
   }
   // Tables by Call.order: one slot per call, no map keyed by call.
   const allocated: (UsableRecord | undefined)[] = new Array(calls.length);
-  allocate(eligible, records).forEach((r, k) => {
-    if (r) allocated[(eligible[k] as Eligible).call.order] = r;
+  allocate(eligible, records).forEach((record, k) => {
+    if (record) allocated[(eligible[k] as Eligible).call.order] = record;
   });
   const confirmed: (DecisionInput | undefined)[] = new Array(calls.length);
   for (const run of runs) confirmations(run, confirmed);
@@ -97,8 +98,8 @@ function outcomeOf(
 ): Outcome {
   if (!call.claim.asserted) return { level: null };
   if (record) return { level: 'verified', record };
-  const e = call.eligibility;
-  if (!e.ok) return { level: 'asserted', why: { kind: 'ineligible', reason: e.reason } };
-  const notVerified = noRecord(e.digest, e.provider);
+  const eligibility = call.eligibility;
+  if (!eligibility.ok) return { level: 'asserted', why: { kind: 'ineligible', reason: eligibility.reason } };
+  const notVerified = noRecord(eligibility.digest, eligibility.provider);
   return read ? { level: 'observed_confirmed', read, notVerified } : { level: 'asserted', why: notVerified };
 }

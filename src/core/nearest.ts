@@ -9,10 +9,10 @@ import { item } from './lists.js';
 import { boundFields, boundValueText } from './projection.js';
 
 /** Add `v` to the list at `k`. */
-export function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
-  const list = m.get(k);
+export function push<K, V>(map: Map<K, V[]>, k: K, v: V): void {
+  const list = map.get(k);
   if (list) list.push(v);
-  else m.set(k, [v]);
+  else map.set(k, [v]);
 }
 
 /** The target of a call that has a subject. */
@@ -54,8 +54,8 @@ export class NearestCalls {
     if (!this.groups) {
       this.groups = new Map();
       for (const c of this.calls) {
-        const p = c.input.projection;
-        if (p.kind === 'subject') push(this.groups, `${p.subject.action_class}\u0000${p.subject.verb}`, c);
+        const projection = c.input.projection;
+        if (projection.kind === 'subject') push(this.groups, `${projection.subject.action_class}\u0000${projection.subject.verb}`, c);
       }
     }
     const key = `${actionClass}\u0000${verb}`;
@@ -93,19 +93,19 @@ const valueKey = (v: unknown): { readonly isString: boolean; readonly key: strin
   typeof v === 'string' ? { isString: true, key: v } : { isString: false, key: boundValueText(v) };
 
 /** Whether two targets agree on field `f` (both absent, or equal values by `valueKey`). */
-export function sameField(a: JsonObject, b: JsonObject, f: string): boolean {
-  const has = hasOwn(a, f);
-  if (has !== hasOwn(b, f)) return false;
+export function sameField(left: JsonObject, right: JsonObject, file: string): boolean {
+  const has = hasOwn(left, file);
+  if (has !== hasOwn(right, file)) return false;
   if (!has) return true;
-  const x = valueKey(a[f]);
-  const y = valueKey(b[f]);
+  const x = valueKey(left[file]);
+  const y = valueKey(right[file]);
   return x.isString === y.isString && x.key === y.key;
 }
 
 /** Length and five code units of a string (the last three, the middle and the first quarter's end): equal strings always share it. */
-function fingerprint(s: string): number {
-  const n = s.length;
-  const at = (i: number): number => (i >= 0 ? s.charCodeAt(i) : 0);
+function fingerprint(text: string): number {
+  const n = text.length;
+  const at = (i: number): number => (i >= 0 ? text.charCodeAt(i) : 0);
   let h = Math.imul(n, 65599) + at(n - 1);
   h = Math.imul(h, 65599) + at(n - 2);
   h = Math.imul(h, 65599) + at(n - 3);
@@ -145,13 +145,13 @@ class GroupIndex {
     const k = fields.length;
     this.memberIds = new Int32Array(members.length * k);
     members.forEach((call, order) => {
-      const t = targetOf(call);
+      const target = targetOf(call);
       for (let f = 0; f < k; f++) {
         const name = item(fields, f);
         let id = 0; // absent
-        if (hasOwn(t, name)) {
-          const v = t[name];
-          id = typeof v === 'string' && !item(prints, f).has(fingerprint(v)) ? UNASKED : (this.valueId(f, v, false) ?? UNASKED);
+        if (hasOwn(target, name)) {
+          const value = target[name];
+          id = typeof value === 'string' && !item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
         }
         this.memberIds[order * k + f] = id;
       }
@@ -178,13 +178,13 @@ class GroupIndex {
   }
 
   /** The id of a value of field `i` (present), or undefined when it was never interned. */
-  private valueId(i: number, v: unknown, intern: boolean): number | undefined {
-    const { isString, key } = valueKey(v);
+  private valueId(i: number, value: unknown, intern: boolean): number | undefined {
+    const { isString, key } = valueKey(value);
     const strings = item(this.strings, i);
     const others = item(this.others, i);
-    const m = isString ? strings : others;
-    let id = m.get(key);
-    if (id === undefined && intern) m.set(key, (id = strings.size + others.size + 1));
+    const map = isString ? strings : others;
+    let id = map.get(key);
+    if (id === undefined && intern) map.set(key, (id = strings.size + others.size + 1));
     return id;
   }
 

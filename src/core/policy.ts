@@ -53,15 +53,15 @@ export function parsePolicy(texts: readonly string[]): Result<Policy> {
   const parsed: Parsed[] = [];
   const seen = new Set<string>();
   for (const text of texts) {
-    const t = text.trim();
-    const eq = t.indexOf('=');
-    if (eq < 0) return { ok: false, reason: `"${t}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
-    const selectorText = t.slice(0, eq).trim();
-    const level = t.slice(eq + 1).trim();
+    const source = text.trim();
+    const eq = source.indexOf('=');
+    if (eq < 0) return { ok: false, reason: `"${source}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
+    const selectorText = source.slice(0, eq).trim();
+    const level = source.slice(eq + 1).trim();
     const selector = selectorOf(selectorText);
-    if (!selector) return { ok: false, reason: `"${t}": the selector must be *, CLASS or CLASS:VERB` };
-    if (!isLevel(level)) return { ok: false, reason: `"${t}": the level must be one of ${LEVELS.join(', ')}` };
-    if (seen.has(selectorText)) return { ok: false, reason: `"${t}": a second rule for ${selectorText}` };
+    if (!selector) return { ok: false, reason: `"${source}": the selector must be *, CLASS or CLASS:VERB` };
+    if (!isLevel(level)) return { ok: false, reason: `"${source}": the level must be one of ${LEVELS.join(', ')}` };
+    if (seen.has(selectorText)) return { ok: false, reason: `"${source}": a second rule for ${selectorText}` };
     seen.add(selectorText);
     parsed.push({ rule: { selector: selectorText, level }, selector });
   }
@@ -69,10 +69,10 @@ export function parsePolicy(texts: readonly string[]): Result<Policy> {
 }
 
 /** Whether a rule's selector matches a call of this class and verb. */
-function matches(s: Selector, actionClass: string | null, verb: string | null): boolean {
-  if (s.kind === 'any') return true;
-  if (s.kind === 'class') return actionClass === s.cls;
-  return actionClass === s.cls && verb === s.verb;
+function matches(selector: Selector, actionClass: string | null, verb: string | null): boolean {
+  if (selector.kind === 'any') return true;
+  if (selector.kind === 'class') return actionClass === selector.cls;
+  return actionClass === selector.cls && verb === selector.verb;
 }
 
 const SPECIFICITY: { readonly [K in Selector['kind']]: number } = { verb: 0, class: 1, any: 2 };
@@ -109,23 +109,23 @@ export function unusedRules(
  */
 export function checkRuleNames(policy: Policy, seen: ReadonlyMap<string, ReadonlySet<string>>): Result {
   for (const p of policy.parsed) {
-    const s = p.selector;
-    if (s.kind === 'any') continue;
+    const selector = p.selector;
+    if (selector.kind === 'any') continue;
     const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
-    if (!classes.has(s.cls)) {
-      const near = nearestName(s.cls, classes);
+    if (!classes.has(selector.cls)) {
+      const near = nearestName(selector.cls, classes);
       return {
         ok: false,
-        reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(s.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(cmp).join(', ')}`}`,
+        reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(selector.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(cmp).join(', ')}`}`,
       };
     }
-    if (s.kind === 'verb') {
-      const verbs = new Set([...(PRODUCER_VERBS.get(s.cls) ?? []), ...(seen.get(s.cls) ?? [])]);
-      if (!verbs.has(s.verb)) {
-        const near = nearestName(s.verb, verbs);
+    if (selector.kind === 'verb') {
+      const verbs = new Set([...(PRODUCER_VERBS.get(selector.cls) ?? []), ...(seen.get(selector.cls) ?? [])]);
+      if (!verbs.has(selector.verb)) {
+        const near = nearestName(selector.verb, verbs);
         return {
           ok: false,
-          reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(s.verb)} for ${s.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${s.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(cmp).join(', ')}` : ''}`,
+          reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(selector.verb)} for ${selector.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${selector.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(cmp).join(', ')}` : ''}`,
         };
       }
     }

@@ -40,7 +40,7 @@ export type Projection =
 export function narrowTarget(actionClass: string, target: JsonObject): JsonObject | undefined {
   const fields = boundFields(actionClass);
   if (!fields) return undefined;
-  const out: { [k: string]: unknown } = {};
+  const out: { [key: string]: unknown } = {};
   for (const f of fields) if (hasOwn(target, f)) out[f] = target[f];
   return out;
 }
@@ -60,9 +60,9 @@ export function project(decision: JsonObject): Projection {
     return { kind: 'none', reason: `target has none of the bound fields (${(boundFields(actionClass) ?? []).join(', ')})` };
   }
   const subject: CallSubject = { action_class: actionClass, verb, target: narrowed };
-  const b = binding(subject);
-  if (!b.ok) return { kind: 'none', reason: `subject cannot be canonicalized: ${b.reason}` };
-  return { kind: 'subject', subject, digest: b.digest };
+  const bound = binding(subject);
+  if (!bound.ok) return { kind: 'none', reason: `subject cannot be canonicalized: ${bound.reason}` };
+  return { kind: 'subject', subject, digest: bound.digest };
 }
 
 /**
@@ -87,8 +87,8 @@ export function targetKey(subject: CallSubject): string {
  * does. U+0000 alone for a value JCS refuses (no JSON text is that); a subject's values were
  * canonicalized once already, so that cannot happen for a call.
  */
-export function boundValueText(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  const c = jcs(v);
-  return c.ok ? c.text : '\u0000';
+export function boundValueText(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  const canonical = jcs(value);
+  return canonical.ok ? canonical.text : '\u0000';
 }

@@ -46,18 +46,18 @@ export const isUnusable = (r: CheckedRecord): r is UnusableRecord => r.check.out
 /** Consistency and trust, each record on its own. */
 function precheck(input: RecordInput): RecordCheck {
   const { record } = input;
-  const b = binding(record.subject);
-  if (!b.ok) return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${b.reason}` };
-  if (b.digest !== record.binding_digest) {
+  const bound = binding(record.subject);
+  if (!bound.ok) return { outcome: 'inconsistent', recomputed: null, reason: `subject cannot be canonicalized: ${bound.reason}` };
+  if (bound.digest !== record.binding_digest) {
     return {
       outcome: 'inconsistent',
-      recomputed: b.digest,
-      reason: `subject recomputes to ${b.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
+      recomputed: bound.digest,
+      reason: `subject recomputes to ${bound.digest} but binding_digest says ${record.binding_digest}: the subject or the digest was changed after the record was made`,
     };
   }
   if (input.trust.kind === 'untrusted')
-    return { outcome: 'untrusted', recomputed: b.digest, code: input.trust.code, reason: input.trust.reason };
-  return { outcome: 'usable', recomputed: b.digest };
+    return { outcome: 'untrusted', recomputed: bound.digest, code: input.trust.code, reason: input.trust.reason };
+  return { outcome: 'usable', recomputed: bound.digest };
 }
 
 export function checkRecords(records: readonly RecordInput[]): CheckedRecord[] {

@@ -10,25 +10,29 @@ export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 export const quote = (s: string, max = 200): string => clip(s, max);
 
 /** At most `max` UTF-16 units, cut with a visible marker and never inside a surrogate pair. */
-export function clip(s: string, max: number, marker = '…'): string {
-  if (s.length <= max) return s;
+export function clip(text: string, max: number, marker = '…'): string {
+  if (text.length <= max) return text;
   let cut = Math.max(0, max - marker.length);
-  const c = s.charCodeAt(cut - 1);
+  const c = text.charCodeAt(cut - 1);
   if (c >= 0xd800 && c <= 0xdbff) cut--;
-  return s.slice(0, cut) + marker;
+  return text.slice(0, cut) + marker;
 }
 
 /** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
+function editDistance(left: string, right: string): number {
+  let prev = Array.from({ length: right.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= left.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= right.length; j++) {
+      cur[j] = Math.min(
+        (prev[j] as number) + 1,
+        (cur[j - 1] as number) + 1,
+        (prev[j - 1] as number) + (left[i - 1] === right[j - 1] ? 0 : 1),
+      );
     }
     prev = cur;
   }
-  return prev[b.length] as number;
+  return prev[right.length] as number;
 }
 
 /** The candidate nearest to `word` (ties: the first in order), when it is near enough to be a likely typo; else null. */

@@ -33,25 +33,25 @@ export interface TimeOptions {
 
 /** An RFC 3339 date-time, or why it is not one. */
 export function parseRfc3339(text: string, options: TimeOptions = {}): Result<Instant> {
-  const m = SHAPE.exec(text);
-  if (!m) return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
-  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i])) as [number, number, number, number, number, number];
+  const match = SHAPE.exec(text);
+  if (!match) return { ok: false, reason: 'is not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm))' };
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(match[i])) as [number, number, number, number, number, number];
   const date = badDate(y, mo, d);
   if (date) return { ok: false, reason: `is not a calendar date: ${date}` };
   if (h > 23) return { ok: false, reason: `hour ${h} does not exist (00 to 23)` };
   if (mi > 59) return { ok: false, reason: `minute ${mi} does not exist (00 to 59)` };
   if (s > 60 || (s === 60 && !(h === 23 && mi === 59)))
     return { ok: false, reason: `second ${s} does not exist (00 to 59; 60 only for a leap second at 23:59)` };
-  if (options.utc && !m[8]) return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
+  if (options.utc && !match[8]) return { ok: false, reason: 'is not a UTC time (it must end in Z)' };
   let offset = 0;
-  if (!m[8]) {
-    const [oh, om] = [Number(m[10]), Number(m[11])];
-    if (oh > 23 || om > 59) return { ok: false, reason: `offset ${m[9]}${m[10]}:${m[11]} is beyond ±23:59` };
-    offset = (m[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
+  if (!match[8]) {
+    const [oh, om] = [Number(match[10]), Number(match[11])];
+    if (oh > 23 || om > 59) return { ok: false, reason: `offset ${match[9]}${match[10]}:${match[11]} is beyond ±23:59` };
+    offset = (match[9] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
   }
   // A leap second is the last second of its minute: 23:59:60 counts as the next day's 00:00:00.
   const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset;
-  return { ok: true, value: { seconds, fraction: trimZeros(m[7] ?? '') } };
+  return { ok: true, value: { seconds, fraction: trimZeros(match[7] ?? '') } };
 }
 
 /** Days since 1970-01-01 of a proleptic Gregorian date (any year; no Date object, no two-digit-year rule). */
@@ -66,12 +66,12 @@ function daysFromCivil(year: number, m: number, d: number): number {
 
 /** A calendar date (YYYY-MM-DD) as its midnight UTC, or why it is not one. */
 export function parseDay(text: string): Result<Instant> | null {
-  const m = DAY.exec(text);
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const match = DAY.exec(text);
+  if (!match) return null;
+  const [y, mo, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const bad = badDate(y, mo, d);
   if (bad) return { ok: false, reason: `is not a calendar date: ${bad}` };
-  return parseRfc3339(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
+  return parseRfc3339(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`);
 }
 
 /**
@@ -81,36 +81,36 @@ export function parseDay(text: string): Result<Instant> | null {
 export function fromEpochNumber(v: number, scale: 0 | 3): Instant | null {
   if (!Number.isFinite(v)) return null;
   const text = String(v);
-  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) return null;
-  const digits = `${m[2]}${m[3] ?? ''}`;
-  const point = (m[2] as string).length - scale;
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) return null;
+  const digits = `${match[2]}${match[3] ?? ''}`;
+  const point = (match[2] as string).length - scale;
   const whole = point > 0 ? digits.slice(0, point) : '0';
   const frac = point > 0 ? digits.slice(point) : '0'.repeat(-point) + digits;
   const seconds = Number(whole);
-  if (m[1] === '-') {
-    const f = trimZeros(frac);
-    if (f === '') return { seconds: -seconds, fraction: '' };
+  if (match[1] === '-') {
+    const file = trimZeros(frac);
+    if (file === '') return { seconds: -seconds, fraction: '' };
     // −s.f = −(s+1) + (1 − 0.f)
-    const complement = (BigInt(`1${'0'.repeat(f.length)}`) - BigInt(f)).toString().padStart(f.length, '0');
+    const complement = (BigInt(`1${'0'.repeat(file.length)}`) - BigInt(file)).toString().padStart(file.length, '0');
     return { seconds: -seconds - 1, fraction: trimZeros(complement) };
   }
   return { seconds, fraction: trimZeros(frac) };
 }
 
 /** Order of two instants, exact at any precision. */
-export function compareInstants(a: Instant, b: Instant): number {
-  if (a.seconds !== b.seconds) return a.seconds < b.seconds ? -1 : 1;
-  const n = Math.max(a.fraction.length, b.fraction.length);
-  const fa = a.fraction.padEnd(n, '0');
-  const fb = b.fraction.padEnd(n, '0');
+export function compareInstants(left: Instant, right: Instant): number {
+  if (left.seconds !== right.seconds) return left.seconds < right.seconds ? -1 : 1;
+  const n = Math.max(left.fraction.length, right.fraction.length);
+  const fa = left.fraction.padEnd(n, '0');
+  const fb = right.fraction.padEnd(n, '0');
   return fa < fb ? -1 : fa > fb ? 1 : 0;
 }
 
 /** UTC, RFC 3339 with Z and 0, 3, 6 or 9 fraction digits: the fewest that show every non-zero digit of the nanoseconds (chrono's AutoSi). */
-export function autoSi(i: Instant): string {
-  const base = new Date(i.seconds * 1000).toISOString().slice(0, 19);
-  const nanos = i.fraction.slice(0, 9).padEnd(9, '0');
+export function autoSi(instant: Instant): string {
+  const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+  const nanos = instant.fraction.slice(0, 9).padEnd(9, '0');
   if (/^0+$/.test(nanos)) return `${base}Z`;
   const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
   return `${base}.${nanos.slice(0, digits)}Z`;

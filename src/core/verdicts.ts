@@ -85,7 +85,7 @@ export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, optio
   const own = callFindings(call, outcome, rule, options, subject);
   const findings = read.length === 0 ? own : [...read, ...own];
   if (findings.length > 1) findings.sort(compareFindings);
-  const r = outcome.level === 'verified' ? outcome.record.input : null;
+  const record = outcome.level === 'verified' ? outcome.record.input : null;
   return {
     artifact: call.run.artifact,
     index: input.index,
@@ -98,7 +98,9 @@ export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, optio
     level,
     required_level: rule?.level ?? null,
     subject_digest: subject,
-    record: r ? { file: r.loc.file, line: r.loc.line, provider: r.record.provider, record_id: r.record.record_id } : null,
+    record: record
+      ? { file: record.loc.file, line: record.loc.line, provider: record.record.provider, record_id: record.record.record_id }
+      : null,
     reason: outcomeText(outcome),
     findings,
     below_required: rule !== null && level !== null && below(level, rule.level),
@@ -106,10 +108,10 @@ export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, optio
 }
 
 /** The words of a record's finding (the code comes from the outcome table). */
-function recordMessage(v: RecordVerdict, name: string): string | null {
-  if (v.outcome === 'bound') return null;
-  if (v.outcome === 'unmatched') return `${name} binds no call: ${unmatchedText(v.why, v.record)}. ${UNDECLARED}`;
-  const check = v.record.check;
+function recordMessage(verdict: RecordVerdict, name: string): string | null {
+  if (verdict.outcome === 'bound') return null;
+  if (verdict.outcome === 'unmatched') return `${name} binds no call: ${unmatchedText(verdict.why, verdict.record)}. ${UNDECLARED}`;
+  const check = verdict.record.check;
   switch (check.outcome) {
     case 'inconsistent':
       return `${name}: ${check.reason}`;
@@ -132,14 +134,17 @@ export const workflowTrust = (w: WorkflowSigner): WorkflowTrust => ({
 });
 
 /** A record's report line, and the finding of a record that does not bind a call. */
-export function judgeRecord(v: RecordVerdict, options: VerifyOptions): { readonly report: RecordReport; readonly finding: Finding | null } {
-  const { record, loc, signer } = v.record.input;
+export function judgeRecord(
+  verdict: RecordVerdict,
+  options: VerifyOptions,
+): { readonly report: RecordReport; readonly finding: Finding | null } {
+  const { record, loc, signer } = verdict.record.input;
   const name = `record ${JSON.stringify(quote(record.record_id))} (${quote(record.provider)})`;
-  const code = RECORD_OUTCOMES[v.outcome].finding;
-  const message = recordMessage(v, name);
-  const severity = v.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
-  const holder = v.outcome === 'bound' ? v.call : null;
-  const trust = v.record.input.trust;
+  const code = RECORD_OUTCOMES[verdict.outcome].finding;
+  const message = recordMessage(verdict, name);
+  const severity = verdict.outcome === 'unmatched' && options.allowUnmatchedRecords ? 'warning' : undefined;
+  const holder = verdict.outcome === 'bound' ? verdict.call : null;
+  const trust = verdict.record.input.trust;
   const by = trust.kind === 'trusted' && trust.by.kind === 'identity' ? trust.by.signer : undefined;
   return {
     report: {
@@ -148,12 +153,12 @@ export function judgeRecord(v: RecordVerdict, options: VerifyOptions): { readonl
       column: loc.column,
       provider: record.provider,
       record_id: record.record_id,
-      outcome: v.outcome,
+      outcome: verdict.outcome,
       binding_digest: record.binding_digest,
-      recomputed_digest: v.record.check.recomputed,
+      recomputed_digest: verdict.record.check.recomputed,
       signer,
-      untrusted: v.record.check.outcome === 'untrusted' ? v.record.check.reason : null,
-      untrusted_code: v.record.check.outcome === 'untrusted' ? v.record.check.code : null,
+      untrusted: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.reason : null,
+      untrusted_code: verdict.record.check.outcome === 'untrusted' ? verdict.record.check.code : null,
       call: holder ? { artifact: holder.run.artifact, index: holder.input.index, line: holder.input.loc.line } : null,
       ...(by ? { trusted_by: workflowTrust(by) } : {}),
     },

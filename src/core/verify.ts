@@ -50,27 +50,27 @@ function weakest(calls: readonly CallReport[]): Level | null {
 }
 
 function count<K extends string>(keys: Iterable<K>): Map<K, number> {
-  const m = new Map<K, number>();
-  for (const k of keys) m.set(k, (m.get(k) ?? 0) + 1);
-  return m;
+  const map = new Map<K, number>();
+  for (const k of keys) map.set(k, (map.get(k) ?? 0) + 1);
+  return map;
 }
 
 /** A record's report with the other places one entry exported twice was found. */
-function withCopies(r: RecordReport, copies: readonly RecordInput[]): RecordReport {
+function withCopies(record: RecordReport, copies: readonly RecordInput[]): RecordReport {
   return {
-    file: r.file,
-    line: r.line,
-    column: r.column,
-    provider: r.provider,
-    record_id: r.record_id,
-    outcome: r.outcome,
-    binding_digest: r.binding_digest,
-    recomputed_digest: r.recomputed_digest,
-    signer: r.signer,
-    untrusted: r.untrusted,
-    untrusted_code: r.untrusted_code,
-    call: r.call,
-    ...(r.trusted_by ? { trusted_by: r.trusted_by } : {}),
+    file: record.file,
+    line: record.line,
+    column: record.column,
+    provider: record.provider,
+    record_id: record.record_id,
+    outcome: record.outcome,
+    binding_digest: record.binding_digest,
+    recomputed_digest: record.recomputed_digest,
+    signer: record.signer,
+    untrusted: record.untrusted,
+    untrusted_code: record.untrusted_code,
+    call: record.call,
+    ...(record.trusted_by ? { trusted_by: record.trusted_by } : {}),
     also_at: copies.map((c) => ({ file: c.loc.file, line: c.loc.line, column: c.loc.column })),
   };
 }
@@ -86,7 +86,7 @@ function tallyTotals(
   const levels = count(calls.map((c) => c.level ?? 'no_effect'));
   const outcomes = count(records.map((r) => r.outcome));
   const severities = count(findings.map((f) => f.severity));
-  const totals: { [k: string]: number | Level | null } = { artifacts: runs, calls: calls.length };
+  const totals: { [key: string]: number | Level | null } = { artifacts: runs, calls: calls.length };
   for (const l of LEVELS_DESCENDING) totals[l] = levels.get(l) ?? 0;
   totals['no_effect'] = levels.get('no_effect') ?? 0;
   totals['weakest_level'] = weakest(calls);
@@ -99,12 +99,19 @@ function tallyTotals(
 }
 
 /** A run's producer as the report names it (§10). */
-function producerOf(a: Attestation | undefined): RunReport['producer'] {
-  if (!a || a.kind === 'none' || a.kind === 'unattested') return null;
-  if (a.kind === 'unchecked') return { key_id: a.keyId, name: a.name, version: a.version, checked: false };
-  if (a.by.kind === 'identity')
-    return { key_id: null, name: a.name, version: a.version, checked: true, identity: workflowTrust(a.by.signer) };
-  return { key_id: a.by.keyId, name: a.name, version: a.version, checked: true };
+function producerOf(attestation: Attestation | undefined): RunReport['producer'] {
+  if (!attestation || attestation.kind === 'none' || attestation.kind === 'unattested') return null;
+  if (attestation.kind === 'unchecked')
+    return { key_id: attestation.keyId, name: attestation.name, version: attestation.version, checked: false };
+  if (attestation.by.kind === 'identity')
+    return {
+      key_id: null,
+      name: attestation.name,
+      version: attestation.version,
+      checked: true,
+      identity: workflowTrust(attestation.by.signer),
+    };
+  return { key_id: attestation.by.keyId, name: attestation.name, version: attestation.version, checked: true };
 }
 
 /** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
@@ -157,13 +164,13 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
       return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
     });
     const run = runs[i] as RunInput;
-    const a = run.attestation;
+    const attestation = run.attestation;
     runReports.push({
       artifact: run.artifact,
       calls: mine.length,
       weakest_level: weakest(mine),
-      producer: producerOf(a),
-      unattested_code: a?.kind === 'unattested' ? a.code : null,
+      producer: producerOf(attestation),
+      unattested_code: attestation?.kind === 'unattested' ? attestation.code : null,
     });
     for (const c of mine) callReports.push(c);
   }

@@ -148,18 +148,18 @@ async function readSigstore(task: ReadTask, setup: ReadSetup, out: Beside): Prom
 }
 
 /** A record's trust from the combined decision of its role's checkers (none configured: unchecked). */
-function trustOf(d: TrustDecision): Trust {
-  if (d.kind === 'trusted') return { kind: 'trusted', by: d.by };
-  if (d.kind === 'untrusted') return { kind: 'untrusted', code: d.code, reason: d.detail };
+function trustOf(decision: TrustDecision): Trust {
+  if (decision.kind === 'trusted') return { kind: 'trusted', by: decision.by };
+  if (decision.kind === 'untrusted') return { kind: 'untrusted', code: decision.code, reason: decision.detail };
   return { kind: 'unchecked' };
 }
 
 /** A run's attestation from the combined decision of its role's checkers. */
-function attestationOf(d: TrustDecision, read: FileRead): Attestation {
+function attestationOf(decision: TrustDecision, read: FileRead): Attestation {
   const named = { name: read.bundle?.producer.name ?? null, version: read.bundle?.producer.version ?? null };
-  if (d.kind === 'trusted') return { kind: 'attested', by: d.by, ...named };
-  if (d.kind === 'untrusted') return { kind: 'unattested', code: d.code, reason: d.detail };
-  if (d.kind === 'unchecked' && d.keyId !== null) return { kind: 'unchecked', keyId: d.keyId, ...named };
+  if (decision.kind === 'trusted') return { kind: 'attested', by: decision.by, ...named };
+  if (decision.kind === 'untrusted') return { kind: 'unattested', code: decision.code, reason: decision.detail };
+  if (decision.kind === 'unchecked' && decision.keyId !== null) return { kind: 'unchecked', keyId: decision.keyId, ...named };
   return { kind: 'none' };
 }
 

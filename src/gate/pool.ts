@@ -46,22 +46,22 @@ interface ReadyMessage {
 }
 
 interface Pending {
-  resolve(r: FileEvidence): void;
+  resolve(evidence: FileEvidence): void;
   readonly promise: Promise<FileEvidence>;
   readonly settled: boolean;
 }
 
 function pending(): Pending {
-  let done!: (r: FileEvidence) => void;
+  let done!: (evidence: FileEvidence) => void;
   const promise = new Promise<FileEvidence>((r) => {
     done = r;
   });
   const p = {
     settled: false,
     promise,
-    resolve(r: FileEvidence): void {
+    resolve(evidence: FileEvidence): void {
       p.settled = true;
-      done(r);
+      done(evidence);
     },
   };
   return p;
@@ -170,41 +170,41 @@ export class WorkerReaders implements Readers {
   }
 
   private spawn(): void {
-    let w: Worker;
+    let worker: Worker;
     try {
-      w = this.start(this.setup);
+      worker = this.start(this.setup);
     } catch {
       this.broken = true; // this thread reads every file no worker holds
       return;
     }
-    this.held.set(w, []);
-    w.on('message', (m: ResultMessage | ReadyMessage) => {
-      if ('ready' in m) this.online.add(w);
-      else this.done(w, m);
+    this.held.set(worker, []);
+    worker.on('message', (m: ResultMessage | ReadyMessage) => {
+      if ('ready' in m) this.online.add(worker);
+      else this.done(worker, m);
     });
     let why = 'it exited';
-    w.on('error', (e) => {
+    worker.on('error', (e) => {
       why = e instanceof Error ? e.message : String(e);
     });
-    w.on('exit', (code) => this.exited(w, code === 0 ? why : `${why}, code ${code}`));
-    this.feed(w);
+    worker.on('exit', (code) => this.exited(worker, code === 0 ? why : `${why}, code ${code}`));
+    this.feed(worker);
   }
 
-  private feed(w: Worker): void {
-    const held = stored(this.held, w);
+  private feed(worker: Worker): void {
+    const held = stored(this.held, worker);
     while (held.length < DEPTH) {
       const id = this.take();
       if (id === undefined) return;
       const t = item(this.tasks, id);
       held.push(id);
-      w.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role } satisfies TaskMessage);
+      worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role } satisfies TaskMessage);
     }
   }
 
-  private done(w: Worker, m: ResultMessage): void {
-    const held = stored(this.held, w);
+  private done(worker: Worker, m: ResultMessage): void {
+    const held = stored(this.held, worker);
     held.splice(held.indexOf(m.id), 1);
-    this.feed(w);
+    this.feed(worker);
     const rel = item(this.tasks, m.id).file.rel;
     item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
   }
@@ -214,17 +214,17 @@ export class WorkerReaders implements Readers {
    * it go to a new worker; one that never started read nothing: its files come back to this thread,
    * and no more workers are started.
    */
-  private exited(w: Worker, why: string): void {
-    const held = stored(this.held, w);
-    this.held.delete(w);
+  private exited(worker: Worker, why: string): void {
+    const held = stored(this.held, worker);
+    this.held.delete(worker);
     if (this.closing) return;
-    if (!this.online.has(w)) {
+    if (!this.online.has(worker)) {
       this.broken = true;
       for (const id of held) this.taken[id] = 0;
       this.wake?.();
       return;
     }
-    this.online.delete(w);
+    this.online.delete(worker);
     const [reading, ...rest] = held;
     if (reading !== undefined) item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));
     for (const id of rest) this.taken[id] = 0;

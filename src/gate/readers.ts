@@ -59,9 +59,9 @@ export function inlineReaders(tasks: readonly ReadTask[], setup: ReadSetup): Rea
  */
 export const WORKER_THRESHOLD_BYTES = 64 * 1024 ** 2;
 
-const sizeOf = (p: string): number => {
+const sizeOf = (path: string): number => {
   try {
-    return statSync(p).size;
+    return statSync(path).size;
   } catch {
     return 0; // the reader says why it cannot be read
   }
@@ -82,8 +82,8 @@ const weightOf = (t: ReadTask, setup: ReadSetup): number =>
 function workerScript(): string | null {
   const here = path.dirname(fileURLToPath(import.meta.url));
   for (const dir of [here, path.dirname(here)]) {
-    const p = path.join(dir, 'read-worker.js');
-    if (sizeOf(p) > 0) return p;
+    const where = path.join(dir, 'read-worker.js');
+    if (sizeOf(where) > 0) return where;
   }
   return null;
 }

@@ -61,9 +61,9 @@ class FileReport extends LocatingSink {
   }
 
   /** Every finding of the file counts toward the per-file limit of listed findings; the rest are counted. */
-  private listed(f: Finding): void {
+  private listed(finding: Finding): void {
     if (this.findings.length >= this.limits.maxFindingsPerFile) this.suppressed++;
-    else this.findings.push(f);
+    else this.findings.push(finding);
   }
 
   skip(loc: Location, name: string): void {
@@ -124,22 +124,22 @@ function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileRepo
   }
   let payload: string | undefined;
   if (signed || options.payloads) {
-    const p = payloadOf(kind.payload);
-    if (!p.ok) {
-      fr.error(loc, `audit record: cannot be canonicalized (${p.reason})`);
+    const canonical = payloadOf(kind.payload);
+    if (!canonical.ok) {
+      fr.error(loc, `audit record: cannot be canonicalized (${canonical.reason})`);
       return;
     }
-    payload = p.text;
+    payload = canonical.text;
   }
   // Keep only what verification reads (never a spread of the parsed object).
   // The shape check above makes every member below what AuditRecord says it is.
-  const p = kind.payload;
+  const parsed = kind.payload;
   const record: AuditRecord = {
     schema: RECORD_SCHEMA,
-    provider: p['provider'] as string,
-    record_id: p['record_id'] as string,
-    subject: p['subject'] as AuditRecord['subject'],
-    binding_digest: p['binding_digest'] as string,
+    provider: parsed['provider'] as string,
+    record_id: parsed['record_id'] as string,
+    subject: parsed['subject'] as AuditRecord['subject'],
+    binding_digest: parsed['binding_digest'] as string,
   };
   const input: RecordRead = signature?.ok
     ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
@@ -177,24 +177,24 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
   };
   const json = (doc: Doc, inLog: boolean): void => {
     const loc = fr.at(doc.start);
-    const k = classify(doc.value);
-    if (k.kind === 'tracing') {
+    const kind = classify(doc.value);
+    if (kind.kind === 'tracing') {
       // A .json run file must be a surface: one tracing line there is not a run (semantics §1).
       if (format === 'json')
         fr.error(loc, 'a server tracing line in a .json file: a .json run file must be a decision surface (a captured log is a .log)');
       else {
         tracing++;
-        log.event(k.line, loc, text as string, doc.start, lineEnd(text as string, doc.start));
+        log.event(kind.line, loc, text as string, doc.start, lineEnd(text as string, doc.start));
       }
     } else if (isObject(doc.value) && carriesDecision(doc.value)) {
       // A decision is never skipped: a line that carries one but is not a tracing line is an error.
       fr.error(
         loc,
-        k.kind === 'error' && k.named
-          ? k.reason
+        kind.kind === 'error' && kind.named
+          ? kind.reason
           : 'a line that carries a tool decision (fields.decision or fields.event tool_decision) but is not a tracing line',
       );
-    } else if (k.kind === 'error' && inLog && !k.named) {
+    } else if (kind.kind === 'error' && inLog && !kind.named) {
       // In a server log, JSON that names no kind (stdout's JSON-RPC, a startup_failure line) is skipped.
       log.other(
         loc,
@@ -202,12 +202,12 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
           ? 'JSON-RPC message (stdout mixed in)'
           : 'JSON that is not a tracing event',
       );
-    } else if (k.kind === 'error') fr.error(loc, k.reason);
-    else if (k.kind === 'other') fr.skip(loc, k.name);
-    else if (k.kind === 'record') fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
-    else if (format === 'json' && k.via === 'event')
+    } else if (kind.kind === 'error') fr.error(loc, kind.reason);
+    else if (kind.kind === 'other') fr.skip(loc, kind.name);
+    else if (kind.kind === 'record') fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+    else if (format === 'json' && kind.via === 'event')
       fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
-    else surface(doc, k);
+    else surface(doc, kind);
   };
   if (text !== null) {
     const collect = format === 'json' ? [[], ...SURFACE_PATHS] : SURFACE_PATHS;
@@ -254,12 +254,12 @@ export function readAuditFile(
         : [[doc.value, doc.start]];
     for (const [value, offset] of items) {
       const loc = fr.at(offset);
-      const k = classify(value);
-      if (k.kind === 'error') fr.error(loc, k.reason);
-      else if (k.kind === 'other') fr.skip(loc, k.name);
-      else if (k.kind === 'tracing') fr.skip(loc, 'a server tracing line (a run among the audit exports)');
-      else if (k.kind === 'surface') fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
-      else readRecord(k, loc, fr, records, options);
+      const kind = classify(value);
+      if (kind.kind === 'error') fr.error(loc, kind.reason);
+      else if (kind.kind === 'other') fr.skip(loc, kind.name);
+      else if (kind.kind === 'tracing') fr.skip(loc, 'a server tracing line (a run among the audit exports)');
+      else if (kind.kind === 'surface') fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+      else readRecord(kind, loc, fr, records, options);
     }
   }
   if (!fr.failed && records.length === 0 && !fr.skippedAny) fr.notice('no_records', 'no audit record in this file');

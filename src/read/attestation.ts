@@ -13,25 +13,25 @@ export const EVIDENCE_BUNDLE_V1 = 'https://docs.getassay.dev/attestation/evidenc
 const EVIDENCE_BUNDLE_V0 = 'https://assay.dev/attestation/evidence-bundle/v0';
 
 /** The Statement for a bundle, or why this bundle cannot be attested (upstream refuses to parse its manifest). */
-export function bundleStatement(f: BundleFacts): Result<Record<string, unknown>> {
-  if (f.producer.name === null || f.producer.version === null) {
+export function bundleStatement(facts: BundleFacts): Result<Record<string, unknown>> {
+  if (facts.producer.name === null || facts.producer.version === null) {
     return { ok: false, reason: 'the bundle cannot be attested: its manifest has no producer.name or producer.version' };
   }
-  if (f.window === null) return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
+  if (facts.window === null) return { ok: false, reason: 'the bundle cannot be attested: its events have no time window' };
   return {
     ok: true,
     value: {
       _type: STATEMENT_TYPE,
-      subject: [{ name: f.bundleId, digest: { sha256: f.archiveSha256 } }],
+      subject: [{ name: facts.bundleId, digest: { sha256: facts.archiveSha256 } }],
       predicateType: EVIDENCE_BUNDLE_V1,
       predicate: {
         schema_version: 1,
-        semantic_equivalence: { algorithm: 'assay-run-root-v1', value: f.runRoot },
+        semantic_equivalence: { algorithm: 'assay-run-root-v1', value: facts.runRoot },
         run: {
-          run_id: f.runId,
-          event_count: f.eventCount,
-          producer: { name: f.producer.name, version: f.producer.version, git: f.producer.git ?? '' },
-          time_window: { start: f.window.start, end: f.window.end },
+          run_id: facts.runId,
+          event_count: facts.eventCount,
+          producer: { name: facts.producer.name, version: facts.producer.version, git: facts.producer.git ?? '' },
+          time_window: { start: facts.window.start, end: facts.window.end },
         },
       },
     },
@@ -39,8 +39,8 @@ export function bundleStatement(f: BundleFacts): Result<Record<string, unknown>>
 }
 
 /** A member's name in a message: dotted when plain, quoted when it holds a dot (never confused with nesting). */
-const member = (at: string, k: string): string => {
-  const name = /^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k.slice(0, 80));
+const member = (at: string, key: string): string => {
+  const name = /^[A-Za-z0-9_]+$/.test(key) ? key : JSON.stringify(key.slice(0, 80));
   return at ? `${at}.${name}` : name;
 };
 
@@ -50,8 +50,8 @@ function difference(want: unknown, got: unknown, at: string): string | null {
   if (!isObject(got)) return `predicate field ${at} disagrees with the bundle`;
   for (const k of Object.keys(want)) {
     if (!hasOwn(got, k)) return `predicate field ${member(at, k)} disagrees with the bundle`;
-    const d = difference(want[k], got[k], member(at, k));
-    if (d) return d;
+    const digest = difference(want[k], got[k], member(at, k));
+    if (digest) return digest;
   }
   for (const k of Object.keys(got)) if (!hasOwn(want, k)) return `predicate field ${member(at, k)} is not one upstream writes`;
   return null;
@@ -63,9 +63,9 @@ function difference(want: unknown, got: unknown, at: string): string | null {
  * facts only for a verified bundle), subject digest against the archive bytes, subject name against
  * the manifest's bundle_id, then every predicate field against what the bundle gives.
  */
-export function checkBundleStatement(s: unknown, facts: BundleFacts | null): Result {
-  if (!isObject(s) || s['_type'] !== STATEMENT_TYPE) return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
-  const type = s['predicateType'];
+export function checkBundleStatement(value: unknown, facts: BundleFacts | null): Result {
+  if (!isObject(value) || value['_type'] !== STATEMENT_TYPE) return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+  const type = value['predicateType'];
   if (type === EVIDENCE_BUNDLE_V0)
     return {
       ok: false,
@@ -76,9 +76,9 @@ export function checkBundleStatement(s: unknown, facts: BundleFacts | null): Res
       ok: false,
       reason: `predicate type is ${JSON.stringify(typeof type === 'string' ? type.slice(0, 120) : type)}, not ${EVIDENCE_BUNDLE_V1}`,
     };
-  const subject = onlySubject(s);
+  const subject = onlySubject(value);
   if (!subject.ok) return subject;
-  const pred = s['predicate'];
+  const pred = value['predicate'];
   if (!isObject(pred) || pred['schema_version'] !== 1) return { ok: false, reason: 'predicate.schema_version is not 1' };
   if (!facts) return { ok: false, reason: 'the bundle does not verify' };
   if (subject.value.sha256 !== facts.archiveSha256) return { ok: false, reason: 'subject digest differs from the archive' };
@@ -90,6 +90,6 @@ export function checkBundleStatement(s: unknown, facts: BundleFacts | null): Res
 export function checkBundlePredicate(pred: unknown, facts: BundleFacts): Result {
   const expected = bundleStatement(facts);
   if (!expected.ok) return expected;
-  const d = difference(expected.value['predicate'], pred, '');
-  return d === null ? { ok: true } : { ok: false, reason: d };
+  const digest = difference(expected.value['predicate'], pred, '');
+  return digest === null ? { ok: true } : { ok: false, reason: digest };
 }

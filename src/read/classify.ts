@@ -25,8 +25,8 @@ const KNOWN = [
 
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name: string): (typeof KNOWN)[number] | null {
-  const n = name.trim().toLowerCase();
-  for (const k of KNOWN) if (n.startsWith(k[0].replace(/\.v0$/, ''))) return k;
+  const name2 = name.trim().toLowerCase();
+  for (const k of KNOWN) if (name2.startsWith(k[0].replace(/\.v0$/, ''))) return k;
   return null;
 }
 
@@ -86,8 +86,8 @@ export function classify(value: unknown): Kind {
   }
   if (typeof schema === 'string') return byName(schema, value, 'schema');
   if (event) {
-    const k = byName(type, value['data'], 'event');
-    return k;
+    const kind = byName(type, value['data'], 'event');
+    return kind;
   }
   return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
 }

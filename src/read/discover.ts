@@ -31,9 +31,9 @@ export interface Discovery {
 const toPosix = (p: string): string => p.split(path.sep).join('/');
 
 /** What kind of special file a path is, for messages. */
-function special(p: string): string {
+function special(path: string): string {
   try {
-    const st = statSync(p);
+    const st = statSync(path);
     if (st.isFIFO()) return 'a FIFO';
     if (st.isSocket()) return 'a socket';
     if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
@@ -43,9 +43,9 @@ function special(p: string): string {
   return 'a special file';
 }
 /** Whether `p` is `root` or below it, by their text (resolve links first to compare where they lead). */
-export const inside = (root: string, p: string): boolean => {
-  const r = path.relative(root, p);
-  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+export const inside = (root: string, where: string): boolean => {
+  const rel = path.relative(root, where);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 };
 
 /** The boundary a walk keeps and the count of entries it has seen (shared by every input of one discovery). */
@@ -69,7 +69,7 @@ const where = (rel: string) => ({ file: rel, line: 1, column: 1 });
  * does not name is never taken and never reported, whatever it is.
  */
 function walk(
-  w: Walk,
+  state: Walk,
   dir: string,
   input: string,
   take: (abs: string) => void,
@@ -78,22 +78,22 @@ function walk(
 ): void {
   const stack = [dir];
   while (stack.length > 0) {
-    const d = stack.pop() as string;
+    const digest = stack.pop() as string;
     let list: Dirent[];
     try {
-      list = readdirSync(d, { withFileTypes: true });
-    } catch (e) {
-      findings.push(finding('invalid_artifact', where(relOf(w, d) || '.'), `cannot read directory: ${messageOf(e)}`));
+      list = readdirSync(digest, { withFileTypes: true });
+    } catch (error) {
+      findings.push(finding('invalid_artifact', where(relOf(state, digest) || '.'), `cannot read directory: ${messageOf(error)}`));
       continue;
     }
     for (const ent of list) {
-      if (++w.entries > MAX_WALK_ENTRIES) {
+      if (++state.entries > MAX_WALK_ENTRIES) {
         findings.push(
-          inputFinding('invalid_artifact', named(w, input), `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`),
+          inputFinding('invalid_artifact', named(state, input), `more than ${MAX_WALK_ENTRIES} entries under the inputs; narrow the paths`),
         );
         return;
       }
-      const abs = path.join(d, ent.name);
+      const abs = path.join(digest, ent.name);
       if (ent.isDirectory()) {
         if (!PRUNED.has(ent.name)) stack.push(abs);
       } else if (!inScope(abs)) {
@@ -101,12 +101,12 @@ function walk(
       } else if (ent.isFile()) {
         take(abs);
       } else if (ent.isSymbolicLink()) {
-        link(w, abs, take, findings);
+        link(state, abs, take, findings);
       } else if (formatOf(ent.name) === 'attestation') {
         take(abs); // refused once, beside its artifact (gate/evidence.ts), or an orphan
       } else if (formatOf(ent.name) !== null) {
         // A FIFO, socket or device with an artifact's name is never read, and never dropped silently.
-        findings.push(finding('invalid_artifact', where(relOf(w, abs)), `not a regular file (${special(abs)}); not read`));
+        findings.push(finding('invalid_artifact', where(relOf(state, abs)), `not a regular file (${special(abs)}); not read`));
       }
     }
   }
@@ -117,8 +117,8 @@ function walk(
  * never into a directory. An attestation's name is taken whatever it leads to: it is read beside
  * its artifact, which refuses it once (gate/evidence.ts), or it is an orphan.
  */
-function link(w: Walk, abs: string, take: (abs: string) => void, findings: Finding[]): void {
-  const rel = relOf(w, abs);
+function link(walk: Walk, abs: string, take: (abs: string) => void, findings: Finding[]): void {
+  const rel = relOf(walk, abs);
   if (formatOf(abs) === 'attestation') {
     take(abs);
     return;
@@ -131,7 +131,7 @@ function link(w: Walk, abs: string, take: (abs: string) => void, findings: Findi
     if (formatOf(abs) !== null) findings.push(finding('invalid_artifact', where(rel), 'broken symbolic link'));
     return;
   }
-  if (!inside(w.realWorkspace, real)) {
+  if (!inside(walk.realWorkspace, real)) {
     findings.push(finding('invalid_artifact', where(rel), 'symbolic link points outside the workspace; not followed'));
     return;
   }
@@ -150,20 +150,22 @@ function link(w: Walk, abs: string, take: (abs: string) => void, findings: Findi
 }
 
 /** One input (a path, a directory or a glob) → the files it names and what went wrong. */
-function expand(w: Walk, input: string, noMatch: 'error' | 'notice'): Discovery {
+function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discovery {
   const findings: Finding[] = [];
   const files: FoundFile[] = [];
   const attestations: FoundFile[] = [];
   const add = (abs: string): void => {
-    files.push({ path: abs, rel: relOf(w, abs) });
+    files.push({ path: abs, rel: relOf(state, abs) });
   };
   const attestation = (abs: string): void => {
-    if (formatOf(abs) === 'attestation') attestations.push({ path: abs, rel: relOf(w, abs) });
+    if (formatOf(abs) === 'attestation') attestations.push({ path: abs, rel: relOf(state, abs) });
   };
   const scan = picomatch.scan(input);
-  const base = path.resolve(w.cwd, scan.isGlob ? scan.base || '.' : input);
-  if (!inside(w.workspace, base)) {
-    findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is outside the workspace (${w.workspace}); not read`));
+  const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
+  if (!inside(state.workspace, base)) {
+    findings.push(
+      inputFinding('invalid_artifact', named(state, input), `"${input}" is outside the workspace (${state.workspace}); not read`),
+    );
     return { files, findings, attestations };
   }
   let st: Stats;
@@ -172,7 +174,7 @@ function expand(w: Walk, input: string, noMatch: 'error' | 'notice'): Discovery 
   } catch {
     // A default that is absent is no input (a missing .assay/audit means no exports): only an input given explicitly says so.
     const why = scan.isGlob ? 'no such directory' : 'no such file or directory';
-    if (noMatch === 'error') findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no file (${why})`, noMatch));
+    if (noMatch === 'error') findings.push(inputFinding('no_match', named(state, input), `"${input}" matched no file (${why})`, noMatch));
     return { files, findings, attestations };
   }
   // Lexically inside is not enough: the input, or any directory above it, may be a link out.
@@ -182,11 +184,11 @@ function expand(w: Walk, input: string, noMatch: 'error' | 'notice'): Discovery 
   } catch {
     /* a broken link: reported below */
   }
-  if (!real || !inside(w.realWorkspace, real)) {
+  if (!real || !inside(state.realWorkspace, real)) {
     findings.push(
       inputFinding(
         'invalid_artifact',
-        named(w, input),
+        named(state, input),
         `"${input}" resolves (through a symbolic link) to outside the workspace; not followed`,
       ),
     );
@@ -194,35 +196,35 @@ function expand(w: Walk, input: string, noMatch: 'error' | 'notice'): Discovery 
   }
   if (st.isSymbolicLink()) st = statSync(real);
   if (scan.isGlob) {
-    const match = picomatch(relOf(w, path.resolve(w.cwd, input)), { dot: true });
+    const match = picomatch(relOf(state, path.resolve(state.cwd, input)), { dot: true });
     let ignored = 0;
     walk(
-      w,
+      state,
       base,
       input,
       (abs) => {
-        const rel = relOf(w, abs);
-        if (discoverable(rel, w.role)) add(abs);
+        const rel = relOf(state, abs);
+        if (discoverable(rel, state.role)) add(abs);
         else if (formatOf(rel) === 'attestation') attestation(abs);
         else ignored++;
       },
       findings,
-      (abs) => match(relOf(w, abs)),
+      (abs) => match(relOf(state, abs)),
     );
     if (ignored > 0)
       findings.push(
-        inputFinding('no_match', named(w, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`),
+        inputFinding('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`),
       );
   } else if (st.isDirectory()) {
-    walk(w, base, input, (abs) => (discoverable(abs, w.role) ? add(abs) : attestation(abs)), findings);
+    walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : attestation(abs)), findings);
   } else if (st.isFile()) {
     if (formatOf(base) === 'attestation') attestation(base);
     else add(base);
   } else {
-    findings.push(inputFinding('invalid_artifact', named(w, input), `"${input}" is not a regular file or directory`));
+    findings.push(inputFinding('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));
     return { files, findings, attestations };
   }
-  if (files.length === 0) findings.push(inputFinding('no_match', named(w, input), `"${input}" matched no artifact file`, noMatch));
+  if (files.length === 0) findings.push(inputFinding('no_match', named(state, input), `"${input}" matched no artifact file`, noMatch));
   return { files, findings, attestations };
 }
 
@@ -250,16 +252,16 @@ export function discover(
   } catch {
     realWorkspace = path.resolve(workspace);
   }
-  const w: Walk = { cwd, workspace, realWorkspace, role, entries: 0 };
+  const walk: Walk = { cwd, workspace, realWorkspace, role, entries: 0 };
   const findings: Finding[] = [];
   const found = new Map<string, FoundFile>();
   const attestations = new Map<string, FoundFile>();
   for (const input of trimmed) {
     if (input === '' || input.startsWith('!')) continue;
-    const e = expand(w, input, explicit ? 'error' : 'notice');
-    for (const f of e.findings) findings.push(f);
-    for (const f of e.files) if (!found.has(f.rel)) found.set(f.rel, f);
-    for (const f of e.attestations) attestations.set(f.rel, f);
+    const discovery = expand(walk, input, explicit ? 'error' : 'notice');
+    for (const f of discovery.findings) findings.push(f);
+    for (const f of discovery.files) if (!found.has(f.rel)) found.set(f.rel, f);
+    for (const f of discovery.attestations) attestations.set(f.rel, f);
   }
   const kept = (m: Map<string, FoundFile>) =>
     [...m.values()].filter((f) => !excludes.some((x) => x(f.rel))).sort((a, b) => cmp(a.rel, b.rel));

@@ -70,12 +70,13 @@ export interface Decoded {
 }
 
 /** What a file that is not UTF-8 is when it is UTF-16 (a byte-order mark, or NUL bytes between ASCII), so the message can say so. */
-function utf16(b: Uint8Array): string | null {
-  const le = b[0] === 0xff && b[1] === 0xfe;
-  const be = b[0] === 0xfe && b[1] === 0xff;
-  const nulls = b.length >= 4 && ((b[1] === 0 && b[3] === 0 && b[0] !== 0) || (b[0] === 0 && b[2] === 0 && b[1] !== 0));
+function utf16(bytes: Uint8Array): string | null {
+  const le = bytes[0] === 0xff && bytes[1] === 0xfe;
+  const be = bytes[0] === 0xfe && bytes[1] === 0xff;
+  const nulls =
+    bytes.length >= 4 && ((bytes[1] === 0 && bytes[3] === 0 && bytes[0] !== 0) || (bytes[0] === 0 && bytes[2] === 0 && bytes[1] !== 0));
   if (!le && !be && !nulls) return null;
-  const order = le || (!be && b[1] === 0) ? 'little-endian' : 'big-endian';
+  const order = le || (!be && bytes[1] === 0) ? 'little-endian' : 'big-endian';
   return `the file is UTF-16 (${order}${le || be ? ', with a byte-order mark' : ''}), not UTF-8: save it as UTF-8 without a byte-order mark`;
 }
 
@@ -90,8 +91,8 @@ export function decode(bytes: Uint8Array, limits: ReadLimits, sink: DocSink, opt
   if (options.gzip && isGzip(bytes)) {
     try {
       raw = gunzipSync(bytes, { maxOutputLength: limits.maxFileBytes });
-    } catch (e) {
-      const tooLarge = (e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+    } catch (error) {
+      const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
       sink.error(
         { line: 1, column: 1 },
         tooLarge ? `decompresses to more than ${limits.maxFileBytes} bytes (max-file-size; a gzip bomb?)` : 'is not a valid gzip stream',
@@ -122,9 +123,9 @@ export function* documents(text: string, mode: DocumentMode, options: DocumentOp
   const { limits } = options;
   const opts = { maxDepth: limits.maxDepth, maxKeys: limits.maxKeys, collect: options.collect };
   const parse = (start: number, end: number): Doc | null => {
-    const r = parseStrict(text, opts, start, end);
-    if (r.ok) return { value: r.value.json, start, elements: r.value.elements };
-    sink.error({ offset: r.reason.offset }, r.reason.message);
+    const parsed = parseStrict(text, opts, start, end);
+    if (parsed.ok) return { value: parsed.value.json, start, elements: parsed.value.elements };
+    sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
     return null;
   };
   if (mode === 'json') {
@@ -203,9 +204,13 @@ export function* logLines(text: string, options: DocumentOptions, sink: DocSink)
       yield { kind: 'text', start, end };
       continue;
     }
-    const r = parseStrict(text, opts, start, end);
-    if (r.ok) yield { kind: 'json', doc: { value: r.value.json, start, elements: r.value.elements } };
-    else sink.error({ offset: r.reason.offset }, `a line that starts with "{" is not strict JSON (a truncated line?): ${r.reason.message}`);
+    const parsed = parseStrict(text, opts, start, end);
+    if (parsed.ok) yield { kind: 'json', doc: { value: parsed.value.json, start, elements: parsed.value.elements } };
+    else
+      sink.error(
+        { offset: parsed.reason.offset },
+        `a line that starts with "{" is not strict JSON (a truncated line?): ${parsed.reason.message}`,
+      );
   }
 }
 
@@ -238,9 +243,9 @@ function* values(
     ) {
       sink.error({ offset: at }, lineTooLong(limits));
     } else {
-      const r = parseStrict(text, opts, at, end.value);
-      if (r.ok) yield { doc: { value: r.value.json, start: at, elements: r.value.elements }, end: end.value };
-      else sink.error({ offset: r.reason.offset }, r.reason.message);
+      const parsed = parseStrict(text, opts, at, end.value);
+      if (parsed.ok) yield { doc: { value: parsed.value.json, start: at, elements: parsed.value.elements }, end: end.value };
+      else sink.error({ offset: parsed.reason.offset }, parsed.reason.message);
     }
     at = end.value;
   }

@@ -17,8 +17,8 @@ export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 export const VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';
 
 /** A Statement's only subject and its only digest (sha256): more would let another artifact match. */
-export function onlySubject(s: JsonObject): Result<{ readonly name: unknown; readonly sha256: string }> {
-  const subject = s['subject'];
+export function onlySubject(source: JsonObject): Result<{ readonly name: unknown; readonly sha256: string }> {
+  const subject = source['subject'];
   if (!Array.isArray(subject) || subject.length !== 1) return { ok: false, reason: 'the Statement must have exactly one subject' };
   const only = subject[0];
   const digest = isObject(only) ? only['digest'] : undefined;
@@ -43,30 +43,30 @@ export interface Envelope {
 }
 
 /** What a JSON object given where an envelope belongs is instead, when it is something the gate knows. */
-function notAnEnvelope(v: JsonObject): string | null {
-  if (hasOwn(v, 'verifier') && hasOwn(v, 'verificationResult'))
+function notAnEnvelope(value: JsonObject): string | null {
+  if (hasOwn(value, 'verifier') && hasOwn(value, 'verificationResult'))
     return 'a Verification Summary predicate (what --vsa-predicate writes for actions/attest; the signed verdict is what --vsa writes)';
-  if (v['_type'] === STATEMENT_TYPE) return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
-  if (typeof v['mediaType'] === 'string' && v['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
+  if (value['_type'] === STATEMENT_TYPE) return 'an unsigned in-toto Statement (its DSSE envelope carries it as the payload)';
+  if (typeof value['mediaType'] === 'string' && value['mediaType'].startsWith('application/vnd.dev.sigstore.bundle'))
     return 'a Sigstore bundle (check it by identity: --certificate-identity)';
   return null;
 }
 
 /** One envelope's shape: payloadType and payload strings, payload standard base64, a non-empty signatures array of {keyid, sig}. */
-function readEnvelope(v: unknown, loc: Location): Result<Envelope> {
-  if (!isObject(v)) return { ok: false, reason: 'an envelope is not a JSON object' };
-  const what = notAnEnvelope(v);
+function readEnvelope(value: unknown, loc: Location): Result<Envelope> {
+  if (!isObject(value)) return { ok: false, reason: 'an envelope is not a JSON object' };
+  const what = notAnEnvelope(value);
   if (what) return { ok: false, reason: `this is ${what}, not a DSSE envelope` };
-  for (const k of Object.keys(v)) {
+  for (const k of Object.keys(value)) {
     if (k !== 'payload' && k !== 'payloadType' && k !== 'signatures')
       return { ok: false, reason: `an envelope has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
   }
-  const type = v['payloadType'];
+  const type = value['payloadType'];
   if (typeof type !== 'string' || type === '') return { ok: false, reason: 'payloadType is not a non-empty string' };
-  const p = v['payload'];
-  const payload = typeof p === 'string' ? strictBase64(p) : null;
+  const given = value['payload'];
+  const payload = typeof given === 'string' ? strictBase64(given) : null;
   if (!payload) return { ok: false, reason: 'payload is not standard base64 (with padding)' };
-  const sigs = v['signatures'];
+  const sigs = value['signatures'];
   if (!Array.isArray(sigs) || sigs.length === 0) return { ok: false, reason: 'signatures is not a non-empty array' };
   if (sigs.length > MAX_SIGNATURES) return { ok: false, reason: `too many signatures (${sigs.length}; at most ${MAX_SIGNATURES})` };
   const signatures: DsseSignature[] = [];
@@ -115,9 +115,9 @@ export function readEnvelopeFile(file: string, bytes: Uint8Array, limits: ReadLi
   const at = (offset: number): Location => sink.at(offset);
   const envelopes: Envelope[] = [];
   for (const doc of documents(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)) {
-    const e = readEnvelope(doc.value, at(doc.start));
-    if (e.ok) envelopes.push(e.value);
-    else findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${e.reason}`));
+    const result = readEnvelope(doc.value, at(doc.start));
+    if (result.ok) envelopes.push(result.value);
+    else findings.push(finding('invalid_artifact', at(doc.start), `DSSE envelope: ${result.reason}`));
   }
   return { envelopes, findings, empty: envelopes.length === 0 && findings.length === 0 };
 }

@@ -64,10 +64,10 @@ const GREW = (limits: ReadLimits): string => `file grew past the ${limits.maxFil
  * it before it yields or copies it. Read to its end, not to the size stat gave: a file that grows
  * past the limit while it is read is refused all the same.
  */
-function readTransient(p: string, limits: ReadLimits): Result<Buffer> {
+function readTransient(path: string, limits: ReadLimits): Result<Buffer> {
   let fd: number | undefined;
   try {
-    fd = openSync(p, 'r');
+    fd = openSync(path, 'r');
     const size = fstatSync(fd).size;
     if (size > limits.maxFileBytes) return { ok: false, reason: fileTooLarge(size, limits) };
     // One byte more than the limit allows, to see a file that grew past it.
@@ -93,8 +93,8 @@ function readTransient(p: string, limits: ReadLimits): Result<Buffer> {
     }
     if (got > limits.maxFileBytes) return { ok: false, reason: GREW(limits) };
     return { ok: true, value: buf.subarray(0, got) };
-  } catch (e) {
-    return { ok: false, reason: `cannot read file: ${ioReason(e)}` };
+  } catch (error) {
+    return { ok: false, reason: `cannot read file: ${ioReason(error)}` };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -144,8 +144,8 @@ export function readNamedFile(file: string, limits: ReadLimits): Result<Buffer> 
   let st: Stats;
   try {
     st = statSync(file);
-  } catch (e) {
-    return { ok: false, reason: `cannot read (${ioReason(e)})` };
+  } catch (error) {
+    return { ok: false, reason: `cannot read (${ioReason(error)})` };
   }
   if (!st.isFile()) return { ok: false, reason: 'not a regular file; not read' };
   const got = readTransient(file, limits);
@@ -154,11 +154,11 @@ export function readNamedFile(file: string, limits: ReadLimits): Result<Buffer> 
 }
 
 /** Hex sha256 of a file's bytes, streamed (a bundle is never held whole for it). */
-async function fileSha256(p: string): Promise<string | undefined> {
+async function fileSha256(path: string): Promise<string | undefined> {
   try {
-    const h = createHash('sha256');
-    for await (const chunk of createReadStream(p)) h.update(chunk as Buffer);
-    return h.digest('hex');
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+    return hash.digest('hex');
   } catch {
     return undefined; // the reader reports why the file cannot be read
   }
@@ -169,15 +169,15 @@ export async function readOne(file: FoundFile, role: Role, limits: ReadLimits, d
   const fail = (message: string): FileRead => failure(file.rel, message);
   if (isBundle(file.rel)) {
     // Streamed from disk: a bundle is never held whole beyond its events.
-    const r = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
-    const sha256 = digest ? (r.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
-    return sha256 === undefined ? r : { ...r, sha256 };
+    const readResult = role === 'audit' ? fail(BUNDLE_IN_AUDIT) : await readBundle({ path: file.path }, file.rel, bundleLimits(limits));
+    const sha256 = digest ? (readResult.bundle?.archiveSha256 ?? (await fileSha256(file.path))) : undefined;
+    return sha256 === undefined ? readResult : { ...readResult, sha256 };
   }
   if (!formatOf(file.rel)) return fail(UNSUPPORTED);
   const read = readTransient(file.path, limits);
   if (!read.ok) return fail(read.reason);
   const bytes = read.value;
   // Both before anything yields: the buffer is this thread's, and the next file is read into it.
-  const r = readTextArtifact(file.rel, role, bytes, limits);
-  return digest ? { ...r, sha256: createHash('sha256').update(bytes).digest('hex') } : r;
+  const fileRead = readTextArtifact(file.rel, role, bytes, limits);
+  return digest ? { ...fileRead, sha256: createHash('sha256').update(bytes).digest('hex') } : fileRead;
 }

@@ -29,8 +29,8 @@ export function formatOf(file: string): Format | null {
 
 /** Whether a directory or glob input of this role picks the file up. */
 export function discoverable(file: string, role: 'runs' | 'audit'): boolean {
-  const f = formatOf(file);
-  return f !== null && f !== 'attestation' && (f !== 'log' || role === 'runs');
+  const format = formatOf(file);
+  return format !== null && format !== 'attestation' && (format !== 'log' || role === 'runs');
 }
 
 /** The sidecar of a bundle: `<bundle file name>.intoto.jsonl` beside it. */
@@ -41,6 +41,6 @@ export const sigstoreOf = (artifact: string): string => `${artifact}.sigstore.js
 
 /** The artifact an attestation file is about: its name without `.intoto.jsonl` / `.sigstore.json` (null: not an attestation). */
 export function attestedBy(attestation: string): string | null {
-  const m = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
-  return m ? attestation.slice(0, m.index) : null;
+  const match = /\.(intoto\.jsonl|sigstore\.json)$/i.exec(attestation);
+  return match ? attestation.slice(0, match.index) : null;
 }

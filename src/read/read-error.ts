@@ -37,9 +37,9 @@ const IO_WORDS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Why a file cannot be read or written, in words with the system's code (`no such file or directory (ENOENT)`). */
-export const ioReason = (e: unknown): string => {
-  const code = e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : null;
-  if (code === null) return e instanceof Error ? e.message : String(e);
+export const ioReason = (thrown: unknown): string => {
+  const code = thrown instanceof Error && 'code' in thrown && typeof thrown.code === 'string' ? thrown.code : null;
+  if (code === null) return thrown instanceof Error ? thrown.message : String(thrown);
   const words = IO_WORDS.get(code);
   return words ? `${words} (${code})` : code;
 };

@@ -42,8 +42,8 @@ const mentionsDecision = (line: string): boolean => /tool_decision/i.test(line);
  * `fields.event` that is tool_decision in any case. Such a line is read as a decision or is an
  * error, never skipped (docs/assay-server-logs.md, "Never skipped").
  */
-export function carriesDecision(v: JsonObject): boolean {
-  const fields = v['fields'];
+export function carriesDecision(value: JsonObject): boolean {
+  const fields = value['fields'];
   if (!isObject(fields)) return false;
   const event = fields['event'];
   return hasOwn(fields, 'decision') || (typeof event === 'string' && event.toLowerCase() === 'tool_decision');
@@ -97,9 +97,9 @@ export class ServerLog {
       return;
     }
     const at: Location = { file: loc.file, line: loc.line, column: decisionColumn(text, start, end) };
-    const d = this.decision(rid, fields['decision']);
-    if (!d.ok) {
-      this.sink.error(at, d.reason);
+    const result = this.decision(rid, fields['decision']);
+    if (!result.ok) {
+      this.sink.error(at, result.reason);
       return;
     }
     if (
@@ -111,8 +111,8 @@ export class ServerLog {
     )
       return;
     const index = this.run.seen++;
-    const shape = checkDecision(d.value);
-    if (shape.ok) this.run.decisions.push(prepareDecision(at, index, d.value));
+    const shape = checkDecision(result.value);
+    if (shape.ok) this.run.decisions.push(prepareDecision(at, index, result.value));
     else this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
   }
 

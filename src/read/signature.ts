@@ -30,31 +30,32 @@ export interface SignatureMember {
 export type SignatureShape = Result<SignatureMember>;
 
 /** The `signature` member's shape: the seven members with their types and values, nothing else. */
-export function readSignatureMember(v: unknown): SignatureShape {
-  if (!isObject(v)) return { ok: false, reason: 'signature is not an object' };
-  for (const k of Object.keys(v))
+export function readSignatureMember(value: unknown): SignatureShape {
+  if (!isObject(value)) return { ok: false, reason: 'signature is not an object' };
+  for (const k of Object.keys(value))
     if (!(MEMBERS as readonly string[]).includes(k))
       return { ok: false, reason: `signature has an unknown member ${JSON.stringify(k.slice(0, 60))}` };
-  for (const k of MEMBERS) if (!hasOwn(v, k)) return { ok: false, reason: `signature.${k} is missing` };
-  if (v['version'] !== 1) return { ok: false, reason: 'signature.version must be 1' };
-  if (v['algorithm'] !== 'ed25519') return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-  if (v['payload_type'] !== PAYLOAD_TYPE) return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+  for (const k of MEMBERS) if (!hasOwn(value, k)) return { ok: false, reason: `signature.${k} is missing` };
+  if (value['version'] !== 1) return { ok: false, reason: 'signature.version must be 1' };
+  if (value['algorithm'] !== 'ed25519') return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
+  if (value['payload_type'] !== PAYLOAD_TYPE) return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
   for (const k of ['signed_payload_digest', 'key_id'] as const) {
-    const d = v[k];
-    if (typeof d !== 'string' || !DIGEST_PATTERN.test(d)) return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
+    const given = value[k];
+    if (typeof given !== 'string' || !DIGEST_PATTERN.test(given))
+      return { ok: false, reason: `signature.${k} must be sha256:<64 lowercase hex>` };
   }
-  const sig = v['signature'];
+  const sig = value['signature'];
   if (typeof sig !== 'string' || sig.length !== 88 || strictBase64(sig)?.length !== 64) {
     return { ok: false, reason: 'signature.signature must be the base64 of a 64-byte Ed25519 signature' };
   }
-  const at = v['signed_at'];
+  const at = value['signed_at'];
   if (typeof at !== 'string' || !isSignedAt(at)) return { ok: false, reason: 'signature.signed_at must be an RFC 3339 UTC time (…Z)' };
   const member: SignatureMember = {
     version: 1,
     algorithm: 'ed25519',
     payload_type: PAYLOAD_TYPE,
-    signed_payload_digest: v['signed_payload_digest'] as string,
-    key_id: v['key_id'] as string,
+    signed_payload_digest: value['signed_payload_digest'] as string,
+    key_id: value['key_id'] as string,
     signature: sig,
     signed_at: at,
   };
@@ -75,6 +76,6 @@ export function payloadOf(record: JsonObject): Canonical {
 
 /** DSSE v1: "DSSEv1" SP len(type) SP type SP len(body) SP body, lengths in bytes. */
 export function pae(type: string, body: Uint8Array): Buffer {
-  const t = Buffer.from(type, 'utf8');
-  return Buffer.concat([Buffer.from(`DSSEv1 ${t.length} `, 'utf8'), t, Buffer.from(` ${body.length} `, 'utf8'), body]);
+  const bytes = Buffer.from(type, 'utf8');
+  return Buffer.concat([Buffer.from(`DSSEv1 ${bytes.length} `, 'utf8'), bytes, Buffer.from(` ${body.length} `, 'utf8'), body]);
 }

@@ -14,10 +14,10 @@ export function decodeUtf8(bytes: Uint8Array): Decoded {
 }
 
 /** Byte offset of the first byte that does not start or continue a well-formed UTF-8 sequence. */
-function firstInvalidUtf8(b: Uint8Array): number {
+function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
-  while (i < b.length) {
-    const c = b[i] ?? 0;
+  while (i < bytes.length) {
+    const c = bytes[i] ?? 0;
     if (c < 0x80) {
       i++;
       continue;
@@ -29,24 +29,24 @@ function firstInvalidUtf8(b: Uint8Array): number {
     else if (c >= 0xe0 && c <= 0xef) [n, min, cp] = [2, 0x800, c & 0x0f];
     else if (c >= 0xf0 && c <= 0xf4) [n, min, cp] = [3, 0x10000, c & 0x07];
     else return i;
-    if (i + n >= b.length) return i;
+    if (i + n >= bytes.length) return i;
     for (let k = 1; k <= n; k++) {
-      const cc = b[i + k] ?? 0;
+      const cc = bytes[i + k] ?? 0;
       if ((cc & 0xc0) !== 0x80) return i;
       cp = (cp << 6) | (cc & 0x3f);
     }
     if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
     i += n + 1;
   }
-  return b.length;
+  return bytes.length;
 }
 
 /** 1-based line and column (in bytes) of a byte offset. */
-export function byteLocation(b: Uint8Array, offset: number): { line: number; column: number } {
+export function byteLocation(bytes: Uint8Array, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
-  for (let i = 0; i < offset && i < b.length; i++) {
-    if (b[i] === 0x0a) {
+  for (let i = 0; i < offset && i < bytes.length; i++) {
+    if (bytes[i] === 0x0a) {
       line++;
       lineStart = i + 1;
     }

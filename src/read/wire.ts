@@ -102,14 +102,18 @@ const recordTuple = (r: RecordInput, rel: string): RecordTuple => [
 ];
 
 /** What a reading thread sends for one file. */
-export function encodeRead(r: FileEvidence, rel: string): string {
+export function encodeRead(evidence: FileEvidence, rel: string): string {
   const wire: Wire = {
-    run: r.run
-      ? { artifact: r.run.artifact, decisions: r.run.decisions.map((d) => decisionTuple(d, rel)), attestation: r.run.attestation ?? null }
+    run: evidence.run
+      ? {
+          artifact: evidence.run.artifact,
+          decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
+          attestation: evidence.run.attestation ?? null,
+        }
       : null,
-    records: r.records.map((x) => recordTuple(x, rel)),
-    findings: r.findings,
-    digests: r.digests,
+    records: evidence.records.map((x) => recordTuple(x, rel)),
+    findings: evidence.findings,
+    digests: evidence.digests,
   };
   return JSON.stringify(wire);
 }
@@ -118,10 +122,10 @@ export function encodeRead(r: FileEvidence, rel: string): string {
 const NONE: readonly string[] = Object.freeze([]);
 const INVALID_PROVIDER = Object.freeze({ invalid: true as const });
 
-function claimOf(t: ClaimTuple, p: Projection): ClaimReading {
+function claimOf(t: ClaimTuple, projection: Projection): ClaimReading {
   if (t[0] === 0) return { kind: 'invalid', reason: t[1] };
   const [, asserted, level, sent, legacy, inconsistencies] = t;
-  const subject = subjectOf(p);
+  const subject = subjectOf(projection);
   // SAME is written only for a claim whose digest is its subject's: a subject is there.
   const digest = sent === SAME ? (subject?.digest ?? null) : sent;
   return { kind: 'claim', claim: { asserted, level, digest, legacy }, inconsistencies: inconsistencies.length ? inconsistencies : NONE };

@@ -64,15 +64,15 @@ const idOf = (v: unknown): string | null =>
   typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? String(v) : typeof v === 'string' && /^[1-9]\d{0,18}$/.test(v) ? v : null;
 
 const member = (data: unknown, key: string): unknown =>
-  typeof data === 'object' && data !== null && key in data ? (data as { [k: string]: unknown })[key] : undefined;
+  typeof data === 'object' && data !== null && key in data ? (data as { [key: string]: unknown })[key] : undefined;
 
 /**
  * The check run this job already created, when a create's answer was lost (a 5xx or no answer after
  * GitHub may have made it): found by its name on the head commit with the completion time this job
  * gave it (to the second: an earlier attempt's run of the same name is not this one). Null: none.
  */
-async function findCreated(api: GitHubApi, t: CheckRunTarget): Promise<{ readonly id: string; readonly url: string | null } | null> {
-  const q = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/commits/${encodeURIComponent(t.headSha)}/check-runs?check_name=${encodeURIComponent(t.name)}&filter=latest`;
+async function findCreated(api: GitHubApi, target: CheckRunTarget): Promise<{ readonly id: string; readonly url: string | null } | null> {
+  const q = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}/commits/${encodeURIComponent(target.headSha)}/check-runs?check_name=${encodeURIComponent(target.name)}&filter=latest`;
   let res: ApiResponse;
   try {
     res = await api.request('GET', q);
@@ -84,8 +84,9 @@ async function findCreated(api: GitHubApi, t: CheckRunTarget): Promise<{ readonl
   for (const r of runs) {
     const id = idOf(member(r, 'id'));
     const completed = member(r, 'completed_at');
-    const same = typeof completed === 'string' && Math.floor(Date.parse(completed) / 1000) === Math.floor(t.completedAt.getTime() / 1000);
-    if (id === null || member(r, 'name') !== t.name || !same) continue;
+    const same =
+      typeof completed === 'string' && Math.floor(Date.parse(completed) / 1000) === Math.floor(target.completedAt.getTime() / 1000);
+    if (id === null || member(r, 'name') !== target.name || !same) continue;
     const html = member(r, 'html_url');
     return { id, url: typeof html === 'string' && /^https?:\/\//.test(html) ? html : null };
   }
@@ -104,18 +105,18 @@ const toApi = (a: Annotation & { path: string }) => ({
 
 export async function publishCheckRun(
   api: GitHubApi,
-  t: CheckRunTarget,
+  target: CheckRunTarget,
   output: CheckOutput,
   annotations: readonly Annotation[],
 ): Promise<Result<CheckRunWritten, CheckRunFailure>> {
-  const base = `/repos/${encodeURIComponent(t.owner)}/${encodeURIComponent(t.repo)}/check-runs`;
+  const base = `/repos/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}/check-runs`;
   const out = { title: clip(output.title, CHECKS_API.title, '…'), summary: clipBytes(output.summary, CHECKS_API.summaryBytes) };
   // The API needs a file for every annotation; findings about inputs are in the summary instead.
   const located = annotations.filter((a): a is Annotation & { path: string } => a.path !== null);
   const batches: (Annotation & { path: string })[][] = [];
   for (let i = 0; i < located.length; i += ANNOTATIONS_PER_REQUEST) batches.push(located.slice(i, i + ANNOTATIONS_PER_REQUEST));
   if (batches.length === 0) batches.push([]);
-  let id = t.checkRunId;
+  let id = target.checkRunId;
   let url: string | null = null;
   let requests = 0;
   let posted = 0;
@@ -130,24 +131,24 @@ export async function publishCheckRun(
     try {
       if (id === null) {
         const create = {
-          name: t.name,
-          head_sha: t.headSha,
+          name: target.name,
+          head_sha: target.headSha,
           status: 'completed',
-          conclusion: t.conclusion,
-          completed_at: t.completedAt.toISOString(),
+          conclusion: target.conclusion,
+          completed_at: target.completedAt.toISOString(),
           ...body,
         };
         res = await api.request('POST', base, create, { once: true });
       } else {
         res = await api.request('PATCH', `${base}/${id}`, body);
       }
-    } catch (e) {
-      lost = e instanceof Error ? e.message : String(e);
+    } catch (error) {
+      lost = error instanceof Error ? error.message : String(error);
     }
     requests++;
     // A create whose answer was lost may have made the run: find it before creating another.
     if (id === null && (res === null || res.status >= 500)) {
-      const found = await findCreated(api, t);
+      const found = await findCreated(api, target);
       requests++;
       if (found) {
         id = found.id;

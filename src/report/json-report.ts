@@ -62,9 +62,9 @@ function* jsonChunks(report: Report): Generator<string> {
 }
 
 export function renderJson(report: Report): string {
-  let s = '';
-  for (const c of jsonChunks(report)) s += c;
-  return s;
+  let text = '';
+  for (const c of jsonChunks(report)) text += c;
+  return text;
 }
 
 /** Chunks being written at once: the next is rendered while the disk takes the last ones. */
@@ -82,14 +82,14 @@ async function writeAt(fh: FileHandle, bytes: Buffer, position: number): Promise
  */
 export async function writeJson(report: Report, file: string): Promise<string> {
   mkdirSync(path.dirname(file), { recursive: true });
-  const h = createHash('sha256');
+  const hash = createHash('sha256');
   const fh = await openOutput(file);
   const writes: Promise<void>[] = [];
   try {
     let position = 0;
     for (const chunk of jsonChunks(report)) {
       const bytes = Buffer.from(chunk, 'utf8');
-      h.update(bytes);
+      hash.update(bytes);
       const w = writeAt(fh, bytes, position);
       // Handled here so a failure is never an unhandled rejection while the next chunk is rendered; awaited below.
       w.catch(() => {});
@@ -98,11 +98,11 @@ export async function writeJson(report: Report, file: string): Promise<string> {
       if (writes.length >= IN_FLIGHT) await writes.shift();
     }
     await Promise.all(writes);
-  } catch (e) {
+  } catch (error) {
     await Promise.allSettled(writes);
-    throw e;
+    throw error;
   } finally {
     await fh.close();
   }
-  return `sha256:${h.digest('hex')}`;
+  return `sha256:${hash.digest('hex')}`;
 }

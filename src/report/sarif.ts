@@ -29,22 +29,26 @@ export function renderSarif(report: Report, prefix: string, version: string): st
   // Code scanning turns every result into an alert: notices (skipped objects, under-claims) stay in
   // the report and the summary. A finding about an input has no artifact: it is a tool configuration
   // notification, never a result at an invented location.
-  const results = located.map((f): SarifResult => {
-    const uri = repoPath(prefix, f.file);
+  const results = located.map((finding): SarifResult => {
+    const uri = repoPath(prefix, finding.file);
     return {
-      ruleId: f.code,
-      ruleIndex: codes.indexOf(f.code),
-      level: SEVERITY_TABLE[f.severity].sarif,
-      message: { text: f.member ? `${f.member}:${f.line}:${f.column}: ${f.message}` : f.message },
+      ruleId: finding.code,
+      ruleIndex: codes.indexOf(finding.code),
+      level: SEVERITY_TABLE[finding.severity].sarif,
+      message: { text: finding.member ? `${finding.member}:${finding.line}:${finding.column}: ${finding.message}` : finding.message },
       locations: [
         {
           physicalLocation: {
             artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
-            region: f.member ? { startLine: 1 } : { startLine: f.line, startColumn: f.column },
+            region: finding.member ? { startLine: 1 } : { startLine: finding.line, startColumn: finding.column },
           },
         },
       ],
-      partialFingerprints: { 'receiptGate/v1': sha256Hex(`${f.code}\0${uri}\0${f.member ?? ''}\0${f.line}\0${f.column}\0${f.message}`) },
+      partialFingerprints: {
+        'receiptGate/v1': sha256Hex(
+          `${finding.code}\0${uri}\0${finding.member ?? ''}\0${finding.line}\0${finding.column}\0${finding.message}`,
+        ),
+      },
     };
   });
   const notifications = inputs.map(

@@ -34,15 +34,15 @@ export interface SummaryContext {
 export const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
 
 /** Untrusted text as inert Markdown: no markup, no HTML, no @mentions, no line breaks. */
-export function md(s: string): string {
-  return visible(s).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
+export function md(text: string): string {
+  return visible(text).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function link(ctx: SummaryContext, file: string, line: number, member: string | null | undefined): string {
-  const p = repoPath(ctx.prefix, file);
-  const label = md(member ? `${p}!${member}:${line}` : `${p}:${line}`);
+  const path = repoPath(ctx.prefix, file);
+  const label = md(member ? `${path}!${member}:${line}` : `${path}:${line}`);
   if (!ctx.blobBase) return label;
-  const url = `${ctx.blobBase}/${p.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
+  const url = `${ctx.blobBase}/${path.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
   return `[${label}](${url})`;
 }
 
@@ -65,26 +65,26 @@ function bannerLines(ctx: SummaryContext, passed: boolean): string[] {
 function policyLines(report: Report): string[] {
   const rules = report.policy.rules;
   if (rules.length === 0) return ['Policy: none (honesty only: no level is required).', ''];
-  const t = report.totals;
+  const totals = report.totals;
   return [
-    `Policy: ${rules.map((r) => `\`${r.selector}=${r.level}\``).join(', ')} · ${t.policy_unmet === 0 ? 'every call meets it' : `**${t.policy_unmet} call(s) below it**`}.`,
+    `Policy: ${rules.map((r) => `\`${r.selector}=${r.level}\``).join(', ')} · ${totals.policy_unmet === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}.`,
     '',
   ];
 }
 
 /** The counts: levels, records, policy, and each run's producer when any run has one. */
 function totalsLines(report: Report): string[] {
-  const t = report.totals;
+  const totals = report.totals;
   const signers = report.policy.trusted_signers;
   return [
-    `${t.calls} call(s) in ${t.artifacts} run(s) · ${t.records} audit record(s) · ${findingCounts(t)}`,
+    `${totals.calls} call(s) in ${totals.artifacts} run(s) · ${totals.records} audit record(s) · ${findingCounts(totals)}`,
     '',
     '| level | calls |',
     '|---|---:|',
-    ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${t[l]} |`),
-    `| — no rung (asserts no side effect) | ${t.no_effect} |`,
+    ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${totals[l]} |`),
+    `| — no rung (asserts no side effect) | ${totals.no_effect} |`,
     '',
-    `Audit records: ${recordCounts(t)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
+    `Audit records: ${recordCounts(totals)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
     '',
     ...policyLines(report),
     ...(producerLine(report)
@@ -150,7 +150,7 @@ class Budgeted {
 }
 
 export function renderSummary(report: Report, ctx: SummaryContext): { markdown: string; trimmed: number } {
-  const t = report.totals;
+  const totals = report.totals;
   const verdict = report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed';
   // A finding about an input names the input, never a link to a file that is not there.
   const row = (f: Finding) =>
@@ -160,7 +160,7 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
   const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
   const policy = report.policy.rules.length > 0;
   const out = new Budgeted(ctx.budgetBytes);
-  out.put([`${verdict} · ${weakestRung(t)}`, '', ...bannerLines(ctx, report.ok)]);
+  out.put([`${verdict} · ${weakestRung(totals)}`, '', ...bannerLines(ctx, report.ok)]);
   out.section(['### What failed', ''], failed.map(row));
   out.put(totalsLines(report));
   out.section(['### Findings', ''], rest.map(row));

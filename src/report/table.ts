@@ -24,7 +24,7 @@ export interface TableStyle {
 }
 
 type Style = 'red' | 'green' | 'yellow' | 'cyan' | 'dim' | 'bold';
-type Paint = (name: Style, s: string) => string;
+type Paint = (name: Style, text: string) => string;
 
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
@@ -32,7 +32,7 @@ export function renderTable(report: Report, style: TableStyle): string {
   // The caller decided (a terminal, no NO_COLOR): Node's styleText paints without asking the stream again.
   const paint: Paint = style.color ? (n, s) => styleText(n, s, { validateStream: false }) : (_n, s) => s;
   const out: string[] = [];
-  const t = report.totals;
+  const totals = report.totals;
   if (report.calls.length > 0) {
     // file:line, with the column only where calls share a line (an NDJSON surface line holds many).
     const lineKey = (c: Report['calls'][number]): string => `${c.artifact}\u0000${c.member ?? ''}\u0000${c.line}`;
@@ -85,16 +85,16 @@ export function renderTable(report: Report, style: TableStyle): string {
   out.push('');
   const verdict = report.ok ? paint('green', paint('bold', 'PASS')) : paint('red', paint('bold', 'FAIL'));
   out.push(
-    `${verdict}  ${t.calls} call(s) in ${t.artifacts} run(s): ${levelCounts(t)}`,
-    `      ${t.records} audit record(s): ${recordCounts(t)}`,
-    `      ${findingCounts(t)}`,
+    `${verdict}  ${totals.calls} call(s) in ${totals.artifacts} run(s): ${levelCounts(totals)}`,
+    `      ${totals.records} audit record(s): ${recordCounts(totals)}`,
+    `      ${findingCounts(totals)}`,
     ...(producerLine(report)
       ? [
           `      ${producerLine(report)}`,
           ...report.runs.map((r) => `        ${visible(clip(r.artifact, 200))}: ${visible(runProducer(r.producer))}`),
         ]
       : []),
-    `      ${weakestRung(t)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${t.policy_unmet} call(s) below it` : ''}`,
+    `      ${weakestRung(totals)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${totals.policy_unmet} call(s) below it` : ''}`,
   );
   return out.join('\n') + '\n';
 }

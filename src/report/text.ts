@@ -46,8 +46,8 @@ export const findingCounts = (t: Totals): string => `${t.errors} error(s), ${t.w
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** Escape control and bidi characters as \uXXXX so they are shown, never interpreted. */
-export function visible(s: string): string {
-  return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export function visible(text: string): string {
+  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Where a location points, for people: file:line:column, or file!member:line:column inside a bundle. */
@@ -65,17 +65,17 @@ export const findingPlace = (f: Finding): string => visible(f.input !== undefine
 const MARKER = ' … [trimmed by receipt-gate]';
 
 /** At most `max` UTF-8 bytes, cut on a character boundary with a visible marker. */
-export function clipBytes(s: string, max: number): string {
-  if (Buffer.byteLength(s) <= max) return s;
+export function clipBytes(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text;
   const room = max - Buffer.byteLength(MARKER);
   let lo = 0;
-  let hi = Math.min(s.length, room);
+  let hi = Math.min(text.length, room);
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (Buffer.byteLength(clip(s, mid, '')) <= room) lo = mid;
+    if (Buffer.byteLength(clip(text, mid, '')) <= room) lo = mid;
     else hi = mid - 1;
   }
-  return clip(s, lo, '') + MARKER;
+  return clip(text, lo, '') + MARKER;
 }
 
 /** Calls in the order a reader needs them: below their required level first, then with other failures, then the rest (report order within each). */

@@ -53,9 +53,9 @@ export interface VsaContext {
 
 /** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
 function policyDigest(report: Report): string {
-  const c = jcs(report.policy);
-  if (!c.ok) throw new Error(`the report's policy cannot be canonicalized: ${c.reason}`); // built from strings and booleans only
-  return sha256Hex(c.text);
+  const canonical = jcs(report.policy);
+  if (!canonical.ok) throw new Error(`the report's policy cannot be canonicalized: ${canonical.reason}`); // built from strings and booleans only
+  return sha256Hex(canonical.text);
 }
 
 /** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */

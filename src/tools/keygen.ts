@@ -17,8 +17,8 @@ export function keygen(prefix: string): Result<string, readonly Finding[]> {
     // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
     writeFileSync(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
     writeFileSync(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
-  } catch (e) {
-    return { ok: false, reason: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${messageOf(e)}`)] };
+  } catch (error) {
+    return { ok: false, reason: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${messageOf(error)}`)] };
   }
   return { ok: true, value: `${pair.keyId}\n` };
 }

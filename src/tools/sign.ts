@@ -31,17 +31,17 @@ export function signRecords(
       errors.push(inputFinding('invalid_artifact', input.name, 'not an audit export (.json, .jsonl or .ndjson)'));
       continue;
     }
-    const r = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
-    const bad = r.findings.filter((f) => f.severity === 'error');
+    const read = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
+    const bad = read.findings.filter((f) => f.severity === 'error');
     for (const f of bad) errors.push(f);
-    if (r.records.length === 0 && bad.length === 0) errors.push(inputFinding('invalid_artifact', input.name, 'no audit record to sign'));
-    for (const x of r.records) records.push(x);
+    if (read.records.length === 0 && bad.length === 0) errors.push(inputFinding('invalid_artifact', input.name, 'no audit record to sign'));
+    for (const x of read.records) records.push(x);
   }
   const lines: string[] = [];
   for (const r of records) {
-    const b = binding(r.record.subject);
-    if (!b.ok || b.digest !== r.record.binding_digest || r.payload === undefined) {
-      const why = `record ${JSON.stringify(quote(r.record.record_id))}: binding_digest does not recompute (${b.ok ? b.digest : b.reason}); never sign a binding that does not recompute`;
+    const bound = binding(r.record.subject);
+    if (!bound.ok || bound.digest !== r.record.binding_digest || r.payload === undefined) {
+      const why = `record ${JSON.stringify(quote(r.record.record_id))}: binding_digest does not recompute (${bound.ok ? bound.digest : bound.reason}); never sign a binding that does not recompute`;
       errors.push(finding('invalid_artifact', r.loc, why));
       continue;
     }

@@ -29,8 +29,8 @@ export function parsePrivateKey(pem: string): Result<SigningKey> {
   let privateKey: KeyObject;
   try {
     privateKey = createPrivateKey({ key: pem, format: 'pem' });
-  } catch (e) {
-    return { ok: false, reason: `does not parse as a PEM private key (${messageOf(e)})` };
+  } catch (error) {
+    return { ok: false, reason: `does not parse as a PEM private key (${messageOf(error)})` };
   }
   if (privateKey.asymmetricKeyType !== 'ed25519')
     return { ok: false, reason: `is ${keyKind(privateKey.asymmetricKeyType)}; receipt-gate signs with Ed25519 (keygen makes one)` };
@@ -52,14 +52,14 @@ export const signedAtNow = (now: Date): string => utcSeconds(now);
 
 /** The signature member for payload P, signed with an Ed25519 private key. */
 export function signPayload(payload: string, key: SigningKey, signedAt: string): SignatureMember {
-  const p = Buffer.from(payload, 'utf8');
+  const bytes = Buffer.from(payload, 'utf8');
   return {
     version: 1,
     algorithm: 'ed25519',
     payload_type: PAYLOAD_TYPE,
-    signed_payload_digest: sha256Digest(p),
+    signed_payload_digest: sha256Digest(bytes),
     key_id: keyIdOf(key.publicKey),
-    signature: edSign(null, pae(PAYLOAD_TYPE, p), key.privateKey).toString('base64'),
+    signature: edSign(null, pae(PAYLOAD_TYPE, bytes), key.privateKey).toString('base64'),
     signed_at: signedAt,
   };
 }

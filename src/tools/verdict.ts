@@ -72,10 +72,10 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
       writeWhole(files.envelope, `${envelopeLine(IN_TOTO_PAYLOAD_TYPE, Buffer.from(payload.text, 'utf8'), files.key)}\n`);
       written.push(files.envelope);
     }
-  } catch (e) {
+  } catch (error) {
     return {
       ok: false,
-      reason: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${messageOf(e)}`)],
+      reason: [inputFinding('invalid_artifact', files.envelope ?? files.predicate ?? '', `cannot write the verdict: ${messageOf(error)}`)],
     };
   }
   return { ok: true, value: written.join('\n') };

@@ -29,9 +29,9 @@ export function writeWhole(file: string, text: string): void {
   const tmp = writeTemp(file, text);
   try {
     renameSync(tmp, file);
-  } catch (e) {
+  } catch (error) {
     rmSync(tmp, { force: true });
-    throw e;
+    throw error;
   }
 }
 

@@ -16,23 +16,23 @@ import { type Refusal, refuse } from './refusal.js';
 
 /** The key_id of the trusted key that verified the envelope, or why none did; each Ed25519 verification on libuv's thread pool (the path record signatures take). */
 export async function checkEnvelopeAsync(
-  e: Envelope,
+  envelope: Envelope,
   payloadType: string,
   keys: TrustedKeys,
   who: 'signer' | 'producer',
 ): Promise<Result<string, Refusal>> {
-  if (e.payloadType !== payloadType)
-    return refuse('payload_type', `payload type is ${JSON.stringify(e.payloadType.slice(0, 100))}, not ${payloadType}`);
-  const data = pae(payloadType, e.payload);
+  if (envelope.payloadType !== payloadType)
+    return refuse('payload_type', `payload type is ${JSON.stringify(envelope.payloadType.slice(0, 100))}, not ${payloadType}`);
+  const data = pae(payloadType, envelope.payload);
   const tries: Promise<string | null>[] = [];
-  for (const s of e.signatures) {
+  for (const s of envelope.signatures) {
     for (const [keyId, key] of keys) {
       tries.push(verifyOnPool(data, key, s.sig).then((ok) => (ok ? keyId : null)));
     }
   }
   const verified = (await Promise.all(tries)).find((k) => k !== null);
   if (verified) return { ok: true, value: verified };
-  if (!e.signatures.some((s) => keys.has(s.keyid)))
-    return refuse('unknown_signer', `unknown ${who} ${quote(e.signatures[0]?.keyid || '(no keyid)')}`);
+  if (!envelope.signatures.some((s) => keys.has(s.keyid)))
+    return refuse('unknown_signer', `unknown ${who} ${quote(envelope.signatures[0]?.keyid || '(no keyid)')}`);
   return refuse('signature_invalid', 'signature does not verify');
 }

@@ -87,8 +87,8 @@ export function parsePublicKeys(pem: string): Result<KeyObject[]> {
     let key: KeyObject;
     try {
       key = createPublicKey({ key: block.text, format: 'pem' });
-    } catch (e) {
-      return { ok: false, reason: `${where}does not parse (${messageOf(e)})` };
+    } catch (error) {
+      return { ok: false, reason: `${where}does not parse (${messageOf(error)})` };
     }
     if (key.asymmetricKeyType !== 'ed25519')
       return { ok: false, reason: `${where}is ${keyKind(key.asymmetricKeyType)}; only Ed25519 keys sign records` };

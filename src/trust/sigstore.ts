@@ -83,9 +83,9 @@ export function parseTrustedRoots(name: string, text: string, limits: ReadLimits
   const { docs, sink } = valuesOf(name, Buffer.from(text, 'utf8'), limits);
   const roots: Root[] = [];
   for (const doc of docs) {
-    const r = rootOf(doc.value);
-    if (!r.ok) return { ok: false, reason: `${placeOf(sink.at(doc.start), true)}: ${r.reason}` };
-    roots.push(r.value);
+    const result = rootOf(doc.value);
+    if (!result.ok) return { ok: false, reason: `${placeOf(sink.at(doc.start), true)}: ${result.reason}` };
+    roots.push(result.value);
   }
   const problem = sink.findings[0];
   // The sink's findings are located (file, line, column): the one sink's only kind.
@@ -121,15 +121,15 @@ export function rootsFrom(source: RootsSource, limits: ReadLimits): Result<Root[
 }
 
 /** The first key or authority of a trusted root whose validFor interval has no start, or null. */
-function unboundedKey(v: JsonObject): string | null {
-  const lists: readonly [string, (e: JsonObject) => unknown][] = [
+function unboundedKey(value: JsonObject): string | null {
+  const lists: readonly [string, (entry: JsonObject) => unknown][] = [
     ['tlogs', (e) => (isObject(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
     ['ctlogs', (e) => (isObject(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
     ['certificateAuthorities', (e) => e['validFor']],
     ['timestampAuthorities', (e) => e['validFor']],
   ];
   for (const [name, validFor] of lists) {
-    const list = v[name];
+    const list = value[name];
     if (!Array.isArray(list)) continue;
     for (const [i, e] of list.entries()) {
       if (!isObject(e)) continue;
@@ -154,22 +154,26 @@ const BUNDLE_MEDIA_TYPES: ReadonlySet<string> = new Set([
   'application/vnd.dev.sigstore.bundle.v0.3+json',
 ]);
 
-function rootOf(v: unknown): Result<Root> {
-  if (!isObject(v) || typeof v['mediaType'] !== 'string' || !v['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
+function rootOf(value: unknown): Result<Root> {
+  if (
+    !isObject(value) ||
+    typeof value['mediaType'] !== 'string' ||
+    !value['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot')
+  )
     return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
-  if (!ROOT_MEDIA_TYPES.has(v['mediaType']))
+  if (!ROOT_MEDIA_TYPES.has(value['mediaType']))
     return {
       ok: false,
-      reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify(quote(v['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
+      reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify(quote(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
     };
   // A validity interval without its start is malformed, never unbounded (the library alone reads it as open).
-  const missing = unboundedKey(v);
+  const missing = unboundedKey(value);
   if (missing) return { ok: false, reason: `the trusted root is malformed: ${missing} has a validFor without a start` };
   let root: TrustedRoot;
   try {
-    root = TrustedRoot.fromJSON(v);
-  } catch (e) {
-    return { ok: false, reason: `not a trusted root: ${messageOf(e)}` };
+    root = TrustedRoot.fromJSON(value);
+  } catch (error) {
+    return { ok: false, reason: `not a trusted root: ${messageOf(error)}` };
   }
   if (root.certificateAuthorities.length === 0) return { ok: false, reason: 'the trusted root has no certificate authority' };
   try {
@@ -180,8 +184,8 @@ function rootOf(v: unknown): Result<Root> {
     });
     const tlogIds = new Set(root.tlogs.flatMap((t) => (t.logId ? [Buffer.from(t.logId.keyId).toString('base64')] : [])));
     return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length } };
-  } catch (e) {
-    return { ok: false, reason: `the trusted root does not load: ${messageOf(e)}` };
+  } catch (thrown) {
+    return { ok: false, reason: `the trusted root does not load: ${messageOf(thrown)}` };
   }
 }
 
@@ -189,9 +193,9 @@ let publicGood: Root[] | null = null;
 /** The Sigstore public-good root shipped in the bundle (scripts/gen-trusted-root.mjs). */
 export function publicGoodRoots(): Root[] {
   if (!publicGood) {
-    const r = rootOf(JSON.parse(PUBLIC_GOOD_ROOT.json));
-    if (!r.ok) throw new Error(`the shipped public-good root does not load: ${r.reason}`);
-    publicGood = [r.value];
+    const result = rootOf(JSON.parse(PUBLIC_GOOD_ROOT.json));
+    if (!result.ok) throw new Error(`the shipped public-good root does not load: ${result.reason}`);
+    publicGood = [result.value];
   }
   return publicGood;
 }
@@ -256,8 +260,8 @@ function parseBundle(value: unknown): Result<ReturnType<typeof bundleFromJSON>> 
     };
   try {
     return { ok: true, value: bundleFromJSON(value) };
-  } catch (e) {
-    return { ok: false, reason: `not a Sigstore bundle: ${messageOf(e)}` };
+  } catch (error) {
+    return { ok: false, reason: `not a Sigstore bundle: ${messageOf(error)}` };
   }
 }
 
@@ -282,9 +286,9 @@ export function verifySigned(
 }
 
 /** The verifier's cause, as far as it says: the certificate's chain, a log or a timestamp authority. */
-const causeOf = (e: unknown): string => {
-  const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
-  return `${e instanceof Error ? e.message : String(e)}${cause}`;
+const causeOf = (thrown: unknown): string => {
+  const cause = thrown instanceof Error && thrown.cause instanceof Error ? `: ${thrown.cause.message}` : '';
+  return `${thrown instanceof Error ? thrown.message : String(thrown)}${cause}`;
 };
 
 /**
@@ -325,8 +329,8 @@ function verifyBundle(
   let entity: ReturnType<typeof toSignedEntity>;
   try {
     entity = toSignedEntity(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
-  } catch (e) {
-    return refuse('bundle_unsupported', `the bundle does not load: ${causeOf(e)}`);
+  } catch (error) {
+    return refuse('bundle_unsupported', `the bundle does not load: ${causeOf(error)}`);
   }
   if (entity.key.$case !== 'certificate')
     return refuse('bundle_unsupported', 'the bundle is signed with a key, not a workflow certificate');
@@ -335,8 +339,8 @@ function verifyBundle(
     try {
       root.verifier.verify(entity);
       return { ok: true, value: { entity, cert: entity.key.certificate, bundle } };
-    } catch (e) {
-      first ??= e;
+    } catch (error) {
+      first ??= error;
     }
   }
   return { ok: false, reason: whyNotVerified(bundle, roots, first) };
@@ -405,9 +409,9 @@ export function readSigstoreFile(name: string, bytes: Uint8Array, limits: ReadLi
   const { docs, sink } = valuesOf(name, bytes, limits);
   const bundles: unknown[] = [];
   for (const doc of docs) {
-    const b = parseBundle(doc.value);
-    if (b.ok) bundles.push(doc.value);
-    else sink.error({ offset: doc.start }, b.reason);
+    const result = parseBundle(doc.value);
+    if (result.ok) bundles.push(doc.value);
+    else sink.error({ offset: doc.start }, result.reason);
   }
   return { bundles, findings: sink.findings };
 }
@@ -423,12 +427,12 @@ export function checkBundles(file: SigstoreFile, expected: BundleExpectation, li
   if (file.bundles.length === 0) return refuse('attestation_empty', 'no attestation: the .sigstore.json holds no bundle');
   let refusal: Refusal | null = null;
   for (const [i, value] of file.bundles.entries()) {
-    const r = checkBundle(value, expected, limits);
-    if (r.ok) return r;
+    const result = checkBundle(value, expected, limits);
+    if (result.ok) return result;
     refusal ??=
       file.bundles.length > 1
-        ? { code: r.reason.code, detail: `${r.reason.detail} (bundle ${i + 1}; none of ${file.bundles.length} passes)` }
-        : r.reason;
+        ? { code: result.reason.code, detail: `${result.reason.detail} (bundle ${i + 1}; none of ${file.bundles.length} passes)` }
+        : result.reason;
   }
   return { ok: false, reason: refusal ?? { code: 'attestation_empty', detail: 'no bundle' } };
 }
@@ -438,6 +442,6 @@ export function checkBundleFile(name: string, bytes: Uint8Array, expected: Bundl
   const file = readSigstoreFile(name, bytes, limits);
   const first = file.findings[0];
   if (first) return { ok: false, reason: first.message };
-  const r = checkBundles(file, expected, limits);
-  return r.ok ? r : { ok: false, reason: refusalText(r.reason.code, r.reason.detail) };
+  const result = checkBundles(file, expected, limits);
+  return result.ok ? result : { ok: false, reason: refusalText(result.reason.code, result.reason.detail) };
 }

@@ -43,25 +43,25 @@ function verdictOf(pred: unknown, resourceUri: string | null): Result<string> {
 }
 
 async function checkOne(
-  e: Envelope,
+  envelope: Envelope,
   reportSha256: string,
   keys: TrustedKeys,
   limits: ReadLimits,
   resourceUri: string | null,
 ): Promise<Result<string>> {
-  const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
+  const signed = await checkEnvelopeAsync(envelope, IN_TOTO_PAYLOAD_TYPE, keys, 'signer');
   if (!signed.ok) return { ok: false, reason: signed.reason.detail };
-  const p = strictPayload(e.payload, limits);
-  if (!p.ok) return p;
-  const s = p.value;
-  if (!isObject(s) || s['_type'] !== STATEMENT_TYPE) return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
-  if (s['predicateType'] !== VSA_PREDICATE_TYPE) return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
-  const subject = onlySubject(s);
+  const result = strictPayload(envelope.payload, limits);
+  if (!result.ok) return result;
+  const value = result.value;
+  if (!isObject(value) || value['_type'] !== STATEMENT_TYPE) return { ok: false, reason: `_type is not ${STATEMENT_TYPE}` };
+  if (value['predicateType'] !== VSA_PREDICATE_TYPE) return { ok: false, reason: `predicateType is not ${VSA_PREDICATE_TYPE}` };
+  const subject = onlySubject(value);
   if (!subject.ok) return subject;
   if (subject.value.sha256 !== reportSha256)
     return { ok: false, reason: 'the subject digest differs from the report offered (the report was edited, or it is another report)' };
-  const v = verdictOf(s['predicate'], resourceUri);
-  return v.ok ? { ok: true, value: `${v.value} · signed by ${signed.value}` } : v;
+  const got = verdictOf(value['predicate'], resourceUri);
+  return got.ok ? { ok: true, value: `${got.value} · signed by ${signed.value}` } : got;
 }
 
 /**
@@ -76,8 +76,8 @@ export async function verifyVerdict(
   limits: ReadLimits,
   resourceUri: string | null = null,
 ): Promise<Result<string, VerdictRefusal>> {
-  const r = await keySigned(envelopeFile, envelopeBytes, report, keys, limits, resourceUri);
-  return r.ok ? r : { ok: false, reason: { usage: false, text: r.reason } };
+  const result = await keySigned(envelopeFile, envelopeBytes, report, keys, limits, resourceUri);
+  return result.ok ? result : { ok: false, reason: { usage: false, text: result.reason } };
 }
 
 async function keySigned(
@@ -95,9 +95,9 @@ async function keySigned(
   const sha = sha256Hex(report);
   let reason = '';
   for (const e of read.envelopes) {
-    const r = await checkOne(e, sha, keys, limits, resourceUri);
-    if (r.ok) return r;
-    reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${r.reason}` : r.reason;
+    const result = await checkOne(e, sha, keys, limits, resourceUri);
+    if (result.ok) return result;
+    reason ||= read.envelopes.length > 1 ? `${e.loc.file}:${e.loc.line}: ${result.reason}` : result.reason;
   }
   return { ok: false, reason };
 }
@@ -125,21 +125,21 @@ export async function verifyVerdictKeyless(
   let summary = '';
   const predicate = {
     type: VSA_PREDICATE_TYPE,
-    check: (p: unknown): Result => {
-      const v = verdictOf(p, resourceUri);
-      if (v.ok) summary = v.value;
-      return v.ok ? { ok: true } : v;
+    check: (value: unknown): Result => {
+      const result = verdictOf(value, resourceUri);
+      if (result.ok) summary = result.value;
+      return result.ok ? { ok: true } : result;
     },
   };
-  const r = sigstore.checkBundleFile(
+  const got = sigstore.checkBundleFile(
     bundleFile,
     bundleBytes,
     { subject: { name: reportFile, sha256: sha256Hex(report) }, policy, roots: roots.value, predicate },
     limits,
   );
-  return r.ok
-    ? { ok: true, value: `${summary} · signed by ${r.value.identity} (${r.value.sourceRef}, ${r.value.signedAt})` }
-    : { ok: false, reason: { usage: false, text: r.reason } };
+  return got.ok
+    ? { ok: true, value: `${summary} · signed by ${got.value.identity} (${got.value.sourceRef}, ${got.value.signedAt})` }
+    : { ok: false, reason: { usage: false, text: got.reason } };
 }
 
 /** Why a keyless verdict was not accepted: the verdict refused, or the caller's trust input unusable (`usage`). */

@@ -56,13 +56,13 @@ export const attestBundle: Command = {
       );
     const [input] = readInputs([bundle], limits);
     if (!input) throw new UsageError('missing', 'attest-bundle: exactly one BUNDLE (.tar.gz) is required');
-    const r = await attest(input, key, limits);
-    if (!r.ok) return wroteNothing(TOOL, EXIT.problem, findingLines(TOOL, r.reason));
-    if (output === null) return { code: EXIT.pass, stdout: r.value, stderr: '' };
+    const result = await attest(input, key, limits);
+    if (!result.ok) return wroteNothing(TOOL, EXIT.problem, findingLines(TOOL, result.reason));
+    if (output === null) return { code: EXIT.pass, stdout: result.value, stderr: '' };
     try {
-      writeNew(output, r.value);
-    } catch (e) {
-      return unwritable(TOOL, '--output', output, e);
+      writeNew(output, result.value);
+    } catch (error) {
+      return unwritable(TOOL, '--output', output, error);
     }
     return { code: EXIT.pass, stdout: '', stderr: say(TOOL, `wrote ${output}`) };
   },

@@ -64,13 +64,13 @@ const OPTIONS = [
 type ImportFlags = Flags<typeof OPTIONS>;
 
 /** --since / --until: the window [since, until). */
-function windowOf(f: ImportFlags): { readonly since: Instant | null; readonly until: Instant | null } {
+function windowOf(flags: ImportFlags): { readonly since: Instant | null; readonly until: Instant | null } {
   const time = (flag: 'since' | 'until'): Instant | null => {
-    const v = f[flag];
-    if (v === undefined) return null;
-    const t = parseWindowTime(v);
-    if (!t.ok) throw new UsageError('value', `--${flag}: ${t.reason}`);
-    return t.value;
+    const value = flags[flag];
+    if (value === undefined) return null;
+    const result = parseWindowTime(value);
+    if (!result.ok) throw new UsageError('value', `--${flag}: ${result.reason}`);
+    return result.value;
   };
   const since = time('since');
   const until = time('until');
@@ -79,29 +79,29 @@ function windowOf(f: ImportFlags): { readonly since: Instant | null; readonly un
   return { since, until };
 }
 
-function slackOptions(f: ImportFlags): SlackOptions {
+function slackOptions(flags: ImportFlags): SlackOptions {
   const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
-  for (const rv of f['role-verb'] ?? []) {
-    const m = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
-    if (!m?.[1] || !m[2]) throw new UsageError('value', `--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
-    roleVerbs.set(m[1], m[2]);
+  for (const rv of flags['role-verb'] ?? []) {
+    const match = /^([a-z_]+)=([a-z_]+)$/.exec(rv.trim());
+    if (!match?.[1] || !match[2]) throw new UsageError('value', `--role-verb: "${rv}" is not ROLE=VERB (e.g. admin=grant)`);
+    roleVerbs.set(match[1], match[2]);
   }
   return {
-    principal: parseChoice('--principal', f.principal ?? DEFAULT_SLACK.principal, ['id', 'email'] as const),
-    workspace: parseChoice('--workspace', f.workspace ?? DEFAULT_SLACK.workspace, ['context', 'none'] as const),
+    principal: parseChoice('--principal', flags.principal ?? DEFAULT_SLACK.principal, ['id', 'email'] as const),
+    workspace: parseChoice('--workspace', flags.workspace ?? DEFAULT_SLACK.workspace, ['context', 'none'] as const),
     roleVerbs,
-    memberProvider: f['member-provider'] ?? DEFAULT_SLACK.memberProvider,
-    roleProvider: f['role-provider'] ?? DEFAULT_SLACK.roleProvider,
+    memberProvider: flags['member-provider'] ?? DEFAULT_SLACK.memberProvider,
+    roleProvider: flags['role-provider'] ?? DEFAULT_SLACK.roleProvider,
   };
 }
 
 /** The records predicate (docs/predicates/records-v1.md): the kind, the scope as given (absent members left out), the counts. */
-function recordsPredicate(kind: ImportKind, f: ImportFlags, done: { readonly entries: number; readonly records: number }): string {
-  const scope: { [k: string]: unknown } = {};
-  if (f.actor && f.actor.length > 0) scope['actor'] = f.actor;
-  if (f.repo && f.repo.length > 0) scope['repo'] = f.repo;
-  if (f.since !== undefined) scope['since'] = f.since;
-  if (f.until !== undefined) scope['until'] = f.until;
+function recordsPredicate(kind: ImportKind, flags: ImportFlags, done: { readonly entries: number; readonly records: number }): string {
+  const scope: { [key: string]: unknown } = {};
+  if (flags.actor && flags.actor.length > 0) scope['actor'] = flags.actor;
+  if (flags.repo && flags.repo.length > 0) scope['repo'] = flags.repo;
+  if (flags.since !== undefined) scope['since'] = flags.since;
+  if (flags.until !== undefined) scope['until'] = flags.until;
   return `${JSON.stringify({ kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
 }
 
@@ -152,9 +152,10 @@ export const importExports: Command = {
       since,
       until,
     };
-    const r = runImport({ kind, inputs, limits, slack, sign, scope });
-    if (!r.ok) return wroteNothing(tool, EXIT.problem, `${findingLines(tool, r.reason.findings)}${say(tool, r.reason.summary)}`);
-    const done = r.value;
+    const result = runImport({ kind, inputs, limits, slack, sign, scope });
+    if (!result.ok)
+      return wroteNothing(tool, EXIT.problem, `${findingLines(tool, result.reason.findings)}${say(tool, result.reason.summary)}`);
+    const done = result.value;
     // A quiet night: nothing to write, and no empty file for a job to commit.
     if (done.records === 0)
       return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}; no records, so ${output} was not written`) };
@@ -162,8 +163,8 @@ export const importExports: Command = {
       // The predicate first: when it cannot be written, no records file is left without it.
       if (predicate) writeWhole(predicate, recordsPredicate(kind, f, done));
       writeWhole(output, done.ndjson);
-    } catch (e) {
-      return unwritable(tool, 'the output', output, e);
+    } catch (error) {
+      return unwritable(tool, 'the output', output, error);
     }
     const also = predicate ? ` (predicate → ${predicate})` : '';
     return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}${sign ? ', signed' : ''} → ${output}${also}`) };

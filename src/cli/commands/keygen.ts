@@ -27,11 +27,11 @@ export const keygen: Command = {
     // Both files stay inside the working directory through every directory above them.
     for (const suffix of ['.key.pem', '.pub.pem']) outputIn(ctx.cwd, ctx.cwd, `${flags.out}${suffix}`, '--out');
     const prefix = path.resolve(ctx.cwd, flags.out);
-    const r = makeKeys(prefix);
-    if (!r.ok) return { code: EXIT.usage, stdout: '', stderr: findingLines('keygen', r.reason) };
+    const result = makeKeys(prefix);
+    if (!result.ok) return { code: EXIT.usage, stdout: '', stderr: findingLines('keygen', result.reason) };
     return {
       code: EXIT.pass,
-      stdout: r.value,
+      stdout: result.value,
       stderr: `receipt-gate: wrote ${prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${prefix}.pub.pem (the public key: what a gate trusts)\n`,
     };
   },

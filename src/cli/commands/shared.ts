@@ -9,8 +9,8 @@ export const limitsOf = (flags: { readonly 'max-file-size'?: string; readonly 'm
   readLimits(flags['max-file-size'], flags['max-line-size'], '--');
 
 /** --signed-at as given (RFC 3339 UTC), or null (now). */
-export function signedAtOf(v: string | undefined): string | null {
-  if (v === undefined) return null;
-  if (!isSignedAt(v)) throw new UsageError('value', `--signed-at: "${v}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
-  return v;
+export function signedAtOf(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (!isSignedAt(value)) throw new UsageError('value', `--signed-at: "${value}" is not an RFC 3339 UTC time (e.g. 2026-11-30T12:00:00Z)`);
+  return value;
 }

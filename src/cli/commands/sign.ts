@@ -40,14 +40,14 @@ export const sign: Command = {
       rest.map((f) => path.resolve(ctx.cwd, f)),
       limits,
     );
-    const r = signRecords(key, inputs, limits, signedAt);
-    if (!r.ok) return wroteNothing('sign', EXIT.problem, findingLines('sign', r.reason));
+    const result = signRecords(key, inputs, limits, signedAt);
+    if (!result.ok) return wroteNothing('sign', EXIT.problem, findingLines('sign', result.reason));
     try {
-      writeWhole(output, r.value);
-    } catch (e) {
-      return unwritable('sign', '--output', output, e);
+      writeWhole(output, result.value);
+    } catch (error) {
+      return unwritable('sign', '--output', output, error);
     }
-    const n = r.value.split('\n').length - 1;
+    const n = result.value.split('\n').length - 1;
     return { code: EXIT.pass, stdout: '', stderr: `receipt-gate: signed ${n} record(s) into ${output}\n` };
   },
 };

@@ -201,56 +201,57 @@ interface VerdictRequest {
 }
 
 /** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
-export function resourceUriOf(v: string | undefined): string | undefined {
-  if (v === undefined) return undefined;
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(v) || !URL.canParse(v))
-    throw new UsageError('value', `--resource-uri: "${v}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
-  return v;
+export function resourceUriOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) || !URL.canParse(value))
+    throw new UsageError('value', `--resource-uri: "${value}" is not a URI (e.g. git+https://github.com/OWNER/REPO@<commit sha>)`);
+  return value;
 }
 
 /** The verdict flags, checked together; a verdict key that cannot be used stops the run before anything is read or written. */
 function verdictRequest(
-  f: VerifyFlags,
-  at: (v: string | undefined) => string | null,
-  out: (flag: 'vsa-predicate' | 'vsa', v: string | undefined) => string | null,
+  flags: VerifyFlags,
+  at: (value: string | undefined) => string | null,
+  out: (flag: 'vsa-predicate' | 'vsa', value: string | undefined) => string | null,
   env: NodeJS.ProcessEnv,
   output: string | null,
   format: 'table' | 'json',
 ): VerdictRequest | null {
-  if (f['vsa-predicate'] === undefined && f.vsa === undefined) {
-    if (f['vsa-key'] !== undefined) throw new UsageError('conflict', '--vsa-key: only with --vsa FILE');
+  if (flags['vsa-predicate'] === undefined && flags.vsa === undefined) {
+    if (flags['vsa-key'] !== undefined) throw new UsageError('conflict', '--vsa-key: only with --vsa FILE');
     return null;
   }
-  const flag = f.vsa !== undefined ? '--vsa' : '--vsa-predicate';
+  const flag = flags.vsa !== undefined ? '--vsa' : '--vsa-predicate';
   if (output === null || format !== 'json')
     throw new UsageError('missing', `${flag}: the verdict is about the report file: also give --output REPORT (JSON)`);
-  if (f.vsa !== undefined && f['vsa-key'] === undefined) throw new UsageError('missing', '--vsa: a signed verdict needs --vsa-key FILE');
-  const resourceUri = resourceUriOf(f['resource-uri']) ?? resourceUriFromEnv(env);
+  if (flags.vsa !== undefined && flags['vsa-key'] === undefined)
+    throw new UsageError('missing', '--vsa: a signed verdict needs --vsa-key FILE');
+  const resourceUri = resourceUriOf(flags['resource-uri']) ?? resourceUriFromEnv(env);
   if (!resourceUri)
     throw new UsageError(
       'missing',
       `${flag}: SLSA requires resourceUri: give --resource-uri URI (or run where GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_SHA are set)`,
     );
-  const keyFile = at(f['vsa-key']);
+  const keyFile = at(flags['vsa-key']);
   return {
-    predicate: out('vsa-predicate', f['vsa-predicate']),
-    envelope: out('vsa', f.vsa),
+    predicate: out('vsa-predicate', flags['vsa-predicate']),
+    envelope: out('vsa', flags.vsa),
     key: keyFile === null ? null : readSigningKey('--vsa-key', keyFile),
     resourceUri,
-    policyUri: f['policy-uri'] ?? DEFAULT_POLICY_URI,
+    policyUri: flags['policy-uri'] ?? DEFAULT_POLICY_URI,
   };
 }
 
 /** PEM texts of the key files a repeatable flag names (relative to `dir`). */
 function pemFiles(flag: string, files: readonly string[] | undefined, dir: string): { readonly name: string; readonly pem: string }[] {
-  return (files ?? []).map((f) => {
-    if (f.trim() === '') throw new UsageError('value', `${flag}: an empty file name (an unset variable?)`);
-    return { name: `${flag} ${f}`, pem: readKeyText(flag, path.resolve(dir, f)) };
+  return (files ?? []).map((file) => {
+    if (file.trim() === '') throw new UsageError('value', `${flag}: an empty file name (an unset variable?)`);
+    return { name: `${flag} ${file}`, pem: readKeyText(flag, path.resolve(dir, file)) };
   });
 }
 
 /** The flags as the one settings builder takes them. */
-function gateInputs(f: VerifyFlags, dir: string): GateInputs {
+function gateInputs(flags: VerifyFlags, dir: string): GateInputs {
   return {
     names: {
       runs: '--runs',
@@ -270,26 +271,26 @@ function gateInputs(f: VerifyFlags, dir: string): GateInputs {
     },
     cwd: dir,
     workspace: dir,
-    runs: f.runs ?? null,
-    audit: f.audit ?? null,
-    allowUnmatchedRecords: f['allow-unmatched-records'] ?? null,
-    strictObserved: f['strict-observed'] ?? null,
-    maxFileSize: f['max-file-size'] ?? null,
-    maxLineSize: f['max-line-size'] ?? null,
-    jobs: f.jobs ?? null,
-    require: f.require ?? [],
-    trustedKeys: pemFiles('--trusted-key', f['trusted-key'], dir),
-    requireSignedRecords: f['require-signed-records'] ?? false,
-    trustedProducers: pemFiles('--trusted-producer', f['trusted-producer'], dir),
-    requireAttestedRuns: f['require-attested-runs'] ?? false,
+    runs: flags.runs ?? null,
+    audit: flags.audit ?? null,
+    allowUnmatchedRecords: flags['allow-unmatched-records'] ?? null,
+    strictObserved: flags['strict-observed'] ?? null,
+    maxFileSize: flags['max-file-size'] ?? null,
+    maxLineSize: flags['max-line-size'] ?? null,
+    jobs: flags.jobs ?? null,
+    require: flags.require ?? [],
+    trustedKeys: pemFiles('--trusted-key', flags['trusted-key'], dir),
+    requireSignedRecords: flags['require-signed-records'] ?? false,
+    trustedProducers: pemFiles('--trusted-producer', flags['trusted-producer'], dir),
+    requireAttestedRuns: flags['require-attested-runs'] ?? false,
     identities: {
-      signerIdentities: f['trusted-signer-identity'] ?? [],
-      producerIdentities: f['trusted-producer-identity'] ?? [],
-      sourceRepository: f['source-repository'] ?? null,
-      sourceRefs: f['source-ref'] ?? [],
+      signerIdentities: flags['trusted-signer-identity'] ?? [],
+      producerIdentities: flags['trusted-producer-identity'] ?? [],
+      sourceRepository: flags['source-repository'] ?? null,
+      sourceRefs: flags['source-ref'] ?? [],
       defaultRef: 'refs/heads/main',
-      issuer: f['certificate-oidc-issuer'] ?? null,
-      trustedRoot: f['trusted-root'] ?? null,
+      issuer: flags['certificate-oidc-issuer'] ?? null,
+      trustedRoot: flags['trusted-root'] ?? null,
     },
   };
 }
@@ -349,8 +350,8 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
   if (req.sarif) {
     try {
       writeWhole(req.sarif, renderSarif(report, '', ctx.version));
-    } catch (e) {
-      return cannotWrite('--sarif-file', req.sarif, e);
+    } catch (error) {
+      return cannotWrite('--sarif-file', req.sarif, error);
     }
   }
   if (req.output === null) {
@@ -361,8 +362,8 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
   try {
     if (req.format === 'json') digest = await writeJson(report, req.output);
     else writeWhole(req.output, renderTable(report, { color: false }));
-  } catch (e) {
-    return cannotWrite('--output', req.output, e);
+  } catch (thrown) {
+    return cannotWrite('--output', req.output, thrown);
   }
   let attested = '';
   if (req.vsa) {
@@ -377,9 +378,9 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
       timeVerified: ctx.now,
       version: ctx.version,
     };
-    const w = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key });
-    if (!w.ok) return { code: EXIT.usage, stdout: '', stderr: findingLines('verify', w.reason) };
-    attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${w.value.split('\n').join(', ')}`;
+    const result = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key });
+    if (!result.ok) return { code: EXIT.usage, stdout: '', stderr: findingLines('verify', result.reason) };
+    attested = `; verdict (${report.ok ? 'PASSED' : 'FAILED'}) written to ${result.value.split('\n').join(', ')}`;
   }
   return { code, stdout: '', stderr: `receipt-gate: ${report.ok ? 'PASS' : 'FAIL'}; report written to ${req.output}${attested}\n` };
 }

@@ -26,25 +26,25 @@ const UNITS: ReadonlyMap<string, number> = new Map([
 
 /** "64MiB", "512k", "1048576" → bytes. */
 export function parseSize(name: string, value: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
-  const unit = m ? UNITS.get((m[2] as string).toLowerCase()) : undefined;
-  if (!m || unit === undefined) throw new UsageError('value', `${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
-  const bytes = Math.floor(Number(m[1]) * unit);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(value);
+  const unit = match ? UNITS.get((match[2] as string).toLowerCase()) : undefined;
+  if (!match || unit === undefined) throw new UsageError('value', `${name}: "${value}" is not a size (e.g. 64MiB, 512KiB, 1048576)`);
+  const bytes = Math.floor(Number(match[1]) * unit);
   if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError('value', `${name}: "${value}" is out of range`);
   return bytes;
 }
 
 /** YAML 1.2 core booleans, as @actions/core reads them. */
 export function parseBool(name: string, value: string): boolean {
-  const v = value.trim();
-  if (['true', 'True', 'TRUE'].includes(v)) return true;
-  if (['false', 'False', 'FALSE', ''].includes(v)) return false;
+  const given = value.trim();
+  if (['true', 'True', 'TRUE'].includes(given)) return true;
+  if (['false', 'False', 'FALSE', ''].includes(given)) return false;
   throw new UsageError('value', `${name}: "${value}" is not a boolean (true or false)`);
 }
 
 export function parseChoice<T extends string>(name: string, value: string, choices: readonly T[]): T {
-  const v = value.trim();
-  if ((choices as readonly string[]).includes(v)) return v as T;
+  const given = value.trim();
+  if ((choices as readonly string[]).includes(given)) return given as T;
   throw new UsageError('value', `${name}: "${value}" must be one of ${choices.join(', ')}`);
 }
 
@@ -68,9 +68,9 @@ export function parseList(value: string): string[] {
 
 /** A whole number ≥ 0. */
 export function parseCount(name: string, value: string): number {
-  const v = value.trim();
-  if (!/^\d{1,9}$/.test(v)) throw new UsageError('value', `${name}: "${value}" is not a whole number`);
-  return Number(v);
+  const given = value.trim();
+  if (!/^\d{1,9}$/.test(given)) throw new UsageError('value', `${name}: "${value}" is not a whole number`);
+  return Number(given);
 }
 
 /** The verification settings with every default, for a working directory (tests and entries start here). */
@@ -97,11 +97,11 @@ const MAX_JOBS = 256;
 
 /** `auto` (the machine's cores: null) or a number of reading threads, 1 to MAX_JOBS. */
 export function parseJobs(name: string, value: string): number | null {
-  const v = value.trim();
-  if (v === 'auto') return null;
-  if (!/^\d{1,9}$/.test(v) || Number(v) < 1 || Number(v) > MAX_JOBS)
+  const given = value.trim();
+  if (given === 'auto') return null;
+  if (!/^\d{1,9}$/.test(given) || Number(given) < 1 || Number(given) > MAX_JOBS)
     throw new UsageError('value', `${name}: "${value}" is not a number of threads from 1 to ${MAX_JOBS}, or auto`);
-  return Number(v);
+  return Number(given);
 }
 
 /** The OIDC issuer of GitHub Actions' tokens: what a workflow certificate names by default. */
@@ -170,9 +170,9 @@ export function readKeyless(k: KeylessInputs, names: KeylessNames): KeylessSetti
 
 /** Required-level rules, each a usage error naming the rule when it is wrong. */
 export function readPolicy(name: string, rules: readonly string[]): Policy {
-  const p = parsePolicy(rules);
-  if (!p.ok) throw new UsageError('value', `${name}: ${p.reason}`);
-  return p.value;
+  const result = parsePolicy(rules);
+  if (!result.ok) throw new UsageError('value', `${name}: ${result.reason}`);
+  return result.value;
 }
 
 /**

@@ -40,9 +40,9 @@ export function usage<T>(parse: () => T): Result<T, UsageProblem> {
   try {
     const value = parse();
     return { ok: true, value } as Result<T, UsageProblem>;
-  } catch (e) {
-    if (e instanceof UsageError) return { ok: false, reason: { code: e.code, message: e.message } };
-    throw e;
+  } catch (error) {
+    if (error instanceof UsageError) return { ok: false, reason: { code: error.code, message: error.message } };
+    throw error;
   }
 }
 

@@ -38,9 +38,9 @@ async function verifyBundle(
 ): Promise<Result<Archive, ReadError>> {
   try {
     return { ok: true, value: await walk(source, file, limits) };
-  } catch (e) {
-    if (e instanceof ReadError) return { ok: false, reason: e };
-    throw e;
+  } catch (error) {
+    if (error instanceof ReadError) return { ok: false, reason: error };
+    throw error;
   }
 }
 
@@ -54,9 +54,9 @@ function open(source: BundleSource, limits: BundleLimits): { readonly size: numb
         `bundle is ${size} bytes, over the ${limits.maxCompressedBytes}-byte compressed limit (max-file-size, at most ${DEFAULT_BUNDLE_LIMITS.maxCompressedBytes})`,
       );
     return { size, input: 'path' in source ? createReadStream(source.path) : Readable.from([Buffer.from(source.bytes)]) };
-  } catch (e) {
-    if (e instanceof ReadError) throw e;
-    throw new ReadError('io', `cannot read file: ${ioReason(e)}`);
+  } catch (error) {
+    if (error instanceof ReadError) throw error;
+    throw new ReadError('io', `cannot read file: ${ioReason(error)}`);
   }
 }
 
@@ -137,12 +137,12 @@ async function walk(source: BundleSource, file: string, limits: BundleLimits): P
       window: events.window,
     };
     return { kind: 'bundle', events, facts };
-  } catch (e) {
-    if (e instanceof ReadError) throw e;
-    const err = e as NodeJS.ErrnoException;
+  } catch (error) {
+    if (error instanceof ReadError) throw error;
+    const err = error as NodeJS.ErrnoException;
     if (typeof err.code === 'string' && err.code.startsWith('Z_')) throw new ReadError('gzip', gzipReason(err));
     if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) throw new ReadError('io', `cannot read file: ${err.code}`);
-    throw e;
+    throw error;
   } finally {
     input.destroy();
     gunzip.destroy();
@@ -156,12 +156,12 @@ export async function readBundle(source: BundleSource, file: string, limits: Bun
     return { run: null, records: [], findings: [finding('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
   const archive = verified.value;
   if (archive.kind === 'other') {
-    const f = finding(
+    const problem = finding(
       'skipped_object',
       at,
       `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`,
     );
-    return { run: null, records: [], findings: [f] };
+    return { run: null, records: [], findings: [problem] };
   }
   const { decisions, skipped } = archive.events;
   const findings: Finding[] = [];

@@ -35,49 +35,49 @@ const fail = (message: string): never => {
 
 /** One event's CloudEvents envelope and Assay extensions (§ "Events"): its time and content hash, or a ReadError. */
 function checkEnvelope(
-  e: JsonObject,
+  entry: JsonObject,
   where: string,
-  m: Manifest,
+  manifest: Manifest,
   seq: number,
   source: string | undefined,
 ): { time: Instant; contentHash: string } {
-  if (e['specversion'] !== '1.0') fail(`${where}: specversion must be "1.0"`);
-  for (const k of STRINGS) if (typeof e[k] !== 'string') fail(`${where}: ${k} must be a string`);
-  const src = e['source'];
+  if (entry['specversion'] !== '1.0') fail(`${where}: specversion must be "1.0"`);
+  for (const k of STRINGS) if (typeof entry[k] !== 'string') fail(`${where}: ${k} must be a string`);
+  const src = entry['source'];
   if (typeof src !== 'string' || !src.includes(':') || src.startsWith(':'))
     fail(`${where}: source must be a string containing ':' and not starting with it`);
   if (source !== undefined && src !== source) fail(`${where}: source differs from the first event's`);
-  if (e['assayrunid'] !== m.runId) fail(`${where}: assayrunid does not equal the manifest run_id`);
-  if (e['assayseq'] !== seq) fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
-  if (e['id'] !== `${m.runId}:${seq}`) fail(`${where}: id must be "${m.runId}:${seq}"`);
-  const t = e['time'];
+  if (entry['assayrunid'] !== manifest.runId) fail(`${where}: assayrunid does not equal the manifest run_id`);
+  if (entry['assayseq'] !== seq) fail(`${where}: assayseq must be ${seq} (sequence starts at 0 and increases by 1)`);
+  if (entry['id'] !== `${manifest.runId}:${seq}`) fail(`${where}: id must be "${manifest.runId}:${seq}"`);
+  const t = entry['time'];
   if (typeof t !== 'string') return fail(`${where}: time is not an RFC 3339 timestamp (not a string)`);
   const time = parseRfc3339(t);
   if (!time.ok) return fail(`${where}: time is not an RFC 3339 timestamp: ${JSON.stringify(quote(t, 40))} ${time.reason}`);
-  if (typeof e['assaypii'] !== 'boolean' || typeof e['assaysecrets'] !== 'boolean')
+  if (typeof entry['assaypii'] !== 'boolean' || typeof entry['assaysecrets'] !== 'boolean')
     fail(`${where}: assaypii and assaysecrets must be booleans`);
-  const subject = e['subject'];
+  const subject = entry['subject'];
   if (subject !== undefined && subject !== null && typeof subject !== 'string') fail(`${where}: subject must be a string`);
-  const covered: { [k: string]: unknown } = {
-    specversion: e['specversion'],
-    type: e['type'],
-    datacontenttype: e['datacontenttype'],
-    data: e['data'],
+  const covered: { [key: string]: unknown } = {
+    specversion: entry['specversion'],
+    type: entry['type'],
+    datacontenttype: entry['datacontenttype'],
+    data: entry['data'],
   };
   if (typeof subject === 'string') covered['subject'] = subject;
-  const c = jcs(covered);
-  if (!c.ok) return fail(`${where}: event cannot be canonicalized (${c.reason})`);
-  const contentHash = sha256Digest(c.text);
-  if (e['assaycontenthash'] !== contentHash)
+  const canonical = jcs(covered);
+  if (!canonical.ok) return fail(`${where}: event cannot be canonicalized (${canonical.reason})`);
+  const contentHash = sha256Digest(canonical.text);
+  if (entry['assaycontenthash'] !== contentHash)
     fail(`${where}: assaycontenthash does not match the event content (recomputed ${contentHash})`);
   return { time: time.value, contentHash };
 }
 
-export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: BundleLimits): Events {
+export function readEvents(bytes: Buffer, manifest: Manifest, file: string, limits: BundleLimits): Events {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) fail('events.ndjson starts with a byte-order mark');
-  const d = decodeUtf8(bytes);
-  if (!d.ok) return fail(`events.ndjson is not valid UTF-8 (byte ${d.reason})`);
-  const text = d.value;
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) return fail(`events.ndjson is not valid UTF-8 (byte ${decoded.reason})`);
+  const text = decoded.value;
   const root = createHash('sha256');
   const run = new RunDecisions(limits.maxDecisions);
   const skipped = new Map<string, number>();
@@ -92,38 +92,42 @@ export function readEvents(bytes: Buffer, m: Manifest, file: string, limits: Bun
     if (end === start) fail(`${where} is blank`);
     if (overBytes(text, start, end, limits.maxLineBytes)) fail(`${where} is over the ${limits.maxLineBytes}-byte line limit`);
     if (seq >= limits.maxEvents) fail(`more than ${limits.maxEvents} events`);
-    const r = parseStrict(text, opts, start, end);
-    if (!r.ok) return fail(`${where} is not strict JSON: ${r.reason.message}`);
-    const e = r.value.json;
-    if (!isObject(e)) return fail(`${where} is not a JSON object`);
-    const { time, contentHash } = checkEnvelope(e, where, m, seq, source);
-    source = e['source'] as string;
+    const parsed = parseStrict(text, opts, start, end);
+    if (!parsed.ok) return fail(`${where} is not strict JSON: ${parsed.reason.message}`);
+    const thrown = parsed.value.json;
+    if (!isObject(thrown)) return fail(`${where} is not a JSON object`);
+    const { time, contentHash } = checkEnvelope(thrown, where, manifest, seq, source);
+    source = thrown['source'] as string;
     if (!earliest || compareInstants(time, earliest) < 0) earliest = time;
     if (!latest || compareInstants(latest, time) < 0) latest = time;
     root.update(`${contentHash}\n`);
     // The same classifier as plain files and NDJSON logs: they cannot disagree about an event.
-    const k = classify(e);
-    if (k.kind === 'error') fail(`${where}: ${k.reason}`);
-    else if (k.kind === 'surface') {
-      const offsets = r.value.elements.get(surfacePath) ?? [];
+    const kind = classify(thrown);
+    if (kind.kind === 'error') fail(`${where}: ${kind.reason}`);
+    else if (kind.kind === 'surface') {
+      const offsets = parsed.value.elements.get(surfacePath) ?? [];
       const locate = (j: number | null) => ({
         file,
         line,
         column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
         member: 'events.ndjson',
       });
-      readSurface(k.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
+      readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
     } else {
       const name =
-        k.kind === 'record' ? `${RECORD_SCHEMA} (an audit record among the runs)` : k.kind === 'other' ? k.name : 'a server tracing line';
+        kind.kind === 'record'
+          ? `${RECORD_SCHEMA} (an audit record among the runs)`
+          : kind.kind === 'other'
+            ? kind.name
+            : 'a server tracing line';
       skipped.set(name, (skipped.get(name) ?? 0) + 1);
     }
     seq++;
   }
   if (seq === 0) fail('events.ndjson holds no events (a bundle needs at least one)');
-  if (seq !== m.eventCount) fail(`manifest event_count is ${m.eventCount} but events.ndjson holds ${seq} events`);
+  if (seq !== manifest.eventCount) fail(`manifest event_count is ${manifest.eventCount} but events.ndjson holds ${seq} events`);
   const runRoot = `sha256:${root.digest('hex')}`;
-  if (runRoot !== m.runRoot) fail(`run root recomputes to ${runRoot} but the manifest run_root says ${m.runRoot}`);
-  if (m.bundleId !== m.runRoot) fail('manifest bundle_id does not equal the run root');
+  if (runRoot !== manifest.runRoot) fail(`run root recomputes to ${runRoot} but the manifest run_root says ${manifest.runRoot}`);
+  if (manifest.bundleId !== manifest.runRoot) fail('manifest bundle_id does not equal the run root');
   return { decisions: run.decisions, skipped, window: earliest && latest ? { start: autoSi(earliest), end: autoSi(latest) } : null };
 }

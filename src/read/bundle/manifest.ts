@@ -10,23 +10,23 @@ import { decodeUtf8 } from '../utf8.js';
 
 /** A manifest `schema` of another kind is a skip (its kind's name); a near miss of ours is an error, never a skip. */
 function otherKind(schema: string): string {
-  const k = classify({ schema, observed_tool_decisions: [] });
-  if (k.kind === 'other') return k.name;
+  const kind = classify({ schema, observed_tool_decisions: [] });
+  if (kind.kind === 'other') return kind.name;
   throw new ReadError(
     'manifest',
-    k.kind === 'error'
-      ? `the archive's manifest names ${JSON.stringify(quote(schema, 120))}: ${k.reason}`
+    kind.kind === 'error'
+      ? `the archive's manifest names ${JSON.stringify(quote(schema, 120))}: ${kind.reason}`
       : `the archive's manifest names ${schema}, which is not an archive`,
   );
 }
 
 /** A first member that is JSON with a `schema` names the archive's kind (null: it names none, so it is not a bundle). */
 export function otherArchive(bytes: Buffer, limits: BundleLimits): string | null {
-  const d = decodeUtf8(bytes);
-  if (!d.ok) return null;
-  const r = parseStrict(d.value, { maxDepth: limits.maxDepth });
-  const v = r.ok ? r.value.json : null;
-  return isObject(v) && typeof v['schema'] === 'string' ? otherKind(v['schema']) : null;
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) return null;
+  const parsed = parseStrict(decoded.value, { maxDepth: limits.maxDepth });
+  const value = parsed.ok ? parsed.value.json : null;
+  return isObject(value) && typeof value['schema'] === 'string' ? otherKind(value['schema']) : null;
 }
 
 export interface Manifest {
@@ -42,11 +42,12 @@ export interface Manifest {
 
 /** The manifest, or the name of the other kind of archive it announces. */
 export function readManifest(bytes: Buffer, limits: BundleLimits): Manifest | { readonly other: string } {
-  const d = decodeUtf8(bytes);
-  if (!d.ok) throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${d.reason})`);
-  const r = parseStrict(d.value, { maxDepth: limits.maxDepth });
-  if (!r.ok) throw new ReadError('manifest', `manifest.json is not strict JSON: ${r.reason.message} (offset ${r.reason.offset})`);
-  const m = r.value.json;
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) throw new ReadError('manifest', `manifest.json is not valid UTF-8 (byte ${decoded.reason})`);
+  const parsed = parseStrict(decoded.value, { maxDepth: limits.maxDepth });
+  if (!parsed.ok)
+    throw new ReadError('manifest', `manifest.json is not strict JSON: ${parsed.reason.message} (offset ${parsed.reason.offset})`);
+  const m = parsed.value.json;
   if (!isObject(m)) throw new ReadError('manifest', 'manifest.json is not a JSON object');
   if (typeof m['schema'] === 'string' && !('schema_version' in m)) return { other: otherKind(m['schema']) };
   if (m['schema_version'] !== 1)
@@ -73,8 +74,8 @@ export function readManifest(bytes: Buffer, limits: BundleLimits): Manifest | { 
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0)
     throw new ReadError('manifest', 'manifest files["events.ndjson"].bytes is not a non-negative integer');
   const eventsSha256 = (sha.startsWith('sha256:') ? sha : `sha256:${sha}`).toLowerCase();
-  const p = isObject(m['producer']) ? m['producer'] : {};
-  const text = (k: string): string | null => (typeof p[k] === 'string' ? (p[k] as string) : null);
+  const parsed2 = isObject(m['producer']) ? m['producer'] : {};
+  const text = (k: string): string | null => (typeof parsed2[k] === 'string' ? (parsed2[k] as string) : null);
   return {
     producer: { name: text('name'), version: text('version'), git: text('git') },
     runId,

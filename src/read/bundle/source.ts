@@ -62,10 +62,10 @@ export class GunzipSource implements ByteSource {
   /** Read to the end of the gzip stream (so its CRC32 and size trailer are checked); true when only zeros followed. */
   async drain(): Promise<boolean> {
     let zeros = true;
-    const check = (b: Buffer): void => {
+    const check = (bytes: Buffer): void => {
       if (zeros)
-        for (let i = 0; i < b.length; i++)
-          if (b[i] !== 0) {
+        for (let i = 0; i < bytes.length; i++)
+          if (bytes[i] !== 0) {
             zeros = false;
             break;
           }
@@ -82,9 +82,9 @@ export class GunzipSource implements ByteSource {
   }
 }
 
-export function gzipReason(e: NodeJS.ErrnoException): string {
-  const m = e.message ?? '';
-  if (e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m)) return 'gzip stream is truncated (it ends before its trailer)';
+export function gzipReason(error: NodeJS.ErrnoException): string {
+  const m = error.message ?? '';
+  if (error.code === 'Z_BUF_ERROR' || /unexpected end/i.test(m)) return 'gzip stream is truncated (it ends before its trailer)';
   if (/incorrect header check|unknown compression/i.test(m)) return 'not a gzip stream (bad gzip header)';
   if (/incorrect data check/i.test(m)) return 'gzip CRC32 trailer does not match the data';
   if (/incorrect length check/i.test(m)) return 'gzip size trailer does not match the data';

@@ -26,36 +26,37 @@ export interface TarLimits {
 }
 
 const BLOCK = 512;
-const isZero = (b: Buffer): boolean => {
-  for (let i = 0; i < b.length; i++) if (b[i] !== 0) return false;
+const isZero = (bytes: Buffer): boolean => {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
   return true;
 };
-const cstring = (b: Buffer, start: number, len: number): string => {
-  const end = b.indexOf(0, start);
-  return b.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
+const cstring = (bytes: Buffer, start: number, len: number): string => {
+  const end = bytes.indexOf(0, start);
+  return bytes.toString('utf8', start, end === -1 || end > start + len ? start + len : end);
 };
 
-function octal(b: Buffer, start: number, len: number, what: string): number {
-  if (((b[start] ?? 0) & 0x80) !== 0) {
+function octal(bytes: Buffer, start: number, len: number, what: string): number {
+  if (((bytes[start] ?? 0) & 0x80) !== 0) {
     // GNU base-256: only sizes that fit in a double are meaningful here.
     let v = 0;
-    for (let i = start + 1; i < start + len; i++) v = v * 256 + (b[i] ?? 0);
-    if (((b[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v)) throw new ReadError('tar', `tar header ${what} field is out of range`);
+    for (let i = start + 1; i < start + len; i++) v = v * 256 + (bytes[i] ?? 0);
+    if (((bytes[start] ?? 0) & 0x7f) !== 0 || !Number.isSafeInteger(v))
+      throw new ReadError('tar', `tar header ${what} field is out of range`);
     return v;
   }
-  const s = b
+  const text = bytes
     .toString('latin1', start, start + len)
     .replace(/[\0 ]+$/, '')
     .replace(/^ +/, '');
-  if (s === '') return 0;
-  if (!/^[0-7]+$/.test(s)) throw new ReadError('tar', `tar header ${what} field is not octal`);
-  return parseInt(s, 8);
+  if (text === '') return 0;
+  if (!/^[0-7]+$/.test(text)) throw new ReadError('tar', `tar header ${what} field is not octal`);
+  return parseInt(text, 8);
 }
 
-function checksumOk(h: Buffer): boolean {
-  const declared = octal(h, 148, 8, 'checksum');
+function checksumOk(bytes: Buffer): boolean {
+  const declared = octal(bytes, 148, 8, 'checksum');
   let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : (h[i] ?? 0);
+  for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 32 : (bytes[i] ?? 0);
   return sum === declared;
 }
 
@@ -87,23 +88,23 @@ export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerat
   let consumed = true;
   for (;;) {
     if (!consumed) throw new ReadError('tar', 'internal: member data not consumed');
-    const h = await src.read(BLOCK);
-    if (h.length === 0) {
+    const bytes = await src.read(BLOCK);
+    if (bytes.length === 0) {
       if (longName !== undefined) throw new ReadError('tar', 'tar archive ends after an extended header (truncated)');
       return; // EOF at a header boundary: tolerated like the end marker
     }
-    if (h.length < BLOCK) throw new ReadError('tar', 'tar archive is truncated inside a header');
-    if (isZero(h)) {
+    if (bytes.length < BLOCK) throw new ReadError('tar', 'tar archive is truncated inside a header');
+    if (isZero(bytes)) {
       if (longName !== undefined) throw new ReadError('tar', 'tar archive ends after an extended header');
       return;
     }
-    if (!checksumOk(h)) throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
-    const type = String.fromCharCode(h[156] ?? 0);
-    const size = octal(h, 124, 12, 'size');
-    const magic = h.toString('latin1', 257, 263);
+    if (!checksumOk(bytes)) throw new ReadError('tar', 'tar header checksum does not match (corrupt or not a tar archive)');
+    const type = String.fromCharCode(bytes[156] ?? 0);
+    const size = octal(bytes, 124, 12, 'size');
+    const magic = bytes.toString('latin1', 257, 263);
     const ustar = magic === 'ustar\0' || magic === 'ustar ';
-    let name = cstring(h, 0, 100);
-    const prefix = ustar && magic === 'ustar\0' ? cstring(h, 345, 155) : '';
+    let name = cstring(bytes, 0, 100);
+    const prefix = ustar && magic === 'ustar\0' ? cstring(bytes, 345, 155) : '';
     if (prefix) name = `${prefix}/${name}`;
 
     if (type === 'x' || type === 'L') {

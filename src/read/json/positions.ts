@@ -19,14 +19,14 @@ export class LineIndex {
 
   locate(offset: number): { line: number; column: number } {
     if (offset >= this.at) {
-      const t = this.text;
+      const text = this.text;
       const starts = this.starts;
-      if (this.nextBreak === -2) this.nextBreak = t.indexOf('\n');
+      if (this.nextBreak === -2) this.nextBreak = text.indexOf('\n');
       while (this.nextBreak !== -1 && this.nextBreak < offset) {
         this.line++;
         this.lineStart = this.nextBreak + 1;
         starts?.push(this.lineStart);
-        this.nextBreak = t.indexOf('\n', this.lineStart);
+        this.nextBreak = text.indexOf('\n', this.lineStart);
       }
       this.at = offset;
       return { line: this.line + 1, column: offset - this.lineStart + 1 };
@@ -46,8 +46,8 @@ export class LineIndex {
   private behind(): number[] {
     if (!this.starts) {
       const starts = [0];
-      const t = this.text;
-      for (let i = t.indexOf('\n'); i !== -1 && i < this.lineStart; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
+      const text = this.text;
+      for (let i = text.indexOf('\n'); i !== -1 && i < this.lineStart; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
       this.starts = starts;
     }
     return this.starts;

@@ -16,58 +16,58 @@ import type { ScanOptions } from './scanner.js';
  * no key repeats, and fewer when one does. Depth, members per object and finite numbers are read off
  * the value. False is not an error: the scan then decides, and says where.
  */
-export function provablyClean(text: string, value: unknown, o: ScanOptions): boolean {
+export function provablyClean(text: string, value: unknown, options: ScanOptions): boolean {
   if (text.includes('\\u')) return false;
-  if (o.collect) for (const p of o.collect) if (holdsArray(value, p)) return false;
+  if (options.collect) for (const p of options.collect) if (holdsArray(value, p)) return false;
   walkState.colons = 0;
   walkState.bad = false;
-  walk(value, 1, o.maxDepth, o.maxKeys ?? Number.MAX_SAFE_INTEGER);
+  walk(value, 1, options.maxDepth, options.maxKeys ?? Number.MAX_SAFE_INTEGER);
   return !walkState.bad && colonsIn(text) === walkState.colons;
 }
 
 /** Whether the value at a path (the reader's own keys, never input text) is an array: then its elements' offsets are wanted. */
 function holdsArray(value: unknown, path: readonly string[]): boolean {
-  let v = value;
+  let given = value;
   for (const k of path) {
-    if (!isObject(v) || !hasOwn(v, k)) return false;
-    v = v[k];
+    if (!isObject(given) || !hasOwn(given, k)) return false;
+    given = given[k];
   }
-  return Array.isArray(v);
+  return Array.isArray(given);
 }
 
-const colonsIn = (s: string): number => {
+const colonsIn = (text: string): number => {
   let n = 0;
-  for (let i = s.indexOf(':'); i !== -1; i = s.indexOf(':', i + 1)) n++;
+  for (let i = text.indexOf(':'); i !== -1; i = text.indexOf(':', i + 1)) n++;
   return n;
 };
 
 /** Members plus colons in strings, counted by walk (synchronous, never nested: one state serves every call). */
 const walkState = { colons: 0, bad: false };
-function walk(v: unknown, depth: number, maxDepth: number, maxKeys: number): void {
-  if (typeof v === 'string') {
-    if (v.includes(':')) walkState.colons += colonsIn(v);
+function walk(value: unknown, depth: number, maxDepth: number, maxKeys: number): void {
+  if (typeof value === 'string') {
+    if (value.includes(':')) walkState.colons += colonsIn(value);
     return;
   }
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) walkState.bad = true;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) walkState.bad = true;
     return;
   }
-  if (typeof v !== 'object' || v === null) return;
+  if (typeof value !== 'object' || value === null) return;
   if (depth > maxDepth) {
     walkState.bad = true;
     return;
   }
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length && !walkState.bad; i++) walk(v[i], depth + 1, maxDepth, maxKeys);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && !walkState.bad; i++) walk(value[i], depth + 1, maxDepth, maxKeys);
     return;
   }
   // Own keys and values only (an enumerable key someone put on Object.prototype is not the text's),
   // never a lookup by a key read from the input.
-  const keys = Object.keys(v);
+  const keys = Object.keys(value);
   if (keys.length > maxKeys) walkState.bad = true;
   walkState.colons += keys.length;
   for (const k of keys) if (k.includes(':')) walkState.colons += colonsIn(k);
-  for (const x of Object.values(v)) {
+  for (const x of Object.values(value)) {
     if (walkState.bad) return;
     walk(x, depth + 1, maxDepth, maxKeys);
   }

@@ -66,9 +66,9 @@ class ScanError {
   ) {}
 }
 
-const describe = (s: string): string => {
-  const j = JSON.stringify(s);
-  return j.length > 80 ? j.slice(0, 77) + '…"' : j;
+const describe = (text: string): string => {
+  const source = JSON.stringify(text);
+  return source.length > 80 ? source.slice(0, 77) + '…"' : source;
 };
 
 /** Validate `text[start, end)` as one strict JSON value, checking the whole grammar. */
@@ -91,18 +91,18 @@ export function firstValueEnd(text: string, options: ScanOptions, start: number,
   try {
     scanner.run(true);
     return { ok: true, value: scanner.valueEnd };
-  } catch (e) {
-    if (e instanceof ScanError) return { ok: false, reason: { offset: e.offset, message: e.message } };
-    throw e;
+  } catch (error) {
+    if (error instanceof ScanError) return { ok: false, reason: { offset: error.offset, message: error.message } };
+    throw error;
   }
 }
 
 export function runScanner(scanner: Scanner): ScanResult {
   try {
     return { ok: true, value: scanner.run() };
-  } catch (e) {
-    if (e instanceof ScanError) return { ok: false, reason: { offset: e.offset, message: e.message } };
-    throw e;
+  } catch (error) {
+    if (error instanceof ScanError) return { ok: false, reason: { offset: error.offset, message: error.message } };
+    throw error;
   }
 }
 
@@ -110,10 +110,12 @@ export function runScanner(scanner: Scanner): ScanResult {
  * A cheap fingerprint of a key (length and three code units): equal keys always collide, and a
  * collision only costs a comparison of the two decoded keys.
  */
-function keyHash(s: string, a: number, b: number): number {
+function keyHash(text: string, a: number, b: number): number {
   const n = b - a;
   if (n === 0) return 0;
-  return (Math.imul(Math.imul(Math.imul(n, 65599) + s.charCodeAt(a), 65599) + s.charCodeAt(a + (n >> 1)), 31) + s.charCodeAt(b - 1)) | 0;
+  return (
+    (Math.imul(Math.imul(Math.imul(n, 65599) + text.charCodeAt(a), 65599) + text.charCodeAt(a + (n >> 1)), 31) + text.charCodeAt(b - 1)) | 0
+  );
 }
 
 /** Members remembered per open object before switching to a Set of decoded keys. */
@@ -198,31 +200,31 @@ export class Scanner {
    * control characters and raw surrogates need no checking, and strings can be skipped with indexOf.
    */
   constructor(
-    private readonly s: string,
+    private readonly text: string,
     start: number,
     private readonly end: number,
-    private readonly o: ScanOptions,
+    private readonly options: ScanOptions,
     private readonly trusted: boolean,
   ) {
     this.i = start;
-    const t = tables(o.maxDepth + 2);
-    this.kinds = t.kinds;
-    this.counts = t.counts;
-    this.starts = t.starts;
-    this.ends = t.ends;
-    this.hashes = t.hashes;
-    this.escapes = t.escapes;
-    const plan = collectPlan(o.collect ?? NO_PATHS);
+    const lookup = tables(options.maxDepth + 2);
+    this.kinds = lookup.kinds;
+    this.counts = lookup.counts;
+    this.starts = lookup.starts;
+    this.ends = lookup.ends;
+    this.hashes = lookup.hashes;
+    this.escapes = lookup.escapes;
+    const plan = collectPlan(options.collect ?? NO_PATHS);
     this.wantedKeys = plan.keys;
     this.maxPath = plan.maxPath;
-    this.maxKeys = o.maxKeys ?? Number.MAX_SAFE_INTEGER;
+    this.maxKeys = options.maxKeys ?? Number.MAX_SAFE_INTEGER;
   }
 
   /** With `firstOnly`, the scan stops after the first value and its end offset is here. */
   valueEnd = -1;
 
   run(firstOnly = false): Map<string, number[]> {
-    const { s, end } = this;
+    const { text: s, end } = this;
     if (this.i < end && s.charCodeAt(this.i) === 0xfeff) throw new ScanError(this.i, 'byte-order mark (U+FEFF) is not allowed');
     this.ws();
     if (this.i >= end) throw new ScanError(this.i, 'empty input: expected a JSON value');
@@ -253,14 +255,14 @@ export class Scanner {
 
   private what(): string {
     if (this.i >= this.end) return 'the end of the input (truncated?)';
-    const ch = this.s.codePointAt(this.i) ?? 0;
+    const ch = this.text.codePointAt(this.i) ?? 0;
     return ch < 0x20 || ch === 0x7f
       ? `control character U+${ch.toString(16).padStart(4, '0').toUpperCase()}`
       : `'${String.fromCodePoint(ch)}'`;
   }
 
   private ws(): void {
-    const { s, end } = this;
+    const { text: s, end } = this;
     let i = this.i;
     while (i < end) {
       const c = s.charCodeAt(i);
@@ -281,7 +283,7 @@ export class Scanner {
   /** A value starts here. Containers are closed by run(); recursion through open() is bounded by maxDepth. */
   private value(): void {
     this.ws();
-    const { s, end } = this;
+    const { text: s, end } = this;
     const i = this.i;
     if (i >= end) throw new ScanError(i, 'unexpected end of input: expected a value (truncated?)');
     const c = s.charCodeAt(i);
@@ -297,8 +299,8 @@ export class Scanner {
 
   private open(kind: 1 | 2): void {
     const parentDepth = this.depth;
-    if (parentDepth >= this.o.maxDepth) {
-      throw new ScanError(this.i, `nesting deeper than ${this.o.maxDepth} levels`);
+    if (parentDepth >= this.options.maxDepth) {
+      throw new ScanError(this.i, `nesting deeper than ${this.options.maxDepth} levels`);
     }
     const d = ++this.depth;
     this.kinds[d] = kind;
@@ -319,7 +321,7 @@ export class Scanner {
     }
     this.ws();
     const close = kind === 1 ? C.RBRACE : C.RBRACKET;
-    if (this.i < this.end && this.s.charCodeAt(this.i) === close) {
+    if (this.i < this.end && this.text.charCodeAt(this.i) === close) {
       this.i++;
       this.depth--;
       return;
@@ -342,21 +344,21 @@ export class Scanner {
 
   private sameRaw(a: number, b: number, a2: number, b2: number): boolean {
     if (b - a !== b2 - a2) return false;
-    const { s } = this;
+    const { text: s } = this;
     for (let k = 0; k < b - a; k++) if (s.charCodeAt(a + k) !== s.charCodeAt(a2 + k)) return false;
     return true;
   }
 
   /** The decoded text of a key whose raw string (quotes excluded) is s[a, b). */
   private decoded(a: number, b: number): string {
-    const raw = this.s.slice(a - 1, b + 1);
+    const raw = this.text.slice(a - 1, b + 1);
     return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
   }
 
   /** An object member starts here: key, colon, then its value. */
   private key(): void {
     this.ws();
-    const { s } = this;
+    const { text: s } = this;
     if (this.i >= this.end || s.charCodeAt(this.i) !== C.QUOTE) {
       throw new ScanError(this.i, `expected a string key but found ${this.what()}`);
     }
@@ -414,8 +416,8 @@ export class Scanner {
 
   /** Trusted mode: the closing quote of the string at `start` if no backslash comes before it, else -1. */
   private quickEnd(start: number): number {
-    const q = this.s.indexOf('"', start + 1);
-    if (this.nextBackslash !== -1 && this.nextBackslash < start) this.nextBackslash = this.s.indexOf('\\', start);
+    const q = this.text.indexOf('"', start + 1);
+    if (this.nextBackslash !== -1 && this.nextBackslash < start) this.nextBackslash = this.text.indexOf('\\', start);
     return this.nextBackslash === -1 || this.nextBackslash > q ? q : -1;
   }
 
@@ -427,7 +429,7 @@ export class Scanner {
    * instead of character by character.
    */
   private escapedEnd(start: number): number {
-    const { s } = this;
+    const { text: s } = this;
     let q = s.indexOf('"', start + 1);
     for (;;) {
       if (q === -1) return -1;
@@ -442,7 +444,7 @@ export class Scanner {
 
   /** A string starts at the quote; moves past it and says whether it held an escape. */
   private skipString(): boolean {
-    const { s, end } = this;
+    const { text: s, end } = this;
     const start = this.i;
     if (this.trusted) {
       const q = this.quickEnd(start);
@@ -485,12 +487,12 @@ export class Scanner {
   private string(): void {
     const start = this.i;
     this.escaped = this.skipString();
-    this.hash = this.escaped ? 0 : keyHash(this.s, start + 1, this.i - 1);
+    this.hash = this.escaped ? 0 : keyHash(this.text, start + 1, this.i - 1);
   }
 
   /** The escape at `i` (the backslash); returns the index after it. Lone surrogates are refused here. */
   private escape(i: number): number {
-    const { s, end } = this;
+    const { text: s, end } = this;
     if (i + 1 >= end) throw new ScanError(i, 'unterminated escape (truncated?)');
     const e = s.charCodeAt(i + 1);
     if (e !== 117 /* u */) {
@@ -516,7 +518,7 @@ export class Scanner {
     if (at + 4 > this.end) throw new ScanError(at - 2, 'truncated \\u escape');
     let v = 0;
     for (let k = 0; k < 4; k++) {
-      const c = this.s.charCodeAt(at + k);
+      const c = this.text.charCodeAt(at + k);
       const d = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
       if (d < 0) throw new ScanError(at - 2, 'invalid \\u escape: expected four hex digits');
       v = v * 16 + d;
@@ -525,7 +527,7 @@ export class Scanner {
   }
 
   private number(): void {
-    const { s, end } = this;
+    const { text: s, end } = this;
     const start = this.i;
     let i = start;
     if (s.charCodeAt(i) === C.MINUS) i++;

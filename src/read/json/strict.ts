@@ -26,19 +26,21 @@ export function parseStrict(text: string, options: ScanOptions, start = 0, end =
   let value: unknown;
   try {
     value = JSON.parse(slice);
-  } catch (e) {
-    const r = scan(slice, options);
+  } catch (error) {
+    const scanned = scan(slice, options);
     // The full scan rejects everything JSON.parse does; if not, fail closed with JSON.parse's words.
     return {
       ok: false,
-      reason: r.ok ? { offset: start, message: messageOf(e) } : { offset: r.reason.offset + start, message: r.reason.message },
+      reason: scanned.ok
+        ? { offset: start, message: messageOf(error) }
+        : { offset: scanned.reason.offset + start, message: scanned.reason.message },
     };
   }
   const trusted = wellFormed(slice);
   if (trusted && provablyClean(slice, value, options)) return { ok: true, value: { json: value, elements: NO_ELEMENTS } };
-  const r = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
-  if (!r.ok) return { ok: false, reason: { offset: r.reason.offset + start, message: r.reason.message } };
-  return { ok: true, value: { json: value, elements: start === 0 ? r.value : shifted(r.value, start) } };
+  const scanned2 = runScanner(new Scanner(slice, 0, slice.length, options, trusted));
+  if (!scanned2.ok) return { ok: false, reason: { offset: scanned2.reason.offset + start, message: scanned2.reason.message } };
+  return { ok: true, value: { json: value, elements: start === 0 ? scanned2.value : shifted(scanned2.value, start) } };
 }
 
 const NO_ELEMENTS: Elements = new Map();

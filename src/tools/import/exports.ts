@@ -70,11 +70,11 @@ function* pages(
   };
   const collect = [[], ...(listKey ? [[listKey]] : [])];
   for (const doc of documents(text, 'values', { limits, collect }, sink)) {
-    const v = doc.value;
-    if (Array.isArray(v)) page(v, doc.elements.get(pathKey([])) ?? [], v.some(Array.isArray));
-    else if (listKey && isObject(v) && Array.isArray(v[listKey]))
-      page(v[listKey] as unknown[], doc.elements.get(pathKey([listKey])) ?? [], false);
-    else take(v, doc.start);
+    const given = doc.value;
+    if (Array.isArray(given)) page(given, doc.elements.get(pathKey([])) ?? [], given.some(Array.isArray));
+    else if (listKey && isObject(given) && Array.isArray(given[listKey]))
+      page(given[listKey] as unknown[], doc.elements.get(pathKey([listKey])) ?? [], false);
+    else take(given, doc.start);
     yield* entries;
     entries = [];
   }

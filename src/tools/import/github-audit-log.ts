@@ -10,17 +10,17 @@ import { deployKey } from './github-subject.js';
 import { idText, type Mapped, str } from './mapping.js';
 import { entryTime } from './scope.js';
 
-export function githubAuditLog(e: JsonObject): Mapped {
-  if (e['action'] !== 'public_key.create') return { kind: 'skip', reason: 'other action' };
-  const id = str(e, '_document_id');
+export function githubAuditLog(entry: JsonObject): Mapped {
+  if (entry['action'] !== 'public_key.create') return { kind: 'skip', reason: 'other action' };
+  const id = str(entry, '_document_id');
   if (!id) return { kind: 'error', message: 'a public_key.create entry without a _document_id (its record would have no identity)' };
-  const repo = str(e, 'repo');
+  const repo = str(entry, 'repo');
   if (!repo) return { kind: 'skip', reason: 'user key without repo' };
-  const title = str(e, 'title');
+  const title = str(entry, 'title');
   if (!title) return { kind: 'skip', reason: 'no title' };
   const slash = repo.indexOf('/');
   if (slash <= 0 || slash === repo.length - 1) return { kind: 'error', message: `entry ${idText(id)}: repo is not "owner/name"` };
-  const actor = str(e, 'actor');
-  const scope = { actors: actor ? [actor] : [], repo, time: entryTime(e['@timestamp']) ?? entryTime(e['created_at']) };
+  const actor = str(entry, 'actor');
+  const scope = { actors: actor ? [actor] : [], repo, time: entryTime(entry['@timestamp']) ?? entryTime(entry['created_at']) };
   return deployKey(`github-audit:${id}`, repo.slice(0, slash), repo.slice(slash + 1), title, scope);
 }

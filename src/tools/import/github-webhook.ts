@@ -17,13 +17,13 @@ const header = (headers: JsonObject | null, name: string): string | null => {
   return null;
 };
 
-export function githubWebhook(e: JsonObject): Mapped {
-  const request = obj(e, 'request');
-  const delivery = request !== null || str(e, 'guid') !== null;
-  const payload = delivery ? obj(request, 'payload') : e;
-  if (!payload) return { kind: 'error', message: `delivery ${idText(str(e, 'guid') ?? '?')} has no request.payload object` };
+export function githubWebhook(entry: JsonObject): Mapped {
+  const request = obj(entry, 'request');
+  const delivery = request !== null || str(entry, 'guid') !== null;
+  const payload = delivery ? obj(request, 'payload') : entry;
+  if (!payload) return { kind: 'error', message: `delivery ${idText(str(entry, 'guid') ?? '?')} has no request.payload object` };
   const event = delivery
-    ? (str(e, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
+    ? (str(entry, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
     : payload['key'] !== undefined
       ? 'deploy_key'
       : null;
@@ -43,9 +43,9 @@ export function githubWebhook(e: JsonObject): Mapped {
     time,
   });
   if (delivery) {
-    const guid = str(e, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
+    const guid = str(entry, 'guid') ?? header(obj(request, 'headers'), 'x-github-delivery');
     if (!guid) return { kind: 'error', message: 'a delivery without guid or X-GitHub-Delivery header' };
-    return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(e['delivered_at'])));
+    return deployKey(`github-delivery:${guid}`, owner, repo, title, scope(entryTime(entry['delivered_at'])));
   }
   const keyId = key?.['id'];
   if (typeof keyId !== 'number' && typeof keyId !== 'string')

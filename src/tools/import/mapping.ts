@@ -12,7 +12,7 @@ import type { EntryScope } from './scope.js';
 interface Subject {
   readonly action_class: string;
   readonly verb: string;
-  readonly target: { readonly [k: string]: string | null };
+  readonly target: { readonly [key: string]: string | null };
 }
 
 export type Mapped =
@@ -33,14 +33,14 @@ export interface AuditRecordOut {
 }
 
 export function makeRecord(m: Mapped & { kind: 'record' }, source: string): AuditRecordOut {
-  const b = binding(m.subject);
-  if (!b.ok) throw new Error(`subject cannot be canonicalized: ${b.reason}`); // subjects here are strings and nulls only
+  const bound = binding(m.subject);
+  if (!bound.ok) throw new Error(`subject cannot be canonicalized: ${bound.reason}`); // subjects here are strings and nulls only
   return {
     schema: RECORD_SCHEMA,
     provider: m.provider,
     record_id: m.recordId,
     subject: m.subject,
-    binding_digest: b.digest,
+    binding_digest: bound.digest,
     non_claims: [
       `imported from ${source}; receipt-gate queried nothing`,
       'binds an audit entry to a call; does not prove the entry is authentic beyond its signature',
@@ -49,15 +49,15 @@ export function makeRecord(m: Mapped & { kind: 'record' }, source: string): Audi
 }
 
 /** A string member, or null (absent, empty or not a string). */
-export const str = (o: unknown, k: string): string | null => {
-  const v = isObject(o) ? o[k] : undefined;
-  return typeof v === 'string' && v !== '' ? v : null;
+export const str = (value: unknown, key: string): string | null => {
+  const given = isObject(value) ? value[key] : undefined;
+  return typeof given === 'string' && given !== '' ? given : null;
 };
 
 /** An object member, or null. */
-export const obj = (o: unknown, k: string): JsonObject | null => {
-  const v = isObject(o) ? o[k] : undefined;
-  return isObject(v) ? v : null;
+export const obj = (value: unknown, key: string): JsonObject | null => {
+  const given = isObject(value) ? value[key] : undefined;
+  return isObject(given) ? given : null;
 };
 
 /** An id as quoted in a message: ids are not secrets, but are clipped. */

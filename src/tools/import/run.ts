@@ -28,7 +28,7 @@ export const IMPORT_KINDS = {
 } as const;
 
 /** Whether an entry has the shape of each kind's entries (what tells an export of the wrong kind). */
-const SHAPES: { readonly [K in ImportKind]: (e: JsonObject) => boolean } = {
+const SHAPES: { readonly [K in ImportKind]: (entry: JsonObject) => boolean } = {
   'github-audit-log': (e) =>
     typeof e['action'] === 'string' &&
     !isObject(e['entity']) &&

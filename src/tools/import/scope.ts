@@ -46,17 +46,17 @@ export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
 export function parseWindowTime(text: string): Result<Instant> {
   const day = parseDay(text);
   if (day) return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-  const t = parseRfc3339(text);
-  if (t.ok) return t;
-  return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${t.reason}` };
+  const result = parseRfc3339(text);
+  if (result.ok) return result;
+  return { ok: false, reason: `"${text}" is not an RFC 3339 time or a YYYY-MM-DD date: it ${result.reason}` };
 }
 
 /** An entry time: a number of ms (GitHub's audit log) or s (Slack), or an RFC 3339 string; null otherwise. */
-export function entryTime(v: unknown, unit: 'ms' | 's' = 'ms'): Instant | null {
-  if (typeof v === 'number') return fromEpochNumber(v, unit === 's' ? 0 : 3);
-  if (typeof v === 'string') {
-    const t = parseRfc3339(v);
-    return t.ok ? t.value : null;
+export function entryTime(value: unknown, unit: 'ms' | 's' = 'ms'): Instant | null {
+  if (typeof value === 'number') return fromEpochNumber(value, unit === 's' ? 0 : 3);
+  if (typeof value === 'string') {
+    const result = parseRfc3339(value);
+    return result.ok ? result.value : null;
   }
   return null;
 }

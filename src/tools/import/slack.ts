@@ -39,26 +39,26 @@ export const DEFAULT_SLACK: SlackOptions = {
   roleProvider: 'workspace',
 };
 
-export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
-  return (e): Mapped => {
-    const action = str(e, 'action');
-    const id = str(e, 'id');
+export function slackAuditLog(o: SlackOptions): (entry: JsonObject) => Mapped {
+  return (entry): Mapped => {
+    const action = str(entry, 'action');
+    const id = str(entry, 'id');
     if (!action) return { kind: 'error', message: 'an entry without an action' };
     const join = action === 'user_channel_join' || action === 'guest_channel_join';
     const role = /^role_change_to_([a-z_]+)$/.exec(action)?.[1];
     if (!join && !role) return { kind: 'skip', reason: 'other action' };
     if (!id) return { kind: 'error', message: `a ${action} entry without an id (its record would have no identity)` };
-    const location = obj(obj(e, 'context'), 'location');
-    const actorUser = obj(obj(e, 'actor'), 'user');
+    const location = obj(obj(entry, 'context'), 'location');
+    const actorUser = obj(obj(entry, 'actor'), 'user');
     const scope: EntryScope = {
       actors: [str(actorUser, 'id'), str(actorUser, 'email')].filter((a): a is string => a !== null),
       repo: null,
-      time: entryTime(e['date_create'], 's'),
+      time: entryTime(entry['date_create'], 's'),
     };
     const principalOf = (who: JsonObject | null): string | null => str(obj(who, 'user'), o.principal);
     if (join) {
-      const channel = str(obj(obj(e, 'entity'), 'channel'), 'id');
-      const principal = principalOf(obj(e, 'actor'));
+      const channel = str(obj(obj(entry, 'entity'), 'channel'), 'id');
+      const principal = principalOf(obj(entry, 'actor'));
       if (!channel) return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.channel.id` };
       if (!principal)
         return { kind: 'error', message: `entry ${idText(id)}: ${action} without actor.user.${o.principal} (--principal ${o.principal})` };
@@ -82,7 +82,7 @@ export function slackAuditLog(o: SlackOptions): (e: JsonObject) => Mapped {
     if (role === undefined) return { kind: 'skip', reason: 'other action' };
     const verb = o.roleVerbs.get(role);
     if (!verb) return { kind: 'skip', reason: `role change to ${role} (no verb mapped)` };
-    const principal = principalOf(obj(e, 'entity'));
+    const principal = principalOf(obj(entry, 'entity'));
     const ws = str(location, 'id');
     if (!principal)
       return { kind: 'error', message: `entry ${idText(id)}: ${action} without entity.user.${o.principal} (--principal ${o.principal})` };

@@ -14,10 +14,10 @@ import type { TrustChecker } from '../checker.js';
 import { checkEnvelopeAsync } from '../envelope.js';
 import type { TrustedKeys } from '../keys.js';
 
-async function checkOne(e: Envelope, facts: BundleFacts | null, keys: TrustedKeys, limits: ReadLimits): Promise<TrustDecision> {
-  const signed = await checkEnvelopeAsync(e, IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
+async function checkOne(envelope: Envelope, facts: BundleFacts | null, keys: TrustedKeys, limits: ReadLimits): Promise<TrustDecision> {
+  const signed = await checkEnvelopeAsync(envelope, IN_TOTO_PAYLOAD_TYPE, keys, 'producer');
   if (!signed.ok) return refused(signed.reason.code, signed.reason.detail);
-  const payload = strictPayload(e.payload, limits);
+  const payload = strictPayload(envelope.payload, limits);
   if (!payload.ok) return refused('statement_mismatch', payload.reason);
   const statement = checkBundleStatement(payload.value, facts);
   if (!statement.ok) return refused('statement_mismatch', statement.reason);
@@ -38,11 +38,13 @@ export const producerKeys = (keys: TrustedKeys, limits: ReadLimits): TrustChecke
       const envelopes = sidecar.envelopes;
       let first: TrustDecision | null = null;
       for (const e of envelopes) {
-        const d = await checkOne(e, file.read.bundle ?? null, keys, limits);
-        if (d.kind === 'trusted') return d;
-        if (d.kind === 'untrusted')
+        const decision = await checkOne(e, file.read.bundle ?? null, keys, limits);
+        if (decision.kind === 'trusted') return decision;
+        if (decision.kind === 'untrusted')
           first ??=
-            envelopes.length > 1 ? refused(d.code, `${d.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`) : d;
+            envelopes.length > 1
+              ? refused(decision.code, `${decision.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`)
+              : decision;
       }
       return first ?? refused('attestation_empty', 'no attestation: the sidecar holds no envelope');
     };
