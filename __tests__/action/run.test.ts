@@ -1,4 +1,8 @@
-/** dist/index.js as the runner starts it, against a recording HTTP server on 127.0.0.1. */
+/**
+ * The action as the runner starts it, against a recording HTTP server on 127.0.0.1: in this process
+ * through its exported `run()` (the real toolkit, the run's environment), and, where a fresh process
+ * matters (the bundle, a proxy read when the client loads, a missing outputs file), dist/index.js.
+ */
 
 import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -39,7 +43,18 @@ function corpus120(dir = ''): string {
 const commands = (stdout: string, kind: string) =>
   stdout.split(/\r?\n/).filter((l) => l.startsWith(`::${kind} `) || l.startsWith(`::${kind}::`));
 
-describe('dist/index.js on a pull request', () => {
+describe('the entry', () => {
+  it('src/action/main.ts exports run() and does nothing on import (what @github/local-action imports and calls)', async () => {
+    const before = process.exitCode;
+    const main = await import('../../src/action/main.js');
+    expect(typeof main.run).toBe('function');
+    expect(process.exitCode).toBe(before);
+    // The bundled entry only calls it.
+    expect(readFileSync(path.join(ROOT, 'src/action.ts'), 'utf8')).toMatch(/await run\(core\);/);
+  });
+});
+
+describe('the action on a pull request', () => {
   it('passes the demo, writes outputs, report and summary, and annotates through the Checks API', async () => {
     const ws = demo();
     const r = await runAction({ workspace: ws, spawn: true });
@@ -275,7 +290,7 @@ describe('dist/index.js on a pull request', () => {
   });
 });
 
-describe('dist/index.js edge cases', () => {
+describe('edge cases', () => {
   it('a 5xx is retried; one that persists falls back only for what was not posted; input findings go to workflow commands, never to the Checks API', async () => {
     const ws = corpus120();
     const r = await runAction({
