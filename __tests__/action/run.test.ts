@@ -40,6 +40,9 @@ function corpus120(dir = ''): string {
   return ws;
 }
 
+/** A push: no base to read the policy at (a pull request's is read through the contents API). */
+const PUSH = { name: 'push', payload: { after: HEAD_SHA } };
+
 const commands = (stdout: string, kind: string) =>
   stdout.split(/\r?\n/).filter((l) => l.startsWith(`::${kind} `) || l.startsWith(`::${kind}::`));
 
@@ -138,7 +141,7 @@ describe('the action on a pull request', () => {
   });
 
   it("with no token: workflow commands within GitHub's 10 per level per step, the step's own lines counted, then one notice for the rest", async () => {
-    const r = await runAction({ workspace: corpus120(), token: '' });
+    const r = await runAction({ workspace: corpus120(), token: '', event: PUSH });
     expect(r.requests).toEqual([]);
     // GitHub shows 10 error annotations per step: 9 calls + the gate's own failure message.
     expect(commands(r.stdout, 'error')).toHaveLength(10);
@@ -218,7 +221,7 @@ describe('the action on a pull request', () => {
   it('merge_group annotates the merge group head', async () => {
     const r = await runAction({
       workspace: demo(),
-      event: { name: 'merge_group', payload: { merge_group: { head_sha: 'c'.repeat(40) } } },
+      event: { name: 'merge_group', payload: { merge_group: { head_sha: 'c'.repeat(40), base_sha: 'd'.repeat(40) } } },
     });
     expect(r.requests[0]!.body.head_sha).toBe('c'.repeat(40));
   });
@@ -270,7 +273,7 @@ describe('the action on a pull request', () => {
     const ws = tempDir();
     const calls = Array.from({ length: 12_000 }, (_, i) => call(i, 'asserted', `github.add_deploy_key.${'x'.repeat(60)}`));
     writeFiles(ws, { '.assay/runs/huge.json': json(surface(calls)) });
-    const r = await runAction({ workspace: ws, token: '' });
+    const r = await runAction({ workspace: ws, token: '', event: PUSH });
     expect(r.code).toBe(0);
     expect(Buffer.byteLength(r.summary)).toBeLessThan(1024 * 1024);
     expect(r.summary).toMatch(/> Summary trimmed: \d+ more row\(s\) not shown\. The full report is in `.*report\.json`/);
@@ -281,7 +284,7 @@ describe('the action on a pull request', () => {
     const ws = tempDir();
     const evil = 'x\n::error::pwned%0A\u001b[31m@org/team';
     writeFiles(ws, { '.assay/runs/e.json': json(surface([call(1, 'verified', evil)])) });
-    const r = await runAction({ workspace: ws, token: '' });
+    const r = await runAction({ workspace: ws, token: '', event: PUSH });
     expect(r.stdout.split('\n').filter((l) => l.startsWith('::error::pwned'))).toEqual([]);
     const line = commands(r.stdout, 'error').find((l) => l.includes('title='))!;
     expect(line).toContain('x\\u000a%3A%3Aerror%3A%3Apwned%250A\\u001b[31m@org/team');
@@ -317,7 +320,7 @@ describe('edge cases', () => {
   });
 
   it('no run artifacts: the step fails and says why, with no file to annotate', async () => {
-    const r = await runAction({ workspace: tempDir(), token: '' });
+    const r = await runAction({ workspace: tempDir(), token: '', event: PUSH });
     expect(r.code).toBe(1);
     expect(r.outputs['result']).toBe('fail');
     expect(commands(r.stdout, 'error').some((l) => l.startsWith('::error title=no_artifacts::'))).toBe(true);
@@ -434,7 +437,7 @@ describe('network failure while reporting', () => {
   });
 
   it('an unreachable API falls back to workflow commands and never changes the verdict', async () => {
-    const r = await runAction({ workspace: demo(), env: { GITHUB_API_URL: 'http://127.0.0.1:9' } });
+    const r = await runAction({ workspace: demo(), event: PUSH, env: { GITHUB_API_URL: 'http://127.0.0.1:9' } });
     expect(r.code).toBe(0);
     expect(r.requests).toEqual([]);
     expect(commands(r.stdout, 'warning')[0]).toMatch(/the Checks API failed \(network: .*\); falling back to workflow commands/);
@@ -494,7 +497,7 @@ describe('what a user sees in the first hour', () => {
   it('outputs check-run-id and check-run-url when a check run was written, empty when none was', async () => {
     const r = await runAction({ workspace: demo() });
     expect(r.outputs).toMatchObject({ 'check-run-id': '4242', 'check-run-url': 'https://github.com/acme/agents/runs/4242' });
-    const none = await runAction({ workspace: demo(), token: '' });
+    const none = await runAction({ workspace: demo(), token: '', event: PUSH });
     expect(none.outputs).toMatchObject({ 'check-run-id': '', 'check-run-url': '' });
   });
 });

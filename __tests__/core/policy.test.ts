@@ -81,9 +81,9 @@ describe('tables looked up with input text', () => {
 describe('policy selectors are parsed (semantics §7)', () => {
   it('a class that contains ":" never picks up a CLASS:VERB rule written for another class', () => {
     const p = policyOf('*=verified', 'github_deploy_key:create=asserted');
-    expect(ruleFor(p, 'github_deploy_key:create', 'delete')?.selector).toBe('*');
-    expect(ruleFor(p, 'github_deploy_key:create', 'create')?.selector).toBe('*');
-    expect(ruleFor(p, 'github_deploy_key', 'create')?.selector).toBe('github_deploy_key:create');
+    expect(ruleFor(p, { actionClass: 'github_deploy_key:create', verb: 'delete', target: null })?.selector).toBe('*');
+    expect(ruleFor(p, { actionClass: 'github_deploy_key:create', verb: 'create', target: null })?.selector).toBe('*');
+    expect(ruleFor(p, { actionClass: 'github_deploy_key', verb: 'create', target: null })?.selector).toBe('github_deploy_key:create');
   });
 
   it('end to end: such a call is held to the stricter rule', () => {

@@ -12,7 +12,10 @@ import { generate } from '../../bench/corpus.mjs';
 import type { Report } from '../../src/core/report.js';
 import { KEYLESS_WEIGHT_BYTES, WORKER_THRESHOLD_BYTES } from '../../src/gate/readers.js';
 import { EXPORT_IDENTITY, ISSUER, mockSigstore, OID, RECORDS_V1, REPO, RUN_V1, statementFor } from '../support/sigstore.js';
-import { cleanup, DYING_READER, distFile, ROOT, spawnCli, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
+import { cleanup, DYING_READER, distFile, ROOT, spawnCli, TEST_NOW, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
+
+/** One verification time for every run compared. */
+const NOW = TEST_NOW.toISOString();
 
 afterEach(cleanup);
 
@@ -28,7 +31,7 @@ describe('--jobs', () => {
     for (const jobs of ['1', '2', '3', 'auto']) {
       const out = path.join(dir, `report-${jobs}.json`);
       const r = spawnCli(
-        ['verify', '-C', path.join(dir, 'corpus'), '--runs', 'runs', '--audit', 'audit', '--output', out, '--jobs', jobs],
+        ['verify', '-C', path.join(dir, 'corpus'), '--now', NOW, '--runs', 'runs', '--audit', 'audit', '--output', out, '--jobs', jobs],
         dir,
       );
       // The corpus holds mismatched records on purpose: the gate fails, and says so the same way each time.
@@ -47,7 +50,22 @@ describe('--jobs', () => {
     const run = (jobs: string, extra: readonly string[]): string => {
       const out = path.join(dir, `r-${jobs}-${extra.length}.json`);
       const r = spawnCli(
-        ['verify', '-C', path.join(dir, 'corpus'), '--runs', 'runs', '--audit', 'audit', '--output', out, '--jobs', jobs, ...extra],
+        [
+          'verify',
+          '-C',
+          path.join(dir, 'corpus'),
+          '--now',
+          NOW,
+          '--runs',
+          'runs',
+          '--audit',
+          'audit',
+          '--output',
+          out,
+          '--jobs',
+          jobs,
+          ...extra,
+        ],
         dir,
       );
       expect(r.code, r.stderr).toBe(1);
@@ -76,7 +94,7 @@ describe('--jobs', () => {
     const demo = path.join(ROOT, 'fixtures/demo');
     const run = (jobs: string): { code: number | null; report: Report } => {
       const out = path.join(dir, `r-${jobs}.json`);
-      const r = spawnCli(['verify', '-C', demo, '--output', out, '--jobs', jobs], dir, {}, cli);
+      const r = spawnCli(['verify', '-C', demo, '--now', NOW, '--output', out, '--jobs', jobs], dir, {}, cli);
       return { code: r.code, report: JSON.parse(readFileSync(out, 'utf8')) as Report };
     };
     const threads = run('2');
@@ -135,7 +153,7 @@ describe('--jobs', () => {
     const ids = ['--trusted-producer-identity', agent, '--trusted-signer-identity', EXPORT_IDENTITY];
     const run = (jobs: string, cli?: string): { code: number | null; text: string } => {
       const out = path.join(dir, `r-${jobs}.json`);
-      const r = spawnCli(['verify', '-C', dir, ...base, ...ids, '--output', out, '--jobs', jobs], dir, {}, cli);
+      const r = spawnCli(['verify', '-C', dir, '--now', NOW, ...base, ...ids, '--output', out, '--jobs', jobs], dir, {}, cli);
       return { code: r.code, text: readFileSync(out, 'utf8') };
     };
     const one = run('1');

@@ -78,6 +78,8 @@ beforeAll(() => {
         'data:text/javascript,process.on("exit",()=>process.stderr.write("MAXRSS="+process.resourceUsage().maxRSS+"\\n"))',
         distFile('cli.js'),
         'verify',
+        '--now',
+        '2026-12-01T12:00:00Z',
         '--format',
         'json',
         '--runs',

@@ -17,7 +17,7 @@ import type { FileEvidence } from '../../src/read/file-read.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { renderJson } from '../../src/report/json-report.js';
 import { artifactFiles } from '../support/artifact-files.js';
-import { cleanup, distFile, ROOT, tempDir } from '../support/workspace.js';
+import { cleanup, distFile, ROOT, TEST_NOW, tempDir } from '../support/workspace.js';
 
 afterEach(cleanup);
 
@@ -64,7 +64,7 @@ describe('reading on worker threads', () => {
 
   it('the report does not depend on the order the files finish in (property)', async () => {
     const corpora = ['fixtures/demo', 'fixtures/demo-failing', 'fixtures/demo-signed-failing'].map((d) => path.join(ROOT, d));
-    const settingsOf = (cwd: string): Settings => defaultSettings(cwd);
+    const settingsOf = (cwd: string): Settings => defaultSettings(cwd, TEST_NOW);
     const expected = new Map<string, string>();
     for (const cwd of corpora) {
       const r = await runGate(settingsOf(cwd), true);

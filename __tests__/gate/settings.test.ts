@@ -25,6 +25,9 @@ import { ROOT } from '../support/workspace.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 
+/** A repository with no policy file and no trust file (the action's readers of repository files). */
+const NO_FILES = { read: async () => ({ kind: 'absent' as const }) };
+
 /** `receipt-gate verify …` read into its request, or the usage problem. */
 const parseVerify = (argv: readonly string[], isTTY = false) => usage(() => verifyRequest(argv, { cwd: ROOT, env: {}, isTTY }));
 
@@ -98,32 +101,33 @@ describe("the README's findings table is the catalogue", () => {
 describe('the entries map their surface onto the same settings', () => {
   const ctx = readContext({ GITHUB_WORKSPACE: ROOT }, ROOT);
 
-  it('an action run with no inputs set and a CLI run with no flags verify the same way', () => {
-    const action = readSettings(() => '', ctx, {});
+  it('an action run with no inputs set and a CLI run with no flags verify the same way', async () => {
+    const now = new Date('2026-12-01T12:00:00Z');
+    const action = await readSettings(() => '', ctx, {}, NO_FILES, now);
     const fromAction = action.ok ? action.value.gate : null;
-    const parsed = parseVerify([]);
+    const parsed = usage(() => verifyRequest([], { cwd: ROOT, env: {}, isTTY: false, now }));
     const fromCli = parsed.ok && parsed.value !== 'help' ? parsed.value : null;
     expect(fromCli?.settings).toEqual(fromAction);
-    expect(fromAction).toEqual(defaultSettings(ROOT));
+    expect(fromAction).toEqual(defaultSettings(ROOT, now));
   });
 
-  it('the action refuses a bad input by name, before anything runs', () => {
-    const problem = (bad: Record<string, string>) => {
-      const r = readSettings((name: string) => bad[name] ?? '', ctx, {});
+  it('the action refuses a bad input by name, before anything runs', async () => {
+    const problem = async (bad: Record<string, string>) => {
+      const r = await readSettings((name: string) => bad[name] ?? '', ctx, {}, NO_FILES);
       return r.ok ? '(accepted)' : r.reason.message;
     };
-    expect(problem({ 'max-file-size': 'big' })).toContain('max-file-size: "big" is not a size');
-    expect(problem({ 'working-directory': '../..' })).toMatch(/working-directory: "\.\.\/\.\." is outside the workspace/);
-    expect(problem({ 'check-run-id': 'abc' })).toMatch(/^check-run-id: "abc" is not a check run id/);
-    expect(problem({ annotations: 'loud' })).toMatch(/^annotations: "loud" must be one of/);
+    expect(await problem({ 'max-file-size': 'big' })).toContain('max-file-size: "big" is not a size');
+    expect(await problem({ 'working-directory': '../..' })).toMatch(/working-directory: "\.\.\/\.\." is outside the workspace/);
+    expect(await problem({ 'check-run-id': 'abc' })).toMatch(/^check-run-id: "abc" is not a check run id/);
+    expect(await problem({ annotations: 'loud' })).toMatch(/^annotations: "loud" must be one of/);
   });
 
-  it("the action's identities: the source repository from GITHUB_REPOSITORY, the ref the event's default branch unless source-refs", () => {
+  it("the action's identities: the source repository from GITHUB_REPOSITORY, the ref the event's default branch unless source-refs", async () => {
     const id = 'https://github.com/acme/agents/.github/workflows/agent.yml@refs/heads/trunk';
     const inputs: Record<string, string> = { 'trusted-producer-identities': id };
     const read = (env: NodeJS.ProcessEnv, extra: Record<string, string> = {}, defaultBranch: string | null = 'trunk') =>
-      readSettings((name: string) => extra[name] ?? inputs[name] ?? '', { ...ctx, defaultBranch }, env);
-    const r = read({ GITHUB_REPOSITORY: 'acme/agents' });
+      readSettings((name: string) => extra[name] ?? inputs[name] ?? '', { ...ctx, defaultBranch }, env, NO_FILES);
+    const r = await read({ GITHUB_REPOSITORY: 'acme/agents' });
     expect(r.ok && r.value.gate.keyless).toMatchObject({ signers: null, trustedRoot: null });
     const producers = r.ok ? r.value.gate.keyless?.producers : null;
     expect(producers && [...producers.identities]).toEqual([id]);
@@ -132,16 +136,16 @@ describe('the entries map their surface onto the same settings', () => {
       ['refs/heads/trunk'],
       'https://token.actions.githubusercontent.com',
     ]);
-    const noEvent = read({ GITHUB_REPOSITORY: 'acme/agents' }, {}, null);
+    const noEvent = await read({ GITHUB_REPOSITORY: 'acme/agents' }, {}, null);
     expect(noEvent.ok && [...(noEvent.value.gate.keyless?.producers?.sourceRefs ?? [])]).toEqual(['refs/heads/main']);
-    const refs = read({ GITHUB_REPOSITORY: 'acme/agents' }, { 'source-refs': 'refs/heads/main\nrefs/tags/v1' });
+    const refs = await read({ GITHUB_REPOSITORY: 'acme/agents' }, { 'source-refs': 'refs/heads/main\nrefs/tags/v1' });
     expect(refs.ok && [...(refs.value.gate.keyless?.producers?.sourceRefs ?? [])]).toEqual(['refs/heads/main', 'refs/tags/v1']);
-    const none = read({});
+    const none = await read({});
     expect(none.ok ? '(accepted)' : none.reason.message).toMatch(/^GITHUB_REPOSITORY: /);
-    const bad = read({ GITHUB_REPOSITORY: 'acme/agents' }, { 'trusted-signer-identities': 'acme/agents' });
+    const bad = await read({ GITHUB_REPOSITORY: 'acme/agents' }, { 'trusted-signer-identities': 'acme/agents' });
     expect(bad.ok ? '(accepted)' : bad.reason.message).toMatch(/^trusted-signer-identities: "acme\/agents" is not a workflow identity/);
     // Without an identity nothing keyless is configured (and nothing Sigstore is loaded).
-    const plain = readSettings(() => '', ctx, { GITHUB_REPOSITORY: 'acme/agents' });
+    const plain = await readSettings(() => '', ctx, { GITHUB_REPOSITORY: 'acme/agents' }, NO_FILES);
     expect(plain.ok && plain.value.gate.keyless).toBeNull();
   });
 

@@ -12,7 +12,7 @@ import { renderSarif } from '../../src/report/sarif.js';
 import { md, renderSummary } from '../../src/report/summary.js';
 import { renderTable } from '../../src/report/table.js';
 import { clipBytes, visible } from '../../src/report/text.js';
-import { gate, ROOT } from '../support/workspace.js';
+import { gate, ROOT, TEST_NOW } from '../support/workspace.js';
 
 const demo = (): Promise<Report> => gate(path.join(ROOT, 'fixtures/demo-failing'));
 
@@ -131,6 +131,7 @@ describe('rendered outputs for the failing demo', () => {
       {},
       false,
       path.join(ROOT, 'fixtures/upstream'),
+      TEST_NOW,
     );
     const b = await main(
       [
@@ -147,6 +148,7 @@ describe('rendered outputs for the failing demo', () => {
       {},
       false,
       path.join(ROOT, 'fixtures/upstream'),
+      TEST_NOW,
     );
     expect(b.stdout).toBe(a.stdout);
   });

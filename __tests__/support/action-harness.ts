@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { DEFAULTS } from '../../src/gate/settings/defaults.js';
-import { distFile, tempDir } from './workspace.js';
+import { distFile, TEST_NOW, tempDir } from './workspace.js';
 
 interface Recorded {
   readonly method: string;
@@ -38,6 +38,8 @@ export interface ActionRun {
   readonly requests: readonly Recorded[];
   /** Connections the forward proxy saw (with `proxy`). */
   readonly proxied: number;
+  /** Requests to the contents API (the base's files). */
+  readonly contentRequests: readonly Recorded[];
   readonly outputs: Record<string, string>;
   readonly summary: string;
 }
@@ -68,10 +70,16 @@ export interface RunOptions {
   readonly bundle?: string;
   /** Run dist/index.js as a real process (as the runner does) rather than `run()` in this one. */
   readonly spawn?: boolean;
+  /** Files at the pull request's base, for the contents API (path → text; absent: 404). */
+  readonly base?: Record<string, string>;
+  /** The contents API's answer instead (a status, e.g. 403 or 500). */
+  readonly contentsStatus?: number;
+  /** The clock of an in-process run (default: a fixed time, so reports compare byte for byte). */
+  readonly now?: Date;
 }
 
 /** `run()` of src/action/main.ts in this process, with exactly `env` as its environment; its stdout and exit code. */
-async function inProcess(env: Record<string, string>, cwd: string): Promise<{ code: number; stdout: string }> {
+async function inProcess(env: Record<string, string>, cwd: string, now: Date): Promise<{ code: number; stdout: string }> {
   const { run } = await import('../../src/action/main.js');
   const core = await import('@actions/core');
   // The toolkit's job summary is one object per process that keeps the first run's file path: forget it.
@@ -89,7 +97,7 @@ async function inProcess(env: Record<string, string>, cwd: string): Promise<{ co
     return true;
   }) as typeof process.stdout.write;
   try {
-    await run(undefined, process.env, cwd);
+    await run(undefined, process.env, cwd, () => now);
     return { code: Number(process.exitCode ?? 0), stdout };
   } finally {
     process.stdout.write = write;
@@ -106,6 +114,7 @@ const prEvent = { name: 'pull_request', payload: { pull_request: { number: 7, he
 
 export async function runAction(o: RunOptions): Promise<ActionRun> {
   const requests: Recorded[] = [];
+  const contentRequests: Recorded[] = [];
   const responder = o.responder ?? okResponder;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -113,6 +122,23 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : null };
+      // The contents API (the base's policy and trust files) answers from `base`; the rest is the test's responder.
+      const contents = /^\/repos\/[^/]+\/[^/]+\/contents\/([^?]+)\?ref=([0-9a-f]+)$/.exec(rec.url);
+      if (contents) {
+        contentRequests.push(rec);
+        const file = decodeURIComponent(contents[1] ?? '');
+        const text = o.base?.[file];
+        const status = o.contentsStatus ?? (text === undefined ? 404 : 200);
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            status === 200 && text !== undefined
+              ? { type: 'file', encoding: 'base64', path: file, content: Buffer.from(text).toString('base64') }
+              : { message: status === 404 ? 'Not Found' : 'Resource not accessible by integration' },
+          ),
+        );
+        return;
+      }
       requests.push(rec);
       const r = responder(rec, requests.length);
       res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
@@ -188,7 +214,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   } else {
-    ({ code, stdout } = await inProcess(env, o.workspace));
+    ({ code, stdout } = await inProcess(env, o.workspace, o.now ?? TEST_NOW));
   }
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (o.proxy) await new Promise<void>((resolve) => proxy.close(() => resolve()));
@@ -197,6 +223,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     stdout,
     stderr,
     requests,
+    contentRequests,
     proxied,
     outputs: parseOutputs(readFileSync(files.output, 'utf8')),
     summary: existsSync(files.summary) ? readFileSync(files.summary, 'utf8') : '',

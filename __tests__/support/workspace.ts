@@ -45,8 +45,11 @@ export function writeFiles(dir: string, files: ReadonlyMap<string, string | Uint
 }
 
 /** The gate in-process; a usage problem (a rule naming an unknown class) is thrown. */
+/** The verification time tests run at (reports compare byte for byte), unless a test gives its own. */
+export const TEST_NOW = new Date('2026-12-01T12:00:00Z');
+
 export async function gate(cwd: string, over: Partial<Settings> = {}): Promise<Report> {
-  const r = await runGate({ ...defaultSettings(cwd), ...over });
+  const r = await runGate({ ...defaultSettings(cwd, TEST_NOW), ...over });
   if (!r.ok) throw new Error(`usage problem: ${r.reason.message}`);
   return r.value.report;
 }
@@ -58,7 +61,7 @@ export interface Proc {
 }
 
 /** The CLI in-process: main() with this argv, environment and working directory (stdout is not a terminal). */
-export async function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, now?: Date): Promise<Proc> {
+export async function cli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, now: Date = TEST_NOW): Promise<Proc> {
   const r = await main(args, { PATH: process.env['PATH'], ...env }, false, cwd, now);
   return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { normalize, targetHash } from '../../src/tools/import/target-hash.js';
+import { normalize, targetHash } from '../../src/core/target-hash.js';
 import { decision, json, surface } from '../support/corpus.js';
 import { cleanup, cli, cliJson, ROOT, tempDir, writeFiles } from '../support/workspace.js';
 

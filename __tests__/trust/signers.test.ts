@@ -305,11 +305,11 @@ describe('required levels (§7)', () => {
 
   it('the most specific rule applies: CLASS:VERB over CLASS over *', () => {
     const p = policy('*=asserted', 'github_deploy_key=observed_confirmed', 'github_deploy_key:create=verified');
-    expect(ruleFor(p, 'github_deploy_key', 'create')?.level).toBe('verified');
-    expect(ruleFor(p, 'github_deploy_key', 'delete')?.level).toBe('observed_confirmed');
-    expect(ruleFor(p, 'workspace_role', 'grant')?.level).toBe('asserted');
-    expect(ruleFor(p, null, null)?.level).toBe('asserted');
-    expect(ruleFor(policy('github_deploy_key=verified'), 'workspace_role', 'grant')).toBeNull();
+    expect(ruleFor(p, { actionClass: 'github_deploy_key', verb: 'create', target: null })?.level).toBe('verified');
+    expect(ruleFor(p, { actionClass: 'github_deploy_key', verb: 'delete', target: null })?.level).toBe('observed_confirmed');
+    expect(ruleFor(p, { actionClass: 'workspace_role', verb: 'grant', target: null })?.level).toBe('asserted');
+    expect(ruleFor(p, { actionClass: null, verb: null, target: null })?.level).toBe('asserted');
+    expect(ruleFor(policy('github_deploy_key=verified'), { actionClass: 'workspace_role', verb: 'grant', target: null })).toBeNull();
   });
 
   it('a call below its requirement is policy_unmet at its decision, with the reason it earned no more; denied calls and calls that assert nothing are outside every rule', () => {

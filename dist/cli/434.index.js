@@ -31,6 +31,8 @@ var dist = __webpack_require__(1040);
 var protobuf_specs_dist = __webpack_require__(9654);
 // EXTERNAL MODULE: ./node_modules/@sigstore/verify/dist/index.js
 var verify_dist = __webpack_require__(4187);
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __webpack_require__(3491);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var findings = __webpack_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
@@ -75,6 +77,7 @@ var trust_refusal = __webpack_require__(2510);
  * exact bytes, the file's base name, the predicate type). Nothing is ever fetched. This module is
  * loaded (dynamically) only when an identity is configured.
  */
+
 
 
 
@@ -210,7 +213,9 @@ function rootOf(value) {
             ctlogThreshold: root.ctlogs.length > 0 ? 1 : 0,
         });
         const tlogIds = new Set(root.tlogs.flatMap((t) => (t.logId ? [Buffer.from(t.logId.keyId).toString('base64')] : [])));
-        return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length } };
+        const canonical = (0,binding/* jcs */.vI)(value);
+        const sha256 = (0,binding/* sha256Hex */.fg)(canonical.ok ? canonical.text : JSON.stringify(value));
+        return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length, sha256 } };
     }
     catch (thrown) {
         return { ok: false, reason: `the trusted root does not load: ${(0,core_text/* messageOf */.bD)(thrown)}` };

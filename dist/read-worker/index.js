@@ -465,9 +465,46 @@ const FINDINGS = {
     },
     policy_unmet: {
         severity: 'error',
+        option: { when: 'under a rule of `mode: warn`', severity: 'warning' },
         title: 'Required level not reached',
-        help: 'A required level (--require / require) is above the level the call earned.',
+        help: "A required level (the policy file's rule or default, or --require / require) is above the level the call earned, or the record that verified it is not from a signer the rule names.",
         shortfall: true,
+    },
+    policy_invalid: {
+        severity: 'error',
+        title: 'Policy file invalid',
+        help: "The policy file does not parse or breaks its rules (docs/policy.md); located in the file. The policy in effect invalid stops the gate (a configuration error); a pull request's own invalid policy fails it.",
+        about: 'file',
+    },
+    policy_excepted: {
+        severity: 'notice',
+        title: 'Shortfall excused by an exception',
+        help: 'A call falls short of its rule and a live exception of the policy file excuses it (its reason and owner are named). It never excuses an honesty failure.',
+    },
+    exception_expired: {
+        severity: 'error',
+        title: 'Exception expired',
+        help: 'An exception of the policy file would excuse a call but has expired: the call fails as usual. Renew it with a new reason, or fix the call.',
+    },
+    exception_expiring: {
+        severity: 'warning',
+        title: 'Exception expiring soon',
+        help: 'An exception of the policy file expires within 14 days: renew it or fix what it excuses before it does.',
+    },
+    exception_unused: {
+        severity: 'warning',
+        title: 'Exception excuses nothing',
+        help: 'An exception of the policy file excused no call: prune it.',
+    },
+    grandfather_stale: {
+        severity: 'warning',
+        title: 'Grandfathered run absent or changed',
+        help: 'A grandfathered entry of the policy file names a run that is not among the runs, or whose bytes changed: it grandfathers nothing, and a changed run is judged in full.',
+    },
+    policy_changed: {
+        severity: 'notice',
+        title: 'Pull request changes the policy',
+        help: 'This pull request changes the policy file (or trust material read at the base): the change takes effect after merge; its effect on the committed corpus is shown.',
     },
     verified_not_reproduced: {
         severity: 'error',
@@ -514,6 +551,21 @@ const FINDINGS = {
         severity: 'warning',
         title: 'Required-level rule applies to no call',
         help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
+    },
+    effect_not_logged: {
+        severity: 'error',
+        title: 'Side effect the provider never logged',
+        help: "An export's coverage statement covers the call's time and scope and holds no record for it: the side effect the agent asserted is not in the provider's log (or was done under another identity). Never excused.",
+    },
+    pending: {
+        severity: 'notice',
+        title: 'Export not due yet',
+        help: "The call is newer than every export that could cover it and younger than the policy's pending: its requirement waits for the next export.",
+    },
+    trusted_root_stale: {
+        severity: 'warning',
+        title: 'Shipped trusted root is old',
+        help: 'The Sigstore trusted root shipped with receipt-gate was taken more than 180 days ago: update receipt-gate or pass a fresh trusted-root.',
     },
     imported_twice: {
         severity: 'notice',
@@ -649,7 +701,7 @@ const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String
 /* harmony export */   Qs: () => (/* binding */ autoSi),
 /* harmony export */   TM: () => (/* binding */ parseRfc3339)
 /* harmony export */ });
-/* unused harmony exports parseDay, fromEpochNumber */
+/* unused harmony exports parseDay, fromEpochNumber, rfc3339, instantOf */
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -754,6 +806,22 @@ function autoSi(instant) {
         return `${base}Z`;
     const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
     return `${base}.${nanos.slice(0, digits)}Z`;
+}
+/** An instant as RFC 3339 UTC, with its fraction when it has one. */
+function rfc3339(instant) {
+    const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+    return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
+}
+/** The instant of a JavaScript Date (whole milliseconds). */
+function instantOf(date) {
+    const ms = date.getTime();
+    const seconds = Math.floor(ms / 1000);
+    return {
+        seconds,
+        fraction: String(ms - seconds * 1000)
+            .padStart(3, '0')
+            .replace(/0+$/, ''),
+    };
 }
 
 
@@ -1646,6 +1714,23 @@ function boundValueText(value) {
 
 
 
+/** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
+const LABELS = 32;
+function labelsOf(actionClass, target) {
+    if (typeof actionClass !== 'string' || boundFields(actionClass) || !(0,core_json/* isObject */.G)(target))
+        return null;
+    const out = {};
+    let n = 0;
+    for (const field of Object.keys(target)) {
+        const value = target[field];
+        if (typeof value !== 'string')
+            continue;
+        if (++n > LABELS)
+            break;
+        out[field] = value;
+    }
+    return out;
+}
 function prepareDecision(loc, index, decision) {
     const tool = decision['tool'];
     const value = decision['decision'];
@@ -1664,6 +1749,7 @@ function prepareDecision(loc, index, decision) {
         denied: (0,core_json/* isObject */.G)(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
         provider: given === null || typeof given === 'string' ? given : { invalid: true },
         succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
+        labels: labelsOf((0,core_json/* isObject */.G)(action) ? action['resource_type'] : undefined, target),
     };
 }
 
@@ -2254,6 +2340,904 @@ validate2.errors = vErrors;
 return errors === 0;
 }
 
+const policyFile = (/* unused pure expression or super */ null && (policyValidate0));
+const policySchema0 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call may wait for the export that covers it (docs/coverage.md): whole units d, h, m in that order (72h, 3d, 1d12h, 90m); 0 (the default): nothing is ever pending.","type":"string","pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
+const policySchema1 = {"enum":["asserted","observed_confirmed","verified"]};
+const policySchema9 = {"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}};
+const policyPattern0 = new RegExp("^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$", "u");
+const policyPattern5 = new RegExp("^[0-9a-f]{64}$", "u");
+const policySchema2 = {"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}};
+const policySchema3 = {"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"};
+const policySchema4 = {"type":"string","minLength":1};
+const policyPattern1 = new RegExp("^[a-z0-9][a-z0-9-]{0,63}$", "u");
+const policyPattern2 = new RegExp("^(https://\\S+|sha256:[0-9a-f]{64})$", "u");
+const policyFunc0 = ucs2length["default"] ?? ucs2length;
+
+function policyValidate1(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.match === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "match"},message:"must have required property '"+"match"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.require === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "require"},message:"must have required property '"+"require"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "name") || (key0 === "match")) || (key0 === "require")) || (key0 === "mode")) || (key0 === "signed-by"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(!policyPattern1.test(data0)){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.match !== undefined){
+let data1 = data.match;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.class === undefined){
+const err6 = {instancePath:instancePath+"/match",schemaPath:"#/properties/match/required",keyword:"required",params:{missingProperty: "class"},message:"must have required property '"+"class"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key1 in data1){
+if(!(((key1 === "class") || (key1 === "verb")) || (key1 === "target"))){
+const err7 = {instancePath:instancePath+"/match",schemaPath:"#/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data1.class !== undefined){
+let data2 = data1.class;
+if(typeof data2 === "string"){
+if(policyFunc0(data2) < 1){
+const err8 = {instancePath:instancePath+"/match/class",schemaPath:"#/properties/match/properties/class/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/match/class",schemaPath:"#/properties/match/properties/class/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data1.verb !== undefined){
+let data3 = data1.verb;
+if(typeof data3 === "string"){
+if(policyFunc0(data3) < 1){
+const err10 = {instancePath:instancePath+"/match/verb",schemaPath:"#/properties/match/properties/verb/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/match/verb",schemaPath:"#/properties/match/properties/verb/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data1.target !== undefined){
+let data4 = data1.target;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(Object.keys(data4).length < 1){
+const err12 = {instancePath:instancePath+"/match/target",schemaPath:"#/properties/match/properties/target/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+for(const key2 in data4){
+let data5 = data4[key2];
+const _errs16 = errors;
+let valid4 = false;
+let passing0 = null;
+const _errs17 = errors;
+if(typeof data5 === "string"){
+if(policyFunc0(data5) < 1){
+const err13 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/glob/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/glob/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var _valid0 = _errs17 === errors;
+if(_valid0){
+valid4 = true;
+passing0 = 0;
+}
+const _errs20 = errors;
+if(Array.isArray(data5)){
+if(data5.length < 1){
+const err15 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/match/properties/target/additionalProperties/oneOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(typeof data6 === "string"){
+if(policyFunc0(data6) < 1){
+const err16 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/$defs/glob/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/$defs/glob/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/match/properties/target/additionalProperties/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var _valid0 = _errs20 === errors;
+if(_valid0 && valid4){
+valid4 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid4 = true;
+passing0 = 1;
+}
+}
+if(!valid4){
+const err19 = {instancePath:instancePath+"/match/target/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/match/properties/target/additionalProperties/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/match/target",schemaPath:"#/properties/match/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/match",schemaPath:"#/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.require !== undefined){
+let data7 = data.require;
+if(!(((data7 === "asserted") || (data7 === "observed_confirmed")) || (data7 === "verified"))){
+const err22 = {instancePath:instancePath+"/require",schemaPath:"#/$defs/level/enum",keyword:"enum",params:{allowedValues: policySchema1.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.mode !== undefined){
+let data8 = data.mode;
+if(!((data8 === "enforce") || (data8 === "warn"))){
+const err23 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: policySchema2.properties.mode.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data["signed-by"] !== undefined){
+let data9 = data["signed-by"];
+if(Array.isArray(data9)){
+if(data9.length < 1){
+const err24 = {instancePath:instancePath+"/signed-by",schemaPath:"#/properties/signed-by/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+let data10 = data9[i1];
+if(typeof data10 === "string"){
+if(!policyPattern2.test(data10)){
+const err25 = {instancePath:instancePath+"/signed-by/" + i1,schemaPath:"#/properties/signed-by/items/pattern",keyword:"pattern",params:{pattern: "^(https://\\S+|sha256:[0-9a-f]{64})$"},message:"must match pattern \""+"^(https://\\S+|sha256:[0-9a-f]{64})$"+"\""};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/signed-by/" + i1,schemaPath:"#/properties/signed-by/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/signed-by",schemaPath:"#/properties/signed-by/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+policyValidate1.errors = vErrors;
+return errors === 0;
+}
+
+const policySchema7 = {"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}};
+const policyPattern3 = new RegExp("^sha256:[0-9a-f]{64}$", "u");
+
+function policyValidate3(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.binding === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "binding"},message:"must have required property '"+"binding"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.rule === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.owner === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "owner"},message:"must have required property '"+"owner"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.expires === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "expires"},message:"must have required property '"+"expires"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "binding") || (key0 === "rule")) || (key0 === "reason")) || (key0 === "owner")) || (key0 === "expires"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.binding !== undefined){
+let data0 = data.binding;
+if(typeof data0 === "string"){
+if(!policyPattern3.test(data0)){
+const err6 = {instancePath:instancePath+"/binding",schemaPath:"#/properties/binding/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-f]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/binding",schemaPath:"#/properties/binding/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.rule !== undefined){
+let data1 = data.rule;
+if(typeof data1 === "string"){
+if(!policyPattern1.test(data1)){
+const err8 = {instancePath:instancePath+"/rule",schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9][a-z0-9-]{0,63}$"},message:"must match pattern \""+"^[a-z0-9][a-z0-9-]{0,63}$"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/rule",schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data2 = data.reason;
+if(typeof data2 === "string"){
+if(policyFunc0(data2) < 1){
+const err10 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.owner !== undefined){
+let data3 = data.owner;
+if(typeof data3 === "string"){
+if(policyFunc0(data3) < 1){
+const err12 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/owner",schemaPath:"#/properties/owner/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.expires !== undefined){
+let data4 = data.expires;
+if(typeof data4 === "string"){
+if(policyFunc0(data4) < 1){
+const err14 = {instancePath:instancePath+"/expires",schemaPath:"#/properties/expires/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/expires",schemaPath:"#/properties/expires/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+policyValidate3.errors = vErrors;
+return errors === 0;
+}
+
+
+function policyValidate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json" */;
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.version === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+for(const key0 in data){
+if(!((((((key0 === "version") || (key0 === "default")) || (key0 === "pending")) || (key0 === "rules")) || (key0 === "exceptions")) || (key0 === "grandfathered"))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.version !== undefined){
+if(1 !== data.version){
+const err2 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.default !== undefined){
+let data1 = data.default;
+if(!(((data1 === "asserted") || (data1 === "observed_confirmed")) || (data1 === "verified"))){
+const err3 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/level/enum",keyword:"enum",params:{allowedValues: policySchema1.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.pending !== undefined){
+let data2 = data.pending;
+if(typeof data2 === "string"){
+if(!policyPattern0.test(data2)){
+const err4 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/pattern",keyword:"pattern",params:{pattern: "^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},message:"must match pattern \""+"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.rules !== undefined){
+let data3 = data.rules;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(!(policyValidate1(data3[i0], {instancePath:instancePath+"/rules/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? policyValidate1.errors : vErrors.concat(policyValidate1.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.exceptions !== undefined){
+let data5 = data.exceptions;
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+if(!(policyValidate3(data5[i1], {instancePath:instancePath+"/exceptions/" + i1,parentData:data5,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? policyValidate3.errors : vErrors.concat(policyValidate3.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/exceptions",schemaPath:"#/properties/exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.grandfathered !== undefined){
+let data7 = data.grandfathered;
+if(Array.isArray(data7)){
+const len2 = data7.length;
+for(let i2=0; i2<len2; i2++){
+let data8 = data7[i2];
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.run === undefined){
+const err8 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "run"},message:"must have required property '"+"run"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data8.sha256 === undefined){
+const err9 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "sha256"},message:"must have required property '"+"sha256"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data8.reason === undefined){
+const err10 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+for(const key1 in data8){
+if(!(((key1 === "run") || (key1 === "sha256")) || (key1 === "reason"))){
+const err11 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data8.run !== undefined){
+let data9 = data8.run;
+if(typeof data9 === "string"){
+if(policyFunc0(data9) < 1){
+const err12 = {instancePath:instancePath+"/grandfathered/" + i2+"/run",schemaPath:"#/$defs/grandfathered/properties/run/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/grandfathered/" + i2+"/run",schemaPath:"#/$defs/grandfathered/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data8.sha256 !== undefined){
+let data10 = data8.sha256;
+if(typeof data10 === "string"){
+if(!policyPattern5.test(data10)){
+const err14 = {instancePath:instancePath+"/grandfathered/" + i2+"/sha256",schemaPath:"#/$defs/grandfathered/properties/sha256/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/grandfathered/" + i2+"/sha256",schemaPath:"#/$defs/grandfathered/properties/sha256/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data8.reason !== undefined){
+let data11 = data8.reason;
+if(typeof data11 === "string"){
+if(policyFunc0(data11) < 1){
+const err16 = {instancePath:instancePath+"/grandfathered/" + i2+"/reason",schemaPath:"#/$defs/grandfathered/properties/reason/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/grandfathered/" + i2+"/reason",schemaPath:"#/$defs/grandfathered/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/grandfathered/" + i2,schemaPath:"#/$defs/grandfathered/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/grandfathered",schemaPath:"#/properties/grandfathered/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+policyValidate0.errors = vErrors;
+return errors === 0;
+}
+
+const policySchema = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://github.com/receipt-gate/receipt-gate/blob/main/schemas/policy.schema.json","title":"receipt-gate policy file (.github/receipt-gate.yml)","description":"What each side effect must reach, read from the base commit on pull requests and merge queues (docs/policy.md). YAML 1.2, one document; this schema is its shape (what the gate checks besides: unique rule names, globs only on plain fields, fields the class binds, expiry at most 366 days out, signers among those trusted, class and verb names).","type":"object","additionalProperties":false,"required":["version"],"properties":{"version":{"description":"The policy file's version: 1.","const":1},"default":{"description":"The level required of a call that asserts a side effect, was not denied and no rule matches (default: asserted, honesty only).","$ref":"#/$defs/level"},"pending":{"description":"How long a call may wait for the export that covers it (docs/coverage.md): whole units d, h, m in that order (72h, 3d, 1d12h, 90m); 0 (the default): nothing is ever pending.","type":"string","pattern":"^(0|(?=\\d)(\\d+d)?(\\d+h)?(\\d+m)?)$"},"rules":{"description":"Rules, first match wins in file order.","type":"array","items":{"$ref":"#/$defs/rule"}},"exceptions":{"description":"Shortfalls excused, each keyed by a call's binding, with a reason, an owner and an expiry.","type":"array","items":{"$ref":"#/$defs/exception"}},"grandfathered":{"description":"Runs judged for honesty only, pinned by their bytes.","type":"array","items":{"$ref":"#/$defs/grandfathered"}}},"$defs":{"level":{"enum":["asserted","observed_confirmed","verified"]},"name":{"type":"string","pattern":"^[a-z0-9][a-z0-9-]{0,63}$"},"glob":{"type":"string","minLength":1},"rule":{"type":"object","additionalProperties":false,"required":["name","match","require"],"properties":{"name":{"description":"Unique; [a-z0-9][a-z0-9-]*, at most 64 characters.","$ref":"#/$defs/name"},"match":{"type":"object","additionalProperties":false,"required":["class"],"properties":{"class":{"description":"An action class (action.resource_type).","type":"string","minLength":1},"verb":{"description":"A verb (action.verb).","type":"string","minLength":1},"target":{"description":"Every field given must match: a plain field, one anchored glob or a list of them (* = any run of characters but /); a hashed field named without _hash, a list of raw values hashed as the agent hashes.","type":"object","minProperties":1,"additionalProperties":{"oneOf":[{"$ref":"#/$defs/glob"},{"type":"array","minItems":1,"items":{"$ref":"#/$defs/glob"}}]}}}},"require":{"$ref":"#/$defs/level"},"mode":{"description":"enforce (default): a shortfall fails the gate; warn: it is a warning.","enum":["enforce","warn"]},"signed-by":{"description":"Who must vouch for the record that verifies a call of this rule: trusted signer identities (https URIs) or key ids (sha256:…).","type":"array","minItems":1,"items":{"type":"string","pattern":"^(https://\\S+|sha256:[0-9a-f]{64})$"}}}},"exception":{"type":"object","additionalProperties":false,"required":["binding","rule","reason","owner","expires"],"properties":{"binding":{"description":"The call subject's binding.","type":"string","pattern":"^sha256:[0-9a-f]{64}$"},"rule":{"description":"The rule it excuses.","$ref":"#/$defs/name"},"reason":{"type":"string","minLength":1},"owner":{"type":"string","minLength":1},"expires":{"description":"An RFC 3339 date (00:00 UTC) or date-time; at most 366 days after the verification time.","type":"string","minLength":1}}},"grandfathered":{"type":"object","additionalProperties":false,"required":["run","sha256","reason"],"properties":{"run":{"description":"The run's path, as the report names it.","type":"string","minLength":1},"sha256":{"description":"Hex sha256 of the run file's bytes.","type":"string","pattern":"^[0-9a-f]{64}$"},"reason":{"type":"string","minLength":1}}}}};
 
 ;// CONCATENATED MODULE: ./src/read/shapes.ts
 
@@ -5087,6 +6071,7 @@ const decisionTuple = (d, rel) => [
     d.denied,
     providerTuple(d.provider),
     d.succeeded,
+    d.labels,
 ];
 const recordTuple = (r, rel) => [
     ...loc(r.loc, rel),
@@ -5105,6 +6090,7 @@ function encodeRead(evidence, rel) {
                 artifact: evidence.run.artifact,
                 decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
                 attestation: evidence.run.attestation ?? null,
+                sha256: evidence.run.sha256 ?? null,
             }
             : null,
         records: evidence.records.map((x) => recordTuple(x, rel)),
@@ -5131,7 +6117,7 @@ function projectionOf(t) {
     return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
 function decisionOf(tuple, rel) {
-    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded] = tuple;
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels] = tuple;
     const projection = projectionOf(projected);
     // SAME is written only for a member equal to the subject's: a subject is there.
     const subject = subjectOf(projection)?.subject ?? null;
@@ -5146,6 +6132,7 @@ function decisionOf(tuple, rel) {
         denied,
         provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
         succeeded,
+        labels,
     };
 }
 function recordOf(t, rel) {
@@ -5155,11 +6142,17 @@ function recordOf(t, rel) {
 /** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
 function wire_decodeRead(text, rel) {
     const w = JSON.parse(text);
-    const run = w.run
-        ? w.run.attestation === null
-            ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) }
-            : { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)), attestation: w.run.attestation }
-        : null;
+    let run = null;
+    if (w.run) {
+        const { artifact, attestation, sha256 } = w.run;
+        const decisions = w.run.decisions.map((d) => decisionOf(d, rel));
+        run = {
+            artifact,
+            decisions,
+            ...(attestation === null ? {} : { attestation }),
+            ...(sha256 === null ? {} : { sha256 }),
+        };
+    }
     return { run, records: w.records.map((r) => recordOf(r, rel)), findings: w.findings, digests: w.digests };
 }
 
@@ -5665,6 +6658,7 @@ async function evidence_readEvidence(task, setup) {
             artifact: read.run.artifact,
             decisions: read.run.decisions,
             attestation: attestationOf((0,trust/* combine */.kg)(decisions.map((c) => forRecord(c, 0))), read),
+            ...(read.sha256 === undefined ? {} : { sha256: read.sha256 }),
         }
         : null;
     return { run, records, findings: out.findings, digests: out.digests };

@@ -103,6 +103,8 @@ export interface RunContext {
   readonly workspace: string;
   /** The repository's default branch, from the event payload (null when it names none). */
   readonly defaultBranch: string | null;
+  /** A pull request's or a merge group's base commit (where the policy and trust material are read), or null. */
+  readonly baseSha: string | null;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -123,6 +125,7 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
   const head = pr && isObject(pr['head']) ? str(pr['head']['sha']) : null;
   const base = pr && isObject(pr['base']) ? str(pr['base']['sha']) : null;
   const mg = isObject(entry['merge_group']) ? str(entry['merge_group']['head_sha']) : null;
+  const mgBase = isObject(entry['merge_group']) ? str(entry['merge_group']['base_sha']) : null;
   const wr = isObject(entry['workflow_run']) ? str(entry['workflow_run']['head_sha']) : null;
   return {
     owner: str(owner),
@@ -135,5 +138,6 @@ export function readContext(env: NodeJS.ProcessEnv, cwd: string): RunContext {
     apiUrl: env['GITHUB_API_URL'] ?? 'https://api.github.com',
     workspace: env['GITHUB_WORKSPACE'] ?? cwd,
     defaultBranch: isObject(entry['repository']) ? str(entry['repository']['default_branch']) : null,
+    baseSha: base ?? mgBase,
   };
 }

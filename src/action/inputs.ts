@@ -9,14 +9,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Result } from '../core/result.js';
 import { nearestName } from '../core/text.js';
+import { instantOf } from '../core/time.js';
 import { buildSettings, type GateInputs } from '../gate/settings/build.js';
 import { DEFAULTS, type OptionName } from '../gate/settings/defaults.js';
 import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/parsers.js';
 import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
+import type { PolicyGiven } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
 import { resourceUriFromEnv } from '../report/verification-summary.js';
 import { parsePrivateKey, type SigningKey } from '../tools/signing.js';
 import type { RunContext } from './github-client.js';
+import type { Given } from './repo-files.js';
 
 type AnnotationMode = 'auto' | 'check-run' | 'workflow-commands' | 'off';
 /** Which calls get an annotation. */
@@ -87,13 +90,63 @@ function refuseUnknownInputs(env: NodeJS.ProcessEnv, known: ReadonlySet<string>)
   }
 }
 
+/** Reads repository files where a pull request cannot edit them (action/repo-files.ts). */
+type Files = { read(rel: string): Promise<Given> };
+
+/** The files the settings read from the repository: the policy file and the trusted root, as the event says to read them. */
+interface Read {
+  readonly policy: PolicyGiven;
+  readonly trustedRoot: Parameters<typeof buildSettings>[0]['trustedRoot'];
+}
+
+/** A repository path an input names, relative to the workspace (never out of it). */
+function repoPath(workspace: string, name: OptionName, value: string): string {
+  const abs = path.resolve(workspace, value);
+  const rel = path.relative(workspace, abs);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UsageError('path', `${name}: "${value}" is outside the workspace`);
+  return rel.split(path.sep).join('/');
+}
+
+async function readFiles(input: (name: string) => string, ctx: RunContext, files: Files): Promise<Read> {
+  const workspace = path.resolve(ctx.workspace);
+  const policyValue = input('policy') || DEFAULTS.policy;
+  const explicit = input('policy') !== '' && input('policy') !== DEFAULTS.policy;
+  const policyFile = await files.read(repoPath(workspace, 'policy', policyValue));
+  let policy: PolicyGiven;
+  if (policyFile.kind === 'absent' || (policyFile.kind === 'pull' && !policyFile.base && !policyFile.head)) {
+    if (explicit)
+      throw new UsageError(
+        'path',
+        `policy: "${policyValue}" does not exist (a missing default means no policy file; an explicit one must exist)`,
+      );
+    policy = { kind: 'none' };
+  } else policy = policyFile;
+  const rootValue = input('trusted-root');
+  let trustedRoot: Read['trustedRoot'] = null;
+  if (rootValue !== '') {
+    const root = await files.read(repoPath(workspace, 'trusted-root', rootValue));
+    if (root.kind === 'absent') throw new UsageError('path', `trusted-root: "${rootValue}" does not exist`);
+    trustedRoot = root;
+  }
+  return { policy, trustedRoot };
+}
+
 /** The action's inputs → its settings, or the usage problem naming the input (never an exception). */
-export function readSettings(
+export async function readSettings(
   input: (name: string) => string,
   ctx: RunContext,
   env: NodeJS.ProcessEnv,
-): Result<ActionSettings, UsageProblem> {
-  return usage(() => settingsOf(input, ctx, env));
+  files: Files,
+  now: Date = new Date(),
+): Promise<Result<ActionSettings, UsageProblem>> {
+  let read: Read;
+  try {
+    read = await readFiles(input, ctx, files);
+  } catch (error) {
+    if (error instanceof UsageError) return { ok: false, reason: { code: error.code, message: error.message } };
+    throw error;
+  }
+  return usage(() => settingsOf(input, ctx, env, read, now));
 }
 
 /** An input given as a list, or null when it is empty or the default (then it was not given explicitly). */
@@ -106,11 +159,13 @@ function listGiven(raw: string, name: OptionName): readonly string[] | null {
 function gateInputs(
   input: (name: string) => string,
   get: (name: OptionName) => string,
-  workspace: string,
-  cwd: string,
+  places: { readonly workspace: string; readonly cwd: string },
   ctx: RunContext,
   env: NodeJS.ProcessEnv,
+  read: Read,
+  now: Date,
 ): GateInputs {
+  const { workspace, cwd } = places;
   const pem = (name: OptionName) => (get(name).trim() === '' ? [] : [{ name, pem: get(name) }]);
   const flag = (name: OptionName): boolean | null => (input(name) === '' ? null : parseBool(name, input(name)));
   return {
@@ -128,6 +183,7 @@ function gateInputs(
       sourceRepository: 'GITHUB_REPOSITORY',
       sourceRefs: 'source-refs',
       issuer: 'certificate-oidc-issuer',
+      trustedRoot: 'trusted-root',
       limitsPrefix: '',
     },
     cwd,
@@ -153,12 +209,14 @@ function gateInputs(
       sourceRefs: parseList(get('source-refs')),
       defaultRef: `refs/heads/${ctx.defaultBranch ?? 'main'}`,
       issuer: get('certificate-oidc-issuer'),
-      trustedRoot: get('trusted-root') === '' ? null : path.resolve(workspace, get('trusted-root')),
     },
+    trustedRoot: read.trustedRoot,
+    policy: read.policy,
+    now: instantOf(now),
   };
 }
 
-function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJS.ProcessEnv): ActionSettings {
+function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJS.ProcessEnv, read: Read, now: Date): ActionSettings {
   refuseUnknownInputs(env, new Set(Object.keys(DEFAULTS)));
   // '' when not set: the runner fills in action.yml's default, a local run may not, so an empty value means the default (github-token aside).
   const get = (name: OptionName): string => input(name) || (name === 'github-token' ? '' : DEFAULTS[name]);
@@ -186,7 +244,7 @@ function settingsOf(input: (name: string) => string, ctx: RunContext, env: NodeJ
     ['vsa', vsa?.envelope ?? null],
   ]);
   return {
-    gate: buildSettings(gateInputs(input, get, workspace, cwd, ctx, env)),
+    gate: buildSettings(gateInputs(input, get, { workspace, cwd }, ctx, env, read, now)),
     annotations: parseChoice('annotations', get('annotations'), ['auto', 'check-run', 'workflow-commands', 'off'] as const),
     annotate: parseChoice('annotate', get('annotate'), ['all', 'failures'] as const),
     checkRunId: checkRunId === '' ? null : checkRunId,

@@ -24,6 +24,7 @@ import { writeWhole } from '../tools/write.js';
 import { VERSION } from '../version.js';
 import { octokitApi, type RunContext, readContext } from './github-client.js';
 import { type ActionSettings, readSettings } from './inputs.js';
+import { repoFiles } from './repo-files.js';
 
 /** Input paths relative to the working directory, as repository paths. */
 const prefixed = (inputs: ReadonlyMap<string, string>, prefix: string): ReadonlyMap<string, string> =>
@@ -197,7 +198,11 @@ export async function run(
   now: () => Date = () => new Date(),
 ): Promise<void> {
   const ctx = readContext(env, cwd);
-  const read = readSettings((name) => core.getInput(name), ctx, env);
+  const token = core.getInput('github-token');
+  // One client for the run, made when first needed: the base's policy (on a pull request) and the check run.
+  let client: Promise<GitHubApi> | null = null;
+  const api = (): Promise<GitHubApi> => (client ??= octokitApi(token, ctx.apiUrl, (m) => core.info(line(m))));
+  const read = await readSettings((name) => core.getInput(name), ctx, env, repoFiles(ctx, token, api), now());
   if (!read.ok) {
     // `if: always()` steps can tell a misconfigured gate from a failed one.
     core.setOutput('result', 'error');
@@ -227,16 +232,7 @@ export async function run(
     reportDigest: digest,
   };
   const annotations = buildAnnotations(report, settings.prefix, settings.annotate);
-  const checkRun = await annotate(
-    core,
-    settings,
-    ctx,
-    report,
-    annotations,
-    () => octokitApi(settings.token, ctx.apiUrl, (m) => core.info(line(m))),
-    summary,
-    now,
-  );
+  const checkRun = await annotate(core, settings, ctx, report, annotations, api, summary, now);
   core.setOutput('check-run-id', checkRun?.id ?? '');
   core.setOutput('check-run-url', checkRun?.url ?? '');
   if (settings.summary && env['GITHUB_STEP_SUMMARY']) {

@@ -32,3 +32,10 @@ export function readInputs(files: readonly string[], limits: ReadLimits): ToolIn
     return { name: file, bytes: got.value };
   });
 }
+
+/** The text of a file a flag names (a trusted root), within the file limit. */
+export function readTextFile(flag: string, file: string, limits: ReadLimits = DEFAULT_LIMITS): string {
+  const got = readNamedFile(file, limits);
+  if (!got.ok) throw new UsageError('file', `${flag} ${file}: ${got.reason}`);
+  return got.value.toString('utf8');
+}

@@ -4,12 +4,13 @@ import { attestBundle } from './commands/attest-bundle.js';
 import { hash } from './commands/hash.js';
 import { importExports } from './commands/import.js';
 import { keygen } from './commands/keygen.js';
+import { policy } from './commands/policy.js';
 import { sign } from './commands/sign.js';
 import { verify } from './commands/verify.js';
 import { verifyAttestation } from './commands/verify-attestation.js';
 import type { CommandSpec } from './options.js';
 
-const COMMANDS: readonly Command[] = [verify, verifyAttestation, attestBundle, keygen, sign, importExports, hash];
+const COMMANDS: readonly Command[] = [verify, policy, verifyAttestation, attestBundle, keygen, sign, importExports, hash];
 
 /** Every command's option table. */
 export const COMMAND_SPECS: readonly CommandSpec[] = COMMANDS.map((c) => c.spec);

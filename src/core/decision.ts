@@ -6,7 +6,22 @@ import { readClaim } from './claims.js';
 import { hasOwn, isObject, type JsonObject } from './json.js';
 import type { Location } from './location.js';
 import type { DecisionInput } from './model.js';
-import { project } from './projection.js';
+import { boundFields, project } from './projection.js';
+
+/** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
+const LABELS = 32;
+function labelsOf(actionClass: unknown, target: unknown): JsonObject | null {
+  if (typeof actionClass !== 'string' || boundFields(actionClass) || !isObject(target)) return null;
+  const out: { [field: string]: string } = {};
+  let n = 0;
+  for (const field of Object.keys(target)) {
+    const value = target[field];
+    if (typeof value !== 'string') continue;
+    if (++n > LABELS) break;
+    out[field] = value;
+  }
+  return out;
+}
 
 export function prepareDecision(loc: Location, index: number, decision: JsonObject): DecisionInput {
   const tool = decision['tool'];
@@ -26,5 +41,6 @@ export function prepareDecision(loc: Location, index: number, decision: JsonObje
     denied: isObject(value) && (value['effect'] === 'deny' || value['effect'] === 'error') ? value['effect'] : false,
     provider: given === null || typeof given === 'string' ? given : { invalid: true },
     succeeded: isObject(response) && response['status'] === 'success',
+    labels: labelsOf(isObject(action) ? action['resource_type'] : undefined, target),
   };
 }

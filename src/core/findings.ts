@@ -49,9 +49,46 @@ export const FINDINGS = {
   },
   policy_unmet: {
     severity: 'error',
+    option: { when: 'under a rule of `mode: warn`', severity: 'warning' },
     title: 'Required level not reached',
-    help: 'A required level (--require / require) is above the level the call earned.',
+    help: "A required level (the policy file's rule or default, or --require / require) is above the level the call earned, or the record that verified it is not from a signer the rule names.",
     shortfall: true,
+  },
+  policy_invalid: {
+    severity: 'error',
+    title: 'Policy file invalid',
+    help: "The policy file does not parse or breaks its rules (docs/policy.md); located in the file. The policy in effect invalid stops the gate (a configuration error); a pull request's own invalid policy fails it.",
+    about: 'file',
+  },
+  policy_excepted: {
+    severity: 'notice',
+    title: 'Shortfall excused by an exception',
+    help: 'A call falls short of its rule and a live exception of the policy file excuses it (its reason and owner are named). It never excuses an honesty failure.',
+  },
+  exception_expired: {
+    severity: 'error',
+    title: 'Exception expired',
+    help: 'An exception of the policy file would excuse a call but has expired: the call fails as usual. Renew it with a new reason, or fix the call.',
+  },
+  exception_expiring: {
+    severity: 'warning',
+    title: 'Exception expiring soon',
+    help: 'An exception of the policy file expires within 14 days: renew it or fix what it excuses before it does.',
+  },
+  exception_unused: {
+    severity: 'warning',
+    title: 'Exception excuses nothing',
+    help: 'An exception of the policy file excused no call: prune it.',
+  },
+  grandfather_stale: {
+    severity: 'warning',
+    title: 'Grandfathered run absent or changed',
+    help: 'A grandfathered entry of the policy file names a run that is not among the runs, or whose bytes changed: it grandfathers nothing, and a changed run is judged in full.',
+  },
+  policy_changed: {
+    severity: 'notice',
+    title: 'Pull request changes the policy',
+    help: 'This pull request changes the policy file (or trust material read at the base): the change takes effect after merge; its effect on the committed corpus is shown.',
   },
   verified_not_reproduced: {
     severity: 'error',
@@ -98,6 +135,21 @@ export const FINDINGS = {
     severity: 'warning',
     title: 'Required-level rule applies to no call',
     help: 'A required-level rule matches no call that asserts a side effect (a misspelt class or verb must not silently turn a requirement off).',
+  },
+  effect_not_logged: {
+    severity: 'error',
+    title: 'Side effect the provider never logged',
+    help: "An export's coverage statement covers the call's time and scope and holds no record for it: the side effect the agent asserted is not in the provider's log (or was done under another identity). Never excused.",
+  },
+  pending: {
+    severity: 'notice',
+    title: 'Export not due yet',
+    help: "The call is newer than every export that could cover it and younger than the policy's pending: its requirement waits for the next export.",
+  },
+  trusted_root_stale: {
+    severity: 'warning',
+    title: 'Shipped trusted root is old',
+    help: 'The Sigstore trusted root shipped with receipt-gate was taken more than 180 days ago: update receipt-gate or pass a fresh trusted-root.',
   },
   imported_twice: {
     severity: 'notice',

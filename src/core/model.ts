@@ -4,6 +4,7 @@ import type { JsonObject } from './json.js';
 import type { Location } from './location.js';
 import type { Policy } from './policy.js';
 import type { Projection } from './projection.js';
+import type { Instant } from './time.js';
 import type { TrustCode, Voucher } from './trust.js';
 
 /**
@@ -35,6 +36,8 @@ export interface DecisionInput {
   readonly provider: string | null | { readonly invalid: true };
   /** response.status is "success" (what a confirming read needs). */
   readonly succeeded: boolean;
+  /** For a class outside the binding table: action.target's string members (what a policy rule's plain fields match); null otherwise. */
+  readonly labels: JsonObject | null;
 }
 
 /**
@@ -56,6 +59,8 @@ export interface RunInput {
   readonly decisions: readonly DecisionInput[];
   /** Its producer attestation (absent: none). */
   readonly attestation?: Attestation;
+  /** Hex sha256 of the run file's bytes, when it was hashed (a verdict, or a policy that grandfathers runs). */
+  readonly sha256?: string;
 }
 
 /**
@@ -106,6 +111,8 @@ export interface IdentityTrust {
   readonly sourceRepository: string;
   readonly sourceRefs: readonly string[];
   readonly issuer: string;
+  /** Hex sha256 of each trusted root in force (the shipped one, or each of a trusted-root file's), so verdicts under different roots never look alike. */
+  readonly roots?: readonly string[];
 }
 
 export interface VerifyOptions {
@@ -115,4 +122,6 @@ export interface VerifyOptions {
   readonly strictObserved: boolean;
   /** Required levels (§7); none: honesty only. */
   readonly policy?: Policy;
+  /** The verification time (exceptions' expiry, pending exports); absent: the epoch's start is never used, the caller always gives it. */
+  readonly now?: Instant;
 }

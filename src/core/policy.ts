@@ -1,134 +1,247 @@
 /**
- * Required levels (§7): what evidence each kind of side effect must reach. Rules `SELECTOR=LEVEL`
- * with SELECTOR one of `*`, `CLASS`, `CLASS:VERB`; the most specific rule that matches a call
- * applies. Selectors are parsed once (CLASS:VERB splits at the first `:`) and matched by equality
- * of class and verb, never as text, so a class that itself contains `:` cannot pick up a rule
- * written for another class. A rule applies to calls that assert a side effect and were not
- * denied; by default there are none and the gate enforces honesty only.
+ * Required levels (semantics §7, docs/policy.md): what evidence each kind of side effect must reach.
+ * Two sources make the same `Policy`: the `require` input's rules (`SELECTOR=LEVEL`, the most
+ * specific that matches applies) and a committed policy file (named rules matching by class, verb
+ * and target, the first that matches applies, a default level, modes, signers, exceptions,
+ * grandfathered runs, how long a call may wait for its export). Selectors are parsed, never
+ * compared as text; target globs are matched by a parsed form too, and raw values of hashed fields
+ * are hashed as the agent hashes them. A rule applies to calls that assert a side effect and were
+ * not denied; with no rule at all the gate enforces honesty only.
  */
 
+import type { JsonObject } from './json.js';
+import type { Location } from './location.js';
 import { KNOWN_CLASSES, PRODUCER_VERBS } from './projection.js';
 import type { Result } from './result.js';
-import { cmp, nearestName } from './text.js';
+import { asciiLower, cmp, nearestName } from './text.js';
+import type { Instant } from './time.js';
 import { isLevel, LEVELS, type Level } from './vocabulary.js';
 
+/** What a shortfall is: an error (enforce) or a warning (warn: "would fail under enforce"). */
+export type Mode = 'enforce' | 'warn';
+
+/** A condition on one field of a call's target. */
+export type FieldTest =
+  /** A plain field: the call's target has it as a string and one glob matches it whole. */
+  | { readonly kind: 'glob'; readonly field: string; readonly globs: readonly string[]; readonly caseless: boolean }
+  /** A hashed field (`key_title` → `key_title_hash`): the call's value equals the hash of a listed raw value. */
+  | { readonly kind: 'hash'; readonly field: string; readonly hashes: ReadonlySet<string> };
+
 export interface Rule {
-  /** As written: `*`, `github_deploy_key` or `github_deploy_key:create`. */
+  /** The file's name for it; for a `require` rule, its selector. */
+  readonly name: string;
+  /** As a selector is written: `*`, `CLASS` or `CLASS:VERB`. */
   readonly selector: string;
+  /** The class it matches (null: every class). */
+  readonly actionClass: string | null;
+  /** The verb it matches (null: every verb). */
+  readonly verb: string | null;
+  readonly target: readonly FieldTest[];
   readonly level: Level;
+  readonly mode: Mode;
+  /** Who must vouch for the record that verifies a call of this rule (identities or key ids); null: any trusted signer. */
+  readonly signedBy: readonly string[] | null;
+  /** Where the policy file states it (null: a `require` rule, named by its input). */
+  readonly at: Location | null;
 }
 
-/** A rule's parsed selector: every class (`*`), one class, or one class and one verb. */
-type Selector =
-  | { readonly kind: 'any' }
-  | { readonly kind: 'class'; readonly cls: string }
-  | { readonly kind: 'verb'; readonly cls: string; readonly verb: string };
+/** An excused shortfall: one call (by its binding) of one rule, until it expires. */
+export interface PolicyException {
+  readonly binding: string;
+  readonly rule: string;
+  readonly reason: string;
+  readonly owner: string;
+  readonly expires: Instant;
+  /** As written in the file. */
+  readonly expiresText: string;
+  readonly at: Location;
+}
 
-interface Parsed {
-  readonly rule: Rule;
-  readonly selector: Selector;
+/** A run judged for honesty only, while its bytes are these. */
+export interface Grandfathered {
+  readonly run: string;
+  readonly sha256: string;
+  readonly reason: string;
+  readonly at: Location;
+}
+
+/** Where a policy file was read from: its path, the commit (null: the file on disk) and its bytes' sha256 (bare hex). */
+export interface PolicySource {
+  readonly path: string;
+  readonly commit: string | null;
+  readonly sha256: string;
 }
 
 export interface Policy {
+  /** `none`: honesty only; `require`: the input's rules (most specific wins); `file`: a policy file (first match wins). */
+  readonly kind: 'none' | 'require' | 'file';
   readonly rules: readonly Rule[];
-  /** The rules with their selectors parsed (the same order). */
-  readonly parsed: readonly Parsed[];
+  /** The level of a call no rule matches (a policy file's `default`); null: none required. */
+  readonly defaultLevel: Level | null;
+  /** How long a call may wait for its export (seconds; 0: nothing is ever pending). */
+  readonly pendingSeconds: number;
+  readonly exceptions: readonly PolicyException[];
+  readonly grandfathered: readonly Grandfathered[];
+  readonly source: PolicySource | null;
 }
 
-export const NO_POLICY: Policy = { rules: [], parsed: [] };
+export const NO_POLICY: Policy = {
+  kind: 'none',
+  rules: [],
+  defaultLevel: null,
+  pendingSeconds: 0,
+  exceptions: [],
+  grandfathered: [],
+  source: null,
+};
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
 
-function selectorOf(text: string): Selector | null {
-  if (text === '*') return { kind: 'any' };
+/** A selector's class and verb (null: any), or null when it is not `*`, `CLASS` or `CLASS:VERB`. */
+function selectorOf(text: string): { readonly actionClass: string | null; readonly verb: string | null } | null {
+  if (text === '*') return { actionClass: null, verb: null };
   const colon = text.indexOf(':');
-  if (colon < 0) return NAME.test(text) ? { kind: 'class', cls: text } : null;
-  const cls = text.slice(0, colon);
+  if (colon < 0) return NAME.test(text) ? { actionClass: text, verb: null } : null;
+  const actionClass = text.slice(0, colon);
   const verb = text.slice(colon + 1);
-  return NAME.test(cls) && NAME.test(verb) ? { kind: 'verb', cls, verb } : null;
+  return NAME.test(actionClass) && NAME.test(verb) ? { actionClass, verb } : null;
 }
 
-/** Parse rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
+/** The `require` input's rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
 export function parsePolicy(texts: readonly string[]): Result<Policy> {
-  const parsed: Parsed[] = [];
+  const rules: Rule[] = [];
   const seen = new Set<string>();
   for (const text of texts) {
-    const source = text.trim();
-    const eq = source.indexOf('=');
-    if (eq < 0) return { ok: false, reason: `"${source}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
-    const selectorText = source.slice(0, eq).trim();
-    const level = source.slice(eq + 1).trim();
+    const written = text.trim();
+    const eq = written.indexOf('=');
+    if (eq < 0) return { ok: false, reason: `"${written}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
+    const selectorText = written.slice(0, eq).trim();
+    const level = written.slice(eq + 1).trim();
     const selector = selectorOf(selectorText);
-    if (!selector) return { ok: false, reason: `"${source}": the selector must be *, CLASS or CLASS:VERB` };
-    if (!isLevel(level)) return { ok: false, reason: `"${source}": the level must be one of ${LEVELS.join(', ')}` };
-    if (seen.has(selectorText)) return { ok: false, reason: `"${source}": a second rule for ${selectorText}` };
+    if (!selector) return { ok: false, reason: `"${written}": the selector must be *, CLASS or CLASS:VERB` };
+    if (!isLevel(level)) return { ok: false, reason: `"${written}": the level must be one of ${LEVELS.join(', ')}` };
+    if (seen.has(selectorText)) return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
     seen.add(selectorText);
-    parsed.push({ rule: { selector: selectorText, level }, selector });
+    rules.push({ name: selectorText, selector: selectorText, ...selector, target: [], level, mode: 'enforce', signedBy: null, at: null });
   }
-  return { ok: true, value: { rules: parsed.map((p) => p.rule), parsed } };
+  return { ok: true, value: rules.length === 0 ? NO_POLICY : { ...NO_POLICY, kind: 'require', rules } };
 }
 
-/** Whether a rule's selector matches a call of this class and verb. */
-function matches(selector: Selector, actionClass: string | null, verb: string | null): boolean {
-  if (selector.kind === 'any') return true;
-  if (selector.kind === 'class') return actionClass === selector.cls;
-  return actionClass === selector.cls && verb === selector.verb;
+/** A glob as a pattern: `*` is any run of characters but `/`, the empty run included; nothing else is special. */
+function globPattern(glob: string, caseless: boolean): RegExp {
+  const parts = (caseless ? asciiLower(glob) : glob).split('*').map((p) => p.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]*')}$`, 's');
 }
 
-const SPECIFICITY: { readonly [K in Selector['kind']]: number } = { verb: 0, class: 1, any: 2 };
-
-/** The rule for a call of this class and verb (null when it has none), the most specific first. */
-export function ruleFor(policy: Policy, actionClass: string | null, verb: string | null): Rule | null {
-  let best: Parsed | null = null;
-  for (const p of policy.parsed) {
-    if (!matches(p.selector, actionClass, verb)) continue;
-    if (!best || SPECIFICITY[p.selector.kind] < SPECIFICITY[best.selector.kind]) best = p;
-  }
-  return best?.rule ?? null;
+/** Patterns made once per glob (a rule is asked about every call). */
+const patterns = new Map<string, RegExp>();
+function globMatches(glob: string, text: string, caseless: boolean): boolean {
+  const key = `${caseless ? 'i' : 's'}${glob}`;
+  let pattern = patterns.get(key);
+  if (!pattern) patterns.set(key, (pattern = globPattern(glob, caseless)));
+  return pattern.test(caseless ? asciiLower(text) : text);
 }
 
-/** The rules whose selector matches none of these calls (class and verb of each call a rule could apply to). */
-export function unusedRules(
-  policy: Policy,
-  calls: Iterable<{ readonly actionClass: string | null; readonly verb: string | null }>,
-): Rule[] {
-  const unused = new Set(policy.parsed);
+/** What a rule is matched against: a call's class, verb and target fields (bound fields, or a class outside the table's string fields). */
+export interface CallFacts {
+  readonly actionClass: string | null;
+  readonly verb: string | null;
+  readonly target: JsonObject | null;
+}
+
+function testHolds(test: FieldTest, target: JsonObject | null): boolean {
+  const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
+  if (typeof value !== 'string') return false;
+  if (test.kind === 'hash') return test.hashes.has(value);
+  return test.globs.some((glob) => globMatches(glob, value, test.caseless));
+}
+
+/** Whether a rule matches a call of this class, verb and target. */
+function ruleMatches(rule: Rule, call: CallFacts): boolean {
+  if (rule.actionClass !== null && call.actionClass !== rule.actionClass) return false;
+  if (rule.verb !== null && call.verb !== rule.verb) return false;
+  for (const test of rule.target) if (!testHolds(test, call.target)) return false;
+  return true;
+}
+
+/** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
+const specificity = (r: Rule): number => (r.verb !== null ? 0 : r.actionClass !== null ? 1 : 2);
+
+/** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */
+export function ruleFor(policy: Policy, call: CallFacts): Rule | null {
+  if (policy.kind === 'file') return policy.rules.find((r) => ruleMatches(r, call)) ?? null;
+  let best: Rule | null = null;
+  for (const r of policy.rules) if (ruleMatches(r, call) && (!best || specificity(r) < specificity(best))) best = r;
+  return best;
+}
+
+/** The rules that match none of these calls (each a call a rule could apply to). */
+export function unusedRules(policy: Policy, calls: Iterable<CallFacts>): Rule[] {
+  const unused = new Set(policy.rules);
   if (unused.size === 0) return [];
-  for (const c of calls) {
-    for (const p of unused) if (matches(p.selector, c.actionClass, c.verb)) unused.delete(p);
+  for (const call of calls) {
+    if (policy.kind === 'file') {
+      // In a file a call uses its first match only: a rule shadowed for every call is unused.
+      const first = policy.rules.find((r) => ruleMatches(r, call));
+      if (first) unused.delete(first);
+    } else for (const r of unused) if (ruleMatches(r, call)) unused.delete(r);
     if (unused.size === 0) break;
   }
-  return policy.parsed.filter((p) => unused.has(p)).map((p) => p.rule);
+  return policy.rules.filter((r) => unused.has(r));
 }
 
 /**
- * A typo must not silently turn a requirement off (§7): a rule whose CLASS is neither a class of the
- * §2 table nor a class of the input, or whose VERB is neither a verb the producer writes for that
+ * A typo must not silently turn a requirement off (§7): a rule whose class is neither a class of the
+ * §2 table nor a class of the input, or whose verb is neither a verb the producer writes for that
  * class nor a verb of the input for it, is refused, with the nearest known name suggested.
  * @param seen every class of the input, with its verbs
  */
-export function checkRuleNames(policy: Policy, seen: ReadonlyMap<string, ReadonlySet<string>>): Result {
-  for (const p of policy.parsed) {
-    const selector = p.selector;
-    if (selector.kind === 'any') continue;
-    const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
-    if (!classes.has(selector.cls)) {
-      const near = nearestName(selector.cls, classes);
+export function checkRuleNames(
+  policy: Policy,
+  seen: ReadonlyMap<string, ReadonlySet<string>>,
+): Result<undefined, { readonly rule: Rule; readonly message: string }> {
+  const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
+  for (const rule of policy.rules) {
+    const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
+    if (rule.actionClass === null) continue;
+    if (!classes.has(rule.actionClass)) {
+      const near = nearestName(rule.actionClass, classes);
       return {
         ok: false,
-        reason: `"${p.rule.selector}=${p.rule.level}": no action class ${JSON.stringify(selector.cls)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(cmp).join(', ')}`}`,
+        reason: {
+          rule,
+          message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(cmp).join(', ')}`}`,
+        },
       };
     }
-    if (selector.kind === 'verb') {
-      const verbs = new Set([...(PRODUCER_VERBS.get(selector.cls) ?? []), ...(seen.get(selector.cls) ?? [])]);
-      if (!verbs.has(selector.verb)) {
-        const near = nearestName(selector.verb, verbs);
+    if (rule.verb !== null) {
+      const verbs = new Set([...(PRODUCER_VERBS.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
+      if (!verbs.has(rule.verb)) {
+        const near = nearestName(rule.verb, verbs);
         return {
           ok: false,
-          reason: `"${p.rule.selector}=${p.rule.level}": no verb ${JSON.stringify(selector.verb)} for ${selector.cls} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${selector.cls}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(cmp).join(', ')}` : ''}`,
+          reason: {
+            rule,
+            message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(cmp).join(', ')}` : ''}`,
+          },
         };
       }
     }
   }
   return { ok: true };
+}
+
+/** A rule as the report's policy names it: a `require` rule as before, a file's rule with what it matches. */
+export function ruleJson(rule: Rule): JsonObject {
+  if (rule.at === null) return { selector: rule.selector, level: rule.level };
+  const target: { [field: string]: readonly string[] } = {};
+  for (const test of rule.target) target[test.field] = test.kind === 'glob' ? test.globs : [...test.hashes].sort(cmp);
+  return {
+    name: rule.name,
+    selector: rule.selector,
+    level: rule.level,
+    mode: rule.mode,
+    ...(rule.target.length > 0 ? { target } : {}),
+    ...(rule.signedBy ? { signed_by: rule.signedBy } : {}),
+  };
 }

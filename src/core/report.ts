@@ -1,6 +1,7 @@
 /** The report: the one value every reporter renders. Its JSON form is `schemas/report.schema.json`. */
 import type { Finding } from './findings.js';
-import type { Rule } from './policy.js';
+import type { JsonObject } from './json.js';
+import type { PolicySource } from './policy.js';
 import type { TrustCode } from './trust.js';
 import type { Level, RecordOutcome } from './vocabulary.js';
 
@@ -26,14 +27,26 @@ export interface CallJson {
   readonly record: { readonly file: string; readonly line: number; readonly provider: string; readonly record_id: string } | null;
   /** Why the call earned exactly this level. */
   readonly reason: string;
+  /** The policy rule that applies (its name; a `require` rule: its selector), or null (none, or the default). */
+  readonly rule: string | null;
+  /** How a shortfall is judged: enforce (an error) or warn (a warning); null: nothing is required. */
+  readonly mode: 'enforce' | 'warn' | null;
+  /** The exception that excuses its shortfall (`path:line` in the policy file), or null. */
+  readonly excepted: string | null;
+  /** Its run is grandfathered: judged for honesty only. */
+  readonly grandfathered: boolean;
 }
 
 /** A call as the reporters see it: its JSON form, its own findings and whether it falls short. */
 export interface CallReport extends CallJson {
   /** The findings about this call, in report order (the JSON form lists every finding once, in `findings`). */
   readonly findings: readonly Finding[];
-  /** Its earned level ranks below its required level. */
+  /** It falls short of its requirement under an enforced rule (not excused). */
   readonly below_required: boolean;
+  /** It falls short under a rule of mode warn (not excused). */
+  readonly warned: boolean;
+  /** Its export is not due yet: its requirement waits (docs/coverage.md). */
+  readonly pending: boolean;
 }
 
 export interface RecordReport {
@@ -98,8 +111,14 @@ export type Totals = {
   readonly no_effect: number;
   /** The weakest level earned across every call that asserts a side effect; null when none does. */
   readonly weakest_level: Level | null;
-  /** Calls below their required level. */
+  /** Calls below their required level, under an enforced rule (excused ones aside). */
   readonly policy_unmet: number;
+  /** Calls below their required level under a rule of mode warn. */
+  readonly policy_warned: number;
+  /** Calls whose shortfall an exception excuses. */
+  readonly excepted: number;
+  /** Calls of grandfathered runs. */
+  readonly grandfathered: number;
   readonly records: number;
 } & { readonly [O in RecordOutcome]: number } & {
   readonly errors: number;
@@ -108,7 +127,14 @@ export type Totals = {
 };
 
 interface ReportPolicy {
-  readonly rules: readonly Rule[];
+  /** Where the policy file in effect was read from (absent: none; the `require` input's rules or honesty only). */
+  readonly source?: PolicySource;
+  readonly rules: readonly JsonObject[];
+  /** A policy file's default level, pending (seconds), and how many exceptions and grandfathered entries it holds. */
+  readonly default?: Level | null;
+  readonly pending?: number;
+  readonly exceptions?: number;
+  readonly grandfathered?: number;
   readonly trusted_signers: readonly string[];
   readonly trusted_producers: readonly string[];
   readonly allow_unmatched_records: boolean;
@@ -120,12 +146,15 @@ interface ReportPolicy {
     readonly source_repository: string;
     readonly source_refs: readonly string[];
     readonly certificate_oidc_issuer: string;
+    readonly trusted_roots?: readonly string[];
   };
 }
 
 export interface Report {
   readonly schema: typeof REPORT_SCHEMA;
   readonly ok: boolean;
+  /** The verification time (RFC 3339 UTC): exceptions expire and exports fall due against it. */
+  readonly verified_at: string;
   /**
    * Everything besides the inputs that decides the verdict: the required-level rules (empty:
    * honesty only), the trusted signers' and producers' key ids, and the options that change
@@ -137,4 +166,10 @@ export interface Report {
   readonly records: readonly RecordReport[];
   readonly findings: readonly Finding[];
   readonly totals: Totals;
+  /** On a pull request that changes the policy: the head's policy and the calls whose verdict it would change. */
+  readonly policy_change?: {
+    readonly path: string;
+    readonly sha256: string;
+    readonly changes: readonly { readonly rule: string; readonly from: string; readonly to: string; readonly calls: number }[];
+  };
 }

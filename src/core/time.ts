@@ -115,3 +115,21 @@ export function autoSi(instant: Instant): string {
   const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
   return `${base}.${nanos.slice(0, digits)}Z`;
 }
+
+/** An instant as RFC 3339 UTC, with its fraction when it has one. */
+export function rfc3339(instant: Instant): string {
+  const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);
+  return instant.fraction === '' ? `${base}Z` : `${base}.${instant.fraction}Z`;
+}
+
+/** The instant of a JavaScript Date (whole milliseconds). */
+export function instantOf(date: Date): Instant {
+  const ms = date.getTime();
+  const seconds = Math.floor(ms / 1000);
+  return {
+    seconds,
+    fraction: String(ms - seconds * 1000)
+      .padStart(3, '0')
+      .replace(/0+$/, ''),
+  };
+}

@@ -11,8 +11,8 @@ import { callTitle, NO_READ, noRecordText, notVerifiedText, outcomeText, unmatch
 import { compareFindings, FINDINGS, type Finding, finding, placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
 import type { VerifyOptions } from './model.js';
-import type { Rule } from './policy.js';
 import type { CallReport, RecordReport, WorkflowTrust } from './report.js';
+import type { Requirement, Shortfall } from './requirements.js';
 import { quote } from './text.js';
 import type { WorkflowSigner } from './trust.js';
 import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
@@ -35,8 +35,22 @@ function whyNotReached(outcome: Outcome, needed: Level): string {
   }
 }
 
+/** How a requirement is named in a finding: a `require` rule by its selector, a file's rule by its name, else the default. */
+function requirementName(requirement: Requirement): string {
+  const rule = requirement.rule;
+  if (rule === null) return "the policy's default";
+  return rule.at === null ? rule.selector : `rule ${rule.name} (${rule.selector})`;
+}
+
 /** The findings a call's claim and its required level earn. */
-function callFindings(call: Call, outcome: Outcome, rule: Rule | null, options: VerifyOptions, subject: string | null): Finding[] {
+function callFindings(
+  call: Call,
+  outcome: Outcome,
+  requirement: Requirement,
+  shortfall: Shortfall,
+  options: VerifyOptions,
+  subject: string | null,
+): Finding[] {
   const { claim, input } = call;
   const level = outcome.level;
   const out: Finding[] = [];
@@ -65,12 +79,32 @@ function callFindings(call: Call, outcome: Outcome, rule: Rule | null, options: 
     }
   }
   if (below(claim.level, level)) out.push(finding('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
-  if (rule && below(level, rule.level)) {
-    // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-    const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === rule.level);
-    const why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, rule.level);
-    out.push(finding('policy_unmet', input.loc, `${where}: ${rule.selector} requires ${rule.level}; earned ${level}: ${why}`));
+  const required = requirement.level;
+  if (required === null || shortfall.kind === 'met') return out;
+  const name = requirementName(requirement);
+  if (shortfall.kind === 'excused') {
+    const e = shortfall.exception;
+    out.push(
+      finding(
+        'policy_excepted',
+        input.loc,
+        `${where}: ${name} requires ${required}; earned ${level}; excused by the exception at ${placeOf(e.at)} (owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}, until ${e.expiresText})`,
+      ),
+    );
+    return out;
   }
+  let why: string;
+  if (!below(level, required)) {
+    const wants = (requirement.rule?.signedBy ?? []).join(', ');
+    why = `the record that verified it was vouched for by ${shortfall.voucher ?? 'no checked signer'}; the rule wants one of ${wants}`;
+  } else {
+    // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
+    const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === required);
+    why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
+  }
+  const severity = requirement.mode === 'warn' ? 'warning' : 'error';
+  const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
+  out.push(finding('policy_unmet', input.loc, `${where}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
   return out;
 }
 
@@ -78,11 +112,18 @@ function callFindings(call: Call, outcome: Outcome, rule: Rule | null, options: 
  * A call's report line with its findings.
  * @param read the findings its decision already has (its claim's shape and consistency)
  */
-export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, options: VerifyOptions, read: readonly Finding[]): CallReport {
+export function judgeCall(
+  call: Call,
+  outcome: Outcome,
+  requirement: Requirement,
+  shortfall: Shortfall,
+  options: VerifyOptions,
+  read: readonly Finding[],
+): CallReport {
   const { claim, input } = call;
   const level = outcome.level;
   const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
-  const own = callFindings(call, outcome, rule, options, subject);
+  const own = callFindings(call, outcome, requirement, shortfall, options, subject);
   const findings = read.length === 0 ? own : [...read, ...own];
   if (findings.length > 1) findings.sort(compareFindings);
   const record = outcome.level === 'verified' ? outcome.record.input : null;
@@ -96,14 +137,20 @@ export function judgeCall(call: Call, outcome: Outcome, rule: Rule | null, optio
     asserted: claim.asserted,
     claimed_level: level === null ? null : claim.level,
     level,
-    required_level: rule?.level ?? null,
+    required_level: requirement.level,
     subject_digest: subject,
     record: record
       ? { file: record.loc.file, line: record.loc.line, provider: record.record.provider, record_id: record.record.record_id }
       : null,
     reason: outcomeText(outcome),
+    rule: requirement.rule?.name ?? null,
+    mode: requirement.mode,
+    excepted: shortfall.kind === 'excused' ? placeOf(shortfall.exception.at) : null,
+    grandfathered: requirement.grandfathered,
     findings,
-    below_required: rule !== null && level !== null && below(level, rule.level),
+    below_required: shortfall.kind === 'short' && requirement.mode !== 'warn',
+    warned: shortfall.kind === 'short' && requirement.mode === 'warn',
+    pending: false,
   };
 }
 

@@ -9,14 +9,17 @@
 
 import { type Call, eligibility } from './call.js';
 import type { Claim } from './claims.js';
-import { byLocation, compareFindings, type Finding, finding, inputFinding } from './findings.js';
+import { byLocation, compareFindings, type Finding, finding } from './findings.js';
 import { climb } from './ladder.js';
+import { item } from './lists.js';
 import type { Attestation, Evidence, RecordInput, RunInput, VerifyOptions } from './model.js';
-import { NO_POLICY, type Policy, ruleFor, unusedRules } from './policy.js';
+import { NO_POLICY, ruleJson } from './policy.js';
 import { checkRecords } from './records.js';
 import { type CallReport, REPORT_SCHEMA, type RecordReport, type Report, type RunReport, type Totals } from './report.js';
+import { classesOf, Requirements, unusedRequireRule } from './requirements.js';
 import { SEVERITIES, SEVERITY_TABLE } from './severity.js';
 import { cmp, quote } from './text.js';
+import { type Instant, rfc3339 } from './time.js';
 import { judgeCall, judgeRecord, workflowTrust } from './verdicts.js';
 import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES } from './vocabulary.js';
 
@@ -91,6 +94,9 @@ function tallyTotals(
   totals['no_effect'] = levels.get('no_effect') ?? 0;
   totals['weakest_level'] = weakest(calls);
   totals['policy_unmet'] = calls.filter((c) => c.below_required).length;
+  totals['policy_warned'] = calls.filter((c) => c.warned).length;
+  totals['excepted'] = calls.filter((c) => c.excepted !== null).length;
+  totals['grandfathered'] = calls.filter((c) => c.grandfathered).length;
   totals['records'] = records.length;
   for (const o of RECORD_OUTCOME_NAMES) totals[o] = outcomes.get(o) ?? 0;
   totals['imported_twice'] = copies;
@@ -114,30 +120,8 @@ function producerOf(attestation: Attestation | undefined): RunReport['producer']
   return { key_id: attestation.by.keyId, name: attestation.name, version: attestation.version, checked: true };
 }
 
-/** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
-const ruled = (call: Call): boolean => call.claim.asserted && !call.input.denied;
-
-/** `rule_unused` (§7): a rule whose selector matches no call it could apply to, naming the classes seen. */
-function unusedRuleFindings(policy: Policy, calls: readonly Call[]): Finding[] {
-  const applicable = calls.filter(ruled).map((c) => c.input);
-  const unused = unusedRules(policy, applicable);
-  if (unused.length === 0) return [];
-  const classes = [...new Set(applicable.map((c) => c.actionClass).filter((c): c is string => c !== null))].sort(cmp);
-  const seen =
-    classes.length === 0
-      ? 'no call asserts a side effect'
-      : `classes seen: ${classes
-          .slice(0, 20)
-          .map((c) => quote(c, 100))
-          .join(', ')}${classes.length > 20 ? ` and ${classes.length - 20} more` : ''}`;
-  return unused.map((r) =>
-    inputFinding(
-      'rule_unused',
-      `require: ${r.selector}=${r.level}`,
-      `the rule ${r.selector}=${r.level} applies to no call (${seen}): is the class or verb misspelt?`,
-    ),
-  );
-}
+/** The start of the epoch: the verification time of a caller that gave none (tests of the core that judge no time). */
+const EPOCH: Instant = { seconds: 0, fraction: '' };
 
 export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const policy = options.policy ?? NO_POLICY;
@@ -152,18 +136,18 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   });
 
   const climbed = climb(perRun, records);
+  const now = options.now ?? EPOCH;
+  const requirements = new Requirements(policy, now, runs);
   const NONE: readonly Finding[] = [];
   const runReports: RunReport[] = [];
   const callReports: CallReport[] = [];
   for (const [i, own] of perRun.entries()) {
     const mine = own.map((call) => {
-      // A rule applies to calls that assert a side effect and were not denied (§7).
-      const rule = ruled(call) ? ruleFor(policy, call.input.actionClass, call.input.verb) : null;
-      const outcome = climbed.outcomes[call.order];
-      if (!outcome) throw new Error('the ladder left a call without an outcome');
-      return judgeCall(call, outcome, rule, options, read.get(call) ?? NONE);
+      const outcome = item(climbed.outcomes, call.order);
+      const requirement = requirements.of(call);
+      return judgeCall(call, outcome, requirement, requirements.measure(call, requirement, outcome), options, read.get(call) ?? NONE);
     });
-    const run = runs[i] as RunInput;
+    const run = item(runs, i);
     const attestation = run.attestation;
     runReports.push({
       artifact: run.artifact,
@@ -174,7 +158,8 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     });
     for (const c of mine) callReports.push(c);
   }
-  const findings: Finding[] = [...evidence.findings, ...unusedRuleFindings(policy, perRun.flat())];
+  const seen = classesOf(perRun.flat());
+  const findings: Finding[] = [...evidence.findings, ...requirements.findings((rule) => unusedRequireRule(rule, seen))];
   for (const run of runs) {
     if (run.attestation?.kind === 'unattested') {
       const why = `run ${quote(run.artifact)} is not attested by a trusted producer: ${run.attestation.reason}; its calls are judged, and the gate fails`;
@@ -210,8 +195,18 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   return {
     schema: REPORT_SCHEMA,
     ok: totals.errors === 0,
+    verified_at: rfc3339(now),
     policy: {
-      rules: policy.rules,
+      ...(policy.source ? { source: policy.source } : {}),
+      rules: policy.rules.map(ruleJson),
+      ...(policy.kind === 'file'
+        ? {
+            default: policy.defaultLevel,
+            pending: policy.pendingSeconds,
+            exceptions: policy.exceptions.length,
+            grandfathered: policy.grandfathered.length,
+          }
+        : {}),
       trusted_signers: evidence.trustedSigners ?? [],
       trusted_producers: evidence.trustedProducers ?? [],
       allow_unmatched_records: options.allowUnmatchedRecords,
@@ -224,6 +219,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
               source_repository: evidence.identities.sourceRepository,
               source_refs: evidence.identities.sourceRefs,
               certificate_oidc_issuer: evidence.identities.issuer,
+              ...(evidence.identities.roots ? { trusted_roots: evidence.identities.roots } : {}),
             },
           }
         : {}),

@@ -192,6 +192,7 @@ export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<Fi
         artifact: read.run.artifact,
         decisions: read.run.decisions,
         attestation: attestationOf(combine(decisions.map((c) => forRecord(c, 0))), read),
+        ...(read.sha256 === undefined ? {} : { sha256: read.sha256 }),
       }
     : null;
   return { run, records, findings: out.findings, digests: out.digests };

@@ -4,9 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Finding, finding, inputFinding } from '../core/findings.js';
+import { changes, changesText } from '../core/effect.js';
+import { type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
 import type { Evidence, IdentityTrust, RecordInput, RunInput, VerifyOptions } from '../core/model.js';
-import { checkRuleNames } from '../core/policy.js';
+import { checkRuleNames, type Policy } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';
 import { cmp } from '../core/text.js';
@@ -32,7 +33,7 @@ export type OpenReaders = (tasks: readonly ReadTask[], setup: ReadSetup, jobs: n
  * main thread or on worker threads (`open`), and taken here in path order, so the evidence does not
  * depend on which file was read first.
  */
-async function collect(settings: Settings, setup: ReadSetup, open: OpenReaders): Promise<Collected> {
+async function collect(settings: Settings, setup: ReadSetup, roots: readonly string[], open: OpenReaders): Promise<Collected> {
   const findings: Finding[] = [];
   const inputs = new Map<string, string>();
   const runs: RunInput[] = [];
@@ -76,6 +77,8 @@ async function collect(settings: Settings, setup: ReadSetup, open: OpenReaders):
     await readers.close();
   }
   for (const f of orphans(attestations.values())) findings.push(f);
+  for (const f of settings.policyReview?.findings ?? []) findings.push(f);
+  const identities = settings.keyless ? identityTrust(settings.keyless, roots) : null;
   const keys = settings.trustedKeys;
   const producers = settings.trustedProducers;
   return {
@@ -84,7 +87,7 @@ async function collect(settings: Settings, setup: ReadSetup, open: OpenReaders):
     findings,
     trustedSigners: keys ? [...keys.keys()].sort() : [],
     trustedProducers: producers ? [...producers.keys()].sort() : [],
-    ...(settings.keyless ? { identities: identityTrust(settings.keyless) } : {}),
+    ...(identities ? { identities } : {}),
     inputs,
   };
 }
@@ -106,15 +109,17 @@ function orphans(attestations: Iterable<FoundFile>): Finding[] {
   return out;
 }
 
-/** The identity trust in effect, sorted, for the report's policy. */
-function identityTrust(k: NonNullable<Settings['keyless']>): IdentityTrust {
-  const any = (k.signers ?? k.producers) as NonNullable<typeof k.signers>;
+/** The identity trust in effect, sorted, for the report's policy, with the sha256 of each trusted root in force. */
+function identityTrust(k: NonNullable<Settings['keyless']>, roots: readonly string[]): IdentityTrust | null {
+  const any = k.signers ?? k.producers;
+  if (!any) return null;
   return {
     signers: [...(k.signers?.identities ?? [])].sort(cmp),
     producers: [...(k.producers?.identities ?? [])].sort(cmp),
     sourceRepository: any.sourceRepository,
     sourceRefs: [...any.sourceRefs].sort(cmp),
     issuer: any.issuer,
+    roots,
   };
 }
 
@@ -123,12 +128,15 @@ const optionsOf = (s: Settings): VerifyOptions => ({
   allowUnmatchedRecords: s.allowUnmatchedRecords,
   strictObserved: s.strictObserved,
   policy: s.policy,
+  now: s.now,
 });
 
 /** What the gate gives: the report, and the digest of every input it rests on when asked (a verdict attestation lists them). */
 export interface Gated {
   readonly report: Report;
   readonly inputs: ReadonlyMap<string, string>;
+  /** The same evidence judged under another policy, when one was asked for (`policy check --against`). */
+  readonly alternative?: Report;
 }
 
 /** Every class of the input with its verbs (what a rule may name besides the §2 table). */
@@ -149,24 +157,31 @@ function classesSeen(runs: readonly RunInput[]): Map<string, Set<string>> {
  * identities, the trusted roots are read once here and loaded, so a root that cannot be used is a
  * usage problem before anything is read.
  */
-async function readSetup(settings: Settings, digests: boolean): Promise<Result<ReadSetup, UsageProblem>> {
+async function readSetup(
+  settings: Settings,
+  digests: boolean,
+): Promise<Result<{ readonly setup: ReadSetup; readonly roots: readonly string[] }, UsageProblem>> {
   let identities: IdentitySetup | null = null;
+  let roots: readonly string[] = [];
   const k = settings.keyless;
   if (k) {
-    const sigstore = await import('../trust/sigstore.js');
-    const roots = sigstore.readTrustedRootsFile('trusted-root', k.trustedRoot, settings.limits);
-    if (!roots.ok) return { ok: false, reason: { code: 'file', message: roots.reason } };
-    const loaded = await rootsOf(roots.value, settings.limits);
+    const loaded = await rootsOf(k.trustedRoot, settings.limits);
     if (!loaded.ok) return { ok: false, reason: { code: 'file', message: loaded.reason } };
-    identities = { signers: k.signers, producers: k.producers, roots: roots.value };
+    identities = { signers: k.signers, producers: k.producers, roots: k.trustedRoot };
+    roots = loaded.value.map((root) => root.sha256);
   }
+  // Grandfathered runs are pinned by their bytes: every run is hashed then.
+  const hash = digests || settings.policy.grandfathered.length > 0;
   return {
     ok: true,
     value: {
-      limits: settings.limits,
-      digest: digests,
-      workspace: path.resolve(settings.workspace),
-      trust: { recordKeys: keyMaterial(settings.trustedKeys), producerKeys: keyMaterial(settings.trustedProducers), identities },
+      roots,
+      setup: {
+        limits: settings.limits,
+        digest: hash,
+        workspace: path.resolve(settings.workspace),
+        trust: { recordKeys: keyMaterial(settings.trustedKeys), producerKeys: keyMaterial(settings.trustedProducers), identities },
+      },
     },
   };
 }
@@ -176,11 +191,43 @@ async function readSetup(settings: Settings, digests: boolean): Promise<Result<R
  * nor the input knows is a usage problem (semantics §7): it is known only once the input is read.
  * @param digests hash every input read (for a verdict attestation)
  */
-export async function runGate(settings: Settings, digests = false, open: OpenReaders = openReaders): Promise<Result<Gated, UsageProblem>> {
-  const setup = await readSetup(settings, digests);
-  if (!setup.ok) return setup;
-  const evidence = await collect(settings, setup.value, open);
+export async function runGate(
+  settings: Settings,
+  digests = false,
+  open: OpenReaders = openReaders,
+  alsoUnder: Policy | null = null,
+): Promise<Result<Gated, UsageProblem>> {
+  const prepared = await readSetup(settings, digests);
+  if (!prepared.ok) return prepared;
+  const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open);
   const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
-  if (!names.ok) return { ok: false, reason: { code: 'value', message: names.reason, input: 'require' } };
-  return { ok: true, value: { report: verify(evidence, optionsOf(settings)), inputs: evidence.inputs } };
+  if (!names.ok) {
+    const { rule, message } = names.reason;
+    // A rule of the policy file is located in it; a rule of the require input is named by it.
+    if (rule.at !== null) return { ok: false, reason: { code: 'policy', message: `${placeOf(rule.at, true)}: ${message}` } };
+    return { ok: false, reason: { code: 'value', message, input: 'require' } };
+  }
+  const report = verify(evidence, optionsOf(settings));
+  const head = settings.policyReview?.head;
+  return {
+    ok: true,
+    value: {
+      report: head ? withEffect(report, verify(evidence, { ...optionsOf(settings), policy: head })) : report,
+      inputs: evidence.inputs,
+    },
+  };
+}
+
+/** A report with a pull request's policy change and its effect: the calls whose verdict the head's policy would change, named in its policy_changed finding. */
+function withEffect(report: Report, underHead: Report): Report {
+  const list = changes(report, underHead);
+  const effect = `; its effect on this corpus: ${changesText(list)}`;
+  const source = underHead.policy.source;
+  return {
+    ...report,
+    findings: report.findings.map((f) =>
+      f.code === 'policy_changed' && f.file === source?.path ? { ...f, message: `${f.message}${effect}` } : f,
+    ),
+    ...(source ? { policy_change: { path: source.path, sha256: source.sha256, changes: list } } : {}),
+  };
 }

@@ -43,6 +43,7 @@ type DecisionTuple = [
   DecisionInput['denied'],
   0 | 2 | string,
   boolean,
+  JsonObject | null,
 ];
 type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, Trust];
 
@@ -51,6 +52,7 @@ interface Wire {
     readonly artifact: string;
     readonly decisions: readonly DecisionTuple[];
     readonly attestation: Attestation | null;
+    readonly sha256: string | null;
   } | null;
   readonly records: readonly RecordTuple[];
   readonly findings: readonly Finding[];
@@ -89,6 +91,7 @@ const decisionTuple = (d: DecisionInput, rel: string): DecisionTuple => [
   d.denied,
   providerTuple(d.provider),
   d.succeeded,
+  d.labels,
 ];
 
 const recordTuple = (r: RecordInput, rel: string): RecordTuple => [
@@ -109,6 +112,7 @@ export function encodeRead(evidence: FileEvidence, rel: string): string {
           artifact: evidence.run.artifact,
           decisions: evidence.run.decisions.map((d) => decisionTuple(d, rel)),
           attestation: evidence.run.attestation ?? null,
+          sha256: evidence.run.sha256 ?? null,
         }
       : null,
     records: evidence.records.map((x) => recordTuple(x, rel)),
@@ -137,7 +141,7 @@ function projectionOf(t: ProjectionTuple): Projection {
 }
 
 function decisionOf(tuple: DecisionTuple, rel: string): DecisionInput {
-  const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded] = tuple;
+  const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels] = tuple;
   const projection = projectionOf(projected);
   // SAME is written only for a member equal to the subject's: a subject is there.
   const subject = subjectOf(projection)?.subject ?? null;
@@ -152,6 +156,7 @@ function decisionOf(tuple: DecisionTuple, rel: string): DecisionInput {
     denied,
     provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
     succeeded,
+    labels,
   };
 }
 
@@ -163,10 +168,16 @@ function recordOf(t: RecordTuple, rel: string): RecordInput {
 /** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
 export function decodeRead(text: string, rel: string): FileEvidence {
   const w: Wire = JSON.parse(text);
-  const run: RunInput | null = w.run
-    ? w.run.attestation === null
-      ? { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)) }
-      : { artifact: w.run.artifact, decisions: w.run.decisions.map((d) => decisionOf(d, rel)), attestation: w.run.attestation }
-    : null;
+  let run: RunInput | null = null;
+  if (w.run) {
+    const { artifact, attestation, sha256 } = w.run;
+    const decisions = w.run.decisions.map((d) => decisionOf(d, rel));
+    run = {
+      artifact,
+      decisions,
+      ...(attestation === null ? {} : { attestation }),
+      ...(sha256 === null ? {} : { sha256 }),
+    };
+  }
   return { run, records: w.records.map((r) => recordOf(r, rel)), findings: w.findings, digests: w.digests };
 }

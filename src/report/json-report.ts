@@ -28,13 +28,17 @@ const callJson = (c: CallReport): CallJson => ({
   subject_digest: c.subject_digest,
   record: c.record,
   reason: c.reason,
+  rule: c.rule,
+  mode: c.mode,
+  excepted: c.excepted,
+  grandfathered: c.grandfathered,
 });
 
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report: Report): Generator<string> {
   // Pieces are collected in an array and joined (a flat string encodes faster than a long concatenation).
   let parts: string[] = [
-    `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
+    `{\n  "schema": ${JSON.stringify(report.schema)},\n  "ok": ${report.ok},\n  "verified_at": ${JSON.stringify(report.verified_at)},\n  "totals": ${JSON.stringify(report.totals)},\n  "policy": ${JSON.stringify(report.policy)}`,
   ];
   let size = 0;
   const lists: readonly (readonly [string, readonly unknown[], (x: never) => unknown])[] = [
@@ -57,6 +61,7 @@ function* jsonChunks(report: Report): Generator<string> {
     }
     parts.push(items.length > 0 ? '\n  ]' : ']');
   }
+  if (report.policy_change) parts.push(`,\n  "policy_change": ${JSON.stringify(report.policy_change)}`);
   parts.push('\n}\n');
   yield parts.join('');
 }

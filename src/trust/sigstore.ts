@@ -14,6 +14,7 @@ import { bundleFromJSON, isBundleWithDsseEnvelope } from '@sigstore/bundle';
 import type { X509Certificate } from '@sigstore/core';
 import { TrustedRoot } from '@sigstore/protobuf-specs';
 import { toSignedEntity, toTrustMaterial, Verifier } from '@sigstore/verify';
+import { jcs, sha256Hex } from '../core/binding.js';
 import { type Finding, placeOf } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Result } from '../core/result.js';
@@ -51,6 +52,8 @@ export interface Root {
   readonly tlogIds: ReadonlySet<string>;
   /** How many timestamp authorities it holds. */
   readonly timestampAuthorities: number;
+  /** Hex sha256 of its canonical JSON (JCS): what the report's policy names it by. */
+  readonly sha256: string;
 }
 
 /** What a passing bundle says about who signed, for the report. */
@@ -183,7 +186,9 @@ function rootOf(value: unknown): Result<Root> {
       ctlogThreshold: root.ctlogs.length > 0 ? 1 : 0,
     });
     const tlogIds = new Set(root.tlogs.flatMap((t) => (t.logId ? [Buffer.from(t.logId.keyId).toString('base64')] : [])));
-    return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length } };
+    const canonical = jcs(value);
+    const sha256 = sha256Hex(canonical.ok ? canonical.text : JSON.stringify(value));
+    return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length, sha256 } };
   } catch (thrown) {
     return { ok: false, reason: `the trusted root does not load: ${messageOf(thrown)}` };
   }

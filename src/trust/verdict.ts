@@ -21,7 +21,7 @@ import {
 import type { ReadLimits } from '../read/limits.js';
 import { checkEnvelopeAsync } from './envelope.js';
 import type { TrustedKeys } from './keys.js';
-import type { IdentityPolicy } from './sigstore.js';
+import type { IdentityPolicy, RootsSource } from './sigstore.js';
 
 /** The predicate of a verdict: the resource it is about (when one is required) and PASSED; its summary line. */
 function verdictOf(pred: unknown, resourceUri: string | null): Result<string> {
@@ -106,7 +106,7 @@ async function keySigned(
  * A verdict attested with GitHub artifact attestations (a Sigstore bundle over the report, from
  * `actions/attest`): the keyless checks by workflow identity (docs/keyless.md), the subject the
  * report's bytes and base name, the Verification Summary predicate, then the verdict's own checks.
- * @param trustedRoot a trusted root file, or null for the shipped public-good root
+ * @param trustedRoot a trusted root file's text and name, or null for the shipped public-good root
  */
 export async function verifyVerdictKeyless(
   bundleFile: string,
@@ -114,12 +114,12 @@ export async function verifyVerdictKeyless(
   reportFile: string,
   report: Uint8Array,
   policy: IdentityPolicy,
-  trustedRoot: string | null,
+  trustedRoot: RootsSource,
   limits: ReadLimits,
   resourceUri: string | null,
 ): Promise<Result<string, VerdictRefusal>> {
   const sigstore = await import('./sigstore.js');
-  const roots = sigstore.loadTrustedRoots('--trusted-root', trustedRoot, limits);
+  const roots = sigstore.rootsFrom(trustedRoot, limits);
   // A trusted root that cannot be used is the caller's mistake, not the verdict's.
   if (!roots.ok) return { ok: false, reason: { usage: true, text: roots.reason } };
   let summary = '';

@@ -1,6 +1,7 @@
 /** `receipt-gate hash DOMAIN VALUE`: the target hash of a raw value, to see why a call and a record differ. */
+
+import { DOMAINS, type Domain, targetHash } from '../../core/target-hash.js';
 import { UsageError } from '../../gate/settings/types.js';
-import { DOMAINS, type Domain, targetHash } from '../../tools/import/target-hash.js';
 import { type Command, EXIT } from '../command.js';
 import { type OptionSpec, parseFlags } from '../options.js';
 

@@ -6,7 +6,7 @@ import { DEFAULT_LIMITS, type ReadLimits } from '../../read/limits.js';
 import { visible } from '../../report/text.js';
 import { verifyVerdict, verifyVerdictKeyless } from '../../trust/verdict.js';
 import { type Command, EXIT } from '../command.js';
-import { readInputs, readKeyText } from '../files.js';
+import { readInputs, readKeyText, readTextFile } from '../files.js';
 import { type OptionSpec, parseFlags } from '../options.js';
 import { resourceUriOf } from './verify.js';
 
@@ -83,7 +83,9 @@ export const verifyAttestation: Command = {
           sourceRefs: flags['source-ref'] ?? [],
           defaultRef: 'refs/heads/main',
           issuer: flags['certificate-oidc-issuer'] ?? null,
-          trustedRoot: trustedRoot ? path.resolve(ctx.cwd, trustedRoot) : null,
+          trustedRoot: trustedRoot
+            ? { name: `--trusted-root ${trustedRoot}`, text: readTextFile('--trusted-root', path.resolve(ctx.cwd, trustedRoot)) }
+            : null,
         },
         {
           signerIdentities: '--certificate-identity',

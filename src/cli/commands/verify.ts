@@ -2,13 +2,19 @@
  * `receipt-gate verify`: its options, its flags read into the one settings builder (the action's
  * inputs feed the same), the gate, and the report, SARIF and verdict written.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { type Instant, instantOf, parseRfc3339 } from '../../core/time.js';
 import { runGate } from '../../gate/gate.js';
+import { readAtCommit, resolveCommit } from '../../gate/repository.js';
 import { buildSettings, type GateInputs } from '../../gate/settings/build.js';
+import { DEFAULTS } from '../../gate/settings/defaults.js';
 import { parseChoice } from '../../gate/settings/parsers.js';
 import { directoryIn, distinctOutputs, outputIn } from '../../gate/settings/paths.js';
+import type { PolicyGiven, RepoText } from '../../gate/settings/policy.js';
 import type { Settings } from '../../gate/settings/types.js';
 import { UsageError } from '../../gate/settings/types.js';
+import type { ReadLimits } from '../../read/limits.js';
 import { renderJson, writeJson } from '../../report/json-report.js';
 import { renderSarif } from '../../report/sarif.js';
 import { renderTable } from '../../report/table.js';
@@ -17,10 +23,12 @@ import type { SigningKey } from '../../tools/signing.js';
 import { writeVerdict } from '../../tools/verdict.js';
 import { writeWhole } from '../../tools/write.js';
 import { type CliOutcome, type Command, type CommandContext, EXIT, findingLines, usageError } from '../command.js';
-import { readKeyText, readSigningKey } from '../files.js';
+import { readKeyText, readSigningKey, readTextFile } from '../files.js';
 import { type Flags, LIMITS, type OptionSpec, parseFlags } from '../options.js';
+import { limitsOf } from './shared.js';
 
-const OPTIONS = [
+/** What selects, trusts and judges the evidence: the options `verify` and `policy` share. */
+export const GATE_OPTIONS = [
   {
     flag: 'runs',
     kind: 'list',
@@ -99,6 +107,25 @@ const OPTIONS = [
     help: 'a Sigstore trusted root, or JSON lines of them (gh attestation trusted-root; relative to -C). Default: the Sigstore public-good root shipped with receipt-gate',
   },
   {
+    flag: 'policy',
+    kind: 'string',
+    arg: 'FILE',
+    input: 'policy',
+    help: 'the policy file (docs/policy.md; relative to -C); a missing default means none (the --require rules apply)',
+  },
+  {
+    flag: 'policy-ref',
+    kind: 'string',
+    arg: 'REF',
+    help: 'read the policy file as it is at REF (git), as the action reads it at a pull request base',
+  },
+  {
+    flag: 'now',
+    kind: 'string',
+    arg: 'TIME',
+    help: 'the verification time (RFC 3339), to reproduce a verdict: exceptions expire and exports fall due against it. Default: now',
+  },
+  {
     flag: 'require-signed-records',
     kind: 'boolean',
     input: 'require-signed-records',
@@ -109,21 +136,6 @@ const OPTIONS = [
     kind: 'boolean',
     input: 'require-attested-runs',
     help: 'refuse to run without a trusted producer (--trusted-producer)',
-  },
-  { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
-  {
-    flag: 'output',
-    kind: 'string',
-    arg: 'FILE',
-    input: 'report-file',
-    help: 'write the report to FILE instead of stdout (relative to -C)',
-  },
-  {
-    flag: 'sarif-file',
-    kind: 'string',
-    arg: 'FILE',
-    input: 'sarif-file',
-    help: 'also write SARIF 2.1.0 for code scanning to FILE (relative to -C)',
   },
   {
     flag: 'allow-unmatched-records',
@@ -152,6 +164,25 @@ const OPTIONS = [
     arg: 'N',
     input: 'jobs',
     help: "threads that read the input files and check the Sigstore bundles beside them: a number, or auto (the machine's cores when the input is over 64 MiB or 128 files have a bundle checked by identity, else one); 1 reads on the main thread",
+  },
+] as const satisfies readonly OptionSpec[];
+
+/** What `verify` writes: the report, SARIF, the verdict. */
+const REPORT_OPTIONS = [
+  { flag: 'format', kind: 'string', arg: 'table|json', default: 'table on a terminal, json otherwise', help: 'output format' },
+  {
+    flag: 'output',
+    kind: 'string',
+    arg: 'FILE',
+    input: 'report-file',
+    help: 'write the report to FILE instead of stdout (relative to -C)',
+  },
+  {
+    flag: 'sarif-file',
+    kind: 'string',
+    arg: 'FILE',
+    input: 'sarif-file',
+    help: 'also write SARIF 2.1.0 for code scanning to FILE (relative to -C)',
   },
   {
     flag: 'vsa-predicate',
@@ -188,6 +219,8 @@ const OPTIONS = [
     help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
   },
 ] as const satisfies readonly OptionSpec[];
+
+const OPTIONS = [...GATE_OPTIONS, ...REPORT_OPTIONS] as const satisfies readonly OptionSpec[];
 
 type VerifyFlags = Flags<typeof OPTIONS>;
 
@@ -251,7 +284,7 @@ function pemFiles(flag: string, files: readonly string[] | undefined, dir: strin
 }
 
 /** The flags as the one settings builder takes them. */
-function gateInputs(flags: VerifyFlags, dir: string): GateInputs {
+export function gateInputs(flags: Flags<typeof GATE_OPTIONS>, dir: string, ctxNow: Date): GateInputs {
   return {
     names: {
       runs: '--runs',
@@ -267,6 +300,7 @@ function gateInputs(flags: VerifyFlags, dir: string): GateInputs {
       sourceRepository: '--source-repository',
       sourceRefs: '--source-ref',
       issuer: '--certificate-oidc-issuer',
+      trustedRoot: '--trusted-root',
       limitsPrefix: '--',
     },
     cwd: dir,
@@ -290,9 +324,57 @@ function gateInputs(flags: VerifyFlags, dir: string): GateInputs {
       sourceRefs: flags['source-ref'] ?? [],
       defaultRef: 'refs/heads/main',
       issuer: flags['certificate-oidc-issuer'] ?? null,
-      trustedRoot: flags['trusted-root'] ?? null,
     },
+    trustedRoot:
+      flags['trusted-root'] === undefined
+        ? null
+        : { kind: 'file', file: diskText('--trusted-root', dir, flags['trusted-root'], limitsOf(flags)) },
+    policy: policyGiven(flags, dir),
+    now: nowOf(flags.now, ctxNow),
   };
+}
+
+/** A file a flag names, its text as on disk, named relative to -C. */
+function diskText(flag: string, dir: string, file: string, limits: ReadLimits): RepoText {
+  const abs = path.resolve(dir, file);
+  return { path: path.relative(dir, abs).split(path.sep).join('/'), commit: null, text: readTextFile(flag, abs, limits) };
+}
+
+/** --policy (default: .github/receipt-gate.yml, none when absent) read on disk, or at --policy-ref with git. */
+function policyGiven(flags: Flags<typeof GATE_OPTIONS>, dir: string): PolicyGiven {
+  const file = flags.policy ?? DEFAULTS.policy;
+  const explicit = flags.policy !== undefined;
+  const abs = path.resolve(dir, file);
+  const rel = path.relative(dir, abs).split(path.sep).join('/');
+  const ref = flags['policy-ref'];
+  if (ref !== undefined) {
+    const commit = resolveCommit(dir, ref);
+    if (commit === null) throw new UsageError('value', `--policy-ref: "${ref}" names no commit of the repository at ${dir}`);
+    const text = readAtCommit(dir, commit, abs);
+    if (!text.ok) throw new UsageError('file', `--policy-ref ${ref}: ${text.reason}`);
+    if (text.value === null) {
+      if (explicit) throw new UsageError('path', `--policy: ${rel} does not exist at ${ref} (${commit.slice(0, 12)})`);
+      return { kind: 'none' };
+    }
+    return { kind: 'file', file: { path: rel, commit, text: text.value } };
+  }
+  if (!existsSync(abs)) {
+    if (explicit)
+      throw new UsageError(
+        'path',
+        `--policy: "${file}" does not exist (a missing default means no policy file; an explicit one must exist)`,
+      );
+    return { kind: 'none' };
+  }
+  return { kind: 'file', file: { path: rel, commit: null, text: readTextFile('--policy', abs) } };
+}
+
+/** --now (RFC 3339), or the time the command runs. */
+function nowOf(given: string | undefined, now: Date): Instant {
+  if (given === undefined) return instantOf(now);
+  const t = parseRfc3339(given);
+  if (!t.ok) throw new UsageError('value', `--now: "${given}" ${t.reason}`);
+  return t.value;
 }
 
 /** What `verify` was asked to do. */
@@ -305,7 +387,10 @@ interface VerifyRequest {
 }
 
 /** The flags → the request (settings through the one builder); a mistake throws a UsageError naming the flag. */
-export function verifyRequest(argv: readonly string[], ctx: Pick<CommandContext, 'cwd' | 'env' | 'isTTY'>): VerifyRequest | 'help' {
+export function verifyRequest(
+  argv: readonly string[],
+  ctx: Pick<CommandContext, 'cwd' | 'env' | 'isTTY'> & { readonly now?: Date },
+): VerifyRequest | 'help' {
   const { flags: f, rest, help } = parseFlags(argv, OPTIONS);
   if (help) return 'help';
   if (rest.length > 0) throw new UsageError('value', `unexpected argument "${rest[0]}" (use --runs / --audit for paths)`);
@@ -330,7 +415,7 @@ export function verifyRequest(argv: readonly string[], ctx: Pick<CommandContext,
     ['--vsa', vsa?.envelope ?? null],
     ['--vsa-key', at(f['vsa-key'])],
   ]);
-  return { settings: buildSettings(gateInputs(f, dir)), format, output, sarif, vsa };
+  return { settings: buildSettings(gateInputs(f, dir, ctx.now ?? new Date())), format, output, sarif, vsa };
 }
 
 /** An output the gate could not write: a configuration problem (exit 2). */

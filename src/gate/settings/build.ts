@@ -4,10 +4,12 @@
  * the one table, every value checked with one message naming the flag or input as its entry calls
  * it, and the rule that an empty list never turns trust off (semantics §12) stated once.
  */
-import path from 'node:path';
+import type { Finding } from '../../core/findings.js';
+import type { Instant } from '../../core/time.js';
 import { DEFAULTS } from './defaults.js';
 import { type KeylessInputs, parseBool, parseJobs, parseList, readKeyless, readLimits, readPolicy, readTrustedKeys } from './parsers.js';
 import { requireExistingPaths } from './paths.js';
+import { type PolicyGiven, settlePolicy, settleTrustFile } from './policy.js';
 import { type Settings, UsageError } from './types.js';
 
 /** A PEM text and where it came from (a key file a flag names, or an input), for the message when it does not parse. */
@@ -31,6 +33,7 @@ interface GateNames {
   readonly sourceRepository: string;
   readonly sourceRefs: string;
   readonly issuer: string;
+  readonly trustedRoot: string;
   /** Prefix of the limits' names (`--` on the command line). */
   readonly limitsPrefix: string;
 }
@@ -55,8 +58,17 @@ export interface GateInputs {
   readonly requireSignedRecords: boolean;
   readonly trustedProducers: readonly PemSource[];
   readonly requireAttestedRuns: boolean;
-  readonly identities: Omit<KeylessInputs, 'trustedRoot'> & { readonly trustedRoot: string | null };
+  readonly identities: Omit<KeylessInputs, 'trustedRoot'>;
+  /** The trusted-root file as given: its text on disk, or at the base and the head of a pull request (null: the shipped root). */
+  readonly trustedRoot: TrustFileGiven | null;
+  /** The policy file as the entry found it (docs/policy.md §1). */
+  readonly policy: PolicyGiven;
+  /** The verification time. */
+  readonly now: Instant;
 }
+
+/** A trust file as given: one text, or the base's and the head's of a pull request. */
+type TrustFileGiven = Parameters<typeof settleTrustFile>[1];
 
 /** An input list as given: its entries, or the default's when it was not given (or given empty). */
 const listOr = (given: readonly string[] | null, fallback: string): readonly string[] =>
@@ -82,8 +94,18 @@ export function buildSettings(g: GateInputs): Settings {
   const explicit = { runs: g.runs !== null && g.runs.length > 0, audit: g.audit !== null && g.audit.length > 0 };
   if (explicit.runs) requireExistingPaths(runs, g.cwd, n.runs);
   if (explicit.audit) requireExistingPaths(audit, g.cwd, n.audit);
+  const reviews: Finding[] = [];
+  let trustedRoot: { readonly name: string; readonly text: string } | null = null;
+  if (g.trustedRoot) {
+    const settled = settleTrustFile(n.trustedRoot, g.trustedRoot);
+    trustedRoot = {
+      name: `${n.trustedRoot} ${settled.text.path}${settled.text.commit ? ` (at ${settled.text.commit.slice(0, 12)})` : ''}`,
+      text: settled.text.text,
+    };
+    if (settled.review) reviews.push(settled.review);
+  }
   const keyless = readKeyless(
-    { ...g.identities, trustedRoot: g.identities.trustedRoot === null ? null : path.resolve(g.cwd, g.identities.trustedRoot) },
+    { ...g.identities, trustedRoot },
     {
       signerIdentities: n.signerIdentities,
       producerIdentities: n.producerIdentities,
@@ -108,6 +130,19 @@ export function buildSettings(g: GateInputs): Settings {
     n.trustedProducers,
     n.producerIdentities,
   );
+  const now = g.now;
+  const signers = {
+    keyIds: trustedKeys ? [...trustedKeys.keys()] : [],
+    identities: keyless?.signers ? [...keyless.signers.identities] : [],
+  };
+  const settled = settlePolicy(g.policy, { now, signers });
+  const rules = g.require.flatMap(parseList);
+  if (settled.policy && rules.length > 0)
+    throw new UsageError(
+      'conflict',
+      `${n.require}: the policy file ${settled.policy.source?.path ?? ''} is in effect: requirements have one place (move the rules into the file, or remove it)`,
+    );
+  const review = settled.review ? [...reviews, ...settled.review.findings] : reviews;
   return {
     runs,
     audit,
@@ -118,7 +153,9 @@ export function buildSettings(g: GateInputs): Settings {
     strictObserved: g.strictObserved ?? parseBool('strict-observed', DEFAULTS['strict-observed']),
     limits: readLimits(g.maxFileSize ?? undefined, g.maxLineSize ?? undefined, g.names.limitsPrefix),
     jobs: parseJobs(n.jobs, g.jobs ?? DEFAULTS.jobs),
-    policy: readPolicy(n.require, g.require.flatMap(parseList)),
+    policy: settled.policy ?? readPolicy(n.require, rules),
+    policyReview: review.length > 0 || settled.review?.head ? { findings: review, head: settled.review?.head ?? null } : null,
+    now,
     trustedKeys,
     trustedProducers,
     keyless,

@@ -35,6 +35,7 @@ export const DEFAULTS = {
   'source-refs': '',
   'certificate-oidc-issuer': 'https://token.actions.githubusercontent.com',
   'trusted-root': '',
+  policy: '.github/receipt-gate.yml',
 } as const;
 
 export type OptionName = keyof typeof DEFAULTS;

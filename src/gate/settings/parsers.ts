@@ -3,6 +3,7 @@
  * message per mistake naming the flag or input. Pure but for the key parser (node:crypto).
  */
 import { NO_POLICY, type Policy, parsePolicy } from '../../core/policy.js';
+import { instantOf } from '../../core/time.js';
 import { DEFAULT_LIMITS, type ReadLimits } from '../../read/limits.js';
 import { parsePublicKeys, type TrustedKeys, trustedKeys } from '../../trust/keys.js';
 import type { IdentityPolicy } from '../../trust/sigstore.js';
@@ -74,7 +75,7 @@ export function parseCount(name: string, value: string): number {
 }
 
 /** The verification settings with every default, for a working directory (tests and entries start here). */
-export function defaultSettings(cwd: string): Settings {
+export function defaultSettings(cwd: string, now: Date = new Date()): Settings {
   return {
     runs: parseList(DEFAULTS.runs),
     audit: parseList(DEFAULTS.audit),
@@ -85,6 +86,8 @@ export function defaultSettings(cwd: string): Settings {
     strictObserved: parseBool('strict-observed', DEFAULTS['strict-observed']),
     limits: DEFAULT_LIMITS,
     policy: NO_POLICY,
+    policyReview: null,
+    now: instantOf(now),
     trustedKeys: null,
     trustedProducers: null,
     keyless: null,
@@ -116,8 +119,8 @@ export interface KeylessInputs {
   readonly sourceRefs: readonly string[];
   readonly defaultRef: string;
   readonly issuer: string | null;
-  /** Absolute path, or null. */
-  readonly trustedRoot: string | null;
+  /** The trusted roots' text and its name in messages (`--trusted-root FILE`), or null (the shipped root). */
+  readonly trustedRoot: { readonly name: string; readonly text: string } | null;
 }
 
 /** The names the flags or inputs go by, for messages. */

@@ -3,8 +3,11 @@
  * a flag or an input, with a code from a closed set. It is thrown only inside src/gate/settings/ and
  * the entries' parsers, and caught where they return (`usage`), as a `UsageProblem`.
  */
+
+import type { Finding } from '../../core/findings.js';
 import type { Policy } from '../../core/policy.js';
 import type { Result } from '../../core/result.js';
+import type { Instant } from '../../core/time.js';
 import type { ReadLimits } from '../../read/limits.js';
 import type { TrustedKeys } from '../../trust/keys.js';
 import type { IdentityPolicy } from '../../trust/sigstore.js';
@@ -13,9 +16,9 @@ import type { IdentityPolicy } from '../../trust/sigstore.js';
  * What kind of mistake (every one is a usage or configuration error: exit 2, the action's
  * `result=error`): a value that does not parse, a required value missing, two that conflict, a path
  * that does not exist or leaves the workspace, an output that cannot be written, a file a flag names
- * that cannot be used.
+ * that cannot be used, the policy file in effect invalid (`policy_invalid`, located in the file).
  */
-export type UsageCode = 'value' | 'missing' | 'conflict' | 'path' | 'output' | 'file';
+export type UsageCode = 'value' | 'missing' | 'conflict' | 'path' | 'output' | 'file' | 'policy';
 
 /** A mistake in the settings (a flag or an input); the message names the flag or input. */
 export class UsageError extends Error {
@@ -66,8 +69,12 @@ export interface Settings {
   /** `observed_confirmed_not_reproduced` becomes an error. */
   readonly strictObserved: boolean;
   readonly limits: ReadLimits;
-  /** Required levels (§7); no rules: honesty only. */
+  /** Required levels (§7): the policy file in effect, the require input's rules, or none (honesty only). */
   readonly policy: Policy;
+  /** What a pull request does to the policy or to trust material read at the base (null: nothing, or not a pull request). */
+  readonly policyReview: PolicyReview | null;
+  /** The verification time: exceptions expire and exports fall due against it. */
+  readonly now: Instant;
   /** Trusted signers (§8), each key parsed once; null: none configured (signatures not needed). */
   readonly trustedKeys: TrustedKeys | null;
   /** Trusted producers (§10), each key parsed once; null: none configured (runs need no attestation). */
@@ -82,6 +89,13 @@ export interface Settings {
 export interface KeylessSettings {
   readonly signers: IdentityPolicy | null;
   readonly producers: IdentityPolicy | null;
-  /** Absolute path of --trusted-root / trusted-root, or null. */
-  readonly trustedRoot: string | null;
+  /** The trusted roots' text and where it was read (null: the public-good root shipped with receipt-gate). */
+  readonly trustedRoot: { readonly name: string; readonly text: string } | null;
+}
+
+/** What a pull request does to the policy: findings about its own file, and its policy when it differs (its effect is shown). */
+export interface PolicyReview {
+  readonly findings: readonly Finding[];
+  /** The head's valid policy when it differs from the one in effect: the gate shows the calls whose verdict it would change. */
+  readonly head: Policy | null;
 }

@@ -2,9 +2,10 @@
  * The one subject GitHub's exports map to: a deploy key created (github_deploy_key/create, the
  * class upstream's verifier binds: owner, repo, key_title_hash), whichever export it came from.
  */
+
+import { label, targetHash } from '../../core/target-hash.js';
 import type { Mapped } from './mapping.js';
 import type { EntryScope } from './scope.js';
-import { label, targetHash } from './target-hash.js';
 
 export function deployKey(recordId: string, owner: string, repo: string, title: string, scope: EntryScope): Mapped {
   return {

@@ -12,9 +12,9 @@
  *   change_role).
  */
 import type { JsonObject } from '../../core/json.js';
+import { targetHash } from '../../core/target-hash.js';
 import { idText, type Mapped, obj, str } from './mapping.js';
 import { type EntryScope, entryTime } from './scope.js';
-import { targetHash } from './target-hash.js';
 
 export interface SlackOptions {
   readonly principal: 'id' | 'email';

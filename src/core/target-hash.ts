@@ -5,7 +5,7 @@
  * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
  * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
  */
-import { sha256Digest } from '../../core/binding.js';
+import { sha256Digest } from './binding.js';
 
 export const DOMAINS = [
   'github_key_title',

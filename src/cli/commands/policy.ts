@@ -1,0 +1,191 @@
+/**
+ * `receipt-gate policy check` and `receipt-gate policy baseline` (docs/policy.md §5, §6): validate a
+ * policy file and show its effect on the committed corpus (with `--against`, the calls whose verdict
+ * changes between two policies); or write a `grandfathered` entry for every run that falls short of
+ * it, whole or not at all, keeping the file's comments and order. The corpus is read once, with the
+ * same options as `verify`.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, isScalar, isSeq, parseDocument, YAMLSeq } from 'yaml';
+import { changes, changesText, ruleEffects } from '../../core/effect.js';
+import type { Policy } from '../../core/policy.js';
+import type { Report } from '../../core/report.js';
+import { runGate } from '../../gate/gate.js';
+import { readAtCommit, resolveCommit } from '../../gate/repository.js';
+import { buildSettings } from '../../gate/settings/build.js';
+import { directoryIn } from '../../gate/settings/paths.js';
+import { settlePolicy } from '../../gate/settings/policy.js';
+import { UsageError } from '../../gate/settings/types.js';
+import { located } from '../../report/text.js';
+import { writeWhole } from '../../tools/write.js';
+import { type CliOutcome, type Command, type CommandContext, EXIT, say, unwritable } from '../command.js';
+import { readTextFile } from '../files.js';
+import { type Flags, type OptionSpec, parseFlags } from '../options.js';
+import { GATE_OPTIONS, gateInputs } from './verify.js';
+
+const OPTIONS = [
+  ...GATE_OPTIONS,
+  {
+    flag: 'against',
+    kind: 'string',
+    arg: 'FILE|REF',
+    help: 'check: also judge the corpus under this policy (a file, or the policy file at a git ref) and list the calls whose verdict changes',
+  },
+  {
+    flag: 'reason',
+    kind: 'string',
+    arg: 'TEXT',
+    help: 'baseline: why the runs are grandfathered (required), written into each entry',
+  },
+] as const satisfies readonly OptionSpec[];
+
+type PolicyFlags = Flags<typeof OPTIONS>;
+
+/** The `--against` policy: a file of that path, else the policy file as it is at that git ref. */
+function againstPolicy(flags: PolicyFlags, dir: string, settings: ReturnType<typeof buildSettings>): Policy {
+  const given = flags.against ?? '';
+  const file = path.resolve(dir, given);
+  const policyPath = path
+    .relative(dir, path.resolve(dir, flags.policy ?? '.github/receipt-gate.yml'))
+    .split(path.sep)
+    .join('/');
+  let text: { path: string; commit: string | null; text: string };
+  if (existsSync(file))
+    text = { path: path.relative(dir, file).split(path.sep).join('/'), commit: null, text: readTextFile('--against', file) };
+  else {
+    const commit = resolveCommit(dir, given);
+    if (commit === null) throw new UsageError('value', `--against: "${given}" is neither a file nor a git ref of ${dir}`);
+    const got = readAtCommit(dir, commit, path.resolve(dir, policyPath));
+    if (!got.ok) throw new UsageError('file', `--against ${given}: ${got.reason}`);
+    if (got.value === null) throw new UsageError('path', `--against ${given}: ${policyPath} does not exist at ${commit.slice(0, 12)}`);
+    text = { path: policyPath, commit, text: got.value };
+  }
+  const signers = {
+    keyIds: settings.trustedKeys ? [...settings.trustedKeys.keys()] : [],
+    identities: settings.keyless?.signers ? [...settings.keyless.signers.identities] : [],
+  };
+  const settled = settlePolicy({ kind: 'file', file: text }, { now: settings.now, signers });
+  if (!settled.policy) throw new UsageError('policy', `--against: ${text.path} holds no policy`);
+  return settled.policy;
+}
+
+/** The policy's effect, in lines: per rule, then what the file's own entries earn. */
+function effectLines(report: Report): string[] {
+  const out: string[] = [];
+  const source = report.policy.source;
+  out.push(
+    source
+      ? `policy ${source.path}${source.commit ? ` at ${source.commit.slice(0, 12)}` : ''} (sha256 ${source.sha256.slice(0, 16)}…): valid`
+      : 'no policy file: the require rules apply (honesty only when none)',
+  );
+  for (const e of ruleEffects(report))
+    out.push(
+      `  ${e.rule}: ${e.matched} call(s), ${e.met} met, ${e.unmet} unmet, ${e.warned} warned, ${e.pending} pending, ${e.excepted} excepted`,
+    );
+  const own = ['exception_expired', 'exception_expiring', 'exception_unused', 'grandfather_stale', 'rule_unused'];
+  for (const f of report.findings) if (own.includes(f.code)) out.push(`  ${f.code}: ${located(f)}`);
+  if (report.totals.grandfathered > 0) out.push(`  ${report.totals.grandfathered} call(s) grandfathered`);
+  return out;
+}
+
+async function check(flags: PolicyFlags, ctx: CommandContext, dir: string): Promise<CliOutcome> {
+  const settings = buildSettings(gateInputs(flags, dir, ctx.now));
+  const alternative = flags.against === undefined ? null : againstPolicy(flags, dir, settings);
+  const gated = await runGate(settings, false, undefined, alternative);
+  if (!gated.ok) throw new UsageError(gated.reason.code, gated.reason.message);
+  const lines = effectLines(gated.value.report);
+  if (gated.value.alternative) {
+    const list = changes(gated.value.report, gated.value.alternative);
+    lines.push(`against ${flags.against}: ${changesText(list, 50)}`);
+  }
+  return { code: EXIT.pass, stdout: `${lines.join('\n')}\n`, stderr: '' };
+}
+
+/** Runs that fall short of the policy and are honest: what a baseline grandfathers; and how many were left for an honesty failure. */
+function shortRuns(report: Report): { readonly runs: readonly string[]; readonly dishonest: readonly string[] } {
+  const short = new Set(report.calls.filter((c) => c.below_required || c.warned).map((c) => c.artifact));
+  const policyCodes = new Set([
+    'policy_unmet',
+    'exception_expired',
+    'exception_expiring',
+    'exception_unused',
+    'grandfather_stale',
+    'rule_unused',
+  ]);
+  const dishonest = new Set(
+    report.findings.filter((f) => f.severity === 'error' && f.file !== null && !policyCodes.has(f.code)).map((f) => f.file),
+  );
+  const runs = [...short].filter((r) => !dishonest.has(r)).sort();
+  return { runs, dishonest: [...short].filter((r) => dishonest.has(r)).sort() };
+}
+
+async function baseline(flags: PolicyFlags, ctx: CommandContext, dir: string): Promise<CliOutcome> {
+  const reason = flags.reason?.trim() ?? '';
+  if (reason === '')
+    throw new UsageError('missing', 'policy baseline: --reason TEXT is required (why these runs are judged for honesty only)');
+  if (flags['policy-ref'] !== undefined)
+    throw new UsageError('conflict', 'policy baseline: --policy-ref reads a commit; baseline writes the file on disk');
+  const settings = buildSettings(gateInputs(flags, dir, ctx.now));
+  const source = settings.policy.source;
+  if (settings.policy.kind !== 'file' || !source)
+    throw new UsageError('missing', 'policy baseline: no policy file (give --policy FILE, or write .github/receipt-gate.yml first)');
+  const gated = await runGate(settings, true);
+  if (!gated.ok) throw new UsageError(gated.reason.code, gated.reason.message);
+  const { runs, dishonest } = shortRuns(gated.value.report);
+  const file = path.resolve(dir, source.path);
+  const doc = parseDocument(readTextFile('--policy', file), { keepSourceTokens: true });
+  let list = doc.get('grandfathered', true);
+  if (!isSeq(list)) {
+    list = new YAMLSeq();
+    doc.set('grandfathered', list);
+  }
+  const pinned = new Set(
+    (isSeq(list) ? list.items : []).flatMap((item) => (isMap(item) && isScalar(item.get('run', true)) ? [String(item.get('run'))] : [])),
+  );
+  let added = 0;
+  for (const run of runs) {
+    const sha256 = gated.value.inputs.get(run);
+    if (pinned.has(run) || sha256 === undefined) continue;
+    if (isSeq(list)) list.add(doc.createNode({ run, sha256, reason }));
+    added++;
+  }
+  const said: string[] = [];
+  said.push(`${added} run(s) grandfathered${runs.length - added > 0 ? `, ${runs.length - added} already were` : ''}`);
+  if (dishonest.length > 0)
+    said.push(
+      `${dishonest.length} run(s) left out: they fail on honesty (fix them, never baseline them): ${dishonest.slice(0, 10).join(', ')}${dishonest.length > 10 ? ' …' : ''}`,
+    );
+  if (added === 0) return { code: EXIT.pass, stdout: '', stderr: say('policy baseline', ...said, `${source.path} not changed`) };
+  try {
+    writeWhole(file, doc.toString({ lineWidth: 0 }));
+  } catch (error) {
+    return unwritable('policy baseline', 'the policy file', file, error);
+  }
+  return {
+    code: EXIT.pass,
+    stdout: '',
+    stderr: say('policy baseline', ...said, `written to ${source.path} (review the diff; it applies once merged)`),
+  };
+}
+
+export const policy: Command = {
+  spec: {
+    name: 'policy',
+    synopsis: 'check|baseline [--policy FILE] [--against FILE|REF] [--reason TEXT] [options]',
+    summary: 'validate the policy file and show its effect on the corpus, or grandfather the runs that fall short of it',
+    about:
+      'check: every problem of the policy file located (exit 2 when invalid), then per rule the calls matched, met, unmet, warned, pending and excepted, and the exceptions and grandfathered runs that need attention; with --against, the calls whose verdict changes. baseline: a grandfathered entry (path, sha256, --reason) for every run holding a call below its required level, written into the file keeping its comments, never for a run that fails on honesty. Takes the options of verify that select and judge the evidence',
+    options: OPTIONS,
+  },
+  async run(ctx) {
+    const { flags, rest, help } = parseFlags(ctx.argv, OPTIONS);
+    if (help) return 'help';
+    const [sub, ...more] = rest;
+    if (more.length > 0) throw new UsageError('value', `policy: unexpected argument "${more[0]}"`);
+    const dir = directoryIn(null, ctx.cwd, flags['working-directory'] ?? '.', '-C/--working-directory');
+    if (sub === 'check') return check(flags, ctx, dir);
+    if (sub === 'baseline') return baseline(flags, ctx, dir);
+    throw new UsageError('value', `policy: check or baseline${sub === undefined ? ' is required' : `, not "${sub}"`}`);
+  },
+};

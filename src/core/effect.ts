@@ -1,0 +1,82 @@
+/**
+ * A policy's effect on a corpus (docs/policy.md §6): per rule, how its calls measure (met, unmet,
+ * warned, pending, excepted), and between two policies, which calls change verdict. Computed from
+ * two reports of the same evidence: nothing is read twice.
+ */
+import type { CallReport, Report } from './report.js';
+import { cmp } from './text.js';
+
+/** How one call measures against the policy. */
+type CallStatus = 'met' | 'unmet' | 'warned' | 'pending' | 'excepted' | 'grandfathered' | 'not ruled';
+
+function statusOf(call: CallReport): CallStatus {
+  if (call.grandfathered) return 'grandfathered';
+  if (call.excepted !== null) return 'excepted';
+  if (call.pending) return 'pending';
+  if (call.below_required) return 'unmet';
+  if (call.warned) return 'warned';
+  return call.required_level === null ? 'not ruled' : 'met';
+}
+
+/** One rule's counts on the corpus. */
+export interface RuleEffect {
+  /** The rule's name, or "(default)" for calls no rule matches. */
+  readonly rule: string;
+  readonly matched: number;
+  readonly met: number;
+  readonly unmet: number;
+  readonly warned: number;
+  readonly pending: number;
+  readonly excepted: number;
+}
+
+const DEFAULT = '(default)';
+
+/** Per rule, how its calls measure (calls not ruled and grandfathered ones aside). */
+export function ruleEffects(report: Report): RuleEffect[] {
+  const by = new Map<string, { matched: number; met: number; unmet: number; warned: number; pending: number; excepted: number }>();
+  for (const call of report.calls) {
+    const status = statusOf(call);
+    if (status === 'not ruled' || status === 'grandfathered') continue;
+    const name = call.rule ?? DEFAULT;
+    let counts = by.get(name);
+    if (!counts) by.set(name, (counts = { matched: 0, met: 0, unmet: 0, warned: 0, pending: 0, excepted: 0 }));
+    counts.matched++;
+    counts[status]++;
+  }
+  return [...by].map(([rule, counts]) => ({ rule, ...counts })).sort((a, b) => cmp(a.rule, b.rule));
+}
+
+/** Calls that change status between two policies, grouped by rule and change. */
+export interface Change {
+  readonly rule: string;
+  readonly from: CallStatus;
+  readonly to: CallStatus;
+  readonly calls: number;
+}
+
+const key = (c: CallReport): string => `${c.artifact}\u0000${c.index}`;
+
+/** The calls whose verdict changes from `before` to `after` (two reports of the same evidence). */
+export function changes(before: Report, after: Report): Change[] {
+  const was = new Map(before.calls.map((c) => [key(c), c]));
+  const counted = new Map<string, Change>();
+  for (const call of after.calls) {
+    const old = was.get(key(call));
+    const from = old ? statusOf(old) : 'not ruled';
+    const to = statusOf(call);
+    if (from === to) continue;
+    const rule = call.rule ?? old?.rule ?? DEFAULT;
+    const id = `${rule}\u0000${from}\u0000${to}`;
+    const seen = counted.get(id);
+    counted.set(id, { rule, from, to, calls: (seen?.calls ?? 0) + 1 });
+  }
+  return [...counted.values()].sort((a, b) => cmp(a.rule, b.rule) || cmp(a.from, b.from) || cmp(a.to, b.to));
+}
+
+/** "12 call(s) of prod-deploy-keys go from met to unmet; …" (at most `max` changes named). */
+export function changesText(list: readonly Change[], max = 6): string {
+  if (list.length === 0) return 'no call changes verdict';
+  const shown = list.slice(0, max).map((c) => `${c.calls} call(s) of ${c.rule} go from ${c.from} to ${c.to}`);
+  return `${shown.join('; ')}${list.length > max ? `; and ${list.length - max} more change(s)` : ''}`;
+}

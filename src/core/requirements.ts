@@ -1,0 +1,213 @@
+/**
+ * Requirements (semantics §7, docs/policy.md §3): what each call must reach and what falling short
+ * means. A call is ruled when it asserts a side effect and was not denied, and its run is not
+ * grandfathered; its rule is the policy's (or the default's level); a shortfall is an error
+ * (enforce) or a warning (warn), or excused by a live exception of its rule and binding. An
+ * exception never excuses an honesty failure: those findings are the claims' and records', never
+ * this module's. What the policy file itself says about its exceptions and grandfathered runs
+ * (expired, expiring, unused, stale) is found here too, located in the file.
+ */
+import type { Call } from './call.js';
+import { type Finding, finding, inputFinding } from './findings.js';
+import type { Outcome } from './ladder.js';
+import type { RunInput } from './model.js';
+import {
+  type CallFacts,
+  type Grandfathered,
+  type Mode,
+  type Policy,
+  type PolicyException,
+  type Rule,
+  ruleFor,
+  unusedRules,
+} from './policy.js';
+import { cmp, quote } from './text.js';
+import { compareInstants, type Instant } from './time.js';
+import { below, type Level } from './vocabulary.js';
+
+/** An exception expires soon when this close to the verification time (seconds). */
+const EXPIRING_SECONDS = 14 * 86_400;
+
+/** What a call must reach, and how its shortfall is judged. */
+export interface Requirement {
+  /** The rule that applies (null: none, or the default's level). */
+  readonly rule: Rule | null;
+  /** The level required (null: the call is not ruled, or nothing is required of it). */
+  readonly level: Level | null;
+  readonly mode: Mode | null;
+  /** The call's run is grandfathered (judged for honesty only). */
+  readonly grandfathered: boolean;
+}
+
+/** How a call measured against its requirement: met, short (with why), or excused. */
+export type Shortfall =
+  | { readonly kind: 'met' }
+  /** Below the level required, or verified by a record whose voucher the rule does not name. */
+  | { readonly kind: 'short'; readonly voucher: string | null }
+  | { readonly kind: 'excused'; readonly exception: PolicyException };
+
+const NOT_RULED: Requirement = { rule: null, level: null, mode: null, grandfathered: false };
+const GRANDFATHERED: Requirement = { rule: null, level: null, mode: null, grandfathered: true };
+
+/** Who vouched for the record a verified outcome holds: a key id or an identity (null: nothing was checked). */
+function voucherOf(outcome: Outcome): string | null {
+  if (outcome.level !== 'verified') return null;
+  const trust = outcome.record.input.trust;
+  if (trust.kind !== 'trusted') return null;
+  return trust.by.kind === 'key' ? trust.by.keyId : trust.by.signer.identity;
+}
+
+/** The facts a rule is matched against: the call's class and verb, its bound target (or, for a class outside the table, its string fields). */
+function factsOf(call: Call): CallFacts {
+  const p = call.input.projection;
+  return {
+    actionClass: call.input.actionClass,
+    verb: call.input.verb,
+    target: p.kind === 'subject' ? p.subject.target : call.input.labels,
+  };
+}
+
+/** A call a rule can apply to: it asserts a side effect and was not denied (§7). */
+const ruledCall = (call: Call): boolean => call.claim.asserted && !call.input.denied;
+
+/** One verification's requirements: decided per call, with what the policy file's own entries earn once every call is judged. */
+export class Requirements {
+  /** Exceptions by the binding they excuse. */
+  private readonly byBinding = new Map<string, PolicyException[]>();
+  /** Exceptions that excused a call, and expired ones that would have: the calls, by exception. */
+  private readonly used = new Map<PolicyException, number>();
+  private readonly expiredUse = new Map<PolicyException, Call[]>();
+  /** Grandfathered runs by artifact (their bytes matched), and every entry that matched nothing. */
+  private readonly grandfatheredRuns = new Set<string>();
+  private readonly stale: { readonly entry: Grandfathered; readonly why: string }[] = [];
+  private readonly ruled: CallFacts[] = [];
+
+  constructor(
+    private readonly policy: Policy,
+    private readonly now: Instant,
+    runs: readonly RunInput[],
+  ) {
+    for (const e of policy.exceptions) {
+      const list = this.byBinding.get(e.binding);
+      if (list) list.push(e);
+      else this.byBinding.set(e.binding, [e]);
+    }
+    const byArtifact = new Map(runs.map((r) => [r.artifact, r]));
+    for (const entry of policy.grandfathered) {
+      const run = byArtifact.get(entry.run);
+      if (!run) this.stale.push({ entry, why: 'no run of that path was read' });
+      else if (run.sha256 !== entry.sha256)
+        this.stale.push({
+          entry,
+          why: `its bytes changed (sha256 ${run.sha256 ?? 'unknown'}, pinned ${entry.sha256}): it is judged in full`,
+        });
+      else this.grandfatheredRuns.add(run.artifact);
+    }
+  }
+
+  /** What a call must reach. */
+  of(call: Call): Requirement {
+    if (this.grandfatheredRuns.has(call.run.artifact)) return GRANDFATHERED;
+    if (!ruledCall(call)) return NOT_RULED;
+    const facts = factsOf(call);
+    this.ruled.push(facts);
+    const rule = ruleFor(this.policy, facts);
+    if (rule) return { rule, level: rule.level, mode: rule.mode, grandfathered: false };
+    if (this.policy.defaultLevel === null) return NOT_RULED;
+    return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false };
+  }
+
+  /** How a call earning `outcome` measures against its requirement (an exception used is counted). */
+  measure(call: Call, requirement: Requirement, outcome: Outcome): Shortfall {
+    const { rule, level: required } = requirement;
+    if (required === null || outcome.level === null) return { kind: 'met' };
+    let short = below(outcome.level, required);
+    const voucher = voucherOf(outcome);
+    // signed-by is a requirement, not a rung: a record another signer vouched for still verifies the call.
+    if (!short && rule?.signedBy && required === 'verified' && (voucher === null || !rule.signedBy.includes(voucher))) short = true;
+    if (!short) return { kind: 'met' };
+    const p = call.input.projection;
+    const candidates = rule && p.kind === 'subject' ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name) : [];
+    const live = candidates.find((e) => compareInstants(e.expires, this.now) > 0);
+    if (live) {
+      this.used.set(live, (this.used.get(live) ?? 0) + 1);
+      return { kind: 'excused', exception: live };
+    }
+    for (const e of candidates) {
+      const calls = this.expiredUse.get(e) ?? [];
+      calls.push(call);
+      this.expiredUse.set(e, calls);
+    }
+    return { kind: 'short', voucher };
+  }
+
+  /** The policy file's own findings, once every call is judged: expired, expiring and unused exceptions, stale grandfathered runs, unused rules. */
+  findings(unusedRule: (rule: Rule) => Finding): Finding[] {
+    const out: Finding[] = [];
+    for (const e of this.policy.exceptions) {
+      const who = `owner ${quote(e.owner, 100)}, reason ${JSON.stringify(quote(e.reason, 200))}`;
+      const expired = compareInstants(e.expires, this.now) <= 0;
+      const lapsed = this.expiredUse.get(e);
+      if (expired && lapsed && !this.used.has(e)) {
+        const first = lapsed[0];
+        const where = first
+          ? ` (${first.run.artifact} decision ${first.input.index}${lapsed.length > 1 ? ` and ${lapsed.length - 1} more call(s)` : ''})`
+          : '';
+        out.push(
+          finding(
+            'exception_expired',
+            e.at,
+            `the exception for rule ${e.rule} (${who}) expired on ${e.expiresText}: the call it excused${where} fails as usual; renew it with a new reason and expiry, or fix the call`,
+          ),
+        );
+      } else if (!this.used.has(e))
+        out.push(finding('exception_unused', e.at, `the exception for rule ${e.rule} (${who}) excused no call: prune it`));
+      if (!expired && e.expires.seconds - this.now.seconds <= EXPIRING_SECONDS)
+        out.push(
+          finding(
+            'exception_expiring',
+            e.at,
+            `the exception for rule ${e.rule} (${who}) expires on ${e.expiresText}, within 14 days: renew it or fix what it excuses`,
+          ),
+        );
+    }
+    for (const { entry, why } of this.stale)
+      out.push(finding('grandfather_stale', entry.at, `grandfathered run ${quote(entry.run)}: ${why}; this entry grandfathers nothing`));
+    for (const rule of unusedRules(this.policy, this.ruled)) out.push(unusedRule(rule));
+    return out;
+  }
+
+  /** Calls grandfathered, by their runs. */
+  get grandfatheredCount(): number {
+    return this.grandfatheredRuns.size;
+  }
+}
+
+/** `rule_unused` for a rule of the `require` input: an input finding naming the classes seen. */
+export function unusedRequireRule(rule: Rule, classesSeen: readonly string[]): Finding {
+  const seen =
+    classesSeen.length === 0
+      ? 'no call asserts a side effect'
+      : `classes seen: ${classesSeen
+          .slice(0, 20)
+          .map((c) => quote(c, 100))
+          .join(', ')}${classesSeen.length > 20 ? ` and ${classesSeen.length - 20} more` : ''}`;
+  if (rule.at !== null)
+    return finding('rule_unused', rule.at, `rule ${rule.name} applies to no call (${seen}): is its class, verb or target misspelt?`);
+  return inputFinding(
+    'rule_unused',
+    `require: ${rule.selector}=${rule.level}`,
+    `the rule ${rule.selector}=${rule.level} applies to no call (${seen}): is the class or verb misspelt?`,
+  );
+}
+
+/** The classes of the calls a rule could apply to, sorted (what `rule_unused` names). */
+export const classesOf = (calls: readonly Call[]): string[] =>
+  [
+    ...new Set(
+      calls
+        .filter(ruledCall)
+        .map((c) => c.input.actionClass)
+        .filter((c): c is string => c !== null),
+    ),
+  ].sort(cmp);

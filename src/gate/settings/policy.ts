@@ -1,0 +1,117 @@
+/**
+ * Which policy is in effect (docs/policy.md §1, §8). On a pull request or a merge queue the policy is
+ * the base commit's, never the head's: the head's is read too and checked (a broken one fails the
+ * pull request, a changed one is shown with its effect), and the one repair path is a base policy
+ * that is invalid and a head that repairs it. Trust material named by a path (a trusted root) is
+ * read the same way. Elsewhere the file on disk (or the CLI's `--policy-ref`) is the policy.
+ */
+import { type Finding, finding, placeOf } from '../../core/findings.js';
+import type { Policy } from '../../core/policy.js';
+import { type PolicyContext, readPolicyFile } from '../../read/policy-file.js';
+import { type PolicyReview, UsageError } from './types.js';
+
+/** A repository file's text, where it was read. */
+export interface RepoText {
+  /** As reports name it (`.github/receipt-gate.yml`). */
+  readonly path: string;
+  /** The commit it was read at (null: the file on disk). */
+  readonly commit: string | null;
+  readonly text: string;
+}
+
+/**
+ * The policy file as an entry found it: none given and none at the default path; one file; or, on a
+ * pull request or a merge queue, the base's (null: the base has none) and the head's (null: none).
+ */
+export type PolicyGiven =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'file'; readonly file: RepoText }
+  | { readonly kind: 'pull'; readonly base: RepoText | null; readonly head: RepoText | null };
+
+/** Short commit ids in messages. */
+const short = (commit: string | null): string => (commit === null ? 'the working tree' : `commit ${commit.slice(0, 12)}`);
+
+/** A policy file's problems as one located configuration error (the policy in effect must be valid). */
+function invalidInEffect(file: RepoText, problems: readonly Finding[]): UsageError {
+  const lines = problems.slice(0, 10).map((f) => `${f.file === null ? file.path : placeOf(f, true)}: ${f.message}`);
+  const more = problems.length > 10 ? `\n… and ${problems.length - 10} more problem(s)` : '';
+  return new UsageError(
+    'policy',
+    `the policy in effect (${file.path} at ${short(file.commit)}) is invalid (policy_invalid):\n${lines.join('\n')}${more}`,
+  );
+}
+
+/** The head's problems as findings of the pull request, each naming the file it was read from. */
+const headFindings = (problems: readonly Finding[]): Finding[] =>
+  problems.map((f) =>
+    f.file === null ? f : finding('policy_invalid', f, `${f.message} (this pull request's policy; it must be valid to merge)`),
+  );
+
+/** Whether two policy texts say the same (byte for byte). */
+const same = (a: RepoText | null, b: RepoText | null): boolean => (a === null ? b === null : b !== null && a.text === b.text);
+
+/**
+ * The policy in effect, and what a pull request does to it.
+ * @param context the verification time and the trusted signers (what a policy's own checks need)
+ */
+export function settlePolicy(
+  given: PolicyGiven,
+  context: Omit<PolicyContext, 'path' | 'commit'>,
+): { readonly policy: Policy | null; readonly review: PolicyReview | null } {
+  const read = (file: RepoText) => readPolicyFile(file.text, { ...context, path: file.path, commit: file.commit });
+  if (given.kind === 'none') return { policy: null, review: null };
+  if (given.kind === 'file') {
+    const r = read(given.file);
+    if (!r.ok) throw invalidInEffect(given.file, r.reason);
+    return { policy: r.value, review: null };
+  }
+  const { base, head } = given;
+  const baseRead = base ? read(base) : null;
+  const headRead = head ? read(head) : null;
+  if (baseRead && !baseRead.ok) {
+    // The one repair path: an invalid base policy, and a head whose policy is valid.
+    if (head && headRead?.ok) {
+      const at = { file: head.path, line: 1, column: 1 };
+      const why = `the base policy (${base?.path} at ${short(base?.commit ?? null)}) is invalid; this pull request repairs it, and is judged under its own policy`;
+      return { policy: headRead.value, review: { findings: [finding('policy_changed', at, why)], head: null } };
+    }
+    throw invalidInEffect(base ?? { path: '', commit: null, text: '' }, baseRead.reason);
+  }
+  const inEffect = baseRead?.ok ? baseRead.value : null;
+  if (same(base, head)) return { policy: inEffect, review: null };
+  const at = { file: head?.path ?? base?.path ?? '', line: 1, column: 1 };
+  if (headRead && !headRead.ok) return { policy: inEffect, review: { findings: headFindings(headRead.reason), head: null } };
+  const what =
+    head === null
+      ? `this pull request deletes the policy file ${base?.path}; the change takes effect after merge (the base's policy applies here)`
+      : base === null
+        ? `this pull request adds the policy file ${head.path}; it takes effect after merge (the inputs apply here)`
+        : `this pull request changes the policy file ${head.path}; the change takes effect after merge (the base's policy applies here)`;
+  return { policy: inEffect, review: { findings: [finding('policy_changed', at, what)], head: headRead?.ok ? headRead.value : null } };
+}
+
+/** A trusted root the same way: the base's text in effect; a head that differs is named. */
+export function settleTrustFile(
+  name: string,
+  given:
+    | { readonly kind: 'file'; readonly file: RepoText }
+    | { readonly kind: 'pull'; readonly base: RepoText | null; readonly head: RepoText | null },
+): { readonly text: RepoText; readonly review: Finding | null } {
+  if (given.kind === 'file') return { text: given.file, review: null };
+  const { base, head } = given;
+  if (!base)
+    throw new UsageError(
+      'file',
+      `${name}: ${head?.path ?? 'the file'} does not exist at the base commit; trust material is read at the base on pull requests (merge the file first)`,
+    );
+  if (same(base, head)) return { text: base, review: null };
+  const at = { file: head?.path ?? base.path, line: 1, column: 1 };
+  return {
+    text: base,
+    review: finding(
+      'policy_changed',
+      at,
+      `this pull request changes ${name} (${base.path}): trust material is read at the base, so the change takes effect after merge`,
+    ),
+  };
+}

@@ -1,0 +1,398 @@
+/**
+ * The policy file (docs/policy.md §2): YAML 1.2, one document, read strictly (duplicate keys, a tab
+ * in indentation, an anchor or an alias, a second document: refused), its shape checked against
+ * schemas/policy.schema.json (every problem, each located `file:line:column`, a misspelt key with
+ * the nearest known one), then what a schema cannot say: unique rule names, globs only on plain
+ * fields, fields the class binds, expiry at most 366 days after the verification time, signers
+ * among those trusted, grandfathered paths named once. Nothing here reads a file: the text is given.
+ */
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from 'yaml';
+import { sha256Hex } from '../core/binding.js';
+import { type Finding, finding } from '../core/findings.js';
+import { isObject, type JsonObject } from '../core/json.js';
+import type { Location } from '../core/location.js';
+import type { FieldTest, Grandfathered, Mode, Policy, PolicyException, Rule } from '../core/policy.js';
+import { boundFields } from '../core/projection.js';
+import type { Result } from '../core/result.js';
+import { type Domain, targetHash } from '../core/target-hash.js';
+import { nearestName } from '../core/text.js';
+import { compareInstants, type Instant, parseDay, parseRfc3339 } from '../core/time.js';
+import { isLevel, type Level } from '../core/vocabulary.js';
+import { policyFile, policySchema } from './validators.generated.js';
+
+/** What a policy file is checked against besides its own text. */
+export interface PolicyContext {
+  /** As reports name the file (`.github/receipt-gate.yml`). */
+  readonly path: string;
+  /** The commit it was read at (null: the file on disk). */
+  readonly commit: string | null;
+  /** The verification time: an exception may expire at most 366 days after it. */
+  readonly now: Instant;
+  /** The trusted signers in force (key ids and identities): a rule's signed-by must name them. */
+  readonly signers: { readonly keyIds: readonly string[]; readonly identities: readonly string[] };
+}
+
+/** Seconds in 366 days: the furthest an exception may expire. */
+const MAX_EXPIRY_SECONDS = 366 * 86_400;
+
+/** Hashed fields as a rule names them (without `_hash`) → the call's field and the hash domain, per class (docs/policy.md §3). */
+interface Hashed {
+  readonly field: string;
+  readonly domain: Domain;
+}
+const HASHED: ReadonlyMap<string, ReadonlyMap<string, Hashed>> = new Map<string, ReadonlyMap<string, Hashed>>([
+  ['github_deploy_key', new Map<string, Hashed>([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]])],
+  [
+    'workspace_member',
+    new Map<string, Hashed>([
+      ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
+      ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
+      ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
+    ]),
+  ],
+  [
+    'workspace_role',
+    new Map<string, Hashed>([
+      ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
+      ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
+    ]),
+  ],
+]);
+
+/** Plain fields GitHub names compare without regard to ASCII case (a `prod-*` rule must not miss `PROD-api`). */
+const CASELESS: ReadonlySet<string> = new Set(['owner', 'repo']);
+
+/** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
+function positions(contents: Node, lines: LineCounter, path: string): Map<string, Location> {
+  const out = new Map<string, Location>();
+  const at = (offset: number): Location => {
+    const pos = lines.linePos(offset);
+    return { file: path, line: pos.line, column: pos.col };
+  };
+  const walk = (node: unknown, pointer: string, keyAt: number | null): void => {
+    if (!isNode(node)) return;
+    const start = node.range?.[0] ?? 0;
+    out.set(pointer, at(keyAt ?? start));
+    if (isMap(node))
+      for (const pair of node.items) {
+        if (!isPair(pair) || !isScalar(pair.key)) continue;
+        const name = String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1');
+        walk(pair.value, `${pointer}/${name}`, pair.key.range?.[0] ?? null);
+        // A key's own place, for a problem with the key (an unknown key).
+        out.set(`${pointer}/${name}#key`, at(pair.key.range?.[0] ?? start));
+      }
+    else if (isSeq(node))
+      node.items.forEach((item, i) => {
+        walk(item, `${pointer}/${i}`, null);
+      });
+  };
+  walk(contents, '', null);
+  return out;
+}
+
+/** The first anchor or alias in a document, with its offset (neither is allowed: what a reviewer reads must be what applies). */
+function anchorOf(contents: unknown): number | null {
+  let found: number | null = null;
+  const walk = (node: unknown): void => {
+    if (found !== null || !isNode(node)) return;
+    if (isAlias(node) || (node.anchor ?? '') !== '') {
+      found = node.range?.[0] ?? 0;
+      return;
+    }
+    if (isMap(node))
+      for (const pair of node.items) {
+        if (isPair(pair)) {
+          walk(pair.key);
+          walk(pair.value);
+        }
+      }
+    else if (isSeq(node)) for (const item of node.items) walk(item);
+  };
+  walk(contents);
+  return found;
+}
+
+/** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
+function schemaAt(segments: readonly string[]): JsonObject | null {
+  const root = isObject(policySchema) ? policySchema : null;
+  const resolve = (node: unknown): JsonObject | null => {
+    if (!isObject(node)) return null;
+    const ref = node['$ref'];
+    if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && isObject(root['$defs']))
+      return resolve(root['$defs'][ref.slice(8)]);
+    return node;
+  };
+  let node = resolve(root);
+  for (const segment of segments) {
+    if (!node) return null;
+    const props = node['properties'];
+    if (isObject(props) && Object.hasOwn(props, segment)) node = resolve(props[segment]);
+    else if (node['items'] !== undefined && /^\d+$/.test(segment)) node = resolve(node['items']);
+    else node = resolve(node['additionalProperties']);
+  }
+  return node;
+}
+
+/** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
+function shapeProblems(value: unknown, where: (pointer: string, key?: boolean) => Location): Finding[] {
+  if (policyFile(value)) return [];
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const e of policyFile.errors ?? []) {
+    const segments = e.instancePath.split('/').slice(1);
+    const name = segments.length === 0 ? 'the file' : segments.join('.');
+    const params = isObject(e.params) ? e.params : {};
+    let message: string;
+    let at = where(e.instancePath);
+    if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+      const key = params['additionalProperty'];
+      const known = schemaAt(segments);
+      const props = known && isObject(known['properties']) ? Object.keys(known['properties']) : [];
+      const near = nearestName(key, props);
+      message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
+      at = where(`${e.instancePath}/${key}`, true);
+    } else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+      message = `${name} has no "${params['missingProperty']}" (required)`;
+    } else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
+      const allowed = params['allowedValues'].map(String);
+      const got = valueAt(value, segments);
+      const near = typeof got === 'string' ? nearestName(got, allowed) : null;
+      message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
+    } else if (e.keyword === 'const') {
+      message = `${name} must be ${JSON.stringify(params['allowedValue'])}`;
+    } else if (e.keyword === 'oneOf') {
+      message = `${name} must be one glob (a string) or a list of them`;
+    } else if (e.keyword === 'pattern' && segments[0] === 'pending') {
+      message = 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
+    } else message = `${name} ${e.message ?? 'is invalid'}`;
+    // oneOf reports each branch too: the oneOf line says it once.
+    if (e.schemaPath.includes('/oneOf/')) continue;
+    const key = `${at.line}:${at.column}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(finding('policy_invalid', at, message));
+  }
+  return out;
+}
+
+const valueAt = (value: unknown, segments: readonly string[]): unknown => {
+  let node = value;
+  for (const s of segments) {
+    if (Array.isArray(node) && /^\d+$/.test(s)) node = node[Number(s)];
+    else if (isObject(node) && Object.hasOwn(node, s)) node = node[s];
+    else return undefined;
+  }
+  return node;
+};
+
+/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form). */
+function durationSeconds(text: string): number {
+  const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
+  if (!match) return 0;
+  return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
+}
+
+/** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
+function expiryOf(text: string): Result<Instant> {
+  const day = parseDay(text);
+  if (day) return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
+  const t = parseRfc3339(text);
+  return t.ok ? t : { ok: false, reason: `"${text}" is not an RFC 3339 date or date-time: it ${t.reason}` };
+}
+
+const strings = (v: unknown): string[] =>
+  typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+const text = (o: JsonObject, k: string): string => (typeof o[k] === 'string' ? o[k] : '');
+
+/**
+ * A policy file's text → the policy, or every problem located in it (`policy_invalid`). Class and
+ * verb names are checked once the input is read (core/policy.ts `checkRuleNames`): what the input
+ * holds counts as known.
+ */
+export function readPolicyFile(source: string, context: PolicyContext): Result<Policy, readonly Finding[]> {
+  const file = context.path;
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const atOffset = (offset: number): Location => {
+    const pos = lines.linePos(offset);
+    return { file, line: pos.line, column: pos.col };
+  };
+  const problems: Finding[] = [];
+  if (list.length > 1)
+    problems.push(finding('policy_invalid', atOffset(list[1]?.range?.[0] ?? 0), 'a second YAML document: a policy file holds one'));
+  const doc = list[0];
+  if (!doc || doc.contents === null)
+    return {
+      ok: false,
+      reason: [finding('policy_invalid', { file, line: 1, column: 1 }, 'the policy file is empty (it needs at least version: 1)')],
+    };
+  for (const e of [...doc.errors, ...doc.warnings])
+    problems.push(finding('policy_invalid', atOffset(e.pos[0]), e.message.split('\n')[0] ?? e.code));
+  const anchor = anchorOf(doc.contents);
+  if (anchor !== null)
+    problems.push(
+      finding('policy_invalid', atOffset(anchor), 'an anchor or alias: write each value out (what a reviewer reads must be what applies)'),
+    );
+  if (problems.length > 0) return { ok: false, reason: problems };
+  const value: unknown = doc.toJS({ maxAliasCount: 0 });
+  const places = positions(doc.contents, lines, file);
+  const where = (pointer: string, key = false): Location =>
+    (key ? places.get(`${pointer.slice(0, pointer.lastIndexOf('/'))}/${pointer.slice(pointer.lastIndexOf('/') + 1)}#key`) : undefined) ??
+    places.get(pointer) ?? { file, line: 1, column: 1 };
+  const shape = shapeProblems(value, where);
+  if (shape.length > 0) return { ok: false, reason: shape };
+  if (!isObject(value))
+    return { ok: false, reason: [finding('policy_invalid', { file, line: 1, column: 1 }, 'the policy file is not a mapping')] };
+  return meaning(value, context, where, sha256Hex(source));
+}
+
+/** What the schema cannot say, checked on a file of the right shape. */
+function meaning(
+  doc: JsonObject,
+  context: PolicyContext,
+  where: (pointer: string) => Location,
+  sha256: string,
+): Result<Policy, readonly Finding[]> {
+  const problems: Finding[] = [];
+  const bad = (pointer: string, message: string): void => {
+    problems.push(finding('policy_invalid', where(pointer), message));
+  };
+  const trusted = new Set([...context.signers.keyIds, ...context.signers.identities]);
+  const rules: Rule[] = [];
+  const names = new Set<string>();
+  const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
+  ruleList.forEach((entry: unknown, i: number) => {
+    if (!isObject(entry) || !isObject(entry['match'])) return;
+    const at = `/rules/${i}`;
+    const name = text(entry, 'name');
+    if (names.has(name)) bad(`${at}/name`, `a second rule named ${name}: rule names are unique`);
+    names.add(name);
+    const match = entry['match'];
+    const actionClass = text(match, 'class');
+    const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
+    const tests: FieldTest[] = [];
+    const target = isObject(match['target']) ? match['target'] : {};
+    const hashed = HASHED.get(actionClass);
+    const bound = boundFields(actionClass);
+    for (const field of Object.keys(target)) {
+      const pointer = `${at}/match/target/${field}`;
+      const given = target[field];
+      const hash = hashed?.get(field);
+      if (hash) {
+        if (!Array.isArray(given)) {
+          bad(pointer, `${field} is hashed: give a list of raw values ([${JSON.stringify(given)}]), each hashed as the agent hashes it`);
+          continue;
+        }
+        const values = strings(given);
+        if (values.some((v) => v.includes('*'))) {
+          bad(pointer, `${field} is hashed: a glob cannot match a hash; list the raw values`);
+          continue;
+        }
+        tests.push({ kind: 'hash', field: hash.field, hashes: new Set(values.map((v) => targetHash(hash.domain, v))) });
+        continue;
+      }
+      if (bound && !bound.includes(field)) {
+        const plain = bound.filter((f) => !f.endsWith('_hash'));
+        const hashedNames = [...(hashed?.keys() ?? [])];
+        const near = nearestName(field, [...plain, ...hashedNames]);
+        bad(
+          pointer,
+          `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`,
+        );
+        continue;
+      }
+      tests.push({ kind: 'glob', field, globs: strings(given), caseless: CASELESS.has(field) });
+    }
+    const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
+    if (signedBy) {
+      if (trusted.size === 0)
+        bad(
+          `${at}/signed-by`,
+          'signed-by without any trusted signer configured (trusted-keys, trusted-signer-identities): it could never hold',
+        );
+      else
+        signedBy.forEach((s, k) => {
+          if (!trusted.has(s))
+            bad(
+              `${at}/signed-by/${k}`,
+              `${JSON.stringify(s)} is not among the trusted signers configured (a signed-by that names none of them could never hold)`,
+            );
+        });
+    }
+    const require = text(entry, 'require');
+    const mode: Mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
+    if (!isLevel(require)) return;
+    rules.push({
+      name,
+      selector: verb === null ? actionClass : `${actionClass}:${verb}`,
+      actionClass,
+      verb,
+      target: tests,
+      level: require,
+      mode,
+      signedBy,
+      at: where(at),
+    });
+  });
+  const exceptions: PolicyException[] = [];
+  const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
+  exceptionList.forEach((entry: unknown, i: number) => {
+    if (!isObject(entry)) return;
+    const at = `/exceptions/${i}`;
+    const rule = text(entry, 'rule');
+    if (!names.has(rule)) {
+      const near = nearestName(rule, names);
+      bad(
+        `${at}/rule`,
+        `the exception names rule ${JSON.stringify(rule)}, which the file does not have${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`,
+      );
+    }
+    const expiresText = text(entry, 'expires');
+    const expires = expiryOf(expiresText);
+    if (!expires.ok) {
+      bad(`${at}/expires`, `expires: ${expires.reason}`);
+      return;
+    }
+    const latest: Instant = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };
+    if (compareInstants(expires.value, latest) > 0)
+      bad(
+        `${at}/expires`,
+        `expires ${expiresText} is more than 366 days after the verification time: an exception is renewed, never forever`,
+      );
+    exceptions.push({
+      binding: text(entry, 'binding'),
+      rule,
+      reason: text(entry, 'reason'),
+      owner: text(entry, 'owner'),
+      expires: expires.value,
+      expiresText,
+      at: where(at),
+    });
+  });
+  const grandfathered: Grandfathered[] = [];
+  const runs = new Set<string>();
+  const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
+  grandList.forEach((entry: unknown, i: number) => {
+    if (!isObject(entry)) return;
+    const run = text(entry, 'run');
+    if (runs.has(run)) bad(`/grandfathered/${i}/run`, `a second entry for ${run}: each run is grandfathered once`);
+    runs.add(run);
+    grandfathered.push({ run, sha256: text(entry, 'sha256'), reason: text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
+  });
+  if (problems.length > 0) return { ok: false, reason: problems };
+  const given = doc['default'];
+  const defaultLevel: Level = typeof given === 'string' && isLevel(given) ? given : 'asserted';
+  return {
+    ok: true,
+    value: {
+      kind: 'file',
+      rules,
+      defaultLevel,
+      pendingSeconds: typeof doc['pending'] === 'string' ? durationSeconds(doc['pending']) : 0,
+      exceptions,
+      grandfathered,
+      source: { path: context.path, commit: context.commit, sha256 },
+    },
+  };
+}
