@@ -30979,7 +30979,7 @@ function ruleEffects(report) {
         counts.matched++;
         counts[status]++;
     }
-    return [...by].map(([rule, counts]) => ({ rule, ...counts })).sort((a, b) => cmp(a.rule, b.rule));
+    return [...by].map(([rule, counts]) => ({ rule, ...counts })).sort((a, b) => (0,core_text/* cmp */.r2)(a.rule, b.rule));
 }
 const key = (c) => `${c.artifact}\u0000${c.index}`;
 /** The calls whose verdict changes from `before` to `after` (two reports of the same evidence). */
@@ -31836,8 +31836,7 @@ var time = __nccwpck_require__(2334);
 
 /** An exception expires soon when this close to the verification time (seconds). */
 const EXPIRING_SECONDS = 14 * 86_400;
-const NOT_RULED = { rule: null, level: null, mode: null, grandfathered: false };
-const GRANDFATHERED = { rule: null, level: null, mode: null, grandfathered: true };
+const NOT_RULED = { rule: null, level: null, mode: null, grandfathered: false, shadow: null };
 /** Who vouched for the record a verified outcome holds: a key id or an identity (null: nothing was checked). */
 function voucherOf(outcome) {
     if (outcome.level !== 'verified')
@@ -31868,7 +31867,7 @@ class Requirements {
     used = new Map();
     expiredUse = new Map();
     /** Grandfathered runs by artifact (their bytes matched), and every entry that matched nothing. */
-    grandfatheredRuns = new Set();
+    grandfatheredRuns = new Map();
     stale = [];
     ruled = [];
     constructor(policy, now, runs) {
@@ -31892,23 +31891,28 @@ class Requirements {
                     why: `its bytes changed (sha256 ${run.sha256 ?? 'unknown'}, pinned ${entry.sha256}): it is judged in full`,
                 });
             else
-                this.grandfatheredRuns.add(run.artifact);
+                this.grandfatheredRuns.set(run.artifact, entry);
         }
     }
     /** What a call must reach. */
     of(call) {
-        if (this.grandfatheredRuns.has(call.run.artifact))
-            return GRANDFATHERED;
+        const entry = this.grandfatheredRuns.get(call.run.artifact);
+        if (entry) {
+            // Judged for honesty only; what it would have had to reach is kept, to report its shortfall suppressed.
+            const rule = ruledCall(call) ? ruleFor(this.policy, factsOf(call)) : null;
+            const level = rule?.level ?? (ruledCall(call) ? this.policy.defaultLevel : null);
+            return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason: entry.reason } };
+        }
         if (!ruledCall(call))
             return NOT_RULED;
         const facts = factsOf(call);
         this.ruled.push(facts);
         const rule = ruleFor(this.policy, facts);
         if (rule)
-            return { rule, level: rule.level, mode: rule.mode, grandfathered: false };
+            return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null };
         if (this.policy.defaultLevel === null)
             return NOT_RULED;
-        return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false };
+        return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false, shadow: null };
     }
     /** How a call earning `outcome` measures against its requirement (an exception used is counted). */
     measure(call, requirement, outcome) {
@@ -31960,10 +31964,6 @@ class Requirements {
         for (const rule of unusedRules(this.policy, this.ruled))
             out.push(unusedRule(rule));
         return out;
-    }
-    /** Calls grandfathered, by their runs. */
-    get grandfatheredCount() {
-        return this.grandfatheredRuns.size;
     }
 }
 /** `rule_unused` for a rule of the `require` input: an input finding naming the classes seen. */
@@ -32195,6 +32195,30 @@ function callFindings(call, outcome, requirement, shortfall, options, subject) {
     out.push((0,core_findings/* finding */.gk)('policy_unmet', input.loc, `${where}: ${name} requires ${required}; earned ${level}: ${why}${warned}`, severity));
     return out;
 }
+/** A shortfall reported suppressed: one an exception excuses, or one of a grandfathered run. */
+function suppressedOf(call, outcome, requirement, shortfall) {
+    const level = outcome.level;
+    if (level === null)
+        return null;
+    const where = callTitle(call);
+    if (shortfall.kind === 'excused') {
+        const e = shortfall.exception;
+        return {
+            message: `${where}: ${requirementName(requirement)} requires ${requirement.level}; earned ${level}`,
+            severity: requirement.mode === 'warn' ? 'warning' : 'error',
+            justification: `exception at ${(0,core_findings/* placeOf */.$t)(e.at)} (owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, until ${e.expiresText}): ${(0,core_text/* quote */.hD)(e.reason, 300)}`,
+        };
+    }
+    const shadow = requirement.shadow;
+    if (!shadow || !(0,vocabulary/* below */.Gz)(level, shadow.level))
+        return null;
+    const name = shadow.rule ? requirementName({ ...requirement, rule: shadow.rule }) : "the policy's default";
+    return {
+        message: `${where}: ${name} requires ${shadow.level}; earned ${level}`,
+        severity: shadow.rule?.mode === 'warn' ? 'warning' : 'error',
+        justification: `grandfathered run: ${(0,core_text/* quote */.hD)(shadow.reason, 300)}`,
+    };
+}
 /**
  * A call's report line with its findings.
  * @param read the findings its decision already has (its claim's shape and consistency)
@@ -32232,6 +32256,7 @@ function judgeCall(call, outcome, requirement, shortfall, options, read) {
         below_required: shortfall.kind === 'short' && requirement.mode !== 'warn',
         warned: shortfall.kind === 'short' && requirement.mode === 'warn',
         pending: false,
+        suppressed: suppressedOf(call, outcome, requirement, shortfall),
     };
 }
 /** The words of a record's finding (the code comes from the outcome table). */
@@ -33815,15 +33840,20 @@ function buildAnnotations(report, prefix, scope = 'all') {
             message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
         });
     }
+    // A policy file read at another commit (a pull request's base) is not the file checked out: its
+    // findings name their place in words, never as a line of the file the pull request shows.
+    const source = report.policy.source;
+    const elsewhere = (f) => source !== undefined && source.commit !== null && f.file === source.path;
     for (const f of loose) {
-        if (f.input !== undefined) {
+        if (f.input !== undefined || elsewhere(f)) {
+            const where = f.input !== undefined ? f.input : `${f.file}:${f.line}:${f.column} at commit ${source?.commit?.slice(0, 12) ?? ''}`;
             out.push({
                 path: null,
                 line: 0,
                 column: null,
                 level: LEVEL(f.severity),
                 title: f.code,
-                message: clipBytes(`${visible(f.input)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
+                message: clipBytes(`${visible(where)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
             });
             continue;
         }
@@ -34145,9 +34175,15 @@ async function writeJson(report, file) {
 
 function renderSarif(report, prefix, version) {
     const alerting = report.findings.filter((f) => f.severity !== 'notice');
-    const located = alerting.filter((f) => f.input === undefined);
+    // A policy file read at another commit (a pull request's base) is not the file scanned: its findings are notifications.
+    const source = report.policy.source;
+    const elsewhere = (f) => source !== undefined && source.commit !== null && f.file === source.path;
+    const located = alerting.filter((f) => f.input === undefined && !elsewhere(f));
     const inputs = alerting.filter((f) => f.input !== undefined);
-    const codes = [...new Set(located.map((f) => f.code))].sort();
+    const atBase = alerting.filter((f) => f.input === undefined && elsewhere(f));
+    // An excused or grandfathered shortfall stays visible to code scanning, suppressed: never counted open.
+    const suppressed = report.calls.filter((c) => c.suppressed !== null);
+    const codes = [...new Set([...located.map((f) => f.code), ...(suppressed.length > 0 ? ['policy_unmet'] : [])])].sort();
     const rules = codes.map((code) => ({
         id: code,
         name: code.replace(/(^|_)([a-z])/g, (_m, _u, c) => c.toUpperCase()),
@@ -34179,11 +34215,42 @@ function renderSarif(report, prefix, version) {
             },
         };
     });
-    const notifications = inputs.map((f) => ({
-        descriptor: { id: f.code },
-        level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
-        message: { text: `${f.input}: ${f.message}` },
-    }));
+    for (const call of suppressed) {
+        const s = call.suppressed;
+        if (!s)
+            continue;
+        const uri = repoPath(prefix, call.artifact);
+        results.push({
+            ruleId: 'policy_unmet',
+            ruleIndex: codes.indexOf('policy_unmet'),
+            level: severity/* SEVERITY_TABLE */.ps[s.severity].sarif,
+            message: { text: call.member ? `${call.member}:${call.line}:${call.column}: ${s.message}` : s.message },
+            locations: [
+                {
+                    physicalLocation: {
+                        artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
+                        region: call.member ? { startLine: 1 } : { startLine: call.line, startColumn: call.column },
+                    },
+                },
+            ],
+            suppressions: [{ kind: 'external', status: 'accepted', justification: s.justification }],
+            partialFingerprints: {
+                'receiptGate/v1': (0,binding/* sha256Hex */.fg)(`policy_unmet\0${uri}\0${call.member ?? ''}\0${call.line}\0${call.column}\0${s.message}`),
+            },
+        });
+    }
+    const notifications = [
+        ...inputs.map((f) => ({
+            descriptor: { id: f.code },
+            level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
+            message: { text: `${f.input}: ${f.message}` },
+        })),
+        ...atBase.map((f) => ({
+            descriptor: { id: f.code },
+            level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
+            message: { text: `${f.file}:${f.line}:${f.column} at commit ${source?.commit ?? ''}: ${f.message}` },
+        })),
+    ];
     const sarif = {
         $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
         version: '2.1.0',
@@ -34206,6 +34273,7 @@ function renderSarif(report, prefix, version) {
  * link to its line at the head commit. Kept under a byte budget (GitHub's limit is 1 MiB per step);
  * when rows must be cut, a line says how many and where the full report is.
  */
+
 
 
 
@@ -34241,16 +34309,36 @@ function bannerLines(ctx, passed) {
     // A failed gate verified nothing: it checked these and found what failed.
     return parts.length > 0 ? [`${passed ? 'Verified' : 'Checked'} ${parts.join(' · ')}.`, ''] : [];
 }
-/** The policy in effect, in the summary's head. */
+/** The policy in effect, in the summary's head: a policy file per rule, its exceptions expiring soon, its grandfathered runs, a pull request's change. */
 function policyLines(report) {
-    const rules = report.policy.rules;
-    if (rules.length === 0)
-        return ['Policy: none (honesty only: no level is required).', ''];
+    const { rules, source } = report.policy;
     const totals = report.totals;
-    return [
-        `Policy: ${rules.map((r) => `\`${r.selector}=${r.level}\``).join(', ')} · ${totals.policy_unmet === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}.`,
+    const verdict = `${totals.policy_unmet === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}${totals.policy_warned > 0 ? ` · ${totals.policy_warned} call(s) would fail under enforce (mode warn)` : ''}`;
+    const change = report.policy_change
+        ? [
+            `This pull request changes the policy (${md(report.policy_change.path)}); after merge: ${md(changesText(report.policy_change.changes))}.`,
+            '',
+        ]
+        : [];
+    if (!source) {
+        if (rules.length === 0)
+            return ['Policy: none (honesty only: no level is required).', '', ...change];
+        return [`Policy: ${rules.map((r) => `\`${String(r['selector'])}=${String(r['level'])}\``).join(', ')} · ${verdict}.`, '', ...change];
+    }
+    const out = [
+        `Policy: ${md(source.path)}${source.commit ? ` at ${md(source.commit.slice(0, 12))}` : ''} · default ${md(String(report.policy.default))} · ${verdict}.`,
         '',
     ];
+    for (const e of ruleEffects(report))
+        out.push(`- ${md(e.rule)}: ${e.matched} call(s), ${e.met} met, ${e.unmet} unmet, ${e.warned} warned, ${e.pending} pending, ${e.excepted} excepted`);
+    const expiring = report.findings.filter((f) => f.code === 'exception_expiring' || f.code === 'exception_expired');
+    for (const f of expiring.slice(0, 20))
+        out.push(`- ${f.code === 'exception_expired' ? '❌' : '⚠️'} ${md((0,core_text/* clip */.$Q)(f.message, 300))}`);
+    if (totals.grandfathered > 0) {
+        const runs = new Set(report.calls.filter((c) => c.grandfathered).map((c) => c.artifact)).size;
+        out.push(`- ${totals.grandfathered} call(s) grandfathered in ${runs} run(s) (judged for honesty only)`);
+    }
+    return [...out, '', ...change];
 }
 /** The counts: levels, records, policy, and each run's producer when any run has one. */
 function totalsLines(report) {
@@ -34376,6 +34464,13 @@ function policyDigest(report) {
         throw new Error(`the report's policy cannot be canonicalized: ${canonical.reason}`); // built from strings and booleans only
     return (0,binding/* sha256Hex */.fg)(canonical.text);
 }
+/** The policy file in effect as a URI: `<path>@<commit>` when read at a commit, its path when read on disk; null: none. */
+function policyFileUri(report) {
+    const source = report.policy.source;
+    if (!source)
+        return null;
+    return source.commit === null ? source.path : `${source.path}@${source.commit}`;
+}
 /** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
 function verifiedLevels(report) {
     if (!report.ok)
@@ -34396,9 +34491,10 @@ function vsaPredicate(report, ctx) {
     return {
         verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
         // The only member that is not deterministic.
-        timeVerified: (0,binding/* utcSeconds */.kk)(ctx.timeVerified),
+        // The report's verification time: --now reproduces a verdict byte for byte.
+        timeVerified: (0,binding/* utcSeconds */.kk)(new Date(report.verified_at)),
         resourceUri: ctx.resourceUri,
-        policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
+        policy: { uri: ctx.policyUri ?? policyFileUri(report) ?? DEFAULT_POLICY_URI, digest: { sha256: policyDigest(report) } },
         inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => (0,core_text/* cmp */.r2)(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
         verificationResult: report.ok ? 'PASSED' : 'FAILED',
         verifiedLevels: verifiedLevels(report),
@@ -34714,7 +34810,6 @@ function writeVerdict(report, origin, files) {
         policyUri: origin.policyUri,
         inputs: origin.inputs,
         version: origin.version,
-        timeVerified: origin.timeVerified,
     };
     const statement = vsaStatement(report, ctx);
     const written = [];
@@ -36239,9 +36334,13 @@ function verdict(core, settings, ctx, env, report, digest, inputs, now) {
         reportDigest: digest,
         resourceUri: settings.vsa.resourceUri,
         // The workflow that ran the gate names its policy.
-        policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
+        // The policy file in effect names the policy; without one, the workflow that ran the gate does.
+        policyUri: report.policy.source
+            ? null
+            : env['GITHUB_WORKFLOW_REF']
+                ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}`
+                : DEFAULT_POLICY_URI,
         inputs: prefixed(inputs, settings.prefix),
-        timeVerified: now(),
         version: VERSION,
     };
     const result = writeVerdict(report, origin, {

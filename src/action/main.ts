@@ -147,9 +147,13 @@ function verdict(
     reportDigest: digest,
     resourceUri: settings.vsa.resourceUri,
     // The workflow that ran the gate names its policy.
-    policyUri: env['GITHUB_WORKFLOW_REF'] ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}` : DEFAULT_POLICY_URI,
+    // The policy file in effect names the policy; without one, the workflow that ran the gate does.
+    policyUri: report.policy.source
+      ? null
+      : env['GITHUB_WORKFLOW_REF']
+        ? `${ctx.serverUrl.replace(/\/+$/, '')}/${env['GITHUB_WORKFLOW_REF']}`
+        : DEFAULT_POLICY_URI,
     inputs: prefixed(inputs, settings.prefix),
-    timeVerified: now(),
     version: VERSION,
   };
   const result = writeVerdict(report, origin, {

@@ -3,7 +3,7 @@
  * warned, pending, excepted), and between two policies, which calls change verdict. Computed from
  * two reports of the same evidence: nothing is read twice.
  */
-import type { CallReport, Report } from './report.js';
+import type { CallReport, PolicyChange, Report } from './report.js';
 import { cmp } from './text.js';
 
 /** How one call measures against the policy. */
@@ -47,20 +47,12 @@ export function ruleEffects(report: Report): RuleEffect[] {
   return [...by].map(([rule, counts]) => ({ rule, ...counts })).sort((a, b) => cmp(a.rule, b.rule));
 }
 
-/** Calls that change status between two policies, grouped by rule and change. */
-export interface Change {
-  readonly rule: string;
-  readonly from: CallStatus;
-  readonly to: CallStatus;
-  readonly calls: number;
-}
-
 const key = (c: CallReport): string => `${c.artifact}\u0000${c.index}`;
 
 /** The calls whose verdict changes from `before` to `after` (two reports of the same evidence). */
-export function changes(before: Report, after: Report): Change[] {
+export function changes(before: Report, after: Report): PolicyChange[] {
   const was = new Map(before.calls.map((c) => [key(c), c]));
-  const counted = new Map<string, Change>();
+  const counted = new Map<string, PolicyChange>();
   for (const call of after.calls) {
     const old = was.get(key(call));
     const from = old ? statusOf(old) : 'not ruled';
@@ -75,7 +67,7 @@ export function changes(before: Report, after: Report): Change[] {
 }
 
 /** "12 call(s) of prod-deploy-keys go from met to unmet; …" (at most `max` changes named). */
-export function changesText(list: readonly Change[], max = 6): string {
+export function changesText(list: readonly PolicyChange[], max = 6): string {
   if (list.length === 0) return 'no call changes verdict';
   const shown = list.slice(0, max).map((c) => `${c.calls} call(s) of ${c.rule} go from ${c.from} to ${c.to}`);
   return `${shown.join('; ')}${list.length > max ? `; and ${list.length - max} more change(s)` : ''}`;

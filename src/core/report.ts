@@ -2,6 +2,7 @@
 import type { Finding } from './findings.js';
 import type { JsonObject } from './json.js';
 import type { PolicySource } from './policy.js';
+import type { Severity } from './severity.js';
 import type { TrustCode } from './trust.js';
 import type { Level, RecordOutcome } from './vocabulary.js';
 
@@ -47,6 +48,8 @@ export interface CallReport extends CallJson {
   readonly warned: boolean;
   /** Its export is not due yet: its requirement waits (docs/coverage.md). */
   readonly pending: boolean;
+  /** A shortfall that is excused (an exception) or grandfathered: reported suppressed (SARIF), never counted open. */
+  readonly suppressed: { readonly message: string; readonly severity: Severity; readonly justification: string } | null;
 }
 
 export interface RecordReport {
@@ -150,6 +153,15 @@ interface ReportPolicy {
   };
 }
 
+/** Calls that change status between two policies (core/effect.ts), grouped by rule and change. */
+export interface PolicyChange {
+  readonly rule: string;
+  /** met, unmet, warned, pending, excepted, grandfathered or not ruled. */
+  readonly from: string;
+  readonly to: string;
+  readonly calls: number;
+}
+
 export interface Report {
   readonly schema: typeof REPORT_SCHEMA;
   readonly ok: boolean;
@@ -170,6 +182,6 @@ export interface Report {
   readonly policy_change?: {
     readonly path: string;
     readonly sha256: string;
-    readonly changes: readonly { readonly rule: string; readonly from: string; readonly to: string; readonly calls: number }[];
+    readonly changes: readonly PolicyChange[];
   };
 }

@@ -37,6 +37,8 @@ export interface Requirement {
   readonly mode: Mode | null;
   /** The call's run is grandfathered (judged for honesty only). */
   readonly grandfathered: boolean;
+  /** For a call of a grandfathered run: what it would have had to reach, and the entry's reason (its shortfall is reported suppressed). */
+  readonly shadow: { readonly rule: Rule | null; readonly level: Level; readonly reason: string } | null;
 }
 
 /** How a call measured against its requirement: met, short (with why), or excused. */
@@ -46,8 +48,7 @@ export type Shortfall =
   | { readonly kind: 'short'; readonly voucher: string | null }
   | { readonly kind: 'excused'; readonly exception: PolicyException };
 
-const NOT_RULED: Requirement = { rule: null, level: null, mode: null, grandfathered: false };
-const GRANDFATHERED: Requirement = { rule: null, level: null, mode: null, grandfathered: true };
+const NOT_RULED: Requirement = { rule: null, level: null, mode: null, grandfathered: false, shadow: null };
 
 /** Who vouched for the record a verified outcome holds: a key id or an identity (null: nothing was checked). */
 function voucherOf(outcome: Outcome): string | null {
@@ -78,7 +79,7 @@ export class Requirements {
   private readonly used = new Map<PolicyException, number>();
   private readonly expiredUse = new Map<PolicyException, Call[]>();
   /** Grandfathered runs by artifact (their bytes matched), and every entry that matched nothing. */
-  private readonly grandfatheredRuns = new Set<string>();
+  private readonly grandfatheredRuns = new Map<string, Grandfathered>();
   private readonly stale: { readonly entry: Grandfathered; readonly why: string }[] = [];
   private readonly ruled: CallFacts[] = [];
 
@@ -101,20 +102,26 @@ export class Requirements {
           entry,
           why: `its bytes changed (sha256 ${run.sha256 ?? 'unknown'}, pinned ${entry.sha256}): it is judged in full`,
         });
-      else this.grandfatheredRuns.add(run.artifact);
+      else this.grandfatheredRuns.set(run.artifact, entry);
     }
   }
 
   /** What a call must reach. */
   of(call: Call): Requirement {
-    if (this.grandfatheredRuns.has(call.run.artifact)) return GRANDFATHERED;
+    const entry = this.grandfatheredRuns.get(call.run.artifact);
+    if (entry) {
+      // Judged for honesty only; what it would have had to reach is kept, to report its shortfall suppressed.
+      const rule = ruledCall(call) ? ruleFor(this.policy, factsOf(call)) : null;
+      const level = rule?.level ?? (ruledCall(call) ? this.policy.defaultLevel : null);
+      return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason: entry.reason } };
+    }
     if (!ruledCall(call)) return NOT_RULED;
     const facts = factsOf(call);
     this.ruled.push(facts);
     const rule = ruleFor(this.policy, facts);
-    if (rule) return { rule, level: rule.level, mode: rule.mode, grandfathered: false };
+    if (rule) return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null };
     if (this.policy.defaultLevel === null) return NOT_RULED;
-    return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false };
+    return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false, shadow: null };
   }
 
   /** How a call earning `outcome` measures against its requirement (an exception used is counted). */
@@ -175,11 +182,6 @@ export class Requirements {
       out.push(finding('grandfather_stale', entry.at, `grandfathered run ${quote(entry.run)}: ${why}; this entry grandfathers nothing`));
     for (const rule of unusedRules(this.policy, this.ruled)) out.push(unusedRule(rule));
     return out;
-  }
-
-  /** Calls grandfathered, by their runs. */
-  get grandfatheredCount(): number {
-    return this.grandfatheredRuns.size;
   }
 }
 

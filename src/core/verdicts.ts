@@ -108,6 +108,29 @@ function callFindings(
   return out;
 }
 
+/** A shortfall reported suppressed: one an exception excuses, or one of a grandfathered run. */
+function suppressedOf(call: Call, outcome: Outcome, requirement: Requirement, shortfall: Shortfall): CallReport['suppressed'] {
+  const level = outcome.level;
+  if (level === null) return null;
+  const where = callTitle(call);
+  if (shortfall.kind === 'excused') {
+    const e = shortfall.exception;
+    return {
+      message: `${where}: ${requirementName(requirement)} requires ${requirement.level}; earned ${level}`,
+      severity: requirement.mode === 'warn' ? 'warning' : 'error',
+      justification: `exception at ${placeOf(e.at)} (owner ${quote(e.owner, 100)}, until ${e.expiresText}): ${quote(e.reason, 300)}`,
+    };
+  }
+  const shadow = requirement.shadow;
+  if (!shadow || !below(level, shadow.level)) return null;
+  const name = shadow.rule ? requirementName({ ...requirement, rule: shadow.rule }) : "the policy's default";
+  return {
+    message: `${where}: ${name} requires ${shadow.level}; earned ${level}`,
+    severity: shadow.rule?.mode === 'warn' ? 'warning' : 'error',
+    justification: `grandfathered run: ${quote(shadow.reason, 300)}`,
+  };
+}
+
 /**
  * A call's report line with its findings.
  * @param read the findings its decision already has (its claim's shape and consistency)
@@ -151,6 +174,7 @@ export function judgeCall(
     below_required: shortfall.kind === 'short' && requirement.mode !== 'warn',
     warned: shortfall.kind === 'short' && requirement.mode === 'warn',
     pending: false,
+    suppressed: suppressedOf(call, outcome, requirement, shortfall),
   };
 }
 

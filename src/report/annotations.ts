@@ -76,15 +76,20 @@ export function buildAnnotations(report: Report, prefix: string, scope: 'all' | 
       message: clipBytes(lines.join('\n'), MESSAGE_MAX_BYTES),
     });
   }
+  // A policy file read at another commit (a pull request's base) is not the file checked out: its
+  // findings name their place in words, never as a line of the file the pull request shows.
+  const source = report.policy.source;
+  const elsewhere = (f: Finding): boolean => source !== undefined && source.commit !== null && f.file === source.path;
   for (const f of loose) {
-    if (f.input !== undefined) {
+    if (f.input !== undefined || elsewhere(f)) {
+      const where = f.input !== undefined ? f.input : `${f.file}:${f.line}:${f.column} at commit ${source?.commit?.slice(0, 12) ?? ''}`;
       out.push({
         path: null,
         line: 0,
         column: null,
         level: LEVEL(f.severity),
         title: f.code,
-        message: clipBytes(`${visible(f.input)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
+        message: clipBytes(`${visible(where)}: ${visible(f.message)}`, MESSAGE_MAX_BYTES),
       });
       continue;
     }

@@ -13,9 +13,15 @@ import { repoPath } from './annotations.js';
 
 export function renderSarif(report: Report, prefix: string, version: string): string {
   const alerting = report.findings.filter((f) => f.severity !== 'notice');
-  const located = alerting.filter((f): f is LocatedFinding => f.input === undefined);
+  // A policy file read at another commit (a pull request's base) is not the file scanned: its findings are notifications.
+  const source = report.policy.source;
+  const elsewhere = (f: LocatedFinding): boolean => source !== undefined && source.commit !== null && f.file === source.path;
+  const located = alerting.filter((f): f is LocatedFinding => f.input === undefined && !elsewhere(f));
   const inputs = alerting.filter((f): f is InputFinding => f.input !== undefined);
-  const codes = [...new Set(located.map((f) => f.code))].sort();
+  const atBase = alerting.filter((f): f is LocatedFinding => f.input === undefined && elsewhere(f));
+  // An excused or grandfathered shortfall stays visible to code scanning, suppressed: never counted open.
+  const suppressed = report.calls.filter((c) => c.suppressed !== null);
+  const codes = [...new Set([...located.map((f) => f.code), ...(suppressed.length > 0 ? ['policy_unmet' as const] : [])])].sort();
   const rules = codes.map(
     (code): ReportingDescriptor => ({
       id: code,
@@ -51,13 +57,45 @@ export function renderSarif(report: Report, prefix: string, version: string): st
       },
     };
   });
-  const notifications = inputs.map(
-    (f): Notification => ({
-      descriptor: { id: f.code },
-      level: SEVERITY_TABLE[f.severity].sarif,
-      message: { text: `${f.input}: ${f.message}` },
-    }),
-  );
+  for (const call of suppressed) {
+    const s = call.suppressed;
+    if (!s) continue;
+    const uri = repoPath(prefix, call.artifact);
+    results.push({
+      ruleId: 'policy_unmet',
+      ruleIndex: codes.indexOf('policy_unmet'),
+      level: SEVERITY_TABLE[s.severity].sarif,
+      message: { text: call.member ? `${call.member}:${call.line}:${call.column}: ${s.message}` : s.message },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri, uriBaseId: '%SRCROOT%' },
+            region: call.member ? { startLine: 1 } : { startLine: call.line, startColumn: call.column },
+          },
+        },
+      ],
+      suppressions: [{ kind: 'external', status: 'accepted', justification: s.justification }],
+      partialFingerprints: {
+        'receiptGate/v1': sha256Hex(`policy_unmet\0${uri}\0${call.member ?? ''}\0${call.line}\0${call.column}\0${s.message}`),
+      },
+    });
+  }
+  const notifications = [
+    ...inputs.map(
+      (f): Notification => ({
+        descriptor: { id: f.code },
+        level: SEVERITY_TABLE[f.severity].sarif,
+        message: { text: `${f.input}: ${f.message}` },
+      }),
+    ),
+    ...atBase.map(
+      (f): Notification => ({
+        descriptor: { id: f.code },
+        level: SEVERITY_TABLE[f.severity].sarif,
+        message: { text: `${f.file}:${f.line}:${f.column} at commit ${source?.commit ?? ''}: ${f.message}` },
+      }),
+    ),
+  ];
   const sarif: Log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',

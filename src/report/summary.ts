@@ -4,6 +4,7 @@
  * when rows must be cut, a line says how many and where the full report is.
  */
 
+import { changesText, ruleEffects } from '../core/effect.js';
 import type { Finding } from '../core/findings.js';
 import type { Report } from '../core/report.js';
 import { SEVERITY_TABLE } from '../core/severity.js';
@@ -61,15 +62,36 @@ function bannerLines(ctx: SummaryContext, passed: boolean): string[] {
   return parts.length > 0 ? [`${passed ? 'Verified' : 'Checked'} ${parts.join(' · ')}.`, ''] : [];
 }
 
-/** The policy in effect, in the summary's head. */
+/** The policy in effect, in the summary's head: a policy file per rule, its exceptions expiring soon, its grandfathered runs, a pull request's change. */
 function policyLines(report: Report): string[] {
-  const rules = report.policy.rules;
-  if (rules.length === 0) return ['Policy: none (honesty only: no level is required).', ''];
+  const { rules, source } = report.policy;
   const totals = report.totals;
-  return [
-    `Policy: ${rules.map((r) => `\`${r.selector}=${r.level}\``).join(', ')} · ${totals.policy_unmet === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}.`,
+  const verdict = `${totals.policy_unmet === 0 ? 'every call meets it' : `**${totals.policy_unmet} call(s) below it**`}${totals.policy_warned > 0 ? ` · ${totals.policy_warned} call(s) would fail under enforce (mode warn)` : ''}`;
+  const change = report.policy_change
+    ? [
+        `This pull request changes the policy (${md(report.policy_change.path)}); after merge: ${md(changesText(report.policy_change.changes))}.`,
+        '',
+      ]
+    : [];
+  if (!source) {
+    if (rules.length === 0) return ['Policy: none (honesty only: no level is required).', '', ...change];
+    return [`Policy: ${rules.map((r) => `\`${String(r['selector'])}=${String(r['level'])}\``).join(', ')} · ${verdict}.`, '', ...change];
+  }
+  const out = [
+    `Policy: ${md(source.path)}${source.commit ? ` at ${md(source.commit.slice(0, 12))}` : ''} · default ${md(String(report.policy.default))} · ${verdict}.`,
     '',
   ];
+  for (const e of ruleEffects(report))
+    out.push(
+      `- ${md(e.rule)}: ${e.matched} call(s), ${e.met} met, ${e.unmet} unmet, ${e.warned} warned, ${e.pending} pending, ${e.excepted} excepted`,
+    );
+  const expiring = report.findings.filter((f) => f.code === 'exception_expiring' || f.code === 'exception_expired');
+  for (const f of expiring.slice(0, 20)) out.push(`- ${f.code === 'exception_expired' ? '❌' : '⚠️'} ${md(clip(f.message, 300))}`);
+  if (totals.grandfathered > 0) {
+    const runs = new Set(report.calls.filter((c) => c.grandfathered).map((c) => c.artifact)).size;
+    out.push(`- ${totals.grandfathered} call(s) grandfathered in ${runs} run(s) (judged for honesty only)`);
+  }
+  return [...out, '', ...change];
 }
 
 /** The counts: levels, records, policy, and each run's producer when any run has one. */

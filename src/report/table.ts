@@ -28,6 +28,16 @@ type Paint = (name: Style, text: string) => string;
 
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
+/** The policy in effect in one phrase: a policy file by its path, `require` rules as written. */
+function policyText(report: Report): string {
+  const { rules, source } = report.policy;
+  const totals = report.totals;
+  const warned = totals.policy_warned > 0 ? `, ${totals.policy_warned} would fail under enforce` : '';
+  if (source) return `; policy ${visible(source.path)}: ${totals.policy_unmet} call(s) below it${warned}`;
+  if (rules.length === 0) return '';
+  return `; policy ${rules.map((r) => `${String(r['selector'])}=${String(r['level'])}`).join(', ')}: ${totals.policy_unmet} call(s) below it${warned}`;
+}
+
 export function renderTable(report: Report, style: TableStyle): string {
   // The caller decided (a terminal, no NO_COLOR): Node's styleText paints without asking the stream again.
   const paint: Paint = style.color ? (n, s) => styleText(n, s, { validateStream: false }) : (_n, s) => s;
@@ -94,7 +104,7 @@ export function renderTable(report: Report, style: TableStyle): string {
           ...report.runs.map((r) => `        ${visible(clip(r.artifact, 200))}: ${visible(runProducer(r.producer))}`),
         ]
       : []),
-    `      ${weakestRung(totals)}${report.policy.rules.length > 0 ? `; policy ${report.policy.rules.map((r) => `${r.selector}=${r.level}`).join(', ')}: ${totals.policy_unmet} call(s) below it` : ''}`,
+    `      ${weakestRung(totals)}${policyText(report)}`,
   );
   return out.join('\n') + '\n';
 }

@@ -44,11 +44,11 @@ export interface VsaContext {
   /** Hex sha256 of the report file's bytes. */
   readonly reportSha256: string;
   readonly resourceUri: string;
-  readonly policyUri: string;
+  /** A name for the policy given by the user or the workflow; null: the policy file's `<path>@<commit>` (or path) when one is in effect, else DEFAULT_POLICY_URI. */
+  readonly policyUri: string | null;
   /** Every input file the verdict rests on (runs, audit exports, sidecars read), path → hex sha256. */
   readonly inputs: ReadonlyMap<string, string>;
   readonly version: string;
-  readonly timeVerified: Date;
 }
 
 /** sha256 of JCS(the policy object the report carries): what a consumer recomputes. */
@@ -56,6 +56,13 @@ function policyDigest(report: Report): string {
   const canonical = jcs(report.policy);
   if (!canonical.ok) throw new Error(`the report's policy cannot be canonicalized: ${canonical.reason}`); // built from strings and booleans only
   return sha256Hex(canonical.text);
+}
+
+/** The policy file in effect as a URI: `<path>@<commit>` when read at a commit, its path when read on disk; null: none. */
+function policyFileUri(report: Report): string | null {
+  const source = report.policy.source;
+  if (!source) return null;
+  return source.commit === null ? source.path : `${source.path}@${source.commit}`;
 }
 
 /** The RECEIPTS_* levels of a verdict (SLSA reserves SLSA_*). */
@@ -76,9 +83,10 @@ function vsaPredicate(report: Report, ctx: VsaContext): VsaPredicate {
   return {
     verifier: { id: VERIFIER_ID, version: { 'receipt-gate': ctx.version } },
     // The only member that is not deterministic.
-    timeVerified: utcSeconds(ctx.timeVerified),
+    // The report's verification time: --now reproduces a verdict byte for byte.
+    timeVerified: utcSeconds(new Date(report.verified_at)),
     resourceUri: ctx.resourceUri,
-    policy: { uri: ctx.policyUri, digest: { sha256: policyDigest(report) } },
+    policy: { uri: ctx.policyUri ?? policyFileUri(report) ?? DEFAULT_POLICY_URI, digest: { sha256: policyDigest(report) } },
     inputAttestations: [...ctx.inputs.entries()].sort(([a], [b]) => cmp(a, b)).map(([uri, sha256]) => ({ uri, digest: { sha256 } })),
     verificationResult: report.ok ? 'PASSED' : 'FAILED',
     verifiedLevels: verifiedLevels(report),

@@ -23,10 +23,9 @@ export interface VerdictOrigin {
   readonly reportFile: string;
   readonly reportDigest: string;
   readonly resourceUri: string;
-  readonly policyUri: string;
+  readonly policyUri: string | null;
   /** Every input file read, repository path → hex sha256. */
   readonly inputs: ReadonlyMap<string, string>;
-  readonly timeVerified: Date;
   /** receipt-gate's version (the verifier's), passed in by the entry. */
   readonly version: string;
 }
@@ -48,7 +47,6 @@ export function writeVerdict(report: Report, origin: VerdictOrigin, files: Verdi
     policyUri: origin.policyUri,
     inputs: origin.inputs,
     version: origin.version,
-    timeVerified: origin.timeVerified,
   };
   const statement = vsaStatement(report, ctx);
   const written: string[] = [];

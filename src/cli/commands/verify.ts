@@ -215,7 +215,7 @@ const REPORT_OPTIONS = [
     flag: 'policy-uri',
     kind: 'string',
     arg: 'URI',
-    default: DEFAULT_POLICY_URI,
+    default: `the policy file's PATH@COMMIT (or PATH) when one is in effect, else ${DEFAULT_POLICY_URI}`,
     help: "a name for the policy, named in the verdict (its digest is the report's policy object's)",
   },
 ] as const satisfies readonly OptionSpec[];
@@ -230,7 +230,7 @@ interface VerdictRequest {
   readonly envelope: string | null;
   readonly key: SigningKey | null;
   readonly resourceUri: string;
-  readonly policyUri: string;
+  readonly policyUri: string | null;
 }
 
 /** --resource-uri as given: it must be a URI (a scheme, then what URL parsing accepts); undefined when not given. */
@@ -271,7 +271,7 @@ function verdictRequest(
     envelope: out('vsa', flags.vsa),
     key: keyFile === null ? null : readSigningKey('--vsa-key', keyFile),
     resourceUri,
-    policyUri: flags['policy-uri'] ?? DEFAULT_POLICY_URI,
+    policyUri: flags['policy-uri'] ?? null,
   };
 }
 
@@ -460,7 +460,6 @@ async function run(ctx: CommandContext): Promise<CliOutcome | 'help'> {
       resourceUri: v.resourceUri,
       policyUri: v.policyUri,
       inputs,
-      timeVerified: ctx.now,
       version: ctx.version,
     };
     const result = writeVerdict(report, origin, { predicate: v.predicate, envelope: v.envelope, key: v.key });
