@@ -7063,7 +7063,9 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
     if (!prepared.ok)
         return prepared;
     const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open);
-    const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
+    const seen = classesSeen(evidence.runs);
+    const names = [settings.policy, ...(alsoUnder ? [alsoUnder] : [])].map((policy) => checkRuleNames(policy, seen)).find((checked) => !checked.ok) ??
+        checkRuleNames(settings.policy, seen);
     if (!names.ok) {
         const { rule, message } = names.reason;
         // A rule of the policy file is located in it; a rule of the require input is named by it.
@@ -7078,6 +7080,7 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
         value: {
             report: head ? withEffect(report, verify(evidence, { ...optionsOf(settings), policy: head })) : report,
             inputs: evidence.inputs,
+            ...(alsoUnder ? { alternative: verify(evidence, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
         },
     };
 }
@@ -7199,7 +7202,8 @@ function positions(contents, lines, path) {
         if (!(0,dist/* isNode */.Ll)(node))
             return;
         const start = node.range?.[0] ?? 0;
-        out.set(pointer, at(keyAt ?? start));
+        // A problem with a value is at the value; with a map or a list, at the key that holds it.
+        out.set(pointer, at((0,dist/* isScalar */.jn)(node) ? start : (keyAt ?? start)));
         if ((0,dist/* isMap */.jh)(node))
             for (const pair of node.items) {
                 if (!(0,dist/* isPair */.tO)(pair) || !(0,dist/* isScalar */.jn)(pair.key))
@@ -7272,7 +7276,19 @@ function shapeProblems(value, where) {
         return [];
     const out = [];
     const seen = new Set();
-    for (const e of validators_generated/* policyFile */.Xd.errors ?? []) {
+    const errors = validators_generated/* policyFile */.Xd.errors ?? [];
+    // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
+    const meant = new Set();
+    for (const e of errors) {
+        const key = (0,json/* isObject */.G)(e.params) ? e.params['additionalProperty'] : undefined;
+        if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
+            continue;
+        const known = schemaAt(e.instancePath.split('/').slice(1));
+        const near = (0,core_text/* nearestName */.qb)(key, known && (0,json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : []);
+        if (near)
+            meant.add(`${e.instancePath}/${near}`);
+    }
+    for (const e of errors) {
         const segments = e.instancePath.split('/').slice(1);
         const name = segments.length === 0 ? 'the file' : segments.join('.');
         const params = (0,json/* isObject */.G)(e.params) ? e.params : {};
@@ -7287,6 +7303,8 @@ function shapeProblems(value, where) {
             at = where(`${e.instancePath}/${key}`, true);
         }
         else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+            if (meant.has(`${e.instancePath}/${params['missingProperty']}`))
+                continue;
             message = `${name} has no "${params['missingProperty']}" (required)`;
         }
         else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {

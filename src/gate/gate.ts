@@ -200,7 +200,10 @@ export async function runGate(
   const prepared = await readSetup(settings, digests);
   if (!prepared.ok) return prepared;
   const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open);
-  const names = checkRuleNames(settings.policy, classesSeen(evidence.runs));
+  const seen = classesSeen(evidence.runs);
+  const names =
+    [settings.policy, ...(alsoUnder ? [alsoUnder] : [])].map((policy) => checkRuleNames(policy, seen)).find((checked) => !checked.ok) ??
+    checkRuleNames(settings.policy, seen);
   if (!names.ok) {
     const { rule, message } = names.reason;
     // A rule of the policy file is located in it; a rule of the require input is named by it.
@@ -214,6 +217,7 @@ export async function runGate(
     value: {
       report: head ? withEffect(report, verify(evidence, { ...optionsOf(settings), policy: head })) : report,
       inputs: evidence.inputs,
+      ...(alsoUnder ? { alternative: verify(evidence, { ...optionsOf(settings), policy: alsoUnder }) } : {}),
     },
   };
 }

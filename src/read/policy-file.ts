@@ -72,7 +72,8 @@ function positions(contents: Node, lines: LineCounter, path: string): Map<string
   const walk = (node: unknown, pointer: string, keyAt: number | null): void => {
     if (!isNode(node)) return;
     const start = node.range?.[0] ?? 0;
-    out.set(pointer, at(keyAt ?? start));
+    // A problem with a value is at the value; with a map or a list, at the key that holds it.
+    out.set(pointer, at(isScalar(node) ? start : (keyAt ?? start)));
     if (isMap(node))
       for (const pair of node.items) {
         if (!isPair(pair) || !isScalar(pair.key)) continue;
@@ -138,7 +139,17 @@ function shapeProblems(value: unknown, where: (pointer: string, key?: boolean) =
   if (policyFile(value)) return [];
   const out: Finding[] = [];
   const seen = new Set<string>();
-  for (const e of policyFile.errors ?? []) {
+  const errors = policyFile.errors ?? [];
+  // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
+  const meant = new Set<string>();
+  for (const e of errors) {
+    const key = isObject(e.params) ? e.params['additionalProperty'] : undefined;
+    if (e.keyword !== 'additionalProperties' || typeof key !== 'string') continue;
+    const known = schemaAt(e.instancePath.split('/').slice(1));
+    const near = nearestName(key, known && isObject(known['properties']) ? Object.keys(known['properties']) : []);
+    if (near) meant.add(`${e.instancePath}/${near}`);
+  }
+  for (const e of errors) {
     const segments = e.instancePath.split('/').slice(1);
     const name = segments.length === 0 ? 'the file' : segments.join('.');
     const params = isObject(e.params) ? e.params : {};
@@ -152,6 +163,7 @@ function shapeProblems(value: unknown, where: (pointer: string, key?: boolean) =
       message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
       at = where(`${e.instancePath}/${key}`, true);
     } else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+      if (meant.has(`${e.instancePath}/${params['missingProperty']}`)) continue;
       message = `${name} has no "${params['missingProperty']}" (required)`;
     } else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
       const allowed = params['allowedValues'].map(String);

@@ -1,0 +1,412 @@
+/**
+ * The policy file (docs/policy.md): read strictly and located; rules by class, verb and target, first
+ * match, default, modes, signers; exceptions and grandfathered runs; `policy check` and `policy
+ * baseline`; the report's shapes. The base-read on pull requests is in __tests__/action/policy.test.ts.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/core/findings.js';
+import type { Report } from '../../src/core/report.js';
+import { parseRfc3339 } from '../../src/core/time.js';
+import { readPolicyFile } from '../../src/read/policy-file.js';
+import { addKey, decision, deployKey, json, record, seededKey, signed, surface, testSigner } from '../support/corpus.js';
+import { cli, tempDir, writeFiles } from '../support/workspace.js';
+
+const NOW = '2026-12-01T12:00:00Z';
+const now = (() => {
+  const t = parseRfc3339(NOW);
+  if (!t.ok) throw new Error(t.reason);
+  return t.value;
+})();
+const read = (text: string, signers = { keyIds: [] as string[], identities: [] as string[] }) =>
+  readPolicyFile(text, { path: '.github/receipt-gate.yml', commit: null, now, signers });
+const problems = (text: string): string[] => {
+  const r = read(text);
+  return r.ok ? [] : r.reason.map((f: Finding) => `${f.line}:${f.column} ${f.message}`);
+};
+
+const RULE = `version: 1
+rules:
+  - name: prod-deploy-keys
+    match:
+      class: github_deploy_key
+      verb: create
+      target:
+        repo: [prod-*]
+    require: verified
+`;
+
+describe('reading the file: every problem located, the nearest key named', () => {
+  it('a valid file reads to its rules, default and pending', () => {
+    const r = read(`${RULE}default: observed_confirmed\npending: 1d12h\n`);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.rules.map((x) => [x.name, x.selector, x.level, x.mode])).toEqual([
+      ['prod-deploy-keys', 'github_deploy_key:create', 'verified', 'enforce'],
+    ]);
+    expect(r.value.defaultLevel).toBe('observed_confirmed');
+    expect(r.value.pendingSeconds).toBe(36 * 3600);
+    expect(r.value.source).toMatchObject({
+      path: '.github/receipt-gate.yml',
+      commit: null,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+  });
+
+  it.each([
+    [
+      'a misspelt key, with the nearest',
+      RULE.replace('require: verified', 'requir: verified'),
+      /^9:5 unknown key "requir" in rules.0 \(did you mean "require"\?\)/,
+    ],
+    [
+      'a misspelt level, with the nearest',
+      RULE.replace('require: verified', 'require: verifed'),
+      /rules.0.require must be one of asserted, observed_confirmed, verified \(did you mean "verified"\?\)/,
+    ],
+    ['a duplicate key', 'version: 1\nversion: 1\n', /^2:1 Map keys must be unique/],
+    ['a tab in indentation', 'version: 1\nrules:\n\t- name: x\n', /^3:1 Tabs are not allowed as indentation/],
+    ['an anchor or an alias', 'version: 1\ndefault: &d verified\npending: *d\n', /anchor or alias/],
+    ['a second document', 'version: 1\n---\nversion: 1\n', /a second YAML document/],
+    ['another version', 'version: 2\n', /version must be 1/],
+    ['a rule without require', RULE.replace('    require: verified\n', ''), /rules.0 has no "require" \(required\)/],
+    ['a rule name with capitals', RULE.replace('name: prod-deploy-keys', 'name: Prod'), /rules.0.name must match pattern/],
+    [
+      'two rules of one name',
+      `${RULE}  - name: prod-deploy-keys\n    match: {class: workspace_role}\n    require: verified\n`,
+      /a second rule named prod-deploy-keys/,
+    ],
+    ['a glob on a hashed field', RULE.replace('repo: [prod-*]', 'key_title: [ci-*]'), /key_title is hashed: a glob cannot match a hash/],
+    ['a hashed field as one string', RULE.replace('repo: [prod-*]', 'key_title: ci-key'), /key_title is hashed: give a list of raw values/],
+    [
+      'a field the class does not bind',
+      RULE.replace('repo: [prod-*]', 'rep: [prod-*]'),
+      /github_deploy_key binds no field "rep" \(did you mean "repo"\?\)/,
+    ],
+    ['a pending that is not a duration', `${RULE}pending: 3 days\n`, /pending must be a duration of whole units d, h, m/],
+    [
+      'an exception for a rule the file does not have',
+      `${RULE}exceptions:\n  - {binding: "sha256:${'a'.repeat(64)}", rule: prod-deploy-key, reason: r, owner: o, expires: 2027-01-01}\n`,
+      /names rule "prod-deploy-key", which the file does not have \(did you mean "prod-deploy-keys"\?\)/,
+    ],
+    [
+      'an exception expiring more than 366 days out',
+      `${RULE}exceptions:\n  - {binding: "sha256:${'a'.repeat(64)}", rule: prod-deploy-keys, reason: r, owner: o, expires: 2028-01-01}\n`,
+      /more than 366 days after the verification time/,
+    ],
+    [
+      'an exception without an owner',
+      `${RULE}exceptions:\n  - {binding: "sha256:${'a'.repeat(64)}", rule: prod-deploy-keys, reason: r, expires: 2027-01-01}\n`,
+      /exceptions.0 has no "owner" \(required\)/,
+    ],
+    [
+      'an impossible expiry date',
+      `${RULE}exceptions:\n  - {binding: "sha256:${'a'.repeat(64)}", rule: prod-deploy-keys, reason: r, owner: o, expires: 2027-02-30}\n`,
+      /expires: "2027-02-30" is not a calendar date/,
+    ],
+    [
+      'one run grandfathered twice',
+      `${RULE}grandfathered:\n  - {run: a.log, sha256: "${'a'.repeat(64)}", reason: r}\n  - {run: a.log, sha256: "${'b'.repeat(64)}", reason: r}\n`,
+      /a second entry for a.log/,
+    ],
+    [
+      'signed-by without any trust configured',
+      RULE.replace('require: verified', `require: verified\n    signed-by: ["sha256:${'a'.repeat(64)}"]`),
+      /signed-by without any trusted signer configured/,
+    ],
+  ])('%s is policy_invalid', (_what, text, message) => {
+    expect(problems(text).join('\n')).toMatch(message);
+  });
+
+  it('every problem of a file is listed, each at its place', () => {
+    const bad = problems(`version: 1\nrules:\n  - name: a\n    match: {klass: x}\n    require: verifed\n  - nme: b\n`);
+    expect(bad.length).toBeGreaterThanOrEqual(4);
+    expect(bad.some((p) => p.startsWith('4:13 unknown key "klass" in rules.0.match (did you mean "class"?)'))).toBe(true);
+    // The misspelt key is one mistake: "class" is not reported missing as well.
+    expect(bad.some((p) => p.includes('has no "class"'))).toBe(false);
+    // A bad value is located at the value.
+    expect(bad.some((p) => p.startsWith('5:14 rules.0.require must be one of'))).toBe(true);
+    expect(bad.some((p) => /^6:5 unknown key "nme".*did you mean "name"/.test(p))).toBe(true);
+  });
+
+  it('signed-by must name a trusted signer configured', () => {
+    const text = RULE.replace(
+      'require: verified',
+      `require: verified\n    signed-by: ["https://github.com/acme/ops/.github/workflows/export.yml@refs/heads/main"]`,
+    );
+    const r = read(text, { keyIds: [`sha256:${'a'.repeat(64)}`], identities: [] });
+    expect(r.ok ? '' : r.reason[0]?.message).toMatch(/is not among the trusted signers configured/);
+    expect(read(text, { keyIds: [], identities: ['https://github.com/acme/ops/.github/workflows/export.yml@refs/heads/main'] }).ok).toBe(
+      true,
+    );
+  });
+});
+
+/** A workspace with runs and exports, and a policy file; the CLI's report of it at NOW. */
+async function judge(
+  files: Record<string, string>,
+  policy: string,
+  extra: string[] = [],
+): Promise<{ code: number; report: Report; stderr: string }> {
+  const dir = writeFiles(tempDir(), { ...files, '.github/receipt-gate.yml': policy });
+  const r = await cli(['verify', '-C', dir, '--format', 'json', '--now', NOW, ...extra], dir);
+  if (r.code === 2) return { code: 2, report: JSON.parse('{}'), stderr: r.stderr };
+  return { code: r.code ?? -1, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+}
+
+const prod = addKey({ target: deployKey({ owner: 'acme', repo: 'PROD-api', title: 'ci-key' }) });
+const dev = addKey({ target: deployKey({ owner: 'acme', repo: 'dev/api', title: 'dev-key' }) });
+const role = decision({
+  tool: 'workspace.grant_admin',
+  verb: 'grant',
+  resourceType: 'workspace_role',
+  target: { provider: 'workspace', workspace_id_hash: 'sha256:1', principal_hash: 'sha256:2', role: 'admin' },
+});
+const runs = { '.assay/runs/a.json': json(surface([prod, dev, role])) };
+const codes = (r: Report) => r.findings.map((f) => `${f.severity} ${f.code}`);
+
+describe('rules: first match, globs, hashed raw values, the default, modes', () => {
+  it('owner and repo globs ignore ASCII case; * never crosses /; the first rule that matches applies; the rest get the default', async () => {
+    const policy = `version: 1
+default: observed_confirmed
+rules:
+  - name: prod
+    match: {class: github_deploy_key, target: {repo: [prod-*]}}
+    require: verified
+  - name: all-keys
+    match: {class: github_deploy_key}
+    require: asserted
+`;
+    const { report } = await judge(runs, policy);
+    const byRepo = (repo: string) =>
+      report.calls.find((c) => c.reason && c.subject_digest && c.artifact && c.index === (repo === 'PROD-api' ? 0 : 1));
+    expect(byRepo('PROD-api')).toMatchObject({ rule: 'prod', required_level: 'verified', mode: 'enforce' });
+    // dev/api: `*` does not cross `/`, so prod-* could never match it; the second rule does.
+    expect(byRepo('dev/api')).toMatchObject({ rule: 'all-keys', required_level: 'asserted' });
+    // No rule for workspace_role: the default.
+    expect(report.calls[2]).toMatchObject({ rule: null, required_level: 'observed_confirmed' });
+    expect(report.totals.policy_unmet).toBe(2);
+    expect(report.policy).toMatchObject({ default: 'observed_confirmed', source: { path: '.github/receipt-gate.yml', commit: null } });
+  });
+
+  it('a hashed field matches the raw values listed, hashed as the agent hashes them (trimmed, lower-cased)', async () => {
+    const policy = `version: 1\nrules:\n  - name: ci-keys\n    match:\n      class: github_deploy_key\n      target: {key_title: ["  CI-Key "]}\n    require: verified\n`;
+    const { report } = await judge(runs, policy);
+    expect(report.calls.map((c) => c.rule)).toEqual(['ci-keys', null, null]);
+  });
+
+  it('mode warn: the shortfall is a warning and the gate passes, counted as would-fail', async () => {
+    const policy = `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_key}\n    require: verified\n    mode: warn\n`;
+    const { code, report } = await judge(runs, policy);
+    expect(code).toBe(0);
+    expect(report.totals).toMatchObject({ policy_unmet: 0, policy_warned: 2 });
+    expect(report.findings.filter((f) => f.code === 'policy_unmet').map((f) => f.severity)).toEqual(['warning', 'warning']);
+    expect(report.findings.find((f) => f.code === 'policy_unmet')?.message).toMatch(/it would fail under enforce/);
+  });
+
+  it('a rule that matches no call is rule_unused, located at the rule; a misspelt class is a configuration error located in the file', async () => {
+    const unused = await judge(runs, `version: 1\nrules:\n  - name: slack\n    match: {class: workspace_member}\n    require: verified\n`);
+    expect(unused.report.findings.find((f) => f.code === 'rule_unused')).toMatchObject({
+      file: '.github/receipt-gate.yml',
+      line: 3,
+      column: 5,
+    });
+    const typo = await judge(runs, `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_ky}\n    require: verified\n`);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(
+      /\.github\/receipt-gate\.yml:3:5: rule keys: no action class "github_deploy_ky".*did you mean "github_deploy_key"/,
+    );
+  });
+
+  it('with a policy file in effect, --require is a usage error naming both; an explicit --policy that does not exist is one too', async () => {
+    const both = await judge(runs, RULE, ['--require', 'github_deploy_key=verified']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/--require: the policy file \.github\/receipt-gate\.yml is in effect: requirements have one place/);
+    const missing = await cli(['verify', '-C', writeFiles(tempDir(), runs), '--policy', 'nope.yml'], '/');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--policy: "nope.yml" does not exist/);
+  });
+
+  it('an invalid policy in effect stops the gate (exit 2) with every problem located', async () => {
+    const r = await judge(runs, 'version: 1\nrules:\n  - name: a\n    require: verifed\n');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the policy in effect \(\.github\/receipt-gate\.yml at the working tree\) is invalid \(policy_invalid\)/);
+    expect(r.stderr).toMatch(/\.github\/receipt-gate\.yml:3:5: rules\.0 has no "match"/);
+  });
+});
+
+describe('exceptions: keyed by binding, with an owner, a reason and an expiry', () => {
+  const keys = `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_key}\n    require: verified\n`;
+  const binding = async (): Promise<string> => {
+    const { report } = await judge(runs, keys);
+    return report.calls[0]?.subject_digest ?? '';
+  };
+  const exception = (b: string, expires: string) =>
+    `exceptions:\n  - binding: "${b}"\n    rule: keys\n    reason: INC-4312 break-glass key\n    owner: "@acme/secops"\n    expires: ${expires}\n`;
+
+  it('a live exception excuses its call: policy_excepted (notice), the call names the exception, SARIF keeps it suppressed', async () => {
+    const b = await binding();
+    const dir = writeFiles(tempDir(), { ...runs, '.github/receipt-gate.yml': `${keys}${exception(b, '2027-03-01')}` });
+    const r = await cli(['verify', '-C', dir, '--format', 'json', '--now', NOW, '--sarif-file', 'out.sarif'], dir);
+    const report = JSON.parse(r.stdout) as Report;
+    expect(report.calls[0]).toMatchObject({ rule: 'keys', excepted: '.github/receipt-gate.yml:7' });
+    expect(report.totals).toMatchObject({ excepted: 1, policy_unmet: 1 });
+    expect(report.findings.find((f) => f.code === 'policy_excepted')?.message).toMatch(
+      /excused by the exception at \.github\/receipt-gate\.yml:7 \(owner @acme\/secops, reason "INC-4312 break-glass key", until 2027-03-01\)/,
+    );
+    const sarif = JSON.parse(readFileSync(path.join(dir, 'out.sarif'), 'utf8'));
+    const suppressed = sarif.runs[0].results.filter((x: { suppressions?: unknown[] }) => x.suppressions);
+    expect(suppressed).toHaveLength(1);
+    expect(suppressed[0].suppressions[0]).toMatchObject({
+      kind: 'external',
+      status: 'accepted',
+      justification: expect.stringMatching(/INC-4312/),
+    });
+  });
+
+  it('an expired exception excuses nothing: the call fails, exception_expired names its line, owner and reason', async () => {
+    const b = await binding();
+    const { code, report } = await judge(runs, `${keys}${exception(b, '2026-11-30')}`);
+    expect(code).toBe(1);
+    expect(report.calls[0]?.excepted).toBeNull();
+    const expired = report.findings.find((f) => f.code === 'exception_expired');
+    expect(expired).toMatchObject({ severity: 'error', file: '.github/receipt-gate.yml', line: 7 });
+    expect(expired?.message).toMatch(/owner @acme\/secops, reason "INC-4312 break-glass key"\) expired on 2026-11-30/);
+  });
+
+  it('expiring within 14 days is a warning; one that excuses no call is exception_unused; expiry at the verification time is expired', async () => {
+    const b = await binding();
+    const soon = await judge(runs, `${keys}${exception(b, '2026-12-10')}`);
+    expect(codes(soon.report)).toContain('warning exception_expiring');
+    const unused = await judge(runs, `${keys}${exception(`sha256:${'e'.repeat(64)}`, '2027-03-01')}`);
+    expect(codes(unused.report)).toContain('warning exception_unused');
+    const atNow = await judge(runs, `${keys}${exception(b, NOW)}`);
+    expect(codes(atNow.report)).toContain('error exception_expired');
+  });
+
+  it('an exception never excuses an honesty failure', async () => {
+    const claimed = addKey({ target: deployKey({ owner: 'acme', repo: 'x' }), claim: 'verified' });
+    const files = { '.assay/runs/a.json': json(surface([claimed])) };
+    const first = await judge(files, keys);
+    const b = first.report.calls[0]?.subject_digest ?? '';
+    const { code, report } = await judge(files, `${keys}${exception(b, '2027-03-01')}`);
+    expect(code).toBe(1);
+    expect(codes(report)).toContain('error verified_not_reproduced');
+    expect(codes(report)).toContain('notice policy_excepted');
+  });
+});
+
+describe('grandfathered runs and policy baseline', () => {
+  const keys = `# what production needs\nversion: 1\nrules:\n  - name: keys # every deploy key\n    match: {class: github_deploy_key}\n    require: verified\n`;
+
+  it('baseline pins every run that falls short, keeping the comments; the runs are then judged for honesty only; a changed run is grandfather_stale and judged in full', async () => {
+    const honest = json(surface([prod]));
+    const lying = json(surface([addKey({ target: deployKey({ repo: 'lie' }), claim: 'verified' })]));
+    const dir = writeFiles(tempDir(), { '.assay/runs/old.json': honest, '.assay/runs/bad.json': lying, '.github/receipt-gate.yml': keys });
+    const b = await cli(['policy', 'baseline', '-C', dir, '--reason', 'before the nightly export existed', '--now', NOW], dir);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toMatch(/1 run\(s\) grandfathered/);
+    expect(b.stderr).toMatch(/1 run\(s\) left out: they fail on honesty.*\.assay\/runs\/bad\.json/);
+    const written = readFileSync(path.join(dir, '.github/receipt-gate.yml'), 'utf8');
+    expect(written).toContain('# what production needs');
+    expect(written).toContain('# every deploy key');
+    expect(written).toMatch(
+      /grandfathered:\n {2}- run: \.assay\/runs\/old\.json\n {4}sha256: [0-9a-f]{64}\n {4}reason: before the nightly export existed/,
+    );
+    const after = JSON.parse((await cli(['verify', '-C', dir, '--format', 'json', '--now', NOW], dir)).stdout) as Report;
+    const old = after.calls.find((c) => c.artifact === '.assay/runs/old.json');
+    expect(old).toMatchObject({ grandfathered: true, rule: null, required_level: null });
+    expect(after.totals.grandfathered).toBe(1);
+    writeFileSync(path.join(dir, '.assay/runs/old.json'), json(surface([prod, prod])));
+    const changed = JSON.parse((await cli(['verify', '-C', dir, '--format', 'json', '--now', NOW], dir)).stdout) as Report;
+    expect(codes(changed)).toContain('warning grandfather_stale');
+    expect(changed.calls.find((c) => c.artifact === '.assay/runs/old.json')).toMatchObject({ grandfathered: false, rule: 'keys' });
+  });
+});
+
+describe('policy check', () => {
+  it('prints the effect per rule; --against lists the calls whose verdict changes; an invalid file is exit 2', async () => {
+    const strict = `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_key}\n    require: verified\n`;
+    const loose = strict.replace('require: verified', 'require: asserted');
+    const dir = writeFiles(tempDir(), { ...runs, '.github/receipt-gate.yml': loose, 'strict.yml': strict });
+    const r = await cli(['policy', 'check', '-C', dir, '--now', NOW, '--against', 'strict.yml'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/keys: 2 call\(s\), 2 met, 0 unmet/);
+    expect(r.stdout).toMatch(/against strict\.yml: 2 call\(s\) of keys go from met to unmet/);
+    writeFileSync(path.join(dir, '.github/receipt-gate.yml'), 'version: 1\nrulez: []\n');
+    const bad = await cli(['policy', 'check', '-C', dir, '--now', NOW], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/2:1: unknown key "rulez" in the file \(did you mean "rules"\?\)/);
+  });
+
+  it('--policy-ref reads the policy as it is at a git ref', async () => {
+    const dir = writeFiles(tempDir(), {
+      ...runs,
+      '.github/receipt-gate.yml': `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_key}\n    require: verified\n`,
+    });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', dir, '-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'policy');
+    writeFileSync(path.join(dir, '.github/receipt-gate.yml'), 'version: 1\n');
+    const atHead = JSON.parse(
+      (await cli(['verify', '-C', dir, '--format', 'json', '--now', NOW, '--policy-ref', 'HEAD'], dir)).stdout,
+    ) as Report;
+    expect(atHead.totals.policy_unmet).toBe(2);
+    expect(atHead.policy.source).toMatchObject({ commit: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    const onDisk = JSON.parse((await cli(['verify', '-C', dir, '--format', 'json', '--now', NOW], dir)).stdout) as Report;
+    expect(onDisk.totals.policy_unmet).toBe(0);
+  });
+});
+
+describe('signed-by: who must vouch for the record that verifies a call', () => {
+  it('a record vouched for by a trusted key the rule does not name leaves the call short, naming who vouched and who the rule wants', async () => {
+    const { keyIdOf } = await import('../../src/trust/keys.js');
+    const signer = testSigner();
+    const second = seededKey(7);
+    const call = addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api' }) });
+    const files = {
+      '.assay/runs/a.json': json(surface([call])),
+      '.assay/audit/a.ndjson': `${JSON.stringify(signed(record('github', 'r1', call), signer))}\n`,
+      'k.pem': signer.pem,
+      'second.pem': second.pem,
+    };
+    const policy = (by: string) =>
+      `version: 1\nrules:\n  - name: keys\n    match: {class: github_deploy_key}\n    require: verified\n    signed-by: ["${by}"]\n`;
+    const trust = ['--trusted-key', 'k.pem', '--trusted-key', 'second.pem'];
+    const met = await judge(files, policy(keyIdOf(signer.publicKey)), trust);
+    expect(met.report.calls[0]).toMatchObject({ level: 'verified', rule: 'keys' });
+    expect(met.report.totals.policy_unmet).toBe(0);
+    const short = await judge(files, policy(keyIdOf(second.publicKey)), trust);
+    expect(short.report.calls[0]).toMatchObject({ level: 'verified', rule: 'keys' });
+    expect(short.report.totals.policy_unmet).toBe(1);
+    expect(codes(short.report)).not.toContain('error verified_not_reproduced');
+    expect(short.report.findings.find((f) => f.code === 'policy_unmet')?.message).toMatch(
+      new RegExp(`vouched for by ${keyIdOf(signer.publicKey)}; the rule wants one of ${keyIdOf(second.publicKey)}`),
+    );
+    const unknown = await judge(files, policy(`sha256:${'c'.repeat(64)}`), trust);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/is not among the trusted signers configured/);
+  });
+});
+
+describe('the report', () => {
+  it('verified_at is --now; the policy names its source; calls carry rule, mode, excepted, grandfathered', async () => {
+    const { report } = await judge(runs, RULE);
+    expect(report.verified_at).toBe(NOW);
+    expect(report.calls[0]).toHaveProperty('rule');
+    expect(report.calls[0]).toHaveProperty('mode');
+    expect(report.calls[0]).toHaveProperty('excepted', null);
+    expect(report.calls[0]).toHaveProperty('grandfathered', false);
+    expect(report.policy.rules[0]).toMatchObject({
+      name: 'prod-deploy-keys',
+      selector: 'github_deploy_key:create',
+      level: 'verified',
+      mode: 'enforce',
+      target: { repo: ['prod-*'] },
+    });
+  });
+});
