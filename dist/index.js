@@ -33845,11 +33845,9 @@ function buildAnnotations(report, prefix, scope = 'all') {
     }
     // A policy file read at another commit (a pull request's base) is not the file checked out: its
     // findings name their place in words, never as a line of the file the pull request shows.
-    const source = report.policy.source;
-    const elsewhere = (f) => source !== undefined && source.commit !== null && f.file === source.path;
     for (const f of loose) {
-        if (f.input !== undefined || elsewhere(f)) {
-            const where = f.input !== undefined ? f.input : `${f.file}:${f.line}:${f.column} at commit ${source?.commit?.slice(0, 12) ?? ''}`;
+        if (f.input !== undefined || f.commit !== undefined) {
+            const where = f.input !== undefined ? f.input : `${f.file}:${f.line}:${f.column} at commit ${f.commit?.slice(0, 12) ?? ''}`;
             out.push({
                 path: null,
                 line: 0,
@@ -34179,8 +34177,7 @@ async function writeJson(report, file) {
 function renderSarif(report, prefix, version) {
     const alerting = report.findings.filter((f) => f.severity !== 'notice');
     // A policy file read at another commit (a pull request's base) is not the file scanned: its findings are notifications.
-    const source = report.policy.source;
-    const elsewhere = (f) => source !== undefined && source.commit !== null && f.file === source.path;
+    const elsewhere = (f) => f.commit !== undefined;
     const located = alerting.filter((f) => f.input === undefined && !elsewhere(f));
     const inputs = alerting.filter((f) => f.input !== undefined);
     const atBase = alerting.filter((f) => f.input === undefined && elsewhere(f));
@@ -34251,7 +34248,7 @@ function renderSarif(report, prefix, version) {
         ...atBase.map((f) => ({
             descriptor: { id: f.code },
             level: severity/* SEVERITY_TABLE */.ps[f.severity].sarif,
-            message: { text: `${f.file}:${f.line}:${f.column} at commit ${source?.commit ?? ''}: ${f.message}` },
+            message: { text: `${f.file}:${f.line}:${f.column} at commit ${f.commit ?? ''}: ${f.message}` },
         })),
     ];
     const sarif = {
@@ -34288,12 +34285,14 @@ const SUMMARY_BUDGET = STEP_SUMMARY_BYTES;
 function md(text) {
     return visible(text).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
-function summary_link(ctx, file, line, member) {
+/** A place as a link to its line; a file read at another commit (a pull request's base) links there and says so. */
+function summary_link(ctx, file, line, member, commit) {
     const path = repoPath(ctx.prefix, file);
-    const label = md(member ? `${path}!${member}:${line}` : `${path}:${line}`);
+    const label = md(`${member ? `${path}!${member}:${line}` : `${path}:${line}`}${commit ? ` at ${commit.slice(0, 12)}` : ''}`);
     if (!ctx.blobBase)
         return label;
-    const url = `${ctx.blobBase}/${path.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
+    const blob = commit ? ctx.blobBase.replace(/\/blob\/[^/]+$/, `/blob/${encodeURIComponent(commit)}`) : ctx.blobBase;
+    const url = `${blob}/${path.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
     return `[${label}](${url})`;
 }
 /** What was verified, where: the commit, the inputs as given, the report's digest. */
@@ -34420,7 +34419,7 @@ function renderSummary(report, ctx) {
     const totals = report.totals;
     const verdict = report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed';
     // A finding about an input names the input, never a link to a file that is not there.
-    const row = (f) => `- ${severity/* SEVERITY_TABLE */.ps[f.severity].icon} **${f.code}** ${f.input !== undefined ? md(f.input) : summary_link(ctx, f.file, f.line, f.member)}: ${md((0,core_text/* clip */.$Q)(f.message, 2000))}`;
+    const row = (f) => `- ${severity/* SEVERITY_TABLE */.ps[f.severity].icon} **${f.code}** ${f.input !== undefined ? md(f.input) : summary_link(ctx, f.file, f.line, f.member, f.commit)}: ${md((0,core_text/* clip */.$Q)(f.message, 2000))}`;
     // A failed gate leads with what failed; the totals and everything else follow.
     const failed = report.ok ? [] : report.findings.filter((f) => f.severity === 'error');
     const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');
@@ -35423,12 +35422,8 @@ const HASHED = new Map([
 /** Plain fields GitHub names compare without regard to ASCII case (a `prod-*` rule must not miss `PROD-api`). */
 const CASELESS = new Set(['owner', 'repo']);
 /** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
-function positions(contents, lines, path) {
+function positions(contents, at) {
     const out = new Map();
-    const at = (offset) => {
-        const pos = lines.linePos(offset);
-        return { file: path, line: pos.line, column: pos.col };
-    };
     const walk = (node, pointer, keyAt) => {
         if (!(0,dist/* isNode */.Ll)(node))
             return;
@@ -35605,9 +35600,11 @@ function readPolicyFile(source, context) {
     const lines = new dist/* LineCounter */.HN();
     const docs = (0,dist/* parseAllDocuments */.hR)(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
     const list = Array.isArray(docs) ? docs : [docs];
+    // A place in this file, with the commit it was read at when that is not the checkout.
+    const place = (line, column) => context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
     const atOffset = (offset) => {
         const pos = lines.linePos(offset);
-        return { file, line: pos.line, column: pos.col };
+        return place(pos.line, pos.col);
     };
     const problems = [];
     if (list.length > 1)
@@ -35616,7 +35613,7 @@ function readPolicyFile(source, context) {
     if (!doc || doc.contents === null)
         return {
             ok: false,
-            reason: [(0,core_findings/* finding */.gk)('policy_invalid', { file, line: 1, column: 1 }, 'the policy file is empty (it needs at least version: 1)')],
+            reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is empty (it needs at least version: 1)')],
         };
     for (const e of [...doc.errors, ...doc.warnings])
         problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(e.pos[0]), e.message.split('\n')[0] ?? e.code));
@@ -35626,14 +35623,15 @@ function readPolicyFile(source, context) {
     if (problems.length > 0)
         return { ok: false, reason: problems };
     const value = doc.toJS({ maxAliasCount: 0 });
-    const places = positions(doc.contents, lines, file);
+    const places = positions(doc.contents, atOffset);
     const where = (pointer, key = false) => (key ? places.get(`${pointer.slice(0, pointer.lastIndexOf('/'))}/${pointer.slice(pointer.lastIndexOf('/') + 1)}#key`) : undefined) ??
-        places.get(pointer) ?? { file, line: 1, column: 1 };
+        places.get(pointer) ??
+        place(1, 1);
     const shape = shapeProblems(value, where);
     if (shape.length > 0)
         return { ok: false, reason: shape };
     if (!(0,json/* isObject */.G)(value))
-        return { ok: false, reason: [(0,core_findings/* finding */.gk)('policy_invalid', { file, line: 1, column: 1 }, 'the policy file is not a mapping')] };
+        return { ok: false, reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
     return meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
 }
 /** What the schema cannot say, checked on a file of the right shape. */
@@ -35794,6 +35792,8 @@ function invalidInEffect(file, problems) {
 }
 /** The head's problems as findings of the pull request, each naming the file it was read from. */
 const headFindings = (problems) => problems.map((f) => f.file === null ? f : (0,core_findings/* finding */.gk)('policy_invalid', f, `${f.message} (this pull request's policy; it must be valid to merge)`));
+/** The first line of a file as read: a file of another commit says which. */
+const placeIn = (file) => file?.commit ? { file: file.path, line: 1, column: 1, commit: file.commit } : { file: file?.path ?? '', line: 1, column: 1 };
 /** Whether two policy texts say the same (byte for byte). */
 const policy_same = (a, b) => (a === null ? b === null : b !== null && a.text === b.text);
 /**
@@ -35825,7 +35825,7 @@ function settlePolicy(given, context) {
     const inEffect = baseRead?.ok ? baseRead.value : null;
     if (policy_same(base, head))
         return { policy: inEffect, review: null };
-    const at = { file: head?.path ?? base?.path ?? '', line: 1, column: 1 };
+    const at = placeIn(head ?? base);
     if (headRead && !headRead.ok)
         return { policy: inEffect, review: { findings: headFindings(headRead.reason), head: null } };
     const what = head === null
@@ -35844,7 +35844,7 @@ function settleTrustFile(name, given) {
         throw new UsageError('file', `${name}: ${head?.path ?? 'the file'} does not exist at the base commit; trust material is read at the base on pull requests (merge the file first)`);
     if (policy_same(base, head))
         return { text: base, review: null };
-    const at = { file: head?.path ?? base.path, line: 1, column: 1 };
+    const at = placeIn(head ?? base);
     return {
         text: base,
         review: (0,core_findings/* finding */.gk)('policy_changed', at, `this pull request changes ${name} (${base.path}): trust material is read at the base, so the change takes effect after merge`),
@@ -37006,9 +37006,12 @@ const FINDING_CODES = Object.keys(FINDINGS);
 const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
 function finding(code, loc, message, severity = FINDINGS[code].severity) {
-    if (loc.member === undefined)
-        return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
-    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
+    const base = { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+    if (loc.member !== undefined)
+        return { ...base, member: loc.member };
+    if (loc.commit !== undefined)
+        return { ...base, commit: loc.commit };
+    return base;
 }
 /** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
 function inputFinding(code, input, message, severity = FINDINGS[code].severity) {

@@ -593,9 +593,12 @@ const FINDING_CODES = Object.keys(FINDINGS);
 const placeOf = (l, column = false) => `${l.file}:${l.line}${column ? `:${l.column}` : ''}`;
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
 function finding(code, loc, message, severity = FINDINGS[code].severity) {
-    if (loc.member === undefined)
-        return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
-    return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
+    const base = { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+    if (loc.member !== undefined)
+        return { ...base, member: loc.member };
+    if (loc.commit !== undefined)
+        return { ...base, commit: loc.commit };
+    return base;
 }
 /** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */
 function inputFinding(code, input, message, severity = FINDINGS[code].severity) {

@@ -197,6 +197,7 @@ export interface InputFinding extends FindingBase {
   readonly line: null;
   readonly column: null;
   readonly member?: undefined;
+  readonly commit?: undefined;
 }
 
 export type Finding = LocatedFinding | InputFinding;
@@ -206,8 +207,10 @@ export const placeOf = (l: Location, column = false): string => `${l.file}:${l.l
 
 /** A finding at a location; `severity` only for the codes whose severity an option changes. */
 export function finding(code: FindingCode, loc: Location, message: string, severity: Severity = FINDINGS[code].severity): LocatedFinding {
-  if (loc.member === undefined) return { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
-  return { severity, code, file: loc.file, line: loc.line, column: loc.column, message, member: loc.member };
+  const base = { severity, code, file: loc.file, line: loc.line, column: loc.column, message };
+  if (loc.member !== undefined) return { ...base, member: loc.member };
+  if (loc.commit !== undefined) return { ...base, commit: loc.commit };
+  return base;
 }
 
 /** A finding about an input as the user gave it (a path or glob), not a place in a committed file. */

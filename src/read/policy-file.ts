@@ -63,12 +63,8 @@ const HASHED: ReadonlyMap<string, ReadonlyMap<string, Hashed>> = new Map<string,
 const CASELESS: ReadonlySet<string> = new Set(['owner', 'repo']);
 
 /** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
-function positions(contents: Node, lines: LineCounter, path: string): Map<string, Location> {
+function positions(contents: Node, at: (offset: number) => Location): Map<string, Location> {
   const out = new Map<string, Location>();
-  const at = (offset: number): Location => {
-    const pos = lines.linePos(offset);
-    return { file: path, line: pos.line, column: pos.col };
-  };
   const walk = (node: unknown, pointer: string, keyAt: number | null): void => {
     if (!isNode(node)) return;
     const start = node.range?.[0] ?? 0;
@@ -226,9 +222,12 @@ export function readPolicyFile(source: string, context: PolicyContext): Result<P
   const lines = new LineCounter();
   const docs = parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
   const list = Array.isArray(docs) ? docs : [docs];
+  // A place in this file, with the commit it was read at when that is not the checkout.
+  const place = (line: number, column: number): Location =>
+    context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
   const atOffset = (offset: number): Location => {
     const pos = lines.linePos(offset);
-    return { file, line: pos.line, column: pos.col };
+    return place(pos.line, pos.col);
   };
   const problems: Finding[] = [];
   if (list.length > 1)
@@ -237,7 +236,7 @@ export function readPolicyFile(source: string, context: PolicyContext): Result<P
   if (!doc || doc.contents === null)
     return {
       ok: false,
-      reason: [finding('policy_invalid', { file, line: 1, column: 1 }, 'the policy file is empty (it needs at least version: 1)')],
+      reason: [finding('policy_invalid', place(1, 1), 'the policy file is empty (it needs at least version: 1)')],
     };
   for (const e of [...doc.errors, ...doc.warnings])
     problems.push(finding('policy_invalid', atOffset(e.pos[0]), e.message.split('\n')[0] ?? e.code));
@@ -248,14 +247,14 @@ export function readPolicyFile(source: string, context: PolicyContext): Result<P
     );
   if (problems.length > 0) return { ok: false, reason: problems };
   const value: unknown = doc.toJS({ maxAliasCount: 0 });
-  const places = positions(doc.contents, lines, file);
+  const places = positions(doc.contents, atOffset);
   const where = (pointer: string, key = false): Location =>
     (key ? places.get(`${pointer.slice(0, pointer.lastIndexOf('/'))}/${pointer.slice(pointer.lastIndexOf('/') + 1)}#key`) : undefined) ??
-    places.get(pointer) ?? { file, line: 1, column: 1 };
+    places.get(pointer) ??
+    place(1, 1);
   const shape = shapeProblems(value, where);
   if (shape.length > 0) return { ok: false, reason: shape };
-  if (!isObject(value))
-    return { ok: false, reason: [finding('policy_invalid', { file, line: 1, column: 1 }, 'the policy file is not a mapping')] };
+  if (!isObject(value)) return { ok: false, reason: [finding('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
   return meaning(value, context, where, sha256Hex(source));
 }
 

@@ -78,11 +78,9 @@ export function buildAnnotations(report: Report, prefix: string, scope: 'all' | 
   }
   // A policy file read at another commit (a pull request's base) is not the file checked out: its
   // findings name their place in words, never as a line of the file the pull request shows.
-  const source = report.policy.source;
-  const elsewhere = (f: Finding): boolean => source !== undefined && source.commit !== null && f.file === source.path;
   for (const f of loose) {
-    if (f.input !== undefined || elsewhere(f)) {
-      const where = f.input !== undefined ? f.input : `${f.file}:${f.line}:${f.column} at commit ${source?.commit?.slice(0, 12) ?? ''}`;
+    if (f.input !== undefined || f.commit !== undefined) {
+      const where = f.input !== undefined ? f.input : `${f.file}:${f.line}:${f.column} at commit ${f.commit?.slice(0, 12) ?? ''}`;
       out.push({
         path: null,
         line: 0,

@@ -14,8 +14,7 @@ import { repoPath } from './annotations.js';
 export function renderSarif(report: Report, prefix: string, version: string): string {
   const alerting = report.findings.filter((f) => f.severity !== 'notice');
   // A policy file read at another commit (a pull request's base) is not the file scanned: its findings are notifications.
-  const source = report.policy.source;
-  const elsewhere = (f: LocatedFinding): boolean => source !== undefined && source.commit !== null && f.file === source.path;
+  const elsewhere = (f: LocatedFinding): boolean => f.commit !== undefined;
   const located = alerting.filter((f): f is LocatedFinding => f.input === undefined && !elsewhere(f));
   const inputs = alerting.filter((f): f is InputFinding => f.input !== undefined);
   const atBase = alerting.filter((f): f is LocatedFinding => f.input === undefined && elsewhere(f));
@@ -92,7 +91,7 @@ export function renderSarif(report: Report, prefix: string, version: string): st
       (f): Notification => ({
         descriptor: { id: f.code },
         level: SEVERITY_TABLE[f.severity].sarif,
-        message: { text: `${f.file}:${f.line}:${f.column} at commit ${source?.commit ?? ''}: ${f.message}` },
+        message: { text: `${f.file}:${f.line}:${f.column} at commit ${f.commit ?? ''}: ${f.message}` },
       }),
     ),
   ];

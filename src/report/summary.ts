@@ -39,11 +39,13 @@ export function md(text: string): string {
   return visible(text).replace(/[\\`*_{}[\]()#+!|<>&~@:$]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function link(ctx: SummaryContext, file: string, line: number, member: string | null | undefined): string {
+/** A place as a link to its line; a file read at another commit (a pull request's base) links there and says so. */
+function link(ctx: SummaryContext, file: string, line: number, member: string | null | undefined, commit?: string): string {
   const path = repoPath(ctx.prefix, file);
-  const label = md(member ? `${path}!${member}:${line}` : `${path}:${line}`);
+  const label = md(`${member ? `${path}!${member}:${line}` : `${path}:${line}`}${commit ? ` at ${commit.slice(0, 12)}` : ''}`);
   if (!ctx.blobBase) return label;
-  const url = `${ctx.blobBase}/${path.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
+  const blob = commit ? ctx.blobBase.replace(/\/blob\/[^/]+$/, `/blob/${encodeURIComponent(commit)}`) : ctx.blobBase;
+  const url = `${blob}/${path.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
   return `[${label}](${url})`;
 }
 
@@ -176,7 +178,7 @@ export function renderSummary(report: Report, ctx: SummaryContext): { markdown: 
   const verdict = report.ok ? '## ✅ receipt-gate: passed' : '## ❌ receipt-gate: failed';
   // A finding about an input names the input, never a link to a file that is not there.
   const row = (f: Finding) =>
-    `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${f.input !== undefined ? md(f.input) : link(ctx, f.file, f.line, f.member)}: ${md(clip(f.message, 2000))}`;
+    `- ${SEVERITY_TABLE[f.severity].icon} **${f.code}** ${f.input !== undefined ? md(f.input) : link(ctx, f.file, f.line, f.member, f.commit)}: ${md(clip(f.message, 2000))}`;
   // A failed gate leads with what failed; the totals and everything else follow.
   const failed = report.ok ? [] : report.findings.filter((f) => f.severity === 'error');
   const rest = report.ok ? report.findings : report.findings.filter((f) => f.severity !== 'error');

@@ -6,6 +6,7 @@
  * read the same way. Elsewhere the file on disk (or the CLI's `--policy-ref`) is the policy.
  */
 import { type Finding, finding, placeOf } from '../../core/findings.js';
+import type { Location } from '../../core/location.js';
 import type { Policy } from '../../core/policy.js';
 import { type PolicyContext, readPolicyFile } from '../../read/policy-file.js';
 import { type PolicyReview, UsageError } from './types.js';
@@ -47,6 +48,10 @@ const headFindings = (problems: readonly Finding[]): Finding[] =>
     f.file === null ? f : finding('policy_invalid', f, `${f.message} (this pull request's policy; it must be valid to merge)`),
   );
 
+/** The first line of a file as read: a file of another commit says which. */
+const placeIn = (file: RepoText | null): Location =>
+  file?.commit ? { file: file.path, line: 1, column: 1, commit: file.commit } : { file: file?.path ?? '', line: 1, column: 1 };
+
 /** Whether two policy texts say the same (byte for byte). */
 const same = (a: RepoText | null, b: RepoText | null): boolean => (a === null ? b === null : b !== null && a.text === b.text);
 
@@ -79,7 +84,7 @@ export function settlePolicy(
   }
   const inEffect = baseRead?.ok ? baseRead.value : null;
   if (same(base, head)) return { policy: inEffect, review: null };
-  const at = { file: head?.path ?? base?.path ?? '', line: 1, column: 1 };
+  const at = placeIn(head ?? base);
   if (headRead && !headRead.ok) return { policy: inEffect, review: { findings: headFindings(headRead.reason), head: null } };
   const what =
     head === null
@@ -105,7 +110,7 @@ export function settleTrustFile(
       `${name}: ${head?.path ?? 'the file'} does not exist at the base commit; trust material is read at the base on pull requests (merge the file first)`,
     );
   if (same(base, head)) return { text: base, review: null };
-  const at = { file: head?.path ?? base.path, line: 1, column: 1 };
+  const at = placeIn(head ?? base);
   return {
     text: base,
     review: finding(

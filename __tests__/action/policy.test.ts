@@ -1,0 +1,266 @@
+/**
+ * The action reads the policy file and trust material where the pull request cannot edit them
+ * (docs/policy.md §1, §8): at the event's base commit, through the contents API of a loopback GitHub
+ * (or git when the commit is in the clone), never falling back to the head's; the head's policy is
+ * checked and its change shown with its effect; the one repair path; a trusted root read the same way.
+ */
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { jcs, sha256Hex } from '../../src/core/binding.js';
+import type { Report } from '../../src/core/report.js';
+import { type ActionRun, BASE_SHA, HEAD_SHA, runAction } from '../support/action-harness.js';
+import { addKey, deployKey, json, record, surface } from '../support/corpus.js';
+import { EXPORT_IDENTITY, mockSigstore, RECORDS_V1, statementFor } from '../support/sigstore.js';
+import { cleanup, tempDir, writeFiles } from '../support/workspace.js';
+
+afterEach(cleanup);
+
+const POLICY = '.github/receipt-gate.yml';
+const STRICT = `version: 1
+rules:
+  - name: prod-keys
+    match: {class: github_deploy_key, target: {repo: [prod-*]}}
+    require: verified
+`;
+const LOOSE = STRICT.replace('require: verified', 'require: asserted');
+
+/** Two asserted deploy-key calls on a production repository: unmet under STRICT, met under LOOSE. */
+const prod = (i: number) => addKey({ target: deployKey({ owner: 'acme', repo: 'prod-api', title: `k${i}` }) });
+const runs = { '.assay/runs/a.json': json(surface([prod(1), prod(2)])) };
+
+const workspace = (head: Record<string, string> = {}): string => writeFiles(tempDir(), { ...runs, ...head });
+const reportOf = (r: ActionRun): Report => JSON.parse(readFileSync(r.outputs['report-file'] ?? '', 'utf8')) as Report;
+/** The summary's text with its inert entities (`&#40;`) read back. */
+const plain = (summary: string) => summary.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n)));
+const codes = (report: Report) => report.findings.map((f) => `${f.severity} ${f.code}`);
+
+describe('a pull request is judged under the base commit’s policy', () => {
+  it('the base’s policy applies, read with one contents request at the base commit; the report names it PATH at the commit', async () => {
+    const r = await runAction({ workspace: workspace({ [POLICY]: STRICT }), base: { [POLICY]: STRICT } });
+    expect(r.code).toBe(1);
+    expect(r.outputs).toMatchObject({ result: 'fail', 'policy-unmet': '2' });
+    expect(r.contentRequests.map((q) => q.url)).toEqual([`/repos/acme/agents/contents/.github/receipt-gate.yml?ref=${BASE_SHA}`]);
+    expect(r.contentRequests[0]?.headers['authorization']).toMatch(/ghs_test_token/);
+    const report = reportOf(r);
+    expect(report.policy.source).toMatchObject({ path: POLICY, commit: BASE_SHA });
+    expect(report.calls.map((c) => [c.rule, c.required_level])).toEqual([
+      ['prod-keys', 'verified'],
+      ['prod-keys', 'verified'],
+    ]);
+    // Same bytes at the base and the head: no change to show.
+    expect(codes(report)).not.toContain('notice policy_changed');
+  });
+
+  it('a head that loosens the policy does not loosen this check: policy_changed shows the effect, in the summary too', async () => {
+    const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT } });
+    expect(r.outputs).toMatchObject({ result: 'fail', 'policy-unmet': '2' });
+    const changed = reportOf(r).findings.find((f) => f.code === 'policy_changed');
+    expect(changed?.message).toMatch(
+      /this pull request changes the policy file .github\/receipt-gate.yml; the change takes effect after merge/,
+    );
+    expect(changed?.message).toMatch(/its effect on this corpus: 2 call\(s\) of prod-keys go from unmet to met/);
+    expect(plain(r.summary)).toMatch(/2 call\(s\) of prod-keys go from unmet to met/);
+  });
+
+  it('a head that tightens it: the PR passes under the base’s, and the summary says which calls the change will fail', async () => {
+    const r = await runAction({ workspace: workspace({ [POLICY]: STRICT }), base: { [POLICY]: LOOSE } });
+    expect(r.outputs).toMatchObject({ result: 'pass', 'policy-unmet': '0' });
+    expect(plain(r.summary)).toMatch(/2 call\(s\) of prod-keys go from met to unmet/);
+  });
+
+  it('a head policy that is invalid fails the PR with policy_invalid on its line (the base’s still applies)', async () => {
+    const broken = STRICT.replace('require: verified', 'require: verifed');
+    const r = await runAction({ workspace: workspace({ [POLICY]: broken }), base: { [POLICY]: LOOSE } });
+    expect(r.code).toBe(1);
+    expect(r.outputs['result']).toBe('fail');
+    const report = reportOf(r);
+    expect(codes(report)).toContain('error policy_invalid');
+    expect(report.policy.source).toMatchObject({ commit: BASE_SHA });
+    // Annotated on its line of the head's file, through the check run.
+    const annotation = r.requests
+      .flatMap((q) => q.body?.output?.annotations ?? [])
+      .find((a: { title: string }) => a.title === 'policy_invalid');
+    expect(annotation).toMatchObject({ path: POLICY, start_line: 5, annotation_level: 'failure' });
+    expect(annotation.message).toMatch(/must be one of asserted, observed_confirmed, verified \(did you mean "verified"\?\)/);
+  });
+
+  it('a base policy that is invalid: result=error located in the base’s file at its commit, unless the head repairs it', async () => {
+    const broken = 'version: 1\nrulez: []\n';
+    const stuck = await runAction({ workspace: workspace(), base: { [POLICY]: broken } });
+    expect(stuck.code).toBe(1);
+    expect(stuck.outputs['result']).toBe('error');
+    expect(stuck.stdout).toMatch(/the policy in effect \(.github\/receipt-gate.yml at commit cccccccccccc\) is invalid \(policy_invalid\)/);
+    expect(stuck.stdout).toMatch(/.github\/receipt-gate.yml:2:1: unknown key "rulez" in the file \(did you mean "rules"\?\)/);
+    // A head that is also broken does not repair it.
+    expect((await runAction({ workspace: workspace({ [POLICY]: broken }), base: { [POLICY]: broken } })).outputs['result']).toBe('error');
+    const repair = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: broken } });
+    expect(repair.outputs).toMatchObject({ result: 'pass' });
+    const report = reportOf(repair);
+    expect(report.policy.source).toMatchObject({ path: POLICY, commit: null });
+    expect(report.findings.find((f) => f.code === 'policy_changed')?.message).toMatch(
+      /the base policy .* is invalid; this pull request repairs it/,
+    );
+  });
+
+  it('a PR that deletes the policy is still judged under the base’s; a PR that adds the first one is judged under the inputs and shown its effect', async () => {
+    const deletes = await runAction({ workspace: workspace(), base: { [POLICY]: STRICT } });
+    expect(deletes.outputs).toMatchObject({ result: 'fail', 'policy-unmet': '2' });
+    expect(reportOf(deletes).findings.find((f) => f.code === 'policy_changed')?.message).toMatch(/deletes the policy file/);
+    const adds = await runAction({ workspace: workspace({ [POLICY]: STRICT }) });
+    expect(adds.outputs).toMatchObject({ result: 'pass', 'policy-unmet': '0' });
+    const report = reportOf(adds);
+    expect(report.policy.source ?? null).toBeNull();
+    expect(report.findings.find((f) => f.code === 'policy_changed')?.message).toMatch(
+      /adds the policy file .github\/receipt-gate.yml; it takes effect after merge.*2 call\(s\) of prod-keys go from not ruled to unmet/,
+    );
+  });
+
+  it('the base cannot be read (API error, no token): result=error naming why, never the head’s policy', async () => {
+    for (const status of [403, 500]) {
+      const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), base: { [POLICY]: STRICT }, contentsStatus: status });
+      expect(r.outputs['result']).toBe('error');
+      expect(r.stdout).toMatch(new RegExp(`cannot be read through the contents API \\(HTTP ${status}.*contents: read`));
+      expect(r.requests).toEqual([]);
+    }
+    const noToken = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), token: '' });
+    expect(noToken.outputs['result']).toBe('error');
+    expect(noToken.stdout).toMatch(/must be read at the base commit cccccccccccc, which is not in the clone, and there is no github-token/);
+    expect(noToken.contentRequests).toEqual([]);
+  });
+
+  it('a pull request event without its base commit is an error, not a head read', async () => {
+    const event = { name: 'pull_request', payload: { pull_request: { number: 7, head: { sha: HEAD_SHA } } } };
+    const r = await runAction({ workspace: workspace({ [POLICY]: LOOSE }), event });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(/without its base commit in the payload/);
+  });
+
+  it('merge_group reads at merge_group.base_sha; pull_request_target at pull_request.base.sha', async () => {
+    const mgBase = 'd'.repeat(40);
+    const mg = await runAction({
+      workspace: workspace({ [POLICY]: LOOSE }),
+      base: { [POLICY]: STRICT },
+      event: { name: 'merge_group', payload: { merge_group: { head_sha: HEAD_SHA, base_sha: mgBase } } },
+    });
+    expect(mg.contentRequests.map((q) => q.url)).toEqual([`/repos/acme/agents/contents/.github/receipt-gate.yml?ref=${mgBase}`]);
+    expect(mg.outputs).toMatchObject({ result: 'fail', 'policy-unmet': '2' });
+    const target = await runAction({
+      workspace: workspace({ [POLICY]: LOOSE }),
+      base: { [POLICY]: STRICT },
+      event: { name: 'pull_request_target', payload: { pull_request: { number: 7, head: { sha: HEAD_SHA }, base: { sha: BASE_SHA } } } },
+    });
+    expect(target.outputs).toMatchObject({ result: 'fail', 'policy-unmet': '2' });
+    expect(reportOf(target).policy.source).toMatchObject({ commit: BASE_SHA });
+  });
+
+  it('a push reads the checked-out file and asks GitHub for nothing', async () => {
+    const r = await runAction({
+      workspace: workspace({ [POLICY]: STRICT }),
+      base: { [POLICY]: LOOSE },
+      event: { name: 'push', payload: { after: HEAD_SHA } },
+    });
+    expect(r.outputs).toMatchObject({ result: 'fail', 'policy-unmet': '2' });
+    expect(r.contentRequests).toEqual([]);
+    expect(reportOf(r).policy.source).toMatchObject({ commit: null });
+  });
+
+  it('with the base commit in the clone, git reads it: no API request', async () => {
+    const ws = workspace({ [POLICY]: STRICT });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: ws, encoding: 'utf8' }).trim();
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'base');
+    const base = git('rev-parse', 'HEAD');
+    // The head loosens it (uncommitted, as a checkout of the PR would hold it).
+    writeFiles(ws, { [POLICY]: LOOSE });
+    const event = { name: 'pull_request', payload: { pull_request: { number: 7, head: { sha: HEAD_SHA }, base: { sha: base } } } };
+    const r = await runAction({ workspace: ws, event });
+    expect(r.contentRequests).toEqual([]);
+    expect(r.outputs).toMatchObject({ result: 'fail', 'policy-unmet': '2' });
+    expect(reportOf(r).policy.source).toMatchObject({ commit: base });
+  });
+});
+
+describe('findings about the base’s policy file name their commit', () => {
+  it('an expired exception in the base’s file: no line of the checkout is annotated; the workflow command, SARIF and the summary name the commit', async () => {
+    // The first call's binding, from a run without a policy.
+    const probe = await runAction({ workspace: workspace(), event: { name: 'push', payload: { after: HEAD_SHA } } });
+    const binding = reportOf(probe).calls[0]?.subject_digest ?? '';
+    expect(binding).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const withException = `${STRICT}exceptions:\n  - binding: "${binding}"\n    rule: prod-keys\n    reason: INC-1 break-glass\n    owner: "@acme/secops"\n    expires: 2026-11-01\n`;
+    // The head's file differs (the exception was renewed there): its lines are not the base's.
+    const renewed = withException.replace('2026-11-01', '2027-01-15');
+    const r = await runAction({
+      workspace: workspace({ [POLICY]: renewed }),
+      base: { [POLICY]: withException },
+      inputs: { 'sarif-file': 'out.sarif' },
+    });
+    expect(r.outputs['result']).toBe('fail');
+    const expired = reportOf(r).findings.find((f) => f.code === 'exception_expired');
+    expect(expired).toMatchObject({ file: POLICY, line: 7, commit: BASE_SHA });
+    const annotated = r.requests.flatMap((q) => q.body?.output?.annotations ?? []);
+    // Only the change is annotated in the head's file; the base's expired exception is not a line of it.
+    expect(annotated.filter((a: { path: string }) => a.path === POLICY).map((a: { title: string }) => a.title)).toEqual(['policy_changed']);
+    expect(r.stdout).toMatch(/::error title=exception_expired::.github\/receipt-gate.yml:7:\d+ at commit cccccccccccc: /);
+    const sarif = JSON.parse(readFileSync(r.outputs['sarif-file'] ?? '', 'utf8'));
+    const run = sarif.runs[0];
+    expect(run.results.filter((x: { ruleId: string }) => x.ruleId === 'exception_expired')).toEqual([]);
+    expect(run.invocations[0].toolConfigurationNotifications.map((n: { message: { text: string } }) => n.message.text)).toContainEqual(
+      expect.stringMatching(new RegExp(`^.github/receipt-gate.yml:7:\\d+ at commit ${BASE_SHA}: `)),
+    );
+    expect(r.summary).toContain(`https://github.com/acme/agents/blob/${BASE_SHA}/.github/receipt-gate.yml#L7`);
+  });
+});
+
+describe('a trusted root named by path is read at the base', () => {
+  const call = addKey({ claim: 'verified' });
+  const exportText = `${JSON.stringify(record('github', 'g1', call))}\n`;
+  let real: Awaited<ReturnType<typeof mockSigstore>>;
+  let forged: Awaited<ReturnType<typeof mockSigstore>>;
+  beforeAll(async () => {
+    real = await mockSigstore();
+    forged = await mockSigstore();
+  });
+  const inputs = {
+    runs: 'runs',
+    audit: 'audit',
+    'trusted-root': 'sigstore/root.json',
+    'trusted-signer-identities': EXPORT_IDENTITY,
+    'require-signed-records': 'true',
+  };
+  /** A head whose root is the attacker's, and records the attacker's CA signed for the trusted export workflow. */
+  const attacked = async () =>
+    writeFiles(tempDir(), {
+      'runs/r.json': json(surface([call])),
+      'audit/a.ndjson': exportText,
+      'audit/a.ndjson.sigstore.json': `${JSON.stringify(await forged.attest(statementFor('a.ndjson', Buffer.from(exportText), RECORDS_V1)))}\n`,
+      'sigstore/root.json': JSON.stringify(forged.trustedRoot),
+    });
+
+  it('a pull request that swaps the root for its own CA gains nothing: the base’s root judges, the change is named', async () => {
+    const ws = await attacked();
+    // On a push (the head's root is the branch's own), the forged records would verify: the test's premise.
+    const push = await runAction({ workspace: ws, inputs, event: { name: 'push', payload: { after: HEAD_SHA } } });
+    expect(push.outputs, push.stdout).toMatchObject({ result: 'pass', verified: '1' });
+    const r = await runAction({ workspace: ws, inputs, base: { 'sigstore/root.json': JSON.stringify(real.trustedRoot) } });
+    expect(r.outputs).toMatchObject({ result: 'fail', verified: '0' });
+    const report = reportOf(r);
+    expect(report.records[0]).toMatchObject({ outcome: 'untrusted' });
+    expect(report.findings.find((f) => f.code === 'policy_changed')?.message).toMatch(
+      /this pull request changes trusted-root \(sigstore\/root.json\): trust material is read at the base/,
+    );
+    expect(r.contentRequests.map((q) => q.url)).toContain(`/repos/acme/agents/contents/sigstore/root.json?ref=${BASE_SHA}`);
+    // The report names the root it used by its digest: the base's.
+    const canonical = jcs(real.trustedRoot);
+    expect(report.policy.identities?.trusted_roots).toEqual([sha256Hex(canonical.ok ? canonical.text : '')]);
+  });
+
+  it('a root the base does not have is an error (merge the root first), never the head’s', async () => {
+    const r = await runAction({ workspace: await attacked(), inputs });
+    expect(r.outputs['result']).toBe('error');
+    expect(r.stdout).toMatch(/trusted-root: sigstore\/root.json does not exist at the base commit/);
+  });
+});
