@@ -4701,6 +4701,12 @@ function ruleEffects(report) {
         counts.matched++;
         counts[status]++;
     }
+    // Every rule of a policy file is listed, those no call reaches too (0 calls says as much as a count).
+    for (const rule of report.policy.rules) {
+        const name = rule['name'];
+        if (typeof name === 'string' && !by.has(name))
+            by.set(name, { matched: 0, met: 0, unmet: 0, warned: 0, pending: 0, excepted: 0 });
+    }
     return [...by].map(([rule, counts]) => ({ rule, ...counts })).sort((a, b) => (0,core_text/* cmp */.r2)(a.rule, b.rule));
 }
 const key = (c) => `${c.artifact}\u0000${c.index}`;
@@ -5429,9 +5435,13 @@ class Requirements {
     of(call) {
         const entry = this.grandfatheredRuns.get(call.run.artifact);
         if (entry) {
-            // Judged for honesty only; what it would have had to reach is kept, to report its shortfall suppressed.
-            const rule = ruledCall(call) ? ruleFor(this.policy, factsOf(call)) : null;
-            const level = rule?.level ?? (ruledCall(call) ? this.policy.defaultLevel : null);
+            // Judged for honesty only; what it would have had to reach is kept, to report its shortfall
+            // suppressed. A rule whose calls are all grandfathered is in use (not misspelt).
+            const facts = ruledCall(call) ? factsOf(call) : null;
+            if (facts)
+                this.ruled.push(facts);
+            const rule = facts ? ruleFor(this.policy, facts) : null;
+            const level = rule?.level ?? (facts ? this.policy.defaultLevel : null);
             return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason: entry.reason } };
         }
         if (!ruledCall(call))

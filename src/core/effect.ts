@@ -44,6 +44,11 @@ export function ruleEffects(report: Report): RuleEffect[] {
     counts.matched++;
     counts[status]++;
   }
+  // Every rule of a policy file is listed, those no call reaches too (0 calls says as much as a count).
+  for (const rule of report.policy.rules) {
+    const name = rule['name'];
+    if (typeof name === 'string' && !by.has(name)) by.set(name, { matched: 0, met: 0, unmet: 0, warned: 0, pending: 0, excepted: 0 });
+  }
   return [...by].map(([rule, counts]) => ({ rule, ...counts })).sort((a, b) => cmp(a.rule, b.rule));
 }
 

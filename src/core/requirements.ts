@@ -110,9 +110,12 @@ export class Requirements {
   of(call: Call): Requirement {
     const entry = this.grandfatheredRuns.get(call.run.artifact);
     if (entry) {
-      // Judged for honesty only; what it would have had to reach is kept, to report its shortfall suppressed.
-      const rule = ruledCall(call) ? ruleFor(this.policy, factsOf(call)) : null;
-      const level = rule?.level ?? (ruledCall(call) ? this.policy.defaultLevel : null);
+      // Judged for honesty only; what it would have had to reach is kept, to report its shortfall
+      // suppressed. A rule whose calls are all grandfathered is in use (not misspelt).
+      const facts = ruledCall(call) ? factsOf(call) : null;
+      if (facts) this.ruled.push(facts);
+      const rule = facts ? ruleFor(this.policy, facts) : null;
+      const level = rule?.level ?? (facts ? this.policy.defaultLevel : null);
       return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason: entry.reason } };
     }
     if (!ruledCall(call)) return NOT_RULED;
