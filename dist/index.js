@@ -36351,7 +36351,7 @@ async function annotate(core, settings, ctx, report, annotations, api, summary, 
 }
 const blobBase = (ctx) => ctx.owner && ctx.repo && ctx.headSha ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/blob/${ctx.headSha}` : null;
 /** The verdict attestation's files; false when it could not be written (the step has failed). */
-function verdict(core, settings, ctx, env, report, digest, inputs, now) {
+function verdict(core, settings, ctx, env, report, digest, inputs) {
     core.setOutput('vsa-predicate-file', '');
     core.setOutput('vsa-file', '');
     if (!settings.vsa)
@@ -36361,7 +36361,6 @@ function verdict(core, settings, ctx, env, report, digest, inputs, now) {
         reportFile: settings.reportFile,
         reportDigest: digest,
         resourceUri: settings.vsa.resourceUri,
-        // The workflow that ran the gate names its policy.
         // The policy file in effect names the policy; without one, the workflow that ran the gate does.
         policyUri: report.policy.source
             ? null
@@ -36433,7 +36432,7 @@ async function run(core = lib_core, env = process.env, cwd = process.cwd(), now 
     }
     const { report, inputs } = gated.value;
     const digest = await writeJson(report, settings.reportFile);
-    if (!verdict(core, settings, ctx, env, report, digest, inputs, now))
+    if (!verdict(core, settings, ctx, env, report, digest, inputs))
         return;
     outputs(core, settings, report, digest);
     const summary = {

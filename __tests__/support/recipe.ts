@@ -22,7 +22,7 @@ export interface Step {
 }
 
 /** A recipe's parsed workflow. */
-export function workflowOf(file: string): {
+function workflowOf(file: string): {
   readonly on: unknown;
   readonly permissions?: Record<string, string>;
   readonly jobs: Record<string, { readonly steps: readonly Step[]; readonly permissions?: Record<string, string> }>;
@@ -37,7 +37,7 @@ export function stepsOf(file: string, job: string): readonly Step[] {
   return steps;
 }
 
-export const sh = (cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string => {
+const sh = (cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string => {
   const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
@@ -104,7 +104,7 @@ export function world(): World {
 }
 
 /** `${{ name }}` → the test's value; one the test does not give fails it. */
-export function expressions(values: Readonly<Record<string, string>>): (text: string) => string {
+function expressions(values: Readonly<Record<string, string>>): (text: string) => string {
   return (text) =>
     text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_m, name: string) => {
       const value = values[name];

@@ -136,7 +136,6 @@ function verdict(
   report: Report,
   digest: string,
   inputs: ReadonlyMap<string, string>,
-  now: () => Date,
 ): boolean {
   core.setOutput('vsa-predicate-file', '');
   core.setOutput('vsa-file', '');
@@ -146,7 +145,6 @@ function verdict(
     reportFile: settings.reportFile,
     reportDigest: digest,
     resourceUri: settings.vsa.resourceUri,
-    // The workflow that ran the gate names its policy.
     // The policy file in effect names the policy; without one, the workflow that ran the gate does.
     policyUri: report.policy.source
       ? null
@@ -222,7 +220,7 @@ export async function run(
   }
   const { report, inputs } = gated.value;
   const digest = await writeJson(report, settings.reportFile);
-  if (!verdict(core, settings, ctx, env, report, digest, inputs, now)) return;
+  if (!verdict(core, settings, ctx, env, report, digest, inputs)) return;
   outputs(core, settings, report, digest);
   const summary: SummaryContext = {
     prefix: settings.prefix,
