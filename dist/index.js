@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2935);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6799);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
 
@@ -30931,7 +30931,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2935:
+/***/ 6799:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31082,14 +31082,9 @@ function globPattern(glob, caseless) {
     const parts = (caseless ? (0,core_text/* asciiLower */.F)(glob) : glob).split('*').map((p) => p.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
     return new RegExp(`^${parts.join('[^/]*')}$`, 's');
 }
-/** Patterns made once per glob (a rule is asked about every call). */
-const patterns = new Map();
-function globMatches(glob, text, caseless) {
-    const key = `${caseless ? 'i' : 's'}${glob}`;
-    let pattern = patterns.get(key);
-    if (!pattern)
-        patterns.set(key, (pattern = globPattern(glob, caseless)));
-    return pattern.test(caseless ? (0,core_text/* asciiLower */.F)(text) : text);
+/** A plain field's test: one of these globs matches the field whole (without regard to ASCII case when `caseless`). */
+function globTest(field, globs, caseless) {
+    return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => globPattern(glob, caseless)) };
 }
 function testHolds(test, target) {
     const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
@@ -31097,7 +31092,8 @@ function testHolds(test, target) {
         return false;
     if (test.kind === 'hash')
         return test.hashes.has(value);
-    return test.globs.some((glob) => globMatches(glob, value, test.caseless));
+    const text = test.caseless ? (0,core_text/* asciiLower */.F)(value) : value;
+    return test.patterns.some((pattern) => pattern.test(text));
 }
 /** Whether a rule matches a call of this class, verb and target. */
 function ruleMatches(rule, call) {
@@ -31112,36 +31108,61 @@ function ruleMatches(rule, call) {
 }
 /** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
 const specificity = (r) => (r.verb !== null ? 0 : r.actionClass !== null ? 1 : 2);
+/** Per policy, per class, the rules that can match a call of that class, in file order (made once: every call asks). */
+const byClass = new WeakMap();
+function rulesOfClass(policy, actionClass) {
+    let index = byClass.get(policy);
+    if (!index)
+        byClass.set(policy, (index = new Map()));
+    let rules = index.get(actionClass);
+    if (!rules)
+        index.set(actionClass, (rules = policy.rules.filter((r) => r.actionClass === null || r.actionClass === actionClass)));
+    return rules;
+}
 /** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */
 function ruleFor(policy, call) {
-    if (policy.kind === 'file')
-        return policy.rules.find((r) => ruleMatches(r, call)) ?? null;
+    const rules = rulesOfClass(policy, call.actionClass);
+    if (policy.kind === 'file') {
+        for (const r of rules)
+            if (ruleMatches(r, call))
+                return r;
+        return null;
+    }
     let best = null;
-    for (const r of policy.rules)
+    for (const r of rules)
         if (ruleMatches(r, call) && (!best || specificity(r) < specificity(best)))
             best = r;
     return best;
 }
-/** The rules that match none of these calls (each a call a rule could apply to). */
-function unusedRules(policy, calls) {
-    const unused = new Set(policy.rules);
-    if (unused.size === 0)
-        return [];
-    for (const call of calls) {
-        if (policy.kind === 'file') {
-            // In a file a call uses its first match only: a rule shadowed for every call is unused.
-            const first = policy.rules.find((r) => ruleMatches(r, call));
-            if (first)
-                unused.delete(first);
+/**
+ * The rules no call uses, noted call by call as rules are found: in a file, a call uses its first
+ * match only (a rule shadowed for every call is unused); of the `require` input, every rule that
+ * matches it.
+ */
+class RuleUse {
+    policy;
+    unused;
+    constructor(policy) {
+        this.policy = policy;
+        this.unused = new Set(policy.rules);
+    }
+    /** A call a rule could apply to, and the rule `ruleFor` gave it. */
+    note(call, rule) {
+        if (this.unused.size === 0)
+            return;
+        if (this.policy.kind === 'file') {
+            if (rule)
+                this.unused.delete(rule);
         }
         else
-            for (const r of unused)
+            for (const r of this.unused)
                 if (ruleMatches(r, call))
-                    unused.delete(r);
-        if (unused.size === 0)
-            break;
+                    this.unused.delete(r);
     }
-    return policy.rules.filter((r) => unused.has(r));
+    /** The rules no call used, in the policy's order. */
+    rules() {
+        return this.policy.rules.filter((r) => this.unused.has(r));
+    }
 }
 /**
  * A typo must not silently turn a requirement off (§7): a rule whose class is neither a class of the
@@ -31220,29 +31241,12 @@ const isEligible = (call) => call.eligibility.ok;
 /** A call that can never be verified (its eligibility says why). */
 const isIneligible = (call) => !call.eligibility.ok;
 
+// EXTERNAL MODULE: ./src/core/coverage.ts
+var core_coverage = __nccwpck_require__(7989);
 // EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
 var binding = __nccwpck_require__(5872);
-;// CONCATENATED MODULE: ./src/core/lists.ts
-/**
- * Reading what a module made itself: an element at an index it computed from the list, a value
- * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
- * (and never a type cast that would hide it).
- */
-/** The element at `index` of `list`, which the caller knows is there. */
-function item(list, index) {
-    const value = list[index];
-    if (value === undefined || value === null)
-        throw new RangeError(`no element at ${index} of ${list.length}`);
-    return value;
-}
-/** The value under `key` of `map`, which the caller stored. */
-function stored(map, key) {
-    const value = map.get(key);
-    if (value === undefined || value === null)
-        throw new RangeError('no value stored under that key');
-    return value;
-}
-
+// EXTERNAL MODULE: ./src/core/lists.ts
+var lists = __nccwpck_require__(402);
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
@@ -31281,7 +31285,7 @@ function checkRecords(records) {
     const firstOf = new Map();
     const conflicted = new Map();
     // Each usable record's identity, made once (both passes read it); null for the others.
-    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(item(records, index)) : null));
+    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity((0,lists/* item */.A)(records, index)) : null));
     checks.forEach((check, index) => {
         const id = ids[index];
         if (check.outcome !== 'usable' || id == null)
@@ -31293,19 +31297,19 @@ function checkRecords(records) {
             conflicted.set(id, index);
     });
     return records.map((input, index) => {
-        const check = item(checks, index);
+        const check = (0,lists/* item */.A)(checks, index);
         if (check.outcome !== 'usable')
             return { input, check };
-        const id = item(ids, index);
-        const first = stored(firstOf, id);
+        const id = (0,lists/* item */.A)(ids, index);
+        const first = (0,lists/* stored */.s)(firstOf, id);
         const clash = conflicted.get(id);
         if (clash !== undefined) {
             // Name the other meaning: for the first record the first that differs, for the others the first.
-            const other = item(records, first.recomputed === check.recomputed ? clash : first.index);
+            const other = (0,lists/* item */.A)(records, first.recomputed === check.recomputed ? clash : first.index);
             return { input, check: { outcome: 'duplicate', recomputed: check.recomputed, other } };
         }
         if (first.index !== index)
-            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: item(records, first.index) } };
+            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: (0,lists/* item */.A)(records, first.index) } };
         return usable(input, check);
     });
 }
@@ -31501,17 +31505,17 @@ class GroupIndex {
             this.ids(q, true);
         // A cheap fingerprint of each string a query holds: most call values are told apart by it
         // without hashing the whole string (call values are mostly hashes, each distinct).
-        const prints = fields.map((_, f) => new Set([...item(this.strings, f).keys()].map(fingerprint)));
+        const prints = fields.map((_, f) => new Set([...(0,lists/* item */.A)(this.strings, f).keys()].map(fingerprint)));
         const k = fields.length;
         this.memberIds = new Int32Array(members.length * k);
         members.forEach((call, order) => {
             const target = targetOf(call);
             for (let f = 0; f < k; f++) {
-                const name = item(fields, f);
+                const name = (0,lists/* item */.A)(fields, f);
                 let id = 0; // absent
                 if ((0,json/* hasOwn */.$)(target, name)) {
                     const value = target[name];
-                    id = typeof value === 'string' && !item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
+                    id = typeof value === 'string' && !(0,lists/* item */.A)(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
                 }
                 this.memberIds[order * k + f] = id;
             }
@@ -31542,8 +31546,8 @@ class GroupIndex {
     /** The id of a value of field `i` (present), or undefined when it was never interned. */
     valueId(i, value, intern) {
         const { isString, key } = valueKey(value);
-        const strings = item(this.strings, i);
-        const others = item(this.others, i);
+        const strings = (0,lists/* item */.A)(this.strings, i);
+        const others = (0,lists/* item */.A)(this.others, i);
         const map = isString ? strings : others;
         let id = map.get(key);
         if (id === undefined && intern)
@@ -31875,10 +31879,11 @@ class Requirements {
     /** Grandfathered runs by artifact (their bytes matched), and every entry that matched nothing. */
     grandfatheredRuns = new Map();
     stale = [];
-    ruled = [];
+    use;
     constructor(policy, now, runs) {
         this.policy = policy;
         this.now = now;
+        this.use = new RuleUse(policy);
         for (const e of policy.exceptions) {
             const list = this.byBinding.get(e.binding);
             if (list)
@@ -31900,6 +31905,12 @@ class Requirements {
                 this.grandfatheredRuns.set(run.artifact, entry);
         }
     }
+    /** The rule for a call a rule could apply to, its use noted. */
+    ruleOf(facts) {
+        const rule = ruleFor(this.policy, facts);
+        this.use.note(facts, rule);
+        return rule;
+    }
     /** What a call must reach. */
     of(call) {
         const entry = this.grandfatheredRuns.get(call.run.artifact);
@@ -31907,17 +31918,13 @@ class Requirements {
             // Judged for honesty only; what it would have had to reach is kept, to report its shortfall
             // suppressed. A rule whose calls are all grandfathered is in use (not misspelt).
             const facts = ruledCall(call) ? factsOf(call) : null;
-            if (facts)
-                this.ruled.push(facts);
-            const rule = facts ? ruleFor(this.policy, facts) : null;
+            const rule = facts ? this.ruleOf(facts) : null;
             const level = rule?.level ?? (facts ? this.policy.defaultLevel : null);
             return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason: entry.reason } };
         }
         if (!ruledCall(call))
             return NOT_RULED;
-        const facts = factsOf(call);
-        this.ruled.push(facts);
-        const rule = ruleFor(this.policy, facts);
+        const rule = this.ruleOf(factsOf(call));
         if (rule)
             return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null };
         if (this.policy.defaultLevel === null)
@@ -31971,7 +31978,7 @@ class Requirements {
         }
         for (const { entry, why } of this.stale)
             out.push((0,core_findings/* finding */.gk)('grandfather_stale', entry.at, `grandfathered run ${(0,core_text/* quote */.hD)(entry.run)}: ${why}; this entry grandfathers nothing`));
-        for (const rule of unusedRules(this.policy, this.ruled))
+        for (const rule of this.use.rules())
             out.push(unusedRule(rule));
         return out;
     }
@@ -32004,6 +32011,8 @@ var severity = __nccwpck_require__(432);
  * nothing searches calls or records again. Untrusted text is quoted clipped (`quote`), and a reason
  * names at most a few records, so no message grows with the input.
  */
+
+
 
 
 
@@ -32117,6 +32126,33 @@ function unmatchedText(unmatched, record) {
             return `no call has its subject ${explain_short(record.input.record.binding_digest)} (no ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.actionClass))} call with verb ${JSON.stringify((0,core_text/* quote */.hD)(unmatched.verb))} at all)`;
     }
 }
+/** Where a call acted, in words: `on owner/repo` when its target names them. */
+function targetWords(call) {
+    const p = call.input.projection;
+    if (p.kind !== 'subject')
+        return '';
+    const { owner, repo } = p.subject.target;
+    return typeof owner === 'string' && typeof repo === 'string' ? ` on ${(0,core_text/* quote */.hD)(owner, 60)}/${(0,core_text/* quote */.hD)(repo, 100)}` : '';
+}
+/** The export a statement describes, in words: its kind, actors and window. */
+function exportWords(s) {
+    const st = s.statement;
+    const actors = st.actors.map((a) => (0,core_text/* quote */.hD)(a, 60)).join(', ');
+    return `the ${(0,core_text/* quote */.hD)(st.export, 40)} export for ${actors} (${(0,core_coverage/* scopeText */.Cm)(st)}), ${(0,core_coverage/* windowText */.Kn)(st)}`;
+}
+/** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
+function effectNotLoggedText(call, s) {
+    const at = call.input.time ? ` at ${(0,time/* rfc3339 */.ag)(call.input.time)}` : '';
+    return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it (${(0,core_findings/* placeOf */.$t)(s.loc)}). Was it done under another identity?`;
+}
+/** pending: the call's export is not due yet. */
+function pendingText(call, latest, until) {
+    const at = call.input.time ? ` at ${(0,time/* rfc3339 */.ag)(call.input.time)}` : '';
+    const last = latest
+        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${(0,time/* rfc3339 */.ag)(latest.statement.until)}`
+        : 'no export of its scope is committed yet';
+    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${(0,time/* rfc3339 */.ag)(until)}, then an export must cover it`;
+}
 
 ;// CONCATENATED MODULE: ./src/core/verdicts.ts
 /**
@@ -32125,6 +32161,8 @@ function unmatchedText(unmatched, record) {
  * only the reasons that concern that claim; each call's report carries its own findings, so no
  * reporter re-derives them. A record that does not bind a call is always reported with its reason.
  */
+
+
 
 
 
@@ -32152,17 +32190,42 @@ function requirementName(requirement) {
         return "the policy's default";
     return rule.at === null ? rule.selector : `rule ${rule.name} (${rule.selector})`;
 }
+/** Whether no record of the call's subject exists at all (what an export's silence speaks to). */
+const unrecorded = (outcome) => (outcome.level === 'asserted' && outcome.why.kind === 'no_record' && outcome.why.snags.length === 0) ||
+    (outcome.level === 'observed_confirmed' && outcome.notVerified.snags.length === 0);
+/** A call's coverage, judged against what it earned. */
+function coverageVerdict(coverage, outcome) {
+    switch (coverage.kind) {
+        case 'covered':
+            return unrecorded(outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
+        case 'pending':
+            return unrecorded(outcome) ? coverage : { kind: 'none' };
+        case 'uncovered':
+            return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
+        default:
+            return coverage;
+    }
+}
 /** The findings a call's claim and its required level earn. */
-function callFindings(call, outcome, requirement, shortfall, options, subject) {
+function callFindings(call, outcome, requirement, shortfall, options, subject, coverage) {
     const { claim, input } = call;
     const level = outcome.level;
     const out = [];
+    const where = callTitle(call);
+    if (coverage.kind === 'future')
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? (0,time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${core_coverage/* FUTURE_GRACE_SECONDS */.vS / 60} minutes): a decision from the future`));
     if (level === null)
         return out;
-    const where = callTitle(call);
+    // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
+    const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement) : null;
+    if (notLogged !== null && claim.level !== 'verified')
+        out.push((0,core_findings/* finding */.gk)('effect_not_logged', input.loc, notLogged));
+    if (coverage.kind === 'pending')
+        out.push((0,core_findings/* finding */.gk)('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
     if (claim.level === 'verified') {
         if (level !== 'verified') {
-            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+            const why = notLogged ?? whyNotReached(outcome, 'verified');
+            out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
         }
         else if (!claim.legacy && claim.digest !== subject) {
             out.push((0,core_findings/* finding */.gk)('verified_not_reproduced', input.loc, `${where} claims verification_subject_digest ${claim.digest} but its subject recomputes to ${subject}`));
@@ -32197,8 +32260,10 @@ function callFindings(call, outcome, requirement, shortfall, options, subject) {
     }
     else {
         // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-        const said = out.find((f) => 'shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === required);
+        const said = out.find((f) => (f.code === 'effect_not_logged' || ('shortfall' in core_findings/* FINDINGS */.TG[f.code] && claim.level === required)) && f.severity === 'error');
         why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
+        if (!said && coverage.kind === 'uncovered')
+            why = `${why}; no export covers this call's time`;
     }
     const severity = requirement.mode === 'warn' ? 'warning' : 'error';
     const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
@@ -32233,11 +32298,11 @@ function suppressedOf(call, outcome, requirement, shortfall) {
  * A call's report line with its findings.
  * @param read the findings its decision already has (its claim's shape and consistency)
  */
-function judgeCall(call, outcome, requirement, shortfall, options, read) {
+function judgeCall(call, outcome, requirement, shortfall, options, read, coverage) {
     const { claim, input } = call;
     const level = outcome.level;
     const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
-    const own = callFindings(call, outcome, requirement, shortfall, options, subject);
+    const own = callFindings(call, outcome, requirement, shortfall, options, subject, coverage);
     const findings = read.length === 0 ? own : [...read, ...own];
     if (findings.length > 1)
         findings.sort(core_findings/* compareFindings */.Eg);
@@ -32262,10 +32327,17 @@ function judgeCall(call, outcome, requirement, shortfall, options, read) {
         mode: requirement.mode,
         excepted: shortfall.kind === 'excused' ? (0,core_findings/* placeOf */.$t)(shortfall.exception.at) : null,
         grandfathered: requirement.grandfathered,
+        time: input.time === null ? null : (0,time/* rfc3339 */.ag)(input.time),
+        coverage: coverage.kind === 'covered' || coverage.kind === 'not_logged'
+            ? { status: 'covered', statement: { file: coverage.statement.loc.file, line: coverage.statement.loc.line } }
+            : coverage.kind === 'pending'
+                ? { status: 'pending', statement: coverage.latest ? { file: coverage.latest.loc.file, line: coverage.latest.loc.line } : null }
+                : null,
         findings,
         below_required: shortfall.kind === 'short' && requirement.mode !== 'warn',
         warned: shortfall.kind === 'short' && requirement.mode === 'warn',
-        pending: false,
+        pending: coverage.kind === 'pending',
+        effect_not_logged: coverage.kind === 'not_logged',
         suppressed: suppressedOf(call, outcome, requirement, shortfall),
     };
 }
@@ -32347,6 +32419,7 @@ function judgeRecord(verdict, options) {
 
 
 
+
 /** The calls of one run, with the findings their claims make on their own (shape, consistency). */
 function callsOf(run, first, read) {
     return run.decisions.map((input, i) => {
@@ -32412,6 +32485,8 @@ function tallyTotals(runs, calls, records, findings, copies) {
     totals['policy_warned'] = calls.filter((c) => c.warned).length;
     totals['excepted'] = calls.filter((c) => c.excepted !== null).length;
     totals['grandfathered'] = calls.filter((c) => c.grandfathered).length;
+    totals['pending'] = calls.filter((c) => c.pending).length;
+    totals['effect_not_logged'] = calls.filter((c) => c.effect_not_logged).length;
     totals['records'] = records.length;
     for (const o of vocabulary/* RECORD_OUTCOME_NAMES */.Kc)
         totals[o] = outcomes.get(o) ?? 0;
@@ -32436,6 +32511,31 @@ function producerOf(attestation) {
         };
     return { key_id: attestation.by.keyId, name: attestation.name, version: attestation.version, checked: true };
 }
+/** The statements as the report lists them, in file order: each usable one, an untrusted one with its code, a second copy naming the first. */
+function statementReports(statements, coverage) {
+    const usable = new Set(coverage.usable);
+    const sorted = [...statements].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc));
+    return sorted.map((s) => {
+        const st = s.statement;
+        const first = usable.has(s) || s.trust.kind === 'untrusted' ? null : coverage.usable.find((u) => (0,core_coverage/* sameExport */.rJ)(u.statement, st));
+        return {
+            file: s.loc.file,
+            line: s.loc.line,
+            column: s.loc.column,
+            provider: st.provider,
+            export: st.export,
+            actors: st.actors,
+            repos: st.repos,
+            owner: st.owner,
+            actions: st.actions,
+            since: (0,time/* rfc3339 */.ag)(st.since),
+            until: (0,time/* rfc3339 */.ag)(st.until),
+            usable: usable.has(s),
+            untrusted_code: s.trust.kind === 'untrusted' ? s.trust.code : null,
+            ...(first ? { same_as: { file: first.loc.file, line: first.loc.line } } : {}),
+        };
+    });
+}
 /** The start of the epoch: the verification time of a caller that gave none (tests of the core that judge no time). */
 const EPOCH = { seconds: 0, fraction: '' };
 function verify(evidence, options) {
@@ -32452,16 +32552,20 @@ function verify(evidence, options) {
     const climbed = climb(perRun, records);
     const now = options.now ?? EPOCH;
     const requirements = new Requirements(policy, now, runs);
+    const coverage = new core_coverage/* Coverage */.xN(evidence.statements ?? [], policy.pendingSeconds, options.now ?? null);
     const NONE = [];
     const runReports = [];
     const callReports = [];
     for (const [i, own] of perRun.entries()) {
         const mine = own.map((call) => {
-            const outcome = item(climbed.outcomes, call.order);
+            const outcome = (0,lists/* item */.A)(climbed.outcomes, call.order);
             const requirement = requirements.of(call);
-            return judgeCall(call, outcome, requirement, requirements.measure(call, requirement, outcome), options, read.get(call) ?? NONE);
+            const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
+            // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
+            const shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome);
+            return judgeCall(call, outcome, requirement, shortfall, options, read.get(call) ?? NONE, covered);
         });
-        const run = item(runs, i);
+        const run = (0,lists/* item */.A)(runs, i);
         const attestation = run.attestation;
         runReports.push({
             artifact: run.artifact,
@@ -32484,6 +32588,10 @@ function verify(evidence, options) {
     for (const c of callReports)
         for (const f of c.findings)
             findings.push(f);
+    const statements = statementReports(evidence.statements ?? [], coverage);
+    for (const s of evidence.statements ?? [])
+        if (s.trust.kind === 'untrusted')
+            findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${(0,core_coverage/* windowText */.Kn)(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing`));
     // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
     const copies = new Map();
     for (const v of climbed.records) {
@@ -32541,6 +32649,8 @@ function verify(evidence, options) {
         runs: runReports,
         calls: callReports,
         records: recordReports,
+        coverage: statements,
+        coverage_gaps: coverage.gaps().map((g) => ({ ...g, from: (0,time/* rfc3339 */.ag)(g.from), to: (0,time/* rfc3339 */.ag)(g.to) })),
         findings,
         totals,
     };
@@ -32551,7 +32661,7 @@ var discover = __nccwpck_require__(5965);
 // EXTERNAL MODULE: ./src/read/formats.ts
 var formats = __nccwpck_require__(7928);
 // EXTERNAL MODULE: ./src/core/trust.ts
-var trust = __nccwpck_require__(9597);
+var core_trust = __nccwpck_require__(9597);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __nccwpck_require__(1210);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
@@ -32692,28 +32802,28 @@ function predicateFor(file) {
         return { type: RUN_V1, check: isObjectPredicate };
     const facts = file.read.bundle;
     if (!facts)
-        return (0,trust/* refused */.J5)('statement_mismatch', 'the bundle does not verify');
+        return (0,core_trust/* refused */.J5)('statement_mismatch', 'the bundle does not verify');
     return { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) };
 }
 async function decide(file, policy, source, limits) {
     const beside = file.sigstore;
     const name = (0,formats/* sigstoreOf */.MA)(file.rel);
     if (beside.kind === 'none')
-        return (0,trust/* refused */.J5)('no_attestation', `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop() ?? file.rel)} beside it)`);
+        return (0,core_trust/* refused */.J5)('no_attestation', `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop() ?? file.rel)} beside it)`);
     if (beside.kind === 'refused')
-        return (0,trust/* refused */.J5)('attestation_malformed', `${name}: ${beside.reason}`);
+        return (0,core_trust/* refused */.J5)('attestation_malformed', `${name}: ${beside.reason}`);
     const predicate = predicateFor(file);
     if ('kind' in predicate)
         return predicate;
     const roots = await rootsOf(source, limits);
     // The gate loaded these same bytes before anything was read: if they fail here, so does the file.
     if (!roots.ok)
-        return (0,trust/* refused */.J5)('attestation_malformed', `the trusted root cannot be used: ${roots.reason}`);
+        return (0,core_trust/* refused */.J5)('attestation_malformed', `the trusted root cannot be used: ${roots.reason}`);
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
     const sha256 = file.read.sha256 ?? '';
     const checked = sigstore.checkBundles(beside.file, { subject: { name: file.rel, sha256 }, policy, roots: roots.value, predicate }, limits);
     if (!checked.ok)
-        return (0,trust/* refused */.J5)(checked.reason.code, checked.reason.detail);
+        return (0,core_trust/* refused */.J5)(checked.reason.code, checked.reason.detail);
     return { kind: 'trusted', by: { kind: 'identity', signer: checked.value } };
 }
 /** The identity checkers a set-up configures: the signers' (audit exports) and the producers' (runs). */
@@ -32730,8 +32840,8 @@ function identityCheckers(setup, limits) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./src/read/files.ts + 14 modules
-var files = __nccwpck_require__(5292);
+// EXTERNAL MODULE: ./src/read/files.ts + 15 modules
+var files = __nccwpck_require__(8414);
 // EXTERNAL MODULE: ./src/read/signature.ts
 var signature = __nccwpck_require__(2826);
 ;// CONCATENATED MODULE: ./src/trust/check.ts
@@ -32771,18 +32881,18 @@ async function verifyOnPool(data, key, signature) {
         waiting.shift()?.();
     }
 }
-/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature. */
+/** A signed entry's trust check (§8; a record or a coverage statement): its signer among the trusted keys, its payload digest, then its Ed25519 signature over PAE(its payload type, P). */
 async function checkRecordSignature(member, payload, keys) {
     if (!member || payload === undefined)
-        return (0,trust/* refused */.J5)('unsigned', 'unsigned');
+        return (0,core_trust/* refused */.J5)('unsigned', 'unsigned');
     const key = keys.get(member.key_id);
     if (!key)
-        return (0,trust/* refused */.J5)('unknown_signer', `unknown signer ${member.key_id}`);
+        return (0,core_trust/* refused */.J5)('unknown_signer', `unknown signer ${member.key_id}`);
     const bytes = Buffer.from(payload, 'utf8');
     if ((0,binding/* sha256Digest */.sI)(bytes) !== member.signed_payload_digest)
-        return (0,trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
-    const ok = await verifyOnPool((0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, bytes), key, Buffer.from(member.signature, 'base64'));
-    return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,trust/* refused */.J5)('signature_invalid', 'signature does not verify');
+        return (0,core_trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
+    const ok = await verifyOnPool((0,signature/* pae */.Zg)(member.payload_type, bytes), key, Buffer.from(member.signature, 'base64'));
+    return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,core_trust/* refused */.J5)('signature_invalid', 'signature does not verify');
 }
 
 // EXTERNAL MODULE: ./src/trust/refusal.ts
@@ -32833,13 +32943,13 @@ async function checkEnvelopeAsync(envelope, payloadType, keys, who) {
 async function checkOne(envelope, facts, keys, limits) {
     const signed = await checkEnvelopeAsync(envelope, read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
     if (!signed.ok)
-        return (0,trust/* refused */.J5)(signed.reason.code, signed.reason.detail);
+        return (0,core_trust/* refused */.J5)(signed.reason.code, signed.reason.detail);
     const payload = (0,read_envelope/* strictPayload */.iv)(envelope.payload, limits);
     if (!payload.ok)
-        return (0,trust/* refused */.J5)('statement_mismatch', payload.reason);
+        return (0,core_trust/* refused */.J5)('statement_mismatch', payload.reason);
     const statement = checkBundleStatement(payload.value, facts);
     if (!statement.ok)
-        return (0,trust/* refused */.J5)('statement_mismatch', statement.reason);
+        return (0,core_trust/* refused */.J5)('statement_mismatch', statement.reason);
     return { kind: 'trusted', by: { kind: 'key', keyId: signed.value } };
 }
 const producerKeys = (keys, limits) => ({
@@ -32847,14 +32957,14 @@ const producerKeys = (keys, limits) => ({
     async check(file) {
         const decision = async () => {
             if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
-                return (0,trust/* refused */.J5)('not_a_bundle', 'not an evidence bundle: JSON surfaces and server logs cannot be attested by a producer key');
+                return (0,core_trust/* refused */.J5)('not_a_bundle', 'not an evidence bundle: JSON surfaces and server logs cannot be attested by a producer key');
             const sidecar = file.dsse;
             if (sidecar.kind === 'none')
-                return (0,trust/* refused */.J5)('no_attestation', 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)');
+                return (0,core_trust/* refused */.J5)('no_attestation', 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)');
             if (sidecar.kind === 'empty')
-                return (0,trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
+                return (0,core_trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
             if (sidecar.kind === 'malformed')
-                return (0,trust/* refused */.J5)('attestation_malformed', 'the attestation sidecar is malformed (see its invalid_artifact finding)');
+                return (0,core_trust/* refused */.J5)('attestation_malformed', 'the attestation sidecar is malformed (see its invalid_artifact finding)');
             const envelopes = sidecar.envelopes;
             let first = null;
             for (const e of envelopes) {
@@ -32864,10 +32974,10 @@ const producerKeys = (keys, limits) => ({
                 if (decision.kind === 'untrusted')
                     first ??=
                         envelopes.length > 1
-                            ? (0,trust/* refused */.J5)(decision.code, `${decision.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`)
+                            ? (0,core_trust/* refused */.J5)(decision.code, `${decision.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`)
                             : decision;
             }
-            return first ?? (0,trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
+            return first ?? (0,core_trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
         };
         return { kind: 'run', decision: await decision() };
     },
@@ -32875,14 +32985,14 @@ const producerKeys = (keys, limits) => ({
 
 ;// CONCATENATED MODULE: ./src/trust/checkers/record-keys.ts
 /**
- * Record keys (§8, docs/records-provenance.md): every record of an audit export is trusted only when
- * a trusted key signed it. One decision per record; the Ed25519 checks run on libuv's pool (check.ts).
+ * Record keys (§8, docs/records-provenance.md): every record of an audit export, and every coverage
+ * statement among them, is trusted only when a trusted key signed it. One decision per record; the Ed25519 checks run on libuv's pool (check.ts).
  */
 
 const recordKeys = (keys) => ({
     role: 'audit',
     async check(file) {
-        const decisions = await Promise.all(file.read.records.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys)));
+        const decisions = await Promise.all(file.read.entries.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys)));
         return { kind: 'records', decisions };
     },
 });
@@ -32898,7 +33008,7 @@ const shapeOnly = {
     role: 'runs',
     async check(file) {
         const first = file.dsse.kind === 'envelopes' ? file.dsse.envelopes[0]?.signatures[0] : undefined;
-        return { kind: 'run', decision: first ? { kind: 'unchecked', keyId: first.keyid } : trust/* NONE */.x3 };
+        return { kind: 'run', decision: first ? { kind: 'unchecked', keyId: first.keyid } : core_trust/* NONE */.x3 };
     },
 };
 
@@ -32925,6 +33035,7 @@ const shapeOnly = {
 const failed = (rel, message) => ({
     run: null,
     records: [],
+    statements: [],
     findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
     digests: [],
 });
@@ -33027,25 +33138,29 @@ async function evidence_readEvidence(task, setup) {
         out.digests.push([file.rel, read.sha256]);
     const dsse = readDsse(task, setup, out);
     const sigstore = await readSigstore(task, setup, out);
-    const judged = role === 'runs' ? read.run !== null : read.records.length > 0;
+    const judged = role === 'runs' ? read.run !== null : read.entries.length > 0;
     const checkers = judged ? checkersOf(setup).filter((c) => c.role === role) : [];
     const under = { path: file.path, rel: file.rel, role, read, dsse, sigstore };
     const decisions = await Promise.all(checkers.map((c) => c.check(under)));
-    const records = read.records.map((r, i) => ({
-        loc: r.loc,
-        record: r.record,
-        signer: r.signer,
-        trust: trustOf((0,trust/* combine */.kg)(decisions.map((c) => forRecord(c, i)))),
-    }));
+    // Records and coverage statements are trusted alike (docs/coverage.md §1); they leave as two lists.
+    const records = [];
+    const statements = [];
+    read.entries.forEach((entry, i) => {
+        const trust = trustOf((0,core_trust/* combine */.kg)(decisions.map((c) => forRecord(c, i))));
+        if (entry.kind === 'record')
+            records.push({ loc: entry.loc, record: entry.record, signer: entry.signer, trust });
+        else
+            statements.push({ loc: entry.loc, statement: entry.statement, signer: entry.signer, trust });
+    });
     const run = read.run
         ? {
             artifact: read.run.artifact,
             decisions: read.run.decisions,
-            attestation: attestationOf((0,trust/* combine */.kg)(decisions.map((c) => forRecord(c, 0))), read),
+            attestation: attestationOf((0,core_trust/* combine */.kg)(decisions.map((c) => forRecord(c, 0))), read),
             ...(read.sha256 === undefined ? {} : { sha256: read.sha256 }),
         }
         : null;
-    return { run, records, findings: out.findings, digests: out.digests };
+    return { run, records, statements, findings: out.findings, digests: out.digests };
 }
 
 ;// CONCATENATED MODULE: external "node:os"
@@ -33084,6 +33199,7 @@ const decisionTuple = (d, rel) => [
     providerTuple(d.provider),
     d.succeeded,
     d.labels,
+    d.time === null ? null : [d.time.seconds, d.time.fraction],
 ];
 const recordTuple = (r, rel) => [
     ...loc(r.loc, rel),
@@ -33106,6 +33222,7 @@ function wire_encodeRead(evidence, rel) {
             }
             : null,
         records: evidence.records.map((x) => recordTuple(x, rel)),
+        statements: evidence.statements,
         findings: evidence.findings,
         digests: evidence.digests,
     };
@@ -33129,7 +33246,7 @@ function projectionOf(t) {
     return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
 function decisionOf(tuple, rel) {
-    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels] = tuple;
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
     const projection = projectionOf(projected);
     // SAME is written only for a member equal to the subject's: a subject is there.
     const subject = subjectOf(projection)?.subject ?? null;
@@ -33145,6 +33262,7 @@ function decisionOf(tuple, rel) {
         provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
         succeeded,
         labels,
+        time: time === null ? null : { seconds: time[0], fraction: time[1] },
     };
 }
 function recordOf(t, rel) {
@@ -33165,7 +33283,7 @@ function decodeRead(text, rel) {
             ...(sha256 === null ? {} : { sha256 }),
         };
     }
-    return { run, records: w.records.map((r) => recordOf(r, rel)), findings: w.findings, digests: w.digests };
+    return { run, records: w.records.map((r) => recordOf(r, rel)), statements: w.statements, findings: w.findings, digests: w.digests };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
@@ -33227,7 +33345,7 @@ class WorkerReaders {
         this.start = start;
         this.results = tasks.map(pending);
         this.taken = new Uint8Array(tasks.length);
-        this.order = tasks.map((_, i) => i).sort((a, b) => item(sizes, b) - item(sizes, a) || a - b);
+        this.order = tasks.map((_, i) => i).sort((a, b) => (0,lists/* item */.A)(sizes, b) - (0,lists/* item */.A)(sizes, a) || a - b);
         this.last = this.order.length - 1;
         for (let k = 0; k < workers; k++)
             this.spawn();
@@ -33244,7 +33362,7 @@ class WorkerReaders {
             this.taken[i] = 1;
             return this.readHere(i);
         }
-        const wanted = item(this.results, i);
+        const wanted = (0,lists/* item */.A)(this.results, i);
         while (!wanted.settled) {
             // Given back by a worker that never started: read it here.
             if (this.taken[i] === 0) {
@@ -33253,7 +33371,7 @@ class WorkerReaders {
             }
             const j = this.takeSmallest();
             if (j !== undefined) {
-                item(this.results, j).resolve(await this.readHere(j));
+                (0,lists/* item */.A)(this.results, j).resolve(await this.readHere(j));
                 await new Promise((r) => setImmediate(r));
             }
             else
@@ -33265,12 +33383,12 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return evidence_readEvidence(item(this.tasks, i), this.setup);
+        return evidence_readEvidence((0,lists/* item */.A)(this.tasks, i), this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
         while (this.last >= this.next) {
-            const id = item(this.order, this.last--);
+            const id = (0,lists/* item */.A)(this.order, this.last--);
             if (this.taken[id] === 0) {
                 this.taken[id] = 1;
                 return id;
@@ -33316,22 +33434,22 @@ class WorkerReaders {
         this.feed(worker);
     }
     feed(worker) {
-        const held = stored(this.held, worker);
+        const held = (0,lists/* stored */.s)(this.held, worker);
         while (held.length < DEPTH) {
             const id = this.take();
             if (id === undefined)
                 return;
-            const t = item(this.tasks, id);
+            const t = (0,lists/* item */.A)(this.tasks, id);
             held.push(id);
             worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
         }
     }
     done(worker, m) {
-        const held = stored(this.held, worker);
+        const held = (0,lists/* stored */.s)(this.held, worker);
         held.splice(held.indexOf(m.id), 1);
         this.feed(worker);
-        const rel = item(this.tasks, m.id).file.rel;
-        item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+        const rel = (0,lists/* item */.A)(this.tasks, m.id).file.rel;
+        (0,lists/* item */.A)(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
     }
     /**
      * A worker ended. One that had started fails the file it was reading, and the ones queued behind
@@ -33339,7 +33457,7 @@ class WorkerReaders {
      * and no more workers are started.
      */
     exited(worker, why) {
-        const held = stored(this.held, worker);
+        const held = (0,lists/* stored */.s)(this.held, worker);
         this.held.delete(worker);
         if (this.closing)
             return;
@@ -33353,7 +33471,7 @@ class WorkerReaders {
         this.online.delete(worker);
         const [reading, ...rest] = held;
         if (reading !== undefined)
-            item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));
+            (0,lists/* item */.A)(this.results, reading).resolve(stopped((0,lists/* item */.A)(this.tasks, reading).file.rel, why));
         for (const id of rest)
             this.taken[id] = 0;
         this.retry.push(...rest);
@@ -33520,6 +33638,7 @@ async function collect(settings, setup, roots, open) {
     const inputs = new Map();
     const runs = [];
     const records = [];
+    const statements = [];
     const workspace = external_node_path_default().resolve(settings.workspace);
     const cwd = external_node_path_default().resolve(settings.cwd);
     const attestations = new Map();
@@ -33549,6 +33668,8 @@ async function collect(settings, setup, roots, open) {
                     runs.push(evidence.run);
                 for (const r of evidence.records)
                     records.push(r);
+                for (const s of evidence.statements)
+                    statements.push(s);
             }
         }
     }
@@ -33565,6 +33686,7 @@ async function collect(settings, setup, roots, open) {
     return {
         runs,
         records,
+        statements,
         findings,
         trustedSigners: keys ? [...keys.keys()].sort() : [],
         trustedProducers: producers ? [...producers.keys()].sort() : [],
@@ -34093,6 +34215,8 @@ const callJson = (c) => ({
     mode: c.mode,
     excepted: c.excepted,
     grandfathered: c.grandfathered,
+    time: c.time,
+    coverage: c.coverage,
 });
 /** The report's text in pieces of about 1 MiB. */
 function* jsonChunks(report) {
@@ -34105,6 +34229,8 @@ function* jsonChunks(report) {
         ['runs', report.runs, (x) => x],
         ['calls', report.calls, callJson],
         ['records', report.records, (x) => x],
+        ['coverage', report.coverage, (x) => x],
+        ['coverage_gaps', report.coverage_gaps, (x) => x],
         ['findings', report.findings, (x) => x],
     ];
     for (const [name, items, form] of lists) {
@@ -34721,16 +34847,16 @@ function newKeyPair() {
 }
 /** Now, as a `signed_at` value (whole seconds). */
 const signedAtNow = (now) => utcSeconds(now);
-/** The signature member for payload P, signed with an Ed25519 private key. */
-function signPayload(payload, key, signedAt) {
+/** The signature member for payload P, signed with an Ed25519 private key (`type`: a record's payload type, or a coverage statement's). */
+function signPayload(payload, key, signedAt, type = PAYLOAD_TYPE) {
     const bytes = Buffer.from(payload, 'utf8');
     return {
         version: 1,
         algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
+        payload_type: type,
         signed_payload_digest: sha256Digest(bytes),
         key_id: keyIdOf(key.publicKey),
-        signature: edSign(null, pae(PAYLOAD_TYPE, bytes), key.privateKey).toString('base64'),
+        signature: edSign(null, pae(type, bytes), key.privateKey).toString('base64'),
         signed_at: signedAt,
     };
 }
@@ -34738,8 +34864,8 @@ function signPayload(payload, key, signedAt) {
  * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
  * the signature member goes in before its closing brace (the parsed record is never copied).
  */
-function signedLine(payload, key, signedAt) {
-    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+function signedLine(payload, key, signedAt, type = PAYLOAD_TYPE) {
+    return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt, type))}}`;
 }
 /** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */
 function envelopeLine(payloadType, payload, key) {
@@ -35409,6 +35535,7 @@ var validators_generated = __nccwpck_require__(183);
 
 
 
+
 /** Seconds in 366 days: the furthest an exception may expire. */
 const MAX_EXPIRY_SECONDS = 366 * 86_400;
 const HASHED = new Map([
@@ -35693,7 +35820,7 @@ function meaning(doc, context, where, sha256) {
                 bad(pointer, `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`);
                 continue;
             }
-            tests.push({ kind: 'glob', field, globs: strings(given), caseless: CASELESS.has(field) });
+            tests.push(globTest(field, strings(given), CASELESS.has(field)));
         }
         const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
         if (signedBy) {
@@ -36841,6 +36968,216 @@ const isPlainObject = (v) => (0,json/* isObject */.G)(v) && Object.getPrototypeO
 
 /***/ }),
 
+/***/ 7989:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bh: () => (/* binding */ COVERAGE_SCHEMA),
+/* harmony export */   Cm: () => (/* binding */ scopeText),
+/* harmony export */   Kn: () => (/* binding */ windowText),
+/* harmony export */   rJ: () => (/* binding */ sameExport),
+/* harmony export */   vS: () => (/* binding */ FUTURE_GRACE_SECONDS),
+/* harmony export */   xN: () => (/* binding */ Coverage)
+/* harmony export */ });
+/* harmony import */ var _binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5872);
+/* harmony import */ var _lists_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(402);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2020);
+/* harmony import */ var _time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
+/**
+ * Export coverage (docs/coverage.md, semantics §13): what an audit export covered (provider, export
+ * kind, actors, scope, actions, the window [since, until)), and what that says about each call. A
+ * call with a time, in scope of a usable statement whose window holds it, is **covered**: with no
+ * record binding it, the provider logged no such side effect (`effect_not_logged`). A call newer
+ * than every statement of its scope and younger than the policy's `pending` is **pending**: its
+ * export is not due yet and its requirement waits. Everything else is judged as before. Decided
+ * here, per call, through one index per action and scope (a binary search per call, however many
+ * nights of statements).
+ */
+
+
+
+
+const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
+/** A decision this long after the verification time or more is from the future (clocks differ by less). */
+const FUTURE_GRACE_SECONDS = 300;
+/** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
+function scopeText(s) {
+    if (s.repos !== null)
+        return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
+    if (s.owner !== null)
+        return `organisation ${s.owner}`;
+    return `every ${s.provider} entry`;
+}
+/** The window in words, `[since, until)`. */
+const windowText = (s) => `[${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.since)}, ${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.until)})`;
+const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
+/** A call's owner and repository, and its provider, as a scope compares them. */
+function whereOf(call) {
+    const p = call.input.projection;
+    if (p.kind !== 'subject')
+        return null;
+    const target = p.subject.target;
+    const owner = typeof target['owner'] === 'string' ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F)(target['owner']) : null;
+    const repo = typeof target['repo'] === 'string' ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F)(target['repo']) : null;
+    const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
+    return { provider, owner, repo };
+}
+/** The usable statements, indexed; the calls' coverage is asked one by one. */
+class Coverage {
+    pendingSeconds;
+    now;
+    groups = new Map();
+    /** The usable statements, each once (an export committed twice counts once). */
+    usable;
+    constructor(statements, pendingSeconds, 
+    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
+    now) {
+        this.pendingSeconds = pendingSeconds;
+        this.now = now;
+        const seen = new Set();
+        const usable = [];
+        for (const s of statements) {
+            if (s.trust.kind === 'untrusted')
+                continue;
+            const key = identity(s.statement);
+            if (seen.has(key))
+                continue;
+            seen.add(key);
+            usable.push(s);
+        }
+        this.usable = usable;
+        const byKey = new Map();
+        for (const s of usable) {
+            const st = s.statement;
+            if (st.actors.length === 0)
+                continue;
+            const repos = st.repos === null ? null : new Set(st.repos.map(_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F));
+            const owner = st.owner === null ? null : (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F)(st.owner);
+            const scope = repos ? `r:${[...repos].sort(_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2).join(',')}` : owner !== null ? `o:${owner}` : 'all';
+            for (const action of st.actions) {
+                const key = `${st.provider}\u0000${action}\u0000${scope}`;
+                let group = byKey.get(key);
+                if (!group) {
+                    group = { provider: st.provider, action, repos, owner, statements: [], latestAt: [] };
+                    byKey.set(key, group);
+                    const list = this.groups.get(action) ?? [];
+                    list.push(group);
+                    this.groups.set(action, list);
+                }
+                group.statements.push(s);
+            }
+        }
+        for (const group of byKey.values()) {
+            group.statements.sort((a, b) => (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(a.statement.since, b.statement.since) || (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2)(a.loc.file, b.loc.file));
+            let best = 0;
+            group.latestAt = group.statements.map((s, i) => {
+                if ((0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(s.statement.until, (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(group.statements, best).statement.until) > 0)
+                    best = i;
+                return best;
+            });
+        }
+    }
+    /** The groups whose scope holds this call. */
+    groupsOf(call) {
+        const p = call.input.projection;
+        const where = whereOf(call);
+        if (p.kind !== 'subject' || !where)
+            return [];
+        const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
+        return list.filter((g) => {
+            if (where.provider !== null && where.provider !== g.provider)
+                return false;
+            if (g.repos !== null)
+                return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
+            if (g.owner !== null)
+                return where.owner === g.owner;
+            return true;
+        });
+    }
+    /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
+    of(call, time) {
+        if (time === null || !call.claim.asserted || call.input.denied)
+            return { kind: 'none' };
+        if (this.now !== null && (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
+            return { kind: 'future' };
+        const groups = this.groupsOf(call);
+        let latest = null;
+        for (const g of groups) {
+            // The last statement that starts at or before the call; the one ending last among those up to it.
+            let lo = 0;
+            let hi = g.statements.length - 1;
+            let at = -1;
+            while (lo <= hi) {
+                const mid = (lo + hi) >> 1;
+                if ((0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)((0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.statements, mid).statement.since, time) <= 0) {
+                    at = mid;
+                    lo = mid + 1;
+                }
+                else
+                    hi = mid - 1;
+            }
+            if (at >= 0) {
+                const best = (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.statements, (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.latestAt, at));
+                if ((0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(time, best.statement.until) < 0)
+                    return { kind: 'covered', statement: best };
+            }
+            const last = (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.statements, (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.latestAt, g.statements.length - 1));
+            if (!latest || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(last.statement.until, latest.statement.until) > 0)
+                latest = last;
+        }
+        const newest = latest === null || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(time, latest.statement.until) >= 0;
+        const until = plus(time, this.pendingSeconds);
+        if (newest && this.now !== null && (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(this.now, until) < 0)
+            return { kind: 'pending', latest, until };
+        return { kind: 'uncovered', scoped: groups.length > 0 };
+    }
+    /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
+    gaps() {
+        const out = new Map();
+        for (const list of this.groups.values())
+            for (const g of list) {
+                let end = null;
+                for (const s of g.statements) {
+                    if (end !== null && (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(s.statement.since, end) > 0) {
+                        const scope = scopeText(s.statement);
+                        const key = `${g.provider}\u0000${scope}\u0000${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(end)}\u0000${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.statement.since)}`;
+                        const gap = out.get(key);
+                        if (gap)
+                            gap.actions.push(g.action);
+                        else
+                            out.set(key, { provider: g.provider, scope, actions: [g.action], from: end, to: s.statement.since });
+                    }
+                    if (end === null || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(s.statement.until, end) > 0)
+                        end = s.statement.until;
+                }
+            }
+        return [...out.values()]
+            .map((g) => ({ ...g, actions: [...new Set(g.actions)].sort(_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2) }))
+            .sort((a, b) => (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2)(a.provider, b.provider) || (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2)(a.scope, b.scope) || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(a.from, b.from));
+    }
+}
+/** Whether two statements say the same (an export committed twice). */
+const sameExport = (a, b) => identity(a) === identity(b);
+/** What makes two statements the same export (an export committed twice counts once). */
+function identity(s) {
+    const canonical = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)({
+        provider: s.provider,
+        export: s.export,
+        actors: s.actors,
+        repos: s.repos,
+        owner: s.owner,
+        actions: s.actions,
+        since: (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.since),
+        until: (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.until),
+        entries_read: s.entries_read,
+        records: s.records,
+    });
+    return canonical.ok ? canonical.text : '';
+}
+
+
+/***/ }),
+
 /***/ 4637:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -37060,6 +37397,36 @@ const hasOwn = (o, k) => Object.hasOwn(o, k);
 
 /***/ }),
 
+/***/ 402:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ item),
+/* harmony export */   s: () => (/* binding */ stored)
+/* harmony export */ });
+/**
+ * Reading what a module made itself: an element at an index it computed from the list, a value
+ * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
+ * (and never a type cast that would hide it).
+ */
+/** The element at `index` of `list`, which the caller knows is there. */
+function item(list, index) {
+    const value = list[index];
+    if (value === undefined || value === null)
+        throw new RangeError(`no element at ${index} of ${list.length}`);
+    return value;
+}
+/** The value under `key` of `map`, which the caller stored. */
+function stored(map, key) {
+    const value = map.get(key);
+    if (value === undefined || value === null)
+        throw new RangeError('no value stored under that key');
+    return value;
+}
+
+
+/***/ }),
+
 /***/ 4146:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -37260,7 +37627,7 @@ function nearestName(word, candidates) {
     return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
 }
 /** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
-const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const asciiLower = (s) => (/[A-Z]/.test(s) ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s);
 /** What went wrong, in words, whatever was thrown (an Error's message, or the value as text). */
 const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String(thrown));
 
@@ -38237,7 +38604,7 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
-/***/ 5292:
+/***/ 8414:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38256,12 +38623,16 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
+// EXTERNAL MODULE: ./src/core/coverage.ts
+var coverage = __nccwpck_require__(7989);
 // EXTERNAL MODULE: ./src/core/json.ts
 var core_json = __nccwpck_require__(6153);
 // EXTERNAL MODULE: ./src/core/model.ts
 var model = __nccwpck_require__(4146);
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
@@ -38273,15 +38644,17 @@ var core_text = __nccwpck_require__(2020);
 
 
 
+
 const KNOWN = [
     [model/* SURFACE_SCHEMA */.S, 'surface'],
     [model/* RECORD_SCHEMA */.e, 'record'],
+    [coverage/* COVERAGE_SCHEMA */.Bh, 'coverage'],
 ];
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name) {
     const name2 = name.trim().toLowerCase();
     for (const k of KNOWN)
-        if (name2.startsWith(k[0].replace(/\.v0$/, '')))
+        if (name2.startsWith(k[0].replace(/\.v\d+$/, '')))
             return k;
     return null;
 }
@@ -38346,6 +38719,104 @@ function classify(value) {
         return kind;
     }
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+
+;// CONCATENATED MODULE: ./src/read/coverage-statement.ts
+/**
+ * A coverage statement's shape (docs/coverage.md §1): every member present with its type, nothing
+ * else but a `signature`; times through the one RFC 3339 parser; `since` before `until`; actions
+ * written CLASS:VERB. A statement that breaks it is `invalid_artifact`, never skipped.
+ */
+
+
+
+
+const MEMBERS = [
+    'schema',
+    'provider',
+    'export',
+    'actors',
+    'repos',
+    'owner',
+    'actions',
+    'since',
+    'until',
+    'entries_read',
+    'records',
+];
+const ACTION = /^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/;
+const strings = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+/** A statement's members, checked; or why it is not a statement. */
+function checkStatement(value) {
+    const bad = (reason) => ({ ok: false, reason: `coverage statement: ${reason}` });
+    for (const k of Object.keys(value))
+        if (k !== 'signature' && !MEMBERS.includes(k))
+            return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
+    for (const k of MEMBERS)
+        if (!(0,core_json/* hasOwn */.$)(value, k))
+            return bad(`${k} is missing`);
+    if (value['schema'] !== coverage/* COVERAGE_SCHEMA */.Bh)
+        return bad(`schema must be ${coverage/* COVERAGE_SCHEMA */.Bh}`);
+    const provider = value['provider'];
+    const kind = value['export'];
+    if (typeof provider !== 'string' || provider === '')
+        return bad('provider must be a non-empty string');
+    if (typeof kind !== 'string' || kind === '')
+        return bad('export must be a non-empty string');
+    const actors = value['actors'];
+    if (!strings(actors))
+        return bad('actors must be a list of strings (empty: the statement covers nothing)');
+    const repos = value['repos'];
+    if (repos !== null && !strings(repos))
+        return bad('repos must be a list of OWNER/NAME strings, or null');
+    if (repos !== null)
+        for (const r of repos)
+            if (!/^[^/\s]+\/[^/\s]+$/.test(r))
+                return bad(`repos: ${JSON.stringify((0,core_text/* quote */.hD)(r, 80))} is not OWNER/NAME`);
+    const owner = value['owner'];
+    if (owner !== null && (typeof owner !== 'string' || owner === ''))
+        return bad('owner must be a non-empty string, or null');
+    const actions = value['actions'];
+    if (!strings(actions) || actions.length === 0)
+        return bad('actions must be a non-empty list of CLASS:VERB strings');
+    for (const a of actions)
+        if (!ACTION.test(a))
+            return bad(`actions: ${JSON.stringify((0,core_text/* quote */.hD)(a, 80))} is not CLASS:VERB`);
+    const times = [];
+    for (const k of ['since', 'until']) {
+        const given = value[k];
+        if (typeof given !== 'string')
+            return bad(`${k} must be an RFC 3339 time (a string)`);
+        const t = (0,core_time/* parseRfc3339 */.TM)(given);
+        if (!t.ok)
+            return bad(`${k}: ${JSON.stringify((0,core_text/* quote */.hD)(given, 60))} ${t.reason}`);
+        times.push(t.value);
+    }
+    const [since, until] = times;
+    if ((0,core_time/* compareInstants */.QI)(since, until) >= 0)
+        return bad('since must be before until (the window is [since, until))');
+    const entries = value['entries_read'];
+    const records = value['records'];
+    if (!count(entries))
+        return bad('entries_read must be a non-negative integer');
+    if (!count(records))
+        return bad('records must be a non-negative integer');
+    return {
+        ok: true,
+        value: {
+            provider,
+            export: kind,
+            actors: [...actors],
+            repos: repos === null ? null : [...repos],
+            owner,
+            actions: [...actions],
+            since,
+            until,
+            entries_read: entries,
+            records,
+        },
+    };
 }
 
 // EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
@@ -38489,7 +38960,11 @@ function labelsOf(actionClass, target) {
     }
     return out;
 }
-function prepareDecision(loc, index, decision) {
+/**
+ * @param time when the decision was made, where its format says (a server log line's timestamp, an
+ *             evidence event's time); null for a decision surface, which has none
+ */
+function prepareDecision(loc, index, decision, time = null) {
     const tool = decision['tool'];
     const value = decision['decision'];
     const action = decision['action'];
@@ -38508,6 +38983,7 @@ function prepareDecision(loc, index, decision) {
         provider: given === null || typeof given === 'string' ? given : { invalid: true },
         succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
         labels: labelsOf((0,core_json/* isObject */.G)(action) ? action['resource_type'] : undefined, target),
+        time,
     };
 }
 
@@ -38541,6 +39017,7 @@ const checkRecord = checker(validators_generated/* record */.g1);
  * session, or an event tracing could not format, is `run_incomplete`: a side effect may have
  * happened that no decision records.
  */
+
 
 
 
@@ -38620,9 +39097,16 @@ class ServerLog {
         if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
             return;
         const index = this.run.seen++;
+        // The tracing line's timestamp is when the decision was made (docs/coverage.md §2).
+        const stamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
+        const time = (0,core_time/* parseRfc3339 */.TM)(stamp);
+        if (!time.ok) {
+            this.sink.error(at, `tool_decision ${rid}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(stamp, 60))} ${time.reason}`);
+            return;
+        }
         const shape = checkDecision(result.value);
         if (shape.ok)
-            this.run.decisions.push(prepareDecision(at, index, result.value));
+            this.run.decisions.push(prepareDecision(at, index, result.value, time.value));
         else
             this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
     }
@@ -38723,9 +39207,10 @@ class RunDecisions {
  * @param locate   the location of decision j of this surface (null: the surface's own location)
  * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
  *                 not, takes the next index
+ * @param time     the event's time, for a surface an evidence event carries (its decisions' time); null otherwise
  * @returns false when the surface itself is unusable (then nothing was appended)
  */
-function readSurface(payload, via, locate, run, fail) {
+function readSurface(payload, via, locate, run, fail, time = null) {
     if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== model/* SURFACE_SCHEMA */.S) {
         const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
         const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
@@ -38749,7 +39234,7 @@ function readSurface(payload, via, locate, run, fail) {
         if (!shape.ok)
             fail(loc, `decision ${index}: ${shape.reason}`);
         else
-            run.decisions.push(prepareDecision(loc, index, decision));
+            run.decisions.push(prepareDecision(loc, index, decision, time));
     });
     return true;
 }
@@ -38761,6 +39246,10 @@ function readSurface(payload, via, locate, run, fail) {
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
+
+
+
+
 
 
 
@@ -38839,28 +39328,49 @@ function* auditDocuments(bytes, format, fr, limits) {
         return;
     yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
 }
+/** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
+function signedParts(payload, what, type, loc, fr, options) {
+    const signed = (0,core_json/* hasOwn */.$)(payload, 'signature');
+    const signature = signed ? (0,read_signature/* readSignatureMember */.lH)(payload['signature'], type) : null;
+    // A malformed signature is garbage, never ignored: the entry is invalid, keys or not.
+    if (signature && !signature.ok) {
+        fr.error(loc, `${what}: ${signature.reason}`);
+        return null;
+    }
+    if (!signed && !options.payloads)
+        return { signature: null, payload: undefined };
+    const canonical = (0,read_signature/* payloadOf */.Md)(payload);
+    if (!canonical.ok) {
+        fr.error(loc, `${what}: cannot be canonicalized (${canonical.reason})`);
+        return null;
+    }
+    return { signature: signature?.ok ? signature.value : null, payload: canonical.text };
+}
+/** A coverage statement among the records (docs/coverage.md): its shape, then its signature like a record's. */
+function readStatement(kind, loc, fr, out, options) {
+    const shape = checkStatement(kind.payload);
+    if (!shape.ok) {
+        fr.error(loc, shape.reason);
+        return;
+    }
+    const parts = signedParts(kind.payload, 'coverage statement', read_signature/* COVERAGE_PAYLOAD_TYPE */.f4, loc, fr, options);
+    if (!parts)
+        return;
+    const { signature, payload } = parts;
+    out.push(signature
+        ? { kind: 'statement', loc, statement: shape.value, signer: signature.key_id, signature, payload }
+        : { kind: 'statement', loc, statement: shape.value, signer: null, payload });
+}
 function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
     if (!shape.ok) {
         fr.error(loc, `audit record: ${shape.reason}`);
         return;
     }
-    const signed = (0,core_json/* hasOwn */.$)(kind.payload, 'signature');
-    const signature = signed ? (0,read_signature/* readSignatureMember */.lH)(kind.payload['signature']) : null;
-    // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
-    if (signature && !signature.ok) {
-        fr.error(loc, `audit record: ${signature.reason}`);
+    const parts = signedParts(kind.payload, 'audit record', read_signature/* PAYLOAD_TYPE */.Uc, loc, fr, options);
+    if (!parts)
         return;
-    }
-    let payload;
-    if (signed || options.payloads) {
-        const canonical = (0,read_signature/* payloadOf */.Md)(kind.payload);
-        if (!canonical.ok) {
-            fr.error(loc, `audit record: cannot be canonicalized (${canonical.reason})`);
-            return;
-        }
-        payload = canonical.text;
-    }
+    const { signature, payload } = parts;
     // Keep only what verification reads (never a spread of the parsed object).
     // The shape check above makes every member below what AuditRecord says it is.
     const parsed = kind.payload;
@@ -38871,9 +39381,9 @@ function readRecord(kind, loc, fr, out, options) {
         subject: parsed['subject'],
         binding_digest: parsed['binding_digest'],
     };
-    const input = signature?.ok
-        ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
-        : { loc, record, signer: null, payload };
+    const input = signature
+        ? { kind: 'record', loc, record, signer: signature.key_id, signature, payload }
+        : { kind: 'record', loc, record, signer: null, payload };
     out.push(input);
 }
 /** The end of the line that starts at `start` (its "\n", or the end of the text). */
@@ -38895,7 +39405,19 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     const surface = (doc, k) => {
         surfaces++;
         const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
-        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message));
+        // An evidence event's decisions were made at its `time` (docs/coverage.md §2): present, it must be RFC 3339.
+        let time = null;
+        const given = k.via === 'event' && (0,core_json/* isObject */.G)(doc.value) && (0,core_json/* hasOwn */.$)(doc.value, 'time') ? doc.value['time'] : undefined;
+        if (given !== undefined) {
+            const parsed = typeof given === 'string' ? (0,core_time/* parseRfc3339 */.TM)(given) : null;
+            if (!parsed?.ok) {
+                const why = parsed ? parsed.reason : 'is not a string';
+                fr.error(fr.at(doc.start), `the evidence event's time ${JSON.stringify(typeof given === 'string' ? (0,core_text/* quote */.hD)(given, 60) : given)} ${why}`);
+                return;
+            }
+            time = parsed.value;
+        }
+        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message), time);
     };
     const json = (doc, inLog) => {
         const loc = fr.at(doc.start);
@@ -38927,6 +39449,8 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
             fr.skip(loc, kind.name);
         else if (kind.kind === 'record')
             fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+        else if (kind.kind === 'coverage')
+            fr.skip(loc, `${coverage/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
         else if (format === 'json' && kind.via === 'event')
             fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
@@ -38961,12 +39485,12 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
     }
     const findings = fr.close();
-    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
+    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, entries: [], findings };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
     const fr = new FileReport(file, limits);
-    const records = [];
+    const entries = [];
     for (const doc of auditDocuments(bytes, format, fr, limits)) {
         const offsets = doc.elements.get(ROOT_KEY) ?? [];
         const items = Array.isArray(doc.value) && format === 'json'
@@ -38983,13 +39507,15 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
                 fr.skip(loc, 'a server tracing line (a run among the audit exports)');
             else if (kind.kind === 'surface')
                 fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+            else if (kind.kind === 'coverage')
+                readStatement(kind, loc, fr, entries, options);
             else
-                readRecord(kind, loc, fr, records, options);
+                readRecord(kind, loc, fr, entries, options);
         }
     }
-    if (!fr.failed && records.length === 0 && !fr.skippedAny)
+    if (!fr.failed && entries.length === 0 && !fr.skippedAny)
         fr.notice('no_records', 'no audit record in this file');
-    return { run: null, records, findings: fr.close() };
+    return { run: null, entries, findings: fr.close() };
 }
 
 // EXTERNAL MODULE: external "node:stream"
@@ -39024,8 +39550,6 @@ const ioReason = (thrown) => {
     return words ? `${words} (${code})` : code;
 };
 
-// EXTERNAL MODULE: ./src/core/time.ts
-var core_time = __nccwpck_require__(2334);
 // EXTERNAL MODULE: ./src/read/lines.ts
 var lines = __nccwpck_require__(771);
 // EXTERNAL MODULE: ./src/read/utf8.ts
@@ -39146,7 +39670,7 @@ function readEvents(bytes, manifest, file, limits) {
                 column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
                 member: 'events.ndjson',
             });
-            readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
+            readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`), time);
         }
         else {
             const name = kind.kind === 'record'
@@ -39630,11 +40154,11 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
     const at = { file, line: 1, column: 1 };
     const verified = await verifyBundle(source, file, limits);
     if (!verified.ok)
-        return { run: null, records: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+        return { run: null, entries: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
     const archive = verified.value;
     if (archive.kind === 'other') {
         const problem = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
-        return { run: null, records: [], findings: [problem] };
+        return { run: null, entries: [], findings: [problem] };
     }
     const { decisions, skipped } = archive.events;
     const findings = [];
@@ -39642,7 +40166,7 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
         findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${model/* SURFACE_SCHEMA */.S} events, so it contributes no calls`));
-    return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
+    return { run: { artifact: file, decisions }, entries: [], findings, bundle: archive.facts };
 }
 
 // EXTERNAL MODULE: ./src/read/discover.ts
@@ -39666,7 +40190,7 @@ var formats = __nccwpck_require__(7928);
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
 const failure = (rel, message) => ({
     run: null,
-    records: [],
+    entries: [],
     findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
 const isBundle = (rel) => (0,formats/* formatOf */.be)(rel) === 'bundle';
@@ -40710,6 +41234,7 @@ function blank(text, start, end) {
 /* harmony export */   Md: () => (/* binding */ payloadOf),
 /* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
 /* harmony export */   Zg: () => (/* binding */ pae),
+/* harmony export */   f4: () => (/* binding */ COVERAGE_PAYLOAD_TYPE),
 /* harmony export */   lH: () => (/* binding */ readSignatureMember)
 /* harmony export */ });
 /* unused harmony export isSignedAt */
@@ -40729,11 +41254,13 @@ function blank(text, start, end) {
 
 
 const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+/** A coverage statement's (docs/coverage.md §5): signed with the same key and envelope, under its own type. */
+const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
 const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
-/** The `signature` member's shape: the seven members with their types and values, nothing else. */
-function readSignatureMember(value) {
+/** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
+function readSignatureMember(value, type = PAYLOAD_TYPE) {
     if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(value))
         return { ok: false, reason: 'signature is not an object' };
     for (const k of Object.keys(value))
@@ -40746,8 +41273,8 @@ function readSignatureMember(value) {
         return { ok: false, reason: 'signature.version must be 1' };
     if (value['algorithm'] !== 'ed25519')
         return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (value['payload_type'] !== PAYLOAD_TYPE)
-        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    if (value['payload_type'] !== type)
+        return { ok: false, reason: `signature.payload_type must be "${type}"` };
     for (const k of ['signed_payload_digest', 'key_id']) {
         const given = value[k];
         if (typeof given !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(given))
@@ -40763,7 +41290,7 @@ function readSignatureMember(value) {
     const member = {
         version: 1,
         algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
+        payload_type: type,
         signed_payload_digest: value['signed_payload_digest'],
         key_id: value['key_id'],
         signature: sig,

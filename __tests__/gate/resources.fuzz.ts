@@ -10,7 +10,7 @@ import { readArtifact } from '../../src/read/files.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { renderJson } from '../../src/report/json-report.js';
 import { addKey, deployKey, record, surface } from '../support/corpus.js';
-import { unchecked } from '../support/evidence.js';
+import { uncheckedRecords } from '../support/evidence.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 400);
 const seeded = process.env['FUZZ_RUNS'] ? {} : { seed: 20261129 };
@@ -70,7 +70,7 @@ describe('resources grow linearly', () => {
     for (const [name, text] of input.runs) runs.push((await readArtifact(name, 'runs', Buffer.from(text), DEFAULT_LIMITS)).run!);
     const audit = await readArtifact('audit/a.json', 'audit', Buffer.from(JSON.stringify(input.audit)), DEFAULT_LIMITS);
     const report = verify(
-      { runs, records: audit.records.map(unchecked), findings: [] },
+      { runs, records: uncheckedRecords(audit.entries), findings: [] },
       { allowUnmatchedRecords: true, strictObserved: false },
     );
     const bytes = renderJson(report).length;

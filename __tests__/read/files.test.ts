@@ -45,7 +45,7 @@ describe('readOne', () => {
     writeFileSync(big, ndjson(Array.from({ length: 6000 }, (_, i) => ({ ...rec, record_id: `r-${i}` }))));
     writeFileSync(small, json(surface([addKey()])));
     const a = await readOne({ path: big, rel: 'big.ndjson' }, 'audit', DEFAULT_LIMITS);
-    expect(a.records.length).toBe(6000);
+    expect(a.entries.length).toBe(6000);
     expect(a.findings.filter((f) => f.severity === 'error')).toEqual([]);
     const b = await readOne({ path: small, rel: 'small.json' }, 'runs', DEFAULT_LIMITS, true);
     expect(b.findings.filter((f) => f.severity === 'error')).toEqual([]);

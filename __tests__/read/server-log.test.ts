@@ -11,7 +11,7 @@ import type { Report } from '../../src/core/report.js';
 import { verify } from '../../src/core/verify.js';
 import { readArtifact } from '../../src/read/files.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
-import { unchecked } from '../support/evidence.js';
+import { uncheckedRecords } from '../support/evidence.js';
 import { cliJson, tempDir, UPSTREAM, writeFiles } from '../support/workspace.js';
 
 const LOGS = path.join(UPSTREAM, 'server-logs');
@@ -26,9 +26,9 @@ async function gate(files: Record<string, string | Buffer>, record = true): Prom
     if (r.run) runs.push(r.run);
     findings.push(...r.findings);
   }
-  const audit = record ? await readArtifact('audit/r.json', 'audit', RECORD, DEFAULT_LIMITS) : { records: [], findings: [] };
+  const audit = record ? await readArtifact('audit/r.json', 'audit', RECORD, DEFAULT_LIMITS) : { entries: [], findings: [] };
   return verify(
-    { runs, records: audit.records.map(unchecked), findings: [...findings, ...audit.findings] },
+    { runs, records: uncheckedRecords(audit.entries), findings: [...findings, ...audit.findings] },
     { allowUnmatchedRecords: true, strictObserved: false },
   );
 }

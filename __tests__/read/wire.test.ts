@@ -14,6 +14,7 @@ import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { decodeRead, encodeRead } from '../../src/read/wire.js';
 import { artifactFiles } from '../support/artifact-files.js';
 import { demoCorpus } from '../support/corpus.js';
+import { uncheckedRecords, uncheckedStatements } from '../support/evidence.js';
 import { arbByteOps, mutateBytes } from '../support/fuzz.js';
 import { ROOT } from '../support/workspace.js';
 
@@ -28,7 +29,8 @@ const evidenceOf = (p: string, rel: string, role: 'runs' | 'audit', setup = SETU
 /** What a reading thread of no trust makes of an artifact's bytes. */
 const asEvidence = (r: Awaited<ReturnType<typeof readArtifact>>): FileEvidence => ({
   run: r.run,
-  records: r.records.map((x): RecordInput => ({ loc: x.loc, record: x.record, signer: x.signer, trust: { kind: 'unchecked' } })),
+  records: uncheckedRecords(r.entries),
+  statements: uncheckedStatements(r.entries),
   findings: r.findings,
   digests: [],
 });

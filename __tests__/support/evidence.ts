@@ -1,9 +1,11 @@
 /** Evidence for the pure core, built in memory (no files): runs of decisions and audit records, located. */
+
+import type { StatementInput } from '../../src/core/coverage.js';
 import { prepareDecision } from '../../src/core/decision.js';
 import type { JsonObject } from '../../src/core/json.js';
 import type { AuditRecord, Evidence, RecordInput, RunInput } from '../../src/core/model.js';
 import { type Policy, parsePolicy } from '../../src/core/policy.js';
-import type { RecordRead } from '../../src/read/record-read.js';
+import type { AuditEntryRead, RecordRead } from '../../src/read/record-read.js';
 
 /** Each run is `runs/<name>` with decision i at line 10·i + 4; records are `audit/a.json` line i + 1. */
 export function evidence(runs: Record<string, readonly JsonObject[]>, records: readonly JsonObject[] = []): Evidence {
@@ -35,3 +37,13 @@ export function policyOf(...rules: string[]): Policy {
 
 /** A record as the core sees it when no trusted signer is configured. */
 export const unchecked = (r: RecordRead): RecordInput => ({ loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } });
+
+/** An export's records as the core sees them when no trusted signer is configured (its coverage statements aside). */
+export const uncheckedRecords = (entries: readonly AuditEntryRead[]): RecordInput[] =>
+  entries.flatMap((e) => (e.kind === 'record' ? [unchecked(e)] : []));
+
+/** An export's coverage statements as the core sees them when no trusted signer is configured. */
+export const uncheckedStatements = (entries: readonly AuditEntryRead[]): StatementInput[] =>
+  entries.flatMap((e) =>
+    e.kind === 'statement' ? [{ loc: e.loc, statement: e.statement, signer: e.signer, trust: { kind: 'unchecked' } }] : [],
+  );

@@ -12,7 +12,7 @@ import { verify } from '../../src/core/verify.js';
 import { type Role, readArtifact } from '../../src/read/files.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { buildBundle } from './bundle-writer.js';
-import { unchecked } from './evidence.js';
+import { uncheckedRecords } from './evidence.js';
 
 export type Corpus = ReadonlyMap<string, Buffer>;
 
@@ -24,7 +24,7 @@ export async function verifyCorpus(files: Corpus): Promise<Report> {
     const role: Role = rel.includes('/audit/') ? 'audit' : 'runs';
     const r = await readArtifact(rel, role, bytes, DEFAULT_LIMITS);
     if (r.run) runs.push(r.run);
-    records.push(...r.records.map(unchecked));
+    records.push(...uncheckedRecords(r.entries));
     findings.push(...r.findings);
   }
   return verify({ runs, records, findings }, { allowUnmatchedRecords: false, strictObserved: false });

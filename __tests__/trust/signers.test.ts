@@ -236,7 +236,9 @@ describe('trusted signers: properties', () => {
         const ev = evidence({ 'r.json': calls }, []);
         const parsed = records.map((rec, i) => {
           const r = readAuditFile(`audit/${i}.json`, Buffer.from(JSON.stringify(rec)), 'json');
-          return r.records[0]!;
+          const first = r.entries[0];
+          if (first?.kind !== 'record') throw new Error('not a record');
+          return first;
         });
         const report = verify({ ...ev, records: await checked(parsed, trustedKeys([trusted.publicKey])) }, OPTIONS);
         for (const rr of report.records) {

@@ -689,7 +689,7 @@ function nearestName(word, candidates) {
     return best !== null && bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
 }
 /** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
-const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const asciiLower = (s) => (/[A-Z]/.test(s) ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s);
 /** What went wrong, in words, whatever was thrown (an Error's message, or the value as text). */
 const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String(thrown));
 
@@ -1354,7 +1354,7 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
-/***/ 6860:
+/***/ 3996:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1373,6 +1373,201 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
 var core_findings = __nccwpck_require__(1607);
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
+;// CONCATENATED MODULE: ./src/core/coverage.ts
+/**
+ * Export coverage (docs/coverage.md, semantics §13): what an audit export covered (provider, export
+ * kind, actors, scope, actions, the window [since, until)), and what that says about each call. A
+ * call with a time, in scope of a usable statement whose window holds it, is **covered**: with no
+ * record binding it, the provider logged no such side effect (`effect_not_logged`). A call newer
+ * than every statement of its scope and younger than the policy's `pending` is **pending**: its
+ * export is not due yet and its requirement waits. Everything else is judged as before. Decided
+ * here, per call, through one index per action and scope (a binary search per call, however many
+ * nights of statements).
+ */
+
+
+
+
+const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
+/** A decision this long after the verification time or more is from the future (clocks differ by less). */
+const FUTURE_GRACE_SECONDS = 300;
+/** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
+function scopeText(s) {
+    if (s.repos !== null)
+        return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
+    if (s.owner !== null)
+        return `organisation ${s.owner}`;
+    return `every ${s.provider} entry`;
+}
+/** The window in words, `[since, until)`. */
+const windowText = (s) => `[${rfc3339(s.since)}, ${rfc3339(s.until)})`;
+const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
+/** A call's owner and repository, and its provider, as a scope compares them. */
+function whereOf(call) {
+    const p = call.input.projection;
+    if (p.kind !== 'subject')
+        return null;
+    const target = p.subject.target;
+    const owner = typeof target['owner'] === 'string' ? asciiLower(target['owner']) : null;
+    const repo = typeof target['repo'] === 'string' ? asciiLower(target['repo']) : null;
+    const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
+    return { provider, owner, repo };
+}
+/** The usable statements, indexed; the calls' coverage is asked one by one. */
+class Coverage {
+    pendingSeconds;
+    now;
+    groups = new Map();
+    /** The usable statements, each once (an export committed twice counts once). */
+    usable;
+    constructor(statements, pendingSeconds, 
+    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
+    now) {
+        this.pendingSeconds = pendingSeconds;
+        this.now = now;
+        const seen = new Set();
+        const usable = [];
+        for (const s of statements) {
+            if (s.trust.kind === 'untrusted')
+                continue;
+            const key = identity(s.statement);
+            if (seen.has(key))
+                continue;
+            seen.add(key);
+            usable.push(s);
+        }
+        this.usable = usable;
+        const byKey = new Map();
+        for (const s of usable) {
+            const st = s.statement;
+            if (st.actors.length === 0)
+                continue;
+            const repos = st.repos === null ? null : new Set(st.repos.map(asciiLower));
+            const owner = st.owner === null ? null : asciiLower(st.owner);
+            const scope = repos ? `r:${[...repos].sort(cmp).join(',')}` : owner !== null ? `o:${owner}` : 'all';
+            for (const action of st.actions) {
+                const key = `${st.provider}\u0000${action}\u0000${scope}`;
+                let group = byKey.get(key);
+                if (!group) {
+                    group = { provider: st.provider, action, repos, owner, statements: [], latestAt: [] };
+                    byKey.set(key, group);
+                    const list = this.groups.get(action) ?? [];
+                    list.push(group);
+                    this.groups.set(action, list);
+                }
+                group.statements.push(s);
+            }
+        }
+        for (const group of byKey.values()) {
+            group.statements.sort((a, b) => compareInstants(a.statement.since, b.statement.since) || cmp(a.loc.file, b.loc.file));
+            let best = 0;
+            group.latestAt = group.statements.map((s, i) => {
+                if (compareInstants(s.statement.until, item(group.statements, best).statement.until) > 0)
+                    best = i;
+                return best;
+            });
+        }
+    }
+    /** The groups whose scope holds this call. */
+    groupsOf(call) {
+        const p = call.input.projection;
+        const where = whereOf(call);
+        if (p.kind !== 'subject' || !where)
+            return [];
+        const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
+        return list.filter((g) => {
+            if (where.provider !== null && where.provider !== g.provider)
+                return false;
+            if (g.repos !== null)
+                return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
+            if (g.owner !== null)
+                return where.owner === g.owner;
+            return true;
+        });
+    }
+    /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
+    of(call, time) {
+        if (time === null || !call.claim.asserted || call.input.denied)
+            return { kind: 'none' };
+        if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
+            return { kind: 'future' };
+        const groups = this.groupsOf(call);
+        let latest = null;
+        for (const g of groups) {
+            // The last statement that starts at or before the call; the one ending last among those up to it.
+            let lo = 0;
+            let hi = g.statements.length - 1;
+            let at = -1;
+            while (lo <= hi) {
+                const mid = (lo + hi) >> 1;
+                if (compareInstants(item(g.statements, mid).statement.since, time) <= 0) {
+                    at = mid;
+                    lo = mid + 1;
+                }
+                else
+                    hi = mid - 1;
+            }
+            if (at >= 0) {
+                const best = item(g.statements, item(g.latestAt, at));
+                if (compareInstants(time, best.statement.until) < 0)
+                    return { kind: 'covered', statement: best };
+            }
+            const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
+            if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0)
+                latest = last;
+        }
+        const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
+        const until = plus(time, this.pendingSeconds);
+        if (newest && this.now !== null && compareInstants(this.now, until) < 0)
+            return { kind: 'pending', latest, until };
+        return { kind: 'uncovered', scoped: groups.length > 0 };
+    }
+    /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
+    gaps() {
+        const out = new Map();
+        for (const list of this.groups.values())
+            for (const g of list) {
+                let end = null;
+                for (const s of g.statements) {
+                    if (end !== null && compareInstants(s.statement.since, end) > 0) {
+                        const scope = scopeText(s.statement);
+                        const key = `${g.provider}\u0000${scope}\u0000${rfc3339(end)}\u0000${rfc3339(s.statement.since)}`;
+                        const gap = out.get(key);
+                        if (gap)
+                            gap.actions.push(g.action);
+                        else
+                            out.set(key, { provider: g.provider, scope, actions: [g.action], from: end, to: s.statement.since });
+                    }
+                    if (end === null || compareInstants(s.statement.until, end) > 0)
+                        end = s.statement.until;
+                }
+            }
+        return [...out.values()]
+            .map((g) => ({ ...g, actions: [...new Set(g.actions)].sort(cmp) }))
+            .sort((a, b) => cmp(a.provider, b.provider) || cmp(a.scope, b.scope) || compareInstants(a.from, b.from));
+    }
+}
+/** Whether two statements say the same (an export committed twice). */
+const sameExport = (a, b) => identity(a) === identity(b);
+/** What makes two statements the same export (an export committed twice counts once). */
+function identity(s) {
+    const canonical = jcs({
+        provider: s.provider,
+        export: s.export,
+        actors: s.actors,
+        repos: s.repos,
+        owner: s.owner,
+        actions: s.actions,
+        since: rfc3339(s.since),
+        until: rfc3339(s.until),
+        entries_read: s.entries_read,
+        records: s.records,
+    });
+    return canonical.ok ? canonical.text : '';
+}
+
 // EXTERNAL MODULE: ./src/core/json.ts
 var core_json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/core/model.ts
@@ -1386,6 +1581,8 @@ const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
 
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
 ;// CONCATENATED MODULE: ./src/read/classify.ts
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
@@ -1397,15 +1594,17 @@ var core_text = __nccwpck_require__(2020);
 
 
 
+
 const KNOWN = [
     [SURFACE_SCHEMA, 'surface'],
     [RECORD_SCHEMA, 'record'],
+    [COVERAGE_SCHEMA, 'coverage'],
 ];
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name) {
     const name2 = name.trim().toLowerCase();
     for (const k of KNOWN)
-        if (name2.startsWith(k[0].replace(/\.v0$/, '')))
+        if (name2.startsWith(k[0].replace(/\.v\d+$/, '')))
             return k;
     return null;
 }
@@ -1470,6 +1669,104 @@ function classify(value) {
         return kind;
     }
     return { kind: 'error', reason: 'object has no "schema" string (and is not an evidence event with "type" and "data")', named: false };
+}
+
+;// CONCATENATED MODULE: ./src/read/coverage-statement.ts
+/**
+ * A coverage statement's shape (docs/coverage.md §1): every member present with its type, nothing
+ * else but a `signature`; times through the one RFC 3339 parser; `since` before `until`; actions
+ * written CLASS:VERB. A statement that breaks it is `invalid_artifact`, never skipped.
+ */
+
+
+
+
+const MEMBERS = [
+    'schema',
+    'provider',
+    'export',
+    'actors',
+    'repos',
+    'owner',
+    'actions',
+    'since',
+    'until',
+    'entries_read',
+    'records',
+];
+const ACTION = /^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/;
+const strings = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const count = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+/** A statement's members, checked; or why it is not a statement. */
+function checkStatement(value) {
+    const bad = (reason) => ({ ok: false, reason: `coverage statement: ${reason}` });
+    for (const k of Object.keys(value))
+        if (k !== 'signature' && !MEMBERS.includes(k))
+            return bad(`unknown member ${JSON.stringify((0,core_text/* quote */.hD)(k, 60))}`);
+    for (const k of MEMBERS)
+        if (!(0,core_json/* hasOwn */.$)(value, k))
+            return bad(`${k} is missing`);
+    if (value['schema'] !== COVERAGE_SCHEMA)
+        return bad(`schema must be ${COVERAGE_SCHEMA}`);
+    const provider = value['provider'];
+    const kind = value['export'];
+    if (typeof provider !== 'string' || provider === '')
+        return bad('provider must be a non-empty string');
+    if (typeof kind !== 'string' || kind === '')
+        return bad('export must be a non-empty string');
+    const actors = value['actors'];
+    if (!strings(actors))
+        return bad('actors must be a list of strings (empty: the statement covers nothing)');
+    const repos = value['repos'];
+    if (repos !== null && !strings(repos))
+        return bad('repos must be a list of OWNER/NAME strings, or null');
+    if (repos !== null)
+        for (const r of repos)
+            if (!/^[^/\s]+\/[^/\s]+$/.test(r))
+                return bad(`repos: ${JSON.stringify((0,core_text/* quote */.hD)(r, 80))} is not OWNER/NAME`);
+    const owner = value['owner'];
+    if (owner !== null && (typeof owner !== 'string' || owner === ''))
+        return bad('owner must be a non-empty string, or null');
+    const actions = value['actions'];
+    if (!strings(actions) || actions.length === 0)
+        return bad('actions must be a non-empty list of CLASS:VERB strings');
+    for (const a of actions)
+        if (!ACTION.test(a))
+            return bad(`actions: ${JSON.stringify((0,core_text/* quote */.hD)(a, 80))} is not CLASS:VERB`);
+    const times = [];
+    for (const k of ['since', 'until']) {
+        const given = value[k];
+        if (typeof given !== 'string')
+            return bad(`${k} must be an RFC 3339 time (a string)`);
+        const t = (0,core_time/* parseRfc3339 */.TM)(given);
+        if (!t.ok)
+            return bad(`${k}: ${JSON.stringify((0,core_text/* quote */.hD)(given, 60))} ${t.reason}`);
+        times.push(t.value);
+    }
+    const [since, until] = times;
+    if ((0,core_time/* compareInstants */.QI)(since, until) >= 0)
+        return bad('since must be before until (the window is [since, until))');
+    const entries = value['entries_read'];
+    const records = value['records'];
+    if (!count(entries))
+        return bad('entries_read must be a non-negative integer');
+    if (!count(records))
+        return bad('records must be a non-negative integer');
+    return {
+        ok: true,
+        value: {
+            provider,
+            export: kind,
+            actors: [...actors],
+            repos: repos === null ? null : [...repos],
+            owner,
+            actions: [...actions],
+            since,
+            until,
+            entries_read: entries,
+            records,
+        },
+    };
 }
 
 // EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
@@ -1619,8 +1916,6 @@ function readClaim(decision) {
     };
 }
 
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
@@ -1734,7 +2029,11 @@ function labelsOf(actionClass, target) {
     }
     return out;
 }
-function prepareDecision(loc, index, decision) {
+/**
+ * @param time when the decision was made, where its format says (a server log line's timestamp, an
+ *             evidence event's time); null for a decision surface, which has none
+ */
+function prepareDecision(loc, index, decision, time = null) {
     const tool = decision['tool'];
     const value = decision['decision'];
     const action = decision['action'];
@@ -1753,6 +2052,7 @@ function prepareDecision(loc, index, decision) {
         provider: given === null || typeof given === 'string' ? given : { invalid: true },
         succeeded: (0,core_json/* isObject */.G)(response) && response['status'] === 'success',
         labels: labelsOf((0,core_json/* isObject */.G)(action) ? action['resource_type'] : undefined, target),
+        time,
     };
 }
 
@@ -3273,6 +3573,7 @@ const checkRecord = checker(record);
 
 
 
+
 /** The column (1-based) of the `decision` member's value on a raw line (after the `:` and any whitespace), or 1 when it cannot be found. */
 function decisionColumn(text, start, end) {
     const key = /"decision"[ \t]*:[ \t]*/g;
@@ -3347,9 +3648,16 @@ class ServerLog {
         if (!this.run.admit(1, () => at, (l, message) => this.sink.error(l, message)))
             return;
         const index = this.run.seen++;
+        // The tracing line's timestamp is when the decision was made (docs/coverage.md §2).
+        const stamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
+        const time = (0,core_time/* parseRfc3339 */.TM)(stamp);
+        if (!time.ok) {
+            this.sink.error(at, `tool_decision ${rid}: the line's timestamp ${JSON.stringify((0,core_text/* quote */.hD)(stamp, 60))} ${time.reason}`);
+            return;
+        }
         const shape = checkDecision(result.value);
         if (shape.ok)
-            this.run.decisions.push(prepareDecision(at, index, result.value));
+            this.run.decisions.push(prepareDecision(at, index, result.value, time.value));
         else
             this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
     }
@@ -3450,9 +3758,10 @@ class RunDecisions {
  * @param locate   the location of decision j of this surface (null: the surface's own location)
  * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
  *                 not, takes the next index
+ * @param time     the event's time, for a surface an evidence event carries (its decisions' time); null otherwise
  * @returns false when the surface itself is unusable (then nothing was appended)
  */
-function readSurface(payload, via, locate, run, fail) {
+function readSurface(payload, via, locate, run, fail, time = null) {
     if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
         const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
         const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
@@ -3476,7 +3785,7 @@ function readSurface(payload, via, locate, run, fail) {
         if (!shape.ok)
             fail(loc, `decision ${index}: ${shape.reason}`);
         else
-            run.decisions.push(prepareDecision(loc, index, decision));
+            run.decisions.push(prepareDecision(loc, index, decision, time));
     });
     return true;
 }
@@ -3488,6 +3797,10 @@ function readSurface(payload, via, locate, run, fail) {
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
+
+
+
+
 
 
 
@@ -3566,28 +3879,49 @@ function* auditDocuments(bytes, format, fr, limits) {
         return;
     yield* (0,documents/* documents */.DB)(text, format, { limits, collect: format === 'json' ? [[]] : [] }, fr);
 }
+/** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
+function signedParts(payload, what, type, loc, fr, options) {
+    const signed = (0,core_json/* hasOwn */.$)(payload, 'signature');
+    const signature = signed ? (0,read_signature/* readSignatureMember */.lH)(payload['signature'], type) : null;
+    // A malformed signature is garbage, never ignored: the entry is invalid, keys or not.
+    if (signature && !signature.ok) {
+        fr.error(loc, `${what}: ${signature.reason}`);
+        return null;
+    }
+    if (!signed && !options.payloads)
+        return { signature: null, payload: undefined };
+    const canonical = (0,read_signature/* payloadOf */.Md)(payload);
+    if (!canonical.ok) {
+        fr.error(loc, `${what}: cannot be canonicalized (${canonical.reason})`);
+        return null;
+    }
+    return { signature: signature?.ok ? signature.value : null, payload: canonical.text };
+}
+/** A coverage statement among the records (docs/coverage.md): its shape, then its signature like a record's. */
+function readStatement(kind, loc, fr, out, options) {
+    const shape = checkStatement(kind.payload);
+    if (!shape.ok) {
+        fr.error(loc, shape.reason);
+        return;
+    }
+    const parts = signedParts(kind.payload, 'coverage statement', read_signature/* COVERAGE_PAYLOAD_TYPE */.f4, loc, fr, options);
+    if (!parts)
+        return;
+    const { signature, payload } = parts;
+    out.push(signature
+        ? { kind: 'statement', loc, statement: shape.value, signer: signature.key_id, signature, payload }
+        : { kind: 'statement', loc, statement: shape.value, signer: null, payload });
+}
 function readRecord(kind, loc, fr, out, options) {
     const shape = checkRecord(kind.payload);
     if (!shape.ok) {
         fr.error(loc, `audit record: ${shape.reason}`);
         return;
     }
-    const signed = (0,core_json/* hasOwn */.$)(kind.payload, 'signature');
-    const signature = signed ? (0,read_signature/* readSignatureMember */.lH)(kind.payload['signature']) : null;
-    // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
-    if (signature && !signature.ok) {
-        fr.error(loc, `audit record: ${signature.reason}`);
+    const parts = signedParts(kind.payload, 'audit record', read_signature/* PAYLOAD_TYPE */.Uc, loc, fr, options);
+    if (!parts)
         return;
-    }
-    let payload;
-    if (signed || options.payloads) {
-        const canonical = (0,read_signature/* payloadOf */.Md)(kind.payload);
-        if (!canonical.ok) {
-            fr.error(loc, `audit record: cannot be canonicalized (${canonical.reason})`);
-            return;
-        }
-        payload = canonical.text;
-    }
+    const { signature, payload } = parts;
     // Keep only what verification reads (never a spread of the parsed object).
     // The shape check above makes every member below what AuditRecord says it is.
     const parsed = kind.payload;
@@ -3598,9 +3932,9 @@ function readRecord(kind, loc, fr, out, options) {
         subject: parsed['subject'],
         binding_digest: parsed['binding_digest'],
     };
-    const input = signature?.ok
-        ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
-        : { loc, record, signer: null, payload };
+    const input = signature
+        ? { kind: 'record', loc, record, signer: signature.key_id, signature, payload }
+        : { kind: 'record', loc, record, signer: null, payload };
     out.push(input);
 }
 /** The end of the line that starts at `start` (its "\n", or the end of the text). */
@@ -3622,7 +3956,19 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
     const surface = (doc, k) => {
         surfaces++;
         const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
-        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message));
+        // An evidence event's decisions were made at its `time` (docs/coverage.md §2): present, it must be RFC 3339.
+        let time = null;
+        const given = k.via === 'event' && (0,core_json/* isObject */.G)(doc.value) && (0,core_json/* hasOwn */.$)(doc.value, 'time') ? doc.value['time'] : undefined;
+        if (given !== undefined) {
+            const parsed = typeof given === 'string' ? (0,core_time/* parseRfc3339 */.TM)(given) : null;
+            if (!parsed?.ok) {
+                const why = parsed ? parsed.reason : 'is not a string';
+                fr.error(fr.at(doc.start), `the evidence event's time ${JSON.stringify(typeof given === 'string' ? (0,core_text/* quote */.hD)(given, 60) : given)} ${why}`);
+                return;
+            }
+            time = parsed.value;
+        }
+        readSurface(k.payload, k.via, (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)), run, (at, message) => fr.error(at, message), time);
     };
     const json = (doc, inLog) => {
         const loc = fr.at(doc.start);
@@ -3654,6 +4000,8 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
             fr.skip(loc, kind.name);
         else if (kind.kind === 'record')
             fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+        else if (kind.kind === 'coverage')
+            fr.skip(loc, `${COVERAGE_SCHEMA} (a coverage statement among the runs)`);
         else if (format === 'json' && kind.via === 'event')
             fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
@@ -3688,12 +4036,12 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
     }
     const findings = fr.close();
-    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
+    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, entries: [], findings };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
     const fr = new FileReport(file, limits);
-    const records = [];
+    const entries = [];
     for (const doc of auditDocuments(bytes, format, fr, limits)) {
         const offsets = doc.elements.get(ROOT_KEY) ?? [];
         const items = Array.isArray(doc.value) && format === 'json'
@@ -3710,13 +4058,15 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
                 fr.skip(loc, 'a server tracing line (a run among the audit exports)');
             else if (kind.kind === 'surface')
                 fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+            else if (kind.kind === 'coverage')
+                readStatement(kind, loc, fr, entries, options);
             else
-                readRecord(kind, loc, fr, records, options);
+                readRecord(kind, loc, fr, entries, options);
         }
     }
-    if (!fr.failed && records.length === 0 && !fr.skippedAny)
+    if (!fr.failed && entries.length === 0 && !fr.skippedAny)
         fr.notice('no_records', 'no audit record in this file');
-    return { run: null, records, findings: fr.close() };
+    return { run: null, entries, findings: fr.close() };
 }
 
 ;// CONCATENATED MODULE: external "node:stream"
@@ -3749,8 +4099,6 @@ const ioReason = (thrown) => {
     return words ? `${words} (${code})` : code;
 };
 
-// EXTERNAL MODULE: ./src/core/time.ts
-var core_time = __nccwpck_require__(2334);
 // EXTERNAL MODULE: ./src/read/lines.ts
 var lines = __nccwpck_require__(771);
 // EXTERNAL MODULE: ./src/read/utf8.ts + 1 modules
@@ -3871,7 +4219,7 @@ function readEvents(bytes, manifest, file, limits) {
                 column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
                 member: 'events.ndjson',
             });
-            readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
+            readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`), time);
         }
         else {
             const name = kind.kind === 'record'
@@ -4355,11 +4703,11 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
     const at = { file, line: 1, column: 1 };
     const verified = await verifyBundle(source, file, limits);
     if (!verified.ok)
-        return { run: null, records: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+        return { run: null, entries: [], findings: [(0,core_findings/* finding */.gk)('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
     const archive = verified.value;
     if (archive.kind === 'other') {
         const problem = (0,core_findings/* finding */.gk)('skipped_object', at, `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`);
-        return { run: null, records: [], findings: [problem] };
+        return { run: null, entries: [], findings: [problem] };
     }
     const { decisions, skipped } = archive.events;
     const findings = [];
@@ -4367,7 +4715,7 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
         findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE_SCHEMA} events, so it contributes no calls`));
-    return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
+    return { run: { artifact: file, decisions }, entries: [], findings, bundle: archive.facts };
 }
 
 // EXTERNAL MODULE: external "node:path"
@@ -4632,7 +4980,7 @@ function discover(all, cwd, workspace, explicit = false, role = 'runs') {
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
 const failure = (rel, message) => ({
     run: null,
-    records: [],
+    entries: [],
     findings: [(0,core_findings/* finding */.gk)('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
 const isBundle = (rel) => (0,formats/* formatOf */.be)(rel) === 'bundle';
@@ -5674,6 +6022,7 @@ function blank(text, start, end) {
 /* harmony export */   Md: () => (/* binding */ payloadOf),
 /* harmony export */   Uc: () => (/* binding */ PAYLOAD_TYPE),
 /* harmony export */   Zg: () => (/* binding */ pae),
+/* harmony export */   f4: () => (/* binding */ COVERAGE_PAYLOAD_TYPE),
 /* harmony export */   lH: () => (/* binding */ readSignatureMember)
 /* harmony export */ });
 /* unused harmony export isSignedAt */
@@ -5693,11 +6042,13 @@ function blank(text, start, end) {
 
 
 const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+/** A coverage statement's (docs/coverage.md §5): signed with the same key and envelope, under its own type. */
+const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'];
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
 const isSignedAt = (v) => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && (0,_core_time_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRfc3339 */ .TM)(v, { utc: true }).ok;
-/** The `signature` member's shape: the seven members with their types and values, nothing else. */
-function readSignatureMember(value) {
+/** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
+function readSignatureMember(value, type = PAYLOAD_TYPE) {
     if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(value))
         return { ok: false, reason: 'signature is not an object' };
     for (const k of Object.keys(value))
@@ -5710,8 +6061,8 @@ function readSignatureMember(value) {
         return { ok: false, reason: 'signature.version must be 1' };
     if (value['algorithm'] !== 'ed25519')
         return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-    if (value['payload_type'] !== PAYLOAD_TYPE)
-        return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+    if (value['payload_type'] !== type)
+        return { ok: false, reason: `signature.payload_type must be "${type}"` };
     for (const k of ['signed_payload_digest', 'key_id']) {
         const given = value[k];
         if (typeof given !== 'string' || !_core_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .DIGEST_PATTERN */ .WA.test(given))
@@ -5727,7 +6078,7 @@ function readSignatureMember(value) {
     const member = {
         version: 1,
         algorithm: 'ed25519',
-        payload_type: PAYLOAD_TYPE,
+        payload_type: type,
         signed_payload_digest: value['signed_payload_digest'],
         key_id: value['key_id'],
         signature: sig,
@@ -6075,6 +6426,7 @@ const decisionTuple = (d, rel) => [
     providerTuple(d.provider),
     d.succeeded,
     d.labels,
+    d.time === null ? null : [d.time.seconds, d.time.fraction],
 ];
 const recordTuple = (r, rel) => [
     ...loc(r.loc, rel),
@@ -6097,6 +6449,7 @@ function encodeRead(evidence, rel) {
             }
             : null,
         records: evidence.records.map((x) => recordTuple(x, rel)),
+        statements: evidence.statements,
         findings: evidence.findings,
         digests: evidence.digests,
     };
@@ -6120,7 +6473,7 @@ function projectionOf(t) {
     return { kind: 'subject', subject: { action_class: t[1], verb: t[2], target: t[3] }, digest: t[4] };
 }
 function decisionOf(tuple, rel) {
-    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels] = tuple;
+    const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
     const projection = projectionOf(projected);
     // SAME is written only for a member equal to the subject's: a subject is there.
     const subject = subjectOf(projection)?.subject ?? null;
@@ -6136,6 +6489,7 @@ function decisionOf(tuple, rel) {
         provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
         succeeded,
         labels,
+        time: time === null ? null : { seconds: time[0], fraction: time[1] },
     };
 }
 function recordOf(t, rel) {
@@ -6156,7 +6510,7 @@ function wire_decodeRead(text, rel) {
             ...(sha256 === null ? {} : { sha256 }),
         };
     }
-    return { run, records: w.records.map((r) => recordOf(r, rel)), findings: w.findings, digests: w.digests };
+    return { run, records: w.records.map((r) => recordOf(r, rel)), statements: w.statements, findings: w.findings, digests: w.digests };
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -6166,11 +6520,11 @@ var binding = __nccwpck_require__(3491);
 // EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
 var findings = __nccwpck_require__(1607);
 // EXTERNAL MODULE: ./src/core/trust.ts
-var trust = __nccwpck_require__(9597);
+var core_trust = __nccwpck_require__(9597);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __nccwpck_require__(1210);
-// EXTERNAL MODULE: ./src/read/files.ts + 21 modules
-var files = __nccwpck_require__(6860);
+// EXTERNAL MODULE: ./src/read/files.ts + 23 modules
+var files = __nccwpck_require__(3996);
 // EXTERNAL MODULE: ./src/read/formats.ts
 var formats = __nccwpck_require__(7928);
 // EXTERNAL MODULE: ./src/core/json.ts
@@ -6313,28 +6667,28 @@ function predicateFor(file) {
         return { type: RUN_V1, check: isObjectPredicate };
     const facts = file.read.bundle;
     if (!facts)
-        return (0,trust/* refused */.J5)('statement_mismatch', 'the bundle does not verify');
+        return (0,core_trust/* refused */.J5)('statement_mismatch', 'the bundle does not verify');
     return { type: EVIDENCE_BUNDLE_V1, check: (p) => checkBundlePredicate(p, facts) };
 }
 async function decide(file, policy, source, limits) {
     const beside = file.sigstore;
     const name = (0,formats/* sigstoreOf */.MA)(file.rel);
     if (beside.kind === 'none')
-        return (0,trust/* refused */.J5)('no_attestation', `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop() ?? file.rel)} beside it)`);
+        return (0,core_trust/* refused */.J5)('no_attestation', `no attestation (no ${(0,formats/* sigstoreOf */.MA)(file.rel.split('/').pop() ?? file.rel)} beside it)`);
     if (beside.kind === 'refused')
-        return (0,trust/* refused */.J5)('attestation_malformed', `${name}: ${beside.reason}`);
+        return (0,core_trust/* refused */.J5)('attestation_malformed', `${name}: ${beside.reason}`);
     const predicate = predicateFor(file);
     if ('kind' in predicate)
         return predicate;
     const roots = await rootsOf(source, limits);
     // The gate loaded these same bytes before anything was read: if they fail here, so does the file.
     if (!roots.ok)
-        return (0,trust/* refused */.J5)('attestation_malformed', `the trusted root cannot be used: ${roots.reason}`);
+        return (0,core_trust/* refused */.J5)('attestation_malformed', `the trusted root cannot be used: ${roots.reason}`);
     const sigstore = await Promise.all(/* import() */[__nccwpck_require__.e(168), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2434));
     const sha256 = file.read.sha256 ?? '';
     const checked = sigstore.checkBundles(beside.file, { subject: { name: file.rel, sha256 }, policy, roots: roots.value, predicate }, limits);
     if (!checked.ok)
-        return (0,trust/* refused */.J5)(checked.reason.code, checked.reason.detail);
+        return (0,core_trust/* refused */.J5)(checked.reason.code, checked.reason.detail);
     return { kind: 'trusted', by: { kind: 'identity', signer: checked.value } };
 }
 /** The identity checkers a set-up configures: the signers' (audit exports) and the producers' (runs). */
@@ -6390,18 +6744,18 @@ async function verifyOnPool(data, key, signature) {
         waiting.shift()?.();
     }
 }
-/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature. */
+/** A signed entry's trust check (§8; a record or a coverage statement): its signer among the trusted keys, its payload digest, then its Ed25519 signature over PAE(its payload type, P). */
 async function checkRecordSignature(member, payload, keys) {
     if (!member || payload === undefined)
-        return (0,trust/* refused */.J5)('unsigned', 'unsigned');
+        return (0,core_trust/* refused */.J5)('unsigned', 'unsigned');
     const key = keys.get(member.key_id);
     if (!key)
-        return (0,trust/* refused */.J5)('unknown_signer', `unknown signer ${member.key_id}`);
+        return (0,core_trust/* refused */.J5)('unknown_signer', `unknown signer ${member.key_id}`);
     const bytes = Buffer.from(payload, 'utf8');
     if ((0,binding/* sha256Digest */.sI)(bytes) !== member.signed_payload_digest)
-        return (0,trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
-    const ok = await verifyOnPool((0,signature/* pae */.Zg)(signature/* PAYLOAD_TYPE */.Uc, bytes), key, Buffer.from(member.signature, 'base64'));
-    return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,trust/* refused */.J5)('signature_invalid', 'signature does not verify');
+        return (0,core_trust/* refused */.J5)('payload_digest_differs', 'payload digest differs');
+    const ok = await verifyOnPool((0,signature/* pae */.Zg)(member.payload_type, bytes), key, Buffer.from(member.signature, 'base64'));
+    return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : (0,core_trust/* refused */.J5)('signature_invalid', 'signature does not verify');
 }
 
 // EXTERNAL MODULE: ./src/trust/refusal.ts
@@ -6452,13 +6806,13 @@ async function checkEnvelopeAsync(envelope, payloadType, keys, who) {
 async function checkOne(envelope, facts, keys, limits) {
     const signed = await checkEnvelopeAsync(envelope, read_envelope/* IN_TOTO_PAYLOAD_TYPE */.T4, keys, 'producer');
     if (!signed.ok)
-        return (0,trust/* refused */.J5)(signed.reason.code, signed.reason.detail);
+        return (0,core_trust/* refused */.J5)(signed.reason.code, signed.reason.detail);
     const payload = (0,read_envelope/* strictPayload */.iv)(envelope.payload, limits);
     if (!payload.ok)
-        return (0,trust/* refused */.J5)('statement_mismatch', payload.reason);
+        return (0,core_trust/* refused */.J5)('statement_mismatch', payload.reason);
     const statement = checkBundleStatement(payload.value, facts);
     if (!statement.ok)
-        return (0,trust/* refused */.J5)('statement_mismatch', statement.reason);
+        return (0,core_trust/* refused */.J5)('statement_mismatch', statement.reason);
     return { kind: 'trusted', by: { kind: 'key', keyId: signed.value } };
 }
 const producerKeys = (keys, limits) => ({
@@ -6466,14 +6820,14 @@ const producerKeys = (keys, limits) => ({
     async check(file) {
         const decision = async () => {
             if ((0,formats/* formatOf */.be)(file.rel) !== 'bundle')
-                return (0,trust/* refused */.J5)('not_a_bundle', 'not an evidence bundle: JSON surfaces and server logs cannot be attested by a producer key');
+                return (0,core_trust/* refused */.J5)('not_a_bundle', 'not an evidence bundle: JSON surfaces and server logs cannot be attested by a producer key');
             const sidecar = file.dsse;
             if (sidecar.kind === 'none')
-                return (0,trust/* refused */.J5)('no_attestation', 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)');
+                return (0,core_trust/* refused */.J5)('no_attestation', 'no attestation (no <bundle>.intoto.jsonl sidecar beside it)');
             if (sidecar.kind === 'empty')
-                return (0,trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
+                return (0,core_trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
             if (sidecar.kind === 'malformed')
-                return (0,trust/* refused */.J5)('attestation_malformed', 'the attestation sidecar is malformed (see its invalid_artifact finding)');
+                return (0,core_trust/* refused */.J5)('attestation_malformed', 'the attestation sidecar is malformed (see its invalid_artifact finding)');
             const envelopes = sidecar.envelopes;
             let first = null;
             for (const e of envelopes) {
@@ -6483,10 +6837,10 @@ const producerKeys = (keys, limits) => ({
                 if (decision.kind === 'untrusted')
                     first ??=
                         envelopes.length > 1
-                            ? (0,trust/* refused */.J5)(decision.code, `${decision.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`)
+                            ? (0,core_trust/* refused */.J5)(decision.code, `${decision.detail} (envelope at line ${e.loc.line}; none of ${envelopes.length} passes)`)
                             : decision;
             }
-            return first ?? (0,trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
+            return first ?? (0,core_trust/* refused */.J5)('attestation_empty', 'no attestation: the sidecar holds no envelope');
         };
         return { kind: 'run', decision: await decision() };
     },
@@ -6494,14 +6848,14 @@ const producerKeys = (keys, limits) => ({
 
 ;// CONCATENATED MODULE: ./src/trust/checkers/record-keys.ts
 /**
- * Record keys (§8, docs/records-provenance.md): every record of an audit export is trusted only when
- * a trusted key signed it. One decision per record; the Ed25519 checks run on libuv's pool (check.ts).
+ * Record keys (§8, docs/records-provenance.md): every record of an audit export, and every coverage
+ * statement among them, is trusted only when a trusted key signed it. One decision per record; the Ed25519 checks run on libuv's pool (check.ts).
  */
 
 const recordKeys = (keys) => ({
     role: 'audit',
     async check(file) {
-        const decisions = await Promise.all(file.read.records.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys)));
+        const decisions = await Promise.all(file.read.entries.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys)));
         return { kind: 'records', decisions };
     },
 });
@@ -6517,7 +6871,7 @@ const shapeOnly = {
     role: 'runs',
     async check(file) {
         const first = file.dsse.kind === 'envelopes' ? file.dsse.envelopes[0]?.signatures[0] : undefined;
-        return { kind: 'run', decision: first ? { kind: 'unchecked', keyId: first.keyid } : trust/* NONE */.x3 };
+        return { kind: 'run', decision: first ? { kind: 'unchecked', keyId: first.keyid } : core_trust/* NONE */.x3 };
     },
 };
 
@@ -6544,6 +6898,7 @@ const shapeOnly = {
 const evidence_failed = (rel, message) => ({
     run: null,
     records: [],
+    statements: [],
     findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
     digests: [],
 });
@@ -6646,25 +7001,29 @@ async function evidence_readEvidence(task, setup) {
         out.digests.push([file.rel, read.sha256]);
     const dsse = readDsse(task, setup, out);
     const sigstore = await readSigstore(task, setup, out);
-    const judged = role === 'runs' ? read.run !== null : read.records.length > 0;
+    const judged = role === 'runs' ? read.run !== null : read.entries.length > 0;
     const checkers = judged ? checkersOf(setup).filter((c) => c.role === role) : [];
     const under = { path: file.path, rel: file.rel, role, read, dsse, sigstore };
     const decisions = await Promise.all(checkers.map((c) => c.check(under)));
-    const records = read.records.map((r, i) => ({
-        loc: r.loc,
-        record: r.record,
-        signer: r.signer,
-        trust: trustOf((0,trust/* combine */.kg)(decisions.map((c) => forRecord(c, i)))),
-    }));
+    // Records and coverage statements are trusted alike (docs/coverage.md §1); they leave as two lists.
+    const records = [];
+    const statements = [];
+    read.entries.forEach((entry, i) => {
+        const trust = trustOf((0,core_trust/* combine */.kg)(decisions.map((c) => forRecord(c, i))));
+        if (entry.kind === 'record')
+            records.push({ loc: entry.loc, record: entry.record, signer: entry.signer, trust });
+        else
+            statements.push({ loc: entry.loc, statement: entry.statement, signer: entry.signer, trust });
+    });
     const run = read.run
         ? {
             artifact: read.run.artifact,
             decisions: read.run.decisions,
-            attestation: attestationOf((0,trust/* combine */.kg)(decisions.map((c) => forRecord(c, 0))), read),
+            attestation: attestationOf((0,core_trust/* combine */.kg)(decisions.map((c) => forRecord(c, 0))), read),
             ...(read.sha256 === undefined ? {} : { sha256: read.sha256 }),
         }
         : null;
-    return { run, records, findings: out.findings, digests: out.digests };
+    return { run, records, statements, findings: out.findings, digests: out.digests };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/pool.ts

@@ -7,6 +7,7 @@ import { hasOwn, isObject, type JsonObject } from './json.js';
 import type { Location } from './location.js';
 import type { DecisionInput } from './model.js';
 import { boundFields, project } from './projection.js';
+import type { Instant } from './time.js';
 
 /** Labels: action.target's string members for a class outside the binding table (at most LABELS of them), else null. */
 const LABELS = 32;
@@ -23,7 +24,11 @@ function labelsOf(actionClass: unknown, target: unknown): JsonObject | null {
   return out;
 }
 
-export function prepareDecision(loc: Location, index: number, decision: JsonObject): DecisionInput {
+/**
+ * @param time when the decision was made, where its format says (a server log line's timestamp, an
+ *             evidence event's time); null for a decision surface, which has none
+ */
+export function prepareDecision(loc: Location, index: number, decision: JsonObject, time: Instant | null = null): DecisionInput {
   const tool = decision['tool'];
   const value = decision['decision'];
   const action = decision['action'];
@@ -42,5 +47,6 @@ export function prepareDecision(loc: Location, index: number, decision: JsonObje
     provider: given === null || typeof given === 'string' ? given : { invalid: true },
     succeeded: isObject(response) && response['status'] === 'success',
     labels: labelsOf(isObject(action) ? action['resource_type'] : undefined, target),
+    time,
   };
 }

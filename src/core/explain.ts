@@ -5,12 +5,14 @@
  */
 
 import type { Call } from './call.js';
+import { type StatementInput, scopeText, windowText } from './coverage.js';
 import type { NoRecord, NotVerified, Snag, SnagKind, Unmatched } from './diagnose.js';
 import { placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
 import type { DecisionInput } from './model.js';
 import type { CheckedRecord } from './records.js';
 import { quote } from './text.js';
+import { type Instant, rfc3339 } from './time.js';
 import { RECORD_OUTCOMES } from './vocabulary.js';
 
 const at = (d: DecisionInput): string => `line ${d.loc.line}`;
@@ -144,4 +146,34 @@ export function unmatchedText(unmatched: Unmatched, record: CheckedRecord): stri
     case 'no_call':
       return `no call has its subject ${short(record.input.record.binding_digest)} (no ${JSON.stringify(quote(unmatched.actionClass))} call with verb ${JSON.stringify(quote(unmatched.verb))} at all)`;
   }
+}
+
+/** Where a call acted, in words: `on owner/repo` when its target names them. */
+function targetWords(call: Call): string {
+  const p = call.input.projection;
+  if (p.kind !== 'subject') return '';
+  const { owner, repo } = p.subject.target;
+  return typeof owner === 'string' && typeof repo === 'string' ? ` on ${quote(owner, 60)}/${quote(repo, 100)}` : '';
+}
+
+/** The export a statement describes, in words: its kind, actors and window. */
+function exportWords(s: StatementInput): string {
+  const st = s.statement;
+  const actors = st.actors.map((a) => quote(a, 60)).join(', ');
+  return `the ${quote(st.export, 40)} export for ${actors} (${scopeText(st)}), ${windowText(st)}`;
+}
+
+/** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
+export function effectNotLoggedText(call: Call, s: StatementInput): string {
+  const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
+  return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it (${placeOf(s.loc)}). Was it done under another identity?`;
+}
+
+/** pending: the call's export is not due yet. */
+export function pendingText(call: Call, latest: StatementInput | null, until: Instant): string {
+  const at = call.input.time ? ` at ${rfc3339(call.input.time)}` : '';
+  const last = latest
+    ? `the latest export of its scope (${placeOf(latest.loc)}) ends ${rfc3339(latest.statement.until)}`
+    : 'no export of its scope is committed yet';
+  return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${rfc3339(until)}, then an export must cover it`;
 }

@@ -1,4 +1,5 @@
 import type { ClaimReading } from './claims.js';
+import type { StatementInput } from './coverage.js';
 import type { Finding } from './findings.js';
 import type { JsonObject } from './json.js';
 import type { Location } from './location.js';
@@ -38,6 +39,8 @@ export interface DecisionInput {
   readonly succeeded: boolean;
   /** For a class outside the binding table: action.target's string members (what a policy rule's plain fields match); null otherwise. */
   readonly labels: JsonObject | null;
+  /** When it was decided, where the format says (a server log line's timestamp, an evidence event's time); null for a decision surface. */
+  readonly time: Instant | null;
 }
 
 /**
@@ -94,6 +97,8 @@ export interface AuditRecord {
 export interface Evidence {
   readonly runs: readonly RunInput[];
   readonly records: readonly RecordInput[];
+  /** What the audit exports covered (docs/coverage.md); absent: none. */
+  readonly statements?: readonly StatementInput[];
   /** Problems found while reading (invalid artifacts, skipped objects, no artifacts). */
   readonly findings: readonly Finding[];
   /** The key_ids of the trusted signers the records were checked against (empty: none configured). */

@@ -23,7 +23,14 @@ export type Mode = 'enforce' | 'warn';
 /** A condition on one field of a call's target. */
 export type FieldTest =
   /** A plain field: the call's target has it as a string and one glob matches it whole. */
-  | { readonly kind: 'glob'; readonly field: string; readonly globs: readonly string[]; readonly caseless: boolean }
+  | {
+      readonly kind: 'glob';
+      readonly field: string;
+      readonly globs: readonly string[];
+      readonly caseless: boolean;
+      /** The globs as patterns, made once (a rule is asked about every call). */
+      readonly patterns: readonly RegExp[];
+    }
   /** A hashed field (`key_title` → `key_title_hash`): the call's value equals the hash of a listed raw value. */
   | { readonly kind: 'hash'; readonly field: string; readonly hashes: ReadonlySet<string> };
 
@@ -133,13 +140,9 @@ function globPattern(glob: string, caseless: boolean): RegExp {
   return new RegExp(`^${parts.join('[^/]*')}$`, 's');
 }
 
-/** Patterns made once per glob (a rule is asked about every call). */
-const patterns = new Map<string, RegExp>();
-function globMatches(glob: string, text: string, caseless: boolean): boolean {
-  const key = `${caseless ? 'i' : 's'}${glob}`;
-  let pattern = patterns.get(key);
-  if (!pattern) patterns.set(key, (pattern = globPattern(glob, caseless)));
-  return pattern.test(caseless ? asciiLower(text) : text);
+/** A plain field's test: one of these globs matches the field whole (without regard to ASCII case when `caseless`). */
+export function globTest(field: string, globs: readonly string[], caseless: boolean): FieldTest {
+  return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => globPattern(glob, caseless)) };
 }
 
 /** What a rule is matched against: a call's class, verb and target fields (bound fields, or a class outside the table's string fields). */
@@ -153,7 +156,8 @@ function testHolds(test: FieldTest, target: JsonObject | null): boolean {
   const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
   if (typeof value !== 'string') return false;
   if (test.kind === 'hash') return test.hashes.has(value);
-  return test.globs.some((glob) => globMatches(glob, value, test.caseless));
+  const text = test.caseless ? asciiLower(value) : value;
+  return test.patterns.some((pattern) => pattern.test(text));
 }
 
 /** Whether a rule matches a call of this class, verb and target. */
@@ -167,27 +171,49 @@ function ruleMatches(rule: Rule, call: CallFacts): boolean {
 /** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
 const specificity = (r: Rule): number => (r.verb !== null ? 0 : r.actionClass !== null ? 1 : 2);
 
+/** Per policy, per class, the rules that can match a call of that class, in file order (made once: every call asks). */
+const byClass = new WeakMap<Policy, Map<string | null, readonly Rule[]>>();
+function rulesOfClass(policy: Policy, actionClass: string | null): readonly Rule[] {
+  let index = byClass.get(policy);
+  if (!index) byClass.set(policy, (index = new Map()));
+  let rules = index.get(actionClass);
+  if (!rules) index.set(actionClass, (rules = policy.rules.filter((r) => r.actionClass === null || r.actionClass === actionClass)));
+  return rules;
+}
+
 /** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */
 export function ruleFor(policy: Policy, call: CallFacts): Rule | null {
-  if (policy.kind === 'file') return policy.rules.find((r) => ruleMatches(r, call)) ?? null;
+  const rules = rulesOfClass(policy, call.actionClass);
+  if (policy.kind === 'file') {
+    for (const r of rules) if (ruleMatches(r, call)) return r;
+    return null;
+  }
   let best: Rule | null = null;
-  for (const r of policy.rules) if (ruleMatches(r, call) && (!best || specificity(r) < specificity(best))) best = r;
+  for (const r of rules) if (ruleMatches(r, call) && (!best || specificity(r) < specificity(best))) best = r;
   return best;
 }
 
-/** The rules that match none of these calls (each a call a rule could apply to). */
-export function unusedRules(policy: Policy, calls: Iterable<CallFacts>): Rule[] {
-  const unused = new Set(policy.rules);
-  if (unused.size === 0) return [];
-  for (const call of calls) {
-    if (policy.kind === 'file') {
-      // In a file a call uses its first match only: a rule shadowed for every call is unused.
-      const first = policy.rules.find((r) => ruleMatches(r, call));
-      if (first) unused.delete(first);
-    } else for (const r of unused) if (ruleMatches(r, call)) unused.delete(r);
-    if (unused.size === 0) break;
+/**
+ * The rules no call uses, noted call by call as rules are found: in a file, a call uses its first
+ * match only (a rule shadowed for every call is unused); of the `require` input, every rule that
+ * matches it.
+ */
+export class RuleUse {
+  private readonly unused: Set<Rule>;
+  constructor(private readonly policy: Policy) {
+    this.unused = new Set(policy.rules);
   }
-  return policy.rules.filter((r) => unused.has(r));
+  /** A call a rule could apply to, and the rule `ruleFor` gave it. */
+  note(call: CallFacts, rule: Rule | null): void {
+    if (this.unused.size === 0) return;
+    if (this.policy.kind === 'file') {
+      if (rule) this.unused.delete(rule);
+    } else for (const r of this.unused) if (ruleMatches(r, call)) this.unused.delete(r);
+  }
+  /** The rules no call used, in the policy's order. */
+  rules(): Rule[] {
+    return this.policy.rules.filter((r) => this.unused.has(r));
+  }
 }
 
 /**

@@ -36,6 +36,42 @@ export interface CallJson {
   readonly excepted: string | null;
   /** Its run is grandfathered: judged for honesty only. */
   readonly grandfathered: boolean;
+  /** When it was decided (RFC 3339 UTC), where its format says; null for a decision surface. */
+  readonly time: string | null;
+  /** What the exports' coverage statements say about it (docs/coverage.md), or null (nothing). */
+  readonly coverage: {
+    readonly status: 'covered' | 'pending';
+    /** The statement that covers it; for pending, the latest statement of its scope (null: none). */
+    readonly statement: { readonly file: string; readonly line: number } | null;
+  } | null;
+}
+
+/** A coverage statement as the report lists it (`coverage[]`). */
+export interface CoverageReport {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly provider: string;
+  readonly export: string;
+  readonly actors: readonly string[];
+  readonly repos: readonly string[] | null;
+  readonly owner: string | null;
+  readonly actions: readonly string[];
+  readonly since: string;
+  readonly until: string;
+  /** Whether it counts: false for an untrusted statement, and for a second copy of one (`same_as` names the first). */
+  readonly usable: boolean;
+  readonly untrusted_code: TrustCode | null;
+  readonly same_as?: { readonly file: string; readonly line: number };
+}
+
+/** A stretch no usable statement of a scope covers, between two that do (`coverage_gaps[]`). */
+export interface GapReport {
+  readonly provider: string;
+  readonly scope: string;
+  readonly actions: readonly string[];
+  readonly from: string;
+  readonly to: string;
 }
 
 /** A call as the reporters see it: its JSON form, its own findings and whether it falls short. */
@@ -48,6 +84,8 @@ export interface CallReport extends CallJson {
   readonly warned: boolean;
   /** Its export is not due yet: its requirement waits (docs/coverage.md). */
   readonly pending: boolean;
+  /** Covered by an export that holds no record of it (docs/coverage.md §3): an honesty failure. */
+  readonly effect_not_logged: boolean;
   /** A shortfall that is excused (an exception) or grandfathered: reported suppressed (SARIF), never counted open. */
   readonly suppressed: { readonly message: string; readonly severity: Severity; readonly justification: string } | null;
 }
@@ -122,6 +160,10 @@ export type Totals = {
   readonly excepted: number;
   /** Calls of grandfathered runs. */
   readonly grandfathered: number;
+  /** Calls whose export is not due yet. */
+  readonly pending: number;
+  /** Calls an export covered that it holds no record of. */
+  readonly effect_not_logged: number;
   readonly records: number;
 } & { readonly [O in RecordOutcome]: number } & {
   readonly errors: number;
@@ -176,6 +218,10 @@ export interface Report {
   readonly runs: readonly RunReport[];
   readonly calls: readonly CallReport[];
   readonly records: readonly RecordReport[];
+  /** The audit exports' coverage statements (docs/coverage.md), in file order. */
+  readonly coverage: readonly CoverageReport[];
+  /** Stretches of time a scope's statements leave uncovered between them. */
+  readonly coverage_gaps: readonly GapReport[];
   readonly findings: readonly Finding[];
   readonly totals: Totals;
   /** On a pull request that changes the policy: the head's policy and the calls whose verdict it would change. */

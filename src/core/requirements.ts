@@ -11,16 +11,7 @@ import type { Call } from './call.js';
 import { type Finding, finding, inputFinding } from './findings.js';
 import type { Outcome } from './ladder.js';
 import type { RunInput } from './model.js';
-import {
-  type CallFacts,
-  type Grandfathered,
-  type Mode,
-  type Policy,
-  type PolicyException,
-  type Rule,
-  ruleFor,
-  unusedRules,
-} from './policy.js';
+import { type CallFacts, type Grandfathered, type Mode, type Policy, type PolicyException, type Rule, RuleUse, ruleFor } from './policy.js';
 import { cmp, quote } from './text.js';
 import { compareInstants, type Instant } from './time.js';
 import { below, type Level } from './vocabulary.js';
@@ -81,13 +72,14 @@ export class Requirements {
   /** Grandfathered runs by artifact (their bytes matched), and every entry that matched nothing. */
   private readonly grandfatheredRuns = new Map<string, Grandfathered>();
   private readonly stale: { readonly entry: Grandfathered; readonly why: string }[] = [];
-  private readonly ruled: CallFacts[] = [];
+  private readonly use: RuleUse;
 
   constructor(
     private readonly policy: Policy,
     private readonly now: Instant,
     runs: readonly RunInput[],
   ) {
+    this.use = new RuleUse(policy);
     for (const e of policy.exceptions) {
       const list = this.byBinding.get(e.binding);
       if (list) list.push(e);
@@ -106,6 +98,13 @@ export class Requirements {
     }
   }
 
+  /** The rule for a call a rule could apply to, its use noted. */
+  private ruleOf(facts: CallFacts): Rule | null {
+    const rule = ruleFor(this.policy, facts);
+    this.use.note(facts, rule);
+    return rule;
+  }
+
   /** What a call must reach. */
   of(call: Call): Requirement {
     const entry = this.grandfatheredRuns.get(call.run.artifact);
@@ -113,15 +112,12 @@ export class Requirements {
       // Judged for honesty only; what it would have had to reach is kept, to report its shortfall
       // suppressed. A rule whose calls are all grandfathered is in use (not misspelt).
       const facts = ruledCall(call) ? factsOf(call) : null;
-      if (facts) this.ruled.push(facts);
-      const rule = facts ? ruleFor(this.policy, facts) : null;
+      const rule = facts ? this.ruleOf(facts) : null;
       const level = rule?.level ?? (facts ? this.policy.defaultLevel : null);
       return { ...NOT_RULED, grandfathered: true, shadow: level === null ? null : { rule, level, reason: entry.reason } };
     }
     if (!ruledCall(call)) return NOT_RULED;
-    const facts = factsOf(call);
-    this.ruled.push(facts);
-    const rule = ruleFor(this.policy, facts);
+    const rule = this.ruleOf(factsOf(call));
     if (rule) return { rule, level: rule.level, mode: rule.mode, grandfathered: false, shadow: null };
     if (this.policy.defaultLevel === null) return NOT_RULED;
     return { rule: null, level: this.policy.defaultLevel, mode: 'enforce', grandfathered: false, shadow: null };
@@ -183,7 +179,7 @@ export class Requirements {
     }
     for (const { entry, why } of this.stale)
       out.push(finding('grandfather_stale', entry.at, `grandfathered run ${quote(entry.run)}: ${why}; this entry grandfathers nothing`));
-    for (const rule of unusedRules(this.policy, this.ruled)) out.push(unusedRule(rule));
+    for (const rule of this.use.rules()) out.push(unusedRule(rule));
     return out;
   }
 }

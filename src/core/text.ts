@@ -47,7 +47,7 @@ export function nearestName(word: string, candidates: Iterable<string>): string 
 }
 
 /** ASCII letters in lower case, nothing else changed (GitHub's case-insensitivity; never Unicode folding). */
-export const asciiLower = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+export const asciiLower = (s: string): string => (/[A-Z]/.test(s) ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s);
 
 /** What went wrong, in words, whatever was thrown (an Error's message, or the value as text). */
 export const messageOf = (thrown: unknown): string => (thrown instanceof Error ? thrown.message : String(thrown));

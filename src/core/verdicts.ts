@@ -6,14 +6,25 @@
  */
 
 import type { Call } from './call.js';
+import { type CallCoverage, FUTURE_GRACE_SECONDS, type StatementInput } from './coverage.js';
 import type { RecordVerdict } from './diagnose.js';
-import { callTitle, NO_READ, noRecordText, notVerifiedText, outcomeText, unmatchedText } from './explain.js';
+import {
+  callTitle,
+  effectNotLoggedText,
+  NO_READ,
+  noRecordText,
+  notVerifiedText,
+  outcomeText,
+  pendingText,
+  unmatchedText,
+} from './explain.js';
 import { compareFindings, FINDINGS, type Finding, finding, placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
 import type { VerifyOptions } from './model.js';
 import type { CallReport, RecordReport, WorkflowTrust } from './report.js';
 import type { Requirement, Shortfall } from './requirements.js';
 import { quote } from './text.js';
+import { type Instant, rfc3339 } from './time.js';
 import type { WorkflowSigner } from './trust.js';
 import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
 
@@ -42,6 +53,39 @@ function requirementName(requirement: Requirement): string {
   return rule.at === null ? rule.selector : `rule ${rule.name} (${rule.selector})`;
 }
 
+/**
+ * What coverage decides for a call (docs/coverage.md §3): `not_logged` when a usable statement covers
+ * it and no record of its subject exists at all; `pending` when its export is not due and no record
+ * exists; `future` for a decision after the verification time; otherwise nothing, or (`uncovered`)
+ * that statements of its scope exist but none covers its time.
+ */
+export type CoverageVerdict =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'future' }
+  | { readonly kind: 'not_logged'; readonly statement: StatementInput }
+  | { readonly kind: 'covered'; readonly statement: StatementInput }
+  | { readonly kind: 'pending'; readonly latest: StatementInput | null; readonly until: Instant }
+  | { readonly kind: 'uncovered' };
+
+/** Whether no record of the call's subject exists at all (what an export's silence speaks to). */
+const unrecorded = (outcome: Outcome): boolean =>
+  (outcome.level === 'asserted' && outcome.why.kind === 'no_record' && outcome.why.snags.length === 0) ||
+  (outcome.level === 'observed_confirmed' && outcome.notVerified.snags.length === 0);
+
+/** A call's coverage, judged against what it earned. */
+export function coverageVerdict(coverage: CallCoverage, outcome: Outcome): CoverageVerdict {
+  switch (coverage.kind) {
+    case 'covered':
+      return unrecorded(outcome) ? { kind: 'not_logged', statement: coverage.statement } : coverage;
+    case 'pending':
+      return unrecorded(outcome) ? coverage : { kind: 'none' };
+    case 'uncovered':
+      return coverage.scoped && outcome.level !== 'verified' ? { kind: 'uncovered' } : { kind: 'none' };
+    default:
+      return coverage;
+  }
+}
+
 /** The findings a call's claim and its required level earn. */
 function callFindings(
   call: Call,
@@ -50,15 +94,29 @@ function callFindings(
   shortfall: Shortfall,
   options: VerifyOptions,
   subject: string | null,
+  coverage: CoverageVerdict,
 ): Finding[] {
   const { claim, input } = call;
   const level = outcome.level;
   const out: Finding[] = [];
-  if (level === null) return out;
   const where = callTitle(call);
+  if (coverage.kind === 'future')
+    out.push(
+      finding(
+        'invalid_artifact',
+        input.loc,
+        `${where} was decided at ${input.time ? rfc3339(input.time) : '?'}, after the verification time ${options.now ? rfc3339(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`,
+      ),
+    );
+  if (level === null) return out;
+  // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
+  const notLogged = coverage.kind === 'not_logged' ? effectNotLoggedText(call, coverage.statement) : null;
+  if (notLogged !== null && claim.level !== 'verified') out.push(finding('effect_not_logged', input.loc, notLogged));
+  if (coverage.kind === 'pending') out.push(finding('pending', input.loc, pendingText(call, coverage.latest, coverage.until)));
   if (claim.level === 'verified') {
     if (level !== 'verified') {
-      out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${whyNotReached(outcome, 'verified')}`));
+      const why = notLogged ?? whyNotReached(outcome, 'verified');
+      out.push(finding('verified_not_reproduced', input.loc, `${where} claims verified, but ${why}`));
     } else if (!claim.legacy && claim.digest !== subject) {
       out.push(
         finding(
@@ -99,8 +157,11 @@ function callFindings(
     why = `the record that verified it was vouched for by ${shortfall.voucher ?? 'no checked signer'}; the rule wants one of ${wants}`;
   } else {
     // One fact, one finding (§6): when the claim's own finding already gives this reason, refer to it.
-    const said = out.find((f) => 'shortfall' in FINDINGS[f.code] && claim.level === required);
+    const said = out.find(
+      (f) => (f.code === 'effect_not_logged' || ('shortfall' in FINDINGS[f.code] && claim.level === required)) && f.severity === 'error',
+    );
     why = said ? `see ${said.code} (the same reason)` : whyNotReached(outcome, required);
+    if (!said && coverage.kind === 'uncovered') why = `${why}; no export covers this call's time`;
   }
   const severity = requirement.mode === 'warn' ? 'warning' : 'error';
   const warned = requirement.mode === 'warn' ? ' (mode warn: it would fail under enforce)' : '';
@@ -142,11 +203,12 @@ export function judgeCall(
   shortfall: Shortfall,
   options: VerifyOptions,
   read: readonly Finding[],
+  coverage: CoverageVerdict,
 ): CallReport {
   const { claim, input } = call;
   const level = outcome.level;
   const subject = input.projection.kind === 'subject' ? input.projection.digest : null;
-  const own = callFindings(call, outcome, requirement, shortfall, options, subject);
+  const own = callFindings(call, outcome, requirement, shortfall, options, subject, coverage);
   const findings = read.length === 0 ? own : [...read, ...own];
   if (findings.length > 1) findings.sort(compareFindings);
   const record = outcome.level === 'verified' ? outcome.record.input : null;
@@ -170,10 +232,18 @@ export function judgeCall(
     mode: requirement.mode,
     excepted: shortfall.kind === 'excused' ? placeOf(shortfall.exception.at) : null,
     grandfathered: requirement.grandfathered,
+    time: input.time === null ? null : rfc3339(input.time),
+    coverage:
+      coverage.kind === 'covered' || coverage.kind === 'not_logged'
+        ? { status: 'covered', statement: { file: coverage.statement.loc.file, line: coverage.statement.loc.line } }
+        : coverage.kind === 'pending'
+          ? { status: 'pending', statement: coverage.latest ? { file: coverage.latest.loc.file, line: coverage.latest.loc.line } : null }
+          : null,
     findings,
     below_required: shortfall.kind === 'short' && requirement.mode !== 'warn',
     warned: shortfall.kind === 'short' && requirement.mode === 'warn',
-    pending: false,
+    pending: coverage.kind === 'pending',
+    effect_not_logged: coverage.kind === 'not_logged',
     suppressed: suppressedOf(call, outcome, requirement, shortfall),
   };
 }

@@ -9,18 +9,27 @@
 
 import { type Call, eligibility } from './call.js';
 import type { Claim } from './claims.js';
+import { Coverage, type StatementInput, sameExport, windowText } from './coverage.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
 import { climb } from './ladder.js';
 import { item } from './lists.js';
 import type { Attestation, Evidence, RecordInput, RunInput, VerifyOptions } from './model.js';
 import { NO_POLICY, ruleJson } from './policy.js';
 import { checkRecords } from './records.js';
-import { type CallReport, REPORT_SCHEMA, type RecordReport, type Report, type RunReport, type Totals } from './report.js';
-import { classesOf, Requirements, unusedRequireRule } from './requirements.js';
+import {
+  type CallReport,
+  type CoverageReport,
+  REPORT_SCHEMA,
+  type RecordReport,
+  type Report,
+  type RunReport,
+  type Totals,
+} from './report.js';
+import { classesOf, Requirements, type Shortfall, unusedRequireRule } from './requirements.js';
 import { SEVERITIES, SEVERITY_TABLE } from './severity.js';
 import { cmp, quote } from './text.js';
 import { type Instant, rfc3339 } from './time.js';
-import { judgeCall, judgeRecord, workflowTrust } from './verdicts.js';
+import { coverageVerdict, judgeCall, judgeRecord, workflowTrust } from './verdicts.js';
 import { below, LEVELS_DESCENDING, type Level, RECORD_OUTCOME_NAMES } from './vocabulary.js';
 
 /** The calls of one run, with the findings their claims make on their own (shape, consistency). */
@@ -97,6 +106,8 @@ function tallyTotals(
   totals['policy_warned'] = calls.filter((c) => c.warned).length;
   totals['excepted'] = calls.filter((c) => c.excepted !== null).length;
   totals['grandfathered'] = calls.filter((c) => c.grandfathered).length;
+  totals['pending'] = calls.filter((c) => c.pending).length;
+  totals['effect_not_logged'] = calls.filter((c) => c.effect_not_logged).length;
   totals['records'] = records.length;
   for (const o of RECORD_OUTCOME_NAMES) totals[o] = outcomes.get(o) ?? 0;
   totals['imported_twice'] = copies;
@@ -120,6 +131,32 @@ function producerOf(attestation: Attestation | undefined): RunReport['producer']
   return { key_id: attestation.by.keyId, name: attestation.name, version: attestation.version, checked: true };
 }
 
+/** The statements as the report lists them, in file order: each usable one, an untrusted one with its code, a second copy naming the first. */
+function statementReports(statements: readonly StatementInput[], coverage: Coverage): CoverageReport[] {
+  const usable = new Set(coverage.usable);
+  const sorted = [...statements].sort((a, b) => byLocation(a.loc, b.loc));
+  return sorted.map((s): CoverageReport => {
+    const st = s.statement;
+    const first = usable.has(s) || s.trust.kind === 'untrusted' ? null : coverage.usable.find((u) => sameExport(u.statement, st));
+    return {
+      file: s.loc.file,
+      line: s.loc.line,
+      column: s.loc.column,
+      provider: st.provider,
+      export: st.export,
+      actors: st.actors,
+      repos: st.repos,
+      owner: st.owner,
+      actions: st.actions,
+      since: rfc3339(st.since),
+      until: rfc3339(st.until),
+      usable: usable.has(s),
+      untrusted_code: s.trust.kind === 'untrusted' ? s.trust.code : null,
+      ...(first ? { same_as: { file: first.loc.file, line: first.loc.line } } : {}),
+    };
+  });
+}
+
 /** The start of the epoch: the verification time of a caller that gave none (tests of the core that judge no time). */
 const EPOCH: Instant = { seconds: 0, fraction: '' };
 
@@ -138,6 +175,7 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const climbed = climb(perRun, records);
   const now = options.now ?? EPOCH;
   const requirements = new Requirements(policy, now, runs);
+  const coverage = new Coverage(evidence.statements ?? [], policy.pendingSeconds, options.now ?? null);
   const NONE: readonly Finding[] = [];
   const runReports: RunReport[] = [];
   const callReports: CallReport[] = [];
@@ -145,7 +183,10 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     const mine = own.map((call) => {
       const outcome = item(climbed.outcomes, call.order);
       const requirement = requirements.of(call);
-      return judgeCall(call, outcome, requirement, requirements.measure(call, requirement, outcome), options, read.get(call) ?? NONE);
+      const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
+      // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
+      const shortfall: Shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome);
+      return judgeCall(call, outcome, requirement, shortfall, options, read.get(call) ?? NONE, covered);
     });
     const run = item(runs, i);
     const attestation = run.attestation;
@@ -167,6 +208,16 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     }
   }
   for (const c of callReports) for (const f of c.findings) findings.push(f);
+  const statements = statementReports(evidence.statements ?? [], coverage);
+  for (const s of evidence.statements ?? [])
+    if (s.trust.kind === 'untrusted')
+      findings.push(
+        finding(
+          'record_untrusted',
+          s.loc,
+          `coverage statement (${quote(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing`,
+        ),
+      );
   // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
   const copies = new Map<RecordInput, RecordInput[]>();
   for (const v of climbed.records) {
@@ -227,6 +278,8 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     runs: runReports,
     calls: callReports,
     records: recordReports,
+    coverage: statements,
+    coverage_gaps: coverage.gaps().map((g) => ({ ...g, from: rfc3339(g.from), to: rfc3339(g.to) })),
     findings,
     totals,
   };

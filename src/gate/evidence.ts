@@ -7,6 +7,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { sha256Hex } from '../core/binding.js';
+import type { StatementInput } from '../core/coverage.js';
 import { type Finding, finding } from '../core/findings.js';
 import type { Attestation, RecordInput, Trust } from '../core/model.js';
 import { combine, type TrustDecision } from '../core/trust.js';
@@ -60,6 +61,7 @@ export interface ReadSetup {
 export const failed = (rel: string, message: string): FileEvidence => ({
   run: null,
   records: [],
+  statements: [],
   findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
   digests: [],
 });
@@ -175,18 +177,18 @@ export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<Fi
   if (read.sha256 !== undefined) out.digests.push([file.rel, read.sha256]);
   const dsse = readDsse(task, setup, out);
   const sigstore = await readSigstore(task, setup, out);
-  const judged = role === 'runs' ? read.run !== null : read.records.length > 0;
+  const judged = role === 'runs' ? read.run !== null : read.entries.length > 0;
   const checkers = judged ? checkersOf(setup).filter((c) => c.role === role) : [];
   const under: FileUnderCheck = { path: file.path, rel: file.rel, role, read, dsse, sigstore };
   const decisions = await Promise.all(checkers.map((c) => c.check(under)));
-  const records = read.records.map(
-    (r, i): RecordInput => ({
-      loc: r.loc,
-      record: r.record,
-      signer: r.signer,
-      trust: trustOf(combine(decisions.map((c) => forRecord(c, i)))),
-    }),
-  );
+  // Records and coverage statements are trusted alike (docs/coverage.md §1); they leave as two lists.
+  const records: RecordInput[] = [];
+  const statements: StatementInput[] = [];
+  read.entries.forEach((entry, i) => {
+    const trust = trustOf(combine(decisions.map((c) => forRecord(c, i))));
+    if (entry.kind === 'record') records.push({ loc: entry.loc, record: entry.record, signer: entry.signer, trust });
+    else statements.push({ loc: entry.loc, statement: entry.statement, signer: entry.signer, trust });
+  });
   const run = read.run
     ? {
         artifact: read.run.artifact,
@@ -195,5 +197,5 @@ export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<Fi
         ...(read.sha256 === undefined ? {} : { sha256: read.sha256 }),
       }
     : null;
-  return { run, records, findings: out.findings, digests: out.digests };
+  return { run, records, statements, findings: out.findings, digests: out.digests };
 }

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { StatementInput } from '../core/coverage.js';
 import { changes, changesText } from '../core/effect.js';
 import { type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
 import type { Evidence, IdentityTrust, RecordInput, RunInput, VerifyOptions } from '../core/model.js';
@@ -38,6 +39,7 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
   const inputs = new Map<string, string>();
   const runs: RunInput[] = [];
   const records: RecordInput[] = [];
+  const statements: StatementInput[] = [];
   const workspace = path.resolve(settings.workspace);
   const cwd = path.resolve(settings.cwd);
   const attestations = new Map<string, FoundFile>();
@@ -71,6 +73,7 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
         for (const f of evidence.findings) findings.push(f);
         if (evidence.run) runs.push(evidence.run);
         for (const r of evidence.records) records.push(r);
+        for (const s of evidence.statements) statements.push(s);
       }
     }
   } finally {
@@ -84,6 +87,7 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
   return {
     runs,
     records,
+    statements,
     findings,
     trustedSigners: keys ? [...keys.keys()].sort() : [],
     trustedProducers: producers ? [...producers.keys()].sort() : [],

@@ -4,20 +4,25 @@
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
+
+import { COVERAGE_SCHEMA } from '../core/coverage.js';
 import { type Finding, finding } from '../core/findings.js';
-import { hasOwn, isObject } from '../core/json.js';
+import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import { type AuditRecord, RECORD_SCHEMA } from '../core/model.js';
+import { quote } from '../core/text.js';
+import { type Instant, parseRfc3339 } from '../core/time.js';
 import { classify, type Kind } from './classify.js';
+import { checkStatement } from './coverage-statement.js';
 import { type Doc, decode, documents, LocatingSink, logLines } from './documents.js';
 import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
 import { pathKey } from './json/scanner.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
-import type { RecordRead } from './record-read.js';
+import type { AuditEntryRead, RecordRead } from './record-read.js';
 import { carriesDecision, ServerLog } from './server-log.js';
 import { checkRecord } from './shapes.js';
-import { payloadOf, readSignatureMember } from './signature.js';
+import { COVERAGE_PAYLOAD_TYPE, PAYLOAD_TYPE, payloadOf, readSignatureMember, type SignatureMember } from './signature.js';
 import { RunDecisions, readSurface } from './surface.js';
 
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']] as const;
@@ -109,28 +114,69 @@ export interface RecordReadOptions {
   readonly payloads?: boolean;
 }
 
-function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileReport, out: RecordRead[], options: RecordReadOptions): void {
+/** A signed entry's signature member and payload P (kept when signed, or when asked); null after an error reported at `loc`. */
+function signedParts(
+  payload: JsonObject,
+  what: string,
+  type: Parameters<typeof readSignatureMember>[1],
+  loc: Location,
+  fr: FileReport,
+  options: RecordReadOptions,
+): { readonly signature: SignatureMember | null; readonly payload: string | undefined } | null {
+  const signed = hasOwn(payload, 'signature');
+  const signature = signed ? readSignatureMember(payload['signature'], type) : null;
+  // A malformed signature is garbage, never ignored: the entry is invalid, keys or not.
+  if (signature && !signature.ok) {
+    fr.error(loc, `${what}: ${signature.reason}`);
+    return null;
+  }
+  if (!signed && !options.payloads) return { signature: null, payload: undefined };
+  const canonical = payloadOf(payload);
+  if (!canonical.ok) {
+    fr.error(loc, `${what}: cannot be canonicalized (${canonical.reason})`);
+    return null;
+  }
+  return { signature: signature?.ok ? signature.value : null, payload: canonical.text };
+}
+
+/** A coverage statement among the records (docs/coverage.md): its shape, then its signature like a record's. */
+function readStatement(
+  kind: Kind & { kind: 'coverage' },
+  loc: Location,
+  fr: FileReport,
+  out: AuditEntryRead[],
+  options: RecordReadOptions,
+): void {
+  const shape = checkStatement(kind.payload);
+  if (!shape.ok) {
+    fr.error(loc, shape.reason);
+    return;
+  }
+  const parts = signedParts(kind.payload, 'coverage statement', COVERAGE_PAYLOAD_TYPE, loc, fr, options);
+  if (!parts) return;
+  const { signature, payload } = parts;
+  out.push(
+    signature
+      ? { kind: 'statement', loc, statement: shape.value, signer: signature.key_id, signature, payload }
+      : { kind: 'statement', loc, statement: shape.value, signer: null, payload },
+  );
+}
+
+function readRecord(
+  kind: Kind & { kind: 'record' },
+  loc: Location,
+  fr: FileReport,
+  out: AuditEntryRead[],
+  options: RecordReadOptions,
+): void {
   const shape = checkRecord(kind.payload);
   if (!shape.ok) {
     fr.error(loc, `audit record: ${shape.reason}`);
     return;
   }
-  const signed = hasOwn(kind.payload, 'signature');
-  const signature = signed ? readSignatureMember(kind.payload['signature']) : null;
-  // A malformed signature is garbage, never ignored: the record is invalid, keys or not.
-  if (signature && !signature.ok) {
-    fr.error(loc, `audit record: ${signature.reason}`);
-    return;
-  }
-  let payload: string | undefined;
-  if (signed || options.payloads) {
-    const canonical = payloadOf(kind.payload);
-    if (!canonical.ok) {
-      fr.error(loc, `audit record: cannot be canonicalized (${canonical.reason})`);
-      return;
-    }
-    payload = canonical.text;
-  }
+  const parts = signedParts(kind.payload, 'audit record', PAYLOAD_TYPE, loc, fr, options);
+  if (!parts) return;
+  const { signature, payload } = parts;
   // Keep only what verification reads (never a spread of the parsed object).
   // The shape check above makes every member below what AuditRecord says it is.
   const parsed = kind.payload;
@@ -141,9 +187,9 @@ function readRecord(kind: Kind & { kind: 'record' }, loc: Location, fr: FileRepo
     subject: parsed['subject'] as AuditRecord['subject'],
     binding_digest: parsed['binding_digest'] as string,
   };
-  const input: RecordRead = signature?.ok
-    ? { loc, record, signer: signature.value.key_id, signature: signature.value, payload }
-    : { loc, record, signer: null, payload };
+  const input: RecordRead = signature
+    ? { kind: 'record', loc, record, signer: signature.key_id, signature, payload }
+    : { kind: 'record', loc, record, signer: null, payload };
   out.push(input);
 }
 
@@ -167,12 +213,28 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
   const surface = (doc: Doc, k: Kind & { kind: 'surface' }): void => {
     surfaces++;
     const offsets = doc.elements.get(SURFACE_KEY[k.via]) ?? [];
+    // An evidence event's decisions were made at its `time` (docs/coverage.md §2): present, it must be RFC 3339.
+    let time: Instant | null = null;
+    const given = k.via === 'event' && isObject(doc.value) && hasOwn(doc.value, 'time') ? doc.value['time'] : undefined;
+    if (given !== undefined) {
+      const parsed = typeof given === 'string' ? parseRfc3339(given) : null;
+      if (!parsed?.ok) {
+        const why = parsed ? parsed.reason : 'is not a string';
+        fr.error(
+          fr.at(doc.start),
+          `the evidence event's time ${JSON.stringify(typeof given === 'string' ? quote(given, 60) : given)} ${why}`,
+        );
+        return;
+      }
+      time = parsed.value;
+    }
     readSurface(
       k.payload,
       k.via,
       (j) => fr.at(j === null ? doc.start : (offsets[j] ?? doc.start)),
       run,
       (at, message) => fr.error(at, message),
+      time,
     );
   };
   const json = (doc: Doc, inLog: boolean): void => {
@@ -205,6 +267,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     } else if (kind.kind === 'error') fr.error(loc, kind.reason);
     else if (kind.kind === 'other') fr.skip(loc, kind.name);
     else if (kind.kind === 'record') fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+    else if (kind.kind === 'coverage') fr.skip(loc, `${COVERAGE_SCHEMA} (a coverage statement among the runs)`);
     else if (format === 'json' && kind.via === 'event')
       fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
     else surface(doc, kind);
@@ -233,7 +296,7 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
   }
   const findings = fr.close();
-  return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, records: [], findings };
+  return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, entries: [], findings };
 }
 
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
@@ -245,7 +308,7 @@ export function readAuditFile(
   options: RecordReadOptions = {},
 ): FileRead {
   const fr = new FileReport(file, limits);
-  const records: RecordRead[] = [];
+  const entries: AuditEntryRead[] = [];
   for (const doc of auditDocuments(bytes, format, fr, limits)) {
     const offsets = doc.elements.get(ROOT_KEY) ?? [];
     const items: [unknown, number][] =
@@ -259,9 +322,10 @@ export function readAuditFile(
       else if (kind.kind === 'other') fr.skip(loc, kind.name);
       else if (kind.kind === 'tracing') fr.skip(loc, 'a server tracing line (a run among the audit exports)');
       else if (kind.kind === 'surface') fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
-      else readRecord(kind, loc, fr, records, options);
+      else if (kind.kind === 'coverage') readStatement(kind, loc, fr, entries, options);
+      else readRecord(kind, loc, fr, entries, options);
     }
   }
-  if (!fr.failed && records.length === 0 && !fr.skippedAny) fr.notice('no_records', 'no audit record in this file');
-  return { run: null, records, findings: fr.close() };
+  if (!fr.failed && entries.length === 0 && !fr.skippedAny) fr.notice('no_records', 'no audit record in this file');
+  return { run: null, entries, findings: fr.close() };
 }

@@ -5,6 +5,8 @@
  * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
  * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
  */
+
+import { COVERAGE_SCHEMA } from '../core/coverage.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import { RECORD_SCHEMA, SURFACE_SCHEMA } from '../core/model.js';
 import { quote } from '../core/text.js';
@@ -14,6 +16,8 @@ export type Kind =
   | { readonly kind: 'tracing'; readonly line: JsonObject }
   | { readonly kind: 'surface'; readonly payload: JsonObject; readonly via: 'schema' | 'event' }
   | { readonly kind: 'record'; readonly payload: JsonObject; readonly via: 'schema' | 'event' }
+  /** What an audit export covered (docs/coverage.md): read among audit exports only. */
+  | { readonly kind: 'coverage'; readonly payload: JsonObject; readonly via: 'schema' | 'event' }
   | { readonly kind: 'other'; readonly name: string }
   /** `named`: the object names a kind (a near miss, two kinds); false: it names none (no schema, not an object). */
   | { readonly kind: 'error'; readonly reason: string; readonly named: boolean };
@@ -21,12 +25,13 @@ export type Kind =
 const KNOWN = [
   [SURFACE_SCHEMA, 'surface'],
   [RECORD_SCHEMA, 'record'],
+  [COVERAGE_SCHEMA, 'coverage'],
 ] as const;
 
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name: string): (typeof KNOWN)[number] | null {
   const name2 = name.trim().toLowerCase();
-  for (const k of KNOWN) if (name2.startsWith(k[0].replace(/\.v0$/, ''))) return k;
+  for (const k of KNOWN) if (name2.startsWith(k[0].replace(/\.v\d+$/, ''))) return k;
   return null;
 }
 

@@ -2,15 +2,18 @@
  * What reading one input file yields, whatever its kind (a leaf: the file readers and the bundle
  * reader both return it; the gate merges them).
  */
+
+import type { StatementInput } from '../core/coverage.js';
 import { type Finding, finding } from '../core/findings.js';
 import type { Location } from '../core/location.js';
 import type { RecordInput, RunInput } from '../core/model.js';
-import type { RecordRead } from './record-read.js';
+import type { AuditEntryRead } from './record-read.js';
 
 export interface FileRead {
   /** The run this file is, or null (not a run, or rejected). */
   readonly run: RunInput | null;
-  readonly records: readonly RecordRead[];
+  /** An audit export's records and coverage statements, in file order. */
+  readonly entries: readonly AuditEntryRead[];
   readonly findings: readonly Finding[];
   /** Hex sha256 of the file's bytes, when the reader was asked (a verdict attestation lists every input). */
   readonly sha256?: string;
@@ -27,6 +30,8 @@ export interface FileEvidence {
   readonly run: RunInput | null;
   /** Its records, each one's trust decided. */
   readonly records: readonly RecordInput[];
+  /** Its coverage statements (docs/coverage.md), each one's trust decided like a record's. */
+  readonly statements: readonly StatementInput[];
   readonly findings: readonly Finding[];
   /** Hex sha256 of the file and of each attestation read beside it, when hashed: [rel, digest]. */
   readonly digests: readonly (readonly [string, string])[];

@@ -19,7 +19,7 @@ export type Role = 'runs' | 'audit';
 /** A file that contributes nothing but one invalid_artifact about itself (at 1:1). */
 const failure = (rel: string, message: string): FileRead => ({
   run: null,
-  records: [],
+  entries: [],
   findings: [finding('invalid_artifact', { file: rel, line: 1, column: 1 }, message)],
 });
 const isBundle = (rel: string): boolean => formatOf(rel) === 'bundle';

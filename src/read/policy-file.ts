@@ -11,7 +11,7 @@ import { sha256Hex } from '../core/binding.js';
 import { type Finding, finding } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
-import type { FieldTest, Grandfathered, Mode, Policy, PolicyException, Rule } from '../core/policy.js';
+import { type FieldTest, type Grandfathered, globTest, type Mode, type Policy, type PolicyException, type Rule } from '../core/policy.js';
 import { boundFields } from '../core/projection.js';
 import type { Result } from '../core/result.js';
 import { type Domain, targetHash } from '../core/target-hash.js';
@@ -313,7 +313,7 @@ function meaning(
         );
         continue;
       }
-      tests.push({ kind: 'glob', field, globs: strings(given), caseless: CASELESS.has(field) });
+      tests.push(globTest(field, strings(given), CASELESS.has(field)));
     }
     const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
     if (signedBy) {

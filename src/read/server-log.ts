@@ -12,6 +12,7 @@ import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
+import { parseRfc3339 } from '../core/time.js';
 import { parseStrict } from './json/strict.js';
 import type { ReadLimits } from './limits.js';
 import { checkDecision } from './shapes.js';
@@ -111,8 +112,15 @@ export class ServerLog {
     )
       return;
     const index = this.run.seen++;
+    // The tracing line's timestamp is when the decision was made (docs/coverage.md §2).
+    const stamp = typeof line['timestamp'] === 'string' ? line['timestamp'] : '';
+    const time = parseRfc3339(stamp);
+    if (!time.ok) {
+      this.sink.error(at, `tool_decision ${rid}: the line's timestamp ${JSON.stringify(quote(stamp, 60))} ${time.reason}`);
+      return;
+    }
     const shape = checkDecision(result.value);
-    if (shape.ok) this.run.decisions.push(prepareDecision(at, index, result.value));
+    if (shape.ok) this.run.decisions.push(prepareDecision(at, index, result.value, time.value));
     else this.sink.error(at, `decision ${index} (tool_decision ${rid}): ${shape.reason}`);
   }
 

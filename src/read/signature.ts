@@ -12,6 +12,9 @@ import { parseRfc3339 } from '../core/time.js';
 import { strictBase64 } from './base64.js';
 
 export const PAYLOAD_TYPE = 'application/vnd.assay.provider-audit-record+json;v=0';
+/** A coverage statement's (docs/coverage.md §5): signed with the same key and envelope, under its own type. */
+export const COVERAGE_PAYLOAD_TYPE = 'application/vnd.receipt-gate.audit-coverage+json;v=1';
+type PayloadType = typeof PAYLOAD_TYPE | typeof COVERAGE_PAYLOAD_TYPE;
 const MEMBERS = ['version', 'algorithm', 'payload_type', 'signed_payload_digest', 'key_id', 'signature', 'signed_at'] as const;
 /** Whether a `signed_at` value is an RFC 3339 UTC time (…T…Z, at most nanoseconds). */
 export const isSignedAt = (v: string): boolean => /^[^tz]*T[^z]*Z$/.test(v) && !/\.\d{10,}/.test(v) && parseRfc3339(v, { utc: true }).ok;
@@ -20,7 +23,7 @@ export const isSignedAt = (v: string): boolean => /^[^tz]*T[^z]*Z$/.test(v) && !
 export interface SignatureMember {
   readonly version: 1;
   readonly algorithm: 'ed25519';
-  readonly payload_type: typeof PAYLOAD_TYPE;
+  readonly payload_type: PayloadType;
   readonly signed_payload_digest: string;
   readonly key_id: string;
   readonly signature: string;
@@ -29,8 +32,8 @@ export interface SignatureMember {
 
 export type SignatureShape = Result<SignatureMember>;
 
-/** The `signature` member's shape: the seven members with their types and values, nothing else. */
-export function readSignatureMember(value: unknown): SignatureShape {
+/** The `signature` member's shape: the seven members with their types and values, nothing else; `type` the payload type of the entry it signs. */
+export function readSignatureMember(value: unknown, type: PayloadType = PAYLOAD_TYPE): SignatureShape {
   if (!isObject(value)) return { ok: false, reason: 'signature is not an object' };
   for (const k of Object.keys(value))
     if (!(MEMBERS as readonly string[]).includes(k))
@@ -38,7 +41,7 @@ export function readSignatureMember(value: unknown): SignatureShape {
   for (const k of MEMBERS) if (!hasOwn(value, k)) return { ok: false, reason: `signature.${k} is missing` };
   if (value['version'] !== 1) return { ok: false, reason: 'signature.version must be 1' };
   if (value['algorithm'] !== 'ed25519') return { ok: false, reason: 'signature.algorithm must be "ed25519"' };
-  if (value['payload_type'] !== PAYLOAD_TYPE) return { ok: false, reason: `signature.payload_type must be "${PAYLOAD_TYPE}"` };
+  if (value['payload_type'] !== type) return { ok: false, reason: `signature.payload_type must be "${type}"` };
   for (const k of ['signed_payload_digest', 'key_id'] as const) {
     const given = value[k];
     if (typeof given !== 'string' || !DIGEST_PATTERN.test(given))
@@ -53,7 +56,7 @@ export function readSignatureMember(value: unknown): SignatureShape {
   const member: SignatureMember = {
     version: 1,
     algorithm: 'ed25519',
-    payload_type: PAYLOAD_TYPE,
+    payload_type: type,
     signed_payload_digest: value['signed_payload_digest'] as string,
     key_id: value['key_id'] as string,
     signature: sig,

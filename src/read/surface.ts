@@ -9,6 +9,7 @@ import type { JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
 import { type DecisionInput, SURFACE_SCHEMA } from '../core/model.js';
 import { quote } from '../core/text.js';
+import type { Instant } from '../core/time.js';
 import { checkDecision } from './shapes.js';
 
 export type SurfaceVia = 'schema' | 'event';
@@ -39,6 +40,7 @@ export class RunDecisions {
  * @param locate   the location of decision j of this surface (null: the surface's own location)
  * @param run      the run's decisions so far: valid ones are appended; every decision, valid or
  *                 not, takes the next index
+ * @param time     the event's time, for a surface an evidence event carries (its decisions' time); null otherwise
  * @returns false when the surface itself is unusable (then nothing was appended)
  */
 export function readSurface(
@@ -47,6 +49,7 @@ export function readSurface(
   locate: (j: number | null) => Location,
   run: RunDecisions,
   fail: (loc: Location, message: string) => void,
+  time: Instant | null = null,
 ): boolean {
   if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== SURFACE_SCHEMA) {
     const found = JSON.stringify(typeof payload['schema'] === 'string' ? quote(payload['schema'], 120) : payload['schema']);
@@ -75,7 +78,7 @@ export function readSurface(
     const shape = checkDecision(decision);
     // A decision that breaks its shape rejects the run; the rest are still checked and reported.
     if (!shape.ok) fail(loc, `decision ${index}: ${shape.reason}`);
-    else run.decisions.push(prepareDecision(loc, index, decision as JsonObject));
+    else run.decisions.push(prepareDecision(loc, index, decision as JsonObject, time));
   });
   return true;
 }

@@ -10,6 +10,7 @@
  * read only by `decodeRead`.
  */
 import type { ClaimReading } from '../core/claims.js';
+import type { StatementInput } from '../core/coverage.js';
 import type { Finding } from '../core/findings.js';
 import type { JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
@@ -44,6 +45,8 @@ type DecisionTuple = [
   0 | 2 | string,
   boolean,
   JsonObject | null,
+  // time: [whole seconds, fraction digits], or null
+  [number, string] | null,
 ];
 type RecordTuple = [...Loc, string, string, AuditRecord['subject'], string, string | null, Trust];
 
@@ -55,6 +58,8 @@ interface Wire {
     readonly sha256: string | null;
   } | null;
   readonly records: readonly RecordTuple[];
+  /** Coverage statements as they are: a few per file at most. */
+  readonly statements: readonly StatementInput[];
   readonly findings: readonly Finding[];
   readonly digests: readonly (readonly [string, string])[];
 }
@@ -92,6 +97,7 @@ const decisionTuple = (d: DecisionInput, rel: string): DecisionTuple => [
   providerTuple(d.provider),
   d.succeeded,
   d.labels,
+  d.time === null ? null : [d.time.seconds, d.time.fraction],
 ];
 
 const recordTuple = (r: RecordInput, rel: string): RecordTuple => [
@@ -116,6 +122,7 @@ export function encodeRead(evidence: FileEvidence, rel: string): string {
         }
       : null,
     records: evidence.records.map((x) => recordTuple(x, rel)),
+    statements: evidence.statements,
     findings: evidence.findings,
     digests: evidence.digests,
   };
@@ -141,7 +148,7 @@ function projectionOf(t: ProjectionTuple): Projection {
 }
 
 function decisionOf(tuple: DecisionTuple, rel: string): DecisionInput {
-  const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels] = tuple;
+  const [, , , , index, tool, claim, projected, actionClass, verb, denied, provider, succeeded, labels, time] = tuple;
   const projection = projectionOf(projected);
   // SAME is written only for a member equal to the subject's: a subject is there.
   const subject = subjectOf(projection)?.subject ?? null;
@@ -157,6 +164,7 @@ function decisionOf(tuple: DecisionTuple, rel: string): DecisionInput {
     provider: provider === 0 ? null : provider === 2 ? INVALID_PROVIDER : provider,
     succeeded,
     labels,
+    time: time === null ? null : { seconds: time[0], fraction: time[1] },
   };
 }
 
@@ -179,5 +187,5 @@ export function decodeRead(text: string, rel: string): FileEvidence {
       ...(sha256 === null ? {} : { sha256 }),
     };
   }
-  return { run, records: w.records.map((r) => recordOf(r, rel)), findings: w.findings, digests: w.digests };
+  return { run, records: w.records.map((r) => recordOf(r, rel)), statements: w.statements, findings: w.findings, digests: w.digests };
 }

@@ -32,6 +32,8 @@ const callJson = (c: CallReport): CallJson => ({
   mode: c.mode,
   excepted: c.excepted,
   grandfathered: c.grandfathered,
+  time: c.time,
+  coverage: c.coverage,
 });
 
 /** The report's text in pieces of about 1 MiB. */
@@ -45,6 +47,8 @@ function* jsonChunks(report: Report): Generator<string> {
     ['runs', report.runs, (x) => x],
     ['calls', report.calls, callJson],
     ['records', report.records, (x) => x],
+    ['coverage', report.coverage, (x) => x],
+    ['coverage_gaps', report.coverage_gaps, (x) => x],
     ['findings', report.findings, (x) => x],
   ];
   for (const [name, items, form] of lists) {

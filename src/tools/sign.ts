@@ -1,6 +1,7 @@
 /**
- * `sign`: audit records, signed, as NDJSON. Fails closed: nothing is written unless every input is
- * valid and every record's binding recomputes, and the output appears only whole (writeWhole).
+ * `sign`: audit records (and the coverage statements among them), signed, as NDJSON. Fails closed:
+ * nothing is written unless every input is valid and every record's binding recomputes, and the
+ * output appears only whole (writeWhole).
  */
 import { binding } from '../core/binding.js';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
@@ -9,7 +10,8 @@ import { quote } from '../core/text.js';
 import { readAuditFile } from '../read/artifacts.js';
 import { formatOf } from '../read/formats.js';
 import type { ReadLimits } from '../read/limits.js';
-import type { RecordRead } from '../read/record-read.js';
+import type { AuditEntryRead } from '../read/record-read.js';
+import { COVERAGE_PAYLOAD_TYPE } from '../read/signature.js';
 import type { ToolInput } from './input.js';
 import { type SigningKey, signedLine } from './signing.js';
 
@@ -24,7 +26,7 @@ export function signRecords(
   signedAt: string,
 ): Result<string, readonly Finding[]> {
   const errors: Finding[] = [];
-  const records: RecordRead[] = [];
+  const entries: AuditEntryRead[] = [];
   for (const input of inputs) {
     const format = formatOf(input.name);
     if (format !== 'json' && format !== 'ndjson') {
@@ -34,11 +36,16 @@ export function signRecords(
     const read = readAuditFile(input.name, input.bytes, format, limits, { payloads: true });
     const bad = read.findings.filter((f) => f.severity === 'error');
     for (const f of bad) errors.push(f);
-    if (read.records.length === 0 && bad.length === 0) errors.push(inputFinding('invalid_artifact', input.name, 'no audit record to sign'));
-    for (const x of read.records) records.push(x);
+    if (read.entries.length === 0 && bad.length === 0) errors.push(inputFinding('invalid_artifact', input.name, 'no audit record to sign'));
+    for (const x of read.entries) entries.push(x);
   }
   const lines: string[] = [];
-  for (const r of records) {
+  for (const r of entries) {
+    if (r.kind === 'statement') {
+      // A coverage statement is signed as it is, under its own payload type (docs/coverage.md §5).
+      if (r.payload !== undefined) lines.push(signedLine(r.payload, key, signedAt, COVERAGE_PAYLOAD_TYPE));
+      continue;
+    }
     const bound = binding(r.record.subject);
     if (!bound.ok || bound.digest !== r.record.binding_digest || r.payload === undefined) {
       const why = `record ${JSON.stringify(quote(r.record.record_id))}: binding_digest does not recompute (${bound.ok ? bound.digest : bound.reason}); never sign a binding that does not recompute`;

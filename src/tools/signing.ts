@@ -50,16 +50,21 @@ export function newKeyPair(): { privatePem: string; publicPem: string; keyId: st
 /** Now, as a `signed_at` value (whole seconds). */
 export const signedAtNow = (now: Date): string => utcSeconds(now);
 
-/** The signature member for payload P, signed with an Ed25519 private key. */
-export function signPayload(payload: string, key: SigningKey, signedAt: string): SignatureMember {
+/** The signature member for payload P, signed with an Ed25519 private key (`type`: a record's payload type, or a coverage statement's). */
+export function signPayload(
+  payload: string,
+  key: SigningKey,
+  signedAt: string,
+  type: SignatureMember['payload_type'] = PAYLOAD_TYPE,
+): SignatureMember {
   const bytes = Buffer.from(payload, 'utf8');
   return {
     version: 1,
     algorithm: 'ed25519',
-    payload_type: PAYLOAD_TYPE,
+    payload_type: type,
     signed_payload_digest: sha256Digest(bytes),
     key_id: keyIdOf(key.publicKey),
-    signature: edSign(null, pae(PAYLOAD_TYPE, bytes), key.privateKey).toString('base64'),
+    signature: edSign(null, pae(type, bytes), key.privateKey).toString('base64'),
     signed_at: signedAt,
   };
 }
@@ -68,8 +73,13 @@ export function signPayload(payload: string, key: SigningKey, signedAt: string):
  * A record as one NDJSON line with its signature: P is the canonical JSON of a non-empty object, so
  * the signature member goes in before its closing brace (the parsed record is never copied).
  */
-export function signedLine(payload: string, key: SigningKey, signedAt: string): string {
-  return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt))}}`;
+export function signedLine(
+  payload: string,
+  key: SigningKey,
+  signedAt: string,
+  type: SignatureMember['payload_type'] = PAYLOAD_TYPE,
+): string {
+  return `${payload.slice(0, -1)},"signature":${JSON.stringify(signPayload(payload, key, signedAt, type))}}`;
 }
 
 /** A DSSE envelope (one compact JSON line) over P with the given payload type, signed with the key. */

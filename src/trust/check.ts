@@ -9,7 +9,7 @@
 import { verify as edVerify, type KeyObject } from 'node:crypto';
 import { sha256Digest } from '../core/binding.js';
 import { refused, type TrustDecision } from '../core/trust.js';
-import { PAYLOAD_TYPE, pae, type SignatureMember } from '../read/signature.js';
+import { pae, type SignatureMember } from '../read/signature.js';
 import type { TrustedKeys } from './keys.js';
 
 /** Most Ed25519 verifications queued on libuv's pool at once, per thread. */
@@ -35,7 +35,7 @@ export async function verifyOnPool(data: Buffer, key: KeyObject, signature: Buff
   }
 }
 
-/** A record's trust check (§8): its signer among the trusted keys, its payload digest, then its Ed25519 signature. */
+/** A signed entry's trust check (§8; a record or a coverage statement): its signer among the trusted keys, its payload digest, then its Ed25519 signature over PAE(its payload type, P). */
 export async function checkRecordSignature(
   member: SignatureMember | null,
   payload: string | undefined,
@@ -46,6 +46,6 @@ export async function checkRecordSignature(
   if (!key) return refused('unknown_signer', `unknown signer ${member.key_id}`);
   const bytes = Buffer.from(payload, 'utf8');
   if (sha256Digest(bytes) !== member.signed_payload_digest) return refused('payload_digest_differs', 'payload digest differs');
-  const ok = await verifyOnPool(pae(PAYLOAD_TYPE, bytes), key, Buffer.from(member.signature, 'base64'));
+  const ok = await verifyOnPool(pae(member.payload_type, bytes), key, Buffer.from(member.signature, 'base64'));
   return ok ? { kind: 'trusted', by: { kind: 'key', keyId: member.key_id } } : refused('signature_invalid', 'signature does not verify');
 }

@@ -37,7 +37,7 @@ export interface FileUnderCheck {
   readonly sigstore: SigstoreSidecar;
 }
 
-/** A run's decision, or one decision per record of an audit export (in the order of `read.records`). */
+/** A run's decision, or one decision per entry of an audit export (in the order of `read.entries`). */
 export type CheckerDecision =
   | { readonly kind: 'run'; readonly decision: TrustDecision }
   | { readonly kind: 'records'; readonly decisions: readonly TrustDecision[] }

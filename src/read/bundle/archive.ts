@@ -153,7 +153,7 @@ export async function readBundle(source: BundleSource, file: string, limits: Bun
   const at = { file, line: 1, column: 1 };
   const verified = await verifyBundle(source, file, limits);
   if (!verified.ok)
-    return { run: null, records: [], findings: [finding('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
+    return { run: null, entries: [], findings: [finding('invalid_artifact', at, `evidence bundle rejected: ${verified.reason.message}`)] };
   const archive = verified.value;
   if (archive.kind === 'other') {
     const problem = finding(
@@ -161,12 +161,12 @@ export async function readBundle(source: BundleSource, file: string, limits: Bun
       at,
       `skipped an archive of another kind: ${archive.name} (not an evidence bundle; it contributes no calls)`,
     );
-    return { run: null, records: [], findings: [problem] };
+    return { run: null, entries: [], findings: [problem] };
   }
   const { decisions, skipped } = archive.events;
   const findings: Finding[] = [];
   if (skipped.size > 0) findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
   if (decisions.length === 0)
     findings.push(finding('no_decisions', at, `evidence bundle verified; it holds no ${SURFACE} events, so it contributes no calls`));
-  return { run: { artifact: file, decisions }, records: [], findings, bundle: archive.facts };
+  return { run: { artifact: file, decisions }, entries: [], findings, bundle: archive.facts };
 }

@@ -112,7 +112,7 @@ export function readEvents(bytes: Buffer, manifest: Manifest, file: string, limi
         column: (j === null ? start : (offsets[j] ?? start)) - start + 1,
         member: 'events.ndjson',
       });
-      readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`));
+      readSurface(kind.payload, 'event', locate, run, (_at, message) => fail(`${where}: ${message}`), time);
     } else {
       const name =
         kind.kind === 'record'

@@ -1,6 +1,6 @@
 /**
- * Record keys (§8, docs/records-provenance.md): every record of an audit export is trusted only when
- * a trusted key signed it. One decision per record; the Ed25519 checks run on libuv's pool (check.ts).
+ * Record keys (§8, docs/records-provenance.md): every record of an audit export, and every coverage
+ * statement among them, is trusted only when a trusted key signed it. One decision per record; the Ed25519 checks run on libuv's pool (check.ts).
  */
 import { checkRecordSignature } from '../check.js';
 import type { TrustChecker } from '../checker.js';
@@ -9,7 +9,7 @@ import type { TrustedKeys } from '../keys.js';
 export const recordKeys = (keys: TrustedKeys): TrustChecker => ({
   role: 'audit',
   async check(file) {
-    const decisions = await Promise.all(file.read.records.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys)));
+    const decisions = await Promise.all(file.read.entries.map((r) => checkRecordSignature(r.signature ?? null, r.payload, keys)));
     return { kind: 'records', decisions };
   },
 });

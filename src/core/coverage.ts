@@ -1,0 +1,245 @@
+/**
+ * Export coverage (docs/coverage.md, semantics §13): what an audit export covered (provider, export
+ * kind, actors, scope, actions, the window [since, until)), and what that says about each call. A
+ * call with a time, in scope of a usable statement whose window holds it, is **covered**: with no
+ * record binding it, the provider logged no such side effect (`effect_not_logged`). A call newer
+ * than every statement of its scope and younger than the policy's `pending` is **pending**: its
+ * export is not due yet and its requirement waits. Everything else is judged as before. Decided
+ * here, per call, through one index per action and scope (a binary search per call, however many
+ * nights of statements).
+ */
+import { jcs } from './binding.js';
+import type { Call } from './call.js';
+import { item } from './lists.js';
+import type { Location } from './location.js';
+import type { Trust } from './model.js';
+import { asciiLower, cmp } from './text.js';
+import { compareInstants, type Instant, rfc3339 } from './time.js';
+
+export const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
+
+/** A decision this long after the verification time or more is from the future (clocks differ by less). */
+export const FUTURE_GRACE_SECONDS = 300;
+
+/** What one export covered, as its statement says (docs/coverage.md §1). */
+export interface CoverageStatement {
+  readonly provider: string;
+  /** The import kind that wrote it (github-audit-log, github-webhook, slack-audit-log). */
+  readonly export: string;
+  /** The agent's identities the export was scoped to (empty: it covers nothing). */
+  readonly actors: readonly string[];
+  /** owner/name of every repository in scope (null: not scoped by repository). */
+  readonly repos: readonly string[] | null;
+  /** The organisation in scope (null: none). */
+  readonly owner: string | null;
+  /** The CLASS:VERB pairs the export maps. */
+  readonly actions: readonly string[];
+  readonly since: Instant;
+  readonly until: Instant;
+  readonly entries_read: number;
+  readonly records: number;
+}
+
+/** A statement as read from an audit export, its trust decided like a record's. */
+export interface StatementInput {
+  readonly loc: Location;
+  readonly statement: CoverageStatement;
+  /** The key_id of its well-formed signature, or null when unsigned. */
+  readonly signer: string | null;
+  readonly trust: Trust;
+}
+
+/** What coverage says about one call. */
+export type CallCoverage =
+  /** The call has no time (a decision surface), or asserts no side effect: coverage says nothing. */
+  | { readonly kind: 'none' }
+  /** A time more than FUTURE_GRACE_SECONDS after the verification time. */
+  | { readonly kind: 'future' }
+  | { readonly kind: 'covered'; readonly statement: StatementInput }
+  /** Newer than every statement of its scope (`latest`: the one that ends last, or none) and younger than `pending`. */
+  | { readonly kind: 'pending'; readonly latest: StatementInput | null; readonly until: Instant }
+  /** Not covered and not pending: its time falls before, between or after the statements of its scope (`scoped`: some exist). */
+  | { readonly kind: 'uncovered'; readonly scoped: boolean };
+
+/** A stretch of time no usable statement of a scope covers, between two that do. */
+export interface CoverageGap {
+  readonly provider: string;
+  readonly scope: string;
+  readonly actions: readonly string[];
+  readonly from: Instant;
+  readonly to: Instant;
+}
+
+/** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
+export function scopeText(s: CoverageStatement): string {
+  if (s.repos !== null) return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
+  if (s.owner !== null) return `organisation ${s.owner}`;
+  return `every ${s.provider} entry`;
+}
+
+/** The window in words, `[since, until)`. */
+export const windowText = (s: CoverageStatement): string => `[${rfc3339(s.since)}, ${rfc3339(s.until)})`;
+
+/** One scope of one action: its usable statements by start, and the latest end so far at each. */
+interface Group {
+  readonly provider: string;
+  readonly action: string;
+  readonly repos: ReadonlySet<string> | null;
+  readonly owner: string | null;
+  readonly statements: StatementInput[];
+  /** For each i, the index j ≤ i of the statement that ends last among the first i + 1. */
+  latestAt: number[];
+}
+
+const plus = (t: Instant, seconds: number): Instant => ({ seconds: t.seconds + seconds, fraction: t.fraction });
+
+/** A call's owner and repository, and its provider, as a scope compares them. */
+function whereOf(call: Call): { readonly provider: string | null; readonly owner: string | null; readonly repo: string | null } | null {
+  const p = call.input.projection;
+  if (p.kind !== 'subject') return null;
+  const target = p.subject.target;
+  const owner = typeof target['owner'] === 'string' ? asciiLower(target['owner']) : null;
+  const repo = typeof target['repo'] === 'string' ? asciiLower(target['repo']) : null;
+  const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
+  return { provider, owner, repo };
+}
+
+/** The usable statements, indexed; the calls' coverage is asked one by one. */
+export class Coverage {
+  private readonly groups = new Map<string, Group[]>();
+  /** The usable statements, each once (an export committed twice counts once). */
+  readonly usable: readonly StatementInput[];
+
+  constructor(
+    statements: readonly StatementInput[],
+    private readonly pendingSeconds: number,
+    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
+    private readonly now: Instant | null,
+  ) {
+    const seen = new Set<string>();
+    const usable: StatementInput[] = [];
+    for (const s of statements) {
+      if (s.trust.kind === 'untrusted') continue;
+      const key = identity(s.statement);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      usable.push(s);
+    }
+    this.usable = usable;
+    const byKey = new Map<string, Group>();
+    for (const s of usable) {
+      const st = s.statement;
+      if (st.actors.length === 0) continue;
+      const repos = st.repos === null ? null : new Set(st.repos.map(asciiLower));
+      const owner = st.owner === null ? null : asciiLower(st.owner);
+      const scope = repos ? `r:${[...repos].sort(cmp).join(',')}` : owner !== null ? `o:${owner}` : 'all';
+      for (const action of st.actions) {
+        const key = `${st.provider}\u0000${action}\u0000${scope}`;
+        let group = byKey.get(key);
+        if (!group) {
+          group = { provider: st.provider, action, repos, owner, statements: [], latestAt: [] };
+          byKey.set(key, group);
+          const list = this.groups.get(action) ?? [];
+          list.push(group);
+          this.groups.set(action, list);
+        }
+        group.statements.push(s);
+      }
+    }
+    for (const group of byKey.values()) {
+      group.statements.sort((a, b) => compareInstants(a.statement.since, b.statement.since) || cmp(a.loc.file, b.loc.file));
+      let best = 0;
+      group.latestAt = group.statements.map((s, i) => {
+        if (compareInstants(s.statement.until, item(group.statements, best).statement.until) > 0) best = i;
+        return best;
+      });
+    }
+  }
+
+  /** The groups whose scope holds this call. */
+  private groupsOf(call: Call): Group[] {
+    const p = call.input.projection;
+    const where = whereOf(call);
+    if (p.kind !== 'subject' || !where) return [];
+    const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
+    return list.filter((g) => {
+      if (where.provider !== null && where.provider !== g.provider) return false;
+      if (g.repos !== null) return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
+      if (g.owner !== null) return where.owner === g.owner;
+      return true;
+    });
+  }
+
+  /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
+  of(call: Call, time: Instant | null): CallCoverage {
+    if (time === null || !call.claim.asserted || call.input.denied) return { kind: 'none' };
+    if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0) return { kind: 'future' };
+    const groups = this.groupsOf(call);
+    let latest: StatementInput | null = null;
+    for (const g of groups) {
+      // The last statement that starts at or before the call; the one ending last among those up to it.
+      let lo = 0;
+      let hi = g.statements.length - 1;
+      let at = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (compareInstants(item(g.statements, mid).statement.since, time) <= 0) {
+          at = mid;
+          lo = mid + 1;
+        } else hi = mid - 1;
+      }
+      if (at >= 0) {
+        const best = item(g.statements, item(g.latestAt, at));
+        if (compareInstants(time, best.statement.until) < 0) return { kind: 'covered', statement: best };
+      }
+      const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
+      if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0) latest = last;
+    }
+    const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
+    const until = plus(time, this.pendingSeconds);
+    if (newest && this.now !== null && compareInstants(this.now, until) < 0) return { kind: 'pending', latest, until };
+    return { kind: 'uncovered', scoped: groups.length > 0 };
+  }
+
+  /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
+  gaps(): CoverageGap[] {
+    const out = new Map<string, { provider: string; scope: string; actions: string[]; from: Instant; to: Instant }>();
+    for (const list of this.groups.values())
+      for (const g of list) {
+        let end: Instant | null = null;
+        for (const s of g.statements) {
+          if (end !== null && compareInstants(s.statement.since, end) > 0) {
+            const scope = scopeText(s.statement);
+            const key = `${g.provider}\u0000${scope}\u0000${rfc3339(end)}\u0000${rfc3339(s.statement.since)}`;
+            const gap = out.get(key);
+            if (gap) gap.actions.push(g.action);
+            else out.set(key, { provider: g.provider, scope, actions: [g.action], from: end, to: s.statement.since });
+          }
+          if (end === null || compareInstants(s.statement.until, end) > 0) end = s.statement.until;
+        }
+      }
+    return [...out.values()]
+      .map((g) => ({ ...g, actions: [...new Set(g.actions)].sort(cmp) }))
+      .sort((a, b) => cmp(a.provider, b.provider) || cmp(a.scope, b.scope) || compareInstants(a.from, b.from));
+  }
+}
+
+/** Whether two statements say the same (an export committed twice). */
+export const sameExport = (a: CoverageStatement, b: CoverageStatement): boolean => identity(a) === identity(b);
+
+/** What makes two statements the same export (an export committed twice counts once). */
+function identity(s: CoverageStatement): string {
+  const canonical = jcs({
+    provider: s.provider,
+    export: s.export,
+    actors: s.actors,
+    repos: s.repos,
+    owner: s.owner,
+    actions: s.actions,
+    since: rfc3339(s.since),
+    until: rfc3339(s.until),
+    entries_read: s.entries_read,
+    records: s.records,
+  });
+  return canonical.ok ? canonical.text : '';
+}
