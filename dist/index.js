@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6799);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7550);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
 
@@ -30931,7 +30931,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6799:
+/***/ 7550:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31241,12 +31241,223 @@ const isEligible = (call) => call.eligibility.ok;
 /** A call that can never be verified (its eligibility says why). */
 const isIneligible = (call) => !call.eligibility.ok;
 
-// EXTERNAL MODULE: ./src/core/coverage.ts
-var core_coverage = __nccwpck_require__(7989);
 // EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
 var binding = __nccwpck_require__(5872);
-// EXTERNAL MODULE: ./src/core/lists.ts
-var lists = __nccwpck_require__(402);
+;// CONCATENATED MODULE: ./src/core/lists.ts
+/**
+ * Reading what a module made itself: an element at an index it computed from the list, a value
+ * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
+ * (and never a type cast that would hide it).
+ */
+/** The element at `index` of `list`, which the caller knows is there. */
+function item(list, index) {
+    const value = list[index];
+    if (value === undefined || value === null)
+        throw new RangeError(`no element at ${index} of ${list.length}`);
+    return value;
+}
+/** The value under `key` of `map`, which the caller stored. */
+function stored(map, key) {
+    const value = map.get(key);
+    if (value === undefined || value === null)
+        throw new RangeError('no value stored under that key');
+    return value;
+}
+
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
+;// CONCATENATED MODULE: ./src/core/coverage.ts
+/**
+ * Export coverage (docs/coverage.md, semantics §13): what an audit export covered (provider, export
+ * kind, actors, scope, actions, the window [since, until)), and what that says about each call. A
+ * call with a time, in scope of a usable statement whose window holds it, is **covered**: with no
+ * record binding it, the provider logged no such side effect (`effect_not_logged`). A call newer
+ * than every statement of its scope and younger than the policy's `pending` is **pending**: its
+ * export is not due yet and its requirement waits. Everything else is judged as before. Decided
+ * here, per call, through one index per action and scope (a binary search per call, however many
+ * nights of statements).
+ */
+
+
+
+
+/** A decision this long after the verification time or more is from the future (clocks differ by less). */
+const FUTURE_GRACE_SECONDS = 300;
+/** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
+function scopeText(s) {
+    if (s.repos !== null)
+        return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
+    if (s.owner !== null)
+        return `organisation ${s.owner}`;
+    return `every ${s.provider} entry`;
+}
+/** The window in words, `[since, until)`. */
+const windowText = (s) => `[${(0,core_time/* rfc3339 */.ag)(s.since)}, ${(0,core_time/* rfc3339 */.ag)(s.until)})`;
+const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
+/** A call's owner and repository, and its provider, as a scope compares them. */
+function whereOf(call) {
+    const p = call.input.projection;
+    if (p.kind !== 'subject')
+        return null;
+    const target = p.subject.target;
+    const owner = typeof target['owner'] === 'string' ? (0,core_text/* asciiLower */.F)(target['owner']) : null;
+    const repo = typeof target['repo'] === 'string' ? (0,core_text/* asciiLower */.F)(target['repo']) : null;
+    const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
+    return { provider, owner, repo };
+}
+/** The usable statements, indexed; the calls' coverage is asked one by one. */
+class Coverage {
+    pendingSeconds;
+    now;
+    groups = new Map();
+    /** The usable statements, each once (an export committed twice counts once). */
+    usable;
+    constructor(statements, pendingSeconds, 
+    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
+    now) {
+        this.pendingSeconds = pendingSeconds;
+        this.now = now;
+        const seen = new Set();
+        const usable = [];
+        for (const s of statements) {
+            if (s.trust.kind === 'untrusted')
+                continue;
+            const key = identity(s.statement);
+            if (seen.has(key))
+                continue;
+            seen.add(key);
+            usable.push(s);
+        }
+        this.usable = usable;
+        const byKey = new Map();
+        for (const s of usable) {
+            const st = s.statement;
+            if (st.actors.length === 0)
+                continue;
+            const repos = st.repos === null ? null : new Set(st.repos.map(core_text/* asciiLower */.F));
+            const owner = st.owner === null ? null : (0,core_text/* asciiLower */.F)(st.owner);
+            const scope = repos ? `r:${[...repos].sort(core_text/* cmp */.r2).join(',')}` : owner !== null ? `o:${owner}` : 'all';
+            for (const action of st.actions) {
+                const key = `${st.provider}\u0000${action}\u0000${scope}`;
+                let group = byKey.get(key);
+                if (!group) {
+                    group = { provider: st.provider, action, repos, owner, statements: [], latestAt: [] };
+                    byKey.set(key, group);
+                    const list = this.groups.get(action) ?? [];
+                    list.push(group);
+                    this.groups.set(action, list);
+                }
+                group.statements.push(s);
+            }
+        }
+        for (const group of byKey.values()) {
+            group.statements.sort((a, b) => (0,core_time/* compareInstants */.QI)(a.statement.since, b.statement.since) || (0,core_text/* cmp */.r2)(a.loc.file, b.loc.file));
+            let best = 0;
+            group.latestAt = group.statements.map((s, i) => {
+                if ((0,core_time/* compareInstants */.QI)(s.statement.until, item(group.statements, best).statement.until) > 0)
+                    best = i;
+                return best;
+            });
+        }
+    }
+    /** The groups whose scope holds this call. */
+    groupsOf(call) {
+        const p = call.input.projection;
+        const where = whereOf(call);
+        if (p.kind !== 'subject' || !where)
+            return [];
+        const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
+        return list.filter((g) => {
+            if (where.provider !== null && where.provider !== g.provider)
+                return false;
+            if (g.repos !== null)
+                return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
+            if (g.owner !== null)
+                return where.owner === g.owner;
+            return true;
+        });
+    }
+    /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
+    of(call, time) {
+        if (time === null || !call.claim.asserted || call.input.denied)
+            return { kind: 'none' };
+        if (this.now !== null && (0,core_time/* compareInstants */.QI)(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
+            return { kind: 'future' };
+        const groups = this.groupsOf(call);
+        let latest = null;
+        for (const g of groups) {
+            // The last statement that starts at or before the call; the one ending last among those up to it.
+            let lo = 0;
+            let hi = g.statements.length - 1;
+            let at = -1;
+            while (lo <= hi) {
+                const mid = (lo + hi) >> 1;
+                if ((0,core_time/* compareInstants */.QI)(item(g.statements, mid).statement.since, time) <= 0) {
+                    at = mid;
+                    lo = mid + 1;
+                }
+                else
+                    hi = mid - 1;
+            }
+            if (at >= 0) {
+                const best = item(g.statements, item(g.latestAt, at));
+                if ((0,core_time/* compareInstants */.QI)(time, best.statement.until) < 0)
+                    return { kind: 'covered', statement: best };
+            }
+            const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
+            if (!latest || (0,core_time/* compareInstants */.QI)(last.statement.until, latest.statement.until) > 0)
+                latest = last;
+        }
+        const newest = latest === null || (0,core_time/* compareInstants */.QI)(time, latest.statement.until) >= 0;
+        const until = plus(time, this.pendingSeconds);
+        if (newest && this.now !== null && (0,core_time/* compareInstants */.QI)(this.now, until) < 0)
+            return { kind: 'pending', latest, until };
+        return { kind: 'uncovered', scoped: groups.length > 0 };
+    }
+    /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
+    gaps() {
+        const out = new Map();
+        for (const list of this.groups.values())
+            for (const g of list) {
+                let end = null;
+                for (const s of g.statements) {
+                    if (end !== null && (0,core_time/* compareInstants */.QI)(s.statement.since, end) > 0) {
+                        const scope = scopeText(s.statement);
+                        const key = `${g.provider}\u0000${scope}\u0000${(0,core_time/* rfc3339 */.ag)(end)}\u0000${(0,core_time/* rfc3339 */.ag)(s.statement.since)}`;
+                        const gap = out.get(key);
+                        if (gap)
+                            gap.actions.push(g.action);
+                        else
+                            out.set(key, { provider: g.provider, scope, actions: [g.action], from: end, to: s.statement.since });
+                    }
+                    if (end === null || (0,core_time/* compareInstants */.QI)(s.statement.until, end) > 0)
+                        end = s.statement.until;
+                }
+            }
+        return [...out.values()]
+            .map((g) => ({ ...g, actions: [...new Set(g.actions)].sort(core_text/* cmp */.r2) }))
+            .sort((a, b) => (0,core_text/* cmp */.r2)(a.provider, b.provider) || (0,core_text/* cmp */.r2)(a.scope, b.scope) || (0,core_time/* compareInstants */.QI)(a.from, b.from));
+    }
+}
+/** Whether two statements say the same (an export committed twice). */
+const sameExport = (a, b) => identity(a) === identity(b);
+/** What makes two statements the same export (an export committed twice counts once). */
+function identity(s) {
+    const canonical = (0,binding/* jcs */.vI)({
+        provider: s.provider,
+        export: s.export,
+        actors: s.actors,
+        repos: s.repos,
+        owner: s.owner,
+        actions: s.actions,
+        since: (0,core_time/* rfc3339 */.ag)(s.since),
+        until: (0,core_time/* rfc3339 */.ag)(s.until),
+        entries_read: s.entries_read,
+        records: s.records,
+    });
+    return canonical.ok ? canonical.text : '';
+}
+
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
@@ -31285,7 +31496,7 @@ function checkRecords(records) {
     const firstOf = new Map();
     const conflicted = new Map();
     // Each usable record's identity, made once (both passes read it); null for the others.
-    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity((0,lists/* item */.A)(records, index)) : null));
+    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(item(records, index)) : null));
     checks.forEach((check, index) => {
         const id = ids[index];
         if (check.outcome !== 'usable' || id == null)
@@ -31297,19 +31508,19 @@ function checkRecords(records) {
             conflicted.set(id, index);
     });
     return records.map((input, index) => {
-        const check = (0,lists/* item */.A)(checks, index);
+        const check = item(checks, index);
         if (check.outcome !== 'usable')
             return { input, check };
-        const id = (0,lists/* item */.A)(ids, index);
-        const first = (0,lists/* stored */.s)(firstOf, id);
+        const id = item(ids, index);
+        const first = stored(firstOf, id);
         const clash = conflicted.get(id);
         if (clash !== undefined) {
             // Name the other meaning: for the first record the first that differs, for the others the first.
-            const other = (0,lists/* item */.A)(records, first.recomputed === check.recomputed ? clash : first.index);
+            const other = item(records, first.recomputed === check.recomputed ? clash : first.index);
             return { input, check: { outcome: 'duplicate', recomputed: check.recomputed, other } };
         }
         if (first.index !== index)
-            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: (0,lists/* item */.A)(records, first.index) } };
+            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: item(records, first.index) } };
         return usable(input, check);
     });
 }
@@ -31505,17 +31716,17 @@ class GroupIndex {
             this.ids(q, true);
         // A cheap fingerprint of each string a query holds: most call values are told apart by it
         // without hashing the whole string (call values are mostly hashes, each distinct).
-        const prints = fields.map((_, f) => new Set([...(0,lists/* item */.A)(this.strings, f).keys()].map(fingerprint)));
+        const prints = fields.map((_, f) => new Set([...item(this.strings, f).keys()].map(fingerprint)));
         const k = fields.length;
         this.memberIds = new Int32Array(members.length * k);
         members.forEach((call, order) => {
             const target = targetOf(call);
             for (let f = 0; f < k; f++) {
-                const name = (0,lists/* item */.A)(fields, f);
+                const name = item(fields, f);
                 let id = 0; // absent
                 if ((0,json/* hasOwn */.$)(target, name)) {
                     const value = target[name];
-                    id = typeof value === 'string' && !(0,lists/* item */.A)(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
+                    id = typeof value === 'string' && !item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
                 }
                 this.memberIds[order * k + f] = id;
             }
@@ -31546,8 +31757,8 @@ class GroupIndex {
     /** The id of a value of field `i` (present), or undefined when it was never interned. */
     valueId(i, value, intern) {
         const { isString, key } = valueKey(value);
-        const strings = (0,lists/* item */.A)(this.strings, i);
-        const others = (0,lists/* item */.A)(this.others, i);
+        const strings = item(this.strings, i);
+        const others = item(this.others, i);
         const map = isString ? strings : others;
         let id = map.get(key);
         if (id === undefined && intern)
@@ -31836,8 +32047,6 @@ function outcomeOf(call, record, read, noRecord) {
 ;// CONCATENATED MODULE: ./src/core/report.ts
 const REPORT_SCHEMA = 'receipt-gate.report.v1';
 
-// EXTERNAL MODULE: ./src/core/time.ts
-var time = __nccwpck_require__(2334);
 ;// CONCATENATED MODULE: ./src/core/requirements.ts
 
 
@@ -31945,7 +32154,7 @@ class Requirements {
             return { kind: 'met' };
         const p = call.input.projection;
         const candidates = rule && p.kind === 'subject' ? (this.byBinding.get(p.digest) ?? []).filter((e) => e.rule === rule.name) : [];
-        const live = candidates.find((e) => (0,time/* compareInstants */.QI)(e.expires, this.now) > 0);
+        const live = candidates.find((e) => (0,core_time/* compareInstants */.QI)(e.expires, this.now) > 0);
         if (live) {
             this.used.set(live, (this.used.get(live) ?? 0) + 1);
             return { kind: 'excused', exception: live };
@@ -31962,7 +32171,7 @@ class Requirements {
         const out = [];
         for (const e of this.policy.exceptions) {
             const who = `owner ${(0,core_text/* quote */.hD)(e.owner, 100)}, reason ${JSON.stringify((0,core_text/* quote */.hD)(e.reason, 200))}`;
-            const expired = (0,time/* compareInstants */.QI)(e.expires, this.now) <= 0;
+            const expired = (0,core_time/* compareInstants */.QI)(e.expires, this.now) <= 0;
             const lapsed = this.expiredUse.get(e);
             if (expired && lapsed && !this.used.has(e)) {
                 const first = lapsed[0];
@@ -32138,20 +32347,20 @@ function targetWords(call) {
 function exportWords(s) {
     const st = s.statement;
     const actors = st.actors.map((a) => (0,core_text/* quote */.hD)(a, 60)).join(', ');
-    return `the ${(0,core_text/* quote */.hD)(st.export, 40)} export for ${actors} (${(0,core_coverage/* scopeText */.Cm)(st)}), ${(0,core_coverage/* windowText */.Kn)(st)}`;
+    return `the ${(0,core_text/* quote */.hD)(st.export, 40)} export for ${actors} (${scopeText(st)}), ${windowText(st)}`;
 }
 /** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
 function effectNotLoggedText(call, s) {
-    const at = call.input.time ? ` at ${(0,time/* rfc3339 */.ag)(call.input.time)}` : '';
+    const at = call.input.time ? ` at ${(0,core_time/* rfc3339 */.ag)(call.input.time)}` : '';
     return `${callTitle(call)}${targetWords(call)}${at} claims a side effect; ${exportWords(s)} holds no entry for it (${(0,core_findings/* placeOf */.$t)(s.loc)}). Was it done under another identity?`;
 }
 /** pending: the call's export is not due yet. */
 function pendingText(call, latest, until) {
-    const at = call.input.time ? ` at ${(0,time/* rfc3339 */.ag)(call.input.time)}` : '';
+    const at = call.input.time ? ` at ${(0,core_time/* rfc3339 */.ag)(call.input.time)}` : '';
     const last = latest
-        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${(0,time/* rfc3339 */.ag)(latest.statement.until)}`
+        ? `the latest export of its scope (${(0,core_findings/* placeOf */.$t)(latest.loc)}) ends ${(0,core_time/* rfc3339 */.ag)(latest.statement.until)}`
         : 'no export of its scope is committed yet';
-    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${(0,time/* rfc3339 */.ag)(until)}, then an export must cover it`;
+    return `${callTitle(call)}${at}: its export is not due yet (${last}); its requirement waits until ${(0,core_time/* rfc3339 */.ag)(until)}, then an export must cover it`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/verdicts.ts
@@ -32213,7 +32422,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const out = [];
     const where = callTitle(call);
     if (coverage.kind === 'future')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? (0,time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${core_coverage/* FUTURE_GRACE_SECONDS */.vS / 60} minutes): a decision from the future`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? (0,core_time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,core_time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
     if (level === null)
         return out;
     // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
@@ -32327,7 +32536,7 @@ function judgeCall(call, outcome, requirement, shortfall, options, read, coverag
         mode: requirement.mode,
         excepted: shortfall.kind === 'excused' ? (0,core_findings/* placeOf */.$t)(shortfall.exception.at) : null,
         grandfathered: requirement.grandfathered,
-        time: input.time === null ? null : (0,time/* rfc3339 */.ag)(input.time),
+        time: input.time === null ? null : (0,core_time/* rfc3339 */.ag)(input.time),
         coverage: coverage.kind === 'covered' || coverage.kind === 'not_logged'
             ? { status: 'covered', statement: { file: coverage.statement.loc.file, line: coverage.statement.loc.line } }
             : coverage.kind === 'pending'
@@ -32517,7 +32726,7 @@ function statementReports(statements, coverage) {
     const sorted = [...statements].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc));
     return sorted.map((s) => {
         const st = s.statement;
-        const first = usable.has(s) || s.trust.kind === 'untrusted' ? null : coverage.usable.find((u) => (0,core_coverage/* sameExport */.rJ)(u.statement, st));
+        const first = usable.has(s) || s.trust.kind === 'untrusted' ? null : coverage.usable.find((u) => sameExport(u.statement, st));
         return {
             file: s.loc.file,
             line: s.loc.line,
@@ -32528,8 +32737,8 @@ function statementReports(statements, coverage) {
             repos: st.repos,
             owner: st.owner,
             actions: st.actions,
-            since: (0,time/* rfc3339 */.ag)(st.since),
-            until: (0,time/* rfc3339 */.ag)(st.until),
+            since: (0,core_time/* rfc3339 */.ag)(st.since),
+            until: (0,core_time/* rfc3339 */.ag)(st.until),
             usable: usable.has(s),
             untrusted_code: s.trust.kind === 'untrusted' ? s.trust.code : null,
             ...(first ? { same_as: { file: first.loc.file, line: first.loc.line } } : {}),
@@ -32552,20 +32761,20 @@ function verify(evidence, options) {
     const climbed = climb(perRun, records);
     const now = options.now ?? EPOCH;
     const requirements = new Requirements(policy, now, runs);
-    const coverage = new core_coverage/* Coverage */.xN(evidence.statements ?? [], policy.pendingSeconds, options.now ?? null);
+    const coverage = new Coverage(evidence.statements ?? [], policy.pendingSeconds, options.now ?? null);
     const NONE = [];
     const runReports = [];
     const callReports = [];
     for (const [i, own] of perRun.entries()) {
         const mine = own.map((call) => {
-            const outcome = (0,lists/* item */.A)(climbed.outcomes, call.order);
+            const outcome = item(climbed.outcomes, call.order);
             const requirement = requirements.of(call);
             const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
             // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
             const shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome);
             return judgeCall(call, outcome, requirement, shortfall, options, read.get(call) ?? NONE, covered);
         });
-        const run = (0,lists/* item */.A)(runs, i);
+        const run = item(runs, i);
         const attestation = run.attestation;
         runReports.push({
             artifact: run.artifact,
@@ -32591,7 +32800,7 @@ function verify(evidence, options) {
     const statements = statementReports(evidence.statements ?? [], coverage);
     for (const s of evidence.statements ?? [])
         if (s.trust.kind === 'untrusted')
-            findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${(0,core_coverage/* windowText */.Kn)(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing`));
+            findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing`));
     // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
     const copies = new Map();
     for (const v of climbed.records) {
@@ -32617,7 +32826,7 @@ function verify(evidence, options) {
     return {
         schema: REPORT_SCHEMA,
         ok: totals.errors === 0,
-        verified_at: (0,time/* rfc3339 */.ag)(now),
+        verified_at: (0,core_time/* rfc3339 */.ag)(now),
         policy: {
             ...(policy.source ? { source: policy.source } : {}),
             rules: policy.rules.map(ruleJson),
@@ -32650,7 +32859,7 @@ function verify(evidence, options) {
         calls: callReports,
         records: recordReports,
         coverage: statements,
-        coverage_gaps: coverage.gaps().map((g) => ({ ...g, from: (0,time/* rfc3339 */.ag)(g.from), to: (0,time/* rfc3339 */.ag)(g.to) })),
+        coverage_gaps: coverage.gaps().map((g) => ({ ...g, from: (0,core_time/* rfc3339 */.ag)(g.from), to: (0,core_time/* rfc3339 */.ag)(g.to) })),
         findings,
         totals,
     };
@@ -33266,7 +33475,7 @@ function decisionOf(tuple, rel) {
     };
 }
 function recordOf(t, rel) {
-    const record = { schema: model/* RECORD_SCHEMA */.e, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+    const record = { schema: model/* RECORD_SCHEMA */.ep, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
     return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
 }
 /** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
@@ -33345,7 +33554,7 @@ class WorkerReaders {
         this.start = start;
         this.results = tasks.map(pending);
         this.taken = new Uint8Array(tasks.length);
-        this.order = tasks.map((_, i) => i).sort((a, b) => (0,lists/* item */.A)(sizes, b) - (0,lists/* item */.A)(sizes, a) || a - b);
+        this.order = tasks.map((_, i) => i).sort((a, b) => item(sizes, b) - item(sizes, a) || a - b);
         this.last = this.order.length - 1;
         for (let k = 0; k < workers; k++)
             this.spawn();
@@ -33362,7 +33571,7 @@ class WorkerReaders {
             this.taken[i] = 1;
             return this.readHere(i);
         }
-        const wanted = (0,lists/* item */.A)(this.results, i);
+        const wanted = item(this.results, i);
         while (!wanted.settled) {
             // Given back by a worker that never started: read it here.
             if (this.taken[i] === 0) {
@@ -33371,7 +33580,7 @@ class WorkerReaders {
             }
             const j = this.takeSmallest();
             if (j !== undefined) {
-                (0,lists/* item */.A)(this.results, j).resolve(await this.readHere(j));
+                item(this.results, j).resolve(await this.readHere(j));
                 await new Promise((r) => setImmediate(r));
             }
             else
@@ -33383,12 +33592,12 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return evidence_readEvidence((0,lists/* item */.A)(this.tasks, i), this.setup);
+        return evidence_readEvidence(item(this.tasks, i), this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
         while (this.last >= this.next) {
-            const id = (0,lists/* item */.A)(this.order, this.last--);
+            const id = item(this.order, this.last--);
             if (this.taken[id] === 0) {
                 this.taken[id] = 1;
                 return id;
@@ -33434,22 +33643,22 @@ class WorkerReaders {
         this.feed(worker);
     }
     feed(worker) {
-        const held = (0,lists/* stored */.s)(this.held, worker);
+        const held = stored(this.held, worker);
         while (held.length < DEPTH) {
             const id = this.take();
             if (id === undefined)
                 return;
-            const t = (0,lists/* item */.A)(this.tasks, id);
+            const t = item(this.tasks, id);
             held.push(id);
             worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
         }
     }
     done(worker, m) {
-        const held = (0,lists/* stored */.s)(this.held, worker);
+        const held = stored(this.held, worker);
         held.splice(held.indexOf(m.id), 1);
         this.feed(worker);
-        const rel = (0,lists/* item */.A)(this.tasks, m.id).file.rel;
-        (0,lists/* item */.A)(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+        const rel = item(this.tasks, m.id).file.rel;
+        item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
     }
     /**
      * A worker ended. One that had started fails the file it was reading, and the ones queued behind
@@ -33457,7 +33666,7 @@ class WorkerReaders {
      * and no more workers are started.
      */
     exited(worker, why) {
-        const held = (0,lists/* stored */.s)(this.held, worker);
+        const held = stored(this.held, worker);
         this.held.delete(worker);
         if (this.closing)
             return;
@@ -33471,7 +33680,7 @@ class WorkerReaders {
         this.online.delete(worker);
         const [reading, ...rest] = held;
         if (reading !== undefined)
-            (0,lists/* item */.A)(this.results, reading).resolve(stopped((0,lists/* item */.A)(this.tasks, reading).file.rel, why));
+            item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));
         for (const id of rest)
             this.taken[id] = 0;
         this.retry.push(...rest);
@@ -35719,10 +35928,10 @@ function durationSeconds(text) {
 }
 /** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
 function expiryOf(text) {
-    const day = (0,time/* parseDay */.Iq)(text);
+    const day = (0,core_time/* parseDay */.Iq)(text);
     if (day)
         return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-    const t = (0,time/* parseRfc3339 */.TM)(text);
+    const t = (0,core_time/* parseRfc3339 */.TM)(text);
     return t.ok ? t : { ok: false, reason: `"${text}" is not an RFC 3339 date or date-time: it ${t.reason}` };
 }
 const strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
@@ -35866,7 +36075,7 @@ function meaning(doc, context, where, sha256) {
             return;
         }
         const latest = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };
-        if ((0,time/* compareInstants */.QI)(expires.value, latest) > 0)
+        if ((0,core_time/* compareInstants */.QI)(expires.value, latest) > 0)
             bad(`${at}/expires`, `expires ${expiresText} is more than 366 days after the verification time: an exception is renewed, never forever`);
         exceptions.push({
             binding: policy_file_text(entry, 'binding'),
@@ -36218,7 +36427,7 @@ function gateInputs(input, get, places, ctx, env, read, now) {
         },
         trustedRoot: read.trustedRoot,
         policy: read.policy,
-        now: (0,time/* instantOf */.B9)(now),
+        now: (0,core_time/* instantOf */.B9)(now),
     };
 }
 function settingsOf(input, ctx, env, read, now) {
@@ -36968,216 +37177,6 @@ const isPlainObject = (v) => (0,json/* isObject */.G)(v) && Object.getPrototypeO
 
 /***/ }),
 
-/***/ 7989:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bh: () => (/* binding */ COVERAGE_SCHEMA),
-/* harmony export */   Cm: () => (/* binding */ scopeText),
-/* harmony export */   Kn: () => (/* binding */ windowText),
-/* harmony export */   rJ: () => (/* binding */ sameExport),
-/* harmony export */   vS: () => (/* binding */ FUTURE_GRACE_SECONDS),
-/* harmony export */   xN: () => (/* binding */ Coverage)
-/* harmony export */ });
-/* harmony import */ var _binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5872);
-/* harmony import */ var _lists_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(402);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2020);
-/* harmony import */ var _time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
-/**
- * Export coverage (docs/coverage.md, semantics §13): what an audit export covered (provider, export
- * kind, actors, scope, actions, the window [since, until)), and what that says about each call. A
- * call with a time, in scope of a usable statement whose window holds it, is **covered**: with no
- * record binding it, the provider logged no such side effect (`effect_not_logged`). A call newer
- * than every statement of its scope and younger than the policy's `pending` is **pending**: its
- * export is not due yet and its requirement waits. Everything else is judged as before. Decided
- * here, per call, through one index per action and scope (a binary search per call, however many
- * nights of statements).
- */
-
-
-
-
-const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
-/** A decision this long after the verification time or more is from the future (clocks differ by less). */
-const FUTURE_GRACE_SECONDS = 300;
-/** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
-function scopeText(s) {
-    if (s.repos !== null)
-        return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
-    if (s.owner !== null)
-        return `organisation ${s.owner}`;
-    return `every ${s.provider} entry`;
-}
-/** The window in words, `[since, until)`. */
-const windowText = (s) => `[${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.since)}, ${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.until)})`;
-const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
-/** A call's owner and repository, and its provider, as a scope compares them. */
-function whereOf(call) {
-    const p = call.input.projection;
-    if (p.kind !== 'subject')
-        return null;
-    const target = p.subject.target;
-    const owner = typeof target['owner'] === 'string' ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F)(target['owner']) : null;
-    const repo = typeof target['repo'] === 'string' ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F)(target['repo']) : null;
-    const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
-    return { provider, owner, repo };
-}
-/** The usable statements, indexed; the calls' coverage is asked one by one. */
-class Coverage {
-    pendingSeconds;
-    now;
-    groups = new Map();
-    /** The usable statements, each once (an export committed twice counts once). */
-    usable;
-    constructor(statements, pendingSeconds, 
-    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
-    now) {
-        this.pendingSeconds = pendingSeconds;
-        this.now = now;
-        const seen = new Set();
-        const usable = [];
-        for (const s of statements) {
-            if (s.trust.kind === 'untrusted')
-                continue;
-            const key = identity(s.statement);
-            if (seen.has(key))
-                continue;
-            seen.add(key);
-            usable.push(s);
-        }
-        this.usable = usable;
-        const byKey = new Map();
-        for (const s of usable) {
-            const st = s.statement;
-            if (st.actors.length === 0)
-                continue;
-            const repos = st.repos === null ? null : new Set(st.repos.map(_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F));
-            const owner = st.owner === null ? null : (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F)(st.owner);
-            const scope = repos ? `r:${[...repos].sort(_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2).join(',')}` : owner !== null ? `o:${owner}` : 'all';
-            for (const action of st.actions) {
-                const key = `${st.provider}\u0000${action}\u0000${scope}`;
-                let group = byKey.get(key);
-                if (!group) {
-                    group = { provider: st.provider, action, repos, owner, statements: [], latestAt: [] };
-                    byKey.set(key, group);
-                    const list = this.groups.get(action) ?? [];
-                    list.push(group);
-                    this.groups.set(action, list);
-                }
-                group.statements.push(s);
-            }
-        }
-        for (const group of byKey.values()) {
-            group.statements.sort((a, b) => (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(a.statement.since, b.statement.since) || (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2)(a.loc.file, b.loc.file));
-            let best = 0;
-            group.latestAt = group.statements.map((s, i) => {
-                if ((0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(s.statement.until, (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(group.statements, best).statement.until) > 0)
-                    best = i;
-                return best;
-            });
-        }
-    }
-    /** The groups whose scope holds this call. */
-    groupsOf(call) {
-        const p = call.input.projection;
-        const where = whereOf(call);
-        if (p.kind !== 'subject' || !where)
-            return [];
-        const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
-        return list.filter((g) => {
-            if (where.provider !== null && where.provider !== g.provider)
-                return false;
-            if (g.repos !== null)
-                return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
-            if (g.owner !== null)
-                return where.owner === g.owner;
-            return true;
-        });
-    }
-    /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
-    of(call, time) {
-        if (time === null || !call.claim.asserted || call.input.denied)
-            return { kind: 'none' };
-        if (this.now !== null && (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
-            return { kind: 'future' };
-        const groups = this.groupsOf(call);
-        let latest = null;
-        for (const g of groups) {
-            // The last statement that starts at or before the call; the one ending last among those up to it.
-            let lo = 0;
-            let hi = g.statements.length - 1;
-            let at = -1;
-            while (lo <= hi) {
-                const mid = (lo + hi) >> 1;
-                if ((0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)((0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.statements, mid).statement.since, time) <= 0) {
-                    at = mid;
-                    lo = mid + 1;
-                }
-                else
-                    hi = mid - 1;
-            }
-            if (at >= 0) {
-                const best = (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.statements, (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.latestAt, at));
-                if ((0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(time, best.statement.until) < 0)
-                    return { kind: 'covered', statement: best };
-            }
-            const last = (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.statements, (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.latestAt, g.statements.length - 1));
-            if (!latest || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(last.statement.until, latest.statement.until) > 0)
-                latest = last;
-        }
-        const newest = latest === null || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(time, latest.statement.until) >= 0;
-        const until = plus(time, this.pendingSeconds);
-        if (newest && this.now !== null && (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(this.now, until) < 0)
-            return { kind: 'pending', latest, until };
-        return { kind: 'uncovered', scoped: groups.length > 0 };
-    }
-    /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
-    gaps() {
-        const out = new Map();
-        for (const list of this.groups.values())
-            for (const g of list) {
-                let end = null;
-                for (const s of g.statements) {
-                    if (end !== null && (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(s.statement.since, end) > 0) {
-                        const scope = scopeText(s.statement);
-                        const key = `${g.provider}\u0000${scope}\u0000${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(end)}\u0000${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.statement.since)}`;
-                        const gap = out.get(key);
-                        if (gap)
-                            gap.actions.push(g.action);
-                        else
-                            out.set(key, { provider: g.provider, scope, actions: [g.action], from: end, to: s.statement.since });
-                    }
-                    if (end === null || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(s.statement.until, end) > 0)
-                        end = s.statement.until;
-                }
-            }
-        return [...out.values()]
-            .map((g) => ({ ...g, actions: [...new Set(g.actions)].sort(_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2) }))
-            .sort((a, b) => (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2)(a.provider, b.provider) || (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2)(a.scope, b.scope) || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(a.from, b.from));
-    }
-}
-/** Whether two statements say the same (an export committed twice). */
-const sameExport = (a, b) => identity(a) === identity(b);
-/** What makes two statements the same export (an export committed twice counts once). */
-function identity(s) {
-    const canonical = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)({
-        provider: s.provider,
-        export: s.export,
-        actors: s.actors,
-        repos: s.repos,
-        owner: s.owner,
-        actions: s.actions,
-        since: (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.since),
-        until: (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.until),
-        entries_read: s.entries_read,
-        records: s.records,
-    });
-    return canonical.ok ? canonical.text : '';
-}
-
-
-/***/ }),
-
 /***/ 4637:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -37397,42 +37396,13 @@ const hasOwn = (o, k) => Object.hasOwn(o, k);
 
 /***/ }),
 
-/***/ 402:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   A: () => (/* binding */ item),
-/* harmony export */   s: () => (/* binding */ stored)
-/* harmony export */ });
-/**
- * Reading what a module made itself: an element at an index it computed from the list, a value
- * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
- * (and never a type cast that would hide it).
- */
-/** The element at `index` of `list`, which the caller knows is there. */
-function item(list, index) {
-    const value = list[index];
-    if (value === undefined || value === null)
-        throw new RangeError(`no element at ${index} of ${list.length}`);
-    return value;
-}
-/** The value under `key` of `map`, which the caller stored. */
-function stored(map, key) {
-    const value = map.get(key);
-    if (value === undefined || value === null)
-        throw new RangeError('no value stored under that key');
-    return value;
-}
-
-
-/***/ }),
-
 /***/ 4146:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   S: () => (/* binding */ SURFACE_SCHEMA),
-/* harmony export */   e: () => (/* binding */ RECORD_SCHEMA)
+/* harmony export */   Bh: () => (/* binding */ COVERAGE_SCHEMA),
+/* harmony export */   SB: () => (/* binding */ SURFACE_SCHEMA),
+/* harmony export */   ep: () => (/* binding */ RECORD_SCHEMA)
 /* harmony export */ });
 /**
  * The vocabulary of the gate, shared by readers, core and reporters.
@@ -37441,6 +37411,8 @@ function stored(map, key) {
 /** The artifact kinds this gate reads: the one place their names are written. */
 const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+/** What an audit export covered (docs/coverage.md). */
+const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
 
 
 /***/ }),
@@ -38623,8 +38595,6 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var core_findings = __nccwpck_require__(4637);
-// EXTERNAL MODULE: ./src/core/coverage.ts
-var coverage = __nccwpck_require__(7989);
 // EXTERNAL MODULE: ./src/core/json.ts
 var core_json = __nccwpck_require__(6153);
 // EXTERNAL MODULE: ./src/core/model.ts
@@ -38644,11 +38614,10 @@ var core_time = __nccwpck_require__(2334);
 
 
 
-
 const KNOWN = [
-    [model/* SURFACE_SCHEMA */.S, 'surface'],
-    [model/* RECORD_SCHEMA */.e, 'record'],
-    [coverage/* COVERAGE_SCHEMA */.Bh, 'coverage'],
+    [model/* SURFACE_SCHEMA */.SB, 'surface'],
+    [model/* RECORD_SCHEMA */.ep, 'record'],
+    [model/* COVERAGE_SCHEMA */.Bh, 'coverage'],
 ];
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name) {
@@ -38756,8 +38725,8 @@ function checkStatement(value) {
     for (const k of MEMBERS)
         if (!(0,core_json/* hasOwn */.$)(value, k))
             return bad(`${k} is missing`);
-    if (value['schema'] !== coverage/* COVERAGE_SCHEMA */.Bh)
-        return bad(`schema must be ${coverage/* COVERAGE_SCHEMA */.Bh}`);
+    if (value['schema'] !== model/* COVERAGE_SCHEMA */.Bh)
+        return bad(`schema must be ${model/* COVERAGE_SCHEMA */.Bh}`);
     const provider = value['provider'];
     const kind = value['export'];
     if (typeof provider !== 'string' || provider === '')
@@ -39211,17 +39180,17 @@ class RunDecisions {
  * @returns false when the surface itself is unusable (then nothing was appended)
  */
 function readSurface(payload, via, locate, run, fail, time = null) {
-    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== model/* SURFACE_SCHEMA */.S) {
+    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== model/* SURFACE_SCHEMA */.SB) {
         const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,core_text/* quote */.hD)(payload['schema'], 120) : payload['schema']);
         const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
         fail(locate(null), version
-            ? `event data has schema ${found}: unsupported version (this gate reads ${model/* SURFACE_SCHEMA */.S})`
-            : `event data has schema ${found}, expected ${model/* SURFACE_SCHEMA */.S}`);
+            ? `event data has schema ${found}: unsupported version (this gate reads ${model/* SURFACE_SCHEMA */.SB})`
+            : `event data has schema ${found}, expected ${model/* SURFACE_SCHEMA */.SB}`);
         return false;
     }
     const list = payload['observed_tool_decisions'];
     if (!Array.isArray(list)) {
-        fail(locate(null), via === 'event' ? `${model/* SURFACE_SCHEMA */.S} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+        fail(locate(null), via === 'event' ? `${model/* SURFACE_SCHEMA */.SB} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
         return false;
     }
     if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))
@@ -39246,7 +39215,6 @@ function readSurface(payload, via, locate, run, fail, time = null) {
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
-
 
 
 
@@ -39375,7 +39343,7 @@ function readRecord(kind, loc, fr, out, options) {
     // The shape check above makes every member below what AuditRecord says it is.
     const parsed = kind.payload;
     const record = {
-        schema: model/* RECORD_SCHEMA */.e,
+        schema: model/* RECORD_SCHEMA */.ep,
         provider: parsed['provider'],
         record_id: parsed['record_id'],
         subject: parsed['subject'],
@@ -39450,7 +39418,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         else if (kind.kind === 'record')
             fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
         else if (kind.kind === 'coverage')
-            fr.skip(loc, `${coverage/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
+            fr.skip(loc, `${model/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
         else if (format === 'json' && kind.via === 'event')
             fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
@@ -39674,7 +39642,7 @@ function readEvents(bytes, manifest, file, limits) {
         }
         else {
             const name = kind.kind === 'record'
-                ? `${model/* RECORD_SCHEMA */.e} (an audit record among the runs)`
+                ? `${model/* RECORD_SCHEMA */.ep} (an audit record among the runs)`
                 : kind.kind === 'other'
                     ? kind.name
                     : 'a server tracing line';
@@ -40165,7 +40133,7 @@ async function archive_readBundle(source, file, limits = read_limits/* DEFAULT_B
     if (skipped.size > 0)
         findings.push(skippedFinding({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
-        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${model/* SURFACE_SCHEMA */.S} events, so it contributes no calls`));
+        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${model/* SURFACE_SCHEMA */.SB} events, so it contributes no calls`));
     return { run: { artifact: file, decisions }, entries: [], findings, bundle: archive.facts };
 }
 

@@ -1,9 +1,8 @@
 /** Evidence for the pure core, built in memory (no files): runs of decisions and audit records, located. */
 
-import type { StatementInput } from '../../src/core/coverage.js';
 import { prepareDecision } from '../../src/core/decision.js';
 import type { JsonObject } from '../../src/core/json.js';
-import type { AuditRecord, Evidence, RecordInput, RunInput } from '../../src/core/model.js';
+import type { AuditRecord, Evidence, RecordInput, RunInput, StatementInput } from '../../src/core/model.js';
 import { type Policy, parsePolicy } from '../../src/core/policy.js';
 import type { AuditEntryRead, RecordRead } from '../../src/read/record-read.js';
 

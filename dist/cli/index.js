@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7810);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(194);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7810:
+/***/ 194:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4091,7 +4091,7 @@ function makeRecord(m, source) {
     if (!bound.ok)
         throw new Error(`subject cannot be canonicalized: ${bound.reason}`); // subjects here are strings and nulls only
     return {
-        schema: model/* RECORD_SCHEMA */.e,
+        schema: model/* RECORD_SCHEMA */.ep,
         provider: m.provider,
         record_id: m.recordId,
         subject: m.subject,
@@ -4778,10 +4778,219 @@ const isEligible = (call) => call.eligibility.ok;
 /** A call that can never be verified (its eligibility says why). */
 const isIneligible = (call) => !call.eligibility.ok;
 
-// EXTERNAL MODULE: ./src/core/coverage.ts
-var core_coverage = __nccwpck_require__(7989);
-// EXTERNAL MODULE: ./src/core/lists.ts
-var lists = __nccwpck_require__(402);
+;// CONCATENATED MODULE: ./src/core/lists.ts
+/**
+ * Reading what a module made itself: an element at an index it computed from the list, a value
+ * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
+ * (and never a type cast that would hide it).
+ */
+/** The element at `index` of `list`, which the caller knows is there. */
+function item(list, index) {
+    const value = list[index];
+    if (value === undefined || value === null)
+        throw new RangeError(`no element at ${index} of ${list.length}`);
+    return value;
+}
+/** The value under `key` of `map`, which the caller stored. */
+function stored(map, key) {
+    const value = map.get(key);
+    if (value === undefined || value === null)
+        throw new RangeError('no value stored under that key');
+    return value;
+}
+
+;// CONCATENATED MODULE: ./src/core/coverage.ts
+/**
+ * Export coverage (docs/coverage.md, semantics §13): what an audit export covered (provider, export
+ * kind, actors, scope, actions, the window [since, until)), and what that says about each call. A
+ * call with a time, in scope of a usable statement whose window holds it, is **covered**: with no
+ * record binding it, the provider logged no such side effect (`effect_not_logged`). A call newer
+ * than every statement of its scope and younger than the policy's `pending` is **pending**: its
+ * export is not due yet and its requirement waits. Everything else is judged as before. Decided
+ * here, per call, through one index per action and scope (a binary search per call, however many
+ * nights of statements).
+ */
+
+
+
+
+/** A decision this long after the verification time or more is from the future (clocks differ by less). */
+const FUTURE_GRACE_SECONDS = 300;
+/** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
+function scopeText(s) {
+    if (s.repos !== null)
+        return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
+    if (s.owner !== null)
+        return `organisation ${s.owner}`;
+    return `every ${s.provider} entry`;
+}
+/** The window in words, `[since, until)`. */
+const windowText = (s) => `[${(0,core_time/* rfc3339 */.ag)(s.since)}, ${(0,core_time/* rfc3339 */.ag)(s.until)})`;
+const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
+/** A call's owner and repository, and its provider, as a scope compares them. */
+function whereOf(call) {
+    const p = call.input.projection;
+    if (p.kind !== 'subject')
+        return null;
+    const target = p.subject.target;
+    const owner = typeof target['owner'] === 'string' ? (0,core_text/* asciiLower */.F)(target['owner']) : null;
+    const repo = typeof target['repo'] === 'string' ? (0,core_text/* asciiLower */.F)(target['repo']) : null;
+    const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
+    return { provider, owner, repo };
+}
+/** The usable statements, indexed; the calls' coverage is asked one by one. */
+class Coverage {
+    pendingSeconds;
+    now;
+    groups = new Map();
+    /** The usable statements, each once (an export committed twice counts once). */
+    usable;
+    constructor(statements, pendingSeconds, 
+    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
+    now) {
+        this.pendingSeconds = pendingSeconds;
+        this.now = now;
+        const seen = new Set();
+        const usable = [];
+        for (const s of statements) {
+            if (s.trust.kind === 'untrusted')
+                continue;
+            const key = identity(s.statement);
+            if (seen.has(key))
+                continue;
+            seen.add(key);
+            usable.push(s);
+        }
+        this.usable = usable;
+        const byKey = new Map();
+        for (const s of usable) {
+            const st = s.statement;
+            if (st.actors.length === 0)
+                continue;
+            const repos = st.repos === null ? null : new Set(st.repos.map(core_text/* asciiLower */.F));
+            const owner = st.owner === null ? null : (0,core_text/* asciiLower */.F)(st.owner);
+            const scope = repos ? `r:${[...repos].sort(core_text/* cmp */.r2).join(',')}` : owner !== null ? `o:${owner}` : 'all';
+            for (const action of st.actions) {
+                const key = `${st.provider}\u0000${action}\u0000${scope}`;
+                let group = byKey.get(key);
+                if (!group) {
+                    group = { provider: st.provider, action, repos, owner, statements: [], latestAt: [] };
+                    byKey.set(key, group);
+                    const list = this.groups.get(action) ?? [];
+                    list.push(group);
+                    this.groups.set(action, list);
+                }
+                group.statements.push(s);
+            }
+        }
+        for (const group of byKey.values()) {
+            group.statements.sort((a, b) => (0,core_time/* compareInstants */.QI)(a.statement.since, b.statement.since) || (0,core_text/* cmp */.r2)(a.loc.file, b.loc.file));
+            let best = 0;
+            group.latestAt = group.statements.map((s, i) => {
+                if ((0,core_time/* compareInstants */.QI)(s.statement.until, item(group.statements, best).statement.until) > 0)
+                    best = i;
+                return best;
+            });
+        }
+    }
+    /** The groups whose scope holds this call. */
+    groupsOf(call) {
+        const p = call.input.projection;
+        const where = whereOf(call);
+        if (p.kind !== 'subject' || !where)
+            return [];
+        const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
+        return list.filter((g) => {
+            if (where.provider !== null && where.provider !== g.provider)
+                return false;
+            if (g.repos !== null)
+                return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
+            if (g.owner !== null)
+                return where.owner === g.owner;
+            return true;
+        });
+    }
+    /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
+    of(call, time) {
+        if (time === null || !call.claim.asserted || call.input.denied)
+            return { kind: 'none' };
+        if (this.now !== null && (0,core_time/* compareInstants */.QI)(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
+            return { kind: 'future' };
+        const groups = this.groupsOf(call);
+        let latest = null;
+        for (const g of groups) {
+            // The last statement that starts at or before the call; the one ending last among those up to it.
+            let lo = 0;
+            let hi = g.statements.length - 1;
+            let at = -1;
+            while (lo <= hi) {
+                const mid = (lo + hi) >> 1;
+                if ((0,core_time/* compareInstants */.QI)(item(g.statements, mid).statement.since, time) <= 0) {
+                    at = mid;
+                    lo = mid + 1;
+                }
+                else
+                    hi = mid - 1;
+            }
+            if (at >= 0) {
+                const best = item(g.statements, item(g.latestAt, at));
+                if ((0,core_time/* compareInstants */.QI)(time, best.statement.until) < 0)
+                    return { kind: 'covered', statement: best };
+            }
+            const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
+            if (!latest || (0,core_time/* compareInstants */.QI)(last.statement.until, latest.statement.until) > 0)
+                latest = last;
+        }
+        const newest = latest === null || (0,core_time/* compareInstants */.QI)(time, latest.statement.until) >= 0;
+        const until = plus(time, this.pendingSeconds);
+        if (newest && this.now !== null && (0,core_time/* compareInstants */.QI)(this.now, until) < 0)
+            return { kind: 'pending', latest, until };
+        return { kind: 'uncovered', scoped: groups.length > 0 };
+    }
+    /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
+    gaps() {
+        const out = new Map();
+        for (const list of this.groups.values())
+            for (const g of list) {
+                let end = null;
+                for (const s of g.statements) {
+                    if (end !== null && (0,core_time/* compareInstants */.QI)(s.statement.since, end) > 0) {
+                        const scope = scopeText(s.statement);
+                        const key = `${g.provider}\u0000${scope}\u0000${(0,core_time/* rfc3339 */.ag)(end)}\u0000${(0,core_time/* rfc3339 */.ag)(s.statement.since)}`;
+                        const gap = out.get(key);
+                        if (gap)
+                            gap.actions.push(g.action);
+                        else
+                            out.set(key, { provider: g.provider, scope, actions: [g.action], from: end, to: s.statement.since });
+                    }
+                    if (end === null || (0,core_time/* compareInstants */.QI)(s.statement.until, end) > 0)
+                        end = s.statement.until;
+                }
+            }
+        return [...out.values()]
+            .map((g) => ({ ...g, actions: [...new Set(g.actions)].sort(core_text/* cmp */.r2) }))
+            .sort((a, b) => (0,core_text/* cmp */.r2)(a.provider, b.provider) || (0,core_text/* cmp */.r2)(a.scope, b.scope) || (0,core_time/* compareInstants */.QI)(a.from, b.from));
+    }
+}
+/** Whether two statements say the same (an export committed twice). */
+const sameExport = (a, b) => identity(a) === identity(b);
+/** What makes two statements the same export (an export committed twice counts once). */
+function identity(s) {
+    const canonical = (0,binding/* jcs */.vI)({
+        provider: s.provider,
+        export: s.export,
+        actors: s.actors,
+        repos: s.repos,
+        owner: s.owner,
+        actions: s.actions,
+        since: (0,core_time/* rfc3339 */.ag)(s.since),
+        until: (0,core_time/* rfc3339 */.ag)(s.until),
+        entries_read: s.entries_read,
+        records: s.records,
+    });
+    return canonical.ok ? canonical.text : '';
+}
+
 ;// CONCATENATED MODULE: ./src/core/records.ts
 /**
  * Audit records before allocation (§3, §8), checked in this order: binding consistency, signer
@@ -4820,7 +5029,7 @@ function checkRecords(records) {
     const firstOf = new Map();
     const conflicted = new Map();
     // Each usable record's identity, made once (both passes read it); null for the others.
-    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity((0,lists/* item */.A)(records, index)) : null));
+    const ids = checks.map((check, index) => (check.outcome === 'usable' ? identity(item(records, index)) : null));
     checks.forEach((check, index) => {
         const id = ids[index];
         if (check.outcome !== 'usable' || id == null)
@@ -4832,19 +5041,19 @@ function checkRecords(records) {
             conflicted.set(id, index);
     });
     return records.map((input, index) => {
-        const check = (0,lists/* item */.A)(checks, index);
+        const check = item(checks, index);
         if (check.outcome !== 'usable')
             return { input, check };
-        const id = (0,lists/* item */.A)(ids, index);
-        const first = (0,lists/* stored */.s)(firstOf, id);
+        const id = item(ids, index);
+        const first = stored(firstOf, id);
         const clash = conflicted.get(id);
         if (clash !== undefined) {
             // Name the other meaning: for the first record the first that differs, for the others the first.
-            const other = (0,lists/* item */.A)(records, first.recomputed === check.recomputed ? clash : first.index);
+            const other = item(records, first.recomputed === check.recomputed ? clash : first.index);
             return { input, check: { outcome: 'duplicate', recomputed: check.recomputed, other } };
         }
         if (first.index !== index)
-            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: (0,lists/* item */.A)(records, first.index) } };
+            return { input, check: { outcome: 'imported_twice', recomputed: check.recomputed, first: item(records, first.index) } };
         return usable(input, check);
     });
 }
@@ -5038,17 +5247,17 @@ class GroupIndex {
             this.ids(q, true);
         // A cheap fingerprint of each string a query holds: most call values are told apart by it
         // without hashing the whole string (call values are mostly hashes, each distinct).
-        const prints = fields.map((_, f) => new Set([...(0,lists/* item */.A)(this.strings, f).keys()].map(fingerprint)));
+        const prints = fields.map((_, f) => new Set([...item(this.strings, f).keys()].map(fingerprint)));
         const k = fields.length;
         this.memberIds = new Int32Array(members.length * k);
         members.forEach((call, order) => {
             const target = targetOf(call);
             for (let f = 0; f < k; f++) {
-                const name = (0,lists/* item */.A)(fields, f);
+                const name = item(fields, f);
                 let id = 0; // absent
                 if ((0,json/* hasOwn */.$)(target, name)) {
                     const value = target[name];
-                    id = typeof value === 'string' && !(0,lists/* item */.A)(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
+                    id = typeof value === 'string' && !item(prints, f).has(fingerprint(value)) ? UNASKED : (this.valueId(f, value, false) ?? UNASKED);
                 }
                 this.memberIds[order * k + f] = id;
             }
@@ -5079,8 +5288,8 @@ class GroupIndex {
     /** The id of a value of field `i` (present), or undefined when it was never interned. */
     valueId(i, value, intern) {
         const { isString, key } = valueKey(value);
-        const strings = (0,lists/* item */.A)(this.strings, i);
-        const others = (0,lists/* item */.A)(this.others, i);
+        const strings = item(this.strings, i);
+        const others = item(this.others, i);
         const map = isString ? strings : others;
         let id = map.get(key);
         if (id === undefined && intern)
@@ -5669,7 +5878,7 @@ function targetWords(call) {
 function exportWords(s) {
     const st = s.statement;
     const actors = st.actors.map((a) => (0,core_text/* quote */.hD)(a, 60)).join(', ');
-    return `the ${(0,core_text/* quote */.hD)(st.export, 40)} export for ${actors} (${(0,core_coverage/* scopeText */.Cm)(st)}), ${(0,core_coverage/* windowText */.Kn)(st)}`;
+    return `the ${(0,core_text/* quote */.hD)(st.export, 40)} export for ${actors} (${scopeText(st)}), ${windowText(st)}`;
 }
 /** effect_not_logged (docs/coverage.md §3): an export covered the call and holds no entry for it. */
 function effectNotLoggedText(call, s) {
@@ -5744,7 +5953,7 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
     const out = [];
     const where = callTitle(call);
     if (coverage.kind === 'future')
-        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? (0,core_time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,core_time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${core_coverage/* FUTURE_GRACE_SECONDS */.vS / 60} minutes): a decision from the future`));
+        out.push((0,core_findings/* finding */.gk)('invalid_artifact', input.loc, `${where} was decided at ${input.time ? (0,core_time/* rfc3339 */.ag)(input.time) : '?'}, after the verification time ${options.now ? (0,core_time/* rfc3339 */.ag)(options.now) : '?'} (by more than ${FUTURE_GRACE_SECONDS / 60} minutes): a decision from the future`));
     if (level === null)
         return out;
     // One fact, one finding: a call claiming verified that an export covered without a record is verified_not_reproduced, with that reason.
@@ -6048,7 +6257,7 @@ function statementReports(statements, coverage) {
     const sorted = [...statements].sort((a, b) => (0,core_findings/* byLocation */.HC)(a.loc, b.loc));
     return sorted.map((s) => {
         const st = s.statement;
-        const first = usable.has(s) || s.trust.kind === 'untrusted' ? null : coverage.usable.find((u) => (0,core_coverage/* sameExport */.rJ)(u.statement, st));
+        const first = usable.has(s) || s.trust.kind === 'untrusted' ? null : coverage.usable.find((u) => sameExport(u.statement, st));
         return {
             file: s.loc.file,
             line: s.loc.line,
@@ -6083,20 +6292,20 @@ function verify(evidence, options) {
     const climbed = climb(perRun, records);
     const now = options.now ?? EPOCH;
     const requirements = new Requirements(policy, now, runs);
-    const coverage = new core_coverage/* Coverage */.xN(evidence.statements ?? [], policy.pendingSeconds, options.now ?? null);
+    const coverage = new Coverage(evidence.statements ?? [], policy.pendingSeconds, options.now ?? null);
     const NONE = [];
     const runReports = [];
     const callReports = [];
     for (const [i, own] of perRun.entries()) {
         const mine = own.map((call) => {
-            const outcome = (0,lists/* item */.A)(climbed.outcomes, call.order);
+            const outcome = item(climbed.outcomes, call.order);
             const requirement = requirements.of(call);
             const covered = coverageVerdict(coverage.of(call, call.input.time), outcome);
             // A pending call's requirement waits for its export (docs/coverage.md §3): it is not measured yet.
             const shortfall = covered.kind === 'pending' ? { kind: 'met' } : requirements.measure(call, requirement, outcome);
             return judgeCall(call, outcome, requirement, shortfall, options, read.get(call) ?? NONE, covered);
         });
-        const run = (0,lists/* item */.A)(runs, i);
+        const run = item(runs, i);
         const attestation = run.attestation;
         runReports.push({
             artifact: run.artifact,
@@ -6122,7 +6331,7 @@ function verify(evidence, options) {
     const statements = statementReports(evidence.statements ?? [], coverage);
     for (const s of evidence.statements ?? [])
         if (s.trust.kind === 'untrusted')
-            findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${(0,core_coverage/* windowText */.Kn)(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing`));
+            findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing`));
     // One audit entry exported twice is one record (§3.2): each copy becomes another place of the first.
     const copies = new Map();
     for (const v of climbed.records) {
@@ -6680,7 +6889,7 @@ function decisionOf(tuple, rel) {
     };
 }
 function recordOf(t, rel) {
-    const record = { schema: model/* RECORD_SCHEMA */.e, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
+    const record = { schema: model/* RECORD_SCHEMA */.ep, provider: t[4], record_id: t[5], subject: t[6], binding_digest: t[7] };
     return { loc: unloc(t, rel), record, signer: t[8], trust: t[9] };
 }
 /** What a reading thread sent for the file `rel` (as encodeRead wrote it). */
@@ -6759,7 +6968,7 @@ class WorkerReaders {
         this.start = start;
         this.results = tasks.map(pending);
         this.taken = new Uint8Array(tasks.length);
-        this.order = tasks.map((_, i) => i).sort((a, b) => (0,lists/* item */.A)(sizes, b) - (0,lists/* item */.A)(sizes, a) || a - b);
+        this.order = tasks.map((_, i) => i).sort((a, b) => item(sizes, b) - item(sizes, a) || a - b);
         this.last = this.order.length - 1;
         for (let k = 0; k < workers; k++)
             this.spawn();
@@ -6776,7 +6985,7 @@ class WorkerReaders {
             this.taken[i] = 1;
             return this.readHere(i);
         }
-        const wanted = (0,lists/* item */.A)(this.results, i);
+        const wanted = item(this.results, i);
         while (!wanted.settled) {
             // Given back by a worker that never started: read it here.
             if (this.taken[i] === 0) {
@@ -6785,7 +6994,7 @@ class WorkerReaders {
             }
             const j = this.takeSmallest();
             if (j !== undefined) {
-                (0,lists/* item */.A)(this.results, j).resolve(await this.readHere(j));
+                item(this.results, j).resolve(await this.readHere(j));
                 await new Promise((r) => setImmediate(r));
             }
             else
@@ -6797,12 +7006,12 @@ class WorkerReaders {
         return wanted.promise;
     }
     readHere(i) {
-        return evidence_readEvidence((0,lists/* item */.A)(this.tasks, i), this.setup);
+        return evidence_readEvidence(item(this.tasks, i), this.setup);
     }
     /** The smallest task nobody has taken (the far end of the workers' order). */
     takeSmallest() {
         while (this.last >= this.next) {
-            const id = (0,lists/* item */.A)(this.order, this.last--);
+            const id = item(this.order, this.last--);
             if (this.taken[id] === 0) {
                 this.taken[id] = 1;
                 return id;
@@ -6848,22 +7057,22 @@ class WorkerReaders {
         this.feed(worker);
     }
     feed(worker) {
-        const held = (0,lists/* stored */.s)(this.held, worker);
+        const held = stored(this.held, worker);
         while (held.length < DEPTH) {
             const id = this.take();
             if (id === undefined)
                 return;
-            const t = (0,lists/* item */.A)(this.tasks, id);
+            const t = item(this.tasks, id);
             held.push(id);
             worker.postMessage({ id, path: t.file.path, rel: t.file.rel, role: t.role });
         }
     }
     done(worker, m) {
-        const held = (0,lists/* stored */.s)(this.held, worker);
+        const held = stored(this.held, worker);
         held.splice(held.indexOf(m.id), 1);
         this.feed(worker);
-        const rel = (0,lists/* item */.A)(this.tasks, m.id).file.rel;
-        (0,lists/* item */.A)(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+        const rel = item(this.tasks, m.id).file.rel;
+        item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
     }
     /**
      * A worker ended. One that had started fails the file it was reading, and the ones queued behind
@@ -6871,7 +7080,7 @@ class WorkerReaders {
      * and no more workers are started.
      */
     exited(worker, why) {
-        const held = (0,lists/* stored */.s)(this.held, worker);
+        const held = stored(this.held, worker);
         this.held.delete(worker);
         if (this.closing)
             return;
@@ -6885,7 +7094,7 @@ class WorkerReaders {
         this.online.delete(worker);
         const [reading, ...rest] = held;
         if (reading !== undefined)
-            (0,lists/* item */.A)(this.results, reading).resolve(stopped((0,lists/* item */.A)(this.tasks, reading).file.rel, why));
+            item(this.results, reading).resolve(stopped(item(this.tasks, reading).file.rel, why));
         for (const id of rest)
             this.taken[id] = 0;
         this.retry.push(...rest);
@@ -9822,216 +10031,6 @@ const isPlainObject = (v) => (0,json/* isObject */.G)(v) && Object.getPrototypeO
 
 /***/ }),
 
-/***/ 7989:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bh: () => (/* binding */ COVERAGE_SCHEMA),
-/* harmony export */   Cm: () => (/* binding */ scopeText),
-/* harmony export */   Kn: () => (/* binding */ windowText),
-/* harmony export */   rJ: () => (/* binding */ sameExport),
-/* harmony export */   vS: () => (/* binding */ FUTURE_GRACE_SECONDS),
-/* harmony export */   xN: () => (/* binding */ Coverage)
-/* harmony export */ });
-/* harmony import */ var _binding_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _lists_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(402);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2020);
-/* harmony import */ var _time_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2334);
-/**
- * Export coverage (docs/coverage.md, semantics §13): what an audit export covered (provider, export
- * kind, actors, scope, actions, the window [since, until)), and what that says about each call. A
- * call with a time, in scope of a usable statement whose window holds it, is **covered**: with no
- * record binding it, the provider logged no such side effect (`effect_not_logged`). A call newer
- * than every statement of its scope and younger than the policy's `pending` is **pending**: its
- * export is not due yet and its requirement waits. Everything else is judged as before. Decided
- * here, per call, through one index per action and scope (a binary search per call, however many
- * nights of statements).
- */
-
-
-
-
-const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
-/** A decision this long after the verification time or more is from the future (clocks differ by less). */
-const FUTURE_GRACE_SECONDS = 300;
-/** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
-function scopeText(s) {
-    if (s.repos !== null)
-        return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
-    if (s.owner !== null)
-        return `organisation ${s.owner}`;
-    return `every ${s.provider} entry`;
-}
-/** The window in words, `[since, until)`. */
-const windowText = (s) => `[${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.since)}, ${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.until)})`;
-const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
-/** A call's owner and repository, and its provider, as a scope compares them. */
-function whereOf(call) {
-    const p = call.input.projection;
-    if (p.kind !== 'subject')
-        return null;
-    const target = p.subject.target;
-    const owner = typeof target['owner'] === 'string' ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F)(target['owner']) : null;
-    const repo = typeof target['repo'] === 'string' ? (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F)(target['repo']) : null;
-    const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
-    return { provider, owner, repo };
-}
-/** The usable statements, indexed; the calls' coverage is asked one by one. */
-class Coverage {
-    pendingSeconds;
-    now;
-    groups = new Map();
-    /** The usable statements, each once (an export committed twice counts once). */
-    usable;
-    constructor(statements, pendingSeconds, 
-    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
-    now) {
-        this.pendingSeconds = pendingSeconds;
-        this.now = now;
-        const seen = new Set();
-        const usable = [];
-        for (const s of statements) {
-            if (s.trust.kind === 'untrusted')
-                continue;
-            const key = identity(s.statement);
-            if (seen.has(key))
-                continue;
-            seen.add(key);
-            usable.push(s);
-        }
-        this.usable = usable;
-        const byKey = new Map();
-        for (const s of usable) {
-            const st = s.statement;
-            if (st.actors.length === 0)
-                continue;
-            const repos = st.repos === null ? null : new Set(st.repos.map(_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F));
-            const owner = st.owner === null ? null : (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .asciiLower */ .F)(st.owner);
-            const scope = repos ? `r:${[...repos].sort(_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2).join(',')}` : owner !== null ? `o:${owner}` : 'all';
-            for (const action of st.actions) {
-                const key = `${st.provider}\u0000${action}\u0000${scope}`;
-                let group = byKey.get(key);
-                if (!group) {
-                    group = { provider: st.provider, action, repos, owner, statements: [], latestAt: [] };
-                    byKey.set(key, group);
-                    const list = this.groups.get(action) ?? [];
-                    list.push(group);
-                    this.groups.set(action, list);
-                }
-                group.statements.push(s);
-            }
-        }
-        for (const group of byKey.values()) {
-            group.statements.sort((a, b) => (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(a.statement.since, b.statement.since) || (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2)(a.loc.file, b.loc.file));
-            let best = 0;
-            group.latestAt = group.statements.map((s, i) => {
-                if ((0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(s.statement.until, (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(group.statements, best).statement.until) > 0)
-                    best = i;
-                return best;
-            });
-        }
-    }
-    /** The groups whose scope holds this call. */
-    groupsOf(call) {
-        const p = call.input.projection;
-        const where = whereOf(call);
-        if (p.kind !== 'subject' || !where)
-            return [];
-        const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
-        return list.filter((g) => {
-            if (where.provider !== null && where.provider !== g.provider)
-                return false;
-            if (g.repos !== null)
-                return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
-            if (g.owner !== null)
-                return where.owner === g.owner;
-            return true;
-        });
-    }
-    /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
-    of(call, time) {
-        if (time === null || !call.claim.asserted || call.input.denied)
-            return { kind: 'none' };
-        if (this.now !== null && (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
-            return { kind: 'future' };
-        const groups = this.groupsOf(call);
-        let latest = null;
-        for (const g of groups) {
-            // The last statement that starts at or before the call; the one ending last among those up to it.
-            let lo = 0;
-            let hi = g.statements.length - 1;
-            let at = -1;
-            while (lo <= hi) {
-                const mid = (lo + hi) >> 1;
-                if ((0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)((0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.statements, mid).statement.since, time) <= 0) {
-                    at = mid;
-                    lo = mid + 1;
-                }
-                else
-                    hi = mid - 1;
-            }
-            if (at >= 0) {
-                const best = (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.statements, (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.latestAt, at));
-                if ((0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(time, best.statement.until) < 0)
-                    return { kind: 'covered', statement: best };
-            }
-            const last = (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.statements, (0,_lists_js__WEBPACK_IMPORTED_MODULE_3__/* .item */ .A)(g.latestAt, g.statements.length - 1));
-            if (!latest || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(last.statement.until, latest.statement.until) > 0)
-                latest = last;
-        }
-        const newest = latest === null || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(time, latest.statement.until) >= 0;
-        const until = plus(time, this.pendingSeconds);
-        if (newest && this.now !== null && (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(this.now, until) < 0)
-            return { kind: 'pending', latest, until };
-        return { kind: 'uncovered', scoped: groups.length > 0 };
-    }
-    /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
-    gaps() {
-        const out = new Map();
-        for (const list of this.groups.values())
-            for (const g of list) {
-                let end = null;
-                for (const s of g.statements) {
-                    if (end !== null && (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(s.statement.since, end) > 0) {
-                        const scope = scopeText(s.statement);
-                        const key = `${g.provider}\u0000${scope}\u0000${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(end)}\u0000${(0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.statement.since)}`;
-                        const gap = out.get(key);
-                        if (gap)
-                            gap.actions.push(g.action);
-                        else
-                            out.set(key, { provider: g.provider, scope, actions: [g.action], from: end, to: s.statement.since });
-                    }
-                    if (end === null || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(s.statement.until, end) > 0)
-                        end = s.statement.until;
-                }
-            }
-        return [...out.values()]
-            .map((g) => ({ ...g, actions: [...new Set(g.actions)].sort(_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2) }))
-            .sort((a, b) => (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2)(a.provider, b.provider) || (0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .cmp */ .r2)(a.scope, b.scope) || (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .compareInstants */ .QI)(a.from, b.from));
-    }
-}
-/** Whether two statements say the same (an export committed twice). */
-const sameExport = (a, b) => identity(a) === identity(b);
-/** What makes two statements the same export (an export committed twice counts once). */
-function identity(s) {
-    const canonical = (0,_binding_js__WEBPACK_IMPORTED_MODULE_0__/* .jcs */ .vI)({
-        provider: s.provider,
-        export: s.export,
-        actors: s.actors,
-        repos: s.repos,
-        owner: s.owner,
-        actions: s.actions,
-        since: (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.since),
-        until: (0,_time_js__WEBPACK_IMPORTED_MODULE_1__/* .rfc3339 */ .ag)(s.until),
-        entries_read: s.entries_read,
-        records: s.records,
-    });
-    return canonical.ok ? canonical.text : '';
-}
-
-
-/***/ }),
-
 /***/ 118:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -10410,42 +10409,13 @@ const hasOwn = (o, k) => Object.hasOwn(o, k);
 
 /***/ }),
 
-/***/ 402:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   A: () => (/* binding */ item),
-/* harmony export */   s: () => (/* binding */ stored)
-/* harmony export */ });
-/**
- * Reading what a module made itself: an element at an index it computed from the list, a value
- * under a key it stored. A miss is a bug, thrown where it happens, never an `undefined` carried on
- * (and never a type cast that would hide it).
- */
-/** The element at `index` of `list`, which the caller knows is there. */
-function item(list, index) {
-    const value = list[index];
-    if (value === undefined || value === null)
-        throw new RangeError(`no element at ${index} of ${list.length}`);
-    return value;
-}
-/** The value under `key` of `map`, which the caller stored. */
-function stored(map, key) {
-    const value = map.get(key);
-    if (value === undefined || value === null)
-        throw new RangeError('no value stored under that key');
-    return value;
-}
-
-
-/***/ }),
-
 /***/ 4146:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   S: () => (/* binding */ SURFACE_SCHEMA),
-/* harmony export */   e: () => (/* binding */ RECORD_SCHEMA)
+/* harmony export */   Bh: () => (/* binding */ COVERAGE_SCHEMA),
+/* harmony export */   SB: () => (/* binding */ SURFACE_SCHEMA),
+/* harmony export */   ep: () => (/* binding */ RECORD_SCHEMA)
 /* harmony export */ });
 /**
  * The vocabulary of the gate, shared by readers, core and reporters.
@@ -10454,6 +10424,8 @@ function stored(map, key) {
 /** The artifact kinds this gate reads: the one place their names are written. */
 const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+/** What an audit export covered (docs/coverage.md). */
+const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
 
 
 /***/ }),
@@ -10924,8 +10896,6 @@ __nccwpck_require__.d(__webpack_exports__, {
   m: () => (/* binding */ readRunFile)
 });
 
-// EXTERNAL MODULE: ./src/core/coverage.ts
-var coverage = __nccwpck_require__(7989);
 // EXTERNAL MODULE: ./src/core/findings.ts
 var findings = __nccwpck_require__(4637);
 // EXTERNAL MODULE: ./src/core/json.ts
@@ -10973,8 +10943,8 @@ function checkStatement(value) {
     for (const k of MEMBERS)
         if (!(0,core_json/* hasOwn */.$)(value, k))
             return bad(`${k} is missing`);
-    if (value['schema'] !== coverage/* COVERAGE_SCHEMA */.Bh)
-        return bad(`schema must be ${coverage/* COVERAGE_SCHEMA */.Bh}`);
+    if (value['schema'] !== model/* COVERAGE_SCHEMA */.Bh)
+        return bad(`schema must be ${model/* COVERAGE_SCHEMA */.Bh}`);
     const provider = value['provider'];
     const kind = value['export'];
     if (typeof provider !== 'string' || provider === '')
@@ -11234,7 +11204,6 @@ var read_surface = __nccwpck_require__(2835);
 
 
 
-
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[1]) };
 const ROOT_KEY = (0,scanner/* pathKey */.Pn)([]);
@@ -11348,7 +11317,7 @@ function readRecord(kind, loc, fr, out, options) {
     // The shape check above makes every member below what AuditRecord says it is.
     const parsed = kind.payload;
     const record = {
-        schema: model/* RECORD_SCHEMA */.e,
+        schema: model/* RECORD_SCHEMA */.ep,
         provider: parsed['provider'],
         record_id: parsed['record_id'],
         subject: parsed['subject'],
@@ -11423,7 +11392,7 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         else if (kind.kind === 'record')
             fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
         else if (kind.kind === 'coverage')
-            fr.skip(loc, `${coverage/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
+            fr.skip(loc, `${model/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
         else if (format === 'json' && kind.via === 'event')
             fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
@@ -11675,7 +11644,7 @@ function readEvents(bytes, manifest, file, limits) {
         }
         else {
             const name = kind.kind === 'record'
-                ? `${model/* RECORD_SCHEMA */.e} (an audit record among the runs)`
+                ? `${model/* RECORD_SCHEMA */.ep} (an audit record among the runs)`
                 : kind.kind === 'other'
                     ? kind.name
                     : 'a server tracing line';
@@ -12166,7 +12135,7 @@ async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LI
     if (skipped.size > 0)
         findings.push((0,file_read/* skippedFinding */.E)({ ...at, member: 'events.ndjson' }, skipped));
     if (decisions.length === 0)
-        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${model/* SURFACE_SCHEMA */.S} events, so it contributes no calls`));
+        findings.push((0,core_findings/* finding */.gk)('no_decisions', at, `evidence bundle verified; it holds no ${model/* SURFACE_SCHEMA */.SB} events, so it contributes no calls`));
     return { run: { artifact: file, decisions }, entries: [], findings, bundle: archive.facts };
 }
 
@@ -12179,10 +12148,9 @@ async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LI
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   L: () => (/* binding */ classify)
 /* harmony export */ });
-/* harmony import */ var _core_coverage_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7989);
-/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6153);
-/* harmony import */ var _core_model_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4146);
-/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2020);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6153);
+/* harmony import */ var _core_model_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4146);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2020);
 /**
  * What a JSON object is (§1), for every reader (plain files, NDJSON logs, bundle events), so they can
  * never disagree. Export folders and run logs legitimately hold other Assay artifacts, which are
@@ -12193,11 +12161,10 @@ async function readBundle(source, file, limits = read_limits/* DEFAULT_BUNDLE_LI
 
 
 
-
 const KNOWN = [
-    [_core_model_js__WEBPACK_IMPORTED_MODULE_1__/* .SURFACE_SCHEMA */ .S, 'surface'],
-    [_core_model_js__WEBPACK_IMPORTED_MODULE_1__/* .RECORD_SCHEMA */ .e, 'record'],
-    [_core_coverage_js__WEBPACK_IMPORTED_MODULE_0__/* .COVERAGE_SCHEMA */ .Bh, 'coverage'],
+    [_core_model_js__WEBPACK_IMPORTED_MODULE_0__/* .SURFACE_SCHEMA */ .SB, 'surface'],
+    [_core_model_js__WEBPACK_IMPORTED_MODULE_0__/* .RECORD_SCHEMA */ .ep, 'record'],
+    [_core_model_js__WEBPACK_IMPORTED_MODULE_0__/* .COVERAGE_SCHEMA */ .Bh, 'coverage'],
 ];
 /** The family of a kind we read that `name` is exact or a near miss of, if any. */
 function familyOf(name) {
@@ -12210,25 +12177,25 @@ function familyOf(name) {
 function byName(name, payload, via) {
     const k = familyOf(name);
     if (!k)
-        return { kind: 'other', name: (0,_core_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(name, 120) };
+        return { kind: 'other', name: (0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(name, 120) };
     const [known, kind] = k;
     if (name !== known) {
         const version = /\.v\d+$/.test(name) ? 'unsupported version' : 'not exactly the kind';
         return {
             kind: 'error',
-            reason: `${version} ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
+            reason: `${version} ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(name, 120))} (this gate reads ${known}; a near miss is never skipped)`,
             named: true,
         };
     }
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(payload))
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(payload))
         return { kind: 'error', reason: `the ${via === 'event' ? 'event data' : 'object'} of ${known} is not an object`, named: true };
     return { kind, payload, via };
 }
 /** A tracing line: a string `timestamp`, a string `level`, an object `fields` and a string `target`. */
-const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(v['fields']) && typeof v['target'] === 'string';
+const isTracing = (v) => typeof v['timestamp'] === 'string' && typeof v['level'] === 'string' && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(v['fields']) && typeof v['target'] === 'string';
 /** An object with a string `schema` is named by it; an evidence event (a string `type` and `data`) by its type. */
 function classify(value) {
-    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .isObject */ .G)(value)) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .isObject */ .G)(value)) {
         return {
             kind: 'error',
             reason: `expected a JSON object with a "schema" string, found ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
@@ -12247,7 +12214,7 @@ function classify(value) {
             named: true,
         };
     }
-    const event = typeof type === 'string' && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_3__/* .hasOwn */ .$)(value, 'data');
+    const event = typeof type === 'string' && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_2__/* .hasOwn */ .$)(value, 'data');
     if (schema !== undefined && typeof schema !== 'string')
         return { kind: 'error', reason: '"schema" is not a string', named: true };
     if (typeof schema === 'string' && event) {
@@ -12255,11 +12222,11 @@ function classify(value) {
         if (familyOf(schema) || familyOf(type)) {
             return {
                 kind: 'error',
-                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(type, 120))} with a top-level schema ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(schema, 120))}`,
+                reason: `ambiguous: an evidence event of type ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(type, 120))} with a top-level schema ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(schema, 120))}`,
                 named: true,
             };
         }
-        return { kind: 'other', name: (0,_core_text_js__WEBPACK_IMPORTED_MODULE_2__/* .quote */ .hD)(type, 120) };
+        return { kind: 'other', name: (0,_core_text_js__WEBPACK_IMPORTED_MODULE_1__/* .quote */ .hD)(type, 120) };
     }
     if (typeof schema === 'string')
         return byName(schema, value, 'schema');
@@ -14268,17 +14235,17 @@ class RunDecisions {
  * @returns false when the surface itself is unusable (then nothing was appended)
  */
 function readSurface(payload, via, locate, run, fail, time = null) {
-    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== _core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .S) {
+    if (via === 'event' && payload['schema'] !== undefined && payload['schema'] !== _core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .SB) {
         const found = JSON.stringify(typeof payload['schema'] === 'string' ? (0,_core_text_js__WEBPACK_IMPORTED_MODULE_3__/* .quote */ .hD)(payload['schema'], 120) : payload['schema']);
         const version = typeof payload['schema'] === 'string' && payload['schema'].trim().toLowerCase().startsWith('assay.tool_decision_surface');
         fail(locate(null), version
-            ? `event data has schema ${found}: unsupported version (this gate reads ${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .S})`
-            : `event data has schema ${found}, expected ${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .S}`);
+            ? `event data has schema ${found}: unsupported version (this gate reads ${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .SB})`
+            : `event data has schema ${found}, expected ${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .SB}`);
         return false;
     }
     const list = payload['observed_tool_decisions'];
     if (!Array.isArray(list)) {
-        fail(locate(null), via === 'event' ? `${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .S} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
+        fail(locate(null), via === 'event' ? `${_core_model_js__WEBPACK_IMPORTED_MODULE_2__/* .SURFACE_SCHEMA */ .SB} event data has no observed_tool_decisions array` : 'observed_tool_decisions is not an array');
         return false;
     }
     if (!run.admit(list.length, () => locate(Math.max(0, run.max - run.seen)), fail))

@@ -1354,7 +1354,7 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
-/***/ 3996:
+/***/ 6502:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1373,201 +1373,6 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: ./src/core/findings.ts + 1 modules
 var core_findings = __nccwpck_require__(1607);
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
-;// CONCATENATED MODULE: ./src/core/coverage.ts
-/**
- * Export coverage (docs/coverage.md, semantics §13): what an audit export covered (provider, export
- * kind, actors, scope, actions, the window [since, until)), and what that says about each call. A
- * call with a time, in scope of a usable statement whose window holds it, is **covered**: with no
- * record binding it, the provider logged no such side effect (`effect_not_logged`). A call newer
- * than every statement of its scope and younger than the policy's `pending` is **pending**: its
- * export is not due yet and its requirement waits. Everything else is judged as before. Decided
- * here, per call, through one index per action and scope (a binary search per call, however many
- * nights of statements).
- */
-
-
-
-
-const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
-/** A decision this long after the verification time or more is from the future (clocks differ by less). */
-const FUTURE_GRACE_SECONDS = 300;
-/** A statement's scope in words: its repositories, its organisation, or its provider's whole log. */
-function scopeText(s) {
-    if (s.repos !== null)
-        return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
-    if (s.owner !== null)
-        return `organisation ${s.owner}`;
-    return `every ${s.provider} entry`;
-}
-/** The window in words, `[since, until)`. */
-const windowText = (s) => `[${rfc3339(s.since)}, ${rfc3339(s.until)})`;
-const plus = (t, seconds) => ({ seconds: t.seconds + seconds, fraction: t.fraction });
-/** A call's owner and repository, and its provider, as a scope compares them. */
-function whereOf(call) {
-    const p = call.input.projection;
-    if (p.kind !== 'subject')
-        return null;
-    const target = p.subject.target;
-    const owner = typeof target['owner'] === 'string' ? asciiLower(target['owner']) : null;
-    const repo = typeof target['repo'] === 'string' ? asciiLower(target['repo']) : null;
-    const provider = typeof call.input.provider === 'string' ? call.input.provider : null;
-    return { provider, owner, repo };
-}
-/** The usable statements, indexed; the calls' coverage is asked one by one. */
-class Coverage {
-    pendingSeconds;
-    now;
-    groups = new Map();
-    /** The usable statements, each once (an export committed twice counts once). */
-    usable;
-    constructor(statements, pendingSeconds, 
-    /** The verification time; null (a caller of the core that judges no time): nothing is pending or from the future. */
-    now) {
-        this.pendingSeconds = pendingSeconds;
-        this.now = now;
-        const seen = new Set();
-        const usable = [];
-        for (const s of statements) {
-            if (s.trust.kind === 'untrusted')
-                continue;
-            const key = identity(s.statement);
-            if (seen.has(key))
-                continue;
-            seen.add(key);
-            usable.push(s);
-        }
-        this.usable = usable;
-        const byKey = new Map();
-        for (const s of usable) {
-            const st = s.statement;
-            if (st.actors.length === 0)
-                continue;
-            const repos = st.repos === null ? null : new Set(st.repos.map(asciiLower));
-            const owner = st.owner === null ? null : asciiLower(st.owner);
-            const scope = repos ? `r:${[...repos].sort(cmp).join(',')}` : owner !== null ? `o:${owner}` : 'all';
-            for (const action of st.actions) {
-                const key = `${st.provider}\u0000${action}\u0000${scope}`;
-                let group = byKey.get(key);
-                if (!group) {
-                    group = { provider: st.provider, action, repos, owner, statements: [], latestAt: [] };
-                    byKey.set(key, group);
-                    const list = this.groups.get(action) ?? [];
-                    list.push(group);
-                    this.groups.set(action, list);
-                }
-                group.statements.push(s);
-            }
-        }
-        for (const group of byKey.values()) {
-            group.statements.sort((a, b) => compareInstants(a.statement.since, b.statement.since) || cmp(a.loc.file, b.loc.file));
-            let best = 0;
-            group.latestAt = group.statements.map((s, i) => {
-                if (compareInstants(s.statement.until, item(group.statements, best).statement.until) > 0)
-                    best = i;
-                return best;
-            });
-        }
-    }
-    /** The groups whose scope holds this call. */
-    groupsOf(call) {
-        const p = call.input.projection;
-        const where = whereOf(call);
-        if (p.kind !== 'subject' || !where)
-            return [];
-        const list = this.groups.get(`${p.subject.action_class}:${p.subject.verb}`) ?? [];
-        return list.filter((g) => {
-            if (where.provider !== null && where.provider !== g.provider)
-                return false;
-            if (g.repos !== null)
-                return where.owner !== null && where.repo !== null && g.repos.has(`${where.owner}/${where.repo}`);
-            if (g.owner !== null)
-                return where.owner === g.owner;
-            return true;
-        });
-    }
-    /** What coverage says about a call that asserts a side effect and was allowed (`time`: its decision's). */
-    of(call, time) {
-        if (time === null || !call.claim.asserted || call.input.denied)
-            return { kind: 'none' };
-        if (this.now !== null && compareInstants(time, plus(this.now, FUTURE_GRACE_SECONDS)) > 0)
-            return { kind: 'future' };
-        const groups = this.groupsOf(call);
-        let latest = null;
-        for (const g of groups) {
-            // The last statement that starts at or before the call; the one ending last among those up to it.
-            let lo = 0;
-            let hi = g.statements.length - 1;
-            let at = -1;
-            while (lo <= hi) {
-                const mid = (lo + hi) >> 1;
-                if (compareInstants(item(g.statements, mid).statement.since, time) <= 0) {
-                    at = mid;
-                    lo = mid + 1;
-                }
-                else
-                    hi = mid - 1;
-            }
-            if (at >= 0) {
-                const best = item(g.statements, item(g.latestAt, at));
-                if (compareInstants(time, best.statement.until) < 0)
-                    return { kind: 'covered', statement: best };
-            }
-            const last = item(g.statements, item(g.latestAt, g.statements.length - 1));
-            if (!latest || compareInstants(last.statement.until, latest.statement.until) > 0)
-                latest = last;
-        }
-        const newest = latest === null || compareInstants(time, latest.statement.until) >= 0;
-        const until = plus(time, this.pendingSeconds);
-        if (newest && this.now !== null && compareInstants(this.now, until) < 0)
-            return { kind: 'pending', latest, until };
-        return { kind: 'uncovered', scoped: groups.length > 0 };
-    }
-    /** Stretches no usable statement covers between two that do, per provider, scope and action (the same stretch named once with its actions). */
-    gaps() {
-        const out = new Map();
-        for (const list of this.groups.values())
-            for (const g of list) {
-                let end = null;
-                for (const s of g.statements) {
-                    if (end !== null && compareInstants(s.statement.since, end) > 0) {
-                        const scope = scopeText(s.statement);
-                        const key = `${g.provider}\u0000${scope}\u0000${rfc3339(end)}\u0000${rfc3339(s.statement.since)}`;
-                        const gap = out.get(key);
-                        if (gap)
-                            gap.actions.push(g.action);
-                        else
-                            out.set(key, { provider: g.provider, scope, actions: [g.action], from: end, to: s.statement.since });
-                    }
-                    if (end === null || compareInstants(s.statement.until, end) > 0)
-                        end = s.statement.until;
-                }
-            }
-        return [...out.values()]
-            .map((g) => ({ ...g, actions: [...new Set(g.actions)].sort(cmp) }))
-            .sort((a, b) => cmp(a.provider, b.provider) || cmp(a.scope, b.scope) || compareInstants(a.from, b.from));
-    }
-}
-/** Whether two statements say the same (an export committed twice). */
-const sameExport = (a, b) => identity(a) === identity(b);
-/** What makes two statements the same export (an export committed twice counts once). */
-function identity(s) {
-    const canonical = jcs({
-        provider: s.provider,
-        export: s.export,
-        actors: s.actors,
-        repos: s.repos,
-        owner: s.owner,
-        actions: s.actions,
-        since: rfc3339(s.since),
-        until: rfc3339(s.until),
-        entries_read: s.entries_read,
-        records: s.records,
-    });
-    return canonical.ok ? canonical.text : '';
-}
-
 // EXTERNAL MODULE: ./src/core/json.ts
 var core_json = __nccwpck_require__(6153);
 ;// CONCATENATED MODULE: ./src/core/model.ts
@@ -1578,6 +1383,8 @@ var core_json = __nccwpck_require__(6153);
 /** The artifact kinds this gate reads: the one place their names are written. */
 const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+/** What an audit export covered (docs/coverage.md). */
+const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
 
 // EXTERNAL MODULE: ./src/core/text.ts
 var core_text = __nccwpck_require__(2020);
@@ -1591,7 +1398,6 @@ var core_time = __nccwpck_require__(2334);
  * another version (`…v1`), another case (`…V0`), a suffix (`…v0.1`) or stray whitespace. An object
  * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
  */
-
 
 
 
@@ -1916,6 +1722,8 @@ function readClaim(decision) {
     };
 }
 
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
 ;// CONCATENATED MODULE: ./src/core/projection.ts
 /**
  * The call subject (action projection) of a decision: {action_class, verb, target} with the target
@@ -3797,7 +3605,6 @@ function readSurface(payload, via, locate, run, fail, time = null) {
  * column. A run with any error contributes no calls (its sequence is what observed_confirmed reads,
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
-
 
 
 
@@ -6523,8 +6330,8 @@ var findings = __nccwpck_require__(1607);
 var core_trust = __nccwpck_require__(9597);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __nccwpck_require__(1210);
-// EXTERNAL MODULE: ./src/read/files.ts + 23 modules
-var files = __nccwpck_require__(3996);
+// EXTERNAL MODULE: ./src/read/files.ts + 22 modules
+var files = __nccwpck_require__(6502);
 // EXTERNAL MODULE: ./src/read/formats.ts
 var formats = __nccwpck_require__(7928);
 // EXTERNAL MODULE: ./src/core/json.ts

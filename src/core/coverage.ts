@@ -11,43 +11,12 @@
 import { jcs } from './binding.js';
 import type { Call } from './call.js';
 import { item } from './lists.js';
-import type { Location } from './location.js';
-import type { Trust } from './model.js';
+import type { CoverageStatement, StatementInput } from './model.js';
 import { asciiLower, cmp } from './text.js';
 import { compareInstants, type Instant, rfc3339 } from './time.js';
 
-export const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
-
 /** A decision this long after the verification time or more is from the future (clocks differ by less). */
 export const FUTURE_GRACE_SECONDS = 300;
-
-/** What one export covered, as its statement says (docs/coverage.md §1). */
-export interface CoverageStatement {
-  readonly provider: string;
-  /** The import kind that wrote it (github-audit-log, github-webhook, slack-audit-log). */
-  readonly export: string;
-  /** The agent's identities the export was scoped to (empty: it covers nothing). */
-  readonly actors: readonly string[];
-  /** owner/name of every repository in scope (null: not scoped by repository). */
-  readonly repos: readonly string[] | null;
-  /** The organisation in scope (null: none). */
-  readonly owner: string | null;
-  /** The CLASS:VERB pairs the export maps. */
-  readonly actions: readonly string[];
-  readonly since: Instant;
-  readonly until: Instant;
-  readonly entries_read: number;
-  readonly records: number;
-}
-
-/** A statement as read from an audit export, its trust decided like a record's. */
-export interface StatementInput {
-  readonly loc: Location;
-  readonly statement: CoverageStatement;
-  /** The key_id of its well-formed signature, or null when unsigned. */
-  readonly signer: string | null;
-  readonly trust: Trust;
-}
 
 /** What coverage says about one call. */
 export type CallCoverage =

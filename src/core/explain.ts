@@ -5,11 +5,11 @@
  */
 
 import type { Call } from './call.js';
-import { type StatementInput, scopeText, windowText } from './coverage.js';
+import { scopeText, windowText } from './coverage.js';
 import type { NoRecord, NotVerified, Snag, SnagKind, Unmatched } from './diagnose.js';
 import { placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
-import type { DecisionInput } from './model.js';
+import type { DecisionInput, StatementInput } from './model.js';
 import type { CheckedRecord } from './records.js';
 import { quote } from './text.js';
 import { type Instant, rfc3339 } from './time.js';

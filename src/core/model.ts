@@ -1,5 +1,4 @@
 import type { ClaimReading } from './claims.js';
-import type { StatementInput } from './coverage.js';
 import type { Finding } from './findings.js';
 import type { JsonObject } from './json.js';
 import type { Location } from './location.js';
@@ -16,6 +15,8 @@ import type { TrustCode, Voucher } from './trust.js';
 /** The artifact kinds this gate reads: the one place their names are written. */
 export const SURFACE_SCHEMA = 'assay.tool_decision_surface.v0';
 export const RECORD_SCHEMA = 'assay.provider_audit_record.v0';
+/** What an audit export covered (docs/coverage.md). */
+export const COVERAGE_SCHEMA = 'receipt-gate.audit_coverage.v1';
 
 /**
  * One recorded tool decision, reduced by `prepareDecision` (core/decision.ts) to what verification
@@ -91,6 +92,34 @@ export interface AuditRecord {
   readonly record_id: string;
   readonly subject: { readonly action_class: string; readonly verb: string; readonly target: JsonObject };
   readonly binding_digest: string;
+}
+
+/** What one export covered, as its statement says (docs/coverage.md §1). */
+export interface CoverageStatement {
+  readonly provider: string;
+  /** The import kind that wrote it (github-audit-log, github-webhook, slack-audit-log). */
+  readonly export: string;
+  /** The agent's identities the export was scoped to (empty: it covers nothing). */
+  readonly actors: readonly string[];
+  /** owner/name of every repository in scope (null: not scoped by repository). */
+  readonly repos: readonly string[] | null;
+  /** The organisation in scope (null: none). */
+  readonly owner: string | null;
+  /** The CLASS:VERB pairs the export maps. */
+  readonly actions: readonly string[];
+  readonly since: Instant;
+  readonly until: Instant;
+  readonly entries_read: number;
+  readonly records: number;
+}
+
+/** A statement as read from an audit export, its trust decided like a record's. */
+export interface StatementInput {
+  readonly loc: Location;
+  readonly statement: CoverageStatement;
+  /** The key_id of its well-formed signature, or null when unsigned. */
+  readonly signer: string | null;
+  readonly trust: Trust;
 }
 
 /** Everything the readers produced: the core's only input. */

@@ -66,7 +66,7 @@ export interface CoverageReport {
 }
 
 /** A stretch no usable statement of a scope covers, between two that do (`coverage_gaps[]`). */
-export interface GapReport {
+interface GapReport {
   readonly provider: string;
   readonly scope: string;
   readonly actions: readonly string[];

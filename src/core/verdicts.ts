@@ -6,7 +6,7 @@
  */
 
 import type { Call } from './call.js';
-import { type CallCoverage, FUTURE_GRACE_SECONDS, type StatementInput } from './coverage.js';
+import { type CallCoverage, FUTURE_GRACE_SECONDS } from './coverage.js';
 import type { RecordVerdict } from './diagnose.js';
 import {
   callTitle,
@@ -20,7 +20,7 @@ import {
 } from './explain.js';
 import { compareFindings, FINDINGS, type Finding, finding, placeOf } from './findings.js';
 import type { Outcome } from './ladder.js';
-import type { VerifyOptions } from './model.js';
+import type { StatementInput, VerifyOptions } from './model.js';
 import type { CallReport, RecordReport, WorkflowTrust } from './report.js';
 import type { Requirement, Shortfall } from './requirements.js';
 import { quote } from './text.js';

@@ -9,11 +9,11 @@
 
 import { type Call, eligibility } from './call.js';
 import type { Claim } from './claims.js';
-import { Coverage, type StatementInput, sameExport, windowText } from './coverage.js';
+import { Coverage, sameExport, windowText } from './coverage.js';
 import { byLocation, compareFindings, type Finding, finding } from './findings.js';
 import { climb } from './ladder.js';
 import { item } from './lists.js';
-import type { Attestation, Evidence, RecordInput, RunInput, VerifyOptions } from './model.js';
+import type { Attestation, Evidence, RecordInput, RunInput, StatementInput, VerifyOptions } from './model.js';
 import { NO_POLICY, ruleJson } from './policy.js';
 import { checkRecords } from './records.js';
 import {

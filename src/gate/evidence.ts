@@ -7,9 +7,8 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { sha256Hex } from '../core/binding.js';
-import type { StatementInput } from '../core/coverage.js';
 import { type Finding, finding } from '../core/findings.js';
-import type { Attestation, RecordInput, Trust } from '../core/model.js';
+import type { Attestation, RecordInput, StatementInput, Trust } from '../core/model.js';
 import { combine, type TrustDecision } from '../core/trust.js';
 import type { FoundFile } from '../read/discover.js';
 import { readEnvelopeFile } from '../read/envelope.js';

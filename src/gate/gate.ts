@@ -4,10 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { StatementInput } from '../core/coverage.js';
 import { changes, changesText } from '../core/effect.js';
 import { type Finding, finding, inputFinding, placeOf } from '../core/findings.js';
-import type { Evidence, IdentityTrust, RecordInput, RunInput, VerifyOptions } from '../core/model.js';
+import type { Evidence, IdentityTrust, RecordInput, RunInput, StatementInput, VerifyOptions } from '../core/model.js';
 import { checkRuleNames, type Policy } from '../core/policy.js';
 import type { Report } from '../core/report.js';
 import type { Result } from '../core/result.js';

@@ -5,11 +5,10 @@
  * so half a run is not a run); an audit export loses only the records that are broken.
  */
 
-import { COVERAGE_SCHEMA } from '../core/coverage.js';
 import { type Finding, finding } from '../core/findings.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
-import { type AuditRecord, RECORD_SCHEMA } from '../core/model.js';
+import { type AuditRecord, COVERAGE_SCHEMA, RECORD_SCHEMA } from '../core/model.js';
 import { quote } from '../core/text.js';
 import { type Instant, parseRfc3339 } from '../core/time.js';
 import { classify, type Kind } from './classify.js';

@@ -6,9 +6,8 @@
  * that names two kinds at once (an event's `type` and a top-level `schema`) is ambiguous: an error.
  */
 
-import { COVERAGE_SCHEMA } from '../core/coverage.js';
 import { hasOwn, isObject, type JsonObject } from '../core/json.js';
-import { RECORD_SCHEMA, SURFACE_SCHEMA } from '../core/model.js';
+import { COVERAGE_SCHEMA, RECORD_SCHEMA, SURFACE_SCHEMA } from '../core/model.js';
 import { quote } from '../core/text.js';
 
 export type Kind =

@@ -3,8 +3,9 @@
  * else but a `signature`; times through the one RFC 3339 parser; `since` before `until`; actions
  * written CLASS:VERB. A statement that breaks it is `invalid_artifact`, never skipped.
  */
-import { COVERAGE_SCHEMA, type CoverageStatement } from '../core/coverage.js';
+
 import { hasOwn, type JsonObject } from '../core/json.js';
+import { COVERAGE_SCHEMA, type CoverageStatement } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import { quote } from '../core/text.js';
 import { compareInstants, type Instant, parseRfc3339 } from '../core/time.js';

@@ -3,10 +3,9 @@
  * reader both return it; the gate merges them).
  */
 
-import type { StatementInput } from '../core/coverage.js';
 import { type Finding, finding } from '../core/findings.js';
 import type { Location } from '../core/location.js';
-import type { RecordInput, RunInput } from '../core/model.js';
+import type { RecordInput, RunInput, StatementInput } from '../core/model.js';
 import type { AuditEntryRead } from './record-read.js';
 
 export interface FileRead {

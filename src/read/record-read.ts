@@ -1,6 +1,5 @@
 /** An audit export's entries as a reader hands them to the trust edge: still carrying what their trust check needs. */
-import type { StatementInput } from '../core/coverage.js';
-import type { RecordInput } from '../core/model.js';
+import type { RecordInput, StatementInput } from '../core/model.js';
 import type { SignatureMember } from './signature.js';
 
 /** What the trust check of a signed entry needs (records and coverage statements are signed alike). */
@@ -16,7 +15,7 @@ export interface RecordRead extends Omit<RecordInput, 'trust'>, Signed {
 }
 
 /** A coverage statement (docs/coverage.md) among the records of an export. */
-export interface StatementRead extends Omit<StatementInput, 'trust'>, Signed {
+interface StatementRead extends Omit<StatementInput, 'trust'>, Signed {
   readonly kind: 'statement';
 }
 

@@ -10,10 +10,10 @@
  * read only by `decodeRead`.
  */
 import type { ClaimReading } from '../core/claims.js';
-import type { StatementInput } from '../core/coverage.js';
 import type { Finding } from '../core/findings.js';
 import type { JsonObject } from '../core/json.js';
 import type { Location } from '../core/location.js';
+import type { StatementInput } from '../core/model.js';
 import {
   type Attestation,
   type AuditRecord,
