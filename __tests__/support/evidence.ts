@@ -35,7 +35,7 @@ export function policyOf(...rules: string[]): Policy {
 }
 
 /** A record as the core sees it when no trusted signer is configured. */
-export const unchecked = (r: RecordRead): RecordInput => ({ loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } });
+const unchecked = (r: RecordRead): RecordInput => ({ loc: r.loc, record: r.record, signer: r.signer, trust: { kind: 'unchecked' } });
 
 /** An export's records as the core sees them when no trusted signer is configured (its coverage statements aside). */
 export const uncheckedRecords = (entries: readonly AuditEntryRead[]): RecordInput[] =>
