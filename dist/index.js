@@ -31289,7 +31289,7 @@ function scopeText(s) {
         return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
     if (s.owner !== null)
         return `organisation ${s.owner}`;
-    return `every ${s.provider} entry`;
+    return s.provider === 'github' ? 'any repository' : 'the whole log';
 }
 /** The window in words, `[since, until)`. */
 const windowText = (s) => `[${(0,core_time/* rfc3339 */.ag)(s.since)}, ${(0,core_time/* rfc3339 */.ag)(s.until)})`;
@@ -34687,6 +34687,38 @@ function policyLines(report) {
     }
     return [...out, '', ...change];
 }
+/** What the exports covered (docs/coverage.md): the statements per provider and scope, the calls pending or never logged, the gaps. */
+function coverageLines(report) {
+    const { coverage, coverage_gaps: gaps, totals } = report;
+    if (coverage.length === 0)
+        return [];
+    const usable = coverage.filter((s) => s.usable);
+    const scopes = new Map();
+    for (const s of usable) {
+        const key = `${s.provider} ${s.export} (${s.repos ? s.repos.join(', ') : (s.owner ?? 'any scope')})`;
+        const seen = scopes.get(key);
+        if (!seen)
+            scopes.set(key, { count: 1, since: s.since, until: s.until });
+        else {
+            seen.count++;
+            if (s.since < seen.since)
+                seen.since = s.since;
+            if (s.until > seen.until)
+                seen.until = s.until;
+        }
+    }
+    const out = [
+        `Coverage: ${usable.length} export statement(s)${coverage.length > usable.length ? ` (${coverage.length - usable.length} not counted: untrusted or a second copy)` : ''} · ${totals.pending} call(s) pending · ${totals.effect_not_logged === 0 ? 'no call the provider failed to log' : `**${totals.effect_not_logged} call(s) the provider never logged**`}.`,
+        '',
+    ];
+    for (const [scope, s] of scopes)
+        out.push(`- ${md(scope)}: ${s.count} statement(s), ${md(s.since)} to ${md(s.until)}`);
+    for (const g of gaps.slice(0, 20))
+        out.push(`- ⚠️ no ${md(g.provider)} export covers ${md(g.from)}–${md(g.to)} (${md(g.scope)}): calls in it are not checked against the log`);
+    if (gaps.length > 20)
+        out.push(`- … and ${gaps.length - 20} more gap(s) (coverage_gaps in the JSON report)`);
+    return [...out, ''];
+}
 /** The counts: levels, records, policy, and each run's producer when any run has one. */
 function totalsLines(report) {
     const totals = report.totals;
@@ -34702,6 +34734,7 @@ function totalsLines(report) {
         `Audit records: ${recordCounts(totals)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
         '',
         ...policyLines(report),
+        ...coverageLines(report),
         ...(producerLine(report)
             ? [
                 `Runs: ${producerLine(report)}:`,
@@ -37617,7 +37650,7 @@ const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String
 /* harmony export */   TM: () => (/* binding */ parseRfc3339),
 /* harmony export */   ag: () => (/* binding */ rfc3339)
 /* harmony export */ });
-/* unused harmony export fromEpochNumber */
+/* unused harmony exports fromEpochNumber, utcAsWritten */
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -37722,6 +37755,22 @@ function autoSi(instant) {
         return `${base}Z`;
     const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
     return `${base}.${nanos.slice(0, digits)}Z`;
+}
+/**
+ * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
+ * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
+ * → `…T00:00:00.50Z`): what a statement says its window was.
+ */
+function utcAsWritten(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
+    const parsed = parseRfc3339(text);
+    if (!parsed.ok)
+        return parsed;
+    const digits = SHAPE.exec(text)?.[7];
+    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
 }
 /** An instant as RFC 3339 UTC, with its fraction when it has one. */
 function rfc3339(instant) {

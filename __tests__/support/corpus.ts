@@ -470,3 +470,46 @@ export function signedFailingCorpus(): Map<string, string | Buffer> {
   files.set('trusted-signer.pub.pem', key.pem);
   return files;
 }
+
+/** A server log (docs/assay-server-logs.md) of these decisions, each on its tracing line at its time. */
+export function serverLog(calls: readonly (readonly [string, JsonObject])[]): string {
+  const lines = [
+    JSON.stringify({
+      timestamp: calls[0]?.[0] ?? '2026-11-30T00:00:00Z',
+      level: 'INFO',
+      fields: { event: 'server_start' },
+      target: 'assay_mcp_server',
+    }),
+  ];
+  calls.forEach(([timestamp, d], i) => {
+    const rid = `r-${String(i + 1).padStart(6, '0')}`;
+    lines.push(JSON.stringify({ timestamp, level: 'INFO', fields: { event: 'tool_call_start', rid }, target: 'assay_mcp_server::server' }));
+    lines.push(
+      JSON.stringify({
+        timestamp,
+        level: 'INFO',
+        fields: { event: 'tool_decision', rid, decision: JSON.stringify(d) },
+        target: 'assay_mcp_server::server',
+      }),
+    );
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+/** A coverage statement (docs/coverage.md §1) of a GitHub audit-log export for the agent, over one UTC day. */
+export function coverageStatement(day: string, next: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    schema: 'receipt-gate.audit_coverage.v1',
+    provider: 'github',
+    export: 'github-audit-log',
+    actors: ['deploy-agent[bot]'],
+    repos: null,
+    owner: null,
+    actions: ['github_deploy_key:create'],
+    since: `${day}T00:00:00Z`,
+    until: `${next}T00:00:00Z`,
+    entries_read: 10,
+    records: 0,
+    ...over,
+  };
+}

@@ -379,14 +379,11 @@ describe('real exports: redeliveries, quiet nights, scope', () => {
     expect(r.stderr).toMatch(
       /6 entries read, 2 record\(s\) written, 4 skipped \(1 by another actor, 1 in another repository, 2 outside the window\)/,
     );
-    const out = readFileSync(path.join(dir, 'o.ndjson'), 'utf8');
-    expect(
-      out
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).record_id),
-    ).toEqual(['github-audit:a1', 'github-audit:a5']);
-    expect(out).not.toMatch(/deploy-agent|alice/);
+    // The window given, the coverage statement comes first and names the scope; the records name no actor.
+    const [statement, ...records] = readFileSync(path.join(dir, 'o.ndjson'), 'utf8').trim().split('\n');
+    expect(JSON.parse(statement ?? '')).toMatchObject({ schema: 'receipt-gate.audit_coverage.v1', records: 2, entries_read: 6 });
+    expect(records.map((l) => JSON.parse(l).record_id)).toEqual(['github-audit:a1', 'github-audit:a5']);
+    expect(records.join('\n')).not.toMatch(/deploy-agent|alice/);
   });
 
   it('scope flags are checked: a bad time, an empty window, --repo for Slack are usage errors', async () => {

@@ -3983,6 +3983,8 @@ const hash = {
 
 // EXTERNAL MODULE: ./src/core/time.ts
 var core_time = __nccwpck_require__(2334);
+// EXTERNAL MODULE: ./src/core/model.ts
+var model = __nccwpck_require__(4146);
 // EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
 var documents = __nccwpck_require__(1035);
 // EXTERNAL MODULE: ./src/read/json/scanner.ts
@@ -4074,8 +4076,6 @@ function deployKey(recordId, owner, repo, title, scope) {
     };
 }
 
-// EXTERNAL MODULE: ./src/core/model.ts
-var model = __nccwpck_require__(4146);
 ;// CONCATENATED MODULE: ./src/tools/import/mapping.ts
 /**
  * What every importer returns per export entry, and how a record is made from a subject: the one
@@ -4124,6 +4124,12 @@ function outOfScope(f, s) {
         return 'by another actor';
     if (f.repos && (s.repo === null || !f.repos.has((0,core_text/* asciiLower */.F)(s.repo))))
         return s.repo === null ? 'without a repository' : 'in another repository';
+    if (f.owner !== null) {
+        if (s.repo === null)
+            return 'without a repository';
+        if ((0,core_text/* asciiLower */.F)(s.repo.slice(0, s.repo.indexOf('/'))) !== f.owner)
+            return 'in another organisation';
+    }
     if (f.since !== null || f.until !== null) {
         if (s.time === null)
             return 'without a time (a window is set)';
@@ -4340,6 +4346,8 @@ function slackAuditLog(o) {
 
 
 
+
+
 const IMPORT_KINDS = {
     'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined, looks: 'a GitHub audit-log export' },
     'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined, looks: 'GitHub webhook deliveries' },
@@ -4367,6 +4375,47 @@ function wrongKind(kind, sample) {
 const KIND_NAMES = new Map(Object.keys(IMPORT_KINDS).map((k) => [k, k]));
 /** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
 const importKind = (name) => KIND_NAMES.get(name) ?? null;
+/** The CLASS:VERB pairs an import maps, per provider it writes records for (every one gets a statement). */
+function actionsOf(kind, slack) {
+    if (kind !== 'slack-audit-log')
+        return new Map([['github', ['github_deploy_key:create']]]);
+    const out = new Map();
+    const add = (provider, action) => {
+        const list = out.get(provider) ?? [];
+        if (!list.includes(action))
+            list.push(action);
+        out.set(provider, list);
+    };
+    add(slack.memberProvider, 'workspace_member:add');
+    for (const verb of slack.roleVerbs.values())
+        add(slack.roleProvider, `workspace_role:${verb}`);
+    for (const list of out.values())
+        list.sort();
+    return out;
+}
+/** The statements of an import, one per provider, each its own line (signed like the records when they are). */
+function statementLines(s, c, entries, perProvider) {
+    return [...actionsOf(s.kind, s.slack)]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([provider, actions]) => {
+        const statement = (0,binding/* jcs */.vI)({
+            schema: model/* COVERAGE_SCHEMA */.Bh,
+            provider,
+            export: s.kind,
+            actors: c.actors,
+            repos: c.repos,
+            owner: c.owner,
+            actions,
+            since: c.since,
+            until: c.until,
+            entries_read: entries,
+            records: perProvider.get(provider) ?? 0,
+        });
+        if (!statement.ok)
+            throw new Error(`a coverage statement cannot be canonicalized: ${statement.reason}`); // strings and numbers only
+        return s.sign ? signedLine(statement.text, s.sign.key, s.sign.signedAt, signature/* COVERAGE_PAYLOAD_TYPE */.f4) : statement.text;
+    });
+}
 function runImport(s) {
     const mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
     const { source, listKey } = IMPORT_KINDS[s.kind];
@@ -4424,7 +4473,7 @@ function runImport(s) {
                 continue;
             }
             const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
-            byId.set(m.recordId, { line, mapping, loc: e.loc });
+            byId.set(m.recordId, { line, mapping, loc: e.loc, provider: m.provider });
         }
         // Complete only now: the entries are read one page at a time.
         for (const f of read.findings)
@@ -4439,7 +4488,16 @@ function runImport(s) {
     if (errors.length > 0)
         return { ok: false, reason: { findings: errors, summary } };
     const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
-    return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, entries, summary } };
+    const perProvider = new Map();
+    for (const v of byId.values())
+        perProvider.set(v.provider, (perProvider.get(v.provider) ?? 0) + 1);
+    // The statements first: a reader sees what the export covered before what it found.
+    const statements = s.coverage ? statementLines(s, s.coverage, entries, perProvider) : [];
+    const all = [...statements, ...lines];
+    return {
+        ok: true,
+        value: { ndjson: all.length > 0 ? `${all.join('\n')}\n` : '', records: lines.length, statements: statements.length, entries, summary },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands/import.ts
@@ -4484,12 +4542,23 @@ const import_OPTIONS = [
         help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable',
     },
     {
+        flag: 'owner',
+        kind: 'string',
+        arg: 'ORG',
+        help: "GitHub: keep only entries of this organisation's repositories (case-insensitive); an organisation-wide export's scope",
+    },
+    {
         flag: 'since',
         kind: 'string',
         arg: 'TIME',
         help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)",
     },
-    { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
+    {
+        flag: 'until',
+        kind: 'string',
+        arg: 'TIME',
+        help: 'keep only entries before TIME (the window is [since, until)); with both, the output starts with what the export covered (docs/coverage.md), and a quiet window still writes it',
+    },
     SIGNED_AT,
     { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
     { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
@@ -4521,6 +4590,19 @@ function windowOf(flags) {
         throw new types_UsageError('value', '--until must be later than --since (the window is [since, until))');
     return { since, until };
 }
+/** With both bounds, what the statements name: the actors as given, the repositories (lower-cased for GitHub), the organisation, the window in UTC. */
+function coverageScope(flags, kind, owner) {
+    if (flags.since === undefined || flags.until === undefined)
+        return null;
+    const utc = (flag, text) => {
+        const written = (0,core_time/* utcAsWritten */.es)(text);
+        if (!written.ok)
+            throw new types_UsageError('value', `--${flag}: ${written.reason}`);
+        return written.value;
+    };
+    const repos = flags.repo && flags.repo.length > 0 ? flags.repo.map((r) => (kind === 'slack-audit-log' ? r : (0,core_text/* asciiLower */.F)(r))) : null;
+    return { actors: flags.actor ?? [], repos, owner, since: utc('since', flags.since), until: utc('until', flags.until) };
+}
 function slackOptions(flags) {
     const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
     for (const rv of flags['role-verb'] ?? []) {
@@ -4544,6 +4626,8 @@ function recordsPredicate(kind, flags, done) {
         scope['actor'] = flags.actor;
     if (flags.repo && flags.repo.length > 0)
         scope['repo'] = flags.repo;
+    if (flags.owner !== undefined)
+        scope['owner'] = flags.owner;
     if (flags.since !== undefined)
         scope['since'] = flags.since;
     if (flags.until !== undefined)
@@ -4581,6 +4665,11 @@ const importExports = {
         const repos = f.repo;
         if (repos && kind === 'slack-audit-log')
             throw new types_UsageError('value', '--repo: Slack audit entries name no repository');
+        const owner = f.owner ?? null;
+        if (owner !== null && kind === 'slack-audit-log')
+            throw new types_UsageError('value', '--owner: Slack audit entries name no organisation');
+        if (owner !== null && !/^[^/\s]+$/.test(owner))
+            throw new types_UsageError('value', `--owner: "${owner}" is not an organisation name (OWNER, without a /)`);
         for (const r of repos ?? [])
             if (!/^[^/\s]+\/[^/\s]+$/.test(r))
                 throw new types_UsageError('value', `--repo: "${r}" is not OWNER/NAME`);
@@ -4599,16 +4688,23 @@ const importExports = {
             actors: actors ? new Set(kind === 'slack-audit-log' ? actors : actors.map(core_text/* asciiLower */.F)) : null,
             caseless: kind !== 'slack-audit-log',
             repos: repos ? new Set(repos.map(core_text/* asciiLower */.F)) : null,
+            owner: owner === null ? null : (0,core_text/* asciiLower */.F)(owner),
             since,
             until,
         };
-        const result = runImport({ kind, inputs, limits, slack, sign, scope });
+        const coverage = coverageScope(f, kind, owner);
+        const result = runImport({ kind, inputs, limits, slack, sign, scope, coverage });
         if (!result.ok)
             return wroteNothing(tool, EXIT.problem, `${findingLines(tool, result.reason.findings)}${say(tool, result.reason.summary)}`);
         const done = result.value;
-        // A quiet night: nothing to write, and no empty file for a job to commit.
-        if (done.records === 0)
-            return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}; no records, so ${output} was not written`) };
+        // A quiet night without a window: nothing to write, and no empty file for a job to commit. With
+        // one, the statement alone is written: for that window and scope the provider logged nothing.
+        if (done.records === 0 && done.statements === 0)
+            return {
+                code: EXIT.pass,
+                stdout: '',
+                stderr: say(tool, `${done.summary}; no records, so ${output} was not written (give --since and --until to record what was covered)`),
+            };
         try {
             // The predicate first: when it cannot be written, no records file is left without it.
             if (predicate)
@@ -4619,7 +4715,8 @@ const importExports = {
             return unwritable(tool, 'the output', output, error);
         }
         const also = predicate ? ` (predicate → ${predicate})` : '';
-        return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}${sign ? ', signed' : ''} → ${output}${also}`) };
+        const covered = coverage ? `, ${done.statements} coverage statement(s) for [${coverage.since}, ${coverage.until})` : '';
+        return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}${covered}${sign ? ', signed' : ''} → ${output}${also}`) };
     },
 };
 
@@ -4822,7 +4919,7 @@ function scopeText(s) {
         return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
     if (s.owner !== null)
         return `organisation ${s.owner}`;
-    return `every ${s.provider} entry`;
+    return s.provider === 'github' ? 'any repository' : 'the whole log';
 }
 /** The window in words, `[since, until)`. */
 const windowText = (s) => `[${(0,core_time/* rfc3339 */.ag)(s.since)}, ${(0,core_time/* rfc3339 */.ag)(s.until)})`;
@@ -8384,7 +8481,7 @@ const pad = (s, n) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 function policyText(report) {
     const { rules, source } = report.policy;
     const totals = report.totals;
-    const warned = totals.policy_warned > 0 ? `, ${totals.policy_warned} would fail under enforce` : '';
+    const warned = `${totals.policy_warned > 0 ? `, ${totals.policy_warned} would fail under enforce` : ''}${totals.pending > 0 ? `, ${totals.pending} pending (export not due)` : ''}`;
     if (source)
         return `; policy ${text_visible(source.path)}: ${totals.policy_unmet} call(s) below it${warned}`;
     if (rules.length === 0)
@@ -10629,6 +10726,7 @@ const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String
 /* harmony export */   Qs: () => (/* binding */ autoSi),
 /* harmony export */   TM: () => (/* binding */ parseRfc3339),
 /* harmony export */   ag: () => (/* binding */ rfc3339),
+/* harmony export */   es: () => (/* binding */ utcAsWritten),
 /* harmony export */   n6: () => (/* binding */ fromEpochNumber)
 /* harmony export */ });
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
@@ -10735,6 +10833,22 @@ function autoSi(instant) {
         return `${base}Z`;
     const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
     return `${base}.${nanos.slice(0, digits)}Z`;
+}
+/**
+ * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
+ * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
+ * → `…T00:00:00.50Z`): what a statement says its window was.
+ */
+function utcAsWritten(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
+    const parsed = parseRfc3339(text);
+    if (!parsed.ok)
+        return parsed;
+    const digits = SHAPE.exec(text)?.[7];
+    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
 }
 /** An instant as RFC 3339 UTC, with its fraction when it has one. */
 function rfc3339(instant) {

@@ -704,7 +704,7 @@ const messageOf = (thrown) => (thrown instanceof Error ? thrown.message : String
 /* harmony export */   Qs: () => (/* binding */ autoSi),
 /* harmony export */   TM: () => (/* binding */ parseRfc3339)
 /* harmony export */ });
-/* unused harmony exports parseDay, fromEpochNumber, rfc3339, instantOf */
+/* unused harmony exports parseDay, fromEpochNumber, utcAsWritten, rfc3339, instantOf */
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const leap = (y) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -809,6 +809,22 @@ function autoSi(instant) {
         return `${base}Z`;
     const digits = nanos.endsWith('000000') ? 3 : nanos.endsWith('000') ? 6 : 9;
     return `${base}.${nanos.slice(0, digits)}Z`;
+}
+/**
+ * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
+ * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
+ * → `…T00:00:00.50Z`): what a statement says its window was.
+ */
+function utcAsWritten(text) {
+    const day = parseDay(text);
+    if (day)
+        return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
+    const parsed = parseRfc3339(text);
+    if (!parsed.ok)
+        return parsed;
+    const digits = SHAPE.exec(text)?.[7];
+    const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+    return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
 }
 /** An instant as RFC 3339 UTC, with its fraction when it has one. */
 function rfc3339(instant) {

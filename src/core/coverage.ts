@@ -43,7 +43,7 @@ export interface CoverageGap {
 export function scopeText(s: CoverageStatement): string {
   if (s.repos !== null) return s.repos.length === 1 ? `repository ${s.repos[0]}` : `repositories ${s.repos.join(', ')}`;
   if (s.owner !== null) return `organisation ${s.owner}`;
-  return `every ${s.provider} entry`;
+  return s.provider === 'github' ? 'any repository' : 'the whole log';
 }
 
 /** The window in words, `[since, until)`. */

@@ -116,6 +116,21 @@ export function autoSi(instant: Instant): string {
   return `${base}.${nanos.slice(0, digits)}Z`;
 }
 
+/**
+ * A time as given (RFC 3339 at any offset, or YYYY-MM-DD for its midnight), written in UTC with the
+ * fraction digits it was written with (`2026-11-30` → `2026-11-30T00:00:00Z`, `…T01:00:00.50+01:00`
+ * → `…T00:00:00.50Z`): what a statement says its window was.
+ */
+export function utcAsWritten(text: string): Result<string> {
+  const day = parseDay(text);
+  if (day) return day.ok ? { ok: true, value: rfc3339(day.value) } : day;
+  const parsed = parseRfc3339(text);
+  if (!parsed.ok) return parsed;
+  const digits = SHAPE.exec(text)?.[7];
+  const base = new Date(parsed.value.seconds * 1000).toISOString().slice(0, 19);
+  return { ok: true, value: digits === undefined ? `${base}Z` : `${base}.${digits}Z` };
+}
+
 /** An instant as RFC 3339 UTC, with its fraction when it has one. */
 export function rfc3339(instant: Instant): string {
   const base = new Date(instant.seconds * 1000).toISOString().slice(0, 19);

@@ -96,6 +96,35 @@ function policyLines(report: Report): string[] {
   return [...out, '', ...change];
 }
 
+/** What the exports covered (docs/coverage.md): the statements per provider and scope, the calls pending or never logged, the gaps. */
+function coverageLines(report: Report): string[] {
+  const { coverage, coverage_gaps: gaps, totals } = report;
+  if (coverage.length === 0) return [];
+  const usable = coverage.filter((s) => s.usable);
+  const scopes = new Map<string, { count: number; since: string; until: string }>();
+  for (const s of usable) {
+    const key = `${s.provider} ${s.export} (${s.repos ? s.repos.join(', ') : (s.owner ?? 'any scope')})`;
+    const seen = scopes.get(key);
+    if (!seen) scopes.set(key, { count: 1, since: s.since, until: s.until });
+    else {
+      seen.count++;
+      if (s.since < seen.since) seen.since = s.since;
+      if (s.until > seen.until) seen.until = s.until;
+    }
+  }
+  const out = [
+    `Coverage: ${usable.length} export statement(s)${coverage.length > usable.length ? ` (${coverage.length - usable.length} not counted: untrusted or a second copy)` : ''} · ${totals.pending} call(s) pending · ${totals.effect_not_logged === 0 ? 'no call the provider failed to log' : `**${totals.effect_not_logged} call(s) the provider never logged**`}.`,
+    '',
+  ];
+  for (const [scope, s] of scopes) out.push(`- ${md(scope)}: ${s.count} statement(s), ${md(s.since)} to ${md(s.until)}`);
+  for (const g of gaps.slice(0, 20))
+    out.push(
+      `- ⚠️ no ${md(g.provider)} export covers ${md(g.from)}–${md(g.to)} (${md(g.scope)}): calls in it are not checked against the log`,
+    );
+  if (gaps.length > 20) out.push(`- … and ${gaps.length - 20} more gap(s) (coverage_gaps in the JSON report)`);
+  return [...out, ''];
+}
+
 /** The counts: levels, records, policy, and each run's producer when any run has one. */
 function totalsLines(report: Report): string[] {
   const totals = report.totals;
@@ -111,6 +140,7 @@ function totalsLines(report: Report): string[] {
     `Audit records: ${recordCounts(totals)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
     '',
     ...policyLines(report),
+    ...coverageLines(report),
     ...(producerLine(report)
       ? [
           `Runs: ${producerLine(report)}:`,

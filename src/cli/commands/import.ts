@@ -4,11 +4,11 @@
  */
 import path from 'node:path';
 import { asciiLower } from '../../core/text.js';
-import { compareInstants, type Instant } from '../../core/time.js';
+import { compareInstants, type Instant, utcAsWritten } from '../../core/time.js';
 import { parseChoice } from '../../gate/settings/parsers.js';
 import { distinctOutputs, outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
-import { IMPORT_KINDS, type ImportKind, type ImportSettings, importKind, runImport } from '../../tools/import/run.js';
+import { type CoverageScope, IMPORT_KINDS, type ImportKind, type ImportSettings, importKind, runImport } from '../../tools/import/run.js';
 import { parseWindowTime } from '../../tools/import/scope.js';
 import { DEFAULT_SLACK, type SlackOptions } from '../../tools/import/slack.js';
 import { signedAtNow } from '../../tools/signing.js';
@@ -40,12 +40,23 @@ const OPTIONS = [
     help: 'GitHub: keep only entries of this repository (case-insensitive); repeatable',
   },
   {
+    flag: 'owner',
+    kind: 'string',
+    arg: 'ORG',
+    help: "GitHub: keep only entries of this organisation's repositories (case-insensitive); an organisation-wide export's scope",
+  },
+  {
     flag: 'since',
     kind: 'string',
     arg: 'TIME',
     help: "keep only entries at or after TIME (the entry's own time; RFC 3339, or YYYY-MM-DD for midnight UTC)",
   },
-  { flag: 'until', kind: 'string', arg: 'TIME', help: 'keep only entries before TIME (the window is [since, until))' },
+  {
+    flag: 'until',
+    kind: 'string',
+    arg: 'TIME',
+    help: 'keep only entries before TIME (the window is [since, until)); with both, the output starts with what the export covered (docs/coverage.md), and a quiet window still writes it',
+  },
   SIGNED_AT,
   { flag: 'principal', kind: 'string', arg: 'id|email', default: 'id', help: 'Slack: what the agent passed as the user' },
   { flag: 'workspace', kind: 'string', arg: 'context|none', default: 'context', help: 'Slack: whether the agent passed the workspace' },
@@ -79,6 +90,18 @@ function windowOf(flags: ImportFlags): { readonly since: Instant | null; readonl
   return { since, until };
 }
 
+/** With both bounds, what the statements name: the actors as given, the repositories (lower-cased for GitHub), the organisation, the window in UTC. */
+function coverageScope(flags: ImportFlags, kind: ImportKind, owner: string | null): CoverageScope | null {
+  if (flags.since === undefined || flags.until === undefined) return null;
+  const utc = (flag: 'since' | 'until', text: string): string => {
+    const written = utcAsWritten(text);
+    if (!written.ok) throw new UsageError('value', `--${flag}: ${written.reason}`);
+    return written.value;
+  };
+  const repos = flags.repo && flags.repo.length > 0 ? flags.repo.map((r) => (kind === 'slack-audit-log' ? r : asciiLower(r))) : null;
+  return { actors: flags.actor ?? [], repos, owner, since: utc('since', flags.since), until: utc('until', flags.until) };
+}
+
 function slackOptions(flags: ImportFlags): SlackOptions {
   const roleVerbs = new Map(DEFAULT_SLACK.roleVerbs);
   for (const rv of flags['role-verb'] ?? []) {
@@ -100,6 +123,7 @@ function recordsPredicate(kind: ImportKind, flags: ImportFlags, done: { readonly
   const scope: { [key: string]: unknown } = {};
   if (flags.actor && flags.actor.length > 0) scope['actor'] = flags.actor;
   if (flags.repo && flags.repo.length > 0) scope['repo'] = flags.repo;
+  if (flags.owner !== undefined) scope['owner'] = flags.owner;
   if (flags.since !== undefined) scope['since'] = flags.since;
   if (flags.until !== undefined) scope['until'] = flags.until;
   return `${JSON.stringify({ kind, scope, entries_read: done.entries, records_written: done.records }, null, 2)}\n`;
@@ -132,6 +156,10 @@ export const importExports: Command = {
     const { since, until } = windowOf(f);
     const repos = f.repo;
     if (repos && kind === 'slack-audit-log') throw new UsageError('value', '--repo: Slack audit entries name no repository');
+    const owner = f.owner ?? null;
+    if (owner !== null && kind === 'slack-audit-log') throw new UsageError('value', '--owner: Slack audit entries name no organisation');
+    if (owner !== null && !/^[^/\s]+$/.test(owner))
+      throw new UsageError('value', `--owner: "${owner}" is not an organisation name (OWNER, without a /)`);
     for (const r of repos ?? []) if (!/^[^/\s]+\/[^/\s]+$/.test(r)) throw new UsageError('value', `--repo: "${r}" is not OWNER/NAME`);
     const actors = f.actor;
     for (const x of actors ?? []) if (x.trim() === '') throw new UsageError('value', '--actor: an empty identity');
@@ -149,16 +177,26 @@ export const importExports: Command = {
       actors: actors ? new Set(kind === 'slack-audit-log' ? actors : actors.map(asciiLower)) : null,
       caseless: kind !== 'slack-audit-log',
       repos: repos ? new Set(repos.map(asciiLower)) : null,
+      owner: owner === null ? null : asciiLower(owner),
       since,
       until,
     };
-    const result = runImport({ kind, inputs, limits, slack, sign, scope });
+    const coverage = coverageScope(f, kind, owner);
+    const result = runImport({ kind, inputs, limits, slack, sign, scope, coverage });
     if (!result.ok)
       return wroteNothing(tool, EXIT.problem, `${findingLines(tool, result.reason.findings)}${say(tool, result.reason.summary)}`);
     const done = result.value;
-    // A quiet night: nothing to write, and no empty file for a job to commit.
-    if (done.records === 0)
-      return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}; no records, so ${output} was not written`) };
+    // A quiet night without a window: nothing to write, and no empty file for a job to commit. With
+    // one, the statement alone is written: for that window and scope the provider logged nothing.
+    if (done.records === 0 && done.statements === 0)
+      return {
+        code: EXIT.pass,
+        stdout: '',
+        stderr: say(
+          tool,
+          `${done.summary}; no records, so ${output} was not written (give --since and --until to record what was covered)`,
+        ),
+      };
     try {
       // The predicate first: when it cannot be written, no records file is left without it.
       if (predicate) writeWhole(predicate, recordsPredicate(kind, f, done));
@@ -167,6 +205,7 @@ export const importExports: Command = {
       return unwritable(tool, 'the output', output, error);
     }
     const also = predicate ? ` (predicate → ${predicate})` : '';
-    return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}${sign ? ', signed' : ''} → ${output}${also}`) };
+    const covered = coverage ? `, ${done.statements} coverage statement(s) for [${coverage.since}, ${coverage.until})` : '';
+    return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}${covered}${sign ? ', signed' : ''} → ${output}${also}`) };
   },
 };

@@ -10,8 +10,10 @@ import { jcs } from '../../core/binding.js';
 import { type Finding, finding, placeOf } from '../../core/findings.js';
 import { hasOwn, isObject, type JsonObject } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
+import { COVERAGE_SCHEMA } from '../../core/model.js';
 import type { Result } from '../../core/result.js';
 import type { ReadLimits } from '../../read/limits.js';
+import { COVERAGE_PAYLOAD_TYPE } from '../../read/signature.js';
 import type { ToolInput } from '../input.js';
 import { type SigningKey, signedLine } from '../signing.js';
 import { readExport } from './exports.js';
@@ -65,12 +67,67 @@ export interface ImportSettings {
   readonly sign: { readonly key: SigningKey; readonly signedAt: string } | null;
   /** Which entries are the agent's (actor, repository, time window) (all null keeps every entry). */
   readonly scope: ScopeFilter;
+  /** With both bounds of the window: what the statements say was covered (docs/coverage.md §1); null: no statement. */
+  readonly coverage: CoverageScope | null;
 }
 
-/** What an import wrote; `records` 0: there is nothing to write (a quiet night), and no file should be. */
+/** The scope a coverage statement names, as the user gave it. */
+export interface CoverageScope {
+  /** `--actor` values exactly as given. */
+  readonly actors: readonly string[];
+  /** `--repo` values (lower-cased for GitHub), or null. */
+  readonly repos: readonly string[] | null;
+  /** `--owner` as given, or null. */
+  readonly owner: string | null;
+  /** The bounds in UTC, with the precision written. */
+  readonly since: string;
+  readonly until: string;
+}
+
+/** The CLASS:VERB pairs an import maps, per provider it writes records for (every one gets a statement). */
+function actionsOf(kind: ImportKind, slack: SlackOptions): Map<string, string[]> {
+  if (kind !== 'slack-audit-log') return new Map([['github', ['github_deploy_key:create']]]);
+  const out = new Map<string, string[]>();
+  const add = (provider: string, action: string) => {
+    const list = out.get(provider) ?? [];
+    if (!list.includes(action)) list.push(action);
+    out.set(provider, list);
+  };
+  add(slack.memberProvider, 'workspace_member:add');
+  for (const verb of slack.roleVerbs.values()) add(slack.roleProvider, `workspace_role:${verb}`);
+  for (const list of out.values()) list.sort();
+  return out;
+}
+
+/** The statements of an import, one per provider, each its own line (signed like the records when they are). */
+function statementLines(s: ImportSettings, c: CoverageScope, entries: number, perProvider: ReadonlyMap<string, number>): string[] {
+  return [...actionsOf(s.kind, s.slack)]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([provider, actions]) => {
+      const statement = jcs({
+        schema: COVERAGE_SCHEMA,
+        provider,
+        export: s.kind,
+        actors: c.actors,
+        repos: c.repos,
+        owner: c.owner,
+        actions,
+        since: c.since,
+        until: c.until,
+        entries_read: entries,
+        records: perProvider.get(provider) ?? 0,
+      });
+      if (!statement.ok) throw new Error(`a coverage statement cannot be canonicalized: ${statement.reason}`); // strings and numbers only
+      return s.sign ? signedLine(statement.text, s.sign.key, s.sign.signedAt, COVERAGE_PAYLOAD_TYPE) : statement.text;
+    });
+}
+
+/** What an import wrote; `records` and `statements` 0: there is nothing to write (a quiet night without a window), and no file should be. */
 export interface Imported {
   readonly ndjson: string;
   readonly records: number;
+  /** Coverage statements written first (one per provider; with both window bounds only). */
+  readonly statements: number;
   readonly entries: number;
   readonly summary: string;
 }
@@ -90,7 +147,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const skip = (reason: string): void => {
     skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
   };
-  const byId = new Map<string, { line: string; mapping: string; loc: Location }>();
+  const byId = new Map<string, { line: string; mapping: string; loc: Location; provider: string }>();
   let entries = 0;
   let merged = 0;
   let ofKind = 0;
@@ -136,7 +193,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
         continue;
       }
       const line = s.sign ? signedLine(payload.text, s.sign.key, s.sign.signedAt) : payload.text;
-      byId.set(m.recordId, { line, mapping, loc: e.loc });
+      byId.set(m.recordId, { line, mapping, loc: e.loc, provider: m.provider });
     }
     // Complete only now: the entries are read one page at a time.
     for (const f of read.findings) errors.push(f);
@@ -150,5 +207,13 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
   if (errors.length > 0) return { ok: false, reason: { findings: errors, summary } };
   const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
-  return { ok: true, value: { ndjson: lines.length > 0 ? `${lines.join('\n')}\n` : '', records: lines.length, entries, summary } };
+  const perProvider = new Map<string, number>();
+  for (const v of byId.values()) perProvider.set(v.provider, (perProvider.get(v.provider) ?? 0) + 1);
+  // The statements first: a reader sees what the export covered before what it found.
+  const statements = s.coverage ? statementLines(s, s.coverage, entries, perProvider) : [];
+  const all = [...statements, ...lines];
+  return {
+    ok: true,
+    value: { ndjson: all.length > 0 ? `${all.join('\n')}\n` : '', records: lines.length, statements: statements.length, entries, summary },
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * Scope (docs/importers.md, "Scope"): import what the agent did. An entry is kept when its actor is
- * one of the agent's identities (`--actor`), its repository one of `--repo` (case-insensitive, as
- * GitHub names are), and its own time inside the half-open window `[--since, --until)`. Entries
+ * one of the agent's identities (`--actor`), its repository one of `--repo` and of the organisation
+ * `--owner` (case-insensitive, as GitHub names are), and its own time inside the half-open window
+ * `[--since, --until)`. Entries
  * outside are skipped and counted by reason; nothing about the actor is written into a record.
  */
 import type { Result } from '../../core/result.js';
@@ -25,6 +26,8 @@ export interface ScopeFilter {
   readonly caseless: boolean;
   /** Lower-cased owner/name. */
   readonly repos: ReadonlySet<string> | null;
+  /** The lower-cased organisation (`--owner`): only its repositories' entries. */
+  readonly owner: string | null;
   readonly since: Instant | null;
   readonly until: Instant | null;
 }
@@ -34,6 +37,10 @@ export function outOfScope(f: ScopeFilter, s: EntryScope): string | null {
   if (f.actors && !s.actors.some((a) => f.actors?.has(f.caseless ? asciiLower(a) : a))) return 'by another actor';
   if (f.repos && (s.repo === null || !f.repos.has(asciiLower(s.repo))))
     return s.repo === null ? 'without a repository' : 'in another repository';
+  if (f.owner !== null) {
+    if (s.repo === null) return 'without a repository';
+    if (asciiLower(s.repo.slice(0, s.repo.indexOf('/'))) !== f.owner) return 'in another organisation';
+  }
   if (f.since !== null || f.until !== null) {
     if (s.time === null) return 'without a time (a window is set)';
     if ((f.since !== null && compareInstants(s.time, f.since) < 0) || (f.until !== null && compareInstants(s.time, f.until) >= 0))
