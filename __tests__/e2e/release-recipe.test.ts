@@ -44,8 +44,10 @@ async function release(demo: string) {
   cpSync(path.join(ROOT, demo), ws, { recursive: true });
   const inputs: Record<string, string> = {};
   for (const [k, v] of Object.entries(gateStep.with ?? {})) inputs[k] = String(v).includes('${{') ? '' : String(v);
-  // The recipe takes trusted keys from a variable; these demos need none, so the switch is off here.
+  // The recipe trusts workflow identities of the repository (an expression: blank here); these
+  // demos are not attested, so the switches are off here (coverage-recipes.test.ts runs them on).
   inputs['require-signed-records'] = 'false';
+  inputs['require-attested-runs'] = 'false';
   const gate = await runAction({ workspace: ws, inputs, event: { name: 'push', payload: {} }, env: { GITHUB_REF_NAME: 'v1.2.3' } });
   const bin = path.join(ws, '.bin');
   mkdirSync(bin);

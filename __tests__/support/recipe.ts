@@ -22,7 +22,7 @@ export interface Step {
 }
 
 /** A recipe's parsed workflow. */
-function workflowOf(file: string): {
+export function workflowOf(file: string): {
   readonly on: unknown;
   readonly permissions?: Record<string, string>;
   readonly jobs: Record<string, { readonly steps: readonly Step[]; readonly permissions?: Record<string, string> }>;
@@ -66,9 +66,11 @@ export interface World {
 
 /**
  * A world: the repository with origin, RUNNER_TEMP, the CLI at .receipt-gate/dist, and a fake `gh`:
- * `gh api` prints $FAKE_GH_OUTPUT; `gh pr create --head B` and `gh pr view B` keep B open until
- * merged; `gh attestation download FILE` writes `<digest>.jsonl` from $FAKE_GH_BUNDLE; anything else
- * exits 3 (a call the recipe makes that the test does not know).
+ * `gh api … PATH` prints $FAKE_GH_ROUTES/<PATH with / ? & = as _> when that directory is set, else
+ * $FAKE_GH_OUTPUT; `gh pr create --head B` and `gh pr view B` keep B open until merged; `gh pr
+ * merge` is logged; `gh attestation download FILE` writes `<digest>.jsonl` from $FAKE_GH_BUNDLE. A
+ * fake `curl` prints $FAKE_CURL_DIR/<cursor>.json for a URL with `cursor=<cursor>`, else
+ * $FAKE_CURL_DIR/first.json. Anything else exits 3 (a call the recipe makes that the test does not know).
  */
 export function world(): World {
   const root = tempDir();
@@ -92,7 +94,8 @@ export function world(): World {
     [
       '#!/usr/bin/env bash',
       'printf "%s\\n" "$*" >> "$FAKE_GH_LOG"',
-      'if [ "$1" = api ]; then cat "$FAKE_GH_OUTPUT"; exit 0; fi',
+      'if [ "$1" = api ]; then path="${@: -1}"; if [ -n "${FAKE_GH_ROUTES:-}" ]; then cat "$FAKE_GH_ROUTES/$(printf "%s" "$path" | tr "/?&=" "____")"; else cat "$FAKE_GH_OUTPUT"; fi; exit $?; fi',
+      'if [ "$1 $2" = "pr merge" ]; then exit 0; fi',
       'if [ "$1 $2" = "pr view" ]; then if grep -qx -- "$3" "$FAKE_GH_OPEN" 2>/dev/null; then echo OPEN; exit 0; fi; echo "no pull requests found for branch $3" >&2; exit 1; fi',
       'if [ "$1 $2" = "pr create" ]; then printf "%s\\n" "$4" >> "$FAKE_GH_OPEN"; exit 0; fi',
       'if [ "$1 $2" = "attestation download" ]; then cp "$FAKE_GH_BUNDLE" "sha256:$(sha256sum "$3" | cut -d" " -f1).jsonl"; exit 0; fi',
@@ -100,6 +103,16 @@ export function world(): World {
     ].join('\n'),
   );
   chmodSync(path.join(bin, 'gh'), 0o755);
+  writeFileSync(
+    path.join(bin, 'curl'),
+    [
+      '#!/usr/bin/env bash',
+      'url="${@: -1}"',
+      'printf "curl %s\\n" "$url" >> "$FAKE_GH_LOG"',
+      'case "$url" in *cursor=*) c="${url##*cursor=}"; cat "$FAKE_CURL_DIR/${c%%&*}.json";; *) cat "$FAKE_CURL_DIR/first.json";; esac',
+    ].join('\n'),
+  );
+  chmodSync(path.join(bin, 'curl'), 0o755);
   return { root, repo, temp, bin, ghLog, ghOpen };
 }
 
