@@ -129,9 +129,12 @@ function signRecord(rec, key) {
 
 /**
  * Writes the corpus under dir; returns counts. `calls` counts every decision (writes and reads).
- * With `signed`, every record is signed and the public key is written to dir/trusted.pub.pem.
+ * With `signed`, every record is signed and the public key is written to dir/trusted.pub.pem. With
+ * `timed`, every run is NDJSON evidence events whose time falls on day (run index mod 365) of 2026,
+ * so coverage statements have calls to cover. With `recorded`, every call that asserts a side
+ * effect has its record (an export that logged everything).
  */
-export function generate(dir, calls, seed = 42, { signed = false } = {}) {
+export function generate(dir, calls, seed = 42, { signed = false, timed = false, recorded = false } = {}) {
   rmSync(dir, { recursive: true, force: true });
   const runsDir = path.join(dir, 'runs');
   const auditDir = path.join(dir, 'audit');
@@ -168,10 +171,10 @@ export function generate(dir, calls, seed = 42, { signed = false } = {}) {
       const target = c.target(i);
       const subject = subjectOf(c, target);
       const digest = `sha256:${sha(canonicalize(subject))}`;
-      const r = rand();
+      const r = recorded ? 0 : rand();
       if (r < 0.66) {
         decisions.push(decision(c, target, c.verb, c.tool, { asserted: true, level: 'verified', digest }));
-        const mismatch = rand() < 0.01;
+        const mismatch = !recorded && rand() < 0.01;
         const recSubject = mismatch
           ? subjectOf(c, { ...target, repo: 'elsewhere', role: 'viewer', principal_hash: th('slack_principal', 'nobody') })
           : subject;
@@ -198,7 +201,8 @@ export function generate(dir, calls, seed = 42, { signed = false } = {}) {
       observed_tool_decisions: decisions,
       non_claims: ['does not prove SaaS-side persistence without external audit evidence'],
     };
-    const ndjson = runIndex % 4 === 3;
+    const ndjson = timed || runIndex % 4 === 3;
+    const day = new Date(Date.UTC(2026, 0, 1) + (runIndex % 365) * 86_400_000);
     const text = ndjson
       ? decisions
           .map((d, k) =>
@@ -207,7 +211,7 @@ export function generate(dir, calls, seed = 42, { signed = false } = {}) {
               type: 'assay.tool_decision_surface.v0',
               source: 'urn:assay:bench',
               id: `run${runIndex}:${k}`,
-              time: '2026-11-01T00:00:00Z',
+              time: timed ? new Date(day.getTime() + k * 1000).toISOString().replace('.000Z', 'Z') : '2026-11-01T00:00:00Z',
               datacontenttype: 'application/json',
               data: { schema: 'assay.tool_decision_surface.v0', observed_tool_decisions: [d] },
             }),
