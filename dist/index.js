@@ -30907,7 +30907,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3491);
-/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7550);
+/* harmony import */ var _action_main_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5746);
 /** GitHub Action entry (bundled as dist/index.js): it only calls action/main.ts `run()`, which holds the logic. */
 
 
@@ -30931,7 +30931,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7550:
+/***/ 5746:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31042,7 +31042,8 @@ const policy_NO_POLICY = {
     grandfathered: [],
     source: null,
 };
-const NAME = /^[A-Za-z0-9_.-]+$/;
+/** A class or verb as a selector names it: any characters but spaces, controls and the selector's own `:`, `=`, `*`, `,` (a class the input has may be outside ASCII). */
+const NAME = /^[^\s\p{Cc}:=*,]+$/u;
 /** A selector's class and verb (null: any), or null when it is not `*`, `CLASS` or `CLASS:VERB`. */
 function selectorOf(text) {
     if (text === '*')
@@ -31170,19 +31171,25 @@ class RuleUse {
  * class nor a verb of the input for it, is refused, with the nearest known name suggested.
  * @param seen every class of the input, with its verbs
  */
-function checkRuleNames(policy, seen) {
+function checkRuleNames(policy, seen, rejected = new Map()) {
     const classes = new Set([...core_projection/* KNOWN_CLASSES */.RD, ...seen.keys()]);
     for (const rule of policy.rules) {
         const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
         if (rule.actionClass === null)
             continue;
         if (!classes.has(rule.actionClass)) {
+            const only = rejected.get(rule.actionClass);
             const near = (0,core_text/* nearestName */.qb)(rule.actionClass, classes);
+            const why = only
+                ? `; the class is only in ${only}, a run that is rejected (invalid_artifact): fix that file`
+                : near
+                    ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
+                    : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`;
             return {
                 ok: false,
                 reason: {
                     rule,
-                    message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`}`,
+                    message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
                 },
             };
         }
@@ -31201,6 +31208,14 @@ function checkRuleNames(policy, seen) {
         }
     }
     return { ok: true };
+}
+/** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
+function lookAlike(name, near) {
+    const odd = [...name].find((c) => c.codePointAt(0) !== undefined && (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
+    if (odd === undefined)
+        return '';
+    const code = (odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    return ` (it holds U+${code}, a character outside ASCII that looks like a letter of it)`;
 }
 /** A rule as the report's policy names it: a `require` rule as before, a file's rule with what it matches. */
 function ruleJson(rule) {
@@ -32447,7 +32462,10 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
             out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
         }
         else if (level === 'observed_confirmed' && claim.digest !== subject) {
-            const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+            // What was not reproduced: the digest the claim names (or that it names none) against the write's subject.
+            const why = claim.digest === null
+                ? `${where} claims observed_confirmed but names no verification_subject_digest: the read confirmed the write's target, but the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
+                : `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
             out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
         }
     }
@@ -32798,6 +32816,13 @@ function verify(evidence, options) {
         for (const f of c.findings)
             findings.push(f);
     const statements = statementReports(evidence.statements ?? [], coverage);
+    // Signed records with no trusted signer to check them look like unsigned ones: say so, once.
+    const signed = (evidence.trustedSigners ?? []).length === 0 && !evidence.identities?.signers.length
+        ? records.filter((r) => r.input.signer !== null)
+        : [];
+    const firstSigned = signed[0];
+    if (firstSigned)
+        findings.push((0,core_findings/* finding */.gk)('signatures_unchecked', firstSigned.input.loc, `${signed.length} audit record(s) are signed (the first by ${firstSigned.input.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`));
     for (const s of evidence.statements ?? [])
         if (s.trust.kind === 'untrusted')
             findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing`));
@@ -33049,8 +33074,8 @@ function identityCheckers(setup, limits) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: ./src/read/files.ts + 15 modules
-var files = __nccwpck_require__(8414);
+// EXTERNAL MODULE: ./src/read/files.ts + 16 modules
+var files = __nccwpck_require__(3127);
 // EXTERNAL MODULE: ./src/read/signature.ts
 var signature = __nccwpck_require__(2826);
 ;// CONCATENATED MODULE: ./src/trust/check.ts
@@ -33369,7 +33394,71 @@ async function evidence_readEvidence(task, setup) {
             ...(read.sha256 === undefined ? {} : { sha256: read.sha256 }),
         }
         : null;
-    return { run, records, statements, findings: out.findings, digests: out.digests };
+    return {
+        run,
+        records,
+        statements,
+        findings: out.findings,
+        digests: out.digests,
+        ...(read.strays ? { strays: read.strays } : {}),
+        ...(read.rejectedClasses ? { rejectedClasses: read.rejectedClasses } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gate/hints.ts
+/**
+ * What a newcomer's first mistakes need said (the inputs' defaults): a run input that matched
+ * nothing on a repository with no run yet (how to bootstrap), a gate run from a subfolder (where the
+ * repository root is, and -C), and a default folder that is missing while a near name exists
+ * (`.assay/audits`). Each is words for a finding the gate makes anyway; none changes a verdict.
+ */
+
+
+
+
+/** The nearest directory above `dir` (at most 6 levels) that holds `.assay/runs`, or null. */
+function rootAbove(dir) {
+    let at = external_node_path_default().dirname(external_node_path_default().resolve(dir));
+    for (let i = 0; i < 6; i++) {
+        if ((0,external_node_fs_.existsSync)(external_node_path_default().join(at, '.assay', 'runs')))
+            return at;
+        const up = external_node_path_default().dirname(at);
+        if (up === at)
+            return null;
+        at = up;
+    }
+    return null;
+}
+/** Words to add to "the run inputs matched no file": run from a subfolder, or a repository with no run yet. */
+function noRunsHint(cwd) {
+    const root = rootAbove(cwd);
+    if (root)
+        return `; ${root} holds .assay/runs: the gate runs from the repository root (run it there, or give -C ${external_node_path_default().relative(cwd, root) || '.'}; the action: working-directory)`;
+    return "; on a repository with no run yet, commit the agent's first run before making this check required (examples/agent-run.yml opens a pull request with one; README, Quick start)";
+}
+/**
+ * A default input folder (`.assay/runs`, `.assay/audit`) that does not exist while a sibling of a
+ * near name does: a notice naming it (null when the folder exists or nothing is near).
+ */
+function nearFolder(cwd, given, role) {
+    if (given.length !== 1)
+        return null;
+    const wanted = external_node_path_default().resolve(cwd, given[0] ?? '');
+    if ((0,external_node_fs_.existsSync)(wanted))
+        return null;
+    const parent = external_node_path_default().dirname(wanted);
+    let siblings;
+    try {
+        siblings = (0,external_node_fs_.readdirSync)(parent).filter((name) => (0,external_node_fs_.statSync)(external_node_path_default().join(parent, name)).isDirectory());
+    }
+    catch {
+        return null;
+    }
+    const near = (0,core_text/* nearestName */.qb)(external_node_path_default().basename(wanted), siblings);
+    if (near === null)
+        return null;
+    const found = external_node_path_default().relative(cwd, external_node_path_default().join(parent, near)).split((external_node_path_default()).sep).join('/');
+    return (0,core_findings/* inputFinding */.uY)('no_match', `${role}: ${given[0]}`, `there is no ${given[0]}, but there is ${found}: did you mean it? (give ${role === 'runs' ? '--runs' : '--audit'} ${found}, or the action's ${role} input)`, 'warning');
 }
 
 ;// CONCATENATED MODULE: external "node:os"
@@ -33434,6 +33523,8 @@ function wire_encodeRead(evidence, rel) {
         statements: evidence.statements,
         findings: evidence.findings,
         digests: evidence.digests,
+        strays: evidence.strays ?? 0,
+        rejectedClasses: evidence.rejectedClasses ?? [],
     };
     return JSON.stringify(wire);
 }
@@ -33492,7 +33583,15 @@ function decodeRead(text, rel) {
             ...(sha256 === null ? {} : { sha256 }),
         };
     }
-    return { run, records: w.records.map((r) => recordOf(r, rel)), statements: w.statements, findings: w.findings, digests: w.digests };
+    return {
+        run,
+        records: w.records.map((r) => recordOf(r, rel)),
+        statements: w.statements,
+        findings: w.findings,
+        digests: w.digests,
+        ...(w.strays > 0 ? { strays: w.strays } : {}),
+        ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
@@ -33522,6 +33621,15 @@ function pending() {
 }
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
 const stopped = (rel, why) => failed(rel, `the thread reading this file stopped (${why}); it is not verified`);
+/** A thread's answer that does not decode fails its file (never an unanswered read, never a crash). */
+function decoded(text, rel) {
+    try {
+        return decodeRead(text, rel);
+    }
+    catch (error) {
+        return stopped(rel, `its answer did not decode: ${error instanceof Error ? error.message : String(error)}`);
+    }
+}
 class WorkerReaders {
     tasks;
     setup;
@@ -33658,7 +33766,7 @@ class WorkerReaders {
         held.splice(held.indexOf(m.id), 1);
         this.feed(worker);
         const rel = item(this.tasks, m.id).file.rel;
-        item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+        item(this.results, m.id).resolve('text' in m ? decoded(m.text, rel) : stopped(rel, m.thrown));
     }
     /**
      * A worker ended. One that had started fails the file it was reading, and the ones queued behind
@@ -33837,6 +33945,7 @@ async function openReaders(tasks, setup, jobs, entry) {
 
 
 
+
 /**
  * discover → schedule → merge: every input file is one unit of work (gate/evidence.ts), read on the
  * main thread or on worker threads (`open`), and taken here in path order, so the evidence does not
@@ -33858,16 +33967,21 @@ async function collect(settings, setup, roots, open) {
     }));
     const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), setup, settings.jobs);
     let next = 0;
+    const strays = { runs: 0, audit: 0 };
+    const rejected = new Map();
     try {
         for (const { role, d } of found) {
             for (const f of d.findings)
                 findings.push(f);
             for (const a of d.attestations)
                 attestations.set(a.rel, a);
+            const near = settings.explicit[role] ? null : nearFolder(cwd, settings[role], role);
+            if (near)
+                findings.push(near);
             if (role === 'runs' && d.files.length === 0) {
-                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${formats/* EXTENSION_LIST */.RV} file: a gate that sees nothing must not pass`));
+                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${formats/* EXTENSION_LIST */.RV} file: a gate that sees nothing must not pass${noRunsHint(cwd)}`));
             }
-            for (const _ of d.files) {
+            for (const file of d.files) {
                 const evidence = await readers.read(next++);
                 for (const [rel, sha256] of evidence.digests)
                     inputs.set(rel, sha256);
@@ -33875,6 +33989,10 @@ async function collect(settings, setup, roots, open) {
                     findings.push(f);
                 if (evidence.run)
                     runs.push(evidence.run);
+                strays[role] += evidence.strays ?? 0;
+                for (const c of evidence.rejectedClasses ?? [])
+                    if (!rejected.has(c))
+                        rejected.set(c, file.rel);
                 for (const r of evidence.records)
                     records.push(r);
                 for (const s of evidence.statements)
@@ -33885,6 +34003,10 @@ async function collect(settings, setup, roots, open) {
     finally {
         await readers.close();
     }
+    const runFiles = found.find((f) => f.role === 'runs')?.d.files.length ?? 0;
+    // Only when nothing else already failed: a run that did not parse is the root cause, named once.
+    if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
+        findings.push(noDecisions(settings, runFiles, strays));
     for (const f of orphans(attestations.values()))
         findings.push(f);
     for (const f of settings.policyReview?.findings ?? [])
@@ -33901,14 +34023,30 @@ async function collect(settings, setup, roots, open) {
         trustedProducers: producers ? [...producers.keys()].sort() : [],
         ...(identities ? { identities } : {}),
         inputs,
+        rejected,
     };
+}
+/**
+ * Run inputs that hold files but not one decision (a capture that went wrong, an empty file, the
+ * inputs swapped): a gate that read no call must not pass. When the files hold the other role's
+ * objects, it says the inputs look swapped.
+ */
+function noDecisions(settings, files, strays) {
+    const given = settings.runs.join(', ');
+    const swapped = strays.runs > 0 || strays.audit > 0
+        ? `; the run inputs hold ${strays.runs} audit record(s) or coverage statement(s) and the audit inputs hold ${strays.audit} run object(s): are runs and audit swapped?`
+        : "; an empty or truncated capture (check how the run was written: stderr redirected to the file from the server's start?)";
+    return (0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${given || '(none)'}`, `the run inputs (${given}) hold ${files} file(s) and not one decision: a gate that read no call must not pass${swapped}`);
 }
 /** `orphan_attestation`: an attestation with no artifact beside it. */
 function orphans(attestations) {
     const out = [];
     for (const a of attestations) {
-        const artifact = (0,formats/* attestedBy */.W_)(a.path);
-        if (!(0,external_node_fs_.existsSync)(artifact))
+        const artifact = (0,formats/* attestedBy */.W_)(a.path) ?? a.path;
+        // An attestation of an attestation attests nothing the gate reads: an attestation is never an artifact.
+        if ((0,formats/* attestedBy */.W_)(artifact) !== null)
+            out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `an attestation of an attestation (${external_node_path_default().basename(artifact)} is itself an attestation): attestations are never artifacts, so this one attests nothing the gate reads`));
+        else if (!(0,external_node_fs_.existsSync)(artifact))
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
     }
     return out;
@@ -33991,8 +34129,9 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
         return prepared;
     const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open);
     const seen = classesSeen(evidence.runs);
-    const names = [settings.policy, ...(alsoUnder ? [alsoUnder] : [])].map((policy) => checkRuleNames(policy, seen)).find((checked) => !checked.ok) ??
-        checkRuleNames(settings.policy, seen);
+    const names = [settings.policy, ...(alsoUnder ? [alsoUnder] : [])]
+        .map((policy) => checkRuleNames(policy, seen, evidence.rejected))
+        .find((checked) => !checked.ok) ?? checkRuleNames(settings.policy, seen);
     if (!names.ok) {
         const { rule, message } = names.reason;
         // A rule of the policy file is located in it; a rule of the require input is named by it.
@@ -34119,6 +34258,15 @@ function failingFirst(calls) {
         .sort((a, b) => a.r - b.r || a.i - b.i)
         .map(({ call, r }) => ({ call, fails: r < 2 }));
 }
+/**
+ * A repository path as a URI path: every segment percent-encoded, `(`, `)`, `!`, `*` and `'` too
+ * (a pull request controls file names: a `)` must not end a Markdown link, a `#` or `?` must not
+ * start a fragment or a query, a `%` must not decode to another file).
+ */
+const uriPath = (path) => path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[()!*']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
 
 ;// CONCATENATED MODULE: ./src/report/annotations.ts
 /**
@@ -34519,6 +34667,7 @@ async function writeJson(report, file) {
 
 
 
+
 function renderSarif(report, prefix, version) {
     const alerting = report.findings.filter((f) => f.severity !== 'notice');
     // A policy file read at another commit (a pull request's base) is not the file scanned: its findings are notifications.
@@ -34541,7 +34690,7 @@ function renderSarif(report, prefix, version) {
     // the report and the summary. A finding about an input has no artifact: it is a tool configuration
     // notification, never a result at an invented location.
     const results = located.map((finding) => {
-        const uri = repoPath(prefix, finding.file);
+        const uri = uriPath(repoPath(prefix, finding.file));
         return {
             ruleId: finding.code,
             ruleIndex: codes.indexOf(finding.code),
@@ -34564,7 +34713,7 @@ function renderSarif(report, prefix, version) {
         const s = call.suppressed;
         if (!s)
             continue;
-        const uri = repoPath(prefix, call.artifact);
+        const uri = uriPath(repoPath(prefix, call.artifact));
         results.push({
             ruleId: 'policy_unmet',
             ruleIndex: codes.indexOf('policy_unmet'),
@@ -34637,7 +34786,7 @@ function summary_link(ctx, file, line, member, commit) {
     if (!ctx.blobBase)
         return label;
     const blob = commit ? ctx.blobBase.replace(/\/blob\/[^/]+$/, `/blob/${encodeURIComponent(commit)}`) : ctx.blobBase;
-    const url = `${blob}/${path.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
+    const url = `${blob}/${uriPath(path)}${member ? '' : `#L${line}`}`;
     return `[${label}](${url})`;
 }
 /** What was verified, where: the commit, the inputs as given, the report's digest. */
@@ -37336,7 +37485,7 @@ const FINDINGS = {
     no_artifacts: {
         severity: 'error',
         title: 'No run artifacts',
-        help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+        help: 'The run-artifact inputs matched no file, or their files hold not one decision (an empty capture, runs and audit swapped); a gate that sees nothing must not pass.',
     },
     rule_unused: {
         severity: 'warning',
@@ -37364,6 +37513,11 @@ const FINDINGS = {
         help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
     },
     under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+    signatures_unchecked: {
+        severity: 'warning',
+        title: 'Signatures not checked',
+        help: 'Audit records are signed, but no trusted key or identity is configured: their signatures were not checked, and they count as unsigned ones would (give trusted-keys, and require-signed-records).',
+    },
     skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
     no_decisions: {
         severity: 'notice',
@@ -37590,6 +37744,7 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 /* harmony export */   qb: () => (/* binding */ nearestName),
 /* harmony export */   r2: () => (/* binding */ cmp)
 /* harmony export */ });
+/* unused harmony export editDistance */
 /** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
 /** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
@@ -38089,6 +38244,11 @@ function expand(state, input, noMatch) {
     const attestation = (abs) => {
         if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation')
             attestations.push({ path: abs, rel: relOf(state, abs) });
+        else {
+            const compressed = (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(abs);
+            if (compressed)
+                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+        }
     };
     const scan = picomatch__WEBPACK_IMPORTED_MODULE_6___default().scan(input);
     const base = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
@@ -38128,7 +38288,7 @@ function expand(state, input, noMatch) {
             const rel = relOf(state, abs);
             if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(rel, state.role))
                 add(abs);
-            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(rel) === 'attestation')
+            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(rel) === 'attestation' || (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(rel))
                 attestation(abs);
             else
                 ignored++;
@@ -38140,7 +38300,7 @@ function expand(state, input, noMatch) {
         walk(state, base, input, (abs) => ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(abs, state.role) ? add(abs) : attestation(abs)), findings);
     }
     else if (st.isFile()) {
-        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(base) === 'attestation')
+        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(base) === 'attestation' || (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(base))
             attestation(base);
         else
             add(base);
@@ -38625,7 +38785,7 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
-/***/ 8414:
+/***/ 3127:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38860,6 +39020,39 @@ function skippedFinding(at, skipped) {
 var scanner = __nccwpck_require__(3853);
 // EXTERNAL MODULE: ./src/read/limits.ts
 var read_limits = __nccwpck_require__(5826);
+;// CONCATENATED MODULE: ./src/read/provider-exports.ts
+/**
+ * What a provider's own export entries look like (docs/importers.md), by kind: what tells an export
+ * of the wrong kind to `import`, and a raw export committed where audit records belong to the gate.
+ * A leaf: the importers (tools/import/) and the audit reader both ask it.
+ */
+
+const EXPORT_KINDS = {
+    'github-audit-log': 'a GitHub audit-log export',
+    'github-webhook': 'GitHub webhook deliveries',
+    'slack-audit-log': 'a Slack audit-log page',
+};
+/** Whether an entry has the shape of each kind's entries. */
+const EXPORT_SHAPES = {
+    'github-audit-log': (e) => typeof e['action'] === 'string' &&
+        !(0,core_json/* isObject */.G)(e['entity']) &&
+        ((0,core_json/* hasOwn */.$)(e, '_document_id') || (0,core_json/* hasOwn */.$)(e, '@timestamp') || (0,core_json/* hasOwn */.$)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.G)(e['request']) || (0,core_json/* hasOwn */.$)(e, 'delivered_at') || (0,core_json/* hasOwn */.$)(e, 'event'))) ||
+        ((0,core_json/* isObject */.G)(e['key']) && (0,core_json/* isObject */.G)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$)(e, '_document_id') && ((0,core_json/* isObject */.G)(e['entity']) || (0,core_json/* isObject */.G)(e['context'])),
+};
+/** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
+function exportKindOf(value) {
+    if (!(0,core_json/* isObject */.G)(value))
+        return null;
+    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.G)(v[0]));
+    const candidates = [value, ...(list && (0,core_json/* isObject */.G)(list[0]) ? [list[0]] : [])];
+    for (const kind of Object.keys(EXPORT_SHAPES))
+        if (candidates.some((c) => EXPORT_SHAPES[kind](c)))
+            return kind;
+    return null;
+}
+
 // EXTERNAL MODULE: ./src/core/vocabulary.ts
 var vocabulary = __nccwpck_require__(7063);
 ;// CONCATENATED MODULE: ./src/core/claims.ts
@@ -39072,6 +39265,8 @@ class ServerLog {
     sink;
     limits;
     session = newSession();
+    /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
+    started = false;
     constructor(run, sink, limits) {
         this.run = run;
         this.sink = sink;
@@ -39083,6 +39278,7 @@ class ServerLog {
         const event = fields['event'];
         const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
         if (event === 'server_start') {
+            this.started = true;
             this.endSession();
             this.sink.skip(loc, 'tracing event server_start');
             return;
@@ -39279,6 +39475,7 @@ function readSurface(payload, via, locate, run, fail, time = null) {
 
 
 
+
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[1]) };
 const ROOT_KEY = (0,scanner/* pathKey */.Pn)([]);
@@ -39320,6 +39517,12 @@ class FileReport extends documents/* LocatingSink */.Bz {
     skip(loc, name) {
         this.firstSkip ??= loc;
         this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
+    }
+    /** Objects of the other role's kind (an audit record among the runs, a run among the exports): skipped, and counted. */
+    strays = 0;
+    stray(loc, name) {
+        this.strays++;
+        this.skip(loc, name);
     }
     close() {
         if (this.suppressed > 0) {
@@ -39465,9 +39668,9 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         else if (kind.kind === 'other')
             fr.skip(loc, kind.name);
         else if (kind.kind === 'record')
-            fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+            fr.stray(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
         else if (kind.kind === 'coverage')
-            fr.skip(loc, `${model/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
+            fr.stray(loc, `${model/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
         else if (format === 'json' && kind.via === 'event')
             fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
@@ -39488,6 +39691,10 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
                 json(doc, false);
         }
         log.close();
+        // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
+        // is another program's log, or a capture that began late (decisions before it are lost).
+        if (format === 'log' && !log.started && !fr.failed)
+            fr.error(fr.at(0), "no server_start line: this is not a capture of assay-mcp-server's stderr from its start (the server writes server_start when it starts; was stderr redirected late, or is this another program's log?)");
     }
     const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
     const first = fr.findings[firstError];
@@ -39502,7 +39709,15 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
     }
     const findings = fr.close();
-    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, entries: [], findings };
+    // A rejected run contributes no calls; its classes are kept to say where a rule's class went.
+    const rejectedClasses = fr.failed ? [...new Set(run.decisions.flatMap((d) => (d.actionClass === null ? [] : [d.actionClass])))] : [];
+    return {
+        run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null,
+        entries: [],
+        findings,
+        strays: fr.strays,
+        ...(rejectedClasses.length > 0 ? { rejectedClasses } : {}),
+    };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
@@ -39516,14 +39731,17 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
         for (const [value, offset] of items) {
             const loc = fr.at(offset);
             const kind = classify(value);
-            if (kind.kind === 'error')
+            const raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+            if (raw)
+                fr.error(loc, `this is ${EXPORT_KINDS[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`);
+            else if (kind.kind === 'error')
                 fr.error(loc, kind.reason);
             else if (kind.kind === 'other')
                 fr.skip(loc, kind.name);
             else if (kind.kind === 'tracing')
-                fr.skip(loc, 'a server tracing line (a run among the audit exports)');
+                fr.stray(loc, 'a server tracing line (a run among the audit exports)');
             else if (kind.kind === 'surface')
-                fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+                fr.stray(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
             else if (kind.kind === 'coverage')
                 readStatement(kind, loc, fr, entries, options);
             else
@@ -39532,7 +39750,7 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
     }
     if (!fr.failed && entries.length === 0 && !fr.skippedAny)
         fr.notice('no_records', 'no audit record in this file');
-    return { run: null, entries, findings: fr.close() };
+    return { run: null, entries, findings: fr.close(), strays: fr.strays };
 }
 
 // EXTERNAL MODULE: external "node:stream"
@@ -39799,16 +40017,22 @@ function readManifest(bytes, limits) {
  * with the decompression limits (size, ratio) enforced while streaming.
  */
 
+
 const MiB = 1024 * 1024;
+/** Node 22.2+ has a native CRC-32; older runtimes take the table below. */
+const zlibCrc32 = external_node_zlib_.crc32;
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 class GunzipSource {
     compressed;
     limits;
     chunks = [];
     buffered = 0;
+    /** Decompressed bytes so far. */
     total = 0;
     done = false;
     it;
+    /** CRC-32 of every decompressed byte so far (what a one-member archive's trailer says). */
+    crc = 0;
     constructor(stream, compressed, limits) {
         this.compressed = compressed;
         this.limits = limits;
@@ -39829,6 +40053,7 @@ class GunzipSource {
         if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
             throw new ReadError('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
         }
+        this.crc = crc32(r.value, this.crc);
         this.chunks.push(r.value);
         this.buffered += r.value.length;
         return true;
@@ -39868,6 +40093,57 @@ class GunzipSource {
         }
         return zeros;
     }
+}
+/**
+ * The compressed archive's end, for the one-member rule: the last bytes before its trailing zeros,
+ * and how many zeros follow. Fed every chunk of the compressed input as it streams.
+ */
+class ArchiveTail {
+    tail = Buffer.alloc(0);
+    zeros = 0;
+    push(chunk) {
+        let last = chunk.length - 1;
+        while (last >= 0 && chunk[last] === 0)
+            last--;
+        if (last < 0) {
+            this.zeros += chunk.length;
+            return;
+        }
+        this.tail = Buffer.concat([this.tail, Buffer.alloc(this.zeros), chunk.subarray(0, last + 1)]).subarray(-16);
+        this.zeros = chunk.length - last - 1;
+    }
+    /**
+     * Whether the gzip trailer at the end (CRC-32 and size of the member) is that of all the data: one
+     * member, then only NUL padding. A second member would carry its own data's CRC and size. The
+     * trailer's last bytes may be zeros themselves, so every split of the trailing zeros is tried.
+     */
+    oneMember(crc, size) {
+        for (let j = 0; j <= Math.min(4, this.zeros); j++) {
+            const t = Buffer.concat([this.tail, Buffer.alloc(j)]).subarray(-8);
+            if (t.length === 8 && t.readUInt32LE(0) === crc >>> 0 && t.readUInt32LE(4) === size % 2 ** 32)
+                return true;
+        }
+        return false;
+    }
+}
+const CRC_TABLE = (() => {
+    const table = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+        let c = n;
+        for (let k = 0; k < 8; k++)
+            c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        table[n] = c >>> 0;
+    }
+    return table;
+})();
+/** CRC-32 (zlib's; native where Node has it). */
+function crc32(data, value) {
+    if (typeof zlibCrc32 === 'function')
+        return zlibCrc32(data, value);
+    let c = ~value >>> 0;
+    for (let i = 0; i < data.length; i++)
+        c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
+    return ~c >>> 0;
 }
 function gzipReason(error) {
     const m = error.message ?? '';
@@ -39946,8 +40222,12 @@ function paxPath(data) {
         if (eq === -1)
             throw new ReadError('tar', 'malformed PAX header record');
         const key = rec.slice(0, eq);
-        if (key === 'path')
+        if (key === 'path') {
+            // Two path records: tar readers disagree which one names the member (the first, the last).
+            if (path !== undefined)
+                throw new ReadError('tar', 'a PAX header with two path records: the member has two names');
             path = rec.slice(eq + 1);
+        }
         if (key === 'linkpath')
             throw new ReadError('tar', 'PAX linkpath record: links are not allowed in a bundle');
         if (key === 'size')
@@ -39993,7 +40273,12 @@ async function* members(src, limits) {
             if (data.length < size + padding(size))
                 throw new ReadError('tar', 'tar archive is truncated inside an extended header');
             const body = data.subarray(0, size);
-            longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
+            const given = type === 'x' ? paxPath(body) : cstring(body, 0, body.length);
+            // A name from two sources (a GNU long name and a PAX path, or two headers): tar readers
+            // disagree which wins, so another reader (upstream's) could read another member than this one.
+            if (given !== undefined && longName !== undefined)
+                throw new ReadError('tar', 'a member named by two extended headers (a GNU long name and a PAX path, or two of one kind): its name is ambiguous');
+            longName = given ?? longName;
             continue;
         }
         if (type === 'g')
@@ -40132,13 +40417,22 @@ async function walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
     const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
     const archiveHash = (0,external_node_crypto_.createHash)('sha256');
-    input.on('data', (chunk) => archiveHash.update(chunk));
+    const tail = new ArchiveTail();
+    input.on('data', (chunk) => {
+        archiveHash.update(chunk);
+        tail.push(chunk);
+    });
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
     try {
-        const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
+        const source = new GunzipSource(gunzip, size, limits);
+        const read = await contents(source, file, limits);
         if ('other' in read)
             return { kind: 'other', name: read.other };
+        // One gzip member, then only NUL padding: a reader that stops at the first member (upstream's)
+        // must see the same archive as this one, which decompresses every member.
+        if (!tail.oneMember(source.crc, source.total))
+            throw new ReadError('gzip', 'the archive is more than one gzip member (or has bytes after its trailer): an evidence bundle is exactly one');
         const { manifest, events } = read;
         // Every byte has been read (drain checked the end): the hash is of the whole archive.
         const facts = {
@@ -40390,7 +40684,8 @@ async function readOne(file, role, limits, digest = false) {
 /* harmony export */   W_: () => (/* binding */ attestedBy),
 /* harmony export */   be: () => (/* binding */ formatOf),
 /* harmony export */   hQ: () => (/* binding */ sidecarOf),
-/* harmony export */   ks: () => (/* binding */ discoverable)
+/* harmony export */   ks: () => (/* binding */ discoverable),
+/* harmony export */   xR: () => (/* binding */ compressedText)
 /* harmony export */ });
 const EXTENSIONS = [
     // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
@@ -40411,6 +40706,16 @@ function formatOf(file) {
         if (lower.endsWith(ext))
             return format;
     return null;
+}
+/**
+ * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
+ * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
+ */
+function compressedText(file) {
+    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
+    if (!match)
+        return null;
+    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
 }
 /** Whether a directory or glob input of this role picks the file up. */
 function discoverable(file, role) {

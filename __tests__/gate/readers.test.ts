@@ -98,7 +98,7 @@ describe('reading on worker threads', () => {
     );
   });
 
-  it('a thread that dies fails the file it was reading, names it, and the rest are still read', async () => {
+  it('a thread that dies (or answers what does not decode) fails the file it was reading, names it, and the rest are still read', async () => {
     const dir = tempDir();
     // A stand-in reader that speaks the protocol: it dies on crash-*, throws on throw-*, answers the rest.
     const script = path.join(dir, 'worker.mjs');
@@ -109,7 +109,8 @@ parentPort.postMessage({ ready: true });
 parentPort.on('message', (t) => {
   if (t.rel.startsWith('crash')) process.exit(7);
   if (t.rel.startsWith('throw')) throw new Error('reader bug');
-  parentPort.postMessage({ id: t.id, text: '{"run":null,"records":[],"findings":[],"digests":[["' + t.rel + '","x"]]}' });
+  if (t.rel.startsWith('garble')) return parentPort.postMessage({ id: t.id, text: '{"run":null}' });
+  parentPort.postMessage({ id: t.id, text: '{"run":null,"records":[],"statements":[],"findings":[],"digests":[["' + t.rel + '","x"]],"strays":0,"rejectedClasses":[]}' });
 });
 `,
     );
@@ -119,6 +120,7 @@ parentPort.on('message', (t) => {
       ['big-a.json', 4000],
       ['throw-1.json', 3000],
       ['big-b.json', 2000],
+      ['garble-1.json', 1000],
       ['a.json', 10],
       ['b.json', 10],
       ['c.json', 10],
@@ -130,7 +132,11 @@ parentPort.on('message', (t) => {
     const got = await readAll(openReaders(tasks, setup, 3, script), tasks.length);
     for (const [i, rel] of names.entries()) {
       const r = got[i] as FileEvidence;
-      if (rel === 'crash-1.json' || rel === 'throw-1.json') {
+      if (rel === 'garble-1.json' && r.findings.length > 0) {
+        // An answer that does not decode fails its file, as a thread that dies does.
+        expect(r.findings[0]).toMatchObject({ code: 'invalid_artifact', severity: 'error', file: rel });
+        expect(r.findings[0]?.message).toContain('did not decode');
+      } else if (rel === 'crash-1.json' || rel === 'throw-1.json') {
         expect(r.run).toBeNull();
         expect(r.findings).toHaveLength(1);
         expect(r.findings[0]).toMatchObject({ code: 'invalid_artifact', severity: 'error', file: rel, line: 1, column: 1 });
@@ -138,7 +144,7 @@ parentPort.on('message', (t) => {
         expect(r.findings[0]?.message).toContain('it is not verified');
       } else {
         // Read by a (stand-in) worker or on the main thread; never missing.
-        const byWorker = { run: null, records: [], findings: [], digests: [[rel, 'x']] };
+        const byWorker = { run: null, records: [], statements: [], findings: [], digests: [[rel, 'x']] };
         expect([byWorker, here[i]]).toContainEqual(r);
       }
     }

@@ -2539,7 +2539,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(194);
+/* harmony import */ var _cli_run_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1302);
 /** receipt-gate CLI entry (bundled as dist/cli.js): a few lines around cli/run.ts `main`, which holds the logic. */
 
 async function run() {
@@ -2569,7 +2569,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 194:
+/***/ 1302:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2687,6 +2687,15 @@ function failingFirst(calls) {
         .sort((a, b) => a.r - b.r || a.i - b.i)
         .map(({ call, r }) => ({ call, fails: r < 2 }));
 }
+/**
+ * A repository path as a URI path: every segment percent-encoded, `(`, `)`, `!`, `*` and `'` too
+ * (a pull request controls file names: a `)` must not end a Markdown link, a `#` or `?` must not
+ * start a fragment or a query, a `%` must not decode to another file).
+ */
+const uriPath = (path) => path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[()!*']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
 
 ;// CONCATENATED MODULE: ./src/cli/command.ts
 
@@ -3485,7 +3494,8 @@ const policy_NO_POLICY = {
     grandfathered: [],
     source: null,
 };
-const NAME = /^[A-Za-z0-9_.-]+$/;
+/** A class or verb as a selector names it: any characters but spaces, controls and the selector's own `:`, `=`, `*`, `,` (a class the input has may be outside ASCII). */
+const NAME = /^[^\s\p{Cc}:=*,]+$/u;
 /** A selector's class and verb (null: any), or null when it is not `*`, `CLASS` or `CLASS:VERB`. */
 function selectorOf(text) {
     if (text === '*')
@@ -3613,19 +3623,25 @@ class RuleUse {
  * class nor a verb of the input for it, is refused, with the nearest known name suggested.
  * @param seen every class of the input, with its verbs
  */
-function checkRuleNames(policy, seen) {
+function checkRuleNames(policy, seen, rejected = new Map()) {
     const classes = new Set([...core_projection/* KNOWN_CLASSES */.RD, ...seen.keys()]);
     for (const rule of policy.rules) {
         const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
         if (rule.actionClass === null)
             continue;
         if (!classes.has(rule.actionClass)) {
+            const only = rejected.get(rule.actionClass);
             const near = (0,core_text/* nearestName */.qb)(rule.actionClass, classes);
+            const why = only
+                ? `; the class is only in ${only}, a run that is rejected (invalid_artifact): fix that file`
+                : near
+                    ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
+                    : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`;
             return {
                 ok: false,
                 reason: {
                     rule,
-                    message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`}`,
+                    message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
                 },
             };
         }
@@ -3644,6 +3660,14 @@ function checkRuleNames(policy, seen) {
         }
     }
     return { ok: true };
+}
+/** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
+function lookAlike(name, near) {
+    const odd = [...name].find((c) => c.codePointAt(0) !== undefined && (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
+    if (odd === undefined)
+        return '';
+    const code = (odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    return ` (it holds U+${code}, a character outside ASCII that looks like a letter of it)`;
 }
 /** A rule as the report's policy names it: a `require` rule as before, a file's rule with what it matches. */
 function ruleJson(rule) {
@@ -3985,6 +4009,8 @@ const hash = {
 var core_time = __nccwpck_require__(2334);
 // EXTERNAL MODULE: ./src/core/model.ts
 var model = __nccwpck_require__(4146);
+// EXTERNAL MODULE: ./src/read/provider-exports.ts
+var provider_exports = __nccwpck_require__(2309);
 // EXTERNAL MODULE: ./src/read/documents.ts + 1 modules
 var documents = __nccwpck_require__(1035);
 // EXTERNAL MODULE: ./src/read/json/scanner.ts
@@ -4008,7 +4034,11 @@ var strict = __nccwpck_require__(755);
 /**
  * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
  */
-function readExport(name, raw, limits, listKey) {
+function readExport(name, raw, given, listKey) {
+    // A .json export is one document, often on one line (the UI's export, gh api without --jq): the
+    // line limit is for JSON lines, so it is held to the file limit only. NDJSON keeps the line limit.
+    const lines = /\.(ndjson|jsonl)(\.gz)?$/i.test(name);
+    const limits = lines ? given : { ...given, maxLineBytes: Math.max(given.maxLineBytes, given.maxFileBytes) };
     const sink = new documents/* LocatingSink */.Bz(name);
     const findings = sink.findings;
     const at = (offset) => sink.at(offset);
@@ -4348,27 +4378,16 @@ function slackAuditLog(o) {
 
 
 
+
 const IMPORT_KINDS = {
     'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined, looks: 'a GitHub audit-log export' },
     'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined, looks: 'GitHub webhook deliveries' },
     'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries', looks: 'a Slack audit-log page' },
 };
-/** Whether an entry has the shape of each kind's entries (what tells an export of the wrong kind). */
-const SHAPES = {
-    'github-audit-log': (e) => typeof e['action'] === 'string' &&
-        !(0,json/* isObject */.G)(e['entity']) &&
-        ((0,json/* hasOwn */.$)(e, '_document_id') || (0,json/* hasOwn */.$)(e, '@timestamp') || (0,json/* hasOwn */.$)(e, 'created_at')),
-    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,json/* isObject */.G)(e['request']) || (0,json/* hasOwn */.$)(e, 'delivered_at') || (0,json/* hasOwn */.$)(e, 'event'))) ||
-        ((0,json/* isObject */.G)(e['key']) && (0,json/* isObject */.G)(e['repository'])),
-    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,json/* hasOwn */.$)(e, '_document_id') && ((0,json/* isObject */.G)(e['entity']) || (0,json/* isObject */.G)(e['context'])),
-};
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind, sample) {
-    // The entry itself, or the first entry of a page object (`{"entries": [...]}`, read whole by a kind without a list member).
-    const list = sample && Object.values(sample).find((v) => Array.isArray(v) && (0,json/* isObject */.G)(v[0]));
-    const candidates = [sample, list ? list[0] : null].filter((c) => c !== null);
-    const other = Object.keys(SHAPES).find((k) => k !== kind && candidates.some((c) => SHAPES[k](c)));
-    return other
+    const other = (0,provider_exports/* exportKindOf */.CK)(sample);
+    return other && other !== kind
         ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
         : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;
 }
@@ -4416,6 +4435,32 @@ function statementLines(s, c, entries, perProvider) {
         return s.sign ? signedLine(statement.text, s.sign.key, s.sign.signedAt, signature/* COVERAGE_PAYLOAD_TYPE */.f4) : statement.text;
     });
 }
+/**
+ * --actor dropped every entry that would have been a record: who they were by (the five most
+ * frequent), and a given actor that is a near miss of one (`deploy-agent` for `deploy-agent[bot]`,
+ * a letter off): then a typo, never a quiet night.
+ */
+function actorHint(scope, seen) {
+    if (!scope.actors || seen.size === 0)
+        return null;
+    const names = [...seen.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const fold = (x) => (scope.caseless ? (0,core_text/* asciiLower */.F)(x) : x);
+    let near = null;
+    for (const given of scope.actors)
+        for (const [name] of names) {
+            const a = fold(name);
+            if (a === `${given}[bot]` || a.replace(/\[bot\]$/, '') === given || (0,core_text/* editDistance */.YC)(given, a) <= 2)
+                near ??= { given, seen: name };
+        }
+    const listed = names
+        .slice(0, 5)
+        .map(([n, k]) => `${n} (${k})`)
+        .join(', ');
+    return {
+        text: `every entry that maps to a record was by another actor: ${listed}${names.length > 5 ? ', …' : ''}${near ? `; did you mean --actor ${near.seen} (for ${near.given})?` : ''}`,
+        typo: near !== null,
+    };
+}
 function runImport(s) {
     const mapper = s.kind === 'github-audit-log' ? githubAuditLog : s.kind === 'github-webhook' ? githubWebhook : slackAuditLog(s.slack);
     const { source, listKey } = IMPORT_KINDS[s.kind];
@@ -4429,12 +4474,14 @@ function runImport(s) {
     let merged = 0;
     let ofKind = 0;
     let sample = null;
+    /** Who the entries --actor dropped were by (what names a near miss of the agent's identity). */
+    const othersSeen = new Map();
     for (const input of s.inputs) {
         const file = external_node_path_default().basename(input.name);
         const read = readExport(input.name, input.bytes, s.limits, listKey);
         for (const e of read.entries) {
             entries++;
-            if (SHAPES[s.kind](e.value))
+            if (provider_exports/* EXPORT_SHAPES */.mD[s.kind](e.value))
                 ofKind++;
             else
                 sample ??= e;
@@ -4450,6 +4497,9 @@ function runImport(s) {
             const out = outOfScope(s.scope, m.scope);
             if (out !== null) {
                 skip(out);
+                if (out === 'by another actor')
+                    for (const a of m.scope.actors.slice(0, 1))
+                        othersSeen.set(a, (othersSeen.get(a) ?? 0) + 1);
                 continue;
             }
             // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
@@ -4485,6 +4535,7 @@ function runImport(s) {
     if (entries > 0 && ofKind === 0 && sample && errors.length === 0)
         errors.push((0,core_findings/* finding */.gk)('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
     const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
+    const actors = byId.size === 0 ? actorHint(s.scope, othersSeen) : null;
     if (errors.length > 0)
         return { ok: false, reason: { findings: errors, summary } };
     const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
@@ -4496,7 +4547,14 @@ function runImport(s) {
     const all = [...statements, ...lines];
     return {
         ok: true,
-        value: { ndjson: all.length > 0 ? `${all.join('\n')}\n` : '', records: lines.length, statements: statements.length, entries, summary },
+        value: {
+            ndjson: all.length > 0 ? `${all.join('\n')}\n` : '',
+            records: lines.length,
+            statements: statements.length,
+            entries,
+            summary,
+            actors,
+        },
     };
 }
 
@@ -4697,13 +4755,17 @@ const importExports = {
         if (!result.ok)
             return wroteNothing(tool, EXIT.problem, `${findingLines(tool, result.reason.findings)}${say(tool, result.reason.summary)}`);
         const done = result.value;
+        // An --actor a letter off drops every entry, night after night, as if each were quiet: a typo is a usage error.
+        if (done.actors?.typo)
+            throw new types_UsageError('value', `--actor: ${done.actors.text}; nothing was written`);
+        const actorNote = done.actors ? `; ${done.actors.text}` : '';
         // A quiet night without a window: nothing to write, and no empty file for a job to commit. With
         // one, the statement alone is written: for that window and scope the provider logged nothing.
         if (done.records === 0 && done.statements === 0)
             return {
                 code: EXIT.pass,
                 stdout: '',
-                stderr: say(tool, `${done.summary}; no records, so ${output} was not written (give --since and --until to record what was covered)`),
+                stderr: say(tool, `${done.summary}${actorNote}; no records, so ${output} was not written (give --since and --until to record what was covered)`),
             };
         try {
             // The predicate first: when it cannot be written, no records file is left without it.
@@ -4716,7 +4778,11 @@ const importExports = {
         }
         const also = predicate ? ` (predicate → ${predicate})` : '';
         const covered = coverage ? `, ${done.statements} coverage statement(s) for [${coverage.since}, ${coverage.until})` : '';
-        return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}${covered}${sign ? ', signed' : ''} → ${output}${also}`) };
+        return {
+            code: EXIT.pass,
+            stdout: '',
+            stderr: say(tool, `${done.summary}${covered}${actorNote}${sign ? ', signed' : ''} → ${output}${also}`),
+        };
     },
 };
 
@@ -6075,7 +6141,10 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
             out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, `${where} claims observed_confirmed, but ${why}`, severity));
         }
         else if (level === 'observed_confirmed' && claim.digest !== subject) {
-            const why = `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
+            // What was not reproduced: the digest the claim names (or that it names none) against the write's subject.
+            const why = claim.digest === null
+                ? `${where} claims observed_confirmed but names no verification_subject_digest: the read confirmed the write's target, but the claim does not say which subject it confirmed (the write's subject recomputes to ${subject}; the producer must write that digest)`
+                : `${where} claims verification_subject_digest ${claim.digest} but the write's subject recomputes to ${subject}`;
             out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
         }
     }
@@ -6426,6 +6495,13 @@ function verify(evidence, options) {
         for (const f of c.findings)
             findings.push(f);
     const statements = statementReports(evidence.statements ?? [], coverage);
+    // Signed records with no trusted signer to check them look like unsigned ones: say so, once.
+    const signed = (evidence.trustedSigners ?? []).length === 0 && !evidence.identities?.signers.length
+        ? records.filter((r) => r.input.signer !== null)
+        : [];
+    const firstSigned = signed[0];
+    if (firstSigned)
+        findings.push((0,core_findings/* finding */.gk)('signatures_unchecked', firstSigned.input.loc, `${signed.length} audit record(s) are signed (the first by ${firstSigned.input.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`));
     for (const s of evidence.statements ?? [])
         if (s.trust.kind === 'untrusted')
             findings.push((0,core_findings/* finding */.gk)('record_untrusted', s.loc, `coverage statement (${(0,core_text/* quote */.hD)(s.statement.export, 40)}, ${windowText(s.statement)}) is not from a trusted signer: ${s.trust.reason}; it covers nothing`));
@@ -6882,7 +6958,71 @@ async function evidence_readEvidence(task, setup) {
             ...(read.sha256 === undefined ? {} : { sha256: read.sha256 }),
         }
         : null;
-    return { run, records, statements, findings: out.findings, digests: out.digests };
+    return {
+        run,
+        records,
+        statements,
+        findings: out.findings,
+        digests: out.digests,
+        ...(read.strays ? { strays: read.strays } : {}),
+        ...(read.rejectedClasses ? { rejectedClasses: read.rejectedClasses } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gate/hints.ts
+/**
+ * What a newcomer's first mistakes need said (the inputs' defaults): a run input that matched
+ * nothing on a repository with no run yet (how to bootstrap), a gate run from a subfolder (where the
+ * repository root is, and -C), and a default folder that is missing while a near name exists
+ * (`.assay/audits`). Each is words for a finding the gate makes anyway; none changes a verdict.
+ */
+
+
+
+
+/** The nearest directory above `dir` (at most 6 levels) that holds `.assay/runs`, or null. */
+function rootAbove(dir) {
+    let at = external_node_path_default().dirname(external_node_path_default().resolve(dir));
+    for (let i = 0; i < 6; i++) {
+        if ((0,external_node_fs_.existsSync)(external_node_path_default().join(at, '.assay', 'runs')))
+            return at;
+        const up = external_node_path_default().dirname(at);
+        if (up === at)
+            return null;
+        at = up;
+    }
+    return null;
+}
+/** Words to add to "the run inputs matched no file": run from a subfolder, or a repository with no run yet. */
+function noRunsHint(cwd) {
+    const root = rootAbove(cwd);
+    if (root)
+        return `; ${root} holds .assay/runs: the gate runs from the repository root (run it there, or give -C ${external_node_path_default().relative(cwd, root) || '.'}; the action: working-directory)`;
+    return "; on a repository with no run yet, commit the agent's first run before making this check required (examples/agent-run.yml opens a pull request with one; README, Quick start)";
+}
+/**
+ * A default input folder (`.assay/runs`, `.assay/audit`) that does not exist while a sibling of a
+ * near name does: a notice naming it (null when the folder exists or nothing is near).
+ */
+function nearFolder(cwd, given, role) {
+    if (given.length !== 1)
+        return null;
+    const wanted = external_node_path_default().resolve(cwd, given[0] ?? '');
+    if ((0,external_node_fs_.existsSync)(wanted))
+        return null;
+    const parent = external_node_path_default().dirname(wanted);
+    let siblings;
+    try {
+        siblings = (0,external_node_fs_.readdirSync)(parent).filter((name) => (0,external_node_fs_.statSync)(external_node_path_default().join(parent, name)).isDirectory());
+    }
+    catch {
+        return null;
+    }
+    const near = (0,core_text/* nearestName */.qb)(external_node_path_default().basename(wanted), siblings);
+    if (near === null)
+        return null;
+    const found = external_node_path_default().relative(cwd, external_node_path_default().join(parent, near)).split((external_node_path_default()).sep).join('/');
+    return (0,core_findings/* inputFinding */.uY)('no_match', `${role}: ${given[0]}`, `there is no ${given[0]}, but there is ${found}: did you mean it? (give ${role === 'runs' ? '--runs' : '--audit'} ${found}, or the action's ${role} input)`, 'warning');
 }
 
 ;// CONCATENATED MODULE: external "node:os"
@@ -6945,6 +7085,8 @@ function wire_encodeRead(evidence, rel) {
         statements: evidence.statements,
         findings: evidence.findings,
         digests: evidence.digests,
+        strays: evidence.strays ?? 0,
+        rejectedClasses: evidence.rejectedClasses ?? [],
     };
     return JSON.stringify(wire);
 }
@@ -7003,7 +7145,15 @@ function decodeRead(text, rel) {
             ...(sha256 === null ? {} : { sha256 }),
         };
     }
-    return { run, records: w.records.map((r) => recordOf(r, rel)), statements: w.statements, findings: w.findings, digests: w.digests };
+    return {
+        run,
+        records: w.records.map((r) => recordOf(r, rel)),
+        statements: w.statements,
+        findings: w.findings,
+        digests: w.digests,
+        ...(w.strays > 0 ? { strays: w.strays } : {}),
+        ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
@@ -7033,6 +7183,15 @@ function pending() {
 }
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
 const stopped = (rel, why) => failed(rel, `the thread reading this file stopped (${why}); it is not verified`);
+/** A thread's answer that does not decode fails its file (never an unanswered read, never a crash). */
+function decoded(text, rel) {
+    try {
+        return decodeRead(text, rel);
+    }
+    catch (error) {
+        return stopped(rel, `its answer did not decode: ${error instanceof Error ? error.message : String(error)}`);
+    }
+}
 class WorkerReaders {
     tasks;
     setup;
@@ -7169,7 +7328,7 @@ class WorkerReaders {
         held.splice(held.indexOf(m.id), 1);
         this.feed(worker);
         const rel = item(this.tasks, m.id).file.rel;
-        item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+        item(this.results, m.id).resolve('text' in m ? decoded(m.text, rel) : stopped(rel, m.thrown));
     }
     /**
      * A worker ended. One that had started fails the file it was reading, and the ones queued behind
@@ -7348,6 +7507,7 @@ async function openReaders(tasks, setup, jobs, entry) {
 
 
 
+
 /**
  * discover → schedule → merge: every input file is one unit of work (gate/evidence.ts), read on the
  * main thread or on worker threads (`open`), and taken here in path order, so the evidence does not
@@ -7369,16 +7529,21 @@ async function collect(settings, setup, roots, open) {
     }));
     const readers = await open(found.flatMap(({ role, d }) => d.files.map((file) => ({ file, role }))), setup, settings.jobs);
     let next = 0;
+    const strays = { runs: 0, audit: 0 };
+    const rejected = new Map();
     try {
         for (const { role, d } of found) {
             for (const f of d.findings)
                 findings.push(f);
             for (const a of d.attestations)
                 attestations.set(a.rel, a);
+            const near = settings.explicit[role] ? null : nearFolder(cwd, settings[role], role);
+            if (near)
+                findings.push(near);
             if (role === 'runs' && d.files.length === 0) {
-                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${formats/* EXTENSION_LIST */.RV} file: a gate that sees nothing must not pass`));
+                findings.push((0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${settings.runs.join(', ') || '(none)'}`, `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${formats/* EXTENSION_LIST */.RV} file: a gate that sees nothing must not pass${noRunsHint(cwd)}`));
             }
-            for (const _ of d.files) {
+            for (const file of d.files) {
                 const evidence = await readers.read(next++);
                 for (const [rel, sha256] of evidence.digests)
                     inputs.set(rel, sha256);
@@ -7386,6 +7551,10 @@ async function collect(settings, setup, roots, open) {
                     findings.push(f);
                 if (evidence.run)
                     runs.push(evidence.run);
+                strays[role] += evidence.strays ?? 0;
+                for (const c of evidence.rejectedClasses ?? [])
+                    if (!rejected.has(c))
+                        rejected.set(c, file.rel);
                 for (const r of evidence.records)
                     records.push(r);
                 for (const s of evidence.statements)
@@ -7396,6 +7565,10 @@ async function collect(settings, setup, roots, open) {
     finally {
         await readers.close();
     }
+    const runFiles = found.find((f) => f.role === 'runs')?.d.files.length ?? 0;
+    // Only when nothing else already failed: a run that did not parse is the root cause, named once.
+    if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
+        findings.push(noDecisions(settings, runFiles, strays));
     for (const f of orphans(attestations.values()))
         findings.push(f);
     for (const f of settings.policyReview?.findings ?? [])
@@ -7412,14 +7585,30 @@ async function collect(settings, setup, roots, open) {
         trustedProducers: producers ? [...producers.keys()].sort() : [],
         ...(identities ? { identities } : {}),
         inputs,
+        rejected,
     };
+}
+/**
+ * Run inputs that hold files but not one decision (a capture that went wrong, an empty file, the
+ * inputs swapped): a gate that read no call must not pass. When the files hold the other role's
+ * objects, it says the inputs look swapped.
+ */
+function noDecisions(settings, files, strays) {
+    const given = settings.runs.join(', ');
+    const swapped = strays.runs > 0 || strays.audit > 0
+        ? `; the run inputs hold ${strays.runs} audit record(s) or coverage statement(s) and the audit inputs hold ${strays.audit} run object(s): are runs and audit swapped?`
+        : "; an empty or truncated capture (check how the run was written: stderr redirected to the file from the server's start?)";
+    return (0,core_findings/* inputFinding */.uY)('no_artifacts', `runs: ${given || '(none)'}`, `the run inputs (${given}) hold ${files} file(s) and not one decision: a gate that read no call must not pass${swapped}`);
 }
 /** `orphan_attestation`: an attestation with no artifact beside it. */
 function orphans(attestations) {
     const out = [];
     for (const a of attestations) {
-        const artifact = (0,formats/* attestedBy */.W_)(a.path);
-        if (!(0,external_node_fs_.existsSync)(artifact))
+        const artifact = (0,formats/* attestedBy */.W_)(a.path) ?? a.path;
+        // An attestation of an attestation attests nothing the gate reads: an attestation is never an artifact.
+        if ((0,formats/* attestedBy */.W_)(artifact) !== null)
+            out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `an attestation of an attestation (${external_node_path_default().basename(artifact)} is itself an attestation): attestations are never artifacts, so this one attests nothing the gate reads`));
+        else if (!(0,external_node_fs_.existsSync)(artifact))
             out.push((0,core_findings/* finding */.gk)('orphan_attestation', { file: a.rel, line: 1, column: 1 }, `no ${external_node_path_default().basename(artifact)} beside this attestation: a renamed or removed artifact must not lose its attestation silently`));
     }
     return out;
@@ -7502,8 +7691,9 @@ async function runGate(settings, digests = false, open = openReaders, alsoUnder 
         return prepared;
     const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open);
     const seen = classesSeen(evidence.runs);
-    const names = [settings.policy, ...(alsoUnder ? [alsoUnder] : [])].map((policy) => checkRuleNames(policy, seen)).find((checked) => !checked.ok) ??
-        checkRuleNames(settings.policy, seen);
+    const names = [settings.policy, ...(alsoUnder ? [alsoUnder] : [])]
+        .map((policy) => checkRuleNames(policy, seen, evidence.rejected))
+        .find((checked) => !checked.ok) ?? checkRuleNames(settings.policy, seen);
     if (!names.ok) {
         const { rule, message } = names.reason;
         // A rule of the policy file is located in it; a rule of the require input is named by it.
@@ -8376,6 +8566,7 @@ function buildAnnotations(report, prefix, scope = 'all') {
 
 
 
+
 function renderSarif(report, prefix, version) {
     const alerting = report.findings.filter((f) => f.severity !== 'notice');
     // A policy file read at another commit (a pull request's base) is not the file scanned: its findings are notifications.
@@ -8398,7 +8589,7 @@ function renderSarif(report, prefix, version) {
     // the report and the summary. A finding about an input has no artifact: it is a tool configuration
     // notification, never a result at an invented location.
     const results = located.map((finding) => {
-        const uri = repoPath(prefix, finding.file);
+        const uri = uriPath(repoPath(prefix, finding.file));
         return {
             ruleId: finding.code,
             ruleIndex: codes.indexOf(finding.code),
@@ -8421,7 +8612,7 @@ function renderSarif(report, prefix, version) {
         const s = call.suppressed;
         if (!s)
             continue;
-        const uri = repoPath(prefix, call.artifact);
+        const uri = uriPath(repoPath(prefix, call.artifact));
         results.push({
             ruleId: 'policy_unmet',
             ruleIndex: codes.indexOf('policy_unmet'),
@@ -10413,7 +10604,7 @@ const FINDINGS = {
     no_artifacts: {
         severity: 'error',
         title: 'No run artifacts',
-        help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+        help: 'The run-artifact inputs matched no file, or their files hold not one decision (an empty capture, runs and audit swapped); a gate that sees nothing must not pass.',
     },
     rule_unused: {
         severity: 'warning',
@@ -10441,6 +10632,11 @@ const FINDINGS = {
         help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
     },
     under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+    signatures_unchecked: {
+        severity: 'warning',
+        title: 'Signatures not checked',
+        help: 'Audit records are signed, but no trusted key or identity is configured: their signatures were not checked, and they count as unsigned ones would (give trusted-keys, and require-signed-records).',
+    },
     skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
     no_decisions: {
         severity: 'notice',
@@ -10662,6 +10858,7 @@ const annotationRank = (level) => SEVERITIES.findIndex((s) => SEVERITY_TABLE[s].
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
 /* harmony export */   F: () => (/* binding */ asciiLower),
+/* harmony export */   YC: () => (/* binding */ editDistance),
 /* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   hD: () => (/* binding */ quote),
 /* harmony export */   qb: () => (/* binding */ nearestName),
@@ -11128,6 +11325,8 @@ var file_read = __nccwpck_require__(7465);
 var scanner = __nccwpck_require__(3853);
 // EXTERNAL MODULE: ./src/read/limits.ts
 var read_limits = __nccwpck_require__(5826);
+// EXTERNAL MODULE: ./src/read/provider-exports.ts
+var provider_exports = __nccwpck_require__(2309);
 // EXTERNAL MODULE: ./src/core/decision.ts + 1 modules
 var decision = __nccwpck_require__(118);
 // EXTERNAL MODULE: ./src/read/json/strict.ts + 1 modules
@@ -11181,6 +11380,8 @@ class ServerLog {
     sink;
     limits;
     session = newSession();
+    /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
+    started = false;
     constructor(run, sink, limits) {
         this.run = run;
         this.sink = sink;
@@ -11192,6 +11393,7 @@ class ServerLog {
         const event = fields['event'];
         const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
         if (event === 'server_start') {
+            this.started = true;
             this.endSession();
             this.sink.skip(loc, 'tracing event server_start');
             return;
@@ -11318,6 +11520,7 @@ var read_surface = __nccwpck_require__(2835);
 
 
 
+
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[1]) };
 const ROOT_KEY = (0,scanner/* pathKey */.Pn)([]);
@@ -11359,6 +11562,12 @@ class FileReport extends documents/* LocatingSink */.Bz {
     skip(loc, name) {
         this.firstSkip ??= loc;
         this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
+    }
+    /** Objects of the other role's kind (an audit record among the runs, a run among the exports): skipped, and counted. */
+    strays = 0;
+    stray(loc, name) {
+        this.strays++;
+        this.skip(loc, name);
     }
     close() {
         if (this.suppressed > 0) {
@@ -11504,9 +11713,9 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         else if (kind.kind === 'other')
             fr.skip(loc, kind.name);
         else if (kind.kind === 'record')
-            fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+            fr.stray(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
         else if (kind.kind === 'coverage')
-            fr.skip(loc, `${model/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
+            fr.stray(loc, `${model/* COVERAGE_SCHEMA */.Bh} (a coverage statement among the runs)`);
         else if (format === 'json' && kind.via === 'event')
             fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
@@ -11527,6 +11736,10 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
                 json(doc, false);
         }
         log.close();
+        // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
+        // is another program's log, or a capture that began late (decisions before it are lost).
+        if (format === 'log' && !log.started && !fr.failed)
+            fr.error(fr.at(0), "no server_start line: this is not a capture of assay-mcp-server's stderr from its start (the server writes server_start when it starts; was stderr redirected late, or is this another program's log?)");
     }
     const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
     const first = fr.findings[firstError];
@@ -11541,7 +11754,15 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
     }
     const findings = fr.close();
-    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, entries: [], findings };
+    // A rejected run contributes no calls; its classes are kept to say where a rule's class went.
+    const rejectedClasses = fr.failed ? [...new Set(run.decisions.flatMap((d) => (d.actionClass === null ? [] : [d.actionClass])))] : [];
+    return {
+        run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null,
+        entries: [],
+        findings,
+        strays: fr.strays,
+        ...(rejectedClasses.length > 0 ? { rejectedClasses } : {}),
+    };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
@@ -11555,14 +11776,17 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
         for (const [value, offset] of items) {
             const loc = fr.at(offset);
             const kind = (0,classify/* classify */.L)(value);
-            if (kind.kind === 'error')
+            const raw = kind.kind === 'error' && !kind.named ? (0,provider_exports/* exportKindOf */.CK)(value) : null;
+            if (raw)
+                fr.error(loc, `this is ${provider_exports/* EXPORT_KINDS */.R7[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`);
+            else if (kind.kind === 'error')
                 fr.error(loc, kind.reason);
             else if (kind.kind === 'other')
                 fr.skip(loc, kind.name);
             else if (kind.kind === 'tracing')
-                fr.skip(loc, 'a server tracing line (a run among the audit exports)');
+                fr.stray(loc, 'a server tracing line (a run among the audit exports)');
             else if (kind.kind === 'surface')
-                fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+                fr.stray(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
             else if (kind.kind === 'coverage')
                 readStatement(kind, loc, fr, entries, options);
             else
@@ -11571,7 +11795,7 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
     }
     if (!fr.failed && entries.length === 0 && !fr.skippedAny)
         fr.notice('no_records', 'no audit record in this file');
-    return { run: null, entries, findings: fr.close() };
+    return { run: null, entries, findings: fr.close(), strays: fr.strays };
 }
 
 
@@ -11866,16 +12090,22 @@ function readManifest(bytes, limits) {
  * with the decompression limits (size, ratio) enforced while streaming.
  */
 
+
 const MiB = 1024 * 1024;
+/** Node 22.2+ has a native CRC-32; older runtimes take the table below. */
+const zlibCrc32 = external_node_zlib_.crc32;
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 class GunzipSource {
     compressed;
     limits;
     chunks = [];
     buffered = 0;
+    /** Decompressed bytes so far. */
     total = 0;
     done = false;
     it;
+    /** CRC-32 of every decompressed byte so far (what a one-member archive's trailer says). */
+    crc = 0;
     constructor(stream, compressed, limits) {
         this.compressed = compressed;
         this.limits = limits;
@@ -11896,6 +12126,7 @@ class GunzipSource {
         if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
             throw new read_error/* ReadError */.F('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
         }
+        this.crc = crc32(r.value, this.crc);
         this.chunks.push(r.value);
         this.buffered += r.value.length;
         return true;
@@ -11935,6 +12166,57 @@ class GunzipSource {
         }
         return zeros;
     }
+}
+/**
+ * The compressed archive's end, for the one-member rule: the last bytes before its trailing zeros,
+ * and how many zeros follow. Fed every chunk of the compressed input as it streams.
+ */
+class ArchiveTail {
+    tail = Buffer.alloc(0);
+    zeros = 0;
+    push(chunk) {
+        let last = chunk.length - 1;
+        while (last >= 0 && chunk[last] === 0)
+            last--;
+        if (last < 0) {
+            this.zeros += chunk.length;
+            return;
+        }
+        this.tail = Buffer.concat([this.tail, Buffer.alloc(this.zeros), chunk.subarray(0, last + 1)]).subarray(-16);
+        this.zeros = chunk.length - last - 1;
+    }
+    /**
+     * Whether the gzip trailer at the end (CRC-32 and size of the member) is that of all the data: one
+     * member, then only NUL padding. A second member would carry its own data's CRC and size. The
+     * trailer's last bytes may be zeros themselves, so every split of the trailing zeros is tried.
+     */
+    oneMember(crc, size) {
+        for (let j = 0; j <= Math.min(4, this.zeros); j++) {
+            const t = Buffer.concat([this.tail, Buffer.alloc(j)]).subarray(-8);
+            if (t.length === 8 && t.readUInt32LE(0) === crc >>> 0 && t.readUInt32LE(4) === size % 2 ** 32)
+                return true;
+        }
+        return false;
+    }
+}
+const CRC_TABLE = (() => {
+    const table = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+        let c = n;
+        for (let k = 0; k < 8; k++)
+            c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        table[n] = c >>> 0;
+    }
+    return table;
+})();
+/** CRC-32 (zlib's; native where Node has it). */
+function crc32(data, value) {
+    if (typeof zlibCrc32 === 'function')
+        return zlibCrc32(data, value);
+    let c = ~value >>> 0;
+    for (let i = 0; i < data.length; i++)
+        c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
+    return ~c >>> 0;
 }
 function gzipReason(error) {
     const m = error.message ?? '';
@@ -12013,8 +12295,12 @@ function paxPath(data) {
         if (eq === -1)
             throw new read_error/* ReadError */.F('tar', 'malformed PAX header record');
         const key = rec.slice(0, eq);
-        if (key === 'path')
+        if (key === 'path') {
+            // Two path records: tar readers disagree which one names the member (the first, the last).
+            if (path !== undefined)
+                throw new read_error/* ReadError */.F('tar', 'a PAX header with two path records: the member has two names');
             path = rec.slice(eq + 1);
+        }
         if (key === 'linkpath')
             throw new read_error/* ReadError */.F('tar', 'PAX linkpath record: links are not allowed in a bundle');
         if (key === 'size')
@@ -12060,7 +12346,12 @@ async function* members(src, limits) {
             if (data.length < size + padding(size))
                 throw new read_error/* ReadError */.F('tar', 'tar archive is truncated inside an extended header');
             const body = data.subarray(0, size);
-            longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
+            const given = type === 'x' ? paxPath(body) : cstring(body, 0, body.length);
+            // A name from two sources (a GNU long name and a PAX path, or two headers): tar readers
+            // disagree which wins, so another reader (upstream's) could read another member than this one.
+            if (given !== undefined && longName !== undefined)
+                throw new read_error/* ReadError */.F('tar', 'a member named by two extended headers (a GNU long name and a PAX path, or two of one kind): its name is ambiguous');
+            longName = given ?? longName;
             continue;
         }
         if (type === 'g')
@@ -12199,13 +12490,22 @@ async function walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
     const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
     const archiveHash = (0,external_node_crypto_.createHash)('sha256');
-    input.on('data', (chunk) => archiveHash.update(chunk));
+    const tail = new ArchiveTail();
+    input.on('data', (chunk) => {
+        archiveHash.update(chunk);
+        tail.push(chunk);
+    });
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
     try {
-        const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
+        const source = new GunzipSource(gunzip, size, limits);
+        const read = await contents(source, file, limits);
         if ('other' in read)
             return { kind: 'other', name: read.other };
+        // One gzip member, then only NUL padding: a reader that stops at the first member (upstream's)
+        // must see the same archive as this one, which decompresses every member.
+        if (!tail.oneMember(source.crc, source.total))
+            throw new read_error/* ReadError */.F('gzip', 'the archive is more than one gzip member (or has bytes after its trailer): an evidence bundle is exactly one');
         const { manifest, events } = read;
         // Every byte has been read (drain checked the end): the hash is of the whole archive.
         const facts = {
@@ -12507,6 +12807,11 @@ function expand(state, input, noMatch) {
     const attestation = (abs) => {
         if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation')
             attestations.push({ path: abs, rel: relOf(state, abs) });
+        else {
+            const compressed = (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(abs);
+            if (compressed)
+                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+        }
     };
     const scan = picomatch__WEBPACK_IMPORTED_MODULE_6___default().scan(input);
     const base = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
@@ -12546,7 +12851,7 @@ function expand(state, input, noMatch) {
             const rel = relOf(state, abs);
             if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(rel, state.role))
                 add(abs);
-            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(rel) === 'attestation')
+            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(rel) === 'attestation' || (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(rel))
                 attestation(abs);
             else
                 ignored++;
@@ -12558,7 +12863,7 @@ function expand(state, input, noMatch) {
         walk(state, base, input, (abs) => ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(abs, state.role) ? add(abs) : attestation(abs)), findings);
     }
     else if (st.isFile()) {
-        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(base) === 'attestation')
+        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(base) === 'attestation' || (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(base))
             attestation(base);
         else
             add(base);
@@ -13288,7 +13593,8 @@ async function readOne(file, role, limits, digest = false) {
 /* harmony export */   W_: () => (/* binding */ attestedBy),
 /* harmony export */   be: () => (/* binding */ formatOf),
 /* harmony export */   hQ: () => (/* binding */ sidecarOf),
-/* harmony export */   ks: () => (/* binding */ discoverable)
+/* harmony export */   ks: () => (/* binding */ discoverable),
+/* harmony export */   xR: () => (/* binding */ compressedText)
 /* harmony export */ });
 const EXTENSIONS = [
     // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
@@ -13309,6 +13615,16 @@ function formatOf(file) {
         if (lower.endsWith(ext))
             return format;
     return null;
+}
+/**
+ * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
+ * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
+ */
+function compressedText(file) {
+    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
+    if (!match)
+        return null;
+    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
 }
 /** Whether a directory or glob input of this role picks the file up. */
 function discoverable(file, role) {
@@ -14137,6 +14453,50 @@ function blank(text, start, end) {
             return false;
     }
     return true;
+}
+
+
+/***/ }),
+
+/***/ 2309:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CK: () => (/* binding */ exportKindOf),
+/* harmony export */   R7: () => (/* binding */ EXPORT_KINDS),
+/* harmony export */   mD: () => (/* binding */ EXPORT_SHAPES)
+/* harmony export */ });
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6153);
+/**
+ * What a provider's own export entries look like (docs/importers.md), by kind: what tells an export
+ * of the wrong kind to `import`, and a raw export committed where audit records belong to the gate.
+ * A leaf: the importers (tools/import/) and the audit reader both ask it.
+ */
+
+const EXPORT_KINDS = {
+    'github-audit-log': 'a GitHub audit-log export',
+    'github-webhook': 'GitHub webhook deliveries',
+    'slack-audit-log': 'a Slack audit-log page',
+};
+/** Whether an entry has the shape of each kind's entries. */
+const EXPORT_SHAPES = {
+    'github-audit-log': (e) => typeof e['action'] === 'string' &&
+        !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['entity']) &&
+        ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, '_document_id') || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, '@timestamp') || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['request']) || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, 'delivered_at') || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, 'event'))) ||
+        ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['key']) && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .hasOwn */ .$)(e, '_document_id') && ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['entity']) || (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(e['context'])),
+};
+/** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
+function exportKindOf(value) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(value))
+        return null;
+    const list = Object.values(value).find((v) => Array.isArray(v) && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(v[0]));
+    const candidates = [value, ...(list && (0,_core_json_js__WEBPACK_IMPORTED_MODULE_0__/* .isObject */ .G)(list[0]) ? [list[0]] : [])];
+    for (const kind of Object.keys(EXPORT_SHAPES))
+        if (candidates.some((c) => EXPORT_SHAPES[kind](c)))
+            return kind;
+    return null;
 }
 
 

@@ -545,7 +545,7 @@ const FINDINGS = {
     no_artifacts: {
         severity: 'error',
         title: 'No run artifacts',
-        help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+        help: 'The run-artifact inputs matched no file, or their files hold not one decision (an empty capture, runs and audit swapped); a gate that sees nothing must not pass.',
     },
     rule_unused: {
         severity: 'warning',
@@ -573,6 +573,11 @@ const FINDINGS = {
         help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
     },
     under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+    signatures_unchecked: {
+        severity: 'warning',
+        title: 'Signatures not checked',
+        help: 'Audit records are signed, but no trusted key or identity is configured: their signatures were not checked, and they count as unsigned ones would (give trusted-keys, and require-signed-records).',
+    },
     skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
     no_decisions: {
         severity: 'notice',
@@ -646,7 +651,7 @@ const hasOwn = (o, k) => Object.hasOwn(o, k);
 /* harmony export */   bD: () => (/* binding */ messageOf),
 /* harmony export */   hD: () => (/* binding */ quote)
 /* harmony export */ });
-/* unused harmony exports cmp, clip, nearestName */
+/* unused harmony exports cmp, clip, editDistance, nearestName */
 /** Text helpers every floor uses: one order for strings, one way to cut untrusted text. */
 /** Plain string order (UTF-16 code units), the order of paths and ids everywhere. */
 const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
@@ -1370,7 +1375,7 @@ function readEnvelopeFile(file, bytes, limits) {
 
 /***/ }),
 
-/***/ 6502:
+/***/ 8230:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1614,6 +1619,39 @@ function skippedFinding(at, skipped) {
 var scanner = __nccwpck_require__(3853);
 // EXTERNAL MODULE: ./src/read/limits.ts
 var read_limits = __nccwpck_require__(5826);
+;// CONCATENATED MODULE: ./src/read/provider-exports.ts
+/**
+ * What a provider's own export entries look like (docs/importers.md), by kind: what tells an export
+ * of the wrong kind to `import`, and a raw export committed where audit records belong to the gate.
+ * A leaf: the importers (tools/import/) and the audit reader both ask it.
+ */
+
+const EXPORT_KINDS = {
+    'github-audit-log': 'a GitHub audit-log export',
+    'github-webhook': 'GitHub webhook deliveries',
+    'slack-audit-log': 'a Slack audit-log page',
+};
+/** Whether an entry has the shape of each kind's entries. */
+const EXPORT_SHAPES = {
+    'github-audit-log': (e) => typeof e['action'] === 'string' &&
+        !(0,core_json/* isObject */.G)(e['entity']) &&
+        ((0,core_json/* hasOwn */.$)(e, '_document_id') || (0,core_json/* hasOwn */.$)(e, '@timestamp') || (0,core_json/* hasOwn */.$)(e, 'created_at')),
+    'github-webhook': (e) => (typeof e['guid'] === 'string' && ((0,core_json/* isObject */.G)(e['request']) || (0,core_json/* hasOwn */.$)(e, 'delivered_at') || (0,core_json/* hasOwn */.$)(e, 'event'))) ||
+        ((0,core_json/* isObject */.G)(e['key']) && (0,core_json/* isObject */.G)(e['repository'])),
+    'slack-audit-log': (e) => typeof e['action'] === 'string' && !(0,core_json/* hasOwn */.$)(e, '_document_id') && ((0,core_json/* isObject */.G)(e['entity']) || (0,core_json/* isObject */.G)(e['context'])),
+};
+/** The export kind a value (an entry, or a page object with a list of entries) looks like, or null. */
+function exportKindOf(value) {
+    if (!(0,core_json/* isObject */.G)(value))
+        return null;
+    const list = Object.values(value).find((v) => Array.isArray(v) && (0,core_json/* isObject */.G)(v[0]));
+    const candidates = [value, ...(list && (0,core_json/* isObject */.G)(list[0]) ? [list[0]] : [])];
+    for (const kind of Object.keys(EXPORT_SHAPES))
+        if (candidates.some((c) => EXPORT_SHAPES[kind](c)))
+            return kind;
+    return null;
+}
+
 ;// CONCATENATED MODULE: ./src/core/vocabulary.ts
 /** The rungs, lowest first: the order is the rank. */
 const LEVELS = ['asserted', 'observed_confirmed', 'verified'];
@@ -3429,6 +3467,8 @@ class ServerLog {
     sink;
     limits;
     session = newSession();
+    /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
+    started = false;
     constructor(run, sink, limits) {
         this.run = run;
         this.sink = sink;
@@ -3440,6 +3480,7 @@ class ServerLog {
         const event = fields['event'];
         const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
         if (event === 'server_start') {
+            this.started = true;
             this.endSession();
             this.sink.skip(loc, 'tracing event server_start');
             return;
@@ -3636,6 +3677,7 @@ function readSurface(payload, via, locate, run, fail, time = null) {
 
 
 
+
 const SURFACE_PATHS = [['observed_tool_decisions'], ['data', 'observed_tool_decisions']];
 const SURFACE_KEY = { schema: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[0]), event: (0,scanner/* pathKey */.Pn)(SURFACE_PATHS[1]) };
 const ROOT_KEY = (0,scanner/* pathKey */.Pn)([]);
@@ -3677,6 +3719,12 @@ class FileReport extends documents/* LocatingSink */.Bz {
     skip(loc, name) {
         this.firstSkip ??= loc;
         this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
+    }
+    /** Objects of the other role's kind (an audit record among the runs, a run among the exports): skipped, and counted. */
+    strays = 0;
+    stray(loc, name) {
+        this.strays++;
+        this.skip(loc, name);
     }
     close() {
         if (this.suppressed > 0) {
@@ -3822,9 +3870,9 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         else if (kind.kind === 'other')
             fr.skip(loc, kind.name);
         else if (kind.kind === 'record')
-            fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+            fr.stray(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
         else if (kind.kind === 'coverage')
-            fr.skip(loc, `${COVERAGE_SCHEMA} (a coverage statement among the runs)`);
+            fr.stray(loc, `${COVERAGE_SCHEMA} (a coverage statement among the runs)`);
         else if (format === 'json' && kind.via === 'event')
             fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
         else
@@ -3845,6 +3893,10 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
                 json(doc, false);
         }
         log.close();
+        // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
+        // is another program's log, or a capture that began late (decisions before it are lost).
+        if (format === 'log' && !log.started && !fr.failed)
+            fr.error(fr.at(0), "no server_start line: this is not a capture of assay-mcp-server's stderr from its start (the server writes server_start when it starts; was stderr redirected late, or is this another program's log?)");
     }
     const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
     const first = fr.findings[firstError];
@@ -3859,7 +3911,15 @@ function readRunFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS 
         fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
     }
     const findings = fr.close();
-    return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, entries: [], findings };
+    // A rejected run contributes no calls; its classes are kept to say where a rule's class went.
+    const rejectedClasses = fr.failed ? [...new Set(run.decisions.flatMap((d) => (d.actionClass === null ? [] : [d.actionClass])))] : [];
+    return {
+        run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null,
+        entries: [],
+        findings,
+        strays: fr.strays,
+        ...(rejectedClasses.length > 0 ? { rejectedClasses } : {}),
+    };
 }
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
 function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMITS */.dR, options = {}) {
@@ -3873,14 +3933,17 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
         for (const [value, offset] of items) {
             const loc = fr.at(offset);
             const kind = classify(value);
-            if (kind.kind === 'error')
+            const raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+            if (raw)
+                fr.error(loc, `this is ${EXPORT_KINDS[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`);
+            else if (kind.kind === 'error')
                 fr.error(loc, kind.reason);
             else if (kind.kind === 'other')
                 fr.skip(loc, kind.name);
             else if (kind.kind === 'tracing')
-                fr.skip(loc, 'a server tracing line (a run among the audit exports)');
+                fr.stray(loc, 'a server tracing line (a run among the audit exports)');
             else if (kind.kind === 'surface')
-                fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+                fr.stray(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
             else if (kind.kind === 'coverage')
                 readStatement(kind, loc, fr, entries, options);
             else
@@ -3889,7 +3952,7 @@ function readAuditFile(file, bytes, format, limits = read_limits/* DEFAULT_LIMIT
     }
     if (!fr.failed && entries.length === 0 && !fr.skippedAny)
         fr.notice('no_records', 'no audit record in this file');
-    return { run: null, entries, findings: fr.close() };
+    return { run: null, entries, findings: fr.close(), strays: fr.strays };
 }
 
 ;// CONCATENATED MODULE: external "node:stream"
@@ -4154,16 +4217,22 @@ function readManifest(bytes, limits) {
  * with the decompression limits (size, ratio) enforced while streaming.
  */
 
+
 const MiB = 1024 * 1024;
+/** Node 22.2+ has a native CRC-32; older runtimes take the table below. */
+const zlibCrc32 = external_node_zlib_.crc32;
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 class GunzipSource {
     compressed;
     limits;
     chunks = [];
     buffered = 0;
+    /** Decompressed bytes so far. */
     total = 0;
     done = false;
     it;
+    /** CRC-32 of every decompressed byte so far (what a one-member archive's trailer says). */
+    crc = 0;
     constructor(stream, compressed, limits) {
         this.compressed = compressed;
         this.limits = limits;
@@ -4184,6 +4253,7 @@ class GunzipSource {
         if (this.total > MiB && this.total > this.compressed * this.limits.maxRatio) {
             throw new ReadError('limit', `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`);
         }
+        this.crc = crc32(r.value, this.crc);
         this.chunks.push(r.value);
         this.buffered += r.value.length;
         return true;
@@ -4223,6 +4293,57 @@ class GunzipSource {
         }
         return zeros;
     }
+}
+/**
+ * The compressed archive's end, for the one-member rule: the last bytes before its trailing zeros,
+ * and how many zeros follow. Fed every chunk of the compressed input as it streams.
+ */
+class ArchiveTail {
+    tail = Buffer.alloc(0);
+    zeros = 0;
+    push(chunk) {
+        let last = chunk.length - 1;
+        while (last >= 0 && chunk[last] === 0)
+            last--;
+        if (last < 0) {
+            this.zeros += chunk.length;
+            return;
+        }
+        this.tail = Buffer.concat([this.tail, Buffer.alloc(this.zeros), chunk.subarray(0, last + 1)]).subarray(-16);
+        this.zeros = chunk.length - last - 1;
+    }
+    /**
+     * Whether the gzip trailer at the end (CRC-32 and size of the member) is that of all the data: one
+     * member, then only NUL padding. A second member would carry its own data's CRC and size. The
+     * trailer's last bytes may be zeros themselves, so every split of the trailing zeros is tried.
+     */
+    oneMember(crc, size) {
+        for (let j = 0; j <= Math.min(4, this.zeros); j++) {
+            const t = Buffer.concat([this.tail, Buffer.alloc(j)]).subarray(-8);
+            if (t.length === 8 && t.readUInt32LE(0) === crc >>> 0 && t.readUInt32LE(4) === size % 2 ** 32)
+                return true;
+        }
+        return false;
+    }
+}
+const CRC_TABLE = (() => {
+    const table = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+        let c = n;
+        for (let k = 0; k < 8; k++)
+            c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+        table[n] = c >>> 0;
+    }
+    return table;
+})();
+/** CRC-32 (zlib's; native where Node has it). */
+function crc32(data, value) {
+    if (typeof zlibCrc32 === 'function')
+        return zlibCrc32(data, value);
+    let c = ~value >>> 0;
+    for (let i = 0; i < data.length; i++)
+        c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
+    return ~c >>> 0;
 }
 function gzipReason(error) {
     const m = error.message ?? '';
@@ -4301,8 +4422,12 @@ function paxPath(data) {
         if (eq === -1)
             throw new ReadError('tar', 'malformed PAX header record');
         const key = rec.slice(0, eq);
-        if (key === 'path')
+        if (key === 'path') {
+            // Two path records: tar readers disagree which one names the member (the first, the last).
+            if (path !== undefined)
+                throw new ReadError('tar', 'a PAX header with two path records: the member has two names');
             path = rec.slice(eq + 1);
+        }
         if (key === 'linkpath')
             throw new ReadError('tar', 'PAX linkpath record: links are not allowed in a bundle');
         if (key === 'size')
@@ -4348,7 +4473,12 @@ async function* members(src, limits) {
             if (data.length < size + padding(size))
                 throw new ReadError('tar', 'tar archive is truncated inside an extended header');
             const body = data.subarray(0, size);
-            longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
+            const given = type === 'x' ? paxPath(body) : cstring(body, 0, body.length);
+            // A name from two sources (a GNU long name and a PAX path, or two headers): tar readers
+            // disagree which wins, so another reader (upstream's) could read another member than this one.
+            if (given !== undefined && longName !== undefined)
+                throw new ReadError('tar', 'a member named by two extended headers (a GNU long name and a PAX path, or two of one kind): its name is ambiguous');
+            longName = given ?? longName;
             continue;
         }
         if (type === 'g')
@@ -4487,13 +4617,22 @@ async function walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
     const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: GUNZIP_CHUNK });
     const archiveHash = (0,external_node_crypto_.createHash)('sha256');
-    input.on('data', (chunk) => archiveHash.update(chunk));
+    const tail = new ArchiveTail();
+    input.on('data', (chunk) => {
+        archiveHash.update(chunk);
+        tail.push(chunk);
+    });
     input.on('error', (e) => gunzip.destroy(e));
     input.pipe(gunzip);
     try {
-        const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
+        const source = new GunzipSource(gunzip, size, limits);
+        const read = await contents(source, file, limits);
         if ('other' in read)
             return { kind: 'other', name: read.other };
+        // One gzip member, then only NUL padding: a reader that stops at the first member (upstream's)
+        // must see the same archive as this one, which decompresses every member.
+        if (!tail.oneMember(source.crc, source.total))
+            throw new ReadError('gzip', 'the archive is more than one gzip member (or has bytes after its trailer): an evidence bundle is exactly one');
         const { manifest, events } = read;
         // Every byte has been read (drain checked the end): the hash is of the whole archive.
         const facts = {
@@ -4683,6 +4822,11 @@ function expand(state, input, noMatch) {
     const attestation = (abs) => {
         if (formatOf(abs) === 'attestation')
             attestations.push({ path: abs, rel: relOf(state, abs) });
+        else {
+            const compressed = compressedText(abs);
+            if (compressed)
+                findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+        }
     };
     const scan = picomatch.scan(input);
     const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
@@ -4722,7 +4866,7 @@ function expand(state, input, noMatch) {
             const rel = relOf(state, abs);
             if (discoverable(rel, state.role))
                 add(abs);
-            else if (formatOf(rel) === 'attestation')
+            else if (formatOf(rel) === 'attestation' || compressedText(rel))
                 attestation(abs);
             else
                 ignored++;
@@ -4734,7 +4878,7 @@ function expand(state, input, noMatch) {
         discover_walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : attestation(abs)), findings);
     }
     else if (st.isFile()) {
-        if (formatOf(base) === 'attestation')
+        if (formatOf(base) === 'attestation' || compressedText(base))
             attestation(base);
         else
             add(base);
@@ -4986,7 +5130,7 @@ async function readOne(file, role, limits, digest = false) {
 /* harmony export */   be: () => (/* binding */ formatOf),
 /* harmony export */   hQ: () => (/* binding */ sidecarOf)
 /* harmony export */ });
-/* unused harmony exports discoverable, attestedBy */
+/* unused harmony exports compressedText, discoverable, attestedBy */
 const EXTENSIONS = [
     // First: a DSSE sidecar also ends in .jsonl, a Sigstore bundle in .json.
     { ext: '.intoto.jsonl', format: 'attestation' },
@@ -5006,6 +5150,16 @@ function formatOf(file) {
         if (lower.endsWith(ext))
             return format;
     return null;
+}
+/**
+ * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
+ * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
+ */
+function compressedText(file) {
+    const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
+    if (!match)
+        return null;
+    return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
 }
 /** Whether a directory or glob input of this role picks the file up. */
 function discoverable(file, role) {
@@ -6275,6 +6429,8 @@ function encodeRead(evidence, rel) {
         statements: evidence.statements,
         findings: evidence.findings,
         digests: evidence.digests,
+        strays: evidence.strays ?? 0,
+        rejectedClasses: evidence.rejectedClasses ?? [],
     };
     return JSON.stringify(wire);
 }
@@ -6333,7 +6489,15 @@ function wire_decodeRead(text, rel) {
             ...(sha256 === null ? {} : { sha256 }),
         };
     }
-    return { run, records: w.records.map((r) => recordOf(r, rel)), statements: w.statements, findings: w.findings, digests: w.digests };
+    return {
+        run,
+        records: w.records.map((r) => recordOf(r, rel)),
+        statements: w.statements,
+        findings: w.findings,
+        digests: w.digests,
+        ...(w.strays > 0 ? { strays: w.strays } : {}),
+        ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
+    };
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -6346,8 +6510,8 @@ var findings = __nccwpck_require__(1607);
 var core_trust = __nccwpck_require__(9597);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __nccwpck_require__(1210);
-// EXTERNAL MODULE: ./src/read/files.ts + 22 modules
-var files = __nccwpck_require__(6502);
+// EXTERNAL MODULE: ./src/read/files.ts + 23 modules
+var files = __nccwpck_require__(8230);
 // EXTERNAL MODULE: ./src/read/formats.ts
 var formats = __nccwpck_require__(7928);
 // EXTERNAL MODULE: ./src/core/json.ts
@@ -6846,7 +7010,15 @@ async function evidence_readEvidence(task, setup) {
             ...(read.sha256 === undefined ? {} : { sha256: read.sha256 }),
         }
         : null;
-    return { run, records, statements, findings: out.findings, digests: out.digests };
+    return {
+        run,
+        records,
+        statements,
+        findings: out.findings,
+        digests: out.digests,
+        ...(read.strays ? { strays: read.strays } : {}),
+        ...(read.rejectedClasses ? { rejectedClasses: read.rejectedClasses } : {}),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/gate/pool.ts
@@ -6876,6 +7048,15 @@ function pending() {
 }
 /** A file whose reading thread failed: an error on the file, so it is never verified and never skipped. */
 const stopped = (rel, why) => failed(rel, `the thread reading this file stopped (${why}); it is not verified`);
+/** A thread's answer that does not decode fails its file (never an unanswered read, never a crash). */
+function decoded(text, rel) {
+    try {
+        return decodeRead(text, rel);
+    }
+    catch (error) {
+        return stopped(rel, `its answer did not decode: ${error instanceof Error ? error.message : String(error)}`);
+    }
+}
 class WorkerReaders {
     tasks;
     setup;
@@ -7012,7 +7193,7 @@ class WorkerReaders {
         held.splice(held.indexOf(m.id), 1);
         this.feed(worker);
         const rel = item(this.tasks, m.id).file.rel;
-        item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+        item(this.results, m.id).resolve('text' in m ? decoded(m.text, rel) : stopped(rel, m.thrown));
     }
     /**
      * A worker ended. One that had started fails the file it was reading, and the ones queued behind

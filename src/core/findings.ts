@@ -129,7 +129,7 @@ export const FINDINGS = {
   no_artifacts: {
     severity: 'error',
     title: 'No run artifacts',
-    help: 'The run-artifact inputs matched no file; a gate that sees nothing must not pass.',
+    help: 'The run-artifact inputs matched no file, or their files hold not one decision (an empty capture, runs and audit swapped); a gate that sees nothing must not pass.',
   },
   rule_unused: {
     severity: 'warning',
@@ -157,6 +157,11 @@ export const FINDINGS = {
     help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
   },
   under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+  signatures_unchecked: {
+    severity: 'warning',
+    title: 'Signatures not checked',
+    help: 'Audit records are signed, but no trusted key or identity is configured: their signatures were not checked, and they count as unsigned ones would (give trusted-keys, and require-signed-records).',
+  },
   skipped_object: { severity: 'notice', title: 'Skipped object', help: 'Objects of other artifact kinds were skipped.', about: 'file' },
   no_decisions: {
     severity: 'notice',

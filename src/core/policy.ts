@@ -102,7 +102,8 @@ export const NO_POLICY: Policy = {
   source: null,
 };
 
-const NAME = /^[A-Za-z0-9_.-]+$/;
+/** A class or verb as a selector names it: any characters but spaces, controls and the selector's own `:`, `=`, `*`, `,` (a class the input has may be outside ASCII). */
+const NAME = /^[^\s\p{Cc}:=*,]+$/u;
 
 /** A selector's class and verb (null: any), or null when it is not `*`, `CLASS` or `CLASS:VERB`. */
 function selectorOf(text: string): { readonly actionClass: string | null; readonly verb: string | null } | null {
@@ -225,18 +226,25 @@ export class RuleUse {
 export function checkRuleNames(
   policy: Policy,
   seen: ReadonlyMap<string, ReadonlySet<string>>,
+  rejected: ReadonlyMap<string, string> = new Map(),
 ): Result<undefined, { readonly rule: Rule; readonly message: string }> {
   const classes = new Set([...KNOWN_CLASSES, ...seen.keys()]);
   for (const rule of policy.rules) {
     const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
     if (rule.actionClass === null) continue;
     if (!classes.has(rule.actionClass)) {
+      const only = rejected.get(rule.actionClass);
       const near = nearestName(rule.actionClass, classes);
+      const why = only
+        ? `; the class is only in ${only}, a run that is rejected (invalid_artifact): fix that file`
+        : near
+          ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
+          : `; classes: ${[...classes].sort(cmp).join(', ')}`;
       return {
         ok: false,
         reason: {
           rule,
-          message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${near ? `; did you mean ${JSON.stringify(near)}?` : `; classes: ${[...classes].sort(cmp).join(', ')}`}`,
+          message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
         },
       };
     }
@@ -255,6 +263,14 @@ export function checkRuleNames(
     }
   }
   return { ok: true };
+}
+
+/** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
+function lookAlike(name: string, near: string): string {
+  const odd = [...name].find((c) => c.codePointAt(0) !== undefined && (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
+  if (odd === undefined) return '';
+  const code = (odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+  return ` (it holds U+${code}, a character outside ASCII that looks like a letter of it)`;
 }
 
 /** A rule as the report's policy names it: a `require` rule as before, a file's rule with what it matches. */

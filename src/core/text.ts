@@ -19,7 +19,7 @@ export function clip(text: string, max: number, marker = '…'): string {
 }
 
 /** Edit distance (insertions, deletions, substitutions; case counts), for "did you mean" suggestions. */
-function editDistance(left: string, right: string): number {
+export function editDistance(left: string, right: string): number {
   let prev = Array.from({ length: right.length + 1 }, (_, j) => j);
   for (let i = 1; i <= left.length; i++) {
     const cur = [i];

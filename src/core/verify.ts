@@ -209,6 +209,20 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
   }
   for (const c of callReports) for (const f of c.findings) findings.push(f);
   const statements = statementReports(evidence.statements ?? [], coverage);
+  // Signed records with no trusted signer to check them look like unsigned ones: say so, once.
+  const signed =
+    (evidence.trustedSigners ?? []).length === 0 && !evidence.identities?.signers.length
+      ? records.filter((r) => r.input.signer !== null)
+      : [];
+  const firstSigned = signed[0];
+  if (firstSigned)
+    findings.push(
+      finding(
+        'signatures_unchecked',
+        firstSigned.input.loc,
+        `${signed.length} audit record(s) are signed (the first by ${firstSigned.input.signer}) but no trusted key is configured: their signatures were not checked (give trusted-keys with the signer's public key, and require-signed-records)`,
+      ),
+    );
   for (const s of evidence.statements ?? [])
     if (s.trust.kind === 'untrusted')
       findings.push(

@@ -196,5 +196,13 @@ export async function readEvidence(task: ReadTask, setup: ReadSetup): Promise<Fi
         ...(read.sha256 === undefined ? {} : { sha256: read.sha256 }),
       }
     : null;
-  return { run, records, statements, findings: out.findings, digests: out.digests };
+  return {
+    run,
+    records,
+    statements,
+    findings: out.findings,
+    digests: out.digests,
+    ...(read.strays ? { strays: read.strays } : {}),
+    ...(read.rejectedClasses ? { rejectedClasses: read.rejectedClasses } : {}),
+  };
 }

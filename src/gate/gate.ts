@@ -16,6 +16,7 @@ import { discover, type FoundFile } from '../read/discover.js';
 import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
 import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
+import { nearFolder, noRunsHint } from './hints.js';
 import type { Readers } from './pool.js';
 import { openReaders } from './readers.js';
 import type { Settings, UsageProblem } from './settings/types.js';
@@ -23,6 +24,8 @@ import type { Settings, UsageProblem } from './settings/types.js';
 interface Collected extends Evidence {
   /** Every input file read (and every attestation read beside one), path (as in the report) → hex sha256, when digests were asked for. */
   readonly inputs: ReadonlyMap<string, string>;
+  /** Classes found only in rejected runs, each with the first such file. */
+  readonly rejected: ReadonlyMap<string, string>;
 }
 
 /** Where the files are read (gate/readers.ts): the main thread or worker threads. */
@@ -53,24 +56,30 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
     settings.jobs,
   );
   let next = 0;
+  const strays = { runs: 0, audit: 0 };
+  const rejected = new Map<string, string>();
   try {
     for (const { role, d } of found) {
       for (const f of d.findings) findings.push(f);
       for (const a of d.attestations) attestations.set(a.rel, a);
+      const near = settings.explicit[role] ? null : nearFolder(cwd, settings[role], role);
+      if (near) findings.push(near);
       if (role === 'runs' && d.files.length === 0) {
         findings.push(
           inputFinding(
             'no_artifacts',
             `runs: ${settings.runs.join(', ') || '(none)'}`,
-            `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass`,
+            `the run-artifact inputs (${settings.runs.join(', ')}) matched no ${EXTENSION_LIST} file: a gate that sees nothing must not pass${noRunsHint(cwd)}`,
           ),
         );
       }
-      for (const _ of d.files) {
+      for (const file of d.files) {
         const evidence = await readers.read(next++);
         for (const [rel, sha256] of evidence.digests) inputs.set(rel, sha256);
         for (const f of evidence.findings) findings.push(f);
         if (evidence.run) runs.push(evidence.run);
+        strays[role] += evidence.strays ?? 0;
+        for (const c of evidence.rejectedClasses ?? []) if (!rejected.has(c)) rejected.set(c, file.rel);
         for (const r of evidence.records) records.push(r);
         for (const s of evidence.statements) statements.push(s);
       }
@@ -78,6 +87,10 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
   } finally {
     await readers.close();
   }
+  const runFiles = found.find((f) => f.role === 'runs')?.d.files.length ?? 0;
+  // Only when nothing else already failed: a run that did not parse is the root cause, named once.
+  if (runFiles > 0 && runs.every((r) => r.decisions.length === 0) && !findings.some((f) => f.severity === 'error'))
+    findings.push(noDecisions(settings, runFiles, strays));
   for (const f of orphans(attestations.values())) findings.push(f);
   for (const f of settings.policyReview?.findings ?? []) findings.push(f);
   const identities = settings.keyless ? identityTrust(settings.keyless, roots) : null;
@@ -92,15 +105,43 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
     trustedProducers: producers ? [...producers.keys()].sort() : [],
     ...(identities ? { identities } : {}),
     inputs,
+    rejected,
   };
+}
+
+/**
+ * Run inputs that hold files but not one decision (a capture that went wrong, an empty file, the
+ * inputs swapped): a gate that read no call must not pass. When the files hold the other role's
+ * objects, it says the inputs look swapped.
+ */
+function noDecisions(settings: Settings, files: number, strays: { readonly runs: number; readonly audit: number }): Finding {
+  const given = settings.runs.join(', ');
+  const swapped =
+    strays.runs > 0 || strays.audit > 0
+      ? `; the run inputs hold ${strays.runs} audit record(s) or coverage statement(s) and the audit inputs hold ${strays.audit} run object(s): are runs and audit swapped?`
+      : "; an empty or truncated capture (check how the run was written: stderr redirected to the file from the server's start?)";
+  return inputFinding(
+    'no_artifacts',
+    `runs: ${given || '(none)'}`,
+    `the run inputs (${given}) hold ${files} file(s) and not one decision: a gate that read no call must not pass${swapped}`,
+  );
 }
 
 /** `orphan_attestation`: an attestation with no artifact beside it. */
 function orphans(attestations: Iterable<FoundFile>): Finding[] {
   const out: Finding[] = [];
   for (const a of attestations) {
-    const artifact = attestedBy(a.path) as string;
-    if (!existsSync(artifact))
+    const artifact = attestedBy(a.path) ?? a.path;
+    // An attestation of an attestation attests nothing the gate reads: an attestation is never an artifact.
+    if (attestedBy(artifact) !== null)
+      out.push(
+        finding(
+          'orphan_attestation',
+          { file: a.rel, line: 1, column: 1 },
+          `an attestation of an attestation (${path.basename(artifact)} is itself an attestation): attestations are never artifacts, so this one attests nothing the gate reads`,
+        ),
+      );
+    else if (!existsSync(artifact))
       out.push(
         finding(
           'orphan_attestation',
@@ -205,8 +246,9 @@ export async function runGate(
   const evidence = await collect(settings, prepared.value.setup, prepared.value.roots, open);
   const seen = classesSeen(evidence.runs);
   const names =
-    [settings.policy, ...(alsoUnder ? [alsoUnder] : [])].map((policy) => checkRuleNames(policy, seen)).find((checked) => !checked.ok) ??
-    checkRuleNames(settings.policy, seen);
+    [settings.policy, ...(alsoUnder ? [alsoUnder] : [])]
+      .map((policy) => checkRuleNames(policy, seen, evidence.rejected))
+      .find((checked) => !checked.ok) ?? checkRuleNames(settings.policy, seen);
   if (!names.ok) {
     const { rule, message } = names.reason;
     // A rule of the policy file is located in it; a rule of the require input is named by it.

@@ -71,6 +71,15 @@ function pending(): Pending {
 const stopped = (rel: string, why: string): FileEvidence =>
   failed(rel, `the thread reading this file stopped (${why}); it is not verified`);
 
+/** A thread's answer that does not decode fails its file (never an unanswered read, never a crash). */
+function decoded(text: string, rel: string): FileEvidence {
+  try {
+    return decodeRead(text, rel);
+  } catch (error) {
+    return stopped(rel, `its answer did not decode: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 export class WorkerReaders implements Readers {
   private readonly results: Pending[];
   /** Task indices largest file first: the order workers are given them. */
@@ -206,7 +215,7 @@ export class WorkerReaders implements Readers {
     held.splice(held.indexOf(m.id), 1);
     this.feed(worker);
     const rel = item(this.tasks, m.id).file.rel;
-    item(this.results, m.id).resolve('text' in m ? decodeRead(m.text, rel) : stopped(rel, m.thrown));
+    item(this.results, m.id).resolve('text' in m ? decoded(m.text, rel) : stopped(rel, m.thrown));
   }
 
   /**

@@ -18,6 +18,7 @@ import { type FileRead, skippedFinding } from './file-read.js';
 import type { Format } from './formats.js';
 import { pathKey } from './json/scanner.js';
 import { DEFAULT_LIMITS, type ReadLimits } from './limits.js';
+import { EXPORT_KINDS, exportKindOf } from './provider-exports.js';
 import type { AuditEntryRead, RecordRead } from './record-read.js';
 import { carriesDecision, ServerLog } from './server-log.js';
 import { checkRecord } from './shapes.js';
@@ -73,6 +74,13 @@ class FileReport extends LocatingSink {
   skip(loc: Location, name: string): void {
     this.firstSkip ??= loc;
     this.skipped.set(name, (this.skipped.get(name) ?? 0) + 1);
+  }
+
+  /** Objects of the other role's kind (an audit record among the runs, a run among the exports): skipped, and counted. */
+  strays = 0;
+  stray(loc: Location, name: string): void {
+    this.strays++;
+    this.skip(loc, name);
   }
 
   close(): Finding[] {
@@ -265,8 +273,8 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
       );
     } else if (kind.kind === 'error') fr.error(loc, kind.reason);
     else if (kind.kind === 'other') fr.skip(loc, kind.name);
-    else if (kind.kind === 'record') fr.skip(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
-    else if (kind.kind === 'coverage') fr.skip(loc, `${COVERAGE_SCHEMA} (a coverage statement among the runs)`);
+    else if (kind.kind === 'record') fr.stray(loc, 'assay.provider_audit_record.v0 (an audit record among the runs)');
+    else if (kind.kind === 'coverage') fr.stray(loc, `${COVERAGE_SCHEMA} (a coverage statement among the runs)`);
     else if (format === 'json' && kind.via === 'event')
       fr.error(loc, 'an evidence event in a .json file: a .json run file must be a decision surface (events go in .ndjson)');
     else surface(doc, kind);
@@ -282,6 +290,13 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
       for (const doc of documents(text, format, { limits, collect }, fr)) json(doc, false);
     }
     log.close();
+    // A .log is assay-mcp-server's stderr, captured from its start: without a server_start line it
+    // is another program's log, or a capture that began late (decisions before it are lost).
+    if (format === 'log' && !log.started && !fr.failed)
+      fr.error(
+        fr.at(0),
+        "no server_start line: this is not a capture of assay-mcp-server's stderr from its start (the server writes server_start when it starts; was stderr redirected late, or is this another program's log?)",
+      );
   }
   const firstError = fr.findings.findIndex((f) => f.code === 'invalid_artifact');
   const first = fr.findings[firstError];
@@ -295,7 +310,15 @@ export function readRunFile(file: string, bytes: Uint8Array, format: TextFormat,
     fr.notice('no_decisions', 'the server log holds no tool_decision event: it contributes no calls');
   }
   const findings = fr.close();
-  return { run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null, entries: [], findings };
+  // A rejected run contributes no calls; its classes are kept to say where a rule's class went.
+  const rejectedClasses = fr.failed ? [...new Set(run.decisions.flatMap((d) => (d.actionClass === null ? [] : [d.actionClass])))] : [];
+  return {
+    run: !fr.failed && isRun ? { artifact: file, decisions: run.decisions } : null,
+    entries: [],
+    findings,
+    strays: fr.strays,
+    ...(rejectedClasses.length > 0 ? { rejectedClasses } : {}),
+  };
 }
 
 /** An audit export (.json record or array of records, or .ndjson/.jsonl of records). */
@@ -317,14 +340,20 @@ export function readAuditFile(
     for (const [value, offset] of items) {
       const loc = fr.at(offset);
       const kind = classify(value);
-      if (kind.kind === 'error') fr.error(loc, kind.reason);
+      const raw = kind.kind === 'error' && !kind.named ? exportKindOf(value) : null;
+      if (raw)
+        fr.error(
+          loc,
+          `this is ${EXPORT_KINDS[raw]}, not an audit record: turn the export into records with receipt-gate import ${raw} (docs/importers.md)`,
+        );
+      else if (kind.kind === 'error') fr.error(loc, kind.reason);
       else if (kind.kind === 'other') fr.skip(loc, kind.name);
-      else if (kind.kind === 'tracing') fr.skip(loc, 'a server tracing line (a run among the audit exports)');
-      else if (kind.kind === 'surface') fr.skip(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
+      else if (kind.kind === 'tracing') fr.stray(loc, 'a server tracing line (a run among the audit exports)');
+      else if (kind.kind === 'surface') fr.stray(loc, 'assay.tool_decision_surface.v0 (a run among the audit exports)');
       else if (kind.kind === 'coverage') readStatement(kind, loc, fr, entries, options);
       else readRecord(kind, loc, fr, entries, options);
     }
   }
   if (!fr.failed && entries.length === 0 && !fr.skippedAny) fr.notice('no_records', 'no audit record in this file');
-  return { run: null, entries, findings: fr.close() };
+  return { run: null, entries, findings: fr.close(), strays: fr.strays };
 }

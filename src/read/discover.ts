@@ -8,7 +8,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { type Finding, finding, inputFinding } from '../core/findings.js';
 import { cmp, messageOf } from '../core/text.js';
-import { discoverable, EXTENSION_LIST, formatOf } from './formats.js';
+import { compressedText, discoverable, EXTENSION_LIST, formatOf } from './formats.js';
 import { MAX_WALK_ENTRIES } from './limits.js';
 
 /** Directories a walk never enters unless named explicitly. */
@@ -159,6 +159,10 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
   };
   const attestation = (abs: string): void => {
     if (formatOf(abs) === 'attestation') attestations.push({ path: abs, rel: relOf(state, abs) });
+    else {
+      const compressed = compressedText(abs);
+      if (compressed) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+    }
   };
   const scan = picomatch.scan(input);
   const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
@@ -205,7 +209,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
       (abs) => {
         const rel = relOf(state, abs);
         if (discoverable(rel, state.role)) add(abs);
-        else if (formatOf(rel) === 'attestation') attestation(abs);
+        else if (formatOf(rel) === 'attestation' || compressedText(rel)) attestation(abs);
         else ignored++;
       },
       findings,
@@ -218,7 +222,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
   } else if (st.isDirectory()) {
     walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : attestation(abs)), findings);
   } else if (st.isFile()) {
-    if (formatOf(base) === 'attestation') attestation(base);
+    if (formatOf(base) === 'attestation' || compressedText(base)) attestation(base);
     else add(base);
   } else {
     findings.push(inputFinding('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));

@@ -18,6 +18,10 @@ export interface FileRead {
   readonly sha256?: string;
   /** For a verified evidence bundle: what its producer attestation must match. */
   readonly bundle?: BundleFacts;
+  /** Objects of the other role's kind it held (audit records among the runs, runs among the exports): what tells swapped inputs. */
+  readonly strays?: number;
+  /** For a rejected run: the classes of its decisions (a rule naming one is told the class is only in this invalid file). */
+  readonly rejectedClasses?: readonly string[];
 }
 
 /**
@@ -34,6 +38,10 @@ export interface FileEvidence {
   readonly findings: readonly Finding[];
   /** Hex sha256 of the file and of each attestation read beside it, when hashed: [rel, digest]. */
   readonly digests: readonly (readonly [string, string])[];
+  /** Objects of the other role's kind it held (FileRead.strays). */
+  readonly strays?: number;
+  /** For a rejected run: its decisions' classes (FileRead.rejectedClasses). */
+  readonly rejectedClasses?: readonly string[];
 }
 
 /** What a verified bundle says about itself: what its producer attestation must match (docs/attestations.md §1). */

@@ -27,6 +27,16 @@ export function formatOf(file: string): Format | null {
   return null;
 }
 
+/**
+ * A run or export compressed on its own (`.log.gz` from log rotation, `.ndjson.gz`): never read and
+ * never skipped in silence (the same file unzipped could fail the gate). Null when it is not one.
+ */
+export function compressedText(file: string): string | null {
+  const match = /\.(json|jsonl|ndjson|log)\.gz$/i.exec(file);
+  if (!match) return null;
+  return `a gzip-compressed .${(match[1] ?? '').toLowerCase()} file: receipt-gate reads runs and exports as text (and evidence bundles as .tar.gz); decompress it (gunzip) and commit the text, or move it out of the input`;
+}
+
 /** Whether a directory or glob input of this role picks the file up. */
 export function discoverable(file: string, role: 'runs' | 'audit'): boolean {
   const format = formatOf(file);

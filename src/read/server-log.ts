@@ -62,6 +62,8 @@ const newSession = (): Session => ({ started: new Map(), decided: new Set() });
 /** One server log being read: server sessions (a server_start each), calls started and decided, decisions. */
 export class ServerLog {
   private session = newSession();
+  /** Whether a server_start line was seen (a capture of the server's stderr from its start has one). */
+  started = false;
 
   constructor(
     private readonly run: RunDecisions,
@@ -75,6 +77,7 @@ export class ServerLog {
     const event = fields['event'];
     const rid = typeof fields['rid'] === 'string' ? fields['rid'] : null;
     if (event === 'server_start') {
+      this.started = true;
       this.endSession();
       this.sink.skip(loc, 'tracing event server_start');
       return;

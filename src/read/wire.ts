@@ -62,6 +62,8 @@ interface Wire {
   readonly statements: readonly StatementInput[];
   readonly findings: readonly Finding[];
   readonly digests: readonly (readonly [string, string])[];
+  readonly strays: number;
+  readonly rejectedClasses: readonly string[];
 }
 
 const loc = (l: Location, rel: string): Loc => [l.file === rel ? null : l.file, l.line, l.column, l.member ?? null];
@@ -125,6 +127,8 @@ export function encodeRead(evidence: FileEvidence, rel: string): string {
     statements: evidence.statements,
     findings: evidence.findings,
     digests: evidence.digests,
+    strays: evidence.strays ?? 0,
+    rejectedClasses: evidence.rejectedClasses ?? [],
   };
   return JSON.stringify(wire);
 }
@@ -187,5 +191,13 @@ export function decodeRead(text: string, rel: string): FileEvidence {
       ...(sha256 === null ? {} : { sha256 }),
     };
   }
-  return { run, records: w.records.map((r) => recordOf(r, rel)), statements: w.statements, findings: w.findings, digests: w.digests };
+  return {
+    run,
+    records: w.records.map((r) => recordOf(r, rel)),
+    statements: w.statements,
+    findings: w.findings,
+    digests: w.digests,
+    ...(w.strays > 0 ? { strays: w.strays } : {}),
+    ...(w.rejectedClasses.length > 0 ? { rejectedClasses: w.rejectedClasses } : {}),
+  };
 }

@@ -10,6 +10,7 @@ import { FINDINGS, type InputFinding, type LocatedFinding } from '../core/findin
 import type { Report } from '../core/report.js';
 import { SEVERITY_TABLE } from '../core/severity.js';
 import { repoPath } from './annotations.js';
+import { uriPath } from './text.js';
 
 export function renderSarif(report: Report, prefix: string, version: string): string {
   const alerting = report.findings.filter((f) => f.severity !== 'notice');
@@ -35,7 +36,7 @@ export function renderSarif(report: Report, prefix: string, version: string): st
   // the report and the summary. A finding about an input has no artifact: it is a tool configuration
   // notification, never a result at an invented location.
   const results = located.map((finding): SarifResult => {
-    const uri = repoPath(prefix, finding.file);
+    const uri = uriPath(repoPath(prefix, finding.file));
     return {
       ruleId: finding.code,
       ruleIndex: codes.indexOf(finding.code),
@@ -59,7 +60,7 @@ export function renderSarif(report: Report, prefix: string, version: string): st
   for (const call of suppressed) {
     const s = call.suppressed;
     if (!s) continue;
-    const uri = repoPath(prefix, call.artifact);
+    const uri = uriPath(repoPath(prefix, call.artifact));
     results.push({
       ruleId: 'policy_unmet',
       ruleIndex: codes.indexOf('policy_unmet'),

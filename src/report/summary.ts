@@ -12,7 +12,7 @@ import { clip } from '../core/text.js';
 import { LEVEL_TABLE, LEVELS_DESCENDING } from '../core/vocabulary.js';
 import { repoPath } from './annotations.js';
 import { STEP_SUMMARY_BYTES } from './github-limits.js';
-import { failingFirst, findingCounts, producerLine, recordCounts, rung, runProducer, visible, weakestRung } from './text.js';
+import { failingFirst, findingCounts, producerLine, recordCounts, rung, runProducer, uriPath, visible, weakestRung } from './text.js';
 
 export interface SummaryContext {
   /** Working directory relative to the repository root. */
@@ -45,7 +45,7 @@ function link(ctx: SummaryContext, file: string, line: number, member: string | 
   const label = md(`${member ? `${path}!${member}:${line}` : `${path}:${line}`}${commit ? ` at ${commit.slice(0, 12)}` : ''}`);
   if (!ctx.blobBase) return label;
   const blob = commit ? ctx.blobBase.replace(/\/blob\/[^/]+$/, `/blob/${encodeURIComponent(commit)}`) : ctx.blobBase;
-  const url = `${blob}/${path.split('/').map(encodeURIComponent).join('/')}${member ? '' : `#L${line}`}`;
+  const url = `${blob}/${uriPath(path)}${member ? '' : `#L${line}`}`;
   return `[${label}](${url})`;
 }
 

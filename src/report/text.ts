@@ -86,3 +86,14 @@ export function failingFirst(calls: readonly CallReport[]): { readonly call: Cal
     .sort((a, b) => a.r - b.r || a.i - b.i)
     .map(({ call, r }) => ({ call, fails: r < 2 }));
 }
+
+/**
+ * A repository path as a URI path: every segment percent-encoded, `(`, `)`, `!`, `*` and `'` too
+ * (a pull request controls file names: a `)` must not end a Markdown link, a `#` or `?` must not
+ * start a fragment or a query, a `%` must not decode to another file).
+ */
+export const uriPath = (path: string): string =>
+  path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[()!*']/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');

@@ -432,6 +432,16 @@ export function checkBundles(file: SigstoreFile, expected: BundleExpectation, li
   if (file.bundles.length === 0) return refuse('attestation_empty', 'no attestation: the .sigstore.json holds no bundle');
   let refusal: Refusal | null = null;
   for (const [i, value] of file.bundles.entries()) {
+    // A file of thousands of failing bundles is not checked to its end: past the per-file finding
+    // cap, it is refused (each check is a certificate chain and a log proof).
+    if (i >= limits.maxFindingsPerFile && refusal)
+      return {
+        ok: false,
+        reason: {
+          code: refusal.code,
+          detail: `${refusal.detail}; ${limits.maxFindingsPerFile} of ${file.bundles.length} bundles checked and none passes, the rest not checked (max-findings-per-file)`,
+        },
+      };
     const result = checkBundle(value, expected, limits);
     if (result.ok) return result;
     refusal ??=

@@ -186,6 +186,9 @@ export const importExports: Command = {
     if (!result.ok)
       return wroteNothing(tool, EXIT.problem, `${findingLines(tool, result.reason.findings)}${say(tool, result.reason.summary)}`);
     const done = result.value;
+    // An --actor a letter off drops every entry, night after night, as if each were quiet: a typo is a usage error.
+    if (done.actors?.typo) throw new UsageError('value', `--actor: ${done.actors.text}; nothing was written`);
+    const actorNote = done.actors ? `; ${done.actors.text}` : '';
     // A quiet night without a window: nothing to write, and no empty file for a job to commit. With
     // one, the statement alone is written: for that window and scope the provider logged nothing.
     if (done.records === 0 && done.statements === 0)
@@ -194,7 +197,7 @@ export const importExports: Command = {
         stdout: '',
         stderr: say(
           tool,
-          `${done.summary}; no records, so ${output} was not written (give --since and --until to record what was covered)`,
+          `${done.summary}${actorNote}; no records, so ${output} was not written (give --since and --until to record what was covered)`,
         ),
       };
     try {
@@ -206,6 +209,10 @@ export const importExports: Command = {
     }
     const also = predicate ? ` (predicate → ${predicate})` : '';
     const covered = coverage ? `, ${done.statements} coverage statement(s) for [${coverage.since}, ${coverage.until})` : '';
-    return { code: EXIT.pass, stdout: '', stderr: say(tool, `${done.summary}${covered}${sign ? ', signed' : ''} → ${output}${also}`) };
+    return {
+      code: EXIT.pass,
+      stdout: '',
+      stderr: say(tool, `${done.summary}${covered}${actorNote}${sign ? ', signed' : ''} → ${output}${also}`),
+    };
   },
 };

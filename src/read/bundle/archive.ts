@@ -19,7 +19,7 @@ import { type BundleLimits, DEFAULT_BUNDLE_LIMITS } from '../limits.js';
 import { ioReason, ReadError } from '../read-error.js';
 import { type Events, readEvents } from './events.js';
 import { type Manifest, otherArchive, readManifest } from './manifest.js';
-import { GunzipSource, gzipReason } from './source.js';
+import { ArchiveTail, GunzipSource, gzipReason } from './source.js';
 import { members } from './tar.js';
 
 /** What an archive turned out to be: a verified bundle's events, or another kind of Assay archive (skipped with a notice). */
@@ -119,12 +119,24 @@ async function walk(source: BundleSource, file: string, limits: BundleLimits): P
   const { size, input } = open(source, limits);
   const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK });
   const archiveHash = createHash('sha256');
-  input.on('data', (chunk: Buffer) => archiveHash.update(chunk));
+  const tail = new ArchiveTail();
+  input.on('data', (chunk: Buffer) => {
+    archiveHash.update(chunk);
+    tail.push(chunk);
+  });
   input.on('error', (e) => gunzip.destroy(e));
   input.pipe(gunzip);
   try {
-    const read = await contents(new GunzipSource(gunzip, size, limits), file, limits);
+    const source = new GunzipSource(gunzip, size, limits);
+    const read = await contents(source, file, limits);
     if ('other' in read) return { kind: 'other', name: read.other };
+    // One gzip member, then only NUL padding: a reader that stops at the first member (upstream's)
+    // must see the same archive as this one, which decompresses every member.
+    if (!tail.oneMember(source.crc, source.total))
+      throw new ReadError(
+        'gzip',
+        'the archive is more than one gzip member (or has bytes after its trailer): an evidence bundle is exactly one',
+      );
     const { manifest, events } = read;
     // Every byte has been read (drain checked the end): the hash is of the whole archive.
     const facts: BundleFacts = {

@@ -3,19 +3,26 @@
  * with the decompression limits (size, ratio) enforced while streaming.
  */
 
+import * as zlib from 'node:zlib';
 import type { BundleLimits } from '../limits.js';
 import { ReadError } from '../read-error.js';
 import type { ByteSource } from './tar.js';
 
 const MiB = 1024 * 1024;
+/** Node 22.2+ has a native CRC-32; older runtimes take the table below. */
+const zlibCrc32: ((data: Buffer, value: number) => number) | undefined = (zlib as { crc32?: (data: Buffer, value: number) => number })
+  .crc32;
 
 /** A pull source over the gunzip stream that enforces the decompression limits. */
 export class GunzipSource implements ByteSource {
   private chunks: Buffer[] = [];
   private buffered = 0;
-  private total = 0;
+  /** Decompressed bytes so far. */
+  total = 0;
   private done = false;
   private readonly it: AsyncIterator<Buffer>;
+  /** CRC-32 of every decompressed byte so far (what a one-member archive's trailer says). */
+  crc = 0;
 
   constructor(
     stream: AsyncIterable<Buffer>,
@@ -42,6 +49,7 @@ export class GunzipSource implements ByteSource {
         `decompression ratio exceeds ${this.limits.maxRatio}:1 (${this.compressed} compressed bytes expanded past ${this.total}; decompression bomb?)`,
       );
     }
+    this.crc = crc32(r.value, this.crc);
     this.chunks.push(r.value);
     this.buffered += r.value.length;
     return true;
@@ -80,6 +88,57 @@ export class GunzipSource implements ByteSource {
     }
     return zeros;
   }
+}
+
+/**
+ * The compressed archive's end, for the one-member rule: the last bytes before its trailing zeros,
+ * and how many zeros follow. Fed every chunk of the compressed input as it streams.
+ */
+export class ArchiveTail {
+  private tail = Buffer.alloc(0);
+  private zeros = 0;
+
+  push(chunk: Buffer): void {
+    let last = chunk.length - 1;
+    while (last >= 0 && chunk[last] === 0) last--;
+    if (last < 0) {
+      this.zeros += chunk.length;
+      return;
+    }
+    this.tail = Buffer.concat([this.tail, Buffer.alloc(this.zeros), chunk.subarray(0, last + 1)]).subarray(-16);
+    this.zeros = chunk.length - last - 1;
+  }
+
+  /**
+   * Whether the gzip trailer at the end (CRC-32 and size of the member) is that of all the data: one
+   * member, then only NUL padding. A second member would carry its own data's CRC and size. The
+   * trailer's last bytes may be zeros themselves, so every split of the trailing zeros is tried.
+   */
+  oneMember(crc: number, size: number): boolean {
+    for (let j = 0; j <= Math.min(4, this.zeros); j++) {
+      const t = Buffer.concat([this.tail, Buffer.alloc(j)]).subarray(-8);
+      if (t.length === 8 && t.readUInt32LE(0) === crc >>> 0 && t.readUInt32LE(4) === size % 2 ** 32) return true;
+    }
+    return false;
+  }
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+/** CRC-32 (zlib's; native where Node has it). */
+function crc32(data: Buffer, value: number): number {
+  if (typeof zlibCrc32 === 'function') return zlibCrc32(data, value);
+  let c = ~value >>> 0;
+  for (let i = 0; i < data.length; i++) c = (CRC_TABLE[(c ^ (data[i] ?? 0)) & 0xff] ?? 0) ^ (c >>> 8);
+  return ~c >>> 0;
 }
 
 export function gzipReason(error: NodeJS.ErrnoException): string {

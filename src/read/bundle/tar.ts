@@ -75,7 +75,11 @@ function paxPath(data: Buffer): string | undefined {
     const eq = rec.indexOf('=');
     if (eq === -1) throw new ReadError('tar', 'malformed PAX header record');
     const key = rec.slice(0, eq);
-    if (key === 'path') path = rec.slice(eq + 1);
+    if (key === 'path') {
+      // Two path records: tar readers disagree which one names the member (the first, the last).
+      if (path !== undefined) throw new ReadError('tar', 'a PAX header with two path records: the member has two names');
+      path = rec.slice(eq + 1);
+    }
     if (key === 'linkpath') throw new ReadError('tar', 'PAX linkpath record: links are not allowed in a bundle');
     if (key === 'size') throw new ReadError('tar', 'PAX size record is not supported in a bundle');
     i += len;
@@ -117,7 +121,15 @@ export async function* members(src: ByteSource, limits: TarLimits): AsyncGenerat
       const data = await src.read(size + padding(size));
       if (data.length < size + padding(size)) throw new ReadError('tar', 'tar archive is truncated inside an extended header');
       const body = data.subarray(0, size);
-      longName = type === 'x' ? (paxPath(body) ?? longName) : cstring(body, 0, body.length);
+      const given = type === 'x' ? paxPath(body) : cstring(body, 0, body.length);
+      // A name from two sources (a GNU long name and a PAX path, or two headers): tar readers
+      // disagree which wins, so another reader (upstream's) could read another member than this one.
+      if (given !== undefined && longName !== undefined)
+        throw new ReadError(
+          'tar',
+          'a member named by two extended headers (a GNU long name and a PAX path, or two of one kind): its name is ambiguous',
+        );
+      longName = given ?? longName;
       continue;
     }
     if (type === 'g') throw new ReadError('tar', 'global PAX header member is not allowed in a bundle');

@@ -29,7 +29,11 @@ export interface ExportRead {
 /**
  * @param listKey the member of a top-level object that holds the entries (Slack: "entries")
  */
-export function readExport(name: string, raw: Uint8Array, limits: ReadLimits, listKey?: string): ExportRead {
+export function readExport(name: string, raw: Uint8Array, given: ReadLimits, listKey?: string): ExportRead {
+  // A .json export is one document, often on one line (the UI's export, gh api without --jq): the
+  // line limit is for JSON lines, so it is held to the file limit only. NDJSON keeps the line limit.
+  const lines = /\.(ndjson|jsonl)(\.gz)?$/i.test(name);
+  const limits: ReadLimits = lines ? given : { ...given, maxLineBytes: Math.max(given.maxLineBytes, given.maxFileBytes) };
   const sink = new LocatingSink(name);
   const findings = sink.findings;
   const at = (offset: number): Location => sink.at(offset);

@@ -8,11 +8,13 @@
 import path from 'node:path';
 import { jcs } from '../../core/binding.js';
 import { type Finding, finding, placeOf } from '../../core/findings.js';
-import { hasOwn, isObject, type JsonObject } from '../../core/json.js';
+import type { JsonObject } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
 import { COVERAGE_SCHEMA } from '../../core/model.js';
 import type { Result } from '../../core/result.js';
+import { asciiLower, editDistance } from '../../core/text.js';
 import type { ReadLimits } from '../../read/limits.js';
+import { EXPORT_SHAPES, exportKindOf } from '../../read/provider-exports.js';
 import { COVERAGE_PAYLOAD_TYPE } from '../../read/signature.js';
 import type { ToolInput } from '../input.js';
 import { type SigningKey, signedLine } from '../signing.js';
@@ -29,26 +31,10 @@ export const IMPORT_KINDS = {
   'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries', looks: 'a Slack audit-log page' },
 } as const;
 
-/** Whether an entry has the shape of each kind's entries (what tells an export of the wrong kind). */
-const SHAPES: { readonly [K in ImportKind]: (entry: JsonObject) => boolean } = {
-  'github-audit-log': (e) =>
-    typeof e['action'] === 'string' &&
-    !isObject(e['entity']) &&
-    (hasOwn(e, '_document_id') || hasOwn(e, '@timestamp') || hasOwn(e, 'created_at')),
-  'github-webhook': (e) =>
-    (typeof e['guid'] === 'string' && (isObject(e['request']) || hasOwn(e, 'delivered_at') || hasOwn(e, 'event'))) ||
-    (isObject(e['key']) && isObject(e['repository'])),
-  'slack-audit-log': (e) =>
-    typeof e['action'] === 'string' && !hasOwn(e, '_document_id') && (isObject(e['entity']) || isObject(e['context'])),
-};
-
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind: ImportKind, sample: JsonObject | null): string {
-  // The entry itself, or the first entry of a page object (`{"entries": [...]}`, read whole by a kind without a list member).
-  const list = sample && Object.values(sample).find((v): v is unknown[] => Array.isArray(v) && isObject(v[0]));
-  const candidates = [sample, list ? (list[0] as JsonObject) : null].filter((c): c is JsonObject => c !== null);
-  const other = (Object.keys(SHAPES) as ImportKind[]).find((k) => k !== kind && candidates.some((c) => SHAPES[k](c)));
-  return other
+  const other = exportKindOf(sample);
+  return other && other !== kind
     ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
     : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;
 }
@@ -128,6 +114,8 @@ export interface Imported {
   readonly records: number;
   /** Coverage statements written first (one per provider; with both window bounds only). */
   readonly statements: number;
+  /** When --actor dropped every entry that mapped to a record: who they were by, and whether a given actor is a near miss of one (a typo). */
+  readonly actors: { readonly text: string; readonly typo: boolean } | null;
   readonly entries: number;
   readonly summary: string;
 }
@@ -136,6 +124,31 @@ export interface Imported {
 export interface ImportFailure {
   readonly findings: readonly Finding[];
   readonly summary: string;
+}
+
+/**
+ * --actor dropped every entry that would have been a record: who they were by (the five most
+ * frequent), and a given actor that is a near miss of one (`deploy-agent` for `deploy-agent[bot]`,
+ * a letter off): then a typo, never a quiet night.
+ */
+function actorHint(scope: ScopeFilter, seen: ReadonlyMap<string, number>): Imported['actors'] {
+  if (!scope.actors || seen.size === 0) return null;
+  const names = [...seen.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const fold = (x: string) => (scope.caseless ? asciiLower(x) : x);
+  let near: { given: string; seen: string } | null = null;
+  for (const given of scope.actors)
+    for (const [name] of names) {
+      const a = fold(name);
+      if (a === `${given}[bot]` || a.replace(/\[bot\]$/, '') === given || editDistance(given, a) <= 2) near ??= { given, seen: name };
+    }
+  const listed = names
+    .slice(0, 5)
+    .map(([n, k]) => `${n} (${k})`)
+    .join(', ');
+  return {
+    text: `every entry that maps to a record was by another actor: ${listed}${names.length > 5 ? ', …' : ''}${near ? `; did you mean --actor ${near.seen} (for ${near.given})?` : ''}`,
+    typo: near !== null,
+  };
 }
 
 export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
@@ -152,12 +165,14 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   let merged = 0;
   let ofKind = 0;
   let sample: { value: JsonObject; loc: Location } | null = null;
+  /** Who the entries --actor dropped were by (what names a near miss of the agent's identity). */
+  const othersSeen = new Map<string, number>();
   for (const input of s.inputs) {
     const file = path.basename(input.name);
     const read = readExport(input.name, input.bytes, s.limits, listKey);
     for (const e of read.entries) {
       entries++;
-      if (SHAPES[s.kind](e.value)) ofKind++;
+      if (EXPORT_SHAPES[s.kind](e.value)) ofKind++;
       else sample ??= e;
       const m = mapper(e.value);
       if (m.kind === 'skip') {
@@ -171,6 +186,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
       const out = outOfScope(s.scope, m.scope);
       if (out !== null) {
         skip(out);
+        if (out === 'by another actor') for (const a of m.scope.actors.slice(0, 1)) othersSeen.set(a, (othersSeen.get(a) ?? 0) + 1);
         continue;
       }
       // Entries (or deliveries: one guid for every delivery of an event) under one id that map to
@@ -205,6 +221,7 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   if (entries > 0 && ofKind === 0 && sample && errors.length === 0)
     errors.push(finding('invalid_artifact', sample.loc, wrongKind(s.kind, sample.value)));
   const summary = `${entries} ${entries === 1 ? 'entry' : 'entries'} read, ${errors.length > 0 ? 0 : byId.size} record(s) written, ${skipText}, ${merged} duplicate(s) merged`;
+  const actors = byId.size === 0 ? actorHint(s.scope, othersSeen) : null;
   if (errors.length > 0) return { ok: false, reason: { findings: errors, summary } };
   const lines = [...byId.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v.line);
   const perProvider = new Map<string, number>();
@@ -214,6 +231,13 @@ export function runImport(s: ImportSettings): Result<Imported, ImportFailure> {
   const all = [...statements, ...lines];
   return {
     ok: true,
-    value: { ndjson: all.length > 0 ? `${all.join('\n')}\n` : '', records: lines.length, statements: statements.length, entries, summary },
+    value: {
+      ndjson: all.length > 0 ? `${all.join('\n')}\n` : '',
+      records: lines.length,
+      statements: statements.length,
+      entries,
+      summary,
+      actors,
+    },
   };
 }
