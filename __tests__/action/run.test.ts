@@ -566,3 +566,74 @@ describe('producer attestations from the action', () => {
     );
   });
 });
+
+describe("GitHub's contract and a misspelt input (issue 35, items 4 and 7–9)", () => {
+  afterEach(cleanup);
+
+  it('4: an input that is not in action.yml (requires, trusted-key) is a configuration error naming the nearest input', async () => {
+    for (const [given, near] of [
+      ['requires', 'require'],
+      ['trusted-key', 'trusted-keys'],
+    ] as const) {
+      const r = await runAction({ workspace: demo(), inputs: { [given]: 'github_deploy_key=verified' } });
+      expect(r.code).toBe(1);
+      expect(r.outputs['result']).toBe('error');
+      expect(r.stdout).toContain(`${given}: not an input of receipt-gate (did you mean ${near}?)`);
+      expect(r.requests).toEqual([]);
+    }
+  });
+
+  it('7: a 403 after the first batch went out: the outputs name the run the annotations are on, and the warning says what happened', async () => {
+    const r = await runAction({
+      workspace: corpus120(),
+      responder: (req) =>
+        req.method === 'POST' ? { status: 201, body: { id: 77, html_url: 'https://github.com/acme/agents/runs/77' } } : forbidden(req, 0),
+    });
+    expect(r.requests.map((q) => q.method)).toEqual(['POST', 'PATCH']);
+    expect(r.outputs).toMatchObject({ 'check-run-id': '77', 'check-run-url': 'https://github.com/acme/agents/runs/77' });
+    expect(commands(r.stdout, 'warning')[0]).toMatch(
+      /Checks API failed \(403: Resource not accessible by integration\); 50 annotation\(s\) are on check run 77/,
+    );
+    expect(commands(r.stdout, 'warning')[0]).not.toContain('may not write checks');
+  });
+
+  it('8: a check run id past 2^53 is kept digit for digit', async () => {
+    const r = await runAction({
+      workspace: demo(),
+      responder: (req) =>
+        req.method === 'POST'
+          ? { status: 201, body: null, text: '{"id":9007199254740993,"html_url":"https://github.com/acme/agents/runs/9007199254740993"}' }
+          : { status: 200, body: {} },
+    });
+    expect(r.outputs['check-run-id']).toBe('9007199254740993');
+  });
+
+  it('9: a 502 after GitHub made the run: the retry finds it by name and head SHA instead of creating a second one; Accept is vnd.github+json', async () => {
+    let made: { name?: string; completed_at?: string } = {};
+    const r = await runAction({
+      workspace: corpus120(),
+      responder: (req) => {
+        if (req.method === 'POST') {
+          made = req.body;
+          return { status: 502, body: { message: 'Bad gateway' } };
+        }
+        if (req.method === 'GET')
+          return {
+            status: 200,
+            body: {
+              total_count: 1,
+              check_runs: [
+                { id: 31, name: made.name, completed_at: made.completed_at, html_url: 'https://github.com/acme/agents/runs/31' },
+              ],
+            },
+          };
+        return { status: 200, body: { id: 31 } };
+      },
+    });
+    expect(r.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
+    expect(r.requests.map((q) => q.method)).toEqual(['POST', 'GET', 'PATCH', 'PATCH']);
+    expect(r.requests.every((q) => q.headers.accept === 'application/vnd.github+json')).toBe(true);
+    expect(r.requests[1]?.url).toContain(`/commits/${HEAD_SHA}/check-runs?check_name=`);
+    expect(r.outputs['check-run-id']).toBe('31');
+  });
+});

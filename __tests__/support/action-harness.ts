@@ -23,7 +23,8 @@ interface Recorded {
   readonly body: any;
 }
 
-export type Responder = (req: Recorded, n: number) => { status: number; body: unknown; headers?: Record<string, string> };
+/** An answer: `body` as JSON, or `text` sent as it is (JSON that JSON.stringify cannot write, e.g. an int64 id). */
+export type Responder = (req: Recorded, n: number) => { status: number; body: unknown; text?: string; headers?: Record<string, string> };
 
 const okResponder: Responder = (req) =>
   req.method === 'POST'
@@ -142,7 +143,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
       requests.push(rec);
       const r = responder(rec, requests.length);
       res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers });
-      res.end(JSON.stringify(r.body));
+      res.end(r.text ?? JSON.stringify(r.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

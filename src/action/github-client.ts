@@ -57,9 +57,10 @@ export async function octokitApi(token: string, baseUrl: string, log: (message: 
         ...(isObject(body) ? body : {}),
         headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
         // A create is not idempotent: no retry of it after a lost answer (report/check-run.ts looks for it instead).
-        ...(retries ? {} : { request: { retries: 0, retryAfter: 0 } }),
+        // The body unparsed: an id is an int64, and JSON.parse alone rounds one past 2^53.
+        request: { parseSuccessResponseBody: false, ...(retries ? {} : { retries: 0, retryAfter: 0 }) },
       });
-      return { status: r.status, data: r.data };
+      return { status: r.status, data: await exactJson(r.data) };
     } catch (error) {
       const err = error as {
         status?: unknown;
@@ -86,6 +87,21 @@ export async function octokitApi(token: string, baseUrl: string, log: (message: 
       }
     },
   };
+}
+
+/**
+ * A JSON answer with every integer past 2^53 kept as its digits (a check run id is an int64:
+ * 9007199254740993 must not become …992). Needs JSON.parse's source text (Node 22 and later).
+ */
+async function exactJson(body: unknown): Promise<unknown> {
+  if (!(body instanceof ReadableStream)) return body ?? null;
+  const text = await new Response(body).text();
+  if (text.trim() === '') return null;
+  return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' && !Number.isSafeInteger(value) && typeof context?.source === 'string' && /^\d+$/.test(context.source)
+      ? context.source
+      : value,
+  );
 }
 
 export interface RunContext {
