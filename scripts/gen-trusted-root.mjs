@@ -9,6 +9,13 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const out = path.join(root, 'src/trust/public-good-root.generated.ts');
 
+/**
+ * When each pinned @sigstore/tuf release was published (`npm view @sigstore/tuf time`): the day its
+ * seeds were taken. Recorded here rather than read from a clock, so dist/ stays reproducible; a new
+ * pin without its date stops the build.
+ */
+const RELEASED = { '5.0.1': '2026-11-05T00:19:12Z' };
+
 /** The root's text and where it came from. */
 export function publicGood() {
   const dir = path.join(root, 'node_modules/@sigstore/tuf');
@@ -25,11 +32,24 @@ export function publicGood() {
     sha256: createHash('sha256').update(json).digest('hex'),
     tufRootVersion: tufRoot.signed.version,
     tufRootExpires: tufRoot.signed.expires,
+    // When the root was taken: the pinned package's release (the gate warns 180 days after it).
+    taken: takenOf(version),
     // How fresh the root is, from its own contents (a build-time clock would make dist/ unreproducible):
     // the newest start of any key's or authority's validity.
     newestValidFrom: newestStart(JSON.parse(json)),
   };
   return { origin, json };
+}
+
+function takenOf(version) {
+  const taken = RELEASED[version];
+  if (!taken) {
+    console.error(
+      `scripts/gen-trusted-root.mjs: add the release date of @sigstore/tuf@${version} to RELEASED (npm view @sigstore/tuf time)`,
+    );
+    process.exit(1);
+  }
+  return taken;
 }
 
 function newestStart(trustedRoot) {

@@ -243,6 +243,107 @@ describe('identities in the trust sets, through the gate', () => {
     expect(r.report.calls[0]!.level).toBe('verified');
   });
 
+  it('issue 35, 10: a bundle of another mediaType version is refused, never trusted', async () => {
+    const good = await world.attest(recordsStatement());
+    for (const mediaType of [
+      'application/vnd.dev.sigstore.bundle.v0.9+json',
+      'application/vnd.dev.sigstore.bundle+json;version=9.9',
+      'application/vnd.dev.sigstore.bundle.v0.3+jsonGARBAGE',
+    ]) {
+      const r = await cliJson(
+        ['-C', await workspace({ ...(good as object), mediaType }), '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY],
+        ROOT,
+      );
+      expect(r.code, mediaType).toBe(1);
+      expect(r.report.records[0]).toMatchObject({ outcome: 'untrusted', untrusted: expect.stringContaining('unsupported version') });
+      expect(r.report.calls[0]!.level).not.toBe('verified');
+    }
+  });
+
+  it('issue 35, 11: shape is checked always: garbage under the other role, or a {} line beside a good bundle, is a finding', async () => {
+    const producerOnly = await cliJson(
+      [
+        '-C',
+        await workspace(null, { 'audit/a.ndjson.sigstore.json': 'not json' }),
+        '--runs',
+        'runs',
+        ...base,
+        '--trusted-producer-identity',
+        `https://github.com/${REPO}/.github/workflows/agent.yml@refs/heads/main`,
+      ],
+      ROOT,
+    );
+    expect(producerOnly.code).toBe(1);
+    expect(producerOnly.report.findings).toContainEqual(
+      expect.objectContaining({ code: 'invalid_artifact', file: 'audit/a.ndjson.sigstore.json' }),
+    );
+    const good = await world.attest(recordsStatement());
+    const mixed = await cliJson(
+      [
+        '-C',
+        await workspace(null, { 'audit/a.ndjson.sigstore.json': `${JSON.stringify(good)}\n{}\n` }),
+        '--runs',
+        'runs',
+        ...base,
+        '--trusted-signer-identity',
+        EXPORT_IDENTITY,
+      ],
+      ROOT,
+    );
+    expect(mixed.report.findings).toContainEqual(
+      expect.objectContaining({ code: 'invalid_artifact', file: 'audit/a.ndjson.sigstore.json', line: 2 }),
+    );
+  });
+
+  it('issue 35, 15: a file of thousands of failing bundles stops checking at the per-file cap, and says so', async () => {
+    const other = await world.attest(statementFor('other.ndjson', Buffer.from('x'), RECORDS_V1));
+    const line = JSON.stringify(other);
+    const dir = await workspace(null, { 'audit/a.ndjson.sigstore.json': `${Array(2000).fill(line).join('\n')}\n` });
+    const r = await cliJson(['-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY], ROOT);
+    expect(r.code).toBe(1);
+    expect(r.report.records[0]!.untrusted).toContain(
+      '20 of 2000 bundles checked and none passes, the rest not checked (max-findings-per-file)',
+    );
+  });
+
+  it('issue 35, 15: an attestation file holds one value (pretty-printed or not) or one compact value per line, never two pretty-printed', async () => {
+    const good = await world.attest(recordsStatement());
+    const args = (dir: string) => ['-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY];
+    const one = await cliJson(args(await workspace(null, { 'audit/a.ndjson.sigstore.json': JSON.stringify(good, null, 2) })), ROOT);
+    expect(one.code, JSON.stringify(one.report.findings)).toBe(0);
+    const pretty = JSON.stringify(good, null, 2);
+    const two = await cliJson(args(await workspace(null, { 'audit/a.ndjson.sigstore.json': `${pretty}\n${pretty}\n` })), ROOT);
+    expect(two.code).toBe(1);
+    expect(two.report.findings).toContainEqual(expect.objectContaining({ code: 'invalid_artifact', file: 'audit/a.ndjson.sigstore.json' }));
+  });
+
+  it('issue 35, 13: the verdict names what keyless trust rests on: the bundles among inputAttestations, RECEIPTS_SIGNED_RECORDS granted by identity', async () => {
+    const dir = await workspace(await world.attest(recordsStatement()));
+    const r = await cli(
+      [
+        'verify',
+        '-C',
+        dir,
+        '--runs',
+        'runs',
+        ...base,
+        '--trusted-signer-identity',
+        EXPORT_IDENTITY,
+        '--output',
+        'rep.json',
+        '--vsa-predicate',
+        'vsa.json',
+        '--resource-uri',
+        'git+https://github.com/acme/agents@0123456789abcdef0123456789abcdef01234567',
+      ],
+      ROOT,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const vsa = JSON.parse(readFileSync(path.join(dir, 'vsa.json'), 'utf8'));
+    expect(vsa.inputAttestations.map((i: { uri: string }) => i.uri)).toContain('audit/a.ndjson.sigstore.json');
+    expect(vsa.verifiedLevels).toContain('RECEIPTS_SIGNED_RECORDS');
+  });
+
   it('from a pull request ref, or with no bundle at all: record_untrusted with the reason, the gate fails', async () => {
     const pr = await world.attest(recordsStatement(), {
       san: EXPORT_IDENTITY,

@@ -4230,6 +4230,10 @@ class GunzipSource {
     /** Decompressed bytes so far. */
     total = 0;
     done = false;
+    /** Whether the whole gzip stream has been read (its every member). */
+    get ended() {
+        return this.done;
+    }
     it;
     /** CRC-32 of every decompressed byte so far (what a one-member archive's trailer says). */
     crc = 0;
@@ -4612,6 +4616,7 @@ async function contents(src, file, limits) {
  * stopped at most one chunk past them.
  */
 const GUNZIP_CHUNK = 256 * 1024;
+const MORE_THAN_ONE_MEMBER = 'the archive is more than one gzip member (or has bytes after its trailer): an evidence bundle is exactly one';
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
 async function walk(source, file, limits) {
     const { size, input } = archive_open(source, limits);
@@ -4626,13 +4631,25 @@ async function walk(source, file, limits) {
     input.pipe(gunzip);
     try {
         const source = new GunzipSource(gunzip, size, limits);
-        const read = await contents(source, file, limits);
+        // One gzip member, then only NUL padding: a reader that stops at the first member (upstream's)
+        // must see the same archive as this one, which decompresses every member. Checked once the whole
+        // stream is read; a second member's bytes after the tar's end are this rule's too.
+        const oneMember = () => {
+            if (source.ended && !tail.oneMember(source.crc, source.total))
+                throw new ReadError('gzip', MORE_THAN_ONE_MEMBER);
+        };
+        let read;
+        try {
+            read = await contents(source, file, limits);
+        }
+        catch (error) {
+            if (error instanceof ReadError)
+                oneMember();
+            throw error;
+        }
         if ('other' in read)
             return { kind: 'other', name: read.other };
-        // One gzip member, then only NUL padding: a reader that stops at the first member (upstream's)
-        // must see the same archive as this one, which decompresses every member.
-        if (!tail.oneMember(source.crc, source.total))
-            throw new ReadError('gzip', 'the archive is more than one gzip member (or has bytes after its trailer): an evidence bundle is exactly one');
+        oneMember();
         const { manifest, events } = read;
         // Every byte has been read (drain checked the end): the hash is of the whole archive.
         const facts = {

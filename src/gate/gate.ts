@@ -15,6 +15,7 @@ import { verify } from '../core/verify.js';
 import { discover, type FoundFile } from '../read/discover.js';
 import { attestedBy, EXTENSION_LIST } from '../read/formats.js';
 import { type IdentitySetup, rootsOf } from '../trust/checkers/identities.js';
+import { SHIPPED_ROOT_MAX_AGE_DAYS, SHIPPED_ROOT_TAKEN } from '../trust/sigstore.js';
 import { keyMaterial, type ReadSetup, type ReadTask } from './evidence.js';
 import { nearFolder, noRunsHint } from './hints.js';
 import type { Readers } from './pool.js';
@@ -93,6 +94,8 @@ async function collect(settings: Settings, setup: ReadSetup, roots: readonly str
     findings.push(noDecisions(settings, runFiles, strays));
   for (const f of orphans(attestations.values())) findings.push(f);
   for (const f of settings.policyReview?.findings ?? []) findings.push(f);
+  const stale = staleShippedRoot(settings);
+  if (stale) findings.push(stale);
   const identities = settings.keyless ? identityTrust(settings.keyless, roots) : null;
   const keys = settings.trustedKeys;
   const producers = settings.trustedProducers;
@@ -124,6 +127,23 @@ function noDecisions(settings: Settings, files: number, strays: { readonly runs:
     'no_artifacts',
     `runs: ${given || '(none)'}`,
     `the run inputs (${given}) hold ${files} file(s) and not one decision: a gate that read no call must not pass${swapped}`,
+  );
+}
+
+/**
+ * `trusted_root_stale`: keyless trust rests on the root shipped with receipt-gate, taken more than
+ * 180 days before the decision time. Sigstore rotates keys and adds logs; a root that old may refuse
+ * good bundles (chain_untrusted, log_unknown), which must read as a root to refresh, not a forgery.
+ */
+function staleShippedRoot(settings: Settings): Finding | null {
+  if (!settings.keyless || settings.keyless.trustedRoot !== null) return null;
+  const taken = Date.parse(SHIPPED_ROOT_TAKEN);
+  const days = Math.floor((settings.now.seconds * 1000 - taken) / 86_400_000);
+  if (!(days > SHIPPED_ROOT_MAX_AGE_DAYS)) return null;
+  return inputFinding(
+    'trusted_root_stale',
+    'trusted-root: (the public-good root shipped with receipt-gate)',
+    `the Sigstore trusted root shipped with receipt-gate was taken on ${SHIPPED_ROOT_TAKEN.slice(0, 10)}, ${days} days ago (more than ${SHIPPED_ROOT_MAX_AGE_DAYS}): update receipt-gate or pass a fresh trusted-root (gh attestation trusted-root > .github/sigstore/trusted_root.jsonl)`,
   );
 }
 

@@ -125,6 +125,12 @@ function coverageLines(report: Report): string[] {
   return [...out, ''];
 }
 
+/** Signed records read with no trusted key: said beside the record counts, not only among the findings. */
+function uncheckedLine(report: Report): string {
+  const f = report.findings.find((x) => x.code === 'signatures_unchecked');
+  return f ? ` **Signatures not checked:** ${md(f.message)}.` : '';
+}
+
 /** The counts: levels, records, policy, and each run's producer when any run has one. */
 function totalsLines(report: Report): string[] {
   const totals = report.totals;
@@ -137,7 +143,7 @@ function totalsLines(report: Report): string[] {
     ...LEVELS_DESCENDING.map((l) => `| ${LEVEL_TABLE[l].icon} ${l} | ${totals[l]} |`),
     `| — no rung (asserts no side effect) | ${totals.no_effect} |`,
     '',
-    `Audit records: ${recordCounts(totals)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}`,
+    `Audit records: ${recordCounts(totals)}.${signers.length > 0 ? ` Trusted signers: ${signers.map((k) => `\`${k.slice(0, 19)}…\``).join(', ')}.` : ''}${uncheckedLine(report)}`,
     '',
     ...policyLines(report),
     ...coverageLines(report),

@@ -114,6 +114,8 @@ async function contents(
  */
 const GUNZIP_CHUNK = 256 * 1024;
 
+const MORE_THAN_ONE_MEMBER = 'the archive is more than one gzip member (or has bytes after its trailer): an evidence bundle is exactly one';
+
 /** The three jobs in order (source → manifest → events); throws ReadError naming the broken rule. */
 async function walk(source: BundleSource, file: string, limits: BundleLimits): Promise<Archive> {
   const { size, input } = open(source, limits);
@@ -128,15 +130,21 @@ async function walk(source: BundleSource, file: string, limits: BundleLimits): P
   input.pipe(gunzip);
   try {
     const source = new GunzipSource(gunzip, size, limits);
-    const read = await contents(source, file, limits);
-    if ('other' in read) return { kind: 'other', name: read.other };
     // One gzip member, then only NUL padding: a reader that stops at the first member (upstream's)
-    // must see the same archive as this one, which decompresses every member.
-    if (!tail.oneMember(source.crc, source.total))
-      throw new ReadError(
-        'gzip',
-        'the archive is more than one gzip member (or has bytes after its trailer): an evidence bundle is exactly one',
-      );
+    // must see the same archive as this one, which decompresses every member. Checked once the whole
+    // stream is read; a second member's bytes after the tar's end are this rule's too.
+    const oneMember = (): void => {
+      if (source.ended && !tail.oneMember(source.crc, source.total)) throw new ReadError('gzip', MORE_THAN_ONE_MEMBER);
+    };
+    let read: Awaited<ReturnType<typeof contents>>;
+    try {
+      read = await contents(source, file, limits);
+    } catch (error) {
+      if (error instanceof ReadError) oneMember();
+      throw error;
+    }
+    if ('other' in read) return { kind: 'other', name: read.other };
+    oneMember();
     const { manifest, events } = read;
     // Every byte has been read (drain checked the end): the hash is of the whole archive.
     const facts: BundleFacts = {

@@ -20,6 +20,10 @@ export class GunzipSource implements ByteSource {
   /** Decompressed bytes so far. */
   total = 0;
   private done = false;
+  /** Whether the whole gzip stream has been read (its every member). */
+  get ended(): boolean {
+    return this.done;
+  }
   private readonly it: AsyncIterator<Buffer>;
   /** CRC-32 of every decompressed byte so far (what a one-member archive's trailer says). */
   crc = 0;
