@@ -334,3 +334,74 @@ describe('messages that name the fix', () => {
     expect(about(r.report, 'no_artifacts')[0]?.message).toContain('examples/agent-run.yml');
   });
 });
+
+describe('the small messages of the first hour (issue 36)', () => {
+  it('keygen --out keys/signer makes keys/; run again, it keeps the pair and prints the same key_id; a half pair is refused', async () => {
+    const ws = tempDir();
+    const first = await cli(['keygen', '--out', 'keys/signer'], ws);
+    expect(first.code).toBe(0);
+    expect(existsSync(path.join(ws, 'keys/signer.key.pem'))).toBe(true);
+    const again = await cli(['keygen', '--out', 'keys/signer'], ws);
+    expect(again).toMatchObject({ code: 0, stdout: first.stdout, stderr: expect.stringContaining('kept as they are') });
+    writeFileSync(path.join(ws, 'keys/half.pub.pem'), readFileSync(path.join(ws, 'keys/signer.pub.pem')));
+    const half = await cli(['keygen', '--out', 'keys/half'], ws);
+    expect(half).toMatchObject({ code: 2, stderr: expect.stringContaining('exists without the other file of its pair') });
+  });
+
+  it('a UTF-8 byte-order mark in an import says to save it without one', async () => {
+    const ws = writeFiles(tempDir(), {
+      'bom.json': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(path.join(FX, 'audit-log-rest-page.json'))]),
+    });
+    const r = await cli(['import', 'github-audit-log', '--output', 'o.ndjson', 'bom.json'], ws);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('bom.json:1:1: byte-order mark (U+FEFF) is not allowed: save the file as UTF-8 without a byte-order mark');
+  });
+
+  it('a CSV export says it is CSV and which JSON export to use', async () => {
+    const ws = writeFiles(tempDir(), { 'audit.csv': 'action,actor,created_at\npublic_key.create,deploy-agent[bot],2026-01-01\n' });
+    const r = await cli(['import', 'github-audit-log', '--output', 'o.ndjson', 'audit.csv'], ws);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('audit.csv:1:1: this is a CSV export: the importer reads the JSON export');
+    expect(r.stderr.match(/audit\.csv:/g)).toHaveLength(1);
+  });
+
+  it("the webhook list endpoint's summaries (no payloads) say to fetch each delivery by id", async () => {
+    const summary = {
+      id: 12345,
+      guid: 'g-1',
+      delivered_at: '2026-01-01T00:00:00Z',
+      status_code: 200,
+      event: 'deploy_key',
+      action: 'created',
+    };
+    const ws = writeFiles(tempDir(), { 'list.json': JSON.stringify([summary]) });
+    const r = await cli(['import', 'github-webhook', '--output', 'o.ndjson', 'list.json'], ws);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('is a summary from the deliveries list (no request, no payload): fetch each delivery by id');
+    expect(r.stderr).toContain('/deliveries/12345');
+  });
+
+  it.runIf(path.sep === '/')("--runs '.assay\\runs' suggests .assay/runs", async () => {
+    const ws = writeFiles(tempDir(), { '.assay/runs/r.json': run() });
+    const r = await cli(['verify', '-C', ws, '--runs', '.assay\\runs'], ROOT);
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringContaining('(did you mean ".assay/runs"? paths take / on every OS)') });
+  });
+
+  it('calls verified later than they claim are counted in one notice, not one finding per call', async () => {
+    const ws = writeFiles(tempDir(), {
+      '.assay/runs/r.json': json(surface([addKey(), addKey({ target: { owner: 'org', repo: 'other', key_title_hash: 'a'.repeat(64) } })])),
+      '.assay/audit/a.json': json([
+        record('github', 'g1', addKey()),
+        record('github', 'g2', addKey({ target: { owner: 'org', repo: 'other', key_title_hash: 'a'.repeat(64) } })),
+      ]),
+    });
+    const r = await cliJson(['-C', ws], ROOT);
+    expect(r.code).toBe(0);
+    const notes = about(r.report, 'under_claimed');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.message).toMatch(
+      /^2 call\(s\) earned a higher level than they claim \(2 verified by an audit record exported after the run/,
+    );
+    expect(r.report.calls.map((c) => c.level)).toEqual(['verified', 'verified']);
+  });
+});

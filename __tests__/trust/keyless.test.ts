@@ -251,7 +251,15 @@ describe('identities in the trust sets, through the gate', () => {
       'application/vnd.dev.sigstore.bundle.v0.3+jsonGARBAGE',
     ]) {
       const r = await cliJson(
-        ['-C', await workspace({ ...(good as object), mediaType }), '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY],
+        [
+          '-C',
+          await workspace({ ...(good as object), mediaType }),
+          '--runs',
+          'runs',
+          ...base,
+          '--trusted-signer-identity',
+          EXPORT_IDENTITY,
+        ],
         ROOT,
       );
       expect(r.code, mediaType).toBe(1);

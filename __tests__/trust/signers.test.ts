@@ -395,7 +395,7 @@ describe('required levels (§7)', () => {
 });
 
 describe('keys and signing tools', () => {
-  it('keygen writes a PKCS#8 key (mode 0600) and an SPKI public key, prints the key_id, and never overwrites', async () => {
+  it('keygen writes a PKCS#8 key (mode 0600) and an SPKI public key, prints the key_id, and never overwrites (a pair already there is kept)', async () => {
     const dir = tempDir();
     const prefix = path.join(dir, 'export');
     const r = await cli(['keygen', '--out', prefix], ROOT);
@@ -407,8 +407,12 @@ describe('keys and signing tools', () => {
     expect(parsed.ok && keyIdOf(parsed.value[0]!)).toBe(r.stdout.trim());
     const before = readFileSync(`${prefix}.key.pem`, 'utf8');
     const again = await cli(['keygen', '--out', prefix], ROOT);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/exists; keygen never overwrites a key/);
+    // Run again: the pair is kept, never overwritten, and its key_id printed again.
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: r.stdout,
+      stderr: expect.stringMatching(/kept as they are \(keygen never overwrites a key\)/),
+    });
     expect(readFileSync(`${prefix}.key.pem`, 'utf8')).toBe(before);
   });
 

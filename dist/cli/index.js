@@ -9119,6 +9119,10 @@ function requireExistingPaths(inputs, cwd, name) {
         const abs = external_node_path_default().resolve(cwd, input);
         if ((0,external_node_fs_.existsSync)(abs))
             continue;
+        // A Windows path written on another OS: the same path with forward slashes, when it exists.
+        const slashed = input.replaceAll('\\', '/');
+        if ((external_node_path_default()).sep === '/' && slashed !== input && (0,external_node_fs_.existsSync)(external_node_path_default().resolve(cwd, slashed)))
+            throw new types_UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
         throw new types_UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
     }
 }
@@ -10347,7 +10351,18 @@ function readExport(name, raw, given, listKey) {
         return { entries: [], findings };
     sink.lines = decoded.lines;
     const { text } = decoded;
+    if (looksLikeCsv(name, text)) {
+        findings.push((0,core_findings/* finding */.gk)('invalid_artifact', at(0), 'this is a CSV export: the importer reads the JSON export (GitHub: the audit log\'s "Export JSON" or GET /orgs/ORG/audit-log; Slack: the Audit Logs API), which carries every field a record needs'));
+        return { entries: [], findings };
+    }
     return { entries: pages(text, limits, listKey, at, sink, findings), findings };
+}
+/** A .csv name, or a first line of comma-separated bare words (a header row) where JSON would start with [ or {. */
+function looksLikeCsv(name, text) {
+    if (/\.csv(\.gz)?$/i.test(name))
+        return true;
+    const first = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')).trim();
+    return /^[A-Za-z_@"][\w.@" -]*(,[\w.@" -]*)+$/.test(first);
 }
 function* pages(text, limits, listKey, at, sink, findings) {
     let entries = [];
@@ -10530,8 +10545,17 @@ function githubWebhook(entry) {
     const request = obj(entry, 'request');
     const delivery = request !== null || str(entry, 'guid') !== null;
     const payload = delivery ? obj(request, 'payload') : entry;
-    if (!payload)
-        return { kind: 'error', message: `delivery ${idText(str(entry, 'guid') ?? '?')} has no request.payload object` };
+    if (!payload) {
+        const id = entry['id'];
+        // The list endpoint (GET …/hooks/HOOK/deliveries) returns summaries without payloads.
+        const summary = request === null && (typeof id === 'number' || typeof id === 'string');
+        return {
+            kind: 'error',
+            message: summary
+                ? `delivery ${idText(str(entry, 'guid') ?? '?')} is a summary from the deliveries list (no request, no payload): fetch each delivery by id (GET /repos/OWNER/REPO/hooks/HOOK_ID/deliveries/${typeof id === 'number' ? id : 'ID'}, examples/export-webhook-deliveries.yml) and import those`
+                : `delivery ${idText(str(entry, 'guid') ?? '?')} has no request.payload object`,
+        };
+    }
     const event = delivery
         ? (str(entry, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
         : payload['key'] !== undefined
@@ -11092,15 +11116,22 @@ const importExports = {
 
 
 
-/** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
+
+
+/**
+ * PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI), in a folder made when it does not exist.
+ * Never overwrites: when both files exist and are one pair, they are kept (running it again is
+ * harmless) and `kept` is true; one without the other, or two that are not a pair, is refused.
+ */
 function keygen(prefix) {
     const keyFile = `${prefix}.key.pem`;
     const pubFile = `${prefix}.pub.pem`;
-    for (const f of [keyFile, pubFile])
-        if ((0,external_node_fs_.existsSync)(f))
-            return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
+    const there = [keyFile, pubFile].filter((f) => (0,external_node_fs_.existsSync)(f));
+    if (there.length > 0)
+        return existingPair(keyFile, pubFile, there.length === 2);
     const pair = newKeyPair();
     try {
+        (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(keyFile), { recursive: true });
         // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
         (0,external_node_fs_.writeFileSync)(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
         (0,external_node_fs_.writeFileSync)(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
@@ -11108,7 +11139,28 @@ function keygen(prefix) {
     catch (error) {
         return { ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', prefix, `cannot write the key pair: ${(0,core_text/* messageOf */.bD)(error)}`)] };
     }
-    return { ok: true, value: `${pair.keyId}\n` };
+    return { ok: true, value: { keyId: pair.keyId, kept: false } };
+}
+function existingPair(keyFile, pubFile, both) {
+    const refuse = (file, why) => ({ ok: false, reason: [(0,core_findings/* inputFinding */.uY)('invalid_artifact', file, why)] });
+    if (!both)
+        return refuse((0,external_node_fs_.existsSync)(keyFile) ? keyFile : pubFile, 'exists without the other file of its pair; keygen never overwrites a key (remove it, or choose another --out)');
+    let key;
+    let pub;
+    try {
+        key = parsePrivateKey((0,external_node_fs_.readFileSync)(keyFile, 'utf8'));
+        pub = (0,external_node_fs_.readFileSync)(pubFile, 'utf8');
+    }
+    catch (error) {
+        return refuse(keyFile, `exists and cannot be read (${(0,core_text/* messageOf */.bD)(error)}); keygen never overwrites a key`);
+    }
+    if (!key.ok)
+        return refuse(keyFile, `exists and ${key.reason}; keygen never overwrites a key`);
+    const keyId = keyIdOf(key.value.publicKey);
+    const written = key.value.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    if (written.trim() !== pub.trim())
+        return refuse(pubFile, `exists and is not the public key of ${keyFile}; keygen never overwrites a key`);
+    return { ok: true, value: { keyId, kept: true } };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commands/keygen.ts
@@ -11127,7 +11179,7 @@ const keygen_keygen = {
         name: 'keygen',
         synopsis: '--out PREFIX',
         summary: 'write a new Ed25519 key pair for signing audit records',
-        about: 'writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem (SPKI), and prints the key_id; the folder of PREFIX is made when it does not exist',
+        about: 'writes PREFIX.key.pem (PKCS#8, mode 0600) and PREFIX.pub.pem (SPKI), and prints the key_id; the folder of PREFIX is made when it does not exist. Never overwrites: a pair already there is kept (and its key_id printed)',
         options: keygen_OPTIONS,
     },
     run(ctx) {
@@ -11145,10 +11197,13 @@ const keygen_keygen = {
         const result = keygen(prefix);
         if (!result.ok)
             return { code: EXIT.usage, stdout: '', stderr: findingLines('keygen', result.reason) };
+        const { keyId, kept } = result.value;
         return {
             code: EXIT.pass,
-            stdout: result.value,
-            stderr: `receipt-gate: wrote ${prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${prefix}.pub.pem (the public key: what a gate trusts)\n`,
+            stdout: `${keyId}\n`,
+            stderr: kept
+                ? `receipt-gate: ${prefix}.key.pem and ${prefix}.pub.pem exist and are one pair: kept as they are (keygen never overwrites a key)\n`
+                : `receipt-gate: wrote ${prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${prefix}.pub.pem (the public key: what a gate trusts)\n`,
         };
     },
 };
@@ -12448,8 +12503,8 @@ function callFindings(call, outcome, requirement, shortfall, options, subject, c
             out.push((0,core_findings/* finding */.gk)('observed_confirmed_not_reproduced', input.loc, why, severity));
         }
     }
-    if ((0,vocabulary/* below */.Gz)(claim.level, level))
-        out.push((0,core_findings/* finding */.gk)('under_claimed', input.loc, `${where} claims ${claim.level} but earned ${level}`));
+    // A call that earned more than it claims (verified by a later export: the normal state with nightly
+    // exports) is counted once for the whole report (verify.ts underClaimed), never a finding per call.
     const required = requirement.level;
     if (required === null || shortfall.kind === 'met')
         return out;
@@ -12744,6 +12799,20 @@ function statementReports(statements, coverage) {
 }
 /** The start of the epoch: the verification time of a caller that gave none (tests of the core that judge no time). */
 const EPOCH = { seconds: 0, fraction: '' };
+/**
+ * Calls that earned a higher level than they claim, counted in one notice at the first of them: with
+ * nightly exports, a call asserted at run time and verified the next morning is the normal state.
+ */
+function underClaimed(calls) {
+    const later = calls.filter((c) => c.claimed_level !== null && c.level !== null && (0,vocabulary/* below */.Gz)(c.claimed_level, c.level));
+    const [first] = later;
+    if (!first)
+        return null;
+    const verified = later.filter((c) => c.level === 'verified').length;
+    const why = verified > 0 ? ` (${verified} verified by an audit record exported after the run: the normal state with nightly exports)` : '';
+    const one = `${first.tool} claims ${first.claimed_level} but earned ${first.level}`;
+    return (0,core_findings/* finding */.gk)('under_claimed', { file: first.artifact, line: first.line, column: first.column, ...(first.member ? { member: first.member } : {}) }, later.length === 1 ? `${one}${why}` : `${later.length} call(s) earned a higher level than they claim${why}; the first: ${one}`);
+}
 function verify(evidence, options) {
     const policy = options.policy ?? policy_NO_POLICY;
     const runs = [...evidence.runs].sort((a, b) => (0,core_text/* cmp */.r2)(a.artifact, b.artifact));
@@ -12794,6 +12863,9 @@ function verify(evidence, options) {
     for (const c of callReports)
         for (const f of c.findings)
             findings.push(f);
+    const later = underClaimed(callReports);
+    if (later)
+        findings.push(later);
     const statements = statementReports(evidence.statements ?? [], coverage);
     // Signed records with no trusted signer to check them look like unsigned ones: say so, once.
     const signed = (evidence.trustedSigners ?? []).length === 0 && !evidence.identities?.signers.length
@@ -16951,7 +17023,11 @@ const FINDINGS = {
         title: 'Audit entry imported twice',
         help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
     },
-    under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+    under_claimed: {
+        severity: 'notice',
+        title: 'Under-claimed',
+        help: 'Calls earned a higher level than they claim (verified by a later export: the normal state with nightly exports); counted in one notice.',
+    },
     signatures_unchecked: {
         severity: 'warning',
         title: 'Signatures not checked',
@@ -19444,7 +19520,7 @@ function* documents(text, mode, options, sink) {
         return;
     }
     if (text.charCodeAt(0) === 0xfeff) {
-        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
+        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed: save the file as UTF-8 without a byte-order mark');
         return;
     }
     if (mode === 'ndjson') {

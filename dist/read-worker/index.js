@@ -572,7 +572,11 @@ const FINDINGS = {
         title: 'Audit entry imported twice',
         help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
     },
-    under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+    under_claimed: {
+        severity: 'notice',
+        title: 'Under-claimed',
+        help: 'Calls earned a higher level than they claim (verified by a later export: the normal state with nightly exports); counted in one notice.',
+    },
     signatures_unchecked: {
         severity: 'warning',
         title: 'Signatures not checked',
@@ -1134,7 +1138,7 @@ function* documents(text, mode, options, sink) {
         return;
     }
     if (text.charCodeAt(0) === 0xfeff) {
-        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
+        sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed: save the file as UTF-8 without a byte-order mark');
         return;
     }
     if (mode === 'ndjson') {

@@ -156,7 +156,11 @@ export const FINDINGS = {
     title: 'Audit entry imported twice',
     help: 'One audit entry is present twice with the same meaning (overlapping exports, at-least-once streaming, a redelivery): it is counted once.',
   },
-  under_claimed: { severity: 'notice', title: 'Under-claimed', help: 'A call earned a higher level than it claims.' },
+  under_claimed: {
+    severity: 'notice',
+    title: 'Under-claimed',
+    help: 'Calls earned a higher level than they claim (verified by a later export: the normal state with nightly exports); counted in one notice.',
+  },
   signatures_unchecked: {
     severity: 'warning',
     title: 'Signatures not checked',

@@ -160,6 +160,25 @@ function statementReports(statements: readonly StatementInput[], coverage: Cover
 /** The start of the epoch: the verification time of a caller that gave none (tests of the core that judge no time). */
 const EPOCH: Instant = { seconds: 0, fraction: '' };
 
+/**
+ * Calls that earned a higher level than they claim, counted in one notice at the first of them: with
+ * nightly exports, a call asserted at run time and verified the next morning is the normal state.
+ */
+function underClaimed(calls: readonly CallReport[]): Finding | null {
+  const later = calls.filter((c) => c.claimed_level !== null && c.level !== null && below(c.claimed_level, c.level));
+  const [first] = later;
+  if (!first) return null;
+  const verified = later.filter((c) => c.level === 'verified').length;
+  const why =
+    verified > 0 ? ` (${verified} verified by an audit record exported after the run: the normal state with nightly exports)` : '';
+  const one = `${first.tool} claims ${first.claimed_level} but earned ${first.level}`;
+  return finding(
+    'under_claimed',
+    { file: first.artifact, line: first.line, column: first.column, ...(first.member ? { member: first.member } : {}) },
+    later.length === 1 ? `${one}${why}` : `${later.length} call(s) earned a higher level than they claim${why}; the first: ${one}`,
+  );
+}
+
 export function verify(evidence: Evidence, options: VerifyOptions): Report {
   const policy = options.policy ?? NO_POLICY;
   const runs = [...evidence.runs].sort((a, b) => cmp(a.artifact, b.artifact));
@@ -208,6 +227,8 @@ export function verify(evidence: Evidence, options: VerifyOptions): Report {
     }
   }
   for (const c of callReports) for (const f of c.findings) findings.push(f);
+  const later = underClaimed(callReports);
+  if (later) findings.push(later);
   const statements = statementReports(evidence.statements ?? [], coverage);
   // Signed records with no trusted signer to check them look like unsigned ones: say so, once.
   const signed =

@@ -134,7 +134,7 @@ export function* documents(text: string, mode: DocumentMode, options: DocumentOp
     return;
   }
   if (text.charCodeAt(0) === 0xfeff) {
-    sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed');
+    sink.error({ offset: 0 }, 'byte-order mark (U+FEFF) is not allowed: save the file as UTF-8 without a byte-order mark');
     return;
   }
   if (mode === 'ndjson') {

@@ -1,24 +1,58 @@
 /** `keygen`: a new Ed25519 key pair for an export job (or a producer); never overwrites a file. */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Finding } from '../core/findings.js';
 import { inputFinding } from '../core/findings.js';
 import type { Result } from '../core/result.js';
 import { messageOf } from '../core/text.js';
-import { newKeyPair } from './signing.js';
+import { keyIdOf } from '../trust/keys.js';
+import { newKeyPair, parsePrivateKey } from './signing.js';
 
-/** PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI); refuses when either exists. */
-export function keygen(prefix: string): Result<string, readonly Finding[]> {
+/**
+ * PREFIX.key.pem (PKCS#8, 0600) and PREFIX.pub.pem (SPKI), in a folder made when it does not exist.
+ * Never overwrites: when both files exist and are one pair, they are kept (running it again is
+ * harmless) and `kept` is true; one without the other, or two that are not a pair, is refused.
+ */
+export function keygen(prefix: string): Result<{ readonly keyId: string; readonly kept: boolean }, readonly Finding[]> {
   const keyFile = `${prefix}.key.pem`;
   const pubFile = `${prefix}.pub.pem`;
-  for (const f of [keyFile, pubFile])
-    if (existsSync(f)) return { ok: false, reason: [inputFinding('invalid_artifact', f, 'exists; keygen never overwrites a key')] };
+  const there = [keyFile, pubFile].filter((f) => existsSync(f));
+  if (there.length > 0) return existingPair(keyFile, pubFile, there.length === 2);
   const pair = newKeyPair();
   try {
+    mkdirSync(path.dirname(keyFile), { recursive: true });
     // 'wx': fail if the file appeared meanwhile; mode 0600 from the first byte.
     writeFileSync(keyFile, pair.privatePem, { flag: 'wx', mode: 0o600 });
     writeFileSync(pubFile, pair.publicPem, { flag: 'wx', mode: 0o644 });
   } catch (error) {
     return { ok: false, reason: [inputFinding('invalid_artifact', prefix, `cannot write the key pair: ${messageOf(error)}`)] };
   }
-  return { ok: true, value: `${pair.keyId}\n` };
+  return { ok: true, value: { keyId: pair.keyId, kept: false } };
+}
+
+function existingPair(
+  keyFile: string,
+  pubFile: string,
+  both: boolean,
+): Result<{ readonly keyId: string; readonly kept: boolean }, readonly Finding[]> {
+  const refuse = (file: string, why: string) => ({ ok: false as const, reason: [inputFinding('invalid_artifact', file, why)] });
+  if (!both)
+    return refuse(
+      existsSync(keyFile) ? keyFile : pubFile,
+      'exists without the other file of its pair; keygen never overwrites a key (remove it, or choose another --out)',
+    );
+  let key: ReturnType<typeof parsePrivateKey>;
+  let pub: string;
+  try {
+    key = parsePrivateKey(readFileSync(keyFile, 'utf8'));
+    pub = readFileSync(pubFile, 'utf8');
+  } catch (error) {
+    return refuse(keyFile, `exists and cannot be read (${messageOf(error)}); keygen never overwrites a key`);
+  }
+  if (!key.ok) return refuse(keyFile, `exists and ${key.reason}; keygen never overwrites a key`);
+  const keyId = keyIdOf(key.value.publicKey);
+  const written = key.value.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  if (written.trim() !== pub.trim())
+    return refuse(pubFile, `exists and is not the public key of ${keyFile}; keygen never overwrites a key`);
+  return { ok: true, value: { keyId, kept: true } };
 }

@@ -16,7 +16,7 @@ export const keygen: Command = {
     synopsis: '--out PREFIX',
     summary: 'write a new Ed25519 key pair for signing audit records',
     about:
-      'writes PREFIX.key.pem (PKCS#8, mode 0600; never overwrites) and PREFIX.pub.pem (SPKI), and prints the key_id; the folder of PREFIX is made when it does not exist',
+      'writes PREFIX.key.pem (PKCS#8, mode 0600) and PREFIX.pub.pem (SPKI), and prints the key_id; the folder of PREFIX is made when it does not exist. Never overwrites: a pair already there is kept (and its key_id printed)',
     options: OPTIONS,
   },
   run(ctx) {
@@ -29,10 +29,13 @@ export const keygen: Command = {
     const prefix = path.resolve(ctx.cwd, flags.out);
     const result = makeKeys(prefix);
     if (!result.ok) return { code: EXIT.usage, stdout: '', stderr: findingLines('keygen', result.reason) };
+    const { keyId, kept } = result.value;
     return {
       code: EXIT.pass,
-      stdout: result.value,
-      stderr: `receipt-gate: wrote ${prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${prefix}.pub.pem (the public key: what a gate trusts)\n`,
+      stdout: `${keyId}\n`,
+      stderr: kept
+        ? `receipt-gate: ${prefix}.key.pem and ${prefix}.pub.pem exist and are one pair: kept as they are (keygen never overwrites a key)\n`
+        : `receipt-gate: wrote ${prefix}.key.pem (the private key: keep it secret, never commit it; *.key.pem belongs in .gitignore) and ${prefix}.pub.pem (the public key: what a gate trusts)\n`,
     };
   },
 };

@@ -75,6 +75,10 @@ export function requireExistingPaths(inputs: readonly string[], cwd: string, nam
     if (input === '' || input.startsWith('!') || picomatch.scan(input).isGlob) continue;
     const abs = path.resolve(cwd, input);
     if (existsSync(abs)) continue;
+    // A Windows path written on another OS: the same path with forward slashes, when it exists.
+    const slashed = input.replaceAll('\\', '/');
+    if (path.sep === '/' && slashed !== input && existsSync(path.resolve(cwd, slashed)))
+      throw new UsageError('path', `${name}: "${input}" does not exist (did you mean "${slashed}"? paths take / on every OS)`);
     throw new UsageError('path', `${name}: "${input}" does not exist${nearestExisting(cwd, abs)}`);
   }
 }

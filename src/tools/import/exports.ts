@@ -41,7 +41,24 @@ export function readExport(name: string, raw: Uint8Array, given: ReadLimits, lis
   if (!decoded) return { entries: [], findings };
   sink.lines = decoded.lines;
   const { text } = decoded;
+  if (looksLikeCsv(name, text)) {
+    findings.push(
+      finding(
+        'invalid_artifact',
+        at(0),
+        'this is a CSV export: the importer reads the JSON export (GitHub: the audit log\'s "Export JSON" or GET /orgs/ORG/audit-log; Slack: the Audit Logs API), which carries every field a record needs',
+      ),
+    );
+    return { entries: [], findings };
+  }
   return { entries: pages(text, limits, listKey, at, sink, findings), findings };
+}
+
+/** A .csv name, or a first line of comma-separated bare words (a header row) where JSON would start with [ or {. */
+function looksLikeCsv(name: string, text: string): boolean {
+  if (/\.csv(\.gz)?$/i.test(name)) return true;
+  const first = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')).trim();
+  return /^[A-Za-z_@"][\w.@" -]*(,[\w.@" -]*)+$/.test(first);
 }
 
 function* pages(

@@ -21,7 +21,17 @@ export function githubWebhook(entry: JsonObject): Mapped {
   const request = obj(entry, 'request');
   const delivery = request !== null || str(entry, 'guid') !== null;
   const payload = delivery ? obj(request, 'payload') : entry;
-  if (!payload) return { kind: 'error', message: `delivery ${idText(str(entry, 'guid') ?? '?')} has no request.payload object` };
+  if (!payload) {
+    const id = entry['id'];
+    // The list endpoint (GET …/hooks/HOOK/deliveries) returns summaries without payloads.
+    const summary = request === null && (typeof id === 'number' || typeof id === 'string');
+    return {
+      kind: 'error',
+      message: summary
+        ? `delivery ${idText(str(entry, 'guid') ?? '?')} is a summary from the deliveries list (no request, no payload): fetch each delivery by id (GET /repos/OWNER/REPO/hooks/HOOK_ID/deliveries/${typeof id === 'number' ? id : 'ID'}, examples/export-webhook-deliveries.yml) and import those`
+        : `delivery ${idText(str(entry, 'guid') ?? '?')} has no request.payload object`,
+    };
+  }
   const event = delivery
     ? (str(entry, 'event') ?? header(obj(request, 'headers'), 'x-github-event'))
     : payload['key'] !== undefined
