@@ -1,12 +1,13 @@
 /**
- * The README is true: every `node dist/cli.js` command in its sh blocks runs (in a scratch copy of
- * the repository's fixtures, since some write files) and ends as a verdict or a success, never a
- * usage error or a crash; every block marked `<!-- output of: COMMAND -->` is what COMMAND prints
- * (a line `…` stands for lines left out).
+ * The README and the documents are true: every `node dist/cli.js` command in their sh blocks runs
+ * (in a copy of the repository's fixtures, as a git checkout) and ends as a verdict or a success,
+ * never a usage error or a crash; run twice, they leave the checkout clean (everything they write
+ * goes under the ignored scratch/); every block marked `<!-- output of: COMMAND -->` is what
+ * COMMAND prints (a line `…` stands for lines left out).
  */
 
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,9 +15,19 @@ import { COMMAND_SPECS } from '../../src/cli/registry.js';
 import { distFile, ROOT } from '../support/workspace.js';
 
 const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+/** The README, CONTRIBUTING.md and every document under docs/, in that order: where commands are shown. */
+const DOCS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((n) => n.endsWith('.md'))
+    .sort()
+    .map((n) => `docs/${n}`),
+];
+const documents = DOCS.map((rel) => readFileSync(path.join(ROOT, rel), 'utf8')).join('\n');
 
 /** The commands of the sh blocks of a Markdown text, continuation lines joined, comments dropped. */
-function commands(text = readme): string[] {
+function commands(text = documents): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
     const joined = (m[1] as string).replace(/\\\n\s*/g, ' ');
@@ -31,12 +42,24 @@ function commands(text = readme): string[] {
 /** Shell words of a command (single quotes only, which is all the README uses). */
 const words = (cmd: string): string[] => [...cmd.matchAll(/'([^']*)'|(\S+)/g)].map((m) => (m[1] ?? m[2]) as string);
 
+/** A checkout to run the commands in: the fixtures and .gitignore committed, dist/ linked (and ignored). */
 function scratch(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'receipt-gate-readme-'));
   cpSync(path.join(ROOT, 'fixtures'), path.join(dir, 'fixtures'), { recursive: true });
+  cpSync(path.join(ROOT, '.gitignore'), path.join(dir, '.gitignore'));
   symlinkSync(path.dirname(distFile('cli.js')), path.join(dir, 'dist'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'pipe' });
+  git('init', '-q');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', 'fixtures', '.gitignore');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'fixtures');
   return dir;
 }
+
+/** What git sees changed in a checkout, dist/ (a link here) aside. */
+const changes = (dir: string): string[] =>
+  execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l !== '' && !/ dist$/.test(l));
 
 function run(cmd: string, cwd: string) {
   const [, script, ...args] = words(cmd);
@@ -64,26 +87,36 @@ describe('the README', () => {
     }
   });
 
-  it('every command runs to a verdict or a success, in order, never a usage error or a crash', () => {
+  it('every command runs to a verdict or a success, in order, twice, never a usage error or a crash, and leaves the checkout clean', () => {
     const dir = scratch();
     try {
-      for (const cmd of all) {
+      for (const cmd of [...all, ...all]) {
         const r = run(cmd, dir);
         expect([0, 1], `${cmd}\n${r.stderr}`).toContain(r.status);
         expect(r.stderr, cmd).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
         if (cmd.includes('demo-failing') || cmd.includes('signed-failing')) expect(r.status, cmd).toBe(1);
         else expect(r.status, `${cmd}\n${r.stderr}`).toBe(0);
       }
+      expect(changes(dir)).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('lists every command and every flag of the option tables', () => {
+  it('docs/cli.md lists every command and every flag of the option tables', () => {
+    const reference = readFileSync(path.join(ROOT, 'docs/cli.md'), 'utf8');
     for (const c of COMMAND_SPECS) {
-      expect(readme, c.name).toContain(`receipt-gate ${c.name} `);
-      for (const o of c.options) expect(readme, `${c.name} --${o.flag}`).toContain(`--${o.flag}`);
+      expect(reference, c.name).toContain(`receipt-gate ${c.name} `);
+      for (const o of c.options) expect(reference, `${c.name} --${o.flag}`).toContain(`--${o.flag}`);
     }
+  });
+
+  it('the README starts a newcomer: at most 250 lines, the two commands first, no npx of a name we do not hold', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+    const [first, second] = readme.matchAll(/```sh\n([\s\S]*?)```/g);
+    expect(first?.[1]).toBe('node dist/cli.js verify -C fixtures/demo\nnpm ci && npm test\n');
+    expect(second).toBeDefined();
+    expect(documents).not.toMatch(/^\s*npx receipt-gate/m);
   });
 
   it("the attestation vector's README command runs as written, from the repository root", () => {
@@ -101,7 +134,7 @@ describe('the README', () => {
   });
 
   it('every output it prints is what the command prints', () => {
-    const blocks = [...readme.matchAll(/<!-- output of: (.+?) -->\n```\n([\s\S]*?)```/g)];
+    const blocks = [...documents.matchAll(/<!-- output of: (.+?) -->\n```\n([\s\S]*?)```/g)];
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     const dir = scratch();
     try {

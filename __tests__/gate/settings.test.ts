@@ -1,6 +1,6 @@
 /**
- * Settings with one home: the parsers, the defaults table against action.yml and the README, the
- * findings catalogue against the README, and both entries' mapping of their surface onto settings.
+ * Settings with one home: the parsers, the defaults table against action.yml and docs/action.md, and
+ * both entries' mapping of their surface onto settings (the findings catalogue: __tests__/docs).
  */
 
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { optionDefault, parseArgsOptions } from '../../src/cli/options.js';
 import { COMMAND_SPECS } from '../../src/cli/registry.js';
 import { main } from '../../src/cli/run.js';
 import { usageText } from '../../src/cli/usage.js';
-import { FINDING_CODES, FINDINGS } from '../../src/core/findings.js';
+import { FINDING_CODES } from '../../src/core/findings.js';
 import { TRUST_CODE_NAMES } from '../../src/core/trust.js';
 import { LEVELS, RECORD_OUTCOME_NAMES } from '../../src/core/vocabulary.js';
 import { DEFAULTS } from '../../src/gate/settings/defaults.js';
@@ -23,7 +23,7 @@ import { UsageError, usage } from '../../src/gate/settings/types.js';
 import { DEFAULT_LIMITS } from '../../src/read/limits.js';
 import { ROOT } from '../support/workspace.js';
 
-const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const actionDoc = readFileSync(path.join(ROOT, 'docs/action.md'), 'utf8');
 
 /** A repository with no policy file and no trust file (the action's readers of repository files). */
 const NO_FILES = { read: async () => ({ kind: 'absent' as const }) };
@@ -73,9 +73,9 @@ describe('one table of defaults', () => {
       expect(String(input.default ?? ''), name).toBe(DEFAULTS[name as keyof typeof DEFAULTS]);
   });
 
-  it("the README's inputs table lists every input with its default", () => {
+  it("docs/action.md's inputs table lists every input with its default", () => {
     for (const [name, value] of Object.entries(DEFAULTS)) {
-      const row = new RegExp(`^\\| \`${name}\` \\| ([^|]+) \\|`, 'm').exec(readme);
+      const row = new RegExp(`^\\| \`${name}\` \\| ([^|]+) \\|`, 'm').exec(actionDoc);
       expect(row, name).not.toBeNull();
       expect(row![1]!.trim(), name).toBe(value === '' ? 'empty' : `\`${value}\``);
     }
@@ -84,17 +84,6 @@ describe('one table of defaults', () => {
   it("the limits the readers apply by default are the table's", () => {
     expect(DEFAULT_LIMITS.maxFileBytes).toBe(parseSize('', DEFAULTS['max-file-size']));
     expect(DEFAULT_LIMITS.maxLineBytes).toBe(parseSize('', DEFAULTS['max-line-size']));
-  });
-});
-
-describe("the README's findings table is the catalogue", () => {
-  it('one row per code, with its severity and help text', () => {
-    for (const [code, e] of Object.entries(FINDINGS)) {
-      const severity = 'option' in e ? `${e.severity} (${e.option.severity} ${e.option.when})` : e.severity;
-      expect(readme, code).toContain(`| \`${code}\` | ${severity} | ${e.help} |`);
-    }
-    const rows = readme.match(/^\| `[a-z_]+` \| (error|warning|notice)/gm) ?? [];
-    expect(rows.length).toBe(Object.keys(FINDINGS).length);
   });
 });
 

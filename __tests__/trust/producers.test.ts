@@ -79,7 +79,14 @@ describe('the shared vector', () => {
     const r = await cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(path.join(dir, 'b.tar.gz.intoto.jsonl'), 'utf8')).toBe(vector);
-    expect((await cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir)).code).toBe(2); // never overwrites: an output that cannot be written is exit 2
+    // Run again: the same attestation is already there and kept; another one is never written over it (exit 2).
+    expect(await cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir)).toMatchObject({
+      code: 0,
+      stderr: expect.stringContaining('already holds this attestation: kept'),
+    });
+    writeFileSync(path.join(dir, 'b.tar.gz.intoto.jsonl'), '{}\n');
+    expect((await cli(['attest-bundle', '--key', KEY, 'b.tar.gz'], dir)).code).toBe(2);
+    expect(readFileSync(path.join(dir, 'b.tar.gz.intoto.jsonl'), 'utf8')).toBe('{}\n');
   });
 });
 

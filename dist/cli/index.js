@@ -10234,8 +10234,6 @@ const attest_bundle_attestBundle = {
         const output = target === null ? null : outputIn(ctx.cwd, ctx.cwd, target, flags.output ? '--output' : 'the sidecar');
         const limits = limitsOf(flags);
         const key = flags.key ? readSigningKey('--key', external_node_path_default().resolve(ctx.cwd, flags.key)) : null;
-        if (output !== null && (0,external_node_fs_.existsSync)(output))
-            return wroteNothing(TOOL, EXIT.usage, say(TOOL, `${output} exists; attest-bundle never overwrites (--output to choose another file)`));
         const [input] = readInputs([bundle], limits);
         if (!input)
             throw new types_UsageError('missing', 'attest-bundle: exactly one BUNDLE (.tar.gz) is required');
@@ -10244,6 +10242,12 @@ const attest_bundle_attestBundle = {
             return wroteNothing(TOOL, EXIT.problem, findingLines(TOOL, result.reason));
         if (output === null)
             return { code: EXIT.pass, stdout: result.value, stderr: '' };
+        // Never overwrites; the same attestation already there (Ed25519 signs deterministically) is kept, so running it again works.
+        if ((0,external_node_fs_.existsSync)(output)) {
+            if (sameText(output, result.value))
+                return { code: EXIT.pass, stdout: '', stderr: say(TOOL, `${output} already holds this attestation: kept`) };
+            return wroteNothing(TOOL, EXIT.usage, say(TOOL, `${output} exists; attest-bundle never overwrites (--output to choose another file)`));
+        }
         try {
             writeNew(output, result.value);
         }
@@ -10253,6 +10257,15 @@ const attest_bundle_attestBundle = {
         return { code: EXIT.pass, stdout: '', stderr: say(TOOL, `wrote ${output}`) };
     },
 };
+/** Whether `file` holds exactly `text` (a file that cannot be read does not). */
+function sameText(file, text) {
+    try {
+        return (0,external_node_fs_.readFileSync)(file, 'utf8') === text;
+    }
+    catch {
+        return false;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/core/target-hash.ts
 /**

@@ -1,5 +1,5 @@
 /** `receipt-gate attest-bundle`: attest an evidence bundle as its producer (upstream's `assay evidence attest`). */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { outputIn } from '../../gate/settings/paths.js';
 import { UsageError } from '../../gate/settings/types.js';
@@ -48,17 +48,21 @@ export const attestBundle: Command = {
     const output = target === null ? null : outputIn(ctx.cwd, ctx.cwd, target, flags.output ? '--output' : 'the sidecar');
     const limits = limitsOf(flags);
     const key = flags.key ? readSigningKey('--key', path.resolve(ctx.cwd, flags.key)) : null;
-    if (output !== null && existsSync(output))
-      return wroteNothing(
-        TOOL,
-        EXIT.usage,
-        say(TOOL, `${output} exists; attest-bundle never overwrites (--output to choose another file)`),
-      );
     const [input] = readInputs([bundle], limits);
     if (!input) throw new UsageError('missing', 'attest-bundle: exactly one BUNDLE (.tar.gz) is required');
     const result = await attest(input, key, limits);
     if (!result.ok) return wroteNothing(TOOL, EXIT.problem, findingLines(TOOL, result.reason));
     if (output === null) return { code: EXIT.pass, stdout: result.value, stderr: '' };
+    // Never overwrites; the same attestation already there (Ed25519 signs deterministically) is kept, so running it again works.
+    if (existsSync(output)) {
+      if (sameText(output, result.value))
+        return { code: EXIT.pass, stdout: '', stderr: say(TOOL, `${output} already holds this attestation: kept`) };
+      return wroteNothing(
+        TOOL,
+        EXIT.usage,
+        say(TOOL, `${output} exists; attest-bundle never overwrites (--output to choose another file)`),
+      );
+    }
     try {
       writeNew(output, result.value);
     } catch (error) {
@@ -67,3 +71,12 @@ export const attestBundle: Command = {
     return { code: EXIT.pass, stdout: '', stderr: say(TOOL, `wrote ${output}`) };
   },
 };
+
+/** Whether `file` holds exactly `text` (a file that cannot be read does not). */
+function sameText(file: string, text: string): boolean {
+  try {
+    return readFileSync(file, 'utf8') === text;
+  } catch {
+    return false;
+  }
+}
