@@ -163,4 +163,18 @@ describe('the documents the code cites exist', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it('every src/ path a document names exists (a document that names code keeps up with it)', () => {
+    const missing: string[] = [];
+    for (const rel of [...files('docs', ['.md']), 'README.md', 'CONTRIBUTING.md', 'ARCHITECTURE.md']) {
+      for (const m of read(rel).matchAll(/`(src\/[\w./-]+?\.(?:ts|mjs))`/g)) {
+        try {
+          statSync(path.join(ROOT, m[1] as string));
+        } catch {
+          missing.push(`${rel} names ${m[1]}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });
