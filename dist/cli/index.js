@@ -9703,7 +9703,7 @@ const defaults_DEFAULTS = {
 /**
  * What a command's option table is, and how argv is read through it. Each command declares its
  * table (cli/commands/<name>.ts) `as const`; `parseFlags` returns its values typed by that table, so
- * a flag read under a misspelt name does not compile. The usage text, the README's and action.yml's
+ * a flag read under a misspelt name does not compile. The usage text, docs/cli.md's and action.yml's
  * checks read the same tables; nothing about an option is written twice.
  */
 
@@ -10269,7 +10269,7 @@ function sameText(file, text) {
 
 ;// CONCATENATED MODULE: ./src/core/target-hash.ts
 /**
- * The target hash the agent side computes (docs/importers.md): H(domain, value) =
+ * The target hash the agent side computes (docs/target-hash.md, with its vectors): H(domain, value) =
  * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
  * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
  * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
@@ -12438,7 +12438,7 @@ function pendingText(call, latest, until) {
 
 
 
-/** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
+/** What an unmatched record means when the export is scoped to the agent (docs/importers.md, "Catching what an agent did not report"). */
 const UNDECLARED = 'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
 /** Why a call that asserts a side effect earned no more than its level, in terms of the level it needed. */
 function whyNotReached(outcome, needed) {

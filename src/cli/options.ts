@@ -1,7 +1,7 @@
 /**
  * What a command's option table is, and how argv is read through it. Each command declares its
  * table (cli/commands/<name>.ts) `as const`; `parseFlags` returns its values typed by that table, so
- * a flag read under a misspelt name does not compile. The usage text, the README's and action.yml's
+ * a flag read under a misspelt name does not compile. The usage text, docs/cli.md's and action.yml's
  * checks read the same tables; nothing about an option is written twice.
  */
 import { parseArgs } from 'node:util';

@@ -1,6 +1,6 @@
 /**
  * The findings catalogue: every code the gate can report, its default severity, a title and help
- * text. SARIF rules, the README's findings table (compared by a test) and the reporters read it
+ * text. SARIF rules, docs/findings.md (generated from it by a test) and the reporters read it
  * here; a finding is made only through `finding()`, with the location it is about.
  */
 import type { Location } from './location.js';

@@ -1,6 +1,7 @@
 /** The report: the one value every reporter renders. Its JSON form is `schemas/report.schema.json`. */
 import type { Finding } from './findings.js';
 import type { JsonObject } from './json.js';
+import type { CoverageStatement } from './model.js';
 import type { PolicySource } from './policy.js';
 import type { Severity } from './severity.js';
 import type { TrustCode } from './trust.js';
@@ -47,16 +48,11 @@ export interface CallJson {
 }
 
 /** A coverage statement as the report lists it (`coverage[]`). */
-export interface CoverageReport {
+/** A statement as the report gives it: what it covers as the statement says, its window as RFC 3339 text. */
+export interface CoverageReport extends Pick<CoverageStatement, 'provider' | 'export' | 'actors' | 'repos' | 'owner' | 'actions'> {
   readonly file: string;
   readonly line: number;
   readonly column: number;
-  readonly provider: string;
-  readonly export: string;
-  readonly actors: readonly string[];
-  readonly repos: readonly string[] | null;
-  readonly owner: string | null;
-  readonly actions: readonly string[];
   readonly since: string;
   readonly until: string;
   /** Whether it counts: false for an untrusted statement, and for a second copy of one (`same_as` names the first). */

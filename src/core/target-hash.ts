@@ -1,5 +1,5 @@
 /**
- * The target hash the agent side computes (docs/importers.md): H(domain, value) =
+ * The target hash the agent side computes (docs/target-hash.md, with its vectors): H(domain, value) =
  * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
  * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
  * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or

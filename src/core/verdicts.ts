@@ -28,7 +28,7 @@ import { type Instant, rfc3339 } from './time.js';
 import type { WorkflowSigner } from './trust.js';
 import { below, type Level, RECORD_OUTCOMES } from './vocabulary.js';
 
-/** What an unmatched record means when the export is scoped to the agent (README: "Catching what an agent did not report"). */
+/** What an unmatched record means when the export is scoped to the agent (docs/importers.md, "Catching what an agent did not report"). */
 const UNDECLARED =
   'With an export scoped to the agent (import --actor), this is a side effect the provider logged for the agent that no committed run declares, or one whose run is not committed yet';
 
