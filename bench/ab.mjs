@@ -43,7 +43,7 @@ if (values.log) {
   const lines = Number(values.log);
   const decisions = serverLog(tmp, lines);
   const file = path.join(tmp, 'runs/server.log');
-  args = ['verify', '-C', tmp, '--runs', 'runs', '--format', 'json', '--jobs', values.jobs];
+  args = ['verify', '--now', '2026-12-01T12:00:00Z', '-C', tmp, '--runs', 'runs', '--format', 'json', '--jobs', values.jobs];
   const check = `if (n !== ${decisions}) throw new Error('the floor parsed ' + n + ' decisions')`;
   floorArgs = [
     '-e',
@@ -71,7 +71,7 @@ if (values.log) {
     );
   }
   writeFileSync(path.join(dir, 'root.json'), JSON.stringify(world.trustedRoot));
-  args = ['verify', '-C', dir, '--runs', 'runs', '--format', 'json', '--jobs', values.jobs];
+  args = ['verify', '--now', '2026-12-01T12:00:00Z', '-C', dir, '--runs', 'runs', '--format', 'json', '--jobs', values.jobs];
   args.push('--trusted-producer-identity', 'https://github.com/acme/agents/.github/workflows/export.yml@refs/heads/main');
   args.push('--source-repository', 'acme/agents', '--trusted-root', 'root.json');
   const check = `if (n < 1) throw new Error('the floor parsed nothing')`;
@@ -82,7 +82,21 @@ if (values.log) {
   label = `${n.toLocaleString('en')} server logs, each with a Sigstore bundle checked by a trusted producer identity`;
 } else {
   const c = generate(path.join(tmp, 'corpus'), Number(values.calls), 42, { signed: values.signed });
-  args = ['verify', '-C', path.join(tmp, 'corpus'), '--runs', 'runs', '--audit', 'audit', '--format', 'json', '--jobs', values.jobs];
+  args = [
+    'verify',
+    '--now',
+    '2026-12-01T12:00:00Z',
+    '-C',
+    path.join(tmp, 'corpus'),
+    '--runs',
+    'runs',
+    '--audit',
+    'audit',
+    '--format',
+    'json',
+    '--jobs',
+    values.jobs,
+  ];
   if (values.signed) args.push('--trusted-key', c.trustedKey);
   floorArgs = [path.join(root, 'bench/floor.mjs'), c.runs, c.audit];
   label = `${c.calls.toLocaleString('en')} calls, ${c.records.toLocaleString('en')} records${values.signed ? ', each signed, its key trusted' : ''} (${(c.bytes / 2 ** 20).toFixed(0)} MiB)`;

@@ -24,6 +24,8 @@ import { generate } from './corpus.mjs';
 import { bundle, ndjsonLog, serverLog, sidecar } from './shapes.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
+// A fixed verification time: the report holds it (verified_at), and reports are compared across --jobs.
+const NOW = '2026-12-01T12:00:00Z';
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '10000,100000' },
@@ -79,6 +81,8 @@ for (const n of sizes) {
       const g = timed([
         path.join(root, 'dist/cli.js'),
         'verify',
+        '--now',
+        NOW,
         '-C',
         dir,
         '--runs',
@@ -147,6 +151,8 @@ if (t10 && t100)
   const args = (c, extra) => [
     path.join(root, 'dist/cli.js'),
     'verify',
+    '--now',
+    NOW,
     '-C',
     path.dirname(c.runs),
     '--runs',
@@ -207,6 +213,8 @@ if (t10 && t100)
         const gr = timed([
           path.join(root, 'dist/cli.js'),
           'verify',
+          '--now',
+          NOW,
           '-C',
           dir,
           '--runs',
@@ -255,6 +263,8 @@ if (t10 && t100)
     const g = timed([
       path.join(root, 'dist/cli.js'),
       'verify',
+      '--now',
+      NOW,
       '-C',
       dir,
       '--runs',
@@ -290,6 +300,8 @@ if (t10 && t100)
   const base = [
     path.join(root, 'dist/cli.js'),
     'verify',
+    '--now',
+    NOW,
     '-C',
     dir,
     '--runs',
@@ -390,6 +402,8 @@ const keyless = path.join(tmp, 'keyless');
   const base = [
     path.join(root, 'dist/cli.js'),
     'verify',
+    '--now',
+    NOW,
     '-C',
     keyless,
     '--runs',
@@ -491,7 +505,15 @@ console.log(
 
 // The strict reader against JSON.parse on the same bytes (and jsonc-parser's visit()).
 const out = path.join(tmp, 'strict');
-const { code } = await ncc(path.join(root, 'src/read/strict-json.ts'), { quiet: true, minify: false });
+// The strict reader is two modules (read/json/strict.ts, read/json/scanner.ts): one entry bundles both.
+const entry = path.join(root, 'bench', '.strict-entry.ts');
+writeFileSync(entry, "export { parseStrict } from '../src/read/json/strict.js';\nexport { scan } from '../src/read/json/scanner.js';\n");
+let code;
+try {
+  ({ code } = await ncc(entry, { quiet: true, minify: false }));
+} finally {
+  rmSync(entry, { force: true });
+}
 mkdirSync(out, { recursive: true });
 writeFileSync(path.join(out, 'strict.mjs'), code);
 const big = path.join(tmp, 'big');

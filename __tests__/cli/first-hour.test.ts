@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../src/core/report.js';
 import { renderSummary } from '../../src/report/summary.js';
-import { SHIPPED_ROOT_TAKEN } from '../../src/trust/sigstore.js';
+import { SHIPPED_ROOT_TAKEN } from '../../src/trust/shipped-root.js';
 import { bundleParts, gzip, tar } from '../support/bundle-writer.js';
 import { addKey, decision, getKey, json, ndjson, record, serverLog, signed, surface, testSigner } from '../support/corpus.js';
 import { EXPORT_IDENTITY, REPO } from '../support/sigstore.js';

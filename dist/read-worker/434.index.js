@@ -10,8 +10,6 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  SHIPPED_ROOT_MAX_AGE_DAYS: () => (/* binding */ SHIPPED_ROOT_MAX_AGE_DAYS),
-  SHIPPED_ROOT_TAKEN: () => (/* binding */ SHIPPED_ROOT_TAKEN),
   checkBundleFile: () => (/* binding */ checkBundleFile),
   checkBundles: () => (/* binding */ checkBundles),
   checkSigner: () => (/* binding */ checkSigner),
@@ -224,9 +222,6 @@ function rootOf(value) {
         return { ok: false, reason: `the trusted root does not load: ${(0,core_text/* messageOf */.bD)(thrown)}` };
     }
 }
-/** When the shipped public-good root was taken (the pinned @sigstore/tuf release), and how old it may grow before the gate warns. */
-const SHIPPED_ROOT_TAKEN = PUBLIC_GOOD_ROOT.origin.taken;
-const SHIPPED_ROOT_MAX_AGE_DAYS = 180;
 let publicGood = null;
 /** The Sigstore public-good root shipped in the bundle (scripts/gen-trusted-root.mjs). */
 function publicGoodRoots() {

@@ -194,10 +194,6 @@ function rootOf(value: unknown): Result<Root> {
   }
 }
 
-/** When the shipped public-good root was taken (the pinned @sigstore/tuf release), and how old it may grow before the gate warns. */
-export const SHIPPED_ROOT_TAKEN: string = PUBLIC_GOOD_ROOT.origin.taken;
-export const SHIPPED_ROOT_MAX_AGE_DAYS = 180;
-
 let publicGood: Root[] | null = null;
 /** The Sigstore public-good root shipped in the bundle (scripts/gen-trusted-root.mjs). */
 export function publicGoodRoots(): Root[] {

@@ -1,0 +1,431 @@
+export const id = 842;
+export const ids = [842];
+export const modules = {
+
+/***/ 3842:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   checkBundleFile: () => (/* binding */ checkBundleFile),
+/* harmony export */   checkBundles: () => (/* binding */ checkBundles),
+/* harmony export */   checkSigner: () => (/* binding */ checkSigner),
+/* harmony export */   loadTrustedRoots: () => (/* binding */ loadTrustedRoots),
+/* harmony export */   parseTrustedRoots: () => (/* binding */ parseTrustedRoots),
+/* harmony export */   publicGoodRoots: () => (/* binding */ publicGoodRoots),
+/* harmony export */   readSigstoreFile: () => (/* binding */ readSigstoreFile),
+/* harmony export */   readTrustedRootsFile: () => (/* binding */ readTrustedRootsFile),
+/* harmony export */   rootsFrom: () => (/* binding */ rootsFrom),
+/* harmony export */   verifySigned: () => (/* binding */ verifySigned)
+/* harmony export */ });
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _sigstore_bundle__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1040);
+/* harmony import */ var _sigstore_protobuf_specs__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9654);
+/* harmony import */ var _sigstore_protobuf_specs__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__webpack_require__.n(_sigstore_protobuf_specs__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _sigstore_verify__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(4187);
+/* harmony import */ var _core_binding_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(5872);
+/* harmony import */ var _core_findings_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(4637);
+/* harmony import */ var _core_json_js__WEBPACK_IMPORTED_MODULE_11__ = __webpack_require__(6153);
+/* harmony import */ var _core_text_js__WEBPACK_IMPORTED_MODULE_12__ = __webpack_require__(2020);
+/* harmony import */ var _core_trust_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(9597);
+/* harmony import */ var _read_documents_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(1035);
+/* harmony import */ var _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(1210);
+/* harmony import */ var _read_files_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(3127);
+/* harmony import */ var _public_good_root_generated_js__WEBPACK_IMPORTED_MODULE_10__ = __webpack_require__(6419);
+/* harmony import */ var _refusal_js__WEBPACK_IMPORTED_MODULE_13__ = __webpack_require__(2510);
+/**
+ * Keyless trust (docs/keyless.md): a Sigstore bundle beside a file, checked offline against trusted
+ * roots with `@sigstore/verify`, then by workflow identity, in the doc's order: the bundle parses
+ * (a supported version with a DSSE in-toto envelope); the certificate chains to a CA of the root
+ * valid at a signing time a log entry or a timestamp of the root vouches for, with SCTs when the
+ * root lists CT logs, and the DSSE signature verifies; the SAN equals a trusted identity and the
+ * issuer extensions equal the issuer; the Source Repository URI and Ref extensions name the source
+ * repository and an allowed ref; then the Statement (one subject, one sha256 digest of the file's
+ * exact bytes, the file's base name, the predicate type). Nothing is ever fetched. This module is
+ * loaded (dynamically) only when an identity is configured.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** Fulcio's certificate extensions (https://github.com/sigstore/fulcio/blob/main/docs/oid-info.md). */
+const OID = {
+    issuerV1: '1.3.6.1.4.1.57264.1.1',
+    issuer: '1.3.6.1.4.1.57264.1.8',
+    sourceRepositoryUri: '1.3.6.1.4.1.57264.1.12',
+    sourceRepositoryRef: '1.3.6.1.4.1.57264.1.14',
+};
+/**
+ * A file's JSON values (one value, pretty-printed or not, or one compact value per line) through the
+ * one document pipeline, its problems located by the one sink.
+ */
+function valuesOf(name, bytes, limits) {
+    const sink = new _read_documents_js__WEBPACK_IMPORTED_MODULE_7__/* .LocatingSink */ .Bz(name);
+    const decoded = (0,_read_documents_js__WEBPACK_IMPORTED_MODULE_7__/* .decode */ .D4)(bytes, limits, sink);
+    if (!decoded)
+        return { docs: [], sink };
+    sink.lines = decoded.lines;
+    return { docs: [...(0,_read_documents_js__WEBPACK_IMPORTED_MODULE_7__/* .documents */ .DB)(decoded.text, 'oneOrLines', { limits, collect: [] }, sink)], sink };
+}
+/** Trusted roots from a file's text: one trusted root, or JSON lines of them (`gh attestation trusted-root`). */
+function parseTrustedRoots(name, text, limits) {
+    const { docs, sink } = valuesOf(name, Buffer.from(text, 'utf8'), limits);
+    const roots = [];
+    for (const doc of docs) {
+        const result = rootOf(doc.value);
+        if (!result.ok)
+            return { ok: false, reason: `${(0,_core_findings_js__WEBPACK_IMPORTED_MODULE_5__/* .placeOf */ .$t)(sink.at(doc.start), true)}: ${result.reason}` };
+        roots.push(result.value);
+    }
+    const problem = sink.findings[0];
+    // The sink's findings are located (file, line, column): the one sink's only kind.
+    if (problem)
+        return { ok: false, reason: `${problem.file === null ? name : (0,_core_findings_js__WEBPACK_IMPORTED_MODULE_5__/* .placeOf */ .$t)(problem, true)}: not a trusted root: ${problem.message}` };
+    if (roots.length === 0)
+        return { ok: false, reason: `${name}: holds no trusted root` };
+    return { ok: true, value: roots };
+}
+/**
+ * The roots a run trusts: those of a trusted-root file (`label` names it in messages, e.g.
+ * `--trusted-root FILE`), or the shipped public-good root when there is none.
+ */
+function loadTrustedRoots(label, file, limits) {
+    const source = readTrustedRootsFile(label, file, limits);
+    return source.ok ? rootsFrom(source.value, limits) : source;
+}
+/** Read a trusted-roots file once, so that every thread that checks bundles parses the same bytes. */
+function readTrustedRootsFile(label, file, limits) {
+    if (file === null)
+        return { ok: true, value: null };
+    const got = (0,_read_files_js__WEBPACK_IMPORTED_MODULE_9__/* .readNamedFile */ .wh)(file, limits);
+    if (!got.ok)
+        return { ok: false, reason: `${label} ${file}: ${got.reason}` };
+    return { ok: true, value: { name: `${label} ${file}`, text: got.value.toString('utf8') } };
+}
+/** The roots a source holds (the public-good root for none). */
+function rootsFrom(source, limits) {
+    return source === null ? { ok: true, value: publicGoodRoots() } : parseTrustedRoots(source.name, source.text, limits);
+}
+/** The first key or authority of a trusted root whose validFor interval has no start, or null. */
+function unboundedKey(value) {
+    const lists = [
+        ['tlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .G)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
+        ['ctlogs', (e) => ((0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .G)(e['publicKey']) ? e['publicKey']['validFor'] : undefined)],
+        ['certificateAuthorities', (e) => e['validFor']],
+        ['timestampAuthorities', (e) => e['validFor']],
+    ];
+    for (const [name, validFor] of lists) {
+        const list = value[name];
+        if (!Array.isArray(list))
+            continue;
+        for (const [i, e] of list.entries()) {
+            if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .G)(e))
+                continue;
+            const f = validFor(e);
+            if (f !== undefined && !((0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .G)(f) && typeof f['start'] === 'string'))
+                return `${name}[${i}]`;
+        }
+    }
+    return null;
+}
+/** The trusted-root media types (versions) this gate reads; any other is refused, never guessed at. */
+const ROOT_MEDIA_TYPES = new Set([
+    'application/vnd.dev.sigstore.trustedroot+json;version=0.1',
+    'application/vnd.dev.sigstore.trustedroot.v0.2+json',
+]);
+/** The bundle media types (versions) this gate reads (docs/keyless.md); any other is refused, never guessed at. */
+const BUNDLE_MEDIA_TYPES = new Set([
+    'application/vnd.dev.sigstore.bundle+json;version=0.1',
+    'application/vnd.dev.sigstore.bundle+json;version=0.2',
+    'application/vnd.dev.sigstore.bundle+json;version=0.3',
+    'application/vnd.dev.sigstore.bundle.v0.3+json',
+]);
+function rootOf(value) {
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .G)(value) ||
+        typeof value['mediaType'] !== 'string' ||
+        !value['mediaType'].startsWith('application/vnd.dev.sigstore.trustedroot'))
+        return { ok: false, reason: 'not a Sigstore trusted root (mediaType application/vnd.dev.sigstore.trustedroot+json)' };
+    if (!ROOT_MEDIA_TYPES.has(value['mediaType']))
+        return {
+            ok: false,
+            reason: `a trusted root of an unsupported version (mediaType ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(value['mediaType']))}; supported: ${[...ROOT_MEDIA_TYPES].join(', ')})`,
+        };
+    // A validity interval without its start is malformed, never unbounded (the library alone reads it as open).
+    const missing = unboundedKey(value);
+    if (missing)
+        return { ok: false, reason: `the trusted root is malformed: ${missing} has a validFor without a start` };
+    let root;
+    try {
+        root = _sigstore_protobuf_specs__WEBPACK_IMPORTED_MODULE_2__.TrustedRoot.fromJSON(value);
+    }
+    catch (error) {
+        return { ok: false, reason: `not a trusted root: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .messageOf */ .bD)(error)}` };
+    }
+    if (root.certificateAuthorities.length === 0)
+        return { ok: false, reason: 'the trusted root has no certificate authority' };
+    try {
+        const verifier = new _sigstore_verify__WEBPACK_IMPORTED_MODULE_3__/* .Verifier */ .BL((0,_sigstore_verify__WEBPACK_IMPORTED_MODULE_3__/* .toTrustMaterial */ .jO)(root), {
+            tlogThreshold: 0,
+            timestampThreshold: 1,
+            ctlogThreshold: root.ctlogs.length > 0 ? 1 : 0,
+        });
+        const tlogIds = new Set(root.tlogs.flatMap((t) => (t.logId ? [Buffer.from(t.logId.keyId).toString('base64')] : [])));
+        const canonical = (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .jcs */ .vI)(value);
+        const sha256 = (0,_core_binding_js__WEBPACK_IMPORTED_MODULE_4__/* .sha256Hex */ .fg)(canonical.ok ? canonical.text : JSON.stringify(value));
+        return { ok: true, value: { verifier, tlogIds, timestampAuthorities: root.timestampAuthorities.length, sha256 } };
+    }
+    catch (thrown) {
+        return { ok: false, reason: `the trusted root does not load: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .messageOf */ .bD)(thrown)}` };
+    }
+}
+let publicGood = null;
+/** The Sigstore public-good root shipped in the bundle (scripts/gen-trusted-root.mjs). */
+function publicGoodRoots() {
+    if (!publicGood) {
+        const result = rootOf(JSON.parse(_public_good_root_generated_js__WEBPACK_IMPORTED_MODULE_10__/* .PUBLIC_GOOD_ROOT */ .F.json));
+        if (!result.ok)
+            throw new Error(`the shipped public-good root does not load: ${result.reason}`);
+        publicGood = [result.value];
+    }
+    return publicGood;
+}
+/** A Fulcio extension's text: a DER UTF8String for the current OIDs, raw bytes for the legacy issuer. */
+function extensionText(cert, oid, legacy = false) {
+    const ext = cert.extension(oid);
+    if (!ext)
+        return undefined;
+    return legacy ? ext.value.toString('ascii') : ext.valueObj.subs[0]?.value.toString('utf8');
+}
+/** Step 3: the SAN equals a trusted identity, and every issuer extension (current and legacy) equals the issuer. */
+function checkSigner(cert, identities, issuer) {
+    const san = cert.subjectAltName;
+    if (san === undefined || !identities.has(san))
+        return { ok: false, reason: `certificate identity ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(san ?? '(none)'))} is not trusted` };
+    const issuers = [extensionText(cert, OID.issuer), extensionText(cert, OID.issuerV1, true)].filter((i) => i !== undefined);
+    if (issuers.length === 0)
+        return { ok: false, reason: 'the certificate has no OIDC issuer extension' };
+    for (const i of issuers)
+        if (i !== issuer)
+            return { ok: false, reason: `certificate issuer ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(i))} is not ${issuer}` };
+    return { ok: true, value: { san, issuer } };
+}
+/** Steps 3 and 4: who signed, and for which repository and ref. */
+function checkIdentity(cert, policy) {
+    const signer = checkSigner(cert, policy.identities, policy.issuer);
+    if (!signer.ok)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('identity_untrusted', signer.reason);
+    const { san } = signer.value;
+    const repo = extensionText(cert, OID.sourceRepositoryUri);
+    const ref = extensionText(cert, OID.sourceRepositoryRef);
+    if (repo === undefined || ref === undefined)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('source_untrusted', 'the certificate has no Source Repository URI and Ref extensions (a workflow identity needs both)');
+    const want = `https://github.com/${policy.sourceRepository}`;
+    if ((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .asciiLower */ .F)(repo) !== (0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .asciiLower */ .F)(want))
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('source_untrusted', `source repository ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(repo))} is not ${want}`);
+    if (!policy.sourceRefs.has(ref))
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('source_untrusted', `source ref ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(ref))} is not allowed`);
+    return { ok: true, value: { identity: san, sourceRepository: repo, sourceRef: ref, issuer: signer.value.issuer } };
+}
+/** The earliest signing time the bundle's log entries or timestamps vouch for (what the verifier checked the certificate at). */
+function signingTime(bundle) {
+    const times = [];
+    for (const t of bundle.timestamps) {
+        if (t.$case === 'transparency-log')
+            times.push(Number(t.tlogEntry.integratedTime) * 1000);
+        else
+            times.push(t.timestamp.signingTime.getTime());
+    }
+    const first = Math.min(...times);
+    return Number.isFinite(first) ? new Date(first).toISOString().replace(/\.\d+Z$/, 'Z') : '(unknown)';
+}
+/** A Sigstore bundle's parsed form, or why a value is not one (another version included: never guessed at). */
+function parseBundle(value) {
+    const mediaType = (0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .G)(value) ? value['mediaType'] : undefined;
+    if (typeof mediaType === 'string' && !BUNDLE_MEDIA_TYPES.has(mediaType))
+        return {
+            ok: false,
+            reason: `a Sigstore bundle of an unsupported version (mediaType ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(mediaType))}; supported: ${[...BUNDLE_MEDIA_TYPES].join(', ')})`,
+        };
+    try {
+        return { ok: true, value: (0,_sigstore_bundle__WEBPACK_IMPORTED_MODULE_1__/* .bundleFromJSON */ .vw)(value) };
+    }
+    catch (error) {
+        return { ok: false, reason: `not a Sigstore bundle: ${(0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .messageOf */ .bD)(error)}` };
+    }
+}
+/**
+ * The Sigstore layer itself (step 2 of docs/keyless.md): a certificate-signed bundle verified by
+ * `@sigstore/verify` against one of the roots (one log entry or one timestamp; SCTs when the root
+ * lists CT logs). `artifact`: the signed bytes of a message-signature bundle (DSSE carries its own).
+ */
+function verifySigned(value, roots, artifact) {
+    const parsed = parseBundle(value);
+    if (!parsed.ok)
+        return parsed;
+    const verified = verifyBundle(parsed.value, roots, artifact);
+    return verified.ok ? verified : { ok: false, reason: verified.reason.detail };
+}
+/** The verifier's cause, as far as it says: the certificate's chain, a log or a timestamp authority. */
+const causeOf = (thrown) => {
+    const cause = thrown instanceof Error && thrown.cause instanceof Error ? `: ${thrown.cause.message}` : '';
+    return `${thrown instanceof Error ? thrown.message : String(thrown)}${cause}`;
+};
+/**
+ * Why a bundle that did not verify against any root failed, told apart from a forgery where the root
+ * says so: a certificate that chains to no CA of any root, a log entry whose log no root holds, or a
+ * timestamp when no root holds a timestamp authority is a root out of date (or the wrong root).
+ */
+function whyNotVerified(bundle, roots, first) {
+    const why = causeOf(first);
+    const code = first instanceof Error && 'code' in first ? String(first.code) : '';
+    const entries = bundle.verificationMaterial.tlogEntries;
+    const knownLog = entries.some((t) => t.logId !== undefined && roots.some((r) => r.tlogIds.has(Buffer.from(t.logId?.keyId ?? []).toString('base64'))));
+    const stamps = bundle.verificationMaterial.timestampVerificationData?.rfc3161Timestamps.length ?? 0;
+    const text = `the signature does not verify against the trusted root: ${why}`;
+    if (code === 'CERTIFICATE_ERROR' && /no (valid|trusted) certificate path/.test(why))
+        return { code: 'chain_untrusted', detail: `${text} (the certificate chains to no certificate authority of the trusted root)` };
+    if (entries.length > 0 && !knownLog && stamps === 0)
+        return { code: 'log_unknown', detail: `${text} (its transparency log is not in the trusted root)` };
+    if (stamps > 0 && entries.length === 0 && roots.every((r) => r.timestampAuthorities === 0))
+        return { code: 'log_unknown', detail: `${text} (the trusted root holds no timestamp authority)` };
+    return { code: 'signature_invalid', detail: text };
+}
+function verifyBundle(bundle, roots, artifact) {
+    let entity;
+    try {
+        entity = (0,_sigstore_verify__WEBPACK_IMPORTED_MODULE_3__/* .toSignedEntity */ .DC)(bundle, artifact === undefined ? undefined : Buffer.from(artifact));
+    }
+    catch (error) {
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('bundle_unsupported', `the bundle does not load: ${causeOf(error)}`);
+    }
+    if (entity.key.$case !== 'certificate')
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('bundle_unsupported', 'the bundle is signed with a key, not a workflow certificate');
+    let first = null;
+    for (const root of roots) {
+        try {
+            root.verifier.verify(entity);
+            return { ok: true, value: { entity, cert: entity.key.certificate, bundle } };
+        }
+        catch (error) {
+            first ??= error;
+        }
+    }
+    return { ok: false, reason: whyNotVerified(bundle, roots, first) };
+}
+function checkBundle(value, expected, limits) {
+    const { subject, policy, roots, predicate } = expected;
+    const parsed = parseBundle(value);
+    if (!parsed.ok)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('attestation_malformed', parsed.reason);
+    if (!(0,_sigstore_bundle__WEBPACK_IMPORTED_MODULE_1__/* .isBundleWithDsseEnvelope */ .Km)(parsed.value))
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('bundle_unsupported', 'the bundle signs a message, not a DSSE envelope (an attestation is an in-toto Statement)');
+    const envelope = parsed.value.content.dsseEnvelope;
+    if (envelope.payloadType !== _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .IN_TOTO_PAYLOAD_TYPE */ .T4)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('payload_type', `payload type is ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(envelope.payloadType))}, not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .IN_TOTO_PAYLOAD_TYPE */ .T4}`);
+    const signed = verifyBundle(parsed.value, roots);
+    if (!signed.ok)
+        return signed;
+    const { entity, cert } = signed.value;
+    const who = checkIdentity(cert, policy);
+    if (!who.ok)
+        return who;
+    const payload = (0,_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .strictPayload */ .iv)(Buffer.from(envelope.payload), limits);
+    if (!payload.ok)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', payload.reason);
+    const statement = payload.value;
+    if (!(0,_core_json_js__WEBPACK_IMPORTED_MODULE_11__/* .isObject */ .G)(statement) || statement['_type'] !== _read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', `_type is not ${_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .STATEMENT_TYPE */ .zG}`);
+    const only = (0,_read_envelope_js__WEBPACK_IMPORTED_MODULE_8__/* .onlySubject */ .Lh)(statement);
+    if (!only.ok)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', only.reason);
+    if (only.value.sha256 !== subject.sha256)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', 'subject digest differs from the file');
+    const name = node_path__WEBPACK_IMPORTED_MODULE_0___default().basename(subject.name);
+    if (only.value.name !== name) {
+        const given = typeof only.value.name === 'string' ? (0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(only.value.name) : only.value.name;
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', `subject name ${JSON.stringify(given)} is not ${JSON.stringify(name)}`);
+    }
+    if (statement['predicateType'] !== predicate.type)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', `predicate type is ${JSON.stringify((0,_core_text_js__WEBPACK_IMPORTED_MODULE_12__/* .quote */ .hD)(String(statement['predicateType'])))}, not ${predicate.type}`);
+    if (predicate.check) {
+        const checked = predicate.check(statement['predicate']);
+        if (!checked.ok)
+            return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('statement_mismatch', checked.reason);
+    }
+    return { ok: true, value: { ...who.value, signedAt: signingTime(entity) } };
+}
+/**
+ * A `.sigstore.json` file's shape, always checked, whatever trust is configured (docs/keyless.md):
+ * one value (pretty-printed or not) or one compact value per line, each a Sigstore bundle of a
+ * supported version; every value that is not is an `invalid_artifact` at its line (garbage is never
+ * ignored, beside a good bundle neither).
+ */
+function readSigstoreFile(name, bytes, limits) {
+    const { docs, sink } = valuesOf(name, bytes, limits);
+    const bundles = [];
+    for (const doc of docs) {
+        const result = parseBundle(doc.value);
+        if (result.ok)
+            bundles.push(doc.value);
+        else
+            sink.error({ offset: doc.start }, result.reason);
+    }
+    return { bundles, findings: sink.findings };
+}
+/**
+ * The bundles of a `.sigstore.json` against what they must be: trusted when one passes every check;
+ * otherwise the first refusal (with the bundle's number when there are several). A file with any
+ * malformed value, or none, trusts nothing.
+ */
+function checkBundles(file, expected, limits) {
+    if (file.findings.length > 0)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('attestation_malformed', `the Sigstore bundle file is malformed (${file.findings[0]?.message ?? 'see its finding'})`);
+    if (file.bundles.length === 0)
+        return (0,_refusal_js__WEBPACK_IMPORTED_MODULE_13__/* .refuse */ .T)('attestation_empty', 'no attestation: the .sigstore.json holds no bundle');
+    let refusal = null;
+    for (const [i, value] of file.bundles.entries()) {
+        // A file of thousands of failing bundles is not checked to its end: past the per-file finding
+        // cap, it is refused (each check is a certificate chain and a log proof).
+        if (i >= limits.maxFindingsPerFile && refusal)
+            return {
+                ok: false,
+                reason: {
+                    code: refusal.code,
+                    detail: `${refusal.detail}; ${limits.maxFindingsPerFile} of ${file.bundles.length} bundles checked and none passes, the rest not checked (max-findings-per-file)`,
+                },
+            };
+        const result = checkBundle(value, expected, limits);
+        if (result.ok)
+            return result;
+        refusal ??=
+            file.bundles.length > 1
+                ? { code: result.reason.code, detail: `${result.reason.detail} (bundle ${i + 1}; none of ${file.bundles.length} passes)` }
+                : result.reason;
+    }
+    return { ok: false, reason: refusal ?? { code: 'attestation_empty', detail: 'no bundle' } };
+}
+/** A `.sigstore.json` file read and checked in one step (verify-attestation, tests): the signer, or the refusal in words. */
+function checkBundleFile(name, bytes, expected, limits) {
+    const file = readSigstoreFile(name, bytes, limits);
+    const first = file.findings[0];
+    if (first)
+        return { ok: false, reason: first.message };
+    const result = checkBundles(file, expected, limits);
+    return result.ok ? result : { ok: false, reason: (0,_core_trust_js__WEBPACK_IMPORTED_MODULE_6__/* .refusalText */ .Kw)(result.reason.code, result.reason.detail) };
+}
+
+
+/***/ })
+
+};
