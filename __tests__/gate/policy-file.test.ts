@@ -6,13 +6,16 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/core/findings.js';
 import type { Report } from '../../src/core/report.js';
 import { parseRfc3339 } from '../../src/core/time.js';
-import { readPolicyFile } from '../../src/read/policy-file.js';
+import { loadYamlParser, readPolicyFile } from '../../src/read/policy-file.js';
 import { addKey, decision, deployKey, json, record, seededKey, signed, surface, testSigner } from '../support/corpus.js';
 import { cli, tempDir, writeFiles } from '../support/workspace.js';
+
+// The entries load the YAML parser before they read a policy file; so does this file, which calls the reader itself.
+beforeAll(loadYamlParser);
 
 const NOW = '2026-12-01T12:00:00Z';
 const now = (() => {
@@ -408,5 +411,18 @@ describe('the report', () => {
       mode: 'enforce',
       target: { repo: ['prod-*'] },
     });
+  });
+});
+
+describe('the YAML parser is loaded only for a policy file (cold start)', () => {
+  it('the action without a policy file never loads it; with one, it does', async () => {
+    const { readFileSync: read } = await import('node:fs');
+    const source = read(path.join(import.meta.dirname, '../../src/read/policy-file.ts'), 'utf8');
+    // No static import of the parser's values: only types, and the one dynamic import.
+    expect(source).not.toMatch(/^import \{[^}]*\b(parseAllDocuments|isMap)\b[^}]*\} from 'yaml'/m);
+    expect(source).toContain("await import('yaml')");
+    const bundle = read(path.join(import.meta.dirname, '../../dist/index.js'), 'utf8');
+    // ncc puts a dynamic import in a chunk of its own: the action's main file does not hold the parser.
+    expect(bundle).not.toContain('class LineCounter');
   });
 });

@@ -2605,12 +2605,663 @@ function usage(parse) {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
+var binding = __nccwpck_require__(3491);
+// EXTERNAL MODULE: ./src/core/findings.ts
+var core_findings = __nccwpck_require__(4637);
+// EXTERNAL MODULE: ./src/core/json.ts
+var json = __nccwpck_require__(6153);
+// EXTERNAL MODULE: ./src/core/projection.ts
+var core_projection = __nccwpck_require__(3890);
+// EXTERNAL MODULE: ./src/core/text.ts
+var core_text = __nccwpck_require__(2020);
+// EXTERNAL MODULE: ./src/core/vocabulary.ts
+var vocabulary = __nccwpck_require__(7063);
+;// CONCATENATED MODULE: ./src/core/policy.ts
+/**
+ * Required levels (semantics §7, docs/policy.md): what evidence each kind of side effect must reach.
+ * Two sources make the same `Policy`: the `require` input's rules (`SELECTOR=LEVEL`, the most
+ * specific that matches applies) and a committed policy file (named rules matching by class, verb
+ * and target, the first that matches applies, a default level, modes, signers, exceptions,
+ * grandfathered runs, how long a call may wait for its export). Selectors are parsed, never
+ * compared as text; target globs are matched by a parsed form too, and raw values of hashed fields
+ * are hashed as the agent hashes them. A rule applies to calls that assert a side effect and were
+ * not denied; with no rule at all the gate enforces honesty only.
+ */
+
+
+
+const policy_NO_POLICY = {
+    kind: 'none',
+    rules: [],
+    defaultLevel: null,
+    pendingSeconds: 0,
+    exceptions: [],
+    grandfathered: [],
+    source: null,
+};
+/** A class or verb as a selector names it: any characters but spaces, controls and the selector's own `:`, `=`, `*`, `,` (a class the input has may be outside ASCII). */
+const NAME = /^[^\s\p{Cc}:=*,]+$/u;
+/** A selector's class and verb (null: any), or null when it is not `*`, `CLASS` or `CLASS:VERB`. */
+function selectorOf(text) {
+    if (text === '*')
+        return { actionClass: null, verb: null };
+    const colon = text.indexOf(':');
+    if (colon < 0)
+        return NAME.test(text) ? { actionClass: text, verb: null } : null;
+    const actionClass = text.slice(0, colon);
+    const verb = text.slice(colon + 1);
+    return NAME.test(actionClass) && NAME.test(verb) ? { actionClass, verb } : null;
+}
+/** The `require` input's rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
+function parsePolicy(texts) {
+    const rules = [];
+    const seen = new Set();
+    for (const text of texts) {
+        const written = text.trim();
+        const eq = written.indexOf('=');
+        if (eq < 0)
+            return { ok: false, reason: `"${written}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
+        const selectorText = written.slice(0, eq).trim();
+        const level = written.slice(eq + 1).trim();
+        const selector = selectorOf(selectorText);
+        if (!selector)
+            return { ok: false, reason: `"${written}": the selector must be *, CLASS or CLASS:VERB` };
+        if (!(0,vocabulary/* isLevel */.NW)(level))
+            return { ok: false, reason: `"${written}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
+        if (seen.has(selectorText))
+            return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
+        seen.add(selectorText);
+        rules.push({ name: selectorText, selector: selectorText, ...selector, target: [], level, mode: 'enforce', signedBy: null, at: null });
+    }
+    return { ok: true, value: rules.length === 0 ? policy_NO_POLICY : { ...policy_NO_POLICY, kind: 'require', rules } };
+}
+/** A glob as a pattern: `*` is any run of characters but `/`, the empty run included; nothing else is special. */
+function globPattern(glob, caseless) {
+    const parts = (caseless ? (0,core_text/* asciiLower */.F)(glob) : glob).split('*').map((p) => p.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
+    return new RegExp(`^${parts.join('[^/]*')}$`, 's');
+}
+/** A plain field's test: one of these globs matches the field whole (without regard to ASCII case when `caseless`). */
+function globTest(field, globs, caseless) {
+    return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => globPattern(glob, caseless)) };
+}
+function testHolds(test, target) {
+    const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
+    if (typeof value !== 'string')
+        return false;
+    if (test.kind === 'hash')
+        return test.hashes.has(value);
+    const text = test.caseless ? (0,core_text/* asciiLower */.F)(value) : value;
+    return test.patterns.some((pattern) => pattern.test(text));
+}
+/** Whether a rule matches a call of this class, verb and target. */
+function ruleMatches(rule, call) {
+    if (rule.actionClass !== null && call.actionClass !== rule.actionClass)
+        return false;
+    if (rule.verb !== null && call.verb !== rule.verb)
+        return false;
+    for (const test of rule.target)
+        if (!testHolds(test, call.target))
+            return false;
+    return true;
+}
+/** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
+const specificity = (r) => (r.verb !== null ? 0 : r.actionClass !== null ? 1 : 2);
+/** Per policy, per class, the rules that can match a call of that class, in file order (made once: every call asks). */
+const byClass = new WeakMap();
+function rulesOfClass(policy, actionClass) {
+    let index = byClass.get(policy);
+    if (!index)
+        byClass.set(policy, (index = new Map()));
+    let rules = index.get(actionClass);
+    if (!rules)
+        index.set(actionClass, (rules = policy.rules.filter((r) => r.actionClass === null || r.actionClass === actionClass)));
+    return rules;
+}
+/** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */
+function ruleFor(policy, call) {
+    const rules = rulesOfClass(policy, call.actionClass);
+    if (policy.kind === 'file') {
+        for (const r of rules)
+            if (ruleMatches(r, call))
+                return r;
+        return null;
+    }
+    let best = null;
+    for (const r of rules)
+        if (ruleMatches(r, call) && (!best || specificity(r) < specificity(best)))
+            best = r;
+    return best;
+}
+/**
+ * The rules no call uses, noted call by call as rules are found: in a file, a call uses its first
+ * match only (a rule shadowed for every call is unused); of the `require` input, every rule that
+ * matches it.
+ */
+class RuleUse {
+    policy;
+    unused;
+    constructor(policy) {
+        this.policy = policy;
+        this.unused = new Set(policy.rules);
+    }
+    /** A call a rule could apply to, and the rule `ruleFor` gave it. */
+    note(call, rule) {
+        if (this.unused.size === 0)
+            return;
+        if (this.policy.kind === 'file') {
+            if (rule)
+                this.unused.delete(rule);
+        }
+        else
+            for (const r of this.unused)
+                if (ruleMatches(r, call))
+                    this.unused.delete(r);
+    }
+    /** The rules no call used, in the policy's order. */
+    rules() {
+        return this.policy.rules.filter((r) => this.unused.has(r));
+    }
+}
+/**
+ * A typo must not silently turn a requirement off (§7): a rule whose class is neither a class of the
+ * §2 table nor a class of the input, or whose verb is neither a verb the producer writes for that
+ * class nor a verb of the input for it, is refused, with the nearest known name suggested.
+ * @param seen every class of the input, with its verbs
+ */
+function checkRuleNames(policy, seen, rejected = new Map()) {
+    const classes = new Set([...core_projection/* KNOWN_CLASSES */.RD, ...seen.keys()]);
+    for (const rule of policy.rules) {
+        const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
+        if (rule.actionClass === null)
+            continue;
+        if (!classes.has(rule.actionClass)) {
+            const only = rejected.get(rule.actionClass);
+            const near = (0,core_text/* nearestName */.qb)(rule.actionClass, classes);
+            const why = only
+                ? `; the class is only in ${only}, a run that is rejected (invalid_artifact): fix that file`
+                : near
+                    ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
+                    : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`;
+            return {
+                ok: false,
+                reason: {
+                    rule,
+                    message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
+                },
+            };
+        }
+        if (rule.verb !== null) {
+            const verbs = new Set([...(core_projection/* PRODUCER_VERBS */.UW.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
+            if (!verbs.has(rule.verb)) {
+                const near = (0,core_text/* nearestName */.qb)(rule.verb, verbs);
+                return {
+                    ok: false,
+                    reason: {
+                        rule,
+                        message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
+                    },
+                };
+            }
+        }
+    }
+    return { ok: true };
+}
+/** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
+function lookAlike(name, near) {
+    const odd = [...name].find((c) => c.codePointAt(0) !== undefined && (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
+    if (odd === undefined)
+        return '';
+    const code = (odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
+    return ` (it holds U+${code}, a character outside ASCII that looks like a letter of it)`;
+}
+/** A rule as the report's policy names it: a `require` rule as before, a file's rule with what it matches. */
+function ruleJson(rule) {
+    if (rule.at === null)
+        return { selector: rule.selector, level: rule.level };
+    const target = {};
+    for (const test of rule.target)
+        target[test.field] = test.kind === 'glob' ? test.globs : [...test.hashes].sort(core_text/* cmp */.r2);
+    return {
+        name: rule.name,
+        selector: rule.selector,
+        level: rule.level,
+        mode: rule.mode,
+        ...(rule.target.length > 0 ? { target } : {}),
+        ...(rule.signedBy ? { signed_by: rule.signedBy } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/target-hash.ts
+/**
+ * The target hash the agent side computes (docs/target-hash.md, with its vectors): H(domain, value) =
+ * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
+ * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
+ * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
+ * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
+ */
+
+const DOMAINS = [
+    'github_key_title',
+    'slack_workspace',
+    'slack_channel',
+    'slack_principal',
+    'workspace',
+    'workspace_principal',
+];
+const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
+const normalize = (value) => value.replace(TRIM, '').toLowerCase();
+const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.tool_target.v0:${domain}:${normalize(value)}`);
+/** A plain label as the agent side writes it. */
+const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
+
+// EXTERNAL MODULE: ./src/core/time.ts
+var core_time = __nccwpck_require__(2334);
+// EXTERNAL MODULE: ./src/read/validators.generated.js
+var validators_generated = __nccwpck_require__(183);
+;// CONCATENATED MODULE: ./src/read/policy-file.ts
+
+
+
+
+
+
+
+
+
+
+/**
+ * The YAML parser, loaded by the entries (`loadYamlParser`) only when a policy file is to be read:
+ * bundled, it costs the action ~40 ms at start-up, paid by every run without a policy file.
+ */
+let yaml = null;
+/** Loads the YAML parser once; every entry awaits it before it reads a policy file. */
+async function loadYamlParser() {
+    yaml ??= await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 8815, 19));
+}
+function parser() {
+    if (yaml === null)
+        throw new Error('the YAML parser is not loaded: an entry must await loadYamlParser() before a policy file is read');
+    return yaml;
+}
+/** Seconds in 366 days: the furthest an exception may expire. */
+const MAX_EXPIRY_SECONDS = 366 * 86_400;
+const HASHED = new Map([
+    ['github_deploy_key', new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]])],
+    [
+        'workspace_member',
+        new Map([
+            ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
+            ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
+            ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
+        ]),
+    ],
+    [
+        'workspace_role',
+        new Map([
+            ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
+            ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
+        ]),
+    ],
+]);
+/** Plain fields GitHub names compare without regard to ASCII case (a `prod-*` rule must not miss `PROD-api`). */
+const CASELESS = new Set(['owner', 'repo']);
+/** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
+function positions(contents, at) {
+    const out = new Map();
+    const walk = (node, pointer, keyAt) => {
+        if (!parser().isNode(node))
+            return;
+        const start = node.range?.[0] ?? 0;
+        // A problem with a value is at the value; with a map or a list, at the key that holds it.
+        out.set(pointer, at(parser().isScalar(node) ? start : (keyAt ?? start)));
+        if (parser().isMap(node))
+            for (const pair of node.items) {
+                if (!parser().isPair(pair) || !parser().isScalar(pair.key))
+                    continue;
+                const name = String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1');
+                walk(pair.value, `${pointer}/${name}`, pair.key.range?.[0] ?? null);
+                // A key's own place, for a problem with the key (an unknown key).
+                out.set(`${pointer}/${name}#key`, at(pair.key.range?.[0] ?? start));
+            }
+        else if (parser().isSeq(node))
+            node.items.forEach((item, i) => {
+                walk(item, `${pointer}/${i}`, null);
+            });
+    };
+    walk(contents, '', null);
+    return out;
+}
+/** The first anchor or alias in a document, with its offset (neither is allowed: what a reviewer reads must be what applies). */
+function anchorOf(contents) {
+    let found = null;
+    const walk = (node) => {
+        if (found !== null || !parser().isNode(node))
+            return;
+        if (parser().isAlias(node) || (node.anchor ?? '') !== '') {
+            found = node.range?.[0] ?? 0;
+            return;
+        }
+        if (parser().isMap(node))
+            for (const pair of node.items) {
+                if (parser().isPair(pair)) {
+                    walk(pair.key);
+                    walk(pair.value);
+                }
+            }
+        else if (parser().isSeq(node))
+            for (const item of node.items)
+                walk(item);
+    };
+    walk(contents);
+    return found;
+}
+/** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
+function schemaAt(segments) {
+    const root = (0,json/* isObject */.G)(validators_generated/* policySchema */.wh) ? validators_generated/* policySchema */.wh : null;
+    const resolve = (node) => {
+        if (!(0,json/* isObject */.G)(node))
+            return null;
+        const ref = node['$ref'];
+        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,json/* isObject */.G)(root['$defs']))
+            return resolve(root['$defs'][ref.slice(8)]);
+        return node;
+    };
+    let node = resolve(root);
+    for (const segment of segments) {
+        if (!node)
+            return null;
+        const props = node['properties'];
+        if ((0,json/* isObject */.G)(props) && Object.hasOwn(props, segment))
+            node = resolve(props[segment]);
+        else if (node['items'] !== undefined && /^\d+$/.test(segment))
+            node = resolve(node['items']);
+        else
+            node = resolve(node['additionalProperties']);
+    }
+    return node;
+}
+/** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
+function shapeProblems(value, where) {
+    if ((0,validators_generated/* policyFile */.Xd)(value))
+        return [];
+    const out = [];
+    const seen = new Set();
+    const errors = validators_generated/* policyFile */.Xd.errors ?? [];
+    // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
+    const meant = new Set();
+    for (const e of errors) {
+        const key = (0,json/* isObject */.G)(e.params) ? e.params['additionalProperty'] : undefined;
+        if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
+            continue;
+        const known = schemaAt(e.instancePath.split('/').slice(1));
+        const near = (0,core_text/* nearestName */.qb)(key, known && (0,json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : []);
+        if (near)
+            meant.add(`${e.instancePath}/${near}`);
+    }
+    for (const e of errors) {
+        const segments = e.instancePath.split('/').slice(1);
+        const name = segments.length === 0 ? 'the file' : segments.join('.');
+        const params = (0,json/* isObject */.G)(e.params) ? e.params : {};
+        let message;
+        let at = where(e.instancePath);
+        if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
+            const key = params['additionalProperty'];
+            const known = schemaAt(segments);
+            const props = known && (0,json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : [];
+            const near = (0,core_text/* nearestName */.qb)(key, props);
+            message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
+            at = where(`${e.instancePath}/${key}`, true);
+        }
+        else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
+            if (meant.has(`${e.instancePath}/${params['missingProperty']}`))
+                continue;
+            message = `${name} has no "${params['missingProperty']}" (required)`;
+        }
+        else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
+            const allowed = params['allowedValues'].map(String);
+            const got = valueAt(value, segments);
+            const near = typeof got === 'string' ? (0,core_text/* nearestName */.qb)(got, allowed) : null;
+            message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
+        }
+        else if (e.keyword === 'const') {
+            message = `${name} must be ${JSON.stringify(params['allowedValue'])}`;
+        }
+        else if (e.keyword === 'oneOf') {
+            message = `${name} must be one glob (a string) or a list of them`;
+        }
+        else if (e.keyword === 'pattern' && segments[0] === 'pending') {
+            message = 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
+        }
+        else
+            message = `${name} ${e.message ?? 'is invalid'}`;
+        // oneOf reports each branch too: the oneOf line says it once.
+        if (e.schemaPath.includes('/oneOf/'))
+            continue;
+        const key = `${at.line}:${at.column}:${message}`;
+        if (seen.has(key))
+            continue;
+        seen.add(key);
+        out.push((0,core_findings/* finding */.gk)('policy_invalid', at, message));
+    }
+    return out;
+}
+const valueAt = (value, segments) => {
+    let node = value;
+    for (const s of segments) {
+        if (Array.isArray(node) && /^\d+$/.test(s))
+            node = node[Number(s)];
+        else if ((0,json/* isObject */.G)(node) && Object.hasOwn(node, s))
+            node = node[s];
+        else
+            return undefined;
+    }
+    return node;
+};
+/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form). */
+function durationSeconds(text) {
+    const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
+    if (!match)
+        return 0;
+    return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
+}
+/** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
+function expiryOf(text) {
+    const day = (0,core_time/* parseDay */.Iq)(text);
+    if (day)
+        return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
+    const t = (0,core_time/* parseRfc3339 */.TM)(text);
+    return t.ok ? t : { ok: false, reason: `"${text}" is not an RFC 3339 date or date-time: it ${t.reason}` };
+}
+const strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
+const policy_file_text = (o, k) => (typeof o[k] === 'string' ? o[k] : '');
+/**
+ * A policy file's text → the policy, or every problem located in it (`policy_invalid`). Class and
+ * verb names are checked once the input is read (core/policy.ts `checkRuleNames`): what the input
+ * holds counts as known.
+ */
+function readPolicyFile(source, context) {
+    const file = context.path;
+    const y = parser();
+    const lines = new y.LineCounter();
+    const docs = y.parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
+    const list = Array.isArray(docs) ? docs : [docs];
+    // A place in this file, with the commit it was read at when that is not the checkout.
+    const place = (line, column) => context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
+    const atOffset = (offset) => {
+        const pos = lines.linePos(offset);
+        return place(pos.line, pos.col);
+    };
+    const problems = [];
+    if (list.length > 1)
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(list[1]?.range?.[0] ?? 0), 'a second YAML document: a policy file holds one'));
+    const doc = list[0];
+    if (!doc || doc.contents === null)
+        return {
+            ok: false,
+            reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is empty (it needs at least version: 1)')],
+        };
+    for (const e of [...doc.errors, ...doc.warnings])
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(e.pos[0]), e.message.split('\n')[0] ?? e.code));
+    const anchor = anchorOf(doc.contents);
+    if (anchor !== null)
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(anchor), 'an anchor or alias: write each value out (what a reviewer reads must be what applies)'));
+    if (problems.length > 0)
+        return { ok: false, reason: problems };
+    const value = doc.toJS({ maxAliasCount: 0 });
+    const places = positions(doc.contents, atOffset);
+    const where = (pointer, key = false) => (key ? places.get(`${pointer.slice(0, pointer.lastIndexOf('/'))}/${pointer.slice(pointer.lastIndexOf('/') + 1)}#key`) : undefined) ??
+        places.get(pointer) ??
+        place(1, 1);
+    const shape = shapeProblems(value, where);
+    if (shape.length > 0)
+        return { ok: false, reason: shape };
+    if (!(0,json/* isObject */.G)(value))
+        return { ok: false, reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
+    return meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
+}
+/** What the schema cannot say, checked on a file of the right shape. */
+function meaning(doc, context, where, sha256) {
+    const problems = [];
+    const bad = (pointer, message) => {
+        problems.push((0,core_findings/* finding */.gk)('policy_invalid', where(pointer), message));
+    };
+    const trusted = new Set([...context.signers.keyIds, ...context.signers.identities]);
+    const rules = [];
+    const names = new Set();
+    const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
+    ruleList.forEach((entry, i) => {
+        if (!(0,json/* isObject */.G)(entry) || !(0,json/* isObject */.G)(entry['match']))
+            return;
+        const at = `/rules/${i}`;
+        const name = policy_file_text(entry, 'name');
+        if (names.has(name))
+            bad(`${at}/name`, `a second rule named ${name}: rule names are unique`);
+        names.add(name);
+        const match = entry['match'];
+        const actionClass = policy_file_text(match, 'class');
+        const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
+        const tests = [];
+        const target = (0,json/* isObject */.G)(match['target']) ? match['target'] : {};
+        const hashed = HASHED.get(actionClass);
+        const bound = (0,core_projection/* boundFields */.EC)(actionClass);
+        for (const field of Object.keys(target)) {
+            const pointer = `${at}/match/target/${field}`;
+            const given = target[field];
+            const hash = hashed?.get(field);
+            if (hash) {
+                if (!Array.isArray(given)) {
+                    bad(pointer, `${field} is hashed: give a list of raw values ([${JSON.stringify(given)}]), each hashed as the agent hashes it`);
+                    continue;
+                }
+                const values = strings(given);
+                if (values.some((v) => v.includes('*'))) {
+                    bad(pointer, `${field} is hashed: a glob cannot match a hash; list the raw values`);
+                    continue;
+                }
+                tests.push({ kind: 'hash', field: hash.field, hashes: new Set(values.map((v) => targetHash(hash.domain, v))) });
+                continue;
+            }
+            if (bound && !bound.includes(field)) {
+                const plain = bound.filter((f) => !f.endsWith('_hash'));
+                const hashedNames = [...(hashed?.keys() ?? [])];
+                const near = (0,core_text/* nearestName */.qb)(field, [...plain, ...hashedNames]);
+                bad(pointer, `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`);
+                continue;
+            }
+            tests.push(globTest(field, strings(given), CASELESS.has(field)));
+        }
+        const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
+        if (signedBy) {
+            if (trusted.size === 0)
+                bad(`${at}/signed-by`, 'signed-by without any trusted signer configured (trusted-keys, trusted-signer-identities): it could never hold');
+            else
+                signedBy.forEach((s, k) => {
+                    if (!trusted.has(s))
+                        bad(`${at}/signed-by/${k}`, `${JSON.stringify(s)} is not among the trusted signers configured (a signed-by that names none of them could never hold)`);
+                });
+        }
+        const require = policy_file_text(entry, 'require');
+        const mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
+        if (!(0,vocabulary/* isLevel */.NW)(require))
+            return;
+        rules.push({
+            name,
+            selector: verb === null ? actionClass : `${actionClass}:${verb}`,
+            actionClass,
+            verb,
+            target: tests,
+            level: require,
+            mode,
+            signedBy,
+            at: where(at),
+        });
+    });
+    const exceptions = [];
+    const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
+    exceptionList.forEach((entry, i) => {
+        if (!(0,json/* isObject */.G)(entry))
+            return;
+        const at = `/exceptions/${i}`;
+        const rule = policy_file_text(entry, 'rule');
+        if (!names.has(rule)) {
+            const near = (0,core_text/* nearestName */.qb)(rule, names);
+            bad(`${at}/rule`, `the exception names rule ${JSON.stringify(rule)}, which the file does not have${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`);
+        }
+        const expiresText = policy_file_text(entry, 'expires');
+        const expires = expiryOf(expiresText);
+        if (!expires.ok) {
+            bad(`${at}/expires`, `expires: ${expires.reason}`);
+            return;
+        }
+        const latest = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };
+        if ((0,core_time/* compareInstants */.QI)(expires.value, latest) > 0)
+            bad(`${at}/expires`, `expires ${expiresText} is more than 366 days after the verification time: an exception is renewed, never forever`);
+        exceptions.push({
+            binding: policy_file_text(entry, 'binding'),
+            rule,
+            reason: policy_file_text(entry, 'reason'),
+            owner: policy_file_text(entry, 'owner'),
+            expires: expires.value,
+            expiresText,
+            at: where(at),
+        });
+    });
+    const grandfathered = [];
+    const runs = new Set();
+    const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
+    grandList.forEach((entry, i) => {
+        if (!(0,json/* isObject */.G)(entry))
+            return;
+        const run = policy_file_text(entry, 'run');
+        if (runs.has(run))
+            bad(`/grandfathered/${i}/run`, `a second entry for ${run}: each run is grandfathered once`);
+        runs.add(run);
+        grandfathered.push({ run, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
+    });
+    if (problems.length > 0)
+        return { ok: false, reason: problems };
+    const given = doc['default'];
+    const defaultLevel = typeof given === 'string' && (0,vocabulary/* isLevel */.NW)(given) ? given : 'asserted';
+    return {
+        ok: true,
+        value: {
+            kind: 'file',
+            rules,
+            defaultLevel,
+            pendingSeconds: typeof doc['pending'] === 'string' ? durationSeconds(doc['pending']) : 0,
+            exceptions,
+            grandfathered,
+            source: { path: context.path, commit: context.commit, sha256 },
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The version receipt-gate reports (SARIF, --version); package.json says the same (a test compares). */
 const VERSION = '0.2.0';
 
-// EXTERNAL MODULE: ./src/core/vocabulary.ts
-var vocabulary = __nccwpck_require__(7063);
 ;// CONCATENATED MODULE: ./src/report/text.ts
 /** Making untrusted text safe to print (control characters escaped, length bounded), and the sentences every reporter shares. */
 
@@ -2732,8 +3383,6 @@ var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_nod
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-// EXTERNAL MODULE: ./src/core/text.ts
-var core_text = __nccwpck_require__(2020);
 // EXTERNAL MODULE: ./src/read/discover.ts
 var discover = __nccwpck_require__(5965);
 ;// CONCATENATED MODULE: ./src/gate/settings/paths.ts
@@ -2883,12 +3532,6 @@ function distinctOutputs(named) {
 
 // EXTERNAL MODULE: ./src/read/formats.ts
 var formats = __nccwpck_require__(7928);
-// EXTERNAL MODULE: ./src/core/binding.ts + 1 modules
-var binding = __nccwpck_require__(3491);
-// EXTERNAL MODULE: ./src/core/findings.ts
-var core_findings = __nccwpck_require__(4637);
-// EXTERNAL MODULE: ./src/core/json.ts
-var json = __nccwpck_require__(6153);
 // EXTERNAL MODULE: ./src/read/envelope.ts
 var read_envelope = __nccwpck_require__(1210);
 ;// CONCATENATED MODULE: ./src/read/attestation.ts
@@ -3473,223 +4116,6 @@ function parseFlags(argv, options) {
     return { flags: rest, rest: parsed.positionals, help: help === true };
 }
 
-// EXTERNAL MODULE: ./src/core/projection.ts
-var core_projection = __nccwpck_require__(3890);
-;// CONCATENATED MODULE: ./src/core/policy.ts
-/**
- * Required levels (semantics §7, docs/policy.md): what evidence each kind of side effect must reach.
- * Two sources make the same `Policy`: the `require` input's rules (`SELECTOR=LEVEL`, the most
- * specific that matches applies) and a committed policy file (named rules matching by class, verb
- * and target, the first that matches applies, a default level, modes, signers, exceptions,
- * grandfathered runs, how long a call may wait for its export). Selectors are parsed, never
- * compared as text; target globs are matched by a parsed form too, and raw values of hashed fields
- * are hashed as the agent hashes them. A rule applies to calls that assert a side effect and were
- * not denied; with no rule at all the gate enforces honesty only.
- */
-
-
-
-const policy_NO_POLICY = {
-    kind: 'none',
-    rules: [],
-    defaultLevel: null,
-    pendingSeconds: 0,
-    exceptions: [],
-    grandfathered: [],
-    source: null,
-};
-/** A class or verb as a selector names it: any characters but spaces, controls and the selector's own `:`, `=`, `*`, `,` (a class the input has may be outside ASCII). */
-const NAME = /^[^\s\p{Cc}:=*,]+$/u;
-/** A selector's class and verb (null: any), or null when it is not `*`, `CLASS` or `CLASS:VERB`. */
-function selectorOf(text) {
-    if (text === '*')
-        return { actionClass: null, verb: null };
-    const colon = text.indexOf(':');
-    if (colon < 0)
-        return NAME.test(text) ? { actionClass: text, verb: null } : null;
-    const actionClass = text.slice(0, colon);
-    const verb = text.slice(colon + 1);
-    return NAME.test(actionClass) && NAME.test(verb) ? { actionClass, verb } : null;
-}
-/** The `require` input's rules; a malformed rule, an unknown level or two rules for one selector is refused by name. */
-function parsePolicy(texts) {
-    const rules = [];
-    const seen = new Set();
-    for (const text of texts) {
-        const written = text.trim();
-        const eq = written.indexOf('=');
-        if (eq < 0)
-            return { ok: false, reason: `"${written}" is not SELECTOR=LEVEL (e.g. github_deploy_key:create=verified)` };
-        const selectorText = written.slice(0, eq).trim();
-        const level = written.slice(eq + 1).trim();
-        const selector = selectorOf(selectorText);
-        if (!selector)
-            return { ok: false, reason: `"${written}": the selector must be *, CLASS or CLASS:VERB` };
-        if (!(0,vocabulary/* isLevel */.NW)(level))
-            return { ok: false, reason: `"${written}": the level must be one of ${vocabulary/* LEVELS */.A_.join(', ')}` };
-        if (seen.has(selectorText))
-            return { ok: false, reason: `"${written}": a second rule for ${selectorText}` };
-        seen.add(selectorText);
-        rules.push({ name: selectorText, selector: selectorText, ...selector, target: [], level, mode: 'enforce', signedBy: null, at: null });
-    }
-    return { ok: true, value: rules.length === 0 ? policy_NO_POLICY : { ...policy_NO_POLICY, kind: 'require', rules } };
-}
-/** A glob as a pattern: `*` is any run of characters but `/`, the empty run included; nothing else is special. */
-function globPattern(glob, caseless) {
-    const parts = (caseless ? (0,core_text/* asciiLower */.F)(glob) : glob).split('*').map((p) => p.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
-    return new RegExp(`^${parts.join('[^/]*')}$`, 's');
-}
-/** A plain field's test: one of these globs matches the field whole (without regard to ASCII case when `caseless`). */
-function globTest(field, globs, caseless) {
-    return { kind: 'glob', field, globs, caseless, patterns: globs.map((glob) => globPattern(glob, caseless)) };
-}
-function testHolds(test, target) {
-    const value = target !== null && Object.hasOwn(target, test.field) ? target[test.field] : undefined;
-    if (typeof value !== 'string')
-        return false;
-    if (test.kind === 'hash')
-        return test.hashes.has(value);
-    const text = test.caseless ? (0,core_text/* asciiLower */.F)(value) : value;
-    return test.patterns.some((pattern) => pattern.test(text));
-}
-/** Whether a rule matches a call of this class, verb and target. */
-function ruleMatches(rule, call) {
-    if (rule.actionClass !== null && call.actionClass !== rule.actionClass)
-        return false;
-    if (rule.verb !== null && call.verb !== rule.verb)
-        return false;
-    for (const test of rule.target)
-        if (!testHolds(test, call.target))
-            return false;
-    return true;
-}
-/** How specific a `require` rule's selector is: CLASS:VERB over CLASS over `*`. */
-const specificity = (r) => (r.verb !== null ? 0 : r.actionClass !== null ? 1 : 2);
-/** Per policy, per class, the rules that can match a call of that class, in file order (made once: every call asks). */
-const byClass = new WeakMap();
-function rulesOfClass(policy, actionClass) {
-    let index = byClass.get(policy);
-    if (!index)
-        byClass.set(policy, (index = new Map()));
-    let rules = index.get(actionClass);
-    if (!rules)
-        index.set(actionClass, (rules = policy.rules.filter((r) => r.actionClass === null || r.actionClass === actionClass)));
-    return rules;
-}
-/** The rule for a call (null when none matches): a policy file's first match, else the most specific `require` rule. */
-function ruleFor(policy, call) {
-    const rules = rulesOfClass(policy, call.actionClass);
-    if (policy.kind === 'file') {
-        for (const r of rules)
-            if (ruleMatches(r, call))
-                return r;
-        return null;
-    }
-    let best = null;
-    for (const r of rules)
-        if (ruleMatches(r, call) && (!best || specificity(r) < specificity(best)))
-            best = r;
-    return best;
-}
-/**
- * The rules no call uses, noted call by call as rules are found: in a file, a call uses its first
- * match only (a rule shadowed for every call is unused); of the `require` input, every rule that
- * matches it.
- */
-class RuleUse {
-    policy;
-    unused;
-    constructor(policy) {
-        this.policy = policy;
-        this.unused = new Set(policy.rules);
-    }
-    /** A call a rule could apply to, and the rule `ruleFor` gave it. */
-    note(call, rule) {
-        if (this.unused.size === 0)
-            return;
-        if (this.policy.kind === 'file') {
-            if (rule)
-                this.unused.delete(rule);
-        }
-        else
-            for (const r of this.unused)
-                if (ruleMatches(r, call))
-                    this.unused.delete(r);
-    }
-    /** The rules no call used, in the policy's order. */
-    rules() {
-        return this.policy.rules.filter((r) => this.unused.has(r));
-    }
-}
-/**
- * A typo must not silently turn a requirement off (§7): a rule whose class is neither a class of the
- * §2 table nor a class of the input, or whose verb is neither a verb the producer writes for that
- * class nor a verb of the input for it, is refused, with the nearest known name suggested.
- * @param seen every class of the input, with its verbs
- */
-function checkRuleNames(policy, seen, rejected = new Map()) {
-    const classes = new Set([...core_projection/* KNOWN_CLASSES */.RD, ...seen.keys()]);
-    for (const rule of policy.rules) {
-        const written = rule.at === null ? `"${rule.selector}=${rule.level}"` : `rule ${rule.name}`;
-        if (rule.actionClass === null)
-            continue;
-        if (!classes.has(rule.actionClass)) {
-            const only = rejected.get(rule.actionClass);
-            const near = (0,core_text/* nearestName */.qb)(rule.actionClass, classes);
-            const why = only
-                ? `; the class is only in ${only}, a run that is rejected (invalid_artifact): fix that file`
-                : near
-                    ? `; did you mean ${JSON.stringify(near)}?${lookAlike(rule.actionClass, near)}`
-                    : `; classes: ${[...classes].sort(core_text/* cmp */.r2).join(', ')}`;
-            return {
-                ok: false,
-                reason: {
-                    rule,
-                    message: `${written}: no action class ${JSON.stringify(rule.actionClass)} (neither a class the gate binds nor one in the input)${why}`,
-                },
-            };
-        }
-        if (rule.verb !== null) {
-            const verbs = new Set([...(core_projection/* PRODUCER_VERBS */.UW.get(rule.actionClass) ?? []), ...(seen.get(rule.actionClass) ?? [])]);
-            if (!verbs.has(rule.verb)) {
-                const near = (0,core_text/* nearestName */.qb)(rule.verb, verbs);
-                return {
-                    ok: false,
-                    reason: {
-                        rule,
-                        message: `${written}: no verb ${JSON.stringify(rule.verb)} for ${rule.actionClass} (neither one the producer writes nor one in the input)${near ? `; did you mean ${JSON.stringify(`${rule.actionClass}:${near}`)}?` : verbs.size > 0 ? `; verbs: ${[...verbs].sort(core_text/* cmp */.r2).join(', ')}` : ''}`,
-                    },
-                };
-            }
-        }
-    }
-    return { ok: true };
-}
-/** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
-function lookAlike(name, near) {
-    const odd = [...name].find((c) => c.codePointAt(0) !== undefined && (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
-    if (odd === undefined)
-        return '';
-    const code = (odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-    return ` (it holds U+${code}, a character outside ASCII that looks like a letter of it)`;
-}
-/** A rule as the report's policy names it: a `require` rule as before, a file's rule with what it matches. */
-function ruleJson(rule) {
-    if (rule.at === null)
-        return { selector: rule.selector, level: rule.level };
-    const target = {};
-    for (const test of rule.target)
-        target[test.field] = test.kind === 'glob' ? test.globs : [...test.hashes].sort(core_text/* cmp */.r2);
-    return {
-        name: rule.name,
-        selector: rule.selector,
-        level: rule.level,
-        mode: rule.mode,
-        ...(rule.target.length > 0 ? { target } : {}),
-        ...(rule.signedBy ? { signed_by: rule.signedBy } : {}),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/gate/settings/parsers.ts
 /**
  * The settings parsers: user-supplied strings (CLI flags, action inputs) into typed values, one clear
@@ -3967,30 +4393,6 @@ function sameText(file, text) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/target-hash.ts
-/**
- * The target hash the agent side computes (docs/target-hash.md, with its vectors): H(domain, value) =
- * "sha256:" + hex(sha256(utf8("assay.tool_target.v0:" + domain + ":" + norm(value)))), norm = trim of
- * Unicode White_Space at both ends (an explicit class: not U+FEFF, which String.prototype.trim also
- * removes), then full lower-casing. Plain labels (owner, repo, role) are never hashed, trimmed or
- * lower-cased; their control characters other than tab, LF and CR become U+FFFD.
- */
-
-const DOMAINS = [
-    'github_key_title',
-    'slack_workspace',
-    'slack_channel',
-    'slack_principal',
-    'workspace',
-    'workspace_principal',
-];
-const WS = '\\u0009-\\u000d\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
-const normalize = (value) => value.replace(TRIM, '').toLowerCase();
-const targetHash = (domain, value) => (0,binding/* sha256Digest */.sI)(`assay.tool_target.v0:${domain}:${normalize(value)}`);
-/** A plain label as the agent side writes it. */
-const label = (value) => value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
-
 ;// CONCATENATED MODULE: ./src/cli/commands/hash.ts
 /** `receipt-gate hash DOMAIN VALUE`: the target hash of a raw value, to see why a call and a record differ. */
 
@@ -4022,8 +4424,6 @@ const hash = {
     },
 };
 
-// EXTERNAL MODULE: ./src/core/time.ts
-var core_time = __nccwpck_require__(2334);
 // EXTERNAL MODULE: ./src/core/model.ts
 var model = __nccwpck_require__(4146);
 // EXTERNAL MODULE: ./src/read/provider-exports.ts
@@ -7891,400 +8291,6 @@ function readAtCommit(cwd, commit, file) {
     return { ok: true, value: shown.stdout };
 }
 
-// EXTERNAL MODULE: ./src/read/validators.generated.js
-var validators_generated = __nccwpck_require__(183);
-;// CONCATENATED MODULE: ./src/read/policy-file.ts
-/**
- * The policy file (docs/policy.md §2): YAML 1.2, one document, read strictly (duplicate keys, a tab
- * in indentation, an anchor or an alias, a second document: refused), its shape checked against
- * schemas/policy.schema.json (every problem, each located `file:line:column`, a misspelt key with
- * the nearest known one), then what a schema cannot say: unique rule names, globs only on plain
- * fields, fields the class binds, expiry at most 366 days after the verification time, signers
- * among those trusted, grandfathered paths named once. Nothing here reads a file: the text is given.
- */
-
-
-
-
-
-
-
-
-
-
-
-/** Seconds in 366 days: the furthest an exception may expire. */
-const MAX_EXPIRY_SECONDS = 366 * 86_400;
-const HASHED = new Map([
-    ['github_deploy_key', new Map([['key_title', { field: 'key_title_hash', domain: 'github_key_title' }]])],
-    [
-        'workspace_member',
-        new Map([
-            ['workspace_id', { field: 'workspace_id_hash', domain: 'slack_workspace' }],
-            ['channel_id', { field: 'channel_id_hash', domain: 'slack_channel' }],
-            ['principal', { field: 'principal_hash', domain: 'slack_principal' }],
-        ]),
-    ],
-    [
-        'workspace_role',
-        new Map([
-            ['workspace_id', { field: 'workspace_id_hash', domain: 'workspace' }],
-            ['principal', { field: 'principal_hash', domain: 'workspace_principal' }],
-        ]),
-    ],
-]);
-/** Plain fields GitHub names compare without regard to ASCII case (a `prod-*` rule must not miss `PROD-api`). */
-const CASELESS = new Set(['owner', 'repo']);
-/** Every node's place by its JSON pointer (and a key's own place, `pointer#key`), for locating problems. */
-function positions(contents, at) {
-    const out = new Map();
-    const walk = (node, pointer, keyAt) => {
-        if (!(0,dist/* isNode */.Ll)(node))
-            return;
-        const start = node.range?.[0] ?? 0;
-        // A problem with a value is at the value; with a map or a list, at the key that holds it.
-        out.set(pointer, at((0,dist/* isScalar */.jn)(node) ? start : (keyAt ?? start)));
-        if ((0,dist/* isMap */.jh)(node))
-            for (const pair of node.items) {
-                if (!(0,dist/* isPair */.tO)(pair) || !(0,dist/* isScalar */.jn)(pair.key))
-                    continue;
-                const name = String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1');
-                walk(pair.value, `${pointer}/${name}`, pair.key.range?.[0] ?? null);
-                // A key's own place, for a problem with the key (an unknown key).
-                out.set(`${pointer}/${name}#key`, at(pair.key.range?.[0] ?? start));
-            }
-        else if ((0,dist/* isSeq */.oP)(node))
-            node.items.forEach((item, i) => {
-                walk(item, `${pointer}/${i}`, null);
-            });
-    };
-    walk(contents, '', null);
-    return out;
-}
-/** The first anchor or alias in a document, with its offset (neither is allowed: what a reviewer reads must be what applies). */
-function anchorOf(contents) {
-    let found = null;
-    const walk = (node) => {
-        if (found !== null || !(0,dist/* isNode */.Ll)(node))
-            return;
-        if ((0,dist/* isAlias */.Vj)(node) || (node.anchor ?? '') !== '') {
-            found = node.range?.[0] ?? 0;
-            return;
-        }
-        if ((0,dist/* isMap */.jh)(node))
-            for (const pair of node.items) {
-                if ((0,dist/* isPair */.tO)(pair)) {
-                    walk(pair.key);
-                    walk(pair.value);
-                }
-            }
-        else if ((0,dist/* isSeq */.oP)(node))
-            for (const item of node.items)
-                walk(item);
-    };
-    walk(contents);
-    return found;
-}
-/** The schema node an instance path leads to (its $refs followed), for the known keys where one is misspelt. */
-function schemaAt(segments) {
-    const root = (0,json/* isObject */.G)(validators_generated/* policySchema */.wh) ? validators_generated/* policySchema */.wh : null;
-    const resolve = (node) => {
-        if (!(0,json/* isObject */.G)(node))
-            return null;
-        const ref = node['$ref'];
-        if (typeof ref === 'string' && ref.startsWith('#/$defs/') && root && (0,json/* isObject */.G)(root['$defs']))
-            return resolve(root['$defs'][ref.slice(8)]);
-        return node;
-    };
-    let node = resolve(root);
-    for (const segment of segments) {
-        if (!node)
-            return null;
-        const props = node['properties'];
-        if ((0,json/* isObject */.G)(props) && Object.hasOwn(props, segment))
-            node = resolve(props[segment]);
-        else if (node['items'] !== undefined && /^\d+$/.test(segment))
-            node = resolve(node['items']);
-        else
-            node = resolve(node['additionalProperties']);
-    }
-    return node;
-}
-/** The schema's problems, located, in words a person reads (a misspelt key names the nearest known one). */
-function shapeProblems(value, where) {
-    if ((0,validators_generated/* policyFile */.Xd)(value))
-        return [];
-    const out = [];
-    const seen = new Set();
-    const errors = validators_generated/* policyFile */.Xd.errors ?? [];
-    // A misspelt key is one mistake: the required key it was meant to be is not reported missing too.
-    const meant = new Set();
-    for (const e of errors) {
-        const key = (0,json/* isObject */.G)(e.params) ? e.params['additionalProperty'] : undefined;
-        if (e.keyword !== 'additionalProperties' || typeof key !== 'string')
-            continue;
-        const known = schemaAt(e.instancePath.split('/').slice(1));
-        const near = (0,core_text/* nearestName */.qb)(key, known && (0,json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : []);
-        if (near)
-            meant.add(`${e.instancePath}/${near}`);
-    }
-    for (const e of errors) {
-        const segments = e.instancePath.split('/').slice(1);
-        const name = segments.length === 0 ? 'the file' : segments.join('.');
-        const params = (0,json/* isObject */.G)(e.params) ? e.params : {};
-        let message;
-        let at = where(e.instancePath);
-        if (e.keyword === 'additionalProperties' && typeof params['additionalProperty'] === 'string') {
-            const key = params['additionalProperty'];
-            const known = schemaAt(segments);
-            const props = known && (0,json/* isObject */.G)(known['properties']) ? Object.keys(known['properties']) : [];
-            const near = (0,core_text/* nearestName */.qb)(key, props);
-            message = `unknown key "${key}" in ${name}${near ? ` (did you mean "${near}"?)` : props.length > 0 ? ` (known: ${props.join(', ')})` : ''}`;
-            at = where(`${e.instancePath}/${key}`, true);
-        }
-        else if (e.keyword === 'required' && typeof params['missingProperty'] === 'string') {
-            if (meant.has(`${e.instancePath}/${params['missingProperty']}`))
-                continue;
-            message = `${name} has no "${params['missingProperty']}" (required)`;
-        }
-        else if (e.keyword === 'enum' && Array.isArray(params['allowedValues'])) {
-            const allowed = params['allowedValues'].map(String);
-            const got = valueAt(value, segments);
-            const near = typeof got === 'string' ? (0,core_text/* nearestName */.qb)(got, allowed) : null;
-            message = `${name} must be one of ${allowed.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
-        }
-        else if (e.keyword === 'const') {
-            message = `${name} must be ${JSON.stringify(params['allowedValue'])}`;
-        }
-        else if (e.keyword === 'oneOf') {
-            message = `${name} must be one glob (a string) or a list of them`;
-        }
-        else if (e.keyword === 'pattern' && segments[0] === 'pending') {
-            message = 'pending must be a duration of whole units d, h, m in that order (72h, 3d, 1d12h, 90m) or 0';
-        }
-        else
-            message = `${name} ${e.message ?? 'is invalid'}`;
-        // oneOf reports each branch too: the oneOf line says it once.
-        if (e.schemaPath.includes('/oneOf/'))
-            continue;
-        const key = `${at.line}:${at.column}:${message}`;
-        if (seen.has(key))
-            continue;
-        seen.add(key);
-        out.push((0,core_findings/* finding */.gk)('policy_invalid', at, message));
-    }
-    return out;
-}
-const valueAt = (value, segments) => {
-    let node = value;
-    for (const s of segments) {
-        if (Array.isArray(node) && /^\d+$/.test(s))
-            node = node[Number(s)];
-        else if ((0,json/* isObject */.G)(node) && Object.hasOwn(node, s))
-            node = node[s];
-        else
-            return undefined;
-    }
-    return node;
-};
-/** `72h`, `3d`, `1d12h`, `90m`, `0` → seconds (the schema has checked the form). */
-function durationSeconds(text) {
-    const match = /^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$/.exec(text);
-    if (!match)
-        return 0;
-    return Number(match[1] ?? 0) * 86_400 + Number(match[2] ?? 0) * 3_600 + Number(match[3] ?? 0) * 60;
-}
-/** An expiry: an RFC 3339 date (00:00 UTC of that day) or date-time, through the one time parser. */
-function expiryOf(text) {
-    const day = (0,core_time/* parseDay */.Iq)(text);
-    if (day)
-        return day.ok ? day : { ok: false, reason: `"${text}" ${day.reason}` };
-    const t = (0,core_time/* parseRfc3339 */.TM)(text);
-    return t.ok ? t : { ok: false, reason: `"${text}" is not an RFC 3339 date or date-time: it ${t.reason}` };
-}
-const strings = (v) => typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x) => typeof x === 'string') : [];
-const policy_file_text = (o, k) => (typeof o[k] === 'string' ? o[k] : '');
-/**
- * A policy file's text → the policy, or every problem located in it (`policy_invalid`). Class and
- * verb names are checked once the input is read (core/policy.ts `checkRuleNames`): what the input
- * holds counts as known.
- */
-function readPolicyFile(source, context) {
-    const file = context.path;
-    const lines = new dist/* LineCounter */.HN();
-    const docs = (0,dist/* parseAllDocuments */.hR)(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
-    const list = Array.isArray(docs) ? docs : [docs];
-    // A place in this file, with the commit it was read at when that is not the checkout.
-    const place = (line, column) => context.commit === null ? { file, line, column } : { file, line, column, commit: context.commit };
-    const atOffset = (offset) => {
-        const pos = lines.linePos(offset);
-        return place(pos.line, pos.col);
-    };
-    const problems = [];
-    if (list.length > 1)
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(list[1]?.range?.[0] ?? 0), 'a second YAML document: a policy file holds one'));
-    const doc = list[0];
-    if (!doc || doc.contents === null)
-        return {
-            ok: false,
-            reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is empty (it needs at least version: 1)')],
-        };
-    for (const e of [...doc.errors, ...doc.warnings])
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(e.pos[0]), e.message.split('\n')[0] ?? e.code));
-    const anchor = anchorOf(doc.contents);
-    if (anchor !== null)
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', atOffset(anchor), 'an anchor or alias: write each value out (what a reviewer reads must be what applies)'));
-    if (problems.length > 0)
-        return { ok: false, reason: problems };
-    const value = doc.toJS({ maxAliasCount: 0 });
-    const places = positions(doc.contents, atOffset);
-    const where = (pointer, key = false) => (key ? places.get(`${pointer.slice(0, pointer.lastIndexOf('/'))}/${pointer.slice(pointer.lastIndexOf('/') + 1)}#key`) : undefined) ??
-        places.get(pointer) ??
-        place(1, 1);
-    const shape = shapeProblems(value, where);
-    if (shape.length > 0)
-        return { ok: false, reason: shape };
-    if (!(0,json/* isObject */.G)(value))
-        return { ok: false, reason: [(0,core_findings/* finding */.gk)('policy_invalid', place(1, 1), 'the policy file is not a mapping')] };
-    return meaning(value, context, where, (0,binding/* sha256Hex */.fg)(source));
-}
-/** What the schema cannot say, checked on a file of the right shape. */
-function meaning(doc, context, where, sha256) {
-    const problems = [];
-    const bad = (pointer, message) => {
-        problems.push((0,core_findings/* finding */.gk)('policy_invalid', where(pointer), message));
-    };
-    const trusted = new Set([...context.signers.keyIds, ...context.signers.identities]);
-    const rules = [];
-    const names = new Set();
-    const ruleList = Array.isArray(doc['rules']) ? doc['rules'] : [];
-    ruleList.forEach((entry, i) => {
-        if (!(0,json/* isObject */.G)(entry) || !(0,json/* isObject */.G)(entry['match']))
-            return;
-        const at = `/rules/${i}`;
-        const name = policy_file_text(entry, 'name');
-        if (names.has(name))
-            bad(`${at}/name`, `a second rule named ${name}: rule names are unique`);
-        names.add(name);
-        const match = entry['match'];
-        const actionClass = policy_file_text(match, 'class');
-        const verb = typeof match['verb'] === 'string' ? match['verb'] : null;
-        const tests = [];
-        const target = (0,json/* isObject */.G)(match['target']) ? match['target'] : {};
-        const hashed = HASHED.get(actionClass);
-        const bound = (0,core_projection/* boundFields */.EC)(actionClass);
-        for (const field of Object.keys(target)) {
-            const pointer = `${at}/match/target/${field}`;
-            const given = target[field];
-            const hash = hashed?.get(field);
-            if (hash) {
-                if (!Array.isArray(given)) {
-                    bad(pointer, `${field} is hashed: give a list of raw values ([${JSON.stringify(given)}]), each hashed as the agent hashes it`);
-                    continue;
-                }
-                const values = strings(given);
-                if (values.some((v) => v.includes('*'))) {
-                    bad(pointer, `${field} is hashed: a glob cannot match a hash; list the raw values`);
-                    continue;
-                }
-                tests.push({ kind: 'hash', field: hash.field, hashes: new Set(values.map((v) => targetHash(hash.domain, v))) });
-                continue;
-            }
-            if (bound && !bound.includes(field)) {
-                const plain = bound.filter((f) => !f.endsWith('_hash'));
-                const hashedNames = [...(hashed?.keys() ?? [])];
-                const near = (0,core_text/* nearestName */.qb)(field, [...plain, ...hashedNames]);
-                bad(pointer, `${actionClass} binds no field ${JSON.stringify(field)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; its fields: ${[...plain, ...hashedNames].join(', ')}`);
-                continue;
-            }
-            tests.push(globTest(field, strings(given), CASELESS.has(field)));
-        }
-        const signedBy = Array.isArray(entry['signed-by']) ? strings(entry['signed-by']) : null;
-        if (signedBy) {
-            if (trusted.size === 0)
-                bad(`${at}/signed-by`, 'signed-by without any trusted signer configured (trusted-keys, trusted-signer-identities): it could never hold');
-            else
-                signedBy.forEach((s, k) => {
-                    if (!trusted.has(s))
-                        bad(`${at}/signed-by/${k}`, `${JSON.stringify(s)} is not among the trusted signers configured (a signed-by that names none of them could never hold)`);
-                });
-        }
-        const require = policy_file_text(entry, 'require');
-        const mode = entry['mode'] === 'warn' ? 'warn' : 'enforce';
-        if (!(0,vocabulary/* isLevel */.NW)(require))
-            return;
-        rules.push({
-            name,
-            selector: verb === null ? actionClass : `${actionClass}:${verb}`,
-            actionClass,
-            verb,
-            target: tests,
-            level: require,
-            mode,
-            signedBy,
-            at: where(at),
-        });
-    });
-    const exceptions = [];
-    const exceptionList = Array.isArray(doc['exceptions']) ? doc['exceptions'] : [];
-    exceptionList.forEach((entry, i) => {
-        if (!(0,json/* isObject */.G)(entry))
-            return;
-        const at = `/exceptions/${i}`;
-        const rule = policy_file_text(entry, 'rule');
-        if (!names.has(rule)) {
-            const near = (0,core_text/* nearestName */.qb)(rule, names);
-            bad(`${at}/rule`, `the exception names rule ${JSON.stringify(rule)}, which the file does not have${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`);
-        }
-        const expiresText = policy_file_text(entry, 'expires');
-        const expires = expiryOf(expiresText);
-        if (!expires.ok) {
-            bad(`${at}/expires`, `expires: ${expires.reason}`);
-            return;
-        }
-        const latest = { seconds: context.now.seconds + MAX_EXPIRY_SECONDS, fraction: context.now.fraction };
-        if ((0,core_time/* compareInstants */.QI)(expires.value, latest) > 0)
-            bad(`${at}/expires`, `expires ${expiresText} is more than 366 days after the verification time: an exception is renewed, never forever`);
-        exceptions.push({
-            binding: policy_file_text(entry, 'binding'),
-            rule,
-            reason: policy_file_text(entry, 'reason'),
-            owner: policy_file_text(entry, 'owner'),
-            expires: expires.value,
-            expiresText,
-            at: where(at),
-        });
-    });
-    const grandfathered = [];
-    const runs = new Set();
-    const grandList = Array.isArray(doc['grandfathered']) ? doc['grandfathered'] : [];
-    grandList.forEach((entry, i) => {
-        if (!(0,json/* isObject */.G)(entry))
-            return;
-        const run = policy_file_text(entry, 'run');
-        if (runs.has(run))
-            bad(`/grandfathered/${i}/run`, `a second entry for ${run}: each run is grandfathered once`);
-        runs.add(run);
-        grandfathered.push({ run, sha256: policy_file_text(entry, 'sha256'), reason: policy_file_text(entry, 'reason'), at: where(`/grandfathered/${i}`) });
-    });
-    if (problems.length > 0)
-        return { ok: false, reason: problems };
-    const given = doc['default'];
-    const defaultLevel = typeof given === 'string' && (0,vocabulary/* isLevel */.NW)(given) ? given : 'asserted';
-    return {
-        ok: true,
-        value: {
-            kind: 'file',
-            rules,
-            defaultLevel,
-            pendingSeconds: typeof doc['pending'] === 'string' ? durationSeconds(doc['pending']) : 0,
-            exceptions,
-            grandfathered,
-            source: { path: context.path, commit: context.commit, sha256 },
-        },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/gate/settings/policy.ts
 /**
  * Which policy is in effect (docs/policy.md §1, §8). On a pull request or a merge queue the policy is
@@ -9564,19 +9570,19 @@ async function baseline(flags, ctx, dir) {
         throw new types_UsageError(gated.reason.code, gated.reason.message);
     const { runs, dishonest } = shortRuns(gated.value.report);
     const file = external_node_path_default().resolve(dir, source.path);
-    const doc = (0,dist/* parseDocument */.Tp)(readTextFile('--policy', file), { keepSourceTokens: true });
+    const doc = (0,dist.parseDocument)(readTextFile('--policy', file), { keepSourceTokens: true });
     let list = doc.get('grandfathered', true);
-    if (!(0,dist/* isSeq */.oP)(list)) {
-        list = new dist/* YAMLSeq */.Rw();
+    if (!(0,dist.isSeq)(list)) {
+        list = new dist.YAMLSeq();
         doc.set('grandfathered', list);
     }
-    const pinned = new Set(((0,dist/* isSeq */.oP)(list) ? list.items : []).flatMap((item) => ((0,dist/* isMap */.jh)(item) && (0,dist/* isScalar */.jn)(item.get('run', true)) ? [String(item.get('run'))] : [])));
+    const pinned = new Set(((0,dist.isSeq)(list) ? list.items : []).flatMap((item) => ((0,dist.isMap)(item) && (0,dist.isScalar)(item.get('run', true)) ? [String(item.get('run'))] : [])));
     let added = 0;
     for (const run of runs) {
         const sha256 = gated.value.inputs.get(run);
         if (pinned.has(run) || sha256 === undefined)
             continue;
-        if ((0,dist/* isSeq */.oP)(list))
+        if ((0,dist.isSeq)(list))
             list.add(doc.createNode({ run, sha256, reason }));
         added++;
     }
@@ -10028,6 +10034,7 @@ function usageText(only) {
 
 
 
+
 /** The command names, from the option tables: "a, b or c". */
 const COMMAND_NAMES = ((names) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(COMMAND_SPECS.map((c) => c.name));
 /**
@@ -10048,6 +10055,8 @@ async function main(argv, env, isTTY, cwd, now = new Date()) {
     if (!command)
         return usageError(`unknown command "${name}" (one of ${COMMAND_NAMES})`);
     try {
+        // The CLI reads policy files in several commands (verify, policy): its YAML parser is loaded up front.
+        await loadYamlParser();
         const r = await command.run({ argv: rest, env, isTTY, cwd, now, version: VERSION });
         return r === 'help' ? { code: EXIT.pass, stdout: usageText(command.spec.name), stderr: '' } : r;
     }
@@ -17653,7 +17662,6 @@ exports.prettifyError = prettifyError;
 /***/ 8815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
-var __webpack_unused_export__;
 
 
 var composer = __nccwpck_require__(9984);
@@ -17675,35 +17683,35 @@ var visit = __nccwpck_require__(204);
 
 
 
-__webpack_unused_export__ = composer.Composer;
-__webpack_unused_export__ = Document.Document;
-__webpack_unused_export__ = Schema.Schema;
-__webpack_unused_export__ = errors.YAMLError;
-__webpack_unused_export__ = errors.YAMLParseError;
-__webpack_unused_export__ = errors.YAMLWarning;
-__webpack_unused_export__ = Alias.Alias;
-exports.Vj = identity.isAlias;
-__webpack_unused_export__ = identity.isCollection;
-__webpack_unused_export__ = identity.isDocument;
-exports.jh = identity.isMap;
-exports.Ll = identity.isNode;
-exports.tO = identity.isPair;
-exports.jn = identity.isScalar;
-exports.oP = identity.isSeq;
-__webpack_unused_export__ = Pair.Pair;
-__webpack_unused_export__ = Scalar.Scalar;
-__webpack_unused_export__ = YAMLMap.YAMLMap;
-exports.Rw = YAMLSeq.YAMLSeq;
-__webpack_unused_export__ = cst;
-__webpack_unused_export__ = lexer.Lexer;
-exports.HN = lineCounter.LineCounter;
-__webpack_unused_export__ = parser.Parser;
-__webpack_unused_export__ = publicApi.parse;
-exports.hR = publicApi.parseAllDocuments;
-exports.Tp = publicApi.parseDocument;
-__webpack_unused_export__ = publicApi.stringify;
-__webpack_unused_export__ = visit.visit;
-__webpack_unused_export__ = visit.visitAsync;
+exports.Composer = composer.Composer;
+exports.Document = Document.Document;
+exports.Schema = Schema.Schema;
+exports.YAMLError = errors.YAMLError;
+exports.YAMLParseError = errors.YAMLParseError;
+exports.YAMLWarning = errors.YAMLWarning;
+exports.Alias = Alias.Alias;
+exports.isAlias = identity.isAlias;
+exports.isCollection = identity.isCollection;
+exports.isDocument = identity.isDocument;
+exports.isMap = identity.isMap;
+exports.isNode = identity.isNode;
+exports.isPair = identity.isPair;
+exports.isScalar = identity.isScalar;
+exports.isSeq = identity.isSeq;
+exports.Pair = Pair.Pair;
+exports.Scalar = Scalar.Scalar;
+exports.YAMLMap = YAMLMap.YAMLMap;
+exports.YAMLSeq = YAMLSeq.YAMLSeq;
+exports.CST = cst;
+exports.Lexer = lexer.Lexer;
+exports.LineCounter = lineCounter.LineCounter;
+exports.Parser = parser.Parser;
+exports.parse = publicApi.parse;
+exports.parseAllDocuments = publicApi.parseAllDocuments;
+exports.parseDocument = publicApi.parseDocument;
+exports.stringify = publicApi.stringify;
+exports.visit = visit.visit;
+exports.visitAsync = visit.visitAsync;
 
 
 /***/ }),

@@ -16,6 +16,7 @@ import { parseBool, parseChoice, parseCount, parseList } from '../gate/settings/
 import { directoryIn, distinctOutputs, outputIn } from '../gate/settings/paths.js';
 import type { PolicyGiven } from '../gate/settings/policy.js';
 import { type Settings, UsageError, type UsageProblem, usage } from '../gate/settings/types.js';
+import { loadYamlParser } from '../read/policy-file.js';
 import { resourceUriFromEnv } from '../report/verification-summary.js';
 import { parsePrivateKey, type SigningKey } from '../tools/signing.js';
 import type { RunContext } from './github-client.js';
@@ -146,6 +147,8 @@ export async function readSettings(
     if (error instanceof UsageError) return { ok: false, reason: { code: error.code, message: error.message } };
     throw error;
   }
+  // The YAML parser only when there is a policy file to read (it is most of a cold start without one).
+  if (read.policy.kind !== 'none') await loadYamlParser();
   return usage(() => settingsOf(input, ctx, env, read, now));
 }
 

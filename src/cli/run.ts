@@ -4,6 +4,7 @@
  * table (command.ts). A usage error thrown anywhere in a command's parsing is exit 2, never a crash.
  */
 import { UsageError } from '../gate/settings/types.js';
+import { loadYamlParser } from '../read/policy-file.js';
 import { VERSION } from '../version.js';
 import { type CliOutcome, EXIT, usageError } from './command.js';
 import { COMMAND_SPECS, commandNamed } from './registry.js';
@@ -34,6 +35,8 @@ export async function main(
   const command = commandNamed(name);
   if (!command) return usageError(`unknown command "${name}" (one of ${COMMAND_NAMES})`);
   try {
+    // The CLI reads policy files in several commands (verify, policy): its YAML parser is loaded up front.
+    await loadYamlParser();
     const r = await command.run({ argv: rest, env, isTTY, cwd, now, version: VERSION });
     return r === 'help' ? { code: EXIT.pass, stdout: usageText(command.spec.name), stderr: '' } : r;
   } catch (error) {

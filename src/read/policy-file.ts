@@ -6,7 +6,8 @@
  * fields, fields the class binds, expiry at most 366 days after the verification time, signers
  * among those trusted, grandfathered paths named once. Nothing here reads a file: the text is given.
  */
-import { isAlias, isMap, isNode, isPair, isScalar, isSeq, LineCounter, type Node, parseAllDocuments } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { Node } from 'yaml';
 import { sha256Hex } from '../core/binding.js';
 import { type Finding, finding } from '../core/findings.js';
 import { isObject, type JsonObject } from '../core/json.js';
@@ -19,6 +20,22 @@ import { nearestName } from '../core/text.js';
 import { compareInstants, type Instant, parseDay, parseRfc3339 } from '../core/time.js';
 import { isLevel, type Level } from '../core/vocabulary.js';
 import { policyFile, policySchema } from './validators.generated.js';
+
+/**
+ * The YAML parser, loaded by the entries (`loadYamlParser`) only when a policy file is to be read:
+ * bundled, it costs the action ~40 ms at start-up, paid by every run without a policy file.
+ */
+let yaml: typeof Yaml | null = null;
+
+/** Loads the YAML parser once; every entry awaits it before it reads a policy file. */
+export async function loadYamlParser(): Promise<void> {
+  yaml ??= await import('yaml');
+}
+
+function parser(): typeof Yaml {
+  if (yaml === null) throw new Error('the YAML parser is not loaded: an entry must await loadYamlParser() before a policy file is read');
+  return yaml;
+}
 
 /** What a policy file is checked against besides its own text. */
 export interface PolicyContext {
@@ -66,19 +83,19 @@ const CASELESS: ReadonlySet<string> = new Set(['owner', 'repo']);
 function positions(contents: Node, at: (offset: number) => Location): Map<string, Location> {
   const out = new Map<string, Location>();
   const walk = (node: unknown, pointer: string, keyAt: number | null): void => {
-    if (!isNode(node)) return;
+    if (!parser().isNode(node)) return;
     const start = node.range?.[0] ?? 0;
     // A problem with a value is at the value; with a map or a list, at the key that holds it.
-    out.set(pointer, at(isScalar(node) ? start : (keyAt ?? start)));
-    if (isMap(node))
+    out.set(pointer, at(parser().isScalar(node) ? start : (keyAt ?? start)));
+    if (parser().isMap(node))
       for (const pair of node.items) {
-        if (!isPair(pair) || !isScalar(pair.key)) continue;
+        if (!parser().isPair(pair) || !parser().isScalar(pair.key)) continue;
         const name = String(pair.key.value).replace(/~/g, '~0').replace(/\//g, '~1');
         walk(pair.value, `${pointer}/${name}`, pair.key.range?.[0] ?? null);
         // A key's own place, for a problem with the key (an unknown key).
         out.set(`${pointer}/${name}#key`, at(pair.key.range?.[0] ?? start));
       }
-    else if (isSeq(node))
+    else if (parser().isSeq(node))
       node.items.forEach((item, i) => {
         walk(item, `${pointer}/${i}`, null);
       });
@@ -91,19 +108,19 @@ function positions(contents: Node, at: (offset: number) => Location): Map<string
 function anchorOf(contents: unknown): number | null {
   let found: number | null = null;
   const walk = (node: unknown): void => {
-    if (found !== null || !isNode(node)) return;
-    if (isAlias(node) || (node.anchor ?? '') !== '') {
+    if (found !== null || !parser().isNode(node)) return;
+    if (parser().isAlias(node) || (node.anchor ?? '') !== '') {
       found = node.range?.[0] ?? 0;
       return;
     }
-    if (isMap(node))
+    if (parser().isMap(node))
       for (const pair of node.items) {
-        if (isPair(pair)) {
+        if (parser().isPair(pair)) {
           walk(pair.key);
           walk(pair.value);
         }
       }
-    else if (isSeq(node)) for (const item of node.items) walk(item);
+    else if (parser().isSeq(node)) for (const item of node.items) walk(item);
   };
   walk(contents);
   return found;
@@ -219,8 +236,9 @@ const text = (o: JsonObject, k: string): string => (typeof o[k] === 'string' ? o
  */
 export function readPolicyFile(source: string, context: PolicyContext): Result<Policy, readonly Finding[]> {
   const file = context.path;
-  const lines = new LineCounter();
-  const docs = parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
+  const y = parser();
+  const lines = new y.LineCounter();
+  const docs = y.parseAllDocuments(source, { lineCounter: lines, uniqueKeys: true, strict: true, prettyErrors: false, version: '1.2' });
   const list = Array.isArray(docs) ? docs : [docs];
   // A place in this file, with the commit it was read at when that is not the checkout.
   const place = (line: number, column: number): Location =>
