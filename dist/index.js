@@ -31211,7 +31211,7 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
 }
 /** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
 function lookAlike(name, near) {
-    const odd = [...name].find((c) => c.codePointAt(0) !== undefined && (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
+    const odd = [...name].find((c) => (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
     if (odd === undefined)
         return '';
     const code = (odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
@@ -38324,14 +38324,19 @@ function expand(state, input, noMatch) {
     const add = (abs) => {
         files.push({ path: abs, rel: relOf(state, abs) });
     };
-    const attestation = (abs) => {
-        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation')
+    /**
+     * A file that is not an artifact of this role but is not ignored either: an attestation (read
+     * beside its artifact) or a run or export compressed on its own (refused by name). False: neither.
+     */
+    const besideArtifacts = (abs) => {
+        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation') {
             attestations.push({ path: abs, rel: relOf(state, abs) });
-        else {
-            const compressed = (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(abs);
-            if (compressed)
-                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+            return true;
         }
+        const compressed = (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(abs);
+        if (compressed)
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+        return compressed !== null;
     };
     const scan = picomatch__WEBPACK_IMPORTED_MODULE_6___default().scan(input);
     const base = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
@@ -38371,21 +38376,17 @@ function expand(state, input, noMatch) {
             const rel = relOf(state, abs);
             if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(rel, state.role))
                 add(abs);
-            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(rel) === 'attestation' || (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(rel))
-                attestation(abs);
-            else
+            else if (!besideArtifacts(abs))
                 ignored++;
         }, findings, (abs) => match(relOf(state, abs)));
         if (ignored > 0)
             findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .EXTENSION_LIST */ .RV}; not read`));
     }
     else if (st.isDirectory()) {
-        walk(state, base, input, (abs) => ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(abs, state.role) ? add(abs) : attestation(abs)), findings);
+        walk(state, base, input, (abs) => ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
     }
     else if (st.isFile()) {
-        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(base) === 'attestation' || (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(base))
-            attestation(base);
-        else
+        if (!besideArtifacts(base))
             add(base);
     }
     else {
@@ -40196,7 +40197,10 @@ class ArchiveTail {
             this.zeros += chunk.length;
             return;
         }
-        this.tail = Buffer.concat([this.tail, Buffer.alloc(this.zeros), chunk.subarray(0, last + 1)]).subarray(-16);
+        // Only the last 16 bytes are kept: no chunk is copied whole (this runs on every compressed chunk).
+        const start = Math.max(0, last + 1 - 16);
+        const gap = start > 0 ? 0 : Math.min(this.zeros, 16);
+        this.tail = Buffer.concat([start > 0 ? Buffer.alloc(0) : this.tail, Buffer.alloc(gap), chunk.subarray(start, last + 1)]).subarray(-16);
         this.zeros = chunk.length - last - 1;
     }
     /**

@@ -243,6 +243,10 @@ describe('identities in the trust sets, through the gate', () => {
     expect(r.report.calls[0]!.level).toBe('verified');
   });
 
+  /** The gate on a workspace, trusting the export workflow's identity for records. */
+  const asSigner = async (dir: string) =>
+    cliJson(['-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY], ROOT);
+
   it('issue 35, 10: a bundle of another mediaType version is refused, never trusted', async () => {
     const good = await world.attest(recordsStatement());
     for (const mediaType of [
@@ -250,18 +254,7 @@ describe('identities in the trust sets, through the gate', () => {
       'application/vnd.dev.sigstore.bundle+json;version=9.9',
       'application/vnd.dev.sigstore.bundle.v0.3+jsonGARBAGE',
     ]) {
-      const r = await cliJson(
-        [
-          '-C',
-          await workspace({ ...(good as object), mediaType }),
-          '--runs',
-          'runs',
-          ...base,
-          '--trusted-signer-identity',
-          EXPORT_IDENTITY,
-        ],
-        ROOT,
-      );
+      const r = await asSigner(await workspace({ ...(good as object), mediaType }));
       expect(r.code, mediaType).toBe(1);
       expect(r.report.records[0]).toMatchObject({ outcome: 'untrusted', untrusted: expect.stringContaining('unsupported version') });
       expect(r.report.calls[0]!.level).not.toBe('verified');
@@ -286,18 +279,7 @@ describe('identities in the trust sets, through the gate', () => {
       expect.objectContaining({ code: 'invalid_artifact', file: 'audit/a.ndjson.sigstore.json' }),
     );
     const good = await world.attest(recordsStatement());
-    const mixed = await cliJson(
-      [
-        '-C',
-        await workspace(null, { 'audit/a.ndjson.sigstore.json': `${JSON.stringify(good)}\n{}\n` }),
-        '--runs',
-        'runs',
-        ...base,
-        '--trusted-signer-identity',
-        EXPORT_IDENTITY,
-      ],
-      ROOT,
-    );
+    const mixed = await asSigner(await workspace(null, { 'audit/a.ndjson.sigstore.json': `${JSON.stringify(good)}\n{}\n` }));
     expect(mixed.report.findings).toContainEqual(
       expect.objectContaining({ code: 'invalid_artifact', file: 'audit/a.ndjson.sigstore.json', line: 2 }),
     );
@@ -307,7 +289,7 @@ describe('identities in the trust sets, through the gate', () => {
     const other = await world.attest(statementFor('other.ndjson', Buffer.from('x'), RECORDS_V1));
     const line = JSON.stringify(other);
     const dir = await workspace(null, { 'audit/a.ndjson.sigstore.json': `${Array(2000).fill(line).join('\n')}\n` });
-    const r = await cliJson(['-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY], ROOT);
+    const r = await asSigner(dir);
     expect(r.code).toBe(1);
     expect(r.report.records[0]!.untrusted).toContain(
       '20 of 2000 bundles checked and none passes, the rest not checked (max-findings-per-file)',
@@ -316,11 +298,10 @@ describe('identities in the trust sets, through the gate', () => {
 
   it('issue 35, 15: an attestation file holds one value (pretty-printed or not) or one compact value per line, never two pretty-printed', async () => {
     const good = await world.attest(recordsStatement());
-    const args = (dir: string) => ['-C', dir, '--runs', 'runs', ...base, '--trusted-signer-identity', EXPORT_IDENTITY];
-    const one = await cliJson(args(await workspace(null, { 'audit/a.ndjson.sigstore.json': JSON.stringify(good, null, 2) })), ROOT);
+    const one = await asSigner(await workspace(null, { 'audit/a.ndjson.sigstore.json': JSON.stringify(good, null, 2) }));
     expect(one.code, JSON.stringify(one.report.findings)).toBe(0);
     const pretty = JSON.stringify(good, null, 2);
-    const two = await cliJson(args(await workspace(null, { 'audit/a.ndjson.sigstore.json': `${pretty}\n${pretty}\n` })), ROOT);
+    const two = await asSigner(await workspace(null, { 'audit/a.ndjson.sigstore.json': `${pretty}\n${pretty}\n` }));
     expect(two.code).toBe(1);
     expect(two.report.findings).toContainEqual(expect.objectContaining({ code: 'invalid_artifact', file: 'audit/a.ndjson.sigstore.json' }));
   });

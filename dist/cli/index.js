@@ -2809,7 +2809,7 @@ function checkRuleNames(policy, seen, rejected = new Map()) {
 }
 /** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
 function lookAlike(name, near) {
-    const odd = [...name].find((c) => c.codePointAt(0) !== undefined && (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
+    const odd = [...name].find((c) => (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
     if (odd === undefined)
         return '';
     const code = (odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
@@ -4474,7 +4474,7 @@ function readExport(name, raw, given, listKey) {
 function looksLikeCsv(name, text) {
     if (/\.csv(\.gz)?$/i.test(name))
         return true;
-    const first = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')).trim();
+    const first = (text.split('\n', 1)[0] ?? '').trim();
     return /^[A-Za-z_@"][\w.@" -]*(,[\w.@" -]*)+$/.test(first);
 }
 function* pages(text, limits, listKey, at, sink, findings) {
@@ -4817,16 +4817,16 @@ function slackAuditLog(o) {
 
 
 const IMPORT_KINDS = {
-    'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined, looks: 'a GitHub audit-log export' },
-    'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined, looks: 'GitHub webhook deliveries' },
-    'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries', looks: 'a Slack audit-log page' },
+    'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
+    'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined },
+    'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries' },
 };
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind, sample) {
     const other = (0,provider_exports/* exportKindOf */.CK)(sample);
     return other && other !== kind
-        ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
-        : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;
+        ? `no entry has the shape of ${provider_exports/* EXPORT_KINDS */.R7[kind]}: this looks like ${provider_exports/* EXPORT_KINDS */.R7[other]}: try import ${other}`
+        : `no entry has the shape of ${provider_exports/* EXPORT_KINDS */.R7[kind]} (is this the right export for import ${kind}?)`;
 }
 const KIND_NAMES = new Map(Object.keys(IMPORT_KINDS).map((k) => [k, k]));
 /** The export kind a user named, or null (looked up in a Map: the name is text from argv). */
@@ -4880,13 +4880,13 @@ function statementLines(s, c, entries, perProvider) {
 function actorHint(scope, seen) {
     if (!scope.actors || seen.size === 0)
         return null;
-    const names = [...seen.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const names = [...seen.entries()].sort((a, b) => b[1] - a[1] || (0,core_text/* cmp */.r2)(a[0], b[0]));
     const fold = (x) => (scope.caseless ? (0,core_text/* asciiLower */.F)(x) : x);
     let near = null;
     for (const given of scope.actors)
         for (const [name] of names) {
-            const a = fold(name);
-            if (a === `${given}[bot]` || a.replace(/\[bot\]$/, '') === given || (0,core_text/* editDistance */.YC)(given, a) <= 2)
+            const folded = fold(name);
+            if (folded.replace(/\[bot\]$/, '') === given || (0,core_text/* editDistance */.YC)(given, folded) <= 2)
                 near ??= { given, seen: name };
         }
     const listed = names
@@ -12314,7 +12314,10 @@ class ArchiveTail {
             this.zeros += chunk.length;
             return;
         }
-        this.tail = Buffer.concat([this.tail, Buffer.alloc(this.zeros), chunk.subarray(0, last + 1)]).subarray(-16);
+        // Only the last 16 bytes are kept: no chunk is copied whole (this runs on every compressed chunk).
+        const start = Math.max(0, last + 1 - 16);
+        const gap = start > 0 ? 0 : Math.min(this.zeros, 16);
+        this.tail = Buffer.concat([start > 0 ? Buffer.alloc(0) : this.tail, Buffer.alloc(gap), chunk.subarray(start, last + 1)]).subarray(-16);
         this.zeros = chunk.length - last - 1;
     }
     /**
@@ -12949,14 +12952,19 @@ function expand(state, input, noMatch) {
     const add = (abs) => {
         files.push({ path: abs, rel: relOf(state, abs) });
     };
-    const attestation = (abs) => {
-        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation')
+    /**
+     * A file that is not an artifact of this role but is not ignored either: an attestation (read
+     * beside its artifact) or a run or export compressed on its own (refused by name). False: neither.
+     */
+    const besideArtifacts = (abs) => {
+        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(abs) === 'attestation') {
             attestations.push({ path: abs, rel: relOf(state, abs) });
-        else {
-            const compressed = (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(abs);
-            if (compressed)
-                findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+            return true;
         }
+        const compressed = (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(abs);
+        if (compressed)
+            findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .finding */ .gk)('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+        return compressed !== null;
     };
     const scan = picomatch__WEBPACK_IMPORTED_MODULE_6___default().scan(input);
     const base = node_path__WEBPACK_IMPORTED_MODULE_1___default().resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
@@ -12996,21 +13004,17 @@ function expand(state, input, noMatch) {
             const rel = relOf(state, abs);
             if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(rel, state.role))
                 add(abs);
-            else if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(rel) === 'attestation' || (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(rel))
-                attestation(abs);
-            else
+            else if (!besideArtifacts(abs))
                 ignored++;
         }, findings, (abs) => match(relOf(state, abs)));
         if (ignored > 0)
             findings.push((0,_core_findings_js__WEBPACK_IMPORTED_MODULE_2__/* .inputFinding */ .uY)('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .EXTENSION_LIST */ .RV}; not read`));
     }
     else if (st.isDirectory()) {
-        walk(state, base, input, (abs) => ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(abs, state.role) ? add(abs) : attestation(abs)), findings);
+        walk(state, base, input, (abs) => ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .discoverable */ .ks)(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
     }
     else if (st.isFile()) {
-        if ((0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .formatOf */ .be)(base) === 'attestation' || (0,_formats_js__WEBPACK_IMPORTED_MODULE_3__/* .compressedText */ .xR)(base))
-            attestation(base);
-        else
+        if (!besideArtifacts(base))
             add(base);
     }
     else {

@@ -4317,7 +4317,10 @@ class ArchiveTail {
             this.zeros += chunk.length;
             return;
         }
-        this.tail = Buffer.concat([this.tail, Buffer.alloc(this.zeros), chunk.subarray(0, last + 1)]).subarray(-16);
+        // Only the last 16 bytes are kept: no chunk is copied whole (this runs on every compressed chunk).
+        const start = Math.max(0, last + 1 - 16);
+        const gap = start > 0 ? 0 : Math.min(this.zeros, 16);
+        this.tail = Buffer.concat([start > 0 ? Buffer.alloc(0) : this.tail, Buffer.alloc(gap), chunk.subarray(start, last + 1)]).subarray(-16);
         this.zeros = chunk.length - last - 1;
     }
     /**
@@ -4840,14 +4843,19 @@ function expand(state, input, noMatch) {
     const add = (abs) => {
         files.push({ path: abs, rel: relOf(state, abs) });
     };
-    const attestation = (abs) => {
-        if (formatOf(abs) === 'attestation')
+    /**
+     * A file that is not an artifact of this role but is not ignored either: an attestation (read
+     * beside its artifact) or a run or export compressed on its own (refused by name). False: neither.
+     */
+    const besideArtifacts = (abs) => {
+        if (formatOf(abs) === 'attestation') {
             attestations.push({ path: abs, rel: relOf(state, abs) });
-        else {
-            const compressed = compressedText(abs);
-            if (compressed)
-                findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+            return true;
         }
+        const compressed = compressedText(abs);
+        if (compressed)
+            findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+        return compressed !== null;
     };
     const scan = picomatch.scan(input);
     const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
@@ -4887,21 +4895,17 @@ function expand(state, input, noMatch) {
             const rel = relOf(state, abs);
             if (discoverable(rel, state.role))
                 add(abs);
-            else if (formatOf(rel) === 'attestation' || compressedText(rel))
-                attestation(abs);
-            else
+            else if (!besideArtifacts(abs))
                 ignored++;
         }, findings, (abs) => match(relOf(state, abs)));
         if (ignored > 0)
             findings.push(inputFinding('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`));
     }
     else if (st.isDirectory()) {
-        discover_walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : attestation(abs)), findings);
+        discover_walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
     }
     else if (st.isFile()) {
-        if (formatOf(base) === 'attestation' || compressedText(base))
-            attestation(base);
-        else
+        if (!besideArtifacts(base))
             add(base);
     }
     else {

@@ -267,7 +267,7 @@ export function checkRuleNames(
 
 /** Where a name differs from the nearest only by a character outside ASCII (a look-alike: Cyrillic е for e), which one. */
 function lookAlike(name: string, near: string): string {
-  const odd = [...name].find((c) => c.codePointAt(0) !== undefined && (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
+  const odd = [...name].find((c) => (c.codePointAt(0) ?? 0) > 0x7f && !near.includes(c));
   if (odd === undefined) return '';
   const code = (odd.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
   return ` (it holds U+${code}, a character outside ASCII that looks like a letter of it)`;

@@ -157,12 +157,18 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
   const add = (abs: string): void => {
     files.push({ path: abs, rel: relOf(state, abs) });
   };
-  const attestation = (abs: string): void => {
-    if (formatOf(abs) === 'attestation') attestations.push({ path: abs, rel: relOf(state, abs) });
-    else {
-      const compressed = compressedText(abs);
-      if (compressed) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+  /**
+   * A file that is not an artifact of this role but is not ignored either: an attestation (read
+   * beside its artifact) or a run or export compressed on its own (refused by name). False: neither.
+   */
+  const besideArtifacts = (abs: string): boolean => {
+    if (formatOf(abs) === 'attestation') {
+      attestations.push({ path: abs, rel: relOf(state, abs) });
+      return true;
     }
+    const compressed = compressedText(abs);
+    if (compressed) findings.push(finding('invalid_artifact', { file: relOf(state, abs), line: 1, column: 1 }, compressed));
+    return compressed !== null;
   };
   const scan = picomatch.scan(input);
   const base = path.resolve(state.cwd, scan.isGlob ? scan.base || '.' : input);
@@ -209,8 +215,7 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
       (abs) => {
         const rel = relOf(state, abs);
         if (discoverable(rel, state.role)) add(abs);
-        else if (formatOf(rel) === 'attestation' || compressedText(rel)) attestation(abs);
-        else ignored++;
+        else if (!besideArtifacts(abs)) ignored++;
       },
       findings,
       (abs) => match(relOf(state, abs)),
@@ -220,10 +225,9 @@ function expand(state: Walk, input: string, noMatch: 'error' | 'notice'): Discov
         inputFinding('no_match', named(state, input), `"${input}" matched ${ignored} file(s) that are not ${EXTENSION_LIST}; not read`),
       );
   } else if (st.isDirectory()) {
-    walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : attestation(abs)), findings);
+    walk(state, base, input, (abs) => (discoverable(abs, state.role) ? add(abs) : besideArtifacts(abs)), findings);
   } else if (st.isFile()) {
-    if (formatOf(base) === 'attestation' || compressedText(base)) attestation(base);
-    else add(base);
+    if (!besideArtifacts(base)) add(base);
   } else {
     findings.push(inputFinding('invalid_artifact', named(state, input), `"${input}" is not a regular file or directory`));
     return { files, findings, attestations };

@@ -109,7 +109,10 @@ export class ArchiveTail {
       this.zeros += chunk.length;
       return;
     }
-    this.tail = Buffer.concat([this.tail, Buffer.alloc(this.zeros), chunk.subarray(0, last + 1)]).subarray(-16);
+    // Only the last 16 bytes are kept: no chunk is copied whole (this runs on every compressed chunk).
+    const start = Math.max(0, last + 1 - 16);
+    const gap = start > 0 ? 0 : Math.min(this.zeros, 16);
+    this.tail = Buffer.concat([start > 0 ? Buffer.alloc(0) : this.tail, Buffer.alloc(gap), chunk.subarray(start, last + 1)]).subarray(-16);
     this.zeros = chunk.length - last - 1;
   }
 

@@ -57,7 +57,7 @@ export function readExport(name: string, raw: Uint8Array, given: ReadLimits, lis
 /** A .csv name, or a first line of comma-separated bare words (a header row) where JSON would start with [ or {. */
 function looksLikeCsv(name: string, text: string): boolean {
   if (/\.csv(\.gz)?$/i.test(name)) return true;
-  const first = text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')).trim();
+  const first = (text.split('\n', 1)[0] ?? '').trim();
   return /^[A-Za-z_@"][\w.@" -]*(,[\w.@" -]*)+$/.test(first);
 }
 

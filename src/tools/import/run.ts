@@ -12,9 +12,9 @@ import type { JsonObject } from '../../core/json.js';
 import type { Location } from '../../core/location.js';
 import { COVERAGE_SCHEMA } from '../../core/model.js';
 import type { Result } from '../../core/result.js';
-import { asciiLower, editDistance } from '../../core/text.js';
+import { asciiLower, cmp, editDistance } from '../../core/text.js';
 import type { ReadLimits } from '../../read/limits.js';
-import { EXPORT_SHAPES, exportKindOf } from '../../read/provider-exports.js';
+import { EXPORT_KINDS, EXPORT_SHAPES, exportKindOf } from '../../read/provider-exports.js';
 import { COVERAGE_PAYLOAD_TYPE } from '../../read/signature.js';
 import type { ToolInput } from '../input.js';
 import { type SigningKey, signedLine } from '../signing.js';
@@ -26,17 +26,17 @@ import { outOfScope, type ScopeFilter } from './scope.js';
 import { type SlackOptions, slackAuditLog } from './slack.js';
 
 export const IMPORT_KINDS = {
-  'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined, looks: 'a GitHub audit-log export' },
-  'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined, looks: 'GitHub webhook deliveries' },
-  'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries', looks: 'a Slack audit-log page' },
+  'github-audit-log': { source: 'a GitHub audit-log export', listKey: undefined },
+  'github-webhook': { source: 'GitHub deploy_key webhook deliveries', listKey: undefined },
+  'slack-audit-log': { source: 'a Slack Audit Logs API export', listKey: 'entries' },
 } as const;
 
 /** What an export whose entries are not of `kind` looks like, for the refusal. */
 function wrongKind(kind: ImportKind, sample: JsonObject | null): string {
   const other = exportKindOf(sample);
   return other && other !== kind
-    ? `no entry has the shape of ${IMPORT_KINDS[kind].looks}: this looks like ${IMPORT_KINDS[other].looks}: try import ${other}`
-    : `no entry has the shape of ${IMPORT_KINDS[kind].looks} (is this the right export for import ${kind}?)`;
+    ? `no entry has the shape of ${EXPORT_KINDS[kind]}: this looks like ${EXPORT_KINDS[other]}: try import ${other}`
+    : `no entry has the shape of ${EXPORT_KINDS[kind]} (is this the right export for import ${kind}?)`;
 }
 export type ImportKind = keyof typeof IMPORT_KINDS;
 
@@ -133,13 +133,13 @@ export interface ImportFailure {
  */
 function actorHint(scope: ScopeFilter, seen: ReadonlyMap<string, number>): Imported['actors'] {
   if (!scope.actors || seen.size === 0) return null;
-  const names = [...seen.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const names = [...seen.entries()].sort((a, b) => b[1] - a[1] || cmp(a[0], b[0]));
   const fold = (x: string) => (scope.caseless ? asciiLower(x) : x);
   let near: { given: string; seen: string } | null = null;
   for (const given of scope.actors)
     for (const [name] of names) {
-      const a = fold(name);
-      if (a === `${given}[bot]` || a.replace(/\[bot\]$/, '') === given || editDistance(given, a) <= 2) near ??= { given, seen: name };
+      const folded = fold(name);
+      if (folded.replace(/\[bot\]$/, '') === given || editDistance(given, folded) <= 2) near ??= { given, seen: name };
     }
   const listed = names
     .slice(0, 5)
